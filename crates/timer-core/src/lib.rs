@@ -1,0 +1,103 @@
+//! # timer-core
+//!
+//! The foundation of a `no_std` driver family for timer hardware (Realtek Otto, Samsung
+//! Exynos MCT, LoongArch constant timer) and for the drivers that wait on timers (stmmac
+//! interrupt coalescing, mv88e6xxx SMI). It holds what every one of them needs, once:
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`clocksource`] | [`Clocksource`] (a free-running counter), the [`Continuous`] capability, [`Monotonic`] 64-bit time, [`Stopwatch`] |
+//! | [`extend`] | width extension of an N-bit counter to a monotonic `u64` ([`Extended`]), documented as a small paper |
+//! | [`clockevent`] | [`ClockEvent`] (what a driver implements) and [`Alarm`]: absolute deadlines, `min_delta`/`max_delta` clamping, past deadlines, never early |
+//! | [`poll`] | bounded polling with Linux iopoll semantics ([`Poller`]) |
+//! | [`delay`] | embedded-hal [`DelayNs`](embedded_hal::delay::DelayNs) busy-wait ([`Delay`]) and async sleep ([`AsyncDelay`]) |
+//! | [`queue`] | a fixed-capacity software timer queue on one clockevent ([`HrTimers`]) |
+//! | [`reg`] | register access for real MMIO ([`Mmio`]) and the sim, typed with tock-registers |
+//! | [`time`] | tick/nanosecond conversions that round the safe way |
+//! | [`sim`] | (feature `sim`) the behavioural simulation backend: virtual time, register models, MMIO counters |
+//!
+//! ## The timing contract, in one place
+//!
+//! - A [`Clocksource`] counts up at a fixed rate and wraps at its width; only a
+//!   [`Continuous`] one can back delays and polls, so a microsecond sleep cannot silently
+//!   wait for a 10 ms tick (seed 000).
+//! - [`Monotonic`] time never goes backwards; [`Extended`] provides it from any width if
+//!   read at least once per half wrap.
+//! - Alarms never fire early, are late by at most `min_delta` (+1 tick when the event is
+//!   not phase-locked to the time base) plus latency, re-arm long waits in steps, and
+//!   report past deadlines instead of waiting a full wrap.
+//! - Delays never return early (the +1 tick rule); polls never time out before their
+//!   deadline and always read once more after it.
+//! - Nothing panics on any register value or input: errors are [`Error`] values.
+//!
+//! ## Example
+//!
+//! A 28-bit counter at 3.125 MHz (the Realtek Otto clocksource), simulated, backing a
+//! delay, a bounded poll and a 64-bit time:
+//!
+//! ```
+//! use embedded_hal::delay::DelayNs;
+//! use timer_core::{Delay, Extended, Monotonic, Poller};
+//! use timer_core::sim::{SimClock, SimCounter};
+//!
+//! let clock = SimClock::new();
+//! let counter = SimCounter::new(&clock, 28, 3_125_000);
+//!
+//! // Never short: 10 µs is 31.25 ticks, waited as 32 + 1.
+//! let mut delay = Delay::new(&counter);
+//! let t0 = clock.now_ns();
+//! delay.delay_us(10);
+//! assert!(clock.now_ns() - t0 >= 10_000);
+//!
+//! // A busy flag that clears after 3 µs, polled with a 50 µs deadline.
+//! let start = clock.now_ns();
+//! let done = Poller::new(&counter)
+//!     .timeout_us(50)
+//!     .poll(|| clock.now_ns() - start >= 3_000, |ready| *ready)
+//!     .unwrap();
+//! assert!(done.polls >= 2);
+//!
+//! // 64-bit time across the 28-bit wrap (85.9 s), read every 10 s.
+//! let time = Extended::new(&counter);
+//! for _ in 0..20 {
+//!     clock.advance(10_000_000_000);
+//!     time.now();
+//! }
+//! assert!(time.now() > 1 << 28);
+//! ```
+//!
+//! ## Features
+//!
+//! - `sim`: the simulation backend (pulls in `std`; host tests, benchmarks and demos).
+//! - `defmt`: `defmt::Format` on public types and logging through the private shim.
+//!
+//! `critical-section` is used, never implemented: the firmware picks the implementation.
+#![cfg_attr(not(any(test, feature = "std")), no_std)]
+#![deny(missing_docs)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod fmt;
+
+pub mod clockevent;
+pub mod clocksource;
+pub mod delay;
+mod error;
+pub mod extend;
+pub mod poll;
+pub mod queue;
+pub mod reg;
+#[cfg(feature = "sim")]
+pub mod sim;
+pub mod time;
+
+pub use clockevent::{Alarm, ClockEvent, Features, Fired};
+pub use clocksource::{Clocksource, Continuous, Monotonic, Stopwatch};
+pub use delay::{AsyncDelay, Delay};
+pub use error::Error;
+pub use extend::Extended;
+pub use poll::{Polled, Poller, Timeout};
+pub use queue::{HrTimers, QueueError, Restart, TimerId, TimerQueue};
+pub use reg::{Mmio, Reg, RegisterBus, RegisterBusExt};
+pub use tock_registers;

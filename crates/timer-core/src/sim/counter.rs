@@ -1,0 +1,104 @@
+use std::cell::Cell;
+use std::rc::Rc;
+
+use super::SimClock;
+use super::model::Counter;
+use crate::clocksource::{Clocksource, Continuous};
+
+/// A continuous, free-running clocksource in virtual time.
+///
+/// Every [`read`](Clocksource::read) samples the counter and then costs `read_cost_ns`
+/// of virtual time (default 100 ns, at least 1 ns so a busy-wait always makes progress).
+/// Reads are counted; clones share the count.
+#[derive(Debug, Clone)]
+pub struct SimCounter {
+    clock: SimClock,
+    counter: Counter,
+    read_cost_ns: u64,
+    reads: Rc<Cell<u64>>,
+}
+
+impl SimCounter {
+    /// A `bits`-wide counter at `freq_hz`, running from 0 since t = 0.
+    pub fn new(clock: &SimClock, bits: u32, freq_hz: u32) -> Self {
+        Self {
+            clock: clock.clone(),
+            counter: Counter::running_from(bits, freq_hz, 0),
+            read_cost_ns: 100,
+            reads: Rc::new(Cell::new(0)),
+        }
+    }
+
+    /// Start from `value` at t = 0 instead (to begin just before a wrap).
+    pub fn with_start_value(mut self, value: u64) -> Self {
+        self.counter = Counter::running_from(self.counter.bits(), self.counter.freq_hz(), value);
+        self
+    }
+
+    /// Set the virtual-time cost of one read (clamped to at least 1 ns).
+    pub fn with_read_cost(mut self, ns: u64) -> Self {
+        self.read_cost_ns = ns.max(1);
+        self
+    }
+
+    /// Reads so far.
+    pub fn reads(&self) -> u64 {
+        self.reads.get()
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &SimClock {
+        &self.clock
+    }
+}
+
+impl Clocksource for SimCounter {
+    fn bits(&self) -> u32 {
+        self.counter.bits()
+    }
+    fn freq_hz(&self) -> u32 {
+        self.counter.freq_hz()
+    }
+    fn read(&self) -> u64 {
+        let v = self.counter.value(self.clock.now_ns());
+        self.reads.set(self.reads.get() + 1);
+        self.clock.advance(self.read_cost_ns);
+        v
+    }
+}
+
+impl Continuous for SimCounter {}
+
+/// A jiffies-style tick counter: a software count incremented by a periodic `hz`
+/// interrupt. It is a [`Clocksource`] (it counts at `hz`) but deliberately **not**
+/// [`Continuous`]: it is the "only a periodic tick" world of seed 000, kept for
+/// comparisons. Reads cost 1 ns of virtual time.
+#[derive(Debug, Clone)]
+pub struct SimTickCounter {
+    clock: SimClock,
+    hz: u32,
+}
+
+impl SimTickCounter {
+    /// Ticks at `hz` (for example 100, `CONFIG_HZ=100`).
+    pub fn new(clock: &SimClock, hz: u32) -> Self {
+        Self {
+            clock: clock.clone(),
+            hz: hz.max(1),
+        }
+    }
+}
+
+impl Clocksource for SimTickCounter {
+    fn bits(&self) -> u32 {
+        32
+    }
+    fn freq_hz(&self) -> u32 {
+        self.hz
+    }
+    fn read(&self) -> u64 {
+        let v = Counter::running_from(32, self.hz, 0).value(self.clock.now_ns());
+        self.clock.advance(1);
+        v
+    }
+}

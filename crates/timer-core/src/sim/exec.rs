@@ -1,0 +1,50 @@
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll, Wake, Waker};
+
+use super::SimClockEventProbe;
+
+struct Flag(AtomicBool);
+
+impl Wake for Flag {
+    fn wake(self: Arc<Self>) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Drive `fut` to completion in virtual time.
+///
+/// Polls the future; whenever it is pending and nothing woke it, jumps the clock to the
+/// event's next fire time and calls `isr` (the interrupt handler, typically
+/// [`HrTimers::on_interrupt`](crate::queue::HrTimers::on_interrupt)). Returns `None` if
+/// the future is pending with no wake-up and nothing armed (it would sleep forever), or
+/// after `max_interrupts` interrupts.
+pub fn run_virtual<F: Future>(
+    fut: F,
+    event: &SimClockEventProbe,
+    max_interrupts: usize,
+    mut isr: impl FnMut(),
+) -> Option<F::Output> {
+    let flag = Arc::new(Flag(AtomicBool::new(false)));
+    let waker = Waker::from(Arc::clone(&flag));
+    let mut cx = Context::from_waker(&waker);
+    let mut fut = pin!(fut);
+    let mut interrupts = 0usize;
+    loop {
+        flag.0.store(false, Ordering::SeqCst);
+        if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
+            return Some(v);
+        }
+        if flag.0.load(Ordering::SeqCst) {
+            continue;
+        }
+        if interrupts >= max_interrupts {
+            return None;
+        }
+        event.advance_to_fire()?;
+        interrupts += 1;
+        isr();
+    }
+}
