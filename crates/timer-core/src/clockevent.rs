@@ -426,7 +426,18 @@ mod tests {
     #[test]
     fn plan_clamps_to_min_and_max_and_never_goes_below_the_request() {
         let (min, max) = (8, 0x0FFF_FFFF);
-        for wait in [0u64, 1, 7, 8, 9, 1000, 0x0FFF_FFFE, 0x0FFF_FFFF, 0x1000_0000, u64::MAX] {
+        for wait in [
+            0u64,
+            1,
+            7,
+            8,
+            9,
+            1000,
+            0x0FFF_FFFE,
+            0x0FFF_FFFF,
+            0x1000_0000,
+            u64::MAX,
+        ] {
             let p = plan_delta(wait, 3_125_000, 3_125_000, 1, min, max);
             assert!(p.delta >= min && p.delta <= max);
             assert!(p.stepped || p.delta > wait, "wait {wait} got {p:?}");

@@ -184,7 +184,7 @@ mod tests {
             let half = (mask >> 1) + 1;
             // Small steps, large steps and exactly half-wrap steps, starting near a wrap.
             check_walk(bits, 1, 100, mask - 50);
-            check_walk(bits, 0x1234_5, 10_000, mask - 3);
+            check_walk(bits, 0x0001_2345, 10_000, mask - 3);
             check_walk(bits, half - 1, 64, 0);
             check_walk(bits, half, 64, 7); // exactly at the half period: still forward
         }

@@ -7,12 +7,16 @@
 #[cfg(feature = "defmt")]
 macro_rules! trace { ($($t:tt)*) => { ::defmt::trace!($($t)*) }; }
 #[cfg(not(feature = "defmt"))]
-macro_rules! trace { ($($t:tt)*) => {{ }}; }
+macro_rules! trace {
+    ($($t:tt)*) => {{}};
+}
 
 #[cfg(feature = "defmt")]
 macro_rules! warning { ($($t:tt)*) => { ::defmt::warn!($($t)*) }; }
 #[cfg(not(feature = "defmt"))]
-macro_rules! warning { ($($t:tt)*) => {{ }}; }
+macro_rules! warning {
+    ($($t:tt)*) => {{}};
+}
 
 #[allow(unused_imports)]
 pub(crate) use {trace, warning};

@@ -315,7 +315,11 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
 
     fn with<R>(&self, f: impl FnOnce(&mut Inner<E, M, N>) -> R) -> Result<R, QueueError> {
         critical_section::with(|cs| {
-            let mut inner = self.inner.borrow(cs).try_borrow_mut().map_err(|_| QueueError::Busy)?;
+            let mut inner = self
+                .inner
+                .borrow(cs)
+                .try_borrow_mut()
+                .map_err(|_| QueueError::Busy)?;
             Ok(f(&mut inner))
         })
     }
@@ -419,7 +423,8 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
                 let mut calls: heapless::Vec<TimerId, N> = heapless::Vec::new();
                 let mut wakes: heapless::Vec<Waker, N> = heapless::Vec::new();
                 while let Some((id, _)) = i.queue.pop_expired(now) {
-                    let waiter = matches!(i.queue.slots.get(id.index()), Some(s) if s.kind == Kind::Waiter);
+                    let waiter =
+                        matches!(i.queue.slots.get(id.index()), Some(s) if s.kind == Kind::Waiter);
                     if waiter {
                         if let Some(w) = i.wakers.get_mut(id.index()).and_then(Option::take) {
                             // Cannot overflow: at most N timers are queued.

@@ -107,7 +107,10 @@ impl<W: UIntLike, R: RegisterLongName> core::fmt::Debug for Reg<W, R> {
 /// The typed field API over any [`RegisterBus`]; implemented for every bus.
 pub trait RegisterBusExt: RegisterBus {
     /// Read a register and decode it with its fields.
-    fn read<R: RegisterLongName>(&self, reg: Reg<Self::Word, R>) -> LocalRegisterCopy<Self::Word, R> {
+    fn read<R: RegisterLongName>(
+        &self,
+        reg: Reg<Self::Word, R>,
+    ) -> LocalRegisterCopy<Self::Word, R> {
         LocalRegisterCopy::new(self.read_word(reg.offset))
     }
 
@@ -117,7 +120,11 @@ pub trait RegisterBusExt: RegisterBus {
     }
 
     /// Write `value` (fields not named are written as zero).
-    fn write<R: RegisterLongName>(&self, reg: Reg<Self::Word, R>, value: FieldValue<Self::Word, R>) {
+    fn write<R: RegisterLongName>(
+        &self,
+        reg: Reg<Self::Word, R>,
+        value: FieldValue<Self::Word, R>,
+    ) {
         self.write_word(reg.offset, value.value)
     }
 
@@ -127,7 +134,11 @@ pub trait RegisterBusExt: RegisterBus {
     }
 
     /// Read-modify-write: one read, one write, fields not named keep their value.
-    fn modify<R: RegisterLongName>(&self, reg: Reg<Self::Word, R>, value: FieldValue<Self::Word, R>) {
+    fn modify<R: RegisterLongName>(
+        &self,
+        reg: Reg<Self::Word, R>,
+        value: FieldValue<Self::Word, R>,
+    ) {
         let old = self.read_word(reg.offset);
         self.write_word(reg.offset, value.modify(old));
     }
@@ -182,7 +193,7 @@ impl<W: UIntLike> Mmio<W> {
 
     fn in_window(&self, offset: usize) -> bool {
         let size = core::mem::size_of::<W>();
-        offset % size == 0 && offset.checked_add(size).is_some_and(|end| end <= self.len)
+        offset.is_multiple_of(size) && offset.checked_add(size).is_some_and(|end| end <= self.len)
     }
 }
 
@@ -229,7 +240,7 @@ mod tests {
         assert_eq!(mmio.read_word(16), u32::MAX); // past the end
         assert_eq!(mmio.read_word(2), u32::MAX); // misaligned
         mmio.write_word(usize::MAX - 1, 1); // dropped, no overflow
-        drop(mmio);
+        let _ = mmio;
         assert_eq!(block, [0, 0xdead_beef, 0, 0]);
     }
 }

@@ -126,7 +126,15 @@ mod tests {
 
     #[test]
     fn rounding_never_short() {
-        for hz in [1u32, 3, 32_768, 3_125_000, 24_000_000, 100_000_000, u32::MAX] {
+        for hz in [
+            1u32,
+            3,
+            32_768,
+            3_125_000,
+            24_000_000,
+            100_000_000,
+            u32::MAX,
+        ] {
             for ns in [0u64, 1, 7, 999, 10_000, 1_000_000_007, u64::MAX / 3] {
                 let t = ns_to_ticks_ceil(ns, hz);
                 if t != u64::MAX {

@@ -107,7 +107,9 @@ impl<M: SimModel> RegisterBus for SimBus<M> {
     }
 
     fn write_word(&self, offset: usize, value: M::Word) {
-        self.model.borrow_mut().write(self.clock.now_ns(), offset, value);
+        self.model
+            .borrow_mut()
+            .write(self.clock.now_ns(), offset, value);
         let mut s = self.stats.get();
         s.writes += 1;
         self.stats.set(s);

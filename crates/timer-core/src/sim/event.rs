@@ -98,10 +98,7 @@ impl SimClockEvent {
             }
             s.pending = true;
             s.fired += 1;
-            s.fire_at_ns = match s.period {
-                Some(p) => Some(self.edge_after(t, p)),
-                None => None,
-            };
+            s.fire_at_ns = s.period.map(|p| self.edge_after(t, p));
         }
     }
 }

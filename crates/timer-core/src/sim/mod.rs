@@ -18,9 +18,13 @@
 //!   what was programmed, and [`run_virtual`] to drive async code to completion by jumping
 //!   virtual time from interrupt to interrupt.
 //!
+//! - [`baseline`]: the slow strategies the seeds measured (tick-based sleeps,
+//!   fixed-sleep polling), for side-by-side figures.
+//!
 //! Driver crates put the model of their own block in their `src/sim.rs`, built from
 //! these pieces.
 
+pub mod baseline;
 mod bus;
 mod clock;
 mod counter;

@@ -67,7 +67,9 @@ impl Counter {
 
     /// The value at `now_ns`.
     pub fn value(&self, now_ns: u64) -> u64 {
-        self.origin_value.wrapping_add(self.ticks_since_origin(now_ns)) & counter_mask(self.bits)
+        self.origin_value
+            .wrapping_add(self.ticks_since_origin(now_ns))
+            & counter_mask(self.bits)
     }
 
     /// Start counting from the current value (no effect when running).
@@ -103,7 +105,11 @@ impl Counter {
         let ahead = (target & mask).wrapping_sub(self.value(now_ns)) & mask;
         let tick = self.ticks_since_origin(now_ns) as u128 + ahead as u128;
         let ns = (tick * NANOS_PER_SEC as u128).div_ceil(self.freq_hz as u128);
-        Some(self.origin_ns.saturating_add(ns.min(u64::MAX as u128) as u64).max(now_ns))
+        Some(
+            self.origin_ns
+                .saturating_add(ns.min(u64::MAX as u128) as u64)
+                .max(now_ns),
+        )
     }
 }
 
@@ -206,7 +212,7 @@ impl RegisterFile {
     }
 
     fn cell(&mut self, offset: usize) -> Option<&mut Cell32> {
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return None;
         }
         self.regs.get_mut(offset / 4)
@@ -267,7 +273,7 @@ impl RegisterFile {
 
     /// The value a read at `now_ns` would return, without side effects.
     pub fn peek(&self, now_ns: u64, offset: usize) -> u32 {
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return u32::MAX;
         }
         let Some(c) = self.regs.get(offset / 4) else {
@@ -348,10 +354,13 @@ mod tests {
     fn w1c_busy_stuck_and_out_of_range() {
         let mut f = RegisterFile::new(0x10)
             .with(0x0, Behaviour::W1c { mask: 0xF })
-            .with(0x4, Behaviour::Busy {
-                mask: 1 << 15,
-                clear_after_ns: 500,
-            })
+            .with(
+                0x4,
+                Behaviour::Busy {
+                    mask: 1 << 15,
+                    clear_after_ns: 500,
+                },
+            )
             .with(0x8, Behaviour::ReadOnly);
         f.raise(0x0, 0b1010);
         f.write(0, 0x0, 0b0010 | 0x100);

@@ -1,0 +1,207 @@
+//! Alarm behaviour against a simulated clockevent: clamping at min/max, stepping of long
+//! waits, past deadlines, and never firing early.
+
+use timer_core::sim::{SimClock, SimClockEvent, SimCounter};
+use timer_core::{Alarm, ClockEvent, Error, Extended, Fired, Monotonic};
+
+const HZ: u32 = 3_125_000; // Otto's tick rate: 320 ns per tick
+const TICK_NS: u64 = 320;
+
+/// Run the interrupt handler each time the event fires until the deadline is reported.
+fn run_to_deadline<E: ClockEvent, M: Monotonic>(
+    alarm: &mut Alarm<E, M>,
+    probe: &timer_core::sim::SimClockEventProbe,
+) -> (u64, u64, usize) {
+    let mut rearms = 0;
+    loop {
+        probe
+            .advance_to_fire()
+            .expect("an armed alarm must have a fire time");
+        match alarm.on_interrupt() {
+            Fired::Deadline { deadline, now } => return (deadline, now, rearms),
+            Fired::Rearmed { .. } => rearms += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn short_request_is_clamped_to_min_delta_and_fires_late_not_early() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 28, HZ).with_read_cost(10);
+    let time = Extended::new(&counter);
+    let event = SimClockEvent::new(&clock, HZ, 8, 0x0FFF_FFFF);
+    let probe = event.probe();
+    let mut alarm = Alarm::new(event, &time).unwrap();
+
+    let now = time.now();
+    let plan = alarm.set_deadline(now + 2).unwrap();
+    assert!(plan.clamped_min);
+    assert_eq!(plan.delta, 8, "programmed exactly min_delta");
+    assert_eq!(probe.last_delta(), Some(8));
+    let (deadline, fired_at, rearms) = run_to_deadline(&mut alarm, &probe);
+    assert_eq!(rearms, 0);
+    assert!(fired_at >= deadline);
+    // Late by the clamp: fires 8 ticks after programming, i.e. about 6 ticks late.
+    assert!(
+        fired_at >= now + 8 && fired_at <= now + 9,
+        "fired at {fired_at}, now {now}"
+    );
+}
+
+#[test]
+fn long_request_is_stepped_at_max_delta_and_fires_at_the_deadline() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 64, HZ).with_read_cost(10);
+    let time = Extended::new(&counter);
+    let event = SimClockEvent::new(&clock, HZ, 8, 1000);
+    let probe = event.probe();
+    let mut alarm = Alarm::new(event, &time).unwrap();
+
+    let deadline = time.now() + 3500;
+    let plan = alarm.set_deadline(deadline).unwrap();
+    assert!(plan.stepped);
+    assert_eq!(plan.delta, 1000);
+    let (d, fired_at, rearms) = run_to_deadline(&mut alarm, &probe);
+    assert_eq!(d, deadline);
+    assert!(fired_at >= deadline);
+    assert!(
+        fired_at <= deadline + 2,
+        "late by {} ticks",
+        fired_at - deadline
+    );
+    assert_eq!(rearms, 3, "3500 ticks in steps of at most 1000: 3 re-arms");
+    assert!(probe.programs() >= 4);
+    assert!(alarm.deadline().is_none());
+}
+
+#[test]
+fn past_and_present_deadlines_are_reported_not_armed() {
+    let clock = SimClock::new();
+    clock.advance(1_000_000);
+    let counter = SimCounter::new(&clock, 28, HZ);
+    let time = Extended::new(&counter);
+    let event = SimClockEvent::new(&clock, HZ, 8, 0x0FFF_FFFF);
+    let probe = event.probe();
+    let mut alarm = Alarm::new(event, &time).unwrap();
+
+    let now = time.now();
+    match alarm.set_deadline(now - 5) {
+        Err(Error::DeadlinePassed { now: seen }) => assert!(seen >= now),
+        other => panic!("expected DeadlinePassed, got {other:?}"),
+    }
+    assert_eq!(
+        probe.next_fire_ns(),
+        None,
+        "nothing armed for a past deadline"
+    );
+    assert!(matches!(
+        alarm.set_deadline(0),
+        Err(Error::DeadlinePassed { .. })
+    ));
+    // On a 28-bit counter a naive "raw compare = deadline" would wait a full wrap
+    // (85.9 s); the forced variant instead fires after min_delta.
+    let plan = alarm.set_deadline_or_min(now - 5).unwrap();
+    assert_eq!(plan.delta, 8);
+    let fire = probe.next_fire_ns().unwrap();
+    assert!(fire - clock.now_ns() <= 8 * TICK_NS);
+}
+
+#[test]
+fn unsynchronised_event_never_fires_early() {
+    // The event's prescaler edges sit 300 ns after the clocksource's: a delta of n event
+    // ticks can elapse up to one clocksource tick early. The alarm must add margin or
+    // re-arm; the handler must never report a deadline that has not been reached.
+    for phase in [1u64, 100, 160, 300, 319] {
+        for wait in [8u64, 9, 10, 33, 100, 1001] {
+            let clock = SimClock::new();
+            clock.advance(12_345);
+            let counter = SimCounter::new(&clock, 28, HZ).with_read_cost(7);
+            let time = Extended::new(&counter);
+            let event = SimClockEvent::new(&clock, HZ, 8, 0x0FFF_FFFF).with_phase_ns(phase);
+            let probe = event.probe();
+            let mut alarm = Alarm::new(event, &time).unwrap();
+            let deadline = time.now() + wait;
+            alarm.set_deadline(deadline).unwrap();
+            let (_, fired_at, _) = run_to_deadline(&mut alarm, &probe);
+            assert!(fired_at >= deadline, "phase {phase} wait {wait}: early");
+            assert!(
+                fired_at <= deadline + 2,
+                "phase {phase} wait {wait}: {} late",
+                fired_at - deadline
+            );
+        }
+    }
+}
+
+#[test]
+fn periodic_fires_every_period_and_rejects_out_of_range() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 28, HZ);
+    let time = Extended::new(&counter);
+    let event = SimClockEvent::new(&clock, HZ, 8, 0x0FFF_FFFF);
+    let probe = event.probe();
+    let mut alarm = Alarm::new(event, &time).unwrap();
+
+    assert_eq!(alarm.set_periodic(4), Err(Error::InvalidConfig));
+    assert_eq!(alarm.set_periodic(0x1000_0000), Err(Error::InvalidConfig));
+    let period = u64::from(HZ / 100); // HZ=100
+    alarm.set_periodic(period).unwrap();
+    let mut last = None;
+    for _ in 0..5 {
+        let t = probe.advance_to_fire().unwrap();
+        assert!(matches!(alarm.on_interrupt(), Fired::Period { .. }));
+        if let Some(prev) = last {
+            assert_eq!(t - prev, 10_000_000, "one period is 10 ms");
+        }
+        last = Some(t);
+    }
+    alarm.shutdown();
+    assert_eq!(probe.next_fire_ns(), None);
+    assert_eq!(alarm.on_interrupt(), Fired::Spurious);
+}
+
+#[test]
+fn spurious_interrupt_is_recognised() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 28, HZ);
+    let time = Extended::new(&counter);
+    let event = SimClockEvent::new(&clock, HZ, 8, 0x0FFF_FFFF);
+    let mut alarm = Alarm::new(event, &time).unwrap();
+    alarm.set_deadline(time.now() + 1000).unwrap();
+    // The line fired for another channel: this one has nothing pending.
+    assert_eq!(alarm.on_interrupt(), Fired::Spurious);
+    assert!(alarm.deadline().is_some(), "still armed");
+}
+
+#[test]
+fn bad_event_configuration_is_refused() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 28, HZ);
+    let time = Extended::new(&counter);
+    assert!(Alarm::new(SimClockEvent::new(&clock, HZ, 0, 10), &time).is_err());
+    assert!(Alarm::new(SimClockEvent::new(&clock, HZ, 11, 10), &time).is_err());
+    assert!(Alarm::new(SimClockEvent::new(&clock, 0, 1, 10), &time).is_err());
+}
+
+#[test]
+fn rates_differ_deadline_converted_up() {
+    // A 12 MHz event paired with a 24 MHz time base (Exynos MCT local timer vs FRC).
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 64, 24_000_000).with_read_cost(5);
+    let time = Extended::new(&counter);
+    let event = SimClockEvent::new(&clock, 12_000_000, 0xF, 0x7FFF_FFFF);
+    let probe = event.probe();
+    let mut alarm = Alarm::new(event, &time).unwrap();
+    for wait in [31u64, 32, 33, 1000, 24_000] {
+        let deadline = time.now() + wait;
+        alarm.set_deadline(deadline).unwrap();
+        let (_, fired_at, _) = run_to_deadline(&mut alarm, &probe);
+        assert!(fired_at >= deadline, "wait {wait}");
+        assert!(
+            fired_at <= deadline + 4,
+            "wait {wait}: {} late",
+            fired_at - deadline
+        );
+    }
+}

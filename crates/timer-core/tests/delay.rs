@@ -1,0 +1,89 @@
+//! Delays never return early, on any width, rate, read cost or starting point.
+
+use embedded_hal::delay::DelayNs;
+use proptest::prelude::*;
+use timer_core::Delay;
+use timer_core::delay::ticks_for_ns;
+use timer_core::sim::{SimClock, SimCounter};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn delay_ns_is_never_short(
+        ns in 0u32..5_000_000,
+        bits in prop::sample::select(vec![16u32, 24, 28, 32, 48, 64]),
+        hz in prop::sample::select(vec![32_768u32, 1_000_000, 3_125_000, 24_000_000, 100_000_000]),
+        read_cost in 1u64..700,
+        start_ns in 0u64..1_000_000,
+        start_value in any::<u64>(),
+    ) {
+        let clock = SimClock::new();
+        clock.advance(start_ns);
+        let counter = SimCounter::new(&clock, bits, hz)
+            .with_read_cost(read_cost)
+            .with_start_value(start_value);
+        let mut delay = Delay::new(&counter);
+        let t0 = clock.now_ns();
+        delay.delay_ns(ns);
+        let waited = clock.now_ns() - t0;
+        prop_assert!(waited >= u64::from(ns), "waited {} for {}", waited, ns);
+        // And not absurdly long: the +1 tick rule, rounding, plus one read.
+        let tick_ns = 1_000_000_000u64.div_ceil(u64::from(hz));
+        prop_assert!(waited <= u64::from(ns) + 2 * tick_ns + 2 * read_cost,
+            "waited {} for {} (tick {} ns)", waited, ns, tick_ns);
+    }
+}
+
+#[test]
+fn delays_longer_than_a_wrap_are_measured_across_wraps() {
+    // A 16-bit counter at 1 MHz wraps every 65.5 ms; ask for 200 ms.
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 16, 1_000_000).with_read_cost(50);
+    let mut delay = Delay::new(&counter);
+    let t0 = clock.now_ns();
+    delay.delay_ms(200);
+    let waited = clock.now_ns() - t0;
+    assert!((200_000_000..200_002_100).contains(&waited), "{waited}");
+}
+
+#[test]
+fn us_and_ms_variants_do_not_accumulate_chunk_overhead() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 28, 3_125_000).with_read_cost(40);
+    let mut delay = Delay::new(&counter);
+    let t0 = clock.now_ns();
+    delay.delay_ms(1000);
+    let waited = clock.now_ns() - t0;
+    // One conversion: 1 s + at most 2 ticks, not 1000 chunks of +1 tick each.
+    assert!(
+        (1_000_000_000..1_000_000_000 + 2 * 320 + 80).contains(&waited),
+        "{waited}"
+    );
+}
+
+#[test]
+fn ten_microseconds_on_the_otto_rate_costs_33_ticks() {
+    // Seed 000's workload: 10 µs at 3.125 MHz is 31.25 ticks, waited as 32 + 1.
+    assert_eq!(ticks_for_ns(10_000, 3_125_000), 33);
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 28, 3_125_000).with_read_cost(40);
+    let mut delay = Delay::new(&counter);
+    let n = 10_000u64;
+    let t0 = clock.now_ns();
+    for _ in 0..n {
+        delay.delay_us(10);
+    }
+    let avg = (clock.now_ns() - t0) / n;
+    // Between 32 and 33 tick periods (10.24..10.56 µs) plus at most one 40 ns read.
+    assert!((10_240..=10_600).contains(&avg), "average {avg} ns");
+}
+
+#[test]
+fn zero_delay_returns_without_reading_the_counter() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 28, 3_125_000);
+    let mut delay = Delay::new(&counter);
+    delay.delay_ns(0);
+    assert_eq!(counter.reads(), 0);
+}

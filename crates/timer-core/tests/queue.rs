@@ -1,0 +1,257 @@
+//! The software timer queue on a simulated clockevent: ordering, cancel, restart, the
+//! "one interrupt serves every timer in the clamp window" property, and async delays
+//! completing in virtual time.
+
+use embedded_hal_async::delay::DelayNs;
+use timer_core::sim::{SimClock, SimClockEvent, SimClockEventProbe, SimCounter, run_virtual};
+use timer_core::{Alarm, AsyncDelay, Extended, HrTimers, Monotonic, QueueError, Restart, TimerId};
+
+const HZ: u32 = 100_000_000; // 10 ns per tick
+
+struct Rig {
+    clock: SimClock,
+    time: &'static Extended<SimCounter>,
+    probe: SimClockEventProbe,
+}
+
+fn rig(min_delta: u64) -> (Rig, SimClockEvent) {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 64, HZ).with_read_cost(5);
+    let time: &'static Extended<SimCounter> = Box::leak(Box::new(Extended::new(counter)));
+    let event = SimClockEvent::new(&clock, HZ, min_delta, (1 << 48) - 1);
+    let probe = event.probe();
+    (Rig { clock, time, probe }, event)
+}
+
+type Timers<const N: usize> = HrTimers<SimClockEvent, &'static Extended<SimCounter>, N>;
+
+fn timers<const N: usize>(min_delta: u64) -> (Rig, Timers<N>) {
+    let (rig, event) = rig(min_delta);
+    let alarm = Alarm::new(event, rig.time).unwrap();
+    (rig, HrTimers::new(alarm))
+}
+
+/// Fire interrupts until the queue is idle; returns (id, ran_at) per expiry.
+fn drain<const N: usize>(rig: &Rig, t: &Timers<N>) -> Vec<(TimerId, u64)> {
+    let mut log = Vec::new();
+    while rig.probe.advance_to_fire().is_some() {
+        t.on_interrupt(|id, now| {
+            log.push((id, now));
+            Restart::No
+        });
+    }
+    log
+}
+
+#[test]
+fn timers_run_in_deadline_order_never_early() {
+    let (rig, t) = timers::<8>(10);
+    let base = t.now();
+    let deadlines = [5_000u64, 1_000, 3_000, 1_000, 7_000, 2_000];
+    let ids: Vec<TimerId> = deadlines
+        .iter()
+        .map(|d| {
+            let id = t.alloc().unwrap();
+            t.start(id, base + d).unwrap();
+            id
+        })
+        .collect();
+    let log = drain(&rig, &t);
+    let order: Vec<usize> = log.iter().map(|(id, _)| id.index()).collect();
+    assert_eq!(
+        order,
+        vec![1, 3, 5, 2, 0, 4],
+        "deadline order, ties in start order"
+    );
+    for (id, ran_at) in &log {
+        let d = base + deadlines[ids.iter().position(|x| x == id).unwrap()];
+        assert!(*ran_at >= d, "timer {} ran early", id.index());
+        assert!(
+            *ran_at <= d + 20,
+            "timer {} ran {} ticks late",
+            id.index(),
+            ran_at - d
+        );
+    }
+    assert_eq!(
+        rig.probe.next_fire_ns(),
+        None,
+        "idle queue leaves the event shut down"
+    );
+}
+
+#[test]
+fn cancel_dequeues_and_reprograms_the_hardware() {
+    let (rig, t) = timers::<4>(10);
+    let base = t.now();
+    let a = t.alloc().unwrap();
+    let b = t.alloc().unwrap();
+    t.start(a, base + 1_000).unwrap();
+    t.start(b, base + 5_000).unwrap();
+    let first_fire = rig.probe.next_fire_ns().unwrap();
+    assert!(t.cancel(a));
+    assert!(!t.cancel(a), "cancelling twice reports not queued");
+    assert!(!t.is_queued(a));
+    let second_fire = rig.probe.next_fire_ns().unwrap();
+    assert!(
+        second_fire > first_fire + 3_000 * 10,
+        "re-armed for b, not a"
+    );
+    let log = drain(&rig, &t);
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].0, b);
+    assert!(!t.cancel(b), "already expired");
+}
+
+#[test]
+fn start_refuses_a_queued_timer_and_restart_moves_it() {
+    let (rig, t) = timers::<2>(10);
+    let base = t.now();
+    let a = t.alloc().unwrap();
+    t.start(a, base + 10_000).unwrap();
+    assert_eq!(t.start(a, base + 100), Err(QueueError::AlreadyQueued));
+    assert_eq!(t.deadline(a), Some(base + 10_000));
+    t.restart(a, base + 2_000).unwrap();
+    assert_eq!(t.deadline(a), Some(base + 2_000));
+    let log = drain(&rig, &t);
+    assert_eq!(log.len(), 1);
+    assert!((base + 2_000..base + 2_100).contains(&log[0].1));
+}
+
+#[test]
+fn callbacks_can_restart_themselves_periodically() {
+    let (rig, t) = timers::<2>(10);
+    let a = t.alloc().unwrap();
+    let period = 1_000;
+    let base = t.now();
+    t.start(a, base + period).unwrap();
+    let mut runs = Vec::new();
+    for _ in 0..5 {
+        rig.probe.advance_to_fire().unwrap();
+        t.on_interrupt(|_, now| {
+            runs.push(now);
+            Restart::At(base + period * (runs.len() as u64 + 1))
+        });
+    }
+    assert_eq!(runs.len(), 5);
+    for (k, now) in runs.iter().enumerate() {
+        let d = base + period * (k as u64 + 1);
+        assert!(*now >= d && *now < d + 20, "run {k} at {now}, deadline {d}");
+    }
+    assert!(t.is_queued(a));
+}
+
+#[test]
+fn timers_inside_the_clamp_window_are_all_served_by_one_interrupt() {
+    // LoongArch seed: min_delta 0x600. Timers due within that window of each other
+    // cannot get their own interrupt; they must all run from the one that comes.
+    let (rig, t) = timers::<8>(0x600);
+    let base = t.now();
+    for k in 0..5u64 {
+        let id = t.alloc().unwrap();
+        t.start(id, base + 100 + k * 200).unwrap();
+    }
+    rig.probe.advance_to_fire().unwrap();
+    let mut n = 0;
+    let served = t.on_interrupt(|_, _| {
+        n += 1;
+        Restart::No
+    });
+    assert_eq!((served, n), (5, 5));
+    assert_eq!(rig.probe.acks(), 1, "one interrupt");
+    assert!(
+        t.now() >= base + 0x600,
+        "served at the clamp, late not early"
+    );
+}
+
+#[test]
+fn a_timer_started_in_the_past_runs_from_the_next_interrupt() {
+    let (rig, t) = timers::<2>(10);
+    rig.clock.advance(1_000_000);
+    let a = t.alloc().unwrap();
+    t.start(a, 5).unwrap();
+    let fire = rig.probe.next_fire_ns().expect("armed with min_delta");
+    assert!(fire <= rig.clock.now_ns() + 11 * 10);
+    assert_eq!(drain(&rig, &t).len(), 1);
+}
+
+#[test]
+fn capacity_is_fixed() {
+    let (_rig, t) = timers::<2>(10);
+    let a = t.alloc().unwrap();
+    let _b = t.alloc().unwrap();
+    assert_eq!(t.alloc(), Err(QueueError::Full));
+    t.free(a).unwrap();
+    assert!(t.alloc().is_ok());
+}
+
+#[test]
+fn async_delay_completes_in_virtual_time_never_early() {
+    let (rig, t) = timers::<4>(10);
+    let t0 = rig.clock.now_ns();
+    let out = run_virtual(
+        async {
+            let mut d = AsyncDelay::new(&t);
+            let mut stamps = Vec::new();
+            for us in [10u32, 1, 250] {
+                let s = rig.time.now();
+                d.delay_us(us).await;
+                stamps.push((us, rig.time.now() - s));
+            }
+            d.delay_ms(3).await;
+            stamps
+        },
+        &rig.probe,
+        100,
+        || {
+            t.on_interrupt(|_, _| Restart::No);
+        },
+    )
+    .expect("completes");
+    for (us, ticks) in out {
+        let want = u64::from(us) * 100; // ticks at 100 MHz
+        assert!(ticks >= want, "{us} µs took {ticks} ticks");
+        assert!(ticks <= want + 12, "{us} µs took {ticks} ticks");
+    }
+    let total = rig.clock.now_ns() - t0;
+    assert!(
+        (3_261_000..3_270_000).contains(&total),
+        "{total} ns of virtual time"
+    );
+    assert_eq!(rig.probe.next_fire_ns(), None);
+}
+
+#[test]
+fn dropping_a_sleep_cancels_it() {
+    use core::future::Future;
+    use core::task::{Context, Poll, Waker};
+    let (rig, t) = timers::<1>(10);
+    {
+        let mut s = Box::pin(t.sleep_until(t.now() + 1_000));
+        let mut cx = Context::from_waker(Waker::noop());
+        assert_eq!(s.as_mut().poll(&mut cx), Poll::Pending);
+        assert!(rig.probe.next_fire_ns().is_some());
+        assert_eq!(
+            t.alloc(),
+            Err(QueueError::Full),
+            "the sleep holds the only slot"
+        );
+    }
+    assert_eq!(
+        rig.probe.next_fire_ns(),
+        None,
+        "dropped: hardware shut down"
+    );
+    assert!(t.alloc().is_ok(), "slot freed");
+}
+
+#[test]
+fn sleep_still_completes_when_the_queue_is_full() {
+    let (rig, t) = timers::<1>(10);
+    let _hog = t.alloc().unwrap();
+    let start = rig.time.now();
+    let done = run_virtual(t.sleep_until(start + 500), &rig.probe, 10, || {});
+    assert_eq!(done, Some(()));
+    assert!(rig.time.now() >= start + 500);
+}
