@@ -1,0 +1,221 @@
+//! `cargo xtask cross`: builds every library crate for the bare-metal targets, then links the
+//! `no-std-smoke` binary for each of them.
+//!
+//! Step 1 runs `cargo build -p <crate> --lib --target <T> -Zbuild-std=core` in the root
+//! workspace (default features, target dir `target/cross` so the host build is untouched) for
+//! each crate under `crates/` and each of its targets: all of [`CROSS_TARGETS`] unless the
+//! crate's Cargo.toml narrows them with
+//!
+//! ```toml
+//! [package.metadata.cross]
+//! targets = ["mips-mti-none-elf"]
+//! ```
+//!
+//! Step 2 links `examples/firmware/no-std-smoke`, a `no_main` binary that depends on every
+//! library crate, for each target listed in *its* `[package.metadata.cross]`. Only `core` is
+//! built for these targets, so a crate that needs `std` fails to compile, and symbols missing
+//! at link time (an `extern` the crate expects the application to provide) fail to link.
+//!
+//! The result is a crate × target table; the command fails if any cell is `FAIL`.
+
+use crate::util::{
+    CROSS_TARGETS, CrossToolchain, Package, firmware_dir, library_crates, repo_root,
+    workspace_packages,
+};
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::process::Command;
+use std::time::Instant;
+
+/// The link-check package in the firmware workspace.
+const SMOKE: &str = "no-std-smoke";
+
+/// The outcome of one build.
+enum Cell {
+    /// Built (and, for the smoke binary, linked).
+    Ok,
+    /// Failed; holds cargo's stderr.
+    Fail(String),
+    /// Not built: the crate does not declare this target.
+    Skipped,
+}
+
+/// One row of the summary table.
+struct Row {
+    label: String,
+    cells: BTreeMap<String, Cell>,
+}
+
+/// Runs the cross builds and prints the summary table.
+pub fn main(args: &[String]) -> Result<(), String> {
+    if let Some(arg) = args.first() {
+        return Err(format!("`cross` takes no arguments (got {arg:?})"));
+    }
+    let toolchain = CrossToolchain::find()?;
+    let libs = library_crates()?;
+    if libs.is_empty() {
+        println!("cross: no library crates under crates/");
+    }
+    let firmware = workspace_packages(toolchain.cargo(&firmware_dir()))?;
+    let smoke = firmware
+        .iter()
+        .find(|p| p.name == SMOKE)
+        .ok_or("examples/firmware has no `no-std-smoke` package")?;
+
+    // Columns: the standard targets, then any extra ones a crate declares.
+    let mut columns: Vec<String> = CROSS_TARGETS.iter().map(|t| (*t).to_owned()).collect();
+    for pkg in libs.iter().chain([smoke]) {
+        for target in targets_of(pkg) {
+            if !columns.contains(&target) {
+                columns.push(target);
+            }
+        }
+    }
+
+    let root = repo_root();
+    let target_dir = root.join("target").join("cross");
+    let mut rows = Vec::new();
+    for lib in &libs {
+        let mut row = Row {
+            label: lib.name.clone(),
+            cells: BTreeMap::new(),
+        };
+        let wanted = targets_of(lib);
+        for target in &columns {
+            let cell = if wanted.contains(target) {
+                let mut cmd = toolchain.cargo(&root);
+                cmd.args(["build", "-Zbuild-std=core", "--lib", "-p", &lib.name])
+                    .args(["--target", target])
+                    .arg("--target-dir")
+                    .arg(&target_dir);
+                build(&format!("{} for {target}", lib.name), &mut cmd)
+            } else {
+                Cell::Skipped
+            };
+            row.cells.insert(target.clone(), cell);
+        }
+        rows.push(row);
+    }
+
+    // The smoke binary must use every library crate, or it proves nothing about the missing one.
+    let missing: Vec<&str> = libs
+        .iter()
+        .map(|lib| lib.name.as_str())
+        .filter(|name| !smoke.dependencies.iter().any(|dep| dep == name))
+        .collect();
+    let mut smoke_row = Row {
+        label: format!("{SMOKE} (link)"),
+        cells: BTreeMap::new(),
+    };
+    let smoke_targets = targets_of(smoke);
+    for target in &columns {
+        let cell = if !smoke_targets.contains(target) {
+            Cell::Skipped
+        } else if !missing.is_empty() {
+            Cell::Fail(String::new()) // explained once, below
+        } else {
+            let mut cmd = toolchain.cargo(&firmware_dir());
+            cmd.args(["build", "-Zbuild-std=core", "--release", "-p", SMOKE])
+                .args(["--target", target]);
+            build(&format!("{SMOKE} for {target}"), &mut cmd)
+        };
+        smoke_row.cells.insert(target.clone(), cell);
+    }
+    rows.push(smoke_row);
+
+    print_failures(&rows);
+    if !missing.is_empty() {
+        println!(
+            "\n===== {SMOKE} not built: it does not depend on {} =====\n\
+             Add `<crate>.workspace = true` to examples/firmware/{SMOKE}/Cargo.toml (and the \
+             path to [workspace.dependencies] in examples/firmware/Cargo.toml), and a line to \
+             `touch_libraries` in its src/main.rs.",
+            missing.join(", ")
+        );
+    }
+    print_table(&columns, &rows);
+    let failures = rows
+        .iter()
+        .flat_map(|row| row.cells.values())
+        .filter(|cell| matches!(cell, Cell::Fail(_)))
+        .count();
+    if failures == 0 {
+        Ok(())
+    } else {
+        Err(format!("cross: {failures} build(s) failed"))
+    }
+}
+
+/// The targets a package declares in `[package.metadata.cross] targets`, or all of
+/// [`CROSS_TARGETS`].
+fn targets_of(pkg: &Package) -> Vec<String> {
+    pkg.metadata_strings("cross", "targets")
+        .unwrap_or_else(|| CROSS_TARGETS.iter().map(|t| (*t).to_owned()).collect())
+}
+
+/// Runs one cargo build quietly, reporting progress on one line.
+fn build(what: &str, cmd: &mut Command) -> Cell {
+    let start = Instant::now();
+    print!("cross: {what} ... ");
+    let _ = std::io::stdout().flush(); // show the line while cargo works
+    let output = cmd.output();
+    let seconds = start.elapsed().as_secs_f32();
+    match output {
+        Ok(out) if out.status.success() => {
+            println!("ok ({seconds:.1} s)");
+            Cell::Ok
+        }
+        Ok(out) => {
+            println!("FAIL ({seconds:.1} s)");
+            Cell::Fail(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+        Err(e) => {
+            println!("FAIL");
+            Cell::Fail(format!("cannot run cargo: {e}"))
+        }
+    }
+}
+
+/// Prints cargo's error output for every failed cell.
+fn print_failures(rows: &[Row]) {
+    for row in rows {
+        for (target, cell) in &row.cells {
+            if let Cell::Fail(log) = cell
+                && !log.is_empty()
+            {
+                println!(
+                    "\n===== {} for {target}: FAILED =====\n{}",
+                    row.label,
+                    log.trim_end()
+                );
+            }
+        }
+    }
+}
+
+/// Prints the crate × target table.
+fn print_table(columns: &[String], rows: &[Row]) {
+    let label_width = rows
+        .iter()
+        .map(|r| r.label.len())
+        .max()
+        .unwrap_or(0)
+        .max("crate".len());
+    let mut header = format!("\n{:label_width$}", "crate");
+    for column in columns {
+        header.push_str(&format!("  {column}"));
+    }
+    println!("{header}");
+    for row in rows {
+        let mut line = format!("{:label_width$}", row.label);
+        for column in columns {
+            let text = match row.cells.get(column) {
+                Some(Cell::Ok) => "ok",
+                Some(Cell::Fail(_)) => "FAIL",
+                Some(Cell::Skipped) | None => "-",
+            };
+            line.push_str(&format!("  {text:width$}", width = column.len()));
+        }
+        println!("{}", line.trim_end());
+    }
+}

@@ -1,0 +1,90 @@
+//! Project automation for the timer-family workspace, run as `cargo xtask <command>`.
+//!
+//! The `xtask` pattern: a plain binary crate in the workspace, reached through the cargo alias
+//! in `.cargo/config.toml`, instead of shell scripts or make. It has no dependencies so that it
+//! compiles in seconds. Commands:
+//!
+//! | command | module | does |
+//! |---|---|---|
+//! | `setup` | [`setup`] | installs Debian's Rust (with `core` sources) and QEMU 10, as root |
+//! | `cross` | [`cross`] | builds each library crate for five bare-metal targets, links `no-std-smoke` |
+//! | `qemu [board]` | [`qemu`] | builds the board firmwares, runs them in QEMU, checks `expected.txt` |
+//! | `bench` | [`mod@bench`] | runs host benches and the firmware, prints the `bench: ` figures |
+//! | `ci` | | runs `.ci/run`, the whole CI pipeline |
+//!
+//! Bare-metal builds use Debian's toolchain (`/usr/bin/cargo`, `/usr/bin/rustc`) with
+//! `RUSTC_BOOTSTRAP=1 -Zbuild-std=core`; see [`util::CrossToolchain`].
+
+mod bench;
+mod cross;
+mod expect;
+mod json;
+mod qemu;
+mod setup;
+mod util;
+
+use std::process::{Command, ExitCode};
+
+const HELP: &str = "\
+cargo xtask <command> [args]
+
+Commands:
+  setup [--check]   Install the cross toolchain and QEMU 10 from Debian (as root):
+                    rustc-web cargo-web rust-web-src lld-22, and qemu-system-arm
+                    qemu-system-misc from <codename>-backports (whose APT entry is derived
+                    from the system's Debian entry). Skips whatever is already in place;
+                    --check only reports.
+  cross             Build every library crate under crates/ with -Zbuild-std=core for
+                    mips-mti-none-elf, armv7a-none-eabi, loongarch64-unknown-none,
+                    thumbv7em-none-eabihf and aarch64-unknown-none (or the crate's
+                    [package.metadata.cross] targets), then link examples/firmware/no-std-smoke
+                    for each target. Prints a crate x target table.
+  qemu [board]      Build the firmware boards (examples/firmware, [package.metadata.qemu]),
+                    run each under QEMU and check its output against <board>/expected.txt.
+                    With a board name: run only that one and print its output.
+  bench [--host-only]
+                    Run the [[bench]] targets (harness = false) and the firmware boards and
+                    print every `bench: <crate>/<metric> = <value> <unit>` line they emit,
+                    sorted. --host-only skips the firmware.
+  ci                Run .ci/run (fmt, clippy, test, doc, setup, cross, qemu, bench).
+  help              Show this text.
+
+Environment:
+  XTASK_CROSS_CARGO, XTASK_CROSS_RUSTC
+                    Toolchain for bare-metal builds (default /usr/bin/cargo, /usr/bin/rustc).
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        print!("{HELP}");
+        return ExitCode::FAILURE;
+    };
+    let result = match command.as_str() {
+        "setup" => setup::main(rest),
+        "cross" => cross::main(rest),
+        "qemu" => qemu::main(rest),
+        "bench" => bench::main(rest),
+        "ci" => ci(rest),
+        "help" | "-h" | "--help" => {
+            print!("{HELP}");
+            Ok(())
+        }
+        other => Err(format!("unknown command {other:?}; see `cargo xtask help`")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cargo xtask ci`: the CI script is the single source of truth; this only runs it.
+fn ci(args: &[String]) -> Result<(), String> {
+    if let Some(arg) = args.first() {
+        return Err(format!("`ci` takes no arguments (got {arg:?})"));
+    }
+    util::run(Command::new("bash").arg(util::repo_root().join(".ci").join("run")))
+}

@@ -1,0 +1,325 @@
+//! Shared plumbing: repository paths, running commands, the cross toolchain, `cargo metadata`.
+
+use crate::json::Json;
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+use std::{env, fs, thread};
+
+/// The five targets every library crate must build for unless it declares its own list in
+/// `[package.metadata.cross] targets = [...]`.
+pub const CROSS_TARGETS: [&str; 5] = [
+    "mips-mti-none-elf",
+    "armv7a-none-eabi",
+    "loongarch64-unknown-none",
+    "thumbv7em-none-eabihf",
+    "aarch64-unknown-none",
+];
+
+/// The repository root (the parent of this crate's directory).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the repository root")
+        .to_path_buf()
+}
+
+/// The firmware workspace, `examples/firmware`.
+pub fn firmware_dir() -> PathBuf {
+    repo_root().join("examples").join("firmware")
+}
+
+/// The host cargo: the one running this xtask (`$CARGO`), or `cargo` from `PATH`.
+pub fn host_cargo() -> Command {
+    let mut cmd = Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(repo_root());
+    cmd
+}
+
+/// The toolchain for bare-metal builds: Debian's rustc and cargo, which ship the `core`
+/// sources that `-Zbuild-std=core` needs (rustup's stable toolchain here has no `rust-src`).
+///
+/// Defaults to `/usr/bin/cargo` and `/usr/bin/rustc`; `XTASK_CROSS_CARGO` and
+/// `XTASK_CROSS_RUSTC` override them (e.g. for a nightly with `rust-src`).
+pub struct CrossToolchain {
+    cargo: PathBuf,
+    rustc: PathBuf,
+}
+
+impl CrossToolchain {
+    /// Locates the toolchain and checks that it can build `core` and link with `rust-lld`.
+    pub fn find() -> Result<Self, String> {
+        let pick = |var: &str, default: &str| {
+            env::var_os(var).map_or_else(|| PathBuf::from(default), PathBuf::from)
+        };
+        let toolchain = CrossToolchain {
+            cargo: pick("XTASK_CROSS_CARGO", "/usr/bin/cargo"),
+            rustc: pick("XTASK_CROSS_RUSTC", "/usr/bin/rustc"),
+        };
+        let hint = "run `cargo xtask setup` (as root) to install Debian's rustc-web, cargo-web, \
+                    rust-web-src and lld-22";
+        for tool in [&toolchain.cargo, &toolchain.rustc] {
+            if !tool.exists() {
+                return Err(format!("{} not found; {hint}", tool.display()));
+            }
+        }
+        let sysroot = capture(Command::new(&toolchain.rustc).args(["--print", "sysroot"]))?;
+        let core_src = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/core");
+        if !core_src.exists() {
+            return Err(format!(
+                "{} is missing (no rust-src); {hint}",
+                core_src.display()
+            ));
+        }
+        // `/usr/bin/rust-lld` is a symlink into lld-22; `exists` follows it, so a dangling link
+        // (rustc-web installed without lld-22) is caught here instead of at the first link.
+        let lld_ok = toolchain
+            .search_path()
+            .iter()
+            .any(|dir| dir.join("rust-lld").exists());
+        if !lld_ok {
+            return Err(format!(
+                "rust-lld not found (or a dangling symlink); {hint}"
+            ));
+        }
+        Ok(toolchain)
+    }
+
+    /// `PATH` with the cross rustc's directory first, so its `rust-lld` is the one found.
+    fn search_path(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = self
+            .rustc
+            .parent()
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect();
+        dirs.extend(env::split_paths(&env::var_os("PATH").unwrap_or_default()));
+        dirs
+    }
+
+    /// A `cargo` command for the cross toolchain, running in `dir`.
+    ///
+    /// Sets `RUSTC_BOOTSTRAP=1` (for `-Zbuild-std`) and removes the variables through which
+    /// rustup or the outer `cargo run` would point it back at the host toolchain.
+    pub fn cargo(&self, dir: &Path) -> Command {
+        let mut cmd = Command::new(&self.cargo);
+        let path =
+            env::join_paths(self.search_path()).unwrap_or_else(|_| OsString::from("/usr/bin"));
+        cmd.current_dir(dir)
+            .env("PATH", path)
+            .env("RUSTC", &self.rustc)
+            .env("RUSTC_BOOTSTRAP", "1")
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .env_remove("RUSTDOC")
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET");
+        cmd
+    }
+}
+
+/// Runs `cmd` and returns its stdout; stderr is shown only if it fails.
+pub fn capture(cmd: &mut Command) -> Result<String, String> {
+    let output = cmd
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", describe(cmd)))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{} failed ({})\n{}",
+            describe(cmd),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Runs `cmd` with inherited stdio and fails if it does not exit successfully.
+pub fn run(cmd: &mut Command) -> Result<(), String> {
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", describe(cmd)))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{} failed ({status})", describe(cmd)))
+    }
+}
+
+/// The program and arguments of `cmd`, for messages.
+pub fn describe(cmd: &Command) -> String {
+    let mut text = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        text.push(' ');
+        text.push_str(&arg.to_string_lossy());
+    }
+    text
+}
+
+/// What a command run with [`run_with_timeout`] did.
+pub struct TimedOutput {
+    /// Exit status; `None` if it was killed because it ran out of time.
+    pub status: Option<ExitStatus>,
+    /// Everything it wrote to stdout.
+    pub stdout: String,
+    /// Everything it wrote to stderr.
+    pub stderr: String,
+    /// Wall-clock run time.
+    pub elapsed: Duration,
+}
+
+/// Runs `cmd` with stdin closed, capturing stdout and stderr, and kills it after `timeout`.
+pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<TimedOutput, String> {
+    let start = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", describe(cmd)))?;
+    // Drain both pipes on threads so a chatty child never blocks on a full pipe.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break Some(status);
+        }
+        if start.elapsed() >= timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    Ok(TimedOutput {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+        elapsed: start.elapsed(),
+    })
+}
+
+/// One package of a workspace, as far as the xtask cares.
+pub struct Package {
+    /// Package name.
+    pub name: String,
+    /// Directory holding its Cargo.toml.
+    pub dir: PathBuf,
+    /// `(name, kinds)` of each build target (`lib`, `bin`, `bench`, ...).
+    pub targets: Vec<(String, Vec<String>)>,
+    /// Names of its dependencies (all kinds, all platforms).
+    pub dependencies: Vec<String>,
+    /// `[package.metadata]`, `Null` when absent.
+    pub metadata: Json,
+}
+
+impl Package {
+    /// Whether the package has a build target of the given kind.
+    pub fn has_target_kind(&self, kind: &str) -> bool {
+        self.targets
+            .iter()
+            .any(|(_, kinds)| kinds.iter().any(|k| k == kind))
+    }
+
+    /// Names of its build targets of the given kind.
+    pub fn target_names(&self, kind: &str) -> Vec<&str> {
+        self.targets
+            .iter()
+            .filter(|(_, kinds)| kinds.iter().any(|k| k == kind))
+            .map(|(name, _)| name.as_str())
+            .collect()
+    }
+
+    /// A list of strings under `[package.metadata.<table>] <key> = [...]`, if present.
+    pub fn metadata_strings(&self, table: &str, key: &str) -> Option<Vec<String>> {
+        let value = self.metadata.get(table).get(key);
+        if value.is_null() {
+            return None;
+        }
+        Some(
+            value
+                .as_array()
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
+        )
+    }
+}
+
+/// The members of the workspace rooted at `cmd`'s directory, via `cargo metadata --no-deps`.
+///
+/// `cmd` is a cargo command (host or cross) already pointed at the workspace directory.
+pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
+    let text = capture(cmd.args(["metadata", "--no-deps", "--format-version", "1"]))?;
+    let doc = Json::parse(&text)?;
+    let mut packages = Vec::new();
+    for pkg in doc.get("packages").as_array() {
+        let name = pkg.get("name").as_str().unwrap_or_default().to_owned();
+        let manifest = PathBuf::from(pkg.get("manifest_path").as_str().unwrap_or_default());
+        let targets = pkg
+            .get("targets")
+            .as_array()
+            .iter()
+            .map(|t| {
+                let kinds = t.get("kind").as_array().iter().filter_map(Json::as_str);
+                (
+                    t.get("name").as_str().unwrap_or_default().to_owned(),
+                    kinds.map(str::to_owned).collect(),
+                )
+            })
+            .collect();
+        let dependencies = pkg
+            .get("dependencies")
+            .as_array()
+            .iter()
+            .filter_map(|d| d.get("name").as_str().map(str::to_owned))
+            .collect();
+        packages.push(Package {
+            name,
+            dir: manifest.parent().map(Path::to_path_buf).unwrap_or_default(),
+            targets,
+            dependencies,
+            metadata: pkg.get("metadata").clone(),
+        });
+    }
+    packages.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(packages)
+}
+
+/// The library crates: members of the root workspace that live directly under `crates/`.
+pub fn library_crates() -> Result<Vec<Package>, String> {
+    let canonical = |path: &Path| fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let crates_dir = canonical(&repo_root().join("crates"));
+    let mut libs = workspace_packages(host_cargo())?;
+    libs.retain(|p| {
+        let under_crates = p.dir.parent().map(canonical) == Some(crates_dir.clone());
+        under_crates && (p.has_target_kind("lib") || p.has_target_kind("rlib"))
+    });
+    Ok(libs)
+}
+
+/// Reads a file to a string, with the path in the error message.
+pub fn read_file(path: &Path) -> Result<String, String> {
+    fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
