@@ -1,18 +1,122 @@
 //! Figures of the core on the sim, printed as `bench: timer-core/<metric> = <value> <unit>`
-//! (collected by `cargo xtask bench`). Virtual time and access counts only: no wall clock.
+//! (collected by `cargo xtask bench`). Virtual time, access counts and instruction counts
+//! (callgrind, host ISA) only: no wall clock.
+
+use std::cell::Cell;
+use std::hint::black_box;
 
 use embedded_hal::delay::DelayNs;
 use timer_core::clockevent::plan_delta;
+use timer_core::extend::extend;
 use timer_core::sim::baseline::{fixed_sleep_poll, tick_sleep};
+use timer_core::sim::instr;
 use timer_core::sim::model::Behaviour;
 use timer_core::sim::{RegisterFile, SimBus, SimClock, SimCounter, SimTickCounter};
-use timer_core::{Delay, Poller, RegisterBus};
+use timer_core::{Clocksource, Continuous, Delay, Poller, RegisterBus, Stopwatch, TimerQueue};
 
 fn bench(metric: &str, value: f64, unit: &str) {
     println!("bench: timer-core/{metric} = {value:.3} {unit}");
 }
 
+/// A counter that costs nothing: each read advances it by 3, so the instruction counts
+/// below are the core's own logic, not the simulator's.
+struct FreeCounter(Cell<u64>);
+
+impl Clocksource for FreeCounter {
+    fn bits(&self) -> u32 {
+        28
+    }
+    fn freq_hz(&self) -> u32 {
+        3_125_000
+    }
+    fn read(&self) -> u64 {
+        let v = self.0.get().wrapping_add(3);
+        self.0.set(v);
+        v & self.mask()
+    }
+}
+
+impl Continuous for FreeCounter {}
+
+/// Run `n` iterations of `op` (in the callgrind child).
+fn run_op(op: &str, n: u64) {
+    let counter = FreeCounter(Cell::new(0));
+    match op {
+        "extend" => {
+            let mut last = 0u64;
+            for i in 0..n {
+                last = extend(black_box(last), black_box(i * 1000), black_box(28));
+            }
+            black_box(last);
+        }
+        "stopwatch_elapsed" => {
+            let mut w = Stopwatch::start(&counter);
+            for _ in 0..n {
+                black_box(w.elapsed());
+            }
+        }
+        "plan_delta" => {
+            for i in 0..n {
+                black_box(plan_delta(
+                    black_box(i),
+                    3_125_000,
+                    3_125_000,
+                    1,
+                    8,
+                    0x0FFF_FFFF,
+                ));
+            }
+        }
+        "poll_iteration" => {
+            let mut left = n;
+            let r = Poller::new(&counter).timeout_ms(10_000).poll(
+                || {
+                    left = left.saturating_sub(1);
+                    black_box(left)
+                },
+                |v| *v == 0,
+            );
+            black_box(r.is_ok());
+        }
+        "delay_iteration" => {
+            // Each read advances 3 ticks: n iterations wait 3n ticks.
+            Delay::new(&counter).wait_ticks(black_box(3 * n));
+        }
+        "queue_start_pop" => {
+            let mut q: TimerQueue<16> = TimerQueue::new();
+            let ids: Vec<_> = (0..8).filter_map(|_| q.alloc().ok()).collect();
+            for i in 0..n {
+                let id = ids[(i % 8) as usize];
+                let _ = q.start(id, black_box(i));
+                if i % 8 == 7 {
+                    while q.pop_expired(u64::MAX).is_some() {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+const OPS: [&str; 6] = [
+    "extend",
+    "stopwatch_elapsed",
+    "plan_delta",
+    "poll_iteration",
+    "delay_iteration",
+    "queue_start_pop",
+];
+
 fn main() {
+    if let Some((op, n)) = instr::child() {
+        run_op(&op, n);
+        return;
+    }
+    for op in OPS {
+        match instr::per_op(op, 10_000) {
+            Some(v) => bench(&format!("insns_{op}"), v, "insns"),
+            None => eprintln!("valgrind not available: no instruction count for {op}"),
+        }
+    }
     // Seed 000: 10,000 x delay_us(10) on a 28-bit 3.125 MHz counter, 100 ns per read.
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 28, 3_125_000).with_read_cost(100);

@@ -7,6 +7,8 @@
 
 use embedded_hal::delay::DelayNs;
 use embedded_hal_async::delay::DelayNs as AsyncDelayNs;
+use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, seed_tick_sleep};
+use otto_timer::{Config, OttoClockEvent, OttoTimers, Soc};
 use timer_core::clockevent::plan_delta;
 use timer_core::sim::baseline::{fixed_sleep_poll, tick_sleep};
 use timer_core::sim::model::Behaviour;
@@ -14,7 +16,8 @@ use timer_core::sim::{
     RegisterFile, SimBus, SimClock, SimClockEvent, SimCounter, SimTickCounter, run_virtual,
 };
 use timer_core::{
-    Alarm, AsyncDelay, Delay, Extended, HrTimers, Monotonic, Poller, RegisterBus, Restart,
+    Alarm, AsyncDelay, ClockEvent, Delay, Error, Extended, Fired, HrTimers, Monotonic, Poller,
+    RegisterBus, Restart,
 };
 
 fn main() {
@@ -24,6 +27,7 @@ fn main() {
     extension();
     clamping();
     timer_queue();
+    otto();
 }
 
 /// Seed 000: usleep(10) with and without a continuous clocksource.
@@ -185,4 +189,82 @@ fn timer_queue() {
         println!("  delay_us({us:>3}) took {:>7.2} us", ticks as f64 / 100.0);
     }
     println!("  interrupts taken: {}", probe.acks());
+}
+
+/// The Realtek Otto timer driver on its behavioural model (seed 000 and the v6.18
+/// lost-interrupt fix).
+fn otto() {
+    if let Err(e) = otto_inner() {
+        println!("  otto demo failed: {e}");
+    }
+}
+
+fn otto_inner() -> Result<(), Error> {
+    let soc = Soc::Rtl838x;
+    let info = soc.info();
+    println!(
+        "\n[otto-timer] {soc:?}: {} timers at {:#x}, LXB {} MHz / divisor {} = 3.125 MHz",
+        info.timers,
+        info.kseg1_base(),
+        info.bus_clock_hz / 1_000_000,
+        Config::new(soc).divisor()?
+    );
+    let sim = OttoSim::new(soc);
+    let mut layout = OttoTimers::new(sim.bus(), Config::new(soc))?.per_cpu(2)?;
+    for c in &layout.cpus {
+        println!("  CPU {} <- timer {} ({:?})", c.cpu, c.event.index(), c.irq);
+    }
+    println!(
+        "  clocksource <- timer {} (28-bit, continuous)",
+        layout.clocksource.index()
+    );
+
+    let mut delay = Delay::new(&layout.clocksource);
+    let n = 10_000u64;
+    let t0 = sim.clock().now_ns();
+    for _ in 0..n {
+        delay.delay_us(10);
+    }
+    println!(
+        "  10,000 x delay_us(10) on the Otto clocksource: {:.3} us per call",
+        (sim.clock().now_ns() - t0) as f64 / n as f64 / 1000.0
+    );
+    let tick = seed_tick_sleep(soc, 10, 10, 100, SIM_READ_NS, SIM_WRITE_NS)?;
+    println!(
+        "  the same sleep with only a periodic HZ=100 Otto clockevent: {:.0} us (seed: 10003 us)",
+        tick.avg_ns() / 1000.0
+    );
+
+    let time = Extended::new(&layout.clocksource);
+    let cpu0 = layout.cpus.remove(0);
+    let mut alarm = Alarm::new(cpu0.event, &time)?;
+    let deadline = time.now() + 3_125;
+    alarm.set_deadline(deadline)?;
+    sim.advance_to_next_irq(0).ok_or(Error::Timeout)?;
+    if let Fired::Deadline { now, .. } = alarm.on_interrupt() {
+        println!(
+            "  alarm for 1 ms ahead fired {} tick(s) late, never early",
+            now - deadline
+        );
+    }
+
+    for naive in [true, false] {
+        let sim = OttoSim::new(soc);
+        let mut ev = OttoClockEvent::new(sim.bus(), &Config::new(soc), 0)?;
+        ev.set_next_event(100)?;
+        sim.clock().advance(100 * 320 - 1_000); // 1 us before expiry
+        let name = if naive {
+            ev.set_next_event_unsafe_naive(50)?;
+            "naive stop/DATA/start"
+        } else {
+            ev.set_next_event(50)?;
+            "driver (bounce sequence)"
+        };
+        match sim.advance_to_next_irq(0) {
+            Some(t) => println!("  reprogram 1 us before expiry, {name}: interrupt at {t} ns"),
+            None => println!("  reprogram 1 us before expiry, {name}: interrupt LOST, CPU stalls"),
+        }
+        ev.shutdown();
+    }
+    Ok(())
 }

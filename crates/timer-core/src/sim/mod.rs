@@ -21,6 +21,9 @@
 //! - [`baseline`]: the slow strategies the seeds measured (tick-based sleeps,
 //!   fixed-sleep polling), for side-by-side figures.
 //!
+//! - [`instr`]: deterministic instruction counts per operation (valgrind callgrind) for
+//!   benchmarks.
+//!
 //! Driver crates put the model of their own block in their `src/sim.rs`, built from
 //! these pieces.
 
@@ -30,6 +33,7 @@ mod clock;
 mod counter;
 mod event;
 mod exec;
+pub mod instr;
 pub mod model;
 
 pub use bus::{MmioStats, SimBus, SimModel};

@@ -1,0 +1,192 @@
+//! Per-timer clockevents (oneshot in COUNTER mode, periodic in TIMER mode) and the
+//! per-CPU layout Linux uses.
+
+use timer_core::{ClockEvent, Error, Features, RegisterBus};
+
+use crate::channel::{Channel, Mode};
+use crate::regs::{COUNTER_MASK, MIN_DELTA};
+use crate::soc::{Config, Irq};
+
+/// One Otto timer as a clockevent (Linux: one per CPU, rating 400, PERIODIC | ONESHOT;
+/// hardware.md §1.4).
+///
+/// # Timing contract
+///
+/// - Deltas are in ticks of `tick_hz` and must lie in `[8, 0x0FFF_FFFF]`: 8 is Linux's
+///   `RTTM_MIN_DELTA` (the hardware itself needs a target ≥ 2), `0x0FFF_FFFF` the 28-bit
+///   DATA maximum. Anything else is [`Error::InvalidConfig`] and **no register is
+///   touched**.
+/// - A oneshot of `delta` ticks raises the interrupt when the timer's own counter, reset
+///   to 0 by the DATA write, reaches `delta`: no earlier than `delta` ticks after the
+///   call. The counter has its own prescaler phase, so it is **not**
+///   [phase-locked](ClockEvent::phase_locked) to the clocksource timer;
+///   [`Alarm`](timer_core::Alarm) adds its one tick of margin for that.
+/// - Reprogramming never loses the interrupt: every `set_next_event` / `set_periodic`
+///   uses the "bounce" sequence of the v6.18 fixes (hardware.md §1.5.1) and never
+///   acknowledges (§1.5.2).
+/// - Nothing panics on any value read back from the hardware.
+///
+/// # MMIO cost
+///
+/// | operation | reads | writes |
+/// |---|---|---|
+/// | `set_next_event` / `set_periodic` | 0 | 5 (6 when the interrupt was off) |
+/// | `ack`, pending | 1 | 1 |
+/// | `ack`, spurious | 1 | 0 |
+/// | `shutdown` | 0 | 2 |
+///
+/// ```
+/// use otto_timer::{Config, OttoClockEvent, Soc};
+/// use otto_timer::sim::OttoSim;
+/// use timer_core::ClockEvent;
+///
+/// let sim = OttoSim::new(Soc::Rtl838x);
+/// let mut ev = OttoClockEvent::new(sim.bus(), &Config::new(Soc::Rtl838x), 0).unwrap();
+/// ev.set_next_event(100).unwrap(); // 32 µs at 3.125 MHz
+/// assert!(!ev.ack());
+/// sim.clock().advance(32_000);
+/// assert!(sim.irq_asserted(0));
+/// assert!(ev.ack());
+/// assert!(!sim.irq_asserted(0));
+/// assert_eq!(ev.set_next_event(7), Err(timer_core::Error::InvalidConfig));
+/// ```
+#[derive(Debug)]
+pub struct OttoClockEvent<B: RegisterBus<Word = u32>> {
+    channel: Channel<B>,
+    irq_enabled: bool,
+}
+
+impl<B: RegisterBus<Word = u32>> OttoClockEvent<B> {
+    /// Take timer `index` of the block behind `bus` as a clockevent and leave it shut
+    /// down (CTRL = 0, INT.IE = 0: two writes; a pending IP is left for
+    /// [`ack`](ClockEvent::ack)).
+    ///
+    /// Errors: [`Error::InvalidConfig`] when the SoC has no timer `index` or the tick rate
+    /// cannot be reached; nothing is written then.
+    pub fn new(bus: B, config: &Config, index: usize) -> Result<Self, Error> {
+        let channel = Channel::new(bus, config, index)?;
+        let mut ev = Self {
+            channel,
+            irq_enabled: false,
+        };
+        ev.shutdown();
+        Ok(ev)
+    }
+
+    /// The timer index.
+    pub fn index(&self) -> usize {
+        self.channel.index()
+    }
+
+    /// The prescaler value programmed when the timer runs.
+    pub fn divisor(&self) -> u16 {
+        self.channel.divisor()
+    }
+
+    /// Shut the timer down and give the bus back.
+    pub fn release(mut self) -> B {
+        self.shutdown();
+        self.channel.into_bus()
+    }
+
+    fn check(delta: u64) -> Result<u32, Error> {
+        match u32::try_from(delta) {
+            Ok(d) if (MIN_DELTA..=COUNTER_MASK).contains(&d) => Ok(d),
+            _ => Err(Error::InvalidConfig),
+        }
+    }
+
+    fn program(&mut self, mode: Mode, target: u32) {
+        if !self.irq_enabled {
+            // Only IE is written: IP written as 0 is not an acknowledge (§1.5.2).
+            self.channel.set_irq_enabled(true);
+            self.irq_enabled = true;
+        }
+        self.channel.reprogram(mode, target);
+    }
+
+    /// The pre-v6.18 reprogram (stop, DATA, start in COUNTER mode) **without** the
+    /// lost-interrupt workaround. Exists only so tests and demos can show the quirk on
+    /// the model; never use it.
+    ///
+    /// Errors: as [`set_next_event`](ClockEvent::set_next_event).
+    #[doc(hidden)]
+    pub fn set_next_event_unsafe_naive(&mut self, delta: u64) -> Result<(), Error> {
+        let target = Self::check(delta)?;
+        if !self.irq_enabled {
+            self.channel.set_irq_enabled(true);
+            self.irq_enabled = true;
+        }
+        self.channel.reprogram_naive(Mode::Counter, target);
+        Ok(())
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> ClockEvent for OttoClockEvent<B> {
+    fn freq_hz(&self) -> u32 {
+        self.channel.tick_hz()
+    }
+
+    fn min_delta(&self) -> u64 {
+        u64::from(MIN_DELTA)
+    }
+
+    fn max_delta(&self) -> u64 {
+        u64::from(COUNTER_MASK)
+    }
+
+    fn features(&self) -> Features {
+        Features::BOTH
+    }
+
+    /// `false`: each timer has its own counter and prescaler phase.
+    fn phase_locked(&self) -> bool {
+        false
+    }
+
+    /// Oneshot in COUNTER mode: bounce, stop, DATA = `delta`, start (5 writes).
+    ///
+    /// Errors: [`Error::InvalidConfig`] for `delta` outside `[8, 0x0FFF_FFFF]` (nothing
+    /// written).
+    fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
+        let target = Self::check(delta)?;
+        self.program(Mode::Counter, target);
+        Ok(())
+    }
+
+    /// Periodic in TIMER mode: the counter resets to 0 at DATA = `period` and keeps
+    /// running (5 writes). Linux uses `period = tick_hz / HZ`.
+    ///
+    /// Errors: [`Error::InvalidConfig`] for `period` outside `[8, 0x0FFF_FFFF]`.
+    fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
+        let target = Self::check(period)?;
+        self.program(Mode::Timer, target);
+        Ok(())
+    }
+
+    /// CTRL = 0 and INT.IE = 0 (2 writes). A pending IP is left pending.
+    fn shutdown(&mut self) {
+        self.channel.stop();
+        self.channel.set_irq_enabled(false);
+        self.irq_enabled = false;
+    }
+
+    /// Read INT; if IP is set, clear it (write 1) keeping IE. 1 read, +1 write if pending.
+    fn ack(&mut self) -> bool {
+        self.channel.ack(self.irq_enabled)
+    }
+}
+
+/// The clockevent of one CPU, as [`OttoTimers::per_cpu`](crate::OttoTimers::per_cpu)
+/// hands it out.
+#[derive(Debug)]
+pub struct CpuTimer<B: RegisterBus<Word = u32>> {
+    /// The CPU that owns it; equal to the timer index (Linux's layout).
+    pub cpu: usize,
+    /// Its interrupt line. On rtl-intc and GIC systems, route this line to `cpu` only:
+    /// secondary CPUs lose their tick otherwise (Linux had to force the affinity,
+    /// OpenWrt PR #11841, hardware.md §1.5.4).
+    pub irq: Irq,
+    /// The clockevent.
+    pub event: OttoClockEvent<B>,
+}

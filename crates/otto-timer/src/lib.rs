@@ -1,0 +1,200 @@
+//! # otto-timer
+//!
+//! A `no_std` driver for the **Realtek Otto timer** block of the RTL838x, RTL839x,
+//! RTL930x and RTL931x switch SoCs (big-endian MIPS), built on [`timer_core`].
+//!
+//! The block has 5 or 6 identical 28-bit up-counting timers, 0x10 bytes apart, each with
+//! a target (DATA), a read-only counter (CNT), a control register (enable, oneshot or
+//! periodic mode, 16-bit prescaler on the LXB bus clock) and an interrupt register
+//! (enable, write-1-to-clear pending). Linux gives timer *n* to CPU *n* as its clockevent
+//! and runs the next timer free as the clocksource; this crate does the same.
+//!
+//! | module / type | what it holds |
+//! |---|---|
+//! | [`regs`] | the register map (tock-registers), every offset and field once with its source |
+//! | [`soc`] | per-SoC descriptions (base, timer count, bus clock, IRQ lines) and the divisor maths |
+//! | [`OttoClocksource`] | a timer free-running in TIMER mode with DATA = 0: [`Clocksource`](timer_core::Clocksource) + [`Continuous`](timer_core::Continuous) |
+//! | [`OttoClockEvent`] | a timer as a [`ClockEvent`](timer_core::ClockEvent): oneshot (COUNTER mode), periodic (TIMER mode), lost-interrupt-safe reprogramming |
+//! | [`OttoTimers`] | hands out each timer once, and the per-CPU layout ([`OttoTimers::per_cpu`]) |
+//! | `sim` | (feature `sim`) the behavioural model of the block and the seed-proof measurements |
+//!
+//! ## Timing contract
+//!
+//! - The clocksource counts up at exactly `tick_hz` (default 3.125 MHz, divisor 64 at
+//!   200 MHz LXB, 56 at 175 MHz), wraps every 2^28 ticks, is never stopped behind the
+//!   reader's back, and costs one MMIO read per sample. It is `Continuous`, so
+//!   microsecond delays and bounded polls run on it instead of on a 10 ms tick (seed
+//!   000: `usleep_range(10, 20)` took 10003 µs on RTL838x without that flag).
+//! - A clockevent fires no earlier than the programmed delta, which must lie in
+//!   `[8, 0x0FFF_FFFF]` ticks (else [`Error::InvalidConfig`](timer_core::Error), nothing
+//!   written); through [`Alarm`](timer_core::Alarm) deadlines are absolute and never early.
+//! - Reprogramming a running timer never loses its interrupt (the v6.18 "bounce", see
+//!   [`OttoClockEvent`]) and never acknowledges a pending interrupt.
+//! - Nothing panics, whatever the registers read back.
+//!
+//! ## Example
+//!
+//! RTL838x with 2 CPUs, on the behavioural model: CPU 0 and 1 get timers 0 and 1, timer
+//! 2 is the clocksource; a 10 µs delay, and an absolute alarm that does not fire early.
+//!
+//! ```
+//! use embedded_hal::delay::DelayNs;
+//! use otto_timer::{Config, OttoTimers, Soc, soc::Irq};
+//! use otto_timer::sim::OttoSim;
+//! use timer_core::{Alarm, Delay, Extended, Fired, Monotonic};
+//!
+//! let sim = OttoSim::new(Soc::Rtl838x);
+//! let timers = OttoTimers::new(sim.bus(), Config::new(Soc::Rtl838x)).unwrap();
+//! let mut layout = timers.per_cpu(2).unwrap();
+//! assert_eq!(layout.clocksource.index(), 2);
+//! assert_eq!(layout.cpus[1].irq, Irq::RtlIntc(28));
+//!
+//! // Delays and bounded polls on the continuous clocksource.
+//! let time = Extended::new(&layout.clocksource);
+//! let t0 = sim.clock().now_ns();
+//! Delay::new(&layout.clocksource).delay_us(10);
+//! assert!(sim.clock().now_ns() - t0 >= 10_000);
+//!
+//! // CPU 0's clockevent behind an absolute, never-early alarm.
+//! let cpu0 = layout.cpus.remove(0);
+//! let mut alarm = Alarm::new(cpu0.event, &time).unwrap();
+//! let deadline = time.now() + 3_125; // 1 ms
+//! alarm.set_deadline(deadline).unwrap();
+//! sim.advance_to_next_irq(0).unwrap(); // the CPU idles until the line asserts
+//! match alarm.on_interrupt() {
+//!     Fired::Deadline { now, .. } => assert!(now >= deadline),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+//!
+//! On hardware the bus is an [`Mmio`](timer_core::Mmio) window over the block at its
+//! KSEG1 address ([`SocInfo::kseg1_base`](soc::SocInfo::kseg1_base)), shared by reference:
+//!
+//! ```no_run
+//! use otto_timer::{Config, OttoTimers, Soc};
+//! use timer_core::Mmio;
+//! let info = Soc::Rtl838x.info();
+//! // SAFETY: the Otto timer block of an RTL838x, uncached, used by nothing else.
+//! let mmio: Mmio = unsafe { Mmio::new(info.kseg1_base(), info.block_len()) };
+//! let layout = OttoTimers::new(&mmio, Config::new(Soc::Rtl838x)).unwrap().per_cpu(1).unwrap();
+//! # let _ = layout;
+//! ```
+//!
+//! ## Features
+//!
+//! - `sim`: the behavioural model (`otto_timer::sim`, host only, pulls in `std`).
+//! - `defmt`: `defmt::Format` on the public types (forwards to `timer-core/defmt`).
+#![cfg_attr(not(feature = "sim"), no_std)]
+#![deny(missing_docs)]
+
+mod channel;
+pub mod clockevent;
+pub mod clocksource;
+pub mod regs;
+#[cfg(feature = "sim")]
+pub mod sim;
+pub mod soc;
+
+pub use clockevent::{CpuTimer, OttoClockEvent};
+pub use clocksource::OttoClocksource;
+pub use soc::{Config, Soc};
+
+use heapless::Vec;
+use timer_core::{Error, RegisterBus};
+
+use crate::soc::MAX_TIMERS;
+
+/// The timer block: hands out each timer exactly once, as a clocksource or a
+/// clockevent, and builds Linux's per-CPU layout.
+///
+/// The bus is cloned into every timer taken; use a shared reference for a real
+/// [`Mmio`](timer_core::Mmio) window (`&Mmio` is a `RegisterBus` and `Copy`).
+#[derive(Debug)]
+pub struct OttoTimers<B: RegisterBus<Word = u32> + Clone> {
+    bus: B,
+    config: Config,
+    taken: u8,
+}
+
+/// Linux's layout of the block: timer *n* is CPU *n*'s clockevent for `n < ncpu`, timer
+/// `ncpu` is the clocksource (hardware.md §1.4).
+#[derive(Debug)]
+pub struct PerCpu<B: RegisterBus<Word = u32>> {
+    /// One clockevent per CPU, in CPU order.
+    pub cpus: Vec<CpuTimer<B>, MAX_TIMERS>,
+    /// The clocksource (timer `ncpu`), already running.
+    pub clocksource: OttoClocksource<B>,
+}
+
+impl<B: RegisterBus<Word = u32> + Clone> OttoTimers<B> {
+    /// The block behind `bus` (a window starting at timer 0), configured by `config`.
+    /// No register is accessed.
+    ///
+    /// Errors: [`Error::InvalidConfig`] if the tick rate cannot be reached on this SoC.
+    pub fn new(bus: B, config: Config) -> Result<Self, Error> {
+        config.validate()?;
+        Ok(Self {
+            bus,
+            config,
+            taken: 0,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn take(&mut self, index: usize) -> Result<(), Error> {
+        self.config.check_index(index)?;
+        let bit = 1u8 << index; // index < MAX_TIMERS = 6
+        if self.taken & bit != 0 {
+            return Err(Error::InvalidConfig);
+        }
+        self.taken |= bit;
+        Ok(())
+    }
+
+    /// Take timer `index` as the clocksource and start it (see [`OttoClocksource::new`]).
+    ///
+    /// Errors: [`Error::InvalidConfig`] if there is no such timer or it was already taken.
+    pub fn take_clocksource(&mut self, index: usize) -> Result<OttoClocksource<B>, Error> {
+        self.take(index)?;
+        OttoClocksource::new(self.bus.clone(), &self.config, index)
+    }
+
+    /// Take timer `index` as a clockevent, shut down (see [`OttoClockEvent::new`]).
+    ///
+    /// Errors: [`Error::InvalidConfig`] if there is no such timer or it was already taken.
+    pub fn take_clockevent(&mut self, index: usize) -> Result<OttoClockEvent<B>, Error> {
+        self.take(index)?;
+        OttoClockEvent::new(self.bus.clone(), &self.config, index)
+    }
+
+    /// Linux's layout for `ncpu` CPUs: timers `0..ncpu` become the CPUs' clockevents (with
+    /// their IRQ lines), timer `ncpu` the clocksource, started.
+    ///
+    /// Errors: [`Error::InvalidConfig`] when `ncpu` is 0, when the SoC has fewer than
+    /// `ncpu + 1` timers (RTL838x/839x/930x: at most 4 CPUs, RTL931x: 5), or when one of
+    /// those timers was already taken.
+    pub fn per_cpu(mut self, ncpu: usize) -> Result<PerCpu<B>, Error> {
+        let info = self.config.info();
+        if ncpu == 0 || ncpu >= info.timers {
+            return Err(Error::InvalidConfig);
+        }
+        let mut cpus = Vec::new();
+        for cpu in 0..ncpu {
+            let irq = info.irq(cpu)?;
+            let event = self.take_clockevent(cpu)?;
+            cpus.push(CpuTimer { cpu, irq, event })
+                .map_err(|_| Error::InvalidConfig)?;
+        }
+        let clocksource = self.take_clocksource(ncpu)?;
+        Ok(PerCpu { cpus, clocksource })
+    }
+}
+
+/// The README's example, compiled and run as a doctest so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

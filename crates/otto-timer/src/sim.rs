@@ -1,0 +1,751 @@
+//! Behavioural model of the Otto timer block (feature `sim`, host only), and the
+//! seed-proof measurements built on it.
+//!
+//! [`OttoModel`] is a [`SimModel`]: the driver talks to it through a
+//! [`SimBus`] exactly as it talks to hardware through
+//! [`Mmio`](timer_core::Mmio). It models, per timer (facts from hardware.md §1.3–1.5):
+//!
+//! - a 28-bit up-counter that advances with virtual time at `LXB / DIVISOR` while
+//!   CTRL.ENABLE is set, and freezes when it is cleared;
+//! - **DATA write resets the counter to 0**; **CNT writes are ignored**;
+//! - reaching DATA: in TIMER mode the counter restarts from 0 and keeps running (DATA = 0
+//!   means a free-running wrap at 2^28); in COUNTER mode it resets to 0 and stops until
+//!   ENABLE is cleared and set again;
+//! - INT.IP **latches** at every expiry (whether or not IE is set), is **write-1-to-clear**
+//!   and is not changed by writing 0; the interrupt line is IE && IP;
+//! - **the lost-interrupt quirk** (§1.5.1): see [below](#the-lost-interrupt-quirk).
+//!
+//! Assumptions where the sources say nothing (all **unverified**, chosen to be
+//! conservative or simple, and documented here so a reader can challenge them):
+//!
+//! - the prescaler restarts when the timer is enabled or DATA is written, so a delta of
+//!   `n` expires exactly `n` ticks after the start;
+//! - DATA = 1 (below the hardware minimum of 2) never raises the interrupt (counted as
+//!   lost); DIVISOR = 0 stops the counter;
+//! - accesses outside the block, or misaligned, read all ones and drop writes (as
+//!   [`Mmio`](timer_core::Mmio) does).
+//!
+//! # The lost-interrupt quirk
+//!
+//! Hardware: stopping and reprogramming a running timer within about 5 µs of its expiry
+//! can make the reprogrammed timer expire **without** raising its interrupt; the CPU
+//! then waits for a tick that never comes (v6.18 fixes, OpenWrt PR #19468). The model
+//! makes the "can" a "does" (worst case, deterministic):
+//!
+//! 1. clearing CTRL.ENABLE while the counter is running and its next expiry is at most
+//!    [`LOST_IRQ_WINDOW_NS`] away *arms* the fault;
+//! 2. if DATA is then written before the timer is enabled again, the fault is *doomed*:
+//!    the next expiry of that timer does not latch IP (it is counted in
+//!    [`TimerStats::lost`]);
+//! 3. enabling the timer again **without** writing DATA (the "bounce": same target,
+//!    slowest divisor) lets the state machine settle and disarms the fault. Stopping it
+//!    again is then harmless because, at divisor 0xFFFF, the old target is at least one
+//!    327 µs tick away, far outside the window.
+//!
+//! The naive sequence (stop, DATA, start) therefore loses the interrupt and the driver's
+//! sequence does not; `tests/driver.rs` shows both.
+
+use std::collections::VecDeque;
+
+use timer_core::sim::{SimBus, SimClock, SimModel};
+use timer_core::{ClockEvent, Error};
+
+use crate::regs::{self, COUNTER_MASK, CTRL, INT};
+use crate::soc::{Config, Soc};
+use crate::{OttoClockEvent, OttoClocksource};
+
+/// How close to its expiry a running timer must be stopped for the quirk to arm: about
+/// 5 µs (hardware.md §1.5.1).
+pub const LOST_IRQ_WINDOW_NS: u64 = 5_000;
+
+/// Virtual cost of one MMIO read used by [`OttoSim::new`] and the seed proof: 100 ns, the
+/// `timer-core` default for an uncached peripheral read on this family. No datasheet
+/// figure for an LXB read exists in our sources (**unverified**); the seed-proof bound
+/// is stated in terms of it, so a different value moves the figure predictably.
+pub const SIM_READ_NS: u64 = 100;
+
+/// Virtual cost of one MMIO write (timer-core default, 50 ns; **unverified** as above).
+pub const SIM_WRITE_NS: u64 = 50;
+
+const NANOS: u128 = 1_000_000_000;
+const WRAP: u64 = 1 << regs::COUNTER_BITS;
+
+/// Whole ticks of a `bus_hz / divisor` clock in `dt_ns` nanoseconds (rounded down).
+///
+/// ```
+/// use otto_timer::sim::ticks_in;
+/// assert_eq!(ticks_in(320, 200_000_000, 64), 1); // 3.125 MHz: 320 ns per tick
+/// assert_eq!(ticks_in(319, 200_000_000, 64), 0);
+/// assert_eq!(ticks_in(1_000, 200_000_000, 0), 0); // divisor 0: stopped
+/// ```
+pub fn ticks_in(dt_ns: u64, bus_hz: u32, divisor: u16) -> u64 {
+    if divisor == 0 {
+        return 0;
+    }
+    let t = u128::from(dt_ns) * u128::from(bus_hz) / (u128::from(divisor) * NANOS);
+    u64::try_from(t).unwrap_or(u64::MAX)
+}
+
+/// Nanoseconds until `ticks` whole ticks of a `bus_hz / divisor` clock have passed
+/// (rounded up), saturating.
+///
+/// ```
+/// use otto_timer::sim::ns_for_ticks;
+/// assert_eq!(ns_for_ticks(33, 200_000_000, 64), 10_560);
+/// assert_eq!(ns_for_ticks(1, 200_000_000, 0xFFFF), 327_675);
+/// ```
+pub fn ns_for_ticks(ticks: u64, bus_hz: u32, divisor: u16) -> u64 {
+    if bus_hz == 0 {
+        return u64::MAX;
+    }
+    let ns = (u128::from(ticks) * u128::from(divisor) * NANOS).div_ceil(u128::from(bus_hz));
+    u64::try_from(ns).unwrap_or(u64::MAX)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wedge {
+    None,
+    Armed,
+    Doomed,
+}
+
+/// One start of a timer as the model saw it (a CTRL write that set ENABLE while it was
+/// clear).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Start {
+    /// Virtual time of the write.
+    pub at_ns: u64,
+    /// TIMER (periodic) mode; `false` is COUNTER (oneshot).
+    pub periodic: bool,
+    /// The divisor written.
+    pub divisor: u16,
+    /// DATA at that moment (the target).
+    pub data: u32,
+}
+
+/// What happened to one timer, for tests and figures.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TimerStats {
+    /// Expiries that latched IP.
+    pub fired: u64,
+    /// Expiries that did not latch IP (the quirk, or a target below 2).
+    pub lost: u64,
+    /// Every value written to DATA, in order.
+    pub data_writes: Vec<u32>,
+    /// Every start, in order.
+    pub starts: Vec<Start>,
+    /// Writes to CNT (ignored by the hardware; a driver should not make them).
+    pub cnt_writes: u64,
+    /// Writes to INT that had IP set (acknowledges).
+    pub acks: u64,
+}
+
+/// The state of one timer of the model.
+#[derive(Debug, Clone)]
+struct TimerModel {
+    data: u32,
+    ctrl: u32,
+    ie: bool,
+    ip: bool,
+    /// COUNTER mode reached its target: stopped at 0 until re-enabled.
+    expired: bool,
+    origin_ns: u64,
+    origin_value: u32,
+    fires_seen: u64,
+    wedge: Wedge,
+    stats: TimerStats,
+}
+
+impl TimerModel {
+    fn new() -> Self {
+        Self {
+            data: 0,
+            ctrl: 0,
+            ie: false,
+            ip: false,
+            expired: false,
+            origin_ns: 0,
+            origin_value: 0,
+            fires_seen: 0,
+            wedge: Wedge::None,
+            stats: TimerStats::default(),
+        }
+    }
+
+    fn enabled(&self) -> bool {
+        self.ctrl & CTRL::ENABLE.mask << CTRL::ENABLE.shift != 0
+    }
+
+    fn periodic(&self) -> bool {
+        self.ctrl & CTRL::MODE.mask << CTRL::MODE.shift != 0
+    }
+
+    fn divisor(&self) -> u16 {
+        (self.ctrl & 0xFFFF) as u16
+    }
+
+    fn counting(&self) -> bool {
+        self.enabled() && !self.expired && self.divisor() != 0
+    }
+
+    /// Ticks between two expiries: DATA, or a full wrap when DATA = 0.
+    fn period(&self) -> u64 {
+        if self.data == 0 {
+            WRAP
+        } else {
+            u64::from(self.data)
+        }
+    }
+
+    /// Ticks from `origin_value` to the first expiry.
+    fn ahead(&self) -> u64 {
+        let target = if self.data == 0 {
+            WRAP
+        } else {
+            u64::from(self.data)
+        };
+        let a = (target + WRAP - u64::from(self.origin_value)) % WRAP;
+        if a == 0 { self.period() } else { a }
+    }
+
+    fn ticks(&self, now: u64, bus_hz: u32) -> u64 {
+        ticks_in(now.saturating_sub(self.origin_ns), bus_hz, self.divisor())
+    }
+
+    fn fires_total(&self, now: u64, bus_hz: u32) -> u64 {
+        if !self.counting() {
+            return 0;
+        }
+        let (t, a) = (self.ticks(now, bus_hz), self.ahead());
+        if t < a {
+            0
+        } else if self.periodic() {
+            1 + (t - a) / self.period()
+        } else {
+            1
+        }
+    }
+
+    fn value(&self, now: u64, bus_hz: u32) -> u32 {
+        if !self.counting() {
+            return self.origin_value;
+        }
+        let (t, a) = (self.ticks(now, bus_hz), self.ahead());
+        let v = if t < a {
+            (u64::from(self.origin_value) + t) % WRAP
+        } else if self.periodic() {
+            (t - a) % self.period()
+        } else {
+            0
+        };
+        (v & u64::from(COUNTER_MASK)) as u32
+    }
+
+    /// Time of the `k`-th expiry after the origin (`k` from 0), if counting.
+    fn fire_ns(&self, k: u64, bus_hz: u32) -> Option<u64> {
+        if !self.counting() || (k > 0 && !self.periodic()) {
+            return None;
+        }
+        let tick = self.ahead().saturating_add(k.saturating_mul(self.period()));
+        Some(
+            self.origin_ns
+                .saturating_add(ns_for_ticks(tick, bus_hz, self.divisor())),
+        )
+    }
+
+    /// Latch every expiry up to `now`.
+    fn sync(&mut self, now: u64, bus_hz: u32) {
+        let total = self.fires_total(now, bus_hz);
+        let mut new = total.saturating_sub(self.fires_seen);
+        if new == 0 {
+            return;
+        }
+        self.fires_seen = total;
+        if self.wedge == Wedge::Doomed {
+            // The quirk: this expiry does not latch IP.
+            self.wedge = Wedge::None;
+            self.stats.lost += 1;
+            new -= 1;
+        }
+        if self.data == 1 {
+            self.stats.lost += new;
+            new = 0;
+        }
+        if new > 0 {
+            self.ip = true;
+            self.stats.fired += new;
+        }
+        if !self.periodic() {
+            // COUNTER mode: reset to 0 and stop.
+            self.expired = true;
+            self.origin_value = 0;
+            self.origin_ns = now;
+            self.fires_seen = 0;
+        }
+    }
+
+    /// Re-anchor the counter at `now` with its current value.
+    fn freeze(&mut self, now: u64, bus_hz: u32) {
+        self.origin_value = self.value(now, bus_hz);
+        self.origin_ns = now;
+        self.fires_seen = 0;
+    }
+}
+
+/// The behavioural model of one SoC's Otto timer block. Offsets are relative to timer 0.
+#[derive(Debug, Clone)]
+pub struct OttoModel {
+    bus_hz: u32,
+    timers: Vec<TimerModel>,
+    window_ns: u64,
+    quirk: bool,
+    overrides: VecDeque<u32>,
+}
+
+impl OttoModel {
+    /// The block of `soc`, every timer stopped with all registers 0, quirk on.
+    pub fn new(soc: Soc) -> Self {
+        let info = soc.info();
+        Self {
+            bus_hz: info.bus_clock_hz,
+            timers: vec![TimerModel::new(); info.timers],
+            window_ns: LOST_IRQ_WINDOW_NS,
+            quirk: true,
+            overrides: VecDeque::new(),
+        }
+    }
+
+    /// Switch the lost-interrupt quirk on or off (off models an unaffected revision).
+    pub fn with_quirk(mut self, on: bool) -> Self {
+        self.quirk = on;
+        self
+    }
+
+    /// Change the quirk window (default [`LOST_IRQ_WINDOW_NS`]).
+    pub fn with_window_ns(mut self, ns: u64) -> Self {
+        self.window_ns = ns;
+        self
+    }
+
+    /// Fault injection: the next reads return these values, one each, instead of the
+    /// modelled register (the model still advances). For property tests.
+    pub fn inject_reads(&mut self, values: impl IntoIterator<Item = u32>) {
+        self.overrides.extend(values);
+    }
+
+    /// Reads still to be overridden.
+    pub fn pending_injections(&self) -> usize {
+        self.overrides.len()
+    }
+
+    /// The statistics of timer `n`, brought up to `now_ns`.
+    pub fn stats(&mut self, now_ns: u64, n: usize) -> Option<TimerStats> {
+        let bus_hz = self.bus_hz;
+        let t = self.timers.get_mut(n)?;
+        t.sync(now_ns, bus_hz);
+        Some(t.stats.clone())
+    }
+
+    /// Whether timer `n`'s interrupt line (IE && IP) is asserted at `now_ns`.
+    pub fn irq_asserted(&mut self, now_ns: u64, n: usize) -> bool {
+        let bus_hz = self.bus_hz;
+        self.timers.get_mut(n).is_some_and(|t| {
+            t.sync(now_ns, bus_hz);
+            t.ie && t.ip
+        })
+    }
+
+    /// When timer `n`'s interrupt line will next assert, seen from `now_ns`: `now_ns` if
+    /// it is asserted, `None` if it never will without software help (interrupt off,
+    /// timer stopped, or its only expiry is going to be lost: a stalled CPU).
+    pub fn next_irq_ns(&mut self, now_ns: u64, n: usize) -> Option<u64> {
+        let bus_hz = self.bus_hz;
+        let t = self.timers.get_mut(n)?;
+        t.sync(now_ns, bus_hz);
+        if !t.ie {
+            return None;
+        }
+        if t.ip {
+            return Some(now_ns);
+        }
+        if t.data == 1 {
+            return None;
+        }
+        let skip = u64::from(t.wedge == Wedge::Doomed);
+        t.fire_ns(t.fires_seen + skip, bus_hz)
+    }
+
+    /// The counter of timer `n` at `now_ns` (no side effects beyond latching).
+    pub fn counter(&mut self, now_ns: u64, n: usize) -> Option<u32> {
+        let bus_hz = self.bus_hz;
+        let t = self.timers.get_mut(n)?;
+        t.sync(now_ns, bus_hz);
+        Some(t.value(now_ns, bus_hz))
+    }
+
+    fn write_ctrl(&mut self, now: u64, n: usize, value: u32) {
+        let (bus_hz, window, quirk) = (self.bus_hz, self.window_ns, self.quirk);
+        let Some(t) = self.timers.get_mut(n) else {
+            return;
+        };
+        t.sync(now, bus_hz);
+        let new_enable = value & (CTRL::ENABLE::SET).value != 0;
+        if quirk
+            && t.counting()
+            && !new_enable
+            && let Some(fire) = t.fire_ns(t.fires_seen, bus_hz)
+            && fire.saturating_sub(now) <= window
+        {
+            t.wedge = Wedge::Armed;
+        }
+        let was_enabled = t.enabled();
+        t.freeze(now, bus_hz);
+        t.ctrl = value;
+        if !was_enabled && new_enable {
+            t.expired = false;
+            if t.wedge == Wedge::Armed {
+                // Re-enabled on the same target: the pending logic settles.
+                t.wedge = Wedge::None;
+            }
+            t.stats.starts.push(Start {
+                at_ns: now,
+                periodic: t.periodic(),
+                divisor: t.divisor(),
+                data: t.data,
+            });
+        }
+    }
+
+    fn write_data(&mut self, now: u64, n: usize, value: u32) {
+        let bus_hz = self.bus_hz;
+        let Some(t) = self.timers.get_mut(n) else {
+            return;
+        };
+        t.sync(now, bus_hz);
+        t.data = value & COUNTER_MASK;
+        t.origin_value = 0;
+        t.origin_ns = now;
+        t.fires_seen = 0;
+        if t.wedge == Wedge::Armed {
+            t.wedge = Wedge::Doomed;
+        }
+        t.stats.data_writes.push(value);
+    }
+
+    fn write_int(&mut self, now: u64, n: usize, value: u32) {
+        let bus_hz = self.bus_hz;
+        let Some(t) = self.timers.get_mut(n) else {
+            return;
+        };
+        t.sync(now, bus_hz);
+        t.ie = value & (INT::IE::SET).value != 0;
+        if value & (INT::IP::SET).value != 0 {
+            t.ip = false;
+            t.stats.acks += 1;
+        }
+    }
+
+    fn read_reg(&mut self, now: u64, n: usize, reg: usize) -> u32 {
+        let bus_hz = self.bus_hz;
+        let Some(t) = self.timers.get_mut(n) else {
+            return u32::MAX;
+        };
+        t.sync(now, bus_hz);
+        match reg {
+            0x0 => t.data,
+            0x4 => t.value(now, bus_hz),
+            0x8 => t.ctrl,
+            0xC => {
+                let ie = if t.ie { (INT::IE::SET).value } else { 0 };
+                let ip = if t.ip { (INT::IP::SET).value } else { 0 };
+                ie | ip
+            }
+            _ => u32::MAX,
+        }
+    }
+}
+
+impl SimModel for OttoModel {
+    type Word = u32;
+
+    fn read(&mut self, now_ns: u64, offset: usize) -> u32 {
+        let (n, reg) = regs::decode(offset);
+        let v = if !offset.is_multiple_of(4) || n >= self.timers.len() {
+            u32::MAX
+        } else {
+            self.read_reg(now_ns, n, reg)
+        };
+        self.overrides.pop_front().unwrap_or(v)
+    }
+
+    fn write(&mut self, now_ns: u64, offset: usize, value: u32) {
+        let (n, reg) = regs::decode(offset);
+        if !offset.is_multiple_of(4) || n >= self.timers.len() {
+            return;
+        }
+        match reg {
+            0x0 => self.write_data(now_ns, n, value),
+            0x4 => {
+                // RTTM_CNT is read-only: the write is dropped (§1.5.3).
+                if let Some(t) = self.timers.get_mut(n) {
+                    t.stats.cnt_writes += 1;
+                }
+            }
+            0x8 => self.write_ctrl(now_ns, n, value),
+            0xC => self.write_int(now_ns, n, value),
+            _ => {}
+        }
+    }
+}
+
+/// A simulated Otto block ready to use: a [`SimClock`] and a [`SimBus`] in front of an
+/// [`OttoModel`], with the helpers a test needs to act as the CPU (wait for an
+/// interrupt, look at the line).
+#[derive(Clone)]
+pub struct OttoSim {
+    clock: SimClock,
+    bus: SimBus<OttoModel>,
+}
+
+impl core::fmt::Debug for OttoSim {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("OttoSim")
+            .field("now_ns", &self.clock.now_ns())
+            .field("stats", &self.bus.stats())
+            .finish()
+    }
+}
+
+impl OttoSim {
+    /// The block of `soc` at t = 0, MMIO costs [`SIM_READ_NS`] / [`SIM_WRITE_NS`].
+    pub fn new(soc: Soc) -> Self {
+        Self::with_model(OttoModel::new(soc), SIM_READ_NS, SIM_WRITE_NS)
+    }
+
+    /// A given model and MMIO costs.
+    pub fn with_model(model: OttoModel, read_ns: u64, write_ns: u64) -> Self {
+        let clock = SimClock::new();
+        let bus = SimBus::new(&clock, model).with_costs(read_ns, write_ns);
+        Self { clock, bus }
+    }
+
+    /// A bus handle for a driver (clones share the model, clock and counters).
+    pub fn bus(&self) -> SimBus<OttoModel> {
+        self.bus.clone()
+    }
+
+    /// The virtual clock.
+    pub fn clock(&self) -> &SimClock {
+        &self.clock
+    }
+
+    /// Run `f` on the model.
+    pub fn model<R>(&self, f: impl FnOnce(&mut OttoModel) -> R) -> R {
+        self.bus.model(f)
+    }
+
+    /// Timer `n`'s statistics now.
+    pub fn stats(&self, n: usize) -> TimerStats {
+        let now = self.clock.now_ns();
+        self.model(|m| m.stats(now, n)).unwrap_or_default()
+    }
+
+    /// Whether timer `n`'s interrupt line is asserted now.
+    pub fn irq_asserted(&self, n: usize) -> bool {
+        let now = self.clock.now_ns();
+        self.model(|m| m.irq_asserted(now, n))
+    }
+
+    /// The CPU idles until timer `n`'s line asserts: the clock jumps there. Returns the
+    /// time, or `None` when it never will (the CPU would stall forever).
+    pub fn advance_to_next_irq(&self, n: usize) -> Option<u64> {
+        let now = self.clock.now_ns();
+        let t = self.model(|m| m.next_irq_ns(now, n))?;
+        self.clock.advance_to(t);
+        Some(t)
+    }
+}
+
+/// Per-call timings of a seed-proof run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SleepFigures {
+    /// Calls made.
+    pub calls: u32,
+    /// Total virtual time, ns.
+    pub total_ns: u64,
+    /// Shortest call, ns.
+    pub min_ns: u64,
+    /// Longest call, ns.
+    pub max_ns: u64,
+    /// MMIO reads over the run.
+    pub mmio_reads: u64,
+}
+
+impl SleepFigures {
+    /// Average virtual time per call, ns.
+    pub fn avg_ns(&self) -> f64 {
+        self.total_ns as f64 / f64::from(self.calls.max(1))
+    }
+
+    fn record(&mut self, ns: u64) {
+        self.calls += 1;
+        self.total_ns += ns;
+        self.min_ns = self.min_ns.min(ns);
+        self.max_ns = self.max_ns.max(ns);
+    }
+
+    fn empty() -> Self {
+        Self {
+            calls: 0,
+            total_ns: 0,
+            min_ns: u64::MAX,
+            max_ns: 0,
+            mmio_reads: 0,
+        }
+    }
+}
+
+/// The seed proof, our side: `calls` × `DelayNs::delay_us(us)` through
+/// [`timer_core::Delay`] on an [`OttoClocksource`] (timer 1 of `soc`, default 3.125 MHz)
+/// on the model, back to back, with MMIO costs `read_ns` / `write_ns`.
+///
+/// Errors: [`Error::InvalidConfig`] from the driver (never for the supported SoCs).
+pub fn seed_continuous_delay(
+    soc: Soc,
+    calls: u32,
+    us: u32,
+    read_ns: u64,
+    write_ns: u64,
+) -> Result<SleepFigures, Error> {
+    use embedded_hal::delay::DelayNs;
+    let sim = OttoSim::with_model(OttoModel::new(soc), read_ns, write_ns);
+    let cs = OttoClocksource::new(sim.bus(), &Config::new(soc), 1)?;
+    let mut delay = timer_core::Delay::new(&cs);
+    let mut fig = SleepFigures::empty();
+    sim.bus.reset_stats();
+    for _ in 0..calls {
+        let t0 = sim.clock.now_ns();
+        delay.delay_us(us);
+        fig.record(sim.clock.now_ns() - t0);
+    }
+    fig.mmio_reads = sim.bus.stats().reads;
+    Ok(fig)
+}
+
+/// The seed proof, the seed's side: the same `calls` × sleep of `us` when the only time
+/// source is a **periodic** clockevent at `hz` (timer 0 in TIMER mode, Linux
+/// `set_state_periodic` with period `tick_hz / hz`) and no continuous clocksource: as in
+/// Linux without high-resolution timers, a sleep can only end from the tick interrupt,
+/// at the first tick at or after its expiry. The CPU idles until the tick's line asserts,
+/// then runs the handler (acknowledge) and checks its expiry.
+///
+/// Errors: [`Error::InvalidConfig`] if `hz` gives a period outside the clockevent's
+/// range; [`Error::Timeout`] if the tick stopped (the CPU would stall).
+pub fn seed_tick_sleep(
+    soc: Soc,
+    calls: u32,
+    us: u32,
+    hz: u32,
+    read_ns: u64,
+    write_ns: u64,
+) -> Result<SleepFigures, Error> {
+    let sim = OttoSim::with_model(OttoModel::new(soc), read_ns, write_ns);
+    let config = Config::new(soc);
+    let mut tick = OttoClockEvent::new(sim.bus(), &config, 0)?;
+    let period = u64::from(config.tick_hz / hz.max(1));
+    tick.set_periodic(period)?;
+    let mut fig = SleepFigures::empty();
+    sim.bus.reset_stats();
+    for _ in 0..calls {
+        let t0 = sim.clock.now_ns();
+        let expiry = t0 + u64::from(us) * 1_000;
+        loop {
+            sim.advance_to_next_irq(0).ok_or(Error::Timeout)?;
+            // The tick handler: acknowledge, then the low-resolution timer wheel checks
+            // expired sleepers.
+            if tick.ack() && sim.clock.now_ns() >= expiry {
+                break;
+            }
+        }
+        fig.record(sim.clock.now_ns() - t0);
+    }
+    fig.mmio_reads = sim.bus.stats().reads;
+    Ok(fig)
+}
+
+/// The cost, in MMIO operations, of each driver path, measured on the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MmioCosts {
+    /// Reads per clocksource read.
+    pub clocksource_read: (u64, u64),
+    /// (reads, writes) per `set_next_event` with the interrupt already enabled.
+    pub set_next_event: (u64, u64),
+    /// (reads, writes) per `set_next_event` with the pre-v6.18 sequence (for comparison).
+    pub set_next_event_naive: (u64, u64),
+    /// (reads, writes) per `ack` of a pending interrupt.
+    pub ack_pending: (u64, u64),
+    /// (reads, writes) per `ack` with nothing pending.
+    pub ack_spurious: (u64, u64),
+    /// (reads, writes) per `shutdown`.
+    pub shutdown: (u64, u64),
+}
+
+/// Measure [`MmioCosts`] on the model of `soc`.
+///
+/// Errors: [`Error::InvalidConfig`] from the driver (never for the supported SoCs).
+pub fn measure_mmio_costs(soc: Soc) -> Result<MmioCosts, Error> {
+    use timer_core::Clocksource;
+    let sim = OttoSim::new(soc);
+    let config = Config::new(soc);
+    let cs = OttoClocksource::new(sim.bus(), &config, 1)?;
+    let mut ev = OttoClockEvent::new(sim.bus(), &config, 0)?;
+    ev.set_next_event(1000)?;
+    let bus = &sim.bus;
+    let measure = |f: &mut dyn FnMut()| {
+        bus.reset_stats();
+        f();
+        let s = bus.stats();
+        (s.reads, s.writes)
+    };
+    let clocksource_read = measure(&mut || {
+        cs.read();
+    });
+    let set_next_event = measure(&mut || {
+        let _ = ev.set_next_event(100);
+    });
+    let set_next_event_naive = measure(&mut || {
+        let _ = ev.set_next_event_unsafe_naive(100);
+    });
+    sim.clock.advance(100_000);
+    let ack_pending = measure(&mut || {
+        ev.ack();
+    });
+    let ack_spurious = measure(&mut || {
+        ev.ack();
+    });
+    let shutdown = measure(&mut || ev.shutdown());
+    Ok(MmioCosts {
+        clocksource_read,
+        set_next_event,
+        set_next_event_naive,
+        ack_pending,
+        ack_spurious,
+        shutdown,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::regs::TIMER_STRIDE;
+
+    #[test]
+    fn tick_maths_round_the_right_way() {
+        assert_eq!(ticks_in(640, 200_000_000, 64), 2);
+        assert_eq!(ns_for_ticks(2, 200_000_000, 64), 640);
+        assert_eq!(ticks_in(u64::MAX, u32::MAX, 1), u64::MAX); // saturates, no panic
+        assert_eq!(ns_for_ticks(u64::MAX, 1, 0xFFFF), u64::MAX);
+        assert_eq!(ns_for_ticks(1, 0, 64), u64::MAX);
+        assert_eq!(TIMER_STRIDE, 0x10);
+    }
+}

@@ -1,0 +1,80 @@
+//! Helpers shared by the QEMU board firmwares.
+//!
+//! Everything here is board-agnostic; a board supplies the one thing that differs, how to put a
+//! byte on its UART, by implementing [`Console`]. On top of that this crate offers
+//!
+//! * [`Writer`] and the [`println!`] macro: `core::fmt` output with `\n` turned into `\r\n`;
+//! * [`mmio`]: volatile register access by physical address;
+//! * [`arm`] (32-bit ARM only): ARM semihosting exit and the CP15 identification registers.
+//!
+//! The firmware output is checked line by line by `cargo xtask qemu` against the board's
+//! `expected.txt`, so print one fact per line. Lines that start with `bench: ` are collected by
+//! `cargo xtask bench` (format: `bench: <crate>/<metric> = <value> <unit>`).
+#![no_std]
+
+pub mod mmio;
+
+#[cfg(target_arch = "arm")]
+pub mod arm;
+
+use core::fmt;
+
+/// A byte sink, usually a polled UART transmitter.
+pub trait Console {
+    /// Sends one byte, blocking until the hardware accepted it.
+    fn write_byte(&mut self, byte: u8);
+}
+
+/// Adapts a [`Console`] to [`core::fmt::Write`], translating `\n` into `\r\n` for terminals.
+pub struct Writer<C: Console>(pub C);
+
+impl<C: Console> fmt::Write for Writer<C> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for byte in s.bytes() {
+            if byte == b'\n' {
+                self.0.write_byte(b'\r');
+            }
+            self.0.write_byte(byte);
+        }
+        Ok(())
+    }
+}
+
+/// Writes formatted text followed by a newline to `console`.
+///
+/// This is the function behind [`println!`]; output to a [`Console`] cannot fail, so it returns
+/// nothing.
+pub fn write_line<C: Console>(console: C, args: fmt::Arguments<'_>) {
+    use fmt::Write as _;
+    let mut writer = Writer(console);
+    // `Writer::write_str` never fails; an error could only come from a `Display` impl, and
+    // there is nothing better to do with it on a bare-metal console than to move on.
+    let _ = writer.write_fmt(args);
+    let _ = writer.write_str("\n");
+}
+
+/// `println!` for firmware: `println!(console, "format {}", args)`.
+///
+/// `console` is any value implementing [`Console`] (typically a zero-sized UART handle).
+///
+/// ```ignore
+/// fw_common::println!(Uart0, "MIDR = {:#010x}", midr);
+/// ```
+#[macro_export]
+macro_rules! println {
+    ($console:expr) => {
+        $crate::write_line($console, format_args!(""))
+    };
+    ($console:expr, $($arg:tt)*) => {
+        $crate::write_line($console, format_args!($($arg)*))
+    };
+}
+
+/// Prints the standard panic line, `PANIC: <message and location>`.
+///
+/// `cargo xtask qemu` fails a run whose output contains a line starting with `PANIC`, even if
+/// the expected lines were all seen. Board panic handlers call this, then stop the machine with
+/// a failure status (or spin, where the board has no way to report one).
+pub fn print_panic<C: Console>(console: C, info: &core::panic::PanicInfo<'_>) {
+    write_line(console, format_args!("PANIC: {info}"));
+}

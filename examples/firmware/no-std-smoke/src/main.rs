@@ -1,0 +1,80 @@
+//! Link check for the library crates: a `no_std`, `no_main` binary with its own panic handler.
+//!
+//! `cargo xtask cross` builds it (release, `-Zbuild-std=core`) for all five targets of
+//! `[package.metadata.cross]` in Cargo.toml and links it with `rust-lld`. Only `core` exists on
+//! those targets, so any crate that needs `std` (or `alloc`) fails to build here. The binary is
+//! never run: `_start` only makes sure that code from each library crate is reachable from the
+//! entry point and therefore compiled, codegen'd and linked rather than discarded.
+//!
+//! # Adding a crate
+//!
+//! 1. Add `<crate>.workspace = true` under `[dependencies]` in Cargo.toml (and the path
+//!    dependency to `[workspace.dependencies]` in ../Cargo.toml).
+//! 2. Add one line to [`touch_libraries`] that passes something from the crate through
+//!    [`black_box`]: a function pointer, a constant, the result of a `const fn`, a type's size.
+#![no_std]
+#![no_main]
+
+use core::hint::black_box;
+
+/// References one item of every library crate so that its code ends up in the link.
+///
+/// One line per crate. Prefer items that carry real code (a generic instantiated with a
+/// concrete type, a function pointer) over constants, which may be folded away.
+#[inline(never)]
+fn touch_libraries() {
+    black_box(timer_core::extend::extend as fn(u64, u64, u32) -> u64);
+    black_box(otto_on_mmio as fn(usize) -> u64);
+}
+
+/// The Otto driver and the core machinery over a real `Mmio` window, as a firmware uses them:
+/// clocksource, 64-bit time, delay, and an alarm on a clockevent.
+fn otto_on_mmio(base: usize) -> u64 {
+    use timer_core::{Alarm, Delay, Extended, Mmio, Monotonic};
+    // SAFETY: never executed (see the module docs); on hardware `base` would be the KSEG1
+    // address of the timer block, owned by this code alone.
+    let bus = unsafe { Mmio::<u32>::new(base, 0x50) };
+    let cfg = otto_timer::Config::new(otto_timer::Soc::Rtl838x);
+    let Ok(cs) = otto_timer::OttoClocksource::new(&bus, &cfg, 2) else {
+        return 0;
+    };
+    let time = Extended::new(&cs);
+    Delay::new(&cs).wait_ns(10_000);
+    let Ok(ev) = otto_timer::OttoClockEvent::new(&bus, &cfg, 0) else {
+        return 0;
+    };
+    let Ok(mut alarm) = Alarm::new(ev, &time) else {
+        return 0;
+    };
+    let _ = alarm.set_deadline(time.now() + 100);
+    let _ = alarm.on_interrupt();
+    time.now()
+}
+
+/// Entry point of the link check (named by `--entry=_start` in build.rs). Never executed.
+#[unsafe(no_mangle)]
+pub extern "C" fn _start() -> ! {
+    touch_libraries();
+    loop {
+        core::hint::spin_loop();
+    }
+}
+
+/// The libraries use `critical-section` but leave its implementation to the application, as
+/// a firmware would. This one is a link-time stand-in (the binary never runs); real boards
+/// must mask interrupts (single core) or take a lock (SMP).
+struct LinkOnlyCriticalSection;
+critical_section::set_impl!(LinkOnlyCriticalSection);
+
+// SAFETY: never executed; it exists so that code using `critical_section::with` links.
+unsafe impl critical_section::Impl for LinkOnlyCriticalSection {
+    unsafe fn acquire() -> critical_section::RawRestoreState {}
+    unsafe fn release(_state: critical_section::RawRestoreState) {}
+}
+
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
+    loop {
+        core::hint::spin_loop();
+    }
+}
