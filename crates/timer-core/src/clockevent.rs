@@ -46,7 +46,10 @@ impl Features {
 /// - in [`set_next_event`](Self::set_next_event), for `delta` in `[min_delta, max_delta]`,
 ///   arm a oneshot that raises the interrupt **no earlier** than `delta` ticks after the
 ///   call begins and as soon as the hardware allows after that; for `delta` outside that
-///   range return [`Error::InvalidConfig`] and leave the channel as it was;
+///   range return [`Error::InvalidConfig`] and leave the channel as it was; a driver
+///   whose hardware has a coarser granularity (LoongArch InitVal ignores its low two
+///   bits) rounds the delta **up** to it, never down, and reports a `max_delta` that
+///   is a multiple of that granularity;
 /// - never lose the interrupt of a channel it reprograms (the Otto timer needs a special
 ///   sequence for this, see that crate) and never clear a pending interrupt anywhere but in
 ///   [`ack`](Self::ack);
@@ -79,8 +82,10 @@ pub trait ClockEvent {
     /// Fire every `period` ticks until [`shutdown`](Self::shutdown) or
     /// [`set_next_event`](Self::set_next_event).
     fn set_periodic(&mut self, period: u64) -> Result<(), Error>;
-    /// Stop the channel and mask its interrupt. A pending interrupt stays pending until
-    /// [`ack`](Self::ack).
+    /// Stop the channel so it raises no further interrupt, and mask the channel's own
+    /// interrupt enable where the channel has one (an enable shared with other sources,
+    /// such as a CPU-wide interrupt line enable, is left to the caller). A pending
+    /// interrupt stays pending until [`ack`](Self::ack).
     fn shutdown(&mut self);
     /// From the interrupt handler: did this channel fire? Clears the pending state.
     fn ack(&mut self) -> bool;
@@ -147,6 +152,7 @@ pub struct Programmed {
 /// // …and with min_delta 1000 at 10 µs.
 /// assert_eq!(plan_delta(500, 100_000_000, 100_000_000, 0, 1000, (1 << 48) - 1).delta, 1000);
 /// ```
+#[inline]
 pub const fn plan_delta(
     wait: u64,
     clock_hz: u32,

@@ -58,6 +58,9 @@
 //! stays monotonic but falls behind); it never jumps backwards.
 //!
 //! For a 64-bit counter the extension is the identity (and the precondition is moot).
+//! The 64-bit result saturates at `u64::MAX` instead of wrapping (a 64-bit counter that
+//! starts near its top would otherwise wrap the published time back to zero), so even that
+//! corner keeps time monotonic.
 //!
 //! # Example
 //!
@@ -88,7 +91,7 @@ pub const fn extend(last: u64, raw: u64, bits: u32) -> u64 {
     let half = (mask >> 1) + 1; // 2^(bits-1)
     let delta = (raw & mask).wrapping_sub(last) & mask;
     if delta <= half {
-        last.wrapping_add(delta)
+        last.saturating_add(delta)
     } else {
         last
     }

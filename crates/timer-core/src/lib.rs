@@ -99,5 +99,5 @@ pub use error::Error;
 pub use extend::Extended;
 pub use poll::{Polled, Poller, Timeout};
 pub use queue::{HrTimers, QueueError, Restart, TimerId, TimerQueue};
-pub use reg::{Mmio, Reg, RegisterBus, RegisterBusExt};
+pub use reg::{Mmio, Reg, RegisterBus, RegisterBusExt, Window};
 pub use tock_registers;

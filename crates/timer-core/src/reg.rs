@@ -63,6 +63,58 @@ impl<B: RegisterBus + ?Sized> RegisterBus for &B {
     }
 }
 
+/// A sub-window of a bus: offsets are relative to `base`. Lets one channel of a block (a
+/// timer of the Otto block, a local timer of the MCT) own a view of just its registers.
+///
+/// ```
+/// use timer_core::reg::{RegisterBus, Window};
+/// use timer_core::sim::{RegisterFile, SimBus, SimClock};
+///
+/// let bus = SimBus::new(&SimClock::new(), RegisterFile::new(0x40));
+/// let timer1 = Window::new(&bus, 0x10);
+/// timer1.write_word(0x8, 7);
+/// assert_eq!(bus.read_word(0x18), 7);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Window<B: RegisterBus> {
+    bus: B,
+    base: usize,
+}
+
+impl<B: RegisterBus> Window<B> {
+    /// The registers of `bus` from byte `base` on.
+    pub const fn new(bus: B, base: usize) -> Self {
+        Self { bus, base }
+    }
+
+    /// The window's base offset in the parent bus.
+    pub const fn base(&self) -> usize {
+        self.base
+    }
+
+    /// Give the parent bus back.
+    pub fn into_inner(self) -> B {
+        self.bus
+    }
+}
+
+impl<B: RegisterBus> RegisterBus for Window<B> {
+    type Word = B::Word;
+
+    fn read_word(&self, offset: usize) -> Self::Word {
+        match self.base.checked_add(offset) {
+            Some(o) => self.bus.read_word(o),
+            None => !Self::Word::zero(),
+        }
+    }
+
+    fn write_word(&self, offset: usize, value: Self::Word) {
+        if let Some(o) = self.base.checked_add(offset) {
+            self.bus.write_word(o, value)
+        }
+    }
+}
+
 /// A register at a byte offset whose fields are described by `R` (a
 /// `register_bitfields!` register name).
 pub struct Reg<W: UIntLike, R: RegisterLongName = ()> {

@@ -6,6 +6,28 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use super::SimClockEventProbe;
 
+/// Something that raises interrupts in virtual time: [`run_virtual`] asks it to move the
+/// clock to its next interrupt. Implemented for [`SimClockEventProbe`] and for closures
+/// (`|| model.advance_to_next_irq()`), so driver models with their own interrupt logic can
+/// drive async code too.
+pub trait IrqSource {
+    /// Move the clock to the next interrupt and return its time, or `None` when nothing
+    /// is armed.
+    fn advance_to_next(&mut self) -> Option<u64>;
+}
+
+impl IrqSource for &SimClockEventProbe {
+    fn advance_to_next(&mut self) -> Option<u64> {
+        self.advance_to_fire()
+    }
+}
+
+impl<F: FnMut() -> Option<u64>> IrqSource for F {
+    fn advance_to_next(&mut self) -> Option<u64> {
+        self()
+    }
+}
+
 struct Flag(AtomicBool);
 
 impl Wake for Flag {
@@ -17,13 +39,13 @@ impl Wake for Flag {
 /// Drive `fut` to completion in virtual time.
 ///
 /// Polls the future; whenever it is pending and nothing woke it, jumps the clock to the
-/// event's next fire time and calls `isr` (the interrupt handler, typically
+/// next interrupt of `irq` and calls `isr` (the interrupt handler, typically
 /// [`HrTimers::on_interrupt`](crate::queue::HrTimers::on_interrupt)). Returns `None` if
 /// the future is pending with no wake-up and nothing armed (it would sleep forever), or
 /// after `max_interrupts` interrupts.
 pub fn run_virtual<F: Future>(
     fut: F,
-    event: &SimClockEventProbe,
+    mut irq: impl IrqSource,
     max_interrupts: usize,
     mut isr: impl FnMut(),
 ) -> Option<F::Output> {
@@ -43,7 +65,7 @@ pub fn run_virtual<F: Future>(
         if interrupts >= max_interrupts {
             return None;
         }
-        event.advance_to_fire()?;
+        irq.advance_to_next()?;
         interrupts += 1;
         isr();
     }

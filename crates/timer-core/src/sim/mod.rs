@@ -40,5 +40,5 @@ pub use bus::{MmioStats, SimBus, SimModel};
 pub use clock::SimClock;
 pub use counter::{SimCounter, SimTickCounter};
 pub use event::{SimClockEvent, SimClockEventProbe};
-pub use exec::run_virtual;
+pub use exec::{IrqSource, run_virtual};
 pub use model::RegisterFile;
