@@ -28,6 +28,7 @@ fn main() {
     clamping();
     timer_queue();
     otto();
+    loongarch();
 }
 
 /// Seed 000: usleep(10) with and without a continuous clocksource.
@@ -267,4 +268,32 @@ fn otto_inner() -> Result<(), Error> {
         ev.shutdown();
     }
     Ok(())
+}
+
+/// The LoongArch constant timer on its model of QEMU's virt machine (seed 003).
+fn loongarch() {
+    use loongarch_timer::Config;
+    use loongarch_timer::sim::{clamp_window_batch, measure_oneshot};
+    println!("\n[loongarch-timer] constant timer at 100 MHz (model of QEMU virt), CSR access");
+    for (name, config) in [
+        ("min_delta 0x600 (Linux before)", Config::LINUX_0X600),
+        ("min_delta 1000 (default)", Config::DEFAULT),
+    ] {
+        match measure_oneshot(config, 500) {
+            Ok(f) => println!(
+                "  5 us request, {name}: fires after {:.2} us",
+                f.fired_after_ns() as f64 / 1000.0
+            ),
+            Err(e) => println!("  5 us request, {name}: {e}"),
+        }
+        match clamp_window_batch(config, &[500, 700, 1000, 1400, 1600]) {
+            Ok(b) => println!(
+                "    timers at 5/7/10/14/16 us: {} interrupt(s), {:?} timers each, worst {:.2} us late",
+                b.served_per_interrupt.len(),
+                b.served_per_interrupt,
+                b.late_ticks.iter().copied().max().unwrap_or(0) as f64 / 100.0
+            ),
+            Err(e) => println!("    batch: {e}"),
+        }
+    }
 }

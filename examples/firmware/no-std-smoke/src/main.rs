@@ -25,6 +25,36 @@ use core::hint::black_box;
 fn touch_libraries() {
     black_box(timer_core::extend::extend as fn(u64, u64, u32) -> u64);
     black_box(otto_on_mmio as fn(usize) -> u64);
+    black_box(
+        loongarch_timer::ConstantClock::from_words
+            as fn(u32, u32, u32) -> Result<loongarch_timer::ConstantClock, _>,
+    );
+    #[cfg(target_arch = "loongarch64")]
+    black_box(loongarch_on_csr as fn() -> u64);
+}
+
+/// The LoongArch driver on the real CSR instructions (only where they exist).
+#[cfg(target_arch = "loongarch64")]
+fn loongarch_on_csr() -> u64 {
+    use loongarch_timer::csr::NativeCsr;
+    use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
+    use timer_core::{Alarm, Monotonic};
+    // SAFETY: never executed (see the module docs); firmware would call this at PLV0 on the
+    // core whose timer it owns.
+    let csr = unsafe { NativeCsr::new() };
+    let Ok(clock) = ConstantClock::probe(&csr) else {
+        return 0;
+    };
+    let time = StableCounter::new(csr.clone(), clock);
+    let Ok(timer) = ConstantTimer::new(csr, clock, Config::default()) else {
+        return 0;
+    };
+    let Ok(mut alarm) = Alarm::new(timer, &time) else {
+        return 0;
+    };
+    let _ = alarm.set_deadline(time.now() + 1000);
+    let _ = alarm.on_interrupt();
+    time.now()
 }
 
 /// The Otto driver and the core machinery over a real `Mmio` window, as a firmware uses them:

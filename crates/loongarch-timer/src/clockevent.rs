@@ -1,0 +1,407 @@
+//! The constant timer (TCFG/TVAL/TICLR) as a [`ClockEvent`], with a configurable
+//! `min_delta`, and the pure InitVal arithmetic.
+//!
+//! # Facts
+//!
+//! (`hardware.md` §3.2, §3.4, §3.5, §3.7; `torvalds/linux arch/loongarch/kernel/time.c`)
+//! - Writing TCFG with EN = 1 loads the count `TCFG & CSR_TCFG_VAL` (bits `[47:2]`) and the
+//!   timer counts it down at the constant clock, the same clock as the stable counter;
+//!   at zero it sets ESTAT.TI (bit 11) and, with PERIODIC, reloads, otherwise it stops and
+//!   clears EN.
+//! - ESTAT.TI stays set until 1 is written to TICLR bit 0; writing ESTAT does not clear it.
+//! - The interrupt is delivered when ECFG.LIE bit 11 and CRMD.IE are both set.
+//! - Linux: features ONESHOT | PERIODIC | PERCPU, `min_delta` 0x600, `max_delta`
+//!   (1 << 48) − 1, `set_next_event` writes `(delta & CSR_TCFG_VAL) | EN`, shutdown clears
+//!   EN, the ISR writes TICLR first.
+//!
+//! # What this driver does differently, and why
+//!
+//! - **Rounding up, not down.** Linux's `delta & CSR_TCFG_VAL` drops the low two bits, so
+//!   a delta of 1003 fires after 1000 ticks: up to 3 ticks *early*. Here every delta is
+//!   rounded **up** to a multiple of 4 ([`init_val_for`]), so the timer never fires before
+//!   the requested delta and at most 3 ticks after it.
+//! - **`max_delta` is 2^48 − 4**, the largest count the 46-bit InitVal field holds. Linux
+//!   declares (1 << 48) − 1, which its own rounding turns into 2^48 − 4 anyway; declaring
+//!   the honest value lets [`Alarm`](timer_core::Alarm) step a longer wait instead of
+//!   cutting it short. [`Config::max_delta`] keeps Linux's figure as the default limit
+//!   and [`ConstantTimer::max_delta`](ClockEvent::max_delta) reports it rounded down.
+//! - **`min_delta` is configuration** ([`Config`]): default 1000 ticks (10 µs at 100 MHz,
+//!   the seed's choice), [`Config::LINUX_0X600`] for the older 0x600.
+//!
+//! # Why `min_delta` matters (seed 003)
+//!
+//! A request closer than `min_delta` is programmed as `min_delta`: at 100 MHz a 5 µs
+//! timer fires at 15.36 µs with 0x600 and at 10 µs with 1000. Timers that expire inside
+//! that window are all served by the one interrupt that finally comes
+//! ([`HrTimers::on_interrupt`](timer_core::HrTimers::on_interrupt) runs every expired
+//! timer), which is why a large `min_delta` batches timers and a small one costs more
+//! interrupts. `cargo bench -p loongarch-timer --bench seed` prints both figures.
+
+use timer_core::clockevent::plan_delta;
+use timer_core::{ClockEvent, Error, Features, RegisterBusExt};
+
+use crate::cpucfg::ConstantClock;
+use crate::csr::{
+    CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr, ECFG, ESTAT, TCFG, TCFG_VAL_MASK,
+    TICLR,
+};
+
+/// The timer's granularity: InitVal's low two bits are implicitly zero.
+pub const INITVAL_GRANULE: u64 = 4;
+
+/// The largest count TCFG can hold, 2^48 − 4 (`CSR_TCFG_VAL`).
+pub const INITVAL_MAX: u64 = TCFG_VAL_MASK;
+
+/// Linux's `max_delta` for this device, (1 << 48) − 1 ticks.
+pub const LINUX_MAX_DELTA: u64 = (1 << 48) - 1;
+
+/// The default `min_delta`: 1000 ticks (10 µs at 100 MHz), the value of seed 003's patch.
+pub const DEFAULT_MIN_DELTA: u64 = 1000;
+
+/// The `min_delta` Linux used before seed 003: 0x600 = 1536 ticks (15.36 µs at 100 MHz).
+pub const LINUX_OLD_MIN_DELTA: u64 = 0x600;
+
+/// The count the driver programs for `delta`: `delta` rounded **up** to a multiple of 4,
+/// saturating at [`INITVAL_MAX`].
+///
+/// ```
+/// use loongarch_timer::clockevent::init_val_for;
+/// assert_eq!(init_val_for(1000), 1000);
+/// assert_eq!(init_val_for(1001), 1004); // Linux would program 1000: 1 tick early
+/// assert_eq!(init_val_for(1), 4);
+/// assert_eq!(init_val_for(u64::MAX), (1 << 48) - 4);
+/// ```
+pub const fn init_val_for(delta: u64) -> u64 {
+    if delta >= INITVAL_MAX {
+        return INITVAL_MAX;
+    }
+    // Cannot overflow: delta < 2^48.
+    (delta + (INITVAL_GRANULE - 1)) & !(INITVAL_GRANULE - 1)
+}
+
+/// Driver configuration.
+///
+/// `Config::default()` is `min_delta` 1000, `max_delta` (1 << 48) − 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Config {
+    /// The smallest delta, in ticks, the clockevent accepts; closer requests are clamped
+    /// up to it by [`Alarm`](timer_core::Alarm). At least 1.
+    pub min_delta: u64,
+    /// The largest delta the clockevent accepts, at most [`LINUX_MAX_DELTA`]. The
+    /// clockevent reports it rounded down to a multiple of 4 (so at most 2^48 − 4).
+    pub max_delta: u64,
+}
+
+impl Config {
+    /// The seed's configuration: `min_delta` 1000.
+    pub const DEFAULT: Config = Config {
+        min_delta: DEFAULT_MIN_DELTA,
+        max_delta: LINUX_MAX_DELTA,
+    };
+
+    /// Linux's configuration before seed 003: `min_delta` 0x600.
+    pub const LINUX_0X600: Config = Config {
+        min_delta: LINUX_OLD_MIN_DELTA,
+        max_delta: LINUX_MAX_DELTA,
+    };
+
+    /// This configuration with another `min_delta`.
+    pub const fn with_min_delta(self, min_delta: u64) -> Self {
+        Self { min_delta, ..self }
+    }
+
+    /// This configuration with another `max_delta`.
+    pub const fn with_max_delta(self, max_delta: u64) -> Self {
+        Self { max_delta, ..self }
+    }
+
+    /// The largest delta the clockevent will accept: `max_delta` rounded down to a
+    /// multiple of 4 (the largest value programmable without shortening it).
+    pub const fn effective_max_delta(&self) -> u64 {
+        let max = if self.max_delta > INITVAL_MAX {
+            INITVAL_MAX
+        } else {
+            self.max_delta
+        };
+        max & !(INITVAL_GRANULE - 1)
+    }
+
+    /// Check the configuration.
+    ///
+    /// Errors: [`ConfigError::MinDeltaZero`]; [`ConfigError::MaxDeltaTooLarge`] above
+    /// (1 << 48) − 1; [`ConfigError::MinAboveMax`] when no delta in
+    /// `[min_delta, max_delta]` is programmable without being shortened (`min_delta`
+    /// rounded up to 4 exceeds `max_delta` rounded down to 4).
+    pub const fn validate(&self) -> Result<(), ConfigError> {
+        if self.min_delta == 0 {
+            return Err(ConfigError::MinDeltaZero);
+        }
+        if self.max_delta > LINUX_MAX_DELTA {
+            return Err(ConfigError::MaxDeltaTooLarge {
+                max_delta: self.max_delta,
+            });
+        }
+        if self.min_delta > self.effective_max_delta() {
+            return Err(ConfigError::MinAboveMax {
+                min_delta: self.min_delta,
+                max_delta: self.max_delta,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Why a [`Config`] was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ConfigError {
+    /// `min_delta` is 0 (the family's clockevents need `min_delta >= 1`).
+    MinDeltaZero,
+    /// `max_delta` is above (1 << 48) − 1, more than TCFG can count.
+    MaxDeltaTooLarge {
+        /// The value given.
+        max_delta: u64,
+    },
+    /// No delta in `[min_delta, max_delta]` survives rounding up to a multiple of 4.
+    MinAboveMax {
+        /// The value given.
+        min_delta: u64,
+        /// The value given.
+        max_delta: u64,
+    },
+}
+
+impl From<ConfigError> for Error {
+    /// Every configuration error is [`Error::InvalidConfig`].
+    fn from(_: ConfigError) -> Self {
+        Error::InvalidConfig
+    }
+}
+
+impl core::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ConfigError::MinDeltaZero => f.write_str("min_delta must be at least 1"),
+            ConfigError::MaxDeltaTooLarge { max_delta } => {
+                write!(f, "max_delta {max_delta} above (1 << 48) - 1")
+            }
+            ConfigError::MinAboveMax {
+                min_delta,
+                max_delta,
+            } => write!(
+                f,
+                "min_delta {min_delta} not programmable below max_delta {max_delta}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for ConfigError {}
+
+/// How a wait is turned into a TCFG count: the arithmetic [`Alarm`](timer_core::Alarm) and
+/// [`ConstantTimer`] perform together, as a pure function for tests and benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Planned {
+    /// The delta handed to [`ClockEvent::set_next_event`], inside
+    /// `[min_delta, effective_max_delta]`.
+    pub delta: u64,
+    /// The count written to TCFG: `delta` rounded up to a multiple of 4, so never below
+    /// `delta` and never above the effective `max_delta`.
+    pub init_val: u64,
+    /// The wait was shorter than `min_delta` and was lengthened (fires late, never early).
+    pub clamped_min: bool,
+    /// The wait was longer than the effective `max_delta`: this is one step, and the
+    /// [`Alarm`](timer_core::Alarm) re-arms from the interrupt.
+    pub stepped: bool,
+}
+
+/// Plan a wait of `wait` ticks under `config` (the timer and the stable counter share one
+/// clock, so no rate conversion and no margin is involved).
+///
+/// ```
+/// use loongarch_timer::clockevent::{Config, plan};
+/// // Seed 003: a 5 µs request (500 ticks at 100 MHz).
+/// assert_eq!(plan(500, &Config::LINUX_0X600).init_val, 0x600); // 15.36 µs
+/// assert_eq!(plan(500, &Config::DEFAULT).init_val, 1000); // 10 µs
+/// assert_eq!(plan(1001, &Config::DEFAULT).init_val, 1004); // rounded up, never early
+/// ```
+pub const fn plan(wait: u64, config: &Config) -> Planned {
+    let p = plan_delta(
+        wait,
+        1,
+        1,
+        0,
+        config.min_delta,
+        config.effective_max_delta(),
+    );
+    Planned {
+        delta: p.delta,
+        init_val: init_val_for(p.delta),
+        clamped_min: p.clamped_min,
+        stepped: p.stepped,
+    }
+}
+
+/// The constant timer of the current core as a [`ClockEvent`].
+///
+/// # Timing contract
+///
+/// - [`set_next_event(delta)`](ClockEvent::set_next_event) accepts `delta` in
+///   `[min_delta, max_delta]` (else [`Error::InvalidConfig`], nothing written), programs
+///   [`init_val_for(delta)`](init_val_for) with **one TCFG write**, and the interrupt is
+///   raised when the stable counter has advanced by that count since the write:
+///   **never before `delta` ticks, at most 3 ticks after** (rounding), plus the
+///   hardware's own delivery latency. It replaces any pending oneshot or period.
+/// - The timer counts on the stable counter's clock, so it is
+///   [phase-locked](ClockEvent::phase_locked) to [`StableCounter`](crate::StableCounter):
+///   [`Alarm`](timer_core::Alarm) needs no extra tick of margin.
+/// - [`set_periodic(period)`](ClockEvent::set_periodic) needs a period that is a multiple of
+///   4 inside `[min_delta, max_delta]` (else [`Error::InvalidConfig`]): a period cannot be
+///   rounded without changing its meaning. The first interrupt comes `period` ticks after
+///   the write, then every `period` ticks (the hardware reloads; no drift).
+/// - [`shutdown`](ClockEvent::shutdown) writes TCFG = 0 (one write): nothing fires
+///   afterwards. A TI already latched stays pending until [`ack`](ClockEvent::ack); the
+///   ECFG enable bit is left alone (see [`enable_interrupt`](Self::enable_interrupt)).
+/// - [`ack`](ClockEvent::ack) reads ESTAT (one read) and, only if TI is set, clears it
+///   through TICLR (one write). It returns whether TI was set.
+/// - Nothing panics, whatever the CSRs read back.
+#[derive(Debug, Clone)]
+pub struct ConstantTimer<C: Csr> {
+    csr: C,
+    freq_hz: u32,
+    config: Config,
+}
+
+impl<C: Csr> ConstantTimer<C> {
+    /// The constant timer, counting at `clock`'s frequency (see [`ConstantClock::probe`]).
+    /// Touches no CSR: the timer is left as it is (stop it with
+    /// [`shutdown`](ClockEvent::shutdown) if firmware may have left it running).
+    ///
+    /// Errors: the [`ConfigError`] of [`Config::validate`].
+    pub fn new(csr: C, clock: ConstantClock, config: Config) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Self {
+            csr,
+            freq_hz: clock.freq_hz(),
+            config,
+        })
+    }
+
+    /// The configuration.
+    pub const fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The CSR access it programs through.
+    pub fn csr(&self) -> &C {
+        &self.csr
+    }
+
+    /// Give the CSR access back.
+    pub fn into_inner(self) -> C {
+        self.csr
+    }
+
+    /// Enable the timer interrupt line: set ECFG.LIE bit 11 (one read, one write). The
+    /// core still takes it only while CRMD.IE is set, which is the firmware's business.
+    pub fn enable_interrupt(&mut self) {
+        self.csr.modify(CSR_ECFG, ECFG::LIE_TI::SET);
+    }
+
+    /// Disable the timer interrupt line: clear ECFG.LIE bit 11 (one read, one write).
+    /// ESTAT.TI still latches and can be polled with [`is_pending`](Self::is_pending).
+    pub fn disable_interrupt(&mut self) {
+        self.csr.modify(CSR_ECFG, ECFG::LIE_TI::CLEAR);
+    }
+
+    /// Whether ESTAT.TI is set (one read), without clearing it.
+    pub fn is_pending(&self) -> bool {
+        self.csr.read(CSR_ESTAT).is_set(ESTAT::TI)
+    }
+
+    /// Ticks left before the timer fires, or `None` when it is not running (TCFG.EN clear,
+    /// for example after a oneshot expired). One or two reads.
+    ///
+    /// TVAL is only read while EN is set: after a oneshot expires QEMU's TVAL reads
+    /// near 0x1999_9999_999x_xxxx (an unsigned wrap of `(expiry − now) / 10 ns`, qemu.md
+    /// §2), so it must not be trusted then.
+    pub fn remaining(&self) -> Option<u64> {
+        if !self.csr.read(CSR_TCFG).is_set(TCFG::EN) {
+            return None;
+        }
+        // TVAL never exceeds InitVal (48 bits); drop anything a core reports above that.
+        Some(self.csr.read_raw(CSR_TVAL) & LINUX_MAX_DELTA)
+    }
+
+    fn check(&self, delta: u64) -> Result<(), Error> {
+        if delta < self.config.min_delta || delta > self.config.effective_max_delta() {
+            return Err(Error::InvalidConfig);
+        }
+        Ok(())
+    }
+}
+
+impl<C: Csr> ClockEvent for ConstantTimer<C> {
+    fn freq_hz(&self) -> u32 {
+        self.freq_hz
+    }
+
+    fn min_delta(&self) -> u64 {
+        self.config.min_delta
+    }
+
+    /// [`Config::effective_max_delta`]: `max_delta` rounded down to a multiple of 4.
+    fn max_delta(&self) -> u64 {
+        self.config.effective_max_delta()
+    }
+
+    fn features(&self) -> Features {
+        Features::BOTH
+    }
+
+    fn phase_locked(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
+        self.check(delta)?;
+        let count = init_val_for(delta);
+        self.csr
+            .write(CSR_TCFG, TCFG::EN::SET + TCFG::INITVAL.val(count >> 2));
+        Ok(())
+    }
+
+    fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
+        self.check(period)?;
+        if !period.is_multiple_of(INITVAL_GRANULE) {
+            return Err(Error::InvalidConfig);
+        }
+        self.csr.write(
+            CSR_TCFG,
+            TCFG::EN::SET + TCFG::PERIODIC::SET + TCFG::INITVAL.val(period >> 2),
+        );
+        Ok(())
+    }
+
+    fn shutdown(&mut self) {
+        self.csr.write_raw(CSR_TCFG, 0);
+    }
+
+    #[inline]
+    fn ack(&mut self) -> bool {
+        if !self.csr.read(CSR_ESTAT).is_set(ESTAT::TI) {
+            return false;
+        }
+        self.csr.write(CSR_TICLR, TICLR::CLR::SET);
+        true
+    }
+}

@@ -1,0 +1,317 @@
+//! The control and status registers (CSRs) the constant timer lives in, and the [`Csr`]
+//! access trait: real `csrrd`/`csrwr`/`csrxchg`/`cpucfg`/`rdtime.d` instructions on
+//! `loongarch64` (`NativeCsr`), the behavioural model everywhere else (`crate::sim`,
+//! feature `sim`).
+//!
+//! # Sources
+//!
+//! CSR numbers and fields: `torvalds/linux arch/loongarch/include/asm/loongarch.h`
+//! (summarised in the project's `hardware.md` §3.2). Names follow Linux
+//! (`LOONGARCH_CSR_TCFG`, `CSR_TCFG_EN`, `CSR_TINTCLR_TI`, ...) so a reader can
+//! cross-check. Every CSR is 64 bits wide on LA64.
+//!
+//! # CSRs as a register bus
+//!
+//! A CSR is named by a 14-bit number encoded as an **immediate** in the instruction, so
+//! a CSR cannot be reached through a pointer. The family's
+//! [`RegisterBus`] abstraction still fits: the "offset" is the CSR number and the word is
+//! `u64`, so the typed tock-registers field API ([`RegisterBusExt`](timer_core::RegisterBusExt))
+//! works unchanged:
+//!
+//! ```
+//! use loongarch_timer::csr::{CSR_TCFG, TCFG};
+//! use timer_core::tock_registers::LocalRegisterCopy;
+//!
+//! assert_eq!(CSR_TCFG.offset(), 0x41);
+//! // A oneshot of 1000 ticks, as the driver writes it: InitVal holds the count / 4.
+//! let v = TCFG::EN::SET + TCFG::INITVAL.val(1000 >> 2);
+//! assert_eq!(v.value, 1000 | 1);
+//! let tcfg: LocalRegisterCopy<u64, TCFG::Register> = LocalRegisterCopy::new(v.value);
+//! assert_eq!(tcfg.read(TCFG::INITVAL) << 2, 1000);
+//! assert!(!tcfg.is_set(TCFG::PERIODIC));
+//! ```
+//!
+//! [`Csr`] adds the two non-CSR instructions the timer needs: `cpucfg` (frequency
+//! discovery) and `rdtime.d` (the clocksource).
+
+use timer_core::{Reg, RegisterBus};
+use tock_registers::register_bitfields;
+
+register_bitfields![u64,
+    /// `LOONGARCH_CSR_CRMD` (0x0): current mode.
+    #[allow(missing_docs)]
+    pub CRMD [
+        /// `CSR_CRMD_PLV`: privilege level, 0 = kernel.
+        PLV OFFSET(0) NUMBITS(2) [],
+        /// `CSR_CRMD_IE`: global interrupt enable.
+        IE OFFSET(2) NUMBITS(1) [],
+        /// `CSR_CRMD_DA`: direct address translation mode.
+        DA OFFSET(3) NUMBITS(1) [],
+        /// `CSR_CRMD_PG`: paged translation mode.
+        PG OFFSET(4) NUMBITS(1) []
+    ],
+    /// `LOONGARCH_CSR_ECFG` (0x4): exception configuration.
+    #[allow(missing_docs)]
+    pub ECFG [
+        /// `CSR_ECFG_IM`: local interrupt enable mask, one bit per interrupt number
+        /// (the reference calls it LIE).
+        LIE OFFSET(0) NUMBITS(13) [],
+        /// The timer interrupt's enable bit, `LIE[11]`.
+        LIE_TI OFFSET(11) NUMBITS(1) [],
+        /// `CSR_ECFG_VS`: vector spacing; 0 sends every exception and interrupt to EENTRY.
+        VS OFFSET(16) NUMBITS(3) []
+    ],
+    /// `LOONGARCH_CSR_ESTAT` (0x5): exception status.
+    #[allow(missing_docs)]
+    pub ESTAT [
+        /// `CSR_ESTAT_IS`: pending interrupts, one bit per interrupt number. Only the two
+        /// software-interrupt bits are writable.
+        IS OFFSET(0) NUMBITS(13) [],
+        /// The timer interrupt, `IS[11]` (`INT_TI`). Latched by the timer, cleared only
+        /// through [`CSR_TICLR`].
+        TI OFFSET(11) NUMBITS(1) [],
+        /// `CSR_ESTAT_EXC`: exception code, 0 for interrupts.
+        ECODE OFFSET(16) NUMBITS(6) [],
+        /// `CSR_ESTAT_ESUBCODE`.
+        ESUBCODE OFFSET(22) NUMBITS(9) []
+    ],
+    /// `LOONGARCH_CSR_PRCFG1` (0x21): privileged resource configuration 1.
+    #[allow(missing_docs)]
+    pub PRCFG1 [
+        /// `CSR_CONF1_KSNUM`: number of KS scratch CSRs.
+        KSNUM OFFSET(0) NUMBITS(4) [],
+        /// `CSR_CONF1_TMRBITS`: timer width information. Whether it is the width or the
+        /// width minus one is **unverified** (hardware.md §3.2); the driver does not use it.
+        TIMERBITS OFFSET(4) NUMBITS(8) []
+    ],
+    /// `LOONGARCH_CSR_TCFG` (0x41): timer configuration.
+    #[allow(missing_docs)]
+    pub TCFG [
+        /// `CSR_TCFG_EN`: the timer counts down.
+        EN OFFSET(0) NUMBITS(1) [],
+        /// `CSR_TCFG_PERIOD`: reload InitVal on expiry instead of stopping.
+        PERIODIC OFFSET(1) NUMBITS(1) [],
+        /// `CSR_TCFG_VAL`, bits `[47:2]`: the initial count **divided by 4**. The low two bits
+        /// of any count are implicitly zero, so the timer's granularity is 4 ticks.
+        INITVAL OFFSET(2) NUMBITS(46) []
+    ],
+    /// `LOONGARCH_CSR_TINTCLR` (0x44), the reference's TICLR.
+    #[allow(missing_docs)]
+    pub TICLR [
+        /// `CSR_TINTCLR_TI`: write 1 to clear the timer interrupt (ESTAT.TI).
+        CLR OFFSET(0) NUMBITS(1) []
+    ]
+];
+
+/// `LOONGARCH_CSR_CRMD`: current mode (PLV, IE, DA, PG).
+pub const CSR_CRMD: Reg<u64, CRMD::Register> = Reg::new(0x0);
+/// `LOONGARCH_CSR_PRMD`: mode before the last exception (restored by `ertn`).
+pub const CSR_PRMD: Reg<u64> = Reg::new(0x1);
+/// `LOONGARCH_CSR_EUEN`: extended unit enable (FPU, LSX, LASX, LBT).
+pub const CSR_EUEN: Reg<u64> = Reg::new(0x2);
+/// `LOONGARCH_CSR_ECFG`: interrupt enable mask and vector spacing.
+pub const CSR_ECFG: Reg<u64, ECFG::Register> = Reg::new(0x4);
+/// `LOONGARCH_CSR_ESTAT`: pending interrupts and exception code.
+pub const CSR_ESTAT: Reg<u64, ESTAT::Register> = Reg::new(0x5);
+/// `LOONGARCH_CSR_ERA`: exception return address.
+pub const CSR_ERA: Reg<u64> = Reg::new(0x6);
+/// `LOONGARCH_CSR_BADV`: faulting virtual address.
+pub const CSR_BADV: Reg<u64> = Reg::new(0x7);
+/// `LOONGARCH_CSR_EENTRY`: exception and interrupt entry base.
+pub const CSR_EENTRY: Reg<u64> = Reg::new(0xc);
+/// `LOONGARCH_CSR_CPUID`: core number.
+pub const CSR_CPUID: Reg<u64> = Reg::new(0x20);
+/// `LOONGARCH_CSR_PRCFG1`: KS count and timer width information.
+pub const CSR_PRCFG1: Reg<u64, PRCFG1::Register> = Reg::new(0x21);
+/// `LOONGARCH_CSR_TMID`: timer id.
+pub const CSR_TMID: Reg<u64> = Reg::new(0x40);
+/// `LOONGARCH_CSR_TCFG`: timer configuration (EN, PERIODIC, InitVal).
+pub const CSR_TCFG: Reg<u64, TCFG::Register> = Reg::new(0x41);
+/// `LOONGARCH_CSR_TVAL`: remaining count of the timer (read-only), counting down to 0.
+pub const CSR_TVAL: Reg<u64> = Reg::new(0x42);
+/// `LOONGARCH_CSR_CNTC`: counter compensation, a signed offset added to the stable
+/// counter as `rdtime` reports it (QEMU TCG ignores it: hardware.md §3.5, §3.7.6).
+pub const CSR_CNTC: Reg<u64> = Reg::new(0x43);
+/// `LOONGARCH_CSR_TINTCLR` (TICLR): write bit 0 to clear the timer interrupt.
+pub const CSR_TICLR: Reg<u64, TICLR::Register> = Reg::new(0x44);
+
+/// The timer interrupt's number: its bit in ESTAT.IS and ECFG.LIE (`INT_TI`).
+pub const INT_TI: u32 = 11;
+
+/// Mask of the InitVal count inside TCFG (`CSR_TCFG_VAL`, bits `[47:2]`): the largest
+/// count the timer can hold is `TCFG_VAL_MASK` itself, `2^48 - 4`.
+pub const TCFG_VAL_MASK: u64 = 0x3FFF_FFFF_FFFF << 2;
+
+/// Access to the CSRs of the current core, plus the `cpucfg` and `rdtime.d` instructions.
+///
+/// The [`RegisterBus`] part reads and writes CSRs by number (`offset` = CSR number,
+/// `Word` = `u64`). Following the `RegisterBus` contract, a CSR the backend does not
+/// provide reads as all ones and writes to it are dropped; nothing faults or panics.
+///
+/// Implementations: `NativeCsr` (loongarch64 only) and the model's `sim::SimCsr`
+/// (feature `sim`).
+pub trait Csr: RegisterBus<Word = u64> {
+    /// Executes `cpucfg` for configuration word `word` (see [`crate::cpucfg`]). A word the
+    /// core does not implement reads as 0.
+    fn cpucfg(&self, word: u32) -> u32;
+    /// Executes `rdtime.d`: the 64-bit stable counter (the counter id it also returns is
+    /// discarded).
+    fn rdtime(&self) -> u64;
+}
+
+impl<C: Csr + ?Sized> Csr for &C {
+    fn cpucfg(&self, word: u32) -> u32 {
+        (**self).cpucfg(word)
+    }
+    fn rdtime(&self) -> u64 {
+        (**self).rdtime()
+    }
+}
+
+#[cfg(target_arch = "loongarch64")]
+pub use native::NativeCsr;
+
+#[cfg(target_arch = "loongarch64")]
+mod native {
+    use super::{CSR_ECFG, CSR_TCFG, CSR_TICLR, Csr, ECFG};
+    use core::arch::asm;
+    use timer_core::RegisterBus;
+
+    /// The CSRs of the core this code runs on, through real `csrrd`/`csrwr`/`csrxchg`,
+    /// `cpucfg` and `rdtime.d` instructions.
+    ///
+    /// A CSR number is an immediate in the instruction, so every CSR this backend knows
+    /// is mapped to its own instruction (no computed CSR access exists).
+    ///
+    /// # What it can touch
+    ///
+    /// - **Reads**: CRMD, PRMD, EUEN, ECFG, ESTAT, ERA, BADV, EENTRY, CPUID, PRCFG1, TMID,
+    ///   TCFG, TVAL, CNTC, TICLR. Other numbers read as all ones.
+    /// - **Writes**: TCFG and TICLR in full; ECFG **only its bit 11** (the timer's LIE
+    ///   bit, written with `csrxchg` so no other bit can change even if an interrupt
+    ///   handler modifies ECFG concurrently). Writes to anything else are dropped, so safe
+    ///   code holding this value cannot change the translation mode, the exception entry
+    ///   or the counter compensation. Firmware sets those up with its own instructions.
+    #[derive(Debug, Clone)]
+    pub struct NativeCsr {
+        _private: (),
+    }
+
+    impl NativeCsr {
+        /// Access to this core's timer CSRs.
+        ///
+        /// # Safety
+        ///
+        /// - The code runs at privilege level 0 (CSR instructions raise an exception at
+        ///   PLV3) on a LoongArch64 core.
+        /// - This value and its clones are the only code that programs TCFG, clears the
+        ///   timer interrupt through TICLR or changes ECFG bit 11 on this core, for as
+        ///   long as any of them exists. Drivers built on it assume nobody else moves the
+        ///   timer behind their back.
+        /// - Values must not migrate to another core while in use (CSRs are per core).
+        pub const unsafe fn new() -> Self {
+            Self { _private: () }
+        }
+    }
+
+    macro_rules! csrrd {
+        ($num:literal) => {{
+            let value: u64;
+            // SAFETY: `csrrd` of a CSR that exists on every LA64 core; reading it has no
+            // side effect. `NativeCsr::new`'s caller guarantees PLV0, so it cannot trap.
+            unsafe { asm!("csrrd {0}, {1}", out(reg) value, const $num, options(nomem, nostack)) };
+            value
+        }};
+    }
+
+    impl RegisterBus for NativeCsr {
+        type Word = u64;
+
+        #[inline]
+        fn read_word(&self, offset: usize) -> u64 {
+            match offset {
+                0x0 => csrrd!(0x0),
+                0x1 => csrrd!(0x1),
+                0x2 => csrrd!(0x2),
+                0x4 => csrrd!(0x4),
+                0x5 => csrrd!(0x5),
+                0x6 => csrrd!(0x6),
+                0x7 => csrrd!(0x7),
+                0xc => csrrd!(0xc),
+                0x20 => csrrd!(0x20),
+                0x21 => csrrd!(0x21),
+                0x40 => csrrd!(0x40),
+                0x41 => csrrd!(0x41),
+                0x42 => csrrd!(0x42),
+                0x43 => csrrd!(0x43),
+                0x44 => csrrd!(0x44),
+                _ => u64::MAX,
+            }
+        }
+
+        #[inline]
+        fn write_word(&self, offset: usize, value: u64) {
+            const TCFG: usize = CSR_TCFG.offset();
+            const TICLR: usize = CSR_TICLR.offset();
+            const ECFG_NUM: usize = CSR_ECFG.offset();
+            match offset {
+                // SAFETY: `csrwr` to TCFG only (re)programs the constant timer, which
+                // `NativeCsr::new`'s caller handed to this value; PLV0 is guaranteed. No
+                // memory is accessed (`nomem` is not claimed so that the write stays
+                // ordered with the surrounding memory accesses).
+                TCFG => unsafe { asm!("csrwr {0}, 0x41", inout(reg) value => _, options(nostack)) },
+                // SAFETY: as for TCFG; writing TICLR only clears the timer interrupt.
+                TICLR => unsafe {
+                    asm!("csrwr {0}, 0x44", inout(reg) value => _, options(nostack))
+                },
+                // SAFETY: `csrxchg` with mask = bit 11 changes only the timer's interrupt
+                // enable bit, which this value owns. The mask is pinned to $t0 because
+                // `csrxchg` with rj = $r0 or $r1 encodes `csrrd`/`csrwr` instead.
+                ECFG_NUM => unsafe {
+                    asm!(
+                        "csrxchg {0}, $t0, 0x4",
+                        inout(reg) value => _,
+                        in("$t0") ECFG::LIE_TI.mask << ECFG::LIE_TI.shift,
+                        options(nostack),
+                    )
+                },
+                _ => {}
+            }
+        }
+    }
+
+    impl Csr for NativeCsr {
+        #[inline]
+        fn cpucfg(&self, word: u32) -> u32 {
+            let value: u64;
+            // SAFETY: `cpucfg` only reads CPU identification data; unimplemented words
+            // read as 0. It is allowed at every privilege level.
+            unsafe {
+                asm!(
+                    "cpucfg {0}, {1}",
+                    out(reg) value,
+                    in(reg) u64::from(word),
+                    options(nomem, nostack),
+                )
+            };
+            // CPUCFG words are 32 bits wide; the upper half of the register is not data.
+            value as u32
+        }
+
+        #[inline]
+        fn rdtime(&self) -> u64 {
+            let value: u64;
+            // SAFETY: `rdtime.d` only reads the stable counter (and its id, discarded). At
+            // PLV0 it never traps, whatever MISC.DRDTL says.
+            unsafe {
+                asm!(
+                    "rdtime.d {0}, {1}",
+                    out(reg) value,
+                    out(reg) _,
+                    options(nomem, nostack),
+                )
+            };
+            value
+        }
+    }
+}

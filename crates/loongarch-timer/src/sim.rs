@@ -1,0 +1,492 @@
+//! Behavioural model of a LoongArch core's timer: the stable counter, the constant timer
+//! CSRs, the interrupt CSRs and the CPUCFG words (feature `sim`, host only).
+//!
+//! [`LoongArchCore`] is a [`SimModel`] over `u64` words whose "offsets" are CSR numbers,
+//! so the driver runs on a [`SimBus`] exactly as it runs on [`NativeCsr`](crate::csr) on
+//! hardware; [`SimCsr`] (= `SimBus<LoongArchCore>`) implements [`Csr`], routing `cpucfg`
+//! and `rdtime.d` through the bus as well (at the pseudo-offsets [`SIM_CPUCFG_BASE`] and
+//! [`SIM_RDTIME`], outside the 14-bit CSR space), so every instruction is counted and
+//! charged virtual time like a CSR access.
+//!
+//! # What is modelled, and the source of each behaviour
+//!
+//! (`hardware.md` §3.2–3.5, `qemu.md` §2)
+//! - **Stable counter**: a 64-bit counter at the configured frequency advancing with the
+//!   [`SimClock`] (`rdtime = floor(t · f)` + start value). On hardware `rdtime` adds CNTC;
+//!   QEMU TCG ignores it ([`LoongArchCore::qemu_virt`] models that quirk).
+//! - **Timer**: writing TCFG with EN = 1 loads the count `TCFG & 0xFFFF_FFFF_FFFC` (InitVal's
+//!   low two bits masked) and the timer fires when the stable counter has advanced by that
+//!   count since the write (it counts on the same clock edges). On expiry ESTAT.TI is set;
+//!   periodic mode reloads with the same count (no drift), oneshot mode clears TCFG.EN.
+//!   EN = 0 stops it. A count of 0 fires at once (and does not repeat).
+//! - **TVAL** counts down: while running it reads the ticks left. When stopped it reads 0,
+//!   except in the QEMU flavour, which reproduces QEMU's unsigned wrap after a oneshot
+//!   expired (`(expiry − now) / 10 ns` → near 0x1999_9999_999x_xxxx, qemu.md §2).
+//! - **ESTAT.TI latches** until 1 is written to TICLR bit 0; writes to ESTAT only change
+//!   the two software-interrupt bits `IS[1:0]`.
+//! - **ECFG** (LIE `[12:0]`, VS `[18:16]`) and **CRMD** (IE bit 2) are stored;
+//!   [`LoongArchCore::interrupt_taken`] says whether the core would take an interrupt
+//!   (CRMD.IE and ESTAT.IS & ECFG.LIE ≠ 0).
+//! - **CPUCFG words** are configurable, including an absent timer
+//!   ([`LoongArchCore::without_constant_timer`]) and zero frequencies
+//!   ([`LoongArchCore::with_cpucfg`]).
+//! - CSR numbers the model does not know read as all ones; writes to them are dropped.
+//!   PRCFG1 reads 0 (its TimerBits semantics are unverified).
+//!
+//! The QEMU flavour's CPUCFG words are the ones the qemu.md §2 probe printed.
+
+use std::vec::Vec;
+
+use timer_core::sim::model::Counter;
+use timer_core::sim::{SimBus, SimClock, SimModel};
+use timer_core::{Alarm, ClockEvent, Error, Fired, HrTimers, RegisterBus, Restart};
+
+use crate::clockevent::{Config, ConstantTimer};
+use crate::clocksource::StableCounter;
+use crate::cpucfg::{CPUCFG2_LLFTP, ConstantClock};
+use crate::csr::{
+    CSR_BADV, CSR_CNTC, CSR_CPUID, CSR_CRMD, CSR_ECFG, CSR_EENTRY, CSR_ERA, CSR_ESTAT, CSR_EUEN,
+    CSR_PRCFG1, CSR_PRMD, CSR_TCFG, CSR_TICLR, CSR_TMID, CSR_TVAL, Csr, INT_TI, TCFG_VAL_MASK,
+};
+
+/// Pseudo-offset of `rdtime.d` on a [`SimCsr`] (outside the 14-bit CSR number space).
+pub const SIM_RDTIME: usize = 0x1_0000;
+/// Pseudo-offset of `cpucfg` word 0 on a [`SimCsr`]; word `n` is at `SIM_CPUCFG_BASE + n`.
+pub const SIM_CPUCFG_BASE: usize = 0x2_0000;
+/// Virtual time charged per CSR access, `cpucfg` or `rdtime.d` by [`sim_csr`]: 1 ns, one
+/// instruction at QEMU's `-icount shift=0`.
+pub const SIM_CSR_NS: u64 = 1;
+/// The stable counter frequency of QEMU's virt machine (CPUCFG4 = 100,000,000, 1/1).
+pub const QEMU_FREQ_HZ: u32 = 100_000_000;
+/// CPUCFG words 0–5 as QEMU 10's la464 reports them (qemu.md §2 probe output).
+pub const QEMU_CPUCFG: [u32; 6] = [
+    0x0014_c010,
+    0x03f2_f2fe,
+    0x0060_c0cf,
+    0,
+    100_000_000,
+    0x0001_0001,
+];
+
+/// Number of CPUCFG words the model holds (0..=0x14 are architected); others read 0.
+const CPUCFG_WORDS: usize = 0x15;
+
+const TCFG_EN: u64 = 1 << 0;
+const TCFG_PERIODIC: u64 = 1 << 1;
+const TI: u64 = 1 << INT_TI;
+const ECFG_MASK: u64 = 0x1FFF | (0x7 << 16);
+const CRMD_IE: u64 = 1 << 2;
+
+/// The model of one LoongArch core's timer-related state. See the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct LoongArchCore {
+    counter: Counter,
+    cpucfg: [u32; CPUCFG_WORDS],
+    cntc: u64,
+    cntc_visible: bool,
+    qemu_tval_wrap: bool,
+    crmd: u64,
+    prmd: u64,
+    euen: u64,
+    ecfg: u64,
+    estat_is: u64,
+    era: u64,
+    badv: u64,
+    eentry: u64,
+    tmid: u64,
+    tcfg: u64,
+    armed_at_ns: u64,
+    target: Option<u64>,
+    last_expiry_ns: Option<u64>,
+    fired: u64,
+    last_fire_ns: Option<u64>,
+    tcfg_writes: u64,
+}
+
+impl LoongArchCore {
+    /// A core whose stable counter runs at `freq_hz` from 0 at t = 0, with hardware
+    /// semantics (CNTC shifts `rdtime`, TVAL reads 0 when stopped). CPUCFG2 has LLFTP set,
+    /// CPUCFG4 = `freq_hz`, CPUCFG5 = 1/1; CRMD = 0x8 (DA, PLV0, IE off), as after reset.
+    pub fn new(freq_hz: u32) -> Self {
+        let mut cpucfg = [0; CPUCFG_WORDS];
+        cpucfg[2] = CPUCFG2_LLFTP;
+        cpucfg[4] = freq_hz;
+        cpucfg[5] = 0x0001_0001;
+        Self {
+            counter: Counter::running_from(64, freq_hz, 0),
+            cpucfg,
+            cntc: 0,
+            cntc_visible: true,
+            qemu_tval_wrap: false,
+            crmd: 0x8,
+            prmd: 0,
+            euen: 0,
+            ecfg: 0,
+            estat_is: 0,
+            era: 0,
+            badv: 0,
+            eentry: 0,
+            tmid: 0,
+            tcfg: 0,
+            armed_at_ns: 0,
+            target: None,
+            last_expiry_ns: None,
+            fired: 0,
+            last_fire_ns: None,
+            tcfg_writes: 0,
+        }
+    }
+
+    /// QEMU's virt machine: 100 MHz, QEMU's CPUCFG words 0–5, and QEMU TCG's quirks
+    /// (CNTC ignored by `rdtime`, TVAL wraps after a oneshot expired).
+    pub fn qemu_virt() -> Self {
+        let mut core = Self::new(QEMU_FREQ_HZ);
+        core.cpucfg[..QEMU_CPUCFG.len()].copy_from_slice(&QEMU_CPUCFG);
+        core.cntc_visible = false;
+        core.qemu_tval_wrap = true;
+        core
+    }
+
+    /// Set CPUCFG word `word` (ignored beyond word 0x14). The stable counter keeps its real
+    /// rate: this changes what software is told, as a misdescribed core would.
+    pub fn with_cpucfg(mut self, word: u32, value: u32) -> Self {
+        if let Some(w) = self.cpucfg.get_mut(word as usize) {
+            *w = value;
+        }
+        self
+    }
+
+    /// Clear CPUCFG2.LLFTP: the core reports no constant timer.
+    pub fn without_constant_timer(mut self) -> Self {
+        self.cpucfg[2] &= !CPUCFG2_LLFTP;
+        self
+    }
+
+    /// Start the stable counter at `value` at t = 0 (firmware ran before us).
+    pub fn with_start_value(mut self, value: u64) -> Self {
+        self.counter = Counter::running_from(64, self.counter.freq_hz(), value);
+        self
+    }
+
+    fn raw(&self, now_ns: u64) -> u64 {
+        self.counter.value(now_ns)
+    }
+
+    fn time_of(&self, value: u64) -> u64 {
+        // The counter runs from t = 0 and never stops, so this is the absolute time at
+        // which it first shows `value` (for values not below the start value).
+        self.counter.time_of_value(0, value).unwrap_or(u64::MAX)
+    }
+
+    /// Latch every expiry up to `now_ns`.
+    fn catch_up(&mut self, now_ns: u64) {
+        while let Some(target) = self.target {
+            if self.raw(now_ns) < target {
+                break;
+            }
+            let at = self.time_of(target).max(self.armed_at_ns);
+            self.estat_is |= TI;
+            self.fired += 1;
+            self.last_fire_ns = Some(at);
+            let count = self.tcfg & TCFG_VAL_MASK;
+            if self.tcfg & TCFG_PERIODIC != 0 && count != 0 {
+                self.target = Some(target.saturating_add(count));
+                self.armed_at_ns = at;
+            } else {
+                self.tcfg &= !TCFG_EN;
+                self.target = None;
+                self.last_expiry_ns = Some(at);
+            }
+        }
+    }
+
+    /// The stable counter as `rdtime.d` reads it at `now_ns`.
+    pub fn rdtime(&self, now_ns: u64) -> u64 {
+        let raw = self.raw(now_ns);
+        if self.cntc_visible {
+            raw.wrapping_add(self.cntc)
+        } else {
+            raw
+        }
+    }
+
+    /// When the timer fires next, if it runs.
+    pub fn next_fire_ns(&self) -> Option<u64> {
+        self.target.map(|t| self.time_of(t).max(self.armed_at_ns))
+    }
+
+    /// Whether ESTAT.TI is set at `now_ns`.
+    pub fn ti_pending(&mut self, now_ns: u64) -> bool {
+        self.catch_up(now_ns);
+        self.estat_is & TI != 0
+    }
+
+    /// Whether the core would take an interrupt at `now_ns`: CRMD.IE set and some bit of
+    /// ESTAT.IS enabled in ECFG.LIE.
+    pub fn interrupt_taken(&mut self, now_ns: u64) -> bool {
+        self.catch_up(now_ns);
+        self.crmd & CRMD_IE != 0 && self.estat_is & self.ecfg & 0x1FFF != 0
+    }
+
+    /// How many times the timer has fired up to `now_ns`.
+    pub fn fired(&mut self, now_ns: u64) -> u64 {
+        self.catch_up(now_ns);
+        self.fired
+    }
+
+    /// When the timer last fired, up to `now_ns`.
+    pub fn last_fire_ns(&mut self, now_ns: u64) -> Option<u64> {
+        self.catch_up(now_ns);
+        self.last_fire_ns
+    }
+
+    /// How many times TCFG was written.
+    pub fn tcfg_writes(&self) -> u64 {
+        self.tcfg_writes
+    }
+}
+
+impl SimModel for LoongArchCore {
+    type Word = u64;
+
+    fn read(&mut self, now_ns: u64, offset: usize) -> u64 {
+        self.catch_up(now_ns);
+        if offset == SIM_RDTIME {
+            return self.rdtime(now_ns);
+        }
+        if let Some(word) = offset.checked_sub(SIM_CPUCFG_BASE)
+            && word <= 0xFFFF
+        {
+            return u64::from(self.cpucfg.get(word).copied().unwrap_or(0));
+        }
+        match offset {
+            o if o == CSR_CRMD.offset() => self.crmd,
+            o if o == CSR_PRMD.offset() => self.prmd,
+            o if o == CSR_EUEN.offset() => self.euen,
+            o if o == CSR_ECFG.offset() => self.ecfg,
+            o if o == CSR_ESTAT.offset() => self.estat_is,
+            o if o == CSR_ERA.offset() => self.era,
+            o if o == CSR_BADV.offset() => self.badv,
+            o if o == CSR_EENTRY.offset() => self.eentry,
+            o if o == CSR_CPUID.offset() || o == CSR_PRCFG1.offset() => 0,
+            o if o == CSR_TMID.offset() => self.tmid,
+            o if o == CSR_TCFG.offset() => self.tcfg,
+            o if o == CSR_TVAL.offset() => match self.target {
+                Some(t) => t.saturating_sub(self.raw(now_ns)),
+                None => match self.last_expiry_ns {
+                    Some(expiry) if self.qemu_tval_wrap => {
+                        // QEMU: (expire_ns - now_ns) / period_ns in unsigned arithmetic.
+                        let period_ns =
+                            (1_000_000_000 / u64::from(self.counter.freq_hz().max(1))).max(1);
+                        expiry.wrapping_sub(now_ns) / period_ns
+                    }
+                    _ => 0,
+                },
+            },
+            o if o == CSR_CNTC.offset() => self.cntc,
+            o if o == CSR_TICLR.offset() => 0,
+            _ => u64::MAX,
+        }
+    }
+
+    fn write(&mut self, now_ns: u64, offset: usize, value: u64) {
+        self.catch_up(now_ns);
+        match offset {
+            o if o == CSR_CRMD.offset() => self.crmd = value & 0x3FF,
+            o if o == CSR_PRMD.offset() => self.prmd = value & 0xF,
+            o if o == CSR_EUEN.offset() => self.euen = value & 0xF,
+            o if o == CSR_ECFG.offset() => self.ecfg = value & ECFG_MASK,
+            // Only the software-interrupt bits IS[1:0] are writable.
+            o if o == CSR_ESTAT.offset() => {
+                self.estat_is = (self.estat_is & !0b11) | (value & 0b11)
+            }
+            o if o == CSR_ERA.offset() => self.era = value,
+            o if o == CSR_BADV.offset() => self.badv = value,
+            o if o == CSR_EENTRY.offset() => self.eentry = value,
+            o if o == CSR_TMID.offset() => self.tmid = value,
+            o if o == CSR_TCFG.offset() => {
+                self.tcfg_writes += 1;
+                self.tcfg = value & (TCFG_VAL_MASK | TCFG_PERIODIC | TCFG_EN);
+                if value & TCFG_EN != 0 {
+                    let count = value & TCFG_VAL_MASK;
+                    self.armed_at_ns = now_ns;
+                    self.target = Some(self.raw(now_ns).saturating_add(count));
+                    // A count of 0 expires at once.
+                    self.catch_up(now_ns);
+                } else {
+                    self.target = None;
+                }
+            }
+            o if o == CSR_CNTC.offset() => self.cntc = value,
+            o if o == CSR_TICLR.offset() && value & 1 != 0 => self.estat_is &= !TI,
+            _ => {}
+        }
+    }
+}
+
+/// The driver's view of a simulated core: a [`SimBus`] in front of a [`LoongArchCore`].
+pub type SimCsr = SimBus<LoongArchCore>;
+
+impl Csr for SimBus<LoongArchCore> {
+    fn cpucfg(&self, word: u32) -> u32 {
+        let offset = SIM_CPUCFG_BASE.saturating_add(word.min(0xFFFF) as usize);
+        // The model returns the 32-bit word zero-extended.
+        self.read_word(offset) as u32
+    }
+
+    fn rdtime(&self) -> u64 {
+        self.read_word(SIM_RDTIME)
+    }
+}
+
+/// A simulated core on `clock`, every access (CSR, `cpucfg`, `rdtime.d`) costing
+/// [`SIM_CSR_NS`].
+pub fn sim_csr(clock: &SimClock, core: LoongArchCore) -> SimCsr {
+    SimBus::new(clock, core).with_costs(SIM_CSR_NS, SIM_CSR_NS)
+}
+
+/// Move the clock to the timer's next expiry; returns it, or `None` when the timer is
+/// stopped.
+pub fn advance_to_fire(csr: &SimCsr) -> Option<u64> {
+    let at = csr.model(|m| m.next_fire_ns())?;
+    csr.clock().advance_to(at);
+    Some(at)
+}
+
+/// An [`Alarm`] on the model: the driver's clockevent and clocksource on one [`SimCsr`].
+pub type SimAlarm = Alarm<ConstantTimer<SimCsr>, StableCounter<SimCsr>>;
+
+/// An [`Alarm`] on a simulated QEMU virt core (100 MHz), with the timer interrupt enabled
+/// in ECFG and CRMD.IE set, and the clock moved to a 10 µs boundary (a counter edge).
+pub fn qemu_alarm(clock: &SimClock, config: Config) -> Result<(SimCsr, SimAlarm), Error> {
+    let csr = sim_csr(clock, LoongArchCore::qemu_virt());
+    let freq = ConstantClock::probe(&csr)?;
+    let counter = StableCounter::new(csr.clone(), freq);
+    let mut timer = ConstantTimer::new(csr.clone(), freq, config)?;
+    timer.shutdown();
+    timer.enable_interrupt();
+    csr.write_word(CSR_CRMD.offset(), 0x8 | CRMD_IE);
+    clock.advance_to(clock.now_ns().div_ceil(10_000) * 10_000);
+    Ok((csr, Alarm::new(timer, counter)?))
+}
+
+/// One oneshot request measured on the model: see [`measure_oneshot`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FireFigure {
+    /// The requested wait, in ticks.
+    pub requested_ticks: u64,
+    /// The count written to TCFG.
+    pub init_val: u64,
+    /// Virtual time of the request (just before the deadline was computed).
+    pub request_ns: u64,
+    /// Virtual time at which the model raised ESTAT.TI.
+    pub fire_ns: u64,
+    /// The absolute deadline, in stable-counter ticks.
+    pub deadline: u64,
+    /// The stable counter as the interrupt handler saw it.
+    pub handler_now: u64,
+}
+
+impl FireFigure {
+    /// Time from the request to the interrupt, in ns.
+    pub fn fired_after_ns(&self) -> u64 {
+        self.fire_ns - self.request_ns
+    }
+
+    /// How late the handler ran relative to the deadline, in ticks (never negative: an
+    /// early fire is an error of [`measure_oneshot`]).
+    pub fn late_ticks(&self) -> u64 {
+        self.handler_now - self.deadline
+    }
+}
+
+/// Request a oneshot `wait` ticks ahead through [`Alarm::set_delta`] on a simulated QEMU
+/// virt core with `config`, run virtual time to the interrupt and serve it.
+///
+/// Errors: any error of the driver; [`Error::Timeout`] when no interrupt comes or the
+/// handler does not see the deadline reached (which would be an early fire).
+pub fn measure_oneshot(config: Config, wait: u64) -> Result<FireFigure, Error> {
+    let clock = SimClock::new();
+    let (csr, mut alarm) = qemu_alarm(&clock, config)?;
+    let request_ns = clock.now_ns();
+    alarm.set_delta(wait)?;
+    let init_val = csr.model(|m| m.tcfg) & TCFG_VAL_MASK;
+    let fire_ns = advance_to_fire(&csr).ok_or(Error::Timeout)?;
+    if !csr.model(|m| m.interrupt_taken(fire_ns)) {
+        return Err(Error::Timeout);
+    }
+    match alarm.on_interrupt() {
+        Fired::Deadline { deadline, now } if now >= deadline => Ok(FireFigure {
+            requested_ticks: wait,
+            init_val,
+            request_ns,
+            fire_ns,
+            deadline,
+            handler_now: now,
+        }),
+        _ => Err(Error::Timeout),
+    }
+}
+
+/// Timers served by each interrupt: see [`clamp_window_batch`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchFigure {
+    /// How many timers each interrupt served, in order.
+    pub served_per_interrupt: Vec<usize>,
+    /// For each timer (in the order given), how late its callback ran, in ticks.
+    pub late_ticks: Vec<u64>,
+}
+
+/// Start one [`HrTimers`] timer per entry of `offsets` (ticks from one common "now") on a
+/// simulated QEMU virt core with `config`, then run virtual time interrupt by interrupt
+/// until all have run. Shows seed 003's explanation: every timer that expired inside the
+/// `min_delta` clamp window is served by the one interrupt that ends it.
+///
+/// Needs a `critical-section` implementation (the dev-dependency with feature `std` in
+/// tests and benchmarks). At most 16 timers.
+///
+/// Errors: any error of the driver or the queue; [`Error::Timeout`] when a timer is left
+/// unserved after 64 interrupts, or a callback ran before its deadline.
+pub fn clamp_window_batch(config: Config, offsets: &[u64]) -> Result<BatchFigure, Error> {
+    let clock = SimClock::new();
+    let (csr, alarm) = qemu_alarm(&clock, config)?;
+    let timers: HrTimers<_, _, 16> = HrTimers::new(alarm);
+    let t0 = timers.now();
+    let mut ids = Vec::new();
+    for &offset in offsets {
+        let id = timers.alloc()?;
+        timers.start(id, t0.saturating_add(offset))?;
+        ids.push((id, t0.saturating_add(offset)));
+    }
+    let mut late: Vec<Option<u64>> = vec![None; ids.len()];
+    let mut served = Vec::new();
+    let mut early = false;
+    for _ in 0..64 {
+        if late.iter().all(Option::is_some) {
+            break;
+        }
+        let Some(at) = advance_to_fire(&csr) else {
+            break;
+        };
+        if !csr.model(|m| m.interrupt_taken(at)) {
+            break;
+        }
+        let n = timers.on_interrupt(|id, now| {
+            for ((x, deadline), slot) in ids.iter().zip(late.iter_mut()) {
+                if *x == id {
+                    early |= now < *deadline;
+                    *slot = Some(now.saturating_sub(*deadline));
+                }
+            }
+            Restart::No
+        });
+        served.push(n);
+    }
+    if early || late.iter().any(Option::is_none) {
+        return Err(Error::Timeout);
+    }
+    Ok(BatchFigure {
+        served_per_interrupt: served,
+        late_ticks: late.into_iter().flatten().collect(),
+    })
+}
