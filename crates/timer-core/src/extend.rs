@@ -51,10 +51,13 @@
 //! **Read the time at least once per half wrap** (`2^(N-1)` ticks: 42.9 s for the 28-bit
 //! Otto counter at 3.125 MHz, 89.5 s for a 32-bit counter at 24 MHz), and never hold a raw
 //! value for that long before handing it in. A system that may sleep longer than that
-//! calls [`Extended::now`] from a periodic hook: a clockevent whose
-//! [`max_delta`](crate::ClockEvent::max_delta) is at most half a wrap already does it,
-//! since the [`Alarm`](crate::clockevent::Alarm) re-arms long deadlines in steps and reads
-//! the time at every step. If the precondition is broken, time loses whole wraps (it
+//! calls [`Extended::now`] from a periodic hook. An [`Alarm`](crate::clockevent::Alarm)
+//! on the same counter does it for free when its
+//! [`max_delta`](crate::ClockEvent::max_delta) step, **plus** the time to program it and
+//! the worst interrupt latency, stays below half a wrap: it re-arms long deadlines in steps
+//! and reads the time at every step. A step of exactly half a wrap is not enough (the gap
+//! between two reads is the step plus the programming and latency), so drivers sharing
+//! their counter cap `max_delta` well below it (exynos-mct keeps 0x1000_0000 ticks of margin). If the precondition is broken, time loses whole wraps (it
 //! stays monotonic but falls behind); it never jumps backwards.
 //!
 //! For a 64-bit counter the extension is the identity (and the precondition is moot).
@@ -86,6 +89,7 @@ use crate::time::counter_mask;
 ///
 /// Pure and branch-light, so it can be tested exhaustively at the wrap and half-wrap
 /// boundaries. `raw` bits above `bits` are ignored; `bits` is clamped to `1..=64`.
+#[inline]
 pub const fn extend(last: u64, raw: u64, bits: u32) -> u64 {
     let mask = counter_mask(bits);
     let half = (mask >> 1) + 1; // 2^(bits-1)

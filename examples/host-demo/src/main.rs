@@ -28,6 +28,7 @@ fn main() {
     clamping();
     timer_queue();
     otto();
+    exynos();
     loongarch();
 }
 
@@ -295,5 +296,62 @@ fn loongarch() {
             ),
             Err(e) => println!("    batch: {e}"),
         }
+    }
+}
+
+/// The Exynos MCT on its model at 24 MHz (seed 001): MMIO reads per 64-bit timestamp, and
+/// a write-status bit that never comes.
+fn exynos() {
+    use exynos_mct::sim::{MctModel, WstatMode};
+    use exynos_mct::{Config, Mct, UpperCache};
+    println!("\n[exynos-mct] Multi Core Timer at 24 MHz (model), 10,000 timestamps 0.1 s apart");
+    let clock = SimClock::new();
+    let bus = SimBus::new(&clock, MctModel::exynos4210().with_frc(0xFFFF_0000));
+    let Ok(mct) = Mct::new(bus.clone(), Config::default()) else {
+        println!("  model refused the configuration");
+        return;
+    };
+    if let Err(e) = mct.start_frc() {
+        println!("  start_frc: {e}");
+        return;
+    }
+    let n = 10_000u64;
+    let cache = UpperCache::new();
+    let time = mct.time();
+    let strategies: [(&str, &dyn Fn() -> u64); 4] = [
+        ("hi-lo-hi 64-bit read (Linux before seed 001)", &|| {
+            mct.frc().read64()
+        }),
+        ("cached upper half (ChromeOS)", &|| {
+            mct.frc().read64_cached_upper(&cache)
+        }),
+        ("low 32 bits only (seed 001 fix)", &|| {
+            u64::from(mct.frc().read_low())
+        }),
+        ("exynos-mct FrcTime (64-bit, software epoch)", &|| {
+            time.now()
+        }),
+    ];
+    for (name, read) in strategies {
+        bus.reset_stats();
+        for _ in 0..n {
+            clock.advance(100_000_000);
+            std::hint::black_box(read());
+        }
+        println!(
+            "  {name}: {:.4} MMIO reads per timestamp",
+            bus.stats().reads as f64 / n as f64
+        );
+    }
+    println!("  seed (5420, 1M gettimeofday): 1323852 us hi-lo-hi, 1173084 us cached upper half");
+
+    let clock = SimClock::new();
+    let bus = SimBus::new(&clock, MctModel::exynos4210().with_wstat(WstatMode::Stuck));
+    match Mct::new(bus.clone(), Config::default()).and_then(|m| m.start_frc()) {
+        Ok(_) => println!("  stuck G_WSTAT: unexpectedly acknowledged"),
+        Err(e) => println!(
+            "  stuck G_WSTAT: start_frc returns `{e:?}` after {} status reads (Linux panics)",
+            bus.stats().reads
+        ),
     }
 }

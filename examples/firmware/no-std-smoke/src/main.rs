@@ -31,6 +31,31 @@ fn touch_libraries() {
     );
     #[cfg(target_arch = "loongarch64")]
     black_box(loongarch_on_csr as fn() -> u64);
+    black_box(mct_on_mmio as fn(usize) -> u64);
+}
+
+/// The Exynos MCT driver over a real `Mmio` window: FRC, 64-bit time, comparator alarm.
+fn mct_on_mmio(base: usize) -> u64 {
+    use timer_core::{Alarm, Mmio, Monotonic};
+    // SAFETY: never executed (see the module docs); on hardware `base` would be the MCT
+    // block (0x1005_0000 on Exynos4210), owned by this code alone.
+    let bus = unsafe { Mmio::<u32>::new(base, 0x800) };
+    let Ok(mct) = exynos_mct::Mct::new(&bus, exynos_mct::Config::default()) else {
+        return 0;
+    };
+    if mct.start_frc().is_err() {
+        return 0;
+    }
+    let time = mct.time();
+    let Ok(comp) = mct.comparator(0) else {
+        return 0;
+    };
+    let Ok(mut alarm) = Alarm::new(comp, &time) else {
+        return 0;
+    };
+    let _ = alarm.set_deadline(time.now() + 240);
+    let _ = alarm.on_interrupt();
+    time.now()
 }
 
 /// The LoongArch driver on the real CSR instructions (only where they exist).

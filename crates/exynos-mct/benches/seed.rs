@@ -1,0 +1,151 @@
+//! Seed 001 proof on the behavioural model, in virtual time (deterministic: no host clock is
+//! read): MMIO reads per 64-bit timestamp for each way of reading the MCT FRC, counted by
+//! `SimBus`. Prints `bench: exynos-mct/<metric> = <value> <unit>` lines for
+//! `cargo xtask bench` and the README. Instruction counts per call on the real ISA come from
+//! the smdkc210 firmware (`bench: exynos-mct/fw_*` lines, QEMU `-icount shift=0`).
+//!
+//! Run: `cargo bench -p exynos-mct --bench seed`.
+
+use exynos_mct::sim::MctModel;
+use exynos_mct::{Config, Mct, UpperCache};
+use timer_core::Monotonic;
+use timer_core::sim::{SimBus, SimClock};
+
+const TIMESTAMPS: u64 = 100_000;
+
+/// One strategy: reads timestamps on the driver and counts wrong ones; returns how many.
+type Strategy<'a> = &'a dyn Fn(&Mct<SimBus<MctModel>>, &SimBus<MctModel>, &mut u64) -> u64;
+
+fn line(metric: &str, value: impl std::fmt::Display, unit: &str) {
+    println!("bench: exynos-mct/{metric} = {value} {unit}");
+}
+
+/// A deterministic pseudo-random gap (xorshift), 0..2 s: the run spans many low-word wraps.
+fn gaps() -> impl FnMut() -> u64 {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % 2_000_000_000
+    }
+}
+
+fn check(bus: &SimBus<MctModel>, before_ns: u64, v: u64) -> bool {
+    let after = bus.clock().now_ns();
+    let lo = bus.model(|m| m.frc_value(before_ns));
+    let hi = bus.model(|m| m.frc_value(after));
+    lo <= v && v <= hi
+}
+
+fn main() {
+    println!(
+        "# MCT model at 24 MHz, MMIO read 100 ns / write 50 ns (SimBus defaults), {TIMESTAMPS} \
+         timestamps 0..2 s apart (pseudo-random, ~560 low-word wraps), virtual time"
+    );
+    let mut failures = 0u64;
+
+    // Each strategy: count reads, check every value against the model's true count.
+    let mut run = |metric: &str, f: Strategy| {
+        let clock = SimClock::new();
+        let bus = SimBus::new(&clock, MctModel::exynos4210().with_frc(0xFFFF_0000));
+        let mct = Mct::new(bus.clone(), Config::default()).expect("model");
+        mct.start_frc().expect("model acknowledges");
+        bus.reset_stats();
+        let mut wrong = 0;
+        let n = f(&mct, &bus, &mut wrong);
+        let reads = bus.stats().reads as f64 / n as f64;
+        failures += wrong;
+        line(metric, format!("{reads:.5}"), "reads");
+        reads
+    };
+
+    let hilohi = run("reads_per_timestamp_hilohi", &|mct, bus, wrong| {
+        let mut gap = gaps();
+        for _ in 0..TIMESTAMPS {
+            bus.clock().advance(gap());
+            let t = bus.clock().now_ns();
+            let v = mct.frc().read64();
+            *wrong += u64::from(!check(bus, t, v));
+        }
+        TIMESTAMPS
+    });
+    let cached = run("reads_per_timestamp_cached_upper", &|mct, bus, wrong| {
+        let cache = UpperCache::new();
+        let mut gap = gaps();
+        for _ in 0..TIMESTAMPS {
+            bus.clock().advance(gap());
+            let t = bus.clock().now_ns();
+            let v = mct.frc().read64_cached_upper(&cache);
+            *wrong += u64::from(!check(bus, t, v));
+        }
+        TIMESTAMPS
+    });
+    let low = run("reads_per_timestamp_32bit_only", &|mct, bus, _wrong| {
+        let mut gap = gaps();
+        for _ in 0..TIMESTAMPS {
+            bus.clock().advance(gap());
+            std::hint::black_box(mct.frc().read_low());
+        }
+        TIMESTAMPS
+    });
+    let ours = run("reads_per_timestamp_time64", &|mct, bus, wrong| {
+        // Counted from before creation: FrcTime's own hi-lo-hi start read is included.
+        let time = mct.time();
+        let mut gap = gaps();
+        let mut last = 0;
+        for _ in 0..TIMESTAMPS {
+            bus.clock().advance(gap());
+            let t = bus.clock().now_ns();
+            let v = time.now();
+            *wrong += u64::from(!check(bus, t, v) || v < last);
+            last = v;
+        }
+        TIMESTAMPS
+    });
+    line("reads_per_timestamp_time64_goal", "1.01", "reads");
+
+    // At carries: every timestamp taken within a few ticks before a low-word carry.
+    let clock = SimClock::new();
+    let bus = SimBus::new(&clock, MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).expect("model");
+    mct.start_frc().expect("model acknowledges");
+    let (mut torn, mut reads) = (0u64, 0u64);
+    const CARRIES: u64 = 1_000;
+    for k in 1..=CARRIES {
+        let now = clock.now_ns();
+        bus.model(|m| m.set_frc(now, (k << 32) - (k % 5)));
+        let t = clock.now_ns();
+        let lo = mct.frc().read_low();
+        let hi = mct.frc().read_high();
+        torn += u64::from(!check(&bus, t, (u64::from(hi) << 32) | u64::from(lo)));
+        let now = clock.now_ns();
+        bus.model(|m| m.set_frc(now, (k << 32) - (k % 5)));
+        bus.reset_stats();
+        let t = clock.now_ns();
+        let v = mct.frc().read64();
+        reads += bus.stats().reads;
+        failures += u64::from(!check(&bus, t, v));
+    }
+    line(
+        "reads_per_timestamp_hilohi_at_carry",
+        format!("{:.3}", reads as f64 / CARRIES as f64),
+        "reads",
+    );
+    line("naive_lo_hi_torn_at_carry", torn, "of_1000");
+
+    // Virtual time per timestamp at 100 ns per MMIO read.
+    for (metric, r) in [
+        ("virtual_ns_per_timestamp_hilohi", hilohi),
+        ("virtual_ns_per_timestamp_cached_upper", cached),
+        ("virtual_ns_per_timestamp_32bit_only", low),
+        ("virtual_ns_per_timestamp_time64", ours),
+    ] {
+        line(metric, format!("{:.1}", r * 100.0), "ns");
+    }
+
+    if failures > 0 || ours > 1.01 {
+        eprintln!("exynos-mct seed bench: {failures} wrong timestamps, time64 {ours:.4} reads");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,481 @@
+//! Clockevents: the global comparators ([`Comparator`], Linux "mct-comp") and the
+//! per-CPU local timers ([`LocalTimer`], Linux "mct_tick"). Both implement timer-core's
+//! [`ClockEvent`]; pair one with [`FrcTime`](crate::FrcTime) in a
+//! [`timer_core::Alarm`] for absolute, never-early deadlines.
+//!
+//! | | [`Comparator`] | [`LocalTimer`] |
+//! |---|---|---|
+//! | rate | FRC rate (24 MHz) | FRC rate / 2 (`L_TCNTB = 1`: 12 MHz) |
+//! | phase-locked to the FRC | yes (compares the FRC itself) | no (own prescaler) |
+//! | `min_delta` | 0xF (Linux) | 0xF (Linux; QEMU lengthens short ones, see below) |
+//! | `max_delta` | 0x7000_0000 (78.3 s; Linux: 0xFFFF_FFFF) | 0x3800_0000 (78.3 s; hardware: 0x7FFF_FFFF) |
+//! | oneshot | 64-bit compare value `now + delta` | interval mode, stopped in [`ack`](ClockEvent::ack) |
+//! | periodic | `ADD_INCR` + `AUTO_INC` | interval mode |
+//!
+//! **Why the maxima are below half a 32-bit FRC wrap:** [`FrcTime`](crate::FrcTime) needs
+//! a reading at least every 2^31 FRC ticks. timer-core's `Alarm` reads the time at every
+//! step of a long wait, so a clockevent whose longest step is *less* than half a wrap keeps
+//! that precondition even on an otherwise idle system. Exactly half a wrap is not enough:
+//! the time is read before programming and again in the interrupt handler, so the gap is
+//! the step **plus** the programming time and the interrupt latency (the host test
+//! `alarm_on_comparator_and_frc_time_is_never_early` caught an `Alarm` that re-armed
+//! forever with a 0x7FFF_FFFF step). The maxima keep 0x1000_0000 ticks (11.2 s) of margin.
+//! The hardware limits are exported as [`COMP_MAX_DELTA_HW`] and [`LOCAL_MAX_DELTA_HW`].
+
+use timer_core::{ClockEvent, Error, Features, Reg, RegisterBus, RegisterBusExt};
+
+use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
+use crate::wstat::{self, WaitClock, WstatBit};
+use crate::{Mct, drop_count};
+
+/// Smallest delta of both kinds (Linux: `0xF`).
+pub const MIN_DELTA: u64 = 0xF;
+/// Largest comparator delta reported by [`Comparator`]: 0x7000_0000 FRC ticks (78.3 s),
+/// half a 32-bit FRC wrap minus 0x1000_0000 ticks (11.2 s) of margin for programming and
+/// interrupt latency; see the [module docs](self).
+pub const COMP_MAX_DELTA: u64 = 0x7000_0000;
+/// Largest comparator delta the hardware takes (`ADD_INCR` is 32 bits; Linux uses it).
+pub const COMP_MAX_DELTA_HW: u64 = 0xFFFF_FFFF;
+/// Largest local-timer delta reported by [`LocalTimer`]: 0x3800_0000 ticks at FRC/2, the
+/// same 78.3 s as [`COMP_MAX_DELTA`].
+pub const LOCAL_MAX_DELTA: u64 = 0x3800_0000;
+/// Largest local-timer delta the hardware takes (`L_ICNTB` count is 31 bits; Linux).
+pub const LOCAL_MAX_DELTA_HW: u64 = 0x7FFF_FFFF;
+/// Attempts at arming a comparator whose value the counter passed while it was being
+/// programmed (each re-arms `MIN_DELTA` further on).
+const COMP_REARM_ATTEMPTS: u32 = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+enum Mode {
+    Off,
+    Oneshot,
+    Periodic,
+}
+
+/// Global comparator `n` of the MCT: fires when the 64-bit FRC reaches `G_COMPn`.
+///
+/// # Timing contract
+/// - [`set_next_event(delta)`](ClockEvent::set_next_event) reads the exact 64-bit count
+///   (hi-lo-hi) **after** the call began and programs `now + delta`: never early. After
+///   enabling, it reads the low word once more; if the counter already passed the value
+///   during programming (possible only with a slow `WSTAT` and a tiny delta) and the
+///   status bit is not set, it re-arms as far ahead as the programming took plus
+///   `min_delta` (late, never lost), up to 4 times, then returns [`Error::Timeout`].
+/// - Periodic: `G_COMPn_ADD_INCR = period` and `AUTO_INC`; the hardware adds the period to
+///   the compare value at each match, so the period does not drift with interrupt latency.
+///
+/// Sequence (Linux `exynos4_mct_comp0_start`): disable, write `G_COMPn_L` then `_U`
+/// (each WSTAT-acknowledged), `ADD_INCR` for periodic, set the `G_INT_ENB` bit, enable.
+///
+/// Errors of every programming method: [`Error::InvalidConfig`] for a delta outside
+/// `[min_delta, max_delta]`, [`Error::Timeout`] for a missing WSTAT acknowledgement.
+///
+/// QEMU quirk 2 (`qemu.md` §1): in QEMU each `G_COMPn` write and each enable change
+/// restarts the FRC from the last value written to `G_CNT` (or the last match); the
+/// compare value still refers to the count, so the event comes *later* by the ticks the
+/// model dropped, never earlier. The smdkc210 firmware shows it.
+pub struct Comparator<'a, B: RegisterBus<Word = u32>> {
+    mct: &'a Mct<B>,
+    n: usize,
+    mode: Mode,
+    value: u64,
+}
+
+impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
+    pub(crate) fn new(mct: &'a Mct<B>, n: usize) -> Self {
+        Self {
+            mct,
+            n,
+            mode: Mode::Off,
+            value: 0,
+        }
+    }
+
+    /// Which comparator (0..4).
+    pub fn index(&self) -> usize {
+        self.n
+    }
+
+    /// The 64-bit value last programmed (the hardware advances it in periodic mode).
+    pub fn programmed(&self) -> u64 {
+        self.value
+    }
+
+    /// Read `G_COMPn_U:L` back (2 MMIO reads; in periodic mode it shows the auto-increment).
+    pub fn read_compare(&self) -> u64 {
+        let bus = self.mct.bus_ref();
+        let lo = bus.read_raw(regs::g_comp_l(self.n));
+        let hi = bus.read_raw(regs::g_comp_u(self.n));
+        (u64::from(hi) << 32) | u64::from(lo)
+    }
+
+    /// Whether `G_INT_CSTAT` bit `n` is set (1 MMIO read, nothing cleared): for polling.
+    pub fn is_pending(&self) -> bool {
+        self.mct.bus_ref().read_raw(regs::G_INT_CSTAT) & regs::g_int_comp(self.n) != 0
+    }
+
+    fn wait_clock(&self) -> WaitClock {
+        self.mct.wait_clock()
+    }
+
+    fn gwstat(mask: u32) -> WstatBit {
+        WstatBit {
+            status: Reg::new(regs::G_WSTAT_REG.offset()),
+            mask,
+        }
+    }
+
+    fn disable(&self) -> Result<(), Error> {
+        let bits = regs::g_tcon_comp_enable(self.n) | regs::g_tcon_auto_inc(self.n);
+        self.mct
+            .write_g_tcon(|t| t & !bits, self.wait_clock())
+            .map(drop_count)
+    }
+
+    fn write_compare(&self, value: u64) -> Result<(), Error> {
+        let bus = self.mct.bus_ref();
+        let cfg = self.mct.config().wstat;
+        let clock = self.wait_clock();
+        wstat::write_and_wait(
+            bus,
+            regs::g_comp_l(self.n),
+            value as u32,
+            Self::gwstat(regs::g_wstat_comp_l(self.n)),
+            clock,
+            &cfg,
+        )?;
+        wstat::write_and_wait(
+            bus,
+            regs::g_comp_u(self.n),
+            (value >> 32) as u32,
+            Self::gwstat(regs::g_wstat_comp_u(self.n)),
+            clock,
+            &cfg,
+        )?;
+        Ok(())
+    }
+
+    /// Program the comparator to the absolute 64-bit FRC value `value` (oneshot). No range
+    /// or past check: a value the counter already passed does not fire until the 64-bit
+    /// counter wraps (in 24 000 years). Most callers want
+    /// [`set_next_event`](ClockEvent::set_next_event).
+    ///
+    /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement.
+    pub fn arm_at(&mut self, value: u64) -> Result<(), Error> {
+        self.program(value, None)
+    }
+
+    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), Error> {
+        self.mode = Mode::Off;
+        self.disable()?;
+        self.write_compare(value)?;
+        self.value = value;
+        let n = self.n;
+        let mut enable = regs::g_tcon_comp_enable(n);
+        if let Some(incr) = incr {
+            let cfg = self.mct.config().wstat;
+            wstat::write_and_wait(
+                self.mct.bus_ref(),
+                regs::g_comp_add_incr(n),
+                incr,
+                Self::gwstat(regs::g_wstat_comp_add_incr(n)),
+                self.wait_clock(),
+                &cfg,
+            )?;
+            enable |= regs::g_tcon_auto_inc(n);
+        }
+        self.mct.write_g_int_enb(|e| e | regs::g_int_comp(n));
+        self.mct.write_g_tcon(|t| t | enable, self.wait_clock())?;
+        self.mode = if incr.is_some() {
+            Mode::Periodic
+        } else {
+            Mode::Oneshot
+        };
+        Ok(())
+    }
+
+    /// Stop the comparator and mask its interrupt; a pending status bit stays until
+    /// [`ack`](ClockEvent::ack).
+    ///
+    /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement (the interrupt is
+    /// masked anyway).
+    pub fn try_shutdown(&mut self) -> Result<(), Error> {
+        self.mode = Mode::Off;
+        let n = self.n;
+        self.mct.write_g_int_enb(|e| e & !regs::g_int_comp(n));
+        self.disable()
+    }
+
+    fn check_range(&self, delta: u64) -> Result<(), Error> {
+        if delta < self.min_delta() || delta > self.max_delta() {
+            return Err(Error::InvalidConfig);
+        }
+        Ok(())
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
+    fn freq_hz(&self) -> u32 {
+        self.mct.freq_hz()
+    }
+    fn min_delta(&self) -> u64 {
+        MIN_DELTA
+    }
+    fn max_delta(&self) -> u64 {
+        COMP_MAX_DELTA
+    }
+    fn features(&self) -> Features {
+        Features::BOTH
+    }
+    /// The comparator compares the FRC itself.
+    fn phase_locked(&self) -> bool {
+        true
+    }
+    fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
+        self.check_range(delta)?;
+        let frc = self.mct.frc();
+        let mut start = frc.read64();
+        let mut target = start.wrapping_add(delta);
+        for _ in 0..COMP_REARM_ATTEMPTS {
+            self.program(target, None)?;
+            // Did the counter pass the value while we programmed it? Extend the low word
+            // from the start reading (the distance is far below half a wrap).
+            let now = crate::clocksource::extend32(start, frc.read_low());
+            if now < target || self.is_pending() {
+                return Ok(());
+            }
+            // Missed: re-arm as far ahead as the programming just took, plus min_delta
+            // (late, never lost, and the next attempt has the time it needs).
+            let took = now.wrapping_sub(start);
+            start = now;
+            target = now.wrapping_add(took).wrapping_add(MIN_DELTA);
+        }
+        self.mode = Mode::Off;
+        Err(Error::Timeout)
+    }
+    fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
+        self.check_range(period)?;
+        let start = self.mct.frc().read64().wrapping_add(period);
+        self.program(start, Some(period as u32))
+    }
+    fn shutdown(&mut self) {
+        // Infallible by the trait; the interrupt is masked even if the WSTAT wait failed.
+        let _ = self.try_shutdown();
+    }
+    fn ack(&mut self) -> bool {
+        let bit = regs::g_int_comp(self.n);
+        let bus = self.mct.bus_ref();
+        if bus.read_raw(regs::G_INT_CSTAT) & bit == 0 {
+            return false;
+        }
+        bus.write_raw(regs::G_INT_CSTAT, bit);
+        true
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> Drop for Comparator<'_, B> {
+    fn drop(&mut self) {
+        self.mct.give_back(1 << self.n);
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Comparator")
+            .field("n", &self.n)
+            .field("mode", &self.mode)
+            .field("value", &self.value)
+            .finish()
+    }
+}
+
+/// Local timer `i` of the MCT: a per-CPU down-counter at `fin_pll / 2`.
+///
+/// # How it is driven (Linux `exynos4_mct_tick_start`, `hardware.md` §2.6)
+/// `L_TCNTB = 1` once (a tick every 2 input clocks); to arm: stop the timer if it runs
+/// (`L_TCON = 0`), `L_ICNTB = MANUAL_UPDATE | delta`, `L_INT_ENB.ICNT = 1`,
+/// `L_TCON = INT_START | TIMER_START | INTERVAL_MODE`, each buffered write
+/// WSTAT-acknowledged. The timer always runs in interval (auto-reload) mode; a oneshot is
+/// emulated by stopping it in [`ack`](ClockEvent::ack) (quirk §2.8.3: otherwise it keeps
+/// interrupting).
+///
+/// # Timing contract
+/// Fires `delta` ticks (or, if the hardware counts `ICNTB + 1`, one tick more) after the
+/// final `L_TCON` write: never early. The local prescaler is not synchronised with the
+/// FRC ([`phase_locked`](ClockEvent::phase_locked) is `false`), so an `Alarm` adds one
+/// tick of margin.
+///
+/// # QEMU (`hardware.md` §2.9; confirmed by the smdkc210 firmware)
+/// - Writing `L_ICNTB` raises `TCNTB × ICNTB` to at least 0x100 ticks, so short deltas
+///   come late (0xF becomes 256 ticks).
+/// - The manual-update path adds one to the tick divider a second time: the first
+///   interval after arming lasts `3 × (ICNTB + 1)` input clocks instead of
+///   `2 × (ICNTB + 1)`; reloads in interval mode use `2 × (ICNTB + 1)`. Late, never early.
+pub struct LocalTimer<'a, B: RegisterBus<Word = u32>> {
+    mct: &'a Mct<B>,
+    i: usize,
+    regs: LocalRegs,
+    running: bool,
+    mode: Mode,
+}
+
+impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
+    pub(crate) fn new(mct: &'a Mct<B>, i: usize) -> Result<Self, Error> {
+        let mut t = Self {
+            mct,
+            i,
+            regs: LocalRegs::of(i),
+            running: true, // unknown: stop it below
+            mode: Mode::Off,
+        };
+        let init = t.stop().and_then(|()| {
+            t.write_wait(t.regs.tcntb, regs::TICK_BASE_CNT, L_WSTAT::TCNTB::SET.value)
+        });
+        match init {
+            Ok(()) => Ok(t),
+            // `t` is dropped here, which hands the timer back.
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Which local timer.
+    pub fn index(&self) -> usize {
+        self.i
+    }
+
+    /// Its registers.
+    pub fn regs(&self) -> &LocalRegs {
+        &self.regs
+    }
+
+    /// Whether `L_INT_CSTAT.ICNT` is set (1 MMIO read, nothing cleared): for polling.
+    pub fn is_pending(&self) -> bool {
+        self.mct
+            .bus_ref()
+            .read(self.regs.int_cstat)
+            .is_set(L_INT::ICNT)
+    }
+
+    /// The interrupt counter observation `L_ICNTO` (1 MMIO read).
+    pub fn icnto(&self) -> u32 {
+        self.mct.bus_ref().read_raw(self.regs.icnto)
+    }
+
+    fn write_wait<R: tock_registers::RegisterLongName>(
+        &self,
+        reg: Reg<u32, R>,
+        value: u32,
+        mask: u32,
+    ) -> Result<(), Error> {
+        let cfg = self.mct.config().wstat;
+        wstat::write_and_wait(
+            self.mct.bus_ref(),
+            Reg::new(reg.offset()),
+            value,
+            WstatBit {
+                status: Reg::new(self.regs.wstat.offset()),
+                mask,
+            },
+            self.mct.wait_clock(),
+            &cfg,
+        )
+        .map(drop_count)
+    }
+
+    fn stop(&mut self) -> Result<(), Error> {
+        if self.running {
+            self.write_wait(self.regs.tcon, 0, L_WSTAT::TCON::SET.value)?;
+            self.running = false;
+        }
+        Ok(())
+    }
+
+    fn program(&mut self, delta: u64, mode: Mode) -> Result<(), Error> {
+        if delta < self.min_delta() || delta > self.max_delta() {
+            return Err(Error::InvalidConfig);
+        }
+        self.mode = Mode::Off;
+        self.stop()?;
+        let icntb = L_ICNTB::MANUAL_UPDATE::SET + L_ICNTB::COUNT.val(delta as u32);
+        self.write_wait(self.regs.icntb, icntb.value, L_WSTAT::ICNTB::SET.value)?;
+        self.mct
+            .bus_ref()
+            .write(self.regs.int_enb, L_INT::ICNT::SET);
+        let tcon = L_TCON::INT_START::SET + L_TCON::TIMER_START::SET + L_TCON::INTERVAL_MODE::SET;
+        // Mark running before the wait: if the acknowledgement times out the timer may
+        // run, and the next arm must stop it first.
+        self.running = true;
+        self.write_wait(self.regs.tcon, tcon.value, L_WSTAT::TCON::SET.value)?;
+        self.mode = mode;
+        Ok(())
+    }
+
+    /// Stop the timer and mask its interrupt; a pending status stays until
+    /// [`ack`](ClockEvent::ack).
+    ///
+    /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement.
+    pub fn try_shutdown(&mut self) -> Result<(), Error> {
+        self.mode = Mode::Off;
+        self.mct.bus_ref().write_raw(self.regs.int_enb, 0);
+        self.running = true; // force the stop write whatever we believed
+        self.stop()
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> ClockEvent for LocalTimer<'_, B> {
+    /// FRC rate / (`TICK_BASE_CNT` + 1).
+    fn freq_hz(&self) -> u32 {
+        (self.mct.freq_hz() / (regs::TICK_BASE_CNT + 1)).max(1)
+    }
+    fn min_delta(&self) -> u64 {
+        MIN_DELTA
+    }
+    fn max_delta(&self) -> u64 {
+        LOCAL_MAX_DELTA
+    }
+    fn features(&self) -> Features {
+        Features::BOTH
+    }
+    fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
+        self.program(delta, Mode::Oneshot)
+    }
+    fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
+        self.program(period, Mode::Periodic)
+    }
+    fn shutdown(&mut self) {
+        let _ = self.try_shutdown();
+    }
+    /// Linux order: a oneshot is stopped first (so the interval reload cannot raise a
+    /// second interrupt), then the status is cleared.
+    fn ack(&mut self) -> bool {
+        if !self.is_pending() {
+            return false;
+        }
+        if self.mode == Mode::Oneshot {
+            self.mode = Mode::Off;
+            // A failed stop leaves `running` set, so the next arm retries it.
+            let _ = self.stop();
+        }
+        self.mct
+            .bus_ref()
+            .write(self.regs.int_cstat, L_INT::ICNT::SET);
+        true
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> Drop for LocalTimer<'_, B> {
+    fn drop(&mut self) {
+        self.mct.give_back(1 << (4 + self.i));
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> core::fmt::Debug for LocalTimer<'_, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LocalTimer")
+            .field("i", &self.i)
+            .field("running", &self.running)
+            .field("mode", &self.mode)
+            .finish()
+    }
+}

@@ -1,0 +1,308 @@
+//! The global free-running counter (FRC) as a clocksource, and 64-bit time from it.
+//!
+//! # Background (seed 001)
+//!
+//! The FRC is 64 bits wide but read as two 32-bit registers, `G_CNT_U` and `G_CNT_L`. A
+//! consistent 64-bit value needs *hi-lo-hi*: read U, L, U again and retry while the two
+//! U reads differ (otherwise a carry out of the low word between the two reads gives a
+//! value 2^32 off). Each read is a slow MMIO access (hundreds of ns on Exynos5420), and
+//! the clocksource is read all the time: Linux measured 1 000 000 `gettimeofday()` calls
+//! at 1323852 µs with hi-lo-hi, 1173084 µs with ChromeOS's cached upper half (2 reads),
+//! and 1014429 µs with the low word only (1 read), and dropped to a 32-bit clocksource.
+//!
+//! # The choices, and what each costs
+//!
+//! | read | MMIO reads | exact vs. the hardware count | precondition |
+//! |---|---|---|---|
+//! | [`Frc::read_low`] / [`Clocksource::read`] (32 bits) | 1 | yes, modulo 2^32 (wraps every 178.96 s) | none |
+//! | [`Frc::read64`] (hi-lo-hi) | 3 (5 or 6 when a carry falls between the reads) | yes | none |
+//! | [`Frc::read64_cached_upper`] (ChromeOS) | 2 (4 when the high word changed since the last call) | yes | one [`UpperCache`] per reader |
+//! | [`FrcTime::now`] (software epoch over the low word) | **1**, + 3 once at creation | yes while the precondition holds | read at least once per 2^31 ticks (89.48 s at 24 MHz) |
+//!
+//! Instruction counts per call on the real ISA (Cortex-A9, `armv7a-none-eabi`, QEMU
+//! `-icount shift=0`) are printed by the smdkc210 firmware as `bench:` lines; the crate
+//! README lists them beside the read counts (`cargo xtask bench`).
+//!
+//! # The software epoch ([`FrcTime`])
+//!
+//! [`FrcTime`] keeps the last 64-bit time in a critical-section cell and advances it by
+//! the low word's forward distance, using timer-core's half-wrap rule
+//! ([`timer_core::extend::extend`]; the algorithm and its proof are documented there).
+//! It differs from timer-core's generic [`Extended`](timer_core::Extended) in one way
+//! that matters for this block: it starts from the **hardware's 64-bit count** (one
+//! hi-lo-hi read at creation), not from the low word alone, so its values are the
+//! numbers the comparators compare against, and a deadline taken from it can be
+//! cross-checked against `G_COMPn`. [`FrcTime::resync`] re-reads the high word (after
+//! [`Mct::load_frc`](crate::Mct::load_frc), or a long sleep), moving time forward only.
+//!
+//! **Precondition:** call [`FrcTime::now`] at least once every 2^31 ticks (89.48 s at
+//! 24 MHz), and do not hold a raw reading that long. A clockevent whose `max_delta` is at
+//! most half a wrap does this by itself when driven through timer-core's `Alarm` (it
+//! reads the time at every step): both clockevents of this crate report such a
+//! `max_delta`. If the precondition is broken, time loses whole wraps (stays monotonic,
+//! falls behind) until [`resync`](FrcTime::resync).
+//!
+//! # QEMU
+//!
+//! QEMU quirk 2 (`qemu.md` §1): in QEMU's model, writing `G_COMPn`, changing a
+//! comparator enable in `G_TCON`, or (re)starting the FRC restarts the visible count from
+//! the last value written to `G_CNT` (or the last comparator match); the elapsed ticks
+//! are lost and the counter jumps *backwards*. [`Frc`] reports what the model shows;
+//! [`FrcTime`] treats the backward jump as a stale reading and holds its value until the
+//! counter has caught up, so it stays monotonic but does not advance meanwhile. Real
+//! hardware does not do this.
+
+use core::cell::Cell;
+
+use critical_section::Mutex;
+use timer_core::{Clocksource, Continuous, Monotonic, RegisterBus, RegisterBusExt};
+
+use crate::{Mct, regs};
+
+/// Attempts of a hi-lo-hi read before giving up on a consistent pair. A real counter's
+/// high word changes once every 178.96 s, so the second attempt always succeeds; the
+/// bound only matters for a broken bus.
+const HILOHI_ATTEMPTS: u32 = 3;
+
+/// The global FRC: a 32-bit [`Continuous`] clocksource (the low word, as Linux's
+/// `mct-frc`) and the exact 64-bit reads. `Copy`: hand out as many as needed.
+pub struct Frc<'a, B: RegisterBus<Word = u32>> {
+    mct: &'a Mct<B>,
+}
+
+impl<B: RegisterBus<Word = u32>> Clone for Frc<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: RegisterBus<Word = u32>> Copy for Frc<'_, B> {}
+
+impl<'a, B: RegisterBus<Word = u32>> Frc<'a, B> {
+    pub(crate) fn new(mct: &'a Mct<B>) -> Self {
+        Self { mct }
+    }
+
+    /// The low word, `G_CNT_L`: **1 MMIO read**.
+    pub fn read_low(&self) -> u32 {
+        self.mct.bus_ref().read_raw(regs::G_CNT_L)
+    }
+
+    /// The high word, `G_CNT_U`: 1 MMIO read (on its own not consistent with any low word).
+    pub fn read_high(&self) -> u32 {
+        self.mct.bus_ref().read_raw(regs::G_CNT_U)
+    }
+
+    /// The exact 64-bit count, hi-lo-hi: **3 MMIO reads**, retried while the high word
+    /// changes between its two reads (a carry out of the low word in between).
+    ///
+    /// Never loops unboundedly: after 3 attempts (impossible on a working counter, whose
+    /// high word changes every 179 s) it returns the last pair read.
+    pub fn read64(&self) -> u64 {
+        let bus = self.mct.bus_ref();
+        let mut hi = bus.read_raw(regs::G_CNT_U);
+        let mut lo = 0;
+        for _ in 0..HILOHI_ATTEMPTS {
+            lo = bus.read_raw(regs::G_CNT_L);
+            let hi2 = bus.read_raw(regs::G_CNT_U);
+            if hi2 == hi {
+                break;
+            }
+            hi = hi2;
+        }
+        (u64::from(hi) << 32) | u64::from(lo)
+    }
+
+    /// The exact 64-bit count with ChromeOS's cached upper half: read L, then U, and accept
+    /// when U equals the high word cached by the previous call: **2 MMIO reads** (4 when
+    /// the high word changed). Kept for comparison (seed table).
+    ///
+    /// Why it is exact: the cached U was read before this call's L; if U reads the same
+    /// after L, the high word did not change across L (the counter only counts up).
+    pub fn read64_cached_upper(&self, cache: &UpperCache) -> u64 {
+        let bus = self.mct.bus_ref();
+        let mut lo = 0;
+        let mut hi = cache.hi.get();
+        for _ in 0..HILOHI_ATTEMPTS {
+            lo = bus.read_raw(regs::G_CNT_L);
+            let now_hi = bus.read_raw(regs::G_CNT_U);
+            if now_hi == hi && cache.valid.get() {
+                break;
+            }
+            hi = now_hi;
+            cache.hi.set(now_hi);
+            cache.valid.set(true);
+        }
+        (u64::from(hi) << 32) | u64::from(lo)
+    }
+
+    /// FRC rate in Hz.
+    pub fn freq_hz(&self) -> u32 {
+        self.mct.freq_hz()
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> Clocksource for Frc<'_, B> {
+    fn bits(&self) -> u32 {
+        32
+    }
+    fn freq_hz(&self) -> u32 {
+        self.mct.freq_hz()
+    }
+    /// `G_CNT_L`: one MMIO read.
+    fn read(&self) -> u64 {
+        u64::from(self.read_low())
+    }
+}
+
+/// The FRC counts at a fixed rate without software help (Linux registers it
+/// `CLOCK_SOURCE_IS_CONTINUOUS`). Under QEMU, quirk 2 (see the [module docs](self))
+/// breaks the "never reset behind the reader's back" part.
+impl<B: RegisterBus<Word = u32>> Continuous for Frc<'_, B> {}
+
+/// The high word cached between calls of [`Frc::read64_cached_upper`] (one per reader).
+#[derive(Debug, Default)]
+pub struct UpperCache {
+    hi: Cell<u32>,
+    valid: Cell<bool>,
+}
+
+impl UpperCache {
+    /// An empty cache (the first read costs 4 MMIO reads).
+    pub const fn new() -> Self {
+        Self {
+            hi: Cell::new(0),
+            valid: Cell::new(false),
+        }
+    }
+}
+
+/// timer-core's [`extend`](timer_core::extend::extend) specialised to 32 bits: the same half-wrap rule in 32-bit
+/// arithmetic (a forward step of at most 2^31 is taken, anything else is a stale read and
+/// keeps `last`), so it costs a few instructions on a 32-bit core.
+///
+/// ```
+/// use exynos_mct::clocksource::extend32;
+/// assert_eq!(extend32(0xFFFF_FFF0, 0x10), 0x1_0000_0010); // across the carry
+/// assert_eq!(extend32(0x1_0000_0010, 0xFFFF_FFF8), 0x1_0000_0010); // stale: unchanged
+/// ```
+#[inline]
+pub const fn extend32(last: u64, low: u32) -> u64 {
+    let delta = low.wrapping_sub(last as u32);
+    if delta <= 1 << 31 {
+        last.saturating_add(delta as u64)
+    } else {
+        last
+    }
+}
+
+/// Monotonic 64-bit FRC time at **one MMIO read** per [`now`](Monotonic::now): a software
+/// epoch over the low word, started from the hardware's 64-bit count. See the
+/// [module docs](self) for the precondition (read once per 89.48 s at 24 MHz).
+///
+/// Share it by reference (`&FrcTime` is [`Monotonic`] too); all readers, including
+/// interrupt handlers, see one time that never goes backwards.
+pub struct FrcTime<'a, B: RegisterBus<Word = u32>> {
+    frc: Frc<'a, B>,
+    last: Mutex<Cell<u64>>,
+}
+
+impl<'a, B: RegisterBus<Word = u32>> FrcTime<'a, B> {
+    /// Start at the hardware's 64-bit count (one hi-lo-hi read: 3 MMIO reads).
+    pub fn new(frc: Frc<'a, B>) -> Self {
+        let start = frc.read64();
+        Self {
+            frc,
+            last: Mutex::new(Cell::new(start)),
+        }
+    }
+
+    /// Publish a raw low word read elsewhere; returns the time it maps to.
+    #[inline]
+    pub fn update_from_low(&self, low: u32) -> u64 {
+        critical_section::with(|cs| {
+            let cell = self.last.borrow(cs);
+            let now = extend32(cell.get(), low);
+            cell.set(now);
+            now
+        })
+    }
+
+    /// Re-read the exact 64-bit count (3 MMIO reads) and move time forward to it if it is
+    /// ahead; never moves backwards. Use after loading the FRC or a sleep longer than the
+    /// precondition allows.
+    pub fn resync(&self) -> u64 {
+        let hw = self.frc.read64();
+        critical_section::with(|cs| {
+            let cell = self.last.borrow(cs);
+            let now = cell.get().max(hw);
+            cell.set(now);
+            now
+        })
+    }
+
+    /// The last published time, without reading the hardware.
+    pub fn last(&self) -> u64 {
+        critical_section::with(|cs| self.last.borrow(cs).get())
+    }
+
+    /// The FRC it reads.
+    pub fn frc(&self) -> Frc<'a, B> {
+        self.frc
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> Monotonic for FrcTime<'_, B> {
+    /// One MMIO read (outside the critical section, so the read never lengthens the time
+    /// interrupts are masked) plus one short critical section.
+    #[inline]
+    fn now(&self) -> u64 {
+        let low = self.frc.read_low();
+        self.update_from_low(low)
+    }
+    fn freq_hz(&self) -> u32 {
+        self.frc.freq_hz()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use timer_core::extend::extend;
+
+    /// The specialised extension agrees with timer-core's generic one on the boundaries
+    /// of the half-wrap rule and across carries.
+    #[test]
+    fn extend32_matches_timer_core_extend() {
+        let lasts = [
+            0u64,
+            1,
+            0x7FFF_FFFF,
+            0x8000_0000,
+            0xFFFF_FFFF,
+            0x1_0000_0000,
+            0x5_8000_0001,
+            u64::MAX - 5,
+        ];
+        let lows = [
+            0u32,
+            1,
+            0x7FFF_FFFF,
+            0x8000_0000,
+            0x8000_0001,
+            0xFFFF_FFFE,
+            0xFFFF_FFFF,
+        ];
+        for &last in &lasts {
+            for &low in &lows {
+                for d in [0u32, 1, 0x8000_0000, 0x8000_0001] {
+                    let low = low.wrapping_add(d);
+                    assert_eq!(
+                        extend32(last, low),
+                        extend(last, u64::from(low), 32),
+                        "{last:#x} {low:#x}"
+                    );
+                }
+            }
+        }
+    }
+}

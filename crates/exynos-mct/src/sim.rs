@@ -1,0 +1,636 @@
+//! Behavioural model of the MCT in virtual time (feature `sim`), for host tests,
+//! benchmarks and demos. Put it behind a [`SimBus`](timer_core::sim::SimBus), which counts
+//! MMIO reads and writes and charges virtual time per access.
+//!
+//! What it models (facts from `hardware.md` §2 and `qemu.md` §1):
+//!
+//! - **FRC**: a 64-bit counter at `input_hz / ((PRESCALER + 1) << DIVIDER)` (24 MHz at
+//!   reset) that advances with virtual time while `G_TCON.TIMER_ENABLE` is set; the two
+//!   words are separate reads, so a carry between them **tears** a naive read exactly as on
+//!   hardware (the bus charges time per read). `G_CNT_L/U` writes load it.
+//! - **WSTAT**: each write to a buffered register sets its status bit
+//!   [immediately](WstatMode::Immediate) (QEMU), after a [delay](WstatMode::Delay), or
+//!   [never](WstatMode::Stuck); status bits are write-1-to-clear. A second write to a
+//!   register whose previous write is still unacknowledged is **dropped** (quirk §2.8.1,
+//!   counted in [`MctModel::lost_writes`]). The model applies an accepted write at once
+//!   and only delays its acknowledgement.
+//! - **Comparators**: four 64-bit comparators; when the FRC reaches an enabled compare
+//!   value the `G_INT_CSTAT` bit latches (W1C) and, with `AUTO_INC`, the compare value
+//!   advances by `ADD_INCR` (as many times as matches passed). A value the counter already
+//!   passed does not match (it is an equality comparator on hardware and in QEMU).
+//! - **Local timers**: the interrupt counter expires every `(TCNTB + 1) × (ICNTB + 1)`
+//!   input clocks after `L_TCON` starts both counters (the intended semantics of QEMU's
+//!   model; the hardware manual was not available — **unverified**), reloading in interval
+//!   mode, stopping otherwise; `L_INT_CSTAT.ICNT` latches (W1C). `ICNTB` bit 31 restarts
+//!   the count at once. `L_TCNTO`/`L_ICNTO` observe the counters. The local FRC counts
+//!   down from `L_FRCNTB` (0 = 2^32) and latches `L_INT_CSTAT.FRC` at each expiry.
+//! - **Faults**: [`force_read`](MctModel::force_read) makes any register read a fixed
+//!   value (garbage in, for the never-panic tests).
+//!
+//! QEMU's own quirks (FRC restart on `G_COMP` writes, `ICNTB` clamping, the manual-update
+//! off-by-one) are *not* modelled: the model is the hardware as documented; the firmware
+//! shows QEMU's behaviour.
+
+use timer_core::sim::SimModel;
+use timer_core::sim::model::{Counter, w1c};
+use timer_core::time::NANOS_PER_SEC;
+
+use crate::regs::{self, G_TCON, L_TCON};
+
+/// How the model acknowledges buffered writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WstatMode {
+    /// The status bit is set by the write itself (QEMU).
+    Immediate,
+    /// The status bit is set this many nanoseconds after the write.
+    Delay(u64),
+    /// The status bit never comes (a hung block).
+    Stuck,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Inflight {
+    reg: usize,
+    status: usize,
+    mask: u32,
+    done_at: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Local {
+    tcntb: u32,
+    icntb: u32,
+    frcntb: u32,
+    tcon: u32,
+    int_cstat: u32,
+    int_enb: u32,
+    wstat: u32,
+    /// Interrupt counter running since `origin_ns` with `period` input clocks.
+    active: bool,
+    origin_ns: u64,
+    period: u64,
+    tick: u64,
+    expired: u64,
+    fires: u64,
+    /// Local FRC.
+    lfrc_active: bool,
+    lfrc_origin_ns: u64,
+    lfrc_reload: u64,
+    lfrc_expired: u64,
+}
+
+fn clocks_between(from_ns: u64, to_ns: u64, hz: u32) -> u64 {
+    let dt = u128::from(to_ns.saturating_sub(from_ns));
+    (dt * u128::from(hz) / u128::from(NANOS_PER_SEC)) as u64
+}
+
+impl Local {
+    fn settle(&mut self, now: u64, hz: u32) {
+        if self.active && self.period > 0 {
+            let k = clocks_between(self.origin_ns, now, hz) / self.period;
+            if k > self.expired {
+                let interval = self.tcon & L_TCON::INTERVAL_MODE::SET.value != 0;
+                self.int_cstat |= regs::L_INT::ICNT::SET.value;
+                if interval {
+                    self.fires += k - self.expired;
+                    self.expired = k;
+                } else {
+                    self.fires += 1;
+                    self.expired = 1;
+                    self.active = false;
+                }
+            }
+        }
+        if self.lfrc_active && self.lfrc_reload > 0 {
+            let k = clocks_between(self.lfrc_origin_ns, now, hz) / self.lfrc_reload;
+            if k > self.lfrc_expired {
+                self.lfrc_expired = k;
+                self.int_cstat |= regs::L_INT::FRC::SET.value;
+            }
+        }
+    }
+
+    fn start_icnt(&mut self, now: u64) {
+        self.tick = u64::from(self.tcntb) + 1;
+        self.period = self.tick * (u64::from(self.icntb) + 1);
+        self.origin_ns = now;
+        self.expired = 0;
+        self.active = true;
+    }
+
+    fn running_bits(tcon: u32) -> bool {
+        let both = L_TCON::TIMER_START::SET.value | L_TCON::INT_START::SET.value;
+        tcon & both == both
+    }
+
+    fn position(&self, now: u64, hz: u32) -> Option<u64> {
+        (self.active && self.period > 0)
+            .then(|| clocks_between(self.origin_ns, now, hz) % self.period)
+    }
+
+    fn icnto(&self, now: u64, hz: u32) -> u32 {
+        match self.position(now, hz) {
+            Some(p) => (u64::from(self.icntb).saturating_sub(p / self.tick.max(1))) as u32,
+            None => 0,
+        }
+    }
+
+    fn tcnto(&self, now: u64, hz: u32) -> u32 {
+        match self.position(now, hz) {
+            Some(p) => (u64::from(self.tcntb).saturating_sub(p % self.tick.max(1))) as u32,
+            None => 0,
+        }
+    }
+
+    fn frcnto(&self, now: u64, hz: u32) -> u32 {
+        if !self.lfrc_active || self.lfrc_reload == 0 {
+            return self.frcntb;
+        }
+        let p = clocks_between(self.lfrc_origin_ns, now, hz) % self.lfrc_reload;
+        (self.lfrc_reload - p) as u32
+    }
+}
+
+/// The MCT model; see the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct MctModel {
+    input_hz: u32,
+    cfg: u32,
+    frc: Counter,
+    cnt_wstat: u32,
+    g_tcon: u32,
+    g_int_cstat: u32,
+    g_int_enb: u32,
+    g_wstat: u32,
+    comp: [u64; regs::NUM_COMPARATORS],
+    add_incr: [u32; regs::NUM_COMPARATORS],
+    matches: [u64; regs::NUM_COMPARATORS],
+    last_eval: u64,
+    locals: Vec<Local>,
+    wstat_mode: WstatMode,
+    inflight: Vec<Inflight>,
+    lost_writes: u64,
+    forced: Vec<(usize, u32)>,
+}
+
+impl MctModel {
+    /// An MCT with `local_timers` local timers (clamped to 16) at `input_hz`, all stopped,
+    /// FRC at 0, WSTAT immediate.
+    pub fn new(input_hz: u32, local_timers: usize) -> Self {
+        Self {
+            input_hz: input_hz.max(1),
+            cfg: 0,
+            frc: Counter::new(64, input_hz.max(1)),
+            cnt_wstat: 0,
+            g_tcon: 0,
+            g_int_cstat: 0,
+            g_int_enb: 0,
+            g_wstat: 0,
+            comp: [0; regs::NUM_COMPARATORS],
+            add_incr: [0; regs::NUM_COMPARATORS],
+            matches: [0; regs::NUM_COMPARATORS],
+            last_eval: 0,
+            locals: vec![Local::default(); local_timers.min(regs::MAX_LOCAL_TIMERS)],
+            wstat_mode: WstatMode::Immediate,
+            inflight: Vec::new(),
+            lost_writes: 0,
+            forced: Vec::new(),
+        }
+    }
+
+    /// Exynos4210 at reset: 24 MHz, two local timers.
+    pub fn exynos4210() -> Self {
+        Self::new(regs::FIN_PLL_HZ, regs::EXYNOS4210_LOCAL_TIMERS)
+    }
+
+    /// Builder: acknowledge buffered writes this way.
+    pub fn with_wstat(mut self, mode: WstatMode) -> Self {
+        self.wstat_mode = mode;
+        self
+    }
+
+    /// Builder: the FRC shows `value` at t = 0 (stopped until `G_TCON` starts it).
+    pub fn with_frc(mut self, value: u64) -> Self {
+        self.frc.load(0, value);
+        self.last_eval = value;
+        self
+    }
+
+    /// Change the acknowledgement mode; pending acknowledgements are forgotten (a stuck
+    /// block that recovers).
+    pub fn set_wstat_mode(&mut self, mode: WstatMode) {
+        self.wstat_mode = mode;
+        self.inflight.clear();
+    }
+
+    /// Load the FRC from the model side (no WSTAT), e.g. just before a carry.
+    pub fn set_frc(&mut self, now_ns: u64, value: u64) {
+        self.settle(now_ns);
+        self.frc.load(now_ns, value);
+        self.last_eval = value;
+    }
+
+    /// The true 64-bit FRC value at `now_ns` (no side effects, not a bus read).
+    pub fn frc_value(&self, now_ns: u64) -> u64 {
+        self.frc.value(now_ns)
+    }
+
+    /// The FRC rate.
+    pub fn frc_hz(&self) -> u32 {
+        self.frc.freq_hz()
+    }
+
+    /// When comparator `n`'s current compare value will be reached (if enabled, running
+    /// and ahead).
+    pub fn comparator_due_ns(&self, now_ns: u64, n: usize) -> Option<u64> {
+        let comp = *self.comp.get(n)?;
+        if self.g_tcon & regs::g_tcon_comp_enable(n) == 0 || comp <= self.frc.value(now_ns) {
+            return None;
+        }
+        self.frc.time_of_value(now_ns, comp)
+    }
+
+    /// When local timer `i`'s interrupt counter next expires after the last evaluation
+    /// (if running). Evaluation happens on every bus access.
+    pub fn local_due_ns(&self, i: usize) -> Option<u64> {
+        let l = self.locals.get(i)?;
+        if !l.active || l.period == 0 {
+            return None;
+        }
+        let hz = u128::from(self.input_hz);
+        let k = u128::from(l.expired) + 1;
+        let clocks = k * u128::from(l.period);
+        let ns = (clocks * u128::from(NANOS_PER_SEC)).div_ceil(hz);
+        Some(
+            l.origin_ns
+                .saturating_add(ns.min(u128::from(u64::MAX)) as u64),
+        )
+    }
+
+    /// Matches of comparator `n` so far (latched or not acknowledged).
+    pub fn comparator_matches(&self, n: usize) -> u64 {
+        self.matches.get(n).copied().unwrap_or(0)
+    }
+
+    /// Expiries of local timer `i`'s interrupt counter so far.
+    pub fn local_fires(&self, i: usize) -> u64 {
+        self.locals.get(i).map_or(0, |l| l.fires)
+    }
+
+    /// Buffered writes dropped because the previous write to the same register was not
+    /// acknowledged yet.
+    pub fn lost_writes(&self) -> u64 {
+        self.lost_writes
+    }
+
+    /// Fault injection: reads of `offset` return `value` (or behave again with `None`).
+    pub fn force_read(&mut self, offset: usize, value: Option<u32>) {
+        self.forced.retain(|(o, _)| *o != offset);
+        if let Some(v) = value {
+            self.forced.push((offset, v));
+        }
+    }
+
+    fn set_status(&mut self, status: usize, mask: u32) {
+        if status == regs::G_CNT_WSTAT_REG.offset() {
+            self.cnt_wstat |= mask;
+        } else if status == regs::G_WSTAT_REG.offset() {
+            self.g_wstat |= mask;
+        } else if let Some(l) = Self::local_index(status).and_then(|i| self.locals.get_mut(i)) {
+            l.wstat |= mask;
+        }
+    }
+
+    fn local_index(offset: usize) -> Option<usize> {
+        offset
+            .checked_sub(regs::LOCAL_BASE)
+            .map(|o| o / regs::LOCAL_STRIDE)
+    }
+
+    fn settle(&mut self, now: u64) {
+        // Acknowledgements that came due.
+        let mut i = 0;
+        while i < self.inflight.len() {
+            let f = self.inflight[i];
+            if f.done_at.is_some_and(|t| t <= now) {
+                self.set_status(f.status, f.mask);
+                self.inflight.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        // Comparator matches between the last evaluation and now.
+        let cur = self.frc.value(now);
+        if cur > self.last_eval {
+            for n in 0..regs::NUM_COMPARATORS {
+                if self.g_tcon & regs::g_tcon_comp_enable(n) == 0 {
+                    continue;
+                }
+                let comp = self.comp[n];
+                if comp > self.last_eval && comp <= cur {
+                    self.g_int_cstat |= regs::g_int_comp(n);
+                    let incr = u64::from(self.add_incr[n]);
+                    if self.g_tcon & regs::g_tcon_auto_inc(n) != 0 && incr > 0 {
+                        let k = (cur - comp) / incr + 1;
+                        self.matches[n] += k;
+                        self.comp[n] = comp.wrapping_add(k.wrapping_mul(incr));
+                    } else {
+                        self.matches[n] += 1;
+                    }
+                }
+            }
+        }
+        self.last_eval = cur;
+        let hz = self.input_hz;
+        for l in &mut self.locals {
+            l.settle(now, hz);
+        }
+    }
+
+    /// A buffered write: dropped if the same register is still unacknowledged, else
+    /// applied by `apply` and acknowledged according to the mode.
+    fn buffered(
+        &mut self,
+        now: u64,
+        reg: usize,
+        status: usize,
+        mask: u32,
+        apply: impl FnOnce(&mut Self),
+    ) {
+        if self.inflight.iter().any(|f| f.reg == reg) {
+            self.lost_writes += 1;
+            return;
+        }
+        apply(self);
+        match self.wstat_mode {
+            WstatMode::Immediate => self.set_status(status, mask),
+            WstatMode::Delay(d) => self.inflight.push(Inflight {
+                reg,
+                status,
+                mask,
+                done_at: Some(now.saturating_add(d)),
+            }),
+            WstatMode::Stuck => self.inflight.push(Inflight {
+                reg,
+                status,
+                mask,
+                done_at: None,
+            }),
+        }
+    }
+
+    fn frc_rate(&self) -> u32 {
+        let p = self.cfg & 0xFF;
+        let d = (self.cfg >> 8) & 0x7;
+        (self.input_hz / ((p + 1) << d)).max(1)
+    }
+
+    fn write_global(&mut self, now: u64, offset: usize, value: u32) {
+        let gw = regs::G_WSTAT_REG.offset();
+        let cw = regs::G_CNT_WSTAT_REG.offset();
+        match offset {
+            0x000 => {
+                // MCT_CFG: change the rate, keeping the count.
+                self.cfg = value & 0x7FF;
+                let v = self.frc.value(now);
+                let running = self.frc.is_running();
+                let mut c = Counter::new(64, self.frc_rate());
+                c.load(now, v);
+                if running {
+                    c.start(now);
+                }
+                self.frc = c;
+            }
+            0x100 | 0x104 => {
+                let mask = if offset == 0x100 { 1 } else { 2 };
+                self.buffered(now, offset, cw, mask, |m| {
+                    let v = m.frc.value(now);
+                    let new = if offset == 0x100 {
+                        (v & !0xFFFF_FFFF) | u64::from(value)
+                    } else {
+                        (v & 0xFFFF_FFFF) | (u64::from(value) << 32)
+                    };
+                    m.frc.load(now, new);
+                    m.last_eval = new;
+                });
+            }
+            0x110 => self.cnt_wstat = w1c(self.cnt_wstat, value),
+            0x200..=0x23C => {
+                let n = (offset - 0x200) / regs::COMP_STRIDE;
+                match (offset - 0x200) % regs::COMP_STRIDE {
+                    0x0 => self.buffered(now, offset, gw, regs::g_wstat_comp_l(n), |m| {
+                        m.comp[n] = (m.comp[n] & !0xFFFF_FFFF) | u64::from(value);
+                    }),
+                    0x4 => self.buffered(now, offset, gw, regs::g_wstat_comp_u(n), |m| {
+                        m.comp[n] = (m.comp[n] & 0xFFFF_FFFF) | (u64::from(value) << 32);
+                    }),
+                    0x8 => self.buffered(now, offset, gw, regs::g_wstat_comp_add_incr(n), |m| {
+                        m.add_incr[n] = value;
+                    }),
+                    _ => {}
+                }
+            }
+            0x240 => {
+                let mask = regs::G_WSTAT::TCON::SET.value;
+                self.buffered(now, offset, gw, mask, |m| {
+                    let enable = G_TCON::TIMER_ENABLE::SET.value;
+                    if value & enable != 0 {
+                        m.frc.start(now);
+                    } else {
+                        m.frc.stop(now);
+                    }
+                    m.g_tcon = value & 0x1FF;
+                });
+            }
+            0x244 => self.g_int_cstat = w1c(self.g_int_cstat, value),
+            0x248 => self.g_int_enb = value & 0xF,
+            0x24C => self.g_wstat = w1c(self.g_wstat, value),
+            _ => {}
+        }
+    }
+
+    fn write_local(&mut self, now: u64, i: usize, reg: usize, value: u32) {
+        if i >= self.locals.len() {
+            return;
+        }
+        let offset = regs::LOCAL_BASE + i * regs::LOCAL_STRIDE + reg;
+        let status = regs::LOCAL_BASE + i * regs::LOCAL_STRIDE + 0x40;
+        match reg {
+            0x00 => self.buffered(now, offset, status, 1, |m| m.locals[i].tcntb = value),
+            0x08 => self.buffered(now, offset, status, 2, |m| {
+                let l = &mut m.locals[i];
+                l.icntb = value & 0x7FFF_FFFF;
+                if value & (1 << 31) != 0 && l.active {
+                    l.start_icnt(now);
+                }
+            }),
+            0x10 => self.buffered(now, offset, status, 4, |m| m.locals[i].frcntb = value),
+            0x20 => self.buffered(now, offset, status, 8, |m| {
+                let l = &mut m.locals[i];
+                let was = Local::running_bits(l.tcon);
+                let is = Local::running_bits(value);
+                if is && !was {
+                    l.start_icnt(now);
+                } else if !is {
+                    l.active = false;
+                }
+                let frc = L_TCON::FRC_START::SET.value;
+                if value & frc != 0 && l.tcon & frc == 0 {
+                    l.lfrc_active = true;
+                    l.lfrc_origin_ns = now;
+                    l.lfrc_expired = 0;
+                    l.lfrc_reload = if l.frcntb == 0 {
+                        1 << 32
+                    } else {
+                        u64::from(l.frcntb)
+                    };
+                } else if value & frc == 0 {
+                    l.lfrc_active = false;
+                }
+                l.tcon = value & 0xF;
+            }),
+            0x30 => self.locals[i].int_cstat = w1c(self.locals[i].int_cstat, value),
+            0x34 => self.locals[i].int_enb = value & 0x3,
+            0x40 => self.locals[i].wstat = w1c(self.locals[i].wstat, value),
+            _ => {}
+        }
+    }
+
+    fn read_reg(&self, now: u64, offset: usize) -> u32 {
+        let hz = self.input_hz;
+        match offset {
+            0x000 => self.cfg,
+            0x100 => self.frc.value(now) as u32,
+            0x104 => (self.frc.value(now) >> 32) as u32,
+            0x110 => self.cnt_wstat,
+            0x200..=0x23C => {
+                let n = (offset - 0x200) / regs::COMP_STRIDE;
+                match (offset - 0x200) % regs::COMP_STRIDE {
+                    0x0 => self.comp[n] as u32,
+                    0x4 => (self.comp[n] >> 32) as u32,
+                    0x8 => self.add_incr[n],
+                    _ => 0,
+                }
+            }
+            0x240 => self.g_tcon,
+            0x244 => self.g_int_cstat,
+            0x248 => self.g_int_enb,
+            0x24C => self.g_wstat,
+            o if (regs::LOCAL_BASE..regs::WINDOW_LEN).contains(&o) => {
+                let i = (o - regs::LOCAL_BASE) / regs::LOCAL_STRIDE;
+                let Some(l) = self.locals.get(i) else {
+                    return 0;
+                };
+                match (o - regs::LOCAL_BASE) % regs::LOCAL_STRIDE {
+                    0x00 => l.tcntb,
+                    0x04 => l.tcnto(now, hz),
+                    0x08 => l.icntb,
+                    0x0C => l.icnto(now, hz),
+                    0x10 => l.frcntb,
+                    0x14 => l.frcnto(now, hz),
+                    0x20 => l.tcon,
+                    0x30 => l.int_cstat,
+                    0x34 => l.int_enb,
+                    0x40 => l.wstat,
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+}
+
+impl SimModel for MctModel {
+    type Word = u32;
+
+    fn read(&mut self, now_ns: u64, offset: usize) -> u32 {
+        if offset >= regs::WINDOW_LEN || !offset.is_multiple_of(4) {
+            return u32::MAX;
+        }
+        self.settle(now_ns);
+        if let Some((_, v)) = self.forced.iter().find(|(o, _)| *o == offset) {
+            return *v;
+        }
+        self.read_reg(now_ns, offset)
+    }
+
+    fn write(&mut self, now_ns: u64, offset: usize, value: u32) {
+        if offset >= regs::WINDOW_LEN || !offset.is_multiple_of(4) {
+            return;
+        }
+        self.settle(now_ns);
+        if offset >= regs::LOCAL_BASE {
+            let i = (offset - regs::LOCAL_BASE) / regs::LOCAL_STRIDE;
+            let reg = (offset - regs::LOCAL_BASE) % regs::LOCAL_STRIDE;
+            self.write_local(now_ns, i, reg, value);
+        } else {
+            self.write_global(now_ns, offset, value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TICK_NS: u64 = 1_000_000_000 / 24_000_000; // 41 (41.67) ns
+
+    #[test]
+    fn frc_runs_only_when_enabled_at_24mhz() {
+        let mut m = MctModel::exynos4210();
+        assert_eq!(m.read(1_000_000, 0x100), 0);
+        m.write(1_000_000, 0x240, 1 << 8);
+        // 1 ms at 24 MHz is 24 000 ticks (hardware.md §2.4).
+        assert_eq!(m.read(2_000_000, 0x100), 24_000);
+        assert_eq!(m.read(2_000_000, 0x24C), 1 << 16);
+        m.write(2_000_000, 0x24C, 1 << 16);
+        assert_eq!(m.read(2_000_000, 0x24C), 0);
+    }
+
+    #[test]
+    fn low_word_carry_tears_a_lo_then_hi_read() {
+        let mut m = MctModel::exynos4210().with_frc(0xFFFF_FFFF);
+        m.write(0, 0x240, 1 << 8);
+        let lo = m.read(0, 0x100);
+        let hi = m.read(100, 0x104); // one tick later the low word carried
+        assert_eq!((hi, lo), (1, 0xFFFF_FFFF)); // naive value 0x1_FFFF_FFFF: 2^32 too far
+        assert_eq!(m.frc_value(100), 0x1_0000_0001);
+    }
+
+    #[test]
+    fn delayed_wstat_and_lost_second_write() {
+        let mut m = MctModel::exynos4210().with_wstat(WstatMode::Delay(500));
+        m.write(0, 0x200, 5);
+        assert_eq!(m.read(499, 0x24C), 0);
+        m.write(499, 0x200, 6); // not acknowledged yet: dropped
+        assert_eq!(m.lost_writes(), 1);
+        assert_eq!(m.read(500, 0x24C), 1);
+        assert_eq!(m.read(500, 0x200), 5);
+    }
+
+    #[test]
+    fn comparator_latches_and_auto_increments() {
+        let mut m = MctModel::exynos4210();
+        m.write(0, 0x200, 2400); // 100 µs
+        m.write(0, 0x208, 2400);
+        m.write(0, 0x240, (1 << 8) | 0b11);
+        assert_eq!(m.read(99_999, 0x244), 0);
+        assert_eq!(m.read(100_000, 0x244), 1);
+        m.write(100_000, 0x244, 1);
+        assert_eq!(m.read(350_000, 0x200), 2400 * 4); // matched at 100, 200, 300 µs
+        assert_eq!(m.comparator_matches(0), 3);
+        let _ = TICK_NS;
+    }
+
+    #[test]
+    fn local_timer_interval_and_manual_update() {
+        let mut m = MctModel::exynos4210();
+        m.write(0, 0x300, 1); // TCNTB = 1: tick every 2 clocks
+        m.write(0, 0x308, (1 << 31) | 99); // 100 ticks = 200 clocks = 8333 ns
+        m.write(0, 0x320, 0b111);
+        assert_eq!(m.read(8_333, 0x330), 0);
+        assert_eq!(m.read(8_334, 0x330), 1);
+        assert_eq!(m.read(8_334 * 3, 0x330), 1);
+        assert_eq!(m.local_fires(0), 3);
+    }
+}

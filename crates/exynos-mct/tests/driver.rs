@@ -1,0 +1,377 @@
+//! The driver against the behavioural model, checked against the reference facts
+//! (`hardware.md` §2, `qemu.md` §1): 24 MHz, hi-lo-hi, WSTAT protocol, comparator and
+//! local-timer semantics. Virtual time only.
+
+use exynos_mct::clockevent::{COMP_MAX_DELTA, LOCAL_MAX_DELTA, MIN_DELTA};
+use exynos_mct::sim::{MctModel, WstatMode};
+use exynos_mct::{Config, Mct, UpperCache};
+use timer_core::sim::{SimBus, SimClock};
+use timer_core::{Alarm, ClockEvent, Clocksource, Error, Fired, Monotonic, RegisterBus};
+
+const HZ: u64 = 24_000_000;
+
+fn setup(model: MctModel) -> (SimClock, SimBus<MctModel>) {
+    let clock = SimClock::new();
+    let bus = SimBus::new(&clock, model);
+    (clock, bus)
+}
+
+fn truth(bus: &SimBus<MctModel>) -> u64 {
+    let now = bus.clock().now_ns();
+    bus.model(|m| m.frc_value(now))
+}
+
+#[test]
+fn frc_counts_at_24mhz_once_started() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    assert_eq!(mct.freq_hz(), 24_000_000);
+    assert_eq!(
+        mct.frc().read64(),
+        0,
+        "FRC must not run before G_TCON bit 8"
+    );
+    mct.start_frc().unwrap();
+    let t0 = clock.now_ns();
+    let a = mct.frc().read64();
+    clock.advance(1_000_000_000);
+    let b = mct.frc().read64();
+    let dt = clock.now_ns() - t0; // includes the bus time of the reads
+    let expect = dt * HZ / 1_000_000_000;
+    assert!(
+        b - a <= expect && b - a + 8 >= expect,
+        "{a} -> {b}, expected ~{expect}"
+    );
+}
+
+#[test]
+fn hilohi_and_cached_upper_are_exact_across_carries_where_a_naive_read_tears() {
+    let mut torn = 0;
+    for back in 0..40u64 {
+        let (_clock, bus) = setup(MctModel::exynos4210().with_frc((5 << 32) - back));
+        let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+        mct.start_frc().unwrap();
+        let frc = mct.frc();
+        // Naive lo-then-hi (what hi-lo-hi exists to avoid).
+        let before = truth(&bus);
+        let lo = frc.read_low();
+        let hi = frc.read_high();
+        let after = truth(&bus);
+        let naive = (u64::from(hi) << 32) | u64::from(lo);
+        if naive < before || naive > after {
+            torn += 1;
+        }
+        for _ in 0..2 {
+            let before = truth(&bus);
+            let v = frc.read64();
+            let after = truth(&bus);
+            assert!(
+                before <= v && v <= after,
+                "hi-lo-hi {v:#x} outside [{before:#x}, {after:#x}]"
+            );
+        }
+        let cache = UpperCache::new();
+        for _ in 0..3 {
+            let before = truth(&bus);
+            let v = frc.read64_cached_upper(&cache);
+            let after = truth(&bus);
+            assert!(
+                before <= v && v <= after,
+                "cached {v:#x} outside [{before:#x}, {after:#x}]"
+            );
+        }
+    }
+    assert!(
+        torn > 0,
+        "the model must be able to tear a naive read at a carry"
+    );
+}
+
+#[test]
+fn read_costs_one_three_and_two_mmio_reads() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let time = mct.time();
+    let cache = UpperCache::new();
+    mct.frc().read64_cached_upper(&cache);
+    clock.advance(1_000_000);
+    let count = |f: &dyn Fn()| {
+        bus.reset_stats();
+        f();
+        bus.stats().reads
+    };
+    assert_eq!(
+        count(&|| {
+            mct.frc().read();
+        }),
+        1
+    );
+    assert_eq!(
+        count(&|| {
+            time.now();
+        }),
+        1
+    );
+    assert_eq!(
+        count(&|| {
+            mct.frc().read64();
+        }),
+        3
+    );
+    assert_eq!(
+        count(&|| {
+            mct.frc().read64_cached_upper(&cache);
+        }),
+        2
+    );
+}
+
+#[test]
+fn frc_time_tracks_the_hardware_count_across_wraps_and_never_goes_back() {
+    let (clock, bus) = setup(MctModel::exynos4210().with_frc(0x7_FFFF_0000));
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let time = mct.time();
+    let mut last = time.now();
+    // Read every 80 s (< 89.48 s, the half-wrap precondition) for 20 wraps.
+    for _ in 0..(20 * 179 / 80) {
+        clock.advance(80_000_000_000);
+        let before = truth(&bus);
+        let t = time.now();
+        let after = truth(&bus);
+        assert!(t >= last);
+        assert!(
+            before <= t && t <= after,
+            "{t:#x} not in [{before:#x}, {after:#x}]"
+        );
+        last = t;
+    }
+}
+
+#[test]
+fn broken_precondition_loses_wraps_but_stays_monotonic_and_resync_repairs() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let time = mct.time();
+    let t0 = time.now();
+    clock.advance(200_000_000_000); // 200 s > one 32-bit wrap (178.96 s)
+    let t1 = time.now();
+    assert!(t1 >= t0);
+    assert!(truth(&bus) - t1 >= 1 << 32, "one wrap must be lost");
+    let t2 = time.resync();
+    assert!(t2 >= t1 && truth(&bus) - t2 < 100);
+}
+
+#[test]
+fn wstat_delay_is_waited_for_and_no_write_is_lost() {
+    let (clock, bus) = setup(MctModel::exynos4210().with_wstat(WstatMode::Delay(3_000)));
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    let polls = mct.start_frc().unwrap();
+    assert!(polls > 1);
+    let mut comp = mct.comparator(0).unwrap();
+    comp.set_next_event(24_000).unwrap();
+    comp.set_periodic(24_000).unwrap();
+    let mut l0 = mct.local_timer(0).unwrap();
+    l0.set_next_event(1_000).unwrap();
+    l0.set_next_event(2_000).unwrap();
+    assert_eq!(bus.model(|m| m.lost_writes()), 0);
+    // Every acknowledgement was waited for and cleared (W1C): no status bit is left set.
+    clock.advance(10_000);
+    assert_eq!(bus.read_word(0x24C), 0, "G_WSTAT");
+    assert_eq!(bus.read_word(0x110), 0, "G_CNT_WSTAT");
+    assert_eq!(bus.read_word(0x340), 0, "L0_WSTAT");
+    // And the writes took effect: the periodic comparator fires every 24 000 ticks.
+    let first = comp.read_compare();
+    let due = bus
+        .model(|m| m.comparator_due_ns(clock.now_ns(), 0))
+        .unwrap();
+    clock.advance_to(due);
+    assert!(comp.ack());
+    assert_eq!(comp.read_compare(), first + 24_000);
+    let due = bus.model(|m| m.local_due_ns(0)).unwrap();
+    clock.advance_to(due);
+    assert!(l0.ack());
+}
+
+#[test]
+fn stuck_wstat_is_a_timeout_not_a_hang_and_never_before_the_deadline() {
+    // Before the FRC runs: bounded by iterations.
+    let (_clock, bus) = setup(MctModel::exynos4210().with_wstat(WstatMode::Stuck));
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    bus.reset_stats();
+    assert_eq!(mct.start_frc(), Err(Error::Timeout));
+    let reads = bus.stats().reads;
+    let max = u64::from(Config::default().wstat.max_polls);
+    assert!(reads >= max && reads <= max + 4, "{reads} reads");
+
+    // With the FRC running: bounded by 1 ms of FRC time, measured in virtual time.
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    bus.model(|m| m.set_wstat_mode(WstatMode::Stuck));
+    let mut comp = mct.comparator(0).unwrap();
+    let t0 = clock.now_ns();
+    assert_eq!(comp.set_next_event(1000), Err(Error::Timeout));
+    let waited = clock.now_ns() - t0;
+    assert!(waited >= 1_000_000, "timed out after {waited} ns < 1 ms");
+    assert!(waited < 1_100_000, "{waited} ns");
+}
+
+#[test]
+fn comparator_oneshot_fires_at_now_plus_delta_never_early() {
+    for delta in [MIN_DELTA, 0x100, 24_000, 1 << 30, COMP_MAX_DELTA] {
+        let (clock, bus) = setup(MctModel::exynos4210().with_frc(0xFFFF_0000));
+        let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+        mct.start_frc().unwrap();
+        let mut comp = mct.comparator(0).unwrap();
+        let start = truth(&bus);
+        comp.set_next_event(delta).unwrap();
+        assert!(comp.programmed() >= start + delta);
+        let due = bus
+            .model(|m| m.comparator_due_ns(clock.now_ns(), 0))
+            .unwrap();
+        clock.advance_to(due - 1);
+        assert!(!comp.is_pending(), "delta {delta}: early");
+        clock.advance_to(due);
+        assert!(truth(&bus) >= start + delta);
+        assert!(comp.ack(), "delta {delta}: not fired at its due time");
+        assert!(!comp.ack());
+        // Oneshot: no second match.
+        clock.advance(2_000_000_000);
+        assert!(!comp.is_pending());
+    }
+}
+
+#[test]
+fn comparator_periodic_uses_add_incr_without_drift() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let mut comp = mct.comparator(0).unwrap();
+    comp.set_periodic(2_400).unwrap();
+    let first = comp.read_compare();
+    for k in 1..=10u64 {
+        let due = bus
+            .model(|m| m.comparator_due_ns(clock.now_ns(), 0))
+            .unwrap();
+        clock.advance_to(due + 7_000); // late handler: must not shift the next period
+        assert!(comp.ack());
+        assert_eq!(comp.read_compare(), first + 2_400 * k);
+    }
+    comp.shutdown();
+    clock.advance(1_000_000);
+    assert!(!comp.is_pending());
+}
+
+#[test]
+fn a_comparator_passed_during_slow_programming_is_rearmed_not_lost() {
+    // Each acknowledgement takes 1 us; min_delta is 0xF = 625 ns: the first value is passed
+    // before the enable lands.
+    let (clock, bus) = setup(MctModel::exynos4210().with_wstat(WstatMode::Delay(1_000)));
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let mut comp = mct.comparator(0).unwrap();
+    let start = truth(&bus);
+    comp.set_next_event(MIN_DELTA).unwrap();
+    let programmed = comp.programmed();
+    assert!(programmed >= start + MIN_DELTA);
+    let due = bus.model(|m| m.comparator_due_ns(clock.now_ns(), 0));
+    match due {
+        Some(t) => clock.advance_to(t),
+        None => assert!(comp.is_pending(), "neither armed ahead nor fired: lost"),
+    }
+    assert!(comp.ack());
+}
+
+#[test]
+fn local_timer_runs_at_half_the_frc_and_oneshot_stops_in_ack() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let mut l0 = mct.local_timer(0).unwrap();
+    assert_eq!(l0.freq_hz(), 12_000_000);
+    for delta in [MIN_DELTA, 1_200, 100_000] {
+        let t0 = clock.now_ns();
+        l0.set_next_event(delta).unwrap();
+        let due = bus.model(|m| m.local_due_ns(0)).unwrap();
+        // Never early: at least `delta` ticks of 12 MHz after the call began.
+        assert!(due - t0 >= delta * 1_000_000_000 / 12_000_000);
+        clock.advance_to(due - 1);
+        assert!(!l0.is_pending());
+        clock.advance_to(due);
+        assert!(l0.ack());
+        // Interval mode keeps reloading on hardware: the ack stopped it.
+        clock.advance(delta * 500);
+        assert!(!l0.is_pending(), "oneshot re-fired");
+    }
+    l0.set_periodic(1_200).unwrap();
+    let fires0 = bus.model(|m| m.local_fires(0));
+    for _ in 0..5 {
+        let due = bus.model(|m| m.local_due_ns(0)).unwrap();
+        clock.advance_to(due);
+        assert!(l0.ack());
+    }
+    assert_eq!(bus.model(|m| m.local_fires(0)) - fires0, 5);
+}
+
+#[test]
+fn ranges_and_ownership_are_typed_errors() {
+    let (_clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let mut comp = mct.comparator(0).unwrap();
+    assert_eq!(
+        comp.set_next_event(MIN_DELTA - 1),
+        Err(Error::InvalidConfig)
+    );
+    assert_eq!(
+        comp.set_next_event(COMP_MAX_DELTA + 1),
+        Err(Error::InvalidConfig)
+    );
+    assert_eq!(comp.set_periodic(0), Err(Error::InvalidConfig));
+    assert!(matches!(mct.comparator(0), Err(Error::InvalidConfig)));
+    assert!(matches!(mct.comparator(4), Err(Error::InvalidConfig)));
+    drop(comp);
+    assert!(mct.comparator(0).is_ok());
+    let mut l1 = mct.local_timer(1).unwrap();
+    assert_eq!(
+        l1.set_next_event(LOCAL_MAX_DELTA + 1),
+        Err(Error::InvalidConfig)
+    );
+    assert!(matches!(mct.local_timer(2), Err(Error::InvalidConfig)));
+    assert!(matches!(mct.local_timer(1), Err(Error::InvalidConfig)));
+    let bad = Config {
+        input_hz: 0,
+        ..Config::default()
+    };
+    assert!(matches!(Mct::new(bus, bad), Err(Error::InvalidConfig)));
+}
+
+#[test]
+fn alarm_on_comparator_and_frc_time_is_never_early() {
+    let (clock, bus) = setup(MctModel::exynos4210().with_frc(0xFFFF_F000));
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let time = mct.time();
+    let comp = mct.comparator(0).unwrap();
+    let mut alarm = Alarm::new(comp, &time).unwrap();
+    // 3 minutes: longer than max_delta, so the alarm steps.
+    let deadline = time.now() + 180 * HZ;
+    alarm.set_deadline(deadline).unwrap();
+    loop {
+        let due = bus
+            .model(|m| m.comparator_due_ns(clock.now_ns(), 0))
+            .expect("armed");
+        clock.advance_to(due);
+        match alarm.on_interrupt() {
+            Fired::Deadline { deadline: d, now } => {
+                assert!(now >= d && truth(&bus) >= d);
+                break;
+            }
+            Fired::Rearmed { now } => assert!(now < deadline),
+            other => panic!("{other:?}"),
+        }
+    }
+}
