@@ -11,7 +11,7 @@
 //! | [`wstat`] | the write-status protocol: bounded wait + W1C after each buffered write |
 //! | [`clocksource`] | [`Frc`] (32-bit clocksource, hi-lo-hi 64-bit read), [`FrcTime`] (64-bit time at one read), the cost table |
 //! | [`clockevent`] | [`Comparator`] (global comparator, oneshot and periodic) and [`LocalTimer`] (per-CPU) |
-//! | [`sim`] | (feature `sim`) the behavioural model of the block |
+//! | `sim` | (feature `sim`) the behavioural model of the block |
 //!
 //! ## The seed, and what this crate does about it
 //!
@@ -83,7 +83,7 @@
 //!
 //! ## Features
 //!
-//! - `sim`: the behavioural model ([`sim`]); pulls in `std`.
+//! - `sim`: the behavioural model (module `sim`); pulls in `std`.
 //! - `defmt`: `defmt::Format` on the public types.
 //!
 //! `critical-section` is used (for the shared `G_TCON`/`G_INT_ENB` shadows and the

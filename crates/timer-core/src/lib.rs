@@ -14,7 +14,7 @@
 //! | [`queue`] | a fixed-capacity software timer queue on one clockevent ([`HrTimers`]) |
 //! | [`reg`] | register access for real MMIO ([`Mmio`]) and the sim, typed with tock-registers |
 //! | [`time`] | tick/nanosecond conversions that round the safe way |
-//! | [`sim`] | (feature `sim`) the behavioural simulation backend: virtual time, register models, MMIO counters |
+//! | `sim` | (feature `sim`) the behavioural simulation backend: virtual time, register models, MMIO counters |
 //!
 //! ## The timing contract, in one place
 //!

@@ -335,11 +335,16 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     }
 
     /// Allocate a callback timer.
+    ///
+    /// Errors: [`QueueError::Full`] when all `N` slots are in use.
     pub fn alloc(&self) -> Result<TimerId, QueueError> {
         self.with(|i| i.queue.alloc())?
     }
 
-    /// Free a timer, dequeuing it.
+    /// Free a timer, dequeuing it (freeing a free slot does nothing).
+    ///
+    /// Errors: [`QueueError::Hardware`] when re-programming the clockevent for the next
+    /// deadline failed (the slot is freed anyway).
     pub fn free(&self, id: TimerId) -> Result<(), QueueError> {
         self.with(|i| {
             i.queue.free(id);
@@ -350,7 +355,15 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         })?
     }
 
-    /// Queue an idle timer for the absolute `deadline` (time-base ticks).
+    /// Queue an idle timer for the absolute `deadline` (time-base ticks). A deadline
+    /// already passed is queued too and runs from the next interrupt (the clockevent is
+    /// programmed with its `min_delta`).
+    ///
+    /// Errors: [`QueueError::InvalidId`] for an id that is not allocated;
+    /// [`QueueError::AlreadyQueued`] when the timer is queued (use
+    /// [`restart`](Self::restart) to move it); [`QueueError::Hardware`] when programming
+    /// the clockevent failed — the timer then **stays queued** and the hardware is
+    /// programmed again at the next queue operation or interrupt.
     pub fn start(&self, id: TimerId, deadline: u64) -> Result<(), QueueError> {
         self.with(|i| {
             i.queue.start(id, deadline)?;
@@ -358,7 +371,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         })?
     }
 
-    /// Queue an idle timer `delta` ticks from now.
+    /// Queue an idle timer `delta` ticks from now. Errors as [`start`](Self::start).
     pub fn start_after(&self, id: TimerId, delta: u64) -> Result<(), QueueError> {
         self.with(|i| {
             let at = i.alarm.time().now().saturating_add(delta);
@@ -368,6 +381,9 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     }
 
     /// Queue a timer for `deadline`, moving it if already queued.
+    ///
+    /// Errors: [`QueueError::InvalidId`], and [`QueueError::Hardware`] as for
+    /// [`start`](Self::start).
     pub fn restart(&self, id: TimerId, deadline: u64) -> Result<(), QueueError> {
         self.with(|i| {
             i.queue.restart(id, deadline)?;

@@ -30,7 +30,7 @@
 //! On hardware the bus is an [`Mmio`] window: volatile reads and writes through a raw
 //! pointer, never a reference to device memory (a `&` to MMIO lets the compiler insert
 //! reads, which is wrong for registers with read side effects). The Sim bus
-//! ([`crate::sim::SimBus`]) routes the same accesses to a behavioural model.
+//! (`sim::SimBus`, feature `sim`) routes the same accesses to a behavioural model.
 
 use core::marker::PhantomData;
 
