@@ -5,9 +5,9 @@
 //! Run: `cargo run -p otto-timer --example sim_demo --features sim`.
 
 use embedded_hal::delay::DelayNs;
-use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, seed_tick_sleep};
-use otto_timer::{Config, OttoClockEvent, OttoTimers, Soc};
-use timer_core::{Alarm, ClockEvent, Delay, Error, Extended, Fired, Monotonic};
+use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, reprogram_near_expiry, seed_tick_sleep};
+use otto_timer::{Config, OttoTimers, Soc};
+use timer_core::{Alarm, Delay, Error, Extended, Fired, Monotonic};
 
 fn main() -> Result<(), Error> {
     let soc = Soc::Rtl838x;
@@ -57,35 +57,11 @@ fn main() -> Result<(), Error> {
     }
 
     // The lost-interrupt quirk: reprogram 1 µs before expiry.
-    for naive in [true, false] {
-        let sim = OttoSim::new(soc);
-        let mut ev = OttoClockEvent::new(sim.bus(), &Config::new(soc), 0)?;
-        ev.set_next_event(100)?;
-        sim.clock().advance(100 * 320 - 1_000);
-        if naive {
-            ev.set_next_event_unsafe_naive(50)?;
-        } else {
-            ev.set_next_event(50)?;
+    for (naive, name) in [(true, "naive reprogram"), (false, "bounce reprogram")] {
+        match reprogram_near_expiry(soc, 1_000, naive)? {
+            Some(t) => println!("{name}: interrupt at {t} ns"),
+            None => println!("{name}: interrupt LOST, CPU would stall"),
         }
-        match sim.advance_to_next_irq(0) {
-            Some(t) => println!(
-                "{}: interrupt at {t} ns",
-                if naive {
-                    "naive reprogram"
-                } else {
-                    "bounce reprogram"
-                }
-            ),
-            None => println!(
-                "{}: interrupt LOST, CPU would stall",
-                if naive {
-                    "naive reprogram"
-                } else {
-                    "bounce reprogram"
-                }
-            ),
-        }
-        ev.shutdown();
     }
     Ok(())
 }

@@ -734,6 +734,34 @@ pub fn measure_mmio_costs(soc: Soc) -> Result<MmioCosts, Error> {
     })
 }
 
+/// Reprogram a running oneshot `lead_ns` before its expiry (the Linux ≥ 6.9 pattern behind
+/// the v6.18 fixes), with the driver's sequence or, if `naive`, the pre-v6.18 stop/DATA/start
+/// one, then wait for the new expiry. Returns the virtual time of the interrupt, or `None`
+/// when it was lost and the CPU would stall.
+///
+/// ```
+/// use otto_timer::Soc;
+/// use otto_timer::sim::reprogram_near_expiry;
+/// assert_eq!(reprogram_near_expiry(Soc::Rtl838x, 1_000, true), Ok(None)); // lost
+/// assert!(reprogram_near_expiry(Soc::Rtl838x, 1_000, false).unwrap().is_some());
+/// ```
+pub fn reprogram_near_expiry(soc: Soc, lead_ns: u64, naive: bool) -> Result<Option<u64>, Error> {
+    let sim = OttoSim::new(soc);
+    let config = Config::new(soc);
+    let tick_ns = ns_for_ticks(1, soc.info().bus_clock_hz, config.divisor()?);
+    let mut ev = OttoClockEvent::new(sim.bus(), &config, 0)?;
+    ev.set_next_event(100)?;
+    sim.clock().advance((100 * tick_ns).saturating_sub(lead_ns));
+    if naive {
+        ev.set_next_event_unsafe_naive(50)?;
+    } else {
+        ev.set_next_event(50)?;
+    }
+    let fired = sim.advance_to_next_irq(0);
+    ev.shutdown();
+    Ok(fired)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,14 +5,11 @@
 use std::cell::Cell;
 use std::hint::black_box;
 
-use embedded_hal::delay::DelayNs;
 use timer_core::clockevent::plan_delta;
 use timer_core::extend::extend;
-use timer_core::sim::baseline::{fixed_sleep_poll, tick_sleep};
+use timer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
 use timer_core::sim::instr;
-use timer_core::sim::model::Behaviour;
-use timer_core::sim::{RegisterFile, SimBus, SimClock, SimCounter, SimTickCounter};
-use timer_core::{Clocksource, Continuous, Delay, Poller, RegisterBus, Stopwatch, TimerQueue};
+use timer_core::{Clocksource, Continuous, Delay, Poller, Stopwatch, TimerQueue};
 
 fn bench(metric: &str, value: f64, unit: &str) {
     println!("bench: timer-core/{metric} = {value:.3} {unit}");
@@ -118,78 +115,26 @@ fn main() {
         }
     }
     // Seed 000: 10,000 x delay_us(10) on a 28-bit 3.125 MHz counter, 100 ns per read.
-    let clock = SimClock::new();
-    let counter = SimCounter::new(&clock, 28, 3_125_000).with_read_cost(100);
-    let mut delay = Delay::new(&counter);
-    let n = 10_000u64;
-    let t0 = clock.now_ns();
-    for _ in 0..n {
-        delay.delay_us(10);
-    }
-    bench(
-        "delay_us10_continuous",
-        (clock.now_ns() - t0) as f64 / n as f64 / 1000.0,
-        "us",
-    );
-    bench(
-        "delay_us10_counter_reads",
-        counter.reads() as f64 / n as f64,
-        "reads",
-    );
-
-    let jiffies = SimTickCounter::new(&clock, 100);
-    let t0 = clock.now_ns();
-    for _ in 0..n {
-        tick_sleep(&jiffies, &clock, 10_000);
-    }
+    let (ns, reads) = delay_us10_continuous(10_000);
+    bench("delay_us10_continuous", ns / 1000.0, "us");
+    bench("delay_us10_counter_reads", reads, "reads");
     bench(
         "delay_us10_tick_hz100",
-        (clock.now_ns() - t0) as f64 / n as f64 / 1000.0,
+        delay_us10_tick_hz100(10_000) / 1000.0,
         "us",
     );
 
     // Seed 004: a busy bit clearing after 26 us, each read one 25.6 us MDIO frame.
-    const BUSY: u32 = 1 << 15;
-    let poll = |tight: bool| {
-        let clock = SimClock::new();
-        let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
-        let bus = SimBus::new(
-            &clock,
-            RegisterFile::new(4).with(
-                0,
-                Behaviour::Busy {
-                    mask: BUSY,
-                    clear_after_ns: 26_000,
-                },
-            ),
-        )
-        .with_costs(25_600, 25_600);
-        bus.write_word(0, BUSY);
-        let t0 = clock.now_ns();
-        let reads = if tight {
-            Poller::new(&counter)
-                .timeout_ms(50)
-                .poll(|| bus.read_word(0), |v| v & BUSY == 0)
-                .map(|p| p.polls)
-                .unwrap_or(u32::MAX)
-        } else {
-            fixed_sleep_poll(
-                &clock,
-                16,
-                1_500_000,
-                || bus.read_word(0),
-                |v| v & BUSY == 0,
-            )
-            .1
-        };
-        ((clock.now_ns() - t0) as f64 / 1000.0, f64::from(reads))
-    };
-    let (us, reads) = poll(true);
-    bench("busy_wait_deadline_poll", us, "us");
-    bench("busy_wait_deadline_poll_reads", reads, "reads");
-    let (us, reads) = poll(false);
-    bench("busy_wait_fixed_1500us_sleeps", us, "us");
-    bench("busy_wait_fixed_1500us_sleeps_reads", reads, "reads");
+    let (ns, reads) = busy_bit_wait(true);
+    bench("busy_wait_deadline_poll", ns as f64 / 1000.0, "us");
+    bench("busy_wait_deadline_poll_reads", f64::from(reads), "reads");
+    let (ns, reads) = busy_bit_wait(false);
+    bench("busy_wait_fixed_1500us_sleeps", ns as f64 / 1000.0, "us");
+    bench(
+        "busy_wait_fixed_1500us_sleeps_reads",
+        f64::from(reads),
+        "reads",
+    );
 
     // Seed 003: a 5 us request at 100 MHz under both min_delta values.
     for (name, min) in [("min_delta_0x600", 0x600u64), ("min_delta_1000", 1000)] {

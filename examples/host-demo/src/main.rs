@@ -7,18 +7,12 @@
 
 use embedded_hal::delay::DelayNs;
 use embedded_hal_async::delay::DelayNs as AsyncDelayNs;
-use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, seed_tick_sleep};
-use otto_timer::{Config, OttoClockEvent, OttoTimers, Soc};
+use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, reprogram_near_expiry, seed_tick_sleep};
+use otto_timer::{Config, OttoTimers, Soc};
 use timer_core::clockevent::plan_delta;
-use timer_core::sim::baseline::{fixed_sleep_poll, tick_sleep};
-use timer_core::sim::model::Behaviour;
-use timer_core::sim::{
-    RegisterFile, SimBus, SimClock, SimClockEvent, SimCounter, SimTickCounter, run_virtual,
-};
-use timer_core::{
-    Alarm, AsyncDelay, ClockEvent, Delay, Error, Extended, Fired, HrTimers, Monotonic, Poller,
-    RegisterBus, Restart,
-};
+use timer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
+use timer_core::sim::{SimBus, SimClock, SimClockEvent, SimCounter, run_virtual};
+use timer_core::{Alarm, AsyncDelay, Delay, Error, Extended, Fired, HrTimers, Monotonic, Restart};
 
 fn main() {
     println!("timer-family host demo: timer-core on the behavioural sim (virtual time)\n");
@@ -35,71 +29,24 @@ fn main() {
 /// Seed 000: usleep(10) with and without a continuous clocksource.
 fn delays() {
     println!("[delay] 10,000 x delay_us(10), 28-bit counter at 3.125 MHz (Realtek Otto rate)");
-    let clock = SimClock::new();
-    let counter = SimCounter::new(&clock, 28, 3_125_000).with_read_cost(100);
-    let mut delay = Delay::new(&counter);
-    let n = 10_000u64;
-    let t0 = clock.now_ns();
-    for _ in 0..n {
-        delay.delay_us(10);
-    }
-    let avg = (clock.now_ns() - t0) as f64 / n as f64 / 1000.0;
-    let reads = counter.reads() as f64 / n as f64;
+    let (ns, reads) = delay_us10_continuous(10_000);
     println!(
-        "  continuous clocksource (timer-core Delay): {avg:.3} us per call, {reads:.1} counter reads"
+        "  continuous clocksource (timer-core Delay): {:.3} us per call, {reads:.1} counter reads",
+        ns / 1000.0
     );
-
-    let jiffies = SimTickCounter::new(&clock, 100);
-    let t0 = clock.now_ns();
-    for _ in 0..1000 {
-        tick_sleep(&jiffies, &clock, 10_000);
-    }
-    let avg_tick = (clock.now_ns() - t0) as f64 / 1000.0 / 1000.0;
-    println!("  periodic HZ=100 tick only (seed 000 bug):  {avg_tick:.0} us per call");
+    let tick = delay_us10_tick_hz100(1_000);
+    println!(
+        "  periodic HZ=100 tick only (seed 000 bug):  {:.0} us per call",
+        tick / 1000.0
+    );
     println!("  seed, RTL838x: 10003 us without the continuous flag, 60 us with it\n");
 }
 
 /// Seed 004: a busy bit that clears after one 25.6 us MDIO frame.
 fn polls() {
-    const BUSY: u32 = 1 << 15;
     println!("[poll] busy bit clearing 26 us after the command (one MDIO frame at 2.5 MHz)");
-    let run = |tight: bool| {
-        let clock = SimClock::new();
-        let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
-        let bus = SimBus::new(
-            &clock,
-            RegisterFile::new(4).with(
-                0,
-                Behaviour::Busy {
-                    mask: BUSY,
-                    clear_after_ns: 26_000,
-                },
-            ),
-        )
-        // One MDIO read costs a whole 25.6 us frame.
-        .with_costs(25_600, 25_600);
-        bus.write_word(0, BUSY);
-        let t0 = clock.now_ns();
-        let reads = if tight {
-            Poller::new(&counter)
-                .timeout_ms(50)
-                .poll(|| bus.read_word(0), |v| v & BUSY == 0)
-                .map(|p| p.polls)
-                .unwrap_or(0)
-        } else {
-            fixed_sleep_poll(
-                &clock,
-                16,
-                1_500_000,
-                || bus.read_word(0),
-                |v| v & BUSY == 0,
-            )
-            .1
-        };
-        (clock.now_ns() - t0, reads)
-    };
-    let (slow_ns, slow_reads) = run(false);
-    let (fast_ns, fast_reads) = run(true);
+    let (slow_ns, slow_reads) = busy_bit_wait(false);
+    let (fast_ns, fast_reads) = busy_bit_wait(true);
     println!(
         "  16 tries, 1.5 ms sleeps (before seed 004): {:>7.1} us, {slow_reads} reads",
         slow_ns as f64 / 1000.0
@@ -250,23 +197,14 @@ fn otto_inner() -> Result<(), Error> {
         );
     }
 
-    for naive in [true, false] {
-        let sim = OttoSim::new(soc);
-        let mut ev = OttoClockEvent::new(sim.bus(), &Config::new(soc), 0)?;
-        ev.set_next_event(100)?;
-        sim.clock().advance(100 * 320 - 1_000); // 1 us before expiry
-        let name = if naive {
-            ev.set_next_event_unsafe_naive(50)?;
-            "naive stop/DATA/start"
-        } else {
-            ev.set_next_event(50)?;
-            "driver (bounce sequence)"
-        };
-        match sim.advance_to_next_irq(0) {
+    for (naive, name) in [
+        (true, "naive stop/DATA/start"),
+        (false, "driver (bounce sequence)"),
+    ] {
+        match reprogram_near_expiry(soc, 1_000, naive)? {
             Some(t) => println!("  reprogram 1 us before expiry, {name}: interrupt at {t} ns"),
             None => println!("  reprogram 1 us before expiry, {name}: interrupt LOST, CPU stalls"),
         }
-        ev.shutdown();
     }
     Ok(())
 }

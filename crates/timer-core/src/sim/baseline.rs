@@ -49,3 +49,73 @@ pub fn fixed_sleep_poll<T>(
         }
     }
 }
+
+/// Average virtual time and counter reads of `n` back-to-back `delay_us(10)` on a 28-bit
+/// counter at 3.125 MHz (the Realtek Otto clocksource) with 100 ns reads: the seed-000
+/// workload on a continuous clocksource. Returns `(ns per call, reads per call)`.
+pub fn delay_us10_continuous(n: u64) -> (f64, f64) {
+    use embedded_hal::delay::DelayNs;
+    let clock = SimClock::new();
+    let counter = super::SimCounter::new(&clock, 28, 3_125_000).with_read_cost(100);
+    let mut delay = crate::Delay::new(&counter);
+    let t0 = clock.now_ns();
+    for _ in 0..n {
+        delay.delay_us(10);
+    }
+    let n = n.max(1) as f64;
+    ((clock.now_ns() - t0) as f64 / n, counter.reads() as f64 / n)
+}
+
+/// Average virtual time of `n` back-to-back 10 µs [`tick_sleep`]s at HZ=100: the same
+/// workload when only a periodic tick exists. Returns ns per call.
+pub fn delay_us10_tick_hz100(n: u64) -> f64 {
+    let clock = SimClock::new();
+    let jiffies = SimTickCounter::new(&clock, 100);
+    let t0 = clock.now_ns();
+    for _ in 0..n {
+        tick_sleep(&jiffies, &clock, 10_000);
+    }
+    (clock.now_ns() - t0) as f64 / n.max(1) as f64
+}
+
+/// Seed 004's wait: a busy bit that clears 26 µs after the command, every read of it one
+/// 25.6 µs MDIO frame. `tight`: the core's [`Poller`](crate::Poller) with a 50 ms
+/// deadline; otherwise 16 tries with 1.5 ms sleeps. Returns `(ns waited, reads)`.
+pub fn busy_bit_wait(tight: bool) -> (u64, u32) {
+    use crate::reg::RegisterBus;
+    const BUSY: u32 = 1 << 15;
+    let clock = SimClock::new();
+    let counter = super::SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
+    let bus = super::SimBus::new(
+        &clock,
+        super::RegisterFile::new(4).with(
+            0,
+            super::model::Behaviour::Busy {
+                mask: BUSY,
+                clear_after_ns: 26_000,
+            },
+        ),
+    )
+    .with_costs(25_600, 25_600);
+    bus.write_word(0, BUSY);
+    let t0 = clock.now_ns();
+    let reads = if tight {
+        match crate::Poller::new(&counter)
+            .timeout_ms(50)
+            .poll(|| bus.read_word(0), |v| v & BUSY == 0)
+        {
+            Ok(p) => p.polls,
+            Err(t) => t.polls,
+        }
+    } else {
+        fixed_sleep_poll(
+            &clock,
+            16,
+            1_500_000,
+            || bus.read_word(0),
+            |v| v & BUSY == 0,
+        )
+        .1
+    };
+    (clock.now_ns() - t0, reads)
+}
