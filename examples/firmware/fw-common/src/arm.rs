@@ -1,6 +1,20 @@
-//! 32-bit ARM (ARMv7-A) helpers: semihosting exit and CP15 identification registers.
+//! 32-bit ARM (ARMv7-A) support shared by the ARM boards.
+//!
+//! | item | what it is |
+//! |---|---|
+//! | [`arm_board!`](crate::arm_board) | entry code (park secondaries, stacks, `.bss`, VBAR), exception vectors, IRQ entry, panic handler, banner |
+//! | [`gic`] | the ARM GIC (v1/v2) distributor and CPU interface, as far as a firmware needs them |
+//! | [`pmu`] | the Cortex-A cycle counter (PMCCNTR): one count per instruction under `-icount shift=0` |
+//! | [`cs`], [`arm_critical_section!`](crate::arm_critical_section) | the `critical-section` implementation: IRQs masked through CPSR.I |
+//! | functions below | semihosting exit, CP15 identification, VBAR, CPSR.I, exception names |
 //!
 //! The functions use A32 encodings and must run in a privileged mode (the boards enter in SVC).
+
+pub mod cs;
+pub mod gic;
+pub mod pmu;
+
+mod entry;
 
 /// `SYS_EXIT` semihosting operation number (ARM semihosting specification, 0x18).
 const SYS_EXIT: u32 = 0x18;
@@ -8,6 +22,11 @@ const SYS_EXIT: u32 = 0x18;
 const ADP_STOPPED_APPLICATION_EXIT: u32 = 0x2_0026;
 /// `ADP_Stopped_RunTimeErrorUnknown`: any reason other than ApplicationExit makes QEMU exit 1.
 const ADP_STOPPED_RUN_TIME_ERROR_UNKNOWN: u32 = 0x2_0023;
+
+/// CPSR.I: IRQs masked.
+pub const CPSR_I: u32 = 1 << 7;
+/// SCTLR.V: high exception vectors (0xffff_0000), which override VBAR.
+pub const SCTLR_V: u32 = 1 << 13;
 
 /// Ends the emulation through ARM semihosting `SYS_EXIT`.
 ///
@@ -54,4 +73,146 @@ pub fn mpidr() -> u32 {
         core::arch::asm!("mrc p15, 0, {}, c0, c0, 5", out(reg) value, options(nomem, nostack));
     }
     value
+}
+
+/// The part name for a MIDR (`"Cortex-A9"` for part 0xc09, the only one the boards have).
+pub fn part_name(midr: u32) -> &'static str {
+    match (midr >> 4) & 0xfff {
+        0xc09 => "Cortex-A9",
+        _ => "unknown part",
+    }
+}
+
+/// Prints the identification lines every ARM board starts with:
+/// `MIDR = 0x410fc090 (Cortex-A9 r0p0)` and `MPIDR = 0x...`.
+pub fn print_cpu_ids<C: crate::Console + Copy>(console: C) {
+    let midr = midr();
+    crate::println!(
+        console,
+        "MIDR = {midr:#010x} ({} r{}p{})",
+        part_name(midr),
+        (midr >> 20) & 0xf,
+        midr & 0xf
+    );
+    crate::println!(console, "MPIDR = {:#010x}", mpidr());
+}
+
+/// Reads VBAR (Vector Base Address Register). The entry code of
+/// [`arm_board!`](crate::arm_board) points it at the board's vector table in RAM.
+pub fn vbar() -> u32 {
+    let value: u32;
+    // SAFETY: reading VBAR has no side effects and is allowed at PL1.
+    unsafe {
+        core::arch::asm!("mrc p15, 0, {}, c12, c0, 0", out(reg) value, options(nomem, nostack));
+    }
+    value
+}
+
+/// Reads SCTLR (System Control Register).
+pub fn sctlr() -> u32 {
+    let value: u32;
+    // SAFETY: reading SCTLR has no side effects and is allowed at PL1.
+    unsafe {
+        core::arch::asm!("mrc p15, 0, {}, c1, c0, 0", out(reg) value, options(nomem, nostack));
+    }
+    value
+}
+
+/// Points the exception vectors at `base` (VBAR) and clears SCTLR.V, so they are taken from
+/// there rather than from the high vectors (NPCM750 boots with V = 1).
+///
+/// # Safety
+///
+/// `base` must be 32-byte aligned and hold a valid A32 vector table (8 branch instructions
+/// and whatever they branch to) for as long as exceptions may be taken. The table that
+/// [`arm_board!`](crate::arm_board) installs at boot is replaced.
+pub unsafe fn set_vbar(base: u32) {
+    // SAFETY: the caller guarantees `base` is a valid vector table; writing VBAR and SCTLR.V
+    // at PL1 is allowed; the `isb` makes the change visible to the next exception.
+    unsafe {
+        core::arch::asm!(
+            "mcr p15, 0, {base}, c12, c0, 0",
+            "mrc p15, 0, {t}, c1, c0, 0",
+            "bic {t}, {t}, #(1 << 13)",
+            "mcr p15, 0, {t}, c1, c0, 0",
+            "isb",
+            base = in(reg) base,
+            t = out(reg) _,
+            options(nostack),
+        );
+    }
+}
+
+/// Reads CPSR.
+pub fn cpsr() -> u32 {
+    let value: u32;
+    // SAFETY: reading CPSR has no side effects.
+    unsafe {
+        core::arch::asm!("mrs {}, cpsr", out(reg) value, options(nomem, nostack));
+    }
+    value
+}
+
+/// Whether IRQs are unmasked (CPSR.I clear).
+pub fn irq_enabled() -> bool {
+    cpsr() & CPSR_I == 0
+}
+
+/// Unmasks IRQs (`cpsie i`).
+///
+/// # Safety
+///
+/// The IRQ vector must lead to a handler that acknowledges every source that may be pending
+/// (an [`arm_board!`](crate::arm_board) with an `irq:` handler), and this must not be called
+/// inside a critical section (the section would no longer exclude the handler).
+pub unsafe fn irq_enable() {
+    // SAFETY: the caller guarantees a handler is installed and no critical section is held;
+    // the compiler must not move memory accesses across the point where the handler can run.
+    unsafe { core::arch::asm!("cpsie i", options(nostack)) };
+}
+
+/// Masks IRQs (`cpsid i`). Always safe: it only delays interrupts.
+pub fn irq_disable() {
+    // SAFETY: masking IRQs cannot break an invariant; memory accesses are not moved across it.
+    unsafe { core::arch::asm!("cpsid i", options(nostack)) };
+}
+
+/// The name of an exception by its vector number (0 reset … 7 FIQ), as reported by the
+/// fatal-exception path of [`arm_board!`](crate::arm_board).
+pub fn exception_name(vector: u32) -> &'static str {
+    match vector {
+        0 => "reset",
+        1 => "undefined instruction",
+        2 => "supervisor call",
+        3 => "prefetch abort",
+        4 => "data abort",
+        5 => "reserved (0x14)",
+        6 => "IRQ",
+        7 => "FIQ",
+        _ => "unknown",
+    }
+}
+
+/// The default IRQ handler of [`arm_board!`](crate::arm_board) for boards that take no
+/// interrupts: an IRQ is unexpected, so the run stops with a failure status.
+pub fn unexpected_irq() {
+    semihosting_exit(false)
+}
+
+/// Runs exactly `2 * iterations` instructions (`subs` + `bne` per iteration) plus a constant
+/// few around them: a known amount of virtual time under `-icount shift=0` (1 insn = 1 ns).
+pub fn spin_insns(iterations: u32) {
+    if iterations == 0 {
+        return;
+    }
+    // SAFETY: a register-only countdown loop; touches no memory and no stack.
+    unsafe {
+        core::arch::asm!(
+            "1:",
+            "subs {0}, {0}, #1",
+            "bne 1b",
+            inout(reg) iterations => _,
+            options(nomem, nostack),
+        );
+    }
 }

@@ -5,17 +5,27 @@
 //!
 //! * [`Writer`] and the [`println!`] macro: `core::fmt` output with `\n` turned into `\r\n`;
 //! * [`mmio`]: volatile register access by physical address;
-//! * [`arm`] (32-bit ARM only): ARM semihosting exit and the CP15 identification registers.
+//! * [`cell`]: [`StaticCell`] and [`CsCell`], statics shared with interrupt handlers;
+//! * [`arm`] (32-bit ARM only): the boards' entry code, exception vectors and panic handler
+//!   ([`arm_board!`]), the GIC, the cycle counter, semihosting exit, CP15 registers, and a
+//!   `critical-section` implementation ([`arm_critical_section!`]).
 //!
 //! The firmware output is checked line by line by `cargo xtask qemu` against the board's
 //! `expected.txt`, so print one fact per line. Lines that start with `bench: ` are collected by
 //! `cargo xtask bench` (format: `bench: <crate>/<metric> = <value> <unit>`).
 #![no_std]
 
+pub mod cell;
 pub mod mmio;
 
 #[cfg(target_arch = "arm")]
 pub mod arm;
+
+pub use cell::{CsCell, StaticCell};
+
+/// `critical-section`, for the expansion of [`arm_critical_section!`] in board crates.
+#[doc(hidden)]
+pub use critical_section as __critical_section;
 
 use core::fmt;
 

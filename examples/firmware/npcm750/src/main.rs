@@ -1,15 +1,17 @@
 //! Firmware for QEMU's `npcm750-evb` machine (Nuvoton NPCM750 BMC, two Cortex-A9 cores).
 //!
 //! Boot: QEMU loads this ELF at 0x0010_0000 and starts *both* CPUs at `_start`, in SVC mode
-//! with the MMU and caches off. The entry code parks every CPU whose MPIDR[1:0] is not 0, sets
-//! up the stack, zeroes `.bss` and calls [`board_main`], which prints a few facts read from the
-//! hardware on UART0 and ends the emulation through ARM semihosting.
+//! with the MMU and caches off and high vectors (SCTLR.V = 1, the boot ROM at 0xffff_0000).
+//! The shared ARM entry code ([`fw_common::arm_board!`]) parks CPU1, sets up the stacks,
+//! points VBAR at a vector table in RAM, zeroes `.bss`, prints the banner and the CPU
+//! identification, and calls [`run`], which prints a few facts read from the hardware on
+//! UART0; the run ends through ARM semihosting.
 //!
 //! Run it with `cargo xtask qemu npcm750`; the checked output is in `expected.txt`.
 #![no_std]
 #![no_main]
 
-use fw_common::{Console, arm, mmio, println};
+use fw_common::{Console, mmio, println};
 
 /// UART0 base address (16550-compatible, register shift 2, 32-bit access).
 const UART0_BASE: usize = 0xf000_1000;
@@ -40,51 +42,14 @@ impl Console for Uart0 {
     }
 }
 
-// Entry point, run by both CPUs (see smdkc210 for the same sequence). A32 code; the linker
-// script puts `.text.start` at the load address.
-core::arch::global_asm!(
-    r#"
-    .section .text.start, "ax"
-    .global _start
-    .type _start, %function
-    .arm
-_start:
-    mrc     p15, 0, r0, c0, c0, 5   @ MPIDR
-    ands    r0, r0, #3              @ CPU number within the cluster
-    bne     2f                      @ not CPU0: park
-    ldr     sp, =__stack_top
-    ldr     r0, =__sbss             @ zero .bss, word by word (both ends 4-byte aligned)
-    ldr     r1, =__ebss
-    mov     r2, #0
-1:  cmp     r0, r1
-    strlo   r2, [r0], #4
-    blo     1b
-    bl      board_main
-2:  wfi
-    b       2b
-    .ltorg
-"#
-);
+fw_common::arm_board! {
+    name: "npcm750",
+    console: Uart0,
+    main: run,
+}
 
-/// Main program of CPU0, called from `_start` with a stack and zeroed `.bss`.
-#[unsafe(no_mangle)]
-extern "C" fn board_main() -> ! {
-    println!(Uart0, "timer-family firmware: npcm750");
-
-    let midr = arm::midr();
-    let part = if (midr >> 4) & 0xfff == 0xc09 {
-        "Cortex-A9"
-    } else {
-        "unknown part"
-    };
-    println!(
-        Uart0,
-        "MIDR = {midr:#010x} ({part} r{}p{})",
-        (midr >> 20) & 0xf,
-        midr & 0xf
-    );
-    println!(Uart0, "MPIDR = {:#010x}", arm::mpidr());
-
+/// The board's checks, run on CPU0 after the banner; returns whether all passed.
+fn run() -> bool {
     // SAFETY: VERSION is a read-only identification register of GMAC0.
     let version = unsafe { mmio::read32(GMAC_VERSION) };
     let snpsver = version & 0xff;
@@ -94,13 +59,5 @@ extern "C" fn board_main() -> ! {
         snpsver >> 4,
         snpsver & 0xf
     );
-
-    println!(Uart0, "done");
-    arm::semihosting_exit(true)
-}
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
-    fw_common::print_panic(Uart0, info);
-    arm::semihosting_exit(false)
+    true
 }

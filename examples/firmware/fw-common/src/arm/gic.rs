@@ -1,0 +1,157 @@
+//! The ARM Generic Interrupt Controller (GICv1/GICv2 register layout), as far as a
+//! single-core firmware needs it: enable the distributor and the CPU interface, route and
+//! enable shared peripheral interrupts (SPIs) to CPU0, acknowledge and end interrupts.
+//!
+//! Offsets and fields are those of the ARM GIC Architecture Specification (v2.0, chapter 4);
+//! only the security-less view is used (QEMU's Cortex-A9 boards have no EL3). Interrupt IDs
+//! are GIC IDs: 0–15 SGIs, 16–31 PPIs, 32 and up SPIs (SPI `n` is ID `32 + n`).
+
+use crate::mmio;
+
+/// Distributor control (enable bit 0).
+const GICD_CTLR: usize = 0x000;
+/// Interrupt controller type: ITLinesNumber in bits 4:0, CPUNumber in bits 7:5.
+const GICD_TYPER: usize = 0x004;
+/// Set-enable registers, one bit per ID.
+const GICD_ISENABLER: usize = 0x100;
+/// Clear-enable registers, one bit per ID.
+const GICD_ICENABLER: usize = 0x180;
+/// Set-pending registers, one bit per ID (read: pending state).
+const GICD_ISPENDR: usize = 0x200;
+/// Priority registers, one byte per ID (lower value = higher priority).
+const GICD_IPRIORITYR: usize = 0x400;
+/// Processor target registers, one byte per ID (bit n = CPU interface n); SPIs only.
+const GICD_ITARGETSR: usize = 0x800;
+
+/// CPU interface control (enable bit 0).
+const GICC_CTLR: usize = 0x00;
+/// Priority mask: only interrupts with a priority value below it are signalled.
+const GICC_PMR: usize = 0x04;
+/// Interrupt acknowledge: the ID (bits 9:0) of the highest-priority pending interrupt.
+const GICC_IAR: usize = 0x0c;
+/// End of interrupt: write the value read from IAR.
+const GICC_EOIR: usize = 0x10;
+
+/// The ID that IAR returns when no interrupt is pending.
+pub const SPURIOUS_ID: u32 = 1023;
+/// Priority mask written by [`Gic::init`]: every priority value below 0xf0 is signalled.
+pub const PRIORITY_MASK: u8 = 0xf0;
+
+/// One GIC, by the physical addresses of its distributor and of the CPU interface of the CPU
+/// that runs the firmware.
+#[derive(Debug, Clone, Copy)]
+pub struct Gic {
+    dist: usize,
+    cpu: usize,
+}
+
+impl Gic {
+    /// A GIC whose distributor is at `dist` and whose CPU interface is at `cpu`.
+    ///
+    /// # Safety
+    ///
+    /// Both addresses must be those of a GICv1/v2 distributor and CPU interface, mapped, and
+    /// driven by nothing else than copies of this value on the one CPU that runs the
+    /// firmware.
+    pub const unsafe fn new(dist: usize, cpu: usize) -> Self {
+        Self { dist, cpu }
+    }
+
+    /// The distributor's address.
+    pub fn dist_base(&self) -> usize {
+        self.dist
+    }
+
+    /// The CPU interface's address.
+    pub fn cpu_base(&self) -> usize {
+        self.cpu
+    }
+
+    fn dist_read(&self, offset: usize) -> u32 {
+        // SAFETY: `new`'s contract: a GIC distributor register, ours to use.
+        unsafe { mmio::read32(self.dist + offset) }
+    }
+
+    fn dist_write(&self, offset: usize, value: u32) {
+        // SAFETY: `new`'s contract: a GIC distributor register, ours to use.
+        unsafe { mmio::write32(self.dist + offset, value) }
+    }
+
+    fn cpu_read(&self, offset: usize) -> u32 {
+        // SAFETY: `new`'s contract: a GIC CPU interface register, ours to use.
+        unsafe { mmio::read32(self.cpu + offset) }
+    }
+
+    fn cpu_write(&self, offset: usize, value: u32) {
+        // SAFETY: `new`'s contract: a GIC CPU interface register, ours to use.
+        unsafe { mmio::write32(self.cpu + offset, value) }
+    }
+
+    /// Number of interrupt IDs the distributor implements, `32 × (ITLinesNumber + 1)`
+    /// (GICD_TYPER); also a check that the address is right.
+    pub fn lines(&self) -> u32 {
+        32 * ((self.dist_read(GICD_TYPER) & 0x1f) + 1)
+    }
+
+    /// Number of CPU interfaces, `CPUNumber + 1` (GICD_TYPER bits 7:5).
+    pub fn cpus(&self) -> u32 {
+        ((self.dist_read(GICD_TYPER) >> 5) & 0x7) + 1
+    }
+
+    /// Enables the distributor and this CPU's interface with priority mask
+    /// [`PRIORITY_MASK`]. Every interrupt stays disabled until [`enable`](Self::enable).
+    pub fn init(&self) {
+        self.cpu_write(GICC_PMR, u32::from(PRIORITY_MASK));
+        self.cpu_write(GICC_CTLR, 1);
+        self.dist_write(GICD_CTLR, 1);
+    }
+
+    /// Sets one byte of a byte-per-ID register bank by read-modify-write of its word (word
+    /// accesses work on every GIC implementation).
+    fn write_byte_field(&self, bank: usize, id: u32, value: u8) {
+        let offset = bank + (id as usize & !3);
+        let shift = (id % 4) * 8;
+        let word = self.dist_read(offset) & !(0xff << shift);
+        self.dist_write(offset, word | (u32::from(value) << shift));
+    }
+
+    /// Routes interrupt `id` to the CPU interfaces in `targets` (bit n = CPU n; SPIs only,
+    /// the field is read-only for SGIs and PPIs), gives it `priority` (below
+    /// [`PRIORITY_MASK`] to be signalled) and enables it. The trigger type is left at its
+    /// reset value (level-sensitive for SPIs on QEMU's GIC).
+    pub fn enable(&self, id: u32, priority: u8, targets: u8) {
+        self.write_byte_field(GICD_IPRIORITYR, id, priority);
+        if id >= 32 {
+            self.write_byte_field(GICD_ITARGETSR, id, targets);
+        }
+        self.dist_write(GICD_ISENABLER + 4 * (id as usize / 32), 1 << (id % 32));
+    }
+
+    /// Disables interrupt `id` (it may still show as pending).
+    pub fn disable(&self, id: u32) {
+        self.dist_write(GICD_ICENABLER + 4 * (id as usize / 32), 1 << (id % 32));
+    }
+
+    /// Whether interrupt `id` is pending at the distributor.
+    pub fn is_pending(&self, id: u32) -> bool {
+        self.dist_read(GICD_ISPENDR + 4 * (id as usize / 32)) & (1 << (id % 32)) != 0
+    }
+
+    /// Acknowledges the highest-priority pending interrupt: returns the raw IAR value, to be
+    /// passed to [`end_of_interrupt`](Self::end_of_interrupt). Its ID is `iar & 0x3ff`
+    /// ([`SPURIOUS_ID`] when nothing was pending; that one needs no end of interrupt).
+    pub fn acknowledge(&self) -> u32 {
+        self.cpu_read(GICC_IAR)
+    }
+
+    /// Ends the interrupt acknowledged as `iar`. For a level-sensitive source, clear the
+    /// source first, or the interrupt is pending again at once.
+    pub fn end_of_interrupt(&self, iar: u32) {
+        self.cpu_write(GICC_EOIR, iar);
+    }
+}
+
+/// The interrupt ID in an IAR value.
+pub const fn iar_id(iar: u32) -> u32 {
+    iar & 0x3ff
+}
