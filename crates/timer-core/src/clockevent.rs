@@ -210,6 +210,17 @@ pub enum Fired {
     /// This channel had not fired (shared interrupt line, or a stale interrupt after
     /// cancellation).
     Spurious,
+    /// The hardware fired before the deadline and re-arming it for the remainder failed
+    /// (for example a write-status timeout). The alarm is idle and the deadline has **not**
+    /// been reached (`now < deadline`); the caller decides whether to retry or give up.
+    RearmFailed {
+        /// The deadline that was programmed.
+        deadline: u64,
+        /// The time at which the handler observed the interrupt.
+        now: u64,
+        /// Why re-arming failed.
+        error: Error,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -403,11 +414,14 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
                 // Early (unsynchronised edge) or one step of a long wait: arm the rest.
                 match self.arm(deadline, deadline - now) {
                     Ok(_) => Fired::Rearmed { now },
-                    // Re-arming failed: report the deadline rather than losing it; the
-                    // caller sees `now < deadline` and can decide.
-                    Err(_) => {
+                    // Never report an unreached deadline as reached: say what happened.
+                    Err(error) => {
                         self.mode = Mode::Idle;
-                        Fired::Deadline { deadline, now }
+                        Fired::RearmFailed {
+                            deadline,
+                            now,
+                            error,
+                        }
                     }
                 }
             }

@@ -98,6 +98,6 @@ pub use delay::{AsyncDelay, Delay};
 pub use error::Error;
 pub use extend::Extended;
 pub use poll::{Polled, Poller, Timeout};
-pub use queue::{HrTimers, QueueError, Restart, TimerId, TimerQueue};
+pub use queue::{HrTimers, MAX_EXPIRY_ROUNDS, QueueError, Restart, TimerId, TimerQueue};
 pub use reg::{Mmio, Reg, RegisterBus, RegisterBusExt, Window};
 pub use tock_registers;

@@ -257,11 +257,12 @@ struct Inner<E: ClockEvent, M: Monotonic, const N: usize> {
 }
 
 impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
-    /// Program the hardware for the earliest deadline if it changed. Returns `false` when
-    /// that deadline has already passed (the caller must expire timers first).
-    fn reprogram(&mut self, force: bool) -> Result<bool, QueueError> {
+    /// Program the hardware for the earliest deadline if it changed. `strict`: a deadline
+    /// that already passed is reported (`Ok(false)`: the caller must expire timers first)
+    /// instead of being armed at `min_delta`; strict calls always program.
+    fn reprogram(&mut self, strict: bool) -> Result<bool, QueueError> {
         let next = self.queue.next_deadline();
-        if next == self.armed_for && !force {
+        if next == self.armed_for && !strict {
             return Ok(true);
         }
         match next {
@@ -270,7 +271,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
                 self.armed_for = None;
                 Ok(true)
             }
-            Some(at) if force => match self.alarm.set_deadline(at) {
+            Some(at) if strict => match self.alarm.set_deadline(at) {
                 Ok(_) => {
                     self.armed_for = Some(at);
                     Ok(true)
@@ -291,6 +292,10 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
         }
     }
 }
+
+/// How many times [`HrTimers::on_interrupt`] collects expired timers before it stops
+/// looking for more and programs the next deadline at `min_delta` instead.
+pub const MAX_EXPIRY_ROUNDS: u32 = 4;
 
 /// A [`TimerQueue`] driven by an [`Alarm`], shared between thread and interrupt context
 /// through a `critical_section::Mutex`. See the [module docs](self) for the semantics.
@@ -420,7 +425,10 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// Call from the clockevent's interrupt handler. Runs every expired timer — callback
     /// timers through `callback(id, now)`, async sleepers by waking them — in deadline
     /// order, then programs the hardware for the next deadline. Timers that expire while
-    /// this runs are served in the same call. Returns how many timers expired.
+    /// this runs are served in the same call, for up to [`MAX_EXPIRY_ROUNDS`] rounds; after
+    /// that the rest run from the next interrupt, `min_delta` later, so a callback that
+    /// keeps re-queueing itself into the past cannot hang the CPU here. Returns how many
+    /// timers expired.
     pub fn on_interrupt(&self, mut callback: impl FnMut(TimerId, u64) -> Restart) -> usize {
         let fired = match self.with(|i| i.alarm.on_interrupt()) {
             Ok(f) => f,
@@ -428,10 +436,13 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         };
         match fired {
             Fired::Spurious | Fired::Rearmed { .. } => return 0,
-            Fired::Deadline { .. } | Fired::Period { .. } => {}
+            // Nothing is due yet, but the hardware is idle: program it again below.
+            Fired::Deadline { .. } | Fired::Period { .. } | Fired::RearmFailed { .. } => {}
         }
         let mut expired = 0;
+        let mut rounds = 0u32;
         loop {
+            rounds += 1;
             // Take every due timer in one critical section...
             let batch = self.with(|i| {
                 i.armed_for = None;
@@ -465,8 +476,12 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
                     let _ = self.with(|i| i.queue.restart(id, at));
                 }
             }
-            // Arm for the next deadline; if it already passed, go round again.
-            match self.with(|i| i.reprogram(true)) {
+            // Arm for the next deadline; if it already passed, go round again, but only a
+            // few times: callbacks that keep re-queueing into the past would otherwise hold
+            // the CPU in this handler forever (Linux's hrtimer_interrupt has the same
+            // guard). After that the next deadline is forced to `min_delta` from now.
+            let strict = rounds < MAX_EXPIRY_ROUNDS;
+            match self.with(|i| i.reprogram(strict)) {
                 Ok(Ok(false)) => continue,
                 _ => return expired,
             }

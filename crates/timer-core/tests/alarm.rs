@@ -205,3 +205,70 @@ fn rates_differ_deadline_converted_up() {
         );
     }
 }
+
+/// A channel whose every programming after the first fails (a write-status timeout).
+struct FailsAfterFirst {
+    inner: SimClockEvent,
+    programmed: bool,
+}
+
+impl ClockEvent for FailsAfterFirst {
+    fn freq_hz(&self) -> u32 {
+        self.inner.freq_hz()
+    }
+    fn min_delta(&self) -> u64 {
+        self.inner.min_delta()
+    }
+    fn max_delta(&self) -> u64 {
+        self.inner.max_delta()
+    }
+    fn features(&self) -> timer_core::Features {
+        self.inner.features()
+    }
+    fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
+        if self.programmed {
+            return Err(Error::Timeout);
+        }
+        self.programmed = true;
+        self.inner.set_next_event(delta)
+    }
+    fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
+        self.inner.set_periodic(period)
+    }
+    fn shutdown(&mut self) {
+        self.inner.shutdown()
+    }
+    fn ack(&mut self) -> bool {
+        self.inner.ack()
+    }
+}
+
+#[test]
+fn a_failed_rearm_is_reported_never_as_a_reached_deadline() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 64, HZ);
+    let time = Extended::new(&counter);
+    let inner = SimClockEvent::new(&clock, HZ, 8, 100);
+    let probe = inner.probe();
+    let event = FailsAfterFirst {
+        inner,
+        programmed: false,
+    };
+    let mut alarm = Alarm::new(event, &time).unwrap();
+    let deadline = time.now() + 1000; // needs steps of at most 100
+    alarm.set_deadline(deadline).unwrap();
+    probe.advance_to_fire().unwrap();
+    match alarm.on_interrupt() {
+        Fired::RearmFailed {
+            deadline: d,
+            now,
+            error,
+        } => {
+            assert_eq!(d, deadline);
+            assert!(now < deadline);
+            assert_eq!(error, Error::Timeout);
+        }
+        other => panic!("expected RearmFailed, got {other:?}"),
+    }
+    assert!(alarm.deadline().is_none(), "idle after the failure");
+}

@@ -255,3 +255,26 @@ fn sleep_still_completes_when_the_queue_is_full() {
     assert_eq!(done, Some(()));
     assert!(rig.time.now() >= start + 500);
 }
+
+#[test]
+fn a_callback_requeueing_into_the_past_cannot_hang_the_interrupt() {
+    let (rig, t) = timers::<2>(10);
+    let a = t.alloc().unwrap();
+    let base = t.now();
+    t.start(a, base + 100).unwrap();
+    rig.probe.advance_to_fire().unwrap();
+    let mut runs = 0;
+    let served = t.on_interrupt(|_, _| {
+        runs += 1;
+        Restart::At(0) // always already expired
+    });
+    assert_eq!(
+        served,
+        timer_core::MAX_EXPIRY_ROUNDS as usize,
+        "bounded rounds"
+    );
+    assert_eq!(runs, served);
+    assert!(t.is_queued(a), "still queued, for the next interrupt");
+    let fire = rig.probe.next_fire_ns().expect("armed at min_delta");
+    assert!(fire <= rig.clock.now_ns() + 11 * 10);
+}
