@@ -32,6 +32,8 @@ fn touch_libraries() {
     #[cfg(target_arch = "loongarch64")]
     black_box(loongarch_on_csr as fn() -> u64);
     black_box(mct_on_mmio as fn(usize) -> u64);
+    black_box(mdio_bus::frame_ns as fn(u32) -> u64);
+    black_box(mdio_bus::PhyAddr::new as fn(u8) -> Option<mdio_bus::PhyAddr>);
 }
 
 /// The Exynos MCT driver over a real `Mmio` window: FRC, 64-bit time, comparator alarm.
