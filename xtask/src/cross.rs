@@ -2,7 +2,8 @@
 //! `no-std-smoke` binary for each of them.
 //!
 //! Step 1 runs `cargo build -p <crate> --lib --target <T> -Zbuild-std=core` in the root
-//! workspace (default features, target dir `target/cross` so the host build is untouched) for
+//! workspace (default features, and again with `defmt` where a crate declares it; target dir
+//! `target/cross` so the host build is untouched) for
 //! each crate under `crates/` and each of its targets: all of [`CROSS_TARGETS`] unless the
 //! crate's Cargo.toml narrows them with
 //!
@@ -88,7 +89,17 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     .args(["--target", target])
                     .arg("--target-dir")
                     .arg(&target_dir);
-                build(&format!("{} for {target}", lib.name), &mut cmd)
+                let mut cell = build(&format!("{} for {target}", lib.name), &mut cmd);
+                // The optional `defmt` feature must build without `std` as well.
+                if matches!(cell, Cell::Ok) && lib.features.iter().any(|f| f == "defmt") {
+                    let mut cmd = toolchain.cargo(&root);
+                    cmd.args(["build", "-Zbuild-std=core", "--lib", "-p", &lib.name])
+                        .args(["--features", "defmt", "--target", target])
+                        .arg("--target-dir")
+                        .arg(&target_dir);
+                    cell = build(&format!("{} +defmt for {target}", lib.name), &mut cmd);
+                }
+                cell
             } else {
                 Cell::Skipped
             };

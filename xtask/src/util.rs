@@ -232,6 +232,8 @@ pub struct Package {
     pub dependencies: Vec<String>,
     /// `[package.metadata]`, `Null` when absent.
     pub metadata: Json,
+    /// Names of the features it declares.
+    pub features: Vec<String>,
 }
 
 impl Package {
@@ -295,12 +297,17 @@ pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
             .iter()
             .filter_map(|d| d.get("name").as_str().map(str::to_owned))
             .collect();
+        let features = match pkg.get("features") {
+            Json::Object(map) => map.keys().cloned().collect(),
+            _ => Vec::new(),
+        };
         packages.push(Package {
             name,
             dir: manifest.parent().map(Path::to_path_buf).unwrap_or_default(),
             targets,
             dependencies,
             metadata: pkg.get("metadata").clone(),
+            features,
         });
     }
     packages.sort_by(|a, b| a.name.cmp(&b.name));
