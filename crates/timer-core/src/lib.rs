@@ -70,6 +70,8 @@
 //!
 //! - `sim`: the simulation backend (pulls in `std`; host tests, benchmarks and demos).
 //! - `defmt`: `defmt::Format` on public types and logging through the private shim.
+//! - `fugit`: `fugit` 0.6 durations as ticks (rounded up), `Delay::wait` and
+//!   `HrTimers::sleep` taking them (module `fugit_ext`).
 //!
 //! `critical-section` is used, never implemented: the firmware picks the implementation.
 #![cfg_attr(not(any(test, feature = "std")), no_std)]
@@ -85,6 +87,8 @@ pub mod clocksource;
 pub mod delay;
 mod error;
 pub mod extend;
+#[cfg(feature = "fugit")]
+pub mod fugit_ext;
 pub mod poll;
 pub mod queue;
 pub mod reg;

@@ -278,3 +278,20 @@ fn a_callback_requeueing_into_the_past_cannot_hang_the_interrupt() {
     let fire = rig.probe.next_fire_ns().expect("armed at min_delta");
     assert!(fire <= rig.clock.now_ns() + 11 * 10);
 }
+
+#[test]
+fn sleep_takes_a_fugit_duration() {
+    let (rig, t) = timers::<2>(10);
+    let start = rig.time.now();
+    let done = run_virtual(
+        t.sleep(fugit::MillisDurationU32::from_ticks(2)),
+        &rig.probe,
+        10,
+        || {
+            t.on_interrupt(|_, _| Restart::No);
+        },
+    );
+    assert_eq!(done, Some(()));
+    let took = rig.time.now() - start;
+    assert!((200_000..200_020).contains(&took), "{took} ticks for 2 ms at 100 MHz");
+}
