@@ -293,5 +293,8 @@ fn sleep_takes_a_fugit_duration() {
     );
     assert_eq!(done, Some(()));
     let took = rig.time.now() - start;
-    assert!((200_000..200_020).contains(&took), "{took} ticks for 2 ms at 100 MHz");
+    assert!(
+        (200_000..200_020).contains(&took),
+        "{took} ticks for 2 ms at 100 MHz"
+    );
 }
