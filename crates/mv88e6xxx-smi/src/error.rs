@@ -1,0 +1,113 @@
+//! Errors. Every fallible operation returns [`Error`]; nothing in the crate panics.
+
+/// Which busy bit (or status bit) a bounded wait was polling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum BusyWait {
+    /// Indirect-mode SMI_CMD BUSY (bit 15 of reg 0x00 at `sw_addr`).
+    SmiCmd,
+    /// Global1 G1_STS INIT_READY (bit 11) to become set.
+    InitReady,
+    /// Global1 G1_ATU_OP BUSY.
+    AtuOp,
+    /// Global1 G1_VTU_OP BUSY.
+    VtuOp,
+    /// Global1 G1_STATS_OP BUSY.
+    StatsOp,
+    /// Global2 G2_SMI_PHY_CMD BUSY (internal PHY access).
+    SmiPhyCmd,
+    /// A caller's [`Smi::wait_mask`](crate::Smi::wait_mask) on device `dev`, register `reg`.
+    Mask {
+        /// Device address inside the switch.
+        dev: u8,
+        /// Register.
+        reg: u8,
+    },
+}
+
+/// A bounded wait gave up: the condition did not hold on any read, including the one
+/// extra read made after the deadline (timer-core's iopoll semantics).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BusyTimeout {
+    /// What was being waited for.
+    pub wait: BusyWait,
+    /// The last value read (after the deadline).
+    pub last: u16,
+    /// Reads of the polled register (at least 2).
+    pub polls: u32,
+    /// Clocksource ticks between the start of the wait and the final read.
+    pub elapsed_ticks: u64,
+}
+
+/// Why a switch access failed. `E` is the MDIO bus's error type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Error<E> {
+    /// An MDIO frame failed; returned as soon as it happens, from any step of an access
+    /// (including from inside a busy wait, which then stops polling).
+    Mdio(E),
+    /// A busy bit did not clear (or INIT_READY did not set) within the configured timeout
+    /// ([`Config::timeout_ns`](crate::Config::timeout_ns), default 50 ms). A timeout of
+    /// the SMI_CMD wait inside an indirect access is reported as [`BusyWait::SmiCmd`] even
+    /// when it happened while polling another register. After it, the next access first
+    /// waits for the busy bit again instead of trusting it is clear.
+    Timeout(BusyTimeout),
+    /// PORT_SWITCH_ID read back a product number that is not in the chip table
+    /// (hardware.md §5.6); 0xFFFF usually means nothing answered at that address.
+    UnknownSwitchId {
+        /// The raw PORT_SWITCH_ID value.
+        raw: u16,
+    },
+    /// A device address that this addressing mode cannot reach: in dual-chip mode a
+    /// device ≥ 16 (or `sw_addr + dev` > 31), a port number beyond the address space.
+    AddressOutOfRange {
+        /// The device address (or port number) asked for.
+        dev: u8,
+    },
+    /// The addressing does not fit the family: indirect with `sw_addr` = 0, dual-chip
+    /// with `sw_addr` other than 0 or 16, dual-chip for a multi-chip family or the
+    /// reverse, `sw_addr` > 31.
+    InvalidConfig,
+}
+
+impl<E> From<BusyTimeout> for Error<E> {
+    fn from(t: BusyTimeout) -> Self {
+        Error::Timeout(t)
+    }
+}
+
+impl<E: core::fmt::Debug> core::fmt::Display for Error<E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Error::Mdio(e) => write!(f, "MDIO error: {e:?}"),
+            Error::Timeout(t) => write!(
+                f,
+                "timeout waiting for {:?} (last value {:#06x}, {} polls)",
+                t.wait, t.last, t.polls
+            ),
+            Error::UnknownSwitchId { raw } => write!(f, "unknown switch id {raw:#06x}"),
+            Error::AddressOutOfRange { dev } => write!(f, "device address {dev:#04x} out of range"),
+            Error::InvalidConfig => f.write_str("invalid SMI addressing configuration"),
+        }
+    }
+}
+
+impl<E: core::fmt::Debug> core::error::Error for Error<E> {}
+
+/// Into the family-wide error: timeouts stay [`Timeout`](timer_core::Error::Timeout),
+/// unknown chips are [`Unsupported`](timer_core::Error::Unsupported), address and
+/// configuration errors are [`InvalidConfig`](timer_core::Error::InvalidConfig), MDIO
+/// errors convert with their own `Into`.
+impl<E: Into<timer_core::Error>> From<Error<E>> for timer_core::Error {
+    fn from(e: Error<E>) -> Self {
+        match e {
+            Error::Mdio(e) => e.into(),
+            Error::Timeout(_) => timer_core::Error::Timeout,
+            Error::UnknownSwitchId { .. } => timer_core::Error::Unsupported,
+            Error::AddressOutOfRange { .. } | Error::InvalidConfig => {
+                timer_core::Error::InvalidConfig
+            }
+        }
+    }
+}

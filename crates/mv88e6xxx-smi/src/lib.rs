@@ -1,0 +1,89 @@
+//! # mv88e6xxx-smi
+//!
+//! `no_std` access to **Marvell mv88e6xxx (Link Street) DSA switches** over their SMI
+//! (MDIO) management interface, generic over any fallible [`mdio_bus::Mdio`] bus, with
+//! every busy-bit wait bounded on a continuous clocksource through timer-core's
+//! [`Poller`](timer_core::poll::Poller).
+//!
+//! | module / type | what it holds |
+//! |---|---|
+//! | [`regs`] | register numbers, typed SMI_CMD / G2_SMI_PHY_CMD / G1 fields (tock-registers), the 6393X remap table |
+//! | [`chip`] | the chip table (family → port/PHY base, Global1/Global2, SMI mode), PORT_SWITCH_ID identification |
+//! | [`Smi`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY); internal PHY access |
+//! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
+//! | [`Error`] | every failure, typed: MDIO error, [`BusyTimeout`] with the last value, unknown switch ID, bad address/config |
+//! | `sim` | (feature `sim`) behavioural switch model, the pre-seed polling strategies and the seed-proof measurements |
+//!
+//! ## Contract
+//!
+//! - **Addressing** (hardware.md §5.2): `sw_addr` = 0 is single-chip/direct (one frame per
+//!   register); `sw_addr` ≠ 0 is multi-chip/indirect through SMI_CMD/SMI_DATA (3 frames
+//!   per register when BUSY clears at once); the 6250 family is dual-chip (`sw_addr +
+//!   dev`); the 6393 family reads hot Global1/Global2 registers directly at `sw_addr`.
+//! - **Bounded waits**: default deadline 50 ms on the clocksource `C` you pass, back-to-back
+//!   polls (no sleeps, no jiffies), at least two reads, one more after the deadline,
+//!   [`Error::Timeout`] with the last value. An MDIO error ends a wait at once.
+//! - **BUSY checked once** (seed 004): every operation waits for its own completion, so
+//!   SMI_CMD BUSY is polled before an access only at attach time and after a failure.
+//! - Never panics on any input or value read back (property-tested). No `unsafe`.
+//!
+//! ## Example
+//!
+//! Probe a 6352 at `sw_addr` 2 (multi-chip), read a port register, flush the ATU, read an
+//! internal PHY's ID through Global2 — on the behavioural model (with hardware, `bus` is
+//! your MAC's [`Mdio`](mdio_bus::Mdio) and `clock` any [`Continuous`](timer_core::Continuous)
+//! clocksource):
+//!
+//! ```
+//! use mdio_bus::{Mdio, PhyAddr, RegAddr};
+//! use mv88e6xxx_smi::chip::{Chip, Family};
+//! use mv88e6xxx_smi::sim::{Attach, ChipModel, PhyModel, SwitchSim, FRAME_NS};
+//! use mv88e6xxx_smi::{Config, G1Op, Smi};
+//!
+//! let phy1 = PhyAddr::new(1).unwrap();
+//! let mut sim = SwitchSim::single(
+//!     ChipModel::new(Chip::Mv6352, Attach::Indirect(2))
+//!         .with_revision(1)
+//!         .with_phy(PhyModel::bcm54612e(phy1)),
+//! );
+//! let (mut smi, id) =
+//!     Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+//! assert_eq!((id.chip, id.revision), (Chip::Mv6352, 1));
+//!
+//! // One indirect read: SMI_CMD write, one BUSY poll, SMI_DATA read = 3 frames.
+//! let f0 = smi.frames();
+//! let _status = smi.port_read(0, 0x00).unwrap();
+//! assert_eq!(smi.frames() - f0, 3);
+//!
+//! // A Global1 operation with a bounded BUSY wait: ATU flush all (OP = 1).
+//! smi.g1_op(G1Op::Atu, 0x1000).unwrap();
+//!
+//! // The internal PHY bus is an `Mdio` too.
+//! let id1 = smi.internal_mdio().read(phy1, RegAddr::new(2).unwrap()).unwrap();
+//! assert_eq!(id1, 0x0362);
+//!
+//! // Every frame cost 25.6 µs of virtual time at 2.5 MHz MDC.
+//! let frames = smi.frames();
+//! let _ = smi.release();
+//! assert_eq!(sim.bus.frames(), frames);
+//! assert!(sim.clock.now_ns() >= frames * FRAME_NS);
+//! ```
+#![cfg_attr(not(any(test, feature = "sim")), no_std)]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod chip;
+mod error;
+pub mod regs;
+#[cfg(feature = "sim")]
+pub mod sim;
+mod smi;
+
+pub use chip::{AddressMap, Chip, Family, Identity, SmiMode};
+pub use error::{BusyTimeout, BusyWait, Error};
+pub use smi::{Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, Smi};
+
+/// The README's example, compiled and run as a doctest so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,344 @@
+//! The register map: every register number and field this crate touches, defined once,
+//! with its source.
+//!
+//! Sources (facts only, no code copied): the project's `hardware.md` §5, which cites
+//! `torvalds/linux drivers/net/dsa/mv88e6xxx/{smi.h, smi.c, global1.h, global2.h, port.h}`.
+//! Register and field names follow Linux's so a reader can cross-check.
+//!
+//! Fields are typed with [`tock_registers`] bitfields over a 16-bit value; SMI registers are
+//! not memory-mapped, so they are used through [`LocalRegisterCopy`]: build a word, send it
+//! as one MDIO frame, decode the word read back.
+
+pub use tock_registers::LocalRegisterCopy;
+use tock_registers::register_bitfields;
+
+/// Indirect-mode SMI_CMD register number at `sw_addr` (hardware.md §5.3).
+pub const SMI_CMD: u8 = 0x00;
+/// Indirect-mode SMI_DATA register number at `sw_addr` (hardware.md §5.3).
+pub const SMI_DATA: u8 = 0x01;
+
+/// PORT_SWITCH_ID: register 0x03 of every port; identification reads port 0's
+/// (hardware.md §5.6).
+pub const PORT_SWITCH_ID: u8 = 0x03;
+/// `PORT_SWITCH_ID & PRODUCT_NUM_MASK` is the product number, still shifted left by 4
+/// (hardware.md §5.6, quirk 3).
+pub const PRODUCT_NUM_MASK: u16 = 0xFFF0;
+/// `PORT_SWITCH_ID & REV_MASK` is the silicon revision.
+pub const REV_MASK: u16 = 0x000F;
+
+/// Global1 register numbers (hardware.md §5.7, `global1.h`).
+pub mod g1 {
+    /// G1_STS: INIT_READY and interrupt sources.
+    pub const STS: u8 = 0x00;
+    /// G1_ATU_FID (6352-style chips).
+    pub const ATU_FID: u8 = 0x01;
+    /// G1_VTU_FID (6352-style chips).
+    pub const VTU_FID: u8 = 0x02;
+    /// G1_VTU_SID (6352-style chips).
+    pub const VTU_SID: u8 = 0x03;
+    /// G1_CTL1: SW_RESET, PPU_ENABLE, interrupt enables.
+    pub const CTL1: u8 = 0x04;
+    /// G1_VTU_OP: BUSY + VTU operation.
+    pub const VTU_OP: u8 = 0x05;
+    /// G1_VTU_VID.
+    pub const VTU_VID: u8 = 0x06;
+    /// G1_VTU_DATA1.
+    pub const VTU_DATA1: u8 = 0x07;
+    /// G1_VTU_DATA2.
+    pub const VTU_DATA2: u8 = 0x08;
+    /// G1_ATU_CTL.
+    pub const ATU_CTL: u8 = 0x0A;
+    /// G1_ATU_OP: BUSY + ATU operation.
+    pub const ATU_OP: u8 = 0x0B;
+    /// G1_ATU_DATA.
+    pub const ATU_DATA: u8 = 0x0C;
+    /// G1_ATU_MAC01.
+    pub const ATU_MAC01: u8 = 0x0D;
+    /// G1_ATU_MAC23.
+    pub const ATU_MAC23: u8 = 0x0E;
+    /// G1_ATU_MAC45.
+    pub const ATU_MAC45: u8 = 0x0F;
+    /// G1_CTL2.
+    pub const CTL2: u8 = 0x1C;
+    /// G1_STATS_OP: BUSY + statistics operation.
+    pub const STATS_OP: u8 = 0x1D;
+    /// G1_STATS_COUNTER_32.
+    pub const STATS_COUNTER_32: u8 = 0x1E;
+    /// G1_STATS_COUNTER_01.
+    pub const STATS_COUNTER_01: u8 = 0x1F;
+}
+
+/// Global2 register numbers (hardware.md §5.7, `global2.h`).
+pub mod g2 {
+    /// G2_SMI_PHY_CMD: BUSY + clause 22 frame to an internal PHY.
+    pub const SMI_PHY_CMD: u8 = 0x18;
+    /// G2_SMI_PHY_DATA.
+    pub const SMI_PHY_DATA: u8 = 0x19;
+}
+
+register_bitfields![u16,
+    /// Indirect SMI_CMD (reg 0x00 at `sw_addr`, hardware.md §5.3).
+    ///
+    /// DEV_ADDR is bits \[9:5\] (mask 0x03E0). Linux's `smi.h` defines the mask constant
+    /// as 0x003E, which does not match the field; Linux never applies it (it shifts
+    /// `dev << 5`), and neither do we: the field here is the real one.
+    #[allow(missing_docs)]
+    pub SMI_CMD_REG [
+        /// 1 = start / in progress; the hardware clears it when the frame is done.
+        BUSY OFFSET(15) NUMBITS(1) [],
+        /// 1 = clause 22 frame, 0 = clause 45 (only clause 22 is issued by this crate).
+        MODE OFFSET(12) NUMBITS(1) [
+            /// Clause 45 frame.
+            Clause45 = 0,
+            /// Clause 22 frame.
+            Clause22 = 1
+        ],
+        /// Clause 22 opcode.
+        OP OFFSET(10) NUMBITS(2) [
+            /// Clause 22 write.
+            Write = 1,
+            /// Clause 22 read.
+            Read = 2
+        ],
+        /// Target device (PHY address / port / global) inside the switch.
+        DEV_ADDR OFFSET(5) NUMBITS(5) [],
+        /// Register within the device.
+        REG_ADDR OFFSET(0) NUMBITS(5) []
+    ],
+    /// G2_SMI_PHY_CMD (Global2 reg 0x18, hardware.md §5.7): the same layout as SMI_CMD,
+    /// plus FUNC \[14:13\] on 6390-class chips (0 = internal PHYs, the value we use).
+    #[allow(missing_docs)]
+    pub G2_SMI_PHY_CMD_REG [
+        /// 1 = start / in progress.
+        BUSY OFFSET(15) NUMBITS(1) [],
+        /// 6390 family: 0 internal PHYs, 1 external, 2 setup.
+        FUNC OFFSET(13) NUMBITS(2) [
+            /// Internal PHYs.
+            Internal = 0,
+            /// External MDIO bus.
+            External = 1,
+            /// SERDES setup.
+            Setup = 2
+        ],
+        /// 1 = clause 22 frame.
+        MODE OFFSET(12) NUMBITS(1) [
+            /// Clause 45 frame.
+            Clause45 = 0,
+            /// Clause 22 frame.
+            Clause22 = 1
+        ],
+        /// Clause 22 opcode.
+        OP OFFSET(10) NUMBITS(2) [
+            /// Clause 22 write.
+            Write = 1,
+            /// Clause 22 read.
+            Read = 2
+        ],
+        /// PHY address.
+        DEV_ADDR OFFSET(5) NUMBITS(5) [],
+        /// PHY register.
+        REG_ADDR OFFSET(0) NUMBITS(5) []
+    ],
+    /// G1_STS (Global1 reg 0x00, hardware.md §5.7).
+    #[allow(missing_docs)]
+    pub G1_STS_REG [
+        /// Set when the switch has finished its initialisation.
+        INIT_READY OFFSET(11) NUMBITS(1) []
+    ],
+    /// G1_ATU_OP / G1_VTU_OP / G1_STATS_OP (Global1 0x0B / 0x05 / 0x1D): BUSY in bit 15
+    /// and the operation code in \[14:12\] (meaning per register: hardware.md §5.7).
+    #[allow(missing_docs)]
+    pub G1_OP_REG [
+        /// 1 = start / in progress; the hardware clears it when the operation is done.
+        BUSY OFFSET(15) NUMBITS(1) [],
+        /// Operation code.
+        OP OFFSET(12) NUMBITS(3) []
+    ]
+];
+
+/// The BUSY bit shared by SMI_CMD, G2_SMI_PHY_CMD and the Global1 operation registers.
+pub const BUSY: u16 = 1 << 15;
+/// G1_STS INIT_READY (bit 11).
+pub const INIT_READY: u16 = 1 << 11;
+
+/// A typed SMI_CMD word.
+pub type SmiCmd = LocalRegisterCopy<u16, SMI_CMD_REG::Register>;
+/// A typed G2_SMI_PHY_CMD word.
+pub type SmiPhyCmd = LocalRegisterCopy<u16, G2_SMI_PHY_CMD_REG::Register>;
+
+/// A clause 22 opcode as the SMI_CMD / G2_SMI_PHY_CMD OP field encodes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum C22Op {
+    /// Read (OP = 0b10).
+    Read,
+    /// Write (OP = 0b01).
+    Write,
+}
+
+/// The SMI_CMD word that starts a clause 22 `op` on `dev`/`reg`: BUSY | MODE_22 | OP |
+/// DEV_ADDR | REG_ADDR. Inputs are masked to their 5-bit fields.
+///
+/// ```
+/// use mv88e6xxx_smi::regs::{smi_cmd, C22Op};
+/// // Read port 0x10 register 3: BUSY 0x8000 | C22 0x1000 | READ 0x0800 | 0x10 << 5 | 3.
+/// assert_eq!(smi_cmd(C22Op::Read, 0x10, 0x03), 0x9A03);
+/// assert_eq!(smi_cmd(C22Op::Write, 0x1B, 0x04), 0x9764);
+/// ```
+pub fn smi_cmd(op: C22Op, dev: u8, reg: u8) -> u16 {
+    let mut w = SmiCmd::new(0);
+    w.write(
+        SMI_CMD_REG::BUSY::SET
+            + SMI_CMD_REG::MODE::Clause22
+            + match op {
+                C22Op::Read => SMI_CMD_REG::OP::Read,
+                C22Op::Write => SMI_CMD_REG::OP::Write,
+            }
+            + SMI_CMD_REG::DEV_ADDR.val(u16::from(dev & 0x1F))
+            + SMI_CMD_REG::REG_ADDR.val(u16::from(reg & 0x1F)),
+    );
+    w.get()
+}
+
+/// The G2_SMI_PHY_CMD word for a clause 22 `op` on internal PHY `phy`/`reg` (FUNC =
+/// internal).
+///
+/// ```
+/// use mv88e6xxx_smi::regs::{smi_phy_cmd, C22Op};
+/// assert_eq!(smi_phy_cmd(C22Op::Read, 1, 2), 0x9822);
+/// ```
+pub fn smi_phy_cmd(op: C22Op, phy: u8, reg: u8) -> u16 {
+    let mut w = SmiPhyCmd::new(0);
+    w.write(
+        G2_SMI_PHY_CMD_REG::BUSY::SET
+            + G2_SMI_PHY_CMD_REG::FUNC::Internal
+            + G2_SMI_PHY_CMD_REG::MODE::Clause22
+            + match op {
+                C22Op::Read => G2_SMI_PHY_CMD_REG::OP::Read,
+                C22Op::Write => G2_SMI_PHY_CMD_REG::OP::Write,
+            }
+            + G2_SMI_PHY_CMD_REG::DEV_ADDR.val(u16::from(phy & 0x1F))
+            + G2_SMI_PHY_CMD_REG::REG_ADDR.val(u16::from(reg & 0x1F)),
+    );
+    w.get()
+}
+
+/// A decoded SMI_CMD / G2_SMI_PHY_CMD word (what the switch model acts on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DecodedCmd {
+    /// BUSY was set (the write starts a frame).
+    pub busy: bool,
+    /// MODE = clause 22.
+    pub clause22: bool,
+    /// The clause 22 opcode, `None` for the encodings 0b00 / 0b11.
+    pub op: Option<C22Op>,
+    /// DEV_ADDR \[9:5\].
+    pub dev: u8,
+    /// REG_ADDR \[4:0\].
+    pub reg: u8,
+}
+
+/// Decode an SMI_CMD word (the G2_SMI_PHY_CMD layout is the same in these fields).
+///
+/// ```
+/// use mv88e6xxx_smi::regs::{decode_cmd, smi_cmd, C22Op};
+/// let d = decode_cmd(smi_cmd(C22Op::Write, 0x1C, 0x18));
+/// assert!(d.busy && d.clause22);
+/// assert_eq!((d.op, d.dev, d.reg), (Some(C22Op::Write), 0x1C, 0x18));
+/// ```
+pub fn decode_cmd(word: u16) -> DecodedCmd {
+    let w = SmiCmd::new(word);
+    DecodedCmd {
+        busy: w.is_set(SMI_CMD_REG::BUSY),
+        clause22: w.is_set(SMI_CMD_REG::MODE),
+        op: match w.read(SMI_CMD_REG::OP) {
+            1 => Some(C22Op::Write),
+            2 => Some(C22Op::Read),
+            _ => None,
+        },
+        dev: w.read(SMI_CMD_REG::DEV_ADDR) as u8,
+        reg: w.read(SMI_CMD_REG::REG_ADDR) as u8,
+    }
+}
+
+/// 6393X indirect-mode remap (hardware.md §5.4): the `sw_addr` register at which the
+/// 6393 family exposes Global1 register `g1_reg` directly, if it does.
+///
+/// Only the entries whose Global1 register number hardware.md states are mapped
+/// (FREE_Q_SIZE is left out: its Global1 number is not in our sources). An unmapped
+/// register still works through SMI_CMD/SMI_DATA; it only costs two more frames.
+pub const fn remap_6393x_g1(g1_reg: u8) -> Option<u8> {
+    match g1_reg {
+        g1::VTU_FID => Some(0x02),
+        g1::VTU_SID => Some(0x03),
+        g1::STS => Some(0x04),
+        g1::VTU_OP => Some(0x05),
+        g1::VTU_VID => Some(0x06),
+        g1::VTU_DATA1 => Some(0x07),
+        g1::VTU_DATA2 => Some(0x08),
+        g1::ATU_FID => Some(0x09),
+        g1::ATU_CTL => Some(0x0A),
+        g1::ATU_OP => Some(0x0B),
+        g1::ATU_DATA => Some(0x0C),
+        g1::ATU_MAC01 => Some(0x0D),
+        g1::ATU_MAC23 => Some(0x0E),
+        g1::ATU_MAC45 => Some(0x0F),
+        g1::STATS_OP => Some(0x1D),
+        g1::STATS_COUNTER_32 => Some(0x1E),
+        g1::STATS_COUNTER_01 => Some(0x1F),
+        _ => None,
+    }
+}
+
+/// 6393X indirect-mode remap of Global2 registers (hardware.md §5.4). Only SMI_PHY_CMD and
+/// SMI_PHY_DATA are mapped: their Global2 numbers (0x18 / 0x19) are in our sources; the
+/// Global2 numbers of IMP_COMM, AVB_CMD/DATA and MACLINK_INT_SRC are not, so they go
+/// through SMI_CMD/SMI_DATA (correct, two frames slower).
+pub const fn remap_6393x_g2(g2_reg: u8) -> Option<u8> {
+    match g2_reg {
+        g2::SMI_PHY_CMD => Some(0x18),
+        g2::SMI_PHY_DATA => Some(0x19),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dev_addr_field_is_bits_9_to_5() {
+        // The field mask is 0x03E0, not the 0x003E of Linux's constant.
+        assert_eq!(
+            SMI_CMD_REG::DEV_ADDR.mask << SMI_CMD_REG::DEV_ADDR.shift,
+            0x03E0
+        );
+        assert_eq!(smi_cmd(C22Op::Read, 0x1F, 0) & 0x03E0, 0x03E0);
+        assert_eq!(smi_cmd(C22Op::Read, 0x1F, 0) & 0x001F, 0);
+    }
+
+    #[test]
+    fn decode_inverts_encode() {
+        for dev in 0..32 {
+            for reg in 0..32 {
+                for op in [C22Op::Read, C22Op::Write] {
+                    let d = decode_cmd(smi_cmd(op, dev, reg));
+                    assert_eq!(
+                        (d.busy, d.clause22, d.op, d.dev, d.reg),
+                        (true, true, Some(op), dev, reg)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn remap_targets_avoid_cmd_and_data() {
+        for r in 0..32 {
+            for t in [remap_6393x_g1(r), remap_6393x_g2(r)].into_iter().flatten() {
+                assert!(t > SMI_DATA && t < 32);
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! The switch model against hardware.md §5 through raw MDIO frames (no driver).
+
+use mdio_bus::{Mdio, PhyAddr, RegAddr};
+use mv88e6xxx_smi::chip::Chip;
+use mv88e6xxx_smi::regs::{BUSY, C22Op, INIT_READY, smi_cmd};
+use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
+
+fn p(a: u8) -> PhyAddr {
+    PhyAddr::new(a).unwrap()
+}
+fn r(a: u8) -> RegAddr {
+    RegAddr::new(a).unwrap()
+}
+
+#[test]
+fn indirect_busy_clears_after_its_delay_and_data_lands_then() {
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6352, Attach::Indirect(2))
+            .with_revision(2)
+            .with_smi_busy(BusyDelay::fixed(60_000)),
+    );
+    let b = &mut sim.bus;
+    assert_eq!(b.read(p(3), r(0)).unwrap(), 0xFFFF); // only sw_addr answers
+    b.write(p(2), r(0), smi_cmd(C22Op::Read, 0x10, 3)).unwrap();
+    // 25.6 and 51.2 µs later: still busy, SMI_DATA still stale.
+    assert_ne!(b.read(p(2), r(0)).unwrap() & BUSY, 0);
+    assert_eq!(b.read(p(2), r(1)).unwrap(), 0);
+    // Now clear, and the PORT_SWITCH_ID has landed.
+    assert_eq!(b.read(p(2), r(0)).unwrap() & BUSY, 0);
+    assert_eq!(b.read(p(2), r(1)).unwrap(), 0x3522);
+}
+
+#[test]
+fn writes_while_busy_are_dropped_and_counted() {
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6097, Attach::Indirect(2)).with_smi_busy(BusyDelay::fixed(100_000)),
+    );
+    let b = &mut sim.bus;
+    b.write(p(2), r(1), 0x00AA).unwrap();
+    b.write(p(2), r(0), smi_cmd(C22Op::Write, 0x10, 4)).unwrap();
+    b.write(p(2), r(1), 0x00BB).unwrap(); // dropped
+    b.write(p(2), r(0), smi_cmd(C22Op::Write, 0x11, 4)).unwrap(); // dropped
+    let chip = b.device().chip(0).unwrap();
+    assert_eq!(chip.dropped_writes(), 2);
+    assert_eq!(chip.smi_commands(), 1);
+    assert_eq!(chip.port_reg(0, 4), Some(0x00AA));
+    assert_eq!(chip.port_reg(1, 4), Some(0));
+}
+
+#[test]
+fn remap_6393x_exposes_g1_sts_at_4_and_atu_fid_at_9() {
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)));
+    let b = &mut sim.bus;
+    assert_ne!(b.read(p(2), r(0x04)).unwrap() & INIT_READY, 0); // G1_STS
+    b.write(p(2), r(0x09), 0x0123).unwrap(); // G1_ATU_FID (G1 reg 0x01)
+    assert_eq!(b.device().chip(0).unwrap().g1_reg(0x01), 0x0123);
+    // A G1 ATU op through the remap runs with BUSY (default 20 µs).
+    b.write(p(2), r(0x0B), 0x9000).unwrap();
+    let v = b.read(p(2), r(0x0B)).unwrap();
+    assert_eq!(v & 0x7000, 0x1000);
+    // Not a 6393X: the same registers do not answer.
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Indirect(2)));
+    assert_eq!(sim.bus.read(p(2), r(0x04)).unwrap(), 0xFFFF);
+}
+
+#[test]
+fn dual_chip_and_direct_layouts() {
+    let mut sim = SwitchSim::new(
+        SwitchModel::new().with_chip(ChipModel::new(Chip::Mv6220, Attach::DualChip(16))),
+    );
+    let b = &mut sim.bus;
+    assert_eq!(b.read(p(16 + 0x08), r(3)).unwrap(), 0x2200); // port 0 at 0x08
+    assert_ne!(b.read(p(16 + 0x0F), r(0)).unwrap() & INIT_READY, 0); // Global1 at 0x0F
+    assert_eq!(b.read(p(0x08), r(3)).unwrap(), 0xFFFF); // lower half is not ours
+
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6085, Attach::Direct).with_init_ready_at(Some(1_000_000)),
+    );
+    let b = &mut sim.bus;
+    assert_eq!(b.read(p(0x1A), r(3)).unwrap(), 0x04A0); // port 10 at 0x1A
+    assert_eq!(b.read(p(0x1B), r(0)).unwrap() & INIT_READY, 0); // not yet ready
+    b.write(p(0x10), r(3), 0).unwrap(); // PORT_SWITCH_ID is read-only
+    assert_eq!(b.read(p(0x10), r(3)).unwrap(), 0x04A0);
+}
+
+#[test]
+fn stuck_busy_never_clears() {
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6097, Attach::Indirect(2)).with_smi_busy(BusyDelay::stuck()),
+    );
+    let b = &mut sim.bus;
+    assert_eq!(b.read(p(2), r(0)).unwrap() & BUSY, 0); // idle at reset
+    b.write(p(2), r(0), smi_cmd(C22Op::Read, 0x10, 3)).unwrap();
+    sim.clock.advance(10_000_000_000);
+    assert_ne!(sim.bus.read(p(2), r(0)).unwrap() & BUSY, 0);
+}
