@@ -25,6 +25,7 @@ fn main() {
     exynos();
     loongarch();
     switch();
+    stmmac();
 }
 
 /// Seed 000: usleep(10) with and without a continuous clocksource.
@@ -347,5 +348,70 @@ fn switch() {
     }
     println!(
         "  seed: modprobe 15.99 s before, 2.21 s after patch 1 (the probe size is calibrated to 15.99 s)"
+    );
+}
+
+/// DWMAC TX coalescing on the core's timer queue, on the DWMAC model (seed 002).
+fn stmmac() {
+    use stmmac_coalesce::sim::seed::{
+        BurstRunner, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
+    };
+    use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
+    let seed = CoalesceConfig::SEED;
+    println!(
+        "\n[stmmac-coalesce] DWMAC 3.x model, tx-frames {} tx-usecs {}",
+        seed.tx_frames, seed.tx_usecs
+    );
+    let runs: [(
+        &str,
+        &dyn Fn() -> Result<BurstRunner, stmmac_coalesce::Error>,
+    ); 3] = [
+        ("jiffies timer at HZ=100 (before seed 002)", &|| {
+            Ok(BurstRunner::Jiffies(Box::new(Rig::jiffies(
+                SEED_HZ,
+                seed,
+                TimerStrategy::RearmEveryPacket,
+            )?)))
+        }),
+        ("hrtimer re-armed per packet (Linux)", &|| {
+            Ok(BurstRunner::Hr(Box::new(Rig::hrtimer(
+                seed,
+                TimerStrategy::RearmEveryPacket,
+            )?)))
+        }),
+        ("hrtimer armed once (this crate)", &|| {
+            Ok(BurstRunner::Hr(Box::new(Rig::hrtimer(
+                seed,
+                TimerStrategy::ArmOnce,
+            )?)))
+        }),
+    ];
+    for (name, make) in runs {
+        match burst_latency_sweep(make, 10, 20) {
+            Ok(Some((mean, max))) => println!(
+                "  burst of 10, {name}: last frame reclaimed after {:.0} us mean, {:.0} us max",
+                mean / 1000.0,
+                max as f64 / 1000.0
+            ),
+            Ok(None) => println!("  burst of 10, {name}: never reclaimed"),
+            Err(e) => println!("  burst of 10, {name}: {e:?}"),
+        }
+    }
+    for (name, strategy) in [
+        ("re-arm per packet (Linux)", TimerStrategy::RearmEveryPacket),
+        ("arm once (this crate)", TimerStrategy::ArmOnce),
+    ] {
+        let figures =
+            Rig::hrtimer(seed, strategy).and_then(|mut r| r.stream(10_000, STREAM_GAP_NS));
+        match figures {
+            Ok(f) => println!(
+                "  10,000 frames at line rate, {name}: {:.4} clockevent programmings per packet",
+                f.programs_per_packet()
+            ),
+            Err(e) => println!("  stream, {name}: {e:?}"),
+        }
+    }
+    println!(
+        "  seed: 10 ms cleanup at HZ=100 (~5.5 -> ~100 Mbit/s with an hrtimer); 679 vs 934 Mbit/s re-arming per packet"
     );
 }

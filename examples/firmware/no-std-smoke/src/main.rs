@@ -34,55 +34,35 @@ fn touch_libraries() {
     black_box(mct_on_mmio as fn(usize) -> u64);
     black_box(mdio_bus::frame_ns as fn(u32) -> u64);
     black_box(mdio_bus::PhyAddr::new as fn(u8) -> Option<mdio_bus::PhyAddr>);
-    black_box(switch_on_mmio_mdio as fn(usize) -> u16);
+    black_box(switch_behind_dwmac as fn(usize) -> u16);
+    black_box(stmmac_coalesce::coalesce::ic_decision as fn(u32, u32, u32) -> (bool, u32));
 }
 
-/// A memory-mapped MDIO master (address/data register pair, busy bit), enough to instantiate
-/// the generic switch driver for a real target. Real firmware uses its MAC's MDIO instead.
-struct MmioMdio(timer_core::Mmio<u32>);
-
-impl mdio_bus::Mdio for MmioMdio {
-    type Error = timer_core::Error;
-    fn read(&mut self, phy: mdio_bus::PhyAddr, reg: mdio_bus::RegAddr) -> Result<u16, Self::Error> {
-        use timer_core::RegisterBus;
-        let cmd = (u32::from(phy.get()) << 11) | (u32::from(reg.get()) << 6) | 1;
-        self.0.write_word(0x10, cmd);
-        match self.0.read_word(0x10) & 1 {
-            0 => Ok(self.0.read_word(0x14) as u16),
-            _ => Err(timer_core::Error::Timeout),
-        }
-    }
-    fn write(
-        &mut self,
-        phy: mdio_bus::PhyAddr,
-        reg: mdio_bus::RegAddr,
-        value: u16,
-    ) -> Result<(), Self::Error> {
-        use timer_core::RegisterBus;
-        self.0.write_word(0x14, u32::from(value));
-        let cmd = (u32::from(phy.get()) << 11) | (u32::from(reg.get()) << 6) | 3;
-        self.0.write_word(0x10, cmd);
-        Ok(())
-    }
-}
-
-/// The mv88e6xxx driver over an MDIO master, with the Otto clocksource bounding its waits.
-fn switch_on_mmio_mdio(base: usize) -> u16 {
+/// The stmmac DWMAC (reset, MDIO master) driving the mv88e6xxx switch driver, with the Otto
+/// clocksource bounding every wait: three crates composed as firmware would compose them.
+fn switch_behind_dwmac(base: usize) -> u16 {
     use timer_core::Mmio;
-    // SAFETY: never executed (see the module docs); `base` would be an MDIO controller and
-    // the timer block owned by this code alone.
-    let (mdio, timers) = unsafe {
+    // SAFETY: never executed (see the module docs); `base` would be a DWMAC (0x2000 bytes:
+    // MAC and DMA) followed by the timer block, both owned by this code alone.
+    let (gmac, timers) = unsafe {
         (
-            Mmio::<u32>::new(base, 0x20),
-            Mmio::<u32>::new(base + 0x100, 0x50),
+            Mmio::<u32>::new(base, 0x2000),
+            Mmio::<u32>::new(base + 0x2000, 0x50),
         )
     };
     let cfg = otto_timer::Config::new(otto_timer::Soc::Rtl838x);
     let Ok(cs) = otto_timer::OttoClocksource::new(&timers, &cfg, 2) else {
         return 0;
     };
+    let mac = stmmac_coalesce::Dwmac::new(&gmac);
+    if mac.soft_reset(&cs).is_err() {
+        return 0;
+    }
+    let Ok(mdio) = mac.mdio(&cs, 125_000_000) else {
+        return 0;
+    };
     match mv88e6xxx_smi::Smi::probe(
-        MmioMdio(mdio),
+        mdio,
         &cs,
         0x10,
         mv88e6xxx_smi::chip::Family::Mv6085,

@@ -1,0 +1,324 @@
+//! The register map: every MAC and DMA register and descriptor field this crate touches,
+//! defined once, with its source.
+//!
+//! Sources (facts only, no code copied): the project's `hardware.md` §4.5–§4.7 and §4.10,
+//! which cite `torvalds/linux drivers/net/ethernet/stmicro/stmmac/{dwmac1000.h, dwmac_dma.h,
+//! descs.h, common.h}` and `qemu/qemu hw/net/npcm_gmac.c`; `qemu.md` §3 (verified on QEMU
+//! 10). Names follow Linux's so a reader can cross-check.
+//!
+//! Offsets are bytes from the **MAC base** (the DMA block is at +0x1000 on GMAC 3.x), so one
+//! [`RegisterBus`](timer_core::RegisterBus) covering 0x0000–0x105C serves both.
+
+use timer_core::Reg;
+use tock_registers::register_bitfields;
+
+// The generated field/value items are documented by the doc comments on the fields;
+// tock-registers cannot attach docs to its generated `Register` types and constants.
+register_bitfields![u32,
+    /// GMAC_CONTROL (MAC configuration, 0x00; hardware.md §4.6).
+    #[allow(missing_docs)]
+    pub GMAC_CONTROL [
+        /// Receiver enable.
+        RE OFFSET(2) NUMBITS(1) [],
+        /// Transmitter enable.
+        TE OFFSET(3) NUMBITS(1) [],
+        /// Deferral check.
+        DC OFFSET(4) NUMBITS(1) [],
+        /// Automatic pad/CRC stripping.
+        ACS OFFSET(7) NUMBITS(1) [],
+        /// Disable retry.
+        DR OFFSET(9) NUMBITS(1) [],
+        /// RX checksum offload.
+        IPC OFFSET(10) NUMBITS(1) [],
+        /// Full duplex.
+        DM OFFSET(11) NUMBITS(1) [],
+        /// Loopback.
+        LM OFFSET(12) NUMBITS(1) [],
+        /// Speed 100 Mbit/s (with PS = 1).
+        FES OFFSET(14) NUMBITS(1) [],
+        /// Port select: 1 = MII (10/100), 0 = GMII (1000).
+        PS OFFSET(15) NUMBITS(1) [],
+        /// Jumbo frame enable.
+        JE OFFSET(20) NUMBITS(1) [],
+        /// Jabber disable.
+        JD OFFSET(22) NUMBITS(1) [],
+        /// Watchdog disable.
+        WD OFFSET(23) NUMBITS(1) []
+    ],
+    /// GMAC_FRAME_FILTER (0x04; hardware.md §4.6).
+    #[allow(missing_docs)]
+    pub GMAC_FRAME_FILTER [
+        /// Promiscuous.
+        PR OFFSET(0) NUMBITS(1) [],
+        /// Hash unicast.
+        HUC OFFSET(1) NUMBITS(1) [],
+        /// Hash multicast.
+        HMC OFFSET(2) NUMBITS(1) [],
+        /// DA inverse filtering.
+        DAIF OFFSET(3) NUMBITS(1) [],
+        /// Pass all multicast.
+        PM OFFSET(4) NUMBITS(1) [],
+        /// Disable broadcast frames.
+        DBF OFFSET(5) NUMBITS(1) [],
+        /// Receive all.
+        RA OFFSET(31) NUMBITS(1) []
+    ],
+    /// GMAC_MII_ADDR (GMII address, 0x10; hardware.md §4.6).
+    #[allow(missing_docs)]
+    pub GMAC_MII_ADDR [
+        /// Busy: set by software to start a frame, cleared by the hardware when done.
+        GB OFFSET(0) NUMBITS(1) [],
+        /// 1 = write frame.
+        GW OFFSET(1) NUMBITS(1) [],
+        /// CSR clock range (MDC divider), see [`csr_clock_range`](super::csr_clock_range).
+        CR OFFSET(2) NUMBITS(4) [],
+        /// PHY register.
+        GR OFFSET(6) NUMBITS(5) [],
+        /// PHY address.
+        PA OFFSET(11) NUMBITS(5) []
+    ],
+    /// GMAC_MII_DATA (0x14).
+    #[allow(missing_docs)]
+    pub GMAC_MII_DATA [
+        /// The 16-bit data of the frame.
+        GD OFFSET(0) NUMBITS(16) []
+    ],
+    /// GMAC_VERSION (0x20).
+    #[allow(missing_docs)]
+    pub GMAC_VERSION [
+        /// Synopsys core version (0x32 = "3.2" on QEMU's npcm-gmac, 0x37 on 3.7 cores).
+        SNPSVER OFFSET(0) NUMBITS(8) [],
+        /// User (integrator) version.
+        USERVER OFFSET(8) NUMBITS(8) []
+    ],
+    /// GMAC_ADDR_HIGH(n) (0x40 + 8n).
+    #[allow(missing_docs)]
+    pub GMAC_ADDR_HIGH [
+        /// MAC address bytes 5..4 (byte 4 in bits 7:0).
+        ADDRHI OFFSET(0) NUMBITS(16) [],
+        /// Address enable.
+        AE OFFSET(31) NUMBITS(1) []
+    ],
+    /// DMA_BUS_MODE (0x1000; hardware.md §4.5).
+    #[allow(missing_docs)]
+    pub DMA_BUS_MODE [
+        /// Software reset; self-clearing when the reset is done.
+        SWR OFFSET(0) NUMBITS(1) [],
+        /// DMA arbitration: RX priority.
+        DA OFFSET(1) NUMBITS(1) [],
+        /// Descriptor skip length (bus-width words between ring descriptors).
+        DSL OFFSET(2) NUMBITS(5) [],
+        /// Alternate (enhanced, 32-byte) descriptors; this crate uses normal ones (0).
+        ATDS OFFSET(7) NUMBITS(1) [],
+        /// Programmable burst length.
+        PBL OFFSET(8) NUMBITS(6) [],
+        /// Fixed burst.
+        FB OFFSET(16) NUMBITS(1) [],
+        /// RX burst length (with USP).
+        RPBL OFFSET(17) NUMBITS(6) [],
+        /// Use separate PBL.
+        USP OFFSET(23) NUMBITS(1) [],
+        /// PBL × 8.
+        PBLX8 OFFSET(24) NUMBITS(1) [],
+        /// Address-aligned beats.
+        AAL OFFSET(25) NUMBITS(1) []
+    ],
+    /// DMA_STATUS (0x1014) and, at the same bit positions, DMA_INTR_ENA (0x101C);
+    /// hardware.md §4.5. Bits 0–16 are write-1-to-clear; 17 and above are read-only.
+    #[allow(missing_docs)]
+    pub DMA_STATUS [
+        /// Transmit interrupt: a frame whose last descriptor had IC completed.
+        TI OFFSET(0) NUMBITS(1) [],
+        /// TX process stopped.
+        TPS OFFSET(1) NUMBITS(1) [],
+        /// TX buffer unavailable: the next descriptor is not owned by the DMA (TX suspended).
+        TU OFFSET(2) NUMBITS(1) [],
+        /// TX jabber timeout.
+        TJT OFFSET(3) NUMBITS(1) [],
+        /// RX FIFO overflow.
+        OVF OFFSET(4) NUMBITS(1) [],
+        /// TX underflow.
+        UNF OFFSET(5) NUMBITS(1) [],
+        /// Receive interrupt.
+        RI OFFSET(6) NUMBITS(1) [],
+        /// RX buffer unavailable.
+        RU OFFSET(7) NUMBITS(1) [],
+        /// RX process stopped.
+        RPS OFFSET(8) NUMBITS(1) [],
+        /// RX watchdog timeout (frame too long; not RIWT).
+        RWT OFFSET(9) NUMBITS(1) [],
+        /// Early transmit.
+        ETI OFFSET(10) NUMBITS(1) [],
+        /// Fatal bus error.
+        FBI OFFSET(13) NUMBITS(1) [],
+        /// Early receive.
+        ERI OFFSET(14) NUMBITS(1) [],
+        /// Abnormal interrupt summary.
+        AIS OFFSET(15) NUMBITS(1) [],
+        /// Normal interrupt summary.
+        NIS OFFSET(16) NUMBITS(1) [],
+        /// RX process state (read-only): 0 stopped, 1 fetching, 3 waiting, 4 suspended,
+        /// 5 closing, 7 transferring.
+        RS OFFSET(17) NUMBITS(3) [],
+        /// TX process state (read-only): 0 stopped, 1 fetching, 2 waiting, 3 reading,
+        /// 6 suspended, 7 closing.
+        TS OFFSET(20) NUMBITS(3) [],
+        /// Bus error bits (read-only).
+        EB OFFSET(23) NUMBITS(3) []
+    ],
+    /// DMA_CONTROL (operation mode, 0x1018; hardware.md §4.5).
+    #[allow(missing_docs)]
+    pub DMA_CONTROL [
+        /// Start/stop receive.
+        SR OFFSET(1) NUMBITS(1) [],
+        /// Operate on second frame.
+        OSF OFFSET(2) NUMBITS(1) [],
+        /// Start/stop transmission.
+        ST OFFSET(13) NUMBITS(1) [],
+        /// Flush TX FIFO.
+        FTF OFFSET(20) NUMBITS(1) [],
+        /// TX store-and-forward.
+        TSF OFFSET(21) NUMBITS(1) [],
+        /// RX store-and-forward.
+        RSF OFFSET(25) NUMBITS(1) []
+    ],
+    /// DMA_RX_WATCHDOG (0x1024).
+    #[allow(missing_docs)]
+    pub DMA_RX_WATCHDOG [
+        /// RIWT: RX interrupt watchdog count, in units of 256 CSR clock cycles.
+        RIWT OFFSET(0) NUMBITS(8) []
+    ]
+];
+
+/// GMAC_CONTROL (0x00).
+pub const GMAC_CONTROL: Reg<u32, GMAC_CONTROL::Register> = Reg::new(0x00);
+/// GMAC_FRAME_FILTER (0x04).
+pub const GMAC_FRAME_FILTER: Reg<u32, GMAC_FRAME_FILTER::Register> = Reg::new(0x04);
+/// GMAC_MII_ADDR (0x10).
+pub const GMAC_MII_ADDR: Reg<u32, GMAC_MII_ADDR::Register> = Reg::new(0x10);
+/// GMAC_MII_DATA (0x14).
+pub const GMAC_MII_DATA: Reg<u32, GMAC_MII_DATA::Register> = Reg::new(0x14);
+/// GMAC_VERSION (0x20), read-only.
+pub const GMAC_VERSION: Reg<u32, GMAC_VERSION::Register> = Reg::new(0x20);
+/// GMAC_ADDR_HIGH(0) (0x40); address `n` at `GMAC_ADDR_HIGH.nth(n, 8)` for n < 16.
+pub const GMAC_ADDR_HIGH: Reg<u32, GMAC_ADDR_HIGH::Register> = Reg::new(0x40);
+/// GMAC_ADDR_LOW(0) (0x44): MAC address bytes 3..0 (byte 0 in bits 7:0).
+pub const GMAC_ADDR_LOW: Reg<u32> = Reg::new(0x44);
+
+/// Offset of the DMA block from the MAC base on GMAC 3.x.
+pub const DMA_BASE: usize = 0x1000;
+/// DMA_BUS_MODE (0x1000).
+pub const DMA_BUS_MODE: Reg<u32, DMA_BUS_MODE::Register> = Reg::new(DMA_BASE);
+/// DMA_XMT_POLL_DEMAND (0x1004): any write makes the TX DMA re-read the current descriptor.
+pub const DMA_XMT_POLL_DEMAND: Reg<u32> = Reg::new(DMA_BASE + 0x04);
+/// DMA_RCV_POLL_DEMAND (0x1008).
+pub const DMA_RCV_POLL_DEMAND: Reg<u32> = Reg::new(DMA_BASE + 0x08);
+/// DMA_RCV_BASE_ADDR (0x100C): RX descriptor list bus address.
+pub const DMA_RCV_BASE_ADDR: Reg<u32> = Reg::new(DMA_BASE + 0x0C);
+/// DMA_TX_BASE_ADDR (0x1010): TX descriptor list bus address.
+pub const DMA_TX_BASE_ADDR: Reg<u32> = Reg::new(DMA_BASE + 0x10);
+/// DMA_STATUS (0x1014).
+pub const DMA_STATUS: Reg<u32, DMA_STATUS::Register> = Reg::new(DMA_BASE + 0x14);
+/// DMA_CONTROL (0x1018).
+pub const DMA_CONTROL: Reg<u32, DMA_CONTROL::Register> = Reg::new(DMA_BASE + 0x18);
+/// DMA_INTR_ENA (0x101C), same bit positions as [`DMA_STATUS`](const@DMA_STATUS).
+pub const DMA_INTR_ENA: Reg<u32, DMA_STATUS::Register> = Reg::new(DMA_BASE + 0x1C);
+/// DMA_MISSED_FRAME_CTR (0x1020).
+pub const DMA_MISSED_FRAME_CTR: Reg<u32> = Reg::new(DMA_BASE + 0x20);
+/// DMA_RX_WATCHDOG (0x1024).
+pub const DMA_RX_WATCHDOG: Reg<u32, DMA_RX_WATCHDOG::Register> = Reg::new(DMA_BASE + 0x24);
+/// DMA_CUR_TX_DESC (0x1048), read-only.
+pub const DMA_CUR_TX_DESC: Reg<u32> = Reg::new(DMA_BASE + 0x48);
+/// DMA_CUR_RX_DESC (0x104C), read-only.
+pub const DMA_CUR_RX_DESC: Reg<u32> = Reg::new(DMA_BASE + 0x4C);
+/// DMA_HW_FEATURE (0x1058), read-only capability register.
+pub const DMA_HW_FEATURE: Reg<u32> = Reg::new(DMA_BASE + 0x58);
+
+/// DMA_STATUS bits that are write-1-to-clear (QEMU's mask 0x1E7FF, hardware.md §4.10).
+pub const DMA_STATUS_W1C: u32 = 0x0001_E7FF;
+/// DMA_BUS_MODE after reset as QEMU reports it (qemu.md §3).
+pub const DMA_BUS_MODE_RESET: u32 = 0x0002_0100;
+/// Linux's default DMA interrupt mask on 3.x: NIE | RIE | TIE | AIE | FBE | UNE.
+pub const DMA_INTR_DEFAULT: u32 =
+    (1 << 16) | (1 << 6) | (1 << 0) | (1 << 15) | (1 << 13) | (1 << 5);
+/// TX process state "suspended" (DMA_STATUS.TS).
+pub const TS_SUSPENDED: u32 = 6;
+/// TX process state "stopped".
+pub const TS_STOPPED: u32 = 0;
+/// RX process state "waiting for a frame" (DMA_STATUS.RS).
+pub const RS_WAITING: u32 = 3;
+/// RX process state "suspended" (no descriptor owned by the DMA).
+pub const RS_SUSPENDED: u32 = 4;
+
+/// Normal descriptor fields (16 bytes, 4 words; hardware.md §4.7, Linux `descs.h`).
+pub mod desc {
+    /// TDES0 / RDES0: owned by the DMA.
+    pub const OWN: u32 = 1 << 31;
+    /// TDES0: error summary.
+    pub const TDES0_ES: u32 = 1 << 15;
+    /// TDES1: interrupt on completion (sets DMA_STATUS.TI when the frame is done).
+    pub const TDES1_IC: u32 = 1 << 31;
+    /// TDES1: last segment.
+    pub const TDES1_LS: u32 = 1 << 30;
+    /// TDES1: first segment.
+    pub const TDES1_FS: u32 = 1 << 29;
+    /// TDES1: end of ring (the DMA wraps to the list base after this descriptor).
+    pub const TDES1_TER: u32 = 1 << 25;
+    /// TDES1: TDES3 is the next descriptor (chained mode; not used by this crate).
+    pub const TDES1_TCH: u32 = 1 << 24;
+    /// TDES1: buffer 1 size, bits 10:0.
+    pub const TDES1_TBS1_MASK: u32 = 0x7FF;
+    /// RDES0: frame length including the 4-byte CRC, bits 29:16.
+    pub const RDES0_FL_SHIFT: u32 = 16;
+    /// RDES0: FL mask (after shifting).
+    pub const RDES0_FL_MASK: u32 = 0x3FFF;
+    /// RDES0: error summary.
+    pub const RDES0_ES: u32 = 1 << 15;
+    /// RDES0: first descriptor of the frame.
+    pub const RDES0_FS: u32 = 1 << 9;
+    /// RDES0: last descriptor of the frame.
+    pub const RDES0_LS: u32 = 1 << 8;
+    /// RDES0: frame type (Ethernet-type frame).
+    pub const RDES0_FT: u32 = 1 << 5;
+    /// RDES1: disable interrupt on completion (RI then comes from the RIWT watchdog).
+    pub const RDES1_DIC: u32 = 1 << 31;
+    /// RDES1: end of ring.
+    pub const RDES1_RER: u32 = 1 << 25;
+    /// RDES1: buffer 1 size, bits 10:0.
+    pub const RDES1_RBS1_MASK: u32 = 0x7FF;
+}
+
+/// The MII_ADDR.CR code for a CSR clock of `csr_hz` (hardware.md §4.6 table; Linux
+/// `STMMAC_CSR_*`), or `None` outside 20–300 MHz. The MDC rate is `csr_hz / divider`.
+///
+/// ```
+/// use stmmac_coalesce::regs::csr_clock_range;
+/// assert_eq!(csr_clock_range(125_000_000), Some((0x1, 62)));
+/// assert_eq!(csr_clock_range(10_000_000), None);
+/// ```
+pub const fn csr_clock_range(csr_hz: u32) -> Option<(u32, u32)> {
+    const M: u32 = 1_000_000;
+    match csr_hz {
+        f if f >= 20 * M && f < 35 * M => Some((0x2, 16)),
+        f if f >= 35 * M && f < 60 * M => Some((0x3, 26)),
+        f if f >= 60 * M && f < 100 * M => Some((0x0, 42)),
+        f if f >= 100 * M && f < 150 * M => Some((0x1, 62)),
+        f if f >= 150 * M && f < 250 * M => Some((0x4, 102)),
+        f if f >= 250 * M && f <= 300 * M => Some((0x5, 124)),
+        _ => None,
+    }
+}
+
+/// The divider for a CR code (inverse of [`csr_clock_range`]); `None` for codes Linux does
+/// not use on 3.x.
+pub const fn cr_divider(cr: u32) -> Option<u32> {
+    match cr {
+        0x0 => Some(42),
+        0x1 => Some(62),
+        0x2 => Some(16),
+        0x3 => Some(26),
+        0x4 => Some(102),
+        0x5 => Some(124),
+        _ => None,
+    }
+}

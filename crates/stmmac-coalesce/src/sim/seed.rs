@@ -1,0 +1,380 @@
+//! Seed 002 on the model, in virtual time: a driver [`Rig`] (model + rings + timer queue)
+//! and the two measurements of the seed proof.
+//!
+//! - [`Rig::burst`]: a burst shorter than `tx_frames` (no IC, so only the cleanup timer
+//!   reclaims it): how long after the last frame left is its descriptor reclaimed? On a
+//!   jiffies-style time base at HZ=100 (the timer queue on a 100 Hz tick, where 1000 µs
+//!   rounds to one jiffy and fires on the next tick edge) versus the high-resolution one.
+//! - [`Rig::stream`]: a steady stream of frames with IC every `tx_frames`, TI serviced as
+//!   NAPI would: clockevent programmings (counted by the [`SimClockEventProbe`]) and timer
+//!   queue operations per packet, for Linux's re-arm-per-packet and this crate's arm-once.
+
+use timer_core::sim::{
+    SimBus, SimClock, SimClockEvent, SimClockEventProbe, SimCounter, SimTickCounter,
+};
+use timer_core::{Alarm, Extended, HrTimers, Monotonic, Restart};
+
+use mdio_bus::PhyAddr;
+use mdio_bus::sim::PhyModel;
+
+use super::{DwmacModel, SIM_CSR_HZ, SimArena};
+use crate::coalesce::{CoalesceConfig, TimerStrategy};
+use crate::error::Error;
+use crate::mac::Dwmac;
+use crate::ring::{RxRing, TxRing, TxTimer};
+
+/// TX ring size of the rigs.
+pub const RIG_TX_DESCS: usize = 256;
+/// RX ring size of the rigs.
+pub const RIG_RX_DESCS: usize = 8;
+/// Rate of the high-resolution time base (counter and clockevent, phase-locked): 25 MHz.
+pub const HR_HZ: u32 = 25_000_000;
+/// The seed's kernel tick rate.
+pub const SEED_HZ: u32 = 100;
+/// Frame gap of the stream: a 1514-byte frame at 1 Gbit/s (with preamble and IFG) takes
+/// 12.3 µs.
+pub const STREAM_GAP_NS: u64 = 12_304;
+
+/// The model as the rigs use it.
+pub type Model = DwmacModel<PhyModel>;
+/// The bus as the rigs use it.
+pub type Bus = SimBus<Model>;
+/// The high-resolution time base.
+pub type HrBase = Extended<SimCounter>;
+/// The jiffies time base.
+pub type JiffiesBase = Extended<SimTickCounter>;
+
+/// Result of [`Rig::burst`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BurstFigures {
+    /// When the last frame of the burst was sent.
+    pub last_sent_ns: u64,
+    /// When its descriptor was reclaimed, if it was (never with `tx_usecs == 0` and a burst
+    /// shorter than `tx_frames`: Linux's quirk, hardware.md §4.9 item 3).
+    pub reclaimed_ns: Option<u64>,
+    /// Clockevent programmings during the burst and its cleanup.
+    pub programs: u64,
+    /// Timer queue operations (start + restart) during the burst and its cleanup.
+    pub queue_ops: u64,
+}
+
+impl BurstFigures {
+    /// Reclaim latency of the last frame, ns.
+    pub fn latency_ns(&self) -> Option<u64> {
+        self.reclaimed_ns
+            .map(|r| r.saturating_sub(self.last_sent_ns))
+    }
+}
+
+/// Result of [`Rig::stream`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamFigures {
+    /// Frames sent.
+    pub packets: u64,
+    /// Clockevent programmings.
+    pub programs: u64,
+    /// Timer-queue `start`s.
+    pub starts: u64,
+    /// Timer-queue `restart`s.
+    pub restarts: u64,
+    /// Timer expiries handled.
+    pub expiries: u64,
+    /// TI events serviced.
+    pub ti_events: u64,
+    /// Frames with IC.
+    pub ic_set: u64,
+    /// Most descriptors in flight at once.
+    pub max_pending: usize,
+    /// Transmit attempts refused with WouldBlock.
+    pub would_block: u64,
+}
+
+impl StreamFigures {
+    /// Clockevent programmings per packet.
+    pub fn programs_per_packet(&self) -> f64 {
+        self.programs as f64 / self.packets.max(1) as f64
+    }
+
+    /// Timer-queue operations (start + restart) per packet.
+    pub fn queue_ops_per_packet(&self) -> f64 {
+        (self.starts + self.restarts) as f64 / self.packets.max(1) as f64
+    }
+}
+
+/// A complete driver on the model: MAC, rings, timer queue, in virtual time.
+pub struct Rig<M: Monotonic> {
+    /// Virtual time.
+    pub clock: SimClock,
+    /// The DMA arena.
+    pub arena: SimArena,
+    /// A handle on the bus (shares the model with the driver's).
+    pub bus: Bus,
+    /// The MAC.
+    pub mac: Dwmac<Bus>,
+    /// The timer queue.
+    pub timers: HrTimers<SimClockEvent, M, 4>,
+    /// Its clockevent's probe.
+    pub probe: SimClockEventProbe,
+    /// The TX ring.
+    pub tx: TxRing<SimArena>,
+    /// The RX ring.
+    pub rx: RxRing<SimArena>,
+    frame: [u8; 60],
+}
+
+fn parts(clock: &SimClock) -> Result<(SimArena, Bus, Dwmac<Bus>), Error> {
+    let arena = SimArena::new(0x1000_0000, 1 << 20);
+    let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
+    let bus = SimBus::new(clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ));
+    let mac = Dwmac::new(bus.clone());
+    Ok((arena, bus, mac))
+}
+
+/// A 60-byte broadcast test frame (an ARP-sized payload).
+pub fn test_frame() -> [u8; 60] {
+    let mut f = [0u8; 60];
+    f[..6].copy_from_slice(&[0xFF; 6]);
+    f[6..12].copy_from_slice(&[0x52, 0x54, 0x00, 0x12, 0x34, 0x56]);
+    f[12] = 0x08;
+    f[13] = 0x06;
+    f
+}
+
+fn build<M: Monotonic>(
+    clock: SimClock,
+    event: SimClockEvent,
+    time: M,
+    cfg: CoalesceConfig,
+    strategy: TimerStrategy,
+) -> Result<Rig<M>, Error> {
+    let (arena, bus, mac) = parts(&clock)?;
+    let probe = event.probe();
+    let timers = HrTimers::new(Alarm::new(event, time)?);
+    let txd = arena.tx_descs(RIG_TX_DESCS).ok_or(Error::RingSize)?;
+    let txb = arena.buffers(RIG_TX_DESCS).ok_or(Error::RingSize)?;
+    let rxd = arena.rx_descs(RIG_RX_DESCS).ok_or(Error::RingSize)?;
+    let rxb = arena.buffers(RIG_RX_DESCS).ok_or(Error::RingSize)?;
+    let mut tx = TxRing::new(txd, txb, arena.clone(), cfg, strategy)?;
+    if cfg.tx_usecs != 0 {
+        tx = tx.with_timer(TxTimer::new(&timers, cfg.tx_usecs)?);
+    }
+    let rx = RxRing::new(rxd, rxb, arena.clone(), false)?;
+    let reset_clock = SimCounter::new(&clock, 32, HR_HZ);
+    mac.soft_reset(&reset_clock)?;
+    mac.set_ring_bases(tx.base(), rx.base());
+    mac.set_interrupts(crate::regs::DMA_INTR_DEFAULT);
+    mac.start();
+    Ok(Rig {
+        clock,
+        arena,
+        bus,
+        mac,
+        timers,
+        probe,
+        tx,
+        rx,
+        frame: test_frame(),
+    })
+}
+
+impl Rig<HrBase> {
+    /// The driver on a 25 MHz high-resolution time base (counter and phase-locked
+    /// clockevent, `min_delta` 1 tick).
+    ///
+    /// Errors: those of [`TxRing::new`] and the timer set-up.
+    pub fn hrtimer(cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
+        let clock = SimClock::new();
+        let event = SimClockEvent::new(&clock, HR_HZ, 1, u64::from(u32::MAX));
+        let time = Extended::new(SimCounter::new(&clock, 32, HR_HZ));
+        build(clock, event, time, cfg, strategy)
+    }
+}
+
+impl Rig<JiffiesBase> {
+    /// The driver on a jiffies-style time base: the timer queue on a `hz` periodic-tick
+    /// counter and a clockevent of the same rate, so every deadline lands on a tick edge
+    /// (a `timer_list` with `usecs_to_jiffies` rounding up).
+    ///
+    /// Errors: as [`Rig::hrtimer`].
+    pub fn jiffies(hz: u32, cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
+        let clock = SimClock::new();
+        let event = SimClockEvent::new(&clock, hz, 1, u64::from(u32::MAX));
+        let time = Extended::new(SimTickCounter::new(&clock, hz));
+        build(clock, event, time, cfg, strategy)
+    }
+}
+
+impl<M: Monotonic> Rig<M> {
+    /// Run timer interrupts due at or before `until_ns`; returns the time at which the TX
+    /// ring became empty, if it did in one of them.
+    pub fn service_timers_until(&mut self, until_ns: u64) -> Option<u64> {
+        let mut emptied = None;
+        while let Some(t) = self.probe.next_fire_ns() {
+            if t > until_ns {
+                break;
+            }
+            self.clock.advance_to(t);
+            let tx = &mut self.tx;
+            let id = tx.timer().map(|t| t.id());
+            self.timers.on_interrupt(|i, now| {
+                if Some(i) == id {
+                    tx.on_timer(now)
+                } else {
+                    Restart::No
+                }
+            });
+            if self.tx.pending() == 0 && emptied.is_none() {
+                emptied = Some(t);
+            }
+        }
+        emptied
+    }
+
+    /// Service DMA_STATUS.TI as a NAPI poll would: acknowledge, reclaim, re-arm the timer if
+    /// descriptors remain. Returns whether TI was set.
+    ///
+    /// Errors: [`Error::Timer`] when the queue refused the timer.
+    pub fn service_ti(&mut self) -> Result<bool, Error> {
+        let st = self.mac.status();
+        if !st.is_set(crate::regs::DMA_STATUS::TI) {
+            return Ok(false);
+        }
+        self.mac.ack((1 << 0) | (1 << 16));
+        self.tx.clean_timed(&self.timers)?;
+        Ok(true)
+    }
+
+    /// Send `n` frames back to back at `start_ns` (or now, if later), then run the timer
+    /// until the ring is empty (at most 1000 interrupts).
+    ///
+    /// Errors: those of [`TxRing::transmit_timed`] and [`Rig::service_ti`].
+    pub fn burst(&mut self, n: u32, start_ns: u64) -> Result<BurstFigures, Error> {
+        self.clock.advance_to(start_ns);
+        let p0 = self.probe.programs();
+        let s0 = self.tx.stats();
+        for _ in 0..n {
+            let frame = self.frame;
+            self.tx.transmit_timed(&self.mac, &self.timers, &frame)?;
+            self.service_ti()?;
+        }
+        let last_sent_ns = self.bus.model(|m| m.sent().last().map_or(0, |f| f.at_ns));
+        let mut reclaimed_ns = if self.tx.pending() == 0 {
+            Some(self.clock.now_ns())
+        } else {
+            None
+        };
+        for _ in 0..1000 {
+            if reclaimed_ns.is_some() {
+                break;
+            }
+            let Some(t) = self.probe.next_fire_ns() else {
+                break;
+            };
+            reclaimed_ns = self.service_timers_until(t);
+        }
+        let s1 = self.tx.stats();
+        Ok(BurstFigures {
+            last_sent_ns,
+            reclaimed_ns,
+            programs: self.probe.programs() - p0,
+            queue_ops: (s1.timer_starts - s0.timer_starts)
+                + (s1.timer_restarts - s0.timer_restarts),
+        })
+    }
+
+    /// Send `n` frames, one every `gap_ns`, servicing timer interrupts and TI between them,
+    /// then drain.
+    ///
+    /// Errors: those of [`TxRing::transmit_timed`] other than `WouldBlock` (counted and
+    /// retried after a reclaim), and of [`Rig::service_ti`].
+    pub fn stream(&mut self, n: u32, gap_ns: u64) -> Result<StreamFigures, Error> {
+        let p0 = self.probe.programs();
+        let s0 = self.tx.stats();
+        let t0 = self.clock.now_ns();
+        let mut f = StreamFigures::default();
+        for k in 0..u64::from(n) {
+            let target = t0.saturating_add(k.saturating_mul(gap_ns));
+            self.service_timers_until(target);
+            self.clock.advance_to(target);
+            let frame = self.frame;
+            match self.tx.transmit_timed(&self.mac, &self.timers, &frame) {
+                Ok(_) => {}
+                Err(Error::WouldBlock) => {
+                    f.would_block += 1;
+                    self.tx.reclaim();
+                    self.tx.transmit_timed(&self.mac, &self.timers, &frame)?;
+                }
+                Err(e) => return Err(e),
+            }
+            f.max_pending = f.max_pending.max(self.tx.pending());
+            if self.service_ti()? {
+                f.ti_events += 1;
+            }
+            if k % 1024 == 1023 {
+                self.bus.model(|m| m.clear_sent());
+            }
+        }
+        for _ in 0..1000 {
+            if self.tx.pending() == 0 {
+                break;
+            }
+            let Some(t) = self.probe.next_fire_ns() else {
+                break;
+            };
+            self.service_timers_until(t);
+        }
+        let s1 = self.tx.stats();
+        f.packets = u64::from(n);
+        f.programs = self.probe.programs() - p0;
+        f.starts = s1.timer_starts - s0.timer_starts;
+        f.restarts = s1.timer_restarts - s0.timer_restarts;
+        f.expiries = s1.timer_expiries - s0.timer_expiries;
+        f.ic_set = s1.ic_set - s0.ic_set;
+        Ok(f)
+    }
+}
+
+/// Mean and maximum burst latency (ns) over `phases` start times spread evenly across one
+/// 10 ms tick (starting 1 s into the run), for a burst of `n`. `None` when a burst was never
+/// reclaimed.
+///
+/// Errors: those of the rig.
+pub fn burst_latency_sweep(
+    mut make: impl FnMut() -> Result<BurstRunner, Error>,
+    n: u32,
+    phases: u32,
+) -> Result<Option<(f64, u64)>, Error> {
+    let mut sum = 0u128;
+    let mut max = 0u64;
+    let tick = 1_000_000_000 / u64::from(SEED_HZ);
+    for k in 0..u64::from(phases.max(1)) {
+        let start = 1_000_000_000 + k * tick / u64::from(phases.max(1)) + 1_000;
+        let mut r = make()?;
+        let Some(lat) = r.burst(n, start)?.latency_ns() else {
+            return Ok(None);
+        };
+        sum += u128::from(lat);
+        max = max.max(lat);
+    }
+    Ok(Some((sum as f64 / f64::from(phases.max(1)), max)))
+}
+
+/// Either rig, for [`burst_latency_sweep`].
+pub enum BurstRunner {
+    /// High-resolution time base.
+    Hr(Box<Rig<HrBase>>),
+    /// Jiffies time base.
+    Jiffies(Box<Rig<JiffiesBase>>),
+}
+
+impl BurstRunner {
+    /// [`Rig::burst`] on whichever rig this is.
+    ///
+    /// Errors: as [`Rig::burst`].
+    pub fn burst(&mut self, n: u32, start_ns: u64) -> Result<BurstFigures, Error> {
+        match self {
+            BurstRunner::Hr(r) => r.burst(n, start_ns),
+            BurstRunner::Jiffies(r) => r.burst(n, start_ns),
+        }
+    }
+}
