@@ -362,10 +362,8 @@ fn stmmac() {
         "\n[stmmac-coalesce] DWMAC 3.x model, tx-frames {} tx-usecs {}",
         seed.tx_frames, seed.tx_usecs
     );
-    let runs: [(
-        &str,
-        &dyn Fn() -> Result<BurstRunner, stmmac_coalesce::Error>,
-    ); 3] = [
+    type MakeRig<'a> = &'a dyn Fn() -> Result<BurstRunner, stmmac_coalesce::Error>;
+    let runs: [(&str, MakeRig); 3] = [
         ("jiffies timer at HZ=100 (before seed 002)", &|| {
             Ok(BurstRunner::Jiffies(Box::new(Rig::jiffies(
                 SEED_HZ,
