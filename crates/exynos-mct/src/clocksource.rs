@@ -262,6 +262,11 @@ impl<B: RegisterBus<Word = u32>> Monotonic for FrcTime<'_, B> {
     fn freq_hz(&self) -> u32 {
         self.frc.freq_hz()
     }
+    /// The low word is extended in software: read it at least every 3/8 of a 32-bit wrap
+    /// (67.1 s at 24 MHz), so an [`Alarm`](timer_core::Alarm) steps long waits that often.
+    fn max_idle_ticks(&self) -> u64 {
+        timer_core::extend::max_idle_ticks(32)
+    }
 }
 
 #[cfg(test)]

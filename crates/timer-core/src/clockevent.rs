@@ -9,7 +9,7 @@
 
 use crate::clocksource::Monotonic;
 use crate::error::Error;
-use crate::time::convert_ticks_ceil;
+use crate::time::{convert_ticks_ceil, convert_ticks_floor};
 
 /// Which modes a [`ClockEvent`] supports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,8 +242,11 @@ enum Mode {
 ///   it), plus one event tick of margin when the channel is not
 ///   [phase-locked](ClockEvent::phase_locked), plus rounding of the rate conversion (under
 ///   one event tick), plus interrupt latency.
-/// - **Long waits** beyond `max_delta` are programmed as `max_delta` steps; each step's
-///   interrupt returns [`Fired::Rearmed`] until the last.
+/// - **Long waits** beyond `max_delta` — or beyond the time base's
+///   [`max_idle_ticks`](Monotonic::max_idle_ticks), whichever is shorter — are programmed
+///   in steps; each step's interrupt returns [`Fired::Rearmed`] until the last. Capping the
+///   step by the time base is what keeps a software-extended clocksource fresh during long
+///   idle waits (a 28-bit Otto timer wraps every 85.9 s; its clockevent can count that far).
 /// - **Past deadlines are reported**, not armed: [`set_deadline`](Self::set_deadline)
 ///   returns [`Error::DeadlinePassed`] when `deadline <= now`, so a deadline is never
 ///   silently turned into a full-wrap wait. [`set_deadline_or_min`](Self::set_deadline_or_min)
@@ -342,13 +345,20 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
         if !self.event.features().oneshot {
             return Err(Error::Unsupported);
         }
+        // A step never outlasts what the time base tolerates unread (extended counters).
+        let idle = convert_ticks_floor(
+            self.time.max_idle_ticks(),
+            self.time.freq_hz(),
+            self.event.freq_hz(),
+        );
+        let max = self.event.max_delta().min(idle.max(self.event.min_delta()));
         let plan = plan_delta(
             wait,
             self.time.freq_hz(),
             self.event.freq_hz(),
             self.margin,
             self.event.min_delta(),
-            self.event.max_delta(),
+            max,
         );
         match self.event.set_next_event(plan.delta) {
             Ok(()) => {
@@ -366,13 +376,17 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     ///
     /// Errors: [`Error::Unsupported`] without periodic mode; [`Error::InvalidConfig`] when
     /// the period, in event ticks, is outside `[min_delta, max_delta]` (a period cannot be
-    /// clamped without changing its meaning).
+    /// clamped without changing its meaning), or longer than the time base's
+    /// [`max_idle_ticks`](Monotonic::max_idle_ticks).
     pub fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         if !self.event.features().periodic {
             return Err(Error::Unsupported);
         }
         let ticks = convert_ticks_ceil(period, self.time.freq_hz(), self.event.freq_hz());
-        if ticks < self.event.min_delta() || ticks > self.event.max_delta() {
+        if ticks < self.event.min_delta()
+            || ticks > self.event.max_delta()
+            || period > self.time.max_idle_ticks()
+        {
             return Err(Error::InvalidConfig);
         }
         self.event.set_periodic(ticks)?;

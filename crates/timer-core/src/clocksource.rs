@@ -90,6 +90,14 @@ pub trait Monotonic {
     fn now(&self) -> u64;
     /// Rate of [`now`](Self::now) in Hz.
     fn freq_hz(&self) -> u32;
+    /// The longest the time base may go unread, in its ticks, before it loses time (Linux's
+    /// clocksource `max_idle_ns`). A software-extended counter must be read at least once
+    /// per half wrap; [`Alarm`](crate::Alarm) never programs a single step longer than this,
+    /// so the interrupt that ends each step also keeps the time base fresh. Default:
+    /// `u64::MAX` (a true 64-bit counter needs no reads).
+    fn max_idle_ticks(&self) -> u64 {
+        u64::MAX
+    }
 }
 
 impl<T: Monotonic + ?Sized> Monotonic for &T {
@@ -98,6 +106,9 @@ impl<T: Monotonic + ?Sized> Monotonic for &T {
     }
     fn freq_hz(&self) -> u32 {
         (**self).freq_hz()
+    }
+    fn max_idle_ticks(&self) -> u64 {
+        (**self).max_idle_ticks()
     }
 }
 

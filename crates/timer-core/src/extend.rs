@@ -52,12 +52,12 @@
 //! Otto counter at 3.125 MHz, 89.5 s for a 32-bit counter at 24 MHz), and never hold a raw
 //! value for that long before handing it in. A system that may sleep longer than that
 //! calls [`Extended::now`] from a periodic hook. An [`Alarm`](crate::clockevent::Alarm)
-//! on the same counter does it for free when its
-//! [`max_delta`](crate::ClockEvent::max_delta) step, **plus** the time to program it and
-//! the worst interrupt latency, stays below half a wrap: it re-arms long deadlines in steps
-//! and reads the time at every step. A step of exactly half a wrap is not enough (the gap
-//! between two reads is the step plus the programming and latency), so drivers sharing
-//! their counter cap `max_delta` well below it (exynos-mct keeps 0x1000_0000 ticks of margin). If the precondition is broken, time loses whole wraps (it
+//! on this time base does it for free: `Extended` reports
+//! [`max_idle_ticks`](crate::Monotonic::max_idle_ticks) of 3/8 of a wrap, and the alarm
+//! never programs a step longer than that, whatever the clockevent's own `max_delta`; it
+//! re-arms long deadlines in steps and reads the time at every step. (A step of exactly
+//! half a wrap would not be enough: the gap between two reads is the step plus the time to
+//! program it and the interrupt latency.) If the precondition is broken, time loses whole wraps (it
 //! stays monotonic but falls behind); it never jumps backwards.
 //!
 //! For a 64-bit counter the extension is the identity (and the precondition is moot).
@@ -155,6 +155,29 @@ impl<C: Clocksource> Monotonic for Extended<C> {
     fn freq_hz(&self) -> u32 {
         self.source.freq_hz()
     }
+
+    /// Three eighths of a wrap: the half-wrap precondition with an eighth of a wrap left
+    /// for programming time and interrupt latency ([`max_idle_ticks`] for a width).
+    fn max_idle_ticks(&self) -> u64 {
+        max_idle_ticks(self.source.bits())
+    }
+}
+
+/// The longest gap between reads an extended `bits`-wide counter tolerates with margin:
+/// `3/8` of a wrap (half a wrap is the hard limit; the other eighth absorbs the time to
+/// program an alarm and the interrupt latency). `u64::MAX` for 64 bits.
+///
+/// ```
+/// use timer_core::extend::max_idle_ticks;
+/// assert_eq!(max_idle_ticks(28), 0x0600_0000); // 32.2 s of an 85.9 s wrap at 3.125 MHz
+/// assert_eq!(max_idle_ticks(64), u64::MAX);
+/// ```
+pub const fn max_idle_ticks(bits: u32) -> u64 {
+    if bits >= 64 {
+        return u64::MAX;
+    }
+    let wrap = counter_mask(bits) as u128 + 1;
+    (wrap * 3 / 8) as u64
 }
 
 impl<C: Clocksource + core::fmt::Debug> core::fmt::Debug for Extended<C> {

@@ -272,3 +272,33 @@ fn a_failed_rearm_is_reported_never_as_a_reached_deadline() {
     }
     assert!(alarm.deadline().is_none(), "idle after the failure");
 }
+
+#[test]
+fn long_waits_are_stepped_so_an_extended_28_bit_time_base_stays_fresh() {
+    // The Otto case: a 28-bit clocksource (85.9 s wrap at 3.125 MHz) extended in software,
+    // and a clockevent that can itself count a whole wrap. An 80 s alarm armed as one step
+    // would leave the time base unread for more than half a wrap and lose a wrap of time.
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 28, HZ).with_read_cost(10);
+    let time = Extended::new(&counter);
+    let event = SimClockEvent::new(&clock, HZ, 8, 0x0FFF_FFFF).with_phase_ns(100);
+    let probe = event.probe();
+    let mut alarm = Alarm::new(event, &time).unwrap();
+    let start = time.now();
+    let deadline = start + 80 * u64::from(HZ); // 80 s
+    let plan = alarm.set_deadline(deadline).unwrap();
+    assert!(plan.stepped);
+    assert!(plan.delta <= timer_core::extend::max_idle_ticks(28));
+    let (_, fired_at, rearms) = run_to_deadline(&mut alarm, &probe);
+    assert!(rearms >= 2, "80 s in steps of at most 32.2 s");
+    // The extended time is right: it matches the true tick count of the virtual clock.
+    let truth = clock.now_ns() as u128 * u128::from(HZ) / 1_000_000_000;
+    let now = time.now() as u128;
+    assert!(
+        now <= truth && truth - now <= 2,
+        "time {now} vs truth {truth}"
+    );
+    assert!(fired_at >= deadline && fired_at <= deadline + 2);
+    // A period longer than the time base tolerates unread is refused.
+    assert_eq!(alarm.set_periodic(0x0800_0000), Err(Error::InvalidConfig));
+}
