@@ -9,7 +9,7 @@
 
 use crate::clocksource::Monotonic;
 use crate::error::Error;
-use crate::time::{convert_ticks_ceil, convert_ticks_floor};
+use crate::time::convert_ticks_ceil;
 
 /// Which modes a [`ClockEvent`] supports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -346,20 +346,18 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
             return Err(Error::Unsupported);
         }
         // A step never outlasts what the time base tolerates unread (extended counters).
-        let idle = convert_ticks_floor(
-            self.time.max_idle_ticks(),
-            self.time.freq_hz(),
-            self.event.freq_hz(),
-        );
-        let max = self.event.max_delta().min(idle.max(self.event.min_delta()));
-        let plan = plan_delta(
-            wait,
+        // Compared in time-base ticks, so the common short wait costs no extra division.
+        let idle = self.time.max_idle_ticks();
+        let step = wait.min(idle);
+        let mut plan = plan_delta(
+            step,
             self.time.freq_hz(),
             self.event.freq_hz(),
             self.margin,
             self.event.min_delta(),
-            max,
+            self.event.max_delta(),
         );
+        plan.stepped |= step < wait;
         match self.event.set_next_event(plan.delta) {
             Ok(()) => {
                 self.mode = Mode::Oneshot { deadline };

@@ -288,7 +288,9 @@ fn long_waits_are_stepped_so_an_extended_28_bit_time_base_stays_fresh() {
     let deadline = start + 80 * u64::from(HZ); // 80 s
     let plan = alarm.set_deadline(deadline).unwrap();
     assert!(plan.stepped);
-    assert!(plan.delta <= timer_core::extend::max_idle_ticks(28));
+    // One step is at most the time base's idle limit plus the one tick of margin this
+    // unsynchronised event gets.
+    assert!(plan.delta <= timer_core::extend::max_idle_ticks(28) + 1);
     let (_, fired_at, rearms) = run_to_deadline(&mut alarm, &probe);
     assert!(rearms >= 2, "80 s in steps of at most 32.2 s");
     // The extended time is right: it matches the true tick count of the virtual clock.
