@@ -60,25 +60,9 @@ fn main() {
          virtual time"
     );
     // (a) burst of 10 (< tx_frames): reclaim latency of the last frame.
-    let hz = || {
-        Ok(BurstRunner::Jiffies(Box::new(Rig::jiffies(
-            SEED_HZ,
-            SEED,
-            TimerStrategy::RearmEveryPacket,
-        )?)))
-    };
-    let hr = || {
-        Ok(BurstRunner::Hr(Box::new(Rig::hrtimer(
-            SEED,
-            TimerStrategy::ArmOnce,
-        )?)))
-    };
-    let hr_linux = || {
-        Ok(BurstRunner::Hr(Box::new(Rig::hrtimer(
-            SEED,
-            TimerStrategy::RearmEveryPacket,
-        )?)))
-    };
+    let hz = || BurstRunner::jiffies(SEED_HZ, SEED, TimerStrategy::RearmEveryPacket);
+    let hr = || BurstRunner::hrtimer(SEED, TimerStrategy::ArmOnce);
+    let hr_linux = || BurstRunner::hrtimer(SEED, TimerStrategy::RearmEveryPacket);
     for (name, make) in [
         ("jiffies_hz100", &hz as &dyn Fn() -> _),
         ("hrtimer_rearm", &hr_linux),

@@ -81,6 +81,20 @@ pub struct TxRing<A: DmaAddr> {
     _addr: A,
 }
 
+/// Checks shared by both ring constructors, made before any descriptor is written: a
+/// non-empty ring, a buffer per descriptor, and a 32-bit bus address for the descriptors and
+/// every buffer. Returns the bus address of descriptor 0.
+fn ring_base<D, A: DmaAddr>(descs: &[D], bufs: &[DmaBuffer], addr: &A) -> Result<u32, Error> {
+    if descs.is_empty() || bufs.len() < descs.len() {
+        return Err(Error::RingSize);
+    }
+    if bufs.iter().any(|b| addr.bus_addr(b.as_ptr()).is_none()) {
+        return Err(Error::DmaAddress);
+    }
+    addr.bus_addr(descs.as_ptr().cast())
+        .ok_or(Error::DmaAddress)
+}
+
 impl<A: DmaAddr> TxRing<A> {
     /// Set up the ring: every descriptor CPU-owned, pointing at its buffer, TER on the last.
     /// `cfg` is validated as ethtool does (the RX part is ignored here).
@@ -95,14 +109,9 @@ impl<A: DmaAddr> TxRing<A> {
         cfg: CoalesceConfig,
         strategy: TimerStrategy,
     ) -> Result<Self, Error> {
-        if descs.is_empty() || bufs.len() < descs.len() {
-            return Err(Error::RingSize);
-        }
         // The RX part (RIWT) needs the CSR clock and is not used by the TX ring.
         CoalesceConfig { rx_usecs: 0, ..cfg }.validate(0)?;
-        let base = addr
-            .bus_addr(descs.as_ptr().cast())
-            .ok_or(Error::DmaAddress)?;
+        let base = ring_base(descs, bufs, &addr)?;
         let last = descs.len() - 1;
         for (i, (d, b)) in descs.iter_mut().zip(bufs.iter()).enumerate() {
             let ba = addr.bus_addr(b.as_ptr()).ok_or(Error::DmaAddress)?;
@@ -362,12 +371,7 @@ impl<A: DmaAddr> RxRing<A> {
         addr: A,
         watchdog: bool,
     ) -> Result<Self, Error> {
-        if descs.is_empty() || bufs.len() < descs.len() {
-            return Err(Error::RingSize);
-        }
-        let base = addr
-            .bus_addr(descs.as_ptr().cast())
-            .ok_or(Error::DmaAddress)?;
+        let base = ring_base(descs, bufs, &addr)?;
         let last = descs.len() - 1;
         for (i, (d, b)) in descs.iter_mut().zip(bufs.iter()).enumerate() {
             let ba = addr.bus_addr(b.as_ptr()).ok_or(Error::DmaAddress)?;

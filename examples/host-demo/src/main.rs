@@ -365,23 +365,13 @@ fn stmmac() {
     type MakeRig<'a> = &'a dyn Fn() -> Result<BurstRunner, stmmac_coalesce::Error>;
     let runs: [(&str, MakeRig); 3] = [
         ("jiffies timer at HZ=100 (before seed 002)", &|| {
-            Ok(BurstRunner::Jiffies(Box::new(Rig::jiffies(
-                SEED_HZ,
-                seed,
-                TimerStrategy::RearmEveryPacket,
-            )?)))
+            BurstRunner::jiffies(SEED_HZ, seed, TimerStrategy::RearmEveryPacket)
         }),
         ("hrtimer re-armed per packet (Linux)", &|| {
-            Ok(BurstRunner::Hr(Box::new(Rig::hrtimer(
-                seed,
-                TimerStrategy::RearmEveryPacket,
-            )?)))
+            BurstRunner::hrtimer(seed, TimerStrategy::RearmEveryPacket)
         }),
         ("hrtimer armed once (this crate)", &|| {
-            Ok(BurstRunner::Hr(Box::new(Rig::hrtimer(
-                seed,
-                TimerStrategy::ArmOnce,
-            )?)))
+            BurstRunner::hrtimer(seed, TimerStrategy::ArmOnce)
         }),
     ];
     for (name, make) in runs {

@@ -368,6 +368,22 @@ pub enum BurstRunner {
 }
 
 impl BurstRunner {
+    /// A [`Rig::hrtimer`] rig.
+    ///
+    /// Errors: as [`Rig::hrtimer`].
+    pub fn hrtimer(cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
+        Ok(BurstRunner::Hr(Box::new(Rig::hrtimer(cfg, strategy)?)))
+    }
+
+    /// A [`Rig::jiffies`] rig at `hz`.
+    ///
+    /// Errors: as [`Rig::jiffies`].
+    pub fn jiffies(hz: u32, cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
+        Ok(BurstRunner::Jiffies(Box::new(Rig::jiffies(
+            hz, cfg, strategy,
+        )?)))
+    }
+
     /// [`Rig::burst`] on whichever rig this is.
     ///
     /// Errors: as [`Rig::burst`].
