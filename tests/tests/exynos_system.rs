@@ -5,8 +5,8 @@
 use embedded_hal::delay::DelayNs;
 use exynos_mct::sim::MctModel;
 use exynos_mct::{Config, Mct};
-use timer_core::sim::{SimBus, SimClock};
-use timer_core::{Alarm, Delay, Fired, HrTimers, Monotonic, Restart, TimerId};
+use hwtimer_core::sim::{SimBus, SimClock};
+use hwtimer_core::{Alarm, Delay, Fired, HrTimers, Monotonic, Restart, TimerId};
 
 fn mct() -> (SimClock, SimBus<MctModel>) {
     let clock = SimClock::new();

@@ -4,8 +4,8 @@
 use embedded_hal_async::delay::DelayNs;
 use loongarch_timer::sim::{LoongArchCore, advance_to_fire, sim_csr};
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-use timer_core::sim::{SimClock, run_virtual};
-use timer_core::{Alarm, AsyncDelay, HrTimers, Monotonic, Restart};
+use hwtimer_core::sim::{SimClock, run_virtual};
+use hwtimer_core::{Alarm, AsyncDelay, HrTimers, Monotonic, Restart};
 
 #[test]
 fn async_sleeps_on_the_constant_timer_are_never_early_and_clamped_to_min_delta() {

@@ -5,9 +5,9 @@
 use embedded_hal_async::delay::DelayNs;
 use otto_timer::sim::OttoSim;
 use otto_timer::{Config, OttoClocksource, OttoTimers, Soc};
-use timer_core::sim::model::Behaviour;
-use timer_core::sim::{RegisterFile, SimBus};
-use timer_core::{
+use hwtimer_core::sim::model::Behaviour;
+use hwtimer_core::sim::{RegisterFile, SimBus};
+use hwtimer_core::{
     Alarm, AsyncDelay, Extended, HrTimers, Monotonic, Poller, RegisterBus, Restart, TimerId,
 };
 

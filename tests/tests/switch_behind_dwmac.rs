@@ -8,7 +8,7 @@ use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
 use mv88e6xxx_smi::{Config, Smi};
 use stmmac_coalesce::Dwmac;
 use stmmac_coalesce::sim::{DwmacModel, SimArena};
-use timer_core::sim::{SimBus, SimClock, SimCounter};
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 
 #[test]
 fn switch_probe_through_the_dwmac_mdio_master() {

@@ -8,7 +8,7 @@
 //! bench: <crate>/<metric> = <value> <unit>
 //! ```
 //!
-//! e.g. `bench: timer-core/extend_32_to_64 = 3.1 ns`. `<crate>` and `<metric>` contain no
+//! e.g. `bench: hwtimer-core/extend_32_to_64 = 3.1 ns`. `<crate>` and `<metric>` contain no
 //! spaces, `<value>` is a number, `<unit>` one word (`ns`, `insns`, `cycles`, `bytes`, ...).
 //! Producers:
 //!
@@ -140,7 +140,7 @@ mod tests {
             ),
             ("exynos-mct", "read_frc", "12", "insns")
         );
-        assert!(parse_figure("bench: timer-core/x = 3.5e1 ns\r").is_some());
+        assert!(parse_figure("bench: hwtimer-core/x = 3.5e1 ns\r").is_some());
         for bad in [
             "bench: nocrate = 1 ns",
             "bench: a/b = fast ns",

@@ -20,7 +20,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Debian packages providing the cross toolchain.
-const RUST_PACKAGES: [&str; 4] = ["rustc-web", "cargo-web", "rust-web-src", "lld-22"];
+/// `rust-web-llvm` owns the `/usr/bin/rust-lld` link and `rust-web-clippy` the clippy for
+/// this toolchain; `rustc-web` only *recommends* them, and `--no-install-recommends` (used
+/// below) leaves them out, so they are named here.
+const RUST_PACKAGES: [&str; 6] = [
+    "rustc-web",
+    "cargo-web",
+    "rust-web-src",
+    "lld-22",
+    "rust-web-llvm",
+    "rust-web-clippy",
+];
 /// Debian packages providing QEMU, installed from backports.
 const QEMU_PACKAGES: [&str; 2] = ["qemu-system-arm", "qemu-system-misc"];
 /// The QEMU binaries the firmware runs need, with the lowest acceptable major version.

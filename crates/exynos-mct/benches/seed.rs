@@ -8,8 +8,8 @@
 
 use exynos_mct::sim::MctModel;
 use exynos_mct::{Config, Mct, UpperCache};
-use timer_core::Monotonic;
-use timer_core::sim::{SimBus, SimClock};
+use hwtimer_core::Monotonic;
+use hwtimer_core::sim::{SimBus, SimClock};
 
 const TIMESTAMPS: u64 = 100_000;
 

@@ -1,7 +1,7 @@
 //! Clockevents: the global comparators ([`Comparator`], Linux "mct-comp") and the
-//! per-CPU local timers ([`LocalTimer`], Linux "mct_tick"). Both implement timer-core's
+//! per-CPU local timers ([`LocalTimer`], Linux "mct_tick"). Both implement hwtimer-core's
 //! [`ClockEvent`]; pair one with [`FrcTime`](crate::FrcTime) in a
-//! [`timer_core::Alarm`] for absolute, never-early deadlines.
+//! [`hwtimer_core::Alarm`] for absolute, never-early deadlines.
 //!
 //! | | [`Comparator`] | [`LocalTimer`] |
 //! |---|---|---|
@@ -13,7 +13,7 @@
 //! | periodic | `ADD_INCR` + `AUTO_INC` | interval mode |
 //!
 //! **Why the maxima are below half a 32-bit FRC wrap:** [`FrcTime`](crate::FrcTime) needs
-//! a reading at least every 2^31 FRC ticks. timer-core's `Alarm` reads the time at every
+//! a reading at least every 2^31 FRC ticks. hwtimer-core's `Alarm` reads the time at every
 //! step of a long wait, so a clockevent whose longest step is *less* than half a wrap keeps
 //! that precondition even on an otherwise idle system. Exactly half a wrap is not enough:
 //! the time is read before programming and again in the interrupt handler, so the gap is
@@ -22,7 +22,7 @@
 //! forever with a 0x7FFF_FFFF step). The maxima keep 0x1000_0000 ticks (11.2 s) of margin.
 //! The hardware limits are exported as [`COMP_MAX_DELTA_HW`] and [`LOCAL_MAX_DELTA_HW`].
 
-use timer_core::{ClockEvent, Error, Features, Reg, RegisterBus, RegisterBusExt};
+use hwtimer_core::{ClockEvent, Error, Features, Reg, RegisterBus, RegisterBusExt};
 
 use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
 use crate::wstat::{self, WaitClock, WstatBit};

@@ -26,9 +26,9 @@
 //! # The software epoch ([`FrcTime`])
 //!
 //! [`FrcTime`] keeps the last 64-bit time in a critical-section cell and advances it by
-//! the low word's forward distance, using timer-core's half-wrap rule
-//! ([`timer_core::extend::extend`]; the algorithm and its proof are documented there).
-//! It differs from timer-core's generic [`Extended`](timer_core::Extended) in one way
+//! the low word's forward distance, using hwtimer-core's half-wrap rule
+//! ([`hwtimer_core::extend::extend`]; the algorithm and its proof are documented there).
+//! It differs from hwtimer-core's generic [`Extended`](hwtimer_core::Extended) in one way
 //! that matters for this block: it starts from the **hardware's 64-bit count** (one
 //! hi-lo-hi read at creation), not from the low word alone, so its values are the
 //! numbers the comparators compare against, and a deadline taken from it can be
@@ -37,7 +37,7 @@
 //!
 //! **Precondition:** call [`FrcTime::now`] at least once every 2^31 ticks (89.48 s at
 //! 24 MHz), and do not hold a raw reading that long. A clockevent whose `max_delta` is at
-//! most half a wrap does this by itself when driven through timer-core's `Alarm` (it
+//! most half a wrap does this by itself when driven through hwtimer-core's `Alarm` (it
 //! reads the time at every step): both clockevents of this crate report such a
 //! `max_delta`. If the precondition is broken, time loses whole wraps (stays monotonic,
 //! falls behind) until [`resync`](FrcTime::resync).
@@ -55,7 +55,7 @@
 use core::cell::Cell;
 
 use critical_section::Mutex;
-use timer_core::{Clocksource, Continuous, Monotonic, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Clocksource, Continuous, Monotonic, RegisterBus, RegisterBusExt};
 
 use crate::{Mct, regs};
 
@@ -176,7 +176,7 @@ impl UpperCache {
     }
 }
 
-/// timer-core's [`extend`](timer_core::extend::extend) specialised to 32 bits: the same half-wrap rule in 32-bit
+/// hwtimer-core's [`extend`](hwtimer_core::extend::extend) specialised to 32 bits: the same half-wrap rule in 32-bit
 /// arithmetic (a forward step of at most 2^31 is taken, anything else is a stale read and
 /// keeps `last`), so it costs a few instructions on a 32-bit core.
 ///
@@ -263,18 +263,18 @@ impl<B: RegisterBus<Word = u32>> Monotonic for FrcTime<'_, B> {
         self.frc.freq_hz()
     }
     /// The low word is extended in software: read it at least every 3/8 of a 32-bit wrap
-    /// (67.1 s at 24 MHz), so an [`Alarm`](timer_core::Alarm) steps long waits that often.
+    /// (67.1 s at 24 MHz), so an [`Alarm`](hwtimer_core::Alarm) steps long waits that often.
     fn max_idle_ticks(&self) -> u64 {
-        timer_core::extend::max_idle_ticks(32)
+        hwtimer_core::extend::max_idle_ticks(32)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use timer_core::extend::extend;
+    use hwtimer_core::extend::extend;
 
-    /// The specialised extension agrees with timer-core's generic one on the boundaries
+    /// The specialised extension agrees with hwtimer-core's generic one on the boundaries
     /// of the half-wrap rule and across carries.
     #[test]
     fn extend32_matches_timer_core_extend() {

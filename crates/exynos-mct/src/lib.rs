@@ -39,13 +39,13 @@
 //!
 //! ## Example
 //!
-//! On the behavioural model (the same code runs on [`timer_core::Mmio`] on hardware):
+//! On the behavioural model (the same code runs on [`hwtimer_core::Mmio`] on hardware):
 //!
 //! ```
 //! use exynos_mct::{Config, Mct};
 //! use exynos_mct::sim::MctModel;
-//! use timer_core::sim::{SimBus, SimClock};
-//! use timer_core::{ClockEvent, Clocksource, Monotonic};
+//! use hwtimer_core::sim::{SimBus, SimClock};
+//! use hwtimer_core::{ClockEvent, Clocksource, Monotonic};
 //!
 //! let clock = SimClock::new();
 //! let bus = SimBus::new(&clock, MctModel::exynos4210());
@@ -74,7 +74,7 @@
 //!
 //! ```no_run
 //! use exynos_mct::{Config, Mct, regs};
-//! use timer_core::Mmio;
+//! use hwtimer_core::Mmio;
 //! // SAFETY: the MCT window of Exynos4210, mapped, and driven by nothing else.
 //! let bus = unsafe { Mmio::<u32>::new(regs::EXYNOS4210_BASE, regs::WINDOW_LEN) };
 //! let mct = Mct::new(bus, Config::default()).unwrap();
@@ -102,7 +102,7 @@ pub mod wstat;
 use core::cell::Cell;
 
 use critical_section::Mutex;
-use timer_core::{Error, Reg, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Error, Reg, RegisterBus, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
 pub use clocksource::{Frc, FrcTime, UpperCache};
@@ -150,7 +150,7 @@ struct Shadow {
 /// `G_TCON` and `G_INT_ENB` are shared by the FRC and the four comparators; the driver
 /// keeps a shadow of each (read once in [`new`](Self::new)) and updates them inside a
 /// critical section, so a read-modify-write costs one write and parts may live in
-/// different contexts. One `Mct` per block: [`timer_core::Mmio::new`]'s contract.
+/// different contexts. One `Mct` per block: [`hwtimer_core::Mmio::new`]'s contract.
 pub struct Mct<B: RegisterBus<Word = u32>> {
     bus: B,
     config: Config,

@@ -22,7 +22,7 @@
 //! assert_eq!((L_ICNTB::MANUAL_UPDATE::SET + L_ICNTB::COUNT.val(0x1234)).value, 0x8000_1234);
 //! ```
 
-use timer_core::Reg;
+use hwtimer_core::Reg;
 use tock_registers::register_bitfields;
 
 /// MCT base address on Exynos4210 (`qemu/qemu hw/arm/exynos4210.c`; Linux exynos4210 DTS

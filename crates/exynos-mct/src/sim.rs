@@ -1,5 +1,5 @@
 //! Behavioural model of the MCT in virtual time (feature `sim`), for host tests,
-//! benchmarks and demos. Put it behind a [`SimBus`](timer_core::sim::SimBus), which counts
+//! benchmarks and demos. Put it behind a [`SimBus`](hwtimer_core::sim::SimBus), which counts
 //! MMIO reads and writes and charges virtual time per access.
 //!
 //! What it models (facts from `hardware.md` §2 and `qemu.md` §1):
@@ -31,9 +31,9 @@
 //! off-by-one) are *not* modelled: the model is the hardware as documented; the firmware
 //! shows QEMU's behaviour.
 
-use timer_core::sim::SimModel;
-use timer_core::sim::model::{Counter, w1c};
-use timer_core::time::NANOS_PER_SEC;
+use hwtimer_core::sim::SimModel;
+use hwtimer_core::sim::model::{Counter, w1c};
+use hwtimer_core::time::NANOS_PER_SEC;
 
 use crate::regs::{self, G_TCON, L_TCON};
 

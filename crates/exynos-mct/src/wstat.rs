@@ -15,7 +15,7 @@
 //!
 //! [`write_and_wait`] writes, reads the status register once (the fast path: QEMU sets
 //! the bit synchronously, so this is the only read there), and otherwise polls with
-//! timer-core's [`Poller`]: bounded by a deadline, **one more read after the deadline**,
+//! hwtimer-core's [`Poller`]: bounded by a deadline, **one more read after the deadline**,
 //! then [`Error::Timeout`] instead of a panic. On success the bit is cleared (W1C).
 //!
 //! # Which clock bounds the wait
@@ -31,15 +31,15 @@
 //!   use iterations too: a loaded counter can jump forward by up to a full wrap, which a
 //!   clock reading would take for elapsed time (a premature timeout).
 //! - **Otherwise** the FRC low word bounds the wait ([`WaitClock::Frc`]): `timeout_ns` of
-//!   real time. The reading is extended with timer-core's half-wrap rule, so a counter
+//!   real time. The reading is extended with hwtimer-core's half-wrap rule, so a counter
 //!   that jumps *backwards* (QEMU quirk 2, `qemu.md` §1: writing `G_COMPn` restarts the
 //!   visible count from the last `G_CNT` value) counts as no progress and cannot shorten
 //!   the wait either.
 
 use core::cell::Cell;
 
-use timer_core::extend::extend;
-use timer_core::{Clocksource, Continuous, Error, Poller, Reg, RegisterBus, RegisterBusExt};
+use hwtimer_core::extend::extend;
+use hwtimer_core::{Clocksource, Continuous, Error, Poller, Reg, RegisterBus, RegisterBusExt};
 
 use crate::regs;
 

@@ -5,8 +5,8 @@
 use exynos_mct::clockevent::{COMP_MAX_DELTA, LOCAL_MAX_DELTA, MIN_DELTA};
 use exynos_mct::sim::{MctModel, WstatMode};
 use exynos_mct::{Config, Mct, UpperCache};
-use timer_core::sim::{SimBus, SimClock};
-use timer_core::{Alarm, ClockEvent, Clocksource, Error, Fired, Monotonic, RegisterBus};
+use hwtimer_core::sim::{SimBus, SimClock};
+use hwtimer_core::{Alarm, ClockEvent, Clocksource, Error, Fired, Monotonic, RegisterBus};
 
 const HZ: u64 = 24_000_000;
 

@@ -4,8 +4,8 @@
 use exynos_mct::sim::{MctModel, WstatMode};
 use exynos_mct::{Config, Mct, UpperCache};
 use proptest::prelude::*;
-use timer_core::sim::{SimBus, SimClock};
-use timer_core::{ClockEvent, Monotonic};
+use hwtimer_core::sim::{SimBus, SimClock};
+use hwtimer_core::{ClockEvent, Monotonic};
 
 #[derive(Debug, Clone)]
 enum Op {

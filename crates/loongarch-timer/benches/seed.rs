@@ -9,14 +9,14 @@ use loongarch_timer::sim::{
     LoongArchCore, clamp_window_batch, measure_oneshot, qemu_alarm, sim_csr,
 };
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-use timer_core::sim::SimClock;
-use timer_core::{ClockEvent, Clocksource};
+use hwtimer_core::sim::SimClock;
+use hwtimer_core::{ClockEvent, Clocksource};
 
 fn line(metric: &str, value: impl std::fmt::Display, unit: &str) {
     println!("bench: loongarch-timer/{metric} = {value} {unit}");
 }
 
-fn fail(what: &str, e: timer_core::Error) -> ! {
+fn fail(what: &str, e: hwtimer_core::Error) -> ! {
     eprintln!("{what} failed: {e}");
     std::process::exit(1);
 }

@@ -22,7 +22,7 @@
 //!   the requested delta and at most 3 ticks after it.
 //! - **`max_delta` is 2^48 − 4**, the largest count the 46-bit InitVal field holds. Linux
 //!   declares (1 << 48) − 1, which its own rounding turns into 2^48 − 4 anyway; declaring
-//!   the honest value lets [`Alarm`](timer_core::Alarm) step a longer wait instead of
+//!   the honest value lets [`Alarm`](hwtimer_core::Alarm) step a longer wait instead of
 //!   cutting it short. [`Config::max_delta`] keeps Linux's figure as the default limit
 //!   and [`ConstantTimer::max_delta`](ClockEvent::max_delta) reports it rounded down.
 //! - **`min_delta` is configuration** ([`Config`]): default 1000 ticks (10 µs at 100 MHz,
@@ -33,12 +33,12 @@
 //! A request closer than `min_delta` is programmed as `min_delta`: at 100 MHz a 5 µs
 //! timer fires at 15.36 µs with 0x600 and at 10 µs with 1000. Timers that expire inside
 //! that window are all served by the one interrupt that finally comes
-//! ([`HrTimers::on_interrupt`](timer_core::HrTimers::on_interrupt) runs every expired
+//! ([`HrTimers::on_interrupt`](hwtimer_core::HrTimers::on_interrupt) runs every expired
 //! timer), which is why a large `min_delta` batches timers and a small one costs more
 //! interrupts. `cargo bench -p loongarch-timer --bench seed` prints both figures.
 
-use timer_core::clockevent::plan_delta;
-use timer_core::{ClockEvent, Error, Features, RegisterBusExt};
+use hwtimer_core::clockevent::plan_delta;
+use hwtimer_core::{ClockEvent, Error, Features, RegisterBusExt};
 
 use crate::cpucfg::ConstantClock;
 use crate::csr::{
@@ -86,7 +86,7 @@ pub const fn init_val_for(delta: u64) -> u64 {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Config {
     /// The smallest delta, in ticks, the clockevent accepts; closer requests are clamped
-    /// up to it by [`Alarm`](timer_core::Alarm). At least 1.
+    /// up to it by [`Alarm`](hwtimer_core::Alarm). At least 1.
     pub min_delta: u64,
     /// The largest delta the clockevent accepts, at most [`LINUX_MAX_DELTA`]. The
     /// clockevent reports it rounded down to a multiple of 4 (so at most 2^48 − 4).
@@ -205,7 +205,7 @@ impl core::fmt::Display for ConfigError {
 
 impl core::error::Error for ConfigError {}
 
-/// How a wait is turned into a TCFG count: the arithmetic [`Alarm`](timer_core::Alarm) and
+/// How a wait is turned into a TCFG count: the arithmetic [`Alarm`](hwtimer_core::Alarm) and
 /// [`ConstantTimer`] perform together, as a pure function for tests and benchmarks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -219,7 +219,7 @@ pub struct Planned {
     /// The wait was shorter than `min_delta` and was lengthened (fires late, never early).
     pub clamped_min: bool,
     /// The wait was longer than the effective `max_delta`: this is one step, and the
-    /// [`Alarm`](timer_core::Alarm) re-arms from the interrupt.
+    /// [`Alarm`](hwtimer_core::Alarm) re-arms from the interrupt.
     pub stepped: bool,
 }
 
@@ -262,7 +262,7 @@ pub const fn plan(wait: u64, config: &Config) -> Planned {
 ///   hardware's own delivery latency. It replaces any pending oneshot or period.
 /// - The timer counts on the stable counter's clock, so it is
 ///   [phase-locked](ClockEvent::phase_locked) to [`StableCounter`](crate::StableCounter):
-///   [`Alarm`](timer_core::Alarm) needs no extra tick of margin.
+///   [`Alarm`](hwtimer_core::Alarm) needs no extra tick of margin.
 /// - [`set_periodic(period)`](ClockEvent::set_periodic) needs a period that is a multiple of
 ///   4 inside `[min_delta, max_delta]` (else [`Error::InvalidConfig`]): a period cannot be
 ///   rounded without changing its meaning. The first interrupt comes `period` ticks after

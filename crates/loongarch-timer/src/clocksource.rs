@@ -11,7 +11,7 @@
 //! - On hardware CNTC is added to what `rdtime` returns; QEMU TCG ignores CNTC. This crate
 //!   never writes CNTC (and [`NativeCsr`](crate::csr) refuses to), so time never jumps.
 
-use timer_core::{Clocksource, Continuous, Monotonic};
+use hwtimer_core::{Clocksource, Continuous, Monotonic};
 
 use crate::cpucfg::ConstantClock;
 use crate::csr::Csr;

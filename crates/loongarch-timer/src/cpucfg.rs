@@ -64,14 +64,14 @@ pub enum FreqError {
     },
 }
 
-impl From<FreqError> for timer_core::Error {
-    /// An absent timer is [`Unsupported`](timer_core::Error::Unsupported); an unusable
-    /// frequency is [`InvalidConfig`](timer_core::Error::InvalidConfig).
+impl From<FreqError> for hwtimer_core::Error {
+    /// An absent timer is [`Unsupported`](hwtimer_core::Error::Unsupported); an unusable
+    /// frequency is [`InvalidConfig`](hwtimer_core::Error::InvalidConfig).
     fn from(e: FreqError) -> Self {
         match e {
-            FreqError::NoConstantTimer => timer_core::Error::Unsupported,
+            FreqError::NoConstantTimer => hwtimer_core::Error::Unsupported,
             FreqError::ZeroFrequency { .. } | FreqError::TooHigh { .. } => {
-                timer_core::Error::InvalidConfig
+                hwtimer_core::Error::InvalidConfig
             }
         }
     }

@@ -15,12 +15,12 @@
 //! A CSR is named by a 14-bit number encoded as an **immediate** in the instruction, so
 //! a CSR cannot be reached through a pointer. The family's
 //! [`RegisterBus`] abstraction still fits: the "offset" is the CSR number and the word is
-//! `u64`, so the typed tock-registers field API ([`RegisterBusExt`](timer_core::RegisterBusExt))
+//! `u64`, so the typed tock-registers field API ([`RegisterBusExt`](hwtimer_core::RegisterBusExt))
 //! works unchanged:
 //!
 //! ```
 //! use loongarch_timer::csr::{CSR_TCFG, TCFG};
-//! use timer_core::tock_registers::LocalRegisterCopy;
+//! use hwtimer_core::tock_registers::LocalRegisterCopy;
 //!
 //! assert_eq!(CSR_TCFG.offset(), 0x41);
 //! // A oneshot of 1000 ticks, as the driver writes it: InitVal holds the count / 4.
@@ -34,7 +34,7 @@
 //! [`Csr`] adds the two non-CSR instructions the timer needs: `cpucfg` (frequency
 //! discovery) and `rdtime.d` (the clocksource).
 
-use timer_core::{Reg, RegisterBus};
+use hwtimer_core::{Reg, RegisterBus};
 use tock_registers::register_bitfields;
 
 register_bitfields![u64,
@@ -175,7 +175,7 @@ pub use native::NativeCsr;
 mod native {
     use super::{CSR_ECFG, CSR_TCFG, CSR_TICLR, Csr, ECFG};
     use core::arch::asm;
-    use timer_core::RegisterBus;
+    use hwtimer_core::RegisterBus;
 
     /// The CSRs of the core this code runs on, through real `csrrd`/`csrwr`/`csrxchg`,
     /// `cpucfg` and `rdtime.d` instructions.

@@ -1,6 +1,6 @@
 //! # loongarch-timer
 //!
-//! A `no_std` driver for the **LoongArch constant timer**, built on [`timer_core`]: the
+//! A `no_std` driver for the **LoongArch constant timer**, built on [`hwtimer_core`]: the
 //! per-core stable counter read with `rdtime.d` (the clocksource) and the timer programmed
 //! through the TCFG/TVAL/TICLR control and status registers (the clockevent), with the
 //! frequency discovered from the CPUCFG words.
@@ -9,8 +9,8 @@
 //! |---|---|
 //! | [`csr`] | CSR numbers and fields (tock-registers), the [`Csr`] access trait, `NativeCsr` (real `csrrd`/`csrwr`/`csrxchg`/`cpucfg`/`rdtime.d`, loongarch64 only) |
 //! | [`cpucfg`] | [`ConstantClock`]: CC_FREQ × CC_MUL / CC_DIV from CPUCFG 4/5, checked against CPUCFG2.LLFTP |
-//! | [`StableCounter`] | `rdtime.d` as a 64-bit [`Clocksource`](timer_core::Clocksource) + [`Continuous`](timer_core::Continuous) + [`Monotonic`](timer_core::Monotonic) |
-//! | [`ConstantTimer`] | the timer as a [`ClockEvent`](timer_core::ClockEvent): oneshot, periodic, shutdown, ack through TICLR; `min_delta` from [`Config`] |
+//! | [`StableCounter`] | `rdtime.d` as a 64-bit [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) + [`Monotonic`](hwtimer_core::Monotonic) |
+//! | [`ConstantTimer`] | the timer as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot, periodic, shutdown, ack through TICLR; `min_delta` from [`Config`] |
 //! | `sim` | (feature `sim`) the behavioural model of a core's timer CSRs, stable counter and CPUCFG words, and the seed-003 measurements |
 //!
 //! ## Timing contract
@@ -21,14 +21,14 @@
 //!   earlier than `delta` ticks** after it is programmed and at most 3 ticks later
 //!   (InitVal's granularity is 4 ticks; the driver rounds **up**, where Linux rounds down
 //!   and can fire up to 3 ticks early), plus interrupt latency.
-//! - Through [`Alarm`](timer_core::Alarm), deadlines are absolute: a request closer than
+//! - Through [`Alarm`](hwtimer_core::Alarm), deadlines are absolute: a request closer than
 //!   `min_delta` fires `min_delta` after it is programmed (late, never early), a longer
 //!   one than `max_delta` = 2^48 − 4 is stepped, a past one is reported.
 //! - `min_delta` is configuration: 1000 ticks by default (seed 003), 0x600 for Linux's
 //!   older value. On QEMU virt a 5 µs request fires at 10 µs with 1000 and at 15.36 µs
 //!   with 0x600.
 //! - Nothing panics on any register value or input: errors are [`FreqError`],
-//!   [`ConfigError`] (both convert into [`timer_core::Error`]) or `timer_core::Error`.
+//!   [`ConfigError`] (both convert into [`hwtimer_core::Error`]) or `hwtimer_core::Error`.
 //!
 //! ## Example
 //!
@@ -38,8 +38,8 @@
 //! ```
 //! use loongarch_timer::sim::{LoongArchCore, advance_to_fire, sim_csr};
 //! use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-//! use timer_core::sim::SimClock;
-//! use timer_core::{Alarm, Clocksource, Fired};
+//! use hwtimer_core::sim::SimClock;
+//! use hwtimer_core::{Alarm, Clocksource, Fired};
 //!
 //! let clock = SimClock::new();
 //! let csr = sim_csr(&clock, LoongArchCore::qemu_virt());
@@ -64,7 +64,7 @@
 //!     }
 //!     other => panic!("{other:?}"),
 //! }
-//! # Ok::<(), timer_core::Error>(())
+//! # Ok::<(), hwtimer_core::Error>(())
 //! ```
 //!
 //! ## Features

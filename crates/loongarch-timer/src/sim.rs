@@ -37,9 +37,9 @@
 
 use std::vec::Vec;
 
-use timer_core::sim::model::Counter;
-use timer_core::sim::{SimBus, SimClock, SimModel};
-use timer_core::{Alarm, ClockEvent, Error, Fired, HrTimers, RegisterBus, Restart};
+use hwtimer_core::sim::model::Counter;
+use hwtimer_core::sim::{SimBus, SimClock, SimModel};
+use hwtimer_core::{Alarm, ClockEvent, Error, Fired, HrTimers, RegisterBus, Restart};
 
 use crate::clockevent::{Config, ConstantTimer};
 use crate::clocksource::StableCounter;

@@ -3,7 +3,7 @@
 
 use loongarch_timer::cpucfg::{CPUCFG2_LLFTP, ConstantClock, FreqError};
 use loongarch_timer::sim::{LoongArchCore, sim_csr};
-use timer_core::sim::SimClock;
+use hwtimer_core::sim::SimClock;
 
 #[test]
 fn qemu_virt_is_100_mhz() {
@@ -58,7 +58,7 @@ fn any_zero_value_is_a_zero_frequency_error() {
                 cc_div: (cfg5 >> 16) as u16
             }
         );
-        assert_eq!(timer_core::Error::from(e), timer_core::Error::InvalidConfig);
+        assert_eq!(hwtimer_core::Error::from(e), hwtimer_core::Error::InvalidConfig);
     }
     let clock = SimClock::new();
     let csr = sim_csr(&clock, LoongArchCore::qemu_virt().with_cpucfg(4, 0));
@@ -71,8 +71,8 @@ fn any_zero_value_is_a_zero_frequency_error() {
 #[test]
 fn absent_timer_converts_to_unsupported() {
     assert_eq!(
-        timer_core::Error::from(FreqError::NoConstantTimer),
-        timer_core::Error::Unsupported
+        hwtimer_core::Error::from(FreqError::NoConstantTimer),
+        hwtimer_core::Error::Unsupported
     );
 }
 

@@ -1,4 +1,4 @@
-//! The driver against the model: the ClockEvent contract of timer-core, the TCFG values
+//! The driver against the model: the ClockEvent contract of hwtimer-core, the TCFG values
 //! of hardware.md §3.2/§3.4 (rounded up instead of down), CSR access counts per operation,
 //! and never-early alarms.
 
@@ -6,8 +6,8 @@ use loongarch_timer::clockevent::{INITVAL_MAX, LINUX_MAX_DELTA};
 use loongarch_timer::csr::{CSR_ECFG, CSR_ESTAT, CSR_TCFG};
 use loongarch_timer::sim::{LoongArchCore, SimCsr, advance_to_fire, qemu_alarm, sim_csr};
 use loongarch_timer::{Config, ConfigError, ConstantClock, ConstantTimer, StableCounter};
-use timer_core::sim::SimClock;
-use timer_core::{ClockEvent, Clocksource, Error, Features, Fired, Monotonic, RegisterBusExt};
+use hwtimer_core::sim::SimClock;
+use hwtimer_core::{ClockEvent, Clocksource, Error, Features, Fired, Monotonic, RegisterBusExt};
 
 fn setup(
     config: Config,

@@ -8,8 +8,8 @@ use loongarch_timer::csr::CSR_TCFG;
 use loongarch_timer::sim::{LoongArchCore, advance_to_fire, qemu_alarm, sim_csr};
 use loongarch_timer::{Config, ConstantClock, ConstantTimer};
 use proptest::prelude::*;
-use timer_core::sim::SimClock;
-use timer_core::{ClockEvent, Fired, Monotonic, RegisterBusExt};
+use hwtimer_core::sim::SimClock;
+use hwtimer_core::{ClockEvent, Fired, Monotonic, RegisterBusExt};
 
 fn config() -> impl Strategy<Value = Config> {
     (
@@ -78,7 +78,7 @@ proptest! {
                 prop_assert_eq!(count, plan(delta, &config).init_val);
             }
             Err(e) => {
-                prop_assert_eq!(e, timer_core::Error::InvalidConfig);
+                prop_assert_eq!(e, hwtimer_core::Error::InvalidConfig);
                 prop_assert!(delta < timer.min_delta() || delta > timer.max_delta());
                 prop_assert_eq!(csr.read_raw(CSR_TCFG), before);
             }

@@ -5,8 +5,8 @@ use loongarch_timer::csr::{
     CSR_CNTC, CSR_CRMD, CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr,
 };
 use loongarch_timer::sim::{LoongArchCore, QEMU_CPUCFG, SimCsr, advance_to_fire, sim_csr};
-use timer_core::RegisterBusExt;
-use timer_core::sim::SimClock;
+use hwtimer_core::RegisterBusExt;
+use hwtimer_core::sim::SimClock;
 
 const EN: u64 = 1;
 const PERIODIC: u64 = 2;
@@ -209,4 +209,4 @@ fn unknown_csrs_read_all_ones_and_count_as_accesses() {
     assert_eq!(clock.now_ns(), 2);
 }
 
-use timer_core::RegisterBus;
+use hwtimer_core::RegisterBus;

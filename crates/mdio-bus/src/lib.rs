@@ -21,7 +21,7 @@
 //! ```
 //! use mdio_bus::{Mdio, PhyAddr, RegAddr};
 //! use mdio_bus::sim::{PhyModel, SimMdio};
-//! use timer_core::sim::SimClock;
+//! use hwtimer_core::sim::SimClock;
 //!
 //! let clock = SimClock::new();
 //! let mut bus = SimMdio::new(&clock, 2_500_000, PhyModel::bcm54612e(PhyAddr::new(0).unwrap()));
@@ -88,7 +88,7 @@ impl RegAddr {
 /// fault) returns `Err` rather than blocking forever or panicking. No caching: a read always
 /// goes to the bus.
 pub trait Mdio {
-    /// Why a frame failed (for a DWMAC: [`timer_core::Error::Timeout`] when MII_ADDR.GB never
+    /// Why a frame failed (for a DWMAC: [`hwtimer_core::Error::Timeout`] when MII_ADDR.GB never
     /// clears).
     type Error;
     /// Read register `reg` of device `phy`.

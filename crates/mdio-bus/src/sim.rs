@@ -8,7 +8,7 @@
 
 use core::convert::Infallible;
 
-use timer_core::sim::SimClock;
+use hwtimer_core::sim::SimClock;
 
 use crate::{Mdio, PhyAddr, RegAddr, frame_ns};
 

@@ -26,7 +26,7 @@ pub enum BusyWait {
 }
 
 /// A bounded wait gave up: the condition did not hold on any read, including the one
-/// extra read made after the deadline (timer-core's iopoll semantics).
+/// extra read made after the deadline (hwtimer-core's iopoll semantics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct BusyTimeout {
@@ -95,18 +95,18 @@ impl<E: core::fmt::Debug> core::fmt::Display for Error<E> {
 
 impl<E: core::fmt::Debug> core::error::Error for Error<E> {}
 
-/// Into the family-wide error: timeouts stay [`Timeout`](timer_core::Error::Timeout),
-/// unknown chips are [`Unsupported`](timer_core::Error::Unsupported), address and
-/// configuration errors are [`InvalidConfig`](timer_core::Error::InvalidConfig), MDIO
+/// Into the family-wide error: timeouts stay [`Timeout`](hwtimer_core::Error::Timeout),
+/// unknown chips are [`Unsupported`](hwtimer_core::Error::Unsupported), address and
+/// configuration errors are [`InvalidConfig`](hwtimer_core::Error::InvalidConfig), MDIO
 /// errors convert with their own `Into`.
-impl<E: Into<timer_core::Error>> From<Error<E>> for timer_core::Error {
+impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
     fn from(e: Error<E>) -> Self {
         match e {
             Error::Mdio(e) => e.into(),
-            Error::Timeout(_) => timer_core::Error::Timeout,
-            Error::UnknownSwitchId { .. } => timer_core::Error::Unsupported,
+            Error::Timeout(_) => hwtimer_core::Error::Timeout,
+            Error::UnknownSwitchId { .. } => hwtimer_core::Error::Unsupported,
             Error::AddressOutOfRange { .. } | Error::InvalidConfig => {
-                timer_core::Error::InvalidConfig
+                hwtimer_core::Error::InvalidConfig
             }
         }
     }

@@ -2,8 +2,8 @@
 //!
 //! `no_std` access to **Marvell mv88e6xxx (Link Street) DSA switches** over their SMI
 //! (MDIO) management interface, generic over any fallible [`mdio_bus::Mdio`] bus, with
-//! every busy-bit wait bounded on a continuous clocksource through timer-core's
-//! [`Poller`](timer_core::poll::Poller).
+//! every busy-bit wait bounded on a continuous clocksource through hwtimer-core's
+//! [`Poller`](hwtimer_core::poll::Poller).
 //!
 //! | module / type | what it holds |
 //! |---|---|
@@ -31,7 +31,7 @@
 //!
 //! Probe a 6352 at `sw_addr` 2 (multi-chip), read a port register, flush the ATU, read an
 //! internal PHY's ID through Global2 — on the behavioural model (with hardware, `bus` is
-//! your MAC's [`Mdio`](mdio_bus::Mdio) and `clock` any [`Continuous`](timer_core::Continuous)
+//! your MAC's [`Mdio`](mdio_bus::Mdio) and `clock` any [`Continuous`](hwtimer_core::Continuous)
 //! clocksource):
 //!
 //! ```

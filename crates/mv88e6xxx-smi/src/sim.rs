@@ -39,9 +39,9 @@ use core::convert::Infallible;
 pub use mdio_bus::sim::PhyModel;
 use mdio_bus::sim::{MdioDevice, SimMdio};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
-use timer_core::poll::Poller;
-use timer_core::sim::baseline::fixed_sleep_poll;
-use timer_core::sim::{SimClock, SimCounter};
+use hwtimer_core::poll::Poller;
+use hwtimer_core::sim::baseline::fixed_sleep_poll;
+use hwtimer_core::sim::{SimClock, SimCounter};
 
 use crate::chip::{AddressMap, Chip, Family};
 use crate::regs::{self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, SMI_CMD, SMI_DATA, g1, g2};
@@ -597,7 +597,7 @@ pub enum LegacyPoll {
     /// 1.5 ms sleep after each unsuccessful one.
     PreSeed,
     /// Seed 004 patch 1 alone: BUSY still polled before and after, but with a tight 50 ms
-    /// bounded poll (timer-core's `Poller`).
+    /// bounded poll (hwtimer-core's `Poller`).
     Patch1,
 }
 

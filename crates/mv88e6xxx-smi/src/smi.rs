@@ -2,8 +2,8 @@
 //! and internal PHY access ([`InternalMdio`]).
 
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
-use timer_core::Continuous;
-use timer_core::poll::{PollError, Poller};
+use hwtimer_core::Continuous;
+use hwtimer_core::poll::{PollError, Poller};
 
 use crate::chip::{AddressMap, Family, Identity, SmiMode, identify};
 use crate::error::{BusyTimeout, BusyWait, Error};
@@ -156,7 +156,7 @@ const READY_PHY: u8 = 1 << 4;
 /// clocksource `C`.
 ///
 /// # Busy-wait contract
-/// Every wait on a hardware busy bit goes through timer-core's
+/// Every wait on a hardware busy bit goes through hwtimer-core's
 /// [`Poller`]: back-to-back reads (no sleeps), a deadline of
 /// [`Config::timeout_ns`] (50 ms by default) measured on `C`, at least two reads, one
 /// more read after the deadline, and [`Error::Timeout`] carrying the last value read.
@@ -571,7 +571,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 }
 
 fn finish<E>(
-    r: Result<timer_core::poll::Polled<u16>, PollError<u16, Error<E>>>,
+    r: Result<hwtimer_core::poll::Polled<u16>, PollError<u16, Error<E>>>,
     wait: BusyWait,
 ) -> Result<u16, Error<E>> {
     match r {

@@ -10,7 +10,7 @@ use mv88e6xxx_smi::sim::{
     Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
 };
 use mv88e6xxx_smi::{Addressing, BusyWait, Config, Error, G1Op, Smi};
-use timer_core::sim::SimCounter;
+use hwtimer_core::sim::SimCounter;
 
 type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
@@ -252,8 +252,8 @@ fn unknown_or_absent_switch_is_a_typed_error() {
         })
     ));
     assert_eq!(
-        timer_core::Error::from(Error::<timer_core::Error>::UnknownSwitchId { raw: 1 }),
-        timer_core::Error::Unsupported
+        hwtimer_core::Error::from(Error::<hwtimer_core::Error>::UnknownSwitchId { raw: 1 }),
+        hwtimer_core::Error::Unsupported
     );
 }
 

@@ -8,7 +8,7 @@ use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchSim};
 use mv88e6xxx_smi::{Addressing, Config, Error, G1Op, Smi};
 use proptest::prelude::*;
-use timer_core::sim::{SimClock, SimCounter};
+use hwtimer_core::sim::{SimClock, SimCounter};
 
 /// A device that answers every read with the next value of an arbitrary sequence.
 struct Arbitrary {

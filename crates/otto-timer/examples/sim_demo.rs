@@ -7,7 +7,7 @@
 use embedded_hal::delay::DelayNs;
 use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, reprogram_near_expiry, seed_tick_sleep};
 use otto_timer::{Config, OttoTimers, Soc};
-use timer_core::{Alarm, Delay, Error, Extended, Fired, Monotonic};
+use hwtimer_core::{Alarm, Delay, Error, Extended, Fired, Monotonic};
 
 fn main() -> Result<(), Error> {
     let soc = Soc::Rtl838x;

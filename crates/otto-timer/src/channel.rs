@@ -2,7 +2,7 @@
 //! its MMIO cost. Crate-private: the public types ([`OttoClocksource`](crate::OttoClocksource),
 //! [`OttoClockEvent`](crate::OttoClockEvent)) own one `Channel` each.
 
-use timer_core::{Error, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Error, RegisterBus, RegisterBusExt};
 
 use crate::regs::{CNT, COUNTER_MASK, CTRL, DATA, INT, MAX_DIVISOR, TimerRegs};
 use crate::soc::Config;

@@ -1,7 +1,7 @@
 //! Per-timer clockevents (oneshot in COUNTER mode, periodic in TIMER mode) and the
 //! per-CPU layout Linux uses.
 
-use timer_core::{ClockEvent, Error, Features, RegisterBus};
+use hwtimer_core::{ClockEvent, Error, Features, RegisterBus};
 
 use crate::channel::{Channel, Mode};
 use crate::regs::{COUNTER_MASK, MIN_DELTA};
@@ -20,7 +20,7 @@ use crate::soc::{Config, Irq};
 ///   to 0 by the DATA write, reaches `delta`: no earlier than `delta` ticks after the
 ///   call. The counter has its own prescaler phase, so it is **not**
 ///   [phase-locked](ClockEvent::phase_locked) to the clocksource timer;
-///   [`Alarm`](timer_core::Alarm) adds its one tick of margin for that.
+///   [`Alarm`](hwtimer_core::Alarm) adds its one tick of margin for that.
 /// - Reprogramming never loses the interrupt: every `set_next_event` / `set_periodic`
 ///   uses the "bounce" sequence of the v6.18 fixes (hardware.md §1.5.1) and never
 ///   acknowledges (§1.5.2).
@@ -38,7 +38,7 @@ use crate::soc::{Config, Irq};
 /// ```
 /// use otto_timer::{Config, OttoClockEvent, Soc};
 /// use otto_timer::sim::OttoSim;
-/// use timer_core::ClockEvent;
+/// use hwtimer_core::ClockEvent;
 ///
 /// let sim = OttoSim::new(Soc::Rtl838x);
 /// let mut ev = OttoClockEvent::new(sim.bus(), &Config::new(Soc::Rtl838x), 0).unwrap();
@@ -48,7 +48,7 @@ use crate::soc::{Config, Irq};
 /// assert!(sim.irq_asserted(0));
 /// assert!(ev.ack());
 /// assert!(!sim.irq_asserted(0));
-/// assert_eq!(ev.set_next_event(7), Err(timer_core::Error::InvalidConfig));
+/// assert_eq!(ev.set_next_event(7), Err(hwtimer_core::Error::InvalidConfig));
 /// ```
 #[derive(Debug)]
 pub struct OttoClockEvent<B: RegisterBus<Word = u32>> {

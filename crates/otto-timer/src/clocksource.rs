@@ -1,6 +1,6 @@
 //! The continuous clocksource: one timer free-running in TIMER mode with DATA = 0.
 
-use timer_core::{Clocksource, Continuous, Error, RegisterBus};
+use hwtimer_core::{Clocksource, Continuous, Error, RegisterBus};
 
 use crate::channel::{Channel, Mode};
 use crate::regs::COUNTER_BITS;
@@ -16,17 +16,17 @@ use crate::soc::Config;
 ///   (§1.3 "When DATA=0 in TIMER mode").
 /// - **Continuous** (Linux `CLOCK_SOURCE_IS_CONTINUOUS`, seed 000): it needs no interrupt
 ///   to advance and nothing stops or resets it after construction, because this value
-///   owns the timer. That is what lets [`Delay`](timer_core::Delay) and
-///   [`Poller`](timer_core::Poller) use it, and what the seed's 10 ms sleeps lacked.
+///   owns the timer. That is what lets [`Delay`](hwtimer_core::Delay) and
+///   [`Poller`](hwtimer_core::Poller) use it, and what the seed's 10 ms sleeps lacked.
 /// - [`read`](Clocksource::read) costs **one MMIO read** (CNT) and returns it masked to
 ///   28 bits, whatever the bus returns, so it never panics.
-/// - For 64-bit time wrap it in [`Extended`](timer_core::Extended) and read it at least
+/// - For 64-bit time wrap it in [`Extended`](hwtimer_core::Extended) and read it at least
 ///   once per half wrap (42.9 s at 3.125 MHz).
 ///
 /// ```
 /// use otto_timer::{Config, OttoClocksource, Soc};
 /// use otto_timer::sim::OttoSim;
-/// use timer_core::Clocksource;
+/// use hwtimer_core::Clocksource;
 ///
 /// let sim = OttoSim::new(Soc::Rtl838x);
 /// let cs = OttoClocksource::new(sim.bus(), &Config::new(Soc::Rtl838x), 4).unwrap();

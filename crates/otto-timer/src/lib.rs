@@ -1,7 +1,7 @@
 //! # otto-timer
 //!
 //! A `no_std` driver for the **Realtek Otto timer** block of the RTL838x, RTL839x,
-//! RTL930x and RTL931x switch SoCs (big-endian MIPS), built on [`timer_core`].
+//! RTL930x and RTL931x switch SoCs (big-endian MIPS), built on [`hwtimer_core`].
 //!
 //! The block has 5 or 6 identical 28-bit up-counting timers, 0x10 bytes apart, each with
 //! a target (DATA), a read-only counter (CNT), a control register (enable, oneshot or
@@ -13,8 +13,8 @@
 //! |---|---|
 //! | [`regs`] | the register map (tock-registers), every offset and field once with its source |
 //! | [`soc`] | per-SoC descriptions (base, timer count, bus clock, IRQ lines) and the divisor maths |
-//! | [`OttoClocksource`] | a timer free-running in TIMER mode with DATA = 0: [`Clocksource`](timer_core::Clocksource) + [`Continuous`](timer_core::Continuous) |
-//! | [`OttoClockEvent`] | a timer as a [`ClockEvent`](timer_core::ClockEvent): oneshot (COUNTER mode), periodic (TIMER mode), lost-interrupt-safe reprogramming |
+//! | [`OttoClocksource`] | a timer free-running in TIMER mode with DATA = 0: [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) |
+//! | [`OttoClockEvent`] | a timer as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot (COUNTER mode), periodic (TIMER mode), lost-interrupt-safe reprogramming |
 //! | [`OttoTimers`] | hands out each timer once, and the per-CPU layout ([`OttoTimers::per_cpu`]) |
 //! | `sim` | (feature `sim`) the behavioural model of the block and the seed-proof measurements |
 //!
@@ -26,8 +26,8 @@
 //!   microsecond delays and bounded polls run on it instead of on a 10 ms tick (seed
 //!   000: `usleep_range(10, 20)` took 10003 µs on RTL838x without that flag).
 //! - A clockevent fires no earlier than the programmed delta, which must lie in
-//!   `[8, 0x0FFF_FFFF]` ticks (else [`Error::InvalidConfig`](timer_core::Error), nothing
-//!   written); through [`Alarm`](timer_core::Alarm) deadlines are absolute and never early.
+//!   `[8, 0x0FFF_FFFF]` ticks (else [`Error::InvalidConfig`](hwtimer_core::Error), nothing
+//!   written); through [`Alarm`](hwtimer_core::Alarm) deadlines are absolute and never early.
 //! - Reprogramming a running timer never loses its interrupt (the v6.18 "bounce", see
 //!   [`OttoClockEvent`]) and never acknowledges a pending interrupt.
 //! - Nothing panics, whatever the registers read back.
@@ -41,7 +41,7 @@
 //! use embedded_hal::delay::DelayNs;
 //! use otto_timer::{Config, OttoTimers, Soc, soc::Irq};
 //! use otto_timer::sim::OttoSim;
-//! use timer_core::{Alarm, Delay, Extended, Fired, Monotonic};
+//! use hwtimer_core::{Alarm, Delay, Extended, Fired, Monotonic};
 //!
 //! let sim = OttoSim::new(Soc::Rtl838x);
 //! let timers = OttoTimers::new(sim.bus(), Config::new(Soc::Rtl838x)).unwrap();
@@ -67,12 +67,12 @@
 //! }
 //! ```
 //!
-//! On hardware the bus is an [`Mmio`](timer_core::Mmio) window over the block at its
+//! On hardware the bus is an [`Mmio`](hwtimer_core::Mmio) window over the block at its
 //! KSEG1 address ([`SocInfo::kseg1_base`](soc::SocInfo::kseg1_base)), shared by reference:
 //!
 //! ```no_run
 //! use otto_timer::{Config, OttoTimers, Soc};
-//! use timer_core::Mmio;
+//! use hwtimer_core::Mmio;
 //! let info = Soc::Rtl838x.info();
 //! // SAFETY: the Otto timer block of an RTL838x, uncached, used by nothing else.
 //! let mmio: Mmio = unsafe { Mmio::new(info.kseg1_base(), info.block_len()) };
@@ -83,7 +83,7 @@
 //! ## Features
 //!
 //! - `sim`: the behavioural model (`otto_timer::sim`, host only, pulls in `std`).
-//! - `defmt`: `defmt::Format` on the public types (forwards to `timer-core/defmt`).
+//! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
 #![cfg_attr(not(feature = "sim"), no_std)]
 #![deny(missing_docs)]
 
@@ -100,7 +100,7 @@ pub use clocksource::OttoClocksource;
 pub use soc::{Config, Soc};
 
 use heapless::Vec;
-use timer_core::{Error, RegisterBus};
+use hwtimer_core::{Error, RegisterBus};
 
 use crate::soc::MAX_TIMERS;
 
@@ -108,7 +108,7 @@ use crate::soc::MAX_TIMERS;
 /// clockevent, and builds Linux's per-CPU layout.
 ///
 /// The bus is cloned into every timer taken; use a shared reference for a real
-/// [`Mmio`](timer_core::Mmio) window (`&Mmio` is a `RegisterBus` and `Copy`).
+/// [`Mmio`](hwtimer_core::Mmio) window (`&Mmio` is a `RegisterBus` and `Copy`).
 #[derive(Debug)]
 pub struct OttoTimers<B: RegisterBus<Word = u32> + Clone> {
     bus: B,

@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use otto_timer::regs::{self, CTRL};
-//! use timer_core::tock_registers::LocalRegisterCopy;
+//! use hwtimer_core::tock_registers::LocalRegisterCopy;
 //!
 //! // Timer 2's CTRL register, and the value Linux writes to start a periodic timer at
 //! // 3.125 MHz on a 200 MHz bus.
@@ -25,7 +25,7 @@
 //! assert!(ctrl.is_set(CTRL::ENABLE));
 //! ```
 
-use timer_core::Reg;
+use hwtimer_core::Reg;
 use tock_registers::register_bitfields;
 
 /// Distance in bytes between the register blocks of consecutive timers.
@@ -117,7 +117,7 @@ pub struct TimerRegs {
 impl TimerRegs {
     /// The registers of timer `n` (no bounds check: callers validate `n` against the
     /// SoC's timer count; an offset outside the bus window reads all ones and drops
-    /// writes, per the [`RegisterBus`](timer_core::RegisterBus) contract).
+    /// writes, per the [`RegisterBus`](hwtimer_core::RegisterBus) contract).
     pub const fn of(n: usize) -> Self {
         Self {
             data: DATA_REG.nth(n, TIMER_STRIDE),

@@ -3,7 +3,7 @@
 //!
 //! [`OttoModel`] is a [`SimModel`]: the driver talks to it through a
 //! [`SimBus`] exactly as it talks to hardware through
-//! [`Mmio`](timer_core::Mmio). It models, per timer (facts from hardware.md §1.3–1.5):
+//! [`Mmio`](hwtimer_core::Mmio). It models, per timer (facts from hardware.md §1.3–1.5):
 //!
 //! - a 28-bit up-counter that advances with virtual time at `LXB / DIVISOR` while
 //!   CTRL.ENABLE is set, and freezes when it is cleared;
@@ -23,7 +23,7 @@
 //! - DATA = 1 (below the hardware minimum of 2) never raises the interrupt (counted as
 //!   lost); DIVISOR = 0 stops the counter;
 //! - accesses outside the block, or misaligned, read all ones and drop writes (as
-//!   [`Mmio`](timer_core::Mmio) does).
+//!   [`Mmio`](hwtimer_core::Mmio) does).
 //!
 //! # The lost-interrupt quirk
 //!
@@ -47,8 +47,8 @@
 
 use std::collections::VecDeque;
 
-use timer_core::sim::{SimBus, SimClock, SimModel};
-use timer_core::{ClockEvent, Error};
+use hwtimer_core::sim::{SimBus, SimClock, SimModel};
+use hwtimer_core::{ClockEvent, Error};
 
 use crate::regs::{self, COUNTER_MASK, CTRL, INT};
 use crate::soc::{Config, Soc};
@@ -59,12 +59,12 @@ use crate::{OttoClockEvent, OttoClocksource};
 pub const LOST_IRQ_WINDOW_NS: u64 = 5_000;
 
 /// Virtual cost of one MMIO read used by [`OttoSim::new`] and the seed proof: 100 ns, the
-/// `timer-core` default for an uncached peripheral read on this family. No datasheet
+/// `hwtimer-core` default for an uncached peripheral read on this family. No datasheet
 /// figure for an LXB read exists in our sources (**unverified**); the seed-proof bound
 /// is stated in terms of it, so a different value moves the figure predictably.
 pub const SIM_READ_NS: u64 = 100;
 
-/// Virtual cost of one MMIO write (timer-core default, 50 ns; **unverified** as above).
+/// Virtual cost of one MMIO write (hwtimer-core default, 50 ns; **unverified** as above).
 pub const SIM_WRITE_NS: u64 = 50;
 
 const NANOS: u128 = 1_000_000_000;
@@ -606,7 +606,7 @@ impl SleepFigures {
 }
 
 /// The seed proof, our side: `calls` × `DelayNs::delay_us(us)` through
-/// [`timer_core::Delay`] on an [`OttoClocksource`] (timer 1 of `soc`, default 3.125 MHz)
+/// [`hwtimer_core::Delay`] on an [`OttoClocksource`] (timer 1 of `soc`, default 3.125 MHz)
 /// on the model, back to back, with MMIO costs `read_ns` / `write_ns`.
 ///
 /// Errors: [`Error::InvalidConfig`] from the driver (never for the supported SoCs).
@@ -620,7 +620,7 @@ pub fn seed_continuous_delay(
     use embedded_hal::delay::DelayNs;
     let sim = OttoSim::with_model(OttoModel::new(soc), read_ns, write_ns);
     let cs = OttoClocksource::new(sim.bus(), &Config::new(soc), 1)?;
-    let mut delay = timer_core::Delay::new(&cs);
+    let mut delay = hwtimer_core::Delay::new(&cs);
     let mut fig = SleepFigures::empty();
     sim.bus.reset_stats();
     for _ in 0..calls {
@@ -694,7 +694,7 @@ pub struct MmioCosts {
 ///
 /// Errors: [`Error::InvalidConfig`] from the driver (never for the supported SoCs).
 pub fn measure_mmio_costs(soc: Soc) -> Result<MmioCosts, Error> {
-    use timer_core::Clocksource;
+    use hwtimer_core::Clocksource;
     let sim = OttoSim::new(soc);
     let config = Config::new(soc);
     let cs = OttoClocksource::new(sim.bus(), &config, 1)?;

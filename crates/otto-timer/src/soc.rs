@@ -6,7 +6,7 @@
 //! counts are the ones the DTS lists; PR #10631 mentions 6 timers on RTL930x and 7 on
 //! RTL931x, which is **unverified**, so the driver only uses the DTS count.
 
-use timer_core::Error;
+use hwtimer_core::Error;
 
 use crate::regs::TIMER_STRIDE;
 
@@ -150,7 +150,7 @@ impl Soc {
 ///
 /// ```
 /// use otto_timer::soc::divisor_for;
-/// use timer_core::Error;
+/// use hwtimer_core::Error;
 /// assert_eq!(divisor_for(200_000_000, 3_125_000), Ok(64)); // RTL838x/839x/931x
 /// assert_eq!(divisor_for(175_000_000, 3_125_000), Ok(56)); // RTL930x
 /// assert_eq!(divisor_for(200_000_000, 6_250_000), Ok(32)); // OpenWrt patch 304 rate

@@ -5,8 +5,8 @@ use otto_timer::regs::{CTRL, DATA, INT, TimerRegs};
 use otto_timer::sim::{LOST_IRQ_WINDOW_NS, OttoModel, OttoSim, measure_mmio_costs};
 use otto_timer::soc::Irq;
 use otto_timer::{Config, OttoClockEvent, OttoClocksource, OttoTimers, Soc};
-use timer_core::sim::SimBus;
-use timer_core::{
+use hwtimer_core::sim::SimBus;
+use hwtimer_core::{
     Alarm, ClockEvent, Clocksource, Error, Extended, Fired, Monotonic, RegisterBusExt,
 };
 

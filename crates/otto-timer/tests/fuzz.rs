@@ -5,7 +5,7 @@
 use otto_timer::sim::{OttoModel, OttoSim};
 use otto_timer::{Config, OttoClockEvent, OttoClocksource, Soc};
 use proptest::prelude::*;
-use timer_core::{Alarm, ClockEvent, Clocksource, Error, Extended, Monotonic};
+use hwtimer_core::{Alarm, ClockEvent, Clocksource, Error, Extended, Monotonic};
 
 #[derive(Debug, Clone)]
 enum Op {

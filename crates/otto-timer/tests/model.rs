@@ -5,8 +5,8 @@
 use otto_timer::Soc;
 use otto_timer::regs::{CNT, CTRL, DATA, INT, TimerRegs};
 use otto_timer::sim::{LOST_IRQ_WINDOW_NS, OttoModel, OttoSim};
-use timer_core::RegisterBusExt;
-use timer_core::sim::SimBus;
+use hwtimer_core::RegisterBusExt;
+use hwtimer_core::sim::SimBus;
 
 const TICK_NS: u64 = 320; // 3.125 MHz
 

@@ -1,12 +1,12 @@
 //! Seed 000 on the model: a 10 µs delay on the continuous Otto clocksource versus a sleep
 //! that can only end on a periodic HZ=100 tick. Bounds come from the facts (3.125 MHz,
-//! 10 ms tick, the +1 tick rule of timer-core and the model's MMIO cost), not from a
+//! 10 ms tick, the +1 tick rule of hwtimer-core and the model's MMIO cost), not from a
 //! previous run.
 
 use otto_timer::Soc;
 use otto_timer::sim::{SIM_READ_NS, SIM_WRITE_NS, seed_continuous_delay, seed_tick_sleep};
-use timer_core::delay::ticks_for_ns;
-use timer_core::time::ticks_to_ns_ceil;
+use hwtimer_core::delay::ticks_for_ns;
+use hwtimer_core::time::ticks_to_ns_ceil;
 
 const HZ: u32 = 3_125_000;
 const TICK_NS: u64 = 320;

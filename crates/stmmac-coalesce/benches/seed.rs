@@ -9,7 +9,7 @@ use stmmac_coalesce::sim::seed::{
     BurstRunner, HR_HZ, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
 };
 use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
-use timer_core::sim::instr;
+use hwtimer_core::sim::instr;
 
 const SEED: CoalesceConfig = CoalesceConfig::SEED;
 const N: u32 = 10_000;

@@ -214,9 +214,9 @@ pub enum TimerStrategy {
 pub enum TimerAction {
     /// Leave it as it is.
     Keep,
-    /// Queue the idle timer `tx_usecs` from now (timer-core `start`).
+    /// Queue the idle timer `tx_usecs` from now (hwtimer-core `start`).
     Start,
-    /// Queue it `tx_usecs` from now, moving it if queued (timer-core `restart`).
+    /// Queue it `tx_usecs` from now, moving it if queued (hwtimer-core `restart`).
     Restart,
 }
 

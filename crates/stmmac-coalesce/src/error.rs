@@ -1,6 +1,6 @@
 //! The crate's error types.
 
-use timer_core::QueueError;
+use hwtimer_core::QueueError;
 
 /// Why a [`CoalesceConfig`](crate::CoalesceConfig) was refused (the checks of Linux's
 /// ethtool `set_coalesce`, hardware.md §4.4).
@@ -59,10 +59,10 @@ impl From<QueueError> for Error {
     }
 }
 
-impl From<timer_core::Error> for Error {
-    fn from(e: timer_core::Error) -> Self {
+impl From<hwtimer_core::Error> for Error {
+    fn from(e: hwtimer_core::Error) -> Self {
         match e {
-            timer_core::Error::Timeout => Error::Timeout,
+            hwtimer_core::Error::Timeout => Error::Timeout,
             other => Error::Timer(QueueError::Hardware(other)),
         }
     }

@@ -1,5 +1,5 @@
 //! `no_std` **Synopsys DWMAC (stmmac, GMAC 3.x) TX/RX interrupt coalescing** on
-//! [`timer-core`](timer_core)'s high-resolution timer queue, with the DMA rings, MAC/DMA
+//! [`hwtimer-core`](hwtimer_core)'s high-resolution timer queue, with the DMA rings, MAC/DMA
 //! registers and MDIO needed to use it on real hardware, and a behavioural model of the
 //! block for host tests.
 //!
@@ -21,14 +21,14 @@
 //!   [`DmaBuffer`]; OWN is set last after a `Release` fence; a full ring is
 //!   [`Error::WouldBlock`]; bus addresses come from a [`DmaAddr`] ([`Identity`] on a 32-bit
 //!   SoC without MMU, `sim::SimArena` (feature `sim`) on the host).
-//! - **Bounded waits**: DMA software reset and MDIO (MII_ADDR.GB) poll with timer-core's
-//!   [`Poller`](timer_core::Poller) (iopoll semantics) and fail with [`Error::Timeout`] /
-//!   `timer_core::Error::Timeout`. Nothing panics; `unsafe` is confined to descriptor and
+//! - **Bounded waits**: DMA software reset and MDIO (MII_ADDR.GB) poll with hwtimer-core's
+//!   [`Poller`](hwtimer_core::Poller) (iopoll semantics) and fail with [`Error::Timeout`] /
+//!   `hwtimer_core::Error::Timeout`. Nothing panics; `unsafe` is confined to descriptor and
 //!   buffer memory (and the sim arena).
 //!
 //! # Example
 //!
-//! The same code runs on target with `timer_core::Mmio` at the GMAC base, `Identity` and
+//! The same code runs on target with `hwtimer_core::Mmio` at the GMAC base, `Identity` and
 //! `static` rings; here it runs on the model:
 //!
 //! ```
@@ -36,7 +36,7 @@
 //! use mdio_bus::sim::PhyModel;
 //! use stmmac_coalesce::sim::{DwmacModel, SimArena, SIM_CSR_HZ};
 //! use stmmac_coalesce::{CoalesceConfig, Dwmac, RxRing, TimerStrategy, TxRing};
-//! use timer_core::sim::{SimBus, SimClock, SimCounter};
+//! use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 //!
 //! let clock = SimClock::new();
 //! let counter = SimCounter::new(&clock, 32, 25_000_000);

@@ -2,7 +2,7 @@
 //! ([`DwmacMdio`]).
 
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
-use timer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
 use tock_registers::LocalRegisterCopy;
 
 use crate::error::Error;
@@ -15,8 +15,8 @@ pub const SWR_TIMEOUT_US: u64 = 10_000;
 
 /// One GMAC 3.x instance: MAC registers at bus offset 0, DMA at 0x1000.
 ///
-/// `B` is any [`RegisterBus`] over the block: [`timer_core::Mmio`] on target (length
-/// 0x1060), a `timer_core::sim::SimBus` over `sim::DwmacModel` (feature `sim`)
+/// `B` is any [`RegisterBus`] over the block: [`hwtimer_core::Mmio`] on target (length
+/// 0x1060), a `hwtimer_core::sim::SimBus` over `sim::DwmacModel` (feature `sim`)
 /// on the host.
 #[derive(Debug)]
 pub struct Dwmac<B: RegisterBus<Word = u32>> {
@@ -177,7 +177,7 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {
         self.cr
     }
 
-    fn wait_idle(&mut self) -> Result<(), timer_core::Error> {
+    fn wait_idle(&mut self) -> Result<(), hwtimer_core::Error> {
         let bus = &self.mac.bus;
         match self
             .poller
@@ -189,12 +189,12 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {
             }
             Err(_) => {
                 self.check_busy = true;
-                Err(timer_core::Error::Timeout)
+                Err(hwtimer_core::Error::Timeout)
             }
         }
     }
 
-    fn frame(&mut self, phy: PhyAddr, reg: RegAddr, write: bool) -> Result<(), timer_core::Error> {
+    fn frame(&mut self, phy: PhyAddr, reg: RegAddr, write: bool) -> Result<(), hwtimer_core::Error> {
         if self.check_busy {
             self.wait_idle()?;
         }
@@ -216,7 +216,7 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {
 }
 
 impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for DwmacMdio<'_, B, C> {
-    type Error = timer_core::Error;
+    type Error = hwtimer_core::Error;
 
     fn read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Self::Error> {
         self.frame(phy, reg, false)?;

@@ -7,9 +7,9 @@
 //! 10). Names follow Linux's so a reader can cross-check.
 //!
 //! Offsets are bytes from the **MAC base** (the DMA block is at +0x1000 on GMAC 3.x), so one
-//! [`RegisterBus`](timer_core::RegisterBus) covering 0x0000–0x105C serves both.
+//! [`RegisterBus`](hwtimer_core::RegisterBus) covering 0x0000–0x105C serves both.
 
-use timer_core::Reg;
+use hwtimer_core::Reg;
 use tock_registers::register_bitfields;
 
 // The generated field/value items are documented by the doc comments on the fields;

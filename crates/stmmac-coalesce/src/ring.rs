@@ -1,7 +1,7 @@
 //! TX and RX descriptor rings over caller-provided memory, with TX coalescing and the TX
-//! cleanup timer on timer-core's [`HrTimers`].
+//! cleanup timer on hwtimer-core's [`HrTimers`].
 
-use timer_core::{ClockEvent, HrTimers, Monotonic, RegisterBus, Restart, TimerId};
+use hwtimer_core::{ClockEvent, HrTimers, Monotonic, RegisterBus, Restart, TimerId};
 
 use crate::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
 use crate::desc::{BUF_SIZE, DmaAddr, DmaBuffer, RxDesc, TxDesc};
@@ -45,7 +45,7 @@ impl TxTimer {
         tx_usecs: u32,
     ) -> Result<Self, Error> {
         let id = timers.alloc()?;
-        let period = timer_core::time::ns_to_ticks_ceil(
+        let period = hwtimer_core::time::ns_to_ticks_ceil(
             u64::from(tx_usecs).saturating_mul(1_000),
             timers.freq_hz(),
         )

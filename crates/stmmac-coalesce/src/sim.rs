@@ -32,7 +32,7 @@ use std::vec::Vec;
 
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
-use timer_core::sim::SimModel;
+use hwtimer_core::sim::SimModel;
 
 use crate::desc::{DmaAddr, DmaBuffer, RxDesc, TxDesc};
 use crate::regs::{self, desc::*};

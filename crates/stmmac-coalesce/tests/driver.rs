@@ -6,7 +6,7 @@ use stmmac_coalesce::regs::DMA_STATUS;
 use stmmac_coalesce::sim::seed::{Rig, test_frame};
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{CoalesceConfig, DmaAddr, Dwmac, Error, RxRing, TimerStrategy, TxRing};
-use timer_core::sim::{SimBus, SimClock, SimCounter};
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 
 fn mac() -> (
     SimClock,
@@ -181,7 +181,7 @@ fn mdio_reads_the_phy_id_and_times_out_when_gb_sticks() {
     let t1 = clock.now_ns();
     assert_eq!(
         mdio.read(p0, RegAddr::new(1).unwrap()),
-        Err(timer_core::Error::Timeout)
+        Err(hwtimer_core::Error::Timeout)
     );
     assert!(
         clock.now_ns() - t1 >= 10_000_000,

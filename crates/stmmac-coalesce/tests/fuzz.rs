@@ -6,8 +6,8 @@ use stmmac_coalesce::coalesce::{ic_decision, riwt2usec, usec2riwt};
 use stmmac_coalesce::sim::seed::test_frame;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{CoalesceConfig, Dwmac, Error, TimerStrategy, TxRing};
-use timer_core::RegisterBus;
-use timer_core::sim::{SimBus, SimClock};
+use hwtimer_core::RegisterBus;
+use hwtimer_core::sim::{SimBus, SimClock};
 
 proptest! {
     #[test]

@@ -6,8 +6,8 @@ use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::regs::{self, desc::*};
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SWR_NS, SimArena};
 use stmmac_coalesce::{DmaAddr, DmaBuffer, RxDesc, TxDesc};
-use timer_core::RegisterBus;
-use timer_core::sim::{SimBus, SimClock};
+use hwtimer_core::RegisterBus;
+use hwtimer_core::sim::{SimBus, SimClock};
 
 type Bus = SimBus<DwmacModel<PhyModel>>;
 

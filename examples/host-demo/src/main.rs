@@ -9,13 +9,13 @@ use embedded_hal::delay::DelayNs;
 use embedded_hal_async::delay::DelayNs as AsyncDelayNs;
 use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, reprogram_near_expiry, seed_tick_sleep};
 use otto_timer::{Config, OttoTimers, Soc};
-use timer_core::clockevent::plan_delta;
-use timer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
-use timer_core::sim::{SimBus, SimClock, SimClockEvent, SimCounter, run_virtual};
-use timer_core::{Alarm, AsyncDelay, Delay, Error, Extended, Fired, HrTimers, Monotonic, Restart};
+use hwtimer_core::clockevent::plan_delta;
+use hwtimer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
+use hwtimer_core::sim::{SimBus, SimClock, SimClockEvent, SimCounter, run_virtual};
+use hwtimer_core::{Alarm, AsyncDelay, Delay, Error, Extended, Fired, HrTimers, Monotonic, Restart};
 
 fn main() {
-    println!("timer-family host demo: timer-core on the behavioural sim (virtual time)\n");
+    println!("timer-family host demo: hwtimer-core on the behavioural sim (virtual time)\n");
     delays();
     polls();
     extension();
@@ -33,7 +33,7 @@ fn delays() {
     println!("[delay] 10,000 x delay_us(10), 28-bit counter at 3.125 MHz (Realtek Otto rate)");
     let (ns, reads) = delay_us10_continuous(10_000);
     println!(
-        "  continuous clocksource (timer-core Delay): {:.3} us per call, {reads:.1} counter reads",
+        "  continuous clocksource (hwtimer-core Delay): {:.3} us per call, {reads:.1} counter reads",
         ns / 1000.0
     );
     let tick = delay_us10_tick_hz100(1_000);
@@ -54,7 +54,7 @@ fn polls() {
         slow_ns as f64 / 1000.0
     );
     println!(
-        "  timer-core Poller, 50 ms deadline:         {:>7.1} us, {fast_reads} reads",
+        "  hwtimer-core Poller, 50 ms deadline:         {:>7.1} us, {fast_reads} reads",
         fast_ns as f64 / 1000.0
     );
     println!("  seed, 3-chip switch: modprobe 15.99 s before, 2.21 s after\n");

@@ -9,10 +9,10 @@
 //!   NAPI would: clockevent programmings (counted by the [`SimClockEventProbe`]) and timer
 //!   queue operations per packet, for Linux's re-arm-per-packet and this crate's arm-once.
 
-use timer_core::sim::{
+use hwtimer_core::sim::{
     SimBus, SimClock, SimClockEvent, SimClockEventProbe, SimCounter, SimTickCounter,
 };
-use timer_core::{Alarm, Extended, HrTimers, Monotonic, Restart};
+use hwtimer_core::{Alarm, Extended, HrTimers, Monotonic, Restart};
 
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;

@@ -33,7 +33,7 @@ use critical_section::Mutex;
 use fw_common::{Console, mmio, println};
 use loongarch_timer::csr::{CSR_BADV, CSR_ERA, CSR_ESTAT, ESTAT, NativeCsr};
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-use timer_core::{Alarm, ClockEvent, Clocksource, Fired, RegisterBusExt};
+use hwtimer_core::{Alarm, ClockEvent, Clocksource, Fired, RegisterBusExt};
 
 /// UART0 base address (ns16550a, register shift 0, byte access).
 const UART0_BASE: usize = 0x1fe0_01e0;

@@ -23,7 +23,7 @@ use core::hint::black_box;
 /// concrete type, a function pointer) over constants, which may be folded away.
 #[inline(never)]
 fn touch_libraries() {
-    black_box(timer_core::extend::extend as fn(u64, u64, u32) -> u64);
+    black_box(hwtimer_core::extend::extend as fn(u64, u64, u32) -> u64);
     black_box(otto_on_mmio as fn(usize) -> u64);
     black_box(
         loongarch_timer::ConstantClock::from_words
@@ -41,7 +41,7 @@ fn touch_libraries() {
 /// The stmmac DWMAC (reset, MDIO master) driving the mv88e6xxx switch driver, with the Otto
 /// clocksource bounding every wait: three crates composed as firmware would compose them.
 fn switch_behind_dwmac(base: usize) -> u16 {
-    use timer_core::Mmio;
+    use hwtimer_core::Mmio;
     // SAFETY: never executed (see the module docs); `base` would be a DWMAC (0x2000 bytes:
     // MAC and DMA) followed by the timer block, both owned by this code alone.
     let (gmac, timers) = unsafe {
@@ -75,7 +75,7 @@ fn switch_behind_dwmac(base: usize) -> u16 {
 
 /// The Exynos MCT driver over a real `Mmio` window: FRC, 64-bit time, comparator alarm.
 fn mct_on_mmio(base: usize) -> u64 {
-    use timer_core::{Alarm, Mmio, Monotonic};
+    use hwtimer_core::{Alarm, Mmio, Monotonic};
     // SAFETY: never executed (see the module docs); on hardware `base` would be the MCT
     // block (0x1005_0000 on Exynos4210), owned by this code alone.
     let bus = unsafe { Mmio::<u32>::new(base, 0x800) };
@@ -102,7 +102,7 @@ fn mct_on_mmio(base: usize) -> u64 {
 fn loongarch_on_csr() -> u64 {
     use loongarch_timer::csr::NativeCsr;
     use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-    use timer_core::{Alarm, Monotonic};
+    use hwtimer_core::{Alarm, Monotonic};
     // SAFETY: never executed (see the module docs); firmware would call this at PLV0 on the
     // core whose timer it owns.
     let csr = unsafe { NativeCsr::new() };
@@ -124,7 +124,7 @@ fn loongarch_on_csr() -> u64 {
 /// The Otto driver and the core machinery over a real `Mmio` window, as a firmware uses them:
 /// clocksource, 64-bit time, delay, and an alarm on a clockevent.
 fn otto_on_mmio(base: usize) -> u64 {
-    use timer_core::{Alarm, Delay, Extended, Mmio, Monotonic};
+    use hwtimer_core::{Alarm, Delay, Extended, Mmio, Monotonic};
     // SAFETY: never executed (see the module docs); on hardware `base` would be the KSEG1
     // address of the timer block, owned by this code alone.
     let bus = unsafe { Mmio::<u32>::new(base, 0x50) };

@@ -14,7 +14,7 @@
 //! # The TX cleanup timer (hrtimer coalescing) on the Cortex-A9 global timer
 //!
 //! The ring runs with `tx_usecs` [`TX_USECS`] and `TimerStrategy::ArmOnce`: its cleanup
-//! timer is a slot of a timer-core [`HrTimers`] queue whose clockevent is the comparator of
+//! timer is a slot of a hwtimer-core [`HrTimers`] queue whose clockevent is the comparator of
 //! the Cortex-A9 **global timer** ([`GtEvent`]) and whose time base is the same 64-bit
 //! counter ([`GtTime`]). The global-timer interrupt (PPI 27) is taken through the MPCore GIC;
 //! the handler ([`on_irq`]) calls [`HrTimers::on_interrupt`], whose callback runs
@@ -54,7 +54,7 @@ use stmmac_coalesce::{
     CoalesceConfig, DmaBuffer, Dwmac, Error, Identity, RxDesc, RxRing, TimerStrategy, TxDesc,
     TxRing, TxTimer,
 };
-use timer_core::{
+use hwtimer_core::{
     ClockEvent, Clocksource, Continuous, Features, HrTimers, Mmio, Monotonic, Restart, Stopwatch,
     TimerId,
 };
@@ -275,9 +275,9 @@ impl ClockEvent for GtEvent {
     fn phase_locked(&self) -> bool {
         true
     }
-    fn set_next_event(&mut self, delta: u64) -> Result<(), timer_core::Error> {
+    fn set_next_event(&mut self, delta: u64) -> Result<(), hwtimer_core::Error> {
         if delta < self.min_delta() || delta > self.max_delta() {
-            return Err(timer_core::Error::InvalidConfig);
+            return Err(hwtimer_core::Error::InvalidConfig);
         }
         // Comparator off while its two halves are written: a half-written value that is
         // already passed would set the event flag.
@@ -295,8 +295,8 @@ impl ClockEvent for GtEvent {
         );
         Ok(())
     }
-    fn set_periodic(&mut self, _period: u64) -> Result<(), timer_core::Error> {
-        Err(timer_core::Error::Unsupported)
+    fn set_periodic(&mut self, _period: u64) -> Result<(), hwtimer_core::Error> {
+        Err(hwtimer_core::Error::Unsupported)
     }
     fn shutdown(&mut self) {
         Self::control(0);
@@ -533,7 +533,7 @@ fn gmac() -> Result<bool, Error> {
         GIC.cpus()
     );
     GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 1);
-    let alarm = timer_core::Alarm::new(GtEvent, gt)?;
+    let alarm = hwtimer_core::Alarm::new(GtEvent, gt)?;
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
     TIMERS_REF.with(|t| *t = Some(timers));
 

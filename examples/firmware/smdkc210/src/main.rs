@@ -31,7 +31,7 @@
 //! the combiners stay at reset (all groups masked), so each event arrives exactly once.
 //!
 //! The handler ([`on_irq`]) stamps the cycle counter and `G_CNT_L`, acknowledges through
-//! GICC_IAR, runs timer-core's [`Alarm::on_interrupt`] (which calls the driver's `ack`) and
+//! GICC_IAR, runs hwtimer-core's [`Alarm::on_interrupt`] (which calls the driver's `ack`) and
 //! ends the interrupt with GICC_EOIR. The main program waits by spinning, not with `wfi`:
 //! under `-icount` with the default `sleep=on`, an idle CPU lets virtual time follow the host
 //! clock, which would make the latencies non-deterministic.
@@ -48,7 +48,7 @@ use exynos_mct::{Comparator, Config, FrcTime, LocalTimer, Mct, UpperCache, regs}
 use fw_common::arm::gic::{self, Gic};
 use fw_common::arm::{self, pmu, spin_insns};
 use fw_common::{Console, CsCell, StaticCell, mmio, println};
-use timer_core::{Alarm, ClockEvent, Error, Fired, Mmio, Monotonic};
+use hwtimer_core::{Alarm, ClockEvent, Error, Fired, Mmio, Monotonic};
 
 /// UART0 base address (Exynos4210 UART channel 0, wired to QEMU's `-nographic` stdio).
 const UART0_BASE: usize = 0x1380_0000;

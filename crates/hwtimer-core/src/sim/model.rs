@@ -140,7 +140,7 @@ impl BusyBit {
 /// Write-1-to-clear: the new value of a status register when `written` is written.
 ///
 /// ```
-/// use timer_core::sim::model::w1c;
+/// use hwtimer_core::sim::model::w1c;
 /// assert_eq!(w1c(0b1011, 0b0010), 0b1001);
 /// ```
 pub const fn w1c(current: u32, written: u32) -> u32 {
@@ -382,9 +382,9 @@ mod tests {
 /// hardware never produces) while writes still reach the real model.
 ///
 /// ```
-/// use timer_core::sim::model::{Faults, RegisterFile};
-/// use timer_core::sim::{SimBus, SimClock};
-/// use timer_core::RegisterBus;
+/// use hwtimer_core::sim::model::{Faults, RegisterFile};
+/// use hwtimer_core::sim::{SimBus, SimClock};
+/// use hwtimer_core::RegisterBus;
 ///
 /// let bus = SimBus::new(&SimClock::new(), Faults::new(RegisterFile::new(8)));
 /// bus.model(|m| m.inject(Some(0x4), [0xdead_beef, 0]));

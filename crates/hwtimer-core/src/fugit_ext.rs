@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use fugit::MicrosDurationU64;
-//! use timer_core::fugit_ext::duration_to_ticks;
+//! use hwtimer_core::fugit_ext::duration_to_ticks;
 //! // 10 µs at 3.125 MHz: 31.25 ticks, rounded up.
 //! assert_eq!(duration_to_ticks(MicrosDurationU64::from_ticks(10), 3_125_000), 32);
 //! ```
@@ -60,8 +60,8 @@ impl<C: Continuous> Delay<C> {
     ///
     /// ```
     /// use fugit::MicrosDurationU32;
-    /// use timer_core::Delay;
-    /// use timer_core::sim::{SimClock, SimCounter};
+    /// use hwtimer_core::Delay;
+    /// use hwtimer_core::sim::{SimClock, SimCounter};
     /// let clock = SimClock::new();
     /// let delay = Delay::new(SimCounter::new(&clock, 32, 24_000_000));
     /// delay.wait(MicrosDurationU32::from_ticks(250));

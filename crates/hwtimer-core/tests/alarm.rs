@@ -1,8 +1,8 @@
 //! Alarm behaviour against a simulated clockevent: clamping at min/max, stepping of long
 //! waits, past deadlines, and never firing early.
 
-use timer_core::sim::{SimClock, SimClockEvent, SimCounter};
-use timer_core::{Alarm, ClockEvent, Error, Extended, Fired, Monotonic};
+use hwtimer_core::sim::{SimClock, SimClockEvent, SimCounter};
+use hwtimer_core::{Alarm, ClockEvent, Error, Extended, Fired, Monotonic};
 
 const HZ: u32 = 3_125_000; // Otto's tick rate: 320 ns per tick
 const TICK_NS: u64 = 320;
@@ -10,7 +10,7 @@ const TICK_NS: u64 = 320;
 /// Run the interrupt handler each time the event fires until the deadline is reported.
 fn run_to_deadline<E: ClockEvent, M: Monotonic>(
     alarm: &mut Alarm<E, M>,
-    probe: &timer_core::sim::SimClockEventProbe,
+    probe: &hwtimer_core::sim::SimClockEventProbe,
 ) -> (u64, u64, usize) {
     let mut rearms = 0;
     loop {
@@ -222,7 +222,7 @@ impl ClockEvent for FailsAfterFirst {
     fn max_delta(&self) -> u64 {
         self.inner.max_delta()
     }
-    fn features(&self) -> timer_core::Features {
+    fn features(&self) -> hwtimer_core::Features {
         self.inner.features()
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
@@ -290,7 +290,7 @@ fn long_waits_are_stepped_so_an_extended_28_bit_time_base_stays_fresh() {
     assert!(plan.stepped);
     // One step is at most the time base's idle limit plus the one tick of margin this
     // unsynchronised event gets.
-    assert!(plan.delta <= timer_core::extend::max_idle_ticks(28) + 1);
+    assert!(plan.delta <= hwtimer_core::extend::max_idle_ticks(28) + 1);
     let (_, fired_at, rearms) = run_to_deadline(&mut alarm, &probe);
     assert!(rearms >= 2, "80 s in steps of at most 32.2 s");
     // The extended time is right: it matches the true tick count of the virtual clock.

@@ -2,10 +2,10 @@
 //! deltas always stay in range, and the queue agrees with a reference model.
 
 use proptest::prelude::*;
-use timer_core::extend::extend;
-use timer_core::sim::{SimClock, SimClockEvent, SimCounter};
-use timer_core::time::counter_mask;
-use timer_core::{Alarm, Error, Extended, Fired, Monotonic, TimerQueue};
+use hwtimer_core::extend::extend;
+use hwtimer_core::sim::{SimClock, SimClockEvent, SimCounter};
+use hwtimer_core::time::counter_mask;
+use hwtimer_core::{Alarm, Error, Extended, Fired, Monotonic, TimerQueue};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]

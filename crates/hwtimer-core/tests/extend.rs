@@ -1,9 +1,9 @@
 //! Width extension over simulated counters: 28, 32 and 48 bits, across wraps and at
 //! exactly half a wrap between reads.
 
-use timer_core::sim::{SimClock, SimCounter};
-use timer_core::time::counter_mask;
-use timer_core::{Clocksource, Extended, Monotonic};
+use hwtimer_core::sim::{SimClock, SimCounter};
+use hwtimer_core::time::counter_mask;
+use hwtimer_core::{Clocksource, Extended, Monotonic};
 
 fn period_ns(hz: u32) -> f64 {
     1e9 / f64::from(hz)

@@ -19,7 +19,7 @@ use crate::time::ns_to_ticks_ceil;
 /// Ticks to wait for `ns` nanoseconds on a `hz` counter: `ceil(ns * hz / 1e9) + 1`.
 ///
 /// ```
-/// use timer_core::delay::ticks_for_ns;
+/// use hwtimer_core::delay::ticks_for_ns;
 /// assert_eq!(ticks_for_ns(10_000, 3_125_000), 33); // 31.25 -> 32, +1
 /// assert_eq!(ticks_for_ns(0, 3_125_000), 0);       // a zero delay returns at once
 /// ```
@@ -38,8 +38,8 @@ pub const fn ticks_for_ns(ns: u64, hz: u32) -> u64 {
 ///
 /// ```
 /// use embedded_hal::delay::DelayNs;
-/// use timer_core::delay::Delay;
-/// use timer_core::sim::{SimClock, SimCounter};
+/// use hwtimer_core::delay::Delay;
+/// use hwtimer_core::sim::{SimClock, SimCounter};
 ///
 /// let clock = SimClock::new();
 /// let mut delay = Delay::new(SimCounter::new(&clock, 28, 3_125_000));

@@ -2,9 +2,9 @@
 
 use embedded_hal::delay::DelayNs;
 use proptest::prelude::*;
-use timer_core::Delay;
-use timer_core::delay::ticks_for_ns;
-use timer_core::sim::{SimClock, SimCounter};
+use hwtimer_core::Delay;
+use hwtimer_core::delay::ticks_for_ns;
+use hwtimer_core::sim::{SimClock, SimCounter};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]

@@ -26,8 +26,8 @@
 //!   ([`Timeout`]), with the number of reads, so tests and benchmarks can count them.
 //!
 //! ```
-//! use timer_core::poll::Poller;
-//! use timer_core::sim::{SimClock, SimCounter};
+//! use hwtimer_core::poll::Poller;
+//! use hwtimer_core::sim::{SimClock, SimCounter};
 //!
 //! let clock = SimClock::new();
 //! let counter = SimCounter::new(&clock, 32, 25_000_000); // 25 MHz, 40 ns per read

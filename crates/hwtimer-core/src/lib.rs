@@ -1,4 +1,4 @@
-//! # timer-core
+//! # hwtimer-core
 //!
 //! The foundation of a `no_std` driver family for timer hardware (Realtek Otto, Samsung
 //! Exynos MCT, LoongArch constant timer) and for the drivers that wait on timers (stmmac
@@ -37,8 +37,8 @@
 //!
 //! ```
 //! use embedded_hal::delay::DelayNs;
-//! use timer_core::{Delay, Extended, Monotonic, Poller};
-//! use timer_core::sim::{SimClock, SimCounter};
+//! use hwtimer_core::{Delay, Extended, Monotonic, Poller};
+//! use hwtimer_core::sim::{SimClock, SimCounter};
 //!
 //! let clock = SimClock::new();
 //! let counter = SimCounter::new(&clock, 28, 3_125_000);

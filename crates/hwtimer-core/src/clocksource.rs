@@ -53,8 +53,8 @@ pub trait Clocksource {
 /// compile:
 ///
 /// ```compile_fail
-/// use timer_core::delay::Delay;
-/// use timer_core::sim::{SimClock, SimTickCounter};
+/// use hwtimer_core::delay::Delay;
+/// use hwtimer_core::sim::{SimClock, SimTickCounter};
 /// let clock = SimClock::new();
 /// let jiffies = SimTickCounter::new(&clock, 100); // a Clocksource, not Continuous
 /// let _delay = Delay::new(jiffies); // error: `Continuous` is not implemented

@@ -145,7 +145,7 @@ pub struct Programmed {
 /// `min` if the caller passes nonsense, so the result is always programmable.
 ///
 /// ```
-/// use timer_core::clockevent::plan_delta;
+/// use hwtimer_core::clockevent::plan_delta;
 /// // LoongArch seed: 5 µs at 100 MHz with min_delta 0x600 fires at 15.36 µs…
 /// let p = plan_delta(500, 100_000_000, 100_000_000, 0, 0x600, (1 << 48) - 1);
 /// assert_eq!((p.delta, p.clamped_min), (0x600, true));

@@ -11,7 +11,7 @@ pub const NANOS_PER_SEC: u64 = 1_000_000_000;
 /// `ns` nanoseconds as ticks of a `hz` clock, rounded **up**.
 ///
 /// ```
-/// use timer_core::time::ns_to_ticks_ceil;
+/// use hwtimer_core::time::ns_to_ticks_ceil;
 /// // 10 µs at 3.125 MHz is 31.25 ticks: 32 ticks cover it.
 /// assert_eq!(ns_to_ticks_ceil(10_000, 3_125_000), 32);
 /// assert_eq!(ns_to_ticks_ceil(0, 3_125_000), 0);
@@ -29,7 +29,7 @@ pub const fn ns_to_ticks_ceil(ns: u64, hz: u32) -> u64 {
 /// certainly elapsed).
 ///
 /// ```
-/// use timer_core::time::ticks_to_ns_floor;
+/// use hwtimer_core::time::ticks_to_ns_floor;
 /// assert_eq!(ticks_to_ns_floor(33, 3_125_000), 10_560);
 /// assert_eq!(ticks_to_ns_floor(1, 3), 333_333_333);
 /// ```
@@ -43,7 +43,7 @@ pub const fn ticks_to_ns_floor(ticks: u64, hz: u32) -> u64 {
 /// `ticks` ticks of a `hz` clock as nanoseconds, rounded **up**.
 ///
 /// ```
-/// use timer_core::time::ticks_to_ns_ceil;
+/// use hwtimer_core::time::ticks_to_ns_ceil;
 /// assert_eq!(ticks_to_ns_ceil(1, 3), 333_333_334);
 /// ```
 pub const fn ticks_to_ns_ceil(ticks: u64, hz: u32) -> u64 {
@@ -59,7 +59,7 @@ pub const fn ticks_to_ns_ceil(ticks: u64, hz: u32) -> u64 {
 /// time (Exynos MCT local timers tick at half the FRC rate).
 ///
 /// ```
-/// use timer_core::time::convert_ticks_ceil;
+/// use hwtimer_core::time::convert_ticks_ceil;
 /// assert_eq!(convert_ticks_ceil(3, 24_000_000, 12_000_000), 2);
 /// assert_eq!(convert_ticks_ceil(5, 100, 100), 5);
 /// ```
@@ -76,7 +76,7 @@ pub const fn convert_ticks_ceil(ticks: u64, from_hz: u32, to_hz: u32) -> u64 {
 /// Re-express `ticks` of a `from_hz` clock as ticks of a `to_hz` clock, rounded **down**.
 ///
 /// ```
-/// use timer_core::time::convert_ticks_floor;
+/// use hwtimer_core::time::convert_ticks_floor;
 /// assert_eq!(convert_ticks_floor(3, 24_000_000, 12_000_000), 1);
 /// ```
 pub const fn convert_ticks_floor(ticks: u64, from_hz: u32, to_hz: u32) -> u64 {
@@ -92,7 +92,7 @@ pub const fn convert_ticks_floor(ticks: u64, from_hz: u32, to_hz: u32) -> u64 {
 /// The all-ones mask of a `bits`-wide counter; `bits` is clamped to `1..=64`.
 ///
 /// ```
-/// use timer_core::time::counter_mask;
+/// use hwtimer_core::time::counter_mask;
 /// assert_eq!(counter_mask(28), 0x0FFF_FFFF);
 /// assert_eq!(counter_mask(64), u64::MAX);
 /// assert_eq!(counter_mask(0), 1);

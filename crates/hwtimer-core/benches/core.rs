@@ -1,18 +1,18 @@
-//! Figures of the core on the sim, printed as `bench: timer-core/<metric> = <value> <unit>`
+//! Figures of the core on the sim, printed as `bench: hwtimer-core/<metric> = <value> <unit>`
 //! (collected by `cargo xtask bench`). Virtual time, access counts and instruction counts
 //! (callgrind, host ISA) only: no wall clock.
 
 use std::cell::Cell;
 use std::hint::black_box;
 
-use timer_core::clockevent::plan_delta;
-use timer_core::extend::extend;
-use timer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
-use timer_core::sim::instr;
-use timer_core::{Clocksource, Continuous, Delay, Poller, Stopwatch, TimerQueue};
+use hwtimer_core::clockevent::plan_delta;
+use hwtimer_core::extend::extend;
+use hwtimer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
+use hwtimer_core::sim::instr;
+use hwtimer_core::{Clocksource, Continuous, Delay, Poller, Stopwatch, TimerQueue};
 
 fn bench(metric: &str, value: f64, unit: &str) {
-    println!("bench: timer-core/{metric} = {value:.3} {unit}");
+    println!("bench: hwtimer-core/{metric} = {value:.3} {unit}");
 }
 
 /// A counter that costs nothing: each read advances it by 3, so the instruction counts

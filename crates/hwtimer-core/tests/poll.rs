@@ -1,9 +1,9 @@
 //! Bounded polling with iopoll semantics, against simulated busy bits.
 
-use timer_core::poll::PollError;
-use timer_core::sim::model::Behaviour;
-use timer_core::sim::{RegisterFile, SimBus, SimClock, SimCounter};
-use timer_core::{Poller, RegisterBus};
+use hwtimer_core::poll::PollError;
+use hwtimer_core::sim::model::Behaviour;
+use hwtimer_core::sim::{RegisterFile, SimBus, SimClock, SimCounter};
+use hwtimer_core::{Poller, RegisterBus};
 
 const BUSY: u32 = 1 << 15;
 const CMD: usize = 0x0;

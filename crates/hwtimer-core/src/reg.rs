@@ -6,9 +6,9 @@
 //! field API on top of any bus:
 //!
 //! ```
-//! use timer_core::reg::{Reg, RegisterBusExt};
-//! use timer_core::sim::{SimBus, RegisterFile};
-//! use timer_core::sim::SimClock;
+//! use hwtimer_core::reg::{Reg, RegisterBusExt};
+//! use hwtimer_core::sim::{SimBus, RegisterFile};
+//! use hwtimer_core::sim::SimClock;
 //! use tock_registers::register_bitfields;
 //!
 //! register_bitfields![u32,
@@ -67,8 +67,8 @@ impl<B: RegisterBus + ?Sized> RegisterBus for &B {
 /// timer of the Otto block, a local timer of the MCT) own a view of just its registers.
 ///
 /// ```
-/// use timer_core::reg::{RegisterBus, Window};
-/// use timer_core::sim::{RegisterFile, SimBus, SimClock};
+/// use hwtimer_core::reg::{RegisterBus, Window};
+/// use hwtimer_core::sim::{RegisterFile, SimBus, SimClock};
 ///
 /// let bus = SimBus::new(&SimClock::new(), RegisterFile::new(0x40));
 /// let timer1 = Window::new(&bus, 0x10);

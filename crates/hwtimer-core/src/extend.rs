@@ -68,7 +68,7 @@
 //! # Example
 //!
 //! ```
-//! use timer_core::extend::extend;
+//! use hwtimer_core::extend::extend;
 //! // A 28-bit counter just before the wrap, then just after it.
 //! let t0 = extend(0x0FFF_FFF0, 0x0FFF_FFF0, 28);
 //! let t1 = extend(t0, 0x0000_0010, 28);
@@ -168,7 +168,7 @@ impl<C: Clocksource> Monotonic for Extended<C> {
 /// program an alarm and the interrupt latency). `u64::MAX` for 64 bits.
 ///
 /// ```
-/// use timer_core::extend::max_idle_ticks;
+/// use hwtimer_core::extend::max_idle_ticks;
 /// assert_eq!(max_idle_ticks(28), 0x0600_0000); // 32.2 s of an 85.9 s wrap at 3.125 MHz
 /// assert_eq!(max_idle_ticks(64), u64::MAX);
 /// ```

@@ -3,8 +3,8 @@
 //! completing in virtual time.
 
 use embedded_hal_async::delay::DelayNs;
-use timer_core::sim::{SimClock, SimClockEvent, SimClockEventProbe, SimCounter, run_virtual};
-use timer_core::{Alarm, AsyncDelay, Extended, HrTimers, Monotonic, QueueError, Restart, TimerId};
+use hwtimer_core::sim::{SimClock, SimClockEvent, SimClockEventProbe, SimCounter, run_virtual};
+use hwtimer_core::{Alarm, AsyncDelay, Extended, HrTimers, Monotonic, QueueError, Restart, TimerId};
 
 const HZ: u32 = 100_000_000; // 10 ns per tick
 
@@ -270,7 +270,7 @@ fn a_callback_requeueing_into_the_past_cannot_hang_the_interrupt() {
     });
     assert_eq!(
         served,
-        timer_core::MAX_EXPIRY_ROUNDS as usize,
+        hwtimer_core::MAX_EXPIRY_ROUNDS as usize,
         "bounded rounds"
     );
     assert_eq!(runs, served);
