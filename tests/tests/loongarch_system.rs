@@ -2,10 +2,10 @@
 //! the core's timer queue, async sleeps woken from the timer interrupt.
 
 use embedded_hal_async::delay::DelayNs;
-use loongarch_timer::sim::{LoongArchCore, advance_to_fire, sim_csr};
-use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 use hwtimer_core::sim::{SimClock, run_virtual};
 use hwtimer_core::{Alarm, AsyncDelay, HrTimers, Monotonic, Restart};
+use loongarch_timer::sim::{LoongArchCore, advance_to_fire, sim_csr};
+use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 
 #[test]
 fn async_sleeps_on_the_constant_timer_are_never_early_and_clamped_to_min_delta() {

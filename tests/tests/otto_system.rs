@@ -3,13 +3,13 @@
 //! bounded poll on a device register, all in one virtual time.
 
 use embedded_hal_async::delay::DelayNs;
-use otto_timer::sim::OttoSim;
-use otto_timer::{Config, OttoClocksource, OttoTimers, Soc};
 use hwtimer_core::sim::model::Behaviour;
 use hwtimer_core::sim::{RegisterFile, SimBus};
 use hwtimer_core::{
     Alarm, AsyncDelay, Extended, HrTimers, Monotonic, Poller, RegisterBus, Restart, TimerId,
 };
+use otto_timer::sim::OttoSim;
+use otto_timer::{Config, OttoClocksource, OttoTimers, Soc};
 
 type Bus = SimBus<otto_timer::sim::OttoModel>;
 type Time = &'static Extended<OttoClocksource<Bus>>;

@@ -2,13 +2,13 @@
 //! MII_DATA, GB polled with iopoll semantics) drives the mv88e6xxx crate's indirect SMI
 //! access, both bounded by one continuous clocksource, on the two crates' models.
 
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::Mdio;
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
 use mv88e6xxx_smi::{Config, Smi};
 use stmmac_coalesce::Dwmac;
 use stmmac_coalesce::sim::{DwmacModel, SimArena};
-use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 
 #[test]
 fn switch_probe_through_the_dwmac_mdio_master() {

@@ -22,7 +22,7 @@
 //! forever with a 0x7FFF_FFFF step). The maxima keep 0x1000_0000 ticks (11.2 s) of margin.
 //! The hardware limits are exported as [`COMP_MAX_DELTA_HW`] and [`LOCAL_MAX_DELTA_HW`].
 
-use hwtimer_core::{ClockEvent, Error, Features, Reg, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Capabilities, ClockEvent, Error, Reg, RegisterBus, RegisterBusExt};
 
 use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
 use crate::wstat::{self, WaitClock, WstatBit};
@@ -207,36 +207,10 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
         self.disable()
     }
 
-    fn check_range(&self, delta: u64) -> Result<(), Error> {
-        if delta < self.min_delta() || delta > self.max_delta() {
-            return Err(Error::InvalidConfig);
-        }
-        Ok(())
-    }
-}
-
-impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
-    fn freq_hz(&self) -> u32 {
-        self.mct.freq_hz()
-    }
-    fn min_delta(&self) -> u64 {
-        MIN_DELTA
-    }
-    fn max_delta(&self) -> u64 {
-        COMP_MAX_DELTA
-    }
-    fn features(&self) -> Features {
-        Features::BOTH
-    }
-    /// The comparator compares the FRC itself.
-    fn phase_locked(&self) -> bool {
-        true
-    }
-    fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
-        self.check_range(delta)?;
+    /// Program `target` (chosen at FRC time `start`) and check that the FRC did not pass it
+    /// while it was written; if it did, re-arm as far ahead as programming took.
+    fn arm_checked(&mut self, mut start: u64, mut target: u64) -> Result<(), Error> {
         let frc = self.mct.frc();
-        let mut start = frc.read64();
-        let mut target = start.wrapping_add(delta);
         for _ in 0..COMP_REARM_ATTEMPTS {
             self.program(target, None)?;
             // Did the counter pass the value while we programmed it? Extend the low word
@@ -253,6 +227,42 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
         }
         self.mode = Mode::Off;
         Err(Error::Timeout)
+    }
+
+    fn check_range(&self, delta: u64) -> Result<(), Error> {
+        if !(MIN_DELTA..=COMP_MAX_DELTA).contains(&delta) {
+            return Err(Error::InvalidConfig);
+        }
+        Ok(())
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
+    /// At the FRC rate, oneshot, periodic and absolute, phase-locked: the comparator
+    /// compares the FRC itself, and [`set_compare`](ClockEvent::set_compare) takes 64-bit
+    /// FRC values, the time base of [`Mct::time`](crate::Mct::time).
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::new(self.mct.freq_hz(), MIN_DELTA, COMP_MAX_DELTA)
+            .with_periodic()
+            .with_phase_locked()
+            .with_absolute()
+    }
+    fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
+        self.check_range(delta)?;
+        let start = self.mct.frc().read64();
+        self.arm_checked(start, start.wrapping_add(delta))
+    }
+    /// `at` is a 64-bit FRC value. The comparator fires when the FRC equals it, so a value
+    /// the FRC has already passed is programmed `MIN_DELTA` ahead instead, and one passed
+    /// while it is written is re-armed (late, never lost).
+    fn set_compare(&mut self, at: u64) -> Result<(), Error> {
+        let start = self.mct.frc().read64();
+        let target = if at > start {
+            at
+        } else {
+            start.wrapping_add(MIN_DELTA)
+        };
+        self.arm_checked(start, target)
     }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check_range(period)?;
@@ -303,7 +313,7 @@ impl<B: RegisterBus<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
 /// # Timing contract
 /// Fires `delta` ticks (or, if the hardware counts `ICNTB + 1`, one tick more) after the
 /// final `L_TCON` write: never early. The local prescaler is not synchronised with the
-/// FRC ([`phase_locked`](ClockEvent::phase_locked) is `false`), so an `Alarm` adds one
+/// FRC ([`phase_locked`](hwtimer_core::Capabilities::phase_locked) is `false`), so an `Alarm` adds one
 /// tick of margin.
 ///
 /// # QEMU (`hardware.md` §2.9; confirmed by the smdkc210 firmware)
@@ -392,7 +402,7 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
     }
 
     fn program(&mut self, delta: u64, mode: Mode) -> Result<(), Error> {
-        if delta < self.min_delta() || delta > self.max_delta() {
+        if !(MIN_DELTA..=LOCAL_MAX_DELTA).contains(&delta) {
             return Err(Error::InvalidConfig);
         }
         self.mode = Mode::Off;
@@ -424,18 +434,11 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
 }
 
 impl<B: RegisterBus<Word = u32>> ClockEvent for LocalTimer<'_, B> {
-    /// FRC rate / (`TICK_BASE_CNT` + 1).
-    fn freq_hz(&self) -> u32 {
-        (self.mct.freq_hz() / (regs::TICK_BASE_CNT + 1)).max(1)
-    }
-    fn min_delta(&self) -> u64 {
-        MIN_DELTA
-    }
-    fn max_delta(&self) -> u64 {
-        LOCAL_MAX_DELTA
-    }
-    fn features(&self) -> Features {
-        Features::BOTH
+    /// At the FRC rate / (`TICK_BASE_CNT` + 1), oneshot and periodic; not phase-locked
+    /// (its prescaler is not synchronised with the FRC), not absolute.
+    fn capabilities(&self) -> Capabilities {
+        let hz = (self.mct.freq_hz() / (regs::TICK_BASE_CNT + 1)).max(1);
+        Capabilities::new(hz, MIN_DELTA, LOCAL_MAX_DELTA).with_periodic()
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         self.program(delta, Mode::Oneshot)

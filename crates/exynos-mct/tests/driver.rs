@@ -291,7 +291,7 @@ fn local_timer_runs_at_half_the_frc_and_oneshot_stops_in_ack() {
     let mct = Mct::new(bus.clone(), Config::default()).unwrap();
     mct.start_frc().unwrap();
     let mut l0 = mct.local_timer(0).unwrap();
-    assert_eq!(l0.freq_hz(), 12_000_000);
+    assert_eq!(l0.capabilities().freq_hz, 12_000_000);
     for delta in [MIN_DELTA, 1_200, 100_000] {
         let t0 = clock.now_ns();
         l0.set_next_event(delta).unwrap();

@@ -3,9 +3,9 @@
 
 use exynos_mct::sim::{MctModel, WstatMode};
 use exynos_mct::{Config, Mct, UpperCache};
-use proptest::prelude::*;
 use hwtimer_core::sim::{SimBus, SimClock};
 use hwtimer_core::{ClockEvent, Monotonic};
+use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
 enum Op {

@@ -11,104 +11,180 @@ use crate::clocksource::Monotonic;
 use crate::error::Error;
 use crate::time::convert_ticks_ceil;
 
-/// Which modes a [`ClockEvent`] supports.
+/// What a [`ClockEvent`] can do and its limits, as one value (in the style of smoltcp's
+/// `DeviceCapabilities`): a driver returns it from
+/// [`capabilities`](ClockEvent::capabilities), and it is constant for the lifetime of the
+/// channel.
+///
+/// Built with [`Capabilities::new`] (oneshot by delta, the one mode every channel has) and
+/// the `with_*` methods for the optional ones:
+///
+/// ```
+/// use hwtimer_core::clockevent::Capabilities;
+/// // A 24 MHz comparator on the time base's own counter, with periodic and absolute modes.
+/// let caps = Capabilities::new(24_000_000, 1, u32::MAX as u64)
+///     .with_periodic()
+///     .with_phase_locked()
+///     .with_absolute();
+/// assert!(caps.is_valid() && caps.absolute);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Features {
-    /// [`ClockEvent::set_next_event`] works.
-    pub oneshot: bool,
-    /// [`ClockEvent::set_periodic`] works.
+#[non_exhaustive]
+pub struct Capabilities {
+    /// Counting rate in Hz (non-zero).
+    pub freq_hz: u32,
+    /// Smallest delta, in ticks, [`set_next_event`](ClockEvent::set_next_event) accepts (≥ 1).
+    pub min_delta: u64,
+    /// Largest delta, in ticks, [`set_next_event`](ClockEvent::set_next_event) accepts
+    /// (≥ `min_delta`).
+    pub max_delta: u64,
+    /// [`set_periodic`](ClockEvent::set_periodic) works.
     pub periodic: bool,
+    /// The channel counts on exactly the edges of the clocksource it is paired with (a
+    /// comparator on the same counter, or a down-counter in the same clock domain), so a
+    /// delta of `n` ticks fires when that clocksource has advanced by `n`. When `false` (a
+    /// separate counter whose prescaler phase is unknown), [`Alarm`] adds one tick of margin
+    /// so the interrupt cannot come up to one tick early.
+    pub phase_locked: bool,
+    /// [`set_compare`](ClockEvent::set_compare) works: the channel compares against a 64-bit
+    /// counter that its driver exposes as a [`Monotonic`] time base, and can be programmed
+    /// with an absolute value of it.
+    pub absolute: bool,
 }
 
-impl Features {
-    /// Oneshot and periodic.
-    pub const BOTH: Features = Features {
-        oneshot: true,
-        periodic: true,
-    };
-    /// Oneshot only.
-    pub const ONESHOT: Features = Features {
-        oneshot: true,
-        periodic: false,
-    };
+impl Capabilities {
+    /// A oneshot channel counting at `freq_hz` with deltas in `[min_delta, max_delta]`; not
+    /// periodic, not phase-locked, not absolute.
+    pub const fn new(freq_hz: u32, min_delta: u64, max_delta: u64) -> Self {
+        Self {
+            freq_hz,
+            min_delta,
+            max_delta,
+            periodic: false,
+            phase_locked: false,
+            absolute: false,
+        }
+    }
+
+    /// Also periodic.
+    pub const fn with_periodic(mut self) -> Self {
+        self.periodic = true;
+        self
+    }
+
+    /// Also phase-locked to its paired clocksource (see [`phase_locked`](Self::phase_locked)).
+    pub const fn with_phase_locked(mut self) -> Self {
+        self.phase_locked = true;
+        self
+    }
+
+    /// Also programmable with absolute values (see [`absolute`](Self::absolute)).
+    pub const fn with_absolute(mut self) -> Self {
+        self.absolute = true;
+        self
+    }
+
+    /// Whether the values satisfy the trait contract: `freq_hz > 0` and
+    /// `1 <= min_delta <= max_delta`.
+    pub const fn is_valid(&self) -> bool {
+        self.freq_hz != 0 && self.min_delta != 0 && self.min_delta <= self.max_delta
+    }
 }
 
 /// One hardware interrupt channel that can be programmed to fire after a delay: the
 /// family's notion of a Linux clockevent device. Drivers implement it; applications use
 /// it through [`Alarm`] (or [`HrTimers`](crate::queue::HrTimers)).
 ///
+/// A driver implements four methods: [`capabilities`](Self::capabilities),
+/// [`set_next_event`](Self::set_next_event), [`shutdown`](Self::shutdown) and
+/// [`ack`](Self::ack); [`set_periodic`](Self::set_periodic) and
+/// [`set_compare`](Self::set_compare) when its hardware has those modes.
+///
 /// # Contract
 ///
+/// This is the one place the contract is written; driver docs refer here.
+///
 /// An implementation MUST:
-/// - count in ticks of [`freq_hz`](Self::freq_hz) (non-zero, constant);
-/// - report `1 <= min_delta() <= max_delta()`, constant for the lifetime of the value;
+/// - return the same valid [`Capabilities`] from every call (`freq_hz > 0`,
+///   `1 <= min_delta <= max_delta`), and count in ticks of its `freq_hz`;
 /// - in [`set_next_event`](Self::set_next_event), for `delta` in `[min_delta, max_delta]`,
 ///   arm a oneshot that raises the interrupt **no earlier** than `delta` ticks after the
-///   call begins and as soon as the hardware allows after that; for `delta` outside that
-///   range return [`Error::InvalidConfig`] and leave the channel as it was; a driver
-///   whose hardware has a coarser granularity (LoongArch InitVal ignores its low two
-///   bits) rounds the delta **up** to it, never down, and reports a `max_delta` that
-///   is a multiple of that granularity;
+///   call begins and as soon as the hardware allows after that; a driver whose hardware has
+///   a coarser granularity (LoongArch InitVal ignores its low two bits) rounds the delta
+///   **up** to it, never down, and reports a `max_delta` that is a multiple of that
+///   granularity;
+/// - in [`set_compare`](Self::set_compare) (only when `absolute`), arm a oneshot that
+///   raises the interrupt when the compared counter reaches `at`, no earlier; when the
+///   counter has already reached `at`, or reaches it while the channel is being
+///   programmed, raise it as soon as possible: never lose it, never wait a wrap;
+/// - in [`set_periodic`](Self::set_periodic) (only when `periodic`), fire every `period`
+///   ticks, the first no earlier than `period` ticks after the call begins, without
+///   accumulating drift;
+/// - for a request it cannot take (a delta or period outside `[min_delta, max_delta]`, a
+///   mode it does not have) return an error and **write nothing**: the channel stays as it
+///   was;
 /// - never lose the interrupt of a channel it reprograms (the Otto timer needs a special
-///   sequence for this, see that crate) and never clear a pending interrupt anywhere but in
-///   [`ack`](Self::ack);
-/// - in [`ack`](Self::ack), report whether this channel had fired and clear that state,
-///   so a shared interrupt line can be demultiplexed; a spurious call returns `false`;
-/// - never panic, whatever the hardware reads back.
+///   sequence for this, see that crate);
+/// - never panic, whatever the hardware reads back, and never wait without bound.
+///
+/// ## Pending status: one rule
+///
+/// A *pending status* is the channel's "fired" bit (Otto `INT.IP`, MCT `*_INT_CSTAT`,
+/// LoongArch `ESTAT.TI`).
+/// - [`ack`](Self::ack) reports whether the channel fired and clears the status, so a
+///   shared interrupt line can be demultiplexed; a second call, or a spurious one, returns
+///   `false`.
+/// - [`shutdown`](Self::shutdown) **clears** the status: the event it belonged to is
+///   cancelled, so after a shutdown a stale status can never pass for a new event (the
+///   next arm would otherwise raise the line at once and `ack` would say `true`).
+/// - Arming ([`set_next_event`](Self::set_next_event), [`set_compare`](Self::set_compare),
+///   [`set_periodic`](Self::set_periodic)) **never** clears the status: re-arming a channel
+///   whose interrupt is pending but not yet handled keeps that interrupt (clearing it there
+///   is how an event gets lost; the Otto v6.18 fixes acknowledge only in the handler). The
+///   handler then sees it, and [`Alarm`] checks the time base, so an interrupt that comes
+///   for an older deadline is re-armed, never reported as the new one.
 ///
 /// Errors: [`Error::InvalidConfig`] for an out-of-range delta or period,
-/// [`Error::Unsupported`] for a mode [`features`](Self::features) does not list,
+/// [`Error::Unsupported`] for a mode the capabilities do not list,
 /// [`Error::Timeout`] when the hardware did not acknowledge a write (Exynos MCT WSTAT).
 pub trait ClockEvent {
-    /// Counting rate in Hz.
-    fn freq_hz(&self) -> u32;
-    /// Smallest delta, in ticks, the channel can be programmed with.
-    fn min_delta(&self) -> u64;
-    /// Largest delta, in ticks, the channel can be programmed with.
-    fn max_delta(&self) -> u64;
-    /// Supported modes.
-    fn features(&self) -> Features;
-    /// `true` when this channel counts on exactly the edges of the clocksource it is paired
-    /// with (a comparator on the same counter, or a down-counter in the same clock domain),
-    /// so a delta of `n` ticks fires when that clocksource has advanced by `n`. When `false`
-    /// (the default: a separate counter whose prescaler phase is unknown), [`Alarm`] adds
-    /// one tick of margin so the interrupt cannot come up to one tick early.
-    fn phase_locked(&self) -> bool {
-        false
-    }
+    /// Rates, limits and optional modes; constant for the lifetime of the value.
+    fn capabilities(&self) -> Capabilities;
     /// Arm a oneshot `delta` ticks from now; see the trait contract.
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error>;
-    /// Fire every `period` ticks until [`shutdown`](Self::shutdown) or
-    /// [`set_next_event`](Self::set_next_event).
-    fn set_periodic(&mut self, period: u64) -> Result<(), Error>;
-    /// Stop the channel so it raises no further interrupt, and mask the channel's own
-    /// interrupt enable where the channel has one (an enable shared with other sources,
-    /// such as a CPU-wide interrupt line enable, is left to the caller). A pending
-    /// interrupt stays pending until [`ack`](Self::ack).
+    /// Arm a oneshot for the absolute counter value `at`; see the trait contract. Only
+    /// channels whose capabilities say `absolute`; the default returns
+    /// [`Error::Unsupported`].
+    fn set_compare(&mut self, at: u64) -> Result<(), Error> {
+        let _ = at;
+        Err(Error::Unsupported)
+    }
+    /// Fire every `period` ticks until [`shutdown`](Self::shutdown) or another arm. Only
+    /// channels whose capabilities say `periodic`; the default returns
+    /// [`Error::Unsupported`].
+    fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
+        let _ = period;
+        Err(Error::Unsupported)
+    }
+    /// Stop the channel so it raises no further interrupt, clear its pending status (see
+    /// the rule above), and mask the channel's own interrupt enable where it has one (an
+    /// enable shared with other sources, such as a CPU-wide line enable, is left to the
+    /// caller).
     fn shutdown(&mut self);
-    /// From the interrupt handler: did this channel fire? Clears the pending state.
+    /// From the interrupt handler: did this channel fire? Clears the pending status.
     fn ack(&mut self) -> bool;
 }
 
 impl<T: ClockEvent + ?Sized> ClockEvent for &mut T {
-    fn freq_hz(&self) -> u32 {
-        (**self).freq_hz()
-    }
-    fn min_delta(&self) -> u64 {
-        (**self).min_delta()
-    }
-    fn max_delta(&self) -> u64 {
-        (**self).max_delta()
-    }
-    fn features(&self) -> Features {
-        (**self).features()
-    }
-    fn phase_locked(&self) -> bool {
-        (**self).phase_locked()
+    fn capabilities(&self) -> Capabilities {
+        (**self).capabilities()
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         (**self).set_next_event(delta)
+    }
+    fn set_compare(&mut self, at: u64) -> Result<(), Error> {
+        (**self).set_compare(at)
     }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         (**self).set_periodic(period)
@@ -127,7 +203,9 @@ impl<T: ClockEvent + ?Sized> ClockEvent for &mut T {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Programmed {
     /// The delta handed to [`ClockEvent::set_next_event`], in event ticks; always inside
-    /// `[min_delta, max_delta]`.
+    /// `[min_delta, max_delta]`. On an [absolute](Alarm::is_absolute) alarm, the distance
+    /// from now to the compare value programmed, in time-base ticks (0 for a deadline
+    /// already due).
     pub delta: u64,
     /// The request was shorter than `min_delta` and was lengthened (fires late, never
     /// early).
@@ -240,7 +318,7 @@ enum Mode {
 ///   hardware fired before the deadline, the alarm re-arms for the remainder instead.
 /// - **Late by at most** `min_delta` (a request closer than `min_delta` is clamped up to
 ///   it), plus one event tick of margin when the channel is not
-///   [phase-locked](ClockEvent::phase_locked), plus rounding of the rate conversion (under
+///   [phase-locked](crate::Capabilities::phase_locked), plus rounding of the rate conversion (under
 ///   one event tick), plus interrupt latency.
 /// - **Long waits** beyond `max_delta` — or beyond the time base's
 ///   [`max_idle_ticks`](Monotonic::max_idle_ticks), whichever is shorter — are programmed
@@ -255,34 +333,46 @@ enum Mode {
 pub struct Alarm<E: ClockEvent, M: Monotonic> {
     event: E,
     time: M,
+    /// The channel's capabilities, read once (they are constant by contract).
+    caps: Capabilities,
     margin: u64,
+    /// Program deadlines with [`ClockEvent::set_compare`].
+    absolute: bool,
     mode: Mode,
 }
 
 impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     /// Pair `event` with the time base `time`.
     ///
-    /// Errors: [`Error::InvalidConfig`] if either rate is zero or the event reports
-    /// `min_delta` of zero or above `max_delta`.
+    /// When the channel is [absolute](Capabilities::absolute) and
+    /// [phase-locked](Capabilities::phase_locked) at the time base's rate, deadlines are
+    /// programmed as absolute compare values ([`ClockEvent::set_compare`]) and no delta is
+    /// computed; pair such a channel with the time base its driver names (a comparator with
+    /// the time of its own counter). With any other pairing deadlines are still never
+    /// early, because [`on_interrupt`](Self::on_interrupt) checks the time base, but the
+    /// channel may fire early and be re-armed repeatedly until the deadline.
+    ///
+    /// Errors: [`Error::InvalidConfig`] if the time base's rate is zero or the channel's
+    /// capabilities are not [valid](Capabilities::is_valid).
     pub fn new(event: E, time: M) -> Result<Self, Error> {
-        if event.freq_hz() == 0
-            || time.freq_hz() == 0
-            || event.min_delta() == 0
-            || event.min_delta() > event.max_delta()
-        {
+        let caps = event.capabilities();
+        if time.freq_hz() == 0 || !caps.is_valid() {
             return Err(Error::InvalidConfig);
         }
-        let margin = if event.phase_locked() && event.freq_hz() == time.freq_hz() {
-            0
-        } else {
-            1
-        };
+        let locked = caps.phase_locked && caps.freq_hz == time.freq_hz();
         Ok(Self {
             event,
             time,
-            margin,
+            caps,
+            margin: if locked { 0 } else { 1 },
+            absolute: locked && caps.absolute,
             mode: Mode::Idle,
         })
+    }
+
+    /// Whether deadlines are programmed as absolute compare values (see [`new`](Self::new)).
+    pub fn is_absolute(&self) -> bool {
+        self.absolute
     }
 
     /// The time base.
@@ -342,23 +432,33 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     }
 
     fn arm(&mut self, deadline: u64, wait: u64) -> Result<Programmed, Error> {
-        if !self.event.features().oneshot {
-            return Err(Error::Unsupported);
-        }
         // A step never outlasts what the time base tolerates unread (extended counters).
         // Compared in time-base ticks, so the common short wait costs no extra division.
         let idle = self.time.max_idle_ticks();
         let step = wait.min(idle);
-        let mut plan = plan_delta(
-            step,
-            self.time.freq_hz(),
-            self.event.freq_hz(),
-            self.margin,
-            self.event.min_delta(),
-            self.event.max_delta(),
-        );
-        plan.stepped |= step < wait;
-        match self.event.set_next_event(plan.delta) {
+        let (plan, result) = if self.absolute {
+            // Same counter, same rate: the deadline is the compare value. A value that is
+            // already due fires at once (set_compare's contract), so no clamping is needed.
+            let plan = Programmed {
+                delta: step,
+                clamped_min: false,
+                stepped: step < wait,
+            };
+            let at = deadline.saturating_sub(wait).saturating_add(step);
+            (plan, self.event.set_compare(at))
+        } else {
+            let mut plan = plan_delta(
+                step,
+                self.time.freq_hz(),
+                self.caps.freq_hz,
+                self.margin,
+                self.caps.min_delta,
+                self.caps.max_delta,
+            );
+            plan.stepped |= step < wait;
+            (plan, self.event.set_next_event(plan.delta))
+        };
+        match result {
             Ok(()) => {
                 self.mode = Mode::Oneshot { deadline };
                 Ok(plan)
@@ -377,12 +477,12 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     /// clamped without changing its meaning), or longer than the time base's
     /// [`max_idle_ticks`](Monotonic::max_idle_ticks).
     pub fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
-        if !self.event.features().periodic {
+        if !self.caps.periodic {
             return Err(Error::Unsupported);
         }
-        let ticks = convert_ticks_ceil(period, self.time.freq_hz(), self.event.freq_hz());
-        if ticks < self.event.min_delta()
-            || ticks > self.event.max_delta()
+        let ticks = convert_ticks_ceil(period, self.time.freq_hz(), self.caps.freq_hz);
+        if ticks < self.caps.min_delta
+            || ticks > self.caps.max_delta
             || period > self.time.max_idle_ticks()
         {
             return Err(Error::InvalidConfig);
@@ -446,6 +546,7 @@ impl<E: ClockEvent + core::fmt::Debug, M: Monotonic> core::fmt::Debug for Alarm<
         f.debug_struct("Alarm")
             .field("event", &self.event)
             .field("margin", &self.margin)
+            .field("absolute", &self.absolute)
             .field("mode", &self.mode)
             .finish()
     }

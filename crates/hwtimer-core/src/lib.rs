@@ -96,7 +96,7 @@ pub mod reg;
 pub mod sim;
 pub mod time;
 
-pub use clockevent::{Alarm, ClockEvent, Features, Fired};
+pub use clockevent::{Alarm, Capabilities, ClockEvent, Fired};
 pub use clocksource::{Clocksource, Continuous, Monotonic, Stopwatch};
 pub use delay::{AsyncDelay, Delay};
 pub use error::Error;

@@ -213,17 +213,8 @@ struct FailsAfterFirst {
 }
 
 impl ClockEvent for FailsAfterFirst {
-    fn freq_hz(&self) -> u32 {
-        self.inner.freq_hz()
-    }
-    fn min_delta(&self) -> u64 {
-        self.inner.min_delta()
-    }
-    fn max_delta(&self) -> u64 {
-        self.inner.max_delta()
-    }
-    fn features(&self) -> hwtimer_core::Features {
-        self.inner.features()
+    fn capabilities(&self) -> hwtimer_core::clockevent::Capabilities {
+        self.inner.capabilities()
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         if self.programmed {
@@ -303,4 +294,70 @@ fn long_waits_are_stepped_so_an_extended_28_bit_time_base_stays_fresh() {
     assert!(fired_at >= deadline && fired_at <= deadline + 2);
     // A period longer than the time base tolerates unread is refused.
     assert_eq!(alarm.set_periodic(0x0800_0000), Err(Error::InvalidConfig));
+}
+
+#[test]
+fn absolute_channel_is_programmed_with_the_deadline_itself_and_never_fires_early() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 64, HZ).with_read_cost(10);
+    let time = Extended::new(&counter);
+    let event = SimClockEvent::new(&clock, HZ, 8, 1000).with_absolute();
+    let probe = event.probe();
+    let mut alarm = Alarm::new(event, &time).unwrap();
+    assert!(alarm.is_absolute());
+
+    // A deadline closer than min_delta needs no clamp: the compare value is the deadline.
+    for wait in [1u64, 2, 7, 8, 500, 999, 1000, 1001, 40_000] {
+        let deadline = time.now() + wait;
+        let plan = alarm.set_deadline(deadline).unwrap();
+        assert!(!plan.clamped_min);
+        assert_eq!(
+            probe.last_delta(),
+            Some(deadline),
+            "compare value is the deadline"
+        );
+        let (d, fired_at, rearms) = run_to_deadline(&mut alarm, &probe);
+        assert_eq!(
+            (d, rearms),
+            (deadline, 0),
+            "no steps: the compare is 64-bit"
+        );
+        assert!(fired_at >= deadline, "early: {fired_at} < {deadline}");
+        assert!(fired_at <= deadline + 1, "late by {}", fired_at - deadline);
+    }
+
+    // A deadline already due, forced: it fires at once.
+    let now = time.now();
+    alarm.set_deadline_or_min(now - 5).unwrap();
+    assert!(probe.pending(), "a passed compare value fires at once");
+    assert!(matches!(alarm.on_interrupt(), Fired::Deadline { .. }));
+}
+
+#[test]
+fn absolute_channel_with_a_time_base_of_another_epoch_is_late_never_early() {
+    // A wrong pairing: the time base runs 10_000 ticks behind the compared counter, so every
+    // compare value is "already due" and the hardware fires at once. The alarm must re-arm,
+    // not report the deadline.
+    let clock = SimClock::new();
+    clock.advance(10_000 * TICK_NS);
+    let counter = SimCounter::new(&clock, 64, HZ);
+    let time = Extended::new(&counter);
+    struct Behind<'a, M: Monotonic>(&'a M);
+    impl<M: Monotonic> Monotonic for Behind<'_, M> {
+        fn now(&self) -> u64 {
+            self.0.now() - 10_000
+        }
+        fn freq_hz(&self) -> u32 {
+            self.0.freq_hz()
+        }
+    }
+    let behind = Behind(&time);
+    let event = SimClockEvent::new(&clock, HZ, 8, 1000).with_absolute();
+    let probe = event.probe();
+    let mut alarm = Alarm::new(event, &behind).unwrap();
+    let deadline = behind.now() + 300;
+    alarm.set_deadline(deadline).unwrap();
+    assert!(probe.pending());
+    assert!(matches!(alarm.on_interrupt(), Fired::Rearmed { .. }));
+    assert_eq!(alarm.deadline(), Some(deadline));
 }

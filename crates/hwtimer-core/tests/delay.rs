@@ -1,10 +1,10 @@
 //! Delays never return early, on any width, rate, read cost or starting point.
 
 use embedded_hal::delay::DelayNs;
-use proptest::prelude::*;
 use hwtimer_core::Delay;
 use hwtimer_core::delay::ticks_for_ns;
 use hwtimer_core::sim::{SimClock, SimCounter};
+use proptest::prelude::*;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]

@@ -1,11 +1,11 @@
 //! Property tests: arbitrary inputs never panic, time never goes backwards, programmed
 //! deltas always stay in range, and the queue agrees with a reference model.
 
-use proptest::prelude::*;
 use hwtimer_core::extend::extend;
 use hwtimer_core::sim::{SimClock, SimClockEvent, SimCounter};
 use hwtimer_core::time::counter_mask;
 use hwtimer_core::{Alarm, Error, Extended, Fired, Monotonic, TimerQueue};
+use proptest::prelude::*;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]

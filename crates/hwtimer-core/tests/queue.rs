@@ -4,7 +4,9 @@
 
 use embedded_hal_async::delay::DelayNs;
 use hwtimer_core::sim::{SimClock, SimClockEvent, SimClockEventProbe, SimCounter, run_virtual};
-use hwtimer_core::{Alarm, AsyncDelay, Extended, HrTimers, Monotonic, QueueError, Restart, TimerId};
+use hwtimer_core::{
+    Alarm, AsyncDelay, Extended, HrTimers, Monotonic, QueueError, Restart, TimerId,
+};
 
 const HZ: u32 = 100_000_000; // 10 ns per tick
 

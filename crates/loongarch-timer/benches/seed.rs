@@ -5,12 +5,12 @@
 //!
 //! Run: `cargo bench -p loongarch-timer --bench seed`.
 
+use hwtimer_core::sim::SimClock;
+use hwtimer_core::{ClockEvent, Clocksource};
 use loongarch_timer::sim::{
     LoongArchCore, clamp_window_batch, measure_oneshot, qemu_alarm, sim_csr,
 };
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-use hwtimer_core::sim::SimClock;
-use hwtimer_core::{ClockEvent, Clocksource};
 
 fn line(metric: &str, value: impl std::fmt::Display, unit: &str) {
     println!("bench: loongarch-timer/{metric} = {value} {unit}");

@@ -24,7 +24,8 @@
 //!   declares (1 << 48) − 1, which its own rounding turns into 2^48 − 4 anyway; declaring
 //!   the honest value lets [`Alarm`](hwtimer_core::Alarm) step a longer wait instead of
 //!   cutting it short. [`Config::max_delta`] keeps Linux's figure as the default limit
-//!   and [`ConstantTimer::max_delta`](ClockEvent::max_delta) reports it rounded down.
+//!   and [`ConstantTimer`]'s `max_delta` ([`Capabilities`]) reports it
+//!   rounded down.
 //! - **`min_delta` is configuration** ([`Config`]): default 1000 ticks (10 µs at 100 MHz,
 //!   the seed's choice), [`Config::LINUX_0X600`] for the older 0x600.
 //!
@@ -38,7 +39,7 @@
 //! interrupts. `cargo bench -p loongarch-timer --bench seed` prints both figures.
 
 use hwtimer_core::clockevent::plan_delta;
-use hwtimer_core::{ClockEvent, Error, Features, RegisterBusExt};
+use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBusExt};
 
 use crate::cpucfg::ConstantClock;
 use crate::csr::{
@@ -261,7 +262,7 @@ pub const fn plan(wait: u64, config: &Config) -> Planned {
 ///   **never before `delta` ticks, at most 3 ticks after** (rounding), plus the
 ///   hardware's own delivery latency. It replaces any pending oneshot or period.
 /// - The timer counts on the stable counter's clock, so it is
-///   [phase-locked](ClockEvent::phase_locked) to [`StableCounter`](crate::StableCounter):
+///   [phase-locked](hwtimer_core::Capabilities::phase_locked) to [`StableCounter`](crate::StableCounter):
 ///   [`Alarm`](hwtimer_core::Alarm) needs no extra tick of margin.
 /// - [`set_periodic(period)`](ClockEvent::set_periodic) needs a period that is a multiple of
 ///   4 inside `[min_delta, max_delta]` (else [`Error::InvalidConfig`]): a period cannot be
@@ -350,25 +351,17 @@ impl<C: Csr> ConstantTimer<C> {
 }
 
 impl<C: Csr> ClockEvent for ConstantTimer<C> {
-    fn freq_hz(&self) -> u32 {
-        self.freq_hz
-    }
-
-    fn min_delta(&self) -> u64 {
-        self.config.min_delta
-    }
-
-    /// [`Config::effective_max_delta`]: `max_delta` rounded down to a multiple of 4.
-    fn max_delta(&self) -> u64 {
-        self.config.effective_max_delta()
-    }
-
-    fn features(&self) -> Features {
-        Features::BOTH
-    }
-
-    fn phase_locked(&self) -> bool {
-        true
+    /// Deltas in `[min_delta, `[`Config::effective_max_delta`]`]` (the configured maximum
+    /// rounded down to a multiple of 4), oneshot and periodic, phase-locked to the stable
+    /// counter (both count the constant clock); not absolute (TCFG takes a delta).
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::new(
+            self.freq_hz,
+            self.config.min_delta,
+            self.config.effective_max_delta(),
+        )
+        .with_periodic()
+        .with_phase_locked()
     }
 
     #[inline]

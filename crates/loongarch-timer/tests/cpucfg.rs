@@ -1,9 +1,9 @@
 //! Frequency discovery against hardware.md §3.3 (CC_FREQ × CC_MUL / CC_DIV, LLFTP = CPUCFG2
 //! bit 14) and the QEMU words of qemu.md §2.
 
+use hwtimer_core::sim::SimClock;
 use loongarch_timer::cpucfg::{CPUCFG2_LLFTP, ConstantClock, FreqError};
 use loongarch_timer::sim::{LoongArchCore, sim_csr};
-use hwtimer_core::sim::SimClock;
 
 #[test]
 fn qemu_virt_is_100_mhz() {
@@ -58,7 +58,10 @@ fn any_zero_value_is_a_zero_frequency_error() {
                 cc_div: (cfg5 >> 16) as u16
             }
         );
-        assert_eq!(hwtimer_core::Error::from(e), hwtimer_core::Error::InvalidConfig);
+        assert_eq!(
+            hwtimer_core::Error::from(e),
+            hwtimer_core::Error::InvalidConfig
+        );
     }
     let clock = SimClock::new();
     let csr = sim_csr(&clock, LoongArchCore::qemu_virt().with_cpucfg(4, 0));

@@ -1,12 +1,12 @@
 //! The behavioural model against the reference facts (hardware.md §3, qemu.md §2). The
 //! driver is not involved: these tests write CSRs by number, as firmware would.
 
+use hwtimer_core::RegisterBusExt;
+use hwtimer_core::sim::SimClock;
 use loongarch_timer::csr::{
     CSR_CNTC, CSR_CRMD, CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr,
 };
 use loongarch_timer::sim::{LoongArchCore, QEMU_CPUCFG, SimCsr, advance_to_fire, sim_csr};
-use hwtimer_core::RegisterBusExt;
-use hwtimer_core::sim::SimClock;
 
 const EN: u64 = 1;
 const PERIODIC: u64 = 2;

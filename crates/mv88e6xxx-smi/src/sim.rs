@@ -36,12 +36,12 @@
 
 use core::convert::Infallible;
 
-pub use mdio_bus::sim::PhyModel;
-use mdio_bus::sim::{MdioDevice, SimMdio};
-use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use hwtimer_core::poll::Poller;
 use hwtimer_core::sim::baseline::fixed_sleep_poll;
 use hwtimer_core::sim::{SimClock, SimCounter};
+pub use mdio_bus::sim::PhyModel;
+use mdio_bus::sim::{MdioDevice, SimMdio};
+use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use crate::chip::{AddressMap, Chip, Family};
 use crate::regs::{self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, SMI_CMD, SMI_DATA, g1, g2};

@@ -1,9 +1,9 @@
 //! Switch register access over MDIO ([`Smi`]), its bounded busy waits, Global1 operations
 //! and internal PHY access ([`InternalMdio`]).
 
-use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use hwtimer_core::Continuous;
 use hwtimer_core::poll::{PollError, Poller};
+use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use crate::chip::{AddressMap, Family, Identity, SmiMode, identify};
 use crate::error::{BusyTimeout, BusyWait, Error};

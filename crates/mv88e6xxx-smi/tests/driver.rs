@@ -3,6 +3,7 @@
 
 use core::convert::Infallible;
 
+use hwtimer_core::sim::SimCounter;
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::regs::{BUSY, INIT_READY, g1, g2};
@@ -10,7 +11,6 @@ use mv88e6xxx_smi::sim::{
     Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
 };
 use mv88e6xxx_smi::{Addressing, BusyWait, Config, Error, G1Op, Smi};
-use hwtimer_core::sim::SimCounter;
 
 type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 

@@ -2,13 +2,13 @@
 //! driver never panics, every operation ends within the number of frames its deadline
 //! implies, and it never writes to a register whose BUSY bit is set.
 
+use hwtimer_core::sim::{SimClock, SimCounter};
 use mdio_bus::sim::{MdioDevice, SimMdio};
 use mdio_bus::{PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchSim};
 use mv88e6xxx_smi::{Addressing, Config, Error, G1Op, Smi};
 use proptest::prelude::*;
-use hwtimer_core::sim::{SimClock, SimCounter};
 
 /// A device that answers every read with the next value of an arbitrary sequence.
 struct Arbitrary {

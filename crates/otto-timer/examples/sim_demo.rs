@@ -5,9 +5,9 @@
 //! Run: `cargo run -p otto-timer --example sim_demo --features sim`.
 
 use embedded_hal::delay::DelayNs;
+use hwtimer_core::{Alarm, Delay, Error, Extended, Fired, Monotonic};
 use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, reprogram_near_expiry, seed_tick_sleep};
 use otto_timer::{Config, OttoTimers, Soc};
-use hwtimer_core::{Alarm, Delay, Error, Extended, Fired, Monotonic};
 
 fn main() -> Result<(), Error> {
     let soc = Soc::Rtl838x;

@@ -1,7 +1,7 @@
 //! Per-timer clockevents (oneshot in COUNTER mode, periodic in TIMER mode) and the
 //! per-CPU layout Linux uses.
 
-use hwtimer_core::{ClockEvent, Error, Features, RegisterBus};
+use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBus};
 
 use crate::channel::{Channel, Mode};
 use crate::regs::{COUNTER_MASK, MIN_DELTA};
@@ -19,7 +19,7 @@ use crate::soc::{Config, Irq};
 /// - A oneshot of `delta` ticks raises the interrupt when the timer's own counter, reset
 ///   to 0 by the DATA write, reaches `delta`: no earlier than `delta` ticks after the
 ///   call. The counter has its own prescaler phase, so it is **not**
-///   [phase-locked](ClockEvent::phase_locked) to the clocksource timer;
+///   [phase-locked](hwtimer_core::Capabilities::phase_locked) to the clocksource timer;
 ///   [`Alarm`](hwtimer_core::Alarm) adds its one tick of margin for that.
 /// - Reprogramming never loses the interrupt: every `set_next_event` / `set_periodic`
 ///   uses the "bounce" sequence of the v6.18 fixes (hardware.md §1.5.1) and never
@@ -123,25 +123,16 @@ impl<B: RegisterBus<Word = u32>> OttoClockEvent<B> {
 }
 
 impl<B: RegisterBus<Word = u32>> ClockEvent for OttoClockEvent<B> {
-    fn freq_hz(&self) -> u32 {
-        self.channel.tick_hz()
-    }
-
-    fn min_delta(&self) -> u64 {
-        u64::from(MIN_DELTA)
-    }
-
-    fn max_delta(&self) -> u64 {
-        u64::from(COUNTER_MASK)
-    }
-
-    fn features(&self) -> Features {
-        Features::BOTH
-    }
-
-    /// `false`: each timer has its own counter and prescaler phase.
-    fn phase_locked(&self) -> bool {
-        false
+    /// Deltas in `[8, 0x0FFF_FFFF]` at the timer's tick rate, oneshot and periodic; not
+    /// phase-locked (each timer has its own counter and prescaler phase), not absolute
+    /// (the hardware takes deltas).
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::new(
+            self.channel.tick_hz(),
+            u64::from(MIN_DELTA),
+            u64::from(COUNTER_MASK),
+        )
+        .with_periodic()
     }
 
     /// Oneshot in COUNTER mode: bounce, stop, DATA = `delta`, start (5 writes).

@@ -2,10 +2,10 @@
 //! by arbitrary operations, never panics and never programs a delta outside
 //! `[min_delta, max_delta]` = `[8, 0x0FFF_FFFF]`.
 
+use hwtimer_core::{Alarm, ClockEvent, Clocksource, Error, Extended, Monotonic};
 use otto_timer::sim::{OttoModel, OttoSim};
 use otto_timer::{Config, OttoClockEvent, OttoClocksource, Soc};
 use proptest::prelude::*;
-use hwtimer_core::{Alarm, ClockEvent, Clocksource, Error, Extended, Monotonic};
 
 #[derive(Debug, Clone)]
 enum Op {

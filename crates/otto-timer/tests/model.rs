@@ -2,11 +2,11 @@
 //! accesses (no driver involved), so the driver tests stand on a model that is itself
 //! checked.
 
+use hwtimer_core::RegisterBusExt;
+use hwtimer_core::sim::SimBus;
 use otto_timer::Soc;
 use otto_timer::regs::{CNT, CTRL, DATA, INT, TimerRegs};
 use otto_timer::sim::{LOST_IRQ_WINDOW_NS, OttoModel, OttoSim};
-use hwtimer_core::RegisterBusExt;
-use hwtimer_core::sim::SimBus;
 
 const TICK_NS: u64 = 320; // 3.125 MHz
 

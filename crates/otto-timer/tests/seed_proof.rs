@@ -3,10 +3,10 @@
 //! 10 ms tick, the +1 tick rule of hwtimer-core and the model's MMIO cost), not from a
 //! previous run.
 
-use otto_timer::Soc;
-use otto_timer::sim::{SIM_READ_NS, SIM_WRITE_NS, seed_continuous_delay, seed_tick_sleep};
 use hwtimer_core::delay::ticks_for_ns;
 use hwtimer_core::time::ticks_to_ns_ceil;
+use otto_timer::Soc;
+use otto_timer::sim::{SIM_READ_NS, SIM_WRITE_NS, seed_continuous_delay, seed_tick_sleep};
 
 const HZ: u32 = 3_125_000;
 const TICK_NS: u64 = 320;

@@ -5,11 +5,11 @@
 //!
 //! Run: `cargo bench -p stmmac-coalesce --bench seed`.
 
+use hwtimer_core::sim::instr;
 use stmmac_coalesce::sim::seed::{
     BurstRunner, HR_HZ, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
 };
 use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
-use hwtimer_core::sim::instr;
 
 const SEED: CoalesceConfig = CoalesceConfig::SEED;
 const N: u32 = 10_000;

@@ -1,8 +1,8 @@
 //! The MAC and DMA control registers ([`Dwmac`]) and MDIO over MII_ADDR/MII_DATA
 //! ([`DwmacMdio`]).
 
-use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
+use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use tock_registers::LocalRegisterCopy;
 
 use crate::error::Error;
@@ -194,7 +194,12 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {
         }
     }
 
-    fn frame(&mut self, phy: PhyAddr, reg: RegAddr, write: bool) -> Result<(), hwtimer_core::Error> {
+    fn frame(
+        &mut self,
+        phy: PhyAddr,
+        reg: RegAddr,
+        write: bool,
+    ) -> Result<(), hwtimer_core::Error> {
         if self.check_busy {
             self.wait_idle()?;
         }

@@ -30,9 +30,9 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::vec::Vec;
 
+use hwtimer_core::sim::SimModel;
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
-use hwtimer_core::sim::SimModel;
 
 use crate::desc::{DmaAddr, DmaBuffer, RxDesc, TxDesc};
 use crate::regs::{self, desc::*};

@@ -1,12 +1,12 @@
 //! The driver (rings, coalescing, timer, MDIO, reset) against the model.
 
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::sim::PhyModel;
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::regs::DMA_STATUS;
 use stmmac_coalesce::sim::seed::{Rig, test_frame};
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{CoalesceConfig, DmaAddr, Dwmac, Error, RxRing, TimerStrategy, TxRing};
-use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 
 fn mac() -> (
     SimClock,

@@ -1,13 +1,13 @@
 //! Property tests: the IC rule against a reference, configuration checks never panic, and
 //! the rings keep their invariants under any sequence of transmit / reclaim / DMA progress.
 
+use hwtimer_core::RegisterBus;
+use hwtimer_core::sim::{SimBus, SimClock};
 use proptest::prelude::*;
 use stmmac_coalesce::coalesce::{ic_decision, riwt2usec, usec2riwt};
 use stmmac_coalesce::sim::seed::test_frame;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{CoalesceConfig, Dwmac, Error, TimerStrategy, TxRing};
-use hwtimer_core::RegisterBus;
-use hwtimer_core::sim::{SimBus, SimClock};
 
 proptest! {
     #[test]

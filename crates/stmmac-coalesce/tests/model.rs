@@ -1,13 +1,13 @@
 //! The behavioural DWMAC against the facts of hardware.md §4.5–4.7 / qemu.md §3, driven
 //! through raw registers and descriptors in the sim arena.
 
+use hwtimer_core::RegisterBus;
+use hwtimer_core::sim::{SimBus, SimClock};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::regs::{self, desc::*};
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SWR_NS, SimArena};
 use stmmac_coalesce::{DmaAddr, DmaBuffer, RxDesc, TxDesc};
-use hwtimer_core::RegisterBus;
-use hwtimer_core::sim::{SimBus, SimClock};
 
 type Bus = SimBus<DwmacModel<PhyModel>>;
 

@@ -7,12 +7,14 @@
 
 use embedded_hal::delay::DelayNs;
 use embedded_hal_async::delay::DelayNs as AsyncDelayNs;
-use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, reprogram_near_expiry, seed_tick_sleep};
-use otto_timer::{Config, OttoTimers, Soc};
 use hwtimer_core::clockevent::plan_delta;
 use hwtimer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
 use hwtimer_core::sim::{SimBus, SimClock, SimClockEvent, SimCounter, run_virtual};
-use hwtimer_core::{Alarm, AsyncDelay, Delay, Error, Extended, Fired, HrTimers, Monotonic, Restart};
+use hwtimer_core::{
+    Alarm, AsyncDelay, Delay, Error, Extended, Fired, HrTimers, Monotonic, Restart,
+};
+use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, reprogram_near_expiry, seed_tick_sleep};
+use otto_timer::{Config, OttoTimers, Soc};
 
 fn main() {
     println!("timer-family host demo: hwtimer-core on the behavioural sim (virtual time)\n");

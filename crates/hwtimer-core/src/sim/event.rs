@@ -2,7 +2,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::SimClock;
-use crate::clockevent::{ClockEvent, Features};
+use crate::clockevent::{Capabilities, ClockEvent};
 use crate::error::Error;
 use crate::time::NANOS_PER_SEC;
 
@@ -21,19 +21,24 @@ struct State {
 ///
 /// Its tick edges fall at `phase_ns + k / freq` on the [`SimClock`]; with the default
 /// phase of 0 they coincide with the edges of a [`SimCounter`](super::SimCounter) of the
-/// same rate, and the event reports itself [phase-locked](ClockEvent::phase_locked). A
+/// same rate, and the event reports itself [phase-locked](crate::Capabilities::phase_locked). A
 /// non-zero phase models a separate counter whose prescaler runs out of step, which can
 /// fire up to one tick "early" as seen by the clocksource.
 ///
-/// A programmed delta of `n` fires at the `n`-th edge after the call. The interrupt is
-/// level-style: pending from the fire time until [`ack`](ClockEvent::ack).
+/// A programmed delta of `n` fires at the `n`-th edge after the call. With
+/// [`with_absolute`](Self::with_absolute) it also takes absolute compare values: edge
+/// number `at` counted from virtual time 0, which is what a 64-bit
+/// [`SimCounter`](super::SimCounter) of the same rate reads. The interrupt is level-style:
+/// pending from the fire time until [`ack`](ClockEvent::ack) or
+/// [`shutdown`](ClockEvent::shutdown).
 #[derive(Debug)]
 pub struct SimClockEvent {
     clock: SimClock,
     freq_hz: u32,
     min: u64,
     max: u64,
-    features: Features,
+    periodic: bool,
+    absolute: bool,
     phase_ns: u64,
     state: Rc<RefCell<State>>,
 }
@@ -53,7 +58,8 @@ impl SimClockEvent {
             freq_hz,
             min,
             max,
-            features: Features::BOTH,
+            periodic: true,
+            absolute: false,
             phase_ns: 0,
             state: Rc::default(),
         }
@@ -65,9 +71,15 @@ impl SimClockEvent {
         self
     }
 
-    /// Restrict the modes.
-    pub fn with_features(mut self, features: Features) -> Self {
-        self.features = features;
+    /// Without periodic mode.
+    pub fn oneshot_only(mut self) -> Self {
+        self.periodic = false;
+        self
+    }
+
+    /// With absolute programming ([`ClockEvent::set_compare`]) against the edge count.
+    pub fn with_absolute(mut self) -> Self {
+        self.absolute = true;
         self
     }
 
@@ -104,25 +116,14 @@ impl SimClockEvent {
 }
 
 impl ClockEvent for SimClockEvent {
-    fn freq_hz(&self) -> u32 {
-        self.freq_hz
-    }
-    fn min_delta(&self) -> u64 {
-        self.min
-    }
-    fn max_delta(&self) -> u64 {
-        self.max
-    }
-    fn features(&self) -> Features {
-        self.features
-    }
-    fn phase_locked(&self) -> bool {
-        self.phase_ns == 0
+    fn capabilities(&self) -> Capabilities {
+        let mut caps = Capabilities::new(self.freq_hz, self.min, self.max);
+        caps.periodic = self.periodic;
+        caps.phase_locked = self.phase_ns == 0;
+        caps.absolute = self.absolute;
+        caps
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
-        if !self.features.oneshot {
-            return Err(Error::Unsupported);
-        }
         if delta < self.min || delta > self.max {
             return Err(Error::InvalidConfig);
         }
@@ -135,8 +136,27 @@ impl ClockEvent for SimClockEvent {
         s.last_delta = Some(delta);
         Ok(())
     }
+    fn set_compare(&mut self, at: u64) -> Result<(), Error> {
+        if !self.absolute {
+            return Err(Error::Unsupported);
+        }
+        self.latch();
+        let f = u128::from(self.freq_hz.max(1));
+        let edge =
+            (u128::from(at) * u128::from(NANOS_PER_SEC)).div_ceil(f) + u128::from(self.phase_ns);
+        // A value already passed fires at once: the comparator sees counter >= at.
+        let fire = edge.min(u128::from(u64::MAX)) as u64;
+        let mut s = self.state.borrow_mut();
+        s.fire_at_ns = Some(fire.max(self.clock.now_ns()));
+        s.period = None;
+        s.programs += 1;
+        s.last_delta = Some(at);
+        drop(s);
+        self.latch();
+        Ok(())
+    }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
-        if !self.features.periodic {
+        if !self.periodic {
             return Err(Error::Unsupported);
         }
         if period < self.min || period > self.max {
@@ -156,6 +176,8 @@ impl ClockEvent for SimClockEvent {
         let mut s = self.state.borrow_mut();
         s.fire_at_ns = None;
         s.period = None;
+        // The cancelled event's status goes with it (the trait's pending-status rule).
+        s.pending = false;
     }
     fn ack(&mut self) -> bool {
         self.latch();
@@ -203,7 +225,8 @@ impl SimClockEventProbe {
         self.state.borrow().fired
     }
 
-    /// The last delta or period programmed, in event ticks.
+    /// The last delta or period programmed, in event ticks (or the last absolute compare
+    /// value).
     pub fn last_delta(&self) -> Option<u64> {
         self.state.borrow().last_delta
     }

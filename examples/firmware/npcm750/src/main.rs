@@ -48,15 +48,15 @@ use core::sync::atomic::{AtomicU32, Ordering};
 use fw_common::arm::gic::{self, Gic};
 use fw_common::arm::{self, pmu, spin_insns};
 use fw_common::{Console, CsCell, StaticCell, mmio, println};
+use hwtimer_core::{
+    Capabilities, ClockEvent, Clocksource, Continuous, HrTimers, Mmio, Monotonic, Restart,
+    Stopwatch, TimerId,
+};
 use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::regs::{self, DMA_STATUS};
 use stmmac_coalesce::{
     CoalesceConfig, DmaBuffer, Dwmac, Error, Identity, RxDesc, RxRing, TimerStrategy, TxDesc,
     TxRing, TxTimer,
-};
-use hwtimer_core::{
-    ClockEvent, Clocksource, Continuous, Features, HrTimers, Mmio, Monotonic, Restart, Stopwatch,
-    TimerId,
 };
 
 /// UART0 base address (16550-compatible, register shift 2, 32-bit access).
@@ -218,65 +218,13 @@ impl Clocksource for GtTime {
     fn bits(&self) -> u32 {
         64
     }
-    fn freq_hz(&self) -> u32 {
-        GT_HZ
-    }
-    fn read(&self) -> u64 {
-        gt_read()
-    }
-}
-
-impl Continuous for GtTime {}
-
-impl Monotonic for GtTime {
-    fn now(&self) -> u64 {
-        gt_read()
-    }
-    fn freq_hz(&self) -> u32 {
-        GT_HZ
-    }
-}
-
-/// Global-timer comparator programmings (`set_next_event` calls) so far. Written only
-/// inside the queue's critical section (plain load + store).
-static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
-
-/// The global timer's comparator (CPU0's bank) as a oneshot clockevent on the same counter
-/// as [`GtTime`]: phase-locked, so the alarm adds no margin tick. `min_delta` 1 relies on
-/// the r2p0+ `>=` compare (what QEMU models): a comparator already passed when it is enabled
-/// fires at once instead of never (see the module docs).
-#[derive(Debug)]
-struct GtEvent;
-
-impl GtEvent {
-    fn control(value: u32) {
-        // SAFETY: the global-timer control register (timer enable always kept set); only
-        // CPU0 uses it, from inside the queue's critical section or the IRQ handler.
-        unsafe { mmio::write32(GT_CONTROL, GT_CONTROL_TIMER_ENABLE | value) };
-    }
-}
-
-impl ClockEvent for GtEvent {
-    fn freq_hz(&self) -> u32 {
-        GT_HZ
-    }
-    fn min_delta(&self) -> u64 {
-        1
-    }
-    fn max_delta(&self) -> u64 {
-        u64::from(u32::MAX)
-    }
-    fn features(&self) -> Features {
-        Features {
-            oneshot: true,
-            periodic: false,
-        }
-    }
-    fn phase_locked(&self) -> bool {
-        true
+    /// 1..=u32::MAX ticks at the global timer's rate, oneshot, phase-locked: it compares
+    /// the counter `gt_read` reads.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::new(GT_HZ, 1, u64::from(u32::MAX)).with_phase_locked()
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), hwtimer_core::Error> {
-        if delta < self.min_delta() || delta > self.max_delta() {
+        if !(1..=u64::from(u32::MAX)).contains(&delta) {
             return Err(hwtimer_core::Error::InvalidConfig);
         }
         // Comparator off while its two halves are written: a half-written value that is
@@ -294,9 +242,6 @@ impl ClockEvent for GtEvent {
             Ordering::Relaxed,
         );
         Ok(())
-    }
-    fn set_periodic(&mut self, _period: u64) -> Result<(), hwtimer_core::Error> {
-        Err(hwtimer_core::Error::Unsupported)
     }
     fn shutdown(&mut self) {
         Self::control(0);
