@@ -18,6 +18,9 @@
 //!   what was programmed, and [`run_virtual`] to drive async code to completion by jumping
 //!   virtual time from interrupt to interrupt.
 //!
+//! - [`conformance`]: the [`ClockEvent`](crate::ClockEvent) conformance suite every
+//!   driver's tests run against that driver's model.
+//!
 //! - [`baseline`]: the slow strategies the seeds measured (tick-based sleeps,
 //!   fixed-sleep polling), for side-by-side figures.
 //!
@@ -30,6 +33,7 @@
 pub mod baseline;
 mod bus;
 mod clock;
+pub mod conformance;
 mod counter;
 mod event;
 mod exec;
