@@ -218,6 +218,45 @@ impl Clocksource for GtTime {
     fn bits(&self) -> u32 {
         64
     }
+    fn freq_hz(&self) -> u32 {
+        GT_HZ
+    }
+    fn read(&self) -> u64 {
+        gt_read()
+    }
+}
+
+impl Continuous for GtTime {}
+
+impl Monotonic for GtTime {
+    fn now(&self) -> u64 {
+        gt_read()
+    }
+    fn freq_hz(&self) -> u32 {
+        GT_HZ
+    }
+}
+
+/// Global-timer comparator programmings (`set_next_event` calls) so far. Written only
+/// inside the queue's critical section (plain load + store).
+static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
+
+/// The global timer's comparator (CPU0's bank) as a oneshot clockevent on the same counter
+/// as [`GtTime`]: phase-locked, so the alarm adds no margin tick. `min_delta` 1 relies on
+/// the r2p0+ `>=` compare (what QEMU models): a comparator already passed when it is enabled
+/// fires at once instead of never (see the module docs).
+#[derive(Debug)]
+struct GtEvent;
+
+impl GtEvent {
+    fn control(value: u32) {
+        // SAFETY: the global-timer control register (timer enable always kept set); only
+        // CPU0 uses it, from inside the queue's critical section or the IRQ handler.
+        unsafe { mmio::write32(GT_CONTROL, GT_CONTROL_TIMER_ENABLE | value) };
+    }
+}
+
+impl ClockEvent for GtEvent {
     /// 1..=u32::MAX ticks at the global timer's rate, oneshot, phase-locked: it compares
     /// the counter `gt_read` reads.
     fn capabilities(&self) -> Capabilities {
