@@ -1,3 +1,85 @@
 //! Cross-crate scenarios for the timer family: the drivers wired together with the core's
 //! machinery (time base, alarms, timer queue, polling) on their behavioural models, the way
-//! a firmware wires them. The scenarios live in `tests/tests/*.rs`; this library is empty.
+//! a firmware wires them. The scenarios live in `tests/tests/*.rs`; this library holds the
+//! fixtures they share.
+
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+use hwtimer_core::{ClockEvent, HrTimers, Monotonic, Restart, TimerId};
+use mv88e6xxx_smi::chip::Chip;
+use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
+use stmmac_coalesce::Dwmac;
+use stmmac_coalesce::sim::{DwmacModel, SimArena};
+
+/// Start one timer per offset, at `base + offset`; returns their ids in offset order.
+pub fn start_timers<E: ClockEvent, M: Monotonic, const N: usize>(
+    timers: &HrTimers<E, M, N>,
+    base: u64,
+    offsets: &[u64],
+) -> Vec<TimerId> {
+    offsets
+        .iter()
+        .map(|off| {
+            let id = timers.alloc().expect("a free timer slot");
+            timers.start(id, base + off).expect("start");
+            id
+        })
+        .collect()
+}
+
+/// Take interrupts until `count` timers have run: `next_irq` moves virtual time to the
+/// next interrupt (false when none is armed), then the queue's handler runs. Returns each
+/// expiry as (timer index, time it observed), in the order they ran. At most `max_irqs`
+/// interrupts are taken.
+pub fn run_timers<E: ClockEvent, M: Monotonic, const N: usize>(
+    timers: &HrTimers<E, M, N>,
+    count: usize,
+    max_irqs: usize,
+    mut next_irq: impl FnMut() -> bool,
+) -> Vec<(usize, u64)> {
+    let mut ran = Vec::new();
+    for _ in 0..max_irqs {
+        if ran.len() == count || !next_irq() {
+            break;
+        }
+        timers.on_interrupt(|id, now| {
+            ran.push((id.index(), now));
+            Restart::No
+        });
+    }
+    ran
+}
+
+/// Every expiry in `ran` came at or after its deadline `base + offsets[index]`, and at most
+/// `late` ticks after it.
+pub fn assert_on_time(ran: &[(usize, u64)], base: u64, offsets: &[u64], late: u64) {
+    for &(index, now) in ran {
+        let deadline = base + offsets[index];
+        assert!(now >= deadline, "timer {index} early by {}", deadline - now);
+        assert!(
+            now <= deadline + late,
+            "timer {index} late by {} (bound {late})",
+            now - deadline
+        );
+    }
+}
+
+/// The indices of `ran`, in the order the timers ran.
+pub fn order(ran: &[(usize, u64)]) -> Vec<usize> {
+    ran.iter().map(|&(index, _)| index).collect()
+}
+
+/// The register bus of a DWMAC model with a switch on its MDIO bus.
+pub type MacBus = SimBus<DwmacModel<SwitchModel>>;
+
+/// A DWMAC model with a Marvell 6352 behind its MDIO master at SMI address 0x10 (indirect),
+/// after a soft reset, and the 25 MHz clocksource that bounds its waits.
+pub fn switch_behind_dwmac() -> (SimClock, SimCounter, MacBus, Dwmac<MacBus>) {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
+    let switch = SwitchModel::new().with_chip(ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)));
+    let model = DwmacModel::new(SimArena::new(0x1000_0000, 0x1000), switch, 125_000_000);
+    let bus = SimBus::new(&clock, model);
+    let mac = Dwmac::new(bus.clone());
+    mac.soft_reset(&counter).expect("DWMAC soft reset");
+    (clock, counter, bus, mac)
+}

@@ -5,8 +5,9 @@
 use embedded_hal::delay::DelayNs;
 use exynos_mct::sim::MctModel;
 use exynos_mct::{Config, Mct};
+use family_tests::{assert_on_time, order, run_timers, start_timers};
 use hwtimer_core::sim::{SimBus, SimClock};
-use hwtimer_core::{Alarm, Delay, Fired, HrTimers, Monotonic, Restart, TimerId};
+use hwtimer_core::{Alarm, Delay, Fired, HrTimers, Monotonic};
 
 fn mct() -> (SimClock, SimBus<MctModel>) {
     let clock = SimClock::new();
@@ -26,35 +27,16 @@ fn comparator_drives_the_timer_queue_across_a_low_word_carry() {
     let base = time.now();
     // 24 MHz: 10 µs = 240 ticks, 1 ms = 24 000, 5 ms = 120 000 (crosses 2^32).
     let offsets = [120_000u64, 240, 24_000];
-    let ids: Vec<TimerId> = offsets
-        .iter()
-        .map(|off| {
-            let id = timers.alloc().unwrap();
-            timers.start(id, base + off).unwrap();
-            id
-        })
-        .collect();
-    let mut ran = Vec::new();
-    for _ in 0..10 {
+    start_timers(&timers, base, &offsets);
+    let ran = run_timers(&timers, offsets.len(), 10, || {
         let Some(due) = bus.model(|m| m.comparator_due_ns(clock.now_ns(), 0)) else {
-            break;
+            return false;
         };
         clock.advance_to(due);
-        timers.on_interrupt(|id, now| {
-            ran.push((id, now));
-            Restart::No
-        });
-        if ran.len() == ids.len() {
-            break;
-        }
-    }
-    let order: Vec<usize> = ran.iter().map(|(id, _)| id.index()).collect();
-    assert_eq!(order, vec![1, 2, 0]);
-    for (id, now) in &ran {
-        let deadline = base + offsets[id.index()];
-        assert!(*now >= deadline, "early");
-        assert!(*now <= deadline + 0x20, "late by {}", now - deadline);
-    }
+        true
+    });
+    assert_eq!(order(&ran), vec![1, 2, 0]);
+    assert_on_time(&ran, base, &offsets, 0x20);
     assert!(time.now() > 1 << 32, "the 64-bit time crossed the carry");
 }
 

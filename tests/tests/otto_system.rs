@@ -3,10 +3,11 @@
 //! bounded poll on a device register, all in one virtual time.
 
 use embedded_hal_async::delay::DelayNs;
+use family_tests::{assert_on_time, order, run_timers, start_timers};
 use hwtimer_core::sim::model::Behaviour;
 use hwtimer_core::sim::{RegisterFile, SimBus};
 use hwtimer_core::{
-    Alarm, AsyncDelay, Extended, HrTimers, Monotonic, Poller, RegisterBus, Restart, TimerId,
+    Alarm, AsyncDelay, Extended, HrTimers, Monotonic, Poller, RegisterBus, Restart,
 };
 use otto_timer::sim::OttoSim;
 use otto_timer::{Config, OttoClocksource, OttoTimers, Soc};
@@ -34,37 +35,13 @@ fn callback_timers_run_in_order_and_never_early_on_the_otto_clockevent() {
     let base = time.now();
     // Deadlines in 320 ns ticks: 100 µs, 10 µs, 1 ms, 10 µs again, 3 µs (below min_delta).
     let offsets = [312u64, 31, 3125, 31, 9];
-    let ids: Vec<TimerId> = offsets
-        .iter()
-        .map(|off| {
-            let id = timers.alloc().unwrap();
-            timers.start(id, base + off).unwrap();
-            id
-        })
-        .collect();
-    let mut ran = Vec::new();
-    while sim.advance_to_next_irq(0).is_some() {
-        timers.on_interrupt(|id, now| {
-            ran.push((id, now));
-            Restart::No
-        });
-        if ran.len() == ids.len() {
-            break;
-        }
-    }
-    let order: Vec<usize> = ran.iter().map(|(id, _)| id.index()).collect();
-    assert_eq!(order, vec![4, 1, 3, 0, 2]);
-    for (id, now) in &ran {
-        let deadline = base + offsets[id.index()];
-        assert!(*now >= deadline, "timer {} early", id.index());
-        // Late by at most min_delta (8 ticks) plus margin and the reads of the handler.
-        assert!(
-            *now <= deadline + 12,
-            "timer {} late by {}",
-            id.index(),
-            now - deadline
-        );
-    }
+    start_timers(&timers, base, &offsets);
+    let ran = run_timers(&timers, offsets.len(), 100, || {
+        sim.advance_to_next_irq(0).is_some()
+    });
+    assert_eq!(order(&ran), vec![4, 1, 3, 0, 2]);
+    // Late by at most min_delta (8 ticks) plus margin and the reads of the handler.
+    assert_on_time(&ran, base, &offsets, 12);
 }
 
 #[test]

@@ -2,23 +2,14 @@
 //! MII_DATA, GB polled with iopoll semantics) drives the mv88e6xxx crate's indirect SMI
 //! access, both bounded by one continuous clocksource, on the two crates' models.
 
-use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+use family_tests::switch_behind_dwmac;
 use mdio_bus::Mdio;
 use mv88e6xxx_smi::chip::{Chip, Family};
-use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
 use mv88e6xxx_smi::{Config, Smi};
-use stmmac_coalesce::Dwmac;
-use stmmac_coalesce::sim::{DwmacModel, SimArena};
 
 #[test]
 fn switch_probe_through_the_dwmac_mdio_master() {
-    let clock = SimClock::new();
-    let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
-    let switch = SwitchModel::new().with_chip(ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)));
-    let model = DwmacModel::new(SimArena::new(0x1000_0000, 0x1000), switch, 125_000_000);
-    let bus = SimBus::new(&clock, model);
-    let mac = Dwmac::new(bus.clone());
-    mac.soft_reset(&counter).unwrap();
+    let (clock, counter, bus, mac) = switch_behind_dwmac();
     let mdio = mac.mdio(&counter, 125_000_000).unwrap();
 
     let t0 = clock.now_ns();
@@ -50,13 +41,7 @@ fn switch_probe_through_the_dwmac_mdio_master() {
 
 #[test]
 fn a_stuck_mdio_busy_bit_is_a_typed_timeout_not_a_hang() {
-    let clock = SimClock::new();
-    let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
-    let switch = SwitchModel::new().with_chip(ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)));
-    let model = DwmacModel::new(SimArena::new(0x1000_0000, 0x1000), switch, 125_000_000);
-    let bus = SimBus::new(&clock, model);
-    let mac = Dwmac::new(bus.clone());
-    mac.soft_reset(&counter).unwrap();
+    let (clock, counter, bus, mac) = switch_behind_dwmac();
     bus.model(|m| m.set_mdio_stuck(true));
     let mdio = mac.mdio(&counter, 125_000_000).unwrap();
     let t0 = clock.now_ns();
