@@ -26,6 +26,9 @@ pub enum Error {
     /// The device cannot do this at all (for example periodic mode on a oneshot-only
     /// comparator).
     Unsupported,
+    /// The driver was re-entered while it was in use (a waker or callback that calls back
+    /// into it from inside its critical section). Nothing was changed.
+    Busy,
 }
 
 impl core::fmt::Display for Error {
@@ -35,6 +38,7 @@ impl core::fmt::Display for Error {
             Error::InvalidConfig => f.write_str("invalid configuration"),
             Error::DeadlinePassed { now } => write!(f, "deadline already passed (now = {now})"),
             Error::Unsupported => f.write_str("not supported by this device"),
+            Error::Busy => f.write_str("driver re-entered while in use"),
         }
     }
 }

@@ -70,6 +70,9 @@
 //!
 //! - `sim`: the simulation backend (pulls in `std`; host tests, benchmarks and demos).
 //! - `defmt`: `defmt::Format` on public types and logging through the private shim.
+//! - `embassy`: [`embassy::TimeDriver`], the time base of embassy-time on any clockevent +
+//!   time base pair.
+//! - `rtic`: [`rtic::Backend`] and [`rtic_monotonic!`], an rtic-time 3 monotonic on any pair.
 //! - `fugit`: `fugit` 0.6 durations as ticks (rounded up), `Delay::wait` and
 //!   `HrTimers::sleep` taking them (module `fugit_ext`).
 //!
@@ -85,6 +88,8 @@ mod fmt;
 pub mod clockevent;
 pub mod clocksource;
 pub mod delay;
+#[cfg(feature = "embassy")]
+pub mod embassy;
 mod error;
 pub mod extend;
 #[cfg(feature = "fugit")]
@@ -92,6 +97,8 @@ pub mod fugit_ext;
 pub mod poll;
 pub mod queue;
 pub mod reg;
+#[cfg(feature = "rtic")]
+pub mod rtic;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod time;
@@ -104,4 +111,7 @@ pub use extend::Extended;
 pub use poll::{Polled, Poller, Timeout};
 pub use queue::{HrTimers, MAX_EXPIRY_ROUNDS, QueueError, Restart, TimerId, TimerQueue};
 pub use reg::{Mmio, Reg, RegisterBus, RegisterBusExt, Window};
+#[cfg(feature = "rtic")]
+#[doc(hidden)]
+pub use rtic_time as __rtic_time;
 pub use tock_registers;

@@ -1,14 +1,16 @@
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Virtual time in nanoseconds. Clones share the same time.
+/// Virtual time in nanoseconds. Clones share the same time. `Send + Sync`, so a
+/// simulated driver can sit in a `static` (the embassy and RTIC adapters need that); the
+/// simulation itself is meant for one thread.
 ///
 /// Time moves only when something advances it: a [`SimBus`](super::SimBus) access, a
 /// [`SimCounter`](super::SimCounter) read (each costs virtual nanoseconds), or the test
 /// itself.
 #[derive(Debug, Clone, Default)]
 pub struct SimClock {
-    ns: Rc<Cell<u64>>,
+    ns: Arc<AtomicU64>,
 }
 
 impl SimClock {
@@ -19,18 +21,17 @@ impl SimClock {
 
     /// The current virtual time.
     pub fn now_ns(&self) -> u64 {
-        self.ns.get()
+        self.ns.load(Ordering::Relaxed)
     }
 
     /// Move time forward by `ns`.
     pub fn advance(&self, ns: u64) {
-        self.ns.set(self.ns.get().saturating_add(ns));
+        let now = self.now_ns();
+        self.ns.store(now.saturating_add(ns), Ordering::Relaxed);
     }
 
     /// Move time forward to `ns` (no effect if it is already later).
     pub fn advance_to(&self, ns: u64) {
-        if ns > self.ns.get() {
-            self.ns.set(ns);
-        }
+        self.ns.fetch_max(ns, Ordering::Relaxed);
     }
 }

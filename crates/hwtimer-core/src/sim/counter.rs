@@ -1,5 +1,5 @@
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::SimClock;
 use super::model::Counter;
@@ -15,7 +15,7 @@ pub struct SimCounter {
     clock: SimClock,
     counter: Counter,
     read_cost_ns: u64,
-    reads: Rc<Cell<u64>>,
+    reads: Arc<AtomicU64>,
 }
 
 impl SimCounter {
@@ -25,7 +25,7 @@ impl SimCounter {
             clock: clock.clone(),
             counter: Counter::running_from(bits, freq_hz, 0),
             read_cost_ns: 100,
-            reads: Rc::new(Cell::new(0)),
+            reads: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -43,7 +43,7 @@ impl SimCounter {
 
     /// Reads so far.
     pub fn reads(&self) -> u64 {
-        self.reads.get()
+        self.reads.load(Ordering::Relaxed)
     }
 
     /// The clock.
@@ -61,7 +61,7 @@ impl Clocksource for SimCounter {
     }
     fn read(&self) -> u64 {
         let v = self.counter.value(self.clock.now_ns());
-        self.reads.set(self.reads.get() + 1);
+        self.reads.fetch_add(1, Ordering::Relaxed);
         self.clock.advance(self.read_cost_ns);
         v
     }

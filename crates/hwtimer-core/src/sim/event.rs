@@ -1,5 +1,4 @@
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::SimClock;
 use crate::clockevent::{Capabilities, ClockEvent};
@@ -15,6 +14,12 @@ struct State {
     acks: u64,
     fired: u64,
     last_delta: Option<u64>,
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A clockevent that fires in virtual time.
@@ -40,14 +45,14 @@ pub struct SimClockEvent {
     periodic: bool,
     absolute: bool,
     phase_ns: u64,
-    state: Rc<RefCell<State>>,
+    state: Arc<Mutex<State>>,
 }
 
 /// A shared view of a [`SimClockEvent`]'s state, for tests and harnesses.
 #[derive(Debug, Clone)]
 pub struct SimClockEventProbe {
     clock: SimClock,
-    state: Rc<RefCell<State>>,
+    state: Arc<Mutex<State>>,
 }
 
 impl SimClockEvent {
@@ -61,7 +66,7 @@ impl SimClockEvent {
             periodic: true,
             absolute: false,
             phase_ns: 0,
-            state: Rc::default(),
+            state: Arc::default(),
         }
     }
 
@@ -87,7 +92,7 @@ impl SimClockEvent {
     pub fn probe(&self) -> SimClockEventProbe {
         SimClockEventProbe {
             clock: self.clock.clone(),
-            state: Rc::clone(&self.state),
+            state: Arc::clone(&self.state),
         }
     }
 
@@ -103,7 +108,7 @@ impl SimClockEvent {
 
     fn latch(&self) {
         let now = self.clock.now_ns();
-        let mut s = self.state.borrow_mut();
+        let mut s = lock(&self.state);
         while let Some(t) = s.fire_at_ns {
             if t > now {
                 break;
@@ -129,7 +134,7 @@ impl ClockEvent for SimClockEvent {
         }
         self.latch();
         let at = self.edge_after(self.clock.now_ns(), delta);
-        let mut s = self.state.borrow_mut();
+        let mut s = lock(&self.state);
         s.fire_at_ns = Some(at);
         s.period = None;
         s.programs += 1;
@@ -146,7 +151,7 @@ impl ClockEvent for SimClockEvent {
             (u128::from(at) * u128::from(NANOS_PER_SEC)).div_ceil(f) + u128::from(self.phase_ns);
         // A value already passed fires at once: the comparator sees counter >= at.
         let fire = edge.min(u128::from(u64::MAX)) as u64;
-        let mut s = self.state.borrow_mut();
+        let mut s = lock(&self.state);
         s.fire_at_ns = Some(fire.max(self.clock.now_ns()));
         s.period = None;
         s.programs += 1;
@@ -164,7 +169,7 @@ impl ClockEvent for SimClockEvent {
         }
         self.latch();
         let at = self.edge_after(self.clock.now_ns(), period);
-        let mut s = self.state.borrow_mut();
+        let mut s = lock(&self.state);
         s.fire_at_ns = Some(at);
         s.period = Some(period);
         s.programs += 1;
@@ -173,7 +178,7 @@ impl ClockEvent for SimClockEvent {
     }
     fn shutdown(&mut self) {
         self.latch();
-        let mut s = self.state.borrow_mut();
+        let mut s = lock(&self.state);
         s.fire_at_ns = None;
         s.period = None;
         // The cancelled event's status goes with it (the trait's pending-status rule).
@@ -181,7 +186,7 @@ impl ClockEvent for SimClockEvent {
     }
     fn ack(&mut self) -> bool {
         self.latch();
-        let mut s = self.state.borrow_mut();
+        let mut s = lock(&self.state);
         let was = s.pending;
         s.pending = false;
         if was {
@@ -194,12 +199,12 @@ impl ClockEvent for SimClockEvent {
 impl SimClockEventProbe {
     /// When the event will next fire, if armed.
     pub fn next_fire_ns(&self) -> Option<u64> {
-        self.state.borrow().fire_at_ns
+        lock(&self.state).fire_at_ns
     }
 
     /// Whether an interrupt is pending (fired and not acknowledged) at the current time.
     pub fn pending(&self) -> bool {
-        let s = self.state.borrow();
+        let s = lock(&self.state);
         s.pending || s.fire_at_ns.is_some_and(|t| t <= self.clock.now_ns())
     }
 
@@ -212,22 +217,22 @@ impl SimClockEventProbe {
 
     /// How many times the event was programmed.
     pub fn programs(&self) -> u64 {
-        self.state.borrow().programs
+        lock(&self.state).programs
     }
 
     /// How many interrupts were acknowledged.
     pub fn acks(&self) -> u64 {
-        self.state.borrow().acks
+        lock(&self.state).acks
     }
 
     /// How many times it fired (latched), acknowledged or not.
     pub fn fired(&self) -> u64 {
-        self.state.borrow().fired
+        lock(&self.state).fired
     }
 
     /// The last delta or period programmed, in event ticks (or the last absolute compare
     /// value).
     pub fn last_delta(&self) -> Option<u64> {
-        self.state.borrow().last_delta
+        lock(&self.state).last_delta
     }
 }

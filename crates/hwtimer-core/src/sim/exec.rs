@@ -70,3 +70,50 @@ pub fn run_virtual<F: Future>(
         isr();
     }
 }
+
+/// A task for [`run_virtual_tasks`].
+pub type Task<'a> = std::pin::Pin<Box<dyn Future<Output = ()> + 'a>>;
+
+/// Drive several tasks to completion in virtual time, each with a waker of its own (as an
+/// async executor gives every task its own), so a runtime's timer queue sees one entry per
+/// task.
+///
+/// Polls every woken task; when none is woken, jumps the clock to the next interrupt of
+/// `irq` and calls `isr`. Returns the number of interrupts taken, or `Err` with the number
+/// of tasks left when they are all pending with nothing armed, or after `max_interrupts`.
+pub fn run_virtual_tasks(
+    tasks: Vec<Task<'_>>,
+    mut irq: impl IrqSource,
+    max_interrupts: usize,
+    mut isr: impl FnMut(),
+) -> Result<usize, usize> {
+    let mut tasks: Vec<(Task<'_>, Arc<Flag>)> = tasks
+        .into_iter()
+        .map(|t| (t, Arc::new(Flag(AtomicBool::new(true)))))
+        .collect();
+    let mut interrupts = 0usize;
+    loop {
+        let mut polled = false;
+        tasks.retain_mut(|(task, flag)| {
+            if !flag.0.swap(false, Ordering::SeqCst) {
+                return true;
+            }
+            polled = true;
+            let waker = Waker::from(Arc::clone(flag));
+            task.as_mut()
+                .poll(&mut Context::from_waker(&waker))
+                .is_pending()
+        });
+        if tasks.is_empty() {
+            return Ok(interrupts);
+        }
+        if polled || tasks.iter().any(|(_, f)| f.0.load(Ordering::SeqCst)) {
+            continue;
+        }
+        if interrupts >= max_interrupts || irq.advance_to_next().is_none() {
+            return Err(tasks.len());
+        }
+        interrupts += 1;
+        isr();
+    }
+}

@@ -44,5 +44,5 @@ pub use bus::{MmioStats, SimBus, SimModel};
 pub use clock::SimClock;
 pub use counter::{SimCounter, SimTickCounter};
 pub use event::{SimClockEvent, SimClockEventProbe};
-pub use exec::{IrqSource, run_virtual};
+pub use exec::{IrqSource, Task, run_virtual, run_virtual_tasks};
 pub use model::RegisterFile;

@@ -1,0 +1,345 @@
+//! An [`embassy_time_driver::Driver`] on any [`ClockEvent`] + [`Monotonic`] pair (feature
+//! `embassy`): the time base of embassy-time, its `Timer`, `Ticker` and timeouts.
+//!
+//! # Set-up
+//!
+//! One `static` and one macro line register the driver; the firmware hands it the
+//! channel and the time base once they exist (the constructor is `const`, the hardware is
+//! not), and the channel's interrupt handler is one call:
+//!
+//! ```ignore
+//! embassy_time_driver::time_driver_impl!(
+//!     static DRIVER: TimeDriver<MyEvent, MyTime, 16> = TimeDriver::new()
+//! );
+//! // at start-up:
+//! DRIVER.init(event, time).unwrap();
+//! // in the channel's interrupt handler:
+//! DRIVER.on_interrupt();
+//! ```
+//!
+//! Each timer crate names its pair (for example `exynos_mct::embassy::Driver`).
+//!
+//! # Timing contract
+//!
+//! embassy-time counts in ticks of `embassy_time_driver::TICK_HZ` (a compile-time feature
+//! of embassy-time), which need not be the hardware's rate `H`. With `T = TICK_HZ`:
+//!
+//! - `now()` is `⌊hw · T / H⌋`: it never runs ahead of the hardware, and it never goes
+//!   backwards because the time base does not. Before [`init`](TimeDriver::init) it is 0.
+//! - A wake at embassy tick `at` is programmed at hardware tick `⌈at · H / T⌉`, the first
+//!   hardware tick at which `now()` reads `at` or more: **never early**. The alarm
+//!   behind it ([`Alarm`]) reports the deadline only once the time base has reached it.
+//! - **Lateness**, in hardware ticks: under one embassy tick (`H / T` hardware ticks, less
+//!   one) from the rounding, plus the channel's own lateness as [`Alarm`] documents it
+//!   (`min_delta` for a wake closer than that, one tick for a channel that is not
+//!   phase-locked), plus interrupt latency.
+//! - A wake for an instant already passed fires at once (the waker is woken before
+//!   `schedule_wake` returns or from the next interrupt). A wake at `u64::MAX` (embassy's
+//!   "never") arms nothing, so it causes no re-arming, no hang and no overflow; so does any
+//!   instant whose hardware tick does not fit in 64 bits.
+//!
+//! # The waker queue
+//!
+//! embassy-time-queue-utils' `ConstGenericQueue<N>`: a fixed array of `N` wakers, one per
+//! waiting task (a task re-scheduling moves its own entry). When it is full the latest
+//! entry's task is woken early and re-polls; embassy's timers re-check the time, so that
+//! costs a poll, never an early wake-up. The family's own queue
+//! ([`HrTimers`](crate::HrTimers)) holds callbacks by timer id, not wakers, and would need
+//! a slot per task allocated up front; the embassy queue is the better fit here.
+//!
+//! # Concurrency
+//!
+//! All state sits in one `critical_section::Mutex`, so the driver can live in a `static`
+//! and be used from tasks and the interrupt handler alike; wakers are woken inside the
+//! critical section (waking only pends a task).
+
+use core::cell::RefCell;
+use core::task::Waker;
+
+use critical_section::{CriticalSection, Mutex};
+use embassy_time_queue_utils::queue_generic::ConstGenericQueue;
+
+use crate::clockevent::{Alarm, ClockEvent, Fired};
+use crate::clocksource::Monotonic;
+use crate::error::Error;
+
+/// embassy-time's tick rate, from its `tick-hz-*` feature.
+pub const TICK_HZ: u64 = embassy_time_driver::TICK_HZ;
+
+/// Hardware ticks at `hw_hz` to embassy ticks, rounded down (so `now()` never runs ahead).
+#[inline]
+pub const fn to_embassy_ticks(hw: u64, hw_hz: u32) -> u64 {
+    let hw_hz = hw_hz as u64;
+    if hw_hz == TICK_HZ {
+        hw
+    } else if hw_hz == 0 {
+        0
+    } else if hw_hz.is_multiple_of(TICK_HZ) {
+        hw / (hw_hz / TICK_HZ)
+    } else {
+        let t = hw as u128 * TICK_HZ as u128 / hw_hz as u128;
+        if t > u64::MAX as u128 {
+            u64::MAX
+        } else {
+            t as u64
+        }
+    }
+}
+
+/// Embassy ticks to hardware ticks at `hw_hz`, rounded up (so a wake is never early), or
+/// `None` when the result does not fit in 64 bits (never reached).
+#[inline]
+pub const fn to_hw_ticks_ceil(at: u64, hw_hz: u32) -> Option<u64> {
+    let hw_hz = hw_hz as u64;
+    if hw_hz == TICK_HZ {
+        return Some(at);
+    }
+    let t = (at as u128 * hw_hz as u128).div_ceil(TICK_HZ as u128);
+    if t > u64::MAX as u128 {
+        None
+    } else {
+        Some(t as u64)
+    }
+}
+
+/// Counters a firmware can print; see [`TimeDriver::stats`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DriverStats {
+    /// Interrupts handled by [`TimeDriver::on_interrupt`].
+    pub interrupts: u64,
+    /// Times the channel was programmed.
+    pub programs: u64,
+    /// Programmings the channel refused (then retried as soon as possible).
+    pub refused: u64,
+}
+
+struct State<E: ClockEvent, M: Monotonic, const N: usize> {
+    alarm: Option<Alarm<E, M>>,
+    queue: ConstGenericQueue<N>,
+    stats: DriverStats,
+}
+
+/// The embassy-time driver on one channel and its time base, with room for `N` waiting
+/// tasks; see the [module docs](self).
+pub struct TimeDriver<E: ClockEvent, M: Monotonic, const N: usize = 16> {
+    state: Mutex<RefCell<State<E, M, N>>>,
+}
+
+impl<E: ClockEvent, M: Monotonic, const N: usize> Default for TimeDriver<E, M, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E: ClockEvent, M: Monotonic, const N: usize> TimeDriver<E, M, N> {
+    /// A driver with no hardware yet: `now()` reads 0 and wakes wait in the queue until
+    /// [`init`](Self::init).
+    pub const fn new() -> Self {
+        Self {
+            state: Mutex::new(RefCell::new(State {
+                alarm: None,
+                queue: ConstGenericQueue::new(),
+                stats: DriverStats {
+                    interrupts: 0,
+                    programs: 0,
+                    refused: 0,
+                },
+            })),
+        }
+    }
+
+    /// Hand the driver its channel and time base, and program the earliest wake already
+    /// queued. A second call replaces the pair (the old channel is shut down).
+    ///
+    /// Errors: those of [`Alarm::new`]; [`Error::Busy`] when called from inside the driver
+    /// (a waker that re-enters it).
+    pub fn init(&self, event: E, time: M) -> Result<(), Error> {
+        let alarm = Alarm::new(event, time)?;
+        critical_section::with(|cs| {
+            let Ok(mut state) = self.state.borrow(cs).try_borrow_mut() else {
+                return Err(Error::Busy);
+            };
+            if let Some(mut old) = state.alarm.replace(alarm) {
+                old.shutdown();
+            }
+            Self::program(&mut state);
+            Ok(())
+        })
+    }
+
+    /// Call from the channel's interrupt handler: acknowledges the channel, wakes every task
+    /// whose instant has come and programs the next one.
+    pub fn on_interrupt(&self) {
+        critical_section::with(|cs| {
+            let Ok(mut state) = self.state.borrow(cs).try_borrow_mut() else {
+                return;
+            };
+            state.stats.interrupts = state.stats.interrupts.wrapping_add(1);
+            let fired = match state.alarm.as_mut() {
+                Some(alarm) => alarm.on_interrupt(),
+                None => return,
+            };
+            match fired {
+                // One step of a long wait, re-armed by the alarm; or not this channel.
+                Fired::Rearmed { .. } | Fired::Spurious => {}
+                Fired::Deadline { .. } | Fired::Period { .. } | Fired::RearmFailed { .. } => {
+                    Self::program(&mut state)
+                }
+            }
+        });
+    }
+
+    /// The time base in hardware ticks (0 before [`init`](Self::init)).
+    pub fn now_hw(&self) -> u64 {
+        critical_section::with(|cs| {
+            self.state
+                .borrow(cs)
+                .try_borrow()
+                .map_or(0, |state| Self::hw_now(&state))
+        })
+    }
+
+    /// The hardware rate (0 before [`init`](Self::init)).
+    pub fn hw_hz(&self) -> u32 {
+        critical_section::with(|cs| {
+            self.state.borrow(cs).try_borrow().map_or(0, |state| {
+                state.alarm.as_ref().map_or(0, |a| a.time().freq_hz())
+            })
+        })
+    }
+
+    /// What the driver has done so far.
+    pub fn stats(&self) -> DriverStats {
+        critical_section::with(|cs| {
+            self.state
+                .borrow(cs)
+                .try_borrow()
+                .map_or(DriverStats::default(), |state| state.stats)
+        })
+    }
+
+    /// Run `f` on the alarm (for driver-specific operations on the channel), if initialised.
+    pub fn with_alarm<R>(&self, f: impl FnOnce(&mut Alarm<E, M>) -> R) -> Option<R> {
+        critical_section::with(|cs| {
+            let mut state = self.state.borrow(cs).try_borrow_mut().ok()?;
+            state.alarm.as_mut().map(f)
+        })
+    }
+
+    fn hw_now(state: &State<E, M, N>) -> u64 {
+        state.alarm.as_ref().map_or(0, |a| a.time().now())
+    }
+
+    fn embassy_now(state: &State<E, M, N>) -> u64 {
+        match state.alarm.as_ref() {
+            Some(a) => to_embassy_ticks(a.time().now(), a.time().freq_hz()),
+            None => 0,
+        }
+    }
+
+    /// Wake what is due and program the channel for the earliest instant left. Bounded: each
+    /// pass either programs the channel, or finds its instant passed and wakes it, so at
+    /// most `N + 2` passes run.
+    fn program(state: &mut State<E, M, N>) {
+        let Some(hz) = state.alarm.as_ref().map(|a| a.time().freq_hz()) else {
+            return;
+        };
+        for _ in 0..N.saturating_add(2) {
+            let now = Self::embassy_now(state);
+            let next = state.queue.next_expiration(now);
+            let Some(alarm) = state.alarm.as_mut() else {
+                return;
+            };
+            // u64::MAX is "nothing queued" (or a wake at embassy's "never").
+            let hw = match to_hw_ticks_ceil(next, hz) {
+                Some(hw) if next != u64::MAX => hw,
+                _ => {
+                    alarm.cancel();
+                    return;
+                }
+            };
+            match alarm.set_deadline(hw) {
+                Ok(_) => {
+                    state.stats.programs = state.stats.programs.wrapping_add(1);
+                    return;
+                }
+                // Passed while we looked: the next pass wakes it.
+                Err(Error::DeadlinePassed { .. }) => {}
+                Err(_) => {
+                    // The channel refused (a write that was not acknowledged): ask for an
+                    // interrupt as soon as possible, which re-runs this from the handler.
+                    state.stats.refused = state.stats.refused.wrapping_add(1);
+                    if alarm.set_deadline_or_min(hw).is_ok() {
+                        state.stats.programs = state.stats.programs.wrapping_add(1);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    fn schedule(&self, cs: CriticalSection<'_>, at: u64, waker: &Waker) {
+        let Ok(mut state) = self.state.borrow(cs).try_borrow_mut() else {
+            // Re-entered from a waker woken inside the driver: let the task poll again and
+            // re-schedule then (a re-poll, never an early wake-up).
+            waker.wake_by_ref();
+            return;
+        };
+        if state.queue.schedule_wake(at, waker) {
+            Self::program(&mut state);
+        }
+    }
+}
+
+impl<E, M, const N: usize> embassy_time_driver::Driver for TimeDriver<E, M, N>
+where
+    E: ClockEvent + Send + 'static,
+    M: Monotonic + Send + 'static,
+{
+    fn now(&self) -> u64 {
+        critical_section::with(|cs| {
+            self.state
+                .borrow(cs)
+                .try_borrow()
+                .map_or(0, |state| Self::embassy_now(&state))
+        })
+    }
+
+    fn schedule_wake(&self, at: u64, waker: &Waker) {
+        critical_section::with(|cs| self.schedule(cs, at, waker));
+    }
+}
+
+impl<E: ClockEvent, M: Monotonic, const N: usize> core::fmt::Debug for TimeDriver<E, M, N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TimeDriver")
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversions_round_the_safe_way() {
+        // Whatever TICK_HZ the build has, ceil(at) maps back to at or more, floor(hw)
+        // never exceeds.
+        for hz in [1u32, 3_125_000, 24_000_000, 100_000_000, u32::MAX] {
+            for at in [0u64, 1, 2, 999, 1_000_000, u64::MAX / (1 << 40)] {
+                if let Some(hw) = to_hw_ticks_ceil(at, hz) {
+                    assert!(to_embassy_ticks(hw, hz) >= at, "hz {hz} at {at}");
+                    if hw > 0 {
+                        assert!(
+                            to_embassy_ticks(hw - 1, hz) < at,
+                            "hz {hz} at {at}: not the first tick"
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(to_hw_ticks_ceil(u64::MAX, u32::MAX), None);
+    }
+}

@@ -1,0 +1,209 @@
+//! An rtic-time 3 timer-queue backend on any [`ClockEvent`] + [`Monotonic`] pair (feature
+//! `rtic`): RTIC's `Monotonic` (a blanket trait over `TimerQueueBasedMonotonic`), usable
+//! from RTIC tasks and from any other executor.
+//!
+//! rtic-time's [`TimerQueueBackend`](rtic_time::timer_queue::TimerQueueBackend) has
+//! associated functions only, so every instance is a type with its statics. The
+//! [`rtic_monotonic!`](crate::rtic_monotonic) macro generates both; this module holds the
+//! state they share, [`Backend`].
+//!
+//! ```ignore
+//! hwtimer_core::rtic_monotonic!(pub Mono, MyEvent, MyTime, 24_000_000);
+//! // at start-up:
+//! Mono::start(event, time).unwrap();
+//! // in the channel's interrupt handler:
+//! Mono::on_interrupt();
+//! // anywhere:
+//! Mono::delay(10.millis()).await;
+//! ```
+//!
+//! # Timing contract
+//!
+//! Ticks are the time base's own (`u64`, monotonic, never wrapping in practice), so
+//! instants need no conversion. `set_compare(instant)` arms the channel through an
+//! [`Alarm`]: an absolute channel gets the compare value itself, a delta channel the delta
+//! computed from the time base at programming time, rounded so it is never early; an
+//! instant already passed is armed with `min_delta` so the interrupt comes at once.
+//! rtic-time checks `now() >= instant` before it wakes a task, so a wait is never early
+//! whatever the hardware does; it is late by what [`Alarm`] documents plus interrupt
+//! latency. `pend_interrupt` arms the channel as soon as the hardware allows, unless the
+//! macro is given a way to pend the interrupt line directly (LoongArch: a software
+//! interrupt, because ESTAT.TI cannot be set by software).
+
+use core::cell::RefCell;
+
+use critical_section::Mutex;
+
+use crate::clockevent::{Alarm, ClockEvent};
+use crate::clocksource::Monotonic;
+use crate::error::Error;
+
+/// The state behind one rtic-time backend: the alarm on the channel and its time base.
+pub struct Backend<E: ClockEvent, M: Monotonic> {
+    alarm: Mutex<RefCell<Option<Alarm<E, M>>>>,
+}
+
+impl<E: ClockEvent, M: Monotonic> Default for Backend<E, M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
+    /// No hardware yet: `now()` reads 0 and nothing is armed.
+    pub const fn new() -> Self {
+        Self {
+            alarm: Mutex::new(RefCell::new(None)),
+        }
+    }
+
+    /// Hand over the channel and its time base.
+    ///
+    /// Errors: those of [`Alarm::new`]; [`Error::Busy`] if re-entered.
+    pub fn init(&self, event: E, time: M) -> Result<(), Error> {
+        let alarm = Alarm::new(event, time)?;
+        critical_section::with(|cs| {
+            let mut slot = self
+                .alarm
+                .borrow(cs)
+                .try_borrow_mut()
+                .map_err(|_| Error::Busy)?;
+            if let Some(mut old) = slot.replace(alarm) {
+                old.shutdown();
+            }
+            Ok(())
+        })
+    }
+
+    /// The time base (0 before [`init`](Self::init)).
+    pub fn now(&self) -> u64 {
+        self.with(|a| a.time().now()).unwrap_or(0)
+    }
+
+    /// Arm for `instant` (time-base ticks), never early; a passed instant fires at once.
+    pub fn set_compare(&self, instant: u64) {
+        self.with(|a| {
+            if a.set_deadline_or_min(instant).is_err() {
+                // The channel refused (a write not acknowledged): ask for the earliest
+                // interrupt instead, so the queue is looked at again.
+                let _ = a.set_deadline_or_min(0);
+            }
+        });
+    }
+
+    /// Acknowledge the channel (rtic-time calls this first in the interrupt).
+    pub fn clear_compare_flag(&self) {
+        self.with(|a| a.event_mut().ack());
+    }
+
+    /// Make the interrupt come as soon as the channel allows.
+    pub fn pend(&self) {
+        self.with(|a| {
+            let _ = a.set_deadline_or_min(0);
+        });
+    }
+
+    /// Stop the channel (rtic-time calls this when its queue is empty).
+    pub fn disable(&self) {
+        self.with(|a| a.cancel());
+    }
+
+    /// Run `f` on the alarm, if initialised and not re-entered.
+    pub fn with<R>(&self, f: impl FnOnce(&mut Alarm<E, M>) -> R) -> Option<R> {
+        critical_section::with(|cs| {
+            let mut slot = self.alarm.borrow(cs).try_borrow_mut().ok()?;
+            slot.as_mut().map(f)
+        })
+    }
+}
+
+impl<E: ClockEvent, M: Monotonic> core::fmt::Debug for Backend<E, M> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Backend").finish_non_exhaustive()
+    }
+}
+
+/// Generate an rtic-time monotonic: a type implementing rtic-time's `TimerQueueBackend`
+/// and `TimerQueueBasedMonotonic` (so RTIC's `Monotonic`), with its statics, on a
+/// [`ClockEvent`] type and a [`Monotonic`] time base type counting at `HZ`.
+///
+/// ```ignore
+/// hwtimer_core::rtic_monotonic!(pub Mono, MyEvent, MyTime, 24_000_000);
+/// // or, with a direct way to pend the interrupt line:
+/// hwtimer_core::rtic_monotonic!(pub Mono, MyEvent, MyTime, 100_000_000, pend = my_pend);
+/// ```
+///
+/// The generated type has `start(event, time)`, `on_interrupt()` (call it from the
+/// channel's interrupt handler, and only there) and `backend()`.
+#[macro_export]
+macro_rules! rtic_monotonic {
+    ($vis:vis $name:ident, $event:ty, $time:ty, $hz:expr $(, pend = $pend:expr)? $(,)?) => {
+        /// An rtic-time monotonic on a hardware timer (generated by `rtic_monotonic!`).
+        $vis struct $name;
+
+        impl $name {
+            /// The shared state.
+            pub fn backend() -> &'static $crate::rtic::Backend<$event, $time> {
+                static BACKEND: $crate::rtic::Backend<$event, $time> =
+                    $crate::rtic::Backend::new();
+                &BACKEND
+            }
+
+            /// Hand over the hardware and start the timer queue.
+            pub fn start(event: $event, time: $time) -> ::core::result::Result<(), $crate::Error> {
+                Self::backend().init(event, time)?;
+                <Self as $crate::__rtic_time::timer_queue::TimerQueueBackend>::timer_queue()
+                    .initialize(Self);
+                Ok(())
+            }
+
+            /// Call from the channel's interrupt handler, and only there.
+            pub fn on_interrupt() {
+                // SAFETY: rtic-time asks that this run from the monotonic's interrupt
+                // handler; this function's contract passes that on to the caller. Its
+                // queue operations take a critical section, so a call from elsewhere only
+                // looks at the queue early.
+                unsafe {
+                    <Self as $crate::__rtic_time::timer_queue::TimerQueueBackend>::timer_queue()
+                        .on_monotonic_interrupt()
+                }
+            }
+        }
+
+        impl $crate::__rtic_time::timer_queue::TimerQueueBackend for $name {
+            type Ticks = u64;
+            fn now() -> u64 {
+                Self::backend().now()
+            }
+            fn set_compare(instant: u64) {
+                Self::backend().set_compare(instant)
+            }
+            fn clear_compare_flag() {
+                Self::backend().clear_compare_flag()
+            }
+            fn pend_interrupt() {
+                $crate::rtic_monotonic!(@pend $name $(, $pend)?)
+            }
+            fn disable_timer() {
+                Self::backend().disable()
+            }
+            fn timer_queue() -> &'static $crate::__rtic_time::timer_queue::TimerQueue<Self> {
+                static QUEUE: $crate::__rtic_time::timer_queue::TimerQueue<$name> =
+                    $crate::__rtic_time::timer_queue::TimerQueue::new();
+                &QUEUE
+            }
+        }
+
+        impl $crate::__rtic_time::monotonic::TimerQueueBasedMonotonic for $name {
+            type Backend = Self;
+            type Instant = $crate::__rtic_time::fugit::MonotonicTimerInstantU64<{ $hz }>;
+            type Duration = $crate::__rtic_time::fugit::TimerDurationU64<{ $hz }>;
+        }
+    };
+    (@pend $name:ident) => {
+        $name::backend().pend()
+    };
+    (@pend $name:ident, $pend:expr) => {
+        ($pend)()
+    };
+}
