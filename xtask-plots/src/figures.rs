@@ -31,25 +31,6 @@ pub const FIGURES: &[Figure] = &[
         },
     },
     Figure {
-        file: "loongarch-fire-error.svg",
-        title: "LoongArch constant timer: how late a oneshot fires, by requested delta",
-        chart: Chart::Lines {
-            x: Axis::log("requested delta"),
-            y: Axis::linear("fired late by"),
-            series: &[
-                Source {
-                    legend: "min_delta 0x600 (Linux): clamps every delta below 15.36 µs",
-                    name: "loongarch-timer/fire_error_min0x600",
-                },
-                Source {
-                    legend: "min_delta 1000 (this crate's default): below 10 µs",
-                    name: "loongarch-timer/fire_error_min1000",
-                },
-            ],
-            marks: &[],
-        },
-    },
-    Figure {
         file: "stmmac-reclaim-latency.svg",
         title: "DWMAC TX cleanup: reclaim latency of a 10-frame burst (tx-usecs 1000)",
         chart: Chart::Lines {
@@ -70,6 +51,25 @@ pub const FIGURES: &[Figure] = &[
                 },
             ],
             marks: &[Mark::y(1000.0, "tx-usecs: 1000 µs")],
+        },
+    },
+    Figure {
+        file: "loongarch-fire-error.svg",
+        title: "LoongArch constant timer: how late a oneshot fires, by requested delta",
+        chart: Chart::Lines {
+            x: Axis::log("requested delta"),
+            y: Axis::linear("fired late by"),
+            series: &[
+                Source {
+                    legend: "min_delta 0x600 (Linux): clamps every delta below 15.36 µs",
+                    name: "loongarch-timer/fire_error_min0x600",
+                },
+                Source {
+                    legend: "min_delta 1000 (this crate's default): below 10 µs",
+                    name: "loongarch-timer/fire_error_min1000",
+                },
+            ],
+            marks: &[],
         },
     },
     Figure {

@@ -163,6 +163,24 @@ mod tests {
         }
     }
 
+    /// The README shows every figure, and the drawing it shows is committed.
+    #[test]
+    fn every_figure_is_committed_and_in_the_readme() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+        for figure in FIGURES {
+            let path = format!("docs/plots/{}", figure.file);
+            assert!(
+                root.join(&path).is_file(),
+                "{path} missing: run `cargo xtask plots`"
+            );
+            assert!(
+                readme.contains(&format!("({path})")),
+                "README does not show {path}"
+            );
+        }
+    }
+
     #[test]
     fn missing_data_is_an_error_naming_it() {
         let e = FIGURES[0].render(&Data::default()).unwrap_err();
