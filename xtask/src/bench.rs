@@ -22,17 +22,46 @@
 //! The figures are printed sorted by crate and metric, in the same format. A line that starts
 //! with `bench: ` but does not follow the format fails the command, as does a failing bench
 //! or board. With no producers at all, a note says so and the command succeeds.
+//!
+//! The protocol (and `series: ` lines, the data of `cargo xtask plots`) is defined, printed
+//! and parsed by the `bench-support` crate, which every bench uses. Each producer's whole
+//! stdout is also saved under `target/bench-data/` ([`data_path`]), where
+//! `cargo xtask plots --reuse` reads it.
+
+use std::fs;
+use std::path::PathBuf;
+
+use bench_support::{FIGURE_PREFIX, parse_figure};
 
 use crate::qemu;
-use crate::util::{CrossToolchain, capture, host_cargo, workspace_packages};
+use crate::util::{CrossToolchain, capture, host_cargo, repo_root, workspace_packages};
 
-/// One parsed `bench:` line.
-#[derive(Debug, PartialEq)]
-struct Figure {
-    krate: String,
-    metric: String,
-    value: String,
-    unit: String,
+/// Where the stdout of producer `<package>.<bench>` (or `firmware.<board>`) is saved.
+pub fn data_path(package: &str, bench: &str) -> PathBuf {
+    repo_root()
+        .join("target")
+        .join("bench-data")
+        .join(format!("{package}.{bench}.txt"))
+}
+
+/// Saves a producer's stdout at [`data_path`].
+fn save(package: &str, bench: &str, stdout: &str) -> Result<(), String> {
+    let path = data_path(package, bench);
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    fs::write(&path, stdout).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Runs host bench `bench` of `package` (`cargo bench --quiet -p <package> --bench
+/// <bench>`), saves its stdout at [`data_path`] and returns it.
+pub fn run_host_bench(package: &str, bench: &str) -> Result<String, String> {
+    println!("running host bench {package}/{bench}");
+    let mut cmd = host_cargo();
+    cmd.args(["bench", "--quiet", "-p", package, "--bench", bench]);
+    let stdout = capture(&mut cmd)?;
+    save(package, bench, &stdout)?;
+    Ok(stdout)
 }
 
 /// Runs all producers and prints the collected figures.
@@ -48,10 +77,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
 
     for pkg in workspace_packages(host_cargo())? {
         for bench in pkg.target_names("bench") {
-            println!("running host bench {}/{bench}", pkg.name);
-            let mut cmd = host_cargo();
-            cmd.args(["bench", "--quiet", "-p", &pkg.name, "--bench", bench]);
-            match capture(&mut cmd) {
+            match run_host_bench(&pkg.name, bench) {
                 Ok(stdout) => outputs.push((format!("{}/{bench}", pkg.name), stdout)),
                 Err(e) => errors.push(e),
             }
@@ -62,6 +88,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         let toolchain = CrossToolchain::find()?;
         let boards = qemu::boards(&toolchain)?;
         for run in qemu::build_and_run(&toolchain, &boards)? {
+            if let Err(e) = save("firmware", &run.name, &run.output.stdout) {
+                errors.push(e);
+            }
             match run.verdict {
                 Ok(()) => outputs.push((format!("firmware {}", run.name), run.output.stdout)),
                 Err(e) => errors.push(format!("board {} failed: {e}", run.name)),
@@ -71,7 +100,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
 
     let mut figures = Vec::new();
     for (source, stdout) in &outputs {
-        for line in stdout.lines().filter(|l| l.starts_with("bench: ")) {
+        for line in stdout.lines().filter(|l| l.starts_with(FIGURE_PREFIX)) {
             match parse_figure(line) {
                 Some(figure) => figures.push(figure),
                 None => errors.push(format!(
@@ -92,63 +121,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         );
     }
     for figure in &figures {
-        println!(
-            "bench: {}/{} = {} {}",
-            figure.krate, figure.metric, figure.value, figure.unit
-        );
+        println!("{figure}");
     }
     if errors.is_empty() {
         Ok(())
     } else {
         Err(errors.join("\n"))
-    }
-}
-
-/// Parses `bench: <crate>/<metric> = <value> <unit>`.
-fn parse_figure(line: &str) -> Option<Figure> {
-    let rest = line.trim_end().strip_prefix("bench: ")?;
-    let (name, rest) = rest.split_once(" = ")?;
-    let (krate, metric) = name.split_once('/')?;
-    let mut words = rest.split_whitespace();
-    let (value, unit) = (words.next()?, words.next()?);
-    let well_formed = !krate.is_empty()
-        && !metric.is_empty()
-        && !name.contains(char::is_whitespace)
-        && value.parse::<f64>().is_ok()
-        && words.next().is_none();
-    well_formed.then(|| Figure {
-        krate: krate.to_owned(),
-        metric: metric.to_owned(),
-        value: value.to_owned(),
-        unit: unit.to_owned(),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_figure;
-
-    #[test]
-    fn parses_the_protocol() {
-        let figure = parse_figure("bench: exynos-mct/read_frc = 12 insns").unwrap();
-        assert_eq!(
-            (
-                figure.krate.as_str(),
-                figure.metric.as_str(),
-                figure.value.as_str(),
-                figure.unit.as_str()
-            ),
-            ("exynos-mct", "read_frc", "12", "insns")
-        );
-        assert!(parse_figure("bench: hwtimer-core/x = 3.5e1 ns\r").is_some());
-        for bad in [
-            "bench: nocrate = 1 ns",
-            "bench: a/b = fast ns",
-            "bench: a/b = 1",
-            "bench: a/b = 1 ns extra",
-            "bench: a b/c = 1 ns",
-        ] {
-            assert!(parse_figure(bad).is_none(), "{bad:?}");
-        }
     }
 }

@@ -1,8 +1,9 @@
 //! Project automation for the timer-family workspace, run as `cargo xtask <command>`.
 //!
 //! The `xtask` pattern: a plain binary crate in the workspace, reached through the cargo alias
-//! in `.cargo/config.toml`, instead of shell scripts or make. It has no dependencies so that it
-//! compiles in seconds. Commands:
+//! in `.cargo/config.toml`, instead of shell scripts or make. Its only dependency is
+//! `bench-support` (which has none), so it compiles in seconds; plotting lives in the separate
+//! `xtask-plots` binary. Commands:
 //!
 //! | command | module | does |
 //! |---|---|---|
@@ -10,6 +11,7 @@
 //! | `cross` | [`cross`] | builds each library crate for five bare-metal targets, links `no-std-smoke` |
 //! | `qemu [board]` | [`qemu`] | builds the board firmwares, runs them in QEMU, checks `expected.txt` |
 //! | `bench` | [`mod@bench`] | runs host benches and the firmware, prints the `bench: ` figures |
+//! | `plots [--reuse]` | [`plots`] | renders `docs/plots/*.svg` from the benches' series (`xtask-plots`) |
 //! | `ci` | | runs `.ci/run`, the whole CI pipeline |
 //!
 //! Bare-metal builds use Debian's toolchain (`/usr/bin/cargo`, `/usr/bin/rustc`) with
@@ -19,6 +21,7 @@ mod bench;
 mod cross;
 mod expect;
 mod json;
+mod plots;
 mod qemu;
 mod setup;
 mod util;
@@ -45,8 +48,14 @@ Commands:
   bench [--host-only]
                     Run the [[bench]] targets (harness = false) and the firmware boards and
                     print every `bench: <crate>/<metric> = <value> <unit>` line they emit,
-                    sorted. --host-only skips the firmware.
-  ci                Run .ci/run (fmt, clippy, test, doc, setup, cross, qemu, bench).
+                    sorted. --host-only skips the firmware. Each one's output is also saved
+                    in target/bench-data/.
+  plots [--reuse]   Render the figures of xtask-plots/src/figures.rs into docs/plots/*.svg:
+                    runs the benches of the crates they read (only those) and draws their
+                    `series: <crate>/<name> = <x> <unit> <y> <unit>` and `bench:` lines with
+                    plotters. --reuse takes the output the last `bench` saved instead of
+                    running them. Says for each SVG whether it changed.
+  ci                Run .ci/run (fmt, clippy, test, doc, setup, cross, qemu, bench, plots).
   help              Show this text.
 
 Environment:
@@ -65,6 +74,7 @@ fn main() -> ExitCode {
         "cross" => cross::main(rest),
         "qemu" => qemu::main(rest),
         "bench" => bench::main(rest),
+        "plots" => plots::main(rest),
         "ci" => ci(rest),
         "help" | "-h" | "--help" => {
             print!("{HELP}");

@@ -234,6 +234,8 @@ pub struct Package {
     pub metadata: Json,
     /// Names of the features it declares.
     pub features: Vec<String>,
+    /// Whether it may be published (`false` for `publish = false`: dev-only crates).
+    pub publishable: bool,
 }
 
 impl Package {
@@ -301,6 +303,8 @@ pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
             Json::Object(map) => map.keys().cloned().collect(),
             _ => Vec::new(),
         };
+        // `publish = false` is an empty registry list; absent is `null`.
+        let publishable = !matches!(pkg.get("publish"), Json::Array(list) if list.is_empty());
         packages.push(Package {
             name,
             dir: manifest.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -308,20 +312,23 @@ pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
             dependencies,
             metadata: pkg.get("metadata").clone(),
             features,
+            publishable,
         });
     }
     packages.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(packages)
 }
 
-/// The library crates: members of the root workspace that live directly under `crates/`.
+/// The library crates: members of the root workspace that live directly under `crates/`,
+/// except dev-only ones (`publish = false`, such as `bench-support`): those are neither built
+/// for bare metal nor required in the no-std link check.
 pub fn library_crates() -> Result<Vec<Package>, String> {
     let canonical = |path: &Path| fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let crates_dir = canonical(&repo_root().join("crates"));
     let mut libs = workspace_packages(host_cargo())?;
     libs.retain(|p| {
         let under_crates = p.dir.parent().map(canonical) == Some(crates_dir.clone());
-        under_crates && (p.has_target_kind("lib") || p.has_target_kind("rlib"))
+        under_crates && p.publishable && (p.has_target_kind("lib") || p.has_target_kind("rlib"))
     });
     Ok(libs)
 }
@@ -329,4 +336,18 @@ pub fn library_crates() -> Result<Vec<Package>, String> {
 /// Reads a file to a string, with the path in the error message.
 pub fn read_file(path: &Path) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::library_crates;
+
+    #[test]
+    fn dev_only_crates_are_not_libraries() {
+        let libs = library_crates().expect("cargo metadata");
+        let names: Vec<&str> = libs.iter().map(|p| p.name.as_str()).collect();
+        assert!(names.contains(&"hwtimer-core"), "{names:?}");
+        assert!(names.contains(&"stmmac-coalesce"), "{names:?}");
+        assert!(!names.contains(&"bench-support"), "{names:?}");
+    }
 }

@@ -6,6 +6,7 @@
 //!
 //! Run: `cargo bench -p exynos-mct --bench seed`.
 
+use bench_support::Printer;
 use exynos_mct::sim::MctModel;
 use exynos_mct::{Config, Mct, UpperCache};
 use hwtimer_core::Monotonic;
@@ -16,9 +17,8 @@ const TIMESTAMPS: u64 = 100_000;
 /// One strategy: reads timestamps on the driver and counts wrong ones; returns how many.
 type Strategy<'a> = &'a dyn Fn(&Mct<SimBus<MctModel>>, &SimBus<MctModel>, &mut u64) -> u64;
 
-fn line(metric: &str, value: impl std::fmt::Display, unit: &str) {
-    println!("bench: exynos-mct/{metric} = {value} {unit}");
-}
+/// Prints this crate's `bench:` figures and `series:` points.
+const OUT: Printer = Printer::new(env!("CARGO_PKG_NAME"));
 
 /// A deterministic pseudo-random gap (xorshift), 0..2 s: the run spans many low-word wraps.
 fn gaps() -> impl FnMut() -> u64 {
@@ -56,7 +56,7 @@ fn main() {
         let n = f(&mct, &bus, &mut wrong);
         let reads = bus.stats().reads as f64 / n as f64;
         failures += wrong;
-        line(metric, format!("{reads:.5}"), "reads");
+        OUT.figure(metric, format!("{reads:.5}"), "reads");
         reads
     };
 
@@ -103,7 +103,7 @@ fn main() {
         }
         TIMESTAMPS
     });
-    line("reads_per_timestamp_time64_goal", "1.01", "reads");
+    OUT.figure("reads_per_timestamp_time64_goal", "1.01", "reads");
 
     // At carries: every timestamp taken within a few ticks before a low-word carry.
     let clock = SimClock::new();
@@ -127,12 +127,12 @@ fn main() {
         reads += bus.stats().reads;
         failures += u64::from(!check(&bus, t, v));
     }
-    line(
+    OUT.figure(
         "reads_per_timestamp_hilohi_at_carry",
         format!("{:.3}", reads as f64 / CARRIES as f64),
         "reads",
     );
-    line("naive_lo_hi_torn_at_carry", torn, "of_1000");
+    OUT.figure("naive_lo_hi_torn_at_carry", torn, "of_1000");
 
     // Virtual time per timestamp at 100 ns per MMIO read.
     for (metric, r) in [
@@ -141,7 +141,7 @@ fn main() {
         ("virtual_ns_per_timestamp_32bit_only", low),
         ("virtual_ns_per_timestamp_time64", ours),
     ] {
-        line(metric, format!("{:.1}", r * 100.0), "ns");
+        OUT.figure(metric, format!("{:.1}", r * 100.0), "ns");
     }
 
     if failures > 0 || ours > 1.01 {

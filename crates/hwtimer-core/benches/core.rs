@@ -5,14 +5,19 @@
 use std::cell::Cell;
 use std::hint::black_box;
 
+use bench_support::Printer;
 use hwtimer_core::clockevent::plan_delta;
 use hwtimer_core::extend::extend;
 use hwtimer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
 use hwtimer_core::sim::instr;
 use hwtimer_core::{Clocksource, Continuous, Delay, Poller, Stopwatch, TimerQueue};
 
+/// Prints this crate's `bench:` figures.
+const OUT: Printer = Printer::new(env!("CARGO_PKG_NAME"));
+
+/// One figure, with three decimals.
 fn bench(metric: &str, value: f64, unit: &str) {
-    println!("bench: hwtimer-core/{metric} = {value:.3} {unit}");
+    OUT.figure(metric, format_args!("{value:.3}"), unit);
 }
 
 /// A counter that costs nothing: each read advances it by 3, so the instruction counts

@@ -5,6 +5,7 @@
 //!
 //! Run: `cargo bench -p loongarch-timer --bench seed`.
 
+use bench_support::Printer;
 use hwtimer_core::sim::SimClock;
 use hwtimer_core::{ClockEvent, Clocksource};
 use loongarch_timer::sim::{
@@ -12,9 +13,8 @@ use loongarch_timer::sim::{
 };
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 
-fn line(metric: &str, value: impl std::fmt::Display, unit: &str) {
-    println!("bench: loongarch-timer/{metric} = {value} {unit}");
-}
+/// Prints this crate's `bench:` figures and `series:` points.
+const OUT: Printer = Printer::new(env!("CARGO_PKG_NAME"));
 
 fn fail(what: &str, e: hwtimer_core::Error) -> ! {
     eprintln!("{what} failed: {e}");
@@ -32,7 +32,7 @@ fn main() {
     // Seed: a 5 µs request.
     for (name, config) in CONFIGS {
         let f = measure_oneshot(config, 500).unwrap_or_else(|e| fail("5 us oneshot", e));
-        line(
+        OUT.figure(
             &format!("seed_5us_fires_after_{name}"),
             format!("{:.3}", f.fired_after_ns() as f64 / 1000.0),
             "us",
@@ -43,25 +43,27 @@ fn main() {
     let offsets = [500, 700, 1000, 1400, 1600];
     for (name, config) in CONFIGS {
         let b = clamp_window_batch(config, &offsets).unwrap_or_else(|e| fail("batch", e));
-        line(
+        OUT.figure(
             &format!("clamp_window_first_irq_serves_{name}"),
             b.served_per_interrupt.first().copied().unwrap_or(0),
             "timers",
         );
-        line(
+        OUT.figure(
             &format!("clamp_window_interrupts_{name}"),
             b.served_per_interrupt.len(),
             "irqs",
         );
         let worst = b.late_ticks.iter().copied().max().unwrap_or(0);
-        line(
+        OUT.figure(
             &format!("clamp_window_worst_late_{name}"),
             format!("{:.3}", worst as f64 / 100.0),
             "us",
         );
     }
 
-    // Fire error (fired-after minus requested) for a sweep of requested deltas.
+    // Fire error (fired-after minus requested) for a sweep of requested deltas (ticks of
+    // 10 ns), as figures and as the series `fire_error_<config>` (requested us, error us) for
+    // `cargo xtask plots`.
     let sweep = [
         1u64, 100, 500, 999, 1000, 1001, 1003, 1535, 1536, 1537, 2000, 10_000, 100_000,
     ];
@@ -69,9 +71,13 @@ fn main() {
         for req in sweep {
             let f = measure_oneshot(config, req).unwrap_or_else(|e| fail("sweep", e));
             let error_ns = f.fired_after_ns() as i128 - i128::from(req) * 10;
-            line(
-                &format!("fire_error_{name}_req{req}"),
-                format!("{:.3}", error_ns as f64 / 1000.0),
+            let error_us = format!("{:.3}", error_ns as f64 / 1000.0);
+            OUT.figure(&format!("fire_error_{name}_req{req}"), &error_us, "us");
+            OUT.point(
+                &format!("fire_error_{name}"),
+                format!("{:.2}", req as f64 / 100.0),
+                "us",
+                &error_us,
                 "us",
             );
         }
@@ -91,14 +97,14 @@ fn main() {
         let s = csr.stats();
         s.reads + s.writes
     };
-    line(
+    OUT.figure(
         "csr_ops_clocksource_read",
         ops(&mut || {
             counter.read();
         }),
         "ops",
     );
-    line(
+    OUT.figure(
         "csr_ops_set_next_event",
         ops(&mut || {
             timer
@@ -107,7 +113,7 @@ fn main() {
         }),
         "ops",
     );
-    line(
+    OUT.figure(
         "csr_ops_ack_spurious",
         ops(&mut || {
             timer.ack();
@@ -115,14 +121,14 @@ fn main() {
         "ops",
     );
     clock.advance(200_000);
-    line(
+    OUT.figure(
         "csr_ops_ack_fired",
         ops(&mut || {
             timer.ack();
         }),
         "ops",
     );
-    line("csr_ops_shutdown", ops(&mut || timer.shutdown()), "ops");
+    OUT.figure("csr_ops_shutdown", ops(&mut || timer.shutdown()), "ops");
 
     let (acsr, mut alarm) =
         qemu_alarm(&clock, Config::DEFAULT).unwrap_or_else(|e| fail("alarm", e));
@@ -131,5 +137,5 @@ fn main() {
         .set_delta(5000)
         .unwrap_or_else(|e| fail("set_delta", e));
     let s = acsr.stats();
-    line("csr_ops_alarm_set_delta", s.reads + s.writes, "ops");
+    OUT.figure("csr_ops_alarm_set_delta", s.reads + s.writes, "ops");
 }

@@ -4,14 +4,14 @@
 //!
 //! Run: `cargo bench -p mv88e6xxx-smi --bench seed`.
 
+use bench_support::Printer;
 use mv88e6xxx_smi::sim::{
     BusyDelay, FRAME_NS, SEED_AFTER_NS, SEED_BEFORE_NS, SEED_BUSY_PATTERN_NS, Strategy,
     implied_accesses, measure_access, seed_workload,
 };
 
-fn line(metric: &str, value: impl std::fmt::Display, unit: &str) {
-    println!("bench: mv88e6xxx-smi/{metric} = {value} {unit}");
-}
+/// Prints this crate's `bench:` figures and `series:` points.
+const OUT: Printer = Printer::new(env!("CARGO_PKG_NAME"));
 
 fn fail(what: &str, e: impl std::fmt::Debug) -> ! {
     eprintln!("{what} failed: {e:?}");
@@ -34,12 +34,12 @@ fn main() {
         for (op, write) in [("read", false), ("write", true)] {
             let c = measure_access(s, write, N, BusyDelay::fixed(20_000))
                 .unwrap_or_else(|e| fail("measure_access", e));
-            line(
+            OUT.figure(
                 &format!("{name}_frames_per_indirect_{op}"),
                 format!("{:.2}", c.frames as f64 / f64::from(N)),
                 "frames",
             );
-            line(
+            OUT.figure(
                 &format!("{name}_us_per_indirect_{op}_fast"),
                 format!("{:.3}", c.ns as f64 / f64::from(N) / 1000.0),
                 "us",
@@ -52,12 +52,12 @@ fn main() {
         let c = measure_access(s, false, N, BusyDelay::cycle(&SEED_BUSY_PATTERN_NS))
             .unwrap_or_else(|e| fail("measure_access", e));
         avg[i] = c.ns as f64 / f64::from(N);
-        line(
+        OUT.figure(
             &format!("{name}_us_per_access_seed_pattern"),
             format!("{:.3}", avg[i] / 1000.0),
             "us",
         );
-        line(
+        OUT.figure(
             &format!("{name}_frames_per_access_seed_pattern"),
             format!("{:.2}", c.frames as f64 / f64::from(N)),
             "frames",
@@ -66,39 +66,39 @@ fn main() {
     // (b) probe-like workload on 3 chips / 20 ports, sized from the seed's 15.99 s.
     let n = implied_accesses(SEED_BEFORE_NS, avg[0]);
     let per_chip = (n / 3) as u32;
-    line("probe_accesses", per_chip as u64 * 3 + 3, "accesses");
+    OUT.figure("probe_accesses", per_chip as u64 * 3 + 3, "accesses");
     let mut total = [0u64; 3];
     for (i, (name, s)) in strategies.into_iter().enumerate() {
         let c = seed_workload(s, per_chip).unwrap_or_else(|e| fail("seed_workload", e));
         total[i] = c.ns;
-        line(
+        OUT.figure(
             &format!("probe_{name}"),
             format!("{:.3}", c.ns as f64 / 1e9),
             "s",
         );
-        line(&format!("probe_{name}_frames"), c.frames, "frames");
+        OUT.figure(&format!("probe_{name}_frames"), c.frames, "frames");
     }
-    line(
+    OUT.figure(
         "seed_modprobe_before",
         format!("{:.2}", SEED_BEFORE_NS as f64 / 1e9),
         "s",
     );
-    line(
+    OUT.figure(
         "seed_modprobe_after_patch1",
         format!("{:.2}", SEED_AFTER_NS as f64 / 1e9),
         "s",
     );
-    line(
+    OUT.figure(
         "probe_ratio_pre_seed_vs_this_crate",
         format!("{:.2}", total[0] as f64 / total[2] as f64),
         "x",
     );
-    line(
+    OUT.figure(
         "probe_ratio_pre_seed_vs_patch1",
         format!("{:.2}", total[0] as f64 / total[1] as f64),
         "x",
     );
-    line(
+    OUT.figure(
         "seed_ratio_before_vs_after",
         format!("{:.2}", SEED_BEFORE_NS as f64 / SEED_AFTER_NS as f64),
         "x",

@@ -5,18 +5,18 @@
 //!
 //! Run: `cargo bench -p stmmac-coalesce --bench seed`.
 
+use bench_support::Printer;
 use hwtimer_core::sim::instr;
 use stmmac_coalesce::sim::seed::{
     BurstRunner, HR_HZ, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
 };
-use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
+use stmmac_coalesce::{CoalesceConfig, Error, TimerStrategy};
 
 const SEED: CoalesceConfig = CoalesceConfig::SEED;
 const N: u32 = 10_000;
 
-fn line(metric: &str, value: impl std::fmt::Display, unit: &str) {
-    println!("bench: stmmac-coalesce/{metric} = {value} {unit}");
-}
+/// Prints this crate's `bench:` figures and `series:` points.
+const OUT: Printer = Printer::new(env!("CARGO_PKG_NAME"));
 
 fn fail(what: &str, e: impl std::fmt::Debug) -> ! {
     eprintln!("{what} failed: {e:?}");
@@ -50,6 +50,29 @@ fn child(op: &str, n: u64) {
     }
 }
 
+/// Frames per burst, and burst start times per tick, of the latency sweep.
+const BURST: u32 = 10;
+const PHASES: u32 = 20;
+
+/// (start within the tick, reclaim latency), ns, of a burst of [`BURST`] started at each of
+/// [`PHASES`] points of one tick: the loop of `burst_latency_sweep`, which returns only the
+/// mean and maximum (the caller checks they agree).
+fn each_burst_latency(
+    make: &dyn Fn() -> Result<BurstRunner, Error>,
+) -> Result<Vec<(u64, u64)>, Error> {
+    let tick = 1_000_000_000 / u64::from(SEED_HZ);
+    let mut out = Vec::new();
+    for k in 0..u64::from(PHASES) {
+        let offset = k * tick / u64::from(PHASES) + 1_000;
+        let figures = make()?.burst(BURST, 1_000_000_000 + offset)?;
+        let Some(latency) = figures.latency_ns() else {
+            fail("burst", "a burst was never reclaimed");
+        };
+        out.push((offset, latency));
+    }
+    Ok(out)
+}
+
 fn main() {
     if let Some((op, n)) = instr::child() {
         child(&op, n);
@@ -59,7 +82,9 @@ fn main() {
         "# seed 002: tx-frames 25 tx-usecs 1000; HZ=100 jiffies timer vs {HR_HZ} Hz hrtimer queue; \
          virtual time"
     );
-    // (a) burst of 10 (< tx_frames): reclaim latency of the last frame.
+    // (a) burst of 10 (< tx_frames): reclaim latency of the last frame, started at 20
+    // points of one 10 ms tick; per start as the series `burst10_reclaim_latency_<timer>`
+    // (start within the tick in ms, latency in us) for `cargo xtask plots`.
     let hz = || BurstRunner::jiffies(SEED_HZ, SEED, TimerStrategy::RearmEveryPacket);
     let hr = || BurstRunner::hrtimer(SEED, TimerStrategy::ArmOnce);
     let hr_linux = || BurstRunner::hrtimer(SEED, TimerStrategy::RearmEveryPacket);
@@ -68,21 +93,40 @@ fn main() {
         ("hrtimer_rearm", &hr_linux),
         ("hrtimer_arm_once", &hr),
     ] {
-        match burst_latency_sweep(make, 10, 20) {
-            Ok(Some((mean, max))) => {
-                line(
-                    &format!("burst10_reclaim_latency_mean_{name}"),
-                    format!("{:.1}", mean / 1000.0),
-                    "us",
-                );
-                line(
-                    &format!("burst10_reclaim_latency_max_{name}"),
-                    format!("{:.1}", max as f64 / 1000.0),
-                    "us",
-                );
-            }
-            Ok(None) => line(&format!("burst10_reclaim_latency_{name}"), "never", ""),
-            Err(e) => fail("burst", e),
+        let Some((mean, max)) =
+            burst_latency_sweep(make, BURST, PHASES).unwrap_or_else(|e| fail("burst", e))
+        else {
+            fail("burst", format!("{name}: a burst was never reclaimed"));
+        };
+        OUT.figure(
+            &format!("burst10_reclaim_latency_mean_{name}"),
+            format!("{:.1}", mean / 1000.0),
+            "us",
+        );
+        OUT.figure(
+            &format!("burst10_reclaim_latency_max_{name}"),
+            format!("{:.1}", max as f64 / 1000.0),
+            "us",
+        );
+        let each = each_burst_latency(make).unwrap_or_else(|e| fail("burst", e));
+        let same = each.len() == PHASES as usize
+            && each.iter().map(|&(_, l)| l).max() == Some(max)
+            && each.iter().map(|&(_, l)| u128::from(l)).sum::<u128>() as f64 / f64::from(PHASES)
+                == mean;
+        if !same {
+            fail(
+                "burst",
+                format!("{name}: per-start run disagrees with the sweep"),
+            );
+        }
+        for (offset_ns, latency_ns) in each {
+            OUT.point(
+                &format!("burst10_reclaim_latency_{name}"),
+                format!("{:.3}", offset_ns as f64 / 1e6),
+                "ms",
+                format!("{:.1}", latency_ns as f64 / 1000.0),
+                "us",
+            );
         }
     }
     // (b) steady stream at 1 Gbit/s line rate of 1514-byte frames.
@@ -103,23 +147,23 @@ fn main() {
         let f = rig
             .stream(N, STREAM_GAP_NS)
             .unwrap_or_else(|e| fail("stream", e));
-        line(
+        OUT.figure(
             &format!("stream_clockevent_programs_per_packet_{name}"),
             format!("{:.4}", f.programs_per_packet()),
             "programs",
         );
-        line(
+        OUT.figure(
             &format!("stream_queue_ops_per_packet_{name}"),
             format!("{:.4}", f.queue_ops_per_packet()),
             "ops",
         );
-        line(
+        OUT.figure(
             &format!("stream_timer_expiries_{name}"),
             f.expiries,
             "expiries",
         );
-        line(&format!("stream_ti_events_{name}"), f.ti_events, "events");
-        line(
+        OUT.figure(&format!("stream_ti_events_{name}"), f.ti_events, "events");
+        OUT.figure(
             &format!("stream_max_pending_{name}"),
             f.max_pending,
             "descs",
@@ -139,17 +183,17 @@ fn main() {
         let f = rig
             .stream(1_000, STREAM_GAP_NS)
             .unwrap_or_else(|e| fail("stream", e));
-        line(
+        OUT.figure(
             &format!("tx_frames0_max_pending_{name}"),
             f.max_pending,
             "descs",
         );
-        line(
+        OUT.figure(
             &format!("tx_frames0_ring_full_{name}"),
             f.would_block,
             "times",
         );
-        line(
+        OUT.figure(
             &format!("tx_frames0_timer_expiries_{name}"),
             f.expiries,
             "expiries",
@@ -158,7 +202,7 @@ fn main() {
     // Host instructions per transmit (stream workload incl. model and TI service).
     for op in ["xmit_rearm", "xmit_arm_once", "xmit_no_timer"] {
         match instr::per_op(op, 2_000) {
-            Some(i) => line(
+            Some(i) => OUT.figure(
                 &format!("instructions_per_{op}"),
                 format!("{i:.0}"),
                 "instructions",

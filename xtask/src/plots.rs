@@ -1,0 +1,65 @@
+//! `cargo xtask plots`: renders the SVG figures in `docs/plots/` from the benches' data.
+//!
+//! The figures, and the series they read, are declared in the `xtask-plots` crate
+//! (`xtask-plots/src/figures.rs`), a separate binary so that plotting's dependencies do not
+//! slow down every `cargo xtask`. This command:
+//!
+//! 1. asks `xtask-plots needs` which crates the figures read;
+//! 2. runs every host bench of those crates ([`run_host_bench`], which saves the
+//!    output under `target/bench-data/`), or with `--reuse` takes the output a previous
+//!    `cargo xtask bench` (or `plots`) saved there;
+//! 3. runs `xtask-plots render docs/plots <outputs>`, which parses the `series:` and
+//!    `bench:` lines (see `bench-support`) and writes one SVG per figure, saying for each
+//!    whether it changed.
+//!
+//! It fails if a bench fails, if data a figure needs is missing or malformed, or if
+//! rendering fails; a figure that merely differs from the committed file is not an error.
+
+use std::process::Command;
+
+use crate::bench::{data_path, run_host_bench};
+use crate::util::{capture, host_cargo, run, workspace_packages};
+
+/// Runs the benches the figures need and renders them.
+pub fn main(args: &[String]) -> Result<(), String> {
+    let reuse = match args {
+        [] => false,
+        [flag] if flag == "--reuse" => true,
+        _ => return Err("usage: cargo xtask plots [--reuse]".into()),
+    };
+    let needs = capture(&mut plotter("needs"))?;
+    let packages = workspace_packages(host_cargo())?;
+    let mut files = Vec::new();
+    for krate in needs.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let pkg = packages.iter().find(|p| p.name == krate).ok_or_else(|| {
+            format!("the figures read crate {krate}, which is not in the workspace")
+        })?;
+        let benches = pkg.target_names("bench");
+        if benches.is_empty() {
+            return Err(format!(
+                "the figures read crate {krate}, which has no [[bench]] target"
+            ));
+        }
+        for bench in benches {
+            let path = data_path(krate, bench);
+            if !reuse {
+                run_host_bench(krate, bench)?;
+            } else if !path.is_file() {
+                return Err(format!(
+                    "--reuse: {} is missing; run `cargo xtask bench` first, or drop --reuse",
+                    path.display()
+                ));
+            }
+            files.push(path);
+        }
+    }
+    // Relative to the repository root, where the command runs, so the report is short.
+    run(plotter("render").arg("docs/plots").args(files))
+}
+
+/// `cargo run -p xtask-plots -- <command>`.
+fn plotter(command: &str) -> Command {
+    let mut cmd = host_cargo();
+    cmd.args(["run", "--quiet", "-p", "xtask-plots", "--", command]);
+    cmd
+}
