@@ -176,13 +176,26 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> TimeDriver<E, M, N> {
                 return;
             };
             state.stats.interrupts = state.stats.interrupts.wrapping_add(1);
-            let fired = match state.alarm.as_mut() {
-                Some(alarm) => alarm.on_interrupt(),
+            let (fired, idle) = match state.alarm.as_mut() {
+                Some(alarm) => {
+                    let fired = alarm.on_interrupt();
+                    (fired, alarm.deadline().is_none())
+                }
                 None => return,
             };
             match fired {
-                // One step of a long wait, re-armed by the alarm; or not this channel.
-                Fired::Rearmed { .. } | Fired::Spurious => {}
+                // One step of a long wait, re-armed by the alarm.
+                Fired::Rearmed { .. } => {}
+                // Not this channel, or the channel fired while the alarm holds no deadline.
+                // The second happens when a programming failed after an earlier one had
+                // armed the hardware (the alarm forgets its deadline on any error, the
+                // hardware does not): the queue may hold wakes nothing is armed for any
+                // more, so look at it again. With a deadline still armed, wait for it.
+                Fired::Spurious => {
+                    if idle {
+                        Self::program(&mut state)
+                    }
+                }
                 Fired::Deadline { .. } | Fired::Period { .. } | Fired::RearmFailed { .. } => {
                     Self::program(&mut state)
                 }

@@ -208,10 +208,26 @@ pub struct Mmio<W: UIntLike = u32> {
     len: usize,
 }
 
-// SAFETY: an `Mmio` is an address plus a length; moving it to another thread moves the
-// right to access the device, which is sound because every access is a single volatile
-// load or store and `new`'s contract makes the caller responsible for exclusivity.
+// SAFETY: an `Mmio` is an address plus a length, and all it does with them is single
+// volatile loads and stores of `W` inside the window (`read_word`/`write_word` take `&self`
+// and keep no state). Moving it to another thread moves the right to make those accesses.
 unsafe impl<W: UIntLike> Send for Mmio<W> {}
+
+// SAFETY: sharing `&Mmio` lets several threads (or a thread and an interrupt handler) make
+// volatile accesses to the window at the same time. `new`'s contract makes the window device
+// registers, memory outside every Rust allocation, and for such memory the documentation of
+// `core::ptr::read_volatile` / `write_volatile` asks only that the access does not trap and that
+// its side effects do not touch Rust-allocated memory: the data-race rules are about accesses
+// to allocations, so two volatile register accesses at once are not undefined behaviour, and
+// the bus delivers each as one access of `W` in some order. What `Mmio` cannot give is
+// synchronisation (volatile accesses are not atomic): whether an interleaving makes sense (a
+// read-modify-write of a shared register from two contexts, a write-status handshake) is the
+// driver's question, answered with critical sections around shared registers (exynos-mct's
+// `G_TCON` shadow, for example), and a driver that shares state between contexts keeps it in
+// such a section, not in device registers. A window over ordinary memory (host tests) is
+// outside this argument, which is why `new`'s contract forbids accessing one from two threads
+// at the same time.
+unsafe impl<W: UIntLike> Sync for Mmio<W> {}
 
 impl<W: UIntLike> Mmio<W> {
     /// A window of `len` bytes of registers at physical (or mapped) address `base`.
@@ -220,7 +236,11 @@ impl<W: UIntLike> Mmio<W> {
     /// For as long as the value (or any copy of the address) is used, `base..base + len`
     /// must be a device register block, mapped, valid for volatile accesses of `W`, and
     /// `base` aligned for `W`; and no other code may drive the same registers in a way that
-    /// breaks the driver's assumptions (normally: one driver value per block).
+    /// breaks the driver's assumptions (normally: one driver value per block). A window over
+    /// ordinary memory instead of device registers (a test) must not be accessed from two
+    /// threads at the same time: `Mmio` is `Sync` because concurrent volatile accesses to
+    /// device memory are not data races (see the `Sync` impl), which is not true of memory
+    /// the program owns.
     pub const unsafe fn new(base: usize, len: usize) -> Self {
         Self {
             base: base as *mut W,
@@ -280,6 +300,18 @@ impl<W: UIntLike> core::fmt::Debug for Mmio<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A driver, its parts and what is built on them can be `static`s shared with interrupt
+    /// handlers without an `unsafe impl Sync` of the firmware's own (a `&Mmio` held by a
+    /// part must be `Send`).
+    #[test]
+    fn mmio_is_send_and_sync() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Mmio<u32>>();
+        shareable::<Mmio<u64>>();
+        shareable::<&'static Mmio<u32>>();
+        shareable::<Window<&'static Mmio<u32>>>();
+    }
 
     #[test]
     fn mmio_over_ram_reads_writes_and_refuses_out_of_window() {
