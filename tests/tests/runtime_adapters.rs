@@ -122,3 +122,15 @@ fn a_spurious_interrupt_with_a_deadline_armed_changes_nothing() {
     driver.on_interrupt();
     assert_eq!(a.0.load(Ordering::Relaxed), 1);
 }
+
+// A monotonic whose instants claim 1 MHz, for a time base that counts at 3.125 MHz.
+hwtimer_core::rtic_monotonic!(WrongRate, SimClockEvent, Extended<SimCounter>, 1_000_000);
+
+#[test]
+fn rtic_monotonic_refuses_a_time_base_at_another_rate() {
+    let clock = SimClock::new();
+    let event = SimClockEvent::new(&clock, 3_125_000, 8, 0x0FFF_FFFF);
+    let time = Extended::new(SimCounter::new(&clock, 64, 3_125_000));
+    // Its instants would be 3.125 times too short: a 1 ms delay would end after 320 µs.
+    assert_eq!(WrongRate::start(event, time), Err(Error::InvalidConfig));
+}

@@ -85,6 +85,11 @@
 //!
 //! - `sim`: the behavioural model (module `sim`); pulls in `std`.
 //! - `defmt`: `defmt::Format` on the public types.
+//! - `embassy`: [`embassy::Driver`], embassy-time's time driver on a comparator and
+//!   [`FrcTime`] (one `static`, one macro line, one call in the interrupt handler).
+//! - `rtic`: [`rtic_monotonic!`], an rtic-time 3 monotonic on a comparator and [`FrcTime`].
+//!
+//! Neither runtime is pulled in unless its feature is on.
 //!
 //! `critical-section` is used (for the shared `G_TCON`/`G_INT_ENB` shadows and the
 //! software epoch of [`FrcTime`]), never implemented: the firmware picks the
@@ -94,10 +99,18 @@
 
 pub mod clockevent;
 pub mod clocksource;
+#[cfg(feature = "embassy")]
+pub mod embassy;
 pub mod regs;
+#[cfg(feature = "rtic")]
+pub mod rtic;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod wstat;
+
+#[cfg(feature = "rtic")]
+#[doc(hidden)]
+pub use hwtimer_core as __hwtimer_core;
 
 use core::cell::Cell;
 

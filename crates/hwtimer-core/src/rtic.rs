@@ -133,8 +133,9 @@ impl<E: ClockEvent, M: Monotonic> core::fmt::Debug for Backend<E, M> {
 /// hwtimer_core::rtic_monotonic!(pub Mono, MyEvent, MyTime, 100_000_000, pend = my_pend);
 /// ```
 ///
-/// The generated type has `start(event, time)`, `on_interrupt()` (call it from the
-/// channel's interrupt handler, and only there) and `backend()`.
+/// The generated type has `start(event, time)` (which refuses a time base that does not
+/// count at `HZ`), `on_interrupt()` (call it from the channel's interrupt handler, and only
+/// there) and `backend()`.
 #[macro_export]
 macro_rules! rtic_monotonic {
     ($vis:vis $name:ident, $event:ty, $time:ty, $hz:expr $(, pend = $pend:expr)? $(,)?) => {
@@ -150,7 +151,17 @@ macro_rules! rtic_monotonic {
             }
 
             /// Hand over the hardware and start the timer queue.
+            ///
+            /// Errors: [`Error::InvalidConfig`]($crate::Error::InvalidConfig) when the time
+            /// base does not count at the rate the monotonic's instants are in (its
+            /// durations would then be wrong by that ratio, and waits early when it is
+            /// faster); those of `Backend::init`.
             pub fn start(event: $event, time: $time) -> ::core::result::Result<(), $crate::Error> {
+                if ::core::primitive::u64::from($crate::Monotonic::freq_hz(&time))
+                    != ($hz) as ::core::primitive::u64
+                {
+                    return ::core::result::Result::Err($crate::Error::InvalidConfig);
+                }
                 Self::backend().init(event, time)?;
                 <Self as $crate::__rtic_time::timer_queue::TimerQueueBackend>::timer_queue()
                     .initialize(Self);

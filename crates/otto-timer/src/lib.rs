@@ -84,16 +84,29 @@
 //!
 //! - `sim`: the behavioural model (`otto_timer::sim`, host only, pulls in `std`).
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
+//! - `embassy`: [`embassy::Driver`], embassy-time's time driver on a CPU's timer and the
+//!   extended clocksource (one `static`, one macro line, one call in the interrupt handler).
+//! - `rtic`: [`rtic_monotonic!`], an rtic-time 3 monotonic on the same pair.
+//!
+//! Neither runtime is pulled in unless its feature is on.
 #![cfg_attr(not(feature = "sim"), no_std)]
 #![deny(missing_docs)]
 
 mod channel;
 pub mod clockevent;
 pub mod clocksource;
+#[cfg(feature = "embassy")]
+pub mod embassy;
 pub mod regs;
+#[cfg(feature = "rtic")]
+pub mod rtic;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod soc;
+
+#[cfg(feature = "rtic")]
+#[doc(hidden)]
+pub use hwtimer_core as __hwtimer_core;
 
 pub use clockevent::{CpuTimer, OttoClockEvent};
 pub use clocksource::OttoClocksource;

@@ -1,0 +1,88 @@
+//! The MCT as an rtic-time monotonic (feature `rtic`): hwtimer-core's
+//! [`rtic_monotonic!`](hwtimer_core::rtic_monotonic) on a global [`Comparator`] and the
+//! block's 64-bit time base [`FrcTime`], in FRC ticks (`fugit` instants at 24 MHz).
+//!
+//! # Set-up
+//!
+//! ```no_run
+//! use exynos_mct::{Config, FrcTime, Mct, regs};
+//! use hwtimer_core::Mmio;
+//! use rtic_time::Timebase as _; // now, delay, delay_until, timeout_after, ...
+//! use static_cell::StaticCell;
+//!
+//! exynos_mct::rtic_monotonic!(pub Mono); // comparator + FrcTime at 24 MHz
+//! static MCT: StaticCell<Mct<Mmio>> = StaticCell::new();
+//! static TIME: StaticCell<FrcTime<'static, Mmio>> = StaticCell::new();
+//!
+//! fn start_time() -> Result<(), hwtimer_core::Error> {
+//!     // SAFETY: the Exynos4210 MCT window, mapped, driven by nothing else.
+//!     let bus = unsafe { Mmio::new(regs::EXYNOS4210_BASE, regs::WINDOW_LEN) };
+//!     let mct = MCT.init(Mct::new(bus, Config::default())?);
+//!     mct.start_frc()?;
+//!     Mono::start(mct.comparator(1)?, TIME.init(mct.time())) // then enable G1 (SPI 69)
+//! }
+//!
+//! fn on_mct_g1_irq() {
+//!     Mono::on_interrupt();
+//! }
+//! // in any task, on any executor:  Mono::delay(5.millis()).await;
+//! ```
+//!
+//! In an RTIC application, `Mono` is the monotonic and `on_interrupt` is called from the
+//! hardware task bound to the comparator's interrupt. Instants are `u64` FRC ticks, the
+//! values of [`FrcTime`] itself, so nothing is converted; a wait is never early (rtic-time
+//! checks the time before it wakes a task) and late by what [`hwtimer_core::Alarm`]
+//! documents plus interrupt latency.
+
+use hwtimer_core::Mmio;
+
+use crate::{Comparator, FrcTime};
+
+/// The channel: a global comparator on the MCT behind an [`Mmio`] window.
+pub type Event = Comparator<'static, Mmio<u32>>;
+/// The time base, shared by reference.
+pub type Time = &'static FrcTime<'static, Mmio<u32>>;
+
+/// Generate an rtic-time monotonic type on an MCT comparator and [`FrcTime`]:
+/// `exynos_mct::rtic_monotonic!(pub Mono)` at the 24 MHz FRC rate, or
+/// `exynos_mct::rtic_monotonic!(pub Mono, 1_000_000)` for an FRC divided by `MCT_CFG`.
+///
+/// The type has `start(comparator, &'static FrcTime)` (an [`Error::InvalidConfig`](hwtimer_core::Error)
+/// when the time base does not count at the given rate), `on_interrupt()` for the
+/// comparator's interrupt handler, and rtic-time's `Timebase` methods (`now`, `delay`,
+/// `delay_until`, `timeout_after`, ...). See [`hwtimer_core::rtic_monotonic!`].
+#[macro_export]
+macro_rules! rtic_monotonic {
+    ($vis:vis $name:ident $(,)?) => {
+        $crate::rtic_monotonic!($vis $name, $crate::regs::FIN_PLL_HZ as u64);
+    };
+    ($vis:vis $name:ident, $hz:expr $(,)?) => {
+        $crate::__hwtimer_core::rtic_monotonic!(
+            $vis $name,
+            $crate::rtic::Event,
+            $crate::rtic::Time,
+            $hz
+        );
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use rtic_time::Timebase;
+    use rtic_time::fugit::MonotonicTimerInstantU64;
+
+    crate::rtic_monotonic!(Mono);
+    crate::rtic_monotonic!(Slow, 1_000_000);
+
+    /// The macro gives a monotonic in FRC ticks whose statics need no wrapper (the backend
+    /// holding a comparator on `Mmio` is `Sync`).
+    #[test]
+    fn the_monotonic_counts_frc_ticks() {
+        fn rtic_monotonic<T: rtic_time::Monotonic>() {}
+        rtic_monotonic::<Mono>();
+        let _: MonotonicTimerInstantU64<24_000_000> = Mono::now();
+        let _: MonotonicTimerInstantU64<1_000_000> = Slow::now();
+        // Before `start`, time reads 0.
+        assert_eq!(Mono::now().as_ticks(), 0);
+    }
+}
