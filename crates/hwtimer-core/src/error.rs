@@ -24,7 +24,8 @@ pub enum Error {
         now: u64,
     },
     /// The device cannot do this at all (for example periodic mode on a oneshot-only
-    /// comparator).
+    /// comparator), or not from here (a per-core timer asked from another core, as
+    /// `loongarch_timer::pinned` refuses it). Nothing was changed.
     Unsupported,
     /// The driver was re-entered while it was in use (a waker or callback that calls back
     /// into it from inside its critical section). Nothing was changed.

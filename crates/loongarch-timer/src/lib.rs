@@ -81,8 +81,18 @@ pub mod clockevent;
 pub mod clocksource;
 pub mod cpucfg;
 pub mod csr;
+#[cfg(all(feature = "embassy", target_has_atomic = "64"))]
+pub mod embassy;
+#[cfg(target_has_atomic = "64")]
+pub mod pinned;
+#[cfg(all(feature = "rtic", target_has_atomic = "64"))]
+pub mod rtic;
 #[cfg(feature = "sim")]
 pub mod sim;
+
+#[cfg(feature = "rtic")]
+#[doc(hidden)]
+pub use hwtimer_core as __hwtimer_core;
 
 pub use clockevent::{Config, ConfigError, ConstantTimer};
 pub use clocksource::StableCounter;

@@ -101,6 +101,8 @@ pub struct LoongArchCore {
     fired: u64,
     last_fire_ns: Option<u64>,
     tcfg_writes: u64,
+    /// `CPUID.CoreID` as the accesses see it: the core that executes them.
+    core_id: u64,
 }
 
 impl LoongArchCore {
@@ -134,6 +136,7 @@ impl LoongArchCore {
             fired: 0,
             last_fire_ns: None,
             tcfg_writes: 0,
+            core_id: 0,
         }
     }
 
@@ -160,6 +163,19 @@ impl LoongArchCore {
     pub fn without_constant_timer(mut self) -> Self {
         self.cpucfg[2] &= !CPUCFG2_LLFTP;
         self
+    }
+
+    /// Report `CPUID.CoreID` = `id` (the model is core 0 by default).
+    pub fn with_core_id(mut self, id: u64) -> Self {
+        self.core_id = id & 0x1FF;
+        self
+    }
+
+    /// Make the following accesses look as if another core executed them: `CPUID` reads
+    /// `id` from now on. The model still holds one timer, so a driver that checks the core
+    /// must be seen to leave it alone (count [`tcfg_writes`](Self::tcfg_writes)).
+    pub fn set_core_id(&mut self, id: u64) {
+        self.core_id = id & 0x1FF;
     }
 
     /// Start the stable counter at `value` at t = 0 (firmware ran before us).
@@ -268,7 +284,8 @@ impl SimModel for LoongArchCore {
             o if o == CSR_ERA.offset() => self.era,
             o if o == CSR_BADV.offset() => self.badv,
             o if o == CSR_EENTRY.offset() => self.eentry,
-            o if o == CSR_CPUID.offset() || o == CSR_PRCFG1.offset() => 0,
+            o if o == CSR_CPUID.offset() => self.core_id,
+            o if o == CSR_PRCFG1.offset() => 0,
             o if o == CSR_TMID.offset() => self.tmid,
             o if o == CSR_TCFG.offset() => self.tcfg,
             o if o == CSR_TVAL.offset() => match self.target {

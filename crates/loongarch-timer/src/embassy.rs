@@ -1,0 +1,64 @@
+//! The constant timer as embassy-time's time driver (feature `embassy`): hwtimer-core's
+//! [`TimeDriver`] on the core's [`PinnedTimer`] and [`PinnedCounter`], so the driver is a
+//! plain `static` and the only `unsafe` in the firmware is the CSR boundary itself
+//! (`NativeCsr::new`).
+//!
+//! # Set-up
+//!
+//! embassy-time built with `tick-hz-100_000_000` counts stable-counter ticks (QEMU virt and
+//! the Loongson 3A5000 run it at 100 MHz), so nothing is rounded.
+//!
+//! ```ignore
+//! use loongarch_timer::{Config, csr::NativeCsr};
+//!
+//! embassy_time_driver::time_driver_impl!(
+//!     static DRIVER: loongarch_timer::embassy::Driver = loongarch_timer::embassy::Driver::new()
+//! );
+//!
+//! fn start_time() -> Result<(), hwtimer_core::Error> {
+//!     // SAFETY: PLV0, on the core that owns the timer; nothing else programs TCFG, TICLR
+//!     // or ECFG bit 11 on it.
+//!     let csr = unsafe { NativeCsr::new() };
+//!     let (timer, time) = loongarch_timer::pinned::pair(csr, Config::default())?;
+//!     DRIVER.init(timer, time) // then set CRMD.IE
+//! }
+//!
+//! // In the exception handler, when ESTAT.IS bit 11 (TI) is set:
+//! fn on_timer_interrupt() {
+//!     DRIVER.on_interrupt(); // clears TI through TICLR, wakes what is due, re-arms
+//! }
+//! ```
+//!
+//! # One core
+//!
+//! The timer and the counter are the core's own, so the driver serves the core that
+//! created them: run the executor whose tasks use embassy-time there. A call from another
+//! core never touches that core's timer (see [`pinned`](crate::pinned)); its wake waits for
+//! the owning core's next timer interrupt.
+//!
+//! # Timing
+//!
+//! The timer is phase-locked to the stable counter, so a wake is late by at most
+//! `min_delta` (1000 ticks by default, for a wake closer than that: the seed-003 choice;
+//! see [`Config`](crate::Config)), 3 ticks of InitVal granularity, embassy-tick rounding
+//! and interrupt latency; never early ([`hwtimer_core::embassy`] has the contract).
+
+use hwtimer_core::embassy::TimeDriver;
+
+use crate::pinned::{PinnedCounter, PinnedTimer};
+
+/// The embassy-time driver on the timer of the core behind CSR backend `C`, with room for
+/// `N` waiting tasks (the sim's backend in host tests).
+pub type DriverOn<C, const N: usize = 16> = TimeDriver<PinnedTimer<C>, PinnedCounter<C>, N>;
+
+/// The embassy-time driver on this core's constant timer, with room for `N` waiting tasks.
+#[cfg(target_arch = "loongarch64")]
+pub type Driver<const N: usize = 16> = DriverOn<crate::csr::NativeCsr, N>;
+
+#[cfg(target_arch = "loongarch64")]
+const _: () = {
+    // What `time_driver_impl!` needs of the type in its `static`, checked on every
+    // loongarch64 build.
+    const fn embassy_driver<T: embassy_time_driver::Driver>() {}
+    embassy_driver::<Driver>()
+};
