@@ -11,6 +11,9 @@
 //!
 //! Example: `MCT FRC: {n} -> {n} (advancing)` matches `MCT FRC: 12 -> 733 (advancing)`.
 //!
+//! A lower bound: `{n>=N}` is a decimal number (all the digits at that point) of at least
+//! `N`, so `wakes={n>=1000} early=0` requires a thousand wakes and none early.
+//!
 //! Independently of the patterns, an output line starting with `PANIC` fails the check (the
 //! firmware panic handlers print `PANIC: ...`), so a board that cannot report a failure exit
 //! status still fails visibly.
@@ -26,6 +29,8 @@ enum Token {
     Hex,
     /// `{*}`: anything.
     Any,
+    /// `{n>=N}`: all the decimal digits at this point, forming a number of at least `N`.
+    AtLeast(u64),
 }
 
 /// A compiled line pattern.
@@ -55,6 +60,18 @@ impl Pattern {
                 }
                 tokens.push(token);
                 rest = &rest[text.len()..];
+            } else if let Some(bound) = rest.strip_prefix("{n>=") {
+                let end = bound
+                    .find('}')
+                    .ok_or_else(|| format!("unclosed {{n>=...}} in {source:?}"))?;
+                let min = bound[..end]
+                    .parse::<u64>()
+                    .map_err(|_| format!("bad bound in {{n>={}}} in {source:?}", &bound[..end]))?;
+                if !literal.is_empty() {
+                    tokens.push(Token::Literal(std::mem::take(&mut literal)));
+                }
+                tokens.push(Token::AtLeast(min));
+                rest = &bound[end + 1..];
             } else if rest.starts_with("{{") || rest.starts_with("}}") {
                 literal.push(ch);
                 rest = &rest[2..];
@@ -101,6 +118,13 @@ fn match_tokens(tokens: &[Token], text: &str) -> bool {
         // Digits are ASCII, so a char count is also a byte count.
         Token::Decimal => (1..=run(char::is_ascii_digit)).any(|n| match_tokens(rest, &text[n..])),
         Token::Hex => (1..=run(char::is_ascii_hexdigit)).any(|n| match_tokens(rest, &text[n..])),
+        Token::AtLeast(min) => {
+            let n = run(char::is_ascii_digit);
+            // Too many digits for u64 is a number above any bound.
+            n > 0
+                && text[..n].parse::<u64>().map_or(true, |v| v >= *min)
+                && match_tokens(rest, &text[n..])
+        }
         Token::Any => (0..=text.len())
             .filter(|&n| text.is_char_boundary(n))
             .any(|n| match_tokens(rest, &text[n..])),
@@ -159,6 +183,23 @@ mod tests {
         assert!(matches("{{n}} }}", "{n} }"));
         assert!(!matches("done", "done and more"));
         assert!(Pattern::new("{y}").is_err());
+    }
+
+    #[test]
+    fn lower_bounds() {
+        let p = "wakes={n>=1000} early=0";
+        assert!(matches(p, "wakes=1000 early=0"));
+        assert!(matches(p, "wakes=123456 early=0"));
+        assert!(matches(p, "wakes=99999999999999999999999 early=0"));
+        assert!(!matches(p, "wakes=999 early=0"));
+        assert!(!matches(p, "wakes=0999 early=0"));
+        assert!(!matches(p, "wakes= early=0"));
+        assert!(!matches(p, "wakes=1000 early=1"));
+        // All the digits count: 10001 is not read as 1000 followed by "1".
+        assert!(!matches("x={n>=1000}1", "x=10001"));
+        assert!(matches("{n>=0}", "0"));
+        assert!(Pattern::new("{n>=}").is_err());
+        assert!(Pattern::new("{n>=12").is_err());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! | [`arm_board!`](crate::arm_board) | entry code (park secondaries, stacks, `.bss`, VBAR), exception vectors, IRQ entry, panic handler, banner |
 //! | [`gic`] | the ARM GIC (v1/v2) distributor and CPU interface, as far as a firmware needs them |
 //! | [`pmu`] | the Cortex-A cycle counter (PMCCNTR): one count per instruction under `-icount shift=0` |
+//! | [`mmu`] | a flat section-mapped translation table and the MMU/cache enable sequence (RAM Normal, devices Device), for firmware that runs an executor |
 //! | [`cs`], [`arm_critical_section!`](crate::arm_critical_section) | the `critical-section` implementation: IRQs masked through CPSR.I |
 //! | functions below | semihosting exit, CP15 identification, VBAR, CPSR.I, exception names |
 //!
@@ -12,6 +13,7 @@
 
 pub mod cs;
 pub mod gic;
+pub mod mmu;
 pub mod pmu;
 
 mod entry;
@@ -53,6 +55,14 @@ pub fn semihosting_exit(success: bool) -> ! {
     loop {
         core::hint::spin_loop();
     }
+}
+
+/// Ends the run: prints `done` or `FAILED` and exits through semihosting with the matching
+/// status. For a firmware whose main never returns (an executor), called by its last task;
+/// [`arm_board!`](crate::arm_board) does the same when main returns.
+pub fn finish<C: crate::Console>(console: C, ok: bool) -> ! {
+    crate::println!(console, "{}", if ok { "done" } else { "FAILED" });
+    semihosting_exit(ok)
 }
 
 /// Reads MIDR (Main ID Register): implementer, variant, part number, revision.

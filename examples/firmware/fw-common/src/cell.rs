@@ -1,9 +1,19 @@
-//! Statics for single-core firmware: a value initialised at run time that lives forever
+//! Statics for firmware: a value initialised at run time that lives forever
 //! ([`StaticCell`]), and a value shared between the main program and an interrupt handler
 //! ([`CsCell`]).
 //!
-//! Both rely on `critical-section`: the board provides an implementation that masks its
-//! interrupts (on ARM, `cpsr-critical-section` of this crate).
+//! Neither needs `unsafe` in the firmware, and neither is made `Sync` by an `unsafe impl` of
+//! this crate: both keep their value in a `critical_section::Mutex`, which is `Sync` for any
+//! `Send` value. Driver state is `Send` because `hwtimer_core::Mmio` is `Sync` (concurrent
+//! volatile accesses to device registers are not data races; see its `SAFETY` comment) and
+//! per-core timers come pinned to their core (`loongarch_timer::pinned`). The board provides
+//! the `critical-section` implementation that masks its interrupts (on ARM,
+//! [`arm_critical_section!`](crate::arm_critical_section)).
+//!
+//! [`StaticCell`] does what the `static_cell` crate does, with a critical section instead
+//! of an atomic compare-and-swap: on ARMv7 that would be LDREX/STREX, which the architecture
+//! leaves unpredictable on the strongly-ordered memory of a core running with its MMU off,
+//! as the boards without an executor do.
 
 use core::cell::{Cell, RefCell, UnsafeCell};
 use core::mem::MaybeUninit;
@@ -11,38 +21,39 @@ use core::mem::MaybeUninit;
 use critical_section::Mutex;
 
 /// Storage for a value created at run time that must then be borrowed for `'static`, such as
-/// a driver whose parts borrow it and are handed to an interrupt handler.
+/// a driver whose parts borrow it and are handed to an interrupt handler, or an executor.
 ///
 /// [`init`](Self::init) succeeds once; the flag is checked and set inside a critical section.
 pub struct StaticCell<T> {
     taken: Mutex<Cell<bool>>,
-    value: UnsafeCell<MaybeUninit<T>>,
+    value: Mutex<UnsafeCell<MaybeUninit<T>>>,
 }
-
-// SAFETY: the only access to `value` is through `init`, which hands out the single `&mut`
-// exactly once (guarded by `taken` in a critical section). Moving that `&'static mut T` to
-// another context requires `T: Send`.
-unsafe impl<T: Send> Sync for StaticCell<T> {}
 
 impl<T> StaticCell<T> {
     /// An empty cell.
     pub const fn new() -> Self {
         Self {
             taken: Mutex::new(Cell::new(false)),
-            value: UnsafeCell::new(MaybeUninit::uninit()),
+            value: Mutex::new(UnsafeCell::new(MaybeUninit::uninit())),
         }
     }
 
     /// Stores `value` and returns the only reference to it, or gives `value` back when the
     /// cell was already initialised.
     pub fn try_init(&'static self, value: T) -> Result<&'static mut T, T> {
-        let first = critical_section::with(|cs| !self.taken.borrow(cs).replace(true));
-        if !first {
+        let slot = critical_section::with(|cs| {
+            let first = !self.taken.borrow(cs).replace(true);
+            first.then(|| self.value.borrow(cs).get())
+        });
+        let Some(slot) = slot else {
             return Err(value);
-        }
-        // SAFETY: `taken` was false, so no reference to `value` exists yet, and it is now
-        // true, so no later call reaches this line: this `&mut` is the only one, forever.
-        let slot = unsafe { &mut *self.value.get() };
+        };
+        // SAFETY: `taken` was false, so no reference to the value exists yet, and it is now
+        // true, so no later call gets here: this `&mut` is the only one there will ever be.
+        // The storage is `'static`, so the pointer stays valid after the critical section.
+        // Handing it to another context needs `T: Send`, which `Mutex` requires for the cell
+        // to be `Sync` at all.
+        let slot = unsafe { &mut *slot };
         Ok(slot.write(value))
     }
 
@@ -61,33 +72,18 @@ impl<T> Default for StaticCell<T> {
     }
 }
 
-/// A `RefCell` that can be a `static` shared by the main program and interrupt handlers of a
-/// **single-core** firmware, borrowed only inside a critical section.
-///
-/// Unlike `critical_section::Mutex<RefCell<T>>` it does not require `T: Send`. Driver parts
-/// that borrow a memory-mapped block (`&Mct<Mmio>`) are not `Send`, because an MMIO window
-/// is not `Sync`; on one core, with the handler excluded by masking interrupts, sharing them
-/// is sound, and that is the promise [`new`](Self::new) asks for.
+/// A `RefCell` that can be a `static` shared by the main program and interrupt handlers,
+/// borrowed only inside a critical section: a `critical_section::Mutex<RefCell<T>>` with a
+/// borrow that cannot panic.
 pub struct CsCell<T> {
-    inner: RefCell<T>,
+    inner: Mutex<RefCell<T>>,
 }
-
-// SAFETY: `CsCell::new`'s contract: only one CPU ever runs code that reaches the cell, and
-// every access happens in `with`, inside a critical section that excludes the interrupt
-// handlers; so accesses never overlap, whatever `T` is.
-unsafe impl<T> Sync for CsCell<T> {}
 
 impl<T> CsCell<T> {
     /// Wraps `value`.
-    ///
-    /// # Safety
-    ///
-    /// Only one CPU may ever run code that accesses the cell (secondary CPUs parked, as the
-    /// entry code of [`arm_board!`](crate::arm_board) does), and the `critical-section`
-    /// implementation must exclude every interrupt handler that uses it.
-    pub const unsafe fn new(value: T) -> Self {
+    pub const fn new(value: T) -> Self {
         Self {
-            inner: RefCell::new(value),
+            inner: Mutex::new(RefCell::new(value)),
         }
     }
 
@@ -95,8 +91,8 @@ impl<T> CsCell<T> {
     /// when the value is already borrowed, i.e. when called from inside another `with` on
     /// the same cell.
     pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> Option<R> {
-        critical_section::with(|_cs| {
-            let mut value = self.inner.try_borrow_mut().ok()?;
+        critical_section::with(|cs| {
+            let mut value = self.inner.borrow(cs).try_borrow_mut().ok()?;
             Some(f(&mut value))
         })
     }

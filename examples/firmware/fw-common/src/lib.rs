@@ -5,10 +5,16 @@
 //!
 //! * [`Writer`] and the [`println!`] macro: `core::fmt` output with `\n` turned into `\r\n`;
 //! * [`mmio`]: volatile register access by physical address;
-//! * [`cell`]: [`StaticCell`] and [`CsCell`], statics shared with interrupt handlers;
+//! * [`cell`]: [`StaticCell`] and [`CsCell`], statics shared with interrupt handlers (no
+//!   `unsafe` needed to declare or use them);
 //! * [`arm`] (32-bit ARM only): the boards' entry code, exception vectors and panic handler
 //!   ([`arm_board!`]), the GIC, the cycle counter, semihosting exit, CP15 registers, and a
-//!   `critical-section` implementation ([`arm_critical_section!`]).
+//!   `critical-section` implementation ([`arm_critical_section!`]), and the flat translation
+//!   table that turns on the MMU and caches for firmware that runs an executor;
+//! * `loongarch` (LoongArch64 only): paged mode with direct-mapped windows, the entry code,
+//!   exception entry and panic handler (`loongarch_board!`), CSR helpers and a
+//!   `critical-section` implementation (`loongarch_critical_section!`);
+//! * [`wakes`]: the wake-up statistics the async firmware prints (never early, how late).
 //!
 //! The firmware output is checked line by line by `cargo xtask qemu` against the board's
 //! `expected.txt`, so print one fact per line. Lines that start with `bench: ` are collected by
@@ -17,9 +23,12 @@
 
 pub mod cell;
 pub mod mmio;
+pub mod wakes;
 
 #[cfg(target_arch = "arm")]
 pub mod arm;
+#[cfg(target_arch = "loongarch64")]
+pub mod loongarch;
 
 pub use cell::{CsCell, StaticCell};
 

@@ -310,14 +310,11 @@ static GIC: Gic = unsafe { Gic::new(GIC_DIST, GIC_CPU) };
 /// Storage of the timer queue.
 static TIMERS: StaticCell<Timers> = StaticCell::new();
 /// The queue, for the handler.
-// SAFETY: CPU1 is parked by the entry code, and the CPSR critical section excludes `on_irq`.
-static TIMERS_REF: CsCell<Option<&'static Timers>> = unsafe { CsCell::new(None) };
+static TIMERS_REF: CsCell<Option<&'static Timers>> = CsCell::new(None);
 /// The TX ring, shared by the main program (transmit) and the timer callback (reclaim).
-// SAFETY: as for `TIMERS_REF`.
-static TX: CsCell<Option<TxRing<Identity>>> = unsafe { CsCell::new(None) };
+static TX: CsCell<Option<TxRing<Identity>>> = CsCell::new(None);
 /// What the handler saw.
-// SAFETY: as for `TIMERS_REF`.
-static LOG: CsCell<IrqLog> = unsafe { CsCell::new(IrqLog::new()) };
+static LOG: CsCell<IrqLog> = CsCell::new(IrqLog::new());
 /// Cleanup-timer expiries handled so far (written only by the handler, plain load + store).
 static EXPIRIES: AtomicU32 = AtomicU32::new(0);
 

@@ -133,14 +133,11 @@ static GIC: Gic = unsafe { Gic::new(EXT_GIC_DIST, EXT_GIC_CPU) };
 /// The MCT driver, `'static` so its parts can be shared with the interrupt handler.
 static MCT: StaticCell<Mct<Bus>> = StaticCell::new();
 /// Comparator 0's alarm, while the interrupt tests run.
-// SAFETY: CPU1 is parked by the entry code, and the CPSR critical section excludes `on_irq`.
-static COMP0: CsCell<Option<CompAlarm>> = unsafe { CsCell::new(None) };
+static COMP0: CsCell<Option<CompAlarm>> = CsCell::new(None);
 /// Local timer 0's alarm, while the interrupt tests run.
-// SAFETY: as for `COMP0`.
-static L0: CsCell<Option<LocalAlarm>> = unsafe { CsCell::new(None) };
+static L0: CsCell<Option<LocalAlarm>> = CsCell::new(None);
 /// What the handler saw.
-// SAFETY: as for `COMP0`.
-static LOG: CsCell<IrqLog> = unsafe { CsCell::new(IrqLog::new()) };
+static LOG: CsCell<IrqLog> = CsCell::new(IrqLog::new());
 /// MCT interrupts handled so far. Written only by the handler (plain load + store: no
 /// exclusive accesses on the MMU-off core), polled by the main program.
 static MCT_IRQS: AtomicU32 = AtomicU32::new(0);

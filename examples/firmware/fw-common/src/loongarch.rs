@@ -1,0 +1,375 @@
+//! LoongArch64 support for firmware that runs an executor: paged mode with direct-mapped
+//! windows (RAM cached and coherent, devices strongly-ordered uncached), the exception entry,
+//! CSR helpers and a `critical-section` implementation.
+//!
+//! | item | what it is |
+//! |---|---|
+//! | [`loongarch_board!`](crate::loongarch_board) | entry code (FPU, DMW windows, paged mode, stack, `.bss`, EENTRY, TLBRENTRY), exception entry, panic handler, banner |
+//! | [`loongarch_critical_section!`](crate::loongarch_critical_section) | `critical-section` through CRMD.IE, with a nesting depth |
+//! | functions below | `rdtime.d`, CRMD, ESTAT, interrupt enable, device addresses through the uncached window |
+//!
+//! # Memory map (as Linux sets it up)
+//!
+//! QEMU starts the core in direct-address mode with data accesses strongly-ordered uncached
+//! (CRMD = 0x8: DA = 1, DATF = DATM = 0; `docs/qemu.md`). LL/SC and the AM* atomics are
+//! meant for cached coherent memory, and async executors are built on them, so the entry
+//! code switches to paged mode with two direct-mapped windows, the way Linux's `head.S`
+//! does:
+//!
+//! | window | CSR | value | virtual | memory access type |
+//! |---|---|---|---|---|
+//! | devices | DMW0 (0x180) | `0x8000_0000_0000_0001` | `0x8000_xxxx_xxxx_xxxx` | strongly-ordered uncached (MAT 0), PLV0 |
+//! | RAM | DMW1 (0x181) | `0x9000_0000_0000_0011` | `0x9000_xxxx_xxxx_xxxx` | coherent cached (MAT 1), PLV0 |
+//!
+//! The image is linked in the RAM window (`0x9000_0000_0020_0000`; QEMU loads it at the
+//! physical address, the low 48 bits); the entry jumps from the physical alias it starts at
+//! to the linked address and sets CRMD = `0xb0` (PG = 1, DATF = DATM = cached, IE = 0).
+//! Devices are reached at [`UNCACHED`]` | physical` (see [`device`]). Nothing else is
+//! mapped: any other address raises a TLB refill exception, whose entry reports it and
+//! powers off.
+
+/// Base of the strongly-ordered uncached window (DMW0): devices.
+pub const UNCACHED: usize = 0x8000_0000_0000_0000;
+/// Base of the coherent cached window (DMW1): RAM, where the image is linked.
+pub const CACHED: usize = 0x9000_0000_0000_0000;
+/// CRMD.IE, the global interrupt enable.
+pub const CRMD_IE: u64 = 1 << 2;
+/// ESTAT.IS bit of the timer interrupt.
+pub const ESTAT_TI: u64 = 1 << 11;
+
+/// The address of device register `phys` through the uncached window.
+pub const fn device(phys: usize) -> usize {
+    UNCACHED | phys
+}
+
+/// Reads the 64-bit stable counter (`rdtime.d`): a reference clock independent of any
+/// driver under test.
+#[inline(always)]
+pub fn rdtime() -> u64 {
+    let value: u64;
+    // SAFETY: `rdtime.d` only reads the stable counter (and its id, discarded).
+    unsafe {
+        core::arch::asm!("rdtime.d {}, {}", out(reg) value, out(reg) _, options(nomem, nostack));
+    }
+    value
+}
+
+/// Reads CRMD (current mode: PLV, IE, DA, PG, DATF, DATM).
+pub fn crmd() -> u64 {
+    let value: u64;
+    // SAFETY: reading CRMD has no side effects; the firmware runs at PLV0.
+    unsafe { core::arch::asm!("csrrd {}, 0x0", out(reg) value, options(nomem, nostack)) };
+    value
+}
+
+/// Reads ESTAT (pending interrupts, exception code).
+pub fn estat() -> u64 {
+    let value: u64;
+    // SAFETY: reading ESTAT has no side effects; PLV0.
+    unsafe { core::arch::asm!("csrrd {}, 0x5", out(reg) value, options(nomem, nostack)) };
+    value
+}
+
+/// Reads ERA (the exception return address).
+pub fn era() -> u64 {
+    let value: u64;
+    // SAFETY: reading ERA has no side effects; PLV0.
+    unsafe { core::arch::asm!("csrrd {}, 0x6", out(reg) value, options(nomem, nostack)) };
+    value
+}
+
+/// Reads BADV (the faulting virtual address).
+pub fn badv() -> u64 {
+    let value: u64;
+    // SAFETY: reading BADV has no side effects; PLV0.
+    unsafe { core::arch::asm!("csrrd {}, 0x7", out(reg) value, options(nomem, nostack)) };
+    value
+}
+
+/// Sets CRMD.IE to `value & CRMD_IE` atomically (`csrxchg`); returns the old CRMD.
+pub fn crmd_xchg_ie(value: u64) -> u64 {
+    let mut v = value & CRMD_IE;
+    // SAFETY: `csrxchg` with mask = CRMD.IE only enables or disables interrupts, which is the
+    // firmware's decision; the mask lives in $t0 because rj = $r0/$r1 encodes csrrd/csrwr.
+    // Not `nomem`: memory accesses must not move across a change of interrupt state.
+    unsafe {
+        core::arch::asm!("csrxchg {0}, $t0, 0x0", inout(reg) v, in("$t0") CRMD_IE, options(nostack));
+    }
+    v
+}
+
+/// Whether interrupts are enabled (CRMD.IE).
+pub fn irq_enabled() -> bool {
+    crmd() & CRMD_IE != 0
+}
+
+/// Enables interrupts (CRMD.IE = 1).
+///
+/// # Safety
+///
+/// The exception entry must lead to a handler that acknowledges every enabled interrupt
+/// source, and this must not be called inside a critical section.
+pub unsafe fn irq_enable() {
+    crmd_xchg_ie(CRMD_IE);
+}
+
+/// Disables interrupts (CRMD.IE = 0). Always safe: it only delays interrupts.
+pub fn irq_disable() {
+    crmd_xchg_ie(0);
+}
+
+/// `critical-section` for single-core LoongArch firmware: CRMD.IE off while a section is held.
+pub mod cs {
+    use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+    /// Nesting depth (touched with interrupts off, on the one core).
+    static DEPTH: AtomicU32 = AtomicU32::new(0);
+    /// Whether interrupts were enabled when the outermost section began.
+    static IE_WAS_SET: AtomicBool = AtomicBool::new(false);
+
+    /// Enters a critical section.
+    ///
+    /// # Safety
+    ///
+    /// Only for `critical_section::Impl::acquire` on a single-core firmware; each call is
+    /// matched by one [`release`].
+    #[inline(always)]
+    pub unsafe fn acquire() {
+        let old = super::crmd_xchg_ie(0);
+        let depth = DEPTH.load(Ordering::Relaxed);
+        if depth == 0 {
+            IE_WAS_SET.store(old & super::CRMD_IE != 0, Ordering::Relaxed);
+        }
+        DEPTH.store(depth.saturating_add(1), Ordering::Relaxed);
+    }
+
+    /// Leaves a critical section: interrupts come back on when the outermost section ends
+    /// and they were on when it began.
+    ///
+    /// # Safety
+    ///
+    /// Only for `critical_section::Impl::release`, matching an earlier [`acquire`].
+    #[inline(always)]
+    pub unsafe fn release() {
+        let depth = DEPTH.load(Ordering::Relaxed).saturating_sub(1);
+        DEPTH.store(depth, Ordering::Relaxed);
+        if depth == 0 && IE_WAS_SET.load(Ordering::Relaxed) {
+            super::crmd_xchg_ie(super::CRMD_IE);
+        }
+    }
+}
+
+/// Installs [`cs::acquire`] / [`cs::release`] as the binary's `critical-section`
+/// implementation. Invoke once, in the board crate, on a single-core LoongArch firmware.
+#[macro_export]
+macro_rules! loongarch_critical_section {
+    () => {
+        /// `critical-section` through CRMD.IE (generated by `loongarch_critical_section!`).
+        struct __FwCrmdCriticalSection;
+        $crate::__critical_section::set_impl!(__FwCrmdCriticalSection);
+
+        // SAFETY: `fw_common::loongarch::cs`: interrupts are disabled before the nesting state
+        // is touched and re-enabled only when the outermost section ends; one core runs the
+        // firmware (QEMU virt starts the others in the boot ROM), so disabling interrupts
+        // excludes every other context.
+        unsafe impl $crate::__critical_section::Impl for __FwCrmdCriticalSection {
+            unsafe fn acquire() -> $crate::__critical_section::RawRestoreState {
+                // SAFETY: called by `critical_section` only, paired with `release`.
+                unsafe { $crate::loongarch::cs::acquire() }
+            }
+
+            unsafe fn release(_state: $crate::__critical_section::RawRestoreState) {
+                // SAFETY: called by `critical_section` only, after `acquire`.
+                unsafe { $crate::loongarch::cs::release() }
+            }
+        }
+    };
+}
+
+/// Defines the entry point, the exception entry and the panic handler of a LoongArch64
+/// firmware, and runs the board's main function between the banner and power-off.
+///
+/// ```ignore
+/// fw_common::loongarch_board! {
+///     name: "loongarch-virt-async", // printed as `timer-family firmware: <name>`
+///     console: Uart0,               // a `Copy` value implementing `Console`
+///     main: run,                    // `fn() -> bool`: true when every check passed
+///     irq: on_irq,                  // `fn(estat: u64)`: an interrupt (ESTAT.ECODE = 0)
+///     power_off: power_off,         // `fn() -> !`
+/// }
+/// ```
+///
+/// # What it generates
+///
+/// * `_start` (section `.text.start`, first in the image): EUEN.FPE = 1 (the target is
+///   hard-float), DMW0/DMW1 as in the [module docs](self), a jump from the physical alias to
+///   the linked address, CRMD = `0xb0` (paged, cached, IE off), the stack
+///   (`__stack_top`), `.bss` zeroed (`__sbss`..`__ebss`, 8-byte aligned), EENTRY = the
+///   exception entry (ECFG.VS = 0 at reset: every exception and interrupt enters there),
+///   TLBRENTRY = a refill entry that reports the bad address and powers off; then main.
+/// * The main function: prints `timer-family firmware: <name>`, calls `main`, prints `done`
+///   or `FAILED` and powers off. A `main` that never returns (an executor) ends the run
+///   itself with [`finish`].
+/// * The exception entry (4 KiB aligned): saves the caller-saved registers, calls the
+///   handler and returns with `ertn`. An exception (ESTAT.ECODE ≠ 0) prints
+///   `PANIC: exception ...` and powers off; an interrupt calls `irq(estat)`, which must
+///   acknowledge its source. Floating-point registers are not saved: handlers must not use
+///   floating point.
+/// * The `#[panic_handler]`: prints `PANIC: <message>` and powers off.
+///
+/// # Linker script contract
+///
+/// Link at [`CACHED`]` | physical` (QEMU loads at the physical address), provide
+/// `__stack_top` (16-byte aligned), `__sbss`, `__ebss` (8-byte aligned) and place
+/// `.text.start` first.
+#[macro_export]
+macro_rules! loongarch_board {
+    (name: $name:literal, console: $console:expr, main: $main:path, irq: $irq:path,
+     power_off: $power_off:path $(,)?) => {
+        /// Called from `_start` in paged mode with a stack and zeroed `.bss` (generated by
+        /// `loongarch_board!`).
+        #[unsafe(no_mangle)]
+        extern "C" fn __fw_la_main() -> ! {
+            $crate::println!($console, "timer-family firmware: {}", $name);
+            let main: fn() -> bool = $main;
+            let ok = main();
+            $crate::loongarch::finish($console, ok, $power_off)
+        }
+
+        /// Called from the exception entry with interrupts off (generated by
+        /// `loongarch_board!`).
+        #[unsafe(no_mangle)]
+        extern "C" fn __fw_la_trap() {
+            let estat = $crate::loongarch::estat();
+            if (estat >> 16) & 0x3f != 0 {
+                $crate::println!(
+                    $console,
+                    "PANIC: exception ESTAT = {:#x}, ERA = {:#x}, BADV = {:#x}",
+                    estat,
+                    $crate::loongarch::era(),
+                    $crate::loongarch::badv()
+                );
+                let off: fn() -> ! = $power_off;
+                off();
+            }
+            let irq: fn(u64) = $irq;
+            irq(estat)
+        }
+
+        /// Called from the TLB refill entry, in direct-address mode (generated by
+        /// `loongarch_board!`): an access outside the two windows.
+        #[unsafe(no_mangle)]
+        extern "C" fn __fw_la_tlb_refill() -> ! {
+            let badv: u64;
+            // SAFETY: reading TLBRBADV (CSR 0x89) has no side effects; PLV0.
+            unsafe { core::arch::asm!("csrrd {}, 0x89", out(reg) badv, options(nomem, nostack)) };
+            $crate::println!($console, "PANIC: TLB refill (unmapped address {:#x})", badv);
+            let off: fn() -> ! = $power_off;
+            off()
+        }
+
+        #[panic_handler]
+        fn __fw_la_panic(info: &core::panic::PanicInfo<'_>) -> ! {
+            $crate::print_panic($console, info);
+            let off: fn() -> ! = $power_off;
+            off()
+        }
+
+        core::arch::global_asm!(
+            r#"
+    .section .text.start, "ax"
+    .global _start
+    .type _start, @function
+_start:
+    li.w        $t0, 1
+    csrwr       $t0, 0x2            # EUEN.FPE = 1: the target is hard-float
+    li.d        $t0, 0x8000000000000001
+    csrwr       $t0, 0x180          # DMW0: 0x8000... -> devices, strongly-ordered uncached
+    li.d        $t0, 0x9000000000000011
+    csrwr       $t0, 0x181          # DMW1: 0x9000... -> RAM, coherent cached
+    la.pcrel    $t0, __fw_la_tlbrentry
+    csrwr       $t0, 0x88           # TLBRENTRY: a physical address (taken in DA mode)
+    la.pcrel    $t0, 1f             # still the physical alias: make it the linked address
+    lu52i.d     $t0, $t0, -1792     # bits 63:52 = 0x900
+    jirl        $zero, $t0, 0
+1:  li.w        $t0, 0xb0
+    csrwr       $t0, 0x0            # CRMD: PLV0, IE = 0, PG = 1, DATF = DATM = cached
+    la.pcrel    $sp, __stack_top
+    la.pcrel    $t0, __sbss         # zero .bss, 8 bytes at a time
+    la.pcrel    $t1, __ebss
+2:  bgeu        $t0, $t1, 3f
+    st.d        $zero, $t0, 0
+    addi.d      $t0, $t0, 8
+    b           2b
+3:  la.pcrel    $t0, __fw_la_eentry
+    csrwr       $t0, 0xc            # EENTRY (ECFG.VS = 0: one entry for everything)
+    bl          __fw_la_main
+4:  idle        0
+    b           4b
+
+    .section .text.fw_la_eentry, "ax"
+    .balign 4096
+    .global __fw_la_eentry
+__fw_la_eentry:
+    addi.d      $sp, $sp, -160
+    st.d        $ra, $sp, 0
+    st.d        $tp, $sp, 8
+    st.d        $a0, $sp, 16
+    st.d        $a1, $sp, 24
+    st.d        $a2, $sp, 32
+    st.d        $a3, $sp, 40
+    st.d        $a4, $sp, 48
+    st.d        $a5, $sp, 56
+    st.d        $a6, $sp, 64
+    st.d        $a7, $sp, 72
+    st.d        $t0, $sp, 80
+    st.d        $t1, $sp, 88
+    st.d        $t2, $sp, 96
+    st.d        $t3, $sp, 104
+    st.d        $t4, $sp, 112
+    st.d        $t5, $sp, 120
+    st.d        $t6, $sp, 128
+    st.d        $t7, $sp, 136
+    st.d        $t8, $sp, 144
+    st.d        $r21, $sp, 152
+    bl          __fw_la_trap
+    ld.d        $ra, $sp, 0
+    ld.d        $tp, $sp, 8
+    ld.d        $a0, $sp, 16
+    ld.d        $a1, $sp, 24
+    ld.d        $a2, $sp, 32
+    ld.d        $a3, $sp, 40
+    ld.d        $a4, $sp, 48
+    ld.d        $a5, $sp, 56
+    ld.d        $a6, $sp, 64
+    ld.d        $a7, $sp, 72
+    ld.d        $t0, $sp, 80
+    ld.d        $t1, $sp, 88
+    ld.d        $t2, $sp, 96
+    ld.d        $t3, $sp, 104
+    ld.d        $t4, $sp, 112
+    ld.d        $t5, $sp, 120
+    ld.d        $t6, $sp, 128
+    ld.d        $t7, $sp, 136
+    ld.d        $t8, $sp, 144
+    ld.d        $r21, $sp, 152
+    addi.d      $sp, $sp, 160
+    ertn
+
+    .balign 4096
+__fw_la_tlbrentry:
+    la.pcrel    $sp, __stack_top    # direct-address mode: a physical stack is fine
+    bl          __fw_la_tlb_refill
+5:  idle        0
+    b           5b
+"#
+        );
+    };
+}
+
+/// Ends the run: prints `done` or `FAILED` and calls `power_off`. For a firmware whose main
+/// never returns (an executor), called by its last task.
+pub fn finish<C: crate::Console + Copy>(console: C, ok: bool, power_off: fn() -> !) -> ! {
+    crate::println!(console, "{}", if ok { "done" } else { "FAILED" });
+    power_off()
+}
