@@ -36,25 +36,46 @@
 
 use hwtimer_core::Mmio;
 
-use crate::{Comparator, FrcTime};
+use crate::{Comparator, FrcTime, LocalTimer};
 
 /// The channel: a global comparator on the MCT behind an [`Mmio`] window.
 pub type Event = Comparator<'static, Mmio<u32>>;
+/// The other kind of channel: a local timer (`rtic_monotonic!(Mono, local_timer)`).
+pub type LocalEvent = LocalTimer<'static, Mmio<u32>>;
 /// The time base, shared by reference.
 pub type Time = &'static FrcTime<'static, Mmio<u32>>;
 
-/// Generate an rtic-time monotonic type on an MCT comparator and [`FrcTime`]:
-/// `exynos_mct::rtic_monotonic!(pub Mono)` at the 24 MHz FRC rate, or
-/// `exynos_mct::rtic_monotonic!(pub Mono, 1_000_000)` for an FRC divided by `MCT_CFG`.
+/// Generate an rtic-time monotonic type on an MCT channel and [`FrcTime`], in FRC ticks:
 ///
-/// The type has `start(comparator, &'static FrcTime)` (an [`Error::InvalidConfig`](hwtimer_core::Error)
-/// when the time base does not count at the given rate), `on_interrupt()` for the
-/// comparator's interrupt handler, and rtic-time's `Timebase` methods (`now`, `delay`,
-/// `delay_until`, `timeout_after`, ...). See [`hwtimer_core::rtic_monotonic!`].
+/// - `exynos_mct::rtic_monotonic!(pub Mono)`: on a global comparator, at the 24 MHz FRC rate;
+/// - `exynos_mct::rtic_monotonic!(pub Mono, 1_000_000)`: the same for an FRC divided by
+///   `MCT_CFG`;
+/// - `exynos_mct::rtic_monotonic!(pub Mono, local_timer)` (or `local_timer, HZ`): on a
+///   local timer instead (`start` then takes a [`LocalTimer`]). A local timer has its own
+///   counter and interrupt, so it does not share the FRC's compare logic with the
+///   comparators; it is not phase-locked to the FRC, so each wait carries one tick of
+///   margin (see [`hwtimer_core::Alarm`]).
+///
+/// The type has `start(channel, &'static FrcTime)` (an
+/// [`Error::InvalidConfig`](hwtimer_core::Error) when the time base does not count at the
+/// given rate), `on_interrupt()` for the channel's interrupt handler, and rtic-time's
+/// `Timebase` methods (`now`, `delay`, `delay_until`, `timeout_after`, ...). See
+/// [`hwtimer_core::rtic_monotonic!`].
 #[macro_export]
 macro_rules! rtic_monotonic {
     ($vis:vis $name:ident $(,)?) => {
         $crate::rtic_monotonic!($vis $name, $crate::regs::FIN_PLL_HZ as u64);
+    };
+    ($vis:vis $name:ident, local_timer $(,)?) => {
+        $crate::rtic_monotonic!($vis $name, local_timer, $crate::regs::FIN_PLL_HZ as u64);
+    };
+    ($vis:vis $name:ident, local_timer, $hz:expr $(,)?) => {
+        $crate::__hwtimer_core::rtic_monotonic!(
+            $vis $name,
+            $crate::rtic::LocalEvent,
+            $crate::rtic::Time,
+            $hz
+        );
     };
     ($vis:vis $name:ident, $hz:expr $(,)?) => {
         $crate::__hwtimer_core::rtic_monotonic!(
@@ -73,6 +94,7 @@ mod tests {
 
     crate::rtic_monotonic!(Mono);
     crate::rtic_monotonic!(Slow, 1_000_000);
+    crate::rtic_monotonic!(Local, local_timer);
 
     /// The macro gives a monotonic in FRC ticks whose statics need no wrapper (the backend
     /// holding a comparator on `Mmio` is `Sync`).
@@ -82,6 +104,8 @@ mod tests {
         rtic_monotonic::<Mono>();
         let _: MonotonicTimerInstantU64<24_000_000> = Mono::now();
         let _: MonotonicTimerInstantU64<1_000_000> = Slow::now();
+        let _: MonotonicTimerInstantU64<24_000_000> = Local::now();
+        let _: fn(super::LocalEvent, super::Time) -> Result<(), hwtimer_core::Error> = Local::start;
         // Before `start`, time reads 0.
         assert_eq!(Mono::now().as_ticks(), 0);
     }
