@@ -63,7 +63,7 @@ pub fn cycles() -> u32 {
 }
 
 /// Reads event counter 0 (PMXEVCNTR with PMSELR = 0): instructions executed since
-/// [`enable`], when [`instructions_supported`].
+/// [`enable`] under a fixed `-icount` shift, 0 otherwise (see the module docs).
 #[inline(always)]
 pub fn instructions() -> u32 {
     let v: u32;
