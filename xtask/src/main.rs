@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | `setup` | [`setup`] | installs Debian's Rust (with `core` sources) and QEMU 10, as root |
 //! | `cross` | [`cross`] | builds each library crate for five bare-metal targets, links `no-std-smoke` |
-//! | `qemu [board]` | [`qemu`] | builds the board firmwares, runs them in QEMU, checks `expected.txt` |
+//! | `qemu [--icount N] [board]` | [`qemu`] | builds the board firmwares, runs them in QEMU (at `-icount shift=N`), checks `expected.txt` |
 //! | `bench` | [`mod@bench`] | runs host benches and the firmware, prints the `bench: ` figures |
 //! | `plots [--reuse]` | [`plots`] | renders `docs/plots/*.svg` from the benches' series (`xtask-plots`) |
 //! | `ci` | | runs `.ci/run`, the whole CI pipeline |
@@ -42,9 +42,18 @@ Commands:
                     thumbv7em-none-eabihf and aarch64-unknown-none (or the crate's
                     [package.metadata.cross] targets), then link examples/firmware/no-std-smoke
                     for each target. Prints a crate x target table.
-  qemu [board]      Build the firmware boards (examples/firmware, [package.metadata.qemu]),
+  qemu [--icount N] [board]
+                    Build the firmware boards (examples/firmware, [package.metadata.qemu]),
                     run each under QEMU and check its output against <board>/expected.txt.
                     With a board name: run only that one and print its output.
+                    --icount N runs QEMU at -icount shift=N (0 to 10; default: the boards'
+                    own, 0) instead: 2^N ns of virtual time per instruction. The firmware's
+                    bounds are instructions plus timer ticks, so they do not depend on N;
+                    every board passes at 0 to 4 (CI runs 0 and 4). From 5 up, the CPU work
+                    of some scenarios outlasts the 100 us timer periods they use (see the
+                    boards' module docs). `auto` is accepted, but QEMU then counts no
+                    instructions on the ARM PMU and may change the shift while a board
+                    runs, so instruction checks can fail.
   bench [--host-only]
                     Run the [[bench]] targets (harness = false) and the firmware boards and
                     print every `bench: <crate>/<metric> = <value> <unit>` line they emit,
@@ -55,7 +64,8 @@ Commands:
                     `series: <crate>/<name> = <x> <unit> <y> <unit>` and `bench:` lines with
                     plotters. --reuse takes the output the last `bench` saved instead of
                     running them. Says for each SVG whether it changed.
-  ci                Run .ci/run (fmt, clippy, test, doc, setup, cross, qemu, bench, plots).
+  ci                Run .ci/run (fmt, clippy, test, doc, setup, cross, qemu at shifts 0
+                    and 4, bench, plots).
   help              Show this text.
 
 Environment:

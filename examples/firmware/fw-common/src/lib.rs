@@ -6,16 +6,25 @@
 //! * [`Writer`] and the [`println!`] macro: `core::fmt` output with `\n` turned into `\r\n`;
 //! * [`mmio`]: volatile register access by physical address;
 //! * [`cell`]: [`StaticCell`] and [`CsCell`], statics shared with interrupt handlers;
+//! * [`icount`]: timing bounds made of instructions and timer ticks, and the emulation speed
+//!   that turns them into ticks under any `-icount` shift;
+//! * [`fw_cfg`]: QEMU's firmware configuration device (MMIO), through which `cargo xtask qemu`
+//!   tells a board without an instruction counter the `-icount` shift;
 //! * [`arm`] (32-bit ARM only): the boards' entry code, exception vectors and panic handler
-//!   ([`arm_board!`]), the GIC, the cycle counter, semihosting exit, CP15 registers, and a
+//!   ([`arm_board!`]), the GIC, the PMU counters, semihosting exit, CP15 registers, and a
 //!   `critical-section` implementation ([`arm_critical_section!`]).
+//!
+//! The arithmetic of [`icount`] has host unit tests: `cargo test -p fw-common` in
+//! `examples/firmware`, with the host toolchain.
 //!
 //! The firmware output is checked line by line by `cargo xtask qemu` against the board's
 //! `expected.txt`, so print one fact per line. Lines that start with `bench: ` are collected by
 //! `cargo xtask bench` (format: `bench: <crate>/<metric> = <value> <unit>`).
-#![no_std]
+#![cfg_attr(not(test), no_std)]
 
 pub mod cell;
+pub mod fw_cfg;
+pub mod icount;
 pub mod mmio;
 
 #[cfg(target_arch = "arm")]

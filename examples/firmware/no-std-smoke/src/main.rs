@@ -100,9 +100,9 @@ fn mct_on_mmio(base: usize) -> u64 {
 /// The LoongArch driver on the real CSR instructions (only where they exist).
 #[cfg(target_arch = "loongarch64")]
 fn loongarch_on_csr() -> u64 {
+    use hwtimer_core::{Alarm, Monotonic};
     use loongarch_timer::csr::NativeCsr;
     use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-    use hwtimer_core::{Alarm, Monotonic};
     // SAFETY: never executed (see the module docs); firmware would call this at PLV0 on the
     // core whose timer it owns.
     let csr = unsafe { NativeCsr::new() };
