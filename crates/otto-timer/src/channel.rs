@@ -96,6 +96,14 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
         self.bus.write(self.regs.int, ie);
     }
 
+    /// Mask and cancel: INT = IP (IE = 0, IP written 1: W1C), 1 write. Clears a pending
+    /// status along with the enable, so a stale IP cannot pass for a new event once the
+    /// timer is armed again. Only after [`stop`](Self::stop): a stopped timer latches
+    /// nothing more, so nothing can be pending after this write.
+    pub(crate) fn mask_and_clear(&self) {
+        self.bus.write(self.regs.int, INT::IE::CLEAR + INT::IP::SET);
+    }
+
     /// Acknowledge: read INT; if IP is set, write IP back as 1 with IE as the driver
     /// holds it (1 read, plus 1 write when pending). Returns whether IP was set.
     ///

@@ -1,7 +1,7 @@
 //! The driver against the model: clocksource, clockevent, the lost-interrupt quirk, the
 //! per-CPU layout, and the documented MMIO costs.
 
-use hwtimer_core::sim::SimBus;
+use hwtimer_core::sim::{MmioStats, SimBus};
 use hwtimer_core::{
     Alarm, ClockEvent, Clocksource, Error, Extended, Fired, Monotonic, RegisterBusExt,
 };
@@ -131,15 +131,56 @@ fn periodic_hz100_ticks_every_10ms_in_timer_mode() {
 }
 
 #[test]
-fn shutdown_stops_and_masks_but_leaves_pending_for_ack() {
+fn shutdown_stops_masks_and_cancels_a_pending_interrupt() {
     let sim = OttoSim::new(Soc::Rtl838x);
     let mut ev = OttoClockEvent::new(sim.bus(), &cfg(), 0).unwrap();
     ev.set_next_event(10).unwrap();
     sim.clock().advance(10 * TICK_NS);
+    assert!(sim.irq_asserted(0), "fired, not yet handled");
+    sim.bus().reset_stats();
     ev.shutdown();
+    assert_eq!(
+        sim.bus().stats(),
+        MmioStats {
+            reads: 0,
+            writes: 2
+        }
+    );
     assert!(!sim.irq_asserted(0), "masked");
     assert_eq!(sim.advance_to_next_irq(0), None, "stopped");
-    assert!(ev.ack(), "the pending state survived shutdown");
+    assert!(!ev.ack(), "the cancelled event's status is gone");
+    let int = sim.bus().read(TimerRegs::of(0).int);
+    assert!(!int.is_set(INT::IP) && !int.is_set(INT::IE));
+}
+
+#[test]
+fn a_stale_pending_status_never_fires_the_next_arm() {
+    // Shut down with its interrupt pending, then armed again 320 ms ahead: the line must
+    // stay low until the new target, and ack must not report the old event as new.
+    let sim = OttoSim::new(Soc::Rtl838x);
+    let mut ev = OttoClockEvent::new(sim.bus(), &cfg(), 0).unwrap();
+    ev.set_next_event(10).unwrap();
+    sim.clock().advance(20 * TICK_NS);
+    ev.shutdown();
+    let delta = 1_000_000; // 320 ms at 3.125 MHz
+    ev.set_next_event(delta).unwrap();
+    let start = sim.stats(0).starts.last().unwrap().at_ns;
+    assert!(!sim.irq_asserted(0), "the line asserted at once");
+    assert!(!ev.ack(), "a stale status passed for a new event");
+    assert_eq!(sim.advance_to_next_irq(0), Some(start + delta * TICK_NS));
+    assert!(ev.ack());
+    // The same through an Alarm: cancel() then a new deadline fires at that deadline.
+    let cs = OttoClocksource::new(sim.bus(), &cfg(), 1).unwrap();
+    let time = Extended::new(&cs);
+    let mut alarm = Alarm::new(ev, &time).unwrap();
+    alarm.set_delta(10).unwrap();
+    sim.clock().advance(100 * TICK_NS);
+    alarm.cancel();
+    let deadline = time.now() + delta;
+    alarm.set_deadline(deadline).unwrap();
+    assert_eq!(alarm.on_interrupt(), Fired::Spurious);
+    sim.advance_to_next_irq(0).unwrap();
+    assert!(matches!(alarm.on_interrupt(), Fired::Deadline { now, .. } if now >= deadline));
 }
 
 #[test]
@@ -148,15 +189,16 @@ fn reprogramming_never_acknowledges_a_pending_interrupt() {
     let mut ev = OttoClockEvent::new(sim.bus(), &cfg(), 0).unwrap();
     ev.set_next_event(10).unwrap();
     sim.clock().advance(20 * TICK_NS); // fired, not yet handled
+    let acks = sim.stats(0).acks; // new() cleared the status once
     ev.set_next_event(1000).unwrap();
     ev.set_periodic(1000).unwrap();
     assert!(
         sim.irq_asserted(0),
         "still pending after two reprograms (§1.5.2)"
     );
-    assert_eq!(sim.stats(0).acks, 0);
+    assert_eq!(sim.stats(0).acks, acks);
     assert!(ev.ack());
-    assert_eq!(sim.stats(0).acks, 1);
+    assert_eq!(sim.stats(0).acks, acks + 1);
 }
 
 /// Linux before v6.18, reimplemented on raw registers: stop, DATA, start.
