@@ -86,12 +86,30 @@
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
 #![cfg_attr(not(feature = "sim"), no_std)]
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+// Library code never panics on any register value or input: no unwrap/expect/panic, no
+// indexing that can go out of bounds, no arithmetic that can overflow implicitly.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
 
 mod channel;
 pub mod clockevent;
 pub mod clocksource;
 pub mod regs;
 #[cfg(feature = "sim")]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    reason = "host-only model and measurements (feature `sim`), not driver code"
+)]
 pub mod sim;
 pub mod soc;
 
@@ -147,7 +165,11 @@ impl<B: RegisterBus<Word = u32> + Clone> OttoTimers<B> {
 
     fn take(&mut self, index: usize) -> Result<(), Error> {
         self.config.check_index(index)?;
-        let bit = 1u8 << index; // index < MAX_TIMERS = 6
+        // index < MAX_TIMERS = 6 after check_index; checked anyway, so no input can panic.
+        let bit = u32::try_from(index)
+            .ok()
+            .and_then(|i| 1u8.checked_shl(i))
+            .ok_or(Error::InvalidConfig)?;
         if self.taken & bit != 0 {
             return Err(Error::InvalidConfig);
         }
