@@ -28,6 +28,10 @@
 //!   rounded down.
 //! - **`min_delta` is configuration** ([`Config`]): default 1000 ticks (10 µs at 100 MHz,
 //!   the seed's choice), [`Config::LINUX_0X600`] for the older 0x600.
+//! - **Shutdown also clears TI.** Linux's shutdown only clears EN, so a TI latched just
+//!   before it survives: the next arm leaves it set, the core takes the interrupt at once
+//!   for an event that was cancelled, and the handler's acknowledge reports it as new.
+//!   Here shutdown writes TICLR after TCFG = 0 (the pending-status rule of [`ClockEvent`]).
 //!
 //! # Why `min_delta` matters (seed 003)
 //!
@@ -268,9 +272,14 @@ pub const fn plan(wait: u64, config: &Config) -> Planned {
 ///   4 inside `[min_delta, max_delta]` (else [`Error::InvalidConfig`]): a period cannot be
 ///   rounded without changing its meaning. The first interrupt comes `period` ticks after
 ///   the write, then every `period` ticks (the hardware reloads; no drift).
-/// - [`shutdown`](ClockEvent::shutdown) writes TCFG = 0 (one write): nothing fires
-///   afterwards. A TI already latched stays pending until [`ack`](ClockEvent::ack); the
-///   ECFG enable bit is left alone (see [`enable_interrupt`](Self::enable_interrupt)).
+/// - [`shutdown`](ClockEvent::shutdown) writes TCFG = 0, then TICLR.CLR (two writes):
+///   nothing fires afterwards, and a TI the cancelled event had already latched is cleared,
+///   so it can never pass for the next event (the [`ClockEvent`] pending-status rule). The
+///   ECFG enable bit is shared with nothing but is the caller's to manage, so it is left
+///   alone (see [`enable_interrupt`](Self::enable_interrupt)).
+/// - Arming ([`set_next_event`](ClockEvent::set_next_event),
+///   [`set_periodic`](ClockEvent::set_periodic)) writes TCFG only: a TI that is pending
+///   but not yet handled stays pending.
 /// - [`ack`](ClockEvent::ack) reads ESTAT (one read) and, only if TI is set, clears it
 ///   through TICLR (one write). It returns whether TI was set.
 /// - Nothing panics, whatever the CSRs read back.
@@ -385,8 +394,10 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         Ok(())
     }
 
+    /// TCFG = 0, then TICLR.CLR: stopped first, so nothing can latch after the clear.
     fn shutdown(&mut self) {
         self.csr.write_raw(CSR_TCFG, 0);
+        self.csr.write(CSR_TICLR, TICLR::CLR::SET);
     }
 
     #[inline]
