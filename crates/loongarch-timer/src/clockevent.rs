@@ -47,8 +47,8 @@ use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBusExt};
 
 use crate::cpucfg::ConstantClock;
 use crate::csr::{
-    CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr, ECFG, ESTAT, TCFG, TCFG_VAL_MASK,
-    TICLR,
+    CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr, ECFG, ESTAT, PerCore, TCFG,
+    TCFG_VAL_MASK, TICLR,
 };
 
 /// The timer's granularity: InitVal's low two bits are implicitly zero.
@@ -80,8 +80,8 @@ pub const fn init_val_for(delta: u64) -> u64 {
     if delta >= INITVAL_MAX {
         return INITVAL_MAX;
     }
-    // Cannot overflow: delta < 2^48.
-    (delta + (INITVAL_GRANULE - 1)) & !(INITVAL_GRANULE - 1)
+    // Cannot wrap: delta < 2^48.
+    delta.wrapping_add(INITVAL_GRANULE - 1) & !(INITVAL_GRANULE - 1)
 }
 
 /// Driver configuration.
@@ -283,11 +283,17 @@ pub const fn plan(wait: u64, config: &Config) -> Planned {
 /// - [`ack`](ClockEvent::ack) reads ESTAT (one read) and, only if TI is set, clears it
 ///   through TICLR (one write). It returns whether TI was set.
 /// - Nothing panics, whatever the CSRs read back.
+///
+/// # Per core
+///
+/// The timer belongs to the core that programs it, so a `ConstantTimer` is neither `Send`
+/// nor `Sync`, whatever `C` is (see [`csr`](crate::csr#per-core-not-send-not-sync)).
 #[derive(Debug, Clone)]
 pub struct ConstantTimer<C: Csr> {
     csr: C,
     freq_hz: u32,
     config: Config,
+    _core: PerCore,
 }
 
 impl<C: Csr> ConstantTimer<C> {
@@ -302,6 +308,7 @@ impl<C: Csr> ConstantTimer<C> {
             csr,
             freq_hz: clock.freq_hz(),
             config,
+            _core: PerCore::HERE,
         })
     }
 
@@ -373,6 +380,10 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         .with_phase_locked()
     }
 
+    #[allow(
+        clippy::arithmetic_side_effects,
+        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+    )]
     #[inline]
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         self.check(delta)?;
@@ -382,6 +393,10 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         Ok(())
     }
 
+    #[allow(
+        clippy::arithmetic_side_effects,
+        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+    )]
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check(period)?;
         if !period.is_multiple_of(INITVAL_GRANULE) {

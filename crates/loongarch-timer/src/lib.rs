@@ -76,12 +76,32 @@
 //! needs `target_arch = "loongarch64"`.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
+// `unsafe` only where a CSR instruction runs: `csr::NativeCsr` (loongarch64), which allows
+// it for its module alone.
+#![deny(unsafe_code)]
+// Library code never panics on any register value or input: no unwrap/expect/panic, no
+// indexing that can go out of bounds, no arithmetic that can overflow implicitly.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
 
 pub mod clockevent;
 pub mod clocksource;
 pub mod cpucfg;
 pub mod csr;
 #[cfg(feature = "sim")]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    reason = "host-only model and measurements (feature `sim`), not driver code"
+)]
 pub mod sim;
 
 pub use clockevent::{Config, ConfigError, ConstantTimer};
