@@ -76,6 +76,7 @@ pub const LINUX_OLD_MIN_DELTA: u64 = 0x600;
 /// assert_eq!(init_val_for(1), 4);
 /// assert_eq!(init_val_for(u64::MAX), (1 << 48) - 4);
 /// ```
+#[inline]
 pub const fn init_val_for(delta: u64) -> u64 {
     if delta >= INITVAL_MAX {
         return INITVAL_MAX;
