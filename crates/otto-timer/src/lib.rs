@@ -12,7 +12,7 @@
 //! | module / type | what it holds |
 //! |---|---|
 //! | [`regs`] | the register map (tock-registers), every offset and field once with its source |
-//! | [`soc`] | per-SoC descriptions (base, timer count, bus clock, IRQ lines) and the divisor maths |
+//! | [`soc`] | per-SoC descriptions (base, timer count, DTS bus clock, IRQ lines), [`Config`] (SoC, board bus clock, tick rate) and the divisor maths |
 //! | [`OttoClocksource`] | a timer free-running in TIMER mode with DATA = 0: [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) |
 //! | [`OttoClockEvent`] | a timer as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot (COUNTER mode), periodic (TIMER mode), lost-interrupt-safe reprogramming |
 //! | [`OttoTimers`] | hands out each timer once, and the per-CPU layout ([`OttoTimers::per_cpu`]) |
@@ -29,7 +29,10 @@
 //!   `[8, 0x0FFF_FFFF]` ticks (else [`Error::InvalidConfig`](hwtimer_core::Error), nothing
 //!   written); through [`Alarm`](hwtimer_core::Alarm) deadlines are absolute and never early.
 //! - Reprogramming a running timer never loses its interrupt (the v6.18 "bounce", see
-//!   [`OttoClockEvent`]) and never acknowledges a pending interrupt.
+//!   [`OttoClockEvent`]) and never acknowledges a pending interrupt; `shutdown` clears it
+//!   (the cancelled event's status never fires the next arm).
+//! - The LXB bus clock is the board's: [`Config::with_bus_clock_hz`] when it is not the
+//!   SoC's DTS rate (see [`soc`]).
 //! - Nothing panics, whatever the registers read back.
 //!
 //! ## Example
