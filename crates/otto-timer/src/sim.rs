@@ -30,7 +30,7 @@
 //!
 //! # The lost-interrupt quirk
 //!
-//! **What the sources say** (v6.18 fixes, OpenWrt PR #19468, hardware.md §1.5.1):
+//! **What the sources say** (v6.18 fixes, OpenWrt PR #19468; `docs/otto-timer.md`):
 //! stopping and reprogramming a running timer within about 5 µs of its expiry *can* lose
 //! the interrupt, and the CPU then waits for a tick that never comes. The upstream
 //! workaround ("bounce": stop, re-enable with the slowest divisor keeping the old target,
@@ -45,7 +45,9 @@
 //!
 //! 1. **In flight.** Clearing CTRL.ENABLE while the counter runs and its next expiry is at
 //!    most [`LOST_IRQ_WINDOW_NS`] away (configurable: [`OttoModel::with_window_ns`]) leaves
-//!    an *expiry in flight* ([`TimerStats::in_flight`]). It does not latch IP by itself.
+//!    an *expiry in flight* ([`TimerStats::in_flight`]). It does not latch IP by itself
+//!    (so the cancelled event raises nothing later). A second stop inside the window
+//!    replaces it. The window is virtual time, whatever the divisor.
 //! 2. It is resolved by the next DATA write or ENABLE 0 → 1 edge, whichever comes first,
 //!    as the variant says; outside the window a stop leaves nothing behind.
 //!
@@ -66,6 +68,7 @@
 //! variant (`tests/driver.rs` checks it at every point of the window), which is the claim
 //! the model can support; that the real silicon behaves like `CarriedIntoReload` is the
 //! upstream report's claim, not the model's.
+
 use std::collections::VecDeque;
 
 use hwtimer_core::sim::{SimBus, SimClock, SimModel};
