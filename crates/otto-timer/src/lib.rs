@@ -86,6 +86,8 @@
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
 #![cfg_attr(not(feature = "sim"), no_std)]
 #![deny(missing_docs)]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod channel;
 pub mod clockevent;
