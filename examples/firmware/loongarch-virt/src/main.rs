@@ -424,7 +424,7 @@ extern "C" fn board_main() -> ! {
     println!(
         Uart0,
         "EENTRY = {eentry:#x} ({})",
-        if eentry == __eentry as *const () as usize as u64 && eentry % 4096 == 0 {
+        if eentry == __eentry as *const () as usize as u64 && eentry.is_multiple_of(4096) {
             "4 KiB aligned exception entry installed"
         } else {
             "NOT INSTALLED"
@@ -573,7 +573,7 @@ extern "C" fn board_main() -> ! {
     let stamps: [u64; PERIODS as usize] =
         core::array::from_fn(|i| IRQ_STAMPS[i].load(Ordering::Relaxed));
     let first = stamps[0].wrapping_sub(request);
-    let first_ok = came && first >= PERIOD && first <= PERIOD + LATENCY_BOUND_TICKS;
+    let first_ok = came && (PERIOD..=PERIOD + LATENCY_BOUND_TICKS).contains(&first);
     all_ok &= first_ok;
     println!(
         Uart0,

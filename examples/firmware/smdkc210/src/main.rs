@@ -563,7 +563,7 @@ fn comparator_by_irq(mct: &'static Mct<Bus>) -> Result<bool, Error> {
         ev.id,
         verdict(ok)
     );
-    let in_bound = latency >= DELAY && latency <= DELAY + LATENCY_BOUND;
+    let in_bound = (DELAY..=DELAY + LATENCY_BOUND).contains(&latency);
     all_ok &= in_bound;
     println!(
         Uart0,
