@@ -22,7 +22,7 @@ use crate::util::{
     workspace_packages,
 };
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -53,6 +53,31 @@ pub struct BoardRun {
     pub output: TimedOutput,
     /// `Ok` if the run passed, or why it did not.
     pub verdict: Result<(), String>,
+}
+
+impl Board {
+    /// The target triple the board's firmware is built for.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    /// How long a run may take.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The board's QEMU command line with `elf` as the kernel.
+    pub fn command(&self, elf: &Path) -> Command {
+        let elf = elf.to_string_lossy();
+        let args: Vec<String> = self
+            .command
+            .iter()
+            .map(|arg| arg.replace("{elf}", &elf))
+            .collect();
+        let mut cmd = Command::new(&args[0]);
+        cmd.args(&args[1..]);
+        cmd
+    }
 }
 
 /// Runs all boards (no argument) or one (`qemu <board>`, which also prints its output).
@@ -199,15 +224,7 @@ fn run_board(board: &Board) -> Result<BoardRun, String> {
         .join(&board.bin);
     let patterns = expect::parse_expected(&read_file(&board.dir.join("expected.txt"))?)
         .map_err(|e| format!("{}/expected.txt: {e}", board.name))?;
-    let elf = elf.to_string_lossy();
-    let args: Vec<String> = board
-        .command
-        .iter()
-        .map(|arg| arg.replace("{elf}", &elf))
-        .collect();
-    let mut cmd = Command::new(&args[0]);
-    cmd.args(&args[1..]);
-    let output = run_with_timeout(&mut cmd, board.timeout)?;
+    let output = run_with_timeout(&mut board.command(&elf), board.timeout)?;
     let checked = expect::check(&patterns, &output.stdout);
     let exit = match output.status {
         None => Err(format!("timed out after {} s", board.timeout.as_secs())),

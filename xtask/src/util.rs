@@ -58,18 +58,23 @@ impl CrossToolchain {
             cargo: pick("XTASK_CROSS_CARGO", "/usr/bin/cargo"),
             rustc: pick("XTASK_CROSS_RUSTC", "/usr/bin/rustc"),
         };
-        let hint = "run `cargo xtask setup` (as root) to install Debian's rustc-web, cargo-web, \
-                    rust-web-src and lld-22";
-        for tool in [&toolchain.cargo, &toolchain.rustc] {
+        let hint = "run `cargo xtask setup` (as root) to install it";
+        for (tool, package) in [
+            (&toolchain.cargo, "cargo-web"),
+            (&toolchain.rustc, "rustc-web"),
+        ] {
             if !tool.exists() {
-                return Err(format!("{} not found; {hint}", tool.display()));
+                return Err(format!(
+                    "{} not found (Debian package {package}); {hint}",
+                    tool.display()
+                ));
             }
         }
         let sysroot = capture(Command::new(&toolchain.rustc).args(["--print", "sysroot"]))?;
         let core_src = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/core");
         if !core_src.exists() {
             return Err(format!(
-                "{} is missing (no rust-src); {hint}",
+                "{} is missing (no rust-src: Debian package rust-web-src); {hint}",
                 core_src.display()
             ));
         }
@@ -81,10 +86,26 @@ impl CrossToolchain {
             .any(|dir| dir.join("rust-lld").exists());
         if !lld_ok {
             return Err(format!(
-                "rust-lld not found (or a dangling symlink); {hint}"
+                "rust-lld not found, or a dangling symlink (Debian packages rust-web-llvm, \
+                 which owns /usr/bin/rust-lld, and lld-22, which it points to); {hint}"
             ));
         }
         Ok(toolchain)
+    }
+
+    /// Checks that `cargo clippy` works with this toolchain (Debian's `rust-web-clippy`
+    /// provides `cargo-clippy` and `clippy-driver` next to its `cargo`).
+    pub fn clippy(&self) -> Result<(), String> {
+        let mut cmd = self.cargo(Path::new("/"));
+        cmd.args(["clippy", "--version"]);
+        capture(&mut cmd).map(drop).map_err(|e| {
+            format!(
+                "`cargo clippy` does not run with {} ({}); run `cargo xtask setup` (as root) \
+                 to install Debian's rust-web-clippy",
+                self.cargo.display(),
+                e.lines().next().unwrap_or_default()
+            )
+        })
     }
 
     /// `PATH` with the cross rustc's directory first, so its `rust-lld` is the one found.
@@ -234,6 +255,12 @@ pub struct Package {
     pub metadata: Json,
     /// Names of the features it declares.
     pub features: Vec<String>,
+    /// Whether it may be published (`publish = false` makes this `false`).
+    pub publishable: bool,
+    /// The `license` field.
+    pub license: Option<String>,
+    /// The `repository` field.
+    pub repository: Option<String>,
 }
 
 impl Package {
@@ -301,6 +328,12 @@ pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
             Json::Object(map) => map.keys().cloned().collect(),
             _ => Vec::new(),
         };
+        // `publish`: null = any registry, a list of registry names otherwise ([] = false).
+        let publishable = match pkg.get("publish") {
+            Json::Null => true,
+            other => !other.as_array().is_empty(),
+        };
+        let text_field = |key: &str| pkg.get(key).as_str().map(str::to_owned);
         packages.push(Package {
             name,
             dir: manifest.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -308,6 +341,9 @@ pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
             dependencies,
             metadata: pkg.get("metadata").clone(),
             features,
+            publishable,
+            license: text_field("license"),
+            repository: text_field("repository"),
         });
     }
     packages.sort_by(|a, b| a.name.cmp(&b.name));
