@@ -1,18 +1,22 @@
 //! `cargo xtask features`: every feature of every library crate builds on its own.
 //!
-//! For each crate under `crates/` this runs, on the host,
+//! For each crate under `crates/` this checks the library, on the host, with nothing
+//! enabled and with each declared feature alone:
 //!
 //! ```text
-//! cargo check -p <crate> --no-default-features                 # nothing enabled
-//! cargo check -p <crate> --no-default-features --features <F>  # for each declared F
+//! cargo rustc -p <crate> --lib --profile check --no-default-features [--features <F>] \
+//!     -- -W unused-crate-dependencies
 //! ```
 //!
-//! so a feature that only compiles together with another one (a missing forward in its
-//! list, a `cfg` that assumes a second feature) fails here instead of in a user's build.
-//! The tests always run with the features their dev-dependencies turn on, which hides such
-//! gaps. `default` is not checked separately (it is what `cargo check -p` builds anyway).
-//! A warning counts as a failure. The result is a crate × feature table; the command fails
-//! if any cell is `FAIL`.
+//! (`cargo check` with the lint passed to this crate only, so dependencies are not rebuilt),
+//! so that a feature that only compiles together with another one (a missing forward in its
+//! list, a `cfg` that assumes a second feature) fails here instead of in a user's build; the
+//! tests always run with the features their dev-dependencies turn on, which hides such gaps.
+//! `unused-crate-dependencies` catches a dependency the code does not use in that
+//! configuration (it should be dropped, or made optional and pulled in by the feature that
+//! uses it). `default` is not checked separately (it is what a plain build checks). A
+//! warning counts as a failure. The result is a crate × feature table; the command fails if
+//! any cell is `FAIL`.
 
 use crate::util::{host_cargo, library_crates};
 use std::io::Write as _;
@@ -42,10 +46,20 @@ pub fn main(args: &[String]) -> Result<(), String> {
         for feature in features {
             let label = feature.map_or(NONE, String::as_str).to_owned();
             let mut cmd = host_cargo();
-            cmd.args(["check", "--quiet", "-p", &lib.name, "--no-default-features"]);
+            cmd.args([
+                "rustc",
+                "--quiet",
+                "--lib",
+                "--profile",
+                "check",
+                "-p",
+                &lib.name,
+            ])
+            .arg("--no-default-features");
             if let Some(feature) = feature {
                 cmd.args(["--features", feature]);
             }
+            cmd.args(["--", "-W", "unused-crate-dependencies"]);
             let start = Instant::now();
             print!("features: {} [{label}] ... ", lib.name);
             let _ = std::io::stdout().flush();

@@ -58,8 +58,9 @@ Commands:
                     Run the [[bench]] targets (harness = false) and the firmware boards and
                     print every `bench: <crate>/<metric> = <value> <unit>` line they emit,
                     sorted. --host-only skips the firmware.
-  features          cargo check every library crate with --no-default-features, alone and
-                    with each of its features alone (warnings fail too).
+  features          Check every library crate with --no-default-features, alone and with
+                    each of its features alone, with -W unused-crate-dependencies (warnings
+                    fail too).
   package [--allow-dirty]
                     Check that every publishable crate has its license files, docs.rs
                     metadata and no placeholder repository, then `cargo package --workspace`
