@@ -18,7 +18,7 @@
 //!    not have. Inside `docs/` a bare name is a relative link to a sibling document, which
 //!    rule 1 checks.
 //!
-//! URLs (`scheme://...`) and absolute paths are not checked.
+//! URLs (`scheme://...`), absolute paths and placeholders with `...` in them are not checked.
 
 use crate::util::repo_root;
 use std::collections::BTreeSet;
@@ -203,7 +203,12 @@ fn check_file(root: &Path, file: &Path, text: &str, docs: &mut DocCache) -> Vec<
                 }
                 continue;
             }
-            if !token.path.ends_with(".md") || token.path.starts_with('/') || token.url {
+            // Not checked: other files, absolute paths, URLs, and placeholders (`docs/...md`).
+            if !token.path.ends_with(".md")
+                || token.path.starts_with('/')
+                || token.url
+                || token.path.contains("...")
+            {
                 continue;
             }
             let relative_to_file = token.markdown_link && is_markdown
