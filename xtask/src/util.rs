@@ -93,19 +93,34 @@ impl CrossToolchain {
         Ok(toolchain)
     }
 
-    /// Checks that `cargo clippy` works with this toolchain (Debian's `rust-web-clippy`
-    /// provides `cargo-clippy` and `clippy-driver` next to its `cargo`).
+    /// Checks that `cargo clippy` runs this toolchain's clippy (Debian's `rust-web-clippy`
+    /// provides `cargo-clippy` and `clippy-driver` next to its `cargo`). Without it, cargo
+    /// would find another `cargo-clippy` (rustup's, in `~/.cargo/bin`) built for a different
+    /// rustc, which cannot read the `core` this rustc builds: the versions must match.
     pub fn clippy(&self) -> Result<(), String> {
+        let fix = "run `cargo xtask setup` (as root) to install Debian's rust-web-clippy";
         let mut cmd = self.cargo(Path::new("/"));
         cmd.args(["clippy", "--version"]);
-        capture(&mut cmd).map(drop).map_err(|e| {
+        let clippy = capture(&mut cmd).map_err(|e| {
             format!(
-                "`cargo clippy` does not run with {} ({}); run `cargo xtask setup` (as root) \
-                 to install Debian's rust-web-clippy",
+                "`cargo clippy` does not run with {} ({}); {fix}",
                 self.cargo.display(),
                 e.lines().next().unwrap_or_default()
             )
-        })
+        })?;
+        let rustc = capture(Command::new(&self.rustc).arg("--version"))?;
+        // "clippy 0.1.96 (...)" belongs to "rustc 1.96.0 (...)".
+        let clippy_minor = version_field(&clippy, "clippy", 2);
+        let rustc_minor = version_field(&rustc, "rustc", 1);
+        if clippy_minor.is_some() && clippy_minor == rustc_minor {
+            Ok(())
+        } else {
+            Err(format!(
+                "`cargo clippy` runs {:?}, not the clippy of {:?}; {fix}",
+                clippy.trim(),
+                rustc.trim()
+            ))
+        }
     }
 
     /// `PATH` with the cross rustc's directory first, so its `rust-lld` is the one found.
@@ -138,6 +153,13 @@ impl CrossToolchain {
             .env_remove("CARGO_BUILD_TARGET");
         cmd
     }
+}
+
+/// Field `index` (0-based) of the dotted version after `tool ` in `text`
+/// (`version_field("rustc 1.96.0 (...)", "rustc", 1)` is `Some("96")`).
+fn version_field<'a>(text: &'a str, tool: &str, index: usize) -> Option<&'a str> {
+    let version = text.trim().strip_prefix(tool)?.split_whitespace().next()?;
+    version.split(['.', '-']).nth(index)
 }
 
 /// Runs `cmd` and returns its stdout; stderr is shown only if it fails.
@@ -365,4 +387,23 @@ pub fn library_crates() -> Result<Vec<Package>, String> {
 /// Reads a file to a string, with the path in the error message.
 pub fn read_file(path: &Path) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::version_field;
+
+    #[test]
+    fn clippy_and_rustc_versions_pair_up() {
+        let clippy = "clippy 0.1.96 (ac68faa20d 2026-05-25)\n";
+        let rustc = "rustc 1.96.0 (ac68faa20 2026-05-25) (built from a source tarball)\n";
+        assert_eq!(version_field(clippy, "clippy", 2), Some("96"));
+        assert_eq!(version_field(rustc, "rustc", 1), Some("96"));
+        assert_eq!(version_field("clippy 0.1.95 (x)", "clippy", 2), Some("95"));
+        assert_eq!(
+            version_field("rustc 1.97.0-nightly", "rustc", 1),
+            Some("97")
+        );
+        assert_eq!(version_field("garbage", "rustc", 1), None);
+    }
 }
