@@ -96,6 +96,8 @@
         clippy::arithmetic_side_effects
     )
 )]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod clockevent;
 pub mod clocksource;

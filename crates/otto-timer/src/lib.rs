@@ -102,6 +102,8 @@
         clippy::arithmetic_side_effects
     )
 )]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod channel;
 pub mod clockevent;

@@ -619,7 +619,7 @@ extern "C" fn board_main() -> ! {
     println!(
         Uart0,
         "EENTRY = {eentry:#x} ({})",
-        if eentry == __eentry as *const () as usize as u64 && eentry % 4096 == 0 {
+        if eentry == __eentry as *const () as usize as u64 && eentry.is_multiple_of(4096) {
             "4 KiB aligned exception entry installed"
         } else {
             "NOT INSTALLED"
@@ -782,7 +782,7 @@ extern "C" fn board_main() -> ! {
     let stamps: [u64; PERIODS as usize] =
         core::array::from_fn(|i| IRQ_STAMPS[i].load(Ordering::Relaxed));
     let first = stamps[0].wrapping_sub(request);
-    let first_ok = came && first >= PERIOD && first <= PERIOD + latency_bound;
+    let first_ok = came && (PERIOD..=PERIOD + latency_bound).contains(&first);
     all_ok &= first_ok;
     println!(
         Uart0,

@@ -573,14 +573,20 @@ fn gmac() -> Result<bool, Error> {
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
     TIMERS_REF.with(|t| *t = Some(timers));
 
+    let statics = (
+        &raw mut TX_DESCS,
+        &raw mut TX_BUFS,
+        &raw mut RX_DESCS,
+        &raw mut RX_BUFS,
+    );
     // SAFETY: `gmac` runs once, on CPU0 only; these are the only references ever taken to
     // the ring statics, and the rings keep them for the rest of the run.
     let (txd, txb, rxd, rxb) = unsafe {
         (
-            &mut *(&raw mut TX_DESCS),
-            &mut *(&raw mut TX_BUFS),
-            &mut *(&raw mut RX_DESCS),
-            &mut *(&raw mut RX_BUFS),
+            &mut *statics.0,
+            &mut *statics.1,
+            &mut *statics.2,
+            &mut *statics.3,
         )
     };
     let cfg = CoalesceConfig {

@@ -645,7 +645,7 @@ fn comparator_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, Error
         verdict(ok)
     );
     let bound = LATENCY_BOUND.ticks_at(speed, hz);
-    let in_bound = latency >= DELAY && latency <= DELAY + bound;
+    let in_bound = (DELAY..=DELAY + bound).contains(&latency);
     all_ok &= in_bound;
     println!(
         Uart0,
