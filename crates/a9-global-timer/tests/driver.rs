@@ -264,6 +264,58 @@ fn arming_keeps_a_pending_flag_and_the_new_event() {
     }
 }
 
+#[test]
+fn rearming_never_exposes_a_half_written_value() {
+    // Armed at 0x1_0000_0200 with the counter at 0x1_0000_0100; re-armed for
+    // 0x2_0000_0050. Written low half first into an enabled comparator, the intermediate
+    // 0x1_0000_0050 is behind the counter and a `>=` compare fires 2^32 ticks early. The
+    // driver disables the comparator first (TRM sequence).
+    for rule in [ModelRule::GreaterOrEqual, ModelRule::QemuGreater] {
+        let s = GtSim::with_model(GtModel::new(HZ, rule).with_counter(0x1_0000_0100), 100, 50);
+        let gt = started(&s, config_for(rule));
+        let mut cmp = gt.comparator().unwrap();
+        cmp.set_compare(0x1_0000_0200).unwrap();
+        cmp.set_compare(0x2_0000_0050).unwrap();
+        assert!(!cmp.is_pending(), "{rule:?}: fired 2^32 ticks early");
+        assert_eq!(s.model(|m| m.flag_sets()), 0);
+    }
+}
+
+#[test]
+fn a_stale_ack_racing_the_new_event_does_not_eat_it() {
+    // A stale flag is acknowledged while the re-armed value comes due: the counter reaches
+    // it somewhere between ack's counter read and its clear. On an edge-triggered
+    // comparator (pre-r2p0) the clear can eat the new event; ack must notice. Swept over
+    // every position of the due tick inside ack's window.
+    for rule in RULES {
+        for lead in 0..120u64 {
+            let s = sim(rule);
+            let gt = started(&s, config_for(rule));
+            let mut cmp = gt.comparator().unwrap();
+            cmp.set_next_event(100).unwrap();
+            s.advance_to_next_irq().unwrap();
+            let target = s.counter() + 1_000;
+            cmp.set_compare(target).unwrap();
+            // Move to `lead` ticks (10 ns each) before the target, then handle the stale flag.
+            s.clock()
+                .advance_to(s.clock().now_ns() + (target - s.counter() - lead) * 10);
+            let begin = s.counter();
+            assert!(begin <= target, "{rule:?} {lead}");
+            assert!(cmp.ack(), "{rule:?} {lead}");
+            if cmp.mode() == Mode::Off {
+                // The counter had reached the target when ack read it: this ack reported
+                // the new event too (the two coalesced), not early.
+                assert!(s.counter() >= target, "{rule:?} {lead}: early");
+                continue;
+            }
+            s.advance_to_next_irq()
+                .unwrap_or_else(|| panic!("{rule:?} lead {lead}: the new event was eaten"));
+            assert!(s.counter() >= target, "{rule:?} {lead}: early");
+            assert!(cmp.ack(), "{rule:?} {lead}");
+        }
+    }
+}
+
 /// The sequences of the npcm750 firmware's private `GtEvent` before this crate: `ack`
 /// disabled the comparator whenever the flag was set, and `shutdown` left the flag. Run on
 /// the model they break the pending-status rule; the driver's do not (above).
