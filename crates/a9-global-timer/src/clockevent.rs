@@ -42,7 +42,7 @@
 //! | `set_periodic` | 3 | 4 from shutdown, 5 re-arming |
 //! | `ack`, nothing pending | 1 | 0 |
 //! | `ack`, oneshot fired | 4 | 2 |
-//! | `ack`, stale flag (re-armed before the handler) | 5 | 1 |
+//! | `ack`, stale flag (re-armed before the handler) | 8 | 1 |
 //! | `ack`, periodic | 1 | 1 |
 //! | `shutdown` | 0 | 2 |
 
