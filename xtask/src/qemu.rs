@@ -140,7 +140,6 @@ impl Board {
     }
 }
 
-
 /// What `cargo xtask qemu` was asked for.
 #[derive(Debug, PartialEq)]
 struct Args {
