@@ -40,10 +40,12 @@ fn comparator_drives_the_timer_queue_across_a_low_word_carry() {
             break;
         };
         clock.advance_to(due);
-        timers.on_interrupt(|id, now| {
-            ran.push((id, now));
-            Restart::No
-        });
+        timers
+            .on_interrupt(|id, now| {
+                ran.push((id, now));
+                Restart::No
+            })
+            .unwrap();
         if ran.len() == ids.len() {
             break;
         }

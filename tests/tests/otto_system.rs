@@ -44,10 +44,12 @@ fn callback_timers_run_in_order_and_never_early_on_the_otto_clockevent() {
         .collect();
     let mut ran = Vec::new();
     while sim.advance_to_next_irq(0).is_some() {
-        timers.on_interrupt(|id, now| {
-            ran.push((id, now));
-            Restart::No
-        });
+        timers
+            .on_interrupt(|id, now| {
+                ran.push((id, now));
+                Restart::No
+            })
+            .unwrap();
         if ran.len() == ids.len() {
             break;
         }
@@ -102,7 +104,7 @@ fn async_sleep_and_bounded_poll_share_the_otto_time_base() {
     while fut.as_mut().poll(&mut cx).is_pending() {
         sim.advance_to_next_irq(0)
             .expect("the sleep armed the clockevent");
-        timers.on_interrupt(|_, _| Restart::No);
+        timers.on_interrupt(|_, _| Restart::No).unwrap();
         interrupts += 1;
         assert!(interrupts < 5);
     }
