@@ -25,7 +25,7 @@
 use hwtimer_core::{Capabilities, ClockEvent, Error, Reg, RegisterBus, RegisterBusExt};
 
 use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
-use crate::wstat::{self, WstatBit};
+use crate::wstat::{self, WaitClock, WstatBit};
 use crate::{Mct, drop_count};
 
 /// Smallest delta of both kinds (Linux: `0xF`).
@@ -154,25 +154,31 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
         self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
     }
 
-    fn write_wait(&self, reg: Reg<u32>, value: u32, mask: u32) -> Result<(), Error> {
+    fn write_wait(
+        &self,
+        reg: Reg<u32>,
+        value: u32,
+        mask: u32,
+        clock: WaitClock,
+    ) -> Result<(), Error> {
         let cfg = self.mct.config().wstat;
         wstat::write_and_wait(
             self.mct.bus_ref(),
             reg,
             value,
             Self::gwstat(mask),
-            self.mct.wait_clock(),
+            clock,
             &cfg,
         )
         .map(drop_count)
     }
 
-    fn write_compare(&self, value: u64) -> Result<(), Error> {
+    fn write_compare(&self, value: u64, clock: WaitClock) -> Result<(), Error> {
         let n = self.n;
         let low = u32::try_from(value & u64::from(u32::MAX)).unwrap_or(u32::MAX);
         let high = u32::try_from(value >> 32).unwrap_or(u32::MAX);
-        self.write_wait(regs::g_comp_l(n), low, regs::g_wstat_comp_l(n))?;
-        self.write_wait(regs::g_comp_u(n), high, regs::g_wstat_comp_u(n))
+        self.write_wait(regs::g_comp_l(n), low, regs::g_wstat_comp_l(n), clock)?;
+        self.write_wait(regs::g_comp_u(n), high, regs::g_wstat_comp_u(n), clock)
     }
 
     /// Program the comparator to the absolute 64-bit FRC value `value` (oneshot). No range
@@ -190,7 +196,9 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
         self.mode = Mode::Off;
         self.live = true;
         self.disable()?;
-        self.write_compare(value)?;
+        // One clock for the whole sequence (the FRC's state does not change during it).
+        let clock = self.mct.wait_clock();
+        self.write_compare(value, clock)?;
         self.value = value;
         let n = self.n;
         let mut enable = regs::g_tcon_comp_enable(n);
@@ -199,6 +207,7 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
                 regs::g_comp_add_incr(n),
                 incr,
                 regs::g_wstat_comp_add_incr(n),
+                clock,
             )?;
             enable |= regs::g_tcon_auto_inc(n);
         }

@@ -226,6 +226,7 @@ struct Shadow {
 /// Run `f` in a critical section. Every critical section of the driver goes through here,
 /// so that the model (feature `sim`) can tell a test's interrupt injector when the driver
 /// has interrupts "masked" ([`sim::irqs_masked`]).
+#[inline]
 fn with_cs<R>(f: impl FnOnce(CriticalSection<'_>) -> R) -> R {
     critical_section::with(|cs| {
         #[cfg(feature = "sim")]
@@ -577,7 +578,9 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
         })
     }
 
-    /// The published time, and a way to move it (for [`FrcTime`]).
+    /// The published time, and a way to move it (for [`FrcTime`]). Inlined: it is the hot
+    /// path of every timestamp.
+    #[inline]
     pub(crate) fn time_cell<R>(&self, f: impl FnOnce(&Cell<u64>) -> R) -> R {
         with_cs(|cs| f(self.time.borrow(cs)))
     }
