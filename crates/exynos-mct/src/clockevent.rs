@@ -66,7 +66,9 @@ enum Mode {
 ///   status bit is not set, it re-arms as far ahead as the programming took plus
 ///   `min_delta` (late, never lost), up to 4 times, then returns [`Error::Timeout`].
 /// - [`set_compare(at)`](ClockEvent::set_compare) takes `at` in the block's time base
-///   ([`Mct::time`](crate::Mct::time), the 64-bit FRC count).
+///   ([`Mct::time`](crate::Mct::time), the 64-bit FRC count). Every arm publishes the exact
+///   count it read to that time base (forward only), so the time base stays exact while a
+///   comparator is armed at least once per 89.48 s.
 /// - Periodic: `G_COMPn_ADD_INCR = period` and `AUTO_INC`; the hardware adds the period to
 ///   the compare value at each match, so the period does not drift with interrupt latency.
 ///
@@ -298,6 +300,7 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         self.check_range(delta)?;
         let start = self.mct.frc().read64();
+        self.mct.publish(start);
         self.arm_checked(start, start.wrapping_add(delta))
     }
     /// `at` is a 64-bit FRC value, in the time base of [`Mct::time`](crate::Mct::time). The
@@ -306,6 +309,7 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
     /// re-armed (late, never lost).
     fn set_compare(&mut self, at: u64) -> Result<(), Error> {
         let start = self.mct.frc().read64();
+        self.mct.publish(start);
         let target = if at > start {
             at
         } else {
@@ -316,7 +320,9 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check_range(period)?;
         let incr = u32::try_from(period).map_err(|_| Error::InvalidConfig)?;
-        let start = self.mct.frc().read64().wrapping_add(period);
+        let now = self.mct.frc().read64();
+        self.mct.publish(now);
+        let start = now.wrapping_add(period);
         self.program(start, Some(incr))
     }
     fn shutdown(&mut self) {
@@ -398,6 +404,11 @@ pub struct LocalTimer<'a, B: RegisterBus<Word = u32>> {
     /// The timer may be running: the next stop writes `L_TCON`.
     running: bool,
     mode: Mode,
+    /// `L_INT_CSTAT.ICNT` may be set: the timer ran since the status was last cleared.
+    may_pend: bool,
+    /// The status was already set when the current arm started: it belongs to an earlier
+    /// event, so the `ack` that takes it must not stop the timer just armed.
+    stale: bool,
 }
 
 impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
@@ -410,6 +421,8 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
             regs: LocalRegs::of(i),
             running: true, // unknown: stopped below
             mode: Mode::Off,
+            may_pend: true,
+            stale: false,
         };
         match t.init() {
             Ok(()) => Ok(t),
@@ -500,6 +513,10 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
         };
         self.mode = Mode::Off;
         self.stop()?;
+        // An interrupt still pending from an earlier event stays pending (arming never
+        // clears it); remember it, so its ack does not stop this arm's timer. One read, and
+        // only when the timer ran since its status was last cleared.
+        self.stale = self.may_pend && self.is_pending();
         // Fields OR-ed by value (tock-registers' `+` on field values is an OR too).
         let icntb = L_ICNTB::MANUAL_UPDATE::SET.value | L_ICNTB::COUNT.val(count).value;
         self.write_wait(self.regs.icntb, icntb, L_WSTAT::ICNTB::SET.value)?;
@@ -512,6 +529,7 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
         // Mark running before the wait: if the acknowledgement times out the timer may
         // run, and the next stop must write L_TCON whatever happens.
         self.running = true;
+        self.may_pend = true;
         if let Err(e) = self.write_wait(self.regs.tcon, tcon, L_WSTAT::TCON::SET.value) {
             // It may be running in interval mode: no interrupt from it until the next arm.
             self.mask();
@@ -535,6 +553,8 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
         self.mct
             .bus_ref()
             .write(self.regs.int_cstat, L_INT::ICNT::SET);
+        self.stale = false;
+        self.may_pend = stopped.is_err();
         stopped
     }
 
@@ -567,14 +587,23 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for LocalTimer<'_, B> {
     /// Linux order: a timer that is not periodic (a oneshot, or one left running by a
     /// failed arm) is stopped first, so the interval reload cannot raise a second
     /// interrupt; then the status is cleared. If the stop fails, `L_INT_ENB` is masked.
+    ///
+    /// A status that was already pending when the current oneshot was armed belongs to an
+    /// earlier event: its ack clears it and leaves the new oneshot running. (If the new one
+    /// fired too before that ack, the single status bit carries both, the timer reloads
+    /// once more and the next ack stops it: one extra interrupt, never a lost one.)
     fn ack(&mut self) -> bool {
         if !self.is_pending() {
             return false;
         }
-        if self.mode != Mode::Periodic {
+        if self.stale {
+            self.stale = false;
+        } else if self.mode != Mode::Periodic {
             self.mode = Mode::Off;
             self.running = true;
-            if self.stop().is_err() {
+            if self.stop().is_ok() {
+                self.may_pend = false;
+            } else {
                 self.mask();
             }
         }
@@ -601,6 +630,7 @@ impl<B: RegisterBus<Word = u32>> core::fmt::Debug for LocalTimer<'_, B> {
             .field("i", &self.i)
             .field("running", &self.running)
             .field("mode", &self.mode)
+            .field("stale", &self.stale)
             .finish()
     }
 }

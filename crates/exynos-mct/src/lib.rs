@@ -585,6 +585,14 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
         with_cs(|cs| f(self.time.borrow(cs)))
     }
 
+    /// Move the published time forward to `count`, an exact 64-bit FRC reading (hi-lo-hi),
+    /// if it is ahead; never backwards. Comparators do this with the reading every arm
+    /// starts from, so the time base stays exact while one is armed at least once per
+    /// 89.48 s, even if nobody reads the time itself.
+    pub(crate) fn publish(&self, count: u64) {
+        self.time_cell(|cell| cell.set(cell.get().max(count)));
+    }
+
     /// Whether `G_CNT_L` changes within `max_polls` polls (1 + at most `max_polls + 2`
     /// reads).
     fn frc_counts(&self) -> bool {

@@ -570,3 +570,61 @@ fn set_compare_takes_values_in_the_time_base() {
         assert!(comp.ack());
     }
 }
+
+/// A oneshot armed while an earlier interrupt is still pending: the ack that takes the
+/// earlier status must not stop the new oneshot (found by hwtimer-core's conformance
+/// suite, check `rearm_pending`). (Before: `ack` stopped every oneshot it saw pending, so
+/// the new event never came.)
+#[test]
+fn the_ack_of_an_earlier_event_leaves_a_new_oneshot_running() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), MctModel::exynos4210().driver_config()).unwrap();
+    mct.start_frc().unwrap();
+    let mut l0 = mct.local_timer(0).unwrap();
+    l0.set_next_event(120).unwrap();
+    clock.advance(20_000);
+    assert!(l0.is_pending());
+    l0.set_next_event(12_000).unwrap(); // 1 ms; the earlier status stays pending
+    assert!(l0.ack(), "the earlier event");
+    assert!(
+        bus.model(|m| m.local_running(0)),
+        "the new oneshot was stopped"
+    );
+    let due = bus.model(|m| m.local_due_ns(0)).unwrap();
+    clock.advance_to(due);
+    assert!(l0.ack(), "the new event");
+    assert!(
+        !bus.model(|m| m.local_running(0)),
+        "a oneshot keeps running"
+    );
+    clock.advance(5_000_000);
+    assert!(!l0.is_pending());
+}
+
+/// Comparator arms publish the exact count they read, so the time base stays exact while
+/// comparators are armed at least once per 89.48 s even when nobody reads the time (found
+/// by the conformance suite, which reads the time base only in its last check). (Before:
+/// three 78 s waits without a time read lost a 32-bit wrap.)
+#[test]
+fn comparator_arms_keep_the_time_base_exact() {
+    let (clock, bus) = setup(MctModel::exynos4210().with_frc(0xFFFF_0000));
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let time = mct.time();
+    let mut comp = mct.comparator(0).unwrap();
+    for d in [COMP_MAX_DELTA, COMP_MAX_DELTA - 1, COMP_MAX_DELTA / 2] {
+        comp.set_next_event(d).unwrap();
+        let due = bus
+            .model(|m| m.comparator_due_ns(clock.now_ns(), 0))
+            .unwrap();
+        clock.advance_to(due);
+        assert!(comp.ack());
+    }
+    let before = truth(&bus);
+    let t = time.now();
+    let after = truth(&bus);
+    assert!(
+        before <= t && t <= after,
+        "{t:#x} not in [{before:#x}, {after:#x}]"
+    );
+}
