@@ -495,7 +495,7 @@ pub fn clamp_window_batch(config: Config, offsets: &[u64]) -> Result<BatchFigure
                 }
             }
             Restart::No
-        });
+        })?;
         served.push(n);
     }
     if early || late.iter().any(Option::is_none) {
