@@ -8,6 +8,8 @@
 //! * A pattern matches a whole output line (trailing whitespace and `\r` ignored on both).
 //! * Placeholders: `{n}` one or more decimal digits, `{x}` one or more hex digits, `{*}` any
 //!   text (possibly empty). Write `{{` and `}}` for literal braces. Everything else is literal.
+//! * `{icount}` is not a placeholder of this module: `cargo xtask qemu` replaces it with the
+//!   `-icount` shift of the run before the file is parsed (see [`crate::qemu`]).
 //!
 //! Example: `MCT FRC: {n} -> {n} (advancing)` matches `MCT FRC: 12 -> 733 (advancing)`.
 //!

@@ -1,4 +1,4 @@
-//! `cargo xtask qemu [board]`: builds the board firmwares and runs them under QEMU.
+//! `cargo xtask qemu [--icount N] [board]`: builds the board firmwares and runs them under QEMU.
 //!
 //! A *board* is a package of the firmware workspace (`examples/firmware`) with a
 //! `[package.metadata.qemu]` table:
@@ -7,6 +7,7 @@
 //! [package.metadata.qemu]
 //! target = "armv7a-none-eabi"                 # triple to build for
 //! command = ["qemu-system-arm", "-M", "smdkc210", "-nographic", "-semihosting",
+//!            "-icount", "shift=0",            # the default shift; `--icount N` replaces it
 //!            "-kernel", "{elf}"]              # `{elf}` = path of the release binary
 //! timeout = 30                                # seconds; optional, default 30
 //! ```
@@ -14,6 +15,17 @@
 //! A run passes when QEMU exits with status 0 before the timeout and its output (the UART on
 //! stdio) satisfies the board's `expected.txt`; see [`crate::expect`] for that format. Adding a
 //! board needs no change here.
+//!
+//! # The `-icount` shift
+//!
+//! Under `-icount shift=N` QEMU runs each guest instruction in 2^N ns of virtual time. The
+//! boards' commands say `shift=0`; `--icount N` (0 to 10, or `auto`) replaces the `shift=`
+//! option of the argument after `-icount` for this run, and fails for a board whose command
+//! has no `-icount`. In the command and in `expected.txt`, `{icount}` stands for the shift of
+//! the run: the LoongArch board passes it to its firmware through `-fw_cfg` (it has no
+//! instruction counter to measure it with), and the boards' `expected.txt` require the shift
+//! the firmware measured or was told to be that one (for `auto`, any number). `cargo xtask
+//! bench` runs at the commands' own shift.
 
 use crate::expect;
 use crate::json::Json;
@@ -22,7 +34,7 @@ use crate::util::{
     workspace_packages,
 };
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -45,23 +57,140 @@ pub struct Board {
     bin: String,
 }
 
+/// The `-icount` shift of a run: `shift=N` or `shift=auto`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shift {
+    /// `shift=N`: every instruction takes 2^N ns of virtual time.
+    Fixed(u32),
+    /// `shift=auto`: QEMU adapts the shift to keep virtual time near host time.
+    Auto,
+}
+
+impl Shift {
+    /// Largest shift QEMU accepts.
+    const MAX: u32 = 10;
+
+    /// Parses `0`..`10` or `auto`.
+    pub fn parse(text: &str) -> Result<Shift, String> {
+        if text == "auto" {
+            return Ok(Shift::Auto);
+        }
+        match text.parse::<u32>() {
+            Ok(n) if n <= Self::MAX => Ok(Shift::Fixed(n)),
+            _ => Err(format!(
+                "bad -icount shift {text:?}: use 0 to {} or `auto`",
+                Self::MAX
+            )),
+        }
+    }
+
+    /// What `{icount}` becomes in `expected.txt`: the number, or `{n}` (any number) for
+    /// `auto`, whose shift QEMU picks.
+    fn expected_pattern(&self) -> String {
+        match self {
+            Shift::Fixed(n) => n.to_string(),
+            Shift::Auto => "{n}".to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for Shift {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shift::Fixed(n) => write!(f, "{n}"),
+            Shift::Auto => f.write_str("auto"),
+        }
+    }
+}
+
 /// What one QEMU run produced.
 pub struct BoardRun {
     /// Board name.
     pub name: String,
+    /// The `-icount` shift it ran at, if its command has `-icount`.
+    pub shift: Option<Shift>,
     /// QEMU's exit status and output.
     pub output: TimedOutput,
     /// `Ok` if the run passed, or why it did not.
     pub verdict: Result<(), String>,
 }
 
-/// Runs all boards (no argument) or one (`qemu <board>`, which also prints its output).
+impl Board {
+    /// The target triple the board's firmware is built for.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    /// How long a run may take.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The board's QEMU command line with `elf` as the kernel.
+    pub fn command(&self, elf: &Path) -> Command {
+        let elf = elf.to_string_lossy();
+        let args: Vec<String> = self
+            .command
+            .iter()
+            .map(|arg| arg.replace("{elf}", &elf))
+            .collect();
+        let mut cmd = Command::new(&args[0]);
+        cmd.args(&args[1..]);
+        cmd
+    }
+}
+
+/// What `cargo xtask qemu` was asked for.
+#[derive(Debug, PartialEq)]
+struct Args {
+    /// `--icount N`: the shift to run at instead of the commands' own.
+    shift: Option<Shift>,
+    /// The one board to run (and show the output of), or all.
+    board: Option<String>,
+}
+
+const USAGE: &str = "usage: cargo xtask qemu [--icount N|auto] [board]";
+
+/// Parses `[--icount N] [board]`, in any order; `--icount=N` works too.
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut parsed = Args {
+        shift: None,
+        board: None,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let value = if arg == "--icount" {
+            Some(
+                rest.next()
+                    .ok_or_else(|| format!("--icount needs a shift; {USAGE}"))?
+                    .as_str(),
+            )
+        } else {
+            arg.strip_prefix("--icount=")
+        };
+        match value {
+            Some(_) if parsed.shift.is_some() => {
+                return Err(format!("--icount given twice; {USAGE}"));
+            }
+            Some(value) => parsed.shift = Some(Shift::parse(value)?),
+            None if arg.starts_with('-') || parsed.board.is_some() => {
+                return Err(USAGE.into());
+            }
+            None => parsed.board = Some(arg.clone()),
+        }
+    }
+    Ok(parsed)
+}
+
+/// Runs all boards or one (`qemu <board>`, which also prints its output), at the commands'
+/// own `-icount` shift or at `--icount N`.
 pub fn main(args: &[String]) -> Result<(), String> {
+    let args = parse_args(args)?;
     let toolchain = CrossToolchain::find()?;
     let mut boards = boards(&toolchain)?;
-    let verbose = match args {
-        [] => false,
-        [name] => {
+    let verbose = match &args.board {
+        None => false,
+        Some(name) => {
             let known: Vec<&str> = boards.iter().map(|b| b.name.as_str()).collect();
             if !known.contains(&name.as_str()) {
                 return Err(format!(
@@ -72,12 +201,15 @@ pub fn main(args: &[String]) -> Result<(), String> {
             boards.retain(|b| &b.name == name);
             true
         }
-        _ => return Err("usage: cargo xtask qemu [board]".into()),
     };
-    let runs = build_and_run(&toolchain, &boards)?;
+    let runs = build_and_run_at(&toolchain, &boards, args.shift.as_ref())?;
     let mut failed = 0;
     for run in &runs {
         let seconds = run.output.elapsed.as_secs_f32();
+        let shift = run
+            .shift
+            .as_ref()
+            .map_or_else(|| "no -icount".to_owned(), |s| format!("-icount shift={s}"));
         if verbose {
             println!(
                 "----- {} output -----\n{}",
@@ -94,10 +226,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
             println!("-----");
         }
         match &run.verdict {
-            Ok(()) => println!("qemu: {:<16} pass ({seconds:.1} s)", run.name),
+            Ok(()) => println!("qemu: {:<16} pass ({seconds:.1} s, {shift})", run.name),
             Err(reason) => {
                 failed += 1;
-                println!("qemu: {:<16} FAIL ({seconds:.1} s): {reason}", run.name);
+                println!(
+                    "qemu: {:<16} FAIL ({seconds:.1} s, {shift}): {reason}",
+                    run.name
+                );
                 if !verbose {
                     println!("----- output -----\n{}", run.output.stdout.trim_end());
                     println!(
@@ -159,11 +294,25 @@ fn board_from(pkg: &Package) -> Result<Board, String> {
     })
 }
 
-/// Builds the given boards (release, one cargo call per target) and runs each under QEMU.
+/// Builds the given boards (release, one cargo call per target) and runs each under QEMU with
+/// the command of its metadata as written.
 pub fn build_and_run(
     toolchain: &CrossToolchain,
     boards: &[Board],
 ) -> Result<Vec<BoardRun>, String> {
+    build_and_run_at(toolchain, boards, None)
+}
+
+/// [`build_and_run`], with every board's `-icount` shift replaced by `shift` if given.
+pub fn build_and_run_at(
+    toolchain: &CrossToolchain,
+    boards: &[Board],
+    shift: Option<&Shift>,
+) -> Result<Vec<BoardRun>, String> {
+    // Check every command before the (slow) build.
+    for board in boards {
+        board.command_line("{elf}", shift)?;
+    }
     let mut by_target: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for board in boards {
         by_target
@@ -187,24 +336,88 @@ pub fn build_and_run(
         }
         run(&mut cmd)?;
     }
-    boards.iter().map(run_board).collect()
+    boards.iter().map(|b| run_board(b, shift)).collect()
 }
 
-/// Runs one (already built) board and checks its output.
-fn run_board(board: &Board) -> Result<BoardRun, String> {
+/// A board's QEMU command for one run.
+#[derive(Debug, PartialEq)]
+struct CommandLine {
+    /// Program and arguments, placeholders substituted.
+    args: Vec<String>,
+    /// The shift of the run (`None`: the command has no `-icount`).
+    shift: Option<Shift>,
+}
+
+impl Board {
+    /// The QEMU command with `{elf}` replaced by `elf`, the `shift=` option of `-icount`
+    /// replaced by `shift` if given, and `{icount}` by the shift of the run.
+    ///
+    /// Errors: `shift` given for a command without `-icount` (or an `-icount` without a
+    /// `shift=` option), a malformed `shift=` in the command, or `{icount}` in a command
+    /// without `-icount`.
+    fn command_line(&self, elf: &str, shift: Option<&Shift>) -> Result<CommandLine, String> {
+        let mut args = self.command.clone();
+        let mut run_shift = None;
+        if let Some(pos) = args.iter().position(|a| a == "-icount") {
+            let options = args
+                .get_mut(pos + 1)
+                .ok_or_else(|| format!("{}: `-icount` without its options", self.name))?;
+            let mut parts: Vec<String> = options.split(',').map(str::to_owned).collect();
+            if let Some(part) = parts.iter_mut().find(|p| p.starts_with("shift=")) {
+                let own = Shift::parse(&part["shift=".len()..])
+                    .map_err(|e| format!("{}: {e}", self.name))?;
+                let chosen = shift.cloned().unwrap_or(own);
+                *part = format!("shift={chosen}");
+                run_shift = Some(chosen);
+            }
+            *options = parts.join(",");
+        }
+        if let (Some(wanted), None) = (shift, &run_shift) {
+            return Err(format!(
+                "{}: --icount {wanted} needs `-icount shift=...` in its QEMU command",
+                self.name
+            ));
+        }
+        let icount = run_shift.as_ref().map(Shift::to_string);
+        for arg in &mut args {
+            if arg.contains("{icount}") {
+                let value = icount.as_deref().ok_or_else(|| {
+                    format!(
+                        "{}: `{{icount}}` in a QEMU command without `-icount shift=...`",
+                        self.name
+                    )
+                })?;
+                *arg = arg.replace("{icount}", value);
+            }
+            *arg = arg.replace("{elf}", elf);
+        }
+        Ok(CommandLine {
+            args,
+            shift: run_shift,
+        })
+    }
+}
+
+/// `expected.txt` with `{icount}` replaced for a run at `shift` (left alone without one, so
+/// that the pattern parser rejects it).
+fn expected_for(text: &str, shift: Option<&Shift>) -> String {
+    match shift {
+        Some(shift) => text.replace("{icount}", &shift.expected_pattern()),
+        None => text.to_owned(),
+    }
+}
+
+/// Runs one (already built) board at `shift` (or its own) and checks its output.
+fn run_board(board: &Board, shift: Option<&Shift>) -> Result<BoardRun, String> {
     let elf = firmware_dir()
         .join("target")
         .join(&board.target)
         .join("release")
         .join(&board.bin);
-    let patterns = expect::parse_expected(&read_file(&board.dir.join("expected.txt"))?)
+    let CommandLine { args, shift } = board.command_line(&elf.to_string_lossy(), shift)?;
+    let expected = expected_for(&read_file(&board.dir.join("expected.txt"))?, shift.as_ref());
+    let patterns = expect::parse_expected(&expected)
         .map_err(|e| format!("{}/expected.txt: {e}", board.name))?;
-    let elf = elf.to_string_lossy();
-    let args: Vec<String> = board
-        .command
-        .iter()
-        .map(|arg| arg.replace("{elf}", &elf))
-        .collect();
     let mut cmd = Command::new(&args[0]);
     cmd.args(&args[1..]);
     let output = run_with_timeout(&mut cmd, board.timeout)?;
@@ -221,7 +434,135 @@ fn run_board(board: &Board) -> Result<BoardRun, String> {
     };
     Ok(BoardRun {
         name: board.name.clone(),
+        shift,
         output,
         verdict,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Args, Board, Shift, expected_for, parse_args};
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    fn board(command: &[&str]) -> Board {
+        Board {
+            name: "b".into(),
+            target: "t".into(),
+            command: command.iter().map(|s| (*s).to_owned()).collect(),
+            timeout: Duration::from_secs(1),
+            dir: PathBuf::new(),
+            bin: "b".into(),
+        }
+    }
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn shift_parses_numbers_and_auto() {
+        assert_eq!(Shift::parse("0"), Ok(Shift::Fixed(0)));
+        assert_eq!(Shift::parse("10"), Ok(Shift::Fixed(10)));
+        assert_eq!(Shift::parse("auto"), Ok(Shift::Auto));
+        assert!(Shift::parse("11").is_err());
+        assert!(Shift::parse("-1").is_err());
+        assert!(Shift::parse("").is_err());
+    }
+
+    #[test]
+    fn args_take_icount_and_board_in_any_order() {
+        let parse = |a: &[&str]| parse_args(&strings(a));
+        assert_eq!(
+            parse(&[]),
+            Ok(Args {
+                shift: None,
+                board: None
+            })
+        );
+        let want = Ok(Args {
+            shift: Some(Shift::Fixed(4)),
+            board: Some("npcm750".into()),
+        });
+        assert_eq!(parse(&["--icount", "4", "npcm750"]), want);
+        assert_eq!(parse(&["npcm750", "--icount=4"]), want);
+        assert_eq!(
+            parse(&["--icount", "auto"]).map(|a| a.shift),
+            Ok(Some(Shift::Auto))
+        );
+        assert!(parse(&["--icount"]).is_err());
+        assert!(parse(&["--icount", "12"]).is_err());
+        assert!(parse(&["--icount", "1", "--icount", "2"]).is_err());
+        assert!(parse(&["a", "b"]).is_err());
+        assert!(parse(&["--verbose"]).is_err());
+    }
+
+    #[test]
+    fn the_shift_option_of_icount_is_replaced() {
+        let b = board(&[
+            "qemu",
+            "-icount",
+            "shift=0,sleep=off,align=off",
+            "-fw_cfg",
+            "name=opt/x,string={icount}",
+            "-kernel",
+            "{elf}",
+        ]);
+        let own = b.command_line("/fw.elf", None).unwrap();
+        assert_eq!(own.shift, Some(Shift::Fixed(0)));
+        assert_eq!(
+            own.args,
+            strings(&[
+                "qemu",
+                "-icount",
+                "shift=0,sleep=off,align=off",
+                "-fw_cfg",
+                "name=opt/x,string=0",
+                "-kernel",
+                "/fw.elf",
+            ])
+        );
+        let four = b.command_line("/fw.elf", Some(&Shift::Fixed(4))).unwrap();
+        assert_eq!(four.shift, Some(Shift::Fixed(4)));
+        assert_eq!(four.args[2], "shift=4,sleep=off,align=off");
+        assert_eq!(four.args[4], "name=opt/x,string=4");
+        let auto = b.command_line("/fw.elf", Some(&Shift::Auto)).unwrap();
+        assert_eq!(auto.args[2], "shift=auto,sleep=off,align=off");
+        assert_eq!(auto.args[4], "name=opt/x,string=auto");
+    }
+
+    #[test]
+    fn a_shift_needs_an_icount_option() {
+        let plain = board(&["qemu", "-kernel", "{elf}"]);
+        assert_eq!(plain.command_line("e", None).unwrap().shift, None);
+        assert!(plain.command_line("e", Some(&Shift::Fixed(2))).is_err());
+        let no_shift = board(&["qemu", "-icount", "sleep=off", "-kernel", "{elf}"]);
+        assert!(no_shift.command_line("e", Some(&Shift::Fixed(2))).is_err());
+        let placeholder = board(&["qemu", "-fw_cfg", "string={icount}", "-kernel", "{elf}"]);
+        assert!(placeholder.command_line("e", None).is_err());
+        let bad = board(&["qemu", "-icount", "shift=x", "-kernel", "{elf}"]);
+        assert!(bad.command_line("e", None).is_err());
+        let dangling = board(&["qemu", "-kernel", "{elf}", "-icount"]);
+        assert!(dangling.command_line("e", None).is_err());
+    }
+
+    #[test]
+    fn expected_icount_is_the_shift_or_any_number_for_auto() {
+        let text = "icount shift {icount}: {n} ns\n";
+        assert_eq!(
+            expected_for(text, Some(&Shift::Fixed(3))),
+            "icount shift 3: {n} ns\n"
+        );
+        assert_eq!(
+            expected_for(text, Some(&Shift::Auto)),
+            "icount shift {n}: {n} ns\n"
+        );
+        assert_eq!(expected_for(text, None), text);
+        let patterns = crate::expect::parse_expected(&expected_for(text, Some(&Shift::Fixed(3))));
+        let patterns = patterns.unwrap();
+        assert!(crate::expect::check(&patterns, "icount shift 3: 8 ns").is_ok());
+        assert!(crate::expect::check(&patterns, "icount shift 0: 1 ns").is_err());
+        assert!(crate::expect::parse_expected(text).is_err());
+    }
 }

@@ -10,7 +10,7 @@
 //! [`hwtimer_core::embassy`]).
 //!
 //! ```no_run
-//! use exynos_mct::{Config, FrcTime, Mct, regs};
+//! use exynos_mct::{Config, Mct, regs};
 //! use hwtimer_core::Mmio;
 //! use static_cell::StaticCell;
 //!
@@ -18,15 +18,13 @@
 //!     static DRIVER: exynos_mct::embassy::Driver = exynos_mct::embassy::Driver::new()
 //! );
 //! static MCT: StaticCell<Mct<Mmio>> = StaticCell::new();
-//! static TIME: StaticCell<FrcTime<'static, Mmio>> = StaticCell::new();
 //!
 //! fn start_time() -> Result<(), hwtimer_core::Error> {
 //!     // SAFETY: the Exynos4210 MCT window, mapped, driven by nothing else.
 //!     let bus = unsafe { Mmio::new(regs::EXYNOS4210_BASE, regs::WINDOW_LEN) };
 //!     let mct = MCT.init(Mct::new(bus, Config::default())?);
 //!     mct.start_frc()?;
-//!     let time = TIME.init(mct.time());
-//!     DRIVER.init(mct.comparator(0)?, time) // then enable G0's interrupt (GIC SPI 57)
+//!     DRIVER.init(mct.comparator(0)?, mct.time()) // then enable G0's interrupt (GIC SPI 57)
 //! }
 //!
 //! fn on_mct_g0_irq() {
@@ -56,15 +54,15 @@ use crate::{Comparator, FrcTime};
 
 /// The channel: a global comparator on the MCT behind an [`Mmio`] window.
 pub type Event = Comparator<'static, Mmio<u32>>;
-/// The time base the channel compares against, shared by reference (several runtimes or
-/// drivers may read one time).
-pub type Time = &'static FrcTime<'static, Mmio<u32>>;
+/// The time base the channel compares against: a view of the block's one time base (`Copy`;
+/// every view, in every runtime or driver, reads the same time).
+pub type Time = FrcTime<'static, Mmio<u32>>;
 /// The embassy-time driver on the MCT, with room for `N` waiting tasks (embassy-time-queue-
 /// utils' queue; a full queue costs a task an extra poll, never an early wake).
 pub type Driver<const N: usize = 16> = TimeDriver<Event, Time, N>;
 /// The same on any register bus (the sim's, in host tests).
 pub type DriverOn<B, const N: usize = 16> =
-    TimeDriver<Comparator<'static, B>, &'static FrcTime<'static, B>, N>;
+    TimeDriver<Comparator<'static, B>, FrcTime<'static, B>, N>;
 
 #[cfg(test)]
 mod tests {

@@ -1,28 +1,28 @@
 //! The MCT as an rtic-time monotonic (feature `rtic`): hwtimer-core's
-//! [`rtic_monotonic!`](hwtimer_core::rtic_monotonic) on a global [`Comparator`] and the
-//! block's 64-bit time base [`FrcTime`], in FRC ticks (`fugit` instants at 24 MHz).
+//! [`rtic_monotonic!`](hwtimer_core::rtic_monotonic) on a global [`Comparator`] or a
+//! [`LocalTimer`] and the block's 64-bit time base [`FrcTime`], in FRC ticks (`fugit`
+//! instants at 24 MHz).
 //!
 //! # Set-up
 //!
 //! ```no_run
-//! use exynos_mct::{Config, FrcTime, Mct, regs};
+//! use exynos_mct::{Config, Mct, regs};
 //! use hwtimer_core::Mmio;
 //! use rtic_time::Timebase as _; // now, delay, delay_until, timeout_after, ...
 //! use static_cell::StaticCell;
 //!
-//! exynos_mct::rtic_monotonic!(pub Mono); // comparator + FrcTime at 24 MHz
+//! exynos_mct::rtic_monotonic!(pub Mono, local_timer); // local timer + FrcTime, 24 MHz
 //! static MCT: StaticCell<Mct<Mmio>> = StaticCell::new();
-//! static TIME: StaticCell<FrcTime<'static, Mmio>> = StaticCell::new();
 //!
 //! fn start_time() -> Result<(), hwtimer_core::Error> {
 //!     // SAFETY: the Exynos4210 MCT window, mapped, driven by nothing else.
 //!     let bus = unsafe { Mmio::new(regs::EXYNOS4210_BASE, regs::WINDOW_LEN) };
 //!     let mct = MCT.init(Mct::new(bus, Config::default())?);
 //!     mct.start_frc()?;
-//!     Mono::start(mct.comparator(1)?, TIME.init(mct.time())) // then enable G1 (SPI 69)
+//!     Mono::start(mct.local_timer(0)?, mct.time()) // then enable L0's interrupt (SPI 42)
 //! }
 //!
-//! fn on_mct_g1_irq() {
+//! fn on_mct_l0_irq() {
 //!     Mono::on_interrupt();
 //! }
 //! // in any task, on any executor:  Mono::delay(5.millis()).await;
@@ -42,8 +42,8 @@ use crate::{Comparator, FrcTime, LocalTimer};
 pub type Event = Comparator<'static, Mmio<u32>>;
 /// The other kind of channel: a local timer (`rtic_monotonic!(Mono, local_timer)`).
 pub type LocalEvent = LocalTimer<'static, Mmio<u32>>;
-/// The time base, shared by reference.
-pub type Time = &'static FrcTime<'static, Mmio<u32>>;
+/// The time base: a view of the block's one time base (`Copy`).
+pub type Time = FrcTime<'static, Mmio<u32>>;
 
 /// Generate an rtic-time monotonic type on an MCT channel and [`FrcTime`], in FRC ticks:
 ///
@@ -56,7 +56,7 @@ pub type Time = &'static FrcTime<'static, Mmio<u32>>;
 ///   comparators; it is not phase-locked to the FRC, so each wait carries one tick of
 ///   margin (see [`hwtimer_core::Alarm`]).
 ///
-/// The type has `start(channel, &'static FrcTime)` (an
+/// The type has `start(channel, FrcTime)` (an
 /// [`Error::InvalidConfig`](hwtimer_core::Error) when the time base does not count at the
 /// given rate), `on_interrupt()` for the channel's interrupt handler, and rtic-time's
 /// `Timebase` methods (`now`, `delay`, `delay_until`, `timeout_after`, ...). See

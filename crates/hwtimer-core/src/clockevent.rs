@@ -528,6 +528,12 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
                     Ok(_) => Fired::Rearmed { now },
                     // Never report an unreached deadline as reached: say what happened.
                     Err(error) => {
+                        crate::log_warn!(
+                            "alarm: re-arm for deadline {=u64} failed at {=u64}: {}",
+                            deadline,
+                            now,
+                            error
+                        );
                         self.mode = Mode::Idle;
                         Fired::RearmFailed {
                             deadline,

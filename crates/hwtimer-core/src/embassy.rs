@@ -283,6 +283,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> TimeDriver<E, M, N> {
                     // The channel refused (a write that was not acknowledged): ask for an
                     // interrupt as soon as possible, which re-runs this from the handler.
                     state.stats.refused = state.stats.refused.wrapping_add(1);
+                    crate::log_warn!("embassy: channel refused deadline {=u64}", hw);
                     if alarm.set_deadline_or_min(hw).is_ok() {
                         state.stats.programs = state.stats.programs.wrapping_add(1);
                     }

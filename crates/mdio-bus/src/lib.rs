@@ -32,6 +32,8 @@
 //! ```
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "sim")]
 pub mod sim;
@@ -88,7 +90,7 @@ impl RegAddr {
 /// fault) returns `Err` rather than blocking forever or panicking. No caching: a read always
 /// goes to the bus.
 pub trait Mdio {
-    /// Why a frame failed (for a DWMAC: [`hwtimer_core::Error::Timeout`] when MII_ADDR.GB never
+    /// Why a frame failed (for a DWMAC: `hwtimer_core::Error::Timeout` when MII_ADDR.GB never
     /// clears).
     type Error;
     /// Read register `reg` of device `phy`.

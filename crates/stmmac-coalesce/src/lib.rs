@@ -82,6 +82,8 @@
 //! - `sim` (feature `sim`): the behavioural DWMAC, the DMA arena and the seed proof.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod coalesce;
 pub mod desc;

@@ -4,7 +4,7 @@
 //! |---|---|
 //! | [`arm_board!`](crate::arm_board) | entry code (park secondaries, stacks, `.bss`, VBAR), exception vectors, IRQ entry, panic handler, banner |
 //! | [`gic`] | the ARM GIC (v1/v2) distributor and CPU interface, as far as a firmware needs them |
-//! | [`pmu`] | the Cortex-A cycle counter (PMCCNTR): one count per instruction under `-icount shift=0` |
+//! | [`pmu`] | the PMU: PMCCNTR (virtual nanoseconds under QEMU) and an instruction counter (event 0x08), with the emulation speed measured from the two |
 //! | [`mmu`] | a flat section-mapped translation table and the MMU/cache enable sequence (RAM Normal, devices Device), for firmware that runs an executor |
 //! | [`cs`], [`arm_critical_section!`](crate::arm_critical_section) | the `critical-section` implementation: IRQs masked through CPSR.I |
 //! | functions below | semihosting exit, CP15 identification, VBAR, CPSR.I, exception names |
@@ -210,7 +210,8 @@ pub fn unexpected_irq() {
 }
 
 /// Runs exactly `2 * iterations` instructions (`subs` + `bne` per iteration) plus a constant
-/// few around them: a known amount of virtual time under `-icount shift=0` (1 insn = 1 ns).
+/// few around them: a known amount of CPU work, which takes `2 * iterations * 2^N` ns of
+/// virtual time under `-icount shift=N`.
 pub fn spin_insns(iterations: u32) {
     if iterations == 0 {
         return;

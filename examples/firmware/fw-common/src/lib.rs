@@ -7,8 +7,12 @@
 //! * [`mmio`]: volatile register access by physical address;
 //! * [`cell`]: [`StaticCell`] and [`CsCell`], statics shared with interrupt handlers (no
 //!   `unsafe` needed to declare or use them);
+//! * [`icount`]: timing bounds made of instructions and timer ticks, and the emulation speed
+//!   that turns them into ticks under any `-icount` shift;
+//! * [`fw_cfg`]: QEMU's firmware configuration device (MMIO), through which `cargo xtask qemu`
+//!   tells a board without an instruction counter the `-icount` shift;
 //! * [`arm`] (32-bit ARM only): the boards' entry code, exception vectors and panic handler
-//!   ([`arm_board!`]), the GIC, the cycle counter, semihosting exit, CP15 registers, and a
+//!   ([`arm_board!`]), the GIC, the PMU counters, semihosting exit, CP15 registers, a
 //!   `critical-section` implementation ([`arm_critical_section!`]), and the flat translation
 //!   table that turns on the MMU and caches for firmware that runs an executor;
 //! * `loongarch` (LoongArch64 only): paged mode with direct-mapped windows, the entry code,
@@ -16,12 +20,17 @@
 //!   `critical-section` implementation (`loongarch_critical_section!`);
 //! * [`wakes`]: the wake-up statistics the async firmware prints (never early, how late).
 //!
+//! The arithmetic of [`icount`] has host unit tests: `cargo test -p fw-common` in
+//! `examples/firmware`, with the host toolchain.
+//!
 //! The firmware output is checked line by line by `cargo xtask qemu` against the board's
 //! `expected.txt`, so print one fact per line. Lines that start with `bench: ` are collected by
 //! `cargo xtask bench` (format: `bench: <crate>/<metric> = <value> <unit>`).
-#![no_std]
+#![cfg_attr(not(test), no_std)]
 
 pub mod cell;
+pub mod fw_cfg;
+pub mod icount;
 pub mod mmio;
 pub mod wakes;
 

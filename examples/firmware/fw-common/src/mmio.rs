@@ -49,3 +49,14 @@ pub unsafe fn write8(addr: usize, value: u8) {
     // SAFETY: the caller guarantees `addr` is a valid, writable byte register.
     unsafe { core::ptr::write_volatile(addr as *mut u8, value) }
 }
+
+/// Writes a 16-bit register.
+///
+/// # Safety
+///
+/// As [`write32`], for a 2-byte aligned halfword register.
+#[inline(always)]
+pub unsafe fn write16(addr: usize, value: u16) {
+    // SAFETY: the caller guarantees `addr` is a valid, aligned, writable halfword register.
+    unsafe { core::ptr::write_volatile(addr as *mut u16, value) }
+}

@@ -7,19 +7,52 @@
 //!
 //! 1. points EENTRY at [`__eentry`] (ECFG.VS = 0: every exception and interrupt enters there),
 //! 2. reads the constant timer's frequency from CPUCFG 2/4/5 through the driver,
-//! 3. times loops of 10,000 clocksource reads and clockevent programmings: under
-//!    `-icount shift=0` the 100 MHz stable counter advances once per 10 guest instructions,
-//!    so `ticks / 1000` over 10,000 calls is the exact instruction count per call
-//!    (`bench:` lines, collected by `cargo xtask bench`),
-//! 4. enables the timer interrupt (ECFG.LIE bit 11 through the driver, CRMD.IE here), programs
+//! 3. learns the emulation speed (the `-icount` shift, see below) and checks the stable
+//!    counter against it,
+//! 4. times loops of 10,000 clocksource reads and clockevent programmings in stable-counter
+//!    ticks and turns them into instructions at that speed (`bench:` lines, collected by
+//!    `cargo xtask bench`),
+//! 5. enables the timer interrupt (ECFG.LIE bit 11 through the driver, CRMD.IE here), programs
 //!    oneshots of 1000, 10000 and 100000 ticks and a periodic timer, takes each interrupt
 //!    through EENTRY and measures request-to-handler latency in ticks with `rdtime.d`,
-//! 5. runs the seed-003 request (5 µs = 500 ticks through `Alarm`) under min_delta 0x600
+//! 6. runs the seed-003 request (5 µs = 500 ticks through `Alarm`) under min_delta 0x600
 //!    and 1000,
-//! 6. powers the machine off through the GED sleep control register.
+//! 7. powers the machine off through the GED sleep control register.
 //!
 //! Every measured figure is checked here against the contract (never early, within the
 //! documented bound) and printed with a verdict; `expected.txt` requires the `ok` verdicts.
+//!
+//! # Timing bounds, at any `-icount` shift
+//!
+//! Under `-icount shift=N` every instruction takes 2^N ns of virtual time, and the stable
+//! counter (`rdtime.d`, the timer's own clock) counts virtual time at 100 MHz: one tick is
+//! 10 instructions at shift 0 and 0.625 at shift 4. QEMU's LoongArch CPU has no instruction
+//! counter, so `cargo xtask qemu` tells the firmware the shift through the `fw_cfg` file
+//! [`ICOUNT_FILE`] (`-fw_cfg name=...,string=N` in Cargo.toml). The firmware checks what it
+//! was told: a loop of exactly 1,000,000 instructions must take `10^6 × 2^N / 10` ticks, to
+//! within [`SPEED_CHECK`] (this also checks the counter's CPUCFG frequency against
+//! instructions). Told `auto`, or told nothing (a run by hand), it uses the speed that loop
+//! measured instead.
+//!
+//! Every bound is CPU work plus the hardware's own granularity ([`Bound`]), converted into
+//! ticks at that speed:
+//!
+//! | check | bound | made of |
+//! |---|---|---|
+//! | oneshot and first periodic expiry, request to handler | request + [`LATENCY_BOUND`] = 3 ticks + 130 insns | QEMU's expiry granularity (the timer fires 1–2 ticks after `init`) and the truncation of the stamps; the `csrwr` after the request stamp, the exception entry (20 stores) and the handler prologue up to its stamp (~45 instructions measured at shifts 0 to 4) |
+//! | seed 003 through `Alarm::set_delta` | min_delta + [`ALARM_BOUND`] = 6 ticks + 260 insns | as above, with up to 3 ticks of InitVal rounding to a multiple of 4; `set_delta`'s own ~100 instructions before its TCFG write |
+//! | periodic intervals | ± [`PERIOD_JITTER`] = 1 tick + 1 insn | the interrupt is taken at the first instruction boundary after the expiry; the stamps truncate to ticks |
+//!
+//! At shift 0 these are the former 16, 32 and 1 ticks. Never early needs no bound: every
+//! latency is checked against the request itself. Instruction counts are the same at every
+//! shift to within one tick of the stable counter over 10,000 calls (±0.001 instructions per
+//! call at shift 0, less at higher shifts); latencies in ticks or µs are those of the shift
+//! the run used (the repository quotes shift 0).
+//!
+//! Every check passes from shift 0 to 9. At shift 10 (1024 ns per instruction) the handler
+//! takes longer than the 100 µs period and the periodic check says so: the scenario, not a
+//! bound, needs a faster CPU. Under `-icount shift=auto` QEMU may change the shift after the
+//! speed was measured; the bounds then use a stale speed.
 //!
 //! Run it with `cargo xtask qemu loongarch-virt`.
 #![no_std]
@@ -30,10 +63,13 @@ use core::hint::black_box;
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use critical_section::Mutex;
+use fw_common::fw_cfg::FwCfg;
+use fw_common::icount::{self, Bound, Speed};
 use fw_common::{Console, mmio, println};
-use loongarch_timer::csr::{CSR_BADV, CSR_ERA, CSR_ESTAT, ESTAT, NativeCsr};
-use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 use hwtimer_core::{Alarm, ClockEvent, Clocksource, Fired, RegisterBusExt};
+use loongarch_timer::csr::{CSR_BADV, CSR_ERA, CSR_ESTAT, ESTAT, NativeCsr};
+use loongarch_timer::pinned::{PinnedCounter, PinnedTimer};
+use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 
 /// UART0 base address (ns16550a, register shift 0, byte access).
 const UART0_BASE: usize = 0x1fe0_01e0;
@@ -52,30 +88,53 @@ const GED_SLEEP_CTL_POWEROFF: u8 = 0x34;
 /// CRMD.IE, the global interrupt enable (hardware.md §3.2).
 const CRMD_IE: u64 = 1 << 2;
 
-/// Calls per timed loop. With 10 instructions per tick, `ticks / 1000` = instructions/call.
+/// Calls per timed loop.
 const LOOP_CALLS: u64 = 10_000;
 
-/// Documented bound on request-to-handler latency beyond the requested delta, in ticks.
+/// The virt machine's `fw_cfg` device (DTB node `fw_cfg@1e020000`, `qemu,fw-cfg-mmio`).
+const FW_CFG_BASE: usize = 0x1e02_0000;
+/// The `fw_cfg` file in which `cargo xtask qemu` puts the `-icount` shift (`0`..`10` or
+/// `auto`).
+const ICOUNT_FILE: &str = "opt/timer-family/icount-shift";
+/// Iterations of the loop that checks (or measures) the speed: 2 instructions each.
+const SPEED_LOOP: u64 = 500_000;
+/// Most virtual time a wait for an interrupt may take: one second of stable-counter ticks.
+const WAIT_TICKS: u64 = 100_000_000;
+/// Most polls a wait for an interrupt may take, should the counter stop (each poll is a
+/// handful of instructions: far more than [`WAIT_TICKS`] needs at shift 0).
+const WAIT_POLLS: u32 = 200_000_000;
+
+/// How far the speed loop's ticks may be from what the told shift implies: one tick of
+/// truncation, and the instructions around the loop between the two `rdtime.d` (a few).
+const SPEED_CHECK: Bound = Bound { ticks: 1, insns: 8 };
+
+/// Documented bound on request-to-handler latency beyond the requested delta.
 ///
-/// Under `-icount shift=0` one tick is 10 instructions. Between the `rdtime.d` that stamps the
-/// request and the handler's `rdtime.d` the core executes: the rest of `set_next_event`
-/// after the stamp (the `csrwr`), up to 3 ticks of InitVal rounding (none for the multiples of
-/// 4 used here), QEMU's own expiry granularity (the qemu.md §2 probe saw `init + 1..2` ticks
-/// when polling), and the exception entry: 20 register stores plus the handler prologue,
-/// about 30 instructions = 3 ticks. 16 ticks (160 instructions) covers that with room; the
-/// measured values are printed.
-const LATENCY_BOUND_TICKS: u64 = 16;
+/// Hardware granularity, 3 ticks: QEMU's own expiry granularity (the timer was seen to fire
+/// at `init + 1..2` ticks when polled) and the truncation of the stamps; InitVal rounding
+/// adds nothing for the multiples of 4 used here. CPU work, 130 instructions: between the
+/// `rdtime.d` that stamps the request and the handler's `rdtime.d` the core executes the rest
+/// of `set_next_event` after the stamp (the `csrwr`) and the exception entry: 20 register
+/// stores plus the handler prologue (~45 instructions in all, measured at shifts 0 to 4).
+/// At shift 0 this is 3 + 13 = 16 ticks.
+const LATENCY_BOUND: Bound = Bound {
+    ticks: 3,
+    insns: 130,
+};
 
 /// Documented bound for a deadline programmed through `Alarm::set_delta`, beyond the
-/// clamped delta, in ticks: the stamp is taken before `set_delta`, which itself runs about
-/// 120 instructions (12 ticks, `fw_alarm_set_delta`) before its TCFG write, plus the entry
-/// path of [`LATENCY_BOUND_TICKS`].
-const ALARM_BOUND_TICKS: u64 = 32;
+/// clamped delta: [`LATENCY_BOUND`]'s ticks plus up to 3 of InitVal rounding (the driver
+/// rounds up to a multiple of 4), and its instructions plus the ~100 that `set_delta` runs
+/// before its TCFG write (`fw_alarm_set_delta`), with room. At shift 0: 6 + 26 = 32 ticks.
+const ALARM_BOUND: Bound = Bound {
+    ticks: 6,
+    insns: 260,
+};
 
-/// Allowed deviation of one periodic interval from the period, in ticks (the handler's
-/// stamp is taken a constant number of instructions after each expiry, so intervals differ
-/// from the period only by the stamp's tick quantisation).
-const PERIOD_JITTER_TICKS: u64 = 1;
+/// Allowed deviation of one periodic interval from the period: the handler's stamp is taken
+/// a constant number of instructions after the instruction boundary at which the expiry is
+/// taken (up to one instruction late), and truncates to whole ticks.
+const PERIOD_JITTER: Bound = Bound { ticks: 1, insns: 1 };
 
 /// UART0, polled.
 #[derive(Clone, Copy)]
@@ -185,10 +244,12 @@ unsafe extern "C" {
     fn __eentry();
 }
 
-/// The timer's owner: the driver types on the real CSRs.
-type Timer = ConstantTimer<NativeCsr>;
-/// The stable counter through the driver.
-type Counter = StableCounter<NativeCsr>;
+/// The timer's owner: the driver types on the real CSRs, pinned to the boot core so they can
+/// live in a `static` (the bare types are per core, neither `Send` nor `Sync`; the pinned
+/// ones check CPUID before touching a CSR, see `loongarch_timer::pinned`).
+type Timer = PinnedTimer<NativeCsr>;
+/// The stable counter through the driver, pinned likewise.
+type Counter = PinnedCounter<NativeCsr>;
 
 /// The alarm shared by `board_main` and the interrupt handler.
 static ALARM: Mutex<RefCell<Option<Alarm<Timer, Counter>>>> = Mutex::new(RefCell::new(None));
@@ -267,25 +328,30 @@ fn power_off() -> ! {
     }
 }
 
-/// The CSRs for the handler's own decoding (ESTAT, ERA, BADV); the timer itself is only
-/// touched through [`ALARM`].
-// SAFETY: PLV0 on the boot CPU; this firmware is the only code on the machine and uses the
-// timer CSRs only through the driver values created from this backend.
-static CSR: NativeCsr = unsafe { NativeCsr::new() };
+/// The CSRs of the boot CPU, for the handler's own decoding (ESTAT, ERA, BADV) and to create
+/// the driver values; the timer itself is only touched through [`ALARM`]. A fresh value each
+/// time (it is zero-sized), since `NativeCsr` cannot live in a `static`: it is not `Sync`.
+fn csr() -> NativeCsr {
+    // SAFETY: PLV0 on the boot CPU, the only CPU this firmware runs on; this firmware is the
+    // only code on the machine and uses the timer CSRs only through the driver values
+    // created from this backend.
+    unsafe { NativeCsr::new() }
+}
 
 /// Rust side of the exception entry. Interrupts are disabled (CRMD.IE = 0) while it runs.
 #[unsafe(no_mangle)]
 extern "C" fn la_trap() {
     let stamp = rdtime();
-    let estat = CSR.read(CSR_ESTAT);
+    let csr = csr();
+    let estat = csr.read(CSR_ESTAT);
     if estat.read(ESTAT::ECODE) != 0 {
         // An exception, not an interrupt: nothing here expects one.
         println!(
             Uart0,
             "PANIC: exception ESTAT = {:#x}, ERA = {:#x}, BADV = {:#x}",
             estat.get(),
-            CSR.read_raw(CSR_ERA),
-            CSR.read_raw(CSR_BADV)
+            csr.read_raw(CSR_ERA),
+            csr.read_raw(CSR_BADV)
         );
         power_off();
     }
@@ -320,7 +386,7 @@ extern "C" fn la_trap() {
     } else {
         SPURIOUS_IRQS.fetch_add(1, Ordering::Relaxed);
         // A pending interrupt nobody acknowledges would be taken again at once: stop.
-        if estat.read(ESTAT::IS) & !(1 << 11) != 0 || CSR.read(CSR_ESTAT).is_set(ESTAT::TI) {
+        if estat.read(ESTAT::IS) & !(1 << 11) != 0 || csr.read(CSR_ESTAT).is_set(ESTAT::TI) {
             println!(
                 Uart0,
                 "PANIC: unhandled interrupt, ESTAT = {:#x}",
@@ -366,19 +432,137 @@ unsafe impl critical_section::Impl for CrmdIeCriticalSection {
 
 /// Runs `f` on the alarm inside a critical section.
 fn with_alarm<R>(f: impl FnOnce(&mut Alarm<Timer, Counter>) -> R) -> Option<R> {
-    critical_section::with(|cs| ALARM.borrow(cs).try_borrow_mut().ok()?.as_mut().map(f))
+    critical_section::with(|cs| {
+        let mut slot = ALARM.borrow(cs).try_borrow_mut().ok()?;
+        slot.as_mut().map(f)
+    })
 }
 
 /// Busy-waits (interrupts on) until `count` timer interrupts have been handled in total, or
-/// about a virtual second has passed. Returns whether they came.
+/// a virtual second ([`WAIT_TICKS`]) or [`WAIT_POLLS`] polls have passed. Returns whether
+/// they came.
 fn wait_for_irqs(count: u32) -> bool {
     let start = rdtime();
-    while TIMER_IRQS.load(Ordering::Relaxed) < count {
-        if rdtime().wrapping_sub(start) > 100_000_000 {
-            return false;
+    for _ in 0..WAIT_POLLS {
+        if TIMER_IRQS.load(Ordering::Relaxed) >= count {
+            return true;
+        }
+        if rdtime().wrapping_sub(start) > WAIT_TICKS {
+            break;
         }
     }
-    true
+    TIMER_IRQS.load(Ordering::Relaxed) >= count
+}
+
+/// Runs exactly `2 * iterations` instructions (`addi.d` + `bnez` per iteration) plus a
+/// constant few around them.
+#[inline(always)]
+fn spin_insns(iterations: u64) {
+    if iterations == 0 {
+        return;
+    }
+    // SAFETY: a register-only countdown loop; touches no memory and no stack.
+    unsafe {
+        core::arch::asm!(
+            "1:",
+            "addi.d {0}, {0}, -1",
+            "bnez {0}, 1b",
+            inout(reg) iterations => _,
+            options(nomem, nostack),
+        );
+    }
+}
+
+/// What `cargo xtask qemu` told the firmware through [`ICOUNT_FILE`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Told {
+    /// `-icount shift=N`.
+    Shift(u32),
+    /// `-icount shift=auto`: QEMU picks (and may change) the shift.
+    Auto,
+    /// No `fw_cfg` device, no such file, or a value that is neither.
+    Nothing,
+}
+
+/// Reads [`ICOUNT_FILE`].
+fn told_shift() -> Told {
+    // SAFETY: the virt machine's fw_cfg MMIO device; nothing else in this firmware uses it.
+    let Some(dev) = (unsafe { FwCfg::probe(FW_CFG_BASE) }) else {
+        return Told::Nothing;
+    };
+    let mut buf = [0u8; 8];
+    let text = dev
+        .read_file(ICOUNT_FILE, &mut buf)
+        .and_then(|bytes| core::str::from_utf8(bytes).ok())
+        .map(str::trim);
+    match text {
+        Some("auto") => Told::Auto,
+        Some(n) => match n.parse::<u32>() {
+            Ok(n) if n <= icount::MAX_SHIFT => Told::Shift(n),
+            _ => Told::Nothing,
+        },
+        None => Told::Nothing,
+    }
+}
+
+/// Learns the emulation speed (module docs): told by `fw_cfg` and checked with a loop of
+/// known length, or measured with that loop. Prints the speed and the check; returns the
+/// speed and the verdict.
+fn emulation_speed(freq_hz: u32) -> (Speed, bool) {
+    let told = told_shift();
+    let t0 = rdtime();
+    spin_insns(SPEED_LOOP);
+    let ticks = rdtime().wrapping_sub(t0);
+    let insns = 2 * SPEED_LOOP;
+    let ns = u64::try_from(u128::from(ticks) * 1_000_000_000 / u128::from(freq_hz.max(1)))
+        .unwrap_or(u64::MAX);
+    let measured = Speed::measured(insns, ns);
+    match (told, measured) {
+        (Told::Shift(n), _) => {
+            let speed = Speed::from_shift(n);
+            let implied = speed.ticks_for(insns, freq_hz);
+            let tolerance = SPEED_CHECK.ticks_at(speed, freq_hz);
+            let ok = ticks.abs_diff(implied) <= tolerance;
+            icount::print_speed(
+                Uart0,
+                speed,
+                format_args!("told through fw_cfg {ICOUNT_FILE}"),
+            );
+            println!(
+                Uart0,
+                "stable counter against icount: {insns} instructions in {ticks} ticks; shift {n} at {freq_hz} Hz implies {implied} (+/- {SPEED_CHECK} = {tolerance}): {}",
+                verdict(ok)
+            );
+            (speed, ok)
+        }
+        (Told::Auto | Told::Nothing, Some(speed)) => {
+            let source = if told == Told::Auto {
+                "fw_cfg says auto"
+            } else {
+                "not told through fw_cfg"
+            };
+            icount::print_speed(
+                Uart0,
+                speed,
+                format_args!("{source}: measured on a {insns}-instruction loop"),
+            );
+            // QEMU runs every shift, adaptive ones included, at 2^N ns per instruction.
+            let ok = speed.shift().is_some();
+            println!(
+                Uart0,
+                "stable counter against icount: {insns} instructions in {ticks} ticks, a power-of-two speed: {}",
+                verdict(ok)
+            );
+            (speed, ok)
+        }
+        (_, None) => {
+            println!(
+                Uart0,
+                "stable counter against icount: no ticks in {insns} instructions: FAIL"
+            );
+            (Speed::from_shift(0), false)
+        }
+    }
 }
 
 /// Prints `value_milli / 1000` with three decimals as a `bench:` figure.
@@ -392,8 +576,7 @@ fn bench_line(metric: &str, value_milli: u64, unit: &str) {
 }
 
 /// Runs `f(i)` for `i` in `0..LOOP_CALLS` and returns the elapsed stable-counter ticks.
-/// Under `-icount shift=0` that is the loop's instruction count / 10, so `ticks / 1000` is
-/// the instruction count per iteration.
+/// [`per_call_milli`] turns them into instructions per call.
 #[inline(always)]
 fn time_loop(mut f: impl FnMut(u64)) -> u64 {
     let t0 = rdtime();
@@ -401,6 +584,11 @@ fn time_loop(mut f: impl FnMut(u64)) -> u64 {
         f(black_box(i));
     }
     rdtime().wrapping_sub(t0)
+}
+
+/// Thousandths of an instruction per call of a [`time_loop`] that took `ticks` at `speed`.
+fn per_call_milli(ticks: u64, speed: Speed, freq_hz: u32) -> u64 {
+    speed.insns_for(ticks, freq_hz).saturating_mul(1000) / LOOP_CALLS
 }
 
 /// Prints a verdict word.
@@ -424,7 +612,7 @@ extern "C" fn board_main() -> ! {
     println!(
         Uart0,
         "EENTRY = {eentry:#x} ({})",
-        if eentry == __eentry as *const () as usize as u64 && eentry % 4096 == 0 {
+        if eentry == __eentry as *const () as usize as u64 && eentry.is_multiple_of(4096) {
             "4 KiB aligned exception entry installed"
         } else {
             "NOT INSTALLED"
@@ -432,7 +620,7 @@ extern "C" fn board_main() -> ! {
     );
 
     // Frequency from CPUCFG 2/4/5 through the driver.
-    let csr = CSR.clone();
+    let csr = csr();
     let freq = match ConstantClock::probe(&csr) {
         Ok(freq) => freq,
         Err(e) => {
@@ -461,6 +649,8 @@ extern "C" fn board_main() -> ! {
         "NOT ADVANCING"
     };
     println!(Uart0, "rdtime.d: {first} -> {second} ({advancing})");
+    let hz = freq.freq_hz();
+    let (speed, speed_ok) = emulation_speed(hz);
 
     let mut timer = match ConstantTimer::new(csr.clone(), freq, Config::default()) {
         Ok(timer) => timer,
@@ -475,7 +665,8 @@ extern "C" fn board_main() -> ! {
     // ---- Instructions per call on the real ISA (interrupts still off). ----
     println!(
         Uart0,
-        "timing loops of {LOOP_CALLS} calls (10 instructions per stable-counter tick)"
+        "timing loops of {LOOP_CALLS} calls, instructions from stable-counter ticks: {} ns per tick, {speed}",
+        1_000_000_000 / hz.max(1)
     );
     let empty = time_loop(|i| {
         black_box(i);
@@ -504,22 +695,41 @@ extern "C" fn board_main() -> ! {
     });
     alarm.shutdown();
     alarm.event_mut().ack();
+    let milli = |ticks| per_call_milli(ticks, speed, hz);
+    let empty = milli(empty);
     bench_line("fw_loop_overhead", empty, "insns");
-    bench_line("fw_clocksource_read", reads.saturating_sub(empty), "insns");
-    bench_line("fw_set_next_event", programs.saturating_sub(empty), "insns");
+    bench_line(
+        "fw_clocksource_read",
+        milli(reads).saturating_sub(empty),
+        "insns",
+    );
+    bench_line(
+        "fw_set_next_event",
+        milli(programs).saturating_sub(empty),
+        "insns",
+    );
     bench_line(
         "fw_ack_spurious",
-        spurious_acks.saturating_sub(empty),
+        milli(spurious_acks).saturating_sub(empty),
         "insns",
     );
     bench_line(
         "fw_alarm_set_delta",
-        set_deltas.saturating_sub(empty),
+        milli(set_deltas).saturating_sub(empty),
         "insns",
     );
 
     // ---- Interrupts through EENTRY. ----
     alarm.event_mut().enable_interrupt(); // ECFG.LIE bit 11
+    // Pinned to this core for the `static` the handler shares.
+    let (timer, time) = alarm.into_parts();
+    let alarm = match Alarm::new(PinnedTimer::new(timer), PinnedCounter::new(time)) {
+        Ok(alarm) => alarm,
+        Err(e) => {
+            println!(Uart0, "PANIC: alarm: {e}");
+            power_off()
+        }
+    };
     critical_section::with(|cs| ALARM.borrow(cs).replace(Some(alarm)));
     crmd_xchg_ie(CRMD_IE);
     println!(
@@ -528,7 +738,8 @@ extern "C" fn board_main() -> ! {
         crmd()
     );
 
-    let mut all_ok = true;
+    let mut all_ok = speed_ok;
+    let latency_bound = LATENCY_BOUND.ticks_at(speed, hz);
     for init in [1000u64, 10_000, 100_000] {
         let before = TIMER_IRQS.load(Ordering::Relaxed);
         let request = with_alarm(|alarm| {
@@ -545,12 +756,12 @@ extern "C" fn board_main() -> ! {
             .get(before as usize)
             .map_or(0, |s| s.load(Ordering::Relaxed));
         let latency = stamp.wrapping_sub(request);
-        let ok = came && latency >= init && latency <= init + LATENCY_BOUND_TICKS;
+        let ok = came && latency >= init && latency <= init + latency_bound;
         all_ok &= ok;
         println!(
             Uart0,
             "oneshot {init} ticks: handler after {latency} ticks = requested + {} \
-             (never early, bound +{LATENCY_BOUND_TICKS}: {})",
+             (never early, bound +{LATENCY_BOUND} = +{latency_bound}: {})",
             latency.wrapping_sub(init),
             verdict(ok)
         );
@@ -573,25 +784,26 @@ extern "C" fn board_main() -> ! {
     let stamps: [u64; PERIODS as usize] =
         core::array::from_fn(|i| IRQ_STAMPS[i].load(Ordering::Relaxed));
     let first = stamps[0].wrapping_sub(request);
-    let first_ok = came && first >= PERIOD && first <= PERIOD + LATENCY_BOUND_TICKS;
+    let first_ok = came && (PERIOD..=PERIOD + latency_bound).contains(&first);
     all_ok &= first_ok;
     println!(
         Uart0,
         "periodic {PERIOD} ticks: first handler after {first} ticks (never early, bound \
-         +{LATENCY_BOUND_TICKS}: {})",
+         +{LATENCY_BOUND} = +{latency_bound}: {})",
         verdict(first_ok)
     );
+    let jitter = PERIOD_JITTER.ticks_at(speed, hz);
     let mut intervals_ok = came;
     for pair in stamps.windows(2) {
         let interval = pair[1].wrapping_sub(pair[0]);
-        let ok = interval.abs_diff(PERIOD) <= PERIOD_JITTER_TICKS;
+        let ok = interval.abs_diff(PERIOD) <= jitter;
         intervals_ok &= ok;
         println!(Uart0, "periodic interval: {interval} ticks");
     }
     all_ok &= intervals_ok;
     println!(
         Uart0,
-        "periodic: {} intervals within {PERIOD} +/- {PERIOD_JITTER_TICKS} ticks: {}",
+        "periodic: {} intervals within {PERIOD} +/- {PERIOD_JITTER} = {jitter} ticks: {}",
         PERIODS - 1,
         verdict(intervals_ok)
     );
@@ -599,14 +811,16 @@ extern "C" fn board_main() -> ! {
     // Seed 003 on the real ISA: a 5 µs (500-tick) deadline through `Alarm`, clamped to
     // min_delta, under 0x600 and under 1000.
     HANDLER_USES_ALARM.store(true, Ordering::Relaxed);
+    let alarm_bound = ALARM_BOUND.ticks_at(speed, hz);
     for (name, config) in [("0x600", Config::LINUX_0X600), ("1000", Config::DEFAULT)] {
         let min = config.min_delta;
         critical_section::with(|cs| {
             let mut slot = ALARM.borrow_ref_mut(cs);
             let rebuilt = slot.take().and_then(|alarm| {
                 let (timer, time) = alarm.into_parts();
-                let timer = ConstantTimer::new(timer.into_inner(), freq, config).ok()?;
-                Alarm::new(timer, time).ok()
+                let csr = timer.into_inner().ok()?.into_inner();
+                let timer = ConstantTimer::new(csr, freq, config).ok()?;
+                Alarm::new(PinnedTimer::new(timer), time).ok()
             });
             *slot = rebuilt;
         });
@@ -628,12 +842,12 @@ extern "C" fn board_main() -> ! {
             .get(before as usize)
             .map_or(0, |s| s.load(Ordering::Relaxed));
         let after = stamp.wrapping_sub(request);
-        let ok = came && now >= deadline && after >= min && after <= min + ALARM_BOUND_TICKS;
+        let ok = came && now >= deadline && after >= min && after <= min + alarm_bound;
         all_ok &= ok;
         println!(
             Uart0,
             "seed: 5 us request with min_delta {name}: handler after {after} ticks = {}.{:02} us, \
-             deadline + {} (clamped, never early, bound min_delta +{ALARM_BOUND_TICKS}: {})",
+             deadline + {} (clamped, never early, bound min_delta +{ALARM_BOUND} = +{alarm_bound}: {})",
             after / 100,
             after % 100,
             now.wrapping_sub(deadline),

@@ -36,6 +36,7 @@ fn touch_libraries() {
     black_box(mdio_bus::PhyAddr::new as fn(u8) -> Option<mdio_bus::PhyAddr>);
     black_box(switch_behind_dwmac as fn(usize) -> u16);
     black_box(stmmac_coalesce::coalesce::ic_decision as fn(u32, u32, u32) -> (bool, u32));
+    black_box(global_timer_on_mmio as fn(usize) -> u64);
 }
 
 /// The stmmac DWMAC (reset, MDIO master) driving the mv88e6xxx switch driver, with the Otto
@@ -73,6 +74,31 @@ fn switch_behind_dwmac(base: usize) -> u16 {
     }
 }
 
+/// The Cortex-A9 global timer driver over a real `Mmio` window: counter, absolute alarm on
+/// the comparator, periodic mode.
+fn global_timer_on_mmio(base: usize) -> u64 {
+    use a9_global_timer::{Config, GlobalTimer, regs};
+    use hwtimer_core::{Alarm, ClockEvent, Mmio, Monotonic};
+    // SAFETY: never executed (see the module docs); on hardware `base` would be the global
+    // timer of an MPCore private region (PERIPHBASE + 0x200), owned by this code alone.
+    let bus = unsafe { Mmio::<u32>::new(base, regs::WINDOW_LEN) };
+    let Ok(gt) = GlobalTimer::new(&bus, Config::qemu()) else {
+        return 0;
+    };
+    gt.start();
+    let time = gt.counter();
+    let Ok(cmp) = gt.comparator() else {
+        return 0;
+    };
+    let Ok(mut alarm) = Alarm::new(cmp, time) else {
+        return 0;
+    };
+    let _ = alarm.set_deadline(time.now() + 10_000);
+    let _ = alarm.on_interrupt();
+    let _ = alarm.event_mut().set_periodic(1_000);
+    time.now()
+}
+
 /// The Exynos MCT driver over a real `Mmio` window: FRC, 64-bit time, comparator alarm.
 fn mct_on_mmio(base: usize) -> u64 {
     use hwtimer_core::{Alarm, Mmio, Monotonic};
@@ -100,9 +126,9 @@ fn mct_on_mmio(base: usize) -> u64 {
 /// The LoongArch driver on the real CSR instructions (only where they exist).
 #[cfg(target_arch = "loongarch64")]
 fn loongarch_on_csr() -> u64 {
+    use hwtimer_core::{Alarm, Monotonic};
     use loongarch_timer::csr::NativeCsr;
     use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-    use hwtimer_core::{Alarm, Monotonic};
     // SAFETY: never executed (see the module docs); firmware would call this at PLV0 on the
     // core whose timer it owns.
     let csr = unsafe { NativeCsr::new() };

@@ -168,8 +168,6 @@ static TRANSLATION: FlatMap = FlatMap::new(DRAM0_BASE, DRAM0_LEN);
 static GIC: Gic = unsafe { Gic::new(EXT_GIC_DIST, EXT_GIC_CPU) };
 /// The MCT driver, `'static` so its parts can live in the runtimes' statics.
 static MCT: StaticCell<Mct<Mmio>> = StaticCell::new();
-/// The one time base both runtimes and the tasks read.
-static TIME: StaticCell<FrcTime<'static, Mmio>> = StaticCell::new();
 /// The executor (`run` needs `&'static mut`). The `static_cell` crate's cell, because an
 /// executor is not `Send` (fw-common's cell wants that); its compare-and-swap is fine once
 /// the MMU maps RAM as Normal memory.
@@ -249,7 +247,7 @@ const fn us(n: u64) -> u64 {
 
 /// `Timer::at` and `Mono::delay_until`, 20 to 219 µs ahead.
 #[embassy_executor::task]
-async fn sleeper(time: &'static FrcTime<'static, Mmio>) {
+async fn sleeper(time: FrcTime<'static, Mmio>) {
     for i in 0..SLEEPS {
         let wait = us(20 + (i * 37) % 200);
         let scheduled = time.now();
@@ -267,7 +265,7 @@ async fn sleeper(time: &'static FrcTime<'static, Mmio>) {
 
 /// A `Ticker::every` started at a known instant, and an rtic-time wait after each tick.
 #[embassy_executor::task]
-async fn ticker(time: &'static FrcTime<'static, Mmio>) {
+async fn ticker(time: FrcTime<'static, Mmio>) {
     let period = Duration::from_micros(TICK_PERIOD_US);
     let mut ticker = Ticker::every(period);
     let start = time.now();
@@ -294,7 +292,7 @@ async fn ticker(time: &'static FrcTime<'static, Mmio>) {
 /// runtime. Whichever completes, its own deadline must have passed; a task polled after
 /// both (a late wake) sees the inner future first, and it wins.
 #[embassy_executor::task]
-async fn timeouts(time: &'static FrcTime<'static, Mmio>) {
+async fn timeouts(time: FrcTime<'static, Mmio>) {
     for i in 0..TIMEOUTS {
         let inner_us = if i % 2 == 0 { 40 } else { 80 };
 
@@ -465,7 +463,7 @@ fn run() -> bool {
         println!(Uart0, "exynos-mct error: {e}");
         return false;
     }
-    let time: &'static FrcTime<'static, Mmio> = TIME.init(mct.time());
+    let time: FrcTime<'static, Mmio> = mct.time();
     let rate_ok = u64::from(mct.freq_hz()) == embassy_time::TICK_HZ;
     println!(
         Uart0,
