@@ -236,7 +236,11 @@ impl<W: UIntLike> Mmio<W> {
     /// For as long as the value (or any copy of the address) is used, `base..base + len`
     /// must be a device register block, mapped, valid for volatile accesses of `W`, and
     /// `base` aligned for `W`; and no other code may drive the same registers in a way that
-    /// breaks the driver's assumptions (normally: one driver value per block). A window over
+    /// breaks the driver's assumptions (normally: one driver value per block). Registers
+    /// banked per core (the Cortex-A9 global timer's comparator, a GIC CPU interface) are a
+    /// different block on each core, so the window is only this core's: keep the driver
+    /// value on the core it was made for (as `loongarch_timer::pinned` does for CSRs), even
+    /// though `Mmio` itself may cross threads. A window over
     /// ordinary memory instead of device registers (a test) must not be accessed from two
     /// threads at the same time: `Mmio` is `Sync` because concurrent volatile accesses to
     /// device memory are not data races (see the `Sync` impl), which is not true of memory
