@@ -226,11 +226,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
             println!("-----");
         }
         match &run.verdict {
-            Ok(()) => println!("qemu: {:<16} pass ({seconds:.1} s, {shift})", run.name),
+            Ok(()) => println!("qemu: {:<20} pass ({seconds:.1} s, {shift})", run.name),
             Err(reason) => {
                 failed += 1;
                 println!(
-                    "qemu: {:<16} FAIL ({seconds:.1} s, {shift}): {reason}",
+                    "qemu: {:<20} FAIL ({seconds:.1} s, {shift}): {reason}",
                     run.name
                 );
                 if !verbose {

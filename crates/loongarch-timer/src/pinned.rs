@@ -220,6 +220,10 @@ pub fn pair<C: Csr + Clone>(
 }
 
 #[cfg(target_arch = "loongarch64")]
+#[allow(
+    unsafe_code,
+    reason = "Send and Sync for the pinned types: the per-core check makes them sound"
+)]
 mod native {
     use super::{PinnedCounter, PinnedTimer};
     use crate::csr::NativeCsr;
@@ -232,22 +236,15 @@ mod native {
     // at creation; elsewhere it touches no CSR. `capabilities` reads none. So a
     // `PinnedTimer` moved to another thread can only ever program its own core's timer,
     // which is what `NativeCsr::new`'s caller handed to it.
-    #[allow(unsafe_code, reason = "the per-core check above makes moving it sound")]
     unsafe impl Send for PinnedTimer<NativeCsr> {}
     // SAFETY: through `&PinnedTimer` only `capabilities`, `core` and `on_owner` can be
     // called: no CSR is written and the only one read is CPUID.
-    #[allow(unsafe_code, reason = "shared references reach no timer CSR")]
     unsafe impl Sync for PinnedTimer<NativeCsr> {}
     // SAFETY: `PinnedCounter::now` executes `rdtime.d` only after the CPUID check, on the
     // core recorded at creation; elsewhere it loads the published value (an atomic). So
     // moving or sharing it never reads another core's counter as if it were this one.
-    #[allow(unsafe_code, reason = "the per-core check above makes moving it sound")]
     unsafe impl Send for PinnedCounter<NativeCsr> {}
     // SAFETY: as for `Send`: every `&self` method is either the checked `rdtime.d` or an
     // atomic access to the published value.
-    #[allow(
-        unsafe_code,
-        reason = "the per-core check above makes sharing it sound"
-    )]
     unsafe impl Sync for PinnedCounter<NativeCsr> {}
 }

@@ -1,14 +1,15 @@
 //! The constant timer as an rtic-time monotonic (feature `rtic`): hwtimer-core's
-//! [`rtic_monotonic!`](hwtimer_core::rtic_monotonic) on the core's [`PinnedTimer`] and
-//! [`PinnedCounter`], in stable-counter ticks (100 MHz by default), with software
-//! interrupt 0 as the way to pend the monotonic's interrupt.
+//! [`rtic_monotonic!`](hwtimer_core::rtic_monotonic) on the core's
+//! [`PinnedTimer`](crate::pinned::PinnedTimer) and
+//! [`PinnedCounter`](crate::pinned::PinnedCounter), in stable-counter ticks (100 MHz by
+//! default), with software interrupt 0 as the way to pend the monotonic's interrupt.
 //!
 //! # Why software interrupt 0
 //!
 //! rtic-time sometimes needs its interrupt handler to run "now" (`pend_interrupt`). The
 //! timer interrupt cannot be raised by software: ESTAT.TI is set by the timer and cleared
 //! through TICLR, and of ESTAT.IS only the two software-interrupt bits are writable. So the
-//! monotonic pends SWI0 ([`pend_swi0`]) and the firmware sends both TI and SWI0 to
+//! monotonic pends SWI0 (`pend_swi0`) and the firmware sends both TI and SWI0 to
 //! `Mono::on_interrupt()`. SWI0 of the core then belongs to the monotonic.
 //!
 //! # Set-up
@@ -36,7 +37,7 @@
 //! ```
 //!
 //! A core has one timer: a firmware runs either this monotonic or the embassy driver
-//! ([`embassy`](crate::embassy)) on it, not both.
+//! (`loongarch_timer::embassy`) on it, not both.
 
 #[cfg(target_arch = "loongarch64")]
 pub use native::{Event, Time, clear_swi0, enable_swi0, pend_swi0};
@@ -47,7 +48,7 @@ pub use native::{Event, Time, clear_swi0, enable_swi0, pend_swi0};
 /// stable-counter rate (`start` refuses a time base at any other rate). loongarch64 only.
 ///
 /// The type has `start(timer, counter)`, `on_interrupt()` (from the handler of TI and
-/// SWI0) and rtic-time's `Timebase` methods; `pend_interrupt` raises SWI0 ([`pend_swi0`]).
+/// SWI0) and rtic-time's `Timebase` methods; `pend_interrupt` raises SWI0 (`rtic::pend_swi0`).
 #[macro_export]
 macro_rules! rtic_monotonic {
     ($vis:vis $name:ident $(,)?) => {

@@ -87,9 +87,9 @@
 //!
 //! - `sim`: the behavioural model (`otto_timer::sim`, host only, pulls in `std`).
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
-//! - `embassy`: [`embassy::Driver`], embassy-time's time driver on a CPU's timer and the
+//! - `embassy`: `embassy::Driver`, embassy-time's time driver on a CPU's timer and the
 //!   extended clocksource (one `static`, one macro line, one call in the interrupt handler).
-//! - `rtic`: [`rtic_monotonic!`], an rtic-time 3 monotonic on the same pair.
+//! - `rtic`: `rtic_monotonic!`, an rtic-time 3 monotonic on the same pair.
 //!
 //! Neither runtime is pulled in unless its feature is on.
 #![cfg_attr(not(feature = "sim"), no_std)]

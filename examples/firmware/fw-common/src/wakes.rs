@@ -51,11 +51,10 @@ impl WakeStats {
     /// Mean lateness in hundredths of a tick.
     pub fn mean_late_centi(&self) -> u64 {
         let on_time = self.wakes.saturating_sub(self.early);
-        if on_time == 0 {
-            0
-        } else {
-            self.sum_late.saturating_mul(100) / on_time
-        }
+        self.sum_late
+            .saturating_mul(100)
+            .checked_div(on_time)
+            .unwrap_or(0)
     }
 
     /// Prints `<runtime>: wakes=<n> early=<k> max_late_ticks=<m>`.

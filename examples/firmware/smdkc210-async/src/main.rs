@@ -55,9 +55,9 @@
 //!
 //! `expected.txt` asserts at least 1000 wakes per runtime and none early, and bounds
 //! nothing that scales with the shift (lateness is interrupt latency and the other tasks'
-//! work, printed and collected by `cargo xtask bench`). Instruction counts are derived from
-//! PMCCNTR (1 GHz of virtual time) with a calibration loop of known length, so they are right
-//! at any fixed shift and approximate under `shift=auto`.
+//! work, printed and collected by `cargo xtask bench`). Instruction counts come from
+//! fw-common's PMU meter (event 0x08, the same at every fixed shift; derived from virtual
+//! time under `shift=auto` or without icount, where they are approximate).
 //!
 //! Run it with `cargo xtask qemu smdkc210-async`.
 #![no_std]
@@ -71,7 +71,8 @@ use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
 use exynos_mct::{Config, FrcTime, Mct, regs};
 use fw_common::arm::gic::{self, Gic};
 use fw_common::arm::mmu::{self, FlatMap};
-use fw_common::arm::{self, pmu, spin_insns};
+use fw_common::arm::pmu::{self, Meter, Stamp};
+use fw_common::arm::{self, spin_insns};
 use fw_common::wakes::WakeStats;
 use fw_common::{Console, CsCell, StaticCell, mmio, println};
 use hwtimer_core::{Mmio, Monotonic};
@@ -423,15 +424,6 @@ fn report() -> ! {
     arm::finish(Uart0, ok)
 }
 
-/// Virtual nanoseconds per instruction, in thousandths: PMCCNTR counts virtual time at
-/// 1 GHz, so a loop of known length gives 1000 under `-icount shift=0`, 2^N·1000 at shift N.
-fn ns_per_insn_milli() -> u64 {
-    let c0 = pmu::cycles();
-    spin_insns(CALIBRATION_ITERATIONS);
-    let cycles = u64::from(pmu::cycles().wrapping_sub(c0));
-    cycles * 1000 / (2 * u64::from(CALIBRATION_ITERATIONS))
-}
-
 /// Everything before the executor: MMU, time, runtimes, interrupts, instruction counts.
 fn run() -> bool {
     // ---- MMU and caches first: nothing before this uses an exclusive access ----
@@ -490,13 +482,22 @@ fn run() -> bool {
     GIC.enable(IRQ_MCT_L0, IRQ_PRIORITY, TARGET_CPU0);
 
     // ---- Instructions per `now()` through each runtime, on the real ISA ----
-    let ns_milli = ns_per_insn_milli();
+    // fw-common's meter: PMU event 0x08 under a fixed -icount shift (exact at any shift),
+    // virtual time over the speed of a known loop otherwise.
+    let a = Stamp::now();
+    spin_insns(CALIBRATION_ITERATIONS);
+    let b = Stamp::now();
+    let Some(meter) = Meter::from_span(a, b, 2 * u64::from(CALIBRATION_ITERATIONS)) else {
+        println!(Uart0, "PMU: no virtual time passed");
+        return false;
+    };
+    meter.print(Uart0);
     let measure = |f: &mut dyn FnMut()| -> u64 {
-        let c0 = pmu::cycles();
+        let from = Stamp::now();
         for _ in 0..CALLS {
             f();
         }
-        u64::from(pmu::cycles().wrapping_sub(c0))
+        meter.insns(from, Stamp::now())
     };
     let empty = measure(&mut || {
         black_box(0u32);
@@ -510,15 +511,8 @@ fn run() -> bool {
     let time_now = measure(&mut || {
         black_box(time.now());
     });
-    // cycles (1 per ns) -> instructions per call, in hundredths.
-    let insns_centi =
-        |cycles: u64| cycles.saturating_sub(empty) * 100_000 / ns_milli.max(1) / u64::from(CALLS);
-    println!(
-        Uart0,
-        "icount: {}.{:03} ns of virtual time per instruction (calibration loop)",
-        ns_milli / 1000,
-        ns_milli % 1000
-    );
+    // Instructions per call, in hundredths, loop overhead subtracted.
+    let insns_centi = |insns: u64| insns.saturating_sub(empty) * 100 / u64::from(CALLS);
     bench_centi("fw_embassy_now_insns", insns_centi(embassy_now), "insns");
     bench_centi("fw_rtic_now_insns", insns_centi(rtic_now), "insns");
     bench_centi("fw_frc_time_now_insns", insns_centi(time_now), "insns");
