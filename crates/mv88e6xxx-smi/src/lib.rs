@@ -79,9 +79,9 @@ pub mod regs;
 pub mod sim;
 mod smi;
 
-pub use chip::{AddressMap, Chip, Family, Identity, SmiMode};
-pub use error::{BusyTimeout, BusyWait, Error};
-pub use smi::{Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, Smi};
+pub use chip::{AddressMap, Chip, ChipInfo, Family, Identity, PhyAccess, SmiMode};
+pub use error::{Bound, BusyTimeout, BusyWait, Error};
+pub use smi::{Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, Smi};
 
 /// The README's example, compiled and run as a doctest so it cannot rot.
 #[cfg(doctest)]

@@ -160,6 +160,18 @@ register_bitfields![u16,
 pub const BUSY: u16 = 1 << 15;
 /// G1_STS INIT_READY (bit 11).
 pub const INIT_READY: u16 = 1 << 11;
+/// G1_CTL1 PPU_ENABLE (bit 14): the PHY polling unit runs (docs/mv88e6xxx.md, Linux
+/// `global1.h`).
+pub const PPU_ENABLE: u16 = 1 << 14;
+/// G1_STS PPU state field of the 6185-style chips (the [`PhyAccess::PpuGated`] ones),
+/// bits \[15:14\]: 00 disabled at reset, 01 initializing, 10 disabled, 11 polling.
+///
+/// [`PhyAccess::PpuGated`]: crate::chip::PhyAccess::PpuGated
+pub const PPU_STATE_MASK: u16 = 0xC000;
+/// [`PPU_STATE_MASK`] value "disabled (after initialization)": the host owns the PHY bus.
+pub const PPU_STATE_DISABLED: u16 = 0x8000;
+/// [`PPU_STATE_MASK`] value "polling": the PPU owns the PHY bus.
+pub const PPU_STATE_POLLING: u16 = 0xC000;
 
 /// A typed SMI_CMD word.
 pub type SmiCmd = LocalRegisterCopy<u16, SMI_CMD_REG::Register>;
