@@ -278,7 +278,9 @@ impl Chip {
     pub const fn has_internal_phy(self, port: u8) -> bool {
         let info = self.info();
         port >= info.internal_phys_offset
-            && (port as u16) < info.internal_phys_offset as u16 + info.num_internal_phys as u16
+            // Two u8 in a u16: the sum cannot wrap.
+            && (port as u16)
+                < (info.internal_phys_offset as u16).wrapping_add(info.num_internal_phys as u16)
     }
 }
 

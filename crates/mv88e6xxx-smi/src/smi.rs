@@ -8,8 +8,9 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use crate::chip::{AddressMap, Chip, Family, Identity, PhyAccess, SmiMode, identify};
 use crate::error::{BusyTimeout, BusyWait, Error};
 use crate::regs::{
-    self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK,
-    PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2, smi_cmd, smi_phy_cmd,
+    self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_ACTIVE,
+    PPU_STATE_DISABLED, PPU_STATE_MASK, PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2, smi_cmd,
+    smi_phy_cmd,
 };
 
 /// Default deadline of every busy wait: 50 ms, as Linux since seed 004.
@@ -737,7 +738,8 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// - PPU-gated (6085, 6095, 6131, 6185): G1_CTL1 read; if PPU_ENABLE is set, G1_CTL1
     ///   written without it and G1_STS awaited (bounded) until the PPU state reads
     ///   "disabled"; the PHY register read directly at device `phy`; G1_CTL1 written back
-    ///   and G1_STS awaited until "polling". A PPU that was not enabled is left alone;
+    ///   and G1_STS awaited until "polling". A PPU that is not enabled is left so, once
+    ///   G1_STS shows it neither initializing nor polling (it may still be stopping);
     /// - direct (6165): the PHY register read directly at device `phy`.
     ///
     /// Errors: [`Error::AddressOutOfRange`] for a PHY address off the chip's PHY bus (no
@@ -777,7 +779,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let g1 = self.map.global1;
         let ctl1 = self.dev_read(g1, g1::CTL1)?;
         if ctl1 & PPU_ENABLE == 0 {
-            // Not running (disabled at reset, or by the caller): the PHY bus is ours.
+            // Not enabled (at reset, or by the caller), but it may still be stopping: the
+            // bus is ours once the state is no longer initializing or polling.
+            self.wait_on(g1, g1::STS, PPU_STATE_ACTIVE, 0, BusyWait::PpuDisabled)?;
             return access(self);
         }
         self.dev_write(g1, g1::CTL1, ctl1 & !PPU_ENABLE)?;

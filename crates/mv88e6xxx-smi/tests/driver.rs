@@ -646,12 +646,13 @@ fn ppu_gated_phy_access_costs_and_failures() {
         Some(PPU_STATE_POLLING)
     );
 
-    // PPU disabled at reset: it is left alone, the PHY is read at once (CTL1 read + PHY read).
+    // PPU disabled at reset: it is left alone (CTL1 read, one STS read showing it idle,
+    // PHY read).
     let mut sim = SwitchSim::single(model().with_ppu_enabled(false));
     let mut smi = probe(&mut sim, 2, Family::Mv6085);
     let f0 = smi.frames();
     assert_eq!(smi.phy_read(phy, r(2)).unwrap(), 0x0362);
-    assert_eq!(smi.frames() - f0, 2 * 3);
+    assert_eq!(smi.frames() - f0, 3 * 3);
     let _ = smi.release();
     let now = sim.clock.now_ns();
     let m = sim.bus.device().chip(0).unwrap();
@@ -684,4 +685,23 @@ fn ppu_gated_phy_access_costs_and_failures() {
     let m = sim.bus.device().chip(0).unwrap();
     assert_eq!(m.ppu_collisions(), 0);
     assert_ne!(m.g1_reg(g1::CTL1) & PPU_ENABLE, 0);
+}
+
+/// Regression, found by the 10,000-case property run after the PPU-gated access landed: the
+/// caller clears PPU_ENABLE by hand (a raw G1_CTL1 write) and reads a PHY at once, while
+/// the PPU is still stopping (76.8 µs here). PPU_ENABLE clear does not mean the bus is free:
+/// the driver waits for the PPU state to leave "polling" first.
+#[test]
+fn phy_access_right_after_a_raw_ppu_disable_waits_for_the_ppu_to_stop() {
+    let phy = p(2);
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6185, Attach::Direct)
+            .with_phy(PhyModel::bcm54612e(phy))
+            .with_ppu_busy(BusyDelay::fixed(76_801)),
+    );
+    let mut smi = probe(&mut sim, 0, Family::Mv6085);
+    smi.write(p(0x1B), r(g1::CTL1), 0).unwrap(); // PPU_ENABLE cleared by hand
+    assert_eq!(smi.phy_read(phy, r(2)).unwrap(), 0x0362);
+    let _ = smi.release();
+    assert_eq!(sim.bus.device().chip(0).unwrap().ppu_collisions(), 0);
 }
