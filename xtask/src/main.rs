@@ -10,6 +10,7 @@
 //! | `cross` | [`cross`] | builds each library crate for five bare-metal targets, links `no-std-smoke` |
 //! | `qemu [board]` | [`qemu`] | builds the board firmwares, runs them in QEMU, checks `expected.txt` |
 //! | `bench` | [`mod@bench`] | runs host benches and the firmware, prints the `bench: ` figures |
+//! | `soak` | [`soak`] | the tests in release mode with 10 000 property-test cases |
 //! | `ci` | | runs `.ci/run`, the whole CI pipeline |
 //!
 //! Bare-metal builds use Debian's toolchain (`/usr/bin/cargo`, `/usr/bin/rustc`) with
@@ -21,6 +22,7 @@ mod expect;
 mod json;
 mod qemu;
 mod setup;
+mod soak;
 mod util;
 
 use std::process::{Command, ExitCode};
@@ -46,7 +48,12 @@ Commands:
                     Run the [[bench]] targets (harness = false) and the firmware boards and
                     print every `bench: <crate>/<metric> = <value> <unit>` line they emit,
                     sorted. --host-only skips the firmware.
-  ci                Run .ci/run (fmt, clippy, test, doc, setup, cross, qemu, bench).
+  soak [--cases N] [cargo test args]
+                    Run `cargo test --workspace --release` with PROPTEST_CASES=N (default
+                    10000): the property tests with a long budget. Extra arguments go to
+                    cargo test (-p <crate> soaks one crate). Part of `ci`.
+  ci                Run .ci/run (fmt, clippy, test, soak, doc, setup, cross, qemu,
+                    bench).
   help              Show this text.
 
 Environment:
@@ -65,6 +72,7 @@ fn main() -> ExitCode {
         "cross" => cross::main(rest),
         "qemu" => qemu::main(rest),
         "bench" => bench::main(rest),
+        "soak" => soak::main(rest),
         "ci" => ci(rest),
         "help" | "-h" | "--help" => {
             print!("{HELP}");
