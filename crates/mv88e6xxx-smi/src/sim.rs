@@ -49,7 +49,6 @@
 use core::convert::Infallible;
 
 use hwtimer_core::poll::Poller;
-use hwtimer_core::sim::baseline::fixed_sleep_poll;
 use hwtimer_core::sim::{SimClock, SimCounter};
 pub use mdio_bus::sim::PhyModel;
 use mdio_bus::sim::{MdioDevice, SimMdio};
@@ -775,18 +774,17 @@ impl<'a, D: MdioDevice> LegacySmi<'a, D> {
         let cmd = RegAddr::from_bits(SMI_CMD);
         let bus = &mut *self.bus;
         match self.poll {
+            // The pre-seed driver: up to PRE_SEED_TRIES reads with a fixed sleep after each
+            // busy one, no deadline, no read after the last sleep.
             LegacyPoll::PreSeed => {
                 let clock = bus.clock().clone();
-                fixed_sleep_poll(
-                    &clock,
-                    PRE_SEED_TRIES,
-                    PRE_SEED_SLEEP_NS,
-                    || ok(bus.read(sw, cmd)),
-                    |v| v & BUSY == 0,
-                )
-                .0
-                .map(|_| ())
-                .map_err(|_| LegacyTimeout)
+                for _ in 0..PRE_SEED_TRIES {
+                    if ok(bus.read(sw, cmd)) & BUSY == 0 {
+                        return Ok(());
+                    }
+                    clock.advance(PRE_SEED_SLEEP_NS);
+                }
+                Err(LegacyTimeout)
             }
             LegacyPoll::Patch1 => Poller::new(self.counter)
                 .timeout_ms(50)
