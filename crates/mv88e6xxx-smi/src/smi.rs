@@ -858,13 +858,16 @@ fn finish<E>(
     match r {
         Ok(p) => Ok(p.value),
         Err(PollError::Read(e)) => Err(e),
-        Err(PollError::Timeout(t)) => Err(Error::Timeout(BusyTimeout {
-            wait,
-            last: t.last,
-            polls: t.polls,
-            elapsed_ticks: t.elapsed_ticks,
-            bound: t.bound,
-        })),
+        Err(PollError::Timeout(t)) => {
+            hwtimer_core::log_warn!("mv88e6xxx: busy bit still set after {} polls", t.polls);
+            Err(Error::Timeout(BusyTimeout {
+                wait,
+                last: t.last,
+                polls: t.polls,
+                elapsed_ticks: t.elapsed_ticks,
+                bound: t.bound,
+            }))
+        }
     }
 }
 
