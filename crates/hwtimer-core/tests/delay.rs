@@ -6,17 +6,8 @@ use hwtimer_core::delay::ticks_for_ns;
 use hwtimer_core::sim::{SimClock, SimCounter};
 use proptest::prelude::*;
 
-/// `PROPTEST_CASES` when set (the long soak run, `cargo xtask soak`), else `default`: an
-/// explicit case count in `ProptestConfig` would otherwise ignore the variable.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(400)))]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(400)))]
 
     #[test]
     fn delay_ns_is_never_short(

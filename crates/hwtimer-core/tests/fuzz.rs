@@ -7,17 +7,8 @@ use hwtimer_core::time::counter_mask;
 use hwtimer_core::{Alarm, Error, Extended, Fired, Monotonic, TimerQueue};
 use proptest::prelude::*;
 
-/// `PROPTEST_CASES` when set (the long soak run, `cargo xtask soak`), else `default`: an
-/// explicit case count in `ProptestConfig` would otherwise ignore the variable.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(300)))]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(300)))]
 
     /// Any sequence of raw values, at any width: the extended time never decreases, and a
     /// forward step of at most half a wrap is counted exactly.

@@ -138,17 +138,8 @@ fn busy(kind: u8, ns: u64) -> BusyDelay {
     }
 }
 
-/// `PROPTEST_CASES` when set (the long soak run, `cargo xtask soak`), else `default`. An
-/// explicit case count in `ProptestConfig` would otherwise ignore the variable.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(64)))]
 
     #[test]
     fn arbitrary_read_backs_never_panic_and_stay_bounded(

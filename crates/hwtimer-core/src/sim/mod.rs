@@ -48,3 +48,13 @@ pub use counter::{SimCounter, SimTickCounter};
 pub use event::{SimClockEvent, SimClockEventProbe};
 pub use exec::{IrqSource, Task, run_virtual, run_virtual_tasks};
 pub use model::RegisterFile;
+
+/// The number of property-test cases to run: `PROPTEST_CASES` when it is set (the long
+/// soak run, `cargo xtask soak`), else `default`. A test that writes an explicit case count
+/// into its `ProptestConfig` would otherwise ignore the variable.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
