@@ -248,9 +248,11 @@ type Timer = ConstantTimer<NativeCsr>;
 /// The stable counter through the driver.
 type Counter = StableCounter<NativeCsr>;
 
+/// The boot CPU's alarm on its constant timer and stable counter.
+type BootAlarm = BootCpu<Alarm<Timer, Counter>>;
+
 /// The alarm shared by `board_main` and the interrupt handler.
-static ALARM: Mutex<RefCell<Option<BootCpu<Alarm<Timer, Counter>>>>> =
-    Mutex::new(RefCell::new(None));
+static ALARM: Mutex<RefCell<Option<BootAlarm>>> = Mutex::new(RefCell::new(None));
 
 /// A per-core driver value (the loongarch-timer types are neither `Send` nor `Sync`) kept in
 /// a `static`, which `critical_section::Mutex` allows only for `Send` values.
