@@ -16,6 +16,7 @@
 //! | `package` | [`package`] | checks the publishing metadata, runs `cargo package --workspace` |
 //! | `docs` | [`docs`] | documents every library crate as docs.rs does |
 //! | `citations` | [`citations`] | checks that every cited `docs/...md` (and `#anchor`) exists |
+//! | `soak` | [`soak`] | the tests in release mode with 10 000 property-test cases |
 //! | `ci` | | runs `.ci/run`, the whole CI pipeline |
 //!
 //! Bare-metal builds use Debian's toolchain (`/usr/bin/cargo`, `/usr/bin/rustc`) with
@@ -33,6 +34,7 @@ mod plots;
 mod probe;
 mod qemu;
 mod setup;
+mod soak;
 mod util;
 
 use std::process::{Command, ExitCode};
@@ -87,8 +89,12 @@ Commands:
                     features, --cfg docsrs), rustdoc warnings denied.
   citations         Check that every cited docs/...md path (and #anchor) exists and that no
                     reference note outside the repository is cited outside docs/.
-  ci                Run .ci/run (fmt, clippy, test, doc, features, package, user crate,
-                    setup, cross, qemu at shifts 0 and 4, bench, plots, citations).
+  soak [--cases N] [cargo test args]
+                    Run `cargo test --workspace --release` with PROPTEST_CASES=N (default
+                    10000): the property tests with a long budget. Extra arguments go to
+                    cargo test (-p <crate> soaks one crate). Part of `ci`.
+  ci                Run .ci/run (fmt, clippy, test, soak, doc, features, package, user
+                    crate, setup, cross, qemu at shifts 0 and 4, bench, plots, citations).
   help              Show this text.
 
 Environment:
@@ -112,6 +118,7 @@ fn main() -> ExitCode {
         "docs" => docs::main(rest),
         "features" => features::main(rest),
         "package" => package::main(rest),
+        "soak" => soak::main(rest),
         "ci" => ci(rest),
         "help" | "-h" | "--help" => {
             print!("{HELP}");

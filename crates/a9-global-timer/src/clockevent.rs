@@ -232,6 +232,7 @@ impl<'a, B: RegisterBus<Word = u32>> GtComparator<'a, B> {
             target = next;
         }
         self.disable();
+        hwtimer_core::log_warn!("A9 global timer: the counter passed every compare value");
         Err(Error::Timeout)
     }
 
@@ -319,6 +320,11 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for GtComparator<'_, B> {
     /// Comparator, interrupt and auto-increment off, then the event flag cleared (in that
     /// order, so a match cannot set it again): 2 writes, no read.
     fn shutdown(&mut self) {
+        // Only with logging on: one read to say a cancelled event's status is dropped.
+        #[cfg(feature = "defmt")]
+        if self.is_pending() {
+            hwtimer_core::log_debug!("A9 global timer: stale event flag dropped at shutdown");
+        }
         self.disable();
         self.clear_flag();
     }

@@ -47,7 +47,7 @@ const MAX_READS: u64 =
     (1 + HILOHI_MAX_READS * 2 + 1 + REARM_ATTEMPTS * (HILOHI_MAX_READS + 2)) as u64;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(256)))]
 
     #[test]
     fn garbage_reads_never_panic_or_hang(

@@ -240,6 +240,11 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
         let bit = regs::g_int_comp(self.n);
         self.mct.write_g_int_enb(|e| e & !bit);
         let disabled = self.disable();
+        // Only with logging on: one read to say a cancelled event's status is dropped.
+        #[cfg(feature = "defmt")]
+        if self.is_pending() {
+            hwtimer_core::log_debug!("MCT G{=usize}: stale status dropped at shutdown", self.n);
+        }
         // After the disable, so a match during it cannot leave a status behind.
         self.mct.bus_ref().write_raw(regs::G_INT_CSTAT, bit);
         if disabled.is_ok() {
@@ -276,6 +281,10 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
             target = now.wrapping_add(took).wrapping_add(MIN_DELTA);
         }
         self.mode = Mode::Off;
+        hwtimer_core::log_warn!(
+            "MCT G{=usize}: the FRC passed every compare value while it was written",
+            self.n
+        );
         Err(Error::Timeout)
     }
 

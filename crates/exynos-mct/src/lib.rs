@@ -436,6 +436,7 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
             return Ok(polls);
         }
         if !self.frc_counts() {
+            hwtimer_core::log_warn!("MCT: the FRC was started but does not count");
             return Err(Error::Timeout);
         }
         self.update_shadow(|s| s.frc_counting = true);

@@ -258,6 +258,13 @@ pub fn wait_and_clear<B: RegisterBus<Word = u32>>(
             bus.write_raw(bit.status, bit.mask);
             Ok(polled.polls.saturating_add(1))
         }
-        Err(_) => Err(Error::Timeout),
+        Err(_) => {
+            hwtimer_core::log_warn!(
+                "MCT: write status {=u32:#x} at {=usize:#x} not acknowledged",
+                bit.mask,
+                bit.status.offset()
+            );
+            Err(Error::Timeout)
+        }
     }
 }

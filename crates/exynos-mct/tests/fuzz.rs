@@ -93,7 +93,7 @@ fn config() -> Config {
 const MAX_READS_PER_OP: u64 = 8 * (2 * 200 + 5) + 64;
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(256)))]
 
     #[test]
     fn never_panics_never_hangs_never_early_and_time_never_goes_backwards(

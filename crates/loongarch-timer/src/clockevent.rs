@@ -412,6 +412,11 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
 
     /// TCFG = 0, then TICLR.CLR: stopped first, so nothing can latch after the clear.
     fn shutdown(&mut self) {
+        // Only with logging on: one read to say a cancelled event's status is dropped.
+        #[cfg(feature = "defmt")]
+        if self.csr.read(CSR_ESTAT).is_set(ESTAT::TI) {
+            hwtimer_core::log_debug!("LoongArch timer: stale TI dropped at shutdown");
+        }
         self.csr.write_raw(CSR_TCFG, 0);
         self.csr.write(CSR_TICLR, TICLR::CLR::SET);
     }

@@ -100,6 +100,12 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
         self.bus.write(self.regs.int, ie);
     }
 
+    /// Whether INT.IP is set (1 read; used only for logging).
+    #[cfg(feature = "defmt")]
+    pub(crate) fn is_pending(&self) -> bool {
+        self.bus.read(self.regs.int).is_set(INT::IP)
+    }
+
     /// Mask and cancel: INT = IP (IE = 0, IP written 1: W1C), 1 write. Clears a pending
     /// status along with the enable, so a stale IP cannot pass for a new event once the
     /// timer is armed again. Only after [`stop`](Self::stop): a stopped timer latches

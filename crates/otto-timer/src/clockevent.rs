@@ -163,6 +163,14 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for OttoClockEvent<B> {
     /// cleared (W1C). The order matters: once stopped the timer latches nothing more, so
     /// no status can survive the shutdown and fire the next arm at once.
     fn shutdown(&mut self) {
+        // Only with logging on: one read to say a cancelled event's status is dropped.
+        #[cfg(feature = "defmt")]
+        if self.channel.is_pending() {
+            hwtimer_core::log_debug!(
+                "Otto timer {=usize}: stale status dropped at shutdown",
+                self.index()
+            );
+        }
         self.channel.stop();
         self.channel.mask_and_clear();
         self.irq_enabled = false;

@@ -69,7 +69,8 @@ pub const DEF_DMA_RIWT: u32 = 0xA0;
 /// ```
 pub const fn usec2riwt(usec: u32, csr_hz: u32) -> u32 {
     let mhz = (csr_hz / 1_000_000) as u64;
-    let v = (usec as u64 * mhz) / 256;
+    // u32 × (u32 / 10^6) < 2^45: cannot wrap.
+    let v = (usec as u64).wrapping_mul(mhz) / 256;
     if v > u32::MAX as u64 {
         u32::MAX
     } else {
@@ -84,7 +85,11 @@ pub const fn riwt2usec(riwt: u32, csr_hz: u32) -> u32 {
     if mhz == 0 {
         return 0;
     }
-    let v = (riwt as u64 * 256) / mhz;
+    // u32 × 256 < 2^40: cannot wrap; `mhz` is not 0 here.
+    let v = match (riwt as u64).wrapping_mul(256).checked_div(mhz) {
+        Some(v) => v,
+        None => 0,
+    };
     if v > u32::MAX as u64 {
         u32::MAX
     } else {
@@ -193,7 +198,11 @@ pub const fn ic_decision(count: u32, tx_packets: u32, tx_frames: u32) -> (bool, 
     if tx_frames == 0 {
         return (false, count);
     }
-    let ic = tx_packets > tx_frames || (count % tx_frames) < tx_packets;
+    let ic = tx_packets > tx_frames
+        || match count.checked_rem(tx_frames) {
+            Some(r) => r < tx_packets,
+            None => false, // tx_frames == 0 returned above
+        };
     if ic { (true, 0) } else { (false, count) }
 }
 

@@ -62,14 +62,17 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     }
 
     /// Program MAC address 0 (GMAC_ADDR_HIGH/LOW(0)), AE set.
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn set_mac_address(&self, mac: [u8; 6]) {
-        let [a0, a1, a2, a3, a4, a5] = mac.map(u32::from);
+        let [a0, a1, a2, a3, a4, a5] = mac;
         self.bus.write(
             regs::GMAC_ADDR_HIGH,
-            regs::GMAC_ADDR_HIGH::ADDRHI.val(a5 << 8 | a4) + regs::GMAC_ADDR_HIGH::AE::SET,
+            regs::GMAC_ADDR_HIGH::ADDRHI.val(u32::from(u16::from_le_bytes([a4, a5])))
+                + regs::GMAC_ADDR_HIGH::AE::SET,
         );
         self.bus
-            .write_raw(regs::GMAC_ADDR_LOW, a3 << 24 | a2 << 16 | a1 << 8 | a0);
+            .write_raw(regs::GMAC_ADDR_LOW, u32::from_le_bytes([a0, a1, a2, a3]));
     }
 
     /// MAC address 0 as programmed.
@@ -87,6 +90,8 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
 
     /// Enable the MAC (TE, RE, full duplex) and start both DMA engines (ST, SR) in
     /// store-and-forward mode. The TX DMA immediately looks at the current descriptor.
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn start(&self) {
         self.bus.write(
             GMAC_CONTROL,
@@ -194,6 +199,8 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {
         }
     }
 
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+    #[allow(clippy::arithmetic_side_effects)]
     fn frame(
         &mut self,
         phy: PhyAddr,

@@ -251,8 +251,11 @@ type Timer = PinnedTimer<NativeCsr>;
 /// The stable counter through the driver, pinned likewise.
 type Counter = PinnedCounter<NativeCsr>;
 
+/// The boot CPU's alarm on its constant timer and stable counter.
+type BootAlarm = Alarm<Timer, Counter>;
+
 /// The alarm shared by `board_main` and the interrupt handler.
-static ALARM: Mutex<RefCell<Option<Alarm<Timer, Counter>>>> = Mutex::new(RefCell::new(None));
+static ALARM: Mutex<RefCell<Option<BootAlarm>>> = Mutex::new(RefCell::new(None));
 
 /// What the handler does with a timer interrupt.
 static HANDLER_USES_ALARM: AtomicBool = AtomicBool::new(false);
