@@ -115,3 +115,16 @@ mod native {
         };
     }
 }
+
+/// The macro's expansion, type-checked on every loongarch64 build with feature `rtic`
+/// (the statics need the pinned types to be `Send`, `start` needs them to be the pair).
+#[cfg(target_arch = "loongarch64")]
+#[allow(
+    dead_code,
+    unreachable_pub,
+    unsafe_code,
+    reason = "a compile-time check of the macro's expansion, never called"
+)]
+mod expansion_check {
+    crate::rtic_monotonic!(pub Mono);
+}
