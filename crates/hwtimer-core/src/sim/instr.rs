@@ -79,7 +79,7 @@ pub fn critical_sections(op: &str, n: u64) -> Option<Vec<Vec<u64>>> {
             "--dump-instr=no",
             "--dump-after=_critical_section_1_0_acquire",
             "--dump-before=_critical_section_1_0_release",
-            "--dump-before=*sim::instr::mark",
+            "--dump-before=*instr::mark",
         ])
         .arg(format!("--callgrind-out-file={}", out_file.display()))
         .arg(exe)
