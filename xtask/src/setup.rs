@@ -7,6 +7,8 @@
 //!   and the `lld` that `/usr/bin/rust-lld` points to.
 //! * `qemu-system-arm qemu-system-misc` (QEMU 10, for `smdkc210`, `npcm750-evb` and LoongArch
 //!   `virt`) with `-t <codename>-backports`.
+//! * `valgrind` from the release's own suites: the benches count instructions with its
+//!   callgrind (`hwtimer_core::sim::instr`), and print no instruction figures without it.
 //!
 //! The backports suite is added by *deriving* `/etc/apt/sources.list.d/<codename>-backports.sources`
 //! from the system's own Debian entry (same URIs, components and keyring; the suite changed),
@@ -38,6 +40,8 @@ const RUST_PACKAGES: [&str; 6] = [
     "rust-web-llvm",
     "rust-web-clippy",
 ];
+/// Debian packages the benches need: callgrind counts their instructions.
+const BENCH_PACKAGES: [&str; 1] = ["valgrind"];
 /// Debian packages providing QEMU, installed from backports.
 const QEMU_PACKAGES: [&str; 2] = ["qemu-system-arm", "qemu-system-misc"];
 /// The QEMU binaries the firmware runs need, with the lowest acceptable major version.
@@ -72,8 +76,9 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .join(format!("{backports}.sources"));
 
     // Work out what is missing before touching anything.
-    let missing_rust: Vec<&str> = RUST_PACKAGES
+    let missing_packages: Vec<&str> = RUST_PACKAGES
         .into_iter()
+        .chain(BENCH_PACKAGES)
         .filter(|p| !dpkg_installed(p))
         .collect();
     let qemu_problem = QEMU_BINARIES.into_iter().find_map(qemu_version_problem);
@@ -89,15 +94,16 @@ pub fn main(args: &[String]) -> Result<(), String> {
         Err(e) => println!("setup: {backports} sources: {e}"),
     }
 
-    if missing_rust.is_empty() && qemu_problem.is_none() {
+    if missing_packages.is_empty() && qemu_problem.is_none() {
         println!(
-            "setup: nothing to install ({} and QEMU >= {QEMU_MIN_MAJOR} are installed)",
-            RUST_PACKAGES.join(", ")
+            "setup: nothing to install ({}, {} and QEMU >= {QEMU_MIN_MAJOR} are installed)",
+            RUST_PACKAGES.join(", "),
+            BENCH_PACKAGES.join(", ")
         );
         return probe::verify();
     }
-    if !missing_rust.is_empty() {
-        println!("setup: missing packages: {}", missing_rust.join(" "));
+    if !missing_packages.is_empty() {
+        println!("setup: missing packages: {}", missing_packages.join(" "));
     }
     if let Some(problem) = &qemu_problem {
         println!("setup: {problem}");
@@ -120,10 +126,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
     }
     // Something is installed below, so the package lists must be current.
     run(apt().arg("update"))?;
-    if !missing_rust.is_empty() {
+    if !missing_packages.is_empty() {
         run(apt()
             .args(["install", "-y", "--no-install-recommends"])
-            .args(&missing_rust))?;
+            .args(&missing_packages))?;
     }
     if qemu_problem.is_some() {
         run(apt()

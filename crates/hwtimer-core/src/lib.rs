@@ -114,10 +114,6 @@ pub mod extend;
 #[cfg(feature = "fugit")]
 pub mod fugit_ext;
 pub mod poll;
-// Not yet cleaned for `arithmetic_side_effects` (a change of its own, by the file's owner):
-// the expiry loop counts rounds (bounded by `MAX_EXPIRY_ROUNDS`) and expired timers (at
-// most `N` per round), and `alloc_kind` adds 1 to `u16::MAX` in `usize`; none can overflow.
-#[allow(clippy::arithmetic_side_effects)]
 pub mod queue;
 pub mod reg;
 #[cfg(feature = "rtic")]

@@ -306,3 +306,110 @@ fn sleep_takes_a_fugit_duration() {
         "{took} ticks for 2 ms at 100 MHz"
     );
 }
+
+#[test]
+fn expiry_takes_due_timers_in_bounded_batches_outside_the_lock() {
+    // 40 timers due at once. The first callback cancels the 30th: that timer is still in
+    // the queue (expiry takes EXPIRY_BATCH at a time, not all 40 in one critical section),
+    // so the cancel finds it, and it never runs.
+    let (rig, t) = timers::<64>(10);
+    let base = t.now();
+    let ids: Vec<TimerId> = (0..40u64)
+        .map(|k| {
+            let id = t.alloc().unwrap();
+            t.start(id, base + 100 + k).unwrap();
+            id
+        })
+        .collect();
+    rig.probe.advance_to_fire().unwrap();
+    rig.clock.advance(1_000); // everything is due
+    let mut ran = Vec::new();
+    let mut cancelled = None;
+    let served = t
+        .on_interrupt(|id, _| {
+            if ran.is_empty() {
+                cancelled = Some(t.cancel(ids[29]));
+            }
+            ran.push(id);
+            Restart::No
+        })
+        .unwrap();
+    const { assert!(hwtimer_core::queue::EXPIRY_BATCH < 29) };
+    assert_eq!(cancelled, Some(true), "the 30th timer was still queued");
+    let want: Vec<TimerId> = ids.iter().copied().filter(|id| *id != ids[29]).collect();
+    assert_eq!(ran, want, "the others, in deadline order");
+    assert_eq!(served, 39);
+    assert_eq!(rig.probe.next_fire_ns(), None, "idle");
+}
+
+#[test]
+fn a_timer_started_by_a_callback_into_the_past_runs_in_the_next_round() {
+    // The callback of `a` starts `b` at a deadline already passed. `b` was started during
+    // the round, so that round does not run it (`c`, due too, was taken with `a`); the next
+    // round of the same interrupt does.
+    let (rig, t) = timers::<4>(10);
+    let base = t.now();
+    let [a, b, c] = [(); 3].map(|_| t.alloc().unwrap());
+    t.start(a, base + 100).unwrap();
+    t.start(c, base + 300).unwrap();
+    rig.probe.advance_to_fire().unwrap();
+    rig.clock.advance(5_000);
+    let mut ran = Vec::new();
+    let served = t
+        .on_interrupt(|id, _| {
+            if id == a {
+                t.start(b, base + 200).unwrap();
+            }
+            ran.push(id);
+            Restart::No
+        })
+        .unwrap();
+    assert_eq!(ran, vec![a, c, b]);
+    assert_eq!(served, 3);
+    assert_eq!(rig.probe.next_fire_ns(), None);
+}
+
+/// Run the interrupt; returns how far below this function's frame the stack goes, seen
+/// from the callback.
+#[inline(never)]
+fn stack_below<const N: usize>(t: &Timers<N>) -> (usize, usize) {
+    let marker = 0u8;
+    let base = std::hint::black_box(std::ptr::addr_of!(marker)).addr();
+    let mut deepest = usize::MAX;
+    let served = t
+        .on_interrupt(|_, _| {
+            let marker = 0u8;
+            deepest = deepest.min(std::hint::black_box(std::ptr::addr_of!(marker)).addr());
+            Restart::No
+        })
+        .unwrap();
+    (served, base - deepest)
+}
+
+/// The stack `on_interrupt` needs to expire `N` timers at once.
+fn on_interrupt_stack<const N: usize>() -> usize {
+    let (rig, t) = timers::<N>(10);
+    let t = Box::new(t);
+    let now = t.now();
+    for k in 0..N as u64 {
+        let id = t.alloc().unwrap();
+        t.start(id, now + 100 + k).unwrap();
+    }
+    rig.probe.advance_to_fire().unwrap();
+    rig.clock.advance(100 * N as u64);
+    let (served, bytes) = stack_below(&t);
+    assert_eq!(served, N);
+    bytes
+}
+
+#[test]
+fn the_stack_on_interrupt_needs_does_not_grow_with_the_capacity() {
+    // The old handler collected every expired timer into two `Vec<_, N>` on its stack
+    // (18 bytes per slot on a 64-bit host: 72 KiB at N = 4096).
+    let small = on_interrupt_stack::<16>();
+    let large = on_interrupt_stack::<4096>();
+    assert!(
+        large <= small + 64,
+        "{small} bytes at N = 16, {large} bytes at N = 4096"
+    );
+}
