@@ -23,7 +23,7 @@
 //! | ARMv7-A/R (`armv7a-none-eabi`) | `dmb oshst` | `dsb st` | `dmb osh` | `arch/arm`: `dma_wmb` = `dmb(oshst)`, `wmb` = `dsb(st)` (+ `outer_sync`, see below), `dma_rmb` = `dmb(osh)` |
 //! | ARMv7-M/ARMv8-M (`thumbv7em-none-eabihf`) | `dmb sy` | `dsb sy` | `dmb sy` | M-profile DMB/DSB know only the full-system option |
 //! | AArch64 | `dmb oshst` | `dsb st` | `dmb oshld` | `arch/arm64` |
-//! | MIPS32 | `sync` | `sync` | `sync` | `arch/mips`: `wmb` = `fast_wmb` = `__sync()`; `dma_*` fall back to `wmb`/`rmb` |
+//! | MIPS32 | `sync` | `sync` | `sync` | `arch/mips`: `wmb` = `fast_wmb` = `__sync()`; `dma_*` fall back to `wmb`/`rmb` (emitted as `fence(SeqCst)`, which LLVM lowers to `sync`: MIPS inline assembly is unstable) |
 //! | LoongArch64 | `dbar 0` | `dbar 0` | `dbar 0` | `arch/loongarch`: `dbar` with ordering hints; `0` is the full barrier every core implements |
 //! | anything else (the host) | `fence(SeqCst)` | `fence(SeqCst)` | `fence(SeqCst)` | `core::sync::atomic` |
 //!
@@ -120,22 +120,20 @@ mod arch {
 
 #[cfg(target_arch = "mips")]
 mod arch {
-    #[inline(always)]
-    fn sync() {
-        // SAFETY: a barrier instruction; no memory or register is changed.
-        unsafe { core::arch::asm!("sync", options(nostack, preserves_flags)) }
-    }
+    // Inline assembly is not stable on MIPS; LLVM lowers every `fence` there to `sync`
+    // (checked in the generated code), which is what Linux uses for all three.
+    use core::sync::atomic::{Ordering, fence};
     #[inline(always)]
     pub fn dma_wmb() {
-        sync();
+        fence(Ordering::SeqCst);
     }
     #[inline(always)]
     pub fn dma_rmb() {
-        sync();
+        fence(Ordering::SeqCst);
     }
     #[inline(always)]
     pub fn wmb() {
-        sync();
+        fence(Ordering::SeqCst);
     }
 }
 
