@@ -41,10 +41,12 @@ pub fn run_timers<E: ClockEvent, M: Monotonic, const N: usize>(
         if ran.len() == count || !next_irq() {
             break;
         }
-        timers.on_interrupt(|id, now| {
-            ran.push((id.index(), now));
-            Restart::No
-        });
+        timers
+            .on_interrupt(|id, now| {
+                ran.push((id.index(), now));
+                Restart::No
+            })
+            .expect("the queue re-armed the channel");
     }
     ran
 }

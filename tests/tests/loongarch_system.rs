@@ -29,7 +29,7 @@ fn async_sleeps_on_the_constant_timer_are_never_early_and_clamped_to_min_delta()
         || advance_to_fire(&csr),
         100,
         || {
-            timers.on_interrupt(|_, _| Restart::No);
+            timers.on_interrupt(|_, _| Restart::No).unwrap();
         },
     )
     .expect("completes");

@@ -79,7 +79,7 @@ fn async_sleep_and_bounded_poll_share_the_otto_time_base() {
     while fut.as_mut().poll(&mut cx).is_pending() {
         sim.advance_to_next_irq(0)
             .expect("the sleep armed the clockevent");
-        timers.on_interrupt(|_, _| Restart::No);
+        timers.on_interrupt(|_, _| Restart::No).unwrap();
         interrupts += 1;
         assert!(interrupts < 5);
     }

@@ -321,7 +321,7 @@ fn wake_strategy() -> impl Strategy<Value = Wake> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(48)))]
 
     #[test]
     fn random_wake_sets_all_fire_none_early_within_the_bound(

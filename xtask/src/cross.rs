@@ -17,6 +17,11 @@
 //! built for these targets, so a crate that needs `std` fails to compile, and symbols missing
 //! at link time (an `extern` the crate expects the application to provide) fail to link.
 //!
+//! Step 3 runs Debian's clippy (`rust-web-clippy`, `-Zbuild-std=core`) with `-D warnings` on
+//! what the host clippy never sees: each library crate compiled for each of its bare-metal
+//! targets (`NativeCsr` exists only on loongarch64; pointer widths differ), and the firmware
+//! workspace for each target a QEMU board runs on.
+//!
 //! The result is a crate × target table; the command fails if any cell is `FAIL`.
 
 use crate::util::{
@@ -133,6 +138,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         smoke_row.cells.insert(target.clone(), cell);
     }
     rows.push(smoke_row);
+    rows.extend(clippy_rows(&toolchain, &libs, &firmware, &columns));
 
     print_failures(&rows);
     if !missing.is_empty() {
@@ -155,6 +161,90 @@ pub fn main(args: &[String]) -> Result<(), String> {
     } else {
         Err(format!("cross: {failures} build(s) failed"))
     }
+}
+
+/// Step 3: Debian's clippy with `-D warnings` on the code that only compiles for a bare-metal
+/// target: every library crate (`--lib`) on each target it declares, in one cargo call per
+/// target, and the firmware workspace for each target a board runs on (the boards of that
+/// target, the firmware's library crates and, where it builds, `no-std-smoke`, which is
+/// where `NativeCsr` and the real `Mmio` paths of every driver are instantiated).
+fn clippy_rows(
+    toolchain: &CrossToolchain,
+    libs: &[Package],
+    firmware: &[Package],
+    columns: &[String],
+) -> Vec<Row> {
+    let mut lib_row = Row {
+        label: "clippy crates/*".to_owned(),
+        cells: BTreeMap::new(),
+    };
+    let mut fw_row = Row {
+        label: "clippy examples/firmware".to_owned(),
+        cells: BTreeMap::new(),
+    };
+    if let Err(problem) = toolchain.clippy() {
+        // One failing cell carries the reason; clippy runs nowhere else.
+        if let Some(first) = columns.first() {
+            lib_row.cells.insert(first.clone(), Cell::Fail(problem));
+        }
+        return vec![lib_row];
+    }
+    let root = repo_root();
+    let target_dir = root.join("target").join("cross");
+    for target in columns {
+        let names: Vec<&str> = libs
+            .iter()
+            .filter(|lib| targets_of(lib).contains(target))
+            .map(|lib| lib.name.as_str())
+            .collect();
+        let cell = if names.is_empty() {
+            Cell::Skipped
+        } else {
+            let mut cmd = toolchain.cargo(&root);
+            cmd.args(["clippy", "-Zbuild-std=core", "--lib", "--target", target])
+                .arg("--target-dir")
+                .arg(&target_dir);
+            for name in &names {
+                cmd.args(["-p", name]);
+            }
+            cmd.args(["--", "-D", "warnings"]);
+            build(&format!("clippy crates/* for {target}"), &mut cmd)
+        };
+        lib_row.cells.insert(target.clone(), cell);
+
+        let boards: Vec<&str> = firmware
+            .iter()
+            .filter(|p| p.metadata.get("qemu").get("target").as_str() == Some(target))
+            .map(|p| p.name.as_str())
+            .collect();
+        let cell = if boards.is_empty() {
+            Cell::Skipped
+        } else {
+            let mut cmd = toolchain.cargo(&firmware_dir());
+            cmd.args([
+                "clippy",
+                "-Zbuild-std=core",
+                "--release",
+                "--target",
+                target,
+            ]);
+            let support = firmware.iter().filter(|p| {
+                (p.has_target_kind("lib") || p.has_target_kind("rlib"))
+                    || (p.name == SMOKE && targets_of(p).contains(target))
+            });
+            for name in boards
+                .iter()
+                .copied()
+                .chain(support.map(|p| p.name.as_str()))
+            {
+                cmd.args(["-p", name]);
+            }
+            cmd.args(["--", "-D", "warnings"]);
+            build(&format!("clippy examples/firmware for {target}"), &mut cmd)
+        };
+        fw_row.cells.insert(target.clone(), cell);
+    }
+    vec![lib_row, fw_row]
 }
 
 /// The targets a package declares in `[package.metadata.cross] targets`, or all of

@@ -7,23 +7,34 @@
 //!
 //! | command | module | does |
 //! |---|---|---|
-//! | `setup` | [`setup`] | installs Debian's Rust (with `core` sources) and QEMU 10, as root |
-//! | `cross` | [`cross`] | builds each library crate for five bare-metal targets, links `no-std-smoke` |
+//! | `setup [--check]` | [`setup`], [`probe`] | installs Debian's Rust (with `core` sources, rust-lld, clippy) and QEMU 10, as root, then verifies the chain with a probe |
+//! | `cross` | [`cross`] | builds each library crate for five bare-metal targets, links `no-std-smoke`, runs Debian's clippy on the bare-metal code |
 //! | `qemu [--icount N] [board]` | [`qemu`] | builds the board firmwares, runs them in QEMU (at `-icount shift=N`), checks `expected.txt` |
 //! | `bench` | [`mod@bench`] | runs host benches and the firmware, prints the `bench: ` figures |
 //! | `plots [--reuse]` | [`plots`] | renders `docs/plots/*.svg` from the benches' series (`xtask-plots`) |
+//! | `features` | [`features`] | checks every feature of every library crate on its own |
+//! | `package` | [`package`] | checks the publishing metadata, runs `cargo package --workspace` |
+//! | `docs` | [`docs`] | documents every library crate as docs.rs does |
+//! | `citations` | [`citations`] | checks that every cited `docs/...md` (and `#anchor`) exists |
+//! | `soak` | [`soak`] | the tests in release mode with 10 000 property-test cases |
 //! | `ci` | | runs `.ci/run`, the whole CI pipeline |
 //!
 //! Bare-metal builds use Debian's toolchain (`/usr/bin/cargo`, `/usr/bin/rustc`) with
 //! `RUSTC_BOOTSTRAP=1 -Zbuild-std=core`; see [`util::CrossToolchain`].
 
 mod bench;
+mod citations;
 mod cross;
+mod docs;
 mod expect;
+mod features;
 mod json;
+mod package;
 mod plots;
+mod probe;
 mod qemu;
 mod setup;
+mod soak;
 mod util;
 
 use std::process::{Command, ExitCode};
@@ -33,15 +44,18 @@ cargo xtask <command> [args]
 
 Commands:
   setup [--check]   Install the cross toolchain and QEMU 10 from Debian (as root):
-                    rustc-web cargo-web rust-web-src lld-22, and qemu-system-arm
-                    qemu-system-misc from <codename>-backports (whose APT entry is derived
-                    from the system's Debian entry). Skips whatever is already in place;
-                    --check only reports.
+                    rustc-web cargo-web rust-web-src lld-22 rust-web-llvm rust-web-clippy,
+                    and qemu-system-arm qemu-system-misc from <codename>-backports (whose
+                    APT entry is derived from the system's Debian entry). Skips whatever is
+                    already in place; --check only reports (no root). Then, in both modes,
+                    verifies the chain with xtask/probe: one core build and link per target,
+                    one QEMU boot per board; a missing piece fails here, by name.
   cross             Build every library crate under crates/ with -Zbuild-std=core for
                     mips-mti-none-elf, armv7a-none-eabi, loongarch64-unknown-none,
                     thumbv7em-none-eabihf and aarch64-unknown-none (or the crate's
-                    [package.metadata.cross] targets), then link examples/firmware/no-std-smoke
-                    for each target. Prints a crate x target table.
+                    [package.metadata.cross] targets), link examples/firmware/no-std-smoke
+                    for each target, and run Debian's clippy -D warnings on the libraries per
+                    target and on the firmware per board target. Prints a crate x target table.
   qemu [--icount N] [board]
                     Build the firmware boards (examples/firmware, [package.metadata.qemu]),
                     run each under QEMU and check its output against <board>/expected.txt.
@@ -64,8 +78,23 @@ Commands:
                     `series: <crate>/<name> = <x> <unit> <y> <unit>` and `bench:` lines with
                     plotters. --reuse takes the output the last `bench` saved instead of
                     running them. Says for each SVG whether it changed.
-  ci                Run .ci/run (fmt, clippy, test, doc, setup, cross, qemu at shifts 0
-                    and 4, bench, plots).
+  features          Check every library crate with --no-default-features, alone and with
+                    each of its features alone, with -W unused-crate-dependencies (warnings
+                    fail too).
+  package [--allow-dirty]
+                    Check that every publishable crate has its license files, docs.rs
+                    metadata and no placeholder repository, then `cargo package --workspace`
+                    (verifying each .crate by building it).
+  docs              Document every library crate as docs.rs does ([package.metadata.docs.rs]
+                    features, --cfg docsrs), rustdoc warnings denied.
+  citations         Check that every cited docs/...md path (and #anchor) exists and that no
+                    reference note outside the repository is cited outside docs/.
+  soak [--cases N] [cargo test args]
+                    Run `cargo test --workspace --release` with PROPTEST_CASES=N (default
+                    10000): the property tests with a long budget. Extra arguments go to
+                    cargo test (-p <crate> soaks one crate). Part of `ci`.
+  ci                Run .ci/run (fmt, clippy, test, soak, doc, features, package, user
+                    crate, setup, cross, qemu at shifts 0 and 4, bench, plots, citations).
   help              Show this text.
 
 Environment:
@@ -85,6 +114,11 @@ fn main() -> ExitCode {
         "qemu" => qemu::main(rest),
         "bench" => bench::main(rest),
         "plots" => plots::main(rest),
+        "citations" => citations::main(rest),
+        "docs" => docs::main(rest),
+        "features" => features::main(rest),
+        "package" => package::main(rest),
+        "soak" => soak::main(rest),
         "ci" => ci(rest),
         "help" | "-h" | "--help" => {
             print!("{HELP}");

@@ -34,7 +34,7 @@ use crate::util::{
     workspace_packages,
 };
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -113,6 +113,31 @@ pub struct BoardRun {
     pub output: TimedOutput,
     /// `Ok` if the run passed, or why it did not.
     pub verdict: Result<(), String>,
+}
+
+impl Board {
+    /// The target triple the board's firmware is built for.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    /// How long a run may take.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The board's QEMU command line with `elf` as the kernel.
+    pub fn command(&self, elf: &Path) -> Command {
+        let elf = elf.to_string_lossy();
+        let args: Vec<String> = self
+            .command
+            .iter()
+            .map(|arg| arg.replace("{elf}", &elf))
+            .collect();
+        let mut cmd = Command::new(&args[0]);
+        cmd.args(&args[1..]);
+        cmd
+    }
 }
 
 /// What `cargo xtask qemu` was asked for.

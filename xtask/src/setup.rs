@@ -13,7 +13,14 @@
 //! so no mirror host name is ever written into this repository. Each step is skipped when its
 //! result is already in place, so on a prepared machine the command changes nothing and needs
 //! no root.
+//!
+//! Whether it installed something or not, setup then **verifies the chain** (see
+//! [`probe`]): one `core` build and link per target and one QEMU boot per board, with a
+//! tiny probe, so that a missing piece (rust-src, rust-lld, clippy, a QEMU binary, a ROM
+//! file) fails here, by name, rather than in a later step. `--check` verifies too (it
+//! needs no root); it only skips installing.
 
+use crate::probe;
 use crate::util::{capture, run};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -84,10 +91,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
 
     if missing_rust.is_empty() && qemu_problem.is_none() {
         println!(
-            "setup: nothing to do ({} and QEMU >= {QEMU_MIN_MAJOR} are installed)",
+            "setup: nothing to install ({} and QEMU >= {QEMU_MIN_MAJOR} are installed)",
             RUST_PACKAGES.join(", ")
         );
-        return Ok(());
+        return probe::verify();
     }
     if !missing_rust.is_empty() {
         println!("setup: missing packages: {}", missing_rust.join(" "));
@@ -126,8 +133,8 @@ pub fn main(args: &[String]) -> Result<(), String> {
             return Err(format!("QEMU still not usable after installing: {problem}"));
         }
     }
-    println!("setup: done");
-    Ok(())
+    println!("setup: installed");
+    probe::verify()
 }
 
 /// `apt-get` without prompts.

@@ -58,18 +58,23 @@ impl CrossToolchain {
             cargo: pick("XTASK_CROSS_CARGO", "/usr/bin/cargo"),
             rustc: pick("XTASK_CROSS_RUSTC", "/usr/bin/rustc"),
         };
-        let hint = "run `cargo xtask setup` (as root) to install Debian's rustc-web, cargo-web, \
-                    rust-web-src and lld-22";
-        for tool in [&toolchain.cargo, &toolchain.rustc] {
+        let hint = "run `cargo xtask setup` (as root) to install it";
+        for (tool, package) in [
+            (&toolchain.cargo, "cargo-web"),
+            (&toolchain.rustc, "rustc-web"),
+        ] {
             if !tool.exists() {
-                return Err(format!("{} not found; {hint}", tool.display()));
+                return Err(format!(
+                    "{} not found (Debian package {package}); {hint}",
+                    tool.display()
+                ));
             }
         }
         let sysroot = capture(Command::new(&toolchain.rustc).args(["--print", "sysroot"]))?;
         let core_src = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/core");
         if !core_src.exists() {
             return Err(format!(
-                "{} is missing (no rust-src); {hint}",
+                "{} is missing (no rust-src: Debian package rust-web-src); {hint}",
                 core_src.display()
             ));
         }
@@ -81,10 +86,41 @@ impl CrossToolchain {
             .any(|dir| dir.join("rust-lld").exists());
         if !lld_ok {
             return Err(format!(
-                "rust-lld not found (or a dangling symlink); {hint}"
+                "rust-lld not found, or a dangling symlink (Debian packages rust-web-llvm, \
+                 which owns /usr/bin/rust-lld, and lld-22, which it points to); {hint}"
             ));
         }
         Ok(toolchain)
+    }
+
+    /// Checks that `cargo clippy` runs this toolchain's clippy (Debian's `rust-web-clippy`
+    /// provides `cargo-clippy` and `clippy-driver` next to its `cargo`). Without it, cargo
+    /// would find another `cargo-clippy` (rustup's, in `~/.cargo/bin`) built for a different
+    /// rustc, which cannot read the `core` this rustc builds: the versions must match.
+    pub fn clippy(&self) -> Result<(), String> {
+        let fix = "run `cargo xtask setup` (as root) to install Debian's rust-web-clippy";
+        let mut cmd = self.cargo(Path::new("/"));
+        cmd.args(["clippy", "--version"]);
+        let clippy = capture(&mut cmd).map_err(|e| {
+            format!(
+                "`cargo clippy` does not run with {} ({}); {fix}",
+                self.cargo.display(),
+                e.lines().next().unwrap_or_default()
+            )
+        })?;
+        let rustc = capture(Command::new(&self.rustc).arg("--version"))?;
+        // "clippy 0.1.96 (...)" belongs to "rustc 1.96.0 (...)".
+        let clippy_minor = version_field(&clippy, "clippy", 2);
+        let rustc_minor = version_field(&rustc, "rustc", 1);
+        if clippy_minor.is_some() && clippy_minor == rustc_minor {
+            Ok(())
+        } else {
+            Err(format!(
+                "`cargo clippy` runs {:?}, not the clippy of {:?}; {fix}",
+                clippy.trim(),
+                rustc.trim()
+            ))
+        }
     }
 
     /// `PATH` with the cross rustc's directory first, so its `rust-lld` is the one found.
@@ -117,6 +153,13 @@ impl CrossToolchain {
             .env_remove("CARGO_BUILD_TARGET");
         cmd
     }
+}
+
+/// Field `index` (0-based) of the dotted version after `tool ` in `text`
+/// (`version_field("rustc 1.96.0 (...)", "rustc", 1)` is `Some("96")`).
+fn version_field<'a>(text: &'a str, tool: &str, index: usize) -> Option<&'a str> {
+    let version = text.trim().strip_prefix(tool)?.split_whitespace().next()?;
+    version.split(['.', '-']).nth(index)
 }
 
 /// Runs `cmd` and returns its stdout; stderr is shown only if it fails.
@@ -234,8 +277,12 @@ pub struct Package {
     pub metadata: Json,
     /// Names of the features it declares.
     pub features: Vec<String>,
-    /// Whether it may be published (`false` for `publish = false`: dev-only crates).
+    /// Whether it may be published (`publish = false` makes this `false`).
     pub publishable: bool,
+    /// The `license` field.
+    pub license: Option<String>,
+    /// The `repository` field.
+    pub repository: Option<String>,
 }
 
 impl Package {
@@ -303,8 +350,12 @@ pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
             Json::Object(map) => map.keys().cloned().collect(),
             _ => Vec::new(),
         };
-        // `publish = false` is an empty registry list; absent is `null`.
-        let publishable = !matches!(pkg.get("publish"), Json::Array(list) if list.is_empty());
+        // `publish`: null = any registry, a list of registry names otherwise ([] = false).
+        let publishable = match pkg.get("publish") {
+            Json::Null => true,
+            other => !other.as_array().is_empty(),
+        };
+        let text_field = |key: &str| pkg.get(key).as_str().map(str::to_owned);
         packages.push(Package {
             name,
             dir: manifest.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -313,6 +364,8 @@ pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
             metadata: pkg.get("metadata").clone(),
             features,
             publishable,
+            license: text_field("license"),
+            repository: text_field("repository"),
         });
     }
     packages.sort_by(|a, b| a.name.cmp(&b.name));
@@ -340,7 +393,7 @@ pub fn read_file(path: &Path) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::library_crates;
+    use super::{library_crates, version_field};
 
     #[test]
     fn dev_only_crates_are_not_libraries() {
@@ -349,5 +402,19 @@ mod tests {
         assert!(names.contains(&"hwtimer-core"), "{names:?}");
         assert!(names.contains(&"stmmac-coalesce"), "{names:?}");
         assert!(!names.contains(&"bench-support"), "{names:?}");
+    }
+
+    #[test]
+    fn clippy_and_rustc_versions_pair_up() {
+        let clippy = "clippy 0.1.96 (ac68faa20d 2026-05-25)\n";
+        let rustc = "rustc 1.96.0 (ac68faa20 2026-05-25) (built from a source tarball)\n";
+        assert_eq!(version_field(clippy, "clippy", 2), Some("96"));
+        assert_eq!(version_field(rustc, "rustc", 1), Some("96"));
+        assert_eq!(version_field("clippy 0.1.95 (x)", "clippy", 2), Some("95"));
+        assert_eq!(
+            version_field("rustc 1.97.0-nightly", "rustc", 1),
+            Some("97")
+        );
+        assert_eq!(version_field("garbage", "rustc", 1), None);
     }
 }

@@ -33,6 +33,10 @@
 
 use std::fmt::{self, Display};
 
+#[cfg(feature = "baseline")]
+pub mod baseline;
+pub mod instr;
+
 /// Start of a figure line.
 pub const FIGURE_PREFIX: &str = "bench: ";
 /// Start of a series point line.

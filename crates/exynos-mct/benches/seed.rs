@@ -90,7 +90,8 @@ fn main() {
         TIMESTAMPS
     });
     let ours = run("reads_per_timestamp_time64", &|mct, bus, wrong| {
-        // Counted from before creation: FrcTime's own hi-lo-hi start read is included.
+        // The time base starts in `Mct::new` (one hi-lo-hi read, before the count starts);
+        // every view reads the same published time.
         let time = mct.time();
         let mut gap = gaps();
         let mut last = 0;

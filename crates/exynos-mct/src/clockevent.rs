@@ -55,6 +55,9 @@ enum Mode {
 
 /// Global comparator `n` of the MCT: fires when the 64-bit FRC reaches `G_COMPn`.
 ///
+/// The [`ClockEvent`] contract (never early, pending-status rule, errors that write
+/// nothing) is hwtimer-core's; how this channel meets it:
+///
 /// # Timing contract
 /// - [`set_next_event(delta)`](ClockEvent::set_next_event) reads the exact 64-bit count
 ///   (hi-lo-hi) **after** the call began and programs `now + delta`: never early. After
@@ -62,17 +65,30 @@ enum Mode {
 ///   during programming (possible only with a slow `WSTAT` and a tiny delta) and the
 ///   status bit is not set, it re-arms as far ahead as the programming took plus
 ///   `min_delta` (late, never lost), up to 4 times, then returns [`Error::Timeout`].
+/// - [`set_compare(at)`](ClockEvent::set_compare) takes `at` in the block's time base
+///   ([`Mct::time`](crate::Mct::time), the 64-bit FRC count). Every arm publishes the exact
+///   count it read to that time base (forward only), so the time base stays exact while a
+///   comparator is armed at least once per 89.48 s.
 /// - Periodic: `G_COMPn_ADD_INCR = period` and `AUTO_INC`; the hardware adds the period to
 ///   the compare value at each match, so the period does not drift with interrupt latency.
 ///
 /// Sequence (Linux `exynos4_mct_comp0_start`): disable, write `G_COMPn_L` then `_U`
 /// (each WSTAT-acknowledged), `ADD_INCR` for periodic, set the `G_INT_ENB` bit, enable.
+/// Arming never touches `G_INT_CSTAT`; [`shutdown`](ClockEvent::shutdown) clears the bit
+/// (after masking and disabling), [`ack`](ClockEvent::ack) reports and clears it.
+///
+/// # After a failure
+/// When the enable is not acknowledged it may still have landed: the comparator's
+/// `G_INT_ENB` bit is masked again so a periodic comparator cannot keep interrupting, and
+/// the next `G_TCON` write goes out even if the driver's shadow says it would change
+/// nothing. [`shutdown`](ClockEvent::shutdown) always masks, disables and clears.
 ///
 /// Errors of every programming method: [`Error::InvalidConfig`] for a delta outside
-/// `[min_delta, max_delta]`, [`Error::Timeout`] for a missing WSTAT acknowledgement.
+/// `[min_delta, max_delta]` (nothing written), [`Error::Timeout`] for a missing WSTAT
+/// acknowledgement.
 ///
-/// QEMU quirk 2 (`qemu.md` §1): in QEMU each `G_COMPn` write and each enable change
-/// restarts the FRC from the last value written to `G_CNT` (or the last match); the
+/// QEMU quirk 2 (`docs/exynos-mct.md`): in QEMU each `G_COMPn` write and each enable
+/// change restarts the FRC from the last value written to `G_CNT` (or the last match); the
 /// compare value still refers to the count, so the event comes *later* by the ticks the
 /// model dropped, never earlier. The smdkc210 firmware shows it.
 pub struct Comparator<'a, B: RegisterBus<Word = u32>> {
@@ -80,15 +96,28 @@ pub struct Comparator<'a, B: RegisterBus<Word = u32>> {
     n: usize,
     mode: Mode,
     value: u64,
+    /// The hardware may be enabled or hold a status since the last successful shutdown:
+    /// dropping the comparator shuts it down.
+    live: bool,
 }
 
 impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
-    pub(crate) fn new(mct: &'a Mct<B>, n: usize) -> Self {
-        Self {
+    /// Take over comparator `n` (its `taken` bit is already set): shut it down.
+    pub(crate) fn new(mct: &'a Mct<B>, n: usize) -> Result<Self, Error> {
+        let mut c = Self {
             mct,
             n,
             mode: Mode::Off,
             value: 0,
+            live: true,
+        };
+        match c.try_shutdown() {
+            Ok(()) => Ok(c),
+            Err(e) => {
+                // One attempt is enough: dropping `c` hands the comparator back.
+                c.live = false;
+                Err(e)
+            }
         }
     }
 
@@ -115,10 +144,6 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
         self.mct.bus_ref().read_raw(regs::G_INT_CSTAT) & regs::g_int_comp(self.n) != 0
     }
 
-    fn wait_clock(&self) -> WaitClock {
-        self.mct.wait_clock()
-    }
-
     fn gwstat(mask: u32) -> WstatBit {
         WstatBit {
             status: Reg::new(regs::G_WSTAT_REG.offset()),
@@ -128,38 +153,41 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
 
     fn disable(&self) -> Result<(), Error> {
         let bits = regs::g_tcon_comp_enable(self.n) | regs::g_tcon_auto_inc(self.n);
-        self.mct
-            .write_g_tcon(|t| t & !bits, self.wait_clock())
-            .map(drop_count)
+        self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
     }
 
-    fn write_compare(&self, value: u64) -> Result<(), Error> {
-        let bus = self.mct.bus_ref();
+    fn write_wait(
+        &self,
+        reg: Reg<u32>,
+        value: u32,
+        mask: u32,
+        clock: WaitClock,
+    ) -> Result<(), Error> {
         let cfg = self.mct.config().wstat;
-        let clock = self.wait_clock();
         wstat::write_and_wait(
-            bus,
-            regs::g_comp_l(self.n),
-            value as u32,
-            Self::gwstat(regs::g_wstat_comp_l(self.n)),
+            self.mct.bus_ref(),
+            reg,
+            value,
+            Self::gwstat(mask),
             clock,
             &cfg,
-        )?;
-        wstat::write_and_wait(
-            bus,
-            regs::g_comp_u(self.n),
-            (value >> 32) as u32,
-            Self::gwstat(regs::g_wstat_comp_u(self.n)),
-            clock,
-            &cfg,
-        )?;
-        Ok(())
+        )
+        .map(drop_count)
+    }
+
+    fn write_compare(&self, value: u64, clock: WaitClock) -> Result<(), Error> {
+        let n = self.n;
+        let low = u32::try_from(value & u64::from(u32::MAX)).unwrap_or(u32::MAX);
+        let high = u32::try_from(value >> 32).unwrap_or(u32::MAX);
+        self.write_wait(regs::g_comp_l(n), low, regs::g_wstat_comp_l(n), clock)?;
+        self.write_wait(regs::g_comp_u(n), high, regs::g_wstat_comp_u(n), clock)
     }
 
     /// Program the comparator to the absolute 64-bit FRC value `value` (oneshot). No range
     /// or past check: a value the counter already passed does not fire until the 64-bit
     /// counter wraps (in 24 000 years). Most callers want
-    /// [`set_next_event`](ClockEvent::set_next_event).
+    /// [`set_next_event`](ClockEvent::set_next_event) or
+    /// [`set_compare`](ClockEvent::set_compare).
     ///
     /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement.
     pub fn arm_at(&mut self, value: u64) -> Result<(), Error> {
@@ -168,25 +196,31 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
 
     fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), Error> {
         self.mode = Mode::Off;
+        self.live = true;
         self.disable()?;
-        self.write_compare(value)?;
+        // One clock for the whole sequence (the FRC's state does not change during it).
+        let clock = self.mct.wait_clock();
+        self.write_compare(value, clock)?;
         self.value = value;
         let n = self.n;
         let mut enable = regs::g_tcon_comp_enable(n);
         if let Some(incr) = incr {
-            let cfg = self.mct.config().wstat;
-            wstat::write_and_wait(
-                self.mct.bus_ref(),
+            self.write_wait(
                 regs::g_comp_add_incr(n),
                 incr,
-                Self::gwstat(regs::g_wstat_comp_add_incr(n)),
-                self.wait_clock(),
-                &cfg,
+                regs::g_wstat_comp_add_incr(n),
+                clock,
             )?;
             enable |= regs::g_tcon_auto_inc(n);
         }
-        self.mct.write_g_int_enb(|e| e | regs::g_int_comp(n));
-        self.mct.write_g_tcon(|t| t | enable, self.wait_clock())?;
+        let bit = regs::g_int_comp(n);
+        self.mct.write_g_int_enb(|e| e | bit);
+        if let Err(e) = self.mct.write_g_tcon(|t| t | enable, true) {
+            // The enable may have landed without its acknowledgement: a periodic
+            // comparator would then interrupt at every period. Mask it.
+            self.mct.write_g_int_enb(|e| e & !bit);
+            return Err(e);
+        }
         self.mode = if incr.is_some() {
             Mode::Periodic
         } else {
@@ -195,16 +229,37 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
         Ok(())
     }
 
-    /// Stop the comparator and mask its interrupt; a pending status bit stays until
-    /// [`ack`](ClockEvent::ack).
+    /// Stop the comparator: mask its `G_INT_ENB` bit, clear its enable and auto-increment
+    /// in `G_TCON`, then clear its `G_INT_CSTAT` bit (the cancelled event's status, per
+    /// the pending-status rule of [`ClockEvent`]).
     ///
     /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement (the interrupt is
-    /// masked anyway).
+    /// masked and the status cleared anyway; the next `G_TCON` write is forced).
     pub fn try_shutdown(&mut self) -> Result<(), Error> {
         self.mode = Mode::Off;
-        let n = self.n;
-        self.mct.write_g_int_enb(|e| e & !regs::g_int_comp(n));
-        self.disable()
+        let bit = regs::g_int_comp(self.n);
+        self.mct.write_g_int_enb(|e| e & !bit);
+        let disabled = self.disable();
+        // Only with logging on: one read to say a cancelled event's status is dropped.
+        #[cfg(feature = "defmt")]
+        if self.is_pending() {
+            hwtimer_core::log_debug!("MCT G{=usize}: stale status dropped at shutdown", self.n);
+        }
+        // After the disable, so a match during it cannot leave a status behind.
+        self.mct.bus_ref().write_raw(regs::G_INT_CSTAT, bit);
+        if disabled.is_ok() {
+            self.live = false;
+        }
+        disabled
+    }
+
+    /// After a system resume, as Linux's `tick_resume` for "mct-comp" does: shut the
+    /// comparator down (its registers may have been lost with the block's power).
+    ///
+    /// Errors: as [`try_shutdown`](Self::try_shutdown).
+    pub fn resume(&mut self) -> Result<(), Error> {
+        self.live = true;
+        self.try_shutdown()
     }
 
     /// Program `target` (chosen at FRC time `start`) and check that the FRC did not pass it
@@ -226,6 +281,10 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
             target = now.wrapping_add(took).wrapping_add(MIN_DELTA);
         }
         self.mode = Mode::Off;
+        hwtimer_core::log_warn!(
+            "MCT G{=usize}: the FRC passed every compare value while it was written",
+            self.n
+        );
         Err(Error::Timeout)
     }
 
@@ -250,13 +309,16 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         self.check_range(delta)?;
         let start = self.mct.frc().read64();
+        self.mct.publish(start);
         self.arm_checked(start, start.wrapping_add(delta))
     }
-    /// `at` is a 64-bit FRC value. The comparator fires when the FRC equals it, so a value
-    /// the FRC has already passed is programmed `MIN_DELTA` ahead instead, and one passed
-    /// while it is written is re-armed (late, never lost).
+    /// `at` is a 64-bit FRC value, in the time base of [`Mct::time`](crate::Mct::time). The
+    /// comparator fires when the FRC equals it, so a value the FRC has already passed is
+    /// programmed `MIN_DELTA` ahead instead, and one passed while it is written is
+    /// re-armed (late, never lost).
     fn set_compare(&mut self, at: u64) -> Result<(), Error> {
         let start = self.mct.frc().read64();
+        self.mct.publish(start);
         let target = if at > start {
             at
         } else {
@@ -266,11 +328,15 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
     }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check_range(period)?;
-        let start = self.mct.frc().read64().wrapping_add(period);
-        self.program(start, Some(period as u32))
+        let incr = u32::try_from(period).map_err(|_| Error::InvalidConfig)?;
+        let now = self.mct.frc().read64();
+        self.mct.publish(now);
+        let start = now.wrapping_add(period);
+        self.program(start, Some(incr))
     }
     fn shutdown(&mut self) {
-        // Infallible by the trait; the interrupt is masked even if the WSTAT wait failed.
+        // Infallible by the trait; the interrupt is masked and the status cleared even if
+        // the WSTAT wait failed.
         let _ = self.try_shutdown();
     }
     fn ack(&mut self) -> bool {
@@ -285,8 +351,13 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
 }
 
 impl<B: RegisterBus<Word = u32>> Drop for Comparator<'_, B> {
+    /// Leaves the hardware quiet: shuts the comparator down if it may be armed, then
+    /// hands it back to the [`Mct`].
     fn drop(&mut self) {
-        self.mct.give_back(1 << self.n);
+        if self.live {
+            let _ = self.try_shutdown();
+        }
+        self.mct.give_back(regs::g_int_comp(self.n));
     }
 }
 
@@ -302,21 +373,34 @@ impl<B: RegisterBus<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
 
 /// Local timer `i` of the MCT: a per-CPU down-counter at `fin_pll / 2`.
 ///
-/// # How it is driven (Linux `exynos4_mct_tick_start`, `hardware.md` §2.6)
+/// The [`ClockEvent`] contract is hwtimer-core's; how this channel meets it:
+///
+/// # How it is driven (Linux `exynos4_mct_tick_start`, `docs/exynos-mct.md`)
 /// `L_TCNTB = 1` once (a tick every 2 input clocks); to arm: stop the timer if it runs
-/// (`L_TCON = 0`), `L_ICNTB = MANUAL_UPDATE | delta`, `L_INT_ENB.ICNT = 1`,
+/// (`L_TCON = 0`), `L_ICNTB = MANUAL_UPDATE | count`, `L_INT_ENB.ICNT = 1`,
 /// `L_TCON = INT_START | TIMER_START | INTERVAL_MODE`, each buffered write
 /// WSTAT-acknowledged. The timer always runs in interval (auto-reload) mode; a oneshot is
-/// emulated by stopping it in [`ack`](ClockEvent::ack) (quirk §2.8.3: otherwise it keeps
-/// interrupting).
+/// emulated by stopping it in [`ack`](ClockEvent::ack) (otherwise it keeps interrupting).
+/// Arming never touches `L_INT_CSTAT`; [`shutdown`](ClockEvent::shutdown) stops the timer
+/// and then clears it (as Linux's `set_state_shutdown` does).
 ///
 /// # Timing contract
-/// Fires `delta` ticks (or, if the hardware counts `ICNTB + 1`, one tick more) after the
-/// final `L_TCON` write: never early. The local prescaler is not synchronised with the
-/// FRC ([`phase_locked`](hwtimer_core::Capabilities::phase_locked) is `false`), so an `Alarm` adds one
-/// tick of margin.
+/// `count` is `delta`, or `delta − 1` when [`Config::local_icntb_plus_one`](crate::Config)
+/// says the platform counts `L_ICNTB + 1` ticks per interval (QEMU does; silicon is
+/// unverified). The interrupt comes `delta` ticks after the final `L_TCON` write (one
+/// tick later when the platform counts `ICNTB + 1` and the configuration does not say
+/// so): never early. The local prescaler is not synchronised with the FRC
+/// ([`phase_locked`](hwtimer_core::Capabilities::phase_locked) is `false`), so an `Alarm`
+/// adds one tick of margin.
 ///
-/// # QEMU (`hardware.md` §2.9; confirmed by the smdkc210 firmware)
+/// # After a failure
+/// When the starting `L_TCON` write is not acknowledged the timer may be running in
+/// interval mode: its `L_INT_ENB` is masked at once, and [`ack`](ClockEvent::ack) and
+/// [`shutdown`](ClockEvent::shutdown) stop it (ack stops any timer that fires while not
+/// periodic; if that stop fails too, it masks `L_INT_ENB`), so it cannot keep
+/// interrupting.
+///
+/// # QEMU (`docs/exynos-mct.md`; confirmed by the smdkc210 firmware)
 /// - Writing `L_ICNTB` raises `TCNTB × ICNTB` to at least 0x100 ticks, so short deltas
 ///   come late (0xF becomes 256 ticks).
 /// - The manual-update path adds one to the tick divider a second time: the first
@@ -326,27 +410,47 @@ pub struct LocalTimer<'a, B: RegisterBus<Word = u32>> {
     mct: &'a Mct<B>,
     i: usize,
     regs: LocalRegs,
+    /// The timer may be running: the next stop writes `L_TCON`.
     running: bool,
     mode: Mode,
+    /// `L_INT_CSTAT.ICNT` may be set: the timer ran since the status was last cleared.
+    may_pend: bool,
+    /// The status was already set when the current arm started: it belongs to an earlier
+    /// event, so the `ack` that takes it must not stop the timer just armed.
+    stale: bool,
 }
 
 impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
+    /// Take over local timer `i` (its `taken` bit is already set): shut it down and write
+    /// `L_TCNTB`.
     pub(crate) fn new(mct: &'a Mct<B>, i: usize) -> Result<Self, Error> {
         let mut t = Self {
             mct,
             i,
             regs: LocalRegs::of(i),
-            running: true, // unknown: stop it below
+            running: true, // unknown: stopped below
             mode: Mode::Off,
+            may_pend: true,
+            stale: false,
         };
-        let init = t.stop().and_then(|()| {
-            t.write_wait(t.regs.tcntb, regs::TICK_BASE_CNT, L_WSTAT::TCNTB::SET.value)
-        });
-        match init {
+        match t.init() {
             Ok(()) => Ok(t),
-            // `t` is dropped here, which hands the timer back.
-            Err(e) => Err(e),
+            Err(e) => {
+                // One attempt is enough: dropping `t` hands the timer back.
+                t.running = false;
+                Err(e)
+            }
         }
+    }
+
+    /// Shut down, then `L_TCNTB = TICK_BASE_CNT`.
+    fn init(&mut self) -> Result<(), Error> {
+        self.try_shutdown()?;
+        self.write_wait(
+            self.regs.tcntb,
+            regs::TICK_BASE_CNT,
+            L_WSTAT::TCNTB::SET.value,
+        )
     }
 
     /// Which local timer.
@@ -393,6 +497,10 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
         .map(drop_count)
     }
 
+    fn mask(&self) {
+        self.mct.bus_ref().write_raw(self.regs.int_enb, 0);
+    }
+
     fn stop(&mut self) -> Result<(), Error> {
         if self.running {
             self.write_wait(self.regs.tcon, 0, L_WSTAT::TCON::SET.value)?;
@@ -405,31 +513,67 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
         if !(MIN_DELTA..=LOCAL_MAX_DELTA).contains(&delta) {
             return Err(Error::InvalidConfig);
         }
+        // delta is in [0xF, 0x3800_0000]: fits the 31-bit count, minus one cannot wrap.
+        let delta = u32::try_from(delta).map_err(|_| Error::InvalidConfig)?;
+        let count = if self.mct.config().local_icntb_plus_one {
+            delta.saturating_sub(1)
+        } else {
+            delta
+        };
         self.mode = Mode::Off;
         self.stop()?;
-        let icntb = L_ICNTB::MANUAL_UPDATE::SET + L_ICNTB::COUNT.val(delta as u32);
-        self.write_wait(self.regs.icntb, icntb.value, L_WSTAT::ICNTB::SET.value)?;
+        // An interrupt still pending from an earlier event stays pending (arming never
+        // clears it); remember it, so its ack does not stop this arm's timer. One read, and
+        // only when the timer ran since its status was last cleared.
+        self.stale = self.may_pend && self.is_pending();
+        // Fields OR-ed by value (tock-registers' `+` on field values is an OR too).
+        let icntb = L_ICNTB::MANUAL_UPDATE::SET.value | L_ICNTB::COUNT.val(count).value;
+        self.write_wait(self.regs.icntb, icntb, L_WSTAT::ICNTB::SET.value)?;
         self.mct
             .bus_ref()
             .write(self.regs.int_enb, L_INT::ICNT::SET);
-        let tcon = L_TCON::INT_START::SET + L_TCON::TIMER_START::SET + L_TCON::INTERVAL_MODE::SET;
+        let tcon = L_TCON::INT_START::SET.value
+            | L_TCON::TIMER_START::SET.value
+            | L_TCON::INTERVAL_MODE::SET.value;
         // Mark running before the wait: if the acknowledgement times out the timer may
-        // run, and the next arm must stop it first.
+        // run, and the next stop must write L_TCON whatever happens.
         self.running = true;
-        self.write_wait(self.regs.tcon, tcon.value, L_WSTAT::TCON::SET.value)?;
+        self.may_pend = true;
+        if let Err(e) = self.write_wait(self.regs.tcon, tcon, L_WSTAT::TCON::SET.value) {
+            // It may be running in interval mode: no interrupt from it until the next arm.
+            self.mask();
+            return Err(e);
+        }
         self.mode = mode;
         Ok(())
     }
 
-    /// Stop the timer and mask its interrupt; a pending status stays until
-    /// [`ack`](ClockEvent::ack).
+    /// Stop the timer: mask `L_INT_ENB`, stop it (`L_TCON = 0`, whatever the driver
+    /// believed), then clear `L_INT_CSTAT.ICNT` (the cancelled event's status, per the
+    /// pending-status rule of [`ClockEvent`]; Linux's `exynos4_mct_tick_clear`).
     ///
-    /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement.
+    /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement (the interrupt is
+    /// masked and the status cleared anyway).
     pub fn try_shutdown(&mut self) -> Result<(), Error> {
         self.mode = Mode::Off;
-        self.mct.bus_ref().write_raw(self.regs.int_enb, 0);
+        self.mask();
         self.running = true; // force the stop write whatever we believed
-        self.stop()
+        let stopped = self.stop();
+        self.mct
+            .bus_ref()
+            .write(self.regs.int_cstat, L_INT::ICNT::SET);
+        self.stale = false;
+        self.may_pend = stopped.is_err();
+        stopped
+    }
+
+    /// After a system resume, as Linux's `tick_resume` for "mct_tick" does: shut the
+    /// timer down; and write `L_TCNTB` again (Linux writes it when the CPU comes up),
+    /// since the block may have lost it with its power.
+    ///
+    /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement.
+    pub fn resume(&mut self) -> Result<(), Error> {
+        self.init()
     }
 }
 
@@ -449,16 +593,28 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for LocalTimer<'_, B> {
     fn shutdown(&mut self) {
         let _ = self.try_shutdown();
     }
-    /// Linux order: a oneshot is stopped first (so the interval reload cannot raise a
-    /// second interrupt), then the status is cleared.
+    /// Linux order: a timer that is not periodic (a oneshot, or one left running by a
+    /// failed arm) is stopped first, so the interval reload cannot raise a second
+    /// interrupt; then the status is cleared. If the stop fails, `L_INT_ENB` is masked.
+    ///
+    /// A status that was already pending when the current oneshot was armed belongs to an
+    /// earlier event: its ack clears it and leaves the new oneshot running. (If the new one
+    /// fired too before that ack, the single status bit carries both, the timer reloads
+    /// once more and the next ack stops it: one extra interrupt, never a lost one.)
     fn ack(&mut self) -> bool {
         if !self.is_pending() {
             return false;
         }
-        if self.mode == Mode::Oneshot {
+        if self.stale {
+            self.stale = false;
+        } else if self.mode != Mode::Periodic {
             self.mode = Mode::Off;
-            // A failed stop leaves `running` set, so the next arm retries it.
-            let _ = self.stop();
+            self.running = true;
+            if self.stop().is_ok() {
+                self.may_pend = false;
+            } else {
+                self.mask();
+            }
         }
         self.mct
             .bus_ref()
@@ -468,8 +624,12 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for LocalTimer<'_, B> {
 }
 
 impl<B: RegisterBus<Word = u32>> Drop for LocalTimer<'_, B> {
+    /// Leaves the hardware quiet: shuts the timer down if it may run, then hands it back.
     fn drop(&mut self) {
-        self.mct.give_back(1 << (4 + self.i));
+        if self.running || self.mode != Mode::Off {
+            let _ = self.try_shutdown();
+        }
+        self.mct.give_back(crate::local_bit(self.i));
     }
 }
 
@@ -479,6 +639,7 @@ impl<B: RegisterBus<Word = u32>> core::fmt::Debug for LocalTimer<'_, B> {
             .field("i", &self.i)
             .field("running", &self.running)
             .field("mode", &self.mode)
+            .field("stale", &self.stale)
             .finish()
     }
 }

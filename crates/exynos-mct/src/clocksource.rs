@@ -17,7 +17,7 @@
 //! | [`Frc::read_low`] / [`Clocksource::read`] (32 bits) | 1 | yes, modulo 2^32 (wraps every 178.96 s) | none |
 //! | [`Frc::read64`] (hi-lo-hi) | 3 (5 or 6 when a carry falls between the reads) | yes | none |
 //! | [`Frc::read64_cached_upper`] (ChromeOS) | 2 (4 when the high word changed since the last call) | yes | one [`UpperCache`] per reader |
-//! | [`FrcTime::now`] (software epoch over the low word) | **1**, + 3 once at creation | yes while the precondition holds | read at least once per 2^31 ticks (89.48 s at 24 MHz) |
+//! | [`FrcTime::now`] (software epoch over the low word) | **1** (+ 3 once, at [`Mct::new`](crate::Mct::new)) | yes while the precondition holds | read at least once per 2^31 ticks (89.48 s at 24 MHz) |
 //!
 //! Instruction counts per call on the real ISA (Cortex-A9, `armv7a-none-eabi`, QEMU
 //! `-icount shift=0`) are printed by the smdkc210 firmware as `bench:` lines; the crate
@@ -25,15 +25,20 @@
 //!
 //! # The software epoch ([`FrcTime`])
 //!
-//! [`FrcTime`] keeps the last 64-bit time in a critical-section cell and advances it by
-//! the low word's forward distance, using hwtimer-core's half-wrap rule
-//! ([`hwtimer_core::extend::extend`]; the algorithm and its proof are documented there).
-//! It differs from hwtimer-core's generic [`Extended`](hwtimer_core::Extended) in one way
-//! that matters for this block: it starts from the **hardware's 64-bit count** (one
-//! hi-lo-hi read at creation), not from the low word alone, so its values are the
-//! numbers the comparators compare against, and a deadline taken from it can be
-//! cross-checked against `G_COMPn`. [`FrcTime::resync`] re-reads the high word (after
-//! [`Mct::load_frc`](crate::Mct::load_frc), or a long sleep), moving time forward only.
+//! The [`Mct`] keeps the last 64-bit time in one critical-section cell, the
+//! **one time base** of the block; every [`FrcTime`] (each [`Mct::time`](crate::Mct::time)
+//! call, each copy) is a view of it and advances it by the low word's forward distance,
+//! using hwtimer-core's half-wrap rule ([`hwtimer_core::extend::extend`]; the algorithm
+//! and its proof are documented there). It differs from hwtimer-core's generic
+//! [`Extended`](hwtimer_core::Extended) in one way that matters for this block: it starts
+//! from the **hardware's 64-bit count** (one hi-lo-hi read in
+//! [`Mct::new`](crate::Mct::new)), not from the low word alone, so its values are the
+//! numbers the comparators compare against (what
+//! [`Comparator`](crate::Comparator)'s `set_compare` takes), and a deadline taken from it
+//! can be cross-checked against `G_COMPn`. [`FrcTime::resync`] re-reads the high word
+//! (after a long sleep), moving time forward only;
+//! [`Mct::load_frc`](crate::Mct::load_frc) starts a new epoch at the loaded count (it
+//! needs `&mut Mct`, so no view is alive across the jump).
 //!
 //! **Precondition:** call [`FrcTime::now`] at least once every 2^31 ticks (89.48 s at
 //! 24 MHz), and do not hold a raw reading that long. A clockevent whose `max_delta` is at
@@ -44,7 +49,7 @@
 //!
 //! # QEMU
 //!
-//! QEMU quirk 2 (`qemu.md` §1): in QEMU's model, writing `G_COMPn`, changing a
+//! QEMU quirk 2 (`docs/exynos-mct.md`): in QEMU's model, writing `G_COMPn`, changing a
 //! comparator enable in `G_TCON`, or (re)starting the FRC restarts the visible count from
 //! the last value written to `G_CNT` (or the last comparator match); the elapsed ticks
 //! are lost and the counter jumps *backwards*. [`Frc`] reports what the model shows;
@@ -54,7 +59,6 @@
 
 use core::cell::Cell;
 
-use critical_section::Mutex;
 use hwtimer_core::{Clocksource, Continuous, Monotonic, RegisterBus, RegisterBusExt};
 
 use crate::{Mct, regs};
@@ -195,32 +199,35 @@ pub const fn extend32(last: u64, low: u32) -> u64 {
     }
 }
 
-/// Monotonic 64-bit FRC time at **one MMIO read** per [`now`](Monotonic::now): a software
-/// epoch over the low word, started from the hardware's 64-bit count. See the
-/// [module docs](self) for the precondition (read once per 89.48 s at 24 MHz).
+/// Monotonic 64-bit FRC time at **one MMIO read** per [`now`](Monotonic::now): a view of
+/// the software epoch the [`Mct`] keeps over the low word, started from the hardware's
+/// 64-bit count at [`Mct::new`]. See the [module docs](self) for the precondition (read
+/// once per 89.48 s at 24 MHz).
 ///
-/// Share it by reference (`&FrcTime` is [`Monotonic`] too); all readers, including
-/// interrupt handlers, see one time that never goes backwards.
+/// `Copy`: every view, from [`Mct::time`] or a copy, reads and advances **one** published
+/// time, so all readers, including interrupt handlers, see one time base that never goes
+/// backwards, and a view that was not read for a while is as fresh as the last read
+/// through any other.
 pub struct FrcTime<'a, B: RegisterBus<Word = u32>> {
-    frc: Frc<'a, B>,
-    last: Mutex<Cell<u64>>,
+    mct: &'a Mct<B>,
 }
 
+impl<B: RegisterBus<Word = u32>> Clone for FrcTime<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: RegisterBus<Word = u32>> Copy for FrcTime<'_, B> {}
+
 impl<'a, B: RegisterBus<Word = u32>> FrcTime<'a, B> {
-    /// Start at the hardware's 64-bit count (one hi-lo-hi read: 3 MMIO reads).
-    pub fn new(frc: Frc<'a, B>) -> Self {
-        let start = frc.read64();
-        Self {
-            frc,
-            last: Mutex::new(Cell::new(start)),
-        }
+    pub(crate) fn new(mct: &'a Mct<B>) -> Self {
+        Self { mct }
     }
 
     /// Publish a raw low word read elsewhere; returns the time it maps to.
     #[inline]
     pub fn update_from_low(&self, low: u32) -> u64 {
-        critical_section::with(|cs| {
-            let cell = self.last.borrow(cs);
+        self.mct.time_cell(|cell| {
             let now = extend32(cell.get(), low);
             cell.set(now);
             now
@@ -228,12 +235,10 @@ impl<'a, B: RegisterBus<Word = u32>> FrcTime<'a, B> {
     }
 
     /// Re-read the exact 64-bit count (3 MMIO reads) and move time forward to it if it is
-    /// ahead; never moves backwards. Use after loading the FRC or a sleep longer than the
-    /// precondition allows.
+    /// ahead; never moves backwards. Use after a sleep longer than the precondition allows.
     pub fn resync(&self) -> u64 {
-        let hw = self.frc.read64();
-        critical_section::with(|cs| {
-            let cell = self.last.borrow(cs);
+        let hw = self.mct.frc().read64();
+        self.mct.time_cell(|cell| {
             let now = cell.get().max(hw);
             cell.set(now);
             now
@@ -242,12 +247,12 @@ impl<'a, B: RegisterBus<Word = u32>> FrcTime<'a, B> {
 
     /// The last published time, without reading the hardware.
     pub fn last(&self) -> u64 {
-        critical_section::with(|cs| self.last.borrow(cs).get())
+        self.mct.time_cell(|cell| cell.get())
     }
 
     /// The FRC it reads.
     pub fn frc(&self) -> Frc<'a, B> {
-        self.frc
+        self.mct.frc()
     }
 }
 
@@ -256,16 +261,24 @@ impl<B: RegisterBus<Word = u32>> Monotonic for FrcTime<'_, B> {
     /// interrupts are masked) plus one short critical section.
     #[inline]
     fn now(&self) -> u64 {
-        let low = self.frc.read_low();
+        let low = self.mct.frc().read_low();
         self.update_from_low(low)
     }
     fn freq_hz(&self) -> u32 {
-        self.frc.freq_hz()
+        self.mct.freq_hz()
     }
     /// The low word is extended in software: read it at least every 3/8 of a 32-bit wrap
     /// (67.1 s at 24 MHz), so an [`Alarm`](hwtimer_core::Alarm) steps long waits that often.
     fn max_idle_ticks(&self) -> u64 {
         hwtimer_core::extend::max_idle_ticks(32)
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> core::fmt::Debug for FrcTime<'_, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FrcTime")
+            .field("last", &self.last())
+            .finish()
     }
 }
 

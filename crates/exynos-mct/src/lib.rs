@@ -2,8 +2,8 @@
 //!
 //! A `no_std` driver for the Samsung Exynos **Multi Core Timer** (MCT): one 64-bit global
 //! free-running counter (FRC) at `fin_pll` (24 MHz), four 64-bit global comparators, and
-//! per-CPU local timers (two on Exynos4210). Facts and sources: the project's
-//! `hardware.md` §2 and `qemu.md` §1.
+//! per-CPU local timers (two on Exynos4210). Facts, their sources and what is unverified:
+//! the repository's `docs/exynos-mct.md`.
 //!
 //! | module | what it holds |
 //! |---|---|
@@ -24,19 +24,37 @@
 //! ([`Frc::read64`]) remains for where exactness against the hardware comparator
 //! matters: programming a [`Comparator`].
 //!
-//! ## Timing contract
+//! ## Contract
 //!
-//! - [`FrcTime`] never goes backwards and equals the hardware 64-bit count while its
-//!   precondition holds (see [`clocksource`]).
-//! - Clockevents never fire early: a comparator fires when the FRC reaches
-//!   `now + delta` (`now` read after the call began); a local timer counts
-//!   `delta` ticks of `fin_pll / 2` after its start. Late by at most `min_delta` plus
-//!   the programming time (a handful of MMIO accesses) plus interrupt latency. A
-//!   comparator value that the counter passed while it was being programmed is detected
-//!   and re-armed, never silently lost.
-//! - Every buffered write waits for its WSTAT bit with a bound; a missing bit is
-//!   [`Error::Timeout`], never a panic or a hang.
-//!
+//! - **One time base.** The [`Mct`] publishes one 64-bit time; every [`FrcTime`] from
+//!   [`Mct::time`] is a view of it. It never goes backwards and equals the hardware 64-bit
+//!   count (what the comparators compare against) while its precondition holds (see
+//!   [`clocksource`]).
+//! - **Never early.** The clockevents meet hwtimer-core's [`ClockEvent`](hwtimer_core::ClockEvent)
+//!   contract: a comparator fires when the FRC reaches `now + delta` (`now` read after the
+//!   call began) or the absolute value given to `set_compare`; a local timer counts `delta`
+//!   ticks of `fin_pll / 2` after its start. Late by at most `min_delta` plus the
+//!   programming time (a handful of MMIO accesses) plus interrupt latency (plus one local
+//!   tick per interval if the platform counts `ICNTB + 1` and [`Config`] does not say
+//!   so). A comparator value that the counter passed while it was being programmed is
+//!   detected and re-armed, never silently lost. A request out of range writes nothing.
+//! - **Pending status.** `shutdown` clears the channel's `G_INT_CSTAT` / `L_INT_CSTAT`
+//!   bit (the cancelled event is gone), arming never does, `ack` reports and clears it.
+//! - **Bounded waits.** Every buffered write waits for its WSTAT bit, bounded by a number
+//!   of polls and, while the FRC is believed to run, also by a deadline on it (see
+//!   [`wstat`]); a missing bit is [`Error::Timeout`], never a panic or a hang, even when
+//!   the FRC stops or the block is dead. The "FRC runs" belief changes only after an
+//!   acknowledgement and a count seen moving.
+//! - **Shared `G_TCON`.** Its write, wait and clear form one exclusive section
+//!   ([`Mct`]'s docs say what that costs and why); calls that would invalidate a lent-out
+//!   clocksource take `&mut Mct`.
+//! - **Rates.** The FRC rate is the input clock divided exactly by `MCT_CFG`; an inexact
+//!   division is refused ([`frc_rate`]).
+//! - **After a failure.** A channel whose enable or start was not acknowledged is masked,
+//!   and `ack`/`shutdown` stop it; nothing keeps interrupting.
+//! - **Suspend/resume** as Linux: [`Mct::resume`] restarts the FRC, each channel's
+//!   `resume` shuts it down.
+
 //! ## Example
 //!
 //! On the behavioural model (the same code runs on [`hwtimer_core::Mmio`] on hardware):
@@ -86,22 +104,43 @@
 //! - `sim`: the behavioural model (module `sim`); pulls in `std`.
 //! - `defmt`: `defmt::Format` on the public types.
 //!
-//! `critical-section` is used (for the shared `G_TCON`/`G_INT_ENB` shadows and the
-//! software epoch of [`FrcTime`]), never implemented: the firmware picks the
-//! implementation.
+//! `critical-section` is used (for the shared `G_TCON`/`G_INT_ENB` shadows, the `G_TCON`
+//! write-wait-clear section and the published time of [`FrcTime`]), never implemented:
+//! the firmware picks the implementation.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
 
 pub mod clockevent;
 pub mod clocksource;
 pub mod regs;
 #[cfg(feature = "sim")]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    reason = "host-only behavioural model (feature `sim`, never in firmware): plain arithmetic on model state and indices it checked itself"
+)]
 pub mod sim;
 pub mod wstat;
 
 use core::cell::Cell;
 
-use critical_section::Mutex;
+use critical_section::{CriticalSection, Mutex};
 use hwtimer_core::{Error, Reg, RegisterBus, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
@@ -116,72 +155,211 @@ use wstat::WstatBit;
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Config {
     /// The input clock `fin_pll` in Hz (24 MHz on every known board). The FRC rate is
-    /// this divided by the `MCT_CFG` prescaler and divider found at [`Mct::new`].
+    /// this divided by the `MCT_CFG` prescaler and divider found at [`Mct::new`] (or set
+    /// with [`Mct::set_prescaler`]), which must divide it exactly.
     pub input_hz: u32,
     /// Number of local timers the SoC has (2 on Exynos4210; at most 16).
     pub local_timers: usize,
     /// Bounds of the write-status waits.
     pub wstat: WstatConfig,
+    /// The platform's local timers count `L_ICNTB + 1` ticks per interval. QEMU's model
+    /// does (verified by the smdkc210 firmware: a periodic `L_ICNTB` of 1200 reloads every
+    /// 1201 ticks), and so does this crate's model; silicon is **unverified**
+    /// (`docs/exynos-mct.md`). When set, [`LocalTimer`] writes `delta - 1` so an interval
+    /// is exactly `delta` ticks. When clear (the default) it writes `delta` unchanged, as
+    /// Linux does: on a platform that counts `ICNTB + 1` every interval is then one tick
+    /// late (a periodic timer drifts one tick per period), never early.
+    pub local_icntb_plus_one: bool,
 }
 
 impl Default for Config {
-    /// Exynos4210: 24 MHz, two local timers, default WSTAT bounds.
+    /// Exynos4210: 24 MHz, two local timers, default WSTAT bounds, `L_ICNTB` written
+    /// unchanged.
     fn default() -> Self {
         Self {
             input_hz: regs::FIN_PLL_HZ,
             local_timers: regs::EXYNOS4210_LOCAL_TIMERS,
             wstat: WstatConfig::default(),
+            local_icntb_plus_one: false,
         }
+    }
+}
+
+/// The FRC rate for `MCT_CFG` fields, if the prescaler and divider divide `input_hz`
+/// exactly (a rate rounded down would make every conversion to time come out early).
+///
+/// ```
+/// use exynos_mct::frc_rate;
+/// assert_eq!(frc_rate(24_000_000, 0, 0), Some(24_000_000));
+/// assert_eq!(frc_rate(24_000_000, 23, 0), Some(1_000_000)); // QEMU-verified: 1 MHz
+/// assert_eq!(frc_rate(24_000_000, 2, 3), Some(1_000_000)); // 3 << 3 = 24
+/// assert_eq!(frc_rate(24_000_000, 6, 0), None); // 24 MHz / 7 is not a whole rate
+/// assert_eq!(frc_rate(24_000_000, 0, 8), None); // DIVIDER is 3 bits
+/// ```
+pub const fn frc_rate(input_hz: u32, prescaler: u32, divider: u32) -> Option<u32> {
+    if prescaler > 0xFF || divider > 0x7 || input_hz == 0 {
+        return None;
+    }
+    // At most 256 << 7 = 32768: no overflow.
+    let div = prescaler.wrapping_add(1).wrapping_shl(divider);
+    match (input_hz.checked_rem(div), input_hz.checked_div(div)) {
+        (Some(0), Some(hz)) if hz > 0 => Some(hz),
+        _ => None,
     }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Shadow {
-    /// Last value written to `G_TCON` (the driver owns the block).
+    /// Last value `G_TCON` acknowledged (the driver owns the block).
     g_tcon: u32,
+    /// `g_tcon` is what the register holds: false after a write whose acknowledgement
+    /// never came (the write may or may not have landed), so the next write goes out even
+    /// if it would not change the shadow.
+    g_tcon_known: bool,
     /// Last value written to `G_INT_ENB`.
     g_int_enb: u32,
+    /// The driver believes the FRC counts: its start was acknowledged and the count was
+    /// seen moving. Decides whether the FRC may bound a write-status wait.
+    frc_counting: bool,
     /// Bit `n` (0..4): comparator `n` handed out; bit `4 + i`: local timer `i`.
     taken: u32,
 }
 
+/// Run `f` in a critical section. Every critical section of the driver goes through here,
+/// so that the model (feature `sim`) can tell a test's interrupt injector when the driver
+/// has interrupts "masked" ([`sim::irqs_masked`]).
+#[inline]
+fn with_cs<R>(f: impl FnOnce(CriticalSection<'_>) -> R) -> R {
+    critical_section::with(|cs| {
+        #[cfg(feature = "sim")]
+        let _masked = sim::MaskGuard::enter();
+        f(cs)
+    })
+}
+
 /// The MCT block: owns the register bus and hands out its parts.
 ///
+/// # Shared registers
 /// `G_TCON` and `G_INT_ENB` are shared by the FRC and the four comparators; the driver
-/// keeps a shadow of each (read once in [`new`](Self::new)) and updates them inside a
-/// critical section, so a read-modify-write costs one write and parts may live in
-/// different contexts. One `Mct` per block: [`hwtimer_core::Mmio::new`]'s contract.
+/// keeps a shadow of each (read in [`new`](Self::new)), so a read-modify-write costs one
+/// write and parts may live in different contexts. A `G_TCON` change is **one exclusive
+/// section**: the write, its `G_WSTAT.TCON` wait and the write-1-to-clear all run inside
+/// one critical section, and the shadow changes only once the acknowledgement came. Two
+/// contexts can therefore never interleave two `G_TCON` writes, which the block would
+/// punish by dropping the second one (`docs/exynos-mct.md`, quirk "a write before the
+/// previous acknowledgement is lost") while the first context cleared the second one's
+/// acknowledgement. The price is that interrupts stay masked during the wait: on QEMU one
+/// status read, on hardware a few cycles of the 24 MHz clock (about 1 µs with the MMIO
+/// accesses); only a block that never acknowledges holds them for the whole bound
+/// ([`WstatConfig`]: 1 ms of FRC time or `max_polls` polls), a failure Linux treats as
+/// fatal. Lower [`WstatConfig::timeout_ns`] if that worst case is too long for your
+/// interrupt latency budget. The alternatives were worse: a context that finds the
+/// register busy cannot wait for the other (on one core, the owner cannot run), and
+/// deferring its write to the owner makes a comparator enable land late, after its value
+/// may have passed (an equality comparator then never fires).
+///
+/// # Borrowing rules
+/// Every part ([`Frc`], [`FrcTime`], [`Comparator`], [`LocalTimer`], and what is built on
+/// them: a `Delay`, a `Poller`, an `Alarm`) borrows the `Mct`. The calls that would
+/// invalidate a lent-out [`Continuous`](hwtimer_core::Continuous) clocksource or time base
+/// ([`stop_frc`](Self::stop_frc), [`load_frc`](Self::load_frc),
+/// [`set_prescaler`](Self::set_prescaler)) take `&mut self`, so they compile only while
+/// nothing is lent out:
+///
+/// ```compile_fail,E0502
+/// use exynos_mct::{Config, Mct};
+/// use exynos_mct::sim::MctModel;
+/// use hwtimer_core::Delay;
+/// use hwtimer_core::sim::{SimBus, SimClock};
+///
+/// let clock = SimClock::new();
+/// let mut mct = Mct::new(SimBus::new(&clock, MctModel::exynos4210()), Config::default()).unwrap();
+/// mct.start_frc().unwrap();
+/// let delay = Delay::new(mct.frc());
+/// mct.stop_frc().unwrap(); // error[E0502]: `mct` is borrowed by the delay's clocksource
+/// delay.wait_ns(10_000);   // (it would spin forever on a stopped counter)
+/// ```
+///
+/// Without the `stop_frc` line it compiles, and the delay waits its 10 µs:
+///
+/// ```
+/// # use exynos_mct::{Config, Mct};
+/// # use exynos_mct::sim::MctModel;
+/// # use hwtimer_core::Delay;
+/// # use hwtimer_core::sim::{SimBus, SimClock};
+/// let clock = SimClock::new();
+/// let mut mct = Mct::new(SimBus::new(&clock, MctModel::exynos4210()), Config::default()).unwrap();
+/// mct.start_frc().unwrap();
+/// let delay = Delay::new(mct.frc());
+/// let t0 = clock.now_ns();
+/// delay.wait_ns(10_000);
+/// assert!(clock.now_ns() - t0 >= 10_000);
+/// drop(delay);
+/// mct.stop_frc().unwrap(); // nothing lent out any more
+/// ```
+///
+/// One `Mct` per block: [`hwtimer_core::Mmio::new`]'s contract.
 pub struct Mct<B: RegisterBus<Word = u32>> {
     bus: B,
     config: Config,
     freq_hz: u32,
     shadow: Mutex<Cell<Shadow>>,
+    /// The published 64-bit time of the time base ([`time`](Self::time)): every
+    /// [`FrcTime`] is a view of it.
+    time: Mutex<Cell<u64>>,
 }
 
 impl<B: RegisterBus<Word = u32>> Mct<B> {
-    /// Take over the block: reads `MCT_CFG` (rate), `G_TCON` and `G_INT_ENB` (3 reads, no
-    /// write). A FRC already started (by a boot loader) keeps running.
+    /// Take over the block: reads `MCT_CFG` (rate), `G_TCON` and `G_INT_ENB`, clears
+    /// write-status bits left set by earlier software (`G_CNT_WSTAT`, `G_WSTAT`, and
+    /// `L_WSTAT` of each local timer: 2 + `local_timers` writes, so each register's first
+    /// wait waits for its own write), and starts the time base at the hardware's 64-bit
+    /// count (hi-lo-hi). A FRC already started (by a boot loader) keeps running; it is
+    /// believed to run only once its count has been seen moving (at most `max_polls` + 3
+    /// more reads). At most `6 + 7 + max_polls + 3` MMIO reads.
     ///
-    /// Errors: [`Error::InvalidConfig`] for a zero input clock or more than 16 local timers.
+    /// Errors: [`Error::InvalidConfig`] for a zero input clock, more than 16 local timers,
+    /// or an `MCT_CFG` prescaler and divider that do not divide the input clock exactly
+    /// (see [`frc_rate`]).
     pub fn new(bus: B, config: Config) -> Result<Self, Error> {
         if config.input_hz == 0 || config.local_timers > regs::MAX_LOCAL_TIMERS {
             return Err(Error::InvalidConfig);
         }
         let cfg = bus.read(regs::MCT_CFG_REG);
-        let div = (cfg.read(MCT_CFG::PRESCALER) + 1) << cfg.read(MCT_CFG::DIVIDER);
-        let freq_hz = (config.input_hz / div).max(1);
+        let freq_hz = frc_rate(
+            config.input_hz,
+            cfg.read(MCT_CFG::PRESCALER),
+            cfg.read(MCT_CFG::DIVIDER),
+        )
+        .ok_or(Error::InvalidConfig)?;
         let g_tcon = bus.read_raw(regs::G_TCON_REG);
         let g_int_enb = bus.read_raw(regs::G_INT_ENB);
-        Ok(Self {
+        // Stale acknowledgements would end the first wait of their register before its own
+        // write landed.
+        bus.write_raw(regs::G_CNT_WSTAT_REG, regs::G_CNT_WSTAT_ALL);
+        bus.write_raw(regs::G_WSTAT_REG, regs::G_WSTAT_ALL);
+        for i in 0..config.local_timers {
+            bus.write_raw(regs::LocalRegs::of(i).wstat, regs::L_WSTAT_ALL);
+        }
+        let mct = Self {
             bus,
             config,
             freq_hz,
             shadow: Mutex::new(Cell::new(Shadow {
                 g_tcon,
+                g_tcon_known: true,
                 g_int_enb,
+                frc_counting: false,
                 taken: 0,
             })),
-        })
+            time: Mutex::new(Cell::new(0)),
+        };
+        if g_tcon & G_TCON::TIMER_ENABLE::SET.value != 0 && mct.frc_counts() {
+            mct.update_shadow(|s| s.frc_counting = true);
+        }
+        let start = mct.frc().read64();
+        with_cs(|cs| mct.time.borrow(cs).set(start));
+        Ok(mct)
     }
 
     /// The FRC rate in Hz (24 MHz unless `MCT_CFG` divides it).
@@ -205,14 +383,15 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
         self.bus
     }
 
-    /// Whether the driver believes the FRC runs (`G_TCON.TIMER_ENABLE` as last written or
-    /// found at [`new`](Self::new)).
+    /// Whether the driver believes the FRC runs: its start was acknowledged (or it was
+    /// found running at [`new`](Self::new)) and its count was seen moving. Only then does
+    /// the FRC bound write-status waits.
     pub fn frc_running(&self) -> bool {
-        self.shadow_get().g_tcon & G_TCON::TIMER_ENABLE::SET.value != 0
+        self.shadow_get().frc_counting
     }
 
-    /// The clock that bounds a write-status wait now: the FRC when it runs, iterations
-    /// otherwise (see [`wstat`]).
+    /// The clock that bounds a write-status wait now: the FRC (and the poll count) when
+    /// the FRC is believed to run, the poll count alone otherwise (see [`wstat`]).
     pub fn wait_clock(&self) -> WaitClock {
         if self.frc_running() {
             WaitClock::Frc {
@@ -223,93 +402,161 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
         }
     }
 
-    /// Start the FRC (`G_TCON.TIMER_ENABLE`, WSTAT-acknowledged). The count continues
-    /// from its current value, as current Linux does. Returns the number of status reads
-    /// the acknowledgement took (1 when it was immediate).
+    /// Start the FRC (`G_TCON.TIMER_ENABLE`, WSTAT-acknowledged), then check that the
+    /// count moves (polling `G_CNT_L` for a change, at most `max_polls` + 3 reads). The
+    /// count continues from its current value, as current Linux does. Returns the number
+    /// of status reads the acknowledgement took (1 when it was immediate, 0 when the FRC
+    /// already ran).
     ///
-    /// Errors: [`Error::Timeout`] when `G_WSTAT.TCON` never came (bounded by iterations:
-    /// the FRC cannot time its own start).
+    /// Errors: [`Error::Timeout`] when `G_WSTAT.TCON` never came (bounded by polls: the FRC
+    /// cannot time its own start), or when the count did not move after it (an unclocked
+    /// block, or a window that is not an MCT: reads that never change). The FRC is then
+    /// not believed to run, so later waits stay bounded by polls.
+    ///
+    /// With `MCT_CFG` dividing the FRC down to a rate whose tick is longer than
+    /// `max_polls` reads of `G_CNT_L` (below about 1 kHz at the default 10 000), raise
+    /// [`WstatConfig::max_polls`] or the check reports a counting FRC as stopped.
     pub fn start_frc(&self) -> Result<u32, Error> {
-        self.write_g_tcon(
-            |t| t | G_TCON::TIMER_ENABLE::SET.value,
-            WaitClock::Iterations,
-        )
+        let polls = self.write_g_tcon(|t| t | G_TCON::TIMER_ENABLE::SET.value, false)?;
+        if self.frc_running() {
+            return Ok(polls);
+        }
+        if !self.frc_counts() {
+            hwtimer_core::log_warn!("MCT: the FRC was started but does not count");
+            return Err(Error::Timeout);
+        }
+        self.update_shadow(|s| s.frc_counting = true);
+        Ok(polls)
     }
 
-    /// Stop the FRC. Comparators stop matching; [`FrcTime`] stays where it is.
+    /// Stop the FRC. Comparators stop matching; the time base stays where it is.
+    ///
+    /// `&mut self`: nothing that reads the FRC as a continuous clocksource (an [`Frc`] in
+    /// a `Delay` or `Poller`, an [`FrcTime`], a clockevent) can be lent out while it stops
+    /// (see [Borrowing rules](Self#borrowing-rules)). Afterwards the FRC is not believed to
+    /// run, whatever the outcome.
     ///
     /// Errors: [`Error::Timeout`] as for [`start_frc`](Self::start_frc).
-    pub fn stop_frc(&self) -> Result<u32, Error> {
-        self.write_g_tcon(
-            |t| t & !G_TCON::TIMER_ENABLE::SET.value,
-            WaitClock::Iterations,
-        )
+    pub fn stop_frc(&mut self) -> Result<u32, Error> {
+        self.update_shadow(|s| s.frc_counting = false);
+        self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)
     }
 
     /// Load the FRC with `value` (`G_CNT_L`, then `G_CNT_U`, each acknowledged in
-    /// `G_CNT_WSTAT`). Time jumps: create [`FrcTime`] values after this, or
-    /// [`resync`](FrcTime::resync) existing ones (which only ever move forward).
+    /// `G_CNT_WSTAT`). The time base starts a new epoch at the hardware's count (one
+    /// hi-lo-hi read afterwards, whatever the outcome): `&mut self`, so no time view,
+    /// clocksource or clockevent is lent out across the jump (see
+    /// [Borrowing rules](Self#borrowing-rules)).
     ///
-    /// QEMU quirk 1 (`qemu.md` §1): in QEMU's model a `G_CNT` write starts the counter
-    /// even when `G_TCON.TIMER_ENABLE` is clear; on hardware it does not.
+    /// QEMU quirk 1 (`docs/exynos-mct.md`): in QEMU's model a `G_CNT` write starts the
+    /// counter even when `G_TCON.TIMER_ENABLE` is clear; on hardware it does not.
     ///
     /// Errors: [`Error::Timeout`] when a status bit never came.
-    pub fn load_frc(&self, value: u64) -> Result<(), Error> {
-        let cfg = self.config.wstat;
-        wstat::write_and_wait(
-            &self.bus,
-            regs::G_CNT_L,
-            value as u32,
-            WstatBit {
-                status: Reg::new(regs::G_CNT_WSTAT_REG.offset()),
-                mask: regs::G_CNT_WSTAT::CNT_L::SET.value,
-            },
-            WaitClock::Iterations,
-            &cfg,
-        )?;
-        wstat::write_and_wait(
-            &self.bus,
-            regs::G_CNT_U,
-            (value >> 32) as u32,
-            WstatBit {
-                status: Reg::new(regs::G_CNT_WSTAT_REG.offset()),
-                mask: regs::G_CNT_WSTAT::CNT_U::SET.value,
-            },
-            WaitClock::Iterations,
-            &cfg,
-        )?;
-        Ok(())
+    pub fn load_frc(&mut self, value: u64) -> Result<(), Error> {
+        let result = self.write_g_cnt(value);
+        let now = self.frc().read64();
+        self.time.get_mut().set(now);
+        result
+    }
+
+    /// Set `MCT_CFG`'s prescaler (divide by `prescaler + 1`) and divider (divide by
+    /// `1 << divider`, 0..=7 as QEMU decodes the 3-bit field; encodings above 4 are
+    /// **unverified** on silicon), changing the FRC rate, and every rate derived from it,
+    /// to [`frc_rate`]. Returns the new rate. `MCT_CFG` is not a buffered register (no
+    /// write-status wait); `&mut self`, because a clocksource's rate may not change while
+    /// it is lent out. The time base keeps counting, in ticks of the new rate.
+    ///
+    /// Errors: [`Error::InvalidConfig`], writing nothing, when the result would not divide
+    /// the input clock exactly or a field is out of range.
+    pub fn set_prescaler(&mut self, prescaler: u8, divider: u8) -> Result<u32, Error> {
+        let hz = frc_rate(
+            self.config.input_hz,
+            u32::from(prescaler),
+            u32::from(divider),
+        )
+        .ok_or(Error::InvalidConfig)?;
+        let cfg = MCT_CFG::PRESCALER.val(u32::from(prescaler)).value
+            | MCT_CFG::DIVIDER.val(u32::from(divider)).value;
+        self.bus.write_raw(regs::MCT_CFG_REG, cfg);
+        self.freq_hz = hz;
+        Ok(hz)
+    }
+
+    /// Resume after a system suspend, as Linux's `exynos4_frc_resume` does: restart the
+    /// FRC. The block may have lost power, so `G_TCON` and `G_INT_ENB` are read again
+    /// into the shadows and stale write-status bits of `G_TCON` and `G_CNT` are cleared
+    /// first. If the count restarted below the published time (the block was reset), the
+    /// FRC is loaded with the published time before it starts, so the time base never goes
+    /// back and keeps equalling the count the comparators compare against (time stands
+    /// still across the suspend, like Linux's `CLOCK_MONOTONIC`).
+    ///
+    /// The clockevents are not touched here: call each channel's `resume` (Linux's
+    /// `tick_resume`: a shutdown; the local timer also rewrites `L_TCNTB`). Call with the
+    /// block's other users quiescent, as Linux does (one CPU, interrupts off).
+    ///
+    /// Errors: [`Error::Timeout`] as for [`load_frc`](Self::load_frc) and
+    /// [`start_frc`](Self::start_frc).
+    pub fn resume(&self) -> Result<(), Error> {
+        let g_tcon = self.bus.read_raw(regs::G_TCON_REG);
+        let g_int_enb = self.bus.read_raw(regs::G_INT_ENB);
+        self.bus
+            .write_raw(regs::G_CNT_WSTAT_REG, regs::G_CNT_WSTAT_ALL);
+        self.bus
+            .write_raw(regs::G_WSTAT_REG, regs::G_WSTAT::TCON::SET.value);
+        self.update_shadow(|s| {
+            s.g_tcon = g_tcon;
+            s.g_tcon_known = true;
+            s.g_int_enb = g_int_enb;
+            s.frc_counting = false;
+        });
+        let published = self.time().last();
+        if self.frc().read64() < published {
+            self.write_g_cnt(published)?;
+        }
+        self.start_frc().map(drop_count)
     }
 
     /// The FRC as a clocksource and raw reader (any number of copies; reads only).
+    ///
+    /// It is a [`Continuous`](hwtimer_core::Continuous) clocksource while the FRC runs
+    /// ([`frc_running`](Self::frc_running)): start it first. A `Delay` or `Poller` on an
+    /// FRC that does not count waits for it, as on any stopped clock.
     pub fn frc(&self) -> Frc<'_, B> {
         Frc::new(self)
     }
 
-    /// A monotonic 64-bit time at one MMIO read per call, starting at the hardware's
-    /// 64-bit count (one hi-lo-hi read now). See [`FrcTime`] for the precondition.
+    /// The block's 64-bit time base, at one MMIO read per call: a view of the time the
+    /// `Mct` publishes, so every view (from any number of calls) reads the same time, and
+    /// its values are the 64-bit FRC counts the comparators compare against
+    /// ([`Comparator`]'s `set_compare` takes them). See [`FrcTime`] for the precondition.
     pub fn time(&self) -> FrcTime<'_, B> {
-        FrcTime::new(self.frc())
+        FrcTime::new(self)
     }
 
     /// Global comparator `n` (0..4) as a clockevent. Each comparator is handed out once
-    /// at a time (dropping it returns it).
+    /// at a time (dropping it shuts it down and returns it). Taking it shuts it down first
+    /// (masks its interrupt, disables it, clears a stale status), so an event left by
+    /// earlier software never passes for a new one.
     ///
-    /// Errors: [`Error::InvalidConfig`] for `n >= 4` or a comparator already handed out.
+    /// Errors: [`Error::InvalidConfig`] for `n >= 4` or a comparator already handed out;
+    /// [`Error::Timeout`] when the disable was not acknowledged.
     pub fn comparator(&self, n: usize) -> Result<Comparator<'_, B>, Error> {
-        if n >= regs::NUM_COMPARATORS || !self.take(1 << n) {
+        let bit = regs::g_int_comp(n);
+        if bit == 0 || !self.take(bit) {
             return Err(Error::InvalidConfig);
         }
-        Ok(Comparator::new(self, n))
+        Comparator::new(self, n)
     }
 
-    /// Local timer `i` as a clockevent at `fin_pll / 2`. Writes `L_TCNTB =`
-    /// [`TICK_BASE_CNT`](regs::TICK_BASE_CNT) (acknowledged) and stops the timer.
+    /// Local timer `i` as a clockevent at `fin_pll / 2`. Shuts it down (masks
+    /// `L_INT_ENB`, stops it, clears a stale status) and writes `L_TCNTB =`
+    /// [`TICK_BASE_CNT`](regs::TICK_BASE_CNT), each buffered write acknowledged.
     ///
     /// Errors: [`Error::InvalidConfig`] for `i` beyond [`Config::local_timers`] or a timer
     /// already handed out; [`Error::Timeout`] when a WSTAT bit never came.
     pub fn local_timer(&self, i: usize) -> Result<LocalTimer<'_, B>, Error> {
-        if i >= self.config.local_timers || !self.take(1 << (4 + i)) {
+        let bit = local_bit(i);
+        if i >= self.config.local_timers || bit == 0 || !self.take(bit) {
             return Err(Error::InvalidConfig);
         }
         LocalTimer::new(self, i)
@@ -322,11 +569,79 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
     }
 
     fn shadow_get(&self) -> Shadow {
-        critical_section::with(|cs| self.shadow.borrow(cs).get())
+        with_cs(|cs| self.shadow.borrow(cs).get())
+    }
+
+    fn update_shadow(&self, f: impl FnOnce(&mut Shadow)) {
+        with_cs(|cs| {
+            let cell = self.shadow.borrow(cs);
+            let mut s = cell.get();
+            f(&mut s);
+            cell.set(s);
+        })
+    }
+
+    /// The published time, and a way to move it (for [`FrcTime`]). Inlined: it is the hot
+    /// path of every timestamp.
+    #[inline]
+    pub(crate) fn time_cell<R>(&self, f: impl FnOnce(&Cell<u64>) -> R) -> R {
+        with_cs(|cs| f(self.time.borrow(cs)))
+    }
+
+    /// Move the published time forward to `count`, an exact 64-bit FRC reading (hi-lo-hi),
+    /// if it is ahead; never backwards. Comparators do this with the reading every arm
+    /// starts from, so the time base stays exact while one is armed at least once per
+    /// 89.48 s, even if nobody reads the time itself.
+    pub(crate) fn publish(&self, count: u64) {
+        self.time_cell(|cell| cell.set(cell.get().max(count)));
+    }
+
+    /// Whether `G_CNT_L` changes within `max_polls` polls (1 + at most `max_polls + 2`
+    /// reads).
+    fn frc_counts(&self) -> bool {
+        let first = self.bus.read_raw(regs::G_CNT_L);
+        wstat::poll_iterations(
+            &self.bus,
+            self.config.wstat.max_polls,
+            || self.bus.read_raw(regs::G_CNT_L),
+            |low| *low != first,
+        )
+        .is_ok()
+    }
+
+    /// `G_CNT_L` then `G_CNT_U`, each acknowledged (bounded by polls: the count moves).
+    fn write_g_cnt(&self, value: u64) -> Result<(), Error> {
+        let cfg = self.config.wstat;
+        let status = Reg::new(regs::G_CNT_WSTAT_REG.offset());
+        let low = u32::try_from(value & u64::from(u32::MAX)).unwrap_or(u32::MAX);
+        let high = u32::try_from(value >> 32).unwrap_or(u32::MAX);
+        wstat::write_and_wait(
+            &self.bus,
+            regs::G_CNT_L,
+            low,
+            WstatBit {
+                status,
+                mask: regs::G_CNT_WSTAT::CNT_L::SET.value,
+            },
+            WaitClock::Iterations,
+            &cfg,
+        )?;
+        wstat::write_and_wait(
+            &self.bus,
+            regs::G_CNT_U,
+            high,
+            WstatBit {
+                status,
+                mask: regs::G_CNT_WSTAT::CNT_U::SET.value,
+            },
+            WaitClock::Iterations,
+            &cfg,
+        )
+        .map(drop_count)
     }
 
     fn take(&self, bit: u32) -> bool {
-        critical_section::with(|cs| {
+        with_cs(|cs| {
             let cell = self.shadow.borrow(cs);
             let mut s = cell.get();
             if s.taken & bit != 0 {
@@ -339,52 +654,61 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
     }
 
     pub(crate) fn give_back(&self, bit: u32) {
-        critical_section::with(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let mut s = cell.get();
-            s.taken &= !bit;
-            cell.set(s);
-        })
+        self.update_shadow(|s| s.taken &= !bit);
     }
 
-    /// Read-modify-write of `G_TCON` through the shadow, then the WSTAT wait. The write is
-    /// skipped (returns `Ok(0)`) when the value would not change.
+    /// Read-modify-write of `G_TCON` through the shadow, its WSTAT wait and the W1C, as one
+    /// exclusive section (see [Shared registers](Self#shared-registers)). The FRC bounds the
+    /// wait (besides the poll count) when `frc_may_bound` and it is believed to run; writes
+    /// that start or stop it pass `false`.
+    /// The shadow changes only after the acknowledgement; the write is skipped (returns
+    /// `Ok(0)`) when the value would not change and the register is known to hold it.
     pub(crate) fn write_g_tcon(
         &self,
         f: impl FnOnce(u32) -> u32,
-        clock: WaitClock,
+        frc_may_bound: bool,
     ) -> Result<u32, Error> {
-        let changed = critical_section::with(|cs| {
+        with_cs(|cs| {
             let cell = self.shadow.borrow(cs);
-            let mut s = cell.get();
+            let s = cell.get();
             let new = f(s.g_tcon);
-            if new == s.g_tcon {
-                return false;
+            if new == s.g_tcon && s.g_tcon_known {
+                return Ok(0);
             }
-            s.g_tcon = new;
+            let clock = if frc_may_bound && s.frc_counting {
+                WaitClock::Frc {
+                    freq_hz: self.freq_hz,
+                }
+            } else {
+                WaitClock::Iterations
+            };
+            let result = wstat::write_and_wait(
+                &self.bus,
+                Reg::new(regs::G_TCON_REG.offset()),
+                new,
+                WstatBit {
+                    status: Reg::new(regs::G_WSTAT_REG.offset()),
+                    mask: regs::G_WSTAT::TCON::SET.value,
+                },
+                clock,
+                &self.config.wstat,
+            );
+            let mut s = cell.get();
+            match result {
+                Ok(_) => {
+                    s.g_tcon = new;
+                    s.g_tcon_known = true;
+                }
+                Err(_) => s.g_tcon_known = false,
+            }
             cell.set(s);
-            // Written inside the critical section so two contexts cannot interleave the
-            // shadow update and the bus write. The wait happens outside.
-            self.bus.write_raw(regs::G_TCON_REG, new);
-            true
-        });
-        if !changed {
-            return Ok(0);
-        }
-        wstat::wait_and_clear(
-            &self.bus,
-            WstatBit {
-                status: Reg::new(regs::G_WSTAT_REG.offset()),
-                mask: regs::G_WSTAT::TCON::SET.value,
-            },
-            clock,
-            &self.config.wstat,
-        )
+            result
+        })
     }
 
     /// Read-modify-write of `G_INT_ENB` (not a buffered register: no WSTAT).
     pub(crate) fn write_g_int_enb(&self, f: impl FnOnce(u32) -> u32) {
-        critical_section::with(|cs| {
+        with_cs(|cs| {
             let cell = self.shadow.borrow(cs);
             let mut s = cell.get();
             let new = f(s.g_int_enb);
@@ -394,6 +718,16 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
                 self.bus.write_raw(regs::G_INT_ENB, new);
             }
         })
+    }
+}
+
+/// The `taken` bit of local timer `i` (0 for `i >= 16`).
+const fn local_bit(i: usize) -> u32 {
+    if i < regs::MAX_LOCAL_TIMERS {
+        // i < 16: a shift of at most 19.
+        1u32.wrapping_shl((i as u32).wrapping_add(4))
+    } else {
+        0
     }
 }
 
@@ -407,7 +741,9 @@ impl<B: RegisterBus<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> 
             .field("bus", &self.bus)
             .field("freq_hz", &self.freq_hz)
             .field("g_tcon", &s.g_tcon)
+            .field("g_tcon_known", &s.g_tcon_known)
             .field("g_int_enb", &s.g_int_enb)
+            .field("frc_running", &s.frc_counting)
             .finish()
     }
 }

@@ -1,6 +1,6 @@
 //! The MCT register map: every offset and field defined once, with its source.
 //!
-//! Sources (summarised in the project's `hardware.md` §2.2):
+//! Sources (summarised in the repository's `docs/exynos-mct.md`):
 //! `torvalds/linux drivers/clocksource/exynos_mct.c` (mainline as tracked by
 //! `Kingxukai/linux`) for every offset and bit Linux uses, and
 //! `qemu/qemu hw/timer/exynos4210_mct.c` for the ones only the QEMU model names
@@ -165,41 +165,95 @@ pub const G_INT_ENB: Reg<u32, G_INT::Register> = Reg::new(0x248);
 /// `G_WSTAT`.
 pub const G_WSTAT_REG: Reg<u32, G_WSTAT::Register> = Reg::new(0x24C);
 
-/// `G_COMPn_L` (n = 0..3): comparator `n`, low word.
+/// The offset the index helpers below return for an index out of range (a comparator
+/// `n >= 4`, a local timer `i >= 16`): the last aligned word of the address space, outside
+/// every register window (an [`Mmio`](hwtimer_core::Mmio) reads it as all ones and drops
+/// writes to it; so does the model). An out-of-range index never aliases another register
+/// and never overflows.
+pub const NO_REGISTER: usize = usize::MAX & !3;
+
+/// `0x200 + 0x10·n + reg` for a comparator `n < 4`, else [`NO_REGISTER`].
+const fn comp_offset(n: usize, reg: usize) -> usize {
+    if n < NUM_COMPARATORS {
+        // n < 4 and reg < 0x10: at most 0x23C, no overflow.
+        0x200usize
+            .wrapping_add(n.wrapping_mul(COMP_STRIDE))
+            .wrapping_add(reg)
+    } else {
+        NO_REGISTER
+    }
+}
+
+/// `mask << (per · n)` for a comparator `n < 4`, else 0 (no bit).
+const fn comp_bit(mask: u32, per: u32, n: usize) -> u32 {
+    if n < NUM_COMPARATORS {
+        // n < 4, per <= 4: a shift of at most 12.
+        mask.wrapping_shl(per.wrapping_mul(n as u32))
+    } else {
+        0
+    }
+}
+
+/// `G_COMPn_L` (n = 0..3): comparator `n`, low word ([`NO_REGISTER`] for `n >= 4`).
 pub const fn g_comp_l(n: usize) -> Reg<u32> {
-    Reg::new(0x200 + n * COMP_STRIDE)
+    Reg::new(comp_offset(n, 0x0))
 }
-/// `G_COMPn_U`: comparator `n`, high word.
+/// `G_COMPn_U`: comparator `n`, high word ([`NO_REGISTER`] for `n >= 4`).
 pub const fn g_comp_u(n: usize) -> Reg<u32> {
-    Reg::new(0x204 + n * COMP_STRIDE)
+    Reg::new(comp_offset(n, 0x4))
 }
-/// `G_COMPn_ADD_INCR`: added to comparator `n` after each match when auto-increment is on.
+/// `G_COMPn_ADD_INCR`: added to comparator `n` after each match when auto-increment is on
+/// ([`NO_REGISTER`] for `n >= 4`).
 pub const fn g_comp_add_incr(n: usize) -> Reg<u32> {
-    Reg::new(0x208 + n * COMP_STRIDE)
+    Reg::new(comp_offset(n, 0x8))
 }
-/// `G_TCON` bit `2n`: comparator `n` enable.
+/// `G_TCON` bit `2n`: comparator `n` enable (0 for `n >= 4`).
 pub const fn g_tcon_comp_enable(n: usize) -> u32 {
-    G_TCON::COMP0_ENABLE.mask << (2 * n)
+    comp_bit(G_TCON::COMP0_ENABLE.mask, 2, n)
 }
-/// `G_TCON` bit `2n + 1`: comparator `n` auto-increment.
+/// `G_TCON` bit `2n + 1`: comparator `n` auto-increment (0 for `n >= 4`).
 pub const fn g_tcon_auto_inc(n: usize) -> u32 {
-    (G_TCON::COMP0_AUTO_INC.mask << G_TCON::COMP0_AUTO_INC.shift) << (2 * n)
+    comp_bit(
+        G_TCON::COMP0_AUTO_INC.mask << G_TCON::COMP0_AUTO_INC.shift,
+        2,
+        n,
+    )
 }
-/// `G_INT_CSTAT` / `G_INT_ENB` bit `n`: comparator `n`.
+/// `G_INT_CSTAT` / `G_INT_ENB` bit `n`: comparator `n` (0 for `n >= 4`).
 pub const fn g_int_comp(n: usize) -> u32 {
-    1 << n
+    comp_bit(1, 1, n)
 }
-/// `G_WSTAT` bit `4n`: `G_COMPn_L` written.
+/// `G_WSTAT` bit `4n`: `G_COMPn_L` written (0 for `n >= 4`).
 pub const fn g_wstat_comp_l(n: usize) -> u32 {
-    1 << (4 * n)
+    comp_bit(1, 4, n)
 }
-/// `G_WSTAT` bit `4n + 1`: `G_COMPn_U` written.
+/// `G_WSTAT` bit `4n + 1`: `G_COMPn_U` written (0 for `n >= 4`).
 pub const fn g_wstat_comp_u(n: usize) -> u32 {
-    1 << (4 * n + 1)
+    comp_bit(1 << 1, 4, n)
 }
-/// `G_WSTAT` bit `4n + 2`: `G_COMPn_ADD_INCR` written.
+/// `G_WSTAT` bit `4n + 2`: `G_COMPn_ADD_INCR` written (0 for `n >= 4`).
 pub const fn g_wstat_comp_add_incr(n: usize) -> u32 {
-    1 << (4 * n + 2)
+    comp_bit(1 << 2, 4, n)
+}
+
+/// Every write-status bit of `G_CNT_WSTAT` (`CNT_L`, `CNT_U`): written once by
+/// [`Mct::new`](crate::Mct::new) to clear acknowledgements left by earlier software.
+pub const G_CNT_WSTAT_ALL: u32 = 0b11;
+/// Every write-status bit of `G_WSTAT`: bits `4n..=4n+2` of the four comparators and `TCON`.
+pub const G_WSTAT_ALL: u32 = 0x0001_7777;
+/// Every write-status bit of `L_WSTAT` (`TCNTB`, `ICNTB`, `FRCNTB`, `TCON`).
+pub const L_WSTAT_ALL: u32 = 0b1111;
+
+/// `0x300 + 0x100·i + reg` for a local timer `i < 16`, else [`NO_REGISTER`].
+const fn local_offset(i: usize, reg: usize) -> usize {
+    if i < MAX_LOCAL_TIMERS {
+        // i < 16, reg < 0x100: at most 0x12FC, no overflow.
+        LOCAL_BASE
+            .wrapping_add(i.wrapping_mul(LOCAL_STRIDE))
+            .wrapping_add(reg)
+    } else {
+        NO_REGISTER
+    }
 }
 
 /// The registers of local timer `i` (base `0x300 + 0x100 * i`).
@@ -228,20 +282,20 @@ pub struct LocalRegs {
 }
 
 impl LocalRegs {
-    /// Local timer `i`'s registers.
+    /// Local timer `i`'s registers; every register is [`NO_REGISTER`] for
+    /// `i >= MAX_LOCAL_TIMERS`.
     pub const fn of(i: usize) -> Self {
-        let base = LOCAL_BASE + i * LOCAL_STRIDE;
         Self {
-            tcntb: Reg::new(base),
-            tcnto: Reg::new(base + 0x04),
-            icntb: Reg::new(base + 0x08),
-            icnto: Reg::new(base + 0x0C),
-            frcntb: Reg::new(base + 0x10),
-            frcnto: Reg::new(base + 0x14),
-            tcon: Reg::new(base + 0x20),
-            int_cstat: Reg::new(base + 0x30),
-            int_enb: Reg::new(base + 0x34),
-            wstat: Reg::new(base + 0x40),
+            tcntb: Reg::new(local_offset(i, 0x00)),
+            tcnto: Reg::new(local_offset(i, 0x04)),
+            icntb: Reg::new(local_offset(i, 0x08)),
+            icnto: Reg::new(local_offset(i, 0x0C)),
+            frcntb: Reg::new(local_offset(i, 0x10)),
+            frcnto: Reg::new(local_offset(i, 0x14)),
+            tcon: Reg::new(local_offset(i, 0x20)),
+            int_cstat: Reg::new(local_offset(i, 0x30)),
+            int_enb: Reg::new(local_offset(i, 0x34)),
+            wstat: Reg::new(local_offset(i, 0x40)),
         }
     }
 }
@@ -250,7 +304,7 @@ impl LocalRegs {
 mod tests {
     use super::*;
 
-    /// Offsets against hardware.md §2.2 (one table row per assertion).
+    /// Offsets against the register table of `docs/exynos-mct.md` (one row per assertion).
     #[test]
     fn offsets_match_the_reference_table() {
         assert_eq!(MCT_CFG_REG.offset(), 0x000);
@@ -292,5 +346,53 @@ mod tests {
         );
         assert_eq!(L_TCON::FRC_START::SET.value, 1 << 3);
         assert_eq!(L_WSTAT::TCON::SET.value, 1 << 3);
+        let all = (0..NUM_COMPARATORS).fold(G_WSTAT::TCON::SET.value, |a, n| {
+            a | g_wstat_comp_l(n) | g_wstat_comp_u(n) | g_wstat_comp_add_incr(n)
+        });
+        assert_eq!(all, G_WSTAT_ALL);
+    }
+
+    /// Index helpers on any index: no panic, no overflow, no alias of a real register.
+    #[test]
+    fn index_helpers_never_overflow_or_alias() {
+        for n in [
+            4,
+            5,
+            16,
+            17,
+            31,
+            32,
+            64,
+            1 << 20,
+            usize::MAX / 16,
+            usize::MAX,
+        ] {
+            for r in [g_comp_l(n), g_comp_u(n), g_comp_add_incr(n)] {
+                assert_eq!(r.offset(), NO_REGISTER, "comparator {n}");
+            }
+            let bits = [
+                g_tcon_comp_enable(n),
+                g_tcon_auto_inc(n),
+                g_int_comp(n),
+                g_wstat_comp_l(n),
+                g_wstat_comp_u(n),
+                g_wstat_comp_add_incr(n),
+            ];
+            assert_eq!(bits, [0; 6], "comparator {n}");
+        }
+        for i in [MAX_LOCAL_TIMERS, MAX_LOCAL_TIMERS + 1, 1 << 40, usize::MAX] {
+            let l = LocalRegs::of(i);
+            for r in [
+                l.tcntb.offset(),
+                l.tcon.offset(),
+                l.wstat.offset(),
+                l.int_cstat.offset(),
+            ] {
+                assert_eq!(r, NO_REGISTER, "local timer {i}");
+            }
+        }
+        assert!(NO_REGISTER >= WINDOW_LEN && NO_REGISTER.checked_add(4).is_none());
+        let last = LocalRegs::of(MAX_LOCAL_TIMERS - 1);
+        assert_eq!(last.wstat.offset(), 0x300 + 15 * 0x100 + 0x40);
     }
 }

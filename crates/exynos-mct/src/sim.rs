@@ -2,7 +2,7 @@
 //! benchmarks and demos. Put it behind a [`SimBus`](hwtimer_core::sim::SimBus), which counts
 //! MMIO reads and writes and charges virtual time per access.
 //!
-//! What it models (facts from `hardware.md` §2 and `qemu.md` §1):
+//! What it models (facts from the repository's `docs/exynos-mct.md`):
 //!
 //! - **FRC**: a 64-bit counter at `input_hz / ((PRESCALER + 1) << DIVIDER)` (24 MHz at
 //!   reset) that advances with virtual time while `G_TCON.TIMER_ENABLE` is set; the two
@@ -11,9 +11,9 @@
 //! - **WSTAT**: each write to a buffered register sets its status bit
 //!   [immediately](WstatMode::Immediate) (QEMU), after a [delay](WstatMode::Delay), or
 //!   [never](WstatMode::Stuck); status bits are write-1-to-clear. A second write to a
-//!   register whose previous write is still unacknowledged is **dropped** (quirk §2.8.1,
-//!   counted in [`MctModel::lost_writes`]). The model applies an accepted write at once
-//!   and only delays its acknowledgement.
+//!   register whose previous write is still unacknowledged is **dropped** (a quirk listed
+//!   in `docs/exynos-mct.md`; counted in [`MctModel::lost_writes`]). The model applies an
+//!   accepted write at once and only delays its acknowledgement.
 //! - **Comparators**: four 64-bit comparators; when the FRC reaches an enabled compare
 //!   value the `G_INT_CSTAT` bit latches (W1C) and, with `AUTO_INC`, the compare value
 //!   advances by `ADD_INCR` (as many times as matches passed). A value the counter already
@@ -25,17 +25,59 @@
 //!   the count at once. `L_TCNTO`/`L_ICNTO` observe the counters. The local FRC counts
 //!   down from `L_FRCNTB` (0 = 2^32) and latches `L_INT_CSTAT.FRC` at each expiry.
 //! - **Faults**: [`force_read`](MctModel::force_read) makes any register read a fixed
-//!   value (garbage in, for the never-panic tests).
+//!   value (garbage in, for the never-panic tests); [`force_all_reads`](MctModel::force_all_reads)
+//!   makes every read return one value (a dead block: unclocked, or the wrong base
+//!   address); [`power_loss`](MctModel::power_loss) resets every register as a suspend
+//!   that cuts the block's power would.
+//! - **Interrupt lines**: [`comparator_line`](MctModel::comparator_line) and
+//!   [`local_line`](MctModel::local_line) are the level of each channel's interrupt output
+//!   (status AND enable), read without a bus access.
+//!
+//! Interleavings: [`irqs_masked`] says whether the calling thread is inside one of the
+//! driver's critical sections, so a test can inject an "interrupt" (run other driver code)
+//! at any bus access at which a CPU could take one.
 //!
 //! QEMU's own quirks (FRC restart on `G_COMP` writes, `ICNTB` clamping, the manual-update
 //! off-by-one) are *not* modelled: the model is the hardware as documented; the firmware
-//! shows QEMU's behaviour.
+//! shows QEMU's behaviour. The local timer's `ICNTB + 1` ticks per interval **is** what
+//! QEMU does (verified) and what the model does; drive it exactly with
+//! [`Config::local_icntb_plus_one`](crate::Config) (see [`MctModel::driver_config`]).
+
+use std::cell::Cell;
 
 use hwtimer_core::sim::SimModel;
 use hwtimer_core::sim::model::{Counter, w1c};
 use hwtimer_core::time::NANOS_PER_SEC;
 
 use crate::regs::{self, G_TCON, L_TCON};
+
+thread_local! {
+    /// Depth of the driver's critical sections on this thread.
+    static MASKED: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Whether the calling thread is inside one of the driver's critical sections: a CPU would
+/// have interrupts masked here. A test that injects interrupts at bus accesses defers them
+/// while this is `true`, as the CPU would.
+pub fn irqs_masked() -> bool {
+    MASKED.with(|m| m.get() > 0)
+}
+
+/// Marks a driver critical section for [`irqs_masked`] while it lives.
+pub(crate) struct MaskGuard(());
+
+impl MaskGuard {
+    pub(crate) fn enter() -> Self {
+        MASKED.with(|m| m.set(m.get() + 1));
+        MaskGuard(())
+    }
+}
+
+impl Drop for MaskGuard {
+    fn drop(&mut self) {
+        MASKED.with(|m| m.set(m.get().saturating_sub(1)));
+    }
+}
 
 /// How the model acknowledges buffered writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,6 +213,7 @@ pub struct MctModel {
     inflight: Vec<Inflight>,
     lost_writes: u64,
     forced: Vec<(usize, u32)>,
+    dead: Option<u32>,
 }
 
 impl MctModel {
@@ -195,6 +238,7 @@ impl MctModel {
             inflight: Vec::new(),
             lost_writes: 0,
             forced: Vec::new(),
+            dead: None,
         }
     }
 
@@ -281,6 +325,68 @@ impl MctModel {
     /// acknowledged yet.
     pub fn lost_writes(&self) -> u64 {
         self.lost_writes
+    }
+
+    /// The driver configuration that matches this model: its input clock and local timers,
+    /// and `local_icntb_plus_one` (the model counts `ICNTB + 1` ticks per interval, as
+    /// QEMU does), so local timers fire exactly `delta` ticks after they start.
+    pub fn driver_config(&self) -> crate::Config {
+        crate::Config {
+            input_hz: self.input_hz,
+            local_timers: self.locals.len(),
+            local_icntb_plus_one: true,
+            ..crate::Config::default()
+        }
+    }
+
+    /// Fault injection: every read returns `value` (`None`: the model again), whatever the
+    /// register: a dead block (`Some(0)`: unclocked; `Some(u32::MAX)`: nothing decodes the
+    /// address). Writes still reach the model.
+    pub fn force_all_reads(&mut self, value: Option<u32>) {
+        self.dead = value;
+    }
+
+    /// A suspend that cuts the block's power: every register returns to its reset value
+    /// (FRC stopped at 0, comparators and local timers off and cleared, no acknowledgement
+    /// pending). Assumption: the MCT is not in an always-on domain (not documented either
+    /// way; Linux's resume restarts the FRC as if it may have stopped).
+    pub fn power_loss(&mut self, now_ns: u64) {
+        self.settle(now_ns);
+        let mut fresh = Self::new(self.input_hz, self.locals.len()).with_wstat(self.wstat_mode);
+        fresh.lost_writes = self.lost_writes;
+        fresh.forced = std::mem::take(&mut self.forced);
+        fresh.dead = self.dead;
+        // Counters that advance with virtual time restart from `now_ns`.
+        fresh.frc.load(now_ns, 0);
+        *self = fresh;
+    }
+
+    /// The level of comparator `n`'s interrupt output at `now_ns`: `G_INT_CSTAT` AND
+    /// `G_INT_ENB` (no bus access, no virtual time).
+    pub fn comparator_line(&mut self, now_ns: u64, n: usize) -> bool {
+        self.settle(now_ns);
+        let bit = regs::g_int_comp(n);
+        bit != 0 && self.g_int_cstat & self.g_int_enb & bit != 0
+    }
+
+    /// The level of local timer `i`'s interrupt output at `now_ns`: `L_INT_CSTAT` AND
+    /// `L_INT_ENB` (no bus access, no virtual time).
+    pub fn local_line(&mut self, now_ns: u64, i: usize) -> bool {
+        self.settle(now_ns);
+        self.locals
+            .get(i)
+            .is_some_and(|l| l.int_cstat & l.int_enb != 0)
+    }
+
+    /// Whether comparator `n` is enabled in `G_TCON` (what the register holds).
+    pub fn comparator_enabled(&self, n: usize) -> bool {
+        let bit = regs::g_tcon_comp_enable(n);
+        bit != 0 && self.g_tcon & bit != 0
+    }
+
+    /// Whether local timer `i` counts (its interrupt counter runs).
+    pub fn local_running(&self, i: usize) -> bool {
+        self.locals.get(i).is_some_and(|l| l.active)
     }
 
     /// Fault injection: reads of `offset` return `value` (or behave again with `None`).
@@ -548,6 +654,9 @@ impl SimModel for MctModel {
             return u32::MAX;
         }
         self.settle(now_ns);
+        if let Some(v) = self.dead {
+            return v;
+        }
         if let Some((_, v)) = self.forced.iter().find(|(o, _)| *o == offset) {
             return *v;
         }
@@ -580,7 +689,7 @@ mod tests {
         let mut m = MctModel::exynos4210();
         assert_eq!(m.read(1_000_000, 0x100), 0);
         m.write(1_000_000, 0x240, 1 << 8);
-        // 1 ms at 24 MHz is 24 000 ticks (hardware.md §2.4).
+        // 1 ms at 24 MHz is 24 000 ticks (`docs/exynos-mct.md`).
         assert_eq!(m.read(2_000_000, 0x100), 24_000);
         assert_eq!(m.read(2_000_000, 0x24C), 1 << 16);
         m.write(2_000_000, 0x24C, 1 << 16);

@@ -8,8 +8,9 @@
 //! `L_TCON`) is only taken over by the timer some cycles later; the block reports it by
 //! setting a bit in `G_CNT_WSTAT`, `G_WSTAT` or `L_WSTAT`, which software clears by
 //! writing a one. Linux waits for the bit after every such write and **panics** ("MCT hangs after
-//! writing …") when it does not come within its loop bound (`hardware.md` §2.3, quirk
-//! §2.8.1: a write issued before the previous one was acknowledged can be lost).
+//! writing …") when it does not come within its loop bound (`docs/exynos-mct.md`; a
+//! quirk listed there: a write issued before the previous one was acknowledged can be
+//! lost).
 //!
 //! # What this crate does instead
 //!
@@ -20,37 +21,61 @@
 //!
 //! # Which clock bounds the wait
 //!
-//! The natural clock is the MCT's own FRC, but it is not always usable:
+//! Every wait is bounded by a **number of polls** ([`WstatConfig::max_polls`]), whatever
+//! the FRC does, and, when the FRC may serve as a clock, **also** by a deadline of
+//! [`WstatConfig::timeout_ns`] of FRC time; it ends at whichever bound comes first:
 //!
-//! - **Before the FRC runs** (at boot, and for the very `G_TCON` write that starts it) the
-//!   FRC does not advance, so a deadline on it would never pass. The wait is then bounded
-//!   by *iterations*: [`WaitClock::Iterations`] counts one "tick" per poll at a nominal
-//!   1 GHz, so `timeout_ns` of the configuration reads as a number of polls
-//!   ([`WstatConfig::max_polls`]), like Linux's loop counter.
-//! - **Writes that move the FRC** (`G_CNT_L/U`, and `G_TCON`, which may start or stop it)
-//!   use iterations too: a loaded counter can jump forward by up to a full wrap, which a
-//!   clock reading would take for elapsed time (a premature timeout).
-//! - **Otherwise** the FRC low word bounds the wait ([`WaitClock::Frc`]): `timeout_ns` of
-//!   real time. The reading is extended with hwtimer-core's half-wrap rule, so a counter
-//!   that jumps *backwards* (QEMU quirk 2, `qemu.md` §1: writing `G_COMPn` restarts the
-//!   visible count from the last `G_CNT` value) counts as no progress and cannot shorten
-//!   the wait either.
+//! - **Before the FRC runs** (at boot, for the very `G_TCON` write that starts it, on a
+//!   block whose FRC was never seen counting) a deadline on it would never pass, so only
+//!   the poll count bounds the wait ([`WaitClock::Iterations`]), like Linux's loop counter.
+//! - **Writes that move the FRC** (`G_CNT_L/U`, and `G_TCON` when it starts or stops it)
+//!   use the poll count too: a loaded counter can jump forward by up to a full wrap, which
+//!   a clock reading would take for elapsed time (a premature timeout).
+//! - **Otherwise** ([`WaitClock::Frc`]) the FRC low word gives the deadline in real time and
+//!   the poll count is a backstop: an FRC that stops counting during the wait (an
+//!   unclocked block, a block at the wrong address, an FRC stopped behind the driver's
+//!   back) cannot make the wait endless. The reading is extended with hwtimer-core's
+//!   half-wrap rule, so a counter that jumps *backwards* (QEMU quirk 2,
+//!   `docs/exynos-mct.md`: writing `G_COMPn` restarts the visible count from the last
+//!   `G_CNT` value) counts as no progress and cannot shorten the wait either.
+//!
+//! Both bounds run on one [`Poller`] whose clock reads "elapsed" as the larger of the FRC
+//! ticks elapsed and `polls × ticks_per_poll`, where `ticks_per_poll` divides the
+//! deadline into [`max_polls`](WstatConfig::max_polls) steps. The FRC deadline is never
+//! cut short by this (it can only come up to `ticks_per_poll` ticks later), but a bus
+//! fast enough to make `max_polls` polls in less than `timeout_ns` ends the wait after the
+//! polls: keep `max_polls` polls longer than `timeout_ns` on your bus (the default, 10 000
+//! polls of two MMIO reads each, takes at least 2 ms at 100 ns per read).
+//!
+//! # What a wait costs in reads, at most
+//!
+//! | clock | MMIO reads of a wait that never ends (status bit stuck) |
+//! |---|---|
+//! | [`WaitClock::Iterations`] | `max_polls + 3` (1 fast path, `max_polls + 1` polls, 1 after the deadline) |
+//! | [`WaitClock::Frc`] | `2 · max_polls + 5` (1 fast path, 1 seed read of `G_CNT_L`, 1 more to start the deadline, per poll one status and one `G_CNT_L` read, after the deadline one of each) |
+//!
+//! ([`max_reads_iterations`] and [`max_reads`] compute them.) A wait that succeeds costs
+//! one read on QEMU and on hardware (the bit is set within a few cycles of the 24 MHz
+//! clock), plus the write-1-to-clear.
 
 use core::cell::Cell;
 
 use hwtimer_core::extend::extend;
+use hwtimer_core::poll::{Polled, Timeout};
 use hwtimer_core::{Clocksource, Continuous, Error, Poller, Reg, RegisterBus, RegisterBusExt};
 
 use crate::regs;
 
-/// Bounds of a write-status wait.
+/// Bounds of a write-status wait; see the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct WstatConfig {
     /// Deadline in nanoseconds of FRC time when the FRC runs (default 1 ms: Linux's
     /// intended bound).
     pub timeout_ns: u64,
-    /// Polls before giving up when the FRC cannot be the clock (default 10 000).
+    /// Polls before giving up, whatever the FRC does (default 10 000): the only bound
+    /// before the FRC runs, a backstop after. Also bounds the check that a started FRC
+    /// counts ([`Mct::start_frc`](crate::Mct::start_frc)).
     pub max_polls: u32,
 }
 
@@ -67,12 +92,12 @@ impl Default for WstatConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum WaitClock {
-    /// The MCT FRC low word at `freq_hz`.
+    /// The MCT FRC low word at `freq_hz` (deadline `timeout_ns`), and `max_polls` polls.
     Frc {
         /// FRC rate.
         freq_hz: u32,
     },
-    /// One tick per poll (nominal 1 GHz), for when the FRC is stopped or being written.
+    /// `max_polls` polls only, for when the FRC is stopped or being written.
     Iterations,
 }
 
@@ -85,12 +110,35 @@ pub struct WstatBit {
     pub mask: u32,
 }
 
-/// The reads a wait is made of: the clocksource the [`Poller`] runs on.
+/// The most MMIO reads a wait bounded by [`WaitClock::Iterations`] makes (the status bit
+/// never came): `max_polls + 3`.
+pub const fn max_reads_iterations(max_polls: u32) -> u64 {
+    (max_polls as u64).saturating_add(3)
+}
+
+/// The most MMIO reads any wait makes with these bounds: `2 · max_polls + 5` (a wait
+/// bounded by [`WaitClock::Frc`]; see the table in the [module docs](self)).
+pub const fn max_reads(config: &WstatConfig) -> u64 {
+    (config.max_polls as u64)
+        .saturating_mul(2)
+        .saturating_add(5)
+}
+
+/// The clock the [`Poller`] of a wait runs on: polls, and the FRC when it may bound the
+/// wait. Its value is `start + max(FRC ticks elapsed, reads × per_read)`: never
+/// decreasing, so the poller's "bounded, one more read after the deadline" loop holds.
+/// Not a general-purpose clocksource; private to the waits.
 struct PollClock<'a, B: RegisterBus<Word = u32>> {
     bus: &'a B,
-    clock: WaitClock,
-    /// Iteration count, or the FRC extended to 64 bits (never decreasing).
-    value: Cell<u64>,
+    /// FRC rate, when the FRC bounds the wait too.
+    frc_hz: Option<u32>,
+    /// Progress each read of this clock adds (the poll bound), in its ticks.
+    per_read: u64,
+    /// Reads of this clock so far.
+    reads: Cell<u64>,
+    /// The FRC extended to 64 bits (never decreasing), and where it started.
+    frc: Cell<u64>,
+    frc_start: u64,
 }
 
 impl<B: RegisterBus<Word = u32>> Clocksource for PollClock<'_, B> {
@@ -98,34 +146,58 @@ impl<B: RegisterBus<Word = u32>> Clocksource for PollClock<'_, B> {
         64
     }
     fn freq_hz(&self) -> u32 {
-        match self.clock {
-            WaitClock::Frc { freq_hz } => freq_hz.max(1),
-            WaitClock::Iterations => 1_000_000_000,
+        match self.frc_hz {
+            Some(hz) => hz.max(1),
+            None => 1_000_000_000,
         }
     }
     fn read(&self) -> u64 {
-        let next = match self.clock {
-            WaitClock::Frc { .. } => {
+        let reads = self.reads.get().saturating_add(1);
+        self.reads.set(reads);
+        let by_polls = reads.saturating_mul(self.per_read);
+        match self.frc_hz {
+            Some(_) => {
                 let raw = self.bus.read_raw(regs::G_CNT_L);
-                extend(self.value.get(), u64::from(raw), 32)
+                let frc = extend(self.frc.get(), u64::from(raw), 32);
+                self.frc.set(frc);
+                let by_frc = frc.saturating_sub(self.frc_start);
+                self.frc_start.saturating_add(by_frc.max(by_polls))
             }
-            WaitClock::Iterations => self.value.get().saturating_add(1),
-        };
-        self.value.set(next);
-        next
+            None => by_polls,
+        }
     }
 }
 
-// The iteration clock advances by one per read and the FRC clock never goes backwards:
-// both serve the Poller's "bounded, one more read after the deadline" loop. (Neither is a
-// general-purpose continuous clocksource; this type is private to the wait.)
+// Never decreasing, and it advances on every read: serves the Poller's bounded loop.
 impl<B: RegisterBus<Word = u32>> Continuous for PollClock<'_, B> {}
+
+/// Poll `read` until `done`, bounded by `max_polls` polls only (no clock): the bound used
+/// before the FRC runs. At most `max_polls + 2` calls of `read`.
+pub(crate) fn poll_iterations<T, B: RegisterBus<Word = u32>>(
+    bus: &B,
+    max_polls: u32,
+    read: impl FnMut() -> T,
+    done: impl FnMut(&T) -> bool,
+) -> Result<Polled<T>, Timeout<T>> {
+    let source = PollClock {
+        bus,
+        frc_hz: None,
+        per_read: 1,
+        reads: Cell::new(0),
+        frc: Cell::new(0),
+        frc_start: 0,
+    };
+    Poller::new(&source)
+        .timeout_ns(u64::from(max_polls))
+        .poll(read, done)
+}
 
 /// Write `value` to `reg`, then wait for `bit` and clear it. Returns the number of status
 /// reads made.
 ///
-/// Errors: [`Error::Timeout`] when the bit was not set by the deadline, including on the
-/// extra read after it (the bit is then left alone; the caller's state is unknown).
+/// Errors: [`Error::Timeout`] when the bit was not set by the deadline or after
+/// `max_polls` polls, including on the extra read after that (the bit is then left alone;
+/// the caller's state is unknown).
 pub fn write_and_wait<B: RegisterBus<Word = u32>>(
     bus: &B,
     reg: Reg<u32>,
@@ -139,6 +211,7 @@ pub fn write_and_wait<B: RegisterBus<Word = u32>>(
 }
 
 /// Wait for `bit` (after a write made by the caller) and clear it; see [`write_and_wait`].
+/// At most [`max_reads`] MMIO reads.
 pub fn wait_and_clear<B: RegisterBus<Word = u32>>(
     bus: &B,
     bit: WstatBit,
@@ -151,24 +224,47 @@ pub fn wait_and_clear<B: RegisterBus<Word = u32>>(
         bus.write_raw(bit.status, bit.mask);
         return Ok(1);
     }
-    let source = PollClock {
-        bus,
-        clock,
-        value: Cell::new(0),
+    let polled = match clock {
+        WaitClock::Iterations => poll_iterations(
+            bus,
+            config.max_polls,
+            || bus.read_raw(bit.status),
+            |v| v & bit.mask != 0,
+        ),
+        WaitClock::Frc { freq_hz } => {
+            // Seed the extension with the current count.
+            let start = u64::from(bus.read_raw(regs::G_CNT_L));
+            let mut source = PollClock {
+                bus,
+                frc_hz: Some(freq_hz),
+                per_read: 1,
+                reads: Cell::new(0),
+                frc: Cell::new(start),
+                frc_start: start,
+            };
+            let limit = Poller::new(&source)
+                .timeout_ns(config.timeout_ns)
+                .timeout_ticks()
+                .saturating_add(1);
+            // `max_polls` reads of the clock cover the whole deadline.
+            source.per_read = limit.div_ceil(u64::from(config.max_polls.max(1))).max(1);
+            Poller::new(&source)
+                .timeout_ns(config.timeout_ns)
+                .poll(|| bus.read_raw(bit.status), |v| v & bit.mask != 0)
+        }
     };
-    if let WaitClock::Frc { .. } = clock {
-        // Seed the extension with the current count.
-        source.value.set(u64::from(bus.read_raw(regs::G_CNT_L)));
-    }
-    let poller = match clock {
-        WaitClock::Frc { .. } => Poller::new(&source).timeout_ns(config.timeout_ns),
-        WaitClock::Iterations => Poller::new(&source).timeout_ns(u64::from(config.max_polls)),
-    };
-    match poller.poll(|| bus.read_raw(bit.status), |v| v & bit.mask != 0) {
+    match polled {
         Ok(polled) => {
             bus.write_raw(bit.status, bit.mask);
             Ok(polled.polls.saturating_add(1))
         }
-        Err(_) => Err(Error::Timeout),
+        Err(_) => {
+            hwtimer_core::log_warn!(
+                "MCT: write status {=u32:#x} at {=usize:#x} not acknowledged",
+                bit.mask,
+                bit.status.offset()
+            );
+            Err(Error::Timeout)
+        }
     }
 }

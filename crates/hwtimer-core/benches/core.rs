@@ -6,10 +6,10 @@ use std::cell::Cell;
 use std::hint::black_box;
 
 use bench_support::Printer;
+use bench_support::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
+use bench_support::instr;
 use hwtimer_core::clockevent::plan_delta;
 use hwtimer_core::extend::extend;
-use hwtimer_core::sim::baseline::{busy_bit_wait, delay_us10_continuous, delay_us10_tick_hz100};
-use hwtimer_core::sim::instr;
 use hwtimer_core::{Clocksource, Continuous, Delay, Poller, Stopwatch, TimerQueue};
 
 /// Prints this crate's `bench:` figures.

@@ -71,18 +71,22 @@ pub const TICK_HZ: u64 = embassy_time_driver::TICK_HZ;
 pub const fn to_embassy_ticks(hw: u64, hw_hz: u32) -> u64 {
     let hw_hz = hw_hz as u64;
     if hw_hz == TICK_HZ {
-        hw
-    } else if hw_hz == 0 {
-        0
-    } else if hw_hz.is_multiple_of(TICK_HZ) {
-        hw / (hw_hz / TICK_HZ)
-    } else {
-        let t = hw as u128 * TICK_HZ as u128 / hw_hz as u128;
-        if t > u64::MAX as u128 {
-            u64::MAX
-        } else {
-            t as u64
-        }
+        return hw;
+    }
+    // Divisions by a non-zero rate; products of two values below 2^64 fit in u128.
+    if hw_hz.is_multiple_of(TICK_HZ) {
+        return match hw.checked_div(hw_hz / TICK_HZ) {
+            Some(t) => t,
+            None => 0,
+        };
+    }
+    match (hw as u128)
+        .wrapping_mul(TICK_HZ as u128)
+        .checked_div(hw_hz as u128)
+    {
+        Some(t) if t <= u64::MAX as u128 => t as u64,
+        Some(_) => u64::MAX,
+        None => 0,
     }
 }
 
@@ -94,7 +98,10 @@ pub const fn to_hw_ticks_ceil(at: u64, hw_hz: u32) -> Option<u64> {
     if hw_hz == TICK_HZ {
         return Some(at);
     }
-    let t = (at as u128 * hw_hz as u128).div_ceil(TICK_HZ as u128);
+    // TICK_HZ is a non-zero constant; the product of two values below 2^64 fits in u128.
+    let t = (at as u128)
+        .wrapping_mul(hw_hz as u128)
+        .div_ceil(TICK_HZ as u128);
     if t > u64::MAX as u128 {
         None
     } else {

@@ -92,7 +92,7 @@ use crate::time::counter_mask;
 #[inline]
 pub const fn extend(last: u64, raw: u64, bits: u32) -> u64 {
     let mask = counter_mask(bits);
-    let half = (mask >> 1) + 1; // 2^(bits-1)
+    let half = (mask >> 1).wrapping_add(1); // 2^(bits-1); mask >> 1 < 2^63, no wrap
     let delta = (raw & mask).wrapping_sub(last) & mask;
     if delta <= half {
         last.saturating_add(delta)
@@ -176,8 +176,9 @@ pub const fn max_idle_ticks(bits: u32) -> u64 {
     if bits >= 64 {
         return u64::MAX;
     }
-    let wrap = counter_mask(bits) as u128 + 1;
-    (wrap * 3 / 8) as u64
+    // bits < 64 here: wrap <= 2^63, 3 * wrap < 2^65, far from the u128 limit.
+    let wrap = (counter_mask(bits) as u128).wrapping_add(1);
+    (wrap.wrapping_mul(3) / 8) as u64
 }
 
 impl<C: Clocksource + core::fmt::Debug> core::fmt::Debug for Extended<C> {

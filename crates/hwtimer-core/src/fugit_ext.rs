@@ -27,7 +27,14 @@ pub trait FugitDuration {
 }
 
 fn scaled(ticks: u64, nom: u64, denom: u64, hz: u64) -> u64 {
-    let num = u128::from(ticks) * u128::from(nom) * u128::from(hz);
+    // ticks × nom fits in u128, but a third u64 factor may not (2^192): saturate, as the
+    // result would anyway.
+    let Some(num) = u128::from(ticks)
+        .checked_mul(u128::from(nom))
+        .and_then(|n| n.checked_mul(u128::from(hz)))
+    else {
+        return u64::MAX;
+    };
     let v = num.div_ceil(u128::from(denom.max(1)));
     u64::try_from(v).unwrap_or(u64::MAX)
 }

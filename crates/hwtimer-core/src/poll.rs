@@ -25,6 +25,55 @@
 //! - it returns the last value read, on success ([`Polled`]) and on timeout
 //!   ([`Timeout`]), with the number of reads, so tests and benchmarks can count them.
 //!
+//! # Two bounds: the deadline, and a poll-count backstop
+//!
+//! The deadline is measured on the clocksource, so on its own it ends a wait only if the
+//! clocksource advances. A counter that is stopped (a clock gate left off, a block held in
+//! reset, a timer that was never started) or that advances far slower than its
+//! [`freq_hz`](crate::Clocksource::freq_hz) claims would make every such wait spin forever.
+//! Each [`Poller`] therefore also counts its reads and gives up after
+//! [`max_polls`](Poller::max_polls) of them (default [`DEFAULT_MAX_POLLS`]):
+//!
+//! - the backstop is a number of reads, derived from nothing the clock says (not from its
+//!   rate, not from its readings), so no clock can stretch it;
+//! - whichever bound is reached first ends the wait, and [`Timeout::bound`] says which
+//!   ([`Bound::Deadline`] or [`Bound::PollLimit`]); a wait never makes more than
+//!   `max_polls` reads, and still at least two;
+//! - the deadline keeps its iopoll guarantee (never early, one more read after it); the
+//!   backstop is the *last resort*: with the default of 4 194 304 reads a healthy clock
+//!   reaches a 50 ms deadline first as long as one poll (one device read plus one clock
+//!   read) takes at least 12 ns, which any uncached register read does. A bus much
+//!   faster than that, or a very long timeout, wants a larger [`max_polls`](Poller::max_polls);
+//!   a slow bus (an MDIO frame takes 25.6 µs) can afford a much smaller one;
+//! - with a stopped clock, a wait ends after exactly `max_polls` reads (0.42 s at 100 ns
+//!   per read with the default);
+//! - the pause between reads ([`interval_ns`](Poller::interval_ns)) is measured on the same
+//!   clock, so it is bounded too: all pauses of one wait together make at most `max_polls`
+//!   clock reads; once that budget is spent the remaining polls run back to back.
+//!
+//! ```
+//! use hwtimer_core::poll::{Bound, Poller};
+//! use hwtimer_core::{Clocksource, Continuous};
+//!
+//! /// A counter whose clock is gated off: it always reads 7.
+//! struct Stopped;
+//! impl Clocksource for Stopped {
+//!     fn bits(&self) -> u32 { 32 }
+//!     fn freq_hz(&self) -> u32 { 25_000_000 }
+//!     fn read(&self) -> u64 { 7 }
+//! }
+//! impl Continuous for Stopped {}
+//!
+//! let mut reads = 0;
+//! let t = Poller::new(&Stopped)
+//!     .timeout_ms(50)
+//!     .max_polls(1_000)
+//!     .poll(|| { reads += 1; reads }, |_| false)
+//!     .unwrap_err();
+//! assert_eq!((t.bound, t.polls, reads), (Bound::PollLimit, 1_000, 1_000));
+//! assert_eq!(t.elapsed_ticks, 0);
+//! ```
+//!
 //! ```
 //! use hwtimer_core::poll::Poller;
 //! use hwtimer_core::sim::{SimClock, SimCounter};
@@ -55,16 +104,36 @@ pub struct Polled<T> {
     pub polls: u32,
 }
 
-/// The condition did not hold on any read, including the extra read after the deadline.
+/// The default poll-count backstop of a [`Poller`]: 4 194 304 reads (2^22). See the
+/// [module docs](self#two-bounds-the-deadline-and-a-poll-count-backstop) for how it was
+/// chosen and when to change it.
+pub const DEFAULT_MAX_POLLS: u32 = 1 << 22;
+
+/// Which bound ended a wait that timed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Bound {
+    /// The deadline passed on the clocksource, and the read made after it did not satisfy
+    /// the condition either. Never reported before the timeout has elapsed.
+    Deadline,
+    /// The poll-count backstop ([`Poller::max_polls`]) was reached before the clocksource
+    /// showed the deadline as passed: the clock is stopped, or much slower than it claims
+    /// (or the backstop is too small for this bus and timeout).
+    PollLimit,
+}
+
+/// The condition did not hold on any read, including the last one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Timeout<T> {
-    /// The last value read (after the deadline).
+    /// The last value read (after the deadline, for [`Bound::Deadline`]).
     pub last: T,
-    /// Reads made (at least 2).
+    /// Reads made (at least 2, at most [`Poller::max_polls`]).
     pub polls: u32,
     /// Clocksource ticks measured between the start and the final read.
     pub elapsed_ticks: u64,
+    /// Which bound ended the wait.
+    pub bound: Bound,
 }
 
 impl<T> From<Timeout<T>> for Error {
@@ -94,23 +163,42 @@ impl<T, E: Into<Error>> From<PollError<T, E>> for Error {
 
 /// A reusable bounded-poll configuration over a continuous clocksource.
 ///
-/// Cheap to copy; build one per wait kind (`Poller::new(&clock).timeout_ms(50)`).
+/// Cheap to copy; build one per wait kind (`Poller::new(&clock).timeout_ms(50)`). Every
+/// wait is bounded twice: by its deadline on the clocksource and by a count of reads
+/// ([`max_polls`](Self::max_polls)); see the [module docs](self).
 #[derive(Debug, Clone, Copy)]
 pub struct Poller<C: Continuous> {
     source: C,
     timeout_ticks: u64,
     interval_ticks: u64,
+    max_polls: u32,
 }
 
 impl<C: Continuous + Copy> Poller<C> {
-    /// A poller with a zero timeout (read, then read once more) and no pause between
-    /// reads. Set the timeout with one of the `timeout_*` methods.
+    /// A poller with a zero timeout (read, then read once more), no pause between reads
+    /// and the default backstop of [`DEFAULT_MAX_POLLS`] reads. Set the timeout with one of
+    /// the `timeout_*` methods.
     pub fn new(source: C) -> Self {
         Self {
             source,
             timeout_ticks: 0,
             interval_ticks: 0,
+            max_polls: DEFAULT_MAX_POLLS,
         }
+    }
+
+    /// End a wait after at most `n` reads even if the clocksource never shows the deadline
+    /// as passed (the backstop against a stopped clock; default [`DEFAULT_MAX_POLLS`]).
+    /// Values below 2 are raised to 2: a wait always reads once more after its first read.
+    /// Choose it from the fastest a poll can be on your bus, never from the clock.
+    pub fn max_polls(mut self, n: u32) -> Self {
+        self.max_polls = n.max(2);
+        self
+    }
+
+    /// The poll-count backstop in reads.
+    pub fn poll_limit(&self) -> u32 {
+        self.max_polls
     }
 
     /// Time out after `ns` nanoseconds.
@@ -163,6 +251,10 @@ impl<C: Continuous + Copy> Poller<C> {
         // +1 tick: the start read may sit just before a tick edge, so `n` observed ticks
         // only prove `n - 1` tick periods. Never time out early.
         let limit = self.timeout_ticks.saturating_add(1);
+        // The backstop: the read after which the final read is made (`max_polls >= 2`).
+        let last_regular = self.max_polls.max(2).saturating_sub(1);
+        // Clock reads all pauses of this wait may make together (see the module docs).
+        let mut pause_budget = self.max_polls;
         let mut watch = Stopwatch::start(self.source);
         let mut polls: u32 = 0;
         loop {
@@ -171,10 +263,18 @@ impl<C: Continuous + Copy> Poller<C> {
             if done(&value) {
                 return Ok(Polled { value, polls });
             }
-            if watch.elapsed() >= limit {
-                // The deadline has passed: judge one more read taken *after* it, so time
-                // lost to preemption between the last read and the clock check cannot
-                // turn a finished operation into a timeout.
+            let elapsed = watch.elapsed();
+            let bound = if elapsed >= limit {
+                Some(Bound::Deadline)
+            } else if polls >= last_regular {
+                Some(Bound::PollLimit)
+            } else {
+                None
+            };
+            if let Some(bound) = bound {
+                // Judge one more read taken *after* the bound was reached: time lost to
+                // preemption between the last read and the clock check cannot turn a
+                // finished operation into a timeout.
                 let last = read().map_err(PollError::Read)?;
                 polls = polls.saturating_add(1);
                 let elapsed_ticks = watch.elapsed();
@@ -185,13 +285,17 @@ impl<C: Continuous + Copy> Poller<C> {
                     last,
                     polls,
                     elapsed_ticks,
+                    bound,
                 }));
             }
             if self.interval_ticks > 0 {
-                let start = watch.elapsed();
-                let until = start.saturating_add(self.interval_ticks).saturating_add(1);
-                // Pause, but not past the deadline: the final read comes right after it.
-                while watch.elapsed() < until.min(limit) {
+                let until = elapsed
+                    .saturating_add(self.interval_ticks)
+                    .saturating_add(1);
+                // Pause, but not past the deadline (the final read comes right after it),
+                // and not beyond the pause budget (a stopped clock would never end it).
+                while pause_budget > 0 && watch.elapsed() < until.min(limit) {
+                    pause_budget = pause_budget.saturating_sub(1);
                     core::hint::spin_loop();
                 }
             }

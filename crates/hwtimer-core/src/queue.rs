@@ -429,22 +429,35 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// that the rest run from the next interrupt, `min_delta` later, so a callback that
     /// keeps re-queueing itself into the past cannot hang the CPU here. Returns how many
     /// timers expired.
-    pub fn on_interrupt(&self, mut callback: impl FnMut(TimerId, u64) -> Restart) -> usize {
-        let fired = match self.with(|i| i.alarm.on_interrupt()) {
-            Ok(f) => f,
-            Err(_) => return 0,
-        };
+    ///
+    /// A step of a long wait whose re-arm failed in the alarm
+    /// ([`Fired::RearmFailed`]) is programmed once more here; if that succeeds the
+    /// failure is repaired and not reported.
+    ///
+    /// Errors: [`QueueError::Hardware`] when the clockevent could not be programmed for
+    /// the next deadline (a failed re-arm that failed again, or a write-status timeout
+    /// after the expiries): the timers that expired have run, the others **stay queued
+    /// with nothing armed**, so no interrupt will come for them; the next queue operation
+    /// ([`start`](Self::start), [`restart`](Self::restart), [`cancel`](Self::cancel), ...)
+    /// programs the hardware again. The caller decides what to do (retry from a later
+    /// poll, reset the block, give up). [`QueueError::Busy`] when the queue was re-entered.
+    pub fn on_interrupt(
+        &self,
+        mut callback: impl FnMut(TimerId, u64) -> Restart,
+    ) -> Result<usize, QueueError> {
+        let fired = self.with(|i| i.alarm.on_interrupt())?;
         match fired {
-            Fired::Spurious | Fired::Rearmed { .. } => return 0,
-            // Nothing is due yet, but the hardware is idle: program it again below.
+            Fired::Spurious | Fired::Rearmed { .. } => return Ok(0),
+            // A failed re-arm leaves the hardware idle with the deadline unreached:
+            // program it again below (and report it if that fails too).
             Fired::Deadline { .. } | Fired::Period { .. } | Fired::RearmFailed { .. } => {}
         }
-        let mut expired = 0;
+        let mut expired: usize = 0;
         let mut rounds = 0u32;
         loop {
             rounds += 1;
             // Take every due timer in one critical section...
-            let batch = self.with(|i| {
+            let (now, calls, wakes) = self.with(|i| {
                 i.armed_for = None;
                 let now = i.alarm.time().now();
                 let mut calls: heapless::Vec<TimerId, N> = heapless::Vec::new();
@@ -462,11 +475,8 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
                     }
                 }
                 (now, calls, wakes)
-            });
-            let Ok((now, calls, wakes)) = batch else {
-                return expired;
-            };
-            expired += calls.len() + wakes.len();
+            })?;
+            expired = expired.saturating_add(calls.len() + wakes.len());
             // ...and run them outside it.
             for w in wakes {
                 w.wake();
@@ -481,9 +491,11 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
             // the CPU in this handler forever (Linux's hrtimer_interrupt has the same
             // guard). After that the next deadline is forced to `min_delta` from now.
             let strict = rounds < MAX_EXPIRY_ROUNDS;
-            match self.with(|i| i.reprogram(strict)) {
-                Ok(Ok(false)) => continue,
-                _ => return expired,
+            match self.with(|i| i.reprogram(strict))? {
+                Ok(false) => continue,
+                Ok(true) => return Ok(expired),
+                // Never dropped: nothing is armed for the queued timers.
+                Err(e) => return Err(e),
             }
         }
     }

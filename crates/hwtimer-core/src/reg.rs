@@ -138,8 +138,43 @@ impl<W: UIntLike, R: RegisterLongName> Reg<W, R> {
 
     /// The same register `n * stride` bytes further (register arrays such as per-timer
     /// blocks).
+    ///
+    /// Defined for every input: an offset past the address space (`n * stride` or the sum
+    /// overflowing `usize`) becomes `usize::MAX`, an offset no bus maps, so reading it gives
+    /// all ones and writing it is dropped (the [`RegisterBus`] contract) instead of wrapping
+    /// around to a real register or panicking. Use [`checked_nth`](Self::checked_nth) to
+    /// reject such an index instead.
+    ///
+    /// ```
+    /// use hwtimer_core::reg::Reg;
+    /// let data: Reg<u32> = Reg::new(0x0);
+    /// assert_eq!(data.nth(3, 0x10).offset(), 0x30);
+    /// assert_eq!(data.nth(usize::MAX, 0x10).offset(), usize::MAX);
+    /// ```
     pub const fn nth(&self, n: usize, stride: usize) -> Self {
-        Self::new(self.offset + n * stride)
+        match self.checked_nth(n, stride) {
+            Some(reg) => reg,
+            None => Self::new(usize::MAX),
+        }
+    }
+
+    /// The same register `n * stride` bytes further, or `None` when that offset does not
+    /// fit in `usize`.
+    ///
+    /// ```
+    /// use hwtimer_core::reg::Reg;
+    /// let ctrl: Reg<u32> = Reg::new(0x8);
+    /// assert_eq!(ctrl.checked_nth(2, 0x10).map(|r| r.offset()), Some(0x28));
+    /// assert!(ctrl.checked_nth(usize::MAX / 8, 0x10).is_none());
+    /// ```
+    pub const fn checked_nth(&self, n: usize, stride: usize) -> Option<Self> {
+        match n.checked_mul(stride) {
+            Some(step) => match self.offset.checked_add(step) {
+                Some(offset) => Some(Self::new(offset)),
+                None => None,
+            },
+            None => None,
+        }
     }
 }
 
@@ -280,6 +315,36 @@ impl<W: UIntLike> core::fmt::Debug for Mmio<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nth_never_overflows_and_lands_outside_every_window() {
+        let base: Reg<u32> = Reg::new(0x8);
+        for (n, stride) in [
+            (usize::MAX, 0x10),
+            (0x10, usize::MAX),
+            (usize::MAX, usize::MAX),
+            (1, usize::MAX - 7), // the product fits, the sum does not
+        ] {
+            assert!(
+                base.checked_nth(n, stride).is_none(),
+                "{n:#x} * {stride:#x}"
+            );
+            assert_eq!(base.nth(n, stride).offset(), usize::MAX);
+        }
+        assert_eq!(base.nth(0, usize::MAX).offset(), 0x8);
+        assert_eq!(base.nth(1, usize::MAX - 8).offset(), usize::MAX);
+        assert_eq!(base.nth(4, 0x10).offset(), 0x48);
+        // An overflowing index reads all ones and drops writes on real MMIO.
+        let mut block = [0u32; 4];
+        // SAFETY: the window covers `block`, a live, aligned local array used by nothing
+        // else while `mmio` exists.
+        let mmio = unsafe { Mmio::<u32>::new(block.as_mut_ptr() as usize, 16) };
+        let far = base.nth(usize::MAX, 4);
+        assert_eq!(mmio.read_raw(far), u32::MAX);
+        mmio.write_raw(far, 7);
+        let _ = mmio;
+        assert_eq!(block, [0; 4]);
+    }
 
     #[test]
     fn mmio_over_ram_reads_writes_and_refuses_out_of_window() {

@@ -3,7 +3,9 @@
 //! A delay or a timeout converted to ticks must never come out *shorter* than asked, so
 //! these helpers round up, compute in `u128` so no input overflows, and saturate at
 //! `u64::MAX` instead of wrapping. A zero frequency yields the saturated value (a wait
-//! that never ends early), never a division by zero.
+//! that never ends early), never a division by zero. Every product is of a `u64` and a
+//! `u32` (or the constant 10^9 < 2^30) in `u128`, below 2^96, so the `wrapping_mul`s below
+//! never actually wrap; they only say so to the overflow lints.
 
 /// Nanoseconds per second.
 pub const NANOS_PER_SEC: u64 = 1_000_000_000;
@@ -21,7 +23,10 @@ pub const fn ns_to_ticks_ceil(ns: u64, hz: u32) -> u64 {
     if hz == 0 {
         return u64::MAX;
     }
-    let t = (ns as u128 * hz as u128).div_ceil(NANOS_PER_SEC as u128);
+    // u64 × u32 < 2^96: the product cannot wrap in u128.
+    let t = (ns as u128)
+        .wrapping_mul(hz as u128)
+        .div_ceil(NANOS_PER_SEC as u128);
     saturate(t)
 }
 
@@ -37,7 +42,10 @@ pub const fn ticks_to_ns_floor(ticks: u64, hz: u32) -> u64 {
     if hz == 0 {
         return u64::MAX;
     }
-    saturate(ticks as u128 * NANOS_PER_SEC as u128 / hz as u128)
+    saturate(floor_div(
+        (ticks as u128).wrapping_mul(NANOS_PER_SEC as u128),
+        hz as u128,
+    ))
 }
 
 /// `ticks` ticks of a `hz` clock as nanoseconds, rounded **up**.
@@ -50,7 +58,11 @@ pub const fn ticks_to_ns_ceil(ticks: u64, hz: u32) -> u64 {
     if hz == 0 {
         return u64::MAX;
     }
-    saturate((ticks as u128 * NANOS_PER_SEC as u128).div_ceil(hz as u128))
+    saturate(
+        (ticks as u128)
+            .wrapping_mul(NANOS_PER_SEC as u128)
+            .div_ceil(hz as u128),
+    )
 }
 
 /// Re-express `ticks` of a `from_hz` clock as ticks of a `to_hz` clock, rounded **up**.
@@ -70,7 +82,11 @@ pub const fn convert_ticks_ceil(ticks: u64, from_hz: u32, to_hz: u32) -> u64 {
     if from_hz == 0 {
         return u64::MAX;
     }
-    saturate((ticks as u128 * to_hz as u128).div_ceil(from_hz as u128))
+    saturate(
+        (ticks as u128)
+            .wrapping_mul(to_hz as u128)
+            .div_ceil(from_hz as u128),
+    )
 }
 
 /// Re-express `ticks` of a `from_hz` clock as ticks of a `to_hz` clock, rounded **down**.
@@ -86,7 +102,10 @@ pub const fn convert_ticks_floor(ticks: u64, from_hz: u32, to_hz: u32) -> u64 {
     if from_hz == 0 {
         return u64::MAX;
     }
-    saturate(ticks as u128 * to_hz as u128 / from_hz as u128)
+    saturate(floor_div(
+        (ticks as u128).wrapping_mul(to_hz as u128),
+        from_hz as u128,
+    ))
 }
 
 /// The all-ones mask of a `bits`-wide counter; `bits` is clamped to `1..=64`.
@@ -108,7 +127,15 @@ pub const fn counter_mask(bits: u32) -> u64 {
     if bits == 64 {
         u64::MAX
     } else {
-        (1u64 << bits) - 1
+        (1u64 << bits).wrapping_sub(1) // bits is 1..=63 here
+    }
+}
+
+/// `n / d`, saturated for `d == 0` (callers return early for a zero rate already).
+const fn floor_div(n: u128, d: u128) -> u128 {
+    match n.checked_div(d) {
+        Some(q) => q,
+        None => u128::MAX,
     }
 }
 

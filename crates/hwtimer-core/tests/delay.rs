@@ -7,7 +7,7 @@ use hwtimer_core::sim::{SimClock, SimCounter};
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(400)))]
 
     #[test]
     fn delay_ns_is_never_short(

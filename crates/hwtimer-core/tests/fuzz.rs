@@ -8,7 +8,7 @@ use hwtimer_core::{Alarm, Error, Extended, Fired, Monotonic, TimerQueue};
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(300)))]
 
     /// Any sequence of raw values, at any width: the extended time never decreases, and a
     /// forward step of at most half a wrap is counted exactly.

@@ -222,3 +222,157 @@ fn read_errors_stop_the_poll() {
     assert_eq!(r, Err(PollError::Read("bus error")));
     assert_eq!(n, 3);
 }
+
+/// A clocksource whose clock is gated off: every read returns the same value. It counts its
+/// reads and gives up loudly (a failed test, not a hung one) long after any bounded poll
+/// would have stopped reading it.
+struct FrozenCounter {
+    reads: std::cell::Cell<u64>,
+}
+
+/// Far beyond the default backstop: a poller still reading the frozen clock by then has no
+/// bound that does not depend on the clock.
+const FROZEN_READ_LIMIT: u64 = 4 * hwtimer_core::poll::DEFAULT_MAX_POLLS as u64;
+
+impl FrozenCounter {
+    fn new() -> Self {
+        Self {
+            reads: std::cell::Cell::new(0),
+        }
+    }
+}
+
+impl hwtimer_core::Clocksource for FrozenCounter {
+    fn bits(&self) -> u32 {
+        32
+    }
+    fn freq_hz(&self) -> u32 {
+        25_000_000
+    }
+    fn read(&self) -> u64 {
+        let n = self.reads.get() + 1;
+        self.reads.set(n);
+        assert!(
+            n <= FROZEN_READ_LIMIT,
+            "the poller read a frozen clock {n} times: it has no bound of its own"
+        );
+        0x1234
+    }
+}
+
+impl hwtimer_core::Continuous for FrozenCounter {}
+
+#[test]
+fn frozen_clock_ends_at_the_default_poll_backstop() {
+    use hwtimer_core::poll::{Bound, DEFAULT_MAX_POLLS};
+    let clock = FrozenCounter::new();
+    let mut device_reads = 0u32;
+    let t = Poller::new(&clock)
+        .timeout_ms(50)
+        .poll(
+            || {
+                device_reads += 1;
+                0x8000u16 // BUSY forever
+            },
+            |v| v & 0x8000 == 0,
+        )
+        .unwrap_err();
+    assert_eq!(t.bound, Bound::PollLimit);
+    assert_eq!(t.polls, DEFAULT_MAX_POLLS);
+    assert_eq!(device_reads, DEFAULT_MAX_POLLS);
+    assert_eq!(t.elapsed_ticks, 0, "the clock never moved");
+    assert_eq!(t.last, 0x8000);
+    // One clock read to start, one per regular poll, one after the final read.
+    assert_eq!(clock.reads.get(), u64::from(DEFAULT_MAX_POLLS) + 1);
+}
+
+#[test]
+fn frozen_clock_ends_at_a_configured_backstop_and_the_last_read_still_counts() {
+    use hwtimer_core::poll::Bound;
+    for max in [0u32, 1, 2, 3, 100] {
+        let clock = FrozenCounter::new();
+        let mut n = 0u32;
+        let t = Poller::new(&clock)
+            .timeout_us(1)
+            .max_polls(max)
+            .poll(
+                || {
+                    n += 1;
+                    n
+                },
+                |_| false,
+            )
+            .unwrap_err();
+        let expected = max.max(2);
+        assert_eq!(
+            (t.bound, t.polls, n),
+            (Bound::PollLimit, expected, expected)
+        );
+        assert_eq!(t.last, expected, "the value of the final read is returned");
+    }
+    // The final read is judged: a condition that holds on it is a success.
+    let clock = FrozenCounter::new();
+    let mut n = 0u32;
+    let ok = Poller::new(&clock)
+        .max_polls(10)
+        .timeout_ms(1)
+        .poll(
+            || {
+                n += 1;
+                n
+            },
+            |v| *v == 10,
+        )
+        .unwrap();
+    assert_eq!((ok.value, ok.polls), (10, 10));
+}
+
+#[test]
+fn frozen_clock_cannot_stretch_the_pause_between_polls() {
+    use hwtimer_core::poll::Bound;
+    // A 10 µs pause is measured on the clock; a frozen clock would make it endless.
+    let clock = FrozenCounter::new();
+    let mut n = 0u32;
+    let t = Poller::new(&clock)
+        .timeout_ms(50)
+        .interval_ns(10_000)
+        .max_polls(1_000)
+        .poll(
+            || {
+                n += 1;
+                n
+            },
+            |_| false,
+        )
+        .unwrap_err();
+    assert_eq!((t.bound, t.polls), (Bound::PollLimit, 1_000));
+    // Clock reads: start + one per regular poll + one after the final read + the pause
+    // budget (at most max_polls over the whole wait).
+    assert!(
+        clock.reads.get() <= 1 + 1_000 + 1_000,
+        "{}",
+        clock.reads.get()
+    );
+}
+
+#[test]
+fn a_running_clock_is_ended_by_its_deadline_not_the_backstop() {
+    use hwtimer_core::poll::Bound;
+    let (clock, counter, bus) = setup(0);
+    bus.model(|m| m.stick(CMD, BUSY, BUSY));
+    let t0 = clock.now_ns();
+    let t = Poller::new(&counter)
+        .timeout_us(100)
+        .poll(|| bus.read_word(CMD), |v| v & BUSY == 0)
+        .unwrap_err();
+    assert_eq!(t.bound, Bound::Deadline);
+    assert!(clock.now_ns() - t0 >= 100_000);
+    // A backstop smaller than the deadline allows ends it first, and says so.
+    let t = Poller::new(&counter)
+        .timeout_us(100)
+        .max_polls(10)
+        .poll(|| bus.read_word(CMD), |v| v & BUSY == 0)
+        .unwrap_err();
+    assert_eq!((t.bound, t.polls), (Bound::PollLimit, 10));
+    assert!(t.elapsed_ticks < 100 * 25);
+}

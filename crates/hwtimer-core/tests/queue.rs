@@ -40,7 +40,8 @@ fn drain<const N: usize>(rig: &Rig, t: &Timers<N>) -> Vec<(TimerId, u64)> {
         t.on_interrupt(|id, now| {
             log.push((id, now));
             Restart::No
-        });
+        })
+        .unwrap();
     }
     log
 }
@@ -133,7 +134,8 @@ fn callbacks_can_restart_themselves_periodically() {
         t.on_interrupt(|_, now| {
             runs.push(now);
             Restart::At(base + period * (runs.len() as u64 + 1))
-        });
+        })
+        .unwrap();
     }
     assert_eq!(runs.len(), 5);
     for (k, now) in runs.iter().enumerate() {
@@ -155,10 +157,12 @@ fn timers_inside_the_clamp_window_are_all_served_by_one_interrupt() {
     }
     rig.probe.advance_to_fire().unwrap();
     let mut n = 0;
-    let served = t.on_interrupt(|_, _| {
-        n += 1;
-        Restart::No
-    });
+    let served = t
+        .on_interrupt(|_, _| {
+            n += 1;
+            Restart::No
+        })
+        .unwrap();
     assert_eq!((served, n), (5, 5));
     assert_eq!(rig.probe.acks(), 1, "one interrupt");
     assert!(
@@ -207,7 +211,7 @@ fn async_delay_completes_in_virtual_time_never_early() {
         &rig.probe,
         100,
         || {
-            t.on_interrupt(|_, _| Restart::No);
+            t.on_interrupt(|_, _| Restart::No).unwrap();
         },
     )
     .expect("completes");
@@ -266,10 +270,12 @@ fn a_callback_requeueing_into_the_past_cannot_hang_the_interrupt() {
     t.start(a, base + 100).unwrap();
     rig.probe.advance_to_fire().unwrap();
     let mut runs = 0;
-    let served = t.on_interrupt(|_, _| {
-        runs += 1;
-        Restart::At(0) // always already expired
-    });
+    let served = t
+        .on_interrupt(|_, _| {
+            runs += 1;
+            Restart::At(0) // always already expired
+        })
+        .unwrap();
     assert_eq!(
         served,
         hwtimer_core::MAX_EXPIRY_ROUNDS as usize,
@@ -290,7 +296,7 @@ fn sleep_takes_a_fugit_duration() {
         &rig.probe,
         10,
         || {
-            t.on_interrupt(|_, _| Restart::No);
+            t.on_interrupt(|_, _| Restart::No).unwrap();
         },
     );
     assert_eq!(done, Some(()));

@@ -28,6 +28,10 @@
 //!   rounded down.
 //! - **`min_delta` is configuration** ([`Config`]): default 1000 ticks (10 µs at 100 MHz,
 //!   the seed's choice), [`Config::LINUX_0X600`] for the older 0x600.
+//! - **Shutdown also clears TI.** Linux's shutdown only clears EN, so a TI latched just
+//!   before it survives: the next arm leaves it set, the core takes the interrupt at once
+//!   for an event that was cancelled, and the handler's acknowledge reports it as new.
+//!   Here shutdown writes TICLR after TCFG = 0 (the pending-status rule of [`ClockEvent`]).
 //!
 //! # Why `min_delta` matters (seed 003)
 //!
@@ -43,8 +47,8 @@ use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBusExt};
 
 use crate::cpucfg::ConstantClock;
 use crate::csr::{
-    CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr, ECFG, ESTAT, TCFG, TCFG_VAL_MASK,
-    TICLR,
+    CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr, ECFG, ESTAT, PerCore, TCFG,
+    TCFG_VAL_MASK, TICLR,
 };
 
 /// The timer's granularity: InitVal's low two bits are implicitly zero.
@@ -72,12 +76,13 @@ pub const LINUX_OLD_MIN_DELTA: u64 = 0x600;
 /// assert_eq!(init_val_for(1), 4);
 /// assert_eq!(init_val_for(u64::MAX), (1 << 48) - 4);
 /// ```
+#[inline]
 pub const fn init_val_for(delta: u64) -> u64 {
     if delta >= INITVAL_MAX {
         return INITVAL_MAX;
     }
-    // Cannot overflow: delta < 2^48.
-    (delta + (INITVAL_GRANULE - 1)) & !(INITVAL_GRANULE - 1)
+    // Cannot wrap: delta < 2^48.
+    delta.wrapping_add(INITVAL_GRANULE - 1) & !(INITVAL_GRANULE - 1)
 }
 
 /// Driver configuration.
@@ -268,17 +273,28 @@ pub const fn plan(wait: u64, config: &Config) -> Planned {
 ///   4 inside `[min_delta, max_delta]` (else [`Error::InvalidConfig`]): a period cannot be
 ///   rounded without changing its meaning. The first interrupt comes `period` ticks after
 ///   the write, then every `period` ticks (the hardware reloads; no drift).
-/// - [`shutdown`](ClockEvent::shutdown) writes TCFG = 0 (one write): nothing fires
-///   afterwards. A TI already latched stays pending until [`ack`](ClockEvent::ack); the
-///   ECFG enable bit is left alone (see [`enable_interrupt`](Self::enable_interrupt)).
+/// - [`shutdown`](ClockEvent::shutdown) writes TCFG = 0, then TICLR.CLR (two writes):
+///   nothing fires afterwards, and a TI the cancelled event had already latched is cleared,
+///   so it can never pass for the next event (the [`ClockEvent`] pending-status rule). The
+///   ECFG enable bit is shared with nothing but is the caller's to manage, so it is left
+///   alone (see [`enable_interrupt`](Self::enable_interrupt)).
+/// - Arming ([`set_next_event`](ClockEvent::set_next_event),
+///   [`set_periodic`](ClockEvent::set_periodic)) writes TCFG only: a TI that is pending
+///   but not yet handled stays pending.
 /// - [`ack`](ClockEvent::ack) reads ESTAT (one read) and, only if TI is set, clears it
 ///   through TICLR (one write). It returns whether TI was set.
 /// - Nothing panics, whatever the CSRs read back.
+///
+/// # Per core
+///
+/// The timer belongs to the core that programs it, so a `ConstantTimer` is neither `Send`
+/// nor `Sync`, whatever `C` is (see [`csr`](crate::csr#per-core-not-send-not-sync)).
 #[derive(Debug, Clone)]
 pub struct ConstantTimer<C: Csr> {
     csr: C,
     freq_hz: u32,
     config: Config,
+    _core: PerCore,
 }
 
 impl<C: Csr> ConstantTimer<C> {
@@ -293,6 +309,7 @@ impl<C: Csr> ConstantTimer<C> {
             csr,
             freq_hz: clock.freq_hz(),
             config,
+            _core: PerCore::HERE,
         })
     }
 
@@ -364,6 +381,10 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         .with_phase_locked()
     }
 
+    #[allow(
+        clippy::arithmetic_side_effects,
+        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+    )]
     #[inline]
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         self.check(delta)?;
@@ -373,6 +394,10 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         Ok(())
     }
 
+    #[allow(
+        clippy::arithmetic_side_effects,
+        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+    )]
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check(period)?;
         if !period.is_multiple_of(INITVAL_GRANULE) {
@@ -385,8 +410,15 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         Ok(())
     }
 
+    /// TCFG = 0, then TICLR.CLR: stopped first, so nothing can latch after the clear.
     fn shutdown(&mut self) {
+        // Only with logging on: one read to say a cancelled event's status is dropped.
+        #[cfg(feature = "defmt")]
+        if self.csr.read(CSR_ESTAT).is_set(ESTAT::TI) {
+            hwtimer_core::log_debug!("LoongArch timer: stale TI dropped at shutdown");
+        }
         self.csr.write_raw(CSR_TCFG, 0);
+        self.csr.write(CSR_TICLR, TICLR::CLR::SET);
     }
 
     #[inline]

@@ -135,8 +135,10 @@ impl ConstantClock {
                 cc_div,
             });
         }
-        // At most 2^32 * 2^16: no overflow in u64.
-        let hz = (cc_freq as u64 * cc_mul as u64).div_ceil(cc_div as u64);
+        // At most 2^32 * 2^16: cannot wrap in u64; cc_div is not 0.
+        let hz = (cc_freq as u64)
+            .wrapping_mul(cc_mul as u64)
+            .div_ceil(cc_div as u64);
         if hz > u32::MAX as u64 {
             return Err(FreqError::TooHigh { hz });
         }
@@ -181,6 +183,9 @@ impl ConstantClock {
     /// Whether CC_FREQ × CC_MUL / CC_DIV is an integer (so [`freq_hz`](Self::freq_hz) is
     /// not rounded).
     pub const fn is_exact(&self) -> bool {
-        (self.cc_freq as u64 * self.cc_mul as u64).is_multiple_of(self.cc_div as u64)
+        // At most 2^32 * 2^16: cannot wrap in u64.
+        (self.cc_freq as u64)
+            .wrapping_mul(self.cc_mul as u64)
+            .is_multiple_of(self.cc_div as u64)
     }
 }

@@ -33,6 +33,93 @@
 //!
 //! [`Csr`] adds the two non-CSR instructions the timer needs: `cpucfg` (frequency
 //! discovery) and `rdtime.d` (the clocksource).
+//!
+//! # Per core: not `Send`, not `Sync`
+//!
+//! Every CSR, the stable counter and the constant timer belong to the core that executes
+//! the instruction. A value built on them is only meaningful on the core that created it,
+//! so `NativeCsr`, [`ConstantTimer`](crate::ConstantTimer) and
+//! [`StableCounter`](crate::StableCounter) are neither `Send` nor `Sync`, whatever CSR
+//! backend they hold: safe code cannot move one to another thread, or share a reference
+//! with one, and so cannot end up programming core 1's timer from a value set up on core
+//! 0. A firmware that keeps one in a `static` (a `critical_section::Mutex` needs `Send`)
+//! states with its own `unsafe impl Send` on a wrapper that it runs on one core only;
+//! `examples/firmware/loongarch-virt` shows it.
+//!
+//! Even a CSR backend that is itself `Send` does not make the timer `Send`:
+//!
+//! ```compile_fail,E0277
+//! # use loongarch_timer::{Config, ConstantClock, ConstantTimer, Csr};
+//! # use hwtimer_core::RegisterBus;
+//! # #[derive(Clone)]
+//! # struct AnyCore; // holds nothing, so it is Send and Sync
+//! # impl RegisterBus for AnyCore {
+//! #     type Word = u64;
+//! #     fn read_word(&self, _: usize) -> u64 { 0 }
+//! #     fn write_word(&self, _: usize, _: u64) {}
+//! # }
+//! # impl Csr for AnyCore {
+//! #     fn cpucfg(&self, _: u32) -> u32 { 0 }
+//! #     fn rdtime(&self) -> u64 { 0 }
+//! # }
+//! fn to_another_core<T: Send>(_: T) {}
+//! let clock = ConstantClock::from_words(1 << 14, 100_000_000, 0x0001_0001).unwrap();
+//! let timer = ConstantTimer::new(AnyCore, clock, Config::default()).unwrap();
+//! to_another_core(timer); // error[E0277]: `*const ()` cannot be sent between threads safely
+//! ```
+//!
+//! nor can a [`StableCounter`](crate::StableCounter) be shared by reference:
+//!
+//! ```compile_fail,E0277
+//! # use loongarch_timer::{ConstantClock, Csr, StableCounter};
+//! # use hwtimer_core::RegisterBus;
+//! # #[derive(Clone)]
+//! # struct AnyCore;
+//! # impl RegisterBus for AnyCore {
+//! #     type Word = u64;
+//! #     fn read_word(&self, _: usize) -> u64 { 0 }
+//! #     fn write_word(&self, _: usize, _: u64) {}
+//! # }
+//! # impl Csr for AnyCore {
+//! #     fn cpucfg(&self, _: u32) -> u32 { 0 }
+//! #     fn rdtime(&self) -> u64 { 0 }
+//! # }
+//! fn to_another_core<T: Send>(_: T) {}
+//! let clock = ConstantClock::from_words(1 << 14, 100_000_000, 0x0001_0001).unwrap();
+//! let counter = StableCounter::new(AnyCore, clock);
+//! to_another_core(&counter); // error[E0277]: `*const ()` cannot be shared between threads safely
+//! ```
+//!
+//! while the same code with the backend alone compiles (so the two examples above fail
+//! for the marker, not for anything else):
+//!
+//! ```
+//! # use loongarch_timer::{Config, ConstantClock, ConstantTimer, Csr, StableCounter};
+//! # use hwtimer_core::RegisterBus;
+//! # #[derive(Clone)]
+//! # struct AnyCore;
+//! # impl RegisterBus for AnyCore {
+//! #     type Word = u64;
+//! #     fn read_word(&self, _: usize) -> u64 { 0 }
+//! #     fn write_word(&self, _: usize, _: u64) {}
+//! # }
+//! # impl Csr for AnyCore {
+//! #     fn cpucfg(&self, _: u32) -> u32 { 0 }
+//! #     fn rdtime(&self) -> u64 { 0 }
+//! # }
+//! fn to_another_core<T: Send>(_: T) {}
+//! let clock = ConstantClock::from_words(1 << 14, 100_000_000, 0x0001_0001).unwrap();
+//! let timer = ConstantTimer::new(AnyCore, clock, Config::default()).unwrap();
+//! let counter = StableCounter::new(AnyCore, clock);
+//! to_another_core(AnyCore);
+//! to_another_core(&AnyCore);
+//! # let _ = (timer, counter);
+//! ```
+//!
+//! `NativeCsr` exists only on `loongarch64`, so its own check is a compile-time assertion
+//! in this module that every `loongarch64` build (`cargo xtask cross`) evaluates.
+
+use core::marker::PhantomData;
 
 use hwtimer_core::{Reg, RegisterBus};
 use tock_registers::register_bitfields;
@@ -159,6 +246,17 @@ pub trait Csr: RegisterBus<Word = u64> {
     fn rdtime(&self) -> u64;
 }
 
+/// A zero-sized field that ties its holder to the core that created it: `*const ()` is
+/// neither `Send` nor `Sync`, so neither is anything that holds a `PerCore`. See the
+/// [module docs](self#per-core-not-send-not-sync).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PerCore(PhantomData<*const ()>);
+
+impl PerCore {
+    /// The marker.
+    pub(crate) const HERE: Self = Self(PhantomData);
+}
+
 impl<C: Csr + ?Sized> Csr for &C {
     fn cpucfg(&self, word: u32) -> u32 {
         (**self).cpucfg(word)
@@ -172,8 +270,12 @@ impl<C: Csr + ?Sized> Csr for &C {
 pub use native::NativeCsr;
 
 #[cfg(target_arch = "loongarch64")]
+#[allow(
+    unsafe_code,
+    reason = "the CSR boundary: each `asm!` block carries its own SAFETY comment"
+)]
 mod native {
-    use super::{CSR_ECFG, CSR_TCFG, CSR_TICLR, Csr, ECFG};
+    use super::{CSR_ECFG, CSR_TCFG, CSR_TICLR, Csr, ECFG, PerCore};
     use core::arch::asm;
     use hwtimer_core::RegisterBus;
 
@@ -192,10 +294,34 @@ mod native {
     ///   handler modifies ECFG concurrently). Writes to anything else are dropped, so safe
     ///   code holding this value cannot change the translation mode, the exception entry
     ///   or the counter compensation. Firmware sets those up with its own instructions.
+    ///
+    /// # Per core
+    ///
+    /// Neither `Send` nor `Sync` (see the [module docs](super#per-core-not-send-not-sync)):
+    /// safe code cannot hand it, or a timer built on it, to another thread.
     #[derive(Debug, Clone)]
     pub struct NativeCsr {
-        _private: (),
+        _core: PerCore,
     }
+
+    // Compile-time proof that `NativeCsr` is neither `Send` nor `Sync`: if it were, the
+    // second impl of each trait would apply to it as well and the path would be ambiguous
+    // (the technique of the `static_assertions` crate's `assert_not_impl_any!`).
+    const _: fn() = || {
+        trait AmbiguousIfSend<A> {
+            fn some_item() {}
+        }
+        impl<T: ?Sized> AmbiguousIfSend<()> for T {}
+        impl<T: ?Sized + Send> AmbiguousIfSend<u8> for T {}
+        let _ = <NativeCsr as AmbiguousIfSend<_>>::some_item;
+
+        trait AmbiguousIfSync<A> {
+            fn some_item() {}
+        }
+        impl<T: ?Sized> AmbiguousIfSync<()> for T {}
+        impl<T: ?Sized + Sync> AmbiguousIfSync<u8> for T {}
+        let _ = <NativeCsr as AmbiguousIfSync<_>>::some_item;
+    };
 
     impl NativeCsr {
         /// Access to this core's timer CSRs.
@@ -209,8 +335,13 @@ mod native {
         ///   long as any of them exists. Drivers built on it assume nobody else moves the
         ///   timer behind their back.
         /// - Values must not migrate to another core while in use (CSRs are per core).
+        ///   The type system keeps safe code from moving them to another thread (the
+        ///   value is neither `Send` nor `Sync`); code that moves an execution context
+        ///   between cores by itself (its own scheduler) must still keep it on one core.
         pub const unsafe fn new() -> Self {
-            Self { _private: () }
+            Self {
+                _core: PerCore::HERE,
+            }
         }
     }
 

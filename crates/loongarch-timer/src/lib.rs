@@ -27,6 +27,11 @@
 //! - `min_delta` is configuration: 1000 ticks by default (seed 003), 0x600 for Linux's
 //!   older value. On QEMU virt a 5 µs request fires at 10 µs with 1000 and at 15.36 µs
 //!   with 0x600.
+//! - Pending status (ESTAT.TI): `shutdown` clears it after stopping the timer, arming never
+//!   does, `ack` reports and clears it (hwtimer-core's `ClockEvent` rule).
+//! - Per core: the driver types are neither `Send` nor `Sync`, and the stable counter is
+//!   monotonic on the core that reads it; values of different cores are not ordered unless
+//!   firmware synchronised the counters through CNTC (see [`csr`] and [`clocksource`]).
 //! - Nothing panics on any register value or input: errors are [`FreqError`],
 //!   [`ConfigError`] (both convert into [`hwtimer_core::Error`]) or `hwtimer_core::Error`.
 //!
@@ -76,12 +81,34 @@
 //! needs `target_arch = "loongarch64"`.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
+// `unsafe` only where a CSR instruction runs: `csr::NativeCsr` (loongarch64), which allows
+// it for its module alone.
+#![deny(unsafe_code)]
+// Library code never panics on any register value or input: no unwrap/expect/panic, no
+// indexing that can go out of bounds, no arithmetic that can overflow implicitly.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod clockevent;
 pub mod clocksource;
 pub mod cpucfg;
 pub mod csr;
 #[cfg(feature = "sim")]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    reason = "host-only model and measurements (feature `sim`), not driver code"
+)]
 pub mod sim;
 
 pub use clockevent::{Config, ConfigError, ConstantTimer};

@@ -32,6 +32,8 @@
 //!   ([`LoongArchCore::with_cpucfg`]).
 //! - CSR numbers the model does not know read as all ones; writes to them are dropped.
 //!   PRCFG1 reads 0 (its TimerBits semantics are unverified).
+//! - Fault injection: [`LoongArchCore::with_reads_stuck_at`] makes every read return one
+//!   value (dead-block tests).
 //!
 //! The QEMU flavour's CPUCFG words are the ones the qemu.md §2 probe printed.
 
@@ -101,6 +103,7 @@ pub struct LoongArchCore {
     fired: u64,
     last_fire_ns: Option<u64>,
     tcfg_writes: u64,
+    stuck_reads: Option<u64>,
 }
 
 impl LoongArchCore {
@@ -134,6 +137,7 @@ impl LoongArchCore {
             fired: 0,
             last_fire_ns: None,
             tcfg_writes: 0,
+            stuck_reads: None,
         }
     }
 
@@ -159,6 +163,15 @@ impl LoongArchCore {
     /// Clear CPUCFG2.LLFTP: the core reports no constant timer.
     pub fn without_constant_timer(mut self) -> Self {
         self.cpucfg[2] &= !CPUCFG2_LLFTP;
+        self
+    }
+
+    /// Fault injection for dead-block tests: every read (CSR, `cpucfg`, `rdtime.d`) returns
+    /// `value` (a `cpucfg` word its low 32 bits), whatever the state; writes still reach the
+    /// model. No core behaves like this; a driver must still return from every call, without
+    /// panicking, when one does.
+    pub fn with_reads_stuck_at(mut self, value: u64) -> Self {
+        self.stuck_reads = Some(value);
         self
     }
 
@@ -251,6 +264,9 @@ impl SimModel for LoongArchCore {
 
     fn read(&mut self, now_ns: u64, offset: usize) -> u64 {
         self.catch_up(now_ns);
+        if let Some(value) = self.stuck_reads {
+            return value;
+        }
         if offset == SIM_RDTIME {
             return self.rdtime(now_ns);
         }
@@ -479,7 +495,7 @@ pub fn clamp_window_batch(config: Config, offsets: &[u64]) -> Result<BatchFigure
                 }
             }
             Restart::No
-        });
+        })?;
         served.push(n);
     }
     if early || late.iter().any(Option::is_none) {

@@ -5,7 +5,7 @@
 use hwtimer_core::sim::SimClock;
 use hwtimer_core::{ClockEvent, Clocksource, Error, Fired, Monotonic, RegisterBusExt};
 use loongarch_timer::clockevent::{INITVAL_MAX, LINUX_MAX_DELTA};
-use loongarch_timer::csr::{CSR_ECFG, CSR_ESTAT, CSR_TCFG};
+use loongarch_timer::csr::{CSR_CRMD, CSR_ECFG, CSR_ESTAT, CSR_TCFG};
 use loongarch_timer::sim::{LoongArchCore, SimCsr, advance_to_fire, qemu_alarm, sim_csr};
 use loongarch_timer::{Config, ConfigError, ConstantClock, ConstantTimer, StableCounter};
 
@@ -135,20 +135,61 @@ fn periodic_needs_a_multiple_of_4_and_fires_every_period() {
 }
 
 #[test]
-fn shutdown_stops_it_and_keeps_a_pending_ti_for_ack() {
+fn shutdown_stops_it_and_cancels_a_pending_ti() {
     let (clock, csr, _, mut timer) = setup(Config::default());
     timer.set_next_event(1000).unwrap();
     clock.advance(20_000);
     timer.set_next_event(1000).unwrap();
+    assert!(
+        timer.is_pending(),
+        "the first expiry is latched, not yet handled"
+    );
     csr.reset_stats();
     timer.shutdown();
-    assert_eq!((csr.stats().reads, csr.stats().writes), (0, 1));
+    assert_eq!((csr.stats().reads, csr.stats().writes), (0, 2));
     assert_eq!(csr.read_raw(CSR_TCFG), 0);
     assert_eq!(timer.remaining(), None);
+    assert!(!timer.is_pending(), "the cancelled event's TI is cleared");
     clock.advance(1_000_000);
-    assert!(timer.is_pending(), "the first expiry is still latched");
-    assert!(timer.ack());
     assert!(!timer.ack(), "nothing fired after shutdown");
+}
+
+#[test]
+fn a_stale_ti_never_fires_the_next_arm() {
+    // Shut down with TI pending, then armed 320 ms ahead, with the interrupt enabled on
+    // the core: nothing may be taken until the new expiry.
+    let (clock, csr, counter, mut timer) = setup(Config::default());
+    timer.enable_interrupt();
+    csr.write_raw(CSR_CRMD, 0x8 | (1 << 2));
+    timer.set_next_event(1000).unwrap();
+    clock.advance(20_000);
+    timer.shutdown();
+    let t0 = counter.read();
+    timer.set_next_event(32_000_000).unwrap(); // 320 ms at 100 MHz
+    let now = clock.now_ns();
+    assert!(
+        !csr.model(|m| m.interrupt_taken(now)),
+        "the core took the cancelled event's interrupt at once"
+    );
+    assert!(!timer.ack(), "a stale TI passed for a new event");
+    let fire = advance_to_fire(&csr).unwrap();
+    assert!(csr.model(|m| m.interrupt_taken(fire)));
+    assert!(counter.read() - t0 >= 32_000_000);
+    assert!(timer.ack());
+}
+
+#[test]
+fn arming_never_clears_a_pending_ti() {
+    let (clock, csr, _, mut timer) = setup(Config::default());
+    timer.set_next_event(1000).unwrap();
+    clock.advance(20_000); // fired, not yet handled
+    csr.reset_stats();
+    timer.set_next_event(5000).unwrap();
+    timer.set_periodic(5000).unwrap();
+    assert_eq!((csr.stats().reads, csr.stats().writes), (0, 2), "TCFG only");
+    assert!(timer.is_pending(), "still pending after two arms");
+    assert!(timer.ack());
+    assert!(!timer.ack());
 }
 
 #[test]

@@ -32,8 +32,31 @@
 //! ```
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![forbid(unsafe_code)]
+// Library code never panics on any input (the `sim` model is exempt below).
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
 
+// Host-only test infrastructure (feature `sim`, pulls in `std`): the PHY model indexes its
+// 32 registers with 5-bit addresses and may panic on a broken test set-up.
 #[cfg(feature = "sim")]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 pub mod sim;
 
 /// A PHY (port, device) address on an MDIO bus: `0..=31`.
@@ -88,7 +111,7 @@ impl RegAddr {
 /// fault) returns `Err` rather than blocking forever or panicking. No caching: a read always
 /// goes to the bus.
 pub trait Mdio {
-    /// Why a frame failed (for a DWMAC: [`hwtimer_core::Error::Timeout`] when MII_ADDR.GB never
+    /// Why a frame failed (for a DWMAC: `hwtimer_core::Error::Timeout` when MII_ADDR.GB never
     /// clears).
     type Error;
     /// Read register `reg` of device `phy`.

@@ -1,5 +1,7 @@
 //! Errors. Every fallible operation returns [`Error`]; nothing in the crate panics.
 
+pub use hwtimer_core::poll::Bound;
+
 /// Which busy bit (or status bit) a bounded wait was polling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -16,6 +18,11 @@ pub enum BusyWait {
     StatsOp,
     /// Global2 G2_SMI_PHY_CMD BUSY (internal PHY access).
     SmiPhyCmd,
+    /// G1_STS PPU state to read "disabled" after PPU_ENABLE was cleared (PPU-gated PHY
+    /// access).
+    PpuDisabled,
+    /// G1_STS PPU state to read "polling" after PPU_ENABLE was set again.
+    PpuPolling,
     /// A caller's [`Smi::wait_mask`](crate::Smi::wait_mask) on device `dev`, register `reg`.
     Mask {
         /// Device address inside the switch.
@@ -26,7 +33,8 @@ pub enum BusyWait {
 }
 
 /// A bounded wait gave up: the condition did not hold on any read, including the one
-/// extra read made after the deadline (hwtimer-core's iopoll semantics).
+/// extra read made after the deadline (hwtimer-core's iopoll semantics), or the wait's
+/// poll-count backstop ended it because the clocksource did not advance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct BusyTimeout {
@@ -38,6 +46,9 @@ pub struct BusyTimeout {
     pub polls: u32,
     /// Clocksource ticks between the start of the wait and the final read.
     pub elapsed_ticks: u64,
+    /// Which bound ended the wait: the deadline, or the poll-count backstop
+    /// ([`Config::max_polls`](crate::Config::max_polls)) when the clock did not advance.
+    pub bound: Bound,
 }
 
 /// Why a switch access failed. `E` is the MDIO bus's error type.
@@ -59,11 +70,20 @@ pub enum Error<E> {
         /// The raw PORT_SWITCH_ID value.
         raw: u16,
     },
-    /// A device address that this addressing mode cannot reach: in dual-chip mode a
-    /// device ≥ 16 (or `sw_addr + dev` > 31), a port number beyond the address space.
+    /// A device address that this addressing mode cannot reach (in dual-chip mode a
+    /// device ≥ 16, or `sw_addr + dev` > 31), or a PHY address outside the chip's PHY bus
+    /// (`phy_base .. phy_base + num_ports`). Nothing was written.
     AddressOutOfRange {
-        /// The device address (or port number) asked for.
+        /// The device (or PHY) address asked for.
         dev: u8,
+    },
+    /// A port the chip does not have (≥ its port count: its device address would be
+    /// another port's, a PHY's or a global block's), or one not routed to pins (the chip's
+    /// invalid-port mask). Before the chip is identified, the family's largest port count
+    /// applies. Nothing was written.
+    InvalidPort {
+        /// The port number asked for.
+        port: u8,
     },
     /// The addressing does not fit the family: indirect with `sw_addr` = 0, dual-chip
     /// with `sw_addr` other than 0 or 16, dual-chip for a multi-chip family or the
@@ -88,6 +108,7 @@ impl<E: core::fmt::Debug> core::fmt::Display for Error<E> {
             ),
             Error::UnknownSwitchId { raw } => write!(f, "unknown switch id {raw:#06x}"),
             Error::AddressOutOfRange { dev } => write!(f, "device address {dev:#04x} out of range"),
+            Error::InvalidPort { port } => write!(f, "port {port} does not exist on this chip"),
             Error::InvalidConfig => f.write_str("invalid SMI addressing configuration"),
         }
     }
@@ -105,7 +126,7 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
             Error::Mdio(e) => e.into(),
             Error::Timeout(_) => hwtimer_core::Error::Timeout,
             Error::UnknownSwitchId { .. } => hwtimer_core::Error::Unsupported,
-            Error::AddressOutOfRange { .. } | Error::InvalidConfig => {
+            Error::AddressOutOfRange { .. } | Error::InvalidPort { .. } | Error::InvalidConfig => {
                 hwtimer_core::Error::InvalidConfig
             }
         }

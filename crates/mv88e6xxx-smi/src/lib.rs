@@ -8,8 +8,8 @@
 //! | module / type | what it holds |
 //! |---|---|
 //! | [`regs`] | register numbers, typed SMI_CMD / G2_SMI_PHY_CMD / G1 fields (tock-registers), the 6393X remap table |
-//! | [`chip`] | the chip table (family → port/PHY base, Global1/Global2, SMI mode), PORT_SWITCH_ID identification |
-//! | [`Smi`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY); internal PHY access |
+//! | [`chip`] | the chip table (family → port/PHY base, Global1/Global2, SMI mode; per chip ports, unrouted ports, internal PHYs, [`PhyAccess`]), PORT_SWITCH_ID identification |
+//! | [`Smi`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
 //! | [`Error`] | every failure, typed: MDIO error, [`BusyTimeout`] with the last value, unknown switch ID, bad address/config |
 //! | `sim` | (feature `sim`) behavioural switch model, the pre-seed polling strategies and the seed-proof measurements |
@@ -21,8 +21,15 @@
 //!   per register when BUSY clears at once); the 6250 family is dual-chip (`sw_addr +
 //!   dev`); the 6393 family reads hot Global1/Global2 registers directly at `sw_addr`.
 //! - **Bounded waits**: default deadline 50 ms on the clocksource `C` you pass, back-to-back
-//!   polls (no sleeps, no jiffies), at least two reads, one more after the deadline,
-//!   [`Error::Timeout`] with the last value. An MDIO error ends a wait at once.
+//!   polls (no sleeps, no jiffies), at least two reads, one more after the deadline, and a
+//!   poll-count backstop ([`Config::max_polls`]) for a clocksource that does not advance;
+//!   [`Error::Timeout`] with the last value and the bound that ended the wait. An MDIO
+//!   error ends a wait at once.
+//! - **Never a write into a busy unit**, whichever method writes (see [`Smi`]).
+//! - **Ports and PHYs per chip**: a port the chip does not have or route is
+//!   [`Error::InvalidPort`] before any frame (so no port number reaches Global1/Global2);
+//!   internal PHYs are reached through Global2 SMI_PHY, or as switch devices with the PHY
+//!   polling unit stopped (6085/6095/6131/6185), or directly (6165) ([`PhyAccess`]).
 //! - **BUSY checked once** (seed 004): every operation waits for its own completion, so
 //!   SMI_CMD BUSY is polled before an access only at attach time and after a failure.
 //! - Never panics on any input or value read back (property-tested). No `unsafe`.
@@ -70,18 +77,40 @@
 //! ```
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
+// Library code never panics on any input or value read back (the `sim` model is exempt).
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
 
 pub mod chip;
 mod error;
 pub mod regs;
+// Host-only test infrastructure (feature `sim`, pulls in `std`): the switch model indexes
+// its register files with 5-bit addresses and counts with plain arithmetic.
 #[cfg(feature = "sim")]
+#[allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 pub mod sim;
 mod smi;
 
-pub use chip::{AddressMap, Chip, Family, Identity, SmiMode};
-pub use error::{BusyTimeout, BusyWait, Error};
-pub use smi::{Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, Smi};
+pub use chip::{AddressMap, Chip, ChipInfo, Family, Identity, PhyAccess, SmiMode};
+pub use error::{Bound, BusyTimeout, BusyWait, Error};
+pub use smi::{Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, Smi};
 
 /// The README's example, compiled and run as a doctest so it cannot rot.
 #[cfg(doctest)]

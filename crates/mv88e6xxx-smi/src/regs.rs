@@ -160,6 +160,21 @@ register_bitfields![u16,
 pub const BUSY: u16 = 1 << 15;
 /// G1_STS INIT_READY (bit 11).
 pub const INIT_READY: u16 = 1 << 11;
+/// G1_CTL1 PPU_ENABLE (bit 14): the PHY polling unit runs (docs/mv88e6xxx.md, Linux
+/// `global1.h`).
+pub const PPU_ENABLE: u16 = 1 << 14;
+/// G1_STS PPU state field of the 6185-style chips (the [`PhyAccess::PpuGated`] ones),
+/// bits \[15:14\]: 00 disabled at reset, 01 initializing, 10 disabled, 11 polling.
+///
+/// [`PhyAccess::PpuGated`]: crate::chip::PhyAccess::PpuGated
+pub const PPU_STATE_MASK: u16 = 0xC000;
+/// [`PPU_STATE_MASK`] value "disabled (after initialization)": the host owns the PHY bus.
+pub const PPU_STATE_DISABLED: u16 = 0x8000;
+/// [`PPU_STATE_MASK`] value "polling": the PPU owns the PHY bus.
+pub const PPU_STATE_POLLING: u16 = 0xC000;
+/// The bit of [`PPU_STATE_MASK`] that is set in both states in which the PPU owns the PHY
+/// bus (01 initializing, 11 polling) and clear in both in which it does not (00, 10).
+pub const PPU_STATE_ACTIVE: u16 = 0x4000;
 
 /// A typed SMI_CMD word.
 pub type SmiCmd = LocalRegisterCopy<u16, SMI_CMD_REG::Register>;
@@ -185,6 +200,8 @@ pub enum C22Op {
 /// assert_eq!(smi_cmd(C22Op::Read, 0x10, 0x03), 0x9A03);
 /// assert_eq!(smi_cmd(C22Op::Write, 0x1B, 0x04), 0x9764);
 /// ```
+// `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+#[allow(clippy::arithmetic_side_effects)]
 pub fn smi_cmd(op: C22Op, dev: u8, reg: u8) -> u16 {
     let mut w = SmiCmd::new(0);
     w.write(
@@ -207,6 +224,8 @@ pub fn smi_cmd(op: C22Op, dev: u8, reg: u8) -> u16 {
 /// use mv88e6xxx_smi::regs::{smi_phy_cmd, C22Op};
 /// assert_eq!(smi_phy_cmd(C22Op::Read, 1, 2), 0x9822);
 /// ```
+// `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+#[allow(clippy::arithmetic_side_effects)]
 pub fn smi_phy_cmd(op: C22Op, phy: u8, reg: u8) -> u16 {
     let mut w = SmiPhyCmd::new(0);
     w.write(

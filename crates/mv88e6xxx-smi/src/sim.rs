@@ -16,18 +16,30 @@
 //! - **Global1**: G1_STS INIT_READY sets at a configurable time; G1_ATU_OP, G1_VTU_OP and
 //!   G1_STATS_OP run with BUSY for a configurable delay (a new operation while BUSY is
 //!   dropped and counted the same way).
-//! - **Global2 SMI_PHY_CMD / SMI_PHY_DATA**: clause 22 frames to internal PHYs (any
-//!   [`MdioDevice`], e.g. [`PhyModel`]), with their own BUSY delay; read data appears when
-//!   BUSY clears.
-//! - **Ports**: 32 registers each, PORT_SWITCH_ID (reg 3) = product number | revision,
-//!   read-only.
+//! - **Global2 SMI_PHY_CMD / SMI_PHY_DATA** (chips with [`PhyAccess::Global2`]): clause 22
+//!   frames to internal PHYs (any [`MdioDevice`], e.g. [`PhyModel`]), with their own BUSY
+//!   delay; read data appears when BUSY clears. On the other chips these are plain
+//!   registers: no BUSY, no frame (the chips reach their PHYs another way).
+//! - **PHYs as switch devices** (chips with [`PhyAccess::PpuGated`] or
+//!   [`PhyAccess::Direct`]): device addresses `phy_base .. phy_base + num_ports` are the
+//!   PHYs' registers, in every attach mode (indirectly through SMI_CMD too).
+//! - **PHY polling unit** ([`PhyAccess::PpuGated`] chips): G1_CTL1 PPU_ENABLE (set at
+//!   reset, [`ChipModel::with_ppu_enabled`]) runs the PPU; G1_STS \[15:14\] reports its
+//!   state (11 polling, 10 disabled, 01 initializing), changing a configurable time after
+//!   PPU_ENABLE changes ([`ChipModel::with_ppu_busy`]). While the PPU is not in the
+//!   "disabled" state it owns the PHY bus: a host access to a PHY **collides**: a read
+//!   returns 0xFFFF, a write is lost, and both are counted
+//!   ([`ChipModel::ppu_collisions`]).
+//! - **Ports**: the chip's port count ([`ChipInfo::num_ports`](crate::ChipInfo)), 32
+//!   registers each, PORT_SWITCH_ID (reg 3) = product number | revision, read-only.
 //! - **Address maps** from [`Family::address_map`], the 6250 family's dual-chip layout
 //!   and the 6393X remap (shared with the driver: [`regs::remap_6393x_g1`]).
 //!
-//! Model assumptions beyond hardware.md: ports per chip (up to 11, stopping before the
-//! first global address: 11 for port_base 0x10 and 0x00, 7 for the 6250 family), every
-//! register not described above reads back what was last written, and addresses or
-//! registers that nothing answers read 0xFFFF (the bus idles high).
+//! Model assumptions beyond our sources: what a collision with the PPU does (the sources
+//! only say the host cannot access the PHYs while it runs) and how long a PPU state change
+//! takes (20 µs by default); every register not described above reads back what was last
+//! written, and addresses or registers that nothing answers read 0xFFFF (the bus idles
+//! high).
 //!
 //! The seed-proof pieces: [`LegacySmi`] replays the pre-seed indirect access (BUSY polled
 //! before *and* after every command; with 16 tries and 1.5 ms sleeps, or — seed patch 1 —
@@ -37,15 +49,20 @@
 use core::convert::Infallible;
 
 use hwtimer_core::poll::Poller;
-use hwtimer_core::sim::baseline::fixed_sleep_poll;
 use hwtimer_core::sim::{SimClock, SimCounter};
 pub use mdio_bus::sim::PhyModel;
 use mdio_bus::sim::{MdioDevice, SimMdio};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
-use crate::chip::{AddressMap, Chip, Family};
-use crate::regs::{self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, SMI_CMD, SMI_DATA, g1, g2};
-use crate::{Addressing, Config, Error, Smi};
+use crate::chip::{AddressMap, Chip, Family, PhyAccess};
+use crate::regs::{
+    self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK,
+    PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2,
+};
+use crate::{Addressing, Bound, Config, Error, Smi};
+
+/// G1_STS PPU state "initializing" (the value between enabling and polling).
+const PPU_STATE_INITIALIZING: u16 = 0x4000;
 
 /// MDC of the simulated bus: 2.5 MHz, the IEEE 802.3 maximum and the seed's bus.
 pub const SIM_MDC_HZ: u32 = 2_500_000;
@@ -160,12 +177,33 @@ pub enum Attach {
     DualChip(u8),
 }
 
+/// The PHY polling unit of a [`PhyAccess::PpuGated`] chip.
+#[derive(Debug, Clone)]
+struct Ppu {
+    /// PPU_ENABLE as last written.
+    enabled: bool,
+    /// The state reported before `settle_at` (the previous one) and from then on.
+    settle_at: u64,
+}
+
+impl Ppu {
+    fn state(&self, now: u64) -> u16 {
+        match (self.enabled, now >= self.settle_at) {
+            (true, true) => PPU_STATE_POLLING,
+            (true, false) => PPU_STATE_INITIALIZING,
+            (false, true) => PPU_STATE_DISABLED,
+            (false, false) => PPU_STATE_POLLING,
+        }
+    }
+}
+
 /// One switch chip's behaviour; see the [module docs](self).
 pub struct ChipModel {
     chip: Chip,
     revision: u8,
     attach: Attach,
     map: AddressMap,
+    phy_access: PhyAccess,
     remap: bool,
     ports: Vec<[u16; 32]>,
     g1: [u16; 32],
@@ -180,6 +218,9 @@ pub struct ChipModel {
     phy: BusyBit,
     phy_delay: BusyDelay,
     init_ready_at_ns: Option<u64>,
+    ppu: Option<Ppu>,
+    ppu_delay: BusyDelay,
+    ppu_collisions: u64,
     dropped: u64,
     smi_commands: u64,
 }
@@ -199,16 +240,20 @@ const G1_OP_REGS: [u8; 3] = [g1::ATU_OP, g1::VTU_OP, g1::STATS_OP];
 impl ChipModel {
     /// A `chip` (revision 0) wired as `attach`. Defaults: every busy bit clears 20 µs
     /// after its operation starts (before a poll one 25.6 µs frame later), INIT_READY set
-    /// from t = 0, no internal PHYs.
+    /// from t = 0, no internal PHYs; on a [`PhyAccess::PpuGated`] chip the PPU is enabled
+    /// and polling, and changes state 20 µs after PPU_ENABLE changes.
     pub fn new(chip: Chip, attach: Attach) -> Self {
         let map = chip.family().address_map();
-        let first_global = map.global1.min(map.global2);
-        let limit = if first_global > map.port_base {
-            first_global
-        } else {
-            32
-        };
-        let nports = usize::from(limit - map.port_base).min(11);
+        let info = chip.info();
+        let nports = usize::from(info.num_ports);
+        let mut g1 = [0u16; 32];
+        let ppu = (info.phy_access == PhyAccess::PpuGated).then(|| {
+            g1[usize::from(g1::CTL1)] = PPU_ENABLE;
+            Ppu {
+                enabled: true,
+                settle_at: 0,
+            }
+        });
         let mut ports = vec![[0u16; 32]; nports];
         for p in &mut ports {
             p[usize::from(PORT_SWITCH_ID)] = chip.product_num();
@@ -218,9 +263,10 @@ impl ChipModel {
             revision: 0,
             attach,
             map,
+            phy_access: info.phy_access,
             remap: chip.family().has_6393x_remap() && matches!(attach, Attach::Indirect(_)),
             ports,
-            g1: [0; 32],
+            g1,
             g2: [0; 32],
             phys: Vec::new(),
             smi_cmd: 0,
@@ -232,9 +278,63 @@ impl ChipModel {
             phy: BusyBit::default(),
             phy_delay: BusyDelay::fixed(20_000),
             init_ready_at_ns: Some(0),
+            ppu,
+            ppu_delay: BusyDelay::fixed(20_000),
+            ppu_collisions: 0,
             dropped: 0,
             smi_commands: 0,
         }
+    }
+
+    /// [`PhyAccess::PpuGated`] chips: whether the PPU runs at t = 0 (default `true`:
+    /// G1_CTL1 PPU_ENABLE set, state polling); `false`: disabled at reset. No effect on
+    /// other chips.
+    pub fn with_ppu_enabled(mut self, enabled: bool) -> Self {
+        if let Some(ppu) = &mut self.ppu {
+            ppu.enabled = enabled;
+            ppu.settle_at = 0;
+            let ctl1 = &mut self.g1[usize::from(g1::CTL1)];
+            *ctl1 = if enabled {
+                *ctl1 | PPU_ENABLE
+            } else {
+                *ctl1 & !PPU_ENABLE
+            };
+        }
+        self
+    }
+
+    /// How long a PPU state change takes after PPU_ENABLE changes (stuck: never).
+    pub fn with_ppu_busy(mut self, d: BusyDelay) -> Self {
+        self.ppu_delay = d;
+        self
+    }
+
+    /// Host PHY accesses that collided with the running PPU (reads answered 0xFFFF,
+    /// writes lost).
+    pub fn ppu_collisions(&self) -> u64 {
+        self.ppu_collisions
+    }
+
+    /// The PPU state G1_STS reports at `now_ns` (`None` on chips without a PPU to stop).
+    pub fn ppu_state(&self, now_ns: u64) -> Option<u16> {
+        self.ppu.as_ref().map(|p| p.state(now_ns))
+    }
+
+    /// Whether device `dev` is a PHY's register set (chips that reach PHYs as devices).
+    fn is_phy_dev(&self, dev: u8) -> bool {
+        self.phy_access != PhyAccess::Global2
+            && dev
+                .checked_sub(self.map.phy_base)
+                .is_some_and(|n| usize::from(n) < self.ports.len())
+            && dev != self.map.global1
+            && dev != self.map.global2
+    }
+
+    /// Whether the PPU owns the PHY bus at `now` (a host access collides).
+    fn ppu_owns_phys(&self, now: u64) -> bool {
+        self.ppu
+            .as_ref()
+            .is_some_and(|p| p.state(now) != PPU_STATE_DISABLED)
     }
 
     /// Silicon revision reported in PORT_SWITCH_ID.
@@ -348,6 +448,11 @@ impl ChipModel {
             if reg == g1::STS && self.init_ready_at_ns.is_some_and(|t| now >= t) {
                 v |= INIT_READY;
             }
+            if reg == g1::STS
+                && let Some(state) = self.ppu_state(now)
+            {
+                v = (v & !PPU_STATE_MASK) | state;
+            }
             if let Some(i) = G1_OP_REGS.iter().position(|&x| x == reg)
                 && self.g1_ops[i].busy(now)
             {
@@ -366,6 +471,13 @@ impl ChipModel {
             && let Some(port) = self.ports.get(p)
         {
             return port[r];
+        }
+        if self.is_phy_dev(dev) {
+            if self.ppu_owns_phys(now) {
+                self.ppu_collisions += 1;
+                return 0xFFFF;
+            }
+            return self.phy_read(now, dev, reg);
         }
         if matches!(self.attach, Attach::Direct) {
             return self.phy_read(now, dev, reg);
@@ -388,11 +500,28 @@ impl ChipModel {
             if reg == g1::STS {
                 return; // status: read-only
             }
+            if reg == g1::CTL1
+                && let Some(ppu) = &mut self.ppu
+            {
+                let enable = value & PPU_ENABLE != 0;
+                if enable != ppu.enabled {
+                    ppu.enabled = enable;
+                    ppu.settle_at = match self.ppu_delay.take() {
+                        Some(d) => now.saturating_add(d),
+                        None => u64::MAX,
+                    };
+                }
+            }
             self.g1[r] = if G1_OP_REGS.contains(&reg) {
                 value & !BUSY
             } else {
                 value
             };
+            return;
+        }
+        if dev == self.map.global2 && self.phy_access != PhyAccess::Global2 {
+            // No SMI_PHY unit on this chip: plain registers.
+            self.g2[r] = value;
             return;
         }
         if dev == self.map.global2 {
@@ -427,6 +556,14 @@ impl ChipModel {
             if reg != PORT_SWITCH_ID {
                 port[r] = value;
             }
+            return;
+        }
+        if self.is_phy_dev(dev) {
+            if self.ppu_owns_phys(now) {
+                self.ppu_collisions += 1;
+                return;
+            }
+            self.phy_write(now, dev, reg, value);
             return;
         }
         if matches!(self.attach, Attach::Direct) {
@@ -637,18 +774,17 @@ impl<'a, D: MdioDevice> LegacySmi<'a, D> {
         let cmd = RegAddr::from_bits(SMI_CMD);
         let bus = &mut *self.bus;
         match self.poll {
+            // The pre-seed driver: up to PRE_SEED_TRIES reads with a fixed sleep after each
+            // busy one, no deadline, no read after the last sleep.
             LegacyPoll::PreSeed => {
                 let clock = bus.clock().clone();
-                fixed_sleep_poll(
-                    &clock,
-                    PRE_SEED_TRIES,
-                    PRE_SEED_SLEEP_NS,
-                    || ok(bus.read(sw, cmd)),
-                    |v| v & BUSY == 0,
-                )
-                .0
-                .map(|_| ())
-                .map_err(|_| LegacyTimeout)
+                for _ in 0..PRE_SEED_TRIES {
+                    if ok(bus.read(sw, cmd)) & BUSY == 0 {
+                        return Ok(());
+                    }
+                    clock.advance(PRE_SEED_SLEEP_NS);
+                }
+                Err(LegacyTimeout)
             }
             LegacyPoll::Patch1 => Poller::new(self.counter)
                 .timeout_ms(50)
@@ -734,7 +870,7 @@ pub fn measure_access(
                     sw_addr: sw,
                     remap_6393x: false,
                 },
-                Family::Mv6085,
+                Chip::Mv6097,
                 Config::new(),
             )?;
             let (f0, t0) = (smi.frames(), sim.clock.now_ns());
@@ -770,6 +906,7 @@ pub fn measure_access(
                         last: BUSY,
                         polls: 0,
                         elapsed_ticks: 0,
+                        bound: Bound::Deadline,
                     })
                 })?;
             }
@@ -855,6 +992,7 @@ pub fn seed_workload(
                         last: BUSY,
                         polls: 0,
                         elapsed_ticks: 0,
+                        bound: Bound::Deadline,
                     })
                 };
                 let id = legacy.read(0x10, PORT_SWITCH_ID).map_err(|_| timeout())?;

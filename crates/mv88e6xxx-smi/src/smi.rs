@@ -5,14 +5,34 @@ use hwtimer_core::Continuous;
 use hwtimer_core::poll::{PollError, Poller};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
-use crate::chip::{AddressMap, Family, Identity, SmiMode, identify};
+use crate::chip::{AddressMap, Chip, Family, Identity, PhyAccess, SmiMode, identify};
 use crate::error::{BusyTimeout, BusyWait, Error};
 use crate::regs::{
-    self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, SMI_CMD, SMI_DATA, g1, g2, smi_cmd, smi_phy_cmd,
+    self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_ACTIVE,
+    PPU_STATE_DISABLED, PPU_STATE_MASK, PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2, smi_cmd,
+    smi_phy_cmd,
 };
 
 /// Default deadline of every busy wait: 50 ms, as Linux since seed 004.
 pub const DEFAULT_TIMEOUT_NS: u64 = 50_000_000;
+
+/// The shortest one poll of a busy wait can be: one Clause 22 frame (64 MDC cycles) at
+/// 25 MHz, 2.56 µs, well above the IEEE 802.3 maximum of 2.5 MHz (25.6 µs) that most
+/// buses run at. [`Config`] derives its poll-count backstop from it.
+pub const MIN_FRAME_NS: u64 = 2_560;
+
+/// The poll-count backstop for a deadline of `timeout_ns`: the most reads a wait can make
+/// before a working clocksource reaches the deadline (each read is at least one frame of
+/// [`MIN_FRAME_NS`]), plus the first read, the read after the deadline and one spare.
+const fn derived_max_polls(timeout_ns: u64) -> u32 {
+    let reads = timeout_ns / MIN_FRAME_NS;
+    let reads = if reads > u32::MAX as u64 {
+        u32::MAX
+    } else {
+        reads as u32
+    };
+    reads.saturating_add(3)
+}
 
 /// How the switch is reached on its MDIO bus (hardware.md §5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,19 +102,37 @@ pub struct Config {
     /// Deadline of every busy wait, in nanoseconds of the clocksource (default 50 ms).
     /// Whatever the value, a wait reads at least twice and once more after the deadline.
     pub timeout_ns: u64,
+    /// Poll-count backstop of every busy wait (hwtimer-core's `Poller::max_polls`): a
+    /// wait ends after this many reads even when the clocksource never advances (a
+    /// stopped counter), with [`Bound::PollLimit`](crate::error::Bound::PollLimit) in
+    /// its [`BusyTimeout`]. Default, and reset by
+    /// [`with_timeout_ns`](Self::with_timeout_ns): `timeout_ns / MIN_FRAME_NS + 3`
+    /// (19 534 for 50 ms), more reads than fit before the deadline on any MDIO bus, so
+    /// with a working clock the deadline always ends a wait first. It does not depend on
+    /// anything the clock reports.
+    pub max_polls: u32,
 }
 
 impl Config {
-    /// The default: 50 ms per wait.
+    /// The default: 50 ms per wait, backstop 19 534 reads.
     pub const fn new() -> Self {
         Self {
             timeout_ns: DEFAULT_TIMEOUT_NS,
+            max_polls: derived_max_polls(DEFAULT_TIMEOUT_NS),
         }
     }
 
-    /// Set the busy-wait deadline.
+    /// Set the busy-wait deadline (and the backstop derived from it; set a backstop of
+    /// your own afterwards with [`with_max_polls`](Self::with_max_polls)).
     pub const fn with_timeout_ns(mut self, ns: u64) -> Self {
         self.timeout_ns = ns;
+        self.max_polls = derived_max_polls(ns);
+        self
+    }
+
+    /// Set the poll-count backstop (values below 2 act as 2).
+    pub const fn with_max_polls(mut self, polls: u32) -> Self {
+        self.max_polls = polls;
         self
     }
 }
@@ -145,7 +183,8 @@ impl G1Op {
 }
 
 // "Known clear" flags: the busy bit was seen clear at the end of our own last operation, so
-// the next one need not poll it first (seed 004, patch 2). Cleared by any failure.
+// the next one need not poll it first (seed 004, patch 2). Cleared by any failure, and by
+// a caller's raw write that starts an operation.
 const READY_SMI: u8 = 1 << 0;
 const READY_ATU: u8 = 1 << 1;
 const READY_VTU: u8 = 1 << 2;
@@ -168,6 +207,22 @@ const READY_PHY: u8 = 1 << 4;
 /// (for SMI_CMD: in [`new`](Self::new)) and after a failure. An indirect access costs 3
 /// frames instead of 4.
 ///
+/// # Never a write into a busy unit
+/// A write to a register that belongs to a unit with a BUSY bit (Global1 ATU_OP, VTU_OP,
+/// STATS_OP; Global2 SMI_PHY_CMD / SMI_PHY_DATA on chips with Global2 PHY access) waits,
+/// bounded, for that unit's BUSY to be clear first, whichever method makes it: the
+/// operations of this type, or a caller's raw [`write`](Self::write) /
+/// [`g1_write`](Self::g1_write) / [`g2_write`](Self::g2_write). A raw write that starts an
+/// operation (BUSY set in the value) leaves the unit's state unknown, so the next access
+/// to it polls first.
+///
+/// # Ports and PHYs
+/// Port numbers are checked against the chip's table entry ([`Chip::info`]): a port the
+/// chip does not have (whose device address would be another block's, up to Global1 or
+/// Global2) or does not route is [`Error::InvalidPort`], before any frame. PHY addresses
+/// are checked against the chip's PHY bus (`phy_base .. phy_base + num_ports`), and PHYs
+/// are reached the way the chip needs ([`PhyAccess`]).
+///
 /// The bus is owned; pass `&mut bus` to keep it (`&mut M` is an [`Mdio`] too), or get it
 /// back with [`release`](Self::release).
 #[derive(Debug)]
@@ -177,32 +232,65 @@ pub struct Smi<M: Mdio, C: Continuous + Copy> {
     addressing: Addressing,
     family: Family,
     map: AddressMap,
+    /// `None` only inside [`probe`](Self::probe), before identification.
+    chip: Option<Chip>,
     ready: u8,
     frames: u64,
 }
 
+/// A unit with a BUSY bit, as far as raw writes are concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    G1(G1Op),
+    Phy,
+}
+
+impl Unit {
+    const fn ready_bit(self) -> u8 {
+        match self {
+            Unit::G1(op) => op.ready_bit(),
+            Unit::Phy => READY_PHY,
+        }
+    }
+}
+
 impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
-    /// Attach to a switch of `family` reached with `addressing`. In indirect mode this
-    /// waits (bounded) for SMI_CMD BUSY to be clear, once; the other modes touch no
-    /// register.
+    /// Attach to a known `chip` reached with `addressing` (use [`probe`](Self::probe) to
+    /// identify it instead). In indirect mode this waits (bounded) for SMI_CMD BUSY to be
+    /// clear, once; the other modes touch no register.
     ///
-    /// Errors: [`Error::InvalidConfig`] if `addressing` does not fit `family` (indirect
-    /// with `sw_addr` 0 or with the remap on a family without it, dual-chip at other than
-    /// 0 / 16 or for a multi-chip family, direct for the dual-chip family); the wait's [`Error::Timeout`] / [`Error::Mdio`].
+    /// Errors: [`Error::InvalidConfig`] if `addressing` does not fit the chip's family
+    /// (indirect with `sw_addr` 0 or with the remap on a family without it, dual-chip at
+    /// other than 0 / 16 or for a multi-chip family, direct for the dual-chip family); the
+    /// wait's [`Error::Timeout`] / [`Error::Mdio`].
     pub fn new(
         bus: M,
         clock: C,
         addressing: Addressing,
+        chip: Chip,
+        config: Config,
+    ) -> Result<Self, Error<M::Error>> {
+        Self::attach(bus, clock, addressing, chip.family(), Some(chip), config)
+    }
+
+    fn attach(
+        bus: M,
+        clock: C,
+        addressing: Addressing,
         family: Family,
+        chip: Option<Chip>,
         config: Config,
     ) -> Result<Self, Error<M::Error>> {
         addressing.check(family)?;
         let mut smi = Self {
             bus,
-            poller: Poller::new(clock).timeout_ns(config.timeout_ns),
+            poller: Poller::new(clock)
+                .timeout_ns(config.timeout_ns)
+                .max_polls(config.max_polls),
             addressing,
             family,
             map: family.address_map(),
+            chip,
             ready: 0,
             frames: 0,
         };
@@ -227,7 +315,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         config: Config,
     ) -> Result<(Self, Identity), Error<M::Error>> {
         let addressing = Addressing::select(hint, sw_addr).ok_or(Error::InvalidConfig)?;
-        let mut smi = Self::new(bus, clock, addressing, hint, config)?;
+        let mut smi = Self::attach(bus, clock, addressing, hint, None, config)?;
         let id = smi.identify()?;
         let family = id.chip.family();
         if family != hint {
@@ -239,6 +327,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             smi.family = family;
             smi.map = family.address_map();
         }
+        smi.chip = Some(id.chip);
         Ok((smi, id))
     }
 
@@ -259,6 +348,11 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// The family in use.
     pub fn family(&self) -> Family {
         self.family
+    }
+
+    /// The chip (given to [`new`](Self::new) or identified by [`probe`](Self::probe)).
+    pub fn chip(&self) -> Option<Chip> {
+        self.chip
     }
 
     /// The family's address map.
@@ -359,10 +453,101 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// Frames: direct, dual-chip and remapped: 1. Indirect: SMI_CMD write, SMI_CMD BUSY
     /// poll (1 frame when clear at once), SMI_DATA read: 3.
     ///
-    /// Errors: [`Error::Mdio`], [`Error::Timeout`] (SMI_CMD BUSY stuck),
-    /// [`Error::AddressOutOfRange`] (dual-chip, `dev` ≥ 16).
+    /// On a [`PhyAccess::PpuGated`] chip a device address that is a PHY's (`phy_base ..
+    /// phy_base + num_ports`) is read with the PHY polling unit stopped, as
+    /// [`phy_read`](Self::phy_read) does.
+    ///
+    /// Errors: [`Error::Mdio`], [`Error::Timeout`] (SMI_CMD BUSY stuck, or the PPU not
+    /// stopping), [`Error::AddressOutOfRange`] (dual-chip, `dev` ≥ 16).
     pub fn read(&mut self, dev: PhyAddr, reg: RegAddr) -> Result<u16, Error<M::Error>> {
         let (dev, reg) = (dev.get(), reg.get());
+        if self.is_ppu_phy(dev) {
+            return self.with_ppu_paused(|s| s.dev_read(dev, reg));
+        }
+        self.dev_read(dev, reg)
+    }
+
+    /// Whether device `dev` is a PHY on the bus the PPU of a PPU-gated chip owns.
+    fn is_ppu_phy(&self, dev: u8) -> bool {
+        let Some(chip) = self.chip else {
+            return false;
+        };
+        let info = chip.info();
+        info.phy_access == PhyAccess::PpuGated
+            && dev != self.map.global1
+            && dev != self.map.global2
+            && dev
+                .checked_sub(self.map.phy_base)
+                .is_some_and(|n| n < info.num_ports)
+    }
+
+    /// Write `value` to register `reg` of device `dev`.
+    ///
+    /// A write to a register of a unit with a BUSY bit (see the type docs) first waits,
+    /// bounded, for that BUSY to be clear, unless this driver saw it clear at the end of
+    /// its own last operation; a value with BUSY set starts an operation, after which the
+    /// next access to that unit polls first.
+    ///
+    /// Frames: direct, dual-chip and remapped: 1. Indirect: SMI_DATA write, SMI_CMD
+    /// write, SMI_CMD BUSY poll (1 frame when clear at once): 3. Plus the unit's BUSY wait
+    /// when it is needed.
+    ///
+    /// A PHY's device address on a [`PhyAccess::PpuGated`] chip is written with the PHY
+    /// polling unit stopped, as [`phy_write`](Self::phy_write) does.
+    ///
+    /// Errors: as [`read`](Self::read); [`Error::Timeout`] with the unit's [`BusyWait`]
+    /// when its BUSY does not clear (nothing is written then).
+    pub fn write(&mut self, dev: PhyAddr, reg: RegAddr, value: u16) -> Result<(), Error<M::Error>> {
+        let (dev, reg) = (dev.get(), reg.get());
+        if self.is_ppu_phy(dev) {
+            return self.with_ppu_paused(|s| s.dev_write(dev, reg, value));
+        }
+        let Some((unit, command)) = self.busy_unit(dev, reg) else {
+            return self.dev_write(dev, reg, value);
+        };
+        if self.ready & unit.ready_bit() == 0 {
+            match unit {
+                Unit::G1(op) => {
+                    self.wait_g1_op(op)?;
+                }
+                Unit::Phy => {
+                    self.phy_wait()?;
+                }
+            }
+        }
+        self.ready &= !unit.ready_bit();
+        self.dev_write(dev, reg, value)?;
+        if !(command && value & BUSY != 0) {
+            // Nothing started: the unit is still idle.
+            self.ready |= unit.ready_bit();
+        }
+        Ok(())
+    }
+
+    /// The unit with a BUSY bit that register `reg` of device `dev` belongs to, and whether
+    /// it is the unit's command register.
+    fn busy_unit(&self, dev: u8, reg: u8) -> Option<(Unit, bool)> {
+        if dev == self.map.global1 {
+            return [G1Op::Atu, G1Op::Vtu, G1Op::Stats]
+                .into_iter()
+                .find(|op| op.reg() == reg)
+                .map(|op| (Unit::G1(op), true));
+        }
+        let g2_phy = self
+            .chip
+            .is_none_or(|c| c.info().phy_access == PhyAccess::Global2);
+        if dev == self.map.global2 && g2_phy {
+            return match reg {
+                g2::SMI_PHY_CMD => Some((Unit::Phy, true)),
+                g2::SMI_PHY_DATA => Some((Unit::Phy, false)),
+                _ => None,
+            };
+        }
+        None
+    }
+
+    /// Read without any BUSY bookkeeping of the target unit (SMI_CMD is still handled).
+    fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
         if let Some((phy, r)) = self.route(dev, reg)? {
             return self.raw_read(phy, r);
         }
@@ -375,14 +560,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         self.raw_read(sw, SMI_DATA)
     }
 
-    /// Write `value` to register `reg` of device `dev`.
-    ///
-    /// Frames: direct, dual-chip and remapped: 1. Indirect: SMI_DATA write, SMI_CMD
-    /// write, SMI_CMD BUSY poll (1 frame when clear at once): 3.
-    ///
-    /// Errors: as [`read`](Self::read).
-    pub fn write(&mut self, dev: PhyAddr, reg: RegAddr, value: u16) -> Result<(), Error<M::Error>> {
-        let (dev, reg) = (dev.get(), reg.get());
+    /// Write without any BUSY bookkeeping of the target unit (SMI_CMD is still handled):
+    /// for the operations of this type, which keep that bookkeeping themselves.
+    fn dev_write(&mut self, dev: u8, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
         if let Some((phy, r)) = self.route(dev, reg)? {
             return self.raw_write(phy, r, value);
         }
@@ -396,58 +576,66 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         Ok(())
     }
 
-    fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
-        self.read(PhyAddr::from_bits(dev), RegAddr::from_bits(reg))
-    }
-
-    fn dev_write(&mut self, dev: u8, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
-        self.write(PhyAddr::from_bits(dev), RegAddr::from_bits(reg), value)
-    }
-
+    /// The device address of port `port`, if the chip (or, before identification, the
+    /// family) has that port.
     fn port_dev(&self, port: u8) -> Result<u8, Error<M::Error>> {
+        let valid = match self.chip {
+            Some(chip) => chip.is_valid_port(port),
+            None => port < self.family.max_ports(),
+        };
         match self.map.port_base.checked_add(port) {
-            Some(d) if d < 32 => Ok(d),
-            _ => Err(Error::AddressOutOfRange { dev: port }),
+            Some(d) if valid && d < 32 => Ok(d),
+            _ => Err(Error::InvalidPort { port }),
         }
     }
 
     /// Read register `reg` (masked to 5 bits) of port `port` (device `port_base + port`).
+    ///
+    /// Errors: [`Error::InvalidPort`] for a port the chip does not have or route (no frame
+    /// is sent); as [`read`](Self::read).
     pub fn port_read(&mut self, port: u8, reg: u8) -> Result<u16, Error<M::Error>> {
         let dev = self.port_dev(port)?;
-        self.dev_read(dev, reg)
+        self.dev_read(dev, reg & 0x1F)
     }
 
     /// Write register `reg` (masked to 5 bits) of port `port`.
+    ///
+    /// Errors: [`Error::InvalidPort`] (nothing is written); as [`write`](Self::write).
     pub fn port_write(&mut self, port: u8, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
         let dev = self.port_dev(port)?;
-        self.dev_write(dev, reg, value)
+        self.dev_write(dev, reg & 0x1F, value)
     }
 
     /// Read Global1 register `reg` (masked to 5 bits).
     pub fn g1_read(&mut self, reg: u8) -> Result<u16, Error<M::Error>> {
-        self.dev_read(self.map.global1, reg)
+        self.dev_read(self.map.global1, reg & 0x1F)
     }
 
-    /// Write Global1 register `reg`.
+    /// Write Global1 register `reg` (masked to 5 bits), waiting first for the BUSY of an
+    /// operation register as [`write`](Self::write) does.
     pub fn g1_write(&mut self, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
-        self.dev_write(self.map.global1, reg, value)
+        let dev = PhyAddr::from_bits(self.map.global1);
+        self.write(dev, RegAddr::from_bits(reg), value)
     }
 
     /// Read Global2 register `reg` (masked to 5 bits).
     pub fn g2_read(&mut self, reg: u8) -> Result<u16, Error<M::Error>> {
-        self.dev_read(self.map.global2, reg)
+        self.dev_read(self.map.global2, reg & 0x1F)
     }
 
-    /// Write Global2 register `reg`.
+    /// Write Global2 register `reg` (masked to 5 bits), waiting first for SMI_PHY BUSY as
+    /// [`write`](Self::write) does.
     pub fn g2_write(&mut self, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
-        self.dev_write(self.map.global2, reg, value)
+        let dev = PhyAddr::from_bits(self.map.global2);
+        self.write(dev, RegAddr::from_bits(reg), value)
     }
 
     // ---- bounded waits ---------------------------------------------------------------
 
     /// Poll `dev`/`reg` until `value & mask == val`, bounded (see the type docs); returns
     /// the value that matched. Each poll is one full register read (3 frames in indirect
-    /// mode). Linux's `mv88e6xxx_wait_mask`, without its sleeps.
+    /// mode). Linux's `mv88e6xxx_wait_mask`, without its sleeps. A PHY's register on a
+    /// [`PhyAccess::PpuGated`] chip is polled with the PHY polling unit stopped.
     ///
     /// Errors: [`Error::Timeout`] with [`BusyWait::Mask`]; errors of the reads.
     pub fn wait_mask(
@@ -457,11 +645,13 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         mask: u16,
         val: u16,
     ) -> Result<u16, Error<M::Error>> {
-        let wait = BusyWait::Mask {
-            dev: dev.get(),
-            reg: reg.get(),
-        };
-        self.wait_on(dev.get(), reg.get(), mask, val, wait)
+        let (dev, reg) = (dev.get(), reg.get());
+        let wait = BusyWait::Mask { dev, reg };
+        if self.is_ppu_phy(dev) {
+            // A PHY on a PPU-gated chip: the whole wait runs with the PPU stopped.
+            return self.with_ppu_paused(|s| s.wait_on(dev, reg, mask, val, wait));
+        }
+        self.wait_on(dev, reg, mask, val, wait)
     }
 
     /// Poll until bit `bit` (masked to 0..=15) of `dev`/`reg` equals `set`.
@@ -514,11 +704,112 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             self.wait_g1_op(op)?;
         }
         self.ready &= !op.ready_bit();
-        self.g1_write(op.reg(), word | BUSY)?;
+        self.dev_write(self.map.global1, op.reg(), word | BUSY)?;
         self.wait_g1_op(op)
     }
 
-    // ---- internal PHYs through Global2 ---------------------------------------------------
+    // ---- internal PHYs ---------------------------------------------------------------------
+
+    /// `phy` if it is on the chip's PHY bus: `phy_base .. phy_base + num_ports` (Linux's
+    /// PHY mask of the switch's MDIO bus). Beyond it a directly accessed PHY address would
+    /// be a port or a global block.
+    fn check_phy(&self, phy: PhyAddr) -> Result<u8, Error<M::Error>> {
+        let ports = match self.chip {
+            Some(chip) => chip.info().num_ports,
+            None => self.family.max_ports(),
+        };
+        let a = phy.get();
+        match a.checked_sub(self.map.phy_base) {
+            Some(n) if n < ports => Ok(a),
+            _ => Err(Error::AddressOutOfRange { dev: a }),
+        }
+    }
+
+    fn phy_access(&self) -> Result<PhyAccess, Error<M::Error>> {
+        self.chip
+            .map(|c| c.info().phy_access)
+            .ok_or(Error::InvalidConfig)
+    }
+
+    /// Clause 22 read of PHY `phy`, the way the chip needs ([`PhyAccess`]):
+    ///
+    /// - Global2: SMI_PHY_CMD write, bounded BUSY wait, SMI_PHY_DATA read (each a switch
+    ///   register access; BUSY polled first only when its state is unknown);
+    /// - PPU-gated (6085, 6095, 6131, 6185): G1_CTL1 read; if PPU_ENABLE is set, G1_CTL1
+    ///   written without it and G1_STS awaited (bounded) until the PPU state reads
+    ///   "disabled"; the PHY register read directly at device `phy`; G1_CTL1 written back
+    ///   and G1_STS awaited until "polling". A PPU that is not enabled is left so, once
+    ///   G1_STS shows it neither initializing nor polling (it may still be stopping);
+    /// - direct (6165): the PHY register read directly at device `phy`.
+    ///
+    /// Errors: [`Error::AddressOutOfRange`] for a PHY address off the chip's PHY bus (no
+    /// frame is sent); [`Error::Timeout`] ([`BusyWait::SmiPhyCmd`],
+    /// [`BusyWait::PpuDisabled`], [`BusyWait::PpuPolling`]); [`Error::Mdio`]. After a
+    /// failed PPU-gated access the PPU is handed back (best effort) before returning.
+    pub fn phy_read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Error<M::Error>> {
+        let addr = self.check_phy(phy)?;
+        match self.phy_access()? {
+            PhyAccess::Global2 => self.g2_phy_read(addr, reg.get()),
+            PhyAccess::Direct => self.dev_read(addr, reg.get()),
+            PhyAccess::PpuGated => self.with_ppu_paused(|s| s.dev_read(addr, reg.get())),
+        }
+    }
+
+    /// Clause 22 write of PHY `phy`; the access and errors are as [`phy_read`](Self::phy_read)
+    /// (Global2: SMI_PHY_DATA write, SMI_PHY_CMD write, bounded BUSY wait).
+    pub fn phy_write(
+        &mut self,
+        phy: PhyAddr,
+        reg: RegAddr,
+        value: u16,
+    ) -> Result<(), Error<M::Error>> {
+        let addr = self.check_phy(phy)?;
+        match self.phy_access()? {
+            PhyAccess::Global2 => self.g2_phy_write(addr, reg.get(), value),
+            PhyAccess::Direct => self.dev_write(addr, reg.get(), value),
+            PhyAccess::PpuGated => self.with_ppu_paused(|s| s.dev_write(addr, reg.get(), value)),
+        }
+    }
+
+    /// Run `access` with the PHY polling unit stopped, then hand the PHY bus back to it.
+    fn with_ppu_paused<T>(
+        &mut self,
+        access: impl FnOnce(&mut Self) -> Result<T, Error<M::Error>>,
+    ) -> Result<T, Error<M::Error>> {
+        let g1 = self.map.global1;
+        let ctl1 = self.dev_read(g1, g1::CTL1)?;
+        if ctl1 & PPU_ENABLE == 0 {
+            // Not enabled (at reset, or by the caller), but it may still be stopping: the
+            // bus is ours once the state is no longer initializing or polling.
+            self.wait_on(g1, g1::STS, PPU_STATE_ACTIVE, 0, BusyWait::PpuDisabled)?;
+            return access(self);
+        }
+        self.dev_write(g1, g1::CTL1, ctl1 & !PPU_ENABLE)?;
+        let result = match self.wait_on(
+            g1,
+            g1::STS,
+            PPU_STATE_MASK,
+            PPU_STATE_DISABLED,
+            BusyWait::PpuDisabled,
+        ) {
+            Ok(_) => access(self),
+            Err(e) => Err(e),
+        };
+        // Hand the bus back whatever happened, as G1_CTL1 was.
+        let resumed = self.dev_write(g1, g1::CTL1, ctl1).and_then(|()| {
+            self.wait_on(
+                g1,
+                g1::STS,
+                PPU_STATE_MASK,
+                PPU_STATE_POLLING,
+                BusyWait::PpuPolling,
+            )
+        });
+        match (result, resumed) {
+            (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+            (Ok(v), Ok(_)) => Ok(v),
+        }
+    }
 
     fn phy_wait(&mut self) -> Result<u16, Error<M::Error>> {
         let g2 = self.map.global2;
@@ -536,31 +827,21 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         Ok(())
     }
 
-    /// Clause 22 read of internal PHY `phy` through Global2 SMI_PHY_CMD/SMI_PHY_DATA:
-    /// CMD write, bounded BUSY wait, DATA read (each a switch register access).
-    pub fn phy_read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Error<M::Error>> {
+    /// Global2 SMI_PHY read: CMD write, bounded BUSY wait, DATA read.
+    fn g2_phy_read(&mut self, phy: u8, reg: u8) -> Result<u16, Error<M::Error>> {
+        let g2 = self.map.global2;
         self.ensure_phy_ready()?;
-        self.g2_write(
-            g2::SMI_PHY_CMD,
-            smi_phy_cmd(C22Op::Read, phy.get(), reg.get()),
-        )?;
+        self.dev_write(g2, g2::SMI_PHY_CMD, smi_phy_cmd(C22Op::Read, phy, reg))?;
         self.phy_wait()?;
-        self.g2_read(g2::SMI_PHY_DATA)
+        self.dev_read(g2, g2::SMI_PHY_DATA)
     }
 
-    /// Clause 22 write of internal PHY `phy`: DATA write, CMD write, bounded BUSY wait.
-    pub fn phy_write(
-        &mut self,
-        phy: PhyAddr,
-        reg: RegAddr,
-        value: u16,
-    ) -> Result<(), Error<M::Error>> {
+    /// Global2 SMI_PHY write: DATA write, CMD write, bounded BUSY wait.
+    fn g2_phy_write(&mut self, phy: u8, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
+        let g2 = self.map.global2;
         self.ensure_phy_ready()?;
-        self.g2_write(g2::SMI_PHY_DATA, value)?;
-        self.g2_write(
-            g2::SMI_PHY_CMD,
-            smi_phy_cmd(C22Op::Write, phy.get(), reg.get()),
-        )?;
+        self.dev_write(g2, g2::SMI_PHY_DATA, value)?;
+        self.dev_write(g2, g2::SMI_PHY_CMD, smi_phy_cmd(C22Op::Write, phy, reg))?;
         self.phy_wait().map(|_| ())
     }
 
@@ -577,17 +858,22 @@ fn finish<E>(
     match r {
         Ok(p) => Ok(p.value),
         Err(PollError::Read(e)) => Err(e),
-        Err(PollError::Timeout(t)) => Err(Error::Timeout(BusyTimeout {
-            wait,
-            last: t.last,
-            polls: t.polls,
-            elapsed_ticks: t.elapsed_ticks,
-        })),
+        Err(PollError::Timeout(t)) => {
+            hwtimer_core::log_warn!("mv88e6xxx: busy bit still set after {} polls", t.polls);
+            Err(Error::Timeout(BusyTimeout {
+                wait,
+                last: t.last,
+                polls: t.polls,
+                elapsed_ticks: t.elapsed_ticks,
+                bound: t.bound,
+            }))
+        }
     }
 }
 
-/// The switch's internal PHY bus (Global2 SMI_PHY_CMD/DATA) as an [`Mdio`]: each frame is
-/// a bounded G2 PHY access ([`Smi::phy_read`] / [`Smi::phy_write`]).
+/// The switch's internal PHY bus as an [`Mdio`]: each frame is one bounded PHY access the
+/// way the chip needs it ([`Smi::phy_read`] / [`Smi::phy_write`]: Global2 SMI_PHY,
+/// PPU-gated direct, or direct).
 #[derive(Debug)]
 pub struct InternalMdio<'a, M: Mdio, C: Continuous + Copy> {
     smi: &'a mut Smi<M, C>,

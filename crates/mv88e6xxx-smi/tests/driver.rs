@@ -107,7 +107,7 @@ fn stuck_smi_busy_times_out_after_50ms_with_last_value() {
         &mut sim.bus,
         &sim.counter,
         addressing,
-        Family::Mv6085,
+        Chip::Mv6097,
         Config::new(),
     )
     .unwrap();
@@ -150,7 +150,7 @@ fn init_waits_once_for_a_busy_smi() {
         &mut sim.bus,
         &sim.counter,
         Addressing::select(Family::Mv6085, 2).unwrap(),
-        Family::Mv6085,
+        Chip::Mv6097,
         Config::new(),
     )
     .unwrap();
@@ -178,10 +178,7 @@ fn dual_chip_6250_uses_sw_addr_plus_dev_and_its_own_globals() {
         smi.read(p(16), r(0)),
         Err(Error::AddressOutOfRange { dev: 16 })
     );
-    assert_eq!(
-        smi.port_read(8, 0),
-        Err(Error::AddressOutOfRange { dev: 16 })
-    );
+    assert_eq!(smi.port_read(8, 0), Err(Error::InvalidPort { port: 8 }));
     let _ = smi.release();
     let log = sim.bus.log();
     assert_eq!(log[0].phy.get(), 16 + 0x08); // PORT_SWITCH_ID at port_base 0x08
@@ -211,13 +208,7 @@ fn addressing_validation() {
         remap_6393x: true,
     };
     assert!(matches!(
-        Smi::new(
-            &mut sim.bus,
-            &sim.counter,
-            bad,
-            Family::Mv6085,
-            Config::new()
-        ),
+        Smi::new(&mut sim.bus, &sim.counter, bad, Chip::Mv6097, Config::new()),
         Err(Error::InvalidConfig)
     ));
     let bad = Addressing::Indirect {
@@ -225,13 +216,7 @@ fn addressing_validation() {
         remap_6393x: false,
     };
     assert!(matches!(
-        Smi::new(
-            &mut sim.bus,
-            &sim.counter,
-            bad,
-            Family::Mv6085,
-            Config::new()
-        ),
+        Smi::new(&mut sim.bus, &sim.counter, bad, Chip::Mv6097, Config::new()),
         Err(Error::InvalidConfig)
     ));
 }
@@ -405,7 +390,7 @@ fn mdio_errors_propagate_from_every_step() {
             bus,
             &sim.counter,
             Addressing::select(Family::Mv6085, 2).unwrap(),
-            Family::Mv6085,
+            Chip::Mv6352,
             Config::new(),
         )
         .and_then(|mut s| {
@@ -418,4 +403,305 @@ fn mdio_errors_propagate_from_every_step() {
             other => panic!("ok={ok}: {other:?}"),
         }
     }
+}
+
+#[test]
+fn ports_that_would_alias_a_global_block_are_refused_before_any_frame() {
+    // Port n is device port_base + n: one past the last port of a 6352 (7 ports from 0x10)
+    // is not a port, and port 11 would be Global1 (0x1B), port 12 Global2; on the 6250
+    // (7 ports from 0x08) port 7 would be its Global1 (0x0F).
+    let cases: [(Chip, Attach, u8, &[u8]); 4] = [
+        (Chip::Mv6352, Attach::Direct, 0, &[7, 11, 12, 15, 255]),
+        (Chip::Mv6250, Attach::DualChip(16), 16, &[7, 8, 255]),
+        // Not routed to pins (invalid-port masks): 6220 ports 2-4, 6361 ports 1, 2, 8.
+        (Chip::Mv6220, Attach::DualChip(0), 0, &[2, 3, 4]),
+        (Chip::Mv6361, Attach::Indirect(3), 3, &[1, 2, 8, 11]),
+    ];
+    for (chip, attach, sw_addr, bad) in cases {
+        let mut sim = SwitchSim::single(ChipModel::new(chip, attach));
+        let (mut smi, id) = Smi::probe(
+            &mut sim.bus,
+            &sim.counter,
+            sw_addr,
+            chip.family(),
+            Config::new(),
+        )
+        .unwrap();
+        assert_eq!(id.chip, chip);
+        let f0 = smi.frames();
+        for &port in bad {
+            assert_eq!(
+                smi.port_write(port, 0x04, 0xDEAD),
+                Err(Error::InvalidPort { port }),
+                "{chip:?} port {port}"
+            );
+            assert_eq!(
+                smi.port_read(port, 0x04),
+                Err(Error::InvalidPort { port }),
+                "{chip:?} port {port}"
+            );
+        }
+        assert_eq!(smi.frames(), f0, "{chip:?}: nothing may reach the bus");
+        // Every valid port still works.
+        let info = chip.info();
+        for port in (0..info.num_ports).filter(|&p| chip.is_valid_port(p)) {
+            smi.port_write(port, 0x04, u16::from(port)).unwrap();
+        }
+        let _ = smi.release();
+        let model = sim.bus.device().chip(0).unwrap();
+        assert_eq!(model.g1_reg(0x04), 0, "{chip:?}: Global1 CTL1 untouched");
+        for port in (0..info.num_ports).filter(|&p| chip.is_valid_port(p)) {
+            assert_eq!(
+                model.port_reg(usize::from(port), 0x04),
+                Some(u16::from(port))
+            );
+        }
+    }
+}
+
+/// Regression, the minimal case the 10,000-case run of the property "never overwrites a
+/// busy register" found (`tests/fuzz.rs`): a Global2 PHY read times out on a stuck BUSY,
+/// then a raw write to Global2 register 0x18 (SMI_PHY_CMD) lands while it is still busy
+/// and the switch drops it. The driver was wrong, not the property: a raw write into a unit
+/// with a BUSY bit now waits for that BUSY, as the driver's own operations do.
+#[test]
+fn raw_write_to_a_stuck_smi_phy_cmd_waits_and_times_out_instead_of_being_dropped() {
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6250, Attach::DualChip(16)).with_phy_busy(BusyDelay::stuck()),
+    );
+    let mut smi = Smi::new(
+        &mut sim.bus,
+        &sim.counter,
+        Addressing::DualChip { sw_addr: p(16) },
+        Chip::Mv6250,
+        Config::new().with_timeout_ns(2_000_000),
+    )
+    .unwrap();
+    let Err(Error::Timeout(t)) = smi.phy_read(p(0), r(0)) else {
+        panic!("the stuck PHY read must time out")
+    };
+    assert_eq!(t.wait, BusyWait::SmiPhyCmd);
+    let f0 = smi.frames();
+    // Global2 is device 0x07 on the 6250 family; register 0x18 is SMI_PHY_CMD.
+    let e = smi.write(p(0x07), r(0x18), 0).unwrap_err();
+    let Error::Timeout(t) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(t.wait, BusyWait::SmiPhyCmd);
+    assert_eq!(t.bound, mv88e6xxx_smi::Bound::Deadline);
+    // Only the polls of the wait reached the bus: nothing was written.
+    assert_eq!(smi.frames() - f0, u64::from(t.polls));
+    let e = smi.g2_write(g2::SMI_PHY_DATA, 0x1234).unwrap_err();
+    assert!(matches!(
+        e,
+        Error::Timeout(BusyTimeout {
+            wait: BusyWait::SmiPhyCmd,
+            ..
+        })
+    ));
+    let _ = smi.release();
+    let model = sim.bus.device().chip(0).unwrap();
+    assert_eq!(model.dropped_writes(), 0);
+    assert!(
+        sim.bus
+            .log()
+            .iter()
+            .filter(|f| f.write)
+            .all(|f| f.reg.get() != 0x18 || f.value & BUSY != 0)
+    );
+}
+
+#[test]
+fn raw_writes_that_start_an_operation_make_the_next_access_wait_first() {
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6352, Attach::Indirect(2))
+            .with_g1_busy(BusyDelay::fixed(200_000))
+            .with_phy_busy(BusyDelay::fixed(200_000))
+            .with_phy(PhyModel::bcm54612e(p(1))),
+    );
+    let mut smi = probe(&mut sim, 2, Family::Mv6085);
+    // Our own ATU op leaves ATU_OP known clear...
+    smi.g1_op(G1Op::Atu, 0x1000).unwrap();
+    // ...then the caller starts one by hand (BUSY set): 200 µs of BUSY.
+    smi.g1_write(g1::ATU_OP, BUSY | 0x1000).unwrap();
+    // The next operation polls first instead of trusting the stale "clear".
+    smi.g1_op(G1Op::Atu, 0x1000).unwrap();
+    // The same for the Global2 PHY unit: a hand-made read command, then a DATA write.
+    smi.g2_write(
+        g2::SMI_PHY_CMD,
+        mv88e6xxx_smi::regs::smi_phy_cmd(mv88e6xxx_smi::regs::C22Op::Read, 1, 2),
+    )
+    .unwrap();
+    smi.g2_write(g2::SMI_PHY_DATA, 0x0000).unwrap();
+    assert_eq!(smi.phy_read(p(1), r(3)).unwrap(), 0x5e6a);
+    // A write that starts nothing (BUSY clear) leaves the unit known idle: no extra poll.
+    let f0 = smi.frames();
+    smi.g1_write(g1::ATU_OP, 0x0000).unwrap();
+    assert_eq!(smi.frames() - f0, 3, "one indirect write, no BUSY poll");
+    let _ = smi.release();
+    assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
+}
+
+/// The internal PHYs of every chip are reached the way the chip needs (Linux's per-chip
+/// ops): PPU-gated direct access for 6085/6095/6131/6185, direct access for 6165, Global2
+/// SMI_PHY for the rest; tested on the model, where the PPU owns the PHY bus while it runs
+/// and the PPU chips have no SMI_PHY unit.
+#[test]
+fn internal_phys_are_reached_per_chip_and_the_ppu_is_never_collided_with() {
+    use mv88e6xxx_smi::PhyAccess;
+    use mv88e6xxx_smi::regs::{PPU_ENABLE, PPU_STATE_POLLING};
+    for &chip in Chip::ALL {
+        for attach in [Attach::Direct, Attach::Indirect(3), Attach::DualChip(16)] {
+            let sw_addr = match attach {
+                Attach::Direct => 0,
+                Attach::Indirect(a) | Attach::DualChip(a) => a,
+            };
+            let dual = chip.family() == Family::Mv6250;
+            if dual != matches!(attach, Attach::DualChip(_)) {
+                continue;
+            }
+            let phy_addr = chip.family().address_map().phy_base + 1;
+            let phy = p(phy_addr);
+            let mut sim =
+                SwitchSim::single(ChipModel::new(chip, attach).with_phy(PhyModel::bcm54612e(phy)));
+            let (mut smi, id) = Smi::probe(
+                &mut sim.bus,
+                &sim.counter,
+                sw_addr,
+                chip.family(),
+                Config::new(),
+            )
+            .unwrap();
+            assert_eq!(id.chip, chip);
+            let what = format!("{chip:?} {attach:?}");
+            assert_eq!(smi.phy_read(phy, r(2)).unwrap(), 0x0362, "{what}");
+            smi.phy_write(phy, r(4), 0x01e1).unwrap();
+            assert_eq!(
+                smi.internal_mdio().read(phy, r(4)).unwrap(),
+                0x01e1,
+                "{what}"
+            );
+            // Off the chip's PHY bus (phy_base + num_ports and beyond): refused, no frame.
+            let f0 = smi.frames();
+            let beyond = chip.family().address_map().phy_base + chip.info().num_ports;
+            if let Some(off) = PhyAddr::new(beyond) {
+                assert_eq!(
+                    smi.phy_read(off, r(2)),
+                    Err(Error::AddressOutOfRange { dev: beyond }),
+                    "{what}"
+                );
+                assert_eq!(smi.frames(), f0, "{what}");
+            }
+            let _ = smi.release();
+            let now = sim.clock.now_ns();
+            let model = sim.bus.device().chip(0).unwrap();
+            assert_eq!(model.ppu_collisions(), 0, "{what}");
+            assert_eq!(model.dropped_writes(), 0, "{what}");
+            if chip.info().phy_access == PhyAccess::PpuGated {
+                // The PPU was handed its bus back.
+                assert_eq!(model.ppu_state(now), Some(PPU_STATE_POLLING), "{what}");
+                assert_ne!(model.g1_reg(g1::CTL1) & PPU_ENABLE, 0, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn ppu_gated_phy_access_costs_and_failures() {
+    use mv88e6xxx_smi::regs::{PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_POLLING};
+    let phy = p(2);
+    let model =
+        || ChipModel::new(Chip::Mv6185, Attach::Indirect(2)).with_phy(PhyModel::bcm54612e(phy));
+    // PPU running: CTL1 read, CTL1 write, STS poll, PHY read, CTL1 write, STS poll: six
+    // indirect accesses (the PPU changes state within one access, 20 µs).
+    let mut sim = SwitchSim::single(model());
+    let mut smi = probe(&mut sim, 2, Family::Mv6085);
+    let f0 = smi.frames();
+    assert_eq!(smi.phy_read(phy, r(3)).unwrap(), 0x5e6a);
+    assert_eq!(smi.frames() - f0, 6 * 3);
+    let _ = smi.release();
+    let log: Vec<_> = sim
+        .bus
+        .log()
+        .iter()
+        .filter(|f| f.write && f.reg.get() == 0)
+        .map(|f| f.value)
+        .collect();
+    let n = log.len();
+    // The last three commands: CTL1 write (PPU off), ..., in order G1 CTL1, G1 STS, PHY 2 reg 3,
+    // G1 CTL1, G1 STS.
+    assert_eq!(
+        &log[n - 5..],
+        &[
+            mv88e6xxx_smi::regs::smi_cmd(mv88e6xxx_smi::regs::C22Op::Write, 0x1B, 0x04),
+            mv88e6xxx_smi::regs::smi_cmd(mv88e6xxx_smi::regs::C22Op::Read, 0x1B, 0x00),
+            mv88e6xxx_smi::regs::smi_cmd(mv88e6xxx_smi::regs::C22Op::Read, 0x02, 0x03),
+            mv88e6xxx_smi::regs::smi_cmd(mv88e6xxx_smi::regs::C22Op::Write, 0x1B, 0x04),
+            mv88e6xxx_smi::regs::smi_cmd(mv88e6xxx_smi::regs::C22Op::Read, 0x1B, 0x00),
+        ]
+    );
+    let now = sim.clock.now_ns();
+    assert_eq!(
+        sim.bus.device().chip(0).unwrap().ppu_state(now),
+        Some(PPU_STATE_POLLING)
+    );
+
+    // PPU disabled at reset: it is left alone (CTL1 read, one STS read showing it idle,
+    // PHY read).
+    let mut sim = SwitchSim::single(model().with_ppu_enabled(false));
+    let mut smi = probe(&mut sim, 2, Family::Mv6085);
+    let f0 = smi.frames();
+    assert_eq!(smi.phy_read(phy, r(2)).unwrap(), 0x0362);
+    assert_eq!(smi.frames() - f0, 3 * 3);
+    let _ = smi.release();
+    let now = sim.clock.now_ns();
+    let m = sim.bus.device().chip(0).unwrap();
+    assert_eq!(m.ppu_state(now), Some(PPU_STATE_DISABLED));
+    assert_eq!(m.g1_reg(g1::CTL1) & PPU_ENABLE, 0);
+
+    // A PPU that never stops: a typed timeout, the PHY is never touched, PPU_ENABLE is
+    // written back.
+    let mut sim = SwitchSim::single(model().with_ppu_busy(BusyDelay::stuck()));
+    let mut smi = Smi::new(
+        &mut sim.bus,
+        &sim.counter,
+        Addressing::select(Family::Mv6085, 2).unwrap(),
+        Chip::Mv6185,
+        Config::new().with_timeout_ns(1_000_000),
+    )
+    .unwrap();
+    let e = smi.phy_write(phy, r(4), 0x1234).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::Timeout(BusyTimeout {
+                wait: BusyWait::PpuDisabled,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
+    let _ = smi.release();
+    let m = sim.bus.device().chip(0).unwrap();
+    assert_eq!(m.ppu_collisions(), 0);
+    assert_ne!(m.g1_reg(g1::CTL1) & PPU_ENABLE, 0);
+}
+
+/// Regression, found by the 10,000-case property run after the PPU-gated access landed: the
+/// caller clears PPU_ENABLE by hand (a raw G1_CTL1 write) and reads a PHY at once, while
+/// the PPU is still stopping (76.8 µs here). PPU_ENABLE clear does not mean the bus is free:
+/// the driver waits for the PPU state to leave "polling" first.
+#[test]
+fn phy_access_right_after_a_raw_ppu_disable_waits_for_the_ppu_to_stop() {
+    let phy = p(2);
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6185, Attach::Direct)
+            .with_phy(PhyModel::bcm54612e(phy))
+            .with_ppu_busy(BusyDelay::fixed(76_801)),
+    );
+    let mut smi = probe(&mut sim, 0, Family::Mv6085);
+    smi.write(p(0x1B), r(g1::CTL1), 0).unwrap(); // PPU_ENABLE cleared by hand
+    assert_eq!(smi.phy_read(phy, r(2)).unwrap(), 0x0362);
+    let _ = smi.release();
+    assert_eq!(sim.bus.device().chip(0).unwrap().ppu_collisions(), 0);
 }

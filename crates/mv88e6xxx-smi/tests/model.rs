@@ -77,7 +77,8 @@ fn dual_chip_and_direct_layouts() {
         ChipModel::new(Chip::Mv6085, Attach::Direct).with_init_ready_at(Some(1_000_000)),
     );
     let b = &mut sim.bus;
-    assert_eq!(b.read(p(0x1A), r(3)).unwrap(), 0x04A0); // port 10 at 0x1A
+    assert_eq!(b.read(p(0x19), r(3)).unwrap(), 0x04A0); // port 9 (the last of 10) at 0x19
+    assert_eq!(b.read(p(0x1A), r(3)).unwrap(), 0xFFFF); // the 6085 has no port 10
     assert_eq!(b.read(p(0x1B), r(0)).unwrap() & INIT_READY, 0); // not yet ready
     b.write(p(0x10), r(3), 0).unwrap(); // PORT_SWITCH_ID is read-only
     assert_eq!(b.read(p(0x10), r(3)).unwrap(), 0x04A0);
@@ -93,4 +94,63 @@ fn stuck_busy_never_clears() {
     b.write(p(2), r(0), smi_cmd(C22Op::Read, 0x10, 3)).unwrap();
     sim.clock.advance(10_000_000_000);
     assert_ne!(sim.bus.read(p(2), r(0)).unwrap() & BUSY, 0);
+}
+
+#[test]
+fn ppu_owns_the_phy_bus_until_disabled_and_host_accesses_collide() {
+    use mv88e6xxx_smi::regs::{PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK, PPU_STATE_POLLING};
+    use mv88e6xxx_smi::sim::PhyModel;
+    // A 6185 in single-chip mode: its PHYs are switch devices 0x00.., the PPU polls them.
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6185, Attach::Direct).with_phy(PhyModel::bcm54612e(p(2))),
+    );
+    let b = &mut sim.bus;
+    assert_eq!(b.read(p(0x1B), r(0x04)).unwrap() & PPU_ENABLE, PPU_ENABLE);
+    assert_eq!(
+        b.read(p(0x1B), r(0)).unwrap() & PPU_STATE_MASK,
+        PPU_STATE_POLLING
+    );
+    // While the PPU polls, the host's PHY read collides: garbage, counted.
+    assert_eq!(b.read(p(2), r(2)).unwrap(), 0xFFFF);
+    b.write(p(2), r(4), 0x01e1).unwrap(); // lost
+    assert_eq!(b.device().chip(0).unwrap().ppu_collisions(), 2);
+    // Disable it; the state changes 20 µs later (the next frame sees it).
+    b.write(p(0x1B), r(0x04), 0).unwrap();
+    assert_eq!(
+        b.read(p(0x1B), r(0)).unwrap() & PPU_STATE_MASK,
+        PPU_STATE_DISABLED
+    );
+    assert_eq!(b.read(p(2), r(2)).unwrap(), 0x0362);
+    assert_eq!(
+        b.read(p(2), r(4)).unwrap(),
+        0,
+        "the collided write was lost"
+    );
+    // Re-enabled: initializing, then polling again; the bus is the PPU's.
+    b.write(p(0x1B), r(0x04), PPU_ENABLE).unwrap();
+    assert_eq!(
+        b.read(p(0x1B), r(0)).unwrap() & PPU_STATE_MASK,
+        PPU_STATE_POLLING
+    );
+    assert_eq!(b.read(p(2), r(2)).unwrap(), 0xFFFF);
+    assert_eq!(b.device().chip(0).unwrap().ppu_collisions(), 3);
+    // Chips with Global2 PHY access have no PPU to stop, and their PHYs are not devices
+    // in multi-chip mode; chips without it have no SMI_PHY unit (plain registers).
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6185, Attach::Indirect(2)));
+    let b = &mut sim.bus;
+    b.write(p(2), r(1), 0).unwrap();
+    b.write(p(2), r(0), smi_cmd(C22Op::Write, 0x1C, 0x18))
+        .unwrap(); // G2 reg 0x18 = 0
+    b.write(p(2), r(0), smi_cmd(C22Op::Read, 0x1C, 0x18))
+        .unwrap();
+    b.read(p(2), r(0)).unwrap();
+    assert_eq!(
+        b.read(p(2), r(1)).unwrap() & BUSY,
+        0,
+        "no SMI_PHY BUSY on a 6185"
+    );
+    assert!(b.device().chip(0).unwrap().ppu_state(0).is_some());
+    let sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
+    let mut sim = sim;
+    assert!(sim.bus.device().chip(0).unwrap().ppu_state(0).is_none());
 }

@@ -63,6 +63,10 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
     }
 
     /// Start: CTRL = ENABLE | mode | divisor (1 write).
+    #[allow(
+        clippy::arithmetic_side_effects,
+        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+    )]
     fn start_with(&self, mode: Mode, divisor: u16) {
         let mode = match mode {
             Mode::Counter => CTRL::MODE::Counter,
@@ -96,12 +100,34 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
         self.bus.write(self.regs.int, ie);
     }
 
+    /// Whether INT.IP is set (1 read; used only for logging).
+    #[cfg(feature = "defmt")]
+    pub(crate) fn is_pending(&self) -> bool {
+        self.bus.read(self.regs.int).is_set(INT::IP)
+    }
+
+    /// Mask and cancel: INT = IP (IE = 0, IP written 1: W1C), 1 write. Clears a pending
+    /// status along with the enable, so a stale IP cannot pass for a new event once the
+    /// timer is armed again. Only after [`stop`](Self::stop): a stopped timer latches
+    /// nothing more, so nothing can be pending after this write.
+    #[allow(
+        clippy::arithmetic_side_effects,
+        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+    )]
+    pub(crate) fn mask_and_clear(&self) {
+        self.bus.write(self.regs.int, INT::IE::CLEAR + INT::IP::SET);
+    }
+
     /// Acknowledge: read INT; if IP is set, write IP back as 1 with IE as the driver
     /// holds it (1 read, plus 1 write when pending). Returns whether IP was set.
     ///
     /// Linux does a read-modify-write of INT; writing IE from the driver's own state
     /// instead of from the read-back value costs the same and keeps a corrupted read from
     /// switching the interrupt on or setting undefined bits.
+    #[allow(
+        clippy::arithmetic_side_effects,
+        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+    )]
     pub(crate) fn ack(&self, irq_enabled: bool) -> bool {
         let int = self.bus.read(self.regs.int);
         if !int.is_set(INT::IP) {

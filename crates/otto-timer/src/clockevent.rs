@@ -24,6 +24,10 @@ use crate::soc::{Config, Irq};
 /// - Reprogramming never loses the interrupt: every `set_next_event` / `set_periodic`
 ///   uses the "bounce" sequence of the v6.18 fixes (hardware.md §1.5.1) and never
 ///   acknowledges (§1.5.2).
+/// - Pending status, as the [`ClockEvent`] contract states it: arming never clears INT.IP;
+///   [`shutdown`](ClockEvent::shutdown) stops the timer and **then** clears IP along with
+///   IE (the cancelled event's status must not fire the next arm at once); `ack` reports
+///   and clears it.
 /// - Nothing panics on any value read back from the hardware.
 ///
 /// # MMIO cost
@@ -58,8 +62,8 @@ pub struct OttoClockEvent<B: RegisterBus<Word = u32>> {
 
 impl<B: RegisterBus<Word = u32>> OttoClockEvent<B> {
     /// Take timer `index` of the block behind `bus` as a clockevent and leave it shut
-    /// down (CTRL = 0, INT.IE = 0: two writes; a pending IP is left for
-    /// [`ack`](ClockEvent::ack)).
+    /// down (CTRL = 0, then INT = IP with IE = 0: two writes; a status left pending by
+    /// firmware or a previous owner is cleared, as by [`shutdown`](ClockEvent::shutdown)).
     ///
     /// Errors: [`Error::InvalidConfig`] when the SoC has no timer `index` or the tick rate
     /// cannot be reached; nothing is written then.
@@ -155,10 +159,20 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for OttoClockEvent<B> {
         Ok(())
     }
 
-    /// CTRL = 0 and INT.IE = 0 (2 writes). A pending IP is left pending.
+    /// CTRL = 0, then INT = IP with IE = 0 (2 writes): stopped, masked, and a pending IP
+    /// cleared (W1C). The order matters: once stopped the timer latches nothing more, so
+    /// no status can survive the shutdown and fire the next arm at once.
     fn shutdown(&mut self) {
+        // Only with logging on: one read to say a cancelled event's status is dropped.
+        #[cfg(feature = "defmt")]
+        if self.channel.is_pending() {
+            hwtimer_core::log_debug!(
+                "Otto timer {=usize}: stale status dropped at shutdown",
+                self.index()
+            );
+        }
         self.channel.stop();
-        self.channel.set_irq_enabled(false);
+        self.channel.mask_and_clear();
         self.irq_enabled = false;
     }
 

@@ -12,7 +12,7 @@
 //! | module / type | what it holds |
 //! |---|---|
 //! | [`regs`] | the register map (tock-registers), every offset and field once with its source |
-//! | [`soc`] | per-SoC descriptions (base, timer count, bus clock, IRQ lines) and the divisor maths |
+//! | [`soc`] | per-SoC descriptions (base, timer count, DTS bus clock, IRQ lines), [`Config`] (SoC, board bus clock, tick rate) and the divisor maths |
 //! | [`OttoClocksource`] | a timer free-running in TIMER mode with DATA = 0: [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) |
 //! | [`OttoClockEvent`] | a timer as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot (COUNTER mode), periodic (TIMER mode), lost-interrupt-safe reprogramming |
 //! | [`OttoTimers`] | hands out each timer once, and the per-CPU layout ([`OttoTimers::per_cpu`]) |
@@ -29,7 +29,10 @@
 //!   `[8, 0x0FFF_FFFF]` ticks (else [`Error::InvalidConfig`](hwtimer_core::Error), nothing
 //!   written); through [`Alarm`](hwtimer_core::Alarm) deadlines are absolute and never early.
 //! - Reprogramming a running timer never loses its interrupt (the v6.18 "bounce", see
-//!   [`OttoClockEvent`]) and never acknowledges a pending interrupt.
+//!   [`OttoClockEvent`]) and never acknowledges a pending interrupt; `shutdown` clears it
+//!   (the cancelled event's status never fires the next arm).
+//! - The LXB bus clock is the board's: [`Config::with_bus_clock_hz`] when it is not the
+//!   SoC's DTS rate (see [`soc`]).
 //! - Nothing panics, whatever the registers read back.
 //!
 //! ## Example
@@ -86,12 +89,32 @@
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
 #![cfg_attr(not(feature = "sim"), no_std)]
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+// Library code never panics on any register value or input: no unwrap/expect/panic, no
+// indexing that can go out of bounds, no arithmetic that can overflow implicitly.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod channel;
 pub mod clockevent;
 pub mod clocksource;
 pub mod regs;
 #[cfg(feature = "sim")]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    reason = "host-only model and measurements (feature `sim`), not driver code"
+)]
 pub mod sim;
 pub mod soc;
 
@@ -147,7 +170,11 @@ impl<B: RegisterBus<Word = u32> + Clone> OttoTimers<B> {
 
     fn take(&mut self, index: usize) -> Result<(), Error> {
         self.config.check_index(index)?;
-        let bit = 1u8 << index; // index < MAX_TIMERS = 6
+        // index < MAX_TIMERS = 6 after check_index; checked anyway, so no input can panic.
+        let bit = u32::try_from(index)
+            .ok()
+            .and_then(|i| 1u8.checked_shl(i))
+            .ok_or(Error::InvalidConfig)?;
         if self.taken & bit != 0 {
             return Err(Error::InvalidConfig);
         }

@@ -118,12 +118,21 @@ impl TimerRegs {
     /// The registers of timer `n` (no bounds check: callers validate `n` against the
     /// SoC's timer count; an offset outside the bus window reads all ones and drops
     /// writes, per the [`RegisterBus`](hwtimer_core::RegisterBus) contract).
+    ///
+    /// Defined for every `n`: the offsets saturate at `usize::MAX` (outside any window)
+    /// instead of overflowing, so no input can panic.
+    ///
+    /// ```
+    /// use otto_timer::regs::TimerRegs;
+    /// assert_eq!(TimerRegs::of(usize::MAX).int.offset(), usize::MAX);
+    /// ```
     pub const fn of(n: usize) -> Self {
+        let base = n.saturating_mul(TIMER_STRIDE);
         Self {
-            data: DATA_REG.nth(n, TIMER_STRIDE),
-            cnt: CNT_REG.nth(n, TIMER_STRIDE),
-            ctrl: CTRL_REG.nth(n, TIMER_STRIDE),
-            int: INT_REG.nth(n, TIMER_STRIDE),
+            data: Reg::new(base.saturating_add(DATA_REG.offset())),
+            cnt: Reg::new(base.saturating_add(CNT_REG.offset())),
+            ctrl: Reg::new(base.saturating_add(CTRL_REG.offset())),
+            int: Reg::new(base.saturating_add(INT_REG.offset())),
         }
     }
 }
@@ -159,5 +168,25 @@ mod tests {
         assert_eq!((INT::IP::SET).value, 1 << 16);
         assert_eq!(CNT::CNT.mask, COUNTER_MASK);
         assert_eq!(decode(0x38), (3, 0x8));
+    }
+
+    #[test]
+    fn index_helpers_are_total() {
+        // The same offsets as Reg::nth where that cannot overflow…
+        assert_eq!(
+            TimerRegs::of(5).ctrl.offset(),
+            CTRL_REG.nth(5, TIMER_STRIDE).offset()
+        );
+        // …and saturation where it would (Reg::nth panics in debug builds there).
+        for n in [
+            usize::MAX / TIMER_STRIDE,
+            usize::MAX / TIMER_STRIDE + 1,
+            usize::MAX,
+        ] {
+            let r = TimerRegs::of(n);
+            assert!(r.data.offset() <= r.int.offset(), "{n}");
+            assert!(r.int.offset() >= usize::MAX - 0xF, "{n}");
+        }
+        assert_eq!(decode(usize::MAX), (usize::MAX / 0x10, 0xF));
     }
 }

@@ -6,14 +6,16 @@
 //! [`Mmio`](hwtimer_core::Mmio). It models, per timer (facts from hardware.md §1.3–1.5):
 //!
 //! - a 28-bit up-counter that advances with virtual time at `LXB / DIVISOR` while
-//!   CTRL.ENABLE is set, and freezes when it is cleared;
+//!   CTRL.ENABLE is set, and freezes when it is cleared; the LXB rate is the SoC's DTS
+//!   default or the board's ([`OttoModel::with_bus_clock_hz`]);
 //! - **DATA write resets the counter to 0**; **CNT writes are ignored**;
 //! - reaching DATA: in TIMER mode the counter restarts from 0 and keeps running (DATA = 0
 //!   means a free-running wrap at 2^28); in COUNTER mode it resets to 0 and stops until
 //!   ENABLE is cleared and set again;
 //! - INT.IP **latches** at every expiry (whether or not IE is set), is **write-1-to-clear**
 //!   and is not changed by writing 0; the interrupt line is IE && IP;
-//! - **the lost-interrupt quirk** (§1.5.1): see [below](#the-lost-interrupt-quirk).
+//! - **the lost-interrupt quirk** (§1.5.1), in one of several variants: see
+//!   [below](#the-lost-interrupt-quirk).
 //!
 //! Assumptions where the sources say nothing (all **unverified**, chosen to be
 //! conservative or simple, and documented here so a reader can challenge them):
@@ -22,28 +24,50 @@
 //!   `n` expires exactly `n` ticks after the start;
 //! - DATA = 1 (below the hardware minimum of 2) never raises the interrupt (counted as
 //!   lost); DIVISOR = 0 stops the counter;
+//! - a stopped timer latches nothing: IP cleared after CTRL = 0 stays clear;
 //! - accesses outside the block, or misaligned, read all ones and drop writes (as
 //!   [`Mmio`](hwtimer_core::Mmio) does).
 //!
 //! # The lost-interrupt quirk
 //!
-//! Hardware: stopping and reprogramming a running timer within about 5 µs of its expiry
-//! can make the reprogrammed timer expire **without** raising its interrupt; the CPU
-//! then waits for a tick that never comes (v6.18 fixes, OpenWrt PR #19468). The model
-//! makes the "can" a "does" (worst case, deterministic):
+//! **What the sources say** (v6.18 fixes, OpenWrt PR #19468; `docs/otto-timer.md`):
+//! stopping and reprogramming a running timer within about 5 µs of its expiry *can* lose
+//! the interrupt, and the CPU then waits for a tick that never comes. The upstream
+//! workaround ("bounce": stop, re-enable with the slowest divisor keeping the old target,
+//! stop, DATA, enable) was written on the explanation that "the pending state machine
+//! settles" when the timer runs again on its old target. Nobody has published the
+//! mechanism; the model therefore does **not** assume one. It makes the part the sources
+//! state deterministic, and offers the unstated part as selectable hypotheses
+//! ([`LostIrqQuirk`]), so a test can show which sequences survive which hypothesis instead
+//! of encoding the fix as the model's rule.
 //!
-//! 1. clearing CTRL.ENABLE while the counter is running and its next expiry is at most
-//!    [`LOST_IRQ_WINDOW_NS`] away *arms* the fault;
-//! 2. if DATA is then written before the timer is enabled again, the fault is *doomed*:
-//!    the next expiry of that timer does not latch IP (it is counted in
-//!    [`TimerStats::lost`]);
-//! 3. enabling the timer again **without** writing DATA (the "bounce": same target,
-//!    slowest divisor) lets the state machine settle and disarms the fault. Stopping it
-//!    again is then harmless because, at divisor 0xFFFF, the old target is at least one
-//!    327 µs tick away, far outside the window.
+//! Common to every affected variant (the part the sources state, made a "does"):
 //!
-//! The naive sequence (stop, DATA, start) therefore loses the interrupt and the driver's
-//! sequence does not; `tests/driver.rs` shows both.
+//! 1. **In flight.** Clearing CTRL.ENABLE while the counter runs and its next expiry is at
+//!    most [`LOST_IRQ_WINDOW_NS`] away (configurable: [`OttoModel::with_window_ns`]) leaves
+//!    an *expiry in flight* ([`TimerStats::in_flight`]). It does not latch IP by itself
+//!    (so the cancelled event raises nothing later). A second stop inside the window
+//!    replaces it. The window is virtual time, whatever the divisor.
+//! 2. It is resolved by the next DATA write or ENABLE 0 → 1 edge, whichever comes first,
+//!    as the variant says; outside the window a stop leaves nothing behind.
+//!
+//! The variants differ only in how it resolves:
+//!
+//! | variant | DATA written while in flight | re-enabled without a DATA write | naive stop/DATA/start | bounce |
+//! |---|---|---|---|---|
+//! | [`CarriedIntoReload`](LostIrqQuirk::CarriedIntoReload) (default) | carried into the new target: that target's first expiry latches no IP (lost) | settles on the old target, harmlessly | **loses** the new interrupt | keeps it |
+//! | [`CompletesOnResume`](LostIrqQuirk::CompletesOnResume) | discarded with the reset counter, harmlessly | completes on the old target at once: the counter resets (COUNTER mode: and stops) without latching IP (lost) | keeps it | keeps it (loses only the bounce's own, discarded, target) |
+//! | [`Off`](LostIrqQuirk::Off) | — | — | keeps it | keeps it |
+//!
+//! `CarriedIntoReload` is the hypothesis the upstream fix was designed around; the model
+//! reproduces the reported symptom with it, and `tests/driver.rs` shows the naive sequence
+//! stalling there. `CompletesOnResume` is a different, equally unverified comparator: one
+//! that ties the in-flight match to the counter value rather than to the target register.
+//! Under it the naive sequence survives and a plain pause/resume near expiry is what loses
+//! an interrupt. The driver's bounce must keep the reprogrammed interrupt on **every**
+//! variant (`tests/driver.rs` checks it at every point of the window), which is the claim
+//! the model can support; that the real silicon behaves like `CarriedIntoReload` is the
+//! upstream report's claim, not the model's.
 
 use std::collections::VecDeque;
 
@@ -102,10 +126,29 @@ pub fn ns_for_ticks(ticks: u64, bus_hz: u32, divisor: u16) -> u64 {
     u64::try_from(ns).unwrap_or(u64::MAX)
 }
 
+/// Which hypothesis about the lost-interrupt quirk the model runs; see the
+/// [module docs](self#the-lost-interrupt-quirk) for what each assumes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LostIrqQuirk {
+    /// An unaffected revision: a stop near expiry leaves nothing behind.
+    Off,
+    /// The in-flight expiry is carried into a target reloaded (DATA written) before the
+    /// next enable, whose first expiry then latches no IP; re-enabling without a reload
+    /// lets it settle on the old target. The naive sequence loses the interrupt.
+    #[default]
+    CarriedIntoReload,
+    /// The in-flight expiry is discarded by a DATA write (the reload resets the counter it
+    /// belonged to); re-enabling without a reload completes it on the old target at once,
+    /// without IP. The naive sequence survives; a pause/resume near expiry loses.
+    CompletesOnResume,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Wedge {
     None,
-    Armed,
+    /// An expiry in flight since a stop inside the window.
+    InFlight,
+    /// (`CarriedIntoReload`) the next expiry latches no IP.
     Doomed,
 }
 
@@ -128,8 +171,14 @@ pub struct Start {
 pub struct TimerStats {
     /// Expiries that latched IP.
     pub fired: u64,
-    /// Expiries that did not latch IP (the quirk, or a target below 2).
+    /// Expiries of the target the timer ran with that did not latch IP (the quirk, or a
+    /// target below 2).
     pub lost: u64,
+    /// Stops inside the quirk window that left an expiry in flight (any affected variant).
+    pub in_flight: u64,
+    /// In-flight expiries resolved without costing an interrupt (settled on the old target
+    /// by a re-enable, or discarded by a DATA write, as the variant says).
+    pub settled: u64,
     /// Every value written to DATA, in order.
     pub data_writes: Vec<u32>,
     /// Every start, in order.
@@ -298,27 +347,60 @@ pub struct OttoModel {
     bus_hz: u32,
     timers: Vec<TimerModel>,
     window_ns: u64,
-    quirk: bool,
+    quirk: LostIrqQuirk,
     overrides: VecDeque<u32>,
 }
 
 impl OttoModel {
-    /// The block of `soc`, every timer stopped with all registers 0, quirk on.
+    /// The block of `soc` on its DTS bus clock, every timer stopped with all registers 0,
+    /// the default quirk variant ([`LostIrqQuirk::CarriedIntoReload`]).
     pub fn new(soc: Soc) -> Self {
         let info = soc.info();
         Self {
             bus_hz: info.bus_clock_hz,
             timers: vec![TimerModel::new(); info.timers],
             window_ns: LOST_IRQ_WINDOW_NS,
-            quirk: true,
+            quirk: LostIrqQuirk::default(),
             overrides: VecDeque::new(),
         }
     }
 
-    /// Switch the lost-interrupt quirk on or off (off models an unaffected revision).
-    pub fn with_quirk(mut self, on: bool) -> Self {
-        self.quirk = on;
+    /// The block of `config.soc` on the board's bus clock (`config.bus_clock_hz`).
+    pub fn for_config(config: &Config) -> Self {
+        Self::new(config.soc).with_bus_clock_hz(config.bus_clock_hz)
+    }
+
+    /// Run the block on a board whose LXB bus clock is `hz` (the RTL930x derives it from
+    /// the switch PLL, so it need not be the DTS value).
+    pub fn with_bus_clock_hz(mut self, hz: u32) -> Self {
+        self.bus_hz = hz;
         self
+    }
+
+    /// The LXB rate the counters run on.
+    pub fn bus_clock_hz(&self) -> u32 {
+        self.bus_hz
+    }
+
+    /// Switch the lost-interrupt quirk on (the default variant) or off (an unaffected
+    /// revision). See [`with_lost_irq`](Self::with_lost_irq) for the other variants.
+    pub fn with_quirk(self, on: bool) -> Self {
+        self.with_lost_irq(if on {
+            LostIrqQuirk::default()
+        } else {
+            LostIrqQuirk::Off
+        })
+    }
+
+    /// Select the hypothesis the lost-interrupt quirk follows.
+    pub fn with_lost_irq(mut self, quirk: LostIrqQuirk) -> Self {
+        self.quirk = quirk;
+        self
+    }
+
+    /// The quirk variant.
+    pub fn lost_irq(&self) -> LostIrqQuirk {
+        self.quirk
     }
 
     /// Change the quirk window (default [`LOST_IRQ_WINDOW_NS`]).
@@ -390,22 +472,37 @@ impl OttoModel {
         };
         t.sync(now, bus_hz);
         let new_enable = value & (CTRL::ENABLE::SET).value != 0;
-        if quirk
+        // Common to every affected variant: a stop inside the window leaves an expiry in
+        // flight (it replaces whatever an earlier stop left).
+        if quirk != LostIrqQuirk::Off
             && t.counting()
             && !new_enable
             && let Some(fire) = t.fire_ns(t.fires_seen, bus_hz)
             && fire.saturating_sub(now) <= window
         {
-            t.wedge = Wedge::Armed;
+            t.wedge = Wedge::InFlight;
+            t.stats.in_flight += 1;
         }
         let was_enabled = t.enabled();
         t.freeze(now, bus_hz);
         t.ctrl = value;
         if !was_enabled && new_enable {
             t.expired = false;
-            if t.wedge == Wedge::Armed {
-                // Re-enabled on the same target: the pending logic settles.
+            if t.wedge == Wedge::InFlight {
                 t.wedge = Wedge::None;
+                match quirk {
+                    // Re-enabled on the same target: it settles there, nothing latched.
+                    LostIrqQuirk::CarriedIntoReload | LostIrqQuirk::Off => t.stats.settled += 1,
+                    // The in-flight match completes on the old target now: the counter
+                    // resets as at an expiry (COUNTER mode: and stops), IP stays clear.
+                    LostIrqQuirk::CompletesOnResume => {
+                        t.origin_value = 0;
+                        t.origin_ns = now;
+                        t.fires_seen = 0;
+                        t.expired = !t.periodic();
+                        t.stats.lost += 1;
+                    }
+                }
             }
             t.stats.starts.push(Start {
                 at_ns: now,
@@ -417,7 +514,7 @@ impl OttoModel {
     }
 
     fn write_data(&mut self, now: u64, n: usize, value: u32) {
-        let bus_hz = self.bus_hz;
+        let (bus_hz, quirk) = (self.bus_hz, self.quirk);
         let Some(t) = self.timers.get_mut(n) else {
             return;
         };
@@ -426,8 +523,16 @@ impl OttoModel {
         t.origin_value = 0;
         t.origin_ns = now;
         t.fires_seen = 0;
-        if t.wedge == Wedge::Armed {
-            t.wedge = Wedge::Doomed;
+        if t.wedge == Wedge::InFlight {
+            match quirk {
+                // Carried into the reloaded target: its first expiry will latch no IP.
+                LostIrqQuirk::CarriedIntoReload => t.wedge = Wedge::Doomed,
+                // Discarded with the counter it belonged to.
+                LostIrqQuirk::CompletesOnResume | LostIrqQuirk::Off => {
+                    t.wedge = Wedge::None;
+                    t.stats.settled += 1;
+                }
+            }
         }
         t.stats.data_writes.push(value);
     }
@@ -737,7 +842,8 @@ pub fn measure_mmio_costs(soc: Soc) -> Result<MmioCosts, Error> {
 /// Reprogram a running oneshot `lead_ns` before its expiry (the Linux ≥ 6.9 pattern behind
 /// the v6.18 fixes), with the driver's sequence or, if `naive`, the pre-v6.18 stop/DATA/start
 /// one, then wait for the new expiry. Returns the virtual time of the interrupt, or `None`
-/// when it was lost and the CPU would stall.
+/// when it was lost and the CPU would stall. Runs the default quirk variant; see
+/// [`reprogram_near_expiry_with`] for the others.
 ///
 /// ```
 /// use otto_timer::Soc;
@@ -746,12 +852,31 @@ pub fn measure_mmio_costs(soc: Soc) -> Result<MmioCosts, Error> {
 /// assert!(reprogram_near_expiry(Soc::Rtl838x, 1_000, false).unwrap().is_some());
 /// ```
 pub fn reprogram_near_expiry(soc: Soc, lead_ns: u64, naive: bool) -> Result<Option<u64>, Error> {
-    let sim = OttoSim::new(soc);
+    reprogram_near_expiry_with(soc, LostIrqQuirk::default(), lead_ns, naive)
+}
+
+/// [`reprogram_near_expiry`] on the model running the `quirk` variant.
+///
+/// ```
+/// use otto_timer::Soc;
+/// use otto_timer::sim::{LostIrqQuirk, reprogram_near_expiry_with};
+/// let benign = LostIrqQuirk::CompletesOnResume;
+/// assert!(reprogram_near_expiry_with(Soc::Rtl838x, benign, 1_000, true).unwrap().is_some());
+/// ```
+pub fn reprogram_near_expiry_with(
+    soc: Soc,
+    quirk: LostIrqQuirk,
+    lead_ns: u64,
+    naive: bool,
+) -> Result<Option<u64>, Error> {
     let config = Config::new(soc);
-    let tick_ns = ns_for_ticks(1, soc.info().bus_clock_hz, config.divisor()?);
+    let model = OttoModel::for_config(&config).with_lost_irq(quirk);
+    let sim = OttoSim::with_model(model, SIM_READ_NS, SIM_WRITE_NS);
+    let tick_ns = ns_for_ticks(1, config.bus_clock_hz, config.divisor()?);
     let mut ev = OttoClockEvent::new(sim.bus(), &config, 0)?;
     ev.set_next_event(100)?;
-    sim.clock().advance((100 * tick_ns).saturating_sub(lead_ns));
+    sim.clock()
+        .advance(100u64.saturating_mul(tick_ns).saturating_sub(lead_ns));
     if naive {
         ev.set_next_event_unsafe_naive(50)?;
     } else {

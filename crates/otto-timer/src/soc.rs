@@ -5,6 +5,26 @@
 //! `rtl839x.dtsi`, `rtl930x.dtsi`, `rtl931x.dtsi` (project `hardware.md` §1.2). The timer
 //! counts are the ones the DTS lists; PR #10631 mentions 6 timers on RTL930x and 7 on
 //! RTL931x, which is **unverified**, so the driver only uses the DTS count.
+//!
+//! # The LXB bus clock is the board's
+//!
+//! The timers count the LXB bus clock through a 16-bit prescaler, so every rate the driver
+//! reports depends on it. The DTS gives 200 MHz (RTL838x/839x/931x) and 175 MHz (RTL930x),
+//! and [`Config::new`] uses those as per-SoC defaults ([`SocInfo::bus_clock_hz`]). On
+//! RTL930x the LXB clock is derived from the switch PLL and the board decides the
+//! derivation: 175 MHz is what the DTS says, other derived rates such as 153.125 MHz are
+//! possible. A board that runs another rate states it with
+//! [`Config::with_bus_clock_hz`]; the divisor is then checked against that rate exactly,
+//! as for the default:
+//!
+//! ```
+//! use otto_timer::{Config, Soc};
+//! use hwtimer_core::Error;
+//! let board = Config::new(Soc::Rtl930x).with_bus_clock_hz(153_125_000);
+//! assert_eq!(board.divisor(), Ok(49)); // 153.125 MHz / 49 = 3.125 MHz exactly
+//! // 6.25 MHz would need 24.5: not reachable, refused rather than rounded.
+//! assert_eq!(board.with_tick_hz(6_250_000).divisor(), Err(Error::InvalidConfig));
+//! ```
 
 use hwtimer_core::Error;
 
@@ -30,7 +50,9 @@ pub enum Soc {
     Rtl838x,
     /// RTL839x (Cypress): 5 timers at `0x3100`, rtl-intc IRQ 29, 28, 17, 16, 15, LXB 200 MHz.
     Rtl839x,
-    /// RTL930x (Longan): 5 timers at `0x3200`, rtl-intc IRQ 7..=11, LXB 175 MHz.
+    /// RTL930x (Longan): 5 timers at `0x3200`, rtl-intc IRQ 7..=11, LXB 175 MHz per the DTS
+    /// (derived from the switch PLL: a board may run another rate, see
+    /// [`Config::with_bus_clock_hz`]).
     Rtl930x,
     /// RTL931x (Mango): 6 timers at `0x3200`, MIPS GIC shared 0..=5 (level-high), LXB 200 MHz.
     Rtl931x,
@@ -54,7 +76,8 @@ pub struct SocInfo {
     pub block_offset: usize,
     /// Number of timers the DTS describes.
     pub timers: usize,
-    /// The timer input clock (LXB bus clock), Hz.
+    /// The timer input clock (LXB bus clock) the DTS gives, Hz: the default of
+    /// [`Config::new`]. The board decides the real rate ([`Config::bus_clock_hz`]).
     pub bus_clock_hz: u32,
     /// Interrupt line of timer `n` at index `n` (TC0..TCn); only the first
     /// [`timers`](Self::timers) entries are meaningful.
@@ -62,9 +85,9 @@ pub struct SocInfo {
 }
 
 impl SocInfo {
-    /// Physical address of the timer block.
+    /// Physical address of the timer block (saturating, for a nonsense `block_offset`).
     pub const fn phys_base(&self) -> usize {
-        SOC_BUS_BASE + self.block_offset
+        SOC_BUS_BASE.saturating_add(self.block_offset)
     }
 
     /// Uncached (KSEG1) virtual address of the timer block, what bare-metal code
@@ -73,9 +96,10 @@ impl SocInfo {
         KSEG1 | self.phys_base()
     }
 
-    /// Length in bytes of the register window covering all timers.
+    /// Length in bytes of the register window covering all timers (saturating, for a
+    /// nonsense `timers`).
     pub const fn block_len(&self) -> usize {
-        self.timers * TIMER_STRIDE
+        self.timers.saturating_mul(TIMER_STRIDE)
     }
 
     /// The interrupt of timer `n`; [`Error::InvalidConfig`] if the SoC has no such timer.
@@ -161,14 +185,17 @@ pub const fn divisor_for(bus_hz: u32, tick_hz: u32) -> Result<u16, Error> {
     if tick_hz == 0 || bus_hz == 0 || !bus_hz.is_multiple_of(tick_hz) {
         return Err(Error::InvalidConfig);
     }
-    let div = bus_hz / tick_hz;
+    let Some(div) = bus_hz.checked_div(tick_hz) else {
+        return Err(Error::InvalidConfig);
+    };
     if div == 0 || div > 0xFFFF {
         return Err(Error::InvalidConfig);
     }
     Ok(div as u16)
 }
 
-/// How the timers of a block are configured: which SoC and which tick rate.
+/// How the timers of a block are configured: which SoC, the LXB bus clock the board runs
+/// it at, and the tick rate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Config {
@@ -176,14 +203,20 @@ pub struct Config {
     pub soc: Soc,
     /// The tick rate every timer of the block runs at, Hz (default 3.125 MHz, as Linux).
     pub tick_hz: u32,
+    /// The LXB bus clock feeding the prescalers on this board, Hz (default: the SoC's DTS
+    /// rate, [`SocInfo::bus_clock_hz`]; see the [module docs](self) for why the board
+    /// decides it).
+    pub bus_clock_hz: u32,
 }
 
 impl Config {
-    /// `soc` at the default 3.125 MHz.
+    /// `soc` at the default 3.125 MHz, on the SoC's DTS bus clock (200 MHz, or 175 MHz on
+    /// RTL930x).
     pub const fn new(soc: Soc) -> Self {
         Self {
             soc,
             tick_hz: DEFAULT_TICK_HZ,
+            bus_clock_hz: soc.info().bus_clock_hz,
         }
     }
 
@@ -193,14 +226,22 @@ impl Config {
         self
     }
 
+    /// The same on a board whose LXB bus clock runs at `bus_clock_hz` (checked by
+    /// [`validate`](Self::validate): the tick rate must be reachable from it exactly).
+    pub const fn with_bus_clock_hz(mut self, bus_clock_hz: u32) -> Self {
+        self.bus_clock_hz = bus_clock_hz;
+        self
+    }
+
     /// The SoC description.
     pub const fn info(&self) -> SocInfo {
         self.soc.info()
     }
 
-    /// The prescaler for [`tick_hz`](Self::tick_hz); see [`divisor_for`] for the errors.
+    /// The prescaler that divides [`bus_clock_hz`](Self::bus_clock_hz) down to
+    /// [`tick_hz`](Self::tick_hz) exactly; see [`divisor_for`] for the errors.
     pub const fn divisor(&self) -> Result<u16, Error> {
-        divisor_for(self.soc.info().bus_clock_hz, self.tick_hz)
+        divisor_for(self.bus_clock_hz, self.tick_hz)
     }
 
     /// Check the configuration and return the prescaler; errors as [`divisor_for`].
@@ -246,9 +287,37 @@ mod tests {
         // Mainline divisors: 64 at 200 MHz, 56 at 175 MHz.
         assert_eq!(Config::new(Soc::Rtl838x).divisor(), Ok(64));
         assert_eq!(Config::new(Soc::Rtl930x).divisor(), Ok(56));
+        assert_eq!(Config::new(Soc::Rtl930x).bus_clock_hz, 175_000_000);
         assert_eq!(
             Config::new(Soc::Rtl931x).check_index(6),
             Err(Error::InvalidConfig)
+        );
+    }
+
+    #[test]
+    fn the_board_s_bus_clock_decides_the_divisor_exactly() {
+        // RTL930x LXB from the switch PLL: 153.125 MHz is reachable for 3.125 MHz (49)…
+        let board = Config::new(Soc::Rtl930x).with_bus_clock_hz(153_125_000);
+        assert_eq!(board.divisor(), Ok(49));
+        assert_eq!(board.validate(), Ok(49));
+        // …the DTS default is not silently kept…
+        assert_ne!(board.divisor(), Config::new(Soc::Rtl930x).divisor());
+        // …and a rate it cannot reach exactly is refused, as for the default clock.
+        assert_eq!(
+            board.with_tick_hz(6_250_000).divisor(),
+            Err(Error::InvalidConfig)
+        );
+        assert_eq!(
+            Config::new(Soc::Rtl838x).with_bus_clock_hz(0).validate(),
+            Err(Error::InvalidConfig)
+        );
+        // Nonsense SocInfo values saturate instead of overflowing.
+        let mut info = Soc::Rtl838x.info();
+        info.timers = usize::MAX;
+        info.block_offset = usize::MAX;
+        assert_eq!(
+            (info.block_len(), info.phys_base()),
+            (usize::MAX, usize::MAX)
         );
     }
 

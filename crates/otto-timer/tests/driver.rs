@@ -1,12 +1,15 @@
 //! The driver against the model: clocksource, clockevent, the lost-interrupt quirk, the
 //! per-CPU layout, and the documented MMIO costs.
 
-use hwtimer_core::sim::SimBus;
+use hwtimer_core::sim::{MmioStats, SimBus};
 use hwtimer_core::{
     Alarm, ClockEvent, Clocksource, Error, Extended, Fired, Monotonic, RegisterBusExt,
 };
 use otto_timer::regs::{CTRL, DATA, INT, TimerRegs};
-use otto_timer::sim::{LOST_IRQ_WINDOW_NS, OttoModel, OttoSim, measure_mmio_costs};
+use otto_timer::sim::{
+    LOST_IRQ_WINDOW_NS, LostIrqQuirk, OttoModel, OttoSim, SIM_READ_NS, SIM_WRITE_NS,
+    measure_mmio_costs,
+};
 use otto_timer::soc::Irq;
 use otto_timer::{Config, OttoClockEvent, OttoClocksource, OttoTimers, Soc};
 
@@ -53,6 +56,40 @@ fn clocksource_extends_to_64_bits_across_wraps() {
     let expected = 300 * 3_125_000; // 300 s, ~3.5 wraps of 2^28
     assert!(ticks >= expected && ticks < expected + 100, "{ticks}");
     assert!(ticks > 3 << 28);
+}
+
+#[test]
+fn the_board_s_bus_clock_sets_the_divisor_and_time_stays_exact() {
+    // An RTL930x board whose LXB (derived from the switch PLL) runs at 153.125 MHz, not the
+    // DTS's 175 MHz: the driver must program divisor 49, or time runs 12.5 % slow.
+    let board = Config::new(Soc::Rtl930x).with_bus_clock_hz(153_125_000);
+    let sim = OttoSim::with_model(OttoModel::for_config(&board), 0, 0);
+    let cs = OttoClocksource::new(sim.bus(), &board, 4).unwrap();
+    assert_eq!((cs.divisor(), cs.freq_hz()), (49, 3_125_000));
+    assert_eq!(sim.stats(4).starts[0].divisor, 49);
+    let a = cs.read();
+    sim.clock().advance(1_000_000);
+    assert_eq!(cs.read() - a, 3125, "1 ms at 3.125 MHz");
+    // The DTS default on the same board would count 2734 ticks per ms.
+    let dts = OttoClocksource::new(sim.bus(), &Config::new(Soc::Rtl930x), 3).unwrap();
+    let a = dts.read();
+    sim.clock().advance(1_000_000);
+    assert_eq!(dts.read() - a, 2734);
+    // A clockevent on that board fires after its delta in 320 ns ticks.
+    let mut ev = OttoClockEvent::new(sim.bus(), &board, 0).unwrap();
+    ev.set_next_event(100).unwrap();
+    let start = sim.stats(0).starts.last().unwrap().at_ns;
+    assert_eq!(sim.advance_to_next_irq(0), Some(start + 100 * TICK_NS));
+    // Unreachable rates are refused before anything is written.
+    let before = sim.bus().stats();
+    for bad in [board.with_tick_hz(6_250_000), board.with_bus_clock_hz(0)] {
+        assert_eq!(
+            OttoClockEvent::new(sim.bus(), &bad, 1).err(),
+            Some(Error::InvalidConfig)
+        );
+        assert!(OttoTimers::new(sim.bus(), bad).is_err());
+    }
+    assert_eq!(sim.bus().stats(), before);
 }
 
 #[test]
@@ -131,15 +168,56 @@ fn periodic_hz100_ticks_every_10ms_in_timer_mode() {
 }
 
 #[test]
-fn shutdown_stops_and_masks_but_leaves_pending_for_ack() {
+fn shutdown_stops_masks_and_cancels_a_pending_interrupt() {
     let sim = OttoSim::new(Soc::Rtl838x);
     let mut ev = OttoClockEvent::new(sim.bus(), &cfg(), 0).unwrap();
     ev.set_next_event(10).unwrap();
     sim.clock().advance(10 * TICK_NS);
+    assert!(sim.irq_asserted(0), "fired, not yet handled");
+    sim.bus().reset_stats();
     ev.shutdown();
+    assert_eq!(
+        sim.bus().stats(),
+        MmioStats {
+            reads: 0,
+            writes: 2
+        }
+    );
     assert!(!sim.irq_asserted(0), "masked");
     assert_eq!(sim.advance_to_next_irq(0), None, "stopped");
-    assert!(ev.ack(), "the pending state survived shutdown");
+    assert!(!ev.ack(), "the cancelled event's status is gone");
+    let int = sim.bus().read(TimerRegs::of(0).int);
+    assert!(!int.is_set(INT::IP) && !int.is_set(INT::IE));
+}
+
+#[test]
+fn a_stale_pending_status_never_fires_the_next_arm() {
+    // Shut down with its interrupt pending, then armed again 320 ms ahead: the line must
+    // stay low until the new target, and ack must not report the old event as new.
+    let sim = OttoSim::new(Soc::Rtl838x);
+    let mut ev = OttoClockEvent::new(sim.bus(), &cfg(), 0).unwrap();
+    ev.set_next_event(10).unwrap();
+    sim.clock().advance(20 * TICK_NS);
+    ev.shutdown();
+    let delta = 1_000_000; // 320 ms at 3.125 MHz
+    ev.set_next_event(delta).unwrap();
+    let start = sim.stats(0).starts.last().unwrap().at_ns;
+    assert!(!sim.irq_asserted(0), "the line asserted at once");
+    assert!(!ev.ack(), "a stale status passed for a new event");
+    assert_eq!(sim.advance_to_next_irq(0), Some(start + delta * TICK_NS));
+    assert!(ev.ack());
+    // The same through an Alarm: cancel() then a new deadline fires at that deadline.
+    let cs = OttoClocksource::new(sim.bus(), &cfg(), 1).unwrap();
+    let time = Extended::new(&cs);
+    let mut alarm = Alarm::new(ev, &time).unwrap();
+    alarm.set_delta(10).unwrap();
+    sim.clock().advance(100 * TICK_NS);
+    alarm.cancel();
+    let deadline = time.now() + delta;
+    alarm.set_deadline(deadline).unwrap();
+    assert_eq!(alarm.on_interrupt(), Fired::Spurious);
+    sim.advance_to_next_irq(0).unwrap();
+    assert!(matches!(alarm.on_interrupt(), Fired::Deadline { now, .. } if now >= deadline));
 }
 
 #[test]
@@ -148,15 +226,16 @@ fn reprogramming_never_acknowledges_a_pending_interrupt() {
     let mut ev = OttoClockEvent::new(sim.bus(), &cfg(), 0).unwrap();
     ev.set_next_event(10).unwrap();
     sim.clock().advance(20 * TICK_NS); // fired, not yet handled
+    let acks = sim.stats(0).acks; // new() cleared the status once
     ev.set_next_event(1000).unwrap();
     ev.set_periodic(1000).unwrap();
     assert!(
         sim.irq_asserted(0),
         "still pending after two reprograms (§1.5.2)"
     );
-    assert_eq!(sim.stats(0).acks, 0);
+    assert_eq!(sim.stats(0).acks, acks);
     assert!(ev.ack());
-    assert_eq!(sim.stats(0).acks, 1);
+    assert_eq!(sim.stats(0).acks, acks + 1);
 }
 
 /// Linux before v6.18, reimplemented on raw registers: stop, DATA, start.
@@ -170,13 +249,15 @@ fn naive_set_next_event(bus: &SimBus<OttoModel>, n: usize, delta: u32) {
     );
 }
 
-/// Arm a 100-tick oneshot with the driver, let it run until `lead_ns` before its
-/// expiry, then reprogram it for 50 ticks with `reprogram`.
+/// Arm a 100-tick oneshot with the driver on the model running `quirk`, let it run until
+/// `lead_ns` before its expiry, then reprogram it for 50 ticks with `reprogram`.
 fn reprogram_near_expiry(
+    quirk: LostIrqQuirk,
     lead_ns: u64,
     reprogram: impl FnOnce(&mut OttoClockEvent<SimBus<OttoModel>>, &SimBus<OttoModel>),
 ) -> (OttoSim, Option<u64>) {
-    let sim = OttoSim::new(Soc::Rtl838x);
+    let model = OttoModel::new(Soc::Rtl838x).with_lost_irq(quirk);
+    let sim = OttoSim::with_model(model, SIM_READ_NS, SIM_WRITE_NS);
     let bus = sim.bus();
     let mut ev = OttoClockEvent::new(sim.bus(), &cfg(), 0).unwrap();
     ev.set_next_event(100).unwrap();
@@ -187,16 +268,26 @@ fn reprogram_near_expiry(
     (sim, irq)
 }
 
+const VARIANTS: [LostIrqQuirk; 3] = [
+    LostIrqQuirk::CarriedIntoReload,
+    LostIrqQuirk::CompletesOnResume,
+    LostIrqQuirk::Off,
+];
+
 #[test]
 fn lost_interrupt_naive_reprogram_stalls_the_cpu() {
-    // Raw reimplementation of the pre-v6.18 sequence, and the driver's hidden naive path.
+    // Raw reimplementation of the pre-v6.18 sequence, and the driver's hidden naive path,
+    // on the lossy (default) variant.
+    let lossy = LostIrqQuirk::CarriedIntoReload;
     for lead in [200, 1_000, 4_000] {
-        let (sim, irq) = reprogram_near_expiry(lead, |_, bus| naive_set_next_event(bus, 0, 50));
+        let (sim, irq) =
+            reprogram_near_expiry(lossy, lead, |_, bus| naive_set_next_event(bus, 0, 50));
         assert_eq!(irq, None, "lead {lead} ns: no interrupt ever comes");
         sim.clock().advance(1_000 * TICK_NS); // well past the new expiry
         assert_eq!((sim.stats(0).fired, sim.stats(0).lost), (0, 1));
-        let (sim, irq) =
-            reprogram_near_expiry(lead, |ev, _| ev.set_next_event_unsafe_naive(50).unwrap());
+        let (sim, irq) = reprogram_near_expiry(lossy, lead, |ev, _| {
+            ev.set_next_event_unsafe_naive(50).unwrap()
+        });
         assert_eq!(irq, None);
         sim.clock().advance(1_000 * TICK_NS);
         assert_eq!((sim.stats(0).fired, sim.stats(0).lost), (0, 1));
@@ -204,18 +295,44 @@ fn lost_interrupt_naive_reprogram_stalls_the_cpu() {
 }
 
 #[test]
-fn lost_interrupt_driver_sequence_keeps_it_at_every_point_of_the_window() {
-    let mut lead = 50;
-    while lead <= LOST_IRQ_WINDOW_NS + 1_000 {
-        let (sim, irq) = reprogram_near_expiry(lead, |ev, _| ev.set_next_event(50).unwrap());
-        let start = sim.stats(0).starts.last().unwrap().at_ns;
-        assert_eq!(irq, Some(start + 50 * TICK_NS), "lead {lead} ns");
-        let s = sim.stats(0);
-        assert_eq!((s.fired, s.lost), (1, 0), "lead {lead} ns");
-        // The bounce start used the slowest divisor with the old target.
-        let bounce = s.starts[s.starts.len() - 2];
-        assert_eq!((bounce.divisor, bounce.data), (0xFFFF, 100));
-        lead += 50;
+fn lost_interrupt_the_test_tells_the_naive_sequence_from_the_bounce() {
+    // The model does not assume the fix: on the benign variant the naive sequence
+    // survives, on the lossy one it stalls, and only the sequence is different.
+    let mut naive_lost = [0u32; 3];
+    for (i, quirk) in VARIANTS.into_iter().enumerate() {
+        let mut lead = 50;
+        while lead <= LOST_IRQ_WINDOW_NS {
+            let (_, irq) = reprogram_near_expiry(quirk, lead, |ev, _| {
+                ev.set_next_event_unsafe_naive(50).unwrap()
+            });
+            naive_lost[i] += u32::from(irq.is_none());
+            lead += 50;
+        }
+    }
+    let points = (LOST_IRQ_WINDOW_NS / 50) as u32;
+    assert_eq!(naive_lost, [points, 0, 0], "lossy / benign / off");
+}
+
+#[test]
+fn lost_interrupt_driver_sequence_keeps_it_at_every_point_of_the_window_on_every_variant() {
+    for quirk in VARIANTS {
+        let mut lead = 50;
+        while lead <= LOST_IRQ_WINDOW_NS + 1_000 {
+            let (sim, irq) =
+                reprogram_near_expiry(quirk, lead, |ev, _| ev.set_next_event(50).unwrap());
+            let start = sim.stats(0).starts.last().unwrap().at_ns;
+            assert_eq!(irq, Some(start + 50 * TICK_NS), "{quirk:?} lead {lead} ns");
+            let s = sim.stats(0);
+            assert_eq!(s.fired, 1, "{quirk:?} lead {lead} ns");
+            // Only CompletesOnResume spends an in-flight expiry, and only on the bounce's
+            // own (discarded) target.
+            let spent = quirk == LostIrqQuirk::CompletesOnResume && s.in_flight > 0;
+            assert_eq!(s.lost, u64::from(spent), "{quirk:?} lead {lead} ns");
+            // The bounce start used the slowest divisor with the old target.
+            let bounce = s.starts[s.starts.len() - 2];
+            assert_eq!((bounce.divisor, bounce.data), (0xFFFF, 100));
+            lead += 50;
+        }
     }
 }
 

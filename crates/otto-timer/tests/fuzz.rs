@@ -40,7 +40,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(512)))]
 
     #[test]
     fn never_panics_never_programs_out_of_range(

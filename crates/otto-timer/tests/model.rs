@@ -6,7 +6,7 @@ use hwtimer_core::RegisterBusExt;
 use hwtimer_core::sim::SimBus;
 use otto_timer::Soc;
 use otto_timer::regs::{CNT, CTRL, DATA, INT, TimerRegs};
-use otto_timer::sim::{LOST_IRQ_WINDOW_NS, OttoModel, OttoSim};
+use otto_timer::sim::{LOST_IRQ_WINDOW_NS, LostIrqQuirk, OttoModel, OttoSim};
 
 const TICK_NS: u64 = 320; // 3.125 MHz
 
@@ -157,10 +157,16 @@ fn outside_the_block_reads_all_ones() {
     bus.write_raw(TimerRegs::of(7).data, 3); // dropped, no panic
 }
 
-/// Stop `lead_ns` before the expiry of a running 100-tick oneshot, then reprogram it
-/// for 200 ticks with the plain stop/DATA/start sequence (pre-v6.18 Linux).
-fn naive_reprogram_at(lead_ns: u64, quirk: bool) -> (OttoSim, Option<u64>) {
-    let sim = OttoSim::with_model(OttoModel::new(Soc::Rtl838x).with_quirk(quirk), 0, 0);
+const VARIANTS: [LostIrqQuirk; 3] = [
+    LostIrqQuirk::CarriedIntoReload,
+    LostIrqQuirk::CompletesOnResume,
+    LostIrqQuirk::Off,
+];
+
+/// A running 100-tick oneshot with the interrupt enabled, on free accesses, stopped
+/// `lead_ns` before its expiry (CTRL = 0). Returns the sim at the moment after the stop.
+fn stopped_near_expiry(lead_ns: u64, quirk: LostIrqQuirk) -> (OttoSim, SimBus<OttoModel>) {
+    let sim = OttoSim::with_model(OttoModel::new(Soc::Rtl838x).with_lost_irq(quirk), 0, 0);
     let bus = sim.bus();
     let r = TimerRegs::of(0);
     bus.write(r.int, INT::IE::SET);
@@ -168,7 +174,14 @@ fn naive_reprogram_at(lead_ns: u64, quirk: bool) -> (OttoSim, Option<u64>) {
     start(&bus, 0, false, 64);
     sim.clock().advance(TICK_NS * 100 - lead_ns);
     bus.write_raw(r.ctrl, 0);
-    bus.write(r.data, DATA::DATA.val(200));
+    (sim, bus)
+}
+
+/// Stop `lead_ns` before the expiry of a running 100-tick oneshot, then reprogram it
+/// for 200 ticks with the plain stop/DATA/start sequence (pre-v6.18 Linux).
+fn naive_reprogram_at(lead_ns: u64, quirk: LostIrqQuirk) -> (OttoSim, Option<u64>) {
+    let (sim, bus) = stopped_near_expiry(lead_ns, quirk);
+    bus.write(TimerRegs::of(0).data, DATA::DATA.val(200));
     start(&bus, 0, false, 64);
     let t = sim.advance_to_next_irq(0);
     (sim, t)
@@ -177,45 +190,94 @@ fn naive_reprogram_at(lead_ns: u64, quirk: bool) -> (OttoSim, Option<u64>) {
 #[test]
 fn quirk_naive_reprogram_inside_the_window_loses_the_interrupt() {
     for lead in [1, 320, 2_000, LOST_IRQ_WINDOW_NS] {
-        let (sim, irq) = naive_reprogram_at(lead, true);
+        let (sim, irq) = naive_reprogram_at(lead, LostIrqQuirk::CarriedIntoReload);
         assert_eq!(irq, None, "lead {lead} ns: the CPU waits forever");
         sim.clock().advance(TICK_NS * 1000);
         let s = sim.stats(0);
-        assert_eq!((s.fired, s.lost), (0, 1), "lead {lead} ns");
+        assert_eq!((s.fired, s.lost, s.in_flight), (0, 1, 1), "lead {lead} ns");
         assert!(!sim.irq_asserted(0));
     }
 }
 
 #[test]
 fn quirk_needs_the_window_and_an_affected_chip() {
-    // Outside the window, or with the quirk off, the same sequence works.
-    for (lead, quirk) in [(LOST_IRQ_WINDOW_NS + TICK_NS, true), (1_000, false)] {
-        let (sim, irq) = naive_reprogram_at(lead, quirk);
-        let start = sim.stats(0).starts[1].at_ns;
-        assert_eq!(
-            irq,
-            Some(start + 200 * TICK_NS),
-            "lead {lead} quirk {quirk}"
-        );
-        assert_eq!(sim.stats(0).lost, 0);
+    // Outside the window the same sequence works on every variant; inside it, on the
+    // unaffected chip and on the variant whose in-flight expiry a reload discards.
+    for quirk in VARIANTS {
+        for lead in [1_000, LOST_IRQ_WINDOW_NS + TICK_NS] {
+            if lead <= LOST_IRQ_WINDOW_NS && quirk == LostIrqQuirk::CarriedIntoReload {
+                continue; // the lossy case, above
+            }
+            let (sim, irq) = naive_reprogram_at(lead, quirk);
+            let start = sim.stats(0).starts[1].at_ns;
+            assert_eq!(irq, Some(start + 200 * TICK_NS), "lead {lead} {quirk:?}");
+            let s = sim.stats(0);
+            assert_eq!(s.lost, 0, "lead {lead} {quirk:?}");
+            let in_window = lead <= LOST_IRQ_WINDOW_NS && quirk != LostIrqQuirk::Off;
+            assert_eq!(s.in_flight, u64::from(in_window), "{quirk:?}");
+            assert_eq!(s.settled, s.in_flight, "{quirk:?}: discarded by the reload");
+        }
     }
 }
 
 #[test]
-fn quirk_bounce_through_the_slowest_divisor_settles_it() {
-    let sim = OttoSim::with_model(OttoModel::new(Soc::Rtl838x), 0, 0);
+fn quirk_variants_differ_on_a_pause_and_resume_near_expiry() {
+    // Stop 1 µs before expiry, start again with nothing changed: the variant that
+    // completes the in-flight match on the old target loses that target's interrupt; the
+    // variant that carries it into a reload lets it settle and the target fires.
+    for quirk in VARIANTS {
+        let (sim, bus) = stopped_near_expiry(1_000, quirk);
+        start(&bus, 0, false, 64);
+        let t0 = sim.clock().now_ns();
+        let irq = sim.advance_to_next_irq(0);
+        let s = sim.stats(0);
+        match quirk {
+            LostIrqQuirk::CompletesOnResume => {
+                assert_eq!(irq, None, "{quirk:?}");
+                assert_eq!(cnt(&bus, 0), 0, "reset and stopped as at an expiry");
+                assert_eq!((s.fired, s.lost), (0, 1));
+            }
+            _ => {
+                // The counter resumes from 96 (1 µs = 3.1 ticks before 100).
+                assert_eq!(irq, Some(t0 + 4 * TICK_NS), "{quirk:?}");
+                assert_eq!((s.fired, s.lost), (1, 0), "{quirk:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn quirk_bounce_through_the_slowest_divisor_keeps_the_interrupt_on_every_variant() {
+    for quirk in VARIANTS {
+        let (sim, bus) = stopped_near_expiry(1_000, quirk); // inside the window
+        let r = TimerRegs::of(0);
+        start(&bus, 0, false, 0xFFFF); // same target, slowest divisor
+        bus.write_raw(r.ctrl, 0); // now ≥ 327 µs from the target
+        bus.write(r.data, DATA::DATA.val(200));
+        start(&bus, 0, false, 64);
+        let t0 = sim.clock().now_ns();
+        assert_eq!(
+            sim.advance_to_next_irq(0),
+            Some(t0 + 200 * TICK_NS),
+            "{quirk:?}"
+        );
+        let s = sim.stats(0);
+        assert_eq!(s.fired, 1, "{quirk:?}");
+        // CompletesOnResume spends the in-flight expiry on the bounce's own target (the
+        // one nobody waits for); the others settle it.
+        let expect_lost = u64::from(quirk == LostIrqQuirk::CompletesOnResume);
+        assert_eq!(s.lost, expect_lost, "{quirk:?}");
+    }
+}
+
+#[test]
+fn the_bus_clock_is_the_board_s() {
+    // RTL930x with its LXB derived at 153.125 MHz: divisor 49 gives 3.125 MHz.
+    let model = OttoModel::new(Soc::Rtl930x).with_bus_clock_hz(153_125_000);
+    assert_eq!(model.bus_clock_hz(), 153_125_000);
+    let sim = OttoSim::with_model(model, 0, 0);
     let bus = sim.bus();
-    let r = TimerRegs::of(0);
-    bus.write(r.int, INT::IE::SET);
-    bus.write(r.data, DATA::DATA.val(100));
-    start(&bus, 0, false, 64);
-    sim.clock().advance(TICK_NS * 100 - 1_000); // 1 µs before expiry
-    bus.write_raw(r.ctrl, 0); // inside the window
-    start(&bus, 0, false, 0xFFFF); // same target, slowest divisor
-    bus.write_raw(r.ctrl, 0); // now ≥ 327 µs from the target
-    bus.write(r.data, DATA::DATA.val(200));
-    start(&bus, 0, false, 64);
-    let t0 = sim.clock().now_ns();
-    assert_eq!(sim.advance_to_next_irq(0), Some(t0 + 200 * TICK_NS));
-    assert_eq!(sim.stats(0).lost, 0);
+    start(&bus, 0, true, 49);
+    sim.clock().advance(TICK_NS * 1000);
+    assert_eq!(cnt(&bus, 0), 1000);
 }

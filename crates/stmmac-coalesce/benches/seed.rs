@@ -6,7 +6,7 @@
 //! Run: `cargo bench -p stmmac-coalesce --bench seed`.
 
 use bench_support::Printer;
-use hwtimer_core::sim::instr;
+use bench_support::instr;
 use stmmac_coalesce::sim::seed::{
     BurstRunner, HR_HZ, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
 };

@@ -35,7 +35,7 @@
 //! Every barrier is also a compiler barrier (the `asm!` blocks do not carry `nomem`).
 //!
 //! With the `sim` feature each barrier, descriptor store and doorbell is also recorded in a
-//! per-thread trace ([`crate::sim::trace`]) so host tests can check the order.
+//! per-thread trace (`sim::trace`) so host tests can check the order.
 
 /// Store-store barrier for memory shared with the DMA: every store before it is observed
 /// by the DMA before any store after it (between the descriptor words and OWN).

@@ -6,7 +6,7 @@
 //! A DWMAC raises the TX interrupt (DMA_STATUS.TI) only for frames whose last descriptor
 //! has IC set. Linux's stmmac sets IC once every `tx_frames` frames and relies on a
 //! software timer of `tx_usecs` to reclaim the frames of a burst shorter than that
-//! (hardware.md §4.3, §4.9). Seed 002 (stmmac, 2020–2023) measured both ways this goes
+//! (docs/dwmac.md#tx-rule, #quirks). Seed 002 (stmmac, 2020–2023) measured both ways this goes
 //! wrong:
 //!
 //! 1. On a jiffies `timer_list` at HZ=100 a 1000 µs timer fires on the next 10 ms tick, so
@@ -43,7 +43,7 @@
 
 use crate::error::ConfigError;
 
-/// Default TX timer, µs (Linux `STMMAC_COAL_TX_TIMER`, hardware.md §4.2).
+/// Default TX timer, µs (Linux `STMMAC_COAL_TX_TIMER`, docs/dwmac.md#constants).
 pub const COAL_TX_TIMER: u32 = 5_000;
 /// Largest accepted `tx_usecs` (Linux `STMMAC_MAX_COAL_TX_TICK`).
 pub const MAX_COAL_TX_TICK: u32 = 100_000;
@@ -69,7 +69,8 @@ pub const DEF_DMA_RIWT: u32 = 0xA0;
 /// ```
 pub const fn usec2riwt(usec: u32, csr_hz: u32) -> u32 {
     let mhz = (csr_hz / 1_000_000) as u64;
-    let v = (usec as u64 * mhz) / 256;
+    // u32 × (u32 / 10^6) < 2^45: cannot wrap.
+    let v = (usec as u64).wrapping_mul(mhz) / 256;
     if v > u32::MAX as u64 {
         u32::MAX
     } else {
@@ -84,7 +85,11 @@ pub const fn riwt2usec(riwt: u32, csr_hz: u32) -> u32 {
     if mhz == 0 {
         return 0;
     }
-    let v = (riwt as u64 * 256) / mhz;
+    // u32 × 256 < 2^40: cannot wrap; `mhz` is not 0 here.
+    let v = match (riwt as u64).wrapping_mul(256).checked_div(mhz) {
+        Some(v) => v,
+        None => 0,
+    };
     if v > u32::MAX as u64 {
         u32::MAX
     } else {
@@ -230,11 +235,11 @@ impl CoalesceConfig {
         if self.rx_frames == 0 {
             return true;
         }
-        !(k + 1).is_multiple_of(self.rx_frames as u64)
+        !k.wrapping_add(1).is_multiple_of(self.rx_frames as u64)
     }
 }
 
-/// Linux's IC rule for one packet (hardware.md §4.3 step 3, without the HW-timestamp case).
+/// Linux's IC rule for one packet (docs/dwmac.md#tx-rule, step 2, without the HW-timestamp case).
 ///
 /// `count` is the running `tx_count_frames` **after** adding this packet's `tx_packets`
 /// descriptors. IC is set on the packet's last descriptor when `tx_frames != 0` and either
@@ -259,7 +264,11 @@ pub const fn ic_decision(count: u32, tx_packets: u32, tx_frames: u32) -> (bool, 
     if tx_frames == 0 {
         return (false, count);
     }
-    let ic = tx_packets > tx_frames || (count % tx_frames) < tx_packets;
+    let ic = tx_packets > tx_frames
+        || match count.checked_rem(tx_frames) {
+            Some(r) => r < tx_packets,
+            None => false, // tx_frames == 0 returned above
+        };
     if ic { (true, 0) } else { (false, count) }
 }
 

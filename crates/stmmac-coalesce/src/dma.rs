@@ -30,6 +30,7 @@
 
 use core::cell::UnsafeCell;
 use core::ptr::NonNull;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{ConfigError, Error};
 
@@ -120,11 +121,12 @@ impl CacheOps for Coherent {
 #[repr(C, align(64))]
 pub struct DmaMemory<const N: usize> {
     mem: UnsafeCell<[u8; N]>,
-    taken: critical_section::Mutex<core::cell::Cell<bool>>,
+    taken: AtomicBool,
 }
 
 // SAFETY: the bytes are only reached through the single `DmaRegion` `take` hands out (the
-// flag is checked and set inside a critical section); `Sync` just allows a `static`.
+// flag is swapped atomically, so exactly one caller sees it clear); `Sync` just allows a
+// `static`.
 unsafe impl<const N: usize> Sync for DmaMemory<N> {}
 
 impl<const N: usize> DmaMemory<N> {
@@ -132,13 +134,13 @@ impl<const N: usize> DmaMemory<N> {
     pub const fn new() -> Self {
         Self {
             mem: UnsafeCell::new([0; N]),
-            taken: critical_section::Mutex::new(core::cell::Cell::new(false)),
+            taken: AtomicBool::new(false),
         }
     }
 
     /// The memory as a region, the first time only (`None` afterwards).
     pub fn take(&'static self) -> Option<DmaRegion> {
-        let first = critical_section::with(|cs| !self.taken.borrow(cs).replace(true));
+        let first = !self.taken.swap(true, Ordering::AcqRel);
         let ptr = NonNull::new(self.mem.get().cast::<u8>())?;
         first.then_some(DmaRegion { ptr, len: N })
     }
@@ -211,7 +213,7 @@ impl DmaRegion {
             },
             Self {
                 ptr: second,
-                len: self.len - at,
+                len: self.len.saturating_sub(at),
             },
         )
     }
@@ -303,7 +305,11 @@ impl DmaConfig {
             return Err(ConfigError::Pbl);
         }
         let stride = round_up(DESC_SIZE, self.cache_line);
-        let dsl = (stride - DESC_SIZE) / self.bus_width;
+        // `bus_width` is 4, 8 or 16 (checked above), `stride >= DESC_SIZE`.
+        let dsl = stride
+            .saturating_sub(DESC_SIZE)
+            .checked_div(self.bus_width)
+            .unwrap_or(0);
         if dsl > 31 {
             return Err(ConfigError::DescriptorSkip);
         }
@@ -344,9 +350,10 @@ pub struct DmaSetup {
 
 /// `v` rounded up to a multiple of `to` (a power of two), saturating.
 pub(crate) const fn round_up(v: usize, to: usize) -> usize {
-    match v.checked_add(to - 1) {
-        Some(x) => x & !(to - 1),
-        None => usize::MAX & !(to - 1),
+    let mask = to.wrapping_sub(1);
+    match v.checked_add(mask) {
+        Some(x) => x & !mask,
+        None => usize::MAX & !mask,
     }
 }
 
@@ -404,7 +411,7 @@ pub(crate) fn carve<A: DmaAddr + ?Sized>(
     let line = setup.cache_line;
     let start = region.as_ptr() as usize;
     let aligned = round_up(start, line);
-    let skip = aligned - start;
+    let skip = aligned.wrapping_sub(start);
     let buf_stride = round_up(buf_size, line);
     let need = n
         .checked_mul(setup.desc_stride)
@@ -415,17 +422,20 @@ pub(crate) fn carve<A: DmaAddr + ?Sized>(
         return Err(Error::RingSize);
     }
     let descs = region.as_ptr().wrapping_add(skip);
-    let bufs = descs.wrapping_add(n * setup.desc_stride);
-    let span = need - skip;
+    // Both products are below `need`, which did not overflow.
+    let desc_bytes = n.wrapping_mul(setup.desc_stride);
+    let bufs = descs.wrapping_add(desc_bytes);
+    let span = need.wrapping_sub(skip);
     let first = addr.bus_addr(descs).ok_or(Error::DmaAddress)?;
     let last = addr
-        .bus_addr(descs.wrapping_add(span - 1))
+        .bus_addr(descs.wrapping_add(span.saturating_sub(1)))
         .ok_or(Error::DmaAddress)?;
-    if u64::from(last) != u64::from(first) + (span as u64 - 1) {
+    if u64::from(last) != u64::from(first).wrapping_add((span as u64).saturating_sub(1)) {
         return Err(Error::DmaAddress);
     }
     // The cast is exact: `n * desc_stride < span` and the span fits below 2^32 (checked).
-    let buf_bus = first + (n * setup.desc_stride) as u32;
+    // Exact: the span from `first` to `last` is linear and fits in 32 bits.
+    let buf_bus = first.wrapping_add(desc_bytes as u32);
     Ok(Carved {
         descs,
         bufs,

@@ -3,7 +3,7 @@
 use hwtimer_core::QueueError;
 
 /// Why a [`CoalesceConfig`](crate::CoalesceConfig) was refused (the checks of Linux's
-/// ethtool `set_coalesce`, hardware.md §4.4).
+/// ethtool `set_coalesce`, docs/dwmac.md#ethtool-limits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ConfigError {

@@ -165,21 +165,24 @@ impl FrameFilter {
 /// assert_eq!(multicast_hash_bin([0x01, 0x00, 0x5e, 0, 0, 1]), 0x20);
 /// ```
 pub const fn multicast_hash_bin(addr: [u8; 6]) -> u8 {
-    let mut crc: u32 = 0xFFFF_FFFF;
-    let mut i = 0;
-    while i < 6 {
-        crc ^= addr[i] as u32;
-        let mut b = 0;
+    const fn step(mut crc: u32, byte: u8) -> u32 {
+        crc ^= byte as u32;
+        let mut b = 0u32;
         while b < 8 {
             crc = if crc & 1 != 0 {
                 (crc >> 1) ^ 0xEDB8_8320
             } else {
                 crc >> 1
             };
-            b += 1;
+            b = b.wrapping_add(1);
         }
-        i += 1;
+        crc
     }
+    let [a0, a1, a2, a3, a4, a5] = addr;
+    let crc = step(
+        step(step(step(step(step(0xFFFF_FFFF, a0), a1), a2), a3), a4),
+        a5,
+    );
     ((!crc).reverse_bits() >> 26) as u8
 }
 
@@ -284,6 +287,8 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     /// for the returned set-up.
     ///
     /// Errors: [`Error::Config`] as in [`DmaConfig::resolve`].
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let setup = cfg.resolve(self.hw_feature())?;
         self.bus.write(
@@ -296,14 +301,17 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     }
 
     /// Program MAC address 0 (GMAC_ADDR_HIGH/LOW(0)), AE set.
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn set_mac_address(&self, mac: [u8; 6]) {
-        let [a0, a1, a2, a3, a4, a5] = mac.map(u32::from);
+        let [a0, a1, a2, a3, a4, a5] = mac;
         self.bus.write(
             regs::GMAC_ADDR_HIGH,
-            regs::GMAC_ADDR_HIGH::ADDRHI.val(a5 << 8 | a4) + regs::GMAC_ADDR_HIGH::AE::SET,
+            regs::GMAC_ADDR_HIGH::ADDRHI.val(u32::from(u16::from_le_bytes([a4, a5])))
+                + regs::GMAC_ADDR_HIGH::AE::SET,
         );
         self.bus
-            .write_raw(regs::GMAC_ADDR_LOW, a3 << 24 | a2 << 16 | a1 << 8 | a0);
+            .write_raw(regs::GMAC_ADDR_LOW, u32::from_le_bytes([a0, a1, a2, a3]));
     }
 
     /// MAC address 0 as programmed.
@@ -383,13 +391,14 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
     pub(crate) unsafe fn start_tx_dma(&self, base: u32) {
-        let c = self.bus.read(DMA_CONTROL);
-        if c.is_set(DMA_CONTROL::ST) {
-            self.stop_tx_dma();
+        const ST: u32 = 1 << 13;
+        const TSF: u32 = 1 << 21;
+        let c = self.bus.read_raw(DMA_CONTROL);
+        if c & ST != 0 {
+            self.bus.write_raw(DMA_CONTROL, c & !ST);
         }
         self.bus.write_raw(regs::DMA_TX_BASE_ADDR, base);
-        let c = self.bus.read(DMA_CONTROL).get();
-        self.bus.write_raw(DMA_CONTROL, c | (1 << 13) | (1 << 21));
+        self.bus.write_raw(DMA_CONTROL, c | ST | TSF);
     }
 
     /// Stop the RX DMA (if running), write its base, start it (SR).
@@ -397,13 +406,13 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
     pub(crate) unsafe fn start_rx_dma(&self, base: u32) {
-        let c = self.bus.read(DMA_CONTROL);
-        if c.is_set(DMA_CONTROL::SR) {
-            self.stop_rx_dma();
+        const SR: u32 = 1 << 1;
+        let c = self.bus.read_raw(DMA_CONTROL);
+        if c & SR != 0 {
+            self.bus.write_raw(DMA_CONTROL, c & !SR);
         }
         self.bus.write_raw(regs::DMA_RCV_BASE_ADDR, base);
-        let c = self.bus.read(DMA_CONTROL).get();
-        self.bus.write_raw(DMA_CONTROL, c | (1 << 1));
+        self.bus.write_raw(DMA_CONTROL, c | SR);
     }
 
     /// Stop the TX DMA (clear ST).
@@ -509,7 +518,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     }
 }
 
-/// Clause 22 MDIO through GMAC_MII_ADDR / GMAC_MII_DATA (hardware.md §4.6).
+/// Clause 22 MDIO through GMAC_MII_ADDR / GMAC_MII_DATA (docs/dwmac.md#mdio).
 ///
 /// Each frame: write MII_ADDR = PA | GR | CR | (GW) | GB, then poll GB until it clears,
 /// bounded by [`MDIO_TIMEOUT_US`] with iopoll semantics (≥ 2 reads, one more after the
@@ -547,6 +556,8 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {
         }
     }
 
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+    #[allow(clippy::arithmetic_side_effects)]
     fn frame(
         &mut self,
         phy: PhyAddr,

@@ -31,7 +31,7 @@
 //!
 //! At refill, descriptor number `k` gets DIC per
 //! [`CoalesceConfig::rx_dic`](crate::CoalesceConfig::rx_dic); [`RxRing::start`] writes
-//! RIWT. See [`CoalesceConfig`](crate::CoalesceConfig) for what 0 means.
+//! RIWT. See [`CoalesceConfig`] for what 0 means.
 //!
 //! # The poll demand
 //!
@@ -160,7 +160,7 @@ enum Scan {
 }
 
 fn check_rx(cfg: &RxConfig, setup: &DmaSetup) -> Result<u8, Error> {
-    let max = setup.layout.max_buf_size() & !(setup.bus_width - 1);
+    let max = setup.layout.max_buf_size() & !setup.bus_width.wrapping_sub(1);
     if cfg.buf_size == 0 || cfg.buf_size > max || !cfg.buf_size.is_multiple_of(setup.bus_width) {
         return Err(Error::Config(ConfigError::BufSize));
     }
@@ -211,15 +211,19 @@ impl<C: CacheOps> RxRing<C> {
     }
 
     fn desc(&self, i: usize) -> Desc {
-        Desc::at(self.descs.wrapping_add(i * self.setup.desc_stride))
+        Desc::at(
+            self.descs
+                .wrapping_add(i.wrapping_mul(self.setup.desc_stride)),
+        )
     }
 
     fn buf_ptr(&self, i: usize) -> *mut u8 {
-        self.bufs.wrapping_add(i * self.buf_stride)
+        self.bufs.wrapping_add(i.wrapping_mul(self.buf_stride))
     }
 
     fn idx(&self, i: usize) -> usize {
-        i % self.len
+        // `len >= 1` (checked by `carve`).
+        i.checked_rem(self.len).unwrap_or(0)
     }
 
     /// Give descriptor `i` to the DMA (buffer invalidated first, OWN last).
@@ -232,10 +236,11 @@ impl<C: CacheOps> RxRing<C> {
             self.setup.layout,
             d,
             // Exact: inside the carved span, which fits in 32 bits.
-            self.buf_bus.wrapping_add((i * self.buf_stride) as u32),
+            self.buf_bus
+                .wrapping_add((i.wrapping_mul(self.buf_stride)) as u32),
             self.buf_size as u32,
             dic,
-            i + 1 == self.len,
+            i == self.len.wrapping_sub(1),
         );
         self.cache.clean(d.as_ptr(), DESC_SIZE);
     }
@@ -251,10 +256,10 @@ impl<C: CacheOps> RxRing<C> {
     /// Give `count` descriptors from `next` back and advance.
     fn release(&mut self, count: usize) {
         for k in 0..count.min(self.len) {
-            let i = self.idx(self.next + k);
+            let i = self.idx(self.next.wrapping_add(k));
             self.give(i);
         }
-        self.next = self.idx(self.next + count.min(self.len));
+        self.next = self.idx(self.next.wrapping_add(count.min(self.len)));
         self.demand = true;
     }
 
@@ -263,7 +268,7 @@ impl<C: CacheOps> RxRing<C> {
             self.demand = false;
             wmb();
             mac.rx_poll_demand();
-            self.stats.poll_demands += 1;
+            self.stats.poll_demands = self.stats.poll_demands.wrapping_add(1);
         }
     }
 
@@ -362,14 +367,14 @@ impl<C: CacheOps> RxRing<C> {
         if !s0.first {
             // A continuation without its start (the start was dropped, or garbage).
             if s0.last || !self.next_is_dma_owned(1) {
-                self.stats.partial += 1;
+                self.stats.partial = self.stats.partial.wrapping_add(1);
                 return Scan::Drop { count: 1 };
             }
             // OWN clear, no FS, no LS, next DMA-owned: could still be written; wait.
             return Scan::Pending;
         }
         for k in 0..self.len {
-            let d = self.desc(self.idx(self.next + k));
+            let d = self.desc(self.idx(self.next.wrapping_add(k)));
             if k > 0 {
                 self.cache.invalidate(d.as_ptr(), DESC_SIZE);
             }
@@ -381,20 +386,20 @@ impl<C: CacheOps> RxRing<C> {
             dma_rmb();
             if k > 0 && s.first {
                 // A new frame started before this one ended: drop the unfinished part.
-                self.stats.partial += 1;
+                self.stats.partial = self.stats.partial.wrapping_add(1);
                 return Scan::Drop { count: k };
             }
             if s.last {
-                return self.judge(k + 1, s);
+                return self.judge(k.wrapping_add(1), s);
             }
         }
         // The whole ring is one unfinished frame: give it back so the DMA can go on.
-        self.stats.partial += 1;
+        self.stats.partial = self.stats.partial.wrapping_add(1);
         Scan::Drop { count: self.len }
     }
 
     fn next_is_dma_owned(&self, k: usize) -> bool {
-        let d = self.desc(self.idx(self.next + k));
+        let d = self.desc(self.idx(self.next.wrapping_add(k)));
         self.cache.invalidate(d.as_ptr(), DESC_SIZE);
         desc::rx_status(d.read(0)).own
     }
@@ -402,22 +407,23 @@ impl<C: CacheOps> RxRing<C> {
     /// A complete frame of `count` descriptors whose last status is `s`.
     fn judge(&mut self, count: usize, s: desc::RxStatus) -> Scan {
         let fl = s.fl as usize;
-        let before = (count - 1) * self.buf_size;
+        // `count <= len <= MAX_RING` and `buf_size < 8192`: no overflow.
+        let before = count.saturating_sub(1).saturating_mul(self.buf_size);
         if s.error {
-            self.stats.errors += 1;
+            self.stats.errors = self.stats.errors.wrapping_add(1);
             return Scan::Drop { count };
         }
-        if fl <= before || fl > count * self.buf_size {
-            self.stats.length_errors += 1;
+        if fl <= before || fl > count.saturating_mul(self.buf_size) {
+            self.stats.length_errors = self.stats.length_errors.wrapping_add(1);
             return Scan::Drop { count };
         }
         if fl < ETH_HEADER_LEN + FCS_LEN {
-            self.stats.runts += 1;
+            self.stats.runts = self.stats.runts.wrapping_add(1);
             return Scan::Drop { count };
         }
-        let len = fl - FCS_LEN;
+        let len = fl.saturating_sub(FCS_LEN);
         if len > self.max_frame {
-            self.stats.oversized += 1;
+            self.stats.oversized = self.stats.oversized.wrapping_add(1);
             return Scan::Drop { count };
         }
         Scan::Frame { count, len }
@@ -432,18 +438,21 @@ impl<C: CacheOps> RxRing<C> {
         &mut self,
         mac: &Dwmac<B>,
     ) -> Result<RxFrame<'_, C>, Error> {
-        let mut seen = 0;
+        let mut seen: usize = 0;
         while seen < self.len {
             match self.scan() {
                 Scan::Pending => break,
                 Scan::Drop { count } => {
-                    seen += count;
+                    seen = seen.saturating_add(count);
                     self.release(count);
                 }
                 Scan::Frame { count, len } => {
-                    self.stats.frames += 1;
-                    self.stats.bytes += len as u64;
-                    self.stats.multi_descriptor += u64::from(count > 1);
+                    self.stats.frames = self.stats.frames.wrapping_add(1);
+                    self.stats.bytes = self.stats.bytes.wrapping_add(len as u64);
+                    self.stats.multi_descriptor = self
+                        .stats
+                        .multi_descriptor
+                        .wrapping_add(u64::from(count > 1));
                     return Ok(RxFrame {
                         ring: self,
                         count,
@@ -468,7 +477,7 @@ impl<C: CacheOps> RxRing<C> {
             self.recover(mac);
         }
         if events.rx_no_buffer() {
-            self.stats.no_buffer += 1;
+            self.stats.no_buffer = self.stats.no_buffer.wrapping_add(1);
             self.demand = true;
             self.unstick(mac);
         }
@@ -483,7 +492,7 @@ impl<C: CacheOps> RxRing<C> {
         // Exact: inside the carved span, which fits in 32 bits.
         let next_bus = self
             .desc_bus
-            .wrapping_add((self.next * self.setup.desc_stride) as u32);
+            .wrapping_add(self.next.wrapping_mul(self.setup.desc_stride) as u32);
         if mac.cur_rx_desc() != next_bus {
             return;
         }
@@ -491,7 +500,7 @@ impl<C: CacheOps> RxRing<C> {
         self.cache.invalidate(d.as_ptr(), DESC_SIZE);
         let s = desc::rx_status(d.read(0));
         if !s.own && !s.first {
-            self.stats.partial += 1;
+            self.stats.partial = self.stats.partial.wrapping_add(1);
             self.release(1);
         }
     }
@@ -500,7 +509,7 @@ impl<C: CacheOps> RxRing<C> {
     /// the DMA again, program the base and start. Counted in [`RxStats::recoveries`].
     pub fn recover<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
         mac.stop_rx_dma();
-        self.stats.recoveries += 1;
+        self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
         self.refill_all();
         self.demand = false;
         self.start(mac);
@@ -550,8 +559,8 @@ impl<C: CacheOps> RxFrame<'_, C> {
     /// not included).
     fn part(&self, k: usize) -> (*const u8, usize) {
         let r = &*self.ring;
-        let i = r.idx(r.next + k);
-        let start = k * r.buf_size;
+        let i = r.idx(r.next.wrapping_add(k));
+        let start = k.saturating_mul(r.buf_size);
         let n = self.len.saturating_sub(start).min(r.buf_size);
         let p = r.buf_ptr(i).cast_const();
         r.cache.invalidate(p, r.buf_stride);
@@ -577,10 +586,10 @@ impl<C: CacheOps> RxFrame<'_, C> {
     /// counted in [`RxStats::not_assembled`] (it is dropped with this value).
     pub fn copy_to(&mut self, dst: &mut [u8]) -> Result<usize, Error> {
         if dst.len() < self.len {
-            self.ring.stats.not_assembled += 1;
+            self.ring.stats.not_assembled = self.ring.stats.not_assembled.wrapping_add(1);
             return Err(Error::FrameSize { len: self.len });
         }
-        let mut at = 0;
+        let mut at: usize = 0;
         for k in 0..self.count {
             let (p, n) = self.part(k);
             if n == 0 {
@@ -588,10 +597,10 @@ impl<C: CacheOps> RxFrame<'_, C> {
             }
             // SAFETY: as in `as_slice`, for buffer `k` of the frame.
             let src = unsafe { core::slice::from_raw_parts(p, n) };
-            if let Some(d) = dst.get_mut(at..at + n) {
+            if let Some(d) = dst.get_mut(at..at.saturating_add(n)) {
                 d.copy_from_slice(src);
             }
-            at += n;
+            at = at.saturating_add(n);
         }
         Ok(at)
     }

@@ -311,26 +311,38 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     }
 
     fn desc(&self, i: usize) -> Desc {
-        Desc::at(self.descs.wrapping_add(i * self.setup.desc_stride))
+        Desc::at(
+            self.descs
+                .wrapping_add(i.wrapping_mul(self.setup.desc_stride)),
+        )
     }
 
     fn buf_ptr(&self, i: usize) -> *mut u8 {
-        self.bufs.wrapping_add(i * self.buf_stride)
+        self.bufs.wrapping_add(i.wrapping_mul(self.buf_stride))
     }
 
     fn buf_bus(&self, i: usize) -> u32 {
         // Exact: `i * buf_stride` is inside the carved span, which fits in 32 bits.
-        self.buf_bus.wrapping_add((i * self.buf_stride) as u32)
+        self.buf_bus
+            .wrapping_add((i.wrapping_mul(self.buf_stride)) as u32)
+    }
+
+    fn is_last(&self, i: usize) -> bool {
+        i == self.len.wrapping_sub(1)
     }
 
     fn next(&self, i: usize) -> usize {
-        if i + 1 >= self.len { 0 } else { i + 1 }
+        if i >= self.len.saturating_sub(1) {
+            0
+        } else {
+            i.wrapping_add(1)
+        }
     }
 
     fn reset_descriptors(&self) {
         for i in 0..self.len {
             let d = self.desc(i);
-            desc::tx_idle(self.setup.layout, d, self.buf_bus(i), i + 1 == self.len);
+            desc::tx_idle(self.setup.layout, d, self.buf_bus(i), self.is_last(i));
             self.cache.clean(d.as_ptr(), self.setup.desc_stride);
         }
     }
@@ -371,7 +383,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
     /// Free descriptors (without reclaiming).
     pub fn free(&self) -> usize {
-        self.len - self.pending
+        self.len.saturating_sub(self.pending)
     }
 
     /// Counters.
@@ -423,7 +435,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         self.coal = TxCoalesce::new(cfg, strategy);
         if self.period == 0 {
             if self.timer.cancel() {
-                self.stats.timer_cancels += 1;
+                self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
             }
         } else if self.pending > 0 && !self.timer.is_queued() {
             self.arm(TimerAction::Start);
@@ -442,7 +454,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         mac: &'a Dwmac<B>,
     ) -> Result<TxToken<'a, B, T, C>, Error> {
         if !mac.link().up {
-            self.stats.link_down += 1;
+            self.stats.link_down = self.stats.link_down.wrapping_add(1);
             return Err(Error::LinkDown);
         }
         if self.pending >= self.len {
@@ -478,16 +490,16 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         let r = match action {
             TimerAction::Keep => return true,
             TimerAction::Start => {
-                self.stats.timer_starts += 1;
+                self.stats.timer_starts = self.stats.timer_starts.wrapping_add(1);
                 self.timer.start(at())
             }
             TimerAction::Restart => {
-                self.stats.timer_restarts += 1;
+                self.stats.timer_restarts = self.stats.timer_restarts.wrapping_add(1);
                 self.timer.restart(at())
             }
         };
         if r.is_err() {
-            self.stats.timer_errors += 1;
+            self.stats.timer_errors = self.stats.timer_errors.wrapping_add(1);
         }
         r.is_ok()
     }
@@ -520,23 +532,23 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 // Exact: `len <= buf_size <= 8191`.
                 len: len as u32,
                 ic: plan.set_ic,
-                end_of_ring: i + 1 == self.len,
+                end_of_ring: self.is_last(i),
             },
         );
         self.cache.clean(d.as_ptr(), DESC_SIZE);
         wmb();
         mac.tx_poll_demand();
         self.cur = self.next(i);
-        self.pending += 1;
-        self.stats.sent += 1;
-        self.stats.bytes += len as u64;
-        self.stats.ic_set += u64::from(plan.set_ic);
+        self.pending = self.pending.saturating_add(1);
+        self.stats.sent = self.stats.sent.wrapping_add(1);
+        self.stats.bytes = self.stats.bytes.wrapping_add(len as u64);
+        self.stats.ic_set = self.stats.ic_set.wrapping_add(u64::from(plan.set_ic));
         Ok(plan)
     }
 
     /// Free every completed descriptor (OWN clear), oldest first; returns how many.
     pub fn reclaim(&mut self) -> usize {
-        let mut n = 0;
+        let mut n: usize = 0;
         while self.pending > 0 {
             let d = self.desc(self.dirty);
             self.cache.invalidate(d.as_ptr(), DESC_SIZE);
@@ -545,12 +557,12 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 break;
             }
             crate::barrier::dma_rmb();
-            self.stats.errors += u64::from(error);
-            self.pending -= 1;
+            self.stats.errors = self.stats.errors.wrapping_add(u64::from(error));
+            self.pending = self.pending.saturating_sub(1);
             self.dirty = self.next(self.dirty);
-            n += 1;
+            n = n.wrapping_add(1);
         }
-        self.stats.reclaimed += n as u64;
+        self.stats.reclaimed = self.stats.reclaimed.wrapping_add(n as u64);
         n
     }
 
@@ -570,7 +582,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         if self.period != 0 {
             if self.pending == 0 {
                 if self.timer.cancel() {
-                    self.stats.timer_cancels += 1;
+                    self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
                 }
             } else if !self.timer.is_queued() {
                 self.arm(TimerAction::Start);
@@ -585,10 +597,10 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// the TX DMA instead ([`recover`](Self::recover)): a stopped DMA never completes
     /// anything, so re-arming would fire forever.
     pub fn on_timer<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>, now: u64) -> Restart {
-        self.stats.timer_expiries += 1;
+        self.stats.timer_expiries = self.stats.timer_expiries.wrapping_add(1);
         let n = self.reclaim();
         if self.pending == 0 {
-            self.stats.empty_expiries += u64::from(n == 0);
+            self.stats.empty_expiries = self.stats.empty_expiries.wrapping_add(u64::from(n == 0));
             return Restart::No;
         }
         if n == 0 && mac.tx_stopped() {
@@ -598,7 +610,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         if self.period == 0 {
             return Restart::No;
         }
-        self.stats.timer_starts += 1;
+        self.stats.timer_starts = self.stats.timer_starts.wrapping_add(1);
         Restart::At(now.saturating_add(self.period))
     }
 
@@ -609,14 +621,14 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         mac.stop_tx_dma();
         // Handled here: TPS, TJT, UNF (FBI stays for the RX side to see).
         mac.ack((1 << 1) | (1 << 3) | (1 << 5));
-        self.stats.dropped += self.pending as u64;
-        self.stats.recoveries += 1;
+        self.stats.dropped = self.stats.dropped.wrapping_add(self.pending as u64);
+        self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
         self.pending = 0;
         self.cur = 0;
         self.dirty = 0;
         self.coal.ic_forced();
         if self.timer.cancel() {
-            self.stats.timer_cancels += 1;
+            self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
         }
         self.reset_descriptors();
         self.start(mac);

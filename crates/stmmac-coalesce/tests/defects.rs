@@ -590,7 +590,7 @@ fn tx_burst_covered_by_ic_costs_no_timer_expiry() {
             Restart::No
         }
     });
-    assert_eq!(fired, 0);
+    assert_eq!(fired, Ok(0));
     assert_eq!(tx.stats().timer_expiries, 0);
     assert_eq!(probe.fired(), 0, "no timer interrupt at all");
 }
@@ -694,7 +694,7 @@ fn recover_when_the_timer_finds_the_tx_process_stopped_instead_of_firing_forever
         if probe.advance_to_fire().is_none() {
             break;
         }
-        timers.on_interrupt(|i, now| {
+        let _ = timers.on_interrupt(|i, now| {
             if i == id {
                 tx.on_timer(mac, now)
             } else {
@@ -712,7 +712,7 @@ fn recover_when_the_timer_finds_the_tx_process_stopped_instead_of_firing_forever
     tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 0)).unwrap();
     for _ in 0..3 {
         probe.advance_to_fire().unwrap();
-        timers.on_interrupt(|i, now| {
+        let _ = timers.on_interrupt(|i, now| {
             if i == id {
                 tx.on_timer(mac, now)
             } else {

@@ -6,9 +6,12 @@ mod common;
 
 use common::*;
 use hwtimer_core::RegisterBus;
-use hwtimer_core::sim::{SimBus, SimClock};
+use hwtimer_core::sim::model::Faults;
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+use mdio_bus::Mdio;
 use proptest::prelude::*;
 use stmmac_coalesce::coalesce::{ic_decision, riwt2usec, usec2riwt};
+use stmmac_coalesce::mac::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::sim::seed::test_frame;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::{
@@ -169,7 +172,81 @@ proptest! {
     }
 
     #[test]
-    fn any_register_values_are_survivable(vals in proptest::collection::vec((0usize..0x106C, any::<u32>()), 0..64)) {
+    fn any_register_values_are_survivable(
+        writes in proptest::collection::vec((0usize..0x106C, any::<u32>()), 0..64),
+        garbage in proptest::collection::vec(any::<u32>(), 0..64),
+        csr_hz in prop_oneof![Just(SIM_CSR_HZ), any::<u32>()],
+        swr_stuck in prop::bool::weighted(0.1),
+        mdio_stuck in prop::bool::weighted(0.1),
+    ) {
+        let clock = SimClock::new();
+        let counter = SimCounter::new(&clock, 32, 25_000_000); // 100 ns per read
+        let arena = SimArena::new(0x1000_0000, 16 * 1024);
+        let bus = SimBus::new(&clock, Faults::new(DwmacModel::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ)));
+        // Random writes anywhere (bogus descriptor bases, poll demands, MDIO frames with any
+        // divider, resets)...
+        for (off, v) in writes {
+            bus.write_word(off & !3, v);
+        }
+        // ...the next reads of every register answer garbage, and sometimes a busy bit
+        // never clears.
+        bus.model(|m| {
+            m.inject(None, garbage.iter().copied());
+            m.inner().set_swr_stuck(swr_stuck);
+            m.inner().set_mdio_stuck(mdio_stuck);
+        });
+        let mac = Dwmac::new(bus.clone());
+        // Plain reads: one bus read each (two for the MAC address), whatever they return.
+        let r0 = bus.stats().reads;
+        let _ = (mac.status(), mac.version(), mac.hw_feature(), mac.mac_address());
+        prop_assert_eq!(bus.stats().reads - r0, 5);
+        let r0 = bus.stats().reads;
+        mac.ack(u32::MAX);
+        prop_assert_eq!(bus.stats().reads - r0, 0);
+        // The waits: each poll is one register read (100 ns) and one clock read (100 ns),
+        // so a wait makes at most `timeout / 200 ns + 3` reads, whatever it reads.
+        let max_wait = |timeout_us: u64| timeout_us * 1_000 / 200 + 3;
+        let r0 = bus.stats().reads;
+        match mac.soft_reset(&counter) {
+            Ok(polls) => prop_assert!(polls >= 1),
+            Err(e) => {
+                prop_assert_eq!(e, Error::Timeout);
+                prop_assert!(swr_stuck, "SWR self-clears on the model: only a stuck bit times out");
+            }
+        }
+        prop_assert!(bus.stats().reads - r0 <= max_wait(SWR_TIMEOUT_US));
+        match mac.mdio(&counter, csr_hz) {
+            Err(e) => {
+                prop_assert_eq!(e, Error::CsrClock);
+                prop_assert!(stmmac_coalesce::regs::csr_clock_range(csr_hz).is_none());
+            }
+            Ok(mut mdio) => {
+                // A read: the first busy check, the frame's wait, MII_DATA.
+                let r0 = bus.stats().reads;
+                match mdio.read(mdio_bus::PhyAddr::from_bits(0), mdio_bus::RegAddr::from_bits(2)) {
+                    Ok(_) => {}
+                    Err(e) => {
+                        prop_assert_eq!(e, hwtimer_core::Error::Timeout);
+                        prop_assert!(mdio_stuck, "GB clears on the model: only a stuck bit times out");
+                    }
+                }
+                prop_assert!(bus.stats().reads - r0 <= 2 * max_wait(MDIO_TIMEOUT_US) + 1);
+                let r0 = bus.stats().reads;
+                match mdio.write(mdio_bus::PhyAddr::from_bits(0), mdio_bus::RegAddr::from_bits(4), 0x01e1) {
+                    Ok(()) => {}
+                    Err(e) => prop_assert_eq!(e, hwtimer_core::Error::Timeout),
+                }
+                prop_assert!(bus.stats().reads - r0 <= 2 * max_wait(MDIO_TIMEOUT_US));
+            }
+        }
+        // Everything injected was consumed or is still queued; nothing panicked.
+        prop_assert!(bus.model(|m| m.pending()) <= garbage.len());
+    }
+
+    /// The rings and the interrupt path over a model whose registers took any writes (bogus
+    /// bases, poll demands, resets, stopped DMA): nothing panics.
+    #[test]
+    fn rings_survive_any_register_writes(vals in proptest::collection::vec((0usize..0x106C, any::<u32>()), 0..64)) {
         let clock = SimClock::new();
         let arena = SimArena::new(0x1000_0000, 256 * 1024);
         let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ));
@@ -180,7 +257,6 @@ proptest! {
         tx.start(&mac);
         rx.start(&mac);
         mac.set_link(stmmac_coalesce::LinkState::up(stmmac_coalesce::Speed::M1000, stmmac_coalesce::Duplex::Full));
-        // Random writes anywhere (including bogus descriptor bases and poll demands).
         for (off, v) in vals {
             bus.write_word(off & !3, v);
             let ev = mac.take_events();
@@ -190,12 +266,8 @@ proptest! {
             let _ = rx.receive(&mac).map(|f| f.len());
             let _ = tx.on_timer(&mac, 0);
         }
-        let _ = mac.status();
-        let _ = mac.version();
-        let _ = mac.hw_feature();
         let _ = mac.configure_dma(&DmaConfig::default());
-        let _ = mac.link();
-        let _ = mac.tx_stopped();
+        let _ = (mac.link(), mac.tx_stopped(), mac.cur_rx_desc());
         mac.ack(u32::MAX);
     }
 }

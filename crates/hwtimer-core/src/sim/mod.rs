@@ -21,23 +21,25 @@
 //! - [`conformance`]: the [`ClockEvent`](crate::ClockEvent) conformance suite every
 //!   driver's tests run against that driver's model.
 //!
-//! - [`baseline`]: the slow strategies the seeds measured (tick-based sleeps,
-//!   fixed-sleep polling), for side-by-side figures.
+//! The seeds' slow baselines and the callgrind harness of the benchmarks are not here: they
+//! live in the workspace's dev-only `bench-support` crate, so no firmware links them.
 //!
-//! - [`instr`]: deterministic instruction counts per operation (valgrind callgrind) for
-//!   benchmarks.
+//! The simulation stays a feature of this crate rather than a crate of its own: the driver
+//! crates' models implement this crate's traits (`RegisterBus`, `Clocksource`,
+//! `ClockEvent`) for simulated hardware and reach its internals (virtual clock, bus
+//! statistics) in one place; a separate crate would need those traits re-exported or the
+//! models split across two crates. `mdio-bus` depends on this crate only through its own
+//! `sim` feature.
 //!
 //! Driver crates put the model of their own block in their `src/sim.rs`, built from
 //! these pieces.
 
-pub mod baseline;
 mod bus;
 mod clock;
 pub mod conformance;
 mod counter;
 mod event;
 mod exec;
-pub mod instr;
 pub mod model;
 
 pub use bus::{MmioStats, SimBus, SimModel};
@@ -46,3 +48,13 @@ pub use counter::{SimCounter, SimTickCounter};
 pub use event::{SimClockEvent, SimClockEventProbe};
 pub use exec::{IrqSource, Task, run_virtual, run_virtual_tasks};
 pub use model::RegisterFile;
+
+/// The number of property-test cases to run: `PROPTEST_CASES` when it is set (the long
+/// soak run, `cargo xtask soak`), else `default`. A test that writes an explicit case count
+/// into its `ProptestConfig` would otherwise ignore the variable.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -35,6 +35,10 @@ impl<T> StaticCell<T> {
 
     /// Stores `value` and returns the only reference to it, or gives `value` back when the
     /// cell was already initialised.
+    #[expect(
+        clippy::mut_from_ref,
+        reason = "the `taken` flag, set in a critical section, makes the `&mut` unique"
+    )]
     pub fn try_init(&'static self, value: T) -> Result<&'static mut T, T> {
         let first = critical_section::with(|cs| !self.taken.borrow(cs).replace(true));
         if !first {

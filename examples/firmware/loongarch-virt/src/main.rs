@@ -248,8 +248,20 @@ type Timer = ConstantTimer<NativeCsr>;
 /// The stable counter through the driver.
 type Counter = StableCounter<NativeCsr>;
 
+/// The boot CPU's alarm on its constant timer and stable counter.
+type BootAlarm = BootCpu<Alarm<Timer, Counter>>;
+
 /// The alarm shared by `board_main` and the interrupt handler.
-static ALARM: Mutex<RefCell<Option<Alarm<Timer, Counter>>>> = Mutex::new(RefCell::new(None));
+static ALARM: Mutex<RefCell<Option<BootAlarm>>> = Mutex::new(RefCell::new(None));
+
+/// A per-core driver value (the loongarch-timer types are neither `Send` nor `Sync`) kept in
+/// a `static`, which `critical_section::Mutex` allows only for `Send` values.
+struct BootCpu<T>(T);
+
+// SAFETY: this firmware runs on the boot CPU only: QEMU starts the virt machine with one
+// CPU (no `-smp`) and nothing here ever starts another, so the value never reaches a core
+// other than the one whose CSRs it programs.
+unsafe impl<T> Send for BootCpu<T> {}
 
 /// What the handler does with a timer interrupt.
 static HANDLER_USES_ALARM: AtomicBool = AtomicBool::new(false);
@@ -325,25 +337,30 @@ fn power_off() -> ! {
     }
 }
 
-/// The CSRs for the handler's own decoding (ESTAT, ERA, BADV); the timer itself is only
-/// touched through [`ALARM`].
-// SAFETY: PLV0 on the boot CPU; this firmware is the only code on the machine and uses the
-// timer CSRs only through the driver values created from this backend.
-static CSR: NativeCsr = unsafe { NativeCsr::new() };
+/// The CSRs of the boot CPU, for the handler's own decoding (ESTAT, ERA, BADV) and to create
+/// the driver values; the timer itself is only touched through [`ALARM`]. A fresh value each
+/// time (it is zero-sized), since `NativeCsr` cannot live in a `static`: it is not `Sync`.
+fn csr() -> NativeCsr {
+    // SAFETY: PLV0 on the boot CPU, the only CPU this firmware runs on; this firmware is the
+    // only code on the machine and uses the timer CSRs only through the driver values
+    // created from this backend.
+    unsafe { NativeCsr::new() }
+}
 
 /// Rust side of the exception entry. Interrupts are disabled (CRMD.IE = 0) while it runs.
 #[unsafe(no_mangle)]
 extern "C" fn la_trap() {
     let stamp = rdtime();
-    let estat = CSR.read(CSR_ESTAT);
+    let csr = csr();
+    let estat = csr.read(CSR_ESTAT);
     if estat.read(ESTAT::ECODE) != 0 {
         // An exception, not an interrupt: nothing here expects one.
         println!(
             Uart0,
             "PANIC: exception ESTAT = {:#x}, ERA = {:#x}, BADV = {:#x}",
             estat.get(),
-            CSR.read_raw(CSR_ERA),
-            CSR.read_raw(CSR_BADV)
+            csr.read_raw(CSR_ERA),
+            csr.read_raw(CSR_BADV)
         );
         power_off();
     }
@@ -351,7 +368,7 @@ extern "C" fn la_trap() {
         let Ok(mut slot) = ALARM.borrow(cs).try_borrow_mut() else {
             return false;
         };
-        let Some(alarm) = slot.as_mut() else {
+        let Some(BootCpu(alarm)) = slot.as_mut() else {
             return false;
         };
         if HANDLER_USES_ALARM.load(Ordering::Relaxed) {
@@ -378,7 +395,7 @@ extern "C" fn la_trap() {
     } else {
         SPURIOUS_IRQS.fetch_add(1, Ordering::Relaxed);
         // A pending interrupt nobody acknowledges would be taken again at once: stop.
-        if estat.read(ESTAT::IS) & !(1 << 11) != 0 || CSR.read(CSR_ESTAT).is_set(ESTAT::TI) {
+        if estat.read(ESTAT::IS) & !(1 << 11) != 0 || csr.read(CSR_ESTAT).is_set(ESTAT::TI) {
             println!(
                 Uart0,
                 "PANIC: unhandled interrupt, ESTAT = {:#x}",
@@ -424,7 +441,10 @@ unsafe impl critical_section::Impl for CrmdIeCriticalSection {
 
 /// Runs `f` on the alarm inside a critical section.
 fn with_alarm<R>(f: impl FnOnce(&mut Alarm<Timer, Counter>) -> R) -> Option<R> {
-    critical_section::with(|cs| ALARM.borrow(cs).try_borrow_mut().ok()?.as_mut().map(f))
+    critical_section::with(|cs| {
+        let mut slot = ALARM.borrow(cs).try_borrow_mut().ok()?;
+        slot.as_mut().map(|BootCpu(alarm)| f(alarm))
+    })
 }
 
 /// Busy-waits (interrupts on) until `count` timer interrupts have been handled in total, or
@@ -601,7 +621,7 @@ extern "C" fn board_main() -> ! {
     println!(
         Uart0,
         "EENTRY = {eentry:#x} ({})",
-        if eentry == __eentry as *const () as usize as u64 && eentry % 4096 == 0 {
+        if eentry == __eentry as *const () as usize as u64 && eentry.is_multiple_of(4096) {
             "4 KiB aligned exception entry installed"
         } else {
             "NOT INSTALLED"
@@ -609,7 +629,7 @@ extern "C" fn board_main() -> ! {
     );
 
     // Frequency from CPUCFG 2/4/5 through the driver.
-    let csr = CSR.clone();
+    let csr = csr();
     let freq = match ConstantClock::probe(&csr) {
         Ok(freq) => freq,
         Err(e) => {
@@ -710,7 +730,7 @@ extern "C" fn board_main() -> ! {
 
     // ---- Interrupts through EENTRY. ----
     alarm.event_mut().enable_interrupt(); // ECFG.LIE bit 11
-    critical_section::with(|cs| ALARM.borrow(cs).replace(Some(alarm)));
+    critical_section::with(|cs| ALARM.borrow(cs).replace(Some(BootCpu(alarm))));
     crmd_xchg_ie(CRMD_IE);
     println!(
         Uart0,
@@ -764,7 +784,7 @@ extern "C" fn board_main() -> ! {
     let stamps: [u64; PERIODS as usize] =
         core::array::from_fn(|i| IRQ_STAMPS[i].load(Ordering::Relaxed));
     let first = stamps[0].wrapping_sub(request);
-    let first_ok = came && first >= PERIOD && first <= PERIOD + latency_bound;
+    let first_ok = came && (PERIOD..=PERIOD + latency_bound).contains(&first);
     all_ok &= first_ok;
     println!(
         Uart0,
@@ -796,10 +816,10 @@ extern "C" fn board_main() -> ! {
         let min = config.min_delta;
         critical_section::with(|cs| {
             let mut slot = ALARM.borrow_ref_mut(cs);
-            let rebuilt = slot.take().and_then(|alarm| {
+            let rebuilt = slot.take().and_then(|BootCpu(alarm)| {
                 let (timer, time) = alarm.into_parts();
                 let timer = ConstantTimer::new(timer.into_inner(), freq, config).ok()?;
-                Alarm::new(timer, time).ok()
+                Alarm::new(timer, time).ok().map(BootCpu)
             });
             *slot = rebuilt;
         });

@@ -37,6 +37,7 @@ fn touch_libraries() {
     black_box(switch_behind_dwmac as fn(usize) -> u16);
     black_box(stmmac_coalesce::coalesce::ic_decision as fn(u32, u32, u32) -> (bool, u32));
     black_box(stmmac_rings as fn(usize) -> usize);
+    black_box(global_timer_on_mmio as fn(usize) -> u64);
 }
 
 /// The stmmac rings over `Mmio` and `static` DMA memory: carving, the handover with the
@@ -127,6 +128,31 @@ fn switch_behind_dwmac(base: usize) -> u16 {
         Ok((mut smi, _identity)) => smi.g1_read(0).unwrap_or(0),
         Err(_) => 0,
     }
+}
+
+/// The Cortex-A9 global timer driver over a real `Mmio` window: counter, absolute alarm on
+/// the comparator, periodic mode.
+fn global_timer_on_mmio(base: usize) -> u64 {
+    use a9_global_timer::{Config, GlobalTimer, regs};
+    use hwtimer_core::{Alarm, ClockEvent, Mmio, Monotonic};
+    // SAFETY: never executed (see the module docs); on hardware `base` would be the global
+    // timer of an MPCore private region (PERIPHBASE + 0x200), owned by this code alone.
+    let bus = unsafe { Mmio::<u32>::new(base, regs::WINDOW_LEN) };
+    let Ok(gt) = GlobalTimer::new(&bus, Config::qemu()) else {
+        return 0;
+    };
+    gt.start();
+    let time = gt.counter();
+    let Ok(cmp) = gt.comparator() else {
+        return 0;
+    };
+    let Ok(mut alarm) = Alarm::new(cmp, time) else {
+        return 0;
+    };
+    let _ = alarm.set_deadline(time.now() + 10_000);
+    let _ = alarm.on_interrupt();
+    let _ = alarm.event_mut().set_periodic(1_000);
+    time.now()
 }
 
 /// The Exynos MCT driver over a real `Mmio` window: FRC, 64-bit time, comparator alarm.

@@ -17,27 +17,28 @@
 //! # The TX cleanup timer (hrtimer coalescing) on the Cortex-A9 global timer
 //!
 //! The ring runs with `tx_usecs` [`TX_USECS`] and `TimerStrategy::ArmOnce`: its cleanup
-//! timer is a slot of a hwtimer-core [`HrTimers`] queue whose clockevent is the comparator of
-//! the Cortex-A9 **global timer** ([`GtEvent`]) and whose time base is the same 64-bit
-//! counter ([`GtTime`]). The global-timer interrupt (PPI 27) is taken through the MPCore GIC;
-//! the handler ([`on_irq`]) calls [`HrTimers::on_interrupt`], whose callback runs
-//! [`TxRing::on_timer`] (the reclaim). A short burst (fewer frames than `tx_frames`, so no
-//! IC and no TI) is then reclaimed by that interrupt `tx_usecs` after its first frame.
+//! timer is a slot of a hwtimer-core [`HrTimers`] queue whose clockevent is this core's
+//! comparator of the Cortex-A9 **global timer** and whose time base is the same 64-bit
+//! counter, both from the `a9-global-timer` crate ([`GtComparator`], [`GtCounter`]). The
+//! comparator is phase-locked and absolute, so the alarm writes each deadline to it as it
+//! is. The global-timer interrupt (GIC ID 27) is taken through the MPCore GIC; the handler
+//! ([`on_irq`]) calls [`HrTimers::on_interrupt`], whose callback runs [`TxRing::on_timer`]
+//! (the reclaim). A short burst (fewer frames than `tx_frames`, so no IC and no TI) is then
+//! reclaimed by that interrupt `tx_usecs` after its first frame.
 //!
 //! | what | value | source |
 //! |---|---|---|
 //! | MPCore private region | 0xF03F_E000 (`NPCM7XX_CPUP_BA`) | `qemu/qemu hw/arm/npcm7xx.c` |
 //! | layout | SCU +0x0, GIC CPU interface +0x100, global timer +0x200, private timers +0x600, GIC distributor +0x1000 | `hw/cpu/a9mpcore.c` |
-//! | global timer IRQ | PPI 27 of each CPU (GIC ID 27) | `hw/cpu/a9mpcore.c` |
 //! | GIC | QEMU `arm_gic`, no security extensions (`has_el3` false) | `hw/arm/npcm7xx.c`, `hw/cpu/a9mpcore.c` |
-//! | global timer rate | one tick per `(prescaler + 1) × 10` ns of virtual time: 100 MHz at prescaler 0 (measured below against the PMU) | `hw/timer/a9gtimer.c` |
-//! | compare | the event flag is set once the counter is past the comparator (r2p0+ `>=` on hardware; QEMU sets it when `counter > compare`: one tick later, never earlier) and stays set while compare is enabled and passed | `hw/timer/a9gtimer.c` |
+//! | global timer rate | one tick per `(prescaler + 1) × 10 ns` of virtual time: 100 MHz at prescaler 0 (measured below against the PMU) | `hw/timer/a9gtimer.c` |
 //!
-//! Two limits of this clockevent outside QEMU: the rate (silicon clocks the global timer
-//! from PERIPHCLK, which [`GT_HZ`] does not model) and the compare rule. QEMU reports the CPU
-//! as r0p0 (MIDR 0x410fc090) but implements the r2p0+ `>=` compare; a real r0p0/r1px fires
-//! only on equality, so a comparator written behind the counter would never fire. Linux's
-//! `drivers/clocksource/arm_global_timer.c` refuses Cortex-A9 before r2p0 for that reason.
+//! The register map, the compare rule and QEMU's behaviour are in the crate
+//! (`crates/a9-global-timer`). QEMU reports the CPU as r0p0 (MIDR 0x410fc090), so
+//! [`CompareRule::from_midr`] picks the pre-r2p0 equality rule: the driver reads the counter
+//! back after each arm. QEMU implements the r2p0+ `>=` compare (one tick late), so that
+//! check never finds a missed value here; on a real r0p0 it is what makes the comparator
+//! usable. On silicon the rate is `PERIPHCLK`, which [`GT_HZ`] does not model.
 //!
 //! The main program waits by spinning, not with `wfi`: under `-icount` with the default
 //! `sleep=on`, an idle CPU lets virtual time follow the host clock.
@@ -53,7 +54,7 @@
 //!
 //! | check | bound | made of |
 //! |---|---|---|
-//! | global-timer rate against PMCCNTR | ± [`RATE_SKEW`] = 1 tick + 16 insns | the counter read truncating to whole ticks; the instructions between the PMCCNTR and counter reads at either end of the loop |
+//! | global-timer rate against PMCCNTR | ± [`RATE_SKEW`] = 1 tick + 64 insns | the counter read truncating to whole ticks; the instructions between the PMCCNTR and counter reads at either end of the loop (the driver's hi-lo-hi read) |
 //! | short burst: frame 1 to the reclaiming handler | `tx_usecs` + [`LATE_BOUND`] = 2 ticks + 3000 insns | QEMU's `counter > compare` (one tick after the match) and the stamps' truncation; the transmit, queue and alarm work from the frame-1 stamp to the comparator write and the exception entry to the handler's stamp (~525 instructions measured at shifts 0 to 4), with room |
 //!
 //! Never early needs no bound: the reclaim is checked against the deadline and `tx_usecs`
@@ -71,6 +72,7 @@
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use a9_global_timer::{CompareRule, Config, GlobalTimer, GtComparator, GtCounter, regs as gt_regs};
 use fw_common::arm::gic::{self, Gic};
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
@@ -97,7 +99,7 @@ const UART_LSR: usize = UART0_BASE + (5 << 2);
 /// LSR bit 5: transmit holding register empty.
 const UART_LSR_THRE: u32 = 1 << 5;
 
-/// GMAC0 (Synopsys DesignWare GMAC 3.x, driven by stmmac) base address (hardware.md §4.11).
+/// GMAC0 (Synopsys DesignWare GMAC 3.x, driven by stmmac) base address (docs/qemu.md#npcm750-evb).
 const GMAC0_BASE: usize = 0xf080_2000;
 /// Size of the GMAC register block (MAC 0x0000.., DMA 0x1000..0x105C).
 const GMAC_LEN: usize = 0x1060;
@@ -120,32 +122,16 @@ const TX_USECS: u32 = 100;
 const SHORT_BURST: u32 = 3;
 
 /// MPCore private region (`NPCM7XX_CPUP_BA`, `qemu/qemu hw/arm/npcm7xx.c`).
-const MPCORE_BASE: usize = 0xf03f_e000;
+const MPCORE_BASE: usize = gt_regs::NPCM750_MPCORE_BASE;
 /// GIC CPU interface, private region + 0x100 (`hw/cpu/a9mpcore.c`).
 const GIC_CPU: usize = MPCORE_BASE + 0x100;
 /// GIC distributor, private region + 0x1000.
 const GIC_DIST: usize = MPCORE_BASE + 0x1000;
-/// Cortex-A9 global timer, private region + 0x200.
-const GT_BASE: usize = MPCORE_BASE + 0x200;
-/// Global timer counter, low and high words.
-const GT_COUNTER_LO: usize = GT_BASE;
-const GT_COUNTER_HI: usize = GT_BASE + 0x04;
-/// Global timer control: timer enable (bit 0), comparator enable (bit 1), IRQ enable
-/// (bit 2), auto-increment (bit 3), prescaler (bits 15:8, left 0).
-const GT_CONTROL: usize = GT_BASE + 0x08;
-/// Interrupt status: event flag in bit 0, write 1 to clear.
-const GT_INT_STATUS: usize = GT_BASE + 0x0c;
-/// Comparator, low and high words.
-const GT_COMPARATOR_LO: usize = GT_BASE + 0x10;
-const GT_COMPARATOR_HI: usize = GT_BASE + 0x14;
-const GT_CONTROL_TIMER_ENABLE: u32 = 1 << 0;
-const GT_CONTROL_COMP_ENABLE: u32 = 1 << 1;
-const GT_CONTROL_IRQ_ENABLE: u32 = 1 << 2;
 /// Counter rate at prescaler 0 under QEMU: one tick per 10 ns of virtual time
 /// (`hw/timer/a9gtimer.c`); checked against the PMU cycle counter at run time.
-const GT_HZ: u32 = 100_000_000;
-/// GIC ID of the global timer: PPI 27 (`hw/cpu/a9mpcore.c`).
-const IRQ_GLOBAL_TIMER: u32 = 27;
+const GT_HZ: u32 = gt_regs::QEMU_INPUT_HZ;
+/// GIC ID of the global timer: 27 (`hw/cpu/a9mpcore.c`).
+const IRQ_GLOBAL_TIMER: u32 = gt_regs::IRQ_ID;
 /// Priority of the global-timer interrupt (below the mask of 0xf0).
 const IRQ_PRIORITY: u8 = 0xa0;
 /// Bound on how late the reclaim may come after `tx_usecs` from the frame-1 stamp. Hardware
@@ -159,10 +145,11 @@ const LATE_BOUND: Bound = Bound {
     insns: 3000,
 };
 /// How far the global timer and PMCCNTR may disagree over the speed loop: one tick of
-/// truncation, and the instructions between the PMCCNTR and counter reads at either end.
+/// truncation, and the instructions between the PMCCNTR and counter reads at either end
+/// (the driver's bounded hi-lo-hi read through its register window: up to about 60).
 const RATE_SKEW: Bound = Bound {
     ticks: 1,
-    insns: 16,
+    insns: 64,
 };
 /// Iterations of the loop that measures the emulation speed (2 instructions each).
 const SPEED_LOOP: u32 = 500_000;
@@ -228,130 +215,62 @@ fw_common::arm_board! {
 // The timer queue and the statics shared with `on_irq` take critical sections: mask IRQs.
 fw_common::arm_critical_section!();
 
-/// Reads the 64-bit global-timer counter: high, low, high again until the high word is
-/// stable (the counter is not latched on a low-word read).
-fn gt_read() -> u64 {
-    loop {
-        // SAFETY: the global-timer counter registers of this SoC's MPCore region; reading
-        // them has no side effect.
-        let (hi, lo, hi2) = unsafe {
-            (
-                mmio::read32(GT_COUNTER_HI),
-                mmio::read32(GT_COUNTER_LO),
-                mmio::read32(GT_COUNTER_HI),
-            )
-        };
-        if hi == hi2 {
-            return (u64::from(hi) << 32) | u64::from(lo);
-        }
-    }
-}
+/// The global timer's register window, as the driver sees it.
+type Bus = Mmio<u32>;
 
-/// The Cortex-A9 global timer's 64-bit counter: a continuous clocksource, and directly a
-/// [`Monotonic`] time base (64 bits at 100 MHz wrap after 5849 years).
-#[derive(Clone, Copy, Debug)]
-struct GtTime;
-
-impl GtTime {
-    /// Starts the counter (timer enable, prescaler 0); the comparator stays disabled.
-    fn start() -> Self {
-        // SAFETY: the global-timer control register; this firmware is its only user and
-        // only CPU0 runs it. Comparator and IRQ enables are written 0.
-        unsafe { mmio::write32(GT_CONTROL, GT_CONTROL_TIMER_ENABLE) };
-        Self
-    }
-}
-
-impl Clocksource for GtTime {
-    fn bits(&self) -> u32 {
-        64
-    }
-    fn freq_hz(&self) -> u32 {
-        GT_HZ
-    }
-    fn read(&self) -> u64 {
-        gt_read()
-    }
-}
-
-impl Continuous for GtTime {}
-
-impl Monotonic for GtTime {
-    fn now(&self) -> u64 {
-        gt_read()
-    }
-    fn freq_hz(&self) -> u32 {
-        GT_HZ
-    }
-}
-
-/// Global-timer comparator programmings (`set_next_event` calls) so far. Written only
-/// inside the queue's critical section (plain load + store).
+/// Global-timer comparator programmings (`set_next_event`, `set_compare`, `set_periodic`)
+/// so far. Written only inside the queue's critical section (plain load + store).
 static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
 
-/// The global timer's comparator (CPU0's bank) as a oneshot clockevent on the same counter
-/// as [`GtTime`]: phase-locked, so the alarm adds no margin tick. `min_delta` 1 relies on
-/// the r2p0+ `>=` compare (what QEMU models): a comparator already passed when it is enabled
-/// fires at once instead of never (see the module docs).
-#[derive(Debug)]
-struct GtEvent;
+/// This core's global-timer comparator, counting its programmings for the "armed once"
+/// checks; otherwise the crate's [`GtComparator`] unchanged.
+struct CountedGt(GtComparator<'static, Bus>);
 
-impl GtEvent {
-    fn control(value: u32) {
-        // SAFETY: the global-timer control register (timer enable always kept set); only
-        // CPU0 uses it, from inside the queue's critical section or the IRQ handler.
-        unsafe { mmio::write32(GT_CONTROL, GT_CONTROL_TIMER_ENABLE | value) };
+impl CountedGt {
+    fn counted(result: Result<(), hwtimer_core::Error>) -> Result<(), hwtimer_core::Error> {
+        if result.is_ok() {
+            GT_PROGRAMS.store(
+                GT_PROGRAMS.load(Ordering::Relaxed).wrapping_add(1),
+                Ordering::Relaxed,
+            );
+        }
+        result
     }
 }
 
-impl ClockEvent for GtEvent {
-    /// 1..=u32::MAX ticks at the global timer's rate, oneshot, phase-locked: it compares
-    /// the counter `gt_read` reads.
+impl ClockEvent for CountedGt {
     fn capabilities(&self) -> Capabilities {
-        Capabilities::new(GT_HZ, 1, u64::from(u32::MAX)).with_phase_locked()
+        self.0.capabilities()
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), hwtimer_core::Error> {
-        if !(1..=u64::from(u32::MAX)).contains(&delta) {
-            return Err(hwtimer_core::Error::InvalidConfig);
-        }
-        // Comparator off while its two halves are written: a half-written value that is
-        // already passed would set the event flag.
-        Self::control(0);
-        let at = gt_read().saturating_add(delta);
-        // SAFETY: the comparator registers of this CPU's global-timer bank; ours alone.
-        unsafe {
-            mmio::write32(GT_COMPARATOR_LO, at as u32);
-            mmio::write32(GT_COMPARATOR_HI, (at >> 32) as u32);
-        }
-        Self::control(GT_CONTROL_COMP_ENABLE | GT_CONTROL_IRQ_ENABLE);
-        GT_PROGRAMS.store(
-            GT_PROGRAMS.load(Ordering::Relaxed).wrapping_add(1),
-            Ordering::Relaxed,
-        );
-        Ok(())
+        Self::counted(self.0.set_next_event(delta))
+    }
+    fn set_compare(&mut self, at: u64) -> Result<(), hwtimer_core::Error> {
+        Self::counted(self.0.set_compare(at))
+    }
+    fn set_periodic(&mut self, period: u64) -> Result<(), hwtimer_core::Error> {
+        Self::counted(self.0.set_periodic(period))
     }
     fn shutdown(&mut self) {
-        Self::control(0);
+        self.0.shutdown()
     }
     fn ack(&mut self) -> bool {
-        // SAFETY: the interrupt status register of this CPU's bank; reading has no effect.
-        let fired = unsafe { mmio::read32(GT_INT_STATUS) } & 1 != 0;
-        if fired {
-            // Comparator off first: while it is enabled and passed, the flag is set again
-            // (QEMU re-evaluates the compare on the status write). Then W1C the flag, which
-            // lowers the level-sensitive PPI.
-            Self::control(0);
-            // SAFETY: as above; writing 1 clears the event flag only.
-            unsafe { mmio::write32(GT_INT_STATUS, 1) };
-        }
-        fired
+        self.0.ack()
     }
 }
 
 /// The timer queue: the TX cleanup timer's slot and one spare.
-type Timers = HrTimers<GtEvent, GtTime, 2>;
+type Timers = HrTimers<CountedGt, GtCounter<'static, Bus>, 2>;
+
+/// A value that only CPU0 ever touches, so that it may live in a [`StaticCell`] although it
+/// borrows the (not `Sync`) MMIO window of the global timer.
+struct OneCore<T>(T);
+
+// SAFETY: only CPU0 runs this firmware (the entry code parks CPU1), so the value never moves
+// to or is shared with another CPU; the queue's own critical sections exclude `on_irq`.
+unsafe impl<T> Send for OneCore<T> {}
 /// The TX ring with its cleanup timer (a slot of [`Timers`]).
-type Tx = TxRing<QueueTimer<'static, GtEvent, GtTime, 2>>;
+type Tx = TxRing<QueueTimer<'static, CountedGt, GtCounter<'static, Bus>, 2>>;
 
 /// GMAC0's registers.
 fn gmac0() -> Dwmac<Mmio<u32>> {
@@ -366,8 +285,13 @@ fn gmac0() -> Dwmac<Mmio<u32>> {
 // SAFETY: the distributor and CPU interface of the NPCM7xx MPCore region (addresses above);
 // only CPU0 runs this firmware and nothing else drives that GIC.
 static GIC: Gic = unsafe { Gic::new(GIC_DIST, GIC_CPU) };
+/// The global-timer driver, `'static` so its parts can live in the timer queue.
+static GT: StaticCell<GlobalTimer<Bus>> = StaticCell::new();
 /// Storage of the timer queue.
-static TIMERS: StaticCell<Timers> = StaticCell::new();
+static TIMERS: StaticCell<OneCore<Timers>> = StaticCell::new();
+/// The global-timer counter, for the handler's entry timestamp.
+// SAFETY: CPU1 is parked by the entry code, and the CPSR critical section excludes `on_irq`.
+static GT_TIME: CsCell<Option<GtCounter<'static, Bus>>> = unsafe { CsCell::new(None) };
 /// The queue, for the handler.
 // SAFETY: CPU1 is parked by the entry code, and the CPSR critical section excludes `on_irq`.
 static TIMERS_REF: CsCell<Option<&'static Timers>> = unsafe { CsCell::new(None) };
@@ -424,7 +348,7 @@ impl IrqLog {
 /// The IRQ handler, called by the vector code in IRQ mode with IRQs masked.
 fn on_irq() {
     let stamp = Stamp::now();
-    let entry = gt_read();
+    let entry = GT_TIME.with(|t| t.map(|t| t.now())).flatten().unwrap_or(0);
     let iar = GIC.acknowledge();
     let id = gic::iar_id(iar);
     if id == gic::SPURIOUS_ID {
@@ -434,8 +358,10 @@ fn on_irq() {
     let timers = TIMERS_REF.with(|t| *t).flatten();
     match timers {
         Some(timers) if id == IRQ_GLOBAL_TIMER => {
-            // Alarm::on_interrupt (inside) calls GtEvent::ack, which lowers the PPI.
-            timers.on_interrupt(|slot, now| on_timer(slot, now, stamp, entry));
+            // Alarm::on_interrupt (inside) calls GtComparator::ack, which lowers the PPI.
+            // A programming failure leaves the timer queued with nothing armed; the
+            // checks in `run` then report the missing expiry.
+            let _ = timers.on_interrupt(|slot, now| on_timer(slot, now, stamp, entry));
         }
         _ => {
             GIC.disable(id);
@@ -553,7 +479,14 @@ fn gmac() -> Result<bool, Error> {
 
     // ---- The clocksource/clockevent: the Cortex-A9 global timer, checked against the PMU,
     // over the loop of 1,000,000 instructions that also measures the emulation speed ----
-    let gt = GtTime::start();
+    // SAFETY: the global timer window of this SoC's MPCore region; this firmware is its only
+    // user and only CPU0 runs it (its banked comparator registers are CPU0's).
+    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
+    let config = Config::qemu().with_compare(CompareRule::from_midr(arm::midr()));
+    let driver: &'static GlobalTimer<Bus> = GT.init(GlobalTimer::new(bus, config)?);
+    driver.start();
+    let gt = driver.counter();
+    GT_TIME.with(|t| *t = Some(gt));
     let a = Stamp::now();
     let g0 = gt.now();
     spin_insns(SPEED_LOOP);
@@ -588,8 +521,8 @@ fn gmac() -> Result<bool, Error> {
         GIC.cpus()
     );
     GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 1);
-    let alarm = hwtimer_core::Alarm::new(GtEvent, gt)?;
-    let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
+    let alarm = hwtimer_core::Alarm::new(CountedGt(driver.comparator()?), gt)?;
+    let timers: &'static Timers = &TIMERS.init(OneCore(HrTimers::new(alarm))).0;
     TIMERS_REF.with(|t| *t = Some(timers));
 
     // ---- DMA, MAC and PHY bring-up ----

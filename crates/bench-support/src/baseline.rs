@@ -1,8 +1,10 @@
-//! The strategies the seeds measured as slow, reimplemented on the sim so every crate can
-//! show its figure beside the naive one. Never use these outside comparisons.
+//! The strategies the seeds measured as slow, reimplemented on hwtimer-core's simulation so
+//! the benches and the host demo can show each figure beside the naive one (feature
+//! `baseline`). Never use these outside comparisons: they are old Linux behaviour, kept out
+//! of the libraries' public API on purpose.
 
-use super::{SimClock, SimTickCounter};
-use crate::clocksource::Clocksource;
+use hwtimer_core::Clocksource;
+use hwtimer_core::sim::{SimClock, SimTickCounter};
 
 /// Sleep the way a kernel without a continuous clocksource does (seed 000): high
 /// resolution timers are off, so a sleep's timer is only looked at from the periodic tick
@@ -56,8 +58,8 @@ pub fn fixed_sleep_poll<T>(
 pub fn delay_us10_continuous(n: u64) -> (f64, f64) {
     use embedded_hal::delay::DelayNs;
     let clock = SimClock::new();
-    let counter = super::SimCounter::new(&clock, 28, 3_125_000).with_read_cost(100);
-    let mut delay = crate::Delay::new(&counter);
+    let counter = hwtimer_core::sim::SimCounter::new(&clock, 28, 3_125_000).with_read_cost(100);
+    let mut delay = hwtimer_core::Delay::new(&counter);
     let t0 = clock.now_ns();
     for _ in 0..n {
         delay.delay_us(10);
@@ -79,18 +81,18 @@ pub fn delay_us10_tick_hz100(n: u64) -> f64 {
 }
 
 /// Seed 004's wait: a busy bit that clears 26 µs after the command, every read of it one
-/// 25.6 µs MDIO frame. `tight`: the core's [`Poller`](crate::Poller) with a 50 ms
+/// 25.6 µs MDIO frame. `tight`: the core's [`Poller`](hwtimer_core::Poller) with a 50 ms
 /// deadline; otherwise 16 tries with 1.5 ms sleeps. Returns `(ns waited, reads)`.
 pub fn busy_bit_wait(tight: bool) -> (u64, u32) {
-    use crate::reg::RegisterBus;
+    use hwtimer_core::RegisterBus;
     const BUSY: u32 = 1 << 15;
     let clock = SimClock::new();
-    let counter = super::SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
-    let bus = super::SimBus::new(
+    let counter = hwtimer_core::sim::SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
+    let bus = hwtimer_core::sim::SimBus::new(
         &clock,
-        super::RegisterFile::new(4).with(
+        hwtimer_core::sim::RegisterFile::new(4).with(
             0,
-            super::model::Behaviour::Busy {
+            hwtimer_core::sim::model::Behaviour::Busy {
                 mask: BUSY,
                 clear_after_ns: 26_000,
             },
@@ -100,7 +102,7 @@ pub fn busy_bit_wait(tight: bool) -> (u64, u32) {
     bus.write_word(0, BUSY);
     let t0 = clock.now_ns();
     let reads = if tight {
-        match crate::Poller::new(&counter)
+        match hwtimer_core::Poller::new(&counter)
             .timeout_ms(50)
             .poll(|| bus.read_word(0), |v| v & BUSY == 0)
         {

@@ -1,0 +1,402 @@
+//! # a9-global-timer
+//!
+//! A `no_std` driver for the **ARM Cortex-A9 MPCore global timer**: one 64-bit up-counter
+//! shared by the cores of the cluster, and per core a 64-bit comparator with an event
+//! flag, an interrupt (GIC ID 27) and an auto-increment for periodic mode. It sits at
+//! offset 0x200 of the MPCore private memory region. Facts and their sources are in
+//! [`regs`]; QEMU's model of the block is described in the repository's `docs/qemu.md`.
+//!
+//! | module / type | what it holds |
+//! |---|---|
+//! | [`regs`] | the register map (tock-registers), every offset and field once, with its source |
+//! | [`GlobalTimer`] | owns the register window, starts the counter, hands out the parts |
+//! | [`GtCounter`] | the counter: a 64-bit [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) read hi-lo-hi, and directly a [`Monotonic`](hwtimer_core::Monotonic) time base |
+//! | [`GtComparator`] | this core's comparator as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot by delta, absolute `set_compare`, drift-free periodic through the auto-increment |
+//! | [`compare`] | the comparator rule of each revision ([`CompareRule`]) and the pure arithmetic of the races (hi-lo-hi, re-targeting a missed compare) |
+//! | `sim` | (feature `sim`) the behavioural model of the block in virtual time |
+//!
+//! ## Timing contract
+//!
+//! The [`ClockEvent`](hwtimer_core::ClockEvent) contract (hwtimer-core's trait docs, the
+//! one place it is written) holds for [`GtComparator`]; what this block adds:
+//!
+//! - The comparator compares the counter that [`GtCounter`] reads, so the channel is
+//!   **phase-locked** and **absolute**: paired with its own counter in an
+//!   [`Alarm`](hwtimer_core::Alarm), a deadline is written to the comparator as it is,
+//!   with no read and no conversion, and fires when the counter reaches it (never early).
+//! - **Which "reaches"** depends on the revision ([`CompareRule`]): from r2p0 on, the
+//!   event flag is set while `counter >= comparator`, so a value already passed fires as
+//!   soon as the comparator is enabled; before r2p0 it is set only on equality, so a value
+//!   passed would never fire. With [`CompareRule::Equal`] the driver reads the counter
+//!   back after enabling and re-arms a value it missed (late, never lost).
+//! - Periodic mode programs the first compare `period` ticks ahead and lets the hardware
+//!   add `period` at each match (`AUTO_INC`): the period does not drift with interrupt
+//!   latency.
+//! - Pending status: [`shutdown`](hwtimer_core::ClockEvent::shutdown) clears the event
+//!   flag, arming never touches it, [`ack`](hwtimer_core::ClockEvent::ack) clears it after
+//!   stopping a fired oneshot (ARM erratum 740657; QEMU sets the flag again at once
+//!   otherwise).
+//! - Every call is bounded (the hi-lo-hi read makes at most 3 attempts) and nothing panics,
+//!   whatever the registers read back.
+//!
+//! ## Example
+//!
+//! On the behavioural model (the same code runs on [`hwtimer_core::Mmio`] on hardware):
+//!
+//! ```
+//! use a9_global_timer::sim::GtSim;
+//! use a9_global_timer::{Config, GlobalTimer};
+//! use hwtimer_core::{Alarm, ClockEvent, Fired, Monotonic};
+//!
+//! let sim = GtSim::qemu(); // 100 MHz, QEMU's compare rule
+//! let gt = GlobalTimer::new(sim.bus(), Config::qemu())?;
+//! gt.start();
+//!
+//! // The 64-bit counter is the time base; the comparator compares it.
+//! let time = gt.counter();
+//! let comparator = gt.comparator()?;
+//! assert!(comparator.capabilities().absolute && comparator.capabilities().phase_locked);
+//!
+//! // An absolute alarm 100 µs from now: the deadline is written to the comparator as is.
+//! let mut alarm = Alarm::new(comparator, time)?;
+//! assert!(alarm.is_absolute());
+//! let deadline = time.now() + 10_000;
+//! alarm.set_deadline(deadline)?;
+//! sim.advance_to_next_irq().unwrap(); // the CPU idles until GIC ID 27 asserts
+//! match alarm.on_interrupt() {
+//!     Fired::Deadline { now, .. } => assert!(now >= deadline),
+//!     other => panic!("{other:?}"),
+//! }
+//! # Ok::<(), hwtimer_core::Error>(())
+//! ```
+//!
+//! On hardware (the NPCM750's MPCore region; rate and compare rule are board and CPU
+//! facts):
+//!
+//! ```no_run
+//! use a9_global_timer::{CompareRule, Config, GlobalTimer, regs};
+//! use hwtimer_core::Mmio;
+//! # fn midr() -> u32 { 0x412f_c090 }
+//! // SAFETY: the global timer window of this core, mapped, and driven by nothing else.
+//! let bus = unsafe { Mmio::<u32>::new(regs::NPCM750_BASE, regs::WINDOW_LEN) };
+//! let config = Config::new(100_000_000).with_compare(CompareRule::from_midr(midr()));
+//! let gt = GlobalTimer::new(bus, config)?;
+//! gt.start();
+//! # Ok::<(), hwtimer_core::Error>(())
+//! ```
+//!
+//! ## Features
+//!
+//! - `sim`: the behavioural model (module `sim`); pulls in `std`, host only.
+//! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
+//!
+//! `critical-section` is used (the shadow of the control register, shared by the counter
+//! and the comparator), never implemented: the firmware picks the implementation.
+#![cfg_attr(not(feature = "sim"), no_std)]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
+
+pub mod clockevent;
+pub mod clocksource;
+pub mod compare;
+pub mod regs;
+// The host-only model (std, virtual time) indexes its own fixed tables and does counter
+// arithmetic on values it bounds itself; the library lints are for code that runs on targets.
+#[cfg(feature = "sim")]
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic
+)]
+pub mod sim;
+
+use core::cell::Cell;
+
+use critical_section::Mutex;
+use hwtimer_core::{Error, RegisterBus, RegisterBusExt};
+
+pub use clockevent::{GtComparator, Mode};
+pub use clocksource::GtCounter;
+pub use compare::CompareRule;
+
+use regs::{CONTROL, CONTROL_BANKED, GT_CONTROL};
+
+/// Driver configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Config {
+    /// The input clock of the block in Hz (`PERIPHCLK` on silicon, a board fact;
+    /// [`regs::QEMU_INPUT_HZ`] under QEMU).
+    pub input_hz: u32,
+    /// `GT_CONTROL.PRESCALER`: the counter advances once every `prescaler + 1` input
+    /// clocks.
+    pub prescaler: u8,
+    /// How this core's comparator matches ([`CompareRule::from_midr`] decides it from the
+    /// CPU's identification).
+    pub compare: CompareRule,
+}
+
+impl Config {
+    /// `input_hz`, prescaler 0 (Linux's assumption), the r2p0+ rule.
+    pub const fn new(input_hz: u32) -> Self {
+        Self {
+            input_hz,
+            prescaler: 0,
+            compare: CompareRule::GreaterOrEqual,
+        }
+    }
+
+    /// QEMU's global timer: 100 MHz ([`regs::QEMU_INPUT_HZ`]), prescaler 0, and the
+    /// r2p0+ rule, which QEMU implements although it reports the CPU as r0p0 (see
+    /// [`CompareRule`]).
+    pub const fn qemu() -> Self {
+        Self::new(regs::QEMU_INPUT_HZ)
+    }
+
+    /// The same with `GT_CONTROL.PRESCALER = prescaler`.
+    pub const fn with_prescaler(mut self, prescaler: u8) -> Self {
+        self.prescaler = prescaler;
+        self
+    }
+
+    /// The same with the comparator rule `rule`.
+    pub const fn with_compare(mut self, rule: CompareRule) -> Self {
+        self.compare = rule;
+        self
+    }
+
+    /// The counter rate, `input_hz / (prescaler + 1)`.
+    ///
+    /// Errors: [`Error::InvalidConfig`] when `input_hz` is 0 or not a multiple of
+    /// `prescaler + 1` (a rate rounded down would make every conversion to ticks short).
+    ///
+    /// ```
+    /// use a9_global_timer::Config;
+    /// assert_eq!(Config::qemu().with_prescaler(3).tick_hz(), Ok(25_000_000));
+    /// assert!(Config::new(100_000_001).with_prescaler(1).tick_hz().is_err());
+    /// ```
+    pub const fn tick_hz(&self) -> Result<u32, Error> {
+        let div = (self.prescaler as u32).wrapping_add(1); // 1..=256
+        match (
+            self.input_hz.checked_rem(div),
+            self.input_hz.checked_div(div),
+        ) {
+            (Some(0), Some(hz)) if hz != 0 => Ok(hz),
+            _ => Err(Error::InvalidConfig),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Shadow {
+    /// `TIMER_ENABLE | PRESCALER` as last written (or found running).
+    shared: u32,
+    /// This core's `COMP_ENABLE | IRQ_ENABLE | AUTO_INC` as last written.
+    banked: u32,
+    /// The comparator has been handed out.
+    taken: bool,
+}
+
+/// The global timer block as seen from one core: owns the register window, starts and
+/// stops the shared counter, and hands out the [`GtCounter`] (any number of copies) and
+/// this core's [`GtComparator`] (once at a time).
+///
+/// `GT_CONTROL` holds both shared bits (`TIMER_ENABLE`, `PRESCALER`) and this core's
+/// banked bits. The driver keeps a shadow of the value it last wrote, updated inside a
+/// critical section, so every control update is one write and no read, and the parts may
+/// live in different contexts (thread and interrupt handler).
+///
+/// On a multi-core system each core creates its own `GlobalTimer` over the same window:
+/// its banked registers are its own. One core starts the counter; the others find it
+/// running at [`new`](Self::new) and keep it so.
+pub struct GlobalTimer<B: RegisterBus<Word = u32>> {
+    bus: B,
+    config: Config,
+    freq_hz: u32,
+    shadow: Mutex<Cell<Shadow>>,
+}
+
+impl<B: RegisterBus<Word = u32>> GlobalTimer<B> {
+    /// Take over the block through `bus` (a window starting at the global timer, offset
+    /// 0x200 of the MPCore private region): **1 read** (`GT_CONTROL`), no write. A counter
+    /// already running (started by a boot loader or another core) keeps running.
+    ///
+    /// Errors: [`Error::InvalidConfig`] when the configuration has no exact rate (see
+    /// [`Config::tick_hz`]), or when the counter already runs with another prescaler than
+    /// [`Config::prescaler`] (its rate would not be the one configured). A block that reads
+    /// all ones looks like the latter unless the prescaler is configured as 0xFF.
+    pub fn new(bus: B, config: Config) -> Result<Self, Error> {
+        let freq_hz = config.tick_hz()?;
+        let found = bus.read(GT_CONTROL);
+        let prescaler = u32::from(config.prescaler);
+        let running = found.is_set(CONTROL::TIMER_ENABLE);
+        if running && found.read(CONTROL::PRESCALER) != prescaler {
+            return Err(Error::InvalidConfig);
+        }
+        let mut shared = CONTROL::PRESCALER.val(prescaler).value;
+        if running {
+            shared |= CONTROL::TIMER_ENABLE::SET.value;
+        }
+        Ok(Self {
+            bus,
+            config,
+            freq_hz,
+            shadow: Mutex::new(Cell::new(Shadow {
+                shared,
+                banked: found.get() & CONTROL_BANKED,
+                taken: false,
+            })),
+        })
+    }
+
+    /// The counter rate in Hz.
+    pub fn freq_hz(&self) -> u32 {
+        self.freq_hz
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The register bus (for diagnostics; writing `GT_CONTROL` behind the driver's back
+    /// breaks its shadow).
+    pub fn bus(&self) -> &B {
+        &self.bus
+    }
+
+    /// Give the bus back.
+    pub fn release(self) -> B {
+        self.bus
+    }
+
+    /// Whether the driver believes the counter runs (`TIMER_ENABLE` as last written, or
+    /// found at [`new`](Self::new)). No read.
+    pub fn is_running(&self) -> bool {
+        self.shadow_get().shared & CONTROL::TIMER_ENABLE::SET.value != 0
+    }
+
+    /// Start the counter at the configured prescaler, from its current value: **1 write**,
+    /// no read. This core's comparator bits are written as they are.
+    pub fn start(&self) {
+        self.update(|s| s.shared |= CONTROL::TIMER_ENABLE::SET.value);
+    }
+
+    /// Stop the counter (for every core: the bit is shared): **1 write**. Comparators stop
+    /// matching and [`GtCounter`] stops advancing, which a
+    /// [`Continuous`](hwtimer_core::Continuous) source must not do behind its readers'
+    /// backs: stop it only when nothing waits on it.
+    ///
+    /// QEMU quirk (QEMU 10, observed by the npcm750 firmware): the counter registers keep
+    /// reading as if the counter ran while `TIMER_ENABLE` is clear.
+    pub fn stop(&self) {
+        self.update(|s| s.shared &= !CONTROL::TIMER_ENABLE::SET.value);
+    }
+
+    /// Load the counter with `value` (`GT_COUNTER0`, then `GT_COUNTER1`): **2 writes**.
+    /// The hardware accepts counter writes only while the counter is stopped (TRM; QEMU
+    /// ignores them otherwise). Time jumps: do this before anything reads the counter.
+    ///
+    /// QEMU quirk: the loaded value shows only after the next [`start`](Self::start).
+    ///
+    /// Errors: [`Error::InvalidConfig`] while the counter runs (nothing is written).
+    pub fn load(&self, value: u64) -> Result<(), Error> {
+        if self.is_running() {
+            return Err(Error::InvalidConfig);
+        }
+        self.bus.write_raw(regs::GT_COUNTER0, value as u32);
+        self.bus.write_raw(regs::GT_COUNTER1, (value >> 32) as u32);
+        Ok(())
+    }
+
+    /// The counter as a clocksource and time base (any number of copies; reads only).
+    pub fn counter(&self) -> GtCounter<'_, B> {
+        GtCounter::new(self)
+    }
+
+    /// This core's comparator as a clockevent, shut down (comparator, its interrupt and
+    /// auto-increment off, event flag cleared: **2 writes**, no read). Handed out once at
+    /// a time; dropping it shuts it down and returns it.
+    ///
+    /// Errors: [`Error::InvalidConfig`] when it is already handed out.
+    pub fn comparator(&self) -> Result<GtComparator<'_, B>, Error> {
+        let first = critical_section::with(|cs| {
+            let cell = self.shadow.borrow(cs);
+            let mut s = cell.get();
+            let first = !s.taken;
+            s.taken = true;
+            cell.set(s);
+            first
+        });
+        if !first {
+            return Err(Error::InvalidConfig);
+        }
+        Ok(GtComparator::new(self))
+    }
+
+    // ---- crate-internal helpers ----
+
+    fn shadow_get(&self) -> Shadow {
+        critical_section::with(|cs| self.shadow.borrow(cs).get())
+    }
+
+    /// This core's banked control bits as last written.
+    pub(crate) fn banked(&self) -> u32 {
+        self.shadow_get().banked
+    }
+
+    /// Write this core's banked control bits (keeping the shared ones): 1 write.
+    pub(crate) fn write_banked(&self, banked: u32) {
+        self.update(|s| s.banked = banked & CONTROL_BANKED);
+    }
+
+    pub(crate) fn give_back(&self) {
+        critical_section::with(|cs| {
+            let cell = self.shadow.borrow(cs);
+            let mut s = cell.get();
+            s.taken = false;
+            cell.set(s);
+        })
+    }
+
+    /// Update the shadow and write `GT_CONTROL` from it, inside one critical section so two
+    /// contexts cannot interleave the shadow update and the bus write.
+    fn update(&self, f: impl FnOnce(&mut Shadow)) {
+        critical_section::with(|cs| {
+            let cell = self.shadow.borrow(cs);
+            let mut s = cell.get();
+            f(&mut s);
+            cell.set(s);
+            self.bus.write_raw(GT_CONTROL, s.shared | s.banked);
+        })
+    }
+}
+
+impl<B: RegisterBus<Word = u32> + core::fmt::Debug> core::fmt::Debug for GlobalTimer<B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let s = self.shadow_get();
+        f.debug_struct("GlobalTimer")
+            .field("bus", &self.bus)
+            .field("freq_hz", &self.freq_hz)
+            .field("control", &(s.shared | s.banked))
+            .field("comparator_taken", &s.taken)
+            .finish()
+    }
+}
+
+/// The README's example, compiled and run as a doctest so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

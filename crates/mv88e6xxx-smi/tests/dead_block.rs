@@ -1,0 +1,325 @@
+//! Dead blocks: an MDIO bus on which nothing answers (every read 0xFFFF, the bus idling
+//! high through its pull-up) or everything reads 0x0000 (a shorted data line). Every public
+//! call returns, with a typed error or the value the bus gave, within a stated number of
+//! MDIO frames counted by the bus model; nothing hangs or panics. A clocksource that never
+//! advances does not hang a wait either: the poll-count backstop ends it.
+
+use hwtimer_core::sim::{SimClock, SimCounter};
+use hwtimer_core::{Clocksource, Continuous};
+use mdio_bus::sim::{MdioDevice, SimMdio};
+use mdio_bus::{Mdio, PhyAddr, RegAddr};
+use mv88e6xxx_smi::chip::{Chip, Family};
+use mv88e6xxx_smi::regs::{g1, g2};
+use mv88e6xxx_smi::sim::FRAME_NS;
+use mv88e6xxx_smi::{
+    Addressing, Bound, BusyTimeout, BusyWait, Config, DEFAULT_TIMEOUT_NS, Error, G1Op, Smi,
+};
+
+/// A bus on which every read returns the same value and writes vanish.
+#[derive(Debug)]
+struct Dead(u16);
+
+impl MdioDevice for Dead {
+    fn read(&mut self, _now: u64, _phy: PhyAddr, _reg: RegAddr) -> u16 {
+        self.0
+    }
+    fn write(&mut self, _now: u64, _phy: PhyAddr, _reg: RegAddr, _value: u16) {}
+}
+
+/// Polls of one bounded wait whose polls are single frames (SMI_CMD BUSY): at most one
+/// per frame until the 50 ms deadline, plus the first and the one after it.
+const WAIT_FRAMES: u64 = DEFAULT_TIMEOUT_NS / FRAME_NS + 3; // 1 956
+
+/// The stated bound, in MDIO frames, of any one call on a dead bus with the default 50 ms
+/// deadline, in every addressing mode: on a dead bus at most one wait of a call runs into
+/// its deadline (the others see their condition on the first read), and a deadline holds
+/// at most `WAIT_FRAMES` frames however the polls are made of them; around it a call adds
+/// at most four frames (a PPU-gated PHY access: G1_CTL1 read and write before, G1_CTL1
+/// write and one G1_STS read after). Observed maximum: 1 953 (`wait_mask` through SMI_CMD
+/// on an all-zero bus).
+const DEAD_CALL_FRAMES: u64 = WAIT_FRAMES + 4; // 1 960
+/// Indirect: attaching is one SMI_CMD wait.
+const INDIRECT_ATTACH_FRAMES: u64 = WAIT_FRAMES; // 1 956
+
+type DeadSmi<'a> = Smi<&'a mut SimMdio<Dead>, &'a SimCounter>;
+
+/// A call's outcome: the value read (`Some`), a completed write (`None`), or its error.
+type Outcome = Result<Option<u16>, Error<core::convert::Infallible>>;
+
+fn bus(value: u16) -> (SimClock, SimCounter, SimMdio<Dead>) {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(100);
+    let bus = SimMdio::new(&clock, 2_500_000, Dead(value));
+    (clock, counter, bus)
+}
+
+fn pa(a: u8) -> PhyAddr {
+    PhyAddr::from_bits(a)
+}
+fn ra(a: u8) -> RegAddr {
+    RegAddr::from_bits(a)
+}
+
+/// Every public call of an attached driver, by name, with its outcome.
+fn every_call(smi: &mut DeadSmi<'_>) -> Vec<(&'static str, Outcome, u64)> {
+    let mut out = Vec::new();
+    let mut run =
+        |name: &'static str, smi: &mut DeadSmi<'_>, f: &dyn Fn(&mut DeadSmi<'_>) -> Outcome| {
+            let f0 = smi.frames();
+            let r = f(smi);
+            out.push((name, r, smi.frames() - f0));
+        };
+    run("identify", smi, &|s| s.identify().map(|i| i.raw).map(Some));
+    run("read", smi, &|s| s.read(pa(0x12), ra(1)).map(Some));
+    run("write", smi, &|s| {
+        s.write(pa(0x12), ra(1), 5).map(|()| None)
+    });
+    run("port_read", smi, &|s| s.port_read(1, 0).map(Some));
+    run("port_write", smi, &|s| {
+        s.port_write(1, 4, 0x7F).map(|()| None)
+    });
+    run("port_read(invalid)", smi, &|s| {
+        s.port_read(200, 0).map(Some)
+    });
+    run("g1_read", smi, &|s| s.g1_read(g1::CTL2).map(Some));
+    run("g1_write(ATU_OP)", smi, &|s| {
+        s.g1_write(g1::ATU_OP, 0x9000).map(|()| None)
+    });
+    run("g2_read", smi, &|s| s.g2_read(g2::SMI_PHY_DATA).map(Some));
+    run("g2_write(SMI_PHY_CMD)", smi, &|s| {
+        s.g2_write(g2::SMI_PHY_CMD, 0x9822).map(|()| None)
+    });
+    run("wait_mask", smi, &|s| {
+        s.wait_mask(pa(0x10), ra(0), 0x0F00, 0x0100).map(Some)
+    });
+    run("wait_bit", smi, &|s| {
+        s.wait_bit(pa(0x10), ra(0), 3, false).map(Some)
+    });
+    run("wait_init_ready", smi, &|s| s.wait_init_ready().map(Some));
+    run("wait_g1_op", smi, &|s| s.wait_g1_op(G1Op::Vtu).map(Some));
+    run("g1_op", smi, &|s| s.g1_op(G1Op::Stats, 0x1000).map(Some));
+    run("phy_read", smi, &|s| s.phy_read(pa(1), ra(2)).map(Some));
+    run("phy_write", smi, &|s| {
+        s.phy_write(pa(1), ra(4), 0x01e1).map(|()| None)
+    });
+    run("phy_read(off bus)", smi, &|s| {
+        s.phy_read(pa(31), ra(2)).map(Some)
+    });
+    run("internal_mdio.read", smi, &|s| {
+        s.internal_mdio().read(pa(1), ra(3)).map(Some)
+    });
+    run("internal_mdio.write", smi, &|s| {
+        s.internal_mdio().write(pa(1), ra(0), 0x8000).map(|()| None)
+    });
+    out
+}
+
+fn is_typed_error_or_bus_value(r: &Outcome, value: u16) -> bool {
+    match r {
+        Ok(Some(v)) => *v == value,
+        Ok(None) => true, // a write: nothing on a bus can refuse it
+        Err(Error::Timeout(t)) => t.polls >= 2 && t.bound == Bound::Deadline,
+        Err(Error::UnknownSwitchId { raw }) => *raw == value,
+        Err(Error::InvalidPort { .. } | Error::AddressOutOfRange { .. }) => true,
+        Err(e) => panic!("unexpected error on a dead bus: {e:?}"),
+    }
+}
+
+#[test]
+fn probe_on_a_dead_bus_is_a_typed_error_within_its_frame_bound() {
+    // (sw_addr, hint, value) -> the error and the frames it may take.
+    for value in [0xFFFF_u16, 0x0000] {
+        for (sw_addr, hint) in [
+            (0u8, Family::Mv6085),
+            (0, Family::Mv6390),
+            (2, Family::Mv6085),
+            (6, Family::Mv6393),
+            (16, Family::Mv6250),
+            (16, Family::Mv6341),
+        ] {
+            let (_clock, counter, mut mdio) = bus(value);
+            let e = Smi::probe(&mut mdio, &counter, sw_addr, hint, Config::new())
+                .map(|(_, id)| id)
+                .unwrap_err();
+            let frames = mdio.frames();
+            let indirect = sw_addr != 0 && hint != Family::Mv6250;
+            match (value, indirect) {
+                (0xFFFF, true) => {
+                    // SMI_CMD reads BUSY forever: the attach wait times out.
+                    assert!(
+                        matches!(
+                            e,
+                            Error::Timeout(BusyTimeout {
+                                wait: BusyWait::SmiCmd,
+                                last: 0xFFFF,
+                                ..
+                            })
+                        ),
+                        "{e:?}"
+                    );
+                    assert!(frames <= INDIRECT_ATTACH_FRAMES, "{frames}");
+                }
+                (_, true) => {
+                    // BUSY clear: attach (1 poll), then identify: CMD, 1 poll, DATA.
+                    assert_eq!(e, Error::UnknownSwitchId { raw: value });
+                    assert_eq!(frames, 4);
+                }
+                (_, false) => {
+                    // One frame: PORT_SWITCH_ID.
+                    assert_eq!(e, Error::UnknownSwitchId { raw: value });
+                    assert_eq!(frames, 1);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_call_on_a_dead_bus_returns_within_its_frame_bound() {
+    let chips = [
+        // One chip per addressing mode and PHY access kind.
+        (Chip::Mv6352, Addressing::Direct),
+        (Chip::Mv6185, Addressing::Direct),
+        (Chip::Mv6165, Addressing::Direct),
+        (Chip::Mv6390, Addressing::Direct),
+        (
+            Chip::Mv6250,
+            Addressing::DualChip {
+                sw_addr: PhyAddr::from_bits(16),
+            },
+        ),
+        (
+            Chip::Mv6352,
+            Addressing::Indirect {
+                sw_addr: PhyAddr::from_bits(2),
+                remap_6393x: false,
+            },
+        ),
+        (
+            Chip::Mv6085,
+            Addressing::Indirect {
+                sw_addr: PhyAddr::from_bits(2),
+                remap_6393x: false,
+            },
+        ),
+        (
+            Chip::Mv6393X,
+            Addressing::Indirect {
+                sw_addr: PhyAddr::from_bits(2),
+                remap_6393x: true,
+            },
+        ),
+    ];
+    for value in [0xFFFF_u16, 0x0000] {
+        for (chip, addressing) in chips {
+            let (_clock, counter, mut mdio) = bus(value);
+            let indirect = matches!(addressing, Addressing::Indirect { .. });
+            if indirect && value == 0xFFFF {
+                // Only an indirect attach on an all-ones bus fails: SMI_CMD BUSY forever.
+                let e = Smi::new(&mut mdio, &counter, addressing, chip, Config::new())
+                    .map(|_| ())
+                    .unwrap_err();
+                assert!(matches!(
+                    e,
+                    Error::Timeout(BusyTimeout {
+                        wait: BusyWait::SmiCmd,
+                        ..
+                    })
+                ));
+                assert!(mdio.frames() <= INDIRECT_ATTACH_FRAMES);
+                eprintln!(
+                    "dead-block {chip:?} {addressing:?} {value:#06x} new: {e:?} in {} frames",
+                    mdio.frames()
+                );
+                continue;
+            }
+            let mut smi = Smi::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
+            let bound = DEAD_CALL_FRAMES;
+            for (name, r, frames) in every_call(&mut smi) {
+                assert!(
+                    is_typed_error_or_bus_value(&r, value),
+                    "{chip:?} {addressing:?} {value:#06x} {name}: {r:?}"
+                );
+                assert!(
+                    frames <= bound,
+                    "{chip:?} {addressing:?} {value:#06x} {name}: {frames} frames > {bound}"
+                );
+                if matches!(
+                    r,
+                    Err(Error::InvalidPort { .. } | Error::AddressOutOfRange { .. })
+                ) {
+                    assert_eq!(frames, 0, "{name}: refused before any frame");
+                }
+                eprintln!(
+                    "dead-block {chip:?} {addressing:?} {value:#06x} {name}: {r:?} in {frames} frames"
+                );
+            }
+        }
+    }
+}
+
+/// The counter of a clock that was never started: it always reads 0.
+#[derive(Debug, Clone, Copy)]
+struct Stopped;
+
+impl Clocksource for Stopped {
+    fn bits(&self) -> u32 {
+        32
+    }
+    fn freq_hz(&self) -> u32 {
+        25_000_000
+    }
+    fn read(&self) -> u64 {
+        0
+    }
+}
+
+impl Continuous for Stopped {}
+
+#[test]
+fn a_stopped_clock_cannot_hang_a_wait_on_a_dead_bus() {
+    let (_clock, _counter, mut mdio) = bus(0xFFFF);
+    let config = Config::new();
+    assert_eq!(config.max_polls, 19_534);
+    let e = Smi::new(
+        &mut mdio,
+        Stopped,
+        Addressing::Indirect {
+            sw_addr: PhyAddr::from_bits(2),
+            remap_6393x: false,
+        },
+        Chip::Mv6352,
+        config,
+    )
+    .unwrap_err();
+    let Error::Timeout(t) = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        (t.wait, t.bound, t.polls),
+        (BusyWait::SmiCmd, Bound::PollLimit, 19_534)
+    );
+    assert_eq!(t.elapsed_ticks, 0);
+    assert_eq!(mdio.frames(), 19_534);
+    // A smaller backstop is a smaller bound.
+    let (_clock, _counter, mut mdio) = bus(0xFFFF);
+    let e = Smi::new(
+        &mut mdio,
+        Stopped,
+        Addressing::Direct,
+        Chip::Mv6352,
+        Config::new().with_max_polls(100),
+    )
+    .and_then(|mut s| s.g1_op(G1Op::Atu, 0x1000))
+    .unwrap_err();
+    assert!(matches!(
+        e,
+        Error::Timeout(BusyTimeout {
+            wait: BusyWait::AtuOp,
+            bound: Bound::PollLimit,
+            polls: 100,
+            ..
+        })
+    ));
+    assert_eq!(mdio.frames(), 100);
+}

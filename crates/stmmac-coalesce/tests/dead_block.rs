@@ -1,0 +1,244 @@
+//! Dead blocks: a DWMAC whose registers all read 0x0000_0000 (clock gated, block held in
+//! reset) or 0xFFFF_FFFF (nothing decodes the address). Every public call of the MAC, its
+//! MDIO master and the rings returns, with a typed error or the value read, within a stated
+//! number of register reads counted by the sim bus; nothing hangs or panics.
+
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter, SimModel};
+use hwtimer_core::{Clocksource, Continuous};
+use mdio_bus::{Mdio, PhyAddr, RegAddr};
+use stmmac_coalesce::mac::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
+use stmmac_coalesce::sim::{SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::{
+    CoalesceConfig, Coherent, DmaConfig, DmaEvents, Duplex, Dwmac, Error, FrameFilter, LinkState,
+    NoTimer, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing,
+};
+
+/// Every register reads `0`, writes vanish.
+struct Dead(u32);
+
+impl SimModel for Dead {
+    type Word = u32;
+    fn read(&mut self, _now_ns: u64, _offset: usize) -> u32 {
+        self.0
+    }
+    fn write(&mut self, _now_ns: u64, _offset: usize, _value: u32) {}
+}
+
+/// One poll of a wait: a register read (100 ns, the `SimBus` default) and a clocksource
+/// read (100 ns, the `SimCounter` default).
+const POLL_NS: u64 = 200;
+/// The stated bound of one bounded wait, in register reads: one per poll until the
+/// deadline, plus the first read and the one after the deadline.
+const fn wait_reads(timeout_us: u64) -> u64 {
+    timeout_us * 1_000 / POLL_NS + 3
+}
+/// DMA_BUS_MODE.SWR: 50 003 reads. MII_ADDR.GB: 50 003 reads.
+const SWR_READS: u64 = wait_reads(SWR_TIMEOUT_US);
+const MDIO_READS: u64 = wait_reads(MDIO_TIMEOUT_US);
+
+fn dead(value: u32) -> (SimClock, SimCounter, SimBus<Dead>) {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 32, 25_000_000);
+    let bus = SimBus::new(&clock, Dead(value));
+    (clock, counter, bus)
+}
+
+#[test]
+fn mac_on_a_dead_block_returns_within_its_read_bound() {
+    for value in [0u32, u32::MAX] {
+        let (_clock, counter, bus) = dead(value);
+        let mac = Dwmac::new(bus.clone());
+        let reads = |f: &dyn Fn()| {
+            let r0 = bus.stats().reads;
+            f();
+            bus.stats().reads - r0
+        };
+        // Plain reads return what the bus gives, one read each.
+        assert_eq!(reads(&|| assert_eq!(mac.version(), value)), 1);
+        assert_eq!(reads(&|| assert_eq!(mac.hw_feature(), value)), 1);
+        assert_eq!(reads(&|| assert_eq!(mac.status().get(), value)), 1);
+        assert_eq!(
+            reads(&|| {
+                let _ = mac.mac_address();
+            }),
+            2
+        );
+        // Writes read nothing.
+        assert_eq!(
+            reads(&|| {
+                mac.set_mac_address([2, 0, 0, 0, 0, 1]);
+                mac.set_filter(&FrameFilter::default());
+                // SAFETY: the dead block has no DMA behind it.
+                unsafe { mac.set_ring_bases(0x1000, 0x2000) };
+                mac.set_interrupts(u32::MAX);
+                mac.set_riwt(0xFF);
+                mac.ack(u32::MAX);
+            }),
+            0
+        );
+        // Read-modify-writes and status reads: one read each.
+        let up = LinkState::up(Speed::M100, Duplex::Full);
+        assert_eq!(reads(&|| assert!(mac.set_link(up))), 1);
+        assert_eq!(reads(&|| mac.stop()), 1);
+        assert_eq!(reads(&|| mac.stop_tx_dma()), 1);
+        assert_eq!(reads(&|| mac.stop_rx_dma()), 1);
+        assert_eq!(reads(&|| assert!(mac.tx_stopped() || value == u32::MAX)), 1);
+        assert_eq!(
+            reads(&|| assert_eq!(
+                mac.take_events().bits(),
+                value & stmmac_coalesce::regs::DMA_STATUS_W1C
+            )),
+            1
+        );
+        assert_eq!(
+            reads(&|| assert!(mac.configure_dma(&DmaConfig::default()).is_ok())),
+            1
+        );
+        // The reset wait: SWR reads set forever on an all-ones block.
+        let r0 = bus.stats().reads;
+        let r = mac.soft_reset(&counter);
+        let n = bus.stats().reads - r0;
+        if value == 0 {
+            assert_eq!((r, n), (Ok(1), 1), "SWR reads clear at once");
+        } else {
+            assert_eq!(r, Err(Error::Timeout));
+            assert!((2..=SWR_READS).contains(&n), "{n} reads");
+        }
+        eprintln!("dead-block dwmac {value:#010x} soft_reset: {r:?} in {n} reads");
+        // MDIO: GB reads set forever on an all-ones block.
+        assert!(matches!(mac.mdio(&counter, 0), Err(Error::CsrClock)));
+        assert!(matches!(mac.mdio(&counter, u32::MAX), Err(Error::CsrClock)));
+        let mut mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
+        let (phy, reg) = (PhyAddr::from_bits(1), RegAddr::from_bits(2));
+        for op in 0..4 {
+            let r0 = bus.stats().reads;
+            let r = if op % 2 == 0 {
+                mdio.read(phy, reg)
+            } else {
+                mdio.write(phy, reg, 0x1234).map(|()| 0)
+            };
+            let n = bus.stats().reads - r0;
+            eprintln!("dead-block dwmac {value:#010x} mdio op {op}: {r:?} in {n} reads");
+            if value == 0 {
+                // GB clear: the first frame checks it once more (unknown state at first).
+                let expected = match op {
+                    0 => 3,            // busy check, frame wait, MII_DATA
+                    1 => 1,            // frame wait
+                    _ => 2 - (op % 2), // read: frame wait + MII_DATA; write: frame wait
+                };
+                assert_eq!(r, Ok(0), "op {op}");
+                assert_eq!(n, expected, "op {op}");
+            } else {
+                // GB set: the busy check before the frame times out; nothing is written.
+                assert_eq!(r, Err(hwtimer_core::Error::Timeout), "op {op}");
+                assert!((2..=MDIO_READS).contains(&n), "op {op}: {n} reads");
+            }
+        }
+    }
+}
+
+#[test]
+fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
+    for value in [0u32, u32::MAX] {
+        let (_clock, _counter, bus) = dead(value);
+        let mac = Dwmac::new(bus.clone());
+        let arena = SimArena::new(0x1000_0000, 64 * 1024);
+        let cfg = CoalesceConfig {
+            tx_frames: 2,
+            tx_usecs: 0,
+            ..CoalesceConfig::SEED
+        };
+        // HW_FEATURE reads the dead value: all ones announces enhanced descriptors.
+        let setup = mac.configure_dma(&DmaConfig::default()).unwrap();
+        let tx_cfg = TxConfig {
+            descriptors: 4,
+            buf_size: 1536,
+            coalesce: cfg,
+            strategy: TimerStrategy::ArmOnce,
+        };
+        let rx_cfg = RxConfig {
+            descriptors: 4,
+            ..RxConfig::default()
+        };
+        let mut tx = TxRing::new(
+            arena.region(16 * 1024).unwrap(),
+            &arena,
+            &setup,
+            tx_cfg,
+            NoTimer,
+            Coherent,
+        )
+        .unwrap();
+        let mut rx = RxRing::new(
+            arena.region(16 * 1024).unwrap(),
+            &arena,
+            &setup,
+            rx_cfg,
+            Coherent,
+        )
+        .unwrap();
+        let r0 = bus.stats().reads;
+        tx.start(&mac);
+        rx.start(&mac);
+        // Stop-if-running, then set the start bit: at most two reads of DMA_CONTROL each.
+        assert!(bus.stats().reads - r0 <= 4);
+        mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+        let r0 = bus.stats().reads;
+        // No DMA ever completes: the ring fills, then refuses; nothing is reclaimed.
+        for _ in 0..4 {
+            tx.send(&mac, &[0xAB; 60]).unwrap();
+        }
+        assert_eq!(tx.send(&mac, &[0xAB; 60]), Err(Error::WouldBlock));
+        assert_eq!(tx.reclaim(), 0);
+        assert_eq!(rx.receive(&mac).map(|f| f.len()), Err(Error::WouldBlock));
+        assert_eq!(bus.stats().reads - r0, 0, "the rings only write to the MAC");
+        // Servicing a dead block's "events" returns: recovery reads DMA_CONTROL a bounded
+        // number of times.
+        let r0 = bus.stats().reads;
+        let ev = mac.take_events();
+        tx.service(&mac, ev);
+        rx.service(&mac, ev);
+        let _ = tx.on_timer(&mac, 0);
+        assert!(
+            bus.stats().reads - r0 <= 16,
+            "{} reads",
+            bus.stats().reads - r0
+        );
+        let _ = DmaEvents::NONE;
+    }
+}
+
+/// A CSR clock that was never started: the counter always reads 0.
+#[derive(Debug, Clone, Copy)]
+struct Stopped;
+
+impl Clocksource for Stopped {
+    fn bits(&self) -> u32 {
+        32
+    }
+    fn freq_hz(&self) -> u32 {
+        25_000_000
+    }
+    fn read(&self) -> u64 {
+        0
+    }
+}
+
+impl Continuous for Stopped {}
+
+#[test]
+fn a_stopped_clock_cannot_hang_the_reset_or_mdio_waits() {
+    use hwtimer_core::poll::DEFAULT_MAX_POLLS;
+    let (_clock, _counter, bus) = dead(u32::MAX);
+    let mac = Dwmac::new(bus.clone());
+    assert_eq!(mac.soft_reset(Stopped), Err(Error::Timeout));
+    // The poll-count backstop ends it: a frozen clock cannot stretch a wait.
+    assert_eq!(bus.stats().reads, u64::from(DEFAULT_MAX_POLLS));
+    bus.reset_stats();
+    let mut mdio = mac.mdio(Stopped, SIM_CSR_HZ).unwrap();
+    assert_eq!(
+        mdio.read(PhyAddr::from_bits(0), RegAddr::from_bits(0)),
+        Err(hwtimer_core::Error::Timeout)
+    );
+    assert_eq!(bus.stats().reads, u64::from(DEFAULT_MAX_POLLS));
+}

@@ -1,0 +1,597 @@
+//! `cargo xtask citations`: every document the repository cites exists, and nothing cites
+//! the reference notes that live outside it.
+//!
+//! Two rules, over every text file of the repository (build output, `.git` and this
+//! checker's own rules and fixtures excepted):
+//!
+//! 1. **Cited documents exist.** A path to a Markdown file with a `docs` directory in it
+//!    (`docs/otto-timer.md`, `../../docs/qemu.md`), optionally followed by `#anchor`, must
+//!    name an existing file, and the anchor must be produced by one of its headings the way
+//!    GitHub makes heading anchors (or by an explicit `<a name|id="...">`). Paths starting
+//!    with `./` or `../` are relative to the citing file, other paths to the repository
+//!    root. In Markdown files, a link target (`[text](target.md#anchor)`, `[text](#anchor)`)
+//!    is relative to the file, as GitHub resolves it; such links are checked when they point
+//!    into a `docs` directory or, for a bare `#anchor`, when the file itself is under `docs/`.
+//! 2. **No citations of the external reference notes.** Outside `docs/`, the file names
+//!    listed in [`EXTERNAL_NOTES`] may only appear as part of a `docs/...` path: a bare
+//!    name cites the notes the project was written from, which readers of the repository do
+//!    not have. Inside `docs/` a bare name is a relative link to a sibling document, which
+//!    rule 1 checks.
+//!
+//! URLs (`scheme://...`), absolute paths and placeholders with `...` in them are not checked.
+
+use crate::util::repo_root;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+/// File names of the reference notes kept outside the repository. Outside `docs/` they
+/// must not be cited; the repository's own documents under `docs/` replace them.
+pub const EXTERNAL_NOTES: [&str; 4] = ["hardware.md", "qemu.md", "STYLE.md", "rust-ecosystem.md"];
+
+/// Paths (relative to the repository root, `/`-separated) that are not scanned: the
+/// checker's own source and fixtures spell out the names and broken citations they test.
+const EXEMPT: [&str; 2] = ["xtask/src/citations.rs", "xtask/fixtures"];
+
+/// Directories never scanned, wherever they are.
+const SKIPPED_DIRS: [&str; 2] = ["target", ".git"];
+
+/// Files larger than this are not text we write (and are skipped).
+const MAX_FILE_BYTES: u64 = 2 << 20;
+
+/// One problem found.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    /// The citing file, relative to the scanned root, `/`-separated.
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+/// Runs the check on the repository and prints every finding.
+pub fn main(args: &[String]) -> Result<(), String> {
+    if let Some(arg) = args.first() {
+        return Err(format!("`citations` takes no arguments (got {arg:?})"));
+    }
+    let root = repo_root();
+    let (scanned, findings) = check_tree(&root, &EXEMPT);
+    for finding in &findings {
+        println!("{finding}");
+    }
+    if findings.is_empty() {
+        println!("citations: {scanned} files checked, every cited document and anchor exists");
+        Ok(())
+    } else {
+        Err(format!(
+            "citations: {} problem(s) in {scanned} files checked",
+            findings.len()
+        ))
+    }
+}
+
+/// Checks every text file under `root` except `exempt` paths (relative to `root`); returns
+/// the number of files checked and the findings, sorted.
+pub fn check_tree(root: &Path, exempt: &[&str]) -> (usize, Vec<Finding>) {
+    let mut files = Vec::new();
+    collect_files(root, root, exempt, &mut files);
+    files.sort();
+    let mut docs = DocCache::default();
+    let mut findings = Vec::new();
+    let mut scanned = 0;
+    for file in &files {
+        let Ok(text) = fs::read_to_string(root.join(file)) else {
+            continue; // not UTF-8: not a text file we write
+        };
+        scanned += 1;
+        findings.extend(check_file(root, file, &text, &mut docs));
+    }
+    findings.sort();
+    (scanned, findings)
+}
+
+/// Files under `dir`, as paths relative to `root`.
+fn collect_files(root: &Path, dir: &Path, exempt: &[&str], out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if SKIPPED_DIRS.iter().any(|s| name == *s) {
+            continue;
+        }
+        let Ok(relative) = path.strip_prefix(root) else {
+            continue;
+        };
+        let rel = slash_path(relative);
+        if exempt
+            .iter()
+            .any(|e| rel == *e || rel.starts_with(&format!("{e}/")))
+        {
+            continue;
+        }
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        if meta.is_dir() {
+            collect_files(root, &path, exempt, out);
+        } else if meta.is_file() && meta.len() <= MAX_FILE_BYTES {
+            out.push(relative.to_path_buf());
+        }
+    }
+}
+
+/// `path` with `/` separators.
+fn slash_path(path: &Path) -> String {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The anchors of the Markdown documents read so far, by path relative to the root.
+#[derive(Default)]
+struct DocCache {
+    anchors: std::collections::BTreeMap<PathBuf, Option<BTreeSet<String>>>,
+}
+
+impl DocCache {
+    /// The anchors of `path` (relative to `root`), or `None` if it is not a readable file.
+    fn anchors(&mut self, root: &Path, path: &Path) -> Option<&BTreeSet<String>> {
+        self.anchors
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                let full = root.join(path);
+                if !full.is_file() {
+                    return None;
+                }
+                fs::read_to_string(&full).ok().map(|text| anchors_of(&text))
+            })
+            .as_ref()
+    }
+}
+
+/// The findings of one file (`file` relative to `root`).
+fn check_file(root: &Path, file: &Path, text: &str, docs: &mut DocCache) -> Vec<Finding> {
+    let file_str = slash_path(file);
+    let in_docs = file_str.starts_with("docs/");
+    let is_markdown = file_str.ends_with(".md");
+    let dir = file.parent().unwrap_or(Path::new(""));
+    let mut findings = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let mut report = |message: String| {
+            findings.push(Finding {
+                file: file_str.clone(),
+                line: index + 1,
+                message,
+            })
+        };
+        for token in path_tokens(line) {
+            let segments: Vec<&str> = token.path.split('/').collect();
+            let last = segments.last().copied().unwrap_or_default();
+            let in_docs_path = segments.len() >= 2 && segments[segments.len() - 2] == "docs";
+            let has_docs_segment = segments[..segments.len().saturating_sub(1)].contains(&"docs");
+
+            // Rule 2: a bare external note name.
+            if !in_docs && EXTERNAL_NOTES.contains(&last) && !in_docs_path {
+                report(format!(
+                    "cites `{}`, a reference note outside the repository; cite the \
+                     repository's docs/ instead",
+                    token.path
+                ));
+                continue;
+            }
+
+            if token.path.is_empty() && token.markdown_link && is_markdown {
+                // `[text](#anchor)`: an anchor of this very file.
+                if let (true, Some(anchor)) = (in_docs, &token.anchor) {
+                    let target = file.to_path_buf();
+                    if let Some(problem) =
+                        check_target(root, &target, &format!("#{anchor}"), Some(anchor), docs)
+                    {
+                        report(problem);
+                    }
+                }
+                continue;
+            }
+            // Not checked: other files, absolute paths, URLs, and placeholders (`docs/...md`).
+            if !token.path.ends_with(".md")
+                || token.path.starts_with('/')
+                || token.url
+                || token.path.contains("...")
+            {
+                continue;
+            }
+            let relative_to_file = token.markdown_link && is_markdown
+                || token.path.starts_with("./")
+                || token.path.starts_with("../");
+            let target = if relative_to_file {
+                normalize(&dir.join(&token.path))
+            } else {
+                normalize(Path::new(&token.path))
+            };
+            let Some(target) = target else {
+                report(format!(
+                    "cites `{}`, which leaves the repository",
+                    token.path
+                ));
+                continue;
+            };
+            let target_in_docs = slash_path(&target)
+                .split('/')
+                .rev()
+                .skip(1)
+                .any(|s| s == "docs");
+            if !(has_docs_segment || (token.markdown_link && is_markdown && target_in_docs)) {
+                continue;
+            }
+            let cited = match &token.anchor {
+                Some(anchor) => format!("{}#{anchor}", token.path),
+                None => token.path.clone(),
+            };
+            if let Some(problem) =
+                check_target(root, &target, &cited, token.anchor.as_deref(), docs)
+            {
+                report(problem);
+            }
+        }
+    }
+    findings
+}
+
+/// Checks that `target` exists and, with `anchor`, that it produces that anchor.
+fn check_target(
+    root: &Path,
+    target: &Path,
+    cited: &str,
+    anchor: Option<&str>,
+    docs: &mut DocCache,
+) -> Option<String> {
+    let shown = slash_path(target);
+    let Some(anchors) = docs.anchors(root, target) else {
+        return Some(format!("cites `{cited}`, but {shown} does not exist"));
+    };
+    let anchor = anchor?;
+    if anchors.contains(anchor) {
+        return None;
+    }
+    let known: Vec<&str> = anchors.iter().map(String::as_str).take(12).collect();
+    Some(format!(
+        "cites `{cited}`, but no heading of {shown} produces the anchor `#{anchor}` \
+         (its anchors: {}{})",
+        if known.is_empty() {
+            "none".to_owned()
+        } else {
+            known.join(", ")
+        },
+        if anchors.len() > known.len() {
+            ", ..."
+        } else {
+            ""
+        }
+    ))
+}
+
+/// `path` with `.` and `..` resolved, or `None` if it climbs above its start.
+fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::Normal(part) => out.push(part),
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// A path-like word of a line.
+#[derive(Debug, PartialEq)]
+struct PathToken {
+    /// The path, trailing sentence punctuation removed (may be empty for `](#anchor)`).
+    path: String,
+    /// The `#anchor` right after it, without `#`.
+    anchor: Option<String>,
+    /// It is the target of a Markdown inline link, `](...)`.
+    markdown_link: bool,
+    /// It is part of a URL (`scheme://...`).
+    url: bool,
+}
+
+/// Characters a cited path is made of.
+fn is_path_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-' | '~')
+}
+
+/// Characters of an anchor.
+fn is_anchor_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-')
+}
+
+/// The path-like words of `line` that name a Markdown file, a `docs/` path, or a link
+/// target.
+fn path_tokens(line: &str) -> Vec<PathToken> {
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (start, c) = chars[i];
+        let link_anchor_only = c == '#' && line[..start].ends_with("](");
+        if !is_path_char(c) && !link_anchor_only {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < chars.len() && is_path_char(chars[j].1) {
+            j += 1;
+        }
+        let end = chars.get(j).map_or(line.len(), |(pos, _)| *pos);
+        let raw = &line[start..end];
+        let path = raw.trim_end_matches(['.', '/']);
+        let trimmed = path.len() != raw.len();
+        let mut anchor = None;
+        let mut next = j;
+        if !trimmed && chars.get(j).is_some_and(|(_, c)| *c == '#') {
+            let mut k = j + 1;
+            while k < chars.len() && is_anchor_char(chars[k].1) {
+                k += 1;
+            }
+            if k > j + 1 {
+                let a_start = chars[j + 1].0;
+                let a_end = chars.get(k).map_or(line.len(), |(pos, _)| *pos);
+                anchor = Some(line[a_start..a_end].to_owned());
+                next = k;
+            }
+        }
+        let before = &line[..start];
+        let markdown_link = before.ends_with("](") || before.ends_with("](<");
+        let url = before.ends_with(':') || raw.starts_with("//");
+        let relevant =
+            path.ends_with(".md") || (markdown_link && path.is_empty() && anchor.is_some());
+        if relevant {
+            tokens.push(PathToken {
+                path: path.to_owned(),
+                anchor,
+                markdown_link,
+                url,
+            });
+        }
+        i = next.max(i + 1);
+    }
+    tokens
+}
+
+/// Every anchor a Markdown document provides: one per heading, GitHub-style (with `-1`,
+/// `-2`, ... for repeated headings), plus explicit `<a name="...">` / `id="..."`.
+pub fn anchors_of(text: &str) -> BTreeSet<String> {
+    let mut anchors = BTreeSet::new();
+    let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut add_heading = |anchors: &mut BTreeSet<String>, heading: &str| {
+        let base = github_slug(heading);
+        let count = seen.entry(base.clone()).or_insert(0);
+        let slug = if *count == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{count}")
+        };
+        *count += 1;
+        anchors.insert(slug);
+    };
+    let mut fence: Option<String> = None;
+    let mut previous: Option<&str> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if let Some(marker) = &fence {
+            if indent <= 3
+                && trimmed.starts_with(marker.as_str())
+                && trimmed
+                    .trim_end()
+                    .chars()
+                    .all(|c| c == marker.chars().next().unwrap_or('`'))
+            {
+                fence = None;
+            }
+            previous = None;
+            continue;
+        }
+        if indent <= 3 && (trimmed.starts_with("```") || trimmed.starts_with("~~~")) {
+            let ch = trimmed.chars().next().unwrap_or('`');
+            let len = trimmed.chars().take_while(|c| *c == ch).count();
+            fence = Some(ch.to_string().repeat(len));
+            previous = None;
+            continue;
+        }
+        for attr in ["name=\"", "id=\""] {
+            let mut rest = line;
+            while let Some(pos) = rest.find(attr) {
+                let value = &rest[pos + attr.len()..];
+                if let Some(end) = value.find('"') {
+                    anchors.insert(value[..end].to_owned());
+                }
+                rest = &rest[pos + attr.len()..];
+            }
+        }
+        if indent <= 3 && trimmed.starts_with('#') {
+            let level = trimmed.chars().take_while(|c| *c == '#').count();
+            let rest = &trimmed[level..];
+            if level <= 6 && (rest.is_empty() || rest.starts_with([' ', '\t'])) {
+                // An optional closing sequence of `#`s is not part of the heading.
+                let content = rest.trim();
+                let content = match content.trim_end_matches('#') {
+                    stripped if stripped.is_empty() || stripped.ends_with([' ', '\t']) => {
+                        stripped.trim_end()
+                    }
+                    _ => content,
+                };
+                add_heading(&mut anchors, content);
+                previous = None;
+                continue;
+            }
+        }
+        // Setext: a paragraph line underlined with `=` or `-`.
+        let underline = trimmed.trim_end();
+        if indent <= 3
+            && !underline.is_empty()
+            && (underline.chars().all(|c| c == '=') || underline.chars().all(|c| c == '-'))
+            && let Some(text_line) = previous
+        {
+            add_heading(&mut anchors, text_line.trim());
+            previous = None;
+            continue;
+        }
+        previous = (!trimmed.is_empty()).then_some(line);
+    }
+    anchors
+}
+
+/// GitHub's anchor for a heading: the rendered text, lower-cased, with everything but
+/// letters, digits, `-`, `_` and spaces removed, spaces turned into `-`.
+pub fn github_slug(heading: &str) -> String {
+    let text = render_inline(heading);
+    let mut slug = String::new();
+    for c in text.trim().chars() {
+        if c == ' ' {
+            slug.push('-');
+        } else if c.is_alphanumeric() || c == '-' || c == '_' {
+            slug.extend(c.to_lowercase());
+        }
+    }
+    slug
+}
+
+/// The text of inline Markdown: link and image syntax reduced to their text, HTML tags
+/// removed. (Emphasis and code markers are punctuation, which the slug drops anyway.)
+fn render_inline(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '<'
+            && let Some(end) = rest.find('>')
+        {
+            rest = &rest[end + 1..];
+            continue;
+        }
+        if c == ']'
+            && rest[1..].starts_with('(')
+            && let Some(end) = rest.find(')')
+        {
+            rest = &rest[end + 1..];
+            continue;
+        }
+        let image_marker = c == '!' && rest[1..].starts_with('[');
+        if c != '[' && c != ']' && !image_marker {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_follow_github() {
+        assert_eq!(github_slug("Timing contract"), "timing-contract");
+        assert_eq!(
+            github_slug("3. NPCM750, `-M npcm750-evb` (armv7a-none-eabi, Cortex-A9 ×2)"),
+            "3-npcm750--m-npcm750-evb-armv7a-none-eabi-cortex-a9-2"
+        );
+        assert_eq!(
+            github_slug("The [`sim`](src/sim.rs) feature"),
+            "the-sim-feature"
+        );
+        assert_eq!(github_slug("§2.9 WSTAT <em>quirks</em>"), "29-wstat-quirks");
+        assert_eq!(
+            github_slug("snake_case and Ünïcode"),
+            "snake_case-and-ünïcode"
+        );
+    }
+
+    #[test]
+    fn anchors_count_repeats_and_skip_code() {
+        let doc = "# Title\n## Usage\n```\n# not a heading\n```\n## Usage\nSetext\n------\n\
+                   <a name=\"custom\"></a>\n#hashtag is not a heading\n## Closed ##\n";
+        let anchors: Vec<String> = anchors_of(doc).into_iter().collect();
+        assert_eq!(
+            anchors,
+            ["closed", "custom", "setext", "title", "usage", "usage-1"]
+        );
+    }
+
+    #[test]
+    fn tokens_find_paths_anchors_and_links() {
+        let t = path_tokens(
+            "see docs/otto-timer.md#quirks, [x](../docs/qemu.md), [y](#local) and \
+             https://host.invalid/docs/a.md or docs/b.md.",
+        );
+        let summary: Vec<(&str, Option<&str>, bool, bool)> = t
+            .iter()
+            .map(|t| (t.path.as_str(), t.anchor.as_deref(), t.markdown_link, t.url))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("docs/otto-timer.md", Some("quirks"), false, false),
+                ("../docs/qemu.md", None, true, false),
+                ("", Some("local"), true, false),
+                ("//host.invalid/docs/a.md", None, false, true),
+                ("docs/b.md", None, false, false),
+            ]
+        );
+    }
+
+    /// The fixture under `xtask/fixtures/citations`: a miniature repository with one
+    /// correct and one broken citation of each kind.
+    #[test]
+    fn fixture_findings() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/citations");
+        let (scanned, findings) = check_tree(&root, &[]);
+        let got: Vec<String> = findings.iter().map(ToString::to_string).collect();
+        assert_eq!(scanned, 5, "{got:#?}");
+        assert_eq!(
+            got,
+            [
+                "README.md:5: cites `docs/missing.md`, but docs/missing.md does not exist",
+                "README.md:6: cites `docs/guide.md#nowhere`, but no heading of docs/guide.md \
+                 produces the anchor `#nowhere` (its anchors: guide, quirks-2, setup, setup-1)",
+                "README.md:7: cites `qemu.md`, a reference note outside the repository; cite \
+                 the repository's docs/ instead",
+                "crate/README.md:4: cites `../docs/guide.md#setup-2`, but no heading of \
+                 docs/guide.md produces the anchor `#setup-2` (its anchors: guide, quirks-2, \
+                 setup, setup-1)",
+                "crate/src/lib.rs:2: cites `hardware.md`, a reference note outside the \
+                 repository; cite the repository's docs/ instead",
+                "crate/src/lib.rs:4: cites `docs/gone.md`, but docs/gone.md does not exist",
+                "docs/guide.md:9: cites `#absent`, but no heading of docs/guide.md produces \
+                 the anchor `#absent` (its anchors: guide, quirks-2, setup, setup-1)",
+                "docs/guide.md:10: cites `other.md`, but docs/other.md does not exist",
+            ]
+        );
+    }
+
+    /// The exemptions are real paths: renaming the checker or its fixtures without updating
+    /// [`EXEMPT`] would make the repository check fail on them.
+    #[test]
+    fn exempt_paths_exist() {
+        for path in EXEMPT {
+            assert!(repo_root().join(path).exists(), "{path}");
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! `cargo xtask features`: every feature of every library crate builds on its own.
+//!
+//! For each crate under `crates/` this checks the library, on the host, with nothing
+//! enabled and with each declared feature alone:
+//!
+//! ```text
+//! cargo rustc -p <crate> --lib --profile check --no-default-features [--features <F>] \
+//!     -- -W unused-crate-dependencies
+//! ```
+//!
+//! (`cargo check` with the lint passed to this crate only, so dependencies are not rebuilt),
+//! so that a feature that only compiles together with another one (a missing forward in its
+//! list, a `cfg` that assumes a second feature) fails here instead of in a user's build; the
+//! tests always run with the features their dev-dependencies turn on, which hides such gaps.
+//! `unused-crate-dependencies` catches a dependency the code does not use in that
+//! configuration (it should be dropped, or made optional and pulled in by the feature that
+//! uses it). `default` is not checked separately (it is what a plain build checks). A
+//! warning counts as a failure. The result is a crate × feature table; the command fails if
+//! any cell is `FAIL`.
+
+use crate::util::{host_cargo, library_crates};
+use std::io::Write as _;
+use std::time::Instant;
+
+/// One check: the feature (or [`NONE`]) and its outcome, with cargo's output on failure.
+type Cell = (String, Result<(), String>);
+
+/// The label of the "no features at all" column.
+const NONE: &str = "(none)";
+
+/// Checks each library crate with no features and with each feature alone.
+pub fn main(args: &[String]) -> Result<(), String> {
+    if let Some(arg) = args.first() {
+        return Err(format!("`features` takes no arguments (got {arg:?})"));
+    }
+    let libs = library_crates()?;
+    let mut rows: Vec<(String, Vec<Cell>)> = Vec::new();
+    for lib in &libs {
+        let mut cells = Vec::new();
+        let features = std::iter::once(None).chain(
+            lib.features
+                .iter()
+                .filter(|f| f.as_str() != "default")
+                .map(Some),
+        );
+        for feature in features {
+            let label = feature.map_or(NONE, String::as_str).to_owned();
+            let mut cmd = host_cargo();
+            cmd.args([
+                "rustc",
+                "--quiet",
+                "--lib",
+                "--profile",
+                "check",
+                "-p",
+                &lib.name,
+            ])
+            .arg("--no-default-features");
+            if let Some(feature) = feature {
+                cmd.args(["--features", feature]);
+            }
+            cmd.args(["--", "-W", "unused-crate-dependencies"]);
+            let start = Instant::now();
+            print!("features: {} [{label}] ... ", lib.name);
+            let _ = std::io::stdout().flush();
+            // A warning fails the cell too: it is what a user with only this feature sees
+            // (an import or item unused without the other features, a broken doc link).
+            let result = match cmd.output() {
+                Ok(out) => {
+                    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+                    let warned = stderr.lines().any(|l| l.starts_with("warning"));
+                    if out.status.success() && !warned {
+                        Ok(())
+                    } else {
+                        Err(stderr)
+                    }
+                }
+                Err(e) => Err(format!("cannot run cargo: {e}")),
+            };
+            let seconds = start.elapsed().as_secs_f32();
+            println!(
+                "{} ({seconds:.1} s)",
+                if result.is_ok() { "ok" } else { "FAIL" }
+            );
+            cells.push((label, result));
+        }
+        rows.push((lib.name.clone(), cells));
+    }
+
+    let mut failures = 0;
+    for (name, cells) in &rows {
+        for (feature, result) in cells {
+            if let Err(log) = result {
+                failures += 1;
+                println!(
+                    "\n===== {name} --no-default-features --features {feature}: FAILED =====\n{}",
+                    log.trim_end()
+                );
+            }
+        }
+    }
+    let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    println!();
+    for (name, cells) in &rows {
+        let cells: Vec<String> = cells
+            .iter()
+            .map(|(f, r)| format!("{f} {}", if r.is_ok() { "ok" } else { "FAIL" }))
+            .collect();
+        println!("{name:width$}  {}", cells.join(", "));
+    }
+    let checked: usize = rows.iter().map(|(_, c)| c.len()).sum();
+    if failures == 0 {
+        println!("features: {checked} checks of {} crates passed", rows.len());
+        Ok(())
+    } else {
+        Err(format!("features: {failures} of {checked} checks failed"))
+    }
+}
