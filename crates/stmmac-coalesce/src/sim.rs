@@ -69,7 +69,7 @@ pub const SIM_CSR_HZ: u32 = 125_000_000;
 /// The ordering trace: descriptor stores, barriers and doorbells, per thread, recorded
 /// only between [`start`](trace::start) and [`take`](trace::take).
 pub mod trace {
-    use std::cell::RefCell;
+    use std::cell::{Cell, RefCell};
     use std::vec::Vec;
 
     /// One recorded step.
@@ -88,25 +88,27 @@ pub mod trace {
     }
 
     thread_local! {
-        static TRACE: RefCell<Option<Vec<Event>>> = const { RefCell::new(None) };
+        static ON: Cell<bool> = const { Cell::new(false) };
+        static TRACE: RefCell<Vec<Event>> = const { RefCell::new(Vec::new()) };
     }
 
     /// Start recording (clears what was recorded).
     pub fn start() {
-        TRACE.with(|t| *t.borrow_mut() = Some(Vec::new()));
+        TRACE.with(|t| t.borrow_mut().clear());
+        ON.with(|on| on.set(true));
     }
 
     /// Stop recording and return the events.
     pub fn take() -> Vec<Event> {
-        TRACE.with(|t| t.borrow_mut().take().unwrap_or_default())
+        ON.with(|on| on.set(false));
+        TRACE.with(|t| core::mem::take(&mut *t.borrow_mut()))
     }
 
+    #[inline]
     pub(crate) fn record(e: Event) {
-        TRACE.with(|t| {
-            if let Some(v) = t.borrow_mut().as_mut() {
-                v.push(e);
-            }
-        });
+        if ON.with(Cell::get) {
+            TRACE.with(|t| t.borrow_mut().push(e));
+        }
     }
 }
 
@@ -242,6 +244,26 @@ impl SimArena {
         }
     }
 
+    /// Append `len` bytes at a bus address (the DMA's view) to `out`; `false` when out of
+    /// the arena.
+    pub fn read_into(&self, bus: u32, len: usize, out: &mut Vec<u8>) -> bool {
+        let Some(off) = self.host(bus, len) else {
+            return false;
+        };
+        match &self.inner.ram {
+            Some(ram) => match ram.borrow().get(off..off + len) {
+                Some(b) => out.extend_from_slice(b),
+                None => return false,
+            },
+            // SAFETY: in bounds (checked by `host`); plain bytes of the leaked arena, read
+            // while no reference to them is held.
+            None => out.extend_from_slice(unsafe {
+                core::slice::from_raw_parts(self.inner.host.add(off), len)
+            }),
+        }
+        true
+    }
+
     /// Write bytes at a bus address, as the DMA does.
     pub fn write_bytes(&self, bus: u32, data: &[u8]) -> bool {
         let Some(off) = self.host(bus, data.len()) else {
@@ -270,8 +292,14 @@ impl SimArena {
 
     /// Read a little-endian word at a bus address (the DMA's view).
     pub fn read_u32(&self, bus: u32) -> Option<u32> {
-        let b = self.read_bytes(bus, 4)?;
-        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        let off = self.host(bus, 4)?;
+        let b: [u8; 4] = match &self.inner.ram {
+            Some(ram) => ram.borrow().get(off..off + 4)?.try_into().ok()?,
+            // SAFETY: in bounds (checked by `host`); an unaligned read of plain arena
+            // memory, while the driver holds no reference to it.
+            None => unsafe { self.inner.host.add(off).cast::<[u8; 4]>().read_unaligned() },
+        };
+        Some(u32::from_le_bytes(b))
     }
 
     /// Write a little-endian word at a bus address.
@@ -1147,15 +1175,9 @@ impl<D: MdioDevice> DwmacModel<D> {
                 self.partial.clear();
             }
             let mut es = false;
-            match self.arena.read_bytes(b1, l1) {
-                Some(b) => self.partial.extend_from_slice(&b),
-                None => es = true,
-            }
+            es |= !self.arena.read_into(b1, l1, &mut self.partial);
             if !tch && l2 > 0 {
-                match self.arena.read_bytes(b2, l2) {
-                    Some(b) => self.partial.extend_from_slice(&b),
-                    None => es = true,
-                }
+                es |= !self.arena.read_into(b2, l2, &mut self.partial);
             }
             if ls {
                 let bytes = core::mem::take(&mut self.partial);

@@ -117,3 +117,49 @@ fn with_tx_frames_zero_linux_postpones_cleanup_forever_arm_once_does_not() {
     assert!(o.max_pending <= 2 * 82, "{o:?}");
     assert!(o.expiries >= 12, "{o:?}");
 }
+
+#[test]
+fn rx_coalescing_interrupts_per_frame_and_latency() {
+    use stmmac_coalesce::sim::seed::rx_bursts;
+    let per_frame = rx_bursts(CoalesceConfig::default(), 16, 8).unwrap();
+    let riwt_only = rx_bursts(
+        CoalesceConfig {
+            rx_usecs: 500,
+            ..CoalesceConfig::default()
+        },
+        16,
+        8,
+    )
+    .unwrap();
+    let frames16 = rx_bursts(
+        CoalesceConfig {
+            rx_usecs: 500,
+            rx_frames: 16,
+            ..CoalesceConfig::default()
+        },
+        16,
+        8,
+    )
+    .unwrap();
+    for f in [per_frame, riwt_only, frames16] {
+        assert_eq!(f.received, 128, "{f:?}");
+    }
+    // One RI per frame without coalescing; the watchdog alone (rx-usecs 500: RIWT 244,
+    // 499.7 µs): one per burst, that long after the burst's first frame; rx_frames 16: one
+    // per burst, at its 16th frame (185 µs after the first), before the watchdog.
+    assert_eq!(per_frame.interrupts, 128);
+    assert!(per_frame.max_latency_ns < 1_000, "{per_frame:?}"); // the MMIO of the ISR
+
+    assert_eq!(riwt_only.interrupts, 8);
+    assert!(
+        (499_712..500_500).contains(&riwt_only.max_latency_ns),
+        "{riwt_only:?}"
+    );
+    assert_eq!(frames16.interrupts, 8);
+    let first_waits = 15 * STREAM_GAP_NS;
+    assert!(
+        (first_waits..first_waits + 1_000).contains(&frames16.max_latency_ns),
+        "{frames16:?}"
+    );
+    assert!(frames16.mean_latency_ns < riwt_only.mean_latency_ns / 2.0);
+}
