@@ -487,7 +487,7 @@ impl<C: CacheOps> RxRing<C> {
 
     /// After RU: when the DMA waits at the very descriptor we wait at, and that one is
     /// CPU-owned but holds no frame start we could ever complete (garbage, or the tail of a
-    /// frame whose start was dropped), neither side would move: give it back.
+    /// frame whose start was dropped), neither side would move: give it back in place.
     fn unstick<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
         // Exact: inside the carved span, which fits in 32 bits.
         let next_bus = self
@@ -500,8 +500,11 @@ impl<C: CacheOps> RxRing<C> {
         self.cache.invalidate(d.as_ptr(), DESC_SIZE);
         let s = desc::rx_status(d.read(0));
         if !s.own && !s.first {
+            // Give it back in place: the DMA writes the next frame into this very
+            // descriptor, so `next` stays.
             self.stats.partial = self.stats.partial.wrapping_add(1);
-            self.release(1);
+            self.give(self.next);
+            self.demand = true;
         }
     }
 

@@ -1308,7 +1308,7 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
             }
             0x1004 => self.tx_walk(now_ns),
             0x1008 => {
-                self.status &= !(1 << 7);
+                // RU stays set until written 1 (W1C), as in QEMU.
                 self.complete_rx_writes();
                 self.deliver(now_ns);
             }

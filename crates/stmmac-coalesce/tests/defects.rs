@@ -1000,3 +1000,34 @@ fn soundness_escape_hatches_exist_only_as_unsafe() {
     };
     assert_eq!(r.len(), 64);
 }
+
+#[test]
+fn rx_ru_unsticks_a_ring_whose_next_descriptor_holds_no_frame_start() {
+    // A rogue write clears OWN on the descriptor both the DMA and the driver wait at: the
+    // DMA reports RU, the driver sees no frame start. Servicing RU gives it back.
+    let b = Board::new();
+    b.link_up();
+    let mut rx = b.rx(rx_cfg(4, 512), Coherent);
+    let f = eth_frame(US, 100, 1);
+    b.inject(&f);
+    drop(rx.receive(&b.mac).unwrap());
+    let _ = rx.receive(&b.mac);
+    b.arena.write_u32(rx.base() + 16, 0); // descriptor 1: CPU-owned, no FS, no LS
+    b.inject(&eth_frame(US, 100, 2)); // RU: the DMA waits at descriptor 1
+    assert_eq!(rx.receive(&b.mac).map(|_| ()), Err(Error::WouldBlock));
+    let ev = b.mac.take_events();
+    assert!(ev.rx_no_buffer());
+    rx.service(&b.mac, ev);
+    let _ = rx.receive(&b.mac);
+    assert!(rx.stats().partial >= 1);
+    b.inject(&f);
+    let mut got = false;
+    for _ in 0..4 {
+        if let Ok(fr) = rx.receive(&b.mac) {
+            got |= fr.as_slice() == Some(&f[..]);
+        }
+        let ev = b.mac.take_events();
+        rx.service(&b.mac, ev);
+    }
+    assert!(got, "{:?}", rx.stats());
+}
