@@ -8,7 +8,7 @@
 use bench_support::Printer;
 use bench_support::instr;
 use stmmac_coalesce::sim::seed::{
-    BurstRunner, HR_HZ, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
+    BurstRunner, HR_HZ, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep, rx_bursts,
 };
 use stmmac_coalesce::{CoalesceConfig, Error, TimerStrategy};
 
@@ -197,6 +197,43 @@ fn main() {
             &format!("tx_frames0_timer_expiries_{name}"),
             f.expiries,
             "expiries",
+        );
+    }
+    // RX coalescing: 8 bursts of 16 line-rate frames, 1 ms apart, on the model (QEMU's
+    // npcm-gmac has no RIWT): interrupts per frame and how long a frame waits for one.
+    for (name, cfg) in [
+        ("per_frame", CoalesceConfig::default()),
+        (
+            "riwt500",
+            CoalesceConfig {
+                rx_usecs: 500,
+                ..CoalesceConfig::default()
+            },
+        ),
+        (
+            "riwt500_frames16",
+            CoalesceConfig {
+                rx_usecs: 500,
+                rx_frames: 16,
+                ..CoalesceConfig::default()
+            },
+        ),
+    ] {
+        let f = rx_bursts(cfg, 16, 8).unwrap_or_else(|e| fail("rx", e));
+        OUT.figure(
+            &format!("rx_interrupts_per_frame_{name}"),
+            format!("{:.4}", f.interrupts_per_frame()),
+            "interrupts",
+        );
+        OUT.figure(
+            &format!("rx_latency_mean_{name}"),
+            format!("{:.1}", f.mean_latency_ns / 1000.0),
+            "us",
+        );
+        OUT.figure(
+            &format!("rx_latency_max_{name}"),
+            format!("{:.1}", f.max_latency_ns as f64 / 1000.0),
+            "us",
         );
     }
     // Host instructions per transmit (stream workload incl. model and TI service).

@@ -8,7 +8,10 @@ use hwtimer_core::{Clocksource, Continuous};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::mac::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::sim::{SIM_CSR_HZ, SimArena};
-use stmmac_coalesce::{CoalesceConfig, Dwmac, Error, RxRing, TimerStrategy, TxRing};
+use stmmac_coalesce::{
+    CoalesceConfig, Coherent, DmaConfig, DmaEvents, Duplex, Dwmac, Error, FrameFilter, LinkState,
+    NoTimer, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing,
+};
 
 /// Every register reads `0`, writes vanish.
 struct Dead(u32);
@@ -64,16 +67,32 @@ fn mac_on_a_dead_block_returns_within_its_read_bound() {
         assert_eq!(
             reads(&|| {
                 mac.set_mac_address([2, 0, 0, 0, 0, 1]);
-                mac.set_ring_bases(0x1000, 0x2000);
-                mac.start();
-                mac.stop();
+                mac.set_filter(&FrameFilter::default());
+                // SAFETY: the dead block has no DMA behind it.
+                unsafe { mac.set_ring_bases(0x1000, 0x2000) };
                 mac.set_interrupts(u32::MAX);
                 mac.set_riwt(0xFF);
                 mac.ack(u32::MAX);
-                mac.tx_poll_demand();
-                mac.rx_poll_demand();
             }),
             0
+        );
+        // Read-modify-writes and status reads: one read each.
+        let up = LinkState::up(Speed::M100, Duplex::Full);
+        assert_eq!(reads(&|| assert!(mac.set_link(up))), 1);
+        assert_eq!(reads(&|| mac.stop()), 1);
+        assert_eq!(reads(&|| mac.stop_tx_dma()), 1);
+        assert_eq!(reads(&|| mac.stop_rx_dma()), 1);
+        assert_eq!(reads(&|| assert!(mac.tx_stopped() || value == u32::MAX)), 1);
+        assert_eq!(
+            reads(&|| assert_eq!(
+                mac.take_events().bits(),
+                value & stmmac_coalesce::regs::DMA_STATUS_W1C
+            )),
+            1
+        );
+        assert_eq!(
+            reads(&|| assert!(mac.configure_dma(&DmaConfig::default()).is_ok())),
+            1
         );
         // The reset wait: SWR reads set forever on an all-ones block.
         let r0 = bus.stats().reads;
@@ -129,33 +148,63 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
             tx_usecs: 0,
             ..CoalesceConfig::SEED
         };
+        // HW_FEATURE reads the dead value: all ones announces enhanced descriptors.
+        let setup = mac.configure_dma(&DmaConfig::default()).unwrap();
+        let tx_cfg = TxConfig {
+            descriptors: 4,
+            buf_size: 1536,
+            coalesce: cfg,
+            strategy: TimerStrategy::ArmOnce,
+        };
+        let rx_cfg = RxConfig {
+            descriptors: 4,
+            ..RxConfig::default()
+        };
         let mut tx = TxRing::new(
-            arena.tx_descs(4).unwrap(),
-            arena.buffers(4).unwrap(),
-            arena.clone(),
-            cfg,
-            TimerStrategy::ArmOnce,
+            arena.region(16 * 1024).unwrap(),
+            &arena,
+            &setup,
+            tx_cfg,
+            NoTimer,
+            Coherent,
         )
         .unwrap();
         let mut rx = RxRing::new(
-            arena.rx_descs(4).unwrap(),
-            arena.buffers(4).unwrap(),
-            arena.clone(),
-            false,
+            arena.region(16 * 1024).unwrap(),
+            &arena,
+            &setup,
+            rx_cfg,
+            Coherent,
         )
         .unwrap();
         let r0 = bus.stats().reads;
+        tx.start(&mac);
+        rx.start(&mac);
+        // Stop-if-running, then set the start bit: at most two reads of DMA_CONTROL each.
+        assert!(bus.stats().reads - r0 <= 4);
+        mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+        let r0 = bus.stats().reads;
         // No DMA ever completes: the ring fills, then refuses; nothing is reclaimed.
         for _ in 0..4 {
-            tx.transmit(&mac, &[0xAB; 60], false).unwrap();
+            tx.send(&mac, &[0xAB; 60]).unwrap();
         }
-        assert_eq!(
-            tx.transmit(&mac, &[0xAB; 60], false),
-            Err(Error::WouldBlock)
-        );
+        assert_eq!(tx.send(&mac, &[0xAB; 60]), Err(Error::WouldBlock));
         assert_eq!(tx.reclaim(), 0);
-        assert_eq!(rx.receive(&mac, |b| b.len()), Err(Error::WouldBlock));
+        assert_eq!(rx.receive(&mac).map(|f| f.len()), Err(Error::WouldBlock));
         assert_eq!(bus.stats().reads - r0, 0, "the rings only write to the MAC");
+        // Servicing a dead block's "events" returns: recovery reads DMA_CONTROL a bounded
+        // number of times.
+        let r0 = bus.stats().reads;
+        let ev = mac.take_events();
+        tx.service(&mac, ev);
+        rx.service(&mac, ev);
+        let _ = tx.on_timer(&mac, 0);
+        assert!(
+            bus.stats().reads - r0 <= 16,
+            "{} reads",
+            bus.stats().reads - r0
+        );
+        let _ = DmaEvents::NONE;
     }
 }
 

@@ -19,9 +19,12 @@ use mdio_bus::sim::PhyModel;
 
 use super::{DwmacModel, SIM_CSR_HZ, SimArena};
 use crate::coalesce::{CoalesceConfig, TimerStrategy};
+use crate::dma::{Coherent, DmaConfig};
 use crate::error::Error;
 use crate::mac::Dwmac;
-use crate::ring::{RxRing, TxRing, TxTimer};
+use crate::phy::{Duplex, LinkState, Speed};
+use crate::rx::{RxConfig, RxRing};
+use crate::tx::{QueueTimer, TxConfig, TxRing};
 
 /// TX ring size of the rigs.
 pub const RIG_TX_DESCS: usize = 256;
@@ -50,7 +53,7 @@ pub struct BurstFigures {
     /// When the last frame of the burst was sent.
     pub last_sent_ns: u64,
     /// When its descriptor was reclaimed, if it was (never with `tx_usecs == 0` and a burst
-    /// shorter than `tx_frames`: Linux's quirk, hardware.md §4.9 item 3).
+    /// shorter than `tx_frames`: Linux's quirk, docs/dwmac.md#tx-usecs-0).
     pub reclaimed_ns: Option<u64>,
     /// Clockevent programmings during the burst and its cleanup.
     pub programs: u64,
@@ -101,8 +104,11 @@ impl StreamFigures {
     }
 }
 
+/// The rigs' timer queue.
+pub type Timers<M> = HrTimers<SimClockEvent, M, 4>;
+
 /// A complete driver on the model: MAC, rings, timer queue, in virtual time.
-pub struct Rig<M: Monotonic> {
+pub struct Rig<M: Monotonic + 'static> {
     /// Virtual time.
     pub clock: SimClock,
     /// The DMA arena.
@@ -111,14 +117,14 @@ pub struct Rig<M: Monotonic> {
     pub bus: Bus,
     /// The MAC.
     pub mac: Dwmac<Bus>,
-    /// The timer queue.
-    pub timers: HrTimers<SimClockEvent, M, 4>,
+    /// The timer queue (leaked: the ring's timer borrows it for good).
+    pub timers: &'static Timers<M>,
     /// Its clockevent's probe.
     pub probe: SimClockEventProbe,
-    /// The TX ring.
-    pub tx: TxRing<SimArena>,
+    /// The TX ring, its cleanup timer a slot of `timers`.
+    pub tx: TxRing<QueueTimer<'static, SimClockEvent, M, 4>>,
     /// The RX ring.
-    pub rx: RxRing<SimArena>,
+    pub rx: RxRing,
     frame: [u8; 60],
 }
 
@@ -140,7 +146,7 @@ pub fn test_frame() -> [u8; 60] {
     f
 }
 
-fn build<M: Monotonic>(
+fn build<M: Monotonic + 'static>(
     clock: SimClock,
     event: SimClockEvent,
     time: M,
@@ -149,21 +155,42 @@ fn build<M: Monotonic>(
 ) -> Result<Rig<M>, Error> {
     let (arena, bus, mac) = parts(&clock)?;
     let probe = event.probe();
-    let timers = HrTimers::new(Alarm::new(event, time)?);
-    let txd = arena.tx_descs(RIG_TX_DESCS).ok_or(Error::RingSize)?;
-    let txb = arena.buffers(RIG_TX_DESCS).ok_or(Error::RingSize)?;
-    let rxd = arena.rx_descs(RIG_RX_DESCS).ok_or(Error::RingSize)?;
-    let rxb = arena.buffers(RIG_RX_DESCS).ok_or(Error::RingSize)?;
-    let mut tx = TxRing::new(txd, txb, arena.clone(), cfg, strategy)?;
-    if cfg.tx_usecs != 0 {
-        tx = tx.with_timer(TxTimer::new(&timers, cfg.tx_usecs)?);
-    }
-    let rx = RxRing::new(rxd, rxb, arena.clone(), false)?;
+    let timers: &'static Timers<M> = Box::leak(Box::new(HrTimers::new(Alarm::new(event, time)?)));
     let reset_clock = SimCounter::new(&clock, 32, HR_HZ);
     mac.soft_reset(&reset_clock)?;
-    mac.set_ring_bases(tx.base(), rx.base());
+    let setup = mac.configure_dma(&DmaConfig {
+        csr_hz: SIM_CSR_HZ,
+        ..DmaConfig::default()
+    })?;
+    let tx_cfg = TxConfig {
+        descriptors: RIG_TX_DESCS,
+        buf_size: 1536,
+        coalesce: cfg,
+        strategy,
+    };
+    let rx_cfg = RxConfig {
+        descriptors: RIG_RX_DESCS,
+        ..RxConfig::default()
+    };
+    let tx_mem = arena
+        .region(crate::ring_bytes(RIG_TX_DESCS, 1536, 16))
+        .ok_or(Error::RingSize)?;
+    let rx_mem = arena
+        .region(crate::ring_bytes(RIG_RX_DESCS, 1536, 16))
+        .ok_or(Error::RingSize)?;
+    let mut tx = TxRing::new(
+        tx_mem,
+        &arena,
+        &setup,
+        tx_cfg,
+        QueueTimer::new(timers)?,
+        Coherent,
+    )?;
+    let mut rx = RxRing::new(rx_mem, &arena, &setup, rx_cfg, Coherent)?;
     mac.set_interrupts(crate::regs::DMA_INTR_DEFAULT);
-    mac.start();
+    tx.start(&mac);
+    rx.start(&mac);
+    mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
     Ok(Rig {
         clock,
         arena,
@@ -204,7 +231,7 @@ impl Rig<JiffiesBase> {
     }
 }
 
-impl<M: Monotonic> Rig<M> {
+impl<M: Monotonic + 'static> Rig<M> {
     /// Run timer interrupts due at or before `until_ns`; returns the time at which the TX
     /// ring became empty, if it did in one of them.
     pub fn service_timers_until(&mut self, until_ns: u64) -> Option<u64> {
@@ -215,11 +242,12 @@ impl<M: Monotonic> Rig<M> {
             }
             self.clock.advance_to(t);
             let tx = &mut self.tx;
-            let id = tx.timer().map(|t| t.id());
+            let mac = &self.mac;
+            let id = tx.timer().id();
             // The simulated clockevent never fails to program.
             let _ = self.timers.on_interrupt(|i, now| {
-                if Some(i) == id {
-                    tx.on_timer(now)
+                if i == id {
+                    tx.on_timer(mac, now)
                 } else {
                     Restart::No
                 }
@@ -236,26 +264,26 @@ impl<M: Monotonic> Rig<M> {
     ///
     /// Errors: [`Error::Timer`] when the queue refused the timer.
     pub fn service_ti(&mut self) -> Result<bool, Error> {
-        let st = self.mac.status();
-        if !st.is_set(crate::regs::DMA_STATUS::TI) {
+        // One status read per frame, as before an interrupt handler runs at all.
+        if !self.mac.status().is_set(crate::regs::DMA_STATUS::TI) {
             return Ok(false);
         }
-        self.mac.ack((1 << 0) | (1 << 16));
-        self.tx.clean_timed(&self.timers)?;
+        let ev = self.mac.take_events();
+        self.tx.service(&self.mac, ev);
         Ok(true)
     }
 
     /// Send `n` frames back to back at `start_ns` (or now, if later), then run the timer
     /// until the ring is empty (at most 1000 interrupts).
     ///
-    /// Errors: those of [`TxRing::transmit_timed`] and [`Rig::service_ti`].
+    /// Errors: those of [`TxRing::send`] and [`Rig::service_ti`].
     pub fn burst(&mut self, n: u32, start_ns: u64) -> Result<BurstFigures, Error> {
         self.clock.advance_to(start_ns);
         let p0 = self.probe.programs();
         let s0 = self.tx.stats();
         for _ in 0..n {
             let frame = self.frame;
-            self.tx.transmit_timed(&self.mac, &self.timers, &frame)?;
+            self.tx.send(&self.mac, &frame)?;
             self.service_ti()?;
         }
         let last_sent_ns = self.bus.model(|m| m.sent().last().map_or(0, |f| f.at_ns));
@@ -286,8 +314,7 @@ impl<M: Monotonic> Rig<M> {
     /// Send `n` frames, one every `gap_ns`, servicing timer interrupts and TI between them,
     /// then drain.
     ///
-    /// Errors: those of [`TxRing::transmit_timed`] other than `WouldBlock` (counted and
-    /// retried after a reclaim), and of [`Rig::service_ti`].
+    /// Errors: those of [`TxRing::send`], and of [`Rig::service_ti`].
     pub fn stream(&mut self, n: u32, gap_ns: u64) -> Result<StreamFigures, Error> {
         let p0 = self.probe.programs();
         let s0 = self.tx.stats();
@@ -298,15 +325,12 @@ impl<M: Monotonic> Rig<M> {
             self.service_timers_until(target);
             self.clock.advance_to(target);
             let frame = self.frame;
-            match self.tx.transmit_timed(&self.mac, &self.timers, &frame) {
-                Ok(_) => {}
-                Err(Error::WouldBlock) => {
-                    f.would_block += 1;
-                    self.tx.reclaim();
-                    self.tx.transmit_timed(&self.mac, &self.timers, &frame)?;
-                }
-                Err(e) => return Err(e),
+            if self.tx.free() == 0 {
+                // The ring looks full: `send` will reclaim by itself (Linux would stop the
+                // queue here and wait for the cleanup).
+                f.would_block += 1;
             }
+            self.tx.send(&self.mac, &frame)?;
             f.max_pending = f.max_pending.max(self.tx.pending());
             if self.service_ti()? {
                 f.ti_events += 1;
@@ -394,4 +418,103 @@ impl BurstRunner {
             BurstRunner::Jiffies(r) => r.burst(n, start_ns),
         }
     }
+}
+
+/// Result of [`rx_bursts`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RxFigures {
+    /// Frames injected.
+    pub frames: u64,
+    /// Frames the driver received.
+    pub received: u64,
+    /// RX interrupts (RI seen set, serviced, acknowledged).
+    pub interrupts: u64,
+    /// Mean time from a frame's arrival to the interrupt that reported it, ns.
+    pub mean_latency_ns: f64,
+    /// Longest such time, ns.
+    pub max_latency_ns: u64,
+}
+
+impl RxFigures {
+    /// RX interrupts per received frame.
+    pub fn interrupts_per_frame(&self) -> f64 {
+        self.interrupts as f64 / self.received.max(1) as f64
+    }
+}
+
+/// RX coalescing on the model: `bursts` bursts of `burst` 1514-byte frames at 1 Gbit/s line
+/// rate ([`STREAM_GAP_NS`] apart), 1 ms of silence between bursts, into a 32-descriptor RX
+/// ring with `cfg`'s `rx_usecs` / `rx_frames`. The driver takes every RI as an interrupt
+/// (acknowledge, receive everything); counts interrupts and how long each frame waited for
+/// one.
+///
+/// Errors: those of the ring set-up.
+pub fn rx_bursts(cfg: CoalesceConfig, burst: u32, bursts: u32) -> Result<RxFigures, Error> {
+    let clock = SimClock::new();
+    let (arena, bus, mac) = parts(&clock)?;
+    let counter = SimCounter::new(&clock, 32, HR_HZ);
+    mac.soft_reset(&counter)?;
+    let setup = mac.configure_dma(&DmaConfig {
+        csr_hz: SIM_CSR_HZ,
+        ..DmaConfig::default()
+    })?;
+    let us = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
+    mac.set_mac_address(us);
+    let rx_cfg = RxConfig {
+        descriptors: 32,
+        coalesce: cfg,
+        ..RxConfig::default()
+    };
+    let mem = arena
+        .region(crate::ring_bytes(32, 1536, 16))
+        .ok_or(Error::RingSize)?;
+    let mut rx = RxRing::new(mem, &arena, &setup, rx_cfg, Coherent)?;
+    rx.start(&mac);
+    mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+    let frame = super::eth_frame(us, 1514, 0x5A);
+    let mut f = RxFigures::default();
+    let mut waiting: Vec<u64> = Vec::new();
+    let mut sum = 0u128;
+    let mut service = |rx: &mut RxRing, waiting: &mut Vec<u64>, f: &mut RxFigures| {
+        let ev = mac.take_events();
+        if !ev.rx_ready() {
+            return;
+        }
+        f.interrupts += 1;
+        rx.service(&mac, ev);
+        while rx.receive(&mac).is_ok() {
+            f.received += 1;
+        }
+        let now = clock.now_ns();
+        for t in waiting.drain(..) {
+            let lat = now.saturating_sub(t);
+            sum += u128::from(lat);
+            f.max_latency_ns = f.max_latency_ns.max(lat);
+        }
+    };
+    let mut t = 1_000_000u64;
+    for _ in 0..bursts {
+        for _ in 0..burst {
+            // A watchdog expiring before the next frame interrupts then.
+            if let Some(at) = bus.model(|m| m.riwt_deadline())
+                && at <= t
+            {
+                clock.advance_to(at);
+                service(&mut rx, &mut waiting, &mut f);
+            }
+            clock.advance_to(t);
+            bus.model(|m| m.inject(t, &frame));
+            f.frames += 1;
+            waiting.push(t);
+            service(&mut rx, &mut waiting, &mut f);
+            t += STREAM_GAP_NS;
+        }
+        if let Some(at) = bus.model(|m| m.riwt_deadline()) {
+            clock.advance_to(at);
+            service(&mut rx, &mut waiting, &mut f);
+        }
+        t += 1_000_000;
+    }
+    f.mean_latency_ns = sum as f64 / f.received.max(1) as f64;
+    Ok(f)
 }

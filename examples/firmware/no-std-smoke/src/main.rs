@@ -36,7 +36,63 @@ fn touch_libraries() {
     black_box(mdio_bus::PhyAddr::new as fn(u8) -> Option<mdio_bus::PhyAddr>);
     black_box(switch_behind_dwmac as fn(usize) -> u16);
     black_box(stmmac_coalesce::coalesce::ic_decision as fn(u32, u32, u32) -> (bool, u32));
+    black_box(stmmac_rings as fn(usize) -> usize);
     black_box(global_timer_on_mmio as fn(usize) -> u64);
+}
+
+/// The stmmac rings over `Mmio` and `static` DMA memory: carving, the handover with the
+/// per-architecture `dma_wmb` / `wmb` barriers, reclaim and receive.
+fn stmmac_rings(base: usize) -> usize {
+    use stmmac_coalesce::{
+        Coherent, DmaConfig, DmaMemory, Dwmac, Identity, NoTimer, RxConfig, RxRing, TxConfig,
+        TxRing, ring_bytes,
+    };
+    static TX: DmaMemory<{ ring_bytes(4, 1536, 32) }> = DmaMemory::new();
+    static RX: DmaMemory<{ ring_bytes(4, 512, 32) }> = DmaMemory::new();
+    // SAFETY: never executed (see the module docs); `base` would be a DWMAC owned by this
+    // code alone, and CPU addresses would be bus addresses.
+    let (mac, addr) = unsafe {
+        (
+            Dwmac::new(hwtimer_core::Mmio::<u32>::new(base, 0x1060)),
+            Identity::new(),
+        )
+    };
+    let cfg = DmaConfig {
+        cache_line: 32,
+        ..DmaConfig::default()
+    };
+    let (Ok(setup), Some(tm), Some(rm)) = (mac.configure_dma(&cfg), TX.take(), RX.take()) else {
+        return 0;
+    };
+    let tc = TxConfig {
+        descriptors: 4,
+        coalesce: stmmac_coalesce::CoalesceConfig {
+            tx_frames: 1,
+            tx_usecs: 0,
+            ..Default::default()
+        },
+        ..TxConfig::default()
+    };
+    let rc = RxConfig {
+        descriptors: 4,
+        buf_size: 512,
+        ..RxConfig::default()
+    };
+    let (Ok(mut tx), Ok(mut rx)) = (
+        TxRing::new(tm, &addr, &setup, tc, NoTimer, Coherent),
+        RxRing::new(rm, &addr, &setup, rc, Coherent),
+    ) else {
+        return 0;
+    };
+    tx.start(&mac);
+    rx.start(&mac);
+    let _ = tx.send(&mac, &[0; 60]);
+    let n = tx.service(&mac, mac.take_events());
+    let mut scratch = [0u8; 1518];
+    match rx.receive(&mac) {
+        Ok(mut f) => f.bytes(&mut scratch).map_or(n, |b| b.len() + n),
+        Err(_) => n,
+    }
 }
 
 /// The stmmac DWMAC (reset, MDIO master) driving the mv88e6xxx switch driver, with the Otto
