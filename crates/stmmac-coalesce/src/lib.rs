@@ -80,6 +80,8 @@
 //! - [`mac`]: [`Dwmac`] (MAC/DMA control) and [`DwmacMdio`] (MDIO).
 //! - [`ring`]: [`TxRing`] (with the cleanup timer) and [`RxRing`].
 //! - `sim` (feature `sim`): the behavioural DWMAC, the DMA arena and the seed proof.
+//! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on [`DwmacMdio`] or any
+//!   [`mdio_bus::Mdio`].
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
 
@@ -87,6 +89,8 @@ pub mod coalesce;
 pub mod desc;
 mod error;
 pub mod mac;
+#[cfg(feature = "miim")]
+pub mod miim;
 pub mod regs;
 pub mod ring;
 #[cfg(feature = "sim")]
