@@ -80,6 +80,7 @@
 //! - [`mac`]: [`Dwmac`] (MAC/DMA control) and [`DwmacMdio`] (MDIO).
 //! - [`ring`]: [`TxRing`] (with the cleanup timer) and [`RxRing`].
 //! - `sim` (feature `sim`): the behavioural DWMAC, the DMA arena and the seed proof.
+//! - `smoltcp` (feature `smoltcp`): `smoltcp::phy::Device` over a ring pair.
 //! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on [`DwmacMdio`] or any
 //!   [`mdio_bus::Mdio`].
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
@@ -95,6 +96,8 @@ pub mod regs;
 pub mod ring;
 #[cfg(feature = "sim")]
 pub mod sim;
+#[cfg(feature = "smoltcp")]
+pub mod smoltcp;
 
 /// The MDIO trait crate, re-exported so users of [`DwmacMdio`] need no extra dependency.
 pub use mdio_bus;
