@@ -129,12 +129,29 @@ pub struct DeviceStats {
     /// TX tokens asked for more than a buffer holds (the frame is cut to the buffer; smoltcp
     /// never asks for more than the MTU, so this stays 0).
     pub tx_oversized: u64,
+    /// `transmit()` calls answered `None` because [`Device::set_inflight_limit`] frames
+    /// were already waiting to be reclaimed.
+    pub tx_inflight_limited: u64,
+    /// [`Device::with_probe`] units spent in the driver's TX path (queueing a filled frame,
+    /// the [`TxKick`] included), without smoltcp's work.
+    pub tx_driver_units: u64,
+    /// Probe units spent in the driver's RX path (taking the frame, handing the descriptor
+    /// back), without smoltcp's work on the lent buffer.
+    pub rx_driver_units: u64,
+    /// Probe units of whole TX token `consume` calls: smoltcp writing the frame into the
+    /// buffer, plus the driver.
+    pub tx_token_units: u64,
+    /// Probe units of whole RX token `consume` calls: smoltcp processing the lent frame, plus
+    /// the driver.
+    pub rx_token_units: u64,
 }
 
 #[derive(Debug, Default)]
 struct RxStats {
     frames: u64,
     errors: u64,
+    units: u64,
+    token_units: u64,
 }
 
 #[derive(Debug, Default)]
@@ -144,6 +161,14 @@ struct TxStatsDev {
     link_down: u64,
     errors: u64,
     oversized: u64,
+    limited: u64,
+    units: u64,
+    token_units: u64,
+}
+
+/// A probe that measures nothing.
+fn no_probe() -> u64 {
+    0
 }
 
 /// smoltcp's view of a DWMAC and its two rings; see the [module docs](self).
@@ -155,6 +180,8 @@ pub struct Device<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> {
     rx_next: usize,
     rx_len: usize,
     link_up: bool,
+    inflight_limit: usize,
+    probe: fn() -> u64,
     rx_stats: RxStats,
     tx_stats: TxStatsDev,
 }
@@ -175,9 +202,27 @@ impl<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> Device<'r, A, B, K> 
             rx_next: 0,
             rx_len,
             link_up: true,
+            inflight_limit: usize::MAX,
+            probe: no_probe,
             rx_stats: RxStats::default(),
             tx_stats: TxStatsDev::default(),
         }
+    }
+
+    /// Measure the driver's share of each frame with `probe` (a free-running counter, for
+    /// example the CPU's retired-instruction counter); see [`DeviceStats::tx_driver_units`].
+    /// The counter may wrap at 32 bits: differences are taken modulo 2^32.
+    pub fn with_probe(mut self, probe: fn() -> u64) -> Self {
+        self.probe = probe;
+        self
+    }
+
+    /// Hand out TX tokens only while fewer than `limit` frames wait to be reclaimed (0 = no
+    /// limit beyond the ring). This is what Linux's TCP small queues do to a socket whose
+    /// frames the driver has not completed (at low rates, two packets): it makes the TX
+    /// cleanup path gate a TCP stream the way seed 002 measured it.
+    pub fn set_inflight_limit(&mut self, limit: usize) {
+        self.inflight_limit = if limit == 0 { usize::MAX } else { limit };
     }
 
     /// Link state: while down, `transmit()` returns `None`.
@@ -200,6 +245,11 @@ impl<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> Device<'r, A, B, K> 
             tx_link_down: self.tx_stats.link_down,
             tx_errors: self.tx_stats.errors,
             tx_oversized: self.tx_stats.oversized,
+            tx_inflight_limited: self.tx_stats.limited,
+            tx_driver_units: self.tx_stats.units,
+            rx_driver_units: self.rx_stats.units,
+            tx_token_units: self.tx_stats.token_units,
+            rx_token_units: self.rx_stats.token_units,
         }
     }
 
@@ -249,6 +299,10 @@ impl<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> Device<'r, A, B, K> 
             self.tx_stats.ring_full += 1;
             return false;
         }
+        if self.tx.pending() >= self.inflight_limit {
+            self.tx_stats.limited += 1;
+            return false;
+        }
         true
     }
 }
@@ -273,12 +327,14 @@ impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> phy::Device for Device<'
             next: &mut self.rx_next,
             len: self.rx_len,
             stats: &mut self.rx_stats,
+            probe: self.probe,
         };
         let tx = TxToken {
             mac: self.mac,
             tx: &mut *self.tx,
             kick: &mut self.kick,
             stats: &mut self.tx_stats,
+            probe: self.probe,
         };
         Some((rx, tx))
     }
@@ -292,6 +348,7 @@ impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> phy::Device for Device<'
             tx: &mut *self.tx,
             kick: &mut self.kick,
             stats: &mut self.tx_stats,
+            probe: self.probe,
         })
     }
 
@@ -312,6 +369,7 @@ pub struct RxToken<'a, A: DmaAddr, B: RegisterBus<Word = u32>> {
     next: &'a mut usize,
     len: usize,
     stats: &'a mut RxStats,
+    probe: fn() -> u64,
 }
 
 /// A TX token: a free descriptor, filled by `consume`.
@@ -320,6 +378,7 @@ pub struct TxToken<'a, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> {
     tx: &'a mut TxRing<A>,
     kick: &'a mut K,
     stats: &'a mut TxStatsDev,
+    probe: fn() -> u64,
 }
 
 impl<A: DmaAddr, B: RegisterBus<Word = u32>> phy::RxToken for RxToken<'_, A, B> {
@@ -329,15 +388,26 @@ impl<A: DmaAddr, B: RegisterBus<Word = u32>> phy::RxToken for RxToken<'_, A, B> 
     {
         let mut f = Some(f);
         let mut out = None;
+        let probe = self.probe;
+        let t0 = probe();
+        let mut stack = 0u64;
         // `Device::receive` checked that a good frame is at the head; the buffer is lent to
         // `f` and the descriptor goes back to the DMA when it returns.
-        if let Ok(frame) = self.rx.receive(self.mac, |bytes| {
-            out = f.take().map(|f| f(bytes));
-        }) {
-            let _ = frame;
+        if self
+            .rx
+            .receive(self.mac, |bytes| {
+                let s0 = probe();
+                out = f.take().map(|f| f(bytes));
+                stack = probe().wrapping_sub(s0) & 0xFFFF_FFFF;
+            })
+            .is_ok()
+        {
             self.stats.frames += 1;
             *self.next = (*self.next + 1) % self.len.max(1);
         }
+        let total = probe().wrapping_sub(t0) & 0xFFFF_FFFF;
+        self.stats.units += total.saturating_sub(stack);
+        self.stats.token_units += total;
         match (out, f) {
             (Some(r), _) => r,
             // Not reached (the head was checked); smoltcp drops an empty frame.
@@ -352,16 +422,21 @@ impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> phy::TxToken for TxToken
     where
         F: FnOnce(&mut [u8]) -> R,
     {
+        let start = (self.probe)();
         let mut buf = [0u8; BUF_SIZE];
         if len > BUF_SIZE {
             self.stats.oversized += 1;
         }
         let n = len.min(BUF_SIZE);
         let r = f(&mut buf[..n]);
+        let t0 = (self.probe)();
         match self.kick.transmit(self.tx, self.mac, &buf[..n]) {
             Ok(()) => self.stats.frames += 1,
             Err(_) => self.stats.errors += 1,
         }
+        let end = (self.probe)();
+        self.stats.units += end.wrapping_sub(t0) & 0xFFFF_FFFF;
+        self.stats.token_units += end.wrapping_sub(start) & 0xFFFF_FFFF;
         r
     }
 }
