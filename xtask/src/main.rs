@@ -21,6 +21,7 @@ mod bench;
 mod cross;
 mod expect;
 mod json;
+mod net;
 mod plots;
 mod qemu;
 mod setup;

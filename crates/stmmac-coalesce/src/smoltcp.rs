@@ -290,7 +290,10 @@ impl<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> Device<'r, A, B, K> 
         false
     }
 
-    fn tx_ready(&mut self) -> bool {
+    /// Whether a TX token may be handed out. The in-flight limit applies to `transmit()`
+    /// only: the token paired with a received frame (an ACK, an ARP or ICMP reply) only needs
+    /// a free descriptor, as Linux's TSQ never holds back replies.
+    fn tx_ready(&mut self, limited: bool) -> bool {
         if !self.link_up {
             self.tx_stats.link_down += 1;
             return false;
@@ -299,7 +302,7 @@ impl<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> Device<'r, A, B, K> 
             self.tx_stats.ring_full += 1;
             return false;
         }
-        if self.tx.pending() >= self.inflight_limit {
+        if limited && self.tx.pending() >= self.inflight_limit {
             self.tx_stats.limited += 1;
             return false;
         }
@@ -318,7 +321,7 @@ impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> phy::Device for Device<'
         Self: 'a;
 
     fn receive(&mut self, _timestamp: Instant) -> Option<(Self::RxToken<'_>, Self::TxToken<'_>)> {
-        if !self.rx_ready() || !self.tx_ready() {
+        if !self.rx_ready() || !self.tx_ready(false) {
             return None;
         }
         let rx = RxToken {
@@ -340,7 +343,7 @@ impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> phy::Device for Device<'
     }
 
     fn transmit(&mut self, _timestamp: Instant) -> Option<Self::TxToken<'_>> {
-        if !self.tx_ready() {
+        if !self.tx_ready(true) {
             return None;
         }
         Some(TxToken {
