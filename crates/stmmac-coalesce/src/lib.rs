@@ -81,6 +81,8 @@
 //! - [`ring`]: [`TxRing`] (with the cleanup timer) and [`RxRing`].
 //! - `sim` (feature `sim`): the behavioural DWMAC, the DMA arena and the seed proof.
 //! - `smoltcp` (feature `smoltcp`): `smoltcp::phy::Device` over a ring pair.
+//! - `embassy_net` (feature `embassy-net`): `embassy_net_driver::Driver`, woken from the DMA
+//!   interrupt and the TX cleanup timer.
 //! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on [`DwmacMdio`] or any
 //!   [`mdio_bus::Mdio`].
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
@@ -88,6 +90,8 @@
 
 pub mod coalesce;
 pub mod desc;
+#[cfg(feature = "embassy-net")]
+pub mod embassy_net;
 mod error;
 pub mod mac;
 #[cfg(feature = "miim")]

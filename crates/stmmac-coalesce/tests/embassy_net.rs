@@ -1,0 +1,158 @@
+//! The embassy-net driver on the model: tokens, and wakers from the DMA interrupt, the TX
+//! cleanup timer and link changes, in virtual time.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Wake, Waker};
+
+use embassy_net_driver::{Driver as _, HardwareAddress, LinkState, RxToken as _, TxToken as _};
+use stmmac_coalesce::embassy_net::{Driver, NetState};
+use stmmac_coalesce::sim::SimArena;
+use stmmac_coalesce::sim::seed::Rig;
+use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
+
+struct Count(AtomicUsize);
+
+impl Wake for Count {
+    fn wake(self: Arc<Self>) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+const MAC: [u8; 6] = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
+
+#[test]
+fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link() {
+    // tx_frames 0: no IC, the cleanup timer (1000 us, armed once) is the only TX completion.
+    let cfg = CoalesceConfig {
+        tx_frames: 0,
+        tx_usecs: 1_000,
+        ..CoalesceConfig::SEED
+    };
+    let rig = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
+    let Rig {
+        clock,
+        mac,
+        timers,
+        tx,
+        mut rx,
+        ..
+    } = rig;
+    let state: NetState<SimArena> = NetState::new();
+    assert!(state.install_tx(tx).is_none());
+    let count = Arc::new(Count(AtomicUsize::new(0)));
+    let waker = Waker::from(count.clone());
+    let mut cx = Context::from_waker(&waker);
+    let woken = || count.0.load(Ordering::SeqCst);
+
+    let mut drv = Driver::new(&mac, &state, &mut rx, &timers, MAC);
+    assert_eq!(drv.hardware_address(), HardwareAddress::Ethernet(MAC));
+    assert_eq!(drv.capabilities().max_transmission_unit, 1514);
+    // Link down: no token, and the runner is woken when it comes up.
+    assert!(drv.link_state(&mut cx) == LinkState::Down);
+    assert!(drv.transmit(&mut cx).is_none());
+    state.set_link_up(true);
+    // The runner registered for the link and for TX space: both slots wake it.
+    assert_eq!(woken(), 2, "link change wakes");
+    assert!(drv.link_state(&mut cx) == LinkState::Up);
+
+    // Fill the ring: tokens until none is free, no wake yet.
+    let mut sent = 0;
+    while let Some(t) = drv.transmit(&mut cx) {
+        t.consume(60, |b| b.fill(0x5A));
+        sent += 1;
+        assert!(sent <= 1024, "the ring must fill");
+    }
+    let ring = state.with_tx(|t| t.len()).unwrap();
+    assert_eq!(sent, ring);
+    assert_eq!(mac.bus().model(|m| m.sent().len()), ring);
+    assert_eq!(woken(), 2);
+
+    // The cleanup timer expires tx_usecs later: it reclaims and wakes the transmit side.
+    let id = state.with_tx(|t| t.timer().unwrap().id()).unwrap();
+    let deadline = timers.deadline(id).unwrap();
+    let tick_ns = 1_000_000_000 / u64::from(timers.freq_hz());
+    clock.advance_to((deadline - 1) * tick_ns);
+    timers.on_interrupt(|_, now| state.on_tx_timer(now));
+    assert_eq!(woken(), 2, "not before tx_usecs");
+    // The clockevent may fire a tick or two after the deadline (never before).
+    clock.advance_to((deadline + 10) * tick_ns);
+    let fired = timers.on_interrupt(|_, now| state.on_tx_timer(now));
+    assert_eq!(
+        fired,
+        1,
+        "deadline {deadline} now {} ns {}",
+        timers.now(),
+        clock.now_ns()
+    );
+    assert!(timers.now() >= deadline);
+    assert_eq!(woken(), 3, "the timer's reclaim wakes the transmit side");
+    assert_eq!(state.with_tx(|t| t.pending()), Some(0));
+    assert!(drv.transmit(&mut cx).is_some());
+
+    // RX: nothing yet (the waker is registered); a frame arrives with RI; the interrupt
+    // path wakes the runner and the token lends the frame.
+    assert!(drv.receive(&mut cx).is_none());
+    mac.bus().model(|m| m.inject(clock.now_ns(), &[0xA5; 100]));
+    let status = mac.status().get();
+    assert_ne!(status & (1 << 6), 0, "RI");
+    mac.ack(status);
+    state.on_dma_interrupt(status);
+    // RI wakes the receive slot, TU (the TX DMA suspended on an empty ring) the transmit slot.
+    assert_eq!(woken(), 5);
+    let (rxt, _txt) = drv.receive(&mut cx).expect("a frame");
+    assert_eq!(rxt.consume(|b| b.to_vec()), vec![0xA5; 100]);
+    assert!(drv.receive(&mut cx).is_none());
+
+    // Link down again: wakes, and no TX token.
+    state.set_link_up(false);
+    assert!(woken() >= 6);
+    assert!(drv.transmit(&mut cx).is_none());
+    assert_eq!(state.rx_errors(), 0);
+}
+
+#[test]
+fn ti_cleanup_wakes_only_when_it_freed_something() {
+    let cfg = CoalesceConfig {
+        tx_frames: 2,
+        tx_usecs: 0,
+        ..CoalesceConfig::SEED
+    };
+    let Rig {
+        mac, tx, mut rx, ..
+    } = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
+    let state: NetState<SimArena> = NetState::new();
+    state.install_tx(tx);
+    state.set_link_up(true);
+    let count = Arc::new(Count(AtomicUsize::new(0)));
+    let waker = Waker::from(count.clone());
+    let mut cx = Context::from_waker(&waker);
+    let mut drv = Driver::new(
+        &mac,
+        &state,
+        &mut rx,
+        stmmac_coalesce::embassy_net::NoTimer,
+        MAC,
+    );
+    let woken = || count.0.load(Ordering::SeqCst);
+    // Fill the ring (IC every 2nd frame raises TI; nothing reclaims yet).
+    while let Some(t) = drv.transmit(&mut cx) {
+        t.consume(60, |b| b.fill(1));
+    }
+    let status = mac.status().get();
+    assert_ne!(status & 1, 0, "TI");
+    assert_eq!(woken(), 0);
+    // The TI interrupt wakes the transmit side, and its cleanup frees the ring.
+    state.on_dma_interrupt(status);
+    assert_eq!(woken(), 1);
+    assert!(
+        drv.transmit(&mut cx).is_none(),
+        "still full until the cleanup"
+    );
+    assert!(state.reclaim_tx() > 0);
+    assert_eq!(woken(), 2, "the cleanup freed descriptors: wake");
+    // Registered again, a cleanup that frees nothing does not wake.
+    assert!(drv.transmit(&mut cx).is_some());
+    assert_eq!(state.reclaim_tx(), 0);
+    assert_eq!(woken(), 2);
+}
