@@ -1,4 +1,4 @@
-//! [`smoltcp::phy::Device`](::smoltcp::phy::Device) over a [`TxRing`] / [`RxRing`] pair
+//! [`smoltcp::phy::Device`] over a [`TxRing`] / [`RxRing`] pair
 //! (feature `smoltcp`).
 //!
 //! [`Device`] borrows the MAC and both rings for as long as the caller lets smoltcp poll
