@@ -93,6 +93,15 @@ pub const fn riwt2usec(riwt: u32, csr_hz: u32) -> u32 {
 }
 
 /// Coalescing settings (the ethtool `-C` parameters stmmac supports).
+///
+/// What 0 means, for each value:
+///
+/// | value | 0 means | otherwise |
+/// |---|---|---|
+/// | `tx_frames` | never set IC: the cleanup timer alone reclaims (needs `tx_usecs > 0`) | IC on every `tx_frames`-th frame (Linux's rule); at most the TX ring length |
+/// | `tx_usecs` | no cleanup timer at all: IC alone reclaims (needs `tx_frames > 0`); a burst shorter than `tx_frames` is reclaimed by the next IC or when the ring fills | the timer fires at most `tx_usecs` after the first unreclaimed frame |
+/// | `rx_usecs` | no RX watchdog (RIWT 0): RI on every frame (DIC clear everywhere); `rx_frames` must be 0 or 1 | RIWT = `usec2riwt(rx_usecs)`; RI from the watchdog, and see `rx_frames` |
+/// | `rx_frames` | with the watchdog: DIC on every RX descriptor, RI from RIWT only (Linux on 3.x) | with the watchdog: DIC clear on every `rx_frames`-th refilled descriptor, so a burst interrupts after at most `rx_frames` descriptors, before the watchdog; at most the RX ring length |
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct CoalesceConfig {
@@ -100,10 +109,10 @@ pub struct CoalesceConfig {
     pub tx_frames: u32,
     /// TX cleanup timer, µs; 0 = no timer (IC alone reclaims).
     pub tx_usecs: u32,
-    /// RX interrupt watchdog, µs; 0 = RX interrupt per frame (DIC clear, RIWT unused).
+    /// RX interrupt watchdog, µs; 0 = RX interrupt per frame (DIC clear, RIWT 0).
     pub rx_usecs: u32,
-    /// RX frame coalescing (Linux `rx_coal_frames`, default 0). Kept for ethtool parity; on
-    /// normal descriptors the watchdog is what coalesces RX.
+    /// With the watchdog, an RX interrupt at least every `rx_frames` descriptors; 0 = from
+    /// the watchdog only.
     pub rx_frames: u32,
 }
 
@@ -165,6 +174,63 @@ impl CoalesceConfig {
             return Err(ConfigError::RiwtOutOfRange);
         }
         Ok(Some(riwt))
+    }
+
+    /// [`validate`](Self::validate)'s TX checks, and `tx_frames` against a TX ring of
+    /// `ring_len` descriptors: a ring that fills before the IC frame would wait for the
+    /// timer, or forever without one.
+    ///
+    /// Errors: those of `validate` for the TX values; [`ConfigError::TxFramesExceedRing`]
+    /// when `tx_frames > ring_len`.
+    pub fn validate_tx(&self, ring_len: usize) -> Result<(), ConfigError> {
+        CoalesceConfig {
+            rx_usecs: 0,
+            rx_frames: 0,
+            ..*self
+        }
+        .validate(0)?;
+        if self.tx_frames as usize > ring_len {
+            return Err(ConfigError::TxFramesExceedRing);
+        }
+        Ok(())
+    }
+
+    /// The RX checks for an RX ring of `ring_len` descriptors and a CSR clock of `csr_hz`:
+    /// the RIWT value to program (0 = watchdog off).
+    ///
+    /// Errors: [`ConfigError::NoCsrClock`] / [`ConfigError::RiwtOutOfRange`] as in
+    /// `validate`; [`ConfigError::RxFramesWithoutWatchdog`] when `rx_frames > 1` with
+    /// `rx_usecs == 0` (a shorter burst would never interrupt);
+    /// [`ConfigError::RxFramesExceedRing`] when `rx_frames > ring_len`.
+    pub fn validate_rx(&self, ring_len: usize, csr_hz: u32) -> Result<u8, ConfigError> {
+        if self.rx_usecs == 0 {
+            if self.rx_frames > 1 {
+                return Err(ConfigError::RxFramesWithoutWatchdog);
+            }
+            return Ok(0);
+        }
+        if self.rx_frames as usize > ring_len {
+            return Err(ConfigError::RxFramesExceedRing);
+        }
+        if csr_hz < 1_000_000 {
+            return Err(ConfigError::NoCsrClock);
+        }
+        let riwt = usec2riwt(self.rx_usecs, csr_hz);
+        if !(MIN_DMA_RIWT..=MAX_DMA_RIWT).contains(&riwt) {
+            return Err(ConfigError::RiwtOutOfRange);
+        }
+        Ok(riwt as u8)
+    }
+
+    /// Whether RX descriptor number `k` (counting refills from 0) gets DIC.
+    pub const fn rx_dic(&self, k: u64) -> bool {
+        if self.rx_usecs == 0 {
+            return false;
+        }
+        if self.rx_frames == 0 {
+            return true;
+        }
+        !(k + 1).is_multiple_of(self.rx_frames as u64)
     }
 }
 
@@ -272,6 +338,11 @@ impl TxCoalesce {
 
     /// A packet of `tx_packets` descriptors is being queued; `timer_queued` says whether the
     /// cleanup timer is queued now.
+    ///
+    /// With [`TimerStrategy::ArmOnce`] a packet that gets IC does not start the timer: its
+    /// TI interrupt reclaims it and everything before it, and the clean that follows starts
+    /// the timer if anything is still pending. [`TimerStrategy::RearmEveryPacket`] restarts
+    /// it on every packet, as Linux does.
     pub fn on_xmit(&mut self, tx_packets: u32, timer_queued: bool) -> XmitPlan {
         let count = self.count_frames.saturating_add(tx_packets);
         let (set_ic, count) = ic_decision(count, tx_packets, self.cfg.tx_frames);
@@ -280,9 +351,16 @@ impl TxCoalesce {
             (false, _, _) => TimerAction::Keep,
             (true, TimerStrategy::RearmEveryPacket, _) => TimerAction::Restart,
             (true, TimerStrategy::ArmOnce, true) => TimerAction::Keep,
+            (true, TimerStrategy::ArmOnce, false) if set_ic => TimerAction::Keep,
             (true, TimerStrategy::ArmOnce, false) => TimerAction::Start,
         };
         XmitPlan { set_ic, timer }
+    }
+
+    /// IC was set outside the rule (the timer could not be armed) or the ring restarted:
+    /// the frame count starts again.
+    pub fn ic_forced(&mut self) {
+        self.count_frames = 0;
     }
 
     /// After a cleanup (from the timer's expiry, or from a TI interrupt) that left

@@ -1,194 +1,190 @@
-//! DMA memory: normal 16-byte descriptors, frame buffers, and bus addresses.
+//! The descriptor layer: reading and writing one descriptor in DMA memory, and what its
+//! words mean in each [`DescLayout`].
 //!
-//! Descriptors and buffers live in RAM the caller provides (`&'static mut` slices, usually
-//! statics or a linker section the DMA can reach); nothing is allocated. Every word the
-//! DMA also touches is accessed volatilely (descriptors through `volatile-register`, buffers
-//! through an [`UnsafeCell`]) because the DMA reads and writes it behind the compiler's
-//! back.
+//! Rings never touch descriptor bits themselves; they ask this layer to *prepare* a TX
+//! descriptor, *refill* an RX one, or *decode* a write-back. A DWMAC 4.x (QoS) layout,
+//! where OWN lives in word 3 and the buffer address in words 0–1, would be one more
+//! variant here with its own encoders; the rings' handoff order (fields, [`dma_wmb`], the
+//! owner word, [`wmb`](crate::barrier::wmb), doorbell) stays the same.
 //!
-//! **Handoff order** (stm32-eth's model, rust-ecosystem.md §3.1): fill the buffer and
-//! descriptor words 1–3, issue a `Release` fence, then set OWN in word 0 last; the DMA may
-//! start on the descriptor as soon as OWN is visible. On the way back, read OWN clear, then
-//! an `Acquire` fence, then the status and the buffer. The host tests and QEMU are
-//! cache-coherent; on a real SoC with caches, clean/invalidate the lines around these points
-//! (not done here).
+//! Descriptors are little-endian in memory (the DMA reads them as little-endian words, as
+//! Linux's `cpu_to_le32` / QEMU's `le32_to_cpu` show); this layer converts, so a big-endian
+//! CPU (MIPS) writes the same bytes a little-endian one does.
 
-use core::cell::UnsafeCell;
-use core::sync::atomic::{Ordering, fence};
+use crate::barrier::dma_wmb;
+use crate::dma::DescLayout;
+use crate::regs::{desc as n, edesc as e};
 
-use volatile_register::RW;
+/// One descriptor in DMA memory (four 32-bit words, little-endian).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Desc(*mut u32);
 
-use crate::regs::desc::OWN;
+impl Desc {
+    /// The descriptor at `p` (4-byte aligned, 16 bytes inside the ring's region).
+    pub(crate) fn at(p: *mut u8) -> Self {
+        Self(p.cast::<u32>())
+    }
 
-/// Bytes per frame buffer: one full Ethernet frame with VLAN tag and FCS, a multiple of 16,
-/// below the 11-bit TBS1/RBS1 limit of 2047.
-pub const BUF_SIZE: usize = 1536;
+    /// The first byte (for cache maintenance).
+    pub(crate) fn as_ptr(self) -> *const u8 {
+        self.0.cast::<u8>().cast_const()
+    }
 
-/// Gives the 32-bit bus address the DMA must be told for a CPU pointer.
-///
-/// On the npcm750 (MMU off) it is the pointer itself ([`Identity`]); on the host the sim
-/// arena (`sim::SimArena`, feature `sim`) maps its memory to a 32-bit window; on an SoC
-/// with an IOMMU or a DMA offset, implement it for your translation.
-///
-/// # Contract
-/// Return `None` when the pointer has no 32-bit bus address. The address of `ptr + n` must be
-/// the address of `ptr` plus `n` for every byte of one descriptor slice or one buffer.
-pub trait DmaAddr {
-    /// The bus address of `ptr`, if it has one.
-    fn bus_addr(&self, ptr: *const u8) -> Option<u32>;
-}
+    /// Read word `w` (0–3) volatilely.
+    pub(crate) fn read(self, w: usize) -> u32 {
+        // SAFETY: `self.0` points at a descriptor inside the ring's region (carved with
+        // room for four words, 16-byte aligned) and `w & 3` stays inside it; a volatile
+        // load of plain memory the DMA may also write.
+        u32::from_le(unsafe { self.0.add(w & 3).read_volatile() })
+    }
 
-impl<T: DmaAddr + ?Sized> DmaAddr for &T {
-    fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
-        (**self).bus_addr(ptr)
+    /// Write word `w` (0–3) volatilely.
+    pub(crate) fn write(self, w: usize, v: u32) {
+        // SAFETY: as in `read`; the CPU owns the descriptor (OWN clear) or is handing it
+        // over with this very store.
+        unsafe { self.0.add(w & 3).write_volatile(v.to_le()) };
+        #[cfg(feature = "sim")]
+        crate::sim::trace::record(if w == 0 {
+            crate::sim::trace::Event::OwnerStore
+        } else {
+            crate::sim::trace::Event::DescStore
+        });
+    }
+
+    /// The four words.
+    pub(crate) fn words(self) -> [u32; 4] {
+        [self.read(0), self.read(1), self.read(2), self.read(3)]
     }
 }
 
-/// Bus address = CPU address (no MMU or a flat 1:1 map), refused above 4 GiB.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Identity;
+/// The OWN bit (word 0, bit 31) in every 3.x layout.
+pub(crate) const OWN: u32 = n::OWN;
 
-impl DmaAddr for Identity {
-    fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
-        u32::try_from(ptr as usize).ok()
-    }
+/// What a TX descriptor is handed over with.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TxPrep {
+    /// Buffer bus address.
+    pub buf: u32,
+    /// Bytes in the buffer.
+    pub len: u32,
+    /// Interrupt on completion.
+    pub ic: bool,
+    /// Last descriptor of the ring (TER).
+    pub end_of_ring: bool,
 }
 
-/// One frame buffer, 16-byte aligned, written or read by the DMA.
-#[repr(C, align(16))]
-pub struct DmaBuffer(UnsafeCell<[u8; BUF_SIZE]>);
-
-// SAFETY: a buffer is only accessed through the ring that holds the `&'static mut` to it,
-// and only while the DMA does not own its descriptor (OWN handoff with fences, see the
-// module docs). `Sync` just lets the caller declare the storage as a `static`.
-unsafe impl Sync for DmaBuffer {}
-
-impl DmaBuffer {
-    /// A zeroed buffer (for `static` arrays: `[const { DmaBuffer::new() }; N]`).
-    pub const fn new() -> Self {
-        Self(UnsafeCell::new([0; BUF_SIZE]))
-    }
-
-    /// The first byte's address.
-    pub fn as_ptr(&self) -> *const u8 {
-        self.0.get().cast::<u8>().cast_const()
-    }
-
-    /// Copy `src` to the start of the buffer (the caller holds the descriptor).
-    pub(crate) fn fill(&mut self, src: &[u8]) {
-        let n = src.len().min(BUF_SIZE);
-        self.0.get_mut()[..n].copy_from_slice(&src[..n]);
-    }
-
-    /// The buffer's bytes. Called only after OWN was read clear and an `Acquire` fence.
-    pub(crate) fn bytes(&mut self) -> &[u8; BUF_SIZE] {
-        self.0.get_mut()
-    }
-}
-
-impl Default for DmaBuffer {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// A normal TX descriptor (TDES0–TDES3, 16 bytes; hardware.md §4.7).
-#[repr(C, align(16))]
-pub struct TxDesc {
-    des: [RW<u32>; 4],
-}
-
-/// A normal RX descriptor (RDES0–RDES3, 16 bytes; hardware.md §4.7).
-#[repr(C, align(16))]
-pub struct RxDesc {
-    des: [RW<u32>; 4],
-}
-
-macro_rules! desc_common {
-    ($t:ty) => {
-        // SAFETY: as for `DmaBuffer`: accessed only by the owning ring and the DMA.
-        unsafe impl Sync for $t {}
-
-        impl $t {
-            /// A zeroed descriptor (owned by the CPU).
-            pub const fn new() -> Self {
-                // SAFETY: `RW<u32>` is a transparent cell around a `u32`; all-zero is a valid
-                // value.
-                unsafe { core::mem::zeroed() }
+/// Fill a TX descriptor for a single-descriptor frame (FS | LS) and hand it to the DMA:
+/// words 1–3, [`dma_wmb`], then word 0 with OWN (and, enhanced, the control bits) last.
+pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
+    match layout {
+        DescLayout::Normal => {
+            let mut des1 = n::TDES1_FS | n::TDES1_LS | (p.len & n::TDES1_TBS1_MASK);
+            if p.end_of_ring {
+                des1 |= n::TDES1_TER;
             }
-
-            /// Read word `i` (0–3) volatilely; out-of-range reads return 0.
-            pub fn word(&self, i: usize) -> u32 {
-                self.des.get(i).map_or(0, RW::read)
+            if p.ic {
+                des1 |= n::TDES1_IC;
             }
-
-            /// Write word `i` (0–3) volatilely; out-of-range writes are ignored.
-            pub(crate) fn set_word(&mut self, i: usize, v: u32) {
-                if let Some(w) = self.des.get(i) {
-                    // SAFETY: a descriptor word in ordinary RAM that this ring owns (OWN is
-                    // clear or being handed over); a volatile store cannot fault.
-                    unsafe { w.write(v) }
-                }
-            }
-
-            /// Whether the DMA owns the descriptor (word 0 bit 31), with an `Acquire` fence
-            /// after a clear OWN so later reads of the status and buffer are not hoisted.
-            pub fn dma_owned(&self) -> bool {
-                let own = self.word(0) & OWN != 0;
-                if !own {
-                    fence(Ordering::Acquire);
-                }
-                own
-            }
-
-            /// Hand the descriptor to the DMA: `Release` fence, then OWN set last.
-            pub(crate) fn give_to_dma(&mut self, des0_rest: u32) {
-                fence(Ordering::Release);
-                self.set_word(0, OWN | des0_rest);
-            }
+            d.write(1, des1);
+            d.write(2, p.buf);
+            d.write(3, 0);
+            dma_wmb();
+            d.write(0, OWN);
         }
-
-        impl Default for $t {
-            fn default() -> Self {
-                Self::new()
+        DescLayout::Enhanced => {
+            d.write(1, p.len & e::TDES1_TBS1_MASK);
+            d.write(2, p.buf);
+            d.write(3, 0);
+            let mut des0 = OWN | e::TDES0_FS | e::TDES0_LS;
+            if p.end_of_ring {
+                des0 |= e::TDES0_TER;
             }
+            if p.ic {
+                des0 |= e::TDES0_IC;
+            }
+            dma_wmb();
+            d.write(0, des0);
         }
+    }
+}
 
-        impl core::fmt::Debug for $t {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                write!(
-                    f,
-                    "{}[{:#010x} {:#010x} {:#010x} {:#010x}]",
-                    stringify!($t),
-                    self.word(0),
-                    self.word(1),
-                    self.word(2),
-                    self.word(3)
-                )
+/// Put a TX descriptor in its idle, CPU-owned state (ring set-up and recovery).
+pub(crate) fn tx_idle(layout: DescLayout, d: Desc, buf: u32, end_of_ring: bool) {
+    match layout {
+        DescLayout::Normal => {
+            d.write(1, if end_of_ring { n::TDES1_TER } else { 0 });
+            d.write(0, 0);
+        }
+        DescLayout::Enhanced => {
+            d.write(1, 0);
+            d.write(0, if end_of_ring { e::TDES0_TER } else { 0 });
+        }
+    }
+    d.write(2, buf);
+    d.write(3, 0);
+}
+
+/// A TX write-back: `(dma_owned, error_summary)`.
+pub(crate) const fn tx_status(des0: u32) -> (bool, bool) {
+    (des0 & OWN != 0, des0 & n::TDES0_ES != 0)
+}
+
+/// Refill an RX descriptor: words 1–3, [`dma_wmb`], then OWN last.
+pub(crate) fn rx_give(
+    layout: DescLayout,
+    d: Desc,
+    buf: u32,
+    buf_size: u32,
+    dic: bool,
+    end_of_ring: bool,
+) {
+    let des1 = match layout {
+        DescLayout::Normal => {
+            let mut v = buf_size & n::RDES1_RBS1_MASK;
+            if end_of_ring {
+                v |= n::RDES1_RER;
             }
+            if dic {
+                v |= n::RDES1_DIC;
+            }
+            v
+        }
+        DescLayout::Enhanced => {
+            let mut v = buf_size & e::RDES1_RBS1_MASK;
+            if end_of_ring {
+                v |= e::RDES1_RER;
+            }
+            if dic {
+                v |= e::RDES1_DIC;
+            }
+            v
         }
     };
+    d.write(1, des1);
+    d.write(2, buf);
+    d.write(3, 0);
+    dma_wmb();
+    d.write(0, OWN);
 }
 
-desc_common!(TxDesc);
-desc_common!(RxDesc);
+/// An RX write-back (RDES0, the same bits in both layouts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RxStatus {
+    pub own: bool,
+    pub first: bool,
+    pub last: bool,
+    pub error: bool,
+    /// FL: frame length including the FCS; valid on the last descriptor only.
+    pub fl: u32,
+}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn layout_is_16_bytes_and_handoff_sets_own_last() {
-        assert_eq!(core::mem::size_of::<TxDesc>(), 16);
-        assert_eq!(core::mem::size_of::<RxDesc>(), 16);
-        assert_eq!(core::mem::align_of::<DmaBuffer>(), 16);
-        let mut d = TxDesc::new();
-        assert!(!d.dma_owned());
-        d.set_word(1, 0x1234);
-        d.give_to_dma(0);
-        assert!(d.dma_owned());
-        assert_eq!(d.word(1), 0x1234);
-        assert_eq!(d.word(9), 0);
-        assert_eq!(Identity.bus_addr(0x1000 as *const u8), Some(0x1000));
+/// Decode RDES0.
+pub(crate) const fn rx_status(des0: u32) -> RxStatus {
+    RxStatus {
+        own: des0 & OWN != 0,
+        first: des0 & n::RDES0_FS != 0,
+        last: des0 & n::RDES0_LS != 0,
+        error: des0 & n::RDES0_ES != 0,
+        fl: (des0 >> n::RDES0_FL_SHIFT) & n::RDES0_FL_MASK,
     }
 }

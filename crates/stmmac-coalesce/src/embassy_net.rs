@@ -1,49 +1,43 @@
 //! [`embassy_net_driver::Driver`] for a DWMAC and its rings (feature `embassy-net`).
 //!
-//! embassy-net polls the driver from its runner task and sleeps until a waker fires. The
-//! wakers come from the two places that free resources:
+//! embassy-net polls the driver from its runner task and sleeps until a waker fires. Both
+//! rings live in a [`NetState`] (a `static`, behind a critical-section mutex), shared by
+//! the driver's tokens and the two interrupt paths that free resources:
 //!
-//! - **the DMA interrupt**: call [`NetState::on_dma_interrupt`] with the DMA_STATUS bits the
-//!   handler acknowledged: RI/RU wake the receive side, TI/TU the transmit side. On TI also
-//!   run the TX cleanup ([`NetState::clean_tx`] with the cleanup timer's queue, or
-//!   [`NetState::reclaim_tx`] without one);
-//! - **the TX cleanup timer**: from the [`HrTimers`] callback of the ring's
-//!   [`TxTimer`](crate::TxTimer), return [`NetState::on_tx_timer`]: it reclaims
+//! - **the DMA interrupt**: call [`NetState::on_dma_interrupt`] with
+//!   [`Dwmac::take_events`]: it runs the rings' service (recovery on TPS/UNF/FBI/RPS, TX
+//!   reclaim, cleanup-timer bookkeeping, RX poll demand on RU) and wakes the receive side on
+//!   RI/RU or data waiting, the transmit side on TI or descriptors freed;
+//! - **the TX cleanup timer**: from the [`HrTimers`](hwtimer_core::HrTimers) callback for
+//!   the ring's timer, return [`NetState::on_tx_timer`]: it reclaims
 //!   ([`TxRing::on_timer`]), re-arms while frames are pending, and wakes the transmit side
 //!   when descriptors were freed.
 //!
-//! The TX ring therefore lives in the [`NetState`] (a critical-section mutex), shared by
-//! the driver's tokens and those interrupt paths; the RX ring belongs to the [`Driver`].
-//! Link changes ([`NetState::set_link_up`], e.g. from a PHY poll) wake the runner too.
+//! Link changes ([`NetState::set_link`], from a PHY poll) program the MAC and wake the
+//! runner.
 //!
 //! # Tokens
 //!
-//! As for the smoltcp device (`crate::smoltcp`): a TX token is handed out only with the
-//! link up and a free descriptor (so `consume` cannot fail); errored frames (RDES0.ES) are
-//! dropped and counted. embassy-net's RX token wants `&mut [u8]`, and the ring lends RX
-//! buffers read-only, so a received frame is copied once into a stack buffer of
-//! [`BUF_SIZE`] bytes before embassy-net sees it.
+//! A TX token is handed out only with the link up and a free descriptor; its `consume`
+//! reserves that descriptor, lets embassy-net write the frame **in the DMA buffer** and
+//! commits it, inside one critical section (nothing else can take the descriptor: only the
+//! driver's tokens queue frames, the interrupt paths only free them). An RX token is handed
+//! out for a complete, good frame; embassy-net's RX token wants `&mut [u8]` and the ring
+//! lends `&[u8]`, so the frame is **copied once** into the driver's scratch buffer
+//! ([`RxRing::max_frame`] bytes), its descriptors given back, and embassy-net processes the
+//! copy outside the critical section.
 
-use core::cell::{Cell, RefCell};
+use core::cell::RefCell;
 use core::task::{Context, Waker};
 
 use critical_section::Mutex;
 use embassy_net_driver::{Capabilities, HardwareAddress, LinkState};
-use hwtimer_core::{ClockEvent, HrTimers, Monotonic, RegisterBus, Restart};
+use hwtimer_core::{RegisterBus, Restart};
 
-use crate::desc::{BUF_SIZE, DmaAddr};
-use crate::error::Error;
-use crate::mac::Dwmac;
-use crate::regs::desc::RDES0_ES;
-use crate::ring::{RxRing, TxRing};
-
-/// DMA_STATUS bits that wake the receive side: RI (6), RU (7).
-pub const WAKE_RX: u32 = (1 << 6) | (1 << 7);
-/// DMA_STATUS bits that wake the transmit side: TI (0), TU (2).
-pub const WAKE_TX: u32 = (1 << 0) | (1 << 2);
-
-/// Ethernet MTU as embassy-net counts it (header + 1500, no FCS).
-pub const ETHERNET_MTU: usize = 1514;
+use crate::dma::CacheOps;
+use crate::mac::{DmaEvents, Dwmac};
+use crate::rx::RxRing;
+use crate::tx::{CleanupTimer, TxRing};
 
 /// One registered waker, behind a critical section.
 struct WakerSlot(Mutex<RefCell<Option<Waker>>>);
@@ -70,92 +64,84 @@ impl WakerSlot {
     }
 }
 
-/// What the driver shares with the interrupt handlers: the TX ring, the wakers, the link
-/// state. Put it in a `static` (`NetState::new()` is `const`).
-pub struct NetState<A: DmaAddr> {
-    tx: Mutex<RefCell<Option<TxRing<A>>>>,
+/// The rings, shared by the driver and the interrupt paths.
+struct Rings<T: CleanupTimer, C: CacheOps> {
+    tx: TxRing<T, C>,
+    rx: RxRing<C>,
+}
+
+/// What the driver shares with the interrupt handlers: both rings and the wakers. Put it
+/// in a `static` (`NetState::new()` is `const`) and [`install`](Self::install) the rings.
+pub struct NetState<T: CleanupTimer, C: CacheOps> {
+    rings: Mutex<RefCell<Option<Rings<T, C>>>>,
     rx_waker: WakerSlot,
     tx_waker: WakerSlot,
     link_waker: WakerSlot,
-    link_up: Mutex<Cell<bool>>,
-    rx_errors: Mutex<Cell<u64>>,
 }
 
-impl<A: DmaAddr> Default for NetState<A> {
+impl<T: CleanupTimer, C: CacheOps> Default for NetState<T, C> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<A: DmaAddr> NetState<A> {
-    /// Empty: no TX ring yet, link down.
+impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
+    /// Empty: no rings yet.
     pub const fn new() -> Self {
         Self {
-            tx: Mutex::new(RefCell::new(None)),
+            rings: Mutex::new(RefCell::new(None)),
             rx_waker: WakerSlot::new(),
             tx_waker: WakerSlot::new(),
             link_waker: WakerSlot::new(),
-            link_up: Mutex::new(Cell::new(false)),
-            rx_errors: Mutex::new(Cell::new(0)),
         }
     }
 
-    /// Hand the TX ring over (returns the previous one, if any).
-    pub fn install_tx(&self, tx: TxRing<A>) -> Option<TxRing<A>> {
-        critical_section::with(|cs| self.tx.borrow_ref_mut(cs).replace(tx))
+    /// Hand the (started) rings over.
+    pub fn install(&self, tx: TxRing<T, C>, rx: RxRing<C>) {
+        critical_section::with(|cs| *self.rings.borrow_ref_mut(cs) = Some(Rings { tx, rx }));
     }
 
-    /// Run `f` on the TX ring, inside a critical section; `None` without a ring.
-    pub fn with_tx<R>(&self, f: impl FnOnce(&mut TxRing<A>) -> R) -> Option<R> {
-        critical_section::with(|cs| self.tx.borrow_ref_mut(cs).as_mut().map(f))
+    /// Run `f` on the TX ring, inside a critical section; `None` before [`install`](Self::install).
+    pub fn with_tx<R>(&self, f: impl FnOnce(&mut TxRing<T, C>) -> R) -> Option<R> {
+        critical_section::with(|cs| self.rings.borrow_ref_mut(cs).as_mut().map(|r| f(&mut r.tx)))
     }
 
-    /// From the DMA interrupt: wake the receive side for RI/RU and the transmit side for
-    /// TI/TU in `status` (the bits the handler read and acknowledged).
-    pub fn on_dma_interrupt(&self, status: u32) {
-        if status & WAKE_RX != 0 {
+    /// Run `f` on the RX ring, inside a critical section.
+    pub fn with_rx<R>(&self, f: impl FnOnce(&mut RxRing<C>) -> R) -> Option<R> {
+        critical_section::with(|cs| self.rings.borrow_ref_mut(cs).as_mut().map(|r| f(&mut r.rx)))
+    }
+
+    fn with_rings<R>(&self, f: impl FnOnce(&mut Rings<T, C>) -> R) -> Option<R> {
+        critical_section::with(|cs| self.rings.borrow_ref_mut(cs).as_mut().map(f))
+    }
+
+    /// From the DMA interrupt, with what [`Dwmac::take_events`] returned: service both rings
+    /// ([`TxRing::service`], [`RxRing::service`]) and wake the receive side on RI/RU or data
+    /// waiting, the transmit side on TI or descriptors freed. Returns the descriptors freed.
+    pub fn on_dma_interrupt<B: RegisterBus<Word = u32>>(
+        &self,
+        mac: &Dwmac<B>,
+        events: DmaEvents,
+    ) -> usize {
+        let (freed, rx_ready) = self
+            .with_rings(|r| (r.tx.service(mac, events), r.rx.service(mac, events)))
+            .unwrap_or((0, false));
+        if events.rx_ready() || events.rx_no_buffer() || rx_ready {
             self.rx_waker.wake();
         }
-        if status & WAKE_TX != 0 {
+        if events.tx_done() || freed > 0 {
             self.tx_waker.wake();
         }
+        freed
     }
 
-    /// TX cleanup on TI without a cleanup timer: reclaim, wake the transmit side if
-    /// anything was freed. Returns how many descriptors were reclaimed.
-    pub fn reclaim_tx(&self) -> usize {
-        let n = self.with_tx(|tx| tx.reclaim()).unwrap_or(0);
-        if n > 0 {
-            self.tx_waker.wake();
-        }
-        n
-    }
-
-    /// TX cleanup on TI with the cleanup timer's queue ([`TxRing::clean_timed`]), waking
-    /// the transmit side if anything was freed.
-    ///
-    /// Errors: [`Error::Timer`] when the queue refused the timer; [`Error::RingSize`]
-    /// without a TX ring.
-    pub fn clean_tx<E: ClockEvent, M: Monotonic, const N: usize>(
-        &self,
-        timers: &HrTimers<E, M, N>,
-    ) -> Result<usize, Error> {
-        let n = self
-            .with_tx(|tx| tx.clean_timed(timers))
-            .ok_or(Error::RingSize)??;
-        if n > 0 {
-            self.tx_waker.wake();
-        }
-        Ok(n)
-    }
-
-    /// The cleanup timer expired (return this from the [`HrTimers::on_interrupt`] callback
-    /// for the ring's timer): reclaim, re-arm while frames are pending, wake the transmit
-    /// side if descriptors were freed.
-    pub fn on_tx_timer(&self, now: u64) -> Restart {
+    /// The cleanup timer expired (return this from the `HrTimers::on_interrupt` callback
+    /// for the TX ring's timer): reclaim, re-arm while frames are pending, wake the
+    /// transmit side if descriptors were freed.
+    pub fn on_tx_timer<B: RegisterBus<Word = u32>>(&self, mac: &Dwmac<B>, now: u64) -> Restart {
         let done = self.with_tx(|tx| {
             let before = tx.stats().reclaimed;
-            let r = tx.on_timer(now);
+            let r = tx.on_timer(mac, now);
             (r, tx.stats().reclaimed - before)
         });
         match done {
@@ -169,194 +155,122 @@ impl<A: DmaAddr> NetState<A> {
         }
     }
 
-    /// Link state (from a PHY poll or the MAC's RGMII status); a change wakes the runner.
-    pub fn set_link_up(&self, up: bool) {
-        let changed = critical_section::with(|cs| self.link_up.borrow(cs).replace(up) != up);
-        if changed {
+    /// A new link state (from [`Phy::poll`](crate::phy::Phy::poll)): program the MAC
+    /// ([`Dwmac::set_link`]) and, on a change, wake the runner.
+    pub fn set_link<B: RegisterBus<Word = u32>>(&self, mac: &Dwmac<B>, link: crate::LinkState) {
+        if mac.set_link(link) {
             self.link_waker.wake();
             self.tx_waker.wake();
         }
     }
-
-    /// Whether the link is up.
-    pub fn link_up(&self) -> bool {
-        critical_section::with(|cs| self.link_up.borrow(cs).get())
-    }
-
-    /// Received frames dropped for RDES0.ES.
-    pub fn rx_errors(&self) -> u64 {
-        critical_section::with(|cs| self.rx_errors.borrow(cs).get())
-    }
-
-    fn tx_free(&self) -> bool {
-        self.with_tx(|tx| tx.pending() < tx.len()).unwrap_or(false)
-    }
-}
-
-/// How a committed frame is queued: the same as the smoltcp device's, restated so that
-/// this feature does not need smoltcp.
-pub trait Kick {
-    /// Queue `frame` on `tx` (a descriptor is known to be free).
-    ///
-    /// Errors: what the ring returns.
-    fn transmit<A: DmaAddr, B: RegisterBus<Word = u32>>(
-        &mut self,
-        tx: &mut TxRing<A>,
-        mac: &Dwmac<B>,
-        frame: &[u8],
-    ) -> Result<(), Error>;
-}
-
-/// No cleanup timer (IC every `tx_frames`, or the caller's own cleanup).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoTimer;
-
-impl Kick for NoTimer {
-    fn transmit<A: DmaAddr, B: RegisterBus<Word = u32>>(
-        &mut self,
-        tx: &mut TxRing<A>,
-        mac: &Dwmac<B>,
-        frame: &[u8],
-    ) -> Result<(), Error> {
-        tx.transmit(mac, frame, false).map(|_| ())
-    }
-}
-
-impl<E: ClockEvent, M: Monotonic, const N: usize> Kick for &HrTimers<E, M, N> {
-    fn transmit<A: DmaAddr, B: RegisterBus<Word = u32>>(
-        &mut self,
-        tx: &mut TxRing<A>,
-        mac: &Dwmac<B>,
-        frame: &[u8],
-    ) -> Result<(), Error> {
-        tx.transmit_timed(mac, self, frame).map(|_| ())
-    }
 }
 
 /// The embassy-net driver; see the [module docs](self).
-pub struct Driver<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: Kick> {
+pub struct Driver<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
     mac: &'r Dwmac<B>,
-    state: &'r NetState<A>,
-    rx: &'r mut RxRing<A>,
-    kick: K,
+    state: &'r NetState<T, C>,
+    scratch: &'r mut [u8],
     address: [u8; 6],
-    rx_next: usize,
-    rx_len: usize,
 }
 
-impl<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: Kick> Driver<'r, A, B, K> {
-    /// A driver over `mac` (started), the TX ring in `state` and `rx` (fresh: the driver
-    /// follows it from descriptor 0), reporting `address` as the hardware address.
+impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Driver<'r, B, T, C> {
+    /// A driver over `mac` and the rings in `state`, reporting `address`. `scratch` holds a
+    /// received frame for embassy-net: give it [`RxRing::max_frame`] bytes.
     pub fn new(
         mac: &'r Dwmac<B>,
-        state: &'r NetState<A>,
-        rx: &'r mut RxRing<A>,
-        kick: K,
+        state: &'r NetState<T, C>,
+        scratch: &'r mut [u8],
         address: [u8; 6],
     ) -> Self {
-        let mut rx_len = 0;
-        while rx.desc(rx_len).is_some() {
-            rx_len += 1;
-        }
         Self {
             mac,
             state,
-            rx,
-            kick,
+            scratch,
             address,
-            rx_next: 0,
-            rx_len,
         }
     }
 
-    /// Drop errored frames at the RX head; whether a good one is there.
-    fn rx_ready(&mut self) -> bool {
-        for _ in 0..self.rx_len {
-            let Some(d) = self.rx.desc(self.rx_next) else {
-                return false;
-            };
-            if d.dma_owned() {
-                return false;
-            }
-            if d.word(0) & RDES0_ES == 0 {
-                return true;
-            }
-            if self.rx.receive(self.mac, |_| ()).is_ok() {
-                critical_section::with(|cs| {
-                    let c = self.state.rx_errors.borrow(cs);
-                    c.set(c.get() + 1);
-                });
-                self.rx_next = (self.rx_next + 1) % self.rx_len.max(1);
-            }
-        }
-        false
+    fn tx_free(&self) -> bool {
+        self.mac.link().up && self.state.with_tx(|tx| tx.free() > 0).unwrap_or(false)
     }
 }
 
-/// RX token: the frame at the RX head.
-pub struct RxToken<'a, A: DmaAddr, B: RegisterBus<Word = u32>> {
+/// RX token: a frame waits at the head of the RX ring.
+pub struct RxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
     mac: &'a Dwmac<B>,
-    rx: &'a mut RxRing<A>,
-    next: &'a mut usize,
-    len: usize,
+    state: &'a NetState<T, C>,
+    scratch: &'a mut [u8],
 }
 
-/// TX token: a free descriptor in the shared TX ring.
-pub struct TxToken<'a, A: DmaAddr, B: RegisterBus<Word = u32>, K: Kick> {
+/// TX token: a free descriptor waits in the TX ring.
+pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
     mac: &'a Dwmac<B>,
-    state: &'a NetState<A>,
-    kick: &'a mut K,
+    state: &'a NetState<T, C>,
 }
 
-impl<A: DmaAddr, B: RegisterBus<Word = u32>> embassy_net_driver::RxToken for RxToken<'_, A, B> {
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_driver::RxToken
+    for RxToken<'_, B, T, C>
+{
     fn consume<R, F>(self, f: F) -> R
     where
         F: FnOnce(&mut [u8]) -> R,
     {
-        let mut buf = [0u8; BUF_SIZE];
-        let n = match self.rx.receive(self.mac, |bytes| {
-            let n = bytes.len().min(BUF_SIZE);
-            buf[..n].copy_from_slice(&bytes[..n]);
-            n
-        }) {
-            Ok(frame) => {
-                *self.next = (*self.next + 1) % self.len.max(1);
-                frame.value
-            }
-            // Not reached: the driver checked the head; embassy-net drops an empty frame.
-            Err(_) => 0,
-        };
-        f(&mut buf[..n])
+        let mac = self.mac;
+        let scratch = self.scratch;
+        let n = self
+            .state
+            .with_rx(|rx| match rx.receive(mac) {
+                Ok(mut frame) => frame.copy_to(scratch).unwrap_or(0),
+                Err(_) => 0,
+            })
+            .unwrap_or(0);
+        f(&mut scratch[..n])
     }
 }
 
-impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: Kick> embassy_net_driver::TxToken
-    for TxToken<'_, A, B, K>
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_driver::TxToken
+    for TxToken<'_, B, T, C>
 {
     fn consume<R, F>(self, len: usize, f: F) -> R
     where
         F: FnOnce(&mut [u8]) -> R,
     {
-        let mut buf = [0u8; BUF_SIZE];
-        let n = len.min(BUF_SIZE);
-        let r = f(&mut buf[..n]);
-        let kick = self.kick;
         let mac = self.mac;
-        // The descriptor was free when the token was made, and only tokens queue frames.
-        let _ = self.state.with_tx(|tx| kick.transmit(tx, mac, &buf[..n]));
-        r
+        let mut f = Some(f);
+        let mut out = None;
+        self.state.with_tx(|tx| {
+            if let (Ok(mut t), Some(f)) = (tx.reserve(mac), f.take()) {
+                let buf = t.buffer();
+                let n = len.min(buf.len());
+                out = Some(f(&mut buf[..n]));
+                let _ = t.commit(if len > n { 0 } else { n });
+            }
+        });
+        match (out, f) {
+            (Some(r), _) => r,
+            // Not reached (the token was made with a free descriptor and the link up): the
+            // frame is built in a throw-away buffer and not sent.
+            (None, Some(f)) => f(&mut [0u8; 1536][..len.min(1536)]),
+            (None, None) => f_taken(),
+        }
     }
 }
 
-impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: Kick> embassy_net_driver::Driver
-    for Driver<'_, A, B, K>
+/// `f` is taken only together with a reservation, which always produces `out`.
+fn f_taken<R>() -> R {
+    #[allow(clippy::empty_loop)]
+    loop {}
+}
+
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver
+    for Driver<'_, B, T, C>
 {
     type RxToken<'a>
-        = RxToken<'a, A, B>
+        = RxToken<'a, B, T, C>
     where
         Self: 'a;
     type TxToken<'a>
-        = TxToken<'a, A, B, K>
+        = TxToken<'a, B, T, C>
     where
         Self: 'a;
 
@@ -364,39 +278,37 @@ impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: Kick> embassy_net_driver::Driver
         // Register first, then look: an interrupt between the two still wakes us.
         self.state.rx_waker.register(cx.waker());
         self.state.tx_waker.register(cx.waker());
-        if !self.rx_ready() || !self.state.link_up() || !self.state.tx_free() {
+        let ready = self.state.with_rx(|rx| rx.has_data()).unwrap_or(false);
+        if !ready || !self.tx_free() {
             return None;
         }
         Some((
             RxToken {
                 mac: self.mac,
-                rx: &mut *self.rx,
-                next: &mut self.rx_next,
-                len: self.rx_len,
+                state: self.state,
+                scratch: &mut *self.scratch,
             },
             TxToken {
                 mac: self.mac,
                 state: self.state,
-                kick: &mut self.kick,
             },
         ))
     }
 
     fn transmit(&mut self, cx: &mut Context) -> Option<Self::TxToken<'_>> {
         self.state.tx_waker.register(cx.waker());
-        if !self.state.link_up() || !self.state.tx_free() {
+        if !self.tx_free() {
             return None;
         }
         Some(TxToken {
             mac: self.mac,
             state: self.state,
-            kick: &mut self.kick,
         })
     }
 
     fn link_state(&mut self, cx: &mut Context) -> LinkState {
         self.state.link_waker.register(cx.waker());
-        if self.state.link_up() {
+        if self.mac.link().up {
             LinkState::Up
         } else {
             LinkState::Down
@@ -405,8 +317,12 @@ impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: Kick> embassy_net_driver::Driver
 
     fn capabilities(&self) -> Capabilities {
         let mut caps = Capabilities::default();
-        caps.max_transmission_unit = ETHERNET_MTU;
-        caps.max_burst_size = Some(1);
+        caps.max_transmission_unit = self
+            .state
+            .with_rings(|r| r.rx.max_frame().min(r.tx.buf_size()))
+            .unwrap_or(0)
+            .min(self.scratch.len());
+        caps.max_burst_size = None;
         caps
     }
 

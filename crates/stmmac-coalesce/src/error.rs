@@ -18,26 +18,75 @@ pub enum ConfigError {
     RiwtOutOfRange,
     /// `rx_usecs` is set but the CSR clock rate is unknown (0), so RIWT cannot be computed.
     NoCsrClock,
+    /// `tx_frames` is larger than the TX ring: the ring would fill before any IC.
+    TxFramesExceedRing,
+    /// `rx_frames` is larger than the RX ring.
+    RxFramesExceedRing,
+    /// `rx_frames > 1` without the RX watchdog (`rx_usecs == 0`): a shorter burst would
+    /// never raise RI.
+    RxFramesWithoutWatchdog,
+    /// `tx_usecs` is set but the ring has no cleanup timer ([`NoTimer`](crate::NoTimer)).
+    NoTimer,
+    /// A buffer size of 0, above the descriptor's size field (2047 normal, 8191
+    /// enhanced), or (RX) not a multiple of the bus width.
+    BufSize,
+    /// The cache line is not a power of two in 16..=256.
+    CacheLine,
+    /// The bus width is not 4, 8 or 16 bytes.
+    BusWidth,
+    /// PBL outside 1..=32.
+    Pbl,
+    /// The padding between descriptors does not fit DMA_BUS_MODE.DSL (5 bits of
+    /// bus-width words).
+    DescriptorSkip,
+    /// The largest RX frame is below an Ethernet header or above what the ring can hold.
+    MaxFrame,
 }
+
+impl core::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let s = match self {
+            ConfigError::NoTxCompletion => "tx-usecs and tx-frames both 0",
+            ConfigError::TxUsecsTooLarge => "tx-usecs above 100000",
+            ConfigError::TxFramesTooLarge => "tx-frames above 256",
+            ConfigError::RiwtOutOfRange => "rx-usecs gives RIWT outside 0x10..=0xff",
+            ConfigError::NoCsrClock => "rx-usecs without a known CSR clock",
+            ConfigError::TxFramesExceedRing => "tx-frames larger than the TX ring",
+            ConfigError::RxFramesExceedRing => "rx-frames larger than the RX ring",
+            ConfigError::RxFramesWithoutWatchdog => "rx-frames > 1 without rx-usecs",
+            ConfigError::NoTimer => "tx-usecs without a cleanup timer",
+            ConfigError::BufSize => "buffer size out of range",
+            ConfigError::CacheLine => "cache line not a power of two in 16..=256",
+            ConfigError::BusWidth => "bus width not 4, 8 or 16 bytes",
+            ConfigError::Pbl => "PBL outside 1..=32",
+            ConfigError::DescriptorSkip => "descriptor padding does not fit DSL",
+            ConfigError::MaxFrame => "largest RX frame out of range",
+        };
+        f.write_str(s)
+    }
+}
+
+impl core::error::Error for ConfigError {}
 
 /// What can go wrong in the driver. Nothing in this crate panics instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Error {
-    /// TX: every descriptor is owned by the DMA or waits to be reclaimed (call
-    /// [`TxRing::reclaim`](crate::TxRing::reclaim)); RX: no frame is ready. Try again later.
+    /// TX: every descriptor is still owned by the DMA; RX: no complete frame is ready. Try
+    /// again later (after a TX/RX interrupt).
     WouldBlock,
-    /// The frame is empty or longer than one buffer / the 11-bit TBS1 field (2047 bytes).
+    /// TX: the frame is empty or longer than the ring's buffer; RX: the caller's buffer is
+    /// shorter than the frame.
     FrameSize {
         /// The length asked for.
         len: usize,
     },
-    /// A ring was given zero descriptors, or fewer buffers than descriptors.
+    /// A ring was given no descriptors, too many, or a region too small for them.
     RingSize,
-    /// A descriptor or buffer has no 32-bit bus address (above 4 GiB, or outside the sim
+    /// A ring's region has no linear 32-bit bus address (above 4 GiB, or outside the sim
     /// DMA arena).
     DmaAddress,
-    /// An invalid coalescing configuration.
+    /// An invalid configuration (coalescing, ring geometry).
     Config(ConfigError),
     /// A hardware wait (DMA_BUS_MODE.SWR, MII_ADDR.GB) did not finish before its deadline.
     Timeout,
@@ -45,6 +94,8 @@ pub enum Error {
     CsrClock,
     /// The timer queue refused an operation (no free slot, hardware programming failed).
     Timer(QueueError),
+    /// TX while the link is down (see [`Dwmac::set_link`](crate::Dwmac::set_link)).
+    LinkDown,
 }
 
 impl From<ConfigError> for Error {
@@ -75,10 +126,11 @@ impl core::fmt::Display for Error {
             Error::FrameSize { len } => write!(f, "bad frame length {len}"),
             Error::RingSize => f.write_str("bad ring size"),
             Error::DmaAddress => f.write_str("no 32-bit DMA address"),
-            Error::Config(e) => write!(f, "invalid coalescing configuration: {e:?}"),
+            Error::Config(e) => write!(f, "invalid configuration: {e}"),
             Error::Timeout => f.write_str("hardware wait timed out"),
             Error::CsrClock => f.write_str("CSR clock outside 20-300 MHz"),
             Error::Timer(e) => write!(f, "timer queue: {e:?}"),
+            Error::LinkDown => f.write_str("link down"),
         }
     }
 }

@@ -1,85 +1,134 @@
-//! `no_std` **Synopsys DWMAC (stmmac, GMAC 3.x) TX/RX interrupt coalescing** on
-//! [`hwtimer-core`](hwtimer_core)'s high-resolution timer queue, with the DMA rings, MAC/DMA
-//! registers and MDIO needed to use it on real hardware, and a behavioural model of the
-//! block for host tests.
+//! `no_std` driver for the **Synopsys DWMAC (stmmac, GMAC 3.x)** with TX/RX interrupt
+//! coalescing on [`hwtimer-core`](hwtimer_core)'s high-resolution timer queue: MAC
+//! bring-up (PHY autonegotiation over MDIO, speed/duplex, address and frame filter), DMA
+//! rings that are sound at the DMA boundary (barriers, cache hook, owned memory), zero-copy
+//! RX and in-place TX, and a behavioural model of the block for host tests.
 //!
 //! # The contract
 //!
-//! - **IC every `tx_frames`**: [`TxRing::transmit`] sets IC on a frame's descriptor by
-//!   Linux's rule ([`coalesce::ic_decision`]); `tx_frames == 0` never sets it.
-//! - **The TX cleanup timer is armed once**: [`TxRing::transmit_timed`] starts the timer only
-//!   when it is not queued and never moves a running deadline
-//!   ([`TimerStrategy::ArmOnce`]); its expiry ([`TxRing::on_timer`]) reclaims and re-arms
-//!   only while descriptors are still pending. A frame is reclaimed at most `2 × tx_usecs`
-//!   after it was sent even without IC. `tx_usecs == 0` disables the timer: no timer
-//!   operation at all. Linux's re-arm-every-packet behaviour is available as
-//!   [`TimerStrategy::RearmEveryPacket`] for comparisons (seed 002: 679 vs 934 Mbit/s).
-//! - **Configuration is checked as ethtool does** ([`CoalesceConfig::validate`]): both TX
-//!   values 0, `tx_usecs > 100 000` or `tx_frames > 256` are refused; the RX watchdog
-//!   (RIWT, [`coalesce::usec2riwt`]) must land in `[0x10, 0xFF]`.
-//! - **Rings over caller memory**: `&'static mut` slices of [`TxDesc`]/[`RxDesc`] and
-//!   [`DmaBuffer`]; OWN is set last after a `Release` fence; a full ring is
-//!   [`Error::WouldBlock`]; bus addresses come from a [`DmaAddr`] ([`Identity`] on a 32-bit
-//!   SoC without MMU, `sim::SimArena` (feature `sim`) on the host).
+//! - **IC every `tx_frames`** ([`coalesce::ic_decision`], Linux's rule); the **TX cleanup
+//!   timer is armed once** per window ([`TimerStrategy::ArmOnce`]), not re-armed per
+//!   packet, and is cancelled when a TI clean empties the ring; its period comes from the
+//!   configuration alone. Linux's re-arm-every-packet is [`TimerStrategy::RearmEveryPacket`]
+//!   for comparisons (seed 002: 679 vs 934 Mbit/s).
+//! - **A queued frame is never an error**: [`TxToken::commit`] decides IC and the timer
+//!   before the descriptor is handed over; when the timer cannot be armed, the frame gets IC.
+//! - **RX coalescing** ([`CoalesceConfig`], with what 0 means): RIWT from `rx_usecs`, DIC
+//!   on the descriptors per `rx_frames`.
+//! - **Configuration is checked** as ethtool does, and against the ring lengths
+//!   ([`CoalesceConfig::validate_tx`], [`CoalesceConfig::validate_rx`]); it can change at
+//!   run time ([`TxRing::set_coalesce`], [`RxRing::set_coalesce`]).
+//! - **DMA boundary**: rings own their memory ([`DmaRegion`]) and program their own base
+//!   ([`TxRing::start`], [`RxRing::start`]); [`DmaAddr`] is an `unsafe trait`; descriptor
+//!   fields, then [`barrier::dma_wmb`], then OWN, then [`barrier::wmb`], then the doorbell;
+//!   [`CacheOps`] cleans and invalidates ([`Coherent`] for uncached or coherent memory).
+//! - **Bad input**: no descriptor content or register value panics; runt, oversized,
+//!   errored and inconsistent RX frames are dropped and counted ([`RxStats`]); a frame
+//!   spanning descriptors is assembled or dropped, never mixed with stale bytes; a full
+//!   ring is [`Error::WouldBlock`]; TPS/UNF/FBI restart the DMA ([`TxRing::recover`]).
 //! - **Bounded waits**: DMA software reset and MDIO (MII_ADDR.GB) poll with hwtimer-core's
-//!   [`Poller`](hwtimer_core::Poller) (iopoll semantics) and fail with [`Error::Timeout`] /
-//!   `hwtimer_core::Error::Timeout`. Nothing panics; `unsafe` is confined to descriptor and
-//!   buffer memory (and the sim arena).
+//!   [`Poller`](hwtimer_core::Poller) and fail with [`Error::Timeout`].
+//!
+//! # API for network stacks
+//!
+//! What a `smoltcp::phy::Device` or an `embassy_net_driver::Driver` is built from:
+//!
+//! | need | API |
+//! |---|---|
+//! | RX token | [`RxRing::receive`] → [`RxFrame`]: [`RxFrame::as_slice`] lends the DMA buffer (one descriptor), [`RxFrame::bytes`] / [`RxFrame::copy_to`] copy a spanning frame once; dropping the frame gives its descriptors back |
+//! | TX token | [`TxRing::reserve`] → [`TxToken`] (reserved when handed out; [`Error::WouldBlock`] when full, [`Error::LinkDown`]): fill [`TxToken::buffer`] in place, then [`TxToken::commit`]; dropping it sends nothing |
+//! | link state | [`phy::Phy::poll`] over [`DwmacMdio`], [`Dwmac::set_link`], [`Dwmac::link`] |
+//! | capabilities | MTU = [`RxRing::max_frame`] / [`TxRing::buf_size`] (frame bytes without FCS); no checksum offload |
+//! | interrupts → wakers | [`Dwmac::take_events`] → [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]; [`TxRing::service`] returns descriptors freed ("TX space"), [`RxRing::service`] whether data waits; the cleanup timer's [`TxRing::on_timer`] frees TX space too |
 //!
 //! # Example
 //!
-//! The same code runs on target with `hwtimer_core::Mmio` at the GMAC base, `Identity` and
-//! `static` rings; here it runs on the model:
+//! Bring-up and one frame each way, on the model (on target: `hwtimer_core::Mmio` at the
+//! GMAC base, `unsafe { Identity::new() }`, regions from `static` [`DmaMemory`]):
 //!
 //! ```
-//! use mdio_bus::{Mdio, PhyAddr, RegAddr};
-//! use mdio_bus::sim::PhyModel;
-//! use stmmac_coalesce::sim::{DwmacModel, SimArena, SIM_CSR_HZ};
-//! use stmmac_coalesce::{CoalesceConfig, Dwmac, RxRing, TimerStrategy, TxRing};
 //! use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+//! use mdio_bus::PhyAddr;
+//! use stmmac_coalesce::phy::{Advertise, Phy};
+//! use stmmac_coalesce::sim::{eth_frame, AnPhy, DwmacModel, SimArena, SIM_CSR_HZ};
+//! use stmmac_coalesce::{
+//!     CoalesceConfig, Coherent, DmaConfig, Dwmac, FrameFilter, MacConfig, NoTimer, RxConfig,
+//!     RxRing, TimerStrategy, TxConfig, TxRing,
+//! };
 //!
 //! let clock = SimClock::new();
 //! let counter = SimCounter::new(&clock, 32, 25_000_000);
-//! let arena = SimArena::new(0x1000_0000, 64 * 1024);
-//! let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-//! let mac = Dwmac::new(SimBus::new(&clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ)));
+//! let arena = SimArena::new(0x1000_0000, 256 * 1024);
+//! let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
+//! let mac = Dwmac::new(bus.clone());
 //!
+//! // MAC and DMA.
 //! mac.soft_reset(&counter)?;
-//! assert_eq!(mac.version(), 0x1032);
+//! let setup = mac.configure_dma(&DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() })?;
+//! let us = [0x52, 0x54, 0, 0x12, 0x34, 0x56];
+//! mac.init_mac(&MacConfig { address: us, filter: FrameFilter::default() });
+//!
+//! // Rings: each carves its descriptors and buffers from its own region.
+//! let coalesce = CoalesceConfig { tx_frames: 4, tx_usecs: 0, ..CoalesceConfig::default() };
+//! let tx_cfg = TxConfig { descriptors: 8, buf_size: 1536, coalesce, strategy: TimerStrategy::ArmOnce };
+//! let rx_cfg = RxConfig { descriptors: 8, buf_size: 512, ..RxConfig::default() };
+//! let mut tx = TxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, tx_cfg, NoTimer, Coherent)?;
+//! let mut rx = RxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, rx_cfg, Coherent)?;
+//! tx.start(&mac);
+//! rx.start(&mac);
+//!
+//! // PHY autonegotiation over MDIO, then the MAC follows the link.
+//! let phy = Phy::new(PhyAddr::new(0).unwrap());
 //! let mut mdio = mac.mdio(&counter, SIM_CSR_HZ)?;
-//! let id2 = mdio.read(PhyAddr::new(0).unwrap(), RegAddr::new(2).unwrap())?;
-//! assert_eq!(id2, 0x0362);
+//! phy.start_autoneg(&mut mdio, Advertise::default())?;
+//! clock.advance(5_000_000); // the model's PHY negotiates in virtual time
+//! let link = phy.poll(&mut mdio)?;
+//! assert!(link.up);
+//! mac.set_link(link);
 //!
-//! let cfg = CoalesceConfig { tx_frames: 4, tx_usecs: 0, ..CoalesceConfig::default() };
-//! let mut tx = TxRing::new(
-//!     arena.tx_descs(8).unwrap(), arena.buffers(8).unwrap(), arena.clone(),
-//!     cfg, TimerStrategy::ArmOnce,
-//! )?;
-//! let mut rx = RxRing::new(arena.rx_descs(4).unwrap(), arena.buffers(4).unwrap(), arena.clone(), false)?;
-//! mac.set_ring_bases(tx.base(), rx.base());
-//! mac.start();
-//! let mut ics = 0;
-//! for _ in 0..8 {
-//!     ics += u32::from(tx.transmit(&mac, &[0xAB; 60], false)?.set_ic);
-//! }
-//! assert_eq!(ics, 2);                     // IC on frames 4 and 8
-//! assert!(mac.status().is_set(stmmac_coalesce::regs::DMA_STATUS::TI));
-//! assert_eq!(tx.reclaim(), 8);
+//! // TX: reserve, fill the DMA buffer in place, commit.
+//! let mut t = tx.reserve(&mac)?;
+//! t.buffer()[..60].fill(0xAB);
+//! t.commit(60)?;
+//! assert_eq!(bus.model(|m| m.sent().len()), 1);
 //!
-//! mac.bus().model(|m| m.inject(clock.now_ns(), &[0x5A; 64]));
-//! let frame = rx.receive(&mac, |bytes| bytes.len())?;
-//! assert_eq!((frame.fl, frame.value), (68, 64)); // FL counts the FCS
+//! // RX: a 1000-byte frame to us spans two 512-byte descriptors; it is copied once.
+//! let sent = eth_frame(us, 1000, 0x5A);
+//! bus.model(|m| m.inject(clock.now_ns(), &sent));
+//! let mut frame = rx.receive(&mac)?;
+//! assert_eq!((frame.len(), frame.descriptors()), (1000, 2));
+//! assert!(frame.as_slice().is_none());
+//! let mut scratch = [0u8; 1518];
+//! assert_eq!(frame.bytes(&mut scratch)?, &sent[..]);
+//! drop(frame); // the descriptors go back to the DMA
+//! assert_eq!(rx.receive(&mac).map(|_| ()), Err(stmmac_coalesce::Error::WouldBlock));
 //! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 //!
+//! # What QEMU cannot prove (model-only)
+//!
+//! QEMU's npcm-gmac ignores RIWT, PS/FES and DSL, does no frame filtering, has no caches,
+//! resolves autonegotiation to 1000/full only through the 1000BASE-T registers, and never
+//! raises TPS, UNF or FBI. Each of these is proven on the crate's model only
+//! ([`sim::DwmacModel`](crate::sim) with feature `sim`): RIWT and `rx_frames` (tests
+//! `rx_coalescing_*`), speed/duplex from autonegotiation at 10/100/1000 (`autoneg_*`),
+//! descriptor spacing with DSL for cache-line-sized descriptors (`dsl_*`), the frame filter
+//! (`filter_*`), cache maintenance on a non-coherent arena (`cache_*`), and recovery
+//! (`recover_*`). The model also reproduces QEMU's double write of a frame's last RX
+//! descriptor (OWN clear without LS, then LS), which the driver waits out.
+//!
 //! # Modules
 //!
-//! - [`regs`]: every MAC/DMA register and descriptor field, once, with its source.
-//! - [`coalesce`]: the configuration, Linux's IC rule, the timer state machine (pure).
-//! - [`desc`]: descriptors, buffers, bus addresses.
-//! - [`mac`]: [`Dwmac`] (MAC/DMA control) and [`DwmacMdio`] (MDIO).
-//! - [`ring`]: [`TxRing`] (with the cleanup timer) and [`RxRing`].
-//! - `sim` (feature `sim`): the behavioural DWMAC, the DMA arena and the seed proof.
+//! - [`regs`]: every MAC/DMA register, descriptor field and MII register, once.
+//! - [`coalesce`]: the configuration, Linux's IC rule, the timer decisions (pure).
+//! - [`dma`]: regions, bus addresses, the cache hook, descriptor geometry.
+//! - [`barrier`]: `dma_wmb` / `wmb` / `dma_rmb` per architecture.
+//! - `desc` (private): the descriptor layouts (normal, enhanced).
+//! - [`mac`]: [`Dwmac`] (MAC/DMA control, events, filter, link) and [`DwmacMdio`].
+//! - [`phy`]: Clause 22 autonegotiation and link polling.
+//! - [`tx`]: [`TxRing`], [`TxToken`], the cleanup timer ([`CleanupTimer`], [`QueueTimer`]).
+//! - [`rx`]: [`RxRing`], [`RxFrame`].
+//! - `sim` (feature `sim`): the behavioural DWMAC and PHY, the DMA arena, the seed proof.
 //! - `smoltcp` (feature `smoltcp`): `smoltcp::phy::Device` over a ring pair.
 //! - `embassy_net` (feature `embassy-net`): `embassy_net_driver::Driver`, woken from the DMA
 //!   interrupt and the TX cleanup timer.
@@ -88,26 +137,35 @@
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
 
+pub mod barrier;
 pub mod coalesce;
-pub mod desc;
+mod desc;
+pub mod dma;
 #[cfg(feature = "embassy-net")]
 pub mod embassy_net;
 mod error;
 pub mod mac;
 #[cfg(feature = "miim")]
 pub mod miim;
+pub mod phy;
 pub mod regs;
-pub mod ring;
+pub mod rx;
 #[cfg(feature = "sim")]
 pub mod sim;
 #[cfg(feature = "smoltcp")]
 pub mod smoltcp;
+pub mod tx;
 
 /// The MDIO trait crate, re-exported so users of [`DwmacMdio`] need no extra dependency.
 pub use mdio_bus;
 
 pub use coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
-pub use desc::{BUF_SIZE, DmaAddr, DmaBuffer, Identity, RxDesc, TxDesc};
+pub use dma::{
+    CacheOps, Coherent, DescLayout, DmaAddr, DmaConfig, DmaMemory, DmaRegion, DmaSetup, Identity,
+    ring_bytes,
+};
 pub use error::{ConfigError, Error};
-pub use mac::{Dwmac, DwmacMdio};
-pub use ring::{RxFrame, RxRing, TxRing, TxStats, TxTimer};
+pub use mac::{DmaEvents, Dwmac, DwmacMdio, FrameFilter, MacConfig, multicast_hash_bin};
+pub use phy::{Duplex, LinkState, Speed};
+pub use rx::{RxConfig, RxFrame, RxRing, RxStats};
+pub use tx::{CleanupTimer, NoTimer, QueueTimer, TxConfig, TxRing, TxStats, TxToken};

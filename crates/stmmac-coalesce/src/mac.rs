@@ -1,36 +1,251 @@
-//! The MAC and DMA control registers ([`Dwmac`]) and MDIO over MII_ADDR/MII_DATA
+//! The MAC and DMA control registers ([`Dwmac`]), the DMA interrupt events
+//! ([`DmaEvents`]), the frame filter ([`FrameFilter`]) and MDIO over MII_ADDR/MII_DATA
 //! ([`DwmacMdio`]).
+//!
+//! Nothing here lets safe code point the DMA at memory: the descriptor list bases are
+//! written only by the rings' `start` (with their own, owned memory) or by the `unsafe`
+//! [`Dwmac::set_ring_bases`]; [`Dwmac::bus`] is `unsafe` for the same reason.
+
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use tock_registers::LocalRegisterCopy;
 
+use crate::dma::{DmaConfig, DmaSetup};
 use crate::error::Error;
-use crate::regs::{self, DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_MII_ADDR};
+use crate::phy::{Duplex, LinkState, Speed};
+use crate::regs::{
+    self, DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR,
+};
 
 /// Linux's MDIO busy-wait timeout (`stmmac_mdio.c`: 10 ms), µs.
 pub const MDIO_TIMEOUT_US: u64 = 10_000;
 /// Software-reset wait (DMA_BUS_MODE.SWR), µs. Linux waits up to 10 ms for SWR too.
 pub const SWR_TIMEOUT_US: u64 = 10_000;
 
+/// DMA_STATUS bits, as read and acknowledged by [`Dwmac::take_events`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DmaEvents(pub u32);
+
+impl DmaEvents {
+    const TI: u32 = 1 << 0;
+    const TPS: u32 = 1 << 1;
+    const TJT: u32 = 1 << 3;
+    const UNF: u32 = 1 << 5;
+    const RI: u32 = 1 << 6;
+    const RU: u32 = 1 << 7;
+    const RPS: u32 = 1 << 8;
+    const FBI: u32 = 1 << 13;
+
+    /// No event.
+    pub const NONE: Self = Self(0);
+
+    /// The raw bits.
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// Nothing happened.
+    pub const fn is_empty(self) -> bool {
+        self.0 & regs::DMA_STATUS_W1C == 0
+    }
+
+    /// TI: a frame with IC completed, TX descriptors can be reclaimed ("TX space freed"
+    /// once [`TxRing::service`](crate::TxRing::service) ran).
+    pub const fn tx_done(self) -> bool {
+        self.0 & Self::TI != 0
+    }
+
+    /// RI: a frame was received ("RX ready"); also set by QEMU together with RU.
+    pub const fn rx_ready(self) -> bool {
+        self.0 & Self::RI != 0
+    }
+
+    /// RU: the RX DMA found no descriptor it owns and suspended.
+    pub const fn rx_no_buffer(self) -> bool {
+        self.0 & Self::RU != 0
+    }
+
+    /// TPS, UNF or TJT: the TX process stopped or underflowed; the TX ring restarts the
+    /// DMA in [`TxRing::service`](crate::TxRing::service).
+    pub const fn tx_fault(self) -> bool {
+        self.0 & (Self::TPS | Self::UNF | Self::TJT) != 0
+    }
+
+    /// RPS: the RX process stopped.
+    pub const fn rx_fault(self) -> bool {
+        self.0 & Self::RPS != 0
+    }
+
+    /// FBI: fatal bus error; both DMA engines stopped.
+    pub const fn fatal(self) -> bool {
+        self.0 & Self::FBI != 0
+    }
+}
+
+/// The destination-address filter (GMAC_FRAME_FILTER and the 64-bin multicast hash).
+///
+/// Unicast frames always pass when they match MAC address 0 ([`Dwmac::set_mac_address`]).
+/// QEMU's npcm-gmac does not filter at all; real cores drop what this does not accept,
+/// so IPv6 neighbour discovery needs its solicited-node groups here (or
+/// `all_multicast`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FrameFilter {
+    /// Accept every frame (PR).
+    pub promiscuous: bool,
+    /// Accept every multicast frame (PM).
+    pub all_multicast: bool,
+    /// Accept broadcast frames (DBF clear).
+    pub broadcast: bool,
+    /// The multicast hash table (HMC when not all zero): bit `n` of the 64 for hash `n`,
+    /// `[GMAC_HASH_LOW, GMAC_HASH_HIGH]`.
+    pub multicast_hash: [u32; 2],
+}
+
+impl Default for FrameFilter {
+    /// Our unicast address and broadcast only.
+    fn default() -> Self {
+        Self {
+            promiscuous: false,
+            all_multicast: false,
+            broadcast: true,
+            multicast_hash: [0; 2],
+        }
+    }
+}
+
+impl FrameFilter {
+    /// Also accept the multicast group `addr` (through its hash bin; other groups in the
+    /// same bin pass too).
+    pub fn add_multicast(&mut self, addr: [u8; 6]) {
+        let n = multicast_hash_bin(addr);
+        if let Some(w) = self.multicast_hash.get_mut(usize::from(n >> 5)) {
+            *w |= 1 << (n & 31);
+        }
+    }
+
+    /// Whether the hash table lets `addr` through.
+    pub fn hash_accepts(&self, addr: [u8; 6]) -> bool {
+        let n = multicast_hash_bin(addr);
+        self.multicast_hash
+            .get(usize::from(n >> 5))
+            .is_some_and(|w| w & (1 << (n & 31)) != 0)
+    }
+
+    /// The GMAC_FRAME_FILTER value.
+    pub fn register(&self) -> u32 {
+        let mut v = 0;
+        if self.promiscuous {
+            v |= 1 << 0; // PR
+        }
+        if self.multicast_hash != [0; 2] {
+            v |= 1 << 2; // HMC
+        }
+        if self.all_multicast {
+            v |= 1 << 4; // PM
+        }
+        if !self.broadcast {
+            v |= 1 << 5; // DBF
+        }
+        v
+    }
+}
+
+/// The multicast hash bin (0..64) of `addr`: the upper 6 bits of the bit-reversed
+/// IEEE 802.3 CRC-32 of the address (Linux `dwmac1000_set_filter`: `bitrev32(~crc32_le(~0,
+/// addr, 6)) >> 26`).
+///
+/// ```
+/// use stmmac_coalesce::multicast_hash_bin;
+/// // IPv6 all-nodes 33:33:00:00:00:01 and IPv4 all-hosts 01:00:5e:00:00:01.
+/// assert_eq!(multicast_hash_bin([0x33, 0x33, 0, 0, 0, 1]), 0x01);
+/// assert_eq!(multicast_hash_bin([0x01, 0x00, 0x5e, 0, 0, 1]), 0x20);
+/// ```
+pub const fn multicast_hash_bin(addr: [u8; 6]) -> u8 {
+    let mut crc: u32 = 0xFFFF_FFFF;
+    let mut i = 0;
+    while i < 6 {
+        crc ^= addr[i] as u32;
+        let mut b = 0;
+        while b < 8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+            b += 1;
+        }
+        i += 1;
+    }
+    ((!crc).reverse_bits() >> 26) as u8
+}
+
+/// MAC settings applied at bring-up by [`Dwmac::init_mac`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct MacConfig {
+    /// Our station address (MAC address 0).
+    pub address: [u8; 6],
+    /// The receive filter.
+    pub filter: FrameFilter,
+}
+
+fn encode_link(l: LinkState) -> u32 {
+    let speed = match l.speed {
+        Speed::M10 => 0,
+        Speed::M100 => 1,
+        Speed::M1000 => 2,
+    };
+    u32::from(l.up) | speed << 1 | u32::from(l.duplex == Duplex::Full) << 3
+}
+
+fn decode_link(v: u32) -> LinkState {
+    LinkState {
+        up: v & 1 != 0,
+        speed: match (v >> 1) & 3 {
+            0 => Speed::M10,
+            1 => Speed::M100,
+            _ => Speed::M1000,
+        },
+        duplex: if v & 8 != 0 {
+            Duplex::Full
+        } else {
+            Duplex::Half
+        },
+    }
+}
+
 /// One GMAC 3.x instance: MAC registers at bus offset 0, DMA at 0x1000.
 ///
 /// `B` is any [`RegisterBus`] over the block: [`hwtimer_core::Mmio`] on target (length
 /// 0x1060), a `hwtimer_core::sim::SimBus` over `sim::DwmacModel` (feature `sim`)
-/// on the host.
+/// on the host. It keeps the link state the MAC was last configured for
+/// ([`set_link`](Self::set_link)); the TX ring refuses frames while it is down.
 #[derive(Debug)]
 pub struct Dwmac<B: RegisterBus<Word = u32>> {
     bus: B,
+    link: AtomicU32,
 }
 
 impl<B: RegisterBus<Word = u32>> Dwmac<B> {
-    /// Wrap the register block. Touches no register.
+    /// Wrap the register block. Touches no register; the link starts down.
     pub const fn new(bus: B) -> Self {
-        Self { bus }
+        Self {
+            bus,
+            link: AtomicU32::new(0),
+        }
     }
 
     /// The register bus.
-    pub fn bus(&self) -> &B {
+    ///
+    /// # Safety
+    /// Writes through it can point the DMA at any memory (DMA_TX_BASE_ADDR,
+    /// DMA_RCV_BASE_ADDR, a started DMA over a stale base): the caller must not make the
+    /// DMA access memory it does not own.
+    pub unsafe fn bus(&self) -> &B {
         &self.bus
     }
 
@@ -45,11 +260,13 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     }
 
     /// Software reset of the DMA and MAC (DMA_BUS_MODE.SWR), waiting with iopoll semantics
-    /// for the bit to self-clear. Returns the number of reads the wait took.
+    /// for the bit to self-clear. Returns the number of reads the wait took. The link state
+    /// is down afterwards (the MAC is disabled).
     ///
     /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (a missing
     /// PHY clock keeps real DWMACs in reset).
     pub fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
+        self.link.store(0, Ordering::Relaxed);
         self.bus.write(DMA_BUS_MODE, DMA_BUS_MODE::SWR::SET);
         Poller::new(clock)
             .timeout_us(SWR_TIMEOUT_US)
@@ -59,6 +276,23 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
             )
             .map(|p| p.polls)
             .map_err(|_| Error::Timeout)
+    }
+
+    /// Resolve `cfg` (the descriptor layout from HW_FEATURE unless overridden) and program
+    /// DMA_BUS_MODE (PBL, DSL for the descriptor stride, ATDS clear). Call after
+    /// [`soft_reset`](Self::soft_reset), with both DMA engines stopped; build both rings
+    /// for the returned set-up.
+    ///
+    /// Errors: [`Error::Config`] as in [`DmaConfig::resolve`].
+    pub fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
+        let setup = cfg.resolve(self.hw_feature())?;
+        self.bus.write(
+            DMA_BUS_MODE,
+            DMA_BUS_MODE::PBL.val(u32::from(setup.pbl))
+                + DMA_BUS_MODE::DSL.val(u32::from(setup.dsl))
+                + DMA_BUS_MODE::ATDS::CLEAR,
+        );
+        Ok(setup)
     }
 
     /// Program MAC address 0 (GMAC_ADDR_HIGH/LOW(0)), AE set.
@@ -79,29 +313,125 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
     }
 
-    /// Write the descriptor list base addresses (DMA must be stopped).
-    pub fn set_ring_bases(&self, tx_base: u32, rx_base: u32) {
+    /// Program the receive filter: GMAC_FRAME_FILTER and the hash table.
+    pub fn set_filter(&self, filter: &FrameFilter) {
+        let [lo, hi] = filter.multicast_hash;
+        self.bus.write_raw(regs::GMAC_HASH_LOW, lo);
+        self.bus.write_raw(regs::GMAC_HASH_HIGH, hi);
+        self.bus.write_raw(GMAC_FRAME_FILTER, filter.register());
+    }
+
+    /// The receive filter as programmed (GMAC_FRAME_FILTER).
+    pub fn filter_register(&self) -> u32 {
+        self.bus.read_raw(GMAC_FRAME_FILTER)
+    }
+
+    /// Bring-up of the MAC side: station address and filter.
+    pub fn init_mac(&self, cfg: &MacConfig) {
+        self.set_mac_address(cfg.address);
+        self.set_filter(&cfg.filter);
+    }
+
+    /// Configure GMAC_CONTROL for `link`: port select and speed (PS/FES: GMII for 1000,
+    /// MII with FES for 100, MII for 10), duplex (DM), and transmitter and receiver
+    /// enabled (TE, RE) only while the link is up. Returns whether anything changed.
+    pub fn set_link(&self, link: LinkState) -> bool {
+        let old = self.link.swap(encode_link(link), Ordering::Relaxed);
+        let (ps, fes) = match link.speed {
+            Speed::M1000 => (false, false),
+            Speed::M100 => (true, true),
+            Speed::M10 => (true, false),
+        };
+        let mut w = self.bus.read_raw(GMAC_CONTROL);
+        for (bit, on) in [
+            (15, ps),
+            (14, fes),
+            (11, link.duplex == Duplex::Full),
+            (3, link.up),
+            (2, link.up),
+        ] {
+            if on {
+                w |= 1 << bit;
+            } else {
+                w &= !(1 << bit);
+            }
+        }
+        self.bus.write_raw(GMAC_CONTROL, w);
+        old != encode_link(link)
+    }
+
+    /// The link state last given to [`set_link`](Self::set_link) (down after
+    /// [`new`](Self::new) and [`soft_reset`](Self::soft_reset)).
+    pub fn link(&self) -> LinkState {
+        decode_link(self.link.load(Ordering::Relaxed))
+    }
+
+    /// Write the descriptor list base addresses directly.
+    ///
+    /// # Safety
+    /// Both DMA engines must be stopped, and each address must be the bus address of a
+    /// descriptor list (ring mode, TER/RER on the last entry, with the DSL spacing
+    /// programmed) in memory the DMA may access for as long as it runs. Prefer the rings'
+    /// `start`, which programs their own memory.
+    pub unsafe fn set_ring_bases(&self, tx_base: u32, rx_base: u32) {
         self.bus.write_raw(regs::DMA_TX_BASE_ADDR, tx_base);
         self.bus.write_raw(regs::DMA_RCV_BASE_ADDR, rx_base);
     }
 
-    /// Enable the MAC (TE, RE, full duplex) and start both DMA engines (ST, SR) in
-    /// store-and-forward mode. The TX DMA immediately looks at the current descriptor.
-    pub fn start(&self) {
-        self.bus.write(
-            GMAC_CONTROL,
-            GMAC_CONTROL::TE::SET + GMAC_CONTROL::RE::SET + GMAC_CONTROL::DM::SET,
-        );
-        self.bus.write(
-            DMA_CONTROL,
-            DMA_CONTROL::ST::SET + DMA_CONTROL::SR::SET + DMA_CONTROL::TSF::SET,
-        );
+    /// Stop the TX DMA (if running), write its base, start it (ST, TSF).
+    ///
+    /// # Safety
+    /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
+    pub(crate) unsafe fn start_tx_dma(&self, base: u32) {
+        let c = self.bus.read(DMA_CONTROL);
+        if c.is_set(DMA_CONTROL::ST) {
+            self.stop_tx_dma();
+        }
+        self.bus.write_raw(regs::DMA_TX_BASE_ADDR, base);
+        let c = self.bus.read(DMA_CONTROL).get();
+        self.bus.write_raw(DMA_CONTROL, c | (1 << 13) | (1 << 21));
     }
 
-    /// Stop both DMA engines and the MAC.
+    /// Stop the RX DMA (if running), write its base, start it (SR).
+    ///
+    /// # Safety
+    /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
+    pub(crate) unsafe fn start_rx_dma(&self, base: u32) {
+        let c = self.bus.read(DMA_CONTROL);
+        if c.is_set(DMA_CONTROL::SR) {
+            self.stop_rx_dma();
+        }
+        self.bus.write_raw(regs::DMA_RCV_BASE_ADDR, base);
+        let c = self.bus.read(DMA_CONTROL).get();
+        self.bus.write_raw(DMA_CONTROL, c | (1 << 1));
+    }
+
+    /// Stop the TX DMA (clear ST).
+    pub fn stop_tx_dma(&self) {
+        let c = self.bus.read(DMA_CONTROL).get();
+        self.bus.write_raw(DMA_CONTROL, c & !(1 << 13));
+    }
+
+    /// Stop the RX DMA (clear SR).
+    pub fn stop_rx_dma(&self) {
+        let c = self.bus.read(DMA_CONTROL).get();
+        self.bus.write_raw(DMA_CONTROL, c & !(1 << 1));
+    }
+
+    /// Stop both DMA engines and disable the MAC (TE, RE); the link state is down.
     pub fn stop(&self) {
+        self.link.store(0, Ordering::Relaxed);
         self.bus.write_raw(DMA_CONTROL, 0);
-        self.bus.write_raw(GMAC_CONTROL, 0);
+        let c = self.bus.read(GMAC_CONTROL).get();
+        self.bus.write_raw(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
+    }
+
+    /// Whether the TX DMA cannot make progress: TX process state stopped, or TPS, UNF or
+    /// FBI pending in DMA_STATUS.
+    pub fn tx_stopped(&self) -> bool {
+        let st = self.status();
+        st.read(DMA_STATUS::TS) == regs::TS_STOPPED
+            || st.get() & ((1 << 1) | (1 << 5) | (1 << 13)) != 0
     }
 
     /// DMA_INTR_ENA (bit positions of [`DMA_STATUS`](const@DMA_STATUS)).
@@ -127,13 +457,32 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         self.bus.write_raw(DMA_STATUS, bits & regs::DMA_STATUS_W1C);
     }
 
-    /// TX poll demand: the TX DMA re-reads the current descriptor and resumes if suspended.
-    pub fn tx_poll_demand(&self) {
+    /// Read DMA_STATUS, acknowledge every interrupt bit it shows (summaries included) and
+    /// return them: the interrupt handler's first step. Hand the events to
+    /// [`TxRing::service`](crate::TxRing::service) and
+    /// [`RxRing::service`](crate::RxRing::service), and wake on
+    /// [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]. One read, and one write only when
+    /// something was set.
+    pub fn take_events(&self) -> DmaEvents {
+        let st = self.bus.read_raw(DMA_STATUS) & regs::DMA_STATUS_W1C;
+        if st != 0 {
+            self.bus.write_raw(DMA_STATUS, st);
+        }
+        DmaEvents(st)
+    }
+
+    /// TX poll demand (the doorbell): the TX DMA re-reads the current descriptor. The
+    /// caller has issued [`wmb`](crate::barrier::wmb) after the descriptor stores.
+    pub(crate) fn tx_poll_demand(&self) {
+        #[cfg(feature = "sim")]
+        crate::sim::trace::record(crate::sim::trace::Event::Doorbell);
         self.bus.write_raw(regs::DMA_XMT_POLL_DEMAND, 1);
     }
 
-    /// RX poll demand.
-    pub fn rx_poll_demand(&self) {
+    /// RX poll demand, after [`wmb`](crate::barrier::wmb).
+    pub(crate) fn rx_poll_demand(&self) {
+        #[cfg(feature = "sim")]
+        crate::sim::trace::record(crate::sim::trace::Event::Doorbell);
         self.bus.write_raw(regs::DMA_RCV_POLL_DEMAND, 1);
     }
 

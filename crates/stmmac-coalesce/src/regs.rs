@@ -108,7 +108,8 @@ register_bitfields![u32,
         DA OFFSET(1) NUMBITS(1) [],
         /// Descriptor skip length (bus-width words between ring descriptors).
         DSL OFFSET(2) NUMBITS(5) [],
-        /// Alternate (enhanced, 32-byte) descriptors; this crate uses normal ones (0).
+        /// Alternate descriptor size: 32-byte enhanced descriptors (timestamps); this crate
+        /// keeps it 0 (16-byte descriptors in either layout).
         ATDS OFFSET(7) NUMBITS(1) [],
         /// Programmable burst length.
         PBL OFFSET(8) NUMBITS(6) [],
@@ -194,6 +195,10 @@ register_bitfields![u32,
 pub const GMAC_CONTROL: Reg<u32, GMAC_CONTROL::Register> = Reg::new(0x00);
 /// GMAC_FRAME_FILTER (0x04).
 pub const GMAC_FRAME_FILTER: Reg<u32, GMAC_FRAME_FILTER::Register> = Reg::new(0x04);
+/// GMAC_HASH_HIGH (0x08): multicast hash table bits 63..32 (hash values 32..63).
+pub const GMAC_HASH_HIGH: Reg<u32> = Reg::new(0x08);
+/// GMAC_HASH_LOW (0x0C): multicast hash table bits 31..0.
+pub const GMAC_HASH_LOW: Reg<u32> = Reg::new(0x0C);
 /// GMAC_MII_ADDR (0x10).
 pub const GMAC_MII_ADDR: Reg<u32, GMAC_MII_ADDR::Register> = Reg::new(0x10);
 /// GMAC_MII_DATA (0x14).
@@ -231,8 +236,18 @@ pub const DMA_RX_WATCHDOG: Reg<u32, DMA_RX_WATCHDOG::Register> = Reg::new(DMA_BA
 pub const DMA_CUR_TX_DESC: Reg<u32> = Reg::new(DMA_BASE + 0x48);
 /// DMA_CUR_RX_DESC (0x104C), read-only.
 pub const DMA_CUR_RX_DESC: Reg<u32> = Reg::new(DMA_BASE + 0x4C);
-/// DMA_HW_FEATURE (0x1058), read-only capability register.
+/// DMA_HW_FEATURE (0x1058), read-only capability register (absent before core 3.50a: it
+/// then reads 0 or garbage, so [`DmaConfig::layout`](crate::DmaConfig::layout) can override
+/// what it says).
 pub const DMA_HW_FEATURE: Reg<u32> = Reg::new(DMA_BASE + 0x58);
+
+/// DMA_HW_FEATURE.ENHDESSEL (bit 24): the core was synthesised with alternate (enhanced)
+/// descriptors (Linux `DMA_HW_FEAT_ENHDESSEL`).
+pub const HW_FEATURE_ENHDESSEL: u32 = 1 << 24;
+/// DMA_HW_FEATURE.HASHSEL (bit 4): the multicast hash filter exists.
+pub const HW_FEATURE_HASHSEL: u32 = 1 << 4;
+/// DMA_HW_FEATURE.GMIISEL (bit 1): 1000 Mbit/s supported.
+pub const HW_FEATURE_GMIISEL: u32 = 1 << 1;
 
 /// DMA_STATUS bits that are write-1-to-clear (QEMU's mask 0x1E7FF, hardware.md §4.10).
 pub const DMA_STATUS_W1C: u32 = 0x0001_E7FF;
@@ -286,6 +301,122 @@ pub mod desc {
     pub const RDES1_RER: u32 = 1 << 25;
     /// RDES1: buffer 1 size, bits 10:0.
     pub const RDES1_RBS1_MASK: u32 = 0x7FF;
+    /// RDES1: second address chained (RDES3 is the next descriptor; not used by this crate).
+    pub const RDES1_RCH: u32 = 1 << 24;
+    /// RDES0: descriptor error (the frame did not fit the descriptors the DMA had).
+    pub const RDES0_DE: u32 = 1 << 14;
+    /// TDES0: underflow error.
+    pub const TDES0_UF: u32 = 1 << 1;
+}
+
+/// Enhanced (alternate) descriptor fields where they differ from the [normal](desc) ones
+/// (hardware.md §4.7, Linux `descs.h` `ETDES*` / `ERDES*`). OWN, the TDES0 status bits and
+/// all of RDES0 (FL, ES, FS, LS, FT) sit where the normal layout has them. With
+/// DMA_BUS_MODE.ATDS clear (this crate) the descriptors stay 16 bytes.
+pub mod edesc {
+    /// TDES0: interrupt on completion.
+    pub const TDES0_IC: u32 = 1 << 30;
+    /// TDES0: last segment.
+    pub const TDES0_LS: u32 = 1 << 29;
+    /// TDES0: first segment.
+    pub const TDES0_FS: u32 = 1 << 28;
+    /// TDES0: end of ring.
+    pub const TDES0_TER: u32 = 1 << 21;
+    /// TDES0: second address chained (not used by this crate).
+    pub const TDES0_TCH: u32 = 1 << 20;
+    /// TDES1: buffer 1 size, bits 12:0.
+    pub const TDES1_TBS1_MASK: u32 = 0x1FFF;
+    /// TDES1: buffer 2 size, bits 28:16.
+    pub const TDES1_TBS2_SHIFT: u32 = 16;
+    /// RDES1: disable interrupt on completion.
+    pub const RDES1_DIC: u32 = 1 << 31;
+    /// RDES1: end of ring.
+    pub const RDES1_RER: u32 = 1 << 15;
+    /// RDES1: second address chained (not used by this crate).
+    pub const RDES1_RCH: u32 = 1 << 14;
+    /// RDES1: buffer 1 size, bits 12:0.
+    pub const RDES1_RBS1_MASK: u32 = 0x1FFF;
+    /// RDES1: buffer 2 size, bits 28:16.
+    pub const RDES1_RBS2_SHIFT: u32 = 16;
+}
+
+/// Clause 22 PHY registers and bits used for autonegotiation (IEEE 802.3 clause 22 and
+/// 40.5; Linux `include/uapi/linux/mii.h` names).
+pub mod mii {
+    /// Basic mode control register.
+    pub const BMCR: u8 = 0x00;
+    /// Basic mode status register.
+    pub const BMSR: u8 = 0x01;
+    /// PHY identifier, high word.
+    pub const PHYSID1: u8 = 0x02;
+    /// PHY identifier, low word.
+    pub const PHYSID2: u8 = 0x03;
+    /// Autonegotiation advertisement.
+    pub const ADVERTISE: u8 = 0x04;
+    /// Link partner ability.
+    pub const LPA: u8 = 0x05;
+    /// 1000BASE-T control (our 1000 Mbit/s advertisement).
+    pub const CTRL1000: u8 = 0x09;
+    /// 1000BASE-T status (the link partner's 1000 Mbit/s ability).
+    pub const STAT1000: u8 = 0x0A;
+    /// Extended status (1000BASE-T abilities).
+    pub const ESTATUS: u8 = 0x0F;
+
+    /// BMCR: speed select, LSB (100 Mbit/s when forced).
+    pub const BMCR_SPEED100: u16 = 1 << 13;
+    /// BMCR: autonegotiation enable.
+    pub const BMCR_ANENABLE: u16 = 1 << 12;
+    /// BMCR: power down.
+    pub const BMCR_PDOWN: u16 = 1 << 11;
+    /// BMCR: isolate.
+    pub const BMCR_ISOLATE: u16 = 1 << 10;
+    /// BMCR: restart autonegotiation (self-clearing).
+    pub const BMCR_ANRESTART: u16 = 1 << 9;
+    /// BMCR: full duplex (when forced).
+    pub const BMCR_FULLDPLX: u16 = 1 << 8;
+    /// BMCR: speed select, MSB (1000 Mbit/s when forced).
+    pub const BMCR_SPEED1000: u16 = 1 << 6;
+
+    /// BMSR: 100BASE-TX full duplex capable.
+    pub const BMSR_100FULL: u16 = 1 << 14;
+    /// BMSR: 100BASE-TX half duplex capable.
+    pub const BMSR_100HALF: u16 = 1 << 13;
+    /// BMSR: 10BASE-T full duplex capable.
+    pub const BMSR_10FULL: u16 = 1 << 12;
+    /// BMSR: 10BASE-T half duplex capable.
+    pub const BMSR_10HALF: u16 = 1 << 11;
+    /// BMSR: extended status in register 15.
+    pub const BMSR_ESTATEN: u16 = 1 << 8;
+    /// BMSR: autonegotiation complete.
+    pub const BMSR_ANEGCOMPLETE: u16 = 1 << 5;
+    /// BMSR: able to autonegotiate.
+    pub const BMSR_ANEGCAPABLE: u16 = 1 << 3;
+    /// BMSR: link status (latched low: read twice for the current state).
+    pub const BMSR_LSTATUS: u16 = 1 << 2;
+
+    /// ADVERTISE / LPA: selector field IEEE 802.3.
+    pub const ADVERTISE_CSMA: u16 = 0x0001;
+    /// ADVERTISE / LPA: 10BASE-T half duplex.
+    pub const ADVERTISE_10HALF: u16 = 1 << 5;
+    /// ADVERTISE / LPA: 10BASE-T full duplex.
+    pub const ADVERTISE_10FULL: u16 = 1 << 6;
+    /// ADVERTISE / LPA: 100BASE-TX half duplex.
+    pub const ADVERTISE_100HALF: u16 = 1 << 7;
+    /// ADVERTISE / LPA: 100BASE-TX full duplex.
+    pub const ADVERTISE_100FULL: u16 = 1 << 8;
+
+    /// CTRL1000: advertise 1000BASE-T half duplex.
+    pub const ADVERTISE_1000HALF: u16 = 1 << 8;
+    /// CTRL1000: advertise 1000BASE-T full duplex.
+    pub const ADVERTISE_1000FULL: u16 = 1 << 9;
+    /// STAT1000: link partner 1000BASE-T half duplex (CTRL1000 bit 8, two places up).
+    pub const LPA_1000HALF: u16 = 1 << 10;
+    /// STAT1000: link partner 1000BASE-T full duplex (CTRL1000 bit 9, two places up).
+    pub const LPA_1000FULL: u16 = 1 << 11;
+    /// ESTATUS: 1000BASE-T full duplex capable.
+    pub const ESTATUS_1000_TFULL: u16 = 1 << 13;
+    /// ESTATUS: 1000BASE-T half duplex capable.
+    pub const ESTATUS_1000_THALF: u16 = 1 << 12;
 }
 
 /// The MII_ADDR.CR code for a CSR clock of `csr_hz` (hardware.md §4.6 table; Linux

@@ -1,113 +1,62 @@
-//! [`smoltcp::phy::Device`] over a [`TxRing`] / [`RxRing`] pair
-//! (feature `smoltcp`).
+//! [`smoltcp::phy::Device`] over a [`TxRing`] / [`RxRing`] pair (feature `smoltcp`).
 //!
-//! [`Device`] borrows the MAC and both rings for as long as the caller lets smoltcp poll
-//! (`iface.poll(now, &mut device, &mut sockets)`); between polls the rings are the
-//! caller's again, for the TX cleanup timer ([`TxRing::on_timer`]) and the TI interrupt
-//! ([`TxRing::clean_timed`]).
+//! [`Device`] borrows the MAC, both rings and a scratch buffer for as long as the caller
+//! lets smoltcp poll (`iface.poll(now, &mut device, &mut sockets)`); between polls the rings
+//! are reachable through [`Device::tx`] / [`Device::rx`] for the TX cleanup timer
+//! ([`TxRing::on_timer`]) and the DMA interrupt ([`TxRing::service`], [`RxRing::service`]).
 //!
-//! # Tokens
+//! # Tokens (zero copy)
 //!
-//! - **RX**: `receive()` hands out an RX token only when the next descriptor holds a
-//!   frame; consuming it lends the DMA buffer itself to smoltcp (no copy), then gives the
-//!   descriptor back to the DMA. Frames with RDES0.ES set are not handed to smoltcp; they are
-//!   counted in [`DeviceStats::rx_errors`].
-//! - **TX**: `transmit()` returns `None` while the link is down ([`Device::set_link_up`]) or
-//!   while no descriptor is free (every one in flight or waiting to be reclaimed), so a
-//!   token always has a descriptor behind it: `TxToken::consume` cannot fail, and smoltcp
-//!   keeps the packet queued in its socket when it gets `None`. The token's `consume`
-//!   queues the frame through the [`TxKick`] the device was built with: [`NoTimer`]
-//!   (IC every `tx_frames` alone, or a cleanup the caller runs on its own tick) or an
-//!   [`HrTimers`] queue (the ring's cleanup timer, armed per its
-//!   [`TimerStrategy`](crate::TimerStrategy)).
+//! - **TX**: `transmit()` reserves a descriptor ([`TxRing::reserve`]) and returns `None`
+//!   when none is free or the link is down ([`Dwmac::set_link`]), so a token always has a
+//!   descriptor behind it and `TxToken::consume` cannot fail: smoltcp writes the frame
+//!   straight into the descriptor's DMA buffer, and [`TxToken::commit`](crate::TxToken::commit)
+//!   hands it over (IC, the cleanup timer per the ring's strategy, poll demand). A token
+//!   smoltcp drops unused costs nothing.
+//! - **RX**: `receive()` hands out a token only for a complete, good frame
+//!   ([`RxRing::receive`]; errored, runt, oversized and partial frames are dropped and
+//!   counted by the ring). Consuming it lends smoltcp the DMA buffer itself when the frame
+//!   fits one descriptor; **a frame spanning descriptors is copied once**, into the scratch
+//!   buffer given to [`Device::new`] ([`RxRing::max_frame`] bytes). The descriptors go back
+//!   to the DMA when smoltcp's closure returns.
 //!
 //! # Capabilities
 //!
-//! Medium Ethernet, MTU 1514 (a 1500-byte IP MTU; the buffers hold [`BUF_SIZE`] bytes with
-//! room for the FCS), a burst of one frame per token, checksums computed by smoltcp (the
-//! driver does not program the DWMAC's checksum insertion, TDES1.CIC stays 0).
+//! Medium Ethernet; MTU = the smaller of the RX ring's largest frame and the TX buffer
+//! (1514 with the defaults: a 1500-byte IP MTU); no burst limit (the RX ring refills as
+//! frames are consumed, and smoltcp would otherwise cap its TCP window to the burst);
+//! checksums in software (the driver leaves TDES1.CIC at 0).
+//!
+//! Two knobs serve measurements: [`Device::set_inflight_limit`] (a TSQ-like limit on frames
+//! below TCP, for seed 002's stream) and [`Device::with_probe`] (driver and token costs from
+//! a free-running counter).
 //!
 //! ```
-//! use smoltcp::phy::Device as _;
+//! use smoltcp::phy::{Device as _, TxToken as _};
 //! use smoltcp::time::Instant;
-//! use hwtimer_core::sim::{SimBus, SimClock};
-//! use mdio_bus::PhyAddr;
-//! use mdio_bus::sim::PhyModel;
-//! use stmmac_coalesce::sim::{DwmacModel, SimArena, SIM_CSR_HZ};
-//! use stmmac_coalesce::smoltcp::{Device, NoTimer};
-//! use stmmac_coalesce::{CoalesceConfig, Dwmac, RxRing, TimerStrategy, TxRing};
+//! use stmmac_coalesce::sim::seed::Rig;
+//! use stmmac_coalesce::smoltcp::Device;
+//! use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
 //!
-//! let clock = SimClock::new();
-//! let arena = SimArena::new(0x1000_0000, 64 * 1024);
-//! let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-//! let mac = Dwmac::new(SimBus::new(&clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ)));
-//! let cfg = CoalesceConfig { tx_frames: 4, tx_usecs: 0, ..CoalesceConfig::default() };
-//! let mut tx = TxRing::new(arena.tx_descs(2).unwrap(), arena.buffers(2).unwrap(),
-//!                          arena.clone(), cfg, TimerStrategy::ArmOnce)?;
-//! let mut rx = RxRing::new(arena.rx_descs(2).unwrap(), arena.buffers(2).unwrap(),
-//!                          arena.clone(), false)?;
-//! mac.set_ring_bases(tx.base(), rx.base());
-//! mac.start();
-//! let mut dev = Device::new(&mac, &mut tx, &mut rx, NoTimer);
+//! let mut rig = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce)?;
+//! let mut scratch = [0u8; 1518];
+//! let mut dev = Device::new(&rig.mac, &mut rig.tx, &mut rig.rx, &mut scratch);
 //! assert!(dev.receive(Instant::ZERO).is_none());   // nothing arrived
-//! let t = dev.transmit(Instant::ZERO).unwrap();
-//! smoltcp::phy::TxToken::consume(t, 60, |b| b.fill(0xAB));
-//! assert_eq!(mac.bus().model(|m| m.sent().len()), 1);
+//! let t = dev.transmit(Instant::ZERO).unwrap();    // a descriptor is reserved
+//! t.consume(60, |b| b.fill(0xAB));                 // written in the DMA buffer, sent
+//! assert_eq!(rig.bus.model(|m| m.sent().len()), 1);
 //! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 
 use ::smoltcp::phy::{self, ChecksumCapabilities, DeviceCapabilities, Medium};
 use ::smoltcp::time::Instant;
-use hwtimer_core::{ClockEvent, HrTimers, Monotonic, RegisterBus};
+use hwtimer_core::RegisterBus;
 
-use crate::desc::{BUF_SIZE, DmaAddr};
+use crate::dma::CacheOps;
 use crate::error::Error;
 use crate::mac::Dwmac;
-use crate::regs::desc::RDES0_ES;
-use crate::ring::{RxRing, TxRing};
-
-/// Ethernet MTU as smoltcp counts it: header (14) + 1500, without the FCS.
-pub const ETHERNET_MTU: usize = 1514;
-
-/// How a committed frame is queued, and what runs the TX cleanup timer.
-pub trait TxKick {
-    /// Queue `frame` on `tx` (one descriptor is known to be free).
-    ///
-    /// Errors: what the ring returns; the device counts them in [`DeviceStats::tx_errors`].
-    fn transmit<A: DmaAddr, B: RegisterBus<Word = u32>>(
-        &mut self,
-        tx: &mut TxRing<A>,
-        mac: &Dwmac<B>,
-        frame: &[u8],
-    ) -> Result<(), Error>;
-}
-
-/// No cleanup timer: IC every `tx_frames`, or a cleanup the caller runs itself (a periodic
-/// tick, a poll).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoTimer;
-
-impl TxKick for NoTimer {
-    fn transmit<A: DmaAddr, B: RegisterBus<Word = u32>>(
-        &mut self,
-        tx: &mut TxRing<A>,
-        mac: &Dwmac<B>,
-        frame: &[u8],
-    ) -> Result<(), Error> {
-        tx.transmit(mac, frame, false).map(|_| ())
-    }
-}
-
-impl<E: ClockEvent, M: Monotonic, const N: usize> TxKick for &HrTimers<E, M, N> {
-    fn transmit<A: DmaAddr, B: RegisterBus<Word = u32>>(
-        &mut self,
-        tx: &mut TxRing<A>,
-        mac: &Dwmac<B>,
-        frame: &[u8],
-    ) -> Result<(), Error> {
-        tx.transmit_timed(mac, self, frame).map(|_| ())
-    }
-}
+use crate::rx::{RxFrame, RxRing};
+use crate::tx::{CleanupTimer, TxRing};
 
 /// Counters of a [`Device`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -115,53 +64,50 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> TxKick for &HrTimers<E, M, N> 
 pub struct DeviceStats {
     /// Frames handed to smoltcp.
     pub rx_frames: u64,
-    /// Frames dropped for RDES0.ES (never shown to smoltcp).
-    pub rx_errors: u64,
+    /// Of those, frames that spanned descriptors (copied once into the scratch buffer).
+    pub rx_copied: u64,
+    /// Frames that did not fit the scratch buffer (smoltcp got an empty frame).
+    pub rx_too_long: u64,
     /// Frames queued for transmission.
     pub tx_frames: u64,
-    /// `transmit()` calls answered `None` because every descriptor was busy.
+    /// `transmit()` answered `None` because every descriptor was in flight.
     pub tx_ring_full: u64,
-    /// `transmit()` calls answered `None` because the link was down.
+    /// `transmit()` answered `None` because the link was down.
     pub tx_link_down: u64,
-    /// Frames the ring refused after a token was handed out (stays 0: a token always has a
-    /// free descriptor).
-    pub tx_errors: u64,
-    /// TX tokens asked for more than a buffer holds (the frame is cut to the buffer; smoltcp
-    /// never asks for more than the MTU, so this stays 0).
-    pub tx_oversized: u64,
-    /// `transmit()` calls answered `None` because [`Device::set_inflight_limit`] frames
-    /// were already waiting to be reclaimed.
+    /// `transmit()` answered `None` because [`Device::set_inflight_limit`] frames were
+    /// waiting to be reclaimed.
     pub tx_inflight_limited: u64,
-    /// [`Device::with_probe`] units spent in the driver's TX path (queueing a filled frame,
-    /// the [`TxKick`] included), without smoltcp's work.
+    /// Frames the ring refused at commit (smoltcp asked for 0 bytes or more than a buffer;
+    /// stays 0).
+    pub tx_errors: u64,
+    /// Probe units in the driver's TX path: reserving the descriptor and committing the
+    /// frame (IC, cleanup timer, handover, poll demand), without smoltcp's work.
     pub tx_driver_units: u64,
-    /// Probe units spent in the driver's RX path (taking the frame, handing the descriptor
-    /// back), without smoltcp's work on the lent buffer.
+    /// Probe units in the driver's RX path: finding the frame, lending or assembling it, and
+    /// giving its descriptors back, without smoltcp's work.
     pub rx_driver_units: u64,
-    /// Probe units of whole TX token `consume` calls: smoltcp writing the frame into the
-    /// buffer, plus the driver.
+    /// Probe units of whole TX tokens: the driver plus smoltcp writing the frame.
     pub tx_token_units: u64,
-    /// Probe units of whole RX token `consume` calls: smoltcp processing the lent frame, plus
-    /// the driver.
+    /// Probe units of whole RX tokens: the driver plus smoltcp processing the frame.
     pub rx_token_units: u64,
 }
 
 #[derive(Debug, Default)]
-struct RxStats {
+struct RxCount {
     frames: u64,
-    errors: u64,
+    copied: u64,
+    too_long: u64,
     units: u64,
     token_units: u64,
 }
 
 #[derive(Debug, Default)]
-struct TxStatsDev {
+struct TxCount {
     frames: u64,
     ring_full: u64,
     link_down: u64,
-    errors: u64,
-    oversized: u64,
     limited: u64,
+    errors: u64,
     units: u64,
     token_units: u64,
 }
@@ -171,85 +117,76 @@ fn no_probe() -> u64 {
     0
 }
 
-/// smoltcp's view of a DWMAC and its two rings; see the [module docs](self).
-pub struct Device<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> {
-    mac: &'r Dwmac<B>,
-    tx: &'r mut TxRing<A>,
-    rx: &'r mut RxRing<A>,
-    kick: K,
-    rx_next: usize,
-    rx_len: usize,
-    link_up: bool,
-    inflight_limit: usize,
-    probe: fn() -> u64,
-    rx_stats: RxStats,
-    tx_stats: TxStatsDev,
+/// `b - a` of a counter that may wrap at 32 bits.
+fn span(a: u64, b: u64) -> u64 {
+    b.wrapping_sub(a) & 0xFFFF_FFFF
 }
 
-impl<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> Device<'r, A, B, K> {
-    /// A device over `mac` and its rings (programmed and started, the RX ring fresh: the
-    /// device follows it from descriptor 0), link up.
-    pub fn new(mac: &'r Dwmac<B>, tx: &'r mut TxRing<A>, rx: &'r mut RxRing<A>, kick: K) -> Self {
-        let mut rx_len = 0;
-        while rx.desc(rx_len).is_some() {
-            rx_len += 1;
-        }
+/// smoltcp's view of a DWMAC and its rings; see the [module docs](self).
+pub struct Device<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+    mac: &'r Dwmac<B>,
+    tx: &'r mut TxRing<T, C>,
+    rx: &'r mut RxRing<C>,
+    scratch: &'r mut [u8],
+    inflight_limit: usize,
+    probe: fn() -> u64,
+    rx_count: RxCount,
+    tx_count: TxCount,
+}
+
+impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B, T, C> {
+    /// A device over `mac` and its started rings. `scratch` receives frames that span
+    /// descriptors: give it [`RxRing::max_frame`] bytes (a shorter one drops longer
+    /// spanning frames, counted in [`DeviceStats::rx_too_long`]).
+    pub fn new(
+        mac: &'r Dwmac<B>,
+        tx: &'r mut TxRing<T, C>,
+        rx: &'r mut RxRing<C>,
+        scratch: &'r mut [u8],
+    ) -> Self {
         Self {
             mac,
             tx,
             rx,
-            kick,
-            rx_next: 0,
-            rx_len,
-            link_up: true,
+            scratch,
             inflight_limit: usize::MAX,
             probe: no_probe,
-            rx_stats: RxStats::default(),
-            tx_stats: TxStatsDev::default(),
+            rx_count: RxCount::default(),
+            tx_count: TxCount::default(),
         }
     }
 
-    /// Measure the driver's share of each frame with `probe` (a free-running counter, for
-    /// example the CPU's retired-instruction counter); see [`DeviceStats::tx_driver_units`].
-    /// The counter may wrap at 32 bits: differences are taken modulo 2^32.
+    /// Measure the driver's share of each frame with `probe`, a free-running counter (for
+    /// example the CPU's retired-instruction counter; it may wrap at 32 bits).
     pub fn with_probe(mut self, probe: fn() -> u64) -> Self {
         self.probe = probe;
         self
     }
 
-    /// Hand out TX tokens only while fewer than `limit` frames wait to be reclaimed (0 = no
-    /// limit beyond the ring). This is what Linux's TCP small queues do to a socket whose
-    /// frames the driver has not completed (at low rates, two packets): it makes the TX
-    /// cleanup path gate a TCP stream the way seed 002 measured it.
+    /// Hand out `transmit()` tokens only while fewer than `limit` frames wait to be
+    /// reclaimed (0: no limit beyond the ring). Linux's TCP small queues do this to a socket
+    /// whose frames the driver has not completed (two packets at low rates), which is how
+    /// the TX cleanup path gates a TCP stream in seed 002. Tokens paired with a received
+    /// frame (ACKs, ARP and ICMP replies) only need a free descriptor.
     pub fn set_inflight_limit(&mut self, limit: usize) {
         self.inflight_limit = if limit == 0 { usize::MAX } else { limit };
-    }
-
-    /// Link state: while down, `transmit()` returns `None`.
-    pub fn set_link_up(&mut self, up: bool) {
-        self.link_up = up;
-    }
-
-    /// Whether the link is up.
-    pub fn link_up(&self) -> bool {
-        self.link_up
     }
 
     /// The counters.
     pub fn stats(&self) -> DeviceStats {
         DeviceStats {
-            rx_frames: self.rx_stats.frames,
-            rx_errors: self.rx_stats.errors,
-            tx_frames: self.tx_stats.frames,
-            tx_ring_full: self.tx_stats.ring_full,
-            tx_link_down: self.tx_stats.link_down,
-            tx_errors: self.tx_stats.errors,
-            tx_oversized: self.tx_stats.oversized,
-            tx_inflight_limited: self.tx_stats.limited,
-            tx_driver_units: self.tx_stats.units,
-            rx_driver_units: self.rx_stats.units,
-            tx_token_units: self.tx_stats.token_units,
-            rx_token_units: self.rx_stats.token_units,
+            rx_frames: self.rx_count.frames,
+            rx_copied: self.rx_count.copied,
+            rx_too_long: self.rx_count.too_long,
+            tx_frames: self.tx_count.frames,
+            tx_ring_full: self.tx_count.ring_full,
+            tx_link_down: self.tx_count.link_down,
+            tx_inflight_limited: self.tx_count.limited,
+            tx_errors: self.tx_count.errors,
+            tx_driver_units: self.tx_count.units,
+            rx_driver_units: self.rx_count.units,
+            tx_token_units: self.tx_count.token_units,
+            rx_token_units: self.rx_count.token_units,
         }
     }
 
@@ -258,196 +195,182 @@ impl<'r, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> Device<'r, A, B, K> 
         self.mac
     }
 
-    /// The TX ring (for the cleanup timer and TI between polls).
-    pub fn tx(&mut self) -> &mut TxRing<A> {
+    /// The TX ring (cleanup timer, TI service, statistics).
+    pub fn tx(&mut self) -> &mut TxRing<T, C> {
         self.tx
     }
 
-    /// The [`TxKick`].
-    pub fn kick(&mut self) -> &mut K {
-        &mut self.kick
-    }
-
-    /// Skip errored frames; whether a good frame is at the RX head.
-    fn rx_ready(&mut self) -> bool {
-        // At most one pass over the ring: every ES frame is dropped and its descriptor
-        // handed back, so this cannot loop on its own.
-        for _ in 0..self.rx_len {
-            let Some(d) = self.rx.desc(self.rx_next) else {
-                return false;
-            };
-            if d.dma_owned() {
-                return false;
-            }
-            if d.word(0) & RDES0_ES == 0 {
-                return true;
-            }
-            if self.rx.receive(self.mac, |_| ()).is_ok() {
-                self.rx_stats.errors += 1;
-                self.rx_next = (self.rx_next + 1) % self.rx_len.max(1);
-            }
-        }
-        false
-    }
-
-    /// Whether a TX token may be handed out. The in-flight limit applies to `transmit()`
-    /// only: the token paired with a received frame (an ACK, an ARP or ICMP reply) only needs
-    /// a free descriptor, as Linux's TSQ never holds back replies.
-    fn tx_ready(&mut self, limited: bool) -> bool {
-        if !self.link_up {
-            self.tx_stats.link_down += 1;
-            return false;
-        }
-        if self.tx.pending() >= self.tx.len() {
-            self.tx_stats.ring_full += 1;
-            return false;
-        }
-        if limited && self.tx.pending() >= self.inflight_limit {
-            self.tx_stats.limited += 1;
-            return false;
-        }
-        true
+    /// The RX ring (interrupt service, statistics).
+    pub fn rx(&mut self) -> &mut RxRing<C> {
+        self.rx
     }
 }
 
-impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> phy::Device for Device<'_, A, B, K> {
+/// Reserve a TX descriptor, counting why not.
+fn reserve<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps>(
+    tx: &'a mut TxRing<T, C>,
+    mac: &'a Dwmac<B>,
+    count: &mut TxCount,
+    limit: usize,
+) -> Option<crate::tx::TxToken<'a, B, T, C>> {
+    if tx.pending() >= limit {
+        // Completed frames do not count against the limit.
+        tx.reclaim();
+        if tx.pending() >= limit {
+            count.limited += 1;
+            return None;
+        }
+    }
+    match tx.reserve(mac) {
+        Ok(t) => Some(t),
+        Err(Error::LinkDown) => {
+            count.link_down += 1;
+            None
+        }
+        Err(_) => {
+            count.ring_full += 1;
+            None
+        }
+    }
+}
+
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::Device for Device<'_, B, T, C> {
     type RxToken<'a>
-        = RxToken<'a, A, B>
+        = RxToken<'a, C>
     where
         Self: 'a;
     type TxToken<'a>
-        = TxToken<'a, A, B, K>
+        = TxToken<'a, B, T, C>
     where
         Self: 'a;
 
     fn receive(&mut self, _timestamp: Instant) -> Option<(Self::RxToken<'_>, Self::TxToken<'_>)> {
-        if !self.rx_ready() || !self.tx_ready(false) {
-            return None;
-        }
-        let rx = RxToken {
-            mac: self.mac,
-            rx: &mut *self.rx,
-            next: &mut self.rx_next,
-            len: self.rx_len,
-            stats: &mut self.rx_stats,
-            probe: self.probe,
-        };
-        let tx = TxToken {
-            mac: self.mac,
-            tx: &mut *self.tx,
-            kick: &mut self.kick,
-            stats: &mut self.tx_stats,
-            probe: self.probe,
-        };
-        Some((rx, tx))
+        let probe = self.probe;
+        let t0 = probe();
+        // The reply's descriptor first: without one the frame stays in the ring.
+        let tx = reserve(self.tx, self.mac, &mut self.tx_count, usize::MAX)?;
+        let t1 = probe();
+        let frame = self.rx.receive(self.mac).ok()?;
+        let t2 = probe();
+        Some((
+            RxToken {
+                frame,
+                scratch: &mut *self.scratch,
+                count: &mut self.rx_count,
+                probe,
+                spent: span(t1, t2),
+            },
+            TxToken {
+                token: tx,
+                count: &mut self.tx_count,
+                probe,
+                spent: span(t0, t1),
+            },
+        ))
     }
 
     fn transmit(&mut self, _timestamp: Instant) -> Option<Self::TxToken<'_>> {
-        if !self.tx_ready(true) {
-            return None;
-        }
+        let probe = self.probe;
+        let t0 = probe();
+        let token = reserve(self.tx, self.mac, &mut self.tx_count, self.inflight_limit)?;
         Some(TxToken {
-            mac: self.mac,
-            tx: &mut *self.tx,
-            kick: &mut self.kick,
-            stats: &mut self.tx_stats,
-            probe: self.probe,
+            token,
+            count: &mut self.tx_count,
+            probe,
+            spent: span(t0, probe()),
         })
     }
 
     fn capabilities(&self) -> DeviceCapabilities {
         let mut caps = DeviceCapabilities::default();
         caps.medium = Medium::Ethernet;
-        caps.max_transmission_unit = ETHERNET_MTU;
-        caps.max_burst_size = Some(1);
+        caps.max_transmission_unit = self.rx.max_frame().min(self.tx.buf_size());
+        caps.max_burst_size = None;
         caps.checksum = ChecksumCapabilities::default();
         caps
     }
 }
 
-/// An RX token: the frame at the RX head, lent from its DMA buffer.
-pub struct RxToken<'a, A: DmaAddr, B: RegisterBus<Word = u32>> {
-    mac: &'a Dwmac<B>,
-    rx: &'a mut RxRing<A>,
-    next: &'a mut usize,
-    len: usize,
-    stats: &'a mut RxStats,
+/// An RX token: a complete frame, its descriptors still held.
+pub struct RxToken<'a, C: CacheOps> {
+    frame: RxFrame<'a, C>,
+    scratch: &'a mut [u8],
+    count: &'a mut RxCount,
     probe: fn() -> u64,
+    spent: u64,
 }
 
-/// A TX token: a free descriptor, filled by `consume`.
-pub struct TxToken<'a, A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> {
-    mac: &'a Dwmac<B>,
-    tx: &'a mut TxRing<A>,
-    kick: &'a mut K,
-    stats: &'a mut TxStatsDev,
+/// A TX token: a reserved descriptor whose DMA buffer smoltcp fills.
+pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+    token: crate::tx::TxToken<'a, B, T, C>,
+    count: &'a mut TxCount,
     probe: fn() -> u64,
+    spent: u64,
 }
 
-impl<A: DmaAddr, B: RegisterBus<Word = u32>> phy::RxToken for RxToken<'_, A, B> {
+impl<C: CacheOps> phy::RxToken for RxToken<'_, C> {
     fn consume<R, F>(self, f: F) -> R
     where
         F: FnOnce(&[u8]) -> R,
     {
-        let mut f = Some(f);
-        let mut out = None;
-        let probe = self.probe;
+        let Self {
+            mut frame,
+            scratch,
+            count,
+            probe,
+            spent,
+        } = self;
         let t0 = probe();
-        let mut stack = 0u64;
-        // `Device::receive` checked that a good frame is at the head; the buffer is lent to
-        // `f` and the descriptor goes back to the DMA when it returns.
-        if self
-            .rx
-            .receive(self.mac, |bytes| {
+        let copied = !frame.is_contiguous();
+        let mut stack = 0;
+        let r = match frame.bytes(scratch) {
+            Ok(bytes) => {
+                count.frames += 1;
+                count.copied += u64::from(copied);
                 let s0 = probe();
-                out = f.take().map(|f| f(bytes));
-                stack = probe().wrapping_sub(s0) & 0xFFFF_FFFF;
-            })
-            .is_ok()
-        {
-            self.stats.frames += 1;
-            *self.next = (*self.next + 1) % self.len.max(1);
-        }
-        let total = probe().wrapping_sub(t0) & 0xFFFF_FFFF;
-        self.stats.units += total.saturating_sub(stack);
-        self.stats.token_units += total;
-        match (out, f) {
-            (Some(r), _) => r,
-            // Not reached (the head was checked); smoltcp drops an empty frame.
-            (None, Some(f)) => f(&[]),
-            (None, None) => unreachable_consumed(),
-        }
-    }
-}
-
-impl<A: DmaAddr, B: RegisterBus<Word = u32>, K: TxKick> phy::TxToken for TxToken<'_, A, B, K> {
-    fn consume<R, F>(self, len: usize, f: F) -> R
-    where
-        F: FnOnce(&mut [u8]) -> R,
-    {
-        let start = (self.probe)();
-        let mut buf = [0u8; BUF_SIZE];
-        if len > BUF_SIZE {
-            self.stats.oversized += 1;
-        }
-        let n = len.min(BUF_SIZE);
-        let r = f(&mut buf[..n]);
-        let t0 = (self.probe)();
-        match self.kick.transmit(self.tx, self.mac, &buf[..n]) {
-            Ok(()) => self.stats.frames += 1,
-            Err(_) => self.stats.errors += 1,
-        }
-        let end = (self.probe)();
-        self.stats.units += end.wrapping_sub(t0) & 0xFFFF_FFFF;
-        self.stats.token_units += end.wrapping_sub(start) & 0xFFFF_FFFF;
+                let r = f(bytes);
+                stack = span(s0, probe());
+                r
+            }
+            Err(_) => {
+                count.too_long += 1;
+                f(&[])
+            }
+        };
+        // The descriptors go back to the DMA here.
+        drop(frame);
+        let total = span(t0, probe());
+        count.units += spent + total.saturating_sub(stack);
+        count.token_units += spent + total;
         r
     }
 }
 
-/// `f` is taken exactly once above: either inside the closure or in the fallback arm.
-fn unreachable_consumed<R>() -> R {
-    // No panics in library code: this arm cannot be reached, and a loop is its only
-    // total value of every type.
-    #[allow(clippy::empty_loop)]
-    loop {}
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::TxToken
+    for TxToken<'_, B, T, C>
+{
+    fn consume<R, F>(self, len: usize, f: F) -> R
+    where
+        F: FnOnce(&mut [u8]) -> R,
+    {
+        let Self {
+            mut token,
+            count,
+            probe,
+            spent,
+        } = self;
+        let t0 = probe();
+        let buf = token.buffer();
+        let n = len.min(buf.len());
+        let r = f(&mut buf[..n]);
+        let t1 = probe();
+        match token.commit(if len > n { 0 } else { n }) {
+            Ok(_) => count.frames += 1,
+            Err(_) => count.errors += 1,
+        }
+        let t2 = probe();
+        count.units += spent + span(t1, t2);
+        count.token_units += spent + span(t0, t2);
+        r
+    }
 }

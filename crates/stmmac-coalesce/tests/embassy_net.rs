@@ -7,9 +7,12 @@ use std::task::{Context, Wake, Waker};
 
 use embassy_net_driver::{Driver as _, HardwareAddress, LinkState, RxToken as _, TxToken as _};
 use stmmac_coalesce::embassy_net::{Driver, NetState};
-use stmmac_coalesce::sim::SimArena;
+use stmmac_coalesce::sim::eth_frame;
 use stmmac_coalesce::sim::seed::Rig;
-use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
+use stmmac_coalesce::{
+    CoalesceConfig, Coherent, Duplex, FrameFilter, MacConfig, NoTimer, QueueTimer, Speed,
+    TimerStrategy,
+};
 
 struct Count(AtomicUsize);
 
@@ -32,26 +35,40 @@ fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link() {
     let rig = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
     let Rig {
         clock,
+        bus,
         mac,
         timers,
         tx,
-        mut rx,
+        rx,
         ..
     } = rig;
-    let state: NetState<SimArena> = NetState::new();
-    assert!(state.install_tx(tx).is_none());
+    mac.init_mac(&MacConfig {
+        address: MAC,
+        filter: FrameFilter::default(),
+    });
+    let up = stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full);
+    mac.set_link(stmmac_coalesce::LinkState::DOWN);
+    type Timer = QueueTimer<
+        'static,
+        hwtimer_core::sim::SimClockEvent,
+        stmmac_coalesce::sim::seed::HrBase,
+        4,
+    >;
+    let state: NetState<Timer, Coherent> = NetState::new();
+    state.install(tx, rx);
+    let mut scratch = vec![0u8; 1518];
     let count = Arc::new(Count(AtomicUsize::new(0)));
     let waker = Waker::from(count.clone());
     let mut cx = Context::from_waker(&waker);
     let woken = || count.0.load(Ordering::SeqCst);
 
-    let mut drv = Driver::new(&mac, &state, &mut rx, &timers, MAC);
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
     assert_eq!(drv.hardware_address(), HardwareAddress::Ethernet(MAC));
-    assert_eq!(drv.capabilities().max_transmission_unit, 1514);
+    assert_eq!(drv.capabilities().max_transmission_unit, 1518);
     // Link down: no token, and the runner is woken when it comes up.
     assert!(drv.link_state(&mut cx) == LinkState::Down);
     assert!(drv.transmit(&mut cx).is_none());
-    state.set_link_up(true);
+    state.set_link(&mac, up);
     // The runner registered for the link and for TX space: both slots wake it.
     assert_eq!(woken(), 2, "link change wakes");
     assert!(drv.link_state(&mut cx) == LinkState::Up);
@@ -65,19 +82,19 @@ fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link() {
     }
     let ring = state.with_tx(|t| t.len()).unwrap();
     assert_eq!(sent, ring);
-    assert_eq!(mac.bus().model(|m| m.sent().len()), ring);
+    assert_eq!(bus.model(|m| m.sent().len()), ring);
     assert_eq!(woken(), 2);
 
     // The cleanup timer expires tx_usecs later: it reclaims and wakes the transmit side.
-    let id = state.with_tx(|t| t.timer().unwrap().id()).unwrap();
+    let id = state.with_tx(|t| t.timer().id()).unwrap();
     let deadline = timers.deadline(id).unwrap();
     let tick_ns = 1_000_000_000 / u64::from(timers.freq_hz());
     clock.advance_to((deadline - 1) * tick_ns);
-    timers.on_interrupt(|_, now| state.on_tx_timer(now));
+    timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now));
     assert_eq!(woken(), 2, "not before tx_usecs");
     // The clockevent may fire a tick or two after the deadline (never before).
     clock.advance_to((deadline + 10) * tick_ns);
-    let fired = timers.on_interrupt(|_, now| state.on_tx_timer(now));
+    let fired = timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now));
     assert_eq!(
         fired,
         1,
@@ -93,66 +110,70 @@ fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link() {
     // RX: nothing yet (the waker is registered); a frame arrives with RI; the interrupt
     // path wakes the runner and the token lends the frame.
     assert!(drv.receive(&mut cx).is_none());
-    mac.bus().model(|m| m.inject(clock.now_ns(), &[0xA5; 100]));
-    let status = mac.status().get();
-    assert_ne!(status & (1 << 6), 0, "RI");
-    mac.ack(status);
-    state.on_dma_interrupt(status);
-    // RI wakes the receive slot, TU (the TX DMA suspended on an empty ring) the transmit slot.
-    assert_eq!(woken(), 5);
+    let frame = eth_frame(MAC, 100, 0xA5);
+    bus.model(|m| m.inject(clock.now_ns(), &frame));
+    let events = mac.take_events();
+    assert!(events.rx_ready(), "RI");
+    state.on_dma_interrupt(&mac, events);
+    // RI wakes the receive side (nothing was freed on the TX side).
+    assert_eq!(woken(), 4);
     let (rxt, _txt) = drv.receive(&mut cx).expect("a frame");
-    assert_eq!(rxt.consume(|b| b.to_vec()), vec![0xA5; 100]);
+    assert_eq!(rxt.consume(|b| b.to_vec()), frame);
     assert!(drv.receive(&mut cx).is_none());
 
     // Link down again: wakes, and no TX token.
-    state.set_link_up(false);
-    assert!(woken() >= 6);
+    state.set_link(&mac, stmmac_coalesce::LinkState::DOWN);
+    assert!(woken() >= 5);
     assert!(drv.transmit(&mut cx).is_none());
-    assert_eq!(state.rx_errors(), 0);
+    assert_eq!(state.with_rx(|r| r.stats().errors), Some(0));
 }
 
 #[test]
-fn ti_cleanup_wakes_only_when_it_freed_something() {
+fn ti_service_wakes_only_when_it_freed_something() {
     let cfg = CoalesceConfig {
         tx_frames: 2,
         tx_usecs: 0,
         ..CoalesceConfig::SEED
     };
     let Rig {
-        mac, tx, mut rx, ..
+        bus, mac, tx, rx, ..
     } = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
-    let state: NetState<SimArena> = NetState::new();
-    state.install_tx(tx);
-    state.set_link_up(true);
+    type Timer = QueueTimer<
+        'static,
+        hwtimer_core::sim::SimClockEvent,
+        stmmac_coalesce::sim::seed::HrBase,
+        4,
+    >;
+    let state: NetState<Timer, Coherent> = NetState::new();
+    state.install(tx, rx);
     let count = Arc::new(Count(AtomicUsize::new(0)));
     let waker = Waker::from(count.clone());
     let mut cx = Context::from_waker(&waker);
-    let mut drv = Driver::new(
-        &mac,
-        &state,
-        &mut rx,
-        stmmac_coalesce::embassy_net::NoTimer,
-        MAC,
-    );
+    let mut scratch = vec![0u8; 1518];
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
     let woken = || count.0.load(Ordering::SeqCst);
-    // Fill the ring (IC every 2nd frame raises TI; nothing reclaims yet).
+    // Stall the DMA, fill the ring: no token, nothing to wake yet.
+    bus.model(|m| m.set_tx_stall(true));
     while let Some(t) = drv.transmit(&mut cx) {
         t.consume(60, |b| b.fill(1));
     }
-    let status = mac.status().get();
-    assert_ne!(status & 1, 0, "TI");
     assert_eq!(woken(), 0);
-    // The TI interrupt wakes the transmit side, and its cleanup frees the ring.
-    state.on_dma_interrupt(status);
-    assert_eq!(woken(), 1);
-    assert!(
-        drv.transmit(&mut cx).is_none(),
-        "still full until the cleanup"
+    // An interrupt that freed nothing (no TI) does not wake the transmit side.
+    assert_eq!(
+        state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents::NONE),
+        0
     );
-    assert!(state.reclaim_tx() > 0);
-    assert_eq!(woken(), 2, "the cleanup freed descriptors: wake");
-    // Registered again, a cleanup that frees nothing does not wake.
+    assert_eq!(woken(), 0);
+    // The DMA sends them; TI; the service reclaims and wakes.
+    bus.model(|m| m.set_tx_stall(false));
+    {
+        use hwtimer_core::RegisterBus as _;
+        bus.write_word(0x1004, 1);
+    }
+    let events = mac.take_events();
+    assert!(events.tx_done(), "TI");
+    assert!(state.on_dma_interrupt(&mac, events) > 0);
+    assert_eq!(woken(), 1);
     assert!(drv.transmit(&mut cx).is_some());
-    assert_eq!(state.reclaim_tx(), 0);
-    assert_eq!(woken(), 2);
+    let _ = NoTimer;
 }

@@ -25,17 +25,20 @@ fn phy() -> PhyModel {
         .with(r(15), 0x3000) // extended status: 1000BASE-T half/full
 }
 
-fn mac(phy: PhyModel) -> (SimClock, Dwmac<SimBus<DwmacModel<PhyModel>>>, SimCounter) {
+type Bus = SimBus<DwmacModel<PhyModel>>;
+
+fn mac(phy: PhyModel) -> (SimClock, Bus, Dwmac<Bus>, SimCounter) {
     let clock = SimClock::new();
     let arena = SimArena::new(0x1000_0000, 4096);
-    let mac = Dwmac::new(SimBus::new(&clock, DwmacModel::new(arena, phy, SIM_CSR_HZ)));
+    let bus = SimBus::new(&clock, DwmacModel::new(arena, phy, SIM_CSR_HZ));
+    let mac = Dwmac::new(bus.clone());
     let counter = SimCounter::new(&clock, 32, 25_000_000);
-    (clock, mac, counter)
+    (clock, bus, mac, counter)
 }
 
 #[test]
 fn phy_code_reads_ident_and_link_through_dwmac_mdio() {
-    let (_clock, mac, counter) = mac(phy());
+    let (_clock, bus, mac, counter) = mac(phy());
     mac.soft_reset(&counter).unwrap();
     let mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
     let mut phy = MiimBus::new(mdio).phy(PhyAddress::new(0).unwrap());
@@ -50,9 +53,9 @@ fn phy_code_reads_ident_and_link_through_dwmac_mdio() {
     );
     // The PHY driver's write reaches the PHY registers over the DWMAC's MII_ADDR/MII_DATA.
     phy.set_best_autonegotation_advertisement();
-    let frames = mac.bus().model(|m| m.mdio_frames());
+    let frames = bus.model(|m| m.mdio_frames());
     assert!(frames > 10, "{frames} MDIO frames");
-    let bmcr = mac.bus().model(|m| {
+    let bmcr = bus.model(|m| {
         use mdio_bus::sim::MdioDevice;
         m.mdio_device()
             .read(0, PhyAddr::new(0).unwrap(), RegAddr::new(0).unwrap())
@@ -65,9 +68,9 @@ fn phy_code_reads_ident_and_link_through_dwmac_mdio() {
 
 #[test]
 fn a_stuck_bus_reads_as_no_phy_and_keeps_the_error() {
-    let (clock, mac, counter) = mac(phy());
+    let (clock, bus, mac, counter) = mac(phy());
     mac.soft_reset(&counter).unwrap();
-    mac.bus().model(|m| m.set_mdio_stuck(true));
+    bus.model(|m| m.set_mdio_stuck(true));
     let mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
     let mut bus = MiimBus::new(mdio);
     let t0 = clock.now_ns();

@@ -1,7 +1,9 @@
-//! smoltcp over the driver: two modelled DWMACs wired back to back, TCP between them in
-//! virtual time, every byte checked.
+//! smoltcp over the driver: tokens on the model, and two modelled DWMACs wired back to
+//! back with TCP between them in virtual time, every byte checked, RX buffers of 512 bytes
+//! so that full-size segments span descriptors.
 
-use hwtimer_core::sim::{SimBus, SimClock};
+use hwtimer_core::RegisterBus as _;
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use smoltcp::iface::{Config, Interface, SocketSet, SocketStorage};
@@ -9,49 +11,73 @@ use smoltcp::phy::{Device as _, Medium, RxToken as _, TxToken as _};
 use smoltcp::socket::tcp;
 use smoltcp::time::Instant;
 use smoltcp::wire::{EthernetAddress, HardwareAddress, IpAddress, IpCidr, Ipv4Address};
-use stmmac_coalesce::regs::desc::RDES0_ES;
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
-use stmmac_coalesce::smoltcp::{Device, ETHERNET_MTU, NoTimer};
-use stmmac_coalesce::{CoalesceConfig, Dwmac, RxRing, TimerStrategy, TxRing};
+use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::smoltcp::Device;
+use stmmac_coalesce::{
+    CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, FrameFilter, LinkState, MacConfig, NoTimer,
+    RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
+};
 
-type Mac = Dwmac<SimBus<DwmacModel<PhyModel>>>;
+type Bus = SimBus<DwmacModel<PhyModel>>;
 
 struct Nic {
-    mac: Mac,
-    tx: TxRing<SimArena>,
-    rx: RxRing<SimArena>,
+    bus: Bus,
+    mac: Dwmac<Bus>,
+    tx: TxRing,
+    rx: RxRing,
+    addr: [u8; 6],
 }
 
-fn nic(clock: &SimClock, base: u32, tx_n: usize, rx_n: usize) -> Nic {
-    let arena = SimArena::new(base, 256 * 1024);
+/// A started MAC with `tx_n` TX descriptors (IC every 4th frame, no timer: the tests
+/// reclaim) and `rx_n` RX descriptors of `rx_buf` bytes.
+fn nic(clock: &SimClock, base: u32, last: u8, tx_n: usize, rx_n: usize, rx_buf: usize) -> Nic {
+    let arena = SimArena::new(base, 1 << 20);
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let mac = Dwmac::new(SimBus::new(
-        clock,
-        DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ),
-    ));
-    let cfg = CoalesceConfig {
-        tx_frames: 4,
+    let bus = SimBus::new(clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ));
+    let mac = Dwmac::new(bus.clone());
+    mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
+        .unwrap();
+    let setup = mac
+        .configure_dma(&DmaConfig {
+            csr_hz: SIM_CSR_HZ,
+            ..DmaConfig::default()
+        })
+        .unwrap();
+    let addr = [0x02, 0, 0, 0, 0, last];
+    mac.init_mac(&MacConfig {
+        address: addr,
+        filter: FrameFilter::default(),
+    });
+    let coalesce = CoalesceConfig {
+        tx_frames: tx_n.min(4) as u32,
         tx_usecs: 0,
         ..CoalesceConfig::default()
     };
-    let tx = TxRing::new(
-        arena.tx_descs(tx_n).unwrap(),
-        arena.buffers(tx_n).unwrap(),
-        arena.clone(),
-        cfg,
-        TimerStrategy::ArmOnce,
-    )
-    .unwrap();
-    let rx = RxRing::new(
-        arena.rx_descs(rx_n).unwrap(),
-        arena.buffers(rx_n).unwrap(),
-        arena.clone(),
-        false,
-    )
-    .unwrap();
-    mac.set_ring_bases(tx.base(), rx.base());
-    mac.start();
-    Nic { mac, tx, rx }
+    let tx_cfg = TxConfig {
+        descriptors: tx_n,
+        buf_size: 1536,
+        coalesce,
+        strategy: TimerStrategy::ArmOnce,
+    };
+    let rx_cfg = RxConfig {
+        descriptors: rx_n,
+        buf_size: rx_buf,
+        ..RxConfig::default()
+    };
+    let tx_mem = arena.region(ring_bytes(tx_n, 1536, 16)).unwrap();
+    let rx_mem = arena.region(ring_bytes(rx_n, rx_buf, 16)).unwrap();
+    let mut tx = TxRing::new(tx_mem, &arena, &setup, tx_cfg, NoTimer, Coherent).unwrap();
+    let mut rx = RxRing::new(rx_mem, &arena, &setup, rx_cfg, Coherent).unwrap();
+    tx.start(&mac);
+    rx.start(&mac);
+    mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+    Nic {
+        bus,
+        mac,
+        tx,
+        rx,
+        addr,
+    }
 }
 
 /// Deterministic bytes (xorshift32).
@@ -64,6 +90,95 @@ fn pattern(n: usize, mut seed: u32) -> Vec<u8> {
             seed as u8
         })
         .collect()
+}
+
+#[test]
+fn capabilities_and_tokens() {
+    let clock = SimClock::new();
+    let mut n = nic(&clock, 0x1000_0000, 1, 2, 4, 512);
+    let mut scratch = vec![0u8; 1518];
+    let mut dev = Device::new(&n.mac, &mut n.tx, &mut n.rx, &mut scratch);
+    let caps = dev.capabilities();
+    assert_eq!(caps.medium, Medium::Ethernet);
+    assert_eq!(caps.max_transmission_unit, 1518);
+    assert_eq!(caps.max_burst_size, None);
+    let now = Instant::ZERO;
+    assert!(dev.receive(now).is_none(), "nothing received yet");
+    for i in 0..2u8 {
+        let t = dev.transmit(now).expect("a free descriptor");
+        t.consume(60, |b| b.fill(i));
+    }
+    assert_eq!(dev.stats().tx_frames, 2);
+    // The in-flight limit holds transmit() back while frames wait to be reclaimed (the
+    // model's TX DMA stalled: nothing completes).
+    n.bus.model(|m| m.set_tx_stall(true));
+    dev.set_inflight_limit(1);
+    let t = dev.transmit(now).expect("both done: under the limit");
+    t.consume(60, |b| b.fill(2));
+    assert!(dev.transmit(now).is_none(), "one in flight = the limit");
+    assert_eq!(dev.stats().tx_inflight_limited, 1);
+    n.bus.model(|m| m.set_tx_stall(false));
+    n.bus.write_word(0x1004, 1); // TX poll demand: the stalled frame goes
+    let t = dev.transmit(now).expect("completed frames do not count");
+    t.consume(60, |b| b.fill(3));
+    // A dropped token sends nothing.
+    dev.set_inflight_limit(0);
+    let sent_before = n.bus.model(|m| m.sent().len());
+    let unused = dev.transmit(now).unwrap();
+    let _ = &unused;
+    assert_eq!(n.bus.model(|m| m.sent().len()), sent_before);
+    // Link down: no token.
+    n.mac.set_link(LinkState::DOWN);
+    assert!(dev.transmit(now).is_none());
+    assert_eq!(dev.stats().tx_link_down, 1);
+    n.mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+    let sent = n.bus.model(|m| m.sent().to_vec());
+    assert_eq!(sent.len(), 4);
+    assert_eq!(sent[1].bytes, vec![1u8; 60]);
+
+    // RX: a short frame is lent from its DMA buffer; a long one spans 512-byte buffers and
+    // is copied once.
+    let short = eth_frame(n.addr, 100, 7);
+    let long = eth_frame(n.addr, 1400, 9);
+    n.bus.model(|m| {
+        m.inject(clock.now_ns(), &short);
+        m.inject(clock.now_ns(), &long);
+    });
+    let (rx, _tx) = dev.receive(now).expect("a frame");
+    assert_eq!(rx.consume(|b| b.to_vec()), short);
+    let (rx, _tx) = dev.receive(now).expect("the spanning frame");
+    assert_eq!(rx.consume(|b| b.to_vec()), long);
+    assert!(dev.receive(now).is_none());
+    let st = dev.stats();
+    assert_eq!((st.rx_frames, st.rx_copied), (2, 1));
+}
+
+#[test]
+fn a_full_ring_gives_no_token_until_reclaimed() {
+    let clock = SimClock::new();
+    let mut n = nic(&clock, 0x1000_0000, 1, 2, 2, 1536);
+    // Stall the model's TX DMA: descriptors stay owned.
+    n.bus.model(|m| m.set_tx_stall(true));
+    let mut scratch = vec![0u8; 1518];
+    let mut dev = Device::new(&n.mac, &mut n.tx, &mut n.rx, &mut scratch);
+    for _ in 0..2 {
+        dev.transmit(Instant::ZERO)
+            .expect("free")
+            .consume(60, |b| b.fill(1));
+    }
+    assert!(dev.transmit(Instant::ZERO).is_none(), "ring full");
+    assert_eq!(dev.stats().tx_ring_full, 1);
+    // A received frame is not taken while its reply could not be sent.
+    n.bus
+        .model(|m| m.inject(clock.now_ns(), &eth_frame(n.addr, 64, 1)));
+    assert!(dev.receive(Instant::ZERO).is_none());
+    n.bus.model(|m| m.set_tx_stall(false));
+    n.bus.write_word(0x1004, 1); // TX poll demand
+    assert!(
+        dev.transmit(Instant::ZERO).is_some(),
+        "reclaimed by reserve"
+    );
+    assert!(dev.receive(Instant::ZERO).is_some());
 }
 
 fn iface(
@@ -84,76 +199,15 @@ fn iface(
     iface
 }
 
-#[test]
-fn capabilities_and_tokens() {
-    let clock = SimClock::new();
-    let mut n = nic(&clock, 0x1000_0000, 2, 2);
-    let mut dev = Device::new(&n.mac, &mut n.tx, &mut n.rx, NoTimer);
-    let caps = dev.capabilities();
-    assert_eq!(caps.medium, Medium::Ethernet);
-    assert_eq!(caps.max_transmission_unit, ETHERNET_MTU);
-    assert_eq!(caps.max_burst_size, Some(1));
-    let now = Instant::ZERO;
-    assert!(dev.receive(now).is_none(), "nothing received yet");
-    // Two descriptors: two tokens, then none until reclaimed (QEMU-style synchronous TX,
-    // but the descriptors wait for the reclaim).
-    for i in 0..2u8 {
-        let t = dev.transmit(now).expect("a free descriptor");
-        t.consume(60, |b| b.fill(i));
-    }
-    assert!(dev.transmit(now).is_none(), "ring full: no token");
-    assert_eq!(dev.stats().tx_ring_full, 1);
-    assert_eq!(dev.tx().reclaim(), 2);
-    dev.set_link_up(false);
-    assert!(dev.transmit(now).is_none(), "link down: no token");
-    assert_eq!(dev.stats().tx_link_down, 1);
-    dev.set_link_up(true);
-    // A dropped token sends nothing and keeps its descriptor free.
-    let _unused = dev.transmit(now).unwrap();
-    assert_eq!(dev.tx().pending(), 0);
-    assert_eq!(dev.stats().tx_frames, 2);
-    let sent = n.mac.bus().model(|m| m.sent().to_vec());
-    assert_eq!(sent.len(), 2);
-    assert_eq!(sent[1].bytes, vec![1u8; 60]);
-
-    // RX: an injected frame comes out of one token, lent from the DMA buffer.
-    n.mac
-        .bus()
-        .model(|m| m.inject(clock.now_ns(), &pattern(100, 7)));
-    let mut dev = Device::new(&n.mac, &mut n.tx, &mut n.rx, NoTimer);
-    let (rx, _tx) = dev.receive(now).expect("a frame");
-    let got = rx.consume(|b| b.to_vec());
-    assert_eq!(got, pattern(100, 7));
-    assert!(dev.receive(now).is_none());
-    assert_eq!(dev.stats().rx_frames, 1);
-}
-
-#[test]
-fn errored_frames_never_reach_smoltcp() {
-    let clock = SimClock::new();
-    let mut n = nic(&clock, 0x1000_0000, 2, 4);
-    // 2000 bytes do not fit a 1536-byte buffer: the model truncates and sets ES.
-    n.mac.bus().model(|m| {
-        m.inject(clock.now_ns(), &pattern(2000, 1));
-        m.inject(clock.now_ns(), &pattern(64, 2));
-    });
-    assert_ne!(n.rx.desc(0).unwrap().word(0) & RDES0_ES, 0);
-    let mut dev = Device::new(&n.mac, &mut n.tx, &mut n.rx, NoTimer);
-    let (rx, _) = dev.receive(Instant::ZERO).expect("the good frame");
-    assert_eq!(rx.consume(|b| b.to_vec()), pattern(64, 2));
-    let st = dev.stats();
-    assert_eq!((st.rx_errors, st.rx_frames), (1, 1));
-}
-
 /// Moves every frame one MAC sent into the other's RX DMA.
-fn wire(clock: &SimClock, from: &Mac, to: &Mac) -> usize {
-    let frames = from.bus().model(|m| {
+fn wire(clock: &SimClock, from: &Bus, to: &Bus) -> usize {
+    let frames = from.model(|m| {
         let f: Vec<Vec<u8>> = m.sent().iter().map(|s| s.bytes.clone()).collect();
         m.clear_sent();
         f
     });
     for f in &frames {
-        to.bus().model(|m| m.inject(clock.now_ns(), f));
+        to.model(|m| m.inject(clock.now_ns(), f));
     }
     frames.len()
 }
@@ -161,13 +215,16 @@ fn wire(clock: &SimClock, from: &Mac, to: &Mac) -> usize {
 #[test]
 fn tcp_between_two_modelled_macs_delivers_every_byte() {
     let clock = SimClock::new();
-    let mut a = nic(&clock, 0x1000_0000, 8, 8);
-    let mut b = nic(&clock, 0x2000_0000, 8, 8);
-    let now = || Instant::from_micros((clock_now(&clock) / 1000) as i64);
-    let mut dev_a = Device::new(&a.mac, &mut a.tx, &mut a.rx, NoTimer);
-    let mut dev_b = Device::new(&b.mac, &mut b.tx, &mut b.rx, NoTimer);
-    let mut if_a = iface(&mut dev_a, [2, 0, 0, 0, 0, 1], [10, 0, 2, 1], now());
-    let mut if_b = iface(&mut dev_b, [2, 0, 0, 0, 0, 2], [10, 0, 2, 2], now());
+    let mut a = nic(&clock, 0x1000_0000, 1, 8, 32, 512);
+    let mut b = nic(&clock, 0x2000_0000, 2, 8, 32, 512);
+    let (bus_a, bus_b) = (a.bus.clone(), b.bus.clone());
+    let (addr_a, addr_b) = (a.addr, b.addr);
+    let now = || Instant::from_micros((clock.now_ns() / 1000) as i64);
+    let (mut sa, mut sb) = (vec![0u8; 1518], vec![0u8; 1518]);
+    let mut dev_a = Device::new(&a.mac, &mut a.tx, &mut a.rx, &mut sa);
+    let mut dev_b = Device::new(&b.mac, &mut b.tx, &mut b.rx, &mut sb);
+    let mut if_a = iface(&mut dev_a, addr_a, [10, 0, 2, 1], now());
+    let mut if_b = iface(&mut dev_b, addr_b, [10, 0, 2, 2], now());
 
     let mut store_a = [SocketStorage::EMPTY];
     let mut store_b = [SocketStorage::EMPTY];
@@ -191,8 +248,8 @@ fn tcp_between_two_modelled_macs_delivers_every_byte() {
     for _ in 0..200_000 {
         if_a.poll(now(), &mut dev_a, &mut set_a);
         if_b.poll(now(), &mut dev_b, &mut set_b);
-        frames += wire(&clock, a_mac(&dev_a), b_mac(&dev_b));
-        frames += wire(&clock, b_mac(&dev_b), a_mac(&dev_a));
+        frames += wire(&clock, &bus_a, &bus_b);
+        frames += wire(&clock, &bus_b, &bus_a);
         dev_a.tx().reclaim();
         dev_b.tx().reclaim();
         let s = set_a.get_mut::<tcp::Socket>(ha);
@@ -214,22 +271,17 @@ fn tcp_between_two_modelled_macs_delivers_every_byte() {
     }
     assert_eq!(got.len(), data.len(), "all bytes arrived");
     assert!(got == data, "every byte as sent");
-    let (sa, sb) = (dev_a.stats(), dev_b.stats());
-    assert_eq!(sa.tx_errors + sb.tx_errors + sa.rx_errors + sb.rx_errors, 0);
-    // 200 kB in MSS-sized segments: at least 137 data frames, all through the rings.
-    assert!(sa.tx_frames >= 137, "{sa:?}");
-    assert_eq!(sa.tx_frames + sb.tx_frames, frames as u64);
-    assert_eq!(sa.rx_frames, sb.tx_frames);
-}
-
-fn clock_now(c: &SimClock) -> u64 {
-    c.now_ns()
-}
-
-fn a_mac<'r>(d: &Device<'r, SimArena, SimBus<DwmacModel<PhyModel>>, NoTimer>) -> &'r Mac {
-    d.mac()
-}
-
-fn b_mac<'r>(d: &Device<'r, SimArena, SimBus<DwmacModel<PhyModel>>, NoTimer>) -> &'r Mac {
-    d.mac()
+    let (da, db) = (dev_a.stats(), dev_b.stats());
+    assert_eq!(
+        da.tx_errors + db.tx_errors + da.rx_too_long + db.rx_too_long,
+        0
+    );
+    // 200 kB in MSS-sized segments: at least 137 data frames, all through the rings, and
+    // every full-size segment spanned 512-byte RX buffers (copied once on B).
+    assert!(da.tx_frames >= 137, "{da:?}");
+    assert!(db.rx_copied >= 137, "{db:?}");
+    assert_eq!(da.tx_frames + db.tx_frames, frames as u64);
+    assert_eq!(da.rx_frames, db.tx_frames);
+    assert_eq!(db.rx_frames, da.tx_frames);
+    assert_eq!(dev_b.rx().stats().errors, 0);
 }

@@ -19,9 +19,12 @@ use mdio_bus::sim::PhyModel;
 
 use super::{DwmacModel, SIM_CSR_HZ, SimArena};
 use crate::coalesce::{CoalesceConfig, TimerStrategy};
+use crate::dma::{Coherent, DmaConfig};
 use crate::error::Error;
 use crate::mac::Dwmac;
-use crate::ring::{RxRing, TxRing, TxTimer};
+use crate::phy::{Duplex, LinkState, Speed};
+use crate::rx::{RxConfig, RxRing};
+use crate::tx::{QueueTimer, TxConfig, TxRing};
 
 /// TX ring size of the rigs.
 pub const RIG_TX_DESCS: usize = 256;
@@ -101,8 +104,11 @@ impl StreamFigures {
     }
 }
 
+/// The rigs' timer queue.
+pub type Timers<M> = HrTimers<SimClockEvent, M, 4>;
+
 /// A complete driver on the model: MAC, rings, timer queue, in virtual time.
-pub struct Rig<M: Monotonic> {
+pub struct Rig<M: Monotonic + 'static> {
     /// Virtual time.
     pub clock: SimClock,
     /// The DMA arena.
@@ -111,14 +117,14 @@ pub struct Rig<M: Monotonic> {
     pub bus: Bus,
     /// The MAC.
     pub mac: Dwmac<Bus>,
-    /// The timer queue.
-    pub timers: HrTimers<SimClockEvent, M, 4>,
+    /// The timer queue (leaked: the ring's timer borrows it for good).
+    pub timers: &'static Timers<M>,
     /// Its clockevent's probe.
     pub probe: SimClockEventProbe,
-    /// The TX ring.
-    pub tx: TxRing<SimArena>,
+    /// The TX ring, its cleanup timer a slot of `timers`.
+    pub tx: TxRing<QueueTimer<'static, SimClockEvent, M, 4>>,
     /// The RX ring.
-    pub rx: RxRing<SimArena>,
+    pub rx: RxRing,
     frame: [u8; 60],
 }
 
@@ -140,7 +146,7 @@ pub fn test_frame() -> [u8; 60] {
     f
 }
 
-fn build<M: Monotonic>(
+fn build<M: Monotonic + 'static>(
     clock: SimClock,
     event: SimClockEvent,
     time: M,
@@ -149,21 +155,42 @@ fn build<M: Monotonic>(
 ) -> Result<Rig<M>, Error> {
     let (arena, bus, mac) = parts(&clock)?;
     let probe = event.probe();
-    let timers = HrTimers::new(Alarm::new(event, time)?);
-    let txd = arena.tx_descs(RIG_TX_DESCS).ok_or(Error::RingSize)?;
-    let txb = arena.buffers(RIG_TX_DESCS).ok_or(Error::RingSize)?;
-    let rxd = arena.rx_descs(RIG_RX_DESCS).ok_or(Error::RingSize)?;
-    let rxb = arena.buffers(RIG_RX_DESCS).ok_or(Error::RingSize)?;
-    let mut tx = TxRing::new(txd, txb, arena.clone(), cfg, strategy)?;
-    if cfg.tx_usecs != 0 {
-        tx = tx.with_timer(TxTimer::new(&timers, cfg.tx_usecs)?);
-    }
-    let rx = RxRing::new(rxd, rxb, arena.clone(), false)?;
+    let timers: &'static Timers<M> = Box::leak(Box::new(HrTimers::new(Alarm::new(event, time)?)));
     let reset_clock = SimCounter::new(&clock, 32, HR_HZ);
     mac.soft_reset(&reset_clock)?;
-    mac.set_ring_bases(tx.base(), rx.base());
+    let setup = mac.configure_dma(&DmaConfig {
+        csr_hz: SIM_CSR_HZ,
+        ..DmaConfig::default()
+    })?;
+    let tx_cfg = TxConfig {
+        descriptors: RIG_TX_DESCS,
+        buf_size: 1536,
+        coalesce: cfg,
+        strategy,
+    };
+    let rx_cfg = RxConfig {
+        descriptors: RIG_RX_DESCS,
+        ..RxConfig::default()
+    };
+    let tx_mem = arena
+        .region(crate::ring_bytes(RIG_TX_DESCS, 1536, 16))
+        .ok_or(Error::RingSize)?;
+    let rx_mem = arena
+        .region(crate::ring_bytes(RIG_RX_DESCS, 1536, 16))
+        .ok_or(Error::RingSize)?;
+    let mut tx = TxRing::new(
+        tx_mem,
+        &arena,
+        &setup,
+        tx_cfg,
+        QueueTimer::new(timers)?,
+        Coherent,
+    )?;
+    let mut rx = RxRing::new(rx_mem, &arena, &setup, rx_cfg, Coherent)?;
     mac.set_interrupts(crate::regs::DMA_INTR_DEFAULT);
-    mac.start();
+    tx.start(&mac);
+    rx.start(&mac);
+    mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
     Ok(Rig {
         clock,
         arena,
@@ -204,7 +231,7 @@ impl Rig<JiffiesBase> {
     }
 }
 
-impl<M: Monotonic> Rig<M> {
+impl<M: Monotonic + 'static> Rig<M> {
     /// Run timer interrupts due at or before `until_ns`; returns the time at which the TX
     /// ring became empty, if it did in one of them.
     pub fn service_timers_until(&mut self, until_ns: u64) -> Option<u64> {
@@ -215,10 +242,11 @@ impl<M: Monotonic> Rig<M> {
             }
             self.clock.advance_to(t);
             let tx = &mut self.tx;
-            let id = tx.timer().map(|t| t.id());
+            let mac = &self.mac;
+            let id = tx.timer().id();
             self.timers.on_interrupt(|i, now| {
-                if Some(i) == id {
-                    tx.on_timer(now)
+                if i == id {
+                    tx.on_timer(mac, now)
                 } else {
                     Restart::No
                 }
@@ -235,26 +263,25 @@ impl<M: Monotonic> Rig<M> {
     ///
     /// Errors: [`Error::Timer`] when the queue refused the timer.
     pub fn service_ti(&mut self) -> Result<bool, Error> {
-        let st = self.mac.status();
-        if !st.is_set(crate::regs::DMA_STATUS::TI) {
+        let ev = self.mac.take_events();
+        if !ev.tx_done() {
             return Ok(false);
         }
-        self.mac.ack((1 << 0) | (1 << 16));
-        self.tx.clean_timed(&self.timers)?;
+        self.tx.service(&self.mac, ev);
         Ok(true)
     }
 
     /// Send `n` frames back to back at `start_ns` (or now, if later), then run the timer
     /// until the ring is empty (at most 1000 interrupts).
     ///
-    /// Errors: those of [`TxRing::transmit_timed`] and [`Rig::service_ti`].
+    /// Errors: those of [`TxRing::send`] and [`Rig::service_ti`].
     pub fn burst(&mut self, n: u32, start_ns: u64) -> Result<BurstFigures, Error> {
         self.clock.advance_to(start_ns);
         let p0 = self.probe.programs();
         let s0 = self.tx.stats();
         for _ in 0..n {
             let frame = self.frame;
-            self.tx.transmit_timed(&self.mac, &self.timers, &frame)?;
+            self.tx.send(&self.mac, &frame)?;
             self.service_ti()?;
         }
         let last_sent_ns = self.bus.model(|m| m.sent().last().map_or(0, |f| f.at_ns));
@@ -285,8 +312,7 @@ impl<M: Monotonic> Rig<M> {
     /// Send `n` frames, one every `gap_ns`, servicing timer interrupts and TI between them,
     /// then drain.
     ///
-    /// Errors: those of [`TxRing::transmit_timed`] other than `WouldBlock` (counted and
-    /// retried after a reclaim), and of [`Rig::service_ti`].
+    /// Errors: those of [`TxRing::send`], and of [`Rig::service_ti`].
     pub fn stream(&mut self, n: u32, gap_ns: u64) -> Result<StreamFigures, Error> {
         let p0 = self.probe.programs();
         let s0 = self.tx.stats();
@@ -297,15 +323,12 @@ impl<M: Monotonic> Rig<M> {
             self.service_timers_until(target);
             self.clock.advance_to(target);
             let frame = self.frame;
-            match self.tx.transmit_timed(&self.mac, &self.timers, &frame) {
-                Ok(_) => {}
-                Err(Error::WouldBlock) => {
-                    f.would_block += 1;
-                    self.tx.reclaim();
-                    self.tx.transmit_timed(&self.mac, &self.timers, &frame)?;
-                }
-                Err(e) => return Err(e),
+            if self.tx.free() == 0 {
+                // The ring looks full: `send` will reclaim by itself (Linux would stop the
+                // queue here and wait for the cleanup).
+                f.would_block += 1;
             }
+            self.tx.send(&self.mac, &frame)?;
             f.max_pending = f.max_pending.max(self.tx.pending());
             if self.service_ti()? {
                 f.ti_events += 1;

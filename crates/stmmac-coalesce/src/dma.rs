@@ -1,0 +1,432 @@
+//! DMA memory: the regions rings are carved from, bus addresses, cache maintenance, and the
+//! descriptor geometry both rings share.
+//!
+//! # Placement
+//!
+//! A ring owns one [`DmaRegion`]: raw memory the CPU and the DMA share for the rest of the
+//! program. Descriptors and buffers are carved from it at run time, each starting on a
+//! cache line and padded to whole lines ([`DmaConfig::cache_line`]), so cleaning or
+//! invalidating one never touches another. Descriptors are spaced by the same stride, which
+//! the DMA learns from DMA_BUS_MODE.DSL (descriptor skip length, in bus-width words).
+//!
+//! The memory is only ever reached through raw pointers derived from the region (volatile
+//! for descriptor words), never through a `&mut` that outlives a single access, because the
+//! DMA writes it behind the compiler's back. A [`DmaRegion`] comes from a `static`
+//! [`DmaMemory`] (taken once), from a `&'static mut` buffer (consumed), or from a raw range
+//! under an `unsafe` promise ([`DmaRegion::from_raw`]).
+//!
+//! # Cache maintenance
+//!
+//! [`CacheOps`] is the hook: the ring calls [`clean`](CacheOps::clean) on a buffer and a
+//! descriptor after writing them and before the DMA may read them, and
+//! [`invalidate`](CacheOps::invalidate) before the CPU reads what the DMA wrote (and on an
+//! RX buffer before handing it to the DMA, so no dirty line can later be evicted over the
+//! DMA's data). [`Coherent`] does nothing; it is correct only when the region is
+//! **uncached** (mapped Device or Normal non-cacheable, or on a core without data cache,
+//! like the npcm750 under QEMU with its MMU off) or **DMA-coherent** (an ACP/CCI port or a
+//! snooping interconnect that keeps caches and DMA coherent). Anything else needs a real
+//! implementation (for example `DCCMVAC`/`DCIMVAC` by line on ARMv7-A, `SCB` clean/invalidate
+//! by address on Cortex-M7, `cache` ops on MIPS).
+
+use core::cell::UnsafeCell;
+use core::ptr::NonNull;
+
+use crate::error::{ConfigError, Error};
+
+/// Gives the 32-bit bus address the DMA must be told for a CPU pointer.
+///
+/// # Safety
+///
+/// The DMA will read and write the memory at the returned address, so an implementation
+/// must be right about it: for every pointer `p` it answers `Some(a)` for, a DMA access at
+/// bus address `a + n` must reach exactly the byte at `p + n`, for every `n` up to the end
+/// of the [`DmaRegion`] `p` belongs to (a region is linear on the bus), and nothing else.
+/// Answer `None` for memory the DMA cannot reach (above 4 GiB, outside a window, …).
+pub unsafe trait DmaAddr {
+    /// The bus address of `ptr`, if the DMA can reach it.
+    fn bus_addr(&self, ptr: *const u8) -> Option<u32>;
+}
+
+// SAFETY: forwards to `T`, which upholds the contract.
+unsafe impl<T: DmaAddr + ?Sized> DmaAddr for &T {
+    fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
+        (**self).bus_addr(ptr)
+    }
+}
+
+/// Bus address = CPU address (no MMU, or a flat 1:1 map with no DMA offset), refused above
+/// 4 GiB. Constructing one is the platform claim that this is true.
+#[derive(Debug, Clone, Copy)]
+pub struct Identity(());
+
+impl Identity {
+    /// The identity translation.
+    ///
+    /// # Safety
+    /// On this platform the GMAC's DMA must see every CPU address it is given at the same
+    /// bus address (true on the npcm750 with the MMU off; false behind an IOMMU, with a DMA
+    /// offset, or for virtual addresses that are not physical ones).
+    pub const unsafe fn new() -> Self {
+        Self(())
+    }
+}
+
+// SAFETY: the caller of `Identity::new` promised that CPU addresses are bus addresses.
+unsafe impl DmaAddr for Identity {
+    fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
+        u32::try_from(ptr as usize).ok()
+    }
+}
+
+/// Cache maintenance around DMA transfers (see the [module docs](self)).
+///
+/// Ranges are byte ranges inside a ring's [`DmaRegion`]; the ring only ever passes ranges
+/// that start on a line and cover whole lines of [`DmaConfig::cache_line`], so an
+/// implementation may round outwards without touching a neighbour.
+pub trait CacheOps {
+    /// Write back (clean) the lines covering `len` bytes at `ptr` to memory, so the DMA
+    /// reads what the CPU wrote. Called before handing a descriptor or a TX buffer over.
+    fn clean(&self, ptr: *const u8, len: usize);
+    /// Discard the lines covering `len` bytes at `ptr`, so the CPU's next reads come from
+    /// memory. Called before reading a descriptor or buffer the DMA wrote, and before
+    /// handing an RX buffer to the DMA.
+    fn invalidate(&self, ptr: *const u8, len: usize);
+}
+
+impl<T: CacheOps + ?Sized> CacheOps for &T {
+    fn clean(&self, ptr: *const u8, len: usize) {
+        (**self).clean(ptr, len)
+    }
+    fn invalidate(&self, ptr: *const u8, len: usize) {
+        (**self).invalidate(ptr, len)
+    }
+}
+
+/// No cache maintenance: for uncached or DMA-coherent memory only (see the
+/// [module docs](self) for the placement this requires).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Coherent;
+
+impl CacheOps for Coherent {
+    #[inline(always)]
+    fn clean(&self, _ptr: *const u8, _len: usize) {}
+    #[inline(always)]
+    fn invalidate(&self, _ptr: *const u8, _len: usize) {}
+}
+
+/// Memory shared with the DMA, for a `static` (zeroed, so it lands in `.bss`):
+/// `static TX_MEM: DmaMemory<{ stmmac_coalesce::ring_bytes(32, 1536, 32) }> = DmaMemory::new();`,
+/// then [`take`](Self::take) it once.
+#[repr(C, align(64))]
+pub struct DmaMemory<const N: usize> {
+    mem: UnsafeCell<[u8; N]>,
+    taken: critical_section::Mutex<core::cell::Cell<bool>>,
+}
+
+// SAFETY: the bytes are only reached through the single `DmaRegion` `take` hands out (the
+// flag is checked and set inside a critical section); `Sync` just allows a `static`.
+unsafe impl<const N: usize> Sync for DmaMemory<N> {}
+
+impl<const N: usize> DmaMemory<N> {
+    /// Zeroed memory.
+    pub const fn new() -> Self {
+        Self {
+            mem: UnsafeCell::new([0; N]),
+            taken: critical_section::Mutex::new(core::cell::Cell::new(false)),
+        }
+    }
+
+    /// The memory as a region, the first time only (`None` afterwards).
+    pub fn take(&'static self) -> Option<DmaRegion> {
+        let first = critical_section::with(|cs| !self.taken.borrow(cs).replace(true));
+        let ptr = NonNull::new(self.mem.get().cast::<u8>())?;
+        first.then_some(DmaRegion { ptr, len: N })
+    }
+}
+
+impl<const N: usize> Default for DmaMemory<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A range of memory handed to a ring for the rest of the program (see the
+/// [module docs](self)). Not `Clone`: exactly one owner.
+#[derive(Debug)]
+pub struct DmaRegion {
+    ptr: NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: a region is the unique handle on its memory (see the constructors); moving it to
+// another thread moves that ownership.
+unsafe impl Send for DmaRegion {}
+
+impl DmaRegion {
+    /// Take a `'static` buffer for good (the borrow is consumed, so nothing else can reach
+    /// it through safe code again).
+    pub fn from_static(mem: &'static mut [u8]) -> Self {
+        let len = mem.len();
+        Self {
+            ptr: NonNull::from(mem).cast::<u8>(),
+            len,
+        }
+    }
+
+    /// A region over raw memory.
+    ///
+    /// # Safety
+    /// `len` bytes at `ptr` must be valid for reads and writes for the rest of the program,
+    /// and nothing else may access them (the DMA and this region's ring only).
+    pub const unsafe fn from_raw(ptr: NonNull<u8>, len: usize) -> Self {
+        Self { ptr, len }
+    }
+
+    /// First byte.
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the region has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Split into `[0, at)` and `[at, len)` (`at` clamped to the length), e.g. one static
+    /// for both rings.
+    pub fn split_at(self, at: usize) -> (Self, Self) {
+        let at = at.min(self.len);
+        // `at <= len`, so the second pointer stays inside (or one past) the allocation.
+        let second = self.ptr.as_ptr().wrapping_add(at);
+        let second = NonNull::new(second).unwrap_or(self.ptr);
+        (
+            Self {
+                ptr: self.ptr,
+                len: at,
+            },
+            Self {
+                ptr: second,
+                len: self.len - at,
+            },
+        )
+    }
+}
+
+/// The descriptor format the core was synthesised with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum DescLayout {
+    /// Normal descriptors: control in TDES1/RDES1, 11-bit buffer sizes (QEMU's npcm-gmac,
+    /// most GMAC 3.x integrations).
+    Normal,
+    /// Enhanced (alternate) descriptors: TX control in TDES0, 13-bit buffer sizes
+    /// (STM32F4/F7-class DWMAC 3.x; HW_FEATURE.ENHDESSEL).
+    Enhanced,
+}
+
+impl DescLayout {
+    /// The layout HW_FEATURE announces: enhanced when ENHDESSEL (bit 24) is set.
+    pub const fn from_hw_feature(hw_feature: u32) -> Self {
+        if hw_feature & crate::regs::HW_FEATURE_ENHDESSEL != 0 {
+            DescLayout::Enhanced
+        } else {
+            DescLayout::Normal
+        }
+    }
+
+    /// Largest buffer-1 size the layout can describe (TBS1/RBS1: 11 or 13 bits).
+    pub const fn max_buf_size(self) -> usize {
+        match self {
+            DescLayout::Normal => 0x7FF,
+            DescLayout::Enhanced => 0x1FFF,
+        }
+    }
+}
+
+/// Bytes of one descriptor in either layout (ATDS clear).
+pub const DESC_SIZE: usize = 16;
+
+/// DMA set-up shared by both rings: descriptor layout and memory geometry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DmaConfig {
+    /// The descriptor layout; `None` takes it from HW_FEATURE.ENHDESSEL. Cores older than
+    /// 3.50a have no HW_FEATURE (Linux then takes the layout from the device tree): set it.
+    pub layout: Option<DescLayout>,
+    /// Cache line size in bytes: a power of two from 16 to 256. Every descriptor and buffer
+    /// starts on a line and is padded to whole lines. Use 16 (the descriptor size) for
+    /// uncached or coherent memory.
+    pub cache_line: usize,
+    /// Width of the DMA's bus in bytes (4, 8 or 16): the unit of DMA_BUS_MODE.DSL.
+    pub bus_width: usize,
+    /// Programmable burst length (DMA_BUS_MODE.PBL, 1..=32 beats; Linux's default 8).
+    pub pbl: u8,
+    /// The CSR clock in Hz (the unit of RIWT, 256 cycles); 0 = unknown, which refuses the
+    /// RX watchdog (`rx_usecs > 0`).
+    pub csr_hz: u32,
+}
+
+impl Default for DmaConfig {
+    /// Layout from HW_FEATURE, 16-byte lines (no padding), 32-bit bus, PBL 8, CSR clock
+    /// unknown.
+    fn default() -> Self {
+        Self {
+            layout: None,
+            cache_line: 16,
+            bus_width: 4,
+            pbl: 8,
+            csr_hz: 0,
+        }
+    }
+}
+
+impl DmaConfig {
+    /// Check the values and compute the geometry for `hw_feature` (DMA_HW_FEATURE).
+    ///
+    /// Errors: [`ConfigError::CacheLine`] unless `cache_line` is a power of two in
+    /// 16..=256; [`ConfigError::BusWidth`] unless `bus_width` is 4, 8 or 16;
+    /// [`ConfigError::Pbl`] unless `pbl` is 1..=32; [`ConfigError::DescriptorSkip`] when
+    /// the padding between descriptors does not fit DSL's 5 bits.
+    pub fn resolve(&self, hw_feature: u32) -> Result<DmaSetup, ConfigError> {
+        if !self.cache_line.is_power_of_two() || !(16..=256).contains(&self.cache_line) {
+            return Err(ConfigError::CacheLine);
+        }
+        if !matches!(self.bus_width, 4 | 8 | 16) {
+            return Err(ConfigError::BusWidth);
+        }
+        if !(1..=32).contains(&self.pbl) {
+            return Err(ConfigError::Pbl);
+        }
+        let stride = round_up(DESC_SIZE, self.cache_line);
+        let dsl = (stride - DESC_SIZE) / self.bus_width;
+        if dsl > 31 {
+            return Err(ConfigError::DescriptorSkip);
+        }
+        Ok(DmaSetup {
+            layout: self
+                .layout
+                .unwrap_or(DescLayout::from_hw_feature(hw_feature)),
+            cache_line: self.cache_line,
+            desc_stride: stride,
+            dsl: dsl as u8,
+            pbl: self.pbl,
+            bus_width: self.bus_width,
+            csr_hz: self.csr_hz,
+        })
+    }
+}
+
+/// The resolved DMA set-up ([`DmaConfig::resolve`], usually through
+/// [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)); both rings are built for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DmaSetup {
+    /// The descriptor layout in use.
+    pub layout: DescLayout,
+    /// Cache line size (alignment and padding of descriptors and buffers).
+    pub cache_line: usize,
+    /// Bytes from one descriptor to the next.
+    pub desc_stride: usize,
+    /// DMA_BUS_MODE.DSL for that stride.
+    pub dsl: u8,
+    /// DMA_BUS_MODE.PBL.
+    pub pbl: u8,
+    /// DMA bus width in bytes.
+    pub bus_width: usize,
+    /// CSR clock in Hz (0 = unknown).
+    pub csr_hz: u32,
+}
+
+/// `v` rounded up to a multiple of `to` (a power of two), saturating.
+pub(crate) const fn round_up(v: usize, to: usize) -> usize {
+    match v.checked_add(to - 1) {
+        Some(x) => x & !(to - 1),
+        None => usize::MAX & !(to - 1),
+    }
+}
+
+/// Bytes a ring of `descriptors` descriptors with `buf_size`-byte buffers needs for a
+/// `cache_line` (including the slack to align the start): size a [`DmaMemory`] with it.
+///
+/// ```
+/// use stmmac_coalesce::ring_bytes;
+/// assert_eq!(ring_bytes(8, 1536, 16), 8 * 16 + 8 * 1536 + 16);
+/// assert_eq!(ring_bytes(4, 500, 64), 4 * 64 + 4 * 512 + 64);
+/// ```
+pub const fn ring_bytes(descriptors: usize, buf_size: usize, cache_line: usize) -> usize {
+    let line = if cache_line < 16 {
+        16
+    } else {
+        cache_line.next_power_of_two()
+    };
+    descriptors * round_up(DESC_SIZE, line) + descriptors * round_up(buf_size, line) + line
+}
+
+/// Where a ring's descriptors and buffers are, carved from its region.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Carved {
+    /// First descriptor (CPU pointer).
+    pub descs: *mut u8,
+    /// First buffer (CPU pointer).
+    pub bufs: *mut u8,
+    /// Bus address of the first descriptor.
+    pub desc_bus: u32,
+    /// Bus address of the first buffer.
+    pub buf_bus: u32,
+    /// Bytes from one buffer to the next.
+    pub buf_stride: usize,
+}
+
+/// Carve `n` descriptors and `n` buffers of `buf_size` from `region`, and check that the
+/// whole span has linear 32-bit bus addresses.
+pub(crate) fn carve<A: DmaAddr + ?Sized>(
+    region: &DmaRegion,
+    addr: &A,
+    setup: &DmaSetup,
+    n: usize,
+    buf_size: usize,
+) -> Result<Carved, Error> {
+    if n == 0 || n > MAX_RING {
+        return Err(Error::RingSize);
+    }
+    let line = setup.cache_line;
+    let start = region.as_ptr() as usize;
+    let aligned = round_up(start, line);
+    let skip = aligned - start;
+    let buf_stride = round_up(buf_size, line);
+    let need = n
+        .checked_mul(setup.desc_stride)
+        .and_then(|d| n.checked_mul(buf_stride).and_then(|b| d.checked_add(b)))
+        .and_then(|x| x.checked_add(skip))
+        .ok_or(Error::RingSize)?;
+    if need > region.len() {
+        return Err(Error::RingSize);
+    }
+    let descs = region.as_ptr().wrapping_add(skip);
+    let bufs = descs.wrapping_add(n * setup.desc_stride);
+    let span = need - skip;
+    let first = addr.bus_addr(descs).ok_or(Error::DmaAddress)?;
+    let last = addr
+        .bus_addr(descs.wrapping_add(span - 1))
+        .ok_or(Error::DmaAddress)?;
+    if u64::from(last) != u64::from(first) + (span as u64 - 1) {
+        return Err(Error::DmaAddress);
+    }
+    // The cast is exact: `n * desc_stride < span` and the span fits below 2^32 (checked).
+    let buf_bus = first + (n * setup.desc_stride) as u32;
+    Ok(Carved {
+        descs,
+        bufs,
+        desc_bus: first,
+        buf_bus,
+        buf_stride,
+    })
+}
+
+/// Largest ring this crate builds (indices stay far from overflow in every computation).
+pub const MAX_RING: usize = 4096;

@@ -1,0 +1,595 @@
+//! The RX ring: frames assembled from one or more descriptors, lent in place or copied once,
+//! RX interrupt coalescing (DIC / RIWT), bad-frame accounting and recovery.
+//!
+//! # Frames and descriptors
+//!
+//! A frame longer than one buffer spans descriptors: FS on the first, LS with the
+//! cumulative frame length (FL, FCS included) on the last; only the last descriptor's
+//! status is valid. [`RxRing::receive`] walks from the oldest CPU-owned descriptor:
+//!
+//! - a frame is complete only when its LS descriptor is CPU-owned. A descriptor with OWN
+//!   clear and no LS, followed by one the DMA still owns, is a frame in progress
+//!   ([`Error::WouldBlock`], not an error): QEMU's npcm-gmac even writes a frame's last
+//!   descriptor twice, first OWN clear without LS, then with LS;
+//! - a frame whose LS descriptor has ES, whose FL does not match the descriptors it
+//!   occupies, that is shorter than an Ethernet header plus FCS (runt) or longer than
+//!   [`RxConfig::max_frame`] (oversized) is dropped and counted ([`RxStats`]);
+//! - descriptors without FS where a frame should start, and a frame cut short by a new FS,
+//!   are dropped and counted ([`RxStats::partial`]); so is a ring full of one unfinished
+//!   frame.
+//!
+//! Only bytes the DMA wrote for *this* frame are ever delivered: each buffer contributes
+//! exactly what FL says it holds (full buffers, then the remainder), never a stale tail.
+//!
+//! [`RxFrame`] lends the frame: [`RxFrame::as_slice`] is the DMA buffer itself when the
+//! frame fits one buffer (zero copy); [`RxFrame::copy_to`] / [`RxFrame::bytes`] copy a
+//! frame that spans descriptors once into the caller's buffer, and drop and count it when
+//! that buffer is too short. Dropping the [`RxFrame`] gives its descriptors back to the DMA
+//! (OWN last, after [`dma_wmb`](crate::barrier::dma_wmb)).
+//!
+//! # Coalescing
+//!
+//! At refill, descriptor number `k` gets DIC per
+//! [`CoalesceConfig::rx_dic`](crate::CoalesceConfig::rx_dic); [`RxRing::start`] writes
+//! RIWT. See [`CoalesceConfig`](crate::CoalesceConfig) for what 0 means.
+//!
+//! # The poll demand
+//!
+//! Descriptors given back while the RX DMA may be suspended (RU) need an RX poll demand.
+//! It is issued once per batch: when [`RxRing::receive`] finds nothing more
+//! ([`Error::WouldBlock`]) after descriptors were given back, and by [`RxRing::service`]
+//! on RU; always after [`wmb`].
+
+use hwtimer_core::RegisterBus;
+
+use crate::barrier::{dma_rmb, wmb};
+use crate::coalesce::CoalesceConfig;
+use crate::desc::{self, Desc};
+use crate::dma::{CacheOps, DESC_SIZE, DmaAddr, DmaRegion, DmaSetup, carve};
+use crate::error::{ConfigError, Error};
+use crate::mac::{DmaEvents, Dwmac};
+
+/// Bytes of the FCS the MAC leaves at the end of a frame (counted in FL).
+pub const FCS_LEN: usize = 4;
+/// Bytes of an Ethernet header: a frame with less (without FCS) is a runt.
+pub const ETH_HEADER_LEN: usize = 14;
+/// Largest frame without FCS: 1500 bytes of payload, header and one VLAN tag.
+pub const MAX_FRAME: usize = 1518;
+
+/// RX ring parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RxConfig {
+    /// Number of descriptors (1..=[`MAX_RING`](crate::dma::MAX_RING)).
+    pub descriptors: usize,
+    /// Bytes per buffer (RBS1): a multiple of the bus width, at most the layout's RBS1
+    /// limit (2047 normal, 8191 enhanced). Smaller than a frame is fine: frames span
+    /// descriptors.
+    pub buf_size: usize,
+    /// Largest frame accepted, without FCS; longer ones are dropped and counted. At least
+    /// [`ETH_HEADER_LEN`], at most what the ring holds.
+    pub max_frame: usize,
+    /// Coalescing (the RX part: `rx_usecs`, `rx_frames`).
+    pub coalesce: CoalesceConfig,
+}
+
+impl Default for RxConfig {
+    /// 16 descriptors of 1536 bytes, frames up to [`MAX_FRAME`], RX interrupt per frame.
+    fn default() -> Self {
+        Self {
+            descriptors: 16,
+            buf_size: 1536,
+            max_frame: MAX_FRAME,
+            coalesce: CoalesceConfig::default(),
+        }
+    }
+}
+
+/// Counters of an [`RxRing`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RxStats {
+    /// Frames delivered by [`RxRing::receive`].
+    pub frames: u64,
+    /// Bytes of those frames (without FCS).
+    pub bytes: u64,
+    /// Of those, frames that spanned more than one descriptor.
+    pub multi_descriptor: u64,
+    /// Frames dropped with ES (error summary) in their last descriptor.
+    pub errors: u64,
+    /// Frames dropped as shorter than an Ethernet header plus FCS.
+    pub runts: u64,
+    /// Frames dropped as longer than [`RxConfig::max_frame`].
+    pub oversized: u64,
+    /// Frames dropped because FL disagrees with the descriptors they occupy.
+    pub length_errors: u64,
+    /// Partial frames dropped (continuation without FS, a frame cut by a new FS, a ring
+    /// full of one unfinished frame).
+    pub partial: u64,
+    /// Frames dropped because the caller's buffer was too short to assemble them.
+    pub not_assembled: u64,
+    /// RU (receive buffer unavailable) events seen by [`RxRing::service`].
+    pub no_buffer: u64,
+    /// RX DMA restarts after RPS or FBI.
+    pub recoveries: u64,
+    /// RX poll demands issued.
+    pub poll_demands: u64,
+}
+
+/// An RX ring over a [`DmaRegion`]; see the [module docs](self).
+pub struct RxRing<C: CacheOps = crate::dma::Coherent> {
+    setup: DmaSetup,
+    descs: *mut u8,
+    bufs: *mut u8,
+    desc_bus: u32,
+    buf_bus: u32,
+    buf_stride: usize,
+    buf_size: usize,
+    len: usize,
+    max_frame: usize,
+    coal: CoalesceConfig,
+    next: usize,
+    refills: u64,
+    demand: bool,
+    cache: C,
+    stats: RxStats,
+}
+
+// SAFETY: the ring is the only owner of its region (raw pointers into it); moving the ring
+// moves that ownership.
+unsafe impl<C: CacheOps + Send> Send for RxRing<C> {}
+
+impl<C: CacheOps> core::fmt::Debug for RxRing<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RxRing")
+            .field("len", &self.len)
+            .field("next", &self.next)
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
+/// What [`RxRing::scan`] found at `next`.
+enum Scan {
+    /// Nothing complete yet.
+    Pending,
+    /// A good frame: `count` descriptors from `next`, `len` bytes without FCS.
+    Frame { count: usize, len: usize },
+    /// `count` descriptors from `next` to drop (already counted).
+    Drop { count: usize },
+}
+
+fn check_rx(cfg: &RxConfig, setup: &DmaSetup) -> Result<u8, Error> {
+    let max = setup.layout.max_buf_size() & !(setup.bus_width - 1);
+    if cfg.buf_size == 0 || cfg.buf_size > max || !cfg.buf_size.is_multiple_of(setup.bus_width) {
+        return Err(Error::Config(ConfigError::BufSize));
+    }
+    let capacity = cfg.descriptors.saturating_mul(cfg.buf_size);
+    if cfg.max_frame < ETH_HEADER_LEN || cfg.max_frame.saturating_add(FCS_LEN) > capacity {
+        return Err(Error::Config(ConfigError::MaxFrame));
+    }
+    Ok(cfg.coalesce.validate_rx(cfg.descriptors, setup.csr_hz)?)
+}
+
+impl<C: CacheOps> RxRing<C> {
+    /// Carve the ring from `region` for `setup` and hand every descriptor to the DMA (with
+    /// DIC per the coalescing). Touches no register; [`start`](Self::start) programs the
+    /// DMA.
+    ///
+    /// Errors: [`Error::RingSize`] / [`Error::DmaAddress`] as for
+    /// [`TxRing::new`](crate::TxRing::new); [`Error::Config`] for a bad buffer size
+    /// ([`ConfigError::BufSize`]), `max_frame` ([`ConfigError::MaxFrame`]) or RX
+    /// coalescing ([`CoalesceConfig::validate_rx`]).
+    pub fn new(
+        region: DmaRegion,
+        addr: &impl DmaAddr,
+        setup: &DmaSetup,
+        cfg: RxConfig,
+        cache: C,
+    ) -> Result<Self, Error> {
+        check_rx(&cfg, setup)?;
+        let c = carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
+        let mut ring = Self {
+            setup: *setup,
+            descs: c.descs,
+            bufs: c.bufs,
+            desc_bus: c.desc_bus,
+            buf_bus: c.buf_bus,
+            buf_stride: c.buf_stride,
+            buf_size: cfg.buf_size,
+            len: cfg.descriptors,
+            max_frame: cfg.max_frame,
+            coal: cfg.coalesce,
+            next: 0,
+            refills: 0,
+            demand: false,
+            cache,
+            stats: RxStats::default(),
+        };
+        ring.refill_all();
+        Ok(ring)
+    }
+
+    fn desc(&self, i: usize) -> Desc {
+        Desc::at(self.descs.wrapping_add(i * self.setup.desc_stride))
+    }
+
+    fn buf_ptr(&self, i: usize) -> *mut u8 {
+        self.bufs.wrapping_add(i * self.buf_stride)
+    }
+
+    fn idx(&self, i: usize) -> usize {
+        i % self.len
+    }
+
+    /// Give descriptor `i` to the DMA (buffer invalidated first, OWN last).
+    fn give(&mut self, i: usize) {
+        let d = self.desc(i);
+        self.cache.invalidate(self.buf_ptr(i), self.buf_stride);
+        let dic = self.coal.rx_dic(self.refills);
+        self.refills = self.refills.wrapping_add(1);
+        desc::rx_give(
+            self.setup.layout,
+            d,
+            // Exact: inside the carved span, which fits in 32 bits.
+            self.buf_bus.wrapping_add((i * self.buf_stride) as u32),
+            self.buf_size as u32,
+            dic,
+            i + 1 == self.len,
+        );
+        self.cache.clean(d.as_ptr(), DESC_SIZE);
+    }
+
+    fn refill_all(&mut self) {
+        self.refills = 0;
+        for i in 0..self.len {
+            self.give(i);
+        }
+        self.next = 0;
+    }
+
+    /// Give `count` descriptors from `next` back and advance.
+    fn release(&mut self, count: usize) {
+        for k in 0..count.min(self.len) {
+            let i = self.idx(self.next + k);
+            self.give(i);
+        }
+        self.next = self.idx(self.next + count.min(self.len));
+        self.demand = true;
+    }
+
+    fn flush_demand<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+        if self.demand {
+            self.demand = false;
+            wmb();
+            mac.rx_poll_demand();
+            self.stats.poll_demands += 1;
+        }
+    }
+
+    /// Program RIWT (from the coalescing and the CSR clock) and DMA_RCV_BASE_ADDR with this
+    /// ring, and start the RX DMA (SR). The RX DMA is stopped first if it runs.
+    pub fn start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+        // Validated at construction and by `set_coalesce`, so this cannot fail here.
+        let riwt = self
+            .coal
+            .validate_rx(self.len, self.setup.csr_hz)
+            .unwrap_or(0);
+        mac.set_riwt(riwt);
+        wmb();
+        // SAFETY: the base is this ring's first descriptor, carved from a region the ring
+        // owns for the rest of the program, with every descriptor initialised.
+        unsafe { mac.start_rx_dma(self.desc_bus) };
+    }
+
+    /// Bus address of descriptor 0 (what [`start`](Self::start) writes to
+    /// DMA_RCV_BASE_ADDR).
+    pub fn base(&self) -> u32 {
+        self.desc_bus
+    }
+
+    /// Number of descriptors.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always `false` (a ring has at least one descriptor).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes per buffer.
+    pub fn buf_size(&self) -> usize {
+        self.buf_size
+    }
+
+    /// Largest frame accepted (without FCS).
+    pub fn max_frame(&self) -> usize {
+        self.max_frame
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> RxStats {
+        self.stats
+    }
+
+    /// Frames delivered so far.
+    pub fn received(&self) -> u64 {
+        self.stats.frames
+    }
+
+    /// The four words of descriptor `i` (for inspection).
+    pub fn desc_words(&self, i: usize) -> Option<[u32; 4]> {
+        (i < self.len).then(|| {
+            let d = self.desc(i);
+            self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+            d.words()
+        })
+    }
+
+    /// Change the RX coalescing at run time: checks it, writes RIWT; descriptors get the
+    /// new DIC rule as they are refilled.
+    ///
+    /// Errors: [`Error::Config`] as in [`CoalesceConfig::validate_rx`]; nothing changes.
+    pub fn set_coalesce<B: RegisterBus<Word = u32>>(
+        &mut self,
+        mac: &Dwmac<B>,
+        cfg: CoalesceConfig,
+    ) -> Result<(), Error> {
+        let riwt = cfg.validate_rx(self.len, self.setup.csr_hz)?;
+        self.coal = cfg;
+        mac.set_riwt(riwt);
+        Ok(())
+    }
+
+    /// Whether the oldest descriptor holds something (a frame, or part of one).
+    pub fn has_data(&self) -> bool {
+        let d = self.desc(self.next);
+        self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+        !desc::rx_status(d.read(0)).own
+    }
+
+    /// Look at the descriptors from `next`: a complete frame, something to drop, or
+    /// nothing yet. Counts drops.
+    fn scan(&mut self) -> Scan {
+        let first = self.desc(self.next);
+        self.cache.invalidate(first.as_ptr(), DESC_SIZE);
+        let s0 = desc::rx_status(first.read(0));
+        if s0.own {
+            return Scan::Pending;
+        }
+        dma_rmb();
+        if !s0.first {
+            // A continuation without its start (the start was dropped, or garbage).
+            if s0.last || !self.next_is_dma_owned(1) {
+                self.stats.partial += 1;
+                return Scan::Drop { count: 1 };
+            }
+            // OWN clear, no FS, no LS, next DMA-owned: could still be written; wait.
+            return Scan::Pending;
+        }
+        for k in 0..self.len {
+            let d = self.desc(self.idx(self.next + k));
+            if k > 0 {
+                self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+            }
+            let s = desc::rx_status(d.read(0));
+            if s.own {
+                // The frame is still being received (or its LS write is still to come).
+                return Scan::Pending;
+            }
+            dma_rmb();
+            if k > 0 && s.first {
+                // A new frame started before this one ended: drop the unfinished part.
+                self.stats.partial += 1;
+                return Scan::Drop { count: k };
+            }
+            if s.last {
+                return self.judge(k + 1, s);
+            }
+        }
+        // The whole ring is one unfinished frame: give it back so the DMA can go on.
+        self.stats.partial += 1;
+        Scan::Drop { count: self.len }
+    }
+
+    fn next_is_dma_owned(&self, k: usize) -> bool {
+        let d = self.desc(self.idx(self.next + k));
+        self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+        desc::rx_status(d.read(0)).own
+    }
+
+    /// A complete frame of `count` descriptors whose last status is `s`.
+    fn judge(&mut self, count: usize, s: desc::RxStatus) -> Scan {
+        let fl = s.fl as usize;
+        let before = (count - 1) * self.buf_size;
+        if s.error {
+            self.stats.errors += 1;
+            return Scan::Drop { count };
+        }
+        if fl <= before || fl > count * self.buf_size {
+            self.stats.length_errors += 1;
+            return Scan::Drop { count };
+        }
+        if fl < ETH_HEADER_LEN + FCS_LEN {
+            self.stats.runts += 1;
+            return Scan::Drop { count };
+        }
+        let len = fl - FCS_LEN;
+        if len > self.max_frame {
+            self.stats.oversized += 1;
+            return Scan::Drop { count };
+        }
+        Scan::Frame { count, len }
+    }
+
+    /// The next complete, good frame. Bad frames on the way are dropped and counted; at
+    /// most one ring's worth of descriptors is looked at per call.
+    ///
+    /// Errors: [`Error::WouldBlock`] when no complete frame is ready (an RX poll demand is
+    /// issued first if descriptors were given back).
+    pub fn receive<B: RegisterBus<Word = u32>>(
+        &mut self,
+        mac: &Dwmac<B>,
+    ) -> Result<RxFrame<'_, C>, Error> {
+        let mut seen = 0;
+        while seen < self.len {
+            match self.scan() {
+                Scan::Pending => break,
+                Scan::Drop { count } => {
+                    seen += count;
+                    self.release(count);
+                }
+                Scan::Frame { count, len } => {
+                    self.stats.frames += 1;
+                    self.stats.bytes += len as u64;
+                    self.stats.multi_descriptor += u64::from(count > 1);
+                    return Ok(RxFrame {
+                        ring: self,
+                        count,
+                        len,
+                    });
+                }
+            }
+        }
+        self.flush_demand(mac);
+        Err(Error::WouldBlock)
+    }
+
+    /// After an interrupt: recover from what `events` report (RPS or FBI: restart the RX
+    /// DMA, see [`recover`](Self::recover)); on RU, issue the poll demand. Returns whether
+    /// data is waiting (the "RX ready" event).
+    pub fn service<B: RegisterBus<Word = u32>>(
+        &mut self,
+        mac: &Dwmac<B>,
+        events: DmaEvents,
+    ) -> bool {
+        if events.rx_fault() || events.fatal() {
+            self.recover(mac);
+        }
+        if events.rx_no_buffer() {
+            self.stats.no_buffer += 1;
+            self.demand = true;
+        }
+        self.flush_demand(mac);
+        self.has_data()
+    }
+
+    /// Restart the RX DMA: stop it, drop whatever the ring holds, hand every descriptor to
+    /// the DMA again, program the base and start. Counted in [`RxStats::recoveries`].
+    pub fn recover<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+        mac.stop_rx_dma();
+        self.stats.recoveries += 1;
+        self.refill_all();
+        self.demand = false;
+        self.start(mac);
+    }
+}
+
+/// A received frame lent from the RX ring; its descriptors go back to the DMA when it is
+/// dropped. See the [module docs](self).
+pub struct RxFrame<'a, C: CacheOps> {
+    ring: &'a mut RxRing<C>,
+    count: usize,
+    len: usize,
+}
+
+impl<C: CacheOps> core::fmt::Debug for RxFrame<'_, C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RxFrame")
+            .field("len", &self.len)
+            .field("descriptors", &self.count)
+            .finish()
+    }
+}
+
+impl<C: CacheOps> RxFrame<'_, C> {
+    /// Frame length in bytes, without the FCS.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always `false` (runts are dropped).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Descriptors the frame occupies.
+    pub fn descriptors(&self) -> usize {
+        self.count
+    }
+
+    /// Whether the frame's bytes are contiguous in one DMA buffer (so
+    /// [`as_slice`](Self::as_slice) lends them without a copy).
+    pub fn is_contiguous(&self) -> bool {
+        self.len <= self.ring.buf_size
+    }
+
+    /// Bytes of the frame in buffer `k` of its descriptors (FL says how many; the FCS is
+    /// not included).
+    fn part(&self, k: usize) -> (*const u8, usize) {
+        let r = &*self.ring;
+        let i = r.idx(r.next + k);
+        let start = k * r.buf_size;
+        let n = self.len.saturating_sub(start).min(r.buf_size);
+        let p = r.buf_ptr(i).cast_const();
+        r.cache.invalidate(p, r.buf_stride);
+        (p, n)
+    }
+
+    /// The frame in its DMA buffer, without a copy, when it fits one buffer; `None` when it
+    /// spans buffers (use [`copy_to`](Self::copy_to) or [`bytes`](Self::bytes)).
+    pub fn as_slice(&self) -> Option<&[u8]> {
+        if !self.is_contiguous() {
+            return None;
+        }
+        let (p, n) = self.part(0);
+        // SAFETY: `n <= buf_size` bytes of a buffer inside the ring's region; its
+        // descriptor is CPU-owned (OWN read clear, then `dma_rmb`) until this frame is
+        // dropped, so the DMA does not write it while the borrow of `self` lasts.
+        Some(unsafe { core::slice::from_raw_parts(p, n) })
+    }
+
+    /// Copy the frame into `dst` (once, buffer by buffer); returns its length.
+    ///
+    /// Errors: [`Error::FrameSize`] when `dst` is shorter than the frame; the frame is then
+    /// counted in [`RxStats::not_assembled`] (it is dropped with this value).
+    pub fn copy_to(&mut self, dst: &mut [u8]) -> Result<usize, Error> {
+        if dst.len() < self.len {
+            self.ring.stats.not_assembled += 1;
+            return Err(Error::FrameSize { len: self.len });
+        }
+        let mut at = 0;
+        for k in 0..self.count {
+            let (p, n) = self.part(k);
+            if n == 0 {
+                break;
+            }
+            // SAFETY: as in `as_slice`, for buffer `k` of the frame.
+            let src = unsafe { core::slice::from_raw_parts(p, n) };
+            if let Some(d) = dst.get_mut(at..at + n) {
+                d.copy_from_slice(src);
+            }
+            at += n;
+        }
+        Ok(at)
+    }
+
+    /// The frame's bytes: lent from the DMA buffer when contiguous, otherwise copied once
+    /// into `scratch`.
+    ///
+    /// Errors: as for [`copy_to`](Self::copy_to) when a copy is needed.
+    pub fn bytes<'s>(&'s mut self, scratch: &'s mut [u8]) -> Result<&'s [u8], Error> {
+        if self.is_contiguous() {
+            return Ok(self.as_slice().unwrap_or(&[]));
+        }
+        let n = self.copy_to(scratch)?;
+        Ok(scratch.get(..n).unwrap_or(&[]))
+    }
+}
+
+impl<C: CacheOps> Drop for RxFrame<'_, C> {
+    fn drop(&mut self) {
+        self.ring.release(self.count);
+    }
+}

@@ -1,0 +1,652 @@
+//! The TX ring: descriptor reservation and in-place fill, IC coalescing, the cleanup timer,
+//! reclaim and recovery.
+//!
+//! # Sending a frame
+//!
+//! [`TxRing::reserve`] checks the link and that the next descriptor is free (reclaiming
+//! completed ones first when the ring looks full) and hands out a [`TxToken`] that borrows
+//! the ring. [`TxToken::buffer`] is the descriptor's DMA buffer itself: fill the frame in
+//! place, then [`TxToken::commit`] its length. Dropping the token instead sends nothing and
+//! costs nothing. A token exists only while a descriptor is free, so a consumer that cannot
+//! fail (smoltcp's `TxToken::consume`) is safe: the reservation happens when the token is
+//! handed out.
+//!
+//! `commit` decides IC ([`coalesce::ic_decision`](crate::coalesce::ic_decision)) and the
+//! cleanup timer **before** the descriptor is handed over; when the timer cannot be armed
+//! the frame gets IC instead (counted in [`TxStats::timer_errors`]). Once the descriptor is
+//! the DMA's, nothing can fail: `commit` never returns an error for a queued frame, so a
+//! retry can never send it twice.
+//!
+//! # The handover
+//!
+//! Buffer and descriptor words 1–3 are written, the buffer is cleaned
+//! ([`CacheOps::clean`]), [`dma_wmb`](crate::barrier::dma_wmb), OWN (word 0) is written, the
+//! descriptor is cleaned, [`wmb`] (a completion barrier), and only then the TX poll demand
+//! (the doorbell) is written.
+//!
+//! # The cleanup timer
+//!
+//! Its period comes from the configuration alone (`tx_usecs` in the timer's ticks, rounded
+//! up). With [`TimerStrategy::ArmOnce`]: a frame without IC starts the timer only when it
+//! is idle; a frame with IC does not start it (its TI interrupt will clean); a TI clean
+//! ([`TxRing::service`]) that empties the ring cancels it, so a burst covered by IC costs
+//! no timer expiry; an expiry ([`TxRing::on_timer`]) that leaves descriptors pending
+//! re-arms. An expiry that makes no progress while the DMA reports the TX process stopped
+//! (or TPS/UNF/FBI) restarts the TX DMA instead of re-arming forever.
+
+use hwtimer_core::{ClockEvent, HrTimers, Monotonic, RegisterBus, Restart, TimerId};
+
+use crate::barrier::wmb;
+use crate::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
+use crate::desc::{self, Desc, TxPrep};
+use crate::dma::{CacheOps, DESC_SIZE, DmaAddr, DmaRegion, DmaSetup, carve};
+use crate::error::{ConfigError, Error};
+use crate::mac::{DmaEvents, Dwmac};
+
+/// The TX cleanup timer as the ring drives it: one timer, in the ticks of its time base.
+///
+/// Implemented by [`QueueTimer`] (a slot of a hwtimer-core [`HrTimers`] queue) and
+/// [`NoTimer`] (`tx_usecs == 0`); implement it for any other timer (a periodic tick, an
+/// RTOS timer).
+pub trait CleanupTimer {
+    /// Tick rate of [`now`](Self::now) and the deadlines; 0 for "no timer".
+    fn freq_hz(&self) -> u32;
+    /// The current time, in ticks.
+    fn now(&self) -> u64;
+    /// Whether the timer is queued.
+    fn is_queued(&self) -> bool;
+    /// Queue the idle timer for `deadline` (ticks).
+    ///
+    /// Errors: [`Error::Timer`] when the timer could not be armed.
+    fn start(&self, deadline: u64) -> Result<(), Error>;
+    /// Queue the timer for `deadline`, moving it when it is queued.
+    ///
+    /// Errors: [`Error::Timer`] when the timer could not be armed.
+    fn restart(&self, deadline: u64) -> Result<(), Error>;
+    /// Dequeue the timer; whether it was queued.
+    fn cancel(&self) -> bool;
+}
+
+/// No cleanup timer (`tx_usecs == 0`: IC every `tx_frames` is the only completion path).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTimer;
+
+impl CleanupTimer for NoTimer {
+    fn freq_hz(&self) -> u32 {
+        0
+    }
+    fn now(&self) -> u64 {
+        0
+    }
+    fn is_queued(&self) -> bool {
+        false
+    }
+    fn start(&self, _deadline: u64) -> Result<(), Error> {
+        Err(Error::Config(ConfigError::NoTimer))
+    }
+    fn restart(&self, _deadline: u64) -> Result<(), Error> {
+        Err(Error::Config(ConfigError::NoTimer))
+    }
+    fn cancel(&self) -> bool {
+        false
+    }
+}
+
+/// A slot of a hwtimer-core [`HrTimers`] queue used as the cleanup timer. Call
+/// [`TxRing::on_timer`] from the queue's `on_interrupt` callback for [`id`](Self::id).
+pub struct QueueTimer<'q, E: ClockEvent, M: Monotonic, const N: usize> {
+    timers: &'q HrTimers<E, M, N>,
+    id: TimerId,
+}
+
+impl<E: ClockEvent, M: Monotonic, const N: usize> core::fmt::Debug for QueueTimer<'_, E, M, N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("QueueTimer").field("id", &self.id).finish()
+    }
+}
+
+impl<'q, E: ClockEvent, M: Monotonic, const N: usize> QueueTimer<'q, E, M, N> {
+    /// Allocate a slot of `timers`.
+    ///
+    /// Errors: [`Error::Timer`] when the queue has no free slot.
+    pub fn new(timers: &'q HrTimers<E, M, N>) -> Result<Self, Error> {
+        Ok(Self {
+            id: timers.alloc()?,
+            timers,
+        })
+    }
+
+    /// The queue slot (match it in the `on_interrupt` callback).
+    pub fn id(&self) -> TimerId {
+        self.id
+    }
+
+    /// The queue.
+    pub fn timers(&self) -> &'q HrTimers<E, M, N> {
+        self.timers
+    }
+}
+
+impl<E: ClockEvent, M: Monotonic, const N: usize> CleanupTimer for QueueTimer<'_, E, M, N> {
+    fn freq_hz(&self) -> u32 {
+        self.timers.freq_hz()
+    }
+    fn now(&self) -> u64 {
+        self.timers.now()
+    }
+    fn is_queued(&self) -> bool {
+        self.timers.is_queued(self.id)
+    }
+    fn start(&self, deadline: u64) -> Result<(), Error> {
+        Ok(self.timers.start(self.id, deadline)?)
+    }
+    fn restart(&self, deadline: u64) -> Result<(), Error> {
+        Ok(self.timers.restart(self.id, deadline)?)
+    }
+    fn cancel(&self) -> bool {
+        self.timers.cancel(self.id)
+    }
+}
+
+/// TX ring parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TxConfig {
+    /// Number of descriptors (1..=[`MAX_RING`](crate::dma::MAX_RING)).
+    pub descriptors: usize,
+    /// Bytes per buffer: the largest frame (without FCS) this ring sends, at most the
+    /// layout's TBS1 limit (2047 normal, 8191 enhanced).
+    pub buf_size: usize,
+    /// Coalescing (the TX part: `tx_frames`, `tx_usecs`).
+    pub coalesce: CoalesceConfig,
+    /// How the cleanup timer is driven.
+    pub strategy: TimerStrategy,
+}
+
+impl Default for TxConfig {
+    /// 16 descriptors of 1536 bytes, Linux's coalescing defaults, [`TimerStrategy::ArmOnce`].
+    fn default() -> Self {
+        Self {
+            descriptors: 16,
+            buf_size: 1536,
+            coalesce: CoalesceConfig::default(),
+            strategy: TimerStrategy::ArmOnce,
+        }
+    }
+}
+
+/// Counters of a [`TxRing`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TxStats {
+    /// Frames handed to the DMA.
+    pub sent: u64,
+    /// Bytes handed to the DMA.
+    pub bytes: u64,
+    /// Frames whose descriptor had IC set.
+    pub ic_set: u64,
+    /// Descriptors reclaimed.
+    pub reclaimed: u64,
+    /// Reclaimed descriptors with TDES0.ES set.
+    pub errors: u64,
+    /// Reservations refused because the link was down.
+    pub link_down: u64,
+    /// Timer starts.
+    pub timer_starts: u64,
+    /// Timer restarts (the per-packet re-arm of Linux).
+    pub timer_restarts: u64,
+    /// Timer cancels (a TI clean emptied the ring).
+    pub timer_cancels: u64,
+    /// Timer expiries handled by [`TxRing::on_timer`].
+    pub timer_expiries: u64,
+    /// Expiries that found nothing to do (no descriptor pending, nothing reclaimed).
+    pub empty_expiries: u64,
+    /// Times the timer could not be armed; the frame got IC instead.
+    pub timer_errors: u64,
+    /// TX DMA restarts after TPS / UNF / FBI or a stopped TX process.
+    pub recoveries: u64,
+    /// Frames dropped by those restarts (in flight when the DMA stopped).
+    pub dropped: u64,
+}
+
+/// A TX ring of single-descriptor frames in ring mode (TER on the last descriptor), over a
+/// [`DmaRegion`]; see the [module docs](self).
+pub struct TxRing<T: CleanupTimer = NoTimer, C: CacheOps = crate::dma::Coherent> {
+    setup: DmaSetup,
+    descs: *mut u8,
+    bufs: *mut u8,
+    desc_bus: u32,
+    buf_bus: u32,
+    buf_stride: usize,
+    buf_size: usize,
+    len: usize,
+    cur: usize,
+    dirty: usize,
+    pending: usize,
+    coal: TxCoalesce,
+    period: u64,
+    timer: T,
+    cache: C,
+    stats: TxStats,
+}
+
+// SAFETY: the ring is the only owner of its region (raw pointers into it); moving the ring
+// moves that ownership.
+unsafe impl<T: CleanupTimer + Send, C: CacheOps + Send> Send for TxRing<T, C> {}
+
+impl<T: CleanupTimer, C: CacheOps> core::fmt::Debug for TxRing<T, C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TxRing")
+            .field("len", &self.len)
+            .field("cur", &self.cur)
+            .field("dirty", &self.dirty)
+            .field("pending", &self.pending)
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
+/// Check the TX part of `cfg` against the ring and the timer; the timer period in ticks.
+fn tx_period<T: CleanupTimer>(cfg: &TxConfig, timer: &T) -> Result<u64, Error> {
+    cfg.coalesce.validate_tx(cfg.descriptors)?;
+    if cfg.coalesce.tx_usecs == 0 {
+        return Ok(0);
+    }
+    let hz = timer.freq_hz();
+    if hz == 0 {
+        return Err(Error::Config(ConfigError::NoTimer));
+    }
+    Ok(hwtimer_core::time::ns_to_ticks_ceil(
+        u64::from(cfg.coalesce.tx_usecs).saturating_mul(1_000),
+        hz,
+    )
+    .max(1))
+}
+
+impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
+    /// Carve the ring from `region` for `setup`: every descriptor CPU-owned and pointing at
+    /// its buffer, TER on the last. Touches no register; [`start`](Self::start) programs
+    /// the DMA.
+    ///
+    /// Errors: [`Error::RingSize`] for 0 descriptors, more than
+    /// [`MAX_RING`](crate::dma::MAX_RING) or a region too small ([`crate::ring_bytes`]);
+    /// [`Error::DmaAddress`] when the region has no linear 32-bit bus address;
+    /// [`Error::Config`] for a buffer size outside 1..=TBS1 limit
+    /// ([`ConfigError::BufSize`]), a coalescing configuration ethtool refuses, `tx_frames`
+    /// above the ring length ([`ConfigError::TxFramesExceedRing`]) or `tx_usecs` without a
+    /// timer ([`ConfigError::NoTimer`]).
+    pub fn new(
+        region: DmaRegion,
+        addr: &impl DmaAddr,
+        setup: &DmaSetup,
+        cfg: TxConfig,
+        timer: T,
+        cache: C,
+    ) -> Result<Self, Error> {
+        if cfg.buf_size == 0 || cfg.buf_size > setup.layout.max_buf_size() {
+            return Err(Error::Config(ConfigError::BufSize));
+        }
+        let period = tx_period(&cfg, &timer)?;
+        let c = carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
+        let ring = Self {
+            setup: *setup,
+            descs: c.descs,
+            bufs: c.bufs,
+            desc_bus: c.desc_bus,
+            buf_bus: c.buf_bus,
+            buf_stride: c.buf_stride,
+            buf_size: cfg.buf_size,
+            len: cfg.descriptors,
+            cur: 0,
+            dirty: 0,
+            pending: 0,
+            coal: TxCoalesce::new(cfg.coalesce, cfg.strategy),
+            period,
+            timer,
+            cache,
+            stats: TxStats::default(),
+        };
+        ring.reset_descriptors();
+        Ok(ring)
+    }
+
+    fn desc(&self, i: usize) -> Desc {
+        Desc::at(self.descs.wrapping_add(i * self.setup.desc_stride))
+    }
+
+    fn buf_ptr(&self, i: usize) -> *mut u8 {
+        self.bufs.wrapping_add(i * self.buf_stride)
+    }
+
+    fn buf_bus(&self, i: usize) -> u32 {
+        // Exact: `i * buf_stride` is inside the carved span, which fits in 32 bits.
+        self.buf_bus.wrapping_add((i * self.buf_stride) as u32)
+    }
+
+    fn next(&self, i: usize) -> usize {
+        if i + 1 >= self.len { 0 } else { i + 1 }
+    }
+
+    fn reset_descriptors(&self) {
+        for i in 0..self.len {
+            let d = self.desc(i);
+            desc::tx_idle(self.setup.layout, d, self.buf_bus(i), i + 1 == self.len);
+            self.cache.clean(d.as_ptr(), self.setup.desc_stride);
+        }
+    }
+
+    /// Program DMA_TX_BASE_ADDR with this ring and start the TX DMA (ST, store-and-forward).
+    /// The TX DMA is stopped first if it runs.
+    pub fn start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+        wmb();
+        // SAFETY: the base is this ring's first descriptor, carved from a region the ring
+        // owns for the rest of the program, with every descriptor initialised.
+        unsafe { mac.start_tx_dma(self.desc_bus) };
+    }
+
+    /// Bus address of descriptor 0 (what [`start`](Self::start) writes to DMA_TX_BASE_ADDR).
+    pub fn base(&self) -> u32 {
+        self.desc_bus
+    }
+
+    /// Number of descriptors.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always `false` (a ring has at least one descriptor).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes per buffer (the largest frame [`TxToken::commit`] takes).
+    pub fn buf_size(&self) -> usize {
+        self.buf_size
+    }
+
+    /// Descriptors handed to the DMA and not reclaimed yet.
+    pub fn pending(&self) -> usize {
+        self.pending
+    }
+
+    /// Free descriptors (without reclaiming).
+    pub fn free(&self) -> usize {
+        self.len - self.pending
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> TxStats {
+        self.stats
+    }
+
+    /// The coalescing state.
+    pub fn coalesce(&self) -> &TxCoalesce {
+        &self.coal
+    }
+
+    /// The cleanup timer.
+    pub fn timer(&self) -> &T {
+        &self.timer
+    }
+
+    /// `tx_usecs` in timer ticks (0 without a timer).
+    pub fn period_ticks(&self) -> u64 {
+        self.period
+    }
+
+    /// The four words of descriptor `i` (for inspection).
+    pub fn desc_words(&self, i: usize) -> Option<[u32; 4]> {
+        (i < self.len).then(|| {
+            let d = self.desc(i);
+            self.cache.invalidate(d.as_ptr(), self.setup.desc_stride);
+            d.words()
+        })
+    }
+
+    /// Change the coalescing at run time. The timer period follows `tx_usecs`; a timer
+    /// that is no longer wanted is cancelled, one that is now wanted is started when
+    /// descriptors are pending.
+    ///
+    /// Errors: as for [`new`](Self::new) ([`Error::Config`]); nothing changes then.
+    pub fn set_coalesce(
+        &mut self,
+        cfg: CoalesceConfig,
+        strategy: TimerStrategy,
+    ) -> Result<(), Error> {
+        let tc = TxConfig {
+            descriptors: self.len,
+            buf_size: self.buf_size,
+            coalesce: cfg,
+            strategy,
+        };
+        self.period = tx_period(&tc, &self.timer)?;
+        self.coal = TxCoalesce::new(cfg, strategy);
+        if self.period == 0 {
+            if self.timer.cancel() {
+                self.stats.timer_cancels += 1;
+            }
+        } else if self.pending > 0 && !self.timer.is_queued() {
+            self.arm(TimerAction::Start);
+        }
+        Ok(())
+    }
+
+    /// Reserve the next descriptor for a frame (see the [module docs](self)). When the
+    /// ring looks full, completed descriptors are reclaimed first.
+    ///
+    /// Errors: [`Error::LinkDown`] when the MAC's link is down
+    /// ([`Dwmac::set_link`](crate::Dwmac::set_link)); [`Error::WouldBlock`] when every
+    /// descriptor is still owned by the DMA.
+    pub fn reserve<'a, B: RegisterBus<Word = u32>>(
+        &'a mut self,
+        mac: &'a Dwmac<B>,
+    ) -> Result<TxToken<'a, B, T, C>, Error> {
+        if !mac.link().up {
+            self.stats.link_down += 1;
+            return Err(Error::LinkDown);
+        }
+        if self.pending >= self.len {
+            self.reclaim();
+            if self.pending >= self.len {
+                return Err(Error::WouldBlock);
+            }
+        }
+        Ok(TxToken { ring: self, mac })
+    }
+
+    /// Copy `frame` into the next descriptor and send it: [`reserve`](Self::reserve),
+    /// copy, [`TxToken::commit`].
+    ///
+    /// Errors: those of `reserve` and `commit` (nothing is queued then).
+    pub fn send<B: RegisterBus<Word = u32>>(
+        &mut self,
+        mac: &Dwmac<B>,
+        frame: &[u8],
+    ) -> Result<XmitPlan, Error> {
+        let mut t = self.reserve(mac)?;
+        let buf = t.buffer();
+        let Some(dst) = buf.get_mut(..frame.len()) else {
+            return Err(Error::FrameSize { len: frame.len() });
+        };
+        dst.copy_from_slice(frame);
+        t.commit(frame.len())
+    }
+
+    /// Apply a timer action; a failure is counted and reported as `false`.
+    fn arm(&mut self, action: TimerAction) -> bool {
+        let at = || self.timer.now().saturating_add(self.period);
+        let r = match action {
+            TimerAction::Keep => return true,
+            TimerAction::Start => {
+                self.stats.timer_starts += 1;
+                self.timer.start(at())
+            }
+            TimerAction::Restart => {
+                self.stats.timer_restarts += 1;
+                self.timer.restart(at())
+            }
+        };
+        if r.is_err() {
+            self.stats.timer_errors += 1;
+        }
+        r.is_ok()
+    }
+
+    fn commit_at<B: RegisterBus<Word = u32>>(
+        &mut self,
+        mac: &Dwmac<B>,
+        len: usize,
+    ) -> Result<XmitPlan, Error> {
+        if len == 0 || len > self.buf_size {
+            return Err(Error::FrameSize { len });
+        }
+        let queued = self.period != 0
+            && self.coal.strategy() == TimerStrategy::ArmOnce
+            && self.timer.is_queued();
+        let mut plan = self.coal.on_xmit(1, queued);
+        if !self.arm(plan.timer) {
+            // No timer to reclaim this frame: let its TI do it.
+            plan.set_ic = true;
+            self.coal.ic_forced();
+        }
+        let i = self.cur;
+        let d = self.desc(i);
+        self.cache.clean(self.buf_ptr(i), len);
+        desc::tx_give(
+            self.setup.layout,
+            d,
+            TxPrep {
+                buf: self.buf_bus(i),
+                // Exact: `len <= buf_size <= 8191`.
+                len: len as u32,
+                ic: plan.set_ic,
+                end_of_ring: i + 1 == self.len,
+            },
+        );
+        self.cache.clean(d.as_ptr(), DESC_SIZE);
+        wmb();
+        mac.tx_poll_demand();
+        self.cur = self.next(i);
+        self.pending += 1;
+        self.stats.sent += 1;
+        self.stats.bytes += len as u64;
+        self.stats.ic_set += u64::from(plan.set_ic);
+        Ok(plan)
+    }
+
+    /// Free every completed descriptor (OWN clear), oldest first; returns how many.
+    pub fn reclaim(&mut self) -> usize {
+        let mut n = 0;
+        while self.pending > 0 {
+            let d = self.desc(self.dirty);
+            self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+            let (owned, error) = desc::tx_status(d.read(0));
+            if owned {
+                break;
+            }
+            crate::barrier::dma_rmb();
+            self.stats.errors += u64::from(error);
+            self.pending -= 1;
+            self.dirty = self.next(self.dirty);
+            n += 1;
+        }
+        self.stats.reclaimed += n as u64;
+        n
+    }
+
+    /// After a TX interrupt or a poll: recover from what `events` report (TPS, UNF, TJT or
+    /// FBI: restart the TX DMA, see [`recover`](Self::recover)), reclaim, then manage the
+    /// timer: cancel it when the ring is empty, start it when descriptors remain and it is
+    /// idle. Returns how many descriptors were reclaimed (the "TX space freed" event).
+    pub fn service<B: RegisterBus<Word = u32>>(
+        &mut self,
+        mac: &Dwmac<B>,
+        events: DmaEvents,
+    ) -> usize {
+        if events.tx_fault() || events.fatal() {
+            self.recover(mac);
+        }
+        let n = self.reclaim();
+        if self.period != 0 {
+            if self.pending == 0 {
+                if self.timer.cancel() {
+                    self.stats.timer_cancels += 1;
+                }
+            } else if !self.timer.is_queued() {
+                self.arm(TimerAction::Start);
+            }
+        }
+        n
+    }
+
+    /// The cleanup timer expired (call it from the timer's interrupt with its `now`):
+    /// reclaim; re-arm one period later while descriptors are pending. When nothing was
+    /// reclaimed and the TX process is stopped (or DMA_STATUS shows TPS/UNF/FBI), restart
+    /// the TX DMA instead ([`recover`](Self::recover)): a stopped DMA never completes
+    /// anything, so re-arming would fire forever.
+    pub fn on_timer<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>, now: u64) -> Restart {
+        self.stats.timer_expiries += 1;
+        let n = self.reclaim();
+        if self.pending == 0 {
+            self.stats.empty_expiries += u64::from(n == 0);
+            return Restart::No;
+        }
+        if n == 0 && mac.tx_stopped() {
+            self.recover(mac);
+            return Restart::No;
+        }
+        if self.period == 0 {
+            return Restart::No;
+        }
+        self.stats.timer_starts += 1;
+        Restart::At(now.saturating_add(self.period))
+    }
+
+    /// Restart the TX DMA after a fault: stop it, drop the frames in flight (counted in
+    /// [`TxStats::dropped`]), return every descriptor to the CPU, program the ring base
+    /// again and start. Counted in [`TxStats::recoveries`].
+    pub fn recover<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+        mac.stop_tx_dma();
+        self.stats.dropped += self.pending as u64;
+        self.stats.recoveries += 1;
+        self.pending = 0;
+        self.cur = 0;
+        self.dirty = 0;
+        self.coal.ic_forced();
+        if self.timer.cancel() {
+            self.stats.timer_cancels += 1;
+        }
+        self.reset_descriptors();
+        self.start(mac);
+    }
+}
+
+/// A reserved TX descriptor: fill [`buffer`](Self::buffer) in place, then
+/// [`commit`](Self::commit). Dropping it sends nothing.
+pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+    ring: &'a mut TxRing<T, C>,
+    mac: &'a Dwmac<B>,
+}
+
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> TxToken<'_, B, T, C> {
+    /// The descriptor's DMA buffer, [`TxRing::buf_size`] bytes, to fill with the frame
+    /// (destination MAC first, no FCS: the MAC appends it).
+    pub fn buffer(&mut self) -> &mut [u8] {
+        let r = &*self.ring;
+        let p = r.buf_ptr(r.cur);
+        // SAFETY: the buffer of descriptor `cur` lies inside the ring's region
+        // (`buf_size <= buf_stride` bytes); the descriptor is CPU-owned (it is free:
+        // `pending < len`), so the DMA does not access the buffer; the slice borrows the
+        // token, which borrows the ring mutably, so it is the only reference.
+        unsafe { core::slice::from_raw_parts_mut(p, r.buf_size) }
+    }
+
+    /// Send the first `len` bytes of [`buffer`](Self::buffer): IC and timer decision,
+    /// handover (OWN last) and TX poll demand. Returns the decision.
+    ///
+    /// Errors: [`Error::FrameSize`] when `len` is 0 or above [`TxRing::buf_size`]; nothing
+    /// is queued then. Once the frame is queued nothing fails.
+    pub fn commit(self, len: usize) -> Result<XmitPlan, Error> {
+        self.ring.commit_at(self.mac, len)
+    }
+}
