@@ -164,7 +164,8 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B,
     }
 
     /// Hand out `transmit()` tokens only while fewer than `limit` frames wait to be
-    /// reclaimed (0: no limit beyond the ring). Linux's TCP small queues do this to a socket
+    /// reclaimed by the cleanup path ([`TxRing::service`], [`TxRing::on_timer`],
+    /// [`TxRing::reclaim`]; 0: no limit beyond the ring). Linux's TCP small queues do this to a socket
     /// whose frames the driver has not completed (two packets at low rates), which is how
     /// the TX cleanup path gates a TCP stream in seed 002. Tokens paired with a received
     /// frame (ACKs, ARP and ICMP replies) only need a free descriptor.
@@ -213,13 +214,11 @@ fn reserve<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps>(
     count: &mut TxCount,
     limit: usize,
 ) -> Option<crate::tx::TxToken<'a, B, T, C>> {
+    // Frames count against the limit until the cleanup path (TI service, cleanup timer)
+    // reclaims them, as an skb counts against TSQ until its TX completion frees it.
     if tx.pending() >= limit {
-        // Completed frames do not count against the limit.
-        tx.reclaim();
-        if tx.pending() >= limit {
-            count.limited += 1;
-            return None;
-        }
+        count.limited += 1;
+        return None;
     }
     match tx.reserve(mac) {
         Ok(t) => Some(t),

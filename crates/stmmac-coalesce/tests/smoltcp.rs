@@ -113,13 +113,17 @@ fn capabilities_and_tokens() {
     // model's TX DMA stalled: nothing completes).
     n.bus.model(|m| m.set_tx_stall(true));
     dev.set_inflight_limit(1);
-    let t = dev.transmit(now).expect("both done: under the limit");
+    dev.tx().reclaim();
+    let t = dev.transmit(now).expect("both reclaimed: under the limit");
     t.consume(60, |b| b.fill(2));
     assert!(dev.transmit(now).is_none(), "one in flight = the limit");
     assert_eq!(dev.stats().tx_inflight_limited, 1);
+    dev.set_inflight_limit(1);
     n.bus.model(|m| m.set_tx_stall(false));
     n.bus.write_word(0x1004, 1); // TX poll demand: the stalled frame goes
-    let t = dev.transmit(now).expect("completed frames do not count");
+    assert!(dev.transmit(now).is_none(), "sent, but not reclaimed yet");
+    assert_eq!(dev.tx().reclaim(), 1);
+    let t = dev.transmit(now).expect("reclaimed frames do not count");
     t.consume(60, |b| b.fill(3));
     // A dropped token sends nothing.
     dev.set_inflight_limit(0);

@@ -43,8 +43,9 @@
 #![no_std]
 #![no_main]
 
-use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, Ordering};
 
+use core::cell::Cell;
 use fw_common::arm::gic::{self, Gic};
 use fw_common::arm::pmu;
 use fw_common::arm::{self};
@@ -59,10 +60,14 @@ use smoltcp::time::Instant;
 use smoltcp::wire::{
     EthernetAddress, HardwareAddress, Icmpv4Packet, Icmpv4Repr, IpAddress, IpCidr, Ipv4Address,
 };
-use stmmac_coalesce::smoltcp::{Device, DeviceStats, NoTimer, TxKick};
+
+use stmmac_coalesce::mdio_bus::PhyAddr;
+use stmmac_coalesce::phy::{Advertise, Phy};
+use stmmac_coalesce::smoltcp::{Device, DeviceStats};
 use stmmac_coalesce::{
-    CoalesceConfig, DmaBuffer, Dwmac, Error, Identity, RxDesc, RxRing, TimerStrategy, TxDesc,
-    TxRing, TxTimer, regs,
+    CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Dwmac,
+    Error, FrameFilter, Identity, LinkState, MacConfig, QueueTimer, RxConfig, RxRing,
+    TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
 };
 
 /// UART0 (16550, register shift 2).
@@ -99,9 +104,18 @@ const GT_CONTROL_COMP_ENABLE: u32 = 1 << 1;
 const GT_HZ: u32 = 100_000_000;
 const TICKS_PER_MS: u64 = GT_HZ as u64 / 1000;
 
-/// Ring sizes: the seed's 32-descriptor TX ring; 16 RX descriptors.
+/// Ring sizes: the seed's 32-descriptor TX ring of full-frame buffers; 48 RX descriptors of
+/// 512 bytes, so that every full-size TCP segment spans three descriptors.
 const TX_N: usize = 32;
-const RX_N: usize = 16;
+const TX_BUF: usize = 1536;
+const RX_N: usize = 48;
+const RX_BUF: usize = 512;
+/// Cache line for the ring layout: 16 (QEMU has no caches; descriptors unpadded).
+const LINE: usize = 16;
+const TX_BYTES: usize = ring_bytes(TX_N, TX_BUF, LINE);
+const RX_BYTES: usize = ring_bytes(RX_N, RX_BUF, LINE);
+/// CSR clock assumed for MII_ADDR.CR and RIWT (QEMU ignores both).
+const CSR_HZ: u32 = 125_000_000;
 /// Ring sets: the echo phase, then the streams (jiffies, re-arm, arm once, per-frame IC).
 const SETS: usize = 5;
 /// The seed's settings.
@@ -119,11 +133,12 @@ const STEP_TIMEOUT_S: u64 = 10;
 /// Bytes the stream sends at most (the host asks for its size).
 const MAX_STREAM: u32 = 16 << 20;
 
-// DMA memory. The MMU is off: CPU addresses are bus addresses, and QEMU is coherent.
-static mut TX_DESCS: [TxDesc; TX_N * SETS] = [const { TxDesc::new() }; TX_N * SETS];
-static mut TX_BUFS: [DmaBuffer; TX_N * SETS] = [const { DmaBuffer::new() }; TX_N * SETS];
-static mut RX_DESCS: [RxDesc; RX_N * SETS] = [const { RxDesc::new() }; RX_N * SETS];
-static mut RX_BUFS: [DmaBuffer; RX_N * SETS] = [const { DmaBuffer::new() }; RX_N * SETS];
+// DMA memory, one TX and one RX region per ring set. The MMU is off: CPU addresses are bus
+// addresses (`Identity`), and QEMU is coherent (`Coherent`).
+static TX_MEM: [DmaMemory<TX_BYTES>; SETS] = [const { DmaMemory::new() }; SETS];
+static RX_MEM: [DmaMemory<RX_BYTES>; SETS] = [const { DmaMemory::new() }; SETS];
+/// Scratch for RX frames that span descriptors (the largest frame).
+static SCRATCH: StaticCell<[[u8; 1518]; SETS]> = StaticCell::new();
 
 /// smoltcp memory.
 const ECHO_SOCKETS: usize = 4;
@@ -141,7 +156,8 @@ static ICMP_MEM: StaticCell<[[u8; 256]; 2]> = StaticCell::new();
 /// main loop's cleanup.
 static IRQ_TI: AtomicU32 = AtomicU32::new(0);
 static IRQ_RI: AtomicU32 = AtomicU32::new(0);
-static TI_PENDING: AtomicBool = AtomicBool::new(false);
+/// DMA_STATUS bits the handler acknowledged and the main loop has not serviced yet.
+static EVENTS: AtomicU32 = AtomicU32::new(0);
 static IRQ_OTHER: AtomicU32 = AtomicU32::new(0);
 
 // SAFETY: the distributor and CPU interface of the NPCM7xx MPCore region; only CPU0 runs.
@@ -289,8 +305,11 @@ fn on_irq() {
         let st = unsafe { mmio::read32(GMAC0_DMA_STATUS) };
         if st & 1 != 0 {
             IRQ_TI.store(IRQ_TI.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-            TI_PENDING.store(true, Ordering::Relaxed);
         }
+        EVENTS.store(
+            EVENTS.load(Ordering::Relaxed) | (st & regs::DMA_STATUS_W1C),
+            Ordering::Relaxed,
+        );
         if st & (1 << 6) != 0 {
             IRQ_RI.store(IRQ_RI.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         }
@@ -313,56 +332,101 @@ fn instant(ticks: u64) -> Instant {
     Instant::from_micros((ticks / (GT_HZ as u64 / 1_000_000)) as i64)
 }
 
-/// How TX descriptors are cleaned up in a phase.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Cleanup {
-    /// (a) A 10 ms tick reclaims (pre-seed `timer_list` at HZ = 100), plus TI.
-    Jiffies,
-    /// (b)/(c) The ring's hrtimer, with its strategy, plus TI.
-    HrTimer,
+/// The pre-seed cleanup timer: a `timer_list` on a HZ = 100 jiffies clock. Its time is
+/// the global timer in 10 ms ticks; the main loop fires it at the first tick boundary at or
+/// after its deadline ([`Phase::poll`]), as the jiffies timer wheel does.
+#[derive(Debug, Default)]
+struct JiffyTimer {
+    deadline: Cell<Option<u64>>,
 }
 
-/// One phase's rings and cleanup.
-struct Phase<'r, K: TxKick> {
-    dev: Device<'r, Identity, Mmio<u32>, K>,
-    cleanup: Cleanup,
+impl JiffyTimer {
+    fn jiffies() -> u64 {
+        gt_read() / JIFFY_TICKS
+    }
+}
+
+impl CleanupTimer for JiffyTimer {
+    fn freq_hz(&self) -> u32 {
+        100
+    }
+    fn now(&self) -> u64 {
+        Self::jiffies()
+    }
+    fn is_queued(&self) -> bool {
+        self.deadline.get().is_some()
+    }
+    fn start(&self, deadline: u64) -> Result<(), Error> {
+        self.deadline.set(Some(deadline));
+        Ok(())
+    }
+    fn restart(&self, deadline: u64) -> Result<(), Error> {
+        self.deadline.set(Some(deadline));
+        Ok(())
+    }
+    fn cancel(&self) -> bool {
+        self.deadline.take().is_some()
+    }
+}
+
+/// The hrtimer cleanup timer: a slot of the global-timer queue.
+type HrTimer = QueueTimer<'static, GtEvent, GtTime, 8>;
+
+/// What a phase's cleanup timer needs from the main loop.
+trait Expire: CleanupTimer + Sized {
+    /// Run the expired timer: `on_timer` on the ring when it is due.
+    fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, timers: &Timers);
+}
+
+impl Expire for HrTimer {
+    fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, timers: &Timers) {
+        let id = tx.timer().id();
+        timers.on_interrupt(|slot, now| {
+            if slot == id {
+                tx.on_timer(mac, now)
+            } else {
+                Restart::No
+            }
+        });
+    }
+}
+
+impl Expire for JiffyTimer {
+    fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, _timers: &Timers) {
+        let now = JiffyTimer::jiffies();
+        if tx.timer().deadline.get().is_some_and(|d| now >= d) {
+            tx.timer().deadline.set(None);
+            if let Restart::At(at) = tx.on_timer(mac, now) {
+                tx.timer().deadline.set(Some(at));
+            }
+        }
+    }
+}
+
+/// One phase's device and cleanup.
+struct Phase<'r, T: Expire> {
+    dev: Device<'r, Mmio<u32>, T, Coherent>,
+    mac: &'r Mac,
     timers: &'static Timers,
-    next_jiffy: u64,
-    timer_id: Option<hwtimer_core::TimerId>,
 }
 
-impl<K: TxKick> Phase<'_, K> {
-    /// One round of the main loop: smoltcp, then the TX cleanup paths.
+impl<T: Expire> Phase<'_, T> {
+    /// One round of the main loop: smoltcp, then the TX cleanup paths (the DMA interrupt's
+    /// events, as NAPI would, and the cleanup timer).
     fn poll(&mut self, iface: &mut Interface, sockets: &mut SocketSet<'_>) {
         let now = gt_read();
         iface.poll(instant(now), &mut self.dev, sockets);
-        let ti = TI_PENDING.swap(false, Ordering::Relaxed);
-        let id = self.timer_id;
-        let tx = self.dev.tx();
-        match self.cleanup {
-            Cleanup::Jiffies => {
-                if ti {
-                    tx.reclaim();
-                }
-                if now >= self.next_jiffy {
-                    tx.reclaim();
-                    // The next tick boundary after now.
-                    self.next_jiffy = (now / JIFFY_TICKS + 1) * JIFFY_TICKS;
-                }
-            }
-            Cleanup::HrTimer => {
-                if ti {
-                    let _ = tx.clean_timed(self.timers);
-                }
-                self.timers.on_interrupt(|slot, now| {
-                    if Some(slot) == id {
-                        tx.on_timer(now)
-                    } else {
-                        Restart::No
-                    }
-                });
-            }
+        let events = DmaEvents(EVENTS.swap(0, Ordering::Relaxed));
+        let mac = self.mac;
+        // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI (or a TX fault)
+        // cleans the TX ring, an RX interrupt does not.
+        if events.tx_done() || events.tx_fault() || events.fatal() {
+            self.dev.tx().service(mac, events);
         }
+        if !events.is_empty() {
+            self.dev.rx().service(mac, events);
+        }
+        T::poll(self.dev.tx(), mac, self.timers);
     }
 }
 
@@ -381,53 +445,57 @@ fn run() -> bool {
     }
 }
 
-/// The rings of set `i` (each set is handed out once).
-fn ring_set(
-    i: usize,
-) -> (
-    &'static mut [TxDesc],
-    &'static mut [DmaBuffer],
-    &'static mut [RxDesc],
-    &'static mut [DmaBuffer],
-) {
-    // SAFETY: `ring_set` is called once per set index by `net` (0 to SETS - 1), on CPU0
-    // only; the sets are disjoint chunks of the statics, and nothing else references them.
-    unsafe {
-        let txd = &mut *(&raw mut TX_DESCS);
-        let txb = &mut *(&raw mut TX_BUFS);
-        let rxd = &mut *(&raw mut RX_DESCS);
-        let rxb = &mut *(&raw mut RX_BUFS);
-        (
-            &mut txd[i * TX_N..(i + 1) * TX_N],
-            &mut txb[i * TX_N..(i + 1) * TX_N],
-            &mut rxd[i * RX_N..(i + 1) * RX_N],
-            &mut rxb[i * RX_N..(i + 1) * RX_N],
-        )
-    }
+/// Ring set `i`'s DMA regions (each handed out once).
+fn regions(i: usize) -> Result<(DmaRegion, DmaRegion), Error> {
+    let tx = TX_MEM.get(i).and_then(|m| m.take());
+    let rx = RX_MEM.get(i).and_then(|m| m.take());
+    tx.zip(rx).ok_or(Error::RingSize)
 }
 
-/// DMA soft reset and bring-up on set `i`'s rings.
-fn bring_up(
+/// DMA soft reset (QEMU's npcm-gmac only returns its current-descriptor pointers to the
+/// ring bases on a reset), then bring-up on set `i`'s rings, with `timer` as the TX cleanup
+/// timer.
+fn bring_up<T: CleanupTimer>(
     mac: &Mac,
-    timers: &Timers,
+    link: LinkState,
     set: usize,
-    cfg: CoalesceConfig,
+    coalesce: CoalesceConfig,
     strategy: TimerStrategy,
-    timed: bool,
-) -> Result<(TxRing<Identity>, RxRing<Identity>), Error> {
+    timer: T,
+) -> Result<(TxRing<T, Coherent>, RxRing<Coherent>), Error> {
     arm::irq_disable();
     mac.soft_reset(Cycles)?;
-    let (txd, txb, rxd, rxb) = ring_set(set);
-    let mut tx = TxRing::new(txd, txb, Identity, cfg, strategy)?;
-    if timed {
-        tx = tx.with_timer(TxTimer::new(timers, cfg.tx_usecs)?);
-    }
-    let rx = RxRing::new(rxd, rxb, Identity, false)?;
-    mac.set_mac_address(MAC);
-    mac.set_ring_bases(tx.base(), rx.base());
+    let setup = mac.configure_dma(&DmaConfig {
+        cache_line: LINE,
+        csr_hz: CSR_HZ,
+        ..DmaConfig::default()
+    })?;
+    mac.init_mac(&MacConfig {
+        address: MAC,
+        filter: FrameFilter::default(),
+    });
+    // SAFETY: the npcm750 runs with the MMU off; the GMAC's DMA sees every CPU address at
+    // the same bus address.
+    let addr = unsafe { Identity::new() };
+    let (tx_mem, rx_mem) = regions(set)?;
+    let tx_cfg = TxConfig {
+        descriptors: TX_N,
+        buf_size: TX_BUF,
+        coalesce,
+        strategy,
+    };
+    let rx_cfg = RxConfig {
+        descriptors: RX_N,
+        buf_size: RX_BUF,
+        ..RxConfig::default()
+    };
+    let mut tx = TxRing::new(tx_mem, &addr, &setup, tx_cfg, timer, Coherent)?;
+    let mut rx = RxRing::new(rx_mem, &addr, &setup, rx_cfg, Coherent)?;
+    tx.start(mac);
+    rx.start(mac);
     mac.set_interrupts(regs::DMA_INTR_DEFAULT);
-    mac.start();
-    TI_PENDING.store(false, Ordering::Relaxed);
+    mac.set_link(link);
+    EVENTS.store(0, Ordering::Relaxed);
     // SAFETY: `on_irq` acknowledges GMAC0 and disables anything else; no critical section
     // is held here.
     unsafe { arm::irq_enable() };
@@ -445,20 +513,52 @@ fn net() -> Result<bool, Error> {
     let alarm = hwtimer_core::Alarm::new(GtEvent, GtTime)?;
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
 
+    // ---- The PHY: autonegotiation over this crate's MDIO, the MAC set from the result ----
+    mac.soft_reset(Cycles)?;
+    let phy = Phy::new(PhyAddr::from_bits(0));
+    let link = {
+        let mut mdio = mac.mdio(Cycles, CSR_HZ)?;
+        phy.start_autoneg(&mut mdio, Advertise::default())?;
+        let mut link = LinkState::DOWN;
+        for _ in 0..100 {
+            link = phy.poll(&mut mdio)?;
+            if link.up {
+                break;
+            }
+        }
+        link
+    };
+    println!(
+        Uart0,
+        "link: up {} Mbit/s {:?} duplex (autonegotiation over MDIO)",
+        link.speed.mbps(),
+        link.duplex
+    );
+    if !link.up {
+        return Ok(false);
+    }
+    let scratch = SCRATCH.init([[0; 1518]; SETS]);
+    let mut scratch = scratch.iter_mut();
+    let mut next_scratch = || scratch.next().map(|s| &mut s[..]).ok_or(Error::RingSize);
+
     // ---- Echo phase: ring set 0, arm-once cleanup timer ----
     let cfg = CoalesceConfig {
         tx_frames: TX_FRAMES,
         tx_usecs: TX_USECS,
         ..CoalesceConfig::default()
     };
-    let (mut tx, mut rx) = bring_up(&mac, timers, 0, cfg, TimerStrategy::ArmOnce, true)?;
-    let timer_id = tx.timer().map(|t| t.id());
+    let (mut tx, mut rx) = bring_up(
+        &mac,
+        link,
+        0,
+        cfg,
+        TimerStrategy::ArmOnce,
+        HrTimer::new(timers)?,
+    )?;
     let mut phase = Phase {
-        dev: Device::new(&mac, &mut tx, &mut rx, timers).with_probe(insns),
-        cleanup: Cleanup::HrTimer,
+        dev: Device::new(&mac, &mut tx, &mut rx, next_scratch()?).with_probe(insns),
+        mac: &mac,
         timers,
-        next_jiffy: 0,
-        timer_id,
     };
 
     let mut config = Config::new(HardwareAddress::Ethernet(EthernetAddress(MAC)));
@@ -519,25 +619,35 @@ fn net() -> Result<bool, Error> {
     let st0 = phase.dev.stats();
     println!(
         Uart0,
-        "tcp-echo: device rx {} tx {} frames, rx errors {}, tx ring full {}",
+        "tcp-echo: device rx {} frames ({} spanned 512-byte buffers, copied once), tx {} frames; RX ring errors {}",
         st0.rx_frames,
+        st0.rx_copied,
         st0.tx_frames,
-        st0.rx_errors,
-        st0.tx_ring_full
+        phase.dev.rx().stats().errors
     );
     let _ = phase;
 
     let mut stream_ok = true;
     if let Some((port, bytes)) = echo.sink {
-        stream_ok = streams(&mac, timers, &mut iface, &mut sockets, port, bytes)?;
+        let mut s = || next_scratch();
+        stream_ok = streams(
+            &mac,
+            link,
+            timers,
+            &mut iface,
+            &mut sockets,
+            port,
+            bytes,
+            &mut s,
+        )?;
     }
     let irq_other = IRQ_OTHER.load(Ordering::Relaxed);
     Ok(router_ok && ping_ok && echo_ok && stream_ok && irq_other == 0)
 }
 
 /// ICMP echo request to the gateway and its reply.
-fn ping<K: TxKick>(
-    phase: &mut Phase<'_, K>,
+fn ping<T: Expire>(
+    phase: &mut Phase<'_, T>,
     iface: &mut Interface,
     sockets: &mut SocketSet<'_>,
     h: SocketHandle,
@@ -598,8 +708,8 @@ struct EchoResult {
 }
 
 /// The echo server: port 7 until a port-9 connection or the idle timeout.
-fn echo_server<K: TxKick>(
-    phase: &mut Phase<'_, K>,
+fn echo_server<T: Expire>(
+    phase: &mut Phase<'_, T>,
     iface: &mut Interface,
     sockets: &mut SocketSet<'_>,
 ) -> EchoResult {
@@ -774,13 +884,16 @@ impl StreamResult {
 }
 
 /// The four streams on ring sets 1 to 4.
+#[allow(clippy::too_many_arguments)]
 fn streams(
     mac: &Mac,
+    link: LinkState,
     timers: &'static Timers,
     iface: &mut Interface,
     sockets: &mut SocketSet<'_>,
     port: u16,
     bytes: u32,
+    scratch: &mut dyn FnMut() -> Result<&'static mut [u8], Error>,
 ) -> Result<bool, Error> {
     let seed = CoalesceConfig {
         tx_frames: TX_FRAMES,
@@ -798,55 +911,75 @@ fn streams(
         "stream: {bytes} bytes to 10.0.2.2:{port}, TX ring {TX_N}, tx-frames {TX_FRAMES}, tx-usecs {TX_USECS}, at most {TSQ_FRAMES} frames unreclaimed (TSQ)"
     );
 
+    // (a) The pre-seed timer_list at HZ = 100, re-armed (mod_timer) on every packet.
     let jiffies = {
-        let (mut tx, mut rx) = bring_up(mac, timers, 1, seed, TimerStrategy::ArmOnce, false)?;
+        let (mut tx, mut rx) = bring_up(
+            mac,
+            link,
+            1,
+            seed,
+            TimerStrategy::RearmEveryPacket,
+            JiffyTimer::default(),
+        )?;
         let mut p = Phase {
-            dev: Device::new(mac, &mut tx, &mut rx, NoTimer).with_probe(insns),
-            cleanup: Cleanup::Jiffies,
+            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
+            mac,
             timers,
-            next_jiffy: 0,
-            timer_id: None,
         };
         stream(&mut p, iface, sockets, h, port, 50_001, bytes, "jiffies")
     };
+    // (b) The hrtimer re-armed on every packet (Linux).
     let rearm = {
-        let (mut tx, mut rx) =
-            bring_up(mac, timers, 2, seed, TimerStrategy::RearmEveryPacket, true)?;
-        let id = tx.timer().map(|t| t.id());
+        let (mut tx, mut rx) = bring_up(
+            mac,
+            link,
+            2,
+            seed,
+            TimerStrategy::RearmEveryPacket,
+            HrTimer::new(timers)?,
+        )?;
         let mut p = Phase {
-            dev: Device::new(mac, &mut tx, &mut rx, timers).with_probe(insns),
-            cleanup: Cleanup::HrTimer,
+            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
+            mac,
             timers,
-            next_jiffy: 0,
-            timer_id: id,
         };
         stream(&mut p, iface, sockets, h, port, 50_002, bytes, "rearm")
     };
+    // (c) The hrtimer armed once (this crate).
     let arm_once = {
-        let (mut tx, mut rx) = bring_up(mac, timers, 3, seed, TimerStrategy::ArmOnce, true)?;
-        let id = tx.timer().map(|t| t.id());
+        let (mut tx, mut rx) = bring_up(
+            mac,
+            link,
+            3,
+            seed,
+            TimerStrategy::ArmOnce,
+            HrTimer::new(timers)?,
+        )?;
         let mut p = Phase {
-            dev: Device::new(mac, &mut tx, &mut rx, timers).with_probe(insns),
-            cleanup: Cleanup::HrTimer,
+            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
+            mac,
             timers,
-            next_jiffy: 0,
-            timer_id: id,
         };
         stream(&mut p, iface, sockets, h, port, 50_003, bytes, "arm_once")
     };
+    // Per-frame TX interrupts (tx-frames 1), for the interrupt count.
     let per_frame = {
         let cfg = CoalesceConfig {
             tx_frames: 1,
             ..seed
         };
-        let (mut tx, mut rx) = bring_up(mac, timers, 4, cfg, TimerStrategy::ArmOnce, true)?;
-        let id = tx.timer().map(|t| t.id());
+        let (mut tx, mut rx) = bring_up(
+            mac,
+            link,
+            4,
+            cfg,
+            TimerStrategy::ArmOnce,
+            HrTimer::new(timers)?,
+        )?;
         let mut p = Phase {
-            dev: Device::new(mac, &mut tx, &mut rx, timers).with_probe(insns),
-            cleanup: Cleanup::HrTimer,
+            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
+            mac,
             timers,
-            next_jiffy: 0,
-            timer_id: id,
         };
         stream(&mut p, iface, sockets, h, port, 50_004, bytes, "per_frame")
     };
@@ -941,8 +1074,8 @@ impl core::fmt::Display for Milli {
 
 /// One stream to 10.0.2.2:`port` from local port `local`.
 #[allow(clippy::too_many_arguments)]
-fn stream<K: TxKick>(
-    p: &mut Phase<'_, K>,
+fn stream<T: Expire>(
+    p: &mut Phase<'_, T>,
     iface: &mut Interface,
     sockets: &mut SocketSet<'_>,
     h: SocketHandle,
@@ -998,6 +1131,7 @@ fn stream<K: TxKick>(
     }
     let dev1 = p.dev.stats();
     out.dev = DeviceStats {
+        rx_copied: dev1.rx_copied - dev0.rx_copied,
         rx_frames: dev1.rx_frames - dev0.rx_frames,
         tx_frames: dev1.tx_frames - dev0.tx_frames,
         tx_driver_units: dev1.tx_driver_units - dev0.tx_driver_units,
