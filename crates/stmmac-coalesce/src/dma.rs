@@ -359,12 +359,19 @@ pub(crate) const fn round_up(v: usize, to: usize) -> usize {
 /// assert_eq!(ring_bytes(4, 500, 64), 4 * 64 + 4 * 512 + 64);
 /// ```
 pub const fn ring_bytes(descriptors: usize, buf_size: usize, cache_line: usize) -> usize {
+    // Outside 16..=256 the ring constructors refuse the line size anyway; clamp so this
+    // stays total (saturating) for any input.
     let line = if cache_line < 16 {
         16
+    } else if cache_line > 256 {
+        256
     } else {
         cache_line.next_power_of_two()
     };
-    descriptors * round_up(DESC_SIZE, line) + descriptors * round_up(buf_size, line) + line
+    descriptors
+        .saturating_mul(round_up(DESC_SIZE, line))
+        .saturating_add(descriptors.saturating_mul(round_up(buf_size, line)))
+        .saturating_add(line)
 }
 
 /// Where a ring's descriptors and buffers are, carved from its region.

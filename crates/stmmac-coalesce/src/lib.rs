@@ -105,6 +105,44 @@
 //! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 //!
+//! # Soundness at the DMA boundary
+//!
+//! Pointing the DMA at memory takes an `unsafe` promise; safe code cannot do it. Each of
+//! these fails to compile:
+//!
+//! ```compile_fail
+//! // A bus-address translation is a promise about the hardware: an `unsafe impl`.
+//! struct Mine;
+//! impl stmmac_coalesce::DmaAddr for Mine {
+//!     fn bus_addr(&self, p: *const u8) -> Option<u32> { Some(p as usize as u32) }
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! // "CPU addresses are bus addresses" is a platform claim.
+//! let a = stmmac_coalesce::Identity::new();
+//! ```
+//!
+//! ```compile_fail
+//! # fn f<B: hwtimer_core::RegisterBus<Word = u32>>(mac: &stmmac_coalesce::Dwmac<B>) {
+//! mac.set_ring_bases(0x1000, 0x2000); // raw descriptor bases
+//! # }
+//! ```
+//!
+//! ```compile_fail
+//! # fn f<B: hwtimer_core::RegisterBus<Word = u32>>(mac: &stmmac_coalesce::Dwmac<B>) {
+//! let bus = mac.bus(); // raw register access could do the same
+//! # }
+//! ```
+//!
+//! ```compile_fail
+//! // A region over arbitrary memory.
+//! let r = stmmac_coalesce::DmaRegion::from_raw(core::ptr::NonNull::dangling(), 4096);
+//! ```
+//!
+//! The rings keep their memory as raw pointers into a [`DmaRegion`] they own for good and
+//! write the bases themselves ([`TxRing::start`], [`RxRing::start`]).
+//!
 //! # What QEMU cannot prove (model-only)
 //!
 //! QEMU's npcm-gmac ignores RIWT, PS/FES and DSL, does no frame filtering, has no caches,

@@ -426,12 +426,16 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         self.bus.write_raw(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
     }
 
-    /// Whether the TX DMA cannot make progress: TX process state stopped, or TPS, UNF or
-    /// FBI pending in DMA_STATUS.
+    /// Whether the TX DMA cannot make progress: TX process state stopped, or TPS or UNF
+    /// pending in DMA_STATUS.
     pub fn tx_stopped(&self) -> bool {
         let st = self.status();
-        st.read(DMA_STATUS::TS) == regs::TS_STOPPED
-            || st.get() & ((1 << 1) | (1 << 5) | (1 << 13)) != 0
+        st.read(DMA_STATUS::TS) == regs::TS_STOPPED || st.get() & ((1 << 1) | (1 << 5)) != 0
+    }
+
+    /// DMA_CUR_RX_DESC: the descriptor the RX DMA looks at (bus address).
+    pub fn cur_rx_desc(&self) -> u32 {
+        self.bus.read_raw(regs::DMA_CUR_RX_DESC)
     }
 
     /// DMA_INTR_ENA (bit positions of [`DMA_STATUS`](const@DMA_STATUS)).

@@ -470,9 +470,30 @@ impl<C: CacheOps> RxRing<C> {
         if events.rx_no_buffer() {
             self.stats.no_buffer += 1;
             self.demand = true;
+            self.unstick(mac);
         }
         self.flush_demand(mac);
         self.has_data()
+    }
+
+    /// After RU: when the DMA waits at the very descriptor we wait at, and that one is
+    /// CPU-owned but holds no frame start we could ever complete (garbage, or the tail of a
+    /// frame whose start was dropped), neither side would move: give it back.
+    fn unstick<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+        // Exact: inside the carved span, which fits in 32 bits.
+        let next_bus = self
+            .desc_bus
+            .wrapping_add((self.next * self.setup.desc_stride) as u32);
+        if mac.cur_rx_desc() != next_bus {
+            return;
+        }
+        let d = self.desc(self.next);
+        self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+        let s = desc::rx_status(d.read(0));
+        if !s.own && !s.first {
+            self.stats.partial += 1;
+            self.release(1);
+        }
     }
 
     /// Restart the RX DMA: stop it, drop whatever the ring holds, hand every descriptor to

@@ -39,7 +39,8 @@
 //!   [`SWR_NS`] (or never, [`DwmacModel::set_swr_stuck`]).
 //!
 //! Assumptions where the sources say nothing: RIWT restarts when a DIC-clear frame raises RI;
-//! intermediate RX descriptors carry FL 0; a faulted TX process keeps its descriptors owned.
+//! intermediate RX descriptors carry FL 0; a faulted TX process keeps its descriptors owned;
+//! stopping RX (SR cleared) abandons a frame that was waiting for descriptors.
 
 pub mod seed;
 
@@ -642,6 +643,7 @@ pub struct DwmacModel<D: MdioDevice> {
     rx_queue: VecDeque<Vec<u8>>,
     rx_cur: Option<RxInFlight>,
     phy: Option<AnPhy>,
+    no_hw_feature: bool,
 }
 
 impl<D: MdioDevice> DwmacModel<D> {
@@ -692,7 +694,14 @@ impl<D: MdioDevice> DwmacModel<D> {
             rx_queue: VecDeque::new(),
             rx_cur: None,
             phy: None,
+            no_hw_feature: false,
         }
+    }
+
+    /// A core older than 3.50a: DMA_HW_FEATURE reads 0.
+    pub fn without_hw_feature(mut self) -> Self {
+        self.no_hw_feature = true;
+        self
     }
 
     /// A core synthesised with `layout` descriptors (HW_FEATURE.ENHDESSEL follows).
@@ -769,8 +778,12 @@ impl<D: MdioDevice> DwmacModel<D> {
     }
 
     /// While set, the TX DMA stays running (TS = reading) but sends nothing: a slow link.
-    pub fn set_tx_stall(&mut self, stall: bool) {
+    /// Clearing it at `now_ns` lets the DMA go on at once.
+    pub fn set_tx_stall(&mut self, now_ns: u64, stall: bool) {
         self.tx_stall = stall;
+        if !stall {
+            self.tx_walk(now_ns);
+        }
     }
 
     /// Write a frame's last RX descriptor twice, first OWN clear without LS, the LS write
@@ -815,6 +828,9 @@ impl<D: MdioDevice> DwmacModel<D> {
     }
 
     fn hw_feature(&self) -> u32 {
+        if self.no_hw_feature {
+            return 0;
+        }
         match self.layout {
             DescLayout::Normal => HW_FEATURE,
             DescLayout::Enhanced => HW_FEATURE | regs::HW_FEATURE_ENHDESSEL,
@@ -1291,6 +1307,10 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                 }
                 if value & (1 << 1) != 0 && was & (1 << 1) == 0 {
                     self.rx_halted = false;
+                }
+                if value & (1 << 1) == 0 && was & (1 << 1) != 0 && self.rx_cur.take().is_some() {
+                    // Stopping RX abandons the frame that was waiting for descriptors.
+                    self.rx_dropped += 1;
                 }
                 if value & (1 << 13) != 0 {
                     self.tx_walk(now_ns);

@@ -581,7 +581,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
     /// The cleanup timer expired (call it from the timer's interrupt with its `now`):
     /// reclaim; re-arm one period later while descriptors are pending. When nothing was
-    /// reclaimed and the TX process is stopped (or DMA_STATUS shows TPS/UNF/FBI), restart
+    /// reclaimed and the TX process is stopped (or DMA_STATUS shows TPS/UNF), restart
     /// the TX DMA instead ([`recover`](Self::recover)): a stopped DMA never completes
     /// anything, so re-arming would fire forever.
     pub fn on_timer<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>, now: u64) -> Restart {
@@ -607,6 +607,8 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// again and start. Counted in [`TxStats::recoveries`].
     pub fn recover<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
         mac.stop_tx_dma();
+        // Handled here: TPS, TJT, UNF (FBI stays for the RX side to see).
+        mac.ack((1 << 1) | (1 << 3) | (1 << 5));
         self.stats.dropped += self.pending as u64;
         self.stats.recoveries += 1;
         self.pending = 0;
