@@ -136,7 +136,12 @@ fn ti_service_wakes_only_when_it_freed_something() {
         ..CoalesceConfig::SEED
     };
     let Rig {
-        bus, mac, tx, rx, ..
+        clock,
+        bus,
+        mac,
+        tx,
+        rx,
+        ..
     } = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
     type Timer = QueueTimer<
         'static,
@@ -153,7 +158,7 @@ fn ti_service_wakes_only_when_it_freed_something() {
     let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
     let woken = || count.0.load(Ordering::SeqCst);
     // Stall the DMA, fill the ring: no token, nothing to wake yet.
-    bus.model(|m| m.set_tx_stall(true));
+    bus.model(|m| m.set_tx_stall(clock.now_ns(), true));
     while let Some(t) = drv.transmit(&mut cx) {
         t.consume(60, |b| b.fill(1));
     }
@@ -165,7 +170,7 @@ fn ti_service_wakes_only_when_it_freed_something() {
     );
     assert_eq!(woken(), 0);
     // The DMA sends them; TI; the service reclaims and wakes.
-    bus.model(|m| m.set_tx_stall(false));
+    bus.model(|m| m.set_tx_stall(clock.now_ns(), false));
     {
         use hwtimer_core::RegisterBus as _;
         bus.write_word(0x1004, 1);

@@ -111,7 +111,7 @@ fn capabilities_and_tokens() {
     assert_eq!(dev.stats().tx_frames, 2);
     // The in-flight limit holds transmit() back while frames wait to be reclaimed (the
     // model's TX DMA stalled: nothing completes).
-    n.bus.model(|m| m.set_tx_stall(true));
+    n.bus.model(|m| m.set_tx_stall(clock.now_ns(), true));
     dev.set_inflight_limit(1);
     dev.tx().reclaim();
     let t = dev.transmit(now).expect("both reclaimed: under the limit");
@@ -119,7 +119,7 @@ fn capabilities_and_tokens() {
     assert!(dev.transmit(now).is_none(), "one in flight = the limit");
     assert_eq!(dev.stats().tx_inflight_limited, 1);
     dev.set_inflight_limit(1);
-    n.bus.model(|m| m.set_tx_stall(false));
+    n.bus.model(|m| m.set_tx_stall(clock.now_ns(), false));
     n.bus.write_word(0x1004, 1); // TX poll demand: the stalled frame goes
     assert!(dev.transmit(now).is_none(), "sent, but not reclaimed yet");
     assert_eq!(dev.tx().reclaim(), 1);
@@ -162,7 +162,7 @@ fn a_full_ring_gives_no_token_until_reclaimed() {
     let clock = SimClock::new();
     let mut n = nic(&clock, 0x1000_0000, 1, 2, 2, 1536);
     // Stall the model's TX DMA: descriptors stay owned.
-    n.bus.model(|m| m.set_tx_stall(true));
+    n.bus.model(|m| m.set_tx_stall(clock.now_ns(), true));
     let mut scratch = vec![0u8; 1518];
     let mut dev = Device::new(&n.mac, &mut n.tx, &mut n.rx, &mut scratch);
     for _ in 0..2 {
@@ -176,7 +176,7 @@ fn a_full_ring_gives_no_token_until_reclaimed() {
     n.bus
         .model(|m| m.inject(clock.now_ns(), &eth_frame(n.addr, 64, 1)));
     assert!(dev.receive(Instant::ZERO).is_none());
-    n.bus.model(|m| m.set_tx_stall(false));
+    n.bus.model(|m| m.set_tx_stall(clock.now_ns(), false));
     n.bus.write_word(0x1004, 1); // TX poll demand
     assert!(
         dev.transmit(Instant::ZERO).is_some(),
