@@ -109,7 +109,7 @@ pub const FIGURES: &[Figure] = &[
     },
     Figure {
         file: "stmmac-tcp-stream.svg",
-        title: "DWMAC on QEMU npcm750-evb: TCP stream to the host, by TX cleanup (32 descriptors, tx-frames 25, tx-usecs 1000)",
+        title: "DWMAC on QEMU: TCP stream by TX cleanup (tx-frames 25, tx-usecs 1000)",
         chart: Chart::Bars {
             y: Axis::linear("guest-time throughput"),
             groups: &[
@@ -118,7 +118,7 @@ pub const FIGURES: &[Figure] = &[
                 "hrtimer armed once",
             ],
             bars: &[BarGroup {
-                legend: "smoltcp over stmmac-coalesce, 2 frames below TCP (TSQ), QEMU -icount shift=0",
+                legend: "smoltcp on QEMU npcm750-evb",
                 names: &[
                     Some("stmmac-coalesce/qemu_tcp_stream_jiffies"),
                     Some("stmmac-coalesce/qemu_tcp_stream_rearm"),
