@@ -1,7 +1,13 @@
 //! TCP/IP over `stmmac-coalesce` on QEMU's `npcm750-evb`, against QEMU's user-mode network.
 //!
 //! The same board as `npcm750` (GMAC0 at 0xf080_2000, the Cortex-A9 global timer, the
-//! MPCore GIC), with smoltcp on top of the driver's `smoltcp::phy::Device`:
+//! MPCore GIC), with smoltcp on top of the driver's `smoltcp::phy::Device`. Bring-up: DMA
+//! soft reset, PHY autonegotiation over the driver's MDIO (QEMU resolves 1000/full), rings
+//! over `DmaMemory` statics (TX: 32 descriptors of 1536 bytes, filled in place by smoltcp;
+//! RX: 48 descriptors of 512 bytes, so full-size segments span three descriptors and are
+//! copied once), GMAC0's interrupt (GIC ID 46) counting TI/RI and handing the events to the
+//! main loop, which services TX on TI only (stmmac's separate TX NAPI) and runs the cleanup
+//! timer by polling the global-timer comparator through `HrTimers::on_interrupt`.
 //!
 //! 1. **DHCPv4** from slirp's server: the lease is 10.0.2.15, the router 10.0.2.2. The DNS
 //!    servers slirp offers are ignored: this firmware addresses nothing but 10.0.2.2 and the
