@@ -8,6 +8,11 @@
 
 use crate::chart::{Axis, BarGroup, Chart, Figure, Mark, Source};
 
+/// Firmware boards whose UART output (saved by `cargo xtask bench` as
+/// `target/bench-data/firmware.<board>.txt`) some figure reads: `cargo xtask plots` runs
+/// them under QEMU unless `--reuse` is given.
+pub const FIRMWARE: &[&str] = &["npcm750-net"];
+
 /// Every figure, in the order the README shows them.
 pub const FIGURES: &[Figure] = &[
     Figure {
@@ -100,6 +105,26 @@ pub const FIGURES: &[Figure] = &[
                     ],
                 },
             ],
+        },
+    },
+    Figure {
+        file: "stmmac-tcp-stream.svg",
+        title: "DWMAC on QEMU: TCP stream by TX cleanup (tx-frames 25, tx-usecs 1000)",
+        chart: Chart::Bars {
+            y: Axis::linear("guest-time throughput"),
+            groups: &[
+                "10 ms tick (HZ=100, pre-seed)",
+                "hrtimer re-armed every packet",
+                "hrtimer armed once",
+            ],
+            bars: &[BarGroup {
+                legend: "smoltcp on QEMU npcm750-evb",
+                names: &[
+                    Some("stmmac-coalesce/qemu_tcp_stream_jiffies"),
+                    Some("stmmac-coalesce/qemu_tcp_stream_rearm"),
+                    Some("stmmac-coalesce/qemu_tcp_stream_arm_once"),
+                ],
+            }],
         },
     },
 ];

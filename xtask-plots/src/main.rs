@@ -32,6 +32,9 @@ fn main() -> ExitCode {
             for krate in needs() {
                 println!("{krate}");
             }
+            for board in figures::FIRMWARE {
+                println!("firmware:{board}");
+            }
             Ok(())
         }
         Some((cmd, [out, files @ ..])) if cmd == "render" && !files.is_empty() => {

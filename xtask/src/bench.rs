@@ -45,7 +45,7 @@ pub fn data_path(package: &str, bench: &str) -> PathBuf {
 }
 
 /// Saves a producer's stdout at [`data_path`].
-fn save(package: &str, bench: &str, stdout: &str) -> Result<(), String> {
+pub fn save(package: &str, bench: &str, stdout: &str) -> Result<(), String> {
     let path = data_path(package, bench);
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

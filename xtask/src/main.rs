@@ -29,6 +29,7 @@ mod docs;
 mod expect;
 mod features;
 mod json;
+mod net;
 mod package;
 mod plots;
 mod probe;

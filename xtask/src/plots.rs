@@ -17,8 +17,9 @@
 
 use std::process::Command;
 
-use crate::bench::{data_path, run_host_bench};
-use crate::util::{capture, host_cargo, run, workspace_packages};
+use crate::bench::{data_path, run_host_bench, save};
+use crate::qemu;
+use crate::util::{CrossToolchain, capture, host_cargo, run, workspace_packages};
 
 /// Runs the benches the figures need and renders them.
 pub fn main(args: &[String]) -> Result<(), String> {
@@ -30,7 +31,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let needs = capture(&mut plotter("needs"))?;
     let packages = workspace_packages(host_cargo())?;
     let mut files = Vec::new();
+    let mut boards = Vec::new();
     for krate in needs.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(board) = krate.strip_prefix("firmware:") {
+            boards.push(board.to_owned());
+            continue;
+        }
         let pkg = packages.iter().find(|p| p.name == krate).ok_or_else(|| {
             format!("the figures read crate {krate}, which is not in the workspace")
         })?;
@@ -52,6 +58,27 @@ pub fn main(args: &[String]) -> Result<(), String> {
             }
             files.push(path);
         }
+    }
+    // Firmware boards: their saved UART output, or a fresh run under QEMU.
+    if !boards.is_empty() && !reuse {
+        let toolchain = CrossToolchain::find()?;
+        let mut all = qemu::boards(&toolchain)?;
+        all.retain(|b| boards.contains(&b.name));
+        for run in qemu::build_and_run(&toolchain, &all)? {
+            save("firmware", &run.name, &run.output.stdout)?;
+            run.verdict
+                .map_err(|e| format!("board {} failed: {e}", run.name))?;
+        }
+    }
+    for board in &boards {
+        let path = data_path("firmware", board);
+        if !path.is_file() {
+            return Err(format!(
+                "--reuse: {} is missing; run `cargo xtask bench` first, or drop --reuse",
+                path.display()
+            ));
+        }
+        files.push(path);
     }
     // Relative to the repository root, where the command runs, so the report is short.
     run(plotter("render").arg("docs/plots").args(files))

@@ -29,6 +29,7 @@
 
 use crate::expect;
 use crate::json::Json;
+use crate::net;
 use crate::util::{
     CrossToolchain, Package, TimedOutput, firmware_dir, read_file, run, run_with_timeout,
     workspace_packages,
@@ -55,6 +56,9 @@ pub struct Board {
     dir: PathBuf,
     /// Name of the binary target.
     bin: String,
+    /// `net = "tcp-echo"`: QEMU runs with the host side of [`crate::net`] (ports for
+    /// `{port7}` / `{port9}`, the echo client, the stream sink).
+    net: Option<String>,
 }
 
 /// The `-icount` shift of a run: `shift=N` or `shift=auto`.
@@ -279,6 +283,11 @@ fn board_from(pkg: &Package) -> Result<Board, String> {
             .map_err(|_| bad("`timeout` must be whole seconds"))?,
         _ => return Err(bad("`timeout` must be a number")),
     };
+    let net = match qemu.get("net") {
+        Json::Null => None,
+        Json::String(kind) if kind == "tcp-echo" => Some(kind.clone()),
+        _ => return Err(bad("`net` must be \"tcp-echo\"")),
+    };
     let bin = pkg
         .target_names("bin")
         .first()
@@ -291,6 +300,7 @@ fn board_from(pkg: &Package) -> Result<Board, String> {
         timeout: Duration::from_secs(timeout),
         dir: pkg.dir.clone(),
         bin,
+        net,
     })
 }
 
@@ -414,14 +424,39 @@ fn run_board(board: &Board, shift: Option<&Shift>) -> Result<BoardRun, String> {
         .join(&board.target)
         .join("release")
         .join(&board.bin);
-    let CommandLine { args, shift } = board.command_line(&elf.to_string_lossy(), shift)?;
+    let CommandLine { mut args, shift } = board.command_line(&elf.to_string_lossy(), shift)?;
     let expected = expected_for(&read_file(&board.dir.join("expected.txt"))?, shift.as_ref());
     let patterns = expect::parse_expected(&expected)
         .map_err(|e| format!("{}/expected.txt: {e}", board.name))?;
+    let rig = match board.net {
+        Some(_) => {
+            let rig = net::NetRig::start()?;
+            for arg in &mut args {
+                *arg = arg
+                    .replace("{port7}", &rig.port7.to_string())
+                    .replace("{port9}", &rig.port9.to_string());
+            }
+            Some(rig)
+        }
+        None => None,
+    };
     let mut cmd = Command::new(&args[0]);
     cmd.args(&args[1..]);
-    let output = run_with_timeout(&mut cmd, board.timeout)?;
-    let checked = expect::check(&patterns, &output.stdout);
+    let mut output = run_with_timeout(&mut cmd, board.timeout)?;
+    let mut checked = expect::check(&patterns, &output.stdout);
+    if let Some(rig) = rig {
+        match rig.finish(&output.stdout) {
+            Ok(summary) => {
+                output.stdout.push_str(&format!("[xtask] {summary}\n"));
+            }
+            Err(e) => {
+                checked = Err(match checked {
+                    Ok(()) => e,
+                    Err(c) => format!("{c}; {e}"),
+                });
+            }
+        }
+    }
     let exit = match output.status {
         None => Err(format!("timed out after {} s", board.timeout.as_secs())),
         Some(status) if !status.success() => Err(format!("QEMU exited with {status}")),
@@ -454,6 +489,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             dir: PathBuf::new(),
             bin: "b".into(),
+            net: None,
         }
     }
 

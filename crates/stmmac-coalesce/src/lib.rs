@@ -167,6 +167,11 @@
 //! - [`tx`]: [`TxRing`], [`TxToken`], the cleanup timer ([`CleanupTimer`], [`QueueTimer`]).
 //! - [`rx`]: [`RxRing`], [`RxFrame`].
 //! - `sim` (feature `sim`): the behavioural DWMAC and PHY, the DMA arena, the seed proof.
+//! - `smoltcp` (feature `smoltcp`): `smoltcp::phy::Device` over a ring pair.
+//! - `embassy_net` (feature `embassy-net`): `embassy_net_driver::Driver`, woken from the DMA
+//!   interrupt and the TX cleanup timer.
+//! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on [`DwmacMdio`] or any
+//!   [`mdio_bus::Mdio`].
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
@@ -188,8 +193,12 @@ pub mod barrier;
 pub mod coalesce;
 mod desc;
 pub mod dma;
+#[cfg(feature = "embassy-net")]
+pub mod embassy_net;
 mod error;
 pub mod mac;
+#[cfg(feature = "miim")]
+pub mod miim;
 pub mod phy;
 pub mod regs;
 pub mod rx;
@@ -204,6 +213,8 @@ pub mod rx;
     clippy::arithmetic_side_effects
 )]
 pub mod sim;
+#[cfg(feature = "smoltcp")]
+pub mod smoltcp;
 pub mod tx;
 
 /// The MDIO trait crate, re-exported so users of [`DwmacMdio`] need no extra dependency.

@@ -1,0 +1,379 @@
+//! [`smoltcp::phy::Device`] over a [`TxRing`] / [`RxRing`] pair (feature `smoltcp`).
+//!
+//! [`Device`] borrows the MAC, both rings and a scratch buffer for as long as the caller
+//! lets smoltcp poll (`iface.poll(now, &mut device, &mut sockets)`); between polls the rings
+//! are reachable through [`Device::tx`] / [`Device::rx`] for the TX cleanup timer
+//! ([`TxRing::on_timer`]) and the DMA interrupt ([`TxRing::service`], [`RxRing::service`]).
+//!
+//! # Tokens (zero copy)
+//!
+//! - **TX**: `transmit()` reserves a descriptor ([`TxRing::reserve`]) and returns `None`
+//!   when none is free or the link is down ([`Dwmac::set_link`]), so a token always has a
+//!   descriptor behind it and `TxToken::consume` cannot fail: smoltcp writes the frame
+//!   straight into the descriptor's DMA buffer, and [`TxToken::commit`](crate::TxToken::commit)
+//!   hands it over (IC, the cleanup timer per the ring's strategy, poll demand). A token
+//!   smoltcp drops unused costs nothing.
+//! - **RX**: `receive()` hands out a token only for a complete, good frame
+//!   ([`RxRing::receive`]; errored, runt, oversized and partial frames are dropped and
+//!   counted by the ring). Consuming it lends smoltcp the DMA buffer itself when the frame
+//!   fits one descriptor; **a frame spanning descriptors is copied once**, into the scratch
+//!   buffer given to [`Device::new`] ([`RxRing::max_frame`] bytes). The descriptors go back
+//!   to the DMA when smoltcp's closure returns.
+//!
+//! # Capabilities
+//!
+//! Medium Ethernet; MTU = the smaller of the RX ring's largest frame and the TX buffer
+//! (1514 with the defaults: a 1500-byte IP MTU); no burst limit (the RX ring refills as
+//! frames are consumed, and smoltcp would otherwise cap its TCP window to the burst);
+//! checksums in software (the driver leaves TDES1.CIC at 0).
+//!
+//! Two knobs serve measurements: [`Device::set_inflight_limit`] (a TSQ-like limit on frames
+//! below TCP, for seed 002's stream) and [`Device::with_probe`] (driver and token costs from
+//! a free-running counter).
+//!
+//! ```
+//! use smoltcp::phy::{Device as _, TxToken as _};
+//! use smoltcp::time::Instant;
+//! use stmmac_coalesce::sim::seed::Rig;
+//! use stmmac_coalesce::smoltcp::Device;
+//! use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
+//!
+//! let mut rig = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce)?;
+//! let mut scratch = [0u8; 1518];
+//! let mut dev = Device::new(&rig.mac, &mut rig.tx, &mut rig.rx, &mut scratch);
+//! assert!(dev.receive(Instant::ZERO).is_none());   // nothing arrived
+//! let t = dev.transmit(Instant::ZERO).unwrap();    // a descriptor is reserved
+//! t.consume(60, |b| b.fill(0xAB));                 // written in the DMA buffer, sent
+//! assert_eq!(rig.bus.model(|m| m.sent().len()), 1);
+//! # Ok::<(), stmmac_coalesce::Error>(())
+//! ```
+
+use ::smoltcp::phy::{self, ChecksumCapabilities, DeviceCapabilities, Medium};
+use ::smoltcp::time::Instant;
+use hwtimer_core::RegisterBus;
+
+use crate::dma::CacheOps;
+use crate::error::Error;
+use crate::mac::Dwmac;
+use crate::rx::{RxFrame, RxRing};
+use crate::tx::{CleanupTimer, TxRing};
+
+/// Counters of a [`Device`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DeviceStats {
+    /// Frames handed to smoltcp.
+    pub rx_frames: u64,
+    /// Of those, frames that spanned descriptors (copied once into the scratch buffer).
+    pub rx_copied: u64,
+    /// Frames that did not fit the scratch buffer (smoltcp got an empty frame).
+    pub rx_too_long: u64,
+    /// Frames queued for transmission.
+    pub tx_frames: u64,
+    /// `transmit()` answered `None` because every descriptor was in flight.
+    pub tx_ring_full: u64,
+    /// `transmit()` answered `None` because the link was down.
+    pub tx_link_down: u64,
+    /// `transmit()` answered `None` because [`Device::set_inflight_limit`] frames were
+    /// waiting to be reclaimed.
+    pub tx_inflight_limited: u64,
+    /// Frames the ring refused at commit (smoltcp asked for 0 bytes or more than a buffer;
+    /// stays 0).
+    pub tx_errors: u64,
+    /// Probe units in the driver's TX path: reserving the descriptor and committing the
+    /// frame (IC, cleanup timer, handover, poll demand), without smoltcp's work.
+    pub tx_driver_units: u64,
+    /// Probe units in the driver's RX path: finding the frame, lending or assembling it, and
+    /// giving its descriptors back, without smoltcp's work.
+    pub rx_driver_units: u64,
+    /// Probe units of whole TX tokens: the driver plus smoltcp writing the frame.
+    pub tx_token_units: u64,
+    /// Probe units of whole RX tokens: the driver plus smoltcp processing the frame.
+    pub rx_token_units: u64,
+}
+
+#[derive(Debug, Default)]
+struct RxCount {
+    frames: u64,
+    copied: u64,
+    too_long: u64,
+    units: u64,
+    token_units: u64,
+}
+
+#[derive(Debug, Default)]
+struct TxCount {
+    frames: u64,
+    ring_full: u64,
+    link_down: u64,
+    limited: u64,
+    errors: u64,
+    units: u64,
+    token_units: u64,
+}
+
+/// A probe that measures nothing.
+fn no_probe() -> u64 {
+    0
+}
+
+/// `b - a` of a counter that may wrap at 32 bits.
+fn span(a: u64, b: u64) -> u64 {
+    b.wrapping_sub(a) & 0xFFFF_FFFF
+}
+
+/// smoltcp's view of a DWMAC and its rings; see the [module docs](self).
+pub struct Device<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+    mac: &'r Dwmac<B>,
+    tx: &'r mut TxRing<T, C>,
+    rx: &'r mut RxRing<C>,
+    scratch: &'r mut [u8],
+    inflight_limit: usize,
+    probe: fn() -> u64,
+    rx_count: RxCount,
+    tx_count: TxCount,
+}
+
+impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B, T, C> {
+    /// A device over `mac` and its started rings. `scratch` receives frames that span
+    /// descriptors: give it [`RxRing::max_frame`] bytes (a shorter one drops longer
+    /// spanning frames, counted in [`DeviceStats::rx_too_long`]).
+    pub fn new(
+        mac: &'r Dwmac<B>,
+        tx: &'r mut TxRing<T, C>,
+        rx: &'r mut RxRing<C>,
+        scratch: &'r mut [u8],
+    ) -> Self {
+        Self {
+            mac,
+            tx,
+            rx,
+            scratch,
+            inflight_limit: usize::MAX,
+            probe: no_probe,
+            rx_count: RxCount::default(),
+            tx_count: TxCount::default(),
+        }
+    }
+
+    /// Measure the driver's share of each frame with `probe`, a free-running counter (for
+    /// example the CPU's retired-instruction counter; it may wrap at 32 bits).
+    pub fn with_probe(mut self, probe: fn() -> u64) -> Self {
+        self.probe = probe;
+        self
+    }
+
+    /// Hand out `transmit()` tokens only while fewer than `limit` frames wait to be
+    /// reclaimed by the cleanup path ([`TxRing::service`], [`TxRing::on_timer`],
+    /// [`TxRing::reclaim`]; 0: no limit beyond the ring). Linux's TCP small queues do this to a socket
+    /// whose frames the driver has not completed (two packets at low rates), which is how
+    /// the TX cleanup path gates a TCP stream in seed 002. Tokens paired with a received
+    /// frame (ACKs, ARP and ICMP replies) only need a free descriptor.
+    pub fn set_inflight_limit(&mut self, limit: usize) {
+        self.inflight_limit = if limit == 0 { usize::MAX } else { limit };
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> DeviceStats {
+        DeviceStats {
+            rx_frames: self.rx_count.frames,
+            rx_copied: self.rx_count.copied,
+            rx_too_long: self.rx_count.too_long,
+            tx_frames: self.tx_count.frames,
+            tx_ring_full: self.tx_count.ring_full,
+            tx_link_down: self.tx_count.link_down,
+            tx_inflight_limited: self.tx_count.limited,
+            tx_errors: self.tx_count.errors,
+            tx_driver_units: self.tx_count.units,
+            rx_driver_units: self.rx_count.units,
+            tx_token_units: self.tx_count.token_units,
+            rx_token_units: self.rx_count.token_units,
+        }
+    }
+
+    /// The MAC.
+    pub fn mac(&self) -> &'r Dwmac<B> {
+        self.mac
+    }
+
+    /// The TX ring (cleanup timer, TI service, statistics).
+    pub fn tx(&mut self) -> &mut TxRing<T, C> {
+        self.tx
+    }
+
+    /// The RX ring (interrupt service, statistics).
+    pub fn rx(&mut self) -> &mut RxRing<C> {
+        self.rx
+    }
+}
+
+/// Reserve a TX descriptor, counting why not.
+fn reserve<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps>(
+    tx: &'a mut TxRing<T, C>,
+    mac: &'a Dwmac<B>,
+    count: &mut TxCount,
+    limit: usize,
+) -> Option<crate::tx::TxToken<'a, B, T, C>> {
+    // Frames count against the limit until the cleanup path (TI service, cleanup timer)
+    // reclaims them, as an skb counts against TSQ until its TX completion frees it.
+    if tx.pending() >= limit {
+        count.limited = count.limited.wrapping_add(1);
+        return None;
+    }
+    match tx.reserve(mac) {
+        Ok(t) => Some(t),
+        Err(Error::LinkDown) => {
+            count.link_down = count.link_down.wrapping_add(1);
+            None
+        }
+        Err(_) => {
+            count.ring_full = count.ring_full.wrapping_add(1);
+            None
+        }
+    }
+}
+
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::Device for Device<'_, B, T, C> {
+    type RxToken<'a>
+        = RxToken<'a, C>
+    where
+        Self: 'a;
+    type TxToken<'a>
+        = TxToken<'a, B, T, C>
+    where
+        Self: 'a;
+
+    fn receive(&mut self, _timestamp: Instant) -> Option<(Self::RxToken<'_>, Self::TxToken<'_>)> {
+        let probe = self.probe;
+        let t0 = probe();
+        // The reply's descriptor first: without one the frame stays in the ring.
+        let tx = reserve(self.tx, self.mac, &mut self.tx_count, usize::MAX)?;
+        let t1 = probe();
+        let frame = self.rx.receive(self.mac).ok()?;
+        let t2 = probe();
+        Some((
+            RxToken {
+                frame,
+                scratch: &mut *self.scratch,
+                count: &mut self.rx_count,
+                probe,
+                spent: span(t1, t2),
+            },
+            TxToken {
+                token: tx,
+                count: &mut self.tx_count,
+                probe,
+                spent: span(t0, t1),
+            },
+        ))
+    }
+
+    fn transmit(&mut self, _timestamp: Instant) -> Option<Self::TxToken<'_>> {
+        let probe = self.probe;
+        let t0 = probe();
+        let token = reserve(self.tx, self.mac, &mut self.tx_count, self.inflight_limit)?;
+        Some(TxToken {
+            token,
+            count: &mut self.tx_count,
+            probe,
+            spent: span(t0, probe()),
+        })
+    }
+
+    fn capabilities(&self) -> DeviceCapabilities {
+        let mut caps = DeviceCapabilities::default();
+        caps.medium = Medium::Ethernet;
+        caps.max_transmission_unit = self.rx.max_frame().min(self.tx.buf_size());
+        caps.max_burst_size = None;
+        caps.checksum = ChecksumCapabilities::default();
+        caps
+    }
+}
+
+/// An RX token: a complete frame, its descriptors still held.
+pub struct RxToken<'a, C: CacheOps> {
+    frame: RxFrame<'a, C>,
+    scratch: &'a mut [u8],
+    count: &'a mut RxCount,
+    probe: fn() -> u64,
+    spent: u64,
+}
+
+/// A TX token: a reserved descriptor whose DMA buffer smoltcp fills.
+pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+    token: crate::tx::TxToken<'a, B, T, C>,
+    count: &'a mut TxCount,
+    probe: fn() -> u64,
+    spent: u64,
+}
+
+impl<C: CacheOps> phy::RxToken for RxToken<'_, C> {
+    fn consume<R, F>(self, f: F) -> R
+    where
+        F: FnOnce(&[u8]) -> R,
+    {
+        let Self {
+            mut frame,
+            scratch,
+            count,
+            probe,
+            spent,
+        } = self;
+        let t0 = probe();
+        let copied = !frame.is_contiguous();
+        let mut stack = 0;
+        let r = match frame.bytes(scratch) {
+            Ok(bytes) => {
+                count.frames = count.frames.wrapping_add(1);
+                count.copied = count.copied.wrapping_add(u64::from(copied));
+                let s0 = probe();
+                let r = f(bytes);
+                stack = span(s0, probe());
+                r
+            }
+            Err(_) => {
+                count.too_long = count.too_long.wrapping_add(1);
+                f(&[])
+            }
+        };
+        // The descriptors go back to the DMA here.
+        drop(frame);
+        let total = span(t0, probe());
+        count.units = count
+            .units
+            .wrapping_add(spent.wrapping_add(total.saturating_sub(stack)));
+        count.token_units = count.token_units.wrapping_add(spent.wrapping_add(total));
+        r
+    }
+}
+
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::TxToken
+    for TxToken<'_, B, T, C>
+{
+    fn consume<R, F>(self, len: usize, f: F) -> R
+    where
+        F: FnOnce(&mut [u8]) -> R,
+    {
+        let Self {
+            mut token,
+            count,
+            probe,
+            spent,
+        } = self;
+        let t0 = probe();
+        let buf = token.buffer();
+        let n = len.min(buf.len());
+        let r = f(buf.get_mut(..n).unwrap_or_default());
+        let t1 = probe();
+        match token.commit(if len > n { 0 } else { n }) {
+            Ok(_) => count.frames = count.frames.wrapping_add(1),
+            Err(_) => count.errors = count.errors.wrapping_add(1),
+        }
+        let t2 = probe();
+        count.units = count.units.wrapping_add(spent.wrapping_add(span(t1, t2)));
+        count.token_units = count
+            .token_units
+            .wrapping_add(spent.wrapping_add(span(t0, t2)));
+        r
+    }
+}

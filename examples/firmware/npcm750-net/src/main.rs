@@ -1,0 +1,1179 @@
+//! TCP/IP over `stmmac-coalesce` on QEMU's `npcm750-evb`, against QEMU's user-mode network.
+//!
+//! The same board as `npcm750` (GMAC0 at 0xf080_2000, the Cortex-A9 global timer, the
+//! MPCore GIC), with smoltcp on top of the driver's `smoltcp::phy::Device`. Bring-up: DMA
+//! soft reset, PHY autonegotiation over the driver's MDIO (QEMU resolves 1000/full), rings
+//! over `DmaMemory` statics (TX: 32 descriptors of 1536 bytes, filled in place by smoltcp;
+//! RX: 48 descriptors of 512 bytes, so full-size segments span three descriptors and are
+//! copied once), GMAC0's interrupt (GIC ID 46) counting TI/RI and handing the events to the
+//! main loop, which services TX on TI only (stmmac's separate TX NAPI) and runs the cleanup
+//! timer by polling the global-timer comparator through `HrTimers::on_interrupt`.
+//!
+//! 1. **DHCPv4** from slirp's server: the lease is 10.0.2.15, the router 10.0.2.2. The DNS
+//!    servers slirp offers are ignored: this firmware addresses nothing but 10.0.2.2 and the
+//!    DHCP server (10.0.2.3 would forward to the host's resolver).
+//! 2. **ICMP echo** with the gateway 10.0.2.2 (answered inside QEMU).
+//! 3. **TCP echo on port 7**, reached from the host through `hostfwd=tcp:127.0.0.1:P-:7`,
+//!    for as many connections as come (four listening sockets, so a client may open the
+//!    next one while the last closes), until a connection to **port 9** or an idle timeout
+//!    of [`IDLE_TIMEOUT_S`] seconds of guest time. It prints
+//!    `tcp-echo: bytes=<n> connections=<c>`; `cargo xtask qemu` checks both against what its
+//!    client sent.
+//! 4. If the port-9 connection carries `sink <port> <bytes>`, **seed 002's TCP stream**: the
+//!    firmware sends `<bytes>` to 10.0.2.2:`<port>` (the host's 127.0.0.1, where xtask
+//!    listens) three times, with a 32-descriptor TX ring, `tx-frames 25`, `tx-usecs 1000`,
+//!    and TX cleanup on (a) a 10 ms tick, (b) the hrtimer re-armed on every packet, (c) the
+//!    hrtimer armed once; then once more with per-frame TX interrupts (`tx-frames 1`) for
+//!    the interrupt count. Each stream runs on rings of its own after a DMA soft reset.
+//!
+//! # Measurements (`bench:` lines)
+//!
+//! Guest time is the global timer (100 MHz under QEMU); under `-icount shift=0` one
+//! instruction is one nanosecond, so guest time is CPU work plus the time the CPU spins
+//! waiting. QEMU transmits synchronously and has no line rate: the ratios between the
+//! strategies are the result.
+//!
+//! - `qemu_tcp_stream_{jiffies,rearm,arm_once}`: bytes per second of guest time, from the
+//!   connection established to the last byte acknowledged, and their ratios.
+//! - The stream runs with the device's in-flight limit at [`TSQ_FRAMES`] frames (Linux's TCP
+//!   small queues let a socket have two packets below TCP at low rates; smoltcp has no such
+//!   limit, so the device applies it): the frames the driver has not reclaimed gate the
+//!   stream, as in the seed.
+//! - `qemu_tx_insns_per_frame` / `qemu_rx_insns_per_frame`: PMU instructions (event 0x08)
+//!   in the driver's TX path (queueing a filled frame, the cleanup-timer decision included)
+//!   and RX path (taking a frame and handing its descriptor back), per frame, over the
+//!   armed-once stream; `*_smoltcp`: the whole token (smoltcp building or parsing the frame
+//!   in the DMA buffer, plus the driver).
+//! - `qemu_irqs_per_frame_{coalesced,per_frame}`: GMAC interrupts (TI and RI, taken through
+//!   the GIC) per frame sent or received, `tx-frames 25` against `tx-frames 1`.
+#![no_std]
+#![no_main]
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use core::cell::Cell;
+use fw_common::arm::gic::{self, Gic};
+use fw_common::arm::pmu;
+use fw_common::arm::{self};
+use fw_common::{Console, StaticCell, mmio, println};
+use hwtimer_core::{
+    Capabilities, ClockEvent, Clocksource, Continuous, HrTimers, Mmio, Monotonic, Restart,
+};
+use smoltcp::iface::{Config, Interface, SocketHandle, SocketSet, SocketStorage};
+use smoltcp::phy::ChecksumCapabilities;
+use smoltcp::socket::{dhcpv4, icmp, tcp};
+use smoltcp::time::Instant;
+use smoltcp::wire::{
+    EthernetAddress, HardwareAddress, Icmpv4Packet, Icmpv4Repr, IpAddress, IpCidr, Ipv4Address,
+};
+
+use stmmac_coalesce::mdio_bus::PhyAddr;
+use stmmac_coalesce::phy::{Advertise, Phy};
+use stmmac_coalesce::smoltcp::{Device, DeviceStats};
+use stmmac_coalesce::{
+    CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Dwmac,
+    Error, FrameFilter, Identity, LinkState, MacConfig, QueueTimer, RxConfig, RxRing,
+    TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
+};
+
+/// UART0 (16550, register shift 2).
+const UART0_BASE: usize = 0xf000_1000;
+const UART_THR: usize = UART0_BASE;
+const UART_LSR: usize = UART0_BASE + (5 << 2);
+const UART_LSR_THRE: u32 = 1 << 5;
+
+/// GMAC0 and its register window; GIC ID 46 (SPI 14) (docs/qemu.md).
+const GMAC0_BASE: usize = 0xf080_2000;
+const GMAC_LEN: usize = 0x1060;
+const IRQ_GMAC0: u32 = 46;
+/// DMA_STATUS of GMAC0, for the interrupt handler.
+const GMAC0_DMA_STATUS: usize = GMAC0_BASE + 0x1014;
+
+/// QEMU's default MAC for the first NIC, and slirp's gateway.
+const MAC: [u8; 6] = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
+const GATEWAY: Ipv4Address = Ipv4Address::new(10, 0, 2, 2);
+
+/// MPCore private region: GIC CPU interface +0x100, global timer +0x200, distributor +0x1000.
+const MPCORE_BASE: usize = 0xf03f_e000;
+const GIC_CPU: usize = MPCORE_BASE + 0x100;
+const GIC_DIST: usize = MPCORE_BASE + 0x1000;
+const GT_BASE: usize = MPCORE_BASE + 0x200;
+const GT_COUNTER_LO: usize = GT_BASE;
+const GT_COUNTER_HI: usize = GT_BASE + 0x04;
+const GT_CONTROL: usize = GT_BASE + 0x08;
+const GT_INT_STATUS: usize = GT_BASE + 0x0c;
+const GT_COMPARATOR_LO: usize = GT_BASE + 0x10;
+const GT_COMPARATOR_HI: usize = GT_BASE + 0x14;
+const GT_CONTROL_TIMER_ENABLE: u32 = 1 << 0;
+const GT_CONTROL_COMP_ENABLE: u32 = 1 << 1;
+/// Global-timer rate under QEMU at prescaler 0.
+const GT_HZ: u32 = 100_000_000;
+const TICKS_PER_MS: u64 = GT_HZ as u64 / 1000;
+
+/// Ring sizes: the seed's 32-descriptor TX ring of full-frame buffers; 48 RX descriptors of
+/// 512 bytes, so that every full-size TCP segment spans three descriptors.
+const TX_N: usize = 32;
+const TX_BUF: usize = 1536;
+const RX_N: usize = 48;
+const RX_BUF: usize = 512;
+/// Cache line for the ring layout: 16 (QEMU has no caches; descriptors unpadded).
+const LINE: usize = 16;
+const TX_BYTES: usize = ring_bytes(TX_N, TX_BUF, LINE);
+const RX_BYTES: usize = ring_bytes(RX_N, RX_BUF, LINE);
+/// CSR clock assumed for MII_ADDR.CR and RIWT (QEMU ignores both).
+const CSR_HZ: u32 = 125_000_000;
+/// Ring sets: the echo phase, then the streams (jiffies, re-arm, arm once, per-frame IC).
+const SETS: usize = 5;
+/// The seed's settings.
+const TX_FRAMES: u32 = 25;
+const TX_USECS: u32 = 1_000;
+/// The pre-seed jiffies tick: HZ = 100.
+const JIFFY_TICKS: u64 = 10 * TICKS_PER_MS;
+/// Frames a stream may have below TCP, unreclaimed (Linux's TSQ floor of two packets).
+const TSQ_FRAMES: usize = 2;
+
+/// Guest seconds without echo traffic after which the echo phase ends by itself.
+const IDLE_TIMEOUT_S: u64 = 20;
+/// Guest seconds the DHCP, ICMP and stream steps may take each.
+const STEP_TIMEOUT_S: u64 = 10;
+/// Bytes the stream sends at most (the host asks for its size).
+const MAX_STREAM: u32 = 16 << 20;
+
+// DMA memory, one TX and one RX region per ring set. The MMU is off: CPU addresses are bus
+// addresses (`Identity`), and QEMU is coherent (`Coherent`).
+static TX_MEM: [DmaMemory<TX_BYTES>; SETS] = [const { DmaMemory::new() }; SETS];
+static RX_MEM: [DmaMemory<RX_BYTES>; SETS] = [const { DmaMemory::new() }; SETS];
+/// Scratch for RX frames that span descriptors (the largest frame).
+static SCRATCH: StaticCell<[[u8; 1518]; SETS]> = StaticCell::new();
+
+/// smoltcp memory.
+const ECHO_SOCKETS: usize = 4;
+const ECHO_BUF: usize = 8192;
+const STREAM_BUF: usize = 16384;
+static SOCKETS: StaticCell<[SocketStorage<'static>; 8]> = StaticCell::new();
+static ECHO_MEM: StaticCell<[[u8; ECHO_BUF]; 2 * ECHO_SOCKETS]> = StaticCell::new();
+static CTRL_MEM: StaticCell<[[u8; 256]; 2]> = StaticCell::new();
+static STREAM_MEM: StaticCell<[u8; STREAM_BUF]> = StaticCell::new();
+static STREAM_RX: StaticCell<[u8; 256]> = StaticCell::new();
+static ICMP_META: StaticCell<[[icmp::PacketMetadata; 2]; 2]> = StaticCell::new();
+static ICMP_MEM: StaticCell<[[u8; 256]; 2]> = StaticCell::new();
+
+/// GMAC interrupts seen by [`on_irq`]: TI and RI events, and whether a TI waits for the
+/// main loop's cleanup.
+static IRQ_TI: AtomicU32 = AtomicU32::new(0);
+static IRQ_RI: AtomicU32 = AtomicU32::new(0);
+/// DMA_STATUS bits the handler acknowledged and the main loop has not serviced yet.
+static EVENTS: AtomicU32 = AtomicU32::new(0);
+static IRQ_OTHER: AtomicU32 = AtomicU32::new(0);
+
+// SAFETY: the distributor and CPU interface of the NPCM7xx MPCore region; only CPU0 runs.
+static GIC: Gic = unsafe { Gic::new(GIC_DIST, GIC_CPU) };
+
+/// UART0, polled.
+#[derive(Clone, Copy)]
+struct Uart0;
+
+impl Console for Uart0 {
+    fn write_byte(&mut self, byte: u8) {
+        // SAFETY: THR/LSR of UART0; this firmware is their only user, on CPU0.
+        unsafe {
+            while mmio::read32(UART_LSR) & UART_LSR_THRE == 0 {}
+            mmio::write32(UART_THR, u32::from(byte));
+        }
+    }
+}
+
+/// The PMU cycle counter (1 GHz of virtual time) for the driver's bounded waits.
+#[derive(Clone, Copy)]
+struct Cycles;
+
+impl Clocksource for Cycles {
+    fn bits(&self) -> u32 {
+        32
+    }
+    fn freq_hz(&self) -> u32 {
+        1_000_000_000
+    }
+    fn read(&self) -> u64 {
+        u64::from(pmu::cycles())
+    }
+}
+
+impl Continuous for Cycles {}
+
+fw_common::arm_board! {
+    name: "npcm750-net",
+    console: Uart0,
+    main: run,
+    irq: on_irq,
+}
+
+fw_common::arm_critical_section!();
+
+/// The 64-bit global-timer counter (high, low, high until stable).
+fn gt_read() -> u64 {
+    loop {
+        // SAFETY: the global-timer counter registers; reading has no side effect.
+        let (hi, lo, hi2) = unsafe {
+            (
+                mmio::read32(GT_COUNTER_HI),
+                mmio::read32(GT_COUNTER_LO),
+                mmio::read32(GT_COUNTER_HI),
+            )
+        };
+        if hi == hi2 {
+            return (u64::from(hi) << 32) | u64::from(lo);
+        }
+    }
+}
+
+/// The global timer as the time base.
+#[derive(Clone, Copy, Debug)]
+struct GtTime;
+
+impl Monotonic for GtTime {
+    fn now(&self) -> u64 {
+        gt_read()
+    }
+    fn freq_hz(&self) -> u32 {
+        GT_HZ
+    }
+}
+
+/// Global-timer comparator programmings so far.
+static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
+
+/// The global-timer comparator as a oneshot clockevent on the same counter. Its interrupt
+/// is left disabled in the GIC: the main loop polls the event flag through
+/// `HrTimers::on_interrupt` (a poll on an idle comparator is a spurious call, one MMIO read).
+#[derive(Debug)]
+struct GtEvent;
+
+impl GtEvent {
+    fn control(value: u32) {
+        // SAFETY: the global-timer control register (timer enable kept set); CPU0 only.
+        unsafe { mmio::write32(GT_CONTROL, GT_CONTROL_TIMER_ENABLE | value) };
+    }
+}
+
+impl ClockEvent for GtEvent {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::new(GT_HZ, 1, u64::from(u32::MAX)).with_phase_locked()
+    }
+    fn set_next_event(&mut self, delta: u64) -> Result<(), hwtimer_core::Error> {
+        if !(1..=u64::from(u32::MAX)).contains(&delta) {
+            return Err(hwtimer_core::Error::InvalidConfig);
+        }
+        Self::control(0);
+        let at = gt_read().saturating_add(delta);
+        // SAFETY: the comparator registers of CPU0's global-timer bank.
+        unsafe {
+            mmio::write32(GT_COMPARATOR_LO, at as u32);
+            mmio::write32(GT_COMPARATOR_HI, (at >> 32) as u32);
+        }
+        Self::control(GT_CONTROL_COMP_ENABLE);
+        GT_PROGRAMS.store(
+            GT_PROGRAMS.load(Ordering::Relaxed).wrapping_add(1),
+            Ordering::Relaxed,
+        );
+        Ok(())
+    }
+    fn shutdown(&mut self) {
+        Self::control(0);
+    }
+    fn ack(&mut self) -> bool {
+        // SAFETY: the event flag of CPU0's bank; reading has no effect.
+        let fired = unsafe { mmio::read32(GT_INT_STATUS) } & 1 != 0;
+        if fired {
+            Self::control(0);
+            // SAFETY: as above; W1C of the event flag.
+            unsafe { mmio::write32(GT_INT_STATUS, 1) };
+        }
+        fired
+    }
+}
+
+type Timers = HrTimers<GtEvent, GtTime, 8>;
+type Mac = Dwmac<Mmio<u32>>;
+static TIMERS: StaticCell<Timers> = StaticCell::new();
+
+/// The IRQ handler: GMAC0's DMA interrupt (TI, RI). Acknowledges and counts; the main
+/// loop does the cleanup (as NAPI would).
+fn on_irq() {
+    let iar = GIC.acknowledge();
+    let id = gic::iar_id(iar);
+    if id == gic::SPURIOUS_ID {
+        return;
+    }
+    if id == IRQ_GMAC0 {
+        // SAFETY: GMAC0's DMA_STATUS; the main loop never reads or writes it while IRQs are
+        // enabled (it uses the counters below).
+        let st = unsafe { mmio::read32(GMAC0_DMA_STATUS) };
+        if st & 1 != 0 {
+            IRQ_TI.store(IRQ_TI.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        }
+        EVENTS.store(
+            EVENTS.load(Ordering::Relaxed) | (st & regs::DMA_STATUS_W1C),
+            Ordering::Relaxed,
+        );
+        if st & (1 << 6) != 0 {
+            IRQ_RI.store(IRQ_RI.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        }
+        // SAFETY: W1C of the bits just read (summaries included), as Linux acknowledges.
+        unsafe { mmio::write32(GMAC0_DMA_STATUS, st & regs::DMA_STATUS_W1C) };
+    } else {
+        GIC.disable(id);
+        IRQ_OTHER.store(IRQ_OTHER.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
+    GIC.end_of_interrupt(iar);
+}
+
+/// The PMU instruction counter, as the device's cost probe.
+fn insns() -> u64 {
+    u64::from(pmu::instructions())
+}
+
+/// Guest time for smoltcp.
+fn instant(ticks: u64) -> Instant {
+    Instant::from_micros((ticks / (GT_HZ as u64 / 1_000_000)) as i64)
+}
+
+/// The pre-seed cleanup timer: a `timer_list` on a HZ = 100 jiffies clock. Its time is
+/// the global timer in 10 ms ticks; the main loop fires it at the first tick boundary at or
+/// after its deadline ([`Phase::poll`]), as the jiffies timer wheel does.
+#[derive(Debug, Default)]
+struct JiffyTimer {
+    deadline: Cell<Option<u64>>,
+}
+
+impl JiffyTimer {
+    fn jiffies() -> u64 {
+        gt_read() / JIFFY_TICKS
+    }
+}
+
+impl CleanupTimer for JiffyTimer {
+    fn freq_hz(&self) -> u32 {
+        100
+    }
+    fn now(&self) -> u64 {
+        Self::jiffies()
+    }
+    fn is_queued(&self) -> bool {
+        self.deadline.get().is_some()
+    }
+    fn start(&self, deadline: u64) -> Result<(), Error> {
+        self.deadline.set(Some(deadline));
+        Ok(())
+    }
+    fn restart(&self, deadline: u64) -> Result<(), Error> {
+        self.deadline.set(Some(deadline));
+        Ok(())
+    }
+    fn cancel(&self) -> bool {
+        self.deadline.take().is_some()
+    }
+}
+
+/// The hrtimer cleanup timer: a slot of the global-timer queue.
+type HrTimer = QueueTimer<'static, GtEvent, GtTime, 8>;
+
+/// What a phase's cleanup timer needs from the main loop.
+trait Expire: CleanupTimer + Sized {
+    /// Run the expired timer: `on_timer` on the ring when it is due.
+    fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, timers: &Timers);
+}
+
+impl Expire for HrTimer {
+    fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, timers: &Timers) {
+        let id = tx.timer().id();
+        timers.on_interrupt(|slot, now| {
+            if slot == id {
+                tx.on_timer(mac, now)
+            } else {
+                Restart::No
+            }
+        });
+    }
+}
+
+impl Expire for JiffyTimer {
+    fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, _timers: &Timers) {
+        let now = JiffyTimer::jiffies();
+        if tx.timer().deadline.get().is_some_and(|d| now >= d) {
+            tx.timer().deadline.set(None);
+            if let Restart::At(at) = tx.on_timer(mac, now) {
+                tx.timer().deadline.set(Some(at));
+            }
+        }
+    }
+}
+
+/// One phase's device and cleanup.
+struct Phase<'r, T: Expire> {
+    dev: Device<'r, Mmio<u32>, T, Coherent>,
+    mac: &'r Mac,
+    timers: &'static Timers,
+}
+
+impl<T: Expire> Phase<'_, T> {
+    /// One round of the main loop: smoltcp, then the TX cleanup paths (the DMA interrupt's
+    /// events, as NAPI would, and the cleanup timer).
+    fn poll(&mut self, iface: &mut Interface, sockets: &mut SocketSet<'_>) {
+        let now = gt_read();
+        iface.poll(instant(now), &mut self.dev, sockets);
+        let events = DmaEvents(EVENTS.swap(0, Ordering::Relaxed));
+        let mac = self.mac;
+        // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI (or a TX fault)
+        // cleans the TX ring, an RX interrupt does not.
+        if events.tx_done() || events.tx_fault() || events.fatal() {
+            self.dev.tx().service(mac, events);
+        }
+        if !events.is_empty() {
+            self.dev.rx().service(mac, events);
+        }
+        T::poll(self.dev.tx(), mac, self.timers);
+    }
+}
+
+/// Verdict word.
+fn verdict(ok: bool) -> &'static str {
+    if ok { "ok" } else { "MISMATCH" }
+}
+
+fn run() -> bool {
+    match net() {
+        Ok(ok) => ok,
+        Err(e) => {
+            println!(Uart0, "error: {e:?}");
+            false
+        }
+    }
+}
+
+/// Ring set `i`'s DMA regions (each handed out once).
+fn regions(i: usize) -> Result<(DmaRegion, DmaRegion), Error> {
+    let tx = TX_MEM.get(i).and_then(|m| m.take());
+    let rx = RX_MEM.get(i).and_then(|m| m.take());
+    tx.zip(rx).ok_or(Error::RingSize)
+}
+
+/// DMA soft reset (QEMU's npcm-gmac only returns its current-descriptor pointers to the
+/// ring bases on a reset), then bring-up on set `i`'s rings, with `timer` as the TX cleanup
+/// timer.
+fn bring_up<T: CleanupTimer>(
+    mac: &Mac,
+    link: LinkState,
+    set: usize,
+    coalesce: CoalesceConfig,
+    strategy: TimerStrategy,
+    timer: T,
+) -> Result<(TxRing<T, Coherent>, RxRing<Coherent>), Error> {
+    arm::irq_disable();
+    mac.soft_reset(Cycles)?;
+    let setup = mac.configure_dma(&DmaConfig {
+        cache_line: LINE,
+        csr_hz: CSR_HZ,
+        ..DmaConfig::default()
+    })?;
+    mac.init_mac(&MacConfig {
+        address: MAC,
+        filter: FrameFilter::default(),
+    });
+    // SAFETY: the npcm750 runs with the MMU off; the GMAC's DMA sees every CPU address at
+    // the same bus address.
+    let addr = unsafe { Identity::new() };
+    let (tx_mem, rx_mem) = regions(set)?;
+    let tx_cfg = TxConfig {
+        descriptors: TX_N,
+        buf_size: TX_BUF,
+        coalesce,
+        strategy,
+    };
+    let rx_cfg = RxConfig {
+        descriptors: RX_N,
+        buf_size: RX_BUF,
+        ..RxConfig::default()
+    };
+    let mut tx = TxRing::new(tx_mem, &addr, &setup, tx_cfg, timer, Coherent)?;
+    let mut rx = RxRing::new(rx_mem, &addr, &setup, rx_cfg, Coherent)?;
+    tx.start(mac);
+    rx.start(mac);
+    mac.set_interrupts(regs::DMA_INTR_DEFAULT);
+    mac.set_link(link);
+    EVENTS.store(0, Ordering::Relaxed);
+    // SAFETY: `on_irq` acknowledges GMAC0 and disables anything else; no critical section
+    // is held here.
+    unsafe { arm::irq_enable() };
+    Ok((tx, rx))
+}
+
+fn net() -> Result<bool, Error> {
+    pmu::enable();
+    // SAFETY: the GMAC0 register block; this firmware is its only user.
+    let mac: Mac = Dwmac::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) });
+    println!(Uart0, "GMAC0 VERSION = {:#010x}", mac.version());
+    GtEvent::control(0);
+    GIC.init();
+    GIC.enable(IRQ_GMAC0, 0xa0, 1);
+    let alarm = hwtimer_core::Alarm::new(GtEvent, GtTime)?;
+    let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
+
+    // ---- The PHY: autonegotiation over this crate's MDIO, the MAC set from the result ----
+    mac.soft_reset(Cycles)?;
+    let phy = Phy::new(PhyAddr::from_bits(0));
+    let link = {
+        let mut mdio = mac.mdio(Cycles, CSR_HZ)?;
+        phy.start_autoneg(&mut mdio, Advertise::default())?;
+        let mut link = LinkState::DOWN;
+        for _ in 0..100 {
+            link = phy.poll(&mut mdio)?;
+            if link.up {
+                break;
+            }
+        }
+        link
+    };
+    println!(
+        Uart0,
+        "link: up {} Mbit/s {:?} duplex (autonegotiation over MDIO)",
+        link.speed.mbps(),
+        link.duplex
+    );
+    if !link.up {
+        return Ok(false);
+    }
+    let scratch = SCRATCH.init([[0; 1518]; SETS]);
+    let mut scratch = scratch.iter_mut();
+    let mut next_scratch = || scratch.next().map(|s| &mut s[..]).ok_or(Error::RingSize);
+
+    // ---- Echo phase: ring set 0, arm-once cleanup timer ----
+    let cfg = CoalesceConfig {
+        tx_frames: TX_FRAMES,
+        tx_usecs: TX_USECS,
+        ..CoalesceConfig::default()
+    };
+    let (mut tx, mut rx) = bring_up(
+        &mac,
+        link,
+        0,
+        cfg,
+        TimerStrategy::ArmOnce,
+        HrTimer::new(timers)?,
+    )?;
+    let mut phase = Phase {
+        dev: Device::new(&mac, &mut tx, &mut rx, next_scratch()?).with_probe(insns),
+        mac: &mac,
+        timers,
+    };
+
+    let mut config = Config::new(HardwareAddress::Ethernet(EthernetAddress(MAC)));
+    config.random_seed = u64::from(pmu::cycles()) ^ 0x5eed_0002;
+    let mut iface = Interface::new(config, &mut phase.dev, instant(gt_read()));
+    let storage = SOCKETS.init([const { SocketStorage::EMPTY }; 8]);
+    let mut sockets = SocketSet::new(&mut storage[..]);
+
+    // DHCP.
+    let dhcp = sockets.add(dhcpv4::Socket::new());
+    let deadline = gt_read() + STEP_TIMEOUT_S * 1000 * TICKS_PER_MS;
+    let mut lease = None;
+    while lease.is_none() && gt_read() < deadline {
+        phase.poll(&mut iface, &mut sockets);
+        if let Some(dhcpv4::Event::Configured(c)) = sockets.get_mut::<dhcpv4::Socket>(dhcp).poll() {
+            iface.update_ip_addrs(|a| {
+                a.clear();
+                let _ = a.push(IpCidr::Ipv4(c.address));
+            });
+            if let Some(r) = c.router {
+                let _ = iface.routes_mut().add_default_ipv4_route(r);
+            }
+            lease = Some((c.address.address(), c.router));
+        }
+    }
+    let Some((addr, router)) = lease else {
+        println!(Uart0, "dhcp: no lease within {STEP_TIMEOUT_S} s");
+        return Ok(false);
+    };
+    println!(Uart0, "dhcp: {addr}");
+    println!(
+        Uart0,
+        "dhcp: router {} (DNS servers ignored: the firmware talks to 10.0.2.2 only)",
+        router.map_or(IpAddress::Ipv4(Ipv4Address::UNSPECIFIED), IpAddress::Ipv4)
+    );
+    let router_ok = router == Some(GATEWAY);
+
+    // ICMP echo with the gateway.
+    let (meta, mem) = (
+        ICMP_META.init([[icmp::PacketMetadata::EMPTY; 2]; 2]),
+        ICMP_MEM.init([[0; 256]; 2]),
+    );
+    let [m0, m1] = meta;
+    let [b0, b1] = mem;
+    let icmp_h = sockets.add(icmp::Socket::new(
+        icmp::PacketBuffer::new(&mut m0[..], &mut b0[..]),
+        icmp::PacketBuffer::new(&mut m1[..], &mut b1[..]),
+    ));
+    let ping_ok = ping(&mut phase, &mut iface, &mut sockets, icmp_h)?;
+
+    // TCP echo.
+    let echo = echo_server(&mut phase, &mut iface, &mut sockets);
+    println!(
+        Uart0,
+        "tcp-echo: bytes={} connections={}", echo.bytes, echo.connections
+    );
+    let echo_ok = echo.connections > 0 || echo.sink.is_none();
+    let st0 = phase.dev.stats();
+    println!(
+        Uart0,
+        "tcp-echo: device rx {} frames ({} spanned 512-byte buffers, copied once), tx {} frames; RX ring errors {}",
+        st0.rx_frames,
+        st0.rx_copied,
+        st0.tx_frames,
+        phase.dev.rx().stats().errors
+    );
+    let _ = phase;
+
+    let mut stream_ok = true;
+    if let Some((port, bytes)) = echo.sink {
+        let mut s = || next_scratch();
+        stream_ok = streams(
+            &mac,
+            link,
+            timers,
+            &mut iface,
+            &mut sockets,
+            port,
+            bytes,
+            &mut s,
+        )?;
+    }
+    let irq_other = IRQ_OTHER.load(Ordering::Relaxed);
+    Ok(router_ok && ping_ok && echo_ok && stream_ok && irq_other == 0)
+}
+
+/// ICMP echo request to the gateway and its reply.
+fn ping<T: Expire>(
+    phase: &mut Phase<'_, T>,
+    iface: &mut Interface,
+    sockets: &mut SocketSet<'_>,
+    h: SocketHandle,
+) -> Result<bool, Error> {
+    const IDENT: u16 = 0x22b;
+    let payload = *b"timer-family ping";
+    let caps = ChecksumCapabilities::default();
+    sockets
+        .get_mut::<icmp::Socket>(h)
+        .bind(icmp::Endpoint::Ident(IDENT))
+        .map_err(|_| Error::RingSize)?;
+    let t0 = gt_read();
+    let deadline = t0 + STEP_TIMEOUT_S * 1000 * TICKS_PER_MS;
+    let mut sent = false;
+    while gt_read() < deadline {
+        phase.poll(iface, sockets);
+        let s = sockets.get_mut::<icmp::Socket>(h);
+        if !sent && s.can_send() {
+            let repr = Icmpv4Repr::EchoRequest {
+                ident: IDENT,
+                seq_no: 1,
+                data: &payload,
+            };
+            if let Ok(buf) = s.send(repr.buffer_len(), IpAddress::Ipv4(GATEWAY)) {
+                repr.emit(&mut Icmpv4Packet::new_unchecked(buf), &caps);
+                sent = true;
+            }
+        }
+        if s.can_recv() {
+            if let Ok((buf, from)) = s.recv() {
+                let ok = Icmpv4Packet::new_checked(buf)
+                    .ok()
+                    .and_then(|p| Icmpv4Repr::parse(&p, &caps).ok())
+                    .is_some_and(|r| {
+                        matches!(r, Icmpv4Repr::EchoReply { ident: IDENT, seq_no: 1, data } if data == payload)
+                    });
+                let us = (gt_read() - t0) / (TICKS_PER_MS / 1000);
+                println!(
+                    Uart0,
+                    "icmp: echo reply from {from} seq=1 ({} payload bytes, {us} us guest time): {}",
+                    payload.len(),
+                    verdict(ok && from == IpAddress::Ipv4(GATEWAY))
+                );
+                return Ok(ok && from == IpAddress::Ipv4(GATEWAY));
+            }
+        }
+    }
+    println!(Uart0, "icmp: no echo reply from {GATEWAY}: MISMATCH");
+    Ok(false)
+}
+
+/// What the echo phase saw.
+struct EchoResult {
+    bytes: u64,
+    connections: u32,
+    /// `sink <port> <bytes>` from the port-9 connection.
+    sink: Option<(u16, u32)>,
+}
+
+/// The echo server: port 7 until a port-9 connection or the idle timeout.
+fn echo_server<T: Expire>(
+    phase: &mut Phase<'_, T>,
+    iface: &mut Interface,
+    sockets: &mut SocketSet<'_>,
+) -> EchoResult {
+    let mem = ECHO_MEM.init([[0; ECHO_BUF]; 2 * ECHO_SOCKETS]);
+    let mut handles: [Option<SocketHandle>; ECHO_SOCKETS] = [None; ECHO_SOCKETS];
+    let mut bufs = mem.iter_mut();
+    for h in &mut handles {
+        if let (Some(r), Some(t)) = (bufs.next(), bufs.next()) {
+            let mut s = tcp::Socket::new(
+                tcp::SocketBuffer::new(&mut r[..]),
+                tcp::SocketBuffer::new(&mut t[..]),
+            );
+            let _ = s.listen(7);
+            *h = Some(sockets.add(s));
+        }
+    }
+    let [c0, c1] = CTRL_MEM.init([[0; 256]; 2]);
+    let mut ctrl = tcp::Socket::new(
+        tcp::SocketBuffer::new(&mut c0[..]),
+        tcp::SocketBuffer::new(&mut c1[..]),
+    );
+    let _ = ctrl.listen(9);
+    let ctrl_h = sockets.add(ctrl);
+    println!(
+        Uart0,
+        "tcp-echo: listening on ports 7 (x{ECHO_SOCKETS}) and 9"
+    );
+
+    let mut result = EchoResult {
+        bytes: 0,
+        connections: 0,
+        sink: None,
+    };
+    let mut open = [false; ECHO_SOCKETS];
+    let mut counted = [false; ECHO_SOCKETS];
+    let mut line = [0u8; 64];
+    let mut line_len = 0usize;
+    let mut ctrl_seen = false;
+    let mut last_activity = gt_read();
+    let idle = IDLE_TIMEOUT_S * 1000 * TICKS_PER_MS;
+    let mut tmp = [0u8; 2048];
+    loop {
+        phase.poll(iface, sockets);
+        let now = gt_read();
+        for ((h, open), counted) in handles.iter().zip(open.iter_mut()).zip(counted.iter_mut()) {
+            let Some(h) = *h else { continue };
+            let s = sockets.get_mut::<tcp::Socket>(h);
+            // A connection counts once it carried a byte: a SYN that slirp retransmits for a
+            // host connection already gone is reset before any data, and is not one.
+            if s.state() == tcp::State::Established && !*open {
+                *open = true;
+                *counted = false;
+                last_activity = now;
+            }
+            // Echo what fits in the send buffer.
+            while s.can_recv() && s.can_send() {
+                let room = s.send_capacity() - s.send_queue();
+                let want = room.min(tmp.len());
+                if want == 0 {
+                    break;
+                }
+                let got = s
+                    .recv(|b| {
+                        let n = b.len().min(want);
+                        tmp[..n].copy_from_slice(&b[..n]);
+                        (n, n)
+                    })
+                    .unwrap_or(0);
+                if got == 0 {
+                    break;
+                }
+                let _ = s.send_slice(&tmp[..got]);
+                result.bytes += got as u64;
+                last_activity = now;
+                if !*counted {
+                    *counted = true;
+                    result.connections += 1;
+                }
+            }
+            // The peer finished sending and everything was echoed: close our side.
+            if s.state() == tcp::State::CloseWait && s.recv_queue() == 0 && s.send_queue() == 0 {
+                s.close();
+            }
+            if !s.is_open() && *open {
+                *open = false;
+                let _ = s.listen(7);
+            }
+            if s.state() == tcp::State::Closed {
+                let _ = s.listen(7);
+            }
+        }
+        // Port 9: read the host's line until it closes, then finish.
+        let c = sockets.get_mut::<tcp::Socket>(ctrl_h);
+        if c.is_active() && c.state() != tcp::State::Listen {
+            ctrl_seen = true;
+        }
+        if c.can_recv() {
+            let _ = c.recv(|b| {
+                let n = b.len().min(line.len() - line_len);
+                line[line_len..line_len + n].copy_from_slice(&b[..n]);
+                line_len += n;
+                (b.len(), ())
+            });
+        }
+        let line_done = line[..line_len].contains(&b'\n');
+        if ctrl_seen && (line_done || c.state() == tcp::State::CloseWait || !c.is_open()) {
+            c.close();
+            result.sink = parse_sink(&line[..line_len]);
+            println!(
+                Uart0,
+                "tcp-echo: connection to port 9: finish{}",
+                if result.sink.is_some() {
+                    " (the host asks for the TCP stream)"
+                } else {
+                    ""
+                }
+            );
+            break;
+        }
+        if now.saturating_sub(last_activity) > idle {
+            println!(Uart0, "tcp-echo: idle for {IDLE_TIMEOUT_S} s: finish");
+            break;
+        }
+    }
+    // Let the closes go out, then drop the echo sockets.
+    for _ in 0..2000 {
+        phase.poll(iface, sockets);
+    }
+    for h in handles.into_iter().flatten() {
+        sockets.get_mut::<tcp::Socket>(h).abort();
+    }
+    phase.poll(iface, sockets);
+    for h in handles.into_iter().flatten() {
+        sockets.remove(h);
+    }
+    sockets.remove(ctrl_h);
+    result
+}
+
+/// `sink <port> <bytes>` (ASCII, one line).
+fn parse_sink(line: &[u8]) -> Option<(u16, u32)> {
+    let text = core::str::from_utf8(line).ok()?;
+    let mut words = text.split_ascii_whitespace();
+    if words.next()? != "sink" {
+        return None;
+    }
+    let port: u16 = words.next()?.parse().ok()?;
+    let bytes: u32 = words.next()?.parse().ok()?;
+    (port != 0 && bytes > 0 && bytes <= MAX_STREAM).then_some((port, bytes))
+}
+
+/// One stream's figures.
+#[derive(Clone, Copy, Default)]
+struct StreamResult {
+    bytes: u32,
+    ticks: u64,
+    dev: DeviceStats,
+    ti: u32,
+    ri: u32,
+    programs: u32,
+    ok: bool,
+}
+
+impl StreamResult {
+    fn bytes_per_s(&self) -> u64 {
+        u64::from(self.bytes) * u64::from(GT_HZ) / self.ticks.max(1)
+    }
+    fn irqs_per_frame_milli(&self) -> u64 {
+        let frames = self.dev.tx_frames + self.dev.rx_frames;
+        u64::from(self.ti + self.ri) * 1000 / frames.max(1)
+    }
+}
+
+/// The four streams on ring sets 1 to 4.
+#[allow(clippy::too_many_arguments)]
+fn streams(
+    mac: &Mac,
+    link: LinkState,
+    timers: &'static Timers,
+    iface: &mut Interface,
+    sockets: &mut SocketSet<'_>,
+    port: u16,
+    bytes: u32,
+    scratch: &mut dyn FnMut() -> Result<&'static mut [u8], Error>,
+) -> Result<bool, Error> {
+    let seed = CoalesceConfig {
+        tx_frames: TX_FRAMES,
+        tx_usecs: TX_USECS,
+        ..CoalesceConfig::default()
+    };
+    let mem = STREAM_MEM.init([0; STREAM_BUF]);
+    let rx_mem = STREAM_RX.init([0; 256]);
+    let h = sockets.add(tcp::Socket::new(
+        tcp::SocketBuffer::new(&mut rx_mem[..]),
+        tcp::SocketBuffer::new(&mut mem[..]),
+    ));
+    println!(
+        Uart0,
+        "stream: {bytes} bytes to 10.0.2.2:{port}, TX ring {TX_N}, tx-frames {TX_FRAMES}, tx-usecs {TX_USECS}, at most {TSQ_FRAMES} frames unreclaimed (TSQ)"
+    );
+
+    // (a) The pre-seed timer_list at HZ = 100, re-armed (mod_timer) on every packet.
+    let jiffies = {
+        let (mut tx, mut rx) = bring_up(
+            mac,
+            link,
+            1,
+            seed,
+            TimerStrategy::RearmEveryPacket,
+            JiffyTimer::default(),
+        )?;
+        let mut p = Phase {
+            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
+            mac,
+            timers,
+        };
+        stream(&mut p, iface, sockets, h, port, 50_001, bytes, "jiffies")
+    };
+    // (b) The hrtimer re-armed on every packet (Linux).
+    let rearm = {
+        let (mut tx, mut rx) = bring_up(
+            mac,
+            link,
+            2,
+            seed,
+            TimerStrategy::RearmEveryPacket,
+            HrTimer::new(timers)?,
+        )?;
+        let mut p = Phase {
+            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
+            mac,
+            timers,
+        };
+        stream(&mut p, iface, sockets, h, port, 50_002, bytes, "rearm")
+    };
+    // (c) The hrtimer armed once (this crate).
+    let arm_once = {
+        let (mut tx, mut rx) = bring_up(
+            mac,
+            link,
+            3,
+            seed,
+            TimerStrategy::ArmOnce,
+            HrTimer::new(timers)?,
+        )?;
+        let mut p = Phase {
+            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
+            mac,
+            timers,
+        };
+        stream(&mut p, iface, sockets, h, port, 50_003, bytes, "arm_once")
+    };
+    // Per-frame TX interrupts (tx-frames 1), for the interrupt count.
+    let per_frame = {
+        let cfg = CoalesceConfig {
+            tx_frames: 1,
+            ..seed
+        };
+        let (mut tx, mut rx) = bring_up(
+            mac,
+            link,
+            4,
+            cfg,
+            TimerStrategy::ArmOnce,
+            HrTimer::new(timers)?,
+        )?;
+        let mut p = Phase {
+            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
+            mac,
+            timers,
+        };
+        stream(&mut p, iface, sockets, h, port, 50_004, bytes, "per_frame")
+    };
+
+    let (j, r, a, f) = (
+        jiffies.bytes_per_s(),
+        rearm.bytes_per_s(),
+        arm_once.bytes_per_s(),
+        per_frame.bytes_per_s(),
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tcp_stream_jiffies = {j} B/s"
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tcp_stream_rearm = {r} B/s"
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tcp_stream_arm_once = {a} B/s"
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tcp_stream_arm_once_over_jiffies = {} x",
+        Milli(a * 1000 / j.max(1))
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tcp_stream_arm_once_over_rearm = {} x",
+        Milli(a * 1000 / r.max(1))
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tcp_stream_rearm_over_jiffies = {} x",
+        Milli(r * 1000 / j.max(1))
+    );
+    let per = |units: u64, frames: u64| units / frames.max(1);
+    let d = arm_once.dev;
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tx_insns_per_frame = {} insns",
+        per(d.tx_driver_units, d.tx_frames)
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tx_insns_per_frame_smoltcp = {} insns",
+        per(d.tx_token_units, d.tx_frames)
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_rx_insns_per_frame = {} insns",
+        per(d.rx_driver_units, d.rx_frames)
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_rx_insns_per_frame_smoltcp = {} insns",
+        per(d.rx_token_units, d.rx_frames)
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_irqs_per_frame_coalesced = {} irqs",
+        Milli(arm_once.irqs_per_frame_milli())
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_irqs_per_frame_per_frame = {} irqs",
+        Milli(per_frame.irqs_per_frame_milli())
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_stream_timer_programs_per_frame_rearm = {} programs",
+        Milli(u64::from(rearm.programs) * 1000 / rearm.dev.tx_frames.max(1))
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_stream_timer_programs_per_frame_arm_once = {} programs",
+        Milli(u64::from(arm_once.programs) * 1000 / arm_once.dev.tx_frames.max(1))
+    );
+    let _ = f;
+    Ok(jiffies.ok && rearm.ok && arm_once.ok && per_frame.ok)
+}
+
+/// A value in thousandths, printed with three decimals.
+struct Milli(u64);
+
+impl core::fmt::Display for Milli {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}.{:03}", self.0 / 1000, self.0 % 1000)
+    }
+}
+
+/// One stream to 10.0.2.2:`port` from local port `local`.
+#[allow(clippy::too_many_arguments)]
+fn stream<T: Expire>(
+    p: &mut Phase<'_, T>,
+    iface: &mut Interface,
+    sockets: &mut SocketSet<'_>,
+    h: SocketHandle,
+    port: u16,
+    local: u16,
+    bytes: u32,
+    name: &str,
+) -> StreamResult {
+    p.dev.set_inflight_limit(TSQ_FRAMES);
+    let mut out = StreamResult {
+        bytes,
+        ..StreamResult::default()
+    };
+    let s = sockets.get_mut::<tcp::Socket>(h);
+    if s.connect(iface.context(), (GATEWAY, port), local).is_err() {
+        println!(Uart0, "stream {name}: connect refused");
+        return out;
+    }
+    let deadline = gt_read() + STEP_TIMEOUT_S * 1000 * TICKS_PER_MS * 6;
+    let mut chunk = [0u8; 1024];
+    let mut sent = 0u32;
+    let mut start: Option<u64> = None;
+    let mut end = None;
+    let (ti0, ri0, pr0) = (
+        IRQ_TI.load(Ordering::Relaxed),
+        IRQ_RI.load(Ordering::Relaxed),
+        GT_PROGRAMS.load(Ordering::Relaxed),
+    );
+    let dev0 = p.dev.stats();
+    while gt_read() < deadline {
+        p.poll(iface, sockets);
+        let s = sockets.get_mut::<tcp::Socket>(h);
+        if start.is_none() && s.state() == tcp::State::Established {
+            start = Some(gt_read());
+        }
+        while sent < bytes && s.can_send() {
+            let n = (bytes - sent).min(chunk.len() as u32) as usize;
+            for (i, b) in chunk[..n].iter_mut().enumerate() {
+                *b = (sent as usize + i) as u8;
+            }
+            match s.send_slice(&chunk[..n]) {
+                Ok(0) | Err(_) => break,
+                Ok(k) => sent += k as u32,
+            }
+        }
+        if sent == bytes && s.send_queue() == 0 && end.is_none() {
+            end = Some(gt_read());
+            s.close();
+        }
+        if end.is_some() && !s.is_open() {
+            break;
+        }
+    }
+    let dev1 = p.dev.stats();
+    out.dev = DeviceStats {
+        rx_copied: dev1.rx_copied - dev0.rx_copied,
+        rx_frames: dev1.rx_frames - dev0.rx_frames,
+        tx_frames: dev1.tx_frames - dev0.tx_frames,
+        tx_driver_units: dev1.tx_driver_units - dev0.tx_driver_units,
+        rx_driver_units: dev1.rx_driver_units - dev0.rx_driver_units,
+        tx_token_units: dev1.tx_token_units - dev0.tx_token_units,
+        rx_token_units: dev1.rx_token_units - dev0.rx_token_units,
+        ..dev1
+    };
+    out.ti = IRQ_TI.load(Ordering::Relaxed) - ti0;
+    out.ri = IRQ_RI.load(Ordering::Relaxed) - ri0;
+    out.programs = GT_PROGRAMS.load(Ordering::Relaxed).wrapping_sub(pr0);
+    let s = sockets.get_mut::<tcp::Socket>(h);
+    if !matches!(s.state(), tcp::State::Closed | tcp::State::TimeWait) {
+        s.abort();
+        p.poll(iface, sockets);
+    }
+    match (start, end) {
+        (Some(a), Some(b)) => {
+            out.ticks = b - a;
+            out.ok = true;
+            println!(
+                Uart0,
+                "stream {name}: {bytes} bytes in {} us guest time = {} B/s; frames tx {} rx {}, TI {} RI {}, comparator programmings {}",
+                out.ticks / (TICKS_PER_MS / 1000),
+                out.bytes_per_s(),
+                out.dev.tx_frames,
+                out.dev.rx_frames,
+                out.ti,
+                out.ri,
+                out.programs
+            );
+        }
+        _ => println!(
+            Uart0,
+            "stream {name}: incomplete ({sent} of {bytes} bytes queued): MISMATCH"
+        ),
+    }
+    out
+}
