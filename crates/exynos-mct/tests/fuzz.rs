@@ -107,6 +107,8 @@ proptest! {
         let bus = SimBus::new(&clock, MctModel::exynos4210().with_frc(start));
         let Ok(mut mct) = Mct::new(bus.clone(), config()) else { return Ok(()); };
         let _ = mct.start_frc();
+        // Garbage stays in the model (`force_read`) until the case ends, so the flag does too.
+        let mut forced = false;
         for (load, ops) in epochs {
             if let Some(v) = load {
                 // `&mut Mct`: nothing is lent out across the jump.
@@ -116,7 +118,6 @@ proptest! {
             let cache = UpperCache::new();
             let mut comp = mct.comparator(0).ok();
             let mut local = mct.local_timer(0).ok();
-            let mut forced = false;
             let mut last = time.now();
             for op in ops {
                 let truth = bus.model(|m| m.frc_value(clock.now_ns()));
@@ -162,9 +163,11 @@ proptest! {
                         && !forced
                     {
                         // 12 MHz: d ticks take d * 1e9 / 12e6 ns after the call began.
-                        let due = bus.model(|m| m.local_due_ns(0)).unwrap_or(0);
+                        let due = bus.model(|m| m.local_due_ns(0));
+                        prop_assert!(due.is_some(), "local timer armed for {d} ticks but not running");
+                        let due = due.unwrap_or(0);
                         let least = d * 1_000_000_000 / 12_000_000;
-                        prop_assert!(due >= t0 + least, "local timer due {} ns after the call for {d} ticks", due - t0);
+                        prop_assert!(due >= t0 + least, "local timer due {} ns after the call for {d} ticks", due as i128 - t0 as i128);
                     },
                     Op::LocalPeriodic(d) => if let Some(l) = local.as_mut() {
                         let _ = l.set_periodic(d);
