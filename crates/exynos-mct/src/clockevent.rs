@@ -25,7 +25,7 @@
 use hwtimer_core::{Capabilities, ClockEvent, Error, Reg, RegisterBus, RegisterBusExt};
 
 use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
-use crate::wstat::{self, WaitClock, WstatBit};
+use crate::wstat::{WaitClock, WstatBit};
 use crate::{Mct, drop_count};
 
 /// Smallest delta of both kinds (Linux: `0xF`).
@@ -163,16 +163,9 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
         mask: u32,
         clock: WaitClock,
     ) -> Result<(), Error> {
-        let cfg = self.mct.config().wstat;
-        wstat::write_and_wait(
-            self.mct.bus_ref(),
-            reg,
-            value,
-            Self::gwstat(mask),
-            clock,
-            &cfg,
-        )
-        .map(drop_count)
+        self.mct
+            .write_buffered(reg, value, Self::gwstat(mask), clock)
+            .map(drop_count)
     }
 
     fn write_compare(&self, value: u64, clock: WaitClock) -> Result<(), Error> {
@@ -254,10 +247,17 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
     }
 
     /// After a system resume, as Linux's `tick_resume` for "mct-comp" does: shut the
-    /// comparator down (its registers may have been lost with the block's power).
+    /// comparator down (its registers may have been lost with the block's power). An
+    /// acknowledgement its `G_COMPn` writes still owed from before the suspend is declared
+    /// lost with them (its bit cleared if it came: one write, only then; see
+    /// [`wstat`](crate::wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)).
     ///
     /// Errors: as [`try_shutdown`](Self::try_shutdown).
     pub fn resume(&mut self) -> Result<(), Error> {
+        let n = self.n;
+        self.mct.forget_owed(Self::gwstat(
+            regs::g_wstat_comp_l(n) | regs::g_wstat_comp_u(n) | regs::g_wstat_comp_add_incr(n),
+        ));
         self.live = true;
         self.try_shutdown()
     }
@@ -476,25 +476,27 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
         self.mct.bus_ref().read_raw(self.regs.icnto)
     }
 
+    fn wstat_bit(&self, mask: u32) -> WstatBit {
+        WstatBit {
+            status: Reg::new(self.regs.wstat.offset()),
+            mask,
+        }
+    }
+
     fn write_wait<R: tock_registers::RegisterLongName>(
         &self,
         reg: Reg<u32, R>,
         value: u32,
         mask: u32,
     ) -> Result<(), Error> {
-        let cfg = self.mct.config().wstat;
-        wstat::write_and_wait(
-            self.mct.bus_ref(),
-            Reg::new(reg.offset()),
-            value,
-            WstatBit {
-                status: Reg::new(self.regs.wstat.offset()),
-                mask,
-            },
-            self.mct.wait_clock(),
-            &cfg,
-        )
-        .map(drop_count)
+        self.mct
+            .write_buffered(
+                Reg::new(reg.offset()),
+                value,
+                self.wstat_bit(mask),
+                self.mct.wait_clock(),
+            )
+            .map(drop_count)
     }
 
     fn mask(&self) {
@@ -569,10 +571,14 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
 
     /// After a system resume, as Linux's `tick_resume` for "mct_tick" does: shut the
     /// timer down; and write `L_TCNTB` again (Linux writes it when the CPU comes up),
-    /// since the block may have lost it with its power.
+    /// since the block may have lost it with its power. An acknowledgement its writes
+    /// still owed from before the suspend is declared lost with them (its bit cleared if
+    /// it came: one write, only then; see
+    /// [`wstat`](crate::wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)).
     ///
     /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement.
     pub fn resume(&mut self) -> Result<(), Error> {
+        self.mct.forget_owed(self.wstat_bit(regs::L_WSTAT_ALL));
         self.init()
     }
 }

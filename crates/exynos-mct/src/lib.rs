@@ -153,6 +153,7 @@ pub mod wstat;
 pub use hwtimer_core as __hwtimer_core;
 
 use core::cell::Cell;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use critical_section::{CriticalSection, Mutex};
 use hwtimer_core::{Error, Reg, RegisterBus, RegisterBusExt};
@@ -162,7 +163,7 @@ pub use clocksource::{Frc, FrcTime, UpperCache};
 pub use wstat::{WaitClock, WstatConfig};
 
 use regs::{G_TCON, MCT_CFG};
-use wstat::WstatBit;
+use wstat::{Owed, WstatBit};
 
 /// Driver configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -266,7 +267,9 @@ fn with_cs<R>(f: impl FnOnce(CriticalSection<'_>) -> R) -> R {
 /// status read, on hardware a few cycles of the 24 MHz clock (about 1 µs with the MMIO
 /// accesses); only a block that never acknowledges holds them for the whole bound
 /// ([`WstatConfig`]: 1 ms of FRC time or `max_polls` polls), a failure Linux treats as
-/// fatal. Lower [`WstatConfig::timeout_ns`] if that worst case is too long for your
+/// fatal, and twice that bound when the previous `G_TCON` write's acknowledgement is still
+/// owed (its wait timed out: it is waited for first, see
+/// [`wstat`](wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)). Lower [`WstatConfig::timeout_ns`] if that worst case is too long for your
 /// interrupt latency budget. The alternatives were worse: a context that finds the
 /// register busy cannot wait for the other (on one core, the owner cannot run), and
 /// deferring its write to the owner makes a comparator enable land late, after its value
@@ -321,6 +324,13 @@ pub struct Mct<B: RegisterBus<Word = u32>> {
     /// The published 64-bit time of the time base ([`time`](Self::time)): every
     /// [`FrcTime`] is a view of it.
     time: Mutex<Cell<u64>>,
+    /// Acknowledgements still owed by writes whose wait timed out (see
+    /// [`write_buffered`](Self::write_buffered)). Kept here, not in the channels: a
+    /// channel dropped and taken again still owes them.
+    owed: Mutex<Cell<Owed>>,
+    /// Whether `owed` holds anything: the one load a buffered write pays while no wait
+    /// has failed (changed only inside the critical section that changes `owed`).
+    owed_any: AtomicBool,
 }
 
 impl<B: RegisterBus<Word = u32>> Mct<B> {
@@ -367,6 +377,8 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
                 taken: 0,
             })),
             time: Mutex::new(Cell::new(0)),
+            owed: Mutex::new(Cell::new(Owed::default())),
+            owed_any: AtomicBool::new(false),
         };
         if g_tcon & G_TCON::TIMER_ENABLE::SET.value != 0 && mct.frc_counts() {
             mct.update_shadow(|s| s.frc_counting = true);
@@ -499,8 +511,10 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
     /// Resume after a system suspend, as Linux's `exynos4_frc_resume` does: restart the
     /// FRC. The block may have lost power, so `G_TCON` and `G_INT_ENB` are read again
     /// into the shadows and stale write-status bits of `G_TCON` and `G_CNT` are cleared
-    /// first. If the count restarted below the published time (the block was reset), the
-    /// FRC is loaded with the published time before it starts, so the time base never goes
+    /// first (and no acknowledgement is still owed for them: see
+    /// [`wstat`](wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)). If the
+    /// count restarted below the published time (the block was reset), the FRC is loaded
+    /// with the published time before it starts, so the time base never goes
     /// back and keeps equalling the count the comparators compare against (time stands
     /// still across the suspend, like Linux's `CLOCK_MONOTONIC`).
     ///
@@ -517,6 +531,10 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
             .write_raw(regs::G_CNT_WSTAT_REG, regs::G_CNT_WSTAT_ALL);
         self.bus
             .write_raw(regs::G_WSTAT_REG, regs::G_WSTAT::TCON::SET.value);
+        // Whatever `G_CNT` and `G_TCON` writes still owed an acknowledgement before the
+        // suspend: it came (and was just cleared) or went with the block's power.
+        self.set_owed(Self::g_cnt_bit(regs::G_CNT_WSTAT_ALL), false);
+        self.set_owed(Self::g_tcon_bit(), false);
         self.update_shadow(|s| {
             s.g_tcon = g_tcon;
             s.g_tcon_known = true;
@@ -625,33 +643,118 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
 
     /// `G_CNT_L` then `G_CNT_U`, each acknowledged (bounded by polls: the count moves).
     fn write_g_cnt(&self, value: u64) -> Result<(), Error> {
-        let cfg = self.config.wstat;
-        let status = Reg::new(regs::G_CNT_WSTAT_REG.offset());
         let low = u32::try_from(value & u64::from(u32::MAX)).unwrap_or(u32::MAX);
         let high = u32::try_from(value >> 32).unwrap_or(u32::MAX);
-        wstat::write_and_wait(
-            &self.bus,
+        self.write_buffered(
             regs::G_CNT_L,
             low,
-            WstatBit {
-                status,
-                mask: regs::G_CNT_WSTAT::CNT_L::SET.value,
-            },
+            Self::g_cnt_bit(regs::G_CNT_WSTAT::CNT_L::SET.value),
             WaitClock::Iterations,
-            &cfg,
         )?;
-        wstat::write_and_wait(
-            &self.bus,
+        self.write_buffered(
             regs::G_CNT_U,
             high,
-            WstatBit {
-                status,
-                mask: regs::G_CNT_WSTAT::CNT_U::SET.value,
-            },
+            Self::g_cnt_bit(regs::G_CNT_WSTAT::CNT_U::SET.value),
             WaitClock::Iterations,
-            &cfg,
         )
         .map(drop_count)
+    }
+
+    fn g_cnt_bit(mask: u32) -> WstatBit {
+        WstatBit {
+            status: Reg::new(regs::G_CNT_WSTAT_REG.offset()),
+            mask,
+        }
+    }
+
+    fn g_tcon_bit() -> WstatBit {
+        WstatBit {
+            status: Reg::new(regs::G_WSTAT_REG.offset()),
+            mask: regs::G_WSTAT::TCON::SET.value,
+        }
+    }
+
+    /// A buffered write: `value` to `reg`, then the bounded wait for `bit` and its W1C
+    /// ([`wstat::write_and_wait`]), keeping the rule for an acknowledgement that comes
+    /// after its wait gave up ([`wstat`](wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)):
+    ///
+    /// - a wait that times out leaves `bit` **owed**: the write may still be taken over and
+    ///   acknowledged later;
+    /// - while `bit` is owed, this first waits for it (the same bounds) and clears it, and
+    ///   only then writes. If it still does not come, nothing is written and the result is
+    ///   [`Error::Timeout`].
+    ///
+    /// Why the driver, not the model or the tests: a status bit cannot say which write it
+    /// reports, and the block ignores a write issued before the previous one was
+    /// acknowledged (`docs/exynos-mct.md`). Writing again at once let the block drop the
+    /// new write while the old write's late bit ended the new wait, so the driver believed
+    /// a value the block never took: an older `L_ICNTB` count or `G_COMPn` value, so an
+    /// interrupt earlier than asked (the ClockEvent contract forbids it), or a stop or
+    /// start that never happened. Waiting first keeps every wait bounded and costs nothing
+    /// unless a wait failed before.
+    ///
+    /// Every buffered write of the driver goes through here. At most two waits (the owed
+    /// one, then the write's own); returns the status reads of the write's own wait.
+    #[inline]
+    pub(crate) fn write_buffered(
+        &self,
+        reg: Reg<u32>,
+        value: u32,
+        bit: WstatBit,
+        clock: WaitClock,
+    ) -> Result<u32, Error> {
+        // The normal path pays one relaxed load; the rest is out of line.
+        if self.owed_any.load(Ordering::Relaxed) {
+            self.settle_owed(bit, clock)?;
+        }
+        let result = wstat::write_and_wait(&self.bus, reg, value, bit, clock, &self.config.wstat);
+        if result.is_err() {
+            self.set_owed(bit, true);
+        }
+        result
+    }
+
+    /// If `bit` is owed: wait for it (bounded) and clear it, or fail with
+    /// [`Error::Timeout`] (nothing written).
+    #[cold]
+    #[inline(never)]
+    fn settle_owed(&self, bit: WstatBit, clock: WaitClock) -> Result<(), Error> {
+        if self.owes(bit) {
+            wstat::wait_and_clear(&self.bus, bit, clock, &self.config.wstat)?;
+            self.set_owed(bit, false);
+        }
+        Ok(())
+    }
+
+    /// Declare an acknowledgement owed for `bit` lost (the block may have lost power with
+    /// the write): clear the bit if it is owed, so a late one cannot end a later wait,
+    /// and owe nothing. No access when nothing is owed.
+    pub(crate) fn forget_owed(&self, bit: WstatBit) {
+        if self.owes(bit) {
+            self.bus.write_raw(bit.status, bit.mask);
+            self.set_owed(bit, false);
+        }
+    }
+
+    fn owes(&self, bit: WstatBit) -> bool {
+        // Relaxed is enough: a bit is set and read by the context that owns its register
+        // (`G_TCON`'s inside its exclusive section), so program order orders them.
+        self.owed_any.load(Ordering::Relaxed) && with_cs(|cs| self.owed.borrow(cs).get().owes(bit))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn set_owed(&self, bit: WstatBit, owed: bool) {
+        if !owed && !self.owed_any.load(Ordering::Relaxed) {
+            return;
+        }
+        with_cs(|cs| {
+            let cell = self.owed.borrow(cs);
+            let mut o = cell.get();
+            o.set(bit, owed);
+            cell.set(o);
+            self.owed_any.store(o != Owed::default(), Ordering::Relaxed);
+        })
     }
 
     fn take(&self, bit: u32) -> bool {
@@ -696,16 +799,12 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
             } else {
                 WaitClock::Iterations
             };
-            let result = wstat::write_and_wait(
-                &self.bus,
+            // Inside the section: an owed `G_TCON` acknowledgement is waited for here too.
+            let result = self.write_buffered(
                 Reg::new(regs::G_TCON_REG.offset()),
                 new,
-                WstatBit {
-                    status: Reg::new(regs::G_WSTAT_REG.offset()),
-                    mask: regs::G_WSTAT::TCON::SET.value,
-                },
+                Self::g_tcon_bit(),
                 clock,
-                &self.config.wstat,
             );
             let mut s = cell.get();
             match result {

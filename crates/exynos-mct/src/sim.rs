@@ -13,7 +13,9 @@
 //!   [never](WstatMode::Stuck); status bits are write-1-to-clear. A second write to a
 //!   register whose previous write is still unacknowledged is **dropped** (a quirk listed
 //!   in `docs/exynos-mct.md`; counted in [`MctModel::lost_writes`]). The model applies an
-//!   accepted write at once and only delays its acknowledgement.
+//!   accepted write at once and only delays its acknowledgement, which comes even after a
+//!   driver stopped waiting for it (a late acknowledgement), and when a stuck block
+//!   recovers ([`set_wstat_mode`](MctModel::set_wstat_mode)).
 //! - **Comparators**: four 64-bit comparators; when the FRC reaches an enabled compare
 //!   value the `G_INT_CSTAT` bit latches (W1C) and, with `AUTO_INC`, the compare value
 //!   advances by `ADD_INCR` (as many times as matches passed). A value the counter already
@@ -260,11 +262,20 @@ impl MctModel {
         self
     }
 
-    /// Change the acknowledgement mode; pending acknowledgements are forgotten (a stuck
-    /// block that recovers).
+    /// Change how later writes are acknowledged. Acknowledgements already on their way
+    /// keep their time; those a [`Stuck`](WstatMode::Stuck) block held come at the next
+    /// access, unless the new mode is `Stuck` too: a stuck block that recovers finishes the
+    /// handshakes it was stuck in (the writes were taken, see the module docs), it does
+    /// not forget them. (Assumption: the sources say nothing about a block that stops
+    /// acknowledging; this is the conservative reading, since a late acknowledgement is
+    /// the case a driver can mistake for the next write's.)
     pub fn set_wstat_mode(&mut self, mode: WstatMode) {
         self.wstat_mode = mode;
-        self.inflight.clear();
+        if mode != WstatMode::Stuck {
+            for f in &mut self.inflight {
+                f.done_at.get_or_insert(0);
+            }
+        }
     }
 
     /// Load the FRC from the model side (no WSTAT), e.g. just before a carry.
@@ -309,6 +320,12 @@ impl MctModel {
             l.origin_ns
                 .saturating_add(ns.min(u128::from(u64::MAX)) as u64),
         )
+    }
+
+    /// The 64-bit compare value comparator `n` holds (what the hardware compares, not
+    /// what the driver believes it wrote; no bus access).
+    pub fn comparator_value(&self, n: usize) -> Option<u64> {
+        self.comp.get(n).copied()
     }
 
     /// Matches of comparator `n` so far (latched or not acknowledged).

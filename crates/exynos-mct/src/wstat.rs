@@ -57,6 +57,29 @@
 //! ([`max_reads_iterations`] and [`max_reads`] compute them.) A wait that succeeds costs
 //! one read on QEMU and on hardware (the bit is set within a few cycles of the 24 MHz
 //! clock), plus the write-1-to-clear.
+//!
+//! # An acknowledgement that comes after its wait gave up
+//!
+//! A wait that times out does not mean the write was refused: the block may take it over
+//! later and set the bit then. A status bit does not say *which* write it acknowledges, and
+//! a write issued before the previous one was acknowledged can be ignored
+//! (`docs/exynos-mct.md`, buffered writes). So if the driver simply wrote the register
+//! again, the block could drop that write and the earlier write's late bit would end the
+//! new wait: the driver would believe a value the block never took. (Found by the
+//! property test: a late `L_ICNTB` acknowledgement made a 20-tick oneshot run with the
+//! previous 15-tick count, and a late `G_COMP0_L` one left an older, earlier compare
+//! value: both fired early.)
+//!
+//! The driver ([`Mct`](crate::Mct)) therefore remembers, per status bit, an acknowledgement
+//! still **owed** by a write whose wait timed out. The next write to that register first
+//! waits for the owed bit (bounded like any wait) and clears it; if it does not come, the
+//! register is still busy as far as anyone can tell, and that write is **not issued**: the
+//! call returns [`Error::Timeout`] after one wait, as it would have before. No cost on the
+//! normal path (a wait that succeeds owes nothing); a block that never acknowledges the
+//! owed write keeps its register refused until it does, or until a `resume` declares the
+//! block's state lost (after a suspend that may have cut its power, when no write can
+//! still be in flight). [`write_and_wait`] and [`wait_and_clear`] themselves keep no
+//! state: a caller driving the registers directly must keep this rule itself.
 
 use core::cell::Cell;
 
@@ -108,6 +131,59 @@ pub struct WstatBit {
     pub status: Reg<u32>,
     /// The bit in it.
     pub mask: u32,
+}
+
+/// Acknowledgements still owed: per status bit, whether the last write it reports timed
+/// out (see [the module docs](self#an-acknowledgement-that-comes-after-its-wait-gave-up)).
+/// `G_CNT_WSTAT` and `G_WSTAT` bit for bit, and four bits per local timer's `L_WSTAT`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Owed {
+    /// `G_CNT_WSTAT`, `G_WSTAT`, and `L_WSTAT` of local timer `i` in bits `4i..4i + 4`.
+    words: [u64; 3],
+}
+
+impl Owed {
+    /// Where `bit` is recorded: which word, and its mask there. `None` for a status
+    /// register the driver does not use (nothing recorded, nothing owed).
+    fn place(bit: WstatBit) -> Option<(usize, u64)> {
+        let status = bit.status.offset();
+        let mask = u64::from(bit.mask);
+        if status == regs::G_CNT_WSTAT_REG.offset() {
+            return Some((0, mask));
+        }
+        if status == regs::G_WSTAT_REG.offset() {
+            return Some((1, mask));
+        }
+        let i = status.checked_sub(regs::LOCAL_BASE)? / regs::LOCAL_STRIDE;
+        if i >= regs::MAX_LOCAL_TIMERS
+            || status != regs::LocalRegs::of(i).wstat.offset()
+            || mask > u64::from(regs::L_WSTAT_ALL)
+        {
+            return None;
+        }
+        // i < 16: a shift of at most 60, and the mask fits in four bits.
+        Some((2, mask.wrapping_shl((i as u32).wrapping_mul(4))))
+    }
+
+    /// Whether any bit of `bit.mask` is owed.
+    pub(crate) fn owes(&self, bit: WstatBit) -> bool {
+        Self::place(bit)
+            .and_then(|(w, m)| self.words.get(w).map(|word| word & m != 0))
+            .unwrap_or(false)
+    }
+
+    /// Record the bits of `bit.mask` as owed (`true`) or settled (`false`).
+    pub(crate) fn set(&mut self, bit: WstatBit, owed: bool) {
+        if let Some((w, m)) = Self::place(bit)
+            && let Some(word) = self.words.get_mut(w)
+        {
+            if owed {
+                *word |= m;
+            } else {
+                *word &= !m;
+            }
+        }
+    }
 }
 
 /// The most MMIO reads a wait bounded by [`WaitClock::Iterations`] makes (the status bit

@@ -97,12 +97,18 @@ fn the_g_tcon_shadow_changes_only_after_the_acknowledgement() {
     assert_eq!(mct.start_frc(), Err(Error::Timeout));
     assert!(!mct.frc_running());
     // The block recovers: the shadow still says stopped, so the write goes out again and
-    // is acknowledged now.
+    // is acknowledged now. The first write's acknowledgement came with the recovery; it is
+    // cleared before the second write, so it cannot pass for that write's.
     bus.model(|m| m.set_wstat_mode(WstatMode::Immediate));
     bus.reset_stats();
     assert_eq!(mct.start_frc(), Ok(1));
     assert!(mct.frc_running());
-    assert_eq!(bus.stats().writes, 2, "G_TCON write and its W1C");
+    assert_eq!(
+        bus.stats().writes,
+        3,
+        "W1C of the owed acknowledgement, G_TCON write and its W1C"
+    );
+    assert_eq!(bus.model(|m| m.lost_writes()), 0);
 }
 
 /// Stale acknowledgements left by earlier software are cleared at takeover, so the first
@@ -306,4 +312,141 @@ fn a_failed_rearm_in_the_timer_queue_is_reported_not_dropped() {
     }
     assert_eq!(ran.len(), 1);
     assert!(ran[0].1 >= deadline, "early");
+}
+
+/// Bounds for the late-acknowledgement tests: a 20 µs wait, so an acknowledgement 30 µs
+/// after its write comes after the wait gave up.
+fn short_waits() -> Config {
+    Config {
+        wstat: WstatConfig {
+            timeout_ns: 20_000,
+            max_polls: 200,
+        },
+        ..MctModel::exynos4210().driver_config()
+    }
+}
+
+/// An acknowledgement that comes after its wait gave up is not taken for the next write's.
+/// A local oneshot of 15 ticks times out on `L_ICNTB` (the block takes the write and
+/// acknowledges it 30 µs later); the block then acknowledges quickly again, and a 1200-tick
+/// oneshot is armed before the late bit came. (Before: the new `L_ICNTB` write, issued
+/// while the old one was unacknowledged, was dropped, the late bit ended its wait, and the
+/// timer ran the old 15-tick count: due 10.8 µs after a call asking for 100 µs.)
+#[test]
+fn a_late_acknowledgement_does_not_pass_for_the_next_local_timer_write() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), short_waits()).unwrap();
+    mct.start_frc().unwrap();
+    let mut l0 = mct.local_timer(0).unwrap();
+    bus.model(|m| m.set_wstat_mode(WstatMode::Delay(30_000)));
+    assert_eq!(l0.set_next_event(15), Err(Error::Timeout));
+    bus.model(|m| m.set_wstat_mode(WstatMode::Delay(500)));
+    let t0 = clock.now_ns();
+    l0.set_next_event(1_200).unwrap();
+    assert_eq!(bus.model(|m| m.lost_writes()), 0, "a write was dropped");
+    let due = bus
+        .model(|m| m.local_due_ns(0))
+        .expect("armed but not running");
+    // 1200 ticks at 12 MHz: 100 µs after the call began, at the earliest.
+    assert!(due >= t0 + 100_000, "due {} ns after the call", due - t0);
+    clock.advance_to(due - 1);
+    assert!(!l0.is_pending(), "early");
+    clock.advance_to(due);
+    assert!(l0.ack());
+}
+
+/// The same for a comparator: the `G_COMP0_L` write of a 100 µs oneshot times out, and a
+/// 1 ms oneshot armed before its late acknowledgement came holds its own value. (Before:
+/// the block kept the old low word, the 100 µs value, and the driver believed the 1 ms one:
+/// the interrupt came about 0.9 ms early.)
+#[test]
+fn a_late_acknowledgement_does_not_pass_for_the_next_comparator_write() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), short_waits()).unwrap();
+    mct.start_frc().unwrap();
+    let mut comp = mct.comparator(0).unwrap();
+    bus.model(|m| m.set_wstat_mode(WstatMode::Delay(30_000)));
+    assert_eq!(comp.set_next_event(2_400), Err(Error::Timeout));
+    bus.model(|m| m.set_wstat_mode(WstatMode::Delay(500)));
+    let start = bus.model(|m| m.frc_value(clock.now_ns()));
+    comp.set_next_event(24_000).unwrap();
+    assert_eq!(bus.model(|m| m.lost_writes()), 0, "a write was dropped");
+    assert_eq!(
+        bus.model(|m| m.comparator_value(0)),
+        Some(comp.programmed()),
+        "G_COMP0 is not what the driver programmed"
+    );
+    let due = bus
+        .model(|m| m.comparator_due_ns(clock.now_ns(), 0))
+        .expect("armed but not enabled");
+    clock.advance_to(due - 1);
+    assert!(!comp.is_pending(), "early");
+    clock.advance_to(due);
+    assert!(bus.model(|m| m.frc_value(clock.now_ns())) >= start + 24_000);
+    assert!(comp.ack());
+}
+
+/// A block that never acknowledges keeps the register refused: the write after a timeout
+/// is not issued (it would be dropped, and the owed bit could end its wait), the call
+/// returns `Timeout` after one bounded wait, and the channel is masked, not interrupting.
+/// Once the block recovers and the owed acknowledgement comes, the channel works again.
+#[test]
+fn an_owed_acknowledgement_that_never_comes_keeps_the_register_refused_until_it_does() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), short_waits()).unwrap();
+    mct.start_frc().unwrap();
+    let mut l0 = mct.local_timer(0).unwrap();
+    bus.model(|m| m.set_wstat_mode(WstatMode::Stuck));
+    assert_eq!(l0.set_next_event(1_200), Err(Error::Timeout));
+    bus.reset_stats();
+    assert_eq!(l0.set_next_event(1_200), Err(Error::Timeout));
+    assert!(
+        bus.stats().reads <= max_reads(&short_waits().wstat) + 1,
+        "{} reads: more than one wait",
+        bus.stats().reads
+    );
+    assert_eq!(bus.model(|m| m.lost_writes()), 0, "a write was dropped");
+    assert!(!bus.model(|m| m.local_line(clock.now_ns(), 0)));
+    bus.model(|m| m.set_wstat_mode(WstatMode::Immediate));
+    let t0 = clock.now_ns();
+    l0.set_next_event(1_200).unwrap();
+    let due = bus.model(|m| m.local_due_ns(0)).expect("not running");
+    assert!(due >= t0 + 100_000);
+    clock.advance_to(due);
+    assert!(l0.ack());
+    assert_eq!(bus.model(|m| m.lost_writes()), 0);
+}
+
+/// A suspend that cuts the power after a timed-out write: the owed acknowledgement went
+/// with the block's state, so each `resume` declares it lost and the channels work again.
+/// (Without that, the owed bit that can no longer come would refuse the registers forever.)
+#[test]
+fn resume_forgets_acknowledgements_owed_before_a_power_loss() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), short_waits()).unwrap();
+    mct.start_frc().unwrap();
+    let time = mct.time();
+    let mut comp = mct.comparator(0).unwrap();
+    let mut l0 = mct.local_timer(0).unwrap();
+    bus.model(|m| m.set_wstat_mode(WstatMode::Stuck));
+    assert_eq!(comp.set_next_event(2_400), Err(Error::Timeout));
+    assert_eq!(l0.set_next_event(1_200), Err(Error::Timeout));
+    let now = clock.now_ns();
+    bus.model(|m| {
+        m.power_loss(now);
+        m.set_wstat_mode(WstatMode::Immediate);
+    });
+    mct.resume().unwrap();
+    comp.resume().unwrap();
+    l0.resume().unwrap();
+    l0.set_next_event(1_200).unwrap();
+    let due = bus.model(|m| m.local_due_ns(0)).expect("not running");
+    clock.advance_to(due);
+    assert!(l0.ack());
+    comp.set_compare(time.now() + 2_400).unwrap();
+    let due = bus
+        .model(|m| m.comparator_due_ns(clock.now_ns(), 0))
+        .expect("not enabled");
+    clock.advance_to(due);
+    assert!(comp.ack());
 }
