@@ -1,5 +1,5 @@
 //! The driver against the behavioural model, checked against the reference facts
-//! (`hardware.md` §2, `qemu.md` §1): 24 MHz, hi-lo-hi, WSTAT protocol, comparator and
+//! (`docs/exynos-mct.md`): 24 MHz, hi-lo-hi, WSTAT protocol, comparator and
 //! local-timer semantics. Virtual time only.
 
 use exynos_mct::clockevent::{COMP_MAX_DELTA, LOCAL_MAX_DELTA, MIN_DELTA};

@@ -3,7 +3,7 @@
 //!
 //! # Facts
 //!
-//! (`hardware.md` §3.2, §3.4, §3.5, §3.7; `torvalds/linux arch/loongarch/kernel/time.c`)
+//! (`docs/loongarch-timer.md`; `torvalds/linux arch/loongarch/kernel/time.c`)
 //! - Writing TCFG with EN = 1 loads the count `TCFG & CSR_TCFG_VAL` (bits `[47:2]`) and the
 //!   timer counts it down at the constant clock, the same clock as the stable counter;
 //!   at zero it sets ESTAT.TI (bit 11) and, with PERIODIC, reloads, otherwise it stops and
@@ -349,8 +349,8 @@ impl<C: Csr> ConstantTimer<C> {
     /// for example after a oneshot expired). One or two reads.
     ///
     /// TVAL is only read while EN is set: after a oneshot expires QEMU's TVAL reads
-    /// near 0x1999_9999_999x_xxxx (an unsigned wrap of `(expiry − now) / 10 ns`, qemu.md
-    /// §2), so it must not be trusted then.
+    /// near 0x1999_9999_999x_xxxx (an unsigned wrap of `(expiry − now) / 10 ns`,
+    /// docs/loongarch-timer.md#qemu-model), so it must not be trusted then.
     pub fn remaining(&self) -> Option<u64> {
         if !self.csr.read(CSR_TCFG).is_set(TCFG::EN) {
             return None;

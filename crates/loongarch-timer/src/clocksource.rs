@@ -2,7 +2,7 @@
 //!
 //! # Facts
 //!
-//! (`hardware.md` §3.4, §3.7; `torvalds/linux arch/loongarch/kernel/time.c`)
+//! (`docs/loongarch-timer.md#rdtime`; `torvalds/linux arch/loongarch/kernel/time.c`)
 //! - `rdtime.d rd, rj` returns the 64-bit stable counter in `rd` (and the counter id in
 //!   `rj`). Linux registers it as the "Constant" clocksource, rating 400, 64-bit mask,
 //!   `CLOCK_SOURCE_IS_CONTINUOUS`, and uses it for `sched_clock` too.

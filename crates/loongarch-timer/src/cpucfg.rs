@@ -4,7 +4,7 @@
 //!
 //! `torvalds/linux arch/loongarch/include/asm/loongarch.h` (`CPUCFG2_LLFTP`,
 //! `LOONGARCH_CPUCFG4`, `CPUCFG5_CCMUL`, `CPUCFG5_CCDIV`) and
-//! `arch/loongarch/kernel/time.c` (summarised in `hardware.md` §3.3):
+//! `arch/loongarch/kernel/time.c` (summarised in `docs/loongarch-timer.md#cpucfg`):
 //!
 //! | word | field | meaning |
 //! |---|---|---|
@@ -19,7 +19,7 @@
 //! ```
 //! use loongarch_timer::cpucfg::{ConstantClock, FreqError};
 //!
-//! // QEMU virt (hardware.md §3.5, qemu.md §2): CPUCFG2 = 0x60c0cf, 100 MHz, 1/1.
+//! // QEMU virt (docs/loongarch-timer.md#qemu-model): CPUCFG2 = 0x60c0cf, 100 MHz, 1/1.
 //! let clock = ConstantClock::from_words(0x0060_c0cf, 100_000_000, 0x0001_0001).unwrap();
 //! assert_eq!(clock.freq_hz(), 100_000_000);
 //! // No constant timer (LLFTP clear), or a zero divider:

@@ -6,7 +6,7 @@
 //! # Sources
 //!
 //! CSR numbers and fields: `torvalds/linux arch/loongarch/include/asm/loongarch.h`
-//! (summarised in the project's `hardware.md` §3.2). Names follow Linux
+//! (summarised in `docs/loongarch-timer.md#csrs`). Names follow Linux
 //! (`LOONGARCH_CSR_TCFG`, `CSR_TCFG_EN`, `CSR_TINTCLR_TI`, ...) so a reader can
 //! cross-check. Every CSR is 64 bits wide on LA64.
 //!
@@ -168,7 +168,7 @@ register_bitfields![u64,
         /// `CSR_CONF1_KSNUM`: number of KS scratch CSRs.
         KSNUM OFFSET(0) NUMBITS(4) [],
         /// `CSR_CONF1_TMRBITS`: timer width information. Whether it is the width or the
-        /// width minus one is **unverified** (hardware.md §3.2); the driver does not use it.
+        /// width minus one is **unverified** (docs/loongarch-timer.md#csrs); the driver does not use it.
         TIMERBITS OFFSET(4) NUMBITS(8) []
     ],
     /// `LOONGARCH_CSR_TCFG` (0x41): timer configuration.
@@ -217,7 +217,7 @@ pub const CSR_TCFG: Reg<u64, TCFG::Register> = Reg::new(0x41);
 /// `LOONGARCH_CSR_TVAL`: remaining count of the timer (read-only), counting down to 0.
 pub const CSR_TVAL: Reg<u64> = Reg::new(0x42);
 /// `LOONGARCH_CSR_CNTC`: counter compensation, a signed offset added to the stable
-/// counter as `rdtime` reports it (QEMU TCG ignores it: hardware.md §3.5, §3.7.6).
+/// counter as `rdtime` reports it (QEMU TCG ignores it: docs/loongarch-timer.md#qemu-model).
 pub const CSR_CNTC: Reg<u64> = Reg::new(0x43);
 /// `LOONGARCH_CSR_TINTCLR` (TICLR): write bit 0 to clear the timer interrupt.
 pub const CSR_TICLR: Reg<u64, TICLR::Register> = Reg::new(0x44);

@@ -10,7 +10,7 @@
 //!
 //! # What is modelled, and the source of each behaviour
 //!
-//! (`hardware.md` §3.2–3.5, `qemu.md` §2)
+//! (`docs/loongarch-timer.md`)
 //! - **Stable counter**: a 64-bit counter at the configured frequency advancing with the
 //!   [`SimClock`] (`rdtime = floor(t · f)` + start value). On hardware `rdtime` adds CNTC;
 //!   QEMU TCG ignores it ([`LoongArchCore::qemu_virt`] models that quirk).
@@ -21,7 +21,7 @@
 //!   EN = 0 stops it. A count of 0 fires at once (and does not repeat).
 //! - **TVAL** counts down: while running it reads the ticks left. When stopped it reads 0,
 //!   except in the QEMU flavour, which reproduces QEMU's unsigned wrap after a oneshot
-//!   expired (`(expiry − now) / 10 ns` → near 0x1999_9999_999x_xxxx, qemu.md §2).
+//!   expired (`(expiry − now) / 10 ns` → near 0x1999_9999_999x_xxxx, docs/loongarch-timer.md#qemu-model).
 //! - **ESTAT.TI latches** until 1 is written to TICLR bit 0; writes to ESTAT only change
 //!   the two software-interrupt bits `IS[1:0]`.
 //! - **ECFG** (LIE `[12:0]`, VS `[18:16]`) and **CRMD** (IE bit 2) are stored;
@@ -35,7 +35,7 @@
 //! - Fault injection: [`LoongArchCore::with_reads_stuck_at`] makes every read return one
 //!   value (dead-block tests).
 //!
-//! The QEMU flavour's CPUCFG words are the ones the qemu.md §2 probe printed.
+//! The QEMU flavour's CPUCFG words are the ones the QEMU 10 probe printed (docs/loongarch-timer.md#qemu-model).
 
 use std::vec::Vec;
 
@@ -60,7 +60,7 @@ pub const SIM_CPUCFG_BASE: usize = 0x2_0000;
 pub const SIM_CSR_NS: u64 = 1;
 /// The stable counter frequency of QEMU's virt machine (CPUCFG4 = 100,000,000, 1/1).
 pub const QEMU_FREQ_HZ: u32 = 100_000_000;
-/// CPUCFG words 0–5 as QEMU 10's la464 reports them (qemu.md §2 probe output).
+/// CPUCFG words 0–5 as QEMU 10's la464 reports them (docs/loongarch-timer.md#qemu-model).
 pub const QEMU_CPUCFG: [u32; 6] = [
     0x0014_c010,
     0x03f2_f2fe,

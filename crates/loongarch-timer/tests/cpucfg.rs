@@ -1,5 +1,5 @@
-//! Frequency discovery against hardware.md §3.3 (CC_FREQ × CC_MUL / CC_DIV, LLFTP = CPUCFG2
-//! bit 14) and the QEMU words of qemu.md §2.
+//! Frequency discovery against docs/loongarch-timer.md#cpucfg (CC_FREQ × CC_MUL / CC_DIV, LLFTP = CPUCFG2
+//! bit 14) and the QEMU words of docs/loongarch-timer.md#qemu-model.
 
 use hwtimer_core::sim::SimClock;
 use loongarch_timer::cpucfg::{CPUCFG2_LLFTP, ConstantClock, FreqError};

@@ -1,5 +1,5 @@
 //! The driver against the model: the ClockEvent contract of hwtimer-core, the TCFG values
-//! of hardware.md §3.2/§3.4 (rounded up instead of down), CSR access counts per operation,
+//! of docs/loongarch-timer.md#initval (rounded up instead of down), CSR access counts per operation,
 //! and never-early alarms.
 
 use hwtimer_core::sim::SimClock;
@@ -69,7 +69,7 @@ fn set_next_event_writes_tcfg_once_with_the_count_rounded_up() {
         timer.set_next_event(delta).unwrap();
         assert_eq!(csr.stats().writes, 1);
         assert_eq!(csr.stats().reads, 0);
-        // TCFG = count | EN, PERIODIC clear (hardware.md §3.4).
+        // TCFG = count | EN, PERIODIC clear (docs/loongarch-timer.md#how-linux-drives-it).
         assert_eq!(csr.read_raw(CSR_TCFG), count | 1, "delta {delta}");
     }
 }

@@ -1,6 +1,6 @@
 //! Property tests: any requested delta yields a programmed InitVal inside
 //! `[min_delta, max_delta]`, a multiple of 4 (TCFG bits [1:0] are not count bits,
-//! hardware.md §3.2), and never shorter than asked (unless the request exceeds max_delta,
+//! docs/loongarch-timer.md#initval), and never shorter than asked (unless the request exceeds max_delta,
 //! in which case it is one step of a longer wait).
 
 use hwtimer_core::sim::SimClock;

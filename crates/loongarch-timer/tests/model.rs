@@ -1,4 +1,4 @@
-//! The behavioural model against the reference facts (hardware.md §3, qemu.md §2). The
+//! The behavioural model against the reference facts (docs/loongarch-timer.md). The
 //! driver is not involved: these tests write CSRs by number, as firmware would.
 
 use hwtimer_core::RegisterBusExt;
@@ -20,7 +20,7 @@ fn qemu() -> (SimClock, SimCsr) {
 
 #[test]
 fn stable_counter_is_virtual_ns_over_10_at_100mhz() {
-    // qemu.md §2: rdtime = virtual-clock ns / 10.
+    // docs/loongarch-timer.md#qemu-model: rdtime = virtual-clock ns / 10.
     let (clock, csr) = qemu();
     clock.advance_to(1_000_000);
     assert_eq!(csr.rdtime(), 100_000);
@@ -76,7 +76,7 @@ fn oneshot_fires_after_initval_ticks_and_clears_en() {
 
 #[test]
 fn initval_ignores_its_low_two_bits() {
-    // hardware.md §3.7.1: TCFG bits [1:0] are EN/PERIODIC, so a count of 1003 is 1000.
+    // docs/loongarch-timer.md#initval: TCFG bits [1:0] are EN/PERIODIC, so a count of 1003 is 1000.
     let (clock, csr) = qemu();
     csr.write_raw(CSR_TCFG, 1003 | EN);
     let fire = advance_to_fire(&csr).unwrap();
@@ -97,7 +97,7 @@ fn tval_counts_down_while_running() {
 
 #[test]
 fn tval_after_oneshot_expiry_wraps_on_qemu_but_not_on_the_hardware_flavour() {
-    // qemu.md §2: "After a one-shot expires, TVAL reads garbage near 0x1999_9999_999x_xxxx".
+    // docs/loongarch-timer.md#qemu-model: after a oneshot expires, QEMU's TVAL reads near 0x1999_9999_999x_xxxx.
     let (clock, csr) = qemu();
     csr.write_raw(CSR_TCFG, 1000 | EN);
     advance_to_fire(&csr);
@@ -132,7 +132,7 @@ fn periodic_reloads_without_drift() {
 
 #[test]
 fn ti_latches_until_ticlr_and_estat_writes_do_not_clear_it() {
-    // hardware.md §3.7.2; qemu.md §2: TI latches even with CRMD.IE = 0 and ECFG.LIE = 0.
+    // docs/loongarch-timer.md#acknowledge and #qemu-model: TI latches even with CRMD.IE = 0 and ECFG.LIE = 0.
     let (clock, csr) = qemu();
     csr.write_raw(CSR_TCFG, 100 | EN);
     clock.advance(5_000);
@@ -169,7 +169,7 @@ fn disabling_the_timer_cancels_it_but_keeps_a_latched_ti() {
 
 #[test]
 fn interrupt_needs_ecfg_lie_11_and_crmd_ie() {
-    // hardware.md §3.7.3.
+    // docs/loongarch-timer.md#interrupt-delivery.
     let (clock, csr) = qemu();
     csr.write_raw(CSR_TCFG, 100 | EN);
     clock.advance(2_000);
@@ -185,7 +185,7 @@ fn interrupt_needs_ecfg_lie_11_and_crmd_ie() {
 
 #[test]
 fn cntc_shifts_rdtime_on_hardware_but_not_on_qemu() {
-    // hardware.md §3.2 (CNTC) and §3.7.6 (QEMU TCG ignores it).
+    // docs/loongarch-timer.md#rdtime (CNTC) and #qemu-model (QEMU TCG ignores it).
     let clock = SimClock::new();
     let hw = sim_csr(
         &clock,

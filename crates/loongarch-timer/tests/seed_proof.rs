@@ -1,5 +1,5 @@
 //! Seed 003 (`LoongArch: Reduce min_delta for the arch clockevent device`) on the model of
-//! QEMU's virt machine (100 MHz, hardware.md §3.5).
+//! QEMU's virt machine (100 MHz, docs/loongarch-timer.md#qemu-model).
 //!
 //! The expected figures come from the seed thread, not from this code: min_delta 0x600 is
 //! 1536 ticks = 15.36 µs at 100 MHz ("~15us"), 1000 ticks = 10 µs; a 5 µs request is

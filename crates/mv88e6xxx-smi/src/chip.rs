@@ -11,7 +11,7 @@
 use crate::regs::{PRODUCT_NUM_MASK, REV_MASK};
 
 /// How a family is reached on the MDIO bus when it is not in single-chip mode
-/// (hardware.md §5.5 "SMI mode flag").
+/// (docs/mv88e6xxx.md#address-map, mode flag column).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SmiMode {
@@ -21,7 +21,7 @@ pub enum SmiMode {
     DualChip,
 }
 
-/// Device addresses of one family inside the switch (hardware.md §5.5).
+/// Device addresses of one family inside the switch (docs/mv88e6xxx.md#address-map).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct AddressMap {
@@ -59,7 +59,7 @@ pub enum Family {
 }
 
 impl Family {
-    /// The family's address map (hardware.md §5.5).
+    /// The family's address map (docs/mv88e6xxx.md#address-map).
     pub const fn address_map(self) -> AddressMap {
         match self {
             Family::Mv6085 => AddressMap {
@@ -153,7 +153,7 @@ macro_rules! chips {
     ($($variant:ident = $id:literal, $name:literal, $family:ident,
        ports $ports:literal, invalid $invalid:literal,
        phys $phys:literal from $offset:literal, $access:ident;)*) => {
-        /// A switch this crate can identify (hardware.md §5.6).
+        /// A switch this crate can identify (docs/mv88e6xxx.md#identification).
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         #[cfg_attr(feature = "defmt", derive(defmt::Format))]
         #[non_exhaustive]
@@ -297,7 +297,7 @@ pub struct Identity {
 }
 
 /// Identify a switch from its PORT_SWITCH_ID value: `Some` if `id & 0xFFF0` is in the
-/// table of hardware.md §5.6, `None` otherwise (including 0xFFFF, an empty bus, and 0x0000).
+/// table of docs/mv88e6xxx.md#identification, `None` otherwise (including 0xFFFF, an empty bus, and 0x0000).
 ///
 /// ```
 /// use mv88e6xxx_smi::chip::{identify, Chip, Family};

@@ -65,7 +65,7 @@ pub enum Error<E> {
     /// waits for the busy bit again instead of trusting it is clear.
     Timeout(BusyTimeout),
     /// PORT_SWITCH_ID read back a product number that is not in the chip table
-    /// (hardware.md §5.6); 0xFFFF usually means nothing answered at that address.
+    /// (docs/mv88e6xxx.md#identification); 0xFFFF usually means nothing answered at that address.
     UnknownSwitchId {
         /// The raw PORT_SWITCH_ID value.
         raw: u16,

@@ -16,7 +16,7 @@
 //!
 //! ## Contract
 //!
-//! - **Addressing** (hardware.md §5.2): `sw_addr` = 0 is single-chip/direct (one frame per
+//! - **Addressing** (docs/mv88e6xxx.md#addressing): `sw_addr` = 0 is single-chip/direct (one frame per
 //!   register); `sw_addr` ≠ 0 is multi-chip/indirect through SMI_CMD/SMI_DATA (3 frames
 //!   per register when BUSY clears at once); the 6250 family is dual-chip (`sw_addr +
 //!   dev`); the 6393 family reads hot Global1/Global2 registers directly at `sw_addr`.

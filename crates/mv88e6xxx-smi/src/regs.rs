@@ -1,7 +1,7 @@
 //! The register map: every register number and field this crate touches, defined once,
 //! with its source.
 //!
-//! Sources (facts only, no code copied): the project's `hardware.md` §5, which cites
+//! Sources (facts only, no code copied): `docs/mv88e6xxx.md`, which cites
 //! `torvalds/linux drivers/net/dsa/mv88e6xxx/{smi.h, smi.c, global1.h, global2.h, port.h}`.
 //! Register and field names follow Linux's so a reader can cross-check.
 //!
@@ -12,21 +12,21 @@
 pub use tock_registers::LocalRegisterCopy;
 use tock_registers::register_bitfields;
 
-/// Indirect-mode SMI_CMD register number at `sw_addr` (hardware.md §5.3).
+/// Indirect-mode SMI_CMD register number at `sw_addr` (docs/mv88e6xxx.md#smi_cmd).
 pub const SMI_CMD: u8 = 0x00;
-/// Indirect-mode SMI_DATA register number at `sw_addr` (hardware.md §5.3).
+/// Indirect-mode SMI_DATA register number at `sw_addr` (docs/mv88e6xxx.md#smi_cmd).
 pub const SMI_DATA: u8 = 0x01;
 
 /// PORT_SWITCH_ID: register 0x03 of every port; identification reads port 0's
-/// (hardware.md §5.6).
+/// (docs/mv88e6xxx.md#identification).
 pub const PORT_SWITCH_ID: u8 = 0x03;
 /// `PORT_SWITCH_ID & PRODUCT_NUM_MASK` is the product number, still shifted left by 4
-/// (hardware.md §5.6, quirk 3).
+/// (docs/mv88e6xxx.md#identification).
 pub const PRODUCT_NUM_MASK: u16 = 0xFFF0;
 /// `PORT_SWITCH_ID & REV_MASK` is the silicon revision.
 pub const REV_MASK: u16 = 0x000F;
 
-/// Global1 register numbers (hardware.md §5.7, `global1.h`).
+/// Global1 register numbers (docs/mv88e6xxx.md#global1, `global1.h`).
 pub mod g1 {
     /// G1_STS: INIT_READY and interrupt sources.
     pub const STS: u8 = 0x00;
@@ -68,7 +68,7 @@ pub mod g1 {
     pub const STATS_COUNTER_01: u8 = 0x1F;
 }
 
-/// Global2 register numbers (hardware.md §5.7, `global2.h`).
+/// Global2 register numbers (docs/mv88e6xxx.md#global2, `global2.h`).
 pub mod g2 {
     /// G2_SMI_PHY_CMD: BUSY + clause 22 frame to an internal PHY.
     pub const SMI_PHY_CMD: u8 = 0x18;
@@ -77,7 +77,7 @@ pub mod g2 {
 }
 
 register_bitfields![u16,
-    /// Indirect SMI_CMD (reg 0x00 at `sw_addr`, hardware.md §5.3).
+    /// Indirect SMI_CMD (reg 0x00 at `sw_addr`, docs/mv88e6xxx.md#smi_cmd).
     ///
     /// DEV_ADDR is bits \[9:5\] (mask 0x03E0). Linux's `smi.h` defines the mask constant
     /// as 0x003E, which does not match the field; Linux never applies it (it shifts
@@ -105,7 +105,7 @@ register_bitfields![u16,
         /// Register within the device.
         REG_ADDR OFFSET(0) NUMBITS(5) []
     ],
-    /// G2_SMI_PHY_CMD (Global2 reg 0x18, hardware.md §5.7): the same layout as SMI_CMD,
+    /// G2_SMI_PHY_CMD (Global2 reg 0x18, docs/mv88e6xxx.md#global2): the same layout as SMI_CMD,
     /// plus FUNC \[14:13\] on 6390-class chips (0 = internal PHYs, the value we use).
     #[allow(missing_docs)]
     pub G2_SMI_PHY_CMD_REG [
@@ -139,14 +139,14 @@ register_bitfields![u16,
         /// PHY register.
         REG_ADDR OFFSET(0) NUMBITS(5) []
     ],
-    /// G1_STS (Global1 reg 0x00, hardware.md §5.7).
+    /// G1_STS (Global1 reg 0x00, docs/mv88e6xxx.md#global1).
     #[allow(missing_docs)]
     pub G1_STS_REG [
         /// Set when the switch has finished its initialisation.
         INIT_READY OFFSET(11) NUMBITS(1) []
     ],
     /// G1_ATU_OP / G1_VTU_OP / G1_STATS_OP (Global1 0x0B / 0x05 / 0x1D): BUSY in bit 15
-    /// and the operation code in \[14:12\] (meaning per register: hardware.md §5.7).
+    /// and the operation code in \[14:12\] (meaning per register: docs/mv88e6xxx.md#global1).
     #[allow(missing_docs)]
     pub G1_OP_REG [
         /// 1 = start / in progress; the hardware clears it when the operation is done.
@@ -281,10 +281,10 @@ pub fn decode_cmd(word: u16) -> DecodedCmd {
     }
 }
 
-/// 6393X indirect-mode remap (hardware.md §5.4): the `sw_addr` register at which the
+/// 6393X indirect-mode remap (docs/mv88e6xxx.md#6393x-remap): the `sw_addr` register at which the
 /// 6393 family exposes Global1 register `g1_reg` directly, if it does.
 ///
-/// Only the entries whose Global1 register number hardware.md states are mapped
+/// Only the entries whose Global1 register number docs/mv88e6xxx.md states are mapped
 /// (FREE_Q_SIZE is left out: its Global1 number is not in our sources). An unmapped
 /// register still works through SMI_CMD/SMI_DATA; it only costs two more frames.
 pub const fn remap_6393x_g1(g1_reg: u8) -> Option<u8> {
@@ -310,7 +310,7 @@ pub const fn remap_6393x_g1(g1_reg: u8) -> Option<u8> {
     }
 }
 
-/// 6393X indirect-mode remap of Global2 registers (hardware.md §5.4). Only SMI_PHY_CMD and
+/// 6393X indirect-mode remap of Global2 registers (docs/mv88e6xxx.md#6393x-remap). Only SMI_PHY_CMD and
 /// SMI_PHY_DATA are mapped: their Global2 numbers (0x18 / 0x19) are in our sources; the
 /// Global2 numbers of IMP_COMM, AVB_CMD/DATA and MACLINK_INT_SRC are not, so they go
 /// through SMI_CMD/SMI_DATA (correct, two frames slower).

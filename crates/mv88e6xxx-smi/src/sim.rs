@@ -956,7 +956,7 @@ pub fn seed_workload(
     let mut frames = 0;
     for (i, &ports) in SEED_PORTS.iter().enumerate() {
         let sw = PhyAddr::from_bits(2 + 2 * i as u8);
-        // 6097 and 6352 are both in the 6085 family (hardware.md §5.5).
+        // 6097 and 6352 are both in the 6085 family (docs/mv88e6xxx.md#address-map).
         let family = Family::Mv6085;
         let target = |k: u32| {
             let port = (k % u32::from(ports)) as u8;

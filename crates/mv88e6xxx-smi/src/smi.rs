@@ -34,7 +34,7 @@ const fn derived_max_polls(timeout_ns: u64) -> u32 {
     reads.saturating_add(3)
 }
 
-/// How the switch is reached on its MDIO bus (hardware.md §5.2).
+/// How the switch is reached on its MDIO bus (docs/mv88e6xxx.md#addressing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Addressing {
@@ -48,7 +48,7 @@ pub enum Addressing {
         /// The switch's address, 1..=31.
         sw_addr: PhyAddr,
         /// 6393 family: hot Global1/Global2 registers are read and written directly at
-        /// `sw_addr` (hardware.md §5.4): 1 frame instead of 3.
+        /// `sw_addr` (docs/mv88e6xxx.md#6393x-remap): 1 frame instead of 3.
         remap_6393x: bool,
     },
     /// Dual-chip mode (6250 family): device `dev` (0..=15) is PHY address `sw_addr + dev`.
@@ -59,7 +59,7 @@ pub enum Addressing {
 }
 
 impl Addressing {
-    /// Linux's selection order (hardware.md §5.2): a dual-chip family is dual-chip at
+    /// Linux's selection order (docs/mv88e6xxx.md#addressing): a dual-chip family is dual-chip at
     /// `sw_addr` (0 or 16); otherwise `sw_addr` 0 is direct; otherwise indirect, with the
     /// remap for the 6393 family. `None` for any other `sw_addr` (> 31, or a dual-chip
     /// `sw_addr` other than 0 / 16).
@@ -143,7 +143,7 @@ impl Default for Config {
     }
 }
 
-/// A Global1 operation register with a BUSY bit (hardware.md §5.7).
+/// A Global1 operation register with a BUSY bit (docs/mv88e6xxx.md#global1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum G1Op {

@@ -1,4 +1,4 @@
-//! The switch model against hardware.md §5 through raw MDIO frames (no driver).
+//! The switch model against docs/mv88e6xxx.md through raw MDIO frames (no driver).
 
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::Chip;

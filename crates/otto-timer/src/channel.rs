@@ -90,7 +90,7 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
     }
 
     /// INT = IE or 0 (1 write). The IP bit is written as 0, which a W1C bit ignores:
-    /// this never acknowledges (hardware.md §1.5.2).
+    /// this never acknowledges (docs/otto-timer.md#no-ack-while-reprogramming).
     pub(crate) fn set_irq_enabled(&self, enabled: bool) {
         let ie = if enabled {
             INT::IE::SET
@@ -149,7 +149,7 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
     /// Source: the v6.18 fixes to `torvalds/linux drivers/clocksource/timer-rtl-otto.c`
     /// (Markus Stockhausen, Aug 2025; OpenWrt backport
     /// `target/linux/realtek/patches-6.12/020-0x-v6.18-timer-rtl-otto-*.patch`, PR #19468;
-    /// hardware.md §1.5.1–2). Stopping a running timer and reprogramming it within about
+    /// docs/otto-timer.md#lost-interrupt). Stopping a running timer and reprogramming it within about
     /// 5 µs of its expiry can make the *reprogrammed* timer expire without raising its
     /// interrupt; with no further tick the CPU stalls until the watchdog resets it.
     ///
@@ -163,7 +163,7 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
     /// 5. start with the real divisor and mode.
     ///
     /// INT is not touched: acknowledging here could drop an interrupt that is
-    /// legitimately pending (§1.5.2); only [`ack`](Self::ack) clears IP.
+    /// legitimately pending (docs/otto-timer.md#no-ack-while-reprogramming); only [`ack`](Self::ack) clears IP.
     pub(crate) fn reprogram(&self, mode: Mode, target: u32) {
         self.stop();
         self.start_with(mode, MAX_DIVISOR);

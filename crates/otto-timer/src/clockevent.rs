@@ -8,7 +8,7 @@ use crate::regs::{COUNTER_MASK, MIN_DELTA};
 use crate::soc::{Config, Irq};
 
 /// One Otto timer as a clockevent (Linux: one per CPU, rating 400, PERIODIC | ONESHOT;
-/// hardware.md §1.4).
+/// docs/otto-timer.md#how-linux-drives-it).
 ///
 /// # Timing contract
 ///
@@ -22,8 +22,8 @@ use crate::soc::{Config, Irq};
 ///   [phase-locked](hwtimer_core::Capabilities::phase_locked) to the clocksource timer;
 ///   [`Alarm`](hwtimer_core::Alarm) adds its one tick of margin for that.
 /// - Reprogramming never loses the interrupt: every `set_next_event` / `set_periodic`
-///   uses the "bounce" sequence of the v6.18 fixes (hardware.md §1.5.1) and never
-///   acknowledges (§1.5.2).
+///   uses the "bounce" sequence of the v6.18 fixes (docs/otto-timer.md#bounce-sequence) and never
+///   acknowledges (docs/otto-timer.md#no-ack-while-reprogramming).
 /// - Pending status, as the [`ClockEvent`] contract states it: arming never clears INT.IP;
 ///   [`shutdown`](ClockEvent::shutdown) stops the timer and **then** clears IP along with
 ///   IE (the cancelled event's status must not fire the next arm at once); `ack` reports
@@ -102,7 +102,7 @@ impl<B: RegisterBus<Word = u32>> OttoClockEvent<B> {
 
     fn program(&mut self, mode: Mode, target: u32) {
         if !self.irq_enabled {
-            // Only IE is written: IP written as 0 is not an acknowledge (§1.5.2).
+            // Only IE is written: IP written as 0 is not an acknowledge (docs/otto-timer.md#no-ack-while-reprogramming).
             self.channel.set_irq_enabled(true);
             self.irq_enabled = true;
         }
@@ -190,7 +190,7 @@ pub struct CpuTimer<B: RegisterBus<Word = u32>> {
     pub cpu: usize,
     /// Its interrupt line. On rtl-intc and GIC systems, route this line to `cpu` only:
     /// secondary CPUs lose their tick otherwise (Linux had to force the affinity,
-    /// OpenWrt PR #11841, hardware.md §1.5.4).
+    /// OpenWrt PR #11841, docs/otto-timer.md#irq-affinity).
     pub irq: Irq,
     /// The clockevent.
     pub event: OttoClockEvent<B>,

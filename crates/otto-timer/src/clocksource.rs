@@ -7,13 +7,13 @@ use crate::regs::COUNTER_BITS;
 use crate::soc::Config;
 
 /// One Otto timer run as a free-running 28-bit up-counter: the family's Linux
-/// "realtek_otto_timer" clocksource (hardware.md §1.4).
+/// "realtek_otto_timer" clocksource (docs/otto-timer.md#how-linux-drives-it).
 ///
 /// # Timing contract
 ///
 /// - Counts **up** by one every `1 / tick_hz` seconds, from 0 at construction, and wraps
 ///   from `0x0FFF_FFFF` to 0 (every 85.9 s at 3.125 MHz): TIMER mode with DATA = 0
-///   (§1.3 "When DATA=0 in TIMER mode").
+///   (docs/otto-timer.md#counter-and-clock).
 /// - **Continuous** (Linux `CLOCK_SOURCE_IS_CONTINUOUS`, seed 000): it needs no interrupt
 ///   to advance and nothing stops or resets it after construction, because this value
 ///   owns the timer. That is what lets [`Delay`](hwtimer_core::Delay) and

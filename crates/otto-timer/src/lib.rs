@@ -153,7 +153,7 @@ pub struct OttoTimers<B: RegisterBus<Word = u32> + Clone> {
 }
 
 /// Linux's layout of the block: timer *n* is CPU *n*'s clockevent for `n < ncpu`, timer
-/// `ncpu` is the clocksource (hardware.md §1.4).
+/// `ncpu` is the clocksource (docs/otto-timer.md#how-linux-drives-it).
 #[derive(Debug)]
 pub struct PerCpu<B: RegisterBus<Word = u32>> {
     /// One clockevent per CPU, in CPU order.

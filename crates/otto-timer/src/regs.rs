@@ -4,7 +4,7 @@
 //! Source for every offset and field below, unless noted:
 //! `torvalds/linux drivers/clocksource/timer-rtl-otto.c`, confirmed in
 //! `openwrt/openwrt target/linux/realtek/files-5.15/drivers/clocksource/timer-rtl-otto.c`
-//! (summarised in the project's `hardware.md` §1.3). Names follow the Linux driver
+//! (summarised in `docs/otto-timer.md#registers`). Names follow the Linux driver
 //! (`RTTM_DATA`, `RTTM_CNT`, `RTTM_CTRL`, `RTTM_INT`) so a reader can cross-check.
 //!
 //! Offsets are **relative to the start of the timer block** (e.g. `0x1800_3100` on
@@ -39,7 +39,7 @@ pub const COUNTER_BITS: u32 = 28;
 pub const COUNTER_MASK: u32 = 0x0FFF_FFFF;
 
 /// The largest prescaler value (`RTTM_MAX_DIVISOR`): the slowest tick, used by the
-/// lost-interrupt "bounce" (§1.5.1).
+/// lost-interrupt "bounce" (docs/otto-timer.md#bounce-sequence).
 pub const MAX_DIVISOR: u16 = 0xFFFF;
 
 /// The smallest target the hardware handles: a DATA value below 2 does not work
@@ -148,8 +148,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn offsets_and_fields_match_hardware_md() {
-        // §1.3: DATA 0x0, CNT 0x4, CTRL 0x8, INT 0xC, stride 0x10.
+    fn offsets_and_fields_match_docs() {
+        // docs/otto-timer.md#registers: DATA 0x0, CNT 0x4, CTRL 0x8, INT 0xC, stride 0x10.
         let t3 = TimerRegs::of(3);
         assert_eq!(
             [

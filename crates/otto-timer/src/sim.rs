@@ -3,7 +3,7 @@
 //!
 //! [`OttoModel`] is a [`SimModel`]: the driver talks to it through a
 //! [`SimBus`] exactly as it talks to hardware through
-//! [`Mmio`](hwtimer_core::Mmio). It models, per timer (facts from hardware.md §1.3–1.5):
+//! [`Mmio`](hwtimer_core::Mmio). It models, per timer (facts from docs/otto-timer.md):
 //!
 //! - a 28-bit up-counter that advances with virtual time at `LXB / DIVISOR` while
 //!   CTRL.ENABLE is set, and freezes when it is cleared; the LXB rate is the SoC's DTS
@@ -14,7 +14,7 @@
 //!   ENABLE is cleared and set again;
 //! - INT.IP **latches** at every expiry (whether or not IE is set), is **write-1-to-clear**
 //!   and is not changed by writing 0; the interrupt line is IE && IP;
-//! - **the lost-interrupt quirk** (§1.5.1), in one of several variants: see
+//! - **the lost-interrupt quirk** (docs/otto-timer.md#lost-interrupt), in one of several variants: see
 //!   [below](#the-lost-interrupt-quirk).
 //!
 //! Assumptions where the sources say nothing (all **unverified**, chosen to be
@@ -79,7 +79,7 @@ use crate::soc::{Config, Soc};
 use crate::{OttoClockEvent, OttoClocksource};
 
 /// How close to its expiry a running timer must be stopped for the quirk to arm: about
-/// 5 µs (hardware.md §1.5.1).
+/// 5 µs (docs/otto-timer.md#lost-interrupt).
 pub const LOST_IRQ_WINDOW_NS: u64 = 5_000;
 
 /// Virtual cost of one MMIO read used by [`OttoSim::new`] and the seed proof: 100 ns, the
@@ -591,7 +591,7 @@ impl SimModel for OttoModel {
         match reg {
             0x0 => self.write_data(now_ns, n, value),
             0x4 => {
-                // RTTM_CNT is read-only: the write is dropped (§1.5.3).
+                // RTTM_CNT is read-only: the write is dropped (docs/otto-timer.md#cnt-is-read-only).
                 if let Some(t) = self.timers.get_mut(n) {
                     t.stats.cnt_writes += 1;
                 }

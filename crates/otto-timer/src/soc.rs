@@ -2,7 +2,7 @@
 //! clock and interrupt lines, and the prescaler arithmetic.
 //!
 //! Source: the DTS files `openwrt/openwrt target/linux/realtek/dts/rtl838x.dtsi`,
-//! `rtl839x.dtsi`, `rtl930x.dtsi`, `rtl931x.dtsi` (project `hardware.md` §1.2). The timer
+//! `rtl839x.dtsi`, `rtl930x.dtsi`, `rtl931x.dtsi` (`docs/otto-timer.md#per-soc-layout`). The timer
 //! counts are the ones the DTS lists; PR #10631 mentions 6 timers on RTL930x and 7 on
 //! RTL931x, which is **unverified**, so the driver only uses the DTS count.
 //!
@@ -165,7 +165,7 @@ impl Soc {
 }
 
 /// The prescaler value that makes a `bus_hz` clock tick at exactly `tick_hz`:
-/// `DIVISOR = bus_hz / tick_hz` (tick = LXB / DIVISOR, §1.3).
+/// `DIVISOR = bus_hz / tick_hz` (tick = LXB / DIVISOR, docs/otto-timer.md#ctrl).
 ///
 /// Errors: [`Error::InvalidConfig`] when `tick_hz` is zero, when `bus_hz` is not an exact
 /// multiple of it (the driver reports its rate as an exact integer in Hz, and a rate that

@@ -231,7 +231,7 @@ fn reprogramming_never_acknowledges_a_pending_interrupt() {
     ev.set_periodic(1000).unwrap();
     assert!(
         sim.irq_asserted(0),
-        "still pending after two reprograms (§1.5.2)"
+        "still pending after two reprograms (docs/otto-timer.md#no-ack-while-reprogramming)"
     );
     assert_eq!(sim.stats(0).acks, acks);
     assert!(ev.ack());

@@ -1,4 +1,4 @@
-//! The behavioural model against the facts of hardware.md §1.3–1.5, through raw register
+//! The behavioural model against the facts of docs/otto-timer.md, through raw register
 //! accesses (no driver involved), so the driver tests stand on a model that is itself
 //! checked.
 
@@ -68,9 +68,9 @@ fn cnt_is_read_only_and_data_write_resets_the_counter() {
     start(&bus, 0, true, 64);
     sim.clock().advance(TICK_NS * 100);
     bus.write_raw(r.cnt, 5);
-    assert_eq!(cnt(&bus, 0), 100, "CNT writes are ignored (§1.5.3)");
+    assert_eq!(cnt(&bus, 0), 100, "CNT writes are ignored");
     bus.write(r.data, DATA::DATA.val(1000));
-    assert_eq!(cnt(&bus, 0), 0, "writing DATA resets the counter (§1.3)");
+    assert_eq!(cnt(&bus, 0), 0, "writing DATA resets the counter");
     assert_eq!(bus.read(r.data).read(DATA::DATA), 1000);
     sim.clock().advance(TICK_NS * 7);
     assert_eq!(cnt(&bus, 0), 7);

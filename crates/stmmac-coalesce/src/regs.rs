@@ -2,7 +2,7 @@
 //! defined once, with its source.
 //!
 //! Sources (facts only, no code copied): the project's `docs/dwmac.md`,
-//! which cite `torvalds/linux drivers/net/ethernet/stmicro/stmmac/{dwmac1000.h, dwmac_dma.h,
+//! which cites `torvalds/linux drivers/net/ethernet/stmicro/stmmac/{dwmac1000.h, dwmac_dma.h,
 //! descs.h, common.h}` and `qemu/qemu hw/net/npcm_gmac.c`; `docs/dwmac.md#qemu-npcm-gmac` (verified on QEMU
 //! 10). Names follow Linux's so a reader can cross-check.
 //!

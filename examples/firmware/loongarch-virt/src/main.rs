@@ -85,7 +85,7 @@ const GED_SLEEP_CTL: usize = 0x100e_001c;
 /// Value written to [`GED_SLEEP_CTL`] to power off (QEMU then exits with status 0).
 const GED_SLEEP_CTL_POWEROFF: u8 = 0x34;
 
-/// CRMD.IE, the global interrupt enable (hardware.md §3.2).
+/// CRMD.IE, the global interrupt enable (docs/loongarch-timer.md#csrs).
 const CRMD_IE: u64 = 1 << 2;
 
 /// Calls per timed loop.
