@@ -55,6 +55,11 @@ pub type DriverOn<C, const N: usize = 16> = TimeDriver<PinnedTimer<C>, PinnedCou
 #[cfg(target_arch = "loongarch64")]
 pub type Driver<const N: usize = 16> = DriverOn<crate::csr::NativeCsr, N>;
 
+// Elsewhere (host builds of the feature) the crate is still the firmware's registration
+// dependency; nothing here names it.
+#[cfg(not(target_arch = "loongarch64"))]
+use embassy_time_driver as _;
+
 #[cfg(target_arch = "loongarch64")]
 const _: () = {
     // What `time_driver_impl!` needs of the type in its `static`, checked on every
