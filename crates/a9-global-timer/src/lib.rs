@@ -92,6 +92,8 @@
 //!
 //! `critical-section` is used (the shadow of the control register, shared by the counter
 //! and the comparator), never implemented: the firmware picks the implementation.
+// docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "sim"), no_std)]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
