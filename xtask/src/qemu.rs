@@ -130,6 +130,20 @@ impl Board {
         self.timeout
     }
 
+    /// The QEMU machine it runs on: the emulator binary and its `-M` value. Boards on the
+    /// same machine share the setup probe's boot check.
+    pub fn machine(&self) -> (String, String) {
+        let program = self.command.first().cloned().unwrap_or_default();
+        let model = self
+            .command
+            .iter()
+            .position(|arg| arg == "-M" || arg == "-machine")
+            .and_then(|i| self.command.get(i + 1))
+            .cloned()
+            .unwrap_or_default();
+        (program, model)
+    }
+
     /// The board's QEMU command line with `elf` as the kernel.
     pub fn command(&self, elf: &Path) -> Command {
         let elf = elf.to_string_lossy();
