@@ -387,7 +387,9 @@ trait Expire: CleanupTimer + Sized {
 impl Expire for HrTimer {
     fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, timers: &Timers) {
         let id = tx.timer().id();
-        timers.on_interrupt(|slot, now| {
+        // A failed re-arm leaves the timer queued with nothing armed; the stream's own
+        // bounded wait then reports the missing reclaim.
+        let _ = timers.on_interrupt(|slot, now| {
             if slot == id {
                 tx.on_timer(mac, now)
             } else {
@@ -682,23 +684,23 @@ fn ping<T: Expire>(
                 sent = true;
             }
         }
-        if s.can_recv() {
-            if let Ok((buf, from)) = s.recv() {
-                let ok = Icmpv4Packet::new_checked(buf)
-                    .ok()
-                    .and_then(|p| Icmpv4Repr::parse(&p, &caps).ok())
-                    .is_some_and(|r| {
-                        matches!(r, Icmpv4Repr::EchoReply { ident: IDENT, seq_no: 1, data } if data == payload)
-                    });
-                let us = (gt_read() - t0) / (TICKS_PER_MS / 1000);
-                println!(
-                    Uart0,
-                    "icmp: echo reply from {from} seq=1 ({} payload bytes, {us} us guest time): {}",
-                    payload.len(),
-                    verdict(ok && from == IpAddress::Ipv4(GATEWAY))
-                );
-                return Ok(ok && from == IpAddress::Ipv4(GATEWAY));
-            }
+        if s.can_recv()
+            && let Ok((buf, from)) = s.recv()
+        {
+            let ok = Icmpv4Packet::new_checked(buf)
+                .ok()
+                .and_then(|p| Icmpv4Repr::parse(&p, &caps).ok())
+                .is_some_and(|r| {
+                    matches!(r, Icmpv4Repr::EchoReply { ident: IDENT, seq_no: 1, data } if data == payload)
+                });
+            let us = (gt_read() - t0) / (TICKS_PER_MS / 1000);
+            println!(
+                Uart0,
+                "icmp: echo reply from {from} seq=1 ({} payload bytes, {us} us guest time): {}",
+                payload.len(),
+                verdict(ok && from == IpAddress::Ipv4(GATEWAY))
+            );
+            return Ok(ok && from == IpAddress::Ipv4(GATEWAY));
         }
     }
     println!(Uart0, "icmp: no echo reply from {GATEWAY}: MISMATCH");
