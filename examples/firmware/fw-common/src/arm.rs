@@ -14,6 +14,7 @@
 pub mod cs;
 pub mod gic;
 pub mod mmu;
+pub mod npcm7xx;
 pub mod pmu;
 
 mod entry;

@@ -74,10 +74,11 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use a9_global_timer::{CompareRule, Config, GlobalTimer, GtComparator, GtCounter, regs as gt_regs};
 use fw_common::arm::gic::{self, Gic};
+use fw_common::arm::npcm7xx::Uart0;
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
 use fw_common::icount::Bound;
-use fw_common::{Console, CsCell, StaticCell, mmio, println};
+use fw_common::{CsCell, StaticCell, println};
 use hwtimer_core::{
     Capabilities, ClockEvent, Clocksource, Continuous, HrTimers, Mmio, Monotonic, RegisterBus,
     Restart, Stopwatch, TimerId,
@@ -89,15 +90,6 @@ use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, DmaMemory, Dwmac, Error, FrameFilter, Identity, MacConfig,
     QueueTimer, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
-
-/// UART0 base address (16550-compatible, register shift 2, 32-bit access).
-const UART0_BASE: usize = 0xf000_1000;
-/// Transmit holding register.
-const UART_THR: usize = UART0_BASE;
-/// Line status register (register 5, shifted by 2).
-const UART_LSR: usize = UART0_BASE + (5 << 2);
-/// LSR bit 5: transmit holding register empty.
-const UART_LSR_THRE: u32 = 1 << 5;
 
 /// GMAC0 (Synopsys DesignWare GMAC 3.x, driven by stmmac) base address (docs/qemu.md#npcm750-evb).
 const GMAC0_BASE: usize = 0xf080_2000;
@@ -170,21 +162,6 @@ const CACHE_LINE: usize = 16;
 // off, so CPU addresses are bus addresses (`Identity`) and memory is uncached: `Coherent`.
 static TX_MEM: DmaMemory<{ ring_bytes(TX_N, TX_BUF, CACHE_LINE) }> = DmaMemory::new();
 static RX_MEM: DmaMemory<{ ring_bytes(RX_N, RX_BUF, CACHE_LINE) }> = DmaMemory::new();
-
-/// UART0, polled. Needs no set-up under QEMU.
-#[derive(Clone, Copy)]
-struct Uart0;
-
-impl Console for Uart0 {
-    fn write_byte(&mut self, byte: u8) {
-        // SAFETY: THR/LSR of UART0 on this SoC; this firmware is their only user, and only
-        // CPU0 runs it.
-        unsafe {
-            while mmio::read32(UART_LSR) & UART_LSR_THRE == 0 {}
-            mmio::write32(UART_THR, u32::from(byte));
-        }
-    }
-}
 
 /// The PMU cycle counter as a continuous clocksource for the crate's bounded waits (QEMU
 /// counts it at 1 GHz of virtual time; 32 bits wrap every 4.3 s, which `Stopwatch` handles).
