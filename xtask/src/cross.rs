@@ -22,6 +22,11 @@
 //! targets (`NativeCsr` exists only on loongarch64; pointer widths differ), and the firmware
 //! workspace for each target a QEMU board runs on.
 //!
+//! Step 4 checks the length of hot paths in the linked smoke binary against the limits in
+//! [`CODE_LIMITS`] (symbol sizes from `nm -S`; on a fixed-width ISA, bytes / 4 is the
+//! instruction count): for instance `OttoClocksource::read` on MIPS, which must stay the bare
+//! load, the mask and the return now that the driver checks its MMIO window once.
+//!
 //! The result is a crate × target table; the command fails if any cell is `FAIL`.
 
 use crate::util::{
@@ -35,6 +40,11 @@ use std::time::Instant;
 
 /// The link-check package in the firmware workspace.
 const SMOKE: &str = "no-std-smoke";
+
+/// Hot paths of the smoke binary and their longest allowed length: target, symbol (an
+/// out-of-line `#[unsafe(no_mangle)]` probe in `no-std-smoke`), bytes per instruction, and
+/// the most instructions it may have, return included.
+const CODE_LIMITS: [(&str, &str, u64, u64); 1] = [("mips-mti-none-elf", "probe_otto_read", 4, 5)];
 
 /// The outcome of one build.
 enum Cell {
@@ -137,6 +147,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
         };
         smoke_row.cells.insert(target.clone(), cell);
     }
+    let sizes_ok = smoke_row
+        .cells
+        .iter()
+        .filter(|(_, cell)| matches!(cell, Cell::Ok))
+        .all(|(target, _)| code_limits_hold(target));
     rows.push(smoke_row);
     rows.extend(clippy_rows(&toolchain, &libs, &firmware, &columns));
 
@@ -156,11 +171,64 @@ pub fn main(args: &[String]) -> Result<(), String> {
         .flat_map(|row| row.cells.values())
         .filter(|cell| matches!(cell, Cell::Fail(_)))
         .count();
-    if failures == 0 {
-        Ok(())
-    } else {
+    if failures > 0 {
         Err(format!("cross: {failures} build(s) failed"))
+    } else if !sizes_ok {
+        Err("cross: a hot path is longer than its limit (see `size:` lines)".to_owned())
+    } else {
+        Ok(())
     }
+}
+
+/// Step 4 for one target's smoke binary: prints a `size:` line per [`CODE_LIMITS`] entry
+/// and returns whether all hold (a missing symbol or `nm` failing counts as not holding).
+fn code_limits_hold(target: &str) -> bool {
+    let elf = firmware_dir()
+        .join("target")
+        .join(target)
+        .join("release")
+        .join(SMOKE);
+    let mut ok = true;
+    for (_, symbol, width, max) in CODE_LIMITS.iter().filter(|(t, ..)| *t == target) {
+        let size = Command::new("nm")
+            .arg("-S")
+            .arg(&elf)
+            .output()
+            .ok()
+            .and_then(|out| symbol_size(&String::from_utf8_lossy(&out.stdout), symbol));
+        match size {
+            Some(bytes) => {
+                let insns = bytes / width;
+                let holds = insns <= *max;
+                ok &= holds;
+                println!(
+                    "size: {symbol} on {target} = {insns} insns (limit {max}): {}",
+                    if holds { "ok" } else { "TOO LONG" }
+                );
+            }
+            None => {
+                ok = false;
+                println!("size: {symbol} not found in {} (nm -S)", elf.display());
+            }
+        }
+    }
+    ok
+}
+
+/// The size in bytes of `symbol` in `nm -S` output (`<addr> <size> <type> <name>`).
+fn symbol_size(nm: &str, symbol: &str) -> Option<u64> {
+    nm.lines().find_map(|line| {
+        let mut fields = line.split_whitespace();
+        let (_addr, size, _kind, name) = (
+            fields.next()?,
+            fields.next()?,
+            fields.next()?,
+            fields.next()?,
+        );
+        (name == symbol)
+            .then(|| u64::from_str_radix(size, 16).ok())
+            .flatten()
+    })
 }
 
 /// Step 3: Debian's clippy with `-D warnings` on the code that only compiles for a bare-metal
@@ -318,5 +386,21 @@ fn print_table(columns: &[String], rows: &[Row]) {
             line.push_str(&format!("  {text:width$}", width = column.len()));
         }
         println!("{}", line.trim_end());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::symbol_size;
+
+    #[test]
+    fn symbol_size_reads_nm_s_lines() {
+        let nm = "00022528 00000014 T probe_otto_read\n\
+                  0002253c 00000028 T probe_otto_set_next_event\n\
+                  00020000 T _start\n";
+        assert_eq!(symbol_size(nm, "probe_otto_read"), Some(0x14));
+        assert_eq!(symbol_size(nm, "probe_otto_set_next_event"), Some(0x28));
+        assert_eq!(symbol_size(nm, "_start"), None); // no size column
+        assert_eq!(symbol_size(nm, "probe_otto"), None);
     }
 }

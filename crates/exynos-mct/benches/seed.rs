@@ -145,8 +145,98 @@ fn main() {
         OUT.figure(metric, format!("{:.1}", r * 100.0), "ns");
     }
 
+    arm_costs();
+
     if failures > 0 || ours > 1.01 {
         eprintln!("exynos-mct seed bench: {failures} wrong timestamps, time64 {ours:.4} reads");
         std::process::exit(1);
     }
+}
+
+/// MMIO accesses (reads + writes) per arm, the driver's against Linux's sequences
+/// (`exynos_mct::sim::linux`) on the same model, averaged over `ARMS` re-arms 1 ms apart
+/// (WSTAT acknowledged at once, as on QEMU):
+///
+/// - `mmio_per_comp_arm`: an `Alarm`'s re-arm of an enabled comparator through
+///   `set_compare`, upper word unchanged; `_linux`: `exynos4_comp_set_next_event`;
+/// - `mmio_per_local_arm`: a local timer after its event (its `ack` stopped it); `_linux`:
+///   `exynos4_tick_set_next_event` after Linux's handler stopped it; `_running` variants
+///   re-arm a timer that is still counting.
+fn arm_costs() {
+    use exynos_mct::sim::linux;
+    use hwtimer_core::ClockEvent;
+    const ARMS: u64 = 1_000;
+    let clock = SimClock::new();
+    let bus = SimBus::new(&clock, MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), MctModel::exynos4210().driver_config()).expect("model");
+    mct.start_frc().expect("model acknowledges");
+    let time = mct.time();
+    let per_arm = |f: &mut dyn FnMut()| {
+        let mut total = 0;
+        for _ in 0..ARMS {
+            clock.advance(1_000_000);
+            bus.reset_stats();
+            f();
+            let s = bus.stats();
+            total += s.reads + s.writes;
+        }
+        total as f64 / ARMS as f64
+    };
+    let mut comp = mct.comparator(0).expect("free");
+    comp.set_next_event(0x10000).expect("model");
+    let ours = per_arm(&mut || {
+        let at = time.now() + 0x10000;
+        bus.reset_stats(); // the time read is the Alarm's, not the arm's
+        comp.set_compare(at).expect("model");
+    });
+    let mut l0 = mct.local_timer(0).expect("free");
+    let mut local_total = 0;
+    let mut running_total = 0;
+    for _ in 0..ARMS {
+        clock.advance(1_000_000);
+        let _ = l0.ack();
+        bus.reset_stats();
+        l0.set_next_event(0x1000).expect("model"); // stopped by the ack: the common case
+        let s = bus.stats();
+        local_total += s.reads + s.writes;
+        bus.reset_stats();
+        l0.set_next_event(0x1000).expect("model"); // still counting
+        let s = bus.stats();
+        running_total += s.reads + s.writes;
+    }
+    drop((comp, l0));
+    let linux_comp = per_arm(&mut || linux::comp0_set_next_event(&bus, 0x10000));
+    let mut linux_local_total = 0;
+    let mut linux_running_total = 0;
+    for _ in 0..ARMS {
+        clock.advance(1_000_000);
+        linux::tick_interrupt(&bus, 0);
+        bus.reset_stats();
+        linux::tick_set_next_event(&bus, 0, 0x1000);
+        let s = bus.stats();
+        linux_local_total += s.reads + s.writes;
+        bus.reset_stats();
+        linux::tick_set_next_event(&bus, 0, 0x1000);
+        let s = bus.stats();
+        linux_running_total += s.reads + s.writes;
+    }
+    let avg = |total: u64| format!("{:.2}", total as f64 / ARMS as f64);
+    OUT.figure("mmio_per_comp_arm", format!("{ours:.2}"), "accesses");
+    OUT.figure(
+        "mmio_per_comp_arm_linux",
+        format!("{linux_comp:.2}"),
+        "accesses",
+    );
+    OUT.figure("mmio_per_local_arm", avg(local_total), "accesses");
+    OUT.figure(
+        "mmio_per_local_arm_linux",
+        avg(linux_local_total),
+        "accesses",
+    );
+    OUT.figure("mmio_per_local_arm_running", avg(running_total), "accesses");
+    OUT.figure(
+        "mmio_per_local_arm_running_linux",
+        avg(linux_running_total),
+        "accesses",
+    );
 }

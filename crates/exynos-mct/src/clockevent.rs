@@ -99,6 +99,11 @@ pub struct Comparator<'a, B: RegisterBus<Word = u32>> {
     /// The hardware may be enabled or hold a status since the last successful shutdown:
     /// dropping the comparator shuts it down.
     live: bool,
+    /// What `G_COMPn_U` is known to hold: the last upper word written and acknowledged,
+    /// while no auto-increment can have moved it (`None` in periodic mode, after a failed
+    /// write, at take-over and after a resume). A re-arm whose upper word matches skips the
+    /// write and its wait (3 MMIO accesses).
+    upper: Option<u32>,
 }
 
 impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
@@ -110,6 +115,7 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
             mode: Mode::Off,
             value: 0,
             live: true,
+            upper: None,
         };
         match c.try_shutdown() {
             Ok(()) => Ok(c),
@@ -168,12 +174,19 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
             .map(drop_count)
     }
 
-    fn write_compare(&self, value: u64, clock: WaitClock) -> Result<(), Error> {
+    /// `G_COMPn_L`, then `G_COMPn_U` unless it is known to hold the upper word already
+    /// (3 or 6 MMIO accesses).
+    fn write_compare(&mut self, value: u64, clock: WaitClock) -> Result<(), Error> {
         let n = self.n;
         let low = u32::try_from(value & u64::from(u32::MAX)).unwrap_or(u32::MAX);
         let high = u32::try_from(value >> 32).unwrap_or(u32::MAX);
         self.write_wait(regs::g_comp_l(n), low, regs::g_wstat_comp_l(n), clock)?;
-        self.write_wait(regs::g_comp_u(n), high, regs::g_wstat_comp_u(n), clock)
+        if self.upper != Some(high) {
+            self.upper = None;
+            self.write_wait(regs::g_comp_u(n), high, regs::g_wstat_comp_u(n), clock)?;
+            self.upper = Some(high);
+        }
+        Ok(())
     }
 
     /// Program the comparator to the absolute 64-bit FRC value `value` (oneshot). No range
@@ -205,6 +218,8 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
                 clock,
             )?;
             enable |= regs::g_tcon_auto_inc(n);
+            // The hardware adds the period at every match: the upper word will move.
+            self.upper = None;
         }
         let bit = regs::g_int_comp(n);
         self.mct.write_g_int_enb(|e| e | bit);
@@ -258,26 +273,46 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
         self.mct.forget_owed(Self::gwstat(
             regs::g_wstat_comp_l(n) | regs::g_wstat_comp_u(n) | regs::g_wstat_comp_add_incr(n),
         ));
+        // The registers may have lost their contents with the block's power.
+        self.upper = None;
         self.live = true;
         self.try_shutdown()
     }
 
-    /// Program `target` (chosen at FRC time `start`) and check that the FRC did not pass it
-    /// while it was written; if it did, re-arm as far ahead as programming took.
-    fn arm_checked(&mut self, mut start: u64, mut target: u64) -> Result<(), Error> {
+    /// Program `target` and check, with one read of the low word, that the FRC did not pass
+    /// it while it was written; if it did (and no match was latched), re-arm as far ahead
+    /// as programming took plus `MIN_DELTA`, up to [`COMP_REARM_ATTEMPTS`] times.
+    ///
+    /// `start` is a time-base value from before the call: an exact reading
+    /// (`start_exact`, [`set_next_event`](ClockEvent::set_next_event)) or the published time
+    /// ([`set_compare`](ClockEvent::set_compare), whose caller just read it). The check's
+    /// reading is extended and published through the time base, so it needs the time base's
+    /// own precondition only. How long programming took is known only from an exact start;
+    /// after a published one the first re-arm allows `MIN_DELTA` for it.
+    fn arm_checked(
+        &mut self,
+        mut start: u64,
+        start_exact: bool,
+        mut target: u64,
+    ) -> Result<(), Error> {
+        let time = self.mct.time();
         let frc = self.mct.frc();
+        let mut exact = start_exact;
         for _ in 0..COMP_REARM_ATTEMPTS {
             self.program(target, None)?;
-            // Did the counter pass the value while we programmed it? Extend the low word
-            // from the start reading (the distance is far below half a wrap).
-            let now = crate::clocksource::extend32(start, frc.read_low());
+            let now = time.update_from_low(frc.read_low());
             if now < target || self.is_pending() {
                 return Ok(());
             }
             // Missed: re-arm as far ahead as the programming just took, plus min_delta
             // (late, never lost, and the next attempt has the time it needs).
-            let took = now.wrapping_sub(start);
+            let took = if exact {
+                now.wrapping_sub(start)
+            } else {
+                MIN_DELTA
+            };
             start = now;
+            exact = true;
             target = now.wrapping_add(took).wrapping_add(MIN_DELTA);
         }
         self.mode = Mode::Off;
@@ -310,21 +345,26 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
         self.check_range(delta)?;
         let start = self.mct.frc().read64();
         self.mct.publish(start);
-        self.arm_checked(start, start.wrapping_add(delta))
+        self.arm_checked(start, true, start.wrapping_add(delta))
     }
     /// `at` is a 64-bit FRC value, in the time base of [`Mct::time`](crate::Mct::time). The
-    /// comparator fires when the FRC equals it, so a value the FRC has already passed is
-    /// programmed `MIN_DELTA` ahead instead, and one passed while it is written is
-    /// re-armed (late, never lost).
+    /// comparator fires when the FRC equals it, so a value the time base has already
+    /// passed is programmed `MIN_DELTA` ahead instead, and one the FRC passes while it is
+    /// written is re-armed (late, never lost).
+    ///
+    /// No read before programming: the time base's published time serves as "now" (an
+    /// [`Alarm`](hwtimer_core::Alarm) has just read it), and the one read after programming
+    /// catches a value that was already past. Re-arming an enabled comparator whose upper
+    /// word does not change costs 10 MMIO accesses: disable (3), `G_COMPn_L` (3), enable
+    /// (3), the check (1); Linux's sequence takes 19.
     fn set_compare(&mut self, at: u64) -> Result<(), Error> {
-        let start = self.mct.frc().read64();
-        self.mct.publish(start);
+        let start = self.mct.time().last();
         let target = if at > start {
             at
         } else {
             start.wrapping_add(MIN_DELTA)
         };
-        self.arm_checked(start, target)
+        self.arm_checked(start, false, target)
     }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check_range(period)?;

@@ -138,7 +138,7 @@ pub use error::Error;
 pub use extend::Extended;
 pub use poll::{Polled, Poller, Timeout};
 pub use queue::{HrTimers, MAX_EXPIRY_ROUNDS, QueueError, Restart, TimerId, TimerQueue};
-pub use reg::{Mmio, Reg, RegisterBus, RegisterBusExt, Window};
+pub use reg::{Claim, Claimed, Mmio, MmioBlock, Reg, RegisterBus, RegisterBusExt, Window};
 #[cfg(feature = "rtic")]
 #[doc(hidden)]
 pub use rtic_time as __rtic_time;

@@ -31,6 +31,32 @@
 //! pointer, never a reference to device memory (a `&` to MMIO lets the compiler insert
 //! reads, which is wrong for registers with read side effects). The Sim bus
 //! (`sim::SimBus`, feature `sim`) routes the same accesses to a behavioural model.
+//!
+//! # Checking the window once
+//!
+//! A bus must never let an offset outside its window reach the hardware, so
+//! [`Mmio`] checks every access against its length, which is only known at run time: the
+//! check costs more instructions than the access it guards (the Otto clocksource read was 22
+//! MIPS instructions, 2 of them the load and the mask). A driver therefore takes its block
+//! once, with [`Claim::claim`]: the bus checks there that the `SPAN` bytes the driver uses
+//! lie inside the window, and hands out a [`Claim::Block`] whose length is the constant
+//! `SPAN`. The block still checks each access (safe code can name any offset), but against a
+//! constant: with the register offsets constants too, the check is decided at compile time and
+//! each access compiles to the bare volatile load or store.
+//!
+//! ```
+//! use hwtimer_core::reg::{Claim, Mmio, RegisterBus};
+//!
+//! let mut ram = [0u32; 8];
+//! // SAFETY: the window covers `ram`, a live, aligned local array nothing else touches
+//! // while `mmio` and its blocks exist.
+//! let mmio: Mmio = unsafe { Mmio::new(ram.as_mut_ptr() as usize, 32) };
+//! let timer1 = mmio.claim::<0x10>(0x10).expect("inside the window");
+//! timer1.write_word(0x4, 7); // a bare store to byte 0x14
+//! assert_eq!(mmio.read_word(0x14), 7);
+//! assert_eq!(timer1.read_word(0x10), u32::MAX); // past the block: all ones
+//! assert!(mmio.claim::<0x10>(0x18).is_none()); // would end past the window
+//! ```
 
 use core::marker::PhantomData;
 
@@ -60,6 +86,103 @@ impl<B: RegisterBus + ?Sized> RegisterBus for &B {
     }
     fn write_word(&self, offset: usize, value: Self::Word) {
         (**self).write_word(offset, value)
+    }
+}
+
+/// A bus that hands out sub-blocks whose bounds were checked once, when they were taken;
+/// see [Checking the window once](self#checking-the-window-once).
+///
+/// # Contract
+/// `claim::<SPAN>(base)` returns `Some` only when every access of `Word` width at offsets
+/// `base..base + SPAN` of this bus is one the bus makes (inside its window, aligned). The
+/// block then answers offsets `0..SPAN` with exactly the accesses this bus would make at
+/// `base + offset`, and follows the [`RegisterBus`] contract for every other offset (reads
+/// all ones, writes dropped), checking against the constant `SPAN` only.
+pub trait Claim: RegisterBus {
+    /// A checked block of `SPAN` bytes.
+    type Block<const SPAN: usize>: RegisterBus<Word = Self::Word>;
+    /// The `SPAN` bytes from byte `base`, or `None` when they do not all lie inside the bus
+    /// or `base` is not aligned for `Word`.
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>>;
+}
+
+impl<B: Claim + ?Sized> Claim for &B {
+    type Block<const SPAN: usize> = B::Block<SPAN>;
+    #[inline]
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
+        (**self).claim(base)
+    }
+}
+
+/// Whether an access of `size` bytes at `offset` lies inside `0..span` and is aligned.
+/// With `offset` and `span` constants it folds away.
+#[inline(always)]
+const fn fits(offset: usize, size: usize, span: usize) -> bool {
+    offset.is_multiple_of(size)
+        && match offset.checked_add(size) {
+            Some(end) => end <= span,
+            None => false,
+        }
+}
+
+/// The [`Claim::Block`] of a bus that is `Clone` but has no cheaper access of its own (the
+/// `sim` buses, test buses): the bus and a base, with each access checked against the
+/// constant `SPAN` and forwarded to `base + offset`.
+///
+/// ```
+/// use hwtimer_core::reg::{Claimed, RegisterBus};
+/// use hwtimer_core::sim::{RegisterFile, SimBus, SimClock};
+///
+/// let bus = SimBus::new(&SimClock::new(), RegisterFile::new(0x40));
+/// let block: Claimed<_, 0x10> = Claimed::new(bus.clone(), 0x20);
+/// block.write_word(0x8, 5);
+/// assert_eq!(bus.read_word(0x28), 5);
+/// block.write_word(0x10, 9); // past the block: dropped, the bus never sees it
+/// assert_eq!(bus.stats().writes, 1);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Claimed<B, const SPAN: usize> {
+    bus: B,
+    base: usize,
+}
+
+impl<B: RegisterBus, const SPAN: usize> Claimed<B, SPAN> {
+    /// `SPAN` bytes of `bus` from byte `base`. Checks nothing against `bus` (it has no
+    /// length to check against); accesses past `SPAN` never reach it.
+    pub const fn new(bus: B, base: usize) -> Self {
+        Self { bus, base }
+    }
+}
+
+impl<B: RegisterBus, const SPAN: usize> RegisterBus for Claimed<B, SPAN> {
+    type Word = B::Word;
+
+    #[inline]
+    fn read_word(&self, offset: usize) -> Self::Word {
+        match self.base.checked_add(offset) {
+            Some(o) if fits(offset, core::mem::size_of::<B::Word>(), SPAN) => self.bus.read_word(o),
+            _ => !Self::Word::zero(),
+        }
+    }
+
+    #[inline]
+    fn write_word(&self, offset: usize, value: Self::Word) {
+        match self.base.checked_add(offset) {
+            Some(o) if fits(offset, core::mem::size_of::<B::Word>(), SPAN) => {
+                self.bus.write_word(o, value)
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<B: RegisterBus + Clone, const SPAN: usize> Claim for Claimed<B, SPAN> {
+    type Block<const S: usize> = Claimed<B, S>;
+    fn claim<const S: usize>(&self, base: usize) -> Option<Self::Block<S>> {
+        let end = base.checked_add(S)?;
+        let abs = self.base.checked_add(base)?;
+        (end <= SPAN && base.is_multiple_of(core::mem::size_of::<B::Word>()))
+            .then(|| Claimed::new(self.bus.clone(), abs))
     }
 }
 
@@ -112,6 +235,14 @@ impl<B: RegisterBus> RegisterBus for Window<B> {
         if let Some(o) = self.base.checked_add(offset) {
             self.bus.write_word(o, value)
         }
+    }
+}
+
+impl<B: Claim> Claim for Window<B> {
+    type Block<const SPAN: usize> = B::Block<SPAN>;
+    #[inline]
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
+        self.bus.claim(self.base.checked_add(base)?)
     }
 }
 
@@ -303,8 +434,96 @@ impl<W: UIntLike> Mmio<W> {
     }
 
     fn in_window(&self, offset: usize) -> bool {
-        let size = core::mem::size_of::<W>();
-        offset.is_multiple_of(size) && offset.checked_add(size).is_some_and(|end| end <= self.len)
+        fits(offset, core::mem::size_of::<W>(), self.len)
+    }
+}
+
+impl<W: UIntLike> Claim for Mmio<W> {
+    type Block<const SPAN: usize> = MmioBlock<W, SPAN>;
+
+    /// Checks `base..base + SPAN` against the window once; the block's accesses then check
+    /// only against the constant `SPAN`.
+    #[inline]
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<MmioBlock<W, SPAN>> {
+        let end = base.checked_add(SPAN)?;
+        (end <= self.len && base.is_multiple_of(core::mem::size_of::<W>())).then(|| MmioBlock {
+            // Address arithmetic only (no access, no `unsafe`): `base + SPAN <= len`.
+            base: self.base.wrapping_byte_add(base),
+        })
+    }
+}
+
+/// `SPAN` bytes of an [`Mmio`] window, checked once by [`Claim::claim`]: each access checks
+/// its offset against the constant `SPAN` (decided at compile time when the offset is a
+/// constant too) and is then the bare volatile load or store.
+///
+/// `Copy`, `Send` and `Sync` on the same argument as [`Mmio`]: it is an address inside a
+/// window whose [`Mmio::new`] contract covers every copy of the address.
+pub struct MmioBlock<W: UIntLike, const SPAN: usize> {
+    base: *mut W,
+}
+
+impl<W: UIntLike, const SPAN: usize> Clone for MmioBlock<W, SPAN> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<W: UIntLike, const SPAN: usize> Copy for MmioBlock<W, SPAN> {}
+
+// SAFETY: as for `Mmio` (see its `Send` impl): an address and the right to make single
+// volatile accesses of `W` inside a block that lies in an `Mmio` window.
+unsafe impl<W: UIntLike, const SPAN: usize> Send for MmioBlock<W, SPAN> {}
+
+// SAFETY: as for `Mmio` (see its `Sync` impl): concurrent volatile accesses to device
+// registers are not data races; synchronisation is the driver's question.
+unsafe impl<W: UIntLike, const SPAN: usize> Sync for MmioBlock<W, SPAN> {}
+
+impl<W: UIntLike, const SPAN: usize> MmioBlock<W, SPAN> {
+    /// The block's address.
+    pub fn base(&self) -> usize {
+        self.base as usize
+    }
+}
+
+impl<W: UIntLike, const SPAN: usize> RegisterBus for MmioBlock<W, SPAN> {
+    type Word = W;
+
+    #[inline]
+    fn read_word(&self, offset: usize) -> W {
+        if !fits(offset, core::mem::size_of::<W>(), SPAN) {
+            return !W::zero();
+        }
+        // SAFETY: `offset` is aligned and below `SPAN`, and `claim` checked that the
+        // `SPAN` bytes from `base` lie inside an `Mmio` window (aligned), which `Mmio::new`'s
+        // caller promised is a mapped register block valid for volatile `W` accesses.
+        unsafe { self.base.byte_add(offset).read_volatile() }
+    }
+
+    #[inline]
+    fn write_word(&self, offset: usize, value: W) {
+        if !fits(offset, core::mem::size_of::<W>(), SPAN) {
+            return;
+        }
+        // SAFETY: as in `read_word`.
+        unsafe { self.base.byte_add(offset).write_volatile(value) }
+    }
+}
+
+impl<W: UIntLike, const SPAN: usize> Claim for MmioBlock<W, SPAN> {
+    type Block<const S: usize> = MmioBlock<W, S>;
+
+    #[inline]
+    fn claim<const S: usize>(&self, base: usize) -> Option<MmioBlock<W, S>> {
+        let end = base.checked_add(S)?;
+        (end <= SPAN && base.is_multiple_of(core::mem::size_of::<W>())).then(|| MmioBlock {
+            base: self.base.wrapping_byte_add(base),
+        })
+    }
+}
+
+impl<W: UIntLike, const SPAN: usize> core::fmt::Debug for MmioBlock<W, SPAN> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "MmioBlock({:#x}, {:#x})", self.base as usize, SPAN)
     }
 }
 
@@ -380,6 +599,34 @@ mod tests {
         mmio.write_raw(far, 7);
         let _ = mmio;
         assert_eq!(block, [0; 4]);
+    }
+
+    #[test]
+    fn claim_checks_the_window_once_and_the_block_its_span() {
+        let mut block = [0u32; 8];
+        // SAFETY: the window covers `block`, a live, aligned local array used by nothing
+        // else while `mmio` and its blocks exist.
+        let mmio = unsafe { Mmio::<u32>::new(block.as_mut_ptr() as usize, 32) };
+        assert!(mmio.claim::<0x10>(0x10).is_some());
+        assert!(mmio.claim::<0x10>(0x14).is_none()); // ends past the window
+        assert!(mmio.claim::<0x10>(0x2).is_none()); // misaligned
+        assert!(mmio.claim::<0x10>(usize::MAX - 4).is_none()); // overflows
+        let b = mmio.claim::<0x10>(0x8).unwrap_or_else(|| unreachable!());
+        b.write_word(0xC, 3);
+        b.write_word(0x10, 4); // past the span: dropped
+        b.write_word(0x2, 5); // misaligned: dropped
+        assert_eq!(b.read_word(0x10), u32::MAX);
+        assert_eq!(b.read_word(usize::MAX), u32::MAX);
+        // A block of a block: inside only.
+        let inner = b.claim::<0x8>(0x8).unwrap_or_else(|| unreachable!());
+        assert_eq!(inner.read_word(0x4), 3);
+        assert!(b.claim::<0x8>(0xC).is_none());
+        // Through a reference and a window, the same block.
+        let w = Window::new(&mmio, 0x8);
+        assert_eq!(w.claim::<0x10>(0).map(|b| b.base()), Some(b.base()));
+        assert!(w.claim::<0x20>(0).is_none());
+        let _ = (mmio, b, inner);
+        assert_eq!(block, [0, 0, 0, 0, 0, 3, 0, 0]);
     }
 
     #[test]

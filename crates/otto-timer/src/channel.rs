@@ -2,9 +2,12 @@
 //! its MMIO cost. Crate-private: the public types ([`OttoClocksource`](crate::OttoClocksource),
 //! [`OttoClockEvent`](crate::OttoClockEvent)) own one `Channel` each.
 
-use hwtimer_core::{Error, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Claim, Error, RegisterBusExt};
 
-use crate::regs::{CNT, COUNTER_MASK, CTRL, DATA, INT, MAX_DIVISOR, TimerRegs};
+use crate::regs::{
+    CNT, CNT_REG, COUNTER_MASK, CTRL, CTRL_REG, DATA, DATA_REG, INT, INT_REG, MAX_DIVISOR,
+    TIMER_STRIDE,
+};
 use crate::soc::Config;
 
 /// The two counting modes of CTRL.MODE.
@@ -18,26 +21,49 @@ pub(crate) enum Mode {
     Timer,
 }
 
-#[derive(Debug)]
-pub(crate) struct Channel<B> {
+/// One timer's registers, taken from the block once: `regs` is the timer's own
+/// `TIMER_STRIDE` bytes, checked against the bus window in [`Channel::new`], so each access
+/// below (a constant offset into it) is the bare load or store.
+pub(crate) struct Channel<B: Claim<Word = u32>> {
+    regs: B::Block<TIMER_STRIDE>,
     bus: B,
-    regs: TimerRegs,
     index: usize,
     divisor: u16,
     tick_hz: u32,
+    /// `CTRL` to start in COUNTER and in TIMER mode at `divisor` (computed once).
+    start: [u32; 2],
 }
 
-impl<B: RegisterBus<Word = u32>> Channel<B> {
-    /// Validate `config` and `index`; no register access.
+impl<B: Claim<Word = u32>> core::fmt::Debug for Channel<B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Channel")
+            .field("index", &self.index)
+            .field("divisor", &self.divisor)
+            .field("tick_hz", &self.tick_hz)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<B: Claim<Word = u32>> Channel<B> {
+    /// Validate `config` and `index`, and take the timer's registers from `bus`; no
+    /// register access. [`Error::InvalidConfig`] when the timer's registers do not lie
+    /// inside the bus window.
     pub(crate) fn new(bus: B, config: &Config, index: usize) -> Result<Self, Error> {
         let divisor = config.validate()?;
         config.check_index(index)?;
+        let base = index
+            .checked_mul(TIMER_STRIDE)
+            .ok_or(Error::InvalidConfig)?;
         Ok(Self {
+            regs: bus.claim(base).ok_or(Error::InvalidConfig)?,
             bus,
-            regs: TimerRegs::of(index),
             index,
             divisor,
             tick_hz: config.tick_hz,
+            start: [
+                ctrl_start(Mode::Counter, divisor),
+                ctrl_start(Mode::Timer, divisor),
+            ],
         })
     }
 
@@ -59,34 +85,28 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
 
     /// Stop: CTRL = 0 (1 write). Never touches INT, so a pending interrupt stays pending.
     pub(crate) fn stop(&self) {
-        self.bus.write_raw(self.regs.ctrl, 0);
+        self.regs.write_raw(CTRL_REG, 0);
     }
 
-    /// Start: CTRL = ENABLE | mode | divisor (1 write).
-    #[allow(
-        clippy::arithmetic_side_effects,
-        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
-    )]
-    fn start_with(&self, mode: Mode, divisor: u16) {
-        let mode = match mode {
-            Mode::Counter => CTRL::MODE::Counter,
-            Mode::Timer => CTRL::MODE::Timer,
+    /// Start at the configured divisor: CTRL = ENABLE | mode | divisor (1 write).
+    fn start(&self, mode: Mode) {
+        let [counter, timer] = self.start;
+        let value = match mode {
+            Mode::Counter => counter,
+            Mode::Timer => timer,
         };
-        self.bus.write(
-            self.regs.ctrl,
-            CTRL::ENABLE::SET + mode + CTRL::DIVISOR.val(u32::from(divisor)),
-        );
+        self.regs.write_raw(CTRL_REG, value);
     }
 
     /// DATA = `target` (1 write); resets the counter to 0.
     fn set_target(&self, target: u32) {
-        self.bus
-            .write(self.regs.data, DATA::DATA.val(target & COUNTER_MASK));
+        self.regs
+            .write(DATA_REG, DATA::DATA.val(target & COUNTER_MASK));
     }
 
     /// The counter, masked to 28 bits (1 read).
     pub(crate) fn count(&self) -> u32 {
-        self.bus.read(self.regs.cnt).read(CNT::CNT)
+        self.regs.read(CNT_REG).read(CNT::CNT)
     }
 
     /// INT = IE or 0 (1 write). The IP bit is written as 0, which a W1C bit ignores:
@@ -97,13 +117,13 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
         } else {
             INT::IE::CLEAR
         };
-        self.bus.write(self.regs.int, ie);
+        self.regs.write(INT_REG, ie);
     }
 
     /// Whether INT.IP is set (1 read; used only for logging).
     #[cfg(feature = "defmt")]
     pub(crate) fn is_pending(&self) -> bool {
-        self.bus.read(self.regs.int).is_set(INT::IP)
+        self.regs.read(INT_REG).is_set(INT::IP)
     }
 
     /// Mask and cancel: INT = IP (IE = 0, IP written 1: W1C), 1 write. Clears a pending
@@ -115,7 +135,7 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
         reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
     )]
     pub(crate) fn mask_and_clear(&self) {
-        self.bus.write(self.regs.int, INT::IE::CLEAR + INT::IP::SET);
+        self.regs.write(INT_REG, INT::IE::CLEAR + INT::IP::SET);
     }
 
     /// Acknowledge: read INT; if IP is set, write IP back as 1 with IE as the driver
@@ -129,7 +149,7 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
         reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
     )]
     pub(crate) fn ack(&self, irq_enabled: bool) -> bool {
-        let int = self.bus.read(self.regs.int);
+        let int = self.regs.read(INT_REG);
         if !int.is_set(INT::IP) {
             return false;
         }
@@ -138,7 +158,7 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
         } else {
             INT::IE::CLEAR
         };
-        self.bus.write(self.regs.int, ie + INT::IP::SET);
+        self.regs.write(INT_REG, ie + INT::IP::SET);
         true
     }
 
@@ -166,10 +186,10 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
     /// legitimately pending (docs/otto-timer.md#no-ack-while-reprogramming); only [`ack`](Self::ack) clears IP.
     pub(crate) fn reprogram(&self, mode: Mode, target: u32) {
         self.stop();
-        self.start_with(mode, MAX_DIVISOR);
+        self.regs.write_raw(CTRL_REG, ctrl_start(mode, MAX_DIVISOR));
         self.stop();
         self.set_target(target);
-        self.start_with(mode, self.divisor);
+        self.start(mode);
     }
 
     /// The pre-v6.18 sequence (stop, DATA, start: 3 writes) that can lose the interrupt.
@@ -178,6 +198,19 @@ impl<B: RegisterBus<Word = u32>> Channel<B> {
     pub(crate) fn reprogram_naive(&self, mode: Mode, target: u32) {
         self.stop();
         self.set_target(target);
-        self.start_with(mode, self.divisor);
+        self.start(mode);
     }
+}
+
+/// `CTRL` = ENABLE | `mode` | `divisor`: the value that starts a timer.
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+)]
+const fn ctrl_start(mode: Mode, divisor: u16) -> u32 {
+    let mode = match mode {
+        Mode::Counter => CTRL::MODE::Counter.value,
+        Mode::Timer => CTRL::MODE::Timer.value,
+    };
+    CTRL::ENABLE::SET.value | mode | (divisor as u32 & CTRL::DIVISOR.mask)
 }

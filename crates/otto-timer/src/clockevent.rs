@@ -1,7 +1,7 @@
 //! Per-timer clockevents (oneshot in COUNTER mode, periodic in TIMER mode) and the
 //! per-CPU layout Linux uses.
 
-use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBus};
+use hwtimer_core::{Capabilities, Claim, ClockEvent, Error};
 
 use crate::channel::{Channel, Mode};
 use crate::regs::{COUNTER_MASK, MIN_DELTA};
@@ -55,12 +55,12 @@ use crate::soc::{Config, Irq};
 /// assert_eq!(ev.set_next_event(7), Err(hwtimer_core::Error::InvalidConfig));
 /// ```
 #[derive(Debug)]
-pub struct OttoClockEvent<B: RegisterBus<Word = u32>> {
+pub struct OttoClockEvent<B: Claim<Word = u32>> {
     channel: Channel<B>,
     irq_enabled: bool,
 }
 
-impl<B: RegisterBus<Word = u32>> OttoClockEvent<B> {
+impl<B: Claim<Word = u32>> OttoClockEvent<B> {
     /// Take timer `index` of the block behind `bus` as a clockevent and leave it shut
     /// down (CTRL = 0, then INT = IP with IE = 0: two writes; a status left pending by
     /// firmware or a previous owner is cleared, as by [`shutdown`](ClockEvent::shutdown)).
@@ -100,6 +100,7 @@ impl<B: RegisterBus<Word = u32>> OttoClockEvent<B> {
         }
     }
 
+    #[inline]
     fn program(&mut self, mode: Mode, target: u32) {
         if !self.irq_enabled {
             // Only IE is written: IP written as 0 is not an acknowledge (docs/otto-timer.md#no-ack-while-reprogramming).
@@ -126,7 +127,7 @@ impl<B: RegisterBus<Word = u32>> OttoClockEvent<B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> ClockEvent for OttoClockEvent<B> {
+impl<B: Claim<Word = u32>> ClockEvent for OttoClockEvent<B> {
     /// Deltas in `[8, 0x0FFF_FFFF]` at the timer's tick rate, oneshot and periodic; not
     /// phase-locked (each timer has its own counter and prescaler phase), not absolute
     /// (the hardware takes deltas).
@@ -185,7 +186,7 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for OttoClockEvent<B> {
 /// The clockevent of one CPU, as [`OttoTimers::per_cpu`](crate::OttoTimers::per_cpu)
 /// hands it out.
 #[derive(Debug)]
-pub struct CpuTimer<B: RegisterBus<Word = u32>> {
+pub struct CpuTimer<B: Claim<Word = u32>> {
     /// The CPU that owns it; equal to the timer index (Linux's layout).
     pub cpu: usize,
     /// Its interrupt line. On rtl-intc and GIC systems, route this line to `cpu` only:

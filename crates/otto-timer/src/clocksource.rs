@@ -1,6 +1,6 @@
 //! The continuous clocksource: one timer free-running in TIMER mode with DATA = 0.
 
-use hwtimer_core::{Clocksource, Continuous, Error, RegisterBus};
+use hwtimer_core::{Claim, Clocksource, Continuous, Error};
 
 use crate::channel::{Channel, Mode};
 use crate::regs::COUNTER_BITS;
@@ -35,11 +35,11 @@ use crate::soc::Config;
 /// assert!(cs.read() - a >= 3125);
 /// ```
 #[derive(Debug)]
-pub struct OttoClocksource<B: RegisterBus<Word = u32>> {
+pub struct OttoClocksource<B: Claim<Word = u32>> {
     channel: Channel<B>,
 }
 
-impl<B: RegisterBus<Word = u32>> OttoClocksource<B> {
+impl<B: Claim<Word = u32>> OttoClocksource<B> {
     /// Take timer `index` of the block behind `bus` and start it free-running at
     /// `config.tick_hz`: CTRL = 0, INT = 0 (interrupt off; IP written 0 is not an
     /// acknowledge), DATA = 0 (resets the counter), CTRL = ENABLE | TIMER | divisor —
@@ -73,7 +73,7 @@ impl<B: RegisterBus<Word = u32>> OttoClocksource<B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> Clocksource for OttoClocksource<B> {
+impl<B: Claim<Word = u32>> Clocksource for OttoClocksource<B> {
     fn bits(&self) -> u32 {
         COUNTER_BITS
     }
@@ -85,4 +85,4 @@ impl<B: RegisterBus<Word = u32>> Clocksource for OttoClocksource<B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> Continuous for OttoClocksource<B> {}
+impl<B: Claim<Word = u32>> Continuous for OttoClocksource<B> {}

@@ -136,7 +136,7 @@ pub use clocksource::OttoClocksource;
 pub use soc::{Config, Soc};
 
 use heapless::Vec;
-use hwtimer_core::{Error, RegisterBus};
+use hwtimer_core::{Claim, Error};
 
 use crate::soc::MAX_TIMERS;
 
@@ -146,7 +146,7 @@ use crate::soc::MAX_TIMERS;
 /// The bus is cloned into every timer taken; use a shared reference for a real
 /// [`Mmio`](hwtimer_core::Mmio) window (`&Mmio` is a `RegisterBus` and `Copy`).
 #[derive(Debug)]
-pub struct OttoTimers<B: RegisterBus<Word = u32> + Clone> {
+pub struct OttoTimers<B: Claim<Word = u32> + Clone> {
     bus: B,
     config: Config,
     taken: u8,
@@ -155,14 +155,14 @@ pub struct OttoTimers<B: RegisterBus<Word = u32> + Clone> {
 /// Linux's layout of the block: timer *n* is CPU *n*'s clockevent for `n < ncpu`, timer
 /// `ncpu` is the clocksource (docs/otto-timer.md#how-linux-drives-it).
 #[derive(Debug)]
-pub struct PerCpu<B: RegisterBus<Word = u32>> {
+pub struct PerCpu<B: Claim<Word = u32>> {
     /// One clockevent per CPU, in CPU order.
     pub cpus: Vec<CpuTimer<B>, MAX_TIMERS>,
     /// The clocksource (timer `ncpu`), already running.
     pub clocksource: OttoClocksource<B>,
 }
 
-impl<B: RegisterBus<Word = u32> + Clone> OttoTimers<B> {
+impl<B: Claim<Word = u32> + Clone> OttoTimers<B> {
     /// The block behind `bus` (a window starting at timer 0), configured by `config`.
     /// No register is accessed.
     ///

@@ -4,7 +4,7 @@ use std::rc::Rc;
 use tock_registers::UIntLike;
 
 use super::SimClock;
-use crate::reg::RegisterBus;
+use crate::reg::{Claim, Claimed, RegisterBus};
 
 /// The behaviour of a register block: what a read returns and what a write does, at a
 /// given virtual time.
@@ -114,5 +114,15 @@ impl<M: SimModel> RegisterBus for SimBus<M> {
         s.writes += 1;
         self.stats.set(s);
         self.clock.advance(self.write_ns);
+    }
+}
+
+/// A sim bus hands out [`Claimed`] blocks: each access is checked against the block's
+/// constant span and forwarded (and counted) one to one.
+impl<M: SimModel> Claim for SimBus<M> {
+    type Block<const SPAN: usize> = Claimed<SimBus<M>, SPAN>;
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
+        base.checked_add(SPAN)?;
+        Some(Claimed::new(self.clone(), base))
     }
 }
