@@ -22,7 +22,7 @@
 //! forever with a 0x7FFF_FFFF step). The maxima keep 0x1000_0000 ticks (11.2 s) of margin.
 //! The hardware limits are exported as [`COMP_MAX_DELTA_HW`] and [`LOCAL_MAX_DELTA_HW`].
 
-use hwtimer_core::{Capabilities, ClockEvent, Error, Reg, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Capabilities, Claim, ClockEvent, Error, Reg, RegisterBusExt};
 
 use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
 use crate::wstat::{WaitClock, WstatBit};
@@ -91,7 +91,7 @@ enum Mode {
 /// change restarts the FRC from the last value written to `G_CNT` (or the last match); the
 /// compare value still refers to the count, so the event comes *later* by the ticks the
 /// model dropped, never earlier. The smdkc210 firmware shows it.
-pub struct Comparator<'a, B: RegisterBus<Word = u32>> {
+pub struct Comparator<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
     n: usize,
     mode: Mode,
@@ -106,7 +106,7 @@ pub struct Comparator<'a, B: RegisterBus<Word = u32>> {
     upper: Option<u32>,
 }
 
-impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
+impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// Take over comparator `n` (its `taken` bit is already set): shut it down.
     pub(crate) fn new(mct: &'a Mct<B>, n: usize) -> Result<Self, Error> {
         let mut c = Self {
@@ -139,7 +139,7 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
 
     /// Read `G_COMPn_U:L` back (2 MMIO reads; in periodic mode it shows the auto-increment).
     pub fn read_compare(&self) -> u64 {
-        let bus = self.mct.bus_ref();
+        let bus = self.mct.global();
         let lo = bus.read_raw(regs::g_comp_l(self.n));
         let hi = bus.read_raw(regs::g_comp_u(self.n));
         (u64::from(hi) << 32) | u64::from(lo)
@@ -147,7 +147,7 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
 
     /// Whether `G_INT_CSTAT` bit `n` is set (1 MMIO read, nothing cleared): for polling.
     pub fn is_pending(&self) -> bool {
-        self.mct.bus_ref().read_raw(regs::G_INT_CSTAT) & regs::g_int_comp(self.n) != 0
+        self.mct.global().read_raw(regs::G_INT_CSTAT) & regs::g_int_comp(self.n) != 0
     }
 
     fn gwstat(mask: u32) -> WstatBit {
@@ -254,7 +254,7 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
             hwtimer_core::log_debug!("MCT G{=usize}: stale status dropped at shutdown", self.n);
         }
         // After the disable, so a match during it cannot leave a status behind.
-        self.mct.bus_ref().write_raw(regs::G_INT_CSTAT, bit);
+        self.mct.global().write_raw(regs::G_INT_CSTAT, bit);
         if disabled.is_ok() {
             self.live = false;
         }
@@ -331,7 +331,7 @@ impl<'a, B: RegisterBus<Word = u32>> Comparator<'a, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
+impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
     /// At the FRC rate, oneshot, periodic and absolute, phase-locked: the comparator
     /// compares the FRC itself, and [`set_compare`](ClockEvent::set_compare) takes 64-bit
     /// FRC values, the time base of [`Mct::time`](crate::Mct::time).
@@ -381,7 +381,7 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
     }
     fn ack(&mut self) -> bool {
         let bit = regs::g_int_comp(self.n);
-        let bus = self.mct.bus_ref();
+        let bus = self.mct.global();
         if bus.read_raw(regs::G_INT_CSTAT) & bit == 0 {
             return false;
         }
@@ -390,7 +390,7 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for Comparator<'_, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> Drop for Comparator<'_, B> {
+impl<B: Claim<Word = u32>> Drop for Comparator<'_, B> {
     /// Leaves the hardware quiet: shuts the comparator down if it may be armed, then
     /// hands it back to the [`Mct`].
     fn drop(&mut self) {
@@ -401,7 +401,7 @@ impl<B: RegisterBus<Word = u32>> Drop for Comparator<'_, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
+impl<B: Claim<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Comparator")
             .field("n", &self.n)
@@ -446,7 +446,7 @@ impl<B: RegisterBus<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
 /// - The manual-update path adds one to the tick divider a second time: the first
 ///   interval after arming lasts `3 × (ICNTB + 1)` input clocks instead of
 ///   `2 × (ICNTB + 1)`; reloads in interval mode use `2 × (ICNTB + 1)`. Late, never early.
-pub struct LocalTimer<'a, B: RegisterBus<Word = u32>> {
+pub struct LocalTimer<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
     i: usize,
     regs: LocalRegs,
@@ -460,7 +460,7 @@ pub struct LocalTimer<'a, B: RegisterBus<Word = u32>> {
     stale: bool,
 }
 
-impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
+impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
     /// Take over local timer `i` (its `taken` bit is already set): shut it down and write
     /// `L_TCNTB`.
     pub(crate) fn new(mct: &'a Mct<B>, i: usize) -> Result<Self, Error> {
@@ -623,7 +623,7 @@ impl<'a, B: RegisterBus<Word = u32>> LocalTimer<'a, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> ClockEvent for LocalTimer<'_, B> {
+impl<B: Claim<Word = u32>> ClockEvent for LocalTimer<'_, B> {
     /// At the FRC rate / (`TICK_BASE_CNT` + 1), oneshot and periodic; not phase-locked
     /// (its prescaler is not synchronised with the FRC), not absolute.
     fn capabilities(&self) -> Capabilities {
@@ -669,7 +669,7 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for LocalTimer<'_, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> Drop for LocalTimer<'_, B> {
+impl<B: Claim<Word = u32>> Drop for LocalTimer<'_, B> {
     /// Leaves the hardware quiet: shuts the timer down if it may run, then hands it back.
     fn drop(&mut self) {
         if self.running || self.mode != Mode::Off {
@@ -679,7 +679,7 @@ impl<B: RegisterBus<Word = u32>> Drop for LocalTimer<'_, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> core::fmt::Debug for LocalTimer<'_, B> {
+impl<B: Claim<Word = u32>> core::fmt::Debug for LocalTimer<'_, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("LocalTimer")
             .field("i", &self.i)

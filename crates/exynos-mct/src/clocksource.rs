@@ -59,7 +59,7 @@
 
 use core::cell::Cell;
 
-use hwtimer_core::{Clocksource, Continuous, Monotonic, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Claim, Clocksource, Continuous, Monotonic, RegisterBusExt};
 
 use crate::{Mct, regs};
 
@@ -70,30 +70,30 @@ const HILOHI_ATTEMPTS: u32 = 3;
 
 /// The global FRC: a 32-bit [`Continuous`] clocksource (the low word, as Linux's
 /// `mct-frc`) and the exact 64-bit reads. `Copy`: hand out as many as needed.
-pub struct Frc<'a, B: RegisterBus<Word = u32>> {
+pub struct Frc<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
 }
 
-impl<B: RegisterBus<Word = u32>> Clone for Frc<'_, B> {
+impl<B: Claim<Word = u32>> Clone for Frc<'_, B> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: RegisterBus<Word = u32>> Copy for Frc<'_, B> {}
+impl<B: Claim<Word = u32>> Copy for Frc<'_, B> {}
 
-impl<'a, B: RegisterBus<Word = u32>> Frc<'a, B> {
+impl<'a, B: Claim<Word = u32>> Frc<'a, B> {
     pub(crate) fn new(mct: &'a Mct<B>) -> Self {
         Self { mct }
     }
 
     /// The low word, `G_CNT_L`: **1 MMIO read**.
     pub fn read_low(&self) -> u32 {
-        self.mct.bus_ref().read_raw(regs::G_CNT_L)
+        self.mct.global().read_raw(regs::G_CNT_L)
     }
 
     /// The high word, `G_CNT_U`: 1 MMIO read (on its own not consistent with any low word).
     pub fn read_high(&self) -> u32 {
-        self.mct.bus_ref().read_raw(regs::G_CNT_U)
+        self.mct.global().read_raw(regs::G_CNT_U)
     }
 
     /// The exact 64-bit count, hi-lo-hi: **3 MMIO reads**, retried while the high word
@@ -102,7 +102,7 @@ impl<'a, B: RegisterBus<Word = u32>> Frc<'a, B> {
     /// Never loops unboundedly: after 3 attempts (impossible on a working counter, whose
     /// high word changes every 179 s) it returns the last pair read.
     pub fn read64(&self) -> u64 {
-        let bus = self.mct.bus_ref();
+        let bus = self.mct.global();
         let mut hi = bus.read_raw(regs::G_CNT_U);
         let mut lo = 0;
         for _ in 0..HILOHI_ATTEMPTS {
@@ -123,7 +123,7 @@ impl<'a, B: RegisterBus<Word = u32>> Frc<'a, B> {
     /// Why it is exact: the cached U was read before this call's L; if U reads the same
     /// after L, the high word did not change across L (the counter only counts up).
     pub fn read64_cached_upper(&self, cache: &UpperCache) -> u64 {
-        let bus = self.mct.bus_ref();
+        let bus = self.mct.global();
         let mut lo = 0;
         let mut hi = cache.hi.get();
         for _ in 0..HILOHI_ATTEMPTS {
@@ -145,7 +145,7 @@ impl<'a, B: RegisterBus<Word = u32>> Frc<'a, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> Clocksource for Frc<'_, B> {
+impl<B: Claim<Word = u32>> Clocksource for Frc<'_, B> {
     fn bits(&self) -> u32 {
         32
     }
@@ -161,7 +161,7 @@ impl<B: RegisterBus<Word = u32>> Clocksource for Frc<'_, B> {
 /// The FRC counts at a fixed rate without software help (Linux registers it
 /// `CLOCK_SOURCE_IS_CONTINUOUS`). Under QEMU, quirk 2 (see the [module docs](self))
 /// breaks the "never reset behind the reader's back" part.
-impl<B: RegisterBus<Word = u32>> Continuous for Frc<'_, B> {}
+impl<B: Claim<Word = u32>> Continuous for Frc<'_, B> {}
 
 /// The high word cached between calls of [`Frc::read64_cached_upper`] (one per reader).
 #[derive(Debug, Default)]
@@ -199,6 +199,27 @@ pub const fn extend32(last: u64, low: u32) -> u64 {
     }
 }
 
+/// [`extend32`] as a step for hwtimer-core's [`Published::advance_by`](hwtimer_core::extend::Published::advance_by):
+/// `Some(last + delta)` for a forward step of 1 to 2^31 ticks (saturating at `u64::MAX`,
+/// as `extend32` does; there it may be `Some(last)`, a harmless store of the same value),
+/// `None` for no step or a stale reading.
+///
+/// ```
+/// use exynos_mct::clocksource::step32;
+/// assert_eq!(step32(0xFFFF_FFF0, 0x10), Some(0x1_0000_0010));
+/// assert_eq!(step32(0x1_0000_0010, 0x10), None); // no step
+/// assert_eq!(step32(0x1_0000_0010, 0xFFFF_FFF8), None); // stale
+/// ```
+#[inline]
+pub const fn step32(last: u64, low: u32) -> Option<u64> {
+    let delta = low.wrapping_sub(last as u32);
+    if delta.wrapping_sub(1) < 1 << 31 {
+        Some(last.saturating_add(delta as u64))
+    } else {
+        None
+    }
+}
+
 /// Monotonic 64-bit FRC time at **one MMIO read** per [`now`](Monotonic::now): a view of
 /// the software epoch the [`Mct`] keeps over the low word, started from the hardware's
 /// 64-bit count at [`Mct::new`]. See the [module docs](self) for the precondition (read
@@ -208,18 +229,18 @@ pub const fn extend32(last: u64, low: u32) -> u64 {
 /// time, so all readers, including interrupt handlers, see one time base that never goes
 /// backwards, and a view that was not read for a while is as fresh as the last read
 /// through any other.
-pub struct FrcTime<'a, B: RegisterBus<Word = u32>> {
+pub struct FrcTime<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
 }
 
-impl<B: RegisterBus<Word = u32>> Clone for FrcTime<'_, B> {
+impl<B: Claim<Word = u32>> Clone for FrcTime<'_, B> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: RegisterBus<Word = u32>> Copy for FrcTime<'_, B> {}
+impl<B: Claim<Word = u32>> Copy for FrcTime<'_, B> {}
 
-impl<'a, B: RegisterBus<Word = u32>> FrcTime<'a, B> {
+impl<'a, B: Claim<Word = u32>> FrcTime<'a, B> {
     pub(crate) fn new(mct: &'a Mct<B>) -> Self {
         Self { mct }
     }
@@ -227,27 +248,19 @@ impl<'a, B: RegisterBus<Word = u32>> FrcTime<'a, B> {
     /// Publish a raw low word read elsewhere; returns the time it maps to.
     #[inline]
     pub fn update_from_low(&self, low: u32) -> u64 {
-        self.mct.time_cell(|cell| {
-            let now = extend32(cell.get(), low);
-            cell.set(now);
-            now
-        })
+        self.mct.published().advance_by(|last| step32(last, low))
     }
 
     /// Re-read the exact 64-bit count (3 MMIO reads) and move time forward to it if it is
     /// ahead; never moves backwards. Use after a sleep longer than the precondition allows.
     pub fn resync(&self) -> u64 {
         let hw = self.mct.frc().read64();
-        self.mct.time_cell(|cell| {
-            let now = cell.get().max(hw);
-            cell.set(now);
-            now
-        })
+        self.mct.published().raise(hw)
     }
 
     /// The last published time, without reading the hardware.
     pub fn last(&self) -> u64 {
-        self.mct.time_cell(|cell| cell.get())
+        self.mct.published().last()
     }
 
     /// The FRC it reads.
@@ -256,7 +269,7 @@ impl<'a, B: RegisterBus<Word = u32>> FrcTime<'a, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> Monotonic for FrcTime<'_, B> {
+impl<B: Claim<Word = u32>> Monotonic for FrcTime<'_, B> {
     /// One MMIO read (outside the critical section, so the read never lengthens the time
     /// interrupts are masked) plus one short critical section.
     #[inline]
@@ -274,7 +287,7 @@ impl<B: RegisterBus<Word = u32>> Monotonic for FrcTime<'_, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> core::fmt::Debug for FrcTime<'_, B> {
+impl<B: Claim<Word = u32>> core::fmt::Debug for FrcTime<'_, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FrcTime")
             .field("last", &self.last())
@@ -286,6 +299,31 @@ impl<B: RegisterBus<Word = u32>> core::fmt::Debug for FrcTime<'_, B> {
 mod tests {
     use super::*;
     use hwtimer_core::extend::extend;
+
+    /// The step agrees with the extension: `None` exactly where `extend32` keeps `last`.
+    #[test]
+    fn step32_matches_extend32() {
+        for last in [
+            0u64,
+            1,
+            0x7FFF_FFFF,
+            0xFFFF_FFFF,
+            0x5_8000_0001,
+            u64::MAX - 5,
+            u64::MAX,
+        ] {
+            for low in [0u32, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFF] {
+                for d in [0u32, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001] {
+                    let low = low.wrapping_add(d);
+                    let e = extend32(last, low);
+                    assert_eq!(step32(last, low).unwrap_or(last), e, "{last:#x} {low:#x}");
+                    if last < u64::MAX {
+                        assert_eq!(step32(last, low).is_some(), e > last);
+                    }
+                }
+            }
+        }
+    }
 
     /// The specialised extension agrees with hwtimer-core's generic one on the boundaries
     /// of the half-wrap rule and across carries.

@@ -153,10 +153,11 @@ pub mod wstat;
 pub use hwtimer_core as __hwtimer_core;
 
 use core::cell::Cell;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use critical_section::{CriticalSection, Mutex};
-use hwtimer_core::{Error, Reg, RegisterBus, RegisterBusExt};
+use hwtimer_core::extend::Published;
+use hwtimer_core::{Claim, Error, Reg, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
 pub use clocksource::{Frc, FrcTime, UpperCache};
@@ -316,14 +317,18 @@ fn with_cs<R>(f: impl FnOnce(CriticalSection<'_>) -> R) -> R {
 /// ```
 ///
 /// One `Mct` per block: [`hwtimer_core::Mmio::new`]'s contract.
-pub struct Mct<B: RegisterBus<Word = u32>> {
+pub struct Mct<B: Claim<Word = u32>> {
+    /// The global registers (`MCT_CFG` to `G_WSTAT`), taken once from `bus`: each access is
+    /// the bare load or store (hwtimer-core's [`Claim`]).
+    global: B::Block<{ regs::LOCAL_BASE }>,
+    /// The whole window: the local timers' registers, each access checked.
     bus: B,
     config: Config,
     freq_hz: u32,
     shadow: Mutex<Cell<Shadow>>,
     /// The published 64-bit time of the time base ([`time`](Self::time)): every
     /// [`FrcTime`] is a view of it.
-    time: Mutex<Cell<u64>>,
+    time: Published,
     /// Acknowledgements still owed by writes whose wait timed out (see
     /// [`write_buffered`](Self::write_buffered)). Kept here, not in the channels: a
     /// channel dropped and taken again still owes them.
@@ -331,9 +336,14 @@ pub struct Mct<B: RegisterBus<Word = u32>> {
     /// Whether `owed` holds anything: the one load a buffered write pays while no wait
     /// has failed (changed only inside the critical section that changes `owed`).
     owed_any: AtomicBool,
+    /// Mirrors of `shadow.frc_counting` and `shadow.g_int_enb`, stored inside the critical
+    /// sections that change the shadow, so that an arm reads them with one load instead of
+    /// a critical section of its own.
+    frc_counting: AtomicBool,
+    g_int_enb: AtomicU32,
 }
 
-impl<B: RegisterBus<Word = u32>> Mct<B> {
+impl<B: Claim<Word = u32>> Mct<B> {
     /// Take over the block: reads `MCT_CFG` (rate), `G_TCON` and `G_INT_ENB`, clears
     /// write-status bits left set by earlier software (`G_CNT_WSTAT`, `G_WSTAT`, and
     /// `L_WSTAT` of each local timer: 2 + `local_timers` writes, so each register's first
@@ -366,6 +376,7 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
             bus.write_raw(regs::LocalRegs::of(i).wstat, regs::L_WSTAT_ALL);
         }
         let mct = Self {
+            global: bus.claim(0).ok_or(Error::InvalidConfig)?,
             bus,
             config,
             freq_hz,
@@ -376,15 +387,17 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
                 frc_counting: false,
                 taken: 0,
             })),
-            time: Mutex::new(Cell::new(0)),
+            time: Published::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
             owed_any: AtomicBool::new(false),
+            frc_counting: AtomicBool::new(false),
+            g_int_enb: AtomicU32::new(g_int_enb),
         };
         if g_tcon & G_TCON::TIMER_ENABLE::SET.value != 0 && mct.frc_counts() {
             mct.update_shadow(|s| s.frc_counting = true);
         }
         let start = mct.frc().read64();
-        with_cs(|cs| mct.time.borrow(cs).set(start));
+        mct.time.raise(start);
         Ok(mct)
     }
 
@@ -413,7 +426,9 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
     /// found running at [`new`](Self::new)) and its count was seen moving. Only then does
     /// the FRC bound write-status waits.
     pub fn frc_running(&self) -> bool {
-        self.shadow_get().frc_counting
+        // Relaxed: set and cleared by the context that starts and stops the FRC, under
+        // `&mut self` or before any part is lent out.
+        self.frc_counting.load(Ordering::Relaxed)
     }
 
     /// The clock that bounds a write-status wait now: the FRC (and the poll count) when
@@ -481,7 +496,7 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
     pub fn load_frc(&mut self, value: u64) -> Result<(), Error> {
         let result = self.write_g_cnt(value);
         let now = self.frc().read64();
-        self.time.get_mut().set(now);
+        self.time.set(now);
         result
     }
 
@@ -503,7 +518,7 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
         .ok_or(Error::InvalidConfig)?;
         let cfg = MCT_CFG::PRESCALER.val(u32::from(prescaler)).value
             | MCT_CFG::DIVIDER.val(u32::from(divider)).value;
-        self.bus.write_raw(regs::MCT_CFG_REG, cfg);
+        self.global.write_raw(regs::MCT_CFG_REG, cfg);
         self.freq_hz = hz;
         Ok(hz)
     }
@@ -525,8 +540,8 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
     /// Errors: [`Error::Timeout`] as for [`load_frc`](Self::load_frc) and
     /// [`start_frc`](Self::start_frc).
     pub fn resume(&self) -> Result<(), Error> {
-        let g_tcon = self.bus.read_raw(regs::G_TCON_REG);
-        let g_int_enb = self.bus.read_raw(regs::G_INT_ENB);
+        let g_tcon = self.global.read_raw(regs::G_TCON_REG);
+        let g_int_enb = self.global.read_raw(regs::G_INT_ENB);
         self.bus
             .write_raw(regs::G_CNT_WSTAT_REG, regs::G_CNT_WSTAT_ALL);
         self.bus
@@ -596,8 +611,15 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
 
     // ---- crate-internal helpers ----
 
+    /// The whole window (local timer registers; each access checked).
     pub(crate) fn bus_ref(&self) -> &B {
         &self.bus
+    }
+
+    /// The global registers, taken once (each access the bare load or store).
+    #[inline]
+    pub(crate) fn global(&self) -> &B::Block<{ regs::LOCAL_BASE }> {
+        &self.global
     }
 
     fn shadow_get(&self) -> Shadow {
@@ -610,32 +632,33 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
             let mut s = cell.get();
             f(&mut s);
             cell.set(s);
+            self.frc_counting.store(s.frc_counting, Ordering::Relaxed);
+            self.g_int_enb.store(s.g_int_enb, Ordering::Relaxed);
         })
     }
 
-    /// The published time, and a way to move it (for [`FrcTime`]). Inlined: it is the hot
-    /// path of every timestamp.
+    /// The published time of the time base (for [`FrcTime`]): lock-free where the target
+    /// has 64-bit atomics (see hwtimer-core's [`Published`]).
     #[inline]
-    pub(crate) fn time_cell<R>(&self, f: impl FnOnce(&Cell<u64>) -> R) -> R {
-        with_cs(|cs| f(self.time.borrow(cs)))
+    pub(crate) fn published(&self) -> &Published {
+        &self.time
     }
 
     /// Move the published time forward to `count`, an exact 64-bit FRC reading (hi-lo-hi),
-    /// if it is ahead; never backwards. Comparators do this with the reading every arm
-    /// starts from, so the time base stays exact while one is armed at least once per
-    /// 89.48 s, even if nobody reads the time itself.
+    /// if it is ahead; never backwards. `set_next_event` does this with the reading it
+    /// starts from.
     pub(crate) fn publish(&self, count: u64) {
-        self.time_cell(|cell| cell.set(cell.get().max(count)));
+        self.time.raise(count);
     }
 
     /// Whether `G_CNT_L` changes within `max_polls` polls (1 + at most `max_polls + 2`
     /// reads).
     fn frc_counts(&self) -> bool {
-        let first = self.bus.read_raw(regs::G_CNT_L);
+        let first = self.global.read_raw(regs::G_CNT_L);
         wstat::poll_iterations(
-            &self.bus,
+            &self.global,
             self.config.wstat.max_polls,
-            || self.bus.read_raw(regs::G_CNT_L),
+            || self.global.read_raw(regs::G_CNT_L),
             |low| *low != first,
         )
         .is_ok()
@@ -707,7 +730,12 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
         if self.owed_any.load(Ordering::Relaxed) {
             self.settle_owed(bit, clock)?;
         }
-        let result = wstat::write_and_wait(&self.bus, reg, value, bit, clock, &self.config.wstat);
+        // Global registers through the block taken once, local timers' through the window.
+        let result = if reg.offset() < regs::LOCAL_BASE {
+            wstat::write_and_wait(&self.global, reg, value, bit, clock, &self.config.wstat)
+        } else {
+            wstat::write_and_wait(&self.bus, reg, value, bit, clock, &self.config.wstat)
+        };
         if result.is_err() {
             self.set_owed(bit, true);
         }
@@ -720,7 +748,11 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
     #[inline(never)]
     fn settle_owed(&self, bit: WstatBit, clock: WaitClock) -> Result<(), Error> {
         if self.owes(bit) {
-            wstat::wait_and_clear(&self.bus, bit, clock, &self.config.wstat)?;
+            if bit.status.offset() < regs::LOCAL_BASE {
+                wstat::wait_and_clear(&self.global, bit, clock, &self.config.wstat)?;
+            } else {
+                wstat::wait_and_clear(&self.bus, bit, clock, &self.config.wstat)?;
+            }
             self.set_owed(bit, false);
         }
         Ok(())
@@ -819,8 +851,15 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
         })
     }
 
-    /// Read-modify-write of `G_INT_ENB` (not a buffered register: no WSTAT).
-    pub(crate) fn write_g_int_enb(&self, f: impl FnOnce(u32) -> u32) {
+    /// Read-modify-write of `G_INT_ENB` (not a buffered register: no WSTAT). `f` changes
+    /// only the caller's own bits (a comparator's), which no other context changes: when
+    /// the mirror already has them as `f` wants, there is nothing to write and no critical
+    /// section is taken (the common re-arm).
+    pub(crate) fn write_g_int_enb(&self, f: impl Fn(u32) -> u32) {
+        let seen = self.g_int_enb.load(Ordering::Relaxed);
+        if f(seen) == seen {
+            return;
+        }
         with_cs(|cs| {
             let cell = self.shadow.borrow(cs);
             let mut s = cell.get();
@@ -828,7 +867,8 @@ impl<B: RegisterBus<Word = u32>> Mct<B> {
             if new != s.g_int_enb {
                 s.g_int_enb = new;
                 cell.set(s);
-                self.bus.write_raw(regs::G_INT_ENB, new);
+                self.g_int_enb.store(new, Ordering::Relaxed);
+                self.global.write_raw(regs::G_INT_ENB, new);
             }
         })
     }
@@ -847,7 +887,7 @@ const fn local_bit(i: usize) -> u32 {
 /// Turn the poll count of a WSTAT wait into `()` (`.map(drop_count)`).
 pub(crate) fn drop_count(_polls: u32) {}
 
-impl<B: RegisterBus<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> {
+impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let s = self.shadow_get();
         f.debug_struct("Mct")

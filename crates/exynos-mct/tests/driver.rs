@@ -687,3 +687,19 @@ fn arming_costs_what_the_cost_table_says() {
     let (r, w) = cost(&mut || linux::tick_set_next_event(&bus, 0, 0x10000));
     assert_eq!(r + w, 9);
 }
+
+/// The driver takes its global registers once, checked against the window (hwtimer-core's
+/// `Claim`): a window too short for them is refused at `Mct::new`, before any access.
+#[test]
+fn a_window_without_the_global_registers_is_refused() {
+    let mut ram = [0u32; 0x40]; // 0x100 bytes: G_CNT_L at 0x100 is already outside
+    // SAFETY: the window covers `ram`, a live, aligned local array nothing else touches
+    // while `mmio` exists.
+    let mmio = unsafe { hwtimer_core::Mmio::<u32>::new(ram.as_mut_ptr() as usize, 0x100) };
+    assert_eq!(
+        Mct::new(&mmio, Config::default()).err(),
+        Some(hwtimer_core::Error::InvalidConfig)
+    );
+    let _ = mmio;
+    assert!(ram.iter().all(|&w| w == 0), "nothing was written");
+}

@@ -15,7 +15,7 @@ use std::rc::Rc;
 use exynos_mct::sim::{MctModel, WstatMode, irqs_masked};
 use exynos_mct::{Comparator, Config, Mct, regs};
 use hwtimer_core::sim::{SimBus, SimClock};
-use hwtimer_core::{ClockEvent, RegisterBus};
+use hwtimer_core::{Claim, Claimed, ClockEvent, RegisterBus};
 
 type Handler = Box<dyn FnMut()>;
 
@@ -60,6 +60,14 @@ impl RegisterBus for IrqBus {
             self.armed.set(true);
         }
         self.maybe_interrupt();
+    }
+}
+
+/// Blocks of the bus are `Claimed` views of it, so the interrupt injection sees every access.
+impl Claim for IrqBus {
+    type Block<const SPAN: usize> = Claimed<IrqBus, SPAN>;
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
+        Some(Claimed::new(self.clone(), base))
     }
 }
 

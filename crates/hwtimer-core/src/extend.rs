@@ -24,9 +24,8 @@
 //! - `delta > 2^(N-1)`: `raw` is *older* than `last` (it was read before another
 //!   context published a newer value); the time is `last` unchanged.
 //!
-//! The update is a single compare-free store done inside a critical section; the raw read
-//! happens **before** the critical section, so an MMIO read never lengthens the time
-//! interrupts are masked.
+//! The raw read happens **first**; the published time is then moved forward to the new
+//! value as one atomic step (see [Publishing without a lock](#publishing-without-a-lock)).
 //!
 //! # Why does this work?
 //!
@@ -42,9 +41,33 @@
 //!   update for half a wrap or more.
 //!
 //! Because a stale value maps to `last`, the published time never decreases, on any core,
-//! with any interleaving. Because every forward step is added exactly once (the critical
-//! section serialises the read-modify-write of `last`), no wrap is ever lost or counted
-//! twice.
+//! with any interleaving. Because every forward step is added exactly once (the update of
+//! `last` is one atomic read-modify-write), no wrap is ever lost or counted twice.
+//!
+//! # Publishing without a lock
+//!
+//! The update must read `last`, extend, and store the result as one step: two readers that
+//! both saw the same `last` and stored their own results in either order could move the time
+//! backwards. [`Published`] keeps `last` in one place and offers that step:
+//!
+//! - **Where the target has 64-bit atomics** (`cfg(target_has_atomic = "64")`: ARMv7-A's
+//!   `ldrexd`/`strexd`, AArch64, LoongArch64, x86-64), `last` is an `AtomicU64` and the step
+//!   is a compare-and-swap loop: load `last`, compute the extension, and swap it in only if
+//!   `last` is still the value it was computed from; otherwise compute again from the value
+//!   that won. Readers never wait for each other and interrupts stay enabled; an interrupt
+//!   handler that publishes between a reader's load and its swap makes the reader's swap fail
+//!   once, and the reader then extends from the handler's newer value, so the result is the
+//!   same as if the reader had run after the handler. A reader whose raw value is older than
+//!   the published time leaves it alone (a stale value maps to `last`), so the read path
+//!   makes no store at all then. `Relaxed` ordering is enough: all that is published is this
+//!   one word, and a single location's modification order is total on every core
+//!   (coherence), so every core sees the published values in one increasing order. ARMv7-A
+//!   exclusives need the word in Normal memory (the MMU on, RAM mapped cacheable or Normal
+//!   non-cacheable): with the MMU off, data accesses are Strongly-ordered and exclusives
+//!   there are not architecturally guaranteed.
+//! - **Elsewhere** (MIPS32, ARMv7-M and other 32-bit targets without 64-bit atomics) a
+//!   64-bit word cannot be swapped in one instruction, so the step runs in a short
+//!   `critical-section` (a few loads, an add and two stores), with the raw read outside it.
 //!
 //! # Precondition
 //!
@@ -77,8 +100,12 @@
 //! assert_eq!(extend(t1, 0x0FFF_FFF8, 28), t1);
 //! ```
 
+#[cfg(not(target_has_atomic = "64"))]
 use core::cell::Cell;
+#[cfg(target_has_atomic = "64")]
+use core::sync::atomic::{AtomicU64, Ordering};
 
+#[cfg(not(target_has_atomic = "64"))]
 use critical_section::Mutex;
 
 use crate::clocksource::{Clocksource, Monotonic};
@@ -101,15 +128,133 @@ pub const fn extend(last: u64, raw: u64, bits: u32) -> u64 {
     }
 }
 
+/// The published 64-bit time of a width-extended counter: one word every reader moves
+/// forward and none moves back; see [Publishing without a lock](self#publishing-without-a-lock).
+///
+/// ```
+/// use hwtimer_core::extend::{Published, extend};
+/// let time = Published::new(0x0FFF_FFF0);
+/// assert_eq!(time.advance(|last| extend(last, 0x10, 28)), 0x1000_0010);
+/// assert_eq!(time.advance(|last| extend(last, 0x0FFF_FFF8, 28)), 0x1000_0010); // stale
+/// assert_eq!(time.raise(5), 0x1000_0010); // never backwards
+/// ```
+pub struct Published {
+    #[cfg(target_has_atomic = "64")]
+    last: AtomicU64,
+    #[cfg(not(target_has_atomic = "64"))]
+    last: Mutex<Cell<u64>>,
+}
+
+impl Published {
+    /// A published time starting at `start`.
+    pub const fn new(start: u64) -> Self {
+        Self {
+            #[cfg(target_has_atomic = "64")]
+            last: AtomicU64::new(start),
+            #[cfg(not(target_has_atomic = "64"))]
+            last: Mutex::new(Cell::new(start)),
+        }
+    }
+
+    /// The last published time.
+    #[inline]
+    pub fn last(&self) -> u64 {
+        #[cfg(target_has_atomic = "64")]
+        {
+            self.last.load(Ordering::Relaxed)
+        }
+        #[cfg(not(target_has_atomic = "64"))]
+        {
+            critical_section::with(|cs| self.last.borrow(cs).get())
+        }
+    }
+
+    /// Move the time to `next(last)` as one atomic step and return the new time. `next` must
+    /// never return less than its argument (the width extensions of this module do not);
+    /// it may run more than once when another context publishes at the same time, each time
+    /// with the newer value. No store when `next` keeps the time.
+    #[inline]
+    pub fn advance(&self, next: impl Fn(u64) -> u64) -> u64 {
+        self.advance_by(|last| {
+            let now = next(last);
+            (now > last).then_some(now)
+        })
+    }
+
+    /// [`advance`](Self::advance) for a step that says itself when it keeps the time:
+    /// `step(last)` is `Some(now)` with `now > last` to move forward, `None` to keep `last`
+    /// (a stale raw value). The hot path of a time base: the step's own test is the only
+    /// comparison.
+    #[inline]
+    pub fn advance_by(&self, step: impl Fn(u64) -> Option<u64>) -> u64 {
+        #[cfg(target_has_atomic = "64")]
+        {
+            let mut last = self.last.load(Ordering::Relaxed);
+            loop {
+                let Some(now) = step(last) else {
+                    return last;
+                };
+                match self
+                    .last
+                    .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                {
+                    Ok(_) => return now,
+                    Err(newer) => last = newer,
+                }
+            }
+        }
+        #[cfg(not(target_has_atomic = "64"))]
+        {
+            critical_section::with(|cs| {
+                let cell = self.last.borrow(cs);
+                let last = cell.get();
+                match step(last) {
+                    Some(now) if now > last => {
+                        cell.set(now);
+                        now
+                    }
+                    _ => last,
+                }
+            })
+        }
+    }
+
+    /// Move the time forward to `value` if it is ahead; returns the time afterwards.
+    #[inline]
+    pub fn raise(&self, value: u64) -> u64 {
+        self.advance(|last| last.max(value))
+    }
+
+    /// Set the time to `value`, backwards too: for the owner with exclusive access (a
+    /// counter that was reloaded while nothing could read it).
+    pub fn set(&mut self, value: u64) {
+        #[cfg(target_has_atomic = "64")]
+        {
+            *self.last.get_mut() = value;
+        }
+        #[cfg(not(target_has_atomic = "64"))]
+        {
+            self.last.get_mut().set(value);
+        }
+    }
+}
+
+impl core::fmt::Debug for Published {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("Published").field(&self.last()).finish()
+    }
+}
+
 /// A [`Clocksource`] of any width turned into a 64-bit [`Monotonic`] time.
 ///
-/// One counter read plus one short critical section per [`now`](Monotonic::now). Share
+/// One counter read plus one lock-free update per [`now`](Monotonic::now) (a short critical
+/// section on targets without 64-bit atomics; see [`Published`]). Share
 /// it by reference (`&Extended<C>` is also `Monotonic`); keep it in a `static` to share it
 /// with interrupt handlers. The first value is the raw counter value at construction, so
 /// on a counter that starts from zero the extended time starts from zero as well.
 pub struct Extended<C: Clocksource> {
     source: C,
-    last: Mutex<Cell<u64>>,
+    last: Published,
 }
 
 impl<C: Clocksource> Extended<C> {
@@ -118,7 +263,7 @@ impl<C: Clocksource> Extended<C> {
         let last = source.read() & source.mask();
         Self {
             source,
-            last: Mutex::new(Cell::new(last)),
+            last: Published::new(last),
         }
     }
 
@@ -131,21 +276,17 @@ impl<C: Clocksource> Extended<C> {
     /// half-period interrupt handler) and return the extended time it maps to.
     pub fn update_from_raw(&self, raw: u64) -> u64 {
         let bits = self.source.bits();
-        critical_section::with(|cs| {
-            let cell = self.last.borrow(cs);
-            let now = extend(cell.get(), raw, bits);
-            cell.set(now);
-            now
-        })
+        self.last.advance(|last| extend(last, raw, bits))
     }
 
     /// The last published time, without reading the hardware.
     pub fn last(&self) -> u64 {
-        critical_section::with(|cs| self.last.borrow(cs).get())
+        self.last.last()
     }
 }
 
 impl<C: Clocksource> Monotonic for Extended<C> {
+    #[inline]
     fn now(&self) -> u64 {
         // Read outside the critical section: see "Why does this work?" above.
         let raw = self.source.read();
@@ -250,6 +391,104 @@ mod tests {
         assert_eq!(extend(5, 9, 64), 9);
         assert_eq!(extend(9, 5, 64), 9);
         assert_eq!(extend(0, 1 << 63, 64), 1 << 63);
+    }
+
+    /// A reader and an updater (an interrupt handler, or another core) interleaved at every
+    /// step of the reader's publication: after its raw read, after its load of the published
+    /// time (its first `next` call), and after its retry. At every point the reader returns
+    /// the exact time of the newer of the two raw values and the published time never
+    /// moves back: the reader's update is one step, so no half-made value is ever seen.
+    #[test]
+    fn a_reader_interrupted_at_every_step_publishes_one_consistent_time() {
+        use core::cell::Cell;
+        const BITS: u32 = 32;
+        let mask = counter_mask(BITS);
+        for start in [0u64, 0xFFFF_FF00, 0x7_FFFF_FFF0] {
+            for (reader_ahead, gap) in [(false, 0x40u64), (true, 0x40), (false, 0x1_0000)] {
+                for at in 0..3u32 {
+                    let published = Published::new(start);
+                    // The reader's raw value, and the updater's: one of them is newer.
+                    let (t_reader, t_updater) = if reader_ahead {
+                        (start + gap + 0x10, start + gap)
+                    } else {
+                        (start + 0x10, start + 0x10 + gap)
+                    };
+                    let interrupt = |p: &Published| {
+                        let seen = p.last();
+                        let got = p.advance(|last| extend(last, t_updater & mask, BITS));
+                        assert_eq!(got, t_updater.max(seen));
+                    };
+                    if at == 0 {
+                        interrupt(&published); // between the raw read and the publication
+                    }
+                    let calls = Cell::new(0u32);
+                    let got = published.advance(|last| {
+                        calls.set(calls.get() + 1);
+                        if at == calls.get() {
+                            interrupt(&published); // between the load and the swap
+                        }
+                        extend(last, t_reader & mask, BITS)
+                    });
+                    let newer = t_reader.max(t_updater);
+                    if at == 0 || at == 1 {
+                        assert_eq!(got, newer, "start {start:#x} at {at}");
+                        assert_eq!(published.last(), newer);
+                    } else {
+                        // Interrupted on a retry that never happens: the updater never ran.
+                        assert_eq!(got, t_reader);
+                        interrupt(&published);
+                        assert_eq!(published.last(), newer);
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            crate::sim::proptest_cases(256)
+        ))]
+
+        /// Random schedules of readers on a 32-bit counter, some preempted between their raw
+        /// read and their publication while others read: in the order the reads complete,
+        /// the returned times never decrease; every returned time lies between the true time
+        /// of the reader's own raw read and the true time at completion; and the published
+        /// time is the newest true time any reader saw. (Precondition kept: consecutive raw
+        /// reads less than half a wrap apart, preemptions shorter than that.)
+        #[test]
+        fn preempted_readers_keep_one_increasing_exact_time(
+            start in 0u64..(1 << 40),
+            ops in proptest::collection::vec((0u64..0x1000_0000, proptest::bool::ANY), 1..64),
+        ) {
+            let mask = counter_mask(32);
+            let published = Published::new(start);
+            let mut truth = start;
+            let mut pending: Option<u64> = None; // a preempted reader's raw true time
+            let mut prev = start;
+            let mut newest_seen = start;
+            for (step, preempt) in ops {
+                truth += step;
+                let raw_time = truth;
+                newest_seen = newest_seen.max(raw_time);
+                if preempt && pending.is_none() {
+                    pending = Some(raw_time); // reads now, publishes after the next reader
+                    continue;
+                }
+                let got = published.advance(|last| extend(last, raw_time & mask, 32));
+                proptest::prop_assert!(got >= prev && got >= raw_time && got <= truth);
+                prev = got;
+                if let Some(raw) = pending.take() {
+                    let got = published.advance(|last| extend(last, raw & mask, 32));
+                    proptest::prop_assert!(got >= prev && got >= raw && got <= truth);
+                    prev = got;
+                }
+            }
+            if let Some(raw) = pending {
+                let got = published.advance(|last| extend(last, raw & mask, 32));
+                proptest::prop_assert!(got >= prev && got >= raw && got <= truth);
+            }
+            proptest::prop_assert_eq!(published.last(), newest_seen);
+        }
     }
 
     #[test]

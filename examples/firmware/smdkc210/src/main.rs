@@ -89,6 +89,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 use exynos_mct::clocksource::extend32;
 use exynos_mct::{Comparator, Config, FrcTime, LocalTimer, Mct, UpperCache, regs};
 use fw_common::arm::gic::{self, Gic};
+use fw_common::arm::mmu::{self, FlatMap};
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
 use fw_common::icount::{Bound, Speed};
@@ -97,6 +98,13 @@ use hwtimer_core::{Alarm, ClockEvent, Error, Fired, Mmio, Monotonic};
 
 /// UART0 base address (Exynos4210 UART channel 0, wired to QEMU's `-nographic` stdio).
 const UART0_BASE: usize = 0x1380_0000;
+
+/// DRAM0: where the image is loaded; mapped as Normal memory.
+const DRAM0_BASE: u32 = 0x4000_0000;
+/// DRAM0's size on QEMU's smdkc210 (1 GiB).
+const DRAM0_LEN: u32 = 0x4000_0000;
+/// The flat translation table: DRAM0 Normal write-back, the rest Device (in the image).
+static TRANSLATION: FlatMap = FlatMap::new(DRAM0_BASE, DRAM0_LEN);
 /// UTRSTAT: TX/RX status register.
 const UTRSTAT: usize = UART0_BASE + 0x10;
 /// UTRSTAT bit 1: transmit buffer empty.
@@ -494,6 +502,22 @@ fn run() -> bool {
 /// Everything the firmware shows; `Ok(false)` when a check failed.
 fn run_checks() -> Result<bool, Error> {
     let mut all_ok = true;
+    // The time base publishes with 64-bit exclusives (LDREXD/STREXD), which ARMv7 leaves
+    // unpredictable on Strongly-ordered memory, all of RAM with the MMU off: map RAM as
+    // Normal memory first, as a real boot would.
+    // SAFETY: called once, first, on CPU0 with the MMU and caches off; the table maps DRAM0
+    // (image, stacks, statics) flat as Normal memory and every device flat as Device memory;
+    // no DMA runs on this board.
+    let sctlr = unsafe { mmu::enable(&TRANSLATION) };
+    let mmu_ok = mmu::enabled()
+        && TRANSLATION.is_normal(DRAM0_BASE)
+        && !TRANSLATION.is_normal(UART0_BASE as u32);
+    all_ok &= mmu_ok;
+    println!(
+        Uart0,
+        "MMU: SCTLR = {sctlr:#010x}, DRAM0 Normal write-back, devices Device: {}",
+        verdict(mmu_ok)
+    );
     pmu::enable();
 
     // SAFETY: the Exynos4210 MCT register window; this firmware is its only user and only
@@ -740,6 +764,19 @@ fn run_checks() -> Result<bool, Error> {
     );
     let program = measure_arm(&meter, &mut comp0)?;
     let program_local = measure_arm(&meter, &mut l0)?;
+    // The Alarm's re-arm of an enabled comparator: `set_compare` to a value whose upper
+    // word does not change (the loop adds one tick per call, two instructions of its own).
+    comp0.set_next_event(0x10000)?;
+    let mut at = time.now() + 0x10_0000;
+    let mut compare = Ok(());
+    let arm = measure(&meter, || {
+        at += 1;
+        if let Err(e) = comp0.set_compare(at) {
+            compare = Err(e);
+        }
+    });
+    comp0.shutdown();
+    compare?;
 
     println!(
         Uart0,
@@ -758,6 +795,11 @@ fn run_checks() -> Result<bool, Error> {
         "fw_local_set_next_event_insns",
         per_call_centi(program_local),
     );
+    println!(Uart0, "per call, loop overhead subtracted:");
+    let net = |insns: u64| per_call_centi(insns.saturating_sub(empty));
+    bench_line("fw_time64_now_insns", net(r64));
+    bench_line("fw_comp_arm_insns", net(arm));
+    bench_line("fw_local_arm_insns", net(program_local));
 
     Ok(all_ok)
 }
