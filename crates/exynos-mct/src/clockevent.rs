@@ -66,14 +66,18 @@ enum Mode {
 ///   status bit is not set, it re-arms as far ahead as the programming took plus
 ///   `min_delta` (late, never lost), up to 4 times, then returns [`Error::Timeout`].
 /// - [`set_compare(at)`](ClockEvent::set_compare) takes `at` in the block's time base
-///   ([`Mct::time`](crate::Mct::time), the 64-bit FRC count). Every arm publishes the exact
-///   count it read to that time base (forward only), so the time base stays exact while a
-///   comparator is armed at least once per 89.48 s.
+///   ([`Mct::time`](crate::Mct::time), the 64-bit FRC count) and reads nothing before
+///   programming: the published time serves as "now" (an `Alarm` has just read it), and
+///   the one read after enabling, extended and published through the time base, catches a
+///   value already past. `set_next_event` publishes the exact count (hi-lo-hi) it starts
+///   from, so the time base stays exact while a comparator is armed that way at least once
+///   per 89.48 s.
 /// - Periodic: `G_COMPn_ADD_INCR = period` and `AUTO_INC`; the hardware adds the period to
 ///   the compare value at each match, so the period does not drift with interrupt latency.
 ///
 /// Sequence (Linux `exynos4_mct_comp0_start`): disable, write `G_COMPn_L` then `_U`
-/// (each WSTAT-acknowledged), `ADD_INCR` for periodic, set the `G_INT_ENB` bit, enable.
+/// (each WSTAT-acknowledged; `_U` only when it changes, see the crate's
+/// [Cost](crate#cost) section), `ADD_INCR` for periodic, set the `G_INT_ENB` bit, enable.
 /// Arming never touches `G_INT_CSTAT`; [`shutdown`](ClockEvent::shutdown) clears the bit
 /// (after masking and disabling), [`ack`](ClockEvent::ack) reports and clears it.
 ///

@@ -110,9 +110,57 @@
 //!
 //! Neither runtime is pulled in unless its feature is on.
 //!
-//! `critical-section` is used (for the shared `G_TCON`/`G_INT_ENB` shadows, the `G_TCON`
-//! write-wait-clear section and the published time of [`FrcTime`]), never implemented:
-//! the firmware picks the implementation.
+//! `critical-section` is used (for the shared `G_TCON`/`G_INT_ENB` shadows and the `G_TCON`
+//! write-wait-clear section; the published time of [`FrcTime`] too on a target without
+//! 64-bit atomics), never implemented: the firmware picks the implementation.
+//!
+//! ## Cost
+//!
+//! MMIO accesses per arm on the model (`cargo bench -p exynos-mct --bench seed`), WSTAT
+//! acknowledged at once as on QEMU, beside Linux's sequences reimplemented on the same model
+//! ([`sim::linux`](crate::sim)):
+//!
+//! | arm | this driver | Linux |
+//! |---|---|---|
+//! | comparator re-arm through `set_compare` (an `Alarm`'s), upper word unchanged | 10 | 19 |
+//! | comparator `set_next_event` (exact hi-lo-hi start) | 13 | 19 |
+//! | local timer after its event (`ack` stopped it) | 7 | 9 |
+//! | local timer still counting | 11 | 12 |
+//!
+//! Cortex-A9 instructions per call on QEMU smdkc210 (`cargo xtask qemu smdkc210`, PMU event
+//! 0x08, loop overhead subtracted), against the targets of the hot-path work:
+//!
+//! | path | now | before | target |
+//! |---|---|---|---|
+//! | [`FrcTime`]`::now` (`fw_time64_now_insns`) | 24 | 35 | 20 |
+//! | comparator re-arm (`fw_comp_arm_insns`) | 624 | 705 | 120 |
+//! | local timer arm (`fw_local_arm_insns`) | 328 | 436 | 100 |
+//!
+//! Why the targets are missed, measured:
+//!
+//! - **`FrcTime::now`**: the read is two loads to reach the block and the `G_CNT_L` load (3);
+//!   the rest is publishing the 64-bit time without masking interrupts: an `LDREXD`/`CLREX`
+//!   load, the half-wrap step with its saturating add (8), and a 64-bit compare-and-swap
+//!   (`LDREXD`, two compares, `STREXD`, the retry branch), plus about 5 instructions LLVM
+//!   spends turning the swap's result into a branch. Publishing is what keeps the time base
+//!   monotonic under QEMU's backwards-running FRC (quirk 2); a reader that publishes nothing
+//!   would be 10 instructions shorter and not monotonic there. rtic-time's `calculate_now`,
+//!   the comparison the target came from, is 17 instructions plus a 20-instruction critical
+//!   section, 37 in all, with interrupts masked.
+//! - **Arms**: the register work is small (10 accesses); the instructions are the
+//!   contracts around it, and the critical sections are not the bulk: each costs about 20
+//!   instructions on this firmware (`fw_critical_section_insns`), and a re-arm now takes two,
+//!   the `G_TCON` exclusive section for the disable and for the enable (write, status wait
+//!   and W1C inside, so that two contexts never interleave `G_TCON` writes; see
+//!   [Shared registers](Mct#shared-registers)). Moving the FRC state and `G_INT_ENB` to
+//!   atomic mirrors removed two more (708 to 624; the local arm 466 to 328). The rest is the
+//!   write-status protocol at each of the three buffered writes (the owed-acknowledgement
+//!   check, the status read and W1C, the choice of wait clock, the bounded wait's set-up,
+//!   kept out of line but reached through `Result`-returning calls: `Comparator::program`
+//!   alone is 333 instructions of code), the late-value check and its publication. Not
+//!   broken down further yet; reaching 120 needs the write-status fast path inlined into
+//!   one straight sequence per register, which must keep the owed-acknowledgement rule (the
+//!   soak tests found a comparator firing 0.92 ms early without it).
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
