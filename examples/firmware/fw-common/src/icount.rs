@@ -295,10 +295,19 @@ mod tests {
             Told::from_command_line("console=ttyS0 icount-shift=7", key),
             Told::Shift(7)
         );
-        assert_eq!(Told::from_command_line("icount-shift=auto", key), Told::Auto);
+        assert_eq!(
+            Told::from_command_line("icount-shift=auto", key),
+            Told::Auto
+        );
         assert_eq!(Told::from_command_line("icount-shift", key), Told::Nothing);
-        assert_eq!(Told::from_command_line("my-icount-shift=3", key), Told::Nothing);
-        assert_eq!(Told::from_command_line("icount-shifty=3", key), Told::Nothing);
+        assert_eq!(
+            Told::from_command_line("my-icount-shift=3", key),
+            Told::Nothing
+        );
+        assert_eq!(
+            Told::from_command_line("icount-shifty=3", key),
+            Told::Nothing
+        );
         assert_eq!(Told::from_command_line("", key), Told::Nothing);
     }
 }

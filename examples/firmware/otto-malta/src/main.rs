@@ -1,5 +1,6 @@
 //! Firmware for QEMU's `malta` board with a MIPS 4KEc: the `otto-timer` driver on the ISA and
-//! byte order of the Realtek Otto SoCs (big-endian MIPS32r2; the RTL838x's core is a 4KEc).
+//! byte order of the Realtek Otto SoCs (big-endian MIPS32r2; the 4KEc is the core named for
+//! RTL838x, unverified in docs/otto-timer.md).
 //!
 //! QEMU has no model of the Otto timer block, so the firmware **plays the hardware**: the
 //! register window is 0x100 bytes of RAM (`__otto_window` in `link.x`, reached through its
@@ -246,9 +247,7 @@ fn run_checks(boot: &BootArgs) -> Result<bool, Error> {
     let second = mips::count();
     c.check(
         ccres == CCRES && second != first,
-        format_args!(
-            "CP0 Count: {first} -> {second} (advancing), CCRes = {ccres}: {COUNT_HZ} Hz"
-        ),
+        format_args!("CP0 Count: {first} -> {second} (advancing), CCRes = {ccres}: {COUNT_HZ} Hz"),
     );
 
     // ---- 2. Emulation speed ----
@@ -320,11 +319,7 @@ fn run_checks(boot: &BootArgs) -> Result<bool, Error> {
     // ---- 4. The clocksource ----
     c.check(
         cs.bits() == 28 && cs.freq_hz() == TICK_HZ,
-        format_args!(
-            "clocksource: {} bits at {} Hz",
-            cs.bits(),
-            cs.freq_hz()
-        ),
+        format_args!("clocksource: {} bits at {} Hz", cs.bits(), cs.freq_hz()),
     );
     for cnt in [0x0000_1234, 0xF000_0123, 0x0FFF_FFFF, 0xFFFF_FFFF] {
         win.write(reg(1, CNT), cnt);
