@@ -9,13 +9,15 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// `(binary, RAM base the ELF is linked and loaded at)`.
-const BOARDS: [(&str, u64); 3] = [
+const BOARDS: [(&str, u64); 4] = [
     // Exynos4210 DRAM0.
     ("probe-smdkc210", 0x4000_0000),
     // NPCM750 DRAM starts at 0; leave the first MiB alone.
     ("probe-npcm750", 0x0010_0000),
     // LoongArch virt: where Linux is loaded too, in direct-address mode.
     ("probe-loongarch-virt", 0x0020_0000),
+    // Malta: KSEG0, 1 MiB into RAM (QEMU loads at the physical address, 0x0010_0000).
+    ("probe-otto-malta", 0x8010_0000),
 ];
 
 fn main() {

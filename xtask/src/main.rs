@@ -46,7 +46,8 @@ cargo xtask <command> [args]
 Commands:
   setup [--check]   Install the cross toolchain and QEMU 10 from Debian (as root):
                     rustc-web cargo-web rust-web-src lld-22 rust-web-llvm rust-web-clippy,
-                    and qemu-system-arm qemu-system-misc from <codename>-backports (whose
+                    and qemu-system-arm qemu-system-misc qemu-system-mips from
+                    <codename>-backports (whose
                     APT entry is derived from the system's Debian entry). Skips whatever is
                     already in place; --check only reports (no root). Then, in both modes,
                     verifies the chain with xtask/probe: one core build and link per target,

@@ -5,8 +5,8 @@
 //! * `rustc-web cargo-web rust-web-src lld-22` from the release's own suites: a rustc recent
 //!   enough for edition 2024 together with the `core` sources that `-Zbuild-std=core` needs,
 //!   and the `lld` that `/usr/bin/rust-lld` points to.
-//! * `qemu-system-arm qemu-system-misc` (QEMU 10, for `smdkc210`, `npcm750-evb` and LoongArch
-//!   `virt`) with `-t <codename>-backports`.
+//! * `qemu-system-arm qemu-system-misc qemu-system-mips` (QEMU 10, for `smdkc210`,
+//!   `npcm750-evb`, LoongArch `virt` and MIPS `malta`) with `-t <codename>-backports`.
 //! * `valgrind` from the release's own suites: the benches count instructions with its
 //!   callgrind (`hwtimer_core::sim::instr`), and print no instruction figures without it.
 //!
@@ -43,9 +43,13 @@ const RUST_PACKAGES: [&str; 6] = [
 /// Debian packages the benches need: callgrind counts their instructions.
 const BENCH_PACKAGES: [&str; 1] = ["valgrind"];
 /// Debian packages providing QEMU, installed from backports.
-const QEMU_PACKAGES: [&str; 2] = ["qemu-system-arm", "qemu-system-misc"];
+const QEMU_PACKAGES: [&str; 3] = ["qemu-system-arm", "qemu-system-misc", "qemu-system-mips"];
 /// The QEMU binaries the firmware runs need, with the lowest acceptable major version.
-const QEMU_BINARIES: [&str; 2] = ["qemu-system-arm", "qemu-system-loongarch64"];
+const QEMU_BINARIES: [&str; 3] = [
+    "qemu-system-arm",
+    "qemu-system-loongarch64",
+    "qemu-system-mips",
+];
 /// Lowest QEMU major version (the board models' behaviour was verified with 10.0).
 const QEMU_MIN_MAJOR: u32 = 10;
 

@@ -179,9 +179,44 @@ pub fn print_speed<C: crate::Console>(console: C, speed: Speed, how: fmt::Argume
     }
 }
 
+/// What `cargo xtask qemu` told a board without an instruction counter about the
+/// `-icount` shift of its run (`{icount}` in the board's QEMU command: the LoongArch board
+/// reads it from `fw_cfg`, the Malta board from its `-append` command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Told {
+    /// `-icount shift=N`.
+    Shift(u32),
+    /// `-icount shift=auto`: QEMU picks (and may change) the shift.
+    Auto,
+    /// Nothing usable: no such item, or a value that is neither.
+    Nothing,
+}
+
+impl Told {
+    /// Parses a told value: `0` to [`MAX_SHIFT`] or `auto` (surrounding white space ignored).
+    pub fn parse(text: &str) -> Self {
+        match text.trim() {
+            "auto" => Told::Auto,
+            n => match n.parse::<u32>() {
+                Ok(n) if n <= MAX_SHIFT => Told::Shift(n),
+                _ => Told::Nothing,
+            },
+        }
+    }
+
+    /// Finds `<key>=<value>` among the space-separated words of a command line and parses
+    /// the value ([`Told::Nothing`] if the key is absent).
+    pub fn from_command_line(command_line: &str, key: &str) -> Self {
+        command_line
+            .split_ascii_whitespace()
+            .find_map(|word| word.strip_prefix(key)?.strip_prefix('='))
+            .map_or(Told::Nothing, Told::parse)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Bound, Speed};
+    use super::{Bound, Speed, Told};
 
     #[test]
     fn measured_speeds_snap_to_the_shift_they_are_within_a_thousandth_of() {
@@ -245,5 +280,34 @@ mod tests {
             Speed::measured(1_000, 2_500).unwrap().to_string(),
             "2.50 ns per instruction"
         );
+    }
+
+    #[test]
+    fn told_shifts_parse_from_values_and_command_lines() {
+        assert_eq!(Told::parse("4"), Told::Shift(4));
+        assert_eq!(Told::parse(" 0\n"), Told::Shift(0));
+        assert_eq!(Told::parse("auto"), Told::Auto);
+        assert_eq!(Told::parse("11"), Told::Nothing);
+        assert_eq!(Told::parse("x"), Told::Nothing);
+        assert_eq!(Told::parse(""), Told::Nothing);
+        let key = "icount-shift";
+        assert_eq!(
+            Told::from_command_line("console=ttyS0 icount-shift=7", key),
+            Told::Shift(7)
+        );
+        assert_eq!(
+            Told::from_command_line("icount-shift=auto", key),
+            Told::Auto
+        );
+        assert_eq!(Told::from_command_line("icount-shift", key), Told::Nothing);
+        assert_eq!(
+            Told::from_command_line("my-icount-shift=3", key),
+            Told::Nothing
+        );
+        assert_eq!(
+            Told::from_command_line("icount-shifty=3", key),
+            Told::Nothing
+        );
+        assert_eq!(Told::from_command_line("", key), Told::Nothing);
     }
 }

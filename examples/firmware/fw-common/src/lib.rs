@@ -18,6 +18,9 @@
 //! * `loongarch` (LoongArch64 only): paged mode with direct-mapped windows, the entry code,
 //!   exception entry and panic handler (`loongarch_board!`), CSR helpers and a
 //!   `critical-section` implementation (`loongarch_critical_section!`);
+//! * `mips` (32-bit MIPS only): the entry code, exception vectors and panic handler of a
+//!   QEMU Malta firmware (`mips_board!`), CP0 helpers, UHI semihosting exit, the Malta
+//!   console and a `critical-section` implementation (`mips_critical_section!`);
 //! * [`wakes`]: the wake-up statistics the async firmware prints (never early, how late).
 //!
 //! The arithmetic of [`icount`] has host unit tests: `cargo test -p fw-common` in
@@ -27,6 +30,8 @@
 //! `expected.txt`, so print one fact per line. Lines that start with `bench: ` are collected by
 //! `cargo xtask bench` (format: `bench: <crate>/<metric> = <value> <unit>`).
 #![cfg_attr(not(test), no_std)]
+// Inline assembly on MIPS is still unstable (the firmware is built with RUSTC_BOOTSTRAP=1).
+#![cfg_attr(target_arch = "mips", feature(asm_experimental_arch))]
 
 pub mod cell;
 pub mod fw_cfg;
@@ -38,6 +43,8 @@ pub mod wakes;
 pub mod arm;
 #[cfg(target_arch = "loongarch64")]
 pub mod loongarch;
+#[cfg(target_arch = "mips")]
+pub mod mips;
 
 pub use cell::{CsCell, StaticCell};
 

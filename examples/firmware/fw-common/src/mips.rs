@@ -1,0 +1,498 @@
+//! 32-bit MIPS (big-endian MIPS32r2, `mips-mti-none-elf`) support for firmware on QEMU's
+//! `malta` board: entry code, exception vectors, panic handler, CP0 helpers, UHI semihosting
+//! exit, a `critical-section` implementation and the Malta console.
+//!
+//! | item | what it is |
+//! |---|---|
+//! | [`mips_board!`](crate::mips_board) | entry code (EBase, Status, `$gp`, stack, `.bss`), exception vectors, panic handler, banner, exit |
+//! | [`mips_critical_section!`](crate::mips_critical_section) | `critical-section` through Status.IE (`di`/`ei`), with a nesting depth |
+//! | [`BootArgs`] | what QEMU's Malta boot loader passes in `$a0..$a3` (argc, argv, envp, RAM size); [`BootArgs::command_line`] is `-append` |
+//! | [`malta::Uart`] | the Malta's ISA 16550 (serial 0, `-nographic` stdio) as a [`Console`](crate::Console) |
+//! | functions below | CP0 Count, PRId, Config, Cause, EPC, BadVAddr; [`kseg1`]; [`spin_insns`]; [`exit`] |
+//!
+//! # Boot (QEMU `-M malta -kernel <elf>`)
+//!
+//! QEMU loads the ELF at the physical address of its KSEG0 link address and writes a small
+//! boot loader into the flash at `0x1FC0_0000`, where the CPU starts: it sets up the GT64120
+//! windows (PCI I/O at physical `0x1800_0000`), sets `$a0 = 2`, `$a1` = argv (argv\[1\] is
+//! the `-append` text), `$a2` = envp, `$a3` = RAM size, and jumps to the entry point in
+//! kernel mode with Status.ERL clear and Status.BEV set (`qemu/qemu hw/mips/malta.c`,
+//! `write_bootloader` and `load_kernel`). The entry code here points EBase at its own
+//! vectors, clears Status (BEV = 0, interrupts off, kernel mode) and keeps `$a0..$a3` for
+//! [`BootArgs`].
+//!
+//! # Ending the run
+//!
+//! [`exit`] is the MIPS UHI semihosting call `exit` (`sdbbp 1` with `$t9 = 1`, status in
+//! `$a0`), which QEMU implements when started with `-semihosting`: QEMU exits with that
+//! status. Without `-semihosting` the `sdbbp` is a debug exception into the boot ROM; every
+//! board command therefore has `-semihosting`.
+
+use core::fmt;
+
+/// Start of KSEG0 (unmapped, cached).
+pub const KSEG0: usize = 0x8000_0000;
+/// Start of KSEG1 (unmapped, uncached).
+pub const KSEG1: usize = 0xA000_0000;
+/// The physical-address bits of a KSEG0/KSEG1 address.
+const PHYS_MASK: usize = 0x1FFF_FFFF;
+/// UHI operation number of `exit` (in `$t9`).
+const UHI_EXIT: u32 = 1;
+/// Config.BE (bit 15): the core runs big-endian.
+pub const CONFIG_BE: u32 = 1 << 15;
+
+/// The uncached (KSEG1) alias of a KSEG0 or KSEG1 address, or of a physical address below
+/// 512 MiB.
+pub const fn kseg1(addr: usize) -> usize {
+    KSEG1 | (addr & PHYS_MASK)
+}
+
+/// The physical address behind a KSEG0 or KSEG1 address.
+pub const fn physical(addr: usize) -> usize {
+    addr & PHYS_MASK
+}
+
+/// Reads a CP0 register (`mfc0`), `$reg, sel`.
+macro_rules! mfc0 {
+    ($reg:literal, $sel:literal) => {{
+        let value: u32;
+        // SAFETY: reading this CP0 register has no side effects; the firmware runs in kernel
+        // mode. `noat`: the register allocator may pick `$at`, which nothing here expands a
+        // macro into. Not `nomem`: the read must stay in place among the volatile accesses around it
+        // (a counter read timestamps them).
+        unsafe {
+            core::arch::asm!(
+                ".set push",
+                ".set noat",
+                concat!("mfc0 {0}, $", $reg, ", ", $sel),
+                ".set pop",
+                out(reg) value,
+                options(nostack),
+            );
+        }
+        value
+    }};
+}
+
+/// CP0 Count (register 9): counts up once per CCRes CPU cycles, in virtual time under
+/// `-icount` (`qemu/qemu target/mips/system/cp0_timer.c`).
+#[inline(always)]
+pub fn count() -> u32 {
+    mfc0!(9, 0)
+}
+
+/// CP0 PRId (register 15, select 0): company and processor id, revision.
+pub fn prid() -> u32 {
+    mfc0!(15, 0)
+}
+
+/// CP0 Config (register 16, select 0); [`CONFIG_BE`] is the endianness bit.
+pub fn config() -> u32 {
+    mfc0!(16, 0)
+}
+
+/// CP0 Status (register 12).
+pub fn status() -> u32 {
+    mfc0!(12, 0)
+}
+
+/// CP0 Cause (register 13).
+pub fn cause() -> u32 {
+    mfc0!(13, 0)
+}
+
+/// CP0 EPC (register 14): where the last exception was taken.
+pub fn epc() -> u32 {
+    mfc0!(14, 0)
+}
+
+/// CP0 BadVAddr (register 8): the address of the last address error or TLB exception.
+pub fn badvaddr() -> u32 {
+    mfc0!(8, 0)
+}
+
+/// CP0 EBase (register 15, select 1): the exception vector base.
+pub fn ebase() -> u32 {
+    mfc0!(15, 1)
+}
+
+/// CCRes (hardware register 3, `rdhwr`): CPU cycles per Count increment.
+pub fn ccres() -> u32 {
+    let value: u32;
+    // SAFETY: `rdhwr $3` only reads the Count resolution; in kernel mode it needs no HWREna
+    // bit.
+    unsafe {
+        core::arch::asm!(
+            ".set push",
+            ".set mips32r2",
+            ".set noat",
+            "rdhwr {0}, $3",
+            ".set pop",
+            out(reg) value,
+            options(nomem, nostack),
+        );
+    }
+    value
+}
+
+/// Runs exactly `2 * iterations + 2` instructions in a register-only loop (a `bnez` and an
+/// `addiu` in its delay slot per pass, the last pass falling through), plus the few that load
+/// `iterations`.
+#[inline(always)]
+pub fn spin_insns(iterations: u32) {
+    // SAFETY: a register-only countdown loop; touches no memory and no stack.
+    unsafe {
+        core::arch::asm!(
+            ".set push",
+            ".set noreorder",
+            ".set noat",
+            "1:",
+            "bnez {0}, 1b",
+            "addiu {0}, {0}, -1",
+            ".set pop",
+            inout(reg) iterations => _,
+            options(nomem, nostack),
+        );
+    }
+}
+
+/// Ends the emulation with `status` through UHI semihosting `exit` (QEMU `-semihosting`).
+pub fn exit(status: u32) -> ! {
+    // SAFETY: `sdbbp 1` with `$t9 = UHI_EXIT` is the UHI `exit` call, which QEMU serves by
+    // exiting; it does not return. Without `-semihosting` it is a debug exception that does
+    // not come back either.
+    unsafe {
+        core::arch::asm!(
+            "sdbbp 1",
+            in("$4") status,
+            in("$25") UHI_EXIT,
+            options(noreturn, nostack),
+        );
+    }
+}
+
+/// What QEMU's Malta boot loader passes to the entry point (module docs).
+#[derive(Clone, Copy, Debug)]
+pub struct BootArgs {
+    /// `$a0`: number of arguments (2: the kernel file name and the `-append` text).
+    pub argc: u32,
+    /// `$a1`: KSEG0 address of the argument table (32-bit pointers to NUL-terminated strings).
+    pub argv: u32,
+    /// `$a2`: KSEG0 address of the environment table.
+    pub envp: u32,
+    /// `$a3`: RAM size below the I/O hole, in bytes.
+    pub memsize: u32,
+}
+
+/// Longest string read from the boot loader's tables (QEMU's Malta loader gives each entry
+/// 256 bytes).
+const BOOT_STRING_MAX: usize = 256;
+
+impl BootArgs {
+    /// Argument `n` (0: the kernel file name, 1: the `-append` text), if it exists and is
+    /// UTF-8.
+    pub fn arg(&self, n: u32) -> Option<&'static str> {
+        if n >= self.argc || self.argv == 0 || !self.argv.is_multiple_of(4) {
+            return None;
+        }
+        let slot = usize::try_from(self.argv).ok()? + usize::try_from(n).ok()? * 4;
+        // SAFETY: the boot loader's argument table (module docs), in RAM QEMU filled in before
+        // the CPU started; the firmware never writes it (it lies below the image).
+        let ptr = unsafe { crate::mmio::read32(slot) };
+        if ptr == 0 {
+            return None;
+        }
+        let start = usize::try_from(ptr).ok()?;
+        let mut len = 0;
+        // SAFETY: as above: QEMU wrote each string NUL-terminated within its 256-byte entry;
+        // the loop reads no further than that.
+        while len < BOOT_STRING_MAX && unsafe { crate::mmio::read8(start + len) } != 0 {
+            len += 1;
+        }
+        // SAFETY: `start..start + len` are the bytes just read, in RAM that nothing writes
+        // for the rest of the run.
+        let bytes = unsafe { core::slice::from_raw_parts(start as *const u8, len) };
+        core::str::from_utf8(bytes).ok()
+    }
+
+    /// The `-append` text (argument 1), empty if there is none.
+    pub fn command_line(&self) -> &'static str {
+        self.arg(1).unwrap_or("")
+    }
+}
+
+/// The Malta board's devices.
+pub mod malta {
+    /// The ISA 16550 of the Super I/O (serial 0: QEMU's `-nographic` stdio), port `0x3F8` in
+    /// the PCI I/O window the boot loader maps at physical `0x1800_0000`, through KSEG1.
+    pub const UART_BASE: usize = super::kseg1(0x1800_03F8);
+    /// Transmit holding register.
+    const THR: usize = UART_BASE;
+    /// Line status register.
+    const LSR: usize = UART_BASE + 5;
+    /// LSR bit 5: transmit holding register empty.
+    const LSR_THRE: u8 = 1 << 5;
+
+    /// The Malta console, polled. Needs no set-up under QEMU.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Uart;
+
+    impl crate::Console for Uart {
+        fn write_byte(&mut self, byte: u8) {
+            // SAFETY: LSR and THR of the Malta's ISA 16550 (module docs); this firmware is
+            // their only user and runs on one CPU.
+            unsafe {
+                while crate::mmio::read8(LSR) & LSR_THRE == 0 {}
+                crate::mmio::write8(THR, byte);
+            }
+        }
+    }
+}
+
+/// `critical-section` for single-core MIPS firmware: Status.IE off while a section is held.
+pub mod cs {
+    use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+    /// Nesting depth (touched with interrupts off, on the one core).
+    static DEPTH: AtomicU32 = AtomicU32::new(0);
+    /// Whether interrupts were enabled when the outermost section began.
+    static IE_WAS_SET: AtomicBool = AtomicBool::new(false);
+
+    /// Status.IE.
+    const STATUS_IE: u32 = 1;
+
+    /// Enters a critical section.
+    ///
+    /// # Safety
+    ///
+    /// Only for `critical_section::Impl::acquire` on a single-core firmware; each call is
+    /// matched by one [`release`].
+    #[inline(always)]
+    pub unsafe fn acquire() {
+        let old: u32;
+        // SAFETY: `di` clears Status.IE and returns the old Status; `ehb` makes the change
+        // effective before the section's first access. Not `nomem`: memory accesses must not
+        // move across it.
+        unsafe {
+            core::arch::asm!(
+                ".set push",
+                ".set mips32r2",
+                ".set noat",
+                "di {0}",
+                "ehb",
+                ".set pop",
+                out(reg) old,
+                options(nostack),
+            );
+        }
+        let depth = DEPTH.load(Ordering::Relaxed);
+        if depth == 0 {
+            IE_WAS_SET.store(old & STATUS_IE != 0, Ordering::Relaxed);
+        }
+        DEPTH.store(depth.saturating_add(1), Ordering::Relaxed);
+    }
+
+    /// Leaves a critical section: interrupts come back on when the outermost section ends
+    /// and they were on when it began.
+    ///
+    /// # Safety
+    ///
+    /// Only for `critical_section::Impl::release`, matching an earlier [`acquire`].
+    #[inline(always)]
+    pub unsafe fn release() {
+        let depth = DEPTH.load(Ordering::Relaxed).saturating_sub(1);
+        DEPTH.store(depth, Ordering::Relaxed);
+        if depth == 0 && IE_WAS_SET.load(Ordering::Relaxed) {
+            // SAFETY: `ei` sets Status.IE again, as it was when the outermost section began.
+            unsafe {
+                core::arch::asm!(
+                    ".set push",
+                    ".set mips32r2",
+                    "ei",
+                    "ehb",
+                    ".set pop",
+                    options(nostack)
+                );
+            }
+        }
+    }
+}
+
+/// Installs [`cs::acquire`] / [`cs::release`] as the binary's `critical-section`
+/// implementation. Invoke once, in the board crate, on a single-core MIPS firmware.
+#[macro_export]
+macro_rules! mips_critical_section {
+    () => {
+        /// `critical-section` through Status.IE (generated by `mips_critical_section!`).
+        struct __FwStatusIeCriticalSection;
+        $crate::__critical_section::set_impl!(__FwStatusIeCriticalSection);
+
+        // SAFETY: `fw_common::mips::cs`: interrupts are disabled before the nesting state is
+        // touched and re-enabled only when the outermost section ends; one core runs the
+        // firmware (QEMU's malta starts one CPU unless told `-smp`), so disabling interrupts
+        // excludes every other context.
+        unsafe impl $crate::__critical_section::Impl for __FwStatusIeCriticalSection {
+            unsafe fn acquire() -> $crate::__critical_section::RawRestoreState {
+                // SAFETY: called by `critical_section` only, paired with `release`.
+                unsafe { $crate::mips::cs::acquire() }
+            }
+
+            unsafe fn release(_state: $crate::__critical_section::RawRestoreState) {
+                // SAFETY: called by `critical_section` only, after `acquire`.
+                unsafe { $crate::mips::cs::release() }
+            }
+        }
+    };
+}
+
+/// Prints the fatal-exception line: `PANIC: exception <code> (Cause = .., EPC = .., BadVAddr =
+/// ..)`. Called by the vectors [`mips_board!`](crate::mips_board) installs.
+pub fn report_exception<C: crate::Console>(console: C) {
+    let cause = cause();
+    crate::write_line(
+        console,
+        format_args!(
+            "PANIC: exception {} (Cause = {:#010x}, EPC = {:#010x}, BadVAddr = {:#010x})",
+            ExcCode((cause >> 2) & 0x1f),
+            cause,
+            epc(),
+            badvaddr()
+        ),
+    );
+}
+
+/// Cause.ExcCode, printed by name where it has a common one.
+struct ExcCode(u32);
+
+impl fmt::Display for ExcCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self.0 {
+            0 => "Int",
+            1 => "Mod",
+            2 => "TLBL",
+            3 => "TLBS",
+            4 => "AdEL",
+            5 => "AdES",
+            6 => "IBE",
+            7 => "DBE",
+            8 => "Sys",
+            9 => "Bp",
+            10 => "RI",
+            11 => "CpU",
+            12 => "Ov",
+            13 => "Tr",
+            _ => return write!(f, "{}", self.0),
+        };
+        write!(f, "{} ({})", self.0, name)
+    }
+}
+
+/// Defines the entry point, the exception vectors and the panic handler of a MIPS32 firmware
+/// on QEMU's Malta, and runs the board's main function between the banner and the exit.
+///
+/// ```ignore
+/// fw_common::mips_board! {
+///     name: "otto-malta",             // printed as `timer-family firmware: <name>`
+///     console: fw_common::mips::malta::Uart,
+///     main: run,                      // `fn(&BootArgs) -> bool`: true when every check passed
+/// }
+/// ```
+///
+/// # What it generates
+///
+/// * `_start` (section `.text.start`, first in the image): EBase = the vectors below,
+///   Status = 0 (BEV = 0: exceptions use EBase; interrupts off; kernel mode), `$gp = _gp`,
+///   the stack (`__stack_top`), `.bss` zeroed (`__sbss`..`__ebss`, 4-byte aligned), then the
+///   main function with the boot loader's `$a0..$a3` untouched.
+/// * The main function: prints `timer-family firmware: <name>`, calls `main` with the
+///   [`BootArgs`], prints `done` or `FAILED` and ends the emulation with [`exit`] status 0 or
+///   1.
+/// * The exception vectors (4 KiB aligned, EBase + 0x000 TLB refill, + 0x180 general, + 0x200
+///   interrupt): every exception is fatal in these firmwares; it prints
+///   `PANIC: exception ...` ([`report_exception`]) and exits with status 1.
+/// * The `#[panic_handler]`: prints `PANIC: <message>` and exits with status 1.
+///
+/// # Linker script contract
+///
+/// Link in KSEG0 (QEMU loads at the physical address), provide `__stack_top` (8-byte
+/// aligned), `__sbss`, `__ebss` (4-byte aligned) and place `.text.start` first.
+#[macro_export]
+macro_rules! mips_board {
+    (name: $name:literal, console: $console:expr, main: $main:path $(,)?) => {
+        /// Called from `_start` with a stack and zeroed `.bss`, with the boot loader's
+        /// `$a0..$a3` (generated by `mips_board!`).
+        #[unsafe(no_mangle)]
+        extern "C" fn __fw_mips_main(argc: u32, argv: u32, envp: u32, memsize: u32) -> ! {
+            $crate::println!($console, "timer-family firmware: {}", $name);
+            let boot = $crate::mips::BootArgs {
+                argc,
+                argv,
+                envp,
+                memsize,
+            };
+            let main: fn(&$crate::mips::BootArgs) -> bool = $main;
+            let ok = main(&boot);
+            $crate::println!($console, "{}", if ok { "done" } else { "FAILED" });
+            $crate::mips::exit(if ok { 0 } else { 1 })
+        }
+
+        /// Called from the exception vectors (generated by `mips_board!`).
+        #[unsafe(no_mangle)]
+        extern "C" fn __fw_mips_trap() -> ! {
+            $crate::mips::report_exception($console);
+            $crate::mips::exit(1)
+        }
+
+        #[panic_handler]
+        fn __fw_mips_panic(info: &core::panic::PanicInfo<'_>) -> ! {
+            $crate::print_panic($console, info);
+            $crate::mips::exit(1)
+        }
+
+        core::arch::global_asm!(
+            r#"
+    .section .text.start, "ax"
+    .set push
+    .set noreorder
+    .set mips32r2
+    .global _start
+    .type _start, @function
+_start:
+    la      $t0, __fw_mips_vectors
+    mtc0    $t0, $15, 1         # EBase: our vectors
+    mtc0    $zero, $12          # Status = 0: BEV 0, IE 0, EXL 0, kernel mode
+    ehb
+    la      $gp, _gp
+    la      $sp, __stack_top
+    la      $t0, __sbss         # zero .bss, 4 bytes at a time
+    la      $t1, __ebss
+1:  beq     $t0, $t1, 2f
+    nop
+    sw      $zero, 0($t0)
+    b       1b
+    addiu   $t0, $t0, 4
+2:  jal     __fw_mips_main      # $a0..$a3: the boot loader's, untouched
+    addiu   $sp, $sp, -16       # (delay slot) o32 argument save area
+3:  b       3b
+    nop
+
+    .section .text.fw_mips_vectors, "ax"
+    .balign 4096
+    .global __fw_mips_vectors
+__fw_mips_vectors:
+    la      $sp, __stack_top    # EBase + 0x000: TLB refill
+    j       __fw_mips_trap
+    addiu   $sp, $sp, -16
+    .org    0x180
+    la      $sp, __stack_top    # EBase + 0x180: general exception
+    j       __fw_mips_trap
+    addiu   $sp, $sp, -16
+    .org    0x200
+    la      $sp, __stack_top    # EBase + 0x200: interrupt (Cause.IV)
+    j       __fw_mips_trap
+    addiu   $sp, $sp, -16
+    .set pop
+"#
+        );
+    };
+}

@@ -1,0 +1,569 @@
+//! Firmware for QEMU's `malta` board with a MIPS 4KEc: the `otto-timer` driver on the ISA and
+//! byte order of the Realtek Otto SoCs (big-endian MIPS32r2; the 4KEc is the core named for
+//! RTL838x, unverified in docs/otto-timer.md).
+//!
+//! QEMU has no model of the Otto timer block, so the firmware **plays the hardware**: the
+//! register window is 0x100 bytes of RAM (`__otto_window` in `link.x`, reached through its
+//! uncached KSEG1 alias, no Rust object there), the driver gets it as a `hwtimer_core::Mmio`,
+//! and the firmware sets what the hardware would show (CNT values, INT.IP) and checks the words
+//! the driver leaves behind against the facts in `docs/otto-timer.md`, which it restates here
+//! as its own constants ([`CTRL_ENABLE`], [`INT_IP`], ...) rather than taking them from the
+//! crate. What it proves: the driver's code runs on the SoC's ISA and byte order, its
+//! native-endian 32-bit MMIO puts the most significant byte first, and each call leaves the
+//! registers as the hardware expects them. What it cannot prove: anything that needs a
+//! counting timer (interrupt timing, the lost-interrupt window); that is the model's job
+//! (`crates/otto-timer/tests`). A RAM word is not write-1-to-clear, so an acknowledge is
+//! checked by the value written, not by a cleared bit.
+//!
+//! Steps ([`run`]):
+//!
+//! 1. the CPU (PRId, Config.BE) and CP0 Count;
+//! 2. the emulation speed (below);
+//! 3. the RTL838x block in RAM, filled with canary words; `OttoTimers::per_cpu(1)`: timer 0
+//!    is CPU 0's clockevent, timer 1 the clocksource; the words after construction, the byte
+//!    order of a word the driver wrote;
+//! 4. `read` (through the `Clocksource` trait) on CNT values the firmware sets, bits above 28
+//!    included; `Extended` across the `0x0FFF_FFFF -> 0` wrap;
+//! 5. `set_next_event`, `set_periodic`, out-of-range deltas, `ack` (pending and spurious),
+//!    `shutdown`, each checked by the words left in the window, and every word the driver must
+//!    never write (CNT, the timers it does not own, the canary after the block);
+//! 6. instructions per call of `read` and `set_next_event`, 10,000 calls each, loop overhead
+//!    subtracted (`bench:` lines, collected by `cargo xtask bench`).
+//!
+//! # Instruction counts, at any `-icount` shift
+//!
+//! Under `-icount shift=N` every instruction takes 2^N ns of virtual time, and CP0 Count
+//! counts virtual time: once per CCRes = 2 cycles of the Malta's 320 MHz CPU clock, 160 MHz
+//! (`qemu/qemu hw/mips/malta.c`, `target/mips/cpu-defs.c.inc`), 6.25 instructions per tick at
+//! shift 0 and 0.39 at shift 4. QEMU's MIPS CPUs count no instructions themselves, so
+//! `cargo xtask qemu` tells the firmware the shift on the kernel command line
+//! (`-append icount-shift={icount}`; QEMU's Malta boot loader passes it as argv\[1\]), and the
+//! firmware checks what it was told: a loop of exactly 1,000,002 instructions must take
+//! `1000002 × 2^N / 6.25` Count ticks, to within [`SPEED_CHECK`] (this also checks the Count
+//! rate). Told `auto` or nothing (a run by hand), it uses the speed that loop measured.
+//!
+//! A timed loop of [`CALLS`] calls is a function of its own ([`measure`], `#[inline(never)]`,
+//! generic over the call), so its code does not depend on the code around it; its Count ticks
+//! become instructions at the speed, and the empty loop's are subtracted. A tick truncates at
+//! each end, so a loop's count is exact to ±1 tick (6.25 instructions at shift 0: 0.0006 per
+//! call over 10,000 calls, less at higher shifts); per call it is rounded to the nearest
+//! hundredth, and the figures are the same at every shift (checked at shifts 0 and 4).
+//!
+//! Run it with `cargo xtask qemu otto-malta`; the checked output is in `expected.txt`.
+#![no_std]
+#![no_main]
+// `mips_board!` expands to `global_asm!`, still unstable on MIPS (built with
+// RUSTC_BOOTSTRAP=1, like every firmware here for `-Zbuild-std`).
+#![feature(asm_experimental_arch)]
+
+use core::fmt;
+use core::hint::black_box;
+
+use fw_common::icount::{self, Bound, Speed, Told};
+use fw_common::mips::{self, BootArgs, malta::Uart};
+use fw_common::{mmio, println};
+use hwtimer_core::{ClockEvent, Clocksource, Error, Extended, Mmio, Monotonic};
+use otto_timer::soc::Irq;
+use otto_timer::{Config, OttoTimers, Soc};
+
+fw_common::mips_board! {
+    name: "otto-malta",
+    console: Uart,
+    main: run,
+}
+
+// `Extended` takes critical sections: Status.IE off (interrupts are never enabled here).
+fw_common::mips_critical_section!();
+
+// ---- Facts from docs/otto-timer.md, restated (not taken from the crate) ----
+
+/// CTRL bit 28: the timer counts (`RTTM_CTRL_ENABLE`).
+const CTRL_ENABLE: u32 = 1 << 28;
+/// CTRL bit 24: TIMER (periodic) mode; clear is COUNTER (oneshot) mode.
+const CTRL_TIMER: u32 = 1 << 24;
+/// INT bit 20: interrupt enable.
+const INT_IE: u32 = 1 << 20;
+/// INT bit 16: interrupt pending, write 1 to clear.
+const INT_IP: u32 = 1 << 16;
+/// The counter and DATA are 28 bits wide.
+const COUNTER_MASK: u32 = 0x0FFF_FFFF;
+/// RTL838x: LXB bus clock 200 MHz, tick 3.125 MHz, so one tick per 64 LXB cycles.
+const DIVISOR: u32 = 200_000_000 / 3_125_000;
+/// The tick rate Linux (and the crate's default `Config`) runs the block at.
+const TICK_HZ: u32 = 3_125_000;
+/// A periodic start at 3.125 MHz on a 200 MHz bus, as the document spells it out.
+const PERIODIC_START: u32 = 0x1100_0040;
+/// CPU 0's timer (TC0) on the RTL838x `rtl-intc`.
+const TC0_LINE: u8 = 29;
+
+/// Register offsets within one timer, and the stride between timers.
+const DATA: usize = 0x0;
+/// CNT: the count, read-only.
+const CNT: usize = 0x4;
+/// CTRL: enable, mode, divisor.
+const CTRL: usize = 0x8;
+/// INT: IE and IP.
+const INT: usize = 0xC;
+/// Timers are 0x10 apart.
+const STRIDE: usize = 0x10;
+
+// ---- The board ----
+
+/// CP0 Count rate on QEMU's Malta: 320 MHz CPU clock / CCRes 2.
+const COUNT_HZ: u32 = 160_000_000;
+/// CCRes of QEMU's 4KEc model.
+const CCRES: u32 = 2;
+/// PRId of a MIPS 4KEc (company 0x01, processor 0x90), revision masked off.
+const PRID_4KEC: u32 = 0x0001_9000;
+/// The `-append` word through which `cargo xtask qemu` tells the `-icount` shift.
+const ICOUNT_KEY: &str = "icount-shift";
+/// Passes of the speed loop: 2 × 500,000 + 2 instructions.
+const SPEED_LOOP: u32 = 500_000;
+/// How far the speed loop's ticks may be from what the told shift implies: one tick of
+/// truncation, and the instructions around the loop between the two Count reads (a few).
+const SPEED_CHECK: Bound = Bound { ticks: 1, insns: 8 };
+/// Calls per timed loop.
+const CALLS: u32 = 10_000;
+/// Bytes of RAM reserved for the window (`link.x`): the 0x50-byte RTL838x block and canary
+/// words after it.
+const WINDOW_BYTES: usize = 0x100;
+/// Words of the reserved RAM.
+const WINDOW_WORDS: usize = WINDOW_BYTES / 4;
+
+/// The value every word of the reserved RAM starts with: a word the driver never writes
+/// keeps it.
+const fn canary(offset: usize) -> u32 {
+    0xC0DE_0000 | offset as u32
+}
+
+unsafe extern "C" {
+    /// Start of the RAM that plays the Otto block (`link.x`).
+    static __otto_window: u8;
+}
+
+/// The RAM window seen by the firmware (the hardware side).
+#[derive(Clone, Copy)]
+struct Window {
+    /// KSEG1 (uncached) address of the reserved RAM.
+    base: usize,
+}
+
+impl Window {
+    /// The window at `__otto_window`'s uncached alias.
+    fn new() -> Self {
+        let linked = &raw const __otto_window as usize;
+        Self {
+            base: mips::kseg1(linked),
+        }
+    }
+
+    /// The word at `offset`.
+    fn read(&self, offset: usize) -> u32 {
+        // SAFETY: `offset` is one of the window's aligned word offsets (callers use the
+        // register constants below WINDOW_BYTES); the RAM is reserved by link.x for this and
+        // holds no Rust object.
+        unsafe { mmio::read32(self.base + offset) }
+    }
+
+    /// Sets the word at `offset`: what the hardware would show there.
+    fn write(&self, offset: usize, value: u32) {
+        // SAFETY: as in `read`.
+        unsafe { mmio::write32(self.base + offset, value) }
+    }
+
+    /// The byte at `offset`.
+    fn byte(&self, offset: usize) -> u8 {
+        // SAFETY: as in `read`, a byte within the window.
+        unsafe { mmio::read8(self.base + offset) }
+    }
+
+    /// Every word of the reserved RAM.
+    fn snapshot(&self) -> [u32; WINDOW_WORDS] {
+        core::array::from_fn(|i| self.read(4 * i))
+    }
+
+    /// Fills the reserved RAM with [`canary`] words.
+    fn fill_canary(&self) {
+        for i in 0..WINDOW_WORDS {
+            self.write(4 * i, canary(4 * i));
+        }
+    }
+}
+
+/// Offset of register `reg` of timer `n`.
+const fn reg(n: usize, reg: usize) -> usize {
+    n * STRIDE + reg
+}
+
+/// Collects verdicts; every check prints one line ending in `ok` or `FAIL`.
+struct Checks {
+    all_ok: bool,
+}
+
+impl Checks {
+    /// Prints `<what>: ok|FAIL` and records the verdict.
+    fn check(&mut self, ok: bool, what: fmt::Arguments<'_>) {
+        self.all_ok &= ok;
+        println!(Uart, "{what}: {}", if ok { "ok" } else { "FAIL" });
+    }
+}
+
+/// The board's checks; returns whether all passed.
+fn run(boot: &BootArgs) -> bool {
+    match run_checks(boot) {
+        Ok(ok) => {
+            println!(
+                Uart,
+                "otto-malta checks: {}",
+                if ok { "all ok" } else { "FAILED" }
+            );
+            ok
+        }
+        Err(e) => {
+            println!(Uart, "otto-timer error: {e}");
+            false
+        }
+    }
+}
+
+/// The checks of the module docs, in order.
+fn run_checks(boot: &BootArgs) -> Result<bool, Error> {
+    let mut c = Checks { all_ok: true };
+
+    // ---- 1. The CPU ----
+    let prid = mips::prid();
+    let config = mips::config();
+    let big = config & mips::CONFIG_BE != 0;
+    c.check(
+        prid & 0x00FF_FF00 == PRID_4KEC && big,
+        format_args!(
+            "CPU: PRId = {prid:#010x} (MIPS 4KEc), Config = {config:#010x} (BE = {}: big-endian)",
+            u32::from(big)
+        ),
+    );
+    let ccres = mips::ccres();
+    let first = mips::count();
+    mips::spin_insns(1000);
+    let second = mips::count();
+    c.check(
+        ccres == CCRES && second != first,
+        format_args!("CP0 Count: {first} -> {second} (advancing), CCRes = {ccres}: {COUNT_HZ} Hz"),
+    );
+
+    // ---- 2. Emulation speed ----
+    let speed = emulation_speed(boot, &mut c);
+
+    // ---- 3. The block in RAM ----
+    let win = Window::new();
+    win.fill_canary();
+    let soc = Soc::Rtl838x;
+    let info = soc.info();
+    let block = info.block_len();
+    println!(
+        Uart,
+        "Otto window: RTL838x, {} timers x {STRIDE:#x} = {block:#x} bytes, in RAM at KSEG1 {:#010x} (physical {:#010x}), canary words around and in it",
+        info.timers,
+        win.base,
+        mips::physical(win.base)
+    );
+    // SAFETY: `win.base..+block` is RAM reserved by link.x for this window, uncached (KSEG1),
+    // 4-byte aligned, holding no Rust object, and valid for volatile 32-bit accesses for the
+    // whole run. The firmware writes it between driver calls, on this one CPU, only to play
+    // the hardware (CNT values, INT.IP), which is what the driver expects registers to do.
+    let bus: Mmio = unsafe { Mmio::new(win.base, block) };
+    let config = Config::new(soc);
+    let mut layout = OttoTimers::new(&bus, config)?.per_cpu(1)?;
+    if layout.cpus.is_empty() {
+        return Err(Error::InvalidConfig);
+    }
+    let cpu0 = layout.cpus.remove(0);
+    let cs = layout.clocksource;
+    let mut ev = cpu0.event;
+    c.check(
+        cpu0.cpu == 0 && ev.index() == 0 && cs.index() == 1 && cpu0.irq == Irq::RtlIntc(TC0_LINE),
+        format_args!(
+            "per_cpu(1): timer {} = CPU {} clockevent ({:?}), timer {} = clocksource",
+            ev.index(),
+            cpu0.cpu,
+            cpu0.irq,
+            cs.index()
+        ),
+    );
+
+    let ctrl1 = win.read(reg(1, CTRL));
+    let data1 = win.read(reg(1, DATA));
+    let int1 = win.read(reg(1, INT));
+    c.check(
+        ctrl1 == CTRL_ENABLE | CTRL_TIMER | DIVISOR && ctrl1 == PERIODIC_START && data1 == 0 && int1 == 0,
+        format_args!(
+            "timer 1 clocksource: CTRL = {ctrl1:#010x} (ENABLE, TIMER, divisor {DIVISOR} = 200 MHz / 3.125 MHz), DATA = {data1:#x} (free-running), INT = {int1:#x} (IE off, IP written 0: no ack)"
+        ),
+    );
+    let ctrl0 = win.read(reg(0, CTRL));
+    let int0 = win.read(reg(0, INT));
+    c.check(
+        ctrl0 == 0 && int0 == INT_IP,
+        format_args!(
+            "timer 0 clockevent shut down: CTRL = {ctrl0:#x} (stopped), INT = {int0:#010x} (IE 0, IP written 1: a stale status cleared)"
+        ),
+    );
+    let bytes = [0, 1, 2, 3].map(|i| win.byte(reg(1, CTRL) + i));
+    c.check(
+        bytes == ctrl1.to_be_bytes() && bytes[0] == 0x11 && bytes[3] == 0x40,
+        format_args!(
+            "byte order: timer 1 CTRL bytes +0..+3 = {:02x} {:02x} {:02x} {:02x} (most significant first: big-endian, the SoC's register layout from native-endian stores)",
+            bytes[0], bytes[1], bytes[2], bytes[3]
+        ),
+    );
+
+    // ---- 4. The clocksource ----
+    c.check(
+        cs.bits() == 28 && cs.freq_hz() == TICK_HZ,
+        format_args!("clocksource: {} bits at {} Hz", cs.bits(), cs.freq_hz()),
+    );
+    for cnt in [0x0000_1234, 0xF000_0123, 0x0FFF_FFFF, 0xFFFF_FFFF] {
+        win.write(reg(1, CNT), cnt);
+        let got = Clocksource::read(&cs);
+        let want = u64::from(cnt & COUNTER_MASK);
+        c.check(
+            got == want,
+            format_args!("clocksource read: CNT {cnt:#010x} -> {got:#x} (28 bits)"),
+        );
+    }
+    win.write(reg(1, CNT), 0x0FFF_FFF0);
+    let time = Extended::new(&cs);
+    let start = time.now();
+    let mut steps_ok = start == 0x0FFF_FFF0;
+    let mut seen = [0u64; 3];
+    for (slot, (cnt, want)) in seen.iter_mut().zip([
+        (0x0FFF_FFFF, 0x0FFF_FFFF),
+        (0x0000_0000, 0x1000_0000),
+        (0xA000_0010, 0x1000_0010),
+    ]) {
+        win.write(reg(1, CNT), cnt);
+        *slot = time.now();
+        steps_ok &= *slot == want;
+    }
+    c.check(
+        steps_ok,
+        format_args!(
+            "Extended: CNT 0x0ffffff0 -> {start:#x}, 0x0fffffff -> {:#x}, 0x00000000 -> {:#x} (wrap), 0xa0000010 -> {:#x}",
+            seen[0], seen[1], seen[2]
+        ),
+    );
+
+    // ---- 5. The clockevent ----
+    ev.set_next_event(3125)?;
+    let (ctrl, data, int) = timer_regs(&win, 0);
+    c.check(
+        ctrl == CTRL_ENABLE | DIVISOR && data == 3125 && int == INT_IE,
+        format_args!(
+            "set_next_event(3125): CTRL = {ctrl:#010x} (ENABLE, COUNTER, divisor {DIVISOR}: the bounce's last write), DATA = {data}, INT = {int:#010x} (IE set alone, IP written 0: no ack)"
+        ),
+    );
+    win.write(reg(0, INT), INT_IE | INT_IP);
+    ev.set_next_event(100)?;
+    let (ctrl, data, int) = timer_regs(&win, 0);
+    c.check(
+        ctrl == CTRL_ENABLE | DIVISOR && data == 100 && int == INT_IE | INT_IP,
+        format_args!(
+            "set_next_event(100) with IP pending: CTRL = {ctrl:#010x}, DATA = {data}, INT left at {int:#010x} (reprogramming never acknowledges)"
+        ),
+    );
+    ev.set_periodic(u64::from(TICK_HZ / 100))?;
+    let (ctrl, data, int) = timer_regs(&win, 0);
+    c.check(
+        ctrl == CTRL_ENABLE | CTRL_TIMER | DIVISOR && data == TICK_HZ / 100 && int == INT_IE | INT_IP,
+        format_args!(
+            "set_periodic(31250): CTRL = {ctrl:#010x} (ENABLE, TIMER, divisor {DIVISOR}), DATA = {data} (HZ 100), INT = {int:#010x}"
+        ),
+    );
+    let before = win.snapshot();
+    let refused = [
+        ev.set_next_event(7),
+        ev.set_next_event(u64::from(COUNTER_MASK) + 1),
+        ev.set_periodic(0),
+    ];
+    c.check(
+        refused.iter().all(|r| *r == Err(Error::InvalidConfig)) && win.snapshot() == before,
+        format_args!(
+            "set_next_event(7), set_next_event(0x10000000), set_periodic(0): InvalidConfig, no word written"
+        ),
+    );
+    win.write(reg(0, INT), INT_IP);
+    let pending = ev.ack();
+    let int = win.read(reg(0, INT));
+    c.check(
+        pending && int == INT_IE | INT_IP,
+        format_args!(
+            "ack with INT = {INT_IP:#010x} (IP): {pending}, INT written {int:#010x} (IP written 1: the W1C acknowledge; IE as armed)"
+        ),
+    );
+    win.write(reg(0, INT), INT_IE);
+    let spurious = ev.ack();
+    let int = win.read(reg(0, INT));
+    c.check(
+        !spurious && int == INT_IE,
+        format_args!("ack with INT = {INT_IE:#010x} (IE only): {spurious}, INT = {int:#010x}"),
+    );
+    win.write(reg(0, INT), INT_IE | INT_IP);
+    ev.shutdown();
+    let (ctrl, _, int) = timer_regs(&win, 0);
+    c.check(
+        ctrl == 0 && int == INT_IP,
+        format_args!(
+            "shutdown with IP pending: CTRL = {ctrl:#x} (stopped), INT = {int:#010x} (IE off, IP written 1: the cancelled event's status cleared)"
+        ),
+    );
+    ev.set_next_event(3125)?;
+    let (ctrl, data, int) = timer_regs(&win, 0);
+    c.check(
+        ctrl == CTRL_ENABLE | DIVISOR && data == 3125 && int == INT_IE,
+        format_args!(
+            "re-arm after shutdown: CTRL = {ctrl:#010x}, DATA = {data}, INT = {int:#010x} (IE set again, IP written 0)"
+        ),
+    );
+    let cnt1 = win.read(reg(1, CNT));
+    let first_change = untouched_words(&win).err();
+    c.check(
+        first_change.is_none() && cnt1 == 0xA000_0010,
+        format_args!(
+            "words the driver must never write (CNT of timers 0 and 1, timers 2-4, the canary after the block): {}",
+            first_change.map_or("unchanged", |_| "CHANGED")
+        ),
+    );
+
+    // ---- 6. Instructions per call ----
+    println!(
+        Uart,
+        "timing loops of {CALLS} calls, instructions from Count ticks: {}.{:02} ns per tick, {speed}",
+        1_000_000_000 / COUNT_HZ,
+        1_000_000_000 % COUNT_HZ * 100 / COUNT_HZ
+    );
+    let empty = measure(|| black_box(()));
+    let reads = measure(|| {
+        black_box(Clocksource::read(&cs));
+    });
+    let programs = measure(|| {
+        black_box(ev.set_next_event(black_box(3125)).is_ok());
+    });
+    let (ctrl, data, _) = timer_regs(&win, 0);
+    c.check(
+        ctrl == CTRL_ENABLE | DIVISOR && data == 3125,
+        format_args!("timed set_next_event calls left CTRL = {ctrl:#010x}, DATA = {data}"),
+    );
+    let insns = |ticks: u32| speed.insns_for(u64::from(ticks), COUNT_HZ);
+    let (empty, reads, programs) = (insns(empty), insns(reads), insns(programs));
+    println!(
+        Uart,
+        "loops: empty {empty}, read {reads}, set_next_event {programs} instructions"
+    );
+    bench_line("mips_loop_overhead_insns", per_call_centi(empty, 0));
+    bench_line("mips_read_insns", per_call_centi(reads, empty));
+    bench_line("mips_set_next_event_insns", per_call_centi(programs, empty));
+    Ok(c.all_ok)
+}
+
+/// DATA, CTRL and INT of timer `n`, as (CTRL, DATA, INT).
+fn timer_regs(win: &Window, n: usize) -> (u32, u32, u32) {
+    (
+        win.read(reg(n, CTRL)),
+        win.read(reg(n, DATA)),
+        win.read(reg(n, INT)),
+    )
+}
+
+/// Checks the words the driver never writes: CNT of timer 0, and every word from timer 2 to
+/// the end of the reserved RAM (timers 2-4 of the block, then the canary after it); timer 1's
+/// CNT holds the firmware's last value and is checked by the caller. `Err` holds the first
+/// offset that changed.
+fn untouched_words(win: &Window) -> Result<(), usize> {
+    let offsets = core::iter::once(reg(0, CNT)).chain((reg(2, DATA)..WINDOW_BYTES).step_by(4));
+    for offset in offsets {
+        if win.read(offset) != canary(offset) {
+            return Err(offset);
+        }
+    }
+    Ok(())
+}
+
+/// Learns the emulation speed (module docs): told on the command line and checked with a
+/// loop of known length, or measured with that loop. Prints the speed and the check.
+fn emulation_speed(boot: &BootArgs, c: &mut Checks) -> Speed {
+    let command_line = boot.command_line();
+    let told = Told::from_command_line(command_line, ICOUNT_KEY);
+    let t0 = mips::count();
+    mips::spin_insns(SPEED_LOOP);
+    let ticks = u64::from(mips::count().wrapping_sub(t0));
+    let insns = 2 * u64::from(SPEED_LOOP) + 2;
+    let ns = ticks * 1_000_000_000 / u64::from(COUNT_HZ);
+    match (told, Speed::measured(insns, ns)) {
+        (Told::Shift(n), _) => {
+            let speed = Speed::from_shift(n);
+            let implied = speed.ticks_for(insns, COUNT_HZ);
+            let tolerance = SPEED_CHECK.ticks_at(speed, COUNT_HZ);
+            icount::print_speed(
+                Uart,
+                speed,
+                format_args!("told on the command line \"{command_line}\""),
+            );
+            c.check(
+                ticks.abs_diff(implied) <= tolerance,
+                format_args!(
+                    "Count against icount: {insns} instructions in {ticks} ticks; shift {n} at {COUNT_HZ} Hz implies {implied} (+/- {SPEED_CHECK} = {tolerance})"
+                ),
+            );
+            speed
+        }
+        (Told::Auto | Told::Nothing, Some(speed)) => {
+            icount::print_speed(
+                Uart,
+                speed,
+                format_args!("not told a shift: measured on a {insns}-instruction loop"),
+            );
+            // QEMU runs every shift, adaptive ones included, at 2^N ns per instruction.
+            c.check(
+                speed.shift().is_some(),
+                format_args!(
+                    "Count against icount: {insns} instructions in {ticks} ticks, a power-of-two speed"
+                ),
+            );
+            speed
+        }
+        (_, None) => {
+            c.check(
+                false,
+                format_args!("Count against icount: no ticks in {insns} instructions"),
+            );
+            Speed::from_shift(0)
+        }
+    }
+}
+
+/// Count ticks of [`CALLS`] calls of `f`. A function of its own (not inlined), so the timed
+/// loop's code is the same whatever surrounds it.
+#[inline(never)]
+fn measure(mut f: impl FnMut()) -> u32 {
+    let start = mips::count();
+    for _ in 0..CALLS {
+        f();
+    }
+    mips::count().wrapping_sub(start)
+}
+
+/// Hundredths of an instruction per call, rounded to nearest, of a loop of `insns`
+/// instructions less the empty loop's `empty`.
+fn per_call_centi(insns: u64, empty: u64) -> u64 {
+    let calls = u64::from(CALLS);
+    (insns.saturating_sub(empty) * 100 + calls / 2) / calls
+}
+
+/// Prints a `bench:` line with two decimals.
+fn bench_line(metric: &str, centi: u64) {
+    println!(
+        Uart,
+        "bench: otto-timer/{metric} = {}.{:02} insns",
+        centi / 100,
+        centi % 100
+    );
+}
