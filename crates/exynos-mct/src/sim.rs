@@ -776,6 +776,18 @@ pub mod linux {
         );
     }
 
+    /// Linux's `exynos4_mct_tick_stop`: read `L_TCON`; if a start bit is set, write it
+    /// cleared (acknowledged). Returns the two start bits.
+    fn tick_stop<B: RegisterBus<Word = u32>>(bus: &B, r: &LocalRegs) -> u32 {
+        let start = L_TCON::INT_START::SET.value | L_TCON::TIMER_START::SET.value;
+        let tcon = bus.read_word(r.tcon.offset());
+        if tcon & start != 0 {
+            let ack = L_WSTAT::TCON::SET.value;
+            write_acked(bus, r.tcon.offset(), tcon & !start, r.wstat.offset(), ack);
+        }
+        start
+    }
+
     /// Local timer `i` oneshot of `cycles` ticks: stop (read `L_TCON`; if a start bit is
     /// set, write it cleared, acknowledged), `L_ICNTB = MANUAL_UPDATE | cycles`
     /// (acknowledged), `L_INT_ENB = 1`, read `L_TCON` and write it with both starts and
@@ -784,17 +796,7 @@ pub mod linux {
     pub fn tick_set_next_event<B: RegisterBus<Word = u32>>(bus: &B, i: usize, cycles: u32) {
         let r = LocalRegs::of(i);
         let (tcon_reg, wstat) = (r.tcon.offset(), r.wstat.offset());
-        let start = L_TCON::INT_START::SET.value | L_TCON::TIMER_START::SET.value;
-        let tcon = bus.read_word(tcon_reg);
-        if tcon & start != 0 {
-            write_acked(
-                bus,
-                tcon_reg,
-                tcon & !start,
-                wstat,
-                L_WSTAT::TCON::SET.value,
-            );
-        }
+        let start = tick_stop(bus, &r);
         let icntb = (1 << 31) | (cycles & 0x7FFF_FFFF);
         write_acked(
             bus,
@@ -813,18 +815,7 @@ pub mod linux {
     /// reading it). Leaves the timer as the next [`tick_set_next_event`] finds it.
     pub fn tick_interrupt<B: RegisterBus<Word = u32>>(bus: &B, i: usize) {
         let r = LocalRegs::of(i);
-        let (tcon_reg, wstat) = (r.tcon.offset(), r.wstat.offset());
-        let start = L_TCON::INT_START::SET.value | L_TCON::TIMER_START::SET.value;
-        let tcon = bus.read_word(tcon_reg);
-        if tcon & start != 0 {
-            write_acked(
-                bus,
-                tcon_reg,
-                tcon & !start,
-                wstat,
-                L_WSTAT::TCON::SET.value,
-            );
-        }
+        tick_stop(bus, &r);
         if bus.read_word(r.int_cstat.offset()) & 1 != 0 {
             bus.write_word(r.int_cstat.offset(), 1);
         }
