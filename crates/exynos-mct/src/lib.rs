@@ -272,21 +272,25 @@ pub const fn frc_rate(input_hz: u32, prescaler: u32, divider: u32) -> Option<u32
     }
 }
 
+/// `repr(C)` with the padding named: the struct is copied in and out of its cell at every
+/// change, and with no padding bytes that copy is four word moves, not a `memcpy` call.
 #[derive(Debug, Clone, Copy, Default)]
+#[repr(C)]
 struct Shadow {
     /// Last value `G_TCON` acknowledged (the driver owns the block).
     g_tcon: u32,
+    /// Last value written to `G_INT_ENB`.
+    g_int_enb: u32,
+    /// Bit `n` (0..4): comparator `n` handed out; bit `4 + i`: local timer `i`.
+    taken: u32,
     /// `g_tcon` is what the register holds: false after a write whose acknowledgement
     /// never came (the write may or may not have landed), so the next write goes out even
     /// if it would not change the shadow.
     g_tcon_known: bool,
-    /// Last value written to `G_INT_ENB`.
-    g_int_enb: u32,
     /// The driver believes the FRC counts: its start was acknowledged and the count was
     /// seen moving. Decides whether the FRC may bound a write-status wait.
     frc_counting: bool,
-    /// Bit `n` (0..4): comparator `n` handed out; bit `4 + i`: local timer `i`.
-    taken: u32,
+    _pad: u16,
 }
 
 /// Run `f` in a critical section. Every critical section of the driver goes through here,
@@ -434,6 +438,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
                 g_int_enb,
                 frc_counting: false,
                 taken: 0,
+                _pad: 0,
             })),
             time: Published::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),

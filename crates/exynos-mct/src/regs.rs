@@ -173,6 +173,7 @@ pub const G_WSTAT_REG: Reg<u32, G_WSTAT::Register> = Reg::new(0x24C);
 pub const NO_REGISTER: usize = usize::MAX & !3;
 
 /// `0x200 + 0x10·n + reg` for a comparator `n < 4`, else [`NO_REGISTER`].
+#[inline]
 const fn comp_offset(n: usize, reg: usize) -> usize {
     if n < NUM_COMPARATORS {
         // n < 4 and reg < 0x10: at most 0x23C, no overflow.
@@ -185,6 +186,7 @@ const fn comp_offset(n: usize, reg: usize) -> usize {
 }
 
 /// `mask << (per · n)` for a comparator `n < 4`, else 0 (no bit).
+#[inline]
 const fn comp_bit(mask: u32, per: u32, n: usize) -> u32 {
     if n < NUM_COMPARATORS {
         // n < 4, per <= 4: a shift of at most 12.
@@ -195,23 +197,28 @@ const fn comp_bit(mask: u32, per: u32, n: usize) -> u32 {
 }
 
 /// `G_COMPn_L` (n = 0..3): comparator `n`, low word ([`NO_REGISTER`] for `n >= 4`).
+#[inline]
 pub const fn g_comp_l(n: usize) -> Reg<u32> {
     Reg::new(comp_offset(n, 0x0))
 }
 /// `G_COMPn_U`: comparator `n`, high word ([`NO_REGISTER`] for `n >= 4`).
+#[inline]
 pub const fn g_comp_u(n: usize) -> Reg<u32> {
     Reg::new(comp_offset(n, 0x4))
 }
 /// `G_COMPn_ADD_INCR`: added to comparator `n` after each match when auto-increment is on
 /// ([`NO_REGISTER`] for `n >= 4`).
+#[inline]
 pub const fn g_comp_add_incr(n: usize) -> Reg<u32> {
     Reg::new(comp_offset(n, 0x8))
 }
 /// `G_TCON` bit `2n`: comparator `n` enable (0 for `n >= 4`).
+#[inline]
 pub const fn g_tcon_comp_enable(n: usize) -> u32 {
     comp_bit(G_TCON::COMP0_ENABLE.mask, 2, n)
 }
 /// `G_TCON` bit `2n + 1`: comparator `n` auto-increment (0 for `n >= 4`).
+#[inline]
 pub const fn g_tcon_auto_inc(n: usize) -> u32 {
     comp_bit(
         G_TCON::COMP0_AUTO_INC.mask << G_TCON::COMP0_AUTO_INC.shift,
@@ -220,18 +227,22 @@ pub const fn g_tcon_auto_inc(n: usize) -> u32 {
     )
 }
 /// `G_INT_CSTAT` / `G_INT_ENB` bit `n`: comparator `n` (0 for `n >= 4`).
+#[inline]
 pub const fn g_int_comp(n: usize) -> u32 {
     comp_bit(1, 1, n)
 }
 /// `G_WSTAT` bit `4n`: `G_COMPn_L` written (0 for `n >= 4`).
+#[inline]
 pub const fn g_wstat_comp_l(n: usize) -> u32 {
     comp_bit(1, 4, n)
 }
 /// `G_WSTAT` bit `4n + 1`: `G_COMPn_U` written (0 for `n >= 4`).
+#[inline]
 pub const fn g_wstat_comp_u(n: usize) -> u32 {
     comp_bit(1 << 1, 4, n)
 }
 /// `G_WSTAT` bit `4n + 2`: `G_COMPn_ADD_INCR` written (0 for `n >= 4`).
+#[inline]
 pub const fn g_wstat_comp_add_incr(n: usize) -> u32 {
     comp_bit(1 << 2, 4, n)
 }
@@ -245,6 +256,7 @@ pub const G_WSTAT_ALL: u32 = 0x0001_7777;
 pub const L_WSTAT_ALL: u32 = 0b1111;
 
 /// `0x300 + 0x100·i + reg` for a local timer `i < 16`, else [`NO_REGISTER`].
+#[inline]
 const fn local_offset(i: usize, reg: usize) -> usize {
     if i < MAX_LOCAL_TIMERS {
         // i < 16, reg < 0x100: at most 0x12FC, no overflow.
@@ -284,6 +296,7 @@ pub struct LocalRegs {
 impl LocalRegs {
     /// Local timer `i`'s registers; every register is [`NO_REGISTER`] for
     /// `i >= MAX_LOCAL_TIMERS`.
+    #[inline]
     pub const fn of(i: usize) -> Self {
         Self {
             tcntb: Reg::new(local_offset(i, 0x00)),

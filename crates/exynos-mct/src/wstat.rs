@@ -274,6 +274,7 @@ pub(crate) fn poll_iterations<T, B: RegisterBus<Word = u32>>(
 /// Errors: [`Error::Timeout`] when the bit was not set by the deadline or after
 /// `max_polls` polls, including on the extra read after that (the bit is then left alone;
 /// the caller's state is unknown).
+#[inline]
 pub fn write_and_wait<B: RegisterBus<Word = u32>>(
     bus: &B,
     reg: Reg<u32>,
@@ -288,18 +289,32 @@ pub fn write_and_wait<B: RegisterBus<Word = u32>>(
 
 /// Wait for `bit` (after a write made by the caller) and clear it; see [`write_and_wait`].
 /// At most [`max_reads`] MMIO reads.
+#[inline]
 pub fn wait_and_clear<B: RegisterBus<Word = u32>>(
     bus: &B,
     bit: WstatBit,
     clock: WaitClock,
     config: &WstatConfig,
 ) -> Result<u32, Error> {
-    // Fast path: one read (QEMU acknowledges synchronously; hardware within a few cycles
-    // of the 24 MHz clock).
+    // Fast path, inline: one read (QEMU acknowledges synchronously; hardware within a few
+    // cycles of the 24 MHz clock).
     if bus.read_raw(bit.status) & bit.mask != 0 {
         bus.write_raw(bit.status, bit.mask);
         return Ok(1);
     }
+    wait_slow(bus, bit, clock, config)
+}
+
+/// The bounded wait of [`wait_and_clear`] once the first status read found the bit clear:
+/// out of line, so the fast path stays a read, a test and a write.
+#[cold]
+#[inline(never)]
+fn wait_slow<B: RegisterBus<Word = u32>>(
+    bus: &B,
+    bit: WstatBit,
+    clock: WaitClock,
+    config: &WstatConfig,
+) -> Result<u32, Error> {
     let polled = match clock {
         WaitClock::Iterations => poll_iterations(
             bus,
