@@ -25,7 +25,7 @@
 use hwtimer_core::{Capabilities, Claim, ClockEvent, Error, Reg, RegisterBusExt};
 
 use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
-use crate::wstat::{WaitClock, WstatBit};
+use crate::wstat::{TimedOut, WaitClock, WstatBit};
 use crate::{Mct, drop_count};
 
 /// Smallest delta of both kinds (Linux: `0xF`).
@@ -161,18 +161,20 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         }
     }
 
-    fn disable(&self) -> Result<(), Error> {
+    #[inline]
+    fn disable(&self) -> Result<(), TimedOut> {
         let bits = regs::g_tcon_comp_enable(self.n) | regs::g_tcon_auto_inc(self.n);
         self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
     }
 
+    #[inline]
     fn write_wait(
         &self,
         reg: Reg<u32>,
         value: u32,
         mask: u32,
         clock: WaitClock,
-    ) -> Result<(), Error> {
+    ) -> Result<(), TimedOut> {
         self.mct
             .write_buffered(reg, value, Self::gwstat(mask), clock)
             .map(drop_count)
@@ -180,7 +182,8 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
 
     /// `G_COMPn_L`, then `G_COMPn_U` unless it is known to hold the upper word already
     /// (3 or 6 MMIO accesses).
-    fn write_compare(&mut self, value: u64, clock: WaitClock) -> Result<(), Error> {
+    #[inline]
+    fn write_compare(&mut self, value: u64, clock: WaitClock) -> Result<(), TimedOut> {
         let n = self.n;
         let low = u32::try_from(value & u64::from(u32::MAX)).unwrap_or(u32::MAX);
         let high = u32::try_from(value >> 32).unwrap_or(u32::MAX);
@@ -201,10 +204,11 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     ///
     /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement.
     pub fn arm_at(&mut self, value: u64) -> Result<(), Error> {
-        self.program(value, None)
+        Ok(self.program(value, None)?)
     }
 
-    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), Error> {
+    #[inline]
+    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), TimedOut> {
         self.mode = Mode::Off;
         self.live = true;
         self.disable()?;
@@ -262,7 +266,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         if disabled.is_ok() {
             self.live = false;
         }
-        disabled
+        Ok(disabled?)
     }
 
     /// After a system resume, as Linux's `tick_resume` for "mct-comp" does: shut the
@@ -376,7 +380,7 @@ impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
         let now = self.mct.frc().read64();
         self.mct.publish(now);
         let start = now.wrapping_add(period);
-        self.program(start, Some(incr))
+        Ok(self.program(start, Some(incr))?)
     }
     fn shutdown(&mut self) {
         // Infallible by the trait; the interrupt is masked and the status cleared even if
@@ -490,11 +494,11 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
     /// Shut down, then `L_TCNTB = TICK_BASE_CNT`.
     fn init(&mut self) -> Result<(), Error> {
         self.try_shutdown()?;
-        self.write_wait(
+        Ok(self.write_wait(
             self.regs.tcntb,
             regs::TICK_BASE_CNT,
             L_WSTAT::TCNTB::SET.value,
-        )
+        )?)
     }
 
     /// Which local timer.
@@ -527,12 +531,13 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         }
     }
 
+    #[inline]
     fn write_wait<R: tock_registers::RegisterLongName>(
         &self,
         reg: Reg<u32, R>,
         value: u32,
         mask: u32,
-    ) -> Result<(), Error> {
+    ) -> Result<(), TimedOut> {
         self.mct
             .write_buffered(
                 Reg::new(reg.offset()),
@@ -555,6 +560,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         Ok(())
     }
 
+    #[inline]
     fn program(&mut self, delta: u64, mode: Mode) -> Result<(), Error> {
         if !(MIN_DELTA..=LOCAL_MAX_DELTA).contains(&delta) {
             return Err(Error::InvalidConfig);
@@ -588,7 +594,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         if let Err(e) = self.write_wait(self.regs.tcon, tcon, L_WSTAT::TCON::SET.value) {
             // It may be running in interval mode: no interrupt from it until the next arm.
             self.mask();
-            return Err(e);
+            return Err(e.into());
         }
         self.mode = mode;
         Ok(())

@@ -212,7 +212,7 @@ pub use clocksource::{Frc, FrcTime, UpperCache};
 pub use wstat::{WaitClock, WstatConfig};
 
 use regs::{G_TCON, MCT_CFG};
-use wstat::{Owed, WstatBit};
+use wstat::{Owed, TimedOut, WstatBit};
 
 /// Driver configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -533,7 +533,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// Errors: [`Error::Timeout`] as for [`start_frc`](Self::start_frc).
     pub fn stop_frc(&mut self) -> Result<u32, Error> {
         self.update_shadow(|s| s.frc_counting = false);
-        self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)
+        Ok(self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)?)
     }
 
     /// Load the FRC with `value` (`G_CNT_L`, then `G_CNT_U`, each acknowledged in
@@ -732,8 +732,8 @@ impl<B: Claim<Word = u32>> Mct<B> {
             high,
             Self::g_cnt_bit(regs::G_CNT_WSTAT::CNT_U::SET.value),
             WaitClock::Iterations,
-        )
-        .map(drop_count)
+        )?;
+        Ok(())
     }
 
     fn g_cnt_bit(mask: u32) -> WstatBit {
@@ -778,16 +778,16 @@ impl<B: Claim<Word = u32>> Mct<B> {
         value: u32,
         bit: WstatBit,
         clock: WaitClock,
-    ) -> Result<u32, Error> {
+    ) -> Result<u32, TimedOut> {
         // The normal path pays one relaxed load; the rest is out of line.
         if self.owed_any.load(Ordering::Relaxed) {
             self.settle_owed(bit, clock)?;
         }
         // Global registers through the block taken once, local timers' through the window.
         let result = if reg.offset() < regs::LOCAL_BASE {
-            wstat::write_and_wait(&self.global, reg, value, bit, clock, &self.config.wstat)
+            wstat::write_and_wait_in(&self.global, reg, value, bit, clock, &self.config.wstat)
         } else {
-            wstat::write_and_wait(&self.bus, reg, value, bit, clock, &self.config.wstat)
+            wstat::write_and_wait_in(&self.bus, reg, value, bit, clock, &self.config.wstat)
         };
         if result.is_err() {
             self.set_owed(bit, true);
@@ -799,12 +799,12 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// [`Error::Timeout`] (nothing written).
     #[cold]
     #[inline(never)]
-    fn settle_owed(&self, bit: WstatBit, clock: WaitClock) -> Result<(), Error> {
+    fn settle_owed(&self, bit: WstatBit, clock: WaitClock) -> Result<(), TimedOut> {
         if self.owes(bit) {
             if bit.status.offset() < regs::LOCAL_BASE {
-                wstat::wait_and_clear(&self.global, bit, clock, &self.config.wstat)?;
+                wstat::wait_and_clear_in(&self.global, bit, clock, &self.config.wstat)?;
             } else {
-                wstat::wait_and_clear(&self.bus, bit, clock, &self.config.wstat)?;
+                wstat::wait_and_clear_in(&self.bus, bit, clock, &self.config.wstat)?;
             }
             self.set_owed(bit, false);
         }
@@ -865,11 +865,12 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// that start or stop it pass `false`.
     /// The shadow changes only after the acknowledgement; the write is skipped (returns
     /// `Ok(0)`) when the value would not change and the register is known to hold it.
+    #[inline]
     pub(crate) fn write_g_tcon(
         &self,
         f: impl FnOnce(u32) -> u32,
         frc_may_bound: bool,
-    ) -> Result<u32, Error> {
+    ) -> Result<u32, TimedOut> {
         with_cs(|cs| {
             let cell = self.shadow.borrow(cs);
             let s = cell.get();

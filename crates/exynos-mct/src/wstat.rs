@@ -268,13 +268,26 @@ pub(crate) fn poll_iterations<T, B: RegisterBus<Word = u32>>(
         .poll(read, done)
 }
 
+/// A write-status wait that timed out: the crate-internal error of the register paths.
+/// Zero-sized, so a `Result<u32, TimedOut>` travels in registers instead of through memory
+/// as a `Result<u32, Error>` does (hwtimer-core's `Error` carries a `u64`); it becomes
+/// [`Error::Timeout`] at the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TimedOut;
+
+impl From<TimedOut> for Error {
+    #[inline]
+    fn from(_: TimedOut) -> Self {
+        Error::Timeout
+    }
+}
+
 /// Write `value` to `reg`, then wait for `bit` and clear it. Returns the number of status
 /// reads made.
 ///
 /// Errors: [`Error::Timeout`] when the bit was not set by the deadline or after
 /// `max_polls` polls, including on the extra read after that (the bit is then left alone;
 /// the caller's state is unknown).
-#[inline]
 pub fn write_and_wait<B: RegisterBus<Word = u32>>(
     bus: &B,
     reg: Reg<u32>,
@@ -283,19 +296,42 @@ pub fn write_and_wait<B: RegisterBus<Word = u32>>(
     clock: WaitClock,
     config: &WstatConfig,
 ) -> Result<u32, Error> {
-    bus.write_raw(reg, value);
-    wait_and_clear(bus, bit, clock, config)
+    Ok(write_and_wait_in(bus, reg, value, bit, clock, config)?)
 }
 
 /// Wait for `bit` (after a write made by the caller) and clear it; see [`write_and_wait`].
 /// At most [`max_reads`] MMIO reads.
-#[inline]
 pub fn wait_and_clear<B: RegisterBus<Word = u32>>(
     bus: &B,
     bit: WstatBit,
     clock: WaitClock,
     config: &WstatConfig,
 ) -> Result<u32, Error> {
+    Ok(wait_and_clear_in(bus, bit, clock, config)?)
+}
+
+/// [`write_and_wait`] with the crate-internal error.
+#[inline]
+pub(crate) fn write_and_wait_in<B: RegisterBus<Word = u32>>(
+    bus: &B,
+    reg: Reg<u32>,
+    value: u32,
+    bit: WstatBit,
+    clock: WaitClock,
+    config: &WstatConfig,
+) -> Result<u32, TimedOut> {
+    bus.write_raw(reg, value);
+    wait_and_clear_in(bus, bit, clock, config)
+}
+
+/// [`wait_and_clear`] with the crate-internal error.
+#[inline]
+pub(crate) fn wait_and_clear_in<B: RegisterBus<Word = u32>>(
+    bus: &B,
+    bit: WstatBit,
+    clock: WaitClock,
+    config: &WstatConfig,
+) -> Result<u32, TimedOut> {
     // Fast path, inline: one read (QEMU acknowledges synchronously; hardware within a few
     // cycles of the 24 MHz clock).
     if bus.read_raw(bit.status) & bit.mask != 0 {
@@ -314,7 +350,7 @@ fn wait_slow<B: RegisterBus<Word = u32>>(
     bit: WstatBit,
     clock: WaitClock,
     config: &WstatConfig,
-) -> Result<u32, Error> {
+) -> Result<u32, TimedOut> {
     let polled = match clock {
         WaitClock::Iterations => poll_iterations(
             bus,
@@ -355,7 +391,7 @@ fn wait_slow<B: RegisterBus<Word = u32>>(
                 bit.mask,
                 bit.status.offset()
             );
-            Err(Error::Timeout)
+            Err(TimedOut)
         }
     }
 }
