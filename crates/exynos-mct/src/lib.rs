@@ -771,7 +771,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
     ///
     /// Every buffered write of the driver goes through here. At most two waits (the owed
     /// one, then the write's own); returns the status reads of the write's own wait.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write_buffered(
         &self,
         reg: Reg<u32>,
