@@ -289,7 +289,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
 
     /// Program `target` and check, with one read of the low word, that the FRC did not pass
     /// it while it was written; if it did (and no match was latched), re-arm as far ahead
-    /// as programming took plus `MIN_DELTA`, up to [`COMP_REARM_ATTEMPTS`] times.
+    /// as programming took plus `MIN_DELTA`, up to [`COMP_REARM_ATTEMPTS`] attempts in all.
     ///
     /// `start` is a time-base value from before the call: an exact reading
     /// (`start_exact`, [`set_next_event`](ClockEvent::set_next_event)) or the published time
@@ -297,21 +297,25 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// reading is extended and published through the time base, so it needs the time base's
     /// own precondition only. How long programming took is known only from an exact start;
     /// after a published one the first re-arm allows `MIN_DELTA` for it.
-    fn arm_checked(
-        &mut self,
-        mut start: u64,
-        start_exact: bool,
-        mut target: u64,
-    ) -> Result<(), Error> {
-        let time = self.mct.time();
-        let frc = self.mct.frc();
-        let mut exact = start_exact;
-        for _ in 0..COMP_REARM_ATTEMPTS {
-            self.program(target, None)?;
-            let now = time.update_from_low(frc.read_low());
-            if now < target || self.is_pending() {
-                return Ok(());
-            }
+    ///
+    /// The first attempt is inline (the common case: the value lies ahead); the re-arms are
+    /// out of line.
+    #[inline]
+    fn arm_checked(&mut self, start: u64, start_exact: bool, target: u64) -> Result<(), Error> {
+        self.program(target, None)?;
+        let now = self.mct.time().update_from_low(self.mct.frc().read_low());
+        if now < target || self.is_pending() {
+            return Ok(());
+        }
+        self.rearm_missed(start, start_exact, now)
+    }
+
+    /// The re-arms of [`arm_checked`](Self::arm_checked) after its first attempt found the
+    /// value passed at `now`.
+    #[cold]
+    #[inline(never)]
+    fn rearm_missed(&mut self, mut start: u64, mut exact: bool, mut now: u64) -> Result<(), Error> {
+        for _ in 1..COMP_REARM_ATTEMPTS {
             // Missed: re-arm as far ahead as the programming just took, plus min_delta
             // (late, never lost, and the next attempt has the time it needs).
             let took = if exact {
@@ -321,7 +325,12 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
             };
             start = now;
             exact = true;
-            target = now.wrapping_add(took).wrapping_add(MIN_DELTA);
+            let target = now.wrapping_add(took).wrapping_add(MIN_DELTA);
+            self.program(target, None)?;
+            now = self.mct.time().update_from_low(self.mct.frc().read_low());
+            if now < target || self.is_pending() {
+                return Ok(());
+            }
         }
         self.mode = Mode::Off;
         hwtimer_core::log_warn!(
