@@ -196,7 +196,7 @@ impl Published {
                 };
                 match self
                     .last
-                    .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                    .compare_exchange_weak(last, now, Ordering::Relaxed, Ordering::Relaxed)
                 {
                     Ok(_) => return now,
                     Err(newer) => last = newer,
