@@ -25,6 +25,9 @@
 use hwtimer_core::{Capabilities, Claim, ClockEvent, Error, Reg, RegisterBusExt};
 
 use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
+
+/// A local timer's registers within its own block.
+const OWN: LocalRegs = LocalRegs::OWN;
 use crate::wstat::{TimedOut, WaitClock, WstatBit};
 use crate::{Mct, drop_count};
 
@@ -465,6 +468,8 @@ impl<B: Claim<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
 ///   `2 × (ICNTB + 1)`; reloads in interval mode use `2 × (ICNTB + 1)`. Late, never early.
 pub struct LocalTimer<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
+    /// The timer's own registers, taken once ([`LocalRegs::OWN`] offsets): bare accesses.
+    block: B::Block<{ regs::LOCAL_STRIDE }>,
     i: usize,
     regs: LocalRegs,
     /// The timer may be running: the next stop writes `L_TCON`.
@@ -481,10 +486,17 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
     /// Take over local timer `i` (its `taken` bit is already set): shut it down and write
     /// `L_TCNTB`.
     pub(crate) fn new(mct: &'a Mct<B>, i: usize) -> Result<Self, Error> {
+        let regs = LocalRegs::of(i);
+        let Some(block) = mct.bus_ref().claim(regs.tcntb.offset()) else {
+            // Its registers lie outside the window: hand the timer back, nothing written.
+            mct.give_back(crate::local_bit(i));
+            return Err(Error::InvalidConfig);
+        };
         let mut t = Self {
             mct,
+            block,
             i,
-            regs: LocalRegs::of(i),
+            regs,
             running: true, // unknown: stopped below
             mode: Mode::Off,
             may_pend: true,
@@ -503,11 +515,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
     /// Shut down, then `L_TCNTB = TICK_BASE_CNT`.
     fn init(&mut self) -> Result<(), Error> {
         self.try_shutdown()?;
-        Ok(self.write_wait(
-            self.regs.tcntb,
-            regs::TICK_BASE_CNT,
-            L_WSTAT::TCNTB::SET.value,
-        )?)
+        Ok(self.write_wait(OWN.tcntb, regs::TICK_BASE_CNT, L_WSTAT::TCNTB::SET.value)?)
     }
 
     /// Which local timer.
@@ -522,17 +530,15 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
 
     /// Whether `L_INT_CSTAT.ICNT` is set (1 MMIO read, nothing cleared): for polling.
     pub fn is_pending(&self) -> bool {
-        self.mct
-            .bus_ref()
-            .read(self.regs.int_cstat)
-            .is_set(L_INT::ICNT)
+        self.block.read(OWN.int_cstat).is_set(L_INT::ICNT)
     }
 
     /// The interrupt counter observation `L_ICNTO` (1 MMIO read).
     pub fn icnto(&self) -> u32 {
-        self.mct.bus_ref().read_raw(self.regs.icnto)
+        self.block.read_raw(OWN.icnto)
     }
 
+    /// The status bit in the whole block (the owed-acknowledgement record's key).
     fn wstat_bit(&self, mask: u32) -> WstatBit {
         WstatBit {
             status: Reg::new(self.regs.wstat.offset()),
@@ -547,10 +553,16 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         value: u32,
         mask: u32,
     ) -> Result<(), TimedOut> {
+        let own = WstatBit {
+            status: Reg::new(OWN.wstat.offset()),
+            mask,
+        };
         self.mct
-            .write_buffered(
+            .write_buffered_on(
+                &self.block,
                 Reg::new(reg.offset()),
                 value,
+                own,
                 self.wstat_bit(mask),
                 self.mct.wait_clock(),
             )
@@ -558,12 +570,12 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
     }
 
     fn mask(&self) {
-        self.mct.bus_ref().write_raw(self.regs.int_enb, 0);
+        self.block.write_raw(OWN.int_enb, 0);
     }
 
     fn stop(&mut self) -> Result<(), Error> {
         if self.running {
-            self.write_wait(self.regs.tcon, 0, L_WSTAT::TCON::SET.value)?;
+            self.write_wait(OWN.tcon, 0, L_WSTAT::TCON::SET.value)?;
             self.running = false;
         }
         Ok(())
@@ -589,10 +601,8 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.stale = self.may_pend && self.is_pending();
         // Fields OR-ed by value (tock-registers' `+` on field values is an OR too).
         let icntb = L_ICNTB::MANUAL_UPDATE::SET.value | L_ICNTB::COUNT.val(count).value;
-        self.write_wait(self.regs.icntb, icntb, L_WSTAT::ICNTB::SET.value)?;
-        self.mct
-            .bus_ref()
-            .write(self.regs.int_enb, L_INT::ICNT::SET);
+        self.write_wait(OWN.icntb, icntb, L_WSTAT::ICNTB::SET.value)?;
+        self.block.write(OWN.int_enb, L_INT::ICNT::SET);
         let tcon = L_TCON::INT_START::SET.value
             | L_TCON::TIMER_START::SET.value
             | L_TCON::INTERVAL_MODE::SET.value;
@@ -600,7 +610,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         // run, and the next stop must write L_TCON whatever happens.
         self.running = true;
         self.may_pend = true;
-        if let Err(e) = self.write_wait(self.regs.tcon, tcon, L_WSTAT::TCON::SET.value) {
+        if let Err(e) = self.write_wait(OWN.tcon, tcon, L_WSTAT::TCON::SET.value) {
             // It may be running in interval mode: no interrupt from it until the next arm.
             self.mask();
             return Err(e.into());
@@ -620,9 +630,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.mask();
         self.running = true; // force the stop write whatever we believed
         let stopped = self.stop();
-        self.mct
-            .bus_ref()
-            .write(self.regs.int_cstat, L_INT::ICNT::SET);
+        self.block.write(OWN.int_cstat, L_INT::ICNT::SET);
         self.stale = false;
         self.may_pend = stopped.is_err();
         stopped
@@ -681,9 +689,7 @@ impl<B: Claim<Word = u32>> ClockEvent for LocalTimer<'_, B> {
                 self.mask();
             }
         }
-        self.mct
-            .bus_ref()
-            .write(self.regs.int_cstat, L_INT::ICNT::SET);
+        self.block.write(OWN.int_cstat, L_INT::ICNT::SET);
         true
     }
 }

@@ -205,7 +205,7 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use critical_section::{CriticalSection, Mutex};
 use hwtimer_core::extend::Published;
-use hwtimer_core::{Claim, Error, Reg, RegisterBusExt};
+use hwtimer_core::{Claim, Error, Reg, RegisterBus, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
 pub use clocksource::{Frc, FrcTime, UpperCache};
@@ -779,18 +779,43 @@ impl<B: Claim<Word = u32>> Mct<B> {
         bit: WstatBit,
         clock: WaitClock,
     ) -> Result<u32, TimedOut> {
+        // Global registers through the block taken once, local timers' through the window
+        // (a local timer uses `write_buffered_on` with its own block).
+        if reg.offset() < regs::LOCAL_BASE {
+            self.write_buffered_on(&self.global, reg, value, bit, bit, clock)
+        } else {
+            self.write_buffered_on(&self.bus, reg, value, bit, bit, clock)
+        }
+    }
+
+    /// [`write_buffered`](Self::write_buffered) on a given view of the block: `reg` and
+    /// `bit` are offsets on `bus` (a local timer's own block), `owed` is the same status
+    /// bit at its offset in the whole block (the key of the owed-acknowledgement record).
+    #[inline(always)]
+    pub(crate) fn write_buffered_on<R: RegisterBus<Word = u32>>(
+        &self,
+        bus: &R,
+        reg: Reg<u32>,
+        value: u32,
+        bit: WstatBit,
+        owed: WstatBit,
+        clock: WaitClock,
+    ) -> Result<u32, TimedOut> {
         // The normal path pays one relaxed load; the rest is out of line.
         if self.owed_any.load(Ordering::Relaxed) {
-            self.settle_owed(bit, clock)?;
+            self.settle_owed(owed, clock)?;
         }
-        // Global registers through the block taken once, local timers' through the window.
-        let result = if reg.offset() < regs::LOCAL_BASE {
-            wstat::write_and_wait_in(&self.global, reg, value, bit, clock, &self.config.wstat)
-        } else {
-            wstat::write_and_wait_in(&self.bus, reg, value, bit, clock, &self.config.wstat)
-        };
+        let result = wstat::write_and_wait_in(
+            bus,
+            &self.global,
+            reg,
+            value,
+            bit,
+            clock,
+            &self.config.wstat,
+        );
         if result.is_err() {
-            self.set_owed(bit, true);
+            self.set_owed(owed, true);
         }
         result
     }
@@ -802,9 +827,15 @@ impl<B: Claim<Word = u32>> Mct<B> {
     fn settle_owed(&self, bit: WstatBit, clock: WaitClock) -> Result<(), TimedOut> {
         if self.owes(bit) {
             if bit.status.offset() < regs::LOCAL_BASE {
-                wstat::wait_and_clear_in(&self.global, bit, clock, &self.config.wstat)?;
+                wstat::wait_and_clear_in(
+                    &self.global,
+                    &self.global,
+                    bit,
+                    clock,
+                    &self.config.wstat,
+                )?;
             } else {
-                wstat::wait_and_clear_in(&self.bus, bit, clock, &self.config.wstat)?;
+                wstat::wait_and_clear_in(&self.bus, &self.global, bit, clock, &self.config.wstat)?;
             }
             self.set_owed(bit, false);
         }

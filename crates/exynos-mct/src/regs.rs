@@ -294,6 +294,22 @@ pub struct LocalRegs {
 }
 
 impl LocalRegs {
+    /// The registers of one local timer at their offsets within its own
+    /// [`LOCAL_STRIDE`]-byte block (a local timer driver takes that block once and reaches
+    /// its registers at these constant offsets).
+    pub const OWN: Self = Self {
+        tcntb: Reg::new(0x00),
+        tcnto: Reg::new(0x04),
+        icntb: Reg::new(0x08),
+        icnto: Reg::new(0x0C),
+        frcntb: Reg::new(0x10),
+        frcnto: Reg::new(0x14),
+        tcon: Reg::new(0x20),
+        int_cstat: Reg::new(0x30),
+        int_enb: Reg::new(0x34),
+        wstat: Reg::new(0x40),
+    };
+
     /// Local timer `i`'s registers; every register is [`NO_REGISTER`] for
     /// `i >= MAX_LOCAL_TIMERS`.
     #[inline]
@@ -316,6 +332,31 @@ impl LocalRegs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A timer's own offsets plus its block's base are its offsets in the whole block.
+    #[test]
+    fn own_offsets_are_the_block_relative_ones() {
+        let own = LocalRegs::OWN;
+        for i in 0..MAX_LOCAL_TIMERS {
+            let r = LocalRegs::of(i);
+            let base = LOCAL_BASE + i * LOCAL_STRIDE;
+            for (a, b) in [
+                (own.tcntb, r.tcntb),
+                (own.tcnto, r.tcnto),
+                (own.icnto, r.icnto),
+                (own.frcntb, r.frcntb),
+                (own.frcnto, r.frcnto),
+            ] {
+                assert_eq!(a.offset() + base, b.offset());
+            }
+            assert_eq!(own.icntb.offset() + base, r.icntb.offset());
+            assert_eq!(own.tcon.offset() + base, r.tcon.offset());
+            assert_eq!(own.int_cstat.offset() + base, r.int_cstat.offset());
+            assert_eq!(own.int_enb.offset() + base, r.int_enb.offset());
+            assert_eq!(own.wstat.offset() + base, r.wstat.offset());
+            assert!(own.wstat.offset() + 4 <= LOCAL_STRIDE);
+        }
+    }
 
     /// Offsets against the register table of `docs/exynos-mct.md` (one row per assertion).
     #[test]

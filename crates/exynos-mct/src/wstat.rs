@@ -296,7 +296,7 @@ pub fn write_and_wait<B: RegisterBus<Word = u32>>(
     clock: WaitClock,
     config: &WstatConfig,
 ) -> Result<u32, Error> {
-    Ok(write_and_wait_in(bus, reg, value, bit, clock, config)?)
+    Ok(write_and_wait_in(bus, bus, reg, value, bit, clock, config)?)
 }
 
 /// Wait for `bit` (after a write made by the caller) and clear it; see [`write_and_wait`].
@@ -307,13 +307,15 @@ pub fn wait_and_clear<B: RegisterBus<Word = u32>>(
     clock: WaitClock,
     config: &WstatConfig,
 ) -> Result<u32, Error> {
-    Ok(wait_and_clear_in(bus, bit, clock, config)?)
+    Ok(wait_and_clear_in(bus, bus, bit, clock, config)?)
 }
 
-/// [`write_and_wait`] with the crate-internal error.
+/// [`write_and_wait`] with the crate-internal error; `reg` and `bit` are on `bus`, and
+/// `frc` is a bus that has `G_CNT_L` (the wait's clock), the block's global registers.
 #[inline]
-pub(crate) fn write_and_wait_in<B: RegisterBus<Word = u32>>(
+pub(crate) fn write_and_wait_in<B: RegisterBus<Word = u32>, F: RegisterBus<Word = u32>>(
     bus: &B,
+    frc: &F,
     reg: Reg<u32>,
     value: u32,
     bit: WstatBit,
@@ -321,13 +323,14 @@ pub(crate) fn write_and_wait_in<B: RegisterBus<Word = u32>>(
     config: &WstatConfig,
 ) -> Result<u32, TimedOut> {
     bus.write_raw(reg, value);
-    wait_and_clear_in(bus, bit, clock, config)
+    wait_and_clear_in(bus, frc, bit, clock, config)
 }
 
-/// [`wait_and_clear`] with the crate-internal error.
+/// [`wait_and_clear`] with the crate-internal error; buses as in [`write_and_wait_in`].
 #[inline]
-pub(crate) fn wait_and_clear_in<B: RegisterBus<Word = u32>>(
+pub(crate) fn wait_and_clear_in<B: RegisterBus<Word = u32>, F: RegisterBus<Word = u32>>(
     bus: &B,
+    frc: &F,
     bit: WstatBit,
     clock: WaitClock,
     config: &WstatConfig,
@@ -338,31 +341,32 @@ pub(crate) fn wait_and_clear_in<B: RegisterBus<Word = u32>>(
         bus.write_raw(bit.status, bit.mask);
         return Ok(1);
     }
-    wait_slow(bus, bit, clock, config)
+    wait_slow(bus, frc, bit, clock, config)
 }
 
 /// The bounded wait of [`wait_and_clear`] once the first status read found the bit clear:
 /// out of line, so the fast path stays a read, a test and a write.
 #[cold]
 #[inline(never)]
-fn wait_slow<B: RegisterBus<Word = u32>>(
+fn wait_slow<B: RegisterBus<Word = u32>, F: RegisterBus<Word = u32>>(
     bus: &B,
+    frc: &F,
     bit: WstatBit,
     clock: WaitClock,
     config: &WstatConfig,
 ) -> Result<u32, TimedOut> {
     let polled = match clock {
         WaitClock::Iterations => poll_iterations(
-            bus,
+            frc,
             config.max_polls,
             || bus.read_raw(bit.status),
             |v| v & bit.mask != 0,
         ),
         WaitClock::Frc { freq_hz } => {
             // Seed the extension with the current count.
-            let start = u64::from(bus.read_raw(regs::G_CNT_L));
+            let start = u64::from(frc.read_raw(regs::G_CNT_L));
             let mut source = PollClock {
-                bus,
+                bus: frc,
                 frc_hz: Some(freq_hz),
                 per_read: 1,
                 reads: Cell::new(0),

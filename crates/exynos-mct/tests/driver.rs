@@ -703,3 +703,30 @@ fn a_window_without_the_global_registers_is_refused() {
     let _ = mmio;
     assert!(ram.iter().all(|&w| w == 0), "nothing was written");
 }
+
+/// A local timer takes its own registers once, checked against the window: one whose
+/// registers end past the window is refused before any access. RAM stands in for the block
+/// (no acknowledgements come: only the refusal is checked).
+#[test]
+fn a_local_timer_outside_the_window_is_refused_and_handed_back() {
+    let mut ram = [0u32; 0x480 / 4]; // local timer 0 (0x300..0x400) inside, 1 (0x400..0x500) not
+    // SAFETY: the window covers `ram`, a live, aligned local array nothing else touches
+    // while `mmio` and the driver exist.
+    let mmio = unsafe { hwtimer_core::Mmio::<u32>::new(ram.as_mut_ptr() as usize, 0x480) };
+    let mct = Mct::new(&mmio, Config::default()).unwrap();
+    let before = ram_snapshot(&mmio);
+    assert_eq!(
+        mct.local_timer(1).err(),
+        Some(hwtimer_core::Error::InvalidConfig)
+    );
+    assert_eq!(ram_snapshot(&mmio), before, "nothing was written");
+}
+
+/// The words of an `Mmio` window over RAM, read through the bus.
+fn ram_snapshot(mmio: &hwtimer_core::Mmio<u32>) -> Vec<u32> {
+    use hwtimer_core::RegisterBus;
+    (0..mmio.len())
+        .step_by(4)
+        .map(|o| mmio.read_word(o))
+        .collect()
+}

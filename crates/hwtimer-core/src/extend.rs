@@ -194,10 +194,12 @@ impl Published {
                 let Some(now) = step(last) else {
                     return last;
                 };
-                match self
-                    .last
-                    .compare_exchange_weak(last, now, Ordering::Relaxed, Ordering::Relaxed)
-                {
+                match self.last.compare_exchange_weak(
+                    last,
+                    now,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
                     Ok(_) => return now,
                     Err(newer) => last = newer,
                 }
