@@ -223,7 +223,7 @@ fw_common::arm_board! {
 }
 
 // The driver and the statics shared with `on_irq` take critical sections: mask IRQs.
-fw_common::arm_critical_section!();
+fw_common::critical_section_impl!();
 
 /// The MCT register window as the driver sees it.
 type Bus = Mmio<u32>;
