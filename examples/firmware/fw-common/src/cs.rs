@@ -54,9 +54,9 @@
 //! # Soundness
 //!
 //! Turning interrupts off excludes every other context only on a single core: the ARM entry
-//! code of [`arm_board!`](crate::arm_board) parks the secondary CPUs before any Rust code
-//! runs, QEMU's LoongArch virt machine holds the other cores in its boot ROM, and QEMU's
-//! Malta starts one CPU unless told `-smp`. On ARM, FIQs stay unmasked; no board uses them.
+//! code of `arm_board!` parks the secondary CPUs before any Rust code runs, QEMU's LoongArch
+//! virt machine holds the other cores in its boot ROM, and QEMU's Malta starts one CPU unless
+//! told `-smp`. On ARM, FIQs stay unmasked; no board uses them.
 
 #[cfg(target_arch = "arm")]
 pub use crate::arm::{irq_restore, irq_save};
