@@ -6,12 +6,10 @@
 //! | [`gic`] | the ARM GIC (v1/v2) distributor and CPU interface, as far as a firmware needs them |
 //! | [`pmu`] | the PMU: PMCCNTR (virtual nanoseconds under QEMU) and an instruction counter (event 0x08), with the emulation speed measured from the two |
 //! | [`mmu`] | a flat section-mapped translation table and the MMU/cache enable sequence (RAM Normal, devices Device), for firmware that runs an executor |
-//! | [`cs`], [`arm_critical_section!`](crate::arm_critical_section) | the `critical-section` implementation: IRQs masked through CPSR.I |
-//! | functions below | semihosting exit, CP15 identification, VBAR, CPSR.I, exception names |
+//! | functions below | semihosting exit, CP15 identification, VBAR, CPSR.I (with [`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), exception names |
 //!
 //! The functions use A32 encodings and must run in a privileged mode (the boards enter in SVC).
 
-pub mod cs;
 pub mod gic;
 pub mod mmu;
 pub mod npcm7xx;
@@ -186,6 +184,33 @@ pub unsafe fn irq_enable() {
 pub fn irq_disable() {
     // SAFETY: masking IRQs cannot break an invariant; memory accesses are not moved across it.
     unsafe { core::arch::asm!("cpsid i", options(nostack)) };
+}
+
+/// Masks IRQs and returns whether they were unmasked before: the `acquire` half of the
+/// [`critical_section_impl!`](crate::critical_section_impl) (see [`cs`](crate::cs)).
+#[inline(always)]
+pub fn irq_save() -> bool {
+    let cpsr: u32;
+    // SAFETY: reading CPSR and setting the I bit is allowed at PL1 (SVC and IRQ modes) and
+    // only delays IRQs; not `nomem`, so memory accesses stay on their side of it.
+    unsafe {
+        core::arch::asm!("mrs {0}, cpsr", "cpsid i", out(reg) cpsr, options(nostack));
+    }
+    cpsr & CPSR_I == 0
+}
+
+/// Unmasks IRQs (`cpsie i`): the `release` half of the
+/// [`critical_section_impl!`](crate::critical_section_impl) (see [`cs`](crate::cs)).
+///
+/// # Safety
+///
+/// Only to end the outermost critical section of a context that ran with IRQs unmasked,
+/// i.e. after an [`irq_save`] that returned `true`.
+#[inline(always)]
+pub unsafe fn irq_restore() {
+    // SAFETY: the caller ends the outermost section, whose IRQs were unmasked when it began;
+    // not `nomem`, so the section's memory accesses stay before it.
+    unsafe { core::arch::asm!("cpsie i", options(nostack)) };
 }
 
 /// The name of an exception by its vector number (0 reset … 7 FIQ), as reported by the

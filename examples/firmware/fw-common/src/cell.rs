@@ -7,8 +7,8 @@
 //! `Send` value. Driver state is `Send` because `hwtimer_core::Mmio` is `Sync` (concurrent
 //! volatile accesses to device registers are not data races; see its `SAFETY` comment) and
 //! per-core timers come pinned to their core (`loongarch_timer::pinned`). The board provides
-//! the `critical-section` implementation that masks its interrupts (on ARM,
-//! [`arm_critical_section!`](crate::arm_critical_section)).
+//! the `critical-section` implementation that masks its interrupts
+//! ([`critical_section_impl!`](crate::critical_section_impl)).
 //!
 //! [`StaticCell`] does what the `static_cell` crate does, with a critical section instead
 //! of an atomic compare-and-swap: on ARMv7 that would be LDREX/STREX, which the architecture

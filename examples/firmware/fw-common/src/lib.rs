@@ -12,15 +12,17 @@
 //! * [`fw_cfg`]: QEMU's firmware configuration device (MMIO), through which `cargo xtask qemu`
 //!   tells a board without an instruction counter the `-icount` shift;
 //! * [`arm`] (32-bit ARM only): the boards' entry code, exception vectors and panic handler
-//!   ([`arm_board!`]), the GIC, the PMU counters, semihosting exit, CP15 registers, a
-//!   `critical-section` implementation ([`arm_critical_section!`]), and the flat translation
-//!   table that turns on the MMU and caches for firmware that runs an executor;
+//!   ([`arm_board!`]), the GIC, the PMU counters, semihosting exit, CP15 registers,
+//!   CPSR.I, and the flat translation table that turns on the MMU and caches for firmware
+//!   that runs an executor;
 //! * `loongarch` (LoongArch64 only): paged mode with direct-mapped windows, the entry code,
-//!   exception entry and panic handler (`loongarch_board!`), CSR helpers and a
-//!   `critical-section` implementation (`loongarch_critical_section!`);
+//!   exception entry and panic handler (`loongarch_board!`), CSR helpers and CRMD.IE;
 //! * `mips` (32-bit MIPS only): the entry code, exception vectors and panic handler of a
 //!   QEMU Malta firmware (`mips_board!`), CP0 helpers, UHI semihosting exit, the Malta
-//!   console and a `critical-section` implementation (`mips_critical_section!`);
+//!   console and Status.IE;
+//! * `cs` (those three architectures): the `critical-section` implementation every board
+//!   installs with [`critical_section_impl!`]: interrupts off, the restore state a `bool`
+//!   (whether they were on), so nested sections need no counter;
 //! * [`wakes`]: the wake-up statistics the async firmware prints (never early, how late).
 //!
 //! The arithmetic of [`icount`] has host unit tests: `cargo test -p fw-common` in
@@ -46,9 +48,12 @@ pub mod loongarch;
 #[cfg(target_arch = "mips")]
 pub mod mips;
 
+#[cfg(any(target_arch = "arm", target_arch = "loongarch64", target_arch = "mips"))]
+pub mod cs;
+
 pub use cell::{CsCell, StaticCell};
 
-/// `critical-section`, for the expansion of [`arm_critical_section!`] in board crates.
+/// `critical-section`, for the expansion of [`critical_section_impl!`] in board crates.
 #[doc(hidden)]
 pub use critical_section as __critical_section;
 

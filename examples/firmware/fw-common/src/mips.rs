@@ -1,14 +1,14 @@
 //! 32-bit MIPS (big-endian MIPS32r2, `mips-mti-none-elf`) support for firmware on QEMU's
 //! `malta` board: entry code, exception vectors, panic handler, CP0 helpers, UHI semihosting
-//! exit, a `critical-section` implementation and the Malta console.
+//! exit, the interrupt-state pair of the `critical-section` implementation and the Malta
+//! console.
 //!
 //! | item | what it is |
 //! |---|---|
 //! | [`mips_board!`](crate::mips_board) | entry code (EBase, Status, `$gp`, stack, `.bss`), exception vectors, panic handler, banner, exit |
-//! | [`mips_critical_section!`](crate::mips_critical_section) | `critical-section` through Status.IE (`di`/`ei`), with a nesting depth |
 //! | [`BootArgs`] | what QEMU's Malta boot loader passes in `$a0..$a3` (argc, argv, envp, RAM size); [`BootArgs::command_line`] is `-append` |
 //! | [`malta::Uart`] | the Malta's ISA 16550 (serial 0, `-nographic` stdio) as a [`Console`](crate::Console) |
-//! | functions below | CP0 Count, PRId, Config, Cause, EPC, BadVAddr; [`kseg1`]; [`spin_insns`]; [`exit`] |
+//! | functions below | CP0 Count, PRId, Config, Cause, EPC, BadVAddr; [`kseg1`]; [`spin_insns`]; [`exit`]; [`irq_save`] / [`irq_restore`] (Status.IE through `di`/`ei`) for [`critical_section_impl!`](crate::critical_section_impl) |
 //!
 //! # Boot (QEMU `-M malta -kernel <elf>`)
 //!
@@ -40,6 +40,8 @@ const PHYS_MASK: usize = 0x1FFF_FFFF;
 const UHI_EXIT: u32 = 1;
 /// Config.BE (bit 15): the core runs big-endian.
 pub const CONFIG_BE: u32 = 1 << 15;
+/// CP0 Status.IE, the global interrupt enable.
+pub const STATUS_IE: u32 = 1;
 
 /// The uncached (KSEG1) alias of a KSEG0 or KSEG1 address, or of a physical address below
 /// 512 MiB.
@@ -249,100 +251,52 @@ pub mod malta {
     }
 }
 
-/// `critical-section` for single-core MIPS firmware: Status.IE off while a section is held.
-pub mod cs {
-    use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-
-    /// Nesting depth (touched with interrupts off, on the one core).
-    static DEPTH: AtomicU32 = AtomicU32::new(0);
-    /// Whether interrupts were enabled when the outermost section began.
-    static IE_WAS_SET: AtomicBool = AtomicBool::new(false);
-
-    /// Status.IE.
-    const STATUS_IE: u32 = 1;
-
-    /// Enters a critical section.
-    ///
-    /// # Safety
-    ///
-    /// Only for `critical_section::Impl::acquire` on a single-core firmware; each call is
-    /// matched by one [`release`].
-    #[inline(always)]
-    pub unsafe fn acquire() {
-        let old: u32;
-        // SAFETY: `di` clears Status.IE and returns the old Status; `ehb` makes the change
-        // effective before the section's first access. Not `nomem`: memory accesses must not
-        // move across it.
-        unsafe {
-            core::arch::asm!(
-                ".set push",
-                ".set mips32r2",
-                ".set noat",
-                "di {0}",
-                "ehb",
-                ".set pop",
-                out(reg) old,
-                options(nostack),
-            );
-        }
-        let depth = DEPTH.load(Ordering::Relaxed);
-        if depth == 0 {
-            IE_WAS_SET.store(old & STATUS_IE != 0, Ordering::Relaxed);
-        }
-        DEPTH.store(depth.saturating_add(1), Ordering::Relaxed);
+/// Disables interrupts (`di`) and returns whether they were enabled before: the `acquire`
+/// half of the [`critical_section_impl!`](crate::critical_section_impl) (see
+/// [`cs`](crate::cs)).
+#[inline(always)]
+pub fn irq_save() -> bool {
+    let status: u32;
+    // SAFETY: `di` clears Status.IE, which only delays interrupts, and returns the old Status;
+    // `ehb` makes the change effective before the section's first access. Not `nomem`: memory
+    // accesses stay on their side of it.
+    unsafe {
+        core::arch::asm!(
+            ".set push",
+            ".set mips32r2",
+            ".set noat",
+            "di {0}",
+            "ehb",
+            ".set pop",
+            out(reg) status,
+            options(nostack),
+        );
     }
-
-    /// Leaves a critical section: interrupts come back on when the outermost section ends
-    /// and they were on when it began.
-    ///
-    /// # Safety
-    ///
-    /// Only for `critical_section::Impl::release`, matching an earlier [`acquire`].
-    #[inline(always)]
-    pub unsafe fn release() {
-        let depth = DEPTH.load(Ordering::Relaxed).saturating_sub(1);
-        DEPTH.store(depth, Ordering::Relaxed);
-        if depth == 0 && IE_WAS_SET.load(Ordering::Relaxed) {
-            // SAFETY: `ei` sets Status.IE again, as it was when the outermost section began.
-            unsafe {
-                core::arch::asm!(
-                    ".set push",
-                    ".set mips32r2",
-                    "ei",
-                    "ehb",
-                    ".set pop",
-                    options(nostack)
-                );
-            }
-        }
-    }
+    status & STATUS_IE != 0
 }
 
-/// Installs [`cs::acquire`] / [`cs::release`] as the binary's `critical-section`
-/// implementation. Invoke once, in the board crate, on a single-core MIPS firmware.
-#[macro_export]
-macro_rules! mips_critical_section {
-    () => {
-        /// `critical-section` through Status.IE (generated by `mips_critical_section!`).
-        struct __FwStatusIeCriticalSection;
-        $crate::__critical_section::set_impl!(__FwStatusIeCriticalSection);
-
-        // SAFETY: `fw_common::mips::cs`: interrupts are disabled before the nesting state is
-        // touched and re-enabled only when the outermost section ends; one core runs the
-        // firmware (QEMU's malta starts one CPU unless told `-smp`), so disabling interrupts
-        // excludes every other context.
-        unsafe impl $crate::__critical_section::Impl for __FwStatusIeCriticalSection {
-            unsafe fn acquire() -> $crate::__critical_section::RawRestoreState {
-                // SAFETY: called by `critical_section` only, paired with `release`.
-                unsafe { $crate::mips::cs::acquire() }
-            }
-
-            unsafe fn release(_state: $crate::__critical_section::RawRestoreState) {
-                // SAFETY: called by `critical_section` only, after `acquire`.
-                unsafe { $crate::mips::cs::release() }
-            }
-        }
-    };
+/// Enables interrupts (`ei`): the `release` half of the
+/// [`critical_section_impl!`](crate::critical_section_impl) (see [`cs`](crate::cs)).
+///
+/// # Safety
+///
+/// Only to end the outermost critical section of a context that ran with interrupts
+/// enabled, i.e. after an [`irq_save`] that returned `true`.
+#[inline(always)]
+pub unsafe fn irq_restore() {
+    // SAFETY: the caller ends the outermost section, whose interrupts were enabled when it
+    // began; `ehb` makes the change effective. Not `nomem`: the section's accesses stay
+    // before it.
+    unsafe {
+        core::arch::asm!(
+            ".set push",
+            ".set mips32r2",
+            "ei",
+            "ehb",
+            ".set pop",
+            options(nostack)
+        );
+    }
 }
 
 /// Prints the fatal-exception line: `PANIC: exception <code> (Cause = .., EPC = .., BadVAddr =

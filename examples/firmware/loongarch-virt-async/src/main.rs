@@ -120,7 +120,7 @@ fw_common::loongarch_board! {
     power_off: power_off,
 }
 
-fw_common::loongarch_critical_section!();
+fw_common::critical_section_impl!();
 
 embassy_time_driver::time_driver_impl!(
     static DRIVER: loongarch_timer::embassy::Driver = loongarch_timer::embassy::Driver::new()

@@ -400,38 +400,9 @@ extern "C" fn la_trap() {
     }
 }
 
-/// `critical-section` for this single-core firmware: CRMD.IE off while any section is held.
-///
-/// Nesting is tracked with a depth counter so that `RawRestoreState` can stay `()` (the
-/// crate's default, which other crates of the firmware workspace also implement): the
-/// outermost section remembers whether interrupts were on and restores exactly that, so a
-/// section taken inside the interrupt handler leaves interrupts off.
-struct CrmdIeCriticalSection;
-critical_section::set_impl!(CrmdIeCriticalSection);
-
-/// Critical-section nesting depth.
-static CS_DEPTH: AtomicU32 = AtomicU32::new(0);
-/// Whether the outermost critical section found CRMD.IE set.
-static CS_RESTORE_IE: AtomicBool = AtomicBool::new(false);
-
-// SAFETY: interrupts are disabled before the depth is touched and re-enabled only by the
-// release of the outermost section, and only if they were enabled before it; single core.
-unsafe impl critical_section::Impl for CrmdIeCriticalSection {
-    unsafe fn acquire() -> critical_section::RawRestoreState {
-        let old = crmd_xchg_ie(0);
-        if CS_DEPTH.load(Ordering::Relaxed) == 0 {
-            CS_RESTORE_IE.store(old & CRMD_IE != 0, Ordering::Relaxed);
-        }
-        CS_DEPTH.fetch_add(1, Ordering::Relaxed);
-    }
-
-    unsafe fn release(_state: critical_section::RawRestoreState) {
-        let depth = CS_DEPTH.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
-        if depth == 0 && CS_RESTORE_IE.load(Ordering::Relaxed) {
-            crmd_xchg_ie(CRMD_IE);
-        }
-    }
-}
+// `critical-section` for this single-core firmware: CRMD.IE off while a section is held
+// (the restore state says whether the section found it on).
+fw_common::critical_section_impl!();
 
 /// Runs `f` on the alarm inside a critical section.
 fn with_alarm<R>(f: impl FnOnce(&mut Alarm<Timer, Counter>) -> R) -> Option<R> {

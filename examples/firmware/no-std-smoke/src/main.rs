@@ -262,13 +262,17 @@ pub extern "C" fn _start() -> ! {
 
 /// The libraries use `critical-section` but leave its implementation to the application, as
 /// a firmware would. This one is a link-time stand-in (the binary never runs); real boards
-/// must mask interrupts (single core) or take a lock (SMP).
+/// must mask interrupts (single core) or take a lock (SMP), as fw-common's
+/// `critical_section_impl!` does. The firmware workspace selects the `bool` restore state
+/// (whether interrupts were on), so the stand-in returns one.
 struct LinkOnlyCriticalSection;
 critical_section::set_impl!(LinkOnlyCriticalSection);
 
 // SAFETY: never executed; it exists so that code using `critical_section::with` links.
 unsafe impl critical_section::Impl for LinkOnlyCriticalSection {
-    unsafe fn acquire() -> critical_section::RawRestoreState {}
+    unsafe fn acquire() -> critical_section::RawRestoreState {
+        false
+    }
     unsafe fn release(_state: critical_section::RawRestoreState) {}
 }
 

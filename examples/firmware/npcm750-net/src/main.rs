@@ -189,7 +189,7 @@ fw_common::arm_board! {
     irq: on_irq,
 }
 
-fw_common::arm_critical_section!();
+fw_common::critical_section_impl!();
 
 /// The 64-bit global-timer counter (high, low, high until stable).
 fn gt_read() -> u64 {

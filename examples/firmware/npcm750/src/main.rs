@@ -190,7 +190,7 @@ fw_common::arm_board! {
 }
 
 // The timer queue and the statics shared with `on_irq` take critical sections: mask IRQs.
-fw_common::arm_critical_section!();
+fw_common::critical_section_impl!();
 
 /// The global timer's register window, as the driver sees it.
 type Bus = Mmio<u32>;

@@ -73,7 +73,7 @@ fw_common::mips_board! {
 }
 
 // `Extended` takes critical sections: Status.IE off (interrupts are never enabled here).
-fw_common::mips_critical_section!();
+fw_common::critical_section_impl!();
 
 // ---- Facts from docs/otto-timer.md, restated (not taken from the crate) ----
 

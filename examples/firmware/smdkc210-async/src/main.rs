@@ -153,7 +153,7 @@ fw_common::arm_board! {
 }
 
 // The drivers, the runtimes and the statics shared with `on_irq` take critical sections.
-fw_common::arm_critical_section!();
+fw_common::critical_section_impl!();
 
 embassy_time_driver::time_driver_impl!(
     static DRIVER: exynos_mct::embassy::Driver = exynos_mct::embassy::Driver::new()

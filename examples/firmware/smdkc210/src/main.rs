@@ -223,7 +223,7 @@ fw_common::arm_board! {
 }
 
 // The driver and the statics shared with `on_irq` take critical sections: mask IRQs.
-fw_common::arm_critical_section!();
+fw_common::critical_section_impl!();
 
 /// The MCT register window as the driver sees it.
 type Bus = Mmio<u32>;
@@ -648,6 +648,25 @@ fn run_checks() -> Result<bool, Error> {
         arm::vbar(),
         (arm::sctlr() & arm::SCTLR_V) >> 13,
         u32::from(!arm::irq_enabled())
+    );
+    // `critical_section_impl!` with its `bool` restore state: a nested section must leave
+    // IRQs masked when it ends, the outer one unmask them again.
+    let (outer, inner, after_inner) = critical_section::with(|_| {
+        let outer = arm::irq_enabled();
+        let inner = critical_section::with(|_| arm::irq_enabled());
+        (outer, inner, arm::irq_enabled())
+    });
+    let after = arm::irq_enabled();
+    let ok = !outer && !inner && !after_inner && after;
+    all_ok &= ok;
+    println!(
+        Uart0,
+        "critical sections: CPSR.I = {} in the outer, {} in the nested, {} after the nested one ends, {} after the outer: {}",
+        u32::from(!outer),
+        u32::from(!inner),
+        u32::from(!after_inner),
+        u32::from(!after),
+        verdict(ok)
     );
 
     all_ok &= comparator_by_irq(mct, speed)?;

@@ -12,7 +12,7 @@
 //! read-modify-write (`compare_exchange`, `fetch_or`, ...), which is LDREX/STREX on ARMv7,
 //! so a firmware that runs one maps its RAM as Normal memory first, as any real boot does.
 //! The firmware that does not (the synchronous boards) avoids exclusives instead (see
-//! [`cs`](super::cs) and [`StaticCell`](crate::StaticCell)).
+//! [`cs`](crate::cs), which keeps no state in memory, and [`StaticCell`](crate::StaticCell)).
 //!
 //! A flat section map is enough: 4096 short-descriptor entries (16 KiB, 16 KiB aligned),
 //! each mapping its own megabyte. It is computed at compile time ([`FlatMap::new`]), so it
