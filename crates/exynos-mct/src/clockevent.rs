@@ -28,8 +28,8 @@ use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
 
 /// A local timer's registers within its own block.
 const OWN: LocalRegs = LocalRegs::OWN;
-use crate::wstat::{TimedOut, WaitClock, WstatBit};
-use crate::{Mct, drop_count};
+use crate::wstat::{TimedOut, WstatBit};
+use crate::{Bound, Mct, drop_count};
 
 /// Smallest delta of both kinds (Linux: `0xF`).
 pub const MIN_DELTA: u64 = 0xF;
@@ -176,24 +176,24 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         reg: Reg<u32>,
         value: u32,
         mask: u32,
-        clock: WaitClock,
+        bound: Bound,
     ) -> Result<(), TimedOut> {
         self.mct
-            .write_buffered(reg, value, Self::gwstat(mask), clock)
+            .write_buffered(reg, value, Self::gwstat(mask), bound)
             .map(drop_count)
     }
 
     /// `G_COMPn_L`, then `G_COMPn_U` unless it is known to hold the upper word already
     /// (3 or 6 MMIO accesses).
     #[inline]
-    fn write_compare(&mut self, value: u64, clock: WaitClock) -> Result<(), TimedOut> {
+    fn write_compare(&mut self, value: u64, bound: Bound) -> Result<(), TimedOut> {
         let n = self.n;
         let low = u32::try_from(value & u64::from(u32::MAX)).unwrap_or(u32::MAX);
         let high = u32::try_from(value >> 32).unwrap_or(u32::MAX);
-        self.write_wait(regs::g_comp_l(n), low, regs::g_wstat_comp_l(n), clock)?;
+        self.write_wait(regs::g_comp_l(n), low, regs::g_wstat_comp_l(n), bound)?;
         if self.upper != Some(high) {
             self.upper = None;
-            self.write_wait(regs::g_comp_u(n), high, regs::g_wstat_comp_u(n), clock)?;
+            self.write_wait(regs::g_comp_u(n), high, regs::g_wstat_comp_u(n), bound)?;
             self.upper = Some(high);
         }
         Ok(())
@@ -215,9 +215,9 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.mode = Mode::Off;
         self.live = true;
         self.disable()?;
-        // One clock for the whole sequence (the FRC's state does not change during it).
-        let clock = self.mct.wait_clock();
-        self.write_compare(value, clock)?;
+        // The FRC may bound the waits (when it runs; worked out only for a long wait).
+        let bound = Bound::Frc;
+        self.write_compare(value, bound)?;
         self.value = value;
         let n = self.n;
         let mut enable = regs::g_tcon_comp_enable(n);
@@ -226,7 +226,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
                 regs::g_comp_add_incr(n),
                 incr,
                 regs::g_wstat_comp_add_incr(n),
-                clock,
+                bound,
             )?;
             enable |= regs::g_tcon_auto_inc(n);
             // The hardware adds the period at every match: the upper word will move.
@@ -564,7 +564,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
                 value,
                 own,
                 self.wstat_bit(mask),
-                self.mct.wait_clock(),
+                Bound::Frc,
             )
             .map(drop_count)
     }

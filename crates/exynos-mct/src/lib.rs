@@ -293,6 +293,16 @@ struct Shadow {
     _pad: u16,
 }
 
+/// What bounds a write-status wait, besides the poll count (see [`wstat`]): resolved to a
+/// [`WaitClock`] only when a wait is longer than one status read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The FRC too, if it is believed to run ([`Mct::wait_clock`]).
+    Frc,
+    /// Polls only: the FRC is stopped or being written.
+    Polls,
+}
+
 /// Run `f` in a critical section. Every critical section of the driver goes through here,
 /// so that the model (feature `sim`) can tell a test's interrupt injector when the driver
 /// has interrupts "masked" ([`sim::irqs_masked`]).
@@ -725,13 +735,13 @@ impl<B: Claim<Word = u32>> Mct<B> {
             regs::G_CNT_L,
             low,
             Self::g_cnt_bit(regs::G_CNT_WSTAT::CNT_L::SET.value),
-            WaitClock::Iterations,
+            Bound::Polls,
         )?;
         self.write_buffered(
             regs::G_CNT_U,
             high,
             Self::g_cnt_bit(regs::G_CNT_WSTAT::CNT_U::SET.value),
-            WaitClock::Iterations,
+            Bound::Polls,
         )?;
         Ok(())
     }
@@ -777,20 +787,22 @@ impl<B: Claim<Word = u32>> Mct<B> {
         reg: Reg<u32>,
         value: u32,
         bit: WstatBit,
-        clock: WaitClock,
+        bound: Bound,
     ) -> Result<u32, TimedOut> {
         // Global registers through the block taken once, local timers' through the window
         // (a local timer uses `write_buffered_on` with its own block).
         if reg.offset() < regs::LOCAL_BASE {
-            self.write_buffered_on(&self.global, reg, value, bit, bit, clock)
+            self.write_buffered_on(&self.global, reg, value, bit, bit, bound)
         } else {
-            self.write_buffered_on(&self.bus, reg, value, bit, bit, clock)
+            self.write_buffered_on(&self.bus, reg, value, bit, bit, bound)
         }
     }
 
     /// [`write_buffered`](Self::write_buffered) on a given view of the block: `reg` and
     /// `bit` are offsets on `bus` (a local timer's own block), `owed` is the same status
     /// bit at its offset in the whole block (the key of the owed-acknowledgement record).
+    /// The fast path is the write, one status read and the W1C; which clock bounds a
+    /// longer wait is worked out only when one is needed.
     #[inline(always)]
     pub(crate) fn write_buffered_on<R: RegisterBus<Word = u32>>(
         &self,
@@ -799,33 +811,52 @@ impl<B: Claim<Word = u32>> Mct<B> {
         value: u32,
         bit: WstatBit,
         owed: WstatBit,
-        clock: WaitClock,
+        bound: Bound,
     ) -> Result<u32, TimedOut> {
         // The normal path pays one relaxed load; the rest is out of line.
         if self.owed_any.load(Ordering::Relaxed) {
-            self.settle_owed(owed, clock)?;
+            self.settle_owed(owed, bound)?;
         }
-        let result = wstat::write_and_wait_in(
-            bus,
-            &self.global,
-            reg,
-            value,
-            bit,
-            clock,
-            &self.config.wstat,
-        );
+        if wstat::write_fast(bus, reg, value, bit) {
+            return Ok(1);
+        }
+        self.wait_rest(bus, bit, owed, bound)
+    }
+
+    /// The bounded wait after a write whose first status read found the bit clear; a wait
+    /// that times out leaves `owed` owed.
+    #[cold]
+    #[inline(never)]
+    fn wait_rest<R: RegisterBus<Word = u32>>(
+        &self,
+        bus: &R,
+        bit: WstatBit,
+        owed: WstatBit,
+        bound: Bound,
+    ) -> Result<u32, TimedOut> {
+        let clock = self.clock_for(bound);
+        let result = wstat::wait_slow(bus, &self.global, bit, clock, &self.config.wstat);
         if result.is_err() {
             self.set_owed(owed, true);
         }
         result
     }
 
+    /// The clock a wait with `bound` runs on now.
+    fn clock_for(&self, bound: Bound) -> WaitClock {
+        match bound {
+            Bound::Frc => self.wait_clock(),
+            Bound::Polls => WaitClock::Iterations,
+        }
+    }
+
     /// If `bit` is owed: wait for it (bounded) and clear it, or fail with
     /// [`Error::Timeout`] (nothing written).
     #[cold]
     #[inline(never)]
-    fn settle_owed(&self, bit: WstatBit, clock: WaitClock) -> Result<(), TimedOut> {
+    fn settle_owed(&self, bit: WstatBit, bound: Bound) -> Result<(), TimedOut> {
         if self.owes(bit) {
+            let clock = self.clock_for(bound);
             if bit.status.offset() < regs::LOCAL_BASE {
                 wstat::wait_and_clear_in(
                     &self.global,
@@ -909,19 +940,20 @@ impl<B: Claim<Word = u32>> Mct<B> {
             if new == s.g_tcon && s.g_tcon_known {
                 return Ok(0);
             }
-            let clock = if frc_may_bound && s.frc_counting {
-                WaitClock::Frc {
-                    freq_hz: self.freq_hz,
-                }
+            // The FRC may bound the wait when the caller allows it and it is believed to run
+            // (`Bound::Frc` reads the same belief, whose mirror changes only inside sections
+            // like this one).
+            let bound = if frc_may_bound {
+                Bound::Frc
             } else {
-                WaitClock::Iterations
+                Bound::Polls
             };
             // Inside the section: an owed `G_TCON` acknowledgement is waited for here too.
             let result = self.write_buffered(
                 Reg::new(regs::G_TCON_REG.offset()),
                 new,
                 Self::g_tcon_bit(),
-                clock,
+                bound,
             );
             let mut s = cell.get();
             match result {

@@ -344,11 +344,28 @@ pub(crate) fn wait_and_clear_in<B: RegisterBus<Word = u32>, F: RegisterBus<Word 
     wait_slow(bus, frc, bit, clock, config)
 }
 
+/// The fast path of [`write_and_wait`]: write, read the status once, and if the bit is set
+/// clear it (W1C) and return `true`; `false` leaves the wait to [`wait_slow`].
+#[inline(always)]
+pub(crate) fn write_fast<B: RegisterBus<Word = u32>>(
+    bus: &B,
+    reg: Reg<u32>,
+    value: u32,
+    bit: WstatBit,
+) -> bool {
+    bus.write_raw(reg, value);
+    if bus.read_raw(bit.status) & bit.mask != 0 {
+        bus.write_raw(bit.status, bit.mask);
+        return true;
+    }
+    false
+}
+
 /// The bounded wait of [`wait_and_clear`] once the first status read found the bit clear:
 /// out of line, so the fast path stays a read, a test and a write.
 #[cold]
 #[inline(never)]
-fn wait_slow<B: RegisterBus<Word = u32>, F: RegisterBus<Word = u32>>(
+pub(crate) fn wait_slow<B: RegisterBus<Word = u32>, F: RegisterBus<Word = u32>>(
     bus: &B,
     frc: &F,
     bit: WstatBit,
