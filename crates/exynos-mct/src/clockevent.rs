@@ -71,8 +71,8 @@ enum Mode {
 /// - [`set_compare(at)`](ClockEvent::set_compare) takes `at` in the block's time base
 ///   ([`Mct::time`](crate::Mct::time), the 64-bit FRC count) and reads nothing before
 ///   programming: the published time serves as "now" (an `Alarm` has just read it), and
-///   the one read after enabling, extended and published through the time base, catches a
-///   value already past. `set_next_event` publishes the exact count (hi-lo-hi) it starts
+///   the one read after enabling, extended from that published time, catches a value
+///   already past. `set_next_event` publishes the exact count (hi-lo-hi) it starts
 ///   from, so the time base stays exact while a comparator is armed that way at least once
 ///   per 89.48 s.
 /// - Periodic: `G_COMPn_ADD_INCR = period` and `AUTO_INC`; the hardware adds the period to
@@ -170,7 +170,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_wait(
         &self,
         reg: Reg<u32>,
@@ -297,16 +297,19 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// `start` is a time-base value from before the call: an exact reading
     /// (`start_exact`, [`set_next_event`](ClockEvent::set_next_event)) or the published time
     /// ([`set_compare`](ClockEvent::set_compare), whose caller just read it). The check's
-    /// reading is extended and published through the time base, so it needs the time base's
-    /// own precondition only. How long programming took is known only from an exact start;
-    /// after a published one the first re-arm allows `MIN_DELTA` for it.
+    /// reading is extended from `start` and not published (the caller read the time just
+    /// before), so it needs the time base's own precondition only. How long programming took
+    /// is known only from an exact start; after a published one the first re-arm allows
+    /// `MIN_DELTA` for it.
     ///
     /// The first attempt is inline (the common case: the value lies ahead); the re-arms are
     /// out of line.
     #[inline]
     fn arm_checked(&mut self, start: u64, start_exact: bool, target: u64) -> Result<(), Error> {
         self.program(target, None)?;
-        let now = self.mct.time().update_from_low(self.mct.frc().read_low());
+        // Extended from `start` (a time-base value from just before): the check needs no
+        // publication, which keeps it to one load and a few ALU instructions.
+        let now = crate::clocksource::extend32(start, self.mct.frc().read_low());
         if now < target || self.is_pending() {
             return Ok(());
         }
