@@ -101,6 +101,8 @@ enum Mode {
 pub struct Comparator<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
     n: usize,
+    /// Comparator `n`'s registers and bits, worked out once.
+    r: CompRegs,
     mode: Mode,
     value: u64,
     /// The hardware may be enabled or hold a status since the last successful shutdown:
@@ -119,6 +121,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         let mut c = Self {
             mct,
             n,
+            r: CompRegs::of(n),
             mode: Mode::Off,
             value: 0,
             live: true,
@@ -147,14 +150,14 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// Read `G_COMPn_U:L` back (2 MMIO reads; in periodic mode it shows the auto-increment).
     pub fn read_compare(&self) -> u64 {
         let bus = self.mct.global();
-        let lo = bus.read_raw(regs::g_comp_l(self.n));
-        let hi = bus.read_raw(regs::g_comp_u(self.n));
+        let lo = bus.read_raw(self.r.l);
+        let hi = bus.read_raw(self.r.u);
         (u64::from(hi) << 32) | u64::from(lo)
     }
 
     /// Whether `G_INT_CSTAT` bit `n` is set (1 MMIO read, nothing cleared): for polling.
     pub fn is_pending(&self) -> bool {
-        self.mct.global().read_raw(regs::G_INT_CSTAT) & regs::g_int_comp(self.n) != 0
+        self.mct.global().read_raw(regs::G_INT_CSTAT) & self.r.int != 0
     }
 
     fn gwstat(mask: u32) -> WstatBit {
@@ -166,7 +169,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
 
     #[inline]
     fn disable(&self) -> Result<(), TimedOut> {
-        let bits = regs::g_tcon_comp_enable(self.n) | regs::g_tcon_auto_inc(self.n);
+        let bits = self.r.enable | self.r.auto_inc;
         self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
     }
 
@@ -187,13 +190,12 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// (3 or 6 MMIO accesses).
     #[inline]
     fn write_compare(&mut self, value: u64, bound: Bound) -> Result<(), TimedOut> {
-        let n = self.n;
         let low = u32::try_from(value & u64::from(u32::MAX)).unwrap_or(u32::MAX);
         let high = u32::try_from(value >> 32).unwrap_or(u32::MAX);
-        self.write_wait(regs::g_comp_l(n), low, regs::g_wstat_comp_l(n), bound)?;
+        self.write_wait(self.r.l, low, self.r.l_ack, bound)?;
         if self.upper != Some(high) {
             self.upper = None;
-            self.write_wait(regs::g_comp_u(n), high, regs::g_wstat_comp_u(n), bound)?;
+            self.write_wait(self.r.u, high, self.r.u_ack, bound)?;
             self.upper = Some(high);
         }
         Ok(())
@@ -219,25 +221,24 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         let bound = Bound::Frc;
         self.write_compare(value, bound)?;
         self.value = value;
-        let n = self.n;
-        let mut enable = regs::g_tcon_comp_enable(n);
+        let mut enable = self.r.enable;
         if let Some(incr) = incr {
             self.write_wait(
-                regs::g_comp_add_incr(n),
+                self.r.incr,
                 incr,
-                regs::g_wstat_comp_add_incr(n),
+                self.r.incr_ack,
                 bound,
             )?;
-            enable |= regs::g_tcon_auto_inc(n);
+            enable |= self.r.auto_inc;
             // The hardware adds the period at every match: the upper word will move.
             self.upper = None;
         }
-        let bit = regs::g_int_comp(n);
-        self.mct.write_g_int_enb(|e| e | bit);
+        let bit = self.r.int;
+        self.mct.set_g_int_enb(bit, true);
         if let Err(e) = self.mct.write_g_tcon(|t| t | enable, true) {
             // The enable may have landed without its acknowledgement: a periodic
             // comparator would then interrupt at every period. Mask it.
-            self.mct.write_g_int_enb(|e| e & !bit);
+            self.mct.set_g_int_enb(bit, false);
             return Err(e);
         }
         self.mode = if incr.is_some() {
@@ -256,8 +257,8 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// masked and the status cleared anyway; the next `G_TCON` write is forced).
     pub fn try_shutdown(&mut self) -> Result<(), Error> {
         self.mode = Mode::Off;
-        let bit = regs::g_int_comp(self.n);
-        self.mct.write_g_int_enb(|e| e & !bit);
+        let bit = self.r.int;
+        self.mct.set_g_int_enb(bit, false);
         let disabled = self.disable();
         // Only with logging on: one read to say a cancelled event's status is dropped.
         #[cfg(feature = "defmt")]
@@ -280,9 +281,8 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     ///
     /// Errors: as [`try_shutdown`](Self::try_shutdown).
     pub fn resume(&mut self) -> Result<(), Error> {
-        let n = self.n;
         self.mct.forget_owed(Self::gwstat(
-            regs::g_wstat_comp_l(n) | regs::g_wstat_comp_u(n) | regs::g_wstat_comp_add_incr(n),
+            self.r.l_ack | self.r.u_ack | self.r.incr_ack,
         ));
         // The registers may have lost their contents with the block's power.
         self.upper = None;
@@ -403,7 +403,7 @@ impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
         let _ = self.try_shutdown();
     }
     fn ack(&mut self) -> bool {
-        let bit = regs::g_int_comp(self.n);
+        let bit = self.r.int;
         let bus = self.mct.global();
         if bus.read_raw(regs::G_INT_CSTAT) & bit == 0 {
             return false;
@@ -420,7 +420,7 @@ impl<B: Claim<Word = u32>> Drop for Comparator<'_, B> {
         if self.live {
             let _ = self.try_shutdown();
         }
-        self.mct.give_back(regs::g_int_comp(self.n));
+        self.mct.give_back(self.r.int);
     }
 }
 
@@ -431,6 +431,36 @@ impl<B: Claim<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
             .field("mode", &self.mode)
             .field("value", &self.value)
             .finish()
+    }
+}
+
+/// Comparator `n`'s registers and bits (`regs::g_*`), worked out once when it is taken.
+#[derive(Debug, Clone, Copy)]
+struct CompRegs {
+    l: Reg<u32>,
+    u: Reg<u32>,
+    incr: Reg<u32>,
+    l_ack: u32,
+    u_ack: u32,
+    incr_ack: u32,
+    enable: u32,
+    auto_inc: u32,
+    int: u32,
+}
+
+impl CompRegs {
+    const fn of(n: usize) -> Self {
+        Self {
+            l: regs::g_comp_l(n),
+            u: regs::g_comp_u(n),
+            incr: regs::g_comp_add_incr(n),
+            l_ack: regs::g_wstat_comp_l(n),
+            u_ack: regs::g_wstat_comp_u(n),
+            incr_ack: regs::g_wstat_comp_add_incr(n),
+            enable: regs::g_tcon_comp_enable(n),
+            auto_inc: regs::g_tcon_auto_inc(n),
+            int: regs::g_int_comp(n),
+        }
     }
 }
 

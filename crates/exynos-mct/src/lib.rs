@@ -968,19 +968,29 @@ impl<B: Claim<Word = u32>> Mct<B> {
         })
     }
 
-    /// Read-modify-write of `G_INT_ENB` (not a buffered register: no WSTAT). `f` changes
-    /// only the caller's own bits (a comparator's), which no other context changes: when
-    /// the mirror already has them as `f` wants, there is nothing to write and no critical
-    /// section is taken (the common re-arm).
-    pub(crate) fn write_g_int_enb(&self, f: impl Fn(u32) -> u32) {
+    /// Set (`on`) or clear the caller's own `bits` of `G_INT_ENB` (not a buffered register:
+    /// no WSTAT), a comparator's, which no other context changes: when the mirror already
+    /// has them as asked there is nothing to write and no critical section is taken (the
+    /// common re-arm, inline); otherwise a read-modify-write of the shadow and one write.
+    #[inline(always)]
+    pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) {
         let seen = self.g_int_enb.load(Ordering::Relaxed);
-        if f(seen) == seen {
-            return;
+        let want = if on { seen | bits } else { seen & !bits };
+        if want != seen {
+            self.update_g_int_enb(bits, on);
         }
+    }
+
+    #[inline(never)]
+    fn update_g_int_enb(&self, bits: u32, on: bool) {
         with_cs(|cs| {
             let cell = self.shadow.borrow(cs);
             let mut s = cell.get();
-            let new = f(s.g_int_enb);
+            let new = if on {
+                s.g_int_enb | bits
+            } else {
+                s.g_int_enb & !bits
+            };
             if new != s.g_int_enb {
                 s.g_int_enb = new;
                 cell.set(s);
