@@ -130,37 +130,47 @@
 //! Cortex-A9 instructions per call on QEMU smdkc210 (`cargo xtask qemu smdkc210`, PMU event
 //! 0x08, loop overhead subtracted), against the targets of the hot-path work:
 //!
-//! | path | now | before | target |
+//! | path | now | at the start | target |
 //! |---|---|---|---|
-//! | [`FrcTime`]`::now` (`fw_time64_now_insns`) | 24 | 35 | 20 |
-//! | comparator re-arm (`fw_comp_arm_insns`) | 624 | 705 | 120 |
-//! | local timer arm (`fw_local_arm_insns`) | 328 | 436 | 100 |
+//! | [`FrcTime`]`::now` inline (`fw_time64_now_insns`) | 22.6 | 35 | 20 |
+//! | the same out of line, call and return included (`fw_time64_now_call_insns`) | 25.5 | | 20 |
+//! | comparator re-arm through `set_compare` (`fw_comp_arm_insns`) | 180 | 705 | 120 |
+//! | local timer arm, still counting (`fw_local_arm_insns`) | 117 | 436 | 100 |
 //!
-//! Why the targets are missed, measured:
+//! What took them down: each part takes its registers once (hwtimer-core's `Claim`), so
+//! accesses are bare loads and stores; the register paths return a zero-sized internal
+//! error, so results travel in registers instead of through memory (hwtimer-core's `Error`
+//! carries a `u64`); the write-status fast path (write, one status read, W1C) is inline and
+//! the bounded wait, and even the choice of its clock, out of line; the FRC state and
+//! `G_INT_ENB` come from atomic mirrors; a comparator's register offsets and bits are worked
+//! out once; `set_compare` reads nothing before programming and does not publish its check;
+//! and the firmware's critical section is the `bool`-state one (6 instructions).
 //!
-//! - **`FrcTime::now`**: the read is two loads to reach the block and the `G_CNT_L` load (3);
-//!   the rest is publishing the 64-bit time without masking interrupts: an `LDREXD`/`CLREX`
-//!   load, the half-wrap step with its saturating add (8), and a 64-bit compare-and-swap
-//!   (`LDREXD`, two compares, `STREXD`, the retry branch), plus about 5 instructions LLVM
-//!   spends turning the swap's result into a branch. Publishing is what keeps the time base
-//!   monotonic under QEMU's backwards-running FRC (quirk 2); a reader that publishes nothing
-//!   would be 10 instructions shorter and not monotonic there. rtic-time's `calculate_now`,
-//!   the comparison the target came from, is 17 instructions plus a 20-instruction critical
-//!   section, 37 in all, with interrupts masked.
-//! - **Arms**: the register work is small (10 accesses); the instructions are the
-//!   contracts around it, and the critical sections are not the bulk: each costs about 20
-//!   instructions on this firmware (`fw_critical_section_insns`), and a re-arm now takes two,
-//!   the `G_TCON` exclusive section for the disable and for the enable (write, status wait
-//!   and W1C inside, so that two contexts never interleave `G_TCON` writes; see
-//!   [Shared registers](Mct#shared-registers)). Moving the FRC state and `G_INT_ENB` to
-//!   atomic mirrors removed two more (708 to 624; the local arm 466 to 328). The rest is the
-//!   write-status protocol at each of the three buffered writes (the owed-acknowledgement
-//!   check, the status read and W1C, the choice of wait clock, the bounded wait's set-up,
-//!   kept out of line but reached through `Result`-returning calls: `Comparator::program`
-//!   alone is 333 instructions of code), the late-value check and its publication. Not
-//!   broken down further yet; reaching 120 needs the write-status fast path inlined into
-//!   one straight sequence per register, which must keep the owed-acknowledgement rule (the
-//!   soak tests found a comparator firing 0.92 ms early without it).
+//! Where the rest goes, measured by tracing every instruction of 100 re-arms
+//! (`qemu-system-arm -d exec` with one instruction per block):
+//!
+//! - **Comparator re-arm, 180**: 105 in programming (two `G_TCON` exclusive sections for
+//!   the disable and the enable, each a shadow read, the write, one status read, the W1C and
+//!   the shadow update; the `G_COMPn_L` write with its own wait; the upper-word and
+//!   `G_INT_ENB` checks; the channel's bookkeeping), 24 in the two calls into the firmware's
+//!   critical-section implementation, 39 in `set_compare` itself (the published time,
+//!   the target, the late-value check, frame and result), and about 13 in the measuring
+//!   loop's own `Result` handling. Reaching 120 would take dropping one of the two
+//!   `G_TCON` sections: keeping the comparator disabled across the `G_COMPn_L` write is
+//!   Linux's order and is kept here (whether silicon tolerates writing an enabled
+//!   comparator is not documented), and holding one section across all three writes would
+//!   keep interrupts masked for the `G_COMPn_L` wait as well.
+//! - **Local timer arm, 117**: eleven register accesses (stop, status check, `L_ICNTB`,
+//!   `L_INT_ENB`, start), each buffered write with its owed-acknowledgement check and W1C,
+//!   and about 12 instructions of the measuring loop. Linux's stop before reprogramming is
+//!   kept.
+//! - **`FrcTime::now`, 22.6**: three loads reach the counter; the rest publishes the 64-bit
+//!   time without masking interrupts: an `LDREXD`/`CLREX` load, the half-wrap step (6), and
+//!   a 64-bit compare-and-swap (`LDREXD`, two compares, `STREXD`, the retry branch) whose
+//!   result LLVM turns into a branch with a few more instructions. Publishing is what keeps
+//!   the time base monotonic under QEMU's backwards-running FRC (quirk 2); rtic-time's
+//!   `calculate_now`, the comparison the target came from, is 17 instructions plus a
+//!   20-instruction critical section, with interrupts masked.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 #![deny(missing_docs)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
