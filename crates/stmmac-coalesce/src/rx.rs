@@ -268,11 +268,17 @@ impl<C: CacheOps> RxRing<C> {
     /// Give `count` descriptors from `next` back and advance.
     #[inline]
     fn release(&mut self, count: usize) {
-        for k in 0..count.min(self.len) {
-            let i = self.idx(self.next.wrapping_add(k));
+        // One step at a time (`next < len`): no index arithmetic beyond a compare.
+        let mut i = self.idx(self.next);
+        for _ in 0..count.min(self.len) {
             self.give(i);
+            i = if i >= self.len.wrapping_sub(1) {
+                0
+            } else {
+                i.wrapping_add(1)
+            };
         }
-        self.next = self.idx(self.next.wrapping_add(count.min(self.len)));
+        self.next = i;
         self.demand = true;
     }
 
