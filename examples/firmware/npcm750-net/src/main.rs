@@ -45,7 +45,9 @@
 //!   armed-once stream; `*_smoltcp`: the whole token (smoltcp building or parsing the frame
 //!   in the DMA buffer, plus the driver). The GMAC interrupt handler's own instructions are
 //!   left out (QEMU raises TI / RI inside the poll-demand write, so the handler runs in the
-//!   middle of the TX path; it is firmware, counted by `qemu_irqs_per_frame_*`).
+//!   middle of the TX path; it is firmware, counted by `qemu_irqs_per_frame_*`), and so are
+//!   the probe's own readings (calibrated back to back by `Device::with_probe`). Where the
+//!   rest goes: the "Cost per frame" section of the `stmmac-coalesce` crate docs.
 //! - `qemu_irqs_per_frame_{coalesced,per_frame}`: GMAC interrupts (TI and RI, taken through
 //!   the GIC) per frame sent or received, `tx-frames 25` against `tx-frames 1`.
 #![no_std]
