@@ -228,6 +228,7 @@ impl CoalesceConfig {
     }
 
     /// Whether RX descriptor number `k` (counting refills from 0) gets DIC.
+    #[inline]
     pub const fn rx_dic(&self, k: u64) -> bool {
         if self.rx_usecs == 0 {
             return false;
@@ -260,12 +261,23 @@ impl CoalesceConfig {
 /// assert_eq!(ics, 4);
 /// assert_eq!(ic_decision(1, 1, 0), (false, 1)); // tx_frames = 0: never
 /// ```
+#[inline]
 pub const fn ic_decision(count: u32, tx_packets: u32, tx_frames: u32) -> (bool, u32) {
     if tx_frames == 0 {
         return (false, count);
     }
+    // `count % tx_frames`, without a division in the usual cases: the running count stays
+    // below `tx_frames` between packets, so `count < 2 * tx_frames` unless a packet alone
+    // exceeds it (a Cortex-A9 has no divide instruction: a division is a library call).
+    let rem = if count < tx_frames {
+        Some(count)
+    } else if count.wrapping_sub(tx_frames) < tx_frames {
+        Some(count.wrapping_sub(tx_frames))
+    } else {
+        count.checked_rem(tx_frames)
+    };
     let ic = tx_packets > tx_frames
-        || match count.checked_rem(tx_frames) {
+        || match rem {
             Some(r) => r < tx_packets,
             None => false, // tx_frames == 0 returned above
         };
@@ -352,6 +364,7 @@ impl TxCoalesce {
     /// TI interrupt reclaims it and everything before it, and the clean that follows starts
     /// the timer if anything is still pending. [`TimerStrategy::RearmEveryPacket`] restarts
     /// it on every packet, as Linux does.
+    #[inline]
     pub fn on_xmit(&mut self, tx_packets: u32, timer_queued: bool) -> XmitPlan {
         let count = self.count_frames.saturating_add(tx_packets);
         let (set_ic, count) = ic_decision(count, tx_packets, self.cfg.tx_frames);

@@ -21,16 +21,19 @@ pub(crate) struct Desc(*mut u32);
 
 impl Desc {
     /// The descriptor at `p` (4-byte aligned, 16 bytes inside the ring's region).
+    #[inline]
     pub(crate) fn at(p: *mut u8) -> Self {
         Self(p.cast::<u32>())
     }
 
     /// The first byte (for cache maintenance).
+    #[inline]
     pub(crate) fn as_ptr(self) -> *const u8 {
         self.0.cast::<u8>().cast_const()
     }
 
     /// Read word `w` (0–3) volatilely.
+    #[inline]
     pub(crate) fn read(self, w: usize) -> u32 {
         // SAFETY: `self.0` points at a descriptor inside the ring's region (carved with
         // room for four words, 16-byte aligned) and `w & 3` stays inside it; a volatile
@@ -39,6 +42,7 @@ impl Desc {
     }
 
     /// Write word `w` (0–3) volatilely.
+    #[inline]
     pub(crate) fn write(self, w: usize, v: u32) {
         // SAFETY: as in `read`; the CPU owns the descriptor (OWN clear) or is handing it
         // over with this very store.
@@ -75,6 +79,7 @@ pub(crate) struct TxPrep {
 
 /// Fill a TX descriptor for a single-descriptor frame (FS | LS) and hand it to the DMA:
 /// words 1–3, [`dma_wmb`], then word 0 with OWN (and, enhanced, the control bits) last.
+#[inline]
 pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
     match layout {
         DescLayout::Normal => {
@@ -125,11 +130,13 @@ pub(crate) fn tx_idle(layout: DescLayout, d: Desc, buf: u32, end_of_ring: bool) 
 }
 
 /// A TX write-back: `(dma_owned, error_summary)`.
+#[inline]
 pub(crate) const fn tx_status(des0: u32) -> (bool, bool) {
     (des0 & OWN != 0, des0 & n::TDES0_ES != 0)
 }
 
 /// Refill an RX descriptor: words 1–3, [`dma_wmb`], then OWN last.
+#[inline]
 pub(crate) fn rx_give(
     layout: DescLayout,
     d: Desc,
@@ -179,6 +186,7 @@ pub(crate) struct RxStatus {
 }
 
 /// Decode RDES0.
+#[inline]
 pub(crate) const fn rx_status(des0: u32) -> RxStatus {
     RxStatus {
         own: des0 & OWN != 0,

@@ -210,6 +210,7 @@ impl<C: CacheOps> RxRing<C> {
         Ok(ring)
     }
 
+    #[inline]
     fn desc(&self, i: usize) -> Desc {
         Desc::at(
             self.descs
@@ -217,16 +218,27 @@ impl<C: CacheOps> RxRing<C> {
         )
     }
 
+    #[inline]
     fn buf_ptr(&self, i: usize) -> *mut u8 {
         self.bufs.wrapping_add(i.wrapping_mul(self.buf_stride))
     }
 
+    #[inline]
     fn idx(&self, i: usize) -> usize {
-        // `len >= 1` (checked by `carve`).
-        i.checked_rem(self.len).unwrap_or(0)
+        // `i % len` (`len >= 1`, checked by `carve`). Callers pass `next + k` with
+        // `next < len` and `k <= len`, so one subtraction wraps it; the division (a library
+        // call on a Cortex-A9, which has no divide instruction) is only a fallback.
+        if i < self.len {
+            i
+        } else if i.wrapping_sub(self.len) < self.len {
+            i.wrapping_sub(self.len)
+        } else {
+            i.checked_rem(self.len).unwrap_or(0)
+        }
     }
 
     /// Give descriptor `i` to the DMA (buffer invalidated first, OWN last).
+    #[inline]
     fn give(&mut self, i: usize) {
         let d = self.desc(i);
         self.cache.invalidate(self.buf_ptr(i), self.buf_stride);
@@ -254,12 +266,19 @@ impl<C: CacheOps> RxRing<C> {
     }
 
     /// Give `count` descriptors from `next` back and advance.
+    #[inline]
     fn release(&mut self, count: usize) {
-        for k in 0..count.min(self.len) {
-            let i = self.idx(self.next.wrapping_add(k));
+        // One step at a time (`next < len`): no index arithmetic beyond a compare.
+        let mut i = self.idx(self.next);
+        for _ in 0..count.min(self.len) {
             self.give(i);
+            i = if i >= self.len.wrapping_sub(1) {
+                0
+            } else {
+                i.wrapping_add(1)
+            };
         }
-        self.next = self.idx(self.next.wrapping_add(count.min(self.len)));
+        self.next = i;
         self.demand = true;
     }
 
@@ -560,6 +579,7 @@ impl<C: CacheOps> RxFrame<'_, C> {
 
     /// Bytes of the frame in buffer `k` of its descriptors (FL says how many; the FCS is
     /// not included).
+    #[inline]
     fn part(&self, k: usize) -> (*const u8, usize) {
         let r = &*self.ring;
         let i = r.idx(r.next.wrapping_add(k));

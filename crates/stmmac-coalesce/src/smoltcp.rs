@@ -122,6 +122,37 @@ fn span(a: u64, b: u64) -> u64 {
     b.wrapping_sub(a) & 0xFFFF_FFFF
 }
 
+/// The cost probe and what one reading of it costs.
+#[derive(Debug, Clone, Copy)]
+struct Probe {
+    read: fn() -> u64,
+    /// Units between two back-to-back readings (the probe's own instructions, counted once
+    /// in every measured span): subtracted from each span.
+    cost: u64,
+}
+
+impl Probe {
+    fn read(self) -> u64 {
+        (self.read)()
+    }
+
+    /// What the code between readings `a` and `b` cost, without the probe itself.
+    fn span(self, a: u64, b: u64) -> u64 {
+        span(a, b).saturating_sub(self.cost)
+    }
+
+    /// Calibrate `read`: the smallest of a few back-to-back spans (an interrupt may land in
+    /// one of them).
+    fn calibrate(read: fn() -> u64) -> Self {
+        let mut cost = u64::MAX;
+        for _ in 0..4 {
+            let a = read();
+            cost = cost.min(span(a, read()));
+        }
+        Self { read, cost }
+    }
+}
+
 /// smoltcp's view of a DWMAC and its rings; see the [module docs](self).
 pub struct Device<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
     mac: &'r Dwmac<B>,
@@ -129,7 +160,7 @@ pub struct Device<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> 
     rx: &'r mut RxRing<C>,
     scratch: &'r mut [u8],
     inflight_limit: usize,
-    probe: fn() -> u64,
+    probe: Probe,
     rx_count: RxCount,
     tx_count: TxCount,
 }
@@ -150,17 +181,27 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B,
             rx,
             scratch,
             inflight_limit: usize::MAX,
-            probe: no_probe,
+            probe: Probe {
+                read: no_probe,
+                cost: 0,
+            },
             rx_count: RxCount::default(),
             tx_count: TxCount::default(),
         }
     }
 
     /// Measure the driver's share of each frame with `probe`, a free-running counter (for
-    /// example the CPU's retired-instruction counter; it may wrap at 32 bits).
+    /// example the CPU's retired-instruction counter; it may wrap at 32 bits). The probe's
+    /// own cost is measured here (two readings back to back) and left out of every span.
     pub fn with_probe(mut self, probe: fn() -> u64) -> Self {
-        self.probe = probe;
+        self.probe = Probe::calibrate(probe);
         self
+    }
+
+    /// What one reading of the probe costs, in its units (left out of every span; 0
+    /// without a probe).
+    pub fn probe_cost(&self) -> u64 {
+        self.probe.cost
     }
 
     /// Hand out `transmit()` tokens only while fewer than `limit` frames wait to be
@@ -245,38 +286,38 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::Device for D
 
     fn receive(&mut self, _timestamp: Instant) -> Option<(Self::RxToken<'_>, Self::TxToken<'_>)> {
         let probe = self.probe;
-        let t0 = probe();
+        let t0 = probe.read();
         // The reply's descriptor first: without one the frame stays in the ring.
         let tx = reserve(self.tx, self.mac, &mut self.tx_count, usize::MAX)?;
-        let t1 = probe();
+        let t1 = probe.read();
         let frame = self.rx.receive(self.mac).ok()?;
-        let t2 = probe();
+        let t2 = probe.read();
         Some((
             RxToken {
                 frame,
                 scratch: &mut *self.scratch,
                 count: &mut self.rx_count,
                 probe,
-                spent: span(t1, t2),
+                spent: probe.span(t1, t2),
             },
             TxToken {
                 token: tx,
                 count: &mut self.tx_count,
                 probe,
-                spent: span(t0, t1),
+                spent: probe.span(t0, t1),
             },
         ))
     }
 
     fn transmit(&mut self, _timestamp: Instant) -> Option<Self::TxToken<'_>> {
         let probe = self.probe;
-        let t0 = probe();
+        let t0 = probe.read();
         let token = reserve(self.tx, self.mac, &mut self.tx_count, self.inflight_limit)?;
         Some(TxToken {
             token,
             count: &mut self.tx_count,
             probe,
-            spent: span(t0, probe()),
+            spent: probe.span(t0, probe.read()),
         })
     }
 
@@ -295,7 +336,7 @@ pub struct RxToken<'a, C: CacheOps> {
     frame: RxFrame<'a, C>,
     scratch: &'a mut [u8],
     count: &'a mut RxCount,
-    probe: fn() -> u64,
+    probe: Probe,
     spent: u64,
 }
 
@@ -303,7 +344,7 @@ pub struct RxToken<'a, C: CacheOps> {
 pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
     token: crate::tx::TxToken<'a, B, T, C>,
     count: &'a mut TxCount,
-    probe: fn() -> u64,
+    probe: Probe,
     spent: u64,
 }
 
@@ -319,30 +360,43 @@ impl<C: CacheOps> phy::RxToken for RxToken<'_, C> {
             probe,
             spent,
         } = self;
-        let t0 = probe();
-        let copied = !frame.is_contiguous();
-        let mut stack = 0;
-        let r = match frame.bytes(scratch) {
-            Ok(bytes) => {
-                count.frames = count.frames.wrapping_add(1);
-                count.copied = count.copied.wrapping_add(u64::from(copied));
-                let s0 = probe();
-                let r = f(bytes);
-                stack = span(s0, probe());
-                r
-            }
-            Err(_) => {
-                count.too_long = count.too_long.wrapping_add(1);
-                f(&[])
+        let t0 = probe.read();
+        // Readings around smoltcp's closure (the same reading twice when it gets no frame);
+        // every span is worked out after the last reading, outside the measured code.
+        let (mut s0, mut s1) = (t0, t0);
+        let r = if let Some(bytes) = frame.as_slice() {
+            // One buffer: lent in place.
+            count.frames = count.frames.wrapping_add(1);
+            s0 = probe.read();
+            let r = f(bytes);
+            s1 = probe.read();
+            r
+        } else {
+            match frame.copy_to(scratch) {
+                Ok(n) => {
+                    count.frames = count.frames.wrapping_add(1);
+                    count.copied = count.copied.wrapping_add(1);
+                    s0 = probe.read();
+                    let r = f(scratch.get(..n).unwrap_or_default());
+                    s1 = probe.read();
+                    r
+                }
+                Err(_) => {
+                    count.too_long = count.too_long.wrapping_add(1);
+                    f(&[])
+                }
             }
         };
         // The descriptors go back to the DMA here.
         drop(frame);
-        let total = span(t0, probe());
-        count.units = count
-            .units
-            .wrapping_add(spent.wrapping_add(total.saturating_sub(stack)));
-        count.token_units = count.token_units.wrapping_add(spent.wrapping_add(total));
+        let end = probe.read();
+        let before = if s0 == t0 { 0 } else { probe.span(t0, s0) };
+        let stack = if s1 == s0 { 0 } else { probe.span(s0, s1) };
+        let driver = before.wrapping_add(probe.span(s1, end));
+        count.units = count.units.wrapping_add(spent.wrapping_add(driver));
+        count.token_units = count
+            .token_units
+            .wrapping_add(spent.wrapping_add(driver).wrapping_add(stack));
         r
     }
 }
@@ -360,20 +414,20 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::TxToken
             probe,
             spent,
         } = self;
-        let t0 = probe();
+        let t0 = probe.read();
         let buf = token.buffer();
         let n = len.min(buf.len());
         let r = f(buf.get_mut(..n).unwrap_or_default());
-        let t1 = probe();
+        let t1 = probe.read();
         match token.commit(if len > n { 0 } else { n }) {
             Ok(_) => count.frames = count.frames.wrapping_add(1),
             Err(_) => count.errors = count.errors.wrapping_add(1),
         }
-        let t2 = probe();
-        count.units = count.units.wrapping_add(spent.wrapping_add(span(t1, t2)));
+        let driver = probe.span(t1, probe.read());
+        count.units = count.units.wrapping_add(spent.wrapping_add(driver));
         count.token_units = count
             .token_units
-            .wrapping_add(spent.wrapping_add(span(t0, t2)));
+            .wrapping_add(spent.wrapping_add(probe.span(t0, t1)).wrapping_add(driver));
         r
     }
 }

@@ -63,6 +63,14 @@ pub trait CleanupTimer {
     ///
     /// Errors: [`Error::Timer`] when the timer could not be armed.
     fn restart(&self, deadline: u64) -> Result<(), Error>;
+    /// Queue the idle timer `delta` ticks from now. The default reads [`now`](Self::now)
+    /// and calls [`start`](Self::start); [`QueueTimer`] does both in one critical section.
+    ///
+    /// Errors: [`Error::Timer`] when the timer could not be armed
+    /// (`QueueError::AlreadyQueued` when it is queued already).
+    fn start_after(&self, delta: u64) -> Result<(), Error> {
+        self.start(self.now().saturating_add(delta))
+    }
     /// Dequeue the timer; whether it was queued.
     fn cancel(&self) -> bool;
 }
@@ -142,6 +150,9 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> CleanupTimer for QueueTimer<'_
     }
     fn restart(&self, deadline: u64) -> Result<(), Error> {
         Ok(self.timers.restart(self.id, deadline)?)
+    }
+    fn start_after(&self, delta: u64) -> Result<(), Error> {
+        Ok(self.timers.start_after(self.id, delta)?)
     }
     fn cancel(&self) -> bool {
         self.timers.cancel(self.id)
@@ -226,6 +237,9 @@ pub struct TxRing<T: CleanupTimer = NoTimer, C: CacheOps = crate::dma::Coherent>
     coal: TxCoalesce,
     period: u64,
     timer: T,
+    /// Whether the ring armed the timer and has not seen it expire or cancelled it since
+    /// (see `TxRing::arm`): `commit` decides from this instead of asking the timer.
+    armed: bool,
     cache: C,
     stats: TxStats,
 }
@@ -302,6 +316,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             pending: 0,
             coal: TxCoalesce::new(cfg.coalesce, cfg.strategy),
             period,
+            armed: timer.is_queued(),
             timer,
             cache,
             stats: TxStats::default(),
@@ -310,6 +325,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         Ok(ring)
     }
 
+    #[inline]
     fn desc(&self, i: usize) -> Desc {
         Desc::at(
             self.descs
@@ -317,20 +333,24 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         )
     }
 
+    #[inline]
     fn buf_ptr(&self, i: usize) -> *mut u8 {
         self.bufs.wrapping_add(i.wrapping_mul(self.buf_stride))
     }
 
+    #[inline]
     fn buf_bus(&self, i: usize) -> u32 {
         // Exact: `i * buf_stride` is inside the carved span, which fits in 32 bits.
         self.buf_bus
             .wrapping_add((i.wrapping_mul(self.buf_stride)) as u32)
     }
 
+    #[inline]
     fn is_last(&self, i: usize) -> bool {
         i == self.len.wrapping_sub(1)
     }
 
+    #[inline]
     fn next(&self, i: usize) -> usize {
         if i >= self.len.saturating_sub(1) {
             0
@@ -433,11 +453,13 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         };
         self.period = tx_period(&tc, &self.timer)?;
         self.coal = TxCoalesce::new(cfg, strategy);
+        self.armed = self.timer.is_queued();
         if self.period == 0 {
             if self.timer.cancel() {
                 self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
             }
-        } else if self.pending > 0 && !self.timer.is_queued() {
+            self.armed = false;
+        } else if self.pending > 0 && !self.armed {
             self.arm(TimerAction::Start);
         }
         Ok(())
@@ -485,23 +507,43 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     }
 
     /// Apply a timer action; a failure is counted and reported as `false`.
+    ///
+    /// The ring keeps track of whether the timer is armed (`armed`): set when a start or
+    /// restart succeeds or an expiry re-arms ([`on_timer`](Self::on_timer) returning
+    /// [`Restart::At`]), cleared when it cancels the timer or an expiry does not re-arm, and
+    /// taken from the timer itself at construction, in [`service`](Self::service) and in
+    /// [`set_coalesce`](Self::set_coalesce). So `commit` asks the timer nothing while it
+    /// is armed (with [`QueueTimer`] that is a critical section per frame saved), and one
+    /// call starts it. A start that finds the timer queued after all (cancelled or expired
+    /// behind the ring's back, then queued again) is not a failure: the timer is armed.
+    #[inline]
     fn arm(&mut self, action: TimerAction) -> bool {
-        let at = || self.timer.now().saturating_add(self.period);
         let r = match action {
             TimerAction::Keep => return true,
-            TimerAction::Start => {
-                self.stats.timer_starts = self.stats.timer_starts.wrapping_add(1);
-                self.timer.start(at())
-            }
+            TimerAction::Start => match self.timer.start_after(self.period) {
+                Err(Error::Timer(hwtimer_core::QueueError::AlreadyQueued)) => {
+                    self.armed = true;
+                    return true;
+                }
+                r => {
+                    self.stats.timer_starts = self.stats.timer_starts.wrapping_add(1);
+                    r
+                }
+            },
             TimerAction::Restart => {
                 self.stats.timer_restarts = self.stats.timer_restarts.wrapping_add(1);
-                self.timer.restart(at())
+                let at = self.timer.now().saturating_add(self.period);
+                self.timer.restart(at)
             }
         };
         if r.is_err() {
             self.stats.timer_errors = self.stats.timer_errors.wrapping_add(1);
+            // A failed programming may leave the timer queued (hwtimer-core's queue keeps it).
+            self.armed = self.timer.is_queued();
+            return false;
         }
-        r.is_ok()
+        self.armed = true;
+        true
     }
 
     fn commit_at<B: RegisterBus<Word = u32>>(
@@ -512,9 +554,8 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         if len == 0 || len > self.buf_size {
             return Err(Error::FrameSize { len });
         }
-        let queued = self.period != 0
-            && self.coal.strategy() == TimerStrategy::ArmOnce
-            && self.timer.is_queued();
+        let queued =
+            self.period != 0 && self.coal.strategy() == TimerStrategy::ArmOnce && self.armed;
         let mut plan = self.coal.on_xmit(1, queued);
         if !self.arm(plan.timer) {
             // No timer to reclaim this frame: let its TI do it.
@@ -584,8 +625,13 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 if self.timer.cancel() {
                     self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
                 }
-            } else if !self.timer.is_queued() {
-                self.arm(TimerAction::Start);
+                self.armed = false;
+            } else {
+                // Ask the timer itself here (once per TX interrupt, not per frame).
+                self.armed = self.timer.is_queued();
+                if !self.armed {
+                    self.arm(TimerAction::Start);
+                }
             }
         }
         n
@@ -598,6 +644,8 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// anything, so re-arming would fire forever.
     pub fn on_timer<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>, now: u64) -> Restart {
         self.stats.timer_expiries = self.stats.timer_expiries.wrapping_add(1);
+        // The expiry dequeued the timer; it is armed again only if this returns `At`.
+        self.armed = false;
         let n = self.reclaim();
         if self.pending == 0 {
             self.stats.empty_expiries = self.stats.empty_expiries.wrapping_add(u64::from(n == 0));
@@ -611,6 +659,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             return Restart::No;
         }
         self.stats.timer_starts = self.stats.timer_starts.wrapping_add(1);
+        self.armed = true;
         Restart::At(now.saturating_add(self.period))
     }
 
@@ -630,6 +679,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         if self.timer.cancel() {
             self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
         }
+        self.armed = false;
         self.reset_descriptors();
         self.start(mac);
     }
