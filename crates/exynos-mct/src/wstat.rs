@@ -337,11 +337,20 @@ pub(crate) fn wait_and_clear_in<B: RegisterBus<Word = u32>, F: RegisterBus<Word 
 ) -> Result<u32, TimedOut> {
     // Fast path, inline: one read (QEMU acknowledges synchronously; hardware within a few
     // cycles of the 24 MHz clock).
-    if bus.read_raw(bit.status) & bit.mask != 0 {
-        bus.write_raw(bit.status, bit.mask);
+    if ack_fast(bus, bit) {
         return Ok(1);
     }
     wait_slow(bus, frc, bit, clock, config)
+}
+
+/// One status read; if `bit` is set, clear it (W1C) and return `true`.
+#[inline(always)]
+fn ack_fast<B: RegisterBus<Word = u32>>(bus: &B, bit: WstatBit) -> bool {
+    if bus.read_raw(bit.status) & bit.mask != 0 {
+        bus.write_raw(bit.status, bit.mask);
+        return true;
+    }
+    false
 }
 
 /// The fast path of [`write_and_wait`]: write, read the status once, and if the bit is set
@@ -354,11 +363,7 @@ pub(crate) fn write_fast<B: RegisterBus<Word = u32>>(
     bit: WstatBit,
 ) -> bool {
     bus.write_raw(reg, value);
-    if bus.read_raw(bit.status) & bit.mask != 0 {
-        bus.write_raw(bit.status, bit.mask);
-        return true;
-    }
-    false
+    ack_fast(bus, bit)
 }
 
 /// The bounded wait of [`wait_and_clear`] once the first status read found the bit clear:

@@ -2,6 +2,9 @@
 #![no_std]
 #![no_main]
 
+#[path = "../uart16550.rs"]
+mod uart16550;
+
 // Entry in direct-address mode (physical addresses as-is): enable the FPU (EUEN.FPE; the
 // target is hard-float), take the stack from the linker script, run `probe_main`.
 core::arch::global_asm!(
@@ -28,36 +31,12 @@ const GED_SLEEP_CTL: usize = 0x100e_001c;
 /// The power-off command.
 const POWEROFF: u8 = 0x34;
 
-/// Writes a byte register.
-fn write8(addr: usize, value: u8) {
-    // SAFETY: `addr` is a register of the UART or the GED, which QEMU's virt board maps at
-    // these physical addresses; direct-address mode makes them usable as-is.
-    unsafe { core::ptr::write_volatile(addr as *mut u8, value) }
-}
-
-/// Reads a byte register.
-fn read8(addr: usize) -> u8 {
-    // SAFETY: as for `write8`.
-    unsafe { core::ptr::read_volatile(addr as *const u8) }
-}
-
-/// Sends a byte, waiting a bounded number of polls for room.
-fn put(byte: u8) {
-    for _ in 0..100_000 {
-        if read8(LSR) & (1 << 5) != 0 {
-            break;
-        }
-    }
-    write8(THR, byte);
-}
 
 /// Called by the entry code.
 #[unsafe(no_mangle)]
 extern "C" fn probe_main() -> ! {
-    for &byte in b"setup-probe: loongarch-virt booted\r\n" {
-        put(byte);
-    }
-    write8(GED_SLEEP_CTL, POWEROFF);
+    uart16550::send(THR, LSR, b"setup-probe: loongarch-virt booted\r\n");
+    uart16550::write8(GED_SLEEP_CTL, POWEROFF);
     loop {
         core::hint::spin_loop();
     }
@@ -65,7 +44,7 @@ extern "C" fn probe_main() -> ! {
 
 #[panic_handler]
 fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
-    write8(GED_SLEEP_CTL, POWEROFF);
+    uart16550::write8(GED_SLEEP_CTL, POWEROFF);
     loop {
         core::hint::spin_loop();
     }
