@@ -223,12 +223,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.value = value;
         let mut enable = self.r.enable;
         if let Some(incr) = incr {
-            self.write_wait(
-                self.r.incr,
-                incr,
-                self.r.incr_ack,
-                bound,
-            )?;
+            self.write_wait(self.r.incr, incr, self.r.incr_ack, bound)?;
             enable |= self.r.auto_inc;
             // The hardware adds the period at every match: the upper word will move.
             self.upper = None;
@@ -281,9 +276,8 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     ///
     /// Errors: as [`try_shutdown`](Self::try_shutdown).
     pub fn resume(&mut self) -> Result<(), Error> {
-        self.mct.forget_owed(Self::gwstat(
-            self.r.l_ack | self.r.u_ack | self.r.incr_ack,
-        ));
+        self.mct
+            .forget_owed(Self::gwstat(self.r.l_ack | self.r.u_ack | self.r.incr_ack));
         // The registers may have lost their contents with the block's power.
         self.upper = None;
         self.live = true;

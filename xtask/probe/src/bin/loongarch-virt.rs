@@ -31,7 +31,6 @@ const GED_SLEEP_CTL: usize = 0x100e_001c;
 /// The power-off command.
 const POWEROFF: u8 = 0x34;
 
-
 /// Called by the entry code.
 #[unsafe(no_mangle)]
 extern "C" fn probe_main() -> ! {

@@ -31,7 +31,6 @@ const THR: usize = 0xb800_03f8;
 /// Line status register: bit 5 = transmit holding register empty.
 const LSR: usize = 0xb800_03fd;
 
-
 /// Ends QEMU with `status` (UHI `exit`: `sdbbp 1`, `$t9 = 1`; needs `-semihosting`).
 fn exit(status: u32) -> ! {
     // SAFETY: the UHI exit call; QEMU exits and it does not return.
