@@ -897,7 +897,7 @@ fn streams(
             dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
             mac,
             timers,
-            time: time,
+            time,
         };
         stream(&mut p, iface, sockets, h, port, 50_001, bytes, "jiffies")
     };
@@ -915,7 +915,7 @@ fn streams(
             dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
             mac,
             timers,
-            time: time,
+            time,
         };
         stream(&mut p, iface, sockets, h, port, 50_002, bytes, "rearm")
     };
@@ -933,7 +933,7 @@ fn streams(
             dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
             mac,
             timers,
-            time: time,
+            time,
         };
         stream(&mut p, iface, sockets, h, port, 50_003, bytes, "arm_once")
     };
@@ -955,7 +955,7 @@ fn streams(
             dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
             mac,
             timers,
-            time: time,
+            time,
         };
         stream(&mut p, iface, sockets, h, port, 50_004, bytes, "per_frame")
     };
