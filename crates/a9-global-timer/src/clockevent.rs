@@ -46,7 +46,7 @@
 //! | `ack`, periodic | 1 | 1 |
 //! | `shutdown` | 0 | 2 |
 
-use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Capabilities, Claim, ClockEvent, Error, RegisterBusExt};
 
 use crate::compare::{self, CompareRule, REARM_ATTEMPTS};
 use crate::regs::{self, CONTROL, INT_STATUS};
@@ -97,12 +97,12 @@ pub enum Mode {
 /// (only possible after [`GlobalTimer::load`] near the top); nothing is written.
 /// [`Error::Timeout`] under [`CompareRule::Equal`] when the counter passed the value at
 /// each of [`REARM_ATTEMPTS`] attempts (a broken bus; the comparator is left shut down).
-pub struct GtComparator<'a, B: RegisterBus<Word = u32>> {
+pub struct GtComparator<'a, B: Claim<Word = u32>> {
     gt: &'a GlobalTimer<B>,
     mode: Mode,
 }
 
-impl<'a, B: RegisterBus<Word = u32>> GtComparator<'a, B> {
+impl<'a, B: Claim<Word = u32>> GtComparator<'a, B> {
     pub(crate) fn new(gt: &'a GlobalTimer<B>) -> Self {
         let mut c = Self {
             gt,
@@ -138,7 +138,7 @@ impl<'a, B: RegisterBus<Word = u32>> GtComparator<'a, B> {
     /// Read `GT_COMP1:GT_COMP0` back (2 MMIO reads; in periodic mode it shows the
     /// auto-increment at work).
     pub fn read_compare(&self) -> u64 {
-        let bus = self.gt.bus();
+        let bus = self.gt.regs();
         let lo = bus.read_raw(regs::GT_COMP0);
         let hi = bus.read_raw(regs::GT_COMP1);
         (u64::from(hi) << 32) | u64::from(lo)
@@ -165,9 +165,14 @@ impl<'a, B: RegisterBus<Word = u32>> GtComparator<'a, B> {
     }
 
     /// The TRM's arming sequence; no read, never touches the event flag.
+    ///
+    /// Whether the comparator is enabled comes from [`mode`](Self::mode), not from the
+    /// control shadow: the comparator is handed out once, every change of its banked bits
+    /// goes through it, and `Off` is exactly "disabled" (no critical section to read it).
+    #[inline]
     fn program(&mut self, value: u64, period: Option<u32>) {
-        let bus = self.gt.bus();
-        if self.gt.banked() & COMP_ENABLE != 0 {
+        let bus = self.gt.regs();
+        if self.mode != Mode::Off {
             self.gt.write_banked(0);
         }
         bus.write_raw(regs::GT_COMP0, value as u32);
@@ -264,7 +269,7 @@ impl<'a, B: RegisterBus<Word = u32>> GtComparator<'a, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> ClockEvent for GtComparator<'_, B> {
+impl<B: Claim<Word = u32>> ClockEvent for GtComparator<'_, B> {
     /// At the counter's rate, deltas in `[1, u32::MAX]`, periodic, phase-locked and
     /// absolute: the comparator compares the counter [`GtCounter`] reads.
     fn capabilities(&self) -> Capabilities {
@@ -355,7 +360,7 @@ impl<B: RegisterBus<Word = u32>> ClockEvent for GtComparator<'_, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> Drop for GtComparator<'_, B> {
+impl<B: Claim<Word = u32>> Drop for GtComparator<'_, B> {
     /// Leaves the hardware quiet (as [`shutdown`](ClockEvent::shutdown)) and hands the
     /// comparator back to its [`GlobalTimer`].
     fn drop(&mut self) {
@@ -364,7 +369,7 @@ impl<B: RegisterBus<Word = u32>> Drop for GtComparator<'_, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> core::fmt::Debug for GtComparator<'_, B> {
+impl<B: Claim<Word = u32>> core::fmt::Debug for GtComparator<'_, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("GtComparator")
             .field("mode", &self.mode)

@@ -14,7 +14,7 @@
 //! | [`GtCounter::read_low`] | 1 | modulo 2^32 (wraps every 42.9 s at 100 MHz) |
 //! | [`GtCounter::read64`], [`Clocksource::read`], [`Monotonic::now`] | 3 (5 when a carry falls between the reads; at most 7) | yes |
 
-use hwtimer_core::{Clocksource, Continuous, Monotonic, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Claim, Clocksource, Continuous, Monotonic, RegisterBusExt};
 
 use crate::compare;
 use crate::{GlobalTimer, regs};
@@ -24,18 +24,18 @@ use crate::{GlobalTimer, regs};
 ///
 /// Monotonic as long as the hardware counter is: nothing stops it
 /// ([`GlobalTimer::stop`]) or loads it ([`GlobalTimer::load`]) while it is in use.
-pub struct GtCounter<'a, B: RegisterBus<Word = u32>> {
+pub struct GtCounter<'a, B: Claim<Word = u32>> {
     gt: &'a GlobalTimer<B>,
 }
 
-impl<B: RegisterBus<Word = u32>> Clone for GtCounter<'_, B> {
+impl<B: Claim<Word = u32>> Clone for GtCounter<'_, B> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: RegisterBus<Word = u32>> Copy for GtCounter<'_, B> {}
+impl<B: Claim<Word = u32>> Copy for GtCounter<'_, B> {}
 
-impl<'a, B: RegisterBus<Word = u32>> GtCounter<'a, B> {
+impl<'a, B: Claim<Word = u32>> GtCounter<'a, B> {
     pub(crate) fn new(gt: &'a GlobalTimer<B>) -> Self {
         Self { gt }
     }
@@ -45,7 +45,7 @@ impl<'a, B: RegisterBus<Word = u32>> GtCounter<'a, B> {
     /// [`HILOHI_MAX_READS`](compare::HILOHI_MAX_READS) (a broken bus: see
     /// [`compare::hi_lo_hi`]).
     pub fn read64(&self) -> u64 {
-        let bus = self.gt.bus();
+        let bus = self.gt.regs();
         compare::hi_lo_hi(
             || bus.read_raw(regs::GT_COUNTER1),
             || bus.read_raw(regs::GT_COUNTER0),
@@ -54,7 +54,7 @@ impl<'a, B: RegisterBus<Word = u32>> GtCounter<'a, B> {
 
     /// The low word, `GT_COUNTER0`: 1 MMIO read (on its own, consistent with no high word).
     pub fn read_low(&self) -> u32 {
-        self.gt.bus().read_raw(regs::GT_COUNTER0)
+        self.gt.regs().read_raw(regs::GT_COUNTER0)
     }
 
     /// The counter rate in Hz.
@@ -63,7 +63,7 @@ impl<'a, B: RegisterBus<Word = u32>> GtCounter<'a, B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> Clocksource for GtCounter<'_, B> {
+impl<B: Claim<Word = u32>> Clocksource for GtCounter<'_, B> {
     fn bits(&self) -> u32 {
         64
     }
@@ -78,9 +78,9 @@ impl<B: RegisterBus<Word = u32>> Clocksource for GtCounter<'_, B> {
 
 /// The counter advances at a fixed rate without software help once started (Linux:
 /// `CLOCK_SOURCE_IS_CONTINUOUS`).
-impl<B: RegisterBus<Word = u32>> Continuous for GtCounter<'_, B> {}
+impl<B: Claim<Word = u32>> Continuous for GtCounter<'_, B> {}
 
-impl<B: RegisterBus<Word = u32>> Monotonic for GtCounter<'_, B> {
+impl<B: Claim<Word = u32>> Monotonic for GtCounter<'_, B> {
     /// [`read64`](GtCounter::read64): 3 MMIO reads, no state.
     fn now(&self) -> u64 {
         self.read64()
@@ -92,7 +92,7 @@ impl<B: RegisterBus<Word = u32>> Monotonic for GtCounter<'_, B> {
     // its time, so an `Alarm` programs any deadline in one step.
 }
 
-impl<B: RegisterBus<Word = u32>> core::fmt::Debug for GtCounter<'_, B> {
+impl<B: Claim<Word = u32>> core::fmt::Debug for GtCounter<'_, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("GtCounter")
             .field("freq_hz", &self.gt.freq_hz())

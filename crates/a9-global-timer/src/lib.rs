@@ -127,7 +127,7 @@ pub mod sim;
 use core::cell::Cell;
 
 use critical_section::Mutex;
-use hwtimer_core::{Error, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Claim, Error, RegisterBusExt};
 
 pub use clockevent::{GtComparator, Mode};
 pub use clocksource::GtCounter;
@@ -223,25 +223,33 @@ struct Shadow {
 /// On a multi-core system each core creates its own `GlobalTimer` over the same window:
 /// its banked registers are its own. One core starts the counter; the others find it
 /// running at [`new`](Self::new) and keep it so.
-pub struct GlobalTimer<B: RegisterBus<Word = u32>> {
+pub struct GlobalTimer<B: Claim<Word = u32>> {
     bus: B,
+    /// The block, taken once from `bus` ([`Claim`]): each access is the bare load or store.
+    regs: B::Block<{ regs::WINDOW_LEN }>,
     config: Config,
     freq_hz: u32,
     shadow: Mutex<Cell<Shadow>>,
 }
 
-impl<B: RegisterBus<Word = u32>> GlobalTimer<B> {
+impl<B: Claim<Word = u32>> GlobalTimer<B> {
     /// Take over the block through `bus` (a window starting at the global timer, offset
     /// 0x200 of the MPCore private region): **1 read** (`GT_CONTROL`), no write. A counter
-    /// already running (started by a boot loader or another core) keeps running.
+    /// already running (started by a boot loader or another core) keeps running. The
+    /// [`WINDOW_LEN`](regs::WINDOW_LEN) bytes of the block are claimed from `bus` once
+    /// ([`Claim::claim`]), so no later access checks the window again.
     ///
-    /// Errors: [`Error::InvalidConfig`] when the configuration has no exact rate (see
+    /// Errors: [`Error::InvalidConfig`] when `bus` does not cover the block's
+    /// [`WINDOW_LEN`](regs::WINDOW_LEN) bytes, when the configuration has no exact rate (see
     /// [`Config::tick_hz`]), or when the counter already runs with another prescaler than
     /// [`Config::prescaler`] (its rate would not be the one configured). A block that reads
     /// all ones looks like the latter unless the prescaler is configured as 0xFF.
     pub fn new(bus: B, config: Config) -> Result<Self, Error> {
         let freq_hz = config.tick_hz()?;
-        let found = bus.read(GT_CONTROL);
+        let regs = bus
+            .claim::<{ regs::WINDOW_LEN }>(0)
+            .ok_or(Error::InvalidConfig)?;
+        let found = regs.read(GT_CONTROL);
         let prescaler = u32::from(config.prescaler);
         let running = found.is_set(CONTROL::TIMER_ENABLE);
         if running && found.read(CONTROL::PRESCALER) != prescaler {
@@ -253,6 +261,7 @@ impl<B: RegisterBus<Word = u32>> GlobalTimer<B> {
         }
         Ok(Self {
             bus,
+            regs,
             config,
             freq_hz,
             shadow: Mutex::new(Cell::new(Shadow {
@@ -277,6 +286,12 @@ impl<B: RegisterBus<Word = u32>> GlobalTimer<B> {
     /// breaks its shadow).
     pub fn bus(&self) -> &B {
         &self.bus
+    }
+
+    /// The claimed block the parts access (crate-internal).
+    #[inline(always)]
+    pub(crate) fn regs(&self) -> &B::Block<{ regs::WINDOW_LEN }> {
+        &self.regs
     }
 
     /// Give the bus back.
@@ -318,8 +333,8 @@ impl<B: RegisterBus<Word = u32>> GlobalTimer<B> {
         if self.is_running() {
             return Err(Error::InvalidConfig);
         }
-        self.bus.write_raw(regs::GT_COUNTER0, value as u32);
-        self.bus.write_raw(regs::GT_COUNTER1, (value >> 32) as u32);
+        self.regs.write_raw(regs::GT_COUNTER0, value as u32);
+        self.regs.write_raw(regs::GT_COUNTER1, (value >> 32) as u32);
         Ok(())
     }
 
@@ -354,11 +369,6 @@ impl<B: RegisterBus<Word = u32>> GlobalTimer<B> {
         critical_section::with(|cs| self.shadow.borrow(cs).get())
     }
 
-    /// This core's banked control bits as last written.
-    pub(crate) fn banked(&self) -> u32 {
-        self.shadow_get().banked
-    }
-
     /// Write this core's banked control bits (keeping the shared ones): 1 write.
     pub(crate) fn write_banked(&self, banked: u32) {
         self.update(|s| s.banked = banked & CONTROL_BANKED);
@@ -381,12 +391,12 @@ impl<B: RegisterBus<Word = u32>> GlobalTimer<B> {
             let mut s = cell.get();
             f(&mut s);
             cell.set(s);
-            self.bus.write_raw(GT_CONTROL, s.shared | s.banked);
+            self.regs.write_raw(GT_CONTROL, s.shared | s.banked);
         })
     }
 }
 
-impl<B: RegisterBus<Word = u32> + core::fmt::Debug> core::fmt::Debug for GlobalTimer<B> {
+impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for GlobalTimer<B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let s = self.shadow_get();
         f.debug_struct("GlobalTimer")

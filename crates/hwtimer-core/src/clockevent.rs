@@ -425,6 +425,38 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
         self.arm(deadline, wait)
     }
 
+    /// Arm for `deadline` as the timer queue does ([`set_deadline_or_min`]'s rule, without
+    /// the plan): `now` is a time-base reading the caller made just before, or `None`.
+    ///
+    /// An [absolute](Self::is_absolute) alarm on a time base that needs no reads to keep its
+    /// time ([`max_idle_ticks`](Monotonic::max_idle_ticks) `u64::MAX`, a 64-bit counter)
+    /// writes the deadline to the channel and reads nothing: a value already reached fires as
+    /// soon as possible by [`set_compare`](ClockEvent::set_compare)'s contract, and a wait of
+    /// any length is one step. Otherwise the wait is measured from `now` (read here when
+    /// `None`); a reading the caller made earlier only makes the wait longer, never early.
+    ///
+    /// [`set_deadline_or_min`]: Self::set_deadline_or_min
+    #[inline]
+    pub(crate) fn arm_at(&mut self, deadline: u64, now: Option<u64>) -> Result<(), Error> {
+        if self.absolute && self.time.max_idle_ticks() == u64::MAX {
+            return match self.event.set_compare(deadline) {
+                Ok(()) => {
+                    self.mode = Mode::Oneshot { deadline };
+                    Ok(())
+                }
+                Err(e) => {
+                    self.mode = Mode::Idle;
+                    Err(e)
+                }
+            };
+        }
+        let now = match now {
+            Some(now) => now,
+            None => self.time.now(),
+        };
+        self.arm(deadline, deadline.saturating_sub(now)).map(|_| ())
+    }
+
     /// Fire `delta` time-base ticks from now (a relative deadline).
     pub fn set_delta(&mut self, delta: u64) -> Result<Programmed, Error> {
         let now = self.time.now();

@@ -631,6 +631,12 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
     /// that already passed is reported (`Ok(false)`: the caller must expire timers first)
     /// instead of being armed at `min_delta`; strict calls always program.
     fn reprogram(&mut self, strict: bool) -> Result<bool, QueueError> {
+        self.reprogram_at(strict, None)
+    }
+
+    /// [`reprogram`](Self::reprogram) with `now`, a time-base reading just made (or `None`),
+    /// for the alarm to measure a relative wait from instead of reading the time again.
+    fn reprogram_at(&mut self, strict: bool, now: Option<u64>) -> Result<bool, QueueError> {
         let next = self.queue.next_deadline();
         if next == self.armed_for && !strict {
             return Ok(true);
@@ -653,9 +659,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
                 Err(e) => Err(QueueError::Hardware(e)),
             },
             Some(at) => {
-                self.alarm
-                    .set_deadline_or_min(at)
-                    .map_err(QueueError::Hardware)?;
+                self.alarm.arm_at(at, now).map_err(QueueError::Hardware)?;
                 self.armed_for = Some(at);
                 Ok(true)
             }
@@ -809,9 +813,9 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// Queue an idle timer `delta` ticks from now. Errors as [`start`](Self::start).
     pub fn start_after(&self, id: TimerId, delta: u64) -> Result<(), QueueError> {
         self.with(|i| {
-            let at = i.alarm.time().now().saturating_add(delta);
-            i.queue.start(id, at)?;
-            i.reprogram(false).map(|_| ())
+            let now = i.alarm.time().now();
+            i.queue.start(id, now.saturating_add(delta))?;
+            i.reprogram_at(false, Some(now)).map(|_| ())
         })?
     }
 

@@ -413,3 +413,79 @@ fn the_stack_on_interrupt_needs_does_not_grow_with_the_capacity() {
         "{small} bytes at N = 16, {large} bytes at N = 4096"
     );
 }
+
+/// A time base that counts its readings.
+struct CountingTime<'a> {
+    inner: &'a Extended<SimCounter>,
+    reads: std::cell::Cell<u32>,
+}
+
+impl Monotonic for &CountingTime<'_> {
+    fn now(&self) -> u64 {
+        self.reads.set(self.reads.get() + 1);
+        self.inner.now()
+    }
+    fn freq_hz(&self) -> u32 {
+        self.inner.freq_hz()
+    }
+    fn max_idle_ticks(&self) -> u64 {
+        self.inner.max_idle_ticks()
+    }
+}
+
+/// Arming the queue reads the time base only where the queue itself needs the time: an
+/// absolute alarm on a 64-bit time base gets the deadline as its compare value with no
+/// reading (`start`: none; `start_after`: the one that makes the deadline), and a relative
+/// alarm measures its wait from the reading `start_after` just made. Either way the timer
+/// fires at its deadline, never early.
+#[test]
+fn arming_reads_the_time_base_only_where_the_queue_needs_it() {
+    for absolute in [true, false] {
+        let (rig, event) = rig(4);
+        let event = if absolute {
+            event.with_absolute()
+        } else {
+            event
+        };
+        let counting: &'static CountingTime<'static> = Box::leak(Box::new(CountingTime {
+            inner: rig.time,
+            reads: std::cell::Cell::new(0),
+        }));
+        let alarm = Alarm::new(event, counting).unwrap();
+        assert_eq!(alarm.is_absolute(), absolute);
+        let t: HrTimers<_, &CountingTime<'static>, 2> = HrTimers::new(alarm);
+        let a = t.alloc().unwrap();
+        let b = t.alloc().unwrap();
+
+        counting.reads.set(0);
+        let deadline = rig.time.now() + 1_000;
+        t.start(a, deadline).unwrap();
+        assert_eq!(
+            counting.reads.get(),
+            u32::from(!absolute),
+            "start, absolute {absolute}"
+        );
+        if absolute {
+            assert_eq!(rig.probe.last_delta(), Some(deadline), "the compare value");
+        }
+        assert!(t.cancel(a));
+
+        counting.reads.set(0);
+        let before = rig.time.now();
+        t.start_after(b, 500).unwrap();
+        assert_eq!(counting.reads.get(), 1, "start_after, absolute {absolute}");
+        let due = t.deadline(b).unwrap();
+        assert!(due >= before + 500);
+        let fired = rig.probe.advance_to_fire().unwrap();
+        let mut ran = None;
+        t.on_interrupt(|id, now| {
+            ran = Some((id, now));
+            Restart::No
+        })
+        .unwrap();
+        let (id, now) = ran.expect("the timer ran");
+        assert_eq!(id, b);
+        assert!(now >= due, "early: {now} < {due}");
+        let _ = fired;
+    }
+}

@@ -164,7 +164,7 @@
 //!
 //! ```text
 //! cargo xtask qemu npcm750-net
-//! bench: stmmac-coalesce/qemu_tx_insns_per_frame = 416 insns   (was 613)
+//! bench: stmmac-coalesce/qemu_tx_insns_per_frame = 369 insns   (was 613; 405 before the timer-start work)
 //! bench: stmmac-coalesce/qemu_rx_insns_per_frame = 277 insns   (was 421)
 //! ```
 //!
@@ -179,7 +179,7 @@
 //! | IC rule: `ic_decision`'s `count % tx_frames` (the A9 has no divide instruction: a library call), `on_xmit`, `arm` not inlined | ~70 | ~15 |
 //! | "is the cleanup timer queued?" on every frame: `HrTimers::is_queued`, a critical section | ~45 | 0: the ring's own record (`armed`), re-read from the timer in `service` |
 //! | descriptor words 1–3, `dma_wmb`, OWN, `wmb`, doorbell (its `Mmio` window check: 4), statistics | ~100 | ~95 |
-//! | **starting the cleanup timer**, 0.5 times per frame here: `now()` + `HrTimers::start` (two critical sections) before, `HrTimers::start_after` (one) after; the heap push, `Alarm` and the comparator programming | ~200 | **~176** |
+//! | **starting the cleanup timer**, 0.5 times per frame here: `now()` + `HrTimers::start` (two critical sections) before, `HrTimers::start_after` (one) after; the heap push, `Alarm` and the comparator programming | ~200 | **~176**; ~119 now (below) |
 //! | the firmware's GMAC interrupt handler (QEMU raises TI inside the doorbell write) and the probe's own reading | ~60 | 0 (left out of the measurement) |
 //!
 //! | RX | before | after |
@@ -190,16 +190,37 @@
 //! | refill on drop (words 1–3, `dma_wmb`, OWN; DIC rule) | ~145 | ~100 (one step per descriptor) |
 //! | the probe's own readings (three spans) | ~20 | 0 (left out) |
 //!
-//! What stays, and why: **the cleanup timer's start** (~350 instructions each time, in
-//! hwtimer-core's queue and `Alarm` and the board's comparator driver, not in this crate)
-//! is the ArmOnce contract itself: a frame without IC while the timer is idle must arm it
-//! before its descriptor is handed over. In this stream TSQ lets only two frames be in
-//! flight, so every second frame opens a new window (`qemu_stream_timer_programs_per_frame_arm_once
-//! = 0.500`); under load the timer stays queued and a frame pays nothing for it. Without
-//! the starts, TX is ~240 per frame. The barriers (`dmb oshst` + `dsb st` per frame sent,
-//! `dmb oshst` + `dmb osh` per frame received) are one instruction each and what the DMA
-//! ordering needs ([`barrier`]); the doorbell's `Mmio` window check is 4 instructions per
-//! frame sent and none per frame received (the RX poll demand is issued once per batch).
+//! What stays, and why: **the cleanup timer's start** is the ArmOnce contract itself: a
+//! frame without IC while the timer is idle must arm it before its descriptor is handed
+//! over. In this stream TSQ lets only two frames be in flight, so every second frame opens a
+//! new window (`qemu_stream_timer_programs_per_frame_arm_once = 0.500`); under load the
+//! timer stays queued and a frame pays nothing for it. Without the starts, TX is ~240 per
+//! frame. The barriers (`dmb oshst` + `dsb st` per frame sent, `dmb oshst` + `dmb osh` per
+//! frame received) are one instruction each and what the DMA ordering needs ([`barrier`]);
+//! the doorbell's `Mmio` window check is 4 instructions per frame sent and none per frame
+//! received (the RX poll demand is issued once per batch).
+//!
+//! The start itself (`QueueTimer::start_after` -> hwtimer-core `HrTimers::start_after` ->
+//! the queue's reprogramming -> `Alarm` -> the Cortex-A9 global timer's `set_compare`, from
+//! the `a9-global-timer` crate), per start, traced one instruction per TB (`-accel
+//! tcg,one-insn-per-tb=on -d exec,nochain -dfilter` over those functions, each call from
+//! entry to return, 175 starts in the run):
+//!
+//! | timer start | before | after |
+//! |---|---|---|
+//! | `HrTimers::start_after`: critical section, reading the time (hi-lo-hi), the `Result` plumbing | 66 + 20 | 78 (the read inline, bare loads) |
+//! | heap push (`TimerQueue::push`) | 45 | 45 |
+//! | reprogramming: next deadline, `armed_for` | 45 | 54 (the alarm's arm inline) |
+//! | `Alarm::set_deadline_or_min`: **reading the time again** (hi-lo-hi) and planning a step | 54 + 20 | 0: an absolute alarm on a 64-bit time base writes the deadline as the compare value (`Alarm::arm_at`) |
+//! | comparator: `set_compare`, `program`, the control shadow (**a second critical section** to read whether the comparator is enabled), the count | 63 | 35 (enabled is the comparator's own mode; one critical section) |
+//! | critical sections (acquire + release) | 3 × ~13 | 2 × 13 |
+//! | **total** | **351** | **238** |
+//!
+//! The board's hand-written global-timer code cost 405 per frame; on the
+//! `a9-global-timer` crate as it was (window checked per access, two critical sections per
+//! arm) 425; now 369. What is left of the 300 target is the queue's own generic work
+//! (about 180 of the 238: the critical section, the `Result<(), QueueError>` returned
+//! through memory, the heap push, the reprogramming decision), half of it per frame here.
 //!
 //! # Modules
 //!

@@ -23,6 +23,8 @@
 //! * `cs` (those three architectures): the `critical-section` implementation every board
 //!   installs with [`critical_section_impl!`]: interrupts off, the restore state a `bool`
 //!   (whether they were on), so nested sections need no counter;
+//! * [`counted`]: [`Counted`](counted::Counted), a clockevent wrapper that counts its
+//!   programmings (the "armed once" figures of the npcm750 boards);
 //! * [`wakes`]: the wake-up statistics the async firmware prints (never early, how late).
 //!
 //! The arithmetic of [`icount`] has host unit tests: `cargo test -p fw-common` in
@@ -36,6 +38,7 @@
 #![cfg_attr(target_arch = "mips", feature(asm_experimental_arch))]
 
 pub mod cell;
+pub mod counted;
 pub mod fw_cfg;
 pub mod icount;
 pub mod mmio;

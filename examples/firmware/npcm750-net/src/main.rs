@@ -1,7 +1,7 @@
 //! TCP/IP over `stmmac-coalesce` on QEMU's `npcm750-evb`, against QEMU's user-mode network.
 //!
-//! The same board as `npcm750` (GMAC0 at 0xf080_2000, the Cortex-A9 global timer, the
-//! MPCore GIC), with smoltcp on top of the driver's `smoltcp::phy::Device`. Bring-up: DMA
+//! The same board as `npcm750` (GMAC0 at 0xf080_2000, the Cortex-A9 global timer through the
+//! `a9-global-timer` crate, the MPCore GIC), with smoltcp on top of the driver's `smoltcp::phy::Device`. Bring-up: DMA
 //! soft reset, PHY autonegotiation over the driver's MDIO (QEMU resolves 1000/full), rings
 //! over `DmaMemory` statics (TX: 32 descriptors of 1536 bytes, filled in place by smoltcp;
 //! RX: 48 descriptors of 512 bytes, so full-size segments span three descriptors and are
@@ -55,15 +55,15 @@
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use a9_global_timer::{GlobalTimer, GtComparator, GtCounter, regs as gt_regs};
 use core::cell::Cell;
 use fw_common::arm::gic::{self, Gic};
 use fw_common::arm::npcm7xx::Uart0;
 use fw_common::arm::pmu;
 use fw_common::arm::{self};
+use fw_common::counted::Counted;
 use fw_common::{StaticCell, mmio, println};
-use hwtimer_core::{
-    Capabilities, ClockEvent, Clocksource, Continuous, HrTimers, Mmio, Monotonic, Restart,
-};
+use hwtimer_core::{Clocksource, Continuous, HrTimers, Mmio, Monotonic, Restart};
 use smoltcp::iface::{Config, Interface, SocketHandle, SocketSet, SocketStorage};
 use smoltcp::phy::ChecksumCapabilities;
 use smoltcp::socket::{dhcpv4, icmp, tcp};
@@ -93,20 +93,11 @@ const MAC: [u8; 6] = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
 const GATEWAY: Ipv4Address = Ipv4Address::new(10, 0, 2, 2);
 
 /// MPCore private region: GIC CPU interface +0x100, global timer +0x200, distributor +0x1000.
-const MPCORE_BASE: usize = 0xf03f_e000;
+const MPCORE_BASE: usize = gt_regs::NPCM750_MPCORE_BASE;
 const GIC_CPU: usize = MPCORE_BASE + 0x100;
 const GIC_DIST: usize = MPCORE_BASE + 0x1000;
-const GT_BASE: usize = MPCORE_BASE + 0x200;
-const GT_COUNTER_LO: usize = GT_BASE;
-const GT_COUNTER_HI: usize = GT_BASE + 0x04;
-const GT_CONTROL: usize = GT_BASE + 0x08;
-const GT_INT_STATUS: usize = GT_BASE + 0x0c;
-const GT_COMPARATOR_LO: usize = GT_BASE + 0x10;
-const GT_COMPARATOR_HI: usize = GT_BASE + 0x14;
-const GT_CONTROL_TIMER_ENABLE: u32 = 1 << 0;
-const GT_CONTROL_COMP_ENABLE: u32 = 1 << 1;
 /// Global-timer rate under QEMU at prescaler 0.
-const GT_HZ: u32 = 100_000_000;
+const GT_HZ: u32 = gt_regs::QEMU_INPUT_HZ;
 const TICKS_PER_MS: u64 = GT_HZ as u64 / 1000;
 
 /// Ring sizes: the seed's 32-descriptor TX ring of full-frame buffers; 48 RX descriptors of
@@ -195,90 +186,22 @@ fw_common::arm_board! {
 
 fw_common::critical_section_impl!();
 
-/// The 64-bit global-timer counter (high, low, high until stable).
-fn gt_read() -> u64 {
-    loop {
-        // SAFETY: the global-timer counter registers; reading has no side effect.
-        let (hi, lo, hi2) = unsafe {
-            (
-                mmio::read32(GT_COUNTER_HI),
-                mmio::read32(GT_COUNTER_LO),
-                mmio::read32(GT_COUNTER_HI),
-            )
-        };
-        if hi == hi2 {
-            return (u64::from(hi) << 32) | u64::from(lo);
-        }
-    }
-}
-
-/// The global timer as the time base.
-#[derive(Clone, Copy, Debug)]
-struct GtTime;
-
-impl Monotonic for GtTime {
-    fn now(&self) -> u64 {
-        gt_read()
-    }
-    fn freq_hz(&self) -> u32 {
-        GT_HZ
-    }
-}
+/// The global timer's register window, as the driver sees it.
+type Bus = Mmio<u32>;
+/// The global timer's 64-bit counter: the time base of the queue, smoltcp and the streams.
+type Time = GtCounter<'static, Bus>;
+/// This core's global-timer comparator as a oneshot clockevent on the same counter,
+/// counting its programmings in [`GT_PROGRAMS`]. Its interrupt (GIC ID 27) is left disabled
+/// in the GIC: the main loop polls the event flag through `HrTimers::on_interrupt` (a poll
+/// on an idle comparator is a spurious call, one MMIO read).
+type GtEvent = Counted<GtComparator<'static, Bus>>;
 
 /// Global-timer comparator programmings so far.
 static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
+/// The global-timer driver, `'static` so its parts can live in the timer queue.
+static GT: StaticCell<GlobalTimer<Bus>> = StaticCell::new();
 
-/// The global-timer comparator as a oneshot clockevent on the same counter. Its interrupt
-/// is left disabled in the GIC: the main loop polls the event flag through
-/// `HrTimers::on_interrupt` (a poll on an idle comparator is a spurious call, one MMIO read).
-#[derive(Debug)]
-struct GtEvent;
-
-impl GtEvent {
-    fn control(value: u32) {
-        // SAFETY: the global-timer control register (timer enable kept set); CPU0 only.
-        unsafe { mmio::write32(GT_CONTROL, GT_CONTROL_TIMER_ENABLE | value) };
-    }
-}
-
-impl ClockEvent for GtEvent {
-    fn capabilities(&self) -> Capabilities {
-        Capabilities::new(GT_HZ, 1, u64::from(u32::MAX)).with_phase_locked()
-    }
-    fn set_next_event(&mut self, delta: u64) -> Result<(), hwtimer_core::Error> {
-        if !(1..=u64::from(u32::MAX)).contains(&delta) {
-            return Err(hwtimer_core::Error::InvalidConfig);
-        }
-        Self::control(0);
-        let at = gt_read().saturating_add(delta);
-        // SAFETY: the comparator registers of CPU0's global-timer bank.
-        unsafe {
-            mmio::write32(GT_COMPARATOR_LO, at as u32);
-            mmio::write32(GT_COMPARATOR_HI, (at >> 32) as u32);
-        }
-        Self::control(GT_CONTROL_COMP_ENABLE);
-        GT_PROGRAMS.store(
-            GT_PROGRAMS.load(Ordering::Relaxed).wrapping_add(1),
-            Ordering::Relaxed,
-        );
-        Ok(())
-    }
-    fn shutdown(&mut self) {
-        Self::control(0);
-    }
-    fn ack(&mut self) -> bool {
-        // SAFETY: the event flag of CPU0's bank; reading has no effect.
-        let fired = unsafe { mmio::read32(GT_INT_STATUS) } & 1 != 0;
-        if fired {
-            Self::control(0);
-            // SAFETY: as above; W1C of the event flag.
-            unsafe { mmio::write32(GT_INT_STATUS, 1) };
-        }
-        fired
-    }
-}
-
-type Timers = HrTimers<GtEvent, GtTime, 8>;
+type Timers = HrTimers<GtEvent, Time, 8>;
 type Mac = Dwmac<Mmio<u32>>;
 static TIMERS: StaticCell<Timers> = StaticCell::new();
 
@@ -349,14 +272,21 @@ fn instant(ticks: u64) -> Instant {
 /// The pre-seed cleanup timer: a `timer_list` on a HZ = 100 jiffies clock. Its time is
 /// the global timer in 10 ms ticks; the main loop fires it at the first tick boundary at or
 /// after its deadline ([`Phase::poll`]), as the jiffies timer wheel does.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct JiffyTimer {
     deadline: Cell<Option<u64>>,
+    time: Time,
 }
 
 impl JiffyTimer {
-    fn jiffies() -> u64 {
-        gt_read() / JIFFY_TICKS
+    fn new(time: Time) -> Self {
+        Self {
+            deadline: Cell::new(None),
+            time,
+        }
+    }
+    fn jiffies(&self) -> u64 {
+        self.time.now() / JIFFY_TICKS
     }
 }
 
@@ -365,7 +295,7 @@ impl CleanupTimer for JiffyTimer {
         100
     }
     fn now(&self) -> u64 {
-        Self::jiffies()
+        self.jiffies()
     }
     fn is_queued(&self) -> bool {
         self.deadline.get().is_some()
@@ -384,7 +314,7 @@ impl CleanupTimer for JiffyTimer {
 }
 
 /// The hrtimer cleanup timer: a slot of the global-timer queue.
-type HrTimer = QueueTimer<'static, GtEvent, GtTime, 8>;
+type HrTimer = QueueTimer<'static, GtEvent, Time, 8>;
 
 /// What a phase's cleanup timer needs from the main loop.
 trait Expire: CleanupTimer + Sized {
@@ -409,7 +339,7 @@ impl Expire for HrTimer {
 
 impl Expire for JiffyTimer {
     fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, _timers: &Timers) {
-        let now = JiffyTimer::jiffies();
+        let now = tx.timer().jiffies();
         if tx.timer().deadline.get().is_some_and(|d| now >= d) {
             tx.timer().deadline.set(None);
             if let Restart::At(at) = tx.on_timer(mac, now) {
@@ -424,13 +354,14 @@ struct Phase<'r, T: Expire> {
     dev: Device<'r, Mmio<u32>, T, Coherent>,
     mac: &'r Mac,
     timers: &'static Timers,
+    time: Time,
 }
 
 impl<T: Expire> Phase<'_, T> {
     /// One round of the main loop: smoltcp, then the TX cleanup paths (the DMA interrupt's
     /// events, as NAPI would, and the cleanup timer).
     fn poll(&mut self, iface: &mut Interface, sockets: &mut SocketSet<'_>) {
-        let now = gt_read();
+        let now = self.time.now();
         iface.poll(instant(now), &mut self.dev, sockets);
         let events = DmaEvents(EVENTS.swap(0, Ordering::Relaxed));
         let mac = self.mac;
@@ -523,10 +454,19 @@ fn net() -> Result<bool, Error> {
     // SAFETY: the GMAC0 register block; this firmware is its only user.
     let mac: Mac = Dwmac::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) });
     println!(Uart0, "GMAC0 VERSION = {:#010x}", mac.version());
-    GtEvent::control(0);
+    // SAFETY: the global timer window of this SoC's MPCore region; this firmware is its only
+    // user and only CPU0 runs it (its banked comparator registers are CPU0's).
+    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
+    // QEMU's rate and compare rule: QEMU reports the CPU as r0p0 but compares `>=` (the
+    // r2p0+ rule; see the a9-global-timer crate's `CompareRule`), so an arm writes the
+    // deadline and reads nothing back. The npcm750 board runs the r0p0 rule's checks.
+    let gt: &'static GlobalTimer<Bus> =
+        GT.init(GlobalTimer::new(bus, a9_global_timer::Config::qemu())?);
+    gt.start();
+    let time = gt.counter();
     GIC.init();
     GIC.enable(IRQ_GMAC0, 0xa0, 1);
-    let alarm = hwtimer_core::Alarm::new(GtEvent, GtTime)?;
+    let alarm = hwtimer_core::Alarm::new(Counted::new(gt.comparator()?, &GT_PROGRAMS), time)?;
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
 
     // ---- The PHY: autonegotiation over this crate's MDIO, the MAC set from the result ----
@@ -575,19 +515,20 @@ fn net() -> Result<bool, Error> {
         dev: Device::new(&mac, &mut tx, &mut rx, next_scratch()?).with_probe(insns),
         mac: &mac,
         timers,
+        time,
     };
 
     let mut config = Config::new(HardwareAddress::Ethernet(EthernetAddress(MAC)));
     config.random_seed = u64::from(pmu::cycles()) ^ 0x5eed_0002;
-    let mut iface = Interface::new(config, &mut phase.dev, instant(gt_read()));
+    let mut iface = Interface::new(config, &mut phase.dev, instant(time.now()));
     let storage = SOCKETS.init([const { SocketStorage::EMPTY }; 8]);
     let mut sockets = SocketSet::new(&mut storage[..]);
 
     // DHCP.
     let dhcp = sockets.add(dhcpv4::Socket::new());
-    let deadline = gt_read() + STEP_TIMEOUT_S * 1000 * TICKS_PER_MS;
+    let deadline = time.now() + STEP_TIMEOUT_S * 1000 * TICKS_PER_MS;
     let mut lease = None;
-    while lease.is_none() && gt_read() < deadline {
+    while lease.is_none() && time.now() < deadline {
         phase.poll(&mut iface, &mut sockets);
         if let Some(dhcpv4::Event::Configured(c)) = sockets.get_mut::<dhcpv4::Socket>(dhcp).poll() {
             iface.update_ip_addrs(|a| {
@@ -650,6 +591,7 @@ fn net() -> Result<bool, Error> {
             &mac,
             link,
             timers,
+            time,
             &mut iface,
             &mut sockets,
             port,
@@ -675,10 +617,10 @@ fn ping<T: Expire>(
         .get_mut::<icmp::Socket>(h)
         .bind(icmp::Endpoint::Ident(IDENT))
         .map_err(|_| Error::RingSize)?;
-    let t0 = gt_read();
+    let t0 = phase.time.now();
     let deadline = t0 + STEP_TIMEOUT_S * 1000 * TICKS_PER_MS;
     let mut sent = false;
-    while gt_read() < deadline {
+    while phase.time.now() < deadline {
         phase.poll(iface, sockets);
         let s = sockets.get_mut::<icmp::Socket>(h);
         if !sent && s.can_send() {
@@ -701,7 +643,7 @@ fn ping<T: Expire>(
                 .is_some_and(|r| {
                     matches!(r, Icmpv4Repr::EchoReply { ident: IDENT, seq_no: 1, data } if data == payload)
                 });
-            let us = (gt_read() - t0) / (TICKS_PER_MS / 1000);
+            let us = (phase.time.now() - t0) / (TICKS_PER_MS / 1000);
             println!(
                 Uart0,
                 "icmp: echo reply from {from} seq=1 ({} payload bytes, {us} us guest time): {}",
@@ -764,12 +706,12 @@ fn echo_server<T: Expire>(
     let mut line = [0u8; 64];
     let mut line_len = 0usize;
     let mut ctrl_seen = false;
-    let mut last_activity = gt_read();
+    let mut last_activity = phase.time.now();
     let idle = IDLE_TIMEOUT_S * 1000 * TICKS_PER_MS;
     let mut tmp = [0u8; 2048];
     loop {
         phase.poll(iface, sockets);
-        let now = gt_read();
+        let now = phase.time.now();
         for ((h, open), counted) in handles.iter().zip(open.iter_mut()).zip(counted.iter_mut()) {
             let Some(h) = *h else { continue };
             let s = sockets.get_mut::<tcp::Socket>(h);
@@ -918,6 +860,7 @@ fn streams(
     mac: &Mac,
     link: LinkState,
     timers: &'static Timers,
+    time: Time,
     iface: &mut Interface,
     sockets: &mut SocketSet<'_>,
     port: u16,
@@ -948,12 +891,13 @@ fn streams(
             1,
             seed,
             TimerStrategy::RearmEveryPacket,
-            JiffyTimer::default(),
+            JiffyTimer::new(time),
         )?;
         let mut p = Phase {
             dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
             mac,
             timers,
+            time,
         };
         stream(&mut p, iface, sockets, h, port, 50_001, bytes, "jiffies")
     };
@@ -971,6 +915,7 @@ fn streams(
             dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
             mac,
             timers,
+            time,
         };
         stream(&mut p, iface, sockets, h, port, 50_002, bytes, "rearm")
     };
@@ -988,6 +933,7 @@ fn streams(
             dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
             mac,
             timers,
+            time,
         };
         stream(&mut p, iface, sockets, h, port, 50_003, bytes, "arm_once")
     };
@@ -1009,6 +955,7 @@ fn streams(
             dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
             mac,
             timers,
+            time,
         };
         stream(&mut p, iface, sockets, h, port, 50_004, bytes, "per_frame")
     };
@@ -1123,7 +1070,7 @@ fn stream<T: Expire>(
         println!(Uart0, "stream {name}: connect refused");
         return out;
     }
-    let deadline = gt_read() + STEP_TIMEOUT_S * 1000 * TICKS_PER_MS * 6;
+    let deadline = p.time.now() + STEP_TIMEOUT_S * 1000 * TICKS_PER_MS * 6;
     let mut chunk = [0u8; 1024];
     let mut sent = 0u32;
     let mut start: Option<u64> = None;
@@ -1134,11 +1081,11 @@ fn stream<T: Expire>(
         GT_PROGRAMS.load(Ordering::Relaxed),
     );
     let dev0 = p.dev.stats();
-    while gt_read() < deadline {
+    while p.time.now() < deadline {
         p.poll(iface, sockets);
         let s = sockets.get_mut::<tcp::Socket>(h);
         if start.is_none() && s.state() == tcp::State::Established {
-            start = Some(gt_read());
+            start = Some(p.time.now());
         }
         while sent < bytes && s.can_send() {
             let n = (bytes - sent).min(chunk.len() as u32) as usize;
@@ -1151,7 +1098,7 @@ fn stream<T: Expire>(
             }
         }
         if sent == bytes && s.send_queue() == 0 && end.is_none() {
-            end = Some(gt_read());
+            end = Some(p.time.now());
             s.close();
         }
         if end.is_some() && !s.is_open() {

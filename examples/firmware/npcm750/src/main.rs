@@ -77,11 +77,11 @@ use fw_common::arm::gic::{self, Gic};
 use fw_common::arm::npcm7xx::Uart0;
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
+use fw_common::counted::Counted;
 use fw_common::icount::Bound;
 use fw_common::{CsCell, StaticCell, println};
 use hwtimer_core::{
-    Capabilities, ClockEvent, Clocksource, Continuous, HrTimers, Mmio, Monotonic, RegisterBus,
-    Restart, Stopwatch, TimerId,
+    Clocksource, Continuous, HrTimers, Mmio, Monotonic, RegisterBus, Restart, Stopwatch, TimerId,
 };
 use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::phy::{Advertise, Phy};
@@ -199,42 +199,9 @@ type Bus = Mmio<u32>;
 /// so far. Written only inside the queue's critical section (plain load + store).
 static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
 
-/// This core's global-timer comparator, counting its programmings for the "armed once"
-/// checks; otherwise the crate's [`GtComparator`] unchanged.
-struct CountedGt(GtComparator<'static, Bus>);
-
-impl CountedGt {
-    fn counted(result: Result<(), hwtimer_core::Error>) -> Result<(), hwtimer_core::Error> {
-        if result.is_ok() {
-            GT_PROGRAMS.store(
-                GT_PROGRAMS.load(Ordering::Relaxed).wrapping_add(1),
-                Ordering::Relaxed,
-            );
-        }
-        result
-    }
-}
-
-impl ClockEvent for CountedGt {
-    fn capabilities(&self) -> Capabilities {
-        self.0.capabilities()
-    }
-    fn set_next_event(&mut self, delta: u64) -> Result<(), hwtimer_core::Error> {
-        Self::counted(self.0.set_next_event(delta))
-    }
-    fn set_compare(&mut self, at: u64) -> Result<(), hwtimer_core::Error> {
-        Self::counted(self.0.set_compare(at))
-    }
-    fn set_periodic(&mut self, period: u64) -> Result<(), hwtimer_core::Error> {
-        Self::counted(self.0.set_periodic(period))
-    }
-    fn shutdown(&mut self) {
-        self.0.shutdown()
-    }
-    fn ack(&mut self) -> bool {
-        self.0.ack()
-    }
-}
+/// This core's global-timer comparator, counting its programmings in [`GT_PROGRAMS`] for
+/// the "armed once" checks; otherwise the crate's [`GtComparator`] unchanged.
+type CountedGt = Counted<GtComparator<'static, Bus>>;
 
 /// The timer queue: the TX cleanup timer's slot and one spare.
 type Timers = HrTimers<CountedGt, GtCounter<'static, Bus>, 2>;
@@ -487,7 +454,7 @@ fn gmac() -> Result<bool, Error> {
         GIC.cpus()
     );
     GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 1);
-    let alarm = hwtimer_core::Alarm::new(CountedGt(driver.comparator()?), gt)?;
+    let alarm = hwtimer_core::Alarm::new(Counted::new(driver.comparator()?, &GT_PROGRAMS), gt)?;
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
     TIMERS_REF.with(|t| *t = Some(timers));
 
