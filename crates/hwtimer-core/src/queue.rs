@@ -259,6 +259,7 @@ fn place(heap: &mut [Entry], slots: &mut [Slot], at: usize, entry: Entry) {
 
 /// Put `entry` into the hole at `at`, moving the hole up past every ancestor that runs
 /// after `entry`, but not above `top`.
+#[inline]
 fn sift_up(
     heap: &mut [Entry],
     slots: &mut [Slot],
@@ -420,6 +421,7 @@ impl<const N: usize> TimerQueue<N> {
     }
 
     /// The heap position of an allocated timer (`None`: idle).
+    #[inline]
     fn position(&self, id: TimerId) -> Result<Option<usize>, QueueError> {
         match self.slots.get(id.index()) {
             Some(slot) if slot.is_allocated() => Ok(slot.queued.then_some(usize::from(slot.at))),
@@ -432,6 +434,7 @@ impl<const N: usize> TimerQueue<N> {
     }
 
     /// Queue an idle timer for `deadline`. O(log n).
+    #[inline]
     pub fn start(&mut self, id: TimerId, deadline: u64) -> Result<(), QueueError> {
         match self.position(id)? {
             Some(_) => Err(QueueError::AlreadyQueued),
@@ -552,6 +555,7 @@ impl<const N: usize> TimerQueue<N> {
     }
 
     /// Append `id` to the heap and sift it up.
+    #[inline]
     fn push(&mut self, id: TimerId, deadline: u64) -> Result<(), QueueError> {
         // Cannot fail: each allocated slot is in the heap at most once, and there are at
         // most `CAPACITY <= N` of them.
@@ -636,6 +640,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
 
     /// [`reprogram`](Self::reprogram) with `now`, a time-base reading just made (or `None`),
     /// for the alarm to measure a relative wait from instead of reading the time again.
+    #[inline]
     fn reprogram_at(&mut self, strict: bool, now: Option<u64>) -> Result<bool, QueueError> {
         let next = self.queue.next_deadline();
         if next == self.armed_for && !strict {
