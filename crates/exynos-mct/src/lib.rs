@@ -160,10 +160,13 @@
 //!   Linux's order and is kept here (whether silicon tolerates writing an enabled
 //!   comparator is not documented), and holding one section across all three writes would
 //!   keep interrupts masked for the `G_COMPn_L` wait as well.
-//! - **Local timer arm, 117**: eleven register accesses (stop, status check, `L_ICNTB`,
-//!   `L_INT_ENB`, start), each buffered write with its owed-acknowledgement check and W1C,
-//!   and about 12 instructions of the measuring loop. Linux's stop before reprogramming is
-//!   kept.
+//! - **Local timer arm, 117** (re-arming a timer that still counts): 75 in programming
+//!   (the stale-status read, the `L_ICNTB` write and its wait, `L_INT_ENB`, the `L_TCON`
+//!   start and its wait, the count and the bookkeeping), 30 in the stop before it (`L_TCON =
+//!   0` and its wait, out of line), and 12 in the measuring loop's `Result` handling. The
+//!   target needs the stop gone: Linux stops the timer before reprogramming it and so does
+//!   this driver, because reprogramming a running local timer in place is not documented.
+//!   After its event (the `ack` stopped it) the arm skips the stop: 7 MMIO accesses.
 //! - **`FrcTime::now`, 22.6**: three loads reach the counter; the rest publishes the 64-bit
 //!   time without masking interrupts: an `LDREXD`/`CLREX` load, the half-wrap step (6), and
 //!   a 64-bit compare-and-swap (`LDREXD`, two compares, `STREXD`, the retry branch) whose
