@@ -118,7 +118,7 @@
 //!
 //! MMIO accesses per arm on the model (`cargo bench -p exynos-mct --bench seed`), WSTAT
 //! acknowledged at once as on QEMU, beside Linux's sequences reimplemented on the same model
-//! ([`sim::linux`](crate::sim)):
+//! (`sim::linux`, feature `sim`):
 //!
 //! | arm | this driver | Linux |
 //! |---|---|---|
