@@ -271,8 +271,9 @@ impl<'a, B: Claim<Word = u32>> FrcTime<'a, B> {
 }
 
 impl<B: Claim<Word = u32>> Monotonic for FrcTime<'_, B> {
-    /// One MMIO read (outside the critical section, so the read never lengthens the time
-    /// interrupts are masked) plus one short critical section.
+    /// One MMIO read, then the published time moved forward as one atomic step (a 64-bit
+    /// compare-and-swap where the target has one: interrupts are never masked; a short
+    /// critical section elsewhere, with the read outside it).
     #[inline]
     fn now(&self) -> u64 {
         let low = self.mct.frc().read_low();

@@ -19,7 +19,7 @@
 //! reads (high, low, high again), and on ChromeOS `exynos_frc_read()` took 2 % of CPU
 //! time; Linux gave up the 64-bit clocksource and reads the low word only. Here the
 //! trade-off is not needed: [`FrcTime`] is a monotonic 64-bit time that costs **one MMIO
-//! read** (plus a short critical section), by extending the low word in software, under
+//! read** (plus a lock-free update of the published time), by extending the low word in software, under
 //! one stated precondition (read it at least once every 89.5 s). The exact hi-lo-hi read
 //! ([`Frc::read64`]) remains for where exactness against the hardware comparator
 //! matters: programming a [`Comparator`].
