@@ -10,6 +10,15 @@
 //!    resolves the path dependencies between them against the freshly packaged siblings.
 //!    Like `cargo package`, it refuses uncommitted changes in a crate unless given
 //!    `--allow-dirty` (CI runs on a clean checkout).
+//!
+//! Before step 2 it removes what an earlier run left behind for the crates it packages:
+//! their extractions in cargo's cache (`$CARGO_HOME/registry/src/*/<crate>-<version>`), and
+//! the builds (it packages with `--target-dir target/package-verify`, emptied first). cargo treats the packaged siblings as
+//! registry crates, whose sources and builds it never re-checks for the same name and
+//! version: while the version stays 0.1.0, a later run verified a crate against a sibling's
+//! *old* sources or build (seen as `unresolved import hwtimer_core::Claim` when
+//! a9-global-timer was verified against the hwtimer-core of a previous run). cargo
+//! extracts and builds them again from the fresh `.crate` files.
 
 use crate::util::{host_cargo, run, workspace_packages};
 
@@ -65,8 +74,29 @@ pub fn main(args: &[String]) -> Result<(), String> {
         "package: metadata ok; packaging every member except {}",
         excluded.join(", ")
     );
+    let publishable: Vec<(&str, &str)> = packages
+        .iter()
+        .filter(|p| p.publishable)
+        .map(|p| (p.name.as_str(), p.version.as_str()))
+        .collect();
+    let removed = clear_stale_extractions(&cargo_home(), &publishable);
+    // A target directory of its own, emptied first: the verification builds may not find a
+    // sibling's build from an earlier run (see the module docs).
+    let verify_dir = crate::util::repo_root()
+        .join("target")
+        .join("package-verify");
+    if verify_dir.is_dir() {
+        std::fs::remove_dir_all(&verify_dir)
+            .map_err(|e| format!("package: cannot remove {}: {e}", verify_dir.display()))?;
+    }
+    if removed > 0 {
+        println!(
+            "package: removed {removed} stale extraction(s) of these crates from cargo's cache"
+        );
+    }
     let mut cmd = host_cargo();
-    cmd.args(["package", "--workspace"]);
+    cmd.args(["package", "--workspace", "--target-dir"])
+        .arg(&verify_dir);
     if allow_dirty {
         cmd.arg("--allow-dirty");
     }
@@ -74,4 +104,60 @@ pub fn main(args: &[String]) -> Result<(), String> {
         cmd.args(["--exclude", name]);
     }
     run(&mut cmd)
+}
+
+/// `$CARGO_HOME`, or `~/.cargo`.
+fn cargo_home() -> std::path::PathBuf {
+    std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")))
+        .unwrap_or_default()
+}
+
+/// Removes `<home>/registry/src/*/<name>-<version>` for each crate; returns how many
+/// directories went. Errors (a missing cache, a directory that cannot be read) count as
+/// nothing to remove.
+fn clear_stale_extractions(home: &std::path::Path, crates: &[(&str, &str)]) -> usize {
+    let Ok(sources) = std::fs::read_dir(home.join("registry").join("src")) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for source in sources.flatten() {
+        for (name, version) in crates {
+            let dir = source.path().join(format!("{name}-{version}"));
+            if dir.is_dir() && std::fs::remove_dir_all(&dir).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clear_stale_extractions;
+
+    #[test]
+    fn clears_only_the_named_crates_at_their_version() {
+        let home = std::env::temp_dir().join(format!("xtask-package-test-{}", std::process::id()));
+        let src = home.join("registry").join("src");
+        for dir in [
+            "a/mine-0.1.0",
+            "b/mine-0.1.0",
+            "b/mine-0.2.0",
+            "b/other-0.1.0",
+        ] {
+            std::fs::create_dir_all(src.join(dir)).unwrap();
+        }
+        assert_eq!(clear_stale_extractions(&home, &[("mine", "0.1.0")]), 2);
+        assert!(!src.join("a/mine-0.1.0").exists());
+        assert!(!src.join("b/mine-0.1.0").exists());
+        assert!(src.join("b/mine-0.2.0").exists());
+        assert!(src.join("b/other-0.1.0").exists());
+        assert_eq!(
+            clear_stale_extractions(&home.join("none"), &[("mine", "0.1.0")]),
+            0
+        );
+        std::fs::remove_dir_all(&home).unwrap();
+    }
 }

@@ -267,6 +267,8 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<TimedOut
 pub struct Package {
     /// Package name.
     pub name: String,
+    /// Its version.
+    pub version: String,
     /// Directory holding its Cargo.toml.
     pub dir: PathBuf,
     /// `(name, kinds)` of each build target (`lib`, `bin`, `bench`, ...).
@@ -358,6 +360,7 @@ pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
         let text_field = |key: &str| pkg.get(key).as_str().map(str::to_owned);
         packages.push(Package {
             name,
+            version: text_field("version").unwrap_or_default(),
             dir: manifest.parent().map(Path::to_path_buf).unwrap_or_default(),
             targets,
             dependencies,
