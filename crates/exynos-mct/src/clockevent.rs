@@ -340,6 +340,22 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         Err(Error::Timeout)
     }
 
+    /// [`set_compare`](ClockEvent::set_compare) for an `at` more than half a 32-bit wrap
+    /// ahead of the published time: read the count exactly first (3 MMIO reads) and publish
+    /// it.
+    #[cold]
+    #[inline(never)]
+    fn set_compare_far(&mut self, at: u64) -> Result<(), Error> {
+        let count = self.mct.frc().read64();
+        self.mct.publish(count);
+        let target = if at > count {
+            at
+        } else {
+            count.wrapping_add(MIN_DELTA)
+        };
+        self.arm_checked(count, true, target)
+    }
+
     fn check_range(&self, delta: u64) -> Result<(), Error> {
         if !(MIN_DELTA..=COMP_MAX_DELTA).contains(&delta) {
             return Err(Error::InvalidConfig);
@@ -374,14 +390,20 @@ impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
     /// catches a value that was already past. Re-arming an enabled comparator whose upper
     /// word does not change costs 10 MMIO accesses: disable (3), `G_COMPn_L` (3), enable
     /// (3), the check (1); Linux's sequence takes 19.
+    ///
+    /// An `at` more than half a 32-bit wrap ahead of the published time is beyond what the
+    /// check's extension can place (the time base may not have been read for that long):
+    /// then the count is read exactly first (hi-lo-hi, 3 MMIO reads) and published, as
+    /// [`set_next_event`](ClockEvent::set_next_event) does.
     fn set_compare(&mut self, at: u64) -> Result<(), Error> {
-        let start = self.mct.time().last();
-        let target = if at > start {
-            at
-        } else {
-            start.wrapping_add(MIN_DELTA)
-        };
-        self.arm_checked(start, false, target)
+        let last = self.mct.time().last();
+        if at > last {
+            if at.wrapping_sub(last) <= 1 << 31 {
+                return self.arm_checked(last, false, at);
+            }
+            return self.set_compare_far(at);
+        }
+        self.arm_checked(last, false, last.wrapping_add(MIN_DELTA))
     }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check_range(period)?;

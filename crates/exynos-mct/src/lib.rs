@@ -134,7 +134,7 @@
 //! |---|---|---|---|
 //! | [`FrcTime`]`::now` inline (`fw_time64_now_insns`) | 22.6 | 35 | 20 |
 //! | the same out of line, call and return included (`fw_time64_now_call_insns`) | 25.5 | | 20 |
-//! | comparator re-arm through `set_compare` (`fw_comp_arm_insns`) | 180 | 705 | 120 |
+//! | comparator re-arm through `set_compare` (`fw_comp_arm_insns`) | 185 | 705 | 120 |
 //! | local timer arm, still counting (`fw_local_arm_insns`) | 117 | 436 | 100 |
 //!
 //! What took them down: each part takes its registers once (hwtimer-core's `Claim`), so
@@ -149,12 +149,14 @@
 //! Where the rest goes, measured by tracing every instruction of 100 re-arms
 //! (`qemu-system-arm -d exec` with one instruction per block):
 //!
-//! - **Comparator re-arm, 180**: 105 in programming (two `G_TCON` exclusive sections for
+//! - **Comparator re-arm, 185** (180 traced before the guard for a stale time base, below):
+//!   105 in programming (two `G_TCON` exclusive sections for
 //!   the disable and the enable, each a shadow read, the write, one status read, the W1C and
 //!   the shadow update; the `G_COMPn_L` write with its own wait; the upper-word and
 //!   `G_INT_ENB` checks; the channel's bookkeeping), 24 in the two calls into the firmware's
 //!   critical-section implementation, 39 in `set_compare` itself (the published time,
-//!   the target, the late-value check, frame and result), and about 13 in the measuring
+//!   the target, the late-value check, frame and result; 5 more now for the check that
+//!   the published time is near enough to `at`), and about 13 in the measuring
 //!   loop's own `Result` handling. Reaching 120 would take dropping one of the two
 //!   `G_TCON` sections: keeping the comparator disabled across the `G_COMPn_L` write is
 //!   Linux's order and is kept here (whether silicon tolerates writing an enabled

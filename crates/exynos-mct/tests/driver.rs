@@ -650,7 +650,8 @@ fn comparator_arms_keep_the_time_base_exact() {
 #[test]
 fn arming_costs_what_the_cost_table_says() {
     use exynos_mct::sim::linux;
-    let (clock, bus) = setup(MctModel::exynos4210());
+    // Near the top of the low word, so that the next upper word is a short way ahead.
+    let (clock, bus) = setup(MctModel::exynos4210().with_frc(0xFFF0_0000));
     let mct = Mct::new(bus.clone(), Config::default()).unwrap();
     mct.start_frc().unwrap();
     let time = mct.time();
@@ -729,4 +730,31 @@ fn ram_snapshot(mmio: &hwtimer_core::Mmio<u32>) -> Vec<u32> {
         .step_by(4)
         .map(|o| mmio.read_word(o))
         .collect()
+}
+
+/// `set_compare` after the time base went unread for longer than half a 32-bit wrap, with
+/// `at` taken from the exact count: the published time is stale, so the arm reads the count
+/// exactly before programming and publishes it; the event comes at `at` and the time base
+/// agrees with the count afterwards. (Before: the arm trusted the stale published time, so
+/// the time base stayed a whole wrap behind the count, and the late-value check, extended
+/// from it, could take a value already passed for one ahead.)
+#[test]
+fn set_compare_after_a_long_unread_time_base_reads_the_count_first() {
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let time = mct.time();
+    let _ = time.now();
+    let mut comp = mct.comparator(0).unwrap();
+    // 200 s unread: more than a whole 32-bit wrap (178.96 s) at 24 MHz.
+    clock.advance(200_000_000_000);
+    let at = mct.frc().read64() + 2_400;
+    comp.set_compare(at).unwrap();
+    let due = bus
+        .model(|m| m.comparator_due_ns(clock.now_ns(), 0))
+        .expect("armed for a value ahead");
+    clock.advance_to(due);
+    assert!(bus.model(|m| m.comparator_line(clock.now_ns(), 0)));
+    assert!(truth(&bus) >= at);
+    assert!(time.now() >= at);
 }
