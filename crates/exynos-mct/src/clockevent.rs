@@ -348,12 +348,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     fn set_compare_far(&mut self, at: u64) -> Result<(), Error> {
         let count = self.mct.frc().read64();
         self.mct.publish(count);
-        let target = if at > count {
-            at
-        } else {
-            count.wrapping_add(MIN_DELTA)
-        };
-        self.arm_checked(count, true, target)
+        self.arm_checked(count, true, compare_target(at, count))
     }
 
     fn check_range(&self, delta: u64) -> Result<(), Error> {
@@ -397,13 +392,10 @@ impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
     /// [`set_next_event`](ClockEvent::set_next_event) does.
     fn set_compare(&mut self, at: u64) -> Result<(), Error> {
         let last = self.mct.time().last();
-        if at > last {
-            if at.wrapping_sub(last) <= 1 << 31 {
-                return self.arm_checked(last, false, at);
-            }
+        if at > last && at.wrapping_sub(last) > 1 << 31 {
             return self.set_compare_far(at);
         }
-        self.arm_checked(last, false, last.wrapping_add(MIN_DELTA))
+        self.arm_checked(last, false, compare_target(at, last))
     }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check_range(period)?;
@@ -447,6 +439,18 @@ impl<B: Claim<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
             .field("mode", &self.mode)
             .field("value", &self.value)
             .finish()
+    }
+}
+
+/// The compare value for an absolute `at` when the time is `now`: `at` itself, or
+/// `MIN_DELTA` ahead of `now` for a value already passed (an equality comparator would
+/// never fire at it).
+#[inline(always)]
+const fn compare_target(at: u64, now: u64) -> u64 {
+    if at > now {
+        at
+    } else {
+        now.wrapping_add(MIN_DELTA)
     }
 }
 

@@ -134,7 +134,7 @@
 //! |---|---|---|---|
 //! | [`FrcTime`]`::now` inline (`fw_time64_now_insns`) | 22.6 | 35 | 20 |
 //! | the same out of line, call and return included (`fw_time64_now_call_insns`) | 25.5 | | 20 |
-//! | comparator re-arm through `set_compare` (`fw_comp_arm_insns`) | 185 | 705 | 120 |
+//! | comparator re-arm through `set_compare` (`fw_comp_arm_insns`) | 184 | 705 | 120 |
 //! | local timer arm, still counting (`fw_local_arm_insns`) | 117 | 436 | 100 |
 //!
 //! What took them down: each part takes its registers once (hwtimer-core's `Claim`), so
@@ -149,13 +149,13 @@
 //! Where the rest goes, measured by tracing every instruction of 100 re-arms
 //! (`qemu-system-arm -d exec` with one instruction per block):
 //!
-//! - **Comparator re-arm, 185** (180 traced before the guard for a stale time base, below):
+//! - **Comparator re-arm, 184** (180 traced before the guard for a stale time base, below):
 //!   105 in programming (two `G_TCON` exclusive sections for
 //!   the disable and the enable, each a shadow read, the write, one status read, the W1C and
 //!   the shadow update; the `G_COMPn_L` write with its own wait; the upper-word and
 //!   `G_INT_ENB` checks; the channel's bookkeeping), 24 in the two calls into the firmware's
 //!   critical-section implementation, 39 in `set_compare` itself (the published time,
-//!   the target, the late-value check, frame and result; 5 more now for the check that
+//!   the target, the late-value check, frame and result; 4 more now for the check that
 //!   the published time is near enough to `at`), and about 13 in the measuring
 //!   loop's own `Result` handling. Reaching 120 would take dropping one of the two
 //!   `G_TCON` sections: keeping the comparator disabled across the `G_COMPn_L` write is
@@ -288,24 +288,19 @@ pub const fn frc_rate(input_hz: u32, prescaler: u32, divider: u32) -> Option<u32
 }
 
 /// `repr(C)` with the padding named: the struct is copied in and out of its cell at every
-/// change, and with no padding bytes that copy is four word moves, not a `memcpy` call.
+/// change, and with no padding bytes that copy is three word moves, not a `memcpy` call.
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C)]
 struct Shadow {
     /// Last value `G_TCON` acknowledged (the driver owns the block).
     g_tcon: u32,
-    /// Last value written to `G_INT_ENB`.
-    g_int_enb: u32,
     /// Bit `n` (0..4): comparator `n` handed out; bit `4 + i`: local timer `i`.
     taken: u32,
     /// `g_tcon` is what the register holds: false after a write whose acknowledgement
     /// never came (the write may or may not have landed), so the next write goes out even
     /// if it would not change the shadow.
     g_tcon_known: bool,
-    /// The driver believes the FRC counts: its start was acknowledged and the count was
-    /// seen moving. Decides whether the FRC may bound a write-status wait.
-    frc_counting: bool,
-    _pad: u16,
+    _pad: [u8; 3],
 }
 
 /// What bounds a write-status wait, besides the poll count (see [`wstat`]): resolved to a
@@ -413,10 +408,12 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// Whether `owed` holds anything: the one load a buffered write pays while no wait
     /// has failed (changed only inside the critical section that changes `owed`).
     owed_any: AtomicBool,
-    /// Mirrors of `shadow.frc_counting` and `shadow.g_int_enb`, stored inside the critical
-    /// sections that change the shadow, so that an arm reads them with one load instead of
-    /// a critical section of its own.
+    /// The driver believes the FRC counts: its start was acknowledged and the count was
+    /// seen moving. Decides whether the FRC may bound a write-status wait. One word, so an
+    /// arm reads it with one load.
     frc_counting: AtomicBool,
+    /// Last value written to `G_INT_ENB`. Changed only inside a critical section (with the
+    /// write), read without one: a comparator checks its own bits, which only it changes.
     g_int_enb: AtomicU32,
 }
 
@@ -460,10 +457,8 @@ impl<B: Claim<Word = u32>> Mct<B> {
             shadow: Mutex::new(Cell::new(Shadow {
                 g_tcon,
                 g_tcon_known: true,
-                g_int_enb,
-                frc_counting: false,
                 taken: 0,
-                _pad: 0,
+                _pad: [0; 3],
             })),
             time: Published::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
@@ -472,7 +467,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
             g_int_enb: AtomicU32::new(g_int_enb),
         };
         if g_tcon & G_TCON::TIMER_ENABLE::SET.value != 0 && mct.frc_counts() {
-            mct.update_shadow(|s| s.frc_counting = true);
+            mct.frc_counting.store(true, Ordering::Relaxed);
         }
         let start = mct.frc().read64();
         mct.time.raise(start);
@@ -544,7 +539,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
             hwtimer_core::log_warn!("MCT: the FRC was started but does not count");
             return Err(Error::Timeout);
         }
-        self.update_shadow(|s| s.frc_counting = true);
+        self.frc_counting.store(true, Ordering::Relaxed);
         Ok(polls)
     }
 
@@ -557,7 +552,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
     ///
     /// Errors: [`Error::Timeout`] as for [`start_frc`](Self::start_frc).
     pub fn stop_frc(&mut self) -> Result<u32, Error> {
-        self.update_shadow(|s| s.frc_counting = false);
+        self.frc_counting.store(false, Ordering::Relaxed);
         Ok(self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)?)
     }
 
@@ -631,9 +626,10 @@ impl<B: Claim<Word = u32>> Mct<B> {
         self.update_shadow(|s| {
             s.g_tcon = g_tcon;
             s.g_tcon_known = true;
-            s.g_int_enb = g_int_enb;
-            s.frc_counting = false;
+            // Inside the same section as the shadow, so `G_INT_ENB` changes stay ordered.
+            self.g_int_enb.store(g_int_enb, Ordering::Relaxed);
         });
+        self.frc_counting.store(false, Ordering::Relaxed);
         let published = self.time().last();
         if self.frc().read64() < published {
             self.write_g_cnt(published)?;
@@ -710,8 +706,6 @@ impl<B: Claim<Word = u32>> Mct<B> {
             let mut s = cell.get();
             f(&mut s);
             cell.set(s);
-            self.frc_counting.store(s.frc_counting, Ordering::Relaxed);
-            self.g_int_enb.store(s.g_int_enb, Ordering::Relaxed);
         })
     }
 
@@ -986,7 +980,8 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// Set (`on`) or clear the caller's own `bits` of `G_INT_ENB` (not a buffered register:
     /// no WSTAT), a comparator's, which no other context changes: when the mirror already
     /// has them as asked there is nothing to write and no critical section is taken (the
-    /// common re-arm, inline); otherwise a read-modify-write of the shadow and one write.
+    /// common re-arm, inline); otherwise a read-modify-write in a critical section and one
+    /// write.
     #[inline(always)]
     pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) {
         let seen = self.g_int_enb.load(Ordering::Relaxed);
@@ -998,17 +993,10 @@ impl<B: Claim<Word = u32>> Mct<B> {
 
     #[inline(never)]
     fn update_g_int_enb(&self, bits: u32, on: bool) {
-        with_cs(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let mut s = cell.get();
-            let new = if on {
-                s.g_int_enb | bits
-            } else {
-                s.g_int_enb & !bits
-            };
-            if new != s.g_int_enb {
-                s.g_int_enb = new;
-                cell.set(s);
+        with_cs(|_| {
+            let old = self.g_int_enb.load(Ordering::Relaxed);
+            let new = if on { old | bits } else { old & !bits };
+            if new != old {
                 self.g_int_enb.store(new, Ordering::Relaxed);
                 self.global.write_raw(regs::G_INT_ENB, new);
             }
@@ -1037,8 +1025,8 @@ impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> {
             .field("freq_hz", &self.freq_hz)
             .field("g_tcon", &s.g_tcon)
             .field("g_tcon_known", &s.g_tcon_known)
-            .field("g_int_enb", &s.g_int_enb)
-            .field("frc_running", &s.frc_counting)
+            .field("g_int_enb", &self.g_int_enb.load(Ordering::Relaxed))
+            .field("frc_running", &self.frc_running())
             .finish()
     }
 }
