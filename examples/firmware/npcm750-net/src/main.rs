@@ -63,7 +63,7 @@ use fw_common::arm::pmu;
 use fw_common::arm::{self};
 use fw_common::counted::Counted;
 use fw_common::{StaticCell, mmio, println};
-use hwtimer_core::{Clocksource, Continuous, HrTimers, Mmio, Monotonic, Restart};
+use hwtimer_core::{HrTimers, Mmio, Monotonic, Restart};
 use smoltcp::iface::{Config, Interface, SocketHandle, SocketSet, SocketStorage};
 use smoltcp::phy::ChecksumCapabilities;
 use smoltcp::socket::{dhcpv4, icmp, tcp};
@@ -158,24 +158,6 @@ static IRQ_OTHER: AtomicU32 = AtomicU32::new(0);
 
 // SAFETY: the distributor and CPU interface of the NPCM7xx MPCore region; only CPU0 runs.
 static GIC: Gic = unsafe { Gic::new(GIC_DIST, GIC_CPU) };
-
-/// The PMU cycle counter (1 GHz of virtual time) for the driver's bounded waits.
-#[derive(Clone, Copy)]
-struct Cycles;
-
-impl Clocksource for Cycles {
-    fn bits(&self) -> u32 {
-        32
-    }
-    fn freq_hz(&self) -> u32 {
-        1_000_000_000
-    }
-    fn read(&self) -> u64 {
-        u64::from(pmu::cycles())
-    }
-}
-
-impl Continuous for Cycles {}
 
 fw_common::arm_board! {
     name: "npcm750-net",
@@ -411,7 +393,7 @@ fn bring_up<T: CleanupTimer>(
     timer: T,
 ) -> Result<(TxRing<T, Coherent>, RxRing<Coherent>), Error> {
     arm::irq_disable();
-    mac.soft_reset(Cycles)?;
+    mac.soft_reset(pmu::Cycles)?;
     let setup = mac.configure_dma(&DmaConfig {
         cache_line: LINE,
         csr_hz: CSR_HZ,
@@ -470,10 +452,10 @@ fn net() -> Result<bool, Error> {
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
 
     // ---- The PHY: autonegotiation over this crate's MDIO, the MAC set from the result ----
-    mac.soft_reset(Cycles)?;
+    mac.soft_reset(pmu::Cycles)?;
     let phy = Phy::new(PhyAddr::from_bits(0));
     let link = {
-        let mut mdio = mac.mdio(Cycles, CSR_HZ)?;
+        let mut mdio = mac.mdio(pmu::Cycles, CSR_HZ)?;
         phy.start_autoneg(&mut mdio, Advertise::default())?;
         let mut link = LinkState::DOWN;
         for _ in 0..100 {

@@ -80,9 +80,7 @@ use fw_common::arm::{self, spin_insns};
 use fw_common::counted::Counted;
 use fw_common::icount::Bound;
 use fw_common::{CsCell, StaticCell, println};
-use hwtimer_core::{
-    Clocksource, Continuous, HrTimers, Mmio, Monotonic, RegisterBus, Restart, Stopwatch, TimerId,
-};
+use hwtimer_core::{HrTimers, Mmio, Monotonic, RegisterBus, Restart, Stopwatch, TimerId};
 use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::regs::{self, DMA_STATUS};
@@ -162,25 +160,6 @@ const CACHE_LINE: usize = 16;
 // off, so CPU addresses are bus addresses (`Identity`) and memory is uncached: `Coherent`.
 static TX_MEM: DmaMemory<{ ring_bytes(TX_N, TX_BUF, CACHE_LINE) }> = DmaMemory::new();
 static RX_MEM: DmaMemory<{ ring_bytes(RX_N, RX_BUF, CACHE_LINE) }> = DmaMemory::new();
-
-/// The PMU cycle counter as a continuous clocksource for the crate's bounded waits (QEMU
-/// counts it at 1 GHz of virtual time; 32 bits wrap every 4.3 s, which `Stopwatch` handles).
-#[derive(Clone, Copy)]
-struct Cycles;
-
-impl Clocksource for Cycles {
-    fn bits(&self) -> u32 {
-        32
-    }
-    fn freq_hz(&self) -> u32 {
-        1_000_000_000
-    }
-    fn read(&self) -> u64 {
-        u64::from(pmu::cycles())
-    }
-}
-
-impl Continuous for Cycles {}
 
 fw_common::arm_board! {
     name: "npcm750",
@@ -396,10 +375,10 @@ fn gmac() -> Result<bool, Error> {
         snpsver >> 4,
         snpsver & 0xf
     );
-    let polls = mac.soft_reset(Cycles)?;
+    let polls = mac.soft_reset(pmu::Cycles)?;
     println!(Uart0, "DMA reset: SWR cleared after {polls} reads");
 
-    let mut mdio = mac.mdio(Cycles, CSR_HZ)?;
+    let mut mdio = mac.mdio(pmu::Cycles, CSR_HZ)?;
     let (phy, id2, id3) = (
         PhyAddr::from_bits(0),
         RegAddr::from_bits(2),
@@ -661,7 +640,7 @@ fn gmac() -> Result<bool, Error> {
         && LOG.with(|log| log.other) == Some(0);
 
     // The replies: slirp answered during the TX writes; wait at most 500 ms of virtual time.
-    let mut watch = Stopwatch::start(Cycles);
+    let mut watch = Stopwatch::start(pmu::Cycles);
     let mut replies = 0u32;
     let mut first: Option<(u32, [u8; 4])> = None;
     loop {

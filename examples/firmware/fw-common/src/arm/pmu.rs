@@ -21,6 +21,7 @@
 //! be read from the interrupt handler as well.
 
 use crate::icount::Speed;
+use hwtimer_core::{Clocksource, Continuous};
 
 /// PMU event number: instruction architecturally executed (ARMv7 PMU common event 0x08).
 pub const EVENT_INST_RETIRED: u32 = 0x08;
@@ -173,3 +174,23 @@ impl Meter {
         }
     }
 }
+
+/// The cycle counter as a continuous clocksource, for a driver's bounded waits and
+/// stopwatches: QEMU counts it at 1 GHz of virtual time; its 32 bits wrap every 4.3 s, which
+/// hwtimer-core's `Stopwatch` and `Poller` handle. Needs [`enable`] first.
+#[derive(Debug, Clone, Copy)]
+pub struct Cycles;
+
+impl Clocksource for Cycles {
+    fn bits(&self) -> u32 {
+        32
+    }
+    fn freq_hz(&self) -> u32 {
+        1_000_000_000
+    }
+    fn read(&self) -> u64 {
+        u64::from(cycles())
+    }
+}
+
+impl Continuous for Cycles {}
