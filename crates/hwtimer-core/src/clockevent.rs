@@ -8,7 +8,7 @@
 //! never-early check in the interrupt path — once, in [`Alarm`].
 
 use crate::clocksource::Monotonic;
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
 use crate::time::convert_ticks_ceil;
 
 /// What a [`ClockEvent`] can do and its limits, as one value (in the style of smoltcp's
@@ -145,7 +145,8 @@ impl Capabilities {
 ///   handler then sees it, and [`Alarm`] checks the time base, so an interrupt that comes
 ///   for an older deadline is re-armed, never reported as the new one.
 ///
-/// Errors: [`Error::InvalidConfig`] for an out-of-range delta or period,
+/// Errors: [`ConfigError::DeltaOutOfRange`] or [`ConfigError::PeriodOutOfRange`] for an
+/// out-of-range delta or period (other [`ConfigError`]s where the driver says so),
 /// [`Error::Unsupported`] for a mode the capabilities do not list,
 /// [`Error::Timeout`] when the hardware did not acknowledge a write (Exynos MCT WSTAT).
 pub trait ClockEvent {
@@ -266,6 +267,7 @@ pub const fn plan_delta(
 /// What the interrupt meant, as decided by [`Alarm::on_interrupt`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[must_use = "an interrupt's meaning (deadline reached, re-armed, spurious) is only known from this"]
 pub enum Fired {
     /// The oneshot deadline has been reached: `now >= deadline`. The alarm is idle.
     Deadline {
@@ -303,8 +305,13 @@ pub enum Fired {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
+    /// As handed over: the alarm has not yet shut the channel down, so it may be armed.
+    Unknown,
+    /// Known quiet: nothing armed, nothing pending.
     Idle,
-    Oneshot { deadline: u64 },
+    Oneshot {
+        deadline: u64,
+    },
     Periodic,
 }
 
@@ -352,12 +359,16 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     /// early, because [`on_interrupt`](Self::on_interrupt) checks the time base, but the
     /// channel may fire early and be re-armed repeatedly until the deadline.
     ///
-    /// Errors: [`Error::InvalidConfig`] if the time base's rate is zero or the channel's
-    /// capabilities are not [valid](Capabilities::is_valid).
+    /// Errors: [`ConfigError::ZeroFrequency`] if the time base's rate is zero,
+    /// [`ConfigError::Capabilities`] if the channel's capabilities are not
+    /// [valid](Capabilities::is_valid).
     pub fn new(event: E, time: M) -> Result<Self, Error> {
         let caps = event.capabilities();
-        if time.freq_hz() == 0 || !caps.is_valid() {
-            return Err(Error::InvalidConfig);
+        if time.freq_hz() == 0 {
+            return Err(ConfigError::ZeroFrequency.into());
+        }
+        if !caps.is_valid() {
+            return Err(ConfigError::Capabilities.into());
         }
         let locked = caps.phase_locked && caps.freq_hz == time.freq_hz();
         Ok(Self {
@@ -366,7 +377,7 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
             caps,
             margin: if locked { 0 } else { 1 },
             absolute: locked && caps.absolute,
-            mode: Mode::Idle,
+            mode: Mode::Unknown,
         })
     }
 
@@ -504,7 +515,7 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
 
     /// Fire every `period` time-base ticks.
     ///
-    /// Errors: [`Error::Unsupported`] without periodic mode; [`Error::InvalidConfig`] when
+    /// Errors: [`Error::Unsupported`] without periodic mode; [`ConfigError::PeriodOutOfRange`] when
     /// the period, in event ticks, is outside `[min_delta, max_delta]` (a period cannot be
     /// clamped without changing its meaning), or longer than the time base's
     /// [`max_idle_ticks`](Monotonic::max_idle_ticks).
@@ -517,24 +528,23 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
             || ticks > self.caps.max_delta
             || period > self.time.max_idle_ticks()
         {
-            return Err(Error::InvalidConfig);
+            return Err(ConfigError::PeriodOutOfRange.into());
         }
         self.event.set_periodic(ticks)?;
         self.mode = Mode::Periodic;
         Ok(())
     }
 
-    /// Stop the channel; a pending deadline is forgotten.
+    /// Stop the channel and forget a pending deadline (Linux `set_state_shutdown`).
+    ///
+    /// [`ClockEvent::shutdown`] runs unless the alarm knows the channel is already quiet:
+    /// after a previous cancel, or after a oneshot deadline fired and was acknowledged. The
+    /// first cancel after [`new`](Self::new) always runs it, since the channel may have
+    /// been handed over armed.
     pub fn cancel(&mut self) {
         if self.mode != Mode::Idle {
             self.event.shutdown();
         }
-        self.mode = Mode::Idle;
-    }
-
-    /// Stop the channel unconditionally (Linux `set_state_shutdown`).
-    pub fn shutdown(&mut self) {
-        self.event.shutdown();
         self.mode = Mode::Idle;
     }
 
@@ -545,7 +555,7 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
             return Fired::Spurious;
         }
         match self.mode {
-            Mode::Idle => Fired::Spurious,
+            Mode::Idle | Mode::Unknown => Fired::Spurious,
             Mode::Periodic => Fired::Period {
                 now: self.time.now(),
             },

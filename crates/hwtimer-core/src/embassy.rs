@@ -168,7 +168,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> TimeDriver<E, M, N> {
                 return Err(Error::Busy);
             };
             if let Some(mut old) = state.alarm.replace(alarm) {
-                old.shutdown();
+                old.cancel();
             }
             Self::program(&mut state);
             Ok(())

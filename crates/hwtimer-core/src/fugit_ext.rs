@@ -15,7 +15,7 @@ use fugit::Duration;
 
 use crate::clockevent::ClockEvent;
 use crate::clocksource::{Continuous, Monotonic};
-use crate::delay::{Delay, ticks_for_ns};
+use crate::delay::Delay;
 use crate::queue::{HrTimers, Sleep};
 
 /// A fugit duration whose ticks fit in `u64` (`u32` and `u64` durations).
@@ -82,10 +82,7 @@ impl<C: Continuous> Delay<C> {
 impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// A future that completes at least `d` from now (+1 tick rule).
     pub fn sleep(&self, d: impl FugitDuration) -> Sleep<'_, E, M, N> {
-        let hz = self.freq_hz();
-        let ticks = ticks_for_ns(d.nanos_ceil(), hz);
-        let deadline = self.now().saturating_add(ticks);
-        self.sleep_until(deadline)
+        self.sleep_ns(d.nanos_ceil())
     }
 }
 

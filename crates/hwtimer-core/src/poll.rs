@@ -23,7 +23,7 @@
 //! - a condition that became true while the caller was preempted past the deadline is a
 //!   success, not a timeout;
 //! - it returns the last value read, on success ([`Polled`]) and on timeout
-//!   ([`Timeout`]), with the number of reads, so tests and benchmarks can count them.
+//!   ([`PollTimeout`]), with the number of reads, so tests and benchmarks can count them.
 //!
 //! # Two bounds: the deadline, and a poll-count backstop
 //!
@@ -36,7 +36,7 @@
 //!
 //! - the backstop is a number of reads, derived from nothing the clock says (not from its
 //!   rate, not from its readings), so no clock can stretch it;
-//! - whichever bound is reached first ends the wait, and [`Timeout::bound`] says which
+//! - whichever bound is reached first ends the wait, and [`PollTimeout::bound`] says which
 //!   ([`Bound::Deadline`] or [`Bound::PollLimit`]); a wait never makes more than
 //!   `max_polls` reads, and still at least two;
 //! - the deadline keeps its iopoll guarantee (never early, one more read after it); the
@@ -125,7 +125,7 @@ pub enum Bound {
 /// The condition did not hold on any read, including the last one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Timeout<T> {
+pub struct PollTimeout<T> {
     /// The last value read (after the deadline, for [`Bound::Deadline`]).
     pub last: T,
     /// Reads made (at least 2, at most [`Poller::max_polls`]).
@@ -136,11 +136,27 @@ pub struct Timeout<T> {
     pub bound: Bound,
 }
 
-impl<T> From<Timeout<T>> for Error {
-    fn from(_: Timeout<T>) -> Self {
+impl<T> From<PollTimeout<T>> for Error {
+    fn from(_: PollTimeout<T>) -> Self {
         Error::Timeout
     }
 }
+
+impl<T: core::fmt::Debug> core::fmt::Display for PollTimeout<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let bound = match self.bound {
+            Bound::Deadline => "deadline passed",
+            Bound::PollLimit => "poll limit reached",
+        };
+        write!(
+            f,
+            "hardware wait timed out ({bound}) after {} reads and {} ticks; last value {:?}",
+            self.polls, self.elapsed_ticks, self.last
+        )
+    }
+}
+
+impl<T: core::fmt::Debug> core::error::Error for PollTimeout<T> {}
 
 /// Failure of [`Poller::try_poll`]: the read itself failed, or the wait timed out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,8 +164,8 @@ impl<T> From<Timeout<T>> for Error {
 pub enum PollError<T, E> {
     /// The read returned an error (for example an MDIO bus error); polling stopped there.
     Read(E),
-    /// See [`Timeout`].
-    Timeout(Timeout<T>),
+    /// See [`PollTimeout`].
+    Timeout(PollTimeout<T>),
 }
 
 impl<T, E: Into<Error>> From<PollError<T, E>> for Error {
@@ -157,6 +173,24 @@ impl<T, E: Into<Error>> From<PollError<T, E>> for Error {
         match e {
             PollError::Read(e) => e.into(),
             PollError::Timeout(_) => Error::Timeout,
+        }
+    }
+}
+
+impl<T: core::fmt::Debug, E: core::fmt::Display> core::fmt::Display for PollError<T, E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            PollError::Read(e) => write!(f, "read failed while polling: {e}"),
+            PollError::Timeout(t) => t.fmt(f),
+        }
+    }
+}
+
+impl<T: core::fmt::Debug, E: core::error::Error + 'static> core::error::Error for PollError<T, E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            PollError::Read(e) => Some(e),
+            PollError::Timeout(_) => None,
         }
     }
 }
@@ -234,7 +268,7 @@ impl<C: Continuous + Copy> Poller<C> {
         &self,
         mut read: impl FnMut() -> T,
         done: impl FnMut(&T) -> bool,
-    ) -> Result<Polled<T>, Timeout<T>> {
+    ) -> Result<Polled<T>, PollTimeout<T>> {
         match self.try_poll(|| Ok::<T, Infallible>(read()), done) {
             Ok(p) => Ok(p),
             Err(PollError::Timeout(t)) => Err(t),
@@ -281,7 +315,7 @@ impl<C: Continuous + Copy> Poller<C> {
                 if done(&last) {
                     return Ok(Polled { value: last, polls });
                 }
-                return Err(PollError::Timeout(Timeout {
+                return Err(PollError::Timeout(PollTimeout {
                     last,
                     polls,
                     elapsed_ticks,

@@ -69,7 +69,7 @@ impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
                 .try_borrow_mut()
                 .map_err(|_| Error::Busy)?;
             if let Some(mut old) = slot.replace(alarm) {
-                old.shutdown();
+                old.cancel();
             }
             Ok(())
         })
@@ -152,7 +152,7 @@ macro_rules! rtic_monotonic {
 
             /// Hand over the hardware and start the timer queue.
             ///
-            /// Errors: [`Error::InvalidConfig`]($crate::Error::InvalidConfig) when the time
+            /// Errors: [`ConfigError::RateMismatch`]($crate::ConfigError::RateMismatch) when the time
             /// base does not count at the rate the monotonic's instants are in (its
             /// durations would then be wrong by that ratio, and waits early when it is
             /// faster); those of `Backend::init`.
@@ -160,7 +160,9 @@ macro_rules! rtic_monotonic {
                 if ::core::primitive::u64::from($crate::Monotonic::freq_hz(&time))
                     != ($hz) as ::core::primitive::u64
                 {
-                    return ::core::result::Result::Err($crate::Error::InvalidConfig);
+                    return ::core::result::Result::Err($crate::Error::Config(
+                        $crate::ConfigError::RateMismatch,
+                    ));
                 }
                 Self::backend().init(event, time)?;
                 <Self as $crate::__rtic_time::timer_queue::TimerQueueBackend>::timer_queue()

@@ -2,7 +2,7 @@
 //! waits, past deadlines, and never firing early.
 
 use hwtimer_core::sim::{SimClock, SimClockEvent, SimCounter};
-use hwtimer_core::{Alarm, ClockEvent, Error, Extended, Fired, Monotonic};
+use hwtimer_core::{Alarm, ClockEvent, ConfigError, Error, Extended, Fired, Monotonic};
 
 const HZ: u32 = 3_125_000; // Otto's tick rate: 320 ns per tick
 const TICK_NS: u64 = 320;
@@ -143,8 +143,14 @@ fn periodic_fires_every_period_and_rejects_out_of_range() {
     let probe = event.probe();
     let mut alarm = Alarm::new(event, &time).unwrap();
 
-    assert_eq!(alarm.set_periodic(4), Err(Error::InvalidConfig));
-    assert_eq!(alarm.set_periodic(0x1000_0000), Err(Error::InvalidConfig));
+    assert_eq!(
+        alarm.set_periodic(4),
+        Err(Error::Config(ConfigError::PeriodOutOfRange))
+    );
+    assert_eq!(
+        alarm.set_periodic(0x1000_0000),
+        Err(Error::Config(ConfigError::PeriodOutOfRange))
+    );
     let period = u64::from(HZ / 100); // HZ=100
     alarm.set_periodic(period).unwrap();
     let mut last = None;
@@ -156,7 +162,7 @@ fn periodic_fires_every_period_and_rejects_out_of_range() {
         }
         last = Some(t);
     }
-    alarm.shutdown();
+    alarm.cancel();
     assert_eq!(probe.next_fire_ns(), None);
     assert_eq!(alarm.on_interrupt(), Fired::Spurious);
 }
@@ -293,7 +299,10 @@ fn long_waits_are_stepped_so_an_extended_28_bit_time_base_stays_fresh() {
     );
     assert!(fired_at >= deadline && fired_at <= deadline + 2);
     // A period longer than the time base tolerates unread is refused.
-    assert_eq!(alarm.set_periodic(0x0800_0000), Err(Error::InvalidConfig));
+    assert_eq!(
+        alarm.set_periodic(0x0800_0000),
+        Err(Error::Config(ConfigError::PeriodOutOfRange))
+    );
 }
 
 #[test]
@@ -360,4 +369,67 @@ fn absolute_channel_with_a_time_base_of_another_epoch_is_late_never_early() {
     assert!(probe.pending());
     assert!(matches!(alarm.on_interrupt(), Fired::Rearmed { .. }));
     assert_eq!(alarm.deadline(), Some(deadline));
+}
+
+/// A clockevent that counts its shutdowns.
+struct CountsShutdowns {
+    inner: SimClockEvent,
+    shutdowns: u32,
+}
+
+impl ClockEvent for CountsShutdowns {
+    fn capabilities(&self) -> hwtimer_core::clockevent::Capabilities {
+        self.inner.capabilities()
+    }
+    fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
+        self.inner.set_next_event(delta)
+    }
+    fn shutdown(&mut self) {
+        self.shutdowns += 1;
+        self.inner.shutdown()
+    }
+    fn ack(&mut self) -> bool {
+        self.inner.ack()
+    }
+}
+
+#[test]
+fn cancel_quiets_a_channel_handed_over_armed_and_skips_one_known_quiet() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 64, HZ);
+    let time = Extended::new(&counter);
+    let mut inner = SimClockEvent::new(&clock, HZ, 8, 1_000_000);
+    let probe = inner.probe();
+    // Armed by a previous owner before the alarm takes it over.
+    inner.set_next_event(1_000).unwrap();
+    let event = CountsShutdowns {
+        inner,
+        shutdowns: 0,
+    };
+    let mut alarm = Alarm::new(event, &time).unwrap();
+    alarm.cancel();
+    assert_eq!(
+        alarm.event().shutdowns,
+        1,
+        "the handed-over state is unknown"
+    );
+    assert_eq!(
+        probe.next_fire_ns(),
+        None,
+        "and is quiet after the first cancel"
+    );
+    alarm.cancel();
+    assert_eq!(
+        alarm.event().shutdowns,
+        1,
+        "known quiet: no second register write"
+    );
+    alarm.set_delta(1_000).unwrap();
+    alarm.cancel();
+    assert_eq!(
+        alarm.event().shutdowns,
+        2,
+        "an armed deadline is always stopped"
+    );
+    assert_eq!(probe.next_fire_ns(), None);
 }

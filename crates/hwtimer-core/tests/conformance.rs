@@ -3,7 +3,7 @@
 
 use hwtimer_core::sim::conformance::{self, Channel};
 use hwtimer_core::sim::{SimClock, SimClockEvent, SimCounter};
-use hwtimer_core::{Capabilities, ClockEvent, Error, Extended};
+use hwtimer_core::{Capabilities, ClockEvent, ConfigError, Error, Extended};
 
 fn channel<'a>(
     clock: &'a SimClock,
@@ -88,7 +88,7 @@ impl ClockEvent for Broken {
                 if (8..=0x0FFF_FFFF).contains(&delta) {
                     r
                 } else {
-                    Err(Error::InvalidConfig)
+                    Err(ConfigError::DeltaOutOfRange.into())
                 }
             }
             _ => self.inner.set_next_event(delta),

@@ -264,7 +264,7 @@ proptest! {
         // Reference: the deadline each slot is queued for.
         let mut model: Vec<Option<u64>> = vec![None; 24];
         for (op, slot, t) in steps {
-            let now = timers.now();
+            let now = timers.now().unwrap();
             match op {
                 0 => {
                     let r = timers.start(ids[slot], now + t);

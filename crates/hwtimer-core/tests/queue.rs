@@ -49,7 +49,7 @@ fn drain<const N: usize>(rig: &Rig, t: &Timers<N>) -> Vec<(TimerId, u64)> {
 #[test]
 fn timers_run_in_deadline_order_never_early() {
     let (rig, t) = timers::<8>(10);
-    let base = t.now();
+    let base = t.now().unwrap();
     let deadlines = [5_000u64, 1_000, 3_000, 1_000, 7_000, 2_000];
     let ids: Vec<TimerId> = deadlines
         .iter()
@@ -86,7 +86,7 @@ fn timers_run_in_deadline_order_never_early() {
 #[test]
 fn cancel_dequeues_and_reprograms_the_hardware() {
     let (rig, t) = timers::<4>(10);
-    let base = t.now();
+    let base = t.now().unwrap();
     let a = t.alloc().unwrap();
     let b = t.alloc().unwrap();
     t.start(a, base + 1_000).unwrap();
@@ -109,7 +109,7 @@ fn cancel_dequeues_and_reprograms_the_hardware() {
 #[test]
 fn start_refuses_a_queued_timer_and_restart_moves_it() {
     let (rig, t) = timers::<2>(10);
-    let base = t.now();
+    let base = t.now().unwrap();
     let a = t.alloc().unwrap();
     t.start(a, base + 10_000).unwrap();
     assert_eq!(t.start(a, base + 100), Err(QueueError::AlreadyQueued));
@@ -126,7 +126,7 @@ fn callbacks_can_restart_themselves_periodically() {
     let (rig, t) = timers::<2>(10);
     let a = t.alloc().unwrap();
     let period = 1_000;
-    let base = t.now();
+    let base = t.now().unwrap();
     t.start(a, base + period).unwrap();
     let mut runs = Vec::new();
     for _ in 0..5 {
@@ -150,7 +150,7 @@ fn timers_inside_the_clamp_window_are_all_served_by_one_interrupt() {
     // LoongArch seed: min_delta 0x600. Timers due within that window of each other
     // cannot get their own interrupt; they must all run from the one that comes.
     let (rig, t) = timers::<8>(0x600);
-    let base = t.now();
+    let base = t.now().unwrap();
     for k in 0..5u64 {
         let id = t.alloc().unwrap();
         t.start(id, base + 100 + k * 200).unwrap();
@@ -166,7 +166,7 @@ fn timers_inside_the_clamp_window_are_all_served_by_one_interrupt() {
     assert_eq!((served, n), (5, 5));
     assert_eq!(rig.probe.acks(), 1, "one interrupt");
     assert!(
-        t.now() >= base + 0x600,
+        t.now().unwrap() >= base + 0x600,
         "served at the clamp, late not early"
     );
 }
@@ -234,7 +234,7 @@ fn dropping_a_sleep_cancels_it() {
     use core::task::{Context, Poll, Waker};
     let (rig, t) = timers::<1>(10);
     {
-        let mut s = Box::pin(t.sleep_until(t.now() + 1_000));
+        let mut s = Box::pin(t.sleep_until(t.now().unwrap() + 1_000));
         let mut cx = Context::from_waker(Waker::noop());
         assert_eq!(s.as_mut().poll(&mut cx), Poll::Pending);
         assert!(rig.probe.next_fire_ns().is_some());
@@ -266,7 +266,7 @@ fn sleep_still_completes_when_the_queue_is_full() {
 fn a_callback_requeueing_into_the_past_cannot_hang_the_interrupt() {
     let (rig, t) = timers::<2>(10);
     let a = t.alloc().unwrap();
-    let base = t.now();
+    let base = t.now().unwrap();
     t.start(a, base + 100).unwrap();
     rig.probe.advance_to_fire().unwrap();
     let mut runs = 0;
@@ -313,7 +313,7 @@ fn expiry_takes_due_timers_in_bounded_batches_outside_the_lock() {
     // the queue (expiry takes EXPIRY_BATCH at a time, not all 40 in one critical section),
     // so the cancel finds it, and it never runs.
     let (rig, t) = timers::<64>(10);
-    let base = t.now();
+    let base = t.now().unwrap();
     let ids: Vec<TimerId> = (0..40u64)
         .map(|k| {
             let id = t.alloc().unwrap();
@@ -348,7 +348,7 @@ fn a_timer_started_by_a_callback_into_the_past_runs_in_the_next_round() {
     // the round, so that round does not run it (`c`, due too, was taken with `a`); the next
     // round of the same interrupt does.
     let (rig, t) = timers::<4>(10);
-    let base = t.now();
+    let base = t.now().unwrap();
     let [a, b, c] = [(); 3].map(|_| t.alloc().unwrap());
     t.start(a, base + 100).unwrap();
     t.start(c, base + 300).unwrap();
@@ -390,7 +390,7 @@ fn stack_below<const N: usize>(t: &Timers<N>) -> (usize, usize) {
 fn on_interrupt_stack<const N: usize>() -> usize {
     let (rig, t) = timers::<N>(10);
     let t = Box::new(t);
-    let now = t.now();
+    let now = t.now().unwrap();
     for k in 0..N as u64 {
         let id = t.alloc().unwrap();
         t.start(id, now + 100 + k).unwrap();
@@ -488,4 +488,23 @@ fn arming_reads_the_time_base_only_where_the_queue_needs_it() {
         assert!(now >= due, "early: {now} < {due}");
         let _ = fired;
     }
+}
+
+#[test]
+fn a_re_entered_queue_reports_no_time_rather_than_a_wrong_one() {
+    let (rig, t) = timers::<2>(10);
+    rig.clock.advance(1_000_000);
+    // Inside the queue's critical section the time base cannot be reached through it.
+    let inside = t.with_alarm(|_| (t.now(), t.freq_hz())).unwrap();
+    assert_eq!(inside, (Err(QueueError::Busy), Err(QueueError::Busy)));
+    // A relative sleep asked for there is measured from its first poll: never early.
+    let sleep = t.with_alarm(|_| t.sleep_ns(2_000)).unwrap();
+    let start = rig.clock.now_ns();
+    assert_eq!(
+        run_virtual(sleep, &rig.probe, 10, || {
+            t.on_interrupt(|_, _| Restart::No).unwrap();
+        }),
+        Some(())
+    );
+    assert!(rig.clock.now_ns() >= start + 2_000, "woke early");
 }

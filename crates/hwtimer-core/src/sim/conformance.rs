@@ -29,7 +29,7 @@
 use super::SimClock;
 use crate::clockevent::{Capabilities, ClockEvent};
 use crate::clocksource::Monotonic;
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
 use crate::time::NANOS_PER_SEC;
 
 /// What the suite needs from a driver's model, besides the channel itself.
@@ -210,7 +210,7 @@ fn check_range<E: ClockEvent>(
         let r = event.set_next_event(d);
         assert_eq!(
             r,
-            Err(Error::InvalidConfig),
+            Err(Error::Config(ConfigError::DeltaOutOfRange)),
             "range: set_next_event({d}) outside [{}, {}]",
             caps.min_delta,
             caps.max_delta

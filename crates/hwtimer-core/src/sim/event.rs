@@ -2,7 +2,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::SimClock;
 use crate::clockevent::{Capabilities, ClockEvent};
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
 use crate::time::NANOS_PER_SEC;
 
 #[derive(Debug, Default)]
@@ -130,7 +130,7 @@ impl ClockEvent for SimClockEvent {
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         if delta < self.min || delta > self.max {
-            return Err(Error::InvalidConfig);
+            return Err(ConfigError::DeltaOutOfRange.into());
         }
         self.latch();
         let at = self.edge_after(self.clock.now_ns(), delta);
@@ -165,7 +165,7 @@ impl ClockEvent for SimClockEvent {
             return Err(Error::Unsupported);
         }
         if period < self.min || period > self.max {
-            return Err(Error::InvalidConfig);
+            return Err(ConfigError::PeriodOutOfRange.into());
         }
         self.latch();
         let at = self.edge_after(self.clock.now_ns(), period);

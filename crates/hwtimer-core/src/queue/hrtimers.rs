@@ -1,0 +1,394 @@
+//! The queue behind a critical section, driven by one alarm.
+
+use core::cell::RefCell;
+use core::task::Waker;
+
+use critical_section::Mutex;
+
+use super::heap::TimerQueue;
+use super::sleep::Sleep;
+use super::{QueueError, Restart, TimerId};
+use crate::clockevent::{Alarm, ClockEvent, Fired};
+use crate::clocksource::Monotonic;
+use crate::error::Error;
+
+pub(super) struct Inner<E: ClockEvent, M: Monotonic, const N: usize> {
+    pub(super) alarm: Alarm<E, M>,
+    pub(super) queue: TimerQueue<N>,
+    pub(super) wakers: [Option<Waker>; N],
+    armed_for: Option<u64>,
+}
+
+impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
+    /// Program the hardware for the earliest deadline if it changed. `strict`: a deadline
+    /// that already passed is reported (`Ok(false)`: the caller must expire timers first)
+    /// instead of being armed at `min_delta`; strict calls always program.
+    pub(super) fn reprogram(&mut self, strict: bool) -> Result<bool, QueueError> {
+        self.reprogram_at(strict, None)
+    }
+
+    /// [`reprogram`](Self::reprogram) with `now`, a time-base reading just made (or `None`),
+    /// for the alarm to measure a relative wait from instead of reading the time again.
+    #[inline]
+    fn reprogram_at(&mut self, strict: bool, now: Option<u64>) -> Result<bool, QueueError> {
+        let next = self.queue.next_deadline();
+        if next == self.armed_for && !strict {
+            return Ok(true);
+        }
+        match next {
+            None => {
+                self.alarm.cancel();
+                self.armed_for = None;
+                Ok(true)
+            }
+            Some(at) if strict => match self.alarm.set_deadline(at) {
+                Ok(_) => {
+                    self.armed_for = Some(at);
+                    Ok(true)
+                }
+                Err(Error::DeadlinePassed { .. }) => {
+                    self.armed_for = None;
+                    Ok(false)
+                }
+                Err(e) => Err(QueueError::Hardware(e)),
+            },
+            Some(at) => {
+                self.alarm.arm_at(at, now).map_err(QueueError::Hardware)?;
+                self.armed_for = Some(at);
+                Ok(true)
+            }
+        }
+    }
+}
+
+impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
+    /// Start a round of expiries at `now` (see [`HrTimers::on_interrupt`]) and take its
+    /// first batch into `batch`. Returns the round.
+    fn start_round(&mut self, now: u64, batch: &mut Batch) -> Round {
+        self.armed_for = None;
+        let round = Round {
+            now,
+            before: self.queue.started(),
+        };
+        self.take_due(round, batch);
+        round
+    }
+
+    /// Take up to [`EXPIRY_BATCH`] timers of `round` out of the queue into the (empty)
+    /// `batch`, in deadline order.
+    fn take_due(&mut self, round: Round, batch: &mut Batch) {
+        batch.taken = 0;
+        while batch.taken < EXPIRY_BATCH {
+            let Some(id) = self.queue.pop_due(round.now, round.before) else {
+                batch.more = false;
+                return;
+            };
+            // Cannot overflow: below EXPIRY_BATCH. The pushes cannot fail for the same reason.
+            batch.taken = batch.taken.saturating_add(1);
+            if self.queue.is_waiter(id) {
+                if let Some(w) = self.wakers.get_mut(id.index()).and_then(Option::take) {
+                    let _ = batch.wakes.push(w);
+                }
+            } else {
+                let _ = batch.calls.push(id);
+            }
+        }
+        batch.more = self.queue.has_due(round.now, round.before);
+    }
+}
+
+/// Expired timers taken out of the queue in one critical section, to run outside it.
+struct Batch {
+    calls: heapless::Vec<TimerId, EXPIRY_BATCH>,
+    wakes: heapless::Vec<Waker, EXPIRY_BATCH>,
+    /// How many timers were dequeued.
+    taken: usize,
+    /// Due timers of this round are left in the queue.
+    more: bool,
+}
+
+/// One round of [`HrTimers::on_interrupt`]: it serves the timers due at `now` that were
+/// started before start number `before`.
+#[derive(Clone, Copy)]
+struct Round {
+    now: u64,
+    before: u64,
+}
+
+/// The deadline `ns` nanoseconds after the time base's present reading (+1 tick rule).
+pub(super) fn sleep_deadline<M: Monotonic>(time: &M, ns: u64) -> u64 {
+    let ticks = crate::delay::ticks_for_ns(ns, time.freq_hz());
+    time.now().saturating_add(ticks)
+}
+
+/// How many times [`HrTimers::on_interrupt`] collects expired timers before it stops
+/// looking for more and programs the next deadline at `min_delta` instead.
+pub const MAX_EXPIRY_ROUNDS: u32 = 4;
+
+/// How many expired timers [`HrTimers::on_interrupt`] takes out of the queue in one
+/// critical section before it runs them (outside it). It bounds both the longest critical
+/// section of an expiry (`EXPIRY_BATCH` heap removals) and the stack the handler needs
+/// (`EXPIRY_BATCH` ids and wakers), whatever the capacity.
+pub const EXPIRY_BATCH: usize = 8;
+
+/// A [`TimerQueue`] driven by an [`Alarm`], shared between thread and interrupt context
+/// through a `critical_section::Mutex`. See the [module docs](self) for the semantics.
+///
+/// Wire [`on_interrupt`](Self::on_interrupt) to the clockevent's interrupt handler.
+pub struct HrTimers<E: ClockEvent, M: Monotonic, const N: usize> {
+    inner: Mutex<RefCell<Inner<E, M, N>>>,
+}
+
+impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
+    /// A queue of `N` timers on `alarm`.
+    pub const fn new(alarm: Alarm<E, M>) -> Self {
+        Self {
+            inner: Mutex::new(RefCell::new(Inner {
+                alarm,
+                queue: TimerQueue::new(),
+                wakers: [const { None }; N],
+                armed_for: None,
+            })),
+        }
+    }
+
+    pub(super) fn with<R>(
+        &self,
+        f: impl FnOnce(&mut Inner<E, M, N>) -> R,
+    ) -> Result<R, QueueError> {
+        critical_section::with(|cs| {
+            let mut inner = self
+                .inner
+                .borrow(cs)
+                .try_borrow_mut()
+                .map_err(|_| QueueError::Busy)?;
+            Ok(f(&mut inner))
+        })
+    }
+
+    /// The current time of the alarm's time base, in ticks.
+    ///
+    /// Errors: [`QueueError::Busy`] when called from inside the queue's own critical
+    /// section (a time base that calls back into its queue); there is no time to report
+    /// then, rather than a wrong one.
+    pub fn now(&self) -> Result<u64, QueueError> {
+        self.with(|i| i.alarm.time().now())
+    }
+
+    /// The time base's rate in Hz.
+    ///
+    /// Errors: [`QueueError::Busy`], as for [`now`](Self::now).
+    pub fn freq_hz(&self) -> Result<u32, QueueError> {
+        self.with(|i| i.alarm.time().freq_hz())
+    }
+
+    /// Allocate a callback timer.
+    ///
+    /// Errors: [`QueueError::Full`] when all `N` slots are in use.
+    pub fn alloc(&self) -> Result<TimerId, QueueError> {
+        self.with(|i| i.queue.alloc())?
+    }
+
+    /// Free a timer, dequeuing it (freeing a free slot does nothing).
+    ///
+    /// Errors: [`QueueError::Hardware`] when re-programming the clockevent for the next
+    /// deadline failed (the slot is freed anyway).
+    pub fn free(&self, id: TimerId) -> Result<(), QueueError> {
+        self.with(|i| {
+            i.queue.free(id);
+            if let Some(w) = i.wakers.get_mut(id.index()) {
+                *w = None;
+            }
+            i.reprogram(false).map(|_| ())
+        })?
+    }
+
+    /// Queue an idle timer for the absolute `deadline` (time-base ticks). A deadline
+    /// already passed is queued too and runs from the next interrupt (the clockevent is
+    /// programmed with its `min_delta`).
+    ///
+    /// Errors: [`QueueError::InvalidId`] for an id that is not allocated;
+    /// [`QueueError::AlreadyQueued`] when the timer is queued (use
+    /// [`restart`](Self::restart) to move it); [`QueueError::Hardware`] when programming
+    /// the clockevent failed — the timer then **stays queued** and the hardware is
+    /// programmed again at the next queue operation or interrupt.
+    pub fn start(&self, id: TimerId, deadline: u64) -> Result<(), QueueError> {
+        self.with(|i| {
+            i.queue.start(id, deadline)?;
+            i.reprogram(false).map(|_| ())
+        })?
+    }
+
+    /// Queue an idle timer `delta` ticks from now. Errors as [`start`](Self::start).
+    pub fn start_after(&self, id: TimerId, delta: u64) -> Result<(), QueueError> {
+        self.with(|i| {
+            let now = i.alarm.time().now();
+            i.queue.start(id, now.saturating_add(delta))?;
+            i.reprogram_at(false, Some(now)).map(|_| ())
+        })?
+    }
+
+    /// Queue a timer for `deadline`, moving it if already queued.
+    ///
+    /// Errors: [`QueueError::InvalidId`], and [`QueueError::Hardware`] as for
+    /// [`start`](Self::start).
+    pub fn restart(&self, id: TimerId, deadline: u64) -> Result<(), QueueError> {
+        self.with(|i| {
+            i.queue.restart(id, deadline)?;
+            i.reprogram(false).map(|_| ())
+        })?
+    }
+
+    /// Dequeue; returns whether it was queued.
+    pub fn cancel(&self, id: TimerId) -> bool {
+        self.with(|i| {
+            let was = i.queue.cancel(id);
+            // A failed shutdown cannot be reported here; the next interrupt is spurious.
+            let _ = i.reprogram(false);
+            was
+        })
+        .unwrap_or(false)
+    }
+
+    /// Whether the timer is queued.
+    pub fn is_queued(&self, id: TimerId) -> bool {
+        self.with(|i| i.queue.is_queued(id)).unwrap_or(false)
+    }
+
+    /// The timer's deadline, if queued.
+    pub fn deadline(&self, id: TimerId) -> Option<u64> {
+        self.with(|i| i.queue.deadline(id)).ok().flatten()
+    }
+
+    /// The earliest queued deadline.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.with(|i| i.queue.next_deadline()).ok().flatten()
+    }
+
+    /// Call from the clockevent's interrupt handler. Runs every expired timer — callback
+    /// timers through `callback(id, now)`, async sleepers by waking them — in deadline
+    /// order, then programs the hardware for the next deadline. Returns how many timers
+    /// expired.
+    ///
+    /// The expired timers are taken out of the queue [`EXPIRY_BATCH`] at a time, each batch
+    /// in one critical section, and run outside it; so no critical section is longer than
+    /// `EXPIRY_BATCH` heap removals and the stack needed does not grow with `N`. A timer
+    /// that a callback cancels before its batch is taken does not run (`cancel` returned
+    /// `true`).
+    ///
+    /// Work comes in rounds. A round serves the timers due at the time it starts that were
+    /// started before it; a timer started or restarted while it runs (by a callback, or by
+    /// [`Restart::At`]) waits for the next round even when it is already due, and so do the
+    /// due timers queued behind it that the round has not taken yet (deadline order holds
+    /// within each batch and each round). When a round ends with the next deadline already passed,
+    /// another starts, for up to [`MAX_EXPIRY_ROUNDS`] rounds; after that the rest run from
+    /// the next interrupt, `min_delta` later, so a callback that keeps re-queueing itself
+    /// into the past cannot hang the CPU here.
+    ///
+    /// A step of a long wait whose re-arm failed in the alarm
+    /// ([`Fired::RearmFailed`]) is programmed once more here; if that succeeds the
+    /// failure is repaired and not reported.
+    ///
+    /// Errors: [`QueueError::Hardware`] when the clockevent could not be programmed for
+    /// the next deadline (a failed re-arm that failed again, or a write-status timeout
+    /// after the expiries): the timers that expired have run, the others **stay queued
+    /// with nothing armed**, so no interrupt will come for them; the next queue operation
+    /// ([`start`](Self::start), [`restart`](Self::restart), [`cancel`](Self::cancel), ...)
+    /// programs the hardware again. The caller decides what to do (retry from a later
+    /// poll, reset the block, give up). [`QueueError::Busy`] when the queue was re-entered.
+    pub fn on_interrupt(
+        &self,
+        mut callback: impl FnMut(TimerId, u64) -> Restart,
+    ) -> Result<usize, QueueError> {
+        let mut batch = Batch {
+            calls: heapless::Vec::new(),
+            wakes: heapless::Vec::new(),
+            taken: 0,
+            more: false,
+        };
+        // Acknowledge, and take the first batch in the same critical section.
+        let first = self.with(|i| match i.alarm.on_interrupt() {
+            Fired::Spurious | Fired::Rearmed { .. } => None,
+            // A failed re-arm leaves the hardware idle with the deadline unreached: the
+            // round finds nothing due and programs it again below (and reports it if that
+            // fails too).
+            Fired::Deadline { now, .. }
+            | Fired::Period { now }
+            | Fired::RearmFailed { now, .. } => Some(i.start_round(now, &mut batch)),
+        })?;
+        let Some(mut round) = first else {
+            return Ok(0);
+        };
+        let mut expired: usize = 0;
+        let mut rounds = 1u32;
+        loop {
+            // Run the batch outside the critical section...
+            expired = expired.saturating_add(batch.taken);
+            for w in batch.wakes.drain(..) {
+                w.wake();
+            }
+            for id in batch.calls.drain(..) {
+                if let Restart::At(at) = callback(id, round.now) {
+                    let _ = self.with(|i| i.queue.restart(id, at));
+                }
+            }
+            // ...then take the next one of this round.
+            if batch.more {
+                self.with(|i| i.take_due(round, &mut batch))?;
+                continue;
+            }
+            // Round done: arm for the next deadline. If it already passed, go round again,
+            // but only a few times: callbacks that keep re-queueing into the past would
+            // otherwise hold the CPU in this handler forever (Linux's hrtimer_interrupt has
+            // the same guard). After that the next deadline is forced to `min_delta` from
+            // now.
+            let strict = rounds < MAX_EXPIRY_ROUNDS;
+            let next = self.with(|i| match i.reprogram(strict) {
+                Ok(true) => Ok(None),
+                Ok(false) => {
+                    let now = i.alarm.time().now();
+                    Ok(Some(i.start_round(now, &mut batch)))
+                }
+                // Never dropped: nothing is armed for the queued timers.
+                Err(e) => Err(e),
+            })??;
+            match next {
+                Some(next) => round = next,
+                None => return Ok(expired),
+            }
+            rounds = rounds.saturating_add(1);
+        }
+    }
+
+    /// A future that completes at the absolute `deadline`, never earlier. Dropping it
+    /// cancels the wait. If every slot is in use it still completes, by yielding to the
+    /// executor until the deadline (a busy poll) instead of failing.
+    pub fn sleep_until(&self, deadline: u64) -> Sleep<'_, E, M, N> {
+        Sleep {
+            timers: self,
+            deadline,
+            after_ns: None,
+            id: None,
+        }
+    }
+
+    /// A future that completes `ns` nanoseconds from now, never earlier (+1 tick rule).
+    /// Called from inside the queue's critical section, where the time cannot be read, the
+    /// wait is measured from the future's first poll instead (still never early).
+    pub fn sleep_ns(&self, ns: u64) -> Sleep<'_, E, M, N> {
+        match self.with(|i| sleep_deadline(i.alarm.time(), ns)) {
+            Ok(deadline) => self.sleep_until(deadline),
+            Err(_) => Sleep {
+                timers: self,
+                deadline: 0,
+                after_ns: Some(ns),
+                id: None,
+            },
+        }
+    }
+
+    /// Run `f` on the alarm (for tests, statistics and driver-specific calls).
+    pub fn with_alarm<R>(&self, f: impl FnOnce(&mut Alarm<E, M>) -> R) -> Result<R, QueueError> {
+        self.with(|i| f(&mut i.alarm))
+    }
+}

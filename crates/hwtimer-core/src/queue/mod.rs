@@ -1,0 +1,130 @@
+//! A fixed-capacity software timer queue ("hrtimer") multiplexed onto one clockevent.
+//!
+//! [`TimerQueue`] is the pure data structure (slots, deadlines, ordering); [`HrTimers`]
+//! puts it and an [`Alarm`] behind a critical section and runs expiries from the
+//! clockevent interrupt. The stmmac crate drives its TX/RX coalescing timers with it; the
+//! async delay of this crate ([`HrTimers::sleep_until`]) waits on it.
+//!
+//! # Semantics
+//!
+//! - Capacity is `N` slots, fixed at compile time; [`HrTimers::alloc`] hands out a
+//!   [`TimerId`] per slot and fails with [`QueueError::Full`] when none is left.
+//! - [`start`](HrTimers::start) queues an idle timer; starting a queued one is an error
+//!   ([`QueueError::AlreadyQueued`]), so "arm once, let it run" code can rely on
+//!   [`is_queued`](HrTimers::is_queued) and never moves a running deadline by accident.
+//!   [`restart`](HrTimers::restart) moves the deadline of a queued timer (or starts an idle
+//!   one). [`cancel`](HrTimers::cancel) dequeues.
+//! - Expired timers run in deadline order; timers with equal deadlines run in the order
+//!   they were started.
+//! - A deadline already passed when started is not an error: the clockevent is programmed
+//!   with its `min_delta` and the timer runs from the next interrupt.
+//! - Callbacks run **outside** the critical section, so they may start, restart or cancel
+//!   any timer, including their own; returning [`Restart::At`] re-queues the timer
+//!   (Linux `HRTIMER_RESTART`).
+//! - The hardware is programmed only when the earliest deadline changes, and shut down
+//!   when the queue becomes empty.
+//!
+//! # Data structure and costs
+//!
+//! [`TimerQueue`] is a binary min-heap of `(deadline, start number)` keys with a
+//! back-pointer from each slot to its heap position, so a queued timer is found at once and
+//! moved or removed in O(log n); the earliest deadline and the length are read in O(1), and
+//! slots come from a free list in O(1) (its docs list every operation). The start number
+//! is unique, so no two keys tie and the heap order is exactly the order above (FIFO among
+//! equal deadlines) without a stable sort.
+//!
+//! [`HrTimers::on_interrupt`] takes the expired timers out [`EXPIRY_BATCH`] at a time, one
+//! critical section per batch, and runs them outside it. What a round may take is bounded
+//! by a start number, not by a list of what was due, so nothing on its stack grows with `N`.
+//!//! `cargo bench -p hwtimer-core --bench core` measures the queue at 16, 256 and 4096
+//! pending timers (bench lines `hwtimer-core/queue_*_<n>`: callgrind instructions per
+//! operation, the longest critical section, and the stack `on_interrupt` needs); the
+//! crate's README lists the figures. Memory: 32 bytes per slot (a 24-byte heap entry and
+//! an 8-byte slot), plus one waker per slot in [`HrTimers`].
+//!
+//! The queue is split by concern: `heap` holds [`TimerQueue`], `hrtimers` holds
+//! [`HrTimers`] (the queue behind a critical section, driven by an alarm), and `sleep` the
+//! [`Sleep`] future.
+
+mod heap;
+mod hrtimers;
+mod sleep;
+
+pub use heap::TimerQueue;
+pub use hrtimers::{EXPIRY_BATCH, HrTimers, MAX_EXPIRY_ROUNDS};
+pub use sleep::Sleep;
+
+use crate::error::Error;
+
+/// Names one slot of a timer queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[must_use = "a timer id that is dropped keeps its slot allocated until freed"]
+pub struct TimerId(pub(super) u16);
+
+impl TimerId {
+    /// The slot index.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Why a queue operation was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum QueueError {
+    /// Every slot is allocated.
+    Full,
+    /// [`start`](HrTimers::start) on a timer that is already queued.
+    AlreadyQueued,
+    /// The id is not an allocated slot of this queue.
+    InvalidId,
+    /// The queue was re-entered while it was being updated (cannot happen through the
+    /// public API on a single core; reported rather than panicking).
+    Busy,
+    /// Programming the clockevent failed.
+    Hardware(Error),
+}
+
+impl From<QueueError> for Error {
+    /// Keeps the cause: each queue refusal has its own [`Error`] variant, and a hardware
+    /// error is passed on as it was.
+    fn from(e: QueueError) -> Self {
+        match e {
+            QueueError::Full => Error::QueueFull,
+            QueueError::AlreadyQueued => Error::AlreadyQueued,
+            QueueError::InvalidId => Error::InvalidTimerId,
+            QueueError::Busy => Error::Busy,
+            QueueError::Hardware(e) => e,
+        }
+    }
+}
+
+impl core::fmt::Display for QueueError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            QueueError::Hardware(e) => write!(f, "programming the clockevent failed: {e}"),
+            // The other causes read the same as the `Error` they convert into.
+            other => Error::from(*other).fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for QueueError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            QueueError::Hardware(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// What a timer callback wants next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Restart {
+    /// Leave the timer idle.
+    No,
+    /// Queue it again for this absolute deadline.
+    At(u64),
+}
