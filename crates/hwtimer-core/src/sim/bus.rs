@@ -38,6 +38,8 @@ pub struct SimBus<M: SimModel> {
     model: Rc<RefCell<M>>,
     clock: SimClock,
     stats: Rc<Cell<MmioStats>>,
+    /// Set by [`go_dead`](SimBus::go_dead): every read returns this instead of the model.
+    dead: Rc<Cell<Option<M::Word>>>,
     read_ns: u64,
     write_ns: u64,
 }
@@ -48,6 +50,7 @@ impl<M: SimModel> Clone for SimBus<M> {
             model: Rc::clone(&self.model),
             clock: self.clock.clone(),
             stats: Rc::clone(&self.stats),
+            dead: Rc::clone(&self.dead),
             read_ns: self.read_ns,
             write_ns: self.write_ns,
         }
@@ -61,6 +64,7 @@ impl<M: SimModel> SimBus<M> {
             model: Rc::new(RefCell::new(model)),
             clock: clock.clone(),
             stats: Rc::new(Cell::new(MmioStats::default())),
+            dead: Rc::new(Cell::new(None)),
             read_ns: 100,
             write_ns: 50,
         }
@@ -92,13 +96,50 @@ impl<M: SimModel> SimBus<M> {
     pub fn model<R>(&self, f: impl FnOnce(&mut M) -> R) -> R {
         f(&mut self.model.borrow_mut())
     }
+
+    /// The block dies now (`Some(value)`: unclocked, held in reset, or no longer decoded):
+    /// from here every read returns `value`, while writes still reach the model, whose
+    /// state goes on in virtual time. `None` brings it back. Every clone sees it.
+    pub fn go_dead(&self, value: Option<M::Word>) {
+        self.dead.set(value);
+    }
+
+    /// Run `f` and return its result with the accesses it made (the counts are zeroed
+    /// first).
+    pub fn counted<R>(&self, f: impl FnOnce() -> R) -> (R, MmioStats) {
+        self.reset_stats();
+        let r = f();
+        (r, self.stats())
+    }
+}
+
+/// A block that is dead from the start: every read returns the value it holds, every write
+/// vanishes. For a block that dies while in use, see [`SimBus::go_dead`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dead<W>(pub W);
+
+impl<W: UIntLike> SimModel for Dead<W> {
+    type Word = W;
+    fn read(&mut self, _now_ns: u64, _offset: usize) -> W {
+        self.0
+    }
+    fn write(&mut self, _now_ns: u64, _offset: usize, _value: W) {}
+}
+
+/// The two values a dead block reads, with their names for test messages: all zeros (an
+/// unclocked block, or one held in reset) and all ones (an address nothing decodes).
+pub fn dead_values<W: UIntLike + core::ops::Not<Output = W>>() -> [(W, &'static str); 2] {
+    [(W::zero(), "all zeros"), (!W::zero(), "all ones")]
 }
 
 impl<M: SimModel> RegisterBus for SimBus<M> {
     type Word = M::Word;
 
     fn read_word(&self, offset: usize) -> M::Word {
-        let v = self.model.borrow_mut().read(self.clock.now_ns(), offset);
+        let mut v = self.model.borrow_mut().read(self.clock.now_ns(), offset);
+        if let Some(dead) = self.dead.get() {
+            v = dead;
+        }
         let mut s = self.stats.get();
         s.reads += 1;
         self.stats.set(s);
@@ -124,5 +165,30 @@ impl<M: SimModel> Claim for SimBus<M> {
     fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
         base.checked_add(SPAN)?;
         Some(Claimed::new(self.clone(), base))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::RegisterFile;
+
+    #[test]
+    fn a_bus_that_goes_dead_reads_the_dead_value_and_still_writes() {
+        let clock = SimClock::new();
+        let bus = SimBus::new(&clock, RegisterFile::new(8));
+        bus.write_word(0, 5);
+        bus.go_dead(Some(u32::MAX));
+        let (v, stats) = bus.counted(|| {
+            bus.write_word(4, 7);
+            bus.read_word(0)
+        });
+        assert_eq!((v, stats.reads, stats.writes), (u32::MAX, 1, 1));
+        bus.go_dead(None);
+        assert_eq!((bus.read_word(0), bus.read_word(4)), (5, 7));
+        let dead = SimBus::new(&clock, Dead(0u32));
+        dead.write_word(0, 9);
+        assert_eq!(dead.read_word(0), 0);
+        assert_eq!(dead_values::<u32>()[1].0, u32::MAX);
     }
 }

@@ -42,7 +42,7 @@ mod event;
 mod exec;
 pub mod model;
 
-pub use bus::{MmioStats, SimBus, SimModel};
+pub use bus::{Dead, MmioStats, SimBus, SimModel, dead_values};
 pub use clock::SimClock;
 pub use counter::{SimCounter, SimTickCounter};
 pub use event::{SimClockEvent, SimClockEventProbe};
