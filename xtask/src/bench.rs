@@ -34,14 +34,19 @@ use std::path::PathBuf;
 use bench_support::{FIGURE_PREFIX, parse_figure};
 
 use crate::qemu;
-use crate::util::{CrossToolchain, capture, host_cargo, repo_root, workspace_packages};
+use crate::util::{
+    CrossToolchain, TargetKind, arguments, capture, host_cargo, no_more_args, repo_root,
+    target_names, workspace_packages,
+};
+
+/// Where the producers' outputs are saved: `target/bench-data/`.
+pub fn data_dir() -> PathBuf {
+    repo_root().join("target").join("bench-data")
+}
 
 /// Where the stdout of producer `<package>.<bench>` (or `firmware.<board>`) is saved.
 pub fn data_path(package: &str, bench: &str) -> PathBuf {
-    repo_root()
-        .join("target")
-        .join("bench-data")
-        .join(format!("{package}.{bench}.txt"))
+    data_dir().join(format!("{package}.{bench}.txt"))
 }
 
 /// Saves a producer's stdout at [`data_path`].
@@ -66,17 +71,15 @@ pub fn run_host_bench(package: &str, bench: &str) -> Result<String, String> {
 
 /// Runs all producers and prints the collected figures.
 pub fn main(args: &[String]) -> Result<(), String> {
-    let skip_firmware = match args {
-        [] => false,
-        [flag] if flag == "--host-only" => true,
-        _ => return Err("usage: cargo xtask bench [--host-only]".into()),
-    };
+    let mut args = arguments(args);
+    let skip_firmware = args.contains("--host-only");
+    no_more_args(args, "usage: cargo xtask bench [--host-only]")?;
     // (source, stdout) of every producer.
     let mut outputs: Vec<(String, String)> = Vec::new();
     let mut errors: Vec<String> = Vec::new();
 
     for pkg in workspace_packages(host_cargo())? {
-        for bench in pkg.target_names("bench") {
+        for bench in target_names(&pkg, TargetKind::Bench) {
             match run_host_bench(&pkg.name, bench) {
                 Ok(stdout) => outputs.push((format!("{}/{bench}", pkg.name), stdout)),
                 Err(e) => errors.push(e),

@@ -20,11 +20,13 @@
 //!
 //! URLs (`scheme://...`), absolute paths and placeholders with `...` in them are not checked.
 
-use crate::util::repo_root;
-use std::collections::BTreeSet;
+use crate::util::{arguments, no_more_args, repo_root};
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
+use walkdir::WalkDir;
 
 /// File names of the reference notes kept outside the repository. Outside `docs/` they
 /// must not be cited; the repository's own documents under `docs/` replace them.
@@ -59,9 +61,7 @@ impl fmt::Display for Finding {
 
 /// Runs the check on the repository and prints every finding.
 pub fn main(args: &[String]) -> Result<(), String> {
-    if let Some(arg) = args.first() {
-        return Err(format!("`citations` takes no arguments (got {arg:?})"));
-    }
+    no_more_args(arguments(args), "`citations` takes no arguments")?;
     let root = repo_root();
     let (scanned, findings) = check_tree(&root, &EXEMPT);
     for finding in &findings {
@@ -100,31 +100,22 @@ pub fn check_tree(root: &Path, exempt: &[&str]) -> (usize, Vec<Finding>) {
 
 /// Files under `dir`, as paths relative to `root`.
 fn collect_files(root: &Path, dir: &Path, exempt: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
+    let skipped = |entry: &walkdir::DirEntry| {
+        let rel = entry.path().strip_prefix(root).map(slash_path);
+        SKIPPED_DIRS.iter().any(|s| entry.file_name() == *s)
+            || rel.is_ok_and(|rel| {
+                exempt
+                    .iter()
+                    .any(|e| rel == *e || rel.starts_with(&format!("{e}/")))
+            })
     };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        if SKIPPED_DIRS.iter().any(|s| name == *s) {
-            continue;
-        }
-        let Ok(relative) = path.strip_prefix(root) else {
-            continue;
-        };
-        let rel = slash_path(relative);
-        if exempt
-            .iter()
-            .any(|e| rel == *e || rel.starts_with(&format!("{e}/")))
+    let walk = WalkDir::new(dir).min_depth(1).into_iter();
+    for entry in walk.filter_entry(|e| !skipped(e)).flatten() {
+        let small = entry.metadata().is_ok_and(|m| m.len() <= MAX_FILE_BYTES);
+        if entry.file_type().is_file()
+            && small
+            && let Ok(relative) = entry.path().strip_prefix(root)
         {
-            continue;
-        }
-        let Ok(meta) = entry.metadata() else {
-            continue;
-        };
-        if meta.is_dir() {
-            collect_files(root, &path, exempt, out);
-        } else if meta.is_file() && meta.len() <= MAX_FILE_BYTES {
             out.push(relative.to_path_buf());
         }
     }
@@ -141,7 +132,7 @@ fn slash_path(path: &Path) -> String {
 /// The anchors of the Markdown documents read so far, by path relative to the root.
 #[derive(Default)]
 struct DocCache {
-    anchors: std::collections::BTreeMap<PathBuf, Option<BTreeSet<String>>>,
+    anchors: BTreeMap<PathBuf, Option<BTreeSet<String>>>,
 }
 
 impl DocCache {
@@ -376,93 +367,48 @@ fn path_tokens(line: &str) -> Vec<PathToken> {
 }
 
 /// Every anchor a Markdown document provides: one per heading, GitHub-style (with `-1`,
-/// `-2`, ... for repeated headings), plus explicit `<a name="...">` / `id="..."`.
+/// `-2`, ... for repeated headings), plus explicit `<a name="...">` / `id="..."` in its HTML.
 pub fn anchors_of(text: &str) -> BTreeSet<String> {
     let mut anchors = BTreeSet::new();
-    let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
-    let mut add_heading = |anchors: &mut BTreeSet<String>, heading: &str| {
-        let base = github_slug(heading);
-        let count = seen.entry(base.clone()).or_insert(0);
-        let slug = if *count == 0 {
-            base.clone()
-        } else {
-            format!("{base}-{count}")
-        };
-        *count += 1;
-        anchors.insert(slug);
-    };
-    let mut fence: Option<String> = None;
-    let mut previous: Option<&str> = None;
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        let indent = line.len() - trimmed.len();
-        if let Some(marker) = &fence {
-            if indent <= 3
-                && trimmed.starts_with(marker.as_str())
-                && trimmed
-                    .trim_end()
-                    .chars()
-                    .all(|c| c == marker.chars().next().unwrap_or('`'))
-            {
-                fence = None;
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    // The rendered text of the heading being read.
+    let mut heading: Option<String> = None;
+    for event in Parser::new(text) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::End(TagEnd::Heading(_)) => {
+                let base = github_slug(&heading.take().unwrap_or_default());
+                let count = seen.entry(base.clone()).or_insert(0);
+                anchors.insert(match *count {
+                    0 => base,
+                    n => format!("{base}-{n}"),
+                });
+                *count += 1;
             }
-            previous = None;
-            continue;
-        }
-        if indent <= 3 && (trimmed.starts_with("```") || trimmed.starts_with("~~~")) {
-            let ch = trimmed.chars().next().unwrap_or('`');
-            let len = trimmed.chars().take_while(|c| *c == ch).count();
-            fence = Some(ch.to_string().repeat(len));
-            previous = None;
-            continue;
-        }
-        for attr in ["name=\"", "id=\""] {
-            let mut rest = line;
-            while let Some(pos) = rest.find(attr) {
-                let value = &rest[pos + attr.len()..];
-                if let Some(end) = value.find('"') {
-                    anchors.insert(value[..end].to_owned());
+            Event::Text(text) | Event::Code(text) => {
+                if let Some(heading) = &mut heading {
+                    heading.push_str(&text);
                 }
-                rest = &rest[pos + attr.len()..];
             }
-        }
-        if indent <= 3 && trimmed.starts_with('#') {
-            let level = trimmed.chars().take_while(|c| *c == '#').count();
-            let rest = &trimmed[level..];
-            if level <= 6 && (rest.is_empty() || rest.starts_with([' ', '\t'])) {
-                // An optional closing sequence of `#`s is not part of the heading.
-                let content = rest.trim();
-                let content = match content.trim_end_matches('#') {
-                    stripped if stripped.is_empty() || stripped.ends_with([' ', '\t']) => {
-                        stripped.trim_end()
+            Event::Html(html) | Event::InlineHtml(html) => {
+                for attr in ["name=\"", "id=\""] {
+                    for (pos, _) in html.match_indices(attr) {
+                        let value = &html[pos + attr.len()..];
+                        if let Some(end) = value.find('"') {
+                            anchors.insert(value[..end].to_owned());
+                        }
                     }
-                    _ => content,
-                };
-                add_heading(&mut anchors, content);
-                previous = None;
-                continue;
+                }
             }
+            _ => {}
         }
-        // Setext: a paragraph line underlined with `=` or `-`.
-        let underline = trimmed.trim_end();
-        if indent <= 3
-            && !underline.is_empty()
-            && (underline.chars().all(|c| c == '=') || underline.chars().all(|c| c == '-'))
-            && let Some(text_line) = previous
-        {
-            add_heading(&mut anchors, text_line.trim());
-            previous = None;
-            continue;
-        }
-        previous = (!trimmed.is_empty()).then_some(line);
     }
     anchors
 }
 
-/// GitHub's anchor for a heading: the rendered text, lower-cased, with everything but
-/// letters, digits, `-`, `_` and spaces removed, spaces turned into `-`.
-pub fn github_slug(heading: &str) -> String {
-    let text = render_inline(heading);
+/// GitHub's anchor for a heading's rendered text: lower-cased, with everything but letters,
+/// digits, `-`, `_` and spaces removed, spaces turned into `-`.
+pub fn github_slug(text: &str) -> String {
     let mut slug = String::new();
     for c in text.trim().chars() {
         if c == ' ' {
@@ -474,54 +420,26 @@ pub fn github_slug(heading: &str) -> String {
     slug
 }
 
-/// The text of inline Markdown: link and image syntax reduced to their text, HTML tags
-/// removed. (Emphasis and code markers are punctuation, which the slug drops anyway.)
-fn render_inline(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if c == '<'
-            && let Some(end) = rest.find('>')
-        {
-            rest = &rest[end + 1..];
-            continue;
-        }
-        if c == ']'
-            && rest[1..].starts_with('(')
-            && let Some(end) = rest.find(')')
-        {
-            rest = &rest[end + 1..];
-            continue;
-        }
-        let image_marker = c == '!' && rest[1..].starts_with('[');
-        if c != '[' && c != ']' && !image_marker {
-            out.push(c);
-        }
-        rest = &rest[c.len_utf8()..];
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn slugs_follow_github() {
-        assert_eq!(github_slug("Timing contract"), "timing-contract");
+        let slug = |heading: &str| {
+            let anchors: Vec<String> = anchors_of(&format!("## {heading}\n")).into_iter().collect();
+            anchors.concat()
+        };
+        assert_eq!(slug("Timing contract"), "timing-contract");
         assert_eq!(
-            github_slug("3. NPCM750, `-M npcm750-evb` (armv7a-none-eabi, Cortex-A9 ×2)"),
+            slug("3. NPCM750, `-M npcm750-evb` (armv7a-none-eabi, Cortex-A9 ×2)"),
             "3-npcm750--m-npcm750-evb-armv7a-none-eabi-cortex-a9-2"
         );
-        assert_eq!(
-            github_slug("The [`sim`](src/sim.rs) feature"),
-            "the-sim-feature"
-        );
-        assert_eq!(github_slug("§2.9 WSTAT <em>quirks</em>"), "29-wstat-quirks");
-        assert_eq!(
-            github_slug("snake_case and Ünïcode"),
-            "snake_case-and-ünïcode"
-        );
+        assert_eq!(slug("The [`sim`](src/sim.rs) feature"), "the-sim-feature");
+        assert_eq!(slug("§2.9 WSTAT <em>quirks</em>"), "29-wstat-quirks");
+        assert_eq!(slug("snake_case and Ünïcode"), "snake_case-and-ünïcode");
+        // The rendered text: an entity is its character (punctuation, dropped).
+        assert_eq!(slug("A &amp; B"), "a--b");
     }
 
     #[test]

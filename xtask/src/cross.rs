@@ -30,8 +30,8 @@
 //! The result is a crate × target table; the command fails if any cell is `FAIL`.
 
 use crate::util::{
-    CROSS_TARGETS, CrossToolchain, Package, firmware_dir, library_crates, repo_root,
-    workspace_packages,
+    CROSS_TARGETS, CrossToolchain, Package, arguments, firmware_dir, is_library, library_crates,
+    metadata, no_more_args, repo_root, workspace_packages,
 };
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -64,9 +64,7 @@ struct Row {
 
 /// Runs the cross builds and prints the summary table.
 pub fn main(args: &[String]) -> Result<(), String> {
-    if let Some(arg) = args.first() {
-        return Err(format!("`cross` takes no arguments (got {arg:?})"));
-    }
+    no_more_args(arguments(args), "`cross` takes no arguments")?;
     let toolchain = CrossToolchain::find()?;
     let libs = library_crates()?;
     if libs.is_empty() {
@@ -81,6 +79,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     // Columns: the standard targets, then any extra ones a crate declares.
     let mut columns: Vec<String> = CROSS_TARGETS.iter().map(|t| (*t).to_owned()).collect();
     for pkg in libs.iter().chain([smoke]) {
+        metadata::<Vec<String>>(pkg, "cross.targets")?; // malformed: fail here, once
         for target in targets_of(pkg) {
             if !columns.contains(&target) {
                 columns.push(target);
@@ -93,7 +92,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let mut rows = Vec::new();
     for lib in &libs {
         let mut row = Row {
-            label: lib.name.clone(),
+            label: lib.name.to_string(),
             cells: BTreeMap::new(),
         };
         let wanted = targets_of(lib);
@@ -106,7 +105,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     .arg(&target_dir);
                 let mut cell = build(&format!("{} for {target}", lib.name), &mut cmd);
                 // The optional `defmt` feature must build without `std` as well.
-                if matches!(cell, Cell::Ok) && lib.features.iter().any(|f| f == "defmt") {
+                if matches!(cell, Cell::Ok) && lib.features.contains_key("defmt") {
                     let mut cmd = toolchain.cargo(&root);
                     cmd.args(["build", "-Zbuild-std=core", "--lib", "-p", &lib.name])
                         .args(["--features", "defmt", "--target", target])
@@ -127,7 +126,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
     let missing: Vec<&str> = libs
         .iter()
         .map(|lib| lib.name.as_str())
-        .filter(|name| !smoke.dependencies.iter().any(|dep| dep == name))
+        .filter(|name| !smoke.dependencies.iter().any(|dep| dep.name == *name))
         .collect();
     let mut smoke_row = Row {
         label: format!("{SMOKE} (link)"),
@@ -282,7 +281,7 @@ fn clippy_rows(
 
         let boards: Vec<&str> = firmware
             .iter()
-            .filter(|p| p.metadata.get("qemu").get("target").as_str() == Some(target))
+            .filter(|p| p.metadata["qemu"]["target"].as_str() == Some(target))
             .map(|p| p.name.as_str())
             .collect();
         let cell = if boards.is_empty() {
@@ -296,10 +295,9 @@ fn clippy_rows(
                 "--target",
                 target,
             ]);
-            let support = firmware.iter().filter(|p| {
-                (p.has_target_kind("lib") || p.has_target_kind("rlib"))
-                    || (p.name == SMOKE && targets_of(p).contains(target))
-            });
+            let support = firmware
+                .iter()
+                .filter(|p| is_library(p) || (p.name == SMOKE && targets_of(p).contains(target)));
             for name in boards
                 .iter()
                 .copied()
@@ -316,9 +314,11 @@ fn clippy_rows(
 }
 
 /// The targets a package declares in `[package.metadata.cross] targets`, or all of
-/// [`CROSS_TARGETS`].
+/// [`CROSS_TARGETS`] (also when the list is malformed, which `main` reports first).
 fn targets_of(pkg: &Package) -> Vec<String> {
-    pkg.metadata_strings("cross", "targets")
+    metadata(pkg, "cross.targets")
+        .ok()
+        .flatten()
         .unwrap_or_else(|| CROSS_TARGETS.iter().map(|t| (*t).to_owned()).collect())
 }
 

@@ -8,29 +8,28 @@
 //! intra-doc link into a feature-gated module, a missing doc). It uses its own target
 //! directory (`target/docsrs`), so the normal builds are not invalidated.
 
-use crate::util::{host_cargo, library_crates, repo_root, run};
+use crate::util::{arguments, host_cargo, library_crates, metadata, no_more_args, repo_root, run};
+
+/// What `docs` reads of `[package.metadata.docs.rs]`.
+#[derive(Default, serde::Deserialize)]
+#[serde(default, rename_all = "kebab-case")]
+struct DocsRs {
+    /// The features docs.rs enables.
+    features: Vec<String>,
+    /// Its extra rustdoc arguments (`--cfg docsrs`).
+    rustdoc_args: Vec<String>,
+}
 
 /// Documents every library crate with its docs.rs settings.
 pub fn main(args: &[String]) -> Result<(), String> {
-    if let Some(arg) = args.first() {
-        return Err(format!("`docs` takes no arguments (got {arg:?})"));
-    }
+    no_more_args(arguments(args), "`docs` takes no arguments")?;
     let target_dir = repo_root().join("target").join("docsrs");
     for lib in library_crates()? {
-        let docsrs = lib.metadata.get("docs").get("rs");
-        let features: Vec<&str> = docsrs
-            .get("features")
-            .as_array()
-            .iter()
-            .filter_map(|f| f.as_str())
-            .collect();
-        let mut rustdoc_args: Vec<&str> = docsrs
-            .get("rustdoc-args")
-            .as_array()
-            .iter()
-            .filter_map(|f| f.as_str())
-            .collect();
-        rustdoc_args.push("-Dwarnings");
+        let DocsRs {
+            features,
+            mut rustdoc_args,
+        } = metadata(&lib, "docs.rs")?.unwrap_or_default();
+        rustdoc_args.push("-Dwarnings".into());
         println!(
             "docs: {} (features: {}; rustdoc {})",
             lib.name,

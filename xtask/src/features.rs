@@ -18,7 +18,7 @@
 //! warning counts as a failure. The result is a crate × feature table; the command fails if
 //! any cell is `FAIL`.
 
-use crate::util::{host_cargo, library_crates};
+use crate::util::{arguments, host_cargo, library_crates, no_more_args};
 use std::io::Write as _;
 use std::time::Instant;
 
@@ -30,16 +30,16 @@ const NONE: &str = "(none)";
 
 /// Checks each library crate with no features and with each feature alone.
 pub fn main(args: &[String]) -> Result<(), String> {
-    if let Some(arg) = args.first() {
-        return Err(format!("`features` takes no arguments (got {arg:?})"));
-    }
+    no_more_args(arguments(args), "`features` takes no arguments")?;
     let libs = library_crates()?;
     let mut rows: Vec<(String, Vec<Cell>)> = Vec::new();
     for lib in &libs {
         let mut cells = Vec::new();
+        // cargo metadata's feature list: the declared ones and the implicit one of each
+        // optional dependency that no feature names as `dep:...`.
         let features = std::iter::once(None).chain(
             lib.features
-                .iter()
+                .keys()
                 .filter(|f| f.as_str() != "default")
                 .map(Some),
         );
@@ -84,7 +84,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
             );
             cells.push((label, result));
         }
-        rows.push((lib.name.clone(), cells));
+        rows.push((lib.name.to_string(), cells));
     }
 
     let mut failures = 0;

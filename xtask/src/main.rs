@@ -1,9 +1,10 @@
 //! Project automation for the timer-family workspace, run as `cargo xtask <command>`.
 //!
 //! The `xtask` pattern: a plain binary crate in the workspace, reached through the cargo alias
-//! in `.cargo/config.toml`, instead of shell scripts or make. Its only dependency is
-//! `bench-support` (which has none), so it compiles in seconds; plotting lives in the separate
-//! `xtask-plots` binary. Commands:
+//! in `.cargo/config.toml`, instead of shell scripts or make. Beside `bench-support` it uses a
+//! few small crates for what it would otherwise parse by hand (`cargo metadata`'s JSON,
+//! Markdown, arguments; see its Cargo.toml); plotting lives in the separate `xtask-plots`
+//! binary. Commands:
 //!
 //! | command | module | does |
 //! |---|---|---|
@@ -16,6 +17,7 @@
 //! | `package` | [`package`] | checks the publishing metadata, runs `cargo package --workspace` |
 //! | `docs` | [`docs`] | documents every library crate as docs.rs does |
 //! | `citations` | [`citations`] | checks that every cited `docs/...md` (and `#anchor`) exists |
+//! | `figures` | [`figures`] | checks the figures the documents quote against the last `bench` output |
 //! | `soak` | [`soak`] | the tests in release mode with 10 000 property-test cases |
 //! | `ci` | | runs `.ci/run`, the whole CI pipeline |
 //!
@@ -28,7 +30,7 @@ mod cross;
 mod docs;
 mod expect;
 mod features;
-mod json;
+mod figures;
 mod net;
 mod package;
 mod plots;
@@ -91,12 +93,17 @@ Commands:
                     features, --cfg docsrs), rustdoc warnings denied.
   citations         Check that every cited docs/...md path (and #anchor) exists and that no
                     reference note outside the repository is cited outside docs/.
+  figures           Check every figure that README.md, crates/*/README.md and docs/*.md
+                    quote from a bench, marked `<!-- bench: <crate>/<metric> -->` right
+                    after it, against the output the last `bench` saved in
+                    target/bench-data/, at the precision the document shows.
   soak [--cases N] [cargo test args]
                     Run `cargo test --workspace --release` with PROPTEST_CASES=N (default
                     10000): the property tests with a long budget. Extra arguments go to
                     cargo test (-p <crate> soaks one crate). Part of `ci`.
   ci                Run .ci/run (fmt, clippy, test, soak, doc, features, package, user
-                    crate, setup, cross, qemu at shifts 0 and 4, bench, plots, citations).
+                    crate, setup, cross, qemu at shifts 0 and 4, bench, figures, plots,
+                    citations).
   help              Show this text.
 
 Environment:
@@ -117,6 +124,7 @@ fn main() -> ExitCode {
         "bench" => bench::main(rest),
         "plots" => plots::main(rest),
         "citations" => citations::main(rest),
+        "figures" => figures::main(rest),
         "docs" => docs::main(rest),
         "features" => features::main(rest),
         "package" => package::main(rest),

@@ -20,7 +20,9 @@
 //! a9-global-timer was verified against the hwtimer-core of a previous run). cargo
 //! extracts and builds them again from the fresh `.crate` files.
 
-use crate::util::{host_cargo, run, workspace_packages};
+use crate::util::{
+    arguments, host_cargo, no_more_args, package_dir, publishable, run, workspace_packages,
+};
 
 /// License files every publishable crate ships.
 const LICENSE_FILES: [&str; 2] = ["LICENSE-MIT", "LICENSE-APACHE"];
@@ -30,16 +32,14 @@ const LICENSE: &str = "MIT OR Apache-2.0";
 
 /// Checks the packaging metadata, then packages and verifies the crates.
 pub fn main(args: &[String]) -> Result<(), String> {
-    let allow_dirty = match args {
-        [] => false,
-        [flag] if flag == "--allow-dirty" => true,
-        _ => return Err("usage: cargo xtask package [--allow-dirty]".into()),
-    };
+    let mut args = arguments(args);
+    let allow_dirty = args.contains("--allow-dirty");
+    no_more_args(args, "usage: cargo xtask package [--allow-dirty]")?;
     let packages = workspace_packages(host_cargo())?;
     let mut problems = Vec::new();
     let mut excluded = Vec::new();
     for pkg in &packages {
-        if !pkg.publishable {
+        if !publishable(pkg) {
             excluded.push(pkg.name.as_str());
             continue;
         }
@@ -50,11 +50,11 @@ pub fn main(args: &[String]) -> Result<(), String> {
             ));
         }
         for file in LICENSE_FILES {
-            if !pkg.dir.join(file).is_file() {
+            if !package_dir(pkg).join(file).is_file() {
                 problems.push(format!("{}: {file} is missing", pkg.name));
             }
         }
-        if pkg.metadata.get("docs").get("rs").is_null() {
+        if pkg.metadata["docs"]["rs"].is_null() {
             problems.push(format!(
                 "{}: no [package.metadata.docs.rs] (which features docs.rs documents)",
                 pkg.name
@@ -74,12 +74,12 @@ pub fn main(args: &[String]) -> Result<(), String> {
         "package: metadata ok; packaging every member except {}",
         excluded.join(", ")
     );
-    let publishable: Vec<(&str, &str)> = packages
+    let crates: Vec<(&str, String)> = packages
         .iter()
-        .filter(|p| p.publishable)
-        .map(|p| (p.name.as_str(), p.version.as_str()))
+        .filter(|p| publishable(p))
+        .map(|p| (p.name.as_str(), p.version.to_string()))
         .collect();
-    let removed = clear_stale_extractions(&cargo_home(), &publishable);
+    let removed = clear_stale_extractions(&cargo_home(), &crates);
     // A target directory of its own, emptied first: the verification builds may not find a
     // sibling's build from an earlier run (see the module docs).
     let verify_dir = crate::util::repo_root()
@@ -117,7 +117,7 @@ fn cargo_home() -> std::path::PathBuf {
 /// Removes `<home>/registry/src/*/<name>-<version>` for each crate; returns how many
 /// directories went. Errors (a missing cache, a directory that cannot be read) count as
 /// nothing to remove.
-fn clear_stale_extractions(home: &std::path::Path, crates: &[(&str, &str)]) -> usize {
+fn clear_stale_extractions(home: &std::path::Path, crates: &[(&str, String)]) -> usize {
     let Ok(sources) = std::fs::read_dir(home.join("registry").join("src")) else {
         return 0;
     };
@@ -149,15 +149,13 @@ mod tests {
         ] {
             std::fs::create_dir_all(src.join(dir)).unwrap();
         }
-        assert_eq!(clear_stale_extractions(&home, &[("mine", "0.1.0")]), 2);
+        let mine = [("mine", "0.1.0".to_owned())];
+        assert_eq!(clear_stale_extractions(&home, &mine), 2);
         assert!(!src.join("a/mine-0.1.0").exists());
         assert!(!src.join("b/mine-0.1.0").exists());
         assert!(src.join("b/mine-0.2.0").exists());
         assert!(src.join("b/other-0.1.0").exists());
-        assert_eq!(
-            clear_stale_extractions(&home.join("none"), &[("mine", "0.1.0")]),
-            0
-        );
+        assert_eq!(clear_stale_extractions(&home.join("none"), &mine), 0);
         std::fs::remove_dir_all(&home).unwrap();
     }
 }

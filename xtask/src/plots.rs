@@ -19,15 +19,16 @@ use std::process::Command;
 
 use crate::bench::{data_path, run_host_bench, save};
 use crate::qemu;
-use crate::util::{CrossToolchain, capture, host_cargo, run, workspace_packages};
+use crate::util::{
+    CrossToolchain, TargetKind, arguments, capture, host_cargo, no_more_args, run, target_names,
+    workspace_packages,
+};
 
 /// Runs the benches the figures need and renders them.
 pub fn main(args: &[String]) -> Result<(), String> {
-    let reuse = match args {
-        [] => false,
-        [flag] if flag == "--reuse" => true,
-        _ => return Err("usage: cargo xtask plots [--reuse]".into()),
-    };
+    let mut args = arguments(args);
+    let reuse = args.contains("--reuse");
+    no_more_args(args, "usage: cargo xtask plots [--reuse]")?;
     let needs = capture(&mut plotter("needs"))?;
     let packages = workspace_packages(host_cargo())?;
     let mut files = Vec::new();
@@ -40,7 +41,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         let pkg = packages.iter().find(|p| p.name == krate).ok_or_else(|| {
             format!("the figures read crate {krate}, which is not in the workspace")
         })?;
-        let benches = pkg.target_names("bench");
+        let benches = target_names(pkg, TargetKind::Bench);
         if benches.is_empty() {
             return Err(format!(
                 "the figures read crate {krate}, which has no [[bench]] target"

@@ -18,7 +18,8 @@
 
 use crate::qemu;
 use crate::util::{
-    CROSS_TARGETS, CrossToolchain, firmware_dir, repo_root, run_with_timeout, workspace_packages,
+    CROSS_TARGETS, CrossToolchain, TargetKind, firmware_dir, repo_root, run_with_timeout,
+    target_names, workspace_packages,
 };
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -51,7 +52,11 @@ pub fn verify() -> Result<(), String> {
     let dir = probe_dir();
     let bins: Vec<String> = workspace_packages(toolchain.cargo(&dir))?
         .iter()
-        .flat_map(|p| p.target_names("bin").into_iter().map(str::to_owned))
+        .flat_map(|p| {
+            target_names(p, TargetKind::Bin)
+                .into_iter()
+                .map(str::to_owned)
+        })
         .collect();
     let all_boards = qemu::boards(&toolchain)?;
     let mut problems = Vec::new();

@@ -28,11 +28,10 @@
 //! bench` runs at the commands' own shift.
 
 use crate::expect;
-use crate::json::Json;
 use crate::net;
 use crate::util::{
-    CrossToolchain, Package, TimedOutput, firmware_dir, read_file, run, run_with_timeout,
-    workspace_packages,
+    CrossToolchain, Package, TargetKind, TimedOutput, arguments, firmware_dir, metadata,
+    package_dir, read_file, run, run_with_timeout, target_names, workspace_packages,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -41,6 +40,29 @@ use std::time::Duration;
 
 /// Timeout for a board without `timeout` in its metadata. The boards finish in about a second.
 const DEFAULT_TIMEOUT_SECS: u64 = 30;
+
+/// A board's `[package.metadata.qemu]` table.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QemuMetadata {
+    target: String,
+    command: Vec<String>,
+    /// Whole seconds.
+    #[serde(default = "default_timeout")]
+    timeout: u64,
+    net: Option<Net>,
+}
+
+fn default_timeout() -> u64 {
+    DEFAULT_TIMEOUT_SECS
+}
+
+/// `net = "tcp-echo"`, the only host side of [`crate::net`] so far.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Net {
+    TcpEcho,
+}
 
 /// A firmware that runs under QEMU.
 pub struct Board {
@@ -58,7 +80,7 @@ pub struct Board {
     bin: String,
     /// `net = "tcp-echo"`: QEMU runs with the host side of [`crate::net`] (ports for
     /// `{port7}` / `{port9}`, the echo client, the stream sink).
-    net: Option<String>,
+    net: bool,
 }
 
 /// The `-icount` shift of a run: `shift=N` or `shift=auto`.
@@ -171,33 +193,18 @@ const USAGE: &str = "usage: cargo xtask qemu [--icount N|auto] [board]";
 
 /// Parses `[--icount N] [board]`, in any order; `--icount=N` works too.
 fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut parsed = Args {
-        shift: None,
-        board: None,
-    };
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let value = if arg == "--icount" {
-            Some(
-                rest.next()
-                    .ok_or_else(|| format!("--icount needs a shift; {USAGE}"))?
-                    .as_str(),
-            )
-        } else {
-            arg.strip_prefix("--icount=")
-        };
-        match value {
-            Some(_) if parsed.shift.is_some() => {
-                return Err(format!("--icount given twice; {USAGE}"));
-            }
-            Some(value) => parsed.shift = Some(Shift::parse(value)?),
-            None if arg.starts_with('-') || parsed.board.is_some() => {
-                return Err(USAGE.into());
-            }
-            None => parsed.board = Some(arg.clone()),
+    let mut args = arguments(args);
+    let shift = args
+        .opt_value_from_fn("--icount", Shift::parse)
+        .map_err(|e| format!("--icount: {e}; {USAGE}"))?;
+    let board = match args.finish().as_slice() {
+        [] => None,
+        [board] if !board.to_string_lossy().starts_with('-') => {
+            Some(board.to_string_lossy().into_owned())
         }
-    }
-    Ok(parsed)
+        [.., arg] => return Err(format!("unexpected argument {arg:?}; {USAGE}")),
+    };
+    Ok(Args { shift, board })
 }
 
 /// Runs all boards or one (`qemu <board>`, which also prints its output), at the commands'
@@ -273,48 +280,30 @@ pub fn boards(toolchain: &CrossToolchain) -> Result<Vec<Board>, String> {
     let packages = workspace_packages(toolchain.cargo(&firmware_dir()))?;
     packages
         .iter()
-        .filter(|p| !p.metadata.get("qemu").is_null())
+        .filter(|p| !p.metadata["qemu"].is_null())
         .map(board_from)
         .collect()
 }
 
 /// Reads a board's `[package.metadata.qemu]`.
 fn board_from(pkg: &Package) -> Result<Board, String> {
-    let qemu = pkg.metadata.get("qemu");
     let bad = |what: &str| format!("{}: [package.metadata.qemu] {what}", pkg.name);
-    let target = qemu
-        .get("target")
-        .as_str()
-        .ok_or_else(|| bad("needs `target`"))?;
-    let command = pkg.metadata_strings("qemu", "command").unwrap_or_default();
-    if command.is_empty() || !command.iter().any(|arg| arg.contains("{elf}")) {
+    let qemu: QemuMetadata = metadata(pkg, "qemu")?.ok_or_else(|| bad("is missing"))?;
+    if !qemu.command.iter().any(|arg| arg.contains("{elf}")) {
         return Err(bad("needs a `command` list containing `{elf}`"));
     }
-    let timeout = match qemu.get("timeout") {
-        Json::Null => DEFAULT_TIMEOUT_SECS,
-        Json::Number(n) => n
-            .parse()
-            .map_err(|_| bad("`timeout` must be whole seconds"))?,
-        _ => return Err(bad("`timeout` must be a number")),
-    };
-    let net = match qemu.get("net") {
-        Json::Null => None,
-        Json::String(kind) if kind == "tcp-echo" => Some(kind.clone()),
-        _ => return Err(bad("`net` must be \"tcp-echo\"")),
-    };
-    let bin = pkg
-        .target_names("bin")
+    let bin = target_names(pkg, TargetKind::Bin)
         .first()
         .map(|name| (*name).to_owned())
         .ok_or_else(|| bad("is set on a package without a binary"))?;
     Ok(Board {
-        name: pkg.name.clone(),
-        target: target.to_owned(),
-        command,
-        timeout: Duration::from_secs(timeout),
-        dir: pkg.dir.clone(),
+        name: pkg.name.to_string(),
+        target: qemu.target,
+        command: qemu.command,
+        timeout: Duration::from_secs(qemu.timeout),
+        dir: package_dir(pkg),
         bin,
-        net,
+        net: matches!(qemu.net, Some(Net::TcpEcho)),
     })
 }
 
@@ -442,17 +431,16 @@ fn run_board(board: &Board, shift: Option<&Shift>) -> Result<BoardRun, String> {
     let expected = expected_for(&read_file(&board.dir.join("expected.txt"))?, shift.as_ref());
     let patterns = expect::parse_expected(&expected)
         .map_err(|e| format!("{}/expected.txt: {e}", board.name))?;
-    let rig = match board.net {
-        Some(_) => {
-            let rig = net::NetRig::start()?;
-            for arg in &mut args {
-                *arg = arg
-                    .replace("{port7}", &rig.port7.to_string())
-                    .replace("{port9}", &rig.port9.to_string());
-            }
-            Some(rig)
+    let rig = if board.net {
+        let rig = net::NetRig::start()?;
+        for arg in &mut args {
+            *arg = arg
+                .replace("{port7}", &rig.port7.to_string())
+                .replace("{port9}", &rig.port9.to_string());
         }
-        None => None,
+        Some(rig)
+    } else {
+        None
     };
     let mut cmd = Command::new(&args[0]);
     cmd.args(&args[1..]);
@@ -503,7 +491,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             dir: PathBuf::new(),
             bin: "b".into(),
-            net: None,
+            net: false,
         }
     }
 

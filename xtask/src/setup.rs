@@ -23,7 +23,7 @@
 //! needs no root); it only skips installing.
 
 use crate::probe;
-use crate::util::{capture, run};
+use crate::util::{arguments, capture, no_more_args, run};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,11 +57,9 @@ const APT_DIR: &str = "/etc/apt";
 
 /// Runs the setup; `--check` only reports what would be done (never needs root).
 pub fn main(args: &[String]) -> Result<(), String> {
-    let check_only = match args {
-        [] => false,
-        [flag] if flag == "--check" => true,
-        _ => return Err(format!("`setup` takes only `--check` (got {args:?})")),
-    };
+    let mut args = arguments(args);
+    let check_only = args.contains("--check");
+    no_more_args(args, "`setup` takes only `--check`")?;
     let release = fs::read_to_string("/etc/os-release").unwrap_or_default();
     let field = |key: &str| os_release_field(&release, key);
     if field("ID").as_deref() != Some("debian") {

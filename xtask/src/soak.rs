@@ -13,28 +13,23 @@
 
 use std::time::Instant;
 
-use crate::util::{host_cargo, run};
+use crate::util::{arguments, host_cargo, run};
 
 /// The default case count.
 pub const DEFAULT_CASES: u32 = 10_000;
 
 /// Runs the workspace's tests in release mode with `PROPTEST_CASES` set.
 pub fn main(args: &[String]) -> Result<(), String> {
-    let mut cases = DEFAULT_CASES;
-    let mut passthrough: Vec<String> = Vec::new();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        if arg == "--cases" {
-            let value = rest.next().ok_or("--cases needs a number")?;
-            cases = value
-                .parse()
-                .map_err(|_| format!("--cases: {value:?} is not a number"))?;
-        } else {
-            passthrough.push(arg.clone());
-        }
-    }
+    let mut args = arguments(args);
+    let cases = args
+        .opt_value_from_str("--cases")
+        .map_err(|e| format!("--cases needs a number: {e}"))?
+        .unwrap_or(DEFAULT_CASES);
+    // Everything else, in order, is for `cargo test`.
+    let passthrough = args.finish();
     let one_package = passthrough
         .iter()
+        .filter_map(|a| a.to_str())
         .any(|a| a == "-p" || a == "--package" || a.starts_with("--package="));
     let mut cmd = host_cargo();
     cmd.env("PROPTEST_CASES", cases.to_string()).arg("test");

@@ -1,12 +1,14 @@
 //! Shared plumbing: repository paths, running commands, the cross toolchain, `cargo metadata`.
 
-use crate::json::Json;
+pub use cargo_metadata::{Package, TargetKind};
+use serde::de::DeserializeOwned;
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 use std::{env, fs, thread};
+use wait_timeout::ChildExt as _;
 
 /// The five targets every library crate must build for unless it declares its own list in
 /// `[package.metadata.cross] targets = [...]`.
@@ -222,38 +224,15 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<TimedOut
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", describe(cmd)))?;
-    // Drain both pipes on threads so a chatty child never blocks on a full pipe.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut bytes);
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            break Some(status);
-        }
-        if start.elapsed() >= timeout {
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let status = match child.wait_timeout(timeout).map_err(|e| e.to_string())? {
+        Some(status) => Some(status),
+        None => {
             let _ = child.kill();
             let _ = child.wait();
-            break None;
+            None
         }
-        thread::sleep(Duration::from_millis(20));
     };
     Ok(TimedOutput {
         status,
@@ -263,116 +242,87 @@ pub fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<TimedOut
     })
 }
 
-/// One package of a workspace, as far as the xtask cares.
-pub struct Package {
-    /// Package name.
-    pub name: String,
-    /// Its version.
-    pub version: String,
-    /// Directory holding its Cargo.toml.
-    pub dir: PathBuf,
-    /// `(name, kinds)` of each build target (`lib`, `bin`, `bench`, ...).
-    pub targets: Vec<(String, Vec<String>)>,
-    /// Names of its dependencies (all kinds, all platforms).
-    pub dependencies: Vec<String>,
-    /// `[package.metadata]`, `Null` when absent.
-    pub metadata: Json,
-    /// Names of the features it declares.
-    pub features: Vec<String>,
-    /// Whether it may be published (`publish = false` makes this `false`).
-    pub publishable: bool,
-    /// The `license` field.
-    pub license: Option<String>,
-    /// The `repository` field.
-    pub repository: Option<String>,
-}
-
-impl Package {
-    /// Whether the package has a build target of the given kind.
-    pub fn has_target_kind(&self, kind: &str) -> bool {
-        self.targets
-            .iter()
-            .any(|(_, kinds)| kinds.iter().any(|k| k == kind))
-    }
-
-    /// Names of its build targets of the given kind.
-    pub fn target_names(&self, kind: &str) -> Vec<&str> {
-        self.targets
-            .iter()
-            .filter(|(_, kinds)| kinds.iter().any(|k| k == kind))
-            .map(|(name, _)| name.as_str())
-            .collect()
-    }
-
-    /// A list of strings under `[package.metadata.<table>] <key> = [...]`, if present.
-    pub fn metadata_strings(&self, table: &str, key: &str) -> Option<Vec<String>> {
-        let value = self.metadata.get(table).get(key);
-        if value.is_null() {
-            return None;
+/// Reads a child's pipe to the end on a thread of its own, so that a chatty child never
+/// blocks on a full pipe while [`run_with_timeout`] waits.
+fn drain(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
         }
-        Some(
-            value
-                .as_array()
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect(),
-        )
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// The arguments of a subcommand, for pico-args. Take the options and flags it knows from
+/// them, then hand them to [`no_more_args`].
+pub fn arguments(args: &[String]) -> pico_args::Arguments {
+    pico_args::Arguments::from_vec(args.iter().map(Into::into).collect())
+}
+
+/// Fails with `usage` if anything was left in `args`.
+pub fn no_more_args(args: pico_args::Arguments, usage: &str) -> Result<(), String> {
+    match args.finish().first() {
+        None => Ok(()),
+        Some(arg) => Err(format!("unexpected argument {arg:?}; {usage}")),
     }
 }
 
-/// The members of the workspace rooted at `cmd`'s directory, via `cargo metadata --no-deps`.
+/// The members of the workspace rooted at `cmd`'s directory, sorted by name, via
+/// `cargo metadata --no-deps`.
 ///
 /// `cmd` is a cargo command (host or cross) already pointed at the workspace directory.
 pub fn workspace_packages(mut cmd: Command) -> Result<Vec<Package>, String> {
     let text = capture(cmd.args(["metadata", "--no-deps", "--format-version", "1"]))?;
-    let doc = Json::parse(&text)?;
-    let mut packages = Vec::new();
-    for pkg in doc.get("packages").as_array() {
-        let name = pkg.get("name").as_str().unwrap_or_default().to_owned();
-        let manifest = PathBuf::from(pkg.get("manifest_path").as_str().unwrap_or_default());
-        let targets = pkg
-            .get("targets")
-            .as_array()
-            .iter()
-            .map(|t| {
-                let kinds = t.get("kind").as_array().iter().filter_map(Json::as_str);
-                (
-                    t.get("name").as_str().unwrap_or_default().to_owned(),
-                    kinds.map(str::to_owned).collect(),
-                )
-            })
-            .collect();
-        let dependencies = pkg
-            .get("dependencies")
-            .as_array()
-            .iter()
-            .filter_map(|d| d.get("name").as_str().map(str::to_owned))
-            .collect();
-        let features = match pkg.get("features") {
-            Json::Object(map) => map.keys().cloned().collect(),
-            _ => Vec::new(),
-        };
-        // `publish`: null = any registry, a list of registry names otherwise ([] = false).
-        let publishable = match pkg.get("publish") {
-            Json::Null => true,
-            other => !other.as_array().is_empty(),
-        };
-        let text_field = |key: &str| pkg.get(key).as_str().map(str::to_owned);
-        packages.push(Package {
-            name,
-            version: text_field("version").unwrap_or_default(),
-            dir: manifest.parent().map(Path::to_path_buf).unwrap_or_default(),
-            targets,
-            dependencies,
-            metadata: pkg.get("metadata").clone(),
-            features,
-            publishable,
-            license: text_field("license"),
-            repository: text_field("repository"),
-        });
-    }
+    let mut packages = cargo_metadata::MetadataCommand::parse(text)
+        .map_err(|e| format!("cannot read `cargo metadata`: {e}"))?
+        .packages;
     packages.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(packages)
+}
+
+/// The directory holding `pkg`'s Cargo.toml.
+pub fn package_dir(pkg: &Package) -> PathBuf {
+    pkg.manifest_path
+        .parent()
+        .map(|dir| dir.as_std_path().to_path_buf())
+        .unwrap_or_default()
+}
+
+/// Names of `pkg`'s build targets of the given kind.
+pub fn target_names(pkg: &Package, kind: TargetKind) -> Vec<&str> {
+    pkg.targets
+        .iter()
+        .filter(|t| t.is_kind(kind.clone()))
+        .map(|t| t.name.as_str())
+        .collect()
+}
+
+/// Whether `pkg` has a library target (`lib` or `rlib`).
+pub fn is_library(pkg: &Package) -> bool {
+    pkg.targets.iter().any(|t| t.is_lib() || t.is_rlib())
+}
+
+/// Whether `pkg` may be published: `publish` is absent (any registry) or a non-empty list
+/// of registries (`publish = false` is the empty list).
+pub fn publishable(pkg: &Package) -> bool {
+    pkg.publish
+        .as_ref()
+        .is_none_or(|registries| !registries.is_empty())
+}
+
+/// The table `[package.metadata.<path>]` (`path` may be dotted: `docs.rs`), read into a `T`;
+/// `None` when absent.
+pub fn metadata<T: DeserializeOwned>(pkg: &Package, path: &str) -> Result<Option<T>, String> {
+    let value = path
+        .split('.')
+        .fold(&pkg.metadata, |value, key| &value[key]);
+    if value.is_null() {
+        return Ok(None);
+    }
+    T::deserialize(value)
+        .map(Some)
+        .map_err(|e| format!("{}: [package.metadata.{path}]: {e}", pkg.name))
 }
 
 /// The library crates: members of the root workspace that live directly under `crates/`,
@@ -383,8 +333,8 @@ pub fn library_crates() -> Result<Vec<Package>, String> {
     let crates_dir = canonical(&repo_root().join("crates"));
     let mut libs = workspace_packages(host_cargo())?;
     libs.retain(|p| {
-        let under_crates = p.dir.parent().map(canonical) == Some(crates_dir.clone());
-        under_crates && p.publishable && (p.has_target_kind("lib") || p.has_target_kind("rlib"))
+        let under_crates = package_dir(p).parent().map(canonical) == Some(crates_dir.clone());
+        under_crates && publishable(p) && is_library(p)
     });
     Ok(libs)
 }
