@@ -88,12 +88,17 @@ pub enum Error {
     DmaAddress,
     /// An invalid configuration (coalescing, ring geometry).
     Config(ConfigError),
-    /// A hardware wait (DMA_BUS_MODE.SWR, MII_ADDR.GB) did not finish before its deadline.
+    /// A hardware wait (DMA_BUS_MODE.SWR, MII_ADDR.GB) did not finish before its deadline
+    /// (also what `hwtimer_core::Error::Timeout` converts into).
     Timeout,
     /// The CSR clock is outside 20–300 MHz, so no MDC divider (MII_ADDR.CR) fits.
     CsrClock,
-    /// The timer queue refused an operation (no free slot, hardware programming failed).
+    /// The cleanup timer's queue refused an operation: the [`QueueError`] says why (no
+    /// free slot, already queued, re-entered, or programming its clockevent failed).
     Timer(QueueError),
+    /// An hwtimer-core operation other than a hardware wait failed; the
+    /// [`hwtimer_core::Error`] is kept as it was (a wait that timed out is [`Error::Timeout`]).
+    Core(hwtimer_core::Error),
     /// TX while the link is down (see [`Dwmac::set_link`](crate::Dwmac::set_link)).
     LinkDown,
 }
@@ -111,10 +116,12 @@ impl From<QueueError> for Error {
 }
 
 impl From<hwtimer_core::Error> for Error {
+    /// Keeps the cause: a timed-out wait is [`Error::Timeout`], anything else
+    /// [`Error::Core`] with the error unchanged.
     fn from(e: hwtimer_core::Error) -> Self {
         match e {
             hwtimer_core::Error::Timeout => Error::Timeout,
-            other => Error::Timer(QueueError::Hardware(other)),
+            other => Error::Core(other),
         }
     }
 }
@@ -129,10 +136,20 @@ impl core::fmt::Display for Error {
             Error::Config(e) => write!(f, "invalid configuration: {e}"),
             Error::Timeout => f.write_str("hardware wait timed out"),
             Error::CsrClock => f.write_str("CSR clock outside 20-300 MHz"),
-            Error::Timer(e) => write!(f, "timer queue: {e:?}"),
+            Error::Timer(e) => write!(f, "cleanup timer: {e}"),
+            Error::Core(e) => write!(f, "timer: {e}"),
             Error::LinkDown => f.write_str("link down"),
         }
     }
 }
 
-impl core::error::Error for Error {}
+impl core::error::Error for Error {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Error::Config(e) => Some(e),
+            Error::Timer(e) => Some(e),
+            Error::Core(e) => Some(e),
+            _ => None,
+        }
+    }
+}

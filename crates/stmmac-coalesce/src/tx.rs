@@ -49,10 +49,16 @@ use crate::mac::{DmaEvents, Dwmac};
 /// [`NoTimer`] (`tx_usecs == 0`); implement it for any other timer (a periodic tick, an
 /// RTOS timer).
 pub trait CleanupTimer {
-    /// Tick rate of [`now`](Self::now) and the deadlines; 0 for "no timer".
-    fn freq_hz(&self) -> u32;
+    /// Tick rate of [`now`](Self::now) and the deadlines.
+    ///
+    /// Errors: [`ConfigError::NoTimer`] when there is no timer ([`NoTimer`]);
+    /// [`Error::Timer`] when the timer cannot tell now (hwtimer-core's queue asked from
+    /// inside its own callback: `QueueError::Busy`).
+    fn freq_hz(&self) -> Result<u32, Error>;
     /// The current time, in ticks.
-    fn now(&self) -> u64;
+    ///
+    /// Errors: as for [`freq_hz`](Self::freq_hz); never a wrong time.
+    fn now(&self) -> Result<u64, Error>;
     /// Whether the timer is queued.
     fn is_queued(&self) -> bool;
     /// Queue the idle timer for `deadline` (ticks).
@@ -69,7 +75,7 @@ pub trait CleanupTimer {
     /// Errors: [`Error::Timer`] when the timer could not be armed
     /// (`QueueError::AlreadyQueued` when it is queued already).
     fn start_after(&self, delta: u64) -> Result<(), Error> {
-        self.start(self.now().saturating_add(delta))
+        self.start(self.now()?.saturating_add(delta))
     }
     /// Dequeue the timer; whether it was queued.
     fn cancel(&self) -> bool;
@@ -80,11 +86,11 @@ pub trait CleanupTimer {
 pub struct NoTimer;
 
 impl CleanupTimer for NoTimer {
-    fn freq_hz(&self) -> u32 {
-        0
+    fn freq_hz(&self) -> Result<u32, Error> {
+        Err(Error::Config(ConfigError::NoTimer))
     }
-    fn now(&self) -> u64 {
-        0
+    fn now(&self) -> Result<u64, Error> {
+        Err(Error::Config(ConfigError::NoTimer))
     }
     fn is_queued(&self) -> bool {
         false
@@ -136,11 +142,11 @@ impl<'q, E: ClockEvent, M: Monotonic, const N: usize> QueueTimer<'q, E, M, N> {
 }
 
 impl<E: ClockEvent, M: Monotonic, const N: usize> CleanupTimer for QueueTimer<'_, E, M, N> {
-    fn freq_hz(&self) -> u32 {
-        self.timers.freq_hz()
+    fn freq_hz(&self) -> Result<u32, Error> {
+        Ok(self.timers.freq_hz()?)
     }
-    fn now(&self) -> u64 {
-        self.timers.now()
+    fn now(&self) -> Result<u64, Error> {
+        Ok(self.timers.now()?)
     }
     fn is_queued(&self) -> bool {
         self.timers.is_queued(self.id)
@@ -266,7 +272,7 @@ fn tx_period<T: CleanupTimer>(cfg: &TxConfig, timer: &T) -> Result<u64, Error> {
     if cfg.coalesce.tx_usecs == 0 {
         return Ok(0);
     }
-    let hz = timer.freq_hz();
+    let hz = timer.freq_hz()?;
     if hz == 0 {
         return Err(Error::Config(ConfigError::NoTimer));
     }
@@ -521,7 +527,10 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         let r = match action {
             TimerAction::Keep => return true,
             TimerAction::Start => match self.timer.start_after(self.period) {
-                Err(Error::Timer(hwtimer_core::QueueError::AlreadyQueued)) => {
+                Err(
+                    Error::Timer(hwtimer_core::QueueError::AlreadyQueued)
+                    | Error::Core(hwtimer_core::Error::AlreadyQueued),
+                ) => {
                     self.armed = true;
                     return true;
                 }
@@ -532,8 +541,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             },
             TimerAction::Restart => {
                 self.stats.timer_restarts = self.stats.timer_restarts.wrapping_add(1);
-                let at = self.timer.now().saturating_add(self.period);
-                self.timer.restart(at)
+                self.timer
+                    .now()
+                    .and_then(|now| self.timer.restart(now.saturating_add(self.period)))
             }
         };
         if r.is_err() {

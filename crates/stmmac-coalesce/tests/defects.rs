@@ -456,9 +456,9 @@ fn tx_timer_period_comes_from_the_configuration_alone() {
         Coherent,
     );
     assert_eq!(tx.period_ticks(), 25_000, "1000 us at 25 MHz");
-    let t0 = timers.now();
+    let t0 = timers.now().unwrap();
     tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 0)).unwrap();
-    let t1 = timers.now();
+    let t1 = timers.now().unwrap();
     let d = timers.deadline(tx.timer().id()).unwrap();
     assert!(d >= t0 + 25_000 && d <= t1 + 25_000, "{t0} {d} {t1}");
     tx.set_coalesce(
@@ -492,18 +492,18 @@ struct BrokenTimer {
 }
 
 impl CleanupTimer for BrokenTimer {
-    fn freq_hz(&self) -> u32 {
-        1_000_000
+    fn freq_hz(&self) -> Result<u32, Error> {
+        Ok(1_000_000)
     }
-    fn now(&self) -> u64 {
-        0
+    fn now(&self) -> Result<u64, Error> {
+        Ok(0)
     }
     fn is_queued(&self) -> bool {
         self.queued.get()
     }
     fn start(&self, _: u64) -> Result<(), Error> {
         Err(Error::Timer(hwtimer_core::QueueError::Hardware(
-            hwtimer_core::Error::InvalidConfig,
+            hwtimer_core::Error::Unsupported,
         )))
     }
     fn restart(&self, d: u64) -> Result<(), Error> {

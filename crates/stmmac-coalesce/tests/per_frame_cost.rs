@@ -33,10 +33,10 @@ impl<'q> Counting<'q> {
 }
 
 impl CleanupTimer for Counting<'_> {
-    fn freq_hz(&self) -> u32 {
+    fn freq_hz(&self) -> Result<u32, Error> {
         self.inner.freq_hz()
     }
-    fn now(&self) -> u64 {
+    fn now(&self) -> Result<u64, Error> {
         self.now.set(self.now.get() + 1);
         self.inner.now()
     }
@@ -148,7 +148,7 @@ fn a_start_that_finds_the_timer_queued_is_not_a_failure() {
     let mut tx = b.tx(arm_once(25), QueueTimer::new(timers).unwrap(), Coherent);
     tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 0)).unwrap();
     // Reclaims the completed frame; nothing pending: "do not re-arm", though still queued.
-    assert_eq!(tx.on_timer(&b.mac, timers.now()), Restart::No);
+    assert_eq!(tx.on_timer(&b.mac, timers.now().unwrap()), Restart::No);
     assert!(timers.is_queued(tx.timer().id()));
     let plan = tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 1)).unwrap();
     assert!(!plan.set_ic, "the queued timer covers it");
