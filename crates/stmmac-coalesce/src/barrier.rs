@@ -34,16 +34,15 @@
 //!
 //! Every barrier is also a compiler barrier (the `asm!` blocks do not carry `nomem`).
 //!
-//! With the `sim` feature each barrier, descriptor store and doorbell is also recorded in a
-//! per-thread trace (`sim::trace`) so host tests can check the order.
+//! The host tests check the order on the model's side: the sim arena and the register bus
+//! log what the DMA saw, in order (`sim::Seen`). A barrier instruction itself is not
+//! observable on the host; the barrier functions carry no test hook.
 
 /// Store-store barrier for memory shared with the DMA: every store before it is observed
 /// by the DMA before any store after it (between the descriptor words and OWN).
 #[inline(always)]
 pub fn dma_wmb() {
     arch::dma_wmb();
-    #[cfg(feature = "sim")]
-    crate::sim::trace::record(crate::sim::trace::Event::DmaWmb);
 }
 
 /// Load-load barrier for memory shared with the DMA (after reading OWN clear).
@@ -57,8 +56,6 @@ pub fn dma_rmb() {
 #[inline(always)]
 pub fn wmb() {
     arch::wmb();
-    #[cfg(feature = "sim")]
-    crate::sim::trace::record(crate::sim::trace::Event::Wmb);
 }
 
 #[cfg(all(target_arch = "arm", not(target_feature = "mclass")))]

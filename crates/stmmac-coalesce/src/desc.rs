@@ -47,12 +47,6 @@ impl Desc {
         // SAFETY: as in `read`; the CPU owns the descriptor (OWN clear) or is handing it
         // over with this very store.
         unsafe { self.0.add(w & 3).write_volatile(v.to_le()) };
-        #[cfg(feature = "sim")]
-        crate::sim::trace::record(if w == 0 {
-            crate::sim::trace::Event::OwnerStore
-        } else {
-            crate::sim::trace::Event::DescStore
-        });
     }
 
     /// The four words.

@@ -55,13 +55,15 @@ unsafe impl<T: DmaAddr + ?Sized> DmaAddr for &T {
     }
 }
 
-/// Bus address = CPU address (no MMU, or a flat 1:1 map with no DMA offset), refused above
-/// 4 GiB. Constructing one is the platform claim that this is true.
+/// The identity DMA mapping: bus address = CPU address (no MMU, or a flat 1:1 map with no
+/// DMA offset), refused above 4 GiB. Constructing one is the platform claim that this is
+/// true. (Named for what it maps, not `Identity`: in this family that word also names a
+/// chip identity.)
 #[derive(Debug, Clone, Copy)]
-pub struct Identity(());
+pub struct IdentityMap(());
 
-impl Identity {
-    /// The identity translation.
+impl IdentityMap {
+    /// The identity DMA mapping.
     ///
     /// # Safety
     /// On this platform the GMAC's DMA must see every CPU address it is given at the same
@@ -72,8 +74,8 @@ impl Identity {
     }
 }
 
-// SAFETY: the caller of `Identity::new` promised that CPU addresses are bus addresses.
-unsafe impl DmaAddr for Identity {
+// SAFETY: the caller of `IdentityMap::new` promised that CPU addresses are bus addresses.
+unsafe impl DmaAddr for IdentityMap {
     fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
         u32::try_from(ptr as usize).ok()
     }

@@ -44,7 +44,7 @@
 //! # Example
 //!
 //! Bring-up and one frame each way, on the model (on target: `hwtimer_core::Mmio` at the
-//! GMAC base, `unsafe { Identity::new() }`, regions from `static` [`DmaMemory`]):
+//! GMAC base, `unsafe { IdentityMap::new() }`, regions from `static` [`DmaMemory`]):
 //!
 //! ```
 //! use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
@@ -120,7 +120,7 @@
 //!
 //! ```compile_fail
 //! // "CPU addresses are bus addresses" is a platform claim.
-//! let a = stmmac_coalesce::Identity::new();
+//! let a = stmmac_coalesce::IdentityMap::new();
 //! ```
 //!
 //! ```compile_fail
@@ -159,71 +159,67 @@
 //!
 //! Cortex-A9 instructions (PMU event 0x08) per frame in the driver's paths, from the
 //! `npcm750-net` firmware's armed-once TCP stream (smoltcp on this crate, QEMU npcm750-evb,
-//! 196 frames sent, 195 received, `tx-frames 25`, `tx-usecs 1000`, at most 2 frames in
-//! flight):
+//! `tx-frames 25`, `tx-usecs 1000`, at most 2 frames in flight), as the run prints them:
 //!
 //! ```text
 //! cargo xtask qemu npcm750-net
-//! bench: stmmac-coalesce/qemu_tx_insns_per_frame = 346 insns   (was 613; 405 before the timer-start work)
-//! bench: stmmac-coalesce/qemu_rx_insns_per_frame = 277 insns   (was 421)
+//! bench: stmmac-coalesce/qemu_tx_insns_per_frame = 346 insns
+//! bench: stmmac-coalesce/qemu_rx_insns_per_frame = 277 insns
 //! ```
 //!
 //! TX is `Device::transmit` (reserve) plus `TxToken::commit`; RX is `RxRing::receive`, the
-//! lend (or copy) and the refill when the frame is dropped. Where they go, per frame, from a
-//! QEMU exec trace of the same run (`-d exec,in_asm -dfilter` over the driver and what it
-//! calls; it accounts for 85–100 % of the PMU figure):
+//! lend (or copy) and the refill when the frame is dropped. The firmware's GMAC interrupt
+//! handler (QEMU raises TI inside the doorbell write) and the probe's own readings are left
+//! out. Where they go, per frame, from a QEMU exec trace of the same run (`-d
+//! exec,in_asm -dfilter` over the driver and what it calls; it accounts for 85–100 % of the
+//! PMU figure):
 //!
-//! | TX | before | after |
-//! |---|---|---|
-//! | smoltcp adapter and `TxRing::reserve` (link, free descriptor) | ~60 | ~60 |
-//! | IC rule: `ic_decision`'s `count % tx_frames` (the A9 has no divide instruction: a library call), `on_xmit`, `arm` not inlined | ~70 | ~15 |
-//! | "is the cleanup timer queued?" on every frame: `HrTimers::is_queued`, a critical section | ~45 | 0: the ring's own record (`armed`), re-read from the timer in `service` |
-//! | descriptor words 1–3, `dma_wmb`, OWN, `wmb`, doorbell (its `Mmio` window check: 4), statistics | ~100 | ~95 |
-//! | **starting the cleanup timer**, 0.5 times per frame here: `now()` + `HrTimers::start` (two critical sections) before, `HrTimers::start_after` (one) after; the heap push, `Alarm` and the comparator programming | ~200 | **~176**; ~119 now (below) |
-//! | the firmware's GMAC interrupt handler (QEMU raises TI inside the doorbell write) and the probe's own reading | ~60 | 0 (left out of the measurement) |
+//! | TX | insns |
+//! |---|---|
+//! | smoltcp adapter and `TxRing::reserve` (link, free descriptor) | ~60 |
+//! | IC rule (`ic_decision` without a division), `on_xmit`, the timer decision from the ring's own `armed` record (no timer query per frame) | ~15 |
+//! | descriptor words 1–3, `dma_wmb`, OWN, `wmb`, doorbell (its `Mmio` window check: 4), statistics | ~95 |
+//! | **starting the cleanup timer**, 0.5 times per frame here (below) | ~119 |
 //!
-//! | RX | before | after |
-//! |---|---|---|
-//! | `receive`: descriptor scan (OWN, FS/LS, `dma_rmb`), frame checks, statistics | ~135 | ~130 |
-//! | ring index `i % len` (a library call) on every descriptor visited, lent and refilled | ~50 | 0: one compare |
-//! | lending the frame (`RxFrame::bytes` and its `Result`, the adapter's counters) | ~75 | ~45 (`as_slice`) |
-//! | refill on drop (words 1–3, `dma_wmb`, OWN; DIC rule) | ~145 | ~100 (one step per descriptor) |
-//! | the probe's own readings (three spans) | ~20 | 0 (left out) |
+//! | RX | insns |
+//! |---|---|
+//! | `receive`: descriptor scan (OWN, FS/LS, `dma_rmb`), frame checks, statistics | ~130 |
+//! | ring index: one compare per step, no division | 0 |
+//! | lending the frame (`as_slice`, the adapter's counters) | ~45 |
+//! | refill on drop (words 1–3, `dma_wmb`, OWN; DIC rule), one step per descriptor | ~100 |
 //!
-//! What stays, and why: **the cleanup timer's start** is the ArmOnce contract itself: a
-//! frame without IC while the timer is idle must arm it before its descriptor is handed
-//! over. In this stream TSQ lets only two frames be in flight, so every second frame opens a
-//! new window (`qemu_stream_timer_programs_per_frame_arm_once = 0.500`); under load the
-//! timer stays queued and a frame pays nothing for it. Without the starts, TX is ~240 per
-//! frame. The barriers (`dmb oshst` + `dsb st` per frame sent, `dmb oshst` + `dmb osh` per
-//! frame received) are one instruction each and what the DMA ordering needs ([`barrier`]);
-//! the doorbell's `Mmio` window check is 4 instructions per frame sent and none per frame
+//! **The cleanup timer's start** is the ArmOnce contract itself: a frame without IC while
+//! the timer is idle must arm it before its descriptor is handed over. In this stream TSQ
+//! lets only two frames be in flight, so every second frame opens a new window
+//! (`qemu_stream_timer_programs_per_frame_arm_once = 0.500`); under load the timer stays
+//! queued and a frame pays nothing for it. Without the starts, TX is ~240 per frame. The
+//! barriers (`dmb oshst` + `dsb st` per frame sent, `dmb oshst` + `dmb osh` per frame
+//! received) are one instruction each and what the DMA ordering needs ([`barrier`]); the
+//! doorbell's `Mmio` window check is 4 instructions per frame sent and none per frame
 //! received (the RX poll demand is issued once per batch).
 //!
-//! The start itself (`QueueTimer::start_after` -> hwtimer-core `HrTimers::start_after` ->
-//! the queue's reprogramming -> `Alarm` -> the Cortex-A9 global timer's `set_compare`, from
-//! the `a9-global-timer` crate), per start, traced one instruction per TB (`-accel
+//! One start (`QueueTimer::start_after` -> hwtimer-core `HrTimers::start_after` -> the
+//! queue's reprogramming -> `Alarm` -> the Cortex-A9 global timer's `set_compare`, from
+//! the `a9-global-timer` crate), traced one instruction per TB (`-accel
 //! tcg,one-insn-per-tb=on -d exec,nochain -dfilter` over those functions, each call from
 //! entry to return, 175 starts in the run):
 //!
-//! | timer start | before | after |
-//! |---|---|---|
-//! | `HrTimers::start_after`: critical section, reading the time (hi-lo-hi), the `Result` plumbing | 66 + 20 | 78 (the read inline, bare loads) |
-//! | heap push (`TimerQueue::push`) | 45 | 45 |
-//! | reprogramming: next deadline, `armed_for` | 45 | 54 (the alarm's arm inline) |
-//! | `Alarm::set_deadline_or_min`: **reading the time again** (hi-lo-hi) and planning a step | 54 + 20 | 0: an absolute alarm on a 64-bit time base writes the deadline as the compare value (`Alarm::arm_at`) |
-//! | comparator: `set_compare`, `program`, the control shadow (**a second critical section** to read whether the comparator is enabled), the count | 63 | 35 (enabled is the comparator's own mode; one critical section) |
-//! | critical sections (acquire + release) | 3 × ~13 | 2 × 13 |
-//! | **total** | **351** | **238** |
+//! | timer start | insns |
+//! |---|---|
+//! | `HrTimers::start_after`: critical section, reading the time (hi-lo-hi), the `Result` | 78 |
+//! | heap push (`TimerQueue::push`) | 45 |
+//! | reprogramming: next deadline, `armed_for`, the alarm's arm | 54 |
+//! | `Alarm`: an absolute alarm on a 64-bit time base writes the deadline as the compare value (`Alarm::arm_at`), no second time read | 0 |
+//! | comparator: `set_compare`, `program`, the count (enabled is the comparator's own mode) | 35 |
+//! | critical sections (acquire + release) | 2 × 13 |
+//! | **total** | **238** |
 //!
-//! The board's hand-written global-timer code cost 405 per frame; on the
-//! `a9-global-timer` crate as it was (window checked per access, two critical sections per
-//! arm) 425; then 369; 346 with the queue's start path inline (the position check, the heap
-//! push and its sift, the reprogramming decision: about 45 fewer per start). What is left of
-//! the 300 target is the queue's own generic work (the critical section and its re-entry
-//! check, the `Result<(), QueueError>` returned through memory, the push, the reprogramming
-//! decision) and the time read for the relative deadline, half of it per frame here: the
-//! target is met only in streams where a coalescing window holds more than two frames.
+//! What is left above a 300-instruction TX target is the queue's own generic work (the
+//! critical section and its re-entry check, the `Result<(), QueueError>` returned through
+//! memory, the push, the reprogramming decision) and the time read for the relative
+//! deadline, half of it per frame here: the target is met only in streams where a
+//! coalescing window holds more than two frames. How these figures came down is in the
+//! CHANGELOG.
 //!
 //! # Modules
 //!
@@ -236,28 +232,16 @@
 //! - [`phy`]: Clause 22 autonegotiation and link polling.
 //! - [`tx`]: [`TxRing`], [`TxToken`], the cleanup timer ([`CleanupTimer`], [`QueueTimer`]).
 //! - [`rx`]: [`RxRing`], [`RxFrame`].
-//! - `sim` (feature `sim`): the behavioural DWMAC and PHY, the DMA arena, the seed proof.
+//! - `sim` (feature `sim`): the behavioural DWMAC and PHY, the DMA arena and its order log;
+//!   `sim::seed` (feature `unstable-baselines`, not public API): seed 002's rigs.
 //! - `smoltcp` (feature `smoltcp`): `smoltcp::phy::Device` over a ring pair.
 //! - `embassy_net` (feature `embassy-net`): `embassy_net_driver::Driver`, woken from the DMA
 //!   interrupt and the TX cleanup timer.
 //! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on [`DwmacMdio`] or any
 //!   [`mdio_bus::Mdio`].
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
-#![deny(missing_docs)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-// Library code never panics on any register value or input (the `sim` model is exempt,
-// the DMA modules are pending their rework, below).
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects
-    )
-)]
 
 pub mod barrier;
 pub mod coalesce;
@@ -292,8 +276,8 @@ pub use mdio_bus;
 
 pub use coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
 pub use dma::{
-    CacheOps, Coherent, DescLayout, DmaAddr, DmaConfig, DmaMemory, DmaRegion, DmaSetup, Identity,
-    ring_bytes,
+    CacheOps, Coherent, DescLayout, DmaAddr, DmaConfig, DmaMemory, DmaRegion, DmaSetup,
+    IdentityMap, ring_bytes,
 };
 pub use error::{ConfigError, Error};
 pub use mac::{DmaEvents, Dwmac, DwmacMdio, FrameFilter, MacConfig, multicast_hash_bin};

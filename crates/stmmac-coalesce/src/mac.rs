@@ -487,15 +487,11 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     /// TX poll demand (the doorbell): the TX DMA re-reads the current descriptor. The
     /// caller has issued [`wmb`](crate::barrier::wmb) after the descriptor stores.
     pub(crate) fn tx_poll_demand(&self) {
-        #[cfg(feature = "sim")]
-        crate::sim::trace::record(crate::sim::trace::Event::Doorbell);
         self.bus.write_raw(regs::DMA_XMT_POLL_DEMAND, 1);
     }
 
     /// RX poll demand, after [`wmb`](crate::barrier::wmb).
     pub(crate) fn rx_poll_demand(&self) {
-        #[cfg(feature = "sim")]
-        crate::sim::trace::record(crate::sim::trace::Event::Doorbell);
         self.bus.write_raw(regs::DMA_RCV_POLL_DEMAND, 1);
     }
 

@@ -11,8 +11,7 @@ use hwtimer_core::Restart;
 use stmmac_coalesce::DmaAddr as _;
 use stmmac_coalesce::coalesce::usec2riwt;
 use stmmac_coalesce::regs::{self, DMA_STATUS};
-use stmmac_coalesce::sim::trace::{self, Event};
-use stmmac_coalesce::sim::{AnPhy, SIM_CSR_HZ, SimArena, TxFault, eth_frame};
+use stmmac_coalesce::sim::{AnPhy, Ring, SIM_CSR_HZ, Seen, SimArena, TxFault, eth_frame};
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coherent, ConfigError, DescLayout, DmaConfig, DmaEvents, Duplex,
     Error, LinkState, NoTimer, QueueTimer, RxConfig, Speed, TimerStrategy, TxConfig,
@@ -140,51 +139,129 @@ fn rx_frame_larger_than_the_ring_is_dropped_and_the_ring_recovers() {
     assert_eq!(got.as_slice().unwrap(), &f[..]);
 }
 
-// ---- Ordering before the doorbell ----------------------------------------------------
+// ---- Ordering before the doorbell, as the model saw it ----------------------------------
+//
+// The DMA arena and the register bus both go through the model, which logs what the DMA
+// saw in order (`sim::Seen`): write-backs into its view of memory (non-coherent arena) and
+// each doorbell with the descriptor it found. The driver carries no hook.
+
+/// Whether `items` occur in `seen` in this order (not necessarily adjacent).
+fn in_order(seen: &[Seen], items: &[Seen]) -> bool {
+    let mut it = seen.iter();
+    items.iter().all(|want| it.any(|s| s == want))
+}
 
 #[test]
-fn tx_handover_is_fields_dma_wmb_own_wmb_doorbell() {
+fn tx_doorbell_finds_its_descriptor_already_owned() {
     let b = Board::new();
     b.link_up();
     let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
-    trace::start();
+    b.arena.record_order();
     tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 0)).unwrap();
-    let ev = trace::take();
+    let seen = b.arena.take_order();
     assert_eq!(
-        ev,
+        seen,
+        [Seen::Doorbell {
+            ring: Ring::Tx,
+            desc: tx.base(),
+            des0: regs::desc::OWN
+        }],
+        "one doorbell, and the DMA found OWN set when it arrived"
+    );
+    assert_eq!(b.sent().len(), 1, "sent inside the doorbell write");
+}
+
+#[test]
+fn tx_buffer_then_descriptor_reach_the_dma_before_the_doorbell_on_non_coherent_memory() {
+    let (b, arena) = cached_board(64, 64);
+    let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, arena.cache());
+    arena.record_order();
+    tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 0)).unwrap();
+    let seen = arena.take_order();
+    let buf = tx.desc_words(0).unwrap()[2];
+    assert_eq!(
+        seen,
         [
-            Event::DescStore,
-            Event::DescStore,
-            Event::DescStore,
-            Event::DmaWmb,
-            Event::OwnerStore,
-            Event::Wmb,
-            Event::Doorbell
-        ]
+            Seen::Clean { bus: buf, len: 64 },
+            Seen::Clean {
+                bus: tx.base(),
+                len: 64
+            },
+            Seen::Doorbell {
+                ring: Ring::Tx,
+                desc: tx.base(),
+                des0: regs::desc::OWN
+            },
+        ],
+        "the frame, then its descriptor (fields and OWN in one write-back), then the doorbell"
+    );
+    assert_eq!(b.sent()[0], eth_frame([0xFF; 6], 60, 0));
+}
+
+/// A two-descriptor ring, both filled: the RX DMA waits at descriptor 0.
+fn rx_full_ring<C: stmmac_coalesce::CacheOps>(b: &Board, cache: C) -> stmmac_coalesce::RxRing<C> {
+    let mut rx = b.rx(rx_cfg(2, 1536), cache);
+    b.inject(&eth_frame(US, 100, 0));
+    b.inject(&eth_frame(US, 100, 1));
+    assert_eq!(b.bus.model(|m| m.rx_delivered()), 2);
+    drop(rx.receive(&b.mac).unwrap());
+    rx
+}
+
+#[test]
+fn rx_poll_demand_finds_the_refilled_descriptor_already_owned() {
+    let b = Board::new();
+    b.link_up();
+    let mut rx = rx_full_ring(&b, Coherent);
+    b.arena.record_order();
+    drop(rx.receive(&b.mac).unwrap());
+    assert_eq!(rx.receive(&b.mac).map(|_| ()), Err(Error::WouldBlock));
+    assert_eq!(
+        b.arena.take_order(),
+        [Seen::Doorbell {
+            ring: Ring::Rx,
+            desc: rx.base(),
+            des0: regs::desc::OWN
+        }]
     );
 }
 
 #[test]
-fn rx_refill_is_fields_dma_wmb_own_and_the_poll_demand_follows_wmb() {
-    let b = Board::new();
-    b.link_up();
-    let mut rx = b.rx(rx_cfg(4, 512), Coherent);
-    b.inject(&eth_frame(US, 100, 0));
-    trace::start();
+fn rx_refill_invalidates_the_buffer_and_writes_back_the_descriptor_before_the_poll_demand() {
+    let (b, arena) = cached_board(64, 64);
+    let mut rx = rx_full_ring(&b, arena.cache());
+    arena.record_order();
     drop(rx.receive(&b.mac).unwrap());
-    let _ = rx.receive(&b.mac);
-    let ev = trace::take();
+    assert_eq!(rx.receive(&b.mac).map(|_| ()), Err(Error::WouldBlock));
+    let seen = arena.take_order();
+    let stride = b.setup.desc_stride as u32;
+    let buf1 = rx.desc_words(1).unwrap()[2];
+    assert!(
+        in_order(
+            &seen,
+            &[
+                Seen::Invalidate {
+                    bus: buf1,
+                    len: 1536
+                },
+                Seen::Clean {
+                    bus: rx.base() + stride,
+                    len: 64
+                },
+                Seen::Doorbell {
+                    ring: Ring::Rx,
+                    desc: rx.base(),
+                    des0: regs::desc::OWN
+                },
+            ]
+        ),
+        "{seen:?}"
+    );
     assert_eq!(
-        ev,
-        [
-            Event::DescStore,
-            Event::DescStore,
-            Event::DescStore,
-            Event::DmaWmb,
-            Event::OwnerStore,
-            Event::Wmb,
-            Event::Doorbell
-        ]
+        seen.iter()
+            .filter(|s| matches!(s, Seen::Doorbell { .. }))
+            .count(),
+        1
     );
 }
 
@@ -987,7 +1064,7 @@ fn soundness_escape_hatches_exist_only_as_unsafe() {
     }
     let _ = Offset.bus_addr(core::ptr::null());
     // SAFETY: only constructed, never given to a ring.
-    let _ = unsafe { stmmac_coalesce::Identity::new() };
+    let _ = unsafe { stmmac_coalesce::IdentityMap::new() };
     let b = Board::new();
     // SAFETY: both DMA engines are stopped (reset) and the bases are the rings' own below.
     unsafe { b.mac.set_ring_bases(0, 0) };

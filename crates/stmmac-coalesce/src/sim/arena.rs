@@ -1,0 +1,344 @@
+//! The sim DMA arena: host memory with 32-bit bus addresses, an optional write-back cache
+//! between the CPU and the DMA, and the order log of what reached the DMA.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::vec::Vec;
+
+use crate::dma::{CacheOps, DmaAddr, DmaRegion};
+
+struct ArenaInner {
+    /// The CPU's view (its cache, when the arena is not coherent).
+    host: *mut u8,
+    len: usize,
+    bus_base: u32,
+    next: Cell<usize>,
+    /// Memory as the DMA sees it, when not coherent; `None` = coherent.
+    ram: Option<RefCell<Vec<u8>>>,
+    line: usize,
+    cleans: Cell<u64>,
+    invalidates: Cell<u64>,
+    /// The order log while recording ([`SimArena::record_order`]).
+    order: RefCell<Option<Vec<Seen>>>,
+}
+
+/// Which DMA engine a [`Seen::Doorbell`] was for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ring {
+    /// The TX DMA (DMA_XMT_POLL_DEMAND).
+    Tx,
+    /// The RX DMA (DMA_RCV_POLL_DEMAND).
+    Rx,
+}
+
+/// One step the model saw, in the order it saw it ([`SimArena::record_order`]). The DMA
+/// arena and the register bus both go through the model, so these are the steps as the
+/// DMA would observe them, whatever the driver believes it did.
+///
+/// What the model cannot see: the order of plain CPU stores between two of these steps
+/// (a store to arena memory calls nothing), nor a barrier instruction. On a coherent arena
+/// the descriptor words are visible to the DMA as soon as they are stored, so a
+/// [`Doorbell`](Seen::Doorbell) shows what the DMA found; on a non-coherent one, the DMA
+/// sees only what a [`Clean`](Seen::Clean) wrote back, so the log shows the order of the
+/// write-backs too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    /// Lines written back to the memory the DMA reads (`SimCache::clean` on a non-coherent
+    /// arena; a clean on a coherent arena changes nothing the DMA sees and is not logged):
+    /// `len` bytes, whole lines, at bus address `bus`.
+    Clean {
+        /// Bus address of the first line.
+        bus: u32,
+        /// Bytes (whole lines).
+        len: usize,
+    },
+    /// Lines discarded from the CPU's cache (`SimCache::invalidate`, non-coherent arenas).
+    Invalidate {
+        /// Bus address of the first line.
+        bus: u32,
+        /// Bytes (whole lines).
+        len: usize,
+    },
+    /// A poll demand (doorbell) arrived, with the descriptor that DMA engine looks at and
+    /// its word 0 as the DMA read it when the write arrived, before acting on it.
+    Doorbell {
+        /// Which engine.
+        ring: Ring,
+        /// Bus address of its current descriptor (DMA_CUR_TX_DESC / DMA_CUR_RX_DESC).
+        desc: u32,
+        /// That descriptor's word 0 (OWN is bit 31) in the DMA's view.
+        des0: u32,
+    },
+}
+
+/// Host memory with 32-bit bus addresses: what the model's DMA reads and writes. Hands out
+/// [`DmaRegion`]s (leaked, cache-line aligned); [`DmaAddr`] maps them to
+/// `bus_base + offset`. Clones share the arena.
+///
+/// A [non-coherent](Self::non_coherent) arena models a write-back data cache that never
+/// evicts on its own: the DMA sees only what [`SimCache::clean`] wrote back, and the CPU
+/// sees the DMA's writes only after [`SimCache::invalidate`], line by line. Without cache
+/// maintenance ([`Coherent`](crate::Coherent)) nothing reaches the other side.
+#[derive(Clone)]
+pub struct SimArena {
+    inner: Rc<ArenaInner>,
+}
+
+impl core::fmt::Debug for SimArena {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "SimArena({:#x}, {:#x} bytes{})",
+            self.inner.bus_base,
+            self.inner.len,
+            if self.inner.ram.is_some() {
+                ", non-coherent"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+impl SimArena {
+    fn build(bus_base: u32, len: usize, line: usize, coherent: bool) -> Self {
+        let words = len.div_ceil(256).max(1) * 16;
+        // Over-allocate by 256 bytes so the start can be aligned to any line up to 256.
+        let mem: &'static mut [u128] = Vec::leak(vec![0u128; words + 16]);
+        let raw = mem.as_mut_ptr().cast::<u8>();
+        let host = raw.wrapping_add(raw.align_offset(256));
+        let len = words * 16;
+        let base = bus_base & !0xFF;
+        let max = (u32::MAX - base) as usize;
+        let len = len.min(max);
+        Self {
+            inner: Rc::new(ArenaInner {
+                host,
+                len,
+                bus_base: base,
+                next: Cell::new(0),
+                ram: (!coherent).then(|| RefCell::new(vec![0; len])),
+                line,
+                cleans: Cell::new(0),
+                invalidates: Cell::new(0),
+                order: RefCell::new(None),
+            }),
+        }
+    }
+
+    /// A coherent arena of `len` bytes (rounded up to 256) at bus address `bus_base`
+    /// (rounded down to 256). The memory is leaked: arenas live for the whole test process.
+    pub fn new(bus_base: u32, len: usize) -> Self {
+        Self::build(bus_base, len, 16, true)
+    }
+
+    /// A non-coherent arena with cache lines of `line` bytes (see the type docs); use
+    /// [`cache`](Self::cache) as the rings' [`CacheOps`].
+    pub fn non_coherent(bus_base: u32, len: usize, line: usize) -> Self {
+        Self::build(
+            bus_base,
+            len,
+            line.clamp(16, 256).next_power_of_two(),
+            false,
+        )
+    }
+
+    /// The cache maintenance for this arena.
+    pub fn cache(&self) -> SimCache {
+        SimCache {
+            arena: self.clone(),
+        }
+    }
+
+    /// (clean, invalidate) calls made through [`cache`](Self::cache).
+    pub fn cache_ops(&self) -> (u64, u64) {
+        (self.inner.cleans.get(), self.inner.invalidates.get())
+    }
+
+    /// Carve a region of `len` bytes (aligned to 256), or `None` when the arena is full.
+    pub fn region(&self, len: usize) -> Option<DmaRegion> {
+        let start = self.inner.next.get().div_ceil(256).checked_mul(256)?;
+        let end = start.checked_add(len)?;
+        if end > self.inner.len || len == 0 {
+            return None;
+        }
+        self.inner.next.set(end);
+        let p = core::ptr::NonNull::new(self.inner.host.wrapping_add(start))?;
+        // SAFETY: [start, end) lies inside the leaked allocation (checked above) and is
+        // handed out once (the bump pointer only moves forward); it stays valid for the
+        // rest of the process, and only the region's ring and the model's DMA touch it.
+        Some(unsafe { DmaRegion::from_raw(p, len) })
+    }
+
+    fn host(&self, bus: u32, len: usize) -> Option<usize> {
+        let off = bus.checked_sub(self.inner.bus_base)? as usize;
+        if off.checked_add(len)? > self.inner.len {
+            return None;
+        }
+        Some(off)
+    }
+
+    /// Copy `len` bytes at a bus address, as the DMA sees them.
+    pub fn read_bytes(&self, bus: u32, len: usize) -> Option<Vec<u8>> {
+        let off = self.host(bus, len)?;
+        match &self.inner.ram {
+            Some(ram) => ram.borrow().get(off..off + len).map(<[u8]>::to_vec),
+            None => {
+                // SAFETY: in bounds (checked by `host`); plain bytes of the leaked arena,
+                // read while no reference to them is held (the driver uses raw pointers).
+                Some(unsafe { core::slice::from_raw_parts(self.inner.host.add(off), len) }.to_vec())
+            }
+        }
+    }
+
+    /// Append `len` bytes at a bus address (the DMA's view) to `out`; `false` when out of
+    /// the arena.
+    pub fn read_into(&self, bus: u32, len: usize, out: &mut Vec<u8>) -> bool {
+        let Some(off) = self.host(bus, len) else {
+            return false;
+        };
+        match &self.inner.ram {
+            Some(ram) => match ram.borrow().get(off..off + len) {
+                Some(b) => out.extend_from_slice(b),
+                None => return false,
+            },
+            // SAFETY: in bounds (checked by `host`); plain bytes of the leaked arena, read
+            // while no reference to them is held.
+            None => out.extend_from_slice(unsafe {
+                core::slice::from_raw_parts(self.inner.host.add(off), len)
+            }),
+        }
+        true
+    }
+
+    /// Write bytes at a bus address, as the DMA does.
+    pub fn write_bytes(&self, bus: u32, data: &[u8]) -> bool {
+        let Some(off) = self.host(bus, data.len()) else {
+            return false;
+        };
+        match &self.inner.ram {
+            Some(ram) => {
+                if let Some(d) = ram.borrow_mut().get_mut(off..off + data.len()) {
+                    d.copy_from_slice(data);
+                }
+            }
+            None => {
+                // SAFETY: in bounds (checked by `host`); `data` is a host slice outside
+                // the arena or a copy, so the ranges do not overlap.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(
+                        data.as_ptr(),
+                        self.inner.host.add(off),
+                        data.len(),
+                    )
+                };
+            }
+        }
+        true
+    }
+
+    /// Read a little-endian word at a bus address (the DMA's view).
+    pub fn read_u32(&self, bus: u32) -> Option<u32> {
+        let off = self.host(bus, 4)?;
+        let b: [u8; 4] = match &self.inner.ram {
+            Some(ram) => ram.borrow().get(off..off + 4)?.try_into().ok()?,
+            // SAFETY: in bounds (checked by `host`); an unaligned read of plain arena
+            // memory, while the driver holds no reference to it.
+            None => unsafe { self.inner.host.add(off).cast::<[u8; 4]>().read_unaligned() },
+        };
+        Some(u32::from_le_bytes(b))
+    }
+
+    /// Write a little-endian word at a bus address.
+    pub fn write_u32(&self, bus: u32, v: u32) -> bool {
+        self.write_bytes(bus, &v.to_le_bytes())
+    }
+
+    /// Start logging what the DMA sees, in order (clears an earlier log); see [`Seen`].
+    pub fn record_order(&self) {
+        *self.inner.order.borrow_mut() = Some(Vec::new());
+    }
+
+    /// Stop logging and return the log ([`record_order`](Self::record_order)).
+    pub fn take_order(&self) -> Vec<Seen> {
+        self.inner.order.borrow_mut().take().unwrap_or_default()
+    }
+
+    /// Append to the log, while recording.
+    pub(super) fn note(&self, seen: Seen) {
+        if let Some(log) = self.inner.order.borrow_mut().as_mut() {
+            log.push(seen);
+        }
+    }
+
+    /// The bus address of arena offset `off`.
+    fn bus_at(&self, off: usize) -> u32 {
+        self.inner.bus_base.wrapping_add(off as u32)
+    }
+
+    /// The lines covering `[ptr, ptr + len)` as arena offsets.
+    fn lines(&self, ptr: *const u8, len: usize) -> Option<(usize, usize)> {
+        let off = (ptr as usize).checked_sub(self.inner.host as usize)?;
+        let line = self.inner.line;
+        let start = off / line * line;
+        let end = off.checked_add(len)?.div_ceil(line).checked_mul(line)?;
+        (end <= self.inner.len).then_some((start, end))
+    }
+}
+
+// SAFETY: the model's DMA reaches arena memory only through `read_bytes`/`write_bytes`,
+// which translate `bus_base + offset` back to the same offset of the same allocation (or of
+// its non-coherent RAM image), bounds-checked; the mapping is linear over the whole arena.
+unsafe impl DmaAddr for SimArena {
+    fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
+        let off = (ptr as usize).checked_sub(self.inner.host as usize)?;
+        if off >= self.inner.len {
+            return None;
+        }
+        self.inner.bus_base.checked_add(u32::try_from(off).ok()?)
+    }
+}
+
+/// Cache maintenance of a [`SimArena`] (see [`SimArena::non_coherent`]); on a coherent
+/// arena it only counts.
+#[derive(Debug, Clone)]
+pub struct SimCache {
+    arena: SimArena,
+}
+
+impl CacheOps for SimCache {
+    fn clean(&self, ptr: *const u8, len: usize) {
+        let a = &self.arena.inner;
+        a.cleans.set(a.cleans.get() + 1);
+        let (Some(ram), Some((start, end))) = (&a.ram, self.arena.lines(ptr, len)) else {
+            return;
+        };
+        // SAFETY: [start, end) is inside the arena (checked by `lines`); plain bytes read
+        // while the driver holds no reference to them.
+        let src = unsafe { core::slice::from_raw_parts(a.host.add(start), end - start) };
+        if let Some(d) = ram.borrow_mut().get_mut(start..end) {
+            d.copy_from_slice(src);
+        }
+        self.arena.note(Seen::Clean {
+            bus: self.arena.bus_at(start),
+            len: end - start,
+        });
+    }
+
+    fn invalidate(&self, ptr: *const u8, len: usize) {
+        let a = &self.arena.inner;
+        a.invalidates.set(a.invalidates.get() + 1);
+        let (Some(ram), Some((start, end))) = (&a.ram, self.arena.lines(ptr, len)) else {
+            return;
+        };
+        if let Some(s) = ram.borrow().get(start..end) {
+            // SAFETY: as in `clean`; the destination is arena memory, the source the
+            // separate RAM image.
+            unsafe { core::ptr::copy_nonoverlapping(s.as_ptr(), a.host.add(start), s.len()) };
+        }
+        self.arena.note(Seen::Invalidate {
+            bus: self.arena.bus_at(start),
+            len: end - start,
+        });
+    }
+}

@@ -1,0 +1,309 @@
+//! The model's DMA: the TX walk over DMA-owned descriptors, RX delivery into them (frames
+//! spilling across descriptors, DIC and the watchdog), the frame filter and the line check.
+
+use std::vec::Vec;
+
+use mdio_bus::sim::MdioDevice;
+
+use super::{DwmacModel, SentFrame, TxFault, fcs};
+use crate::dma::DescLayout;
+use crate::phy::{Duplex, Speed};
+use crate::regs::{self, desc::*, edesc};
+
+/// A frame on its way into RX descriptors.
+pub(super) struct RxInFlight {
+    /// Frame plus FCS.
+    pub(super) bytes: Vec<u8>,
+    /// Bytes already stored.
+    pub(super) done: usize,
+    /// Bytes the DMA could not store (an unreachable buffer).
+    pub(super) error: bool,
+}
+
+impl<D: MdioDevice> DwmacModel<D> {
+    /// Whether GMAC_CONTROL matches the attached PHY's link (always, without one).
+    pub(super) fn line_ok(&self, now_ns: u64, tx: bool) -> bool {
+        let Some(phy) = &self.phy else {
+            return true;
+        };
+        let l = phy.line(now_ns);
+        let c = self.control;
+        let enabled = if tx { c & (1 << 3) } else { c & (1 << 2) } != 0;
+        let (ps, fes) = (c & (1 << 15) != 0, c & (1 << 14) != 0);
+        let speed_ok = match l.speed {
+            Speed::M1000 => !ps,
+            Speed::M100 => ps && fes,
+            Speed::M10 => ps && !fes,
+        };
+        let duplex_ok = (c & (1 << 11) != 0) == (l.duplex == Duplex::Full);
+        l.up && enabled && speed_ok && duplex_ok
+    }
+
+    /// Whether the destination address filter accepts `frame`.
+    pub(super) fn accepts(&self, frame: &[u8]) -> bool {
+        let ff = self.frame_filter;
+        if ff & ((1 << 0) | (1 << 31)) != 0 {
+            return true;
+        }
+        let Some(dst) = frame.get(..6) else {
+            return false;
+        };
+        let dst: [u8; 6] = [dst[0], dst[1], dst[2], dst[3], dst[4], dst[5]];
+        if dst == [0xFF; 6] {
+            return ff & (1 << 5) == 0;
+        }
+        if dst[0] & 1 != 0 {
+            if ff & (1 << 4) != 0 {
+                return true;
+            }
+            if ff & (1 << 2) != 0 {
+                let n = crate::mac::multicast_hash_bin(dst);
+                let w = self.hash[usize::from(n >> 5)];
+                return w & (1 << (n & 31)) != 0;
+            }
+            return false;
+        }
+        let lo = self.addr_lo.to_le_bytes();
+        let hi = self.addr_hi.to_le_bytes();
+        self.addr_hi & (1 << 31) != 0 && dst == [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
+    }
+
+    /// A frame arrives from the wire at `now_ns` (without FCS; the model adds it). It goes
+    /// through the filter and the line check, then into RX descriptors (see the
+    /// [module docs](self)).
+    pub fn inject(&mut self, now_ns: u64, frame: &[u8]) {
+        self.sync(now_ns);
+        self.complete_rx_writes();
+        if !self.rx_running() {
+            self.rx_dropped += 1;
+            return;
+        }
+        if !self.line_ok(now_ns, false) {
+            self.line_mismatch += 1;
+            return;
+        }
+        if !self.accepts(frame) {
+            self.rx_filtered += 1;
+            return;
+        }
+        let mut bytes = frame.to_vec();
+        bytes.extend_from_slice(&fcs(frame).to_le_bytes());
+        self.rx_queue.push_back(bytes);
+        self.deliver(now_ns);
+    }
+
+    pub(super) fn rx_desc_fields(&self, des1: u32) -> (usize, bool, bool, bool) {
+        // (RBS1, end of ring, chained, DIC)
+        match self.layout {
+            DescLayout::Normal => (
+                (des1 & RDES1_RBS1_MASK) as usize,
+                des1 & RDES1_RER != 0,
+                des1 & RDES1_RCH != 0,
+                des1 & RDES1_DIC != 0,
+            ),
+            DescLayout::Enhanced => (
+                (des1 & edesc::RDES1_RBS1_MASK) as usize,
+                des1 & edesc::RDES1_RER != 0,
+                des1 & edesc::RDES1_RCH != 0,
+                des1 & edesc::RDES1_DIC != 0,
+            ),
+        }
+    }
+
+    pub(super) fn deliver(&mut self, now_ns: u64) {
+        if !self.rx_running() {
+            return;
+        }
+        // Bounded: every iteration stores into one descriptor or stops.
+        for _ in 0..65_536 {
+            if self.rx_cur.is_none() {
+                let Some(bytes) = self.rx_queue.pop_front() else {
+                    return;
+                };
+                self.rx_cur = Some(RxInFlight {
+                    bytes,
+                    done: 0,
+                    error: false,
+                });
+            }
+            let d = self.cur_rx;
+            let Some(des0) = self.arena.read_u32(d) else {
+                self.status |= (1 << 13) | (1 << 8); // FBI, RPS
+                self.rx_halted = true;
+                self.rx_cur = None;
+                return;
+            };
+            if des0 & OWN == 0 {
+                self.status |= 1 << 7; // RU
+                let started = self.rx_cur.as_ref().is_some_and(|f| f.done > 0);
+                if !started {
+                    // A new frame with nowhere to go is dropped; one in progress waits.
+                    self.rx_dropped += 1 + self.rx_queue.len() as u64;
+                    self.rx_queue.clear();
+                    self.rx_cur = None;
+                }
+                return;
+            }
+            let des1 = self.arena.read_u32(d + 4).unwrap_or(0);
+            let buf = self.arena.read_u32(d + 8).unwrap_or(0);
+            let (size, end, chained, dic) = self.rx_desc_fields(des1);
+            let next = if end {
+                self.rx_base
+            } else if chained {
+                self.arena.read_u32(d + 12).unwrap_or(0)
+            } else {
+                d.wrapping_add(self.stride())
+            };
+            let Some(f) = self.rx_cur.as_mut() else {
+                return;
+            };
+            let first = f.done == 0;
+            let n = (f.bytes.len() - f.done).min(size);
+            if n > 0 && !self.arena.write_bytes(buf, &f.bytes[f.done..f.done + n]) {
+                f.error = true;
+            }
+            f.done += n;
+            let last = f.done >= f.bytes.len();
+            let mut st = RDES0_FT;
+            if first {
+                st |= RDES0_FS;
+            }
+            self.cur_rx = next;
+            if !last {
+                self.arena.write_u32(d, st);
+                continue;
+            }
+            let len = f.bytes.len() as u32;
+            let error = f.error;
+            self.rx_cur = None;
+            let mut fin = st | RDES0_LS | ((len & RDES0_FL_MASK) << RDES0_FL_SHIFT);
+            if error {
+                fin |= RDES0_ES | RDES0_DE;
+            }
+            if self.split_last {
+                // First OWN clear without LS (FL so far), LS later.
+                self.arena
+                    .write_u32(d, st | ((len & RDES0_FL_MASK) << RDES0_FL_SHIFT));
+                self.pending_ls.push((d, fin));
+            } else {
+                self.arena.write_u32(d, fin);
+            }
+            self.rx_delivered += 1;
+            if !dic {
+                self.status |= 1 << 6; // RI
+                self.riwt_at = None;
+            } else if self.riwt != 0 && self.riwt_at.is_none() {
+                let ns = u64::from(self.riwt) * 256 * 1_000_000_000 / u64::from(self.csr_hz.max(1));
+                self.riwt_at = Some(now_ns.saturating_add(ns));
+            }
+        }
+    }
+
+    /// (size 1, size 2, FS, LS, IC, TER, TCH) of a TX descriptor.
+    pub(super) fn tx_fields(
+        &self,
+        des0: u32,
+        des1: u32,
+    ) -> (usize, usize, bool, bool, bool, bool, bool) {
+        match self.layout {
+            DescLayout::Normal => (
+                (des1 & TDES1_TBS1_MASK) as usize,
+                ((des1 >> 11) & 0x7FF) as usize,
+                des1 & TDES1_FS != 0,
+                des1 & TDES1_LS != 0,
+                des1 & TDES1_IC != 0,
+                des1 & TDES1_TER != 0,
+                des1 & TDES1_TCH != 0,
+            ),
+            DescLayout::Enhanced => (
+                (des1 & edesc::TDES1_TBS1_MASK) as usize,
+                ((des1 >> edesc::TDES1_TBS2_SHIFT) & 0x1FFF) as usize,
+                des0 & edesc::TDES0_FS != 0,
+                des0 & edesc::TDES0_LS != 0,
+                des0 & edesc::TDES0_IC != 0,
+                des0 & edesc::TDES0_TER != 0,
+                des0 & edesc::TDES0_TCH != 0,
+            ),
+        }
+    }
+
+    pub(super) fn tx_walk(&mut self, now_ns: u64) {
+        if self.dma_control & (1 << 13) == 0 || self.tx_halted {
+            return;
+        }
+        if self.tx_stall {
+            self.ts = 3; // reading: running, no progress
+            return;
+        }
+        // A ring of N owned descriptors is walked once; the guard only stops a corrupted
+        // list that loops through owned descriptors.
+        for _ in 0..65_536 {
+            let d = self.cur_tx;
+            let Some(des0) = self.arena.read_u32(d) else {
+                self.status |= (1 << 13) | (1 << 1); // FBI, TPS
+                self.ts = regs::TS_STOPPED;
+                self.tx_halted = true;
+                return;
+            };
+            if des0 & OWN == 0 {
+                self.status |= 1 << 2; // TU
+                self.ts = regs::TS_SUSPENDED;
+                return;
+            }
+            if let Some(fault) = self.tx_fault.take() {
+                self.status |= match fault {
+                    TxFault::Stop => 1 << 1,
+                    TxFault::Underflow => (1 << 5) | (1 << 1),
+                    TxFault::BusError => (1 << 13) | (1 << 1) | (1 << 8),
+                };
+                self.ts = regs::TS_STOPPED;
+                self.tx_halted = true;
+                if fault == TxFault::BusError {
+                    self.rx_halted = true;
+                }
+                return;
+            }
+            let des1 = self.arena.read_u32(d + 4).unwrap_or(0);
+            let b1 = self.arena.read_u32(d + 8).unwrap_or(0);
+            let b2 = self.arena.read_u32(d + 12).unwrap_or(0);
+            let (l1, l2, fs, ls, ic, ter, tch) = self.tx_fields(des0, des1);
+            if fs {
+                self.partial.clear();
+            }
+            let mut es = false;
+            es |= !self.arena.read_into(b1, l1, &mut self.partial);
+            if !tch && l2 > 0 {
+                es |= !self.arena.read_into(b2, l2, &mut self.partial);
+            }
+            if ls {
+                let bytes = core::mem::take(&mut self.partial);
+                if self.line_ok(now_ns, true) {
+                    self.sent.push(SentFrame {
+                        at_ns: now_ns,
+                        bytes,
+                        ic,
+                    });
+                } else {
+                    self.line_mismatch += 1;
+                }
+                if ic {
+                    self.status |= 1 << 0; // TI
+                }
+            }
+            // Write-back: OWN clear, status; enhanced keeps its control bits.
+            let keep = match self.layout {
+                DescLayout::Normal => 0,
+                DescLayout::Enhanced => des0 & 0x7FFF_0000 & !(1 << 16),
+            };
+            self.arena
+                .write_u32(d, keep | if es { TDES0_ES } else { 0 });
+            self.cur_tx = if ter {
+                self.tx_base
+            } else if tch {
+                b2
+            } else {
+                d.wrapping_add(self.stride())
+            };
+        }
+    }
+}

@@ -1,0 +1,503 @@
+//! The DWMAC model's registers ([`DwmacModel`]): construction and fault injection, the
+//! register map, reset, the interrupt status and the RX watchdog, MDIO.
+
+use std::collections::VecDeque;
+use std::vec::Vec;
+
+use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
+use mdio_bus::sim::MdioDevice;
+use mdio_bus::{PhyAddr, RegAddr};
+
+use super::dma::RxInFlight;
+use super::{AnPhy, HW_FEATURE, Ring, SWR_NS, Seen, SimArena, VERSION};
+use crate::dma::DescLayout;
+use crate::regs::{self, desc::OWN};
+
+/// A frame the model's TX DMA sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentFrame {
+    /// Virtual time it was sent (and its descriptor released).
+    pub at_ns: u64,
+    /// The frame bytes.
+    pub bytes: Vec<u8>,
+    /// Whether its last descriptor had IC.
+    pub ic: bool,
+}
+
+/// A TX fault to inject ([`DwmacModel::fail_tx`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxFault {
+    /// The TX process stops (TPS).
+    Stop,
+    /// Underflow (UNF) and the TX process stops (TPS).
+    Underflow,
+    /// Fatal bus error (FBI): both processes stop.
+    BusError,
+}
+
+/// The behavioural DWMAC; see the [module docs](self).
+pub struct DwmacModel<D: MdioDevice> {
+    pub(super) arena: SimArena,
+    pub(super) mdio: D,
+    pub(super) csr_hz: u32,
+    pub(super) layout: DescLayout,
+    pub(super) bus_width: u32,
+    pub(super) control: u32,
+    pub(super) frame_filter: u32,
+    pub(super) hash: [u32; 2],
+    pub(super) mii_addr: u32,
+    pub(super) mii_data: u32,
+    pub(super) addr_hi: u32,
+    pub(super) addr_lo: u32,
+    pub(super) bus_mode: u32,
+    pub(super) tx_base: u32,
+    pub(super) rx_base: u32,
+    pub(super) cur_tx: u32,
+    pub(super) cur_rx: u32,
+    pub(super) status: u32,
+    pub(super) dma_control: u32,
+    pub(super) intr_ena: u32,
+    pub(super) riwt: u32,
+    pub(super) ts: u32,
+    pub(super) tx_halted: bool,
+    pub(super) rx_halted: bool,
+    pub(super) tx_fault: Option<TxFault>,
+    pub(super) tx_stall: bool,
+    pub(super) mdio_busy_until: u64,
+    pub(super) mdio_stuck: bool,
+    pub(super) mdio_frames: u64,
+    pub(super) swr_until: u64,
+    pub(super) swr_stuck: bool,
+    pub(super) riwt_at: Option<u64>,
+    pub(super) sent: Vec<SentFrame>,
+    pub(super) partial: Vec<u8>,
+    pub(super) rx_dropped: u64,
+    pub(super) rx_delivered: u64,
+    pub(super) rx_filtered: u64,
+    pub(super) line_mismatch: u64,
+    pub(super) split_last: bool,
+    pub(super) pending_ls: Vec<(u32, u32)>,
+    pub(super) rx_queue: VecDeque<Vec<u8>>,
+    pub(super) rx_cur: Option<RxInFlight>,
+    pub(super) phy: Option<AnPhy>,
+    pub(super) no_hw_feature: bool,
+}
+
+impl<D: MdioDevice> DwmacModel<D> {
+    /// A model whose DMA sees `arena`, whose MDIO bus has `mdio` on it, clocked at `csr_hz`;
+    /// normal descriptors, a 32-bit bus, no line check.
+    pub fn new(arena: SimArena, mdio: D, csr_hz: u32) -> Self {
+        Self {
+            arena,
+            mdio,
+            csr_hz,
+            layout: DescLayout::Normal,
+            bus_width: 4,
+            control: 0,
+            frame_filter: 0,
+            hash: [0; 2],
+            mii_addr: 0,
+            mii_data: 0,
+            addr_hi: 0x8000_FFFF,
+            addr_lo: 0xFFFF_FFFF,
+            bus_mode: regs::DMA_BUS_MODE_RESET,
+            tx_base: 0,
+            rx_base: 0,
+            cur_tx: 0,
+            cur_rx: 0,
+            status: 0,
+            dma_control: 0,
+            intr_ena: 0,
+            riwt: 0,
+            ts: regs::TS_STOPPED,
+            tx_halted: false,
+            rx_halted: false,
+            tx_fault: None,
+            tx_stall: false,
+            mdio_busy_until: 0,
+            mdio_stuck: false,
+            mdio_frames: 0,
+            swr_until: 0,
+            swr_stuck: false,
+            riwt_at: None,
+            sent: Vec::new(),
+            partial: Vec::new(),
+            rx_dropped: 0,
+            rx_delivered: 0,
+            rx_filtered: 0,
+            line_mismatch: 0,
+            split_last: false,
+            pending_ls: Vec::new(),
+            rx_queue: VecDeque::new(),
+            rx_cur: None,
+            phy: None,
+            no_hw_feature: false,
+        }
+    }
+
+    /// A core older than 3.50a: DMA_HW_FEATURE reads 0.
+    pub fn without_hw_feature(mut self) -> Self {
+        self.no_hw_feature = true;
+        self
+    }
+
+    /// A core synthesised with `layout` descriptors (HW_FEATURE.ENHDESSEL follows).
+    pub fn with_layout(mut self, layout: DescLayout) -> Self {
+        self.layout = layout;
+        self
+    }
+
+    /// A DMA bus of `bytes` (the unit of DSL; default 4).
+    pub fn with_bus_width(mut self, bytes: u32) -> Self {
+        self.bus_width = bytes;
+        self
+    }
+
+    /// Check frames against the link `phy` negotiated (see the [module docs](self)).
+    pub fn with_phy(mut self, phy: AnPhy) -> Self {
+        self.phy = Some(phy);
+        self
+    }
+
+    /// Frames sent so far.
+    pub fn sent(&self) -> &[SentFrame] {
+        &self.sent
+    }
+
+    /// Forget the sent frames (long runs).
+    pub fn clear_sent(&mut self) {
+        self.sent.clear();
+    }
+
+    /// Frames dropped for want of an RX descriptor (RU) or with RX stopped.
+    pub fn rx_dropped(&self) -> u64 {
+        self.rx_dropped
+    }
+
+    /// Frames delivered into RX descriptors (completely).
+    pub fn rx_delivered(&self) -> u64 {
+        self.rx_delivered
+    }
+
+    /// Frames the address filter dropped.
+    pub fn rx_filtered(&self) -> u64 {
+        self.rx_filtered
+    }
+
+    /// Frames lost because GMAC_CONTROL did not match the PHY's link.
+    pub fn line_mismatch(&self) -> u64 {
+        self.line_mismatch
+    }
+
+    /// MDIO frames performed.
+    pub fn mdio_frames(&self) -> u64 {
+        self.mdio_frames
+    }
+
+    /// The MDIO device.
+    pub fn mdio_device(&mut self) -> &mut D {
+        &mut self.mdio
+    }
+
+    /// Keep MII_ADDR.GB set forever (fault injection).
+    pub fn set_mdio_stuck(&mut self, stuck: bool) {
+        self.mdio_stuck = stuck;
+    }
+
+    /// Keep DMA_BUS_MODE.SWR set forever (fault injection: no PHY clock).
+    pub fn set_swr_stuck(&mut self, stuck: bool) {
+        self.swr_stuck = stuck;
+    }
+
+    /// The next TX walk that finds an owned descriptor fails with `fault` instead.
+    pub fn fail_tx(&mut self, fault: TxFault) {
+        self.tx_fault = Some(fault);
+    }
+
+    /// While set, the TX DMA stays running (TS = reading) but sends nothing: a slow link.
+    /// Clearing it at `now_ns` lets the DMA go on at once.
+    pub fn set_tx_stall(&mut self, now_ns: u64, stall: bool) {
+        self.tx_stall = stall;
+        if !stall {
+            self.tx_walk(now_ns);
+        }
+    }
+
+    /// Write a frame's last RX descriptor twice, first OWN clear without LS, the LS write
+    /// only at [`complete_rx_writes`](Self::complete_rx_writes) (QEMU's npcm-gmac from its
+    /// I/O thread).
+    pub fn set_split_last_write(&mut self, split: bool) {
+        self.split_last = split;
+    }
+
+    /// Perform the LS writes held back by [`set_split_last_write`](Self::set_split_last_write).
+    pub fn complete_rx_writes(&mut self) {
+        for (d, st) in core::mem::take(&mut self.pending_ls) {
+            self.arena.write_u32(d, st);
+        }
+    }
+
+    /// Raw DMA_STATUS bits 0–16 (without TS/RS), after applying time-based events.
+    pub fn raw_status(&mut self, now_ns: u64) -> u32 {
+        self.sync(now_ns);
+        self.status
+    }
+
+    /// When the RX watchdog will raise RI, if armed.
+    pub fn riwt_deadline(&self) -> Option<u64> {
+        self.riwt_at
+    }
+
+    /// Whether the interrupt line is asserted (STATUS & INTR_ENA, summaries).
+    pub fn irq_pending(&mut self, now_ns: u64) -> bool {
+        self.sync(now_ns);
+        self.summarised() & self.intr_ena & ((1 << 16) | (1 << 15)) != 0
+    }
+
+    /// GMAC_CONTROL as written.
+    pub fn control(&self) -> u32 {
+        self.control
+    }
+
+    /// DMA_BUS_MODE as written.
+    pub fn bus_mode(&self) -> u32 {
+        self.bus_mode
+    }
+
+    pub(super) fn hw_feature(&self) -> u32 {
+        if self.no_hw_feature {
+            return 0;
+        }
+        match self.layout {
+            DescLayout::Normal => HW_FEATURE,
+            DescLayout::Enhanced => HW_FEATURE | regs::HW_FEATURE_ENHDESSEL,
+        }
+    }
+
+    pub(super) fn stride(&self) -> u32 {
+        16 + ((self.bus_mode >> 2) & 0x1F) * self.bus_width
+    }
+
+    pub(super) fn rx_running(&self) -> bool {
+        self.control & (1 << 2) != 0 && self.dma_control & (1 << 1) != 0 && !self.rx_halted
+    }
+
+    pub(super) fn sync(&mut self, now_ns: u64) {
+        if let Some(at) = self.riwt_at
+            && now_ns >= at
+        {
+            self.status |= 1 << 6;
+            self.riwt_at = None;
+        }
+    }
+
+    pub(super) fn summarised(&self) -> u32 {
+        const NORMAL: u32 = (1 << 0) | (1 << 2) | (1 << 6) | (1 << 14);
+        const ABNORMAL: u32 = (1 << 1)
+            | (1 << 3)
+            | (1 << 4)
+            | (1 << 5)
+            | (1 << 7)
+            | (1 << 8)
+            | (1 << 9)
+            | (1 << 10)
+            | (1 << 13);
+        let mut s = self.status;
+        if s & NORMAL & self.intr_ena != 0 {
+            s |= 1 << 16;
+        }
+        if s & ABNORMAL & self.intr_ena != 0 {
+            s |= 1 << 15;
+        }
+        s
+    }
+
+    /// Log a poll demand with what the DMA finds at its current descriptor.
+    fn doorbell(&self, ring: Ring) {
+        let desc = match ring {
+            Ring::Tx => self.cur_tx,
+            Ring::Rx => self.cur_rx,
+        };
+        let des0 = self.arena.read_u32(desc).unwrap_or(0);
+        self.arena.note(Seen::Doorbell { ring, desc, des0 });
+    }
+
+    pub(super) fn reset(&mut self) {
+        self.control = 0;
+        self.frame_filter = 0;
+        self.hash = [0; 2];
+        self.mii_addr = 0;
+        self.mii_data = 0;
+        self.addr_hi = 0x8000_FFFF;
+        self.addr_lo = 0xFFFF_FFFF;
+        self.bus_mode = regs::DMA_BUS_MODE_RESET;
+        self.tx_base = 0;
+        self.rx_base = 0;
+        self.cur_tx = 0;
+        self.cur_rx = 0;
+        self.status = 0;
+        self.dma_control = 0;
+        self.intr_ena = 0;
+        self.riwt = 0;
+        self.ts = regs::TS_STOPPED;
+        self.tx_halted = false;
+        self.rx_halted = false;
+        self.riwt_at = None;
+        self.partial.clear();
+        self.rx_queue.clear();
+        self.rx_cur = None;
+    }
+}
+
+/// The model's one interrupt that comes from time alone, the RX watchdog (RIWT), as an
+/// [`IrqSource`]: `advance_to_next` moves the bus's clock to the watchdog's deadline (RI is
+/// raised there) and returns it; `None` when the watchdog is not running. Every other
+/// interrupt of the model happens inside a register write or [`DwmacModel::inject`].
+#[derive(Clone, Copy)]
+pub struct DwmacIrq<'a, D: MdioDevice>(pub &'a SimBus<DwmacModel<D>>);
+
+impl<D: MdioDevice> IrqSource for DwmacIrq<'_, D> {
+    fn advance_to_next(&mut self) -> Option<u64> {
+        let at = self.0.model(|m| m.riwt_deadline())?;
+        self.0.clock().advance_to(at);
+        Some(at)
+    }
+}
+
+impl<D: MdioDevice> SimModel for DwmacModel<D> {
+    type Word = u32;
+
+    fn read(&mut self, now_ns: u64, offset: usize) -> u32 {
+        self.sync(now_ns);
+        match offset {
+            0x00 => self.control,
+            0x04 => self.frame_filter,
+            0x08 => self.hash[1],
+            0x0C => self.hash[0],
+            0x10 => {
+                let busy = self.mdio_stuck || now_ns < self.mdio_busy_until;
+                (self.mii_addr & !1) | u32::from(busy)
+            }
+            0x14 => self.mii_data,
+            0x20 => VERSION,
+            0x40 => self.addr_hi,
+            0x44 => self.addr_lo,
+            0x1000 => {
+                let busy = self.swr_stuck || now_ns < self.swr_until;
+                (self.bus_mode & !1) | u32::from(busy)
+            }
+            0x100C => self.rx_base,
+            0x1010 => self.tx_base,
+            0x1014 => {
+                let rs = if self.dma_control & (1 << 1) == 0 || self.rx_halted {
+                    0
+                } else if self
+                    .arena
+                    .read_u32(self.cur_rx)
+                    .is_some_and(|d| d & OWN != 0)
+                {
+                    regs::RS_WAITING
+                } else {
+                    regs::RS_SUSPENDED
+                };
+                let ts = if self.dma_control & (1 << 13) == 0 {
+                    regs::TS_STOPPED
+                } else {
+                    self.ts
+                };
+                self.summarised() | rs << 17 | ts << 20
+            }
+            0x1018 => self.dma_control,
+            0x101C => self.intr_ena,
+            0x1024 => self.riwt,
+            0x1048 => self.cur_tx,
+            0x104C => self.cur_rx,
+            0x1058 => self.hw_feature(),
+            _ => 0,
+        }
+    }
+
+    fn write(&mut self, now_ns: u64, offset: usize, value: u32) {
+        self.sync(now_ns);
+        match offset {
+            0x00 => {
+                self.control = value;
+                self.deliver(now_ns);
+            }
+            0x04 => self.frame_filter = value,
+            0x08 => self.hash[1] = value,
+            0x0C => self.hash[0] = value,
+            0x10 => {
+                if self.mdio_stuck || now_ns < self.mdio_busy_until || value & 1 == 0 {
+                    self.mii_addr = value & !1;
+                    return;
+                }
+                self.mii_addr = value;
+                let div = regs::cr_divider((value >> 2) & 0xF).unwrap_or(42);
+                let mdc = (self.csr_hz / div).max(1);
+                let done = now_ns.saturating_add(mdio_bus::frame_ns(mdc));
+                self.mdio_busy_until = done;
+                self.mdio_frames += 1;
+                let phy = PhyAddr::from_bits(((value >> 11) & 0x1F) as u8);
+                let reg = RegAddr::from_bits(((value >> 6) & 0x1F) as u8);
+                if value & 2 != 0 {
+                    self.mdio
+                        .write(done, phy, reg, (self.mii_data & 0xFFFF) as u16);
+                } else {
+                    self.mii_data = u32::from(self.mdio.read(done, phy, reg));
+                }
+            }
+            0x14 => self.mii_data = value & 0xFFFF,
+            0x40 => self.addr_hi = value,
+            0x44 => self.addr_lo = value,
+            0x1000 => {
+                if value & 1 != 0 {
+                    self.reset();
+                    self.swr_until = now_ns.saturating_add(SWR_NS);
+                } else {
+                    self.bus_mode = value;
+                }
+            }
+            0x1004 => {
+                self.doorbell(Ring::Tx);
+                self.tx_walk(now_ns);
+            }
+            0x1008 => {
+                self.doorbell(Ring::Rx);
+                // RU stays set until written 1 (W1C), as in QEMU.
+                self.complete_rx_writes();
+                self.deliver(now_ns);
+            }
+            0x100C => {
+                self.rx_base = value;
+                self.cur_rx = value;
+            }
+            0x1010 => {
+                self.tx_base = value;
+                self.cur_tx = value;
+            }
+            0x1014 => self.status &= !(value & regs::DMA_STATUS_W1C),
+            0x1018 => {
+                let was = self.dma_control;
+                self.dma_control = value;
+                if value & (1 << 13) != 0 && was & (1 << 13) == 0 {
+                    self.tx_halted = false;
+                }
+                if value & (1 << 1) != 0 && was & (1 << 1) == 0 {
+                    self.rx_halted = false;
+                }
+                if value & (1 << 1) == 0 && was & (1 << 1) != 0 && self.rx_cur.take().is_some() {
+                    // Stopping RX abandons the frame that was waiting for descriptors.
+                    self.rx_dropped += 1;
+                }
+                if value & (1 << 13) != 0 {
+                    self.tx_walk(now_ns);
+                }
+                self.deliver(now_ns);
+            }
+            0x101C => self.intr_ena = value,
+            0x1024 => self.riwt = value & 0xFF,
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! A behavioural DWMAC (GMAC 3.x) and PHY in virtual time, and a sim DMA arena (coherent
+//! or not) that records what the DMA saw in order (feature `sim`, host only).
+//!
+//! [`DwmacModel`] is a [`SimModel`] for the whole block (MAC at 0, DMA at 0x1000). Its DMA
+//! really walks the descriptors the driver wrote, in a [`SimArena`]: memory with 32-bit bus
+//! addresses, so the driver code is the same as on target. It behaves as the DWMAC facts in
+//! `docs/dwmac.md` say, and like QEMU's npcm-gmac where those are silent:
+//!
+//! - **Descriptors**: normal or enhanced layout ([`DwmacModel::with_layout`], announced in
+//!   HW_FEATURE.ENHDESSEL), 16 bytes plus DMA_BUS_MODE.DSL × bus width between them in ring
+//!   mode ([`DwmacModel::with_bus_width`]). QEMU ignores DSL and knows only normal ones.
+//! - **TX**: a write to DMA_XMT_POLL_DEMAND, or to DMA_CONTROL with ST set, walks DMA-owned
+//!   descriptors from the current one: buffer 1 (and buffer 2 unless TCH), FS…LS assemble one
+//!   frame, recorded with its time ([`SentFrame`]); OWN is cleared; TI is raised when the
+//!   frame's last descriptor has IC; TER wraps to the list base, TCH follows TDES3. At the
+//!   first descriptor not owned it sets TU and TS = suspended. Sending is synchronous (the
+//!   frame completes inside the MMIO write, as in QEMU). Faults on demand
+//!   ([`DwmacModel::fail_tx`]): TPS, UNF, FBI stop the process until ST is written again.
+//! - **RX**: [`DwmacModel::inject`] delivers a frame (with its FCS, 4 more bytes) through the
+//!   frame filter into DMA-owned descriptors, **spilling across descriptors** when it is
+//!   longer than RBS1: FS on the first, LS with FL (frame + FCS) on the last, ES when it
+//!   could not be stored. When the DMA runs out of descriptors mid-frame, the rest waits (as
+//!   in the RX FIFO) and continues, without FS, after a poll demand. RI when the last
+//!   descriptor's DIC is clear (which also stops the watchdog); with DIC set and RIWT ≠ 0,
+//!   RI when the watchdog (RIWT × 256 CSR clocks after the first uncovered frame) expires.
+//!   No descriptor for a new frame: RU, frame dropped. QEMU's double write of the last
+//!   descriptor (OWN clear without LS, then LS) on demand
+//!   ([`DwmacModel::set_split_last_write`]).
+//! - **Filter** (QEMU has none): PR / RA pass all; broadcast unless DBF; multicast with PM,
+//!   or through the 64-bin hash with HMC; unicast only to MAC address 0.
+//! - **Line** ([`DwmacModel::with_phy`]): with an [`AnPhy`] attached, frames pass only while
+//!   GMAC_CONTROL's TE/RE, PS/FES and DM match the link the PHY negotiated (QEMU ignores
+//!   PS/FES); mismatches are counted, not delivered.
+//! - **STATUS**: bits 0–16 write-1-to-clear; NIS/AIS summarise the *enabled* sources;
+//!   TS/RS report the process states.
+//! - **MDIO**: MII_ADDR with GB starts a frame on an [`MdioDevice`]; GB clears one MDIO frame
+//!   time later (MDC = CSR clock / CR divider), or never when [stuck](DwmacModel::set_mdio_stuck).
+//! - **Reset**: DMA_BUS_MODE.SWR resets the registers and self-clears after
+//!   [`SWR_NS`] (or never, [`DwmacModel::set_swr_stuck`]).
+//!
+//! Assumptions where the sources say nothing: RIWT restarts when a DIC-clear frame raises RI;
+//! intermediate RX descriptors carry FL 0; a faulted TX process keeps its descriptors owned;
+//! stopping RX (SR cleared) abandons a frame that was waiting for descriptors.
+//!
+//! # Modules
+//!
+//! - `dwmac` ([`DwmacModel`]): the register map, reset, interrupts (STATUS, RIWT), MDIO.
+//! - `dma`: the model's DMA: the TX walk, RX delivery, the frame filter, the line check.
+//! - `arena` ([`SimArena`], [`SimCache`]): memory with 32-bit bus addresses, the cache, and
+//!   the order log ([`Seen`]).
+//! - `phy` ([`AnPhy`], [`Partner`]): the autonegotiating PHY and its link partner.
+//! - `seed` (feature `unstable-baselines`): seed 002's rigs and measurements.
+
+mod arena;
+mod dma;
+mod dwmac;
+mod phy;
+#[cfg(feature = "unstable-baselines")]
+pub mod seed;
+
+use std::vec::Vec;
+
+pub use arena::{Ring, Seen, SimArena, SimCache};
+pub use dwmac::{DwmacIrq, DwmacModel, SentFrame, TxFault};
+pub use phy::{AN_NS, AnPhy, Partner};
+
+/// Virtual time the model keeps DMA_BUS_MODE.SWR set after a reset request.
+pub const SWR_NS: u64 = 1_000;
+/// GMAC_VERSION of the model (QEMU's npcm-gmac value).
+pub const VERSION: u32 = 0x1032;
+/// DMA_HW_FEATURE of the model with normal descriptors (QEMU's value).
+pub const HW_FEATURE: u32 = 0x100D_4F37;
+/// CSR clock of the model and of the seed-proof setups: 125 MHz (MDC /62 ≈ 2.02 MHz).
+pub const SIM_CSR_HZ: u32 = 125_000_000;
+
+/// The IEEE 802.3 CRC-32 (the FCS), as the MAC appends it (little-endian on the wire).
+pub fn fcs(data: &[u8]) -> u32 {
+    let mut crc: u32 = 0xFFFF_FFFF;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// An Ethernet frame of `len` bytes (without FCS) to `dst` from 02:00:00:00:00:01, EtherType
+/// 0x88B5 (local experimental), payload `fill` except a running byte counter in every
+/// 64th byte (so misplaced bytes show).
+pub fn eth_frame(dst: [u8; 6], len: usize, fill: u8) -> Vec<u8> {
+    let mut f = vec![fill; len.max(14)];
+    f[..6].copy_from_slice(&dst);
+    f[6..12].copy_from_slice(&[0x02, 0, 0, 0, 0, 0x01]);
+    f[12] = 0x88;
+    f[13] = 0xB5;
+    for (i, b) in f.iter_mut().enumerate().skip(14) {
+        if i % 64 == 0 {
+            *b = (i / 64) as u8;
+        }
+    }
+    f.truncate(len.max(14));
+    f
+}
