@@ -8,7 +8,8 @@
 
 use bench_support::Printer;
 use exynos_mct::sim::MctModel;
-use exynos_mct::{Config, Mct, UpperCache};
+use exynos_mct::sim::seed::{self, UpperCache};
+use exynos_mct::{Config, Mct};
 use hwtimer_core::Monotonic;
 use hwtimer_core::sim::{SimBus, SimClock};
 
@@ -76,7 +77,7 @@ fn main() {
         for _ in 0..TIMESTAMPS {
             bus.clock().advance(gap());
             let t = bus.clock().now_ns();
-            let v = mct.frc().read64_cached_upper(&cache);
+            let v = seed::read64_cached_upper(&mct.frc(), &cache);
             *wrong += u64::from(!check(bus, t, v));
         }
         TIMESTAMPS
@@ -117,9 +118,7 @@ fn main() {
         let now = clock.now_ns();
         bus.model(|m| m.set_frc(now, (k << 32) - (k % 5)));
         let t = clock.now_ns();
-        let lo = mct.frc().read_low();
-        let hi = mct.frc().read_high();
-        torn += u64::from(!check(&bus, t, (u64::from(hi) << 32) | u64::from(lo)));
+        torn += u64::from(!check(&bus, t, seed::read64_lo_hi(&mct.frc())));
         let now = clock.now_ns();
         bus.model(|m| m.set_frc(now, (k << 32) - (k % 5)));
         bus.reset_stats();

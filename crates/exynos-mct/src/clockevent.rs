@@ -22,7 +22,7 @@
 //! forever with a 0x7FFF_FFFF step). The maxima keep 0x1000_0000 ticks (11.2 s) of margin.
 //! The hardware limits are exported as [`COMP_MAX_DELTA_HW`] and [`LOCAL_MAX_DELTA_HW`].
 
-use hwtimer_core::{Capabilities, Claim, ClockEvent, Error, Reg, RegisterBusExt};
+use hwtimer_core::{Capabilities, Claim, ClockEvent, ConfigError, Error, Reg, RegisterBusExt};
 
 use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
 
@@ -90,9 +90,9 @@ enum Mode {
 /// the next `G_TCON` write goes out even if the driver's shadow says it would change
 /// nothing. [`shutdown`](ClockEvent::shutdown) always masks, disables and clears.
 ///
-/// Errors of every programming method: [`Error::InvalidConfig`] for a delta outside
-/// `[min_delta, max_delta]` (nothing written), [`Error::Timeout`] for a missing WSTAT
-/// acknowledgement.
+/// Errors of every programming method: [`ConfigError::DeltaOutOfRange`] for a delta, and
+/// [`ConfigError::PeriodOutOfRange`] for a period, outside `[min_delta, max_delta]`
+/// (nothing written); [`Error::Timeout`] for a missing WSTAT acknowledgement.
 ///
 /// QEMU quirk 2 (`docs/exynos-mct.md`): in QEMU each `G_COMPn` write and each enable
 /// change restarts the FRC from the last value written to `G_CNT` (or the last match); the
@@ -351,11 +351,8 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.arm_checked(count, true, compare_target(at, count))
     }
 
-    fn check_range(&self, delta: u64) -> Result<(), Error> {
-        if !(MIN_DELTA..=COMP_MAX_DELTA).contains(&delta) {
-            return Err(Error::InvalidConfig);
-        }
-        Ok(())
+    fn check_range(&self, delta: u64, cause: ConfigError) -> Result<(), Error> {
+        in_range(delta, COMP_MAX_DELTA, cause)
     }
 }
 
@@ -370,7 +367,7 @@ impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
             .with_absolute()
     }
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
-        self.check_range(delta)?;
+        self.check_range(delta, ConfigError::DeltaOutOfRange)?;
         let start = self.mct.frc().read64();
         self.mct.publish(start);
         self.arm_checked(start, true, start.wrapping_add(delta))
@@ -398,8 +395,8 @@ impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
         self.arm_checked(last, false, compare_target(at, last))
     }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
-        self.check_range(period)?;
-        let incr = u32::try_from(period).map_err(|_| Error::InvalidConfig)?;
+        self.check_range(period, ConfigError::PeriodOutOfRange)?;
+        let incr = u32::try_from(period).map_err(|_| ConfigError::PeriodOutOfRange)?;
         let now = self.mct.frc().read64();
         self.mct.publish(now);
         let start = now.wrapping_add(period);
@@ -439,6 +436,17 @@ impl<B: Claim<Word = u32>> core::fmt::Debug for Comparator<'_, B> {
             .field("mode", &self.mode)
             .field("value", &self.value)
             .finish()
+    }
+}
+
+/// `Ok` for `delta` in `[MIN_DELTA, max]`, else the configuration error `cause` (a delta
+/// or a period out of range).
+#[inline]
+fn in_range(delta: u64, max: u64, cause: ConfigError) -> Result<(), Error> {
+    if (MIN_DELTA..=max).contains(&delta) {
+        Ok(())
+    } else {
+        Err(cause.into())
     }
 }
 
@@ -542,8 +550,8 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         let regs = LocalRegs::of(i);
         let Some(block) = mct.bus_ref().claim(regs.tcntb.offset()) else {
             // Its registers lie outside the window: hand the timer back, nothing written.
-            mct.give_back(crate::local_bit(i));
-            return Err(Error::InvalidConfig);
+            mct.give_back(crate::shared::local_bit(i));
+            return Err(ConfigError::WindowTooShort.into());
         };
         let mut t = Self {
             mct,
@@ -636,11 +644,13 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
 
     #[inline]
     fn program(&mut self, delta: u64, mode: Mode) -> Result<(), Error> {
-        if !(MIN_DELTA..=LOCAL_MAX_DELTA).contains(&delta) {
-            return Err(Error::InvalidConfig);
-        }
+        let cause = match mode {
+            Mode::Periodic => ConfigError::PeriodOutOfRange,
+            Mode::Oneshot | Mode::Off => ConfigError::DeltaOutOfRange,
+        };
+        in_range(delta, LOCAL_MAX_DELTA, cause)?;
         // delta is in [0xF, 0x3800_0000]: fits the 31-bit count, minus one cannot wrap.
-        let delta = u32::try_from(delta).map_err(|_| Error::InvalidConfig)?;
+        let delta = u32::try_from(delta).map_err(|_| cause)?;
         let count = if self.mct.config().local_icntb_plus_one {
             delta.saturating_sub(1)
         } else {
@@ -753,7 +763,7 @@ impl<B: Claim<Word = u32>> Drop for LocalTimer<'_, B> {
         if self.running || self.mode != Mode::Off {
             let _ = self.try_shutdown();
         }
-        self.mct.give_back(crate::local_bit(self.i));
+        self.mct.give_back(crate::shared::local_bit(self.i));
     }
 }
 

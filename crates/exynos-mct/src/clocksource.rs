@@ -6,9 +6,9 @@
 //! consistent 64-bit value needs *hi-lo-hi*: read U, L, U again and retry while the two
 //! U reads differ (otherwise a carry out of the low word between the two reads gives a
 //! value 2^32 off). Each read is a slow MMIO access (hundreds of ns on Exynos5420), and
-//! the clocksource is read all the time: Linux measured 1 000 000 `gettimeofday()` calls
-//! at 1323852 µs with hi-lo-hi, 1173084 µs with ChromeOS's cached upper half (2 reads),
-//! and 1014429 µs with the low word only (1 read), and dropped to a 32-bit clocksource.
+//! the clocksource is read all the time: Linux measured `gettimeofday()` with hi-lo-hi (3
+//! reads), ChromeOS's cached upper half (2 reads) and the low word only (1 read), and
+//! dropped to a 32-bit clocksource (the seed's figures: the README's seed table).
 //!
 //! # The choices, and what each costs
 //!
@@ -16,7 +16,6 @@
 //! |---|---|---|---|
 //! | [`Frc::read_low`] / [`Clocksource::read`] (32 bits) | 1 | yes, modulo 2^32 (wraps every 178.96 s) | none |
 //! | [`Frc::read64`] (hi-lo-hi) | 3 (5 or 6 when a carry falls between the reads) | yes | none |
-//! | [`Frc::read64_cached_upper`] (ChromeOS) | 2 (4 when the high word changed since the last call) | yes | one [`UpperCache`] per reader |
 //! | [`FrcTime::now`] (software epoch over the low word) | **1** (+ 3 once, at [`Mct::new`](crate::Mct::new)) | yes while the precondition holds | read at least once per 2^31 ticks (89.48 s at 24 MHz) |
 //!
 //! Instruction counts per call on the real ISA (Cortex-A9, `armv7a-none-eabi`, QEMU
@@ -56,8 +55,6 @@
 //! [`FrcTime`] treats the backward jump as a stale reading and holds its value until the
 //! counter has caught up, so it stays monotonic but does not advance meanwhile. Real
 //! hardware does not do this.
-
-use core::cell::Cell;
 
 use hwtimer_core::{Claim, Clocksource, Continuous, Monotonic, RegisterBusExt};
 
@@ -116,29 +113,6 @@ impl<'a, B: Claim<Word = u32>> Frc<'a, B> {
         (u64::from(hi) << 32) | u64::from(lo)
     }
 
-    /// The exact 64-bit count with ChromeOS's cached upper half: read L, then U, and accept
-    /// when U equals the high word cached by the previous call: **2 MMIO reads** (4 when
-    /// the high word changed). Kept for comparison (seed table).
-    ///
-    /// Why it is exact: the cached U was read before this call's L; if U reads the same
-    /// after L, the high word did not change across L (the counter only counts up).
-    pub fn read64_cached_upper(&self, cache: &UpperCache) -> u64 {
-        let bus = self.mct.global();
-        let mut lo = 0;
-        let mut hi = cache.hi.get();
-        for _ in 0..HILOHI_ATTEMPTS {
-            lo = bus.read_raw(regs::G_CNT_L);
-            let now_hi = bus.read_raw(regs::G_CNT_U);
-            if now_hi == hi && cache.valid.get() {
-                break;
-            }
-            hi = now_hi;
-            cache.hi.set(now_hi);
-            cache.valid.set(true);
-        }
-        (u64::from(hi) << 32) | u64::from(lo)
-    }
-
     /// FRC rate in Hz.
     pub fn freq_hz(&self) -> u32 {
         self.mct.freq_hz()
@@ -162,23 +136,6 @@ impl<B: Claim<Word = u32>> Clocksource for Frc<'_, B> {
 /// `CLOCK_SOURCE_IS_CONTINUOUS`). Under QEMU, quirk 2 (see the [module docs](self))
 /// breaks the "never reset behind the reader's back" part.
 impl<B: Claim<Word = u32>> Continuous for Frc<'_, B> {}
-
-/// The high word cached between calls of [`Frc::read64_cached_upper`] (one per reader).
-#[derive(Debug, Default)]
-pub struct UpperCache {
-    hi: Cell<u32>,
-    valid: Cell<bool>,
-}
-
-impl UpperCache {
-    /// An empty cache (the first read costs 4 MMIO reads).
-    pub const fn new() -> Self {
-        Self {
-            hi: Cell::new(0),
-            valid: Cell::new(false),
-        }
-    }
-}
 
 /// hwtimer-core's [`extend`](hwtimer_core::extend::extend) specialised to 32 bits: the same half-wrap rule in 32-bit
 /// arithmetic (a forward step of at most 2^31 is taken, anything else is a stale read and

@@ -3,7 +3,7 @@
 //! A `no_std` driver for the Samsung Exynos **Multi Core Timer** (MCT): one 64-bit global
 //! free-running counter (FRC) at `fin_pll` (24 MHz), four 64-bit global comparators, and
 //! per-CPU local timers (two on Exynos4210). Facts, their sources and what is unverified:
-//! the repository's `docs/exynos-mct.md`.
+//! the crate's `docs/exynos-mct.md`.
 //!
 //! | module | what it holds |
 //! |---|---|
@@ -11,7 +11,9 @@
 //! | [`wstat`] | the write-status protocol: bounded wait + W1C after each buffered write |
 //! | [`clocksource`] | [`Frc`] (32-bit clocksource, hi-lo-hi 64-bit read), [`FrcTime`] (64-bit time at one read), the cost table |
 //! | [`clockevent`] | [`Comparator`] (global comparator, oneshot and periodic) and [`LocalTimer`] (per-CPU) |
-//! | `sim` | (feature `sim`) the behavioural model of the block |
+//! | [`config`] | [`Config`] and the rate maths of `MCT_CFG` ([`frc_rate`]) |
+//! | `shared` (private) | the shared `G_TCON` / `G_INT_ENB` shadows and which parts are handed out |
+//! | `sim` | (feature `sim`) the behavioural model of the block, [`sim::MctIrqs`] to run it to its next interrupt |
 //!
 //! ## The seed, and what this crate does about it
 //!
@@ -114,91 +116,31 @@
 //! write-wait-clear section; the published time of [`FrcTime`] too on a target without
 //! 64-bit atomics), never implemented: the firmware picks the implementation.
 //!
+//!
 //! ## Cost
 //!
-//! MMIO accesses per arm on the model (`cargo bench -p exynos-mct --bench seed`), WSTAT
-//! acknowledged at once as on QEMU, beside Linux's sequences reimplemented on the same model
-//! (`sim::linux`, feature `sim`):
-//!
-//! | arm | this driver | Linux |
-//! |---|---|---|
-//! | comparator re-arm through `set_compare` (an `Alarm`'s), upper word unchanged | 10 | 19 |
-//! | comparator `set_next_event` (exact hi-lo-hi start) | 13 | 19 |
-//! | local timer after its event (`ack` stopped it) | 7 | 9 |
-//! | local timer still counting | 11 | 12 |
-//!
-//! Cortex-A9 instructions per call on QEMU smdkc210 (`cargo xtask qemu smdkc210`, PMU event
-//! 0x08, loop overhead subtracted), against the targets of the hot-path work:
-//!
-//! | path | now | at the start | target |
-//! |---|---|---|---|
-//! | [`FrcTime`]`::now` inline (`fw_time64_now_insns`) | 22.6 | 35 | 20 |
-//! | the same out of line, call and return included (`fw_time64_now_call_insns`) | 25.5 | | 20 |
-//! | comparator re-arm through `set_compare` (`fw_comp_arm_insns`) | 184 | 705 | 120 |
-//! | local timer arm, still counting (`fw_local_arm_insns`) | 117 | 436 | 100 |
-//!
-//! What took them down: each part takes its registers once (hwtimer-core's `Claim`), so
-//! accesses are bare loads and stores; the register paths return a zero-sized internal
-//! error, so results travel in registers instead of through memory (hwtimer-core's `Error`
-//! carries a `u64`); the write-status fast path (write, one status read, W1C) is inline and
-//! the bounded wait, and even the choice of its clock, out of line; the FRC state and
-//! `G_INT_ENB` come from atomic mirrors; a comparator's register offsets and bits are worked
-//! out once; `set_compare` reads nothing before programming and does not publish its check;
-//! and the firmware's critical section is the `bool`-state one (6 instructions).
-//!
-//! Where the rest goes, measured by tracing every instruction of 100 re-arms
-//! (`qemu-system-arm -d exec` with one instruction per block):
-//!
-//! - **Comparator re-arm, 184** (180 traced before the guard for a stale time base, below):
-//!   105 in programming (two `G_TCON` exclusive sections for
-//!   the disable and the enable, each a shadow read, the write, one status read, the W1C and
-//!   the shadow update; the `G_COMPn_L` write with its own wait; the upper-word and
-//!   `G_INT_ENB` checks; the channel's bookkeeping), 24 in the two calls into the firmware's
-//!   critical-section implementation, 39 in `set_compare` itself (the published time,
-//!   the target, the late-value check, frame and result; 4 more now for the check that
-//!   the published time is near enough to `at`), and about 13 in the measuring
-//!   loop's own `Result` handling. Reaching 120 would take dropping one of the two
-//!   `G_TCON` sections: keeping the comparator disabled across the `G_COMPn_L` write is
-//!   Linux's order and is kept here (whether silicon tolerates writing an enabled
-//!   comparator is not documented), and holding one section across all three writes would
-//!   keep interrupts masked for the `G_COMPn_L` wait as well.
-//! - **Local timer arm, 117** (re-arming a timer that still counts): 75 in programming
-//!   (the stale-status read, the `L_ICNTB` write and its wait, `L_INT_ENB`, the `L_TCON`
-//!   start and its wait, the count and the bookkeeping), 30 in the stop before it (`L_TCON =
-//!   0` and its wait, out of line), and 12 in the measuring loop's `Result` handling. The
-//!   target needs the stop gone: Linux stops the timer before reprogramming it and so does
-//!   this driver, because reprogramming a running local timer in place is not documented.
-//!   After its event (the `ack` stopped it) the arm skips the stop: 7 MMIO accesses.
-//! - **`FrcTime::now`, 22.6**: three loads reach the counter; the rest publishes the 64-bit
-//!   time without masking interrupts: an `LDREXD`/`CLREX` load, the half-wrap step (6), and
-//!   a 64-bit compare-and-swap (`LDREXD`, two compares, `STREXD`, the retry branch) whose
-//!   result LLVM turns into a branch with a few more instructions. Publishing is what keeps
-//!   the time base monotonic under QEMU's backwards-running FRC (quirk 2); rtic-time's
-//!   `calculate_now`, the comparison the target came from, is 17 instructions plus a
-//!   20-instruction critical section, with interrupts masked.
+//! MMIO accesses and Cortex-A9 instructions per call are in the README's cost table, as
+//! the bench prints them (`cargo bench -p exynos-mct --bench seed` on the model,
+//! `cargo xtask qemu smdkc210` on QEMU); `tests/driver.rs` asserts the access counts. Where
+//! the instructions of an arm go is one [`G_TCON`](regs::G_TCON_REG) exclusive section for
+//! the disable and one for the enable (Linux's order: the comparator stays disabled while
+//! `G_COMPn_L` is written, as writing an enabled comparator is not documented), and for a
+//! local timer that still counts, the stop before it (Linux stops it too: reprogramming a
+//! running local timer in place is not documented).
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
-#![deny(missing_docs)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects
-    )
-)]
 
 pub mod clockevent;
 pub mod clocksource;
+pub mod config;
 #[cfg(feature = "embassy")]
 pub mod embassy;
 pub mod regs;
 #[cfg(feature = "rtic")]
 pub mod rtic;
+mod shared;
 #[cfg(feature = "sim")]
 #[allow(
     clippy::unwrap_used,
@@ -218,112 +160,18 @@ pub use hwtimer_core as __hwtimer_core;
 use core::cell::Cell;
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use critical_section::{CriticalSection, Mutex};
+use critical_section::Mutex;
 use hwtimer_core::extend::Published;
-use hwtimer_core::{Claim, Error, Reg, RegisterBus, RegisterBusExt};
+use hwtimer_core::{Claim, ConfigError, Error, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
-pub use clocksource::{Frc, FrcTime, UpperCache};
+pub use clocksource::{Frc, FrcTime};
+pub use config::{Config, frc_rate};
 pub use wstat::{WaitClock, WstatConfig};
 
 use regs::{G_TCON, MCT_CFG};
-use wstat::{Owed, TimedOut, WstatBit};
-
-/// Driver configuration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Config {
-    /// The input clock `fin_pll` in Hz (24 MHz on every known board). The FRC rate is
-    /// this divided by the `MCT_CFG` prescaler and divider found at [`Mct::new`] (or set
-    /// with [`Mct::set_prescaler`]), which must divide it exactly.
-    pub input_hz: u32,
-    /// Number of local timers the SoC has (2 on Exynos4210; at most 16).
-    pub local_timers: usize,
-    /// Bounds of the write-status waits.
-    pub wstat: WstatConfig,
-    /// The platform's local timers count `L_ICNTB + 1` ticks per interval. QEMU's model
-    /// does (verified by the smdkc210 firmware: a periodic `L_ICNTB` of 1200 reloads every
-    /// 1201 ticks), and so does this crate's model; silicon is **unverified**
-    /// (`docs/exynos-mct.md`). When set, [`LocalTimer`] writes `delta - 1` so an interval
-    /// is exactly `delta` ticks. When clear (the default) it writes `delta` unchanged, as
-    /// Linux does: on a platform that counts `ICNTB + 1` every interval is then one tick
-    /// late (a periodic timer drifts one tick per period), never early.
-    pub local_icntb_plus_one: bool,
-}
-
-impl Default for Config {
-    /// Exynos4210: 24 MHz, two local timers, default WSTAT bounds, `L_ICNTB` written
-    /// unchanged.
-    fn default() -> Self {
-        Self {
-            input_hz: regs::FIN_PLL_HZ,
-            local_timers: regs::EXYNOS4210_LOCAL_TIMERS,
-            wstat: WstatConfig::default(),
-            local_icntb_plus_one: false,
-        }
-    }
-}
-
-/// The FRC rate for `MCT_CFG` fields, if the prescaler and divider divide `input_hz`
-/// exactly (a rate rounded down would make every conversion to time come out early).
-///
-/// ```
-/// use exynos_mct::frc_rate;
-/// assert_eq!(frc_rate(24_000_000, 0, 0), Some(24_000_000));
-/// assert_eq!(frc_rate(24_000_000, 23, 0), Some(1_000_000)); // QEMU-verified: 1 MHz
-/// assert_eq!(frc_rate(24_000_000, 2, 3), Some(1_000_000)); // 3 << 3 = 24
-/// assert_eq!(frc_rate(24_000_000, 6, 0), None); // 24 MHz / 7 is not a whole rate
-/// assert_eq!(frc_rate(24_000_000, 0, 8), None); // DIVIDER is 3 bits
-/// ```
-pub const fn frc_rate(input_hz: u32, prescaler: u32, divider: u32) -> Option<u32> {
-    if prescaler > 0xFF || divider > 0x7 || input_hz == 0 {
-        return None;
-    }
-    // At most 256 << 7 = 32768: no overflow.
-    let div = prescaler.wrapping_add(1).wrapping_shl(divider);
-    match (input_hz.checked_rem(div), input_hz.checked_div(div)) {
-        (Some(0), Some(hz)) if hz > 0 => Some(hz),
-        _ => None,
-    }
-}
-
-/// `repr(C)` with the padding named: the struct is copied in and out of its cell at every
-/// change, and with no padding bytes that copy is three word moves, not a `memcpy` call.
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C)]
-struct Shadow {
-    /// Last value `G_TCON` acknowledged (the driver owns the block).
-    g_tcon: u32,
-    /// Bit `n` (0..4): comparator `n` handed out; bit `4 + i`: local timer `i`.
-    taken: u32,
-    /// `g_tcon` is what the register holds: false after a write whose acknowledgement
-    /// never came (the write may or may not have landed), so the next write goes out even
-    /// if it would not change the shadow.
-    g_tcon_known: bool,
-    _pad: [u8; 3],
-}
-
-/// What bounds a write-status wait, besides the poll count (see [`wstat`]): resolved to a
-/// [`WaitClock`] only when a wait is longer than one status read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Bound {
-    /// The FRC too, if it is believed to run ([`Mct::wait_clock`]).
-    Frc,
-    /// Polls only: the FRC is stopped or being written.
-    Polls,
-}
-
-/// Run `f` in a critical section. Every critical section of the driver goes through here,
-/// so that the model (feature `sim`) can tell a test's interrupt injector when the driver
-/// has interrupts "masked" ([`sim::irqs_masked`]).
-#[inline]
-fn with_cs<R>(f: impl FnOnce(CriticalSection<'_>) -> R) -> R {
-    critical_section::with(|cs| {
-        #[cfg(feature = "sim")]
-        let _masked = sim::MaskGuard::enter();
-        f(cs)
-    })
-}
+use shared::{Shadow, local_bit};
+use wstat::{Bound, Owed};
 
 /// The MCT block: owns the register bus and hands out its parts.
 ///
@@ -426,20 +274,27 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// believed to run only once its count has been seen moving (at most `max_polls` + 3
     /// more reads). At most `6 + 7 + max_polls + 3` MMIO reads.
     ///
-    /// Errors: [`Error::InvalidConfig`] for a zero input clock, more than 16 local timers,
-    /// or an `MCT_CFG` prescaler and divider that do not divide the input clock exactly
-    /// (see [`frc_rate`]).
+    /// Errors, each with nothing written: [`ConfigError::ZeroFrequency`] for a zero
+    /// [`Config::input_hz`]; [`ConfigError::TimerCount`] for more than
+    /// [`MAX_LOCAL_TIMERS`](regs::MAX_LOCAL_TIMERS) [`Config::local_timers`];
+    /// [`ConfigError::WindowTooShort`] when the bus cannot hand out the global registers;
+    /// [`ConfigError::RateUnreachable`] for an `MCT_CFG` prescaler and divider that do not
+    /// divide the input clock exactly (see [`frc_rate`]; one MMIO read).
     pub fn new(bus: B, config: Config) -> Result<Self, Error> {
-        if config.input_hz == 0 || config.local_timers > regs::MAX_LOCAL_TIMERS {
-            return Err(Error::InvalidConfig);
+        if config.input_hz == 0 {
+            return Err(ConfigError::ZeroFrequency.into());
         }
+        if config.local_timers > regs::MAX_LOCAL_TIMERS {
+            return Err(ConfigError::TimerCount.into());
+        }
+        let global = bus.claim(0).ok_or(ConfigError::WindowTooShort)?;
         let cfg = bus.read(regs::MCT_CFG_REG);
         let freq_hz = frc_rate(
             config.input_hz,
             cfg.read(MCT_CFG::PRESCALER),
             cfg.read(MCT_CFG::DIVIDER),
         )
-        .ok_or(Error::InvalidConfig)?;
+        .ok_or(ConfigError::RateUnreachable)?;
         let g_tcon = bus.read_raw(regs::G_TCON_REG);
         let g_int_enb = bus.read_raw(regs::G_INT_ENB);
         // Stale acknowledgements would end the first wait of their register before its own
@@ -450,7 +305,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
             bus.write_raw(regs::LocalRegs::of(i).wstat, regs::L_WSTAT_ALL);
         }
         let mct = Self {
-            global: bus.claim(0).ok_or(Error::InvalidConfig)?,
+            global,
             bus,
             config,
             freq_hz,
@@ -580,15 +435,15 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// write-status wait); `&mut self`, because a clocksource's rate may not change while
     /// it is lent out. The time base keeps counting, in ticks of the new rate.
     ///
-    /// Errors: [`Error::InvalidConfig`], writing nothing, when the result would not divide
-    /// the input clock exactly or a field is out of range.
+    /// Errors: [`ConfigError::RateUnreachable`], writing nothing, when the result would not
+    /// divide the input clock exactly or `divider` is above 7.
     pub fn set_prescaler(&mut self, prescaler: u8, divider: u8) -> Result<u32, Error> {
         let hz = frc_rate(
             self.config.input_hz,
             u32::from(prescaler),
             u32::from(divider),
         )
-        .ok_or(Error::InvalidConfig)?;
+        .ok_or(ConfigError::RateUnreachable)?;
         let cfg = MCT_CFG::PRESCALER.val(u32::from(prescaler)).value
             | MCT_CFG::DIVIDER.val(u32::from(divider)).value;
         self.global.write_raw(regs::MCT_CFG_REG, cfg);
@@ -659,12 +514,16 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// (masks its interrupt, disables it, clears a stale status), so an event left by
     /// earlier software never passes for a new one.
     ///
-    /// Errors: [`Error::InvalidConfig`] for `n >= 4` or a comparator already handed out;
+    /// Errors: [`ConfigError::NoSuchTimer`] for `n >= 4`; [`ConfigError::AlreadyTaken`]
+    /// for a comparator already handed out (both with nothing written);
     /// [`Error::Timeout`] when the disable was not acknowledged.
     pub fn comparator(&self, n: usize) -> Result<Comparator<'_, B>, Error> {
         let bit = regs::g_int_comp(n);
-        if bit == 0 || !self.take(bit) {
-            return Err(Error::InvalidConfig);
+        if bit == 0 {
+            return Err(ConfigError::NoSuchTimer.into());
+        }
+        if !self.take(bit) {
+            return Err(ConfigError::AlreadyTaken.into());
         }
         Comparator::new(self, n)
     }
@@ -673,12 +532,17 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// `L_INT_ENB`, stops it, clears a stale status) and writes `L_TCNTB =`
     /// [`TICK_BASE_CNT`](regs::TICK_BASE_CNT), each buffered write acknowledged.
     ///
-    /// Errors: [`Error::InvalidConfig`] for `i` beyond [`Config::local_timers`] or a timer
-    /// already handed out; [`Error::Timeout`] when a WSTAT bit never came.
+    /// Errors: [`ConfigError::NoSuchTimer`] for `i` beyond [`Config::local_timers`];
+    /// [`ConfigError::AlreadyTaken`] for a timer already handed out;
+    /// [`ConfigError::WindowTooShort`] when its registers lie outside the bus's window (all
+    /// three with nothing written); [`Error::Timeout`] when a WSTAT bit never came.
     pub fn local_timer(&self, i: usize) -> Result<LocalTimer<'_, B>, Error> {
         let bit = local_bit(i);
-        if i >= self.config.local_timers || bit == 0 || !self.take(bit) {
-            return Err(Error::InvalidConfig);
+        if i >= self.config.local_timers || bit == 0 {
+            return Err(ConfigError::NoSuchTimer.into());
+        }
+        if !self.take(bit) {
+            return Err(ConfigError::AlreadyTaken.into());
         }
         LocalTimer::new(self, i)
     }
@@ -694,19 +558,6 @@ impl<B: Claim<Word = u32>> Mct<B> {
     #[inline]
     pub(crate) fn global(&self) -> &B::Block<{ regs::LOCAL_BASE }> {
         &self.global
-    }
-
-    fn shadow_get(&self) -> Shadow {
-        with_cs(|cs| self.shadow.borrow(cs).get())
-    }
-
-    fn update_shadow(&self, f: impl FnOnce(&mut Shadow)) {
-        with_cs(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let mut s = cell.get();
-            f(&mut s);
-            cell.set(s);
-        })
     }
 
     /// The published time of the time base (for [`FrcTime`]): lock-free where the target
@@ -753,264 +604,6 @@ impl<B: Claim<Word = u32>> Mct<B> {
             Bound::Polls,
         )?;
         Ok(())
-    }
-
-    fn g_cnt_bit(mask: u32) -> WstatBit {
-        WstatBit {
-            status: Reg::new(regs::G_CNT_WSTAT_REG.offset()),
-            mask,
-        }
-    }
-
-    fn g_tcon_bit() -> WstatBit {
-        WstatBit {
-            status: Reg::new(regs::G_WSTAT_REG.offset()),
-            mask: regs::G_WSTAT::TCON::SET.value,
-        }
-    }
-
-    /// A buffered write: `value` to `reg`, then the bounded wait for `bit` and its W1C
-    /// ([`wstat::write_and_wait`]), keeping the rule for an acknowledgement that comes
-    /// after its wait gave up ([`wstat`](wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)):
-    ///
-    /// - a wait that times out leaves `bit` **owed**: the write may still be taken over and
-    ///   acknowledged later;
-    /// - while `bit` is owed, this first waits for it (the same bounds) and clears it, and
-    ///   only then writes. If it still does not come, nothing is written and the result is
-    ///   [`Error::Timeout`].
-    ///
-    /// Why the driver, not the model or the tests: a status bit cannot say which write it
-    /// reports, and the block ignores a write issued before the previous one was
-    /// acknowledged (`docs/exynos-mct.md`). Writing again at once let the block drop the
-    /// new write while the old write's late bit ended the new wait, so the driver believed
-    /// a value the block never took: an older `L_ICNTB` count or `G_COMPn` value, so an
-    /// interrupt earlier than asked (the ClockEvent contract forbids it), or a stop or
-    /// start that never happened. Waiting first keeps every wait bounded and costs nothing
-    /// unless a wait failed before.
-    ///
-    /// Every buffered write of the driver goes through here. At most two waits (the owed
-    /// one, then the write's own); returns the status reads of the write's own wait.
-    #[inline(always)]
-    pub(crate) fn write_buffered(
-        &self,
-        reg: Reg<u32>,
-        value: u32,
-        bit: WstatBit,
-        bound: Bound,
-    ) -> Result<u32, TimedOut> {
-        // Global registers through the block taken once, local timers' through the window
-        // (a local timer uses `write_buffered_on` with its own block).
-        if reg.offset() < regs::LOCAL_BASE {
-            self.write_buffered_on(&self.global, reg, value, bit, bit, bound)
-        } else {
-            self.write_buffered_on(&self.bus, reg, value, bit, bit, bound)
-        }
-    }
-
-    /// [`write_buffered`](Self::write_buffered) on a given view of the block: `reg` and
-    /// `bit` are offsets on `bus` (a local timer's own block), `owed` is the same status
-    /// bit at its offset in the whole block (the key of the owed-acknowledgement record).
-    /// The fast path is the write, one status read and the W1C; which clock bounds a
-    /// longer wait is worked out only when one is needed.
-    #[inline(always)]
-    pub(crate) fn write_buffered_on<R: RegisterBus<Word = u32>>(
-        &self,
-        bus: &R,
-        reg: Reg<u32>,
-        value: u32,
-        bit: WstatBit,
-        owed: WstatBit,
-        bound: Bound,
-    ) -> Result<u32, TimedOut> {
-        // The normal path pays one relaxed load; the rest is out of line.
-        if self.owed_any.load(Ordering::Relaxed) {
-            self.settle_owed(owed, bound)?;
-        }
-        if wstat::write_fast(bus, reg, value, bit) {
-            return Ok(1);
-        }
-        self.wait_rest(bus, bit, owed, bound)
-    }
-
-    /// The bounded wait after a write whose first status read found the bit clear; a wait
-    /// that times out leaves `owed` owed.
-    #[cold]
-    #[inline(never)]
-    fn wait_rest<R: RegisterBus<Word = u32>>(
-        &self,
-        bus: &R,
-        bit: WstatBit,
-        owed: WstatBit,
-        bound: Bound,
-    ) -> Result<u32, TimedOut> {
-        let clock = self.clock_for(bound);
-        let result = wstat::wait_slow(bus, &self.global, bit, clock, &self.config.wstat);
-        if result.is_err() {
-            self.set_owed(owed, true);
-        }
-        result
-    }
-
-    /// The clock a wait with `bound` runs on now.
-    fn clock_for(&self, bound: Bound) -> WaitClock {
-        match bound {
-            Bound::Frc => self.wait_clock(),
-            Bound::Polls => WaitClock::Iterations,
-        }
-    }
-
-    /// If `bit` is owed: wait for it (bounded) and clear it, or fail with
-    /// [`Error::Timeout`] (nothing written).
-    #[cold]
-    #[inline(never)]
-    fn settle_owed(&self, bit: WstatBit, bound: Bound) -> Result<(), TimedOut> {
-        if self.owes(bit) {
-            let clock = self.clock_for(bound);
-            if bit.status.offset() < regs::LOCAL_BASE {
-                wstat::wait_and_clear_in(
-                    &self.global,
-                    &self.global,
-                    bit,
-                    clock,
-                    &self.config.wstat,
-                )?;
-            } else {
-                wstat::wait_and_clear_in(&self.bus, &self.global, bit, clock, &self.config.wstat)?;
-            }
-            self.set_owed(bit, false);
-        }
-        Ok(())
-    }
-
-    /// Declare an acknowledgement owed for `bit` lost (the block may have lost power with
-    /// the write): clear the bit if it is owed, so a late one cannot end a later wait,
-    /// and owe nothing. No access when nothing is owed.
-    pub(crate) fn forget_owed(&self, bit: WstatBit) {
-        if self.owes(bit) {
-            self.bus.write_raw(bit.status, bit.mask);
-            self.set_owed(bit, false);
-        }
-    }
-
-    fn owes(&self, bit: WstatBit) -> bool {
-        // Relaxed is enough: a bit is set and read by the context that owns its register
-        // (`G_TCON`'s inside its exclusive section), so program order orders them.
-        self.owed_any.load(Ordering::Relaxed) && with_cs(|cs| self.owed.borrow(cs).get().owes(bit))
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn set_owed(&self, bit: WstatBit, owed: bool) {
-        if !owed && !self.owed_any.load(Ordering::Relaxed) {
-            return;
-        }
-        with_cs(|cs| {
-            let cell = self.owed.borrow(cs);
-            let mut o = cell.get();
-            o.set(bit, owed);
-            cell.set(o);
-            self.owed_any.store(o != Owed::default(), Ordering::Relaxed);
-        })
-    }
-
-    fn take(&self, bit: u32) -> bool {
-        with_cs(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let mut s = cell.get();
-            if s.taken & bit != 0 {
-                return false;
-            }
-            s.taken |= bit;
-            cell.set(s);
-            true
-        })
-    }
-
-    pub(crate) fn give_back(&self, bit: u32) {
-        self.update_shadow(|s| s.taken &= !bit);
-    }
-
-    /// Read-modify-write of `G_TCON` through the shadow, its WSTAT wait and the W1C, as one
-    /// exclusive section (see [Shared registers](Self#shared-registers)). The FRC bounds the
-    /// wait (besides the poll count) when `frc_may_bound` and it is believed to run; writes
-    /// that start or stop it pass `false`.
-    /// The shadow changes only after the acknowledgement; the write is skipped (returns
-    /// `Ok(0)`) when the value would not change and the register is known to hold it.
-    #[inline]
-    pub(crate) fn write_g_tcon(
-        &self,
-        f: impl FnOnce(u32) -> u32,
-        frc_may_bound: bool,
-    ) -> Result<u32, TimedOut> {
-        with_cs(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let s = cell.get();
-            let new = f(s.g_tcon);
-            if new == s.g_tcon && s.g_tcon_known {
-                return Ok(0);
-            }
-            // The FRC may bound the wait when the caller allows it and it is believed to run
-            // (`Bound::Frc` reads the same belief, whose mirror changes only inside sections
-            // like this one).
-            let bound = if frc_may_bound {
-                Bound::Frc
-            } else {
-                Bound::Polls
-            };
-            // Inside the section: an owed `G_TCON` acknowledgement is waited for here too.
-            let result = self.write_buffered(
-                Reg::new(regs::G_TCON_REG.offset()),
-                new,
-                Self::g_tcon_bit(),
-                bound,
-            );
-            let mut s = cell.get();
-            match result {
-                Ok(_) => {
-                    s.g_tcon = new;
-                    s.g_tcon_known = true;
-                }
-                Err(_) => s.g_tcon_known = false,
-            }
-            cell.set(s);
-            result
-        })
-    }
-
-    /// Set (`on`) or clear the caller's own `bits` of `G_INT_ENB` (not a buffered register:
-    /// no WSTAT), a comparator's, which no other context changes: when the mirror already
-    /// has them as asked there is nothing to write and no critical section is taken (the
-    /// common re-arm, inline); otherwise a read-modify-write in a critical section and one
-    /// write.
-    #[inline(always)]
-    pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) {
-        let seen = self.g_int_enb.load(Ordering::Relaxed);
-        let want = if on { seen | bits } else { seen & !bits };
-        if want != seen {
-            self.update_g_int_enb(bits, on);
-        }
-    }
-
-    #[inline(never)]
-    fn update_g_int_enb(&self, bits: u32, on: bool) {
-        with_cs(|_| {
-            let old = self.g_int_enb.load(Ordering::Relaxed);
-            let new = if on { old | bits } else { old & !bits };
-            if new != old {
-                self.g_int_enb.store(new, Ordering::Relaxed);
-                self.global.write_raw(regs::G_INT_ENB, new);
-            }
-        })
-    }
-}
-
-/// The `taken` bit of local timer `i` (0 for `i >= 16`).
-const fn local_bit(i: usize) -> u32 {
-    if i < regs::MAX_LOCAL_TIMERS {
-        // i < 16: a shift of at most 19.
-        1u32.wrapping_shl((i as u32).wrapping_add(4))
-    } else {
-        0
     }
 }
 

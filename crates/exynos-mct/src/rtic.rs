@@ -56,9 +56,9 @@ pub type Time = FrcTime<'static, Mmio<u32>>;
 ///   comparators; it is not phase-locked to the FRC, so each wait carries one tick of
 ///   margin (see [`hwtimer_core::Alarm`]).
 ///
-/// The type has `start(channel, FrcTime)` (an
-/// [`Error::InvalidConfig`](hwtimer_core::Error) when the time base does not count at the
-/// given rate), `on_interrupt()` for the channel's interrupt handler, and rtic-time's
+/// The type has `start(channel, FrcTime)` (a
+/// [`ConfigError::RateMismatch`](hwtimer_core::ConfigError::RateMismatch) when the time base
+/// does not count at the given rate), `on_interrupt()` for the channel's interrupt handler, and rtic-time's
 /// `Timebase` methods (`now`, `delay`, `delay_until`, `timeout_after`, ...). See
 /// [`hwtimer_core::rtic_monotonic!`].
 #[macro_export]

@@ -82,12 +82,16 @@
 //! state: a caller driving the registers directly must keep this rule itself.
 
 use core::cell::Cell;
+use core::sync::atomic::Ordering;
 
 use hwtimer_core::extend::extend;
-use hwtimer_core::poll::{Polled, Timeout};
-use hwtimer_core::{Clocksource, Continuous, Error, Poller, Reg, RegisterBus, RegisterBusExt};
+use hwtimer_core::poll::{PollTimeout, Polled};
+use hwtimer_core::{
+    Claim, Clocksource, Continuous, Error, Poller, Reg, RegisterBus, RegisterBusExt,
+};
 
-use crate::regs;
+use crate::shared::with_cs;
+use crate::{Mct, regs};
 
 /// Bounds of a write-status wait; see the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,7 +258,7 @@ pub(crate) fn poll_iterations<T, B: RegisterBus<Word = u32>>(
     max_polls: u32,
     read: impl FnMut() -> T,
     done: impl FnMut(&T) -> bool,
-) -> Result<Polled<T>, Timeout<T>> {
+) -> Result<Polled<T>, PollTimeout<T>> {
     let source = PollClock {
         bus,
         frc_hz: None,
@@ -419,5 +423,178 @@ pub(crate) fn wait_slow<B: RegisterBus<Word = u32>, F: RegisterBus<Word = u32>>(
             );
             Err(TimedOut)
         }
+    }
+}
+
+// ---- The driver's side: every buffered write of the [`Mct`] and its parts, and the record
+// of acknowledgements still owed. ----
+
+/// What bounds a write-status wait, besides the poll count (see [the module docs](self)): resolved to a
+/// [`WaitClock`] only when a wait is longer than one status read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The FRC too, if it is believed to run ([`Mct::wait_clock`]).
+    Frc,
+    /// Polls only: the FRC is stopped or being written.
+    Polls,
+}
+
+impl<B: Claim<Word = u32>> Mct<B> {
+    pub(crate) fn g_cnt_bit(mask: u32) -> WstatBit {
+        WstatBit {
+            status: Reg::new(regs::G_CNT_WSTAT_REG.offset()),
+            mask,
+        }
+    }
+
+    pub(crate) fn g_tcon_bit() -> WstatBit {
+        WstatBit {
+            status: Reg::new(regs::G_WSTAT_REG.offset()),
+            mask: regs::G_WSTAT::TCON::SET.value,
+        }
+    }
+
+    /// A buffered write: `value` to `reg`, then the bounded wait for `bit` and its W1C
+    /// ([`write_and_wait`]), keeping the rule for an acknowledgement that comes
+    /// after its wait gave up ([the module docs](self#an-acknowledgement-that-comes-after-its-wait-gave-up)):
+    ///
+    /// - a wait that times out leaves `bit` **owed**: the write may still be taken over and
+    ///   acknowledged later;
+    /// - while `bit` is owed, this first waits for it (the same bounds) and clears it, and
+    ///   only then writes. If it still does not come, nothing is written and the result is
+    ///   [`Error::Timeout`].
+    ///
+    /// Why the driver, not the model or the tests: a status bit cannot say which write it
+    /// reports, and the block ignores a write issued before the previous one was
+    /// acknowledged (`docs/exynos-mct.md`). Writing again at once let the block drop the
+    /// new write while the old write's late bit ended the new wait, so the driver believed
+    /// a value the block never took: an older `L_ICNTB` count or `G_COMPn` value, so an
+    /// interrupt earlier than asked (the ClockEvent contract forbids it), or a stop or
+    /// start that never happened. Waiting first keeps every wait bounded and costs nothing
+    /// unless a wait failed before.
+    ///
+    /// Every buffered write of the driver goes through here. At most two waits (the owed
+    /// one, then the write's own); returns the status reads of the write's own wait.
+    #[inline(always)]
+    pub(crate) fn write_buffered(
+        &self,
+        reg: Reg<u32>,
+        value: u32,
+        bit: WstatBit,
+        bound: Bound,
+    ) -> Result<u32, TimedOut> {
+        // Global registers through the block taken once, local timers' through the window
+        // (a local timer uses `write_buffered_on` with its own block).
+        if reg.offset() < regs::LOCAL_BASE {
+            self.write_buffered_on(&self.global, reg, value, bit, bit, bound)
+        } else {
+            self.write_buffered_on(&self.bus, reg, value, bit, bit, bound)
+        }
+    }
+
+    /// [`write_buffered`](Self::write_buffered) on a given view of the block: `reg` and
+    /// `bit` are offsets on `bus` (a local timer's own block), `owed` is the same status
+    /// bit at its offset in the whole block (the key of the owed-acknowledgement record).
+    /// The fast path is the write, one status read and the W1C; which clock bounds a
+    /// longer wait is worked out only when one is needed.
+    #[inline(always)]
+    pub(crate) fn write_buffered_on<R: RegisterBus<Word = u32>>(
+        &self,
+        bus: &R,
+        reg: Reg<u32>,
+        value: u32,
+        bit: WstatBit,
+        owed: WstatBit,
+        bound: Bound,
+    ) -> Result<u32, TimedOut> {
+        // The normal path pays one relaxed load; the rest is out of line.
+        if self.owed_any.load(Ordering::Relaxed) {
+            self.settle_owed(owed, bound)?;
+        }
+        if write_fast(bus, reg, value, bit) {
+            return Ok(1);
+        }
+        self.wait_rest(bus, bit, owed, bound)
+    }
+
+    /// The bounded wait after a write whose first status read found the bit clear; a wait
+    /// that times out leaves `owed` owed.
+    #[cold]
+    #[inline(never)]
+    fn wait_rest<R: RegisterBus<Word = u32>>(
+        &self,
+        bus: &R,
+        bit: WstatBit,
+        owed: WstatBit,
+        bound: Bound,
+    ) -> Result<u32, TimedOut> {
+        let clock = self.clock_for(bound);
+        let result = wait_slow(bus, &self.global, bit, clock, &self.config.wstat);
+        if result.is_err() {
+            self.set_owed(owed, true);
+        }
+        result
+    }
+
+    /// The clock a wait with `bound` runs on now.
+    fn clock_for(&self, bound: Bound) -> WaitClock {
+        match bound {
+            Bound::Frc => self.wait_clock(),
+            Bound::Polls => WaitClock::Iterations,
+        }
+    }
+
+    /// If `bit` is owed: wait for it (bounded) and clear it, or fail with
+    /// [`Error::Timeout`] (nothing written).
+    #[cold]
+    #[inline(never)]
+    fn settle_owed(&self, bit: WstatBit, bound: Bound) -> Result<(), TimedOut> {
+        if self.owes(bit) {
+            let clock = self.clock_for(bound);
+            if bit.status.offset() < regs::LOCAL_BASE {
+                wait_and_clear_in(
+                    &self.global,
+                    &self.global,
+                    bit,
+                    clock,
+                    &self.config.wstat,
+                )?;
+            } else {
+                wait_and_clear_in(&self.bus, &self.global, bit, clock, &self.config.wstat)?;
+            }
+            self.set_owed(bit, false);
+        }
+        Ok(())
+    }
+
+    /// Declare an acknowledgement owed for `bit` lost (the block may have lost power with
+    /// the write): clear the bit if it is owed, so a late one cannot end a later wait,
+    /// and owe nothing. No access when nothing is owed.
+    pub(crate) fn forget_owed(&self, bit: WstatBit) {
+        if self.owes(bit) {
+            self.bus.write_raw(bit.status, bit.mask);
+            self.set_owed(bit, false);
+        }
+    }
+
+    fn owes(&self, bit: WstatBit) -> bool {
+        // Relaxed is enough: a bit is set and read by the context that owns its register
+        // (`G_TCON`'s inside its exclusive section), so program order orders them.
+        self.owed_any.load(Ordering::Relaxed) && with_cs(|cs| self.owed.borrow(cs).get().owes(bit))
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn set_owed(&self, bit: WstatBit, owed: bool) {
+        if !owed && !self.owed_any.load(Ordering::Relaxed) {
+            return;
+        }
+        with_cs(|cs| {
+            let cell = self.owed.borrow(cs);
+            let mut o = cell.get();
+            o.set(bit, owed);
+            cell.set(o);
+            self.owed_any.store(o != Owed::default(), Ordering::Relaxed);
+        })
     }
 }

@@ -8,9 +8,9 @@
 
 use exynos_mct::sim::MctModel;
 use exynos_mct::wstat::{self, WaitClock, WstatBit, max_reads};
-use exynos_mct::{Config, Mct, UpperCache, WstatConfig, frc_rate, regs};
-use hwtimer_core::sim::{SimBus, SimClock};
-use hwtimer_core::{ClockEvent, Clocksource, Error, Monotonic, Reg};
+use exynos_mct::{Config, Mct, WstatConfig, frc_rate, regs};
+use hwtimer_core::sim::{Dead, SimBus, SimClock, dead_values};
+use hwtimer_core::{ClockEvent, Clocksource, ConfigError, Error, Monotonic, Reg};
 
 const MAX_POLLS: u32 = 100;
 
@@ -42,9 +42,8 @@ struct Meter<'a> {
 
 impl Meter<'_> {
     fn call<R: std::fmt::Debug>(&mut self, name: &str, bound: u64, f: impl FnOnce() -> R) {
-        self.bus.reset_stats();
-        let r = f();
-        let reads = self.bus.stats().reads;
+        let (r, stats) = self.bus.counted(f);
+        let reads = stats.reads;
         assert!(
             reads <= bound,
             "{name}: {reads} reads, bound {bound} (returned {r:?})"
@@ -69,7 +68,7 @@ fn every_call_on_a_block_that_died(dead: u32, started: bool) -> Vec<(String, u64
     {
         let mut comp = mct.comparator(0).unwrap();
         let mut local = mct.local_timer(0).unwrap();
-        bus.model(|model| model.force_all_reads(Some(dead)));
+        bus.go_dead(Some(dead));
         clock.advance(1_000_000);
 
         // The Mct.
@@ -94,13 +93,9 @@ fn every_call_on_a_block_that_died(dead: u32, started: bool) -> Vec<(String, u64
         // The FRC and the time base.
         let frc = mct.frc();
         let time = mct.time();
-        let cache = UpperCache::new();
         m.call("Frc::read_low", 1, || frc.read_low());
         m.call("Frc::read_high", 1, || frc.read_high());
         m.call("Frc::read64", H, || frc.read64());
-        m.call("Frc::read64_cached_upper", 6, || {
-            frc.read64_cached_upper(&cache)
-        });
         m.call("Frc::freq_hz", 0, || frc.freq_hz());
         m.call("Clocksource::read", 1, || Clocksource::read(&frc));
         m.call("Clocksource::bits/mask", 0, || (frc.bits(), frc.mask()));
@@ -208,25 +203,14 @@ fn print(title: &str, rows: &[(String, u64, u64)]) {
     }
 }
 
+/// Both dead values (all zeros, all ones), with the FRC believed running or not.
 #[test]
-fn every_call_returns_within_its_read_bound_when_all_reads_are_zero() {
-    for started in [false, true] {
-        let rows = every_call_on_a_block_that_died(0, started);
-        print(
-            &format!("reads all 0, FRC started before: {started}"),
-            &rows,
-        );
-    }
-}
-
-#[test]
-fn every_call_returns_within_its_read_bound_when_all_reads_are_ones() {
-    for started in [false, true] {
-        let rows = every_call_on_a_block_that_died(u32::MAX, started);
-        print(
-            &format!("reads all ones, FRC started before: {started}"),
-            &rows,
-        );
+fn every_call_returns_within_its_read_bound_on_a_block_that_died() {
+    for (dead, name) in dead_values::<u32>() {
+        for started in [false, true] {
+            let rows = every_call_on_a_block_that_died(dead, started);
+            print(&format!("reads {name}, FRC started before: {started}"), &rows);
+        }
     }
 }
 
@@ -235,28 +219,23 @@ fn every_call_returns_within_its_read_bound_when_all_reads_are_ones() {
 /// prescaler does not divide 24 MHz, and is refused after one read.
 #[test]
 fn mct_new_on_a_dead_block() {
-    for (dead, new_ok) in [(0u32, true), (u32::MAX, false)] {
+    for ((dead, name), new_ok) in dead_values::<u32>().into_iter().zip([true, false]) {
         let clock = SimClock::new();
-        let bus = SimBus::new(&clock, MctModel::exynos4210());
-        bus.model(|m| m.force_all_reads(Some(dead)));
-        bus.reset_stats();
-        let mct = Mct::new(bus.clone(), config());
-        let reads = bus.stats().reads;
-        println!(
-            "Mct::new, reads all {dead:#x}: {reads} reads, ok: {}",
-            mct.is_ok()
-        );
+        let bus = SimBus::new(&clock, Dead(dead));
+        let (mct, stats) = bus.counted(|| Mct::new(bus.clone(), config()));
+        let reads = stats.reads;
+        println!("Mct::new, reads {name}: {reads} reads, ok: {}", mct.is_ok());
         assert!(reads <= 3 + H + C, "{reads} reads");
         assert_eq!(mct.is_ok(), new_ok);
         match mct {
             Ok(mct) => {
-                bus.reset_stats();
-                assert_eq!(mct.start_frc(), Err(Error::Timeout));
-                assert!(bus.stats().reads <= W + C);
+                let (started, stats) = bus.counted(|| mct.start_frc());
+                assert_eq!(started, Err(Error::Timeout));
+                assert!(stats.reads <= W + C);
                 assert!(!mct.frc_running());
             }
             Err(e) => {
-                assert_eq!(e, Error::InvalidConfig);
+                assert_eq!(e, Error::Config(ConfigError::RateUnreachable));
                 assert_eq!(reads, 1);
             }
         }

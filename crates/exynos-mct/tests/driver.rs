@@ -2,9 +2,10 @@
 //! (`docs/exynos-mct.md`): 24 MHz, hi-lo-hi, WSTAT protocol, comparator and
 //! local-timer semantics. Virtual time only.
 
-use exynos_mct::clockevent::{COMP_MAX_DELTA, LOCAL_MAX_DELTA, MIN_DELTA};
+use exynos_mct::clockevent::{COMP_MAX_DELTA, MIN_DELTA};
 use exynos_mct::sim::{MctModel, WstatMode};
-use exynos_mct::{Config, Mct, UpperCache};
+use exynos_mct::sim::seed::{self, UpperCache};
+use exynos_mct::{Config, Mct};
 use hwtimer_core::sim::{SimBus, SimClock};
 use hwtimer_core::{Alarm, ClockEvent, Clocksource, Error, Fired, Monotonic, RegisterBus};
 
@@ -54,10 +55,8 @@ fn hilohi_and_cached_upper_are_exact_across_carries_where_a_naive_read_tears() {
         let frc = mct.frc();
         // Naive lo-then-hi (what hi-lo-hi exists to avoid).
         let before = truth(&bus);
-        let lo = frc.read_low();
-        let hi = frc.read_high();
+        let naive = seed::read64_lo_hi(&frc);
         let after = truth(&bus);
-        let naive = (u64::from(hi) << 32) | u64::from(lo);
         if naive < before || naive > after {
             torn += 1;
         }
@@ -73,7 +72,7 @@ fn hilohi_and_cached_upper_are_exact_across_carries_where_a_naive_read_tears() {
         let cache = UpperCache::new();
         for _ in 0..3 {
             let before = truth(&bus);
-            let v = frc.read64_cached_upper(&cache);
+            let v = seed::read64_cached_upper(&frc, &cache);
             let after = truth(&bus);
             assert!(
                 before <= v && v <= after,
@@ -94,7 +93,7 @@ fn read_costs_one_three_and_two_mmio_reads() {
     mct.start_frc().unwrap();
     let time = mct.time();
     let cache = UpperCache::new();
-    mct.frc().read64_cached_upper(&cache);
+    seed::read64_cached_upper(&mct.frc(), &cache);
     clock.advance(1_000_000);
     let count = |f: &dyn Fn()| {
         bus.reset_stats();
@@ -121,7 +120,7 @@ fn read_costs_one_three_and_two_mmio_reads() {
     );
     assert_eq!(
         count(&|| {
-            mct.frc().read64_cached_upper(&cache);
+            seed::read64_cached_upper(&mct.frc(), &cache);
         }),
         2
     );
@@ -317,39 +316,6 @@ fn local_timer_runs_at_half_the_frc_and_oneshot_stops_in_ack() {
 }
 
 #[test]
-fn ranges_and_ownership_are_typed_errors() {
-    let (_clock, bus) = setup(MctModel::exynos4210());
-    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
-    mct.start_frc().unwrap();
-    let mut comp = mct.comparator(0).unwrap();
-    assert_eq!(
-        comp.set_next_event(MIN_DELTA - 1),
-        Err(Error::InvalidConfig)
-    );
-    assert_eq!(
-        comp.set_next_event(COMP_MAX_DELTA + 1),
-        Err(Error::InvalidConfig)
-    );
-    assert_eq!(comp.set_periodic(0), Err(Error::InvalidConfig));
-    assert!(matches!(mct.comparator(0), Err(Error::InvalidConfig)));
-    assert!(matches!(mct.comparator(4), Err(Error::InvalidConfig)));
-    drop(comp);
-    assert!(mct.comparator(0).is_ok());
-    let mut l1 = mct.local_timer(1).unwrap();
-    assert_eq!(
-        l1.set_next_event(LOCAL_MAX_DELTA + 1),
-        Err(Error::InvalidConfig)
-    );
-    assert!(matches!(mct.local_timer(2), Err(Error::InvalidConfig)));
-    assert!(matches!(mct.local_timer(1), Err(Error::InvalidConfig)));
-    let bad = Config {
-        input_hz: 0,
-        ..Config::default()
-    };
-    assert!(matches!(Mct::new(bus, bad), Err(Error::InvalidConfig)));
-}
-
-#[test]
 fn alarm_on_comparator_and_frc_time_is_never_early() {
     let (clock, bus) = setup(MctModel::exynos4210().with_frc(0xFFFF_F000));
     let mct = Mct::new(bus.clone(), Config::default()).unwrap();
@@ -488,35 +454,6 @@ fn local_timer_interval_is_exact_when_told_the_platform_counts_icntb_plus_one() 
             prev = next;
         }
     }
-}
-
-/// An `MCT_CFG` that does not divide the input clock exactly is refused: a rate rounded
-/// down makes every conversion come out early. (Before: 24 MHz / 7 was taken as
-/// 3 428 571 Hz.) The setter checks the same and writes nothing when it refuses.
-#[test]
-fn an_inexact_frc_rate_is_refused_and_the_prescaler_setter_checks_it() {
-    let (_clock, bus) = setup(MctModel::exynos4210());
-    bus.write_word(0x000, 6); // prescaler 6: divide by 7
-    assert!(matches!(
-        Mct::new(bus.clone(), Config::default()),
-        Err(Error::InvalidConfig)
-    ));
-    bus.write_word(0x000, 0x0102); // prescaler 2, divider 1: divide by 6
-    let mut mct = Mct::new(bus.clone(), Config::default()).unwrap();
-    assert_eq!(mct.freq_hz(), 4_000_000);
-
-    bus.reset_stats();
-    assert_eq!(mct.set_prescaler(6, 0), Err(Error::InvalidConfig));
-    assert_eq!(mct.set_prescaler(0, 8), Err(Error::InvalidConfig));
-    assert_eq!(bus.stats().writes, 0, "a refused setting wrote");
-    assert_eq!(mct.freq_hz(), 4_000_000);
-    assert_eq!(mct.set_prescaler(23, 0), Ok(1_000_000));
-    assert_eq!(bus.model(|m| m.frc_hz()), 1_000_000);
-    mct.start_frc().unwrap();
-    let comp = mct.comparator(0).unwrap();
-    assert_eq!(comp.capabilities().freq_hz, 1_000_000);
-    let l0 = mct.local_timer(0).unwrap();
-    assert_eq!(l0.capabilities().freq_hz, 500_000);
 }
 
 /// Every `Mct::time()` is a view of one time base: a view that was not read for longer
@@ -687,49 +624,6 @@ fn arming_costs_what_the_cost_table_says() {
     linux::tick_interrupt(&bus, 0);
     let (r, w) = cost(&mut || linux::tick_set_next_event(&bus, 0, 0x10000));
     assert_eq!(r + w, 9);
-}
-
-/// The driver takes its global registers once, checked against the window (hwtimer-core's
-/// `Claim`): a window too short for them is refused at `Mct::new`, before any access.
-#[test]
-fn a_window_without_the_global_registers_is_refused() {
-    let mut ram = [0u32; 0x40]; // 0x100 bytes: G_CNT_L at 0x100 is already outside
-    // SAFETY: the window covers `ram`, a live, aligned local array nothing else touches
-    // while `mmio` exists.
-    let mmio = unsafe { hwtimer_core::Mmio::<u32>::new(ram.as_mut_ptr() as usize, 0x100) };
-    assert_eq!(
-        Mct::new(&mmio, Config::default()).err(),
-        Some(hwtimer_core::Error::InvalidConfig)
-    );
-    let _ = mmio;
-    assert!(ram.iter().all(|&w| w == 0), "nothing was written");
-}
-
-/// A local timer takes its own registers once, checked against the window: one whose
-/// registers end past the window is refused before any access. RAM stands in for the block
-/// (no acknowledgements come: only the refusal is checked).
-#[test]
-fn a_local_timer_outside_the_window_is_refused_and_handed_back() {
-    let mut ram = [0u32; 0x480 / 4]; // local timer 0 (0x300..0x400) inside, 1 (0x400..0x500) not
-    // SAFETY: the window covers `ram`, a live, aligned local array nothing else touches
-    // while `mmio` and the driver exist.
-    let mmio = unsafe { hwtimer_core::Mmio::<u32>::new(ram.as_mut_ptr() as usize, 0x480) };
-    let mct = Mct::new(&mmio, Config::default()).unwrap();
-    let before = ram_snapshot(&mmio);
-    assert_eq!(
-        mct.local_timer(1).err(),
-        Some(hwtimer_core::Error::InvalidConfig)
-    );
-    assert_eq!(ram_snapshot(&mmio), before, "nothing was written");
-}
-
-/// The words of an `Mmio` window over RAM, read through the bus.
-fn ram_snapshot(mmio: &hwtimer_core::Mmio<u32>) -> Vec<u32> {
-    use hwtimer_core::RegisterBus;
-    (0..mmio.len())
-        .step_by(4)
-        .map(|o| mmio.read_word(o))
-        .collect()
 }
 
 /// `set_compare` after the time base went unread for longer than half a 32-bit wrap, with

@@ -1,7 +1,7 @@
 //! Two contexts sharing `G_TCON`: the thread arms comparator 0 while an interrupt handler
 //! shuts comparator 1 down. The interrupt is injected at the first bus access after the
 //! thread's `G_TCON` write at which a CPU could take it (outside the driver's critical
-//! sections, [`exynos_mct::sim::irqs_masked`]), on a block that acknowledges after 2 µs.
+//! sections, [`irqs_masked`]), on a block that acknowledges after 2 µs.
 //!
 //! Before `G_TCON`'s write, wait and clear formed one exclusive section, the interrupt
 //! landed inside the thread's wait: the handler's `G_TCON` write hit the unacknowledged
@@ -12,12 +12,28 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use exynos_mct::sim::{MctModel, WstatMode, irqs_masked};
+use exynos_mct::sim::{MctModel, WstatMode};
 use exynos_mct::{Comparator, Config, Mct, regs};
 use hwtimer_core::sim::{SimBus, SimClock};
 use hwtimer_core::{Claim, Claimed, ClockEvent, RegisterBus};
 
 type Handler = Box<dyn FnMut()>;
+
+/// Whether this thread is inside a critical section: the CPU's interrupt mask, as the test
+/// sees it. The test binary links critical-section's `std` implementation, whose acquire
+/// reports a nested section (one this thread already holds) in its restore state (a
+/// `bool`, `true` when nested); the driver has no hook for this. A restore state that said
+/// nothing would fail the test loudly: never "masked" lets the handler into the thread's
+/// exclusive section (the failure below), always "masked" never runs it.
+fn irqs_masked() -> bool {
+    // SAFETY: the section acquired here is released at once, with its own restore state,
+    // before anything else runs on this thread (acquire/release pair up, innermost first).
+    let state = unsafe { critical_section::acquire() };
+    let nested = format!("{state:?}").contains("true");
+    // SAFETY: `state` comes from the matching `acquire` just above.
+    unsafe { critical_section::release(state) };
+    nested
+}
 
 /// A bus that runs an "interrupt handler" at the first access, after a `G_TCON` write, made
 /// with interrupts unmasked. Test plumbing only: counting and timing stay `SimBus`'s.

@@ -35,7 +35,7 @@ fn a_failed_start_leaves_the_frc_not_running_and_later_waits_bounded() {
     let (_clock, bus) = setup(MctModel::exynos4210());
     let mct = Mct::new(bus.clone(), config()).unwrap();
     let mut comp = mct.comparator(0).unwrap();
-    bus.model(|m| m.force_all_reads(Some(0)));
+    bus.go_dead(Some(0));
     assert_eq!(mct.start_frc(), Err(Error::Timeout));
     assert!(!mct.frc_running(), "belief set without an acknowledgement");
     assert_eq!(mct.wait_clock(), WaitClock::Iterations);

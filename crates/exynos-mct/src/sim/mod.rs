@@ -27,17 +27,18 @@
 //!   the count at once. `L_TCNTO`/`L_ICNTO` observe the counters. The local FRC counts
 //!   down from `L_FRCNTB` (0 = 2^32) and latches `L_INT_CSTAT.FRC` at each expiry.
 //! - **Faults**: [`force_read`](MctModel::force_read) makes any register read a fixed
-//!   value (garbage in, for the never-panic tests); [`force_all_reads`](MctModel::force_all_reads)
-//!   makes every read return one value (a dead block: unclocked, or the wrong base
-//!   address); [`power_loss`](MctModel::power_loss) resets every register as a suspend
-//!   that cuts the block's power would.
+//!   value (garbage in, for the never-panic tests); [`power_loss`](MctModel::power_loss)
+//!   resets every register as a suspend that cuts the block's power would. A dead block
+//!   (every read the same value) is hwtimer-core's: [`SimBus::go_dead`] for one that dies
+//!   in use, [`Dead`](hwtimer_core::sim::Dead) for one dead from the start.
 //! - **Interrupt lines**: [`comparator_line`](MctModel::comparator_line) and
 //!   [`local_line`](MctModel::local_line) are the level of each channel's interrupt output
-//!   (status AND enable), read without a bus access.
+//!   (status AND enable), read without a bus access; [`MctIrqs`] runs the model to its next
+//!   interrupt (hwtimer-core's [`IrqSource`], for `run_virtual`).
 //!
-//! Interleavings: [`irqs_masked`] says whether the calling thread is inside one of the
-//! driver's critical sections, so a test can inject an "interrupt" (run other driver code)
-//! at any bus access at which a CPU could take one.
+//! Baselines (feature `unstable-baselines`, for this crate's own bench and seed-proof tests;
+//! not part of the public API, no semver promise): `linux`, Linux's arming sequences and
+//! 64-bit read on the model; `seed`, seed 001's ways of reading the 64-bit count.
 //!
 //! QEMU's own quirks (FRC restart on `G_COMP` writes, `ICNTB` clamping, the manual-update
 //! off-by-one) are *not* modelled: the model is the hardware as documented; the firmware
@@ -45,41 +46,16 @@
 //! QEMU does (verified) and what the model does; drive it exactly with
 //! [`Config::local_icntb_plus_one`](crate::Config) (see [`MctModel::driver_config`]).
 
-use std::cell::Cell;
-
-use hwtimer_core::sim::SimModel;
+use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use hwtimer_core::sim::model::{Counter, w1c};
 use hwtimer_core::time::NANOS_PER_SEC;
 
 use crate::regs::{self, G_TCON, L_TCON};
 
-thread_local! {
-    /// Depth of the driver's critical sections on this thread.
-    static MASKED: Cell<u32> = const { Cell::new(0) };
-}
-
-/// Whether the calling thread is inside one of the driver's critical sections: a CPU would
-/// have interrupts masked here. A test that injects interrupts at bus accesses defers them
-/// while this is `true`, as the CPU would.
-pub fn irqs_masked() -> bool {
-    MASKED.with(|m| m.get() > 0)
-}
-
-/// Marks a driver critical section for [`irqs_masked`] while it lives.
-pub(crate) struct MaskGuard(());
-
-impl MaskGuard {
-    pub(crate) fn enter() -> Self {
-        MASKED.with(|m| m.set(m.get() + 1));
-        MaskGuard(())
-    }
-}
-
-impl Drop for MaskGuard {
-    fn drop(&mut self) {
-        MASKED.with(|m| m.set(m.get().saturating_sub(1)));
-    }
-}
+#[cfg(feature = "unstable-baselines")]
+pub mod linux;
+#[cfg(feature = "unstable-baselines")]
+pub mod seed;
 
 /// How the model acknowledges buffered writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,7 +191,6 @@ pub struct MctModel {
     inflight: Vec<Inflight>,
     lost_writes: u64,
     forced: Vec<(usize, u32)>,
-    dead: Option<u32>,
 }
 
 impl MctModel {
@@ -240,7 +215,6 @@ impl MctModel {
             inflight: Vec::new(),
             lost_writes: 0,
             forced: Vec::new(),
-            dead: None,
         }
     }
 
@@ -356,13 +330,6 @@ impl MctModel {
         }
     }
 
-    /// Fault injection: every read returns `value` (`None`: the model again), whatever the
-    /// register: a dead block (`Some(0)`: unclocked; `Some(u32::MAX)`: nothing decodes the
-    /// address). Writes still reach the model.
-    pub fn force_all_reads(&mut self, value: Option<u32>) {
-        self.dead = value;
-    }
-
     /// A suspend that cuts the block's power: every register returns to its reset value
     /// (FRC stopped at 0, comparators and local timers off and cleared, no acknowledgement
     /// pending). Assumption: the MCT is not in an always-on domain (not documented either
@@ -372,7 +339,6 @@ impl MctModel {
         let mut fresh = Self::new(self.input_hz, self.locals.len()).with_wstat(self.wstat_mode);
         fresh.lost_writes = self.lost_writes;
         fresh.forced = std::mem::take(&mut self.forced);
-        fresh.dead = self.dead;
         // Counters that advance with virtual time restart from `now_ns`.
         fresh.frc.load(now_ns, 0);
         *self = fresh;
@@ -393,6 +359,29 @@ impl MctModel {
         self.locals
             .get(i)
             .is_some_and(|l| l.int_cstat & l.int_enb != 0)
+    }
+
+    /// When the model raises its next interrupt at or after `now_ns`: `now_ns` if a line is
+    /// already high (status AND enable), else the earliest match of a comparator enabled
+    /// in `G_TCON` and `G_INT_ENB`, or expiry of a local timer's interrupt counter with
+    /// `L_INT_ENB.ICNT` set (the local FRC's interrupt, which the driver never enables, is
+    /// not looked ahead for). `None` when nothing is armed.
+    pub fn next_irq_ns(&mut self, now_ns: u64) -> Option<u64> {
+        self.settle(now_ns);
+        let comparators = 0..regs::NUM_COMPARATORS;
+        let locals = 0..self.locals.len();
+        let high = comparators.clone().any(|n| self.comparator_line(now_ns, n))
+            || locals.clone().any(|i| self.local_line(now_ns, i));
+        if high {
+            return Some(now_ns);
+        }
+        let comp = comparators
+            .filter(|&n| self.g_int_enb & regs::g_int_comp(n) != 0)
+            .filter_map(|n| self.comparator_due_ns(now_ns, n));
+        let local = locals
+            .filter(|&i| self.locals[i].int_enb & regs::L_INT::ICNT::SET.value != 0)
+            .filter_map(|i| self.local_due_ns(i));
+        comp.chain(local).min()
     }
 
     /// Whether comparator `n` is enabled in `G_TCON` (what the register holds).
@@ -663,6 +652,52 @@ impl MctModel {
     }
 }
 
+/// The model's interrupt lines as hwtimer-core's [`IrqSource`]: `run_virtual` (and any
+/// test) moves virtual time to the next interrupt of any channel with
+/// `advance_to_next` ([`MctModel::next_irq_ns`] says which).
+///
+/// ```
+/// use exynos_mct::sim::{MctIrqs, MctModel};
+/// use exynos_mct::{Config, Mct};
+/// use hwtimer_core::ClockEvent;
+/// use hwtimer_core::sim::{IrqSource, SimBus, SimClock};
+///
+/// let clock = SimClock::new();
+/// let bus = SimBus::new(&clock, MctModel::exynos4210());
+/// let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+/// mct.start_frc().unwrap();
+/// let irqs = MctIrqs::new(&bus);
+/// assert_eq!((&irqs).advance_to_next(), None); // nothing armed
+/// let mut comp = mct.comparator(0).unwrap();
+/// comp.set_next_event(2_400).unwrap(); // 100 µs
+/// let at = (&irqs).advance_to_next().unwrap();
+/// assert_eq!(clock.now_ns(), at);
+/// assert!(comp.ack());
+/// ```
+#[derive(Clone)]
+pub struct MctIrqs {
+    bus: SimBus<MctModel>,
+}
+
+impl MctIrqs {
+    /// The interrupt lines of the model behind `bus` (a clone of the bus is kept: no MMIO
+    /// access is made, none is counted).
+    pub fn new(bus: &SimBus<MctModel>) -> Self {
+        Self { bus: bus.clone() }
+    }
+}
+
+impl IrqSource for &MctIrqs {
+    /// Move the clock to the model's next interrupt ([`MctModel::next_irq_ns`]) and return
+    /// its time, or `None` (the clock untouched) when nothing is armed.
+    fn advance_to_next(&mut self) -> Option<u64> {
+        let clock = self.bus.clock();
+        let at = self.bus.model(|m| m.next_irq_ns(clock.now_ns()))?;
+        clock.advance_to(at);
+        Some(at)
+    }
+}
+
 impl SimModel for MctModel {
     type Word = u32;
 
@@ -671,9 +706,6 @@ impl SimModel for MctModel {
             return u32::MAX;
         }
         self.settle(now_ns);
-        if let Some(v) = self.dead {
-            return v;
-        }
         if let Some((_, v)) = self.forced.iter().find(|(o, _)| *o == offset) {
             return *v;
         }
@@ -691,133 +723,6 @@ impl SimModel for MctModel {
             self.write_local(now_ns, i, reg, value);
         } else {
             self.write_global(now_ns, offset, value);
-        }
-    }
-}
-
-/// Linux's arming sequences, reimplemented from the facts in `docs/exynos-mct.md` (the order
-/// of register accesses of `exynos4_comp_set_next_event` and `exynos4_tick_set_next_event`
-/// in `drivers/clocksource/exynos_mct.c`), as the baseline the driver's MMIO counts are
-/// measured against on the same model (`cargo bench -p exynos-mct --bench seed`). Not a
-/// driver: no bounds, no error handling (Linux panics when a write is not acknowledged;
-/// this gives up after 1000 status reads).
-pub mod linux {
-    use hwtimer_core::{RegisterBus, RegisterBusExt};
-
-    use crate::regs::{self, G_WSTAT, L_TCON, L_WSTAT, LocalRegs};
-
-    /// A buffered write as Linux's `exynos4_mct_write` makes it: write, then read the
-    /// status register until the bit is set, then write the bit back (W1C).
-    fn write_acked<B: RegisterBus<Word = u32>>(
-        bus: &B,
-        reg: usize,
-        value: u32,
-        status: usize,
-        mask: u32,
-    ) {
-        bus.write_word(reg, value);
-        for _ in 0..1000 {
-            if bus.read_word(status) & mask != 0 {
-                bus.write_word(status, mask);
-                return;
-            }
-        }
-    }
-
-    /// The 64-bit count as Linux's `exynos4_read_count_64` reads it: upper, lower, upper
-    /// again until both upper reads agree (3 reads without a carry).
-    pub fn read_count_64<B: RegisterBus<Word = u32>>(bus: &B) -> u64 {
-        loop {
-            let hi = bus.read_raw(regs::G_CNT_U);
-            let lo = bus.read_raw(regs::G_CNT_L);
-            if bus.read_raw(regs::G_CNT_U) == hi {
-                return (u64::from(hi) << 32) | u64::from(lo);
-            }
-        }
-    }
-
-    /// Comparator 0 oneshot `cycles` ahead: stop (read `G_TCON`, write it with enable and
-    /// auto-increment cleared, acknowledged; `G_INT_ENB = 0`), then start (read `G_TCON`,
-    /// the 64-bit count, `G_COMP0_L` and `_U` acknowledged, `G_INT_ENB = 1`, `G_TCON` with
-    /// the enable, acknowledged): 19 MMIO accesses when every status is set at once.
-    pub fn comp0_set_next_event<B: RegisterBus<Word = u32>>(bus: &B, cycles: u32) {
-        let tcon_reg = regs::G_TCON_REG.offset();
-        let wstat = regs::G_WSTAT_REG.offset();
-        let tcon_ack = G_WSTAT::TCON::SET.value;
-        let bits = regs::g_tcon_comp_enable(0) | regs::g_tcon_auto_inc(0);
-        // stop
-        let tcon = bus.read_word(tcon_reg) & !bits;
-        write_acked(bus, tcon_reg, tcon, wstat, tcon_ack);
-        bus.write_raw(regs::G_INT_ENB, 0);
-        // start
-        let tcon = bus.read_word(tcon_reg);
-        let at = read_count_64(bus).wrapping_add(u64::from(cycles));
-        write_acked(
-            bus,
-            regs::g_comp_l(0).offset(),
-            at as u32,
-            wstat,
-            regs::g_wstat_comp_l(0),
-        );
-        write_acked(
-            bus,
-            regs::g_comp_u(0).offset(),
-            (at >> 32) as u32,
-            wstat,
-            regs::g_wstat_comp_u(0),
-        );
-        bus.write_raw(regs::G_INT_ENB, regs::g_int_comp(0));
-        write_acked(
-            bus,
-            tcon_reg,
-            tcon | regs::g_tcon_comp_enable(0),
-            wstat,
-            tcon_ack,
-        );
-    }
-
-    /// Linux's `exynos4_mct_tick_stop`: read `L_TCON`; if a start bit is set, write it
-    /// cleared (acknowledged). Returns the two start bits.
-    fn tick_stop<B: RegisterBus<Word = u32>>(bus: &B, r: &LocalRegs) -> u32 {
-        let start = L_TCON::INT_START::SET.value | L_TCON::TIMER_START::SET.value;
-        let tcon = bus.read_word(r.tcon.offset());
-        if tcon & start != 0 {
-            let ack = L_WSTAT::TCON::SET.value;
-            write_acked(bus, r.tcon.offset(), tcon & !start, r.wstat.offset(), ack);
-        }
-        start
-    }
-
-    /// Local timer `i` oneshot of `cycles` ticks: stop (read `L_TCON`; if a start bit is
-    /// set, write it cleared, acknowledged), `L_ICNTB = MANUAL_UPDATE | cycles`
-    /// (acknowledged), `L_INT_ENB = 1`, read `L_TCON` and write it with both starts and
-    /// interval mode (acknowledged): 12 MMIO accesses on a running timer, 9 on one the
-    /// interrupt handler stopped.
-    pub fn tick_set_next_event<B: RegisterBus<Word = u32>>(bus: &B, i: usize, cycles: u32) {
-        let r = LocalRegs::of(i);
-        let (tcon_reg, wstat) = (r.tcon.offset(), r.wstat.offset());
-        let start = tick_stop(bus, &r);
-        let icntb = (1 << 31) | (cycles & 0x7FFF_FFFF);
-        write_acked(
-            bus,
-            r.icntb.offset(),
-            icntb,
-            wstat,
-            L_WSTAT::ICNTB::SET.value,
-        );
-        bus.write_word(r.int_enb.offset(), 1);
-        let tcon = bus.read_word(tcon_reg) | start | L_TCON::INTERVAL_MODE::SET.value;
-        write_acked(bus, tcon_reg, tcon, wstat, L_WSTAT::TCON::SET.value);
-    }
-
-    /// Linux's interrupt handler for a oneshot local timer: stop it (as in
-    /// [`tick_set_next_event`]) and clear `L_INT_CSTAT` (the write Linux makes after
-    /// reading it). Leaves the timer as the next [`tick_set_next_event`] finds it.
-    pub fn tick_interrupt<B: RegisterBus<Word = u32>>(bus: &B, i: usize) {
-        let r = LocalRegs::of(i);
-        tick_stop(bus, &r);
-        if bus.read_word(r.int_cstat.offset()) & 1 != 0 {
-            bus.write_word(r.int_cstat.offset(), 1);
         }
     }
 }

@@ -1,0 +1,150 @@
+//! The registers the FRC and the comparators share (`G_TCON`, `G_INT_ENB`) and which parts
+//! are handed out: the [`Mct`]'s shadows and their critical sections (the rules:
+//! [Shared registers](Mct#shared-registers)).
+
+use core::sync::atomic::Ordering;
+
+use critical_section::CriticalSection;
+use hwtimer_core::{Claim, Reg, RegisterBusExt};
+
+use crate::wstat::{Bound, TimedOut};
+use crate::{Mct, regs};
+
+/// `repr(C)` with the padding named: the struct is copied in and out of its cell at every
+/// change, and with no padding bytes that copy is three word moves, not a `memcpy` call.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C)]
+pub(crate) struct Shadow {
+    /// Last value `G_TCON` acknowledged (the driver owns the block).
+    pub(crate) g_tcon: u32,
+    /// Bit `n` (0..4): comparator `n` handed out; bit `4 + i`: local timer `i`.
+    pub(crate) taken: u32,
+    /// `g_tcon` is what the register holds: false after a write whose acknowledgement
+    /// never came (the write may or may not have landed), so the next write goes out even
+    /// if it would not change the shadow.
+    pub(crate) g_tcon_known: bool,
+    pub(crate) _pad: [u8; 3],
+}
+
+/// Run `f` in a critical section: every critical section of the driver goes through here.
+#[inline]
+pub(crate) fn with_cs<R>(f: impl FnOnce(CriticalSection<'_>) -> R) -> R {
+    critical_section::with(f)
+}
+
+impl<B: Claim<Word = u32>> Mct<B> {
+    pub(crate) fn shadow_get(&self) -> Shadow {
+        with_cs(|cs| self.shadow.borrow(cs).get())
+    }
+
+    pub(crate) fn update_shadow(&self, f: impl FnOnce(&mut Shadow)) {
+        with_cs(|cs| {
+            let cell = self.shadow.borrow(cs);
+            let mut s = cell.get();
+            f(&mut s);
+            cell.set(s);
+        })
+    }
+
+    /// The published time of the time base (for [`FrcTime`]): lock-free where the target
+
+    pub(crate) fn take(&self, bit: u32) -> bool {
+        with_cs(|cs| {
+            let cell = self.shadow.borrow(cs);
+            let mut s = cell.get();
+            if s.taken & bit != 0 {
+                return false;
+            }
+            s.taken |= bit;
+            cell.set(s);
+            true
+        })
+    }
+
+    pub(crate) fn give_back(&self, bit: u32) {
+        self.update_shadow(|s| s.taken &= !bit);
+    }
+
+    /// Read-modify-write of `G_TCON` through the shadow, its WSTAT wait and the W1C, as one
+    /// exclusive section (see [Shared registers](Self#shared-registers)). The FRC bounds the
+    /// wait (besides the poll count) when `frc_may_bound` and it is believed to run; writes
+    /// that start or stop it pass `false`.
+    /// The shadow changes only after the acknowledgement; the write is skipped (returns
+    /// `Ok(0)`) when the value would not change and the register is known to hold it.
+    #[inline]
+    pub(crate) fn write_g_tcon(
+        &self,
+        f: impl FnOnce(u32) -> u32,
+        frc_may_bound: bool,
+    ) -> Result<u32, TimedOut> {
+        with_cs(|cs| {
+            let cell = self.shadow.borrow(cs);
+            let s = cell.get();
+            let new = f(s.g_tcon);
+            if new == s.g_tcon && s.g_tcon_known {
+                return Ok(0);
+            }
+            // The FRC may bound the wait when the caller allows it and it is believed to run
+            // (`Bound::Frc` reads the same belief, whose mirror changes only inside sections
+            // like this one).
+            let bound = if frc_may_bound {
+                Bound::Frc
+            } else {
+                Bound::Polls
+            };
+            // Inside the section: an owed `G_TCON` acknowledgement is waited for here too.
+            let result = self.write_buffered(
+                Reg::new(regs::G_TCON_REG.offset()),
+                new,
+                Self::g_tcon_bit(),
+                bound,
+            );
+            let mut s = cell.get();
+            match result {
+                Ok(_) => {
+                    s.g_tcon = new;
+                    s.g_tcon_known = true;
+                }
+                Err(_) => s.g_tcon_known = false,
+            }
+            cell.set(s);
+            result
+        })
+    }
+
+    /// Set (`on`) or clear the caller's own `bits` of `G_INT_ENB` (not a buffered register:
+    /// no WSTAT), a comparator's, which no other context changes: when the mirror already
+    /// has them as asked there is nothing to write and no critical section is taken (the
+    /// common re-arm, inline); otherwise a read-modify-write in a critical section and one
+    /// write.
+    #[inline(always)]
+    pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) {
+        let seen = self.g_int_enb.load(Ordering::Relaxed);
+        let want = if on { seen | bits } else { seen & !bits };
+        if want != seen {
+            self.update_g_int_enb(bits, on);
+        }
+    }
+
+    #[inline(never)]
+    fn update_g_int_enb(&self, bits: u32, on: bool) {
+        with_cs(|_| {
+            let old = self.g_int_enb.load(Ordering::Relaxed);
+            let new = if on { old | bits } else { old & !bits };
+            if new != old {
+                self.g_int_enb.store(new, Ordering::Relaxed);
+                self.global.write_raw(regs::G_INT_ENB, new);
+            }
+        })
+    }
+}
+
+/// The `taken` bit of local timer `i` (0 for `i >= 16`).
+pub(crate) const fn local_bit(i: usize) -> u32 {
+    if i < regs::MAX_LOCAL_TIMERS {
+        // i < 16: a shift of at most 19.
+        1u32.wrapping_shl((i as u32).wrapping_add(4))
+    } else {
+        0
+    }
+}
