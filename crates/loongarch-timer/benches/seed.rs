@@ -8,9 +8,8 @@
 use bench_support::Printer;
 use hwtimer_core::sim::SimClock;
 use hwtimer_core::{ClockEvent, Clocksource};
-use loongarch_timer::sim::{
-    LoongArchCore, clamp_window_batch, measure_oneshot, qemu_alarm, sim_csr,
-};
+use loongarch_timer::sim::seed::{clamp_window_batch, measure_oneshot};
+use loongarch_timer::sim::{LoongArchCore, qemu_alarm, sim_csr};
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 
 /// Prints this crate's `bench:` figures and `series:` points.

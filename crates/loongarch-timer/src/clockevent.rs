@@ -40,7 +40,8 @@
 //! that window are all served by the one interrupt that finally comes
 //! ([`HrTimers::on_interrupt`](hwtimer_core::HrTimers::on_interrupt) runs every expired
 //! timer), which is why a large `min_delta` batches timers and a small one costs more
-//! interrupts. `cargo bench -p loongarch-timer --bench seed` prints both figures.
+//! interrupts. `cargo bench -p loongarch-timer --bench seed` prints both figures; this
+//! paragraph is where the crate states them.
 
 use hwtimer_core::clockevent::plan_delta;
 use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBusExt};
@@ -48,13 +49,14 @@ use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBusExt};
 use crate::cpucfg::ConstantClock;
 use crate::csr::{
     CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr, ECFG, ESTAT, PerCore, TCFG,
-    TCFG_VAL_MASK, TICLR,
+    TCFG_VAL_MASK, TICLR, core_id,
 };
 
 /// The timer's granularity: InitVal's low two bits are implicitly zero.
 pub const INITVAL_GRANULE: u64 = 4;
 
-/// The largest count TCFG can hold, 2^48 − 4 (`CSR_TCFG_VAL`).
+/// The largest count TCFG can hold, 2^48 − 4 (`CSR_TCFG_VAL`): the largest `max_delta` a
+/// [`ConstantTimer`] reports, whatever [`Config::max_delta`] says.
 pub const INITVAL_MAX: u64 = TCFG_VAL_MASK;
 
 /// Linux's `max_delta` for this device, (1 << 48) − 1 ticks.
@@ -87,7 +89,8 @@ pub const fn init_val_for(delta: u64) -> u64 {
 
 /// Driver configuration.
 ///
-/// `Config::default()` is `min_delta` 1000, `max_delta` (1 << 48) − 1.
+/// `Config::default()` is [`Config::DEFAULT`]: `min_delta` [`DEFAULT_MIN_DELTA`],
+/// `max_delta` [`LINUX_MAX_DELTA`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Config {
@@ -136,7 +139,7 @@ impl Config {
     /// Check the configuration.
     ///
     /// Errors: [`ConfigError::MinDeltaZero`]; [`ConfigError::MaxDeltaTooLarge`] above
-    /// (1 << 48) − 1; [`ConfigError::MinAboveMax`] when no delta in
+    /// [`LINUX_MAX_DELTA`]; [`ConfigError::MinAboveMax`] when no delta in
     /// `[min_delta, max_delta]` is programmable without being shortened (`min_delta`
     /// rounded up to 4 exceeds `max_delta` rounded down to 4).
     pub const fn validate(&self) -> Result<(), ConfigError> {
@@ -165,17 +168,26 @@ impl Default for Config {
 }
 
 /// Why a [`Config`] was refused.
+///
+/// Returned as it is by [`Config::validate`] and [`ConstantTimer::new`]; converted into
+/// [`hwtimer_core::Error`], each variant becomes the [`hwtimer_core::ConfigError`] that
+/// names the same cause (see the `From` impl), so `?` in a function returning the core
+/// error keeps it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ConfigError {
     /// `min_delta` is 0 (the family's clockevents need `min_delta >= 1`).
+    /// Core cause: [`Capabilities`](hwtimer_core::ConfigError::Capabilities).
     MinDeltaZero,
-    /// `max_delta` is above (1 << 48) − 1, more than TCFG can count.
+    /// `max_delta` is above [`LINUX_MAX_DELTA`], more than TCFG can count.
+    /// Core cause: [`DeltaOutOfRange`](hwtimer_core::ConfigError::DeltaOutOfRange).
     MaxDeltaTooLarge {
         /// The value given.
         max_delta: u64,
     },
     /// No delta in `[min_delta, max_delta]` survives rounding up to a multiple of 4.
+    /// Core cause: [`Capabilities`](hwtimer_core::ConfigError::Capabilities) (`min_delta`
+    /// above `max_delta`).
     MinAboveMax {
         /// The value given.
         min_delta: u64,
@@ -184,10 +196,22 @@ pub enum ConfigError {
     },
 }
 
+impl From<ConfigError> for hwtimer_core::ConfigError {
+    /// The core cause that names the same setting (see each variant).
+    fn from(e: ConfigError) -> Self {
+        match e {
+            ConfigError::MinDeltaZero | ConfigError::MinAboveMax { .. } => {
+                hwtimer_core::ConfigError::Capabilities
+            }
+            ConfigError::MaxDeltaTooLarge { .. } => hwtimer_core::ConfigError::DeltaOutOfRange,
+        }
+    }
+}
+
 impl From<ConfigError> for Error {
-    /// Every configuration error is [`Error::InvalidConfig`].
-    fn from(_: ConfigError) -> Self {
-        Error::InvalidConfig
+    /// [`Error::Config`] with the core cause of each variant.
+    fn from(e: ConfigError) -> Self {
+        Error::Config(e.into())
     }
 }
 
@@ -261,7 +285,8 @@ pub const fn plan(wait: u64, config: &Config) -> Planned {
 /// # Timing contract
 ///
 /// - [`set_next_event(delta)`](ClockEvent::set_next_event) accepts `delta` in
-///   `[min_delta, max_delta]` (else [`Error::InvalidConfig`], nothing written), programs
+///   `[min_delta, max_delta]` (else [`ConfigError::DeltaOutOfRange`](hwtimer_core::ConfigError::DeltaOutOfRange),
+///   nothing written), programs
 ///   [`init_val_for(delta)`](init_val_for) with **one TCFG write**, and the interrupt is
 ///   raised when the stable counter has advanced by that count since the write:
 ///   **never before `delta` ticks, at most 3 ticks after** (rounding), plus the
@@ -269,10 +294,14 @@ pub const fn plan(wait: u64, config: &Config) -> Planned {
 /// - The timer counts on the stable counter's clock, so it is
 ///   [phase-locked](hwtimer_core::Capabilities::phase_locked) to [`StableCounter`](crate::StableCounter):
 ///   [`Alarm`](hwtimer_core::Alarm) needs no extra tick of margin.
-/// - [`set_periodic(period)`](ClockEvent::set_periodic) needs a period that is a multiple of
-///   4 inside `[min_delta, max_delta]` (else [`Error::InvalidConfig`]): a period cannot be
-///   rounded without changing its meaning. The first interrupt comes `period` ticks after
-///   the write, then every `period` ticks (the hardware reloads; no drift).
+/// - [`set_periodic(period)`](ClockEvent::set_periodic) needs a period inside
+///   `[min_delta, max_delta]` (else
+///   [`ConfigError::PeriodOutOfRange`](hwtimer_core::ConfigError::PeriodOutOfRange)) that is
+///   a multiple of [`INITVAL_GRANULE`] (else
+///   [`ConfigError::PeriodGranule`](hwtimer_core::ConfigError::PeriodGranule)): a period
+///   cannot be rounded without changing its meaning. Nothing is written on an error. The
+///   first interrupt comes `period` ticks after the write, then every `period` ticks (the
+///   hardware reloads; no drift).
 /// - [`shutdown`](ClockEvent::shutdown) writes TCFG = 0, then TICLR.CLR (two writes):
 ///   nothing fires afterwards, and a TI the cancelled event had already latched is cleared,
 ///   so it can never pass for the next event (the [`ClockEvent`] pending-status rule). The
@@ -283,18 +312,37 @@ pub const fn plan(wait: u64, config: &Config) -> Planned {
 ///   but not yet handled stays pending.
 /// - [`ack`](ClockEvent::ack) reads ESTAT (one read) and, only if TI is set, clears it
 ///   through TICLR (one write). It returns whether TI was set.
+/// - Dropping it leaves the timer quiet: TCFG = 0, then TICLR.CLR (two writes, as
+///   [`shutdown`](ClockEvent::shutdown)), so nothing fires for a timer nobody owns any
+///   more. [`into_inner`](Self::into_inner) hands the CSRs on without touching them.
 /// - Nothing panics, whatever the CSRs read back.
 ///
 /// # Per core
 ///
 /// The timer belongs to the core that programs it, so a `ConstantTimer` is neither `Send`
-/// nor `Sync`, whatever `C` is (see [`csr`](crate::csr#per-core-not-send-not-sync)).
-#[derive(Debug, Clone)]
+/// nor `Sync`, whatever `C` is (see [`csr`](crate::csr#per-core-not-send-not-sync)). It is
+/// not `Clone` either: one value owns the core's timer.
+#[derive(Debug)]
+#[must_use = "dropping the timer stops it"]
 pub struct ConstantTimer<C: Csr> {
     csr: C,
     freq_hz: u32,
     config: Config,
+    on_drop: OnDrop,
     _core: PerCore,
+}
+
+/// What dropping a [`ConstantTimer`] does to the hardware.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OnDrop {
+    /// Stop the timer and clear TI: a bare timer is on its own core.
+    Quiet,
+    /// The same, but only on the core whose `CPUID.CoreID` this is (a
+    /// [`PinnedTimer`](crate::pinned::PinnedTimer) may be dropped on another core, whose
+    /// timer is not its own); elsewhere nothing.
+    QuietOn(u64),
+    /// Nothing: [`ConstantTimer::into_inner`] handed the CSRs on.
+    Leave,
 }
 
 impl<C: Csr> ConstantTimer<C> {
@@ -309,8 +357,14 @@ impl<C: Csr> ConstantTimer<C> {
             csr,
             freq_hz: clock.freq_hz(),
             config,
+            on_drop: OnDrop::Quiet,
             _core: PerCore::HERE,
         })
+    }
+
+    /// Set what dropping this timer does (the pinned wrapper's hook).
+    pub(crate) fn set_on_drop(&mut self, on_drop: OnDrop) {
+        self.on_drop = on_drop;
     }
 
     /// The configuration.
@@ -323,9 +377,14 @@ impl<C: Csr> ConstantTimer<C> {
         &self.csr
     }
 
-    /// Give the CSR access back.
-    pub fn into_inner(self) -> C {
-        self.csr
+    /// Give the CSR access back, leaving the timer as it is (running, if it was): the one
+    /// way to drop a `ConstantTimer` without stopping it. Touches no CSR.
+    pub fn into_inner(mut self) -> C
+    where
+        C: Clone,
+    {
+        self.on_drop = OnDrop::Leave;
+        self.csr.clone()
     }
 
     /// Enable the timer interrupt line: set ECFG.LIE bit 11 (one read, one write). The
@@ -359,11 +418,28 @@ impl<C: Csr> ConstantTimer<C> {
         Some(self.csr.read_raw(CSR_TVAL) & LINUX_MAX_DELTA)
     }
 
-    fn check(&self, delta: u64) -> Result<(), Error> {
-        if delta < self.config.min_delta || delta > self.config.effective_max_delta() {
-            return Err(Error::InvalidConfig);
+    /// Whether `delta` is inside `[min_delta, effective_max_delta]`.
+    fn in_range(&self, delta: u64) -> bool {
+        delta >= self.config.min_delta && delta <= self.config.effective_max_delta()
+    }
+
+    /// TCFG = 0, then TICLR.CLR: stopped first, so nothing can latch after the clear.
+    fn quiet(&mut self) {
+        self.csr.write_raw(CSR_TCFG, 0);
+        self.csr.write(CSR_TICLR, TICLR::CLR::SET);
+    }
+}
+
+impl<C: Csr> Drop for ConstantTimer<C> {
+    /// Leaves the hardware quiet (TCFG = 0, then TICLR.CLR), unless
+    /// [`into_inner`](ConstantTimer::into_inner) handed the CSRs on; a pinned timer does it
+    /// only on its own core (one CPUID read first).
+    fn drop(&mut self) {
+        match self.on_drop {
+            OnDrop::Quiet => self.quiet(),
+            OnDrop::QuietOn(core) if core_id(&self.csr) == core => self.quiet(),
+            OnDrop::QuietOn(_) | OnDrop::Leave => {}
         }
-        Ok(())
     }
 }
 
@@ -387,7 +463,9 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
     )]
     #[inline]
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
-        self.check(delta)?;
+        if !self.in_range(delta) {
+            return Err(hwtimer_core::ConfigError::DeltaOutOfRange.into());
+        }
         let count = init_val_for(delta);
         self.csr
             .write(CSR_TCFG, TCFG::EN::SET + TCFG::INITVAL.val(count >> 2));
@@ -399,9 +477,11 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
     )]
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
-        self.check(period)?;
+        if !self.in_range(period) {
+            return Err(hwtimer_core::ConfigError::PeriodOutOfRange.into());
+        }
         if !period.is_multiple_of(INITVAL_GRANULE) {
-            return Err(Error::InvalidConfig);
+            return Err(hwtimer_core::ConfigError::PeriodGranule.into());
         }
         self.csr.write(
             CSR_TCFG,
@@ -417,8 +497,7 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         if self.csr.read(CSR_ESTAT).is_set(ESTAT::TI) {
             hwtimer_core::log_debug!("LoongArch timer: stale TI dropped at shutdown");
         }
-        self.csr.write_raw(CSR_TCFG, 0);
-        self.csr.write(CSR_TICLR, TICLR::CLR::SET);
+        self.quiet();
     }
 
     #[inline]

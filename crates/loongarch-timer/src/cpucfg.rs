@@ -42,6 +42,9 @@ pub const CPUCFG_WORD_CC_FREQ: u32 = 4;
 pub const CPUCFG_WORD_CC_RATIO: u32 = 5;
 
 /// Why the constant counter's frequency could not be determined.
+///
+/// Returned as it is by [`ConstantClock::from_words`] and [`ConstantClock::probe`]; the
+/// `From` impls map each variant to the [`hwtimer_core::ConfigError`] that names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum FreqError {
@@ -64,16 +67,25 @@ pub enum FreqError {
     },
 }
 
-impl From<FreqError> for hwtimer_core::Error {
-    /// An absent timer is [`Unsupported`](hwtimer_core::Error::Unsupported); an unusable
-    /// frequency is [`InvalidConfig`](hwtimer_core::Error::InvalidConfig).
+impl From<FreqError> for hwtimer_core::ConfigError {
+    /// The core cause that names the same problem: an absent timer is
+    /// [`NoSuchTimer`](hwtimer_core::ConfigError::NoSuchTimer), a zero value
+    /// [`ZeroFrequency`](hwtimer_core::ConfigError::ZeroFrequency), a rate above `u32` Hz
+    /// [`RateUnreachable`](hwtimer_core::ConfigError::RateUnreachable) (the family's tick
+    /// rates are `u32` Hz).
     fn from(e: FreqError) -> Self {
         match e {
-            FreqError::NoConstantTimer => hwtimer_core::Error::Unsupported,
-            FreqError::ZeroFrequency { .. } | FreqError::TooHigh { .. } => {
-                hwtimer_core::Error::InvalidConfig
-            }
+            FreqError::NoConstantTimer => hwtimer_core::ConfigError::NoSuchTimer,
+            FreqError::ZeroFrequency { .. } => hwtimer_core::ConfigError::ZeroFrequency,
+            FreqError::TooHigh { .. } => hwtimer_core::ConfigError::RateUnreachable,
         }
+    }
+}
+
+impl From<FreqError> for hwtimer_core::Error {
+    /// [`Error::Config`](hwtimer_core::Error::Config) with the core cause of each variant.
+    fn from(e: FreqError) -> Self {
+        hwtimer_core::Error::Config(e.into())
     }
 }
 

@@ -257,6 +257,14 @@ impl PerCore {
     pub(crate) const HERE: Self = Self(PhantomData);
 }
 
+/// `CPUID.CoreID`, bits 8:0 (Linux `CSR_CPUID_COREID`).
+const CORE_ID_MASK: u64 = 0x1FF;
+
+/// The core the code runs on, as `csr` reports it (one CPUID read).
+pub(crate) fn core_id<C: Csr + ?Sized>(csr: &C) -> u64 {
+    csr.read_word(CSR_CPUID.offset()) & CORE_ID_MASK
+}
+
 impl<C: Csr + ?Sized> Csr for &C {
     fn cpucfg(&self, word: u32) -> u32 {
         (**self).cpucfg(word)

@@ -11,7 +11,9 @@
 //! | [`cpucfg`] | [`ConstantClock`]: CC_FREQ × CC_MUL / CC_DIV from CPUCFG 4/5, checked against CPUCFG2.LLFTP |
 //! | [`StableCounter`] | `rdtime.d` as a 64-bit [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) + [`Monotonic`](hwtimer_core::Monotonic) |
 //! | [`ConstantTimer`] | the timer as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot, periodic, shutdown, ack through TICLR; `min_delta` from [`Config`] |
-//! | `sim` | (feature `sim`) the behavioural model of a core's timer CSRs, stable counter and CPUCFG words, and the seed-003 measurements |
+//! | [`pinned`] | [`PinnedTimer`](pinned::PinnedTimer) and [`PinnedCounter`](pinned::PinnedCounter): the pair checked against the core that owns it, so it can be a `static` |
+//! | `embassy`, `rtic` | (features `embassy`, `rtic`) embassy-time's time driver and an rtic-time monotonic on the pinned pair |
+//! | `sim` | (feature `sim`) the behavioural model of a core's timer CSRs, stable counter and CPUCFG words |
 //!
 //! ## Timing contract
 //!
@@ -19,21 +21,25 @@
 //!   counts at the CPUCFG frequency (100 MHz on QEMU virt).
 //! - A oneshot of `delta` ticks, `delta` in `[min_delta, max_delta]`, fires **never
 //!   earlier than `delta` ticks** after it is programmed and at most 3 ticks later
-//!   (InitVal's granularity is 4 ticks; the driver rounds **up**, where Linux rounds down
-//!   and can fire up to 3 ticks early), plus interrupt latency.
+//!   (InitVal's granularity is [4 ticks](clockevent::INITVAL_GRANULE); the driver rounds
+//!   **up**, where Linux rounds down and can fire up to 3 ticks early), plus interrupt
+//!   latency ([`ConstantTimer`] has the whole contract).
 //! - Through [`Alarm`](hwtimer_core::Alarm), deadlines are absolute: a request closer than
 //!   `min_delta` fires `min_delta` after it is programmed (late, never early), a longer
-//!   one than `max_delta` = 2^48 − 4 is stepped, a past one is reported.
-//! - `min_delta` is configuration: 1000 ticks by default (seed 003), 0x600 for Linux's
-//!   older value. On QEMU virt a 5 µs request fires at 10 µs with 1000 and at 15.36 µs
-//!   with 0x600.
+//!   one than `max_delta` (at most [`INITVAL_MAX`](clockevent::INITVAL_MAX)) is stepped, a
+//!   past one is reported.
+//! - `min_delta` is configuration ([`Config`]); what it costs is in
+//!   [`clockevent`](clockevent#why-min_delta-matters-seed-003).
 //! - Pending status (ESTAT.TI): `shutdown` clears it after stopping the timer, arming never
 //!   does, `ack` reports and clears it (hwtimer-core's `ClockEvent` rule).
 //! - Per core: the driver types are neither `Send` nor `Sync`, and the stable counter is
 //!   monotonic on the core that reads it; values of different cores are not ordered unless
 //!   firmware synchronised the counters through CNTC (see [`csr`] and [`clocksource`]).
+//! - Dropping a [`ConstantTimer`] (or a [`PinnedTimer`](pinned::PinnedTimer) on its core)
+//!   stops the timer and clears a pending TI.
 //! - Nothing panics on any register value or input: errors are [`FreqError`],
-//!   [`ConfigError`] (both convert into [`hwtimer_core::Error`]) or `hwtimer_core::Error`.
+//!   [`ConfigError`] (both convert into [`hwtimer_core::Error::Config`] with the
+//!   [`hwtimer_core::ConfigError`] that names the cause) or `hwtimer_core::Error`.
 //!
 //! ## Example
 //!
@@ -41,9 +47,9 @@
 //! `sim_csr(...)` value by `unsafe { loongarch_timer::csr::NativeCsr::new() }`):
 //!
 //! ```
-//! use loongarch_timer::sim::{LoongArchCore, advance_to_fire, sim_csr};
+//! use loongarch_timer::sim::{LoongArchCore, sim_csr};
 //! use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
-//! use hwtimer_core::sim::SimClock;
+//! use hwtimer_core::sim::{IrqSource, SimClock};
 //! use hwtimer_core::{Alarm, Clocksource, Fired};
 //!
 //! let clock = SimClock::new();
@@ -61,7 +67,7 @@
 //! let mut alarm = Alarm::new(timer, counter)?;
 //! let t0 = alarm.time().read();
 //! alarm.set_delta(500)?;
-//! advance_to_fire(&csr); // the model raises ESTAT.TI; a core would now interrupt
+//! (&csr).advance_to_next(); // the model raises ESTAT.TI; a core would now interrupt
 //! match alarm.on_interrupt() {
 //!     Fired::Deadline { deadline, now } => {
 //!         assert!(now >= deadline);
@@ -74,28 +80,24 @@
 //!
 //! ## Features
 //!
-//! - `sim`: the behavioural model and seed measurements (pulls in `std`; host only).
+//! None is on by default; `Cargo.toml` documents each where it is declared.
+//!
+//! - `sim`: the behavioural model (pulls in `std`; host only).
+//! - `std-critical-section`: the `std` critical section, for host programs on the model
+//!   (forwards to `hwtimer-core/std-critical-section`).
 //! - `defmt`: `defmt::Format` on the public types.
+//! - `embassy`: `embassy::Driver`, embassy-time's time driver on the pinned pair.
+//! - `rtic`: `rtic_monotonic!`, an rtic-time 3 monotonic on the pinned pair.
+//! - `unstable-baselines`: Linux's and seed 003's strategies on the model (`sim::linux`,
+//!   `sim::seed`), for this crate's own benches and seed-proof tests; not part of the
+//!   public API, no semver promise.
 //!
 //! The crate is `no_std` and builds for every target of the family; only `NativeCsr`
 //! needs `target_arch = "loongarch64"`.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
-#![deny(missing_docs)]
 // `unsafe` only where a CSR instruction runs: `csr::NativeCsr` (loongarch64), which allows
 // it for its module alone.
 #![deny(unsafe_code)]
-// Library code never panics on any register value or input: no unwrap/expect/panic, no
-// indexing that can go out of bounds, no arithmetic that can overflow implicitly.
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects
-    )
-)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -16,6 +16,7 @@
 //! | [`PinnedTimer`] `set_next_event`, `set_periodic` | programs TCFG | touches nothing, [`Error::Unsupported`] |
 //! | [`PinnedTimer`] `shutdown` | TCFG = 0 (and what the timer's shutdown does) | touches nothing |
 //! | [`PinnedTimer`] `ack` | reads ESTAT, clears TI | touches nothing, `false` |
+//! | dropping a [`PinnedTimer`] | TCFG = 0, TICLR (as the timer's own `Drop`) | touches nothing |
 //! | [`PinnedCounter::now`] | `rdtime.d`, published | the time last read on the owning core |
 //!
 //! So sharing or moving them can never reach another core's timer, and the time base stays
@@ -45,22 +46,19 @@
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use hwtimer_core::{Capabilities, ClockEvent, Clocksource, Error, Monotonic, RegisterBusExt};
+use hwtimer_core::{Capabilities, ClockEvent, Clocksource, Error, Monotonic};
 
-use crate::csr::{CSR_CPUID, Csr};
+use crate::clockevent::OnDrop;
+use crate::csr::{Csr, core_id};
 use crate::{Config, ConstantClock, ConstantTimer, StableCounter};
-
-/// `CPUID.CoreID`, bits 8:0 (Linux `CSR_CPUID_COREID`).
-const CORE_ID_MASK: u64 = 0x1FF;
-
-/// The core the code runs on, as `csr` reports it.
-fn core_id<C: Csr>(csr: &C) -> u64 {
-    csr.read_raw(CSR_CPUID) & CORE_ID_MASK
-}
 
 /// The constant timer, usable from the core it was created on only (see the
 /// [module docs](self)); a [`ClockEvent`] like the timer it wraps.
+///
+/// Dropped on the owning core it leaves the timer quiet, as [`ConstantTimer`] does; dropped
+/// elsewhere it touches nothing (one CPUID read), since that core's timer is not its own.
 #[derive(Debug)]
+#[must_use = "dropping the timer stops it"]
 pub struct PinnedTimer<C: Csr> {
     timer: ConstantTimer<C>,
     core: u64,
@@ -68,8 +66,9 @@ pub struct PinnedTimer<C: Csr> {
 
 impl<C: Csr> PinnedTimer<C> {
     /// Pin `timer` to the core this runs on (one CPUID read).
-    pub fn new(timer: ConstantTimer<C>) -> Self {
+    pub fn new(mut timer: ConstantTimer<C>) -> Self {
         let core = core_id(timer.csr());
+        timer.set_on_drop(OnDrop::QuietOn(core));
         Self { timer, core }
     }
 
@@ -97,7 +96,9 @@ impl<C: Csr> PinnedTimer<C> {
     /// Give the timer back, on the owning core only (elsewhere the pinned value comes back).
     pub fn into_inner(self) -> Result<ConstantTimer<C>, Self> {
         if self.on_owner() {
-            Ok(self.timer)
+            let mut timer = self.timer;
+            timer.set_on_drop(OnDrop::Quiet);
+            Ok(timer)
         } else {
             Err(self)
         }
@@ -230,7 +231,8 @@ mod native {
 
     // SAFETY: the reason the bare timer must stay on its core is that its CSR instructions
     // act on whichever core executes them. Every method of `PinnedTimer` that executes one
-    // (`set_next_event`, `set_periodic`, `shutdown`, `ack`, `with`, `into_inner`) first
+    // (`set_next_event`, `set_periodic`, `shutdown`, `ack`, `with`, `into_inner`, and its
+    // drop, which the inner timer performs with `OnDrop::QuietOn`) first
     // reads CPUID (a side-effect-free read, valid on every core at PLV0, which
     // `NativeCsr::new`'s contract already requires) and goes on only on the core recorded
     // at creation; elsewhere it touches no CSR. `capabilities` reads none. So a

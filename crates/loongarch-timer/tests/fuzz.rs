@@ -3,11 +3,11 @@
 //! docs/loongarch-timer.md#initval), and never shorter than asked (unless the request exceeds max_delta,
 //! in which case it is one step of a longer wait).
 
-use hwtimer_core::sim::SimClock;
+use hwtimer_core::sim::{IrqSource, SimClock};
 use hwtimer_core::{ClockEvent, Error, Fired, Monotonic, RegisterBusExt};
 use loongarch_timer::clockevent::{INITVAL_MAX, LINUX_MAX_DELTA, init_val_for, plan};
 use loongarch_timer::csr::CSR_TCFG;
-use loongarch_timer::sim::{LoongArchCore, advance_to_fire, qemu_alarm, sim_csr};
+use loongarch_timer::sim::{LoongArchCore, qemu_alarm, sim_csr};
 use loongarch_timer::{Config, ConstantClock, ConstantTimer};
 use proptest::prelude::*;
 
@@ -78,7 +78,7 @@ proptest! {
                 prop_assert_eq!(count, plan(delta, &config).init_val);
             }
             Err(e) => {
-                prop_assert_eq!(e, hwtimer_core::Error::InvalidConfig);
+                prop_assert_eq!(e, hwtimer_core::Error::Config(hwtimer_core::ConfigError::DeltaOutOfRange));
                 let caps = timer.capabilities();
                 prop_assert!(delta < caps.min_delta || delta > caps.max_delta);
                 prop_assert_eq!(csr.read_raw(CSR_TCFG), before);
@@ -105,7 +105,7 @@ proptest! {
                 }
                 Err(e) => prop_assert!(false, "{:?}", e),
             }
-            advance_to_fire(&csr).unwrap();
+            (&csr).advance_to_next().unwrap();
             match alarm.on_interrupt() {
                 Fired::Deadline { now, .. } => {
                     prop_assert!(now >= deadline);

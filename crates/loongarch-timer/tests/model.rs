@@ -2,11 +2,11 @@
 //! driver is not involved: these tests write CSRs by number, as firmware would.
 
 use hwtimer_core::RegisterBusExt;
-use hwtimer_core::sim::SimClock;
+use hwtimer_core::sim::{IrqSource, SimClock};
 use loongarch_timer::csr::{
     CSR_CNTC, CSR_CRMD, CSR_ECFG, CSR_ESTAT, CSR_TCFG, CSR_TICLR, CSR_TVAL, Csr,
 };
-use loongarch_timer::sim::{LoongArchCore, QEMU_CPUCFG, SimCsr, advance_to_fire, sim_csr};
+use loongarch_timer::sim::{LoongArchCore, QEMU_CPUCFG, SimCsr, sim_csr};
 
 const EN: u64 = 1;
 const PERIODIC: u64 = 2;
@@ -63,7 +63,7 @@ fn oneshot_fires_after_initval_ticks_and_clears_en() {
     clock.advance_to(10_000); // counter 1000, on an edge
     csr.write_raw(CSR_TCFG, 1000 | EN);
     // The write took 1 ns; the timer fires 1000 ticks (10 µs) after the written edge.
-    assert_eq!(advance_to_fire(&csr), Some(10_000 + 10_000));
+    assert_eq!((&csr).advance_to_next(), Some(10_000 + 10_000));
     assert_eq!(csr.rdtime(), 2000);
     assert_ne!(csr.read_raw(CSR_ESTAT) & TI, 0);
     assert_eq!(
@@ -79,7 +79,7 @@ fn initval_ignores_its_low_two_bits() {
     // docs/loongarch-timer.md#initval: TCFG bits [1:0] are EN/PERIODIC, so a count of 1003 is 1000.
     let (clock, csr) = qemu();
     csr.write_raw(CSR_TCFG, 1003 | EN);
-    let fire = advance_to_fire(&csr).unwrap();
+    let fire = (&csr).advance_to_next().unwrap();
     assert_eq!(fire, 10_000);
     assert_eq!(csr.rdtime(), 1000);
     let _ = clock;
@@ -100,7 +100,7 @@ fn tval_after_oneshot_expiry_wraps_on_qemu_but_not_on_the_hardware_flavour() {
     // docs/loongarch-timer.md#qemu-model: after a oneshot expires, QEMU's TVAL reads near 0x1999_9999_999x_xxxx.
     let (clock, csr) = qemu();
     csr.write_raw(CSR_TCFG, 1000 | EN);
-    advance_to_fire(&csr);
+    (&csr).advance_to_next();
     clock.advance(123_450);
     let tval = csr.read_raw(CSR_TVAL);
     assert_eq!(tval >> 36, 0x199_9999, "{tval:#x}");
@@ -108,7 +108,7 @@ fn tval_after_oneshot_expiry_wraps_on_qemu_but_not_on_the_hardware_flavour() {
     let clock = SimClock::new();
     let hw = sim_csr(&clock, LoongArchCore::new(100_000_000));
     hw.write_raw(CSR_TCFG, 1000 | EN);
-    advance_to_fire(&hw);
+    (&hw).advance_to_next();
     clock.advance(123_450);
     assert_eq!(hw.read_raw(CSR_TVAL), 0);
 }
@@ -119,7 +119,7 @@ fn periodic_reloads_without_drift() {
     csr.write_raw(CSR_TCFG, 2000 | PERIODIC | EN);
     let mut fires = Vec::new();
     for _ in 0..5 {
-        let at = advance_to_fire(&csr).unwrap();
+        let at = (&csr).advance_to_next().unwrap();
         fires.push(at);
         csr.write_raw(CSR_TICLR, 1);
     }

@@ -1,12 +1,12 @@
 //! `pinned`: the timer and counter refuse to touch a core they were not created on, and
 //! the time base stays monotonic for readers on other cores.
 
-use hwtimer_core::sim::SimClock;
+use hwtimer_core::sim::{IrqSource, SimClock};
 use hwtimer_core::{Alarm, ClockEvent, Error, Fired, Monotonic, RegisterBusExt};
 use loongarch_timer::Config;
 use loongarch_timer::csr::{CSR_ECFG, ECFG};
 use loongarch_timer::pinned::{PinnedCounter, PinnedTimer, pair};
-use loongarch_timer::sim::{LoongArchCore, SimCsr, advance_to_fire, sim_csr};
+use loongarch_timer::sim::{LoongArchCore, SimCsr, sim_csr};
 
 fn core0() -> (SimClock, SimCsr, PinnedTimer<SimCsr>, PinnedCounter<SimCsr>) {
     let clock = SimClock::new();
@@ -35,7 +35,7 @@ fn on_the_owning_core_an_alarm_fires_never_early() {
     let mut alarm = Alarm::new(timer, time).unwrap();
     let deadline = alarm.time().now() + 5_000;
     alarm.set_deadline(deadline).unwrap();
-    advance_to_fire(&csr).unwrap();
+    (&csr).advance_to_next().unwrap();
     match alarm.on_interrupt() {
         Fired::Deadline { now, .. } => assert!(now >= deadline),
         other => panic!("{other:?}"),

@@ -6,9 +6,18 @@
 //! programmed as min_delta (Sebastian: "if your timer is supposed to expire in 5us … the
 //! timer device will be programmed to 15us from now"), and "once the timer device fires,
 //! it will expire all hrtimers which expired at this point".
+//!
+//! The last tests run Linux's own sequences (`sim::linux`) beside the driver: the fixed
+//! `min_delta` gives the same figures, and the two places where the driver departs from
+//! Linux (rounding, shutdown) are shown to matter.
 
-use loongarch_timer::Config;
-use loongarch_timer::sim::{clamp_window_batch, measure_oneshot};
+use hwtimer_core::sim::{IrqSource, SimClock};
+use hwtimer_core::{Alarm, ClockEvent, Clocksource, Fired, RegisterBusExt};
+use loongarch_timer::csr::{CSR_CRMD, CSR_TCFG};
+use loongarch_timer::sim::linux::LinuxTimer;
+use loongarch_timer::sim::seed::{clamp_window_batch, measure_oneshot};
+use loongarch_timer::sim::{LoongArchCore, SimCsr, sim_csr};
+use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 
 /// 5 µs at 100 MHz.
 const FIVE_US: u64 = 500;
@@ -60,4 +69,83 @@ fn with_1000_the_window_is_10_us_and_the_first_timer_is_5_us_late() {
     assert_eq!(b.served_per_interrupt.iter().sum::<usize>(), 5);
     assert_eq!(b.late_ticks[0], 500);
     assert!(b.late_ticks.iter().all(|&l| l <= 1000));
+}
+
+/// A QEMU virt core with the timer interrupt enabled (ECFG.LIE bit 11, CRMD.IE), its clock
+/// on a counter edge.
+fn core() -> (SimClock, SimCsr, ConstantClock) {
+    let clock = SimClock::new();
+    let csr = sim_csr(&clock, LoongArchCore::qemu_virt());
+    let freq = ConstantClock::probe(&csr).unwrap();
+    csr.write_raw(CSR_CRMD, 0x8 | (1 << 2));
+    csr.write_raw(loongarch_timer::csr::CSR_ECFG, 1 << 11);
+    clock.advance_to(10_000);
+    (clock, csr, freq)
+}
+
+#[test]
+fn linux_fixed_min_delta_gives_the_seed_figures_through_alarm() {
+    for (timer, fired_after_ns) in [
+        (LinuxTimer::before_seed_003 as fn(_, _) -> _, 15_360),
+        (LinuxTimer::after_seed_003, 10_000),
+    ] {
+        let (clock, csr, freq) = core();
+        let mut alarm = Alarm::new(
+            timer(csr.clone(), freq),
+            StableCounter::new(csr.clone(), freq),
+        )
+        .unwrap();
+        let t0 = clock.now_ns();
+        alarm.set_delta(FIVE_US).unwrap();
+        let at = (&csr).advance_to_next().unwrap();
+        assert_eq!(at - t0, fired_after_ns);
+        assert!(matches!(alarm.on_interrupt(), Fired::Deadline { .. }));
+    }
+}
+
+#[test]
+fn linux_rounds_down_and_fires_early_where_the_driver_does_not() {
+    let (_, csr, freq) = core();
+    let counter = StableCounter::new(csr.clone(), freq);
+    let mut linux = LinuxTimer::after_seed_003(csr.clone(), freq);
+    let t0 = counter.read();
+    linux.set_next_event(1003).unwrap();
+    (&csr).advance_to_next().unwrap();
+    assert_eq!(counter.read() - t0, 1000, "Linux: 3 ticks early");
+    linux.ack();
+    drop(linux);
+
+    let mut timer = ConstantTimer::new(csr.clone(), freq, Config::default()).unwrap();
+    let t0 = counter.read();
+    timer.set_next_event(1003).unwrap();
+    (&csr).advance_to_next().unwrap();
+    let took = counter.read() - t0;
+    assert!((1003..=1006).contains(&took), "driver: {took} ticks");
+}
+
+#[test]
+fn linux_shutdown_keeps_a_stale_ti_that_fires_the_next_arm_at_once() {
+    // Arm, let it expire unhandled, shut down, arm 320 ms ahead: is the core interrupted now?
+    let stale_after_rearm = |event: &mut dyn ClockEvent, csr: &SimCsr| {
+        event.set_next_event(1000).unwrap();
+        csr.clock().advance(20_000);
+        event.shutdown();
+        event.set_next_event(32_000_000).unwrap();
+        let now = csr.clock().now_ns();
+        csr.model(|m| m.interrupt_taken(now))
+    };
+    let (_, csr, freq) = core();
+    let mut linux = LinuxTimer::after_seed_003(csr.clone(), freq);
+    assert!(
+        stale_after_rearm(&mut linux, &csr),
+        "Linux: the cancelled event interrupts"
+    );
+    assert_ne!(csr.read_raw(CSR_TCFG) & 1, 0);
+
+    let (_, csr, freq) = core();
+    let mut timer = ConstantTimer::new(csr.clone(), freq, Config::default()).unwrap();
+    assert!(
+        !stale_after_rearm(&mut timer, &csr),
+        "driver: nothing until the new event"
+    );
 }

@@ -3,10 +3,21 @@
 //!
 //! [`LoongArchCore`] is a [`SimModel`] over `u64` words whose "offsets" are CSR numbers,
 //! so the driver runs on a [`SimBus`] exactly as it runs on [`NativeCsr`](crate::csr) on
-//! hardware; [`SimCsr`] (= `SimBus<LoongArchCore>`) implements [`Csr`], routing `cpucfg`
-//! and `rdtime.d` through the bus as well (at the pseudo-offsets [`SIM_CPUCFG_BASE`] and
-//! [`SIM_RDTIME`], outside the 14-bit CSR space), so every instruction is counted and
-//! charged virtual time like a CSR access.
+//! hardware; [`SimCsr`] (a [`SimBus`]`<LoongArchCore>`, with every `SimBus` method)
+//! implements [`Csr`], routing `cpucfg` and `rdtime.d` through the bus as well (at the
+//! pseudo-offsets [`SIM_CPUCFG_BASE`] and [`SIM_RDTIME`], outside the 14-bit CSR space),
+//! so every instruction is counted and charged virtual time like a CSR access. `&SimCsr`
+//! is the model's [`IrqSource`]: [`advance_to_next`](IrqSource::advance_to_next) moves the
+//! clock to the timer's next expiry.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | this one | the model, [`SimCsr`], [`qemu_alarm`] |
+//! | `linux` | (feature `unstable-baselines`) Linux's clockevent sequences on the model, the baseline the driver is compared with |
+//! | `seed` | (feature `unstable-baselines`) seed 003's experiment: a 5 µs request and a batch of timers under a fixed `min_delta` |
+//!
+//! The two baselines are for this crate's own benchmarks and seed-proof tests: not part of
+//! the public API, no semver promise.
 //!
 //! # What is modelled, and the source of each behaviour
 //!
@@ -32,16 +43,21 @@
 //!   ([`LoongArchCore::with_cpucfg`]).
 //! - CSR numbers the model does not know read as all ones; writes to them are dropped.
 //!   PRCFG1 reads 0 (its TimerBits semantics are unverified).
-//! - Fault injection: [`LoongArchCore::with_reads_stuck_at`] makes every read return one
-//!   value (dead-block tests).
+//! - A dead core (every read returns one value) is hwtimer-core's
+//!   [`SimBus::go_dead`], which [`SimCsr`] has.
 //!
 //! The QEMU flavour's CPUCFG words are the ones the QEMU 10 probe printed (docs/loongarch-timer.md#qemu-model).
 
-use std::vec::Vec;
+use core::ops::Deref;
 
 use hwtimer_core::sim::model::Counter;
-use hwtimer_core::sim::{SimBus, SimClock, SimModel};
-use hwtimer_core::{Alarm, ClockEvent, Error, Fired, HrTimers, RegisterBus, Restart};
+use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimModel};
+use hwtimer_core::{Alarm, ClockEvent, Error, RegisterBus};
+
+#[cfg(feature = "unstable-baselines")]
+pub mod linux;
+#[cfg(feature = "unstable-baselines")]
+pub mod seed;
 
 use crate::clockevent::{Config, ConstantTimer};
 use crate::clocksource::StableCounter;
@@ -103,7 +119,6 @@ pub struct LoongArchCore {
     fired: u64,
     last_fire_ns: Option<u64>,
     tcfg_writes: u64,
-    stuck_reads: Option<u64>,
     /// `CPUID.CoreID` as the accesses see it: the core that executes them.
     core_id: u64,
 }
@@ -139,7 +154,6 @@ impl LoongArchCore {
             fired: 0,
             last_fire_ns: None,
             tcfg_writes: 0,
-            stuck_reads: None,
             core_id: 0,
         }
     }
@@ -166,15 +180,6 @@ impl LoongArchCore {
     /// Clear CPUCFG2.LLFTP: the core reports no constant timer.
     pub fn without_constant_timer(mut self) -> Self {
         self.cpucfg[2] &= !CPUCFG2_LLFTP;
-        self
-    }
-
-    /// Fault injection for dead-block tests: every read (CSR, `cpucfg`, `rdtime.d`) returns
-    /// `value` (a `cpucfg` word its low 32 bits), whatever the state; writes still reach the
-    /// model. No core behaves like this; a driver must still return from every call, without
-    /// panicking, when one does.
-    pub fn with_reads_stuck_at(mut self, value: u64) -> Self {
-        self.stuck_reads = Some(value);
         self
     }
 
@@ -273,6 +278,11 @@ impl LoongArchCore {
     pub fn tcfg_writes(&self) -> u64 {
         self.tcfg_writes
     }
+
+    /// TCFG as last written (EN cleared by a oneshot's expiry), without an access.
+    pub fn tcfg(&self) -> u64 {
+        self.tcfg
+    }
 }
 
 impl SimModel for LoongArchCore {
@@ -280,9 +290,6 @@ impl SimModel for LoongArchCore {
 
     fn read(&mut self, now_ns: u64, offset: usize) -> u64 {
         self.catch_up(now_ns);
-        if let Some(value) = self.stuck_reads {
-            return value;
-        }
         if offset == SIM_RDTIME {
             return self.rdtime(now_ns);
         }
@@ -358,9 +365,51 @@ impl SimModel for LoongArchCore {
 }
 
 /// The driver's view of a simulated core: a [`SimBus`] in front of a [`LoongArchCore`].
-pub type SimCsr = SimBus<LoongArchCore>;
+///
+/// Every [`SimBus`] method (`model`, `stats`, `counted`, `go_dead`, `clock`, ...) is
+/// reached through `Deref`. Clones share the core. Built by [`sim_csr`].
+#[derive(Clone)]
+pub struct SimCsr(SimBus<LoongArchCore>);
 
-impl Csr for SimBus<LoongArchCore> {
+impl SimCsr {
+    /// A simulated core behind `bus` (see [`sim_csr`] for the usual costs).
+    pub fn new(bus: SimBus<LoongArchCore>) -> Self {
+        Self(bus)
+    }
+
+    /// The bus itself.
+    pub fn bus(&self) -> &SimBus<LoongArchCore> {
+        &self.0
+    }
+}
+
+impl core::fmt::Debug for SimCsr {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SimCsr")
+            .field("now_ns", &self.clock().now_ns())
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Deref for SimCsr {
+    type Target = SimBus<LoongArchCore>;
+    fn deref(&self) -> &SimBus<LoongArchCore> {
+        &self.0
+    }
+}
+
+impl RegisterBus for SimCsr {
+    type Word = u64;
+    fn read_word(&self, offset: usize) -> u64 {
+        self.0.read_word(offset)
+    }
+    fn write_word(&self, offset: usize, value: u64) {
+        self.0.write_word(offset, value)
+    }
+}
+
+impl Csr for SimCsr {
     fn cpucfg(&self, word: u32) -> u32 {
         let offset = SIM_CPUCFG_BASE.saturating_add(word.min(0xFFFF) as usize);
         // The model returns the 32-bit word zero-extended.
@@ -372,18 +421,21 @@ impl Csr for SimBus<LoongArchCore> {
     }
 }
 
+/// The model's way to its next interrupt: the clock moves to the timer's next expiry
+/// (whatever the interrupt enables say; ESTAT.TI is then set), or nothing moves and `None`
+/// comes back when the timer is stopped.
+impl IrqSource for &SimCsr {
+    fn advance_to_next(&mut self) -> Option<u64> {
+        let at = self.model(|m| m.next_fire_ns())?;
+        self.clock().advance_to(at);
+        Some(at)
+    }
+}
+
 /// A simulated core on `clock`, every access (CSR, `cpucfg`, `rdtime.d`) costing
 /// [`SIM_CSR_NS`].
 pub fn sim_csr(clock: &SimClock, core: LoongArchCore) -> SimCsr {
-    SimBus::new(clock, core).with_costs(SIM_CSR_NS, SIM_CSR_NS)
-}
-
-/// Move the clock to the timer's next expiry; returns it, or `None` when the timer is
-/// stopped.
-pub fn advance_to_fire(csr: &SimCsr) -> Option<u64> {
-    let at = csr.model(|m| m.next_fire_ns())?;
-    csr.clock().advance_to(at);
-    Some(at)
+    SimCsr(SimBus::new(clock, core).with_costs(SIM_CSR_NS, SIM_CSR_NS))
 }
 
 /// An [`Alarm`] on the model: the driver's clockevent and clocksource on one [`SimCsr`].
@@ -391,6 +443,8 @@ pub type SimAlarm = Alarm<ConstantTimer<SimCsr>, StableCounter<SimCsr>>;
 
 /// An [`Alarm`] on a simulated QEMU virt core (100 MHz), with the timer interrupt enabled
 /// in ECFG and CRMD.IE set, and the clock moved to a 10 µs boundary (a counter edge).
+///
+/// Errors: those of [`ConstantClock::probe`], [`ConstantTimer::new`] and [`Alarm::new`].
 pub fn qemu_alarm(clock: &SimClock, config: Config) -> Result<(SimCsr, SimAlarm), Error> {
     let csr = sim_csr(clock, LoongArchCore::qemu_virt());
     let freq = ConstantClock::probe(&csr)?;
@@ -401,125 +455,4 @@ pub fn qemu_alarm(clock: &SimClock, config: Config) -> Result<(SimCsr, SimAlarm)
     csr.write_word(CSR_CRMD.offset(), 0x8 | CRMD_IE);
     clock.advance_to(clock.now_ns().div_ceil(10_000) * 10_000);
     Ok((csr, Alarm::new(timer, counter)?))
-}
-
-/// One oneshot request measured on the model: see [`measure_oneshot`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FireFigure {
-    /// The requested wait, in ticks.
-    pub requested_ticks: u64,
-    /// The count written to TCFG.
-    pub init_val: u64,
-    /// Virtual time of the request (just before the deadline was computed).
-    pub request_ns: u64,
-    /// Virtual time at which the model raised ESTAT.TI.
-    pub fire_ns: u64,
-    /// The absolute deadline, in stable-counter ticks.
-    pub deadline: u64,
-    /// The stable counter as the interrupt handler saw it.
-    pub handler_now: u64,
-}
-
-impl FireFigure {
-    /// Time from the request to the interrupt, in ns.
-    pub fn fired_after_ns(&self) -> u64 {
-        self.fire_ns - self.request_ns
-    }
-
-    /// How late the handler ran relative to the deadline, in ticks (never negative: an
-    /// early fire is an error of [`measure_oneshot`]).
-    pub fn late_ticks(&self) -> u64 {
-        self.handler_now - self.deadline
-    }
-}
-
-/// Request a oneshot `wait` ticks ahead through [`Alarm::set_delta`] on a simulated QEMU
-/// virt core with `config`, run virtual time to the interrupt and serve it.
-///
-/// Errors: any error of the driver; [`Error::Timeout`] when no interrupt comes or the
-/// handler does not see the deadline reached (which would be an early fire).
-pub fn measure_oneshot(config: Config, wait: u64) -> Result<FireFigure, Error> {
-    let clock = SimClock::new();
-    let (csr, mut alarm) = qemu_alarm(&clock, config)?;
-    let request_ns = clock.now_ns();
-    alarm.set_delta(wait)?;
-    let init_val = csr.model(|m| m.tcfg) & TCFG_VAL_MASK;
-    let fire_ns = advance_to_fire(&csr).ok_or(Error::Timeout)?;
-    if !csr.model(|m| m.interrupt_taken(fire_ns)) {
-        return Err(Error::Timeout);
-    }
-    match alarm.on_interrupt() {
-        Fired::Deadline { deadline, now } if now >= deadline => Ok(FireFigure {
-            requested_ticks: wait,
-            init_val,
-            request_ns,
-            fire_ns,
-            deadline,
-            handler_now: now,
-        }),
-        _ => Err(Error::Timeout),
-    }
-}
-
-/// Timers served by each interrupt: see [`clamp_window_batch`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BatchFigure {
-    /// How many timers each interrupt served, in order.
-    pub served_per_interrupt: Vec<usize>,
-    /// For each timer (in the order given), how late its callback ran, in ticks.
-    pub late_ticks: Vec<u64>,
-}
-
-/// Start one [`HrTimers`] timer per entry of `offsets` (ticks from one common "now") on a
-/// simulated QEMU virt core with `config`, then run virtual time interrupt by interrupt
-/// until all have run. Shows seed 003's explanation: every timer that expired inside the
-/// `min_delta` clamp window is served by the one interrupt that ends it.
-///
-/// Needs a `critical-section` implementation (the dev-dependency with feature `std` in
-/// tests and benchmarks). At most 16 timers.
-///
-/// Errors: any error of the driver or the queue; [`Error::Timeout`] when a timer is left
-/// unserved after 64 interrupts, or a callback ran before its deadline.
-pub fn clamp_window_batch(config: Config, offsets: &[u64]) -> Result<BatchFigure, Error> {
-    let clock = SimClock::new();
-    let (csr, alarm) = qemu_alarm(&clock, config)?;
-    let timers: HrTimers<_, _, 16> = HrTimers::new(alarm);
-    let t0 = timers.now();
-    let mut ids = Vec::new();
-    for &offset in offsets {
-        let id = timers.alloc()?;
-        timers.start(id, t0.saturating_add(offset))?;
-        ids.push((id, t0.saturating_add(offset)));
-    }
-    let mut late: Vec<Option<u64>> = vec![None; ids.len()];
-    let mut served = Vec::new();
-    let mut early = false;
-    for _ in 0..64 {
-        if late.iter().all(Option::is_some) {
-            break;
-        }
-        let Some(at) = advance_to_fire(&csr) else {
-            break;
-        };
-        if !csr.model(|m| m.interrupt_taken(at)) {
-            break;
-        }
-        let n = timers.on_interrupt(|id, now| {
-            for ((x, deadline), slot) in ids.iter().zip(late.iter_mut()) {
-                if *x == id {
-                    early |= now < *deadline;
-                    *slot = Some(now.saturating_sub(*deadline));
-                }
-            }
-            Restart::No
-        })?;
-        served.push(n);
-    }
-    if early || late.iter().any(Option::is_none) {
-        return Err(Error::Timeout);
-    }
-    Ok(BatchFigure {
-        served_per_interrupt: served,
-        late_ticks: late.into_iter().flatten().collect(),
-    })
 }
