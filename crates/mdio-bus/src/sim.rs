@@ -5,9 +5,16 @@
 //! counted, so "MDIO operations per register access" and "time per switch probe" are
 //! measurable. What answers on the bus is an [`MdioDevice`]: a PHY ([`PhyModel`]), a switch
 //! model (in `mv88e6xxx-smi`), or anything a test writes.
+//!
+//! Dead buses use hwtimer-core's dead-block kit: [`Dead`] is a device dead from the start
+//! (every read returns its value, writes vanish; iterate
+//! [`dead_values::<u16>()`](hwtimer_core::sim::dead_values) for the two values a dead
+//! MDIO bus reads), and [`SimMdio::go_dead`] kills the bus mid-run, as
+//! `SimBus::go_dead` does for a register block.
 
 use core::convert::Infallible;
 
+pub use hwtimer_core::sim::Dead;
 use hwtimer_core::sim::SimClock;
 
 use crate::{Mdio, PhyAddr, RegAddr, frame_ns};
@@ -44,6 +51,8 @@ pub struct SimMdio<D: MdioDevice> {
     frame_ns: u64,
     device: D,
     log: Vec<Frame>,
+    /// `Some((n, v))`: read frames from the `n`-th (0-based) on return `v`.
+    dead: Option<(u64, u16)>,
 }
 
 impl<D: MdioDevice> SimMdio<D> {
@@ -54,7 +63,22 @@ impl<D: MdioDevice> SimMdio<D> {
             frame_ns: frame_ns(mdc_hz),
             device,
             log: Vec::new(),
+            dead: None,
         }
+    }
+
+    /// From now on (`Some(v)`) every read frame returns `v` whatever the device answers,
+    /// as a bus whose data line is stuck (0xFFFF: nothing drives it, the pull-up wins;
+    /// 0x0000: shorted); write frames still reach the device. `None` revives the bus.
+    /// Frames still take their time and are logged (with the value the master saw).
+    pub fn go_dead(&mut self, value: Option<u16>) {
+        self.dead = value.map(|v| (self.frames(), v));
+    }
+
+    /// As [`go_dead`](Self::go_dead)`(Some(value))`, but only after `frames` more frames:
+    /// the bus dies in the middle of whatever a driver that holds it (`&mut bus`) is doing.
+    pub fn go_dead_after(&mut self, frames: u64, value: u16) {
+        self.dead = Some((self.frames().saturating_add(frames), value));
     }
 
     /// Frames so far.
@@ -94,7 +118,12 @@ impl<D: MdioDevice> Mdio for SimMdio<D> {
     fn read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Infallible> {
         self.clock.advance(self.frame_ns);
         let at_ns = self.clock.now_ns();
-        let value = self.device.read(at_ns, phy, reg);
+        let mut value = self.device.read(at_ns, phy, reg);
+        if let Some((from, dead)) = self.dead
+            && self.frames() >= from
+        {
+            value = dead;
+        }
         self.log.push(Frame {
             write: false,
             phy,
@@ -118,6 +147,16 @@ impl<D: MdioDevice> Mdio for SimMdio<D> {
         });
         Ok(())
     }
+}
+
+/// A bus on which nothing answers (or everything reads the same): every read returns the
+/// value held, every write vanishes.
+impl MdioDevice for Dead<u16> {
+    fn read(&mut self, _now_ns: u64, _phy: PhyAddr, _reg: RegAddr) -> u16 {
+        self.0
+    }
+
+    fn write(&mut self, _now_ns: u64, _phy: PhyAddr, _reg: RegAddr, _value: u16) {}
 }
 
 /// A Clause 22 PHY with 32 plain registers at one address; other addresses read 0xFFFF.
@@ -185,5 +224,39 @@ mod tests {
         assert_eq!(bus.frames(), 3);
         assert_eq!(clock.now_ns(), 3 * 25_600);
         assert!(bus.log()[0].write && !bus.log()[1].write);
+    }
+
+    #[test]
+    fn a_dead_device_reads_its_value_and_drops_writes() {
+        let clock = SimClock::new();
+        let (phy, reg) = (PhyAddr::from_bits(3), RegAddr::from_bits(9));
+        for (value, name) in hwtimer_core::sim::dead_values::<u16>() {
+            let mut bus = SimMdio::new(&clock, 2_500_000, Dead(value));
+            bus.write(phy, reg, !value).unwrap();
+            assert_eq!(bus.read(phy, reg), Ok(value), "{name}");
+            assert_eq!(bus.frames(), 2, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_bus_that_goes_dead_reads_its_value_but_writes_still_land() {
+        let clock = SimClock::new();
+        let phy = PhyAddr::from_bits(1);
+        let r4 = RegAddr::from_bits(4);
+        let mut bus = SimMdio::new(&clock, 2_500_000, PhyModel::new(phy).with(r4, 0x1234));
+        bus.go_dead(Some(0xFFFF));
+        assert_eq!(bus.read(phy, r4), Ok(0xFFFF));
+        assert_eq!(bus.log()[0].value, 0xFFFF);
+        bus.write(phy, r4, 0x0042).unwrap();
+        bus.go_dead(None);
+        assert_eq!(bus.read(phy, r4), Ok(0x0042));
+        assert_eq!(clock.now_ns(), 3 * 25_600);
+        // Two more frames live, then dead.
+        bus.go_dead_after(2, 0x0000);
+        assert_eq!(bus.read(phy, r4), Ok(0x0042));
+        bus.write(phy, r4, 0x0043).unwrap();
+        assert_eq!(bus.read(phy, r4), Ok(0x0000));
+        bus.go_dead(None);
+        assert_eq!(bus.read(phy, r4), Ok(0x0043));
     }
 }
