@@ -5,16 +5,17 @@
 //! Run: `cargo bench -p mv88e6xxx-smi --bench seed`.
 
 use bench_support::Printer;
-use mv88e6xxx_smi::sim::{
-    BusyDelay, FRAME_NS, SEED_AFTER_NS, SEED_BEFORE_NS, SEED_BUSY_PATTERN_NS, Strategy,
-    implied_accesses, measure_access, seed_workload,
+use mv88e6xxx_smi::sim::seed::{
+    SEED_AFTER_NS, SEED_BEFORE_NS, SEED_BUSY_PATTERN_NS, Strategy, implied_accesses,
+    measure_access, seed_workload,
 };
+use mv88e6xxx_smi::sim::{BusyDelay, FRAME_NS};
 
 /// Prints this crate's `bench:` figures and `series:` points.
 const OUT: Printer = Printer::new(env!("CARGO_PKG_NAME"));
 
-fn fail(what: &str, e: impl std::fmt::Debug) -> ! {
-    eprintln!("{what} failed: {e:?}");
+fn fail(what: &str, e: impl std::fmt::Display) -> ! {
+    eprintln!("{what} failed: {e}");
     std::process::exit(1);
 }
 

@@ -284,10 +284,10 @@ impl Chip {
     }
 }
 
-/// A switch identified from PORT_SWITCH_ID.
+/// A switch's chip identity, read from PORT_SWITCH_ID: which chip, which silicon revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Identity {
+pub struct ChipId {
     /// The chip.
     pub chip: Chip,
     /// Silicon revision (`id & 0xF`).
@@ -306,9 +306,9 @@ pub struct Identity {
 /// assert_eq!(id.chip.family(), Family::Mv6085);
 /// assert!(identify(0xFFFF).is_none());
 /// ```
-pub const fn identify(raw: u16) -> Option<Identity> {
+pub const fn identify(raw: u16) -> Option<ChipId> {
     match Chip::from_product_num(raw & PRODUCT_NUM_MASK) {
-        Some(chip) => Some(Identity {
+        Some(chip) => Some(ChipId {
             chip,
             revision: (raw & REV_MASK) as u8,
             raw,

@@ -2,6 +2,8 @@
 
 pub use hwtimer_core::poll::Bound;
 
+use crate::chip::{Chip, Family};
+
 /// Which busy bit (or status bit) a bounded wait was polling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -51,9 +53,143 @@ pub struct BusyTimeout {
     pub bound: Bound,
 }
 
+/// Which setting or argument the driver refused ([`Error::Config`]): one variant per cause.
+/// Each is returned before any frame is sent, so nothing was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The addressing mode does not fit the family's SMI mode
+    /// ([`AddressMap::mode`](crate::AddressMap::mode)): direct or indirect for the dual-chip
+    /// 6250 family, dual-chip for a multi-chip family.
+    AddressingMode {
+        /// The family asked for.
+        family: Family,
+    },
+    /// The switch address is out of range for the mode: 0 in indirect (multi-chip) mode
+    /// (0 means single-chip), other than 0 or 16 in dual-chip mode (the ADDR4 strap), or
+    /// above 31 ([`Smi::probe`](crate::Smi::probe) takes it as a `u8`).
+    SwitchAddress {
+        /// The `sw_addr` asked for.
+        sw_addr: u8,
+    },
+    /// The 6393X remap was asked for on a family without it
+    /// ([`Family::has_6393x_remap`]).
+    Remap6393x {
+        /// The family asked for.
+        family: Family,
+    },
+    /// [`Smi::probe`](crate::Smi::probe) identified a chip whose family is reached in
+    /// another SMI mode (dual-chip or multi-chip) than the hint's: the hint does not
+    /// describe this switch.
+    HintMismatch {
+        /// The chip that answered.
+        chip: Chip,
+    },
+    /// A port the chip does not have (at or above [`ChipInfo::num_ports`](crate::ChipInfo::num_ports), whose device
+    /// address would be another port's, a PHY's or a global block's), or one not routed to
+    /// pins ([`ChipInfo::invalid_port_mask`](crate::ChipInfo::invalid_port_mask)). Before the chip is identified, the family's
+    /// [`max_ports`](Family::max_ports) applies.
+    Port {
+        /// The port number asked for.
+        port: u8,
+    },
+    /// A device address that the addressing mode cannot reach: in dual-chip mode a device
+    /// at or above 16, or `sw_addr + dev` above 31.
+    Device {
+        /// The device address asked for.
+        dev: u8,
+    },
+    /// A PHY address off the chip's PHY bus (`phy_base .. phy_base + num_ports`, Linux's
+    /// PHY mask of the switch's MDIO bus): a directly accessed address beyond it would be
+    /// a port or a global block.
+    Phy {
+        /// The PHY address asked for.
+        phy: u8,
+    },
+}
+
+impl core::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ConfigError::AddressingMode { family } => {
+                write!(
+                    f,
+                    "addressing mode does not fit the {} family",
+                    family_name(*family)
+                )
+            }
+            ConfigError::SwitchAddress { sw_addr } => {
+                write!(f, "switch address {sw_addr} out of range for the mode")
+            }
+            ConfigError::Remap6393x { family } => {
+                write!(f, "the {} family has no 6393X remap", family_name(*family))
+            }
+            ConfigError::HintMismatch { chip } => write!(
+                f,
+                "88E{} is not reached in the hint family's SMI mode",
+                chip.name()
+            ),
+            ConfigError::Port { port } => write!(f, "port {port} does not exist on this chip"),
+            ConfigError::Device { dev } => {
+                write!(f, "device address {dev:#04x} out of range for the mode")
+            }
+            ConfigError::Phy { phy } => {
+                write!(f, "PHY address {phy:#04x} is not on the chip's PHY bus")
+            }
+        }
+    }
+}
+
+impl core::error::Error for ConfigError {}
+
+/// The family as Linux names it (after its first chip).
+const fn family_name(family: Family) -> &'static str {
+    match family {
+        Family::Mv6085 => "6085",
+        Family::Mv6341 => "6341",
+        Family::Mv6390 => "6390",
+        Family::Mv6393 => "6393",
+        Family::Mv6250 => "6250",
+    }
+}
+
+impl core::fmt::Display for BusyWait {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            BusyWait::SmiCmd => f.write_str("SMI_CMD BUSY"),
+            BusyWait::InitReady => f.write_str("G1_STS INIT_READY"),
+            BusyWait::AtuOp => f.write_str("G1_ATU_OP BUSY"),
+            BusyWait::VtuOp => f.write_str("G1_VTU_OP BUSY"),
+            BusyWait::StatsOp => f.write_str("G1_STATS_OP BUSY"),
+            BusyWait::SmiPhyCmd => f.write_str("G2_SMI_PHY_CMD BUSY"),
+            BusyWait::PpuDisabled => f.write_str("PPU state \"disabled\""),
+            BusyWait::PpuPolling => f.write_str("PPU state \"polling\""),
+            BusyWait::Mask { dev, reg } => write!(f, "device {dev:#04x} register {reg:#04x}"),
+        }
+    }
+}
+
+impl core::fmt::Display for BusyTimeout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let bound = match self.bound {
+            Bound::Deadline => "deadline passed",
+            Bound::PollLimit => "poll limit reached",
+        };
+        write!(
+            f,
+            "timeout waiting for {} ({bound} after {} polls, {} ticks; last value {:#06x})",
+            self.wait, self.polls, self.elapsed_ticks, self.last
+        )
+    }
+}
+
+impl core::error::Error for BusyTimeout {}
+
 /// Why a switch access failed. `E` is the MDIO bus's error type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum Error<E> {
     /// An MDIO frame failed; returned as soon as it happens, from any step of an access
     /// (including from inside a busy wait, which then stops polling).
@@ -70,25 +206,9 @@ pub enum Error<E> {
         /// The raw PORT_SWITCH_ID value.
         raw: u16,
     },
-    /// A device address that this addressing mode cannot reach (in dual-chip mode a
-    /// device ≥ 16, or `sw_addr + dev` > 31), or a PHY address outside the chip's PHY bus
-    /// (`phy_base .. phy_base + num_ports`). Nothing was written.
-    AddressOutOfRange {
-        /// The device (or PHY) address asked for.
-        dev: u8,
-    },
-    /// A port the chip does not have (≥ its port count: its device address would be
-    /// another port's, a PHY's or a global block's), or one not routed to pins (the chip's
-    /// invalid-port mask). Before the chip is identified, the family's largest port count
-    /// applies. Nothing was written.
-    InvalidPort {
-        /// The port number asked for.
-        port: u8,
-    },
-    /// The addressing does not fit the family: indirect with `sw_addr` = 0, dual-chip
-    /// with `sw_addr` other than 0 or 16, dual-chip for a multi-chip family or the
-    /// reverse, `sw_addr` > 31.
-    InvalidConfig,
+    /// A setting or an argument the switch cannot take; the [`ConfigError`] names which.
+    /// Nothing was written.
+    Config(ConfigError),
 }
 
 impl<E> From<BusyTimeout> for Error<E> {
@@ -97,38 +217,62 @@ impl<E> From<BusyTimeout> for Error<E> {
     }
 }
 
-impl<E: core::fmt::Debug> core::fmt::Display for Error<E> {
+impl<E> From<ConfigError> for Error<E> {
+    fn from(e: ConfigError) -> Self {
+        Error::Config(e)
+    }
+}
+
+impl<E: core::fmt::Display> core::fmt::Display for Error<E> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            Error::Mdio(e) => write!(f, "MDIO error: {e:?}"),
-            Error::Timeout(t) => write!(
-                f,
-                "timeout waiting for {:?} (last value {:#06x}, {} polls)",
-                t.wait, t.last, t.polls
-            ),
+            Error::Mdio(e) => write!(f, "MDIO frame failed: {e}"),
+            Error::Timeout(t) => write!(f, "{t}"),
             Error::UnknownSwitchId { raw } => write!(f, "unknown switch id {raw:#06x}"),
-            Error::AddressOutOfRange { dev } => write!(f, "device address {dev:#04x} out of range"),
-            Error::InvalidPort { port } => write!(f, "port {port} does not exist on this chip"),
-            Error::InvalidConfig => f.write_str("invalid SMI addressing configuration"),
+            Error::Config(e) => write!(f, "invalid configuration: {e}"),
         }
     }
 }
 
-impl<E: core::fmt::Debug> core::error::Error for Error<E> {}
+impl<E: core::error::Error + 'static> core::error::Error for Error<E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Error::Mdio(e) => Some(e),
+            Error::Timeout(t) => Some(t),
+            Error::Config(e) => Some(e),
+            Error::UnknownSwitchId { .. } => None,
+        }
+    }
+}
 
-/// Into the family-wide error: timeouts stay [`Timeout`](hwtimer_core::Error::Timeout),
-/// unknown chips are [`Unsupported`](hwtimer_core::Error::Unsupported), address and
-/// configuration errors are [`InvalidConfig`](hwtimer_core::Error::InvalidConfig), MDIO
-/// errors convert with their own `Into`.
+/// Into the family-wide error, keeping the cause as far as hwtimer-core's
+/// [`ConfigError`](hwtimer_core::ConfigError) can name it: timeouts stay
+/// [`Timeout`](hwtimer_core::Error::Timeout); unknown chips, and modes the switch cannot be
+/// reached in ([`ConfigError::AddressingMode`], [`Remap6393x`](ConfigError::Remap6393x),
+/// [`HintMismatch`](ConfigError::HintMismatch)), are
+/// [`Unsupported`](hwtimer_core::Error::Unsupported); a port, PHY or switch address that
+/// names nothing is [`NoSuchTimer`](hwtimer_core::ConfigError::NoSuchTimer) (no unit with
+/// this index); a device address beyond the dual-chip window is
+/// [`WindowTooShort`](hwtimer_core::ConfigError::WindowTooShort); MDIO errors convert with
+/// their own `Into`.
 impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
     fn from(e: Error<E>) -> Self {
+        use hwtimer_core::ConfigError as Core;
         match e {
             Error::Mdio(e) => e.into(),
             Error::Timeout(_) => hwtimer_core::Error::Timeout,
-            Error::UnknownSwitchId { .. } => hwtimer_core::Error::Unsupported,
-            Error::AddressOutOfRange { .. } | Error::InvalidPort { .. } | Error::InvalidConfig => {
-                hwtimer_core::Error::InvalidConfig
-            }
+            Error::UnknownSwitchId { .. }
+            | Error::Config(
+                ConfigError::AddressingMode { .. }
+                | ConfigError::Remap6393x { .. }
+                | ConfigError::HintMismatch { .. },
+            ) => hwtimer_core::Error::Unsupported,
+            Error::Config(
+                ConfigError::SwitchAddress { .. }
+                | ConfigError::Port { .. }
+                | ConfigError::Phy { .. },
+            ) => Core::NoSuchTimer.into(),
+            Error::Config(ConfigError::Device { .. }) => Core::WindowTooShort.into(),
         }
     }
 }

@@ -5,8 +5,8 @@ use hwtimer_core::Continuous;
 use hwtimer_core::poll::{PollError, Poller};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
-use crate::chip::{AddressMap, Chip, Family, Identity, PhyAccess, SmiMode, identify};
-use crate::error::{BusyTimeout, BusyWait, Error};
+use crate::chip::{AddressMap, Chip, ChipId, Family, PhyAccess, SmiMode, identify};
+use crate::error::{BusyTimeout, BusyWait, ConfigError, Error};
 use crate::regs::{
     self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_ACTIVE,
     PPU_STATE_DISABLED, PPU_STATE_MASK, PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2, smi_cmd,
@@ -61,10 +61,12 @@ pub enum Addressing {
 impl Addressing {
     /// Linux's selection order (docs/mv88e6xxx.md#addressing): a dual-chip family is dual-chip at
     /// `sw_addr` (0 or 16); otherwise `sw_addr` 0 is direct; otherwise indirect, with the
-    /// remap for the 6393 family. `None` for any other `sw_addr` (> 31, or a dual-chip
-    /// `sw_addr` other than 0 / 16).
-    pub fn select(family: Family, sw_addr: u8) -> Option<Self> {
-        let addr = PhyAddr::new(sw_addr)?;
+    /// remap for the 6393 family.
+    ///
+    /// Errors: [`ConfigError::SwitchAddress`] for any other `sw_addr` (above 31, or a
+    /// dual-chip `sw_addr` other than 0 / 16).
+    pub fn select(family: Family, sw_addr: u8) -> Result<Self, ConfigError> {
+        let addr = PhyAddr::new(sw_addr).ok_or(ConfigError::SwitchAddress { sw_addr })?;
         let a = match family.address_map().mode {
             SmiMode::DualChip => Addressing::DualChip { sw_addr: addr },
             SmiMode::MultiChip if sw_addr == 0 => Addressing::Direct,
@@ -73,24 +75,31 @@ impl Addressing {
                 remap_6393x: family.has_6393x_remap(),
             },
         };
-        a.check::<()>(family).ok()?;
-        Some(a)
+        a.check(family)?;
+        Ok(a)
     }
 
-    fn check<E>(self, family: Family) -> Result<(), Error<E>> {
+    /// Whether this addressing can reach a switch of `family` (the causes are listed at
+    /// [`Smi::new`]).
+    fn check(self, family: Family) -> Result<(), ConfigError> {
         let dual = family.address_map().mode == SmiMode::DualChip;
-        let ok = match self {
-            Addressing::Direct => !dual,
+        match self {
+            Addressing::Direct | Addressing::Indirect { .. } if dual => {
+                Err(ConfigError::AddressingMode { family })
+            }
+            Addressing::DualChip { .. } if !dual => Err(ConfigError::AddressingMode { family }),
+            Addressing::Indirect { sw_addr, .. } if sw_addr.get() == 0 => {
+                Err(ConfigError::SwitchAddress { sw_addr: 0 })
+            }
             Addressing::Indirect {
-                sw_addr,
-                remap_6393x,
-            } => !dual && sw_addr.get() != 0 && (!remap_6393x || family.has_6393x_remap()),
-            Addressing::DualChip { sw_addr } => dual && matches!(sw_addr.get(), 0 | 16),
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::InvalidConfig)
+                remap_6393x: true, ..
+            } if !family.has_6393x_remap() => Err(ConfigError::Remap6393x { family }),
+            Addressing::DualChip { sw_addr } if !matches!(sw_addr.get(), 0 | 16) => {
+                Err(ConfigError::SwitchAddress {
+                    sw_addr: sw_addr.get(),
+                })
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -219,7 +228,7 @@ const READY_PHY: u8 = 1 << 4;
 /// # Ports and PHYs
 /// Port numbers are checked against the chip's table entry ([`Chip::info`]): a port the
 /// chip does not have (whose device address would be another block's, up to Global1 or
-/// Global2) or does not route is [`Error::InvalidPort`], before any frame. PHY addresses
+/// Global2) or does not route is [`ConfigError::Port`], before any frame. PHY addresses
 /// are checked against the chip's PHY bus (`phy_base .. phy_base + num_ports`), and PHYs
 /// are reached the way the chip needs ([`PhyAccess`]).
 ///
@@ -259,10 +268,11 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// identify it instead). In indirect mode this waits (bounded) for SMI_CMD BUSY to be
     /// clear, once; the other modes touch no register.
     ///
-    /// Errors: [`Error::InvalidConfig`] if `addressing` does not fit the chip's family
-    /// (indirect with `sw_addr` 0 or with the remap on a family without it, dual-chip at
-    /// other than 0 / 16 or for a multi-chip family, direct for the dual-chip family); the
-    /// wait's [`Error::Timeout`] / [`Error::Mdio`].
+    /// Errors: [`Error::Config`] if `addressing` does not fit the chip's family:
+    /// [`ConfigError::AddressingMode`] (direct or indirect for the dual-chip family,
+    /// dual-chip for a multi-chip one), [`ConfigError::SwitchAddress`] (indirect at 0,
+    /// dual-chip other than 0 / 16), [`ConfigError::Remap6393x`] (the remap on a family
+    /// without it); the wait's [`Error::Timeout`] / [`Error::Mdio`].
     pub fn new(
         bus: M,
         clock: C,
@@ -305,24 +315,25 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// as the hint.
     ///
     /// Errors: as [`new`](Self::new) and [`identify`](Self::identify);
-    /// [`Error::InvalidConfig`] when the chip's family cannot be reached the way the hint's
-    /// is (dual-chip vs multi-chip).
+    /// [`ConfigError::SwitchAddress`] for a `sw_addr` [`Addressing::select`] refuses;
+    /// [`ConfigError::HintMismatch`] when the chip's family cannot be reached the way the
+    /// hint's is (dual-chip vs multi-chip).
     pub fn probe(
         bus: M,
         clock: C,
         sw_addr: u8,
         hint: Family,
         config: Config,
-    ) -> Result<(Self, Identity), Error<M::Error>> {
-        let addressing = Addressing::select(hint, sw_addr).ok_or(Error::InvalidConfig)?;
+    ) -> Result<(Self, ChipId), Error<M::Error>> {
+        let addressing = Addressing::select(hint, sw_addr)?;
         let mut smi = Self::attach(bus, clock, addressing, hint, None, config)?;
         let id = smi.identify()?;
         let family = id.chip.family();
         if family != hint {
             if family.address_map().mode != hint.address_map().mode {
-                return Err(Error::InvalidConfig);
+                return Err(ConfigError::HintMismatch { chip: id.chip }.into());
             }
-            let addressing = Addressing::select(family, sw_addr).ok_or(Error::InvalidConfig)?;
+            let addressing = Addressing::select(family, sw_addr)?;
             smi.addressing = addressing;
             smi.family = family;
             smi.map = family.address_map();
@@ -335,7 +346,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ///
     /// Errors: [`Error::UnknownSwitchId`] for a product number outside the table; access
     /// errors as [`read`](Self::read).
-    pub fn identify(&mut self) -> Result<Identity, Error<M::Error>> {
+    pub fn identify(&mut self) -> Result<ChipId, Error<M::Error>> {
         let raw = self.port_read(0, PORT_SWITCH_ID)?;
         identify(raw).ok_or(Error::UnknownSwitchId { raw })
     }
@@ -413,7 +424,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             Addressing::DualChip { sw_addr } => {
                 let a = sw_addr.get().saturating_add(dev);
                 if dev >= 16 || a > 31 {
-                    return Err(Error::AddressOutOfRange { dev });
+                    return Err(ConfigError::Device { dev }.into());
                 }
                 Ok(Some((PhyAddr::from_bits(a), reg)))
             }
@@ -458,7 +469,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// [`phy_read`](Self::phy_read) does.
     ///
     /// Errors: [`Error::Mdio`], [`Error::Timeout`] (SMI_CMD BUSY stuck, or the PPU not
-    /// stopping), [`Error::AddressOutOfRange`] (dual-chip, `dev` ≥ 16).
+    /// stopping), [`ConfigError::Device`] (dual-chip, `dev` ≥ 16).
     pub fn read(&mut self, dev: PhyAddr, reg: RegAddr) -> Result<u16, Error<M::Error>> {
         let (dev, reg) = (dev.get(), reg.get());
         if self.is_ppu_phy(dev) {
@@ -585,13 +596,13 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         };
         match self.map.port_base.checked_add(port) {
             Some(d) if valid && d < 32 => Ok(d),
-            _ => Err(Error::InvalidPort { port }),
+            _ => Err(ConfigError::Port { port }.into()),
         }
     }
 
     /// Read register `reg` (masked to 5 bits) of port `port` (device `port_base + port`).
     ///
-    /// Errors: [`Error::InvalidPort`] for a port the chip does not have or route (no frame
+    /// Errors: [`ConfigError::Port`] for a port the chip does not have or route (no frame
     /// is sent); as [`read`](Self::read).
     pub fn port_read(&mut self, port: u8, reg: u8) -> Result<u16, Error<M::Error>> {
         let dev = self.port_dev(port)?;
@@ -600,7 +611,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 
     /// Write register `reg` (masked to 5 bits) of port `port`.
     ///
-    /// Errors: [`Error::InvalidPort`] (nothing is written); as [`write`](Self::write).
+    /// Errors: [`ConfigError::Port`] (nothing is written); as [`write`](Self::write).
     pub fn port_write(&mut self, port: u8, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
         let dev = self.port_dev(port)?;
         self.dev_write(dev, reg & 0x1F, value)
@@ -721,14 +732,17 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let a = phy.get();
         match a.checked_sub(self.map.phy_base) {
             Some(n) if n < ports => Ok(a),
-            _ => Err(Error::AddressOutOfRange { dev: a }),
+            _ => Err(ConfigError::Phy { phy: a }.into()),
         }
     }
 
-    fn phy_access(&self) -> Result<PhyAccess, Error<M::Error>> {
-        self.chip
-            .map(|c| c.info().phy_access)
-            .ok_or(Error::InvalidConfig)
+    fn phy_access(&self) -> PhyAccess {
+        match self.chip {
+            Some(chip) => chip.info().phy_access,
+            // `chip` is `None` only inside `probe`, before identification, which reaches
+            // no PHY.
+            None => PhyAccess::Global2,
+        }
     }
 
     /// Clause 22 read of PHY `phy`, the way the chip needs ([`PhyAccess`]):
@@ -742,13 +756,13 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ///   G1_STS shows it neither initializing nor polling (it may still be stopping);
     /// - direct (6165): the PHY register read directly at device `phy`.
     ///
-    /// Errors: [`Error::AddressOutOfRange`] for a PHY address off the chip's PHY bus (no
+    /// Errors: [`ConfigError::Phy`] for a PHY address off the chip's PHY bus (no
     /// frame is sent); [`Error::Timeout`] ([`BusyWait::SmiPhyCmd`],
     /// [`BusyWait::PpuDisabled`], [`BusyWait::PpuPolling`]); [`Error::Mdio`]. After a
     /// failed PPU-gated access the PPU is handed back (best effort) before returning.
     pub fn phy_read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Error<M::Error>> {
         let addr = self.check_phy(phy)?;
-        match self.phy_access()? {
+        match self.phy_access() {
             PhyAccess::Global2 => self.g2_phy_read(addr, reg.get()),
             PhyAccess::Direct => self.dev_read(addr, reg.get()),
             PhyAccess::PpuGated => self.with_ppu_paused(|s| s.dev_read(addr, reg.get())),
@@ -764,7 +778,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         value: u16,
     ) -> Result<(), Error<M::Error>> {
         let addr = self.check_phy(phy)?;
-        match self.phy_access()? {
+        match self.phy_access() {
             PhyAccess::Global2 => self.g2_phy_write(addr, reg.get(), value),
             PhyAccess::Direct => self.dev_write(addr, reg.get(), value),
             PhyAccess::PpuGated => self.with_ppu_paused(|s| s.dev_write(addr, reg.get(), value)),

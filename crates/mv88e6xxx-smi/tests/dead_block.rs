@@ -1,30 +1,22 @@
-//! Dead blocks: an MDIO bus on which nothing answers (every read 0xFFFF, the bus idling
-//! high through its pull-up) or everything reads 0x0000 (a shorted data line). Every public
-//! call returns, with a typed error or the value the bus gave, within a stated number of
-//! MDIO frames counted by the bus model; nothing hangs or panics. A clocksource that never
-//! advances does not hang a wait either: the poll-count backstop ends it.
+//! Dead blocks, on hwtimer-core's dead-block kit as mdio-bus carries it to MDIO: a bus on
+//! which nothing answers (every read 0xFFFF, the bus idling high through its pull-up) or
+//! everything reads 0x0000 (a shorted data line), from the start ([`Dead`]) or from the
+//! middle of a run ([`SimMdio::go_dead`]). Every public call returns, with a typed error or
+//! the value the bus gave, within a stated number of MDIO frames counted by the bus model;
+//! nothing hangs or panics. A clocksource that never advances does not hang a wait either:
+//! the poll-count backstop ends it.
 
-use hwtimer_core::sim::{SimClock, SimCounter};
+use hwtimer_core::sim::{SimClock, SimCounter, dead_values};
 use hwtimer_core::{Clocksource, Continuous};
-use mdio_bus::sim::{MdioDevice, SimMdio};
+use mdio_bus::sim::{Dead, MdioDevice, SimMdio};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::regs::{g1, g2};
-use mv88e6xxx_smi::sim::FRAME_NS;
+use mv88e6xxx_smi::sim::{Attach, ChipModel, FRAME_NS, SwitchModel, SwitchSim};
 use mv88e6xxx_smi::{
-    Addressing, Bound, BusyTimeout, BusyWait, Config, DEFAULT_TIMEOUT_NS, Error, G1Op, Smi,
+    Addressing, Bound, BusyTimeout, BusyWait, Config, ConfigError, DEFAULT_TIMEOUT_NS, Error, G1Op,
+    Smi,
 };
-
-/// A bus on which every read returns the same value and writes vanish.
-#[derive(Debug)]
-struct Dead(u16);
-
-impl MdioDevice for Dead {
-    fn read(&mut self, _now: u64, _phy: PhyAddr, _reg: RegAddr) -> u16 {
-        self.0
-    }
-    fn write(&mut self, _now: u64, _phy: PhyAddr, _reg: RegAddr, _value: u16) {}
-}
 
 /// Polls of one bounded wait whose polls are single frames (SMI_CMD BUSY): at most one
 /// per frame until the 50 ms deadline, plus the first and the one after it.
@@ -41,12 +33,47 @@ const DEAD_CALL_FRAMES: u64 = WAIT_FRAMES + 4; // 1 960
 /// Indirect: attaching is one SMI_CMD wait.
 const INDIRECT_ATTACH_FRAMES: u64 = WAIT_FRAMES; // 1 956
 
-type DeadSmi<'a> = Smi<&'a mut SimMdio<Dead>, &'a SimCounter>;
+type DeadSmi<'a, D> = Smi<&'a mut SimMdio<D>, &'a SimCounter>;
+
+/// One chip per addressing mode and PHY access kind.
+const CHIPS: [(Chip, Addressing); 8] = [
+    (Chip::Mv6352, Addressing::Direct),
+    (Chip::Mv6185, Addressing::Direct),
+    (Chip::Mv6165, Addressing::Direct),
+    (Chip::Mv6390, Addressing::Direct),
+    (
+        Chip::Mv6250,
+        Addressing::DualChip {
+            sw_addr: PhyAddr::from_bits(16),
+        },
+    ),
+    (
+        Chip::Mv6352,
+        Addressing::Indirect {
+            sw_addr: PhyAddr::from_bits(2),
+            remap_6393x: false,
+        },
+    ),
+    (
+        Chip::Mv6085,
+        Addressing::Indirect {
+            sw_addr: PhyAddr::from_bits(2),
+            remap_6393x: false,
+        },
+    ),
+    (
+        Chip::Mv6393X,
+        Addressing::Indirect {
+            sw_addr: PhyAddr::from_bits(2),
+            remap_6393x: true,
+        },
+    ),
+];
 
 /// A call's outcome: the value read (`Some`), a completed write (`None`), or its error.
 type Outcome = Result<Option<u16>, Error<core::convert::Infallible>>;
 
-fn bus(value: u16) -> (SimClock, SimCounter, SimMdio<Dead>) {
+fn bus(value: u16) -> (SimClock, SimCounter, SimMdio<Dead<u16>>) {
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(100);
     let bus = SimMdio::new(&clock, 2_500_000, Dead(value));
@@ -61,14 +88,15 @@ fn ra(a: u8) -> RegAddr {
 }
 
 /// Every public call of an attached driver, by name, with its outcome.
-fn every_call(smi: &mut DeadSmi<'_>) -> Vec<(&'static str, Outcome, u64)> {
+fn every_call<D: MdioDevice>(smi: &mut DeadSmi<'_, D>) -> Vec<(&'static str, Outcome, u64)> {
     let mut out = Vec::new();
-    let mut run =
-        |name: &'static str, smi: &mut DeadSmi<'_>, f: &dyn Fn(&mut DeadSmi<'_>) -> Outcome| {
-            let f0 = smi.frames();
-            let r = f(smi);
-            out.push((name, r, smi.frames() - f0));
-        };
+    let mut run = |name: &'static str,
+                   smi: &mut DeadSmi<'_, D>,
+                   f: &dyn Fn(&mut DeadSmi<'_, D>) -> Outcome| {
+        let f0 = smi.frames();
+        let r = f(smi);
+        out.push((name, r, smi.frames() - f0));
+    };
     run("identify", smi, &|s| s.identify().map(|i| i.raw).map(Some));
     run("read", smi, &|s| s.read(pa(0x12), ra(1)).map(Some));
     run("write", smi, &|s| {
@@ -120,7 +148,9 @@ fn is_typed_error_or_bus_value(r: &Outcome, value: u16) -> bool {
         Ok(None) => true, // a write: nothing on a bus can refuse it
         Err(Error::Timeout(t)) => t.polls >= 2 && t.bound == Bound::Deadline,
         Err(Error::UnknownSwitchId { raw }) => *raw == value,
-        Err(Error::InvalidPort { .. } | Error::AddressOutOfRange { .. }) => true,
+        Err(Error::Config(
+            ConfigError::Port { .. } | ConfigError::Phy { .. } | ConfigError::Device { .. },
+        )) => true,
         Err(e) => panic!("unexpected error on a dead bus: {e:?}"),
     }
 }
@@ -128,7 +158,7 @@ fn is_typed_error_or_bus_value(r: &Outcome, value: u16) -> bool {
 #[test]
 fn probe_on_a_dead_bus_is_a_typed_error_within_its_frame_bound() {
     // (sw_addr, hint, value) -> the error and the frames it may take.
-    for value in [0xFFFF_u16, 0x0000] {
+    for (value, _) in dead_values::<u16>() {
         for (sw_addr, hint) in [
             (0u8, Family::Mv6085),
             (0, Family::Mv6390),
@@ -176,42 +206,8 @@ fn probe_on_a_dead_bus_is_a_typed_error_within_its_frame_bound() {
 
 #[test]
 fn every_call_on_a_dead_bus_returns_within_its_frame_bound() {
-    let chips = [
-        // One chip per addressing mode and PHY access kind.
-        (Chip::Mv6352, Addressing::Direct),
-        (Chip::Mv6185, Addressing::Direct),
-        (Chip::Mv6165, Addressing::Direct),
-        (Chip::Mv6390, Addressing::Direct),
-        (
-            Chip::Mv6250,
-            Addressing::DualChip {
-                sw_addr: PhyAddr::from_bits(16),
-            },
-        ),
-        (
-            Chip::Mv6352,
-            Addressing::Indirect {
-                sw_addr: PhyAddr::from_bits(2),
-                remap_6393x: false,
-            },
-        ),
-        (
-            Chip::Mv6085,
-            Addressing::Indirect {
-                sw_addr: PhyAddr::from_bits(2),
-                remap_6393x: false,
-            },
-        ),
-        (
-            Chip::Mv6393X,
-            Addressing::Indirect {
-                sw_addr: PhyAddr::from_bits(2),
-                remap_6393x: true,
-            },
-        ),
-    ];
-    for value in [0xFFFF_u16, 0x0000] {
-        for (chip, addressing) in chips {
+    for (value, _) in dead_values::<u16>() {
+        for (chip, addressing) in CHIPS {
             let (_clock, counter, mut mdio) = bus(value);
             let indirect = matches!(addressing, Addressing::Indirect { .. });
             if indirect && value == 0xFFFF {
@@ -246,7 +242,11 @@ fn every_call_on_a_dead_bus_returns_within_its_frame_bound() {
                 );
                 if matches!(
                     r,
-                    Err(Error::InvalidPort { .. } | Error::AddressOutOfRange { .. })
+                    Err(Error::Config(
+                        ConfigError::Port { .. }
+                            | ConfigError::Phy { .. }
+                            | ConfigError::Device { .. }
+                    ))
                 ) {
                     assert_eq!(frames, 0, "{name}: refused before any frame");
                 }
@@ -322,4 +322,97 @@ fn a_stopped_clock_cannot_hang_a_wait_on_a_dead_bus() {
         })
     ));
     assert_eq!(mdio.frames(), 100);
+}
+
+/// The model attach matching one of [`CHIPS`]' addressings.
+fn attach_of(addressing: Addressing) -> Attach {
+    match addressing {
+        Addressing::Direct => Attach::Direct,
+        Addressing::Indirect { sw_addr, .. } => Attach::Indirect(sw_addr.get()),
+        Addressing::DualChip { sw_addr } => Attach::DualChip(sw_addr.get()),
+    }
+}
+
+/// The bound of a call during which the bus dies: as [`DEAD_CALL_FRAMES`], plus one more
+/// wait. A PPU-gated PHY access that finds the PPU enabled before the bus dies times out
+/// stopping it and then, handing the bus back to the PPU whatever happened (a PPU left
+/// stopped would stop watching the links), times out again waiting for it to poll: on an
+/// all-zero bus neither state ever shows. Observed: 3 897 (6185, direct, all zeros).
+const DYING_CALL_FRAMES: u64 = 2 * WAIT_FRAMES + 4; // 3 916
+
+/// The first calls of a driver: a Global1 operation and a port read, after which the
+/// driver has seen SMI_CMD and ATU_OP clear and polls neither first.
+fn first_calls<D: MdioDevice>(smi: &mut DeadSmi<'_, D>) -> Vec<(&'static str, Outcome, u64)> {
+    let mut out = Vec::new();
+    let f0 = smi.frames();
+    let r = smi.g1_op(G1Op::Atu, 0x1000).map(Some);
+    out.push(("g1_op(ATU)", r, smi.frames() - f0));
+    let f0 = smi.frames();
+    let r = smi.port_read(1, 0).map(Some);
+    out.push(("port_read", r, smi.frames() - f0));
+    let f0 = smi.frames();
+    let r = smi
+        .phy_read(PhyAddr::from_bits(smi.address_map().phy_base + 1), ra(2))
+        .map(Some);
+    out.push(("phy_read", r, smi.frames() - f0));
+    out
+}
+
+fn live(chip: Chip, addressing: Addressing) -> SwitchSim {
+    SwitchSim::new(SwitchModel::new().with_chip(ChipModel::new(chip, attach_of(addressing))))
+}
+
+#[test]
+fn a_bus_that_dies_mid_run_ends_every_call_within_its_frame_bound() {
+    for (value, name) in dead_values::<u16>() {
+        for (chip, addressing) in CHIPS {
+            // On the live bus: the attach's frames and the first calls'.
+            let (attach, first) = {
+                let mut sim = live(chip, addressing);
+                let mut smi =
+                    Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                let attach = smi.frames();
+                for (call, r, _) in first_calls(&mut smi) {
+                    assert!(r.is_ok(), "{chip:?} {addressing:?} live {call}: {r:?}");
+                }
+                (attach, smi.frames() - attach)
+            };
+            // The bus dies at each frame of the first calls in turn (the driver holds it,
+            // so its death is armed before the attach), then every call runs on it.
+            for after in 0..=first {
+                let mut sim = live(chip, addressing);
+                sim.bus.go_dead_after(attach + after, value);
+                let mut smi =
+                    Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                let mut calls = first_calls(&mut smi);
+                calls.extend(every_call(&mut smi));
+                for (call, r, frames) in calls {
+                    let what = format!("{chip:?} {addressing:?} {name} after {after}: {call}");
+                    assert!(
+                        matches!(
+                            r,
+                            Ok(_)
+                                | Err(Error::Timeout(_) | Error::UnknownSwitchId { .. })
+                                | Err(Error::Config(
+                                    ConfigError::Port { .. }
+                                        | ConfigError::Phy { .. }
+                                        | ConfigError::Device { .. }
+                                ))
+                        ),
+                        "{what}: {r:?}"
+                    );
+                    assert!(frames <= DYING_CALL_FRAMES, "{what}: {frames} frames");
+                    if call == "identify" {
+                        // The bus did die: PORT_SWITCH_ID reads the dead value (or, all
+                        // ones in indirect mode, SMI_CMD stays BUSY).
+                        assert!(
+                            matches!(r, Err(Error::UnknownSwitchId { raw }) if raw == value)
+                                || matches!(r, Err(Error::Timeout(_))),
+                            "{what}: {r:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,8 +1,6 @@
 //! The driver against the behavioural model: every addressing mode, identification, the
 //! bounded waits (success, stuck BUSY, MDIO errors) and internal PHY access.
 
-use core::convert::Infallible;
-
 use hwtimer_core::sim::SimCounter;
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
@@ -10,7 +8,7 @@ use mv88e6xxx_smi::regs::{BUSY, INIT_READY, g1, g2};
 use mv88e6xxx_smi::sim::{
     Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
 };
-use mv88e6xxx_smi::{Addressing, BusyWait, Config, Error, G1Op, Smi};
+use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Smi};
 
 type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
@@ -176,9 +174,12 @@ fn dual_chip_6250_uses_sw_addr_plus_dev_and_its_own_globals() {
     assert_eq!(smi.g1_read(g1::CTL2).unwrap(), 0x0055);
     assert_eq!(
         smi.read(p(16), r(0)),
-        Err(Error::AddressOutOfRange { dev: 16 })
+        Err(Error::Config(ConfigError::Device { dev: 16 }))
     );
-    assert_eq!(smi.port_read(8, 0), Err(Error::InvalidPort { port: 8 }));
+    assert_eq!(
+        smi.port_read(8, 0),
+        Err(Error::Config(ConfigError::Port { port: 8 }))
+    );
     let _ = smi.release();
     let log = sim.bus.log();
     assert_eq!(log[0].phy.get(), 16 + 0x08); // PORT_SWITCH_ID at port_base 0x08
@@ -187,38 +188,30 @@ fn dual_chip_6250_uses_sw_addr_plus_dev_and_its_own_globals() {
 }
 
 #[test]
-fn addressing_validation() {
+fn addressing_selection() {
+    // The refusals, one per cause, are in tests/config_errors.rs.
     assert_eq!(
         Addressing::select(Family::Mv6085, 0),
-        Some(Addressing::Direct)
+        Ok(Addressing::Direct)
     );
-    assert_eq!(Addressing::select(Family::Mv6250, 3), None);
-    assert_eq!(Addressing::select(Family::Mv6085, 32), None);
     assert_eq!(
         Addressing::select(Family::Mv6393, 5),
-        Some(Addressing::Indirect {
+        Ok(Addressing::Indirect {
             sw_addr: p(5),
             remap_6393x: true
         })
     );
-    let _: Option<Error<Infallible>> = None;
-    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6097, Attach::Indirect(2)));
-    let bad = Addressing::Indirect {
-        sw_addr: p(2),
-        remap_6393x: true,
-    };
-    assert!(matches!(
-        Smi::new(&mut sim.bus, &sim.counter, bad, Chip::Mv6097, Config::new()),
-        Err(Error::InvalidConfig)
-    ));
-    let bad = Addressing::Indirect {
-        sw_addr: p(0),
-        remap_6393x: false,
-    };
-    assert!(matches!(
-        Smi::new(&mut sim.bus, &sim.counter, bad, Chip::Mv6097, Config::new()),
-        Err(Error::InvalidConfig)
-    ));
+    assert_eq!(
+        Addressing::select(Family::Mv6085, 5),
+        Ok(Addressing::Indirect {
+            sw_addr: p(5),
+            remap_6393x: false
+        })
+    );
+    assert_eq!(
+        Addressing::select(Family::Mv6250, 16),
+        Ok(Addressing::DualChip { sw_addr: p(16) })
+    );
 }
 
 #[test]
@@ -432,12 +425,12 @@ fn ports_that_would_alias_a_global_block_are_refused_before_any_frame() {
         for &port in bad {
             assert_eq!(
                 smi.port_write(port, 0x04, 0xDEAD),
-                Err(Error::InvalidPort { port }),
+                Err(Error::Config(ConfigError::Port { port })),
                 "{chip:?} port {port}"
             );
             assert_eq!(
                 smi.port_read(port, 0x04),
-                Err(Error::InvalidPort { port }),
+                Err(Error::Config(ConfigError::Port { port })),
                 "{chip:?} port {port}"
             );
         }
@@ -587,7 +580,7 @@ fn internal_phys_are_reached_per_chip_and_the_ppu_is_never_collided_with() {
             if let Some(off) = PhyAddr::new(beyond) {
                 assert_eq!(
                     smi.phy_read(off, r(2)),
-                    Err(Error::AddressOutOfRange { dev: beyond }),
+                    Err(Error::Config(ConfigError::Phy { phy: beyond })),
                     "{what}"
                 );
                 assert_eq!(smi.frames(), f0, "{what}");

@@ -5,11 +5,11 @@
 //! per frame at 2.5 MHz, the seed's busy pattern (half the commands clear by the first
 //! poll, the rest by the second), 100 ns per clocksource read in the poll loop.
 
-use mv88e6xxx_smi::sim::{
-    BusyDelay, FRAME_NS, PRE_SEED_SLEEP_NS, SEED_AFTER_NS, SEED_BEFORE_NS, SEED_BUSY_PATTERN_NS,
-    SEED_PORTS, SIM_COUNTER_READ_NS, SIM_MDC_HZ, Strategy, implied_accesses, measure_access,
-    seed_workload,
+use mv88e6xxx_smi::sim::seed::{
+    PRE_SEED_SLEEP_NS, SEED_AFTER_NS, SEED_BEFORE_NS, SEED_BUSY_PATTERN_NS, SEED_PORTS, Strategy,
+    implied_accesses, measure_access, seed_workload,
 };
+use mv88e6xxx_smi::sim::{BusyDelay, FRAME_NS, SIM_COUNTER_READ_NS, SIM_MDC_HZ};
 
 const F: u64 = FRAME_NS;
 const R: u64 = SIM_COUNTER_READ_NS;

@@ -1,0 +1,480 @@
+//! One switch chip's behaviour on the bus ([`ChipModel`]); see the [module docs](super).
+
+use mdio_bus::sim::MdioDevice;
+use mdio_bus::{PhyAddr, RegAddr};
+
+use super::{Attach, BusyBit, BusyDelay};
+use crate::chip::{AddressMap, Chip, PhyAccess};
+use crate::regs::{
+    self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK,
+    PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2,
+};
+
+/// G1_STS PPU state "initializing" (the value between enabling and polling).
+const PPU_STATE_INITIALIZING: u16 = 0x4000;
+
+/// The PHY polling unit of a [`PhyAccess::PpuGated`] chip.
+#[derive(Debug, Clone)]
+struct Ppu {
+    /// PPU_ENABLE as last written.
+    enabled: bool,
+    /// The state reported before `settle_at` (the previous one) and from then on.
+    settle_at: u64,
+}
+
+impl Ppu {
+    fn state(&self, now: u64) -> u16 {
+        match (self.enabled, now >= self.settle_at) {
+            (true, true) => PPU_STATE_POLLING,
+            (true, false) => PPU_STATE_INITIALIZING,
+            (false, true) => PPU_STATE_DISABLED,
+            (false, false) => PPU_STATE_POLLING,
+        }
+    }
+}
+
+/// One switch chip's behaviour; see the [module docs](super).
+pub struct ChipModel {
+    chip: Chip,
+    revision: u8,
+    attach: Attach,
+    map: AddressMap,
+    phy_access: PhyAccess,
+    remap: bool,
+    ports: Vec<[u16; 32]>,
+    g1: [u16; 32],
+    g2: [u16; 32],
+    phys: Vec<Box<dyn MdioDevice>>,
+    smi_cmd: u16,
+    smi_data: u16,
+    smi: BusyBit,
+    smi_delay: BusyDelay,
+    g1_ops: [BusyBit; 3],
+    g1_delay: BusyDelay,
+    phy: BusyBit,
+    phy_delay: BusyDelay,
+    init_ready_at_ns: Option<u64>,
+    ppu: Option<Ppu>,
+    ppu_delay: BusyDelay,
+    ppu_collisions: u64,
+    dropped: u64,
+    smi_commands: u64,
+}
+
+impl core::fmt::Debug for ChipModel {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ChipModel")
+            .field("chip", &self.chip)
+            .field("attach", &self.attach)
+            .field("dropped", &self.dropped)
+            .finish_non_exhaustive()
+    }
+}
+
+const G1_OP_REGS: [u8; 3] = [g1::ATU_OP, g1::VTU_OP, g1::STATS_OP];
+
+impl ChipModel {
+    /// A `chip` (revision 0) wired as `attach`. Defaults: every busy bit clears 20 µs
+    /// after its operation starts (before a poll one 25.6 µs frame later), INIT_READY set
+    /// from t = 0, no internal PHYs; on a [`PhyAccess::PpuGated`] chip the PPU is enabled
+    /// and polling, and changes state 20 µs after PPU_ENABLE changes.
+    pub fn new(chip: Chip, attach: Attach) -> Self {
+        let map = chip.family().address_map();
+        let info = chip.info();
+        let nports = usize::from(info.num_ports);
+        let mut g1 = [0u16; 32];
+        let ppu = (info.phy_access == PhyAccess::PpuGated).then(|| {
+            g1[usize::from(g1::CTL1)] = PPU_ENABLE;
+            Ppu {
+                enabled: true,
+                settle_at: 0,
+            }
+        });
+        let mut ports = vec![[0u16; 32]; nports];
+        for p in &mut ports {
+            p[usize::from(PORT_SWITCH_ID)] = chip.product_num();
+        }
+        Self {
+            chip,
+            revision: 0,
+            attach,
+            map,
+            phy_access: info.phy_access,
+            remap: chip.family().has_6393x_remap() && matches!(attach, Attach::Indirect(_)),
+            ports,
+            g1,
+            g2: [0; 32],
+            phys: Vec::new(),
+            smi_cmd: 0,
+            smi_data: 0,
+            smi: BusyBit::default(),
+            smi_delay: BusyDelay::fixed(20_000),
+            g1_ops: Default::default(),
+            g1_delay: BusyDelay::fixed(20_000),
+            phy: BusyBit::default(),
+            phy_delay: BusyDelay::fixed(20_000),
+            init_ready_at_ns: Some(0),
+            ppu,
+            ppu_delay: BusyDelay::fixed(20_000),
+            ppu_collisions: 0,
+            dropped: 0,
+            smi_commands: 0,
+        }
+    }
+
+    /// [`PhyAccess::PpuGated`] chips: whether the PPU runs at t = 0 (default `true`:
+    /// G1_CTL1 PPU_ENABLE set, state polling); `false`: disabled at reset. No effect on
+    /// other chips.
+    pub fn with_ppu_enabled(mut self, enabled: bool) -> Self {
+        if let Some(ppu) = &mut self.ppu {
+            ppu.enabled = enabled;
+            ppu.settle_at = 0;
+            let ctl1 = &mut self.g1[usize::from(g1::CTL1)];
+            *ctl1 = if enabled {
+                *ctl1 | PPU_ENABLE
+            } else {
+                *ctl1 & !PPU_ENABLE
+            };
+        }
+        self
+    }
+
+    /// How long a PPU state change takes after PPU_ENABLE changes (stuck: never).
+    pub fn with_ppu_busy(mut self, d: BusyDelay) -> Self {
+        self.ppu_delay = d;
+        self
+    }
+
+    /// Host PHY accesses that collided with the running PPU (reads answered 0xFFFF,
+    /// writes lost).
+    pub fn ppu_collisions(&self) -> u64 {
+        self.ppu_collisions
+    }
+
+    /// The PPU state G1_STS reports at `now_ns` (`None` on chips without a PPU to stop).
+    pub fn ppu_state(&self, now_ns: u64) -> Option<u16> {
+        self.ppu.as_ref().map(|p| p.state(now_ns))
+    }
+
+    /// Whether device `dev` is a PHY's register set (chips that reach PHYs as devices).
+    fn is_phy_dev(&self, dev: u8) -> bool {
+        self.phy_access != PhyAccess::Global2
+            && dev
+                .checked_sub(self.map.phy_base)
+                .is_some_and(|n| usize::from(n) < self.ports.len())
+            && dev != self.map.global1
+            && dev != self.map.global2
+    }
+
+    /// Whether the PPU owns the PHY bus at `now` (a host access collides).
+    fn ppu_owns_phys(&self, now: u64) -> bool {
+        self.ppu
+            .as_ref()
+            .is_some_and(|p| p.state(now) != PPU_STATE_DISABLED)
+    }
+
+    /// Silicon revision reported in PORT_SWITCH_ID.
+    pub fn with_revision(mut self, rev: u8) -> Self {
+        self.revision = rev & 0xF;
+        let id = self.chip.product_num() | u16::from(self.revision);
+        for p in &mut self.ports {
+            p[usize::from(PORT_SWITCH_ID)] = id;
+        }
+        self
+    }
+
+    /// BUSY timing of SMI_CMD.
+    pub fn with_smi_busy(mut self, d: BusyDelay) -> Self {
+        self.smi_delay = d;
+        self
+    }
+
+    /// BUSY timing of the Global1 ATU/VTU/STATS operations.
+    pub fn with_g1_busy(mut self, d: BusyDelay) -> Self {
+        self.g1_delay = d;
+        self
+    }
+
+    /// BUSY timing of Global2 SMI_PHY_CMD.
+    pub fn with_phy_busy(mut self, d: BusyDelay) -> Self {
+        self.phy_delay = d;
+        self
+    }
+
+    /// G1_STS INIT_READY sets at `ns` (`None`: never).
+    pub fn with_init_ready_at(mut self, ns: Option<u64>) -> Self {
+        self.init_ready_at_ns = ns;
+        self
+    }
+
+    /// Put an internal PHY on the Global2 SMI_PHY bus (and, in direct mode, at its own
+    /// address when no port or global uses it).
+    pub fn with_phy(mut self, phy: impl MdioDevice + 'static) -> Self {
+        self.phys.push(Box::new(phy));
+        self
+    }
+
+    /// The chip.
+    pub fn chip(&self) -> Chip {
+        self.chip
+    }
+
+    /// Writes to SMI_CMD/SMI_DATA or G1 operation registers that arrived while BUSY was
+    /// set and were dropped (the documented assumption).
+    pub fn dropped_writes(&self) -> u64 {
+        self.dropped
+    }
+
+    /// SMI_CMD commands accepted (each started a frame inside the switch).
+    pub fn smi_commands(&self) -> u64 {
+        self.smi_commands
+    }
+
+    /// A port register as the model holds it (for tests).
+    pub fn port_reg(&self, port: usize, reg: u8) -> Option<u16> {
+        self.ports.get(port).map(|p| p[usize::from(reg & 0x1F)])
+    }
+
+    /// A Global1 register as the model holds it, without BUSY (for tests).
+    pub fn g1_reg(&self, reg: u8) -> u16 {
+        self.g1[usize::from(reg & 0x1F)]
+    }
+
+    pub(super) fn answers(&self, phy: u8) -> bool {
+        match self.attach {
+            Attach::Direct => true,
+            Attach::Indirect(a) => phy == a,
+            Attach::DualChip(a) => phy >= a && phy - a < 16,
+        }
+    }
+
+    fn settle(&mut self, now: u64) {
+        if let Some(v) = self.smi.settle(now) {
+            self.smi_data = v;
+        }
+        if let Some(v) = self.phy.settle(now) {
+            self.g2[usize::from(g2::SMI_PHY_DATA)] = v;
+        }
+        for b in &mut self.g1_ops {
+            b.settle(now);
+        }
+    }
+
+    fn phy_read(&mut self, now: u64, phy: u8, reg: u8) -> u16 {
+        let (p, r) = (PhyAddr::from_bits(phy), RegAddr::from_bits(reg));
+        let mut v = 0xFFFF;
+        for d in &mut self.phys {
+            v &= d.read(now, p, r);
+        }
+        v
+    }
+
+    fn phy_write(&mut self, now: u64, phy: u8, reg: u8, value: u16) {
+        let (p, r) = (PhyAddr::from_bits(phy), RegAddr::from_bits(reg));
+        for d in &mut self.phys {
+            d.write(now, p, r, value);
+        }
+    }
+
+    /// Register `reg` of device `dev` inside the chip.
+    fn dev_read(&mut self, now: u64, dev: u8, reg: u8) -> u16 {
+        let r = usize::from(reg & 0x1F);
+        if dev == self.map.global1 {
+            let mut v = self.g1[r];
+            if reg == g1::STS && self.init_ready_at_ns.is_some_and(|t| now >= t) {
+                v |= INIT_READY;
+            }
+            if reg == g1::STS
+                && let Some(state) = self.ppu_state(now)
+            {
+                v = (v & !PPU_STATE_MASK) | state;
+            }
+            if let Some(i) = G1_OP_REGS.iter().position(|&x| x == reg)
+                && self.g1_ops[i].busy(now)
+            {
+                v |= BUSY;
+            }
+            return v;
+        }
+        if dev == self.map.global2 {
+            let mut v = self.g2[r];
+            if reg == g2::SMI_PHY_CMD && self.phy.busy(now) {
+                v |= BUSY;
+            }
+            return v;
+        }
+        if let Some(p) = dev.checked_sub(self.map.port_base).map(usize::from)
+            && let Some(port) = self.ports.get(p)
+        {
+            return port[r];
+        }
+        if self.is_phy_dev(dev) {
+            if self.ppu_owns_phys(now) {
+                self.ppu_collisions += 1;
+                return 0xFFFF;
+            }
+            return self.phy_read(now, dev, reg);
+        }
+        if matches!(self.attach, Attach::Direct) {
+            return self.phy_read(now, dev, reg);
+        }
+        0xFFFF
+    }
+
+    fn dev_write(&mut self, now: u64, dev: u8, reg: u8, value: u16) {
+        let r = usize::from(reg & 0x1F);
+        if dev == self.map.global1 {
+            if let Some(i) = G1_OP_REGS.iter().position(|&x| x == reg) {
+                if self.g1_ops[i].busy(now) {
+                    self.dropped += 1;
+                    return;
+                }
+                if value & BUSY != 0 {
+                    self.g1_ops[i].start(now, &mut self.g1_delay);
+                }
+            }
+            if reg == g1::STS {
+                return; // status: read-only
+            }
+            if reg == g1::CTL1
+                && let Some(ppu) = &mut self.ppu
+            {
+                let enable = value & PPU_ENABLE != 0;
+                if enable != ppu.enabled {
+                    ppu.enabled = enable;
+                    ppu.settle_at = match self.ppu_delay.take() {
+                        Some(d) => now.saturating_add(d),
+                        None => u64::MAX,
+                    };
+                }
+            }
+            self.g1[r] = if G1_OP_REGS.contains(&reg) {
+                value & !BUSY
+            } else {
+                value
+            };
+            return;
+        }
+        if dev == self.map.global2 && self.phy_access != PhyAccess::Global2 {
+            // No SMI_PHY unit on this chip: plain registers.
+            self.g2[r] = value;
+            return;
+        }
+        if dev == self.map.global2 {
+            if (reg == g2::SMI_PHY_CMD || reg == g2::SMI_PHY_DATA) && self.phy.busy(now) {
+                self.dropped += 1;
+                return;
+            }
+            if reg == g2::SMI_PHY_CMD {
+                self.g2[r] = value & !BUSY;
+                if value & BUSY != 0 {
+                    let cmd = regs::decode_cmd(value);
+                    let data = usize::from(g2::SMI_PHY_DATA);
+                    self.phy.pending = match (cmd.clause22, cmd.op) {
+                        (true, Some(C22Op::Read)) => Some(self.phy_read(now, cmd.dev, cmd.reg)),
+                        (true, Some(C22Op::Write)) => {
+                            let v = self.g2[data];
+                            self.phy_write(now, cmd.dev, cmd.reg, v);
+                            None
+                        }
+                        _ => None,
+                    };
+                    self.phy.start(now, &mut self.phy_delay);
+                }
+                return;
+            }
+            self.g2[r] = value;
+            return;
+        }
+        if let Some(p) = dev.checked_sub(self.map.port_base).map(usize::from)
+            && let Some(port) = self.ports.get_mut(p)
+        {
+            if reg != PORT_SWITCH_ID {
+                port[r] = value;
+            }
+            return;
+        }
+        if self.is_phy_dev(dev) {
+            if self.ppu_owns_phys(now) {
+                self.ppu_collisions += 1;
+                return;
+            }
+            self.phy_write(now, dev, reg, value);
+            return;
+        }
+        if matches!(self.attach, Attach::Direct) {
+            self.phy_write(now, dev, reg, value);
+        }
+    }
+
+    /// A frame to this chip at bus address `phy`.
+    pub(super) fn frame_read(&mut self, now: u64, phy: u8, reg: u8) -> u16 {
+        self.settle(now);
+        match self.attach {
+            Attach::Direct => self.dev_read(now, phy, reg),
+            Attach::DualChip(a) => self.dev_read(now, phy - a, reg),
+            Attach::Indirect(_) => match reg {
+                SMI_CMD => {
+                    let busy = if self.smi.busy(now) { BUSY } else { 0 };
+                    (self.smi_cmd & !BUSY) | busy
+                }
+                SMI_DATA => self.smi_data,
+                _ => match self.remapped(reg) {
+                    Some((dev, r)) => self.dev_read(now, dev, r),
+                    None => 0xFFFF,
+                },
+            },
+        }
+    }
+
+    pub(super) fn frame_write(&mut self, now: u64, phy: u8, reg: u8, value: u16) {
+        self.settle(now);
+        match self.attach {
+            Attach::Direct => self.dev_write(now, phy, reg, value),
+            Attach::DualChip(a) => self.dev_write(now, phy - a, reg, value),
+            Attach::Indirect(_) => match reg {
+                SMI_CMD | SMI_DATA if self.smi.busy(now) => self.dropped += 1,
+                SMI_DATA => self.smi_data = value,
+                SMI_CMD => {
+                    self.smi_cmd = value;
+                    if value & BUSY == 0 {
+                        return;
+                    }
+                    self.smi_commands += 1;
+                    let cmd = regs::decode_cmd(value);
+                    self.smi.pending = match (cmd.clause22, cmd.op) {
+                        (true, Some(C22Op::Read)) => Some(self.dev_read(now, cmd.dev, cmd.reg)),
+                        (true, Some(C22Op::Write)) => {
+                            let v = self.smi_data;
+                            self.dev_write(now, cmd.dev, cmd.reg, v);
+                            None
+                        }
+                        // Clause 45 and reserved opcodes: not modelled, complete as no-ops.
+                        _ => None,
+                    };
+                    self.smi.start(now, &mut self.smi_delay);
+                }
+                _ => {
+                    if let Some((dev, r)) = self.remapped(reg) {
+                        self.dev_write(now, dev, r, value);
+                    }
+                }
+            },
+        }
+    }
+
+    /// The Global1/Global2 register the 6393X exposes at `sw_addr` register `reg`.
+    fn remapped(&self, reg: u8) -> Option<(u8, u8)> {
+        if !self.remap {
+            return None;
+        }
+        (0..32u8)
+            .find(|&r| regs::remap_6393x_g1(r) == Some(reg))
+            .map(|r| (self.map.global1, r))
+            .or_else(|| {
+                (0..32u8)
+                    .find(|&r| regs::remap_6393x_g2(r) == Some(reg))
+                    .map(|r| (self.map.global2, r))
+            })
+    }
+}
