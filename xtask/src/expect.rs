@@ -107,6 +107,7 @@ impl Pattern {
 }
 
 /// Backtracking matcher; patterns are short, so the exponential worst case never matters.
+// No regex crate: `{n>=N}` compares a number, which a regex cannot, and this is 25 lines.
 fn match_tokens(tokens: &[Token], text: &str) -> bool {
     let Some((first, rest)) = tokens.split_first() else {
         return text.is_empty();

@@ -24,13 +24,15 @@
 //!   quotes anything from 22.55 to 22.65, `187` anything from 186.5 to 187.5. It may not show
 //!   more decimals than the bench prints. Units are not converted: quote the bench's unit.
 //!
-//! Scanned: `README.md`, `crates/*/README.md` and `docs/*.md`. Measured: the `bench:` lines
-//! of every output `cargo xtask bench` saved in `target/bench-data/` (see [`crate::bench`]);
-//! a line that two producers print must agree with the figure in both.
+//! Scanned: `README.md`, `crates/*/README.md`, `docs/*.md` and the crates' own notes,
+//! `crates/*/docs/*.md`. Measured: the `bench:` lines of every output `cargo xtask bench`
+//! saved in `target/bench-data/` (see [`crate::bench`]); a line that two producers print must
+//! agree with the figure in both.
 //!
 //! The check fails, with `file:line`, the name, the documented and the measured value, when a
 //! quoted figure differs, when no saved output has the line it names, or when a marker has
-//! no number before it. With no markers at all it only says so.
+//! no number before it; and, if anything is marked, when nothing is saved yet. With no
+//! markers at all it only says so.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -88,21 +90,21 @@ pub fn main(args: &[String]) -> Result<(), String> {
 }
 
 /// The documents that may quote figures, relative to `root`: `README.md`,
-/// `crates/*/README.md`, `docs/*.md`, sorted.
+/// `crates/*/README.md`, `docs/*.md`, `crates/*/docs/*.md`, sorted.
 pub fn documents(root: &Path) -> Vec<PathBuf> {
-    let mut found = vec![PathBuf::from("README.md")];
-    let children = |dir: &str| -> Vec<PathBuf> {
+    let children = |dir: &Path| -> Vec<PathBuf> {
         let entries = fs::read_dir(root.join(dir)).into_iter().flatten().flatten();
-        entries
-            .map(|e| Path::new(dir).join(e.file_name()))
-            .collect()
+        entries.map(|e| dir.join(e.file_name())).collect()
     };
-    found.extend(children("crates").into_iter().map(|c| c.join("README.md")));
-    found.extend(
-        children("docs")
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "md")),
-    );
+    let markdown = |dir: &Path| {
+        let files = children(dir).into_iter();
+        files.filter(|p| p.extension().is_some_and(|e| e == "md"))
+    };
+    let crates = children(Path::new("crates"));
+    let mut found = vec![PathBuf::from("README.md")];
+    found.extend(crates.iter().map(|c| c.join("README.md")));
+    found.extend(markdown(Path::new("docs")));
+    found.extend(crates.iter().flat_map(|c| markdown(&c.join("docs"))));
     found.retain(|p| root.join(p).is_file());
     found.sort();
     found
@@ -379,9 +381,17 @@ it takes (−3 <!-- bench: a/neg -->) and time64 <!-- bench: a/word -->.
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/figures");
         let documents = documents(&root);
         let shown: Vec<String> = documents.iter().map(|d| d.display().to_string()).collect();
-        assert_eq!(shown, ["README.md", "crates/a/README.md", "docs/README.md"]);
+        assert_eq!(
+            shown,
+            [
+                "README.md",
+                "crates/a/README.md",
+                "crates/a/docs/notes.md",
+                "docs/README.md"
+            ]
+        );
         let (quoted, findings) = check(&root, &documents, &root.join("bench-data")).unwrap();
-        assert_eq!(quoted, 8, "{findings:#?}");
+        assert_eq!(quoted, 9, "{findings:#?}");
         assert_eq!(
             findings,
             [
@@ -389,6 +399,7 @@ it takes (−3 <!-- bench: a/neg -->) and time64 <!-- bench: a/word -->.
                 "README.md:6: a/gone: documented 3, but no saved bench output has this line",
                 "crates/a/README.md:3: a/reads: documented 1.0000, measured 1.000 reads \
                  (the document shows more decimals than the bench prints)",
+                "crates/a/docs/notes.md:1: a/ns: documented 22, measured 22.63 ns",
                 "docs/README.md:3: a/shared: documented 12, measured 13 insns in firmware.b.txt",
                 "docs/README.md:4: a/lost: the marker has no number before it",
             ]

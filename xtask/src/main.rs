@@ -93,10 +93,11 @@ Commands:
                     features, --cfg docsrs), rustdoc warnings denied.
   citations         Check that every cited docs/...md path (and #anchor) exists and that no
                     reference note outside the repository is cited outside docs/.
-  figures           Check every figure that README.md, crates/*/README.md and docs/*.md
-                    quote from a bench, marked `<!-- bench: <crate>/<metric> -->` right
-                    after it, against the output the last `bench` saved in
-                    target/bench-data/, at the precision the document shows.
+  figures           Check every figure that README.md, crates/*/README.md, docs/*.md and
+                    crates/*/docs/*.md quote from a bench, marked
+                    `<!-- bench: <crate>/<metric> -->` right after it, against the output
+                    the last `bench` saved in target/bench-data/, at the precision the
+                    document shows.
   soak [--cases N] [cargo test args]
                     Run `cargo test --workspace --release` with PROPTEST_CASES=N (default
                     10000): the property tests with a long budget. Extra arguments go to

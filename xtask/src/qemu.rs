@@ -48,13 +48,8 @@ struct QemuMetadata {
     target: String,
     command: Vec<String>,
     /// Whole seconds.
-    #[serde(default = "default_timeout")]
-    timeout: u64,
+    timeout: Option<u64>,
     net: Option<Net>,
-}
-
-fn default_timeout() -> u64 {
-    DEFAULT_TIMEOUT_SECS
 }
 
 /// `net = "tcp-echo"`, the only host side of [`crate::net`] so far.
@@ -300,7 +295,7 @@ fn board_from(pkg: &Package) -> Result<Board, String> {
         name: pkg.name.to_string(),
         target: qemu.target,
         command: qemu.command,
-        timeout: Duration::from_secs(qemu.timeout),
+        timeout: Duration::from_secs(qemu.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS)),
         dir: package_dir(pkg),
         bin,
         net: matches!(qemu.net, Some(Net::TcpEcho)),
@@ -479,9 +474,52 @@ fn run_board(board: &Board, shift: Option<&Shift>) -> Result<BoardRun, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Args, Board, Shift, expected_for, parse_args};
+    use super::{Args, Board, Shift, board_from, expected_for, parse_args};
+    use crate::util::{firmware_dir, host_cargo, workspace_packages};
     use std::path::PathBuf;
     use std::time::Duration;
+
+    /// The firmware workspace's real `[package.metadata.qemu]` tables, through
+    /// `cargo metadata` (the host cargo reads them; nothing is built), then broken ones.
+    #[test]
+    fn board_metadata_is_read_and_checked() {
+        let mut cargo = host_cargo();
+        cargo.current_dir(firmware_dir());
+        let packages = workspace_packages(cargo).expect("cargo metadata of examples/firmware");
+        let boards: Vec<Board> = packages
+            .iter()
+            .filter(|p| !p.metadata["qemu"].is_null())
+            .map(|p| board_from(p).unwrap())
+            .collect();
+        let net: Vec<&str> = boards
+            .iter()
+            .filter(|b| b.net)
+            .map(|b| b.name.as_str())
+            .collect();
+        assert_eq!(net, ["npcm750-net"]);
+        let smdkc210 = boards.iter().find(|b| b.name == "smdkc210").unwrap();
+        assert_eq!(smdkc210.target, "armv7a-none-eabi");
+        assert_eq!(smdkc210.timeout, Duration::from_secs(30));
+        assert!(smdkc210.dir.join("expected.txt").is_file());
+
+        let mut pkg = packages
+            .iter()
+            .find(|p| p.name == "smdkc210")
+            .unwrap()
+            .clone();
+        let good = pkg.metadata["qemu"].clone();
+        for (key, value, error) in [
+            ("net", "\"udp\"", "unknown variant `udp`"),
+            ("timeout", "\"long\"", "invalid type"),
+            ("shift", "0", "unknown field `shift`"),
+            ("command", "[\"qemu\"]", "containing `{elf}`"),
+        ] {
+            pkg.metadata["qemu"] = good.clone();
+            pkg.metadata["qemu"][key] = serde_json::from_str(value).unwrap();
+            let got = board_from(&pkg).err().unwrap_or_default();
+            assert!(got.contains(error), "{key} = {value}: {got}");
+        }
+    }
 
     fn board(command: &[&str]) -> Board {
         Board {
