@@ -32,6 +32,7 @@ use core::cell::UnsafeCell;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicBool, Ordering};
 
+use crate::desc::Desc;
 use crate::error::{ConfigError, Error};
 
 /// Gives the 32-bit bus address the DMA must be told for a CPU pointer.
@@ -383,68 +384,167 @@ pub const fn ring_bytes(descriptors: usize, buf_size: usize, cache_line: usize) 
         .saturating_add(line)
 }
 
-/// Where a ring's descriptors and buffers are, carved from its region.
+/// One ring's geometry, the same for TX and RX: where its descriptors and buffers are
+/// (carved from its region), their bus addresses, how to step through them, and the
+/// ranges the cache hook is given (always whole lines: a descriptor by its stride, a
+/// buffer by whole lines up to its stride).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Carved {
+pub(crate) struct RingGeometry {
     /// First descriptor (CPU pointer).
-    pub descs: *mut u8,
+    descs: *mut u8,
     /// First buffer (CPU pointer).
-    pub bufs: *mut u8,
+    bufs: *mut u8,
     /// Bus address of the first descriptor.
-    pub desc_bus: u32,
+    desc_bus: u32,
     /// Bus address of the first buffer.
-    pub buf_bus: u32,
-    /// Bytes from one buffer to the next.
-    pub buf_stride: usize,
+    buf_bus: u32,
+    /// Bytes from one descriptor to the next (whole cache lines).
+    desc_stride: usize,
+    /// Bytes from one buffer to the next (whole cache lines).
+    buf_stride: usize,
+    /// Cache line.
+    line: usize,
+    /// Descriptors (1..=[`MAX_RING`]).
+    len: usize,
 }
 
-/// Carve `n` descriptors and `n` buffers of `buf_size` from `region`, and check that the
-/// whole span has linear 32-bit bus addresses.
-pub(crate) fn carve<A: DmaAddr + ?Sized>(
-    region: &DmaRegion,
-    addr: &A,
-    setup: &DmaSetup,
-    n: usize,
-    buf_size: usize,
-) -> Result<Carved, Error> {
-    if n == 0 || n > MAX_RING {
-        return Err(Error::RingSize);
+impl RingGeometry {
+    /// Carve `n` descriptors and `n` buffers of `buf_size` from `region` for `setup`, and
+    /// check that the whole span has linear 32-bit bus addresses.
+    ///
+    /// Errors: [`Error::RingSize`] for 0 descriptors, more than [`MAX_RING`] or a region
+    /// too small; [`Error::DmaAddress`] when the span has no linear 32-bit bus address.
+    pub(crate) fn carve<A: DmaAddr + ?Sized>(
+        region: &DmaRegion,
+        addr: &A,
+        setup: &DmaSetup,
+        n: usize,
+        buf_size: usize,
+    ) -> Result<Self, Error> {
+        if n == 0 || n > MAX_RING {
+            return Err(Error::RingSize);
+        }
+        let line = setup.cache_line;
+        let start = region.as_ptr() as usize;
+        let aligned = round_up(start, line);
+        let skip = aligned.wrapping_sub(start);
+        let buf_stride = round_up(buf_size, line);
+        let need = n
+            .checked_mul(setup.desc_stride)
+            .and_then(|d| n.checked_mul(buf_stride).and_then(|b| d.checked_add(b)))
+            .and_then(|x| x.checked_add(skip))
+            .ok_or(Error::RingSize)?;
+        if need > region.len() {
+            return Err(Error::RingSize);
+        }
+        let descs = region.as_ptr().wrapping_add(skip);
+        // Both products are below `need`, which did not overflow.
+        let desc_bytes = n.wrapping_mul(setup.desc_stride);
+        let bufs = descs.wrapping_add(desc_bytes);
+        let span = need.wrapping_sub(skip);
+        let first = addr.bus_addr(descs).ok_or(Error::DmaAddress)?;
+        let last = addr
+            .bus_addr(descs.wrapping_add(span.saturating_sub(1)))
+            .ok_or(Error::DmaAddress)?;
+        if u64::from(last) != u64::from(first).wrapping_add((span as u64).saturating_sub(1)) {
+            return Err(Error::DmaAddress);
+        }
+        // Exact: the span from `first` to `last` is linear and fits in 32 bits.
+        let buf_bus = first.wrapping_add(desc_bytes as u32);
+        Ok(Self {
+            descs,
+            bufs,
+            desc_bus: first,
+            buf_bus,
+            desc_stride: setup.desc_stride,
+            buf_stride,
+            line,
+            len: n,
+        })
     }
-    let line = setup.cache_line;
-    let start = region.as_ptr() as usize;
-    let aligned = round_up(start, line);
-    let skip = aligned.wrapping_sub(start);
-    let buf_stride = round_up(buf_size, line);
-    let need = n
-        .checked_mul(setup.desc_stride)
-        .and_then(|d| n.checked_mul(buf_stride).and_then(|b| d.checked_add(b)))
-        .and_then(|x| x.checked_add(skip))
-        .ok_or(Error::RingSize)?;
-    if need > region.len() {
-        return Err(Error::RingSize);
+
+    /// Number of descriptors (at least 1).
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
     }
-    let descs = region.as_ptr().wrapping_add(skip);
-    // Both products are below `need`, which did not overflow.
-    let desc_bytes = n.wrapping_mul(setup.desc_stride);
-    let bufs = descs.wrapping_add(desc_bytes);
-    let span = need.wrapping_sub(skip);
-    let first = addr.bus_addr(descs).ok_or(Error::DmaAddress)?;
-    let last = addr
-        .bus_addr(descs.wrapping_add(span.saturating_sub(1)))
-        .ok_or(Error::DmaAddress)?;
-    if u64::from(last) != u64::from(first).wrapping_add((span as u64).saturating_sub(1)) {
-        return Err(Error::DmaAddress);
+
+    /// Descriptor `i` (`i < len`).
+    #[inline]
+    pub(crate) fn desc(&self, i: usize) -> Desc {
+        Desc::at(self.descs.wrapping_add(i.wrapping_mul(self.desc_stride)))
     }
-    // The cast is exact: `n * desc_stride < span` and the span fits below 2^32 (checked).
-    // Exact: the span from `first` to `last` is linear and fits in 32 bits.
-    let buf_bus = first.wrapping_add(desc_bytes as u32);
-    Ok(Carved {
-        descs,
-        bufs,
-        desc_bus: first,
-        buf_bus,
-        buf_stride,
-    })
+
+    /// Bytes the cache hook is given for one descriptor: its stride, whole lines.
+    #[inline]
+    pub(crate) fn desc_bytes(&self) -> usize {
+        self.desc_stride
+    }
+
+    /// Bus address of descriptor `i` (`i < len`).
+    #[inline]
+    pub(crate) fn desc_bus(&self, i: usize) -> u32 {
+        // Exact: inside the carved span, which fits in 32 bits.
+        self.desc_bus
+            .wrapping_add(i.wrapping_mul(self.desc_stride) as u32)
+    }
+
+    /// Buffer `i` (CPU pointer, `i < len`).
+    #[inline]
+    pub(crate) fn buf_ptr(&self, i: usize) -> *mut u8 {
+        self.bufs.wrapping_add(i.wrapping_mul(self.buf_stride))
+    }
+
+    /// Bus address of buffer `i` (`i < len`).
+    #[inline]
+    pub(crate) fn buf_bus(&self, i: usize) -> u32 {
+        // Exact: inside the carved span, which fits in 32 bits.
+        self.buf_bus
+            .wrapping_add(i.wrapping_mul(self.buf_stride) as u32)
+    }
+
+    /// Bytes the cache hook is given for the first `len` bytes of a buffer: whole lines,
+    /// at most the buffer's stride.
+    #[inline]
+    pub(crate) fn buf_bytes(&self, len: usize) -> usize {
+        round_up(len, self.line).min(self.buf_stride)
+    }
+
+    /// Bytes the cache hook is given for a whole buffer.
+    #[inline]
+    pub(crate) fn buf_stride(&self) -> usize {
+        self.buf_stride
+    }
+
+    /// Whether `i` is the last descriptor (TER / RER).
+    #[inline]
+    pub(crate) fn is_last(&self, i: usize) -> bool {
+        i == self.len.wrapping_sub(1)
+    }
+
+    /// The descriptor after `i` (`i < len`), wrapping: one compare, no division.
+    #[inline]
+    pub(crate) fn next(&self, i: usize) -> usize {
+        if i >= self.len.wrapping_sub(1) {
+            0
+        } else {
+            i.wrapping_add(1)
+        }
+    }
+
+    /// `i % len`. Callers pass `from + k` with `from < len` and `k <= len`, so one
+    /// subtraction wraps it; the division (a library call on a Cortex-A9, which has no
+    /// divide instruction) is only a fallback.
+    #[inline]
+    pub(crate) fn wrap(&self, i: usize) -> usize {
+        if i < self.len {
+            i
+        } else if i.wrapping_sub(self.len) < self.len {
+            i.wrapping_sub(self.len)
+        } else {
+            i.checked_rem(self.len).unwrap_or(0)
+        }
+    }
 }
 
 /// Largest ring this crate builds (indices stay far from overflow in every computation).

@@ -44,8 +44,8 @@ use hwtimer_core::RegisterBus;
 
 use crate::barrier::{dma_rmb, wmb};
 use crate::coalesce::CoalesceConfig;
-use crate::desc::{self, Desc};
-use crate::dma::{CacheOps, DESC_SIZE, DmaAddr, DmaRegion, DmaSetup, carve};
+use crate::desc;
+use crate::dma::{CacheOps, DmaAddr, DmaRegion, DmaSetup, RingGeometry};
 use crate::error::{ConfigError, Error};
 use crate::mac::{DmaEvents, Dwmac};
 
@@ -119,13 +119,8 @@ pub struct RxStats {
 /// An RX ring over a [`DmaRegion`]; see the [module docs](self).
 pub struct RxRing<C: CacheOps = crate::dma::Coherent> {
     setup: DmaSetup,
-    descs: *mut u8,
-    bufs: *mut u8,
-    desc_bus: u32,
-    buf_bus: u32,
-    buf_stride: usize,
+    geo: RingGeometry,
     buf_size: usize,
-    len: usize,
     max_frame: usize,
     coal: CoalesceConfig,
     next: usize,
@@ -142,7 +137,7 @@ unsafe impl<C: CacheOps + Send> Send for RxRing<C> {}
 impl<C: CacheOps> core::fmt::Debug for RxRing<C> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("RxRing")
-            .field("len", &self.len)
+            .field("len", &self.geo.len())
             .field("next", &self.next)
             .field("stats", &self.stats)
             .finish()
@@ -188,16 +183,11 @@ impl<C: CacheOps> RxRing<C> {
         cache: C,
     ) -> Result<Self, Error> {
         check_rx(&cfg, setup)?;
-        let c = carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
+        let geo = RingGeometry::carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
         let mut ring = Self {
             setup: *setup,
-            descs: c.descs,
-            bufs: c.bufs,
-            desc_bus: c.desc_bus,
-            buf_bus: c.buf_bus,
-            buf_stride: c.buf_stride,
+            geo,
             buf_size: cfg.buf_size,
-            len: cfg.descriptors,
             max_frame: cfg.max_frame,
             coal: cfg.coalesce,
             next: 0,
@@ -210,56 +200,29 @@ impl<C: CacheOps> RxRing<C> {
         Ok(ring)
     }
 
-    #[inline]
-    fn desc(&self, i: usize) -> Desc {
-        Desc::at(
-            self.descs
-                .wrapping_add(i.wrapping_mul(self.setup.desc_stride)),
-        )
-    }
-
-    #[inline]
-    fn buf_ptr(&self, i: usize) -> *mut u8 {
-        self.bufs.wrapping_add(i.wrapping_mul(self.buf_stride))
-    }
-
-    #[inline]
-    fn idx(&self, i: usize) -> usize {
-        // `i % len` (`len >= 1`, checked by `carve`). Callers pass `next + k` with
-        // `next < len` and `k <= len`, so one subtraction wraps it; the division (a library
-        // call on a Cortex-A9, which has no divide instruction) is only a fallback.
-        if i < self.len {
-            i
-        } else if i.wrapping_sub(self.len) < self.len {
-            i.wrapping_sub(self.len)
-        } else {
-            i.checked_rem(self.len).unwrap_or(0)
-        }
-    }
-
     /// Give descriptor `i` to the DMA (buffer invalidated first, OWN last).
     #[inline]
     fn give(&mut self, i: usize) {
-        let d = self.desc(i);
-        self.cache.invalidate(self.buf_ptr(i), self.buf_stride);
+        let g = self.geo;
+        let d = g.desc(i);
+        self.cache.invalidate(g.buf_ptr(i), g.buf_stride());
         let dic = self.coal.rx_dic(self.refills);
         self.refills = self.refills.wrapping_add(1);
+        // Exact: `buf_size <= 8191`.
         desc::rx_give(
             self.setup.layout,
             d,
-            // Exact: inside the carved span, which fits in 32 bits.
-            self.buf_bus
-                .wrapping_add((i.wrapping_mul(self.buf_stride)) as u32),
+            g.buf_bus(i),
             self.buf_size as u32,
             dic,
-            i == self.len.wrapping_sub(1),
+            g.is_last(i),
         );
-        self.cache.clean(d.as_ptr(), DESC_SIZE);
+        self.cache.clean(d.as_ptr(), g.desc_bytes());
     }
 
     fn refill_all(&mut self) {
         self.refills = 0;
-        for i in 0..self.len {
+        for i in 0..self.geo.len() {
             self.give(i);
         }
         self.next = 0;
@@ -269,14 +232,10 @@ impl<C: CacheOps> RxRing<C> {
     #[inline]
     fn release(&mut self, count: usize) {
         // One step at a time (`next < len`): no index arithmetic beyond a compare.
-        let mut i = self.idx(self.next);
-        for _ in 0..count.min(self.len) {
+        let mut i = self.geo.wrap(self.next);
+        for _ in 0..count.min(self.geo.len()) {
             self.give(i);
-            i = if i >= self.len.wrapping_sub(1) {
-                0
-            } else {
-                i.wrapping_add(1)
-            };
+            i = self.geo.next(i);
         }
         self.next = i;
         self.demand = true;
@@ -297,29 +256,29 @@ impl<C: CacheOps> RxRing<C> {
         // Validated at construction and by `set_coalesce`, so this cannot fail here.
         let riwt = self
             .coal
-            .validate_rx(self.len, self.setup.csr_hz)
+            .validate_rx(self.geo.len(), self.setup.csr_hz)
             .unwrap_or(0);
         mac.set_riwt(riwt);
         wmb();
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised.
-        unsafe { mac.start_rx_dma(self.desc_bus) };
+        unsafe { mac.start_rx_dma(self.geo.desc_bus(0)) };
     }
 
     /// Bus address of descriptor 0 (what [`start`](Self::start) writes to
     /// DMA_RCV_BASE_ADDR).
     pub fn base(&self) -> u32 {
-        self.desc_bus
+        self.geo.desc_bus(0)
     }
 
     /// Number of descriptors.
     pub fn len(&self) -> usize {
-        self.len
+        self.geo.len()
     }
 
     /// Always `false` (a ring has at least one descriptor).
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.geo.len() == 0
     }
 
     /// Bytes per buffer.
@@ -344,9 +303,9 @@ impl<C: CacheOps> RxRing<C> {
 
     /// The four words of descriptor `i` (for inspection).
     pub fn desc_words(&self, i: usize) -> Option<[u32; 4]> {
-        (i < self.len).then(|| {
-            let d = self.desc(i);
-            self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+        (i < self.geo.len()).then(|| {
+            let d = self.geo.desc(i);
+            self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
             d.words()
         })
     }
@@ -360,7 +319,7 @@ impl<C: CacheOps> RxRing<C> {
         mac: &Dwmac<B>,
         cfg: CoalesceConfig,
     ) -> Result<(), Error> {
-        let riwt = cfg.validate_rx(self.len, self.setup.csr_hz)?;
+        let riwt = cfg.validate_rx(self.geo.len(), self.setup.csr_hz)?;
         self.coal = cfg;
         mac.set_riwt(riwt);
         Ok(())
@@ -368,16 +327,16 @@ impl<C: CacheOps> RxRing<C> {
 
     /// Whether the oldest descriptor holds something (a frame, or part of one).
     pub fn has_data(&self) -> bool {
-        let d = self.desc(self.next);
-        self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+        let d = self.geo.desc(self.next);
+        self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
         !desc::rx_status(d.read(0)).own
     }
 
     /// Look at the descriptors from `next`: a complete frame, something to drop, or
     /// nothing yet. Counts drops.
     fn scan(&mut self) -> Scan {
-        let first = self.desc(self.next);
-        self.cache.invalidate(first.as_ptr(), DESC_SIZE);
+        let first = self.geo.desc(self.next);
+        self.cache.invalidate(first.as_ptr(), self.geo.desc_bytes());
         let s0 = desc::rx_status(first.read(0));
         if s0.own {
             return Scan::Pending;
@@ -392,10 +351,10 @@ impl<C: CacheOps> RxRing<C> {
             // OWN clear, no FS, no LS, next DMA-owned: could still be written; wait.
             return Scan::Pending;
         }
-        for k in 0..self.len {
-            let d = self.desc(self.idx(self.next.wrapping_add(k)));
+        for k in 0..self.geo.len() {
+            let d = self.geo.desc(self.geo.wrap(self.next.wrapping_add(k)));
             if k > 0 {
-                self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+                self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
             }
             let s = desc::rx_status(d.read(0));
             if s.own {
@@ -414,12 +373,14 @@ impl<C: CacheOps> RxRing<C> {
         }
         // The whole ring is one unfinished frame: give it back so the DMA can go on.
         self.stats.partial = self.stats.partial.wrapping_add(1);
-        Scan::Drop { count: self.len }
+        Scan::Drop {
+            count: self.geo.len(),
+        }
     }
 
     fn next_is_dma_owned(&self, k: usize) -> bool {
-        let d = self.desc(self.idx(self.next.wrapping_add(k)));
-        self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+        let d = self.geo.desc(self.geo.wrap(self.next.wrapping_add(k)));
+        self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
         desc::rx_status(d.read(0)).own
     }
 
@@ -458,7 +419,7 @@ impl<C: CacheOps> RxRing<C> {
         mac: &Dwmac<B>,
     ) -> Result<RxFrame<'_, C>, Error> {
         let mut seen: usize = 0;
-        while seen < self.len {
+        while seen < self.geo.len() {
             match self.scan() {
                 Scan::Pending => break,
                 Scan::Drop { count } => {
@@ -508,15 +469,11 @@ impl<C: CacheOps> RxRing<C> {
     /// CPU-owned but holds no frame start we could ever complete (garbage, or the tail of a
     /// frame whose start was dropped), neither side would move: give it back in place.
     fn unstick<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
-        // Exact: inside the carved span, which fits in 32 bits.
-        let next_bus = self
-            .desc_bus
-            .wrapping_add(self.next.wrapping_mul(self.setup.desc_stride) as u32);
-        if mac.cur_rx_desc() != next_bus {
+        if mac.cur_rx_desc() != self.geo.desc_bus(self.next) {
             return;
         }
-        let d = self.desc(self.next);
-        self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+        let d = self.geo.desc(self.next);
+        self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
         let s = desc::rx_status(d.read(0));
         if !s.own && !s.first {
             // Give it back in place: the DMA writes the next frame into this very
@@ -582,11 +539,11 @@ impl<C: CacheOps> RxFrame<'_, C> {
     #[inline]
     fn part(&self, k: usize) -> (*const u8, usize) {
         let r = &*self.ring;
-        let i = r.idx(r.next.wrapping_add(k));
+        let i = r.geo.wrap(r.next.wrapping_add(k));
         let start = k.saturating_mul(r.buf_size);
         let n = self.len.saturating_sub(start).min(r.buf_size);
-        let p = r.buf_ptr(i).cast_const();
-        r.cache.invalidate(p, r.buf_stride);
+        let p = r.geo.buf_ptr(i).cast_const();
+        r.cache.invalidate(p, r.geo.buf_stride());
         (p, n)
     }
 

@@ -38,8 +38,8 @@ use hwtimer_core::{ClockEvent, HrTimers, Monotonic, RegisterBus, Restart, TimerI
 
 use crate::barrier::wmb;
 use crate::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
-use crate::desc::{self, Desc, TxPrep};
-use crate::dma::{CacheOps, DESC_SIZE, DmaAddr, DmaRegion, DmaSetup, carve};
+use crate::desc::{self, TxPrep};
+use crate::dma::{CacheOps, DmaAddr, DmaRegion, DmaSetup, RingGeometry};
 use crate::error::{ConfigError, Error};
 use crate::mac::{DmaEvents, Dwmac};
 
@@ -230,13 +230,8 @@ pub struct TxStats {
 /// [`DmaRegion`]; see the [module docs](self).
 pub struct TxRing<T: CleanupTimer = NoTimer, C: CacheOps = crate::dma::Coherent> {
     setup: DmaSetup,
-    descs: *mut u8,
-    bufs: *mut u8,
-    desc_bus: u32,
-    buf_bus: u32,
-    buf_stride: usize,
+    geo: RingGeometry,
     buf_size: usize,
-    len: usize,
     cur: usize,
     dirty: usize,
     pending: usize,
@@ -257,7 +252,7 @@ unsafe impl<T: CleanupTimer + Send, C: CacheOps + Send> Send for TxRing<T, C> {}
 impl<T: CleanupTimer, C: CacheOps> core::fmt::Debug for TxRing<T, C> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("TxRing")
-            .field("len", &self.len)
+            .field("len", &self.geo.len())
             .field("cur", &self.cur)
             .field("dirty", &self.dirty)
             .field("pending", &self.pending)
@@ -307,16 +302,11 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             return Err(Error::Config(ConfigError::BufSize));
         }
         let period = tx_period(&cfg, &timer)?;
-        let c = carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
+        let geo = RingGeometry::carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
         let ring = Self {
             setup: *setup,
-            descs: c.descs,
-            bufs: c.bufs,
-            desc_bus: c.desc_bus,
-            buf_bus: c.buf_bus,
-            buf_stride: c.buf_stride,
+            geo,
             buf_size: cfg.buf_size,
-            len: cfg.descriptors,
             cur: 0,
             dirty: 0,
             pending: 0,
@@ -331,45 +321,12 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         Ok(ring)
     }
 
-    #[inline]
-    fn desc(&self, i: usize) -> Desc {
-        Desc::at(
-            self.descs
-                .wrapping_add(i.wrapping_mul(self.setup.desc_stride)),
-        )
-    }
-
-    #[inline]
-    fn buf_ptr(&self, i: usize) -> *mut u8 {
-        self.bufs.wrapping_add(i.wrapping_mul(self.buf_stride))
-    }
-
-    #[inline]
-    fn buf_bus(&self, i: usize) -> u32 {
-        // Exact: `i * buf_stride` is inside the carved span, which fits in 32 bits.
-        self.buf_bus
-            .wrapping_add((i.wrapping_mul(self.buf_stride)) as u32)
-    }
-
-    #[inline]
-    fn is_last(&self, i: usize) -> bool {
-        i == self.len.wrapping_sub(1)
-    }
-
-    #[inline]
-    fn next(&self, i: usize) -> usize {
-        if i >= self.len.saturating_sub(1) {
-            0
-        } else {
-            i.wrapping_add(1)
-        }
-    }
-
     fn reset_descriptors(&self) {
-        for i in 0..self.len {
-            let d = self.desc(i);
-            desc::tx_idle(self.setup.layout, d, self.buf_bus(i), self.is_last(i));
-            self.cache.clean(d.as_ptr(), self.setup.desc_stride);
+        let g = &self.geo;
+        for i in 0..g.len() {
+            let d = g.desc(i);
+            desc::tx_idle(self.setup.layout, d, g.buf_bus(i), g.is_last(i));
+            self.cache.clean(d.as_ptr(), g.desc_bytes());
         }
     }
 
@@ -379,22 +336,22 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         wmb();
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised.
-        unsafe { mac.start_tx_dma(self.desc_bus) };
+        unsafe { mac.start_tx_dma(self.geo.desc_bus(0)) };
     }
 
     /// Bus address of descriptor 0 (what [`start`](Self::start) writes to DMA_TX_BASE_ADDR).
     pub fn base(&self) -> u32 {
-        self.desc_bus
+        self.geo.desc_bus(0)
     }
 
     /// Number of descriptors.
     pub fn len(&self) -> usize {
-        self.len
+        self.geo.len()
     }
 
     /// Always `false` (a ring has at least one descriptor).
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.geo.len() == 0
     }
 
     /// Bytes per buffer (the largest frame [`TxToken::commit`] takes).
@@ -409,7 +366,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
     /// Free descriptors (without reclaiming).
     pub fn free(&self) -> usize {
-        self.len.saturating_sub(self.pending)
+        self.geo.len().saturating_sub(self.pending)
     }
 
     /// Counters.
@@ -434,9 +391,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
     /// The four words of descriptor `i` (for inspection).
     pub fn desc_words(&self, i: usize) -> Option<[u32; 4]> {
-        (i < self.len).then(|| {
-            let d = self.desc(i);
-            self.cache.invalidate(d.as_ptr(), self.setup.desc_stride);
+        (i < self.geo.len()).then(|| {
+            let d = self.geo.desc(i);
+            self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
             d.words()
         })
     }
@@ -452,7 +409,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         strategy: TimerStrategy,
     ) -> Result<(), Error> {
         let tc = TxConfig {
-            descriptors: self.len,
+            descriptors: self.geo.len(),
             buf_size: self.buf_size,
             coalesce: cfg,
             strategy,
@@ -485,9 +442,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             self.stats.link_down = self.stats.link_down.wrapping_add(1);
             return Err(Error::LinkDown);
         }
-        if self.pending >= self.len {
+        if self.pending >= self.geo.len() {
             self.reclaim();
-            if self.pending >= self.len {
+            if self.pending >= self.geo.len() {
                 return Err(Error::WouldBlock);
             }
         }
@@ -572,24 +529,25 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             plan.set_ic = true;
             self.coal.ic_forced();
         }
+        let g = self.geo;
         let i = self.cur;
-        let d = self.desc(i);
-        self.cache.clean(self.buf_ptr(i), len);
+        let d = g.desc(i);
+        self.cache.clean(g.buf_ptr(i), g.buf_bytes(len));
         desc::tx_give(
             self.setup.layout,
             d,
             TxPrep {
-                buf: self.buf_bus(i),
+                buf: g.buf_bus(i),
                 // Exact: `len <= buf_size <= 8191`.
                 len: len as u32,
                 ic: plan.set_ic,
-                end_of_ring: self.is_last(i),
+                end_of_ring: g.is_last(i),
             },
         );
-        self.cache.clean(d.as_ptr(), DESC_SIZE);
+        self.cache.clean(d.as_ptr(), g.desc_bytes());
         wmb();
         mac.tx_poll_demand();
-        self.cur = self.next(i);
+        self.cur = g.next(i);
         self.pending = self.pending.saturating_add(1);
         self.stats.sent = self.stats.sent.wrapping_add(1);
         self.stats.bytes = self.stats.bytes.wrapping_add(len as u64);
@@ -601,8 +559,8 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     pub fn reclaim(&mut self) -> usize {
         let mut n: usize = 0;
         while self.pending > 0 {
-            let d = self.desc(self.dirty);
-            self.cache.invalidate(d.as_ptr(), DESC_SIZE);
+            let d = self.geo.desc(self.dirty);
+            self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
             let (owned, error) = desc::tx_status(d.read(0));
             if owned {
                 break;
@@ -610,7 +568,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             crate::barrier::dma_rmb();
             self.stats.errors = self.stats.errors.wrapping_add(u64::from(error));
             self.pending = self.pending.saturating_sub(1);
-            self.dirty = self.next(self.dirty);
+            self.dirty = self.geo.next(self.dirty);
             n = n.wrapping_add(1);
         }
         self.stats.reclaimed = self.stats.reclaimed.wrapping_add(n as u64);
@@ -707,7 +665,7 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> TxToken<'_, B, T,
     /// (destination MAC first, no FCS: the MAC appends it).
     pub fn buffer(&mut self) -> &mut [u8] {
         let r = &*self.ring;
-        let p = r.buf_ptr(r.cur);
+        let p = r.geo.buf_ptr(r.cur);
         // SAFETY: the buffer of descriptor `cur` lies inside the ring's region
         // (`buf_size <= buf_stride` bytes); the descriptor is CPU-owned (it is free:
         // `pending < len`), so the DMA does not access the buffer; the slice borrows the

@@ -341,6 +341,70 @@ fn cache_line_shorter_than_the_real_one_breaks_neighbouring_descriptors() {
     }
 }
 
+/// Cache maintenance that records every range it is given that does not start on a line
+/// or does not cover whole lines (the `CacheOps` contract), and passes it on.
+#[derive(Clone)]
+struct LineCheck {
+    inner: stmmac_coalesce::sim::SimCache,
+    line: usize,
+    bad: std::rc::Rc<std::cell::RefCell<Vec<(&'static str, usize, usize)>>>,
+}
+
+impl LineCheck {
+    fn check(&self, op: &'static str, ptr: *const u8, len: usize) {
+        if (ptr as usize) % self.line != 0 || len % self.line != 0 {
+            self.bad
+                .borrow_mut()
+                .push((op, ptr as usize % self.line, len));
+        }
+    }
+}
+
+impl stmmac_coalesce::CacheOps for LineCheck {
+    fn clean(&self, ptr: *const u8, len: usize) {
+        self.check("clean", ptr, len);
+        self.inner.clean(ptr, len);
+    }
+    fn invalidate(&self, ptr: *const u8, len: usize) {
+        self.check("invalidate", ptr, len);
+        self.inner.invalidate(ptr, len);
+    }
+}
+
+/// Both rings share one geometry: every descriptor and buffer range either ring hands to
+/// the cache hook covers whole lines. (The two rings' copies of the geometry differed: TX
+/// cleaned a descriptor by its stride at set-up but by 16 bytes when sending, RX always by
+/// 16 bytes, and TX cleaned a buffer by the frame's length: with 64-byte lines, parts of
+/// lines.)
+#[test]
+fn cache_ranges_from_both_rings_cover_whole_lines() {
+    let (b, arena) = cached_board(64, 64);
+    let check = LineCheck {
+        inner: arena.cache(),
+        line: 64,
+        bad: Default::default(),
+    };
+    let mut tx = b.tx(tx_cfg(4, no_timer(2)), NoTimer, check.clone());
+    let mut rx = b.rx(rx_cfg(4, 512), check.clone());
+    for len in [60, 100, 1000, 1514, 61] {
+        tx.send(&b.mac, &eth_frame([0xFF; 6], len, 1)).unwrap();
+        tx.reclaim();
+    }
+    let _ = tx.desc_words(1);
+    for len in [60, 700, 1514] {
+        b.inject(&eth_frame(US, len, 2));
+        let mut scratch = [0u8; 1518];
+        rx.receive(&b.mac).unwrap().bytes(&mut scratch).unwrap();
+    }
+    let _ = rx.receive(&b.mac);
+    let _ = rx.desc_words(2);
+    let _ = rx.has_data();
+    tx.recover(&b.mac);
+    rx.recover(&b.mac);
+    assert_eq!(b.sent().len(), 5);
+    assert_eq!(*check.bad.borrow(), [], "(op, offset in the line, length)");
+}
+
 // ---- Soundness at the DMA boundary ------------------------------------------------------
 
 #[test]
