@@ -3,26 +3,15 @@
 //! MDIO master and the rings returns, with a typed error or the value read, within a stated
 //! number of register reads counted by the sim bus; nothing hangs or panics.
 
-use hwtimer_core::sim::{SimBus, SimClock, SimCounter, SimModel};
+use hwtimer_core::sim::{Dead, SimBus, SimClock, SimCounter, dead_values};
 use hwtimer_core::{Clocksource, Continuous};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::mac::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::sim::{SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, DmaEvents, Duplex, Dwmac, Error, FrameFilter, LinkState,
-    NoTimer, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing,
+    CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, Error, FrameFilter, LinkState, NoTimer,
+    RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing,
 };
-
-/// Every register reads `0`, writes vanish.
-struct Dead(u32);
-
-impl SimModel for Dead {
-    type Word = u32;
-    fn read(&mut self, _now_ns: u64, _offset: usize) -> u32 {
-        self.0
-    }
-    fn write(&mut self, _now_ns: u64, _offset: usize, _value: u32) {}
-}
 
 /// One poll of a wait: a register read (100 ns, the `SimBus` default) and a clocksource
 /// read (100 ns, the `SimCounter` default).
@@ -36,7 +25,7 @@ const fn wait_reads(timeout_us: u64) -> u64 {
 const SWR_READS: u64 = wait_reads(SWR_TIMEOUT_US);
 const MDIO_READS: u64 = wait_reads(MDIO_TIMEOUT_US);
 
-fn dead(value: u32) -> (SimClock, SimCounter, SimBus<Dead>) {
+fn dead(value: u32) -> (SimClock, SimCounter, SimBus<Dead<u32>>) {
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 32, 25_000_000);
     let bus = SimBus::new(&clock, Dead(value));
@@ -45,14 +34,10 @@ fn dead(value: u32) -> (SimClock, SimCounter, SimBus<Dead>) {
 
 #[test]
 fn mac_on_a_dead_block_returns_within_its_read_bound() {
-    for value in [0u32, u32::MAX] {
+    for (value, name) in dead_values::<u32>() {
         let (_clock, counter, bus) = dead(value);
         let mac = Dwmac::new(bus.clone());
-        let reads = |f: &dyn Fn()| {
-            let r0 = bus.stats().reads;
-            f();
-            bus.stats().reads - r0
-        };
+        let reads = |f: &dyn Fn()| bus.counted(f).1.reads;
         // Plain reads return what the bus gives, one read each.
         assert_eq!(reads(&|| assert_eq!(mac.version(), value)), 1);
         assert_eq!(reads(&|| assert_eq!(mac.hw_feature(), value)), 1);
@@ -95,30 +80,30 @@ fn mac_on_a_dead_block_returns_within_its_read_bound() {
             1
         );
         // The reset wait: SWR reads set forever on an all-ones block.
-        let r0 = bus.stats().reads;
-        let r = mac.soft_reset(&counter);
-        let n = bus.stats().reads - r0;
+        let (r, stats) = bus.counted(|| mac.soft_reset(&counter));
+        let n = stats.reads;
         if value == 0 {
             assert_eq!((r, n), (Ok(1), 1), "SWR reads clear at once");
         } else {
             assert_eq!(r, Err(Error::Timeout));
             assert!((2..=SWR_READS).contains(&n), "{n} reads");
         }
-        eprintln!("dead-block dwmac {value:#010x} soft_reset: {r:?} in {n} reads");
+        eprintln!("dead-block dwmac ({name}) soft_reset: {r:?} in {n} reads");
         // MDIO: GB reads set forever on an all-ones block.
         assert!(matches!(mac.mdio(&counter, 0), Err(Error::CsrClock)));
         assert!(matches!(mac.mdio(&counter, u32::MAX), Err(Error::CsrClock)));
         let mut mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
         let (phy, reg) = (PhyAddr::from_bits(1), RegAddr::from_bits(2));
         for op in 0..4 {
-            let r0 = bus.stats().reads;
-            let r = if op % 2 == 0 {
-                mdio.read(phy, reg)
-            } else {
-                mdio.write(phy, reg, 0x1234).map(|()| 0)
-            };
-            let n = bus.stats().reads - r0;
-            eprintln!("dead-block dwmac {value:#010x} mdio op {op}: {r:?} in {n} reads");
+            let (r, stats) = bus.counted(|| {
+                if op % 2 == 0 {
+                    mdio.read(phy, reg)
+                } else {
+                    mdio.write(phy, reg, 0x1234).map(|()| 0)
+                }
+            });
+            let n = stats.reads;
+            eprintln!("dead-block dwmac ({name}) mdio op {op}: {r:?} in {n} reads");
             if value == 0 {
                 // GB clear: the first frame checks it once more (unknown state at first).
                 let expected = match op {
@@ -139,7 +124,7 @@ fn mac_on_a_dead_block_returns_within_its_read_bound() {
 
 #[test]
 fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
-    for value in [0u32, u32::MAX] {
+    for (value, _name) in dead_values::<u32>() {
         let (_clock, _counter, bus) = dead(value);
         let mac = Dwmac::new(bus.clone());
         let arena = SimArena::new(0x1000_0000, 64 * 1024);
@@ -177,34 +162,100 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
             Coherent,
         )
         .unwrap();
-        let r0 = bus.stats().reads;
-        tx.start(&mac);
-        rx.start(&mac);
+        let ((), st) = bus.counted(|| {
+            tx.start(&mac);
+            rx.start(&mac);
+        });
         // Stop-if-running, then set the start bit: at most two reads of DMA_CONTROL each.
-        assert!(bus.stats().reads - r0 <= 4);
+        assert!(st.reads <= 4);
         mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
-        let r0 = bus.stats().reads;
         // No DMA ever completes: the ring fills, then refuses; nothing is reclaimed.
-        for _ in 0..4 {
-            tx.send(&mac, &[0xAB; 60]).unwrap();
-        }
-        assert_eq!(tx.send(&mac, &[0xAB; 60]), Err(Error::WouldBlock));
-        assert_eq!(tx.reclaim(), 0);
-        assert_eq!(rx.receive(&mac).map(|f| f.len()), Err(Error::WouldBlock));
-        assert_eq!(bus.stats().reads - r0, 0, "the rings only write to the MAC");
+        let ((), st) = bus.counted(|| {
+            for _ in 0..4 {
+                tx.send(&mac, &[0xAB; 60]).unwrap();
+            }
+            assert_eq!(tx.send(&mac, &[0xAB; 60]), Err(Error::WouldBlock));
+            assert_eq!(tx.reclaim(), 0);
+            assert_eq!(rx.receive(&mac).map(|f| f.len()), Err(Error::WouldBlock));
+        });
+        assert_eq!(st.reads, 0, "the rings only write to the MAC");
         // Servicing a dead block's "events" returns: recovery reads DMA_CONTROL a bounded
         // number of times.
-        let r0 = bus.stats().reads;
-        let ev = mac.take_events();
-        tx.service(&mac, ev);
-        rx.service(&mac, ev);
-        let _ = tx.on_timer(&mac, 0);
-        assert!(
-            bus.stats().reads - r0 <= 16,
-            "{} reads",
-            bus.stats().reads - r0
+        let ((), st) = bus.counted(|| {
+            let ev = mac.take_events();
+            tx.service(&mac, ev);
+            rx.service(&mac, ev);
+            let _ = tx.on_timer(&mac, 0);
+        });
+        assert!(st.reads <= 16, "{} reads", st.reads);
+    }
+}
+
+/// A block that dies while in use (`SimBus::go_dead`): the frames already queued stay
+/// queued, new ones still go out (writes reach the model), and every wait on a register
+/// ends within its bound with a typed error.
+#[test]
+fn a_block_that_dies_mid_run_bounds_every_wait() {
+    use hwtimer_core::sim::SimBus;
+    use stmmac_coalesce::sim::{AnPhy, DwmacModel};
+    for (value, name) in dead_values::<u32>() {
+        let clock = SimClock::new();
+        let counter = SimCounter::new(&clock, 32, 25_000_000);
+        let arena = SimArena::new(0x1000_0000, 256 * 1024);
+        let bus = SimBus::new(
+            &clock,
+            DwmacModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ),
         );
-        let _ = DmaEvents::NONE;
+        let mac = Dwmac::new(bus.clone());
+        mac.soft_reset(&counter).unwrap();
+        let setup = mac
+            .configure_dma(&DmaConfig {
+                csr_hz: SIM_CSR_HZ,
+                ..DmaConfig::default()
+            })
+            .unwrap();
+        let tx_cfg = TxConfig {
+            descriptors: 4,
+            buf_size: 1536,
+            coalesce: CoalesceConfig {
+                tx_frames: 1,
+                tx_usecs: 0,
+                ..CoalesceConfig::SEED
+            },
+            strategy: TimerStrategy::ArmOnce,
+        };
+        let mut tx = TxRing::new(
+            arena.region(16 * 1024).unwrap(),
+            &arena,
+            &setup,
+            tx_cfg,
+            NoTimer,
+            Coherent,
+        )
+        .unwrap();
+        tx.start(&mac);
+        mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+        tx.send(&mac, &[0xAB; 60]).unwrap();
+        bus.go_dead(Some(value));
+        // TX reads no register: it goes on.
+        tx.send(&mac, &[0xCD; 60]).unwrap();
+        assert_eq!(bus.model(|m| m.sent().len()), 2, "{name}");
+        // The waits end with their errors.
+        let (r, st) = bus.counted(|| mac.soft_reset(&counter));
+        if value == 0 {
+            assert_eq!(r, Ok(1), "{name}: SWR reads clear");
+        } else {
+            assert_eq!(r, Err(Error::Timeout), "{name}");
+            assert!((2..=SWR_READS).contains(&st.reads), "{name}: {st:?}");
+        }
+        let mut mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
+        let (r, st) = bus.counted(|| mdio.read(PhyAddr::from_bits(0), RegAddr::from_bits(1)));
+        if value == 0 {
+            assert_eq!(r, Ok(0), "{name}: MII_DATA reads 0");
+        } else {
+            assert_eq!(r, Err(hwtimer_core::Error::Timeout), "{name}");
+            assert!((2..=MDIO_READS).contains(&st.reads), "{name}: {st:?}");
+        }
     }
 }
 
