@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use bench_support::Printer;
 use embedded_hal::delay::DelayNs;
 use hwtimer_core::{ClockEvent, Delay, Error};
-use otto_timer::sim::{
-    OttoModel, OttoSim, SIM_READ_NS, SIM_WRITE_NS, SleepFigures, measure_mmio_costs,
-    seed_continuous_delay, seed_tick_sleep,
+use otto_timer::sim::seed::{
+    SleepFigures, naive_set_next_event_cost, seed_continuous_delay, seed_tick_sleep,
 };
+use otto_timer::sim::{OttoModel, OttoSim, SIM_READ_NS, SIM_WRITE_NS, measure_mmio_costs};
 use otto_timer::{Config, OttoClockEvent, OttoClocksource, Soc};
 
 /// Prints this crate's `bench:` figures and `series:` points.
@@ -161,12 +161,12 @@ fn main() {
         &distribution("tick sleep", &ticked, &tick),
     );
 
-    match measure_mmio_costs(soc) {
-        Ok(c) => {
+    match measure_mmio_costs(soc).and_then(|c| Ok((c, naive_set_next_event_cost(soc)?))) {
+        Ok((c, naive)) => {
             for (name, (r, w)) in [
                 ("clocksource_read", c.clocksource_read),
                 ("set_next_event", c.set_next_event),
-                ("set_next_event_naive", c.set_next_event_naive),
+                ("set_next_event_naive", naive),
                 ("ack_pending", c.ack_pending),
                 ("ack_spurious", c.ack_spurious),
                 ("shutdown", c.shutdown),

@@ -1,8 +1,9 @@
 //! One timer's registers and the register sequences the driver uses on them, each with
 //! its MMIO cost. Crate-private: the public types ([`OttoClocksource`](crate::OttoClocksource),
-//! [`OttoClockEvent`](crate::OttoClockEvent)) own one `Channel` each.
+//! [`OttoClockEvent`](crate::OttoClockEvent)) own one `Channel` each, and a channel leaves
+//! its timer quiet when it is dropped ([`Quiet`]).
 
-use hwtimer_core::{Claim, Error, RegisterBusExt};
+use hwtimer_core::{Claim, ConfigError, Error, RegisterBus, RegisterBusExt};
 
 use crate::regs::{
     CNT, CNT_REG, COUNTER_MASK, CTRL, CTRL_REG, DATA, DATA_REG, INT, INT_REG, MAX_DIVISOR,
@@ -21,11 +22,35 @@ pub(crate) enum Mode {
     Timer,
 }
 
+/// A timer's registers that stop the timer and clear its interrupt when dropped: whoever
+/// owned the timer is gone, so nothing may be left counting towards an interrupt or
+/// pending (2 writes, as [`Channel::quiet`]).
+struct Quiet<R: RegisterBus<Word = u32>>(R);
+
+impl<R: RegisterBus<Word = u32>> Drop for Quiet<R> {
+    fn drop(&mut self) {
+        quiet(&self.0);
+    }
+}
+
+/// Stop, then mask and cancel: CTRL = 0, then INT = IP (IE = 0, IP written 1: W1C), 2
+/// writes. CTRL = 0 never touches INT; once stopped the timer latches nothing more, so
+/// after the INT write nothing can be pending (a stale IP cannot pass for a new event once
+/// the timer is armed again).
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
+)]
+fn quiet<R: RegisterBus<Word = u32>>(regs: &R) {
+    regs.write_raw(CTRL_REG, 0);
+    regs.write(INT_REG, INT::IE::CLEAR + INT::IP::SET);
+}
+
 /// One timer's registers, taken from the block once: `regs` is the timer's own
 /// `TIMER_STRIDE` bytes, checked against the bus window in [`Channel::new`], so each access
 /// below (a constant offset into it) is the bare load or store.
 pub(crate) struct Channel<B: Claim<Word = u32>> {
-    regs: B::Block<TIMER_STRIDE>,
+    regs: Quiet<B::Block<TIMER_STRIDE>>,
     bus: B,
     index: usize,
     divisor: u16,
@@ -46,16 +71,18 @@ impl<B: Claim<Word = u32>> core::fmt::Debug for Channel<B> {
 
 impl<B: Claim<Word = u32>> Channel<B> {
     /// Validate `config` and `index`, and take the timer's registers from `bus`; no
-    /// register access. [`Error::InvalidConfig`] when the timer's registers do not lie
-    /// inside the bus window.
+    /// register access. Errors as [`Config::validate`] and [`Config::check_index`], and
+    /// [`ConfigError::WindowTooShort`] when the timer's registers do not lie inside the
+    /// bus window.
     pub(crate) fn new(bus: B, config: &Config, index: usize) -> Result<Self, Error> {
         let divisor = config.validate()?;
         config.check_index(index)?;
         let base = index
             .checked_mul(TIMER_STRIDE)
-            .ok_or(Error::InvalidConfig)?;
+            .ok_or(ConfigError::NoSuchTimer)?;
+        let regs = bus.claim(base).ok_or(ConfigError::WindowTooShort)?;
         Ok(Self {
-            regs: bus.claim(base).ok_or(Error::InvalidConfig)?,
+            regs: Quiet(regs),
             bus,
             index,
             divisor,
@@ -84,8 +111,14 @@ impl<B: Claim<Word = u32>> Channel<B> {
     }
 
     /// Stop: CTRL = 0 (1 write). Never touches INT, so a pending interrupt stays pending.
-    pub(crate) fn stop(&self) {
-        self.regs.write_raw(CTRL_REG, 0);
+    fn stop(&self) {
+        self.regs.0.write_raw(CTRL_REG, 0);
+    }
+
+    /// Stop, mask and cancel a pending interrupt (2 writes): what `shutdown` and dropping
+    /// the channel do.
+    pub(crate) fn quiet(&self) {
+        quiet(&self.regs.0);
     }
 
     /// Start at the configured divisor: CTRL = ENABLE | mode | divisor (1 write).
@@ -95,18 +128,19 @@ impl<B: Claim<Word = u32>> Channel<B> {
             Mode::Counter => counter,
             Mode::Timer => timer,
         };
-        self.regs.write_raw(CTRL_REG, value);
+        self.regs.0.write_raw(CTRL_REG, value);
     }
 
     /// DATA = `target` (1 write); resets the counter to 0.
     fn set_target(&self, target: u32) {
         self.regs
+            .0
             .write(DATA_REG, DATA::DATA.val(target & COUNTER_MASK));
     }
 
     /// The counter, masked to 28 bits (1 read).
     pub(crate) fn count(&self) -> u32 {
-        self.regs.read(CNT_REG).read(CNT::CNT)
+        self.regs.0.read(CNT_REG).read(CNT::CNT)
     }
 
     /// INT = IE or 0 (1 write). The IP bit is written as 0, which a W1C bit ignores:
@@ -117,25 +151,13 @@ impl<B: Claim<Word = u32>> Channel<B> {
         } else {
             INT::IE::CLEAR
         };
-        self.regs.write(INT_REG, ie);
+        self.regs.0.write(INT_REG, ie);
     }
 
     /// Whether INT.IP is set (1 read; used only for logging).
     #[cfg(feature = "defmt")]
     pub(crate) fn is_pending(&self) -> bool {
-        self.regs.read(INT_REG).is_set(INT::IP)
-    }
-
-    /// Mask and cancel: INT = IP (IE = 0, IP written 1: W1C), 1 write. Clears a pending
-    /// status along with the enable, so a stale IP cannot pass for a new event once the
-    /// timer is armed again. Only after [`stop`](Self::stop): a stopped timer latches
-    /// nothing more, so nothing can be pending after this write.
-    #[allow(
-        clippy::arithmetic_side_effects,
-        reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
-    )]
-    pub(crate) fn mask_and_clear(&self) {
-        self.regs.write(INT_REG, INT::IE::CLEAR + INT::IP::SET);
+        self.regs.0.read(INT_REG).is_set(INT::IP)
     }
 
     /// Acknowledge: read INT; if IP is set, write IP back as 1 with IE as the driver
@@ -149,7 +171,7 @@ impl<B: Claim<Word = u32>> Channel<B> {
         reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values: no integer arithmetic, cannot overflow"
     )]
     pub(crate) fn ack(&self, irq_enabled: bool) -> bool {
-        let int = self.regs.read(INT_REG);
+        let int = self.regs.0.read(INT_REG);
         if !int.is_set(INT::IP) {
             return false;
         }
@@ -158,7 +180,7 @@ impl<B: Claim<Word = u32>> Channel<B> {
         } else {
             INT::IE::CLEAR
         };
-        self.regs.write(INT_REG, ie + INT::IP::SET);
+        self.regs.0.write(INT_REG, ie + INT::IP::SET);
         true
     }
 
@@ -186,16 +208,17 @@ impl<B: Claim<Word = u32>> Channel<B> {
     /// legitimately pending (docs/otto-timer.md#no-ack-while-reprogramming); only [`ack`](Self::ack) clears IP.
     pub(crate) fn reprogram(&self, mode: Mode, target: u32) {
         self.stop();
-        self.regs.write_raw(CTRL_REG, ctrl_start(mode, MAX_DIVISOR));
+        self.regs
+            .0
+            .write_raw(CTRL_REG, ctrl_start(mode, MAX_DIVISOR));
         self.stop();
         self.set_target(target);
         self.start(mode);
     }
 
-    /// The pre-v6.18 sequence (stop, DATA, start: 3 writes) that can lose the interrupt.
-    /// Kept for the clocksource, which never runs near a target with interrupts in use,
-    /// and for tests demonstrating the quirk.
-    pub(crate) fn reprogram_naive(&self, mode: Mode, target: u32) {
+    /// Stop, DATA, start (3 writes), without the bounce: for the clocksource only, which
+    /// runs with its interrupt off and is started once, never near a target.
+    pub(crate) fn load_and_start(&self, mode: Mode, target: u32) {
         self.stop();
         self.set_target(target);
         self.start(mode);

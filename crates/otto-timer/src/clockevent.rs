@@ -1,21 +1,33 @@
 //! Per-timer clockevents (oneshot in COUNTER mode, periodic in TIMER mode) and the
 //! per-CPU layout Linux uses.
 
-use hwtimer_core::{Capabilities, Claim, ClockEvent, Error};
+use hwtimer_core::{Capabilities, Claim, ClockEvent, ConfigError, Error};
 
 use crate::channel::{Channel, Mode};
-use crate::regs::{COUNTER_MASK, MIN_DELTA};
+use crate::regs::COUNTER_MASK;
 use crate::soc::{Config, Irq};
+
+/// The smallest delta and period a clockevent programs, in ticks: 8, Linux's
+/// `RTTM_MIN_DELTA` (the hardware itself needs a target of at least
+/// [`HW_MIN_TARGET`](crate::regs::HW_MIN_TARGET)).
+///
+/// With [`MAX_DELTA`] this is the one statement of the clockevent's range; everything
+/// else links here.
+pub const MIN_DELTA: u64 = 8;
+
+/// The largest delta and period, in ticks: [`COUNTER_MASK`],
+/// the 28-bit DATA maximum (Linux's `max_delta`; 85.9 s at 3.125 MHz).
+pub const MAX_DELTA: u64 = COUNTER_MASK as u64;
 
 /// One Otto timer as a clockevent (Linux: one per CPU, rating 400, PERIODIC | ONESHOT;
 /// docs/otto-timer.md#how-linux-drives-it).
 ///
 /// # Timing contract
 ///
-/// - Deltas are in ticks of `tick_hz` and must lie in `[8, 0x0FFF_FFFF]`: 8 is Linux's
-///   `RTTM_MIN_DELTA` (the hardware itself needs a target ≥ 2), `0x0FFF_FFFF` the 28-bit
-///   DATA maximum. Anything else is [`Error::InvalidConfig`] and **no register is
-///   touched**.
+/// - Deltas and periods are in ticks of `tick_hz` and must lie in
+///   [`MIN_DELTA`]`..=`[`MAX_DELTA`]; anything else is
+///   [`ConfigError::DeltaOutOfRange`] (periods: [`ConfigError::PeriodOutOfRange`]) and
+///   **no register is touched**.
 /// - A oneshot of `delta` ticks raises the interrupt when the timer's own counter, reset
 ///   to 0 by the DATA write, reaches `delta`: no earlier than `delta` ticks after the
 ///   call. The counter has its own prescaler phase, so it is **not**
@@ -28,6 +40,8 @@ use crate::soc::{Config, Irq};
 ///   [`shutdown`](ClockEvent::shutdown) stops the timer and **then** clears IP along with
 ///   IE (the cancelled event's status must not fire the next arm at once); `ack` reports
 ///   and clears it.
+/// - **Dropping** the clockevent shuts the timer down as `shutdown` does (2 writes): an
+///   armed timer nobody owns neither fires nor stays pending.
 /// - Nothing panics on any value read back from the hardware.
 ///
 /// # MMIO cost
@@ -37,12 +51,13 @@ use crate::soc::{Config, Irq};
 /// | `set_next_event` / `set_periodic` | 0 | 5 (6 when the interrupt was off) |
 /// | `ack`, pending | 1 | 1 |
 /// | `ack`, spurious | 1 | 0 |
-/// | `shutdown` | 0 | 2 |
+/// | `shutdown`, drop, `release` | 0 | 2 |
 ///
 /// ```
+/// use otto_timer::clockevent::MIN_DELTA;
 /// use otto_timer::{Config, OttoClockEvent, Soc};
 /// use otto_timer::sim::OttoSim;
-/// use hwtimer_core::ClockEvent;
+/// use hwtimer_core::{ClockEvent, ConfigError};
 ///
 /// let sim = OttoSim::new(Soc::Rtl838x);
 /// let mut ev = OttoClockEvent::new(sim.bus(), &Config::new(Soc::Rtl838x), 0).unwrap();
@@ -52,9 +67,10 @@ use crate::soc::{Config, Irq};
 /// assert!(sim.irq_asserted(0));
 /// assert!(ev.ack());
 /// assert!(!sim.irq_asserted(0));
-/// assert_eq!(ev.set_next_event(7), Err(hwtimer_core::Error::InvalidConfig));
+/// assert_eq!(ev.set_next_event(MIN_DELTA - 1), Err(ConfigError::DeltaOutOfRange.into()));
 /// ```
 #[derive(Debug)]
+#[must_use = "dropping the clockevent shuts its timer down"]
 pub struct OttoClockEvent<B: Claim<Word = u32>> {
     channel: Channel<B>,
     irq_enabled: bool,
@@ -65,8 +81,11 @@ impl<B: Claim<Word = u32>> OttoClockEvent<B> {
     /// down (CTRL = 0, then INT = IP with IE = 0: two writes; a status left pending by
     /// firmware or a previous owner is cleared, as by [`shutdown`](ClockEvent::shutdown)).
     ///
-    /// Errors: [`Error::InvalidConfig`] when the SoC has no timer `index` or the tick rate
-    /// cannot be reached; nothing is written then.
+    /// Errors (nothing is written then): [`ConfigError::ZeroFrequency`] or
+    /// [`ConfigError::RateUnreachable`] when the tick rate cannot be reached
+    /// ([`divisor_for`](crate::soc::divisor_for)); [`ConfigError::NoSuchTimer`] when the
+    /// SoC has no timer `index`; [`ConfigError::WindowTooShort`] when `bus` does not cover
+    /// that timer's registers.
     pub fn new(bus: B, config: &Config, index: usize) -> Result<Self, Error> {
         let channel = Channel::new(bus, config, index)?;
         let mut ev = Self {
@@ -87,17 +106,18 @@ impl<B: Claim<Word = u32>> OttoClockEvent<B> {
         self.channel.divisor()
     }
 
-    /// Shut the timer down and give the bus back.
-    pub fn release(mut self) -> B {
-        self.shutdown();
+    /// Shut the timer down (as dropping it does: 2 writes) and give the bus back.
+    pub fn release(self) -> B {
         self.channel.into_bus()
     }
 
-    fn check(delta: u64) -> Result<u32, Error> {
-        match u32::try_from(delta) {
-            Ok(d) if (MIN_DELTA..=COUNTER_MASK).contains(&d) => Ok(d),
-            _ => Err(Error::InvalidConfig),
+    /// `delta` as a DATA value, or `cause` when it is outside
+    /// [`MIN_DELTA`]`..=`[`MAX_DELTA`].
+    fn check(delta: u64, cause: ConfigError) -> Result<u32, Error> {
+        if !(MIN_DELTA..=MAX_DELTA).contains(&delta) {
+            return Err(cause.into());
         }
+        u32::try_from(delta).map_err(|_| cause.into())
     }
 
     #[inline]
@@ -109,43 +129,22 @@ impl<B: Claim<Word = u32>> OttoClockEvent<B> {
         }
         self.channel.reprogram(mode, target);
     }
-
-    /// The pre-v6.18 reprogram (stop, DATA, start in COUNTER mode) **without** the
-    /// lost-interrupt workaround. Exists only so tests and demos can show the quirk on
-    /// the model; never use it.
-    ///
-    /// Errors: as [`set_next_event`](ClockEvent::set_next_event).
-    #[doc(hidden)]
-    pub fn set_next_event_unsafe_naive(&mut self, delta: u64) -> Result<(), Error> {
-        let target = Self::check(delta)?;
-        if !self.irq_enabled {
-            self.channel.set_irq_enabled(true);
-            self.irq_enabled = true;
-        }
-        self.channel.reprogram_naive(Mode::Counter, target);
-        Ok(())
-    }
 }
 
 impl<B: Claim<Word = u32>> ClockEvent for OttoClockEvent<B> {
-    /// Deltas in `[8, 0x0FFF_FFFF]` at the timer's tick rate, oneshot and periodic; not
-    /// phase-locked (each timer has its own counter and prescaler phase), not absolute
-    /// (the hardware takes deltas).
+    /// Deltas in [`MIN_DELTA`]`..=`[`MAX_DELTA`] at the timer's tick rate, oneshot and
+    /// periodic; not phase-locked (each timer has its own counter and prescaler phase), not
+    /// absolute (the hardware takes deltas).
     fn capabilities(&self) -> Capabilities {
-        Capabilities::new(
-            self.channel.tick_hz(),
-            u64::from(MIN_DELTA),
-            u64::from(COUNTER_MASK),
-        )
-        .with_periodic()
+        Capabilities::new(self.channel.tick_hz(), MIN_DELTA, MAX_DELTA).with_periodic()
     }
 
     /// Oneshot in COUNTER mode: bounce, stop, DATA = `delta`, start (5 writes).
     ///
-    /// Errors: [`Error::InvalidConfig`] for `delta` outside `[8, 0x0FFF_FFFF]` (nothing
-    /// written).
+    /// Errors: [`ConfigError::DeltaOutOfRange`] for `delta` outside
+    /// [`MIN_DELTA`]`..=`[`MAX_DELTA`] (nothing written).
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
-        let target = Self::check(delta)?;
+        let target = Self::check(delta, ConfigError::DeltaOutOfRange)?;
         self.program(Mode::Counter, target);
         Ok(())
     }
@@ -153,9 +152,10 @@ impl<B: Claim<Word = u32>> ClockEvent for OttoClockEvent<B> {
     /// Periodic in TIMER mode: the counter resets to 0 at DATA = `period` and keeps
     /// running (5 writes). Linux uses `period = tick_hz / HZ`.
     ///
-    /// Errors: [`Error::InvalidConfig`] for `period` outside `[8, 0x0FFF_FFFF]`.
+    /// Errors: [`ConfigError::PeriodOutOfRange`] for `period` outside
+    /// [`MIN_DELTA`]`..=`[`MAX_DELTA`] (nothing written).
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
-        let target = Self::check(period)?;
+        let target = Self::check(period, ConfigError::PeriodOutOfRange)?;
         self.program(Mode::Timer, target);
         Ok(())
     }
@@ -172,8 +172,7 @@ impl<B: Claim<Word = u32>> ClockEvent for OttoClockEvent<B> {
                 self.index()
             );
         }
-        self.channel.stop();
-        self.channel.mask_and_clear();
+        self.channel.quiet();
         self.irq_enabled = false;
     }
 
@@ -186,6 +185,7 @@ impl<B: Claim<Word = u32>> ClockEvent for OttoClockEvent<B> {
 /// The clockevent of one CPU, as [`OttoTimers::per_cpu`](crate::OttoTimers::per_cpu)
 /// hands it out.
 #[derive(Debug)]
+#[must_use = "dropping it shuts the CPU's timer down"]
 pub struct CpuTimer<B: Claim<Word = u32>> {
     /// The CPU that owns it; equal to the timer index (Linux's layout).
     pub cpu: usize,

@@ -22,6 +22,8 @@ use crate::soc::Config;
 ///   28 bits, whatever the bus returns, so it never panics.
 /// - For 64-bit time wrap it in [`Extended`](hwtimer_core::Extended) and read it at least
 ///   once per half wrap (42.9 s at 3.125 MHz).
+/// - **Dropping** it (or [`release`](Self::release)) stops the timer and clears its
+///   status (2 writes): nothing can read it any more, so nothing is left counting.
 ///
 /// ```
 /// use otto_timer::{Config, OttoClocksource, Soc};
@@ -35,6 +37,7 @@ use crate::soc::Config;
 /// assert!(cs.read() - a >= 3125);
 /// ```
 #[derive(Debug)]
+#[must_use = "dropping the clocksource stops its timer"]
 pub struct OttoClocksource<B: Claim<Word = u32>> {
     channel: Channel<B>,
 }
@@ -45,14 +48,13 @@ impl<B: Claim<Word = u32>> OttoClocksource<B> {
     /// acknowledge), DATA = 0 (resets the counter), CTRL = ENABLE | TIMER | divisor —
     /// four writes.
     ///
-    /// Errors: [`Error::InvalidConfig`] when the SoC has no timer `index` or the tick rate
-    /// cannot be reached (see [`divisor_for`](crate::soc::divisor_for)); nothing is
-    /// written then.
+    /// Errors: as [`OttoClockEvent::new`](crate::OttoClockEvent::new) (rate, timer index,
+    /// bus window); nothing is written then.
     pub fn new(bus: B, config: &Config, index: usize) -> Result<Self, Error> {
         let channel = Channel::new(bus, config, index)?;
         channel.set_irq_enabled(false);
         // Not near any interrupt (IE off), so the plain stop/DATA/start is enough here.
-        channel.reprogram_naive(Mode::Timer, 0);
+        channel.load_and_start(Mode::Timer, 0);
         Ok(Self { channel })
     }
 
@@ -66,9 +68,9 @@ impl<B: Claim<Word = u32>> OttoClocksource<B> {
         self.channel.divisor()
     }
 
-    /// Stop the timer (CTRL = 0) and give the bus back.
+    /// Stop the timer and clear its status (as dropping it does: CTRL = 0, INT = IP, 2
+    /// writes) and give the bus back.
     pub fn release(self) -> B {
-        self.channel.stop();
         self.channel.into_bus()
     }
 }

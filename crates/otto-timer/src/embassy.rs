@@ -7,7 +7,7 @@
 //!
 //! ```no_run
 //! use hwtimer_core::{Extended, Mmio};
-//! use otto_timer::{Config, OttoClocksource, OttoTimers, Soc};
+//! use otto_timer::{Config, OttoClocksource, OttoTimers, PerCpu, Soc};
 //! use static_cell::StaticCell;
 //!
 //! // SAFETY: the RTL838x timer block through KSEG1 (uncached), driven by nothing else.
@@ -18,9 +18,10 @@
 //! );
 //!
 //! fn start_time() -> Result<(), hwtimer_core::Error> {
-//!     let mut layout = OttoTimers::new(&BLOCK, Config::new(Soc::Rtl838x))?.per_cpu(1)?;
-//!     let time = TIME.init(Extended::new(layout.clocksource));
-//!     DRIVER.init(layout.cpus.remove(0).event, time) // then unmask CPU 0's timer IRQ
+//!     let PerCpu { cpus: [cpu0], clocksource } =
+//!         OttoTimers::new(&BLOCK, Config::new(Soc::Rtl838x))?.per_cpu::<1>()?;
+//!     let time = TIME.init(Extended::new(clocksource));
+//!     DRIVER.init(cpu0.event, time) // then unmask CPU 0's timer IRQ
 //! }
 //!
 //! fn on_timer0_irq() {
@@ -35,8 +36,8 @@
 //! # Timing
 //!
 //! The clockevent has its own counter and prescaler phase (not phase-locked), so each wake
-//! carries one tick of margin: late by at most `min_delta` (8 ticks, for a wake closer than
-//! that) or one tick, plus rounding to embassy's tick and interrupt latency; never early.
+//! carries one tick of margin: late by at most
+//! [`MIN_DELTA`](crate::clockevent::MIN_DELTA) (for a wake closer than that) or one tick, plus rounding to embassy's tick and interrupt latency; never early.
 //! Waits longer than 3/8 of the 85.9 s clocksource wrap are stepped, which keeps the
 //! extended time base read often enough on an idle system ([`hwtimer_core::Alarm`]).
 

@@ -15,8 +15,8 @@
 //! | [`soc`] | per-SoC descriptions (base, timer count, DTS bus clock, IRQ lines), [`Config`] (SoC, board bus clock, tick rate) and the divisor maths |
 //! | [`OttoClocksource`] | a timer free-running in TIMER mode with DATA = 0: [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) |
 //! | [`OttoClockEvent`] | a timer as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot (COUNTER mode), periodic (TIMER mode), lost-interrupt-safe reprogramming |
-//! | [`OttoTimers`] | hands out each timer once, and the per-CPU layout ([`OttoTimers::per_cpu`]) |
-//! | `sim` | (feature `sim`) the behavioural model of the block and the seed-proof measurements |
+//! | [`OttoTimers`] | hands out each timer once, and the per-CPU layout ([`OttoTimers::per_cpu`], a [`PerCpu`] with one [`CpuTimer`] per CPU in an array) |
+//! | `sim` | (feature `sim`) the behavioural model of the block (`sim::OttoModel`, `sim::OttoSim`) and the driver's MMIO costs measured on it |
 //!
 //! ## Timing contract
 //!
@@ -26,11 +26,14 @@
 //!   microsecond delays and bounded polls run on it instead of on a 10 ms tick (seed
 //!   000: `usleep_range(10, 20)` took 10003 µs on RTL838x without that flag).
 //! - A clockevent fires no earlier than the programmed delta, which must lie in
-//!   `[8, 0x0FFF_FFFF]` ticks (else [`Error::InvalidConfig`](hwtimer_core::Error), nothing
+//!   [`clockevent::MIN_DELTA`]`..=`[`clockevent::MAX_DELTA`] ticks (else
+//!   [`ConfigError::DeltaOutOfRange`], nothing
 //!   written); through [`Alarm`](hwtimer_core::Alarm) deadlines are absolute and never early.
 //! - Reprogramming a running timer never loses its interrupt (the v6.18 "bounce", see
 //!   [`OttoClockEvent`]) and never acknowledges a pending interrupt; `shutdown` clears it
 //!   (the cancelled event's status never fires the next arm).
+//! - Dropping a timer's owner leaves the timer quiet: a dropped clockevent is shut down, a
+//!   dropped clocksource stopped, both with their status cleared (2 writes).
 //! - The LXB bus clock is the board's: [`Config::with_bus_clock_hz`] when it is not the
 //!   SoC's DTS rate (see [`soc`]).
 //! - Nothing panics, whatever the registers read back.
@@ -42,24 +45,23 @@
 //!
 //! ```
 //! use embedded_hal::delay::DelayNs;
-//! use otto_timer::{Config, OttoTimers, Soc, soc::Irq};
+//! use otto_timer::{Config, OttoTimers, PerCpu, Soc, soc::Irq};
 //! use otto_timer::sim::OttoSim;
 //! use hwtimer_core::{Alarm, Delay, Extended, Fired, Monotonic};
 //!
 //! let sim = OttoSim::new(Soc::Rtl838x);
 //! let timers = OttoTimers::new(sim.bus(), Config::new(Soc::Rtl838x)).unwrap();
-//! let mut layout = timers.per_cpu(2).unwrap();
-//! assert_eq!(layout.clocksource.index(), 2);
-//! assert_eq!(layout.cpus[1].irq, Irq::RtlIntc(28));
+//! let PerCpu { cpus: [cpu0, cpu1], clocksource } = timers.per_cpu::<2>().unwrap();
+//! assert_eq!(clocksource.index(), 2);
+//! assert_eq!(cpu1.irq, Irq::RtlIntc(28));
 //!
 //! // Delays and bounded polls on the continuous clocksource.
-//! let time = Extended::new(&layout.clocksource);
+//! let time = Extended::new(&clocksource);
 //! let t0 = sim.clock().now_ns();
-//! Delay::new(&layout.clocksource).delay_us(10);
+//! Delay::new(&clocksource).delay_us(10);
 //! assert!(sim.clock().now_ns() - t0 >= 10_000);
 //!
 //! // CPU 0's clockevent behind an absolute, never-early alarm.
-//! let cpu0 = layout.cpus.remove(0);
 //! let mut alarm = Alarm::new(cpu0.event, &time).unwrap();
 //! let deadline = time.now() + 3_125; // 1 ms
 //! alarm.set_deadline(deadline).unwrap();
@@ -79,13 +81,16 @@
 //! let info = Soc::Rtl838x.info();
 //! // SAFETY: the Otto timer block of an RTL838x, uncached, used by nothing else.
 //! let mmio: Mmio = unsafe { Mmio::new(info.kseg1_base(), info.block_len()) };
-//! let layout = OttoTimers::new(&mmio, Config::new(Soc::Rtl838x)).unwrap().per_cpu(1).unwrap();
-//! # let _ = layout;
+//! let layout = OttoTimers::new(&mmio, Config::new(Soc::Rtl838x)).unwrap().per_cpu::<1>().unwrap();
+//! let [cpu0] = layout.cpus;
+//! # let _ = (cpu0, layout.clocksource);
 //! ```
 //!
 //! ## Features
 //!
 //! - `sim`: the behavioural model (`otto_timer::sim`, host only, pulls in `std`).
+//! - `unstable-baselines`: the pre-v6.18 Linux sequence and the seed's strategies on the
+//!   model, for this crate's own benches and seed-proof tests; not part of the public API.
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
 //! - `embassy`: `embassy::Driver`, embassy-time's time driver on a CPU's timer and the
 //!   extended clocksource (one `static`, one macro line, one call in the interrupt handler).
@@ -93,20 +98,7 @@
 //!
 //! Neither runtime is pulled in unless its feature is on.
 #![cfg_attr(not(feature = "sim"), no_std)]
-#![deny(missing_docs)]
 #![forbid(unsafe_code)]
-// Library code never panics on any register value or input: no unwrap/expect/panic, no
-// indexing that can go out of bounds, no arithmetic that can overflow implicitly.
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects
-    )
-)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -136,9 +128,7 @@ pub use clocksource::OttoClocksource;
 pub use soc::{Config, Soc};
 
 use heapless::Vec;
-use hwtimer_core::{Claim, Error};
-
-use crate::soc::MAX_TIMERS;
+use hwtimer_core::{Claim, ConfigError, Error};
 
 /// The timer block: hands out each timer exactly once, as a clocksource or a
 /// clockevent, and builds Linux's per-CPU layout.
@@ -152,13 +142,26 @@ pub struct OttoTimers<B: Claim<Word = u32> + Clone> {
     taken: u8,
 }
 
-/// Linux's layout of the block: timer *n* is CPU *n*'s clockevent for `n < ncpu`, timer
-/// `ncpu` is the clocksource (docs/otto-timer.md#how-linux-drives-it).
+/// Linux's layout of the block for `N` CPUs: timer *n* is CPU *n*'s clockevent for
+/// `n < N`, timer `N` is the clocksource (docs/otto-timer.md#how-linux-drives-it).
+///
+/// The CPU count is a constant, so the clockevents come as an array to destructure, one
+/// named value per CPU, with no index to get wrong:
+///
+/// ```
+/// use otto_timer::{Config, OttoTimers, PerCpu, Soc};
+/// use otto_timer::sim::OttoSim;
+/// let sim = OttoSim::new(Soc::Rtl838x);
+/// let timers = OttoTimers::new(sim.bus(), Config::new(Soc::Rtl838x)).unwrap();
+/// let PerCpu { cpus: [cpu0, cpu1], clocksource } = timers.per_cpu::<2>().unwrap();
+/// assert_eq!((cpu0.cpu, cpu1.event.index(), clocksource.index()), (0, 1, 2));
+/// ```
 #[derive(Debug)]
-pub struct PerCpu<B: Claim<Word = u32>> {
-    /// One clockevent per CPU, in CPU order.
-    pub cpus: Vec<CpuTimer<B>, MAX_TIMERS>,
-    /// The clocksource (timer `ncpu`), already running.
+#[must_use = "dropping the layout stops every timer in it"]
+pub struct PerCpu<B: Claim<Word = u32>, const N: usize> {
+    /// One clockevent per CPU, in CPU order (`cpus[n].cpu == n`).
+    pub cpus: [CpuTimer<B>; N],
+    /// The clocksource (timer `N`), already running.
     pub clocksource: OttoClocksource<B>,
 }
 
@@ -166,7 +169,8 @@ impl<B: Claim<Word = u32> + Clone> OttoTimers<B> {
     /// The block behind `bus` (a window starting at timer 0), configured by `config`.
     /// No register is accessed.
     ///
-    /// Errors: [`Error::InvalidConfig`] if the tick rate cannot be reached on this SoC.
+    /// Errors: [`ConfigError::ZeroFrequency`] or [`ConfigError::RateUnreachable`] when the
+    /// tick rate cannot be reached from the bus clock ([`soc::divisor_for`]).
     pub fn new(bus: B, config: Config) -> Result<Self, Error> {
         config.validate()?;
         Ok(Self {
@@ -181,15 +185,20 @@ impl<B: Claim<Word = u32> + Clone> OttoTimers<B> {
         &self.config
     }
 
-    fn take(&mut self, index: usize) -> Result<(), Error> {
+    /// The bit of timer `index` in `taken`, or [`ConfigError::NoSuchTimer`].
+    fn bit(&self, index: usize) -> Result<u8, Error> {
         self.config.check_index(index)?;
         // index < MAX_TIMERS = 6 after check_index; checked anyway, so no input can panic.
-        let bit = u32::try_from(index)
+        u32::try_from(index)
             .ok()
             .and_then(|i| 1u8.checked_shl(i))
-            .ok_or(Error::InvalidConfig)?;
+            .ok_or(ConfigError::NoSuchTimer.into())
+    }
+
+    fn take(&mut self, index: usize) -> Result<(), Error> {
+        let bit = self.bit(index)?;
         if self.taken & bit != 0 {
-            return Err(Error::InvalidConfig);
+            return Err(ConfigError::AlreadyTaken.into());
         }
         self.taken |= bit;
         Ok(())
@@ -197,7 +206,9 @@ impl<B: Claim<Word = u32> + Clone> OttoTimers<B> {
 
     /// Take timer `index` as the clocksource and start it (see [`OttoClocksource::new`]).
     ///
-    /// Errors: [`Error::InvalidConfig`] if there is no such timer or it was already taken.
+    /// Errors: [`ConfigError::NoSuchTimer`] if the SoC has no timer `index`,
+    /// [`ConfigError::AlreadyTaken`] if it was already taken, and those of
+    /// [`OttoClocksource::new`].
     pub fn take_clocksource(&mut self, index: usize) -> Result<OttoClocksource<B>, Error> {
         self.take(index)?;
         OttoClocksource::new(self.bus.clone(), &self.config, index)
@@ -205,31 +216,41 @@ impl<B: Claim<Word = u32> + Clone> OttoTimers<B> {
 
     /// Take timer `index` as a clockevent, shut down (see [`OttoClockEvent::new`]).
     ///
-    /// Errors: [`Error::InvalidConfig`] if there is no such timer or it was already taken.
+    /// Errors: [`ConfigError::NoSuchTimer`] if the SoC has no timer `index`,
+    /// [`ConfigError::AlreadyTaken`] if it was already taken, and those of
+    /// [`OttoClockEvent::new`].
     pub fn take_clockevent(&mut self, index: usize) -> Result<OttoClockEvent<B>, Error> {
         self.take(index)?;
         OttoClockEvent::new(self.bus.clone(), &self.config, index)
     }
 
-    /// Linux's layout for `ncpu` CPUs: timers `0..ncpu` become the CPUs' clockevents (with
-    /// their IRQ lines), timer `ncpu` the clocksource, started.
+    /// Linux's layout for `N` CPUs ([`PerCpu`]): timers `0..N` become the CPUs'
+    /// clockevents (with their IRQ lines), timer `N` the clocksource, started.
     ///
-    /// Errors: [`Error::InvalidConfig`] when `ncpu` is 0, when the SoC has fewer than
-    /// `ncpu + 1` timers (RTL838x/839x/930x: at most 4 CPUs, RTL931x: 5), or when one of
-    /// those timers was already taken.
-    pub fn per_cpu(mut self, ncpu: usize) -> Result<PerCpu<B>, Error> {
+    /// Errors: [`ConfigError::TimerCount`] when `N` is 0 or the SoC has fewer than `N + 1`
+    /// timers (RTL838x/839x/930x: at most 4 CPUs, RTL931x: 5);
+    /// [`ConfigError::AlreadyTaken`] when one of those timers was already taken (checked
+    /// before any is taken, so nothing is written then); those of
+    /// [`OttoClockEvent::new`] otherwise.
+    pub fn per_cpu<const N: usize>(mut self) -> Result<PerCpu<B, N>, Error> {
         let info = self.config.info();
-        if ncpu == 0 || ncpu >= info.timers {
-            return Err(Error::InvalidConfig);
+        if N == 0 || N >= info.timers {
+            return Err(ConfigError::TimerCount.into());
         }
-        let mut cpus = Vec::new();
-        for cpu in 0..ncpu {
+        for index in 0..=N {
+            if self.taken & self.bit(index)? != 0 {
+                return Err(ConfigError::AlreadyTaken.into());
+            }
+        }
+        let mut cpus = Vec::<CpuTimer<B>, N>::new();
+        for cpu in 0..N {
             let irq = info.irq(cpu)?;
             let event = self.take_clockevent(cpu)?;
             cpus.push(CpuTimer { cpu, irq, event })
-                .map_err(|_| Error::InvalidConfig)?;
+                .map_err(|_| ConfigError::TimerCount)?;
         }
-        let clocksource = self.take_clocksource(ncpu)?;
+        let cpus = cpus.into_array().map_err(|_| ConfigError::TimerCount)?;
+        let clocksource = self.take_clocksource(N)?;
         Ok(PerCpu { cpus, clocksource })
     }
 }

@@ -34,8 +34,8 @@ pub const TIMER_STRIDE: usize = 0x10;
 /// Width of the counter in bits (`RTTM_BIT_COUNT`).
 pub const COUNTER_BITS: u32 = 28;
 
-/// All ones in the 28-bit counter: the largest value `DATA` and `CNT` can hold, and the
-/// largest delta a clockevent may program (Linux `max_delta`).
+/// All ones in the 28-bit counter: the largest value `DATA` and `CNT` can hold (and so
+/// the clockevent's [`MAX_DELTA`](crate::clockevent::MAX_DELTA)).
 pub const COUNTER_MASK: u32 = 0x0FFF_FFFF;
 
 /// The largest prescaler value (`RTTM_MAX_DIVISOR`): the slowest tick, used by the
@@ -45,9 +45,6 @@ pub const MAX_DIVISOR: u16 = 0xFFFF;
 /// The smallest target the hardware handles: a DATA value below 2 does not work
 /// (comment in `openwrt/openwrt target/linux/realtek/patches-6.12/304-timer-otto-fix-stall-after-restart.patch`).
 pub const HW_MIN_TARGET: u32 = 2;
-
-/// The smallest delta the driver programs (`RTTM_MIN_DELTA` in Linux: 8 ticks).
-pub const MIN_DELTA: u32 = 8;
 
 register_bitfields![u32,
     /// `RTTM_DATA` (offset 0x0, RW): the target ("end") value. The counter counts up from

@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! use hwtimer_core::{Extended, Mmio};
-//! use otto_timer::{Config, OttoClocksource, OttoTimers, Soc};
+//! use otto_timer::{Config, OttoClocksource, OttoTimers, PerCpu, Soc};
 //! use rtic_time::Timebase as _; // now, delay, delay_until, timeout_after, ...
 //! use static_cell::StaticCell;
 //!
@@ -16,8 +16,9 @@
 //! static TIME: StaticCell<Extended<OttoClocksource<&'static Mmio>>> = StaticCell::new();
 //!
 //! fn start_time() -> Result<(), hwtimer_core::Error> {
-//!     let mut layout = OttoTimers::new(&BLOCK, Config::new(Soc::Rtl838x))?.per_cpu(1)?;
-//!     Mono::start(layout.cpus.remove(0).event, TIME.init(Extended::new(layout.clocksource)))
+//!     let PerCpu { cpus: [cpu0], clocksource } =
+//!         OttoTimers::new(&BLOCK, Config::new(Soc::Rtl838x))?.per_cpu::<1>()?;
+//!     Mono::start(cpu0.event, TIME.init(Extended::new(clocksource)))
 //! }
 //!
 //! fn on_timer0_irq() {
@@ -43,7 +44,7 @@ pub type Time = &'static Extended<OttoClocksource<&'static Mmio<u32>>>;
 /// clocksource: `otto_timer::rtic_monotonic!(pub Mono)` at the default 3.125 MHz tick, or
 /// `otto_timer::rtic_monotonic!(pub Mono, 6_250_000)` for a `Config::with_tick_hz` rate.
 ///
-/// The type has `start(event, time)` (an `Error::InvalidConfig` when the time base does
+/// The type has `start(event, time)` (`ConfigError::RateMismatch` when the time base does
 /// not count at that rate), `on_interrupt()` for the timer's interrupt handler, and
 /// rtic-time's `Timebase` methods. See [`hwtimer_core::rtic_monotonic!`].
 #[macro_export]

@@ -19,14 +19,14 @@
 //!
 //! ```
 //! use otto_timer::{Config, Soc};
-//! use hwtimer_core::Error;
+//! use hwtimer_core::ConfigError;
 //! let board = Config::new(Soc::Rtl930x).with_bus_clock_hz(153_125_000);
 //! assert_eq!(board.divisor(), Ok(49)); // 153.125 MHz / 49 = 3.125 MHz exactly
 //! // 6.25 MHz would need 24.5: not reachable, refused rather than rounded.
-//! assert_eq!(board.with_tick_hz(6_250_000).divisor(), Err(Error::InvalidConfig));
+//! assert_eq!(board.with_tick_hz(6_250_000).divisor(), Err(ConfigError::RateUnreachable.into()));
 //! ```
 
-use hwtimer_core::Error;
+use hwtimer_core::{ConfigError, Error};
 
 use crate::regs::TIMER_STRIDE;
 
@@ -102,12 +102,16 @@ impl SocInfo {
         self.timers.saturating_mul(TIMER_STRIDE)
     }
 
-    /// The interrupt of timer `n`; [`Error::InvalidConfig`] if the SoC has no such timer.
+    /// The interrupt of timer `n`; [`ConfigError::NoSuchTimer`] if the SoC has no such
+    /// timer.
     pub fn irq(&self, n: usize) -> Result<Irq, Error> {
         if n < self.timers {
-            self.irqs.get(n).copied().ok_or(Error::InvalidConfig)
+            self.irqs
+                .get(n)
+                .copied()
+                .ok_or(ConfigError::NoSuchTimer.into())
         } else {
-            Err(Error::InvalidConfig)
+            Err(ConfigError::NoSuchTimer.into())
         }
     }
 }
@@ -167,29 +171,35 @@ impl Soc {
 /// The prescaler value that makes a `bus_hz` clock tick at exactly `tick_hz`:
 /// `DIVISOR = bus_hz / tick_hz` (tick = LXB / DIVISOR, docs/otto-timer.md#ctrl).
 ///
-/// Errors: [`Error::InvalidConfig`] when `tick_hz` is zero, when `bus_hz` is not an exact
-/// multiple of it (the driver reports its rate as an exact integer in Hz, and a rate that
-/// is off would make delays short or time drift), or when the divisor would be 0 or above
-/// the 16-bit maximum 0xFFFF.
+/// Errors: [`ConfigError::ZeroFrequency`] when `tick_hz` or `bus_hz` is zero;
+/// [`ConfigError::RateUnreachable`] when `bus_hz` is not an exact multiple of `tick_hz` (the
+/// driver reports its rate as an exact integer in Hz, and a rate that is off would make
+/// delays short or time drift), or when the divisor would be 0 or above the 16-bit maximum
+/// 0xFFFF.
 ///
 /// ```
 /// use otto_timer::soc::divisor_for;
-/// use hwtimer_core::Error;
+/// use hwtimer_core::ConfigError::{RateUnreachable, ZeroFrequency};
 /// assert_eq!(divisor_for(200_000_000, 3_125_000), Ok(64)); // RTL838x/839x/931x
 /// assert_eq!(divisor_for(175_000_000, 3_125_000), Ok(56)); // RTL930x
 /// assert_eq!(divisor_for(200_000_000, 6_250_000), Ok(32)); // OpenWrt patch 304 rate
-/// assert_eq!(divisor_for(200_000_000, 1_000), Err(Error::InvalidConfig)); // 200_000 > 0xFFFF
-/// assert_eq!(divisor_for(175_000_000, 3_000_000), Err(Error::InvalidConfig)); // not exact
+/// assert_eq!(divisor_for(200_000_000, 1_000), Err(RateUnreachable.into())); // 200_000 > 0xFFFF
+/// assert_eq!(divisor_for(175_000_000, 3_000_000), Err(RateUnreachable.into())); // not exact
+/// assert_eq!(divisor_for(0, 3_125_000), Err(ZeroFrequency.into()));
 /// ```
 pub const fn divisor_for(bus_hz: u32, tick_hz: u32) -> Result<u16, Error> {
-    if tick_hz == 0 || bus_hz == 0 || !bus_hz.is_multiple_of(tick_hz) {
-        return Err(Error::InvalidConfig);
+    if tick_hz == 0 || bus_hz == 0 {
+        return Err(Error::Config(ConfigError::ZeroFrequency));
+    }
+    let unreachable = Error::Config(ConfigError::RateUnreachable);
+    if !bus_hz.is_multiple_of(tick_hz) {
+        return Err(unreachable);
     }
     let Some(div) = bus_hz.checked_div(tick_hz) else {
-        return Err(Error::InvalidConfig);
+        return Err(unreachable);
     };
     if div == 0 || div > 0xFFFF {
-        return Err(Error::InvalidConfig);
+        return Err(unreachable);
     }
     Ok(div as u16)
 }
@@ -249,12 +259,12 @@ impl Config {
         self.divisor()
     }
 
-    /// [`Error::InvalidConfig`] unless timer `index` exists on this SoC.
+    /// [`ConfigError::NoSuchTimer`] unless timer `index` exists on this SoC.
     pub const fn check_index(&self, index: usize) -> Result<(), Error> {
         if index < self.soc.info().timers {
             Ok(())
         } else {
-            Err(Error::InvalidConfig)
+            Err(Error::Config(ConfigError::NoSuchTimer))
         }
     }
 }
@@ -270,7 +280,7 @@ mod tests {
         assert_eq!((a.timers, a.bus_clock_hz), (5, 200_000_000));
         assert_eq!(a.irq(0), Ok(Irq::RtlIntc(29)));
         assert_eq!(a.irq(4), Ok(Irq::RtlIntc(15)));
-        assert_eq!(a.irq(5), Err(Error::InvalidConfig));
+        assert_eq!(a.irq(5), Err(ConfigError::NoSuchTimer.into()));
         assert_eq!(Soc::Rtl839x.info(), a);
         let b = Soc::Rtl930x.info();
         assert_eq!(
@@ -290,7 +300,7 @@ mod tests {
         assert_eq!(Config::new(Soc::Rtl930x).bus_clock_hz, 175_000_000);
         assert_eq!(
             Config::new(Soc::Rtl931x).check_index(6),
-            Err(Error::InvalidConfig)
+            Err(ConfigError::NoSuchTimer.into())
         );
     }
 
@@ -305,11 +315,11 @@ mod tests {
         // …and a rate it cannot reach exactly is refused, as for the default clock.
         assert_eq!(
             board.with_tick_hz(6_250_000).divisor(),
-            Err(Error::InvalidConfig)
+            Err(ConfigError::RateUnreachable.into())
         );
         assert_eq!(
             Config::new(Soc::Rtl838x).with_bus_clock_hz(0).validate(),
-            Err(Error::InvalidConfig)
+            Err(ConfigError::ZeroFrequency.into())
         );
         // Nonsense SocInfo values saturate instead of overflowing.
         let mut info = Soc::Rtl838x.info();
@@ -323,17 +333,20 @@ mod tests {
 
     #[test]
     fn divisor_edges() {
-        assert_eq!(divisor_for(200_000_000, 0), Err(Error::InvalidConfig));
+        assert_eq!(
+            divisor_for(200_000_000, 0),
+            Err(ConfigError::ZeroFrequency.into())
+        );
         assert_eq!(divisor_for(200_000_000, 200_000_000), Ok(1));
         assert_eq!(
             divisor_for(200_000_000, 400_000_000),
-            Err(Error::InvalidConfig)
+            Err(ConfigError::RateUnreachable.into())
         );
         // 0xFFFF * 3_000 = 196_605_000: the slowest exact divisor.
         assert_eq!(divisor_for(196_605_000, 3_000), Ok(0xFFFF));
         assert_eq!(
             divisor_for(0x1_0000 * 3_000, 3_000),
-            Err(Error::InvalidConfig)
+            Err(ConfigError::RateUnreachable.into())
         );
     }
 }

@@ -1,8 +1,10 @@
 //! Property test: the driver, fed arbitrary register read-backs by the model and driven
 //! by arbitrary operations, never panics and never programs a delta outside
-//! `[min_delta, max_delta]` = `[8, 0x0FFF_FFFF]`.
+//! `MIN_DELTA..=MAX_DELTA`.
 
 use hwtimer_core::{Alarm, ClockEvent, Clocksource, Error, Extended, Monotonic};
+use otto_timer::clockevent::{MAX_DELTA, MIN_DELTA};
+use otto_timer::regs::COUNTER_MASK;
 use otto_timer::sim::{OttoModel, OttoSim};
 use otto_timer::{Config, OttoClockEvent, OttoClocksource, Soc};
 use proptest::prelude::*;
@@ -64,25 +66,25 @@ proptest! {
                 Op::Periodic(p) => alarm.set_periodic(p),
                 Op::Raw(d) => {
                     let r = alarm.event_mut().set_next_event(d);
-                    prop_assert_eq!(r.is_ok(), (8..=0x0FFF_FFFF).contains(&d));
+                    prop_assert_eq!(r.is_ok(), (MIN_DELTA..=MAX_DELTA).contains(&d));
                     r
                 }
                 Op::RawPeriodic(d) => {
                     let r = alarm.event_mut().set_periodic(d);
-                    prop_assert_eq!(r.is_ok(), (8..=0x0FFF_FFFF).contains(&d));
+                    prop_assert_eq!(r.is_ok(), (MIN_DELTA..=MAX_DELTA).contains(&d));
                     r
                 }
-                Op::Interrupt => { alarm.on_interrupt(); Ok(()) }
+                Op::Interrupt => { let _ = alarm.on_interrupt(); Ok(()) }
                 Op::Ack => { alarm.event_mut().ack(); Ok(()) }
-                Op::Shutdown => { alarm.shutdown(); Ok(()) }
+                Op::Shutdown => { alarm.cancel(); Ok(()) }
                 Op::Advance(ns) => { sim.clock().advance(ns); Ok(()) }
                 Op::Read => {
-                    prop_assert!(cs.read() <= 0x0FFF_FFFF);
+                    prop_assert!(cs.read() <= u64::from(COUNTER_MASK));
                     Ok(())
                 }
             };
             match r {
-                Ok(()) | Err(Error::InvalidConfig) | Err(Error::DeadlinePassed { .. }) => {}
+                Ok(()) | Err(Error::Config(_)) | Err(Error::DeadlinePassed { .. }) => {}
                 Err(e) => prop_assert!(false, "unexpected error {:?}", e),
             }
         }
@@ -90,10 +92,10 @@ proptest! {
         // every start at the real divisor used one.
         let s = sim.stats(0);
         for d in &s.data_writes {
-            prop_assert!((8..=0x0FFF_FFFF).contains(d), "DATA = {:#x}", d);
+            prop_assert!((MIN_DELTA..=MAX_DELTA).contains(&u64::from(*d)), "DATA = {:#x}", d);
         }
         for st in s.starts.iter().filter(|st| st.divisor != 0xFFFF) {
-            prop_assert!((8..=0x0FFF_FFFF).contains(&st.data), "{:?}", st);
+            prop_assert!((MIN_DELTA..=MAX_DELTA).contains(&u64::from(st.data)), "{:?}", st);
             prop_assert_eq!(st.divisor, config.divisor().unwrap());
         }
         prop_assert_eq!(s.cnt_writes, 0);

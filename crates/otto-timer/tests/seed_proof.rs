@@ -6,7 +6,8 @@
 use hwtimer_core::delay::ticks_for_ns;
 use hwtimer_core::time::ticks_to_ns_ceil;
 use otto_timer::Soc;
-use otto_timer::sim::{SIM_READ_NS, SIM_WRITE_NS, seed_continuous_delay, seed_tick_sleep};
+use otto_timer::sim::seed::{seed_continuous_delay, seed_tick_sleep};
+use otto_timer::sim::{SIM_READ_NS, SIM_WRITE_NS};
 
 const HZ: u32 = 3_125_000;
 const TICK_NS: u64 = 320;

@@ -1,5 +1,10 @@
-//! Behavioural model of the Otto timer block (feature `sim`, host only), and the
-//! seed-proof measurements built on it.
+//! Behavioural model of the Otto timer block (feature `sim`, host only), and the driver's
+//! MMIO costs measured on it ([`measure_mmio_costs`]).
+//!
+//! The pre-v6.18 Linux reprogram sequence and the seed's strategies that the tests and the
+//! bench compare the driver with live in `sim::seed`, compiled only with the
+//! `unstable-baselines` feature (this crate's own benches and seed-proof tests; not part
+//! of the public API).
 //!
 //! [`OttoModel`] is a [`SimModel`]: the driver talks to it through a
 //! [`SimBus`] exactly as it talks to hardware through
@@ -71,12 +76,15 @@
 
 use std::collections::VecDeque;
 
-use hwtimer_core::sim::{SimBus, SimClock, SimModel};
+use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimModel};
 use hwtimer_core::{ClockEvent, Error};
 
 use crate::regs::{self, COUNTER_MASK, CTRL, INT};
 use crate::soc::{Config, Soc};
 use crate::{OttoClockEvent, OttoClocksource};
+
+#[cfg(feature = "unstable-baselines")]
+pub mod seed;
 
 /// How close to its expiry a running timer must be stopped for the quirk to arm: about
 /// 5 µs (docs/otto-timer.md#lost-interrupt).
@@ -661,132 +669,62 @@ impl OttoSim {
         self.model(|m| m.irq_asserted(now, n))
     }
 
+    /// Timer `n`'s interrupt line, as an [`IrqSource`] (for
+    /// [`run_virtual`](hwtimer_core::sim::run_virtual) and for a test acting as the CPU).
+    pub fn line(&self, n: usize) -> OttoLine<'_> {
+        OttoLine { sim: self, n }
+    }
+
     /// The CPU idles until timer `n`'s line asserts: the clock jumps there. Returns the
-    /// time, or `None` when it never will (the CPU would stall forever).
+    /// time, or `None` when it never will (the CPU would stall forever). Shorthand for
+    /// `self.line(n).advance_to_next()` ([`IrqSource`]).
     pub fn advance_to_next_irq(&self, n: usize) -> Option<u64> {
+        self.line(n).advance_to_next()
+    }
+}
+
+/// One timer's interrupt line of an [`OttoSim`] ([`OttoSim::line`]).
+#[derive(Debug, Clone, Copy)]
+pub struct OttoLine<'a> {
+    sim: &'a OttoSim,
+    n: usize,
+}
+
+impl IrqSource for OttoLine<'_> {
+    /// The CPU idles until this line asserts: the clock jumps there. `None` when it never
+    /// will (interrupt off, timer stopped, or its only expiry is going to be lost).
+    fn advance_to_next(&mut self) -> Option<u64> {
+        let now = self.sim.clock.now_ns();
+        let t = self.sim.model(|m| m.next_irq_ns(now, self.n))?;
+        self.sim.clock.advance_to(t);
+        Some(t)
+    }
+}
+
+/// The block's lines together, as a CPU with every timer interrupt unmasked sees them: the
+/// clock jumps to the earliest line of any timer.
+impl IrqSource for &OttoSim {
+    fn advance_to_next(&mut self) -> Option<u64> {
         let now = self.clock.now_ns();
-        let t = self.model(|m| m.next_irq_ns(now, n))?;
+        let t = self.model(|m| {
+            (0..m.timers.len())
+                .filter_map(|n| m.next_irq_ns(now, n))
+                .min()
+        })?;
         self.clock.advance_to(t);
         Some(t)
     }
 }
 
-/// Per-call timings of a seed-proof run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SleepFigures {
-    /// Calls made.
-    pub calls: u32,
-    /// Total virtual time, ns.
-    pub total_ns: u64,
-    /// Shortest call, ns.
-    pub min_ns: u64,
-    /// Longest call, ns.
-    pub max_ns: u64,
-    /// MMIO reads over the run.
-    pub mmio_reads: u64,
-}
-
-impl SleepFigures {
-    /// Average virtual time per call, ns.
-    pub fn avg_ns(&self) -> f64 {
-        self.total_ns as f64 / f64::from(self.calls.max(1))
-    }
-
-    fn record(&mut self, ns: u64) {
-        self.calls += 1;
-        self.total_ns += ns;
-        self.min_ns = self.min_ns.min(ns);
-        self.max_ns = self.max_ns.max(ns);
-    }
-
-    fn empty() -> Self {
-        Self {
-            calls: 0,
-            total_ns: 0,
-            min_ns: u64::MAX,
-            max_ns: 0,
-            mmio_reads: 0,
-        }
-    }
-}
-
-/// The seed proof, our side: `calls` × `DelayNs::delay_us(us)` through
-/// [`hwtimer_core::Delay`] on an [`OttoClocksource`] (timer 1 of `soc`, default 3.125 MHz)
-/// on the model, back to back, with MMIO costs `read_ns` / `write_ns`.
-///
-/// Errors: [`Error::InvalidConfig`] from the driver (never for the supported SoCs).
-pub fn seed_continuous_delay(
-    soc: Soc,
-    calls: u32,
-    us: u32,
-    read_ns: u64,
-    write_ns: u64,
-) -> Result<SleepFigures, Error> {
-    use embedded_hal::delay::DelayNs;
-    let sim = OttoSim::with_model(OttoModel::new(soc), read_ns, write_ns);
-    let cs = OttoClocksource::new(sim.bus(), &Config::new(soc), 1)?;
-    let mut delay = hwtimer_core::Delay::new(&cs);
-    let mut fig = SleepFigures::empty();
-    sim.bus.reset_stats();
-    for _ in 0..calls {
-        let t0 = sim.clock.now_ns();
-        delay.delay_us(us);
-        fig.record(sim.clock.now_ns() - t0);
-    }
-    fig.mmio_reads = sim.bus.stats().reads;
-    Ok(fig)
-}
-
-/// The seed proof, the seed's side: the same `calls` × sleep of `us` when the only time
-/// source is a **periodic** clockevent at `hz` (timer 0 in TIMER mode, Linux
-/// `set_state_periodic` with period `tick_hz / hz`) and no continuous clocksource: as in
-/// Linux without high-resolution timers, a sleep can only end from the tick interrupt,
-/// at the first tick at or after its expiry. The CPU idles until the tick's line asserts,
-/// then runs the handler (acknowledge) and checks its expiry.
-///
-/// Errors: [`Error::InvalidConfig`] if `hz` gives a period outside the clockevent's
-/// range; [`Error::Timeout`] if the tick stopped (the CPU would stall).
-pub fn seed_tick_sleep(
-    soc: Soc,
-    calls: u32,
-    us: u32,
-    hz: u32,
-    read_ns: u64,
-    write_ns: u64,
-) -> Result<SleepFigures, Error> {
-    let sim = OttoSim::with_model(OttoModel::new(soc), read_ns, write_ns);
-    let config = Config::new(soc);
-    let mut tick = OttoClockEvent::new(sim.bus(), &config, 0)?;
-    let period = u64::from(config.tick_hz / hz.max(1));
-    tick.set_periodic(period)?;
-    let mut fig = SleepFigures::empty();
-    sim.bus.reset_stats();
-    for _ in 0..calls {
-        let t0 = sim.clock.now_ns();
-        let expiry = t0 + u64::from(us) * 1_000;
-        loop {
-            sim.advance_to_next_irq(0).ok_or(Error::Timeout)?;
-            // The tick handler: acknowledge, then the low-resolution timer wheel checks
-            // expired sleepers.
-            if tick.ack() && sim.clock.now_ns() >= expiry {
-                break;
-            }
-        }
-        fig.record(sim.clock.now_ns() - t0);
-    }
-    fig.mmio_reads = sim.bus.stats().reads;
-    Ok(fig)
-}
-
-/// The cost, in MMIO operations, of each driver path, measured on the model.
+/// The cost, in MMIO operations, of each driver path, measured on the model: what the
+/// cost tables of [`OttoClockEvent`] and the README state (asserted in `tests/driver.rs`,
+/// printed by the bench).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MmioCosts {
-    /// Reads per clocksource read.
+    /// (reads, writes) per clocksource read.
     pub clocksource_read: (u64, u64),
     /// (reads, writes) per `set_next_event` with the interrupt already enabled.
     pub set_next_event: (u64, u64),
-    /// (reads, writes) per `set_next_event` with the pre-v6.18 sequence (for comparison).
-    pub set_next_event_naive: (u64, u64),
     /// (reads, writes) per `ack` of a pending interrupt.
     pub ack_pending: (u64, u64),
     /// (reads, writes) per `ack` with nothing pending.
@@ -797,7 +735,8 @@ pub struct MmioCosts {
 
 /// Measure [`MmioCosts`] on the model of `soc`.
 ///
-/// Errors: [`Error::InvalidConfig`] from the driver (never for the supported SoCs).
+/// Errors: those of [`OttoClockEvent::new`] and [`OttoClocksource::new`] (never for the
+/// supported SoCs at their default configuration).
 pub fn measure_mmio_costs(soc: Soc) -> Result<MmioCosts, Error> {
     use hwtimer_core::Clocksource;
     let sim = OttoSim::new(soc);
@@ -805,86 +744,31 @@ pub fn measure_mmio_costs(soc: Soc) -> Result<MmioCosts, Error> {
     let cs = OttoClocksource::new(sim.bus(), &config, 1)?;
     let mut ev = OttoClockEvent::new(sim.bus(), &config, 0)?;
     ev.set_next_event(1000)?;
-    let bus = &sim.bus;
-    let measure = |f: &mut dyn FnMut()| {
-        bus.reset_stats();
-        f();
-        let s = bus.stats();
+    let cost = |f: &mut dyn FnMut()| {
+        let ((), s) = sim.bus.counted(f);
         (s.reads, s.writes)
     };
-    let clocksource_read = measure(&mut || {
+    let clocksource_read = cost(&mut || {
         cs.read();
     });
-    let set_next_event = measure(&mut || {
+    let set_next_event = cost(&mut || {
         let _ = ev.set_next_event(100);
     });
-    let set_next_event_naive = measure(&mut || {
-        let _ = ev.set_next_event_unsafe_naive(100);
-    });
     sim.clock.advance(100_000);
-    let ack_pending = measure(&mut || {
+    let ack_pending = cost(&mut || {
         ev.ack();
     });
-    let ack_spurious = measure(&mut || {
+    let ack_spurious = cost(&mut || {
         ev.ack();
     });
-    let shutdown = measure(&mut || ev.shutdown());
+    let shutdown = cost(&mut || ev.shutdown());
     Ok(MmioCosts {
         clocksource_read,
         set_next_event,
-        set_next_event_naive,
         ack_pending,
         ack_spurious,
         shutdown,
     })
-}
-
-/// Reprogram a running oneshot `lead_ns` before its expiry (the Linux ≥ 6.9 pattern behind
-/// the v6.18 fixes), with the driver's sequence or, if `naive`, the pre-v6.18 stop/DATA/start
-/// one, then wait for the new expiry. Returns the virtual time of the interrupt, or `None`
-/// when it was lost and the CPU would stall. Runs the default quirk variant; see
-/// [`reprogram_near_expiry_with`] for the others.
-///
-/// ```
-/// use otto_timer::Soc;
-/// use otto_timer::sim::reprogram_near_expiry;
-/// assert_eq!(reprogram_near_expiry(Soc::Rtl838x, 1_000, true), Ok(None)); // lost
-/// assert!(reprogram_near_expiry(Soc::Rtl838x, 1_000, false).unwrap().is_some());
-/// ```
-pub fn reprogram_near_expiry(soc: Soc, lead_ns: u64, naive: bool) -> Result<Option<u64>, Error> {
-    reprogram_near_expiry_with(soc, LostIrqQuirk::default(), lead_ns, naive)
-}
-
-/// [`reprogram_near_expiry`] on the model running the `quirk` variant.
-///
-/// ```
-/// use otto_timer::Soc;
-/// use otto_timer::sim::{LostIrqQuirk, reprogram_near_expiry_with};
-/// let benign = LostIrqQuirk::CompletesOnResume;
-/// assert!(reprogram_near_expiry_with(Soc::Rtl838x, benign, 1_000, true).unwrap().is_some());
-/// ```
-pub fn reprogram_near_expiry_with(
-    soc: Soc,
-    quirk: LostIrqQuirk,
-    lead_ns: u64,
-    naive: bool,
-) -> Result<Option<u64>, Error> {
-    let config = Config::new(soc);
-    let model = OttoModel::for_config(&config).with_lost_irq(quirk);
-    let sim = OttoSim::with_model(model, SIM_READ_NS, SIM_WRITE_NS);
-    let tick_ns = ns_for_ticks(1, config.bus_clock_hz, config.divisor()?);
-    let mut ev = OttoClockEvent::new(sim.bus(), &config, 0)?;
-    ev.set_next_event(100)?;
-    sim.clock()
-        .advance(100u64.saturating_mul(tick_ns).saturating_sub(lead_ns));
-    if naive {
-        ev.set_next_event_unsafe_naive(50)?;
-    } else {
-        ev.set_next_event(50)?;
-    }
-    let fired = sim.advance_to_next_irq(0);
-    ev.shutdown();
-    Ok(fired)
 }
 
 #[cfg(test)]
