@@ -12,7 +12,7 @@
 //! | [`Smi`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
 //! | [`Error`], [`ConfigError`] | every failure, typed: MDIO error, [`BusyTimeout`] with the last value, unknown switch ID, and one [`ConfigError`] per refused setting or argument |
-//! | `sim` | (feature `sim`) behavioural switch model, the pre-seed polling strategies and the seed-proof measurements |
+//! | `sim` | (feature `sim`) behavioural switch model; its `seed` module (feature `unstable-baselines`, not public API) replays seed 004's naive strategies for the bench and the seed-proof tests |
 //!
 //! ## Contract
 //!

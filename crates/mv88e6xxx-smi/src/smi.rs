@@ -124,6 +124,7 @@ pub struct Config {
 
 impl Config {
     /// The default: 50 ms per wait, backstop 19 534 reads.
+    #[must_use]
     pub const fn new() -> Self {
         Self {
             timeout_ns: DEFAULT_TIMEOUT_NS,
@@ -133,6 +134,7 @@ impl Config {
 
     /// Set the busy-wait deadline (and the backstop derived from it; set a backstop of
     /// your own afterwards with [`with_max_polls`](Self::with_max_polls)).
+    #[must_use]
     pub const fn with_timeout_ns(mut self, ns: u64) -> Self {
         self.timeout_ns = ns;
         self.max_polls = derived_max_polls(ns);
@@ -140,6 +142,7 @@ impl Config {
     }
 
     /// Set the poll-count backstop (values below 2 act as 2).
+    #[must_use]
     pub const fn with_max_polls(mut self, polls: u32) -> Self {
         self.max_polls = polls;
         self

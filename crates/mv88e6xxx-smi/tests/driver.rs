@@ -412,15 +412,8 @@ fn ports_that_would_alias_a_global_block_are_refused_before_any_frame() {
     ];
     for (chip, attach, sw_addr, bad) in cases {
         let mut sim = SwitchSim::single(ChipModel::new(chip, attach));
-        let (mut smi, id) = Smi::probe(
-            &mut sim.bus,
-            &sim.counter,
-            sw_addr,
-            chip.family(),
-            Config::new(),
-        )
-        .unwrap();
-        assert_eq!(id.chip, chip);
+        let mut smi = probe(&mut sim, sw_addr, chip.family());
+        assert_eq!(smi.chip(), Some(chip));
         let f0 = smi.frames();
         for &port in bad {
             assert_eq!(
@@ -557,15 +550,8 @@ fn internal_phys_are_reached_per_chip_and_the_ppu_is_never_collided_with() {
             let phy = p(phy_addr);
             let mut sim =
                 SwitchSim::single(ChipModel::new(chip, attach).with_phy(PhyModel::bcm54612e(phy)));
-            let (mut smi, id) = Smi::probe(
-                &mut sim.bus,
-                &sim.counter,
-                sw_addr,
-                chip.family(),
-                Config::new(),
-            )
-            .unwrap();
-            assert_eq!(id.chip, chip);
+            let mut smi = probe(&mut sim, sw_addr, chip.family());
+            assert_eq!(smi.chip(), Some(chip));
             let what = format!("{chip:?} {attach:?}");
             assert_eq!(smi.phy_read(phy, r(2)).unwrap(), 0x0362, "{what}");
             smi.phy_write(phy, r(4), 0x01e1).unwrap();
