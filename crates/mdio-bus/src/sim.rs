@@ -176,7 +176,7 @@ impl PhyModel {
     }
 
     /// The Broadcom BCM54612E as QEMU's npcm750-evb exposes it (BMCR 0x1140, BMSR 0x790d,
-    /// PHYID 0x0362/0x5e6a; docs/dwmac.md#qemu-npcm-gmac).
+    /// PHYID 0x0362/0x5e6a, from QEMU's `hw/net/npcm_gmac.c`).
     pub fn bcm54612e(addr: PhyAddr) -> Self {
         let mut p = Self::new(addr);
         p.regs[0] = 0x1140;

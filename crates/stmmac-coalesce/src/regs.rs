@@ -1,7 +1,7 @@
 //! The register map: every MAC and DMA register and descriptor field this crate touches,
 //! defined once, with its source.
 //!
-//! Sources (facts only, no code copied): the project's `docs/dwmac.md`,
+//! Sources (facts only, no code copied): this crate's note `docs/dwmac.md`,
 //! which cites `torvalds/linux drivers/net/ethernet/stmicro/stmmac/{dwmac1000.h, dwmac_dma.h,
 //! descs.h, common.h}` and `qemu/qemu hw/net/npcm_gmac.c`; `docs/dwmac.md#qemu-npcm-gmac` (verified on QEMU
 //! 10). Names follow Linux's so a reader can cross-check.
