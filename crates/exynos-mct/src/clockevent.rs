@@ -98,6 +98,7 @@ enum Mode {
 /// change restarts the FRC from the last value written to `G_CNT` (or the last match); the
 /// compare value still refers to the count, so the event comes *later* by the ticks the
 /// model dropped, never earlier. The smdkc210 firmware shows it.
+#[must_use = "dropping a comparator shuts it down (its event is cancelled)"]
 pub struct Comparator<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
     n: usize,
@@ -527,6 +528,7 @@ impl CompRegs {
 /// - The manual-update path adds one to the tick divider a second time: the first
 ///   interval after arming lasts `3 × (ICNTB + 1)` input clocks instead of
 ///   `2 × (ICNTB + 1)`; reloads in interval mode use `2 × (ICNTB + 1)`. Late, never early.
+#[must_use = "dropping a local timer shuts it down (its event is cancelled)"]
 pub struct LocalTimer<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
     /// The timer's own registers, taken once ([`LocalRegs::OWN`] offsets): bare accesses.

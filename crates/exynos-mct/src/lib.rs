@@ -13,7 +13,7 @@
 //! | [`clockevent`] | [`Comparator`] (global comparator, oneshot and periodic) and [`LocalTimer`] (per-CPU) |
 //! | [`config`] | [`Config`] and the rate maths of `MCT_CFG` ([`frc_rate`]) |
 //! | `shared` (private) | the shared `G_TCON` / `G_INT_ENB` shadows and which parts are handed out |
-//! | `sim` | (feature `sim`) the behavioural model of the block, [`sim::MctIrqs`] to run it to its next interrupt |
+//! | `sim` | (feature `sim`) the behavioural model of the block, `sim::MctIrqs` to run it to its next interrupt |
 //!
 //! ## The seed, and what this crate does about it
 //!

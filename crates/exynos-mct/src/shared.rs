@@ -46,8 +46,8 @@ impl<B: Claim<Word = u32>> Mct<B> {
         })
     }
 
-    /// The published time of the time base (for [`FrcTime`]): lock-free where the target
-
+    /// Mark `bit` of `taken` (a comparator's or a local timer's) handed out; `false` when it
+    /// already was.
     pub(crate) fn take(&self, bit: u32) -> bool {
         with_cs(|cs| {
             let cell = self.shadow.borrow(cs);
@@ -61,6 +61,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
         })
     }
 
+    /// Hand `bit` of `taken` back (the part was dropped, or its take-over failed).
     pub(crate) fn give_back(&self, bit: u32) {
         self.update_shadow(|s| s.taken &= !bit);
     }

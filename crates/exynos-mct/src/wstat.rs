@@ -70,7 +70,7 @@
 //! previous 15-tick count, and a late `G_COMP0_L` one left an older, earlier compare
 //! value: both fired early.)
 //!
-//! The driver ([`Mct`](crate::Mct)) therefore remembers, per status bit, an acknowledgement
+//! The driver ([`Mct`]) therefore remembers, per status bit, an acknowledgement
 //! still **owed** by a write whose wait timed out. The next write to that register first
 //! waits for the owed bit (bounded like any wait) and clears it; if it does not come, the
 //! register is still busy as far as anyone can tell, and that write is **not issued**: the
@@ -552,13 +552,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
         if self.owes(bit) {
             let clock = self.clock_for(bound);
             if bit.status.offset() < regs::LOCAL_BASE {
-                wait_and_clear_in(
-                    &self.global,
-                    &self.global,
-                    bit,
-                    clock,
-                    &self.config.wstat,
-                )?;
+                wait_and_clear_in(&self.global, &self.global, bit, clock, &self.config.wstat)?;
             } else {
                 wait_and_clear_in(&self.bus, &self.global, bit, clock, &self.config.wstat)?;
             }

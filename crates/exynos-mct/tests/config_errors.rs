@@ -154,12 +154,20 @@ fn a_delta_outside_min_and_max_is_delta_out_of_range() {
     let mut local = mct.local_timer(0).unwrap();
     for d in [0, MIN_DELTA - 1, COMP_MAX_DELTA + 1, u64::MAX] {
         let (r, stats) = bus.counted(|| comp.set_next_event(d));
-        assert_eq!(r.map_err(cause), Err(ConfigError::DeltaOutOfRange), "G0 {d}");
+        assert_eq!(
+            r.map_err(cause),
+            Err(ConfigError::DeltaOutOfRange),
+            "G0 {d}"
+        );
         assert_eq!(stats.writes, 0);
     }
     for d in [0, MIN_DELTA - 1, LOCAL_MAX_DELTA + 1, u64::MAX] {
         let (r, stats) = bus.counted(|| local.set_next_event(d));
-        assert_eq!(r.map_err(cause), Err(ConfigError::DeltaOutOfRange), "L0 {d}");
+        assert_eq!(
+            r.map_err(cause),
+            Err(ConfigError::DeltaOutOfRange),
+            "L0 {d}"
+        );
         assert_eq!(stats.writes, 0);
     }
 }
@@ -171,12 +179,20 @@ fn a_period_outside_min_and_max_is_period_out_of_range() {
     let mut local = mct.local_timer(0).unwrap();
     for d in [0, MIN_DELTA - 1, COMP_MAX_DELTA + 1, u64::MAX] {
         let (r, stats) = bus.counted(|| comp.set_periodic(d));
-        assert_eq!(r.map_err(cause), Err(ConfigError::PeriodOutOfRange), "G0 {d}");
+        assert_eq!(
+            r.map_err(cause),
+            Err(ConfigError::PeriodOutOfRange),
+            "G0 {d}"
+        );
         assert_eq!(stats.writes, 0);
     }
     for d in [0, MIN_DELTA - 1, LOCAL_MAX_DELTA + 1, u64::MAX] {
         let (r, stats) = bus.counted(|| local.set_periodic(d));
-        assert_eq!(r.map_err(cause), Err(ConfigError::PeriodOutOfRange), "L0 {d}");
+        assert_eq!(
+            r.map_err(cause),
+            Err(ConfigError::PeriodOutOfRange),
+            "L0 {d}"
+        );
         assert_eq!(stats.writes, 0);
     }
 }

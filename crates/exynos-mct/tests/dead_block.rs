@@ -209,7 +209,10 @@ fn every_call_returns_within_its_read_bound_on_a_block_that_died() {
     for (dead, name) in dead_values::<u32>() {
         for started in [false, true] {
             let rows = every_call_on_a_block_that_died(dead, started);
-            print(&format!("reads {name}, FRC started before: {started}"), &rows);
+            print(
+                &format!("reads {name}, FRC started before: {started}"),
+                &rows,
+            );
         }
     }
 }

@@ -3,8 +3,8 @@
 //! local-timer semantics. Virtual time only.
 
 use exynos_mct::clockevent::{COMP_MAX_DELTA, MIN_DELTA};
-use exynos_mct::sim::{MctModel, WstatMode};
 use exynos_mct::sim::seed::{self, UpperCache};
+use exynos_mct::sim::{MctModel, WstatMode};
 use exynos_mct::{Config, Mct};
 use hwtimer_core::sim::{SimBus, SimClock};
 use hwtimer_core::{Alarm, ClockEvent, Clocksource, Error, Fired, Monotonic, RegisterBus};
@@ -651,4 +651,39 @@ fn set_compare_after_a_long_unread_time_base_reads_the_count_first() {
     assert!(bus.model(|m| m.comparator_line(clock.now_ns(), 0)));
     assert!(truth(&bus) >= at);
     assert!(time.now() >= at);
+}
+
+/// `MctIrqs` (hwtimer-core's `IrqSource`) moves virtual time to the earliest interrupt of
+/// any channel: a local timer due before a comparator comes first, a line already high is
+/// due now, a masked comparator is not waited for, and nothing armed is `None`.
+#[test]
+fn mct_irqs_runs_the_model_to_the_next_interrupt_of_any_channel() {
+    use exynos_mct::sim::MctIrqs;
+    use hwtimer_core::sim::IrqSource;
+    let (clock, bus) = setup(MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), bus.model(|m| m.driver_config())).unwrap();
+    mct.start_frc().unwrap();
+    let irqs = MctIrqs::new(&bus);
+    let next = || (&irqs).advance_to_next();
+    assert_eq!(next(), None, "nothing armed");
+    let mut comp = mct.comparator(1).unwrap();
+    let mut local = mct.local_timer(0).unwrap();
+    comp.set_next_event(24_000).unwrap(); // 1 ms
+    local.set_next_event(1_200).unwrap(); // 100 µs at 12 MHz
+    let local_due = bus.model(|m| m.local_due_ns(0)).unwrap();
+    let comp_due = bus
+        .model(|m| m.comparator_due_ns(clock.now_ns(), 1))
+        .unwrap();
+    assert_eq!(next(), Some(local_due));
+    assert_eq!(clock.now_ns(), local_due);
+    // Not acknowledged yet: the line stays high, so the next interrupt is now.
+    assert_eq!(next(), Some(local_due));
+    assert!(local.ack());
+    assert_eq!(next(), Some(comp_due));
+    assert!(comp.ack());
+    assert_eq!(next(), None, "both fired and were acknowledged");
+    // A comparator armed but masked in G_INT_ENB raises no interrupt to wait for.
+    comp.set_next_event(2_400).unwrap();
+    bus.write_word(exynos_mct::regs::G_INT_ENB.offset(), 0);
+    assert_eq!(next(), None, "a masked comparator counted");
 }

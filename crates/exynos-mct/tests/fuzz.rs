@@ -11,8 +11,8 @@
 //! checks; `any::<u64>()` would land in range with a probability of 2^-33.
 
 use exynos_mct::clockevent::{COMP_MAX_DELTA, LOCAL_MAX_DELTA, MIN_DELTA};
-use exynos_mct::sim::{MctModel, WstatMode};
 use exynos_mct::sim::seed::{self, UpperCache};
+use exynos_mct::sim::{MctModel, WstatMode};
 use exynos_mct::{Config, Mct};
 use hwtimer_core::sim::{SimBus, SimClock};
 use hwtimer_core::{ClockEvent, ConfigError, Error, Monotonic};
@@ -230,9 +230,20 @@ fn refuses(
     bus: &SimBus<MctModel>,
     before_writes: u64,
 ) -> Result<(), TestCaseError> {
-    prop_assert_eq!(ch.set_next_event(d), Err(Error::Config(ConfigError::DeltaOutOfRange)));
-    prop_assert_eq!(ch.set_periodic(d), Err(Error::Config(ConfigError::PeriodOutOfRange)));
-    prop_assert_eq!(bus.stats().writes, before_writes, "refused delta {} wrote", d);
+    prop_assert_eq!(
+        ch.set_next_event(d),
+        Err(Error::Config(ConfigError::DeltaOutOfRange))
+    );
+    prop_assert_eq!(
+        ch.set_periodic(d),
+        Err(Error::Config(ConfigError::PeriodOutOfRange))
+    );
+    prop_assert_eq!(
+        bus.stats().writes,
+        before_writes,
+        "refused delta {} wrote",
+        d
+    );
     Ok(())
 }
 
@@ -264,6 +275,10 @@ fn in_range_draws_arm_the_hardware() {
     let outside = out_of_range(COMP_MAX_DELTA);
     for _ in 0..1000 {
         let d = outside.new_tree(&mut runner).unwrap().current();
-        assert_eq!(comp.set_next_event(d), Err(Error::Config(ConfigError::DeltaOutOfRange)), "{d}");
+        assert_eq!(
+            comp.set_next_event(d),
+            Err(Error::Config(ConfigError::DeltaOutOfRange)),
+            "{d}"
+        );
     }
 }

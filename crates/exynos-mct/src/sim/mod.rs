@@ -1,5 +1,5 @@
 //! Behavioural model of the MCT in virtual time (feature `sim`), for host tests,
-//! benchmarks and demos. Put it behind a [`SimBus`](hwtimer_core::sim::SimBus), which counts
+//! benchmarks and demos. Put it behind a [`SimBus`], which counts
 //! MMIO reads and writes and charges virtual time per access.
 //!
 //! What it models (facts from the repository's `docs/exynos-mct.md`):
@@ -46,8 +46,8 @@
 //! QEMU does (verified) and what the model does; drive it exactly with
 //! [`Config::local_icntb_plus_one`](crate::Config) (see [`MctModel::driver_config`]).
 
-use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use hwtimer_core::sim::model::{Counter, w1c};
+use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use hwtimer_core::time::NANOS_PER_SEC;
 
 use crate::regs::{self, G_TCON, L_TCON};
