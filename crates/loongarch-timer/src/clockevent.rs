@@ -26,8 +26,8 @@
 //!   cutting it short. [`Config::max_delta`] keeps Linux's figure as the default limit
 //!   and [`ConstantTimer`]'s `max_delta` ([`Capabilities`]) reports it
 //!   rounded down.
-//! - **`min_delta` is configuration** ([`Config`]): default 1000 ticks (10 µs at 100 MHz,
-//!   the seed's choice), [`Config::LINUX_0X600`] for the older 0x600.
+//! - **`min_delta` is configuration** ([`Config`]): default [`DEFAULT_MIN_DELTA`] (the
+//!   seed's choice), [`Config::LINUX_0X600`] for Linux's older [`LINUX_OLD_MIN_DELTA`].
 //! - **Shutdown also clears TI.** Linux's shutdown only clears EN, so a TI latched just
 //!   before it survives: the next arm leaves it set, the core takes the interrupt at once
 //!   for an event that was cancelled, and the handler's acknowledge reports it as new.
@@ -103,13 +103,13 @@ pub struct Config {
 }
 
 impl Config {
-    /// The seed's configuration: `min_delta` 1000.
+    /// The seed's configuration: `min_delta` [`DEFAULT_MIN_DELTA`].
     pub const DEFAULT: Config = Config {
         min_delta: DEFAULT_MIN_DELTA,
         max_delta: LINUX_MAX_DELTA,
     };
 
-    /// Linux's configuration before seed 003: `min_delta` 0x600.
+    /// Linux's configuration before seed 003: `min_delta` [`LINUX_OLD_MIN_DELTA`].
     pub const LINUX_0X600: Config = Config {
         min_delta: LINUX_OLD_MIN_DELTA,
         max_delta: LINUX_MAX_DELTA,
@@ -340,6 +340,10 @@ pub(crate) enum OnDrop {
     /// The same, but only on the core whose `CPUID.CoreID` this is (a
     /// [`PinnedTimer`](crate::pinned::PinnedTimer) may be dropped on another core, whose
     /// timer is not its own); elsewhere nothing.
+    #[cfg_attr(
+        not(target_has_atomic = "64"),
+        allow(dead_code, reason = "set by `pinned` only, which needs 64-bit atomics")
+    )]
     QuietOn(u64),
     /// Nothing: [`ConstantTimer::into_inner`] handed the CSRs on.
     Leave,
@@ -363,6 +367,13 @@ impl<C: Csr> ConstantTimer<C> {
     }
 
     /// Set what dropping this timer does (the pinned wrapper's hook).
+    #[cfg_attr(
+        not(target_has_atomic = "64"),
+        allow(
+            dead_code,
+            reason = "used by `pinned` only, which needs 64-bit atomics"
+        )
+    )]
     pub(crate) fn set_on_drop(&mut self, on_drop: OnDrop) {
         self.on_drop = on_drop;
     }

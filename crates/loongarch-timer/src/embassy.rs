@@ -39,9 +39,10 @@
 //! # Timing
 //!
 //! The timer is phase-locked to the stable counter, so a wake is late by at most
-//! `min_delta` (1000 ticks by default, for a wake closer than that: the seed-003 choice;
-//! see [`Config`](crate::Config)), 3 ticks of InitVal granularity, embassy-tick rounding
-//! and interrupt latency; never early ([`hwtimer_core::embassy`] has the contract).
+//! `min_delta` (for a wake closer than that; [`Config`](crate::Config), default
+//! [`DEFAULT_MIN_DELTA`](crate::clockevent::DEFAULT_MIN_DELTA)), 3 ticks of InitVal
+//! granularity, embassy-tick rounding and interrupt latency; never early
+//! ([`hwtimer_core::embassy`] has the contract).
 
 use hwtimer_core::embassy::TimeDriver;
 
