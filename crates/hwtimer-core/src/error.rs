@@ -68,6 +68,9 @@ pub enum ConfigError {
     DeadlineOverflow,
     /// The block has no timer (or channel, or comparator) with this index.
     NoSuchTimer,
+    /// An address or index the block does not decode (a switch port, a PHY address, a
+    /// device address outside the window the addressing mode reaches).
+    AddressOutOfRange,
     /// More timers or CPUs asked for than the block has, or none.
     TimerCount,
     /// The timer, channel or comparator was already handed out.
@@ -104,6 +107,7 @@ impl core::fmt::Display for ConfigError {
             ConfigError::PeriodGranule => "period not representable by the reload register",
             ConfigError::DeadlineOverflow => "deadline does not fit the counter",
             ConfigError::NoSuchTimer => "no timer with this index",
+            ConfigError::AddressOutOfRange => "address or index the block does not decode",
             ConfigError::TimerCount => "timer or CPU count outside what the block has",
             ConfigError::AlreadyTaken => "timer already taken",
             ConfigError::WindowTooShort => "register window too short for the block",

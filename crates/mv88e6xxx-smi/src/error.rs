@@ -250,11 +250,10 @@ impl<E: core::error::Error + 'static> core::error::Error for Error<E> {
 /// [`Timeout`](hwtimer_core::Error::Timeout); unknown chips, and modes the switch cannot be
 /// reached in ([`ConfigError::AddressingMode`], [`Remap6393x`](ConfigError::Remap6393x),
 /// [`HintMismatch`](ConfigError::HintMismatch)), are
-/// [`Unsupported`](hwtimer_core::Error::Unsupported); a port, PHY or switch address that
-/// names nothing is [`NoSuchTimer`](hwtimer_core::ConfigError::NoSuchTimer) (no unit with
-/// this index); a device address beyond the dual-chip window is
-/// [`WindowTooShort`](hwtimer_core::ConfigError::WindowTooShort); MDIO errors convert with
-/// their own `Into`.
+/// [`Unsupported`](hwtimer_core::Error::Unsupported); a port, PHY, switch or device address
+/// that names nothing is
+/// [`AddressOutOfRange`](hwtimer_core::ConfigError::AddressOutOfRange); MDIO errors convert
+/// with their own `Into`.
 impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
     fn from(e: Error<E>) -> Self {
         use hwtimer_core::ConfigError as Core;
@@ -270,9 +269,9 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
             Error::Config(
                 ConfigError::SwitchAddress { .. }
                 | ConfigError::Port { .. }
-                | ConfigError::Phy { .. },
-            ) => Core::NoSuchTimer.into(),
-            Error::Config(ConfigError::Device { .. }) => Core::WindowTooShort.into(),
+                | ConfigError::Phy { .. }
+                | ConfigError::Device { .. },
+            ) => Core::AddressOutOfRange.into(),
         }
     }
 }
