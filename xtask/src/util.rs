@@ -346,7 +346,27 @@ pub fn read_file(path: &Path) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{library_crates, version_field};
+    use super::{library_crates, run_with_timeout, version_field};
+    use std::process::Command;
+    use std::time::Duration;
+
+    #[test]
+    fn a_command_past_its_timeout_is_killed() {
+        let mut slow = Command::new("sh");
+        slow.args(["-c", "echo started; exec sleep 10"]);
+        let out = run_with_timeout(&mut slow, Duration::from_millis(200)).unwrap();
+        assert!(out.status.is_none());
+        assert_eq!(out.stdout, "started\n");
+        assert!(out.elapsed < Duration::from_secs(5), "{:?}", out.elapsed);
+        let mut quick = Command::new("sh");
+        quick.args(["-c", "echo out; echo err >&2; exit 3"]);
+        let out = run_with_timeout(&mut quick, Duration::from_secs(10)).unwrap();
+        assert_eq!(out.status.and_then(|s| s.code()), Some(3));
+        assert_eq!(
+            (out.stdout.as_str(), out.stderr.as_str()),
+            ("out\n", "err\n")
+        );
+    }
 
     #[test]
     fn dev_only_crates_are_not_libraries() {
