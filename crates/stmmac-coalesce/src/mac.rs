@@ -476,6 +476,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     /// [`RxRing::service`](crate::RxRing::service), and wake on
     /// [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]. One read, and one write only when
     /// something was set.
+    #[must_use = "the events are acknowledged: dropping them loses them"]
     pub fn take_events(&self) -> DmaEvents {
         let st = self.bus.read_raw(DMA_STATUS) & regs::DMA_STATUS_W1C;
         if st != 0 {

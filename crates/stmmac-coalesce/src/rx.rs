@@ -497,6 +497,7 @@ impl<C: CacheOps> RxRing<C> {
 
 /// A received frame lent from the RX ring; its descriptors go back to the DMA when it is
 /// dropped. See the [module docs](self).
+#[must_use = "dropping the frame gives its descriptors back to the DMA: the frame is lost"]
 pub struct RxFrame<'a, C: CacheOps> {
     ring: &'a mut RxRing<C>,
     count: usize,

@@ -655,6 +655,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
 /// A reserved TX descriptor: fill [`buffer`](Self::buffer) in place, then
 /// [`commit`](Self::commit). Dropping it sends nothing.
+#[must_use = "dropping the token sends nothing: fill its buffer and commit it"]
 pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
     ring: &'a mut TxRing<T, C>,
     mac: &'a Dwmac<B>,
