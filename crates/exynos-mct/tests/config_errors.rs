@@ -147,52 +147,32 @@ fn registers_outside_the_window_are_window_too_short() {
     assert_eq!(ram_snapshot(&mmio), before, "nothing was written");
 }
 
-#[test]
-fn a_delta_outside_min_and_max_is_delta_out_of_range() {
+/// Every delta (or period) outside `[MIN_DELTA, max]` given to `arm` on a comparator and a
+/// local timer is refused with `cause`, with nothing written.
+fn refused_outside_the_range(
+    cause_wanted: ConfigError,
+    arm: fn(&mut dyn ClockEvent, u64) -> Result<(), Error>,
+) {
     let (bus, mct) = block();
     let mut comp = mct.comparator(0).unwrap();
     let mut local = mct.local_timer(0).unwrap();
-    for d in [0, MIN_DELTA - 1, COMP_MAX_DELTA + 1, u64::MAX] {
-        let (r, stats) = bus.counted(|| comp.set_next_event(d));
-        assert_eq!(
-            r.map_err(cause),
-            Err(ConfigError::DeltaOutOfRange),
-            "G0 {d}"
-        );
-        assert_eq!(stats.writes, 0);
-    }
-    for d in [0, MIN_DELTA - 1, LOCAL_MAX_DELTA + 1, u64::MAX] {
-        let (r, stats) = bus.counted(|| local.set_next_event(d));
-        assert_eq!(
-            r.map_err(cause),
-            Err(ConfigError::DeltaOutOfRange),
-            "L0 {d}"
-        );
-        assert_eq!(stats.writes, 0);
+    let channels: [(&mut dyn ClockEvent, u64); 2] =
+        [(&mut comp, COMP_MAX_DELTA), (&mut local, LOCAL_MAX_DELTA)];
+    for (ch, max) in channels {
+        for d in [0, MIN_DELTA - 1, max + 1, u64::MAX] {
+            let (r, stats) = bus.counted(|| arm(&mut *ch, d));
+            assert_eq!(r.map_err(cause), Err(cause_wanted), "{d} (max {max:#x})");
+            assert_eq!(stats.writes, 0);
+        }
     }
 }
 
 #[test]
+fn a_delta_outside_min_and_max_is_delta_out_of_range() {
+    refused_outside_the_range(ConfigError::DeltaOutOfRange, |ch, d| ch.set_next_event(d));
+}
+
+#[test]
 fn a_period_outside_min_and_max_is_period_out_of_range() {
-    let (bus, mct) = block();
-    let mut comp = mct.comparator(0).unwrap();
-    let mut local = mct.local_timer(0).unwrap();
-    for d in [0, MIN_DELTA - 1, COMP_MAX_DELTA + 1, u64::MAX] {
-        let (r, stats) = bus.counted(|| comp.set_periodic(d));
-        assert_eq!(
-            r.map_err(cause),
-            Err(ConfigError::PeriodOutOfRange),
-            "G0 {d}"
-        );
-        assert_eq!(stats.writes, 0);
-    }
-    for d in [0, MIN_DELTA - 1, LOCAL_MAX_DELTA + 1, u64::MAX] {
-        let (r, stats) = bus.counted(|| local.set_periodic(d));
-        assert_eq!(
-            r.map_err(cause),
-            Err(ConfigError::PeriodOutOfRange),
-            "L0 {d}"
-        );
-        assert_eq!(stats.writes, 0);
-    }
+    refused_outside_the_range(ConfigError::PeriodOutOfRange, |ch, d| ch.set_periodic(d));
 }

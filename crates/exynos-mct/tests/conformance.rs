@@ -17,6 +17,27 @@ fn block() -> (SimClock, SimBus<MctModel>, Mct<SimBus<MctModel>>) {
     (clock, bus, mct)
 }
 
+/// The suite on one channel whose interrupt line is `line`, `late_ticks` as the suite
+/// takes it.
+fn conforms<E: hwtimer_core::ClockEvent>(
+    clock: &SimClock,
+    bus: &SimBus<MctModel>,
+    channel: &mut E,
+    line: &dyn Fn() -> bool,
+    late_ticks: u64,
+    time: Option<&dyn hwtimer_core::Monotonic>,
+) -> conformance::Report {
+    let writes = || bus.stats().writes;
+    let ch = Channel {
+        clock,
+        line,
+        writes: &writes,
+        late_ticks,
+        time,
+    };
+    conformance::run(channel, &ch)
+}
+
 #[test]
 fn every_comparator_conforms() {
     for n in 0..4 {
@@ -24,17 +45,9 @@ fn every_comparator_conforms() {
         let time = mct.time();
         let mut comparator = mct.comparator(n).unwrap();
         let line = || bus.model(|m| m.comparator_line(clock.now_ns(), n));
-        let writes = || bus.stats().writes;
-        let ch = Channel {
-            clock: &clock,
-            line: &line,
-            writes: &writes,
-            // A value the FRC passes while it is written is re-armed MIN_DELTA beyond the
-            // re-programming: late, never lost.
-            late_ticks: 4,
-            time: Some(&time),
-        };
-        let report = conformance::run(&mut comparator, &ch);
+        // A value the FRC passes while it is written is re-armed MIN_DELTA beyond the
+        // re-programming: late, never lost.
+        let report = conforms(&clock, &bus, &mut comparator, &line, 4, Some(&time));
         assert_eq!(
             (report.compares, report.periods),
             (13, 20),
@@ -49,16 +62,8 @@ fn every_local_timer_conforms() {
         let (clock, bus, mct) = block();
         let mut local = mct.local_timer(i).unwrap();
         let line = || bus.model(|m| m.local_line(clock.now_ns(), i));
-        let writes = || bus.stats().writes;
-        let ch = Channel {
-            clock: &clock,
-            line: &line,
-            writes: &writes,
-            // The local prescaler's phase against the caller's clock: one tick.
-            late_ticks: 2,
-            time: None,
-        };
-        let report = conformance::run(&mut local, &ch);
+        // The local prescaler's phase against the caller's clock: one tick.
+        let report = conforms(&clock, &bus, &mut local, &line, 2, None);
         assert_eq!(report.periods, 20, "L{i}: {report:?}");
     }
 }

@@ -1,6 +1,8 @@
 //! The driver against the behavioural model, checked against the reference facts
 //! (`docs/exynos-mct.md`): 24 MHz, hi-lo-hi, WSTAT protocol, comparator and
-//! local-timer semantics. Virtual time only.
+//! local-timer semantics. Virtual time only. What hwtimer-core's conformance suite proves on
+//! every channel (range, never early, ack, shutdown, the pending-status rule, periodic,
+//! absolute compares: `tests/conformance.rs`) is not repeated here.
 
 use exynos_mct::clockevent::{COMP_MAX_DELTA, MIN_DELTA};
 use exynos_mct::sim::seed::{self, UpperCache};
@@ -342,58 +344,6 @@ fn alarm_on_comparator_and_frc_time_is_never_early() {
     }
 }
 
-/// The pending-status rule (hwtimer-core's `ClockEvent` contract): `shutdown` clears a
-/// status left pending, arming never does. (Before: shutdown left `G_INT_CSTAT` /
-/// `L_INT_CSTAT` set, so the next arm raised the line at once and `ack` passed the
-/// cancelled event off as the new one.)
-#[test]
-fn shutdown_clears_a_stale_status_and_arming_keeps_a_pending_one() {
-    let (clock, bus) = setup(MctModel::exynos4210());
-    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
-    mct.start_frc().unwrap();
-    let mut comp = mct.comparator(0).unwrap();
-    let mut l0 = mct.local_timer(0).unwrap();
-
-    // Comparator: fired, never handled, then cancelled.
-    comp.set_next_event(240).unwrap();
-    clock.advance(20_000);
-    assert!(comp.is_pending());
-    comp.shutdown();
-    assert!(!comp.is_pending(), "shutdown left G_INT_CSTAT set");
-    comp.set_next_event(24_000).unwrap();
-    assert!(
-        !bus.model(|m| m.comparator_line(clock.now_ns(), 0)),
-        "stale line"
-    );
-    assert!(!comp.ack(), "the cancelled event passed for the new one");
-    // Arming with an unhandled interrupt pending keeps it.
-    clock.advance(2_000_000);
-    assert!(comp.is_pending());
-    comp.set_next_event(24_000).unwrap();
-    assert!(comp.is_pending(), "arming cleared a pending interrupt");
-    assert!(comp.ack());
-    assert!(!comp.ack());
-
-    // Local timer: the same two rules.
-    l0.set_next_event(120).unwrap();
-    clock.advance(20_000);
-    assert!(l0.is_pending());
-    l0.shutdown();
-    assert!(!l0.is_pending(), "shutdown left L_INT_CSTAT set");
-    l0.set_next_event(12_000).unwrap();
-    assert!(
-        !bus.model(|m| m.local_line(clock.now_ns(), 0)),
-        "stale line"
-    );
-    assert!(!l0.ack());
-    clock.advance(2_000_000);
-    assert!(l0.is_pending());
-    l0.set_next_event(12_000).unwrap();
-    assert!(l0.is_pending(), "arming cleared a pending interrupt");
-    assert!(l0.ack());
-    assert!(!l0.ack());
-}
-
 /// Every channel acknowledges its own status and only its own: comparators 0–3 in
 /// `G_INT_CSTAT` bits 0–3, local timers 0 and 1 in their own `L_INT_CSTAT`.
 #[test]
@@ -479,68 +429,6 @@ fn every_time_view_reads_one_time_base() {
         "{t:#x} not in [{before:#x}, {after:#x}]"
     );
     assert_eq!(mct.time().last(), t);
-}
-
-/// `set_compare(at)` takes values in that time base: the comparator fires when the time
-/// base (any view) reaches `at`, not before.
-#[test]
-fn set_compare_takes_values_in_the_time_base() {
-    let (clock, bus) = setup(MctModel::exynos4210().with_frc(0xFFFF_F000));
-    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
-    mct.start_frc().unwrap();
-    let time = mct.time();
-    let mut comp = mct.comparator(2).unwrap();
-    for ahead in [MIN_DELTA, 2_400, 1 << 20] {
-        let at = time.now() + ahead;
-        comp.set_compare(at).unwrap();
-        // Without bus accesses (each costs virtual time): the line, then the true count
-        // when it rises (a value passed while programming is re-armed: later, not lost;
-        // one the FRC reached during programming has matched already).
-        if let Some(due) = bus.model(|m| m.comparator_due_ns(clock.now_ns(), 2)) {
-            clock.advance_to(due - 1);
-            assert!(!bus.model(|m| m.comparator_line(clock.now_ns(), 2)));
-            clock.advance_to(due);
-        } else {
-            assert_eq!(
-                ahead, MIN_DELTA,
-                "only the shortest delta can match while armed"
-            );
-        }
-        assert!(bus.model(|m| m.comparator_line(clock.now_ns(), 2)));
-        assert!(truth(&bus) >= at);
-        assert!(mct.time().now() >= at);
-        assert!(comp.ack());
-    }
-}
-
-/// A oneshot armed while an earlier interrupt is still pending: the ack that takes the
-/// earlier status must not stop the new oneshot (found by hwtimer-core's conformance
-/// suite, check `rearm_pending`). (Before: `ack` stopped every oneshot it saw pending, so
-/// the new event never came.)
-#[test]
-fn the_ack_of_an_earlier_event_leaves_a_new_oneshot_running() {
-    let (clock, bus) = setup(MctModel::exynos4210());
-    let mct = Mct::new(bus.clone(), MctModel::exynos4210().driver_config()).unwrap();
-    mct.start_frc().unwrap();
-    let mut l0 = mct.local_timer(0).unwrap();
-    l0.set_next_event(120).unwrap();
-    clock.advance(20_000);
-    assert!(l0.is_pending());
-    l0.set_next_event(12_000).unwrap(); // 1 ms; the earlier status stays pending
-    assert!(l0.ack(), "the earlier event");
-    assert!(
-        bus.model(|m| m.local_running(0)),
-        "the new oneshot was stopped"
-    );
-    let due = bus.model(|m| m.local_due_ns(0)).unwrap();
-    clock.advance_to(due);
-    assert!(l0.ack(), "the new event");
-    assert!(
-        !bus.model(|m| m.local_running(0)),
-        "a oneshot keeps running"
-    );
-    clock.advance(5_000_000);
-    assert!(!l0.is_pending());
 }
 
 /// Comparator arms publish the exact count they read, so the time base stays exact while
