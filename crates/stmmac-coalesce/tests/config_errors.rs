@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, ConfigError, DescLayout, DmaConfig, Error, NoTimer, RxConfig,
-    RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
+    CoalesceConfig, Coherent, ConfigError, DescLayout, DmaConfig, Error, NoTimer, RxConfig, RxRing,
+    TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
 /// `TxRing::new` on a fresh board with `cfg` and no timer.
@@ -103,16 +103,17 @@ fn max_frame() {
         )
     };
     assert_eq!(rx(13), config(ConfigError::MaxFrame), "below a header");
-    assert_eq!(rx(1021), config(ConfigError::MaxFrame), "1021 + FCS > 2 x 512");
+    assert_eq!(
+        rx(1021),
+        config(ConfigError::MaxFrame),
+        "1021 + FCS > 2 x 512"
+    );
     assert_eq!(rx(1020), Ok(()));
 }
 
 #[test]
 fn no_csr_clock() {
-    let unknown = DmaConfig {
-        csr_hz: 0,
-        ..dma()
-    };
+    let unknown = DmaConfig { csr_hz: 0, ..dma() };
     let cfg = RxConfig {
         coalesce: coal(25, 1000, 100, 0),
         ..rx_cfg(8, 512)

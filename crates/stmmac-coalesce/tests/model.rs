@@ -2,11 +2,11 @@
 //! through raw registers and descriptors in the sim arena.
 
 use hwtimer_core::RegisterBus;
-use hwtimer_core::sim::{SimBus, SimClock};
+use hwtimer_core::sim::{IrqSource, SimBus, SimClock};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::regs::{self, desc::*, edesc};
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SWR_NS, SimArena, TxFault, fcs};
+use stmmac_coalesce::sim::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SWR_NS, SimArena, TxFault, fcs};
 use stmmac_coalesce::{DescLayout, DmaAddr};
 
 type Bus = SimBus<DwmacModel<PhyModel>>;
@@ -273,11 +273,35 @@ fn rx_watchdog_raises_ri_riwt_x_256_csr_clocks_after_the_frame() {
     assert_eq!(bus.model(|m| m.raw_status(at - 1)) & (1 << 6), 0);
     assert_ne!(bus.model(|m| m.raw_status(at)) & (1 << 6), 0);
     // Without RIWT and with DIC set there is no RX interrupt at all (QEMU's case).
-    let (_c2, arena2, bus2) = setup();
+    let (c2, arena2, bus2) = setup();
     let (b2, _) = rx_ring(&arena2, 2, 1536, true);
     rx_on(&bus2, b2);
     bus2.model(|m| m.inject(0, &[1; 60]));
     assert_eq!(bus2.model(|m| m.raw_status(u64::MAX)) & (1 << 6), 0);
+    // Nothing time-driven is pending there: the model has no next interrupt.
+    assert_eq!(DwmacIrq(&bus2).advance_to_next(), None);
+    assert!(c2.now_ns() < 1_000_000);
+}
+
+#[test]
+fn the_rx_watchdog_is_the_models_irq_source() {
+    let (clock, arena, bus) = setup();
+    let (base, _) = rx_ring(&arena, 4, 1536, true);
+    rx_on(&bus, base);
+    bus.write_word(0x101C, (1 << 16) | (1 << 6)); // NIE, RIE
+    bus.write_word(0x1024, 0x80);
+    let t0 = clock.now_ns();
+    bus.model(|m| m.inject(t0, &[1; 60]));
+    assert!(!bus.model(|m| m.irq_pending(clock.now_ns())));
+    // One step to the watchdog's expiry: the clock is there and the line is asserted.
+    assert_eq!(DwmacIrq(&bus).advance_to_next(), Some(t0 + 262_144));
+    assert_eq!(clock.now_ns(), t0 + 262_144);
+    assert!(bus.model(|m| m.irq_pending(clock.now_ns())));
+    assert_eq!(
+        DwmacIrq(&bus).advance_to_next(),
+        None,
+        "RI raised: the watchdog stopped"
+    );
 }
 
 #[test]
