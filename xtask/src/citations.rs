@@ -9,7 +9,9 @@
 //!    name an existing file, and the anchor must be produced by one of its headings the way
 //!    GitHub makes heading anchors (or by an explicit `<a name|id="...">`). Paths starting
 //!    with `./` or `../` are relative to the citing file, other paths to the repository
-//!    root. In Markdown files, a link target (`[text](target.md#anchor)`, `[text](#anchor)`)
+//!    root, except in a library crate (`crates/<name>/`), where they are relative to the
+//!    crate: a published crate ships what it cites, so a crate's files may cite only files
+//!    inside the crate (its own `docs/`). In Markdown files, a link target (`[text](target.md#anchor)`, `[text](#anchor)`)
 //!    is relative to the file, as GitHub resolves it; such links are checked when they point
 //!    into a `docs` directory or, for a bare `#anchor`, when the file itself is under `docs/`.
 //! 2. **No citations of the external reference notes.** Outside `docs/`, the file names
@@ -159,7 +161,15 @@ impl DocCache {
 /// The findings of one file (`file` relative to `root`).
 fn check_file(root: &Path, file: &Path, text: &str, docs: &mut DocCache) -> Vec<Finding> {
     let file_str = slash_path(file);
-    let in_docs = file_str.starts_with("docs/");
+    // The package a file ships in, when it is a library crate's: `crates/<name>`.
+    let package = match file_str.split('/').collect::<Vec<_>>().as_slice() {
+        ["crates", name, _, ..] => Some(PathBuf::from("crates").join(name)),
+        _ => None,
+    };
+    let in_docs = file_str.starts_with("docs/")
+        || package
+            .as_ref()
+            .is_some_and(|p| file.starts_with(p.join("docs")));
     let is_markdown = file_str.ends_with(".md");
     let dir = file.parent().unwrap_or(Path::new(""));
     let mut findings = Vec::new();
@@ -212,6 +222,8 @@ fn check_file(root: &Path, file: &Path, text: &str, docs: &mut DocCache) -> Vec<
                 || token.path.starts_with("../");
             let target = if relative_to_file {
                 normalize(&dir.join(&token.path))
+            } else if let Some(package) = &package {
+                normalize(&package.join(&token.path))
             } else {
                 normalize(Path::new(&token.path))
             };
@@ -222,6 +234,15 @@ fn check_file(root: &Path, file: &Path, text: &str, docs: &mut DocCache) -> Vec<
                 ));
                 continue;
             };
+            if let Some(package) = &package
+                && !target.starts_with(package)
+            {
+                report(format!(
+                    "cites `{}`, outside its crate: the published package would not contain it",
+                    token.path
+                ));
+                continue;
+            }
             let target_in_docs = slash_path(&target)
                 .split('/')
                 .rev()
@@ -487,7 +508,7 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/citations");
         let (scanned, findings) = check_tree(&root, &[]);
         let got: Vec<String> = findings.iter().map(ToString::to_string).collect();
-        assert_eq!(scanned, 5, "{got:#?}");
+        assert_eq!(scanned, 7, "{got:#?}");
         assert_eq!(
             got,
             [
@@ -502,6 +523,11 @@ mod tests {
                 "crate/src/lib.rs:2: cites `hardware.md`, a reference note outside the \
                  repository; cite the repository's docs/ instead",
                 "crate/src/lib.rs:4: cites `docs/gone.md`, but docs/gone.md does not exist",
+                // In a library crate a `docs/` path is the crate's own; nothing may leave it.
+                "crates/lib/src/lib.rs:2: cites `../../docs/guide.md`, outside its crate: the \
+                 published package would not contain it",
+                "crates/lib/src/lib.rs:3: cites `docs/guide.md`, but crates/lib/docs/guide.md \
+                 does not exist",
                 "docs/guide.md:9: cites `#absent`, but no heading of docs/guide.md produces \
                  the anchor `#absent` (its anchors: guide, quirks-2, setup, setup-1)",
                 "docs/guide.md:10: cites `other.md`, but docs/other.md does not exist",
