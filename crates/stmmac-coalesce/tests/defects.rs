@@ -343,16 +343,19 @@ fn cache_line_shorter_than_the_real_one_breaks_neighbouring_descriptors() {
 
 /// Cache maintenance that records every range it is given that does not start on a line
 /// or does not cover whole lines (the `CacheOps` contract), and passes it on.
+/// (operation, offset in the line, length) of each range off the lines.
+type OffLine = std::rc::Rc<std::cell::RefCell<Vec<(&'static str, usize, usize)>>>;
+
 #[derive(Clone)]
 struct LineCheck {
     inner: stmmac_coalesce::sim::SimCache,
     line: usize,
-    bad: std::rc::Rc<std::cell::RefCell<Vec<(&'static str, usize, usize)>>>,
+    bad: OffLine,
 }
 
 impl LineCheck {
     fn check(&self, op: &'static str, ptr: *const u8, len: usize) {
-        if (ptr as usize) % self.line != 0 || len % self.line != 0 {
+        if !(ptr as usize).is_multiple_of(self.line) || !len.is_multiple_of(self.line) {
             self.bad
                 .borrow_mut()
                 .push((op, ptr as usize % self.line, len));

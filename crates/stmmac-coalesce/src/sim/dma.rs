@@ -70,7 +70,7 @@ impl<D: MdioDevice> DwmacModel<D> {
 
     /// A frame arrives from the wire at `now_ns` (without FCS; the model adds it). It goes
     /// through the filter and the line check, then into RX descriptors (see the
-    /// [module docs](self)).
+    /// [module docs](crate::sim)).
     pub fn inject(&mut self, now_ns: u64, frame: &[u8]) {
         self.sync(now_ns);
         self.complete_rx_writes();

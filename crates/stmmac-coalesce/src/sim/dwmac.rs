@@ -35,7 +35,7 @@ pub enum TxFault {
     BusError,
 }
 
-/// The behavioural DWMAC; see the [module docs](self).
+/// The behavioural DWMAC; see the [module docs](crate::sim).
 pub struct DwmacModel<D: MdioDevice> {
     pub(super) arena: SimArena,
     pub(super) mdio: D,
@@ -153,7 +153,7 @@ impl<D: MdioDevice> DwmacModel<D> {
         self
     }
 
-    /// Check frames against the link `phy` negotiated (see the [module docs](self)).
+    /// Check frames against the link `phy` negotiated (see the [module docs](crate::sim)).
     pub fn with_phy(mut self, phy: AnPhy) -> Self {
         self.phy = Some(phy);
         self

@@ -1,7 +1,7 @@
 //! A behavioural DWMAC (GMAC 3.x) and PHY in virtual time, and a sim DMA arena (coherent
 //! or not) that records what the DMA saw in order (feature `sim`, host only).
 //!
-//! [`DwmacModel`] is a [`SimModel`] for the whole block (MAC at 0, DMA at 0x1000). Its DMA
+//! [`DwmacModel`] is a [`SimModel`](hwtimer_core::sim::SimModel) for the whole block (MAC at 0, DMA at 0x1000). Its DMA
 //! really walks the descriptors the driver wrote, in a [`SimArena`]: memory with 32-bit bus
 //! addresses, so the driver code is the same as on target. It behaves as the DWMAC facts in
 //! `docs/dwmac.md` say, and like QEMU's npcm-gmac where those are silent:
@@ -33,7 +33,7 @@
 //!   PS/FES); mismatches are counted, not delivered.
 //! - **STATUS**: bits 0–16 write-1-to-clear; NIS/AIS summarise the *enabled* sources;
 //!   TS/RS report the process states.
-//! - **MDIO**: MII_ADDR with GB starts a frame on an [`MdioDevice`]; GB clears one MDIO frame
+//! - **MDIO**: MII_ADDR with GB starts a frame on an [`MdioDevice`](mdio_bus::sim::MdioDevice); GB clears one MDIO frame
 //!   time later (MDC = CSR clock / CR divider), or never when [stuck](DwmacModel::set_mdio_stuck).
 //! - **Reset**: DMA_BUS_MODE.SWR resets the registers and self-clears after
 //!   [`SWR_NS`] (or never, [`DwmacModel::set_swr_stuck`]).

@@ -39,7 +39,7 @@ struct AnState {
 /// BMCR.ANRESTART starts a negotiation that completes [`AN_NS`] later; the link is down
 /// meanwhile (BMSR.LSTATUS latches low); then LPA / STAT1000 show the partner and the
 /// negotiated link is the highest common mode. Clones share the PHY (one for the MDIO bus,
-/// one for [`DwmacModel::with_phy`]).
+/// one for [`DwmacModel::with_phy`](super::DwmacModel::with_phy)).
 #[derive(Debug, Clone)]
 pub struct AnPhy {
     s: Rc<RefCell<AnState>>,
