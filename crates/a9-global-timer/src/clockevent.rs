@@ -46,7 +46,7 @@
 //! | `ack`, periodic | 1 | 1 |
 //! | `shutdown` | 0 | 2 |
 
-use hwtimer_core::{Capabilities, Claim, ClockEvent, Error, RegisterBusExt};
+use hwtimer_core::{Capabilities, Claim, ClockEvent, ConfigError, Error, RegisterBusExt};
 
 use crate::compare::{self, CompareRule, REARM_ATTEMPTS};
 use crate::regs::{self, CONTROL, INT_STATUS};
@@ -92,11 +92,13 @@ pub enum Mode {
 /// `GT_COMP1`, `GT_AUTO_INC` for periodic, then enable the comparator and its interrupt in
 /// one `GT_CONTROL` write. The event flag is never written while arming.
 ///
-/// Errors of the programming methods: [`Error::InvalidConfig`] for a delta or period
-/// outside `[`[`MIN_DELTA`]`, `[`MAX_DELTA`]`]`, or when `now + delta` would pass 2^64
-/// (only possible after [`GlobalTimer::load`] near the top); nothing is written.
+/// Errors of the programming methods (nothing is written): [`ConfigError::DeltaOutOfRange`]
+/// for a delta, [`ConfigError::PeriodOutOfRange`] for a period outside
+/// [`MIN_DELTA`]`..=`[`MAX_DELTA`]; [`ConfigError::DeadlineOverflow`] when `now + delta`
+/// would pass 2^64 (only possible after [`GlobalTimer::load`] near the top).
 /// [`Error::Timeout`] under [`CompareRule::Equal`] when the counter passed the value at
 /// each of [`REARM_ATTEMPTS`] attempts (a broken bus; the comparator is left shut down).
+#[must_use = "dropping the comparator shuts it down and hands it back"]
 pub struct GtComparator<'a, B: Claim<Word = u32>> {
     gt: &'a GlobalTimer<B>,
     mode: Mode,
@@ -144,11 +146,12 @@ impl<'a, B: Claim<Word = u32>> GtComparator<'a, B> {
         (u64::from(hi) << 32) | u64::from(lo)
     }
 
-    fn check_range(delta: u64) -> Result<(), Error> {
+    /// `cause` unless `delta` lies in [`MIN_DELTA`]`..=`[`MAX_DELTA`].
+    fn check_range(delta: u64, cause: ConfigError) -> Result<(), Error> {
         if (MIN_DELTA..=MAX_DELTA).contains(&delta) {
             Ok(())
         } else {
-            Err(Error::InvalidConfig)
+            Err(cause.into())
         }
     }
 
@@ -281,9 +284,11 @@ impl<B: Claim<Word = u32>> ClockEvent for GtComparator<'_, B> {
 
     /// Reads the counter (3 reads) after the call began and arms `now + delta`.
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
-        Self::check_range(delta)?;
+        Self::check_range(delta, ConfigError::DeltaOutOfRange)?;
         let now = self.gt.counter().read64();
-        let target = now.checked_add(delta).ok_or(Error::InvalidConfig)?;
+        let target = now
+            .checked_add(delta)
+            .ok_or(ConfigError::DeadlineOverflow)?;
         self.arm(now, target, None)
     }
 
@@ -292,8 +297,8 @@ impl<B: Claim<Word = u32>> ClockEvent for GtComparator<'_, B> {
     /// equality rule the counter is read first; a value already reached is armed
     /// [`retarget`](compare::retarget) ahead instead (late, never lost).
     ///
-    /// Errors: [`Error::InvalidConfig`] under the equality rule when the counter is within
-    /// a few ticks of 2^64; [`Error::Timeout`] as in the [type docs](GtComparator).
+    /// Errors: [`ConfigError::DeadlineOverflow`] under the equality rule when the counter is
+    /// within a few ticks of 2^64; [`Error::Timeout`] as in the [type docs](GtComparator).
     fn set_compare(&mut self, at: u64) -> Result<(), Error> {
         match self.rule() {
             CompareRule::GreaterOrEqual => {
@@ -315,10 +320,12 @@ impl<B: Claim<Word = u32>> ClockEvent for GtComparator<'_, B> {
     /// First compare `now + period`, then `GT_AUTO_INC = period`: the hardware adds the
     /// period at each match, so interrupt latency never shifts the grid.
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
-        Self::check_range(period)?;
-        let period32 = u32::try_from(period).map_err(|_| Error::InvalidConfig)?;
+        Self::check_range(period, ConfigError::PeriodOutOfRange)?;
+        let period32 = u32::try_from(period).map_err(|_| ConfigError::PeriodOutOfRange)?;
         let now = self.gt.counter().read64();
-        let first = now.checked_add(period).ok_or(Error::InvalidConfig)?;
+        let first = now
+            .checked_add(period)
+            .ok_or(ConfigError::DeadlineOverflow)?;
         self.arm(now, first, Some(period32))
     }
 

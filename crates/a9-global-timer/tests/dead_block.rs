@@ -1,49 +1,36 @@
-//! Dead blocks: a bus whose reads all return 0, and one whose reads all return all ones.
-//! Every public call returns a typed error or a defined value within the number of
-//! register reads asserted here (counted by the `SimBus`), never hangs, never panics.
+//! Dead blocks: a bus whose reads all return 0, and one whose reads all return all ones
+//! (hwtimer-core's `dead_values`). Every public call returns a typed error or a defined
+//! value within the number of register reads asserted here (counted by
+//! `SimBus::counted`), never hangs, never panics.
 //!
-//! The driver is built on a healthy model wrapped in hwtimer-core's `Faults`; then every
-//! read is replaced by the dead value (writes still reach the model).
+//! The driver is built on a healthy model; then the block dies (`SimBus::go_dead`): every
+//! read returns the dead value, writes still reach the model.
 
 use a9_global_timer::sim::{GtModel, ModelRule};
 use a9_global_timer::{CompareRule, Config, GlobalTimer, Mode, regs};
 use hwtimer_core::sim::model::Faults;
-use hwtimer_core::sim::{SimBus, SimClock};
-use hwtimer_core::{Alarm, ClockEvent, Error, Fired, Monotonic};
+use hwtimer_core::sim::{Dead, MmioStats, SimBus, SimClock, dead_values};
+use hwtimer_core::{Alarm, ClockEvent, ConfigError, Error, Fired, Monotonic};
 
-type Bus = SimBus<Faults<GtModel>>;
-
-fn bus() -> Bus {
-    SimBus::new(&SimClock::new(), Faults::new(GtModel::qemu()))
-}
-
-/// From now on every read returns `value` (far more values than any test reads).
-fn go_dead(bus: &Bus, value: u32) {
-    bus.model(|m| m.inject(None, std::iter::repeat_n(value, 100_000)));
-}
-
-/// Reads and writes `f` made.
-fn count<R>(bus: &Bus, f: impl FnOnce() -> R) -> (R, u64, u64) {
-    bus.reset_stats();
-    let r = f();
-    let st = bus.stats();
-    (r, st.reads, st.writes)
+fn bus() -> SimBus<GtModel> {
+    SimBus::new(&SimClock::new(), GtModel::qemu())
 }
 
 #[test]
 fn new_on_a_dead_block() {
-    // All zeros: a stopped counter, prescaler 0. Taken over with one read.
-    let b = bus();
-    go_dead(&b, 0);
-    let (gt, reads, writes) = count(&b, || GlobalTimer::new(b.clone(), Config::qemu()));
-    assert!(gt.is_ok());
-    assert_eq!((reads, writes), (1, 0));
-    // All ones: "running at prescaler 255", not the one configured: refused after one read.
-    let b = bus();
-    go_dead(&b, u32::MAX);
-    let (gt, reads, writes) = count(&b, || GlobalTimer::new(b.clone(), Config::qemu()));
-    assert_eq!(gt.err(), Some(Error::InvalidConfig));
-    assert_eq!((reads, writes), (1, 0));
+    // All zeros: a stopped counter, prescaler 0: taken over with one read. All ones:
+    // "running at prescaler 255", not the one configured: refused after one read.
+    for (value, name) in dead_values::<u32>() {
+        let b = SimBus::new(&SimClock::new(), Dead(value));
+        let (gt, s) = b.counted(|| GlobalTimer::new(b.clone(), Config::qemu()).map(drop));
+        let expect = if value == 0 {
+            Ok(())
+        } else {
+            Err(ConfigError::ConflictsWithRunning.into())
+        };
+        assert_eq!(gt, expect, "reads {name}");
+        assert_eq!((s.reads, s.writes), (1, 0), "reads {name}");
+    }
 }
 
 #[test]
@@ -53,41 +40,41 @@ fn all_zeros() {
         let gt = GlobalTimer::new(b.clone(), Config::qemu().with_compare(rule)).unwrap();
         gt.start();
         let mut cmp = gt.comparator().unwrap();
-        go_dead(&b, 0);
+        b.go_dead(Some(0));
         let eq = u64::from(rule == CompareRule::Equal);
 
-        let (v, reads, _) = count(&b, || gt.counter().read64());
+        let (v, MmioStats { reads, .. }) = b.counted(|| gt.counter().read64());
         assert_eq!((v, reads), (0, 3));
-        let (v, reads, _) = count(&b, || gt.counter().now());
+        let (v, MmioStats { reads, .. }) = b.counted(|| gt.counter().now());
         assert_eq!((v, reads), (0, 3));
         // The counter reads 0, below every target: armed (the equality rule reads back).
-        let (r, reads, _) = count(&b, || cmp.set_next_event(1));
+        let (r, MmioStats { reads, .. }) = b.counted(|| cmp.set_next_event(1));
         assert_eq!((r, reads), (Ok(()), 3 + 3 * eq), "{rule:?}");
-        let (r, reads, _) = count(&b, || cmp.set_compare(5));
+        let (r, MmioStats { reads, .. }) = b.counted(|| cmp.set_compare(5));
         assert_eq!((r, reads), (Ok(()), 6 * eq), "{rule:?}");
         // A target of 0 is "already reached": the equality rule re-arms it ahead.
-        let (r, reads, _) = count(&b, || cmp.set_compare(0));
+        let (r, MmioStats { reads, .. }) = b.counted(|| cmp.set_compare(0));
         assert_eq!(r, Ok(()), "{rule:?}");
         assert!(reads <= 3 + 4 * 3, "{rule:?}: {reads}");
-        let (r, reads, _) = count(&b, || cmp.set_periodic(100));
+        let (r, MmioStats { reads, .. }) = b.counted(|| cmp.set_periodic(100));
         assert_eq!((r, reads), (Ok(()), 3 + 3 * eq), "{rule:?}");
         // The flag reads 0: nothing fired.
-        let (r, reads, writes) = count(&b, || cmp.ack());
+        let (r, MmioStats { reads, writes }) = b.counted(|| cmp.ack());
         assert_eq!((r, reads, writes), (false, 1, 0));
-        let (r, reads, _) = count(&b, || cmp.is_pending());
+        let (r, MmioStats { reads, .. }) = b.counted(|| cmp.is_pending());
         assert_eq!((r, reads), (false, 1));
-        let (r, reads, _) = count(&b, || cmp.read_compare());
+        let (r, MmioStats { reads, .. }) = b.counted(|| cmp.read_compare());
         assert_eq!((r, reads), (0, 2));
-        let (_, reads, writes) = count(&b, || cmp.shutdown());
+        let (_, MmioStats { reads, writes }) = b.counted(|| cmp.shutdown());
         assert_eq!((reads, writes), (0, 2));
         // Through an Alarm: time stands still at 0, the interrupt never says "fired".
         let mut alarm = Alarm::new(cmp, gt.counter()).unwrap();
-        let (r, reads, _) = count(&b, || alarm.set_deadline(100));
+        let (r, MmioStats { reads, .. }) = b.counted(|| alarm.set_deadline(100));
         assert!(r.is_ok(), "{rule:?}");
         assert_eq!(reads, 3 + 6 * eq, "{rule:?}");
-        let (r, reads, _) = count(&b, || alarm.on_interrupt());
+        let (r, MmioStats { reads, .. }) = b.counted(|| alarm.on_interrupt());
         assert_eq!((r, reads), (Fired::Spurious, 1));
-        let (r, reads, _) = count(&b, || alarm.set_deadline(0));
+        let (r, MmioStats { reads, .. }) = b.counted(|| alarm.set_deadline(0));
         assert_eq!((r, reads), (Err(Error::DeadlinePassed { now: 0 }), 3));
     }
 }
@@ -103,45 +90,54 @@ fn all_ones() {
         let gt = GlobalTimer::new(b.clone(), config).unwrap();
         gt.start();
         let mut cmp = gt.comparator().unwrap();
-        go_dead(&b, u32::MAX);
+        b.go_dead(Some(u32::MAX));
         let eq = u64::from(rule == CompareRule::Equal);
 
-        let (v, reads, _) = count(&b, || gt.counter().read64());
+        let (v, MmioStats { reads, .. }) = b.counted(|| gt.counter().read64());
         assert_eq!((v, reads), (u64::MAX, 3));
         // The counter says 2^64 - 1: every delta would wrap. Refused, nothing written.
-        let (r, reads, writes) = count(&b, || cmp.set_next_event(1));
-        assert_eq!((r, reads, writes), (Err(Error::InvalidConfig), 3, 0));
-        let (r, reads, writes) = count(&b, || cmp.set_periodic(1));
-        assert_eq!((r, reads, writes), (Err(Error::InvalidConfig), 3, 0));
+        let (r, MmioStats { reads, writes }) = b.counted(|| cmp.set_next_event(1));
+        assert_eq!(
+            (r, reads, writes),
+            (Err(ConfigError::DeadlineOverflow.into()), 3, 0)
+        );
+        let (r, MmioStats { reads, writes }) = b.counted(|| cmp.set_periodic(1));
+        assert_eq!(
+            (r, reads, writes),
+            (Err(ConfigError::DeadlineOverflow.into()), 3, 0)
+        );
         // An absolute value is written as it is under the r2p0+ rule; under the equality
         // rule it is already passed and cannot be re-armed ahead of 2^64 - 1.
-        let (r, reads, writes) = count(&b, || cmp.set_compare(5));
+        let (r, MmioStats { reads, writes }) = b.counted(|| cmp.set_compare(5));
         if eq == 1 {
-            assert_eq!((r, reads, writes), (Err(Error::InvalidConfig), 3, 0));
+            assert_eq!(
+                (r, reads, writes),
+                (Err(ConfigError::DeadlineOverflow.into()), 3, 0)
+            );
             cmp.set_compare(5).unwrap_err();
         } else {
             assert_eq!((r, reads, writes), (Ok(()), 0, 3));
             // The flag reads set and the counter is past 5: the oneshot fired.
-            let (r, reads, writes) = count(&b, || cmp.ack());
+            let (r, MmioStats { reads, writes }) = b.counted(|| cmp.ack());
             assert_eq!((r, reads, writes), (true, 4, 2));
             assert_eq!(cmp.mode(), Mode::Off);
         }
         // Shut down, the flag still reads set: reported (a dead block's defined value),
         // cleared (1 write), and nothing else is touched.
-        let (r, reads, writes) = count(&b, || cmp.ack());
+        let (r, MmioStats { reads, writes }) = b.counted(|| cmp.ack());
         assert_eq!((r, reads, writes), (true, 1, 1));
-        let (r, reads, _) = count(&b, || cmp.is_pending());
+        let (r, MmioStats { reads, .. }) = b.counted(|| cmp.is_pending());
         assert_eq!((r, reads), (true, 1));
-        let (_, reads, writes) = count(&b, || cmp.shutdown());
+        let (_, MmioStats { reads, writes }) = b.counted(|| cmp.shutdown());
         assert_eq!((reads, writes), (0, 2));
         // Through an Alarm: every deadline is in the past of time 2^64 - 1.
         let mut alarm = Alarm::new(cmp, gt.counter()).unwrap();
-        let (r, reads, _) = count(&b, || alarm.set_deadline(100));
+        let (r, MmioStats { reads, .. }) = b.counted(|| alarm.set_deadline(100));
         assert_eq!(
             (r, reads),
             (Err(Error::DeadlinePassed { now: u64::MAX }), 3)
         );
-        let (r, reads, _) = count(&b, || alarm.on_interrupt());
+        let (r, MmioStats { reads, .. }) = b.counted(|| alarm.on_interrupt());
         assert_eq!((r, reads), (Fired::Spurious, 1));
     }
 }
@@ -175,7 +171,7 @@ fn a_counter_that_always_runs_ahead_ends_in_a_timeout() {
             m.inject(status, [0]);
         }
     });
-    let (r, reads, writes) = count(&b, || cmp.set_next_event(1_000));
+    let (r, MmioStats { reads, writes }) = b.counted(|| cmp.set_next_event(1_000));
     assert_eq!(r, Err(Error::Timeout));
     assert_eq!(reads, 3 + 4 * (3 + 1));
     assert_eq!(writes, 3 + 3 * 4 + 1); // first arm, three re-arms, shutdown of the comparator

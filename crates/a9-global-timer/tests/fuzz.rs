@@ -2,12 +2,13 @@
 //! produces) and arbitrary call sequences. Nothing panics, every call stays within a read
 //! bound, and a request outside the contract's range writes nothing.
 
+use a9_global_timer::clockevent::{MAX_DELTA, MIN_DELTA};
 use a9_global_timer::compare::{HILOHI_MAX_READS, REARM_ATTEMPTS};
 use a9_global_timer::sim::{GtModel, ModelRule};
 use a9_global_timer::{CompareRule, Config, GlobalTimer};
 use hwtimer_core::sim::model::Faults;
 use hwtimer_core::sim::{SimBus, SimClock};
-use hwtimer_core::{ClockEvent, Error};
+use hwtimer_core::{ClockEvent, ConfigError, Error};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -70,12 +71,12 @@ proptest! {
         let mut cmp = gt.comparator().unwrap();
         for op in ops {
             bus.reset_stats();
-            let in_range = |d: u64| (1..=u64::from(u32::MAX)).contains(&d);
+            let in_range = |d: u64| (MIN_DELTA..=MAX_DELTA).contains(&d);
             match op {
                 Op::Next(d) => {
                     let r = cmp.set_next_event(d);
                     if !in_range(d) {
-                        prop_assert_eq!(r, Err(Error::InvalidConfig));
+                        prop_assert_eq!(r, Err(Error::from(ConfigError::DeltaOutOfRange)));
                         prop_assert_eq!(bus.stats().writes, 0);
                     }
                 }
@@ -85,7 +86,7 @@ proptest! {
                 Op::Periodic(p) => {
                     let r = cmp.set_periodic(p);
                     if !in_range(p) {
-                        prop_assert_eq!(r, Err(Error::InvalidConfig));
+                        prop_assert_eq!(r, Err(Error::from(ConfigError::PeriodOutOfRange)));
                         prop_assert_eq!(bus.stats().writes, 0);
                     }
                 }

@@ -31,7 +31,7 @@
 //!   the model freezes it, as the TRM describes the hardware.
 
 use hwtimer_core::sim::model::Counter;
-use hwtimer_core::sim::{SimBus, SimClock, SimModel};
+use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimModel};
 
 use crate::regs::{self, CONTROL};
 
@@ -378,8 +378,20 @@ impl GtSim {
     }
 
     /// The CPU idles until the interrupt line asserts: the clock jumps there. Returns the
-    /// time, or `None` when it never will.
+    /// time, or `None` when it never will. Shorthand for the [`IrqSource`] of `&GtSim`.
     pub fn advance_to_next_irq(&self) -> Option<u64> {
+        let mut irq = self;
+        irq.advance_to_next()
+    }
+}
+
+/// The block's interrupt line (GIC ID 27 of this core) as an [`IrqSource`], for
+/// [`run_virtual`](hwtimer_core::sim::run_virtual) and for a test acting as the CPU.
+impl IrqSource for &GtSim {
+    /// The CPU idles until the line asserts: the clock jumps there. `None` when it never
+    /// will (interrupt or comparator off, counter stopped, or an equality compare the
+    /// counter has passed).
+    fn advance_to_next(&mut self) -> Option<u64> {
         let now = self.clock.now_ns();
         let t = self.model(|m| m.next_irq_ns(now))?;
         self.clock.advance_to(t);
