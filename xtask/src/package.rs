@@ -4,7 +4,10 @@
 //!    with `publish = false` are skipped) has a `license`, the two license files that
 //!    `MIT OR Apache-2.0` promises (`LICENSE-MIT`, `LICENSE-APACHE`) next to its
 //!    Cargo.toml, a `[package.metadata.docs.rs]` table, and no placeholder `repository`.
-//! 2. `cargo package --workspace` (minus the unpublishable members) builds the `.crate`
+//! 2. Each crate's package is self-contained: `cargo package --list` holds its README, its
+//!    license files and every note in its `docs/` folder (what its docs cite; `cargo xtask
+//!    citations` keeps a crate's citations inside the crate).
+//! 3. `cargo package --workspace` (minus the unpublishable members) builds the `.crate`
 //!    files and verifies each by compiling it from its packaged sources. Packaging the
 //!    crates together is what makes this work before any of them is on crates.io: cargo
 //!    resolves the path dependencies between them against the freshly packaged siblings.
@@ -21,7 +24,7 @@
 //! extracts and builds them again from the fresh `.crate` files.
 
 use crate::util::{
-    arguments, host_cargo, no_more_args, package_dir, publishable, run, workspace_packages,
+    arguments, capture, host_cargo, no_more_args, package_dir, publishable, run, workspace_packages,
 };
 
 /// License files every publishable crate ships.
@@ -62,6 +65,20 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
         if let Some(repo) = pkg.repository.as_deref().filter(|r| r.contains(".invalid")) {
             problems.push(format!("{}: placeholder repository {repo:?}", pkg.name));
+        }
+        let mut list = host_cargo();
+        list.args([
+            "package",
+            "--list",
+            "--allow-dirty",
+            "-p",
+            pkg.name.as_str(),
+        ]);
+        let listed = capture(&mut list)?;
+        for file in shipped_files(&package_dir(pkg)) {
+            if !listed.lines().any(|l| l.trim() == file) {
+                problems.push(format!("{}: {file} is not in the package", pkg.name));
+            }
         }
     }
     if !problems.is_empty() {
@@ -106,6 +123,27 @@ pub fn main(args: &[String]) -> Result<(), String> {
     run(&mut cmd)
 }
 
+/// What a crate's package must contain: its README, license files and every note in its
+/// `docs/` folder, as paths relative to the crate.
+fn shipped_files(dir: &std::path::Path) -> Vec<String> {
+    let mut files: Vec<String> = ["README.md"]
+        .into_iter()
+        .chain(LICENSE_FILES)
+        .map(str::to_owned)
+        .collect();
+    if let Ok(notes) = std::fs::read_dir(dir.join("docs")) {
+        let mut notes: Vec<String> = notes
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".md"))
+            .map(|name| format!("docs/{name}"))
+            .collect();
+        notes.sort();
+        files.extend(notes);
+    }
+    files
+}
+
 /// `$CARGO_HOME`, or `~/.cargo`.
 fn cargo_home() -> std::path::PathBuf {
     std::env::var_os("CARGO_HOME")
@@ -135,7 +173,27 @@ fn clear_stale_extractions(home: &std::path::Path, crates: &[(&str, String)]) ->
 
 #[cfg(test)]
 mod tests {
-    use super::clear_stale_extractions;
+    use super::{clear_stale_extractions, shipped_files};
+
+    #[test]
+    fn a_package_must_ship_every_note_of_its_docs_folder() {
+        let dir = std::env::temp_dir().join(format!("xtask-shipped-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("docs")).unwrap();
+        std::fs::write(dir.join("docs/b.md"), "").unwrap();
+        std::fs::write(dir.join("docs/a.md"), "").unwrap();
+        std::fs::write(dir.join("docs/plot.svg"), "").unwrap();
+        assert_eq!(
+            shipped_files(&dir),
+            [
+                "README.md",
+                "LICENSE-MIT",
+                "LICENSE-APACHE",
+                "docs/a.md",
+                "docs/b.md"
+            ]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn clears_only_the_named_crates_at_their_version() {
