@@ -158,66 +158,47 @@ fn rx_frames_exceed_ring() {
     assert_eq!(rx_new(dma(), cfg), config(ConfigError::RxFramesExceedRing));
 }
 
+/// `Dwmac::configure_dma` with `dma()` changed by `f`: the cause it refused with, if any.
+fn configure(f: impl FnOnce(&mut DmaConfig)) -> Result<(), ConfigError> {
+    let mut cfg = dma();
+    f(&mut cfg);
+    match Board::new().mac.configure_dma(&cfg) {
+        Ok(_) => Ok(()),
+        Err(Error::Config(e)) => Err(e),
+        Err(other) => panic!("{other}"),
+    }
+}
+
 #[test]
 fn cache_line() {
-    let b = Board::new();
-    for cache_line in [0, 8, 48, 512] {
-        let cfg = DmaConfig {
-            cache_line,
-            ..dma()
-        };
-        assert_eq!(
-            b.mac.configure_dma(&cfg),
-            Err(Error::Config(ConfigError::CacheLine)),
-            "{cache_line}"
-        );
+    for line in [0, 8, 48, 512] {
+        let r = configure(|c| c.cache_line = line);
+        assert_eq!(r, Err(ConfigError::CacheLine), "{line}");
     }
 }
 
 #[test]
 fn bus_width() {
-    let b = Board::new();
-    let cfg = DmaConfig {
-        bus_width: 2,
-        ..dma()
-    };
-    assert_eq!(
-        b.mac.configure_dma(&cfg),
-        Err(Error::Config(ConfigError::BusWidth))
-    );
+    assert_eq!(configure(|c| c.bus_width = 2), Err(ConfigError::BusWidth));
 }
 
 #[test]
 fn pbl() {
-    let b = Board::new();
-    for pbl in [0, 33] {
-        let cfg = DmaConfig { pbl, ..dma() };
-        assert_eq!(
-            b.mac.configure_dma(&cfg),
-            Err(Error::Config(ConfigError::Pbl)),
-            "{pbl}"
-        );
-    }
+    assert_eq!(configure(|c| c.pbl = 0), Err(ConfigError::Pbl));
+    assert_eq!(configure(|c| c.pbl = 33), Err(ConfigError::Pbl));
 }
 
 #[test]
 fn descriptor_skip() {
     // 256-byte lines on a 32-bit bus: (256 - 16) / 4 = 60 words of padding, DSL has 5 bits.
-    let b = Board::new();
-    let cfg = DmaConfig {
-        cache_line: 256,
-        ..dma()
-    };
-    assert_eq!(
-        b.mac.configure_dma(&cfg),
-        Err(Error::Config(ConfigError::DescriptorSkip))
-    );
+    let r = configure(|c| c.cache_line = 256);
+    assert_eq!(r, Err(ConfigError::DescriptorSkip));
     // On a 64-bit bus the same line fits (30 words).
-    let wide = DmaConfig {
-        bus_width: 8,
-        ..cfg
-    };
-    assert!(b.mac.configure_dma(&wide).is_ok());
+    let wide = configure(|c| {
+        c.cache_line = 256;
+        c.bus_width = 8;
+    });
+    assert_eq!(wide, Ok(()));
 }
 
 #[test]

@@ -122,38 +122,42 @@ fn mac_on_a_dead_block_returns_within_its_read_bound() {
     }
 }
 
+/// A 4-descriptor TX ring without a timer, IC every `tx_frames`.
+fn tx_ring(arena: &SimArena, setup: &stmmac_coalesce::DmaSetup, tx_frames: u32) -> TxRing {
+    let cfg = TxConfig {
+        descriptors: 4,
+        buf_size: 1536,
+        coalesce: CoalesceConfig {
+            tx_frames,
+            tx_usecs: 0,
+            ..CoalesceConfig::SEED
+        },
+        strategy: TimerStrategy::ArmOnce,
+    };
+    TxRing::new(
+        arena.region(16 * 1024).unwrap(),
+        arena,
+        setup,
+        cfg,
+        NoTimer,
+        Coherent,
+    )
+    .unwrap()
+}
+
 #[test]
 fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
     for (value, _name) in dead_values::<u32>() {
         let (_clock, _counter, bus) = dead(value);
         let mac = Dwmac::new(bus.clone());
         let arena = SimArena::new(0x1000_0000, 64 * 1024);
-        let cfg = CoalesceConfig {
-            tx_frames: 2,
-            tx_usecs: 0,
-            ..CoalesceConfig::SEED
-        };
         // HW_FEATURE reads the dead value: all ones announces enhanced descriptors.
         let setup = mac.configure_dma(&DmaConfig::default()).unwrap();
-        let tx_cfg = TxConfig {
-            descriptors: 4,
-            buf_size: 1536,
-            coalesce: cfg,
-            strategy: TimerStrategy::ArmOnce,
-        };
         let rx_cfg = RxConfig {
             descriptors: 4,
             ..RxConfig::default()
         };
-        let mut tx = TxRing::new(
-            arena.region(16 * 1024).unwrap(),
-            &arena,
-            &setup,
-            tx_cfg,
-            NoTimer,
-            Coherent,
-        )
-        .unwrap();
+        let mut tx = tx_ring(&arena, &setup, 2);
         let mut rx = RxRing::new(
             arena.region(16 * 1024).unwrap(),
             &arena,
@@ -214,25 +218,7 @@ fn a_block_that_dies_mid_run_bounds_every_wait() {
                 ..DmaConfig::default()
             })
             .unwrap();
-        let tx_cfg = TxConfig {
-            descriptors: 4,
-            buf_size: 1536,
-            coalesce: CoalesceConfig {
-                tx_frames: 1,
-                tx_usecs: 0,
-                ..CoalesceConfig::SEED
-            },
-            strategy: TimerStrategy::ArmOnce,
-        };
-        let mut tx = TxRing::new(
-            arena.region(16 * 1024).unwrap(),
-            &arena,
-            &setup,
-            tx_cfg,
-            NoTimer,
-            Coherent,
-        )
-        .unwrap();
+        let mut tx = tx_ring(&arena, &setup, 1);
         tx.start(&mac);
         mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
         tx.send(&mac, &[0xAB; 60]).unwrap();
