@@ -178,7 +178,7 @@ fn sift_down(
 /// | [`start`](Self::start), [`restart`](Self::restart), [`cancel`](Self::cancel), [`free`](Self::free), [`pop_expired`](Self::pop_expired) | O(log n) |
 ///
 /// Memory: 24 bytes per heap entry and 8 per slot, `32 N` bytes (plus the wakers of
-/// [`HrTimers`]); nothing is allocated and nothing on the stack grows with `N`.
+/// [`HrTimers`](super::HrTimers)); nothing is allocated and nothing on the stack grows with `N`.
 #[derive(Debug)]
 pub struct TimerQueue<const N: usize> {
     slots: [Slot; N],

@@ -1,7 +1,7 @@
 //! A fixed-capacity software timer queue ("hrtimer") multiplexed onto one clockevent.
 //!
 //! [`TimerQueue`] is the pure data structure (slots, deadlines, ordering); [`HrTimers`]
-//! puts it and an [`Alarm`] behind a critical section and runs expiries from the
+//! puts it and an [`Alarm`](crate::Alarm) behind a critical section and runs expiries from the
 //! clockevent interrupt. The stmmac crate drives its TX/RX coalescing timers with it; the
 //! async delay of this crate ([`HrTimers::sleep_until`]) waits on it.
 //!
