@@ -4,7 +4,7 @@
 use embedded_hal_async::delay::DelayNs;
 use hwtimer_core::sim::{SimClock, run_virtual};
 use hwtimer_core::{Alarm, AsyncDelay, HrTimers, Monotonic, Restart};
-use loongarch_timer::sim::{LoongArchCore, advance_to_fire, sim_csr};
+use loongarch_timer::sim::{LoongArchCore, sim_csr};
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 
 #[test]
@@ -26,7 +26,7 @@ fn async_sleeps_on_the_constant_timer_are_never_early_and_clamped_to_min_delta()
             }
             took
         },
-        || advance_to_fire(&csr),
+        &csr,
         100,
         || {
             timers.on_interrupt(|_, _| Restart::No).unwrap();

@@ -10,7 +10,7 @@ use hwtimer_core::{
     Alarm, AsyncDelay, Extended, HrTimers, Monotonic, Poller, RegisterBus, Restart,
 };
 use otto_timer::sim::OttoSim;
-use otto_timer::{Config, OttoClocksource, OttoTimers, Soc};
+use otto_timer::{Config, OttoClocksource, OttoTimers, PerCpu, Soc};
 
 type Bus = SimBus<otto_timer::sim::OttoModel>;
 type Time = &'static Extended<OttoClocksource<Bus>>;
@@ -19,12 +19,14 @@ type Timers = HrTimers<otto_timer::OttoClockEvent<Bus>, Time, 8>;
 /// CPU 0's clockevent and the clocksource of an RTL838x, wired as Linux wires them.
 fn system() -> (OttoSim, Time, Timers) {
     let sim = OttoSim::new(Soc::Rtl838x);
-    let mut layout = OttoTimers::new(sim.bus(), Config::new(Soc::Rtl838x))
+    let PerCpu {
+        cpus: [cpu0],
+        clocksource,
+    } = OttoTimers::new(sim.bus(), Config::new(Soc::Rtl838x))
         .unwrap()
-        .per_cpu(1)
+        .per_cpu::<1>()
         .unwrap();
-    let cpu0 = layout.cpus.remove(0);
-    let time: Time = Box::leak(Box::new(Extended::new(layout.clocksource)));
+    let time: Time = Box::leak(Box::new(Extended::new(clocksource)));
     let alarm = Alarm::new(cpu0.event, time).unwrap();
     (sim, time, HrTimers::new(alarm))
 }

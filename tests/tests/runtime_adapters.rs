@@ -13,7 +13,7 @@ use std::task::{Wake, Waker};
 use embassy_time_driver::Driver;
 use hwtimer_core::embassy::TimeDriver;
 use hwtimer_core::sim::{SimClock, SimClockEvent, SimCounter};
-use hwtimer_core::{Capabilities, ClockEvent, Error, Extended};
+use hwtimer_core::{Capabilities, ClockEvent, ConfigError, Error, Extended};
 
 /// A clockevent that refuses its next `fail` programmings without touching the hardware
 /// (the channel keeps whatever it was armed for), then behaves.
@@ -132,5 +132,8 @@ fn rtic_monotonic_refuses_a_time_base_at_another_rate() {
     let event = SimClockEvent::new(&clock, 3_125_000, 8, 0x0FFF_FFFF);
     let time = Extended::new(SimCounter::new(&clock, 64, 3_125_000));
     // Its instants would be 3.125 times too short: a 1 ms delay would end after 320 µs.
-    assert_eq!(WrongRate::start(event, time), Err(Error::InvalidConfig));
+    assert_eq!(
+        WrongRate::start(event, time),
+        Err(Error::Config(ConfigError::RateMismatch))
+    );
 }

@@ -13,8 +13,9 @@ use hwtimer_core::sim::{SimBus, SimClock, SimClockEvent, SimCounter, run_virtual
 use hwtimer_core::{
     Alarm, AsyncDelay, Delay, Error, Extended, Fired, HrTimers, Monotonic, Restart,
 };
-use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS, reprogram_near_expiry, seed_tick_sleep};
-use otto_timer::{Config, OttoTimers, Soc};
+use otto_timer::sim::seed::{reprogram_near_expiry, seed_tick_sleep};
+use otto_timer::sim::{OttoSim, SIM_READ_NS, SIM_WRITE_NS};
+use otto_timer::{Config, OttoTimers, PerCpu, Soc};
 
 fn main() {
     println!("timer-family host demo: hwtimer-core on the behavioural sim (virtual time)\n");
@@ -164,16 +165,19 @@ fn otto_inner() -> Result<(), Error> {
         Config::new(soc).divisor()?
     );
     let sim = OttoSim::new(soc);
-    let mut layout = OttoTimers::new(sim.bus(), Config::new(soc))?.per_cpu(2)?;
-    for c in &layout.cpus {
+    let PerCpu {
+        cpus: [cpu0, cpu1],
+        clocksource,
+    } = OttoTimers::new(sim.bus(), Config::new(soc))?.per_cpu::<2>()?;
+    for c in [&cpu0, &cpu1] {
         println!("  CPU {} <- timer {} ({:?})", c.cpu, c.event.index(), c.irq);
     }
     println!(
         "  clocksource <- timer {} (28-bit, continuous)",
-        layout.clocksource.index()
+        clocksource.index()
     );
 
-    let mut delay = Delay::new(&layout.clocksource);
+    let mut delay = Delay::new(&clocksource);
     let n = 10_000u64;
     let t0 = sim.clock().now_ns();
     for _ in 0..n {
@@ -189,8 +193,7 @@ fn otto_inner() -> Result<(), Error> {
         tick.avg_ns() / 1000.0
     );
 
-    let time = Extended::new(&layout.clocksource);
-    let cpu0 = layout.cpus.remove(0);
+    let time = Extended::new(&clocksource);
     let mut alarm = Alarm::new(cpu0.event, &time)?;
     let deadline = time.now() + 3_125;
     alarm.set_deadline(deadline)?;
@@ -217,7 +220,7 @@ fn otto_inner() -> Result<(), Error> {
 /// The LoongArch constant timer on its model of QEMU's virt machine (seed 003).
 fn loongarch() {
     use loongarch_timer::Config;
-    use loongarch_timer::sim::{clamp_window_batch, measure_oneshot};
+    use loongarch_timer::sim::seed::{clamp_window_batch, measure_oneshot};
     println!("\n[loongarch-timer] constant timer at 100 MHz (model of QEMU virt), CSR access");
     for (name, config) in [
         ("min_delta 0x600 (Linux before)", Config::LINUX_0X600),
@@ -245,8 +248,9 @@ fn loongarch() {
 /// The Exynos MCT on its model at 24 MHz (seed 001): MMIO reads per 64-bit timestamp, and
 /// a write-status bit that never comes.
 fn exynos() {
+    use exynos_mct::sim::seed::{UpperCache, read64_cached_upper};
     use exynos_mct::sim::{MctModel, WstatMode};
-    use exynos_mct::{Config, Mct, UpperCache};
+    use exynos_mct::{Config, Mct};
     println!("\n[exynos-mct] Multi Core Timer at 24 MHz (model), 10,000 timestamps 0.1 s apart");
     let clock = SimClock::new();
     let bus = SimBus::new(&clock, MctModel::exynos4210().with_frc(0xFFFF_0000));
@@ -266,7 +270,7 @@ fn exynos() {
             mct.frc().read64()
         }),
         ("cached upper half (ChromeOS)", &|| {
-            mct.frc().read64_cached_upper(&cache)
+            read64_cached_upper(&mct.frc(), &cache)
         }),
         ("low 32 bits only (seed 001 fix)", &|| {
             u64::from(mct.frc().read_low())
@@ -302,9 +306,10 @@ fn exynos() {
 /// The mv88e6xxx switch over MDIO on its model (seed 004): frames per indirect access and a
 /// 3-chip, 20-port probe under each busy-wait strategy.
 fn switch() {
-    use mv88e6xxx_smi::sim::{
-        BusyDelay, SEED_BEFORE_NS, SEED_BUSY_PATTERN_NS, Strategy, implied_accesses,
-        measure_access, seed_workload,
+    use mv88e6xxx_smi::sim::BusyDelay;
+    use mv88e6xxx_smi::sim::seed::{
+        SEED_BEFORE_NS, SEED_BUSY_PATTERN_NS, Strategy, implied_accesses, measure_access,
+        seed_workload,
     };
     println!(
         "\n[mv88e6xxx-smi] 6097 in multi-chip mode on a 2.5 MHz MDIO bus (model), 25.6 us per frame"

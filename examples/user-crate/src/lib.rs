@@ -12,7 +12,7 @@
 #![no_std]
 #![deny(missing_docs)]
 
-use hwtimer_core::{Alarm, ClockEvent, Error, Fired, Monotonic};
+use hwtimer_core::{Alarm, ClockEvent, ConfigError, Error, Fired, Monotonic};
 
 /// How often [`Heartbeat`] retries arming when the next deadline passes while it arms it.
 const ARM_ATTEMPTS: u32 = 4;
@@ -52,11 +52,11 @@ pub struct Heartbeat<E: ClockEvent, M: Monotonic> {
 impl<E: ClockEvent, M: Monotonic> Heartbeat<E, M> {
     /// Starts beating: the first beat is due `period` ticks from now.
     ///
-    /// Errors: [`Error::InvalidConfig`] when `period` is 0; any error of
-    /// [`Alarm::set_deadline`].
+    /// Errors: [`Error::Config`]`(`[`ConfigError::PeriodOutOfRange`]`)` when `period` is 0;
+    /// any error of [`Alarm::set_deadline`].
     pub fn start(mut alarm: Alarm<E, M>, period: u64) -> Result<Self, Error> {
         if period == 0 {
-            return Err(Error::InvalidConfig);
+            return Err(Error::Config(ConfigError::PeriodOutOfRange));
         }
         let next = alarm.time().now().saturating_add(period);
         alarm.set_deadline(next)?;

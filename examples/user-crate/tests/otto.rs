@@ -3,10 +3,10 @@
 
 use heartbeat::{Beat, Heartbeat};
 use hwtimer_core::sim::SimBus;
-use hwtimer_core::{Alarm, Error, Extended, Monotonic};
+use hwtimer_core::{Alarm, ConfigError, Error, Extended, Monotonic};
 use otto_timer::sim::OttoModel;
 use otto_timer::sim::OttoSim;
-use otto_timer::{Config, OttoClockEvent, OttoClocksource, OttoTimers, Soc};
+use otto_timer::{Config, OttoClockEvent, OttoClocksource, OttoTimers, PerCpu, Soc};
 
 type Bus = SimBus<OttoModel>;
 
@@ -20,12 +20,38 @@ const MAX_LATENESS: u64 = 3;
 
 fn rig() -> (OttoSim, OttoClockEvent<Bus>, OttoClocksource<Bus>) {
     let sim = OttoSim::new(Soc::Rtl838x);
-    let mut layout = OttoTimers::new(sim.bus(), Config::new(Soc::Rtl838x))
+    // Linux's layout for two CPUs: timer 0 for CPU 0, timer 2 as the clocksource. CPU 1's
+    // timer is not used; dropping it at the end of this function shuts timer 1 down.
+    let PerCpu {
+        cpus: [cpu0, _cpu1],
+        clocksource,
+    } = OttoTimers::new(sim.bus(), Config::new(Soc::Rtl838x))
         .unwrap()
-        .per_cpu(2)
+        .per_cpu::<2>()
         .unwrap();
-    let event = layout.cpus.remove(0).event;
-    (sim, event, layout.clocksource)
+    (sim, cpu0.event, clocksource)
+}
+
+/// Starts a heartbeat on `event`; returns it with the origin of its grid (beat *k* is due at
+/// `origin + k * PERIOD`). The origin is the heartbeat's own reading of the time in
+/// `Heartbeat::start`: it is checked to lie between a reading just before and one just
+/// after, but not taken from the one before, because the MMIO accesses of the set-up
+/// between the two take virtual time and may cross a tick edge (where the edges fall
+/// depends on every access before, e.g. dropping CPU 1's timer in `rig`).
+fn start_on_grid<M: Monotonic>(
+    event: OttoClockEvent<Bus>,
+    time: M,
+) -> (Heartbeat<OttoClockEvent<Bus>, M>, u64) {
+    let before = time.now();
+    let alarm = Alarm::new(event, time).unwrap();
+    let hb = Heartbeat::start(alarm, PERIOD).unwrap();
+    let origin = hb.next_deadline() - PERIOD;
+    let after = hb.alarm().time().now();
+    assert!(
+        (before..=after).contains(&origin),
+        "grid origin {origin} outside [{before}, {after}]"
+    );
+    (hb, origin)
 }
 
 /// Idles until timer 0 interrupts, then runs the handler.
@@ -45,8 +71,7 @@ fn next_beat<M: Monotonic>(sim: &OttoSim, hb: &mut Heartbeat<OttoClockEvent<Bus>
 fn beats_stay_on_the_grid_never_early() {
     let (sim, event, cs) = rig();
     let time = Extended::new(&cs);
-    let start = time.now();
-    let mut hb = Heartbeat::start(Alarm::new(event, &time).unwrap(), PERIOD).unwrap();
+    let (mut hb, start) = start_on_grid(event, &time);
     for k in 1..=200u64 {
         match next_beat(&sim, &mut hb) {
             Beat::Due {
@@ -107,8 +132,7 @@ fn naive_rearming_drifts_where_the_heartbeat_does_not() {
 fn a_late_handler_skips_missed_beats_and_stays_on_the_grid() {
     let (sim, event, cs) = rig();
     let time = Extended::new(&cs);
-    let start = time.now();
-    let mut hb = Heartbeat::start(Alarm::new(event, &time).unwrap(), PERIOD).unwrap();
+    let (mut hb, start) = start_on_grid(event, &time);
     assert!(matches!(
         next_beat(&sim, &mut hb),
         Beat::Due { index: 1, .. }
@@ -170,6 +194,6 @@ fn a_zero_period_is_rejected() {
     let alarm = Alarm::new(event, &time).unwrap();
     assert!(matches!(
         Heartbeat::start(alarm, 0),
-        Err(Error::InvalidConfig)
+        Err(Error::Config(ConfigError::PeriodOutOfRange))
     ));
 }
