@@ -9,6 +9,8 @@
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
+#[cfg(test)]
+use hwtimer_core::ConfigError;
 use hwtimer_core::{Capabilities, ClockEvent, Error};
 
 /// `event`, counting its successful programmings in `programs`.
@@ -100,7 +102,7 @@ mod tests {
             if self.ok {
                 Ok(())
             } else {
-                Err(Error::InvalidConfig)
+                Err(Error::Config(ConfigError::DeltaOutOfRange))
             }
         }
         fn set_compare(&mut self, _at: u64) -> Result<(), Error> {
@@ -127,7 +129,10 @@ mod tests {
         assert!(c.ack());
         assert_eq!(N.load(Ordering::Relaxed), 3);
         c.event.ok = false;
-        assert_eq!(c.set_compare(5), Err(Error::InvalidConfig));
+        assert_eq!(
+            c.set_compare(5),
+            Err(Error::Config(ConfigError::DeltaOutOfRange))
+        );
         assert_eq!(N.load(Ordering::Relaxed), 3);
     }
 }

@@ -667,7 +667,7 @@ extern "C" fn board_main() -> ! {
     let set_deltas = time_loop(|i| {
         black_box(alarm.set_delta(200_000 + i).is_ok());
     });
-    alarm.shutdown();
+    alarm.cancel();
     alarm.event_mut().ack();
     let milli = |ticks| per_call_milli(ticks, speed, hz);
     let empty = milli(empty);
@@ -750,7 +750,7 @@ extern "C" fn board_main() -> ! {
         alarm.event_mut().set_periodic(PERIOD).map(|()| t)
     });
     let came = matches!(request, Some(Ok(_))) && wait_for_irqs(PERIODS);
-    with_alarm(|alarm| alarm.shutdown());
+    with_alarm(|alarm| alarm.cancel());
     let request = match request {
         Some(Ok(t)) => t,
         _ => 0,

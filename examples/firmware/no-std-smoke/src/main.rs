@@ -46,7 +46,7 @@ fn touch_libraries() {
 /// per-architecture `dma_wmb` / `wmb` barriers, reclaim and receive.
 fn stmmac_rings(base: usize) -> usize {
     use stmmac_coalesce::{
-        Coherent, DmaConfig, DmaMemory, Dwmac, Identity, NoTimer, RxConfig, RxRing, TxConfig,
+        Coherent, DmaConfig, DmaMemory, Dwmac, IdentityMap, NoTimer, RxConfig, RxRing, TxConfig,
         TxRing, ring_bytes,
     };
     static TX: DmaMemory<{ ring_bytes(4, 1536, 32) }> = DmaMemory::new();
@@ -56,7 +56,7 @@ fn stmmac_rings(base: usize) -> usize {
     let (mac, addr) = unsafe {
         (
             Dwmac::new(hwtimer_core::Mmio::<u32>::new(base, 0x1060)),
-            Identity::new(),
+            IdentityMap::new(),
         )
     };
     let cfg = DmaConfig {

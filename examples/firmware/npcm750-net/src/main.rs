@@ -77,7 +77,7 @@ use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::smoltcp::{Device, DeviceStats};
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Dwmac,
-    Error, FrameFilter, Identity, LinkState, MacConfig, QueueTimer, RxConfig, RxRing,
+    Error, FrameFilter, IdentityMap, LinkState, MacConfig, QueueTimer, RxConfig, RxRing,
     TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
 };
 
@@ -130,7 +130,7 @@ const STEP_TIMEOUT_S: u64 = 10;
 const MAX_STREAM: u32 = 16 << 20;
 
 // DMA memory, one TX and one RX region per ring set. The MMU is off: CPU addresses are bus
-// addresses (`Identity`), and QEMU is coherent (`Coherent`).
+// addresses (`IdentityMap`), and QEMU is coherent (`Coherent`).
 static TX_MEM: [DmaMemory<TX_BYTES>; SETS] = [const { DmaMemory::new() }; SETS];
 static RX_MEM: [DmaMemory<RX_BYTES>; SETS] = [const { DmaMemory::new() }; SETS];
 /// Scratch for RX frames that span descriptors (the largest frame).
@@ -273,11 +273,11 @@ impl JiffyTimer {
 }
 
 impl CleanupTimer for JiffyTimer {
-    fn freq_hz(&self) -> u32 {
-        100
+    fn freq_hz(&self) -> Result<u32, Error> {
+        Ok(100)
     }
-    fn now(&self) -> u64 {
-        self.jiffies()
+    fn now(&self) -> Result<u64, Error> {
+        Ok(self.jiffies())
     }
     fn is_queued(&self) -> bool {
         self.deadline.get().is_some()
@@ -405,7 +405,7 @@ fn bring_up<T: CleanupTimer>(
     });
     // SAFETY: the npcm750 runs with the MMU off; the GMAC's DMA sees every CPU address at
     // the same bus address.
-    let addr = unsafe { Identity::new() };
+    let addr = unsafe { IdentityMap::new() };
     let (tx_mem, rx_mem) = regions(set)?;
     let tx_cfg = TxConfig {
         descriptors: TX_N,

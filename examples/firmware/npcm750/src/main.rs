@@ -85,8 +85,8 @@ use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::regs::{self, DMA_STATUS};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, DmaMemory, Dwmac, Error, FrameFilter, Identity, MacConfig,
-    QueueTimer, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
+    CoalesceConfig, Coherent, DmaConfig, DmaMemory, Dwmac, Error, FrameFilter, IdentityMap,
+    MacConfig, QueueTimer, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
 /// GMAC0 (Synopsys DesignWare GMAC 3.x, driven by stmmac) base address (docs/qemu.md#npcm750-evb).
@@ -157,7 +157,7 @@ const RX_BUF: usize = 512;
 const CACHE_LINE: usize = 16;
 
 // Ring memory: zero-initialised, so it lives in .bss (zeroed by the entry code). The MMU is
-// off, so CPU addresses are bus addresses (`Identity`) and memory is uncached: `Coherent`.
+// off, so CPU addresses are bus addresses (`IdentityMap`) and memory is uncached: `Coherent`.
 static TX_MEM: DmaMemory<{ ring_bytes(TX_N, TX_BUF, CACHE_LINE) }> = DmaMemory::new();
 static RX_MEM: DmaMemory<{ ring_bytes(RX_N, RX_BUF, CACHE_LINE) }> = DmaMemory::new();
 
@@ -461,7 +461,7 @@ fn gmac() -> Result<bool, Error> {
         ..CoalesceConfig::default()
     };
     // SAFETY: the MMU is off on this board: CPU addresses are bus addresses.
-    let addr = unsafe { Identity::new() };
+    let addr = unsafe { IdentityMap::new() };
     let (Some(tx_mem), Some(rx_mem)) = (TX_MEM.take(), RX_MEM.take()) else {
         return Err(Error::RingSize);
     };

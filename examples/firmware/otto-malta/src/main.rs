@@ -62,9 +62,9 @@ use core::hint::black_box;
 use fw_common::icount::{self, Bound, Speed, Told};
 use fw_common::mips::{self, BootArgs, malta::Uart};
 use fw_common::{mmio, println};
-use hwtimer_core::{ClockEvent, Clocksource, Error, Extended, Mmio, Monotonic};
+use hwtimer_core::{ClockEvent, Clocksource, ConfigError, Error, Extended, Mmio, Monotonic};
 use otto_timer::soc::Irq;
-use otto_timer::{Config, OttoTimers, Soc};
+use otto_timer::{Config, OttoTimers, PerCpu, Soc};
 
 fw_common::mips_board! {
     name: "otto-malta",
@@ -272,12 +272,10 @@ fn run_checks(boot: &BootArgs) -> Result<bool, Error> {
     // the hardware (CNT values, INT.IP), which is what the driver expects registers to do.
     let bus: Mmio = unsafe { Mmio::new(win.base, block) };
     let config = Config::new(soc);
-    let mut layout = OttoTimers::new(&bus, config)?.per_cpu(1)?;
-    if layout.cpus.is_empty() {
-        return Err(Error::InvalidConfig);
-    }
-    let cpu0 = layout.cpus.remove(0);
-    let cs = layout.clocksource;
+    let PerCpu {
+        cpus: [cpu0],
+        clocksource: cs,
+    } = OttoTimers::new(&bus, config)?.per_cpu::<1>()?;
     let mut ev = cpu0.event;
     c.check(
         cpu0.cpu == 0 && ev.index() == 0 && cs.index() == 1 && cpu0.irq == Irq::RtlIntc(TC0_LINE),
@@ -385,9 +383,15 @@ fn run_checks(boot: &BootArgs) -> Result<bool, Error> {
         ev.set_periodic(0),
     ];
     c.check(
-        refused.iter().all(|r| *r == Err(Error::InvalidConfig)) && win.snapshot() == before,
+        refused
+            == [
+                Err(ConfigError::DeltaOutOfRange.into()),
+                Err(ConfigError::DeltaOutOfRange.into()),
+                Err(ConfigError::PeriodOutOfRange.into()),
+            ]
+            && win.snapshot() == before,
         format_args!(
-            "set_next_event(7), set_next_event(0x10000000), set_periodic(0): InvalidConfig, no word written"
+            "set_next_event(7), set_next_event(0x10000000), set_periodic(0): DeltaOutOfRange, DeltaOutOfRange, PeriodOutOfRange, no word written"
         ),
     );
     win.write(reg(0, INT), INT_IP);
