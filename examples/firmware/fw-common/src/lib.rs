@@ -113,6 +113,15 @@ macro_rules! println {
     };
 }
 
+/// The word that ends a check line: `ok` when the check passed, `FAIL` when it did not.
+///
+/// The boards print one check per line, `<what was measured>: <verdict>`; their
+/// `expected.txt` asserts the `ok`s, so a `FAIL` fails the run even where the firmware goes
+/// on to its end.
+pub const fn verdict(ok: bool) -> &'static str {
+    if ok { "ok" } else { "FAIL" }
+}
+
 /// Prints the standard panic line, `PANIC: <message and location>`.
 ///
 /// `cargo xtask qemu` fails a run whose output contains a line starting with `PANIC`, even if

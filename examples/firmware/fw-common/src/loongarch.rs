@@ -1,10 +1,12 @@
-//! LoongArch64 support for firmware that runs an executor: paged mode with direct-mapped
-//! windows (RAM cached and coherent, devices strongly-ordered uncached), the exception entry,
-//! CSR helpers and the interrupt-state pair of the `critical-section` implementation.
+//! LoongArch64 support: for firmware that runs an executor, paged mode with direct-mapped
+//! windows (RAM cached and coherent, devices strongly-ordered uncached); for every LoongArch
+//! firmware, the exception entry, CSR helpers and the interrupt-state pair of the
+//! `critical-section` implementation.
 //!
 //! | item | what it is |
 //! |---|---|
 //! | [`loongarch_board!`](crate::loongarch_board) | entry code (FPU, DMW windows, paged mode, stack, `.bss`, EENTRY, TLBRENTRY), exception entry, panic handler, banner |
+//! | [`loongarch_trap_entry!`](crate::loongarch_trap_entry) | the exception entry alone (which registers it saves), for a firmware with entry code of its own |
 //! | functions below | `rdtime.d`, CRMD, ESTAT, interrupt enable ([`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), device addresses through the uncached window |
 //!
 //! # Memory map (as Linux sets it up)
@@ -172,11 +174,10 @@ pub unsafe fn irq_restore() {
 /// * The main function: prints `timer-family firmware: <name>`, calls `main`, prints `done`
 ///   or `FAILED` and powers off. A `main` that never returns (an executor) ends the run
 ///   itself with [`finish`].
-/// * The exception entry (4 KiB aligned): saves the caller-saved registers, calls the
-///   handler and returns with `ertn`. An exception (ESTAT.ECODE ≠ 0) prints
-///   `PANIC: exception ...` and powers off; an interrupt calls `irq(estat)`, which must
-///   acknowledge its source. Floating-point registers are not saved: handlers must not use
-///   floating point.
+/// * The exception entry, [`loongarch_trap_entry!`](crate::loongarch_trap_entry) (the
+///   registers it saves and the ones it does not are listed there), with a handler that
+///   reads ESTAT: an exception (ESTAT.ECODE ≠ 0) prints `PANIC: exception ...` and powers
+///   off; an interrupt calls `irq(estat)`, which must acknowledge its source.
 /// * The `#[panic_handler]`: prints `PANIC: <message>` and powers off.
 ///
 /// # Linker script contract
@@ -269,9 +270,66 @@ _start:
 4:  idle        0
     b           4b
 
+    .section .text.fw_la_tlbrentry, "ax"
+    .balign 4096
+__fw_la_tlbrentry:
+    la.pcrel    $sp, __stack_top    # direct-address mode: a physical stack is fine
+    bl          __fw_la_tlb_refill
+5:  idle        0
+    b           5b
+"#
+        );
+
+        $crate::loongarch_trap_entry!(__fw_la_trap);
+    };
+}
+
+/// Defines `__fw_la_eentry`, the exception and interrupt entry of a LoongArch64 firmware,
+/// calling `handler` (an `extern "C" fn()`) between saving and restoring the interrupted
+/// context. [`loongarch_board!`](crate::loongarch_board) uses it; a firmware with entry code
+/// of its own (`loongarch-virt`, which stays in direct-address mode) invokes it once and
+/// points EENTRY (CSR `0xc`) at `__fw_la_eentry`, which the expansion also declares:
+///
+/// ```ignore
+/// fw_common::loongarch_trap_entry!(la_trap);
+/// let entry = __fw_la_eentry as *const () as usize; // for `csrwr entry, 0xc`
+/// ```
+///
+/// # The frame: what is saved, what is not
+///
+/// With ECFG.VS = 0 every exception and interrupt enters at EENTRY, with CRMD.IE cleared by
+/// the hardware (PRMD keeps the old PLV and IE) and the interrupted PC in ERA. The entry is 4
+/// KiB aligned (EENTRY ignores its low 12 bits) and
+///
+/// * **saves** every general register the LoongArch psABI lets a called function clobber:
+///   `$ra`, `$tp`, `$a0`–`$a7`, `$t0`–`$t8`, plus `$r21` (reserved by the ABI; saved to be
+///   safe), 20 doublewords in a 160-byte frame on the interrupted stack (the psABI has no red
+///   zone, so moving `$sp` down is safe at any point);
+/// * **does not save** `$s0`–`$s8` and `$fp`, which `handler`, an `extern "C"` function,
+///   preserves itself (`$sp` comes back by the frame arithmetic), nor any CSR: ERA and PRMD
+///   are what `ertn` returns through, so an exception taken inside the handler would
+///   overwrite them (handlers run with interrupts off and must not fault);
+/// * **does not save any floating-point register or FCSR**: a handler must not use floating
+///   point (the target is hard-float, so check the handler's code with `llvm-objdump` if it
+///   does anything numeric), and neither may anything it calls;
+/// * returns with `ertn`, which restores CRMD.PLV/IE from PRMD and jumps to ERA (an
+///   interrupt resumes the interrupted instruction; an exception handler that returns
+///   re-executes the faulting one, so the boards' handlers never return from one).
+#[macro_export]
+macro_rules! loongarch_trap_entry {
+    ($handler:path) => {
+        unsafe extern "C" {
+            /// The exception entry (generated by `fw_common::loongarch_trap_entry!`): 4 KiB
+            /// aligned, the value for EENTRY.
+            fn __fw_la_eentry();
+        }
+
+        core::arch::global_asm!(
+            r#"
     .section .text.fw_la_eentry, "ax"
     .balign 4096
     .global __fw_la_eentry
+    .type __fw_la_eentry, @function
 __fw_la_eentry:
     addi.d      $sp, $sp, -160
     st.d        $ra, $sp, 0
@@ -294,7 +352,7 @@ __fw_la_eentry:
     st.d        $t7, $sp, 136
     st.d        $t8, $sp, 144
     st.d        $r21, $sp, 152
-    bl          __fw_la_trap
+    bl          {handler}
     ld.d        $ra, $sp, 0
     ld.d        $tp, $sp, 8
     ld.d        $a0, $sp, 16
@@ -318,13 +376,8 @@ __fw_la_eentry:
     addi.d      $sp, $sp, 160
     ertn
 
-    .balign 4096
-__fw_la_tlbrentry:
-    la.pcrel    $sp, __stack_top    # direct-address mode: a physical stack is fine
-    bl          __fw_la_tlb_refill
-5:  idle        0
-    b           5b
-"#
+"#,
+            handler = sym $handler,
         );
     };
 }

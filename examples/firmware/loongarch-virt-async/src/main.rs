@@ -50,7 +50,7 @@ use embassy_executor::{Executor, SpawnToken, Spawner};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
 use fw_common::loongarch::{self, device, rdtime};
 use fw_common::wakes::WakeStats;
-use fw_common::{Console, CsCell, StaticCell, mmio, println};
+use fw_common::{Console, CsCell, StaticCell, mmio, println, verdict};
 use hwtimer_core::Monotonic;
 use loongarch_timer::csr::NativeCsr;
 use loongarch_timer::pinned::{PinnedCounter, pair};
@@ -281,11 +281,6 @@ fn report() -> ! {
     );
     let ok = counts_ok && FAILED.load(Ordering::Relaxed) == 0;
     loongarch::finish(Uart0, ok, power_off)
-}
-
-/// Verdict word.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "FAIL" }
 }
 
 /// Runs exactly `2 * n` instructions (`addi.d` + `bnez` per iteration) plus a few around.

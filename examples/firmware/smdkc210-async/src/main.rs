@@ -74,7 +74,7 @@ use fw_common::arm::mmu::{self, FlatMap};
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
 use fw_common::wakes::WakeStats;
-use fw_common::{Console, CsCell, StaticCell, mmio, println};
+use fw_common::{Console, CsCell, StaticCell, mmio, println, verdict};
 use hwtimer_core::{Mmio, Monotonic};
 use rtic_time::Timebase;
 use rtic_time::fugit::MonotonicTimerInstantU64;
@@ -326,11 +326,6 @@ async fn timeouts(time: FrcTime<'static, Mmio>) {
         record(&RTIC, deadline, scheduled, now);
     }
     finished();
-}
-
-/// Verdict word.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "FAIL" }
 }
 
 /// Prints a `bench:` line with two decimals.

@@ -93,7 +93,7 @@ use fw_common::arm::mmu::{self, FlatMap};
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
 use fw_common::icount::{Bound, Speed};
-use fw_common::{Console, CsCell, StaticCell, mmio, println};
+use fw_common::{Console, CsCell, StaticCell, mmio, println, verdict};
 use hwtimer_core::{Alarm, ClockEvent, Error, Fired, Mmio, Monotonic};
 
 /// UART0 base address (Exynos4210 UART channel 0, wired to QEMU's `-nographic` stdio).
@@ -489,11 +489,6 @@ fn bench_line(metric: &str, centi: u64) {
     );
 }
 
-/// Verdict word for a check.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "MISMATCH" }
-}
-
 /// The board's checks, run on CPU0 after the banner; returns whether all passed.
 fn run() -> bool {
     match run_checks() {
@@ -570,10 +565,7 @@ fn run_checks() -> Result<bool, Error> {
     let t1 = frc.read_low();
     let b = Stamp::now();
     let Some(meter) = Meter::from_span(a, b, 2 * u64::from(SPEED_LOOP)) else {
-        println!(
-            Uart0,
-            "PMCCNTR did not advance over the speed loop: MISMATCH"
-        );
+        println!(Uart0, "PMCCNTR did not advance over the speed loop: FAIL");
         return Ok(false);
     };
     meter.print(Uart0);
@@ -867,10 +859,7 @@ fn comparator_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, Error
     let came = wait_for_irqs(n + 1);
     let ev = event(n);
     let Some(ev) = ev.filter(|_| came) else {
-        println!(
-            Uart0,
-            "comp0 oneshot: no interrupt through the GIC: MISMATCH"
-        );
+        println!(Uart0, "comp0 oneshot: no interrupt through the GIC: FAIL");
         return Ok(false);
     };
     let t_irq = extend32(t_req, ev.frc_low);
@@ -983,7 +972,7 @@ fn local_timer_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, Erro
     );
     let came = wait_for_irqs(n + 1);
     let Some(ev) = event(n).filter(|_| came) else {
-        println!(Uart0, "L0 oneshot: no interrupt through the GIC: MISMATCH");
+        println!(Uart0, "L0 oneshot: no interrupt through the GIC: FAIL");
         return Ok(false);
     };
     let t_irq = extend32(t_req, ev.frc_low);
@@ -1107,7 +1096,7 @@ fn other_channels_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, E
             .ok_or(Error::InvalidConfig)??;
         let came = wait_for_irqs(n + 1);
         let Some(ev) = event(n).filter(|_| came) else {
-            println!(Uart0, "{name} oneshot: no interrupt ({route}): MISMATCH");
+            println!(Uart0, "{name} oneshot: no interrupt ({route}): FAIL");
             all_ok = false;
             continue;
         };
