@@ -7,6 +7,7 @@
 //! |---|---|
 //! | [`loongarch_board!`](crate::loongarch_board) | entry code (FPU, DMW windows, paged mode, stack, `.bss`, EENTRY, TLBRENTRY), exception entry, panic handler, banner |
 //! | [`loongarch_trap_entry!`](crate::loongarch_trap_entry) | the exception entry alone (which registers it saves), for a firmware with entry code of its own |
+//! | [`virt`] | QEMU `virt`'s console (`Uart0`) and `power_off`, through the uncached window |
 //! | functions below | `rdtime.d`, CRMD, ESTAT, interrupt enable ([`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), device addresses through the uncached window |
 //!
 //! # Memory map (as Linux sets it up)
@@ -28,6 +29,54 @@
 //! Devices are reached at [`UNCACHED`]` | physical` (see [`device`]). Nothing else is
 //! mapped: any other address raises a TLB refill exception, whose entry reports it and
 //! powers off.
+
+/// QEMU's LoongArch `virt` machine: the console and power-off, through the uncached window
+/// of [`loongarch_board!`](crate::loongarch_board)'s paged mode (`docs/qemu.md`, LoongArch
+/// virt; the addresses are the DTB's).
+pub mod virt {
+    use super::device;
+    use crate::{Console, mmio};
+
+    /// UART0 (ns16550a, byte registers, stride 1).
+    const UART0_BASE: usize = device(0x1fe0_01e0);
+    /// Transmit holding register.
+    const UART_THR: usize = UART0_BASE;
+    /// Line status register.
+    const UART_LSR: usize = UART0_BASE + 5;
+    /// LSR bit 5: transmit holding register empty.
+    const UART_LSR_THRE: u8 = 1 << 5;
+    /// GED sleep control register (the DTB's `syscon-poweroff` node).
+    const GED_SLEEP_CTL: usize = device(0x100e_001c);
+    /// Value written to [`GED_SLEEP_CTL`] to power off (QEMU then exits with status 0).
+    const GED_SLEEP_CTL_POWEROFF: u8 = 0x34;
+
+    /// UART0, polled, through the uncached window. Needs no set-up under QEMU.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Uart0;
+
+    impl Console for Uart0 {
+        fn write_byte(&mut self, byte: u8) {
+            // SAFETY: THR/LSR of the virt machine's UART0 through the uncached window; the
+            // firmware is their only user, and prints from one context at a time (the
+            // exception path prints only before powering off).
+            unsafe {
+                while mmio::read8(UART_LSR) & UART_LSR_THRE == 0 {}
+                mmio::write8(UART_THR, byte);
+            }
+        }
+    }
+
+    /// Powers the machine off (interrupts off first); QEMU exits with status 0.
+    pub fn power_off() -> ! {
+        super::irq_disable();
+        // SAFETY: writing the poweroff value to the GED sleep control register only stops
+        // the VM.
+        unsafe { mmio::write8(GED_SLEEP_CTL, GED_SLEEP_CTL_POWEROFF) };
+        loop {
+            core::hint::spin_loop();
+        }
+    }
+}
 
 /// Base of the strongly-ordered uncached window (DMW0): devices.
 pub const UNCACHED: usize = 0x8000_0000_0000_0000;

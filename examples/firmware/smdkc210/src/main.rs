@@ -88,38 +88,17 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use exynos_mct::clocksource::extend32;
 use exynos_mct::{Comparator, Config, FrcTime, LocalTimer, Mct, UpperCache, regs};
+use fw_common::arm::exynos4210::{
+    DRAM0_BASE, EXT_GIC_CPU, EXT_GIC_DIST, IRQ_MCT_G0, IRQ_MCT_L0, RAM, UART0_BASE, Uart0,
+};
 use fw_common::arm::gic::{self, Gic};
-use fw_common::arm::mmu::{self, FlatMap};
+use fw_common::arm::mmu;
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
 use fw_common::icount::{Bound, Speed};
-use fw_common::{Console, CsCell, StaticCell, mmio, println, verdict};
+use fw_common::{CsCell, StaticCell, mmio, println, verdict};
 use hwtimer_core::{Alarm, ClockEvent, Error, Fired, Mmio, Monotonic};
 
-/// UART0 base address (Exynos4210 UART channel 0, wired to QEMU's `-nographic` stdio).
-const UART0_BASE: usize = 0x1380_0000;
-
-/// DRAM0: where the image is loaded; mapped as Normal memory.
-const DRAM0_BASE: u32 = 0x4000_0000;
-/// DRAM0's size on QEMU's smdkc210 (1 GiB).
-const DRAM0_LEN: u32 = 0x4000_0000;
-/// The flat translation table: DRAM0 Normal write-back, the rest Device (in the image).
-static TRANSLATION: FlatMap = FlatMap::new(DRAM0_BASE, DRAM0_LEN);
-/// UTRSTAT: TX/RX status register.
-const UTRSTAT: usize = UART0_BASE + 0x10;
-/// UTRSTAT bit 1: transmit buffer empty.
-const UTRSTAT_TX_BUFFER_EMPTY: u32 = 1 << 1;
-/// UTXH: transmit holding register.
-const UTXH: usize = UART0_BASE + 0x20;
-
-/// External GIC distributor, CPU0's view (`qemu/qemu hw/arm/exynos4210.c`).
-const EXT_GIC_DIST: usize = 0x1049_0000;
-/// External GIC CPU interface, CPU0's view (`qemu/qemu hw/arm/exynos4210.c`).
-const EXT_GIC_CPU: usize = 0x1048_0000;
-/// MCT global comparator 0 on the external GIC: ID 89 = SPI 57 (`EXT_GIC_ID_MCT_G0`).
-const IRQ_MCT_G0: u32 = 89;
-/// MCT local timer 0 on the external GIC: ID 74 = SPI 42 (`EXT_GIC_ID_MCT_L0`).
-const IRQ_MCT_L0: u32 = 74;
 /// MCT global comparator 1 on the external GIC: ID 101 = SPI 69 (`EXT_GIC_ID_MCT_G1`).
 const IRQ_MCT_G1: u32 = 101;
 /// MCT local timer 1 on the external GIC: ID 80 = SPI 48 (`EXT_GIC_ID_MCT_L1`).
@@ -199,21 +178,6 @@ const METER_CHECK: Bound = Bound {
     ticks: 2,
     insns: 64,
 };
-
-/// UART0, polled. Needs no set-up under QEMU (ULCON/UCON reset values work).
-#[derive(Clone, Copy)]
-struct Uart0;
-
-impl Console for Uart0 {
-    fn write_byte(&mut self, byte: u8) {
-        // SAFETY: UTRSTAT and UTXH are UART0 registers on this SoC; this firmware is their only
-        // user, and only CPU0 runs it.
-        unsafe {
-            while mmio::read32(UTRSTAT) & UTRSTAT_TX_BUFFER_EMPTY == 0 {}
-            mmio::write32(UTXH, u32::from(byte));
-        }
-    }
-}
 
 fw_common::arm_board! {
     name: "smdkc210",
@@ -509,10 +473,8 @@ fn run_checks() -> Result<bool, Error> {
     // SAFETY: called once, first, on CPU0 with the MMU and caches off; the table maps DRAM0
     // (image, stacks, statics) flat as Normal memory and every device flat as Device memory;
     // no DMA runs on this board.
-    let sctlr = unsafe { mmu::enable(&TRANSLATION) };
-    let mmu_ok = mmu::enabled()
-        && TRANSLATION.is_normal(DRAM0_BASE)
-        && !TRANSLATION.is_normal(UART0_BASE as u32);
+    let sctlr = unsafe { mmu::enable(&RAM) };
+    let mmu_ok = mmu::enabled() && RAM.is_normal(DRAM0_BASE) && !RAM.is_normal(UART0_BASE as u32);
     all_ok &= mmu_ok;
     println!(
         Uart0,
