@@ -6,6 +6,8 @@
 //! with one command, `/usr/bin/cargo run --release`, from the folder
 //! (`docs/your-own-firmware.md`). For each template this command
 //!
+//! 0. checks that its Rust files are formatted (`rustfmt --check --edition 2024`: the root
+//!    workspace's `cargo fmt` does not reach them, being another workspace);
 //! 1. asks the host cargo (the one running the xtask, rustup's stable cargo in CI) for the
 //!    template's metadata. That cargo must either refuse the manifest at once with cargo's
 //!    "requires a nightly version of Cargo" (the `cargo-features` line at the top of the
@@ -131,6 +133,7 @@ fn package_name(manifest: &str) -> Option<String> {
 
 /// Steps 1 to 3 of the module docs for one template; the summary line on success.
 fn check_template(template: &Template, target_dir: &Path) -> Result<String, String> {
+    check_format(&template.dir)?;
     let host = host_verdict(template)?;
     let mut build = debian_cargo(&template.dir, target_dir);
     build.args(["build", "--release", "--quiet"]);
@@ -156,6 +159,37 @@ fn check_template(template: &Template, target_dir: &Path) -> Result<String, Stri
             output.elapsed.as_secs_f32()
         )),
         Err(reason) => Err(format!("{reason}\n{}", show(&output))),
+    }
+}
+
+/// Step 0: `rustfmt --check` on the template's `build.rs` and `src/**/*.rs`.
+fn check_format(dir: &Path) -> Result<(), String> {
+    let mut files = vec![dir.join("build.rs")];
+    let mut pending = vec![dir.join("src")];
+    while let Some(folder) = pending.pop() {
+        let entries =
+            fs::read_dir(&folder).map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.retain(|f| f.exists());
+    let mut cmd = Command::new("rustfmt");
+    cmd.args(["--check", "--edition", "2024"]).args(&files);
+    let output = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", describe(&cmd)))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "not formatted (run `rustfmt --edition 2024` on it):\n{}",
+            String::from_utf8_lossy(&output.stdout).trim_end()
+        ))
     }
 }
 
