@@ -8,7 +8,7 @@
 //! | [`loongarch_board!`](crate::loongarch_board) | entry code (FPU, DMW windows, paged mode, stack, `.bss`, EENTRY, TLBRENTRY), exception entry, panic handler, banner |
 //! | [`loongarch_trap_entry!`](crate::loongarch_trap_entry) | the exception entry alone (which registers it saves), for a firmware with entry code of its own |
 //! | [`virt`] | QEMU `virt`'s console (`Uart0`) and `power_off`, through the uncached window |
-//! | functions below | `rdtime.d`, CRMD, ESTAT, interrupt enable ([`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), device addresses through the uncached window |
+//! | functions below | `rdtime.d`, [`spin_insns`], CRMD, ESTAT, interrupt enable ([`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), device addresses through the uncached window |
 //!
 //! # Memory map (as Linux sets it up)
 //!
@@ -102,6 +102,26 @@ pub fn rdtime() -> u64 {
         core::arch::asm!("rdtime.d {}, {}", out(reg) value, out(reg) _, options(nomem, nostack));
     }
     value
+}
+
+/// Runs exactly `2 * iterations` instructions (`addi.d` + `bnez` per iteration) plus a
+/// constant few around them: a known amount of CPU work, which takes `2 * iterations * 2^N`
+/// ns of virtual time under `-icount shift=N`.
+#[inline(always)]
+pub fn spin_insns(iterations: u64) {
+    if iterations == 0 {
+        return;
+    }
+    // SAFETY: a register-only countdown loop; touches no memory and no stack.
+    unsafe {
+        core::arch::asm!(
+            "1:",
+            "addi.d {0}, {0}, -1",
+            "bnez {0}, 1b",
+            inout(reg) iterations => _,
+            options(nomem, nostack),
+        );
+    }
 }
 
 /// Reads CRMD (current mode: PLV, IE, DA, PG, DATF, DATM).

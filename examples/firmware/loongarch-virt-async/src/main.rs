@@ -49,7 +49,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 use embassy_executor::{Executor, SpawnToken, Spawner};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
 use fw_common::loongarch::virt::{Uart0, power_off};
-use fw_common::loongarch::{self, rdtime};
+use fw_common::loongarch::{self, rdtime, spin_insns};
 use fw_common::wakes::WakeStats;
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::Monotonic;
@@ -243,24 +243,6 @@ fn report() -> ! {
     );
     let ok = counts_ok && FAILED.load(Ordering::Relaxed) == 0;
     loongarch::finish(Uart0, ok, power_off)
-}
-
-/// Runs exactly `2 * n` instructions (`addi.d` + `bnez` per iteration) plus a few around.
-#[inline(always)]
-fn spin_insns(n: u64) {
-    if n == 0 {
-        return;
-    }
-    // SAFETY: a register-only countdown loop; touches no memory and no stack.
-    unsafe {
-        core::arch::asm!(
-            "1:",
-            "addi.d {0}, {0}, -1",
-            "bnez {0}, 1b",
-            inout(reg) n => _,
-            options(nomem, nostack),
-        );
-    }
 }
 
 /// Virtual nanoseconds per instruction, in thousandths, from a loop of known length timed

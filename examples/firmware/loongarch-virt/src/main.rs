@@ -66,7 +66,7 @@ use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use critical_section::Mutex;
 use fw_common::fw_cfg::FwCfg;
 use fw_common::icount::{self, Bound, Speed};
-use fw_common::loongarch::{CRMD_IE, crmd, crmd_xchg_ie, rdtime};
+use fw_common::loongarch::{CRMD_IE, crmd, crmd_xchg_ie, rdtime, spin_insns};
 use fw_common::{Console, mmio, println, verdict};
 use hwtimer_core::{Alarm, ClockEvent, Clocksource, Fired, RegisterBusExt};
 use loongarch_timer::csr::{CSR_BADV, CSR_ERA, CSR_ESTAT, ESTAT, NativeCsr};
@@ -324,25 +324,6 @@ fn wait_for_irqs(count: u32) -> bool {
         }
     }
     TIMER_IRQS.load(Ordering::Relaxed) >= count
-}
-
-/// Runs exactly `2 * iterations` instructions (`addi.d` + `bnez` per iteration) plus a
-/// constant few around them.
-#[inline(always)]
-fn spin_insns(iterations: u64) {
-    if iterations == 0 {
-        return;
-    }
-    // SAFETY: a register-only countdown loop; touches no memory and no stack.
-    unsafe {
-        core::arch::asm!(
-            "1:",
-            "addi.d {0}, {0}, -1",
-            "bnez {0}, 1b",
-            inout(reg) iterations => _,
-            options(nomem, nostack),
-        );
-    }
 }
 
 /// What `cargo xtask qemu` told the firmware through [`ICOUNT_FILE`].
