@@ -11,6 +11,7 @@
 //! | `setup [--check]` | [`setup`], [`probe`] | installs Debian's Rust (with `core` sources, rust-lld, clippy) and QEMU 10, as root, then verifies the chain with a probe |
 //! | `cross` | [`cross`] | builds each library crate for five bare-metal targets, links `no-std-smoke`, runs Debian's clippy on the bare-metal code |
 //! | `qemu [--icount N] [board]` | [`qemu`] | builds the board firmwares, runs them in QEMU (at `-icount shift=N`), checks `expected.txt` |
+//! | `templates` | [`templates`] | builds and boots each firmware template as a newcomer would (`/usr/bin/cargo run --release`), checks its wakes |
 //! | `bench` | [`mod@bench`] | runs host benches and the firmware, prints the `bench: ` figures |
 //! | `plots [--reuse]` | [`plots`] | renders `docs/plots/*.svg` from the benches' series (`xtask-plots`) |
 //! | `features` | [`features`] | checks every feature of every library crate on its own |
@@ -38,6 +39,7 @@ mod probe;
 mod qemu;
 mod setup;
 mod soak;
+mod templates;
 mod util;
 
 use std::process::{Command, ExitCode};
@@ -72,6 +74,10 @@ Commands:
                     boards' module docs). `auto` is accepted, but QEMU then counts no
                     instructions on the ARM PMU and may change the shift while a board
                     runs, so instruction checks can fail.
+  templates         Build and boot each template under examples/templates/ the way
+                    docs/your-own-firmware.md says (/usr/bin/cargo run --release in its
+                    folder, nothing else set), check that it prints its wakes on time and
+                    ends with done, and that the host cargo refuses it clearly (or builds it).
   bench [--host-only]
                     Run the [[bench]] targets (harness = false) and the firmware boards and
                     print every `bench: <crate>/<metric> = <value> <unit>` line they emit,
@@ -103,8 +109,8 @@ Commands:
                     10000): the property tests with a long budget. Extra arguments go to
                     cargo test (-p <crate> soaks one crate). Part of `ci`.
   ci                Run .ci/run (fmt, clippy, test, soak, doc, features, package, user
-                    crate, setup, cross, qemu at shifts 0 and 4, bench, figures, plots,
-                    citations).
+                    crate, setup, cross, qemu at shifts 0 and 4, templates, bench, figures,
+                    plots, citations).
   help              Show this text.
 
 Environment:
@@ -122,6 +128,7 @@ fn main() -> ExitCode {
         "setup" => setup::main(rest),
         "cross" => cross::main(rest),
         "qemu" => qemu::main(rest),
+        "templates" => templates::main(rest),
         "bench" => bench::main(rest),
         "plots" => plots::main(rest),
         "citations" => citations::main(rest),

@@ -6,10 +6,12 @@
 //! | [`gic`] | the ARM GIC (v1/v2) distributor and CPU interface, as far as a firmware needs them |
 //! | [`pmu`] | the PMU: PMCCNTR (virtual nanoseconds under QEMU) and an instruction counter (event 0x08), with the emulation speed measured from the two |
 //! | [`mmu`] | a flat section-mapped translation table and the MMU/cache enable sequence (RAM Normal, devices Device), for firmware that runs an executor |
+//! | [`exynos4210`], [`npcm7xx`] | the two SoCs' consoles (`Uart0`) and the addresses a firmware on them needs first: RAM, GIC, timer interrupt IDs |
 //! | functions below | semihosting exit, CP15 identification, VBAR, CPSR.I (with [`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), exception names |
 //!
 //! The functions use A32 encodings and must run in a privileged mode (the boards enter in SVC).
 
+pub mod exynos4210;
 pub mod gic;
 pub mod mmu;
 pub mod npcm7xx;

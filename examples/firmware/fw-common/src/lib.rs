@@ -1,38 +1,11 @@
-//! Helpers shared by the QEMU board firmwares.
+#![doc = include_str!("../README.md")]
 //!
-//! Everything here is board-agnostic; a board supplies the one thing that differs, how to put a
-//! byte on its UART, by implementing [`Console`]. On top of that this crate offers
-//!
-//! * [`Writer`] and the [`println!`] macro: `core::fmt` output with `\n` turned into `\r\n`;
-//! * [`mmio`]: volatile register access by physical address;
-//! * [`cell`]: [`StaticCell`] and [`CsCell`], statics shared with interrupt handlers (no
-//!   `unsafe` needed to declare or use them);
-//! * [`icount`]: timing bounds made of instructions and timer ticks, and the emulation speed
-//!   that turns them into ticks under any `-icount` shift;
-//! * [`fw_cfg`]: QEMU's firmware configuration device (MMIO), through which `cargo xtask qemu`
-//!   tells a board without an instruction counter the `-icount` shift;
-//! * [`arm`] (32-bit ARM only): the boards' entry code, exception vectors and panic handler
-//!   ([`arm_board!`]), the GIC, the PMU counters, semihosting exit, CP15 registers,
-//!   CPSR.I, and the flat translation table that turns on the MMU and caches for firmware
-//!   that runs an executor;
-//! * `loongarch` (LoongArch64 only): paged mode with direct-mapped windows, the entry code,
-//!   exception entry and panic handler (`loongarch_board!`), CSR helpers and CRMD.IE;
-//! * `mips` (32-bit MIPS only): the entry code, exception vectors and panic handler of a
-//!   QEMU Malta firmware (`mips_board!`), CP0 helpers, UHI semihosting exit, the Malta
-//!   console and Status.IE;
-//! * `cs` (those three architectures): the `critical-section` implementation every board
-//!   installs with [`critical_section_impl!`]: interrupts off, the restore state a `bool`
-//!   (whether they were on), so nested sections need no counter;
-//! * [`counted`]: [`Counted`](counted::Counted), a clockevent wrapper that counts its
-//!   programmings (the "armed once" figures of the npcm750 boards);
-//! * [`wakes`]: the wake-up statistics the async firmware prints (never early, how late).
-//!
-//! The arithmetic of [`icount`] has host unit tests: `cargo test -p fw-common` in
-//! `examples/firmware`, with the host toolchain.
+//! ## For the boards of this repository
 //!
 //! The firmware output is checked line by line by `cargo xtask qemu` against the board's
-//! `expected.txt`, so print one fact per line. Lines that start with `bench: ` are collected by
-//! `cargo xtask bench` (format: `bench: <crate>/<metric> = <value> <unit>`).
+//! `expected.txt`, so print one fact per line, ending a check with [`verdict`]. Lines that
+//! start with `bench: ` are collected by `cargo xtask bench` (format:
+//! `bench: <crate>/<metric> = <value> <unit>`).
 #![cfg_attr(not(test), no_std)]
 // Inline assembly on MIPS is still unstable (the firmware is built with RUSTC_BOOTSTRAP=1).
 #![cfg_attr(target_arch = "mips", feature(asm_experimental_arch))]
@@ -111,6 +84,43 @@ macro_rules! println {
     ($console:expr, $($arg:tt)*) => {
         $crate::write_line($console, format_args!($($arg)*))
     };
+}
+
+/// A future that is pending once, waking its task first: awaited in a loop, it lets an
+/// executor poll every other task between two rounds of the loop (as the Malta template's
+/// task that plays the Otto timer in RAM does).
+pub fn yield_now() -> YieldNow {
+    YieldNow(false)
+}
+
+/// The future of [`yield_now`].
+#[derive(Debug)]
+#[must_use = "a future does nothing unless awaited"]
+pub struct YieldNow(bool);
+
+impl core::future::Future for YieldNow {
+    type Output = ();
+
+    fn poll(
+        mut self: core::pin::Pin<&mut Self>,
+        cx: &mut core::task::Context<'_>,
+    ) -> core::task::Poll<()> {
+        if self.0 {
+            return core::task::Poll::Ready(());
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        core::task::Poll::Pending
+    }
+}
+
+/// The word that ends a check line: `ok` when the check passed, `FAIL` when it did not.
+///
+/// The boards print one check per line, `<what was measured>: <verdict>`; their
+/// `expected.txt` asserts the `ok`s, so a `FAIL` fails the run even where the firmware goes
+/// on to its end.
+pub const fn verdict(ok: bool) -> &'static str {
+    if ok { "ok" } else { "FAIL" }
 }
 
 /// Prints the standard panic line, `PANIC: <message and location>`.

@@ -1,11 +1,14 @@
-//! LoongArch64 support for firmware that runs an executor: paged mode with direct-mapped
-//! windows (RAM cached and coherent, devices strongly-ordered uncached), the exception entry,
-//! CSR helpers and the interrupt-state pair of the `critical-section` implementation.
+//! LoongArch64 support: for firmware that runs an executor, paged mode with direct-mapped
+//! windows (RAM cached and coherent, devices strongly-ordered uncached); for every LoongArch
+//! firmware, the exception entry, CSR helpers and the interrupt-state pair of the
+//! `critical-section` implementation.
 //!
 //! | item | what it is |
 //! |---|---|
 //! | [`loongarch_board!`](crate::loongarch_board) | entry code (FPU, DMW windows, paged mode, stack, `.bss`, EENTRY, TLBRENTRY), exception entry, panic handler, banner |
-//! | functions below | `rdtime.d`, CRMD, ESTAT, interrupt enable ([`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), device addresses through the uncached window |
+//! | [`loongarch_trap_entry!`](crate::loongarch_trap_entry) | the exception entry alone (which registers it saves), for a firmware with entry code of its own |
+//! | [`virt`] | QEMU `virt`'s console (`Uart0`) and `power_off`, through the uncached window |
+//! | functions below | `rdtime.d`, [`spin_insns`], CRMD, ESTAT, interrupt enable ([`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), device addresses through the uncached window |
 //!
 //! # Memory map (as Linux sets it up)
 //!
@@ -26,6 +29,54 @@
 //! Devices are reached at [`UNCACHED`]` | physical` (see [`device`]). Nothing else is
 //! mapped: any other address raises a TLB refill exception, whose entry reports it and
 //! powers off.
+
+/// QEMU's LoongArch `virt` machine: the console and power-off, through the uncached window
+/// of [`loongarch_board!`](crate::loongarch_board)'s paged mode (`docs/qemu.md`, LoongArch
+/// virt; the addresses are the DTB's).
+pub mod virt {
+    use super::device;
+    use crate::{Console, mmio};
+
+    /// UART0 (ns16550a, byte registers, stride 1).
+    const UART0_BASE: usize = device(0x1fe0_01e0);
+    /// Transmit holding register.
+    const UART_THR: usize = UART0_BASE;
+    /// Line status register.
+    const UART_LSR: usize = UART0_BASE + 5;
+    /// LSR bit 5: transmit holding register empty.
+    const UART_LSR_THRE: u8 = 1 << 5;
+    /// GED sleep control register (the DTB's `syscon-poweroff` node).
+    const GED_SLEEP_CTL: usize = device(0x100e_001c);
+    /// Value written to [`GED_SLEEP_CTL`] to power off (QEMU then exits with status 0).
+    const GED_SLEEP_CTL_POWEROFF: u8 = 0x34;
+
+    /// UART0, polled, through the uncached window. Needs no set-up under QEMU.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Uart0;
+
+    impl Console for Uart0 {
+        fn write_byte(&mut self, byte: u8) {
+            // SAFETY: THR/LSR of the virt machine's UART0 through the uncached window; the
+            // firmware is their only user, and prints from one context at a time (the
+            // exception path prints only before powering off).
+            unsafe {
+                while mmio::read8(UART_LSR) & UART_LSR_THRE == 0 {}
+                mmio::write8(UART_THR, byte);
+            }
+        }
+    }
+
+    /// Powers the machine off (interrupts off first); QEMU exits with status 0.
+    pub fn power_off() -> ! {
+        super::irq_disable();
+        // SAFETY: writing the poweroff value to the GED sleep control register only stops
+        // the VM.
+        unsafe { mmio::write8(GED_SLEEP_CTL, GED_SLEEP_CTL_POWEROFF) };
+        loop {
+            core::hint::spin_loop();
+        }
+    }
+}
 
 /// Base of the strongly-ordered uncached window (DMW0): devices.
 pub const UNCACHED: usize = 0x8000_0000_0000_0000;
@@ -51,6 +102,26 @@ pub fn rdtime() -> u64 {
         core::arch::asm!("rdtime.d {}, {}", out(reg) value, out(reg) _, options(nomem, nostack));
     }
     value
+}
+
+/// Runs exactly `2 * iterations` instructions (`addi.d` + `bnez` per iteration) plus a
+/// constant few around them: a known amount of CPU work, which takes `2 * iterations * 2^N`
+/// ns of virtual time under `-icount shift=N`.
+#[inline(always)]
+pub fn spin_insns(iterations: u64) {
+    if iterations == 0 {
+        return;
+    }
+    // SAFETY: a register-only countdown loop; touches no memory and no stack.
+    unsafe {
+        core::arch::asm!(
+            "1:",
+            "addi.d {0}, {0}, -1",
+            "bnez {0}, 1b",
+            inout(reg) iterations => _,
+            options(nomem, nostack),
+        );
+    }
 }
 
 /// Reads CRMD (current mode: PLV, IE, DA, PG, DATF, DATM).
@@ -172,11 +243,10 @@ pub unsafe fn irq_restore() {
 /// * The main function: prints `timer-family firmware: <name>`, calls `main`, prints `done`
 ///   or `FAILED` and powers off. A `main` that never returns (an executor) ends the run
 ///   itself with [`finish`].
-/// * The exception entry (4 KiB aligned): saves the caller-saved registers, calls the
-///   handler and returns with `ertn`. An exception (ESTAT.ECODE ≠ 0) prints
-///   `PANIC: exception ...` and powers off; an interrupt calls `irq(estat)`, which must
-///   acknowledge its source. Floating-point registers are not saved: handlers must not use
-///   floating point.
+/// * The exception entry, [`loongarch_trap_entry!`](crate::loongarch_trap_entry) (the
+///   registers it saves and the ones it does not are listed there), with a handler that
+///   reads ESTAT: an exception (ESTAT.ECODE ≠ 0) prints `PANIC: exception ...` and powers
+///   off; an interrupt calls `irq(estat)`, which must acknowledge its source.
 /// * The `#[panic_handler]`: prints `PANIC: <message>` and powers off.
 ///
 /// # Linker script contract
@@ -269,9 +339,66 @@ _start:
 4:  idle        0
     b           4b
 
+    .section .text.fw_la_tlbrentry, "ax"
+    .balign 4096
+__fw_la_tlbrentry:
+    la.pcrel    $sp, __stack_top    # direct-address mode: a physical stack is fine
+    bl          __fw_la_tlb_refill
+5:  idle        0
+    b           5b
+"#
+        );
+
+        $crate::loongarch_trap_entry!(__fw_la_trap);
+    };
+}
+
+/// Defines `__fw_la_eentry`, the exception and interrupt entry of a LoongArch64 firmware,
+/// calling `handler` (an `extern "C" fn()`) between saving and restoring the interrupted
+/// context. [`loongarch_board!`](crate::loongarch_board) uses it; a firmware with entry code
+/// of its own (`loongarch-virt`, which stays in direct-address mode) invokes it once and
+/// points EENTRY (CSR `0xc`) at `__fw_la_eentry`, which the expansion also declares:
+///
+/// ```ignore
+/// fw_common::loongarch_trap_entry!(la_trap);
+/// let entry = __fw_la_eentry as *const () as usize; // for `csrwr entry, 0xc`
+/// ```
+///
+/// # The frame: what is saved, what is not
+///
+/// With ECFG.VS = 0 every exception and interrupt enters at EENTRY, with CRMD.IE cleared by
+/// the hardware (PRMD keeps the old PLV and IE) and the interrupted PC in ERA. The entry is 4
+/// KiB aligned (EENTRY ignores its low 12 bits) and
+///
+/// * **saves** every general register the LoongArch psABI lets a called function clobber:
+///   `$ra`, `$tp`, `$a0`–`$a7`, `$t0`–`$t8`, plus `$r21` (reserved by the ABI; saved to be
+///   safe), 20 doublewords in a 160-byte frame on the interrupted stack (the psABI has no red
+///   zone, so moving `$sp` down is safe at any point);
+/// * **does not save** `$s0`–`$s8` and `$fp`, which `handler`, an `extern "C"` function,
+///   preserves itself (`$sp` comes back by the frame arithmetic), nor any CSR: ERA and PRMD
+///   are what `ertn` returns through, so an exception taken inside the handler would
+///   overwrite them (handlers run with interrupts off and must not fault);
+/// * **does not save any floating-point register or FCSR**: a handler must not use floating
+///   point (the target is hard-float, so check the handler's code with `llvm-objdump` if it
+///   does anything numeric), and neither may anything it calls;
+/// * returns with `ertn`, which restores CRMD.PLV/IE from PRMD and jumps to ERA (an
+///   interrupt resumes the interrupted instruction; an exception handler that returns
+///   re-executes the faulting one, so the boards' handlers never return from one).
+#[macro_export]
+macro_rules! loongarch_trap_entry {
+    ($handler:path) => {
+        unsafe extern "C" {
+            /// The exception entry (generated by `fw_common::loongarch_trap_entry!`): 4 KiB
+            /// aligned, the value for EENTRY.
+            fn __fw_la_eentry();
+        }
+
+        core::arch::global_asm!(
+            r#"
     .section .text.fw_la_eentry, "ax"
     .balign 4096
     .global __fw_la_eentry
+    .type __fw_la_eentry, @function
 __fw_la_eentry:
     addi.d      $sp, $sp, -160
     st.d        $ra, $sp, 0
@@ -294,7 +421,7 @@ __fw_la_eentry:
     st.d        $t7, $sp, 136
     st.d        $t8, $sp, 144
     st.d        $r21, $sp, 152
-    bl          __fw_la_trap
+    bl          {handler}
     ld.d        $ra, $sp, 0
     ld.d        $tp, $sp, 8
     ld.d        $a0, $sp, 16
@@ -318,13 +445,8 @@ __fw_la_eentry:
     addi.d      $sp, $sp, 160
     ertn
 
-    .balign 4096
-__fw_la_tlbrentry:
-    la.pcrel    $sp, __stack_top    # direct-address mode: a physical stack is fine
-    bl          __fw_la_tlb_refill
-5:  idle        0
-    b           5b
-"#
+"#,
+            handler = sym $handler,
         );
     };
 }

@@ -8,6 +8,7 @@
 //! | [`mips_board!`](crate::mips_board) | entry code (EBase, Status, `$gp`, stack, `.bss`), exception vectors, panic handler, banner, exit |
 //! | [`BootArgs`] | what QEMU's Malta boot loader passes in `$a0..$a3` (argc, argv, envp, RAM size); [`BootArgs::command_line`] is `-append` |
 //! | [`malta::Uart`] | the Malta's ISA 16550 (serial 0, `-nographic` stdio) as a [`Console`](crate::Console) |
+//! | [`otto_ram::OttoRam`] | the Realtek Otto timer block played in a RAM window (QEMU has no model of it), for the `otto-timer` driver and its embassy time driver |
 //! | functions below | CP0 Count, PRId, Config, Cause, EPC, BadVAddr; [`kseg1`]; [`spin_insns`]; [`exit`]; [`irq_save`] / [`irq_restore`] (Status.IE through `di`/`ei`) for [`critical_section_impl!`](crate::critical_section_impl) |
 //!
 //! # Boot (QEMU `-M malta -kernel <elf>`)
@@ -173,6 +174,14 @@ pub fn exit(status: u32) -> ! {
     }
 }
 
+/// Ends the run: prints `done` or `FAILED` and exits with status 0 or 1. For a firmware
+/// whose main never returns (an executor), called by its last task;
+/// [`mips_board!`](crate::mips_board) does the same when main returns.
+pub fn finish<C: crate::Console>(console: C, ok: bool) -> ! {
+    crate::println!(console, "{}", if ok { "done" } else { "FAILED" });
+    exit(if ok { 0 } else { 1 })
+}
+
 /// What QEMU's Malta boot loader passes to the entry point (module docs).
 #[derive(Clone, Copy, Debug)]
 pub struct BootArgs {
@@ -247,6 +256,179 @@ pub mod malta {
                 while crate::mmio::read8(LSR) & LSR_THRE == 0 {}
                 crate::mmio::write8(THR, byte);
             }
+        }
+    }
+}
+
+/// The Realtek Otto timer block played in RAM: QEMU has no model of it (nor of any Otto SoC),
+/// so on the Malta a RAM window stands in for its registers, the driver runs on that window
+/// as on the real block, and [`OttoRam::step`] does what the hardware would between two
+/// driver calls. The register facts are `crates/otto-timer/docs/otto-timer.md`'s, restated here.
+///
+/// | the hardware | the player, at each `step` |
+/// |---|---|
+/// | CNT counts LXB cycles / divisor from the write that started the timer | CNT = CP0 Count in LXB cycles (× `lxb_hz` / 160 MHz) / divisor, since the step that first saw the timer's CTRL and DATA |
+/// | TIMER mode: at DATA the count returns to 0 and IP is set | the same, once per period; DATA = 0: free-running 28-bit count |
+/// | COUNTER mode: at DATA the count returns to 0, IP is set, the timer stops | the same, and CTRL.ENABLE is cleared (below) |
+/// | IP is write-1-to-clear | a set IP is cleared at the next step: it is either the driver's acknowledge (a RAM word keeps the 1 written) or the player's own, already served |
+///
+/// What RAM cannot show is a write: the player sees values, not stores. A timer started
+/// again with the same CTRL and DATA while it runs is not noticed (its count goes on, and
+/// it fires at the old target); clearing ENABLE when a oneshot expires makes the next start
+/// of it visible, and the driver never reads CTRL back. Time moves in steps: the driver
+/// reads the CNT of the last step, so a firmware steps often (an executor task that steps
+/// and yields, for instance), and an expiry is seen at the first step after it, never
+/// before.
+pub mod otto_ram {
+    use crate::mmio;
+
+    /// DATA: the target.
+    const DATA: usize = 0x0;
+    /// CNT: the count (read-only to the driver).
+    const CNT: usize = 0x4;
+    /// CTRL: enable, mode, divisor.
+    const CTRL: usize = 0x8;
+    /// INT: interrupt enable and pending.
+    const INT: usize = 0xC;
+    /// Timers are 0x10 apart.
+    const STRIDE: usize = 0x10;
+    /// CTRL bit 28: the timer counts.
+    const CTRL_ENABLE: u32 = 1 << 28;
+    /// CTRL bit 24: TIMER (periodic) mode; clear: COUNTER (oneshot) mode.
+    const CTRL_TIMER: u32 = 1 << 24;
+    /// CTRL bits 15:0: LXB cycles per tick.
+    const CTRL_DIVISOR: u32 = 0xFFFF;
+    /// INT bit 20: interrupt enable.
+    const INT_IE: u32 = 1 << 20;
+    /// INT bit 16: interrupt pending.
+    const INT_IP: u32 = 1 << 16;
+    /// The count is 28 bits wide.
+    const COUNTER_MASK: u32 = 0x0FFF_FFFF;
+    /// CP0 Count on QEMU's Malta: 320 MHz CPU clock / CCRes 2.
+    const COUNT_HZ: u64 = 160_000_000;
+    /// Most timers a block has (the Otto SoCs have 5 or 6).
+    pub const MAX_TIMERS: usize = 8;
+
+    /// One timer's run as the player last saw it.
+    #[derive(Clone, Copy, Debug)]
+    struct Run {
+        /// CTRL and DATA when the run began.
+        ctrl: u32,
+        data: u32,
+        /// LXB cycle at which it began.
+        start: u64,
+        /// Periods completed (TIMER mode).
+        periods: u64,
+    }
+
+    /// The player of one block in RAM (module docs).
+    #[derive(Debug)]
+    pub struct OttoRam {
+        base: usize,
+        timers: usize,
+        lxb_hz: u64,
+        /// CP0 Count extended to 64 bits, and its last 32-bit reading.
+        count: u64,
+        last: u32,
+        runs: [Option<Run>; MAX_TIMERS],
+    }
+
+    impl OttoRam {
+        /// The player of a block of `timers` timers (at most [`MAX_TIMERS`]) at `base`,
+        /// clocked at `lxb_hz` (200 MHz on RTL838x).
+        ///
+        /// # Safety
+        ///
+        /// `base .. base + timers × 0x10` must be RAM reserved for the window (no Rust
+        /// object lives there), reached uncached (KSEG1), 4-byte aligned, and used by nothing
+        /// but this player and the driver given an `Mmio` on it, on this one CPU.
+        pub unsafe fn new(base: usize, timers: usize, lxb_hz: u32) -> Self {
+            Self {
+                base,
+                timers: timers.min(MAX_TIMERS),
+                lxb_hz: u64::from(lxb_hz),
+                count: 0,
+                last: super::count(),
+                runs: [None; MAX_TIMERS],
+            }
+        }
+
+        /// The KSEG1 address of `__otto_window`, the RAM a linker script reserves for the
+        /// window (as `otto-malta`'s and the Malta template's do).
+        #[inline]
+        pub fn linker_window() -> usize {
+            unsafe extern "C" {
+                /// Start of the RAM that plays the Otto block (the linker script's).
+                static __otto_window: u8;
+            }
+            super::kseg1(&raw const __otto_window as usize)
+        }
+
+        fn read(&self, timer: usize, reg: usize) -> u32 {
+            // SAFETY: `new`'s contract: a word of the window.
+            unsafe { mmio::read32(self.base + timer * STRIDE + reg) }
+        }
+
+        fn write(&self, timer: usize, reg: usize, value: u32) {
+            // SAFETY: `new`'s contract: a word of the window.
+            unsafe { mmio::write32(self.base + timer * STRIDE + reg, value) }
+        }
+
+        /// Plays the block up to now (module docs). Returns whether a timer with its
+        /// interrupt enabled has just raised IP: call the driver's interrupt handler then,
+        /// as the interrupt line would.
+        pub fn step(&mut self) -> bool {
+            let now = super::count();
+            self.count += u64::from(now.wrapping_sub(self.last));
+            self.last = now;
+            let lxb = self.count * self.lxb_hz / COUNT_HZ;
+            let mut interrupt = false;
+            for t in 0..self.timers {
+                let int = self.read(t, INT);
+                if int & INT_IP != 0 {
+                    self.write(t, INT, int & !INT_IP);
+                }
+                let (ctrl, data) = (self.read(t, CTRL), self.read(t, DATA));
+                let divisor = u64::from(ctrl & CTRL_DIVISOR);
+                if ctrl & CTRL_ENABLE == 0 || divisor == 0 {
+                    self.runs[t] = None;
+                    continue;
+                }
+                let mut run = match self.runs[t] {
+                    Some(run) if run.ctrl == ctrl && run.data == data => run,
+                    _ => Run {
+                        ctrl,
+                        data,
+                        start: lxb,
+                        periods: 0,
+                    },
+                };
+                let ticks = (lxb - run.start) / divisor;
+                let target = u64::from(data);
+                let mut fired = false;
+                let cnt = if ctrl & CTRL_TIMER == 0 {
+                    fired = data != 0 && ticks >= target;
+                    if fired { 0 } else { ticks }
+                } else if data == 0 {
+                    ticks
+                } else {
+                    fired = ticks / target > run.periods;
+                    run.periods = ticks / target;
+                    ticks % target
+                };
+                self.write(t, CNT, cnt as u32 & COUNTER_MASK);
+                self.runs[t] = Some(run);
+                if fired {
+                    self.write(t, INT, self.read(t, INT) | INT_IP);
+                    interrupt |= int & INT_IE != 0;
+                    if ctrl & CTRL_TIMER == 0 {
+                        // The oneshot stopped; its next start must be visible (module docs).
+                        self.write(t, CTRL, ctrl & !CTRL_ENABLE);
+                        self.runs[t] = None;
+                    }
+                }
+            }
+            interrupt
         }
     }
 }
@@ -386,8 +568,7 @@ macro_rules! mips_board {
             };
             let main: fn(&$crate::mips::BootArgs) -> bool = $main;
             let ok = main(&boot);
-            $crate::println!($console, "{}", if ok { "done" } else { "FAILED" });
-            $crate::mips::exit(if ok { 0 } else { 1 })
+            $crate::mips::finish($console, ok)
         }
 
         /// Called from the exception vectors (generated by `mips_board!`).

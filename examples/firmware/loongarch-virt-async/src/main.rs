@@ -48,26 +48,14 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use embassy_executor::{Executor, SpawnToken, Spawner};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
-use fw_common::loongarch::{self, device, rdtime};
+use fw_common::loongarch::virt::{Uart0, power_off};
+use fw_common::loongarch::{self, rdtime, spin_insns};
 use fw_common::wakes::WakeStats;
-use fw_common::{Console, CsCell, StaticCell, mmio, println};
+use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::Monotonic;
 use loongarch_timer::csr::NativeCsr;
 use loongarch_timer::pinned::{PinnedCounter, pair};
 use loongarch_timer::{Config, ConstantClock, StableCounter};
-
-/// UART0 (ns16550a, byte registers) through the uncached window.
-const UART0_BASE: usize = device(0x1fe0_01e0);
-/// Transmit holding register.
-const UART_THR: usize = UART0_BASE;
-/// Line status register.
-const UART_LSR: usize = UART0_BASE + 5;
-/// LSR bit 5: transmit holding register empty.
-const UART_LSR_THRE: u8 = 1 << 5;
-/// GED sleep control register (the DTB's `syscon-poweroff` node), through the uncached window.
-const GED_SLEEP_CTL: usize = device(0x100e_001c);
-/// Value written to [`GED_SLEEP_CTL`] to power off (QEMU then exits with status 0).
-const GED_SLEEP_CTL_POWEROFF: u8 = 0x34;
 
 /// `Timer::at` rounds of the sleeper.
 const SLEEPS: u64 = 400;
@@ -85,32 +73,6 @@ const TASKS: u32 = 3;
 const CALLS: u64 = 10_000;
 /// Iterations of the calibration loop (2 instructions each).
 const CALIBRATION_ITERATIONS: u64 = 100_000;
-
-/// UART0, polled.
-#[derive(Clone, Copy)]
-struct Uart0;
-
-impl Console for Uart0 {
-    fn write_byte(&mut self, byte: u8) {
-        // SAFETY: THR/LSR of the virt machine's UART0 through the uncached window; this
-        // firmware is their only user, and prints from one context at a time (the exception
-        // path prints only before powering off).
-        unsafe {
-            while mmio::read8(UART_LSR) & UART_LSR_THRE == 0 {}
-            mmio::write8(UART_THR, byte);
-        }
-    }
-}
-
-/// Powers the machine off; QEMU exits with status 0.
-fn power_off() -> ! {
-    loongarch::irq_disable();
-    // SAFETY: writing the poweroff value to the GED sleep control register only stops the VM.
-    unsafe { mmio::write8(GED_SLEEP_CTL, GED_SLEEP_CTL_POWEROFF) };
-    loop {
-        core::hint::spin_loop();
-    }
-}
 
 fw_common::loongarch_board! {
     name: "loongarch-virt-async",
@@ -281,29 +243,6 @@ fn report() -> ! {
     );
     let ok = counts_ok && FAILED.load(Ordering::Relaxed) == 0;
     loongarch::finish(Uart0, ok, power_off)
-}
-
-/// Verdict word.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "FAIL" }
-}
-
-/// Runs exactly `2 * n` instructions (`addi.d` + `bnez` per iteration) plus a few around.
-#[inline(always)]
-fn spin_insns(n: u64) {
-    if n == 0 {
-        return;
-    }
-    // SAFETY: a register-only countdown loop; touches no memory and no stack.
-    unsafe {
-        core::arch::asm!(
-            "1:",
-            "addi.d {0}, {0}, -1",
-            "bnez {0}, 1b",
-            inout(reg) n => _,
-            options(nomem, nostack),
-        );
-    }
 }
 
 /// Virtual nanoseconds per instruction, in thousandths, from a loop of known length timed

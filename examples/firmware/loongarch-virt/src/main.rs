@@ -5,7 +5,8 @@
 //! physical addresses. The entry code enables the FPU, sets up the stack, zeroes `.bss` and
 //! calls [`board_main`], which
 //!
-//! 1. points EENTRY at [`__eentry`] (ECFG.VS = 0: every exception and interrupt enters there),
+//! 1. points EENTRY at fw-common's exception entry (ECFG.VS = 0: every exception and
+//!    interrupt enters there),
 //! 2. reads the constant timer's frequency from CPUCFG 2/4/5 through the driver,
 //! 3. learns the emulation speed (the `-icount` shift, see below) and checks the stable
 //!    counter against it,
@@ -65,7 +66,8 @@ use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use critical_section::Mutex;
 use fw_common::fw_cfg::FwCfg;
 use fw_common::icount::{self, Bound, Speed};
-use fw_common::{Console, mmio, println};
+use fw_common::loongarch::{CRMD_IE, crmd, crmd_xchg_ie, rdtime, spin_insns};
+use fw_common::{Console, mmio, println, verdict};
 use hwtimer_core::{Alarm, ClockEvent, Clocksource, Fired, RegisterBusExt};
 use loongarch_timer::csr::{CSR_BADV, CSR_ERA, CSR_ESTAT, ESTAT, NativeCsr};
 use loongarch_timer::pinned::{PinnedCounter, PinnedTimer};
@@ -84,9 +86,6 @@ const UART_LSR_THRE: u8 = 1 << 5;
 const GED_SLEEP_CTL: usize = 0x100e_001c;
 /// Value written to [`GED_SLEEP_CTL`] to power off (QEMU then exits with status 0).
 const GED_SLEEP_CTL_POWEROFF: u8 = 0x34;
-
-/// CRMD.IE, the global interrupt enable (docs/loongarch-timer.md#csrs).
-const CRMD_IE: u64 = 1 << 2;
 
 /// Calls per timed loop.
 const LOOP_CALLS: u64 = 10_000;
@@ -175,74 +174,10 @@ _start:
 "#
 );
 
-// Exception and interrupt entry (EENTRY, CSR 0xc). With ECFG.VS = 0 every exception and
-// interrupt enters here, with CRMD.IE cleared by the hardware and the interrupted PC in ERA.
-// The entry is 4 KiB aligned (EENTRY's low 12 bits are not part of the base address).
-//
-// It saves every register the LoongArch psABI lets a called function clobber (ra, tp, a0-a7,
-// t0-t8) plus r21 (reserved, saved to be safe), calls `la_trap` (an `extern "C"` Rust
-// function, which preserves s0-s8 and fp itself), restores them and returns with `ertn`
-// (which restores CRMD.PLV/IE from PRMD). Floating-point registers are not saved: the
-// handler contains no floating-point instruction (checked with llvm-objdump; see README).
-// No red zone exists in the LoongArch psABI, so moving sp down is safe at any point.
-core::arch::global_asm!(
-    r#"
-    .section .text.eentry, "ax"
-    .balign 4096
-    .global __eentry
-    .type __eentry, @function
-__eentry:
-    addi.d      $sp, $sp, -160
-    st.d        $ra, $sp, 0
-    st.d        $tp, $sp, 8
-    st.d        $a0, $sp, 16
-    st.d        $a1, $sp, 24
-    st.d        $a2, $sp, 32
-    st.d        $a3, $sp, 40
-    st.d        $a4, $sp, 48
-    st.d        $a5, $sp, 56
-    st.d        $a6, $sp, 64
-    st.d        $a7, $sp, 72
-    st.d        $t0, $sp, 80
-    st.d        $t1, $sp, 88
-    st.d        $t2, $sp, 96
-    st.d        $t3, $sp, 104
-    st.d        $t4, $sp, 112
-    st.d        $t5, $sp, 120
-    st.d        $t6, $sp, 128
-    st.d        $t7, $sp, 136
-    st.d        $t8, $sp, 144
-    st.d        $r21, $sp, 152
-    bl          la_trap
-    ld.d        $ra, $sp, 0
-    ld.d        $tp, $sp, 8
-    ld.d        $a0, $sp, 16
-    ld.d        $a1, $sp, 24
-    ld.d        $a2, $sp, 32
-    ld.d        $a3, $sp, 40
-    ld.d        $a4, $sp, 48
-    ld.d        $a5, $sp, 56
-    ld.d        $a6, $sp, 64
-    ld.d        $a7, $sp, 72
-    ld.d        $t0, $sp, 80
-    ld.d        $t1, $sp, 88
-    ld.d        $t2, $sp, 96
-    ld.d        $t3, $sp, 104
-    ld.d        $t4, $sp, 112
-    ld.d        $t5, $sp, 120
-    ld.d        $t6, $sp, 128
-    ld.d        $t7, $sp, 136
-    ld.d        $t8, $sp, 144
-    ld.d        $r21, $sp, 152
-    addi.d      $sp, $sp, 160
-    ertn
-"#
-);
-
-unsafe extern "C" {
-    /// The exception entry defined in the `global_asm!` above.
-    fn __eentry();
-}
+// The exception and interrupt entry `__fw_la_eentry` (fw-common's, which lists the registers
+// it saves; floating-point ones are not: `la_trap` contains no floating-point instruction,
+// checked with llvm-objdump), calling `la_trap` with interrupts off.
+fw_common::loongarch_trap_entry!(la_trap);
 
 /// The timer's owner: the driver types on the real CSRs, pinned to the boot core so they can
 /// live in a `static` (the bare types are per core, neither `Send` nor `Sync`; the pinned
@@ -270,49 +205,13 @@ static ALARM_DEADLINE: AtomicU64 = AtomicU64::new(0);
 /// See [`ALARM_DEADLINE`].
 static ALARM_NOW: AtomicU64 = AtomicU64::new(0);
 
-/// Reads the 64-bit stable counter (`rdtime.d`): the measuring instrument, independent of the
-/// driver under test.
-#[inline(always)]
-fn rdtime() -> u64 {
-    let value: u64;
-    // SAFETY: `rdtime.d` only reads the stable counter (and its id, discarded).
-    unsafe {
-        core::arch::asm!("rdtime.d {}, {}", out(reg) value, out(reg) _, options(nomem, nostack));
-    }
-    value
-}
-
-/// Reads CRMD (current mode information): PLV, IE, DA, PG, ...
-fn crmd() -> u64 {
-    let value: u64;
-    // SAFETY: reading CRMD has no side effects; we run at PLV0.
-    unsafe {
-        core::arch::asm!("csrrd {}, 0x0", out(reg) value, options(nomem, nostack));
-    }
-    value
-}
-
-/// Changes the CRMD bits in `mask` to those of `value` atomically (`csrxchg`); returns the
-/// old CRMD. Only ever used with `mask` = [`CRMD_IE`].
-fn crmd_xchg_ie(value: u64) -> u64 {
-    let mut v = value & CRMD_IE;
-    // SAFETY: `csrxchg` with mask = CRMD.IE only enables or disables interrupts, which is
-    // this firmware's decision to make; the mask lives in $t0 because `csrxchg` with
-    // rj = $r0/$r1 encodes `csrrd`/`csrwr`. Not `nomem`: it orders memory accesses around the
-    // change of interrupt state, as a critical section requires.
-    unsafe {
-        core::arch::asm!("csrxchg {0}, $t0, 0x0", inout(reg) v, in("$t0") CRMD_IE, options(nostack));
-    }
-    v
-}
-
-/// Points EENTRY at [`__eentry`] and returns the value read back.
+/// Points EENTRY at `__fw_la_eentry` and returns the value read back.
 fn install_trap_entry() -> u64 {
-    let entry = __eentry as *const () as usize as u64;
+    let entry = __fw_la_eentry as *const () as usize as u64;
     let mut old = entry;
     let readback: u64;
-    // SAFETY: `__eentry` is a complete, 4 KiB aligned exception entry; interrupts are still
-    // disabled (CRMD.IE = 0 from reset) while EENTRY changes.
+    // SAFETY: `__fw_la_eentry` is a complete, 4 KiB aligned exception entry; interrupts are
+    // still disabled (CRMD.IE = 0 from reset) while EENTRY changes.
     unsafe {
         core::arch::asm!("csrwr {0}, 0xc", inout(reg) old, options(nostack));
         core::arch::asm!("csrrd {0}, 0xc", out(reg) readback, options(nostack));
@@ -342,7 +241,6 @@ fn csr() -> NativeCsr {
 }
 
 /// Rust side of the exception entry. Interrupts are disabled (CRMD.IE = 0) while it runs.
-#[unsafe(no_mangle)]
 extern "C" fn la_trap() {
     let stamp = rdtime();
     let csr = csr();
@@ -426,25 +324,6 @@ fn wait_for_irqs(count: u32) -> bool {
         }
     }
     TIMER_IRQS.load(Ordering::Relaxed) >= count
-}
-
-/// Runs exactly `2 * iterations` instructions (`addi.d` + `bnez` per iteration) plus a
-/// constant few around them.
-#[inline(always)]
-fn spin_insns(iterations: u64) {
-    if iterations == 0 {
-        return;
-    }
-    // SAFETY: a register-only countdown loop; touches no memory and no stack.
-    unsafe {
-        core::arch::asm!(
-            "1:",
-            "addi.d {0}, {0}, -1",
-            "bnez {0}, 1b",
-            inout(reg) iterations => _,
-            options(nomem, nostack),
-        );
-    }
 }
 
 /// What `cargo xtask qemu` told the firmware through [`ICOUNT_FILE`].
@@ -565,11 +444,6 @@ fn per_call_milli(ticks: u64, speed: Speed, freq_hz: u32) -> u64 {
     speed.insns_for(ticks, freq_hz).saturating_mul(1000) / LOOP_CALLS
 }
 
-/// Prints a verdict word.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "FAIL" }
-}
-
 /// Main program, called from `_start` with a stack and zeroed `.bss`.
 #[unsafe(no_mangle)]
 extern "C" fn board_main() -> ! {
@@ -586,7 +460,7 @@ extern "C" fn board_main() -> ! {
     println!(
         Uart0,
         "EENTRY = {eentry:#x} ({})",
-        if eentry == __eentry as *const () as usize as u64 && eentry.is_multiple_of(4096) {
+        if eentry == __fw_la_eentry as *const () as usize as u64 && eentry.is_multiple_of(4096) {
             "4 KiB aligned exception entry installed"
         } else {
             "NOT INSTALLED"

@@ -62,7 +62,7 @@ use fw_common::arm::npcm7xx::Uart0;
 use fw_common::arm::pmu;
 use fw_common::arm::{self};
 use fw_common::counted::Counted;
-use fw_common::{StaticCell, mmio, println};
+use fw_common::{StaticCell, mmio, println, verdict};
 use hwtimer_core::{HrTimers, Mmio, Monotonic, Restart};
 use smoltcp::iface::{Config, Interface, SocketHandle, SocketSet, SocketStorage};
 use smoltcp::phy::ChecksumCapabilities;
@@ -359,11 +359,6 @@ impl<T: Expire> Phase<'_, T> {
     }
 }
 
-/// Verdict word.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "MISMATCH" }
-}
-
 fn run() -> bool {
     match net() {
         Ok(ok) => ok,
@@ -635,7 +630,7 @@ fn ping<T: Expire>(
             return Ok(ok && from == IpAddress::Ipv4(GATEWAY));
         }
     }
-    println!(Uart0, "icmp: no echo reply from {GATEWAY}: MISMATCH");
+    println!(Uart0, "icmp: no echo reply from {GATEWAY}: FAIL");
     Ok(false)
 }
 
@@ -836,6 +831,54 @@ impl StreamResult {
     }
 }
 
+/// What the four streams of [`streams`] share: the MAC and its link, the time, smoltcp, the
+/// socket and the sink it sends to.
+struct StreamRig<'a, 's> {
+    mac: &'a Mac,
+    link: LinkState,
+    timers: &'static Timers,
+    time: Time,
+    iface: &'a mut Interface,
+    sockets: &'a mut SocketSet<'s>,
+    h: SocketHandle,
+    port: u16,
+    bytes: u32,
+    scratch: &'a mut dyn FnMut() -> Result<&'static mut [u8], Error>,
+}
+
+impl StreamRig<'_, '_> {
+    /// One stream on ring set `set` (after a DMA soft reset, see [`bring_up`]) with
+    /// `coalesce`, `strategy` and `timer` as the TX cleanup timer, from local port
+    /// 50000 + `set`.
+    fn stream<T: Expire>(
+        &mut self,
+        set: usize,
+        coalesce: CoalesceConfig,
+        strategy: TimerStrategy,
+        timer: T,
+        name: &str,
+    ) -> Result<StreamResult, Error> {
+        let (mut tx, mut rx) = bring_up(self.mac, self.link, set, coalesce, strategy, timer)?;
+        let mut p = Phase {
+            dev: Device::new(self.mac, &mut tx, &mut rx, (self.scratch)()?).with_probe(insns),
+            mac: self.mac,
+            timers: self.timers,
+            time: self.time,
+        };
+        let local = 50_000 + set as u16;
+        Ok(stream(
+            &mut p,
+            self.iface,
+            self.sockets,
+            self.h,
+            self.port,
+            local,
+            self.bytes,
+            name,
+        ))
+    }
+}
+
 /// The four streams on ring sets 1 to 4.
 #[allow(clippy::too_many_arguments)]
 fn streams(
@@ -849,6 +892,7 @@ fn streams(
     bytes: u32,
     scratch: &mut dyn FnMut() -> Result<&'static mut [u8], Error>,
 ) -> Result<bool, Error> {
+    use TimerStrategy::{ArmOnce, RearmEveryPacket};
     let seed = CoalesceConfig {
         tx_frames: TX_FRAMES,
         tx_usecs: TX_USECS,
@@ -865,82 +909,30 @@ fn streams(
         "stream: {bytes} bytes to 10.0.2.2:{port}, TX ring {TX_N}, tx-frames {TX_FRAMES}, tx-usecs {TX_USECS}, at most {TSQ_FRAMES} frames unreclaimed (TSQ)"
     );
 
+    let mut rig = StreamRig {
+        mac,
+        link,
+        timers,
+        time,
+        iface,
+        sockets,
+        h,
+        port,
+        bytes,
+        scratch,
+    };
     // (a) The pre-seed timer_list at HZ = 100, re-armed (mod_timer) on every packet.
-    let jiffies = {
-        let (mut tx, mut rx) = bring_up(
-            mac,
-            link,
-            1,
-            seed,
-            TimerStrategy::RearmEveryPacket,
-            JiffyTimer::new(time),
-        )?;
-        let mut p = Phase {
-            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
-            mac,
-            timers,
-            time,
-        };
-        stream(&mut p, iface, sockets, h, port, 50_001, bytes, "jiffies")
-    };
+    let jiffies = rig.stream(1, seed, RearmEveryPacket, JiffyTimer::new(time), "jiffies")?;
     // (b) The hrtimer re-armed on every packet (Linux).
-    let rearm = {
-        let (mut tx, mut rx) = bring_up(
-            mac,
-            link,
-            2,
-            seed,
-            TimerStrategy::RearmEveryPacket,
-            HrTimer::new(timers)?,
-        )?;
-        let mut p = Phase {
-            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
-            mac,
-            timers,
-            time,
-        };
-        stream(&mut p, iface, sockets, h, port, 50_002, bytes, "rearm")
-    };
+    let rearm = rig.stream(2, seed, RearmEveryPacket, HrTimer::new(timers)?, "rearm")?;
     // (c) The hrtimer armed once (this crate).
-    let arm_once = {
-        let (mut tx, mut rx) = bring_up(
-            mac,
-            link,
-            3,
-            seed,
-            TimerStrategy::ArmOnce,
-            HrTimer::new(timers)?,
-        )?;
-        let mut p = Phase {
-            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
-            mac,
-            timers,
-            time,
-        };
-        stream(&mut p, iface, sockets, h, port, 50_003, bytes, "arm_once")
-    };
+    let arm_once = rig.stream(3, seed, ArmOnce, HrTimer::new(timers)?, "arm_once")?;
     // Per-frame TX interrupts (tx-frames 1), for the interrupt count.
-    let per_frame = {
-        let cfg = CoalesceConfig {
-            tx_frames: 1,
-            ..seed
-        };
-        let (mut tx, mut rx) = bring_up(
-            mac,
-            link,
-            4,
-            cfg,
-            TimerStrategy::ArmOnce,
-            HrTimer::new(timers)?,
-        )?;
-        let mut p = Phase {
-            dev: Device::new(mac, &mut tx, &mut rx, scratch()?).with_probe(insns),
-            mac,
-            timers,
-            time,
-        };
-        stream(&mut p, iface, sockets, h, port, 50_004, bytes, "per_frame")
+    let tx1 = CoalesceConfig {
+        tx_frames: 1,
+        ..seed
     };
+    let per_frame = rig.stream(4, tx1, ArmOnce, HrTimer::new(timers)?, "per_frame")?;
 
     let (j, r, a, f) = (
         jiffies.bytes_per_s(),
@@ -1124,7 +1116,7 @@ fn stream<T: Expire>(
         }
         _ => println!(
             Uart0,
-            "stream {name}: incomplete ({sent} of {bytes} bytes queued): MISMATCH"
+            "stream {name}: incomplete ({sent} of {bytes} bytes queued): FAIL"
         ),
     }
     out

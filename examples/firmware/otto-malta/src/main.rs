@@ -1,12 +1,12 @@
 //! Firmware for QEMU's `malta` board with a MIPS 4KEc: the `otto-timer` driver on the ISA and
 //! byte order of the Realtek Otto SoCs (big-endian MIPS32r2; the 4KEc is the core named for
-//! RTL838x, unverified in docs/otto-timer.md).
+//! RTL838x, unverified in crates/otto-timer/docs/otto-timer.md).
 //!
 //! QEMU has no model of the Otto timer block, so the firmware **plays the hardware**: the
 //! register window is 0x100 bytes of RAM (`__otto_window` in `link.x`, reached through its
 //! uncached KSEG1 alias, no Rust object there), the driver gets it as a `hwtimer_core::Mmio`,
 //! and the firmware sets what the hardware would show (CNT values, INT.IP) and checks the words
-//! the driver leaves behind against the facts in `docs/otto-timer.md`, which it restates here
+//! the driver leaves behind against the facts in `crates/otto-timer/docs/otto-timer.md`, which it restates here
 //! as its own constants ([`CTRL_ENABLE`], [`INT_IP`], ...) rather than taking them from the
 //! crate. What it proves: the driver's code runs on the SoC's ISA and byte order, its
 //! native-endian 32-bit MMIO puts the most significant byte first, and each call leaves the
@@ -75,7 +75,7 @@ fw_common::mips_board! {
 // `Extended` takes critical sections: Status.IE off (interrupts are never enabled here).
 fw_common::critical_section_impl!();
 
-// ---- Facts from docs/otto-timer.md, restated (not taken from the crate) ----
+// ---- Facts from crates/otto-timer/docs/otto-timer.md, restated (not taken from the crate) ----
 
 /// CTRL bit 28: the timer counts (`RTTM_CTRL_ENABLE`).
 const CTRL_ENABLE: u32 = 1 << 28;

@@ -17,7 +17,7 @@
 //! compares the comparators with a count that still includes the interval just finished, so
 //! a second comparator due within that interval after the first is passed without a match,
 //! and the count then runs a full 2^32-tick step (179 s) before anything else happens
-//! (`docs/exynos-mct.md`, QEMU model). Two runtimes on G0 and G1 hung this way within 31
+//! (`crates/exynos-mct/docs/exynos-mct.md`, QEMU model). Two runtimes on G0 and G1 hung this way within 31
 //! interrupts. Silicon compares every comparator with the counter on every tick; the crate's
 //! comparator is the right choice there. The local timer has its own counter in QEMU, so
 //! nothing of the kind can happen between the two runtimes.
@@ -69,38 +69,20 @@ use core::sync::atomic::{AtomicU32, Ordering};
 use embassy_executor::{Executor, SpawnToken, Spawner};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
 use exynos_mct::{Config, FrcTime, Mct, regs};
+use fw_common::arm::exynos4210::{
+    DRAM0_BASE, DRAM0_LEN, EXT_GIC_CPU, EXT_GIC_DIST, IRQ_MCT_G0, IRQ_MCT_L0, RAM, UART0_BASE,
+    Uart0,
+};
 use fw_common::arm::gic::{self, Gic};
-use fw_common::arm::mmu::{self, FlatMap};
+use fw_common::arm::mmu;
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
 use fw_common::wakes::WakeStats;
-use fw_common::{Console, CsCell, StaticCell, mmio, println};
+use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::{Mmio, Monotonic};
 use rtic_time::Timebase;
 use rtic_time::fugit::MonotonicTimerInstantU64;
 
-/// UART0 base address (Exynos4210 UART channel 0, wired to QEMU's `-nographic` stdio).
-const UART0_BASE: usize = 0x1380_0000;
-/// UTRSTAT: TX/RX status register.
-const UTRSTAT: usize = UART0_BASE + 0x10;
-/// UTRSTAT bit 1: transmit buffer empty.
-const UTRSTAT_TX_BUFFER_EMPTY: u32 = 1 << 1;
-/// UTXH: transmit holding register.
-const UTXH: usize = UART0_BASE + 0x20;
-
-/// DRAM0: where the image is loaded; mapped as Normal memory.
-const DRAM0_BASE: u32 = 0x4000_0000;
-/// DRAM0's size on QEMU's smdkc210 (1 GiB).
-const DRAM0_LEN: u32 = 0x4000_0000;
-
-/// External GIC distributor, CPU0's view (`docs/qemu.md`).
-const EXT_GIC_DIST: usize = 0x1049_0000;
-/// External GIC CPU interface, CPU0's view.
-const EXT_GIC_CPU: usize = 0x1048_0000;
-/// MCT global comparator 0 on the external GIC: ID 89 = SPI 57 (embassy).
-const IRQ_MCT_G0: u32 = 89;
-/// MCT local timer 0 on the external GIC: ID 74 = SPI 42 (rtic-time).
-const IRQ_MCT_L0: u32 = 74;
 /// Priority of both (any value below the mask of 0xf0 is signalled).
 const IRQ_PRIORITY: u8 = 0xa0;
 /// GICD_ITARGETSR value: CPU interface 0 only (CPU1 is parked).
@@ -130,21 +112,6 @@ const TICKS_PER_US: u64 = 24;
 /// rtic-time's instants on this monotonic: FRC ticks at 24 MHz.
 type MonoInstant = MonotonicTimerInstantU64<24_000_000>;
 
-/// UART0, polled. Needs no set-up under QEMU (ULCON/UCON reset values work).
-#[derive(Clone, Copy)]
-struct Uart0;
-
-impl Console for Uart0 {
-    fn write_byte(&mut self, byte: u8) {
-        // SAFETY: UTRSTAT and UTXH are UART0 registers on this SoC; this firmware is their only
-        // user, and only CPU0 runs it.
-        unsafe {
-            while mmio::read32(UTRSTAT) & UTRSTAT_TX_BUFFER_EMPTY == 0 {}
-            mmio::write32(UTXH, u32::from(byte));
-        }
-    }
-}
-
 fw_common::arm_board! {
     name: "smdkc210-async",
     console: Uart0,
@@ -160,9 +127,6 @@ embassy_time_driver::time_driver_impl!(
 );
 
 exynos_mct::rtic_monotonic!(Mono, local_timer);
-
-/// The flat translation table: DRAM0 Normal write-back, the rest Device (in the image).
-static TRANSLATION: FlatMap = FlatMap::new(DRAM0_BASE, DRAM0_LEN);
 /// The external GIC, CPU0's interface.
 // SAFETY: the external GIC of QEMU's Exynos4210 (addresses above); only CPU0 runs this
 // firmware and nothing else drives that GIC.
@@ -328,11 +292,6 @@ async fn timeouts(time: FrcTime<'static, Mmio>) {
     finished();
 }
 
-/// Verdict word.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "FAIL" }
-}
-
 /// Prints a `bench:` line with two decimals.
 fn bench_centi(metric: &str, centi: u64, unit: &str) {
     println!(
@@ -430,8 +389,8 @@ fn run() -> bool {
     // SAFETY: called once, first, with the MMU and caches off; the table maps DRAM0 (image,
     // stacks, statics) flat as Normal memory and every device flat as Device memory; no DMA
     // runs on this board.
-    let sctlr = unsafe { mmu::enable(&TRANSLATION) };
-    let ram_normal = TRANSLATION.is_normal(DRAM0_BASE) && !TRANSLATION.is_normal(UART0_BASE as u32);
+    let sctlr = unsafe { mmu::enable(&RAM) };
+    let ram_normal = RAM.is_normal(DRAM0_BASE) && !RAM.is_normal(UART0_BASE as u32);
     let mmu_ok = mmu::enabled() && ram_normal;
     println!(
         Uart0,

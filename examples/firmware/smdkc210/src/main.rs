@@ -88,38 +88,17 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use exynos_mct::clocksource::extend32;
 use exynos_mct::{Comparator, Config, FrcTime, LocalTimer, Mct, regs};
+use fw_common::arm::exynos4210::{
+    DRAM0_BASE, EXT_GIC_CPU, EXT_GIC_DIST, IRQ_MCT_G0, IRQ_MCT_L0, RAM, UART0_BASE, Uart0,
+};
 use fw_common::arm::gic::{self, Gic};
-use fw_common::arm::mmu::{self, FlatMap};
+use fw_common::arm::mmu;
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
 use fw_common::icount::{Bound, Speed};
-use fw_common::{Console, CsCell, StaticCell, mmio, println};
+use fw_common::{CsCell, StaticCell, mmio, println, verdict};
 use hwtimer_core::{Alarm, ClockEvent, ConfigError, Error, Fired, Mmio, Monotonic};
 
-/// UART0 base address (Exynos4210 UART channel 0, wired to QEMU's `-nographic` stdio).
-const UART0_BASE: usize = 0x1380_0000;
-
-/// DRAM0: where the image is loaded; mapped as Normal memory.
-const DRAM0_BASE: u32 = 0x4000_0000;
-/// DRAM0's size on QEMU's smdkc210 (1 GiB).
-const DRAM0_LEN: u32 = 0x4000_0000;
-/// The flat translation table: DRAM0 Normal write-back, the rest Device (in the image).
-static TRANSLATION: FlatMap = FlatMap::new(DRAM0_BASE, DRAM0_LEN);
-/// UTRSTAT: TX/RX status register.
-const UTRSTAT: usize = UART0_BASE + 0x10;
-/// UTRSTAT bit 1: transmit buffer empty.
-const UTRSTAT_TX_BUFFER_EMPTY: u32 = 1 << 1;
-/// UTXH: transmit holding register.
-const UTXH: usize = UART0_BASE + 0x20;
-
-/// External GIC distributor, CPU0's view (`qemu/qemu hw/arm/exynos4210.c`).
-const EXT_GIC_DIST: usize = 0x1049_0000;
-/// External GIC CPU interface, CPU0's view (`qemu/qemu hw/arm/exynos4210.c`).
-const EXT_GIC_CPU: usize = 0x1048_0000;
-/// MCT global comparator 0 on the external GIC: ID 89 = SPI 57 (`EXT_GIC_ID_MCT_G0`).
-const IRQ_MCT_G0: u32 = 89;
-/// MCT local timer 0 on the external GIC: ID 74 = SPI 42 (`EXT_GIC_ID_MCT_L0`).
-const IRQ_MCT_L0: u32 = 74;
 /// MCT global comparator 1 on the external GIC: ID 101 = SPI 69 (`EXT_GIC_ID_MCT_G1`).
 const IRQ_MCT_G1: u32 = 101;
 /// MCT local timer 1 on the external GIC: ID 80 = SPI 48 (`EXT_GIC_ID_MCT_L1`).
@@ -199,21 +178,6 @@ const METER_CHECK: Bound = Bound {
     ticks: 2,
     insns: 64,
 };
-
-/// UART0, polled. Needs no set-up under QEMU (ULCON/UCON reset values work).
-#[derive(Clone, Copy)]
-struct Uart0;
-
-impl Console for Uart0 {
-    fn write_byte(&mut self, byte: u8) {
-        // SAFETY: UTRSTAT and UTXH are UART0 registers on this SoC; this firmware is their only
-        // user, and only CPU0 runs it.
-        unsafe {
-            while mmio::read32(UTRSTAT) & UTRSTAT_TX_BUFFER_EMPTY == 0 {}
-            mmio::write32(UTXH, u32::from(byte));
-        }
-    }
-}
 
 fw_common::arm_board! {
     name: "smdkc210",
@@ -489,11 +453,6 @@ fn bench_line(metric: &str, centi: u64) {
     );
 }
 
-/// Verdict word for a check.
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "MISMATCH" }
-}
-
 /// The board's checks, run on CPU0 after the banner; returns whether all passed.
 fn run() -> bool {
     match run_checks() {
@@ -514,10 +473,8 @@ fn run_checks() -> Result<bool, Error> {
     // SAFETY: called once, first, on CPU0 with the MMU and caches off; the table maps DRAM0
     // (image, stacks, statics) flat as Normal memory and every device flat as Device memory;
     // no DMA runs on this board.
-    let sctlr = unsafe { mmu::enable(&TRANSLATION) };
-    let mmu_ok = mmu::enabled()
-        && TRANSLATION.is_normal(DRAM0_BASE)
-        && !TRANSLATION.is_normal(UART0_BASE as u32);
+    let sctlr = unsafe { mmu::enable(&RAM) };
+    let mmu_ok = mmu::enabled() && RAM.is_normal(DRAM0_BASE) && !RAM.is_normal(UART0_BASE as u32);
     all_ok &= mmu_ok;
     println!(
         Uart0,
@@ -570,10 +527,7 @@ fn run_checks() -> Result<bool, Error> {
     let t1 = frc.read_low();
     let b = Stamp::now();
     let Some(meter) = Meter::from_span(a, b, 2 * u64::from(SPEED_LOOP)) else {
-        println!(
-            Uart0,
-            "PMCCNTR did not advance over the speed loop: MISMATCH"
-        );
+        println!(Uart0, "PMCCNTR did not advance over the speed loop: FAIL");
         return Ok(false);
     };
     meter.print(Uart0);
@@ -855,7 +809,7 @@ fn comparator_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, Error
         plan.delta
     );
     if after < t_req {
-        // QEMU quirk 2 (docs/exynos-mct.md): G_COMPn writes and comparator enable changes
+        // QEMU quirk 2 (crates/exynos-mct/docs/exynos-mct.md): G_COMPn writes and comparator enable changes
         // restart the visible count from the last G_CNT value (here: from the last match or
         // 0). The compare value refers to the count, so the event comes later in virtual
         // time, never earlier; measured in FRC ticks the latency is unaffected.
@@ -867,10 +821,7 @@ fn comparator_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, Error
     let came = wait_for_irqs(n + 1);
     let ev = event(n);
     let Some(ev) = ev.filter(|_| came) else {
-        println!(
-            Uart0,
-            "comp0 oneshot: no interrupt through the GIC: MISMATCH"
-        );
+        println!(Uart0, "comp0 oneshot: no interrupt through the GIC: FAIL");
         return Ok(false);
     };
     let t_irq = extend32(t_req, ev.frc_low);
@@ -971,7 +922,7 @@ fn local_timer_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, Erro
     let deadline = with_l0(|a| a.deadline().unwrap_or(0))?;
     // The driver writes L_ICNTB = delta - 1 (QEMU counts ICNTB + 1 per interval), so an
     // interval is (TCNTB + 1) x delta input clocks; QEMU's manual-update path applies
-    // TCNTB + 1 twice for the first interval, 3 x delta (docs/exynos-mct.md, confirmed
+    // TCNTB + 1 twice for the first interval, 3 x delta (crates/exynos-mct/docs/exynos-mct.md, confirmed
     // here). Either way never early.
     let hw = 2 * plan.delta;
     let qemu = 3 * plan.delta;
@@ -983,7 +934,7 @@ fn local_timer_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, Erro
     );
     let came = wait_for_irqs(n + 1);
     let Some(ev) = event(n).filter(|_| came) else {
-        println!(Uart0, "L0 oneshot: no interrupt through the GIC: MISMATCH");
+        println!(Uart0, "L0 oneshot: no interrupt through the GIC: FAIL");
         return Ok(false);
     };
     let t_irq = extend32(t_req, ev.frc_low);
@@ -1107,7 +1058,7 @@ fn other_channels_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, E
             .ok_or(Error::Config(ConfigError::NoSuchTimer))??;
         let came = wait_for_irqs(n + 1);
         let Some(ev) = event(n).filter(|_| came) else {
-            println!(Uart0, "{name} oneshot: no interrupt ({route}): MISMATCH");
+            println!(Uart0, "{name} oneshot: no interrupt ({route}): FAIL");
             all_ok = false;
             continue;
         };

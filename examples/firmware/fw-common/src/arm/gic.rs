@@ -149,6 +149,32 @@ impl Gic {
     pub fn end_of_interrupt(&self, iar: u32) {
         self.cpu_write(GICC_EOIR, iar);
     }
+
+    /// Serves one interrupt, all of an IRQ handler but the sources' own work: acknowledges
+    /// it, runs the function `handlers` gives for its ID (which must clear its source),
+    /// disables an ID without one (a level-sensitive line would bring it straight back) and
+    /// ends the interrupt. Returns the ID and whether it had a handler, or `None` when the
+    /// acknowledge found nothing pending ([`SPURIOUS_ID`]: nothing is run or ended).
+    ///
+    /// ```ignore
+    /// fn on_irq() {
+    ///     GIC.serve(&[(IRQ_TIMER, || DRIVER.on_interrupt())]);
+    /// }
+    /// ```
+    pub fn serve(&self, handlers: &[(u32, fn())]) -> Option<(u32, bool)> {
+        let iar = self.acknowledge();
+        let id = iar_id(iar);
+        if id == SPURIOUS_ID {
+            return None;
+        }
+        let handler = handlers.iter().find(|(h, _)| *h == id).map(|(_, f)| *f);
+        match handler {
+            Some(f) => f(),
+            None => self.disable(id),
+        }
+        self.end_of_interrupt(iar);
+        Some((id, handler.is_some()))
+    }
 }
 
 /// The interrupt ID in an IAR value.
