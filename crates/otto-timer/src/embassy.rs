@@ -29,8 +29,10 @@
 //! }
 //! ```
 //!
-//! embassy-time's `tick-hz-*` feature may be anything; `tick-hz-3_125_000` matches the
-//! default tick (320 ns) so nothing is rounded. Nothing here is `unsafe` but the MMIO
+//! embassy-time's `tick-hz-*` feature may be anything: embassy-time 0.5 has no 3.125 MHz
+//! feature, so with the usual `tick-hz-1_000_000` an instant is rounded to the Otto tick
+//! (320 ns), `now()` down and a wake up, so no wake is early (hwtimer-core's `embassy`
+//! module docs give the bound). Nothing here is `unsafe` but the MMIO
 //! window: `Mmio` is `Sync`, so the timers holding `&'static Mmio` are `Send`.
 //!
 //! # Timing
