@@ -59,13 +59,25 @@ fn rate_unreachable() {
 
 type Event = OttoClockEvent<hwtimer_core::sim::SimBus<otto_timer::sim::OttoModel>>;
 
-/// `arm` refuses the values just outside the clockevent's range, and far outside it, with
-/// `cause`, writing nothing.
+/// `arm` refuses the values just outside the clockevent's range, far outside it, and those
+/// whose low 32 bits alone would be in range, with `cause`, writing nothing; it accepts both
+/// ends of the range.
 fn out_of_range(arm: fn(&mut Event, u64) -> Result<(), Error>, cause: ConfigError) {
     let sim = OttoSim::new(Soc::Rtl838x);
     let mut ev = OttoClockEvent::new(sim.bus(), &cfg(), 0).unwrap();
-    for v in [0, MIN_DELTA - 1, MAX_DELTA + 1, u64::MAX] {
-        assert_eq!(refused(&sim, || arm(&mut ev, v)), err(cause), "{v}");
+    for v in [
+        0,
+        MIN_DELTA - 1,
+        MAX_DELTA + 1,
+        u64::MAX,
+        (1 << 32) | MIN_DELTA,
+        (1 << 32) | MAX_DELTA,
+        (u64::from(u32::MAX) << 32) | 3125,
+    ] {
+        assert_eq!(refused(&sim, || arm(&mut ev, v)), err(cause), "{v:#x}");
+    }
+    for v in [MIN_DELTA, MAX_DELTA] {
+        assert_eq!(arm(&mut ev, v), Ok(()), "{v:#x}");
     }
 }
 
