@@ -45,9 +45,18 @@ pub enum Error {
 /// One variant per cause, shared by every driver of the family so that a caller can match
 /// on the cause whichever block it drives. The driver's docs say which causes each of its
 /// constructors and methods can return.
+///
+/// Stored as a `u64` on purpose: then [`Error`]'s payloads (this and
+/// [`DeadlinePassed`](Error::DeadlinePassed)'s `now`) are one 64-bit word at the same
+/// offset, so `Error` (and [`QueueError`](crate::queue::QueueError), `Result<(), Error>`,
+/// ...) is a tag and a word that a function returns in two registers. With a one-byte
+/// `ConfigError` every call returning one of them went through memory (a start and an expiry
+/// of the timer queue paid 16 instructions more). The test
+/// `config_error_is_as_wide_as_deadline_passed_now` keeps the width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
+#[repr(u64)]
 pub enum ConfigError {
     /// An input clock or a tick rate of zero.
     ZeroFrequency,
@@ -159,5 +168,18 @@ mod tests {
         let source = core::error::Error::source(&e).map(ToString::to_string);
         assert_eq!(source.as_deref(), Some("timer already taken"));
         assert!(core::error::Error::source(&Error::Timeout).is_none());
+    }
+
+    /// `Error`'s two payloads are one 64-bit word at one offset, so the compiler can keep
+    /// `Error`, `QueueError` and their results in two registers (see [`ConfigError`]): a
+    /// narrower `ConfigError` puts them in memory and costs every call that returns one.
+    #[test]
+    fn config_error_is_as_wide_as_deadline_passed_now() {
+        use crate::queue::QueueError;
+        use core::mem::size_of;
+        assert_eq!(size_of::<ConfigError>(), size_of::<u64>());
+        assert_eq!(size_of::<Error>(), 2 * size_of::<u64>());
+        assert_eq!(size_of::<QueueError>(), size_of::<Error>());
+        assert_eq!(size_of::<Result<(), QueueError>>(), size_of::<Error>());
     }
 }
