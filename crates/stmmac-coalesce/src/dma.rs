@@ -352,6 +352,12 @@ pub struct DmaSetup {
 }
 
 /// `v` rounded up to a multiple of `to` (a power of two), saturating.
+///
+/// `#[inline]`: [`RingGeometry::buf_bytes`] calls it for every frame sent, and without the
+/// hint a downstream crate (the firmware) made a real call across the crate boundary, with
+/// the registers it needs saved around it, for a length that a coherent [`CacheOps`] then
+/// ignores.
+#[inline]
 pub(crate) const fn round_up(v: usize, to: usize) -> usize {
     let mask = to.wrapping_sub(1);
     match v.checked_add(mask) {
