@@ -9,7 +9,7 @@ pub(super) enum Kind {
     Free { next: Option<u16> },
     /// Allocated; expiry calls the `on_interrupt` callback.
     Callback,
-    /// Allocated; expiry wakes the waker of a [`Sleep`].
+    /// Allocated; expiry wakes the waker of a [`Sleep`](super::Sleep).
     Waiter,
 }
 
