@@ -274,7 +274,8 @@ fn clippy_rows(
             for name in &names {
                 cmd.args(["-p", name]);
             }
-            cmd.args(["--", "-D", "warnings"]);
+            cmd.args(["--", "-D", "warnings"])
+                .args(crate::lint::LIBRARY_LINTS);
             build(&format!("clippy crates/* for {target}"), &mut cmd)
         };
         lib_row.cells.insert(target.clone(), cell);

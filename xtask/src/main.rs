@@ -32,6 +32,7 @@ mod docs;
 mod expect;
 mod features;
 mod figures;
+mod lint;
 mod net;
 mod package;
 mod plots;
@@ -88,6 +89,9 @@ Commands:
                     `series: <crate>/<name> = <x> <unit> <y> <unit>` and `bench:` lines with
                     plotters. --reuse takes the output the last `bench` saved instead of
                     running them. Says for each SVG whether it changed.
+  lint              Clippy on every library target with the panic lints (no unwrap,
+                    expect, panic, indexing or implicit overflow); `cross` applies them
+                    per bare-metal target too.
   features          Check every library crate with --no-default-features, alone and with
                     each of its features alone, with -W unused-crate-dependencies (warnings
                     fail too).
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         "figures" => figures::main(rest),
         "docs" => docs::main(rest),
         "features" => features::main(rest),
+        "lint" => lint::main(rest),
         "package" => package::main(rest),
         "soak" => soak::main(rest),
         "ci" => ci(rest),

@@ -80,8 +80,8 @@
 #![cfg_attr(not(any(test, feature = "std")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-// Library code never panics: `.ci/run` (`lint_libraries`) denies the panicking lints on
-// every library target; the host-only `sim` module is exempt below.
+// Library code never panics: `cargo xtask lint` (and `cargo xtask cross`, per target) denies the
+// panicking lints on every library target; the host-only `sim` module is exempt below.
 
 #[cfg(feature = "std")]
 extern crate std;
