@@ -38,6 +38,48 @@ pub enum Error {
     /// A timer id that names no allocated slot of its queue
     /// ([`QueueError::InvalidId`](crate::queue::QueueError)).
     InvalidTimerId,
+    /// A value bound to one CPU (its banked registers, or a timer whose interrupt reaches
+    /// only that CPU) was used on another ([`CpuBound`](crate::cpu::CpuBound)). Nothing was
+    /// touched.
+    WrongCpu(CpuMismatch),
+}
+
+/// Which CPU owns a per-CPU value and which one tried to use it ([`Error::WrongCpu`]).
+///
+/// Packed into one word (the width of [`ConfigError`]) so that [`Error`] keeps one payload
+/// word at one offset; CPU numbers above `u16::MAX` are saturated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(transparent)]
+pub struct CpuMismatch(MismatchWord);
+
+#[cfg(target_pointer_width = "64")]
+type MismatchWord = u64;
+#[cfg(not(target_pointer_width = "64"))]
+type MismatchWord = u32;
+
+impl CpuMismatch {
+    /// `owner` is the CPU the value is bound to, `current` the one that used it.
+    pub const fn new(owner: u32, current: u32) -> Self {
+        const fn sat(v: u32) -> MismatchWord {
+            if v > u16::MAX as u32 {
+                u16::MAX as MismatchWord
+            } else {
+                v as MismatchWord
+            }
+        }
+        Self((sat(owner) << 16) | sat(current))
+    }
+
+    /// The CPU the value is bound to.
+    pub const fn owner(self) -> u32 {
+        ((self.0 >> 16) & 0xFFFF) as u32
+    }
+
+    /// The CPU that tried to use it.
+    pub const fn current(self) -> u32 {
+        (self.0 & 0xFFFF) as u32
+    }
 }
 
 /// Which setting or argument a driver refused ([`Error::Config`]).
@@ -143,6 +185,12 @@ impl core::fmt::Display for Error {
             Error::QueueFull => f.write_str("timer queue full"),
             Error::AlreadyQueued => f.write_str("timer already queued"),
             Error::InvalidTimerId => f.write_str("no such timer in the queue"),
+            Error::WrongCpu(m) => write!(
+                f,
+                "per-CPU value of CPU {} used on CPU {}",
+                m.owner(),
+                m.current()
+            ),
         }
     }
 }
@@ -170,6 +218,18 @@ mod tests {
         let source = core::error::Error::source(&e).map(ToString::to_string);
         assert_eq!(source.as_deref(), Some("timer already taken"));
         assert!(core::error::Error::source(&Error::Timeout).is_none());
+    }
+
+    #[test]
+    fn cpu_mismatch_round_trips_and_saturates() {
+        let m = CpuMismatch::new(3, 1);
+        assert_eq!((m.owner(), m.current()), (3, 1));
+        let m = CpuMismatch::new(u32::MAX, 70_000);
+        assert_eq!((m.owner(), m.current()), (0xFFFF, 0xFFFF));
+        assert_eq!(
+            Error::WrongCpu(CpuMismatch::new(1, 0)).to_string(),
+            "per-CPU value of CPU 1 used on CPU 0"
+        );
     }
 
     /// `Error`'s two payloads are one 64-bit word at one offset, so the compiler can keep

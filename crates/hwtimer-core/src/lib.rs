@@ -94,6 +94,7 @@ mod fmt;
 #[allow(clippy::arithmetic_side_effects)]
 pub mod clockevent;
 pub mod clocksource;
+pub mod cpu;
 pub mod delay;
 #[cfg(feature = "embassy")]
 pub mod embassy;
@@ -121,8 +122,9 @@ pub mod time;
 
 pub use clockevent::{Alarm, Capabilities, ClockEvent, Fired};
 pub use clocksource::{Clocksource, Continuous, Monotonic, Stopwatch};
+pub use cpu::{CpuBound, CpuLocal, CurrentCpu, NativeCpu};
 pub use delay::{AsyncDelay, Delay};
-pub use error::{ConfigError, Error};
+pub use error::{ConfigError, CpuMismatch, Error};
 pub use extend::Extended;
 pub use poll::{Bound, PollError, PollTimeout, Polled, Poller};
 pub use queue::{HrTimers, MAX_EXPIRY_ROUNDS, QueueError, Restart, TimerId, TimerQueue};
