@@ -22,7 +22,8 @@
 //! |---|---|
 //! | ARMv7-A / ARMv8-A | MPIDR `Aff0` (bits 7:0) |
 //! | LoongArch64 | CSR CPUID (`CoreID`, bits 8:0) |
-//! | MIPS32 | CP0 EBase `CPUNum` (bits 9:0) |
+//! | MIPS32 | not provided: inline assembly is unstable on MIPS in Rust, so the firmware
+//! |  | implements [`CurrentCpu`] with its own `mfc0 $15, 1` (EBase `CPUNum`, bits 9:0) |
 //! | ARMv7-M | always 0 (single core) |
 //!
 //! On the host, `sim::SimCpu` (feature `sim`) plays the CPU number of the calling thread,
@@ -60,7 +61,7 @@ impl NativeCpu {
     /// # Safety
     ///
     /// The caller runs at the privilege that can read it: PL1 or higher on ARMv7-A
-    /// (MPIDR), EL1 on ARMv8-A, PLV0 on LoongArch, kernel mode on MIPS (EBase). At a lower
+    /// (MPIDR), EL1 on ARMv8-A, PLV0 on LoongArch. At a lower
     /// level the read raises an exception.
     pub const unsafe fn new() -> Self {
         NativeCpu
@@ -71,7 +72,6 @@ impl NativeCpu {
     all(target_arch = "arm", not(target_feature = "mclass")),
     target_arch = "aarch64",
     target_arch = "loongarch64",
-    target_arch = "mips",
 ))]
 #[allow(
     unsafe_code,
@@ -91,15 +91,11 @@ impl CurrentCpu for NativeCpu {
             core::arch::asm!("mrs {0}, mpidr_el1", out(reg) id, options(nostack, preserves_flags));
             #[cfg(target_arch = "loongarch64")]
             core::arch::asm!("csrrd {0}, 0x20", out(reg) id, options(nostack, preserves_flags));
-            #[cfg(target_arch = "mips")]
-            core::arch::asm!("mfc0 {0}, $15, 1", out(reg) id, options(nostack, preserves_flags));
         }
         #[cfg(any(target_arch = "arm", target_arch = "aarch64"))]
         let n = id & 0xFF;
         #[cfg(target_arch = "loongarch64")]
         let n = id & 0x1FF;
-        #[cfg(target_arch = "mips")]
-        let n = id & 0x3FF;
         n as u32
     }
 }
@@ -193,32 +189,32 @@ impl<T: CpuLocal, C: CurrentCpu> CpuBound<T, C> {
 
 impl<T: CpuLocal, C: CurrentCpu> Drop for CpuBound<T, C> {
     fn drop(&mut self) {
-        if self.check().is_err() {
-            if let Some(t) = self.inner.take() {
-                core::mem::forget(t);
-            }
+        if self.check().is_err()
+            && let Some(t) = self.inner.take()
+        {
+            core::mem::forget(t);
         }
     }
 }
 
-// SAFETY: `T: CpuLocal` promises that moving `T` is sound as long as it touches registers
-// on one CPU only. Every path of `CpuBound` to the value (`with`, `into_inner`, the
-// `ClockEvent` methods, `drop`) first compares the current CPU with `owner` and goes on only
-// there; elsewhere it touches nothing (drop forgets the value). `C` is the one other field
-// and must be `Send` itself.
 #[allow(
     unsafe_code,
-    reason = "the per-CPU check makes moving a bound value sound"
+    reason = "the per-CPU check makes moving and sharing a bound value sound"
 )]
-unsafe impl<T: CpuLocal, C: CurrentCpu + Send> Send for CpuBound<T, C> {}
-// SAFETY: through `&CpuBound` only `owner` and `check` are reachable: they read `owner`
-// and the CPU-number register, never the value. `C` is read through `&C`, so it must be
-// `Sync`.
-#[allow(
-    unsafe_code,
-    reason = "the per-CPU check makes sharing a bound value sound"
-)]
-unsafe impl<T: CpuLocal, C: CurrentCpu + Sync> Sync for CpuBound<T, C> {}
+mod bound_is_send_sync {
+    use super::{CpuBound, CpuLocal, CurrentCpu};
+
+    // SAFETY: `T: CpuLocal` promises that moving `T` is sound as long as it touches
+    // registers on one CPU only. Every path of `CpuBound` to the value (`with`,
+    // `into_inner`, the `ClockEvent` methods, `drop`) first compares the current CPU with
+    // `owner` and goes on only there; elsewhere it touches nothing (drop forgets the
+    // value). `C` is the one other field and must be `Send` itself.
+    unsafe impl<T: CpuLocal, C: CurrentCpu + Send> Send for CpuBound<T, C> {}
+    // SAFETY: through `&CpuBound` only `owner` and `check` are reachable: they read
+    // `owner` and the CPU-number register, never the value. `C` is read through `&C`, so
+    // it must be `Sync`.
+    unsafe impl<T: CpuLocal, C: CurrentCpu + Sync> Sync for CpuBound<T, C> {}
+}
 
 /// The wrapped clockevent on its own CPU; elsewhere every call touches nothing.
 impl<T: CpuLocal + ClockEvent, C: CurrentCpu> ClockEvent for CpuBound<T, C> {
@@ -309,8 +305,7 @@ mod tests {
                     Err(Error::WrongCpu(CpuMismatch::new(1, 0)))
                 );
                 assert!(!b.ack());
-                let b = b.into_inner().unwrap_err();
-                b
+                b.into_inner().unwrap_err()
             })
             .join()
             .unwrap()

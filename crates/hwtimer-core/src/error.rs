@@ -58,6 +58,10 @@ type MismatchWord = u64;
 #[cfg(not(target_pointer_width = "64"))]
 type MismatchWord = u32;
 
+#[allow(
+    clippy::unnecessary_cast,
+    reason = "the word is a u32 on 32-bit targets and a u64 on 64-bit ones"
+)]
 impl CpuMismatch {
     /// `owner` is the CPU the value is bound to, `current` the one that used it.
     pub const fn new(owner: u32, current: u32) -> Self {
