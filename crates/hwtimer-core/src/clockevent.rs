@@ -535,6 +535,35 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
         Ok(())
     }
 
+    /// Arm only to keep the time base fresh while nothing waits: the idle state of a timer
+    /// queue.
+    ///
+    /// A time base that must be read at least every
+    /// [`max_idle_ticks`](Monotonic::max_idle_ticks) (a software-extended counter narrower
+    /// than 64 bits) loses whole wraps when a cancelled channel lets it go unread for
+    /// longer. So when `max_idle_ticks` is below `u64::MAX` this arms a deadline of
+    /// `u64::MAX` ("never"), which the alarm programs in steps of at most
+    /// `max_idle_ticks` and the channel's `max_delta`: each step's interrupt reads the time
+    /// in [`on_interrupt`](Self::on_interrupt) and re-arms the next one
+    /// ([`Fired::Rearmed`]), and [`deadline`](Self::deadline) reports `Some(u64::MAX)`.
+    /// With a time base that needs no reads (`max_idle_ticks` `u64::MAX`) it is
+    /// [`cancel`](Self::cancel).
+    ///
+    /// Errors: those of the programming ([`ClockEvent::set_next_event`] or
+    /// [`ClockEvent::set_compare`]); the alarm is then idle.
+    pub fn keep_alive(&mut self) -> Result<(), Error> {
+        if self.time.max_idle_ticks() == u64::MAX {
+            self.cancel();
+            return Ok(());
+        }
+        self.set_deadline_or_min(u64::MAX).map(|_| ())
+    }
+
+    /// Whether the alarm is only [keeping the time base alive](Self::keep_alive).
+    pub fn is_keep_alive(&self) -> bool {
+        self.mode == (Mode::Oneshot { deadline: u64::MAX })
+    }
+
     /// Stop the channel and forget a pending deadline (Linux `set_state_shutdown`).
     ///
     /// [`ClockEvent::shutdown`] runs unless the alarm knows the channel is already quiet:

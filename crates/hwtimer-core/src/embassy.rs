@@ -35,8 +35,15 @@
 //!   phase-locked), plus interrupt latency.
 //! - A wake for an instant already passed fires at once (the waker is woken before
 //!   `schedule_wake` returns or from the next interrupt). A wake at `u64::MAX` (embassy's
-//!   "never") arms nothing, so it causes no re-arming, no hang and no overflow; so does any
-//!   instant whose hardware tick does not fit in 64 bits.
+//!   "never") arms no wake, so it causes no hang and no overflow; so does any instant whose
+//!   hardware tick does not fit in 64 bits.
+//! - **Idle.** With nothing queued the channel is not stopped but kept at
+//!   [`Alarm::keep_alive`]: a time base narrower than 64 bits (an
+//!   [`Extended`](crate::Extended) counter) is then still read at least every
+//!   [`max_idle_ticks`](Monotonic::max_idle_ticks), by an interrupt that only re-reads the
+//!   time and re-arms. Without it, an idle longer than half a wrap lost whole wraps (a
+//!   28-bit Otto counter at 3.125 MHz after 60 s idle: `now()` had not moved and a 1 s
+//!   timer woke at 86.9 s). A 64-bit time base is simply cancelled, as before.
 //!
 //! # The waker queue
 //!
@@ -274,8 +281,15 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> TimeDriver<E, M, N> {
             // u64::MAX is "nothing queued" (or a wake at embassy's "never").
             let hw = match to_hw_ticks_ceil(next, hz) {
                 Some(hw) if next != u64::MAX => hw,
+                // Nothing queued: keep the time base read while idle (an extended
+                // narrow counter loses wraps otherwise); a 64-bit one is just cancelled.
                 _ => {
-                    alarm.cancel();
+                    if alarm.keep_alive().is_err() {
+                        // Refused: retry from the earliest interrupt, as below.
+                        state.stats.refused = state.stats.refused.wrapping_add(1);
+                        crate::log_warn!("embassy: channel refused the idle keep-alive");
+                        let _ = alarm.set_deadline_or_min(0);
+                    }
                     return;
                 }
             };

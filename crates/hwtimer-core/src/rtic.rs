@@ -71,6 +71,10 @@ impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
             if let Some(mut old) = slot.replace(alarm) {
                 old.cancel();
             }
+            // The queue starts empty: keep the time base read until the first wait.
+            if let Some(a) = slot.as_mut() {
+                Self::keep_alive(a);
+            }
             Ok(())
         })
     }
@@ -103,9 +107,20 @@ impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
         });
     }
 
-    /// Stop the channel (rtic-time calls this when its queue is empty).
+    /// rtic-time calls this when its queue is empty: the channel is not stopped but kept
+    /// at [`Alarm::keep_alive`], so a time base narrower than 64 bits is still read at
+    /// least every [`max_idle_ticks`](Monotonic::max_idle_ticks) (each of those interrupts
+    /// finds the queue empty and comes back here); one that needs no reads is stopped.
     pub fn disable(&self) {
-        self.with(|a| a.cancel());
+        self.with(Self::keep_alive);
+    }
+
+    fn keep_alive(alarm: &mut Alarm<E, M>) {
+        if alarm.keep_alive().is_err() {
+            // A refused write: ask for the earliest interrupt, which comes back here.
+            crate::log_warn!("rtic: channel refused the idle keep-alive");
+            let _ = alarm.set_deadline_or_min(0);
+        }
     }
 
     /// Run `f` on the alarm, if initialised and not re-entered.
