@@ -71,12 +71,22 @@ enum Mode {
 /// - [`set_compare(at)`](ClockEvent::set_compare) takes `at` in the block's time base
 ///   ([`Mct::time`](crate::Mct::time), the 64-bit FRC count) and reads nothing before
 ///   programming: the published time serves as "now" (an `Alarm` has just read it), and
-///   the one read after enabling, extended from that published time, catches a value
-///   already past. `set_next_event` publishes the exact count (hi-lo-hi) it starts
-///   from, so the time base stays exact while a comparator is armed that way at least once
-///   per 89.48 s.
+///   the low word read after enabling, extended from that published time, catches a value
+///   already past. The high word is read after it: when it does not match the extension
+///   (the time base went unread for longer than its precondition allows, so the published
+///   time is a wrap or more behind the count, or a carry fell between the two reads), the
+///   check is made against the exact count (hi-lo-hi, then published) instead, so a value
+///   the counter passed while nobody read the time is re-armed, not lost.
+///   `set_next_event` publishes the exact count (hi-lo-hi) it starts from, so the time
+///   base stays exact while a comparator is armed that way at least once per 89.48 s.
 /// - Periodic: `G_COMPn_ADD_INCR = period` and `AUTO_INC`; the hardware adds the period to
 ///   the compare value at each match, so the period does not drift with interrupt latency.
+///   The first value, `now + period` from an exact read, is checked after enabling as a
+///   oneshot's is: a first value the counter passed while it was programmed (a period
+///   shorter than the programming time) would never match and `AUTO_INC` never advance
+///   it, so it is re-armed further on (the same 4 attempts, then [`Error::Timeout`]).
+///   A status left pending by an earlier event of this comparator (not acknowledged)
+///   passes that check as a match: acknowledge before re-arming.
 ///
 /// Sequence (Linux `exynos4_mct_comp0_start`): disable, write `G_COMPn_L` then `_U`
 /// (each WSTAT-acknowledged; `_U` only when it changes, see the crate's
@@ -285,7 +295,8 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.try_shutdown()
     }
 
-    /// Program `target` and check, with one read of the low word, that the FRC did not pass
+    /// Program `target` (with `incr`: periodic) and check, with one read of the low word
+    /// (and, after a published start, one of the high word), that the FRC did not pass
     /// it while it was written; if it did (and no match was latched), re-arm as far ahead
     /// as programming took plus `MIN_DELTA`, up to [`COMP_REARM_ATTEMPTS`] attempts in all.
     ///
@@ -293,29 +304,63 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// (`start_exact`, [`set_next_event`](ClockEvent::set_next_event)) or the published time
     /// ([`set_compare`](ClockEvent::set_compare), whose caller just read it). The check's
     /// reading is extended from `start` and not published (the caller read the time just
-    /// before), so it needs the time base's own precondition only. How long programming took
+    /// before); after a published start, a high word that does not match the extension
+    /// sends the check to the exact count ([`recheck_exact`](Self::recheck_exact)). How long programming took
     /// is known only from an exact start; after a published one the first re-arm allows
     /// `MIN_DELTA` for it.
     ///
     /// The first attempt is inline (the common case: the value lies ahead); the re-arms are
     /// out of line.
     #[inline]
-    fn arm_checked(&mut self, start: u64, start_exact: bool, target: u64) -> Result<(), Error> {
-        self.program(target, None)?;
+    fn arm_checked(
+        &mut self,
+        start: u64,
+        start_exact: bool,
+        target: u64,
+        incr: Option<u32>,
+    ) -> Result<(), Error> {
+        self.program(target, incr)?;
         // Extended from `start` (a time-base value from just before): the check needs no
         // publication, which keeps it to one load and a few ALU instructions.
-        let now = crate::clocksource::extend32(start, self.mct.frc().read_low());
+        let frc = self.mct.frc();
+        let now = crate::clocksource::extend32(start, frc.read_low());
+        if !start_exact && frc.read_high() != upper_word(now) {
+            // The published time `start` is not within a wrap of the count (the time base
+            // went unread for longer than its precondition allows, or a carry fell between
+            // the two reads): the extension cannot be trusted. Check against the exact count.
+            return self.recheck_exact(target, incr);
+        }
         if now < target || self.is_pending() {
             return Ok(());
         }
-        self.rearm_missed(start, start_exact, now)
+        self.rearm_missed(start, start_exact, now, incr)
+    }
+
+    /// The check of [`arm_checked`](Self::arm_checked) against the exact count (hi-lo-hi,
+    /// published), when the low word could not be extended from the published time.
+    #[cold]
+    #[inline(never)]
+    fn recheck_exact(&mut self, target: u64, incr: Option<u32>) -> Result<(), Error> {
+        let count = self.mct.frc().read64();
+        self.mct.publish(count);
+        if count < target || self.is_pending() {
+            return Ok(());
+        }
+        // Passed: re-arm from the exact count (`took` counts from it, so it starts at 0).
+        self.rearm_missed(count, true, count, incr)
     }
 
     /// The re-arms of [`arm_checked`](Self::arm_checked) after its first attempt found the
     /// value passed at `now`.
     #[cold]
     #[inline(never)]
-    fn rearm_missed(&mut self, mut start: u64, mut exact: bool, mut now: u64) -> Result<(), Error> {
+    fn rearm_missed(
+        &mut self,
+        mut start: u64,
+        mut exact: bool,
+        mut now: u64,
+        incr: Option<u32>,
+    ) -> Result<(), Error> {
         for _ in 1..COMP_REARM_ATTEMPTS {
             // Missed: re-arm as far ahead as the programming just took, plus min_delta
             // (late, never lost, and the next attempt has the time it needs).
@@ -327,7 +372,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
             start = now;
             exact = true;
             let target = now.wrapping_add(took).wrapping_add(MIN_DELTA);
-            self.program(target, None)?;
+            self.program(target, incr)?;
             now = self.mct.time().update_from_low(self.mct.frc().read_low());
             if now < target || self.is_pending() {
                 return Ok(());
@@ -349,7 +394,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     fn set_compare_far(&mut self, at: u64) -> Result<(), Error> {
         let count = self.mct.frc().read64();
         self.mct.publish(count);
-        self.arm_checked(count, true, compare_target(at, count))
+        self.arm_checked(count, true, compare_target(at, count), None)
     }
 
     fn check_range(&self, delta: u64, cause: ConfigError) -> Result<(), Error> {
@@ -371,7 +416,7 @@ impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
         self.check_range(delta, ConfigError::DeltaOutOfRange)?;
         let start = self.mct.frc().read64();
         self.mct.publish(start);
-        self.arm_checked(start, true, start.wrapping_add(delta))
+        self.arm_checked(start, true, start.wrapping_add(delta), None)
     }
     /// `at` is a 64-bit FRC value, in the time base of [`Mct::time`](crate::Mct::time). The
     /// comparator fires when the FRC equals it, so a value the time base has already
@@ -393,15 +438,16 @@ impl<B: Claim<Word = u32>> ClockEvent for Comparator<'_, B> {
         if at > last && at.wrapping_sub(last) > 1 << 31 {
             return self.set_compare_far(at);
         }
-        self.arm_checked(last, false, compare_target(at, last))
+        self.arm_checked(last, false, compare_target(at, last), None)
     }
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.check_range(period, ConfigError::PeriodOutOfRange)?;
         let incr = u32::try_from(period).map_err(|_| ConfigError::PeriodOutOfRange)?;
         let now = self.mct.frc().read64();
         self.mct.publish(now);
-        let start = now.wrapping_add(period);
-        Ok(self.program(start, Some(incr))?)
+        // Checked after enabling as a oneshot is: a first value the count passed while it
+        // was programmed would never match, and AUTO_INC never advance it.
+        self.arm_checked(now, true, now.wrapping_add(period), Some(incr))
     }
     fn shutdown(&mut self) {
         // Infallible by the trait; the interrupt is masked and the status cleared even if
@@ -461,6 +507,12 @@ const fn compare_target(at: u64, now: u64) -> u64 {
     } else {
         now.wrapping_add(MIN_DELTA)
     }
+}
+
+/// The upper 32 bits of a 64-bit count.
+#[inline(always)]
+const fn upper_word(value: u64) -> u32 {
+    (value >> 32) as u32
 }
 
 /// Comparator `n`'s registers and bits (`regs::g_*`), worked out once when it is taken.

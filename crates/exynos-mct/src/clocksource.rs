@@ -97,20 +97,24 @@ impl<'a, B: Claim<Word = u32>> Frc<'a, B> {
     /// changes between its two reads (a carry out of the low word in between).
     ///
     /// Never loops unboundedly: after 3 attempts (impossible on a working counter, whose
-    /// high word changes every 179 s) it returns the last pair read.
+    /// high word changes every 179 s) it returns the last low word with the high word read
+    /// **before** it (as a9-global-timer does): a carry between the two can then only make
+    /// the value 2^32 too small, never 2^32 too large (a value from the future would put a
+    /// deadline taken from it a wrap late and make the time base jump ahead for good).
     pub fn read64(&self) -> u64 {
         let bus = self.mct.global();
         let mut hi = bus.read_raw(regs::G_CNT_U);
-        let mut lo = 0;
+        let mut pair = (hi, 0);
         for _ in 0..HILOHI_ATTEMPTS {
-            lo = bus.read_raw(regs::G_CNT_L);
+            let lo = bus.read_raw(regs::G_CNT_L);
+            pair = (hi, lo);
             let hi2 = bus.read_raw(regs::G_CNT_U);
             if hi2 == hi {
                 break;
             }
             hi = hi2;
         }
-        (u64::from(hi) << 32) | u64::from(lo)
+        (u64::from(pair.0) << 32) | u64::from(pair.1)
     }
 
     /// FRC rate in Hz.

@@ -463,9 +463,11 @@ fn comparator_arms_keep_the_time_base_exact() {
 /// QEMU), beside Linux's sequences on the same model (`exynos_mct::sim::linux`):
 ///
 /// - comparator, re-arming an enabled one whose upper word does not change, through
-///   `set_compare` (the `Alarm`'s path): 10 accesses, 4 reads and 6 writes (disable, `L`,
-///   enable, each with its status read and W1C, then one read of the count); Linux 19;
-/// - `set_compare` across an upper-word change: 13 (the `U` write and its wait);
+///   `set_compare` (the `Alarm`'s path): 11 accesses, 5 reads and 6 writes (disable, `L`,
+///   enable, each with its status read and W1C, then the low and the high word of the
+///   count: the high word says whether the low word extends from the published time);
+///   Linux 19;
+/// - `set_compare` across an upper-word change: 14 (the `U` write and its wait);
 /// - comparator `set_next_event`: 13 (3 more reads: the exact 64-bit count, hi-lo-hi);
 /// - a running local timer: 4 reads and 7 writes; Linux 12;
 /// - one its `ack` stopped: 2 reads and 5 writes; Linux 9 (the ack: 2 reads, 3 writes).
@@ -492,10 +494,10 @@ fn arming_costs_what_the_cost_table_says() {
     };
     let at = time.now() + 0x10000;
     assert_eq!(at >> 32, comp.programmed() >> 32);
-    assert_eq!(cost(&mut || comp.set_compare(at).unwrap()), (4, 6));
+    assert_eq!(cost(&mut || comp.set_compare(at).unwrap()), (5, 6));
     assert_eq!(cost(&mut || comp.set_next_event(0x10000).unwrap()), (7, 6));
     let across = ((at >> 32) + 1) << 32;
-    assert_eq!(cost(&mut || comp.set_compare(across).unwrap()), (5, 8));
+    assert_eq!(cost(&mut || comp.set_compare(across).unwrap()), (6, 8));
     assert_eq!(cost(&mut || l0.set_next_event(0x10000).unwrap()), (4, 7));
     clock.advance(20_000_000);
     assert_eq!(cost(&mut || assert!(l0.ack())), (2, 3));

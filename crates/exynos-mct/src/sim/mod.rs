@@ -21,7 +21,9 @@
 //!   advances by `ADD_INCR` (as many times as matches passed). A value the counter already
 //!   passed does not match (it is an equality comparator on hardware and in QEMU).
 //! - **Local timers**: the interrupt counter expires every `(TCNTB + 1) × (ICNTB + 1)`
-//!   input clocks after `L_TCON` starts both counters (the intended semantics of QEMU's
+//!   clocks of the rate `MCT_CFG` makes of the input clock (the FRC's rate: QEMU applies
+//!   the prescaler and divider to every timer of the block; a change of `MCT_CFG` keeps
+//!   each running counter's position) after `L_TCON` starts both counters (the intended semantics of QEMU's
 //!   model; the hardware manual was not available — **unverified**), reloading in interval
 //!   mode, stopping otherwise; `L_INT_CSTAT.ICNT` latches (W1C). `ICNTB` bit 31 restarts
 //!   the count at once. `L_TCNTO`/`L_ICNTO` observe the counters. The local FRC counts
@@ -127,6 +129,22 @@ impl Local {
                 self.lfrc_expired = k;
                 self.int_cstat |= regs::L_INT::FRC::SET.value;
             }
+        }
+    }
+
+    /// `MCT_CFG` changed the rate from `old_hz` to `new_hz` at `now`: keep the clocks each
+    /// counter has counted since its origin, counting on at the new rate.
+    fn rebase(&mut self, now: u64, old_hz: u32, new_hz: u32) {
+        let back = |origin: u64| {
+            let clocks = u128::from(clocks_between(origin, now, old_hz));
+            let ns = (clocks * u128::from(NANOS_PER_SEC)).div_ceil(u128::from(new_hz.max(1)));
+            now.saturating_sub(ns.min(u128::from(u64::MAX)) as u64)
+        };
+        if self.active {
+            self.origin_ns = back(self.origin_ns);
+        }
+        if self.lfrc_active {
+            self.lfrc_origin_ns = back(self.lfrc_origin_ns);
         }
     }
 
@@ -286,7 +304,7 @@ impl MctModel {
         if !l.active || l.period == 0 {
             return None;
         }
-        let hz = u128::from(self.input_hz);
+        let hz = u128::from(self.frc_rate());
         let k = u128::from(l.expired) + 1;
         let clocks = k * u128::from(l.period);
         let ns = (clocks * u128::from(NANOS_PER_SEC)).div_ceil(hz);
@@ -453,7 +471,7 @@ impl MctModel {
             }
         }
         self.last_eval = cur;
-        let hz = self.input_hz;
+        let hz = self.frc_rate();
         for l in &mut self.locals {
             l.settle(now, hz);
         }
@@ -502,8 +520,13 @@ impl MctModel {
         let cw = regs::G_CNT_WSTAT_REG.offset();
         match offset {
             0x000 => {
-                // MCT_CFG: change the rate, keeping the count.
+                // MCT_CFG: change the rate of every timer, keeping each count.
+                let old_hz = self.frc_rate();
                 self.cfg = value & 0x7FF;
+                let new_hz = self.frc_rate();
+                for l in &mut self.locals {
+                    l.rebase(now, old_hz, new_hz);
+                }
                 let v = self.frc.value(now);
                 let running = self.frc.is_running();
                 let mut c = Counter::new(64, self.frc_rate());
@@ -609,7 +632,7 @@ impl MctModel {
     }
 
     fn read_reg(&self, now: u64, offset: usize) -> u32 {
-        let hz = self.input_hz;
+        let hz = self.frc_rate();
         match offset {
             0x000 => self.cfg,
             0x100 => self.frc.value(now) as u32,

@@ -15,8 +15,8 @@ use hwtimer_core::Claim;
 
 use crate::Frc;
 
-/// Attempts of [`read64_cached_upper`] before it returns the last pair read (the driver's
-/// hi-lo-hi read has the same bound).
+/// Attempts of [`read64_cached_upper`] before it returns the last low word with the high
+/// word read before it (the driver's hi-lo-hi read has the same bound and fallback).
 const ATTEMPTS: u32 = 3;
 
 /// The high word cached between calls of [`read64_cached_upper`] (one per reader).
@@ -43,10 +43,12 @@ impl UpperCache {
 /// Why it is exact: the cached U was read before this call's L; if U reads the same after
 /// L, the high word did not change across L (the counter only counts up).
 pub fn read64_cached_upper<B: Claim<Word = u32>>(frc: &Frc<'_, B>, cache: &UpperCache) -> u64 {
-    let mut lo = 0;
     let mut hi = cache.hi.get();
+    let mut pair = (hi, 0);
     for _ in 0..ATTEMPTS {
-        lo = frc.read_low();
+        let lo = frc.read_low();
+        // The high word known before this low word (a cached one, or the previous attempt's).
+        pair = (hi, lo);
         let now_hi = frc.read_high();
         if now_hi == hi && cache.valid.get() {
             break;
@@ -55,7 +57,7 @@ pub fn read64_cached_upper<B: Claim<Word = u32>>(frc: &Frc<'_, B>, cache: &Upper
         cache.hi.set(now_hi);
         cache.valid.set(true);
     }
-    (u64::from(hi) << 32) | u64::from(lo)
+    (u64::from(pair.0) << 32) | u64::from(pair.1)
 }
 
 /// The naive read: the low word, then the high word (2 MMIO reads). A carry out of the
