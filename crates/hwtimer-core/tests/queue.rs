@@ -508,3 +508,43 @@ fn a_re_entered_queue_reports_no_time_rather_than_a_wrong_one() {
     );
     assert!(rig.clock.now_ns() >= start + 2_000, "woke early");
 }
+
+#[test]
+fn a_restart_the_queue_refuses_is_reported_and_the_other_timers_still_run() {
+    let (rig, t) = timers::<4>(10);
+    let base = t.now().unwrap();
+    let a = t.alloc().unwrap();
+    let b = t.alloc().unwrap();
+    let c = t.alloc().unwrap();
+    t.start(a, base + 1_000).unwrap();
+    t.start(b, base + 1_000).unwrap();
+    t.start(c, base + 50_000).unwrap();
+    rig.probe.advance_to_fire().unwrap();
+    let mut ran = Vec::new();
+    let result = t.on_interrupt(|id, now| {
+        ran.push(id);
+        if id == a {
+            // The callback frees its own timer, then asks for it again: refused.
+            t.free(id).unwrap();
+            Restart::At(now + 1_000)
+        } else {
+            Restart::No
+        }
+    });
+    assert_eq!(
+        result,
+        Err(QueueError::Restart {
+            id: a,
+            cause: hwtimer_core::Error::InvalidTimerId
+        })
+    );
+    assert_eq!(ran.len(), 2, "both due timers ran");
+    assert!(ran.contains(&b));
+    // The hardware is programmed for the timer left queued.
+    assert_eq!(t.next_deadline(), Some(base + 50_000));
+    assert!(rig.probe.next_fire_ns().is_some());
+    let log = drain(&rig, &t);
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].0, c);
+    assert!(log[0].1 >= base + 50_000, "never early");
+}

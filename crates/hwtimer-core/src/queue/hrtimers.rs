@@ -296,6 +296,8 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// ([`start`](Self::start), [`restart`](Self::restart), [`cancel`](Self::cancel), ...)
     /// programs the hardware again. The caller decides what to do (retry from a later
     /// poll, reset the block, give up). [`QueueError::Busy`] when the queue was re-entered.
+    /// [`QueueError::Restart`] when a callback's [`Restart::At`] could not be queued (the
+    /// first such timer is named): everything else was done, that timer is idle.
     pub fn on_interrupt(
         &self,
         mut callback: impl FnMut(TimerId, u64) -> Restart,
@@ -321,6 +323,9 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         };
         let mut expired: usize = 0;
         let mut rounds = 1u32;
+        // The first restart a callback asked for that could not be queued: reported once
+        // the round is over and the hardware programmed (a hardware error comes first).
+        let mut not_restarted: Option<QueueError> = None;
         loop {
             // Run the batch outside the critical section...
             expired = expired.saturating_add(batch.taken);
@@ -329,7 +334,14 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
             }
             for id in batch.calls.drain(..) {
                 if let Restart::At(at) = callback(id, round.now) {
-                    let _ = self.with(|i| i.queue.restart(id, at));
+                    let result = self.with(|i| i.queue.restart(id, at)).and_then(|r| r);
+                    if let Err(e) = result {
+                        crate::log_warn!("hrtimers: timer {=usize} not restarted", id.index());
+                        not_restarted.get_or_insert(QueueError::Restart {
+                            id,
+                            cause: e.into(),
+                        });
+                    }
                 }
             }
             // ...then take the next one of this round.
@@ -354,7 +366,12 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
             })??;
             match next {
                 Some(next) => round = next,
-                None => return Ok(expired),
+                None => {
+                    return match not_restarted {
+                        Some(e) => Err(e),
+                        None => Ok(expired),
+                    };
+                }
             }
             rounds = rounds.saturating_add(1);
         }
