@@ -335,12 +335,9 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
             for id in batch.calls.drain(..) {
                 if let Restart::At(at) = callback(id, round.now) {
                     let result = self.with(|i| i.queue.restart(id, at)).and_then(|r| r);
-                    if let Err(e) = result {
+                    if result.is_err() {
                         crate::log_warn!("hrtimers: timer {=usize} not restarted", id.index());
-                        not_restarted.get_or_insert(QueueError::Restart {
-                            id,
-                            cause: e.into(),
-                        });
+                        not_restarted.get_or_insert(QueueError::Restart(id));
                     }
                 }
             }

@@ -84,16 +84,11 @@ pub enum QueueError {
     Busy,
     /// Programming the clockevent failed.
     Hardware(Error),
-    /// A callback of [`HrTimers::on_interrupt`] asked for [`Restart::At`] and the timer
-    /// could not be queued again (`cause`: [`Error::InvalidTimerId`] when the callback freed
-    /// it, [`Error::Busy`] when the queue was re-entered). The timer stays idle; every other
-    /// expired timer ran and the hardware is programmed for the rest.
-    Restart {
-        /// The timer left idle.
-        id: TimerId,
-        /// Why it could not be queued (the queue refusal, converted).
-        cause: Error,
-    },
+    /// A callback of [`HrTimers::on_interrupt`] asked for [`Restart::At`] and this timer
+    /// could not be queued again: it is no longer allocated (the callback freed it) or the
+    /// queue was re-entered. The timer stays idle; every other expired timer ran and the
+    /// hardware is programmed for the rest. Converts to [`Error::InvalidTimerId`].
+    Restart(TimerId),
 }
 
 impl From<QueueError> for Error {
@@ -106,7 +101,7 @@ impl From<QueueError> for Error {
             QueueError::InvalidId => Error::InvalidTimerId,
             QueueError::Busy => Error::Busy,
             QueueError::Hardware(e) => e,
-            QueueError::Restart { cause, .. } => cause,
+            QueueError::Restart(_) => Error::InvalidTimerId,
         }
     }
 }
@@ -115,8 +110,8 @@ impl core::fmt::Display for QueueError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             QueueError::Hardware(e) => write!(f, "programming the clockevent failed: {e}"),
-            QueueError::Restart { id, cause } => {
-                write!(f, "timer {} could not be restarted: {cause}", id.index())
+            QueueError::Restart(id) => {
+                write!(f, "timer {} could not be restarted", id.index())
             }
             // The other causes read the same as the `Error` they convert into.
             other => Error::from(*other).fmt(f),
@@ -127,7 +122,7 @@ impl core::fmt::Display for QueueError {
 impl core::error::Error for QueueError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            QueueError::Hardware(e) | QueueError::Restart { cause: e, .. } => Some(e),
+            QueueError::Hardware(e) => Some(e),
             _ => None,
         }
     }
