@@ -13,6 +13,8 @@ use embedded_hal::delay::DelayNs;
 
 use crate::clockevent::ClockEvent;
 use crate::clocksource::{Continuous, Monotonic, Stopwatch};
+use crate::error::Error;
+use crate::poll::DEFAULT_MAX_POLLS;
 use crate::queue::HrTimers;
 use crate::time::ns_to_ticks_ceil;
 
@@ -47,15 +49,72 @@ pub const fn ticks_for_ns(ns: u64, hz: u32) -> u64 {
 /// delay.delay_us(10);
 /// assert!(clock.now_ns() - t0 >= 10_000);
 /// ```
+///
+/// # A stopped counter
+///
+/// The wait is measured on the counter, so on its own it ends only if the counter advances.
+/// A counter that is stopped (a clock gate left off, a block held in reset, a timer never
+/// started) would make it spin forever. So, as [`Poller`](crate::Poller) counts its reads,
+/// a wait also counts the reads in a row that saw the counter not move and gives up after
+/// [`max_stalled_reads`](Self::max_stalled_reads) of them (default
+/// [`DEFAULT_MAX_POLLS`], 4 194 304: 0.42 s at 100 ns per read). The bound counts reads,
+/// derived from nothing the clock says, and a healthy counter resets it at every tick, so
+/// it never cuts a wait of any length short on a counter that runs: only a read loop that
+/// makes more than `max_stalled_reads` reads within one tick would (a 32 768 Hz counter
+/// read in under 7.5 ns). [`try_wait_ticks`](Self::try_wait_ticks) reports the stall as
+/// [`Stalled`]; the embedded-hal [`DelayNs`] methods, which cannot fail, return then.
 #[derive(Debug, Clone)]
 pub struct Delay<C: Continuous> {
     source: C,
+    max_stalled: u32,
 }
 
+/// A [`Delay`] ended because the counter did not move for
+/// [`max_stalled_reads`](Delay::max_stalled_reads) reads in a row: it is stopped, or far
+/// slower than its rate says. The wait was **not** completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Stalled {
+    /// Ticks measured before the counter stopped moving.
+    pub elapsed_ticks: u64,
+    /// Ticks the wait asked for.
+    pub wanted_ticks: u64,
+    /// Counter reads made.
+    pub reads: u64,
+}
+
+impl From<Stalled> for Error {
+    fn from(_: Stalled) -> Self {
+        Error::Timeout
+    }
+}
+
+impl core::fmt::Display for Stalled {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "delay: counter stopped after {} of {} ticks ({} reads)",
+            self.elapsed_ticks, self.wanted_ticks, self.reads
+        )
+    }
+}
+
+impl core::error::Error for Stalled {}
+
 impl<C: Continuous> Delay<C> {
-    /// A delay on `source`.
+    /// A delay on `source`, with the default stall bound ([`DEFAULT_MAX_POLLS`] reads).
     pub fn new(source: C) -> Self {
-        Self { source }
+        Self {
+            source,
+            max_stalled: DEFAULT_MAX_POLLS,
+        }
+    }
+
+    /// End a wait after `n` reads in a row that saw the counter not move (raised to at
+    /// least 2). Choose it from the fastest a counter read can be, never from the clock.
+    pub fn max_stalled_reads(mut self, n: u32) -> Self {
+        self.max_stalled = n.max(2);
+        self
     }
 
     /// The clocksource.
@@ -68,20 +127,62 @@ impl<C: Continuous> Delay<C> {
         self.source
     }
 
-    /// Busy-wait until the counter has advanced by at least `ticks`.
+    /// Busy-wait until the counter has advanced by at least `ticks`, or until it stalls
+    /// (see [A stopped counter](Self#a-stopped-counter); then it returns early, which
+    /// [`try_wait_ticks`](Self::try_wait_ticks) reports).
     pub fn wait_ticks(&self, ticks: u64) {
+        if let Err(_stalled) = self.try_wait_ticks(ticks) {
+            crate::log_warn!("delay: counter stopped, wait abandoned");
+        }
+    }
+
+    /// Busy-wait until the counter has advanced by at least `ticks`; returns the ticks
+    /// measured.
+    ///
+    /// Errors: [`Stalled`] when the counter did not move for
+    /// [`max_stalled_reads`](Self::max_stalled_reads) reads in a row.
+    pub fn try_wait_ticks(&self, ticks: u64) -> Result<u64, Stalled> {
         if ticks == 0 {
-            return;
+            return Ok(0);
         }
         let mut watch = Stopwatch::start(&self.source);
-        while watch.elapsed() < ticks {
+        let mut reads: u64 = 1;
+        let mut stalled: u32 = 0;
+        let mut last = 0;
+        loop {
+            let elapsed = watch.elapsed();
+            reads = reads.saturating_add(1);
+            if elapsed >= ticks {
+                return Ok(elapsed);
+            }
+            if elapsed == last {
+                stalled = stalled.saturating_add(1);
+                if stalled >= self.max_stalled {
+                    return Err(Stalled {
+                        elapsed_ticks: elapsed,
+                        wanted_ticks: ticks,
+                        reads,
+                    });
+                }
+            } else {
+                stalled = 0;
+                last = elapsed;
+            }
             core::hint::spin_loop();
         }
     }
 
-    /// Busy-wait at least `ns` nanoseconds (any length, no 32-bit limit).
+    /// Busy-wait at least `ns` nanoseconds (any length, no 32-bit limit), or until the
+    /// counter stalls (as [`wait_ticks`](Self::wait_ticks)).
     pub fn wait_ns(&self, ns: u64) {
         self.wait_ticks(ticks_for_ns(ns, self.source.freq_hz()));
+    }
+
+    /// [`try_wait_ticks`](Self::try_wait_ticks) for at least `ns` nanoseconds.
+    ///
+    /// Errors: [`Stalled`], as there.
+    pub fn try_wait_ns(&self, ns: u64) -> Result<u64, Stalled> {
+        self.try_wait_ticks(ticks_for_ns(ns, self.source.freq_hz()))
     }
 }
 

@@ -87,3 +87,48 @@ fn zero_delay_returns_without_reading_the_counter() {
     delay.delay_ns(0);
     assert_eq!(counter.reads(), 0);
 }
+
+/// Runs `f` on a thread and fails if it has not returned within 20 s of real time (a
+/// wait that spins forever).
+fn returns<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(20))
+        .expect("the delay never returned on a stopped counter")
+}
+
+#[test]
+fn a_delay_on_a_stopped_counter_ends_after_its_stall_bound() {
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 32, 24_000_000).gated_off();
+    // The embedded-hal delay cannot fail: it must return (the default bound, 2^22 reads).
+    let c = counter.clone();
+    returns(move || Delay::new(c).delay_ms(10));
+    // The fallible one says so, after exactly the bound of reads without movement.
+    let reads0 = counter.reads();
+    let r = returns(move || {
+        Delay::new(counter.clone())
+            .max_stalled_reads(1_000)
+            .try_wait_ns(10_000_000)
+            .map_err(|e| (e, counter.reads() - reads0))
+    });
+    let (stalled, reads) = r.unwrap_err();
+    assert_eq!(stalled.elapsed_ticks, 0);
+    assert_eq!(stalled.wanted_ticks, ticks_for_ns(10_000_000, 24_000_000));
+    assert_eq!(stalled.reads, reads);
+    assert!((1_000..=1_002).contains(&reads), "{reads} reads");
+}
+
+#[test]
+fn the_stall_bound_never_cuts_a_running_slow_counter_short() {
+    // 32 768 Hz read every 100 ns: about 305 reads per tick, under a bound of 400.
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 16, 32_768);
+    let delay = Delay::new(&counter).max_stalled_reads(400);
+    let t0 = clock.now_ns();
+    let ticks = delay.try_wait_ns(100_000_000).expect("the counter runs");
+    assert!(ticks >= ticks_for_ns(100_000_000, 32_768));
+    assert!(clock.now_ns() - t0 >= 100_000_000, "never early");
+}

@@ -35,6 +35,13 @@ impl SimCounter {
         self
     }
 
+    /// Gate its clock off: the counter holds the value it had at t = 0 while virtual time
+    /// runs on (a clock gate left off, a block held in reset). Reads still cost time.
+    pub fn gated_off(mut self) -> Self {
+        self.counter.stop(0);
+        self
+    }
+
     /// Set the virtual-time cost of one read (clamped to at least 1 ns).
     pub fn with_read_cost(mut self, ns: u64) -> Self {
         self.read_cost_ns = ns.max(1);
