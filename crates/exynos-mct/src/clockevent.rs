@@ -102,7 +102,9 @@ enum Mode {
 ///
 /// Errors of every programming method: [`ConfigError::DeltaOutOfRange`] for a delta, and
 /// [`ConfigError::PeriodOutOfRange`] for a period, outside `[min_delta, max_delta]`
-/// (nothing written); [`Error::Timeout`] for a missing WSTAT acknowledgement.
+/// (nothing written); [`Error::Timeout`] for a missing WSTAT acknowledgement;
+/// [`Error::Busy`] when the `Mct`'s shared-register lock stayed held (an interrupt handler
+/// that interrupted its holder: see [Shared registers](crate::Mct#shared-registers)).
 ///
 /// QEMU quirk 2 (`docs/exynos-mct.md`): in QEMU each `G_COMPn` write and each enable
 /// change restarts the FRC from the last value written to `G_CNT` (or the last match); the
@@ -179,7 +181,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     }
 
     #[inline]
-    fn disable(&self) -> Result<(), TimedOut> {
+    fn disable(&self) -> Result<(), Error> {
         let bits = self.r.enable | self.r.auto_inc;
         self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
     }
@@ -218,13 +220,14 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// [`set_next_event`](ClockEvent::set_next_event) or
     /// [`set_compare`](ClockEvent::set_compare).
     ///
-    /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement.
+    /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement; [`Error::Busy`] as
+    /// for every arm.
     pub fn arm_at(&mut self, value: u64) -> Result<(), Error> {
-        Ok(self.program(value, None)?)
+        self.program(value, None)
     }
 
     #[inline]
-    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), TimedOut> {
+    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), Error> {
         self.mode = Mode::Off;
         self.live = true;
         self.disable()?;
@@ -240,11 +243,12 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
             self.upper = None;
         }
         let bit = self.r.int;
-        self.mct.set_g_int_enb(bit, true);
+        self.mct.set_g_int_enb(bit, true)?;
         if let Err(e) = self.mct.write_g_tcon(|t| t | enable, true) {
             // The enable may have landed without its acknowledgement: a periodic
-            // comparator would then interrupt at every period. Mask it.
-            self.mct.set_g_int_enb(bit, false);
+            // comparator would then interrupt at every period. Mask it (if the lock is
+            // busy, the interrupt stays unmasked: `shutdown` masks it).
+            let _ = self.mct.set_g_int_enb(bit, false);
             return Err(e);
         }
         self.mode = if incr.is_some() {
@@ -260,12 +264,14 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// the pending-status rule of [`ClockEvent`]).
     ///
     /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement (the interrupt is
-    /// masked and the status cleared anyway; the next `G_TCON` write is forced).
+    /// masked and the status cleared anyway; the next `G_TCON` write is forced);
+    /// [`Error::Busy`] when the shared-register lock stayed held (its mask or disable was
+    /// not written; the status is cleared anyway): call again.
     pub fn try_shutdown(&mut self) -> Result<(), Error> {
         self.mode = Mode::Off;
         let bit = self.r.int;
-        self.mct.set_g_int_enb(bit, false);
-        let disabled = self.disable();
+        let masked = self.mct.set_g_int_enb(bit, false);
+        let disabled = self.disable().and(masked);
         // Only with logging on: one read to say a cancelled event's status is dropped.
         #[cfg(feature = "defmt")]
         if self.is_pending() {
@@ -276,7 +282,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         if disabled.is_ok() {
             self.live = false;
         }
-        Ok(disabled?)
+        disabled
     }
 
     /// After a system resume, as Linux's `tick_resume` for "mct-comp" does: shut the

@@ -13,6 +13,7 @@
 //! | [`clockevent`] | [`Comparator`] (global comparator, oneshot and periodic) and [`LocalTimer`] (per-CPU) |
 //! | [`config`] | [`Config`] and the rate maths of `MCT_CFG` ([`frc_rate`]) |
 //! | `shared` (private) | the shared `G_TCON` / `G_INT_ENB` shadows and which parts are handed out |
+//! | `lock` (private) | the shared-register lock (bounded spin, [`Error::Busy`]) |
 //! | `sim` | (feature `sim`) the behavioural model of the block, `sim::MctIrqs` to run it to its next interrupt |
 //!
 //! ## The seed, and what this crate does about it
@@ -47,9 +48,10 @@
 //!   [`wstat`]); a missing bit is [`Error::Timeout`], never a panic or a hang, even when
 //!   the FRC stops or the block is dead. The "FRC runs" belief changes only after an
 //!   acknowledgement and a count seen moving.
-//! - **Shared `G_TCON`.** Its write, wait and clear form one exclusive section
-//!   ([`Mct`]'s docs say what that costs and why); calls that would invalidate a lent-out
-//!   clocksource take `&mut Mct`.
+//! - **Shared `G_TCON`.** Its write, wait and clear form one exclusive section under a
+//!   lock the [`Mct`] owns, with interrupts unmasked (its docs state the bound, and the
+//!   [`Error::Busy`] an interrupt handler gets when it interrupted the holder); calls that
+//!   would invalidate a lent-out clocksource take `&mut Mct`.
 //! - **Rates.** The FRC rate is the input clock divided exactly by `MCT_CFG`; an inexact
 //!   division is refused ([`frc_rate`]).
 //! - **After a failure.** A channel whose enable or start was not acknowledged is masked,
@@ -112,9 +114,11 @@
 //!
 //! Neither runtime is pulled in unless its feature is on.
 //!
-//! `critical-section` is used (for the shared `G_TCON`/`G_INT_ENB` shadows and the `G_TCON`
-//! write-wait-clear section; the published time of [`FrcTime`] too on a target without
-//! 64-bit atomics), never implemented: the firmware picks the implementation.
+//! `critical-section` is used (for the short sections around the `G_TCON` shadow, the
+//! `taken` bits and the owed-acknowledgement record; the published time of [`FrcTime`] too
+//! on a target without 64-bit atomics), never implemented: the firmware picks the
+//! implementation, a multi-core one on a multi-core SoC. The `G_TCON` write-wait-clear
+//! section and `G_INT_ENB` are under the `Mct`'s own lock instead (see [`Mct`]).
 //!
 //!
 //! ## Cost
@@ -137,6 +141,7 @@ pub mod clocksource;
 pub mod config;
 #[cfg(feature = "embassy")]
 pub mod embassy;
+mod lock;
 pub mod regs;
 #[cfg(feature = "rtic")]
 pub mod rtic;
@@ -176,25 +181,48 @@ use wstat::{Bound, Owed};
 /// The MCT block: owns the register bus and hands out its parts.
 ///
 /// # Shared registers
-/// `G_TCON` and `G_INT_ENB` are shared by the FRC and the four comparators; the driver
-/// keeps a shadow of each (read in [`new`](Self::new)), so a read-modify-write costs one
-/// write and parts may live in different contexts. A `G_TCON` change is **one exclusive
-/// section**: the write, its `G_WSTAT.TCON` wait and the write-1-to-clear all run inside
-/// one critical section, and the shadow changes only once the acknowledgement came. Two
-/// contexts can therefore never interleave two `G_TCON` writes, which the block would
-/// punish by dropping the second one (`docs/exynos-mct.md`, quirk "a write before the
-/// previous acknowledgement is lost") while the first context cleared the second one's
-/// acknowledgement. The price is that interrupts stay masked during the wait: on QEMU one
-/// status read, on hardware a few cycles of the 24 MHz clock (about 1 µs with the MMIO
-/// accesses); only a block that never acknowledges holds them for the whole bound
-/// ([`WstatConfig`]: 1 ms of FRC time or `max_polls` polls), a failure Linux treats as
-/// fatal, and twice that bound when the previous `G_TCON` write's acknowledgement is still
-/// owed (its wait timed out: it is waited for first, see
-/// [`wstat`](wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)). Lower [`WstatConfig::timeout_ns`] if that worst case is too long for your
-/// interrupt latency budget. The alternatives were worse: a context that finds the
-/// register busy cannot wait for the other (on one core, the owner cannot run), and
-/// deferring its write to the owner makes a comparator enable land late, after its value
-/// may have passed (an equality comparator then never fires).
+/// `G_TCON` and `G_INT_ENB` are shared by the FRC and the four comparators, which may be
+/// used from different cores and from interrupt handlers; the driver keeps a shadow of each
+/// (read in [`new`](Self::new)), so a read-modify-write costs one write.
+///
+/// Both are changed only under a **lock owned by the `Mct`** (one atomic word, a
+/// test-and-set spin lock: compare-and-swap on every target of the family), never under a
+/// critical section:
+///
+/// - A `G_TCON` change is one exclusive section under the lock: the write, its
+///   `G_WSTAT.TCON` wait and the write-1-to-clear, the shadow changed only once the
+///   acknowledgement came. Two contexts, on one core or on two, can therefore never
+///   interleave two `G_TCON` writes, which the block would punish by dropping the second
+///   one (`docs/exynos-mct.md`, quirk "a write before the previous acknowledgement is
+///   lost") while the first context cleared the second one's acknowledgement.
+/// - A `G_INT_ENB` change (a comparator's own bit) is the mirror update and one write under
+///   the lock; a re-arm whose bit is already as asked takes no lock.
+/// - **Interrupts are not masked** for the wait. They are masked only for the short
+///   critical sections around the shadow cells (a few loads and stores each): the `G_TCON`
+///   shadow, the `taken` bits and the owed-acknowledgement record.
+///
+/// **The bound.** The lock is held for at most one `G_TCON` section: on QEMU one status
+/// read, on hardware a few cycles of the 24 MHz clock (about 1 µs with the MMIO accesses);
+/// only a block that never acknowledges holds it for the whole wait bound
+/// ([`WstatConfig`]: 1 ms of FRC time or `max_polls` polls), twice that when the previous
+/// `G_TCON` write's acknowledgement is still owed (see
+/// [`wstat`](wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)). A context that
+/// finds it held spins for at most `4 × max_polls + 16` steps, each one read of `G_WSTAT`
+/// (no side effect; as long as one poll of the holder's wait), so it outlasts another
+/// core's section, and then gives up with [`Error::Busy`] having written nothing. That is
+/// what an **interrupt handler** gets when it interrupted the holder on its own core (the
+/// holder cannot run until the handler returns): retry from the interrupted context or
+/// later (the handler's deferred work). Calls that can return it: a comparator's arms and
+/// `try_shutdown`, [`start_frc`](Self::start_frc), [`stop_frc`](Self::stop_frc),
+/// [`resume`](Self::resume). (A comparator's infallible `shutdown` then leaves it as it
+/// was: use `try_shutdown` where that matters.) Lower [`WstatConfig::timeout_ns`] or
+/// `max_polls` if the worst case is too long for an interrupt handler.
+///
+/// **Multi-core.** The lock itself is multi-core safe. The short shadow sections use
+/// `critical-section`: on a multi-core SoC the firmware must link a multi-core
+/// implementation (a spinlock plus the local interrupt mask), as for every `Sync` type of
+/// this family; with a single-core one (local mask only) two cores could race on the
+/// `taken` bits and the owed record.
 ///
 /// # Borrowing rules
 /// Every part ([`Frc`], [`FrcTime`], [`Comparator`], [`LocalTimer`], and what is built on
@@ -263,6 +291,9 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// Last value written to `G_INT_ENB`. Changed only inside a critical section (with the
     /// write), read without one: a comparator checks its own bits, which only it changes.
     g_int_enb: AtomicU32,
+    /// The shared-register lock: held for a `G_TCON` write and its WSTAT wait, and for a
+    /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)).
+    lock: lock::SpinLock,
 }
 
 impl<B: Claim<Word = u32>> Mct<B> {
@@ -320,6 +351,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
             owed_any: AtomicBool::new(false),
             frc_counting: AtomicBool::new(false),
             g_int_enb: AtomicU32::new(g_int_enb),
+            lock: lock::SpinLock::new(),
         };
         if g_tcon & G_TCON::TIMER_ENABLE::SET.value != 0 && mct.frc_counts() {
             mct.frc_counting.store(true, Ordering::Relaxed);
@@ -380,7 +412,8 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// Errors: [`Error::Timeout`] when `G_WSTAT.TCON` never came (bounded by polls: the FRC
     /// cannot time its own start), or when the count did not move after it (an unclocked
     /// block, or a window that is not an MCT: reads that never change). The FRC is then
-    /// not believed to run, so later waits stay bounded by polls.
+    /// not believed to run, so later waits stay bounded by polls. [`Error::Busy`] when the
+    /// shared-register lock stayed held (see [Shared registers](Self#shared-registers)).
     ///
     /// With `MCT_CFG` dividing the FRC down to a rate whose tick is longer than
     /// `max_polls` reads of `G_CNT_L` (below about 1 kHz at the default 10 000), raise
@@ -405,10 +438,10 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// (see [Borrowing rules](Self#borrowing-rules)). Afterwards the FRC is not believed to
     /// run, whatever the outcome.
     ///
-    /// Errors: [`Error::Timeout`] as for [`start_frc`](Self::start_frc).
+    /// Errors: [`Error::Timeout`] and [`Error::Busy`] as for [`start_frc`](Self::start_frc).
     pub fn stop_frc(&mut self) -> Result<u32, Error> {
         self.frc_counting.store(false, Ordering::Relaxed);
-        Ok(self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)?)
+        self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)
     }
 
     /// Load the FRC with `value` (`G_CNT_L`, then `G_CNT_U`, each acknowledged in
@@ -516,7 +549,8 @@ impl<B: Claim<Word = u32>> Mct<B> {
     ///
     /// Errors: [`ConfigError::NoSuchTimer`] for `n >= 4`; [`ConfigError::AlreadyTaken`]
     /// for a comparator already handed out (both with nothing written);
-    /// [`Error::Timeout`] when the disable was not acknowledged.
+    /// [`Error::Timeout`] when the disable was not acknowledged; [`Error::Busy`] when the
+    /// shared-register lock stayed held (see [Shared registers](Self#shared-registers)).
     pub fn comparator(&self, n: usize) -> Result<Comparator<'_, B>, Error> {
         let bit = regs::g_int_comp(n);
         if bit == 0 {

@@ -1,13 +1,14 @@
 //! The registers the FRC and the comparators share (`G_TCON`, `G_INT_ENB`) and which parts
-//! are handed out: the [`Mct`]'s shadows and their critical sections (the rules:
-//! [Shared registers](Mct#shared-registers)).
+//! are handed out: the [`Mct`]'s shadows, their short critical sections and the
+//! shared-register lock (the rules: [Shared registers](Mct#shared-registers)).
 
 use core::sync::atomic::Ordering;
 
 use critical_section::CriticalSection;
-use hwtimer_core::{Claim, Reg, RegisterBusExt};
+use hwtimer_core::{Claim, Error, Reg, RegisterBusExt};
 
-use crate::wstat::{Bound, TimedOut};
+use crate::lock::Guard;
+use crate::wstat::Bound;
 use crate::{Mct, regs};
 
 /// `repr(C)` with the padding named: the struct is copied in and out of its cell at every
@@ -66,77 +67,96 @@ impl<B: Claim<Word = u32>> Mct<B> {
         self.update_shadow(|s| s.taken &= !bit);
     }
 
+    /// Take the shared-register lock ([Shared registers](Self#shared-registers)): a
+    /// bounded spin, each step one read of `G_WSTAT` (no side effect), long enough to
+    /// outlast another core's whole write-and-wait section (up to two waits of
+    /// `max_reads` status reads each). [`Error::Busy`] when it stays held: another core is
+    /// stuck in a wait longer than that, or this context interrupted the holder on the same
+    /// core.
+    #[inline]
+    pub(crate) fn lock_shared(&self) -> Result<Guard<'_>, Error> {
+        let polls = self.config.wstat.max_polls;
+        let spins = polls.saturating_mul(4).saturating_add(16);
+        self.lock
+            .try_lock(spins, || {
+                let _ = self.global.read_raw(regs::G_WSTAT_REG);
+            })
+            .ok_or(Error::Busy)
+    }
+
     /// Read-modify-write of `G_TCON` through the shadow, its WSTAT wait and the W1C, as one
-    /// exclusive section (see [Shared registers](Self#shared-registers)). The FRC bounds the
-    /// wait (besides the poll count) when `frc_may_bound` and it is believed to run; writes
-    /// that start or stop it pass `false`.
-    /// The shadow changes only after the acknowledgement; the write is skipped (returns
-    /// `Ok(0)`) when the value would not change and the register is known to hold it.
+    /// exclusive section under the shared-register lock (see
+    /// [Shared registers](Self#shared-registers)); interrupts are not masked for the wait,
+    /// only for the two short shadow accesses. The FRC bounds the wait (besides the poll
+    /// count) when `frc_may_bound` and it is believed to run; writes that start or stop it
+    /// pass `false`. The shadow changes only after the acknowledgement; the write is
+    /// skipped (returns `Ok(0)`) when the value would not change and the register is known
+    /// to hold it.
+    ///
+    /// Errors: [`Error::Busy`] when the lock stayed held (nothing written),
+    /// [`Error::Timeout`] for a missing acknowledgement.
     #[inline]
     pub(crate) fn write_g_tcon(
         &self,
         f: impl FnOnce(u32) -> u32,
         frc_may_bound: bool,
-    ) -> Result<u32, TimedOut> {
-        with_cs(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let s = cell.get();
-            let new = f(s.g_tcon);
-            if new == s.g_tcon && s.g_tcon_known {
-                return Ok(0);
+    ) -> Result<u32, Error> {
+        let _guard = self.lock_shared()?;
+        let s = self.shadow_get();
+        let new = f(s.g_tcon);
+        if new == s.g_tcon && s.g_tcon_known {
+            return Ok(0);
+        }
+        // The FRC may bound the wait when the caller allows it and it is believed to run.
+        let bound = if frc_may_bound {
+            Bound::Frc
+        } else {
+            Bound::Polls
+        };
+        // Under the lock: an owed `G_TCON` acknowledgement is waited for here too.
+        let result = self.write_buffered(
+            Reg::new(regs::G_TCON_REG.offset()),
+            new,
+            Self::g_tcon_bit(),
+            bound,
+        );
+        self.update_shadow(|s| match result {
+            Ok(_) => {
+                s.g_tcon = new;
+                s.g_tcon_known = true;
             }
-            // The FRC may bound the wait when the caller allows it and it is believed to run
-            // (`Bound::Frc` reads the same belief, whose mirror changes only inside sections
-            // like this one).
-            let bound = if frc_may_bound {
-                Bound::Frc
-            } else {
-                Bound::Polls
-            };
-            // Inside the section: an owed `G_TCON` acknowledgement is waited for here too.
-            let result = self.write_buffered(
-                Reg::new(regs::G_TCON_REG.offset()),
-                new,
-                Self::g_tcon_bit(),
-                bound,
-            );
-            let mut s = cell.get();
-            match result {
-                Ok(_) => {
-                    s.g_tcon = new;
-                    s.g_tcon_known = true;
-                }
-                Err(_) => s.g_tcon_known = false,
-            }
-            cell.set(s);
-            result
-        })
+            Err(_) => s.g_tcon_known = false,
+        });
+        Ok(result?)
     }
 
     /// Set (`on`) or clear the caller's own `bits` of `G_INT_ENB` (not a buffered register:
     /// no WSTAT), a comparator's, which no other context changes: when the mirror already
-    /// has them as asked there is nothing to write and no critical section is taken (the
-    /// common re-arm, inline); otherwise a read-modify-write in a critical section and one
-    /// write.
+    /// has them as asked there is nothing to write and no lock is taken (the common
+    /// re-arm, inline); otherwise a read-modify-write of the mirror and one write, under
+    /// the shared-register lock.
+    ///
+    /// Errors: [`Error::Busy`] when the lock stayed held (nothing written).
     #[inline(always)]
-    pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) {
+    pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) -> Result<(), Error> {
         let seen = self.g_int_enb.load(Ordering::Relaxed);
         let want = if on { seen | bits } else { seen & !bits };
         if want != seen {
-            self.update_g_int_enb(bits, on);
+            self.update_g_int_enb(bits, on)?;
         }
+        Ok(())
     }
 
     #[inline(never)]
-    fn update_g_int_enb(&self, bits: u32, on: bool) {
-        with_cs(|_| {
-            let old = self.g_int_enb.load(Ordering::Relaxed);
-            let new = if on { old | bits } else { old & !bits };
-            if new != old {
-                self.g_int_enb.store(new, Ordering::Relaxed);
-                self.global.write_raw(regs::G_INT_ENB, new);
-            }
-        })
+    fn update_g_int_enb(&self, bits: u32, on: bool) -> Result<(), Error> {
+        let _guard = self.lock_shared()?;
+        let old = self.g_int_enb.load(Ordering::Relaxed);
+        let new = if on { old | bits } else { old & !bits };
+        if new != old {
+            self.g_int_enb.store(new, Ordering::Relaxed);
+            self.global.write_raw(regs::G_INT_ENB, new);
+        }
+        Ok(())
     }
 }
 

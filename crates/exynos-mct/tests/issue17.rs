@@ -108,13 +108,21 @@ fn hilohi_fallback_pairs_the_low_word_with_the_high_word_read_before_it() {
     let mct = Mct::new(bus.clone(), Config::default()).unwrap();
     let v = mct.frc().read64();
     let last_hi = bus.model(|m| m.hi);
-    assert_eq!(v >> 32, u64::from(last_hi - 1), "{v:#x}, last high read {last_hi}");
+    assert_eq!(
+        v >> 32,
+        u64::from(last_hi - 1),
+        "{v:#x}, last high read {last_hi}"
+    );
 
     let cache = UpperCache::new();
     let _ = seed::read64_cached_upper(&mct.frc(), &cache);
     let v = seed::read64_cached_upper(&mct.frc(), &cache);
     let last_hi = bus.model(|m| m.hi);
-    assert_eq!(v >> 32, u64::from(last_hi - 1), "{v:#x}, last high read {last_hi}");
+    assert_eq!(
+        v >> 32,
+        u64::from(last_hi - 1),
+        "{v:#x}, last high read {last_hi}"
+    );
 }
 
 /// With `MCT_CFG` dividing the input clock by 2, a local timer counts at half the rate: an
@@ -138,7 +146,10 @@ fn local_timers_count_at_the_rate_mct_cfg_sets() {
     let due = bus.model(|m| m.local_due_ns(0)).unwrap();
     assert!(due - t0 >= 1_000_000 - 1_000, "fired after {} ns", due - t0);
     clock.advance(900_000);
-    assert!(!l0.is_pending(), "early: pending after 0.9 ms of a 1 ms event");
+    assert!(
+        !l0.is_pending(),
+        "early: pending after 0.9 ms of a 1 ms event"
+    );
     clock.advance(200_000);
     assert!(l0.ack());
     // A change of MCT_CFG keeps a running local timer's position, at the new rate.

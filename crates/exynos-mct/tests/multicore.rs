@@ -1,0 +1,171 @@
+//! Two host threads as two cores (`hwtimer_core::sim::SimCpu`) on one MCT: the shared
+//! `G_TCON` / `G_INT_ENB` paths under the `Mct`'s shared-register lock.
+//!
+//! The bus is a thread-safe one in front of the same `MctModel` (`SimBus` is single-thread):
+//! every access is one model access at the shared virtual time, which it advances by
+//! 100 ns (read) or 50 ns (write). The model drops a buffered write made before the
+//! previous write to the same register was acknowledged (`lost_writes`), so two cores whose
+//! `G_TCON` write-and-wait sections interleaved would show a lost update there.
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use exynos_mct::sim::{MctModel, WstatMode};
+use exynos_mct::{Config, Mct, regs};
+use hwtimer_core::sim::{SimClock, SimCpu, SimModel};
+use hwtimer_core::{Claim, Claimed, ClockEvent, Error, RegisterBus};
+
+/// What a `G_WSTAT` read found about the critical section (see [`SharedBus::probe`]).
+#[derive(Debug, Default)]
+struct Probe {
+    armed: bool,
+    /// A `G_WSTAT` read was made while this thread held a critical section.
+    in_cs: Option<bool>,
+}
+
+#[derive(Clone)]
+struct SharedBus {
+    model: Arc<Mutex<MctModel>>,
+    clock: SimClock,
+    probe: Arc<Mutex<Probe>>,
+}
+
+impl SharedBus {
+    fn new(clock: &SimClock, model: MctModel) -> Self {
+        Self {
+            model: Arc::new(Mutex::new(model)),
+            clock: clock.clone(),
+            probe: Arc::new(Mutex::new(Probe::default())),
+        }
+    }
+
+    fn model<R>(&self, f: impl FnOnce(&mut MctModel) -> R) -> R {
+        f(&mut self.model.lock().unwrap())
+    }
+
+    /// Whether the calling thread holds a critical section (the interrupt mask of its
+    /// core): another thread tries to enter one and reports whether it could within
+    /// 200 ms (the binary links critical-section's `std` implementation, one global lock).
+    fn in_critical_section() -> bool {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || critical_section::with(|_| tx.send(()).unwrap()));
+        rx.recv_timeout(Duration::from_millis(200)).is_err()
+    }
+}
+
+impl RegisterBus for SharedBus {
+    type Word = u32;
+    fn read_word(&self, offset: usize) -> u32 {
+        if offset == regs::G_WSTAT_REG.offset() {
+            let mut p = self.probe.lock().unwrap();
+            if p.armed {
+                p.armed = false;
+                p.in_cs = Some(Self::in_critical_section());
+            }
+        }
+        let now = self.clock.now_ns();
+        let v = self.model(|m| m.read(now, offset));
+        self.clock.advance(100);
+        v
+    }
+    fn write_word(&self, offset: usize, value: u32) {
+        let now = self.clock.now_ns();
+        self.model(|m| m.write(now, offset, value));
+        self.clock.advance(50);
+        if offset == regs::G_TCON_REG.offset() {
+            // The next status read is the wait for this write.
+            let mut p = self.probe.lock().unwrap();
+            if p.in_cs.is_none() {
+                p.armed = true;
+            }
+        }
+    }
+}
+
+impl Claim for SharedBus {
+    type Block<const SPAN: usize> = Claimed<SharedBus, SPAN>;
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
+        Some(Claimed::new(self.clone(), base))
+    }
+}
+
+/// Two cores arm and shut down their own global comparators at once, on a block that
+/// acknowledges each buffered write 1 µs later, so every `G_TCON` change of one core
+/// contends with the other's. No `G_TCON` write is lost, every call succeeds (or, when the
+/// other core's section outlasts the bounded spin under host scheduling, reports
+/// `Error::Busy` having written nothing and is retried), and the register ends as both
+/// cores left it.
+///
+/// (On the host this passes with the old driver too: the test binary's `std`
+/// critical-section implementation is one process-wide lock, so the old section that held
+/// it across the wait excluded the other thread. On a core whose critical section masks
+/// only its own interrupts, it did not; `g_tcon_wait_runs_outside_any_critical_section`
+/// is the test that fails on the old driver.)
+#[test]
+fn two_cores_arming_global_comparators_never_lose_a_g_tcon_write() {
+    let clock = SimClock::new();
+    let bus = SharedBus::new(&clock, MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    bus.model(|m| m.set_wstat_mode(WstatMode::Delay(1_000)));
+    let busy = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2u32)
+            .map(|cpu| {
+                let mct = &mct;
+                s.spawn(move || {
+                    SimCpu::enter(cpu);
+                    let mut comp = mct.comparator(cpu as usize).unwrap();
+                    let mut busy = 0u32;
+                    let mut retry = |f: &mut dyn FnMut() -> Result<(), Error>| loop {
+                        match f() {
+                            Err(Error::Busy) => busy += 1,
+                            other => break other,
+                        }
+                    };
+                    for _ in 0..200 {
+                        retry(&mut || comp.set_next_event(240_000)).unwrap();
+                        retry(&mut || comp.try_shutdown()).unwrap();
+                    }
+                    retry(&mut || comp.set_next_event(24_000_000)).unwrap();
+                    std::mem::forget(comp); // leave it armed for the final check
+                    busy
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).sum::<u32>()
+    });
+    println!("Error::Busy retries: {busy}");
+    assert_eq!(bus.model(|m| m.lost_writes()), 0, "a G_TCON write was lost");
+    assert!(bus.model(|m| m.comparator_enabled(0) && m.comparator_enabled(1)));
+    let g_tcon = bus.read_word(regs::G_TCON_REG.offset());
+    assert_eq!(
+        g_tcon,
+        regs::G_TCON::TIMER_ENABLE::SET.value
+            | regs::g_tcon_comp_enable(0)
+            | regs::g_tcon_comp_enable(1)
+    );
+    let enb = bus.read_word(regs::G_INT_ENB.offset());
+    assert_eq!(enb, regs::g_int_comp(0) | regs::g_int_comp(1));
+}
+
+/// The `G_TCON` write's WSTAT wait runs with no critical section held, so another core (or
+/// an interrupt on this one) is never held off for the wait, up to the 1–2 ms bound of a
+/// block that does not acknowledge. (Before: the write, its wait and the clear ran inside
+/// one critical section: the probe found it held during the wait.)
+#[test]
+fn g_tcon_wait_runs_outside_any_critical_section() {
+    let clock = SimClock::new();
+    let bus = SharedBus::new(
+        &clock,
+        MctModel::exynos4210().with_wstat(WstatMode::Delay(1_000)),
+    );
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    let found = bus.probe.lock().unwrap().in_cs;
+    assert_eq!(
+        found,
+        Some(false),
+        "the G_TCON wait held a critical section"
+    );
+}
