@@ -246,6 +246,22 @@ pub trait Csr: RegisterBus<Word = u64> {
     fn rdtime(&self) -> u64;
 }
 
+/// A [`Csr`] backend that can write the calling core's CNTC (counter compensation): the
+/// dedicated, `unsafe` path [`pinned::sync_counter`](crate::pinned::sync_counter) takes.
+/// [`RegisterBus::write_word`] on `NativeCsr` drops CNTC writes, so safe code holding a
+/// timer's CSRs cannot shift the time of every reader on the core.
+pub trait CntcCsr: Csr {
+    /// Write `value` into the calling core's CNTC: `rdtime.d` on this core reads the raw
+    /// counter plus `value` from then on.
+    ///
+    /// # Safety
+    ///
+    /// As [`pinned::sync_counter`](crate::pinned::sync_counter): PLV0 on the core meant,
+    /// and no reader of the counter on this core is hurt by the jump.
+    #[allow(unsafe_code, reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core")]
+    unsafe fn write_cntc(&self, value: u64);
+}
+
 /// A zero-sized field that ties its holder to the core that created it: `*const ()` is
 /// neither `Send` nor `Sync`, so neither is anything that holds a `PerCore`. See the
 /// [module docs](self#per-core-not-send-not-sync).
@@ -358,7 +374,13 @@ mod native {
             let value: u64;
             // SAFETY: `csrrd` of a CSR that exists on every LA64 core; reading it has no
             // side effect. `NativeCsr::new`'s caller guarantees PLV0, so it cannot trap.
-            unsafe { asm!("csrrd {0}, {1}", out(reg) value, const $num, options(nomem, nostack)) };
+            // Not `nomem`: a CSR read is ordered with the memory accesses around it (the
+            // ESTAT.TI read after a handler's flag store, the CPUID read that a lock or a
+            // published time depends on); `nomem` would let the compiler hoist or sink it
+            // across them, or merge two reads of a CSR that changed in between.
+            unsafe {
+                asm!("csrrd {0}, {1}", out(reg) value, const $num, options(nostack, preserves_flags))
+            };
             value
         }};
     }
@@ -419,12 +441,30 @@ mod native {
         }
     }
 
+    impl super::CntcCsr for NativeCsr {
+        #[inline]
+        unsafe fn write_cntc(&self, value: u64) {
+            // SAFETY: `csrwr` to CNTC only changes the compensation `rdtime.d` adds on this
+            // core; the caller's contract (`CntcCsr::write_cntc`) says PLV0 and that no
+            // reader is hurt by the jump. Not `nomem`: it must stay ordered with the time
+            // reads around it.
+            unsafe { asm!("csrwr {0}, 0x43", inout(reg) value => _, options(nostack)) }
+        }
+    }
+
+    // SAFETY: a `ConstantTimer<NativeCsr>` holds no reference to thread-local data: its
+    // registers are the CSRs of whichever core executes its instructions. Run on one core
+    // only (what `CpuBound` checks with CPUID through `NativeCpu`), it programs that core's
+    // timer, the one `NativeCsr::new`'s caller handed to it.
+    unsafe impl hwtimer_core::cpu::CpuLocal for crate::ConstantTimer<NativeCsr> {}
+
     impl Csr for NativeCsr {
         #[inline]
         fn cpucfg(&self, word: u32) -> u32 {
             let value: u64;
             // SAFETY: `cpucfg` only reads CPU identification data; unimplemented words
-            // read as 0. It is allowed at every privilege level.
+            // read as 0. It is allowed at every privilege level. `nomem` is kept: the words
+            // are constant for the core's lifetime, so no ordering with memory matters.
             unsafe {
                 asm!(
                     "cpucfg {0}, {1}",
@@ -441,13 +481,17 @@ mod native {
         fn rdtime(&self) -> u64 {
             let value: u64;
             // SAFETY: `rdtime.d` only reads the stable counter (and its id, discarded). At
-            // PLV0 it never traps, whatever MISC.DRDTL says.
+            // PLV0 it never traps, whatever MISC.DRDTL says. Not `nomem`: a time read must
+            // stay between the memory accesses it is ordered with (a deadline stored before
+            // the read, the published maximum after it, a timestamp taken before and after a
+            // critical section); with `nomem` the compiler could move it across them or fold
+            // two reads into one, and time would appear to stand still or run backwards.
             unsafe {
                 asm!(
                     "rdtime.d {0}, {1}",
                     out(reg) value,
                     out(reg) _,
-                    options(nomem, nostack),
+                    options(nostack, preserves_flags),
                 )
             };
             value

@@ -13,24 +13,43 @@
 //!
 //! | call | on the owning core | on any other core |
 //! |---|---|---|
-//! | [`PinnedTimer`] `set_next_event`, `set_periodic` | programs TCFG | touches nothing, [`Error::Unsupported`] |
+//! | [`PinnedTimer`] `set_next_event`, `set_periodic` | programs TCFG | touches nothing, [`Error::WrongCpu`] |
 //! | [`PinnedTimer`] `shutdown` | TCFG = 0 (and what the timer's shutdown does) | touches nothing |
 //! | [`PinnedTimer`] `ack` | reads ESTAT, clears TI | touches nothing, `false` |
 //! | dropping a [`PinnedTimer`] | TCFG = 0, TICLR (as the timer's own `Drop`) | touches nothing |
-//! | [`PinnedCounter::now`] | `rdtime.d`, published | the time last read on the owning core |
+//! | [`PinnedCounter::now`] | `rdtime.d`, published | the same: `rdtime.d` on that core, published |
 //!
-//! So sharing or moving them can never reach another core's timer, and the time base stays
-//! monotonic for every reader: a value read elsewhere is one the owning core has already
-//! seen. The check costs one `csrrd` of CPUID and a compare per call, and the counter one
-//! atomic maximum (`ammax_db.d`) to publish what it read.
+//! So sharing or moving a [`PinnedTimer`] can never reach another core's timer. The check
+//! costs one `csrrd` of CPUID and a compare per call.
 //!
-//! # What a call from another core means
+//! # Time on every core
 //!
-//! Nothing breaks, but nothing is served there either: a wake scheduled from another core
-//! waits in the runtime's queue until the owning core's next timer interrupt (hwtimer-core's
-//! `TimeDriver` then looks at its queue again), and time seen there lags. Run the tasks that
-//! wait on this timer on the core that owns it (one executor per core, each with its own
-//! timer, is the usual layout).
+//! The stable counter is **chip-wide**: every core's `rdtime.d` reads the one constant
+//! clock of the chip, plus that core's CNTC (Linux reads `rdtime` on whichever CPU it runs
+//! and relies on that). So [`PinnedCounter::now`] reads `rdtime.d` on the calling core,
+//! whichever it is, and returns the maximum of that reading and every value any core
+//! published before (one atomic maximum, `ammax_db.d`). Every core therefore sees current
+//! time, and the time base never goes backwards, not even across cores whose readings
+//! differ by a few ticks of skew: a core that reads a value below one already published
+//! gets the published one.
+//!
+//! Where the cores' CNTC differ (firmware left them so; QEMU TCG ignores CNTC), their
+//! readings are offset from each other and the maximum would follow the core that runs
+//! ahead. [`CounterOffset`] and [`sync_counter`] align them as Linux's `sync_counter` does
+//! at boot: the boot core captures the compensation that makes its counter read 0 now,
+//! and every core (the boot core included) writes that same value into its own CNTC before
+//! any time base reads there. This aligns cores that share the chip's counter; it cannot
+//! align cores whose raw counters run apart.
+//!
+//! # What a call from another core means for the timer
+//!
+//! The constant timer is per core: a wake scheduled from another core through this timer
+//! gets [`Error::WrongCpu`], and waits in the runtime's queue until the owning core's next
+//! timer interrupt (hwtimer-core's `TimeDriver` then looks at its queue again). Run the
+//! tasks that wait on this timer on the core that owns it (one executor per core, each with
+//! its own timer, is the usual layout). A bare [`ConstantTimer`] can also be bound with
+//! `hwtimer_core::cpu::CpuBound` (it is [`CpuLocal`](hwtimer_core::cpu::CpuLocal)), which
+//! checks `NativeCpu` (CPUID) the same way.
 //!
 //! # Set-up
 //!
@@ -46,10 +65,10 @@
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use hwtimer_core::{Capabilities, ClockEvent, Clocksource, Error, Monotonic};
+use hwtimer_core::{Capabilities, ClockEvent, Clocksource, CpuMismatch, Error, Monotonic};
 
 use crate::clockevent::OnDrop;
-use crate::csr::{Csr, core_id};
+use crate::csr::{CSR_CNTC, CntcCsr, Csr, core_id};
 use crate::{Config, ConstantClock, ConstantTimer, StableCounter};
 
 /// The constant timer, usable from the core it was created on only (see the
@@ -83,6 +102,20 @@ impl<C: Csr> PinnedTimer<C> {
         core_id(self.timer.csr()) == self.core
     }
 
+    /// `Ok` on the owning core, [`Error::WrongCpu`] elsewhere (one CPUID read).
+    #[inline]
+    pub fn check(&self) -> Result<(), Error> {
+        let current = core_id(self.timer.csr());
+        if current == self.core {
+            Ok(())
+        } else {
+            Err(Error::WrongCpu(CpuMismatch::new(
+                cpu_number(self.core),
+                cpu_number(current),
+            )))
+        }
+    }
+
     /// Run `f` on the timer itself (ECFG enable bit, `is_pending`, `remaining`), on the
     /// owning core only; `None` elsewhere.
     pub fn with<R>(&mut self, f: impl FnOnce(&mut ConstantTimer<C>) -> R) -> Option<R> {
@@ -111,20 +144,16 @@ impl<C: Csr> ClockEvent for PinnedTimer<C> {
         self.timer.capabilities()
     }
 
-    /// Errors: [`Error::Unsupported`] on another core (nothing written); the timer's own.
+    /// Errors: [`Error::WrongCpu`] on another core (nothing written); the timer's own.
     #[inline]
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
-        if !self.on_owner() {
-            return Err(Error::Unsupported);
-        }
+        self.check()?;
         self.timer.set_next_event(delta)
     }
 
-    /// Errors: [`Error::Unsupported`] on another core (nothing written); the timer's own.
+    /// Errors: [`Error::WrongCpu`] on another core (nothing written); the timer's own.
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
-        if !self.on_owner() {
-            return Err(Error::Unsupported);
-        }
+        self.check()?;
         self.timer.set_periodic(period)
     }
 
@@ -142,18 +171,24 @@ impl<C: Csr> ClockEvent for PinnedTimer<C> {
     }
 }
 
-/// The stable counter, read on the core it was created on only (see the
-/// [module docs](self)); a [`Monotonic`] time base for every core.
+/// A CPUID.CoreID (9 bits) as hwtimer-core's CPU number.
+fn cpu_number(core: u64) -> u32 {
+    u32::try_from(core).unwrap_or(u32::MAX)
+}
+
+/// The stable counter as a [`Monotonic`] time base for **every** core (see the
+/// [module docs](self#time-on-every-core)): each core reads its own `rdtime.d`, and the
+/// largest value any core has read is published, so no reader ever sees time go back.
 #[derive(Debug)]
 pub struct PinnedCounter<C: Csr> {
     counter: StableCounter<C>,
     core: u64,
-    /// The largest value read on the owning core, for readers elsewhere.
+    /// The largest value read on any core.
     last: AtomicU64,
 }
 
 impl<C: Csr> PinnedCounter<C> {
-    /// Pin `counter` to the core this runs on (one CPUID read, one `rdtime.d`).
+    /// The counter, created on the core this runs on (one CPUID read, one `rdtime.d`).
     pub fn new(counter: StableCounter<C>) -> Self {
         let core = core_id(counter.csr());
         let last = AtomicU64::new(Monotonic::now(&counter));
@@ -164,31 +199,30 @@ impl<C: Csr> PinnedCounter<C> {
         }
     }
 
-    /// The owning core's `CPUID.CoreID`.
+    /// The `CPUID.CoreID` of the core that created it (reads do not depend on it).
     pub fn core(&self) -> u64 {
         self.core
     }
 
-    /// Whether this runs on the owning core (one CPUID read).
+    /// Whether this runs on the core that created it (one CPUID read).
     #[inline]
     pub fn on_owner(&self) -> bool {
         core_id(self.counter.csr()) == self.core
     }
 
-    /// The last value published (read on the owning core), without reading anything.
+    /// The largest value published by any core's read, without reading anything.
     pub fn last(&self) -> u64 {
         self.last.load(Ordering::Relaxed)
     }
 }
 
 impl<C: Csr> Monotonic for PinnedCounter<C> {
-    /// On the owning core: `rdtime.d`, published for other readers (never below what was
-    /// published before). Elsewhere: the last value published. Never goes backwards.
+    /// `rdtime.d` on the calling core, whichever it is, published: the result is the
+    /// maximum of this reading and everything published before, so it never goes
+    /// backwards, on one core or across cores (the atomic maximum puts every read in one
+    /// order). No CPUID check: the counter is the chip's.
     #[inline]
     fn now(&self) -> u64 {
-        if !self.on_owner() {
-            return self.last.load(Ordering::Relaxed);
-        }
         let t = Monotonic::now(&self.counter);
         let before = self.last.fetch_max(t, Ordering::Relaxed);
         before.max(t)
@@ -197,6 +231,45 @@ impl<C: Csr> Monotonic for PinnedCounter<C> {
     fn freq_hz(&self) -> u32 {
         Clocksource::freq_hz(&self.counter)
     }
+}
+
+/// The counter compensation that makes the boot core's stable counter read 0 at the moment
+/// it was captured: Linux's `init_offset`, `CNTC − rdtime` (see the
+/// [module docs](self#time-on-every-core)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CounterOffset(u64);
+
+impl CounterOffset {
+    /// Capture it on the boot core: one CNTC read and one `rdtime.d` (which includes
+    /// CNTC), `CNTC − rdtime` in wrapping arithmetic.
+    pub fn capture<C: Csr>(csr: &C) -> Self {
+        let cntc = csr.read_word(CSR_CNTC.offset());
+        let now = csr.rdtime();
+        Self(cntc.wrapping_sub(now))
+    }
+
+    /// The value to write into CNTC.
+    pub fn value(self) -> u64 {
+        self.0
+    }
+}
+
+/// Write `offset` into the calling core's CNTC (one `csrwr`), as Linux's `sync_counter`
+/// does on every CPU: call it on every core, the boot core included, with the one offset
+/// the boot core captured, so all cores' `rdtime.d` agree.
+///
+/// # Safety
+///
+/// CNTC shifts `rdtime.d` for **everything** on this core. The caller guarantees:
+/// - it runs at PLV0 on the core whose CNTC it means to write (as `NativeCsr::new`);
+/// - no time base on this core has read the counter yet, or a jump in time is acceptable
+///   to every reader (a [`PinnedCounter`] stays monotonic across it by holding its
+///   published value until the counter catches up, which a backward jump makes a stall);
+/// - no timer deadline computed from the old counter value is still outstanding.
+#[allow(unsafe_code, reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core")]
+pub unsafe fn sync_counter<C: CntcCsr>(csr: &C, offset: CounterOffset) {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { csr.write_cntc(offset.value()) }
 }
 
 /// The timer and the stable counter of the core this runs on, pinned to it: the frequency
@@ -242,11 +315,13 @@ mod native {
     // SAFETY: through `&PinnedTimer` only `capabilities`, `core` and `on_owner` can be
     // called: no CSR is written and the only one read is CPUID.
     unsafe impl Sync for PinnedTimer<NativeCsr> {}
-    // SAFETY: `PinnedCounter::now` executes `rdtime.d` only after the CPUID check, on the
-    // core recorded at creation; elsewhere it loads the published value (an atomic). So
-    // moving or sharing it never reads another core's counter as if it were this one.
+    // SAFETY: `PinnedCounter` executes `rdtime.d` and CPUID reads only: side-effect-free
+    // reads, valid on every core at PLV0 (which `NativeCsr::new`'s contract requires),
+    // and `rdtime.d` reads the one chip-wide stable counter on whichever core executes
+    // it, so a read on another core is a correct read of the same time base. Its shared
+    // state is one atomic. Nothing in it belongs to the creating core.
     unsafe impl Send for PinnedCounter<NativeCsr> {}
-    // SAFETY: as for `Send`: every `&self` method is either the checked `rdtime.d` or an
-    // atomic access to the published value.
+    // SAFETY: as for `Send`: every `&self` method is `rdtime.d`, a CPUID read, or an atomic
+    // access to the published value.
     unsafe impl Sync for PinnedCounter<NativeCsr> {}
 }

@@ -1,7 +1,7 @@
 //! Dropping a timer leaves the hardware quiet: TCFG.EN clear and no TI pending, so nothing
 //! fires for a timer nobody owns. A pinned timer does it on its own core only.
 
-use hwtimer_core::sim::SimClock;
+use hwtimer_core::sim::{SimClock, SimCpu};
 use hwtimer_core::{ClockEvent, RegisterBusExt};
 use loongarch_timer::csr::{CSR_ESTAT, CSR_TCFG};
 use loongarch_timer::pinned::{PinnedTimer, pair};
@@ -12,8 +12,9 @@ const EN: u64 = 1;
 const TI: u64 = 1 << 11;
 
 fn armed() -> (SimClock, SimCsr, ConstantTimer<SimCsr>) {
+    SimCpu::enter(3);
     let clock = SimClock::new();
-    let csr = sim_csr(&clock, LoongArchCore::qemu_virt().with_core_id(3));
+    let csr = sim_csr(&clock, LoongArchCore::qemu_virt());
     let freq = ConstantClock::probe(&csr).unwrap();
     let mut timer = ConstantTimer::new(csr.clone(), freq, Config::default()).unwrap();
     // One expiry latched and not handled, and the timer armed again.
@@ -64,11 +65,13 @@ fn a_pinned_timer_dropped_on_its_core_stops_it() {
 fn a_pinned_timer_dropped_on_another_core_touches_nothing() {
     let (clock, csr, timer) = armed();
     let pinned = PinnedTimer::new(timer);
-    csr.model(|m| m.set_core_id(1));
     let writes = csr.model(|m| m.tcfg_writes());
+    SimCpu::enter(1);
     csr.reset_stats();
     drop(pinned);
     assert_eq!(csr.stats().writes, 0, "core 1 must not stop core 3's timer");
+    assert_eq!(csr.model(|m| m.tcfg_writes()), 0, "nor its own");
+    SimCpu::enter(3);
     assert_eq!(csr.model(|m| m.tcfg_writes()), writes);
     assert!(!quiet(&clock, &csr));
 }

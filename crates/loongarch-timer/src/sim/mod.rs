@@ -49,9 +49,11 @@
 //! The QEMU flavour's CPUCFG words are the ones the QEMU 10 probe printed (docs/loongarch-timer.md#qemu-model).
 
 use core::ops::Deref;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use hwtimer_core::sim::model::Counter;
-use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimModel};
+use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimCpu, SimModel};
 use hwtimer_core::{Alarm, ClockEvent, Error, RegisterBus};
 
 #[cfg(feature = "unstable-baselines")]
@@ -95,14 +97,11 @@ const TI: u64 = 1 << INT_TI;
 const ECFG_MASK: u64 = 0x1FFF | (0x7 << 16);
 const CRMD_IE: u64 = 1 << 2;
 
-/// The model of one LoongArch core's timer-related state. See the [module docs](self).
+/// One core's banked timer CSRs: every core has its own copy, picked by the core that
+/// executes the access ([`SimCpu::current`]).
 #[derive(Debug, Clone)]
-pub struct LoongArchCore {
-    counter: Counter,
-    cpucfg: [u32; CPUCFG_WORDS],
+struct Bank {
     cntc: u64,
-    cntc_visible: bool,
-    qemu_tval_wrap: bool,
     crmd: u64,
     prmd: u64,
     euen: u64,
@@ -119,14 +118,87 @@ pub struct LoongArchCore {
     fired: u64,
     last_fire_ns: Option<u64>,
     tcfg_writes: u64,
-    /// `CPUID.CoreID` as the accesses see it: the core that executes them.
-    core_id: u64,
+}
+
+impl Bank {
+    /// After reset: CRMD = 0x8 (DA, PLV0, IE off), everything else 0.
+    const RESET: Self = Self {
+        cntc: 0,
+        crmd: 0x8,
+        prmd: 0,
+        euen: 0,
+        ecfg: 0,
+        estat_is: 0,
+        era: 0,
+        badv: 0,
+        eentry: 0,
+        tmid: 0,
+        tcfg: 0,
+        armed_at_ns: 0,
+        target: None,
+        last_expiry_ns: None,
+        fired: 0,
+        last_fire_ns: None,
+        tcfg_writes: 0,
+    };
+
+    /// Latch every expiry of this core's timer up to `now_ns`.
+    fn catch_up(&mut self, counter: &Counter, now_ns: u64) {
+        while let Some(target) = self.target {
+            if counter.value(now_ns) < target {
+                break;
+            }
+            let at = time_of(counter, target).max(self.armed_at_ns);
+            self.estat_is |= TI;
+            self.fired += 1;
+            self.last_fire_ns = Some(at);
+            let count = self.tcfg & TCFG_VAL_MASK;
+            if self.tcfg & TCFG_PERIODIC != 0 && count != 0 {
+                self.target = Some(target.saturating_add(count));
+                self.armed_at_ns = at;
+            } else {
+                self.tcfg &= !TCFG_EN;
+                self.target = None;
+                self.last_expiry_ns = Some(at);
+            }
+        }
+    }
+
+    fn next_fire_ns(&self, counter: &Counter) -> Option<u64> {
+        self.target
+            .map(|t| time_of(counter, t).max(self.armed_at_ns))
+    }
+}
+
+/// The absolute time at which `counter` first shows `value` (it runs from t = 0 and never
+/// stops; for values not below the start value).
+fn time_of(counter: &Counter, value: u64) -> u64 {
+    counter.time_of_value(0, value).unwrap_or(u64::MAX)
+}
+
+/// The model of a LoongArch chip's timer-related state, as its cores see it: **one**
+/// stable counter shared by every core, and per core (banked, picked by
+/// [`SimCpu::current`] of the thread that makes the access) the constant timer, the
+/// interrupt CSRs and CNTC. `CPUID.CoreID` reads the accessing core's number. See the
+/// [module docs](self).
+///
+/// The inspection methods (`fired`, `tcfg_writes`, `next_fire_ns`, ...) look at the bank
+/// of the calling thread's core, as the accesses do.
+#[derive(Debug, Clone)]
+pub struct LoongArchCore {
+    counter: Counter,
+    cpucfg: [u32; CPUCFG_WORDS],
+    cntc_visible: bool,
+    qemu_tval_wrap: bool,
+    /// Banked state per core number, created at reset values on a core's first access.
+    banks: BTreeMap<u32, Bank>,
 }
 
 impl LoongArchCore {
-    /// A core whose stable counter runs at `freq_hz` from 0 at t = 0, with hardware
+    /// A chip whose stable counter runs at `freq_hz` from 0 at t = 0, with hardware
     /// semantics (CNTC shifts `rdtime`, TVAL reads 0 when stopped). CPUCFG2 has LLFTP set,
-    /// CPUCFG4 = `freq_hz`, CPUCFG5 = 1/1; CRMD = 0x8 (DA, PLV0, IE off), as after reset.
+    /// CPUCFG4 = `freq_hz`, CPUCFG5 = 1/1; every core's CRMD = 0x8 (DA, PLV0, IE off), as
+    /// after reset.
     pub fn new(freq_hz: u32) -> Self {
         let mut cpucfg = [0; CPUCFG_WORDS];
         cpucfg[2] = CPUCFG2_LLFTP;
@@ -135,26 +207,9 @@ impl LoongArchCore {
         Self {
             counter: Counter::running_from(64, freq_hz, 0),
             cpucfg,
-            cntc: 0,
             cntc_visible: true,
             qemu_tval_wrap: false,
-            crmd: 0x8,
-            prmd: 0,
-            euen: 0,
-            ecfg: 0,
-            estat_is: 0,
-            era: 0,
-            badv: 0,
-            eentry: 0,
-            tmid: 0,
-            tcfg: 0,
-            armed_at_ns: 0,
-            target: None,
-            last_expiry_ns: None,
-            fired: 0,
-            last_fire_ns: None,
-            tcfg_writes: 0,
-            core_id: 0,
+            banks: BTreeMap::new(),
         }
     }
 
@@ -166,6 +221,13 @@ impl LoongArchCore {
         core.cntc_visible = false;
         core.qemu_tval_wrap = true;
         core
+    }
+
+    /// Hardware semantics for CNTC even in the QEMU flavour: `rdtime` adds the core's CNTC
+    /// (as a Loongson 3A5000 does; QEMU TCG ignores it).
+    pub fn with_cntc_visible(mut self) -> Self {
+        self.cntc_visible = true;
+        self
     }
 
     /// Set CPUCFG word `word` (ignored beyond word 0x14). The stable counter keeps its real
@@ -183,22 +245,15 @@ impl LoongArchCore {
         self
     }
 
-    /// Report `CPUID.CoreID` = `id` (the model is core 0 by default).
-    pub fn with_core_id(mut self, id: u64) -> Self {
-        self.core_id = id & 0x1FF;
-        self
-    }
-
-    /// Make the following accesses look as if another core executed them: `CPUID` reads
-    /// `id` from now on. The model still holds one timer, so a driver that checks the core
-    /// must be seen to leave it alone (count [`tcfg_writes`](Self::tcfg_writes)).
-    pub fn set_core_id(&mut self, id: u64) {
-        self.core_id = id & 0x1FF;
-    }
-
     /// Start the stable counter at `value` at t = 0 (firmware ran before us).
     pub fn with_start_value(mut self, value: u64) -> Self {
         self.counter = Counter::running_from(64, self.counter.freq_hz(), value);
+        self
+    }
+
+    /// Set core `cpu`'s CNTC as its firmware left it (a chip whose cores' `rdtime` differ).
+    pub fn with_cntc(mut self, cpu: u32, cntc: u64) -> Self {
+        self.banks.entry(cpu).or_insert(Bank::RESET).cntc = cntc;
         self
     }
 
@@ -206,82 +261,66 @@ impl LoongArchCore {
         self.counter.value(now_ns)
     }
 
-    fn time_of(&self, value: u64) -> u64 {
-        // The counter runs from t = 0 and never stops, so this is the absolute time at
-        // which it first shows `value` (for values not below the start value).
-        self.counter.time_of_value(0, value).unwrap_or(u64::MAX)
+    /// The calling core's bank.
+    fn bank(&self) -> Option<&Bank> {
+        self.banks.get(&SimCpu::current())
     }
 
-    /// Latch every expiry up to `now_ns`.
-    fn catch_up(&mut self, now_ns: u64) {
-        while let Some(target) = self.target {
-            if self.raw(now_ns) < target {
-                break;
-            }
-            let at = self.time_of(target).max(self.armed_at_ns);
-            self.estat_is |= TI;
-            self.fired += 1;
-            self.last_fire_ns = Some(at);
-            let count = self.tcfg & TCFG_VAL_MASK;
-            if self.tcfg & TCFG_PERIODIC != 0 && count != 0 {
-                self.target = Some(target.saturating_add(count));
-                self.armed_at_ns = at;
-            } else {
-                self.tcfg &= !TCFG_EN;
-                self.target = None;
-                self.last_expiry_ns = Some(at);
-            }
-        }
+    /// The calling core's bank, created at reset values, with its expiries latched up to
+    /// `now_ns`.
+    fn bank_at(&mut self, now_ns: u64) -> &mut Bank {
+        let bank = self.banks.entry(SimCpu::current()).or_insert(Bank::RESET);
+        bank.catch_up(&self.counter, now_ns);
+        bank
     }
 
-    /// The stable counter as `rdtime.d` reads it at `now_ns`.
+    /// The stable counter as `rdtime.d` on the calling core reads it at `now_ns`.
     pub fn rdtime(&self, now_ns: u64) -> u64 {
         let raw = self.raw(now_ns);
+        let cntc = self.bank().map_or(0, |b| b.cntc);
         if self.cntc_visible {
-            raw.wrapping_add(self.cntc)
+            raw.wrapping_add(cntc)
         } else {
             raw
         }
     }
 
-    /// When the timer fires next, if it runs.
+    /// When the calling core's timer fires next, if it runs.
     pub fn next_fire_ns(&self) -> Option<u64> {
-        self.target.map(|t| self.time_of(t).max(self.armed_at_ns))
+        self.bank().and_then(|b| b.next_fire_ns(&self.counter))
     }
 
-    /// Whether ESTAT.TI is set at `now_ns`.
+    /// Whether the calling core's ESTAT.TI is set at `now_ns`.
     pub fn ti_pending(&mut self, now_ns: u64) -> bool {
-        self.catch_up(now_ns);
-        self.estat_is & TI != 0
+        self.bank_at(now_ns).estat_is & TI != 0
     }
 
-    /// Whether the core would take an interrupt at `now_ns`: CRMD.IE set and some bit of
-    /// ESTAT.IS enabled in ECFG.LIE.
+    /// Whether the calling core would take an interrupt at `now_ns`: CRMD.IE set and some
+    /// bit of ESTAT.IS enabled in ECFG.LIE.
     pub fn interrupt_taken(&mut self, now_ns: u64) -> bool {
-        self.catch_up(now_ns);
-        self.crmd & CRMD_IE != 0 && self.estat_is & self.ecfg & 0x1FFF != 0
+        let b = self.bank_at(now_ns);
+        b.crmd & CRMD_IE != 0 && b.estat_is & b.ecfg & 0x1FFF != 0
     }
 
-    /// How many times the timer has fired up to `now_ns`.
+    /// How many times the calling core's timer has fired up to `now_ns`.
     pub fn fired(&mut self, now_ns: u64) -> u64 {
-        self.catch_up(now_ns);
-        self.fired
+        self.bank_at(now_ns).fired
     }
 
-    /// When the timer last fired, up to `now_ns`.
+    /// When the calling core's timer last fired, up to `now_ns`.
     pub fn last_fire_ns(&mut self, now_ns: u64) -> Option<u64> {
-        self.catch_up(now_ns);
-        self.last_fire_ns
+        self.bank_at(now_ns).last_fire_ns
     }
 
-    /// How many times TCFG was written.
+    /// How many times the calling core's TCFG was written.
     pub fn tcfg_writes(&self) -> u64 {
-        self.tcfg_writes
+        self.bank().map_or(0, |b| b.tcfg_writes)
     }
 
-    /// TCFG as last written (EN cleared by a oneshot's expiry), without an access.
+    /// The calling core's TCFG as last written (EN cleared by a oneshot's expiry), without
+    /// an access.
     pub fn tcfg(&self) -> u64 {
-        self.tcfg
+        self.bank().map_or(0, |b| b.tcfg)
     }
 }
 
@@ -289,7 +328,6 @@ impl SimModel for LoongArchCore {
     type Word = u64;
 
     fn read(&mut self, now_ns: u64, offset: usize) -> u64 {
-        self.catch_up(now_ns);
         if offset == SIM_RDTIME {
             return self.rdtime(now_ns);
         }
@@ -298,67 +336,70 @@ impl SimModel for LoongArchCore {
         {
             return u64::from(self.cpucfg.get(word).copied().unwrap_or(0));
         }
+        let raw = self.raw(now_ns);
+        let freq_hz = self.counter.freq_hz();
+        let qemu_tval_wrap = self.qemu_tval_wrap;
+        let b = self.bank_at(now_ns);
         match offset {
-            o if o == CSR_CRMD.offset() => self.crmd,
-            o if o == CSR_PRMD.offset() => self.prmd,
-            o if o == CSR_EUEN.offset() => self.euen,
-            o if o == CSR_ECFG.offset() => self.ecfg,
-            o if o == CSR_ESTAT.offset() => self.estat_is,
-            o if o == CSR_ERA.offset() => self.era,
-            o if o == CSR_BADV.offset() => self.badv,
-            o if o == CSR_EENTRY.offset() => self.eentry,
-            o if o == CSR_CPUID.offset() => self.core_id,
+            o if o == CSR_CRMD.offset() => b.crmd,
+            o if o == CSR_PRMD.offset() => b.prmd,
+            o if o == CSR_EUEN.offset() => b.euen,
+            o if o == CSR_ECFG.offset() => b.ecfg,
+            o if o == CSR_ESTAT.offset() => b.estat_is,
+            o if o == CSR_ERA.offset() => b.era,
+            o if o == CSR_BADV.offset() => b.badv,
+            o if o == CSR_EENTRY.offset() => b.eentry,
+            o if o == CSR_CPUID.offset() => u64::from(SimCpu::current()) & 0x1FF,
             o if o == CSR_PRCFG1.offset() => 0,
-            o if o == CSR_TMID.offset() => self.tmid,
-            o if o == CSR_TCFG.offset() => self.tcfg,
-            o if o == CSR_TVAL.offset() => match self.target {
-                Some(t) => t.saturating_sub(self.raw(now_ns)),
-                None => match self.last_expiry_ns {
-                    Some(expiry) if self.qemu_tval_wrap => {
+            o if o == CSR_TMID.offset() => b.tmid,
+            o if o == CSR_TCFG.offset() => b.tcfg,
+            o if o == CSR_TVAL.offset() => match b.target {
+                Some(t) => t.saturating_sub(raw),
+                None => match b.last_expiry_ns {
+                    Some(expiry) if qemu_tval_wrap => {
                         // QEMU: (expire_ns - now_ns) / period_ns in unsigned arithmetic.
-                        let period_ns =
-                            (1_000_000_000 / u64::from(self.counter.freq_hz().max(1))).max(1);
+                        let period_ns = (1_000_000_000 / u64::from(freq_hz.max(1))).max(1);
                         expiry.wrapping_sub(now_ns) / period_ns
                     }
                     _ => 0,
                 },
             },
-            o if o == CSR_CNTC.offset() => self.cntc,
+            o if o == CSR_CNTC.offset() => b.cntc,
             o if o == CSR_TICLR.offset() => 0,
             _ => u64::MAX,
         }
     }
 
     fn write(&mut self, now_ns: u64, offset: usize, value: u64) {
-        self.catch_up(now_ns);
+        let raw = self.raw(now_ns);
+        let counter = self.counter;
+        let b = self.bank_at(now_ns);
         match offset {
-            o if o == CSR_CRMD.offset() => self.crmd = value & 0x3FF,
-            o if o == CSR_PRMD.offset() => self.prmd = value & 0xF,
-            o if o == CSR_EUEN.offset() => self.euen = value & 0xF,
-            o if o == CSR_ECFG.offset() => self.ecfg = value & ECFG_MASK,
+            o if o == CSR_CRMD.offset() => b.crmd = value & 0x3FF,
+            o if o == CSR_PRMD.offset() => b.prmd = value & 0xF,
+            o if o == CSR_EUEN.offset() => b.euen = value & 0xF,
+            o if o == CSR_ECFG.offset() => b.ecfg = value & ECFG_MASK,
             // Only the software-interrupt bits IS[1:0] are writable.
-            o if o == CSR_ESTAT.offset() => {
-                self.estat_is = (self.estat_is & !0b11) | (value & 0b11)
-            }
-            o if o == CSR_ERA.offset() => self.era = value,
-            o if o == CSR_BADV.offset() => self.badv = value,
-            o if o == CSR_EENTRY.offset() => self.eentry = value,
-            o if o == CSR_TMID.offset() => self.tmid = value,
+            o if o == CSR_ESTAT.offset() => b.estat_is = (b.estat_is & !0b11) | (value & 0b11),
+            o if o == CSR_ERA.offset() => b.era = value,
+            o if o == CSR_BADV.offset() => b.badv = value,
+            o if o == CSR_EENTRY.offset() => b.eentry = value,
+            o if o == CSR_TMID.offset() => b.tmid = value,
             o if o == CSR_TCFG.offset() => {
-                self.tcfg_writes += 1;
-                self.tcfg = value & (TCFG_VAL_MASK | TCFG_PERIODIC | TCFG_EN);
+                b.tcfg_writes += 1;
+                b.tcfg = value & (TCFG_VAL_MASK | TCFG_PERIODIC | TCFG_EN);
                 if value & TCFG_EN != 0 {
                     let count = value & TCFG_VAL_MASK;
-                    self.armed_at_ns = now_ns;
-                    self.target = Some(self.raw(now_ns).saturating_add(count));
+                    b.armed_at_ns = now_ns;
+                    b.target = Some(raw.saturating_add(count));
                     // A count of 0 expires at once.
-                    self.catch_up(now_ns);
+                    b.catch_up(&counter, now_ns);
                 } else {
-                    self.target = None;
+                    b.target = None;
                 }
             }
-            o if o == CSR_CNTC.offset() => self.cntc = value,
-            o if o == CSR_TICLR.offset() && value & 1 != 0 => self.estat_is &= !TI,
+            o if o == CSR_CNTC.offset() => b.cntc = value,
+            o if o == CSR_TICLR.offset() && value & 1 != 0 => b.estat_is &= !TI,
             _ => {}
         }
     }
@@ -430,6 +471,120 @@ impl IrqSource for &SimCsr {
         self.clock().advance_to(at);
         Some(at)
     }
+}
+
+#[allow(unsafe_code, reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core")]
+impl crate::csr::CntcCsr for SimCsr {
+    unsafe fn write_cntc(&self, value: u64) {
+        self.write_word(CSR_CNTC.offset(), value)
+    }
+}
+
+/// A simulated chip shared by threads that act as its cores ([`SimCpu::enter`]): the same
+/// [`LoongArchCore`] model (one stable counter, timer CSRs banked per core) behind a lock,
+/// so unlike [`SimCsr`] (whose [`SimBus`] is single-threaded) it is `Send` and `Sync`.
+/// Every access (CSR, `cpucfg`, `rdtime.d`) advances the shared clock by [`SIM_CSR_NS`],
+/// then reaches the bank of the calling thread's core. Clones share the chip.
+#[derive(Clone)]
+pub struct SmpCsr {
+    chip: Arc<Mutex<LoongArchCore>>,
+    clock: SimClock,
+    cost_ns: u64,
+}
+
+impl SmpCsr {
+    /// The chip `chip` on `clock`, each access costing [`SIM_CSR_NS`].
+    pub fn new(clock: &SimClock, chip: LoongArchCore) -> Self {
+        Self {
+            chip: Arc::new(Mutex::new(chip)),
+            clock: clock.clone(),
+            cost_ns: SIM_CSR_NS,
+        }
+    }
+
+    /// Run `f` on the model (its inspection methods look at the calling thread's core).
+    pub fn model<R>(&self, f: impl FnOnce(&mut LoongArchCore) -> R) -> R {
+        let mut chip = self.chip.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut chip)
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &SimClock {
+        &self.clock
+    }
+}
+
+impl core::fmt::Debug for SmpCsr {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SmpCsr")
+            .field("now_ns", &self.clock.now_ns())
+            .finish_non_exhaustive()
+    }
+}
+
+impl RegisterBus for SmpCsr {
+    type Word = u64;
+    fn read_word(&self, offset: usize) -> u64 {
+        let mut chip = self.chip.lock().unwrap_or_else(PoisonError::into_inner);
+        self.clock.advance(self.cost_ns);
+        chip.read(self.clock.now_ns(), offset)
+    }
+    fn write_word(&self, offset: usize, value: u64) {
+        let mut chip = self.chip.lock().unwrap_or_else(PoisonError::into_inner);
+        self.clock.advance(self.cost_ns);
+        chip.write(self.clock.now_ns(), offset, value)
+    }
+}
+
+impl Csr for SmpCsr {
+    fn cpucfg(&self, word: u32) -> u32 {
+        let offset = SIM_CPUCFG_BASE.saturating_add(word.min(0xFFFF) as usize);
+        self.read_word(offset) as u32
+    }
+
+    fn rdtime(&self) -> u64 {
+        self.read_word(SIM_RDTIME)
+    }
+}
+
+#[allow(unsafe_code, reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core")]
+impl crate::csr::CntcCsr for SmpCsr {
+    unsafe fn write_cntc(&self, value: u64) {
+        self.write_word(CSR_CNTC.offset(), value)
+    }
+}
+
+/// The calling thread's core's next interrupt: the clock moves to its timer's next expiry.
+impl IrqSource for &SmpCsr {
+    fn advance_to_next(&mut self) -> Option<u64> {
+        let at = self.model(|m| m.next_fire_ns())?;
+        self.clock.advance_to(at);
+        Some(at)
+    }
+}
+
+#[allow(
+    unsafe_code,
+    reason = "the model's mirror of the native Send/Sync/CpuLocal impls, for two-thread tests"
+)]
+mod smp_send {
+    use super::SmpCsr;
+    use crate::ConstantTimer;
+    use crate::pinned::{PinnedCounter, PinnedTimer};
+
+    // SAFETY: as for `NativeCsr` (crate::pinned's native impls): every CSR access of a
+    // `PinnedTimer` is checked against the core that made it, and `SmpCsr` routes each
+    // access to the bank of the calling thread's core as hardware does; `SmpCsr` itself
+    // is `Send` and `Sync` (an `Arc<Mutex<_>>` and an atomic clock).
+    unsafe impl Send for PinnedTimer<SmpCsr> {}
+    // SAFETY: as above; through `&PinnedTimer` only CPUID is read.
+    unsafe impl Sync for PinnedTimer<SmpCsr> {}
+    // SAFETY: as for `NativeCsr`: `rdtime.d` reads the one shared counter on any core.
+    unsafe impl Send for PinnedCounter<SmpCsr> {}
+    // SAFETY: as above; the shared state is one atomic.
+    unsafe impl Sync for PinnedCounter<SmpCsr> {}
+    // SAFETY: as for `ConstantTimer<NativeCsr>`: its registers are the calling core's bank.
+    unsafe impl hwtimer_core::cpu::CpuLocal for ConstantTimer<SmpCsr> {}
 }
 
 /// A simulated core on `clock`, every access (CSR, `cpucfg`, `rdtime.d`) costing
