@@ -34,18 +34,41 @@
 //!
 //! # MMIO cost (asserted in `tests/driver.rs`)
 //!
+//! Every `GT_CONTROL` write is a read-modify-write (the shared bits are kept as the
+//! register holds them, see [`GlobalTimer`]): one control read per comparator enable and
+//! per disable.
+//!
 //! | call | reads | writes |
 //! |---|---|---|
-//! | `set_compare`, r2p0+ rule | 0 | 3 from shutdown, 4 re-arming (+1 periodic) |
-//! | `set_compare`, equality rule | 6 (+1 when the counter passed the value) | as above, per attempt |
-//! | `set_next_event` | 3 (+3, +1 under the equality rule) | as `set_compare` |
-//! | `set_periodic` | 3 | 4 from shutdown, 5 re-arming |
+//! | `set_compare`, r2p0+ rule | 1 from shutdown, 2 re-arming | 3 from shutdown, 4 re-arming (+1 periodic) |
+//! | `set_compare`, equality rule | 7 from shutdown, 8 re-arming (+1 flag read and the next attempt's when the counter passed the value) | as above, per attempt |
+//! | `set_next_event` | 3 + as `set_compare` (+3 under the equality rule) | as `set_compare` |
+//! | `set_periodic` | 4 from shutdown, 5 re-arming | 4 from shutdown, 5 re-arming |
 //! | `ack`, nothing pending | 1 | 0 |
-//! | `ack`, oneshot fired | 4 | 2 |
+//! | `ack`, oneshot fired | 5 | 2 |
 //! | `ack`, stale flag (re-armed before the handler) | 8 | 1 |
 //! | `ack`, periodic | 1 | 1 |
-//! | `shutdown` | 0 | 2 |
+//! | `shutdown` | 1 | 2 |
+//!
+//! # One core's comparator
+//!
+//! The comparator registers are banked: the same addresses reach the calling core's copy.
+//! A `GtComparator` is therefore neither `Send` nor `Sync`:
+//!
+//! ```compile_fail
+//! use a9_global_timer::{Config, GlobalTimer, GtComparator, sim::GtMpSim, sim::GtMpBus};
+//! fn send<T: Send>(_: T) {}
+//! let gt = GlobalTimer::new(GtMpSim::qemu().bus(), Config::qemu()).unwrap();
+//! send(gt.comparator().unwrap()); // refused: banked registers
+//! ```
+//!
+//! It implements [`CpuLocal`], so [`CpuBound`](hwtimer_core::cpu::CpuBound) binds it to
+//! the core that takes it: `Send` and `Sync` (a `static`), and on any other core each call
+//! touches nothing and returns [`Error::WrongCpu`].
 
+use core::marker::PhantomData;
+
+use hwtimer_core::cpu::CpuLocal;
 use hwtimer_core::{Capabilities, Claim, ClockEvent, ConfigError, Error, RegisterBusExt};
 
 use crate::compare::{self, CompareRule, REARM_ATTEMPTS};
@@ -102,13 +125,25 @@ pub enum Mode {
 pub struct GtComparator<'a, B: Claim<Word = u32>> {
     gt: &'a GlobalTimer<B>,
     mode: Mode,
+    /// Banked registers: the comparator is this core's, so the handle is neither `Send`
+    /// nor `Sync` ([`CpuBound`](hwtimer_core::cpu::CpuBound) makes it both, checked).
+    _banked: PhantomData<*const ()>,
 }
+
+// SAFETY: `GtComparator` holds a shared reference to a `GlobalTimer` that is `Sync` (the
+// bound), its `Mode` (plain data) and a marker; nothing ties it to the thread that made
+// it. Its registers (`GT_CONTROL`'s banked bits, `GT_INT_STATUS`, `GT_COMP0/1`,
+// `GT_AUTO_INC`) are banked per core, so it is sound to move or share it as long as every
+// register access happens on one core, which is what `CpuLocal` asks `CpuBound` to check.
+#[allow(unsafe_code, reason = "the CpuLocal marker of a banked comparator")]
+unsafe impl<B: Claim<Word = u32>> CpuLocal for GtComparator<'_, B> where GlobalTimer<B>: Sync {}
 
 impl<'a, B: Claim<Word = u32>> GtComparator<'a, B> {
     pub(crate) fn new(gt: &'a GlobalTimer<B>) -> Self {
         let mut c = Self {
             gt,
             mode: Mode::Off,
+            _banked: PhantomData,
         };
         c.shutdown();
         c
@@ -161,16 +196,17 @@ impl<'a, B: Claim<Word = u32>> GtComparator<'a, B> {
             .write(regs::GT_INT_STATUS, INT_STATUS::EVENT_FLAG::SET);
     }
 
-    /// Comparator, interrupt and auto-increment off (keeps the shared bits): 1 write.
+    /// Comparator, interrupt and auto-increment off (keeps the shared bits as read): 1
+    /// read, 1 write.
     fn disable(&mut self) {
         self.gt.write_banked(0);
         self.mode = Mode::Off;
     }
 
-    /// The TRM's arming sequence; no read, never touches the event flag.
+    /// The TRM's arming sequence; reads only `GT_CONTROL` (each control write is a
+    /// read-modify-write keeping the shared bits), never touches the event flag.
     ///
-    /// Whether the comparator is enabled comes from [`mode`](Self::mode), not from the
-    /// control shadow: the comparator is handed out once, every change of its banked bits
+    /// Whether the comparator is enabled comes from [`mode`](Self::mode), not from a read: the comparator is handed out once, every change of its banked bits
     /// goes through it, and `Off` is exactly "disabled" (no critical section to read it).
     #[inline]
     fn program(&mut self, value: u64, period: Option<u32>) {

@@ -94,12 +94,15 @@
 //! `tests/config_errors.rs` has one test per cause.
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
 //!
-//! `critical-section` is used (the shadow of the control register, shared by the counter
-//! and the comparator), never implemented: the firmware picks the implementation.
+//! `critical-section` is used (the read-modify-write of the control register, and the
+//! comparator's taken flag), never implemented: the firmware picks the implementation. On
+//! a multi-core system it must exclude the other cores too for the control
+//! read-modify-write to be atomic across cores (see [`GlobalTimer`]).
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "sim"), no_std)]
-#![forbid(unsafe_code)]
+// The one `unsafe` is the `CpuLocal` marker of the banked comparator (clockevent.rs).
+#![deny(unsafe_code)]
 
 pub mod clockevent;
 pub mod clocksource;
@@ -126,7 +129,7 @@ pub use clockevent::{GtComparator, Mode};
 pub use clocksource::GtCounter;
 pub use compare::CompareRule;
 
-use regs::{CONTROL, CONTROL_BANKED, GT_CONTROL};
+use regs::{CONTROL, CONTROL_BANKED, CONTROL_SHARED, GT_CONTROL};
 
 /// Driver configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,35 +201,45 @@ impl Config {
     }
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Shadow {
-    /// `TIMER_ENABLE | PRESCALER` as last written (or found running).
-    shared: u32,
-    /// This core's `COMP_ENABLE | IRQ_ENABLE | AUTO_INC` as last written.
-    banked: u32,
-    /// The comparator has been handed out.
-    taken: bool,
-}
-
 /// The global timer block as seen from one core: owns the register window, starts and
 /// stops the shared counter, and hands out the [`GtCounter`] (any number of copies) and
 /// this core's [`GtComparator`] (once at a time).
 ///
-/// `GT_CONTROL` holds both shared bits (`TIMER_ENABLE`, `PRESCALER`) and this core's
-/// banked bits. The driver keeps a shadow of the value it last wrote, updated inside a
-/// critical section, so every control update is one write and no read, and the parts may
-/// live in different contexts (thread and interrupt handler).
+/// # Shared and banked control bits
 ///
-/// On a multi-core system each core creates its own `GlobalTimer` over the same window:
-/// its banked registers are its own. One core starts the counter; the others find it
-/// running at [`new`](Self::new) and keep it so.
+/// `GT_CONTROL` holds both shared bits (`TIMER_ENABLE`, `PRESCALER`: one copy for the
+/// cluster) and the calling core's banked bits (`COMP_ENABLE`, `IRQ_ENABLE`, `AUTO_INC`).
+/// The driver keeps **no copy** of either: every control update is a read-modify-write of
+/// the register inside a critical section, which keeps the shared bits as the register
+/// holds them (whichever core last set them) and changes only the bits the call is about.
+/// A comparator therefore never writes `TIMER_ENABLE` or the prescaler back from a stale
+/// copy: arming on one core neither stops a counter another core started nor restarts one
+/// another core stopped. [`start`](Self::start) and [`stop`](Self::stop) change
+/// `TIMER_ENABLE` (and `start` the prescaler) and keep the banked bits as read.
+///
+/// Across cores the read-modify-write is atomic only when the firmware's
+/// `critical-section` implementation excludes the other cores (a spinlock plus the local
+/// interrupt mask); with one that masks the local core only, a `stop` on one core that
+/// falls between another core's control read and write (a few bus cycles) is undone.
+///
+/// # Several cores
+///
+/// The shared parts ([`GtCounter`], [`start`](Self::start), [`is_running`](Self::is_running))
+/// are correct from any core, and `GlobalTimer` is `Sync` when its bus is. The comparator
+/// is banked: [`comparator`](Self::comparator) hands out the one of the core that calls it,
+/// as a [`GtComparator`] that is neither `Send` nor `Sync`; bind it with
+/// [`CpuBound`](hwtimer_core::cpu::CpuBound) to keep it in a `static`. The comparator is
+/// handed out once per `GlobalTimer`, so each core that needs its comparator builds its
+/// own `GlobalTimer` over the same window ([`new`](Self::new) reads once and writes
+/// nothing); one core starts the counter, the others find it running.
 pub struct GlobalTimer<B: Claim<Word = u32>> {
     bus: B,
     /// The block, taken once from `bus` ([`Claim`]): each access is the bare load or store.
     regs: B::Block<{ regs::WINDOW_LEN }>,
     config: Config,
     freq_hz: u32,
-    shadow: Mutex<Cell<Shadow>>,
+    /// The comparator has been handed out.
+    taken: Mutex<Cell<bool>>,
 }
 
 impl<B: Claim<Word = u32>> GlobalTimer<B> {
@@ -249,25 +262,16 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
             .claim::<{ regs::WINDOW_LEN }>(0)
             .ok_or(ConfigError::WindowTooShort)?;
         let found = regs.read(GT_CONTROL);
-        let prescaler = u32::from(config.prescaler);
         let running = found.is_set(CONTROL::TIMER_ENABLE);
-        if running && found.read(CONTROL::PRESCALER) != prescaler {
+        if running && found.read(CONTROL::PRESCALER) != u32::from(config.prescaler) {
             return Err(ConfigError::ConflictsWithRunning.into());
-        }
-        let mut shared = CONTROL::PRESCALER.val(prescaler).value;
-        if running {
-            shared |= CONTROL::TIMER_ENABLE::SET.value;
         }
         Ok(Self {
             bus,
             regs,
             config,
             freq_hz,
-            shadow: Mutex::new(Cell::new(Shadow {
-                shared,
-                banked: found.get() & CONTROL_BANKED,
-                taken: false,
-            })),
+            taken: Mutex::new(Cell::new(false)),
         })
     }
 
@@ -281,8 +285,7 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
         &self.config
     }
 
-    /// The register bus (for diagnostics; writing `GT_CONTROL` behind the driver's back
-    /// breaks its shadow).
+    /// The register bus (for diagnostics).
     pub fn bus(&self) -> &B {
         &self.bus
     }
@@ -298,39 +301,60 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
         self.bus
     }
 
-    /// Whether the driver believes the counter runs (`TIMER_ENABLE` as last written, or
-    /// found at [`new`](Self::new)). No read.
+    /// Whether the counter runs: `TIMER_ENABLE` as the register holds it now, whichever
+    /// core set or cleared it (**1 read**).
     pub fn is_running(&self) -> bool {
-        self.shadow_get().shared & CONTROL::TIMER_ENABLE::SET.value != 0
+        self.regs.read(GT_CONTROL).is_set(CONTROL::TIMER_ENABLE)
     }
 
-    /// Start the counter at the configured prescaler, from its current value: **1 write**,
-    /// no read. This core's comparator bits are written as they are.
+    /// Start the counter at the configured prescaler, from its current value: **1 read,
+    /// 1 write** (a read-modify-write of `GT_CONTROL` that keeps this core's comparator
+    /// bits as read).
     pub fn start(&self) {
-        self.update(|s| s.shared |= CONTROL::TIMER_ENABLE::SET.value);
+        let shared = CONTROL::TIMER_ENABLE::SET.value
+            | CONTROL::PRESCALER
+                .val(u32::from(self.config.prescaler))
+                .value;
+        self.control_rmw(|v| (v & CONTROL_BANKED) | shared);
     }
 
-    /// Stop the counter (for every core: the bit is shared): **1 write**. Comparators stop
+    /// Stop the counter (for every core: the bit is shared): **1 read, 1 write** (the
+    /// prescaler and this core's comparator bits are kept as read). Comparators stop
     /// matching and [`GtCounter`] stops advancing, which a
     /// [`Continuous`](hwtimer_core::Continuous) source must not do behind its readers'
-    /// backs: stop it only when nothing waits on it.
+    /// backs: `&mut self`, so it compiles only while no counter or comparator of this
+    /// `GlobalTimer` is lent out.
+    ///
+    /// ```compile_fail,E0502
+    /// use a9_global_timer::{Config, GlobalTimer, sim::GtSim};
+    /// let sim = GtSim::qemu();
+    /// let mut gt = GlobalTimer::new(sim.bus(), Config::qemu()).unwrap();
+    /// gt.start();
+    /// let time = gt.counter();
+    /// gt.stop(); // refused: `time` still reads the counter
+    /// let _ = time.read64();
+    /// ```
+    ///
+    /// Another core's own `GlobalTimer` over the same block is not covered by the borrow:
+    /// stop the counter only when no core waits on it.
     ///
     /// QEMU quirk (QEMU 10, observed by the npcm750 firmware;
     /// docs/a9-global-timer.md#qemu-model): the counter registers keep
     /// reading as if the counter ran while `TIMER_ENABLE` is clear.
-    pub fn stop(&self) {
-        self.update(|s| s.shared &= !CONTROL::TIMER_ENABLE::SET.value);
+    pub fn stop(&mut self) {
+        self.control_rmw(|v| v & !CONTROL::TIMER_ENABLE::SET.value);
     }
 
-    /// Load the counter with `value` (`GT_COUNTER0`, then `GT_COUNTER1`): **2 writes**.
-    /// The hardware accepts counter writes only while the counter is stopped (TRM; QEMU
-    /// ignores them otherwise). Time jumps: do this before anything reads the counter.
+    /// Load the counter with `value` (`GT_COUNTER0`, then `GT_COUNTER1`): **1 read
+    /// (`GT_CONTROL`), 2 writes**. The hardware accepts counter writes only while the
+    /// counter is stopped (TRM; QEMU ignores them otherwise). Time jumps: `&mut self`, so
+    /// it compiles only while no counter or comparator of this `GlobalTimer` is lent out.
     ///
     /// QEMU quirk (docs/a9-global-timer.md#qemu-model): the loaded value shows only after
     /// the next [`start`](Self::start).
     ///
     /// Errors: [`ConfigError::CounterRunning`] while the counter runs (nothing is written).
-    pub fn load(&self, value: u64) -> Result<(), Error> {
+    pub fn load(&mut self, value: u64) -> Result<(), Error> {
         if self.is_running() {
             return Err(ConfigError::CounterRunning.into());
         }
@@ -344,20 +368,15 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
         GtCounter::new(self)
     }
 
-    /// This core's comparator as a clockevent, shut down (comparator, its interrupt and
-    /// auto-increment off, event flag cleared: **2 writes**, no read). Handed out once at
-    /// a time; dropping it shuts it down and returns it.
+    /// The comparator of the core that calls this, as a clockevent, shut down
+    /// (comparator, its interrupt and auto-increment off, event flag cleared: **1 read,
+    /// 2 writes**). Handed out once at a time; dropping it shuts it down and returns it.
+    /// The registers are banked: use it on this core only (it is neither `Send` nor
+    /// `Sync`; [`CpuBound`](hwtimer_core::cpu::CpuBound) checks the core on each call).
     ///
     /// Errors: [`ConfigError::AlreadyTaken`] when it is already handed out.
     pub fn comparator(&self) -> Result<GtComparator<'_, B>, Error> {
-        let first = critical_section::with(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let mut s = cell.get();
-            let first = !s.taken;
-            s.taken = true;
-            cell.set(s);
-            first
-        });
+        let first = critical_section::with(|cs| !self.taken.borrow(cs).replace(true));
         if !first {
             return Err(ConfigError::AlreadyTaken.into());
         }
@@ -366,45 +385,35 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
 
     // ---- crate-internal helpers ----
 
-    fn shadow_get(&self) -> Shadow {
-        critical_section::with(|cs| self.shadow.borrow(cs).get())
-    }
-
-    /// Write this core's banked control bits (keeping the shared ones): 1 write.
+    /// Write this core's banked control bits, keeping the shared ones as the register
+    /// holds them: 1 read, 1 write.
     pub(crate) fn write_banked(&self, banked: u32) {
-        self.update(|s| s.banked = banked & CONTROL_BANKED);
+        self.control_rmw(|v| (v & CONTROL_SHARED) | (banked & CONTROL_BANKED));
     }
 
     pub(crate) fn give_back(&self) {
-        critical_section::with(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let mut s = cell.get();
-            s.taken = false;
-            cell.set(s);
-        })
+        critical_section::with(|cs| self.taken.borrow(cs).set(false));
     }
 
-    /// Update the shadow and write `GT_CONTROL` from it, inside one critical section so two
-    /// contexts cannot interleave the shadow update and the bus write.
-    fn update(&self, f: impl FnOnce(&mut Shadow)) {
-        critical_section::with(|cs| {
-            let cell = self.shadow.borrow(cs);
-            let mut s = cell.get();
-            f(&mut s);
-            cell.set(s);
-            self.regs.write_raw(GT_CONTROL, s.shared | s.banked);
+    /// Read `GT_CONTROL`, write `f(value)` back, inside one critical section so no other
+    /// context of this core (and, under a multi-core `critical-section`, no other core)
+    /// writes the register in between.
+    fn control_rmw(&self, f: impl FnOnce(u32) -> u32) {
+        critical_section::with(|_| {
+            let v = self.regs.read_raw(GT_CONTROL);
+            self.regs
+                .write_raw(GT_CONTROL, f(v) & (CONTROL_SHARED | CONTROL_BANKED));
         })
     }
 }
 
 impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for GlobalTimer<B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let s = self.shadow_get();
+        let taken = critical_section::with(|cs| self.taken.borrow(cs).get());
         f.debug_struct("GlobalTimer")
             .field("bus", &self.bus)
             .field("freq_hz", &self.freq_hz)
-            .field("control", &(s.shared | s.banked))
-            .field("comparator_taken", &s.taken)
+            .field("comparator_taken", &taken)
             .finish()
     }
 }

@@ -92,7 +92,7 @@ fn conflicts_with_running() {
 #[test]
 fn counter_running() {
     let sim = GtSim::qemu();
-    let gt = started(&sim, Config::qemu());
+    let mut gt = started(&sim, Config::qemu());
     assert_eq!(
         refused(&sim, || gt.load(5)),
         err(ConfigError::CounterRunning)

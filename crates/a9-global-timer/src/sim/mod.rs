@@ -1,8 +1,15 @@
 //! Behavioural model of the global timer (feature `sim`, host only).
 //!
 //! [`GtModel`] is a [`SimModel`]: the driver talks to it through a [`SimBus`] exactly as it
-//! talks to the hardware through [`Mmio`](hwtimer_core::Mmio). It models one core's view
-//! of the block (the shared counter and that core's banked registers), in virtual time:
+//! talks to the hardware through [`Mmio`](hwtimer_core::Mmio). It models the block of a
+//! cluster of [`MODEL_CPUS`] cores in virtual time: the counter, `TIMER_ENABLE` and the
+//! prescaler are one copy for every core; the comparator, its control bits
+//! (`COMP_ENABLE`, `IRQ_ENABLE`, `AUTO_INC`), the auto-increment value and the event flag
+//! are **banked**: each access sees the bank of the core making it ([`SimCpu::current`],
+//! as QEMU's `a9gtimer` picks the bank of the CPU issuing the access), and a `GT_CONTROL`
+//! write from any core replaces the shared bits for all of them. [`GtSim`] is the
+//! single-thread harness (its bus is `Rc`-based); [`GtMpSim`] puts the model behind a
+//! mutex so threads can play cores. Per core:
 //!
 //! - a 64-bit counter that advances at `input_hz / (PRESCALER + 1)` while `TIMER_ENABLE`
 //!   is set and holds its value while it is clear; counter writes are ignored while it
@@ -20,6 +27,10 @@
 //!   0 and ignores writes (as QEMU); accesses outside the 0x20-byte window, or misaligned,
 //!   read all ones and drop writes (as [`Mmio`](hwtimer_core::Mmio) does).
 //!
+//! Baseline (feature `unstable-baselines`, for this crate's seed-proof tests; not part of
+//! the public API, no semver promise): `seed`, the pre-fix per-core shadow of the shared
+//! control bits.
+//!
 //! Assumptions where the sources say nothing (**unverified**, chosen to be simple and
 //! documented so a reader can challenge them):
 //!
@@ -30,8 +41,14 @@
 //! - QEMU's quirk that a stopped counter keeps *reading* as if it ran is not modelled:
 //!   the model freezes it, as the TRM describes the hardware.
 
+#[cfg(feature = "unstable-baselines")]
+pub mod seed;
+
+use std::sync::{Arc, Mutex};
+
+use hwtimer_core::reg::{Claim, Claimed, RegisterBus};
 use hwtimer_core::sim::model::Counter;
-use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimModel};
+use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimCpu, SimModel};
 
 use crate::regs::{self, CONTROL};
 
@@ -60,12 +77,15 @@ pub enum ModelRule {
     QemuGreater,
 }
 
-/// The global timer as one core sees it; see the [module docs](self).
-#[derive(Debug, Clone)]
-pub struct GtModel {
-    input_hz: u32,
-    rule: ModelRule,
-    counter: Counter,
+/// How many cores the model has: 4, the most a Cortex-A9 MPCore cluster has (TRM). An
+/// access from a thread whose [`SimCpu`] number is 4 or more reads all ones and is
+/// dropped (no such core).
+pub const MODEL_CPUS: usize = 4;
+
+/// The registers of one core's bank.
+#[derive(Debug, Clone, Copy, Default)]
+struct Bank {
+    /// `COMP_ENABLE | IRQ_ENABLE | AUTO_INC` of this core.
     control: u32,
     comparator: u64,
     auto_inc: u32,
@@ -74,7 +94,26 @@ pub struct GtModel {
     checked_to: Option<u64>,
     flag_sets: u64,
     increments: u64,
+}
+
+/// The global timer of a cluster of [`MODEL_CPUS`] cores; each access sees the shared
+/// counter and control bits and the bank of the core that makes it
+/// ([`SimCpu::current`]); see the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct GtModel {
+    input_hz: u32,
+    rule: ModelRule,
+    counter: Counter,
+    /// `TIMER_ENABLE | PRESCALER`: one copy for every core.
+    shared: u32,
+    banks: [Bank; MODEL_CPUS],
     ignored_counter_writes: u64,
+}
+
+/// The bank index of the calling thread's core, `None` for a core the cluster lacks.
+fn current_bank() -> Option<usize> {
+    let cpu = usize::try_from(SimCpu::current()).ok()?;
+    (cpu < MODEL_CPUS).then_some(cpu)
 }
 
 impl GtModel {
@@ -85,13 +124,8 @@ impl GtModel {
             input_hz,
             rule,
             counter: Counter::new(64, input_hz),
-            control: 0,
-            comparator: 0,
-            auto_inc: 0,
-            flag: false,
-            checked_to: None,
-            flag_sets: 0,
-            increments: 0,
+            shared: 0,
+            banks: [Bank::default(); MODEL_CPUS],
             ignored_counter_writes: 0,
         }
     }
@@ -123,31 +157,42 @@ impl GtModel {
         self.counter.freq_hz()
     }
 
-    /// The comparator value (it moves in periodic mode).
+    /// Whether the counter runs (`TIMER_ENABLE`, shared).
+    pub fn counter_running(&self) -> bool {
+        self.shared & TIMER_ENABLE != 0
+    }
+
+    fn bank(&self) -> Bank {
+        current_bank()
+            .and_then(|c| self.banks.get(c).copied())
+            .unwrap_or_default()
+    }
+
+    /// The calling core's comparator value (it moves in periodic mode).
     pub fn comparator(&self) -> u64 {
-        self.comparator
+        self.bank().comparator
     }
 
-    /// `GT_CONTROL` as stored.
+    /// `GT_CONTROL` as the calling core reads it: the shared bits and its banked bits.
     pub fn control(&self) -> u32 {
-        self.control
+        self.shared | self.bank().control
     }
 
-    /// The event flag, brought up to `now_ns`.
+    /// The calling core's event flag, brought up to `now_ns`.
     pub fn flag(&mut self, now_ns: u64) -> bool {
         self.settle(now_ns);
-        self.flag
+        self.bank().flag
     }
 
-    /// How many times the event flag went from clear to set: one per event on a correct
-    /// driver; two for one oneshot is erratum 740657's double interrupt.
+    /// How many times the calling core's event flag went from clear to set: one per event
+    /// on a correct driver; two for one oneshot is erratum 740657's double interrupt.
     pub fn flag_sets(&self) -> u64 {
-        self.flag_sets
+        self.bank().flag_sets
     }
 
-    /// Comparator increments done by `AUTO_INC` so far (periods elapsed).
+    /// Comparator increments done by the calling core's `AUTO_INC` so far.
     pub fn increments(&self) -> u64 {
-        self.increments
+        self.bank().increments
     }
 
     /// Counter writes ignored because the counter was running.
@@ -155,30 +200,33 @@ impl GtModel {
         self.ignored_counter_writes
     }
 
-    /// Whether the interrupt line (GIC ID 27) is asserted at `now_ns`.
+    /// Whether the calling core's interrupt line (its GIC ID 27) is asserted at `now_ns`.
     pub fn irq_asserted(&mut self, now_ns: u64) -> bool {
         self.settle(now_ns);
-        self.flag && self.control & IRQ_ENABLE != 0
+        let b = self.bank();
+        b.flag && b.control & IRQ_ENABLE != 0
     }
 
-    /// When the interrupt line will next assert, seen from `now_ns`: `now_ns` if it is
-    /// asserted, `None` if it never will without software help (interrupt or comparator
-    /// off, counter stopped, or an equality compare the counter has passed).
+    /// When the calling core's interrupt line will next assert, seen from `now_ns`:
+    /// `now_ns` if it is asserted, `None` if it never will without software help
+    /// (interrupt or comparator off, counter stopped, or an equality compare the counter
+    /// has passed).
     pub fn next_irq_ns(&mut self, now_ns: u64) -> Option<u64> {
         self.settle(now_ns);
-        if self.control & IRQ_ENABLE == 0 {
+        let b = self.bank();
+        if b.control & IRQ_ENABLE == 0 {
             return None;
         }
-        if self.flag {
+        if b.flag {
             return Some(now_ns);
         }
-        if !self.comparing() {
+        if !self.comparing(&b) {
             return None;
         }
         let cur = self.counter.value(now_ns);
         let fire_at = match self.rule {
-            ModelRule::GreaterOrEqual | ModelRule::Equal => self.comparator,
-            ModelRule::QemuGreater => self.comparator.checked_add(1)?,
+            ModelRule::GreaterOrEqual | ModelRule::Equal => b.comparator,
+            ModelRule::QemuGreater => b.comparator.checked_add(1)?,
         };
         if fire_at <= cur {
             return None; // an equality already passed (the level rules have fired)
@@ -186,57 +234,65 @@ impl GtModel {
         self.counter.time_of_value(now_ns, fire_at)
     }
 
-    fn comparing(&self) -> bool {
-        self.control & (TIMER_ENABLE | COMP_ENABLE) == TIMER_ENABLE | COMP_ENABLE
+    /// Whether `bank`'s comparator compares: the shared counter runs and its
+    /// `COMP_ENABLE` is set.
+    fn comparing(&self, bank: &Bank) -> bool {
+        self.shared & TIMER_ENABLE != 0 && bank.control & COMP_ENABLE != 0
     }
 
-    /// Bring the compare up to `now_ns`.
+    /// Bring every core's compare up to `now_ns`.
     fn settle(&mut self, now_ns: u64) {
         let cur = self.counter.value(now_ns);
-        if !self.comparing() {
-            self.checked_to = Some(cur);
-            return;
-        }
-        let comp = self.comparator;
-        let hit = match self.rule {
-            ModelRule::GreaterOrEqual => cur >= comp,
-            ModelRule::QemuGreater => cur > comp,
-            ModelRule::Equal => match self.checked_to {
-                Some(from) => from < comp && comp <= cur,
-                None => comp == cur,
-            },
-        };
-        self.checked_to = Some(cur);
-        if !hit {
-            return;
-        }
-        if !self.flag {
-            self.flag = true;
-            self.flag_sets += 1;
-        }
-        if self.control & AUTO_INC != 0 && self.auto_inc != 0 {
-            let inc = u64::from(self.auto_inc);
-            let behind = cur - comp;
-            let k = match self.rule {
-                // QEMU: ALIGN_UP(counter - comparator, increment).
-                ModelRule::QemuGreater => behind.div_ceil(inc),
-                _ => behind / inc + 1,
+        let running = self.shared & TIMER_ENABLE != 0;
+        let rule = self.rule;
+        for b in &mut self.banks {
+            if !(running && b.control & COMP_ENABLE != 0) {
+                b.checked_to = Some(cur);
+                continue;
+            }
+            let comp = b.comparator;
+            let hit = match rule {
+                ModelRule::GreaterOrEqual => cur >= comp,
+                ModelRule::QemuGreater => cur > comp,
+                ModelRule::Equal => match b.checked_to {
+                    Some(from) => from < comp && comp <= cur,
+                    None => comp == cur,
+                },
             };
-            self.comparator = comp.wrapping_add(k.wrapping_mul(inc));
-            self.increments += k;
+            b.checked_to = Some(cur);
+            if !hit {
+                continue;
+            }
+            if !b.flag {
+                b.flag = true;
+                b.flag_sets += 1;
+            }
+            if b.control & AUTO_INC != 0 && b.auto_inc != 0 {
+                let inc = u64::from(b.auto_inc);
+                let behind = cur - comp;
+                let k = match rule {
+                    // QEMU: ALIGN_UP(counter - comparator, increment).
+                    ModelRule::QemuGreater => behind.div_ceil(inc),
+                    _ => behind / inc + 1,
+                };
+                b.comparator = comp.wrapping_add(k.wrapping_mul(inc));
+                b.increments += k;
+            }
         }
     }
 
     /// Equality rule: the next settle checks the current value itself (enable, write).
-    fn recheck_from(&mut self, now_ns: u64) {
-        self.checked_to = self.counter.value(now_ns).checked_sub(1);
+    fn recheck_from(counter: &Counter, bank: &mut Bank, now_ns: u64) {
+        bank.checked_to = counter.value(now_ns).checked_sub(1);
     }
 
-    fn write_control(&mut self, now_ns: u64, value: u32) {
-        let old = self.control;
+    /// A `GT_CONTROL` write from core `cpu`: the shared bits are replaced for every core
+    /// (QEMU: whichever CPU writes), the banked bits of `cpu` only.
+    fn write_control(&mut self, cpu: usize, now_ns: u64, value: u32) {
+        let old_shared = self.shared;
         let new = value & CONTROL_DEFINED;
         let prescaler = (new >> 8) & 0xFF;
-        if prescaler != (old >> 8) & 0xFF {
+        if prescaler != (old_shared >> 8) & 0xFF {
             let v = self.counter.value(now_ns);
             let mut c = Counter::new(64, self.input_hz / (prescaler + 1));
             c.load(now_ns, v);
@@ -250,10 +306,17 @@ impl GtModel {
         } else {
             self.counter.stop(now_ns);
         }
-        self.control = new;
-        let was = old & (TIMER_ENABLE | COMP_ENABLE) == TIMER_ENABLE | COMP_ENABLE;
-        if self.comparing() && !was {
-            self.recheck_from(now_ns);
+        self.shared = new & !(COMP_ENABLE | IRQ_ENABLE | AUTO_INC);
+        let was_running = old_shared & TIMER_ENABLE != 0;
+        for (i, b) in self.banks.iter_mut().enumerate() {
+            let was = was_running && b.control & COMP_ENABLE != 0;
+            if i == cpu {
+                b.control = new & (COMP_ENABLE | IRQ_ENABLE | AUTO_INC);
+            }
+            let now = new & TIMER_ENABLE != 0 && b.control & COMP_ENABLE != 0;
+            if now && !was {
+                Self::recheck_from(&self.counter, b, now_ns);
+            }
         }
     }
 }
@@ -265,16 +328,20 @@ impl SimModel for GtModel {
         if offset >= regs::WINDOW_LEN || !offset.is_multiple_of(4) {
             return u32::MAX;
         }
+        let Some(cpu) = current_bank() else {
+            return u32::MAX;
+        };
         self.settle(now_ns);
         let cur = self.counter.value(now_ns);
+        let b = self.banks[cpu];
         match offset {
             0x00 => cur as u32,
             0x04 => (cur >> 32) as u32,
-            0x08 => self.control,
-            0x0C => u32::from(self.flag),
-            0x10 => self.comparator as u32,
-            0x14 => (self.comparator >> 32) as u32,
-            0x18 => self.auto_inc,
+            0x08 => self.shared | b.control,
+            0x0C => u32::from(b.flag),
+            0x10 => b.comparator as u32,
+            0x14 => (b.comparator >> 32) as u32,
+            0x18 => b.auto_inc,
             _ => 0,
         }
     }
@@ -283,6 +350,9 @@ impl SimModel for GtModel {
         if offset >= regs::WINDOW_LEN || !offset.is_multiple_of(4) {
             return;
         }
+        let Some(cpu) = current_bank() else {
+            return;
+        };
         self.settle(now_ns);
         match offset {
             0x00 | 0x04 => {
@@ -296,22 +366,26 @@ impl SimModel for GtModel {
                         (v & 0xFFFF_FFFF) | (u64::from(value) << 32)
                     };
                     self.counter.load(now_ns, new);
-                    self.checked_to = Some(new);
+                    for b in &mut self.banks {
+                        b.checked_to = Some(new);
+                    }
                 }
             }
-            0x08 => self.write_control(now_ns, value),
-            0x0C if value & 1 != 0 => self.flag = false,
+            0x08 => self.write_control(cpu, now_ns, value),
+            0x0C if value & 1 != 0 => self.banks[cpu].flag = false,
             0x10 | 0x14 => {
-                self.comparator = if offset == 0x10 {
-                    (self.comparator & !0xFFFF_FFFF) | u64::from(value)
+                let comparing = self.comparing(&self.banks[cpu]);
+                let b = &mut self.banks[cpu];
+                b.comparator = if offset == 0x10 {
+                    (b.comparator & !0xFFFF_FFFF) | u64::from(value)
                 } else {
-                    (self.comparator & 0xFFFF_FFFF) | (u64::from(value) << 32)
+                    (b.comparator & 0xFFFF_FFFF) | (u64::from(value) << 32)
                 };
-                if self.comparing() {
-                    self.recheck_from(now_ns);
+                if comparing {
+                    Self::recheck_from(&self.counter, b, now_ns);
                 }
             }
-            0x18 => self.auto_inc = value,
+            0x18 => self.banks[cpu].auto_inc = value,
             _ => {}
         }
         // Level compares are evaluated again at once (QEMU does so after every write).
@@ -396,6 +470,114 @@ impl IrqSource for &GtSim {
         let t = self.model(|m| m.next_irq_ns(now))?;
         self.clock.advance_to(t);
         Some(t)
+    }
+}
+
+/// A simulated cluster whose cores are threads: a [`SimClock`] and a [`GtModel`] behind a
+/// mutex, with bus handles ([`GtMpBus`]) that are `Send` and `Sync`. Each thread plays the
+/// core it [`SimCpu::enter`]s and sees that core's bank; [`GtSim`]'s bus is single-thread
+/// (`Rc`), this one is for tests with two threads as two cores.
+#[derive(Debug, Clone)]
+pub struct GtMpSim {
+    bus: GtMpBus,
+}
+
+/// A bus handle of [`GtMpSim`] (clones share the model and clock): each access is
+/// serialised on the model, picks the bank of the calling thread's [`SimCpu`] and
+/// advances the clock by its cost.
+#[derive(Debug, Clone)]
+pub struct GtMpBus {
+    clock: SimClock,
+    model: Arc<Mutex<GtModel>>,
+    read_ns: u64,
+    write_ns: u64,
+}
+
+impl GtMpSim {
+    /// QEMU's block ([`GtModel::qemu`]) at t = 0, MMIO costs [`SIM_READ_NS`] /
+    /// [`SIM_WRITE_NS`].
+    pub fn qemu() -> Self {
+        Self::with_model(GtModel::qemu(), SIM_READ_NS, SIM_WRITE_NS)
+    }
+
+    /// A given model and MMIO costs.
+    pub fn with_model(model: GtModel, read_ns: u64, write_ns: u64) -> Self {
+        Self {
+            bus: GtMpBus {
+                clock: SimClock::new(),
+                model: Arc::new(Mutex::new(model)),
+                read_ns,
+                write_ns,
+            },
+        }
+    }
+
+    /// A bus handle for a driver, usable from any thread.
+    pub fn bus(&self) -> GtMpBus {
+        self.bus.clone()
+    }
+
+    /// The virtual clock.
+    pub fn clock(&self) -> &SimClock {
+        &self.bus.clock
+    }
+
+    /// Run `f` on the model (its per-core accessors answer for the calling thread's core).
+    pub fn model<R>(&self, f: impl FnOnce(&mut GtModel) -> R) -> R {
+        let mut m = self.bus.model.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut m)
+    }
+
+    /// The counter value now (not a bus access).
+    pub fn counter(&self) -> u64 {
+        let now = self.clock().now_ns();
+        self.model(|m| m.counter_at(now))
+    }
+
+    /// Whether the counter runs.
+    pub fn counter_running(&self) -> bool {
+        self.model(|m| m.counter_running())
+    }
+
+    /// Whether the calling core's interrupt line is asserted now.
+    pub fn irq_asserted(&self) -> bool {
+        let now = self.clock().now_ns();
+        self.model(|m| m.irq_asserted(now))
+    }
+
+    /// When the calling core's interrupt line next asserts, from now (no clock change).
+    pub fn next_irq_ns(&self) -> Option<u64> {
+        let now = self.clock().now_ns();
+        self.model(|m| m.next_irq_ns(now))
+    }
+}
+
+impl RegisterBus for GtMpBus {
+    type Word = u32;
+
+    fn read_word(&self, offset: usize) -> u32 {
+        let v = {
+            let mut m = self.model.lock().unwrap_or_else(|e| e.into_inner());
+            m.read(self.clock.now_ns(), offset)
+        };
+        self.clock.advance(self.read_ns);
+        v
+    }
+
+    fn write_word(&self, offset: usize, value: u32) {
+        {
+            let mut m = self.model.lock().unwrap_or_else(|e| e.into_inner());
+            m.write(self.clock.now_ns(), offset, value);
+        }
+        self.clock.advance(self.write_ns);
+    }
+}
+
+impl Claim for GtMpBus {
+    type Block<const SPAN: usize> = Claimed<GtMpBus, SPAN>;
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
+        base.checked_add(SPAN)?;
+        Some(Claimed::new(self.clone(), base))
     }
 }
 
