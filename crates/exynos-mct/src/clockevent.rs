@@ -817,6 +817,23 @@ impl<B: Claim<Word = u32>> ClockEvent for LocalTimer<'_, B> {
     }
 }
 
+#[allow(
+    unsafe_code,
+    reason = "hwtimer-core's CpuLocal marker (no unsafe operation): the SAFETY comment below"
+)]
+// SAFETY: a `LocalTimer` holds a shared reference to its `Mct` (sound to send when the
+// `Mct` is `Sync`), its own register block (sendable by the bound) and plain state; nothing
+// ties it to the thread that made it. Its registers are not banked: they are the same from
+// every CPU; only its interrupt (a PPI on 4412 and later) reaches one CPU, which is what
+// `CpuBound` checks before every call.
+unsafe impl<B> hwtimer_core::cpu::CpuLocal for LocalTimer<'_, B>
+where
+    B: Claim<Word = u32>,
+    Mct<B>: Sync,
+    B::Block<{ regs::LOCAL_STRIDE }>: Send,
+{
+}
+
 impl<B: Claim<Word = u32>> Drop for LocalTimer<'_, B> {
     /// Leaves the hardware quiet: shuts the timer down if it may run, then hands it back.
     fn drop(&mut self) {

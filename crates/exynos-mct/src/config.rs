@@ -23,17 +23,134 @@ pub struct Config {
     /// Linux does: on a platform that counts `ICNTB + 1` every interval is then one tick
     /// late (a periodic timer drifts one tick per period), never early.
     pub local_icntb_plus_one: bool,
+    /// How the local timers' interrupts reach the CPUs ([`LocalIrq`]): one SPI per local
+    /// timer on Exynos4210 (the default), one PPI on Exynos4412 and later.
+    pub local_irq: LocalIrq,
+    /// Which local timer serves which CPU ([`CpuMap`]; Linux's `samsung,local-timers`
+    /// property); the identity by default.
+    pub cpu_map: CpuMap,
+}
+
+/// How an MCT local timer's interrupt reaches a CPU (Linux: `mct_int_type`).
+///
+/// What the interrupt controller (GICv2) must do:
+///
+/// - [`Spi`](Self::Spi) (Exynos4210: `MCT_L0`, `MCT_L1`, ... each its own SPI): the
+///   firmware routes local timer *n*'s SPI to the CPU that uses it
+///   ([`CpuMap::cpu_of`]) with that SPI's `GICD_ITARGETSRn` byte, and enables it in
+///   `GICD_ISENABLERn`; each CPU enables its own GIC CPU interface. Any CPU can program any
+///   local timer (the registers are not banked), so an unbound
+///   [`LocalTimer`](crate::LocalTimer) is sound; bind it anyway
+///   ([`Mct::bound_local_timer`](crate::Mct::bound_local_timer)) so a wake is never armed
+///   from a CPU its interrupt does not reach.
+/// - [`Ppi`](Self::Ppi) (Exynos4412 and later: one PPI, the same number on every CPU):
+///   local timer *n*'s interrupt reaches **only CPU *n***, through that CPU's banked PPI;
+///   each CPU enables the PPI in its own (banked) `GICD_ISENABLER0` and its CPU
+///   interface. `ITARGETSR` does not apply. A local timer must then be used only on its
+///   CPU: [`Mct::local_timer`](crate::Mct::local_timer) refuses it unbound
+///   ([`ConfigError::Capabilities`](hwtimer_core::ConfigError)), and
+///   [`Mct::bound_local_timer`](crate::Mct::bound_local_timer) /
+///   [`Mct::bind_local_timer`](crate::Mct::bind_local_timer) hand it out as a
+///   [`CpuBound`](hwtimer_core::cpu::CpuBound) that returns
+///   [`Error::WrongCpu`](hwtimer_core::Error::WrongCpu) on any other CPU. The CPU map must
+///   then be the identity for the CPUs in use (local timer *n* for CPU *n*; checked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum LocalIrq {
+    /// One shared peripheral interrupt per local timer, routed by the distributor.
+    #[default]
+    Spi,
+    /// One private peripheral interrupt: local timer *n* reaches CPU *n* only.
+    Ppi,
+}
+
+/// Which local timer serves which CPU: entry `cpu` is the index of its local timer (Linux's
+/// `samsung,local-timers`, whose default is local timer *n* for CPU *n*).
+///
+/// ```
+/// use exynos_mct::CpuMap;
+/// let map = CpuMap::identity();
+/// assert_eq!(map.local_timer_of(1), Some(1));
+/// let swapped = CpuMap::from_slice(&[1, 0]).unwrap();
+/// assert_eq!((swapped.local_timer_of(0), swapped.cpu_of(0)), (Some(1), Some(1)));
+/// assert_eq!(swapped.local_timer_of(2), None); // not in the map
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct CpuMap {
+    /// Entry `cpu`: its local timer, or `NONE`.
+    timers: [u8; regs::MAX_LOCAL_TIMERS],
+}
+
+impl CpuMap {
+    const NONE: u8 = u8::MAX;
+
+    /// Local timer *n* for CPU *n*, for every CPU up to [`MAX_LOCAL_TIMERS`](regs::MAX_LOCAL_TIMERS).
+    pub const fn identity() -> Self {
+        Self {
+            timers: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+        }
+    }
+
+    /// Entry `cpu` of `timers` is CPU `cpu`'s local timer (the order of
+    /// `samsung,local-timers`); CPUs past the slice have none. `None` for more than
+    /// [`MAX_LOCAL_TIMERS`](regs::MAX_LOCAL_TIMERS) entries, an index above it, or one local
+    /// timer given to two CPUs.
+    pub fn from_slice(timers: &[u8]) -> Option<Self> {
+        if timers.len() > regs::MAX_LOCAL_TIMERS {
+            return None;
+        }
+        let mut out = [Self::NONE; regs::MAX_LOCAL_TIMERS];
+        let mut seen = 0u32;
+        for (slot, &t) in out.iter_mut().zip(timers) {
+            let bit = 1u32
+                .checked_shl(u32::from(t))
+                .filter(|_| usize::from(t) < regs::MAX_LOCAL_TIMERS)?;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            *slot = t;
+        }
+        Some(Self { timers: out })
+    }
+
+    /// CPU `cpu`'s local timer, if the map gives it one.
+    pub fn local_timer_of(&self, cpu: u32) -> Option<usize> {
+        let i = usize::try_from(cpu).ok()?;
+        match *self.timers.get(i)? {
+            Self::NONE => None,
+            t => Some(usize::from(t)),
+        }
+    }
+
+    /// The CPU local timer `i` serves, if any (where its SPI is to be routed on 4210).
+    pub fn cpu_of(&self, i: usize) -> Option<u32> {
+        let cpu = self
+            .timers
+            .iter()
+            .position(|&t| t != Self::NONE && usize::from(t) == i)?;
+        u32::try_from(cpu).ok()
+    }
+}
+
+impl Default for CpuMap {
+    fn default() -> Self {
+        Self::identity()
+    }
 }
 
 impl Default for Config {
     /// Exynos4210: 24 MHz, two local timers, default WSTAT bounds, `L_ICNTB` written
-    /// unchanged.
+    /// unchanged, one SPI per local timer, local timer *n* for CPU *n*.
     fn default() -> Self {
         Self {
             input_hz: regs::FIN_PLL_HZ,
             local_timers: regs::EXYNOS4210_LOCAL_TIMERS,
             wstat: WstatConfig::default(),
             local_icntb_plus_one: false,
+            local_irq: LocalIrq::Spi,
+            cpu_map: CpuMap::identity(),
         }
     }
 }

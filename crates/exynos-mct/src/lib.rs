@@ -134,7 +134,9 @@
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![forbid(unsafe_code)]
+// `deny`, not `forbid`: the one exception is the `CpuLocal` marker impl of `LocalTimer`
+// (hwtimer-core's unsafe marker trait; no unsafe operation), allowed where it stands.
+#![deny(unsafe_code)]
 
 pub mod clockevent;
 pub mod clocksource;
@@ -166,12 +168,13 @@ use core::cell::Cell;
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use critical_section::Mutex;
+use hwtimer_core::cpu::{CpuBound, CpuLocal, CurrentCpu};
 use hwtimer_core::extend::Published;
 use hwtimer_core::{Claim, ConfigError, Error, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
 pub use clocksource::{Frc, FrcTime};
-pub use config::{Config, frc_rate};
+pub use config::{Config, CpuMap, LocalIrq, frc_rate};
 pub use wstat::{WaitClock, WstatConfig};
 
 use regs::{G_TCON, MCT_CFG};
@@ -566,11 +569,73 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// `L_INT_ENB`, stops it, clears a stale status) and writes `L_TCNTB =`
     /// [`TICK_BASE_CNT`](regs::TICK_BASE_CNT), each buffered write acknowledged.
     ///
+    /// Unbound: for SoCs whose local timers each have an SPI ([`LocalIrq::Spi`], the
+    /// default: Exynos4210). On [`LocalIrq::Ppi`] SoCs use
+    /// [`bound_local_timer`](Self::bound_local_timer) or
+    /// [`bind_local_timer`](Self::bind_local_timer).
+    ///
     /// Errors: [`ConfigError::NoSuchTimer`] for `i` beyond [`Config::local_timers`];
     /// [`ConfigError::AlreadyTaken`] for a timer already handed out;
-    /// [`ConfigError::WindowTooShort`] when its registers lie outside the bus's window (all
-    /// three with nothing written); [`Error::Timeout`] when a WSTAT bit never came.
+    /// [`ConfigError::WindowTooShort`] when its registers lie outside the bus's window;
+    /// [`ConfigError::Capabilities`] on a [`LocalIrq::Ppi`] SoC (all four with nothing
+    /// written); [`Error::Timeout`] when a WSTAT bit never came.
     pub fn local_timer(&self, i: usize) -> Result<LocalTimer<'_, B>, Error> {
+        if self.config.local_irq == LocalIrq::Ppi {
+            return Err(ConfigError::Capabilities.into());
+        }
+        self.take_local(i)
+    }
+
+    /// The local timer of the CPU this runs on ([`Config::cpu_map`]), bound to that CPU
+    /// ([`CpuBound`]: every later call on another CPU touches nothing and returns
+    /// [`Error::WrongCpu`]). Call it on each CPU as that CPU comes up, as Linux's
+    /// `exynos4_mct_starting_cpu` does.
+    ///
+    /// Errors: [`ConfigError::NoSuchTimer`] when the map gives the CPU no local timer or
+    /// its timer is beyond [`Config::local_timers`]; [`ConfigError::Capabilities`] on a
+    /// [`LocalIrq::Ppi`] SoC when the map gives CPU *n* another local timer than *n* (its
+    /// interrupt would not reach it); otherwise as [`local_timer`](Self::local_timer).
+    pub fn bound_local_timer<C: CurrentCpu>(
+        &self,
+        cpu: C,
+    ) -> Result<CpuBound<LocalTimer<'_, B>, C>, Error>
+    where
+        for<'x> LocalTimer<'x, B>: CpuLocal,
+    {
+        let owner = cpu.current_cpu();
+        let timer = self.local_timer_of_cpu(owner)?;
+        Ok(CpuBound::bind(timer, owner, cpu))
+    }
+
+    /// CPU `owner`'s local timer ([`Config::cpu_map`]), bound to `owner`, from any CPU
+    /// (the boot CPU setting up each CPU's timer before it starts: the registers are not
+    /// banked, only the interrupt is routed). Errors: as
+    /// [`bound_local_timer`](Self::bound_local_timer).
+    pub fn bind_local_timer<C: CurrentCpu>(
+        &self,
+        owner: u32,
+        cpu: C,
+    ) -> Result<CpuBound<LocalTimer<'_, B>, C>, Error>
+    where
+        for<'x> LocalTimer<'x, B>: CpuLocal,
+    {
+        let timer = self.local_timer_of_cpu(owner)?;
+        Ok(CpuBound::bind(timer, owner, cpu))
+    }
+
+    fn local_timer_of_cpu(&self, cpu: u32) -> Result<LocalTimer<'_, B>, Error> {
+        let i = self
+            .config
+            .cpu_map
+            .local_timer_of(cpu)
+            .ok_or(ConfigError::NoSuchTimer)?;
+        if self.config.local_irq == LocalIrq::Ppi && usize::try_from(cpu).ok() != Some(i) {
+            return Err(ConfigError::Capabilities.into());
+        }
+        self.take_local(i)
+    }
+
+    fn take_local(&self, i: usize) -> Result<LocalTimer<'_, B>, Error> {
         let bit = local_bit(i);
         if i >= self.config.local_timers || bit == 0 {
             return Err(ConfigError::NoSuchTimer.into());

@@ -169,3 +169,100 @@ fn g_tcon_wait_runs_outside_any_critical_section() {
         "the G_TCON wait held a critical section"
     );
 }
+
+/// Exynos4412-like block (local timer *n* on CPU *n*'s PPI), two threads as CPUs 0 and 1:
+/// each takes its own local timer bound to itself ([`Mct::bound_local_timer`], the CPU map
+/// is the identity), arms it, and only that CPU sees its interrupt on its PPI. A timer
+/// bound to CPU 1 refuses every call on CPU 0 with `Error::WrongCpu` and touches nothing;
+/// an unbound local timer is refused on a PPI SoC.
+#[test]
+fn ppi_local_timers_are_bound_to_their_cpu_and_interrupt_only_it() {
+    use exynos_mct::LocalIrq;
+    use hwtimer_core::sim::SimCpu;
+    let clock = SimClock::new();
+    let bus = SharedBus::new(&clock, MctModel::exynos4412());
+    let config = bus.model(|m| m.driver_config());
+    assert_eq!(config.local_irq, LocalIrq::Ppi);
+    let mct = Mct::new(bus.clone(), config).unwrap();
+    mct.start_frc().unwrap();
+    assert_eq!(
+        mct.local_timer(0).err(),
+        Some(hwtimer_core::ConfigError::Capabilities.into()),
+        "an unbound local timer on a PPI SoC"
+    );
+    std::thread::scope(|s| {
+        for cpu in 0..2u32 {
+            let mct = &mct;
+            let bus = bus.clone();
+            let clock = clock.clone();
+            s.spawn(move || {
+                SimCpu::enter(cpu);
+                let mut t = mct.bound_local_timer(SimCpu).unwrap();
+                assert_eq!(t.owner(), cpu);
+                t.with(|t| assert_eq!(t.index(), cpu as usize)).unwrap();
+                t.set_next_event(1_200 * (u64::from(cpu) + 1)).unwrap();
+                // Wait (virtual time, both threads advance it) until this CPU's PPI rises.
+                let mut seen = false;
+                for _ in 0..10_000 {
+                    if bus.model(|m| m.local_line_on_this_cpu(clock.now_ns(), &[])) {
+                        seen = true;
+                        break;
+                    }
+                    clock.advance(1_000);
+                }
+                assert!(seen, "CPU {cpu} never saw its local timer's PPI");
+                assert!(t.ack());
+                t.shutdown();
+            });
+        }
+    });
+    // Local timer 1 fires; CPU 0's PPI stays low, CPU 1's rises.
+    SimCpu::enter(0);
+    let mut t1 = mct.bind_local_timer(1, SimCpu).unwrap();
+    let before = bus.model(|m| m.local_fires(1));
+    SimCpu::enter(1);
+    t1.set_next_event(1_200).unwrap();
+    clock.advance(1_000_000);
+    SimCpu::enter(0);
+    assert!(!bus.model(|m| m.local_line_on_this_cpu(clock.now_ns(), &[])));
+    match t1.set_next_event(1_200) {
+        Err(Error::WrongCpu(_)) => {}
+        other => panic!("CPU 1's timer armed from CPU 0: {other:?}"),
+    }
+    assert!(!t1.ack(), "CPU 0 acknowledged CPU 1's event");
+    SimCpu::enter(1);
+    assert!(bus.model(|m| m.local_line_on_this_cpu(clock.now_ns(), &[])));
+    assert!(bus.model(|m| m.local_fires(1)) > before);
+    assert!(t1.ack());
+}
+
+/// Exynos4210-like block (one SPI per local timer): the CPU map sends local timer 1 to CPU 0
+/// and 0 to CPU 1 (`samsung,local-timers = <1 0>`); each CPU's timer interrupts the CPU its
+/// SPI is routed to (the routing is the distributor's: `targets`).
+#[test]
+fn spi_local_timers_follow_the_cpu_map() {
+    use exynos_mct::CpuMap;
+    use hwtimer_core::sim::SimCpu;
+    let clock = SimClock::new();
+    let bus = SharedBus::new(&clock, MctModel::exynos4210());
+    let map = CpuMap::from_slice(&[1, 0]).unwrap();
+    let config = Config {
+        cpu_map: map,
+        ..bus.model(|m| m.driver_config())
+    };
+    let mct = Mct::new(bus.clone(), config).unwrap();
+    mct.start_frc().unwrap();
+    // SPI targets as the firmware sets GICD_ITARGETSR from the map.
+    let targets = [map.cpu_of(0).unwrap(), map.cpu_of(1).unwrap()];
+    assert_eq!(targets, [1, 0]);
+    SimCpu::enter(0);
+    let mut mine = mct.bound_local_timer(SimCpu).unwrap();
+    mine.with(|t| assert_eq!(t.index(), 1)).unwrap();
+    mine.set_next_event(1_200).unwrap();
+    clock.advance(1_000_000);
+    assert!(bus.model(|m| m.local_line_on_this_cpu(clock.now_ns(), &targets)));
+    SimCpu::enter(1);
+    assert!(!bus.model(|m| m.local_line_on_this_cpu(clock.now_ns(), &targets)));
+    SimCpu::enter(0);
+    assert!(mine.ack());
+}

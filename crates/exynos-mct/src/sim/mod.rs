@@ -209,6 +209,7 @@ pub struct MctModel {
     inflight: Vec<Inflight>,
     lost_writes: u64,
     forced: Vec<(usize, u32)>,
+    local_irq: crate::LocalIrq,
 }
 
 impl MctModel {
@@ -233,12 +234,45 @@ impl MctModel {
             inflight: Vec::new(),
             lost_writes: 0,
             forced: Vec::new(),
+            local_irq: crate::LocalIrq::Spi,
         }
     }
 
     /// Exynos4210 at reset: 24 MHz, two local timers.
     pub fn exynos4210() -> Self {
         Self::new(regs::FIN_PLL_HZ, regs::EXYNOS4210_LOCAL_TIMERS)
+    }
+
+    /// An Exynos4412-like MCT: 24 MHz, four local timers, each local timer's interrupt on
+    /// the one PPI of its CPU ([`LocalIrq::Ppi`](crate::LocalIrq::Ppi)).
+    pub fn exynos4412() -> Self {
+        Self::new(regs::FIN_PLL_HZ, 4).with_local_irq(crate::LocalIrq::Ppi)
+    }
+
+    /// Builder: how the local timers' interrupts reach the CPUs.
+    pub fn with_local_irq(mut self, irq: crate::LocalIrq) -> Self {
+        self.local_irq = irq;
+        self
+    }
+
+    /// The level of the local-timer interrupt the **calling CPU** sees
+    /// ([`SimCpu::current`](hwtimer_core::sim::SimCpu::current), as hardware delivers to the
+    /// CPU that owns the input), no bus access:
+    ///
+    /// - [`LocalIrq::Ppi`](crate::LocalIrq::Ppi): its banked PPI, which carries local timer
+    ///   *n* to CPU *n* only: [`local_line`](Self::local_line) of the timer whose index is
+    ///   the CPU's number (no other timer's interrupt reaches it);
+    /// - [`LocalIrq::Spi`](crate::LocalIrq::Spi): each timer has its own SPI, which the
+    ///   distributor routes (`GICD_ITARGETSR`, not modelled here): `targets[i]` is the CPU
+    ///   local timer `i`'s SPI is routed to, and the CPU sees any of those routed to it.
+    pub fn local_line_on_this_cpu(&mut self, now_ns: u64, targets: &[u32]) -> bool {
+        let cpu = hwtimer_core::sim::SimCpu::current() as usize;
+        match self.local_irq {
+            crate::LocalIrq::Ppi => self.local_line(now_ns, cpu),
+            crate::LocalIrq::Spi => (0..self.locals.len()).any(|i| {
+                targets.get(i).is_some_and(|&t| t as usize == cpu) && self.local_line(now_ns, i)
+            }),
+        }
     }
 
     /// Builder: acknowledge buffered writes this way.
@@ -344,6 +378,7 @@ impl MctModel {
             input_hz: self.input_hz,
             local_timers: self.locals.len(),
             local_icntb_plus_one: true,
+            local_irq: self.local_irq,
             ..crate::Config::default()
         }
     }
@@ -356,6 +391,7 @@ impl MctModel {
         self.settle(now_ns);
         let mut fresh = Self::new(self.input_hz, self.locals.len()).with_wstat(self.wstat_mode);
         fresh.lost_writes = self.lost_writes;
+        fresh.local_irq = self.local_irq;
         fresh.forced = std::mem::take(&mut self.forced);
         // Counters that advance with virtual time restart from `now_ns`.
         fresh.frc.load(now_ns, 0);
