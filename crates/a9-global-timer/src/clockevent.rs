@@ -328,8 +328,8 @@ impl<B: Claim<Word = u32>> ClockEvent for GtComparator<'_, B> {
         self.arm(now, target, None)
     }
 
-    /// `at` is a counter value. Under the r2p0+ rule it is written as it is, with no read:
-    /// a value already reached fires as soon as the comparator is enabled. Under the
+    /// `at` is a counter value. Under the r2p0+ rule it is written as it is, with no
+    /// counter read: a value already reached fires as soon as the comparator is enabled. Under the
     /// equality rule the counter is read first; a value already reached is armed
     /// [`retarget`](compare::retarget) ahead instead (late, never lost).
     ///
@@ -366,7 +366,8 @@ impl<B: Claim<Word = u32>> ClockEvent for GtComparator<'_, B> {
     }
 
     /// Comparator, interrupt and auto-increment off, then the event flag cleared (in that
-    /// order, so a match cannot set it again): 2 writes, no read.
+    /// order, so a match cannot set it again): 1 read (the control read-modify-write), 2
+    /// writes.
     fn shutdown(&mut self) {
         // Only with logging on: one read to say a cancelled event's status is dropped.
         #[cfg(feature = "defmt")]

@@ -14,7 +14,7 @@
 //! # Solution
 //!
 //! - With [`CompareRule::GreaterOrEqual`] a value already passed fires as soon as the
-//!   comparator is enabled, so programming needs no read at all: the driver writes the
+//!   comparator is enabled, so programming needs no counter read at all: the driver writes the
 //!   value and enables (`set_compare`), and the contract's "a value already reached fires
 //!   as soon as possible" is the hardware's own behaviour.
 //! - With [`CompareRule::Equal`] the driver enables the comparator, **then** reads the

@@ -14,7 +14,7 @@
 //! | [`GtCounter`] | the counter: a 64-bit [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) read hi-lo-hi, and directly a [`Monotonic`](hwtimer_core::Monotonic) time base |
 //! | [`GtComparator`] | this core's comparator as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot by delta, absolute `set_compare`, drift-free periodic through the auto-increment |
 //! | [`compare`] | the comparator rule of each revision ([`CompareRule`]) and the pure arithmetic of the races (hi-lo-hi, re-targeting a missed compare) |
-//! | `sim` | (feature `sim`) the behavioural model of the block in virtual time (`sim::GtModel`, `sim::GtSim`, an `hwtimer_core::sim::IrqSource`) |
+//! | `sim` | (feature `sim`) the behavioural model of the block in virtual time, comparators banked per simulated core (`sim::GtModel`, `sim::GtSim`, an `hwtimer_core::sim::IrqSource`; `sim::GtMpSim` for threads as cores) |
 //!
 //! ## Timing contract
 //!
@@ -24,7 +24,7 @@
 //! - The comparator compares the counter that [`GtCounter`] reads, so the channel is
 //!   **phase-locked** and **absolute**: paired with its own counter in an
 //!   [`Alarm`](hwtimer_core::Alarm), a deadline is written to the comparator as it is,
-//!   with no read and no conversion, and fires when the counter reaches it (never early).
+//!   with no counter read and no conversion, and fires when the counter reaches it (never early).
 //! - **Which "reaches"** depends on the revision ([`CompareRule`]): from r2p0 on, the
 //!   event flag is set while `counter >= comparator`, so a value already passed fires as
 //!   soon as the comparator is enabled; before r2p0 it is set only on equality, so a value

@@ -21,8 +21,8 @@
 //! cluster; `COMP_ENABLE`, `IRQ_ENABLE`, `AUTO_INC`, the comparator, the auto-increment
 //! value and the event flag are **banked**: each core sees its own copy at the same
 //! address (Linux comments which control bits are banked). A write to [`GT_CONTROL`]
-//! writes both kinds at once, so a driver keeps the shared bits it found or set, see
-//! [`crate::GlobalTimer`].
+//! writes both kinds at once, so the driver read-modify-writes it and keeps the shared
+//! bits as the register holds them, see [`crate::GlobalTimer`].
 //!
 //! ```
 //! use a9_global_timer::regs::{self, CONTROL};

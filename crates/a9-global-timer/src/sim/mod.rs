@@ -676,6 +676,51 @@ mod tests {
         assert_eq!(q.comparator(), 4_000);
     }
 
+    /// Run `f` as core `cpu` (a thread of its own), on `m`.
+    fn as_cpu<R: Send>(cpu: u32, m: &mut GtModel, f: impl FnOnce(&mut GtModel) -> R + Send) -> R {
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                SimCpu::enter(cpu);
+                f(m)
+            })
+            .join()
+            .unwrap()
+        })
+    }
+
+    #[test]
+    fn comparators_and_flags_are_banked_the_shared_bits_are_not() {
+        let mut m = armed(ModelRule::GreaterOrEqual, 100); // core 0, due at 1 µs
+        // Core 1 sees the shared bits core 0 wrote, and its own (empty) bank.
+        let ctrl1 = as_cpu(1, &mut m, |m| m.read(0, CTRL));
+        assert_eq!(ctrl1, TIMER_ENABLE);
+        as_cpu(1, &mut m, |m| {
+            m.write(0, 0x10, 500);
+            m.write(0, CTRL, TIMER_ENABLE | COMP_ENABLE | IRQ_ENABLE);
+        });
+        // At 2 µs only core 0's comparator has matched.
+        assert_eq!(m.read(2_000, STATUS), 1);
+        assert_eq!(as_cpu(1, &mut m, |m| m.read(2_000, STATUS)), 0);
+        assert_eq!(as_cpu(1, &mut m, |m| m.next_irq_ns(2_000)), Some(5_000));
+        // Core 0's clear leaves core 1's flag alone.
+        assert_eq!(as_cpu(1, &mut m, |m| m.read(6_000, STATUS)), 1);
+        m.write(6_000, CTRL, TIMER_ENABLE);
+        m.write(6_000, STATUS, 1);
+        assert_eq!(m.read(6_000, STATUS), 0);
+        assert_eq!(as_cpu(1, &mut m, |m| m.read(6_000, STATUS)), 1);
+        // A control write from core 1 replaces the shared bits for every core: core 1
+        // stops the counter core 0 started, and core 0's banked bits stay as they were.
+        as_cpu(1, &mut m, |m| {
+            m.write(6_000, CTRL, COMP_ENABLE | IRQ_ENABLE)
+        });
+        assert_eq!(m.read(6_000, CTRL), 0);
+        assert_eq!(m.read(6_000, 0x00), m.read(9_000, 0x00));
+        // A core the cluster lacks: all ones, writes dropped.
+        assert_eq!(as_cpu(4, &mut m, |m| m.read(0, CTRL)), u32::MAX);
+        as_cpu(4, &mut m, |m| m.write(0, CTRL, TIMER_ENABLE));
+        assert!(!m.counter_running());
+    }
+
     #[test]
     fn window_edges() {
         let mut m = GtModel::qemu();
