@@ -1,6 +1,7 @@
 //! Per-timer clockevents (oneshot in COUNTER mode, periodic in TIMER mode) and the
 //! per-CPU layout Linux uses.
 
+use hwtimer_core::cpu::{CpuBound, CpuLocal, CurrentCpu};
 use hwtimer_core::{Capabilities, Claim, ClockEvent, ConfigError, Error};
 
 use crate::channel::{Channel, Mode};
@@ -203,8 +204,58 @@ pub struct CpuTimer<B: Claim<Word = u32>> {
     pub cpu: usize,
     /// Its interrupt line. On rtl-intc and GIC systems, route this line to `cpu` only:
     /// secondary CPUs lose their tick otherwise (Linux had to force the affinity,
-    /// OpenWrt PR #11841, docs/otto-timer.md#irq-affinity).
+    /// OpenWrt PR #11841, docs/otto-timer.md#irq-affinity). [`CpuTimer::bind`] keeps
+    /// other CPUs from arming it.
     pub irq: Irq,
     /// The clockevent.
     pub event: OttoClockEvent<B>,
+}
+
+#[allow(
+    unsafe_code,
+    reason = "the CpuLocal marker: a statement about the type, no register access"
+)]
+// SAFETY: an Otto timer's registers are one copy, reachable from every CPU (routed, not
+// banked): moving an `OttoClockEvent` to another thread, or sharing a reference, is
+// sound exactly when its bus is, which the `Send + Sync` bound on `Self` requires (it
+// holds nothing else, and no thread-local data). The marker adds the rule `CpuBound`
+// enforces: timer *n* is CPU *n*'s clockevent, and its interrupt reaches CPU *n* only.
+unsafe impl<B: Claim<Word = u32>> CpuLocal for OttoClockEvent<B> where Self: Send + Sync {}
+
+impl<B: Claim<Word = u32>> CpuTimer<B> {
+    /// Bind the clockevent to its CPU (`self.cpu`), `current` telling which CPU a call
+    /// runs on: from then on every call on another CPU touches nothing and returns
+    /// [`Error::WrongCpu`] (`ack` returns `false`, `shutdown` does nothing), as Linux pins
+    /// timer *n* to CPU *n*. No register is accessed; it can be called on any CPU (the
+    /// boot CPU usually binds them all).
+    ///
+    /// On MIPS the firmware implements [`CurrentCpu`] itself, reading EBase.CPUNum (CP0
+    /// register 15 select 1, bits 9:0): hwtimer-core has no `NativeCpu` there.
+    pub fn bind<C: CurrentCpu>(self, current: C) -> BoundCpuTimer<B, C>
+    where
+        OttoClockEvent<B>: CpuLocal,
+    {
+        let owner = u32::try_from(self.cpu).unwrap_or(u32::MAX);
+        BoundCpuTimer {
+            cpu: self.cpu,
+            irq: self.irq,
+            event: CpuBound::bind(self.event, owner, current),
+        }
+    }
+}
+
+/// The clockevent of one CPU, bound to it ([`CpuTimer::bind`]): `Send` and `Sync` (a
+/// `static` every CPU can see), usable on its own CPU only.
+#[derive(Debug)]
+#[must_use = "dropping it on its CPU shuts the timer down"]
+pub struct BoundCpuTimer<B: Claim<Word = u32>, C: CurrentCpu>
+where
+    OttoClockEvent<B>: CpuLocal,
+{
+    /// The CPU that owns it; equal to the timer index (Linux's layout).
+    pub cpu: usize,
+    /// Its interrupt line: route it to `cpu` only (docs/otto-timer.md#irq-affinity).
+    pub irq: Irq,
+    /// The clockevent, checked against `cpu` on every call.
+    pub event: CpuBound<OttoClockEvent<B>, C>,
 }

@@ -21,7 +21,9 @@ use crate::soc::Config;
 /// - [`read`](Clocksource::read) costs **one MMIO read** (CNT) and returns it masked to
 ///   28 bits, whatever the bus returns, so it never panics.
 /// - For 64-bit time wrap it in [`Extended`](hwtimer_core::Extended) and read it at least
-///   once per half wrap (42.9 s at 3.125 MHz).
+///   once per half wrap (42.9 s at 3.125 MHz). On MIPS32 (no 64-bit atomics) `Extended`
+///   publishes through hwtimer-core's `Published`: whether every CPU may read it at once
+///   is hwtimer-core's to state (docs/otto-timer.md#irq-affinity).
 /// - **Dropping** it (or [`release`](Self::release)) stops the timer and clears its
 ///   status (2 writes): nothing can read it any more, so nothing is left counting.
 ///

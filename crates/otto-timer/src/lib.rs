@@ -15,7 +15,7 @@
 //! | [`soc`] | per-SoC descriptions (base, timer count, DTS bus clock, IRQ lines), [`Config`] (SoC, board bus clock, tick rate) and the divisor maths |
 //! | [`OttoClocksource`] | a timer free-running in TIMER mode with DATA = 0: [`Clocksource`](hwtimer_core::Clocksource) + [`Continuous`](hwtimer_core::Continuous) |
 //! | [`OttoClockEvent`] | a timer as a [`ClockEvent`](hwtimer_core::ClockEvent): oneshot (COUNTER mode), periodic (TIMER mode), lost-interrupt-safe reprogramming |
-//! | [`OttoTimers`] | hands out each timer once, and the per-CPU layout ([`OttoTimers::per_cpu`], a [`PerCpu`] with one [`CpuTimer`] per CPU in an array) |
+//! | [`OttoTimers`] | hands out each timer once, and the per-CPU layout ([`OttoTimers::per_cpu`], a [`PerCpu`] with one [`CpuTimer`] per CPU in an array), and [`PerCpu::bind`]: each CPU's event bound to its CPU ([`BoundPerCpu`], [`BoundCpuTimer`]), [`Error::WrongCpu`] from any other |
 //! | `sim` | (feature `sim`) the behavioural model of the block (`sim::OttoModel`, `sim::OttoSim`) and the driver's MMIO costs measured on it |
 //!
 //! ## Timing contract
@@ -98,7 +98,9 @@
 //!
 //! Neither runtime is pulled in unless its feature is on.
 #![cfg_attr(not(feature = "sim"), no_std)]
-#![forbid(unsafe_code)]
+// One `unsafe impl` only: the `CpuLocal` marker on `OttoClockEvent` (src/clockevent.rs),
+// which states a fact about the type and touches no register. Nothing else may use unsafe.
+#![deny(unsafe_code)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -123,11 +125,12 @@ pub mod soc;
 #[doc(hidden)]
 pub use hwtimer_core as __hwtimer_core;
 
-pub use clockevent::{CpuTimer, OttoClockEvent};
+pub use clockevent::{BoundCpuTimer, CpuTimer, OttoClockEvent};
 pub use clocksource::OttoClocksource;
 pub use soc::{Config, Soc};
 
 use heapless::Vec;
+use hwtimer_core::cpu::{CpuLocal, CurrentCpu};
 use hwtimer_core::{Claim, ConfigError, Error};
 
 /// The timer block: hands out each timer exactly once, as a clocksource or a
@@ -163,6 +166,40 @@ pub struct PerCpu<B: Claim<Word = u32>, const N: usize> {
     pub cpus: [CpuTimer<B>; N],
     /// The clocksource (timer `N`), already running.
     pub clocksource: OttoClocksource<B>,
+}
+
+/// [`PerCpu`] with every clockevent bound to its CPU ([`PerCpu::bind`]): arming CPU *n*'s
+/// timer from any other CPU is [`Error::WrongCpu`], with nothing written.
+#[derive(Debug)]
+#[must_use = "dropping the layout stops every timer in it (each on its own CPU)"]
+pub struct BoundPerCpu<B: Claim<Word = u32>, C: CurrentCpu, const N: usize>
+where
+    OttoClockEvent<B>: CpuLocal,
+{
+    /// One bound clockevent per CPU, in CPU order (`cpus[n].cpu == n`).
+    pub cpus: [BoundCpuTimer<B, C>; N],
+    /// The clocksource (timer `N`), already running; shared by every CPU.
+    pub clocksource: OttoClocksource<B>,
+}
+
+impl<B: Claim<Word = u32>, const N: usize> PerCpu<B, N> {
+    /// Bind timer *n* to CPU *n* for every *n* ([`CpuTimer::bind`]), `current` telling
+    /// which CPU a call runs on. No register is accessed.
+    ///
+    /// MIPS has no `NativeCpu` in hwtimer-core (inline assembly is unstable on MIPS), so
+    /// the firmware supplies `current`: an implementation of
+    /// [`CurrentCpu`] reading **EBase.CPUNum**, CP0 register 15 select 1, bits 9:0
+    /// (`mfc0 $t0, $15, 1`), docs/otto-timer.md#irq-affinity.
+    pub fn bind<C: CurrentCpu + Clone>(self, current: C) -> BoundPerCpu<B, C, N>
+    where
+        OttoClockEvent<B>: CpuLocal,
+    {
+        let PerCpu { cpus, clocksource } = self;
+        BoundPerCpu {
+            cpus: cpus.map(|t| t.bind(current.clone())),
+            clocksource,
+        }
+    }
 }
 
 impl<B: Claim<Word = u32> + Clone> OttoTimers<B> {
