@@ -22,6 +22,10 @@
 //! # What is modelled, and the source of each behaviour
 //!
 //! (`docs/loongarch-timer.md`)
+//! - **Cores**: one stable counter for the chip; the timer CSRs, the interrupt CSRs and
+//!   CNTC are banked per core, the bank picked by [`SimCpu::current`] of the thread making
+//!   the access (as hardware picks the executing core's CSRs); `CPUID.CoreID` reads that
+//!   number. [`SmpCsr`] shares one chip between threads acting as cores.
 //! - **Stable counter**: a 64-bit counter at the configured frequency advancing with the
 //!   [`SimClock`] (`rdtime = floor(t · f)` + start value). On hardware `rdtime` adds CNTC;
 //!   QEMU TCG ignores it ([`LoongArchCore::qemu_virt`] models that quirk).
