@@ -16,6 +16,7 @@ pub mod gic;
 pub mod mmu;
 pub mod npcm7xx;
 pub mod pmu;
+pub mod smp;
 
 mod entry;
 

@@ -54,7 +54,9 @@
 //! # Soundness
 //!
 //! Turning interrupts off excludes every other context only on a single core: the ARM entry
-//! code of `arm_board!` parks the secondary CPUs before any Rust code runs, QEMU's LoongArch
+//! code of `arm_board!` parks the secondary CPUs before any Rust code runs (unless the board
+//! gives them a `secondary:` function: such a board must use
+//! [`critical_section_multi_core_impl!`](crate::critical_section_multi_core_impl) instead), QEMU's LoongArch
 //! virt machine holds the other cores in its boot ROM, and QEMU's Malta starts one CPU unless
 //! told `-smp`. On ARM, FIQs stay unmasked; no board uses them.
 
@@ -97,6 +99,146 @@ macro_rules! critical_section_impl {
                     // it is left to exclude the interrupt handlers from.
                     unsafe { $crate::cs::irq_restore() }
                 }
+            }
+        }
+    };
+}
+
+/// The multi-core `critical-section`: the local interrupt mask plus one spinlock shared by
+/// every core, re-entrant on the core that holds it.
+///
+/// * `acquire`: [`irq_save`] (interrupts off on this core, so no handler of this core can
+///   spin on a lock its own thread holds), then, unless this core already owns the lock
+///   (a nested section), take it with a `compare_exchange` (LDREX/STREX on ARMv7-A) from
+///   "free" to "owned by CPU n" and set the depth to 1; a nested section only adds 1.
+/// * `release`: the depth goes down by 1; at 0 the owner goes back to "free" (a `Release`
+///   store), then interrupts go back on if that section's `acquire` found them on.
+///
+/// The depth is touched only by the owning core with its interrupts masked, so plain
+/// relaxed loads and stores suffice. The exclusives need Normal, shareable memory on every
+/// core (the MMU on, ACTLR.SMP set and the SCU enabled on the A9): see [`mmu`](crate::arm::mmu)
+/// and [`smp`](crate::arm::smp). A core waits for as long as another core's section lasts.
+#[cfg(target_arch = "arm")]
+pub struct SpinLock {
+    /// 0: free; `n + 1`: owned by CPU `n`.
+    owner: core::sync::atomic::AtomicU32,
+    /// Nesting depth of the owner's sections.
+    depth: core::sync::atomic::AtomicU32,
+}
+
+#[cfg(target_arch = "arm")]
+impl SpinLock {
+    /// A free lock.
+    pub const fn new() -> Self {
+        Self {
+            owner: core::sync::atomic::AtomicU32::new(0),
+            depth: core::sync::atomic::AtomicU32::new(0),
+        }
+    }
+
+    /// The `acquire` half: masks this core's interrupts, takes the lock for CPU `cpu`
+    /// (or nests) and returns whether interrupts were on.
+    #[inline(always)]
+    pub fn acquire(&self, cpu: u32) -> bool {
+        use core::sync::atomic::Ordering::{Acquire, Relaxed};
+        let were_enabled = irq_save();
+        let me = cpu.wrapping_add(1);
+        if self.owner.load(Relaxed) == me {
+            // Only this core stores `me`: it already owns the lock.
+            self.depth
+                .store(self.depth.load(Relaxed).wrapping_add(1), Relaxed);
+            return were_enabled;
+        }
+        while self
+            .owner
+            .compare_exchange_weak(0, me, Acquire, Relaxed)
+            .is_err()
+        {
+            core::hint::spin_loop();
+        }
+        self.depth.store(1, Relaxed);
+        were_enabled
+    }
+
+    /// The `release` half.
+    ///
+    /// # Safety
+    ///
+    /// Ends the innermost section of this core begun by [`acquire`](Self::acquire), which
+    /// returned `were_enabled`.
+    #[inline(always)]
+    pub unsafe fn release(&self, were_enabled: bool) {
+        use core::sync::atomic::Ordering::{Relaxed, Release};
+        let depth = self.depth.load(Relaxed).wrapping_sub(1);
+        self.depth.store(depth, Relaxed);
+        if depth == 0 {
+            self.owner.store(0, Release);
+        }
+        if were_enabled {
+            // SAFETY: the caller ends the section whose acquire found interrupts on: the
+            // outermost one of a context that runs with them on.
+            unsafe { irq_restore() }
+        }
+    }
+
+    /// Which CPU holds the lock, if any (diagnostics).
+    pub fn owner(&self) -> Option<u32> {
+        self.owner
+            .load(core::sync::atomic::Ordering::Relaxed)
+            .checked_sub(1)
+    }
+}
+
+#[cfg(target_arch = "arm")]
+impl Default for SpinLock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// This CPU's number, from `hwtimer_core::cpu::NativeCpu` (MPIDR Aff0).
+#[cfg(target_arch = "arm")]
+#[inline(always)]
+pub fn current_cpu() -> u32 {
+    use hwtimer_core::cpu::CurrentCpu as _;
+    // SAFETY: the firmware runs at PL1 (SVC or IRQ mode), where MPIDR is readable.
+    unsafe { hwtimer_core::cpu::NativeCpu::new() }.current_cpu()
+}
+
+/// The one lock of [`critical_section_multi_core_impl!`](crate::critical_section_multi_core_impl).
+#[cfg(target_arch = "arm")]
+pub static LOCK: SpinLock = SpinLock::new();
+
+/// Installs the multi-core `critical-section` implementation ([`SpinLock`] on [`LOCK`], the
+/// CPU number from `hwtimer_core::cpu::NativeCpu`, MPIDR Aff0). Invoke once, in the board
+/// crate of a firmware that runs more than one core (32-bit ARM only):
+///
+/// ```ignore
+/// fw_common::critical_section_multi_core_impl!();
+/// ```
+#[cfg(target_arch = "arm")]
+#[macro_export]
+macro_rules! critical_section_multi_core_impl {
+    () => {
+        /// `critical-section`: the local interrupt mask plus a spinlock shared by the cores
+        /// (generated by `fw_common::critical_section_multi_core_impl!`).
+        struct __FwCriticalSection;
+        $crate::__critical_section::set_impl!(__FwCriticalSection);
+
+        // SAFETY: `fw_common::cs::SpinLock`: `acquire` masks this core's interrupts and takes
+        // the one lock every core's sections take (re-entrant on the owning core), so a
+        // section excludes this core's handlers and every other core; `release` gives the
+        // lock back at the outermost section and restores interrupts as they were.
+        unsafe impl $crate::__critical_section::Impl for __FwCriticalSection {
+            #[inline(always)]
+            unsafe fn acquire() -> $crate::__critical_section::RawRestoreState {
+                $crate::cs::LOCK.acquire($crate::cs::current_cpu())
+            }
+
+            #[inline(always)]
+            unsafe fn release(were_enabled: $crate::__critical_section::RawRestoreState) {
+                // SAFETY: `critical-section` pairs this with the `acquire` above, innermost first.
+                unsafe { $crate::cs::LOCK.release(were_enabled) }
             }
         }
     };

@@ -2,9 +2,32 @@
 //!
 //! Boot: QEMU loads this ELF at 0x0010_0000 and starts *both* CPUs at `_start`, in SVC mode
 //! with the MMU and caches off and high vectors (SCTLR.V = 1, the boot ROM at 0xffff_0000).
-//! The shared ARM entry code ([`fw_common::arm_board!`]) parks CPU1, sets up the stacks,
-//! points VBAR at a vector table in RAM, zeroes `.bss`, prints the banner and the CPU
-//! identification, and calls [`run`]; the run ends through ARM semihosting.
+//! The shared ARM entry code ([`fw_common::arm_board!`]) gives each CPU its stacks (CPU1's
+//! from `__secondary_stacks` in link.x) and VBAR; CPU0 zeroes `.bss`, prints the banner and
+//! the CPU identification, and calls [`run`]; CPU1 calls [`secondary`]. The run ends
+//! through ARM semihosting on CPU0.
+//!
+//! # Two cores (`-smp 2`)
+//!
+//! [`run`] enables the SCU (private region + 0x0) and CPU0's MMU (ACTLR.SMP first; [`MAP`]:
+//! DRAM Normal write-back shareable, the DMA megabyte Normal non-cacheable, devices Device),
+//! because the multi-core critical section
+//! ([`fw_common::critical_section_multi_core_impl!`]: IRQ mask plus an LDREX/STREX
+//! spinlock, re-entrant per core) and every atomic need exclusives on Normal shareable
+//! memory. CPU1 waits on a release flag in `.data`; once released it turns on its own MMU
+//! with the same table and its banked GIC CPU interface, and announces itself. CPU0 waits
+//! for that at most [`UP_POLLS`] polls (else an error line, and the run fails).
+//!
+//! Then both cores run [`core_events`] at once: each arms its own banked comparator
+//! (CPU1 through its own `GlobalTimer` over the shared window; the counter already runs)
+//! at `now + 200..600` ticks, takes each event through its GIC CPU interface (PPI 27 on
+//! its banked distributor view, IAR polled with CPSR.I masked), checks it is never early,
+//! and between polls reads the shared counter against the other core's last reading
+//! (`cross-core: reads=<n> backwards=0`). Each core goes on arming past its
+//! [`CORE_EVENTS`] until the other has its own too: under `-icount` (round-robin vCPUs)
+//! one core's events came ~5,000,000 ticks (50 ms) late once the other core stopped
+//! arming, a QEMU scheduling effect, not the hardware's. CPU1 hands its counts to CPU0,
+//! which prints `core<N>: events=<n> early=0 max_late_ticks=<t> missed=0`.
 //!
 //! [`run`] drives GMAC0 through `stmmac-coalesce`'s public API: DMA reset, identification,
 //! the PHY ID over MDIO, the DMA set-up (descriptor layout from HW_FEATURE), rings carved
@@ -70,17 +93,22 @@
 #![no_std]
 #![no_main]
 
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use a9_global_timer::{CompareRule, Config, GlobalTimer, GtComparator, GtCounter, regs as gt_regs};
 use fw_common::arm::gic::{self, Gic};
 use fw_common::arm::npcm7xx::Uart0;
 use fw_common::arm::pmu::{self, Meter, Stamp};
-use fw_common::arm::{self, spin_insns};
+use fw_common::arm::mmu::{self, FlatMap};
+use fw_common::arm::npcm7xx::{DRAM_BASE, DRAM_LEN};
+use fw_common::arm::{self, smp, spin_insns};
 use fw_common::counted::Counted;
 use fw_common::icount::Bound;
 use fw_common::{CsCell, StaticCell, println, verdict};
-use hwtimer_core::{HrTimers, Mmio, Monotonic, RegisterBus, Restart, Stopwatch, TimerId};
+use hwtimer_core::cpu::{CpuBound, NativeCpu};
+use hwtimer_core::{
+    ClockEvent, HrTimers, Mmio, Monotonic, RegisterBus, Restart, Stopwatch, TimerId,
+};
 use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::regs::{self, DMA_STATUS};
@@ -152,24 +180,231 @@ const RX_N: usize = 8;
 const TX_BUF: usize = 1536;
 /// RX buffer size: frames longer than this span descriptors.
 const RX_BUF: usize = 512;
-/// Cache line for the DMA layout: QEMU has no caches and the MMU is off (memory is
-/// uncached), so 16, the descriptor size: no padding, DSL 0 (QEMU ignores DSL anyway).
+/// Cache line for the DMA layout: the rings are in the non-cacheable DMA megabyte, so 16, the descriptor size: no padding, DSL 0 (QEMU ignores DSL anyway).
 const CACHE_LINE: usize = 16;
 
-// Ring memory: zero-initialised, so it lives in .bss (zeroed by the entry code). The MMU is
-// off, so CPU addresses are bus addresses (`IdentityMap`) and memory is uncached: `Coherent`.
+// Ring memory: in the `.dma` megabyte at DMA_BASE (link.x), zeroed by `run` before use and
+// mapped Normal non-cacheable: the map is flat, so CPU addresses are bus addresses
+// (`IdentityMap`), and uncached: `Coherent`.
+#[unsafe(link_section = ".dma")]
 static TX_MEM: DmaMemory<{ ring_bytes(TX_N, TX_BUF, CACHE_LINE) }> = DmaMemory::new();
+#[unsafe(link_section = ".dma")]
 static RX_MEM: DmaMemory<{ ring_bytes(RX_N, RX_BUF, CACHE_LINE) }> = DmaMemory::new();
+
+/// The DMA megabyte (link.x `.dma`, checked there), mapped Normal non-cacheable.
+const DMA_BASE: u32 = 0x0120_0000;
+/// Its size: one section.
+const DMA_LEN: u32 = mmu::SECTION_SIZE;
+/// The translation table of both cores: DRAM Normal write-back shareable (exclusives need
+/// it), the DMA megabyte Normal non-cacheable, the rest Device.
+static MAP: FlatMap = FlatMap::new(DRAM_BASE, DRAM_LEN).with_uncached(DMA_BASE, DMA_LEN);
 
 fw_common::arm_board! {
     name: "npcm750",
     console: Uart0,
     main: run,
     irq: on_irq,
+    secondary: secondary,
 }
 
-// The timer queue and the statics shared with `on_irq` take critical sections: mask IRQs.
-fw_common::critical_section_impl!();
+// Two cores: the critical section masks this core's IRQs and takes a spinlock shared by both.
+fw_common::critical_section_multi_core_impl!();
+
+/// Comparator events each core takes in the two-core phase.
+const CORE_EVENTS: u32 = 1000;
+/// Polls of the GIC for one event before it counts as missed.
+const EVENT_POLLS: u32 = 200_000;
+/// Polls before CPU0 gives up on CPU1 coming up.
+const UP_POLLS: u32 = 2_000_000;
+/// Global-timer ticks CPU0 waits at most for CPU1 to finish its events (1 s at 100 MHz).
+const DONE_TICKS: u64 = 100_000_000;
+
+/// What one core's phase saw.
+#[derive(Clone, Copy, Debug, Default)]
+struct CoreStats {
+    events: u32,
+    early: u32,
+    missed: u32,
+    max_late: u64,
+    reads: u32,
+    backwards: u32,
+}
+
+/// At most this many arms per core in the two-core phase (if the other core stalls).
+const MAX_ROUNDS: u32 = 20 * CORE_EVENTS;
+/// Set by a core once it has armed [`CORE_EVENTS`] times.
+static REACHED: [AtomicU32; 2] = [AtomicU32::new(0), AtomicU32::new(0)];
+/// Each core's last global-timer reading, for the other core's cross-core check.
+static LAST: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+/// CPU1's results, for CPU0 to print (written before [`C1_DONE`]).
+static C1_STATS: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
+/// 1: CPU1 finished its phase (2: it failed to start it).
+static C1_DONE: AtomicU32 = AtomicU32::new(0);
+
+/// One cross-core read: the other core's last reading, then ours, which must not be below
+/// it, and the other core's readings must not go backwards between our looks.
+fn cross_read(me: usize, counter: &GtCounter<'_, Bus>, seen: &mut u64, st: &mut CoreStats) {
+    let other = LAST[me ^ 1].load(Ordering::Acquire);
+    let t = counter.now();
+    LAST[me].store(t, Ordering::Release);
+    st.reads += 1;
+    if t < other || other < *seen {
+        st.backwards += 1;
+    }
+    *seen = other;
+}
+
+/// One core's phase: its banked comparator (and PPI 27 on its banked GIC view) armed
+/// [`CORE_EVENTS`] times at `now + 200..600` ticks; each event taken through its GIC CPU
+/// interface (IAR, with CPSR.I masked) and checked against the deadline; the shared counter
+/// read against the other core's readings while it waits.
+fn core_events(cpu: u32, gt: &GlobalTimer<Bus>) -> Result<CoreStats, hwtimer_core::Error> {
+    let me = (cpu & 1) as usize;
+    GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 0);
+    let mut comp = gt.comparator()?;
+    let counter = gt.counter();
+    let mut st = CoreStats::default();
+    let mut seen = 0u64;
+    // Both cores keep arming until each has its CORE_EVENTS (the last events of one core
+    // then still overlap the other's); at most MAX_ROUNDS arms.
+    let mut i = 0u32;
+    while i < MAX_ROUNDS
+        && (i < CORE_EVENTS || REACHED[me ^ 1].load(Ordering::Acquire) == 0)
+    {
+        if i == CORE_EVENTS {
+            REACHED[me].store(1, Ordering::Release);
+        }
+        i += 1;
+        let delta = 200 + u64::from((i * 37 + cpu * 101) % 400);
+        let at = counter.now() + delta;
+        comp.set_compare(at)?;
+        let mut fired = None;
+        for _ in 0..EVENT_POLLS {
+            cross_read(me, &counter, &mut seen, &mut st);
+            let iar = GIC.acknowledge();
+            let id = gic::iar_id(iar);
+            if id == IRQ_GLOBAL_TIMER {
+                let t = counter.now();
+                comp.ack();
+                GIC.end_of_interrupt(iar);
+                fired = Some(t);
+                break;
+            } else if id != gic::SPURIOUS_ID {
+                GIC.end_of_interrupt(iar);
+            }
+        }
+        match fired {
+            Some(t) if t < at => st.early += 1,
+            Some(t) => {
+                st.events += 1;
+                st.max_late = st.max_late.max(t - at);
+            }
+            None => {
+                st.missed += 1;
+                comp.shutdown();
+            }
+        }
+    }
+    REACHED[me].store(1, Ordering::Release);
+    drop(comp);
+    GIC.disable(IRQ_GLOBAL_TIMER);
+    Ok(st)
+}
+
+/// CPU1: waits for CPU0's release, turns on its MMU (same table; ACTLR.SMP first), its GIC
+/// CPU interface and its own `GlobalTimer` over the shared window (the counter already
+/// runs), runs [`core_events`], hands its results to CPU0 and sleeps.
+fn secondary(cpu: u32) -> ! {
+    smp::wait_release();
+    // SAFETY: this core's MMU and caches are off; MAP maps the image, stacks, DMA megabyte
+    // and devices flat; CPU0 enabled the SCU before the release; no DMA runs on this core.
+    unsafe { mmu::enable(&MAP) };
+    GIC.init_cpu_interface();
+    smp::announce(cpu);
+    // SAFETY: the global timer window of this SoC's MPCore region; this core only uses its
+    // own banked comparator and reads the shared counter (CPU0 started it).
+    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
+    let config = Config::qemu().with_compare(CompareRule::from_midr(arm::midr()));
+    let result = GlobalTimer::new(bus, config).and_then(|gt| core_events(cpu, &gt));
+    match result {
+        Ok(st) => {
+            let v = [
+                st.events.into(),
+                st.early.into(),
+                st.missed.into(),
+                st.max_late,
+                st.reads.into(),
+                st.backwards.into(),
+            ];
+            for (slot, v) in C1_STATS.iter().zip(v) {
+                slot.store(v, Ordering::Relaxed);
+            }
+            C1_DONE.store(1, Ordering::Release);
+        }
+        Err(_) => C1_DONE.store(2, Ordering::Release),
+    }
+    loop {
+        // SAFETY: nothing is enabled for this core any more: sleep for good.
+        unsafe { core::arch::asm!("wfi", options(nomem, nostack)) };
+    }
+}
+
+/// CPU0's side of the two-core phase: releases CPU1 (bounded wait for it to come up), runs
+/// its own [`core_events`] at the same time, waits (bounded) for CPU1's results and prints
+/// both cores' lines and the cross-core line.
+fn two_cores(gt: &GlobalTimer<Bus>) -> bool {
+    smp::release();
+    if !smp::wait_up(1, UP_POLLS) {
+        println!(Uart0, "secondary CPU1 did not come up within {UP_POLLS} polls: FAIL");
+        return false;
+    }
+    println!(Uart0, "secondary CPU1 up: MMU on, GIC CPU interface on, released");
+    let st0 = match core_events(0, gt) {
+        Ok(st) => st,
+        Err(e) => {
+            println!(Uart0, "core0: error {e:?}");
+            return false;
+        }
+    };
+    let counter = gt.counter();
+    let mut watch = Stopwatch::start(counter);
+    let mut done = 0;
+    for _ in 0..u32::MAX {
+        done = C1_DONE.load(Ordering::Acquire);
+        if done != 0 || watch.elapsed() > DONE_TICKS {
+            break;
+        }
+    }
+    if done != 1 {
+        println!(Uart0, "core1: no results (state {done}): FAIL");
+        return false;
+    }
+    let v: [u64; 6] = core::array::from_fn(|i| C1_STATS[i].load(Ordering::Relaxed));
+    let st1 = CoreStats {
+        events: v[0] as u32,
+        early: v[1] as u32,
+        missed: v[2] as u32,
+        max_late: v[3],
+        reads: v[4] as u32,
+        backwards: v[5] as u32,
+    };
+    let mut ok = true;
+    for (n, st) in [(0, st0), (1, st1)] {
+        println!(
+            Uart0,
+            "core{n}: events={} early={} max_late_ticks={} missed={}",
+            st.events,
+            st.early,
+            st.max_late,
+            st.missed
+        );
+        ok &= st.events >= CORE_EVENTS && st.early == 0 && st.missed == 0;
+    }
+    let reads = st0.reads + st1.reads;
+    let backwards = st0.backwards + st1.backwards;
+    println!(Uart0, "cross-core: reads={reads} backwards={backwards}");
+    ok && backwards == 0 && st0.reads > 0 && st1.reads > 0
+}
 
 /// The global timer's register window, as the driver sees it.
 type Bus = Mmio<u32>;
@@ -178,9 +413,37 @@ type Bus = Mmio<u32>;
 /// so far. Written only inside the queue's critical section (plain load + store).
 static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
 
-/// This core's global-timer comparator, counting its programmings in [`GT_PROGRAMS`] for
-/// the "armed once" checks; otherwise the crate's [`GtComparator`] unchanged.
-type CountedGt = Counted<GtComparator<'static, Bus>>;
+/// CPU0's global-timer comparator, bound to CPU0 ([`CpuBound`]: its registers are banked,
+/// so any other core gets `Error::WrongCpu` and touches nothing), counting its programmings
+/// in [`GT_PROGRAMS`] for the "armed once" checks; otherwise the crate's [`GtComparator`].
+type CountedGt = Counted<Cpu0Gt>;
+
+/// [`CpuBound`] over CPU0's comparator, forwarding every [`ClockEvent`] method through
+/// [`CpuBound::with`]. hwtimer-core's own `ClockEvent for CpuBound` (63db191) does not
+/// forward `set_compare`, so the absolute comparator would answer the trait's default
+/// `Unsupported` to `HrTimers`' absolute arms.
+struct Cpu0Gt(CpuBound<GtComparator<'static, Bus>, NativeCpu>);
+
+impl ClockEvent for Cpu0Gt {
+    fn capabilities(&self) -> hwtimer_core::Capabilities {
+        self.0.capabilities()
+    }
+    fn set_next_event(&mut self, delta: u64) -> Result<(), hwtimer_core::Error> {
+        self.0.with(|c| c.set_next_event(delta))?
+    }
+    fn set_compare(&mut self, at: u64) -> Result<(), hwtimer_core::Error> {
+        self.0.with(|c| c.set_compare(at))?
+    }
+    fn set_periodic(&mut self, period: u64) -> Result<(), hwtimer_core::Error> {
+        self.0.with(|c| c.set_periodic(period))?
+    }
+    fn shutdown(&mut self) {
+        let _ = self.0.with(|c| c.shutdown());
+    }
+    fn ack(&mut self) -> bool {
+        self.0.with(|c| c.ack()).unwrap_or(false)
+    }
+}
 
 /// The timer queue: the TX cleanup timer's slot and one spare.
 type Timers = HrTimers<CountedGt, GtCounter<'static, Bus>, 2>;
@@ -197,9 +460,9 @@ fn gmac0() -> Dwmac<Mmio<u32>> {
     Dwmac::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) })
 }
 
-/// The MPCore GIC, CPU0's interface.
+/// The MPCore GIC; its CPU interface is banked, so each core reaches its own.
 // SAFETY: the distributor and CPU interface of the NPCM7xx MPCore region (addresses above);
-// only CPU0 runs this firmware and nothing else drives that GIC.
+// CPU0 initialises the distributor, each core its own banked CPU interface and PPIs.
 static GIC: Gic = unsafe { Gic::new(GIC_DIST, GIC_CPU) };
 /// The global-timer driver, `'static` so its parts can live in the timer queue.
 static GT: StaticCell<GlobalTimer<Bus>> = StaticCell::new();
@@ -350,6 +613,31 @@ fn arp_reply_sender(frame: &[u8]) -> Option<[u8; 4]> {
 
 /// The board's checks, run on CPU0 after the banner; returns whether all passed.
 fn run() -> bool {
+    // Zero the DMA megabyte's rings, then SCU and MMU (CPU1 does its MMU after the release).
+    // SAFETY: `.dma` (link.x) holds only the two DmaMemory statics, not used yet; all-zero
+    // is their initial state.
+    unsafe {
+        unsafe extern "C" {
+            static mut __sdma: u32;
+            static mut __edma: u32;
+        }
+        let mut p = &raw mut __sdma;
+        while p < &raw mut __edma {
+            p.write_volatile(0);
+            p = p.add(1);
+        }
+    }
+    // SAFETY: the MPCore private region of this SoC.
+    let scu = unsafe { smp::scu_enable(MPCORE_BASE) };
+    // SAFETY: CPU0's MMU and caches are off (QEMU's reset state); MAP maps the image, stacks,
+    // the DMA megabyte and the devices flat; no DMA runs yet.
+    let sctlr = unsafe { mmu::enable(&MAP) };
+    println!(
+        Uart0,
+        "SMP: SCU control {scu:#x}, MMU {} (SCTLR {sctlr:#010x}), DMA {DMA_BASE:#010x} non-cacheable: {}",
+        if mmu::enabled() { "on" } else { "off" },
+        verdict(scu & 1 == 1 && mmu::enabled() && MAP.is_normal(0x0010_0000) && !MAP.is_normal(DMA_BASE))
+    );
     match gmac() {
         Ok(ok) => ok,
         Err(e) => {
@@ -386,8 +674,9 @@ fn gmac() -> Result<bool, Error> {
 
     // ---- The clocksource/clockevent: the Cortex-A9 global timer, checked against the PMU,
     // over the loop of 1,000,000 instructions that also measures the emulation speed ----
-    // SAFETY: the global timer window of this SoC's MPCore region; this firmware is its only
-    // user and only CPU0 runs it (its banked comparator registers are CPU0's).
+    // SAFETY: the global timer window of this SoC's MPCore region. This instance runs on CPU0
+    // (its comparator is CPU0's banked one, bound to CPU0); CPU1 builds its own over the
+    // same window and only reads the shared counter and uses its own comparator.
     let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
     let config = Config::qemu().with_compare(CompareRule::from_midr(arm::midr()));
     let driver: &'static GlobalTimer<Bus> = GT.init(GlobalTimer::new(bus, config)?);
@@ -424,8 +713,15 @@ fn gmac() -> Result<bool, Error> {
         GIC.lines(),
         GIC.cpus()
     );
+    let smp_ok = two_cores(driver);
     GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 1);
-    let alarm = hwtimer_core::Alarm::new(Counted::new(driver.comparator()?, &GT_PROGRAMS), gt)?;
+    let alarm = hwtimer_core::Alarm::new(Counted::new(
+            // SAFETY: the firmware runs at PL1, where MPIDR is readable.
+            Cpu0Gt(CpuBound::new(driver.comparator()?, unsafe {
+                NativeCpu::new()
+            })),
+            &GT_PROGRAMS,
+        ), gt)?;
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
     TIMERS_REF.with(|t| *t = Some(timers));
 
@@ -452,7 +748,7 @@ fn gmac() -> Result<bool, Error> {
         tx_usecs: TX_USECS,
         ..CoalesceConfig::default()
     };
-    // SAFETY: the MMU is off on this board: CPU addresses are bus addresses.
+    // SAFETY: the MMU map is flat: CPU addresses are bus addresses.
     let addr = unsafe { IdentityMap::new() };
     let (Some(tx_mem), Some(rx_mem)) = (TX_MEM.take(), RX_MEM.take()) else {
         return Err(Error::RingSize);
@@ -622,6 +918,7 @@ fn gmac() -> Result<bool, Error> {
         verdict(timing_ok)
     );
     let timer_ok = rate_ok
+        && smp_ok
         && burst_ok
         && ic == 0
         && ti == 0

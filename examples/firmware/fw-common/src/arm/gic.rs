@@ -106,6 +106,15 @@ impl Gic {
         self.dist_write(GICD_CTLR, 1);
     }
 
+    /// Enables only the calling CPU's banked interface (priority mask [`PRIORITY_MASK`]), for
+    /// a secondary CPU once CPU0 has run [`init`](Self::init). The banked distributor
+    /// registers of IDs 0..31 (SGI/PPI enables and priorities) are this CPU's too:
+    /// [`enable`](Self::enable) of a PPI from this CPU enables it for this CPU only.
+    pub fn init_cpu_interface(&self) {
+        self.cpu_write(GICC_PMR, u32::from(PRIORITY_MASK));
+        self.cpu_write(GICC_CTLR, 1);
+    }
+
     /// Sets one byte of a byte-per-ID register bank by read-modify-write of its word (word
     /// accesses work on every GIC implementation).
     fn write_byte_field(&self, bank: usize, id: u32, value: u8) {

@@ -53,6 +53,9 @@ const S: u32 = 1 << 16;
 
 /// Attributes of a RAM section: Normal, write-back write-allocate, shareable, executable.
 pub const NORMAL_WB: u32 = SECTION | AP_FULL | TEX_001 | C | B | S;
+/// Attributes of a DMA section ([`FlatMap::with_uncached`]): Normal, non-cacheable,
+/// shareable, executable.
+pub const NORMAL_NC: u32 = SECTION | AP_FULL | TEX_001 | S;
 /// Attributes of every other section: Shareable Device, execute-never.
 pub const DEVICE: u32 = SECTION | AP_FULL | B | XN;
 
@@ -86,6 +89,21 @@ impl FlatMap {
             i += 1;
         }
         Self(table)
+    }
+
+    /// The same table with the sections of `base .. base + len` (rounded out to whole
+    /// megabytes) remapped as Normal **non-cacheable** shareable memory (TEX=001, C=0,
+    /// B=0, S=1): for DMA buffers that a driver treats as coherent without cache
+    /// maintenance, while exclusives still see Normal memory.
+    pub const fn with_uncached(mut self, base: u32, len: u32) -> Self {
+        let start = base >> 20;
+        let end = (base as u64 + len as u64 + (SECTION_SIZE as u64 - 1)) >> 20;
+        let mut i = start as usize;
+        while i < end as usize && i < self.0.len() {
+            self.0[i] = ((i as u32) << 20) | NORMAL_NC;
+            i += 1;
+        }
+        self
     }
 
     /// The descriptor that maps `address`.
@@ -146,7 +164,9 @@ fn invalidate_l1_dcache() {
 ///
 /// # Safety
 ///
-/// - Call once, early, on the core that runs the firmware, with the MMU and caches off.
+/// - Call once per core, early, with that core's MMU and caches off (every core of an SMP
+///   firmware, with the same table; on the A9 after CPU0 enabled the SCU,
+///   [`smp::scu_enable`](super::smp::scu_enable)). ACTLR.SMP is set here, first.
 /// - `table` must map everything the program touches from then on: the image, stacks and
 ///   every RAM buffer inside its RAM range (flat, so addresses do not change), and the
 ///   devices outside it.
