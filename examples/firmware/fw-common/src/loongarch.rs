@@ -9,6 +9,8 @@
 //! | [`loongarch_trap_entry!`](crate::loongarch_trap_entry) | the exception entry alone (which registers it saves), for a firmware with entry code of its own |
 //! | [`virt`] | QEMU `virt`'s console (`Uart0`) and `power_off`, through the uncached window |
 //! | functions below | `rdtime.d`, [`spin_insns`], CRMD, ESTAT, interrupt enable ([`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), device addresses through the uncached window |
+//! | [`smp`] | releasing a secondary core from QEMU's boot-ROM stub: mailbox (IOCSR `MBUF_SEND`) and IPI (`IPI_SEND`) |
+//! | [`smp_cs`], [`loongarch_smp_critical_section_impl!`](crate::loongarch_smp_critical_section_impl) | the multi-core `critical-section`: CRMD.IE off plus a spinlock across cores, re-entrant per core |
 //!
 //! # Memory map (as Linux sets it up)
 //!
@@ -217,6 +219,192 @@ pub unsafe fn irq_restore() {
     unsafe {
         core::arch::asm!("csrxchg $t0, $t0, 0x0", inout("$t0") CRMD_IE => _, options(nostack));
     }
+}
+
+/// Reads `CPUID.CoreID` (CSR 0x20, bits 8:0): the number of the core this runs on.
+#[inline(always)]
+pub fn cpu_id() -> u32 {
+    let value: u64;
+    // SAFETY: reading CPUID has no side effects; PLV0.
+    unsafe { core::arch::asm!("csrrd {}, 0x20", out(reg) value, options(nomem, nostack)) };
+    (value & 0x1ff) as u32
+}
+
+/// Starting the secondary cores of QEMU's `virt` machine (and of Loongson 3 chips) through
+/// the IPI block's IOCSR registers.
+///
+/// Under QEMU 10 a secondary core that is not the boot core waits in a stub in the boot ROM:
+/// it enables its IPIs, idles until one arrives, and then jumps to the 64-bit address in its
+/// mailbox 0 (IOCSR 0x1020) if that is non-zero. The boot core releases it with
+/// [`start_secondary`]: the address through `MBUF_SEND` (0x1048), high word first, then an IPI
+/// through `IPI_SEND` (0x1040), as Linux's `csr_mail_send` and `ipi_write_action` do.
+///
+/// The encodings (checked against QEMU's `loongson_ipi_common.c`):
+///
+/// | register | bits |
+/// |---|---|
+/// | `MBUF_SEND`, 64-bit write | 63:32 the data word; 30:27 a byte mask (a set bit keeps that byte); 25:16 target CPU; 4:2 which 32-bit word of the mailboxes at 0x1020 (0 = mailbox 0 low, 1 = mailbox 0 high) |
+/// | `IPI_SEND`, 32-bit write | 31 blocking; 25:16 target CPU; 4:0 the IPI bit to set in the target's status |
+pub mod smp {
+    /// IOCSR `IPI_SEND`.
+    pub const IOCSR_IPI_SEND: u64 = 0x1040;
+    /// IOCSR `MBUF_SEND`.
+    pub const IOCSR_MBUF_SEND: u64 = 0x1048;
+    /// The "blocking" bit of both send registers (bit 31; Linux sets it).
+    const SEND_BLOCKING: u64 = 1 << 31;
+
+    /// The `MBUF_SEND` value that writes `data` into 32-bit mailbox word `word` (0..8) of
+    /// core `cpu`, every byte.
+    pub const fn mbuf_send_value(cpu: u32, word: u32, data: u32) -> u64 {
+        SEND_BLOCKING
+            | (((word & 0x7) as u64) << 2)
+            | (((cpu & 0x3ff) as u64) << 16)
+            | ((data as u64) << 32)
+    }
+
+    /// The `IPI_SEND` value that sets IPI bit `vector` (0..32) of core `cpu`.
+    pub const fn ipi_send_value(cpu: u32, vector: u32) -> u32 {
+        (SEND_BLOCKING as u32) | ((cpu & 0x3ff) << 16) | (vector & 0x1f)
+    }
+
+    /// Writes mailbox 0 of core `cpu` with `entry` (high word first, so the ROM stub, which
+    /// polls the low word, never sees half an address) and sends it IPI 0, which wakes it
+    /// from its `idle` and makes it jump to `entry`.
+    ///
+    /// # Safety
+    ///
+    /// `entry` must be code that a core can run in the state the ROM stub leaves it in
+    /// (direct-address mode, interrupts off, FPU off, no stack), for the core `cpu`, and
+    /// `cpu` must not be running already.
+    pub unsafe fn start_secondary(cpu: u32, entry: u64) {
+        let high = mbuf_send_value(cpu, 1, (entry >> 32) as u32);
+        let low = mbuf_send_value(cpu, 0, entry as u32);
+        let ipi = ipi_send_value(cpu, 0);
+        // SAFETY: IOCSR writes to the IPI block: they fill core `cpu`'s mailbox and set one
+        // of its IPI status bits, which (the caller says) only releases that core to `entry`.
+        unsafe {
+            core::arch::asm!("iocsrwr.d {v}, {a}", v = in(reg) high, a = in(reg) IOCSR_MBUF_SEND, options(nostack));
+            core::arch::asm!("iocsrwr.d {v}, {a}", v = in(reg) low, a = in(reg) IOCSR_MBUF_SEND, options(nostack));
+            core::arch::asm!("iocsrwr.w {v}, {a}", v = in(reg) ipi, a = in(reg) IOCSR_IPI_SEND, options(nostack));
+        }
+    }
+}
+
+/// The multi-core `critical-section` implementation of the LoongArch boards: the local
+/// interrupt mask (CRMD.IE, as [`irq_save`]) plus one spinlock shared by every core,
+/// re-entrant on the core that holds it. Installed by
+/// [`loongarch_smp_critical_section_impl!`](crate::loongarch_smp_critical_section_impl).
+///
+/// * [`acquire`](smp_cs::acquire): interrupts off first (so an interrupt handler on this core
+///   can never spin on a lock its own core holds), then, unless this core already holds
+///   the lock, a compare-and-swap loop (LL/SC, `core` atomics) that writes `CPUID + 1` into
+///   the owner word with `Acquire` ordering; the nesting depth counts the sections of the
+///   owning core.
+/// * [`release`](smp_cs::release): the depth down by one; at zero the owner word is cleared
+///   with `Release` ordering; then interrupts back on if this section's `acquire` found
+///   them on (the `bool` restore state, as in [`cs`](crate::cs)).
+///
+/// The wait for the lock is bounded: a core that finds it held for [`smp_cs::SPIN_TICKS`]
+/// stable-counter ticks (one second at 100 MHz) panics, which the boards report and power
+/// off on, instead of hanging.
+///
+/// The direct-address firmware (`loongarch-virt`) runs with data accesses strongly-ordered
+/// uncached; QEMU's LL/SC does not depend on the memory type, real silicon wants the lock in
+/// cached coherent memory (the paged mode of [`loongarch_board!`](crate::loongarch_board)).
+pub mod smp_cs {
+    use core::sync::atomic::{AtomicU32, Ordering};
+
+    /// Most stable-counter ticks `acquire` waits for another core's section.
+    pub const SPIN_TICKS: u64 = 100_000_000;
+
+    /// `CPUID + 1` of the core that holds the lock, 0 when free.
+    static OWNER: AtomicU32 = AtomicU32::new(0);
+    /// Sections the owner has open; written by the owner only, with the lock held.
+    static DEPTH: AtomicU32 = AtomicU32::new(0);
+
+    /// Disables interrupts, takes the lock (or nests on it) and returns whether interrupts
+    /// were enabled. Panics if another core holds the lock for [`SPIN_TICKS`].
+    #[inline]
+    pub fn acquire() -> bool {
+        let were_enabled = super::irq_save();
+        let me = super::cpu_id().wrapping_add(1);
+        // Only this core writes its own number into OWNER, so a match means this core holds
+        // the lock and nothing else can change it meanwhile.
+        if OWNER.load(Ordering::Relaxed) == me {
+            DEPTH.store(
+                DEPTH.load(Ordering::Relaxed).wrapping_add(1),
+                Ordering::Relaxed,
+            );
+            return were_enabled;
+        }
+        let start = super::rdtime();
+        while OWNER
+            .compare_exchange_weak(0, me, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            while OWNER.load(Ordering::Relaxed) != 0 {
+                if super::rdtime().wrapping_sub(start) > SPIN_TICKS {
+                    panic!(
+                        "critical section held by core {} for more than {SPIN_TICKS} ticks",
+                        OWNER.load(Ordering::Relaxed).wrapping_sub(1)
+                    );
+                }
+                core::hint::spin_loop();
+            }
+        }
+        DEPTH.store(1, Ordering::Relaxed);
+        were_enabled
+    }
+
+    /// Ends a section begun by [`acquire`]: frees the lock when it is the outermost one of
+    /// this core, and enables interrupts if `were_enabled`.
+    ///
+    /// # Safety
+    ///
+    /// Pairs with the [`acquire`] that returned `were_enabled`, on the same core, in reverse
+    /// order of acquisition (`critical-section`'s contract).
+    #[inline]
+    pub unsafe fn release(were_enabled: bool) {
+        let depth = DEPTH.load(Ordering::Relaxed).saturating_sub(1);
+        DEPTH.store(depth, Ordering::Relaxed);
+        if depth == 0 {
+            OWNER.store(0, Ordering::Release);
+        }
+        if were_enabled {
+            // SAFETY: this section's `acquire` found interrupts on, so it is the outermost
+            // section of a context that runs with them on (the caller's contract).
+            unsafe { super::irq_restore() }
+        }
+    }
+}
+
+/// Installs [`smp_cs`] as the binary's `critical-section` implementation (`bool` restore
+/// state): for a LoongArch firmware that runs on more than one core. Invoke once, in the
+/// board crate, instead of [`critical_section_impl!`](crate::critical_section_impl).
+#[macro_export]
+macro_rules! loongarch_smp_critical_section_impl {
+    () => {
+        /// `critical-section`: local interrupts off plus a spinlock across cores (generated
+        /// by `fw_common::loongarch_smp_critical_section_impl!`).
+        struct __FwSmpCriticalSection;
+        $crate::__critical_section::set_impl!(__FwSmpCriticalSection);
+
+        // SAFETY: `fw_common::loongarch::smp_cs`: `acquire` masks interrupts on this core and
+        // takes a lock every core takes, so one context on one core at a time holds a
+        // section; `release` undoes it in order.
+        unsafe impl $crate::__critical_section::Impl for __FwSmpCriticalSection {
+            #[inline(always)]
+            unsafe fn acquire() -> $crate::__critical_section::RawRestoreState {
+                $crate::loongarch::smp_cs::acquire()
+            }
+
+            #[inline(always)]
+            unsafe fn release(were_enabled: $crate::__critical_section::RawRestoreState) {
+                // SAFETY: `critical-section` pairs this with the `acquire` above.
+                unsafe { $crate::loongarch::smp_cs::release(were_enabled) }
+            }
+        }
+    };
 }
 
 /// Defines the entry point, the exception entry and the panic handler of a LoongArch64

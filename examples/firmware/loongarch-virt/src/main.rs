@@ -18,7 +18,8 @@
 //!    through EENTRY and measures request-to-handler latency in ticks with `rdtime.d`,
 //! 6. runs the seed-003 request (5 µs = 500 ticks through `Alarm`) under min_delta 0x600
 //!    and 1000,
-//! 7. powers the machine off through the GED sleep control register.
+//! 7. releases CPU1 (`-smp 2`) and runs a constant timer on each core (below),
+//! 8. powers the machine off through the GED sleep control register.
 //!
 //! Every measured figure is checked here against the contract (never early, within the
 //! documented bound) and printed with a verdict; `expected.txt` requires the `ok` verdicts.
@@ -50,10 +51,35 @@
 //! call at shift 0, less at higher shifts); latencies in ticks or µs are those of the shift
 //! the run used (the repository quotes shift 0).
 //!
-//! Every check passes from shift 0 to 9. At shift 10 (1024 ns per instruction) the handler
+//! Every check passes from shift 0 to 5 (`-smp 2`). From shift 6 the stable-counter check
+//! fails by a few dozen ticks: CPU1 runs the ~15 instructions of QEMU's boot-ROM stub
+//! (before its `idle`) inside CPU0's timed loop, and under `-icount` both vCPUs advance the
+//! one virtual clock. With `-smp 1` every check before the two-core part passed from shift 0
+//! to 9. At shift 10 (1024 ns per instruction) the handler
 //! takes longer than the 100 µs period and the periodic check says so: the scenario, not a
 //! bound, needs a faster CPU. Under `-icount shift=auto` QEMU may change the shift after the
 //! speed was measured; the bounds then use a stale speed.
+//!
+//! # Two cores
+//!
+//! QEMU 10 holds CPU1 in a boot-ROM stub (idle until an IPI, then jump to the address in
+//! mailbox 0). After the single-core checks CPU0 writes the entry `__fw_la_secondary` into
+//! CPU1's mailbox through IOCSR `MBUF_SEND` and sends IPI 0 through `IPI_SEND`
+//! (`fw_common::loongarch::smp`), then waits for CPU1 to say it is up, at most a virtual
+//! second ([`WAIT_TICKS`]): if it never comes, CPU0 prints `smp: core1 did not come up ...:
+//! FAIL` and ends the run. CPU1 enables its FPU, takes its own 64 KiB stack (`link.x`),
+//! installs the same exception entry, builds its own `ConstantTimer` pinned to itself and
+//! hands it to the shared table [`TIMERS`]. The `critical-section` implementation is
+//! fw-common's multi-core one (`loongarch_smp_critical_section_impl!`: CRMD.IE off plus a
+//! spinlock, re-entrant per core), so both cores and both interrupt handlers share the table
+//! and every `Mutex` of this firmware.
+//!
+//! Each core then takes [`SMP_EVENTS`] oneshot events of [`SMP_DELTA`] ticks on its own
+//! timer, each checked against its deadline in the handler (`core<N>: events=.. early=0
+//! max_late_ticks=..`; lateness includes the other core holding the lock or running while
+//! the deadline passes, so it is printed, not bounded), and while waiting both read
+//! `rdtime.d` and check it against the reading the other core published before
+//! (`cross-core: reads=.. backwards=0`). The waits are in `idle` ([`one_event`] says why).
 //!
 //! Run it with `cargo xtask qemu loongarch-virt`.
 #![no_std]
@@ -66,7 +92,7 @@ use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use critical_section::Mutex;
 use fw_common::fw_cfg::FwCfg;
 use fw_common::icount::{self, Bound, Speed};
-use fw_common::loongarch::{CRMD_IE, crmd, crmd_xchg_ie, rdtime, spin_insns};
+use fw_common::loongarch::{CRMD_IE, cpu_id, crmd, crmd_xchg_ie, rdtime, smp, spin_insns};
 use fw_common::{Console, mmio, println, verdict};
 use hwtimer_core::{Alarm, ClockEvent, Clocksource, Fired, RegisterBusExt};
 use loongarch_timer::csr::{CSR_BADV, CSR_ERA, CSR_ESTAT, ESTAT, NativeCsr};
@@ -161,6 +187,9 @@ core::arch::global_asm!(
 _start:
     li.w        $t0, 1
     csrwr       $t0, 0x2            # EUEN.FPE = 1
+    csrrd       $t0, 0x20           # CPUID: a QEMU that starts every core here parks the others
+    andi        $t0, $t0, 0x1ff
+    bnez        $t0, 3f
     la.pcrel    $sp, __stack_top
     la.pcrel    $t0, __sbss         # zero .bss, 8 bytes at a time (both ends 8-byte aligned)
     la.pcrel    $t1, __ebss
@@ -173,6 +202,41 @@ _start:
     b           3b
 "#
 );
+
+// Entry of a secondary core, released by CPU0 through its mailbox and an IPI (QEMU's ROM stub
+// jumps here in direct-address mode with interrupts off): the FPU on, the IPI line off in
+// ECFG (the stub leaves the core with nothing to do with IPIs), its own stack (64 KiB each,
+// `__sec_stacks + CPUID * 64K`, see link.x) and `secondary_main(cpu)`. A core number outside
+// 1..CPUS parks.
+core::arch::global_asm!(
+    r#"
+    .section .text.fw_la_secondary, "ax"
+    .global __fw_la_secondary
+    .type __fw_la_secondary, @function
+__fw_la_secondary:
+    li.w        $t0, 1
+    csrwr       $t0, 0x2            # EUEN.FPE = 1
+    lu12i.w     $t0, 1              # 0x1000: ECFG.LIE bit 12, the IPI
+    csrxchg     $zero, $t0, 0x4
+    csrrd       $a0, 0x20           # CPUID.CoreID
+    andi        $a0, $a0, 0x1ff
+    beqz        $a0, 9f
+    li.w        $t0, {cpus}
+    bgeu        $a0, $t0, 9f
+    slli.d      $t0, $a0, 16
+    la.pcrel    $sp, __sec_stacks
+    add.d       $sp, $sp, $t0
+    bl          secondary_main
+9:  idle        0
+    b           9b
+"#,
+    cpus = const CPUS,
+);
+
+unsafe extern "C" {
+    /// The secondary entry above.
+    fn __fw_la_secondary();
+}
 
 // The exception and interrupt entry `__fw_la_eentry` (fw-common's, which lists the registers
 // it saves; floating-point ones are not: `la_trap` contains no floating-point instruction,
@@ -230,13 +294,13 @@ fn power_off() -> ! {
     }
 }
 
-/// The CSRs of the boot CPU, for the handler's own decoding (ESTAT, ERA, BADV) and to create
+/// The CSRs of the calling CPU, for the handler's own decoding (ESTAT, ERA, BADV) and to create
 /// the driver values; the timer itself is only touched through [`ALARM`]. A fresh value each
 /// time (it is zero-sized), since `NativeCsr` cannot live in a `static`: it is not `Sync`.
 fn csr() -> NativeCsr {
-    // SAFETY: PLV0 on the boot CPU, the only CPU this firmware runs on; this firmware is the
-    // only code on the machine and uses the timer CSRs only through the driver values
-    // created from this backend.
+    // SAFETY: PLV0 on the calling CPU (the CSRs are per core); this firmware is the only code
+    // on the machine and uses the timer CSRs only through the driver values created from this
+    // backend, one timer per core.
     unsafe { NativeCsr::new() }
 }
 
@@ -255,6 +319,21 @@ extern "C" fn la_trap() {
             csr.read_raw(CSR_BADV)
         );
         power_off();
+    }
+    if SMP_PHASE.load(Ordering::Acquire) {
+        if !smp_trap(stamp) {
+            SPURIOUS_IRQS.fetch_add(1, Ordering::Relaxed);
+            if estat.read(ESTAT::IS) & !(1 << 11) != 0 || csr.read(CSR_ESTAT).is_set(ESTAT::TI) {
+                println!(
+                    Uart0,
+                    "PANIC: unhandled interrupt on core {}, ESTAT = {:#x}",
+                    cpu_id(),
+                    estat.get()
+                );
+                power_off();
+            }
+        }
+        return;
     }
     let handled = critical_section::with(|cs| {
         let Ok(mut slot) = ALARM.borrow(cs).try_borrow_mut() else {
@@ -298,9 +377,9 @@ extern "C" fn la_trap() {
     }
 }
 
-// `critical-section` for this single-core firmware: CRMD.IE off while a section is held
-// (the restore state says whether the section found it on).
-fw_common::critical_section_impl!();
+// `critical-section` for a firmware on two cores: CRMD.IE off on the calling core plus
+// fw-common's spinlock across cores, re-entrant on the core that holds it.
+fw_common::loongarch_smp_critical_section_impl!();
 
 /// Runs `f` on the alarm inside a critical section.
 fn with_alarm<R>(f: impl FnOnce(&mut Alarm<Timer, Counter>) -> R) -> Option<R> {
@@ -704,6 +783,7 @@ extern "C" fn board_main() -> ! {
     }
 
     crmd_xchg_ie(0);
+    all_ok &= smp_phase(SMP_LATE_BOUND.ticks_at(speed, hz));
     println!(
         Uart0,
         "spurious interrupts: {}",
@@ -716,6 +796,274 @@ extern "C" fn board_main() -> ! {
     );
     println!(Uart0, "done");
     power_off()
+}
+
+// ---- Two cores. ----
+
+/// Cores the firmware runs on (`-smp 2`).
+const CPUS: usize = 2;
+/// Timer events each core takes.
+const SMP_EVENTS: u32 = 1000;
+/// Delta of each event, in ticks.
+const SMP_DELTA: u64 = 1000;
+/// Most ticks one event may take before its core gives up (100 deltas).
+const SMP_EVENT_WAIT: u64 = 100 * SMP_DELTA;
+
+/// Bound on an event's handler stamp after its deadline on either core: three times
+/// [`LATENCY_BOUND`], one for this core's entry, one for the other core's critical section
+/// (the handler takes the shared lock to reach its timer) and one for the other core's
+/// handler, which QEMU's `-icount` may run first (it runs one vCPU at a time). Measured:
+/// 5, 10, 20, 39, 77 and 837 ticks at shifts 0 to 5 (about 260 instructions at shift 5).
+const SMP_LATE_BOUND: Bound = Bound {
+    ticks: 9,
+    insns: 390,
+};
+
+/// Cross-core reads a core takes each time it wakes up in [`one_event`].
+const CROSS_READS_PER_WAKE: u32 = 8;
+
+/// The interrupt handler serves the per-core timers of [`TIMERS`].
+static SMP_PHASE: AtomicBool = AtomicBool::new(false);
+/// Each core's constant timer, pinned to it.
+static TIMERS: [Mutex<RefCell<Option<Timer>>>; CPUS] =
+    [const { Mutex::new(RefCell::new(None)) }; CPUS];
+/// Each core's pending deadline: the stamp taken before programming plus [`SMP_DELTA`].
+static DEADLINE: [AtomicU64; CPUS] = [const { AtomicU64::new(0) }; CPUS];
+/// Each core's handled events.
+static EVENTS: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
+/// Each core's events handled before their deadline.
+static EARLY: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
+/// Each core's largest handler stamp after the deadline.
+static MAX_LATE: [AtomicU64; CPUS] = [const { AtomicU64::new(0) }; CPUS];
+/// Each core's run failed (no timer, a programming refused, an event that never came).
+static CORE_FAILED: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
+/// The core has started (its timer is in [`TIMERS`]).
+static CORE_UP: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
+/// The core has taken its events.
+static CORE_DONE: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
+/// Each core's last `rdtime.d`, published for the other.
+static LAST_READ: [AtomicU64; CPUS] = [const { AtomicU64::new(0) }; CPUS];
+/// Each core's reads checked against the other core's last published reading.
+static CROSS_READS: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
+/// Reads that came out below the other core's reading published before them.
+static CROSS_BACKWARDS: AtomicU32 = AtomicU32::new(0);
+
+/// Acknowledges the calling core's timer, and checks and counts the event. Whether it was
+/// the timer's.
+fn smp_trap(stamp: u64) -> bool {
+    let cpu = cpu_id() as usize;
+    let (Some(timer), Some(deadline)) = (TIMERS.get(cpu), DEADLINE.get(cpu)) else {
+        return false;
+    };
+    let acked = critical_section::with(|cs| {
+        let mut slot = timer.borrow(cs).try_borrow_mut().ok()?;
+        slot.as_mut().map(|t| t.ack())
+    });
+    if acked != Some(true) {
+        return false;
+    }
+    let deadline = deadline.load(Ordering::Relaxed);
+    if stamp < deadline {
+        EARLY[cpu].fetch_add(1, Ordering::Relaxed);
+    } else {
+        MAX_LATE[cpu].fetch_max(stamp - deadline, Ordering::Relaxed);
+    }
+    EVENTS[cpu].fetch_add(1, Ordering::Release);
+    true
+}
+
+/// One cross-core read on core `cpu`: the other core's last reading, then `rdtime.d`, which
+/// must not be below it (the load is ordered before the read, so that reading was taken
+/// earlier).
+fn cross_read(cpu: usize) {
+    let other = LAST_READ[cpu ^ 1].load(Ordering::Acquire);
+    let now = rdtime();
+    if other != 0 {
+        CROSS_READS[cpu].fetch_add(1, Ordering::Relaxed);
+        if now < other {
+            CROSS_BACKWARDS.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    LAST_READ[cpu].store(now, Ordering::Release);
+}
+
+/// Arms core `cpu`'s timer for [`SMP_DELTA`] ticks and waits for its interrupt (entered with
+/// interrupts off, left with them off). Whether it came within [`SMP_EVENT_WAIT`].
+///
+/// The core waits in `idle` with CRMD.IE off, which QEMU ends as soon as an enabled
+/// interrupt (ECFG.LIE) is pending, and takes it by turning IE on: no interrupt can come
+/// between the check and the `idle`. Waiting in `idle` rather than spinning matters under
+/// `-icount`: QEMU then runs its vCPUs one at a time, and a spinning core kept the other one
+/// off the CPU for tens of virtual milliseconds (seen: a core's event 45 ms late). The
+/// armed timer ends every `idle`; [`CROSS_READS_PER_WAKE`] cross-core reads are taken per
+/// wake-up.
+fn one_event(cpu: usize) -> bool {
+    let before = EVENTS[cpu].load(Ordering::Acquire);
+    let armed = critical_section::with(|cs| {
+        let mut slot = TIMERS[cpu].borrow(cs).try_borrow_mut().ok()?;
+        let timer = slot.as_mut()?;
+        DEADLINE[cpu].store(rdtime() + SMP_DELTA, Ordering::Relaxed);
+        timer.set_next_event(SMP_DELTA).ok()
+    });
+    if armed.is_none() {
+        return false;
+    }
+    let start = rdtime();
+    while EVENTS[cpu].load(Ordering::Acquire) == before {
+        for _ in 0..CROSS_READS_PER_WAKE {
+            cross_read(cpu);
+        }
+        if rdtime().wrapping_sub(start) > SMP_EVENT_WAIT {
+            return false;
+        }
+        // SAFETY: `idle` waits for a pending interrupt; this core's timer is armed, so one
+        // comes. Interrupts are off here and turned on (and off again) around taking it.
+        unsafe { core::arch::asm!("idle 0", options(nostack)) };
+        crmd_xchg_ie(CRMD_IE);
+        crmd_xchg_ie(0);
+    }
+    true
+}
+
+/// Core `cpu` takes [`SMP_EVENTS`] oneshot events of [`SMP_DELTA`] ticks on its own timer
+/// ([`one_event`]; interrupts off on entry and exit).
+fn core_events(cpu: usize) {
+    for _ in 0..SMP_EVENTS {
+        if !one_event(cpu) {
+            CORE_FAILED[cpu].store(true, Ordering::Relaxed);
+            return;
+        }
+    }
+}
+
+/// Waits (bounded by [`WAIT_TICKS`]) until `flag` is set.
+fn wait_flag(flag: &AtomicBool) -> bool {
+    let start = rdtime();
+    while !flag.load(Ordering::Acquire) {
+        if rdtime().wrapping_sub(start) > WAIT_TICKS {
+            return flag.load(Ordering::Acquire);
+        }
+        core::hint::spin_loop();
+    }
+    true
+}
+
+/// Called by CPU0 with interrupts off after the single-core checks: releases CPU1, runs the
+/// per-core timers on both and prints their figures. Whether every check passed.
+fn smp_phase(late_bound: u64) -> bool {
+    let boot_timer = critical_section::with(|cs| ALARM.borrow(cs).take())
+        .map(|alarm| alarm.into_parts().0);
+    let Some(boot_timer) = boot_timer else {
+        println!(Uart0, "smp: core0 has no timer: FAIL");
+        return false;
+    };
+    critical_section::with(|cs| TIMERS[0].borrow(cs).replace(Some(boot_timer)));
+    SMP_PHASE.store(true, Ordering::Release);
+
+    let entry = __fw_la_secondary as *const () as usize as u64;
+    // SAFETY: `__fw_la_secondary` runs in the state the ROM stub leaves a core in (it sets
+    // up the FPU and its own stack), and core 1 has not been released before.
+    unsafe { smp::start_secondary(1, entry) };
+    if !wait_flag(&CORE_UP[1]) {
+        println!(
+            Uart0,
+            "smp: core1 did not come up within {WAIT_TICKS} ticks of its release: FAIL"
+        );
+        return false;
+    }
+    // Printed once both cores are done: a core that prints (polling the UART) while the
+    // other waits for its timer kept that one off the CPU under `-icount shift=4` (its
+    // first events came up to 17 ms late).
+    core_events(0);
+    CORE_DONE[0].store(true, Ordering::Release);
+    let figures: [(u32, u32, u64); CPUS] = core::array::from_fn(|cpu| {
+        (
+            EVENTS[cpu].load(Ordering::Acquire),
+            EARLY[cpu].load(Ordering::Relaxed),
+            MAX_LATE[cpu].load(Ordering::Relaxed),
+        )
+    });
+    // Wait for core 1 in `idle` too (core 0's timer wakes it), bounded by WAIT_TICKS.
+    let start = rdtime();
+    while !CORE_DONE[1].load(Ordering::Acquire) && rdtime().wrapping_sub(start) <= WAIT_TICKS {
+        if !one_event(0) {
+            break;
+        }
+    }
+    let core1_done = CORE_DONE[1].load(Ordering::Acquire);
+    println!(
+        Uart0,
+        "smp: core1 up at {entry:#x} (IOCSR mailbox + IPI), own stack: ok"
+    );
+    let mut ok = core1_done;
+    if !core1_done {
+        println!(
+            Uart0,
+            "smp: core1 did not finish within {WAIT_TICKS} ticks: FAIL"
+        );
+    }
+    for cpu in 0..CPUS {
+        // Core 0's own figures as they were when it finished its events (its wait above
+        // takes more); core 1's final ones.
+        let (events, early, max_late) = if cpu == 0 {
+            figures[0]
+        } else {
+            (
+                EVENTS[cpu].load(Ordering::Acquire),
+                EARLY[cpu].load(Ordering::Relaxed),
+                MAX_LATE[cpu].load(Ordering::Relaxed),
+            )
+        };
+        let failed = CORE_FAILED[cpu].load(Ordering::Relaxed);
+        let late_ok = max_late <= late_bound;
+        ok &= !failed && events == SMP_EVENTS && early == 0 && late_ok;
+        println!(
+            Uart0,
+            "core{cpu}: events={events} early={early} max_late_ticks={max_late} \
+             (bound +{SMP_LATE_BOUND} = +{late_bound}: {}){}",
+            verdict(late_ok),
+            if failed { " (a wait or programming FAILED)" } else { "" }
+        );
+    }
+    let reads: u32 = CROSS_READS.iter().map(|r| r.load(Ordering::Relaxed)).sum();
+    let backwards = CROSS_BACKWARDS.load(Ordering::Relaxed);
+    ok &= reads > 0 && backwards == 0;
+    println!(Uart0, "cross-core: reads={reads} backwards={backwards}");
+    println!(Uart0, "smp checks: {}", verdict(ok));
+    ok
+}
+
+/// Rust side of a secondary core's entry (`cpu` is 1..CPUS): its exception entry, its own
+/// timer, its events; then it idles for good (CPU0 powers the machine off).
+#[unsafe(no_mangle)]
+extern "C" fn secondary_main(cpu: u64) -> ! {
+    let cpu = (cpu as usize).min(CPUS - 1);
+    install_trap_entry();
+    let csr = csr();
+    let timer = ConstantClock::probe(&csr)
+        .ok()
+        .and_then(|freq| ConstantTimer::new(csr, freq, Config::default()).ok());
+    match timer {
+        Some(mut timer) => {
+            timer.shutdown();
+            timer.ack();
+            timer.enable_interrupt();
+            let timer = PinnedTimer::new(timer);
+            critical_section::with(|cs| TIMERS[cpu].borrow(cs).replace(Some(timer)));
+            CORE_UP[cpu].store(true, Ordering::Release);
+            core_events(cpu);
+        }
+        None => {
+            CORE_FAILED[cpu].store(true, Ordering::Relaxed);
+            CORE_UP[cpu].store(true, Ordering::Release);
+        }
+    }
+    CORE_DONE[cpu].store(true, Ordering::Release);
+    loop {
+        // SAFETY: `idle` only waits for an interrupt; interrupts are off, so this core
+        // stays here until the machine powers off.
+        unsafe { core::arch::asm!("idle 0", options(nomem, nostack)) };
+    }
 }
 
 /// Prints the panic and powers off. The board has no way to report a failure status, so
