@@ -31,10 +31,11 @@
 //!
 //! # One core
 //!
-//! The timer and the counter are the core's own, so the driver serves the core that
-//! created them: run the executor whose tasks use embassy-time there. A call from another
-//! core never touches that core's timer (see [`pinned`](crate::pinned)); its wake waits for
-//! the owning core's next timer interrupt.
+//! The timer is the core's own, so the driver's wakes are served by the core that created
+//! it: run the executor whose tasks use embassy-time there. `now()` is current on every
+//! core (the stable counter is the chip's, see [`pinned`](crate::pinned#time-on-every-core)),
+//! but a wake scheduled from another core never touches that core's timer
+//! (`Error::WrongCpu`); it waits for the owning core's next timer interrupt.
 //!
 //! # Timing
 //!
