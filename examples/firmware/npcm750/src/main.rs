@@ -24,10 +24,16 @@
 //! its banked distributor view, IAR polled with CPSR.I masked), checks it is never early,
 //! and between polls reads the shared counter against the other core's last reading
 //! (`cross-core: reads=<n> backwards=0`). Each core goes on arming past its
-//! [`CORE_EVENTS`] until the other has its own too: under `-icount` (round-robin vCPUs)
-//! one core's events came ~5,000,000 ticks (50 ms) late once the other core stopped
-//! arming, a QEMU scheduling effect, not the hardware's. CPU1 hands its counts to CPU0,
-//! which prints `core<N>: events=<n> early=0 max_late_ticks=<t> missed=0`.
+//! [`CORE_EVENTS`] until the other has its own too, so the two overlap to the end. Every
+//! wait on the other core, and every poll for an event, executes `yield`
+//! ([`yield_cpu`]): under `-icount` QEMU runs the vCPUs round-robin, and a core spinning
+//! without it kept the CPU for a whole slice (one event of CPU1 came 5,000,000 ticks, 50 ms,
+//! late, and a bounded handshake wait ran out before the other core ran at all). CPU1 hands
+//! its counts to CPU0, which prints `core<N>: events=<n> early=0 max_late_ticks=<t> missed=0`.
+//!
+//! Before that, with the counter still stopped, [`shared_bits`] runs the two-core scenario of
+//! the shared `GT_CONTROL` bits (CPU1 takes its comparator before CPU0 starts the counter;
+//! CPU0 stops the counter while CPU1 arms) and checks `TIMER_ENABLE` as the hardware has it.
 //!
 //! [`run`] drives GMAC0 through `stmmac-coalesce`'s public API: DMA reset, identification,
 //! the PHY ID over MDIO, the DMA set-up (descriptor layout from HW_FEATURE), rings carved
@@ -280,6 +286,7 @@ fn core_events(cpu: u32, gt: &GlobalTimer<Bus>) -> Result<CoreStats, hwtimer_cor
         comp.set_compare(at)?;
         let mut fired = None;
         for _ in 0..EVENT_POLLS {
+            yield_cpu();
             cross_read(me, &counter, &mut seen, &mut st);
             let iar = GIC.acknowledge();
             let id = gic::iar_id(iar);
@@ -321,13 +328,10 @@ fn secondary(cpu: u32) -> ! {
     unsafe { mmu::enable(&MAP) };
     GIC.init_cpu_interface();
     smp::announce(cpu);
-    // SAFETY: the global timer window of this SoC's MPCore region; this core only uses its
-    // own banked comparator and reads the shared counter (CPU0 started it).
-    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
     let config = Config::qemu().with_compare(CompareRule::from_midr(arm::midr()));
-    let result = GlobalTimer::new(bus, config).and_then(|gt| core_events(cpu, &gt));
+    let result = secondary_shared_bits(config).map(|gt| core_events(cpu, &gt));
     match result {
-        Ok(st) => {
+        Some(Ok(st)) => {
             let v = [
                 st.events.into(),
                 st.early.into(),
@@ -341,7 +345,7 @@ fn secondary(cpu: u32) -> ! {
             }
             C1_DONE.store(1, Ordering::Release);
         }
-        Err(_) => C1_DONE.store(2, Ordering::Release),
+        _ => C1_DONE.store(2, Ordering::Release),
     }
     loop {
         // SAFETY: nothing is enabled for this core any more: sleep for good.
@@ -349,16 +353,112 @@ fn secondary(cpu: u32) -> ! {
     }
 }
 
-/// CPU0's side of the two-core phase: releases CPU1 (bounded wait for it to come up), runs
-/// its own [`core_events`] at the same time, waits (bounded) for CPU1's results and prints
-/// both cores' lines and the cross-core line.
-fn two_cores(gt: &GlobalTimer<Bus>) -> bool {
+/// The step of the shared-bits handshake between CPU0 ([`shared_bits`]) and CPU1
+/// ([`secondary`]); [`STEP_EVENTS`] lets CPU1 start [`core_events`].
+static STEP: AtomicU32 = AtomicU32::new(0);
+/// The step at which CPU1 may run its events.
+const STEP_EVENTS: u32 = 7;
+/// Polls of one handshake step before giving up.
+const STEP_POLLS: u32 = 2_000_000;
+
+/// Waits (bounded) for [`STEP`] to reach `step`.
+fn wait_step(step: u32) -> bool {
+    (0..STEP_POLLS).any(|_| {
+        yield_cpu();
+        STEP.load(Ordering::Acquire) >= step
+    })
+}
+
+/// `yield`: under QEMU's round-robin vCPUs (`-icount`) it ends this CPU's time slice, so a
+/// core that waits for the other lets it run instead of spinning out a whole slice.
+fn yield_cpu() {
+    // SAFETY: a hint instruction; no memory or register effect.
+    unsafe { core::arch::asm!("yield", options(nomem, nostack, preserves_flags)) };
+}
+
+/// `GT_CONTROL.TIMER_ENABLE` as the hardware has it (a raw read through CPU0's window).
+fn counter_enabled(gt: &GlobalTimer<Bus>) -> bool {
+    gt.bus().read_word(0x08) & 1 != 0
+}
+
+/// The shared-bits scenario of issue 17, across the two cores, before CPU0 starts the
+/// counter: (a) CPU1 builds its `GlobalTimer` and takes its comparator while the counter is
+/// stopped, CPU0 starts it, CPU1 arms: the counter must stay enabled (a per-core copy of
+/// the enable bit taken at `new` would stop it); (b) CPU1 takes a comparator of a second
+/// instance built while the counter runs, CPU0 stops the counter (through an instance of
+/// its own), CPU1 arms: the counter must stay stopped (that copy would restart it). The
+/// counter runs again at the end. Releases CPU1 and waits for it (bounded).
+fn shared_bits(gt: &GlobalTimer<Bus>, config: Config) -> bool {
     smp::release();
     if !smp::wait_up(1, UP_POLLS) {
         println!(Uart0, "secondary CPU1 did not come up within {UP_POLLS} polls: FAIL");
         return false;
     }
     println!(Uart0, "secondary CPU1 up: MMU on, GIC CPU interface on, released");
+    let stopped_at_take = wait_step(1) && !counter_enabled(gt);
+    gt.start();
+    STEP.store(2, Ordering::Release);
+    let a_ok = stopped_at_take && wait_step(3) && counter_enabled(gt);
+    // SAFETY: the same global timer window; this instance only stops and starts the counter.
+    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
+    let Ok(mut own) = GlobalTimer::new(bus, config) else {
+        println!(Uart0, "shared bits: second CPU0 instance refused: FAIL");
+        return false;
+    };
+    own.stop();
+    STEP.store(4, Ordering::Release);
+    let b_ok = wait_step(5) && !counter_enabled(gt);
+    own.start();
+    let running = counter_enabled(gt);
+    STEP.store(6, Ordering::Release);
+    println!(
+        Uart0,
+        "shared bits: CPU1 took its comparator before CPU0 started the counter, armed after: counter enabled: {}; CPU0 stopped it while CPU1 armed: stays stopped: {}",
+        verdict(a_ok),
+        verdict(b_ok)
+    );
+    a_ok && b_ok && running
+}
+
+/// CPU1's side of [`shared_bits`]; returns its second instance (the counter running) for
+/// [`core_events`], or `None` when a step timed out or the driver refused.
+fn secondary_shared_bits(config: Config) -> Option<GlobalTimer<Bus>> {
+    // SAFETY: the global timer window of this SoC's MPCore region; this core only uses its
+    // own banked comparator and reads the shared counter.
+    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
+    let before = GlobalTimer::new(bus, config).ok()?;
+    let mut comp = before.comparator().ok()?;
+    STEP.store(1, Ordering::Release);
+    if !wait_step(2) {
+        return None;
+    }
+    comp.set_next_event(100_000).ok()?;
+    comp.shutdown();
+    drop(comp);
+    drop(before);
+    // SAFETY: as above.
+    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
+    let gt = GlobalTimer::new(bus, config).ok()?;
+    let mut comp = gt.comparator().ok()?;
+    STEP.store(3, Ordering::Release);
+    if !wait_step(4) {
+        return None;
+    }
+    comp.set_next_event(100_000).ok()?;
+    comp.shutdown();
+    STEP.store(5, Ordering::Release);
+    drop(comp);
+    wait_step(STEP_EVENTS).then_some(gt)
+}
+
+/// CPU0's side of the two-core phase: lets CPU1 go (it came up in [`shared_bits`]), runs
+/// its own [`core_events`] at the same time, waits (bounded) for CPU1's results and prints
+/// both cores' lines and the cross-core line.
+fn two_cores(gt: &GlobalTimer<Bus>) -> bool {
+    if !smp::is_up(1) {
+        return false;
+    }
+    STEP.store(STEP_EVENTS, Ordering::Release);
     let st0 = match core_events(0, gt) {
         Ok(st) => st,
         Err(e) => {
@@ -370,6 +470,7 @@ fn two_cores(gt: &GlobalTimer<Bus>) -> bool {
     let mut watch = Stopwatch::start(counter);
     let mut done = 0;
     for _ in 0..u32::MAX {
+        yield_cpu();
         done = C1_DONE.load(Ordering::Acquire);
         if done != 0 || watch.elapsed() > DONE_TICKS {
             break;
@@ -680,6 +781,8 @@ fn gmac() -> Result<bool, Error> {
     let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
     let config = Config::qemu().with_compare(CompareRule::from_midr(arm::midr()));
     let driver: &'static GlobalTimer<Bus> = GT.init(GlobalTimer::new(bus, config)?);
+    // CPU1 comes up with the counter still stopped (QEMU's reset state): the shared bits.
+    let shared_ok = shared_bits(driver, config);
     driver.start();
     let gt = driver.counter();
     GT_TIME.with(|t| *t = Some(gt));
@@ -919,6 +1022,7 @@ fn gmac() -> Result<bool, Error> {
     );
     let timer_ok = rate_ok
         && smp_ok
+        && shared_ok
         && burst_ok
         && ic == 0
         && ti == 0
