@@ -435,7 +435,6 @@ fn secondary_shared_bits(config: Config) -> Option<GlobalTimer<Bus>> {
     comp.set_next_event(100_000).ok()?;
     comp.shutdown();
     drop(comp);
-    drop(before);
     // SAFETY: as above.
     let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
     let gt = GlobalTimer::new(bus, config).ok()?;
