@@ -241,6 +241,12 @@ impl<T: CpuLocal + ClockEvent, C: CurrentCpu> ClockEvent for CpuBound<T, C> {
     }
 
     /// Errors: [`Error::WrongCpu`] on another CPU; the value's own.
+    #[inline]
+    fn set_compare(&mut self, at: u64) -> Result<(), Error> {
+        self.with(|t| t.set_compare(at))?
+    }
+
+    /// Errors: [`Error::WrongCpu`] on another CPU; the value's own.
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         self.with(|t| t.set_periodic(period))?
     }
@@ -285,6 +291,10 @@ mod tests {
             self.armed += 1;
             Ok(())
         }
+        fn set_compare(&mut self, _at: u64) -> Result<(), Error> {
+            self.armed += 10;
+            Ok(())
+        }
         fn shutdown(&mut self) {}
         fn ack(&mut self) -> bool {
             true
@@ -297,6 +307,8 @@ mod tests {
         let mut b = CpuBound::new(Bank::default(), SimCpu);
         assert_eq!(b.owner(), 1);
         assert_eq!(b.set_next_event(3), Ok(()));
+        // Every arm is forwarded, the absolute one too (not the trait's `Unsupported`).
+        assert_eq!(b.set_compare(3), Ok(()));
         let b = std::thread::scope(|s| {
             s.spawn(move || {
                 SimCpu::enter(0);
@@ -305,6 +317,7 @@ mod tests {
                     Err(Error::WrongCpu(CpuMismatch::new(1, 0)))
                 );
                 assert!(!b.ack());
+                assert!(matches!(b.set_compare(3), Err(Error::WrongCpu(_))));
                 b.into_inner().unwrap_err()
             })
             .join()
@@ -312,6 +325,6 @@ mod tests {
         });
         let mut b = b;
         assert!(b.ack());
-        assert_eq!(b.into_inner().map(|t| t.armed).ok(), Some(1));
+        assert_eq!(b.into_inner().map(|t| t.armed).ok(), Some(11));
     }
 }
