@@ -63,6 +63,7 @@ use fw_common::arm::pmu;
 use fw_common::arm::{self};
 use fw_common::counted::Counted;
 use fw_common::{StaticCell, mmio, println, verdict};
+use hwtimer_core::cpu::{CpuBound, NativeCpu};
 use hwtimer_core::{HrTimers, Mmio, Monotonic, Restart};
 use smoltcp::iface::{Config, Interface, SocketHandle, SocketSet, SocketStorage};
 use smoltcp::phy::ChecksumCapabilities;
@@ -176,7 +177,9 @@ type Time = GtCounter<'static, Bus>;
 /// counting its programmings in [`GT_PROGRAMS`]. Its interrupt (GIC ID 27) is left disabled
 /// in the GIC: the main loop polls the event flag through `HrTimers::on_interrupt` (a poll
 /// on an idle comparator is a spurious call, one MMIO read).
-type GtEvent = Counted<GtComparator<'static, Bus>>;
+/// CPU0's banked comparator, bound to CPU0 (`GtComparator` is per-CPU, so a `static` holds it
+/// through `CpuBound`, which refuses every other CPU).
+type GtEvent = Counted<CpuBound<GtComparator<'static, Bus>, NativeCpu>>;
 
 /// Global-timer comparator programmings so far.
 static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
@@ -443,7 +446,12 @@ fn net() -> Result<bool, Error> {
     let time = gt.counter();
     GIC.init();
     GIC.enable(IRQ_GMAC0, 0xa0, 1);
-    let alarm = hwtimer_core::Alarm::new(Counted::new(gt.comparator()?, &GT_PROGRAMS), time)?;
+    // SAFETY: the firmware runs in SVC mode (PL1), where MPIDR can be read.
+    let cpu = unsafe { NativeCpu::new() };
+    let alarm = hwtimer_core::Alarm::new(
+        Counted::new(CpuBound::new(gt.comparator()?, cpu), &GT_PROGRAMS),
+        time,
+    )?;
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
 
     // ---- The PHY: autonegotiation over this crate's MDIO, the MAC set from the result ----
