@@ -225,6 +225,8 @@ const UP_POLLS: u32 = 2_000_000;
 /// Global-timer ticks CPU0 waits at most for CPU1 to finish its events (1 s at 100 MHz).
 const DONE_TICKS: u64 = 100_000_000;
 
+/// Polls of CPU1's results at most (each a `yield`), besides [`DONE_TICKS`].
+const DONE_POLLS: u32 = 50_000_000;
 /// What one core's phase saw.
 #[derive(Clone, Copy, Debug, Default)]
 struct CoreStats {
@@ -357,7 +359,7 @@ fn secondary(cpu: u32) -> ! {
 /// ([`secondary`]); [`STEP_EVENTS`] lets CPU1 start [`core_events`].
 static STEP: AtomicU32 = AtomicU32::new(0);
 /// The step at which CPU1 may run its events.
-const STEP_EVENTS: u32 = 7;
+const STEP_EVENTS: u32 = 9;
 /// Polls of one handshake step before giving up.
 const STEP_POLLS: u32 = 2_000_000;
 
@@ -399,18 +401,22 @@ fn shared_bits(gt: &GlobalTimer<Bus>, config: Config) -> bool {
     gt.start();
     STEP.store(2, Ordering::Release);
     let a_ok = stopped_at_take && wait_step(3) && counter_enabled(gt);
+    // Running again whatever (a) did, before CPU1 builds its second instance.
+    gt.start();
+    STEP.store(4, Ordering::Release);
     // SAFETY: the same global timer window; this instance only stops and starts the counter.
     let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
     let Ok(mut own) = GlobalTimer::new(bus, config) else {
         println!(Uart0, "shared bits: second CPU0 instance refused: FAIL");
         return false;
     };
+    let took = wait_step(5);
     own.stop();
-    STEP.store(4, Ordering::Release);
-    let b_ok = wait_step(5) && !counter_enabled(gt);
+    STEP.store(6, Ordering::Release);
+    let b_ok = took && wait_step(7) && !counter_enabled(gt);
     own.start();
     let running = counter_enabled(gt);
-    STEP.store(6, Ordering::Release);
+    STEP.store(8, Ordering::Release);
     println!(
         Uart0,
         "shared bits: CPU1 took its comparator before CPU0 started the counter, armed after: counter enabled: {}; CPU0 stopped it while CPU1 armed: stays stopped: {}",
@@ -435,17 +441,21 @@ fn secondary_shared_bits(config: Config) -> Option<GlobalTimer<Bus>> {
     comp.set_next_event(100_000).ok()?;
     comp.shutdown();
     drop(comp);
-    // SAFETY: as above.
-    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
-    let gt = GlobalTimer::new(bus, config).ok()?;
-    let mut comp = gt.comparator().ok()?;
     STEP.store(3, Ordering::Release);
     if !wait_step(4) {
         return None;
     }
+    // SAFETY: as above.
+    let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
+    let gt = GlobalTimer::new(bus, config).ok()?;
+    let mut comp = gt.comparator().ok()?;
+    STEP.store(5, Ordering::Release);
+    if !wait_step(6) {
+        return None;
+    }
     comp.set_next_event(100_000).ok()?;
     comp.shutdown();
-    STEP.store(5, Ordering::Release);
+    STEP.store(7, Ordering::Release);
     drop(comp);
     wait_step(STEP_EVENTS).then_some(gt)
 }
@@ -468,7 +478,7 @@ fn two_cores(gt: &GlobalTimer<Bus>) -> bool {
     let counter = gt.counter();
     let mut watch = Stopwatch::start(counter);
     let mut done = 0;
-    for _ in 0..u32::MAX {
+    for _ in 0..DONE_POLLS {
         yield_cpu();
         done = C1_DONE.load(Ordering::Acquire);
         if done != 0 || watch.elapsed() > DONE_TICKS {
