@@ -58,7 +58,8 @@
 //!
 //! All state sits in one `critical_section::Mutex`, so the driver can live in a `static`
 //! and be used from tasks and the interrupt handler alike; wakers are woken inside the
-//! critical section (waking only pends a task).
+//! critical section (waking only pends a task). Across cores this needs a multi-core
+//! `critical-section` implementation: see [the crate docs](crate#multi-core-which-sync-types-need-a-multi-core-critical-section).
 
 use core::cell::RefCell;
 use core::task::Waker;

@@ -66,8 +66,15 @@
 //!   non-cacheable): with the MMU off, data accesses are Strongly-ordered and exclusives
 //!   there are not architecturally guaranteed.
 //! - **Elsewhere** (MIPS32, ARMv7-M and other 32-bit targets without 64-bit atomics) a
-//!   64-bit word cannot be swapped in one instruction, so the step runs in a short
-//!   `critical-section` (a few loads, an add and two stores), with the raw read outside it.
+//!   64-bit word cannot be swapped in one instruction. It is kept in a sequence lock over
+//!   32-bit atomics ([`SeqLockU64`](crate::seqlock::SeqLockU64)): **reads take no lock**
+//!   on any core and never see a torn value (they retry a bounded number of times, then
+//!   read under the writers' lock). A step that moves the time runs in a short
+//!   `critical-section` (a few loads, two stores), with the raw read outside it, and
+//!   re-checks the value there. Writers on two cores are serialised only by that critical
+//!   section, so on a multi-core chip the firmware's `critical-section` implementation
+//!   must exclude the other cores (a spinlock plus the local interrupt mask), not only
+//!   mask the local interrupts.
 //!
 //! # Precondition
 //!
@@ -100,13 +107,11 @@
 //! assert_eq!(extend(t1, 0x0FFF_FFF8, 28), t1);
 //! ```
 
-#[cfg(not(target_has_atomic = "64"))]
-use core::cell::Cell;
 #[cfg(target_has_atomic = "64")]
 use core::sync::atomic::{AtomicU64, Ordering};
 
 #[cfg(not(target_has_atomic = "64"))]
-use critical_section::Mutex;
+use crate::seqlock::SeqLockU64;
 
 use crate::clocksource::{Clocksource, Monotonic};
 use crate::time::counter_mask;
@@ -142,7 +147,7 @@ pub struct Published {
     #[cfg(target_has_atomic = "64")]
     last: AtomicU64,
     #[cfg(not(target_has_atomic = "64"))]
-    last: Mutex<Cell<u64>>,
+    last: SeqLockU64,
 }
 
 impl Published {
@@ -152,7 +157,7 @@ impl Published {
             #[cfg(target_has_atomic = "64")]
             last: AtomicU64::new(start),
             #[cfg(not(target_has_atomic = "64"))]
-            last: Mutex::new(Cell::new(start)),
+            last: SeqLockU64::new(start),
         }
     }
 
@@ -165,7 +170,12 @@ impl Published {
         }
         #[cfg(not(target_has_atomic = "64"))]
         {
-            critical_section::with(|cs| self.last.borrow(cs).get())
+            // Lock-free; after READ_RETRIES reads that each overlapped a write (another
+            // core publishing back to back), read under the writers' lock instead.
+            match self.last.try_read() {
+                Some(last) => last,
+                None => critical_section::with(|_| self.last.read_exclusive()),
+            }
         }
     }
 
@@ -207,15 +217,25 @@ impl Published {
         }
         #[cfg(not(target_has_atomic = "64"))]
         {
-            critical_section::with(|cs| {
-                let cell = self.last.borrow(cs);
-                let last = cell.get();
-                match step(last) {
-                    Some(now) if now > last => {
-                        cell.set(now);
-                        now
+            // The read and a step that keeps the time take no lock; a store is made
+            // under the writers' lock, from the value current there.
+            let last = self.last();
+            let Some(now) = step(last) else {
+                return last;
+            };
+            critical_section::with(|_| {
+                let current = self.last.read_exclusive();
+                let next = if current == last {
+                    Some(now)
+                } else {
+                    step(current)
+                };
+                match next {
+                    Some(next) if next > current => {
+                        self.last.write_exclusive(next);
+                        next
                     }
-                    _ => last,
+                    _ => current,
                 }
             })
         }
@@ -236,7 +256,7 @@ impl Published {
         }
         #[cfg(not(target_has_atomic = "64"))]
         {
-            self.last.get_mut().set(value);
+            self.last.write_exclusive(value);
         }
     }
 }

@@ -12,6 +12,7 @@
 //! | [`poll`] | bounded polling with Linux iopoll semantics ([`Poller`]) |
 //! | [`delay`] | embedded-hal [`DelayNs`](embedded_hal::delay::DelayNs) busy-wait ([`Delay`]) and async sleep ([`AsyncDelay`]) |
 //! | [`queue`] | a fixed-capacity software timer queue on one clockevent ([`HrTimers`]) |
+//! | [`seqlock`] | a 64-bit value behind a sequence lock on 32-bit atomics (the time of [`Extended`] without 64-bit atomics) |
 //! | [`reg`] | register access for real MMIO ([`Mmio`]) and the sim, typed with tock-registers |
 //! | [`time`] | tick/nanosecond conversions that round the safe way |
 //! | `sim` | (feature `sim`) the behavioural simulation backend: virtual time, register models, MMIO counters |
@@ -77,6 +78,28 @@
 //!   `HrTimers::sleep` taking them (module `fugit_ext`).
 //!
 //! `critical-section` is used, never implemented: the firmware picks the implementation.
+//!
+//! ## Multi-core: which `Sync` types need a multi-core `critical-section`
+//!
+//! These types are `Sync` and keep their shared state behind `critical-section` (a
+//! `critical_section::Mutex`, or a critical section that serialises writers):
+//!
+//! | type | what the critical section guards |
+//! |---|---|
+//! | [`HrTimers`] | the queue, the alarm and the channel programming |
+//! | `embassy::TimeDriver` (feature `embassy`) | the waker queue, the alarm and the channel |
+//! | `rtic::Backend` and the `rtic_monotonic!` statics (feature `rtic`) | the alarm and the channel (rtic-time's own queue takes the same critical section) |
+//! | [`extend::Published`] (so [`Extended`]) **on targets without 64-bit atomics** (MIPS32, ARMv7-M) | its writers only; readers take no lock ([`seqlock`]) |
+//!
+//! They are sound across cores **only if the firmware's `critical-section` implementation
+//! excludes every core** (a spinlock taken with the local interrupts masked, as
+//! `aarch32-cpu`'s `critical-section-multi-core` does), not only the local core's
+//! interrupts. With a single-core implementation on a multi-core chip, two cores can be in
+//! the same section at once: a corrupted queue, a channel programmed twice, a torn or
+//! backward time. On targets with 64-bit atomics `Published` (and so `Extended`) takes
+//! no lock at all and needs nothing. Everything else in this crate either is not `Sync` or
+//! holds no shared mutable state; per-core values are bound to their CPU with
+//! [`CpuBound`].
 #![cfg_attr(not(any(test, feature = "std")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -107,6 +130,7 @@ pub mod queue;
 pub mod reg;
 #[cfg(feature = "rtic")]
 pub mod rtic;
+pub mod seqlock;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): its models index their
 // register arrays and count with plain arithmetic, and may panic on a broken test set-up.
 #[cfg(feature = "sim")]

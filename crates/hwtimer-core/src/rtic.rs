@@ -38,7 +38,9 @@ use crate::clockevent::{Alarm, ClockEvent};
 use crate::clocksource::Monotonic;
 use crate::error::Error;
 
-/// The state behind one rtic-time backend: the alarm on the channel and its time base.
+/// The state behind one rtic-time backend: the alarm on the channel and its time base, in
+/// a `critical_section::Mutex` (across cores, a multi-core implementation: see
+/// [the crate docs](crate#multi-core-which-sync-types-need-a-multi-core-critical-section)).
 pub struct Backend<E: ClockEvent, M: Monotonic> {
     alarm: Mutex<RefCell<Option<Alarm<E, M>>>>,
 }

@@ -132,7 +132,9 @@ pub const MAX_EXPIRY_ROUNDS: u32 = 4;
 pub const EXPIRY_BATCH: usize = 8;
 
 /// A [`TimerQueue`] driven by an [`Alarm`], shared between thread and interrupt context
-/// through a `critical_section::Mutex`. See the [module docs](super) for the semantics.
+/// through a `critical_section::Mutex` (across cores, a multi-core implementation: see
+/// [the crate docs](crate#multi-core-which-sync-types-need-a-multi-core-critical-section)).
+/// See the [module docs](super) for the semantics.
 ///
 /// Wire [`on_interrupt`](Self::on_interrupt) to the clockevent's interrupt handler.
 pub struct HrTimers<E: ClockEvent, M: Monotonic, const N: usize> {

@@ -1,0 +1,4 @@
+//! Declares the `loom` cfg (the model-checked build of `seqlock`, see `tests/loom.rs`).
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(loom)");
+}
