@@ -85,7 +85,7 @@
 #![no_std]
 #![no_main]
 
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 use core::hint::black_box;
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
@@ -839,7 +839,13 @@ static MAX_LATE: [AtomicU64; CPUS] = [const { AtomicU64::new(0) }; CPUS];
 static CORE_FAILED: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
 /// The core has started (its timer is in [`TIMERS`]).
 static CORE_UP: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
-/// The core has taken its events.
+/// The core has taken its [`SMP_EVENTS`] events.
+static EVENTS_DONE: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
+/// Each core's events, early events and largest lateness when it had taken its
+/// [`SMP_EVENTS`] (the waits after them take more).
+static FIGURES: [(AtomicU32, AtomicU32, AtomicU64); CPUS] =
+    [const { (AtomicU32::new(0), AtomicU32::new(0), AtomicU64::new(0)) }; CPUS];
+/// The core has finished (events and contention run).
 static CORE_DONE: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
 /// Each core's last `rdtime.d`, published for the other.
 static LAST_READ: [AtomicU64; CPUS] = [const { AtomicU64::new(0) }; CPUS];
@@ -847,6 +853,55 @@ static LAST_READ: [AtomicU64; CPUS] = [const { AtomicU64::new(0) }; CPUS];
 static CROSS_READS: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
 /// Reads that came out below the other core's reading published before them.
 static CROSS_BACKWARDS: AtomicU32 = AtomicU32::new(0);
+/// Incremented non-atomically (load, some work, store) inside critical sections by both
+/// cores: a lost update means two cores were in a section at once.
+static SECTIONS: Mutex<Cell<u32>> = Mutex::new(Cell::new(0));
+/// Sections each core counted into [`SECTIONS`].
+static SECTIONS_TAKEN: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
+/// Sections of the contention run of each core.
+const CONTENTION_SECTIONS: u32 = 2000;
+/// Iterations of `spin_insns` between the load and the store of one contention section
+/// (two instructions each): most of the loop is inside the section.
+const CONTENTION_WINDOW: u64 = 100;
+
+/// The non-atomic increment of [`SECTIONS`] by core `cpu`, with `window` iterations of
+/// work between its load and its store.
+fn count_section(cs: critical_section::CriticalSection<'_>, cpu: usize, window: u64) {
+    let cell = SECTIONS.borrow(cs);
+    let value = cell.get();
+    spin_insns(window);
+    cell.set(value.wrapping_add(1));
+    SECTIONS_TAKEN[cpu].fetch_add(1, Ordering::Relaxed);
+}
+
+/// Core `cpu` (interrupts off) takes [`CONTENTION_SECTIONS`] sections with a window of
+/// [`CONTENTION_WINDOW`] between load and store, while its timer runs periodic with its
+/// interrupt masked. Under `-icount` QEMU runs one vCPU at a time and switches at virtual
+/// timer deadlines; the periodic timers put those deadlines (1 per 1000 ticks per core)
+/// inside the windows, so without a lock across cores updates are lost (checked: with the
+/// single-core `critical_section_impl!` the count came out short).
+fn contention(cpu: usize) {
+    let periodic = critical_section::with(|cs| {
+        let mut slot = TIMERS[cpu].borrow(cs).try_borrow_mut().ok()?;
+        slot.as_mut()?.set_periodic(SMP_DELTA).ok()
+    });
+    if periodic.is_none() {
+        CORE_FAILED[cpu].store(true, Ordering::Relaxed);
+        return;
+    }
+    for _ in 0..CONTENTION_SECTIONS {
+        critical_section::with(|cs| count_section(cs, cpu, CONTENTION_WINDOW));
+        spin_insns(8);
+    }
+    critical_section::with(|cs| {
+        if let Ok(mut slot) = TIMERS[cpu].borrow(cs).try_borrow_mut()
+            && let Some(timer) = slot.as_mut()
+        {
+            timer.shutdown();
+            timer.ack();
+        }
+    });
+}
 
 /// Acknowledges the calling core's timer, and checks and counts the event. Whether it was
 /// the timer's.
@@ -928,12 +983,35 @@ fn one_event(cpu: usize) -> bool {
 /// Core `cpu` takes [`SMP_EVENTS`] oneshot events of [`SMP_DELTA`] ticks on its own timer
 /// ([`one_event`]; interrupts off on entry and exit).
 fn core_events(cpu: usize) {
+    // Re-entrant on this core: a lock that is not would spin here until `smp_cs` panics.
+    critical_section::with(|_| critical_section::with(|_| ()));
     for _ in 0..SMP_EVENTS {
         if !one_event(cpu) {
             CORE_FAILED[cpu].store(true, Ordering::Relaxed);
             return;
         }
     }
+    FIGURES[cpu]
+        .0
+        .store(EVENTS[cpu].load(Ordering::Acquire), Ordering::Relaxed);
+    FIGURES[cpu]
+        .1
+        .store(EARLY[cpu].load(Ordering::Relaxed), Ordering::Relaxed);
+    FIGURES[cpu]
+        .2
+        .store(MAX_LATE[cpu].load(Ordering::Relaxed), Ordering::Relaxed);
+    EVENTS_DONE[cpu].store(true, Ordering::Release);
+    // The contention run starts once both cores are through their events (so that it does
+    // not delay the other core's handlers); the wait takes more events, in `idle`.
+    let start = rdtime();
+    while !EVENTS_DONE[cpu ^ 1].load(Ordering::Acquire)
+        && rdtime().wrapping_sub(start) <= WAIT_TICKS
+    {
+        if !one_event(cpu) {
+            break;
+        }
+    }
+    contention(cpu);
 }
 
 /// Waits (bounded by [`WAIT_TICKS`]) until `flag` is set.
@@ -951,8 +1029,8 @@ fn wait_flag(flag: &AtomicBool) -> bool {
 /// Called by CPU0 with interrupts off after the single-core checks: releases CPU1, runs the
 /// per-core timers on both and prints their figures. Whether every check passed.
 fn smp_phase(late_bound: u64) -> bool {
-    let boot_timer = critical_section::with(|cs| ALARM.borrow(cs).take())
-        .map(|alarm| alarm.into_parts().0);
+    let boot_timer =
+        critical_section::with(|cs| ALARM.borrow(cs).take()).map(|alarm| alarm.into_parts().0);
     let Some(boot_timer) = boot_timer else {
         println!(Uart0, "smp: core0 has no timer: FAIL");
         return false;
@@ -976,13 +1054,6 @@ fn smp_phase(late_bound: u64) -> bool {
     // first events came up to 17 ms late).
     core_events(0);
     CORE_DONE[0].store(true, Ordering::Release);
-    let figures: [(u32, u32, u64); CPUS] = core::array::from_fn(|cpu| {
-        (
-            EVENTS[cpu].load(Ordering::Acquire),
-            EARLY[cpu].load(Ordering::Relaxed),
-            MAX_LATE[cpu].load(Ordering::Relaxed),
-        )
-    });
     // Wait for core 1 in `idle` too (core 0's timer wakes it), bounded by WAIT_TICKS.
     let start = rdtime();
     while !CORE_DONE[1].load(Ordering::Acquire) && rdtime().wrapping_sub(start) <= WAIT_TICKS {
@@ -1003,17 +1074,12 @@ fn smp_phase(late_bound: u64) -> bool {
         );
     }
     for cpu in 0..CPUS {
-        // Core 0's own figures as they were when it finished its events (its wait above
-        // takes more); core 1's final ones.
-        let (events, early, max_late) = if cpu == 0 {
-            figures[0]
-        } else {
-            (
-                EVENTS[cpu].load(Ordering::Acquire),
-                EARLY[cpu].load(Ordering::Relaxed),
-                MAX_LATE[cpu].load(Ordering::Relaxed),
-            )
-        };
+        // The figures as they were when the core had taken its events.
+        let (events, early, max_late) = (
+            FIGURES[cpu].0.load(Ordering::Relaxed),
+            FIGURES[cpu].1.load(Ordering::Relaxed),
+            FIGURES[cpu].2.load(Ordering::Relaxed),
+        );
         let failed = CORE_FAILED[cpu].load(Ordering::Relaxed);
         let late_ok = max_late <= late_bound;
         ok &= !failed && events == SMP_EVENTS && early == 0 && late_ok;
@@ -1022,13 +1088,29 @@ fn smp_phase(late_bound: u64) -> bool {
             "core{cpu}: events={events} early={early} max_late_ticks={max_late} \
              (bound +{SMP_LATE_BOUND} = +{late_bound}: {}){}",
             verdict(late_ok),
-            if failed { " (a wait or programming FAILED)" } else { "" }
+            if failed {
+                " (a wait or programming FAILED)"
+            } else {
+                ""
+            }
         );
     }
     let reads: u32 = CROSS_READS.iter().map(|r| r.load(Ordering::Relaxed)).sum();
     let backwards = CROSS_BACKWARDS.load(Ordering::Relaxed);
     ok &= reads > 0 && backwards == 0;
     println!(Uart0, "cross-core: reads={reads} backwards={backwards}");
+    let sections = critical_section::with(|cs| SECTIONS.borrow(cs).get());
+    let counted: u32 = SECTIONS_TAKEN
+        .iter()
+        .map(|e| e.load(Ordering::Relaxed))
+        .sum();
+    let sections_ok = sections == counted;
+    ok &= sections_ok;
+    println!(
+        Uart0,
+        "critical sections across cores: {sections} non-atomic increments, {counted} sections: {}",
+        verdict(sections_ok)
+    );
     println!(Uart0, "smp checks: {}", verdict(ok));
     ok
 }
