@@ -29,6 +29,12 @@
 //! latency. `pend_interrupt` arms the channel as soon as the hardware allows, unless the
 //! macro is given a way to pend the interrupt line directly (LoongArch: a software
 //! interrupt, because ESTAT.TI cannot be set by software).
+//!
+//! **Idle.** When rtic-time's queue is empty it calls `disable_timer`; the backend then
+//! keeps the channel at [`Alarm::keep_alive`] instead of stopping it (and starts so), so a
+//! time base narrower than 64 bits is still read at least every
+//! [`max_idle_ticks`](Monotonic::max_idle_ticks): a 10-minute idle followed by a 1 s delay
+//! wakes 1 s later, not after the wraps the time base lost.
 
 use core::cell::RefCell;
 
