@@ -2,7 +2,7 @@
 //!
 //! | item | what it is |
 //! |---|---|
-//! | [`arm_board!`](crate::arm_board) | entry code (park secondaries, stacks, `.bss`, VBAR), exception vectors, IRQ entry, panic handler, banner |
+//! | [`arm_board!`](crate::arm_board) | entry code (secondaries parked, or started on their own stacks; stacks, `.bss`, VBAR), exception vectors, IRQ entry, panic handler, banner |
 //! | [`gic`] | the ARM GIC (v1/v2) distributor and CPU interface, as far as a firmware needs them |
 //! | [`pmu`] | the PMU: PMCCNTR (virtual nanoseconds under QEMU) and an instruction counter (event 0x08), with the emulation speed measured from the two |
 //! | [`mmu`] | a flat section-mapped translation table and the MMU/cache enable sequence (RAM Normal, devices Device), for firmware that runs an executor |
@@ -10,6 +10,18 @@
 //! | functions below | semihosting exit, CP15 identification, VBAR, CPSR.I (with [`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), exception names |
 //!
 //! The functions use A32 encodings and must run in a privileged mode (the boards enter in SVC).
+//!
+//! # Ecosystem crates tried for the two-core npcm750 (issue 17), and why not yet adopted
+//!
+//! Each was built for `armv7a-none-eabi` with Debian's rustc 1.96 and `-Zbuild-std=core` in
+//! a scratch crate outside this workspace (all build there):
+//!
+//! | crate | verdict |
+//! |---|---|
+//! | `semihosting` 0.1.25 (MSRV 1.64) | fits: on 32-bit ARM its `process::exit` tries `SYS_EXIT_EXTENDED`, then `SYS_EXIT` with the reason in r1 through `svc 0x123456`, which is what [`semihosting_exit`] does. Not switched yet only because adding it changes the firmware workspace's shared `Cargo.lock`, which had other helpers' uncommitted changes at the time; the swap is mechanical. |
+//! | `arm-gic` 0.10 (`gicv2::GicV2`) | rejected for now: the only call that enables a CPU interface is `setup()`, which also rewrites the distributor (`IGROUPR` for all IDs, `GICD_CTLR`), so a secondary cannot bring up just its banked interface ([`gic::Gic::init_cpu_interface`]) without touching shared state CPU0 configures; every method takes `&mut self`, so a GIC shared by two cores needs one instance per core or a lock; and it pulls 20 more crates (arm-sysregs and four of its parts, safe-mmio, zerocopy, thiserror, proc-macro stacks) into a firmware that needs ~10 registers. |
+//! | `aarch32-cpu` 0.4 `critical-section-multi-core` | same design as [`cs::SpinLock`](crate::cs::SpinLock) (IRQ mask + a `compare_exchange` lock holding the core id), but it selects `critical-section`'s `restore-state-u8`; this workspace builds every ARM board in one cargo call with `restore-state-bool` (chosen for the single-core boards' cost, see [`cs`](crate::cs)), and `critical-section` refuses two restore-state features. Adopting it means moving all boards to `u8`: not done in this turn. |
+//! | `aarch32-rt` 0.5 | not tried in this turn: the per-CPU stack split and the secondary entry here are ~20 lines of the entry asm. |
 
 pub mod exynos4210;
 pub mod gic;
