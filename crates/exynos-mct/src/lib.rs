@@ -294,6 +294,13 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// Last value written to `G_INT_ENB`. Changed only inside a critical section (with the
     /// write), read without one: a comparator checks its own bits, which only it changes.
     g_int_enb: AtomicU32,
+    /// Last value `G_TCON` acknowledged (the driver owns the block); read and written under
+    /// `lock` only.
+    g_tcon: AtomicU32,
+    /// `g_tcon` is what the register holds: false after a write whose acknowledgement never
+    /// came (the write may or may not have landed), so the next write goes out even if it
+    /// would not change the mirror. Under `lock` only.
+    g_tcon_known: AtomicBool,
     /// The shared-register lock: held for a `G_TCON` write and its WSTAT wait, and for a
     /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)).
     lock: lock::SpinLock,
@@ -343,12 +350,9 @@ impl<B: Claim<Word = u32>> Mct<B> {
             bus,
             config,
             freq_hz,
-            shadow: Mutex::new(Cell::new(Shadow {
-                g_tcon,
-                g_tcon_known: true,
-                taken: 0,
-                _pad: [0; 3],
-            })),
+            shadow: Mutex::new(Cell::new(Shadow { taken: 0 })),
+            g_tcon: AtomicU32::new(g_tcon),
+            g_tcon_known: AtomicBool::new(true),
             time: Published::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
             owed_any: AtomicBool::new(false),
@@ -502,7 +506,8 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// block's other users quiescent, as Linux does (one CPU, interrupts off).
     ///
     /// Errors: [`Error::Timeout`] as for [`load_frc`](Self::load_frc) and
-    /// [`start_frc`](Self::start_frc).
+    /// [`start_frc`](Self::start_frc); [`Error::Busy`] when the shared-register lock stayed
+    /// held (nothing written to the mirrors).
     pub fn resume(&self) -> Result<(), Error> {
         let g_tcon = self.global.read_raw(regs::G_TCON_REG);
         let g_int_enb = self.global.read_raw(regs::G_INT_ENB);
@@ -514,12 +519,13 @@ impl<B: Claim<Word = u32>> Mct<B> {
         // suspend: it came (and was just cleared) or went with the block's power.
         self.set_owed(Self::g_cnt_bit(regs::G_CNT_WSTAT_ALL), false);
         self.set_owed(Self::g_tcon_bit(), false);
-        self.update_shadow(|s| {
-            s.g_tcon = g_tcon;
-            s.g_tcon_known = true;
-            // Inside the same section as the shadow, so `G_INT_ENB` changes stay ordered.
+        {
+            // Under the shared-register lock, as every `G_TCON` and `G_INT_ENB` change.
+            let _guard = self.lock_shared()?;
+            self.g_tcon.store(g_tcon, Ordering::Relaxed);
+            self.g_tcon_known.store(true, Ordering::Relaxed);
             self.g_int_enb.store(g_int_enb, Ordering::Relaxed);
-        });
+        }
         self.frc_counting.store(false, Ordering::Relaxed);
         let published = self.time().last();
         if self.frc().read64() < published {
@@ -711,12 +717,11 @@ pub(crate) fn drop_count(_polls: u32) {}
 
 impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let s = self.shadow_get();
         f.debug_struct("Mct")
             .field("bus", &self.bus)
             .field("freq_hz", &self.freq_hz)
-            .field("g_tcon", &s.g_tcon)
-            .field("g_tcon_known", &s.g_tcon_known)
+            .field("g_tcon", &self.g_tcon.load(Ordering::Relaxed))
+            .field("g_tcon_known", &self.g_tcon_known.load(Ordering::Relaxed))
             .field("g_int_enb", &self.g_int_enb.load(Ordering::Relaxed))
             .field("frc_running", &self.frc_running())
             .finish()

@@ -16,15 +16,8 @@ use crate::{Mct, regs};
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C)]
 pub(crate) struct Shadow {
-    /// Last value `G_TCON` acknowledged (the driver owns the block).
-    pub(crate) g_tcon: u32,
     /// Bit `n` (0..4): comparator `n` handed out; bit `4 + i`: local timer `i`.
     pub(crate) taken: u32,
-    /// `g_tcon` is what the register holds: false after a write whose acknowledgement
-    /// never came (the write may or may not have landed), so the next write goes out even
-    /// if it would not change the shadow.
-    pub(crate) g_tcon_known: bool,
-    pub(crate) _pad: [u8; 3],
 }
 
 /// Run `f` in a critical section: every critical section of the driver goes through here.
@@ -34,10 +27,6 @@ pub(crate) fn with_cs<R>(f: impl FnOnce(CriticalSection<'_>) -> R) -> R {
 }
 
 impl<B: Claim<Word = u32>> Mct<B> {
-    pub(crate) fn shadow_get(&self) -> Shadow {
-        with_cs(|cs| self.shadow.borrow(cs).get())
-    }
-
     pub(crate) fn update_shadow(&self, f: impl FnOnce(&mut Shadow)) {
         with_cs(|cs| {
             let cell = self.shadow.borrow(cs);
@@ -102,9 +91,11 @@ impl<B: Claim<Word = u32>> Mct<B> {
         frc_may_bound: bool,
     ) -> Result<u32, Error> {
         let _guard = self.lock_shared()?;
-        let s = self.shadow_get();
-        let new = f(s.g_tcon);
-        if new == s.g_tcon && s.g_tcon_known {
+        // The `G_TCON` mirror is read and written under the lock only, whose acquire and
+        // release order these relaxed accesses: no critical section on this path.
+        let old = self.g_tcon.load(Ordering::Relaxed);
+        let new = f(old);
+        if new == old && self.g_tcon_known.load(Ordering::Relaxed) {
             return Ok(0);
         }
         // The FRC may bound the wait when the caller allows it and it is believed to run.
@@ -120,13 +111,13 @@ impl<B: Claim<Word = u32>> Mct<B> {
             Self::g_tcon_bit(),
             bound,
         );
-        self.update_shadow(|s| match result {
+        match result {
             Ok(_) => {
-                s.g_tcon = new;
-                s.g_tcon_known = true;
+                self.g_tcon.store(new, Ordering::Relaxed);
+                self.g_tcon_known.store(true, Ordering::Relaxed);
             }
-            Err(_) => s.g_tcon_known = false,
-        });
+            Err(_) => self.g_tcon_known.store(false, Ordering::Relaxed),
+        }
         Ok(result?)
     }
 
