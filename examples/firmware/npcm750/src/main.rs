@@ -403,10 +403,15 @@ fn cs_cost() {
     }
     let c = Stamp::now();
     let per = |x: Stamp, y: Stamp| y.insns.wrapping_sub(x.insns) / CS_LOOPS;
+    // Per entry and release, the loop included (the PMU counts instructions on this core).
     println!(
         Uart0,
-        "critical section, uncontended, per entry (loop included): multi-core {} instructions, IRQ mask alone {}",
-        per(a, b),
+        "bench: a9-global-timer/fw_cs_multi_core_insns = {} insns",
+        per(a, b)
+    );
+    println!(
+        Uart0,
+        "bench: a9-global-timer/fw_cs_irq_mask_insns = {} insns",
         per(b, c)
     );
 }
