@@ -2,10 +2,21 @@
 //!
 //! Boot: QEMU loads this ELF at 0x4000_0000 (DRAM0) and starts *both* CPUs at `_start`, in SVC
 //! mode with the MMU and caches off. The shared ARM entry code ([`fw_common::arm_board!`])
-//! parks CPU1, sets up the SVC and IRQ stacks, points VBAR at a vector table in RAM, zeroes
-//! `.bss`, prints the banner and calls [`run`], which drives the Exynos MCT through the
-//! `exynos-mct` crate's public API, prints what it measured on UART0 and ends the emulation
-//! through ARM semihosting.
+//! gives CPU1 its own stacks (`__secondary_stacks` in link.x) and sends it to [`secondary`],
+//! where it waits for CPU0's release; CPU0 sets up the SVC and IRQ stacks, points VBAR at a
+//! vector table in RAM, zeroes `.bss`, prints the banner and calls [`run`], which drives the
+//! Exynos MCT through the `exynos-mct` crate's public API, prints what it measured on UART0
+//! and ends the emulation through ARM semihosting.
+//!
+//! CPU0 runs every single-core check first, CPU1 still parked (the figures are those of a
+//! one-core run, apart from the multi-core critical section's lock). Then [`two_cores`]:
+//! CPU1 turns on its MMU (same table, ACTLR.SMP; CPU0 enabled the SCU before its own MMU), its
+//! own GIC CPU interface and IRQs; each core takes 1000 oneshots on its own local timer
+//! (`Mct::bound_local_timer`: L0 = GIC ID 74 targeted at CPU0, L1 = ID 80 targeted at CPU1),
+//! reading `FrcTime` while each is pending and checking every reading against the latest one
+//! the other core published; then both arm and shut down a global comparator at once (G2,
+//! G3), contending on the driver's G_TCON lock, retrying and counting `Error::Busy`. Every
+//! cross-core wait runs `yield`: under `-icount` QEMU runs the vCPUs in turn.
 //!
 //! # Timing bounds, at any `-icount` shift
 //!
@@ -84,7 +95,7 @@
 #![no_main]
 
 use core::hint::black_box;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 use exynos_mct::clocksource::extend32;
 use exynos_mct::{Comparator, Config, FrcTime, LocalTimer, Mct, regs};
@@ -92,11 +103,12 @@ use fw_common::arm::exynos4210::{
     DRAM0_BASE, EXT_GIC_CPU, EXT_GIC_DIST, IRQ_MCT_G0, IRQ_MCT_L0, RAM, UART0_BASE, Uart0,
 };
 use fw_common::arm::gic::{self, Gic};
-use fw_common::arm::mmu;
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, spin_insns};
+use fw_common::arm::{mmu, smp};
 use fw_common::icount::{Bound, Speed};
 use fw_common::{CsCell, StaticCell, mmio, println, verdict};
+use hwtimer_core::cpu::{CpuBound, NativeCpu};
 use hwtimer_core::{Alarm, ClockEvent, ConfigError, Error, Fired, Mmio, Monotonic};
 
 /// MCT global comparator 1 on the external GIC: ID 101 = SPI 69 (`EXT_GIC_ID_MCT_G1`).
@@ -184,10 +196,12 @@ fw_common::arm_board! {
     console: Uart0,
     main: run,
     irq: on_irq,
+    secondary: secondary,
 }
 
-// The driver and the statics shared with `on_irq` take critical sections: mask IRQs.
-fw_common::critical_section_impl!();
+// The driver and the statics shared with `on_irq` take critical sections, on both cores:
+// the IRQ mask plus one spinlock shared by the cores.
+fw_common::critical_section_multi_core_impl!();
 
 /// The MCT register window as the driver sees it.
 type Bus = Mmio<u32>;
@@ -205,7 +219,8 @@ struct Extra {
 }
 
 /// The external GIC, CPU0's interface.
-// SAFETY: the external GIC of QEMU's Exynos4210 (addresses above); only CPU0 runs this
+// SAFETY: the external GIC of QEMU's Exynos4210 (addresses above); each CPU reaches its own
+// banked CPU interface through it, the distributor is written by CPU0 only; this
 // firmware and nothing else drives that GIC.
 static GIC: Gic = unsafe { Gic::new(EXT_GIC_DIST, EXT_GIC_CPU) };
 /// The MCT driver, `'static` so its parts can be shared with the interrupt handler.
@@ -281,6 +296,10 @@ impl IrqLog {
 
 /// The IRQ handler, called by the vector code in IRQ mode with IRQs masked.
 fn on_irq() {
+    if SMP_ON.load(Ordering::Acquire) {
+        smp_irq();
+        return;
+    }
     let stamp = Stamp::now();
     // SAFETY: G_CNT_L of the MCT; reading it has no side effect.
     let frc_low = unsafe { mmio::read32(G_CNT_L_ADDR) };
@@ -455,7 +474,7 @@ fn bench_line(metric: &str, centi: u64) {
 
 /// The board's checks, run on CPU0 after the banner; returns whether all passed.
 fn run() -> bool {
-    match run_checks() {
+    match run_checks().and_then(|ok| Ok(two_cores()? && ok)) {
         Ok(all_ok) => all_ok,
         Err(e) => {
             println!(Uart0, "exynos-mct error: {e}");
@@ -467,6 +486,9 @@ fn run() -> bool {
 /// Everything the firmware shows; `Ok(false)` when a check failed.
 fn run_checks() -> Result<bool, Error> {
     let mut all_ok = true;
+    // SAFETY: the Exynos4210's MPCore private region; the SCU goes on before any core's
+    // MMU and caches (CPU1 is still parked in smp::wait_release).
+    unsafe { smp::scu_enable(MPCORE_BASE) };
     // The time base publishes with 64-bit exclusives (LDREXD/STREXD), which ARMv7 leaves
     // unpredictable on Strongly-ordered memory, all of RAM with the MMU off: map RAM as
     // Normal memory first, as a real boot would.
@@ -493,6 +515,7 @@ fn run_checks() -> Result<bool, Error> {
         ..Config::default()
     };
     let mct: &'static Mct<Bus> = MCT.init(Mct::new(bus, config)?);
+    MCT_PTR.store(core::ptr::from_ref(mct).cast_mut(), Ordering::Release);
     println!(Uart0, "MCT: exynos-mct driver, FRC at {} Hz", mct.freq_hz());
     let polls = mct.start_frc()?;
     println!(
@@ -1141,4 +1164,352 @@ mod seed001 {
         }
         (u64::from(hi) << 32) | u64::from(lo)
     }
+}
+
+// ---- Two cores: CPU0 on local timer L0, CPU1 on L1, shared FRC time, G_TCON contention ----
+
+/// The Exynos4210's MPCore private region (SCU at +0x0).
+const MPCORE_BASE: usize = 0x1050_0000;
+/// GIC target mask of CPU1.
+const TARGET_CPU1: u8 = 2;
+/// Local timer events each core takes.
+const SMP_EVENTS: u32 = 1000;
+/// FRC ticks each core's oneshot asks for (100 us).
+const SMP_DELAY: u64 = 2400;
+/// Polls (each with a `yield`) a core waits for one local timer interrupt before giving up.
+const SMP_POLLS: u32 = 5_000_000;
+/// Polls CPU0 waits for CPU1 to come up, or to finish.
+const UP_POLLS: u32 = 50_000_000;
+/// Comparator arm + shutdown rounds each core runs while the other does the same.
+const CONTEND_ROUNDS: u32 = 200;
+/// Tries of one comparator call that returns `Error::Busy` before giving up.
+const BUSY_TRIES: u32 = 1000;
+
+/// A core's local timer, bound to that core, paired with the 64-bit FRC time.
+type CoreAlarm = Alarm<CpuBound<LocalTimer<'static, Bus>, NativeCpu>, FrcTime<'static, Bus>>;
+
+/// The MCT driver for CPU1 (set by CPU0 before the release; never changed afterwards).
+static MCT_PTR: AtomicPtr<Mct<Bus>> = AtomicPtr::new(core::ptr::null_mut());
+/// On: `on_irq` serves the two-core local timer interrupts ([`smp_irq`]).
+static SMP_ON: AtomicBool = AtomicBool::new(false);
+/// Each core's alarm, touched only by that core (and its handler).
+static CORE_ALARM: [CsCell<Option<CoreAlarm>>; 2] = [const { CsCell::new(None) }; 2];
+/// Deadline interrupts each core's handler saw.
+static FIRED: [AtomicU32; 2] = [const { AtomicU32::new(0) }; 2];
+/// Interrupts that came before the deadline (`Fired::Rearmed`) on each core.
+static EARLY: [AtomicU32; 2] = [const { AtomicU32::new(0) }; 2];
+/// Other interrupts (wrong ID, spurious, nothing armed) on each core.
+static STRAY: [AtomicU32; 2] = [const { AtomicU32::new(0) }; 2];
+/// Largest `now - deadline` in FRC ticks each core's handler saw.
+static MAX_LATE: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
+/// Each core's latest `FrcTime::now` reading, for the other core to check against.
+static LAST_READ: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
+/// Each core's step: 1 = local timer events done, 2 = contention done (3 = failed).
+static STEP: [AtomicU32; 2] = [const { AtomicU32::new(0) }; 2];
+/// CPU1's figures for CPU0 to print: events, early, max late, reads, backwards, missed,
+/// contention rounds, Busy retries.
+static C1_STATS: [AtomicU64; 8] = [const { AtomicU64::new(0) }; 8];
+
+/// What one core measured.
+#[derive(Clone, Copy, Default)]
+struct CoreStats {
+    events: u32,
+    missed: u32,
+    reads: u64,
+    backwards: u64,
+    rounds: u32,
+    busy: u32,
+}
+
+/// One `yield` hint: under `-icount` QEMU runs the vCPUs in turn, and a spinning core must
+/// let the other one run.
+#[inline(always)]
+fn yield_cpu() {
+    // SAFETY: a hint instruction; no memory effect.
+    unsafe { core::arch::asm!("yield", options(nomem, nostack)) };
+}
+
+/// The driver, shared by both cores.
+fn shared_mct() -> Option<&'static Mct<Bus>> {
+    let p = MCT_PTR.load(Ordering::Acquire);
+    // SAFETY: CPU0 stores a `&'static Mct` (from `MCT.init`) before releasing CPU1 and
+    // never writes the pointer again; the driver is shared by reference only.
+    unsafe { p.cast_const().as_ref() }
+}
+
+/// This core's number (0 or 1) as an index.
+fn core_index() -> usize {
+    (fw_common::cs::current_cpu() & 1) as usize
+}
+
+/// The two-core IRQ handler: this core's local timer through its own SPI.
+fn smp_irq() {
+    let idx = core_index();
+    let iar = GIC.acknowledge();
+    let id = gic::iar_id(iar);
+    if id == gic::SPURIOUS_ID {
+        return;
+    }
+    let own = if idx == 0 { IRQ_MCT_L0 } else { IRQ_MCT_L1 };
+    let fired = if id == own {
+        CORE_ALARM
+            .get(idx)
+            .and_then(|slot| slot.with(|a| a.as_mut().map(|a| a.on_interrupt())))
+            .flatten()
+    } else {
+        GIC.disable(id);
+        None
+    };
+    match fired {
+        Some(Fired::Deadline { deadline, now }) => {
+            if let Some(m) = MAX_LATE.get(idx) {
+                m.fetch_max(now.saturating_sub(deadline), Ordering::Relaxed);
+            }
+            if let Some(f) = FIRED.get(idx) {
+                f.fetch_add(1, Ordering::Release);
+            }
+        }
+        Some(Fired::Rearmed { .. }) => {
+            if let Some(e) = EARLY.get(idx) {
+                e.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        _ => {
+            if let Some(s) = STRAY.get(idx) {
+                s.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+    GIC.end_of_interrupt(iar);
+}
+
+/// One FrcTime reading checked against this core's previous one and the other core's
+/// latest (read first: a reading taken after it must not be smaller).
+fn cross_read(time: &FrcTime<'_, Bus>, idx: usize, st: &mut CoreStats, own_last: &mut u64) {
+    let seen = LAST_READ
+        .get(idx ^ 1)
+        .map_or(0, |a| a.load(Ordering::Acquire));
+    let now = time.now();
+    st.reads += 1;
+    if now < seen || now < *own_last {
+        st.backwards += 1;
+    }
+    *own_last = now;
+    if let Some(a) = LAST_READ.get(idx) {
+        a.store(now, Ordering::Release);
+    }
+}
+
+/// [`SMP_EVENTS`] oneshots on this core's local timer, reading the shared time while each
+/// one is pending.
+fn core_events(mct: &'static Mct<Bus>) -> Result<CoreStats, Error> {
+    let idx = core_index();
+    let time = mct.time();
+    let mut st = CoreStats::default();
+    let mut own_last = 0;
+    for _ in 0..SMP_EVENTS {
+        let n = FIRED.get(idx).map_or(0, |f| f.load(Ordering::Acquire));
+        CORE_ALARM
+            .get(idx)
+            .and_then(|slot| slot.with(|a| a.as_mut().map(|a| a.set_delta(SMP_DELAY))))
+            .flatten()
+            .ok_or(Error::Config(ConfigError::NoSuchTimer))??;
+        let mut polls = 0;
+        while FIRED.get(idx).map_or(0, |f| f.load(Ordering::Acquire)) == n && polls < SMP_POLLS {
+            cross_read(&time, idx, &mut st, &mut own_last);
+            yield_cpu();
+            polls += 1;
+        }
+        if polls >= SMP_POLLS {
+            st.missed += 1;
+            break;
+        }
+        st.events += 1;
+    }
+    Ok(st)
+}
+
+/// Retries `f` while it returns `Error::Busy` (at most [`BUSY_TRIES`]), counting retries.
+fn retry_busy(busy: &mut u32, mut f: impl FnMut() -> Result<(), Error>) -> Result<(), Error> {
+    for _ in 0..BUSY_TRIES {
+        match f() {
+            Err(Error::Busy) => {
+                *busy += 1;
+                yield_cpu();
+            }
+            other => return other,
+        }
+    }
+    Err(Error::Busy)
+}
+
+/// Both cores at once: arm a global comparator (CPU0: G2, CPU1: G3) 1 s ahead and shut it
+/// down again, [`CONTEND_ROUNDS`] times, each write taking the driver's G_TCON lock.
+fn contend(mct: &'static Mct<Bus>, st: &mut CoreStats) -> Result<(), Error> {
+    let mut comp = mct.comparator(2 + core_index())?;
+    for _ in 0..CONTEND_ROUNDS {
+        retry_busy(&mut st.busy, || comp.set_next_event(24_000_000))?;
+        retry_busy(&mut st.busy, || comp.try_shutdown())?;
+        st.rounds += 1;
+    }
+    Ok(())
+}
+
+/// Waits (with `yield`) until `flag` is at least `value`, at most `polls` polls.
+fn wait_flag(flag: &AtomicU32, value: u32, polls: u32) -> bool {
+    for _ in 0..polls {
+        if flag.load(Ordering::Acquire) >= value {
+            return true;
+        }
+        yield_cpu();
+    }
+    flag.load(Ordering::Acquire) >= value
+}
+
+/// This core's alarm on its own local timer (`Mct::bound_local_timer`).
+fn take_core_alarm(mct: &'static Mct<Bus>) -> Result<(), Error> {
+    // SAFETY: runs at PL1, where MPIDR is readable.
+    let cpu = unsafe { NativeCpu::new() };
+    let alarm = Alarm::new(mct.bound_local_timer(cpu)?, mct.time())?;
+    CORE_ALARM
+        .get(core_index())
+        .and_then(|slot| slot.with(|s| *s = Some(alarm)))
+        .ok_or(Error::Config(ConfigError::NoSuchTimer))
+}
+
+/// What both cores run once CPU1 is up: events, then (after the other is done) contention.
+fn core_run(mct: &'static Mct<Bus>) -> Result<CoreStats, Error> {
+    let idx = core_index();
+    take_core_alarm(mct)?;
+    let mut st = core_events(mct)?;
+    let step = |v: u32| STEP.get(idx).map(|s| s.store(v, Ordering::Release));
+    step(1);
+    // Both cores start the contention together.
+    if !STEP.get(idx ^ 1).is_some_and(|s| wait_flag(s, 1, UP_POLLS)) {
+        return Err(Error::Busy);
+    }
+    contend(mct, &mut st)?;
+    step(2);
+    Ok(st)
+}
+
+/// CPU1: waits for the release, turns on its MMU (same table; ACTLR.SMP first), its own GIC
+/// CPU interface and IRQs, runs [`core_run`], hands its figures to CPU0 and sleeps.
+fn secondary(cpu: u32) -> ! {
+    smp::wait_release();
+    // SAFETY: this core's MMU and caches are off; RAM maps DRAM0 and the devices flat; CPU0
+    // enabled the SCU before the release; no DMA runs.
+    unsafe { mmu::enable(&RAM) };
+    GIC.init_cpu_interface();
+    // SAFETY: the handler serves this core's L1 interrupt (SMP_ON is set before the release).
+    unsafe { arm::irq_enable() };
+    smp::announce(cpu);
+    match shared_mct().ok_or(Error::Busy).and_then(core_run) {
+        Ok(st) => {
+            let v = [
+                u64::from(st.events),
+                u64::from(EARLY[1].load(Ordering::Relaxed)),
+                MAX_LATE[1].load(Ordering::Relaxed),
+                st.reads,
+                st.backwards,
+                u64::from(st.missed),
+                u64::from(st.rounds),
+                u64::from(st.busy),
+            ];
+            for (slot, v) in C1_STATS.iter().zip(v) {
+                slot.store(v, Ordering::Relaxed);
+            }
+        }
+        Err(_) => STEP[1].store(3, Ordering::Release),
+    }
+    STEP[1].fetch_max(2, Ordering::Release);
+    CORE_ALARM[1].with(|s| *s = None);
+    loop {
+        // SAFETY: waits for an interrupt; this core has nothing left to do.
+        unsafe { core::arch::asm!("wfi", options(nomem, nostack)) };
+    }
+}
+
+/// CPU0, after the single-core checks: routes L0 to CPU0 and L1 to CPU1, releases CPU1,
+/// runs [`core_run`] alongside it and prints both cores' figures.
+fn two_cores() -> Result<bool, Error> {
+    let mct = shared_mct().ok_or(Error::Config(ConfigError::NoSuchTimer))?;
+    // The benches' comparator writes set the FRC back (QEMU quirk 2) behind the published
+    // time base, which FrcTime holds until the FRC catches up: wait for that first, or the
+    // first oneshots would see no time pass.
+    let (frc, time) = (mct.frc(), mct.time());
+    let mut catch_up = 0u32;
+    while frc.read64() < time.last() && catch_up < UP_POLLS {
+        catch_up += 1;
+    }
+    let caught = frc.read64() >= time.last();
+    println!(
+        Uart0,
+        "two cores: FRC caught up with the time base after {catch_up} reads (QEMU quirk 2 after the benches): {}",
+        verdict(caught)
+    );
+    if !caught {
+        return Ok(false);
+    }
+    GIC.enable(IRQ_MCT_L0, IRQ_PRIORITY, TARGET_CPU0);
+    GIC.enable(IRQ_MCT_L1, IRQ_PRIORITY, TARGET_CPU1);
+    SMP_ON.store(true, Ordering::Release);
+    // SAFETY: the handler serves L0 now (SMP_ON); the single-core checks masked IRQs again.
+    unsafe { arm::irq_enable() };
+    smp::release();
+    if !smp::wait_up(1, UP_POLLS) {
+        println!(Uart0, "two cores: CPU1 did not come up: FAIL");
+        return Ok(false);
+    }
+    println!(
+        Uart0,
+        "two cores: CPU1 up (MMU on, SCU on, own GIC CPU interface); L0 = ID {IRQ_MCT_L0} to CPU0, L1 = ID {IRQ_MCT_L1} to CPU1"
+    );
+    let st0 = core_run(mct)?;
+    CORE_ALARM[0].with(|s| *s = None);
+    let done = wait_flag(&STEP[1], 2, UP_POLLS) && STEP[1].load(Ordering::Acquire) == 2;
+    let c1 = |i: usize| C1_STATS.get(i).map_or(0, |a| a.load(Ordering::Relaxed));
+    let early0 = EARLY[0].load(Ordering::Relaxed);
+    let late0 = MAX_LATE[0].load(Ordering::Relaxed);
+    let stray = STRAY[0].load(Ordering::Relaxed) + STRAY[1].load(Ordering::Relaxed);
+    let mut ok = done
+        && st0.events >= SMP_EVENTS
+        && early0 == 0
+        && st0.missed == 0
+        && c1(0) >= u64::from(SMP_EVENTS)
+        && c1(1) == 0
+        && c1(5) == 0
+        && stray == 0;
+    println!(
+        Uart0,
+        "core0: events={} early={early0} max_late_ticks={late0}", st0.events
+    );
+    println!(
+        Uart0,
+        "core1: events={} early={} max_late_ticks={}",
+        c1(0),
+        c1(1),
+        c1(2)
+    );
+    let reads = st0.reads + c1(3);
+    let backwards = st0.backwards + c1(4);
+    ok &= backwards == 0 && st0.reads > 0 && c1(3) > 0;
+    println!(Uart0, "cross-core: reads={reads} backwards={backwards}");
+    let rounds = u64::from(st0.rounds) + c1(6);
+    let busy = u64::from(st0.busy) + c1(7);
+    let contended = rounds == 2 * u64::from(CONTEND_ROUNDS);
+    ok &= contended;
+    println!(
+        Uart0,
+        "G_TCON contention: {rounds} comparator arm+shutdown rounds on two cores at once (G2 on CPU0, G3 on CPU1), Error::Busy retried {busy} times: {}",
+        verdict(contended)
+    );
+    println!(
+        Uart0,
+        "two cores: {} (stray interrupts {stray})",
+        verdict(ok)
+    );
+    arm::irq_disable();
+    SMP_ON.store(false, Ordering::Release);
+    Ok(ok)
 }
