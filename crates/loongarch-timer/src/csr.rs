@@ -258,7 +258,10 @@ pub trait CntcCsr: Csr {
     ///
     /// As [`pinned::sync_counter`](crate::pinned::sync_counter): PLV0 on the core meant,
     /// and no reader of the counter on this core is hurt by the jump.
-    #[allow(unsafe_code, reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core")]
+    #[allow(
+        unsafe_code,
+        reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core"
+    )]
     unsafe fn write_cntc(&self, value: u64);
 }
 

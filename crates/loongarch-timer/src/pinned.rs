@@ -266,7 +266,10 @@ impl CounterOffset {
 ///   to every reader (a [`PinnedCounter`] stays monotonic across it by holding its
 ///   published value until the counter catches up, which a backward jump makes a stall);
 /// - no timer deadline computed from the old counter value is still outstanding.
-#[allow(unsafe_code, reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core")]
+#[allow(
+    unsafe_code,
+    reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core"
+)]
 pub unsafe fn sync_counter<C: CntcCsr>(csr: &C, offset: CounterOffset) {
     // SAFETY: forwarded from this function's contract.
     unsafe { csr.write_cntc(offset.value()) }

@@ -40,7 +40,10 @@ fn csr_and_time_reads_stay_ordered_with_memory() {
         .iter()
         .filter(|b| b.contains("csrrd") || b.contains("csrwr") || b.contains("rdtime.d"))
         .collect();
-    assert!(ordered.len() >= 5, "csrrd, rdtime.d and the csrwr blocks: {ordered:?}");
+    assert!(
+        ordered.len() >= 5,
+        "csrrd, rdtime.d and the csrwr blocks: {ordered:?}"
+    );
     for b in ordered {
         assert!(!b.contains("nomem"), "claims nomem: {b}");
         assert!(b.contains("nostack"), "nostack kept: {b}");

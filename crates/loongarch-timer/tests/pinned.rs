@@ -10,9 +10,7 @@ use hwtimer_core::{
     Alarm, ClockEvent, CpuBound, CpuMismatch, Error, Fired, Monotonic, RegisterBusExt,
 };
 use loongarch_timer::csr::{CSR_ECFG, ECFG};
-use loongarch_timer::pinned::{
-    CounterOffset, PinnedCounter, PinnedTimer, pair, sync_counter,
-};
+use loongarch_timer::pinned::{CounterOffset, PinnedCounter, PinnedTimer, pair, sync_counter};
 use loongarch_timer::sim::{LoongArchCore, SimCsr, SmpCsr, sim_csr};
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, Csr};
 
@@ -33,7 +31,10 @@ fn pair_pins_to_the_creating_core_and_enables_the_line() {
     // ECFG.LIE bit 11, on core 3.
     assert!(csr.read(CSR_ECFG).is_set(ECFG::LIE_TI));
     SimCpu::enter(0);
-    assert!(!csr.read(CSR_ECFG).is_set(ECFG::LIE_TI), "core 0's ECFG is its own");
+    assert!(
+        !csr.read(CSR_ECFG).is_set(ECFG::LIE_TI),
+        "core 0's ECFG is its own"
+    );
 }
 
 #[test]
@@ -67,7 +68,11 @@ fn from_another_core_nothing_is_written_and_nothing_acknowledged() {
     assert_eq!(csr.model(|m| m.tcfg_writes()), 0, "core 1's TCFG untouched");
     // Back home: the TI latched meanwhile is still there, and the timer works.
     SimCpu::enter(3);
-    assert_eq!(csr.model(|m| m.tcfg_writes()), writes, "core 3's TCFG untouched");
+    assert_eq!(
+        csr.model(|m| m.tcfg_writes()),
+        writes,
+        "core 3's TCFG untouched"
+    );
     assert_eq!(timer.with(|t| t.is_pending()), Some(true));
     assert!(timer.ack());
     timer.set_next_event(2_000).unwrap();
@@ -105,7 +110,10 @@ fn on_another_core_time_advances_with_the_chip_counter() {
     let later = time.now();
     assert!(later >= elsewhere + 100_000, "and it keeps advancing there");
     SimCpu::enter(3);
-    assert!(time.now() >= later, "back on the creating core, never backwards");
+    assert!(
+        time.now() >= later,
+        "back on the creating core, never backwards"
+    );
 }
 
 /// Two threads as two cores, on one chip: each arms its own timer (banked CSRs); each
@@ -140,7 +148,11 @@ fn two_cores_each_timer_fires_only_its_own() {
     clock.advance(1_000_000);
     step.wait();
     let (early, late, mut t1) = core1.join().unwrap();
-    assert_eq!(early, (0, false), "core 1's timer did not fire with core 0's");
+    assert_eq!(
+        early,
+        (0, false),
+        "core 1's timer did not fire with core 0's"
+    );
     assert_eq!(late, (1, true), "core 1's timer fired on core 1");
     assert_eq!(
         chip.model(|m| m.fired(m_now(&chip))),
@@ -153,7 +165,11 @@ fn two_cores_each_timer_fires_only_its_own() {
         t1.set_next_event(2_000),
         Err(Error::WrongCpu(CpuMismatch::new(1, 0)))
     );
-    assert_eq!(chip.model(|m| m.tcfg()) & 1, 0, "core 0's timer stays stopped");
+    assert_eq!(
+        chip.model(|m| m.tcfg()) & 1,
+        0,
+        "core 0's timer stays stopped"
+    );
 }
 
 fn m_now(chip: &SmpCsr) -> u64 {
@@ -207,7 +223,10 @@ fn sync_counter_aligns_cores_whose_cntc_differ() {
     let before0 = csr.rdtime();
     SimCpu::enter(1);
     let before1 = csr.rdtime();
-    assert!(before1 > before0 + 900_000, "core 1 runs ahead before the sync");
+    assert!(
+        before1 > before0 + 900_000,
+        "core 1 runs ahead before the sync"
+    );
     SimCpu::enter(0);
     let offset = CounterOffset::capture(&csr);
     for cpu in [0, 1] {
@@ -221,7 +240,10 @@ fn sync_counter_aligns_cores_whose_cntc_differ() {
     let after1 = csr.rdtime();
     SimCpu::enter(0);
     let after0 = csr.rdtime();
-    assert!(after1 < 100 && after0 < 100, "both count from ~0: {after0}, {after1}");
+    assert!(
+        after1 < 100 && after0 < 100,
+        "both count from ~0: {after0}, {after1}"
+    );
     assert!(after0 >= after1, "core 0 read later");
 }
 
@@ -242,7 +264,11 @@ fn a_cpu_bound_constant_timer_refuses_other_cores() {
             bound.set_next_event(2_000),
             Err(Error::WrongCpu(CpuMismatch::new(0, 1)))
         );
-        assert_eq!(chip1.model(|m| m.tcfg_writes()), 0, "core 1's TCFG untouched");
+        assert_eq!(
+            chip1.model(|m| m.tcfg_writes()),
+            0,
+            "core 1's TCFG untouched"
+        );
         bound
     })
     .join()

@@ -56,7 +56,11 @@ fn every_public_call_on_a_dead_block() {
             let (r, s) = bus.counted(|| OttoClocksource::new(bus.clone(), &config, 1).map(drop));
             assert_eq!((r, s.reads), (Ok(()), 0), "{what}: OttoClocksource::new");
             let (r, s) = bus.counted(|| OttoClockEvent::new(bus.clone(), &config, 1).map(drop));
-            assert_eq!((r, s.reads), (Ok(()), LOG_READ), "{what}: OttoClockEvent::new");
+            assert_eq!(
+                (r, s.reads),
+                (Ok(()), LOG_READ),
+                "{what}: OttoClockEvent::new"
+            );
             let (r, s) = bus.counted(|| OttoClockEvent::new(bus.clone(), &config, 99).map(drop));
             assert_eq!((r, s), (Err(ConfigError::NoSuchTimer.into()), stats(0, 0)));
 

@@ -20,7 +20,9 @@ fn block() -> (&'static [u32], &'static Mmio) {
 
 fn snapshot(mem: &[u32]) -> Vec<u32> {
     // SAFETY: the leaked block, read as the hardware would be (volatile, aligned).
-    mem.iter().map(|w| unsafe { core::ptr::read_volatile(w) }).collect()
+    mem.iter()
+        .map(|w| unsafe { core::ptr::read_volatile(w) })
+        .collect()
 }
 
 #[test]
@@ -45,7 +47,11 @@ fn each_cpu_arms_its_own_timer_only() {
     assert_eq!(cpu1.event.set_periodic(1_000), wrong);
     cpu1.event.shutdown();
     assert!(!cpu1.event.ack());
-    assert_eq!(snapshot(mem), armed0, "nothing of timer 1 written from CPU 0");
+    assert_eq!(
+        snapshot(mem),
+        armed0,
+        "nothing of timer 1 written from CPU 0"
+    );
 
     // CPU 1 arms its own timer; CPU 0's refuses there.
     let (cpu0, armed1) = std::thread::scope(|s| {
@@ -58,7 +64,11 @@ fn each_cpu_arms_its_own_timer_only() {
                 cpu0.event.set_next_event(2_000),
                 Err(Error::WrongCpu(CpuMismatch::new(0, 1)))
             );
-            assert_eq!(snapshot(mem), armed1, "nothing of timer 0 written from CPU 1");
+            assert_eq!(
+                snapshot(mem),
+                armed1,
+                "nothing of timer 0 written from CPU 1"
+            );
             // Dropped on CPU 1, its own timer shuts down there.
             drop(cpu1);
             (cpu0, armed1)

@@ -477,7 +477,10 @@ impl IrqSource for &SimCsr {
     }
 }
 
-#[allow(unsafe_code, reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core")]
+#[allow(
+    unsafe_code,
+    reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core"
+)]
 impl crate::csr::CntcCsr for SimCsr {
     unsafe fn write_cntc(&self, value: u64) {
         self.write_word(CSR_CNTC.offset(), value)
@@ -551,7 +554,10 @@ impl Csr for SmpCsr {
     }
 }
 
-#[allow(unsafe_code, reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core")]
+#[allow(
+    unsafe_code,
+    reason = "the CNTC write is the unsafe CSR boundary: it shifts time for the whole core"
+)]
 impl crate::csr::CntcCsr for SmpCsr {
     unsafe fn write_cntc(&self, value: u64) {
         self.write_word(CSR_CNTC.offset(), value)

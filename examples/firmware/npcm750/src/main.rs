@@ -103,10 +103,10 @@ use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use a9_global_timer::{CompareRule, Config, GlobalTimer, GtComparator, GtCounter, regs as gt_regs};
 use fw_common::arm::gic::{self, Gic};
-use fw_common::arm::npcm7xx::Uart0;
-use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::mmu::{self, FlatMap};
+use fw_common::arm::npcm7xx::Uart0;
 use fw_common::arm::npcm7xx::{DRAM_BASE, DRAM_LEN};
+use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, smp, spin_insns};
 use fw_common::counted::Counted;
 use fw_common::icount::Bound;
@@ -276,9 +276,7 @@ fn core_events(cpu: u32, gt: &GlobalTimer<Bus>) -> Result<CoreStats, hwtimer_cor
     // Both cores keep arming until each has its CORE_EVENTS (the last events of one core
     // then still overlap the other's); at most MAX_ROUNDS arms.
     let mut i = 0u32;
-    while i < MAX_ROUNDS
-        && (i < CORE_EVENTS || REACHED[me ^ 1].load(Ordering::Acquire) == 0)
-    {
+    while i < MAX_ROUNDS && (i < CORE_EVENTS || REACHED[me ^ 1].load(Ordering::Acquire) == 0) {
         if i == CORE_EVENTS {
             REACHED[me].store(1, Ordering::Release);
         }
@@ -454,10 +452,16 @@ fn counter_enabled(gt: &GlobalTimer<Bus>) -> bool {
 fn shared_bits(gt: &GlobalTimer<Bus>, config: Config) -> bool {
     smp::release();
     if !smp::wait_up(1, UP_POLLS) {
-        println!(Uart0, "secondary CPU1 did not come up within {UP_POLLS} polls: FAIL");
+        println!(
+            Uart0,
+            "secondary CPU1 did not come up within {UP_POLLS} polls: FAIL"
+        );
         return false;
     }
-    println!(Uart0, "secondary CPU1 up: MMU on, GIC CPU interface on, released");
+    println!(
+        Uart0,
+        "secondary CPU1 up: MMU on, GIC CPU interface on, released"
+    );
     let stopped_at_take = wait_step(1) && !counter_enabled(gt);
     gt.start();
     STEP.store(2, Ordering::Release);
@@ -822,7 +826,12 @@ fn run() -> bool {
         Uart0,
         "SMP: SCU control {scu:#x}, MMU {} (SCTLR {sctlr:#010x}), DMA {DMA_BASE:#010x} non-cacheable: {}",
         if mmu::enabled() { "on" } else { "off" },
-        verdict(scu & 1 == 1 && mmu::enabled() && MAP.is_normal(0x0010_0000) && !MAP.is_normal(DMA_BASE))
+        verdict(
+            scu & 1 == 1
+                && mmu::enabled()
+                && MAP.is_normal(0x0010_0000)
+                && !MAP.is_normal(DMA_BASE)
+        )
     );
     match gmac() {
         Ok(ok) => ok,
@@ -904,13 +913,16 @@ fn gmac() -> Result<bool, Error> {
     cs_cost();
     let smp_ok = two_cores(driver);
     GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 1);
-    let alarm = hwtimer_core::Alarm::new(Counted::new(
+    let alarm = hwtimer_core::Alarm::new(
+        Counted::new(
             // SAFETY: the firmware runs at PL1, where MPIDR is readable.
             Cpu0Gt(CpuBound::new(driver.comparator()?, unsafe {
                 NativeCpu::new()
             })),
             &GT_PROGRAMS,
-        ), gt)?;
+        ),
+        gt,
+    )?;
     let timers: &'static Timers = TIMERS.init(HrTimers::new(alarm));
     TIMERS_REF.with(|t| *t = Some(timers));
 
