@@ -9,6 +9,7 @@ use embassy_executor::Executor;
 use embassy_time::{Duration, Instant, Timer};
 use fw_common::arm::npcm7xx::{self as board, GIC, Uart0};
 use fw_common::{StaticCell, arm, println};
+use hwtimer_core::cpu::{CpuBound, NativeCpu};
 use hwtimer_core::{Error, Mmio, embassy::TimeDriver};
 
 const WAKES: u32 = 5;
@@ -16,7 +17,10 @@ const PERIOD: Duration = Duration::from_millis(10);
 
 fw_common::arm_board! { name: "template-npcm750", console: Uart0, main: run, irq: on_irq }
 fw_common::critical_section_impl!();
-type Driver = TimeDriver<GtComparator<'static, Mmio>, GtCounter<'static, Mmio>>;
+/// The comparator registers are banked per core, so the driver (a `static`) holds CPU0's
+/// through `CpuBound`: used from another core it touches nothing and reports `WrongCpu`.
+type Driver =
+    TimeDriver<CpuBound<GtComparator<'static, Mmio>, NativeCpu>, GtCounter<'static, Mmio>>;
 embassy_time_driver::time_driver_impl!(static DRIVER: Driver = Driver::new());
 static GT: StaticCell<GlobalTimer<Mmio>> = StaticCell::new();
 static EXECUTOR: static_cell::StaticCell<Executor> = static_cell::StaticCell::new();
@@ -43,7 +47,9 @@ fn start_time() -> Result<(), Error> {
     let bus = unsafe { Mmio::new(regs::NPCM750_BASE, regs::WINDOW_LEN) };
     let gt = GT.init(GlobalTimer::new(bus, Config::qemu())?);
     gt.start();
-    DRIVER.init(gt.comparator()?, gt.counter())?;
+    // SAFETY: SVC mode (PL1), where MPIDR can be read.
+    let cpu = unsafe { NativeCpu::new() };
+    DRIVER.init(CpuBound::new(gt.comparator()?, cpu), gt.counter())?;
     GIC.init();
     GIC.enable(board::IRQ_GLOBAL_TIMER, 0xa0, 1);
     Ok(())
