@@ -15,7 +15,12 @@
 //! (`Mct::bound_local_timer`: L0 = GIC ID 74 targeted at CPU0, L1 = ID 80 targeted at CPU1),
 //! reading `FrcTime` while each is pending and checking every reading against the latest one
 //! the other core published; then both arm and shut down a global comparator at once (G2,
-//! G3), contending on the driver's G_TCON lock, retrying and counting `Error::Busy`. Every
+//! G3), contending on the driver's G_TCON lock, retrying and counting `Error::Busy`. Last,
+//! CPU0 counts the instructions of `FrcTime::now` while CPU1 reads the same time base, and of
+//! a comparator arm while CPU1 arms another (`bench: exynos-mct/*_two_cores`, beside the
+//! one-core figures). CPU0's PMU counts CPU0's instructions only; QEMU runs the two vCPUs in
+//! turn, so what the figure shows is the cost of the shared state (the published time's
+//! cache line, the lock word, a lock found taken), not of two cores in the same cycle. Every
 //! cross-core wait runs `yield`: under `-icount` QEMU runs the vCPUs in turn.
 //!
 //! # Timing bounds, at any `-icount` shift
@@ -807,6 +812,7 @@ fn run_checks() -> Result<bool, Error> {
     bench_line("fw_time64_now_call_insns", net(r64_call));
     bench_line("fw_comp_arm_insns", net(arm));
     bench_line("fw_local_arm_insns", net(program_local));
+    METER.with(|m| *m = Some((meter, empty)));
 
     Ok(all_ok)
 }
@@ -1204,8 +1210,18 @@ static STRAY: [AtomicU32; 2] = [const { AtomicU32::new(0) }; 2];
 static MAX_LATE: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
 /// Each core's latest `FrcTime::now` reading, for the other core to check against.
 static LAST_READ: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
-/// Each core's step: 1 = local timer events done, 2 = contention done (3 = failed).
+/// Each core's step: 1 = local timer events done, 2 = contention done, 3 = failed,
+/// 4 = figures published (CPU1 only, after [`C1_STATS`]).
 static STEP: [AtomicU32; 2] = [const { AtomicU32::new(0) }; 2];
+/// CPU0's instruction meter and its empty-loop count, kept from the single-core benches for
+/// the two-core figures ([`two_core_figures`]).
+static METER: CsCell<Option<(Meter, u64)>> = CsCell::new(None);
+/// CPU0's two-core figures: 1 = measuring `FrcTime::now`, 2 = measuring a comparator arm,
+/// 3 = done (CPU1 leaves its load loop).
+static FIGURES_PHASE: AtomicU32 = AtomicU32::new(0);
+/// CPU0's [`interleaved`] figures before CPU1's release (`FrcTime::now`, comparator arm, in
+/// hundredths of an instruction), for [`two_core_figures`] to print beside its own.
+static ONE_CORE: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
 /// CPU1's figures for CPU0 to print: events, early, max late, reads, backwards, missed,
 /// contention rounds, Busy retries.
 static C1_STATS: [AtomicU64; 8] = [const { AtomicU64::new(0) }; 8];
@@ -1390,7 +1406,127 @@ fn core_run(mct: &'static Mct<Bus>) -> Result<CoreStats, Error> {
     }
     contend(mct, &mut st)?;
     step(2);
+    if idx == 0 {
+        two_core_figures(mct)?;
+    } else {
+        load_while_measured(mct)?;
+    }
     Ok(st)
+}
+
+/// CPU1 while CPU0 takes [`two_core_figures`]: the same calls in a loop, `FrcTime::now` in
+/// phase 1 and arming G3 (the driver's G_TCON lock) in phase 2, until CPU0 is done. The
+/// phases are apart because QEMU sets the FRC back on a comparator write (quirk 2, in
+/// crates/exynos-mct/docs/exynos-mct.md), which would send CPU0's reads down the path that
+/// finds the published time ahead.
+fn load_while_measured(mct: &'static Mct<Bus>) -> Result<(), Error> {
+    let time = mct.time();
+    let mut comp = mct.comparator(3)?;
+    let mut busy = 0;
+    for _ in 0..UP_POLLS {
+        match FIGURES_PHASE.load(Ordering::Acquire) {
+            0 | 1 => {
+                black_box(time.now());
+            }
+            2 => retry_busy(&mut busy, || comp.set_next_event(0x10000))?,
+            _ => break,
+        }
+        yield_cpu();
+    }
+    comp.shutdown();
+    Ok(())
+}
+
+/// `FrcTime::now` and a comparator arm (G2) on CPU0, each call followed by a `yield`, minus
+/// the same loop with nothing but the `yield`: instructions per call (loop included).
+///
+/// Under `-icount` QEMU runs the vCPUs in turn and PMU event 0x08 counts *every* vCPU's
+/// instructions (measured on this board: an empty loop with `yield` counts 9 per iteration
+/// while CPU1 sleeps in `wfe`, 39 while CPU1 runs its loop). The `yield` hands the CPU to
+/// CPU1 between any two calls, so CPU1's work lands between them; the difference of two loops
+/// in which CPU1 does the same work is CPU0's own cost.
+fn interleaved(meter: &Meter, time: &FrcTime<'_, Bus>, comp: &mut Comparator<'_, Bus>) -> [u64; 3] {
+    let base = measure(meter, yield_cpu);
+    let now = measure(meter, || {
+        black_box(time.now());
+        yield_cpu();
+    });
+    let base_arm = measure(meter, yield_cpu);
+    let mut busy = 0;
+    let arm = measure(meter, || {
+        // A failure shows as a shorter count; `two_cores` checks the arm afterwards.
+        let _ = retry_busy(&mut busy, || comp.set_next_event(0x10000));
+        yield_cpu();
+    });
+    comp.shutdown();
+    [
+        per_call_centi(now.saturating_sub(base)),
+        per_call_centi(arm.saturating_sub(base_arm)),
+        u64::from(busy),
+    ]
+}
+
+/// Waits until the FRC is at or past the published time: a comparator write sets the FRC
+/// back (QEMU quirk 2, in crates/exynos-mct/docs/exynos-mct.md) and `FrcTime` holds the time
+/// until the FRC catches up. Returns the reads it took and whether it caught up.
+fn catch_up(mct: &Mct<Bus>) -> (u32, bool) {
+    let (frc, time) = (mct.frc(), mct.time());
+    let mut reads = 0u32;
+    while frc.read64() < time.last() && reads < UP_POLLS {
+        reads += 1;
+    }
+    (reads, frc.read64() >= time.last())
+}
+
+/// CPU0, with CPU1 running [`load_while_measured`]: [`interleaved`] while CPU1 reads the
+/// same time base (phase 1), then arms G3 (phase 2).
+fn two_core_figures(mct: &'static Mct<Bus>) -> Result<(), Error> {
+    let Some((meter, _)) = METER.with(|m| *m).flatten() else {
+        FIGURES_PHASE.store(3, Ordering::Release);
+        return Ok(());
+    };
+    let time = mct.time();
+    let mut comp = mct.comparator(2)?;
+    FIGURES_PHASE.store(1, Ordering::Release);
+    // CPU1 is in its load loop once its step is 2.
+    let loaded = STEP.get(1).is_some_and(|s| wait_flag(s, 2, UP_POLLS));
+    // The contention's comparator writes set the FRC back behind the published time (quirk
+    // 2): wait until it is ahead again, or the reads would all take the stale-value path.
+    let loaded = loaded && catch_up(mct).1;
+    let base = measure(&meter, yield_cpu);
+    let now = measure(&meter, || {
+        black_box(time.now());
+        yield_cpu();
+    });
+    FIGURES_PHASE.store(2, Ordering::Release);
+    let base_arm = measure(&meter, yield_cpu);
+    let (mut busy, mut result) = (0, Ok(()));
+    let arm = measure(&meter, || {
+        if let Err(e) = retry_busy(&mut busy, || comp.set_next_event(0x10000)) {
+            result = Err(e);
+        }
+        yield_cpu();
+    });
+    comp.shutdown();
+    FIGURES_PHASE.store(3, Ordering::Release);
+    result?;
+    let one = |i: usize| ONE_CORE.get(i).map_or(0, |a| a.load(Ordering::Relaxed));
+    println!(
+        Uart0,
+        "two-core figures (each CPU0 call followed by a yield to CPU1, which reads FrcTime, then arms G3), Error::Busy retried {busy} times: {}",
+        verdict(loaded)
+    );
+    bench_line("fw_time64_now_insns_one_core", one(0));
+    bench_line(
+        "fw_time64_now_insns_two_cores",
+        per_call_centi(now.saturating_sub(base)),
+    );
+    bench_line("fw_comp_set_next_event_insns_one_core", one(1));
+    bench_line(
+        "fw_comp_set_next_event_insns_two_cores",
+        per_call_centi(arm.saturating_sub(base_arm)),
+    );
+    Ok(())
 }
 
 /// CPU1: waits for the release, turns on its MMU (same table; ACTLR.SMP first), its own GIC
@@ -1419,10 +1555,10 @@ fn secondary(cpu: u32) -> ! {
             for (slot, v) in C1_STATS.iter().zip(v) {
                 slot.store(v, Ordering::Relaxed);
             }
+            STEP[1].store(4, Ordering::Release);
         }
         Err(_) => STEP[1].store(3, Ordering::Release),
     }
-    STEP[1].fetch_max(2, Ordering::Release);
     CORE_ALARM[1].with(|s| *s = None);
     loop {
         // SAFETY: waits for an interrupt; this core has nothing left to do.
@@ -1434,15 +1570,24 @@ fn secondary(cpu: u32) -> ! {
 /// runs [`core_run`] alongside it and prints both cores' figures.
 fn two_cores() -> Result<bool, Error> {
     let mct = shared_mct().ok_or(Error::Config(ConfigError::NoSuchTimer))?;
+    // The one-core side of the two-core figures: CPU1 still sleeps in `wfe`. Taken once the
+    // FRC is past the published time again (quirk 2, below), as the two-core side is.
+    if let Some((meter, _)) = METER.with(|m| *m).flatten()
+        && catch_up(mct).1
+    {
+        let mut g2 = mct.comparator(2)?;
+        let [now, arm, busy] = interleaved(&meter, &mct.time(), &mut g2);
+        if busy != 0 {
+            println!(Uart0, "two cores: G2 busy with one core: FAIL");
+            return Ok(false);
+        }
+        ONE_CORE[0].store(now, Ordering::Relaxed);
+        ONE_CORE[1].store(arm, Ordering::Relaxed);
+    }
     // The benches' comparator writes set the FRC back (QEMU quirk 2) behind the published
     // time base, which FrcTime holds until the FRC catches up: wait for that first, or the
     // first oneshots would see no time pass.
-    let (frc, time) = (mct.frc(), mct.time());
-    let mut catch_up = 0u32;
-    while frc.read64() < time.last() && catch_up < UP_POLLS {
-        catch_up += 1;
-    }
-    let caught = frc.read64() >= time.last();
+    let (catch_up, caught) = catch_up(mct);
     println!(
         Uart0,
         "two cores: FRC caught up with the time base after {catch_up} reads (QEMU quirk 2 after the benches): {}",
@@ -1467,7 +1612,8 @@ fn two_cores() -> Result<bool, Error> {
     );
     let st0 = core_run(mct)?;
     CORE_ALARM[0].with(|s| *s = None);
-    let done = wait_flag(&STEP[1], 2, UP_POLLS) && STEP[1].load(Ordering::Acquire) == 2;
+    // CPU1's figures are read only after it published them (step 4), never at step 2.
+    let done = wait_flag(&STEP[1], 3, UP_POLLS) && STEP[1].load(Ordering::Acquire) == 4;
     let c1 = |i: usize| C1_STATS.get(i).map_or(0, |a| a.load(Ordering::Relaxed));
     let early0 = EARLY[0].load(Ordering::Relaxed);
     let late0 = MAX_LATE[0].load(Ordering::Relaxed);
