@@ -226,7 +226,11 @@ use wstat::{Bound, Owed};
 /// was: use `try_shutdown` where that matters.) Lower [`WstatConfig::timeout_ns`] or
 /// `max_polls` if the worst case is too long for an interrupt handler.
 ///
-/// **Multi-core.** The lock itself is multi-core safe. The short shadow sections use
+/// **Multi-core.** The lock itself is multi-core safe: a `loom` model check (in
+/// `src/lock.rs`, run by CI with `RUSTFLAGS="--cfg loom" cargo test -p exynos-mct --lib
+/// --release lock::loom_check`) explores every interleaving of two cores taking it around a
+/// plain read-modify-write and fails if their sections overlap or one misses the other's
+/// write (it fails with the lock's `Acquire` weakened to `Relaxed`). The short shadow sections use
 /// `critical-section`: on a multi-core SoC the firmware must link a multi-core
 /// implementation (a spinlock plus the local interrupt mask), as for every `Sync` type of
 /// this family; with a single-core one (local mask only) two cores could race on the

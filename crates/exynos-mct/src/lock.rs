@@ -2,6 +2,10 @@
 //! a test-and-set spin lock on one atomic word, taken with a **bounded** spin and never
 //! with interrupts masked. The rules and the bound: [Shared registers](crate::Mct#shared-registers).
 
+#[cfg(loom)]
+use ::loom::sync::atomic::{AtomicBool, Ordering};
+
+#[cfg(not(loom))]
 use core::sync::atomic::{AtomicBool, Ordering};
 
 /// A spin lock taken by [`try_lock`](Self::try_lock) with a bounded spin.
@@ -17,7 +21,16 @@ pub(crate) struct Guard<'a> {
 }
 
 impl SpinLock {
+    #[cfg(not(loom))]
     pub(crate) const fn new() -> Self {
+        Self {
+            held: AtomicBool::new(false),
+        }
+    }
+
+    /// loom's atomics have no `const fn new`.
+    #[cfg(loom)]
+    pub(crate) fn new() -> Self {
         Self {
             held: AtomicBool::new(false),
         }
@@ -57,5 +70,64 @@ impl Drop for Guard<'_> {
     #[inline]
     fn drop(&mut self) {
         self.lock.held.store(false, Ordering::Release);
+    }
+}
+
+/// `loom` model check: every interleaving of two cores taking the lock around a plain
+/// (non-atomic) read-modify-write, as the driver does around `G_TCON`. loom reports a data
+/// race if two holders overlap or if a holder's write is not ordered before the next
+/// holder's read (an `Acquire`/`Release` weakened to `Relaxed`). Run with
+/// `RUSTFLAGS="--cfg loom" cargo test -p exynos-mct --lib --release lock::loom_check`.
+// The test's own shared cell needs `unsafe` (an `UnsafeCell` and its `Sync`); the library
+// itself has none here.
+#[cfg(all(test, loom))]
+#[allow(unsafe_code)]
+mod loom_check {
+    use super::SpinLock;
+    use ::loom::cell::UnsafeCell;
+    use ::loom::sync::Arc;
+    use ::loom::thread;
+
+    struct Shared {
+        lock: SpinLock,
+        word: UnsafeCell<u32>,
+    }
+
+    // SAFETY: `word` is touched only while `lock` is held (what the model checks).
+    unsafe impl Sync for Shared {}
+
+    /// One core's turn: take the lock with a bounded spin (a `yield` as the spin step, so
+    /// loom runs the holder), then set its bit in the word. `false` if the spin ran out.
+    fn turn(shared: &Shared, bit: u32) -> bool {
+        let Some(_guard) = shared.lock.try_lock(4, thread::yield_now) else {
+            return false;
+        };
+        // SAFETY: the lock is held; loom checks that no other access overlaps.
+        shared.word.with_mut(|w| unsafe { *w |= bit });
+        true
+    }
+
+    #[test]
+    fn two_cores_never_hold_the_lock_at_once_and_see_each_others_writes() {
+        let mut builder = ::loom::model::Builder::new();
+        builder.preemption_bound = Some(3);
+        builder.check(|| {
+            let shared = Arc::new(Shared {
+                lock: SpinLock::new(),
+                word: UnsafeCell::new(0),
+            });
+            let other = {
+                let shared = shared.clone();
+                thread::spawn(move || turn(&shared, 2))
+            };
+            let mine = turn(&shared, 1);
+            let theirs = other.join().unwrap_or(false);
+            let expected = u32::from(mine) | (u32::from(theirs) << 1);
+            // SAFETY: both turns are over (joined).
+            let word = shared.word.with(|w| unsafe { *w });
+            assert_eq!(word, expected, "a holder's write was lost");
+            // A failed try_lock leaves the lock free: the next one gets it at once.
+            assert!(shared.lock.try_lock(0, || {}).is_some());
+        });
     }
 }
