@@ -401,7 +401,10 @@ fn cs_cost() {
     }
     let c = Stamp::now();
     let per = |x: Stamp, y: Stamp| y.insns.wrapping_sub(x.insns) / CS_LOOPS;
-    // Per entry and release, the loop included (the PMU counts instructions on this core).
+    // Per entry and release, the loop included. Under -icount QEMU's PMU event 0x08 counts
+    // every vCPU's instructions, but the vCPUs run in turn and CPU1 gets its turn only at
+    // CPU0's `yield`/`wfi` or the end of a time slice, which these loops do not reach: the
+    // multi-core figure equals smdkc210's, measured with CPU1 asleep in `wfe`.
     println!(
         Uart0,
         "bench: a9-global-timer/fw_cs_multi_core_insns = {} insns",
