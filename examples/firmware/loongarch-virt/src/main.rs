@@ -627,6 +627,22 @@ extern "C" fn board_main() -> ! {
     });
     alarm.cancel();
     alarm.event_mut().ack();
+    // One empty section of the linked (multi-core) critical section, against the local
+    // interrupt mask alone (what the single-core `critical_section_impl!` does). CPU1 is
+    // still idle in QEMU's boot-ROM stub, so virtual time counts CPU0 only.
+    let cs_multi = time_loop(|_| {
+        critical_section::with(|cs| {
+            black_box(cs);
+        });
+    });
+    let cs_mask = time_loop(|_| {
+        let on = fw_common::loongarch::irq_save();
+        black_box(on);
+        if on {
+            // SAFETY: `irq_save` found interrupts on; this ends that outermost masked span.
+            unsafe { fw_common::loongarch::irq_restore() };
+        }
+    });
     let milli = |ticks| per_call_milli(ticks, speed, hz);
     let empty = milli(empty);
     bench_line("fw_loop_overhead", empty, "insns");
@@ -648,6 +664,16 @@ extern "C" fn board_main() -> ! {
     bench_line(
         "fw_alarm_set_delta",
         milli(set_deltas).saturating_sub(empty),
+        "insns",
+    );
+    bench_line(
+        "fw_cs_multi_core_insns",
+        milli(cs_multi).saturating_sub(empty),
+        "insns",
+    );
+    bench_line(
+        "fw_cs_irq_mask_insns",
+        milli(cs_mask).saturating_sub(empty),
         "insns",
     );
 
