@@ -1,12 +1,21 @@
-//! Firmware for QEMU's `smdkc210` machine (Samsung Exynos4210, Cortex-A9): two async
-//! runtimes on the Exynos MCT at once, through the `exynos-mct` crate's adapters.
+//! Firmware for QEMU's `smdkc210` machine (Samsung Exynos4210, two Cortex-A9 cores, run with
+//! `-smp 2`): two async runtimes on the Exynos MCT at once, through the `exynos-mct` crate's
+//! adapters, with tasks on **both** cores.
 //!
-//! - **embassy**: an `embassy_executor::Executor` (`platform-cortex-ar`, `executor-thread`)
-//!   whose time driver is `exynos_mct::embassy::Driver`: hwtimer-core's `TimeDriver` on
-//!   global comparator 0 and the block's 64-bit time base `FrcTime`.
+//! - **embassy**: one `embassy_executor::raw::Executor` per core, woken through this file's
+//!   own `__pender` (below), and the one global time driver embassy allows,
+//!   `exynos_mct::embassy::Driver`: hwtimer-core's `TimeDriver` on global comparator 0 and
+//!   the block's 64-bit time base `FrcTime`. Its interrupt (G0, GIC ID 89) is targeted at
+//!   CPU0 only.
 //! - **rtic-time**: `exynos_mct::rtic_monotonic!(Mono, local_timer)` on local timer 0 and the
-//!   same `FrcTime`. rtic-time's `TimerQueue` futures run on any executor; here the same
-//!   tasks await them on the embassy executor.
+//!   same `FrcTime`, its interrupt (L0, GIC ID 74) at CPU0 as well. rtic-time's
+//!   `TimerQueue` futures run on any executor; here the tasks of both cores await them on
+//!   their core's embassy executor.
+//!
+//! Both runtimes' queues are shared by the two cores (a task on either core adds itself to
+//! them, CPU0's handlers take from them), so the `critical-section` implementation is
+//! fw-common's multi-core one (`critical_section_multi_core_impl!`: the local IRQ mask plus
+//! one LDREX/STREX spinlock).
 //!
 //! Two runtimes need two channels, each with its own interrupt: G0 is GIC ID 89 (SPI 57) and
 //! L0 is GIC ID 74 (SPI 42) on the external GIC (`docs/qemu.md`, smdkc210 interrupt
@@ -22,19 +31,37 @@
 //! comparator is the right choice there. The local timer has its own counter in QEMU, so
 //! nothing of the kind can happen between the two runtimes.
 //!
-//! # Boot: MMU on, RAM Normal memory
+//! # rtic-time from both cores: one shared monotonic
 //!
-//! The executor, its wakers, embassy-time's queue and rtic-time's linked list use atomic
-//! read-modify-write, LDREX/STREX on ARMv7, which the architecture leaves unpredictable on
-//! Strongly-ordered memory, and that is what all of RAM is with the MMU off. QEMU does not
-//! care; silicon does. So before anything else `run` turns the MMU on with a flat section
-//! map (`fw_common::arm::mmu::FlatMap`): DRAM0 (0x4000_0000, 1 GiB) as Normal write-back
-//! memory, everything else (MCT, GIC, UART, iROM) as Device memory, execute-never; then the
-//! caches, as a real boot would. The first lines printed show SCTLR.
+//! rtic-time allows one monotonic per type, with one queue. Core 1's tasks await the same
+//! `Mono` as core 0's, rather than a second monotonic on local timer 1 (GIC ID 80 targeted
+//! at CPU1): on the Exynos4210 the MCT's local timers are plain memory-mapped registers that
+//! any core may program (nothing is banked, each has its own SPI), so the shared queue is
+//! correct from both cores once the critical section spans them, and it exercises what the
+//! embassy side exercises too: a wake due for core 1 found in CPU0's handler. A second
+//! monotonic would be a second, independent copy of the one-core case. Core 1 reprograms L0
+//! when its task's deadline is the earliest; L0's interrupt still goes to CPU0.
 //!
-//! # What runs
+//! # Boot: SCU, MMU on both cores, RAM Normal memory
 //!
-//! Three tasks, each awaiting embassy-time and rtic-time in turn:
+//! The executors, their wakers, embassy-time's queue, rtic-time's linked list and the
+//! critical section's lock use atomic read-modify-write, LDREX/STREX on ARMv7, which the
+//! architecture leaves unpredictable on Strongly-ordered memory (all of RAM with the MMU
+//! off), and which across cores need the SCU and ACTLR.SMP. QEMU starts both CPUs at the ELF
+//! entry; `arm_board!` gives CPU1 its stacks (`__secondary_stacks` in link.x) and sends it to
+//! [`secondary`], where it waits for CPU0's release (`fw_common::arm::smp`), exactly as the
+//! smdkc210 firmware does. CPU0 enables the SCU, then turns its MMU on with a flat section
+//! map (`fw_common::arm::mmu::FlatMap`; ACTLR.SMP first): DRAM0 (0x4000_0000, 1 GiB) as
+//! Normal write-back memory, everything else (MCT, GIC, UART, iROM) as Device memory,
+//! execute-never; then the caches. After the single-core set-up and the `bench:` figures it
+//! releases CPU1 and waits for it, bounded (a CPU1 that never comes up ends the run with an
+//! error line). CPU1 turns its own MMU on with the same table, enables its banked GIC CPU
+//! interface and its SGI, unmasks IRQs and announces itself.
+//!
+//! # What runs, on which core
+//!
+//! Each core runs its own copy of three tasks on its own executor, each awaiting
+//! embassy-time and rtic-time in turn:
 //!
 //! - `sleeper`: `Timer::at` and `Mono::delay_until`, 20 to 219 µs ahead;
 //! - `ticker`: a `Ticker::every(150 µs)` started at a known instant (`reset_at`), and between
@@ -47,52 +74,86 @@
 //! quirk 2 moves backwards: every `G_COMPn` write restarts the visible count from the last
 //! match) and compares it with its deadline, in FRC ticks for both runtimes (embassy-time
 //! runs at `tick-hz-24_000_000`). A wake before its deadline is **early**. Every deadline is
-//! an instant the task computed itself, so the check is exact at any `-icount` setting. The
-//! last task to finish prints one summary line per runtime,
-//! `<runtime>: wakes=<n> early=<k> max_late_ticks=<m>`, and the `bench:` figures.
+//! an instant the task computed itself, so the check is exact at any `-icount` setting.
+//! Each core counts its own wakes; when all six tasks are done CPU0 prints one line per core
+//! and runtime, `<runtime> core<N>: wakes=<n> early=<k> max_late_ticks=<m>`, then the
+//! totals and the `bench:` figures.
+//!
+//! # How a wake crosses cores: the pender
+//!
+//! An executor calls `__pender(context)` whenever one of its tasks becomes ready; the
+//! context is the number of the core that runs that executor. The pender sets that core's
+//! "work pending" flag; if the core is another one, it also sends it SGI [`SGI_WAKE`]
+//! through GICD_SGIR (CPU target list = that core), unless one is still outstanding (sent
+//! and not yet acknowledged: the GIC would merge the two, so sent and received stay equal).
+//! The receiving core's IRQ handler only acknowledges the SGI and clears "outstanding".
+//!
+//! So a core-1 task sleeping on embassy-time is woken like this: its deadline is in the
+//! shared queue and on comparator 0; G0 fires on CPU0; `Driver::on_interrupt` wakes the
+//! task's waker; embassy enqueues the task on executor 1 and calls `__pender(1)`; CPU0 sets
+//! core 1's flag and sends the SGI; CPU1 leaves `wfi`, takes the SGI, sees its flag and
+//! polls executor 1. rtic-time's wakes take the same path from L0's handler.
+//!
+//! Each core's idle loop: if its flag is set, clear it and poll; otherwise mask IRQs, check
+//! the flag again, `wfi` if still clear, unmask. A pend after the check leaves an interrupt
+//! pending (the SGI, or the very interrupt whose handler pended), and `wfi` returns at once
+//! on a pending interrupt even with IRQs masked: no wake is lost. `wfi` is also what lets
+//! the other vCPU run under `-icount`.
 //!
 //! # Any `-icount` shift
 //!
-//! `expected.txt` asserts at least 1000 wakes per runtime and none early, and bounds
-//! nothing that scales with the shift (lateness is interrupt latency and the other tasks'
-//! work, printed and collected by `cargo xtask bench`). Instruction counts come from
-//! fw-common's PMU meter (event 0x08, the same at every fixed shift; derived from virtual
-//! time under `shift=auto` or without icount, where they are approximate).
+//! `expected.txt` asserts at least 1000 wakes per core and runtime and none early, and
+//! bounds nothing that scales with the shift (lateness is interrupt latency, the SGI's trip
+//! and the other tasks' work, printed and collected by `cargo xtask bench`). Instruction
+//! counts come from fw-common's PMU meter (event 0x08, the same at every fixed shift;
+//! derived from virtual time under `shift=auto` or without icount, where they are
+//! approximate), measured on CPU0 before CPU1 is released.
 //!
 //! Run it with `cargo xtask qemu smdkc210-async`.
 #![no_std]
 #![no_main]
 
 use core::hint::black_box;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
 
-use embassy_executor::{Executor, SpawnToken, Spawner};
+use embassy_executor::{SpawnToken, Spawner, raw};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
 use exynos_mct::{Config, FrcTime, Mct, regs};
 use fw_common::arm::exynos4210::{
     DRAM0_BASE, DRAM0_LEN, EXT_GIC_CPU, EXT_GIC_DIST, IRQ_MCT_G0, IRQ_MCT_L0, RAM, UART0_BASE,
     Uart0,
 };
-use fw_common::arm::gic::{self, Gic};
-use fw_common::arm::mmu;
+use fw_common::arm::gic::{self, Gic, SgiTarget};
 use fw_common::arm::pmu::{self, Meter, Stamp};
-use fw_common::arm::{self, spin_insns};
+use fw_common::arm::{self, mmu, smp, spin_insns};
 use fw_common::wakes::WakeStats;
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::{Mmio, Monotonic};
 use rtic_time::Timebase;
 use rtic_time::fugit::MonotonicTimerInstantU64;
 
-/// Priority of both (any value below the mask of 0xf0 is signalled).
+/// Priority of every interrupt used (any value below the mask of 0xf0 is signalled).
 const IRQ_PRIORITY: u8 = 0xa0;
-/// GICD_ITARGETSR value: CPU interface 0 only (CPU1 is parked).
+/// GICD_ITARGETSR value: CPU interface 0 only (G0 and L0).
 const TARGET_CPU0: u8 = 1;
+/// GICD_ITARGETSR value: CPU interface 1 only (L1).
+const TARGET_CPU1: u8 = 2;
+/// MCT local timer 1 on the external GIC: ID 80 = SPI 48 (QEMU wires L1 there).
+const IRQ_MCT_L1: u32 = 80;
+/// The SGI a pender sends to wake another core's executor.
+const SGI_WAKE: u32 = 1;
+/// Cores running an executor.
+const CORES: usize = 2;
+/// The Exynos4210's MPCore private region (SCU at +0x0).
+const MPCORE_BASE: usize = 0x1050_0000;
+/// Polls (each a `yield`) CPU0 waits for CPU1 to come up, or for SGIs in flight to land.
+const UP_POLLS: u32 = 50_000_000;
 
-/// Rounds of the sleeper (one embassy and one rtic-time wait each).
+/// Rounds of the sleeper (one embassy and one rtic-time wait each), per core.
 const SLEEPS: u64 = 350;
-/// Ticks of the ticker (one rtic-time wait between each two).
+/// Ticks of the ticker (one rtic-time wait between each two), per core.
 const TICKS: u64 = 400;
-/// Rounds of the timeout task (one embassy and one rtic-time timeout each).
+/// Rounds of the timeout task (one embassy and one rtic-time timeout each), per core.
 const TIMEOUTS: u64 = 300;
 /// The ticker's period.
 const TICK_PERIOD_US: u64 = 150;
@@ -100,8 +161,10 @@ const TICK_PERIOD_US: u64 = 150;
 const BETWEEN_TICKS_US: u64 = 30;
 /// The timeout, from the start of each round.
 const TIMEOUT_US: u64 = 60;
-/// Tasks that report when they finish.
+/// Tasks per core that report when they finish.
 const TASKS: u32 = 3;
+/// Wakes per core and runtime.
+const WAKES_PER_CORE: u64 = SLEEPS + TICKS + TIMEOUTS;
 /// Calls per timed loop (`bench:` lines).
 const CALLS: u32 = 10_000;
 /// Iterations of the calibration loop (`spin_insns`: 2 instructions each).
@@ -117,44 +180,142 @@ fw_common::arm_board! {
     console: Uart0,
     main: run,
     irq: on_irq,
+    secondary: secondary,
 }
 
-// The drivers, the runtimes and the statics shared with `on_irq` take critical sections.
-fw_common::critical_section_impl!();
+// The drivers, the runtimes' queues and the statics shared with `on_irq` are used from both
+// cores: the critical section must exclude the other core too.
+fw_common::critical_section_multi_core_impl!();
 
 embassy_time_driver::time_driver_impl!(
     static DRIVER: exynos_mct::embassy::Driver = exynos_mct::embassy::Driver::new()
 );
 
 exynos_mct::rtic_monotonic!(Mono, local_timer);
-/// The external GIC, CPU0's interface.
-// SAFETY: the external GIC of QEMU's Exynos4210 (addresses above); only CPU0 runs this
-// firmware and nothing else drives that GIC.
+exynos_mct::rtic_monotonic!(Mono1, local_timer);
+/// The external GIC; each core reaches its own banked CPU interface at the same address.
+// SAFETY: the external GIC of QEMU's Exynos4210 (addresses above); CPU0 initialises the
+// distributor, each core its own interface, and nothing else drives that GIC.
 static GIC: Gic = unsafe { Gic::new(EXT_GIC_DIST, EXT_GIC_CPU) };
 /// The MCT driver, `'static` so its parts can live in the runtimes' statics.
 static MCT: StaticCell<Mct<Mmio>> = StaticCell::new();
-/// The executor (`run` needs `&'static mut`). The `static_cell` crate's cell, because an
+/// The MCT driver for CPU1 (set by CPU0 before the release; never changed afterwards).
+static MCT_PTR: AtomicPtr<Mct<Mmio>> = AtomicPtr::new(core::ptr::null_mut());
+/// CPU0's executor (`poll` needs `&'static`). The `static_cell` crate's cell, because an
 /// executor is not `Send` (fw-common's cell wants that); its compare-and-swap is fine once
 /// the MMU maps RAM as Normal memory.
-static EXECUTOR: static_cell::StaticCell<Executor> = static_cell::StaticCell::new();
-/// The embassy waits.
-static EMBASSY: CsCell<WakeStats> = CsCell::new(WakeStats::new());
-/// The rtic-time waits.
-static RTIC: CsCell<WakeStats> = CsCell::new(WakeStats::new());
+static EXECUTOR0: static_cell::StaticCell<raw::Executor> = static_cell::StaticCell::new();
+/// CPU1's executor.
+static EXECUTOR1: static_cell::StaticCell<raw::Executor> = static_cell::StaticCell::new();
+/// Per core: its executor has work (set by the pender, cleared by the core before polling).
+static PENDING: [AtomicBool; CORES] = [const { AtomicBool::new(false) }; CORES];
+/// Per core: a wake SGI was sent to it and its handler has not acknowledged it yet.
+static SGI_OUTSTANDING: [AtomicBool; CORES] = [const { AtomicBool::new(false) }; CORES];
+/// Per core: wake SGIs sent to it.
+static SGIS_SENT: [AtomicU32; CORES] = [const { AtomicU32::new(0) }; CORES];
+/// Per core: wake SGIs it acknowledged.
+static SGIS_RECEIVED: [AtomicU32; CORES] = [const { AtomicU32::new(0) }; CORES];
+/// Per core: pends of its executor from that core itself (no SGI needed).
+static LOCAL_PENDS: [AtomicU32; CORES] = [const { AtomicU32::new(0) }; CORES];
+/// Per core: pends that found an SGI to the target still outstanding (none sent).
+static MERGED_PENDS: [AtomicU32; CORES] = [const { AtomicU32::new(0) }; CORES];
+/// The embassy waits, per core.
+static EMBASSY: [CsCell<WakeStats>; CORES] = [const { CsCell::new(WakeStats::new()) }; CORES];
+/// The rtic-time waits, per core.
+static RTIC: [CsCell<WakeStats>; CORES] = [const { CsCell::new(WakeStats::new()) }; CORES];
 /// Comparator 0 (embassy) interrupts handled.
 static G0_IRQS: AtomicU32 = AtomicU32::new(0);
-/// Local timer 0 (rtic-time) interrupts handled.
+/// Local timer 0 (rtic-time, CPU0's `Mono`) interrupts handled.
 static L0_IRQS: AtomicU32 = AtomicU32::new(0);
-/// Interrupts nobody owns, and spurious acknowledges.
+/// Local timer 1 (rtic-time, CPU1's `Mono1`) interrupts handled.
+static L1_IRQS: AtomicU32 = AtomicU32::new(0);
+/// Interrupts nobody owns, and spurious acknowledges, on either core.
 static OTHER_IRQS: AtomicU32 = AtomicU32::new(0);
-/// Tasks finished.
+/// Tasks finished, on both cores.
 static DONE: AtomicU32 = AtomicU32::new(0);
-/// Timeout rounds won by the future due first, per runtime (embassy, rtic-time).
+/// Timeout rounds won by the future due first, per runtime (embassy, rtic-time), both cores.
 static EXPECTED_WINNER: [AtomicU32; 2] = [AtomicU32::new(0), AtomicU32::new(0)];
 /// A check outside the wake counts failed (printed where it happened).
 static FAILED: AtomicU32 = AtomicU32::new(0);
 
-/// The IRQ handler, called by the vector code in IRQ mode with IRQs masked.
+/// This core's number (0 or 1) as an index.
+fn core_index() -> usize {
+    (fw_common::cs::current_cpu() & 1) as usize
+}
+
+/// The driver, shared by both cores.
+fn shared_mct() -> Option<&'static Mct<Mmio>> {
+    let p = MCT_PTR.load(Ordering::Acquire);
+    // SAFETY: CPU0 stores a `&'static Mct` (from `MCT.init`) before releasing CPU1 and
+    // never writes the pointer again; the driver is shared by reference only.
+    unsafe { p.cast_const().as_ref() }
+}
+
+/// embassy-executor's pender (no `executor-*` feature defines one): `context` is the number
+/// of the core whose executor has work.
+#[unsafe(export_name = "__pender")]
+fn pender(context: *mut ()) {
+    pend(context.addr());
+}
+
+/// Marks core `core`'s executor as having work and, if that is another core, wakes it with
+/// SGI [`SGI_WAKE`] (unless one is outstanding, which it has not acknowledged yet: that one
+/// makes it look at its flag again).
+fn pend(core: usize) {
+    let (Some(flag), Some(outstanding)) = (PENDING.get(core), SGI_OUTSTANDING.get(core)) else {
+        FAILED.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    // SeqCst: the flag is set before `outstanding` is read, and the target clears
+    // `outstanding` (in its handler) before it reads its flag (in its idle loop).
+    flag.store(true, Ordering::SeqCst);
+    if core == core_index() {
+        if let Some(n) = LOCAL_PENDS.get(core) {
+            n.fetch_add(1, Ordering::Relaxed);
+        }
+        return;
+    }
+    if outstanding.swap(true, Ordering::SeqCst) {
+        if let Some(n) = MERGED_PENDS.get(core) {
+            n.fetch_add(1, Ordering::Relaxed);
+        }
+        return;
+    }
+    if let Some(n) = SGIS_SENT.get(core) {
+        n.fetch_add(1, Ordering::Relaxed);
+    }
+    GIC.send_sgi(SGI_WAKE, SgiTarget::List(1u8 << (core & 1)));
+}
+
+/// Runs this core's executor: polls it whenever its flag is set, sleeps in `wfi` otherwise.
+/// On CPU0 it returns once every task of both cores is done; on CPU1 it never returns.
+fn run_executor(core: usize, executor: &'static raw::Executor) {
+    let Some(flag) = PENDING.get(core) else {
+        return;
+    };
+    loop {
+        if core == 0 && DONE.load(Ordering::Acquire) >= TASKS * CORES as u32 {
+            return;
+        }
+        if flag.swap(false, Ordering::SeqCst) {
+            // SAFETY: only this loop polls this executor, on its own core, never from the
+            // pender or an interrupt handler, so never re-entrantly.
+            unsafe { executor.poll() };
+            continue;
+        }
+        // Masked, so a pend between the check and `wfi` leaves its interrupt pending, which
+        // `wfi` returns on at once (IRQ masking does not hold `wfi` back).
+        arm::irq_disable();
+        if !flag.load(Ordering::SeqCst) {
+            // SAFETY: waits for an interrupt; no memory effect.
+            unsafe { core::arch::asm!("wfi", options(nomem, nostack)) };
+        }
+        // SAFETY: `on_irq` serves every interrupt this core gets; no critical section is held.
+        unsafe { arm::irq_enable() };
+    }
+}
+
+/// The IRQ handler of both cores, called by the vector code in IRQ mode with IRQs masked.
 fn on_irq() {
     let iar = GIC.acknowledge();
     let id = gic::iar_id(iar);
@@ -169,6 +330,20 @@ fn on_irq() {
             Mono::on_interrupt();
             L0_IRQS.fetch_add(1, Ordering::Relaxed);
         }
+        IRQ_MCT_L1 => {
+            Mono1::on_interrupt();
+            L1_IRQS.fetch_add(1, Ordering::Relaxed);
+        }
+        // Another core pended this core's executor: the idle loop looks at its flag next.
+        SGI_WAKE => {
+            let core = core_index();
+            if let Some(o) = SGI_OUTSTANDING.get(core) {
+                o.store(false, Ordering::SeqCst);
+            }
+            if let Some(n) = SGIS_RECEIVED.get(core) {
+                n.fetch_add(1, Ordering::Relaxed);
+            }
+        }
         gic::SPURIOUS_ID => {
             OTHER_IRQS.fetch_add(1, Ordering::Relaxed);
             return;
@@ -182,16 +357,29 @@ fn on_irq() {
     GIC.end_of_interrupt(iar);
 }
 
-/// A task resumed at `now` for `deadline`, having started to wait at `scheduled`.
-fn record(stats: &CsCell<WakeStats>, deadline: u64, scheduled: u64, now: u64) {
-    stats.with(|s| s.record(deadline, scheduled, now));
+/// A task of core `core` resumed at `now` for `deadline`, having started to wait at
+/// `scheduled`.
+fn record(
+    stats: &[CsCell<WakeStats>; CORES],
+    core: usize,
+    deadline: u64,
+    scheduled: u64,
+    now: u64,
+) {
+    match stats.get(core) {
+        Some(s) => {
+            s.with(|s| s.record(deadline, scheduled, now));
+        }
+        None => {
+            FAILED.fetch_add(1, Ordering::Relaxed);
+        }
+    }
 }
 
-/// A task is done; the last one prints the results and ends the run.
+/// A task is done; CPU0 reports once all of both cores' are.
 fn finished() {
-    if DONE.fetch_add(1, Ordering::Relaxed) + 1 == TASKS {
-        report();
-    }
+    DONE.fetch_add(1, Ordering::Release);
+    pend(0);
 }
 
 /// Spawns `token`, or counts a failure.
@@ -205,32 +393,75 @@ fn spawn<S>(spawner: Spawner, token: Result<SpawnToken<S>, embassy_executor::Spa
     }
 }
 
+/// Creates core `core`'s executor in `cell` and spawns that core's three tasks on it.
+fn start_executor(
+    core: usize,
+    cell: &'static static_cell::StaticCell<raw::Executor>,
+    time: FrcTime<'static, Mmio>,
+) -> &'static raw::Executor {
+    let executor: &'static raw::Executor =
+        cell.init(raw::Executor::new(core::ptr::without_provenance_mut(core)));
+    let spawner = executor.spawner();
+    spawn(spawner, sleeper(core, time));
+    spawn(spawner, ticker(core, time));
+    spawn(spawner, timeouts(core, time));
+    executor
+}
+
+/// `delay_until(at)` on core `core`'s rtic-time monotonic (`Mono` on CPU0, `Mono1` on CPU1).
+async fn rtic_delay_until(core: usize, at: u64) {
+    let at = MonoInstant::from_ticks(at);
+    if core == 0 {
+        Mono::delay_until(at).await;
+    } else {
+        Mono1::delay_until(at).await;
+    }
+}
+
+/// `timeout_at(timeout, delay_until(inner))` on core `core`'s rtic-time monotonic: true if
+/// the inner delay completed first.
+async fn rtic_timeout(core: usize, timeout: u64, inner: u64) -> bool {
+    let (timeout, inner) = (
+        MonoInstant::from_ticks(timeout),
+        MonoInstant::from_ticks(inner),
+    );
+    if core == 0 {
+        Mono::timeout_at(timeout, Mono::delay_until(inner))
+            .await
+            .is_ok()
+    } else {
+        Mono1::timeout_at(timeout, Mono1::delay_until(inner))
+            .await
+            .is_ok()
+    }
+}
+
 /// Microseconds in FRC ticks.
 const fn us(n: u64) -> u64 {
     n * TICKS_PER_US
 }
 
 /// `Timer::at` and `Mono::delay_until`, 20 to 219 µs ahead.
-#[embassy_executor::task]
-async fn sleeper(time: FrcTime<'static, Mmio>) {
+#[embassy_executor::task(pool_size = 2)]
+async fn sleeper(core: usize, time: FrcTime<'static, Mmio>) {
     for i in 0..SLEEPS {
         let wait = us(20 + (i * 37) % 200);
         let scheduled = time.now();
         let at = scheduled + wait;
         Timer::at(Instant::from_ticks(at)).await;
-        record(&EMBASSY, at, scheduled, time.now());
+        record(&EMBASSY, core, at, scheduled, time.now());
 
         let scheduled = time.now();
         let at = scheduled + wait;
-        Mono::delay_until(MonoInstant::from_ticks(at)).await;
-        record(&RTIC, at, scheduled, time.now());
+        rtic_delay_until(core, at).await;
+        record(&RTIC, core, at, scheduled, time.now());
     }
     finished();
 }
 
 /// A `Ticker::every` started at a known instant, and an rtic-time wait after each tick.
-#[embassy_executor::task]
-async fn ticker(time: FrcTime<'static, Mmio>) {
+#[embassy_executor::task(pool_size = 2)]
+async fn ticker(core: usize, time: FrcTime<'static, Mmio>) {
     let period = Duration::from_micros(TICK_PERIOD_US);
     let mut ticker = Ticker::every(period);
     let start = time.now();
@@ -240,6 +471,7 @@ async fn ticker(time: FrcTime<'static, Mmio>) {
         ticker.next().await;
         record(
             &EMBASSY,
+            core,
             start + k * period.as_ticks(),
             scheduled,
             time.now(),
@@ -247,8 +479,8 @@ async fn ticker(time: FrcTime<'static, Mmio>) {
 
         let scheduled = time.now();
         let at = scheduled + us(BETWEEN_TICKS_US);
-        Mono::delay_until(MonoInstant::from_ticks(at)).await;
-        record(&RTIC, at, scheduled, time.now());
+        rtic_delay_until(core, at).await;
+        record(&RTIC, core, at, scheduled, time.now());
     }
     finished();
 }
@@ -256,8 +488,8 @@ async fn ticker(time: FrcTime<'static, Mmio>) {
 /// A 60 µs timeout around a 40 µs (even rounds) or 80 µs (odd rounds) timer, in each
 /// runtime. Whichever completes, its own deadline must have passed; a task polled after
 /// both (a late wake) sees the inner future first, and it wins.
-#[embassy_executor::task]
-async fn timeouts(time: FrcTime<'static, Mmio>) {
+#[embassy_executor::task(pool_size = 2)]
+async fn timeouts(core: usize, time: FrcTime<'static, Mmio>) {
     for i in 0..TIMEOUTS {
         let inner_us = if i % 2 == 0 { 40 } else { 80 };
 
@@ -273,21 +505,17 @@ async fn timeouts(time: FrcTime<'static, Mmio>) {
             EXPECTED_WINNER[0].fetch_add(1, Ordering::Relaxed);
         }
         let deadline = if result.is_ok() { inner } else { timeout_at };
-        record(&EMBASSY, deadline, scheduled, now);
+        record(&EMBASSY, core, deadline, scheduled, now);
 
         let scheduled = time.now();
         let (inner, timeout_at) = (scheduled + us(inner_us), scheduled + us(TIMEOUT_US));
-        let result = Mono::timeout_at(
-            MonoInstant::from_ticks(timeout_at),
-            Mono::delay_until(MonoInstant::from_ticks(inner)),
-        )
-        .await;
+        let inner_won = rtic_timeout(core, timeout_at, inner).await;
         let now = time.now();
-        if result.is_ok() == (i % 2 == 0) {
+        if inner_won == (i % 2 == 0) {
             EXPECTED_WINNER[1].fetch_add(1, Ordering::Relaxed);
         }
-        let deadline = if result.is_ok() { inner } else { timeout_at };
-        record(&RTIC, deadline, scheduled, now);
+        let deadline = if inner_won { inner } else { timeout_at };
+        record(&RTIC, core, deadline, scheduled, now);
     }
     finished();
 }
@@ -312,40 +540,68 @@ struct Metrics {
     irqs_per_wake: &'static str,
 }
 
-/// Prints what one runtime did.
+/// Prints what one runtime did: a line per core, then the totals; true if every core had
+/// its [`WAKES_PER_CORE`] wakes and none was early.
 fn report_runtime(
     name: &str,
     metrics: &Metrics,
-    stats: &WakeStats,
+    cells: &[CsCell<WakeStats>; CORES],
     irqs: u32,
-    expected: u64,
 ) -> bool {
-    stats.print_summary(Uart0, name);
-    let ok = stats.wakes == expected && stats.early == 0;
+    let mut total = WakeStats::new();
+    let mut ok = true;
+    for (core, cell) in cells.iter().enumerate() {
+        let s = cell.with(|s| *s).unwrap_or_default();
+        println!(
+            Uart0,
+            "{name} core{core}: wakes={} early={} max_late_ticks={}", s.wakes, s.early, s.max_late
+        );
+        ok &= s.wakes == WAKES_PER_CORE && s.early == 0;
+        total.wakes += s.wakes;
+        total.early += s.early;
+        total.max_late = total.max_late.max(s.max_late);
+        total.sum_late += s.sum_late;
+    }
+    let expected = WAKES_PER_CORE * CORES as u64;
+    total.print_summary(Uart0, name);
+    ok &= total.wakes == expected && total.early == 0;
     println!(
         Uart0,
         "{name}: {} wakes of {expected} expected, {} early, {irqs} timer interrupts: {}",
-        stats.wakes,
-        stats.early,
+        total.wakes,
+        total.early,
         verdict(ok)
     );
     println!(
         Uart0,
-        "bench: exynos-mct/{} = {} ticks", metrics.max_late, stats.max_late
+        "bench: exynos-mct/{} = {} ticks", metrics.max_late, total.max_late
     );
-    bench_centi(metrics.mean_late, stats.mean_late_centi(), "ticks");
+    bench_centi(metrics.mean_late, total.mean_late_centi(), "ticks");
     bench_centi(
         metrics.irqs_per_wake,
-        u64::from(irqs) * 100 / stats.wakes.max(1),
+        u64::from(irqs) * 100 / total.wakes.max(1),
         "irqs",
     );
     ok
 }
 
+/// Waits (with `yield`, bounded) until no wake SGI is outstanding, so that every SGI sent
+/// has been counted by its receiver. True if none is left.
+fn sgis_landed() -> bool {
+    for _ in 0..UP_POLLS {
+        if SGI_OUTSTANDING.iter().all(|o| !o.load(Ordering::SeqCst)) {
+            return true;
+        }
+        // SAFETY: a hint instruction; no memory effect (under -icount it lets CPU1 run).
+        unsafe { core::arch::asm!("yield", options(nomem, nostack)) };
+    }
+    false
+}
+
 /// Prints the results and ends the run.
 fn report() -> ! {
-    let embassy = EMBASSY.with(|s| *s).unwrap_or_default();
-    let rtic = RTIC.with(|s| *s).unwrap_or_default();
+    arm::irq_disable();
+    let landed = sgis_landed();
     let driver = DRIVER.stats();
     let mut ok = report_runtime(
         "embassy",
@@ -354,9 +610,8 @@ fn report() -> ! {
             mean_late: "fw_embassy_wake_late_mean_ticks",
             irqs_per_wake: "fw_embassy_irqs_per_wake",
         },
-        &embassy,
+        &EMBASSY,
         G0_IRQS.load(Ordering::Relaxed),
-        SLEEPS + TICKS + TIMEOUTS,
     );
     ok &= report_runtime(
         "rtic-time",
@@ -365,17 +620,39 @@ fn report() -> ! {
             mean_late: "fw_rtic_wake_late_mean_ticks",
             irqs_per_wake: "fw_rtic_irqs_per_wake",
         },
-        &rtic,
-        L0_IRQS.load(Ordering::Relaxed),
-        SLEEPS + TICKS + TIMEOUTS,
+        &RTIC,
+        L0_IRQS.load(Ordering::Relaxed) + L1_IRQS.load(Ordering::Relaxed),
     );
     println!(
         Uart0,
-        "embassy driver: {} programmings, {} refused; timeouts won by the future due first: embassy {} of {TIMEOUTS}, rtic-time {} of {TIMEOUTS}",
+        "embassy driver: {} programmings, {} refused; timeouts won by the future due first: embassy {} of {}, rtic-time {} of {}",
         driver.programs,
         driver.refused,
         EXPECTED_WINNER[0].load(Ordering::Relaxed),
-        EXPECTED_WINNER[1].load(Ordering::Relaxed)
+        TIMEOUTS * CORES as u64,
+        EXPECTED_WINNER[1].load(Ordering::Relaxed),
+        TIMEOUTS * CORES as u64,
+    );
+    let load =
+        |a: &[AtomicU32; CORES], core: usize| a.get(core).map_or(0, |n| n.load(Ordering::Relaxed));
+    let sent: u32 = (0..CORES).map(|c| load(&SGIS_SENT, c)).sum();
+    let received: u32 = (0..CORES).map(|c| load(&SGIS_RECEIVED, c)).sum();
+    let each_equal = (0..CORES).all(|c| load(&SGIS_SENT, c) == load(&SGIS_RECEIVED, c));
+    // Every wake of a core-1 task comes from CPU0's handlers: at least one SGI must reach it.
+    let sgi_ok = landed && each_equal && load(&SGIS_SENT, 1) > 0;
+    ok &= sgi_ok;
+    println!(
+        Uart0,
+        "pender: sgis sent={sent} received={received} (to core0 {}/{}, to core1 {}/{}; merged into an outstanding SGI: core0 {}, core1 {}; same-core pends: core0 {}, core1 {}): {}",
+        load(&SGIS_SENT, 0),
+        load(&SGIS_RECEIVED, 0),
+        load(&SGIS_SENT, 1),
+        load(&SGIS_RECEIVED, 1),
+        load(&MERGED_PENDS, 0),
+        load(&MERGED_PENDS, 1),
+        load(&LOCAL_PENDS, 0),
+        load(&LOCAL_PENDS, 1),
+        verdict(sgi_ok)
     );
     let other = OTHER_IRQS.load(Ordering::Relaxed);
     println!(Uart0, "other interrupts: {other}");
@@ -383,9 +660,43 @@ fn report() -> ! {
     arm::finish(Uart0, ok)
 }
 
-/// Everything before the executor: MMU, time, runtimes, interrupts, instruction counts.
+/// CPU1: waits for the release, turns on its MMU (same table; ACTLR.SMP first), its own GIC
+/// CPU interface, its wake SGI and IRQs, then runs its executor for good.
+fn secondary(cpu: u32) -> ! {
+    smp::wait_release();
+    // SAFETY: this core's MMU and caches are off; RAM maps DRAM0 and the devices flat; CPU0
+    // enabled the SCU before the release; no DMA runs.
+    unsafe { mmu::enable(&RAM) };
+    GIC.init_cpu_interface();
+    // The SGI's enable and priority are banked: this core sets its own.
+    GIC.enable(SGI_WAKE, IRQ_PRIORITY, 0);
+    // SAFETY: `on_irq` serves the wake SGI and L1 (all this core is sent), and disables
+    // anything else.
+    unsafe { arm::irq_enable() };
+    smp::announce(cpu);
+    let core = core_index();
+    match shared_mct() {
+        Some(mct) => {
+            let executor = start_executor(core, &EXECUTOR1, mct.time());
+            run_executor(core, executor);
+        }
+        None => {
+            FAILED.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    loop {
+        // SAFETY: waits for an interrupt; this core has nothing left to do.
+        unsafe { core::arch::asm!("wfi", options(nomem, nostack)) };
+    }
+}
+
+/// Everything before the executors: SCU, MMU, time, runtimes, interrupts, instruction
+/// counts, CPU1's start; then CPU0's executor and the report.
 fn run() -> bool {
-    // ---- MMU and caches first: nothing before this uses an exclusive access ----
+    // ---- SCU, then MMU and caches: nothing before this uses an exclusive access ----
+    // SAFETY: the Exynos4210's MPCore private region; the SCU goes on before any core's MMU
+    // and caches (CPU1 is still parked in smp::wait_release).
+    unsafe { smp::scu_enable(MPCORE_BASE) };
     // SAFETY: called once, first, with the MMU and caches off; the table maps DRAM0 (image,
     // stacks, statics) flat as Normal memory and every device flat as Device memory; no DMA
     // runs on this board.
@@ -400,8 +711,8 @@ fn run() -> bool {
     pmu::enable();
 
     // ---- The MCT, its time base and the two runtimes ----
-    // SAFETY: the Exynos4210 MCT register window; this firmware is its only user and only
-    // CPU0 runs it.
+    // SAFETY: the Exynos4210 MCT register window; this firmware is its only user (CPU1 uses
+    // it through this driver only).
     let bus = unsafe { Mmio::<u32>::new(regs::EXYNOS4210_BASE, regs::WINDOW_LEN) };
     let mct: &'static Mct<Mmio> = match Mct::new(bus, Config::default()) {
         Ok(mct) => MCT.init(mct),
@@ -427,20 +738,24 @@ fn run() -> bool {
         .comparator(0)
         .and_then(|g0| DRIVER.init(g0, time))
         .and_then(|()| mct.local_timer(0))
-        .and_then(|l0| Mono::start(l0, time));
+        .and_then(|l0| Mono::start(l0, time))
+        .and_then(|()| mct.local_timer(1))
+        .and_then(|l1| Mono1::start(l1, time));
     if let Err(e) = started {
         println!(Uart0, "runtime set-up failed: {e}");
         return false;
     }
     println!(
         Uart0,
-        "embassy: exynos_mct::embassy::Driver on comparator 0 (GIC ID {IRQ_MCT_G0}); rtic-time: exynos_mct::rtic_monotonic! on local timer 0 (GIC ID {IRQ_MCT_L0})"
+        "embassy: exynos_mct::embassy::Driver on comparator 0 (GIC ID {IRQ_MCT_G0}); rtic-time: exynos_mct::rtic_monotonic! on local timer 0 (GIC ID {IRQ_MCT_L0}) for CPU0, on local timer 1 (GIC ID {IRQ_MCT_L1}) for CPU1"
     );
     GIC.init();
     GIC.enable(IRQ_MCT_G0, IRQ_PRIORITY, TARGET_CPU0);
     GIC.enable(IRQ_MCT_L0, IRQ_PRIORITY, TARGET_CPU0);
+    GIC.enable(IRQ_MCT_L1, IRQ_PRIORITY, TARGET_CPU1);
+    GIC.enable(SGI_WAKE, IRQ_PRIORITY, 0);
 
-    // ---- Instructions per `now()` through each runtime, on the real ISA ----
+    // ---- Instructions per `now()` through each runtime, on the real ISA (CPU1 parked) ----
     // fw-common's meter: PMU event 0x08 under a fixed -icount shift (exact at any shift),
     // virtual time over the speed of a known loop otherwise.
     let a = Stamp::now();
@@ -476,17 +791,26 @@ fn run() -> bool {
     bench_centi("fw_rtic_now_insns", insns_centi(rtic_now), "insns");
     bench_centi("fw_frc_time_now_insns", insns_centi(time_now), "insns");
 
+    // ---- CPU1 ----
+    MCT_PTR.store(core::ptr::from_ref(mct).cast_mut(), Ordering::Release);
+    smp::release();
+    if !smp::wait_up(1, UP_POLLS) {
+        println!(Uart0, "two cores: CPU1 did not come up: FAIL");
+        return false;
+    }
+    println!(
+        Uart0,
+        "two cores: CPU1 up (SCU on, ACTLR.SMP and MMU on, own GIC CPU interface, wake SGI {SGI_WAKE} enabled)"
+    );
+
     // SAFETY: `on_irq` handles (or disables) every ID it is given and both channels are
     // acknowledged by their runtime; no critical section is held here.
     unsafe { arm::irq_enable() };
     println!(
         Uart0,
-        "executor: embassy-executor (platform-cortex-ar), {TASKS} tasks: Timer::at + delay_until, Ticker::every + delay_until, with_deadline + timeout_at"
+        "executor: embassy-executor raw::Executor per core (own __pender: flag + SGI {SGI_WAKE}), {TASKS} tasks per core: Timer::at + delay_until, Ticker::every + delay_until, with_deadline + timeout_at"
     );
-    let executor = EXECUTOR.init(Executor::new());
-    executor.run(|spawner| {
-        spawn(spawner, sleeper(time));
-        spawn(spawner, ticker(time));
-        spawn(spawner, timeouts(time));
-    })
+    let executor = start_executor(0, &EXECUTOR0, time);
+    run_executor(0, executor);
+    report()
 }

@@ -1,6 +1,7 @@
-//! The ARM Generic Interrupt Controller (GICv1/GICv2 register layout), as far as a
-//! single-core firmware needs it: enable the distributor and the CPU interface, route and
-//! enable shared peripheral interrupts (SPIs) to CPU0, acknowledge and end interrupts.
+//! The ARM Generic Interrupt Controller (GICv1/GICv2 register layout), as far as the
+//! firmware needs it: enable the distributor and each CPU's interface, route and enable
+//! shared peripheral interrupts (SPIs) to a CPU, send software-generated interrupts (SGIs)
+//! from one CPU to others, acknowledge and end interrupts.
 //!
 //! Offsets and fields are those of the ARM GIC Architecture Specification (v2.0, chapter 4);
 //! only the security-less view is used (QEMU's Cortex-A9 boards have no EL3). Interrupt IDs
@@ -22,6 +23,15 @@ const GICD_ISPENDR: usize = 0x200;
 const GICD_IPRIORITYR: usize = 0x400;
 /// Processor target registers, one byte per ID (bit n = CPU interface n); SPIs only.
 const GICD_ITARGETSR: usize = 0x800;
+/// Software generated interrupt register (write only): TargetListFilter in bits 25:24,
+/// CPUTargetList in bits 23:16, the SGI's ID in bits 3:0.
+const GICD_SGIR: usize = 0xf00;
+/// GICD_SGIR.TargetListFilter's position.
+const SGIR_FILTER_SHIFT: u32 = 24;
+/// GICD_SGIR.CPUTargetList's position.
+const SGIR_TARGETS_SHIFT: u32 = 16;
+/// The highest SGI ID.
+pub const MAX_SGI_ID: u32 = 15;
 
 /// CPU interface control (enable bit 0).
 const GICC_CTLR: usize = 0x00;
@@ -51,8 +61,9 @@ impl Gic {
     /// # Safety
     ///
     /// Both addresses must be those of a GICv1/v2 distributor and CPU interface, mapped, and
-    /// driven by nothing else than copies of this value on the one CPU that runs the
-    /// firmware.
+    /// driven by nothing else than copies of this value on the CPUs that run the firmware
+    /// (the CPU interface's registers are banked: each CPU reaches its own at the same
+    /// address).
     pub const unsafe fn new(dist: usize, cpu: usize) -> Self {
         Self { dist, cpu }
     }
@@ -184,6 +195,47 @@ impl Gic {
         self.end_of_interrupt(iar);
         Some((id, handler.is_some()))
     }
+}
+
+/// Which CPU interfaces an SGI goes to (GICD_SGIR.TargetListFilter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SgiTarget {
+    /// The CPU interfaces in the list (bit n = CPU interface n); an empty list sends
+    /// nothing.
+    List(u8),
+    /// Every CPU interface but the sender's.
+    Others,
+    /// The sender's CPU interface only.
+    Myself,
+}
+
+impl SgiTarget {
+    /// The TargetListFilter and CPUTargetList fields of GICD_SGIR.
+    const fn sgir_bits(self) -> u32 {
+        match self {
+            Self::List(list) => (list as u32) << SGIR_TARGETS_SHIFT,
+            Self::Others => 1 << SGIR_FILTER_SHIFT,
+            Self::Myself => 2 << SGIR_FILTER_SHIFT,
+        }
+    }
+}
+
+impl Gic {
+    /// Sends software-generated interrupt `id` (0..=[`MAX_SGI_ID`], taken modulo 16) to the
+    /// CPU interfaces `target` selects, through GICD_SGIR. The receiving CPU sees it as ID
+    /// `id`, with the sender's CPU number in IAR bits 12:10 (end it with that whole IAR
+    /// value). An SGI still pending from the same sender at a target is not counted twice:
+    /// the GIC keeps one pending bit per SGI and sender. Each CPU enables the SGI and gives it
+    /// a priority for itself ([`enable`](Self::enable); those registers are banked per CPU).
+    pub fn send_sgi(&self, id: u32, target: SgiTarget) {
+        self.dist_write(GICD_SGIR, target.sgir_bits() | (id & MAX_SGI_ID));
+    }
+}
+
+/// The CPU number of the sender of an SGI, in an IAR value of that SGI (bits 12:10; 0 for
+/// other interrupts).
+pub const fn iar_source_cpu(iar: u32) -> u32 {
+    (iar >> 10) & 0x7
 }
 
 /// The interrupt ID in an IAR value.
