@@ -329,7 +329,8 @@ fn secondary(cpu: u32) -> ! {
     GIC.init_cpu_interface();
     smp::announce(cpu);
     let config = Config::qemu().with_compare(CompareRule::from_midr(arm::midr()));
-    let result = secondary_shared_bits(config).map(|gt| core_events(cpu, &gt));
+    let gt = secondary_shared_bits(config);
+    let result = gt.as_ref().map(|gt| core_events(cpu, gt));
     match result {
         Some(Ok(st)) => {
             let v = [
@@ -346,6 +347,9 @@ fn secondary(cpu: u32) -> ! {
             C1_DONE.store(1, Ordering::Release);
             contention();
             C1_CONTENDED.store(1, Ordering::Release);
+            if let Some(gt) = &gt {
+                figures_load(gt);
+            }
         }
         _ => C1_DONE.store(2, Ordering::Release),
     }
@@ -375,6 +379,101 @@ fn contention() {
             CONTENDED_COUNT.store(v + 1, Ordering::Relaxed);
         });
     }
+}
+
+/// CPU0's phase of [`two_core_figures`]: 1 = CPU1 only yields, 2 = CPU1 reads the
+/// counter, 3 = CPU1 arms its own comparator, 4 = done.
+static FIG: AtomicU32 = AtomicU32::new(0);
+/// Calls per loop of [`two_core_figures`].
+const FIG_LOOPS: u32 = 1000;
+
+/// CPU1 while CPU0 runs [`two_core_figures`]: per turn (each ends with a `yield`) what
+/// [`FIG`] asks, until CPU0 is done (bounded).
+fn figures_load(gt: &GlobalTimer<Bus>) {
+    let counter = gt.counter();
+    let Ok(mut comp) = gt.comparator() else {
+        return;
+    };
+    for _ in 0..DONE_POLLS {
+        match FIG.load(Ordering::Acquire) {
+            0 | 1 => {}
+            2 => {
+                core::hint::black_box(counter.now());
+            }
+            3 => {
+                let _ = core::hint::black_box(comp.set_next_event(10_000_000));
+            }
+            _ => break,
+        }
+        yield_cpu();
+    }
+    comp.shutdown();
+}
+
+/// Instructions of [`FIG_LOOPS`] turns of `f` then a `yield`, by the PMU.
+#[inline(never)]
+fn fig_loop(mut f: impl FnMut()) -> u32 {
+    let a = Stamp::now();
+    for _ in 0..FIG_LOOPS {
+        f();
+        yield_cpu();
+    }
+    Stamp::now().insns.wrapping_sub(a.insns)
+}
+
+/// `GtCounter::now` and an arm of CPU0's banked comparator, per call, while CPU1 only
+/// yields (one core using the timer) and while CPU1 makes the same calls (two cores).
+///
+/// Under `-icount` QEMU's PMU event 0x08 counts every vCPU's instructions, and the `yield`
+/// after each call hands the CPU to CPU1 (smdkc210 measured it: 9 instructions per bare
+/// `yield` turn with the other CPU asleep, 39 with it running its loop). So each figure is a
+/// loop of call + `yield` minus a loop of `yield` alone taken while CPU1 does the same
+/// thing: what is left is CPU0's own call.
+fn two_core_figures(gt: &GlobalTimer<Bus>) -> bool {
+    let counter = gt.counter();
+    let Ok(mut comp) = gt.comparator() else {
+        FIG.store(4, Ordering::Release);
+        return false;
+    };
+    let mut failed = false;
+    let mut arm = |comp: &mut GtComparator<'_, Bus>| {
+        failed |= comp.set_next_event(10_000_000).is_err();
+    };
+    FIG.store(1, Ordering::Release);
+    let base1 = fig_loop(|| {});
+    let now1 = fig_loop(|| {
+        core::hint::black_box(counter.now());
+    });
+    let arm1 = fig_loop(|| arm(&mut comp));
+    FIG.store(2, Ordering::Release);
+    let base2 = fig_loop(|| {});
+    let now2 = fig_loop(|| {
+        core::hint::black_box(counter.now());
+    });
+    FIG.store(3, Ordering::Release);
+    let base3 = fig_loop(|| {});
+    let arm3 = fig_loop(|| arm(&mut comp));
+    FIG.store(4, Ordering::Release);
+    comp.shutdown();
+    let per = |work: u32, base: u32| work.saturating_sub(base) * 100 / FIG_LOOPS;
+    println!(
+        Uart0,
+        "two-core figures (each CPU0 call followed by a yield to CPU1, which yields, then reads the counter, then arms its own comparator): {}",
+        verdict(!failed)
+    );
+    let line = |metric: &str, centi: u32| {
+        println!(
+            Uart0,
+            "bench: a9-global-timer/{metric} = {}.{:02} insns",
+            centi / 100,
+            centi % 100
+        );
+    };
+    line("fw_counter_now_insns_one_core", per(now1, base1));
+    line("fw_counter_now_insns_two_cores", per(now2, base2));
+    line("fw_comp_set_next_event_insns_one_core", per(arm1, base1));
+    line("fw_comp_set_next_event_insns_two_cores", per(arm3, base3));
+    !failed
 }
 
 /// Section entries of [`cs_cost`].
@@ -596,6 +695,7 @@ fn two_cores(gt: &GlobalTimer<Bus>) -> bool {
     let reads = st0.reads + st1.reads;
     let backwards = st0.backwards + st1.backwards;
     println!(Uart0, "cross-core: reads={reads} backwards={backwards}");
+    ok &= two_core_figures(gt);
     ok && backwards == 0 && st0.reads > 0 && st1.reads > 0
 }
 
