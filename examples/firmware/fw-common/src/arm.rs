@@ -11,14 +11,14 @@
 //!
 //! The functions use A32 encodings and must run in a privileged mode (the boards enter in SVC).
 //!
-//! # Ecosystem crates tried for the two-core npcm750 (issue 17), and why not yet adopted
+//! # Ecosystem crates tried for the ARM boards (issue 17): adopted, or why not
 //!
 //! Each was built for `armv7a-none-eabi` with Debian's rustc 1.96 and `-Zbuild-std=core` in
 //! a scratch crate outside this workspace (all build there):
 //!
 //! | crate | verdict |
 //! |---|---|
-//! | `semihosting` 0.1.25 (MSRV 1.64) | fits: on 32-bit ARM its `process::exit` tries `SYS_EXIT_EXTENDED`, then `SYS_EXIT` with the reason in r1 through `svc 0x123456`, which is what [`semihosting_exit`] does. Not switched yet only because adding it changes the firmware workspace's shared `Cargo.lock`, which had other helpers' uncommitted changes at the time; the swap is mechanical. |
+//! | `semihosting` 0.1.25 (MSRV 1.64) | adopted for the ARM exit: [`semihosting_exit`] is `semihosting::process::exit(0 or 1)`, no features. On 32-bit ARM the crate makes `SYS_EXIT_EXTENDED` `[ApplicationExit, status]` (QEMU exits with `status`), then `SYS_EXIT` if the host returns, through `svc 0x123456`; npcm750, smdkc210, smdkc210-async and npcm750-net exit 0 at `-icount` 0 and 4, and a forced `finish(false)` made QEMU exit 1 (checked on npcm750 and smdkc210, not committed). MIPS: the crate's UHI `exit` (`sdbbp 1`) is what `fw_common::mips::exit` does, and Debian's QEMU 10.0 serves UHI with `-semihosting`, so it would fit otto-malta (not switched here: `mips.rs` is another helper's file this turn; the crate needs `asm_experimental_arch` there, which the firmware already enables). LoongArch: the crate traps with `dbcl 0xab`, which upstream QEMU does not serve: QEMU 10.0 says `-semihosting: Option not supported for this target` for `qemu-system-loongarch64`, and the crate's own tests use a patched QEMU; the LoongArch boards keep the GED poweroff (`fw_common::loongarch`). |
 //! | `arm-gic` 0.10 (`gicv2::GicV2`) | rejected for now: the only call that enables a CPU interface is `setup()`, which also rewrites the distributor (`IGROUPR` for all IDs, `GICD_CTLR`), so a secondary cannot bring up just its banked interface ([`gic::Gic::init_cpu_interface`]) without touching shared state CPU0 configures; every method takes `&mut self`, so a GIC shared by two cores needs one instance per core or a lock; and it pulls 20 more crates (arm-sysregs and four of its parts, safe-mmio, zerocopy, thiserror, proc-macro stacks) into a firmware that needs ~10 registers. |
 //! | `aarch32-cpu` 0.4 `critical-section-multi-core` | same design as [`cs::SpinLock`](crate::cs::SpinLock) (IRQ mask + a `compare_exchange` lock holding the core id), but it selects `critical-section`'s `restore-state-u8`; this workspace builds every ARM board in one cargo call with `restore-state-bool` (chosen for the single-core boards' cost, see [`cs`](crate::cs)), and `critical-section` refuses two restore-state features. Adopting it means moving all boards to `u8`: not done in this turn. |
 //! | `aarch32-rt` 0.5 | not tried in this turn: the per-CPU stack split and the secondary entry here are ~20 lines of the entry asm. |
@@ -32,43 +32,25 @@ pub mod smp;
 
 mod entry;
 
-/// `SYS_EXIT` semihosting operation number (ARM semihosting specification, 0x18).
-const SYS_EXIT: u32 = 0x18;
-/// `ADP_Stopped_ApplicationExit`: QEMU exits with status 0.
-const ADP_STOPPED_APPLICATION_EXIT: u32 = 0x2_0026;
-/// `ADP_Stopped_RunTimeErrorUnknown`: any reason other than ApplicationExit makes QEMU exit 1.
-const ADP_STOPPED_RUN_TIME_ERROR_UNKNOWN: u32 = 0x2_0023;
-
 /// CPSR.I: IRQs masked.
 pub const CPSR_I: u32 = 1 << 7;
 /// SCTLR.V: high exception vectors (0xffff_0000), which override VBAR.
 pub const SCTLR_V: u32 = 1 << 13;
 
-/// Ends the emulation through ARM semihosting `SYS_EXIT`.
+/// Ends the emulation with status 0 for `success` and 1 otherwise, through the `semihosting`
+/// crate's [`semihosting::process::exit`].
 ///
-/// QEMU must run with `-semihosting`; it then exits with status 0 for `success` and 1
-/// otherwise. On 32-bit ARM, `SYS_EXIT` takes the reason code directly in r1 (not a pointer to
-/// a parameter block). Without a semihosting host the `svc` would trap, so this function spins
-/// if it ever returns from it.
+/// QEMU must run with `-semihosting`. On 32-bit ARM the crate first makes
+/// `SYS_EXIT_EXTENDED` (0x20) with the block `[ADP_Stopped_ApplicationExit, status]`, which
+/// QEMU serves by exiting with `status`; a host without it returns, and the crate then makes
+/// `SYS_EXIT` (0x18) with `ADP_Stopped_ApplicationExit` (QEMU: status 0) or
+/// `ADP_Stopped_RunTimeErrorUnknown` (status 1) in r1. Both go through `svc 0x123456`, the A32
+/// trap (the crate's default; its `trap-hlt` feature is not enabled). Without a semihosting
+/// host the `svc` is taken as a supervisor call, which [`arm_board!`](crate::arm_board)'s
+/// vector reports as a fatal exception (whose own exit traps again): the boards' QEMU
+/// commands all have `-semihosting`.
 pub fn semihosting_exit(success: bool) -> ! {
-    let reason = if success {
-        ADP_STOPPED_APPLICATION_EXIT
-    } else {
-        ADP_STOPPED_RUN_TIME_ERROR_UNKNOWN
-    };
-    // SAFETY: `svc 0x123456` is the A32 semihosting trap; QEMU intercepts it and terminates.
-    // It reads r0/r1 only and we do not rely on anything after it.
-    unsafe {
-        core::arch::asm!(
-            "svc 0x123456",
-            in("r0") SYS_EXIT,
-            in("r1") reason,
-            options(nostack),
-        );
-    }
-    loop {
-        core::hint::spin_loop();
-    }
+    semihosting::process::exit(if success { 0 } else { 1 })
 }
 
 /// Ends the run: prints `done` or `FAILED` and exits through semihosting with the matching
