@@ -163,8 +163,13 @@ const SGI_WAKE: u32 = 1;
 const CORES: usize = 2;
 /// The Exynos4210's MPCore private region (SCU at +0x0).
 const MPCORE_BASE: usize = 0x1050_0000;
-/// Polls (each a `yield`) CPU0 waits for CPU1 to come up, or for SGIs in flight to land.
+/// Polls (each a `yield`) CPU0 waits for CPU1 to come up.
 const UP_POLLS: u32 = 50_000_000;
+/// Polls (each a `yield`) CPU0 waits at the end for wake SGIs in flight to be taken (one
+/// takes a few; the bound only matters when one is lost).
+const LAND_POLLS: u32 = 1_000_000;
+/// Virtual seconds CPU0's watchdog task gives all tasks to finish (they take about 0.1 s).
+const WATCHDOG_S: u64 = 10;
 
 /// Rounds of the sleeper (one embassy and one rtic-time wait each), per core.
 const SLEEPS: u64 = 350;
@@ -537,6 +542,25 @@ async fn timeouts(core: usize, time: FrcTime<'static, Mmio>) {
     finished();
 }
 
+/// CPU0's bound on the whole run: if the tasks of both cores are not all done
+/// [`WATCHDOG_S`] seconds after the start (a wake lost, a core stuck), it reports what there
+/// is and fails the run, instead of leaving CPU0 asleep for good. Not one of the counted
+/// tasks; its one far entry in embassy-time's queue stays there until the run ends.
+#[embassy_executor::task]
+async fn watchdog() {
+    Timer::after(Duration::from_secs(WATCHDOG_S)).await;
+    if DONE.load(Ordering::Acquire) < TASKS * CORES as u32 {
+        println!(
+            Uart0,
+            "watchdog: {} of {} tasks done after {WATCHDOG_S} s: FAIL",
+            DONE.load(Ordering::Acquire),
+            TASKS * CORES as u32
+        );
+        FAILED.fetch_add(1, Ordering::Relaxed);
+        report();
+    }
+}
+
 /// Prints a `bench:` line with two decimals.
 fn bench_centi(metric: &str, centi: u64, unit: &str) {
     println!(
@@ -605,7 +629,7 @@ fn report_runtime(
 /// Waits (with `yield`, bounded) until no wake SGI is outstanding, so that every SGI sent
 /// has been counted by its receiver. True if none is left.
 fn sgis_landed() -> bool {
-    for _ in 0..UP_POLLS {
+    for _ in 0..LAND_POLLS {
         if SGI_OUTSTANDING.iter().all(|o| !o.load(Ordering::SeqCst)) {
             return true;
         }
@@ -828,6 +852,7 @@ fn run() -> bool {
         "executor: embassy-executor raw::Executor per core (own __pender: flag + SGI {SGI_WAKE}), {TASKS} tasks per core: Timer::at + delay_until, Ticker::every + delay_until, with_deadline + timeout_at"
     );
     let executor = start_executor(0, &EXECUTOR0, time);
+    spawn(executor.spawner(), watchdog());
     run_executor(0, executor);
     report()
 }
