@@ -221,6 +221,18 @@ pub unsafe fn irq_restore() {
     }
 }
 
+/// Waits for an interrupt (`idle 0`). The core leaves `idle` when an interrupt enabled in
+/// ECFG.LIE is pending, whether CRMD.IE is on or off (QEMU's `idle` ends on a pending
+/// `ESTAT.IS & ECFG.LIE`), so a caller with interrupts off can check its condition, idle,
+/// and then enable interrupts to take the one that woke it: nothing is lost between the
+/// check and the `idle`. Returns at once if one is pending already.
+#[inline(always)]
+pub fn idle() {
+    // SAFETY: `idle 0` only waits for an interrupt. Not `nomem`: memory accesses stay on
+    // their side of the wait.
+    unsafe { core::arch::asm!("idle 0", options(nostack)) };
+}
+
 /// Reads `CPUID.CoreID` (CSR 0x20, bits 8:0): the number of the core this runs on.
 #[inline(always)]
 pub fn cpu_id() -> u32 {
@@ -245,6 +257,13 @@ pub fn cpu_id() -> u32 {
 /// |---|---|
 /// | `MBUF_SEND`, 64-bit write | 63:32 the data word; 30:27 a byte mask (a set bit keeps that byte); 25:16 target CPU; 4:2 which 32-bit word of the mailboxes at 0x1020 (0 = mailbox 0 low, 1 = mailbox 0 high) |
 /// | `IPI_SEND`, 32-bit write | 31 blocking; 25:16 target CPU; 4:0 the IPI bit to set in the target's status |
+///
+/// Once running, the cores signal each other with the same block: [`send_ipi`](smp::send_ipi)
+/// sets a bit in the target's `IPI_STATUS` (0x1000), which raises its IPI line (ESTAT.IS bit
+/// 12) while that bit is enabled in its `IPI_EN` (0x1004, [`ipi_enable`](smp::ipi_enable))
+/// and ECFG.LIE bit 12; the target's handler reads and clears the bits through
+/// `IPI_CLEAR` (0x100c, [`ipi_take`](smp::ipi_take)). Each core reaches its own
+/// `IPI_STATUS`/`IPI_EN`/`IPI_CLEAR` at these IOCSR addresses.
 pub mod smp {
     /// IOCSR `IPI_SEND`.
     pub const IOCSR_IPI_SEND: u64 = 0x1040;
@@ -265,6 +284,65 @@ pub mod smp {
     /// The `IPI_SEND` value that sets IPI bit `vector` (0..32) of core `cpu`.
     pub const fn ipi_send_value(cpu: u32, vector: u32) -> u32 {
         (SEND_BLOCKING as u32) | ((cpu & 0x3ff) << 16) | (vector & 0x1f)
+    }
+
+    /// IOCSR `IPI_STATUS` (32-bit, read-only): the calling core's pending IPI bits.
+    pub const IOCSR_IPI_STATUS: u64 = 0x1000;
+    /// IOCSR `IPI_EN` (32-bit): which of the calling core's IPI bits raise its IPI line.
+    pub const IOCSR_IPI_EN: u64 = 0x1004;
+    /// IOCSR `IPI_CLEAR` (32-bit, write-only): clears the calling core's IPI bits set in
+    /// the value written.
+    pub const IOCSR_IPI_CLEAR: u64 = 0x100c;
+    /// ECFG.LIE / ESTAT.IS bit of the IPI line (interrupt number 12).
+    pub const ECFG_IPI: u64 = 1 << 12;
+
+    /// Sets IPI bit `vector` (0..32) of core `cpu` through `IPI_SEND`. The target's IPI line
+    /// is raised while a bit it enabled ([`ipi_enable`]) is set, until its handler clears the
+    /// bit ([`ipi_take`]); two sends of one bit before that are one interrupt.
+    ///
+    /// A `dbar 0` comes first, so every memory access before the call is visible to the
+    /// target by the time its handler runs (a flag set before the send is seen there).
+    ///
+    /// Sending only makes an interrupt pending on the target: it cannot touch memory. A
+    /// core that has the bit enabled must acknowledge it in its handler, or its line stays
+    /// raised; a core still in QEMU's boot-ROM stub would take the IPI as its release (do
+    /// not send it one before [`start_secondary`]).
+    pub fn send_ipi(cpu: u32, vector: u32) {
+        let value = ipi_send_value(cpu, vector);
+        // SAFETY: `dbar 0` is a full barrier and nothing else; the IOCSR write to IPI_SEND
+        // sets one IPI status bit of core `cpu`, which only raises that core's IPI line.
+        unsafe {
+            core::arch::asm!("dbar 0", options(nostack));
+            core::arch::asm!("iocsrwr.w {v}, {a}", v = in(reg) value, a = in(reg) IOCSR_IPI_SEND, options(nostack));
+        }
+    }
+
+    /// Lets the IPI bits in `mask` raise the calling core's IPI line: `IPI_EN = mask` and
+    /// ECFG.LIE bit 12 on (CRMD.IE still decides whether the interrupt is taken).
+    pub fn ipi_enable(mask: u32) {
+        // SAFETY: IOCSR IPI_EN and ECFG bit 12 (the mask operand of `csrxchg`, in $t0 since
+        // rj = $r0/$r1 encodes csrrd/csrwr) are the calling core's own; they only decide
+        // which IPIs reach it, which is the firmware's choice.
+        unsafe {
+            core::arch::asm!("iocsrwr.w {v}, {a}", v = in(reg) mask, a = in(reg) IOCSR_IPI_EN, options(nostack));
+            core::arch::asm!("csrxchg {0}, $t0, 0x4", inout(reg) ECFG_IPI => _, in("$t0") ECFG_IPI, options(nostack));
+        }
+    }
+
+    /// Reads the calling core's pending IPI bits and clears them (`IPI_STATUS`, then
+    /// `IPI_CLEAR` with the same bits), from the IPI interrupt's handler. Returns the bits.
+    /// A bit sent again after the read stays pending and interrupts again. A `dbar 0` comes
+    /// last, so what the sender wrote before its send is seen by what the handler does next.
+    pub fn ipi_take() -> u32 {
+        let status: u32;
+        // SAFETY: IOCSR reads of IPI_STATUS and a write of IPI_CLEAR on the calling core
+        // only acknowledge its own IPIs; `dbar 0` is a barrier.
+        unsafe {
+            core::arch::asm!("iocsrrd.w {v}, {a}", v = out(reg) status, a = in(reg) IOCSR_IPI_STATUS, options(nostack));
+            core::arch::asm!("iocsrwr.w {v}, {a}", v = in(reg) status, a = in(reg) IOCSR_IPI_CLEAR, options(nostack));
+            core::arch::asm!("dbar 0", options(nostack));
+        }
+        status
     }
 
     /// Writes mailbox 0 of core `cpu` with `entry` (high word first, so the ROM stub, which
@@ -529,6 +607,7 @@ _start:
 
     .section .text.fw_la_tlbrentry, "ax"
     .balign 4096
+    .global __fw_la_tlbrentry
 __fw_la_tlbrentry:
     la.pcrel    $sp, __stack_top    # direct-address mode: a physical stack is fine
     bl          __fw_la_tlb_refill

@@ -1,78 +1,182 @@
-//! Firmware for QEMU's LoongArch `virt` machine: an embassy executor whose time driver is the
-//! constant timer, through `loongarch_timer::embassy::Driver` (hwtimer-core's `TimeDriver` on
-//! the core's pinned timer and stable counter).
+//! Firmware for QEMU's LoongArch `virt` machine with two cores (`-smp 2`): an embassy
+//! executor on each core, one embassy time driver (core 0's constant timer, through
+//! `loongarch_timer::embassy::Driver`), one rtic-time monotonic (core 1's constant timer,
+//! through hwtimer-core's `rtic_monotonic!`), and tasks on both cores waiting on both. A wake
+//! due for a task on the other core reaches it by an IPI.
 //!
 //! # Boot (`fw_common::loongarch_board!`)
 //!
-//! The executor, its wakers and embassy-time's queue are built on atomic read-modify-write
-//! (LL/SC and AM* instructions), which belong on cached coherent memory. QEMU starts the core
-//! in direct-address mode with strongly-ordered uncached data accesses, so the entry code
-//! first does what a real boot does: direct-mapped windows DMW0 (`0x8000...`, devices,
-//! strongly-ordered uncached) and DMW1 (`0x9000...`, RAM, coherent cached), the image linked
-//! in DMW1, CRMD = `0xb0` (paged mode). The first lines printed show it.
+//! The executors, their wakers, embassy-time's queue and rtic-time's linked list are built
+//! on atomic read-modify-write (LL/SC and AM* instructions), which belong on cached coherent
+//! memory. QEMU starts the core in direct-address mode with strongly-ordered uncached data
+//! accesses, so the entry code first does what a real boot does: direct-mapped windows DMW0
+//! (`0x8000...`, devices, strongly-ordered uncached) and DMW1 (`0x9000...`, RAM, coherent
+//! cached), the image linked in DMW1, CRMD = `0xb0` (paged mode). The first lines printed
+//! show it. CPU1 waits in QEMU's boot-ROM stub; once core 0 has its time driver it releases
+//! CPU1 through its mailbox and an IPI (`fw_common::loongarch::smp::start_secondary`, as
+//! `loongarch-virt` does) at `__fw_la_secondary` (physical address), which sets the same
+//! windows, paged mode, its own 64 KiB stack (`link.x`), EENTRY and TLBRENTRY, and calls
+//! `secondary_main`. The critical section is fw-common's multi-core one
+//! (`loongarch_smp_critical_section_impl!`: CRMD.IE off plus a spinlock across cores).
+//!
+//! # One executor per core, and its pender
+//!
+//! Each core runs an `embassy_executor::raw::Executor` (no platform feature) whose context
+//! is the core's number. This crate exports embassy's `__pender`: it sets the target core's
+//! work flag and, when the target is another core, sends it IPI bit [`IPI_WORK`]
+//! (`smp::send_ipi`, IOCSR `IPI_SEND`, after a `dbar`). Every core enables IPIs (IOCSR
+//! `IPI_EN`, ECFG.LIE bit 12) and its handler clears them (`IPI_CLEAR`, `smp::ipi_take`).
+//!
+//! A core's loop polls its executor, then, with CRMD.IE off, takes its work flag; while the
+//! flag is clear it runs `idle 0`, then turns IE on (the interrupt that ended the idle is
+//! taken there) and off again. `idle` ends when an interrupt enabled in ECFG.LIE is
+//! pending, whatever CRMD.IE says (QEMU: `ESTAT.IS & ECFG.LIE`), and returns at once if one
+//! is pending already; a pender on the other core sets the flag before it sends the IPI, and
+//! the IPI stays pending until the handler clears it. So a wake that comes between the
+//! check and the `idle` still ends the `idle`: none is lost. Waiting in `idle` rather than
+//! spinning is also what keeps `-icount` runs going: there QEMU runs the vCPUs in turn, and
+//! a spinning core holds the other one off.
+//!
+//! # One embassy time driver, for both cores
+//!
+//! embassy allows one time driver. It is core 0's constant timer. Tasks on core 1 read
+//! `Instant::now()` through it too (the stable counter is chip-wide; `PinnedCounter::now`
+//! reads `rdtime.d` on the calling core). A wake scheduled on core 1 lands in the driver's
+//! queue, but core 1 cannot program core 0's timer: the driver's programming is refused
+//! there (`Error::WrongCpu`, counted as `refused`) and the alarm then holds no deadline. So
+//! the registered driver is a thin wrapper, [`SmpDriver`], that after a `schedule_wake` on
+//! core 1 looks at the alarm and, if it holds no deadline, sends core 0 IPI bit
+//! [`IPI_REARM`]; core 0's handler calls `DRIVER.on_interrupt()`, which (no timer interrupt
+//! pending, no deadline held) looks at the queue again, wakes what is due and programs the
+//! earliest. The wake of a core-1 task then happens in core 0's timer interrupt and reaches
+//! core 1 through the pender's IPI.
+//!
+//! # rtic-time, on core 1's timer, for both cores
+//!
+//! A core has one timer and core 0's is embassy's, so the rtic-time monotonic [`Mono`] runs
+//! on core 1's constant timer, and tasks on both cores share it (the mirror image of the
+//! embassy driver). rtic-time's futures run on any executor: here the embassy executors
+//! poll them. rtic-time programs the hardware only from its interrupt handler
+//! (`on_monotonic_interrupt`); when a new wait becomes the earliest it asks for that handler
+//! to run (`pend_interrupt`). This firmware's pend function sends core 1 IPI bit
+//! [`IPI_RTIC`] from core 0, and on core 1 arms the timer at once; core 1's handler runs
+//! `Mono::on_interrupt()` for its TI and for that IPI. So core 0 never touches core 1's
+//! timer. loongarch-timer's own `rtic_monotonic!` pends software interrupt 0 on the calling
+//! core, which is wrong across cores and, under QEMU, lost while the core idles (see
+//! [`pend_mono`]); this firmware uses hwtimer-core's macro with the pinned pair and its own
+//! pend.
 //!
 //! # What runs
 //!
-//! Three tasks on one `embassy_executor::Executor` (`platform-spin`: the executor polls, it
-//! never idles, so under `-icount` virtual time advances by instructions only):
+//! On each core, three embassy-time tasks:
 //!
 //! - `sleeper`: `Timer::at` deadlines 20 to 219 µs apart;
 //! - `ticker`: a `Ticker::every(150 µs)`;
 //! - `timeouts`: a 60 µs timeout (`with_deadline`, embassy-time's `with_timeout` at an
-//!   instant) around a `Timer::at` of 40 µs (even rounds) or 80 µs (odd rounds).
+//!   instant) around a `Timer::at` of 40 µs (even rounds) or 80 µs (odd rounds);
+//!
+//! and two rtic-time tasks:
+//!
+//! - `rtic_sleeper`: `Mono::delay_until` 20 to 139 µs ahead;
+//! - `rtic_timeouts`: a 50 µs `Mono::timeout_at` around a `Mono::delay_until` of 30 or 70 µs.
+//!
+//! Core 0 starts its rtic-time tasks once core 1 has started the monotonic (a `starter`
+//! task waits for it on embassy-time, bounded).
 //!
 //! Each task, when it resumes, reads the time base (the stable counter, through a
-//! [`PinnedCounter`] of its own, not through embassy) and compares it with its deadline in
-//! the same ticks (embassy-time runs at `tick-hz-100_000_000`, the counter's CPUCFG rate;
-//! checked at start-up). A wake before its deadline is **early**. Every deadline is an
-//! instant the task computed itself (`Timer::at`, `Ticker::reset_at`, `with_deadline`), not
-//! one embassy read from the clock inside a call, so it is exact at any `-icount` setting,
-//! including none, where time moves on between two reads. The last task to finish prints
-//! `embassy: wakes=<n> early=<k> max_late_ticks=<m>` and the figures below.
+//! [`PinnedCounter`] of its own, not through the runtime) and compares it with its deadline
+//! in the same ticks (embassy-time runs at `tick-hz-100_000_000`, the counter's CPUCFG rate,
+//! checked at start-up; rtic-time's instants are the counter's ticks). A wake before its
+//! deadline is **early**. Every deadline is an instant the task computed itself, so it is
+//! exact at any `-icount` setting, including none. The last task to finish, on either core,
+//! prints per core and runtime `<runtime> core<N>: wakes=<n> early=<k> max_late_ticks=<m>`,
+//! the IPI counts and the figures below, and ends the run.
 //!
 //! # Any `-icount` shift
 //!
 //! Nothing asserted depends on how much virtual time an instruction takes: `expected.txt`
-//! requires at least 1000 wakes and none early, and shows the lateness without bounding it
-//! (it is interrupt latency, the executor's poll and the other tasks' work, all of which
-//! scale with the shift; every wait is longer than `min_delta`, 10 µs). The `bench:`
-//! instruction counts are derived with a calibration loop of known length, so they are
-//! right at any fixed shift; under `shift=auto` they are approximate.
+//! requires at least 1000 wakes per core and runtime, none early, every IPI of the pender
+//! accounted for, and shows the lateness without bounding it (interrupt latency, the
+//! cross-core IPI, the executor's poll and the other tasks' work all scale with the shift).
+//! The `bench:` instruction counts are measured on core 0 before CPU1 is released, with a
+//! calibration loop of known length, so they are right at any fixed shift; under
+//! `shift=auto` they are approximate.
 //!
 //! Run it with `cargo xtask qemu loongarch-virt-async`.
 #![no_std]
 #![no_main]
 
 use core::hint::black_box;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use core::task::Waker;
 
-use embassy_executor::{Executor, SpawnToken, Spawner};
+use embassy_executor::{SpawnToken, Spawner, raw};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
+use fw_common::loongarch::smp::{self, ECFG_IPI};
 use fw_common::loongarch::virt::{Uart0, power_off};
-use fw_common::loongarch::{self, rdtime, spin_insns};
+use fw_common::loongarch::{self, cpu_id, rdtime, spin_insns};
 use fw_common::wakes::WakeStats;
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::Monotonic;
 use loongarch_timer::csr::NativeCsr;
 use loongarch_timer::pinned::{PinnedCounter, pair};
 use loongarch_timer::{Config, ConstantClock, StableCounter};
+use rtic_time::Timebase;
+use rtic_time::fugit::MonotonicTimerInstantU64;
 
-/// `Timer::at` rounds of the sleeper.
+/// Cores the firmware runs on (`-smp 2`).
+const CPUS: usize = 2;
+/// The core whose constant timer is embassy's time driver.
+const TIME_CORE: u32 = 0;
+/// The core whose constant timer backs the rtic-time monotonic.
+const RTIC_CORE: u32 = 1;
+/// IPI bit of the pender: the target core has executor work.
+pub const IPI_WORK: u32 = 1;
+/// IPI bit asking core 0 to look at the embassy driver's queue again (a wake scheduled on
+/// core 1 that core 1 could not program).
+pub const IPI_REARM: u32 = 2;
+/// IPI bit asking core 1 to run the rtic-time monotonic's interrupt handler.
+pub const IPI_RTIC: u32 = 3;
+/// The IPI bits every core enables.
+const IPI_MASK: u32 = (1 << IPI_WORK) | (1 << IPI_REARM) | (1 << IPI_RTIC);
+/// ESTAT.IS, the pending-interrupt bits.
+const ESTAT_IS: u64 = 0x1fff;
+
+/// `Timer::at` rounds of the sleeper, per core.
 const SLEEPS: u64 = 400;
-/// Ticks of the ticker.
+/// Ticks of the ticker, per core.
 const TICKS: u64 = 400;
-/// Rounds of the timeout task.
+/// Rounds of the timeout task, per core.
 const TIMEOUTS: u64 = 300;
 /// The ticker's period.
 const TICK_PERIOD_US: u64 = 150;
 /// The timeout, from the start of each round.
 const TIMEOUT_US: u64 = 60;
-/// Tasks that report when they finish.
-const TASKS: u32 = 3;
+/// `Mono::delay_until` rounds of the rtic-time sleeper, per core.
+const RTIC_SLEEPS: u64 = 600;
+/// Rounds of the rtic-time timeout task, per core.
+const RTIC_TIMEOUTS: u64 = 400;
+/// The rtic-time timeout, from the start of each round.
+const RTIC_TIMEOUT_US: u64 = 50;
+/// Embassy wakes each core's tasks record.
+const EMBASSY_WAKES: u64 = SLEEPS + TICKS + TIMEOUTS;
+/// rtic-time wakes each core's tasks record.
+const RTIC_WAKES: u64 = RTIC_SLEEPS + RTIC_TIMEOUTS;
+/// Tasks that report when they finish (five per core).
+const TASKS: u32 = 5 * CPUS as u32;
 /// Calls per timed loop (`bench:` lines).
 const CALLS: u64 = 10_000;
 /// Iterations of the calibration loop (2 instructions each).
 const CALIBRATION_ITERATIONS: u64 = 100_000;
+/// Steps of 10 µs the starter waits for core 1's monotonic (one virtual second).
+const READY_STEPS: u32 = 100_000;
+/// Steps of the starter between two release IPIs while core 1 is not up (100 µs).
+const RELEASE_EVERY: u32 = 10;
+/// Stable-counter ticks per microsecond (100 MHz, checked at start-up).
+const TICKS_PER_US: u64 = 100;
+
+/// rtic-time's instants on the monotonic: stable-counter ticks at 100 MHz.
+type MonoInstant = MonotonicTimerInstantU64<100_000_000>;
 
 fw_common::loongarch_board! {
     name: "loongarch-virt-async",
@@ -82,53 +186,188 @@ fw_common::loongarch_board! {
     power_off: power_off,
 }
 
-fw_common::critical_section_impl!();
+fw_common::loongarch_smp_critical_section_impl!();
 
-embassy_time_driver::time_driver_impl!(
-    static DRIVER: loongarch_timer::embassy::Driver = loongarch_timer::embassy::Driver::new()
+/// embassy-time's one driver: core 0's constant timer and the stable counter.
+static DRIVER: loongarch_timer::embassy::Driver = loongarch_timer::embassy::Driver::new();
+
+/// The registered time driver: [`DRIVER`], plus the IPI that asks core 0 to program a wake
+/// core 1 scheduled (module docs).
+struct SmpDriver;
+
+impl embassy_time_driver::Driver for SmpDriver {
+    fn now(&self) -> u64 {
+        DRIVER.now()
+    }
+
+    fn schedule_wake(&self, at: u64, waker: &Waker) {
+        DRIVER.schedule_wake(at, waker);
+        // On core 1 the driver cannot program core 0's timer; when that left the alarm
+        // without a deadline, core 0 has to look at the queue. An IPI too many only costs
+        // core 0 one look.
+        if cpu_id() != TIME_CORE && DRIVER.with_alarm(|a| a.deadline().is_none()) == Some(true) {
+            REARMS_SENT.fetch_add(1, Ordering::Relaxed);
+            smp::send_ipi(TIME_CORE, IPI_REARM);
+        }
+    }
+}
+
+embassy_time_driver::time_driver_impl!(static SMP_DRIVER: SmpDriver = SmpDriver);
+
+hwtimer_core::rtic_monotonic!(
+    Mono,
+    loongarch_timer::rtic::Event,
+    loongarch_timer::rtic::Time,
+    100_000_000,
+    pend = pend_mono
 );
 
-/// The executor (`run` needs `&'static mut`). The `static_cell` crate's cell, because an
-/// executor is not `Send` (fw-common's cell wants that); its compare-and-swap is fine here,
-/// with RAM cached and coherent.
-static EXECUTOR: static_cell::StaticCell<Executor> = static_cell::StaticCell::new();
-/// The tasks' own view of the time base (the driver holds another).
+/// rtic-time's `pend_interrupt`: run the monotonic's handler on [`RTIC_CORE`], whose timer
+/// it programs. From core 0, an IPI. On core 1 itself, the timer armed at once
+/// (`min_delta`, 10 µs: hwtimer-core's default pend), because the two ways to raise an
+/// interrupt on oneself both fail under QEMU:
+///
+/// - software interrupt 0 (what loongarch-timer's own macro pends): a bit set in ESTAT
+///   through `csrxchg` neither ends `idle` nor is taken before the next hardware interrupt
+///   (seen: core 1 halted with ESTAT = 1 and ECFG = 0x1801, no timer armed, the run hung);
+/// - an IPI to oneself: QEMU aborts under `-icount` ("Raised interrupt while not in I/O
+///   function": the IOCSR write raises the writer's own line in the middle of a block).
+fn pend_mono() {
+    if cpu_id() == RTIC_CORE {
+        RTIC_SELF_PENDS.fetch_add(1, Ordering::Relaxed);
+        Mono::backend().pend();
+    } else {
+        RTIC_PENDS_SENT.fetch_add(1, Ordering::Relaxed);
+        smp::send_ipi(RTIC_CORE, IPI_RTIC);
+    }
+}
+
+/// The executors (`raw::Executor::poll` needs `&'static`), one per core.
+static EXECUTORS: [static_cell::StaticCell<raw::Executor>; CPUS] =
+    [const { static_cell::StaticCell::new() }; CPUS];
+/// Each core's work flag: set by the pender, taken by the core's loop.
+static WORK: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
+/// The tasks' own view of the time base (the driver and the monotonic hold others).
 static TIME: StaticCell<PinnedCounter<NativeCsr>> = StaticCell::new();
-/// Every task's wakes.
-static STATS: CsCell<WakeStats> = CsCell::new(WakeStats::new());
-/// Timer interrupts handled.
-static TIMER_IRQS: AtomicU32 = AtomicU32::new(0);
-/// Interrupts that were not the timer's.
+/// Every embassy wake, per core.
+static EMBASSY: [CsCell<WakeStats>; CPUS] = [const { CsCell::new(WakeStats::new()) }; CPUS];
+/// Every rtic-time wake, per core.
+static RTIC: [CsCell<WakeStats>; CPUS] = [const { CsCell::new(WakeStats::new()) }; CPUS];
+/// Pender IPIs sent to each core.
+static IPIS_SENT: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
+/// Pender IPIs each core's handler found (two sends before one handling are one).
+static IPIS_RECEIVED: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
+/// Re-arm requests core 1 sent core 0, and those core 0 handled.
+static REARMS_SENT: AtomicU32 = AtomicU32::new(0);
+static REARMS_RECEIVED: AtomicU32 = AtomicU32::new(0);
+/// rtic-time pends on core 1 itself (the timer armed at once).
+static RTIC_SELF_PENDS: AtomicU32 = AtomicU32::new(0);
+/// rtic-time pends sent to core 1 by IPI from core 0, and those core 1 handled.
+static RTIC_PENDS_SENT: AtomicU32 = AtomicU32::new(0);
+static RTIC_PENDS_RECEIVED: AtomicU32 = AtomicU32::new(0);
+/// Timer interrupts handled, per core (core 0: embassy's, core 1: rtic-time's).
+static TIMER_IRQS: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
+/// Interrupts that were none of the above.
 static OTHER_IRQS: AtomicU32 = AtomicU32::new(0);
+/// [`TIME`]'s value, published for core 1 before its release.
+static SHARED_TIME: AtomicPtr<PinnedCounter<NativeCsr>> = AtomicPtr::new(core::ptr::null_mut());
+/// Core 1 is running `secondary_main`.
+static CORE_UP: AtomicBool = AtomicBool::new(false);
+/// Core 1 started the monotonic (or failed to: [`FAILED`]).
+static MONO_READY: AtomicBool = AtomicBool::new(false);
 /// Tasks finished.
 static DONE: AtomicU32 = AtomicU32::new(0);
-/// Timeout rounds won by the future due first (the others were polled after both).
-static EXPECTED_WINNER: AtomicU32 = AtomicU32::new(0);
+/// Timeout rounds won by the future due first, per runtime (embassy, rtic-time).
+static EXPECTED_WINNER: [AtomicU32; 2] = [const { AtomicU32::new(0) }; 2];
 /// A check outside the wake counts failed (printed where it happened).
 static FAILED: AtomicU32 = AtomicU32::new(0);
 
-/// The interrupt handler (`loongarch_board!` calls it with ESTAT, interrupts off).
+/// embassy's pender: `context` is the number of the core whose executor has work. Sets that
+/// core's flag, then, for another core, sends it [`IPI_WORK`] (the flag is written before
+/// the send, `smp::send_ipi`'s `dbar`).
+#[unsafe(export_name = "__pender")]
+fn pender(context: *mut ()) {
+    let target = context as usize;
+    let Some(flag) = WORK.get(target) else {
+        return;
+    };
+    flag.store(true, Ordering::Release);
+    if target != cpu_id() as usize {
+        IPIS_SENT[target].fetch_add(1, Ordering::Relaxed);
+        smp::send_ipi(target as u32, IPI_WORK);
+    }
+}
+
+/// The interrupt handler of both cores (`loongarch_board!` calls it with ESTAT, interrupts
+/// off): core 0's timer is embassy's, core 1's is rtic-time's; IPIs carry
+/// the pender's wakes, core 1's re-arm requests and rtic-time's pends.
 fn on_irq(estat: u64) {
+    let cpu = cpu_id();
+    let me = (cpu as usize).min(CPUS - 1);
+    let mut known = 0;
     if estat & loongarch::ESTAT_TI != 0 {
-        DRIVER.on_interrupt();
-        TIMER_IRQS.fetch_add(1, Ordering::Relaxed);
-    } else {
-        // Only ECFG.LIE bit 11 is enabled, so nothing else can be pending and enabled.
+        known |= loongarch::ESTAT_TI;
+        TIMER_IRQS[me].fetch_add(1, Ordering::Relaxed);
+        if cpu == TIME_CORE {
+            DRIVER.on_interrupt();
+        } else {
+            Mono::on_interrupt();
+        }
+    }
+    if estat & ECFG_IPI != 0 {
+        known |= ECFG_IPI;
+        let bits = smp::ipi_take();
+        if bits & (1 << IPI_WORK) != 0 {
+            // The flag was set before the send; the loop polls once this handler returns.
+            IPIS_RECEIVED[me].fetch_add(1, Ordering::Relaxed);
+        }
+        if bits & (1 << IPI_REARM) != 0 && cpu == TIME_CORE {
+            REARMS_RECEIVED.fetch_add(1, Ordering::Relaxed);
+            DRIVER.on_interrupt();
+        }
+        if bits & (1 << IPI_RTIC) != 0 && cpu == RTIC_CORE {
+            RTIC_PENDS_RECEIVED.fetch_add(1, Ordering::Relaxed);
+            Mono::on_interrupt();
+        }
+        if bits & !IPI_MASK != 0 {
+            OTHER_IRQS.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    if estat & ESTAT_IS & !known != 0 {
         OTHER_IRQS.fetch_add(1, Ordering::Relaxed);
-        println!(Uart0, "PANIC: unexpected interrupt, ESTAT = {estat:#x}");
+        println!(
+            Uart0,
+            "PANIC: unexpected interrupt on core {cpu}, ESTAT = {estat:#x}"
+        );
         power_off();
     }
 }
 
-/// A task resumed at `now` for `deadline`, having started to wait at `scheduled`.
-fn record(deadline: u64, scheduled: u64, now: u64) {
-    STATS.with(|s| s.record(deadline, scheduled, now));
-}
-
-/// A task is done; the last one prints the results and ends the run.
-fn finished() {
-    if DONE.fetch_add(1, Ordering::Relaxed) + 1 == TASKS {
-        report();
+/// Core `cpu`'s executor loop: poll, then idle with interrupts off until the pender has set
+/// the work flag (module docs: why no wake is lost). Interrupts are on while polling.
+fn run_executor(cpu: usize, spawn_tasks: impl FnOnce(Spawner)) -> ! {
+    let Some(flag) = WORK.get(cpu) else {
+        loongarch::finish(Uart0, false, power_off)
+    };
+    let executor: &'static raw::Executor =
+        EXECUTORS[cpu.min(CPUS - 1)].init(raw::Executor::new(cpu as *mut ()));
+    spawn_tasks(executor.spawner());
+    // SAFETY: `on_irq` handles every enabled source (TI and the IPIs, each
+    // acknowledged there); no critical section is held here.
+    unsafe { loongarch::irq_enable() };
+    loop {
+        // SAFETY: `poll` runs only here, on the executor's own core, never re-entrantly
+        // (the pender only sets a flag and sends an IPI), and the executor is 'static.
+        unsafe { executor.poll() };
+        loongarch::irq_disable();
+        while !flag.swap(false, Ordering::Acquire) {
+            loongarch::idle();
+            // SAFETY: as above; the interrupt that ended the idle is taken here.
+            unsafe { loongarch::irq_enable() };
+            loongarch::irq_disable();
+        }
+        // SAFETY: as above.
+        unsafe { loongarch::irq_enable() };
     }
 }
 
@@ -143,22 +382,54 @@ fn spawn<S>(spawner: Spawner, token: Result<SpawnToken<S>, embassy_executor::Spa
     }
 }
 
+/// The embassy-time tasks of core `cpu`.
+fn spawn_embassy(spawner: Spawner, cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
+    spawn(spawner, sleeper(cpu, time));
+    spawn(spawner, ticker(cpu, time));
+    spawn(spawner, timeouts(cpu, time));
+}
+
+/// The rtic-time tasks of core `cpu`.
+fn spawn_rtic(spawner: Spawner, cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
+    spawn(spawner, rtic_sleeper(cpu, time));
+    spawn(spawner, rtic_timeouts(cpu, time));
+}
+
+/// A task on core `cpu` resumed at `now` for `deadline`, having started to wait at
+/// `scheduled`.
+fn record(stats: &[CsCell<WakeStats>; CPUS], cpu: usize, deadline: u64, scheduled: u64, now: u64) {
+    if let Some(s) = stats.get(cpu) {
+        s.with(|s| s.record(deadline, scheduled, now));
+    }
+    if cpu != cpu_id() as usize {
+        println!(Uart0, "a core {cpu} task ran on core {}", cpu_id());
+        FAILED.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// A task is done; the last one, on whichever core, prints the results and ends the run.
+fn finished() {
+    if DONE.fetch_add(1, Ordering::AcqRel) + 1 == TASKS {
+        report();
+    }
+}
+
 /// `Timer::at` deadlines at varying distances.
-#[embassy_executor::task]
-async fn sleeper(time: &'static PinnedCounter<NativeCsr>) {
+#[embassy_executor::task(pool_size = 2)]
+async fn sleeper(cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
     for i in 0..SLEEPS {
         let scheduled = time.now();
         let at = Instant::from_ticks(scheduled) + Duration::from_micros(20 + (i * 37) % 200);
         Timer::at(at).await;
-        record(at.as_ticks(), scheduled, time.now());
+        record(&EMBASSY, cpu, at.as_ticks(), scheduled, time.now());
     }
     finished();
 }
 
 /// A `Ticker::every`, started at a known instant (`reset_at`), each tick checked against
 /// `start + k * period`.
-#[embassy_executor::task]
-async fn ticker(time: &'static PinnedCounter<NativeCsr>) {
+#[embassy_executor::task(pool_size = 2)]
+async fn ticker(cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
     let period = Duration::from_micros(TICK_PERIOD_US);
     let mut ticker = Ticker::every(period);
     let start = time.now();
@@ -166,17 +437,22 @@ async fn ticker(time: &'static PinnedCounter<NativeCsr>) {
     for k in 1..=TICKS {
         let scheduled = time.now();
         ticker.next().await;
-        record(start + k * period.as_ticks(), scheduled, time.now());
+        record(
+            &EMBASSY,
+            cpu,
+            start + k * period.as_ticks(),
+            scheduled,
+            time.now(),
+        );
     }
     finished();
 }
 
 /// A timeout (`with_deadline`, `with_timeout` at an instant) around a `Timer::at`: the inner
 /// timer is due first on even rounds (40 µs against 60 µs), the timeout on odd ones (80 µs).
-/// Whichever completes, its own deadline must have passed; when the task is polled after
-/// both (a late wake), the inner future is looked at first and wins.
-#[embassy_executor::task]
-async fn timeouts(time: &'static PinnedCounter<NativeCsr>) {
+/// Whichever completes, its own deadline must have passed.
+#[embassy_executor::task(pool_size = 2)]
+async fn timeouts(cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
     for i in 0..TIMEOUTS {
         let inner_us = if i % 2 == 0 { 40 } else { 80 };
         let scheduled = time.now();
@@ -189,44 +465,221 @@ async fn timeouts(time: &'static PinnedCounter<NativeCsr>) {
             Err(_) => timeout_at,
         };
         if result.is_ok() == (i % 2 == 0) {
-            EXPECTED_WINNER.fetch_add(1, Ordering::Relaxed);
+            EXPECTED_WINNER[0].fetch_add(1, Ordering::Relaxed);
         }
-        record(deadline.as_ticks(), scheduled, now);
+        record(&EMBASSY, cpu, deadline.as_ticks(), scheduled, now);
     }
     finished();
 }
 
-/// Prints the results and ends the run.
+/// `Mono::delay_until` deadlines 20 to 139 µs ahead.
+#[embassy_executor::task(pool_size = 2)]
+async fn rtic_sleeper(cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
+    for i in 0..RTIC_SLEEPS {
+        let scheduled = time.now();
+        let at = scheduled + (20 + (i * 29) % 120) * TICKS_PER_US;
+        Mono::delay_until(MonoInstant::from_ticks(at)).await;
+        record(&RTIC, cpu, at, scheduled, time.now());
+    }
+    finished();
+}
+
+/// A `Mono::timeout_at` of 50 µs around a `Mono::delay_until` of 30 µs (even rounds, the
+/// inner wait wins) or 70 µs (odd rounds, the timeout wins).
+#[embassy_executor::task(pool_size = 2)]
+async fn rtic_timeouts(cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
+    for i in 0..RTIC_TIMEOUTS {
+        let inner_us = if i % 2 == 0 { 30 } else { 70 };
+        let scheduled = time.now();
+        let inner = scheduled + inner_us * TICKS_PER_US;
+        let timeout_at = scheduled + RTIC_TIMEOUT_US * TICKS_PER_US;
+        let result = Mono::timeout_at(
+            MonoInstant::from_ticks(timeout_at),
+            Mono::delay_until(MonoInstant::from_ticks(inner)),
+        )
+        .await;
+        let now = time.now();
+        let deadline = if result.is_ok() { inner } else { timeout_at };
+        if result.is_ok() == (i % 2 == 0) {
+            EXPECTED_WINNER[1].fetch_add(1, Ordering::Relaxed);
+        }
+        record(&RTIC, cpu, deadline, scheduled, now);
+    }
+    finished();
+}
+
+/// Core 0's rtic-time tasks, once core 1 has started the monotonic (bounded wait, on
+/// embassy-time: the core idles meanwhile).
+#[embassy_executor::task]
+async fn starter(spawner: Spawner, time: &'static PinnedCounter<NativeCsr>) {
+    let mut steps = 0;
+    let mut releases = 1u32;
+    while !MONO_READY.load(Ordering::Acquire) && steps < READY_STEPS {
+        Timer::after_micros(10).await;
+        steps += 1;
+        if !CORE_UP.load(Ordering::Acquire) && steps % RELEASE_EVERY == 0 {
+            // The release IPI can come before the ROM stub has enabled its IPIs, and QEMU
+            // raises the line only when the IPI is sent: send it again (same mailbox value,
+            // so the stub never reads a mixed address).
+            // SAFETY: as for the first release in `run`: core 1 is still in the stub.
+            unsafe { smp::start_secondary(RTIC_CORE, secondary_entry()) };
+            releases += 1;
+        }
+    }
+    println!(
+        Uart0,
+        "smp: core1 up after {releases} release IPI(s), rtic-time monotonic started there: {}",
+        verdict(MONO_READY.load(Ordering::Acquire) && FAILED.load(Ordering::Relaxed) == 0)
+    );
+    let ok = MONO_READY.load(Ordering::Acquire) && FAILED.load(Ordering::Relaxed) == 0;
+    if !ok {
+        println!(
+            Uart0,
+            "smp: core1 did not start the rtic-time monotonic within {READY_STEPS} x 10 us: FAIL"
+        );
+        loongarch::finish(Uart0, false, power_off);
+    }
+    spawn_rtic(spawner, 0, time);
+}
+
+/// Adds up per-core figures (largest lateness, sums of the rest).
+fn total(stats: &[WakeStats; CPUS]) -> WakeStats {
+    stats.iter().fold(WakeStats::new(), |mut t, s| {
+        t.wakes += s.wakes;
+        t.early += s.early;
+        t.max_late = t.max_late.max(s.max_late);
+        t.sum_late += s.sum_late;
+        t
+    })
+}
+
+/// Prints per-core wake figures of one runtime and whether they are complete.
+fn print_runtime(
+    name: &str,
+    stats: &[CsCell<WakeStats>; CPUS],
+    per_core: u64,
+) -> (bool, WakeStats) {
+    let figures: [WakeStats; CPUS] =
+        core::array::from_fn(|cpu| stats[cpu].with(|s| *s).unwrap_or_default());
+    let mut ok = true;
+    for (cpu, s) in figures.iter().enumerate() {
+        s.print_summary(Uart0, &format_name(name, cpu));
+        ok &= s.wakes == per_core && s.early == 0;
+    }
+    let t = total(&figures);
+    println!(
+        Uart0,
+        "{name}: {} wakes of {} expected on {CPUS} cores, {} early: {}",
+        t.wakes,
+        per_core * CPUS as u64,
+        t.early,
+        verdict(ok)
+    );
+    (ok, t)
+}
+
+/// `"<name> core<cpu>"` in a fixed buffer (no allocator).
+fn format_name(name: &str, cpu: usize) -> NameBuf {
+    let mut buf = NameBuf::default();
+    buf.push(name.as_bytes());
+    buf.push(b" core");
+    buf.push(&[b'0' + (cpu % 10) as u8]);
+    buf
+}
+
+/// A short string built without an allocator.
+#[derive(Default)]
+struct NameBuf {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl NameBuf {
+    fn push(&mut self, more: &[u8]) {
+        for &b in more {
+            if let Some(slot) = self.bytes.get_mut(self.len) {
+                *slot = b;
+                self.len += 1;
+            }
+        }
+    }
+}
+
+impl core::ops::Deref for NameBuf {
+    type Target = str;
+    fn deref(&self) -> &str {
+        core::str::from_utf8(self.bytes.get(..self.len).unwrap_or_default()).unwrap_or("?")
+    }
+}
+
+/// Prints the results and ends the run (from the last task to finish, on either core).
 fn report() -> ! {
-    let stats = STATS.with(|s| *s).unwrap_or_default();
+    let (embassy_ok, embassy) = print_runtime("embassy", &EMBASSY, EMBASSY_WAKES);
+    let (rtic_ok, rtic) = print_runtime("rtic-time", &RTIC, RTIC_WAKES);
+    println!(
+        Uart0,
+        "timeouts won by the future due first: embassy {} of {}, rtic-time {} of {}",
+        EXPECTED_WINNER[0].load(Ordering::Relaxed),
+        TIMEOUTS * CPUS as u64,
+        EXPECTED_WINNER[1].load(Ordering::Relaxed),
+        RTIC_TIMEOUTS * CPUS as u64
+    );
+    let sent: [u32; CPUS] = core::array::from_fn(|c| IPIS_SENT[c].load(Ordering::Relaxed));
+    let received: [u32; CPUS] = core::array::from_fn(|c| IPIS_RECEIVED[c].load(Ordering::Relaxed));
+    let (sent_total, received_total) = (sent.iter().sum::<u32>(), received.iter().sum::<u32>());
+    println!(
+        Uart0,
+        "pender: ipis sent={sent_total} received={received_total}"
+    );
+    // Every core was woken by the other's pender, and no core found more IPIs than were sent
+    // to it (two sends before one handling are one interrupt, so fewer is fine).
+    let ipis_ok = (0..CPUS).all(|c| received[c] >= 1 && received[c] <= sent[c]);
+    println!(
+        Uart0,
+        "pender: to core0 {} sent {} received, to core1 {} sent {} received: {}",
+        sent[0],
+        received[0],
+        sent[1],
+        received[1],
+        verdict(ipis_ok)
+    );
     let driver = DRIVER.stats();
-    let irqs = TIMER_IRQS.load(Ordering::Relaxed);
-    stats.print_summary(Uart0, "embassy");
-    let expected = SLEEPS + TICKS + TIMEOUTS;
-    let counts_ok = stats.wakes == expected && stats.early == 0;
+    let (rearms, rearms_rx) = (
+        REARMS_SENT.load(Ordering::Relaxed),
+        REARMS_RECEIVED.load(Ordering::Relaxed),
+    );
+    let (pends, pends_rx) = (
+        RTIC_PENDS_SENT.load(Ordering::Relaxed),
+        RTIC_PENDS_RECEIVED.load(Ordering::Relaxed),
+    );
+    let other = OTHER_IRQS.load(Ordering::Relaxed);
+    let cross_ok = rearms_rx >= 1 && rearms_rx <= rearms && pends_rx >= 1 && pends_rx <= pends;
     println!(
         Uart0,
-        "embassy: {} wakes of {expected} expected, {} early: {}",
-        stats.wakes,
-        stats.early,
-        verdict(counts_ok)
+        "cross-core: embassy re-arm ipis sent={rearms} received={rearms_rx}, rtic-time pend ipis sent={pends} received={pends_rx}: {}",
+        verdict(cross_ok)
     );
     println!(
         Uart0,
-        "embassy: timeouts won by the future due first: {} of {TIMEOUTS}",
-        EXPECTED_WINNER.load(Ordering::Relaxed)
+        "rtic-time: {} pends on core1 itself (timer at min_delta)",
+        RTIC_SELF_PENDS.load(Ordering::Relaxed)
     );
+    let irqs = TIMER_IRQS[0].load(Ordering::Relaxed);
     println!(
         Uart0,
-        "embassy: {irqs} timer interrupts, {} programmings, {} refused, {} other interrupts",
+        "embassy: {irqs} timer interrupts, {} programmings, {} refused (core1's), {other} other interrupts",
         driver.programs,
         driver.refused,
-        OTHER_IRQS.load(Ordering::Relaxed)
     );
-    let mean = stats.mean_late_centi();
     println!(
         Uart0,
-        "bench: loongarch-timer/fw_embassy_wake_late_max_ticks = {} ticks", stats.max_late
+        "rtic-time: {} timer interrupts on core1",
+        TIMER_IRQS[1].load(Ordering::Relaxed)
+    );
+    let mean = embassy.mean_late_centi();
+    println!(
+        Uart0,
+        "bench: loongarch-timer/fw_embassy_wake_late_max_ticks = {} ticks", embassy.max_late
     );
     println!(
         Uart0,
@@ -234,14 +687,30 @@ fn report() -> ! {
         mean / 100,
         mean % 100
     );
-    let per_wake = u64::from(irqs) * 1000 / stats.wakes.max(1);
+    let per_wake = u64::from(irqs) * 1000 / embassy.wakes.max(1);
     println!(
         Uart0,
         "bench: loongarch-timer/fw_embassy_irqs_per_wake = {}.{:03} irqs",
         per_wake / 1000,
         per_wake % 1000
     );
-    let ok = counts_ok && FAILED.load(Ordering::Relaxed) == 0;
+    let rtic_mean = rtic.mean_late_centi();
+    println!(
+        Uart0,
+        "bench: loongarch-timer/fw_rtic_wake_late_max_ticks = {} ticks", rtic.max_late
+    );
+    println!(
+        Uart0,
+        "bench: loongarch-timer/fw_rtic_wake_late_mean_ticks = {}.{:02} ticks",
+        rtic_mean / 100,
+        rtic_mean % 100
+    );
+    let ok = embassy_ok
+        && rtic_ok
+        && ipis_ok
+        && cross_ok
+        && other == 0
+        && FAILED.load(Ordering::Relaxed) == 0;
     loongarch::finish(Uart0, ok, power_off)
 }
 
@@ -256,7 +725,91 @@ fn ns_per_insn_milli(freq_hz: u64) -> u64 {
     (ticks * 1_000_000_000 / freq_hz.max(1)) * 1000 / (2 * CALIBRATION_ITERATIONS)
 }
 
-/// Everything before the executor: the time driver, the checks, the instruction counts.
+unsafe extern "C" {
+    /// The secondary entry below.
+    fn __fw_la_secondary();
+}
+
+// Entry of CPU1, released by CPU0 through its mailbox and an IPI: QEMU's ROM stub jumps here
+// (the physical address) in direct-address mode with interrupts off. The FPU on, the same
+// windows as the boot core, TLBRENTRY (physical, taken in DA mode), a jump to the linked
+// address and paged mode, EENTRY, its own stack (`__sec_stacks + CPUID * 64K`, see link.x)
+// and `secondary_main(cpu)`. A core number outside 1..CPUS parks.
+core::arch::global_asm!(
+    r#"
+    .section .text.fw_la_secondary, "ax"
+    .global __fw_la_secondary
+    .type __fw_la_secondary, @function
+__fw_la_secondary:
+    li.w        $t0, 1
+    csrwr       $t0, 0x2            # EUEN.FPE = 1
+    li.d        $t0, 0x8000000000000001
+    csrwr       $t0, 0x180          # DMW0: devices, strongly-ordered uncached
+    li.d        $t0, 0x9000000000000011
+    csrwr       $t0, 0x181          # DMW1: RAM, coherent cached
+    la.pcrel    $t0, __fw_la_tlbrentry
+    csrwr       $t0, 0x88           # TLBRENTRY, still the physical alias
+    la.pcrel    $t0, 1f
+    lu52i.d     $t0, $t0, -1792     # bits 63:52 = 0x900: the linked address
+    jirl        $zero, $t0, 0
+1:  li.w        $t0, 0xb0
+    csrwr       $t0, 0x0            # CRMD: PLV0, IE = 0, PG = 1, DATF = DATM = cached
+    csrrd       $a0, 0x20           # CPUID.CoreID
+    andi        $a0, $a0, 0x1ff
+    beqz        $a0, 9f
+    li.w        $t0, {cpus}
+    bgeu        $a0, $t0, 9f
+    slli.d      $t0, $a0, 16
+    la.pcrel    $sp, __sec_stacks
+    add.d       $sp, $sp, $t0
+    la.pcrel    $t0, __fw_la_eentry
+    csrwr       $t0, 0xc            # EENTRY
+    bl          secondary_main
+9:  idle        0
+    b           9b
+"#,
+    cpus = const CPUS,
+);
+
+/// The physical address of [`__fw_la_secondary`]: the ROM stub jumps there in
+/// direct-address mode.
+fn secondary_entry() -> u64 {
+    (__fw_la_secondary as *const () as usize & !loongarch::CACHED) as u64
+}
+
+/// Rust side of CPU1's entry: its IPIs, the rtic-time monotonic on its timer, its executor.
+#[unsafe(no_mangle)]
+extern "C" fn secondary_main(cpu: u64) -> ! {
+    let cpu = (cpu as usize).min(CPUS - 1);
+    CORE_UP.store(true, Ordering::Release);
+    smp::ipi_enable(IPI_MASK);
+    // SAFETY: PLV0 on core 1, whose timer (TCFG, TICLR, ECFG bit 11) only the monotonic
+    // programs.
+    let csr = unsafe { NativeCsr::new() };
+    let started = pair(csr, Config::default()).and_then(|(timer, time)| Mono::start(timer, time));
+    if started.is_err() {
+        FAILED.fetch_add(1, Ordering::Relaxed);
+    }
+    MONO_READY.store(true, Ordering::Release);
+    // SAFETY: non-null, it points into TIME, initialised once on core 0 before the pointer
+    // was published (Release, before the release of this core) and never borrowed mutably
+    // again; `PinnedCounter` is `Sync`.
+    let time: Option<&'static PinnedCounter<NativeCsr>> =
+        unsafe { SHARED_TIME.load(Ordering::Acquire).as_ref() };
+    let Some(time) = time else {
+        FAILED.fetch_add(1, Ordering::Relaxed);
+        loop {
+            loongarch::idle();
+        }
+    };
+    run_executor(cpu, |spawner| {
+        spawn_embassy(spawner, cpu, time);
+        spawn_rtic(spawner, cpu, time);
+    })
+}
+
+/// Core 0: the checks, the time driver, the instruction counts, CPU1's release, its
+/// executor.
 fn run() -> bool {
     let crmd = loongarch::crmd();
     let paged = crmd & 0x1f8 == 0xb0;
@@ -265,8 +818,8 @@ fn run() -> bool {
         "CRMD = {crmd:#x} ({}: DMW0 0x8000... devices uncached, DMW1 0x9000... RAM cached)",
         if paged { "paged" } else { "NOT PAGED" }
     );
-    // SAFETY: PLV0 on the boot core, the only core running; this firmware programs TCFG,
-    // TICLR and ECFG bit 11 only through the driver values built on this backend.
+    // SAFETY: PLV0 on the boot core; this firmware programs core 0's TCFG, TICLR and ECFG
+    // bit 11 only through the driver values built on this backend.
     let csr = unsafe { NativeCsr::new() };
     let clock = match ConstantClock::probe(&csr) {
         Ok(clock) => clock,
@@ -283,7 +836,7 @@ fn run() -> bool {
         }
     };
     let freq = u64::from(clock.freq_hz());
-    let rate_ok = freq == embassy_time::TICK_HZ;
+    let rate_ok = freq == embassy_time::TICK_HZ && freq == TICKS_PER_US * 1_000_000;
     println!(
         Uart0,
         "time driver: loongarch_timer::embassy::Driver on core {}, stable counter {freq} Hz, embassy-time {} Hz: {}",
@@ -291,6 +844,9 @@ fn run() -> bool {
         embassy_time::TICK_HZ,
         verdict(rate_ok)
     );
+    if !rate_ok {
+        return false;
+    }
     if let Err(e) = DRIVER.init(timer, time) {
         println!(Uart0, "time driver refused: {e}");
         return false;
@@ -298,8 +854,9 @@ fn run() -> bool {
     let counter: &'static PinnedCounter<NativeCsr> =
         TIME.init(PinnedCounter::new(StableCounter::new(csr, clock)));
 
-    // Instructions per embassy `Instant::now()` (the driver's `now`: CPUID check, rdtime.d,
-    // publish, critical section, conversion), on the real ISA.
+    // Instructions per embassy `Instant::now()` (the driver's `now` behind the wrapper:
+    // CPUID check, rdtime.d, publish, critical section, conversion), on the real ISA,
+    // measured with core 0 alone.
     let ns_milli = ns_per_insn_milli(freq);
     let time_loop = |f: &mut dyn FnMut()| -> u64 {
         let t0 = rdtime();
@@ -344,17 +901,23 @@ fn run() -> bool {
         insns_centi(raw.saturating_sub(empty)),
     );
 
-    // SAFETY: `on_irq` handles the only enabled source (TI, through the driver, which
-    // acknowledges it); no critical section is held here.
-    unsafe { loongarch::irq_enable() };
+    SHARED_TIME.store(core::ptr::from_ref(counter).cast_mut(), Ordering::Release);
+    smp::ipi_enable(IPI_MASK);
+    let entry = secondary_entry();
     println!(
         Uart0,
-        "executor: embassy-executor (platform-spin), {TASKS} tasks: Timer::at, Ticker::every, with_deadline"
+        "smp: releasing core1 at {entry:#x} (IOCSR mailbox + IPI); rtic-time: hwtimer_core::rtic_monotonic! on core{RTIC_CORE}'s constant timer"
     );
-    let executor = EXECUTOR.init(Executor::new());
-    executor.run(|spawner| {
-        spawn(spawner, sleeper(counter));
-        spawn(spawner, ticker(counter));
-        spawn(spawner, timeouts(counter));
+    println!(
+        Uart0,
+        "executor: embassy-executor raw::Executor per core (own __pender: flag + IPI), per core 3 embassy-time tasks (Timer::at, Ticker::every, with_deadline) and 2 rtic-time tasks (delay_until, timeout_at)"
+    );
+    // SAFETY: `__fw_la_secondary`, at its physical address, runs in the state the ROM stub
+    // leaves a core in (it sets up the FPU, the windows and its own stack), and core 1 has
+    // not been released before.
+    unsafe { smp::start_secondary(RTIC_CORE, entry) };
+    run_executor(0, |spawner| {
+        spawn_embassy(spawner, 0, counter);
+        spawn(spawner, starter(spawner, counter));
     })
 }
