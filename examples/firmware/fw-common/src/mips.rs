@@ -10,6 +10,10 @@
 //! | [`malta::Uart`] | the Malta's ISA 16550 (serial 0, `-nographic` stdio) as a [`Console`](crate::Console) |
 //! | [`otto_ram::OttoRam`] | the Realtek Otto timer block played in a RAM window (QEMU has no model of it), for the `otto-timer` driver and its embassy time driver |
 //! | functions below | CP0 Count, PRId, Config, Cause, EPC, BadVAddr; [`kseg1`]; [`spin_insns`]; [`exit`]; [`irq_save`] / [`irq_restore`] (Status.IE through `di`/`ei`) for [`critical_section_impl!`](crate::critical_section_impl) |
+//! | [`cpu_num`], [`EbaseCpu`] | EBase.CPUNum, and the firmware's `hwtimer_core::cpu::CurrentCpu` on MIPS |
+//! | [`nap`], [`park`] | a `wait` bounded by the CP0 timer (the cross-CPU waits under `-icount`), and a `wait` for good |
+//! | [`smp`] | the second CPU of `-smp 2`: how it arrives, its release and announce |
+//! | [`smp_cs`], [`mips_smp_critical_section_impl!`](crate::mips_smp_critical_section_impl) | the multi-core `critical-section`: `di` plus an LL/SC spinlock, re-entrant per CPU |
 //!
 //! # Boot (QEMU `-M malta -kernel <elf>`)
 //!
@@ -482,17 +486,18 @@ pub unsafe fn irq_restore() {
 }
 
 /// Prints the fatal-exception line: `PANIC: exception <code> (Cause = .., EPC = .., BadVAddr =
-/// ..)`. Called by the vectors [`mips_board!`](crate::mips_board) installs.
+/// .., CPU <EBase.CPUNum>)`. Called by the vectors [`mips_board!`](crate::mips_board) installs.
 pub fn report_exception<C: crate::Console>(console: C) {
     let cause = cause();
     crate::write_line(
         console,
         format_args!(
-            "PANIC: exception {} (Cause = {:#010x}, EPC = {:#010x}, BadVAddr = {:#010x})",
+            "PANIC: exception {} (Cause = {:#010x}, EPC = {:#010x}, BadVAddr = {:#010x}, CPU {})",
             ExcCode((cause >> 2) & 0x1f),
             cause,
             epc(),
-            badvaddr()
+            badvaddr(),
+            cpu_num()
         ),
     );
 }
@@ -523,6 +528,287 @@ impl fmt::Display for ExcCode {
     }
 }
 
+/// EBase.CPUNum (CP0 register 15 select 1, bits 9:0): the number of the CPU running this
+/// (QEMU sets it from the CPU index: 0 for the first `-smp` CPU, 1 for the second).
+#[inline(always)]
+pub fn cpu_num() -> u32 {
+    ebase() & 0x3FF
+}
+
+/// [`hwtimer_core::cpu::CurrentCpu`] on MIPS: [`cpu_num`], EBase.CPUNum. hwtimer-core has no
+/// MIPS `NativeCpu` (inline assembly is unstable on MIPS), so the firmware supplies this one
+/// to `CpuBound`, `PerCpu::bind` and the like.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EbaseCpu;
+
+impl hwtimer_core::cpu::CurrentCpu for EbaseCpu {
+    #[inline(always)]
+    fn current_cpu(&self) -> u32 {
+        cpu_num()
+    }
+}
+
+unsafe extern "C" {
+    /// The timed `wait` of [`mips_board!`](crate::mips_board) (its `global_asm!`): `$a0`
+    /// Count ticks at most.
+    fn __fw_mips_nap(ticks: u32);
+}
+
+/// Sleeps (`wait`) until CP0 Count has advanced by about `ticks` (at most `ticks`, and at
+/// least until the next instruction), with every interrupt but the Count/Compare timer
+/// masked; Status is as before on return. A halted vCPU hands the emulation to the other
+/// CPU at once, which is what every cross-core wait of the Malta firmware needs under
+/// `-icount` (a spinning vCPU would keep the CPU that it waits for from running until its
+/// time slice ends).
+///
+/// How: Compare = Count + `ticks` (which also clears a pending timer interrupt); if Count
+/// has already moved `ticks` on by then (the vCPU was descheduled in between, which
+/// `-icount` does), Compare may lie in the past, where it would match only after 2^32
+/// ticks, so it returns at once; otherwise Status.IM = IM7 only and Status.IE = 1, `wait`. QEMU wakes a `wait` only for an interrupt it can
+/// take (IE on), so the timer interrupt is taken: the vector of
+/// [`mips_board!`](crate::mips_board) moves Compare away (Count - 1: 2^32 ticks ahead),
+/// resumes after the `wait` even when the interrupt came just before it, and returns.
+/// Needs a board built with `mips_board!`, which defines the routine and the vector.
+#[inline(always)]
+pub fn nap(ticks: u32) {
+    // SAFETY: `__fw_mips_nap` (mips_board!'s global_asm) follows the o32 ABI, touches only
+    // the CP0 registers named above (Status restored) and no memory; the only interrupt it
+    // lets in is the Count/Compare one, which mips_board!'s vector serves and returns from.
+    unsafe { __fw_mips_nap(ticks) }
+}
+
+/// Parks the calling CPU for good: `wait` with interrupts off, which on QEMU never wakes.
+pub fn park() -> ! {
+    loop {
+        // SAFETY: `wait` halts the CPU until an interrupt it can take; Status.IE is off
+        // (the entry code cleared Status), so it stays halted. No memory effect.
+        unsafe { core::arch::asm!("wait", options(nomem, nostack)) };
+    }
+}
+
+/// Starting the other CPUs of a `-smp` Malta (QEMU, no CPS).
+///
+/// With `-M malta -cpu 4KEc -smp 2` QEMU creates two CPUs without a Coherent Processing
+/// System (the 4KEc has none), resets both to the boot vector `0xBFC0_0000`, and its boot
+/// loader, which does not look at the CPU number, brings **every** CPU to the ELF entry
+/// point with the same `$a0..$a3` and `$sp`. The entry code of
+/// [`mips_board!`](crate::mips_board) therefore reads EBase.CPUNum first: CPU 0 goes on as
+/// before (it alone zeroes `.bss`), any other CPU sets its own EBase and Status, takes its
+/// stack from `__secondary_stacks` (16 KiB per CPU, CPU *n* at `n - 1`; parked if the
+/// linker script has none or too few) and calls the board's `secondary` function after
+/// [`wait_release`]. The release word lives in `.data` (loaded by QEMU before any CPU
+/// runs, never zeroed), so a secondary can wait on it while CPU 0 is still zeroing `.bss`.
+pub mod smp {
+    use core::sync::atomic::{AtomicU32, Ordering};
+
+    /// [`RELEASE`] before [`release`]: a non-zero value, so that the word is in `.data`.
+    const PARKED: u32 = 0x5041_524B;
+    /// [`RELEASE`] after [`release`].
+    const GO: u32 = 0x474F_474F;
+    /// Count ticks per nap of CPU 0 in [`wait_up`]: 1 µs at 160 MHz.
+    pub const NAP_TICKS: u32 = 160;
+    /// Count ticks per nap of a secondary in [`wait_release`]: 50 ms. Long on purpose: in
+    /// QEMU's `-icount` mode every instruction of any CPU advances the virtual time that
+    /// CPU 0's Count shows, and a wake-up costs about 50 instructions, so frequent polls
+    /// would leak into CPU 0's instruction counts (its speed check allows 8 instructions).
+    /// The release is seen at most 50 ms (of virtual time) after it.
+    pub const RELEASE_POLL_TICKS: u32 = 8_000_000;
+
+    /// The release word (module docs).
+    static RELEASE: AtomicU32 = AtomicU32::new(PARKED);
+    /// Bit *n*: CPU *n* has called [`announce`]. Only touched after the release, when
+    /// CPU 0 has zeroed `.bss`.
+    static UP: AtomicU32 = AtomicU32::new(0);
+
+    /// Releases the secondaries waiting in [`wait_release`] (a `Release` store: what CPU 0
+    /// wrote before is seen by them). Call it after `.bss` is initialised and whatever the
+    /// secondaries use is set up.
+    pub fn release() {
+        RELEASE.store(GO, Ordering::Release);
+    }
+
+    /// Waits (napping [`RELEASE_POLL_TICKS`] at a time, [`nap`](super::nap)) until CPU 0
+    /// calls [`release`]. Unbounded: a secondary has nothing else to do; CPU 0's
+    /// [`wait_up`] is the bounded side.
+    pub fn wait_release() {
+        while RELEASE.load(Ordering::Acquire) != GO {
+            super::nap(RELEASE_POLL_TICKS);
+        }
+    }
+
+    /// Marks CPU `cpu` as running (for [`wait_up`] on CPU 0).
+    pub fn announce(cpu: u32) {
+        UP.fetch_or(1u32.checked_shl(cpu).unwrap_or(0), Ordering::Release);
+    }
+
+    /// Whether CPU `cpu` has called [`announce`].
+    pub fn is_up(cpu: u32) -> bool {
+        UP.load(Ordering::Acquire) & 1u32.checked_shl(cpu).unwrap_or(0) != 0
+    }
+
+    /// Waits, napping, until CPU `cpu` has called [`announce`], for at most `ticks` CP0
+    /// Count ticks. `false` if it did not show up in time.
+    pub fn wait_up(cpu: u32, ticks: u32) -> bool {
+        let start = super::count();
+        while !is_up(cpu) {
+            if super::count().wrapping_sub(start) >= ticks {
+                return is_up(cpu);
+            }
+            super::nap(NAP_TICKS);
+        }
+        true
+    }
+
+    /// What the entry code of a secondary CPU runs (generated call from
+    /// [`mips_board!`](crate::mips_board)): waits for the release and runs `secondary`, or
+    /// parks when the board has none.
+    pub fn secondary_entry(cpu: u32, secondary: Option<fn(u32) -> !>) -> ! {
+        match secondary {
+            Some(f) => {
+                wait_release();
+                f(cpu)
+            }
+            None => super::park(),
+        }
+    }
+}
+
+/// The multi-core `critical-section` implementation of the Malta firmware: the local
+/// interrupt mask (Status.IE through `di`, as [`irq_save`]) plus one LL/SC spinlock shared
+/// by every CPU, re-entrant on the CPU that holds it. Installed by
+/// [`mips_smp_critical_section_impl!`](crate::mips_smp_critical_section_impl).
+///
+/// * [`acquire`](smp_cs::acquire): `di` first (no handler of this CPU can then spin on the
+///   lock its own CPU holds); if the owner word already holds this CPU (`CPUNum + 1`), the
+///   section nests and only the depth goes up (re-entry detected by the recorded holder);
+///   otherwise a compare-and-swap of the owner word from 0 to `CPUNum + 1` with `Acquire`
+///   ordering. On MIPS32r2 `core`'s compare-and-swap is an `ll`/`sc` loop followed by a
+///   `sync`; the `Release` store that frees the lock is a `sync` then `sw`.
+/// * [`release`](smp_cs::release): depth down by one; at zero the owner word is cleared
+///   (`Release`); then `ei` if this section's `acquire` found interrupts on.
+///
+/// An acquire cannot fail (`critical-section` has no error path): it waits for as long as
+/// the other CPU's section lasts, which is bounded by the code in that section (no section
+/// of these firmwares waits on hardware). While it waits it naps ([`nap`], 16 ticks at a
+/// time after 64 failed tries), so that under `-icount` the holder gets the emulation.
+/// The depth is only touched by the holder with its interrupts masked: relaxed accesses.
+pub mod smp_cs {
+    use core::sync::atomic::{AtomicU32, Ordering};
+
+    /// 0: free; `n + 1`: held by CPU `n`.
+    static OWNER: AtomicU32 = AtomicU32::new(0);
+    /// Nesting depth of the holder's sections.
+    static DEPTH: AtomicU32 = AtomicU32::new(0);
+    /// Failed compare-and-swaps before the waiter starts napping.
+    const SPINS: u32 = 64;
+    /// Count ticks per nap while the lock is held elsewhere (100 ns).
+    const NAP_TICKS: u32 = 16;
+
+    /// The `acquire` half (module docs); returns whether interrupts were on.
+    #[inline(always)]
+    pub fn acquire() -> bool {
+        let were_enabled = super::irq_save();
+        let me = super::cpu_num().wrapping_add(1);
+        if OWNER.load(Ordering::Relaxed) == me {
+            // Only this CPU stores `me`: it holds the lock already (a nested section).
+            DEPTH.store(
+                DEPTH.load(Ordering::Relaxed).wrapping_add(1),
+                Ordering::Relaxed,
+            );
+            return were_enabled;
+        }
+        if OWNER
+            .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            return contended(me, were_enabled);
+        }
+        DEPTH.store(1, Ordering::Relaxed);
+        were_enabled
+    }
+
+    /// The wait of [`acquire`] while another CPU holds the lock: out of line, so that the
+    /// uncontended path saves no registers for it (a tail call). Ends like [`acquire`]:
+    /// depth 1, `were_enabled` returned.
+    #[cold]
+    #[inline(never)]
+    fn contended(me: u32, were_enabled: bool) -> bool {
+        let mut tries = 0u32;
+        while OWNER
+            .compare_exchange_weak(0, me, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            if tries < SPINS {
+                tries += 1;
+                core::hint::spin_loop();
+            } else {
+                super::nap(NAP_TICKS);
+            }
+        }
+        DEPTH.store(1, Ordering::Relaxed);
+        were_enabled
+    }
+
+    /// The `release` half.
+    ///
+    /// # Safety
+    ///
+    /// Ends the innermost section of this CPU begun by [`acquire`], which returned
+    /// `were_enabled`.
+    #[inline(always)]
+    pub unsafe fn release(were_enabled: bool) {
+        let depth = DEPTH.load(Ordering::Relaxed).wrapping_sub(1);
+        DEPTH.store(depth, Ordering::Relaxed);
+        if depth == 0 {
+            OWNER.store(0, Ordering::Release);
+        }
+        if were_enabled {
+            // SAFETY: the caller ends the section whose acquire found interrupts on: the
+            // outermost one of a context that runs with them on.
+            unsafe { super::irq_restore() }
+        }
+    }
+
+    /// Which CPU holds the lock, if any (diagnostics).
+    pub fn owner() -> Option<u32> {
+        OWNER.load(Ordering::Relaxed).checked_sub(1)
+    }
+}
+
+/// Installs [`smp_cs`] as the binary's `critical-section` implementation (a `bool` restore
+/// state, as in [`cs`](crate::cs)). Invoke once, in the board crate of a Malta firmware that
+/// runs more than one CPU; a single-CPU one uses
+/// [`critical_section_impl!`](crate::critical_section_impl) (Status.IE alone).
+///
+/// ```ignore
+/// fw_common::mips_smp_critical_section_impl!();
+/// ```
+#[macro_export]
+macro_rules! mips_smp_critical_section_impl {
+    () => {
+        /// `critical-section`: Status.IE off plus an LL/SC spinlock across CPUs (generated
+        /// by `fw_common::mips_smp_critical_section_impl!`).
+        struct __FwSmpCriticalSection;
+        $crate::__critical_section::set_impl!(__FwSmpCriticalSection);
+
+        // SAFETY: `fw_common::mips::smp_cs`: `acquire` masks interrupts on this CPU and takes
+        // the one lock every CPU's sections take (re-entrant on the holder), so one context
+        // on one CPU at a time is in a section; `release` undoes it innermost first.
+        unsafe impl $crate::__critical_section::Impl for __FwSmpCriticalSection {
+            #[inline(always)]
+            unsafe fn acquire() -> $crate::__critical_section::RawRestoreState {
+                $crate::mips::smp_cs::acquire()
+            }
+
+            #[inline(always)]
+            unsafe fn release(were_enabled: $crate::__critical_section::RawRestoreState) {
+                // SAFETY: `critical-section` pairs this with the `acquire` above.
+                unsafe { $crate::mips::smp_cs::release(were_enabled) }
+            }
+        }
+    };
+}
+
 /// Defines the entry point, the exception vectors and the panic handler of a MIPS32 firmware
 /// on QEMU's Malta, and runs the board's main function between the banner and the exit.
 ///
@@ -531,12 +817,20 @@ impl fmt::Display for ExcCode {
 ///     name: "otto-malta",             // printed as `timer-family firmware: <name>`
 ///     console: fw_common::mips::malta::Uart,
 ///     main: run,                      // `fn(&BootArgs) -> bool`: true when every check passed
+///     secondary: secondary,           // optional: `fn(u32) -> !`, CPU n >= 1 after the release
 /// }
 /// ```
 ///
 /// # What it generates
 ///
-/// * `_start` (section `.text.start`, first in the image): EBase = the vectors below,
+/// * `_start` (section `.text.start`, first in the image) reads EBase.CPUNum first: every
+///   CPU of a `-smp` Malta arrives here ([`smp`]). CPU 0 continues below. Any other CPU sets
+///   EBase and Status like CPU 0, takes its stack at `__secondary_stacks + n × 16 KiB`
+///   (weak symbols: a linker script without `__secondary_stacks`/`__secondary_stacks_end`,
+///   or with too little room, parks it in `wait`), and calls `secondary` after
+///   [`smp::wait_release`], or parks for good when the board gives no `secondary`. It never
+///   touches `.bss` before the release.
+/// * CPU 0: EBase = the vectors below,
 ///   Status = 0 (BEV = 0: exceptions use EBase; interrupts off; kernel mode), `$gp = _gp`,
 ///   the stack (`__stack_top`), `.bss` zeroed (`__sbss`..`__ebss`, 4-byte aligned), then the
 ///   main function with the boot loader's `$a0..$a3` untouched.
@@ -544,17 +838,32 @@ impl fmt::Display for ExcCode {
 ///   [`BootArgs`], prints `done` or `FAILED` and ends the emulation with [`exit`] status 0 or
 ///   1.
 /// * The exception vectors (4 KiB aligned, EBase + 0x000 TLB refill, + 0x180 general, + 0x200
-///   interrupt): every exception is fatal in these firmwares; it prints
-///   `PANIC: exception ...` ([`report_exception`]) and exits with status 1.
+///   interrupt): every exception is fatal in these firmwares, it prints
+///   `PANIC: exception ...` ([`report_exception`]) and exits with status 1, except the
+///   Count/Compare interrupt (Cause.IP7 with ExcCode 0) that only [`nap`] enables: the
+///   vector moves Compare 2^32 ticks away, steps over the nap's `wait` if the interrupt came
+///   just before it, and returns (`eret`). A fatal exception on a secondary CPU also
+///   switches to CPU 0's stack (`__stack_top`) to print.
+/// * `__fw_mips_nap`, the routine behind [`nap`].
 /// * The `#[panic_handler]`: prints `PANIC: <message>` and exits with status 1.
 ///
 /// # Linker script contract
 ///
 /// Link in KSEG0 (QEMU loads at the physical address), provide `__stack_top` (8-byte
-/// aligned), `__sbss`, `__ebss` (4-byte aligned) and place `.text.start` first.
+/// aligned), `__sbss`, `__ebss` (4-byte aligned) and place `.text.start` first. A board that
+/// runs secondaries also provides `__secondary_stacks` and `__secondary_stacks_end` (16 KiB
+/// per secondary, outside `.bss`).
 #[macro_export]
 macro_rules! mips_board {
-    (name: $name:literal, console: $console:expr, main: $main:path $(,)?) => {
+    (name: $name:literal, console: $console:expr, main: $main:path $(, secondary: $secondary:path)? $(,)?) => {
+        /// Called by `_start` on every CPU but CPU 0, on its own stack (generated by
+        /// `mips_board!`).
+        #[unsafe(no_mangle)]
+        extern "C" fn __fw_mips_secondary(cpu: u32) -> ! {
+            let secondary: Option<fn(u32) -> !> = None $(.or(Some($secondary as fn(u32) -> !)))?;
+            $crate::mips::smp::secondary_entry(cpu, secondary)
+        }
+
         /// Called from `_start` with a stack and zeroed `.bss`, with the boot loader's
         /// `$a0..$a3` (generated by `mips_board!`).
         #[unsafe(no_mangle)]
@@ -593,6 +902,10 @@ macro_rules! mips_board {
     .global _start
     .type _start, @function
 _start:
+    mfc0    $t0, $15, 1         # EBase: CPUNum in bits 9:0
+    andi    $t0, $t0, 0x3ff
+    bnez    $t0, 5f             # every CPU arrives here (mips::smp); CPU 0 goes on
+    nop
     la      $t0, __fw_mips_vectors
     mtc0    $t0, $15, 1         # EBase: our vectors
     mtc0    $zero, $12          # Status = 0: BEV 0, IE 0, EXL 0, kernel mode
@@ -611,6 +924,55 @@ _start:
 3:  b       3b
     nop
 
+5:  la      $t1, __fw_mips_vectors  # a secondary CPU ($t0 = CPUNum)
+    mtc0    $t1, $15, 1         # its own EBase (CPUNum is read-only)
+    mtc0    $zero, $12          # Status = 0
+    ehb
+    la      $gp, _gp
+    la      $t1, __secondary_stacks       # (weak: 0 when the linker script has none)
+    beqz    $t1, 6f
+    sll     $t2, $t0, 14        # (delay slot) 16 KiB per CPU: top of CPU n = base + n * 16 KiB
+    addu    $sp, $t1, $t2
+    la      $t1, __secondary_stacks_end
+    sltu    $t2, $t1, $sp       # beyond the reserved stacks?
+    bnez    $t2, 6f
+    nop
+    move    $a0, $t0
+    jal     __fw_mips_secondary
+    addiu   $sp, $sp, -16       # (delay slot) o32 argument save area
+6:  wait                        # no stack for this CPU: parked (interrupts off)
+    b       6b
+    nop
+    .weak   __secondary_stacks
+    .weak   __secondary_stacks_end
+
+    .text
+    .global __fw_mips_nap
+    .type __fw_mips_nap, @function
+__fw_mips_nap:                  # $a0: Count ticks (mips::nap)
+    mfc0    $t0, $12            # Status, restored at the end
+    mfc0    $t1, $9
+    addu    $t3, $t1, $a0
+    mtc0    $t3, $11            # Compare = Count + ticks (clears a pending timer interrupt)
+    ehb
+    mfc0    $t2, $9             # if `ticks` have passed already, Compare may have been
+    subu    $t2, $t2, $t1       # written in the past (no match for 2^32 ticks): no wait
+    sltu    $t2, $t2, $a0
+    beqz    $t2, 1f
+    nop
+    li      $t2, 0xffff00fe
+    and     $t2, $t0, $t2       # IM7..IM0 and IE cleared
+    ori     $t2, $t2, 0x8001    # IM7 (the Count/Compare timer) and IE
+    mtc0    $t2, $12
+    ehb
+    .global __fw_mips_nap_wait
+__fw_mips_nap_wait:
+    wait
+    mtc0    $t0, $12
+    ehb
+1:  jr      $ra
+    nop
+
     .section .text.fw_mips_vectors, "ax"
     .balign 4096
     .global __fw_mips_vectors
@@ -619,7 +981,25 @@ __fw_mips_vectors:
     j       __fw_mips_trap
     addiu   $sp, $sp, -16
     .org    0x180
-    la      $sp, __stack_top    # EBase + 0x180: general exception
+    mfc0    $k0, $13            # EBase + 0x180: general exception (Cause.IV = 0: interrupts too)
+    andi    $k0, $k0, 0x807c    # Cause.IP7 and ExcCode
+    li      $k1, 0x8000         # the Count/Compare interrupt (IP7, ExcCode 0) of mips::nap
+    bne     $k0, $k1, 8f
+    nop
+    mfc0    $k0, $9
+    addiu   $k0, $k0, -1
+    mtc0    $k0, $11            # Compare = Count - 1: clears it, next match 2^32 ticks on
+    mfc0    $k0, $14            # EPC
+    la      $k1, __fw_mips_nap_wait
+    subu    $k0, $k0, $k1
+    addiu   $k0, $k0, 4
+    sltiu   $k0, $k0, 5         # EPC = the `ehb` before the `wait`, or the `wait` itself
+    beqz    $k0, 7f
+    addiu   $k1, $k1, 4         # (delay slot)
+    mtc0    $k1, $14            # then resume after the `wait`, not in it
+7:  ehb
+    eret
+8:  la      $sp, __stack_top    # any other exception: fatal
     j       __fw_mips_trap
     addiu   $sp, $sp, -16
     .org    0x200

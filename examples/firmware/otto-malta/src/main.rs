@@ -28,7 +28,48 @@
 //!    `shutdown`, each checked by the words left in the window, and every word the driver must
 //!    never write (CNT, the timers it does not own, the canary after the block);
 //! 6. instructions per call of `read` and `set_next_event`, 10,000 calls each, loop overhead
-//!    subtracted (`bench:` lines, collected by `cargo xtask bench`).
+//!    subtracted (`bench:` lines, collected by `cargo xtask bench`); the same for one empty
+//!    critical section, with the installed multi-core implementation
+//!    (`fw_cs_multi_core_insns`) and with the single-core pair `fw_common::cs::irq_save` /
+//!    `irq_restore` that `critical_section_impl!` would install (`fw_cs_irq_mask_insns`);
+//! 7. two CPUs (below).
+//!
+//! # Two CPUs
+//!
+//! The board runs with `-smp 2`: two 4KEc CPUs, no CPS (the 4KEc has none), both reset to
+//! the boot vector, and QEMU's boot loader brings both to the ELF entry with the same
+//! registers (`fw_common::mips::smp`). The entry code sends CPU 1 (EBase.CPUNum = 1) to its
+//! own stack and a wait on a release word, in which it naps 50 ms at a time on its CP0
+//! timer, so that it adds nothing measurable to CPU 0's instruction counts in steps 1-6.
+//! Critical sections are `fw_common::mips_smp_critical_section_impl!`: `di` plus an LL/SC
+//! spinlock that records its holder.
+//!
+//! In step 7 CPU 0 lays the block out for two CPUs (`per_cpu::<2>()`: timer *n* is CPU
+//! *n*'s clockevent, timer 2 the clocksource) and binds the clockevents with
+//! [`EbaseCpu`](fw_common::mips::EbaseCpu), the firmware's `CurrentCpu` (EBase.CPUNum:
+//! hwtimer-core has no MIPS `NativeCpu`). It arms CPU 1's timer itself and must get
+//! `WrongCpu` with no word written, releases CPU 1 and waits for it for at most 400 ms
+//! (`CPU 1: never showed up` otherwise); CPU 1 tries CPU 0's timer (`WrongCpu` again) and
+//! hands it back. Then both CPUs run 200 oneshots of 100 ticks on their own timer while
+//! reading the shared `Extended` (timer 2, whose `Published` is hwtimer-core's seqlock on
+//! MIPS32) four times per poll, and CPU 0 steps timer 2's CNT by 1/256 of the 28-bit range
+//! at each of its polls, across several wraps, until CPU 1 is done. Each CPU checks that its
+//! reads never go backwards (`cross-core: reads=.. backwards=0`), and CPU 0 that the final
+//! time has counted every wrap.
+//!
+//! What an *event* is here: no Otto timer counts on this board, so each CPU runs an
+//! [`OttoRam`] player over its own timer's 16 bytes, which turns CP0 Count into CNT and
+//! raises INT.IP once DATA ticks have passed since it first saw the timer started. An event
+//! is one `set_next_event(100)` whose played IP the CPU finds at a poll and acknowledges
+//! with `ack` (which must return true). *Early* means found before 100 ticks (51.2 Count
+//! ticks each) had passed on the CPU's Count since `set_next_event` returned, one Count
+//! tick of rounding allowed: it would catch a driver that programs DATA, the mode or the
+//! divisor wrong, not anything about interrupt timing. *Late* (`max_late_ticks`) is how
+//! long after that point the poll found it: the poll interval (the CPU naps 1/8 of the
+//! delta between polls), the player's step, the other CPU's critical sections and QEMU's
+//! scheduling of the two vCPUs (in `-icount` mode one vCPU runs at a time, switching when
+//! one halts in `wait` or its slice ends). It is a property of this polled set-up, not an
+//! interrupt latency, and is printed, not asserted.
 //!
 //! # Instruction counts, at any `-icount` shift
 //!
@@ -58,22 +99,28 @@
 
 use core::fmt;
 use core::hint::black_box;
+use core::sync::atomic::{AtomicU32, Ordering};
 
+use fw_common::cell::{CsCell, StaticCell};
 use fw_common::icount::{self, Bound, Speed, Told};
-use fw_common::mips::{self, BootArgs, malta::Uart};
+use fw_common::mips::{self, BootArgs, EbaseCpu, malta::Uart, otto_ram::OttoRam};
 use fw_common::{mmio, println};
 use hwtimer_core::{ClockEvent, Clocksource, ConfigError, Error, Extended, Mmio, Monotonic};
 use otto_timer::soc::Irq;
-use otto_timer::{Config, OttoTimers, PerCpu, Soc};
+use otto_timer::{BoundCpuTimer, BoundPerCpu, Config, OttoClocksource, OttoTimers, PerCpu, Soc};
 
 fw_common::mips_board! {
     name: "otto-malta",
     console: Uart,
     main: run,
+    secondary: secondary,
 }
 
-// `Extended` takes critical sections: Status.IE off (interrupts are never enabled here).
-fw_common::critical_section_impl!();
+// Two CPUs share `Extended` and the hand-over cells: Status.IE off on the calling CPU plus
+// the LL/SC spinlock of `fw_common::mips::smp_cs` (interrupts are never enabled here, but
+// the other CPU is there). The single-core pair (`fw_common::cs::irq_save`/`irq_restore`,
+// what `critical_section_impl!` installs) is measured next to it (`fw_cs_irq_mask_insns`).
+fw_common::mips_smp_critical_section_impl!();
 
 // ---- Facts from crates/otto-timer/docs/otto-timer.md, restated (not taken from the crate) ----
 
@@ -268,8 +315,9 @@ fn run_checks(boot: &BootArgs) -> Result<bool, Error> {
     );
     // SAFETY: `win.base..+block` is RAM reserved by link.x for this window, uncached (KSEG1),
     // 4-byte aligned, holding no Rust object, and valid for volatile 32-bit accesses for the
-    // whole run. The firmware writes it between driver calls, on this one CPU, only to play
-    // the hardware (CNT values, INT.IP), which is what the driver expects registers to do.
+    // whole run. The firmware writes it between driver calls, on CPU 0 only (CPU 1 waits for
+    // step 7), only to play the hardware (CNT values, INT.IP), which is what the driver
+    // expects registers to do.
     let bus: Mmio = unsafe { Mmio::new(win.base, block) };
     let config = Config::new(soc);
     let PerCpu {
@@ -465,6 +513,32 @@ fn run_checks(boot: &BootArgs) -> Result<bool, Error> {
     bench_line("mips_loop_overhead_insns", per_call_centi(empty, 0));
     bench_line("mips_read_insns", per_call_centi(reads, empty));
     bench_line("mips_set_next_event_insns", per_call_centi(programs, empty));
+    let cs_multi = measure(|| {
+        critical_section::with(|cs| {
+            black_box(cs);
+        })
+    });
+    let cs_irq = measure(|| {
+        let were_enabled = fw_common::cs::irq_save();
+        black_box(());
+        if were_enabled {
+            // SAFETY: this acquire found interrupts on: the outermost section here.
+            unsafe { fw_common::cs::irq_restore() }
+        }
+    });
+    let (cs_multi, cs_irq) = (insns(cs_multi), insns(cs_irq));
+    println!(
+        Uart,
+        "loops: critical_section::with (multi-core) {cs_multi}, irq_save/irq_restore (single-core) {cs_irq} instructions"
+    );
+    bench_line("fw_cs_multi_core_insns", per_call_centi(cs_multi, empty));
+    bench_line("fw_cs_irq_mask_insns", per_call_centi(cs_irq, empty));
+    // The first layout goes (its timers shut down) before the two-CPU one takes the block.
+    drop(ev);
+    drop(cs);
+
+    // ---- 7. Two CPUs ----
+    two_cpus(&win, config, &mut c)?;
     Ok(c.all_ok)
 }
 
@@ -570,4 +644,372 @@ fn bench_line(metric: &str, centi: u64) {
         centi / 100,
         centi % 100
     );
+}
+
+// ---- Two CPUs (step 7) ----
+
+/// The bus of the two-CPU layout: the same RAM window, in a `static` ([`BUS`]) that both CPUs
+/// reach.
+type Bus = &'static Mmio;
+/// One CPU's Otto clockevent, bound to its CPU.
+type Event = BoundCpuTimer<Bus, EbaseCpu>;
+/// The shared time base: timer 2 extended to 64 bits.
+type Time = Extended<OttoClocksource<Bus>>;
+
+/// Oneshots per CPU.
+const EVENTS: u32 = 200;
+/// Delta of each oneshot, in 3.125 MHz ticks (32 µs).
+const EVENT_DELTA: u32 = 100;
+/// CP0 Count ticks per 10 Otto ticks: 160 MHz / 3.125 MHz = 51.2.
+const COUNT_PER_10_TICKS: u64 = 512;
+/// Count ticks a CPU naps between two polls of its timer (1/8 of the delta).
+const POLL_NAP: u32 = (EVENT_DELTA as u64 * COUNT_PER_10_TICKS / 80) as u32;
+/// An oneshot that has not fired after this many Count ticks is counted as missed (100
+/// deltas).
+const EVENT_TIMEOUT: u32 = (EVENT_DELTA as u64 * COUNT_PER_10_TICKS * 10) as u32;
+/// `Extended` reads per poll.
+const READS_PER_POLL: u32 = 4;
+/// What CPU 0 adds to timer 2's CNT at every poll: 1/256 of the 28-bit range (plus one, so
+/// the values do not repeat), a wrap every 256 polls.
+const CNT_STEP: u32 = 0x0010_0001;
+/// CNT of timer 2 when the two-CPU phase starts: just below the wrap.
+const CNT_START: u32 = 0x0FF0_0000;
+/// How long CPU 0 waits for CPU 1 to show up, in Count ticks (400 ms; CPU 1 polls its
+/// release every 50 ms, `fw_common::mips::smp::RELEASE_POLL_TICKS`).
+const UP_TIMEOUT: u32 = 64_000_000;
+/// How long CPU 0 waits for CPU 1 at each hand-over, in Count ticks (1 s).
+const PHASE_TIMEOUT: u32 = 160_000_000;
+/// [`PHASE`]: CPU 1 has tried CPU 0's timer and is waiting for [`GO`].
+const READY: u32 = 1;
+/// [`PHASE`]: CPU 0 lets both CPUs run their events.
+const GO: u32 = 2;
+/// [`PHASE`]: CPU 1 has stored its [`CoreStats`].
+const DONE: u32 = 3;
+/// Where the two-CPU phase is ([`READY`], [`GO`], [`DONE`]).
+static PHASE: AtomicU32 = AtomicU32::new(0);
+/// CPU 0's count of CNT writes to timer 2, for CPU 1 to see that CPU 0 is still stepping.
+static CNT_WRITES: AtomicU32 = AtomicU32::new(0);
+
+/// What CPU 0 hands to CPU 1 and back, in one critical-section cell.
+struct Shared {
+    /// CPU 0's clockevent, lent to CPU 1 to show `WrongCpu`, and given back.
+    cpu0_timer: Option<Event>,
+    /// CPU 1's clockevent.
+    cpu1_timer: Option<Event>,
+    /// The shared time base.
+    time: Option<&'static Time>,
+    /// CPU 1's attempt on CPU 0's timer: the result, and whether the window was unchanged.
+    wrong_cpu: Option<(Result<(), Error>, bool)>,
+    /// CPU 1's results.
+    cpu1: Option<CoreStats>,
+}
+
+static SHARED: CsCell<Shared> = CsCell::new(Shared {
+    cpu0_timer: None,
+    cpu1_timer: None,
+    time: None,
+    wrong_cpu: None,
+    cpu1: None,
+});
+static TIME: StaticCell<Time> = StaticCell::new();
+static BUS: StaticCell<Mmio> = StaticCell::new();
+
+/// One CPU's results in the two-CPU phase.
+#[derive(Clone, Copy, Debug, Default)]
+struct CoreStats {
+    /// Oneshots that fired (the player raised IP and `ack` saw it).
+    events: u32,
+    /// Oneshots seen before their delta had passed on this CPU's Count.
+    early: u32,
+    /// Oneshots that never fired within [`EVENT_TIMEOUT`], or that could not be armed.
+    missed: u32,
+    /// Fired oneshots whose `ack` returned false.
+    no_ack: u32,
+    /// Largest lateness, in 3.125 MHz ticks after the delta.
+    max_late_ticks: u64,
+    /// `Extended::now` calls.
+    reads: u32,
+    /// Reads that returned less than this CPU's previous read.
+    backwards: u32,
+}
+
+/// CPU 0's part of step 7 (module docs).
+fn two_cpus(win: &Window, config: Config, c: &mut Checks) -> Result<(), Error> {
+    win.fill_canary();
+    let block = config.soc.info().block_len();
+    // SAFETY: as for the first bus: the RAM window reserved by link.x, uncached. From here
+    // the two CPUs use it, each writing only its own timer's words (through the driver and
+    // its player) and CPU 0 timer 2's CNT; every word is a 32-bit aligned access.
+    let bus: Bus = BUS.init(unsafe { Mmio::new(win.base, block) });
+    let BoundPerCpu {
+        cpus: [t0, mut t1],
+        clocksource,
+    } = OttoTimers::new(bus, config)?.per_cpu::<2>()?.bind(EbaseCpu);
+    let here = mips::cpu_num();
+    c.check(
+        here == 0 && t0.cpu == 0 && t1.cpu == 1 && clocksource.index() == 2,
+        format_args!(
+            "per_cpu(2) bound on CPU {here} (EBase.CPUNum): timer 0 = CPU {} ({:?}), timer 1 = CPU {} ({:?}), timer 2 = clocksource",
+            t0.cpu, t0.irq, t1.cpu, t1.irq
+        ),
+    );
+    let before = win.snapshot();
+    let r = t1.event.set_next_event(u64::from(EVENT_DELTA));
+    let same = win.snapshot() == before;
+    print_wrong_cpu(c, "CPU 1's timer armed on CPU 0", 1, 0, r, same);
+
+    win.write(reg(2, CNT), CNT_START);
+    let time: &'static Time = TIME.init(Extended::new(clocksource));
+    SHARED.with(|s| {
+        s.cpu0_timer = Some(t0);
+        s.cpu1_timer = Some(t1);
+        s.time = Some(time);
+    });
+    let start = mips::count();
+    mips::smp::release();
+    let up = mips::smp::wait_up(1, UP_TIMEOUT);
+    let waited = mips::count().wrapping_sub(start);
+    if !up {
+        println!(
+            Uart,
+            "CPU 1: never showed up ({waited} Count ticks after the release; run with -smp 2): FAIL"
+        );
+        c.all_ok = false;
+        return Ok(());
+    }
+    c.check(
+        true,
+        format_args!("CPU 1: released, up after {waited} Count ticks, on its own stack"),
+    );
+    if !wait_phase(READY) {
+        c.check(false, format_args!("CPU 1: never ready"));
+        return Ok(());
+    }
+    let (lent, tried) = SHARED
+        .with(|s| (s.cpu0_timer.take(), s.wrong_cpu.take()))
+        .unwrap_or((None, None));
+    let Some(mut t0) = lent else {
+        c.check(false, format_args!("CPU 0's timer given back by CPU 1"));
+        return Ok(());
+    };
+    match tried {
+        Some((r, same)) => print_wrong_cpu(c, "CPU 0's timer armed on CPU 1", 0, 1, r, same),
+        None => c.check(
+            false,
+            format_args!("CPU 0's timer armed on CPU 1: not tried"),
+        ),
+    }
+
+    // SAFETY: timer 0's 0x10 bytes of the window, which only CPU 0 (this player and the
+    // driver's CPU 0 timer) touches in this phase.
+    let mut player = unsafe { OttoRam::new(win.base, 1, 200_000_000) };
+    let mut cnt = CNT_START;
+    let mut writes = 0u32;
+    PHASE.store(GO, Ordering::Release);
+    let mut advance = || {
+        cnt = cnt.wrapping_add(CNT_STEP) & COUNTER_MASK;
+        win.write(reg(2, CNT), cnt);
+        writes = writes.wrapping_add(1);
+        CNT_WRITES.store(writes, Ordering::Relaxed);
+    };
+    let mut mine = core_events(&mut t0, time, &mut player, &mut advance);
+    // Keep the counter moving (and reading it) until CPU 1 is done.
+    let start = mips::count();
+    let mut last = time.now();
+    while PHASE.load(Ordering::Acquire) != DONE && mips::count().wrapping_sub(start) < PHASE_TIMEOUT
+    {
+        advance();
+        for _ in 0..READS_PER_POLL {
+            let now = time.now();
+            mine.reads += 1;
+            mine.backwards += u32::from(now < last);
+            last = now;
+        }
+        mips::nap(POLL_NAP);
+    }
+    let theirs = SHARED.with(|s| s.cpu1.take()).flatten();
+    let Some(theirs) = theirs else {
+        c.check(false, format_args!("CPU 1: no results"));
+        return Ok(());
+    };
+    for (n, st) in [(0, mine), (1, theirs)] {
+        println!(
+            Uart,
+            "core{n}: events={} early={} max_late_ticks={}", st.events, st.early, st.max_late_ticks
+        );
+        c.check(
+            st.events == EVENTS && st.early == 0 && st.missed == 0 && st.no_ack == 0,
+            format_args!(
+                "core{n}: {} of {EVENTS} oneshots of {EVENT_DELTA} ticks fired and acknowledged on CPU {n}'s own timer, {} missed, {} not acknowledged",
+                st.events, st.missed, st.no_ack
+            ),
+        );
+    }
+    let reads = mine.reads + theirs.reads;
+    let backwards = mine.backwards + theirs.backwards;
+    let writes = CNT_WRITES.load(Ordering::Relaxed);
+    let wraps = (u64::from(CNT_START) + u64::from(writes) * u64::from(CNT_STEP)) >> 28;
+    println!(Uart, "cross-core: reads={reads} backwards={backwards}");
+    let end = time.now();
+    c.check(
+        backwards == 0 && theirs.reads > 0 && mine.reads > 0 && end >> 28 == wraps,
+        format_args!(
+            "cross-core: Extended read {} times on CPU 0 and {} on CPU 1 while CPU 0 stepped CNT {writes} times across {wraps} wraps (now {end:#x}), never backwards",
+            mine.reads, theirs.reads
+        ),
+    );
+    Ok(())
+}
+
+/// Prints and checks one `WrongCpu` attempt.
+fn print_wrong_cpu(
+    c: &mut Checks,
+    what: &str,
+    owner: u32,
+    on: u32,
+    r: Result<(), Error>,
+    same: bool,
+) {
+    let ok = matches!(r, Err(Error::WrongCpu(m)) if m.owner() == owner && m.current() == on);
+    let shown = match r {
+        Ok(()) => "Ok",
+        Err(Error::WrongCpu(_)) => "WrongCpu",
+        Err(_) => "another error",
+    };
+    let err = r.err();
+    c.check(
+        ok && same,
+        format_args!(
+            "{what}: {shown} ({}), {}",
+            ErrText(err),
+            if same {
+                "nothing written"
+            } else {
+                "WINDOW CHANGED"
+            }
+        ),
+    );
+}
+
+/// Displays an optional error.
+struct ErrText(Option<Error>);
+
+impl fmt::Display for ErrText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(e) => write!(f, "{e}"),
+            None => f.write_str("no error"),
+        }
+    }
+}
+
+/// Waits (napping) until [`PHASE`] is `phase`, at most [`PHASE_TIMEOUT`].
+fn wait_phase(phase: u32) -> bool {
+    let start = mips::count();
+    while PHASE.load(Ordering::Acquire) != phase {
+        if mips::count().wrapping_sub(start) >= PHASE_TIMEOUT {
+            return false;
+        }
+        mips::nap(POLL_NAP);
+    }
+    true
+}
+
+/// [`EVENTS`] oneshots on this CPU's own timer `ev`, played by `player`; between two polls
+/// `between` runs (CPU 0 steps timer 2's CNT there) and `time` is read
+/// [`READS_PER_POLL`] times, each read checked against the previous one.
+fn core_events(
+    ev: &mut Event,
+    time: &Time,
+    player: &mut OttoRam,
+    between: &mut dyn FnMut(),
+) -> CoreStats {
+    let mut st = CoreStats::default();
+    let mut last = time.now();
+    // Count ticks the delta takes, rounded up.
+    let due = (u64::from(EVENT_DELTA) * COUNT_PER_10_TICKS).div_ceil(10);
+    for _ in 0..EVENTS {
+        let armed = mips::count();
+        if ev.event.set_next_event(u64::from(EVENT_DELTA)).is_err() {
+            st.missed += 1;
+            continue;
+        }
+        let fired = loop {
+            between();
+            for _ in 0..READS_PER_POLL {
+                let now = time.now();
+                st.reads += 1;
+                st.backwards += u32::from(now < last);
+                last = now;
+            }
+            if player.step() {
+                break Some(mips::count());
+            }
+            if mips::count().wrapping_sub(armed) > EVENT_TIMEOUT {
+                break None;
+            }
+            mips::nap(POLL_NAP);
+        };
+        let Some(fired) = fired else {
+            st.missed += 1;
+            continue;
+        };
+        if !ev.event.ack() {
+            st.no_ack += 1;
+        }
+        st.events += 1;
+        let elapsed = u64::from(fired.wrapping_sub(armed));
+        // One Count tick of slack: the player rounds Count to LXB cycles.
+        if elapsed + 1 < due {
+            st.early += 1;
+        }
+        let late = (elapsed.saturating_sub(due) * 10) / COUNT_PER_10_TICKS;
+        st.max_late_ticks = st.max_late_ticks.max(late);
+    }
+    ev.event.shutdown();
+    st
+}
+
+/// CPU 1 (and any other CPU QEMU starts): released by CPU 0 in step 7, on its own stack.
+fn secondary(cpu: u32) -> ! {
+    mips::smp::announce(cpu);
+    if cpu != 1 {
+        mips::park();
+    }
+    let win = Window::new();
+    // CPU 0's timer, used here: must be refused with nothing written.
+    let lent = SHARED.with(|s| s.cpu0_timer.take()).flatten();
+    if let Some(mut t0) = lent {
+        let before = win.snapshot();
+        let r = t0.event.set_next_event(u64::from(EVENT_DELTA));
+        let same = win.snapshot() == before;
+        SHARED.with(|s| {
+            s.cpu0_timer = Some(t0);
+            s.wrong_cpu = Some((r, same));
+        });
+    }
+    PHASE.store(READY, Ordering::Release);
+    while PHASE.load(Ordering::Acquire) != GO {
+        mips::nap(POLL_NAP);
+    }
+    let (timer, time) = SHARED
+        .with(|s| (s.cpu1_timer.take(), s.time))
+        .unwrap_or((None, None));
+    let stats = match (timer, time) {
+        (Some(mut t1), Some(time)) => {
+            // SAFETY: timer 1's 0x10 bytes of the window, which only CPU 1 (this player and
+            // the driver's CPU 1 timer) touches in this phase.
+            let mut player = unsafe { OttoRam::new(win.base + STRIDE, 1, 200_000_000) };
+            let st = core_events(&mut t1, time, &mut player, &mut || {});
+            SHARED.with(|s| s.cpu1_timer = Some(t1));
+            st
+        }
+        _ => CoreStats {
+            missed: EVENTS,
+            ..CoreStats::default()
+        },
+    };
+    SHARED.with(|s| s.cpu1 = Some(stats));
+    PHASE.store(DONE, Ordering::Release);
+    mips::park()
 }
