@@ -120,11 +120,14 @@
 //!
 //! Observed, not explained yet: at some shifts and not others (which ones moves with the
 //! code layout), at one moment in mid-run one rtic-time wake on *each* core comes 20 000 to
-//! 110 000 FRC ticks (0.8 to 4.5 ms) late, while embassy's lateness stays small. L0 and L1
-//! are separate timers with separate queues on separate cores, so the cause is something
-//! they share: the time base (`FrcTime` holds while QEMU's FRC, set back by embassy's
-//! `G_COMP0` writes, catches up: quirk 2) or the MCT model. Such wakes are late, never
-//! early, and `max_late_ticks` shows them; nothing is asserted on lateness.
+//! 110 000 FRC ticks (0.8 to 4.5 ms) late, while embassy's lateness stays small. The
+//! one-core version of this firmware shows nothing of the kind at the same shifts (rtic-time
+//! at most 2286, 8012 and 19 232 ticks late at shifts 1, 5 and 6). L0 and L1 are separate
+//! timers with separate queues on separate cores, and both wakes come at one moment, so the
+//! cause is something they share: the MCT driver's state common to its local timers (the
+//! WSTAT waits and the owed-acknowledgement record), the time base, or QEMU's MCT model.
+//! Such wakes are late, never early, and `max_late_ticks` shows them; nothing is asserted
+//! on lateness.
 //!
 //! Run it with `cargo xtask qemu smdkc210-async`.
 #![no_std]
