@@ -18,14 +18,45 @@
 //!
 //! # Tokens
 //!
-//! A TX token is handed out only with the link up and a free descriptor; its `consume`
-//! reserves that descriptor, lets embassy-net write the frame **in the DMA buffer** and
-//! commits it, inside one critical section (nothing else can take the descriptor: only the
-//! driver's tokens queue frames, the interrupt paths only free them). An RX token is handed
-//! out for a complete, good frame; embassy-net's RX token wants `&mut [u8]` and the ring
-//! lends `&[u8]`, so the frame is **copied once** into the driver's scratch buffer
-//! ([`RxRing::max_frame`] bytes), its descriptors given back, and embassy-net processes the
-//! copy outside the critical section.
+//! A TX token is handed out with the link up and a free descriptor. Its `consume` takes
+//! the TX ring out of the [`NetState`] (one short critical section), reserves the
+//! descriptor, lets embassy-net write the frame **in the DMA buffer**, commits it, and puts
+//! the ring back (a second short critical section). Filling the frame (embassy-net's
+//! headers and checksums) runs with interrupts enabled: while the ring is out, an interrupt
+//! path that needs it defers its TX work, safely, since nothing else holds the ring:
+//!
+//! - the DMA interrupt still services the RX ring at once, and keeps the events for the TX
+//!   ring, whose [`TxRing::service`] runs with them when the token puts the ring back
+//!   ([`NetStats::tx_deferred_events`]);
+//! - a cleanup-timer expiry re-queues the timer one period later
+//!   ([`NetStats::tx_deferred_expiries`]); the ring still counts it as armed, which it is.
+//!
+//! [`NetState::with_tx`] answers `None` during that window, as before
+//! [`install`](NetState::install).
+//!
+//! embassy-net's `TxToken::consume` must call its closure with a buffer, so when the
+//! reservation fails after all (the link went down between `transmit()` and `consume()`,
+//! or a frame queued through [`NetState::with_tx`] took the last descriptor) the frame is
+//! built in a [`DROP_BUF_LEN`]-byte buffer on the stack, not sent, and counted in
+//! [`NetStats::tx_dropped`]; the capabilities' MTU is at most that buffer.
+//!
+//! An RX token is handed out only for a complete, good frame ([`RxRing::receive`]: a
+//! frame still arriving, or a head descriptor without its frame start whose successor the
+//! DMA still owns, gives no token, so the runner sleeps until the next interrupt instead of
+//! spinning). embassy-net's RX token wants `&mut [u8]` and the ring lends `&[u8]`, so
+//! `receive()` **copies** the frame once into the driver's scratch buffer
+//! ([`RxRing::max_frame`] bytes) inside the critical section and gives its descriptors back
+//! at once; the token hands embassy-net that copy. A frame longer than the scratch buffer
+//! is dropped and counted ([`NetStats::rx_too_long`]).
+//!
+//! # MTU
+//!
+//! smoltcp and embassy-net define the MTU as the largest Ethernet frame without FCS, that
+//! is the IP MTU + 14. [`RxConfig::max_frame`](crate::RxConfig::max_frame) leaves room for
+//! one 802.1Q tag ([`MAX_FRAME`](crate::rx::MAX_FRAME) = 1500 + 14 + 4), which the stack
+//! never sends, so the driver reports the smaller of `max_frame` − [`VLAN_TAG_LEN`],
+//! [`TxRing::buf_size`], the scratch buffer and [`DROP_BUF_LEN`]: **1514** with the
+//! defaults, a 1500-byte IP MTU.
 
 use core::cell::RefCell;
 use core::task::{Context, Waker};
@@ -38,6 +69,14 @@ use crate::dma::CacheOps;
 use crate::mac::{DmaEvents, Dwmac};
 use crate::rx::RxRing;
 use crate::tx::{CleanupTimer, TxRing};
+
+/// Bytes of an IEEE 802.1Q tag: [`RxConfig::max_frame`](crate::RxConfig::max_frame) counts
+/// one, the stack's frames carry none (see [MTU](self#mtu)).
+pub const VLAN_TAG_LEN: usize = 4;
+
+/// Bytes of the stack buffer a frame is built in when no descriptor can take it (see
+/// [Tokens](self#tokens)); the reported MTU is at most this.
+pub const DROP_BUF_LEN: usize = 1536;
 
 /// One registered waker, behind a critical section.
 struct WakerSlot(Mutex<RefCell<Option<Waker>>>);
@@ -64,10 +103,38 @@ impl WakerSlot {
     }
 }
 
+/// Counters of a [`NetState`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct NetStats {
+    /// Frames handed to embassy-net (copied into the scratch buffer).
+    pub rx_frames: u64,
+    /// Complete frames longer than the scratch buffer: dropped.
+    pub rx_too_long: u64,
+    /// Frames queued for transmission by the driver's tokens.
+    pub tx_frames: u64,
+    /// Frames a TX token built but could not queue (link down or no descriptor by the time
+    /// of `consume`, or a length the ring refused): dropped.
+    pub tx_dropped: u64,
+    /// DMA interrupts that found the TX ring lent to a token: their TX service ran when the
+    /// token put the ring back.
+    pub tx_deferred_events: u64,
+    /// Cleanup-timer expiries that found the TX ring lent to a token: re-queued one period
+    /// later.
+    pub tx_deferred_expiries: u64,
+}
+
 /// The rings, shared by the driver and the interrupt paths.
 struct Rings<T: CleanupTimer, C: CacheOps> {
-    tx: TxRing<T, C>,
+    /// `None` while a TX token holds the ring.
+    tx: Option<TxRing<T, C>>,
     rx: RxRing<C>,
+    /// DMA_STATUS bits that arrived while the TX ring was lent, for its service.
+    deferred: u32,
+    /// The TX ring's timer period (ticks) and buffer size, known while it is lent.
+    tx_period: u64,
+    tx_buf: usize,
+    stats: NetStats,
 }
 
 /// What the driver shares with the interrupt handlers: both rings and the wakers. Put it
@@ -96,19 +163,41 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         }
     }
 
-    /// Hand the (started) rings over.
+    /// Hand the (started) rings over. Counters start at 0.
     pub fn install(&self, tx: TxRing<T, C>, rx: RxRing<C>) {
-        critical_section::with(|cs| *self.rings.borrow_ref_mut(cs) = Some(Rings { tx, rx }));
+        let rings = Rings {
+            tx_period: tx.period_ticks(),
+            tx_buf: tx.buf_size(),
+            tx: Some(tx),
+            rx,
+            deferred: 0,
+            stats: NetStats::default(),
+        };
+        critical_section::with(|cs| *self.rings.borrow_ref_mut(cs) = Some(rings));
     }
 
-    /// Run `f` on the TX ring, inside a critical section; `None` before [`install`](Self::install).
+    /// Run `f` on the TX ring, inside a critical section; `None` before
+    /// [`install`](Self::install) and while a TX token fills a frame (see
+    /// [Tokens](self#tokens)).
     pub fn with_tx<R>(&self, f: impl FnOnce(&mut TxRing<T, C>) -> R) -> Option<R> {
-        critical_section::with(|cs| self.rings.borrow_ref_mut(cs).as_mut().map(|r| f(&mut r.tx)))
+        self.with_rings(|r| {
+            let tx = r.tx.as_mut()?;
+            let out = f(tx);
+            // `set_coalesce` may have changed it.
+            r.tx_period = tx.period_ticks();
+            Some(out)
+        })
+        .flatten()
     }
 
     /// Run `f` on the RX ring, inside a critical section.
     pub fn with_rx<R>(&self, f: impl FnOnce(&mut RxRing<C>) -> R) -> Option<R> {
-        critical_section::with(|cs| self.rings.borrow_ref_mut(cs).as_mut().map(|r| f(&mut r.rx)))
+        self.with_rings(|r| f(&mut r.rx))
+    }
+
+    /// The counters (zero before [`install`](Self::install)).
+    pub fn stats(&self) -> NetStats {
+        self.with_rings(|r| r.stats).unwrap_or_default()
     }
 
     fn with_rings<R>(&self, f: impl FnOnce(&mut Rings<T, C>) -> R) -> Option<R> {
@@ -118,13 +207,25 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// From the DMA interrupt, with what [`Dwmac::take_events`] returned: service both rings
     /// ([`TxRing::service`], [`RxRing::service`]) and wake the receive side on RI/RU or data
     /// waiting, the transmit side on TI or descriptors freed. Returns the descriptors freed.
+    /// While a TX token holds the TX ring, its service waits for the ring to come back
+    /// (see [Tokens](self#tokens)).
     pub fn on_dma_interrupt<B: RegisterBus<Word = u32>>(
         &self,
         mac: &Dwmac<B>,
         events: DmaEvents,
     ) -> usize {
         let (freed, rx_ready) = self
-            .with_rings(|r| (r.tx.service(mac, events), r.rx.service(mac, events)))
+            .with_rings(|r| {
+                let freed = match r.tx.as_mut() {
+                    Some(tx) => tx.service(mac, events),
+                    None => {
+                        r.deferred |= events.bits();
+                        r.stats.tx_deferred_events = r.stats.tx_deferred_events.wrapping_add(1);
+                        0
+                    }
+                };
+                (freed, r.rx.service(mac, events))
+            })
             .unwrap_or((0, false));
         if events.rx_ready() || events.rx_no_buffer() || rx_ready {
             self.rx_waker.wake();
@@ -137,12 +238,19 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
 
     /// The cleanup timer expired (return this from the `HrTimers::on_interrupt` callback
     /// for the TX ring's timer): reclaim, re-arm while frames are pending, wake the
-    /// transmit side if descriptors were freed.
+    /// transmit side if descriptors were freed. While a TX token holds the ring: re-queue
+    /// one period later.
     pub fn on_tx_timer<B: RegisterBus<Word = u32>>(&self, mac: &Dwmac<B>, now: u64) -> Restart {
-        let done = self.with_tx(|tx| {
-            let before = tx.stats().reclaimed;
-            let r = tx.on_timer(mac, now);
-            (r, tx.stats().reclaimed.wrapping_sub(before))
+        let done = self.with_rings(|r| match r.tx.as_mut() {
+            Some(tx) => {
+                let before = tx.stats().reclaimed;
+                let restart = tx.on_timer(mac, now);
+                (restart, tx.stats().reclaimed.wrapping_sub(before))
+            }
+            None => {
+                r.stats.tx_deferred_expiries = r.stats.tx_deferred_expiries.wrapping_add(1);
+                (Restart::At(now.saturating_add(r.tx_period.max(1))), 0)
+            }
         });
         match done {
             Some((r, freed)) => {
@@ -163,6 +271,78 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
             self.tx_waker.wake();
         }
     }
+
+    /// Take the TX ring out for a token (`None`: not installed, or lent already).
+    fn lend_tx(&self) -> Option<TxRing<T, C>> {
+        self.with_rings(|r| r.tx.take()).flatten()
+    }
+
+    /// Count a frame a token could not queue, the ring not lent.
+    fn count_dropped(&self) {
+        self.with_rings(|r| r.stats.tx_dropped = r.stats.tx_dropped.wrapping_add(1));
+    }
+
+    /// Put the TX ring back after a token, with the service the interrupts deferred.
+    fn give_back_tx<B: RegisterBus<Word = u32>>(
+        &self,
+        mac: &Dwmac<B>,
+        mut tx: TxRing<T, C>,
+        sent: bool,
+    ) {
+        let freed = self.with_rings(|r| {
+            let ev = core::mem::take(&mut r.deferred);
+            let freed = if ev == 0 {
+                0
+            } else {
+                tx.service(mac, DmaEvents(ev))
+            };
+            if sent {
+                r.stats.tx_frames = r.stats.tx_frames.wrapping_add(1);
+            } else {
+                r.stats.tx_dropped = r.stats.tx_dropped.wrapping_add(1);
+            }
+            r.tx_period = tx.period_ticks();
+            // Re-installed while lent: the new ring stays, this one is dropped.
+            if r.tx.is_none() {
+                r.tx = Some(tx);
+            }
+            (freed, ev)
+        });
+        if let Some((freed, ev)) = freed
+            && (freed > 0 || DmaEvents(ev).tx_done())
+        {
+            self.tx_waker.wake();
+        }
+    }
+
+    /// The next complete, good frame, copied into `scratch`; its length. Frames longer than
+    /// `scratch` are dropped (at most one ring's worth per call).
+    fn take_frame<B: RegisterBus<Word = u32>>(
+        &self,
+        mac: &Dwmac<B>,
+        scratch: &mut [u8],
+    ) -> Option<usize> {
+        self.with_rings(|r| {
+            for _ in 0..r.rx.len() {
+                let mut frame = r.rx.receive(mac).ok()?;
+                match frame.copy_to(scratch) {
+                    Ok(n) => {
+                        r.stats.rx_frames = r.stats.rx_frames.wrapping_add(1);
+                        return Some(n);
+                    }
+                    // Dropped with `frame`: its descriptors go back.
+                    Err(_) => r.stats.rx_too_long = r.stats.rx_too_long.wrapping_add(1),
+                }
+            }
+            None
+        })
+        .flatten()
+    }
+}
+
+/// The MTU as smoltcp and embassy-net define it (see [MTU](self#mtu)).
+fn mtu(rx_max_frame: usize, tx_buf: usize) -> usize {
+    rx_max_frame.saturating_sub(VLAN_TAG_LEN).min(tx_buf)
 }
 
 /// The embassy-net driver; see the [module docs](self).
@@ -195,37 +375,49 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Driver<'r, B,
     }
 }
 
-/// RX token: a frame waits at the head of the RX ring.
-pub struct RxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
-    mac: &'a Dwmac<B>,
-    state: &'a NetState<T, C>,
-    scratch: &'a mut [u8],
+/// RX token: a received frame, already copied into the driver's scratch buffer.
+pub struct RxToken<'a> {
+    frame: &'a mut [u8],
 }
 
-/// TX token: a free descriptor waits in the TX ring.
+/// TX token: a free descriptor was waiting in the TX ring when it was handed out.
 pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
     mac: &'a Dwmac<B>,
     state: &'a NetState<T, C>,
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_driver::RxToken
-    for RxToken<'_, B, T, C>
-{
+impl embassy_net_driver::RxToken for RxToken<'_> {
     fn consume<R, F>(self, f: F) -> R
     where
         F: FnOnce(&mut [u8]) -> R,
     {
-        let mac = self.mac;
-        let scratch = self.scratch;
-        let n = self
-            .state
-            .with_rx(|rx| match rx.receive(mac) {
-                Ok(mut frame) => frame.copy_to(scratch).unwrap_or(0),
-                Err(_) => 0,
-            })
-            .unwrap_or(0);
-        // `copy_to` wrote `n <= scratch.len()` bytes.
-        f(scratch.get_mut(..n).unwrap_or_default())
+        f(self.frame)
+    }
+}
+
+/// Build a frame no descriptor can take in a stack buffer, and forget it. Out of line, so
+/// that the buffer is on the stack only on this path.
+#[cold]
+#[inline(never)]
+fn build_and_drop<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+    let mut buf = [0u8; DROP_BUF_LEN];
+    f(buf.get_mut(..len.min(DROP_BUF_LEN)).unwrap_or_default())
+}
+
+/// The TX ring while a token holds it; goes back to the [`NetState`] when dropped (also
+/// if the stack's closure unwinds).
+struct Lent<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+    mac: &'a Dwmac<B>,
+    state: &'a NetState<T, C>,
+    tx: Option<TxRing<T, C>>,
+    sent: bool,
+}
+
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Drop for Lent<'_, B, T, C> {
+    fn drop(&mut self) {
+        if let Some(tx) = self.tx.take() {
+            self.state.give_back_tx(self.mac, tx, self.sent);
+        }
     }
 }
 
@@ -237,41 +429,40 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
         F: FnOnce(&mut [u8]) -> R,
     {
         let mac = self.mac;
-        let mut f = Some(f);
-        let mut out = None;
-        self.state.with_tx(|tx| {
-            if let (Ok(mut t), Some(f)) = (tx.reserve(mac), f.take()) {
+        let Some(tx) = self.state.lend_tx() else {
+            self.state.count_dropped();
+            return build_and_drop(len, f);
+        };
+        let mut lent = Lent {
+            mac,
+            state: self.state,
+            tx: Some(tx),
+            sent: false,
+        };
+        let Some(tx) = lent.tx.as_mut() else {
+            return build_and_drop(len, f);
+        };
+        // Interrupts are enabled from here on; the ring is this token's alone.
+        match tx.reserve(mac) {
+            Ok(mut t) => {
                 let buf = t.buffer();
                 let n = len.min(buf.len());
-                out = Some(f(buf.get_mut(..n).unwrap_or_default()));
-                let _ = t.commit(if len > n { 0 } else { n });
+                let r = f(buf.get_mut(..n).unwrap_or_default());
+                // A length above the buffer (not with the reported MTU) is refused: commit(0).
+                lent.sent = t.commit(if len > n { 0 } else { n }).is_ok();
+                r
             }
-        });
-        match (out, f) {
-            (Some(r), _) => r,
-            // Not reached (the token was made with a free descriptor and the link up): the
-            // frame is built in a throw-away buffer and not sent.
-            (None, Some(f)) => {
-                let mut scratch = [0u8; 1536];
-                let n = len.min(scratch.len());
-                f(scratch.get_mut(..n).unwrap_or_default())
-            }
-            (None, None) => f_taken(),
+            Err(_) => build_and_drop(len, f),
         }
+        // `lent` puts the ring back here.
     }
-}
-
-/// `f` is taken only together with a reservation, which always produces `out`.
-fn f_taken<R>() -> R {
-    #[allow(clippy::empty_loop)]
-    loop {}
 }
 
 impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver
     for Driver<'_, B, T, C>
 {
     type RxToken<'a>
-        = RxToken<'a, B, T, C>
+        = RxToken<'a>
     where
         Self: 'a;
     type TxToken<'a>
@@ -283,15 +474,14 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
         // Register first, then look: an interrupt between the two still wakes us.
         self.state.rx_waker.register(cx.waker());
         self.state.tx_waker.register(cx.waker());
-        let ready = self.state.with_rx(|rx| rx.has_data()).unwrap_or(false);
-        if !ready || !self.tx_free() {
+        // The reply's descriptor first: without one the frame stays in the ring.
+        if !self.tx_free() {
             return None;
         }
+        let n = self.state.take_frame(self.mac, self.scratch)?;
         Some((
             RxToken {
-                mac: self.mac,
-                state: self.state,
-                scratch: &mut *self.scratch,
+                frame: self.scratch.get_mut(..n).unwrap_or_default(),
             },
             TxToken {
                 mac: self.mac,
@@ -324,9 +514,10 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
         let mut caps = Capabilities::default();
         caps.max_transmission_unit = self
             .state
-            .with_rings(|r| r.rx.max_frame().min(r.tx.buf_size()))
+            .with_rings(|r| mtu(r.rx.max_frame(), r.tx_buf))
             .unwrap_or(0)
-            .min(self.scratch.len());
+            .min(self.scratch.len())
+            .min(DROP_BUF_LEN);
         caps.max_burst_size = None;
         caps
     }

@@ -22,10 +22,15 @@
 //!
 //! # Capabilities
 //!
-//! Medium Ethernet; MTU = the smaller of the RX ring's largest frame and the TX buffer
-//! (1514 with the defaults: a 1500-byte IP MTU); no burst limit (the RX ring refills as
-//! frames are consumed, and smoltcp would otherwise cap its TCP window to the burst);
-//! checksums in software (the driver leaves TDES1.CIC at 0).
+//! Medium Ethernet; no burst limit (the RX ring refills as frames are consumed, and smoltcp
+//! would otherwise cap its TCP window to the burst); checksums in software (the driver
+//! leaves TDES1.CIC at 0).
+//!
+//! The MTU, as smoltcp defines it, is the largest Ethernet frame without FCS: the IP MTU +
+//! 14. [`RxConfig::max_frame`](crate::RxConfig::max_frame) leaves room for one 802.1Q tag
+//! ([`MAX_FRAME`](crate::rx::MAX_FRAME) = 1500 + 14 + 4), which smoltcp never sends, so
+//! the device reports the smaller of `max_frame` − [`VLAN_TAG_LEN`] and
+//! [`TxRing::buf_size`]: **1514** with the defaults, a 1500-byte IP MTU.
 //!
 //! Two knobs serve measurements: [`Device::set_inflight_limit`] (a TSQ-like limit on frames
 //! below TCP, for seed 002's stream) and [`Device::with_probe`] (driver and token costs from
@@ -57,6 +62,10 @@ use crate::error::Error;
 use crate::mac::Dwmac;
 use crate::rx::{RxFrame, RxRing};
 use crate::tx::{CleanupTimer, TxRing};
+
+/// Bytes of an IEEE 802.1Q tag: [`RxConfig::max_frame`](crate::RxConfig::max_frame) counts
+/// one, smoltcp's frames carry none (see [Capabilities](self#capabilities)).
+pub const VLAN_TAG_LEN: usize = 4;
 
 /// Counters of a [`Device`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -324,7 +333,11 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::Device for D
     fn capabilities(&self) -> DeviceCapabilities {
         let mut caps = DeviceCapabilities::default();
         caps.medium = Medium::Ethernet;
-        caps.max_transmission_unit = self.rx.max_frame().min(self.tx.buf_size());
+        caps.max_transmission_unit = self
+            .rx
+            .max_frame()
+            .saturating_sub(VLAN_TAG_LEN)
+            .min(self.tx.buf_size());
         caps.max_burst_size = None;
         caps.checksum = ChecksumCapabilities::default();
         caps

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::task::{Context, Wake, Waker};
+use std::time::Duration;
 
 use embassy_net_driver::{Driver as _, HardwareAddress, LinkState, RxToken as _, TxToken as _};
 use stmmac_coalesce::embassy_net::{Driver, NetState};
@@ -64,7 +66,8 @@ fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link() {
 
     let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
     assert_eq!(drv.hardware_address(), HardwareAddress::Ethernet(MAC));
-    assert_eq!(drv.capabilities().max_transmission_unit, 1518);
+    // smoltcp's and embassy-net's MTU: the frame without FCS, untagged (IP MTU 1500 + 14).
+    assert_eq!(drv.capabilities().max_transmission_unit, 1514);
     // Link down: no token, and the runner is woken when it comes up.
     assert!(drv.link_state(&mut cx) == LinkState::Down);
     assert!(drv.transmit(&mut cx).is_none());
@@ -183,4 +186,199 @@ fn ti_service_wakes_only_when_it_freed_something() {
     assert_eq!(woken(), 1);
     assert!(drv.transmit(&mut cx).is_some());
     let _ = NoTimer;
+}
+
+type Timer =
+    QueueTimer<'static, hwtimer_core::sim::SimClockEvent, stmmac_coalesce::sim::seed::HrBase, 4>;
+
+fn noop_cx_waker() -> Waker {
+    Waker::from(Arc::new(Count(AtomicUsize::new(0))))
+}
+
+#[test]
+fn tx_consume_after_the_link_dropped_returns_and_counts_the_drop() {
+    // Before the fix `consume` looped forever here: run it on a thread and give it 10 s.
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let Rig {
+            bus, mac, tx, rx, ..
+        } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+        mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
+        let state: NetState<Timer, Coherent> = NetState::new();
+        state.install(tx, rx);
+        let mut scratch = vec![0u8; 1518];
+        let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+        let waker = noop_cx_waker();
+        let mut cx = Context::from_waker(&waker);
+        let before = bus.model(|m| m.sent().len());
+        let t = drv.transmit(&mut cx).expect("link up, descriptors free");
+        // The link drops between transmit() and consume().
+        state.set_link(&mac, stmmac_coalesce::LinkState::DOWN);
+        let got = t.consume(100, |b| {
+            b.fill(0x77);
+            b.len()
+        });
+        let sent = bus.model(|m| m.sent().len()) - before;
+        let pending = state.with_tx(|t| t.pending()).unwrap();
+        done.send((got, sent, pending, state.stats())).unwrap();
+    });
+    let (got, sent, pending, stats) = result
+        .recv_timeout(Duration::from_secs(10))
+        .expect("TxToken::consume must return when the reservation fails");
+    assert_eq!(
+        got, 100,
+        "the stack still gets a buffer of the length it asked for"
+    );
+    assert_eq!((sent, pending), (0, 0), "nothing sent, nothing queued");
+    assert_eq!(stats.tx_dropped, 1);
+    assert_eq!(stats.tx_frames, 0);
+}
+
+#[test]
+fn tx_frame_is_filled_with_interrupts_enabled_and_deferred_work_runs_after() {
+    // No IC: the cleanup timer (1000 us, armed once) is the only TX completion.
+    let cfg = CoalesceConfig {
+        tx_frames: 0,
+        tx_usecs: 1_000,
+        ..CoalesceConfig::SEED
+    };
+    let Rig {
+        clock,
+        bus,
+        mac,
+        timers,
+        tx,
+        rx,
+        ..
+    } = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
+    mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
+    let state: NetState<Timer, Coherent> = NetState::new();
+    state.install(tx, rx);
+    let mut scratch = vec![0u8; 1518];
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+    let waker = noop_cx_waker();
+    let mut cx = Context::from_waker(&waker);
+    // Frame 1 arms the cleanup timer.
+    drv.transmit(&mut cx).unwrap().consume(60, |b| b.fill(1));
+    let id = state.with_tx(|t| t.timer().id()).unwrap();
+    let deadline = timers.deadline(id).expect("armed by frame 1");
+    let tick_ns = 1_000_000_000 / u64::from(timers.freq_hz().unwrap());
+
+    let t = drv.transmit(&mut cx).unwrap();
+    let (mut other_core_entered, mut freed_in_fill, mut fired) = (false, usize::MAX, Ok(0));
+    let mut requeued = None;
+    t.consume(60, |b| {
+        b.fill(2);
+        // Another context can take a critical section while the stack fills the frame
+        // (with the std implementation a critical section is a global lock: this thread
+        // holding one blocks the other).
+        let (ok, entered) = mpsc::channel();
+        std::thread::spawn(move || {
+            critical_section::with(|_| ());
+            let _ = ok.send(());
+        });
+        other_core_entered = entered.recv_timeout(Duration::from_secs(5)).is_ok();
+        // Interrupts preempt the fill: the DMA interrupt (TI) and the cleanup timer.
+        freed_in_fill = state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents(1));
+        clock.advance_to((deadline + 10) * tick_ns);
+        fired = timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now));
+        requeued = timers.deadline(id);
+    });
+    assert!(
+        other_core_entered,
+        "the frame was built inside a critical section"
+    );
+    assert_eq!(freed_in_fill, 0, "the TX service waits for the ring");
+    assert_eq!(fired, Ok(1));
+    let stats = state.stats();
+    assert_eq!(stats.tx_deferred_events, 1);
+    assert_eq!(stats.tx_deferred_expiries, 1);
+    assert_eq!(stats.tx_frames, 2);
+    // The expiry re-queued the timer one period on (the ring counts it armed, as it is).
+    let again = requeued.expect("re-queued while the ring was lent");
+    assert!(again > deadline);
+    // The deferred TI service ran when the ring came back and reclaimed what the DMA had
+    // sent (frame 1 at least); the timer stays queued only while frames remain.
+    assert_eq!(bus.model(|m| m.sent().len()), 2);
+    let (reclaimed, pending) = state
+        .with_tx(|t| (t.stats().reclaimed, t.pending()))
+        .unwrap();
+    assert_eq!(reclaimed + pending as u64, 2);
+    assert!(reclaimed >= 1, "the deferred service reclaimed");
+    assert_eq!(timers.deadline(id).is_some(), pending > 0);
+    if pending > 0 {
+        clock.advance_to((again + 10) * tick_ns);
+        assert_eq!(
+            timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now)),
+            Ok(1)
+        );
+        assert_eq!(state.with_tx(|t| t.pending()), Some(0));
+    }
+}
+
+#[test]
+fn rx_token_only_for_a_complete_frame() {
+    let Rig {
+        clock,
+        bus,
+        mac,
+        tx,
+        rx,
+        ..
+    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    mac.init_mac(&MacConfig {
+        address: MAC,
+        filter: FrameFilter::default(),
+    });
+    mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
+    let state: NetState<Timer, Coherent> = NetState::new();
+    state.install(tx, rx);
+    let mut scratch = vec![0u8; 1518];
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+    let waker = noop_cx_waker();
+    let mut cx = Context::from_waker(&waker);
+    // The DMA clears OWN before it writes LS (QEMU's npcm-gmac does): the frame is
+    // still arriving, no token, or the runner would spin on empty frames until LS lands.
+    bus.model(|m| m.set_split_last_write(true));
+    let frame = eth_frame(MAC, 100, 0x3C);
+    bus.model(|m| m.inject(clock.now_ns(), &frame));
+    for _ in 0..3 {
+        assert!(drv.receive(&mut cx).is_none(), "frame not complete yet");
+    }
+    bus.model(|m| m.complete_rx_writes());
+    let (rxt, _txt) = drv.receive(&mut cx).expect("complete now");
+    assert_eq!(rxt.consume(|b| b.to_vec()), frame);
+    assert!(drv.receive(&mut cx).is_none());
+    let stats = state.stats();
+    assert_eq!((stats.rx_frames, stats.rx_too_long), (1, 0));
+}
+
+#[test]
+fn rx_frame_longer_than_the_scratch_buffer_is_dropped_and_counted() {
+    let Rig {
+        clock,
+        bus,
+        mac,
+        tx,
+        rx,
+        ..
+    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    mac.init_mac(&MacConfig {
+        address: MAC,
+        filter: FrameFilter::default(),
+    });
+    mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
+    let state: NetState<Timer, Coherent> = NetState::new();
+    state.install(tx, rx);
+    let mut scratch = vec![0u8; 200];
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+    assert_eq!(drv.capabilities().max_transmission_unit, 200);
+    let waker = noop_cx_waker();
+    let mut cx = Context::from_waker(&waker);
+    let (long, short) = (eth_frame(MAC, 600, 1), eth_frame(MAC, 150, 2));
+    bus.model(|m| m.inject(clock.now_ns(), &long));
+    bus.model(|m| m.inject(clock.now_ns(), &short));
+    let (rxt, _txt) = drv.receive(&mut cx).expect("the short frame");
+    assert_eq!(rxt.consume(|b| b.to_vec()), short);
+    assert_eq!(state.stats().rx_too_long, 1);
 }
