@@ -699,6 +699,8 @@ pub mod smp_cs {
     static OWNER: AtomicU32 = AtomicU32::new(0);
     /// Nesting depth of the holder's sections.
     static DEPTH: AtomicU32 = AtomicU32::new(0);
+    /// Acquires that found the lock held by another CPU (diagnostics, [`contended_count`]).
+    static CONTENDED: AtomicU32 = AtomicU32::new(0);
     /// Failed compare-and-swaps before the waiter starts napping.
     const SPINS: u32 = 64;
     /// Count ticks per nap while the lock is held elsewhere (100 ns).
@@ -733,6 +735,7 @@ pub mod smp_cs {
     #[cold]
     #[inline(never)]
     fn contended(me: u32, were_enabled: bool) -> bool {
+        CONTENDED.fetch_add(1, Ordering::Relaxed);
         let mut tries = 0u32;
         while OWNER
             .compare_exchange_weak(0, me, Ordering::Acquire, Ordering::Relaxed)
@@ -772,6 +775,16 @@ pub mod smp_cs {
     /// Which CPU holds the lock, if any (diagnostics).
     pub fn owner() -> Option<u32> {
         OWNER.load(Ordering::Relaxed).checked_sub(1)
+    }
+
+    /// The nesting depth of the holder's sections (diagnostics; 0 when free).
+    pub fn depth() -> u32 {
+        DEPTH.load(Ordering::Relaxed)
+    }
+
+    /// How many acquires so far found the lock held by another CPU and had to wait.
+    pub fn contended_count() -> u32 {
+        CONTENDED.load(Ordering::Relaxed)
     }
 }
 

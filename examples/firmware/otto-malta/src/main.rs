@@ -55,7 +55,12 @@
 //! MIPS32) four times per poll, and CPU 0 steps timer 2's CNT by 1/256 of the 28-bit range
 //! at each of its polls, across several wraps, until CPU 1 is done. Each CPU checks that its
 //! reads never go backwards (`cross-core: reads=.. backwards=0`), and CPU 0 that the final
-//! time has counted every wrap.
+//! time has counted every wrap. At every poll each CPU also increments a shared counter
+//! with a plain load and store inside a critical section that naps between the two, so the
+//! other CPU runs and has to wait for the lock: the counter must equal the increments made
+//! (with the single-core `critical_section_impl!` installed instead, a run lost 225 of 460).
+//! Before releasing CPU 1, CPU 0 checks that the lock records it as holder and that a
+//! nested section re-enters (depth 2) instead of spinning on itself.
 //!
 //! What an *event* is here: no Otto timer counts on this board, so each CPU runs an
 //! [`OttoRam`] player over its own timer's 16 bytes, which turns CP0 Count into CNT and
@@ -103,7 +108,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use fw_common::cell::{CsCell, StaticCell};
 use fw_common::icount::{self, Bound, Speed, Told};
-use fw_common::mips::{self, BootArgs, EbaseCpu, malta::Uart, otto_ram::OttoRam};
+use fw_common::mips::{self, BootArgs, EbaseCpu, malta::Uart, otto_ram::OttoRam, smp_cs};
 use fw_common::{mmio, println};
 use hwtimer_core::{ClockEvent, Clocksource, ConfigError, Error, Extended, Mmio, Monotonic};
 use otto_timer::soc::Irq;
@@ -690,6 +695,22 @@ static PHASE: AtomicU32 = AtomicU32::new(0);
 /// CPU 0's count of CNT writes to timer 2, for CPU 1 to see that CPU 0 is still stepping.
 static CNT_WRITES: AtomicU32 = AtomicU32::new(0);
 
+/// A counter incremented by both CPUs with a plain load and store inside a critical section
+/// that naps between the two (so the other CPU runs and contends): any increment lost means
+/// two sections overlapped.
+static LOCKED_COUNT: AtomicU32 = AtomicU32::new(0);
+/// Count ticks of the nap inside each locked increment.
+const LOCKED_NAP: u32 = 32;
+
+/// One locked increment of [`LOCKED_COUNT`].
+fn locked_increment() {
+    critical_section::with(|_| {
+        let v = LOCKED_COUNT.load(Ordering::Relaxed);
+        mips::nap(LOCKED_NAP);
+        LOCKED_COUNT.store(v.wrapping_add(1), Ordering::Relaxed);
+    });
+}
+
 /// What CPU 0 hands to CPU 1 and back, in one critical-section cell.
 struct Shared {
     /// CPU 0's clockevent, lent to CPU 1 to show `WrongCpu`, and given back.
@@ -731,6 +752,8 @@ struct CoreStats {
     reads: u32,
     /// Reads that returned less than this CPU's previous read.
     backwards: u32,
+    /// Locked increments of [`LOCKED_COUNT`] (one per poll).
+    increments: u32,
 }
 
 /// CPU 0's part of step 7 (module docs).
@@ -751,6 +774,19 @@ fn two_cpus(win: &Window, config: Config, c: &mut Checks) -> Result<(), Error> {
         format_args!(
             "per_cpu(2) bound on CPU {here} (EBase.CPUNum): timer 0 = CPU {} ({:?}), timer 1 = CPU {} ({:?}), timer 2 = clocksource",
             t0.cpu, t0.irq, t1.cpu, t1.irq
+        ),
+    );
+    let held = critical_section::with(|_| {
+        let outer = (smp_cs::owner(), smp_cs::depth());
+        let inner = critical_section::with(|_| (smp_cs::owner(), smp_cs::depth()));
+        (outer, inner)
+    });
+    let after = (smp_cs::owner(), smp_cs::depth());
+    c.check(
+        held == ((Some(0), 1), (Some(0), 2)) && after == (None, 0),
+        format_args!(
+            "critical section on CPU 0: held by {:?} depth {}, nested: held by {:?} depth {} (re-entry on the holder), after: {:?} depth {}",
+            held.0.0, held.0.1, held.1.0, held.1.1, after.0, after.1
         ),
     );
     let before = win.snapshot();
@@ -849,6 +885,18 @@ fn two_cpus(win: &Window, config: Config, c: &mut Checks) -> Result<(), Error> {
     let backwards = mine.backwards + theirs.backwards;
     let writes = CNT_WRITES.load(Ordering::Relaxed);
     let wraps = (u64::from(CNT_START) + u64::from(writes) * u64::from(CNT_STEP)) >> 28;
+    let increments = mine.increments + theirs.increments;
+    let counted = LOCKED_COUNT.load(Ordering::Relaxed);
+    let contended = smp_cs::contended_count();
+    c.check(
+        counted == increments && theirs.increments > 0 && mine.increments > 0,
+        format_args!(
+            "cross-core critical sections: {} + {} locked increments (load, nap, store), counter = {counted} (lost {}), {contended} acquires waited for the other CPU",
+            mine.increments,
+            theirs.increments,
+            increments.wrapping_sub(counted)
+        ),
+    );
     println!(Uart, "cross-core: reads={reads} backwards={backwards}");
     let end = time.now();
     c.check(
@@ -945,6 +993,8 @@ fn core_events(
             if player.step() {
                 break Some(mips::count());
             }
+            locked_increment();
+            st.increments += 1;
             if mips::count().wrapping_sub(armed) > EVENT_TIMEOUT {
                 break None;
             }
