@@ -9,8 +9,9 @@
 //! | [`loongarch_trap_entry!`](crate::loongarch_trap_entry) | the exception entry alone (which registers it saves), for a firmware with entry code of its own |
 //! | [`virt`] | QEMU `virt`'s console (`Uart0`) and `power_off`, through the uncached window |
 //! | functions below | `rdtime.d`, [`spin_insns`], CRMD, ESTAT, interrupt enable ([`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), device addresses through the uncached window |
-//! | [`smp`] | releasing a secondary core from QEMU's boot-ROM stub: mailbox (IOCSR `MBUF_SEND`) and IPI (`IPI_SEND`) |
-//! | [`smp_cs`], [`loongarch_smp_critical_section_impl!`](crate::loongarch_smp_critical_section_impl) | the multi-core `critical-section`: CRMD.IE off plus a spinlock across cores, re-entrant per core |
+//! | [`smp`] | releasing a secondary core from QEMU's boot-ROM stub: mailbox (IOCSR `MBUF_SEND`) and IPI (`IPI_SEND`); IPIs between running cores ([`smp::send_ipi`], [`smp::ipi_enable`], [`smp::ipi_take`]) |
+//! | [`smp_cs`], [`loongarch_smp_critical_section_impl!`](crate::loongarch_smp_critical_section_impl) | the multi-core `critical-section`: CRMD.IE off plus a spinlock across cores, re-entrant per core; a waiter idles until the release IPI where the firmware lets it reach the core |
+//! | [`idle`] | `idle 0`, which ends on a pending enabled interrupt even with CRMD.IE off |
 //!
 //! # Memory map (as Linux sets it up)
 //!
@@ -248,7 +249,7 @@ pub fn cpu_id() -> u32 {
 /// Under QEMU 10 a secondary core that is not the boot core waits in a stub in the boot ROM:
 /// it enables its IPIs, idles until one arrives, and then jumps to the 64-bit address in its
 /// mailbox 0 (IOCSR 0x1020) if that is non-zero. The boot core releases it with
-/// [`start_secondary`]: the address through `MBUF_SEND` (0x1048), high word first, then an IPI
+/// [`start_secondary`](smp::start_secondary): the address through `MBUF_SEND` (0x1048), high word first, then an IPI
 /// through `IPI_SEND` (0x1040), as Linux's `csr_mail_send` and `ipi_write_action` do.
 ///
 /// The encodings (checked against QEMU's `loongson_ipi_common.c`):
@@ -349,6 +350,12 @@ pub mod smp {
     /// polls the low word, never sees half an address) and sends it IPI 0, which wakes it
     /// from its `idle` and makes it jump to `entry`.
     ///
+    /// QEMU raises a core's IPI line when an IPI is sent to it, not when the core enables
+    /// its IPIs later; an IPI sent before the stub has written `IPI_EN` leaves the core in
+    /// its `idle` (seen in `loongarch-virt-async`, which releases CPU1 early). Calling this
+    /// again with the same `entry` until the core reports is harmless: the mailbox gets the
+    /// same value, so the stub never reads a mixed address.
+    ///
     /// # Safety
     ///
     /// `entry` must be code that a core can run in the state the ROM stub leaves it in
@@ -382,9 +389,18 @@ pub mod smp {
 ///   with `Release` ordering; then interrupts back on if this section's `acquire` found
 ///   them on (the `bool` restore state, as in [`cs`](crate::cs)).
 ///
+/// A core that finds the lock held waits in `idle` if IPI bit [`smp_cs::LOCK_IPI`] can reach
+/// it (enabled in its `IPI_EN` and ECFG.LIE bit 12, which the firmware decides): it records
+/// itself as a waiter, and the core that frees the lock sends it that IPI. Otherwise it
+/// spins. Under `-icount` QEMU runs the vCPUs in turn, and a spinning waiter keeps the
+/// holder off the CPU until its turn runs out: `loongarch-virt-async` saw sections wait 50
+/// ms (shift 0) before its cores waited this way.
+///
 /// The wait for the lock is bounded: a core that finds it held for [`smp_cs::SPIN_TICKS`]
 /// stable-counter ticks (one second at 100 MHz) panics, which the boards report and power
-/// off on, instead of hanging.
+/// off on, instead of hanging. In `idle` the bound is checked at each wake-up (the release
+/// IPI or any other enabled interrupt), so a holder that never releases is only reported
+/// if some interrupt still reaches the waiting core.
 ///
 /// The direct-address firmware (`loongarch-virt`) runs with data accesses strongly-ordered
 /// uncached; QEMU's LL/SC does not depend on the memory type, real silicon wants the lock in
@@ -394,18 +410,41 @@ pub mod smp_cs {
 
     /// Most stable-counter ticks `acquire` waits for another core's section.
     pub const SPIN_TICKS: u64 = 100_000_000;
+    /// The IPI bit ([`smp::send_ipi`](super::smp::send_ipi)) a releasing core sends to the
+    /// cores waiting for the lock. A core waits in `idle` only if it has this bit enabled
+    /// (`IPI_EN`, [`smp::ipi_enable`](super::smp::ipi_enable)) and ECFG.LIE bit 12 on; its
+    /// interrupt handler must then accept the bit and ignore it (one can be left pending
+    /// after the wait ended by itself).
+    pub const LOCK_IPI: u32 = 31;
 
     /// `CPUID + 1` of the core that holds the lock, 0 when free.
     static OWNER: AtomicU32 = AtomicU32::new(0);
     /// Sections the owner has open; written by the owner only, with the lock held.
     static DEPTH: AtomicU32 = AtomicU32::new(0);
+    /// Cores (bit `CPUID`, below 32) waiting in `idle` for the lock.
+    static WAITERS: AtomicU32 = AtomicU32::new(0);
+
+    /// Whether the calling core can wait for [`LOCK_IPI`] in `idle`: the bit is enabled in
+    /// its `IPI_EN` and the IPI line in ECFG.
+    fn lock_ipi_reaches_me() -> bool {
+        let en: u32;
+        let ecfg: u64;
+        // SAFETY: reads of the calling core's IOCSR IPI_EN and of ECFG have no side
+        // effects; PLV0.
+        unsafe {
+            core::arch::asm!("iocsrrd.w {v}, {a}", v = out(reg) en, a = in(reg) super::smp::IOCSR_IPI_EN, options(nostack));
+            core::arch::asm!("csrrd {}, 0x4", out(reg) ecfg, options(nostack));
+        }
+        en & (1 << LOCK_IPI) != 0 && ecfg & super::smp::ECFG_IPI != 0
+    }
 
     /// Disables interrupts, takes the lock (or nests on it) and returns whether interrupts
     /// were enabled. Panics if another core holds the lock for [`SPIN_TICKS`].
     #[inline]
     pub fn acquire() -> bool {
         let were_enabled = super::irq_save();
-        let me = super::cpu_id().wrapping_add(1);
+        let cpu = super::cpu_id();
+        let me = cpu.wrapping_add(1);
         // Only this core writes its own number into OWNER, so a match means this core holds
         // the lock and nothing else can change it meanwhile.
         if OWNER.load(Ordering::Relaxed) == me {
@@ -415,27 +454,71 @@ pub mod smp_cs {
             );
             return were_enabled;
         }
-        let start = super::rdtime();
-        while OWNER
-            .compare_exchange_weak(0, me, Ordering::Acquire, Ordering::Relaxed)
+        if OWNER
+            .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
             .is_err()
         {
-            while OWNER.load(Ordering::Relaxed) != 0 {
-                if super::rdtime().wrapping_sub(start) > SPIN_TICKS {
-                    panic!(
-                        "critical section held by core {} for more than {SPIN_TICKS} ticks",
-                        OWNER.load(Ordering::Relaxed).wrapping_sub(1)
-                    );
-                }
-                core::hint::spin_loop();
-            }
+            wait_and_take(cpu, me);
         }
         DEPTH.store(1, Ordering::Relaxed);
         were_enabled
     }
 
+    /// The contended path of [`acquire`] (interrupts off): takes the lock, waiting in `idle`
+    /// for [`LOCK_IPI`] where it can reach this core, spinning otherwise.
+    #[cold]
+    fn wait_and_take(cpu: u32, me: u32) {
+        let start = super::rdtime();
+        let bit = 1u32.checked_shl(cpu).unwrap_or(0);
+        let can_idle = bit != 0 && lock_ipi_reaches_me();
+        loop {
+            if can_idle {
+                // Announce the wait, then look at the lock again: a release either sees
+                // the announcement (and sends the IPI, which ends the `idle` below or
+                // leaves it pending) or came before the look (which then finds the lock
+                // free). Both sides are SeqCst, so one of them sees the other.
+                WAITERS.fetch_or(bit, Ordering::SeqCst);
+                if OWNER.load(Ordering::SeqCst) != 0 {
+                    // Ends on any pending interrupt enabled in ECFG, IE off or not. Under
+                    // `-icount` QEMU runs the vCPUs in turn: `idle` hands the turn to the
+                    // holder, where a spin kept it until the turn ran out (tens of ms).
+                    super::idle();
+                }
+                WAITERS.fetch_and(!bit, Ordering::SeqCst);
+                // The IPI that ended the wait, if it did: clear it, or every later `idle`
+                // of this wait would end at once. A release after this sees the next
+                // announcement.
+                clear_lock_ipi();
+            } else {
+                core::hint::spin_loop();
+            }
+            if OWNER
+                .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+            {
+                break;
+            }
+            if super::rdtime().wrapping_sub(start) > SPIN_TICKS {
+                panic!(
+                    "critical section held by core {} for more than {SPIN_TICKS} ticks",
+                    OWNER.load(Ordering::Relaxed).wrapping_sub(1)
+                );
+            }
+        }
+    }
+
+    /// Clears [`LOCK_IPI`] on the calling core.
+    fn clear_lock_ipi() {
+        // SAFETY: an IOCSR write of IPI_CLEAR with one bit clears only that IPI of the
+        // calling core, which belongs to this lock.
+        unsafe {
+            core::arch::asm!("iocsrwr.w {v}, {a}", v = in(reg) 1u32 << LOCK_IPI, a = in(reg) super::smp::IOCSR_IPI_CLEAR, options(nostack));
+        }
+    }
+
     /// Ends a section begun by [`acquire`]: frees the lock when it is the outermost one of
-    /// this core, and enables interrupts if `were_enabled`.
+    /// this core (and sends [`LOCK_IPI`] to the cores waiting in `idle` for it), and
+    /// enables interrupts if `were_enabled`.
     ///
     /// # Safety
     ///
@@ -446,12 +529,27 @@ pub mod smp_cs {
         let depth = DEPTH.load(Ordering::Relaxed).saturating_sub(1);
         DEPTH.store(depth, Ordering::Relaxed);
         if depth == 0 {
-            OWNER.store(0, Ordering::Release);
+            OWNER.store(0, Ordering::SeqCst);
+            let waiters = WAITERS.load(Ordering::SeqCst);
+            if waiters != 0 {
+                wake(waiters);
+            }
         }
         if were_enabled {
             // SAFETY: this section's `acquire` found interrupts on, so it is the outermost
             // section of a context that runs with them on (the caller's contract).
             unsafe { super::irq_restore() }
+        }
+    }
+
+    /// Sends [`LOCK_IPI`] to every core in `waiters`.
+    #[cold]
+    fn wake(waiters: u32) {
+        let mut rest = waiters;
+        while rest != 0 {
+            let cpu = rest.trailing_zeros();
+            rest &= rest.wrapping_sub(1);
+            super::smp::send_ipi(cpu, LOCK_IPI);
         }
     }
 }

@@ -16,8 +16,17 @@
 //! CPU1 through its mailbox and an IPI (`fw_common::loongarch::smp::start_secondary`, as
 //! `loongarch-virt` does) at `__fw_la_secondary` (physical address), which sets the same
 //! windows, paged mode, its own 64 KiB stack (`link.x`), EENTRY and TLBRENTRY, and calls
-//! `secondary_main`. The critical section is fw-common's multi-core one
-//! (`loongarch_smp_critical_section_impl!`: CRMD.IE off plus a spinlock across cores).
+//! `secondary_main`. QEMU raises the IPI line only when an IPI is sent, so a release sent
+//! before the ROM stub has enabled its IPIs is lost (seen: CPU1 stayed in the stub's
+//! `idle`); core 0 sends it again every 100 µs until CPU1 says it is up.
+//!
+//! The critical section is fw-common's multi-core one (`loongarch_smp_critical_section_impl!`:
+//! CRMD.IE off plus a spinlock across cores). Both cores enable its IPI bit
+//! (`smp_cs::LOCK_IPI`), so a core that finds the lock held waits in `idle` until the holder
+//! frees it and sends that IPI. Spinning there cost up to 50 ms under `-icount` (QEMU runs
+//! the vCPUs in turn, and the spinner kept the holder off the CPU until its turn ended);
+//! waiting in `idle` brought the worst wake-up lateness at shift 0 from 5,000,000 ticks to
+//! about 1,500.
 //!
 //! # One executor per core, and its pender
 //!
@@ -114,7 +123,7 @@ use embassy_executor::{SpawnToken, Spawner, raw};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
 use fw_common::loongarch::smp::{self, ECFG_IPI};
 use fw_common::loongarch::virt::{Uart0, power_off};
-use fw_common::loongarch::{self, cpu_id, rdtime, spin_insns};
+use fw_common::loongarch::{self, cpu_id, rdtime, smp_cs, spin_insns};
 use fw_common::wakes::WakeStats;
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::Monotonic;
@@ -137,8 +146,10 @@ pub const IPI_WORK: u32 = 1;
 pub const IPI_REARM: u32 = 2;
 /// IPI bit asking core 1 to run the rtic-time monotonic's interrupt handler.
 pub const IPI_RTIC: u32 = 3;
-/// The IPI bits every core enables.
-const IPI_MASK: u32 = (1 << IPI_WORK) | (1 << IPI_REARM) | (1 << IPI_RTIC);
+/// The IPI bits every core enables: the three above and the critical section's
+/// (`smp_cs::LOCK_IPI`, so a core waiting for the lock idles instead of spinning).
+const IPI_MASK: u32 =
+    (1 << IPI_WORK) | (1 << IPI_REARM) | (1 << IPI_RTIC) | (1 << smp_cs::LOCK_IPI);
 /// ESTAT.IS, the pending-interrupt bits.
 const ESTAT_IS: u64 = 0x1fff;
 
@@ -329,6 +340,7 @@ fn on_irq(estat: u64) {
             RTIC_PENDS_RECEIVED.fetch_add(1, Ordering::Relaxed);
             Mono::on_interrupt();
         }
+        // smp_cs::LOCK_IPI: a lock release for a wait that had ended; nothing to do.
         if bits & !IPI_MASK != 0 {
             OTHER_IRQS.fetch_add(1, Ordering::Relaxed);
         }
