@@ -90,7 +90,12 @@
 //! - `rtic_timeouts`: a 50 µs `Mono::timeout_at` around a `Mono::delay_until` of 30 or 70 µs.
 //!
 //! Core 0 starts its rtic-time tasks once core 1 has started the monotonic (a `starter`
-//! task waits for it on embassy-time, bounded).
+//! task waits for it on embassy-time, bounded). Core 1 also runs `alone`: once core 0's
+//! three embassy tasks are done (so core 0 has no wait of its own and its timer is idle),
+//! 100 more `Timer::at` waits on core 1, each of which only core 0's timer, programmed on
+//! core 1's IPI request, can end. Each is guarded by a 100 ms rtic-time timeout on core 1's
+//! timer, and one that only the guard ended counts as lost (checked: with the re-arm IPI
+//! taken out, 99 of 100 were lost and the run failed; with it, none).
 //!
 //! Each task, when it resumes, reads the time base (the stable counter, through a
 //! [`PinnedCounter`] of its own, not through the runtime) and compares it with its deadline
@@ -174,7 +179,12 @@ const EMBASSY_WAKES: u64 = SLEEPS + TICKS + TIMEOUTS;
 /// rtic-time wakes each core's tasks record.
 const RTIC_WAKES: u64 = RTIC_SLEEPS + RTIC_TIMEOUTS;
 /// Tasks that report when they finish (five per core).
-const TASKS: u32 = 5 * CPUS as u32;
+const TASKS: u32 = 5 * CPUS as u32 + 1;
+/// `Timer::at` waits of core 1's `alone` task, made once core 0's embassy tasks are done.
+const ALONE_WAITS: u64 = 100;
+/// How long past its deadline `alone` waits (on rtic-time) before it calls a wait lost:
+/// 100 ms, far beyond any lateness seen (about 1.8 ms at shift 4, 50 ms without icount).
+const ALONE_GUARD_TICKS: u64 = 10_000_000;
 /// Calls per timed loop (`bench:` lines).
 const CALLS: u64 = 10_000;
 /// Iterations of the calibration loop (2 instructions each).
@@ -286,6 +296,14 @@ static SHARED_TIME: AtomicPtr<PinnedCounter<NativeCsr>> = AtomicPtr::new(core::p
 static CORE_UP: AtomicBool = AtomicBool::new(false);
 /// Core 1 started the monotonic (or failed to: [`FAILED`]).
 static MONO_READY: AtomicBool = AtomicBool::new(false);
+/// Embassy tasks finished, per core.
+static EMBASSY_DONE: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
+/// The wakes of core 1's `alone` task.
+static ALONE: CsCell<WakeStats> = CsCell::new(WakeStats::new());
+/// Waits of `alone` that no wake ended within [`ALONE_GUARD_TICKS`].
+static ALONE_LOST: AtomicU32 = AtomicU32::new(0);
+/// Core 0's embassy tasks were done when `alone` began.
+static ALONE_AFTER_CORE0: AtomicBool = AtomicBool::new(false);
 /// Tasks finished.
 static DONE: AtomicU32 = AtomicU32::new(0);
 /// Timeout rounds won by the future due first, per runtime (embassy, rtic-time).
@@ -435,6 +453,7 @@ async fn sleeper(cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
         Timer::at(at).await;
         record(&EMBASSY, cpu, at.as_ticks(), scheduled, time.now());
     }
+    EMBASSY_DONE[cpu].fetch_add(1, Ordering::Release);
     finished();
 }
 
@@ -457,6 +476,7 @@ async fn ticker(cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
             time.now(),
         );
     }
+    EMBASSY_DONE[cpu].fetch_add(1, Ordering::Release);
     finished();
 }
 
@@ -480,6 +500,41 @@ async fn timeouts(cpu: usize, time: &'static PinnedCounter<NativeCsr>) {
             EXPECTED_WINNER[0].fetch_add(1, Ordering::Relaxed);
         }
         record(&EMBASSY, cpu, deadline.as_ticks(), scheduled, now);
+    }
+    EMBASSY_DONE[cpu].fetch_add(1, Ordering::Release);
+    finished();
+}
+
+/// Core 1's embassy waits once core 0 has no embassy wait of its own (its three tasks are
+/// done, so core 0's timer is idle): each wake must come from core 0's timer, programmed
+/// because core 1 asked by IPI ([`IPI_REARM`]). Each wait is guarded by an rtic-time
+/// timeout (core 1's own timer) [`ALONE_GUARD_TICKS`] past its deadline, so a wake that
+/// never comes is counted as lost instead of hanging the run.
+#[embassy_executor::task]
+async fn alone(time: &'static PinnedCounter<NativeCsr>) {
+    let mut steps = 0;
+    while EMBASSY_DONE[0].load(Ordering::Acquire) < 3 && steps < READY_STEPS {
+        Mono::delay_until(MonoInstant::from_ticks(time.now() + 100 * TICKS_PER_US)).await;
+        steps += 1;
+    }
+    ALONE_AFTER_CORE0.store(
+        EMBASSY_DONE[0].load(Ordering::Acquire) == 3,
+        Ordering::Relaxed,
+    );
+    for i in 0..ALONE_WAITS {
+        let scheduled = time.now();
+        let at = Instant::from_ticks(scheduled) + Duration::from_micros(20 + (i * 37) % 100);
+        let guard_ticks = at.as_ticks() + ALONE_GUARD_TICKS;
+        let guard = MonoInstant::from_ticks(guard_ticks);
+        // When the guard ends the wait, rtic-time's timeout looks at the timer first and
+        // finds it due: judge by the time instead of by the result.
+        let _ = Mono::timeout_at(guard, Timer::at(at)).await;
+        let now = time.now();
+        if now >= guard_ticks {
+            ALONE_LOST.fetch_add(1, Ordering::Relaxed);
+        } else {
+            ALONE.with(|s| s.record(at.as_ticks(), scheduled, now));
+        }
     }
     finished();
 }
@@ -627,6 +682,18 @@ impl core::ops::Deref for NameBuf {
 /// Prints the results and ends the run (from the last task to finish, on either core).
 fn report() -> ! {
     let (embassy_ok, embassy) = print_runtime("embassy", &EMBASSY, EMBASSY_WAKES);
+    let alone = ALONE.with(|s| *s).unwrap_or_default();
+    let lost = ALONE_LOST.load(Ordering::Relaxed);
+    let after = ALONE_AFTER_CORE0.load(Ordering::Relaxed);
+    alone.print_summary(Uart0, "embassy core1 alone");
+    let alone_ok = after && lost == 0 && alone.wakes == ALONE_WAITS && alone.early == 0;
+    println!(
+        Uart0,
+        "embassy core1 alone: {} of {ALONE_WAITS} waits woken through core0's timer after core0's own were done{}, {lost} lost (rtic-time guard {ALONE_GUARD_TICKS} ticks): {}",
+        alone.wakes,
+        if after { "" } else { " (NOT done)" },
+        verdict(alone_ok)
+    );
     let (rtic_ok, rtic) = print_runtime("rtic-time", &RTIC, RTIC_WAKES);
     println!(
         Uart0,
@@ -718,6 +785,7 @@ fn report() -> ! {
         rtic_mean % 100
     );
     let ok = embassy_ok
+        && alone_ok
         && rtic_ok
         && ipis_ok
         && cross_ok
@@ -817,6 +885,7 @@ extern "C" fn secondary_main(cpu: u64) -> ! {
     run_executor(cpu, |spawner| {
         spawn_embassy(spawner, cpu, time);
         spawn_rtic(spawner, cpu, time);
+        spawn(spawner, alone(time));
     })
 }
 
