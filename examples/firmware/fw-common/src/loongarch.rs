@@ -249,8 +249,9 @@ pub fn cpu_id() -> u32 {
 /// Under QEMU 10 a secondary core that is not the boot core waits in a stub in the boot ROM:
 /// it enables its IPIs, idles until one arrives, and then jumps to the 64-bit address in its
 /// mailbox 0 (IOCSR 0x1020) if that is non-zero. The boot core releases it with
-/// [`start_secondary`](smp::start_secondary): the address through `MBUF_SEND` (0x1048), high word first, then an IPI
-/// through `IPI_SEND` (0x1040), as Linux's `csr_mail_send` and `ipi_write_action` do.
+/// [`start_secondary`](smp::start_secondary): the address through `MBUF_SEND` (0x1048),
+/// high word first, then an IPI through `IPI_SEND` (0x1040), as Linux's `csr_mail_send` and
+/// `ipi_write_action` do.
 ///
 /// The encodings (checked against QEMU's `loongson_ipi_common.c`):
 ///
