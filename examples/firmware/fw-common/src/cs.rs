@@ -57,8 +57,11 @@
 //! code of `arm_board!` parks the secondary CPUs before any Rust code runs (unless the board
 //! gives them a `secondary:` function: such a board must use
 //! [`critical_section_multi_core_impl!`](crate::critical_section_multi_core_impl) instead), QEMU's LoongArch
-//! virt machine holds the other cores in its boot ROM, and QEMU's Malta starts one CPU unless
-//! told `-smp`. On ARM, FIQs stay unmasked; no board uses them.
+//! virt machine holds the other cores in its boot ROM until a board releases them (then the
+//! board uses `loongarch_smp_critical_section_impl!`), and with `-smp` QEMU's Malta boot
+//! loader sends every CPU to the entry, where `mips_board!` parks CPU *n* ≥ 1 or gives it to
+//! the board's `secondary:` (then the board uses `mips_smp_critical_section_impl!`). On ARM,
+//! FIQs stay unmasked; no board uses them.
 
 #[cfg(target_arch = "arm")]
 pub use crate::arm::{irq_restore, irq_save};
