@@ -35,6 +35,19 @@
 //! time base narrower than 64 bits is still read at least every
 //! [`max_idle_ticks`](Monotonic::max_idle_ticks): a 10-minute idle followed by a 1 s delay
 //! wakes 1 s later, not after the wraps the time base lost.
+//!
+//! # Multi-core: one monotonic per core
+//!
+//! Give each core its own monotonic (its own `rtic_monotonic!` type on a channel whose
+//! interrupt reaches that core), and await it only from that core. A monotonic shared by
+//! two cores can lose a wake, late but never early: rtic-time's interrupt handler takes the
+//! queue's head in one critical section and programs the channel in another, and a task's
+//! delay inserts itself and pends the interrupt in two more. On one core the handler is not
+//! interleaved with the thread that inserts; from another core, an earlier head inserted and
+//! pended between the handler's two sections is overwritten by the handler's write of the old
+//! head. (The embassy adapter takes the queue and programs the channel in one critical
+//! section, so its one driver is shared by every core.) The smdkc210-async and
+//! loongarch-virt-async firmware run a monotonic per core this way.
 
 use core::cell::RefCell;
 
