@@ -89,8 +89,10 @@
 //! - `rtic_sleeper`: `Mono::delay_until` 20 to 139 µs ahead;
 //! - `rtic_timeouts`: a 50 µs `Mono::timeout_at` around a `Mono::delay_until` of 30 or 70 µs.
 //!
-//! Core 0 starts its rtic-time tasks once core 1 has started the monotonic (a `starter`
-//! task waits for it on embassy-time, bounded). Core 1 also runs `alone`: once core 0's
+//! Core 0 starts its tasks once core 1 has started the monotonic: a `starter` task re-sends
+//! CPU1's release every millisecond (embassy-time) until CPU1 runs, then waits, with no
+//! timer due but a one-second timeout, for core 1 to wake it when the monotonic is started
+//! and timed. Core 1 also runs `alone`: once core 0's
 //! three embassy tasks are done (so core 0 has no wait of its own and its timer is idle),
 //! 100 more `Timer::at` waits on core 1, each of which only core 0's timer, programmed on
 //! core 1's IPI request, can end. Each is guarded by a 100 ms rtic-time timeout on core 1's
@@ -195,11 +197,10 @@ const CALLS: u64 = 10_000;
 const RTIC_NOW_ROUNDS: u32 = 5;
 /// Iterations of the calibration loop (2 instructions each).
 const CALIBRATION_ITERATIONS: u64 = 100_000;
-/// One step of the waits for the other core (the starter's, `alone`'s), in µs: long enough
-/// that core 0's few hundred instructions per step barely touch core 1's timed loop.
+/// One step of the waits for the other core (the starter's release retries, `alone`'s wait
+/// for core 0's tasks), in µs.
 const READY_STEP_US: u64 = 1000;
-/// Steps the starter waits for core 1's monotonic, and `alone` for core 0's tasks (one
-/// virtual second).
+/// Most steps of those waits (one virtual second).
 const READY_STEPS: u32 = 1000;
 /// Stable-counter ticks per microsecond (100 MHz, checked at start-up).
 const TICKS_PER_US: u64 = 100;
