@@ -45,9 +45,14 @@
 //! delay inserts itself and pends the interrupt in two more. On one core the handler is not
 //! interleaved with the thread that inserts; from another core, an earlier head inserted and
 //! pended between the handler's two sections is overwritten by the handler's write of the old
-//! head. (The embassy adapter takes the queue and programs the channel in one critical
-//! section, so its one driver is shared by every core.) The smdkc210-async and
-//! loongarch-virt-async firmware run a monotonic per core this way.
+//! head. The exception is a monotonic whose pend is a real interrupt on the owning core (an
+//! IPI from the other core): the handler then runs again after the insert and programs the
+//! new head. The embassy adapter takes the queue and programs the channel in one critical
+//! section, so its one driver is shared by every core; but a channel whose registers belong
+//! to one core (`CpuBound`) refuses a programming from another, which has to ask the owner
+//! to re-program (an IPI to it, whose handler calls the driver's `on_interrupt`). The
+//! smdkc210-async firmware runs a monotonic per core; loongarch-virt-async shares one, pended
+//! by IPI, and asks core 0 by IPI to re-program embassy's driver.
 
 use core::cell::RefCell;
 

@@ -12,6 +12,15 @@
 //! monotonic pends SWI0 (`pend_swi0`) and the firmware sends both TI and SWI0 to
 //! `Mono::on_interrupt()`. SWI0 of the core then belongs to the monotonic.
 //!
+//! **Under QEMU 10 an SWI0 set this way is not seen until the next hardware interrupt:** the
+//! `loongarch-virt-async` firmware observed a core in `idle` with ESTAT.IS bit 0 set, ECFG
+//! letting it through and no timer armed, which stayed there (QEMU does not re-check
+//! interrupts on a CSR write; silicon takes a pending enabled software interrupt). On QEMU,
+//! pend through the hardware instead: arm the core's own timer at `min_delta`, or send the
+//! owning core an IPI from another one, as that firmware does (`rtic_monotonic!` of
+//! hwtimer-core with its own pend function). An IPI a core sends to itself aborted QEMU under
+//! `-icount` there.
+//!
 //! # Set-up
 //!
 //! ```ignore
