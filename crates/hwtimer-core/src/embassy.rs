@@ -60,6 +60,17 @@
 //! and be used from tasks and the interrupt handler alike; wakers are woken inside the
 //! critical section (waking only pends a task). Across cores this needs a multi-core
 //! `critical-section` implementation: see [the crate docs](crate#multi-core-which-sync-types-need-a-multi-core-critical-section).
+//!
+//! **Multi-core.** embassy allows one time driver, so tasks on every core schedule their
+//! wakes into this one queue, and a woken task reaches its core through its executor's
+//! pender (an SGI or IPI to that core). The queue and the channel are programmed in one
+//! critical section, so a wake scheduled from any core is never lost on a shared channel
+//! (an MCT comparator). A channel whose registers belong to one core (a
+//! [`CpuBound`](crate::cpu::CpuBound) LoongArch timer or A9 comparator) refuses a
+//! programming from another core: the wake stays queued with nothing armed for it, so the
+//! firmware must have the owner re-program, for example by an IPI whose handler calls
+//! [`on_interrupt`](TimeDriver::on_interrupt) (which looks at the queue again when no deadline
+//! is armed). `loongarch-virt-async` does this, and checks that no wait is lost.
 
 use core::cell::RefCell;
 use core::task::Waker;
