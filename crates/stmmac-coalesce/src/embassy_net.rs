@@ -436,12 +436,10 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
         let mut lent = Lent {
             mac,
             state: self.state,
-            tx: Some(tx),
+            tx: None,
             sent: false,
         };
-        let Some(tx) = lent.tx.as_mut() else {
-            return build_and_drop(len, f);
-        };
+        let tx = lent.tx.insert(tx);
         // Interrupts are enabled from here on; the ring is this token's alone.
         match tx.reserve(mac) {
             Ok(mut t) => {
