@@ -382,3 +382,30 @@ fn rx_frame_longer_than_the_scratch_buffer_is_dropped_and_counted() {
     assert_eq!(rxt.consume(|b| b.to_vec()), short);
     assert_eq!(state.stats().rx_too_long, 1);
 }
+
+#[test]
+fn rx_head_without_frame_start_gives_no_token() {
+    let Rig {
+        arena, mac, tx, rx, ..
+    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
+    // The head descriptor CPU-owned without FS (the tail of a frame whose start was
+    // dropped), its successor still the DMA's: no frame can be taken there.
+    assert!(arena.write_u32(rx.base(), 0));
+    assert!(
+        rx.desc_words(1).unwrap()[0] & (1 << 31) != 0,
+        "successor DMA-owned"
+    );
+    let state: NetState<Timer, Coherent> = NetState::new();
+    state.install(tx, rx);
+    let mut scratch = vec![0u8; 1518];
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+    let waker = noop_cx_waker();
+    let mut cx = Context::from_waker(&waker);
+    // A token here would hand the runner an empty frame and have it poll again at once,
+    // until an RU interrupt that a quiet link never brings.
+    for _ in 0..3 {
+        assert!(drv.receive(&mut cx).is_none());
+    }
+    assert_eq!(state.stats().rx_frames, 0);
+}
