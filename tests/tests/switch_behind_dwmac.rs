@@ -32,7 +32,13 @@ fn switch_probe_through_the_dwmac_mdio_master() {
     // Every MDIO frame costs at least its 25.6 µs on the wire.
     assert!(clock.now_ns() - t0 >= (bus.model(|m| m.mdio_frames()) - frames0) * 25_600);
 
-    // The MDIO master is also usable directly (a PHY driver would do this).
+    // The MDIO master is also usable directly (a PHY driver would do this), once the
+    // switch driver has given it back: one master at a time.
+    assert!(matches!(
+        mac.mdio(&counter, 125_000_000),
+        Err(stmmac_coalesce::Error::MdioBusy)
+    ));
+    drop(smi);
     let mut mdio = mac.mdio(&counter, 125_000_000).unwrap();
     let sw = mdio_bus::PhyAddr::new(0x10).unwrap();
     let cmd = mdio.read(sw, mdio_bus::RegAddr::new(0).unwrap()).unwrap();

@@ -16,6 +16,12 @@ use crate::dma::DescLayout;
 use crate::regs::{desc as n, edesc as e};
 
 /// One descriptor in DMA memory (four 32-bit words, little-endian).
+///
+/// Word 3 (buffer 2 in ring mode, the next descriptor in chain mode) is never 0: the rings
+/// use ring mode with buffer 2 unused (size 0), and write the descriptor's own buffer
+/// there. A core that misreads the size fields (a wrong layout puts RER where RBS2 is)
+/// then writes into the ring's own buffer rather than at bus address 0, which is DRAM on
+/// the NPCM7xx.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Desc(*mut u32);
 
@@ -86,14 +92,14 @@ pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
             }
             d.write(1, des1);
             d.write(2, p.buf);
-            d.write(3, 0);
+            d.write(3, p.buf);
             dma_wmb();
             d.write(0, OWN);
         }
         DescLayout::Enhanced => {
             d.write(1, p.len & e::TDES1_TBS1_MASK);
             d.write(2, p.buf);
-            d.write(3, 0);
+            d.write(3, p.buf);
             let mut des0 = OWN | e::TDES0_FS | e::TDES0_LS;
             if p.end_of_ring {
                 des0 |= e::TDES0_TER;
@@ -120,7 +126,7 @@ pub(crate) fn tx_idle(layout: DescLayout, d: Desc, buf: u32, end_of_ring: bool) 
         }
     }
     d.write(2, buf);
-    d.write(3, 0);
+    d.write(3, buf);
 }
 
 /// A TX write-back: `(dma_owned, error_summary)`.
@@ -163,7 +169,7 @@ pub(crate) fn rx_give(
     };
     d.write(1, des1);
     d.write(2, buf);
-    d.write(3, 0);
+    d.write(3, buf);
     dma_wmb();
     d.write(0, OWN);
 }

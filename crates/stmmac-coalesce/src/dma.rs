@@ -86,8 +86,21 @@ unsafe impl DmaAddr for IdentityMap {
 ///
 /// Ranges are byte ranges inside a ring's [`DmaRegion`]; the ring only ever passes ranges
 /// that start on a line and cover whole lines of [`DmaConfig::cache_line`], so an
-/// implementation may round outwards without touching a neighbour.
-pub trait CacheOps {
+/// implementation may round outwards without touching a neighbour. The rings refuse a
+/// [`DmaConfig::cache_line`] that is not a whole multiple of [`line`](Self::line)
+/// ([`ConfigError::CacheLineTooShort`]), so a wrong line size in the configuration cannot
+/// make an invalidation discard a neighbour's data; the line size is this trait's promise.
+///
+/// # Safety
+///
+/// [`line`](Self::line) must be at least the largest line any [`invalidate`](Self::invalidate)
+/// or [`clean`](Self::clean) acts on (every cache level between the CPU and memory, an
+/// outer L2 such as a PL310 included), and a power of two. `invalidate` and `clean` must
+/// act on the lines covering the range given and on nothing else, and `clean` must leave
+/// those lines in memory before it returns.
+pub unsafe trait CacheOps {
+    /// The cache line, in bytes, this implementation maintains (1 when it does nothing).
+    fn line(&self) -> usize;
     /// Write back (clean) the lines covering `len` bytes at `ptr` to memory, so the DMA
     /// reads what the CPU wrote. Called before handing a descriptor or a TX buffer over.
     fn clean(&self, ptr: *const u8, len: usize);
@@ -97,7 +110,11 @@ pub trait CacheOps {
     fn invalidate(&self, ptr: *const u8, len: usize);
 }
 
-impl<T: CacheOps + ?Sized> CacheOps for &T {
+// SAFETY: forwards to `T`, which upholds the contract.
+unsafe impl<T: CacheOps + ?Sized> CacheOps for &T {
+    fn line(&self) -> usize {
+        (**self).line()
+    }
     fn clean(&self, ptr: *const u8, len: usize) {
         (**self).clean(ptr, len)
     }
@@ -111,11 +128,28 @@ impl<T: CacheOps + ?Sized> CacheOps for &T {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Coherent;
 
-impl CacheOps for Coherent {
+// SAFETY: nothing is cleaned or invalidated, so no line of any size is discarded.
+unsafe impl CacheOps for Coherent {
+    #[inline(always)]
+    fn line(&self) -> usize {
+        1
+    }
     #[inline(always)]
     fn clean(&self, _ptr: *const u8, _len: usize) {}
     #[inline(always)]
     fn invalidate(&self, _ptr: *const u8, _len: usize) {}
+}
+
+/// Check that a ring's line covers whole lines of `cache` (see [`CacheOps`]).
+pub(crate) fn check_line<C: CacheOps + ?Sized>(
+    setup: &DmaSetup,
+    cache: &C,
+) -> Result<(), ConfigError> {
+    let l = cache.line();
+    if l == 0 || l > setup.cache_line || !setup.cache_line.is_multiple_of(l) {
+        return Err(ConfigError::CacheLineTooShort);
+    }
+    Ok(())
 }
 
 /// Memory shared with the DMA, for a `static` (zeroed, so it lands in `.bss`):
@@ -260,8 +294,12 @@ pub const DESC_SIZE: usize = 16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DmaConfig {
-    /// The descriptor layout; `None` takes it from HW_FEATURE.ENHDESSEL. Cores older than
-    /// 3.50a have no HW_FEATURE (Linux then takes the layout from the device tree): set it.
+    /// The descriptor layout expected; `None` takes it from HW_FEATURE.ENHDESSEL. A value
+    /// here is checked against HW_FEATURE ([`resolve`](Self::resolve) refuses a
+    /// disagreement), so it cannot put TER/RER in the wrong bit. Cores older than 3.50a
+    /// have no HW_FEATURE (Linux then takes the layout from the device tree): their layout
+    /// is an `unsafe` promise, [`resolve_assuming_layout`](Self::resolve_assuming_layout)
+    /// ([`Dwmac::configure_dma_assuming_layout`](crate::Dwmac::configure_dma_assuming_layout)).
     pub layout: Option<DescLayout>,
     /// Cache line size in bytes: a power of two from 16 to 256. Every descriptor and buffer
     /// starts on a line and is padded to whole lines. Use 16 (the descriptor size) for
@@ -293,62 +331,157 @@ impl Default for DmaConfig {
 impl DmaConfig {
     /// Check the values and compute the geometry for `hw_feature` (DMA_HW_FEATURE).
     ///
+    /// The layout comes from HW_FEATURE.ENHDESSEL. A [`layout`](Self::layout) given here
+    /// is *validated*: it must agree with what HW_FEATURE says. A HW_FEATURE of 0 or all
+    /// ones (a core older than 3.50a, or a register that is not there) says nothing, so it
+    /// is refused; for such a core the layout is a promise about the silicon, made with the
+    /// `unsafe` [`resolve_assuming_layout`](Self::resolve_assuming_layout).
+    ///
     /// Errors: [`ConfigError::CacheLine`] unless `cache_line` is a power of two in
     /// 16..=256; [`ConfigError::BusWidth`] unless `bus_width` is 4, 8 or 16;
     /// [`ConfigError::Pbl`] unless `pbl` is 1..=32; [`ConfigError::DescriptorSkip`] when
-    /// the padding between descriptors does not fit DSL's 5 bits.
+    /// the padding between descriptors does not fit DSL's 5 bits;
+    /// [`ConfigError::NoHwFeature`] when HW_FEATURE reads 0 or all ones;
+    /// [`ConfigError::LayoutMismatch`] when `layout` disagrees with HW_FEATURE.
     pub fn resolve(&self, hw_feature: u32) -> Result<DmaSetup, ConfigError> {
-        if !self.cache_line.is_power_of_two() || !(16..=256).contains(&self.cache_line) {
-            return Err(ConfigError::CacheLine);
+        if hw_feature == 0 || hw_feature == u32::MAX {
+            return Err(ConfigError::NoHwFeature);
         }
+        let detected = DescLayout::from_hw_feature(hw_feature);
+        if self.layout.is_some_and(|l| l != detected) {
+            return Err(ConfigError::LayoutMismatch);
+        }
+        self.geometry(detected)
+    }
+
+    /// As [`resolve`](Self::resolve), with the descriptor layout taken from `layout` and
+    /// HW_FEATURE not consulted (cores older than 3.50a; Linux takes the layout from the
+    /// device tree there). [`DmaConfig::layout`] is ignored.
+    ///
+    /// # Safety
+    /// `layout` must be the layout the core was synthesised with. With the wrong one,
+    /// TER/RER sit in the wrong bit: the DMA does not wrap at the end of the ring and walks
+    /// on into the buffers, whose bytes (chosen by a remote sender) it then takes for
+    /// descriptors.
+    pub unsafe fn resolve_assuming_layout(
+        &self,
+        layout: DescLayout,
+    ) -> Result<DmaSetup, ConfigError> {
+        self.geometry(layout)
+    }
+
+    fn geometry(&self, layout: DescLayout) -> Result<DmaSetup, ConfigError> {
         if !matches!(self.bus_width, 4 | 8 | 16) {
             return Err(ConfigError::BusWidth);
         }
         if !(1..=32).contains(&self.pbl) {
             return Err(ConfigError::Pbl);
         }
-        let stride = round_up(DESC_SIZE, self.cache_line);
-        // `bus_width` is 4, 8 or 16 (checked above), `stride >= DESC_SIZE`.
-        let dsl = stride
-            .saturating_sub(DESC_SIZE)
-            .checked_div(self.bus_width)
-            .unwrap_or(0);
-        if dsl > 31 {
-            return Err(ConfigError::DescriptorSkip);
-        }
-        Ok(DmaSetup {
-            layout: self
-                .layout
-                .unwrap_or(DescLayout::from_hw_feature(hw_feature)),
+        let setup = DmaSetup {
+            layout,
             cache_line: self.cache_line,
-            desc_stride: stride,
-            dsl: dsl as u8,
+            desc_stride: round_up(DESC_SIZE, self.cache_line),
+            dsl: 0,
             pbl: self.pbl,
             bus_width: self.bus_width,
             csr_hz: self.csr_hz,
-        })
+        };
+        let dsl = setup.check()?;
+        Ok(DmaSetup { dsl, ..setup })
     }
 }
 
-/// The resolved DMA set-up ([`DmaConfig::resolve`], usually through
+/// The resolved DMA set-up, built only by [`DmaConfig::resolve`] (usually through
 /// [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)); both rings are built for it.
+///
+/// It is opaque: its values are read through the getters and cannot be made up by hand,
+/// and the rings check it again when they carve their memory. The geometry the DMA walks
+/// (DSL) is tied to it: [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) programs
+/// DMA_BUS_MODE from it, and each ring's `start` reads DSL back and refuses to start the
+/// DMA when it differs from the ring's own stride.
+///
+/// ```compile_fail
+/// // Fields are private: a hand-made set-up (a 2-byte stride: misaligned descriptors)
+/// // does not compile.
+/// let s = stmmac_coalesce::DmaSetup {
+///     layout: stmmac_coalesce::DescLayout::Normal,
+///     cache_line: 4, desc_stride: 2, dsl: 0, pbl: 8, bus_width: 4, csr_hz: 0,
+/// };
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DmaSetup {
+    layout: DescLayout,
+    cache_line: usize,
+    desc_stride: usize,
+    dsl: u8,
+    pbl: u8,
+    bus_width: usize,
+    csr_hz: u32,
+}
+
+impl DmaSetup {
     /// The descriptor layout in use.
-    pub layout: DescLayout,
+    pub const fn layout(&self) -> DescLayout {
+        self.layout
+    }
+
     /// Cache line size (alignment and padding of descriptors and buffers).
-    pub cache_line: usize,
+    pub const fn cache_line(&self) -> usize {
+        self.cache_line
+    }
+
     /// Bytes from one descriptor to the next.
-    pub desc_stride: usize,
+    pub const fn desc_stride(&self) -> usize {
+        self.desc_stride
+    }
+
     /// DMA_BUS_MODE.DSL for that stride.
-    pub dsl: u8,
+    pub const fn dsl(&self) -> u8 {
+        self.dsl
+    }
+
     /// DMA_BUS_MODE.PBL.
-    pub pbl: u8,
+    pub const fn pbl(&self) -> u8 {
+        self.pbl
+    }
+
     /// DMA bus width in bytes.
-    pub bus_width: usize,
+    pub const fn bus_width(&self) -> usize {
+        self.bus_width
+    }
+
     /// CSR clock in Hz (0 = unknown).
-    pub csr_hz: u32,
+    pub const fn csr_hz(&self) -> u32 {
+        self.csr_hz
+    }
+
+    /// Check the geometry and return the DSL it needs: the cache line a power of two in
+    /// 16..=256, the stride `round_up(16, line)`, the bus width 4, 8 or 16, the padding
+    /// within DSL's 5 bits. [`DmaConfig::resolve`] builds only set-ups that pass, and
+    /// `carve` checks again (a set-up that does not pass could give misaligned descriptor
+    /// accesses or a ring that overruns its region).
+    pub(crate) fn check(&self) -> Result<u8, ConfigError> {
+        if !self.cache_line.is_power_of_two() || !(16..=256).contains(&self.cache_line) {
+            return Err(ConfigError::CacheLine);
+        }
+        if !matches!(self.bus_width, 4 | 8 | 16) {
+            return Err(ConfigError::BusWidth);
+        }
+        if self.desc_stride != round_up(DESC_SIZE, self.cache_line) {
+            return Err(ConfigError::DescriptorStride);
+        }
+        // `bus_width` is 4, 8 or 16 (checked above), `stride >= DESC_SIZE`.
+        let dsl = self
+            .desc_stride
+            .saturating_sub(DESC_SIZE)
+            .checked_div(self.bus_width)
+            .unwrap_or(0);
+        u8::try_from(dsl)
+            .ok()
+            .filter(|d| *d <= 31)
+            .ok_or(ConfigError::DescriptorSkip)
+    }
 }
 
 /// `v` rounded up to a multiple of `to` (a power of two), saturating.
@@ -429,6 +562,11 @@ impl RingGeometry {
     ) -> Result<Self, Error> {
         if n == 0 || n > MAX_RING {
             return Err(Error::RingSize);
+        }
+        // Re-check the set-up: everything below relies on a line that is a power of two
+        // and a stride of whole lines that holds a descriptor.
+        if setup.check()? != setup.dsl {
+            return Err(Error::Config(ConfigError::DescriptorSkip));
         }
         let line = setup.cache_line;
         let start = region.as_ptr() as usize;
@@ -555,3 +693,79 @@ impl RingGeometry {
 
 /// Largest ring this crate builds (indices stay far from overflow in every computation).
 pub const MAX_RING: usize = 4096;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    /// Bus address = the low 32 bits of the host address (linear inside one test region).
+    struct Low;
+    // SAFETY: test only; the regions are never given to a DMA.
+    unsafe impl DmaAddr for Low {
+        fn bus_addr(&self, p: *const u8) -> Option<u32> {
+            Some(p as usize as u32)
+        }
+    }
+
+    fn region() -> DmaRegion {
+        let mem: &'static mut [u8] = Box::leak(vec![0u8; 64 * 1024].into_boxed_slice());
+        DmaRegion::from_static(mem)
+    }
+
+    #[test]
+    fn carve_rechecks_the_setup() {
+        let good = DmaConfig::default().resolve(0x100D_4F37).unwrap();
+        assert!(RingGeometry::carve(&region(), &Low, &good, 4, 64).is_ok());
+        // What a hand-made set-up could say (the fields are private outside the crate;
+        // `carve` does not rely on that).
+        let bad = [
+            (
+                DmaSetup {
+                    desc_stride: 2,
+                    ..good
+                },
+                ConfigError::DescriptorStride,
+            ),
+            (
+                DmaSetup {
+                    cache_line: 4,
+                    desc_stride: 4,
+                    ..good
+                },
+                ConfigError::CacheLine,
+            ),
+            (
+                DmaSetup {
+                    cache_line: 48,
+                    desc_stride: 48,
+                    ..good
+                },
+                ConfigError::CacheLine,
+            ),
+            (
+                DmaSetup {
+                    bus_width: 2,
+                    ..good
+                },
+                ConfigError::BusWidth,
+            ),
+            (
+                DmaSetup {
+                    cache_line: 64,
+                    desc_stride: 32,
+                    ..good
+                },
+                ConfigError::DescriptorStride,
+            ),
+            (DmaSetup { dsl: 3, ..good }, ConfigError::DescriptorSkip),
+        ];
+        for (s, want) in bad {
+            assert_eq!(
+                RingGeometry::carve(&region(), &Low, &s, 4, 64).map(|_| ()),
+                Err(Error::Config(want)),
+                "{s:?}"
+            );
+        }
+    }
+}

@@ -41,6 +41,18 @@ pub enum ConfigError {
     DescriptorSkip,
     /// The largest RX frame is below an Ethernet header or above what the ring can hold.
     MaxFrame,
+    /// DMA_HW_FEATURE reads 0 or all ones (a core older than 3.50a, or no register there),
+    /// so it cannot tell the descriptor layout: give it with
+    /// [`DmaConfig::resolve_assuming_layout`](crate::DmaConfig::resolve_assuming_layout).
+    NoHwFeature,
+    /// [`DmaConfig::layout`](crate::DmaConfig::layout) disagrees with HW_FEATURE.ENHDESSEL.
+    LayoutMismatch,
+    /// A set-up's descriptor stride is not the descriptor rounded up to the cache line.
+    DescriptorStride,
+    /// The cache line is shorter than the line of the ring's
+    /// [`CacheOps`](crate::CacheOps) ([`CacheOps::line`](crate::CacheOps::line)):
+    /// invalidating one descriptor or buffer would discard its neighbours' data.
+    CacheLineTooShort,
 }
 
 impl core::fmt::Display for ConfigError {
@@ -61,6 +73,10 @@ impl core::fmt::Display for ConfigError {
             ConfigError::Pbl => "PBL outside 1..=32",
             ConfigError::DescriptorSkip => "descriptor padding does not fit DSL",
             ConfigError::MaxFrame => "largest RX frame out of range",
+            ConfigError::NoHwFeature => "HW_FEATURE reads 0 or all ones: layout unknown",
+            ConfigError::LayoutMismatch => "descriptor layout disagrees with HW_FEATURE",
+            ConfigError::DescriptorStride => "descriptor stride is not the rounded-up line",
+            ConfigError::CacheLineTooShort => "cache line shorter than the cache's own",
         };
         f.write_str(s)
     }
@@ -101,6 +117,22 @@ pub enum Error {
     Core(hwtimer_core::Error),
     /// TX while the link is down (see [`Dwmac::set_link`](crate::Dwmac::set_link)).
     LinkDown,
+    /// [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) while a DMA engine runs
+    /// (DMA_CONTROL.ST or SR set): the descriptor geometry cannot change under running
+    /// rings. Stop both first.
+    DmaRunning,
+    /// A ring's `start` read DMA_BUS_MODE.DSL back and it is not the ring's stride (the
+    /// DMA was configured for another set-up than the ring was built for); the DMA was
+    /// not started.
+    GeometryMismatch {
+        /// DSL as read back from DMA_BUS_MODE.
+        programmed: u8,
+        /// DSL of the ring's set-up.
+        ring: u8,
+    },
+    /// [`Dwmac::mdio`](crate::Dwmac::mdio) while another MDIO master of the same MAC is
+    /// alive: their frames would interleave on MII_ADDR / MII_DATA.
+    MdioBusy,
 }
 
 impl From<ConfigError> for Error {
@@ -139,6 +171,11 @@ impl core::fmt::Display for Error {
             Error::Timer(e) => write!(f, "cleanup timer: {e}"),
             Error::Core(e) => write!(f, "timer: {e}"),
             Error::LinkDown => f.write_str("link down"),
+            Error::DmaRunning => f.write_str("DMA running: stop it before configuring"),
+            Error::GeometryMismatch { programmed, ring } => {
+                write!(f, "DMA_BUS_MODE.DSL is {programmed}, the ring needs {ring}")
+            }
+            Error::MdioBusy => f.write_str("another MDIO master is alive"),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! written only by the rings' `start` (with their own, owned memory) or by the `unsafe`
 //! [`Dwmac::set_ring_bases`]; [`Dwmac::bus`] is `unsafe` for the same reason.
 
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
@@ -227,11 +227,30 @@ fn decode_link(v: u32) -> LinkState {
 /// 0x1060), a `hwtimer_core::sim::SimBus` over `sim::DwmacModel` (feature `sim`)
 /// on the host. It keeps the link state the MAC was last configured for
 /// ([`set_link`](Self::set_link)); the TX ring refuses frames while it is down.
+///
+/// # Locking
+///
+/// The read-modify-writes of DMA_CONTROL (starting and stopping either DMA engine, from a
+/// ring's `start`, `recover` or `on_timer`, or the user) and of GMAC_CONTROL
+/// ([`set_link`](Self::set_link), [`stop`](Self::stop)) run inside a `critical-section`
+/// (interrupts masked on one core; the firmware's multi-core implementation on several),
+/// so the timer, the interrupt handler and the link path cannot lose each other's bits.
+/// Each section is one register read and at most three register writes (plus the DSL
+/// read-back on a ring start). [`configure_dma`](Self::configure_dma) checks in the same
+/// section that neither engine runs. The MDIO master is single ([`mdio`](Self::mdio)).
 #[derive(Debug)]
 pub struct Dwmac<B: RegisterBus<Word = u32>> {
     bus: B,
     link: AtomicU32,
+    mdio_taken: AtomicBool,
 }
+
+/// DMA_CONTROL.ST (start/stop transmission).
+const DMA_CONTROL_ST: u32 = 1 << 13;
+/// DMA_CONTROL.SR (start/stop receive).
+const DMA_CONTROL_SR: u32 = 1 << 1;
+/// DMA_CONTROL.TSF (transmit store and forward).
+const DMA_CONTROL_TSF: u32 = 1 << 21;
 
 impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     /// Wrap the register block. Touches no register; the link starts down.
@@ -239,6 +258,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         Self {
             bus,
             link: AtomicU32::new(0),
+            mdio_taken: AtomicBool::new(false),
         }
     }
 
@@ -281,23 +301,69 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
             .map_err(|_| Error::Timeout)
     }
 
-    /// Resolve `cfg` (the descriptor layout from HW_FEATURE unless overridden) and program
-    /// DMA_BUS_MODE (PBL, DSL for the descriptor stride, ATDS clear). Call after
-    /// [`soft_reset`](Self::soft_reset), with both DMA engines stopped; build both rings
-    /// for the returned set-up.
+    /// Resolve `cfg` (the descriptor layout from HW_FEATURE, which must be readable; see
+    /// [`DmaConfig::resolve`]) and program DMA_BUS_MODE (PBL, DSL for the descriptor
+    /// stride, ATDS clear). Call after [`soft_reset`](Self::soft_reset), with both DMA
+    /// engines stopped; build both rings for the returned set-up.
     ///
-    /// Errors: [`Error::Config`] as in [`DmaConfig::resolve`].
-    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
-    #[allow(clippy::arithmetic_side_effects)]
+    /// The geometry cannot change under running rings: while DMA_CONTROL.ST or SR is set,
+    /// nothing is written and the call fails. A ring built for another set-up than the one
+    /// programmed last refuses to start ([`Error::GeometryMismatch`]).
+    ///
+    /// Errors: [`Error::Config`] as in [`DmaConfig::resolve`]; [`Error::DmaRunning`] while
+    /// a DMA engine runs.
     pub fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let setup = cfg.resolve(self.hw_feature())?;
-        self.bus.write(
-            DMA_BUS_MODE,
-            DMA_BUS_MODE::PBL.val(u32::from(setup.pbl))
-                + DMA_BUS_MODE::DSL.val(u32::from(setup.dsl))
-                + DMA_BUS_MODE::ATDS::CLEAR,
-        );
+        self.program_bus_mode(&setup)?;
         Ok(setup)
+    }
+
+    /// As [`configure_dma`](Self::configure_dma) for a core without HW_FEATURE (older than
+    /// 3.50a): the layout is `layout`, not read from the core.
+    ///
+    /// # Safety
+    /// As [`DmaConfig::resolve_assuming_layout`]: `layout` must be the one the core was
+    /// synthesised with.
+    pub unsafe fn configure_dma_assuming_layout(
+        &self,
+        cfg: &DmaConfig,
+        layout: crate::DescLayout,
+    ) -> Result<DmaSetup, Error> {
+        // SAFETY: the caller's promise, forwarded.
+        let setup = unsafe { cfg.resolve_assuming_layout(layout) }?;
+        self.program_bus_mode(&setup)?;
+        Ok(setup)
+    }
+
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
+    #[allow(clippy::arithmetic_side_effects)]
+    fn program_bus_mode(&self, setup: &DmaSetup) -> Result<(), Error> {
+        critical_section::with(|_| {
+            if self.bus.read_raw(DMA_CONTROL) & (DMA_CONTROL_ST | DMA_CONTROL_SR) != 0 {
+                return Err(Error::DmaRunning);
+            }
+            self.bus.write(
+                DMA_BUS_MODE,
+                DMA_BUS_MODE::PBL.val(u32::from(setup.pbl()))
+                    + DMA_BUS_MODE::DSL.val(u32::from(setup.dsl()))
+                    + DMA_BUS_MODE::ATDS::CLEAR,
+            );
+            Ok(())
+        })
+    }
+
+    /// DMA_BUS_MODE.DSL as programmed, or the mismatch with `dsl`.
+    fn check_dsl(&self, dsl: u8) -> Result<(), Error> {
+        let programmed = self.bus.read(DMA_BUS_MODE).read(DMA_BUS_MODE::DSL);
+        if programmed == u32::from(dsl) {
+            Ok(())
+        } else {
+            Err(Error::GeometryMismatch {
+                // DSL is a 5-bit field.
+                programmed: u8::try_from(programmed).unwrap_or(u8::MAX),
+                ring: dsl,
+            })
+        }
     }
 
     /// Program MAC address 0 (GMAC_ADDR_HIGH/LOW(0)), AE set.
@@ -344,28 +410,32 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     /// MII with FES for 100, MII for 10), duplex (DM), and transmitter and receiver
     /// enabled (TE, RE) only while the link is up. Returns whether anything changed.
     pub fn set_link(&self, link: LinkState) -> bool {
-        let old = self.link.swap(encode_link(link), Ordering::Relaxed);
         let (ps, fes) = match link.speed {
             Speed::M1000 => (false, false),
             Speed::M100 => (true, true),
             Speed::M10 => (true, false),
         };
-        let mut w = self.bus.read_raw(GMAC_CONTROL);
-        for (bit, on) in [
-            (15, ps),
-            (14, fes),
-            (11, link.duplex == Duplex::Full),
-            (3, link.up),
-            (2, link.up),
-        ] {
-            if on {
-                w |= 1 << bit;
-            } else {
-                w &= !(1 << bit);
+        critical_section::with(|_| {
+            // Load and store inside the section: no exclusive access needed.
+            let old = self.link.load(Ordering::Relaxed);
+            self.link.store(encode_link(link), Ordering::Relaxed);
+            let mut w = self.bus.read_raw(GMAC_CONTROL);
+            for (bit, on) in [
+                (15, ps),
+                (14, fes),
+                (11, link.duplex == Duplex::Full),
+                (3, link.up),
+                (2, link.up),
+            ] {
+                if on {
+                    w |= 1 << bit;
+                } else {
+                    w &= !(1 << bit);
+                }
             }
-        }
-        self.bus.write_raw(GMAC_CONTROL, w);
-        old != encode_link(link)
+            self.bus.write_raw(GMAC_CONTROL, w);
+            old != encode_link(link)
+        })
     }
 
     /// The link state last given to [`set_link`](Self::set_link) (down after
@@ -386,53 +456,70 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         self.bus.write_raw(regs::DMA_RCV_BASE_ADDR, rx_base);
     }
 
-    /// Stop the TX DMA (if running), write its base, start it (ST, TSF).
+    /// Check that DMA_BUS_MODE.DSL is `dsl` (the ring's stride), then stop the TX DMA (if
+    /// running), write its base, start it (ST, TSF); all in one critical section.
+    ///
+    /// Errors: [`Error::GeometryMismatch`]; nothing is written then.
     ///
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
-    pub(crate) unsafe fn start_tx_dma(&self, base: u32) {
-        const ST: u32 = 1 << 13;
-        const TSF: u32 = 1 << 21;
-        let c = self.bus.read_raw(DMA_CONTROL);
-        if c & ST != 0 {
-            self.bus.write_raw(DMA_CONTROL, c & !ST);
-        }
-        self.bus.write_raw(regs::DMA_TX_BASE_ADDR, base);
-        self.bus.write_raw(DMA_CONTROL, c | ST | TSF);
+    pub(crate) unsafe fn start_tx_dma(&self, base: u32, dsl: u8) -> Result<(), Error> {
+        critical_section::with(|_| {
+            self.check_dsl(dsl)?;
+            let c = self.bus.read_raw(DMA_CONTROL);
+            if c & DMA_CONTROL_ST != 0 {
+                self.bus.write_raw(DMA_CONTROL, c & !DMA_CONTROL_ST);
+            }
+            self.bus.write_raw(regs::DMA_TX_BASE_ADDR, base);
+            self.bus
+                .write_raw(DMA_CONTROL, c | DMA_CONTROL_ST | DMA_CONTROL_TSF);
+            Ok(())
+        })
     }
 
-    /// Stop the RX DMA (if running), write its base, start it (SR).
+    /// As [`start_tx_dma`](Self::start_tx_dma) for the RX DMA (SR).
     ///
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
-    pub(crate) unsafe fn start_rx_dma(&self, base: u32) {
-        const SR: u32 = 1 << 1;
-        let c = self.bus.read_raw(DMA_CONTROL);
-        if c & SR != 0 {
-            self.bus.write_raw(DMA_CONTROL, c & !SR);
-        }
-        self.bus.write_raw(regs::DMA_RCV_BASE_ADDR, base);
-        self.bus.write_raw(DMA_CONTROL, c | SR);
+    pub(crate) unsafe fn start_rx_dma(&self, base: u32, dsl: u8) -> Result<(), Error> {
+        critical_section::with(|_| {
+            self.check_dsl(dsl)?;
+            let c = self.bus.read_raw(DMA_CONTROL);
+            if c & DMA_CONTROL_SR != 0 {
+                self.bus.write_raw(DMA_CONTROL, c & !DMA_CONTROL_SR);
+            }
+            self.bus.write_raw(regs::DMA_RCV_BASE_ADDR, base);
+            self.bus.write_raw(DMA_CONTROL, c | DMA_CONTROL_SR);
+            Ok(())
+        })
+    }
+
+    /// Clear `bits` of DMA_CONTROL (a read-modify-write in a critical section).
+    fn clear_dma_control(&self, bits: u32) {
+        critical_section::with(|_| {
+            let c = self.bus.read_raw(DMA_CONTROL);
+            self.bus.write_raw(DMA_CONTROL, c & !bits);
+        });
     }
 
     /// Stop the TX DMA (clear ST).
     pub fn stop_tx_dma(&self) {
-        let c = self.bus.read(DMA_CONTROL).get();
-        self.bus.write_raw(DMA_CONTROL, c & !(1 << 13));
+        self.clear_dma_control(DMA_CONTROL_ST);
     }
 
     /// Stop the RX DMA (clear SR).
     pub fn stop_rx_dma(&self) {
-        let c = self.bus.read(DMA_CONTROL).get();
-        self.bus.write_raw(DMA_CONTROL, c & !(1 << 1));
+        self.clear_dma_control(DMA_CONTROL_SR);
     }
 
     /// Stop both DMA engines and disable the MAC (TE, RE); the link state is down.
     pub fn stop(&self) {
-        self.link.store(0, Ordering::Relaxed);
-        self.bus.write_raw(DMA_CONTROL, 0);
-        let c = self.bus.read(GMAC_CONTROL).get();
-        self.bus.write_raw(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
+        critical_section::with(|_| {
+            self.link.store(0, Ordering::Relaxed);
+            self.bus.write_raw(DMA_CONTROL, 0);
+            let c = self.bus.read(GMAC_CONTROL).get();
+            self.bus.write_raw(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
+        });
     }
 
     /// Whether the TX DMA cannot make progress: TX process state stopped, or TPS or UNF
@@ -496,16 +583,27 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         self.bus.write_raw(regs::DMA_RCV_POLL_DEMAND, 1);
     }
 
-    /// An MDIO master on this MAC, bounded on `clock`, for a CSR clock of `csr_hz`
-    /// (selects MII_ADDR.CR).
+    /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`
+    /// (selects MII_ADDR.CR). There is at most one alive at a time (two would interleave
+    /// their frames on MII_ADDR / MII_DATA); dropping it lets the next one be made.
     ///
-    /// Errors: [`Error::CsrClock`] when `csr_hz` is outside 20–300 MHz.
+    /// Errors: [`Error::CsrClock`] when `csr_hz` is outside 20–300 MHz;
+    /// [`Error::MdioBusy`] while another master of this MAC is alive.
     pub fn mdio<C: Continuous + Copy>(
         &self,
         clock: C,
         csr_hz: u32,
     ) -> Result<DwmacMdio<'_, B, C>, Error> {
         let (cr, _) = regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
+        // A load and a store in a critical section: no exclusive access (LDREX/STREX)
+        // needed, which is unpredictable on strongly-ordered memory (MMU off).
+        critical_section::with(|_| {
+            if self.mdio_taken.load(Ordering::Relaxed) {
+                return Err(Error::MdioBusy);
+            }
+            self.mdio_taken.store(true, Ordering::Relaxed);
+            Ok(())
+        })?;
         Ok(DwmacMdio {
             mac: self,
             poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),
@@ -528,6 +626,12 @@ pub struct DwmacMdio<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {
     poller: Poller<C>,
     cr: u32,
     check_busy: bool,
+}
+
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Drop for DwmacMdio<'_, B, C> {
+    fn drop(&mut self) {
+        self.mac.mdio_taken.store(false, Ordering::Release);
+    }
 }
 
 impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {

@@ -112,6 +112,9 @@ pub struct RxStats {
     pub no_buffer: u64,
     /// RX DMA restarts after RPS or FBI.
     pub recoveries: u64,
+    /// Starts refused because DMA_BUS_MODE.DSL is not the ring's stride
+    /// ([`Error::GeometryMismatch`]); the RX DMA stayed stopped.
+    pub refused_starts: u64,
     /// RX poll demands issued.
     pub poll_demands: u64,
 }
@@ -155,15 +158,16 @@ enum Scan {
 }
 
 fn check_rx(cfg: &RxConfig, setup: &DmaSetup) -> Result<u8, Error> {
-    let max = setup.layout.max_buf_size() & !setup.bus_width.wrapping_sub(1);
-    if cfg.buf_size == 0 || cfg.buf_size > max || !cfg.buf_size.is_multiple_of(setup.bus_width) {
+    let bus_width = setup.bus_width();
+    let max = setup.layout().max_buf_size() & !bus_width.wrapping_sub(1);
+    if cfg.buf_size == 0 || cfg.buf_size > max || !cfg.buf_size.is_multiple_of(bus_width) {
         return Err(Error::Config(ConfigError::BufSize));
     }
     let capacity = cfg.descriptors.saturating_mul(cfg.buf_size);
     if cfg.max_frame < ETH_HEADER_LEN || cfg.max_frame.saturating_add(FCS_LEN) > capacity {
         return Err(Error::Config(ConfigError::MaxFrame));
     }
-    Ok(cfg.coalesce.validate_rx(cfg.descriptors, setup.csr_hz)?)
+    Ok(cfg.coalesce.validate_rx(cfg.descriptors, setup.csr_hz())?)
 }
 
 impl<C: CacheOps> RxRing<C> {
@@ -183,6 +187,7 @@ impl<C: CacheOps> RxRing<C> {
         cache: C,
     ) -> Result<Self, Error> {
         check_rx(&cfg, setup)?;
+        crate::dma::check_line(setup, &cache)?;
         let geo = RingGeometry::carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
         let mut ring = Self {
             setup: *setup,
@@ -210,7 +215,7 @@ impl<C: CacheOps> RxRing<C> {
         self.refills = self.refills.wrapping_add(1);
         // Exact: `buf_size <= 8191`.
         desc::rx_give(
-            self.setup.layout,
+            self.setup.layout(),
             d,
             g.buf_bus(i),
             self.buf_size as u32,
@@ -250,19 +255,35 @@ impl<C: CacheOps> RxRing<C> {
         }
     }
 
-    /// Program RIWT (from the coalescing and the CSR clock) and DMA_RCV_BASE_ADDR with this
-    /// ring, and start the RX DMA (SR). The RX DMA is stopped first if it runs.
+    /// [`try_start`](Self::try_start), the error dropped: a refused start leaves the RX DMA
+    /// stopped and is counted in [`RxStats::refused_starts`]. Prefer `try_start`.
     pub fn start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+        let _ = self.try_start(mac);
+    }
+
+    /// Program RIWT (from the coalescing and the CSR clock) and DMA_RCV_BASE_ADDR with this
+    /// ring, and start the RX DMA (SR). The RX DMA is stopped first if it runs. First
+    /// DMA_BUS_MODE.DSL is read back: the DMA must step through the descriptors with the
+    /// ring's own stride.
+    ///
+    /// Errors: [`Error::GeometryMismatch`] when DSL is not the ring's; the RX DMA is not
+    /// started (RIWT is written).
+    pub fn try_start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) -> Result<(), Error> {
         // Validated at construction and by `set_coalesce`, so this cannot fail here.
         let riwt = self
             .coal
-            .validate_rx(self.geo.len(), self.setup.csr_hz)
+            .validate_rx(self.geo.len(), self.setup.csr_hz())
             .unwrap_or(0);
         mac.set_riwt(riwt);
         wmb();
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
-        // owns for the rest of the program, with every descriptor initialised.
-        unsafe { mac.start_rx_dma(self.geo.desc_bus(0)) };
+        // owns for the rest of the program, with every descriptor initialised; the DSL
+        // check makes the DMA's stride the ring's.
+        let r = unsafe { mac.start_rx_dma(self.geo.desc_bus(0), self.setup.dsl()) };
+        if r.is_err() {
+            self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
+        }
+        r
     }
 
     /// Bus address of descriptor 0 (what [`start`](Self::start) writes to
@@ -319,17 +340,47 @@ impl<C: CacheOps> RxRing<C> {
         mac: &Dwmac<B>,
         cfg: CoalesceConfig,
     ) -> Result<(), Error> {
-        let riwt = cfg.validate_rx(self.geo.len(), self.setup.csr_hz)?;
+        let riwt = cfg.validate_rx(self.geo.len(), self.setup.csr_hz())?;
         self.coal = cfg;
         mac.set_riwt(riwt);
         Ok(())
     }
 
-    /// Whether the oldest descriptor holds something (a frame, or part of one).
+    /// Whether a *complete* frame waits: from the oldest descriptor, a run from FS to LS
+    /// with every descriptor CPU-owned. Nothing is consumed or counted. CPU-owned
+    /// descriptors without FS in front of it (the tail of a dropped frame, garbage) are
+    /// looked past: [`receive`](Self::receive) drops them on its way to the frame. A frame
+    /// still arriving (its LS descriptor not written yet) is not data, so a stack that
+    /// polls on this does not spin on a half-received frame.
+    ///
+    /// The frame found may still be dropped by [`receive`](Self::receive) as bad (ES,
+    /// runt, oversized, FL inconsistent); its descriptors are given back then, so asking
+    /// again makes progress.
     pub fn has_data(&self) -> bool {
-        let d = self.geo.desc(self.next);
+        let g = self.geo;
+        let mut i = g.wrap(self.next);
+        let mut in_frame = false;
+        for _ in 0..g.len() {
+            let d = g.desc(i);
+            self.cache.invalidate(d.as_ptr(), g.desc_bytes());
+            let s = desc::rx_status(d.read(0));
+            if s.own {
+                return false;
+            }
+            dma_rmb();
+            in_frame |= s.first;
+            if in_frame && s.last {
+                return true;
+            }
+            i = g.next(i);
+        }
+        false
+    }
+
+    fn next_is_dma_owned(&self, k: usize) -> bool {
+        let d = self.geo.desc(self.geo.wrap(self.next.wrapping_add(k)));
         self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-        !desc::rx_status(d.read(0)).own
+        desc::rx_status(d.read(0)).own
     }
 
     /// Look at the descriptors from `next`: a complete frame, something to drop, or
@@ -348,7 +399,10 @@ impl<C: CacheOps> RxRing<C> {
                 self.stats.partial = self.stats.partial.wrapping_add(1);
                 return Scan::Drop { count: 1 };
             }
-            // OWN clear, no FS, no LS, next DMA-owned: could still be written; wait.
+            // OWN clear, no FS, no LS, next DMA-owned: the DMA is past it (it is written
+            // behind it as soon as a frame arrives, and this is dropped then) or waits at
+            // it (RU: `service` gives it back in place). `has_data` does not report it, so
+            // a stack polling on that does not spin here.
             return Scan::Pending;
         }
         for k in 0..self.geo.len() {
@@ -376,12 +430,6 @@ impl<C: CacheOps> RxRing<C> {
         Scan::Drop {
             count: self.geo.len(),
         }
-    }
-
-    fn next_is_dma_owned(&self, k: usize) -> bool {
-        let d = self.geo.desc(self.geo.wrap(self.next.wrapping_add(k)));
-        self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-        desc::rx_status(d.read(0)).own
     }
 
     /// A complete frame of `count` descriptors whose last status is `s`.
@@ -446,8 +494,10 @@ impl<C: CacheOps> RxRing<C> {
     }
 
     /// After an interrupt: recover from what `events` report (RPS or FBI: restart the RX
-    /// DMA, see [`recover`](Self::recover)); on RU, issue the poll demand. Returns whether
-    /// data is waiting (the "RX ready" event).
+    /// DMA, see [`recover`](Self::recover)); on RU, issue the poll demand (and give back a
+    /// descriptor without FS the DMA waits at). Returns
+    /// whether a complete frame is waiting ([`has_data`](Self::has_data), the "RX ready"
+    /// event).
     pub fn service<B: RegisterBus<Word = u32>>(
         &mut self,
         mac: &Dwmac<B>,

@@ -224,6 +224,9 @@ pub struct TxStats {
     pub recoveries: u64,
     /// Frames dropped by those restarts (in flight when the DMA stopped).
     pub dropped: u64,
+    /// Starts refused because DMA_BUS_MODE.DSL is not the ring's stride
+    /// ([`Error::GeometryMismatch`]); the TX DMA stayed stopped.
+    pub refused_starts: u64,
 }
 
 /// A TX ring of single-descriptor frames in ring mode (TER on the last descriptor), over a
@@ -298,9 +301,10 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         timer: T,
         cache: C,
     ) -> Result<Self, Error> {
-        if cfg.buf_size == 0 || cfg.buf_size > setup.layout.max_buf_size() {
+        if cfg.buf_size == 0 || cfg.buf_size > setup.layout().max_buf_size() {
             return Err(Error::Config(ConfigError::BufSize));
         }
+        crate::dma::check_line(setup, &cache)?;
         let period = tx_period(&cfg, &timer)?;
         let geo = RingGeometry::carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
         let ring = Self {
@@ -325,18 +329,33 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         let g = &self.geo;
         for i in 0..g.len() {
             let d = g.desc(i);
-            desc::tx_idle(self.setup.layout, d, g.buf_bus(i), g.is_last(i));
+            desc::tx_idle(self.setup.layout(), d, g.buf_bus(i), g.is_last(i));
             self.cache.clean(d.as_ptr(), g.desc_bytes());
         }
     }
 
     /// Program DMA_TX_BASE_ADDR with this ring and start the TX DMA (ST, store-and-forward).
-    /// The TX DMA is stopped first if it runs.
-    pub fn start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+    /// The TX DMA is stopped first if it runs. First DMA_BUS_MODE.DSL is read back: the
+    /// DMA must step through the descriptors with the ring's own stride.
+    ///
+    /// Errors: [`Error::GeometryMismatch`] when DSL is not the ring's (the DMA was
+    /// configured for another set-up); nothing is written, the TX DMA is not started.
+    pub fn try_start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) -> Result<(), Error> {
         wmb();
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
-        // owns for the rest of the program, with every descriptor initialised.
-        unsafe { mac.start_tx_dma(self.geo.desc_bus(0)) };
+        // owns for the rest of the program, with every descriptor initialised; the DSL
+        // check makes the DMA's stride the ring's.
+        let r = unsafe { mac.start_tx_dma(self.geo.desc_bus(0), self.setup.dsl()) };
+        if r.is_err() {
+            self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
+        }
+        r
+    }
+
+    /// [`try_start`](Self::try_start), the error dropped: a refused start leaves the TX DMA
+    /// stopped and is counted in [`TxStats::refused_starts`]. Prefer `try_start`.
+    pub fn start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+        let _ = self.try_start(mac);
     }
 
     /// Bus address of descriptor 0 (what [`start`](Self::start) writes to DMA_TX_BASE_ADDR).
@@ -534,7 +553,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         let d = g.desc(i);
         self.cache.clean(g.buf_ptr(i), g.buf_bytes(len));
         desc::tx_give(
-            self.setup.layout,
+            self.setup.layout(),
             d,
             TxPrep {
                 buf: g.buf_bus(i),

@@ -75,8 +75,13 @@ fn mac_on_a_dead_block_returns_within_its_read_bound() {
             )),
             1
         );
+        // HW_FEATURE reads 0 or all ones: it tells no layout, so the set-up is refused
+        // after that one read.
         assert_eq!(
-            reads(&|| assert!(mac.configure_dma(&DmaConfig::default()).is_ok())),
+            reads(&|| assert_eq!(
+                mac.configure_dma(&DmaConfig::default()),
+                Err(Error::Config(stmmac_coalesce::ConfigError::NoHwFeature))
+            )),
             1
         );
         // The reset wait: SWR reads set forever on an all-ones block.
@@ -151,8 +156,11 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
         let (_clock, _counter, bus) = dead(value);
         let mac = Dwmac::new(bus.clone());
         let arena = SimArena::new(0x1000_0000, 64 * 1024);
-        // HW_FEATURE reads the dead value: all ones announces enhanced descriptors.
-        let setup = mac.configure_dma(&DmaConfig::default()).unwrap();
+        // The block cannot be configured (HW_FEATURE reads 0 or all ones); the rings are
+        // built for the set-up of a live core.
+        let setup = DmaConfig::default()
+            .resolve(stmmac_coalesce::sim::HW_FEATURE)
+            .unwrap();
         let rx_cfg = RxConfig {
             descriptors: 4,
             ..RxConfig::default()
@@ -170,7 +178,8 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
             tx.start(&mac);
             rx.start(&mac);
         });
-        // Stop-if-running, then set the start bit: at most two reads of DMA_CONTROL each.
+        // DSL read back, then DMA_CONTROL once (stop-if-running and start from one read):
+        // at most two reads each. (All ones reads DSL 31: the start is refused.)
         assert!(st.reads <= 4);
         mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
         // No DMA ever completes: the ring fills, then refuses; nothing is reclaimed.

@@ -14,7 +14,8 @@ use stmmac_coalesce::regs::{self, DMA_STATUS};
 use stmmac_coalesce::sim::{AnPhy, Ring, SIM_CSR_HZ, Seen, SimArena, TxFault, eth_frame};
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coherent, ConfigError, DescLayout, DmaConfig, DmaEvents, Duplex,
-    Error, LinkState, NoTimer, QueueTimer, RxConfig, Speed, TimerStrategy, TxConfig,
+    Error, LinkState, NoTimer, QueueTimer, RxConfig, RxRing, Speed, TimerStrategy, TxConfig,
+    ring_bytes,
 };
 
 // ---- RX frames longer than one buffer -------------------------------------------------
@@ -234,7 +235,7 @@ fn rx_refill_invalidates_the_buffer_and_writes_back_the_descriptor_before_the_po
     drop(rx.receive(&b.mac).unwrap());
     assert_eq!(rx.receive(&b.mac).map(|_| ()), Err(Error::WouldBlock));
     let seen = arena.take_order();
-    let stride = b.setup.desc_stride as u32;
+    let stride = b.setup.desc_stride() as u32;
     let buf1 = rx.desc_words(1).unwrap()[2];
     assert!(
         in_order(
@@ -285,8 +286,8 @@ fn cached_board(line: usize, cache_line_cfg: usize) -> (Board, SimArena) {
 #[test]
 fn cache_hook_makes_tx_and_rx_work_on_non_coherent_memory() {
     let (b, arena) = cached_board(64, 64);
-    assert_eq!(b.setup.desc_stride, 64);
-    assert_eq!(b.setup.dsl, 12, "(64 - 16) / 4");
+    assert_eq!(b.setup.desc_stride(), 64);
+    assert_eq!(b.setup.dsl(), 12, "(64 - 16) / 4");
     let mut tx = b.tx(tx_cfg(8, no_timer(1)), NoTimer, arena.cache());
     let mut rx = b.rx(rx_cfg(8, 512), arena.cache());
     let mut sent = Vec::new();
@@ -319,26 +320,45 @@ fn cache_no_op_on_non_coherent_memory_loses_frames() {
 }
 
 #[test]
-fn cache_line_shorter_than_the_real_one_breaks_neighbouring_descriptors() {
-    // Descriptors packed at 16 bytes share 64-byte lines: giving one back (clean) writes
-    // the CPU's stale copy of its neighbours over what the DMA wrote there, so the second
-    // of two frames received back to back is lost. The user-set line size keeps them apart.
-    for (line_cfg, want) in [(64, 2), (16, 1)] {
-        let (b, arena) = cached_board(64, line_cfg);
-        let mut rx = b.rx(rx_cfg(8, 512), arena.cache());
-        b.inject(&eth_frame(US, 100, 1));
-        let first = rx.receive(&b.mac).unwrap();
-        // The second frame arrives while the CPU holds the first one's descriptor.
-        b.inject(&eth_frame(US, 100, 2));
-        drop(first);
-        let mut got = 1;
-        for _ in 0..4 {
-            if rx.receive(&b.mac).is_ok() {
-                got += 1;
-            }
+fn cache_line_shorter_than_the_real_one_is_refused() {
+    // Descriptors packed at 16 bytes would share 64-byte lines: giving one back (clean)
+    // would write the CPU's stale copy of its neighbours over what the DMA wrote there, and
+    // an invalidation would discard neighbouring data. The ring takes the line from its
+    // cache hook's promise (`CacheOps::line`) and refuses a shorter configured line; with
+    // the right one, two frames received back to back both arrive.
+    let (b, arena) = cached_board(64, 16);
+    let mem = arena.region(ring_bytes(8, 512, 64)).unwrap();
+    assert_eq!(
+        RxRing::new(mem, &arena, &b.setup, rx_cfg(8, 512), arena.cache()).map(|_| ()),
+        Err(Error::Config(ConfigError::CacheLineTooShort))
+    );
+    let mem = arena.region(ring_bytes(8, 1536, 64)).unwrap();
+    assert_eq!(
+        stmmac_coalesce::TxRing::new(
+            mem,
+            &arena,
+            &b.setup,
+            tx_cfg(8, no_timer(1)),
+            NoTimer,
+            arena.cache()
+        )
+        .map(|_| ()),
+        Err(Error::Config(ConfigError::CacheLineTooShort))
+    );
+    let (b, arena) = cached_board(64, 64);
+    let mut rx = b.rx(rx_cfg(8, 512), arena.cache());
+    b.inject(&eth_frame(US, 100, 1));
+    let first = rx.receive(&b.mac).unwrap();
+    // The second frame arrives while the CPU holds the first one's descriptor.
+    b.inject(&eth_frame(US, 100, 2));
+    drop(first);
+    let mut got = 1;
+    for _ in 0..4 {
+        if rx.receive(&b.mac).is_ok() {
+            got += 1;
         }
-        assert_eq!(got, want, "cache_line {line_cfg}");
     }
+    assert_eq!(got, 2);
 }
 
 /// Cache maintenance that records every range it is given that does not start on a line
@@ -363,7 +383,11 @@ impl LineCheck {
     }
 }
 
-impl stmmac_coalesce::CacheOps for LineCheck {
+// SAFETY: forwards to the arena's own cache, whose line it reports.
+unsafe impl stmmac_coalesce::CacheOps for LineCheck {
+    fn line(&self) -> usize {
+        self.inner.line()
+    }
     fn clean(&self, ptr: *const u8, len: usize) {
         self.check("clean", ptr, len);
         self.inner.clean(ptr, len);
@@ -1024,7 +1048,7 @@ fn enhanced_descriptors_are_detected_from_hw_feature_and_work() {
     let b = Board::with(AnPhy::gigabit(), arena(), dma(), |m| {
         m.with_layout(DescLayout::Enhanced)
     });
-    assert_eq!(b.setup.layout, DescLayout::Enhanced);
+    assert_eq!(b.setup.layout(), DescLayout::Enhanced);
     b.link_up();
     // 13-bit sizes: a 4000-byte buffer, a 3000-byte frame; RX spanning too.
     round_trip(&b, 4000, 2048, 3000, 5000);
@@ -1033,7 +1057,7 @@ fn enhanced_descriptors_are_detected_from_hw_feature_and_work() {
 #[test]
 fn normal_descriptors_work_and_refuse_enhanced_sizes() {
     let b = Board::new();
-    assert_eq!(b.setup.layout, DescLayout::Normal);
+    assert_eq!(b.setup.layout(), DescLayout::Normal);
     b.link_up();
     round_trip(&b, 2000, 512, 1900, 1500);
     let mem = b.arena.region(64 * 1024).unwrap();
@@ -1049,27 +1073,46 @@ fn normal_descriptors_work_and_refuse_enhanced_sizes() {
 
 #[test]
 fn layout_override_for_cores_without_hw_feature() {
-    // A pre-3.50a enhanced core: HW_FEATURE reads 0, detection would say "normal".
-    let b = Board::with(
-        AnPhy::gigabit(),
-        arena(),
-        DmaConfig {
+    // A pre-3.50a enhanced core: HW_FEATURE reads 0, so it tells nothing; guessing
+    // "normal" would put RER in the wrong bit. The safe configuration refuses it, with or
+    // without a layout given; the layout is an `unsafe` promise there.
+    let old_core = |m: Model| m.with_layout(DescLayout::Enhanced).without_hw_feature();
+    let probe = Board::with_setup(AnPhy::gigabit(), arena(), old_core, |mac| {
+        assert_eq!(mac.hw_feature(), 0);
+        assert_eq!(
+            mac.configure_dma(&dma()),
+            Err(Error::Config(ConfigError::NoHwFeature))
+        );
+        assert_eq!(
+            mac.configure_dma(&DmaConfig {
+                layout: Some(DescLayout::Enhanced),
+                ..dma()
+            }),
+            Err(Error::Config(ConfigError::NoHwFeature))
+        );
+        // SAFETY: the model is an enhanced core.
+        unsafe { mac.configure_dma_assuming_layout(&dma(), DescLayout::Enhanced) }.unwrap()
+    });
+    assert_eq!(probe.setup.layout(), DescLayout::Enhanced);
+    probe.link_up();
+    round_trip(&probe, 1536, 512, 1000, 1000);
+    // On a core with HW_FEATURE, a layout given is checked against it.
+    let b = Board::new();
+    assert_eq!(
+        b.mac.configure_dma(&DmaConfig {
             layout: Some(DescLayout::Enhanced),
             ..dma()
-        },
-        |m| m.with_layout(DescLayout::Enhanced).without_hw_feature(),
+        }),
+        Err(Error::Config(ConfigError::LayoutMismatch))
     );
-    assert_eq!(b.mac.hw_feature(), 0);
-    assert_eq!(b.setup.layout, DescLayout::Enhanced);
-    b.link_up();
-    round_trip(&b, 1536, 512, 1000, 1000);
-    let detected = Board::with(AnPhy::gigabit(), arena(), dma(), |m| {
-        m.with_layout(DescLayout::Enhanced).without_hw_feature()
-    });
     assert_eq!(
-        detected.setup.layout,
-        DescLayout::Normal,
-        "what the override is for"
+        b.mac
+            .configure_dma(&DmaConfig {
+                layout: Some(DescLayout::Normal),
+                ..dma()
+            })
+            .map(|s| s.layout()),
+        Ok(DescLayout::Normal)
     );
 }
 

@@ -63,8 +63,8 @@ proptest! {
     fn dma_config_never_panics(line in any::<usize>(), bus in any::<usize>(), pbl in any::<u8>(), hw in any::<u32>()) {
         let cfg = DmaConfig { layout: None, cache_line: line, bus_width: bus, pbl, csr_hz: 0 };
         if let Ok(s) = cfg.resolve(hw) {
-            prop_assert!(s.desc_stride >= 16 && s.desc_stride % line == 0);
-            prop_assert!(s.dsl < 32);
+            prop_assert!(s.desc_stride() >= 16 && s.desc_stride() % line == 0);
+            prop_assert!(s.dsl() < 32);
         }
         let _ = stmmac_coalesce::ring_bytes(line % 5000, bus % 10_000, line);
     }
@@ -251,7 +251,7 @@ proptest! {
         let arena = SimArena::new(0x1000_0000, 256 * 1024);
         let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ));
         let mac = Dwmac::new(bus.clone());
-        let setup = DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() }.resolve(0).unwrap();
+        let setup = DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() }.resolve(stmmac_coalesce::sim::HW_FEATURE).unwrap();
         let mut tx = stmmac_coalesce::TxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, tx_cfg(4, no_timer(1)), NoTimer, Coherent).unwrap();
         let mut rx = stmmac_coalesce::RxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, rx_cfg(4, 1536), Coherent).unwrap();
         tx.start(&mac);

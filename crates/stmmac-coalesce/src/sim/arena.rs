@@ -306,7 +306,17 @@ pub struct SimCache {
     arena: SimArena,
 }
 
-impl CacheOps for SimCache {
+// SAFETY: `line` is the arena's own line, what `lines` rounds every range out to; only
+// those lines of the arena are touched.
+unsafe impl CacheOps for SimCache {
+    fn line(&self) -> usize {
+        if self.arena.inner.ram.is_some() {
+            self.arena.inner.line
+        } else {
+            1
+        }
+    }
+
     fn clean(&self, ptr: *const u8, len: usize) {
         let a = &self.arena.inner;
         a.cleans.set(a.cleans.get() + 1);

@@ -34,6 +34,16 @@ impl Board {
         dma: DmaConfig,
         model: impl FnOnce(Model) -> Model,
     ) -> Self {
+        Self::with_setup(phy, arena, model, |mac| mac.configure_dma(&dma).unwrap())
+    }
+
+    /// As [`with`](Self::with), the DMA configured by `configure`.
+    pub fn with_setup(
+        phy: AnPhy,
+        arena: SimArena,
+        model: impl FnOnce(Model) -> Model,
+        configure: impl FnOnce(&Dwmac<Bus>) -> DmaSetup,
+    ) -> Self {
         let clock = SimClock::new();
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let m =
@@ -41,7 +51,7 @@ impl Board {
         let bus = SimBus::new(&clock, m);
         let mac = Dwmac::new(bus.clone());
         mac.soft_reset(&counter).unwrap();
-        let setup = mac.configure_dma(&dma).unwrap();
+        let setup = configure(&mac);
         mac.init_mac(&MacConfig {
             address: US,
             filter: FrameFilter::default(),
@@ -84,7 +94,7 @@ impl Board {
             .region(ring_bytes(
                 cfg.descriptors,
                 cfg.buf_size,
-                self.setup.cache_line,
+                self.setup.cache_line(),
             ))
             .unwrap();
         let mut t = TxRing::new(mem, &self.arena, &self.setup, cfg, timer, cache).unwrap();
@@ -98,7 +108,7 @@ impl Board {
             .region(ring_bytes(
                 cfg.descriptors,
                 cfg.buf_size,
-                self.setup.cache_line,
+                self.setup.cache_line(),
             ))
             .unwrap();
         let mut r = RxRing::new(mem, &self.arena, &self.setup, cfg, cache).unwrap();

@@ -418,8 +418,9 @@ fn bring_up<T: CleanupTimer>(
     };
     let mut tx = TxRing::new(tx_mem, &addr, &setup, tx_cfg, timer, Coherent)?;
     let mut rx = RxRing::new(rx_mem, &addr, &setup, rx_cfg, Coherent)?;
-    tx.start(mac);
-    rx.start(mac);
+    // Each start reads DSL back: the DMA steps through the ring with the ring's stride.
+    tx.try_start(mac)?;
+    rx.try_start(mac)?;
     mac.set_interrupts(regs::DMA_INTR_DEFAULT);
     mac.set_link(link);
     EVENTS.store(0, Ordering::Relaxed);

@@ -1038,10 +1038,10 @@ fn gmac() -> Result<bool, Error> {
     println!(
         Uart0,
         "DMA: {:?} descriptors (HW_FEATURE {:#010x}), stride {} bytes, DSL {}",
-        setup.layout,
+        setup.layout(),
         mac.hw_feature(),
-        setup.desc_stride,
-        setup.dsl
+        setup.desc_stride(),
+        setup.dsl()
     );
     mac.init_mac(&MacConfig {
         address: MAC,
@@ -1079,8 +1079,9 @@ fn gmac() -> Result<bool, Error> {
     let mut rx = RxRing::new(rx_mem, &addr, &setup, rx_cfg, Coherent)?;
     let period = tx.period_ticks();
     let timer_id = tx.timer().id();
-    tx.start(&mac);
-    rx.start(&mac);
+    // Each start reads DSL back: the DMA steps through the ring with the ring's stride.
+    tx.try_start(&mac)?;
+    rx.try_start(&mac)?;
     // Autonegotiation: QEMU's PHY completes it on the BMCR write, and clears LPA, so the
     // result comes from the 1000BASE-T registers.
     let phy = Phy::new(PhyAddr::from_bits(0));

@@ -1,0 +1,308 @@
+//! Soundness at the DMA boundary (issue 18): the set-up is checked where it is used, the
+//! geometry the DMA walks is the rings' own, register read-modify-writes are locked, there
+//! is one MDIO master, the cache line comes from the cache hook, descriptor word 3 is never
+//! 0, and RX reports only complete frames.
+
+mod common;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+use common::*;
+use hwtimer_core::RegisterBus;
+use stmmac_coalesce::sim::{HW_FEATURE, eth_frame};
+use stmmac_coalesce::{
+    Coherent, ConfigError, DescLayout, DmaConfig, Duplex, Dwmac, Error, LinkState, NoTimer, Speed,
+};
+
+// ---- The set-up -------------------------------------------------------------------------
+
+#[test]
+fn hw_feature_of_zero_or_all_ones_is_refused_unless_the_layout_is_promised() {
+    for hw in [0, u32::MAX] {
+        assert_eq!(dma().resolve(hw), Err(ConfigError::NoHwFeature), "{hw:#x}");
+        let given = DmaConfig {
+            layout: Some(DescLayout::Normal),
+            ..dma()
+        };
+        assert_eq!(given.resolve(hw), Err(ConfigError::NoHwFeature), "{hw:#x}");
+        // SAFETY: a set-up only, never given to hardware.
+        let s = unsafe { dma().resolve_assuming_layout(DescLayout::Enhanced) }.unwrap();
+        assert_eq!(s.layout(), DescLayout::Enhanced);
+    }
+    let enhanced = HW_FEATURE | stmmac_coalesce::regs::HW_FEATURE_ENHDESSEL;
+    assert_eq!(
+        dma().resolve(enhanced).map(|s| s.layout()),
+        Ok(DescLayout::Enhanced)
+    );
+    let wrong = DmaConfig {
+        layout: Some(DescLayout::Normal),
+        ..dma()
+    };
+    assert_eq!(wrong.resolve(enhanced), Err(ConfigError::LayoutMismatch));
+}
+
+#[test]
+fn configure_dma_cannot_change_the_geometry_under_running_rings() {
+    let b = Board::new();
+    b.link_up();
+    let _tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
+    let _rx = b.rx(rx_cfg(4, 512), Coherent);
+    let before = b.bus.model(|m| m.bus_mode());
+    let wide = DmaConfig {
+        cache_line: 64,
+        ..dma()
+    };
+    assert_eq!(b.mac.configure_dma(&wide), Err(Error::DmaRunning));
+    assert_eq!(b.bus.model(|m| m.bus_mode()), before, "DSL untouched");
+    b.mac.stop_tx_dma();
+    assert_eq!(
+        b.mac.configure_dma(&wide),
+        Err(Error::DmaRunning),
+        "RX runs"
+    );
+    b.mac.stop_rx_dma();
+    assert_eq!(b.mac.configure_dma(&wide).map(|s| s.dsl()), Ok(12));
+}
+
+#[test]
+fn a_ring_refuses_to_start_when_dsl_is_not_its_stride() {
+    // Rings built for 64-byte descriptors, the DMA then configured for 16: started, the
+    // DMA would step 16 bytes at a time through a ring laid out at 64.
+    let b = Board::with(
+        stmmac_coalesce::sim::AnPhy::gigabit(),
+        arena(),
+        DmaConfig {
+            cache_line: 64,
+            ..dma()
+        },
+        |m| m,
+    );
+    let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
+    let mut rx = b.rx(rx_cfg(4, 512), Coherent);
+    b.mac.stop_tx_dma();
+    b.mac.stop_rx_dma();
+    b.mac.configure_dma(&dma()).unwrap();
+    let mismatch = Err(Error::GeometryMismatch {
+        programmed: 0,
+        ring: 12,
+    });
+    assert_eq!(tx.try_start(&b.mac), mismatch);
+    assert_eq!(rx.try_start(&b.mac), mismatch);
+    rx.start(&b.mac);
+    const ST: u32 = 1 << 13;
+    const SR: u32 = 1 << 1;
+    let control = b
+        .bus
+        .model(|m| hwtimer_core::sim::SimModel::read(m, 0, 0x1018));
+    assert_eq!(control & (ST | SR), 0, "neither DMA started: {control:#x}");
+    assert_eq!(rx.stats().refused_starts, 2);
+    assert_eq!(tx.stats().refused_starts, 1);
+    // Back to the rings' geometry: they start.
+    b.mac
+        .configure_dma(&DmaConfig {
+            cache_line: 64,
+            ..dma()
+        })
+        .unwrap();
+    assert_eq!(tx.try_start(&b.mac), Ok(()));
+    assert_eq!(rx.try_start(&b.mac), Ok(()));
+}
+
+#[test]
+fn word_3_of_every_descriptor_points_at_its_own_buffer() {
+    let b = Board::new();
+    b.link_up();
+    let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
+    let mut rx = b.rx(rx_cfg(4, 512), Coherent);
+    let check = |what: &str, w: [u32; 4]| {
+        assert!(w[2] != 0 && w[3] == w[2], "{what}: {w:#x?}");
+    };
+    for i in 0..4 {
+        check("tx idle", tx.desc_words(i).unwrap());
+        check("rx refilled", rx.desc_words(i).unwrap());
+    }
+    for k in 0..6u8 {
+        tx.send(&b.mac, &eth_frame([0xFF; 6], 60, k)).unwrap();
+        tx.reclaim();
+        b.inject(&eth_frame(US, 700, k));
+        drop(rx.receive(&b.mac).unwrap());
+    }
+    for i in 0..4 {
+        check("tx sent", tx.desc_words(i).unwrap());
+    }
+    for i in 0..4 {
+        let w = rx.desc_words(i).unwrap();
+        if w[0] & stmmac_coalesce::regs::desc::OWN != 0 {
+            check("rx given back", w);
+        }
+    }
+}
+
+// ---- MDIO -------------------------------------------------------------------------------
+
+#[test]
+fn one_mdio_master_at_a_time() {
+    let b = Board::new();
+    let first = b
+        .mac
+        .mdio(&b.counter, stmmac_coalesce::sim::SIM_CSR_HZ)
+        .unwrap();
+    assert!(matches!(
+        b.mac.mdio(&b.counter, stmmac_coalesce::sim::SIM_CSR_HZ),
+        Err(Error::MdioBusy)
+    ));
+    drop(first);
+    assert!(
+        b.mac
+            .mdio(&b.counter, stmmac_coalesce::sim::SIM_CSR_HZ)
+            .is_ok()
+    );
+}
+
+// ---- RX: only complete frames are data -----------------------------------------------
+
+#[test]
+fn has_data_waits_for_the_last_descriptor_of_a_spanning_frame() {
+    // QEMU's npcm-gmac writes the last descriptor twice: OWN clear without LS, then LS.
+    // Until LS lands the frame is not data; a stack polling `has_data` must not be told
+    // otherwise (it would spin on `receive` returning WouldBlock).
+    let b = Board::new();
+    b.link_up();
+    let mut rx = b.rx(rx_cfg(8, 512), Coherent);
+    b.bus.model(|m| m.set_split_last_write(true));
+    let f = eth_frame(US, 1200, 7);
+    b.inject(&f);
+    assert!(
+        !rx.desc_words(0).unwrap()[0] & stmmac_coalesce::regs::desc::OWN != 0,
+        "the head is CPU-owned already"
+    );
+    assert!(!rx.has_data(), "LS not written yet");
+    assert_eq!(rx.receive(&b.mac).map(|_| ()), Err(Error::WouldBlock));
+    b.bus.model(|m| m.complete_rx_writes());
+    assert!(rx.has_data());
+    let mut scratch = [0u8; 1518];
+    assert_eq!(
+        rx.receive(&b.mac).unwrap().bytes(&mut scratch).unwrap(),
+        &f[..]
+    );
+    assert!(!rx.has_data());
+}
+
+#[test]
+fn a_head_without_fs_is_not_data_and_is_dropped_once_a_frame_follows() {
+    let b = Board::new();
+    b.link_up();
+    let mut rx = b.rx(rx_cfg(4, 512), Coherent);
+    let f = eth_frame(US, 100, 1);
+    b.inject(&eth_frame(US, 100, 9));
+    // Descriptor 0 (the head): a rogue write leaves it CPU-owned, no FS, no LS; the DMA
+    // is past it, at descriptor 1 (DMA-owned). Reported as data, the stack would spin on
+    // `receive` until an RU that a quiet link never brings.
+    b.arena.write_u32(rx.base(), 0);
+    assert!(!rx.has_data(), "no complete frame: nothing to spin on");
+    assert_eq!(rx.receive(&b.mac).map(|_| ()), Err(Error::WouldBlock));
+    // A frame arrives in descriptor 1: the head is dropped on the way to it.
+    b.inject(&f);
+    assert!(rx.has_data());
+    let got = rx.receive(&b.mac).unwrap();
+    assert_eq!(got.as_slice(), Some(&f[..]));
+    drop(got);
+    assert_eq!(rx.stats().partial, 1);
+}
+
+// ---- The register lock ------------------------------------------------------------------
+
+/// A register file shared between threads. The first read of `target` after `arm` hands
+/// control to another thread (the "interrupt") and waits up to 200 ms for it to finish
+/// its own access: without a lock it finishes inside the read-modify-write, with one it
+/// cannot start until the section ends.
+struct RacyBus {
+    regs: Mutex<Vec<u32>>,
+    target: usize,
+    armed: AtomicBool,
+    go: Mutex<Sender<()>>,
+    done: Mutex<Receiver<()>>,
+}
+
+impl RegisterBus for RacyBus {
+    type Word = u32;
+    fn read_word(&self, offset: usize) -> u32 {
+        let v = self.regs.lock().unwrap()[offset / 4];
+        if offset == self.target && self.armed.swap(false, Ordering::SeqCst) {
+            self.go.lock().unwrap().send(()).unwrap();
+            let _ = self
+                .done
+                .lock()
+                .unwrap()
+                .recv_timeout(Duration::from_millis(200));
+        }
+        v
+    }
+    fn write_word(&self, offset: usize, value: u32) {
+        self.regs.lock().unwrap()[offset / 4] = value;
+    }
+}
+
+/// Runs `main` with `irq` interrupting its first read of `target`; returns the register.
+fn race(
+    target: usize,
+    init: u32,
+    main: impl FnOnce(&Dwmac<RacyBus>) + Send,
+    irq: impl FnOnce(&Dwmac<RacyBus>) + Send,
+) -> u32 {
+    let (go_tx, go_rx) = channel();
+    let (done_tx, done_rx) = channel();
+    let mut regs = vec![0u32; 0x1060 / 4];
+    regs[target / 4] = init;
+    let mac = Dwmac::new(RacyBus {
+        regs: Mutex::new(regs),
+        target,
+        armed: AtomicBool::new(true),
+        go: Mutex::new(go_tx),
+        done: Mutex::new(done_rx),
+    });
+    std::thread::scope(|s| {
+        let m = &mac;
+        s.spawn(move || {
+            // Bounded: a `main` that never reads `target` must not hang the test.
+            if go_rx.recv_timeout(Duration::from_secs(5)).is_ok() {
+                irq(m);
+            }
+            let _ = done_tx.send(());
+        });
+        main(&mac);
+    });
+    // SAFETY: a read of the test's own register file.
+    unsafe { mac.bus() }.read_word(target)
+}
+
+#[test]
+fn dma_control_read_modify_writes_do_not_lose_each_other() {
+    const ST: u32 = 1 << 13;
+    const SR: u32 = 1 << 1;
+    // The link path stops TX while the interrupt handler stops RX.
+    let c = race(0x1018, ST | SR, |m| m.stop_tx_dma(), |m| m.stop_rx_dma());
+    assert_eq!(c & (ST | SR), 0, "DMA_CONTROL {c:#x}: a stop was lost");
+}
+
+#[test]
+fn gmac_control_read_modify_writes_do_not_lose_each_other() {
+    const PS_FES: u32 = (1 << 15) | (1 << 14);
+    const TE_RE: u32 = (1 << 3) | (1 << 2);
+    const DM: u32 = 1 << 11;
+    // The MAC is being stopped while the link path reconfigures it for 100 Mbit/s: the
+    // link path's speed bits must survive (whichever runs last, its bits are whole).
+    let up = LinkState::up(Speed::M100, Duplex::Full);
+    let c = race(
+        0,
+        DM | TE_RE,
+        |m| m.stop(),
+        |m| {
+            m.set_link(up);
+        },
+    );
+    assert_eq!(c & (PS_FES | TE_RE), PS_FES | TE_RE, "GMAC_CONTROL {c:#x}");
+}
