@@ -107,8 +107,33 @@
 //!
 //! # Soundness at the DMA boundary
 //!
-//! Pointing the DMA at memory takes an `unsafe` promise; safe code cannot do it. Each of
-//! these fails to compile:
+//! Safe code cannot make the DMA read or write memory outside the regions the rings own:
+//! every way to name other memory, or to describe the rings to the DMA differently from how
+//! they are laid out, is either `unsafe` or checked at run time with a typed error.
+//!
+//! - **`unsafe` promises**: [`DmaAddr`] (bus addresses), [`IdentityMap::new`],
+//!   [`DmaRegion::from_raw`], [`CacheOps`] (what it cleans and invalidates, and its
+//!   [`line`](CacheOps::line)), [`Dwmac::set_ring_bases`], [`Dwmac::bus`], and a descriptor
+//!   layout for a core without HW_FEATURE ([`DmaConfig::resolve_assuming_layout`],
+//!   [`Dwmac::configure_dma_assuming_layout`]).
+//! - **checked**: [`DmaSetup`] is built only by [`DmaConfig::resolve`] and checked again
+//!   when a ring carves its region; a HW_FEATURE of 0 or all ones is refused
+//!   ([`ConfigError::NoHwFeature`]) and a configured layout must agree with it
+//!   ([`ConfigError::LayoutMismatch`]); [`Dwmac::configure_dma`] refuses while a DMA engine
+//!   runs ([`Error::DmaRunning`]); each ring reads DMA_BUS_MODE.DSL back before starting
+//!   its engine ([`TxRing::try_start`], [`RxRing::try_start`]:
+//!   [`Error::GeometryMismatch`]); a configured cache line shorter than the cache hook's
+//!   is refused ([`ConfigError::CacheLineTooShort`]).
+//! - **by construction**: word 3 of every descriptor is its own buffer (never bus address
+//!   0); the DMA_CONTROL / GMAC_CONTROL read-modify-writes run in a critical section; one
+//!   MDIO master at a time ([`Error::MdioBusy`]).
+//!
+//! What this does not cover: an `unsafe` promise that is false, and memory corrupted by
+//! something outside the crate (the RX path still never trusts descriptor contents, see
+//! *Bad input*). docs/dwmac.md#dma-boundary has the reasoning, including why there is no
+//! guard descriptor after the ring.
+//!
+//! Each of these fails to compile:
 //!
 //! ```compile_fail
 //! // A bus-address translation is a promise about the hardware: an `unsafe impl`.
@@ -133,6 +158,24 @@
 //! # fn f<B: hwtimer_core::RegisterBus<Word = u32>>(mac: &stmmac_coalesce::Dwmac<B>) {
 //! let bus = mac.bus(); // raw register access could do the same
 //! # }
+//! ```
+//!
+//! ```compile_fail
+//! // A hand-made set-up (fields are private).
+//! let s = stmmac_coalesce::DmaSetup {
+//!     layout: stmmac_coalesce::DescLayout::Normal,
+//!     cache_line: 4, desc_stride: 2, dsl: 0, pbl: 8, bus_width: 4, csr_hz: 0,
+//! };
+//! ```
+//!
+//! ```compile_fail
+//! // A cache hook is a promise about the caches: an `unsafe impl`.
+//! struct Mine;
+//! impl stmmac_coalesce::CacheOps for Mine {
+//!     fn line(&self) -> usize { 1 }
+//!     fn clean(&self, _: *const u8, _: usize) {}
+//!     fn invalidate(&self, _: *const u8, _: usize) {}
+//! }
 //! ```
 //!
 //! ```compile_fail

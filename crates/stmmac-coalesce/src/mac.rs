@@ -3,8 +3,9 @@
 //! ([`DwmacMdio`]).
 //!
 //! Nothing here lets safe code point the DMA at memory: the descriptor list bases are
-//! written only by the rings' `start` (with their own, owned memory) or by the `unsafe`
-//! [`Dwmac::set_ring_bases`]; [`Dwmac::bus`] is `unsafe` for the same reason.
+//! written only by the rings' `start` (with their own, owned memory, after reading DSL
+//! back) or by the `unsafe` [`Dwmac::set_ring_bases`]; [`Dwmac::bus`] is `unsafe` for the
+//! same reason. [`Dwmac::configure_dma`] does not change DSL under a running engine.
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
