@@ -568,6 +568,12 @@ impl RingGeometry {
         if setup.check()? != setup.dsl {
             return Err(Error::Config(ConfigError::DescriptorSkip));
         }
+        // With padding between descriptors, at least 4 of them: a DMA that steps with a
+        // stride up to 4 times the ring's (a bus width configured 4 times too narrow) then
+        // still lands inside the ring's cleared padding (see below), not in a buffer.
+        if setup.dsl != 0 && n < 4 {
+            return Err(Error::RingSize);
+        }
         let line = setup.cache_line;
         let start = region.as_ptr() as usize;
         let aligned = round_up(start, line);
@@ -593,6 +599,19 @@ impl RingGeometry {
         if u64::from(last) != u64::from(first).wrapping_add((span as u64).saturating_sub(1)) {
             return Err(Error::DmaAddress);
         }
+        // Clear the descriptor area, padding included: the rings write only the 16 bytes
+        // of each descriptor, and a region's old contents must not look like descriptors
+        // the DMA owns. A DMA that steps with another stride than the ring's (DSL counts
+        // bus-width words, and a wrong `DmaConfig::bus_width` cannot be detected on GMAC
+        // 3.x) lands in a padding area for its second descriptor: with padding
+        // `p = stride - 16` and the real width `r` times the configured one, the DMA's
+        // second descriptor is at `16 + p * r`, which for r = 1/4 and 1/2 is inside
+        // descriptor 0's padding, for r = 2 at offset `p` of descriptor 1, and for r = 4
+        // in descriptor 2's (32-byte lines) or 3's padding (docs/dwmac.md#dma-boundary).
+        // It finds OWN clear there and suspends.
+        // SAFETY: `desc_bytes` bytes from `descs` lie inside the region (checked above:
+        // `need <= len`), which this ring owns; no DMA has been given them yet.
+        unsafe { core::ptr::write_bytes(descs, 0, desc_bytes) };
         // Exact: the span from `first` to `last` is linear and fits in 32 bits.
         let buf_bus = first.wrapping_add(desc_bytes as u32);
         Ok(Self {

@@ -230,9 +230,18 @@ fn rx_poll_demand_finds_the_refilled_descriptor_already_owned() {
 #[test]
 fn rx_refill_invalidates_the_buffer_and_writes_back_the_descriptor_before_the_poll_demand() {
     let (b, arena) = cached_board(64, 64);
-    let mut rx = rx_full_ring(&b, arena.cache());
-    arena.record_order();
+    // Four descriptors (a ring with padding between descriptors has at least four), all
+    // filled; the first frame is taken.
+    let mut rx = b.rx(rx_cfg(4, 1536), arena.cache());
+    for k in 0..4 {
+        b.inject(&eth_frame(US, 100, k));
+    }
+    assert_eq!(b.bus.model(|m| m.rx_delivered()), 4);
     drop(rx.receive(&b.mac).unwrap());
+    arena.record_order();
+    for _ in 0..3 {
+        drop(rx.receive(&b.mac).unwrap());
+    }
     assert_eq!(rx.receive(&b.mac).map(|_| ()), Err(Error::WouldBlock));
     let seen = arena.take_order();
     let stride = b.setup.desc_stride() as u32;

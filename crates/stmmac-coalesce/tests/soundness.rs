@@ -306,3 +306,65 @@ fn gmac_control_read_modify_writes_do_not_lose_each_other() {
     );
     assert_eq!(c & (PS_FES | TE_RE), PS_FES | TE_RE, "GMAC_CONTROL {c:#x}");
 }
+
+// ---- A bus width the core does not have -------------------------------------------------
+
+#[test]
+fn a_wrong_bus_width_stalls_the_dma_inside_the_ring() {
+    // DSL counts bus-width words, and GMAC 3.x cannot tell its bus width: configured as 4
+    // bytes on a 64-bit bus, DSL 12 makes the DMA step 16 + 12 * 8 = 112 bytes through a
+    // ring laid out at 64. Its second "descriptor" is then padding inside the ring. The
+    // region came from a `&'static mut` whose old contents look like descriptors owned by
+    // the DMA, pointing at another buffer: unless the padding is cleared, received bytes
+    // land there.
+    use stmmac_coalesce::DmaAddr as _;
+    let b = Board::with(
+        stmmac_coalesce::sim::AnPhy::gigabit(),
+        arena(),
+        DmaConfig {
+            cache_line: 64,
+            ..dma()
+        },
+        |m| m.with_bus_width(8),
+    );
+    b.link_up();
+    let len = stmmac_coalesce::ring_bytes(4, 512, 64);
+    let mem = b.arena.region(len).unwrap();
+    let base = b.arena.bus_addr(mem.as_ptr()).unwrap();
+    let victim = b.arena.region(4096).unwrap();
+    let vbus = b.arena.bus_addr(victim.as_ptr()).unwrap();
+    for off in (0..len as u32).step_by(16) {
+        for (w, v) in [stmmac_coalesce::regs::desc::OWN, 512, vbus, 0]
+            .into_iter()
+            .enumerate()
+        {
+            b.arena.write_u32(base + off + 4 * w as u32, v);
+        }
+    }
+    let mut rx =
+        stmmac_coalesce::RxRing::new(mem, &b.arena, &b.setup, rx_cfg(4, 512), Coherent).unwrap();
+    rx.try_start(&b.mac).unwrap();
+    for k in 0..4u8 {
+        b.inject(&eth_frame(US, 100, k));
+        let _ = rx.receive(&b.mac).map(|f| f.len());
+    }
+    // The rule that makes this hold for a width configured up to 4 times too narrow: a
+    // ring with padding between descriptors has at least four.
+    let small = b
+        .arena
+        .region(stmmac_coalesce::ring_bytes(3, 512, 64))
+        .unwrap();
+    assert_eq!(
+        stmmac_coalesce::RxRing::new(small, &b.arena, &b.setup, rx_cfg(3, 512), Coherent)
+            .map(|_| ()),
+        Err(Error::RingSize)
+    );
+    let written = b
+        .arena
+        .read_bytes(vbus, 4096)
+        .unwrap()
+        .iter()
+        .filter(|&&x| x != 0)
+        .count();
+    assert_eq!(written, 0, "the DMA wrote outside the ring");
+}
