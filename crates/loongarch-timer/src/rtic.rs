@@ -58,18 +58,28 @@ pub use native::{Event, Time, clear_swi0, enable_swi0, pend_swi0};
 ///
 /// The type has `start(timer, counter)`, `on_interrupt()` (from the handler of TI and
 /// SWI0) and rtic-time's `Timebase` methods; `pend_interrupt` raises SWI0 (`rtic::pend_swi0`).
+///
+/// `loongarch_timer::rtic_monotonic!(pub Mono, HZ, pend = my_pend)` replaces SWI0 with the
+/// firmware's own `fn()`: needed when tasks on another core wait on this monotonic (SWI0
+/// would be raised on the calling core, not the timer's), and on QEMU, which does not take
+/// an SWI0 set by software until the next hardware interrupt (module docs). The function
+/// must make `on_interrupt()` run on the timer's core: an IPI to it from another core, or
+/// the timer itself armed at `min_delta` on that core (loongarch-virt-async does both).
 #[macro_export]
 macro_rules! rtic_monotonic {
     ($vis:vis $name:ident $(,)?) => {
         $crate::rtic_monotonic!($vis $name, 100_000_000);
     };
     ($vis:vis $name:ident, $hz:expr $(,)?) => {
+        $crate::rtic_monotonic!($vis $name, $hz, pend = $crate::rtic::pend_swi0);
+    };
+    ($vis:vis $name:ident, $hz:expr, pend = $pend:path $(,)?) => {
         $crate::__hwtimer_core::rtic_monotonic!(
             $vis $name,
             $crate::rtic::Event,
             $crate::rtic::Time,
             $hz,
-            pend = $crate::rtic::pend_swi0
+            pend = $pend
         );
     };
 }

@@ -1,7 +1,7 @@
 //! Firmware for QEMU's LoongArch `virt` machine with two cores (`-smp 2`): an embassy
 //! executor on each core, one embassy time driver (core 0's constant timer, through
 //! `loongarch_timer::embassy::Driver`), one rtic-time monotonic (core 1's constant timer,
-//! through hwtimer-core's `rtic_monotonic!`), and tasks on both cores waiting on both. A wake
+//! through loongarch-timer's `rtic_monotonic!` with the firmware's own pend), and tasks on both cores waiting on both. A wake
 //! due for a task on the other core reaches it by an IPI.
 //!
 //! # Boot (`fw_common::loongarch_board!`)
@@ -70,10 +70,9 @@
 //! to run (`pend_interrupt`). This firmware's pend function sends core 1 IPI bit
 //! [`IPI_RTIC`] from core 0, and on core 1 arms the timer at once; core 1's handler runs
 //! `Mono::on_interrupt()` for its TI and for that IPI. So core 0 never touches core 1's
-//! timer. loongarch-timer's own `rtic_monotonic!` pends software interrupt 0 on the calling
-//! core, which is wrong across cores and, under QEMU, lost while the core idles (see
-//! [`pend_mono`]); this firmware uses hwtimer-core's macro with the pinned pair and its own
-//! pend.
+//! timer. loongarch-timer's `rtic_monotonic!` pends software interrupt 0 on the calling
+//! core by default, which is wrong across cores and, under QEMU, lost while the core idles
+//! (see [`pend_mono`]); this firmware gives the macro its own pend (`pend = pend_mono`).
 //!
 //! # What runs
 //!
@@ -244,13 +243,7 @@ impl embassy_time_driver::Driver for SmpDriver {
 
 embassy_time_driver::time_driver_impl!(static SMP_DRIVER: SmpDriver = SmpDriver);
 
-hwtimer_core::rtic_monotonic!(
-    Mono,
-    loongarch_timer::rtic::Event,
-    loongarch_timer::rtic::Time,
-    100_000_000,
-    pend = pend_mono
-);
+loongarch_timer::rtic_monotonic!(Mono, 100_000_000, pend = pend_mono);
 
 /// rtic-time's `pend_interrupt`: run the monotonic's handler on [`RTIC_CORE`], whose timer
 /// it programs. From core 0, an IPI. On core 1 itself, the timer armed at once
@@ -1052,7 +1045,7 @@ fn run() -> bool {
     let entry = secondary_entry();
     println!(
         Uart0,
-        "smp: releasing core1 at {entry:#x} (IOCSR mailbox + IPI); rtic-time: hwtimer_core::rtic_monotonic! on core{RTIC_CORE}'s constant timer"
+        "smp: releasing core1 at {entry:#x} (IOCSR mailbox + IPI); rtic-time: loongarch_timer::rtic_monotonic! (own pend) on core{RTIC_CORE}'s constant timer"
     );
     println!(
         Uart0,
