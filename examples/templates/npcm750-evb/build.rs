@@ -1,8 +1,8 @@
-//! Links the firmware with this crate's `link.x`.
+//! Links the firmware with `aarch32-rt`'s `link.x`, which includes this crate's `memory.x`.
 
 fn main() {
     let dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     println!("cargo:rustc-link-search={dir}");
     println!("cargo:rustc-link-arg-bins=-Tlink.x");
-    println!("cargo:rerun-if-changed=link.x");
+    println!("cargo:rerun-if-changed=memory.x");
 }

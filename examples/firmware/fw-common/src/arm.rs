@@ -2,14 +2,15 @@
 //!
 //! | item | what it is |
 //! |---|---|
-//! | [`arm_board!`](crate::arm_board) | entry code (secondaries parked, or started on their own stacks; stacks, `.bss`, VBAR), exception vectors, IRQ entry, panic handler, banner |
+//! | [`arm_board!`](crate::arm_board) | the board's `kmain`/`kmain_secondary` over the `aarch32-rt` runtime (which owns the reset code, the vector table, the per-CPU mode stacks, `.data`/`.bss`), SCTLR.V, IRQ and fatal-exception handlers, panic handler, banner |
 //! | [`gic`] | the ARM GIC (v1/v2) distributor and CPU interface, as far as a firmware needs them |
 //! | [`pmu`] | the PMU: PMCCNTR (virtual nanoseconds under QEMU) and an instruction counter (event 0x08), with the emulation speed measured from the two |
 //! | [`mmu`] | a flat section-mapped translation table and the MMU/cache enable sequence (RAM Normal, devices Device), for firmware that runs an executor |
 //! | [`exynos4210`], [`npcm7xx`] | the two SoCs' consoles (`Uart0`) and the addresses a firmware on them needs first: RAM, GIC, timer interrupt IDs |
-//! | functions below | semihosting exit, CP15 identification, VBAR, CPSR.I (with [`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), exception names |
+//! | functions below | semihosting exit, CP15 identification, VBAR ([`use_rt_vectors`]), CPSR.I (with [`irq_save`] / [`irq_restore`] for [`critical_section_impl!`](crate::critical_section_impl)), exception names |
 //!
-//! The functions use A32 encodings and must run in a privileged mode (the boards enter in SVC).
+//! The functions use A32 encodings and must run in a privileged mode (the boards' code runs in
+//! SYS mode, `aarch32-rt`'s choice; exception handlers in SYS (IRQ), UND, ABT, SVC or FIQ).
 //!
 //! # Ecosystem crates tried for the ARM boards (issue 17): adopted, or why not
 //!
@@ -21,7 +22,7 @@
 //! | `semihosting` 0.1.25 (MSRV 1.64) | adopted for the ARM exit: [`semihosting_exit`] is `semihosting::process::exit(0 or 1)`, no features. On 32-bit ARM the crate makes `SYS_EXIT_EXTENDED` `[ApplicationExit, status]` (QEMU exits with `status`), then `SYS_EXIT` if the host returns, through `svc 0x123456`; npcm750, smdkc210, smdkc210-async and npcm750-net exit 0 at `-icount` 0 and 4, and a forced `finish(false)` made QEMU exit 1 (checked on npcm750 and smdkc210, not committed). MIPS: the crate's UHI `exit` (`sdbbp 1`) is what `fw_common::mips::exit` does, and Debian's QEMU 10.0 serves UHI with `-semihosting`, so it would fit otto-malta (not switched here: `mips.rs` is another helper's file this turn; the crate needs `asm_experimental_arch` there, which the firmware already enables). LoongArch: the crate traps with `dbcl 0xab`, which upstream QEMU does not serve: QEMU 10.0 says `-semihosting: Option not supported for this target` for `qemu-system-loongarch64`, and the crate's own tests use a patched QEMU; the LoongArch boards keep the GED poweroff (`fw_common::loongarch`). |
 //! | `arm-gic` 0.10 (`gicv2::GicV2`) | rejected for now: the only call that enables a CPU interface is `setup()`, which also rewrites the distributor (`IGROUPR` for all IDs, `GICD_CTLR`), so a secondary cannot bring up just its banked interface ([`gic::Gic::init_cpu_interface`]) without touching shared state CPU0 configures; every method takes `&mut self`, so a GIC shared by two cores needs one instance per core or a lock; and it pulls 20 more crates (arm-sysregs and four of its parts, safe-mmio, zerocopy, thiserror, proc-macro stacks) into a firmware that needs ~10 registers. |
 //! | `aarch32-cpu` 0.4 `critical-section-multi-core` | tried on both two-core boards and kept ours ([`critical_section_multi_core_impl!`](crate::critical_section_multi_core_impl), [`cs::SpinLock`](crate::cs::SpinLock)). Trial: the workspace on `restore-state-u8`, the crate's implementation linked through fw-common, ours removed; npcm750 and smdkc210 passed at `-icount` 0 and 4 (contention checks included). Cost of one empty `critical_section::with`, loop included: 43 instructions on both boards against our 36 (`a9-global-timer/fw_cs_multi_core_insns`, `exynos-mct/fw_critical_section_insns`, both shifts): its `acquire`/`release` are not `#[inline]`, so every section calls through `_critical_section_1_0_acquire` into a framed function. The driver paths moved both ways (a9 `fw_comp_set_next_event_insns_*` 206 → 197, MCT `fw_comp_set_next_event_insns_two_cores` 359 → 366). Also against it: `acquire` carries a `panic!` and `release` an `unreachable!` (a panic path inside every section); the `u8` restore state is one per build, so the LoongArch and MIPS implementations and the single-core `critical_section_impl!` would have to move to `u8` or the feature be split by target; and it bumps `arm-targets` 0.4.2 → 0.4.3 for embassy's `aarch32-cpu` 0.1 as well. Its nesting rule (the restore state says "already locked by me", no depth counter) is the better design; revisit if the crate inlines its implementation. |
-//! | `aarch32-rt` 0.5 | tried on npcm750 in a scratch crate (not in this workspace), not adopted in this turn. What fits: with `_num_cores = 2` in `memory.x` and its own `_asm_secondary_core_park` (a `wfe` loop on a release flag), both CPUs start at the ELF entry as QEMU starts them, CPU0 alone initialises `.data`/`.bss`, each CPU gets its own stacks (CPU0 sp 0x010f_fff8, CPU1 0x010f_bff8) and CPU1 runs `kmain_secondary`; the run exits 0 at `-icount` 0 and 4. What it leaves to the board: it boots at PL1 without touching VBAR or SCTLR.V, and npcm750 enters with SCTLR.V = 1 (0x00c5_2078 read in `kmain`), so its vector table is not used until [`set_vbar`] runs; SCU, ACTLR.SMP, the MMU and the GIC stay fw-common's. What it forces: `kmain` in SYS mode rather than SVC; its own linker script (the boards' `link.x`, with npcm750's `.dma` megabyte and its `ASSERT`, become `memory.x` region aliases), and 36 crates in its build graph (macros, `aarch32-cpu`, `arm-targets`, `bitbybit`, proc-macro stacks). Not switched because the switch has to move all four ARM boards at once (`arm_board!` rewritten over `kmain`/`kmain_secondary`/`_irq_handler`, and the six `link.x` of its users: npcm750, npcm750-net, smdkc210, smdkc210-async and the npcm750-evb and smdkc210 templates, files of the boards, two of them being edited by other helpers this turn) and be checked at both shifts: not possible before this turn's deadline, and a half-switched state is worse than none. |
+//! | `aarch32-rt` 0.5 (MSRV 1.93) | adopted: [`arm_board!`](crate::arm_board) is implemented over it on all four ARM boards (npcm750, npcm750-net, smdkc210, smdkc210-async) and the npcm750-evb and smdkc210 templates, which link with its `link.x` and a `memory.x` each (npcm750's `.dma` megabyte and its `ASSERT` are a `SECTIONS … INSERT AFTER .uninit` there). The runtime does: the reset code on every CPU (both start at the ELF entry under QEMU), VBAR = `_vector_table`, per-CPU stacks for all seven modes (`_num_cores = 2`; fw-common's `__secondary_stacks` and `__stack_top`/`__irq_stack_top` are gone), `.data` copy and `.bss` zeroing on CPU0, the IRQ entry (`_irq_handler`, called in SYS mode on the interrupted stack) and the undefined/abort entries. fw-common still does: SCTLR.V = 0 on every CPU ([`use_rt_vectors`]; NPCM750 enters with V = 1), `_asm_secondary_core_park` (returns at once: the secondary's own code waits for the release, [`smp::wait_release`], as before), the SVC and FIQ stubs (the runtime's default SVC handler does not report and its FIQ handler spins), the fatal-exception report (same lines as before: `lr` is the hardware's link register), the panic handler, banner and semihosting exit; SCU, ACTLR.SMP, MMU, GIC and the critical sections stay ours. The board code runs in SYS mode rather than SVC (checked: semihosting `svc 0x123456` from SYS mode is served by QEMU; no fw-common code wrote CPSR.M). Cost: its IRQ entry is 12 instructions around the handler call against our old 4 (`srsfd`/`rfefd` on the SYS stack, 8-byte realignment); that shows in `stmmac-coalesce/qemu_tx_insns_per_frame` on npcm750-net, 339 → 346 (an IRQ lands in most TX spans; with the old 4-instruction entry put back over the runtime it read 339 again); the `bench:` lines of npcm750 and smdkc210 are unchanged; smdkc210-async's wake-lateness figures vary from run to run as before. Faults checked on smdkc210 (`udf`, `svc #1`, `bkpt`, a misaligned `ldm`) and npcm750 (`udf`): the same `PANIC:` lines as the old vectors, exit status 1. It adds `aarch32-rt`, `aarch32-rt-macros`, `aarch32-cpu` 0.4, `arbitrary-int` 2, `bitbybit` 2, `num_enum`, `thiserror` 2 and their proc-macro crates to the lock files, and moves `arm-targets` 0.4.2 → 0.4.3 (embassy's `aarch32-cpu` 0.1 uses it too); its MSRV (1.93) is above the 1.88 this workspace declares, so the ARM boards now need rustc 1.93 (they are built with Debian's 1.96). |
 
 pub mod exynos4210;
 pub mod gic;
@@ -31,6 +32,10 @@ pub mod pmu;
 pub mod smp;
 
 mod entry;
+
+// The runtime: reset code, vector table, stacks and exception entries, which `arm_board!`
+// builds on (only its symbols are used, through its `link.x`).
+use aarch32_rt as _;
 
 /// CPSR.I: IRQs masked.
 pub const CPSR_I: u32 = 1 << 7;
@@ -149,6 +154,23 @@ pub unsafe fn set_vbar(base: u32) {
     }
 }
 
+/// Points VBAR at `aarch32-rt`'s `_vector_table` and clears SCTLR.V, so exceptions are taken
+/// through the runtime's table rather than the high vectors: what
+/// [`arm_board!`](crate::arm_board)'s `kmain` and `kmain_secondary` do first on every CPU.
+///
+/// The runtime sets VBAR but leaves SCTLR.V alone, and NPCM750 enters with V = 1 (its boot ROM
+/// at 0xffff_0000), where VBAR is ignored.
+pub fn use_rt_vectors() {
+    unsafe extern "C" {
+        /// `aarch32-rt`'s vector table (32-byte aligned; kept by its `link.x`).
+        static _vector_table: u32;
+    }
+    // SAFETY: `_vector_table` is `aarch32-rt`'s 32-byte aligned table of eight `ldr pc`
+    // entries into its exception entries, linked for the whole run (`EXTERN` in its link.x);
+    // only its address is taken.
+    unsafe { set_vbar(&raw const _vector_table as u32) };
+}
+
 /// Reads CPSR.
 pub fn cpsr() -> u32 {
     let value: u32;
@@ -188,7 +210,7 @@ pub fn irq_disable() {
 #[inline(always)]
 pub fn irq_save() -> bool {
     let cpsr: u32;
-    // SAFETY: reading CPSR and setting the I bit is allowed at PL1 (SVC and IRQ modes) and
+    // SAFETY: reading CPSR and setting the I bit is allowed at PL1 (SYS, the boards' mode) and
     // only delays IRQs; not `nomem`, so memory accesses stay on their side of it.
     unsafe {
         core::arch::asm!("mrs {0}, cpsr", "cpsid i", out(reg) cpsr, options(nostack));

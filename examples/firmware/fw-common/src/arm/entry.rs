@@ -1,55 +1,65 @@
 //! [`arm_board!`](crate::arm_board): everything an ARM board's `main.rs` would otherwise
-//! repeat.
+//! repeat, on top of the `aarch32-rt` runtime.
 
-/// Defines the entry point, the exception vectors, the IRQ entry and the panic handler of a
-/// 32-bit ARM (ARMv7-A, A32) board firmware, and runs the board's main function between the
-/// standard banner and the semihosting exit.
+/// Defines the runtime entry points (`kmain`, `kmain_secondary`), the exception handlers and
+/// the panic handler of a 32-bit ARM (ARMv7-A, A32) board firmware over the `aarch32-rt`
+/// crate, and runs the board's main function between the standard banner and the
+/// semihosting exit.
 ///
 /// ```ignore
 /// fw_common::arm_board! {
 ///     name: "smdkc210",      // printed as `timer-family firmware: smdkc210`
 ///     console: Uart0,        // a `Copy` value implementing `Console`
 ///     main: run,             // `fn() -> bool`: true when every check passed
-///     irq: on_irq,           // optional `fn()`: called for each IRQ, in IRQ mode
+///     irq: on_irq,           // optional `fn()`: called for each IRQ, in SYS mode, IRQs masked
 ///     secondary: cpu_main,   // optional (after `irq:`) `fn(u32) -> !`: secondary CPUs
 /// }
 /// ```
 ///
+/// # What `aarch32-rt` does
+///
+/// QEMU starts every CPU at the ELF entry, `aarch32-rt`'s `_start`. Each CPU sets VBAR to the
+/// runtime's `_vector_table` (placed first in the `VECTORS` region) and takes its own copy of
+/// the seven mode stacks (`_num_cores` in the board's `memory.x`; CPU n's are the n-th from the
+/// top). CPU0 alone copies `.data` and zeroes `.bss`, then calls `kmain`; a CPU whose
+/// MPIDR\[7:0\] is n != 0 calls `_asm_secondary_core_park` (which this macro defines to return
+/// at once), then `kmain_secondary` with n. Both run in SYS mode with IRQs and FIQs masked.
+///
 /// # What it generates
 ///
-/// * `_start`, in section `.text.start` (the linker script puts it at the load address), run
-///   by **every** CPU since QEMU starts them all at the ELF entry. A CPU whose MPIDR\[1:0\]
-///   is n != 0 parks in a `wfi` loop unless the linker script defines `__secondary_stacks`
-///   (a weak reference, 0 when absent): then it takes slot n - 1 of 20 KiB there (4 KiB
-///   IRQ-mode stack, then 16 KiB SVC stack), points its VBAR at the vector table, clears its
-///   SCTLR.V and calls `secondary` with n, before `.bss` may be zeroed (the function's first
-///   job is [`smp::wait_release`](crate::arm::smp::wait_release)). CPU0 sets the IRQ-mode stack (`__irq_stack_top`) and the SVC
-///   stack (`__stack_top`), points VBAR at the vector table and clears SCTLR.V (NPCM750 boots
-///   with high vectors, 0xffff_0000, in its boot ROM; Exynos4210's VBAR = 0 is its empty iROM),
-///   zeroes `.bss` (`__sbss`..`__ebss`, both 4-byte aligned) and calls the generated main.
-/// * The main function: prints `timer-family firmware: <name>`, the MIDR and MPIDR lines
+/// * `_asm_secondary_core_park`: returns at once, so a secondary runs `kmain_secondary` before
+///   `.bss` may be zeroed (the `secondary` function's first job is
+///   [`smp::wait_release`](crate::arm::smp::wait_release), whose flag is in `.data`).
+/// * `kmain` (CPU0) and `kmain_secondary` (other CPUs): both clear SCTLR.V and point VBAR at
+///   `_vector_table` again ([`use_rt_vectors`](crate::arm::use_rt_vectors); NPCM750 boots with
+///   high vectors, 0xffff_0000, in its boot ROM, which override VBAR). `kmain` prints
+///   `timer-family firmware: <name>`, the MIDR and MPIDR lines
 ///   ([`print_cpu_ids`](crate::arm::print_cpu_ids)), calls `main`, prints `done` or `FAILED`
-///   and exits through semihosting with the matching status.
-/// * `__fw_vectors`, a 32-byte aligned vector table in `.text` (RAM on these boards). The IRQ
-///   vector saves the caller-saved registers on the IRQ stack, calls `irq` and returns with
-///   `subs pc, lr, #4` semantics (`ldm … ^`). IRQs stay masked while `irq` runs (no nesting);
-///   it must acknowledge its source. Without `irq:`, an IRQ prints `PANIC: unexpected IRQ`
-///   and ends the run as a failure ([`unexpected_irq`](crate::arm::unexpected_irq)).
-/// * Every other exception (undefined instruction, SVC, aborts, FIQ) prints
-///   `PANIC: <exception> exception, lr = 0x…` and exits with a failure status. That path runs
-///   on the IRQ stack in whatever mode the exception entered (it never returns, so it may
-///   overwrite an interrupted IRQ frame). Semihosting's `svc 0x123456` never gets here: QEMU
-///   intercepts it before the exception is taken.
-/// * A fatal exception on a secondary CPU reports on CPU0's IRQ stack (`__irq_stack_top`),
-///   which may overwrite CPU0's frames: the run ends there anyway.
+///   and exits through semihosting with the matching status. `kmain_secondary` calls
+///   `secondary` with the CPU number; without `secondary:` it parks in a `wfi` loop.
+/// * `_irq_handler`: `aarch32-rt`'s IRQ entry saves the return state and the caller-saved
+///   registers on the interrupted code's SYS stack and calls it in SYS mode with IRQs masked
+///   (no nesting); it calls `irq`, which must acknowledge its source. Without `irq:`, an IRQ
+///   prints `PANIC: unexpected IRQ` and ends the run as a failure
+///   ([`unexpected_irq`](crate::arm::unexpected_irq)).
+/// * `_undefined_handler`, `_prefetch_abort_handler`, `_data_abort_handler` (called by the
+///   runtime on this CPU's UND/ABT stack with the faulting instruction's address) and the
+///   `_asm_svc_handler` and `_asm_fiq_handler` stubs (on this CPU's SVC/FIQ stack): each prints
+///   `PANIC: <exception> exception, lr = 0x…` with the exception's link register as the
+///   hardware set it (the runtime's address plus 4, or 8 for a data abort) and exits with a
+///   failure status. Semihosting's `svc 0x123456` never gets there: QEMU intercepts it
+///   before the exception is taken, from SYS mode as from SVC.
 /// * The `#[panic_handler]`: prints `PANIC: <message>` on the console and exits with a
 ///   failure status.
 ///
 /// # Linker script contract
 ///
-/// The board's `link.x` must provide `__stack_top` and `__irq_stack_top` (16-byte aligned;
-/// the IRQ stack holds the handler's frames and the fatal-exception report), `__sbss` and
-/// `__ebss`, and place `.text.start` first.
+/// The board links with `aarch32-rt`'s `link.x` (`-Tlink.x` in its build.rs) and provides
+/// `memory.x`: the `VECTORS`, `CODE`, `DATA` and `STACKS` region aliases, `_num_cores` (the
+/// QEMU `-smp` count; a CPU numbered at or above it would share another's stacks) and the
+/// stack sizes (multiples of 8): `_sys_stack_size` (the board's code and its IRQ handler),
+/// `_und_stack_size`, `_abt_stack_size`, `_svc_stack_size` and `_fiq_stack_size` (the fatal
+/// reports; 4 KiB each on the boards).
 #[macro_export]
 macro_rules! arm_board {
     (name: $name:literal, console: $console:expr, main: $main:path $(,)?) => {
@@ -67,8 +77,8 @@ macro_rules! arm_board {
         }
     };
     (name: $name:literal, console: $console:expr, main: $main:path, irq: $irq:path $(,)?) => {
-        /// Secondaries park in the entry code before they get here (generated by
-        /// `arm_board!` for a board without `secondary:`).
+        /// Secondaries park here (generated by `arm_board!` for a board without
+        /// `secondary:`).
         fn __fw_arm_no_secondary(_cpu: u32) -> ! {
             loop {
                 // SAFETY: waits for an interrupt; no memory effect.
@@ -85,15 +95,20 @@ macro_rules! arm_board {
         }
     };
     (name: $name:literal, console: $console:expr, main: $main:path, irq: $irq:path, secondary: $secondary:path $(,)?) => {
-        /// Called from `_start` on a secondary CPU with its own stacks (generated by
-        /// `arm_board!`); `.bss` may not be zeroed yet.
-        extern "C" fn __fw_arm_secondary(cpu: u32) -> ! {
+        /// `aarch32-rt`'s entry on a secondary CPU, in SYS mode on its own stacks (generated
+        /// by `arm_board!`); `.bss` may not be zeroed yet.
+        #[unsafe(export_name = "kmain_secondary")]
+        extern "C" fn __fw_arm_kmain_secondary(cpu: u32) -> ! {
+            $crate::arm::use_rt_vectors();
             let secondary: fn(u32) -> ! = $secondary;
             secondary(cpu)
         }
 
-        /// Called from `_start` with a stack and zeroed `.bss` (generated by `arm_board!`).
-        extern "C" fn __fw_arm_main() -> ! {
+        /// `aarch32-rt`'s entry on CPU0, in SYS mode with `.data` and `.bss` set up
+        /// (generated by `arm_board!`).
+        #[unsafe(export_name = "kmain")]
+        extern "C" fn __fw_arm_kmain() -> ! {
+            $crate::arm::use_rt_vectors();
             $crate::println!($console, "timer-family firmware: {}", $name);
             $crate::arm::print_cpu_ids($console);
             let main: fn() -> bool = $main;
@@ -101,13 +116,36 @@ macro_rules! arm_board {
             $crate::arm::finish($console, ok)
         }
 
-        /// Called from the IRQ vector, in IRQ mode with IRQs masked (generated by `arm_board!`).
+        /// Called by `aarch32-rt`'s IRQ entry, in SYS mode with IRQs masked (generated by
+        /// `arm_board!`).
+        #[unsafe(export_name = "_irq_handler")]
         extern "C" fn __fw_arm_irq() {
             let irq: fn() = $irq;
             irq()
         }
 
-        /// Called from the other vectors on the IRQ stack; never returns (generated by
+        /// Called by `aarch32-rt`'s undefined-instruction entry with the faulting address
+        /// (generated by `arm_board!`).
+        #[unsafe(export_name = "_undefined_handler")]
+        extern "C" fn __fw_arm_undefined(addr: u32) -> ! {
+            __fw_arm_fatal(1, addr.wrapping_add(4))
+        }
+
+        /// Called by `aarch32-rt`'s prefetch-abort entry with the faulting address
+        /// (generated by `arm_board!`).
+        #[unsafe(export_name = "_prefetch_abort_handler")]
+        extern "C" fn __fw_arm_prefetch_abort(addr: u32) -> ! {
+            __fw_arm_fatal(3, addr.wrapping_add(4))
+        }
+
+        /// Called by `aarch32-rt`'s data-abort entry with the faulting instruction's address
+        /// (generated by `arm_board!`).
+        #[unsafe(export_name = "_data_abort_handler")]
+        extern "C" fn __fw_arm_data_abort(addr: u32) -> ! {
+            __fw_arm_fatal(4, addr.wrapping_add(8))
+        }
+
+        /// Reports a fatal exception and ends the run; never returns (generated by
         /// `arm_board!`).
         extern "C" fn __fw_arm_fatal(vector: u32, lr: u32) -> ! {
             $crate::println!(
@@ -127,100 +165,34 @@ macro_rules! arm_board {
 
         core::arch::global_asm!(
             r#"
-    .section .text.start, "ax"
-    .global _start
-    .type _start, %function
+    .section .text._asm_secondary_core_park, "ax"
     .arm
-_start:
-    mrc     p15, 0, r0, c0, c0, 5       @ MPIDR
-    ands    r0, r0, #3                  @ CPU number within the cluster
-    bne     3f                          @ not CPU0: secondary start (or park)
-    cps     #0x12                       @ IRQ mode: set its banked stack pointer
-    ldr     sp, =__irq_stack_top
-    cps     #0x13                       @ back to SVC mode (IRQs still masked)
-    ldr     sp, =__stack_top
-    ldr     r0, =__fw_vectors           @ VBAR = the vector table below
-    mcr     p15, 0, r0, c12, c0, 0
-    mrc     p15, 0, r0, c1, c0, 0       @ SCTLR.V = 0: use VBAR, not 0xffff0000
-    bic     r0, r0, #(1 << 13)
-    mcr     p15, 0, r0, c1, c0, 0
-    isb
-    ldr     r0, =__sbss                 @ zero .bss, word by word
-    ldr     r1, =__ebss
-    mov     r2, #0
-1:  cmp     r0, r1
-    strlo   r2, [r0], #4
-    blo     1b
-    bl      {main}
-2:  wfi
-    b       2b
-    .weak   __secondary_stacks
-3:  ldr     r1, =__secondary_stacks     @ per-CPU stacks, 20 KiB per secondary CPU
-    cmp     r1, #0                      @ none in link.x: park
-    beq     2b
-    sub     r2, r0, #1                  @ slot n - 1: 4 KiB IRQ stack, then 16 KiB SVC stack
-    mov     r3, #0x5000
-    mla     r1, r2, r3, r1
-    add     r1, r1, #0x1000
-    cps     #0x12                       @ IRQ mode: its banked stack pointer
-    mov     sp, r1
-    cps     #0x13
-    add     sp, r1, #0x4000             @ SVC stack top: slot end
-    ldr     r1, =__fw_vectors           @ this CPU's VBAR and SCTLR.V = 0
-    mcr     p15, 0, r1, c12, c0, 0
-    mrc     p15, 0, r1, c1, c0, 0
-    bic     r1, r1, #(1 << 13)
-    mcr     p15, 0, r1, c1, c0, 0
-    isb
-    bl      {secondary}                 @ r0 = CPU number; never returns
-    b       2b
-    .ltorg
+    .global _asm_secondary_core_park
+    .type _asm_secondary_core_park, %function
+_asm_secondary_core_park:
+    bx      lr                          @ no park: kmain_secondary waits for the release
 
-    .section .text.fw_vectors, "ax"
+    .section .text._asm_svc_handler, "ax"
     .arm
-    .balign 32
-    .global __fw_vectors
-__fw_vectors:
-    b       .                           @ 0x00 reset (QEMU starts at _start instead)
-    b       __fw_vec_und                @ 0x04 undefined instruction
-    b       __fw_vec_svc                @ 0x08 supervisor call
-    b       __fw_vec_pabt               @ 0x0c prefetch abort
-    b       __fw_vec_dabt               @ 0x10 data abort
-    b       .                           @ 0x14 reserved
-    b       __fw_vec_irq                @ 0x18 IRQ
-    b       __fw_vec_fiq                @ 0x1c FIQ
-
-__fw_vec_irq:
-    sub     lr, lr, #4                  @ return address: the interrupted instruction
-    push    {{r0-r3, r12, lr}}          @ caller-saved registers; 24 bytes keep 8-byte alignment
-    bl      {irq}
-    ldm     sp!, {{r0-r3, r12, pc}}^    @ return and restore CPSR from SPSR_irq
-
-__fw_vec_und:
-    mov     r0, #1
-    b       __fw_vec_fatal
-__fw_vec_svc:
-    mov     r0, #2
-    b       __fw_vec_fatal
-__fw_vec_pabt:
-    mov     r0, #3
-    b       __fw_vec_fatal
-__fw_vec_dabt:
-    mov     r0, #4
-    b       __fw_vec_fatal
-__fw_vec_fiq:
-    mov     r0, #7
-__fw_vec_fatal:
+    .global _asm_svc_handler
+    .type _asm_svc_handler, %function
+_asm_svc_handler:
+    mov     r0, #2                      @ supervisor call, on this CPU's SVC stack
     mov     r1, lr
-    ldr     sp, =__irq_stack_top        @ a known-good stack for the report
     bl      {fatal}
     b       .
-    .ltorg
+
+    .section .text._asm_fiq_handler, "ax"
+    .arm
+    .global _asm_fiq_handler
+    .type _asm_fiq_handler, %function
+_asm_fiq_handler:
+    mov     r0, #7                      @ FIQ, on this CPU's FIQ stack
+    mov     r1, lr
+    bl      {fatal}
+    b       .
 "#,
-            main = sym __fw_arm_main,
-            irq = sym __fw_arm_irq,
             fatal = sym __fw_arm_fatal,
-            secondary = sym __fw_arm_secondary,
         );
     };
 }
