@@ -204,7 +204,7 @@ impl Default for SpinLock {
 #[inline(always)]
 pub fn current_cpu() -> u32 {
     use hwtimer_core::cpu::CurrentCpu as _;
-    // SAFETY: the firmware runs at PL1 (SVC or IRQ mode), where MPIDR is readable.
+    // SAFETY: the firmware runs at PL1 (SYS mode under aarch32-rt), where MPIDR is readable.
     unsafe { hwtimer_core::cpu::NativeCpu::new() }.current_cpu()
 }
 

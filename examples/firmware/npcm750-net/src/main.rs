@@ -447,7 +447,7 @@ fn net() -> Result<bool, Error> {
     let time = gt.counter();
     GIC.init();
     GIC.enable(IRQ_GMAC0, 0xa0, 1);
-    // SAFETY: the firmware runs in SVC mode (PL1), where MPIDR can be read.
+    // SAFETY: the firmware runs in SYS mode (PL1), where MPIDR can be read.
     let cpu = unsafe { NativeCpu::new() };
     let alarm = hwtimer_core::Alarm::new(
         Counted::new(CpuBound::new(gt.comparator()?, cpu), &GT_PROGRAMS),

@@ -2,9 +2,10 @@
 //!
 //! Boot: QEMU loads this ELF at 0x0010_0000 and starts *both* CPUs at `_start`, in SVC mode
 //! with the MMU and caches off and high vectors (SCTLR.V = 1, the boot ROM at 0xffff_0000).
-//! The shared ARM entry code ([`fw_common::arm_board!`]) gives each CPU its stacks (CPU1's
-//! from `__secondary_stacks` in link.x) and VBAR; CPU0 zeroes `.bss`, prints the banner and
-//! the CPU identification, and calls [`run`]; CPU1 calls [`secondary`]. The run ends
+//! The ARM runtime (`aarch32-rt`, through [`fw_common::arm_board!`]) gives each CPU its own
+//! stacks (`_num_cores = 2` in memory.x) and VBAR, and runs the firmware in SYS mode;
+//! CPU0 zeroes `.bss`, prints the banner and the CPU identification, and calls [`run`]; CPU1
+//! calls [`secondary`]. The run ends
 //! through ARM semihosting on CPU0.
 //!
 //! # Two cores (`-smp 2`)
@@ -189,7 +190,7 @@ const RX_BUF: usize = 512;
 /// Cache line for the DMA layout: the rings are in the non-cacheable DMA megabyte, so 16, the descriptor size: no padding, DSL 0 (QEMU ignores DSL anyway).
 const CACHE_LINE: usize = 16;
 
-// Ring memory: in the `.dma` megabyte at DMA_BASE (link.x), zeroed by `run` before use and
+// Ring memory: in the `.dma` megabyte at DMA_BASE (memory.x), zeroed by `run` before use and
 // mapped Normal non-cacheable: the map is flat, so CPU addresses are bus addresses
 // (`IdentityMap`), and uncached: `Coherent`.
 #[unsafe(link_section = ".dma")]
@@ -197,7 +198,7 @@ static TX_MEM: DmaMemory<{ ring_bytes(TX_N, TX_BUF, CACHE_LINE) }> = DmaMemory::
 #[unsafe(link_section = ".dma")]
 static RX_MEM: DmaMemory<{ ring_bytes(RX_N, RX_BUF, CACHE_LINE) }> = DmaMemory::new();
 
-/// The DMA megabyte (link.x `.dma`, checked there), mapped Normal non-cacheable.
+/// The DMA megabyte (memory.x `.dma`, checked there), mapped Normal non-cacheable.
 const DMA_BASE: u32 = 0x0120_0000;
 /// Its size: one section.
 const DMA_LEN: u32 = mmu::SECTION_SIZE;
@@ -813,7 +814,7 @@ impl IrqLog {
     }
 }
 
-/// The IRQ handler, called by the vector code in IRQ mode with IRQs masked.
+/// The IRQ handler, called by the runtime's IRQ entry (in SYS mode) with IRQs masked.
 fn on_irq() {
     let stamp = Stamp::now();
     let entry = GT_TIME.with(|t| t.map(|t| t.now())).flatten().unwrap_or(0);
@@ -907,7 +908,7 @@ fn arp_reply_sender(frame: &[u8]) -> Option<[u8; 4]> {
 /// The board's checks, run on CPU0 after the banner; returns whether all passed.
 fn run() -> bool {
     // Zero the DMA megabyte's rings, then SCU and MMU (CPU1 does its MMU after the release).
-    // SAFETY: `.dma` (link.x) holds only the two DmaMemory statics, not used yet; all-zero
+    // SAFETY: `.dma` (memory.x) holds only the two DmaMemory statics, not used yet; all-zero
     // is their initial state.
     unsafe {
         unsafe extern "C" {

@@ -56,7 +56,8 @@
 //! critical section's lock use atomic read-modify-write, LDREX/STREX on ARMv7, which the
 //! architecture leaves unpredictable on Strongly-ordered memory (all of RAM with the MMU
 //! off), and which across cores need the SCU and ACTLR.SMP. QEMU starts both CPUs at the ELF
-//! entry; `arm_board!` gives CPU1 its stacks (`__secondary_stacks` in link.x) and sends it to
+//! entry; the runtime (`aarch32-rt` under `arm_board!`) gives CPU1 its stacks (`_num_cores`
+//! in memory.x) and `arm_board!` sends it to
 //! [`secondary`], where it waits for CPU0's release (`fw_common::arm::smp`), exactly as the
 //! smdkc210 firmware does. CPU0 enables the SCU, then turns its MMU on with a flat section
 //! map (`fw_common::arm::mmu::FlatMap`; ACTLR.SMP first): DRAM0 (0x4000_0000, 1 GiB) as
@@ -340,7 +341,8 @@ fn run_executor(core: usize, executor: &'static raw::Executor) {
     }
 }
 
-/// The IRQ handler of both cores, called by the vector code in IRQ mode with IRQs masked.
+/// The IRQ handler of both cores, called by the runtime's IRQ entry (SYS mode) with IRQs
+/// masked.
 fn on_irq() {
     let iar = GIC.acknowledge();
     let id = gic::iar_id(iar);

@@ -1,10 +1,11 @@
 //! Firmware for QEMU's `smdkc210` machine (Samsung Exynos4210, two Cortex-A9 cores).
 //!
 //! Boot: QEMU loads this ELF at 0x4000_0000 (DRAM0) and starts *both* CPUs at `_start`, in SVC
-//! mode with the MMU and caches off. The shared ARM entry code ([`fw_common::arm_board!`])
-//! gives CPU1 its own stacks (`__secondary_stacks` in link.x) and sends it to [`secondary`],
-//! where it waits for CPU0's release; CPU0 sets up the SVC and IRQ stacks, points VBAR at a
-//! vector table in RAM, zeroes `.bss`, prints the banner and calls [`run`], which drives the
+//! mode with the MMU and caches off. The ARM runtime (`aarch32-rt`, through
+//! [`fw_common::arm_board!`]) gives each CPU its own stacks (`_num_cores = 2` in memory.x),
+//! points VBAR at its vector table and runs the firmware in SYS mode; CPU1 goes to
+//! [`secondary`], where it waits for CPU0's release; CPU0 zeroes `.bss`, prints the banner
+//! and calls [`run`], which drives the
 //! Exynos MCT through the `exynos-mct` crate's public API, prints what it measured on UART0
 //! and ends the emulation through ARM semihosting.
 //!
@@ -299,7 +300,7 @@ impl IrqLog {
     }
 }
 
-/// The IRQ handler, called by the vector code in IRQ mode with IRQs masked.
+/// The IRQ handler, called by the runtime's IRQ entry (in SYS mode) with IRQs masked.
 fn on_irq() {
     if SMP_ON.load(Ordering::Acquire) {
         smp_irq();

@@ -47,7 +47,7 @@ fn start_time() -> Result<(), Error> {
     let bus = unsafe { Mmio::new(regs::NPCM750_BASE, regs::WINDOW_LEN) };
     let gt = GT.init(GlobalTimer::new(bus, Config::qemu())?);
     gt.start();
-    // SAFETY: SVC mode (PL1), where MPIDR can be read.
+    // SAFETY: SYS mode (PL1), where MPIDR can be read.
     let cpu = unsafe { NativeCpu::new() };
     DRIVER.init(CpuBound::new(gt.comparator()?, cpu), gt.counter())?;
     GIC.init();

@@ -2,8 +2,9 @@
 //! wait on, the "up" flags they raise, and the SCU enable.
 //!
 //! Under QEMU `-kernel ELF` every CPU starts at the ELF entry. With an `arm_board!` that has
-//! a `secondary:` function, the entry code gives each secondary CPU its own stacks
-//! (`__secondary_stacks`, see the macro) and calls that function with its CPU number; the
+//! a `secondary:` function, the runtime (`aarch32-rt`) gives each CPU its own stacks
+//! (`_num_cores` in the board's memory.x, see the macro) and calls that function with its
+//! CPU number; the
 //! function first [`wait_release`]s, which spins (with `wfe`) on a release flag until CPU0's
 //! [`release`]. The flag starts non-zero, so it is in `.data`, loaded with the image: the
 //! secondary can read it before CPU0 zeroes `.bss`.
