@@ -28,7 +28,8 @@
 //!
 //! # Ending the run
 //!
-//! [`exit`] is the MIPS UHI semihosting call `exit` (`sdbbp 1` with `$t9 = 1`, status in
+//! [`exit`] is the MIPS UHI semihosting call `exit` (the `semihosting` crate's
+//! `process::exit`: `sdbbp 1` with `$t9 = 1`, status in
 //! `$a0`), which QEMU implements when started with `-semihosting`: QEMU exits with that
 //! status. Without `-semihosting` the `sdbbp` is a debug exception into the boot ROM; every
 //! board command therefore has `-semihosting`.
@@ -41,8 +42,6 @@ pub const KSEG0: usize = 0x8000_0000;
 pub const KSEG1: usize = 0xA000_0000;
 /// The physical-address bits of a KSEG0/KSEG1 address.
 const PHYS_MASK: usize = 0x1FFF_FFFF;
-/// UHI operation number of `exit` (in `$t9`).
-const UHI_EXIT: u32 = 1;
 /// Config.BE (bit 15): the core runs big-endian.
 pub const CONFIG_BE: u32 = 1 << 15;
 /// CP0 Status.IE, the global interrupt enable.
@@ -163,19 +162,11 @@ pub fn spin_insns(iterations: u32) {
     }
 }
 
-/// Ends the emulation with `status` through UHI semihosting `exit` (QEMU `-semihosting`).
+/// Ends the emulation with `status` through UHI semihosting `exit` (QEMU `-semihosting`),
+/// by the `semihosting` crate (`sdbbp 1` with `$t9 = 1` and the status in `$a0`). Without
+/// `-semihosting` the `sdbbp` is a debug exception that does not come back either.
 pub fn exit(status: u32) -> ! {
-    // SAFETY: `sdbbp 1` with `$t9 = UHI_EXIT` is the UHI `exit` call, which QEMU serves by
-    // exiting; it does not return. Without `-semihosting` it is a debug exception that does
-    // not come back either.
-    unsafe {
-        core::arch::asm!(
-            "sdbbp 1",
-            in("$4") status,
-            in("$25") UHI_EXIT,
-            options(noreturn, nostack),
-        );
-    }
+    semihosting::process::exit(i32::try_from(status).unwrap_or(i32::MAX))
 }
 
 /// Ends the run: prints `done` or `FAILED` and exits with status 0 or 1. For a firmware
