@@ -287,19 +287,58 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     /// for the bit to self-clear. Returns the number of reads the wait took. The link state
     /// is down afterwards (the MAC is disabled).
     ///
+    /// Once the reset is done, the MAC's own interrupts are masked
+    /// ([`mask_mac_interrupts`](Self::mask_mac_interrupts)): the reset clears the masks.
+    ///
     /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (a missing
     /// PHY clock keeps real DWMACs in reset).
     pub fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
+        self.soft_reset_within(clock, SWR_TIMEOUT_US)
+    }
+
+    /// As [`soft_reset`](Self::soft_reset), waiting at most `timeout_us` for SWR to clear
+    /// (some glue needs longer than Linux's default: i.MX waits 1 s, Loongson 2 s).
+    ///
+    /// Errors: [`Error::Timeout`].
+    pub fn soft_reset_within<C: Continuous + Copy>(
+        &self,
+        clock: C,
+        timeout_us: u64,
+    ) -> Result<u32, Error> {
         self.link.store(0, Ordering::Relaxed);
         self.bus.write(DMA_BUS_MODE, DMA_BUS_MODE::SWR::SET);
-        Poller::new(clock)
-            .timeout_us(SWR_TIMEOUT_US)
+        let polls = Poller::new(clock)
+            .timeout_us(timeout_us)
             .poll(
                 || self.bus.read(DMA_BUS_MODE),
                 |v| !v.is_set(DMA_BUS_MODE::SWR),
             )
             .map(|p| p.polls)
-            .map_err(|_| Error::Timeout)
+            .map_err(|_| Error::Timeout)?;
+        self.mask_mac_interrupts();
+        Ok(polls)
+    }
+
+    /// Mask the MAC's own interrupt sources, as Linux does at core init: GMAC_INT_MASK =
+    /// [`GMAC_INT_DEFAULT_MASK`](regs::GMAC_INT_DEFAULT_MASK) (RGMII, PCS link, PCS
+    /// autonegotiation, timestamp) and every MMC counter interrupt (MMC_RX_INTR_MASK,
+    /// MMC_TX_INTR_MASK, MMC_RX_IPC_INTR_MASK all ones).
+    ///
+    /// Without it the DMA_STATUS summaries GLI/GMI/GPI, which clear only at their source
+    /// (an RGMII/PCS status read, an MMC counter read) and not by
+    /// [`take_events`](Self::take_events), hold the shared interrupt line high once an
+    /// MMC counter passes half range (about 17 s of traffic at 1 Gbit/s) or the RGMII/PCS
+    /// link changes: an interrupt storm. [`soft_reset`](Self::soft_reset) calls it; four
+    /// register writes.
+    pub fn mask_mac_interrupts(&self) {
+        self.bus
+            .write_raw(regs::GMAC_INT_MASK, regs::GMAC_INT_DEFAULT_MASK);
+        self.bus
+            .write_raw(regs::MMC_RX_INTR_MASK, regs::MMC_DEFAULT_MASK);
+        self.bus
+            .write_raw(regs::MMC_TX_INTR_MASK, regs::MMC_DEFAULT_MASK);
+        self.bus
+            .write_raw(regs::MMC_RX_IPC_INTR_MASK, regs::MMC_DEFAULT_MASK);
     }
 
     /// Resolve `cfg` (the descriptor layout from HW_FEATURE, which must be readable; see

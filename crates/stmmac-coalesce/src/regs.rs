@@ -210,6 +210,46 @@ pub const GMAC_ADDR_HIGH: Reg<u32, GMAC_ADDR_HIGH::Register> = Reg::new(0x40);
 /// GMAC_ADDR_LOW(0) (0x44): MAC address bytes 3..0 (byte 0 in bits 7:0).
 pub const GMAC_ADDR_LOW: Reg<u32> = Reg::new(0x44);
 
+/// GMAC_FLOW_CTRL (0x18): FCB/BPA bit 0, TFE bit 1 (transmit pause), RFE bit 2 (honour
+/// received pause), UP bit 3, PLT bits 5:4, DZPQ bit 7, PT bits 31:16 (pause time in slot times).
+pub const GMAC_FLOW_CTRL: Reg<u32> = Reg::new(0x18);
+/// GMAC_FLOW_CTRL.TFE (bit 1): transmit pause frames (full duplex).
+pub const FLOW_CTRL_TFE: u32 = 1 << 1;
+/// GMAC_FLOW_CTRL.RFE (bit 2): act on received pause frames.
+pub const FLOW_CTRL_RFE: u32 = 1 << 2;
+/// GMAC_FLOW_CTRL.PT shift (bits 31:16, pause time).
+pub const FLOW_CTRL_PT_SHIFT: u32 = 16;
+/// GMAC_INT_STATUS (0x38), read-only: RGSMIIIS bit 0 (RGMII/SMII link change), PCSLCHGIS
+/// bit 1, PCSANCIS bit 2, PMTIS bit 3, MMCIS bit 4 (any of 5–7), MMCRXIS bit 5, MMCTXIS
+/// bit 6, MMCRXIPIS bit 7, TSIS bit 9, LPIIS bit 10. Each clears only at its source (the
+/// RGMII status or PCS registers read, the MMC counter read), not by a write here.
+pub const GMAC_INT_STATUS: Reg<u32> = Reg::new(0x38);
+/// GMAC_INT_MASK (0x3C): a set bit keeps the matching GMAC_INT_STATUS source off the
+/// interrupt line (bits 0–3, 9, 10; the MMC sources are masked in the MMC block).
+pub const GMAC_INT_MASK: Reg<u32> = Reg::new(0x3C);
+/// The GMAC_INT_MASK value Linux's `dwmac1000_core_init` writes (`GMAC_INT_DEFAULT_MASK`):
+/// RGMII (bit 0), PCS link (bit 1), PCS autonegotiation (bit 2) and timestamp (bit 9)
+/// interrupts masked.
+pub const GMAC_INT_DEFAULT_MASK: u32 = 0x207;
+/// MMC_RX_INTR_MASK (0x10C): one bit per RX counter, set = no interrupt when that counter
+/// passes half range or full range.
+pub const MMC_RX_INTR_MASK: Reg<u32> = Reg::new(0x10C);
+/// MMC_TX_INTR_MASK (0x110), as [`MMC_RX_INTR_MASK`] for the TX counters.
+pub const MMC_TX_INTR_MASK: Reg<u32> = Reg::new(0x110);
+/// MMC_RX_IPC_INTR_MASK (0x200), as [`MMC_RX_INTR_MASK`] for the RX checksum-offload
+/// counters.
+pub const MMC_RX_IPC_INTR_MASK: Reg<u32> = Reg::new(0x200);
+/// The MMC mask Linux writes to all three MMC mask registers (`MMC_DEFAULT_MASK`): every
+/// counter interrupt off.
+pub const MMC_DEFAULT_MASK: u32 = 0xFFFF_FFFF;
+/// DMA_STATUS.GLI (bit 26, read-only): a GMAC line-interface interrupt (RGMII/SMII, PCS)
+/// is pending in GMAC_INT_STATUS.
+pub const DMA_STATUS_GLI: u32 = 1 << 26;
+/// DMA_STATUS.GMI (bit 27, read-only): an MMC interrupt is pending.
+pub const DMA_STATUS_GMI: u32 = 1 << 27;
+/// DMA_STATUS.GPI (bit 28, read-only): a PMT (power management) interrupt is pending.
+pub const DMA_STATUS_GPI: u32 = 1 << 28;
+
 /// Offset of the DMA block from the MAC base on GMAC 3.x.
 pub const DMA_BASE: usize = 0x1000;
 /// DMA_BUS_MODE (0x1000).

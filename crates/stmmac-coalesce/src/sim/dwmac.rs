@@ -81,6 +81,18 @@ pub struct DwmacModel<D: MdioDevice> {
     pub(super) rx_cur: Option<RxInFlight>,
     pub(super) phy: Option<AnPhy>,
     pub(super) no_hw_feature: bool,
+    /// GMAC_INT_MASK.
+    pub(super) gmac_int_mask: u32,
+    /// GMAC_INT_STATUS bits 0–2 raised by link events (RGMII/SMII, PCS), cleared at their
+    /// source (0xD8 RGMII status, 0xC4 PCS AN status read).
+    pub(super) link_events: u32,
+    /// MMC interrupt sources `[rx, tx, rx_ipc]` (counters past half range), cleared when
+    /// the MMC counters are read.
+    pub(super) mmc_intr: [u32; 3],
+    /// MMC_{RX,TX,RX_IPC}_INTR_MASK.
+    pub(super) mmc_mask: [u32; 3],
+    /// GMAC_FLOW_CTRL.
+    pub(super) flow_ctrl: u32,
 }
 
 impl<D: MdioDevice> DwmacModel<D> {
@@ -132,7 +144,63 @@ impl<D: MdioDevice> DwmacModel<D> {
             rx_cur: None,
             phy: None,
             no_hw_feature: false,
+            gmac_int_mask: 0,
+            link_events: 0,
+            mmc_intr: [0; 3],
+            mmc_mask: [0; 3],
+            flow_ctrl: 0,
         }
+    }
+
+    /// An MMC counter passes half range (fault injection; about 17 s of traffic at
+    /// 1 Gbit/s on a 32-bit octet counter): `which` 0 = an RX counter, 1 = TX, 2 = RX
+    /// checksum offload. Its interrupt bit stays set until the MMC counters are read.
+    pub fn raise_mmc_half_range(&mut self, which: usize) {
+        if let Some(w) = self.mmc_intr.get_mut(which) {
+            *w |= 1;
+        }
+    }
+
+    /// An RGMII/SMII link change and a PCS link change (fault injection): GMAC_INT_STATUS
+    /// bits 0 and 1, cleared only by reading the RGMII status (0xD8) and PCS AN status
+    /// (0xC4) registers.
+    pub fn raise_link_event(&mut self) {
+        self.link_events |= 0b11;
+    }
+
+    /// GMAC_INT_STATUS: link events, and the MMC summaries of the *unmasked* MMC sources.
+    pub(super) fn gmac_int_status(&self) -> u32 {
+        let mut v = self.link_events;
+        for (i, (intr, mask)) in self.mmc_intr.iter().zip(self.mmc_mask).enumerate() {
+            if intr & !mask != 0 {
+                v |= (1 << 5 << i) | (1 << 4);
+            }
+        }
+        v
+    }
+
+    /// DMA_STATUS GLI (26), GMI (27), GPI (28): the MAC's interrupts the mask lets through.
+    /// They are not gated by DMA_INTR_ENA and a write to DMA_STATUS does not clear them.
+    pub(super) fn mac_summaries(&self) -> u32 {
+        let st = self.gmac_int_status();
+        let unmasked = st & !self.gmac_int_mask;
+        let mut v = 0;
+        if unmasked & 0b111 != 0 {
+            v |= regs::DMA_STATUS_GLI;
+        }
+        // MMCIS is not maskable in GMAC_INT_MASK (only in the MMC block).
+        if st & (1 << 4) != 0 {
+            v |= regs::DMA_STATUS_GMI;
+        }
+        if unmasked & (1 << 3) != 0 {
+            v |= regs::DMA_STATUS_GPI;
+        }
+        v
+    }
+
+    /// GMAC_FLOW_CTRL as written.
+    pub fn flow_ctrl(&self) -> u32 {
+        self.flow_ctrl
     }
 
     /// A core older than 3.50a: DMA_HW_FEATURE reads 0.
@@ -252,6 +320,7 @@ impl<D: MdioDevice> DwmacModel<D> {
     pub fn irq_pending(&mut self, now_ns: u64) -> bool {
         self.sync(now_ns);
         self.summarised() & self.intr_ena & ((1 << 16) | (1 << 15)) != 0
+            || self.mac_summaries() != 0
     }
 
     /// GMAC_CONTROL as written.
@@ -343,6 +412,9 @@ impl<D: MdioDevice> DwmacModel<D> {
         self.tx_halted = false;
         self.rx_halted = false;
         self.riwt_at = None;
+        self.gmac_int_mask = 0;
+        self.mmc_mask = [0; 3];
+        self.flow_ctrl = 0;
         self.partial.clear();
         self.rx_queue.clear();
         self.rx_cur = None;
@@ -379,7 +451,27 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                 (self.mii_addr & !1) | u32::from(busy)
             }
             0x14 => self.mii_data,
+            0x18 => self.flow_ctrl,
             0x20 => VERSION,
+            0x38 => self.gmac_int_status(),
+            0x3C => self.gmac_int_mask,
+            0xC4 => {
+                self.link_events &= !(1 << 1);
+                0
+            }
+            0xD8 => {
+                self.link_events &= !1;
+                0
+            }
+            0x10C => self.mmc_mask[0],
+            0x110 => self.mmc_mask[1],
+            0x200 => self.mmc_mask[2],
+            0x114..=0x1FC | 0x210..=0x2FC => {
+                // An MMC counter read clears the interrupt it raised (every counter reads
+                // 0 in the model).
+                self.mmc_intr = [0; 3];
+                0
+            }
             0x40 => self.addr_hi,
             0x44 => self.addr_lo,
             0x1000 => {
@@ -405,7 +497,7 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                 } else {
                     self.ts
                 };
-                self.summarised() | rs << 17 | ts << 20
+                self.summarised() | rs << 17 | ts << 20 | self.mac_summaries()
             }
             0x1018 => self.dma_control,
             0x101C => self.intr_ena,
@@ -448,6 +540,11 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                 }
             }
             0x14 => self.mii_data = value & 0xFFFF,
+            0x18 => self.flow_ctrl = value,
+            0x3C => self.gmac_int_mask = value & 0x60F,
+            0x10C => self.mmc_mask[0] = value,
+            0x110 => self.mmc_mask[1] = value,
+            0x200 => self.mmc_mask[2] = value,
             0x40 => self.addr_hi = value,
             0x44 => self.addr_lo = value,
             0x1000 => {

@@ -32,7 +32,12 @@
 //!   GMAC_CONTROL's TE/RE, PS/FES and DM match the link the PHY negotiated (QEMU ignores
 //!   PS/FES); mismatches are counted, not delivered.
 //! - **STATUS**: bits 0–16 write-1-to-clear; NIS/AIS summarise the *enabled* sources;
-//!   TS/RS report the process states.
+//!   TS/RS report the process states. GLI/GMI/GPI (bits 26–28) summarise the MAC's own
+//!   interrupts (GMAC_INT_STATUS: RGMII/PCS link events, [`DwmacModel::raise_link_event`];
+//!   MMC counters past half range, [`DwmacModel::raise_mmc_half_range`]) that GMAC_INT_MASK
+//!   and the MMC masks (0x10C, 0x110, 0x200) let through; they hold the interrupt line
+//!   regardless of DMA_INTR_ENA and clear only at their source (RGMII status 0xD8, PCS AN
+//!   status 0xC4, an MMC counter read), never by a DMA_STATUS write. All masks reset to 0.
 //! - **MDIO**: MII_ADDR with GB starts a frame on an [`MdioDevice`](mdio_bus::sim::MdioDevice); GB clears one MDIO frame
 //!   time later (MDC = CSR clock / CR divider), or never when [stuck](DwmacModel::set_mdio_stuck).
 //! - **Reset**: DMA_BUS_MODE.SWR resets the registers and self-clears after
