@@ -27,11 +27,30 @@
 //! snooping interconnect that keeps caches and DMA coherent). Anything else needs a real
 //! implementation (for example `DCCMVAC`/`DCIMVAC` by line on ARMv7-A, `SCB` clean/invalidate
 //! by address on Cortex-M7, `cache` ops on MIPS).
+//!
+//! ## When `Coherent` is the wrong choice: an outer cache's store buffer
+//!
+//! "Uncached" must hold all the way to memory. Normal non-cacheable memory is *bufferable*:
+//! behind an outer cache controller such as the ARM L2C-310 (PL310, on the NPCM750,
+//! Zynq-7000, i.MX6, Exynos 4) its stores can wait in the controller's store buffer after
+//! the CPU's `dsb` has completed them. The DMA reads memory behind the controller, so after
+//! a poll demand it can fetch the old OWN bit: the frame stays unsent until the next
+//! doorbell (a lost doorbell), or, on RX, the DMA sees no free descriptor and suspends.
+//! Linux's ARM `wmb()` is `dsb st` plus `outer_sync()` for this reason. So with rings in
+//! Normal non-cacheable memory on a system with an outer cache, [`Coherent`] alone is
+//! wrong: use [`WithSync`]`::new(Coherent, `[`Pl310Sync`](crate::barrier::Pl310Sync)`)`,
+//! whose [`before_doorbell`](CacheOps::before_doorbell) drains the buffer before each poll
+//! demand. `Coherent` alone is right for Device or Strongly-ordered mappings (not
+//! bufferable past the interconnect's ordering point), on systems without an outer cache,
+//! and for memory a coherent port (ACP) serves. A real `CacheOps` on cached memory must
+//! include the outer sync in [`clean`](CacheOps::clean) (its lines "in memory") or in
+//! `before_doorbell`.
 
 use core::cell::UnsafeCell;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicBool, Ordering};
 
+use crate::barrier::DoorbellSync;
 use crate::desc::Desc;
 use crate::error::{ConfigError, Error};
 
@@ -108,6 +127,13 @@ pub unsafe trait CacheOps {
     /// memory. Called before reading a descriptor or buffer the DMA wrote, and before
     /// handing an RX buffer to the DMA.
     fn invalidate(&self, ptr: *const u8, len: usize);
+    /// Called once before each poll demand (DMA_XMT_POLL_DEMAND / DMA_RCV_POLL_DEMAND),
+    /// after the handover barrier ([`wmb`](crate::barrier::wmb)): drain any write buffer the
+    /// barrier does not (an outer cache's store buffer; see
+    /// [the module docs](self#when-coherent-is-the-wrong-choice-an-outer-caches-store-buffer)).
+    /// The default does nothing.
+    #[inline(always)]
+    fn before_doorbell(&self) {}
 }
 
 // SAFETY: forwards to `T`, which upholds the contract.
@@ -120,6 +146,9 @@ unsafe impl<T: CacheOps + ?Sized> CacheOps for &T {
     }
     fn invalidate(&self, ptr: *const u8, len: usize) {
         (**self).invalidate(ptr, len)
+    }
+    fn before_doorbell(&self) {
+        (**self).before_doorbell()
     }
 }
 
@@ -138,6 +167,53 @@ unsafe impl CacheOps for Coherent {
     fn clean(&self, _ptr: *const u8, _len: usize) {}
     #[inline(always)]
     fn invalidate(&self, _ptr: *const u8, _len: usize) {}
+}
+
+/// A [`CacheOps`] with a pre-doorbell step: line maintenance from `C`,
+/// [`before_doorbell`](CacheOps::before_doorbell) from `S` (for example
+/// `WithSync::new(Coherent, Pl310Sync::new(l2c_bus)?)` for rings in Normal non-cacheable
+/// memory behind an L2C-310; see the [module docs](self)).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WithSync<C, S> {
+    cache: C,
+    sync: S,
+}
+
+impl<C: CacheOps, S: DoorbellSync> WithSync<C, S> {
+    /// `cache`'s maintenance, then `sync` before each doorbell.
+    pub const fn new(cache: C, sync: S) -> Self {
+        Self { cache, sync }
+    }
+    /// The line maintenance.
+    pub fn cache(&self) -> &C {
+        &self.cache
+    }
+    /// The pre-doorbell step.
+    pub fn sync(&self) -> &S {
+        &self.sync
+    }
+}
+
+// SAFETY: `line`, `clean` and `invalidate` forward to `C`, which upholds the contract; the
+// pre-doorbell step touches no line.
+unsafe impl<C: CacheOps, S: DoorbellSync> CacheOps for WithSync<C, S> {
+    #[inline(always)]
+    fn line(&self) -> usize {
+        self.cache.line()
+    }
+    #[inline(always)]
+    fn clean(&self, ptr: *const u8, len: usize) {
+        self.cache.clean(ptr, len)
+    }
+    #[inline(always)]
+    fn invalidate(&self, ptr: *const u8, len: usize) {
+        self.cache.invalidate(ptr, len)
+    }
+    #[inline(always)]
+    fn before_doorbell(&self) {
+        self.cache.before_doorbell();
+        self.sync.before_doorbell();
+    }
 }
 
 /// Check that a ring's line covers whole lines of `cache` (see [`CacheOps`]).
@@ -717,6 +793,54 @@ pub const MAX_RING: usize = 4096;
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    /// Counts pre-doorbell calls; records line operations.
+    #[derive(Default)]
+    struct Count(core::cell::Cell<u32>);
+    impl DoorbellSync for Count {
+        fn before_doorbell(&self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+    #[derive(Default)]
+    struct Lines(core::cell::Cell<(usize, usize, u32)>);
+    // SAFETY: test only; touches no cache.
+    unsafe impl CacheOps for Lines {
+        fn line(&self) -> usize {
+            32
+        }
+        fn clean(&self, _p: *const u8, len: usize) {
+            let (c, i, d) = self.0.get();
+            self.0.set((c + len, i, d));
+        }
+        fn invalidate(&self, _p: *const u8, len: usize) {
+            let (c, i, d) = self.0.get();
+            self.0.set((c, i + len, d));
+        }
+        fn before_doorbell(&self) {
+            let (c, i, d) = self.0.get();
+            self.0.set((c, i, d + 1));
+        }
+    }
+
+    fn via_ref<C: CacheOps>(c: C) {
+        c.before_doorbell();
+    }
+
+    #[test]
+    fn with_sync_forwards_lines_and_adds_the_pre_doorbell_step() {
+        let w = WithSync::new(Lines::default(), Count::default());
+        assert_eq!(w.line(), 32);
+        w.clean(core::ptr::null(), 64);
+        w.invalidate(core::ptr::null(), 96);
+        w.before_doorbell();
+        via_ref(&w);
+        assert_eq!(w.cache().0.get(), (64, 96, 2));
+        assert_eq!(w.sync().0.get(), 2);
+        // The default hook does nothing (and is reachable through a reference).
+        Coherent.before_doorbell();
+        assert_eq!(Coherent.line(), 1);
+    }
 
     /// Bus address = the low 32 bits of the host address (linear inside one test region).
     struct Low;
