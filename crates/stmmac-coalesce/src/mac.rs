@@ -562,6 +562,11 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         });
     }
 
+    /// Whether the TX DMA is switched on (DMA_CONTROL.ST), whatever its process state.
+    pub fn tx_dma_enabled(&self) -> bool {
+        self.bus.read_raw(DMA_CONTROL) & DMA_CONTROL_ST != 0
+    }
+
     /// Whether the TX DMA cannot make progress: TX process state stopped, or TPS or UNF
     /// pending in DMA_STATUS.
     pub fn tx_stopped(&self) -> bool {

@@ -224,6 +224,12 @@ pub struct TxStats {
     pub recoveries: u64,
     /// Frames dropped by those restarts (in flight when the DMA stopped).
     pub dropped: u64,
+    /// TX poll demands issued by [`TxRing::on_timer`] to a suspended TX DMA that still owned
+    /// descriptors (a lost doorbell).
+    pub kicks: u64,
+    /// Expiries that found the TX DMA stopped by the user (DMA_CONTROL.ST clear) with
+    /// descriptors pending; it was left stopped.
+    pub user_stopped: u64,
     /// Starts refused because DMA_BUS_MODE.DSL is not the ring's stride
     /// ([`Error::GeometryMismatch`]); the TX DMA stayed stopped.
     pub refused_starts: u64,
@@ -626,9 +632,15 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
     /// The cleanup timer expired (call it from the timer's interrupt with its `now`):
     /// reclaim; re-arm one period later while descriptors are pending. When nothing was
-    /// reclaimed and the TX process is stopped (or DMA_STATUS shows TPS/UNF), restart
-    /// the TX DMA instead ([`recover`](Self::recover)): a stopped DMA never completes
-    /// anything, so re-arming would fire forever.
+    /// reclaimed although descriptors are pending:
+    ///
+    /// - DMA_CONTROL.ST clear (the user stopped the TX DMA): nothing is restarted, the
+    ///   timer is not re-armed ([`TxStats::user_stopped`]);
+    /// - TX process stopped, or TPS/UNF pending: restart the TX DMA
+    ///   ([`recover`](Self::recover)); a stopped DMA never completes anything;
+    /// - TX process suspended (DMA_STATUS.TS): one TX poll demand, then re-arm
+    ///   ([`TxStats::kicks`]); a doorbell that overtook its descriptor store (an outer
+    ///   cache's store buffer) left the DMA asleep over descriptors it owns.
     pub fn on_timer<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>, now: u64) -> Restart {
         self.stats.timer_expiries = self.stats.timer_expiries.wrapping_add(1);
         // The expiry dequeued the timer; it is armed again only if this returns `At`.
@@ -638,9 +650,23 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             self.stats.empty_expiries = self.stats.empty_expiries.wrapping_add(u64::from(n == 0));
             return Restart::No;
         }
-        if n == 0 && mac.tx_stopped() {
-            self.recover(mac);
-            return Restart::No;
+        if n == 0 {
+            if !mac.tx_dma_enabled() {
+                // The user cleared ST: leave the engine stopped, the frames queued.
+                self.stats.user_stopped = self.stats.user_stopped.wrapping_add(1);
+                return Restart::No;
+            }
+            if mac.tx_stopped() {
+                self.recover(mac);
+                return Restart::No;
+            }
+            if mac.status().read(crate::regs::DMA_STATUS::TS) == crate::regs::TS_SUSPENDED {
+                // Suspended (TU) although it owns descriptors: the poll demand that gave
+                // them reached the DMA before the descriptor did. Ring once more.
+                wmb();
+                mac.tx_poll_demand();
+                self.stats.kicks = self.stats.kicks.wrapping_add(1);
+            }
         }
         if self.period == 0 {
             return Restart::No;

@@ -53,3 +53,73 @@ fn the_model_storms_with_the_masks_cleared() {
         "cleared by a DMA_STATUS write"
     );
 }
+
+fn timed(tx_frames: u32, tx_usecs: u32) -> stmmac_coalesce::CoalesceConfig {
+    stmmac_coalesce::CoalesceConfig {
+        tx_frames,
+        tx_usecs,
+        ..stmmac_coalesce::CoalesceConfig::default()
+    }
+}
+
+/// A poll demand that overtook its descriptor store leaves the TX DMA suspended with a
+/// descriptor it owns: no TI ever comes. The cleanup timer, finding nothing to reclaim,
+/// kicks it once with a poll demand.
+#[test]
+fn on_timer_kicks_a_suspended_tx_dma_that_owns_descriptors() {
+    use stmmac_coalesce::{Coherent, QueueTimer};
+    let b = Board::new();
+    b.link_up();
+    let (timers, _probe) = timers(&b.clock);
+    let mut tx = b.tx(
+        tx_cfg(32, timed(25, 1000)),
+        QueueTimer::new(timers).unwrap(),
+        Coherent,
+    );
+    b.bus.model(|m| m.lose_next_tx_doorbell());
+    tx.send(&b.mac, &stmmac_coalesce::sim::eth_frame([0xFF; 6], 60, 1))
+        .unwrap();
+    assert_eq!(b.sent().len(), 0, "the model lost the doorbell");
+    assert_eq!(
+        b.mac.status().read(regs::DMA_STATUS::TS),
+        regs::TS_SUSPENDED
+    );
+    let _ = tx.on_timer(&b.mac, 0);
+    assert_eq!(b.sent().len(), 1, "the expiry kicked the DMA");
+    assert_eq!(tx.stats().kicks, 1);
+    assert_eq!(tx.stats().recoveries, 0);
+    assert_eq!(tx.reclaim(), 1);
+    // Nothing pending any more: a later expiry kicks nothing.
+    let _ = tx.on_timer(&b.mac, 0);
+    assert_eq!(tx.stats().kicks, 1);
+}
+
+/// The user stopped the TX DMA (ST clear) with descriptors pending: the timer must not
+/// start it again behind the user's back.
+#[test]
+fn on_timer_does_not_restart_a_dma_the_user_stopped() {
+    use stmmac_coalesce::{Coherent, QueueTimer};
+    let b = Board::new();
+    b.link_up();
+    let (timers, _probe) = timers(&b.clock);
+    let mut tx = b.tx(
+        tx_cfg(32, timed(25, 1000)),
+        QueueTimer::new(timers).unwrap(),
+        Coherent,
+    );
+    let now = b.clock.now_ns();
+    b.bus.model(|m| m.set_tx_stall(now, true));
+    tx.send(&b.mac, &stmmac_coalesce::sim::eth_frame([0xFF; 6], 60, 1))
+        .unwrap();
+    b.mac.stop_tx_dma();
+    let _ = tx.on_timer(&b.mac, 0);
+    // SAFETY: reads only.
+    let ctl = unsafe { b.mac.bus() }.read_raw(regs::DMA_CONTROL);
+    assert_eq!(ctl & (1 << 13), 0, "DMA_CONTROL {ctl:#x}: ST set again");
+    assert_eq!(tx.stats().recoveries, 0);
+    assert_eq!(
+        tx.pending(),
+        1,
+        "the frame stays queued for the user's restart"
+    );
+}

@@ -93,6 +93,8 @@ pub struct DwmacModel<D: MdioDevice> {
     pub(super) mmc_mask: [u32; 3],
     /// GMAC_FLOW_CTRL.
     pub(super) flow_ctrl: u32,
+    /// The next TX poll demand reaches the DMA before the descriptor store does.
+    pub(super) early_doorbell: bool,
 }
 
 impl<D: MdioDevice> DwmacModel<D> {
@@ -149,7 +151,16 @@ impl<D: MdioDevice> DwmacModel<D> {
             mmc_intr: [0; 3],
             mmc_mask: [0; 3],
             flow_ctrl: 0,
+            early_doorbell: false,
         }
+    }
+
+    /// The next TX poll demand overtakes the descriptor store that gave OWN (fault
+    /// injection: a store still in an outer cache's store buffer, e.g. a PL310 without
+    /// CACHE_SYNC): the DMA reads the descriptor as not owned, raises TU and suspends;
+    /// the descriptor stays owned until another poll demand (or ST write) makes it look.
+    pub fn lose_next_tx_doorbell(&mut self) {
+        self.early_doorbell = true;
     }
 
     /// An MMC counter passes half range (fault injection; about 17 s of traffic at
@@ -557,6 +568,14 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
             }
             0x1004 => {
                 self.doorbell(Ring::Tx);
+                if core::mem::take(&mut self.early_doorbell)
+                    && self.dma_control & (1 << 13) != 0
+                    && !self.tx_halted
+                {
+                    self.status |= 1 << 2; // TU: it found no descriptor it owns
+                    self.ts = regs::TS_SUSPENDED;
+                    return;
+                }
                 self.tx_walk(now_ns);
             }
             0x1008 => {
