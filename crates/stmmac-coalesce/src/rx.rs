@@ -49,6 +49,11 @@ use crate::dma::{CacheOps, DmaAddr, DmaRegion, DmaSetup, RingGeometry};
 use crate::error::{ConfigError, Error};
 use crate::mac::{DmaEvents, Dwmac};
 
+/// RDES0.LE (bit 12): length error (the 802.3 length field disagrees with the frame).
+const RDES0_LE: u32 = 1 << 12;
+/// RDES0.RE (bit 3): receive error, RX_ER asserted by the PHY during the frame.
+const RDES0_RE: u32 = 1 << 3;
+
 /// Bytes of the FCS the MAC leaves at the end of a frame (counted in FL).
 pub const FCS_LEN: usize = 4;
 /// Bytes of an Ethernet header: a frame with less (without FCS) is a runt.
@@ -97,6 +102,11 @@ pub struct RxStats {
     pub multi_descriptor: u64,
     /// Frames dropped with ES (error summary) in their last descriptor.
     pub errors: u64,
+    /// Frames dropped with RDES0.LE (bit 12): an 802.3 length field that disagrees with
+    /// the frame.
+    pub length_field_errors: u64,
+    /// Frames dropped with RDES0.RE (bit 3): the PHY signalled a receive error (MII).
+    pub mii_errors: u64,
     /// Frames dropped as shorter than an Ethernet header plus FCS.
     pub runts: u64,
     /// Frames dropped as longer than [`RxConfig::max_frame`].
@@ -410,7 +420,8 @@ impl<C: CacheOps> RxRing<C> {
             if k > 0 {
                 self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
             }
-            let s = desc::rx_status(d.read(0));
+            let raw = d.read(0);
+            let s = desc::rx_status(raw);
             if s.own {
                 // The frame is still being received (or its LS write is still to come).
                 return Scan::Pending;
@@ -422,7 +433,7 @@ impl<C: CacheOps> RxRing<C> {
                 return Scan::Drop { count: k };
             }
             if s.last {
-                return self.judge(k.wrapping_add(1), s);
+                return self.judge(k.wrapping_add(1), s, raw);
             }
         }
         // The whole ring is one unfinished frame: give it back so the DMA can go on.
@@ -432,13 +443,23 @@ impl<C: CacheOps> RxRing<C> {
         }
     }
 
-    /// A complete frame of `count` descriptors whose last status is `s`.
-    fn judge(&mut self, count: usize, s: desc::RxStatus) -> Scan {
+    /// A complete frame of `count` descriptors whose last status is `s` (RDES0 `raw`).
+    fn judge(&mut self, count: usize, s: desc::RxStatus, raw: u32) -> Scan {
         let fl = s.fl as usize;
         // `count <= len <= MAX_RING` and `buf_size < 8192`: no overflow.
         let before = count.saturating_sub(1).saturating_mul(self.buf_size);
         if s.error {
             self.stats.errors = self.stats.errors.wrapping_add(1);
+            return Scan::Drop { count };
+        }
+        // LE and RE on their own, as Linux's `ndesc_get_rx_status` (same bits in both
+        // layouts): ES need not cover them.
+        if raw & RDES0_LE != 0 {
+            self.stats.length_field_errors = self.stats.length_field_errors.wrapping_add(1);
+            return Scan::Drop { count };
+        }
+        if raw & RDES0_RE != 0 {
+            self.stats.mii_errors = self.stats.mii_errors.wrapping_add(1);
             return Scan::Drop { count };
         }
         if fl <= before || fl > count.saturating_mul(self.buf_size) {

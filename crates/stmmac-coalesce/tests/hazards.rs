@@ -123,3 +123,32 @@ fn on_timer_does_not_restart_a_dma_the_user_stopped() {
         "the frame stays queued for the user's restart"
     );
 }
+
+/// RDES0 LE (bit 12) and RE (bit 3, MII error) discard the frame as Linux's
+/// `ndesc_get_rx_status` does, counted, whether or not ES summarises them.
+#[test]
+fn rx_discards_length_and_mii_errors() {
+    use stmmac_coalesce::Coherent;
+    use stmmac_coalesce::sim::{RxWireError, eth_frame};
+    let b = Board::new();
+    b.link_up();
+    let mut rx = b.rx(rx_cfg(8, 1536), Coherent);
+    for (i, e) in [RxWireError::Length, RxWireError::Mii]
+        .into_iter()
+        .enumerate()
+    {
+        let now = b.clock.now_ns();
+        b.bus
+            .model(|m| m.inject_with_error(now, &eth_frame(US, 100, i as u8), e));
+        assert_eq!(
+            rx.receive(&b.mac).map(|f| f.len()),
+            Err(stmmac_coalesce::Error::WouldBlock),
+            "{e:?} frame delivered"
+        );
+    }
+    assert_eq!(rx.stats().length_field_errors, 1);
+    assert_eq!(rx.stats().mii_errors, 1);
+    // A good frame still passes.
+    b.inject(&eth_frame(US, 100, 9));
+    assert!(rx.receive(&b.mac).is_ok());
+}

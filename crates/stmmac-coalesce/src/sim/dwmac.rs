@@ -35,6 +35,15 @@ pub enum TxFault {
     BusError,
 }
 
+/// A receive error the line or the MAC reports in RDES0 ([`DwmacModel::inject_with_error`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RxWireError {
+    /// LE (RDES0 bit 12): an 802.3 length field that disagrees with the frame received.
+    Length,
+    /// RE (RDES0 bit 3): the PHY signalled RX_ER (an MII/GMII receive error) in the frame.
+    Mii,
+}
+
 /// The behavioural DWMAC; see the [module docs](crate::sim).
 pub struct DwmacModel<D: MdioDevice> {
     pub(super) arena: SimArena,
@@ -152,6 +161,28 @@ impl<D: MdioDevice> DwmacModel<D> {
             mmc_mask: [0; 3],
             flow_ctrl: 0,
             early_doorbell: false,
+        }
+    }
+
+    /// Deliver `frame` as [`inject`](Self::inject) does, with `error` reported in its last
+    /// descriptor's RDES0. Only that bit is set: which errors ES (bit 15) summarises
+    /// differs between the databook's descriptor tables and is not relied on here (Linux
+    /// `ndesc_get_rx_status` checks LE and RE on their own).
+    pub fn inject_with_error(&mut self, now_ns: u64, frame: &[u8], error: RxWireError) {
+        let bit = match error {
+            RxWireError::Length => 1 << 12,
+            RxWireError::Mii => 1 << 3,
+        };
+        let split = self.split_last;
+        self.split_last = true;
+        let before = self.pending_ls.len();
+        self.inject(now_ns, frame);
+        for e in self.pending_ls.iter_mut().skip(before) {
+            e.1 |= bit;
+        }
+        self.split_last = split;
+        if !split {
+            self.complete_rx_writes();
         }
     }
 

@@ -66,7 +66,7 @@ pub mod seed;
 use std::vec::Vec;
 
 pub use arena::{Ring, Seen, SimArena, SimCache};
-pub use dwmac::{DwmacIrq, DwmacModel, SentFrame, TxFault};
+pub use dwmac::{DwmacIrq, DwmacModel, RxWireError, SentFrame, TxFault};
 pub use phy::{AN_NS, AnPhy, Partner};
 
 /// Virtual time the model keeps DMA_BUS_MODE.SWR set after a reset request.
