@@ -22,8 +22,10 @@ use crate::regs::{
 
 /// Linux's MDIO busy-wait timeout (`stmmac_mdio.c`: 10 ms), µs.
 pub const MDIO_TIMEOUT_US: u64 = 10_000;
-/// Software-reset wait (DMA_BUS_MODE.SWR), µs. Linux waits up to 10 ms for SWR too.
-pub const SWR_TIMEOUT_US: u64 = 10_000;
+/// Software-reset wait (DMA_BUS_MODE.SWR), µs: Linux's `dwmac_dma_reset` bound (200 ms,
+/// polled every 10 ms; some glue waits longer: i.MX 1 s, Loongson 2 s; use
+/// [`Dwmac::soft_reset_within`] there).
+pub const SWR_TIMEOUT_US: u64 = 200_000;
 
 /// DMA_STATUS bits, as read and acknowledged by [`Dwmac::take_events`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

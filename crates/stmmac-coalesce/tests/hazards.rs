@@ -152,3 +152,33 @@ fn rx_discards_length_and_mii_errors() {
     b.inject(&eth_frame(US, 100, 9));
     assert!(rx.receive(&b.mac).is_ok());
 }
+
+/// A reset that takes 50 ms (a slow PHY clock) completes with the default wait, which is
+/// Linux's `dwmac_dma_reset` bound (200 ms); a stuck one fails only after it, and a
+/// shorter bound can be asked for.
+#[test]
+fn soft_reset_waits_as_long_as_linux() {
+    use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+    use stmmac_coalesce::sim::{AnPhy, DwmacModel, SIM_CSR_HZ};
+    use stmmac_coalesce::{Dwmac, Error};
+    let run = |reset_ns: u64, stuck: bool, bound: Option<u64>| {
+        let clock = SimClock::new();
+        let counter = SimCounter::new(&clock, 32, 25_000_000);
+        let mut m =
+            DwmacModel::new(arena(), AnPhy::gigabit(), SIM_CSR_HZ).with_reset_time(reset_ns);
+        m.set_swr_stuck(stuck);
+        let mac = Dwmac::new(SimBus::new(&clock, m));
+        let r = match bound {
+            None => mac.soft_reset(&counter).map(|_| ()),
+            Some(us) => mac.soft_reset_within(&counter, us).map(|_| ()),
+        };
+        (r, clock.now_ns())
+    };
+    assert_eq!(run(50_000_000, false, None).0, Ok(()));
+    let (r, t) = run(1_000, true, None);
+    assert_eq!(r, Err(Error::Timeout));
+    assert!(t >= 200_000_000, "gave up after {t} ns");
+    let (r, t) = run(50_000_000, false, Some(10_000));
+    assert_eq!(r, Err(Error::Timeout));
+    assert!(t < 50_000_000, "{t} ns");
+}

@@ -104,6 +104,8 @@ pub struct DwmacModel<D: MdioDevice> {
     pub(super) flow_ctrl: u32,
     /// The next TX poll demand reaches the DMA before the descriptor store does.
     pub(super) early_doorbell: bool,
+    /// How long SWR stays set after a reset request.
+    pub(super) swr_ns: u64,
 }
 
 impl<D: MdioDevice> DwmacModel<D> {
@@ -161,7 +163,15 @@ impl<D: MdioDevice> DwmacModel<D> {
             mmc_mask: [0; 3],
             flow_ctrl: 0,
             early_doorbell: false,
+            swr_ns: SWR_NS,
         }
+    }
+
+    /// A reset that takes `ns` of virtual time (default [`SWR_NS`]; a slow or late PHY
+    /// clock on silicon keeps SWR set for tens of milliseconds).
+    pub fn with_reset_time(mut self, ns: u64) -> Self {
+        self.swr_ns = ns;
+        self
     }
 
     /// Deliver `frame` as [`inject`](Self::inject) does, with `error` reported in its last
@@ -592,7 +602,7 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
             0x1000 => {
                 if value & 1 != 0 {
                     self.reset();
-                    self.swr_until = now_ns.saturating_add(SWR_NS);
+                    self.swr_until = now_ns.saturating_add(self.swr_ns);
                 } else {
                     self.bus_mode = value;
                 }
