@@ -181,10 +181,11 @@ pub struct TxConfig {
 }
 
 impl Default for TxConfig {
-    /// 16 descriptors of 1536 bytes, Linux's coalescing defaults, [`TimerStrategy::ArmOnce`].
+    /// 32 descriptors of 1536 bytes, Linux's coalescing defaults (`tx_frames` 25, which
+    /// needs at least 25 descriptors), [`TimerStrategy::ArmOnce`].
     fn default() -> Self {
         Self {
-            descriptors: 16,
+            descriptors: 32,
             buf_size: 1536,
             coalesce: CoalesceConfig::default(),
             strategy: TimerStrategy::ArmOnce,

@@ -182,3 +182,30 @@ fn soft_reset_waits_as_long_as_linux() {
     assert_eq!(r, Err(Error::Timeout));
     assert!(t < 50_000_000, "{t} ns");
 }
+
+/// `TxConfig::default()` builds a ring (it passes its own validation).
+#[test]
+fn tx_config_default_is_valid() {
+    use stmmac_coalesce::{Coherent, QueueTimer, TxConfig, TxRing, ring_bytes};
+    let cfg = TxConfig::default();
+    assert_eq!(cfg.coalesce.validate_tx(cfg.descriptors), Ok(()));
+    let b = Board::new();
+    let (timers, _probe) = timers(&b.clock);
+    let mem = b
+        .arena
+        .region(ring_bytes(
+            cfg.descriptors,
+            cfg.buf_size,
+            b.setup.cache_line(),
+        ))
+        .unwrap();
+    let ring = TxRing::new(
+        mem,
+        &b.arena,
+        &b.setup,
+        cfg,
+        QueueTimer::new(timers).unwrap(),
+        Coherent,
+    );
+    assert!(ring.is_ok(), "{:?}", ring.err());
+}
