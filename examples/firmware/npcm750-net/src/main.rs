@@ -58,8 +58,11 @@ use core::sync::atomic::{AtomicU32, Ordering};
 use a9_global_timer::{GlobalTimer, GtComparator, GtCounter, regs as gt_regs};
 use core::cell::Cell;
 use fw_common::arm::gic::{self, Gic};
+use fw_common::arm::mmu::{self, FlatMap, SECTION_SIZE};
 use fw_common::arm::npcm7xx::Uart0;
+use fw_common::arm::npcm7xx::{DRAM_BASE, DRAM_LEN};
 use fw_common::arm::pmu;
+use fw_common::arm::smp;
 use fw_common::arm::{self};
 use fw_common::counted::Counted;
 use fw_common::{StaticCell, mmio, println, verdict};
@@ -130,10 +133,23 @@ const STEP_TIMEOUT_S: u64 = 10;
 /// Bytes the stream sends at most (the host asks for its size).
 const MAX_STREAM: u32 = 16 << 20;
 
-// DMA memory, one TX and one RX region per ring set. The MMU is off: CPU addresses are bus
-// addresses (`IdentityMap`), and QEMU is coherent (`Coherent`).
+// DMA memory, one TX and one RX region per ring set, in the `.dma` megabyte at DMA_BASE
+// (memory.x), zeroed by `run` before use and mapped Normal non-cacheable: the map is flat, so
+// CPU addresses are bus addresses (`IdentityMap`), and uncached: `Coherent` (QEMU models no
+// L2C-310; on silicon the rings need `WithSync` with a `Pl310Sync`, see stmmac-coalesce's
+// `dma` docs).
+#[unsafe(link_section = ".dma")]
 static TX_MEM: [DmaMemory<TX_BYTES>; SETS] = [const { DmaMemory::new() }; SETS];
+#[unsafe(link_section = ".dma")]
 static RX_MEM: [DmaMemory<RX_BYTES>; SETS] = [const { DmaMemory::new() }; SETS];
+
+/// The DMA megabyte (memory.x `.dma`, checked there), mapped Normal non-cacheable.
+const DMA_BASE: u32 = 0x0120_0000;
+/// The translation table: DRAM Normal write-back shareable (`DmaMemory::take`'s and
+/// `set_link`'s exclusives need Normal memory; with the MMU off every access is
+/// strongly ordered, where LDREX/STREX are unpredictable), the DMA megabyte Normal
+/// non-cacheable, the rest Device.
+static MAP: FlatMap = FlatMap::new(DRAM_BASE, DRAM_LEN).with_uncached(DMA_BASE, SECTION_SIZE);
 /// Scratch for RX frames that span descriptors (the largest frame).
 static SCRATCH: StaticCell<[[u8; 1518]; SETS]> = StaticCell::new();
 
@@ -363,6 +379,34 @@ impl<T: Expire> Phase<'_, T> {
 }
 
 fn run() -> bool {
+    // Zero the DMA megabyte's rings, then SCU and MMU (before any exclusive access).
+    // SAFETY: `.dma` (memory.x) holds only the DmaMemory statics, not used yet; all-zero is
+    // their initial state.
+    unsafe {
+        unsafe extern "C" {
+            static mut __sdma: u32;
+            static mut __edma: u32;
+        }
+        let mut p = &raw mut __sdma;
+        while p < &raw mut __edma {
+            p.write_volatile(0);
+            p = p.add(1);
+        }
+    }
+    // SAFETY: the MPCore private region of this SoC.
+    let scu = unsafe { smp::scu_enable(MPCORE_BASE) };
+    // SAFETY: CPU0's MMU and caches are off (QEMU's reset state); MAP maps the image, stacks,
+    // the DMA megabyte and the devices flat; no DMA runs yet. CPU1 stays parked (MMU off).
+    let sctlr = unsafe { mmu::enable(&MAP) };
+    println!(
+        Uart0,
+        "MMU {} (SCTLR {sctlr:#010x}, SCU {scu:#x}), DMA {DMA_BASE:#010x} non-cacheable: {}",
+        if mmu::enabled() { "on" } else { "off" },
+        verdict(mmu::enabled() && MAP.is_normal(0x0010_0000) && !MAP.is_normal(DMA_BASE))
+    );
+    if !mmu::enabled() {
+        return false;
+    }
     match net() {
         Ok(ok) => ok,
         Err(e) => {
@@ -401,8 +445,8 @@ fn bring_up<T: CleanupTimer>(
         address: MAC,
         filter: FrameFilter::default(),
     });
-    // SAFETY: the npcm750 runs with the MMU off; the GMAC's DMA sees every CPU address at
-    // the same bus address.
+    // SAFETY: the MMU maps everything flat (MAP) and the npcm750 has no IOMMU or DMA
+    // offset; the GMAC's DMA sees every CPU address at the same bus address.
     let addr = unsafe { IdentityMap::new() };
     let (tx_mem, rx_mem) = regions(set)?;
     let tx_cfg = TxConfig {
