@@ -7,7 +7,7 @@
 //! back) or by the `unsafe` [`Dwmac::set_ring_bases`]; [`Dwmac::bus`] is `unsafe` for the
 //! same reason. [`Dwmac::configure_dma`] does not change DSL under a running engine.
 
-use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
 
 use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
@@ -239,13 +239,15 @@ fn decode_link(v: u32) -> LinkState {
 /// (interrupts masked on one core; the firmware's multi-core implementation on several),
 /// so the timer, the interrupt handler and the link path cannot lose each other's bits.
 /// Each section is one register read and at most three register writes (plus the DSL
-/// read-back on a ring start). [`configure_dma`](Self::configure_dma) checks in the same
+/// read-back on a ring start, and the [`set_write_settle`](Self::set_write_settle)
+/// read-backs when that guard is on). [`configure_dma`](Self::configure_dma) checks in the same
 /// section that neither engine runs. The MDIO master is single ([`mdio`](Self::mdio)).
 #[derive(Debug)]
 pub struct Dwmac<B: RegisterBus<Word = u32>> {
     bus: B,
     link: AtomicU32,
     mdio_taken: AtomicBool,
+    settle_reads: AtomicU8,
 }
 
 /// DMA_CONTROL.ST (start/stop transmission).
@@ -262,6 +264,36 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
             bus,
             link: AtomicU32::new(0),
             mdio_taken: AtomicBool::new(false),
+            settle_reads: AtomicU8::new(0),
+        }
+    }
+
+    /// Guard against the STM32F4/F7 erratum "successive write operations to the same
+    /// register might not be fully taken into account" (ST errata 2.16.5 on F7; stm32-eth
+    /// delays its F4 MAC and DMA writes): after every write to GMAC_CONTROL,
+    /// GMAC_FRAME_FILTER, GMAC_FLOW_CTRL, DMA_BUS_MODE, DMA_CONTROL or DMA_INTR_ENA, read
+    /// the register back `reads` times, so that the next write to it comes late enough
+    /// (ST asks for 4 TX_CLK/RX_CLK cycles: 1.6 µs at 10 Mbit/s, 160 ns at 100 Mbit/s;
+    /// choose `reads` × one peripheral-bus read time above that for the slowest speed
+    /// used). 0 (the default) turns it off.
+    ///
+    /// Off by default everywhere, enhanced layout or not: the layout does not identify an
+    /// STM32 (many other SoCs synthesise enhanced descriptors), and the guard costs reads
+    /// on none of the per-frame paths, only on starts, stops, the link and set-up, so turn
+    /// it on for STM32F4/F7 parts.
+    pub fn set_write_settle(&self, reads: u8) {
+        self.settle_reads.store(reads, Ordering::Relaxed);
+    }
+
+    /// A write to a register the erratum affects, followed by the guard's read-backs.
+    fn write_settled<R: tock_registers::RegisterLongName>(
+        &self,
+        reg: hwtimer_core::Reg<u32, R>,
+        value: u32,
+    ) {
+        self.bus.write_raw(reg, value);
+        for _ in 0..self.settle_reads.load(Ordering::Relaxed) {
+            let _ = self.bus.read_raw(reg);
         }
     }
 
@@ -384,11 +416,12 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
             if self.bus.read_raw(DMA_CONTROL) & (DMA_CONTROL_ST | DMA_CONTROL_SR) != 0 {
                 return Err(Error::DmaRunning);
             }
-            self.bus.write(
+            self.write_settled(
                 DMA_BUS_MODE,
-                DMA_BUS_MODE::PBL.val(u32::from(setup.pbl()))
+                (DMA_BUS_MODE::PBL.val(u32::from(setup.pbl()))
                     + DMA_BUS_MODE::DSL.val(u32::from(setup.dsl()))
-                    + DMA_BUS_MODE::ATDS::CLEAR,
+                    + DMA_BUS_MODE::ATDS::CLEAR)
+                    .value,
             );
             Ok(())
         })
@@ -434,7 +467,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         let [lo, hi] = filter.multicast_hash;
         self.bus.write_raw(regs::GMAC_HASH_LOW, lo);
         self.bus.write_raw(regs::GMAC_HASH_HIGH, hi);
-        self.bus.write_raw(GMAC_FRAME_FILTER, filter.register());
+        self.write_settled(GMAC_FRAME_FILTER, filter.register());
     }
 
     /// The receive filter as programmed (GMAC_FRAME_FILTER).
@@ -475,7 +508,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
                     w &= !(1 << bit);
                 }
             }
-            self.bus.write_raw(GMAC_CONTROL, w);
+            self.write_settled(GMAC_CONTROL, w);
             old != encode_link(link)
         })
     }
@@ -510,11 +543,10 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
             self.check_dsl(dsl)?;
             let c = self.bus.read_raw(DMA_CONTROL);
             if c & DMA_CONTROL_ST != 0 {
-                self.bus.write_raw(DMA_CONTROL, c & !DMA_CONTROL_ST);
+                self.write_settled(DMA_CONTROL, c & !DMA_CONTROL_ST);
             }
             self.bus.write_raw(regs::DMA_TX_BASE_ADDR, base);
-            self.bus
-                .write_raw(DMA_CONTROL, c | DMA_CONTROL_ST | DMA_CONTROL_TSF);
+            self.write_settled(DMA_CONTROL, c | DMA_CONTROL_ST | DMA_CONTROL_TSF);
             Ok(())
         })
     }
@@ -528,10 +560,10 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
             self.check_dsl(dsl)?;
             let c = self.bus.read_raw(DMA_CONTROL);
             if c & DMA_CONTROL_SR != 0 {
-                self.bus.write_raw(DMA_CONTROL, c & !DMA_CONTROL_SR);
+                self.write_settled(DMA_CONTROL, c & !DMA_CONTROL_SR);
             }
             self.bus.write_raw(regs::DMA_RCV_BASE_ADDR, base);
-            self.bus.write_raw(DMA_CONTROL, c | DMA_CONTROL_SR);
+            self.write_settled(DMA_CONTROL, c | DMA_CONTROL_SR);
             Ok(())
         })
     }
@@ -540,7 +572,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     fn clear_dma_control(&self, bits: u32) {
         critical_section::with(|_| {
             let c = self.bus.read_raw(DMA_CONTROL);
-            self.bus.write_raw(DMA_CONTROL, c & !bits);
+            self.write_settled(DMA_CONTROL, c & !bits);
         });
     }
 
@@ -558,9 +590,9 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     pub fn stop(&self) {
         critical_section::with(|_| {
             self.link.store(0, Ordering::Relaxed);
-            self.bus.write_raw(DMA_CONTROL, 0);
+            self.write_settled(DMA_CONTROL, 0);
             let c = self.bus.read(GMAC_CONTROL).get();
-            self.bus.write_raw(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
+            self.write_settled(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
         });
     }
 
@@ -583,7 +615,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
 
     /// DMA_INTR_ENA (bit positions of [`DMA_STATUS`](const@DMA_STATUS)).
     pub fn set_interrupts(&self, mask: u32) {
-        self.bus.write_raw(regs::DMA_INTR_ENA, mask);
+        self.write_settled(regs::DMA_INTR_ENA, mask);
     }
 
     /// The RX interrupt watchdog (DMA_RX_WATCHDOG.RIWT, 0 = off).

@@ -209,3 +209,29 @@ fn tx_config_default_is_valid() {
     );
     assert!(ring.is_ok(), "{:?}", ring.err());
 }
+
+/// The STM32F4/F7 erratum: a second write to the same MAC/DMA register shortly after the
+/// first is lost. Restarting the TX DMA writes DMA_CONTROL twice (stop, start), and
+/// `stop` then `set_link` write GMAC_CONTROL back to back; with the guard on, each write
+/// is followed by read-backs, and both take.
+#[test]
+fn successive_writes_erratum_guard() {
+    use stmmac_coalesce::{Coherent, NoTimer};
+    let run = |guard: u8| {
+        let b = Board::new();
+        let link = b.link_up();
+        let mut tx = b.tx(tx_cfg(8, no_timer(1)), NoTimer, Coherent);
+        b.bus.model(|m| m.set_successive_write_erratum(1_000));
+        b.mac.set_write_settle(guard);
+        b.clock.advance(10_000);
+        let restarted = tx.try_start(&b.mac).is_ok() && b.mac.tx_dma_enabled();
+        b.clock.advance(10_000);
+        b.mac.stop();
+        b.mac.set_link(link);
+        let te_re = b.bus.model(|m| m.control()) & 0b1100 == 0b1100;
+        (restarted, te_re, b.bus.model(|m| m.lost_writes()))
+    };
+    let (restarted, te_re, lost) = run(0);
+    assert!(!restarted || !te_re, "the model lost no write ({lost})");
+    assert_eq!(run(16), (true, true, 0));
+}
