@@ -3,12 +3,14 @@
 //!
 //! Autonegotiation ([`Phy::start_autoneg`]): advertise 10/100 abilities in ADVERTISE
 //! (register 4) and, when the PHY has extended status (BMSR.ESTATEN, ESTATUS register 15),
-//! 1000BASE-T in CTRL1000 (register 9); then BMCR = ANENABLE | ANRESTART.
+//! 1000BASE-T in CTRL1000 (register 9); then BMCR = ANENABLE | ANRESTART, with power-down,
+//! isolate and loopback cleared.
 //!
 //! Resolution ([`Phy::poll`]): BMSR is read twice (its link bit latches low); once
 //! BMSR.ANEGCOMPLETE is set the highest common mode wins, in IEEE 802.3 annex 28B order:
 //! 1000 full (CTRL1000.ADVERTISE_1000FULL and STAT1000.LPA_1000FULL), 1000 half, then
-//! ADVERTISE ∧ LPA for 100 full, 100 half, 10 full, 10 half. With autonegotiation off the
+//! ADVERTISE ∧ LPA for 100 full, 100 half, 10 full, 10 half. A master/slave
+//! configuration fault (STAT1000 bit 15) is link down. With autonegotiation off the
 //! forced BMCR speed and duplex are the result.
 //!
 //! QEMU's npcm-gmac PHY sets ANEGCOMPLETE on the BMCR write and clears LPA at the same
@@ -175,7 +177,8 @@ impl Phy {
             mdio.write(self.addr, reg(mii::CTRL1000), c1000)?;
         }
         let bmcr = mdio.read(self.addr, reg(mii::BMCR))?;
-        let bmcr = (bmcr & !(mii::BMCR_PDOWN | mii::BMCR_ISOLATE))
+        // Loopback (left by a boot loader or a strap) keeps every frame inside the PHY.
+        let bmcr = (bmcr & !(mii::BMCR_PDOWN | mii::BMCR_ISOLATE | mii::BMCR_LOOPBACK))
             | mii::BMCR_ANENABLE
             | mii::BMCR_ANRESTART;
         mdio.write(self.addr, reg(mii::BMCR), bmcr)?;
@@ -217,6 +220,11 @@ impl Phy {
         if bmsr & mii::BMSR_ESTATEN != 0 {
             c1000 = mdio.read(self.addr, reg(mii::CTRL1000))?;
             s1000 = mdio.read(self.addr, reg(mii::STAT1000))?;
+            if s1000 & mii::LPA_1000MSFAIL != 0 {
+                // Master/slave resolution failed: no usable link, whatever BMSR says
+                // (Linux `genphy_read_lpa` answers -ENOLINK).
+                return Ok(LinkState::DOWN);
+            }
         }
         let adv = mdio.read(self.addr, reg(mii::ADVERTISE))?;
         let lpa = mdio.read(self.addr, reg(mii::LPA))?;

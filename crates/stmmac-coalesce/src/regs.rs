@@ -454,6 +454,14 @@ pub mod mii {
     pub const LPA_1000HALF: u16 = 1 << 10;
     /// STAT1000: link partner 1000BASE-T full duplex (CTRL1000 bit 9, two places up).
     pub const LPA_1000FULL: u16 = 1 << 11;
+    /// STAT1000 bit 15: master/slave configuration fault (Linux `LPA_1000MSFAIL`).
+    pub const LPA_1000MSFAIL: u16 = 1 << 15;
+    /// BMCR bit 14: loopback.
+    pub const BMCR_LOOPBACK: u16 = 1 << 14;
+    /// ADVERTISE / LPA bit 10: symmetric pause.
+    pub const ADVERTISE_PAUSE_CAP: u16 = 1 << 10;
+    /// ADVERTISE / LPA bit 11: asymmetric pause.
+    pub const ADVERTISE_PAUSE_ASYM: u16 = 1 << 11;
     /// ESTATUS: 1000BASE-T full duplex capable.
     pub const ESTATUS_1000_TFULL: u16 = 1 << 13;
     /// ESTATUS: 1000BASE-T half duplex capable.

@@ -235,3 +235,23 @@ fn successive_writes_erratum_guard() {
     assert!(!restarted || !te_re, "the model lost no write ({lost})");
     assert_eq!(run(16), (true, true, 0));
 }
+
+/// A PHY left in loopback (BMCR bit 14) never puts a frame on the wire: bring-up clears it.
+#[test]
+fn autoneg_clears_phy_loopback() {
+    let b = Board::new();
+    b.phy.set_bmcr_bits(regs::mii::BMCR_LOOPBACK);
+    let link = b.link_up();
+    assert!(link.up, "{link:?}");
+    let now = b.clock.now_ns();
+    assert!(b.phy.line(now).up, "the PHY still loops back");
+}
+
+/// A 1000BASE-T master/slave fault (STAT1000 bit 15) is no link, whatever BMSR says.
+#[test]
+fn master_slave_fault_is_link_down() {
+    let b = Board::new();
+    b.phy.set_master_slave_fault(true);
+    let link = b.link_up();
+    assert!(!link.up, "{link:?}");
+}

@@ -33,6 +33,7 @@ struct AnState {
     an_ns: u64,
     latched_down: bool,
     reads: u64,
+    ms_fault: bool,
 }
 
 /// A Clause 22 PHY with autonegotiation in virtual time (a BCM54612E's ID and abilities):
@@ -63,6 +64,7 @@ impl AnPhy {
                 an_ns: AN_NS,
                 latched_down: true,
                 reads: 0,
+                ms_fault: false,
             })),
         }
     }
@@ -107,6 +109,20 @@ impl AnPhy {
         }
     }
 
+    /// Set BMCR bits directly, as a boot loader or strapping could leave them (e.g.
+    /// [`BMCR_LOOPBACK`](crate::regs::mii::BMCR_LOOPBACK): frames loop back inside the PHY,
+    /// none reach the partner, the line is down while it is set).
+    pub fn set_bmcr_bits(&self, bits: u16) {
+        self.s.borrow_mut().bmcr |= bits;
+    }
+
+    /// A 1000BASE-T master/slave configuration fault (both ends forced to the same role):
+    /// STAT1000 bit 15 set, no usable link, while BMSR still reports link up and
+    /// autonegotiation complete (as PHYs that Linux guards against in `genphy_read_lpa`).
+    pub fn set_master_slave_fault(&self, fault: bool) {
+        self.s.borrow_mut().ms_fault = fault;
+    }
+
     /// MDIO reads served.
     pub fn reads(&self) -> u64 {
         self.s.borrow().reads
@@ -115,7 +131,7 @@ impl AnPhy {
     /// The link as the wire has it at `now_ns` (what the MAC must match).
     pub fn line(&self, now_ns: u64) -> LinkState {
         let s = self.s.borrow();
-        if !s.cable {
+        if !s.cable || s.bmcr & mii::BMCR_LOOPBACK != 0 || s.ms_fault {
             return LinkState::DOWN;
         }
         if s.bmcr & mii::BMCR_ANENABLE == 0 {
@@ -164,8 +180,10 @@ impl MdioDevice for AnPhy {
         match reg.get() {
             mii::BMCR => s.bmcr,
             mii::BMSR => {
-                let up = line.up && !s.latched_down;
-                s.latched_down = !line.up;
+                // A master/slave fault still shows link (see `set_master_slave_fault`).
+                let wire_up = line.up || (s.ms_fault && s.cable && done);
+                let up = wire_up && !s.latched_down;
+                s.latched_down = !wire_up;
                 0x7900
                     | mii::BMSR_ESTATEN
                     | mii::BMSR_ANEGCAPABLE
@@ -178,7 +196,9 @@ impl MdioDevice for AnPhy {
             mii::ADVERTISE => s.adv,
             mii::LPA if done => s.partner.lpa,
             mii::CTRL1000 => s.ctrl1000,
-            mii::STAT1000 if done => stat1000(&s),
+            mii::STAT1000 if done => {
+                stat1000(&s) | if s.ms_fault { mii::LPA_1000MSFAIL } else { 0 }
+            }
             mii::ESTATUS => mii::ESTATUS_1000_TFULL | mii::ESTATUS_1000_THALF,
             _ => 0,
         }
