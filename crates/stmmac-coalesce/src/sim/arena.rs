@@ -5,6 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::vec::Vec;
 
+use crate::barrier::DoorbellSync;
 use crate::dma::{CacheOps, DmaAddr, DmaRegion};
 
 struct ArenaInner {
@@ -15,6 +16,9 @@ struct ArenaInner {
     next: Cell<usize>,
     /// Memory as the DMA sees it, when not coherent; `None` = coherent.
     ram: Option<RefCell<Vec<u8>>>,
+    /// Uncached memory behind an outer cache's store buffer ([`SimArena::store_buffered`]):
+    /// no lines to maintain; the CPU's stores reach `ram` only at an outer sync.
+    buffered: bool,
     line: usize,
     cleans: Cell<u64>,
     invalidates: Cell<u64>,
@@ -91,17 +95,17 @@ impl core::fmt::Debug for SimArena {
             "SimArena({:#x}, {:#x} bytes{})",
             self.inner.bus_base,
             self.inner.len,
-            if self.inner.ram.is_some() {
-                ", non-coherent"
-            } else {
-                ""
+            match (&self.inner.ram, self.inner.buffered) {
+                (Some(_), true) => ", store-buffered",
+                (Some(_), false) => ", non-coherent",
+                (None, _) => "",
             }
         )
     }
 }
 
 impl SimArena {
-    fn build(bus_base: u32, len: usize, line: usize, coherent: bool) -> Self {
+    fn build(bus_base: u32, len: usize, line: usize, coherent: bool, buffered: bool) -> Self {
         let words = len.div_ceil(256).max(1) * 16;
         // Over-allocate by 256 bytes so the start can be aligned to any line up to 256.
         let mem: &'static mut [u128] = Vec::leak(vec![0u128; words + 16]);
@@ -118,6 +122,7 @@ impl SimArena {
                 bus_base: base,
                 next: Cell::new(0),
                 ram: (!coherent).then(|| RefCell::new(vec![0; len])),
+                buffered,
                 line,
                 cleans: Cell::new(0),
                 invalidates: Cell::new(0),
@@ -129,7 +134,21 @@ impl SimArena {
     /// A coherent arena of `len` bytes (rounded up to 256) at bus address `bus_base`
     /// (rounded down to 256). The memory is leaked: arenas live for the whole test process.
     pub fn new(bus_base: u32, len: usize) -> Self {
-        Self::build(bus_base, len, 16, true)
+        Self::build(bus_base, len, 16, true, false)
+    }
+
+    /// An arena of Normal non-cacheable memory behind an outer cache controller's store
+    /// buffer (an L2C-310's): the CPU's stores are not cached, so there is no line to
+    /// clean or invalidate ([`Coherent`](crate::Coherent) is the `CacheOps`, and
+    /// [`cache`](Self::cache) does nothing here either), but the DMA sees them only after
+    /// an outer sync drained the buffer: this arena's
+    /// [`DoorbellSync::before_doorbell`](crate::barrier::DoorbellSync::before_doorbell)
+    /// (a CACHE_SYNC), for example through
+    /// [`WithSync`](crate::dma::WithSync)`::new(Coherent, arena.clone())`. The DMA's own
+    /// writes reach memory, which the CPU reads uncached, at once. The buffer never drains by
+    /// itself (silicon drains it eventually; the model keeps the worst case).
+    pub fn store_buffered(bus_base: u32, len: usize) -> Self {
+        Self::build(bus_base, len, 16, false, true)
     }
 
     /// A non-coherent arena with cache lines of `line` bytes (see the type docs); use
@@ -139,6 +158,7 @@ impl SimArena {
             bus_base,
             len,
             line.clamp(16, 256).next_power_of_two(),
+            false,
             false,
         )
     }
@@ -221,6 +241,18 @@ impl SimArena {
                 if let Some(d) = ram.borrow_mut().get_mut(off..off + data.len()) {
                     d.copy_from_slice(data);
                 }
+                if self.inner.buffered {
+                    // SAFETY: in bounds (checked by `host`); `data` is a host slice outside
+                    // the arena or a copy, so the ranges do not overlap. Uncached memory:
+                    // the CPU reads what the DMA wrote.
+                    unsafe {
+                        core::ptr::copy_nonoverlapping(
+                            data.as_ptr(),
+                            self.inner.host.add(off),
+                            data.len(),
+                        )
+                    };
+                }
             }
             None => {
                 // SAFETY: in bounds (checked by `host`); `data` is a host slice outside
@@ -299,6 +331,26 @@ unsafe impl DmaAddr for SimArena {
     }
 }
 
+/// The outer sync of a [store-buffered](SimArena::store_buffered) arena: every CPU store
+/// so far reaches the memory the DMA reads (the L2C-310's CACHE_SYNC). Does nothing on
+/// other arenas.
+impl DoorbellSync for SimArena {
+    fn before_doorbell(&self) {
+        let a = &self.inner;
+        if !a.buffered {
+            return;
+        }
+        if let Some(ram) = &a.ram {
+            // SAFETY: the whole arena, in bounds; plain bytes read while the driver holds
+            // no reference to them.
+            let src = unsafe { core::slice::from_raw_parts(a.host, a.len) };
+            if let Some(d) = ram.borrow_mut().get_mut(..a.len) {
+                d.copy_from_slice(src);
+            }
+        }
+    }
+}
+
 /// Cache maintenance of a [`SimArena`] (see [`SimArena::non_coherent`]); on a coherent
 /// arena it only counts.
 #[derive(Debug, Clone)]
@@ -310,7 +362,7 @@ pub struct SimCache {
 // those lines of the arena are touched.
 unsafe impl CacheOps for SimCache {
     fn line(&self) -> usize {
-        if self.arena.inner.ram.is_some() {
+        if self.arena.inner.ram.is_some() && !self.arena.inner.buffered {
             self.arena.inner.line
         } else {
             1
@@ -320,6 +372,9 @@ unsafe impl CacheOps for SimCache {
     fn clean(&self, ptr: *const u8, len: usize) {
         let a = &self.arena.inner;
         a.cleans.set(a.cleans.get() + 1);
+        if a.buffered {
+            return;
+        }
         let (Some(ram), Some((start, end))) = (&a.ram, self.arena.lines(ptr, len)) else {
             return;
         };
@@ -338,6 +393,9 @@ unsafe impl CacheOps for SimCache {
     fn invalidate(&self, ptr: *const u8, len: usize) {
         let a = &self.arena.inner;
         a.invalidates.set(a.invalidates.get() + 1);
+        if a.buffered {
+            return;
+        }
         let (Some(ram), Some((start, end))) = (&a.ram, self.arena.lines(ptr, len)) else {
             return;
         };
