@@ -323,6 +323,6 @@ pub use dma::{
 };
 pub use error::{ConfigError, Error};
 pub use mac::{DmaEvents, Dwmac, DwmacMdio, FrameFilter, MacConfig, multicast_hash_bin};
-pub use phy::{Duplex, LinkState, Speed};
+pub use phy::{Duplex, LinkState, Pause, Speed};
 pub use rx::{RxConfig, RxFrame, RxRing, RxStats};
 pub use tx::{CleanupTimer, NoTimer, QueueTimer, TxConfig, TxRing, TxStats, TxToken};

@@ -513,6 +513,22 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         })
     }
 
+    /// Program GMAC_FLOW_CTRL for `pause` ([`Phy::pause`](crate::phy::Phy::pause)): in full
+    /// duplex TFE for transmit pause (with the pause time 0xFFFF slot times, Linux's
+    /// default), RFE for receive pause; in half duplex nothing (0: no backpressure).
+    pub fn set_flow_control(&self, pause: crate::phy::Pause, duplex: Duplex) {
+        let mut v = 0;
+        if duplex == Duplex::Full {
+            if pause.tx {
+                v |= regs::FLOW_CTRL_TFE | 0xFFFF << regs::FLOW_CTRL_PT_SHIFT;
+            }
+            if pause.rx {
+                v |= regs::FLOW_CTRL_RFE;
+            }
+        }
+        self.write_settled(regs::GMAC_FLOW_CTRL, v);
+    }
+
     /// The link state last given to [`set_link`](Self::set_link) (down after
     /// [`new`](Self::new) and [`soft_reset`](Self::soft_reset)).
     pub fn link(&self) -> LinkState {

@@ -185,6 +185,18 @@ impl Phy {
         Ok((keep | a, c1000))
     }
 
+    /// The pause the negotiation resolved ([`resolve_pause`] of ADVERTISE and LPA); program
+    /// it with [`Dwmac::set_flow_control`](crate::Dwmac::set_flow_control). The pause bits
+    /// of ADVERTISE are the caller's to set (bits 10, 11); [`start_autoneg`](Self::start_autoneg)
+    /// keeps them.
+    ///
+    /// Errors: the bus's.
+    pub fn pause<M: Mdio>(&self, mdio: &mut M) -> Result<Pause, M::Error> {
+        let adv = mdio.read(self.addr, reg(mii::ADVERTISE))?;
+        let lpa = mdio.read(self.addr, reg(mii::LPA))?;
+        Ok(resolve_pause(adv, lpa))
+    }
+
     /// The current link: down until the link is up and (with autonegotiation on)
     /// negotiation has completed; then the resolved speed and duplex (see the
     /// [module docs](self)). A negotiation with no common mode reports down.
@@ -229,6 +241,46 @@ impl Phy {
         let adv = mdio.read(self.addr, reg(mii::ADVERTISE))?;
         let lpa = mdio.read(self.addr, reg(mii::LPA))?;
         Ok(resolve(adv, lpa, c1000, s1000))
+    }
+}
+
+/// The pause (802.3x flow control) the link resolved to ([`resolve_pause`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Pause {
+    /// We may send pause frames (GMAC_FLOW_CTRL.TFE).
+    pub tx: bool,
+    /// We act on pause frames received (GMAC_FLOW_CTRL.RFE).
+    pub rx: bool,
+}
+
+/// Pause resolution from our ADVERTISE and the partner's LPA (IEEE 802.3 annex 28B.3, as
+/// Linux `linkmode_resolve_pause`): both symmetric: both directions; otherwise both
+/// asymmetric: receive only when we offer symmetric pause, transmit only when the partner
+/// does; otherwise none. Meaningful in full duplex only.
+///
+/// ```
+/// use stmmac_coalesce::phy::{resolve_pause, Pause};
+/// let (p, a) = (1 << 10, 1 << 11);
+/// assert_eq!(resolve_pause(p, p), Pause { tx: true, rx: true });
+/// assert_eq!(resolve_pause(p | a, a), Pause { tx: false, rx: true });
+/// assert_eq!(resolve_pause(a, p | a), Pause { tx: true, rx: false });
+/// assert_eq!(resolve_pause(a, a), Pause::default());
+/// ```
+pub const fn resolve_pause(adv: u16, lpa: u16) -> Pause {
+    let (sym, asym) = (mii::ADVERTISE_PAUSE_CAP, mii::ADVERTISE_PAUSE_ASYM);
+    if adv & sym != 0 && lpa & sym != 0 {
+        Pause { tx: true, rx: true }
+    } else if adv & asym != 0 && lpa & asym != 0 {
+        Pause {
+            tx: lpa & sym != 0,
+            rx: adv & sym != 0,
+        }
+    } else {
+        Pause {
+            tx: false,
+            rx: false,
+        }
     }
 }
 

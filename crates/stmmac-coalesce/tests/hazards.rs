@@ -255,3 +255,37 @@ fn master_slave_fault_is_link_down() {
     let link = b.link_up();
     assert!(!link.up, "{link:?}");
 }
+
+/// Pause resolved from ADVERTISE and the partner's LPA lands in GMAC_FLOW_CTRL.
+#[test]
+fn pause_is_resolved_and_programmed() {
+    use mdio_bus::{Mdio, PhyAddr, RegAddr};
+    use stmmac_coalesce::phy::Phy;
+    use stmmac_coalesce::sim::{AnPhy, Partner, SIM_CSR_HZ};
+    let phy = AnPhy::new(Partner {
+        lpa: 0x41E1 | regs::mii::ADVERTISE_PAUSE_CAP,
+        g_full: true,
+        g_half: true,
+    });
+    let b = Board::with(phy, arena(), dma(), |m| m);
+    {
+        let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
+        let a = RegAddr::from_bits(regs::mii::ADVERTISE);
+        let adv = mdio.read(PhyAddr::from_bits(0), a).unwrap();
+        mdio.write(
+            PhyAddr::from_bits(0),
+            a,
+            adv | regs::mii::ADVERTISE_PAUSE_CAP,
+        )
+        .unwrap();
+    }
+    let link = b.link_up();
+    let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
+    let pause = Phy::new(PhyAddr::from_bits(0)).pause(&mut mdio).unwrap();
+    drop(mdio);
+    assert_eq!(pause, stmmac_coalesce::Pause { tx: true, rx: true });
+    b.mac.set_flow_control(pause, link.duplex);
+    assert_eq!(b.bus.model(|m| m.flow_ctrl()), 0xFFFF_0006);
+    b.mac.set_flow_control(pause, stmmac_coalesce::Duplex::Half);
+    assert_eq!(b.bus.model(|m| m.flow_ctrl()), 0);
+}
