@@ -107,6 +107,21 @@ impl Default for Advertise {
     }
 }
 
+/// An error of [`Phy::soft_reset`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum PhyError<E> {
+    /// The MDIO bus failed.
+    Bus(E),
+    /// BMCR.RESET was still set after the bounded number of reads.
+    ResetTimeout,
+}
+
+/// BMCR reads [`Phy::soft_reset`] allows by default: IEEE 802.3 22.2.4.1.1 gives a reset
+/// 0.5 s; one Clause 22 frame is 64 MDC cycles with MDC at most 2.5 MHz, so a read takes
+/// at least 25.6 µs and 20 000 reads last at least 0.5 s.
+pub const PHY_RESET_READS: u32 = 20_000;
+
 /// A Clause 22 PHY at one MDIO address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -136,6 +151,36 @@ impl Phy {
         let hi = mdio.read(self.addr, reg(mii::PHYSID1))?;
         let lo = mdio.read(self.addr, reg(mii::PHYSID2))?;
         Ok(u32::from(hi) << 16 | u32::from(lo))
+    }
+
+    /// Software reset: write BMCR.RESET and read BMCR until it self-clears, at most
+    /// `max_reads` times ([`PHY_RESET_READS`] covers the 0.5 s IEEE 802.3 allows), then
+    /// clear loopback should the reset have left it set. Returns the reads taken. Run it
+    /// before [`start_autoneg`](Self::start_autoneg): the reset puts the PHY's registers
+    /// back to their defaults (ADVERTISE included).
+    ///
+    /// Errors: [`PhyError::Bus`]; [`PhyError::ResetTimeout`].
+    pub fn soft_reset<M: Mdio>(
+        &self,
+        mdio: &mut M,
+        max_reads: u32,
+    ) -> Result<u32, PhyError<M::Error>> {
+        let r = reg(mii::BMCR);
+        mdio.write(self.addr, r, mii::BMCR_RESET)
+            .map_err(PhyError::Bus)?;
+        let mut n: u32 = 0;
+        while n < max_reads {
+            n = n.wrapping_add(1);
+            let bmcr = mdio.read(self.addr, r).map_err(PhyError::Bus)?;
+            if bmcr & mii::BMCR_RESET == 0 {
+                if bmcr & mii::BMCR_LOOPBACK != 0 {
+                    mdio.write(self.addr, r, bmcr & !mii::BMCR_LOOPBACK)
+                        .map_err(PhyError::Bus)?;
+                }
+                return Ok(n);
+            }
+        }
+        Err(PhyError::ResetTimeout)
     }
 
     /// Advertise `adv` (intersected with what BMSR / ESTATUS say the PHY can do) and

@@ -458,6 +458,8 @@ pub mod mii {
     pub const LPA_1000MSFAIL: u16 = 1 << 15;
     /// BMCR bit 14: loopback.
     pub const BMCR_LOOPBACK: u16 = 1 << 14;
+    /// BMCR bit 15: software reset, self-clearing when done.
+    pub const BMCR_RESET: u16 = 1 << 15;
     /// ADVERTISE / LPA bit 10: symmetric pause.
     pub const ADVERTISE_PAUSE_CAP: u16 = 1 << 10;
     /// ADVERTISE / LPA bit 11: asymmetric pause.

@@ -289,3 +289,24 @@ fn pause_is_resolved_and_programmed() {
     b.mac.set_flow_control(pause, stmmac_coalesce::Duplex::Half);
     assert_eq!(b.bus.model(|m| m.flow_ctrl()), 0);
 }
+
+/// BMCR soft reset waits for the self-clear, bounded; loopback is off afterwards.
+#[test]
+fn phy_soft_reset_is_bounded() {
+    use mdio_bus::PhyAddr;
+    use stmmac_coalesce::phy::{PHY_RESET_READS, Phy, PhyError};
+    use stmmac_coalesce::sim::SIM_CSR_HZ;
+    let b = Board::new();
+    b.phy.set_bmcr_bits(regs::mii::BMCR_LOOPBACK);
+    let phy = Phy::new(PhyAddr::from_bits(0));
+    let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
+    let n = phy.soft_reset(&mut mdio, PHY_RESET_READS).unwrap();
+    assert!(n > 1, "the reset took {n} reads");
+    let now = b.clock.now_ns();
+    drop(mdio);
+    let link = b.link_up();
+    assert!(link.up && b.phy.line(now + 10_000_000).up);
+    b.phy.set_reset_stuck(true);
+    let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
+    assert_eq!(phy.soft_reset(&mut mdio, 50), Err(PhyError::ResetTimeout));
+}

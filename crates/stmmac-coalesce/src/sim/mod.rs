@@ -67,7 +67,7 @@ use std::vec::Vec;
 
 pub use arena::{Ring, Seen, SimArena, SimCache};
 pub use dwmac::{DwmacIrq, DwmacModel, RxWireError, SentFrame, TxFault};
-pub use phy::{AN_NS, AnPhy, Partner};
+pub use phy::{AN_NS, AnPhy, PHY_RESET_NS, Partner};
 
 /// Virtual time the model keeps DMA_BUS_MODE.SWR set after a reset request.
 pub const SWR_NS: u64 = 1_000;

@@ -34,6 +34,8 @@ struct AnState {
     latched_down: bool,
     reads: u64,
     ms_fault: bool,
+    reset_until: Option<u64>,
+    reset_stuck: bool,
 }
 
 /// A Clause 22 PHY with autonegotiation in virtual time (a BCM54612E's ID and abilities):
@@ -45,6 +47,9 @@ struct AnState {
 pub struct AnPhy {
     s: Rc<RefCell<AnState>>,
 }
+
+/// How long the model's PHY keeps BMCR.RESET set after a reset request.
+pub const PHY_RESET_NS: u64 = 500_000;
 
 /// How long the model's autonegotiation takes.
 pub const AN_NS: u64 = 2_000_000;
@@ -65,6 +70,8 @@ impl AnPhy {
                 latched_down: true,
                 reads: 0,
                 ms_fault: false,
+                reset_until: None,
+                reset_stuck: false,
             })),
         }
     }
@@ -123,6 +130,11 @@ impl AnPhy {
         self.s.borrow_mut().ms_fault = fault;
     }
 
+    /// Keep BMCR.RESET set for ever after a reset request (fault injection).
+    pub fn set_reset_stuck(&self, stuck: bool) {
+        self.s.borrow_mut().reset_stuck = stuck;
+    }
+
     /// MDIO reads served.
     pub fn reads(&self) -> u64 {
         self.s.borrow().reads
@@ -178,7 +190,15 @@ impl MdioDevice for AnPhy {
         s.reads += 1;
         let done = s.an_done_at.is_some_and(|t| now_ns >= t);
         match reg.get() {
-            mii::BMCR => s.bmcr,
+            mii::BMCR => {
+                let resetting = s.reset_stuck && s.reset_until.is_some()
+                    || s.reset_until.is_some_and(|t| now_ns < t);
+                if resetting {
+                    s.bmcr | mii::BMCR_RESET
+                } else {
+                    s.bmcr
+                }
+            }
             mii::BMSR => {
                 // A master/slave fault still shows link (see `set_master_slave_fault`).
                 let wire_up = line.up || (s.ms_fault && s.cable && done);
@@ -210,6 +230,17 @@ impl MdioDevice for AnPhy {
             return;
         }
         match reg.get() {
+            mii::BMCR if value & mii::BMCR_RESET != 0 => {
+                // Software reset: registers to their defaults (loopback, power-down off,
+                // autonegotiation enabled), the link drops; BMCR.RESET reads set for
+                // PHY_RESET_NS.
+                s.bmcr = mii::BMCR_ANENABLE;
+                s.adv = 0x01E1;
+                s.ctrl1000 = 0;
+                s.an_done_at = None;
+                s.latched_down = true;
+                s.reset_until = Some(now_ns + PHY_RESET_NS);
+            }
             mii::BMCR => {
                 s.bmcr = value & !(mii::BMCR_ANRESTART | 0x8000);
                 if value & mii::BMCR_ANENABLE != 0 && value & mii::BMCR_ANRESTART != 0 {
