@@ -260,6 +260,7 @@ impl<C: CacheOps> RxRing<C> {
         if self.demand {
             self.demand = false;
             wmb();
+            self.cache.before_doorbell();
             mac.rx_poll_demand();
             self.stats.poll_demands = self.stats.poll_demands.wrapping_add(1);
         }
@@ -286,6 +287,7 @@ impl<C: CacheOps> RxRing<C> {
             .unwrap_or(0);
         mac.set_riwt(riwt);
         wmb();
+        self.cache.before_doorbell();
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL
         // check makes the DMA's stride the ring's.

@@ -349,6 +349,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// configured for another set-up); nothing is written, the TX DMA is not started.
     pub fn try_start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) -> Result<(), Error> {
         wmb();
+        self.cache.before_doorbell();
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL
         // check makes the DMA's stride the ring's.
@@ -572,6 +573,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         );
         self.cache.clean(d.as_ptr(), g.desc_bytes());
         wmb();
+        self.cache.before_doorbell();
         mac.tx_poll_demand();
         self.cur = g.next(i);
         self.pending = self.pending.saturating_add(1);
@@ -665,6 +667,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 // Suspended (TU) although it owns descriptors: the poll demand that gave
                 // them reached the DMA before the descriptor did. Ring once more.
                 wmb();
+                self.cache.before_doorbell();
                 mac.tx_poll_demand();
                 self.stats.kicks = self.stats.kicks.wrapping_add(1);
             }

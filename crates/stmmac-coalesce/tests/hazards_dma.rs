@@ -43,7 +43,6 @@ fn coherent_alone_behind_a_store_buffer_loses_the_doorbell() {
 /// The fix: the rings call `CacheOps::before_doorbell` between `wmb` and the poll
 /// demand, and `WithSync` adds the outer sync (the arena's `DoorbellSync`, a CACHE_SYNC).
 #[test]
-#[ignore = "needs the rings' before_doorbell call (tx.rs send/try_start)"]
 fn the_pre_doorbell_sync_sends_the_frame() {
     let arena = SimArena::store_buffered(0x1000_0000, 4 << 20);
     let b = board(arena.clone());
@@ -62,7 +61,6 @@ fn the_pre_doorbell_sync_sends_the_frame() {
 /// RX: the descriptors given to the DMA at start and with each poll demand must be drained
 /// too, or the DMA finds none and drops the frame (RU).
 #[test]
-#[ignore = "needs the rings' before_doorbell call (rx.rs try_start/flush_demand)"]
 fn the_pre_doorbell_sync_gives_rx_descriptors() {
     let arena = SimArena::store_buffered(0x1000_0000, 4 << 20);
     let b = board(arena.clone());
