@@ -382,17 +382,7 @@ fn run() -> bool {
     // Zero the DMA megabyte's rings, then SCU and MMU (before any exclusive access).
     // SAFETY: `.dma` (memory.x) holds only the DmaMemory statics, not used yet; all-zero is
     // their initial state.
-    unsafe {
-        unsafe extern "C" {
-            static mut __sdma: u32;
-            static mut __edma: u32;
-        }
-        let mut p = &raw mut __sdma;
-        while p < &raw mut __edma {
-            p.write_volatile(0);
-            p = p.add(1);
-        }
-    }
+    unsafe { mmu::zero_dma_section() };
     // SAFETY: the MPCore private region of this SoC.
     let scu = unsafe { smp::scu_enable(MPCORE_BASE) };
     // SAFETY: CPU0's MMU and caches are off (QEMU's reset state); MAP maps the image, stacks,

@@ -230,3 +230,26 @@ pub unsafe fn enable(table: &'static FlatMap) -> u32 {
 pub fn enabled() -> bool {
     sctlr() & (SCTLR_M | SCTLR_C) == SCTLR_M | SCTLR_C
 }
+
+/// Zeroes the board's `.dma` section (`__sdma`..`__edma`, defined in its `memory.x`): the
+/// statics there are `NOLOAD`, so nothing else clears them. Call before anything uses them.
+///
+/// # Safety
+///
+/// The board's linker script defines `__sdma` and `__edma` (4-byte aligned, `__sdma <=
+/// __edma`) around statics whose all-zero bytes are their initial state, and nothing uses
+/// them yet (no DMA, no reference).
+pub unsafe fn zero_dma_section() {
+    unsafe extern "C" {
+        static mut __sdma: u32;
+        static mut __edma: u32;
+    }
+    let mut p = &raw mut __sdma;
+    while p < &raw mut __edma {
+        // SAFETY: inside `__sdma..__edma` (the caller's promise), word-aligned, unused.
+        unsafe {
+            p.write_volatile(0);
+            p = p.add(1);
+        }
+    }
+}
