@@ -5,9 +5,10 @@
 //! the driver's tokens and the two interrupt paths that free resources:
 //!
 //! - **the DMA interrupt**: call [`NetState::on_dma_interrupt`] with
-//!   [`Dwmac::take_events`]: it runs the rings' service (recovery on TPS/UNF/FBI/RPS, TX
-//!   reclaim, cleanup-timer bookkeeping, RX poll demand on RU) and wakes the receive side on
-//!   RI/RU or data waiting, the transmit side on TI or descriptors freed;
+//!   [`Dwmac::take_events`]: it runs the RX ring's service (recovery on RPS/FBI, RX poll
+//!   demand on RU) and, on TI or a TX fault only (as stmmac's TX NAPI), the TX ring's
+//!   (recovery on TPS/UNF/TJT/FBI, reclaim, cleanup-timer bookkeeping); it wakes the receive
+//!   side on RI/RU or data waiting, the transmit side on TI or descriptors freed;
 //! - **the TX cleanup timer**: from the [`HrTimers`](hwtimer_core::HrTimers) callback for
 //!   the ring's timer, return [`NetState::on_tx_timer`]: it reclaims
 //!   ([`TxRing::on_timer`]), re-arms while frames are pending, and wakes the transmit side
@@ -122,6 +123,9 @@ pub struct NetStats {
     /// Cleanup-timer expiries that found the TX ring lent to a token: re-queued one period
     /// later.
     pub tx_deferred_expiries: u64,
+    /// `transmit()` or `receive()` answered `None` because the TX ring had
+    /// [`NetState::set_inflight_limit`] frames pending (not reclaimed yet).
+    pub tx_inflight_limited: u64,
 }
 
 /// The rings, shared by the driver and the interrupt paths.
@@ -134,6 +138,8 @@ struct Rings<T: CleanupTimer, C: CacheOps> {
     /// The TX ring's timer period (ticks) and buffer size, known while it is lent.
     tx_period: u64,
     tx_buf: usize,
+    /// Frames the TX ring may have pending before tokens are refused.
+    inflight_limit: usize,
     stats: NetStats,
 }
 
@@ -163,7 +169,8 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         }
     }
 
-    /// Hand the (started) rings over. Counters start at 0.
+    /// Hand the (started) rings over. Counters start at 0, and there is no in-flight limit
+    /// (see [`set_inflight_limit`](Self::set_inflight_limit)).
     pub fn install(&self, tx: TxRing<T, C>, rx: RxRing<C>) {
         let rings = Rings {
             tx_period: tx.period_ticks(),
@@ -171,6 +178,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
             tx: Some(tx),
             rx,
             deferred: 0,
+            inflight_limit: usize::MAX,
             stats: NetStats::default(),
         };
         critical_section::with(|cs| *self.rings.borrow_ref_mut(cs) = Some(rings));
@@ -195,6 +203,18 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         self.with_rings(|r| f(&mut r.rx))
     }
 
+    /// Refuse TX tokens (and so RX tokens, which carry one) while `limit` frames are pending
+    /// in the TX ring, handed to the DMA and not reclaimed yet; 0 means no limit. A
+    /// TSQ-like limit for measurements (Linux's TCP small queues let a socket have two
+    /// packets below TCP at low rates; embassy-net has no such limit): the frames the
+    /// driver has not reclaimed then gate a TCP stream, so the TX cleanup path sets its
+    /// pace. The reclaim paths ([`on_dma_interrupt`](Self::on_dma_interrupt),
+    /// [`on_tx_timer`](Self::on_tx_timer)) wake the transmit side when they free
+    /// descriptors. Applies to the rings installed now; [`install`](Self::install) clears it.
+    pub fn set_inflight_limit(&self, limit: usize) {
+        self.with_rings(|r| r.inflight_limit = if limit == 0 { usize::MAX } else { limit });
+    }
+
     /// The counters (zero before [`install`](Self::install)).
     pub fn stats(&self) -> NetStats {
         self.with_rings(|r| r.stats).unwrap_or_default()
@@ -204,8 +224,9 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         critical_section::with(|cs| self.rings.borrow_ref_mut(cs).as_mut().map(f))
     }
 
-    /// From the DMA interrupt, with what [`Dwmac::take_events`] returned: service both rings
-    /// ([`TxRing::service`], [`RxRing::service`]) and wake the receive side on RI/RU or data
+    /// From the DMA interrupt, with what [`Dwmac::take_events`] returned: service the RX
+    /// ring ([`RxRing::service`]), and the TX ring ([`TxRing::service`]) only on TI or a TX
+    /// fault (TPS, UNF, TJT, FBI), as stmmac's TX NAPI runs only then; wake the receive side on RI/RU or data
     /// waiting, the transmit side on TI or descriptors freed. Returns the descriptors freed.
     /// While a TX token holds the TX ring, its service waits for the ring to come back
     /// (see [Tokens](self#tokens)).
@@ -214,9 +235,14 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         mac: &Dwmac<B>,
         events: DmaEvents,
     ) -> usize {
+        // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI or a TX fault
+        // cleans the TX ring; an RX interrupt does not (it would reclaim on every received
+        // ACK, and the cleanup timer and `tx_frames` would set nothing).
+        let tx_work = events.tx_done() || events.tx_fault() || events.fatal();
         let (freed, rx_ready) = self
             .with_rings(|r| {
                 let freed = match r.tx.as_mut() {
+                    _ if !tx_work => 0,
                     Some(tx) => tx.service(mac, events),
                     None => {
                         r.deferred |= events.bits();
@@ -371,7 +397,19 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Driver<'r, B,
     }
 
     fn tx_free(&self) -> bool {
-        self.mac.link().up && self.state.with_tx(|tx| tx.free() > 0).unwrap_or(false)
+        self.mac.link().up
+            && self
+                .state
+                .with_rings(|r| {
+                    let tx = r.tx.as_ref()?;
+                    if tx.pending() >= r.inflight_limit {
+                        r.stats.tx_inflight_limited = r.stats.tx_inflight_limited.wrapping_add(1);
+                        return Some(false);
+                    }
+                    Some(tx.free() > 0)
+                })
+                .flatten()
+                .unwrap_or(false)
     }
 }
 
@@ -522,5 +560,116 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
 
     fn hardware_address(&self) -> HardwareAddress {
         HardwareAddress::Ethernet(self.address)
+    }
+}
+
+#[cfg(all(test, feature = "sim"))]
+mod tests {
+    //! The adapter's TX service and in-flight limit on the model (`sim::seed::Rig`): the
+    //! firmware's stream (npcm750-embassy-net) needs both for the cleanup timer to pace it.
+    extern crate std;
+
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::{Context, Wake, Waker};
+
+    use embassy_net_driver::{Driver as _, TxToken as _};
+
+    use super::{Driver, NetState};
+    use crate::sim::seed::{HrBase, Rig};
+    use crate::{
+        CoalesceConfig, Coherent, DmaEvents, Duplex, FrameFilter, LinkState, MacConfig, QueueTimer,
+        Speed, TimerStrategy,
+    };
+
+    type Timer = QueueTimer<'static, hwtimer_core::sim::SimClockEvent, HrBase, 4>;
+
+    struct Count(AtomicUsize);
+
+    impl Wake for Count {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    const MAC: [u8; 6] = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
+    /// DMA_STATUS.RI alone.
+    const RI: DmaEvents = DmaEvents(1 << 6);
+
+    /// tx-frames 25, tx-usecs 1000 (the seed): two frames sent carry no IC.
+    fn rig() -> Rig<HrBase> {
+        let cfg = CoalesceConfig {
+            tx_frames: 25,
+            tx_usecs: 1_000,
+            ..CoalesceConfig::SEED
+        };
+        let rig = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
+        rig.mac.init_mac(&MacConfig {
+            address: MAC,
+            filter: FrameFilter::default(),
+        });
+        rig.mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+        rig
+    }
+
+    #[test]
+    fn an_rx_interrupt_does_not_clean_the_tx_ring() {
+        // Before the fix every DMA interrupt ran the TX service, so the RI of each received
+        // ACK reclaimed the ring and neither `tx_frames` nor the cleanup timer set the pace
+        // (npcm750-embassy-net's three strategies streamed within 1 % of each other).
+        let Rig { mac, tx, rx, .. } = rig();
+        let state: NetState<Timer, Coherent> = NetState::new();
+        state.install(tx, rx);
+        let waker = Waker::from(Arc::new(Count(AtomicUsize::new(0))));
+        let mut cx = Context::from_waker(&waker);
+        let mut scratch = std::vec![0u8; 1518];
+        let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+        for _ in 0..2 {
+            drv.transmit(&mut cx)
+                .expect("a token")
+                .consume(60, |b| b.fill(1));
+        }
+        assert_eq!(state.with_tx(|t| t.pending()), Some(2));
+        assert_eq!(state.on_dma_interrupt(&mac, RI), 0, "RI frees nothing");
+        assert_eq!(state.with_tx(|t| t.pending()), Some(2));
+        // TI does.
+        assert_eq!(state.on_dma_interrupt(&mac, DmaEvents(1)), 2);
+        assert_eq!(state.with_tx(|t| t.pending()), Some(0));
+    }
+
+    #[test]
+    fn the_inflight_limit_gates_tokens_until_a_reclaim() {
+        let Rig { mac, tx, rx, .. } = rig();
+        let state: NetState<Timer, Coherent> = NetState::new();
+        state.install(tx, rx);
+        state.set_inflight_limit(2);
+        let count = Arc::new(Count(AtomicUsize::new(0)));
+        let waker = Waker::from(count.clone());
+        let mut cx = Context::from_waker(&waker);
+        let mut scratch = std::vec![0u8; 1518];
+        let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+        for _ in 0..2 {
+            drv.transmit(&mut cx)
+                .expect("a token")
+                .consume(60, |b| b.fill(1));
+        }
+        assert!(
+            drv.transmit(&mut cx).is_none(),
+            "two frames pending: no token"
+        );
+        assert_eq!(state.stats().tx_inflight_limited, 1);
+        // The reclaim (TI here; the cleanup timer alike) wakes the transmit side and
+        // tokens come again.
+        assert_eq!(state.on_dma_interrupt(&mac, DmaEvents(1)), 2);
+        assert!(count.0.load(Ordering::SeqCst) >= 1);
+        assert!(drv.transmit(&mut cx).is_some());
+        // 0 lifts the limit; a new install clears it.
+        state.set_inflight_limit(0);
+        for _ in 0..3 {
+            drv.transmit(&mut cx)
+                .expect("a token")
+                .consume(60, |b| b.fill(1));
+        }
+        assert!(drv.transmit(&mut cx).is_some());
     }
 }
