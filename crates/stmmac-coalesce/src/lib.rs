@@ -209,9 +209,10 @@
 //! are stated there only.
 //!
 //! TX is `Device::transmit` (reserve) plus `TxToken::commit`; RX is `RxRing::receive`, the
-//! lend (or copy) and the refill when the frame is dropped. The firmware's GMAC interrupt
-//! handler (QEMU raises TI inside the doorbell write) and the probe's own readings are left
-//! out. Where they go, per frame, from a QEMU exec trace of the same run (`-d
+//! lend (or copy) and the refill when the frame is dropped. Interrupts (QEMU raises TI and
+//! RI inside the doorbell write; their entry and exit included) and the probe's own
+//! readings are left out, and so is the reservation of a received frame's reply descriptor
+//! (counted on the RX side of the whole path, below). Where they go, per frame, from a QEMU exec trace of the same run (`-d
 //! exec,in_asm -dfilter` over the driver and what it calls; it accounts for 85–100 % of the
 //! PMU figure). The trace was taken when TX cost 346 and RX 277 per frame, so its shares
 //! are approximate now:
@@ -262,6 +263,39 @@
 //! deadline, half of it per frame here: the target is met only in streams where a
 //! coalescing window holds more than two frames. How these figures came down is in the
 //! CHANGELOG.
+//!
+//! ## The whole path
+//!
+//! The figures above are the submit and the receive alone. The same run also counts
+//! everything the driver executes for the stream, divided by its frames: the bench lines
+//! `qemu_path_insns_per_frame_{tx,rx}_driver` for the driver alone and
+//! `qemu_path_insns_per_frame_{tx,rx}_smoltcp` with smoltcp's ingress (RX) or egress (TX)
+//! loop and half the rest of the main loop's round; the `npcm750-net` firmware's module
+//! docs say exactly what each covers, and its `path arm_once:` lines print the parts:
+//!
+//! | per frame | TX | RX |
+//! |---|---|---|
+//! | submit (reserve + commit) / receive, lend or copy, give back | as above | as above |
+//! | reply descriptor reserved by `receive()` | – | ~30 |
+//! | empty `transmit()` / `receive()` calls (the RX poll demand is issued in the latter) | ~6 750 | ~18 750 |
+//! | TI clean (`TxRing::service`) / `RxRing::service` | ~8 | ~28 |
+//! | cleanup timer: its poll on every round, `on_timer` when it fires | ~14 200 | – |
+//! | GMAC interrupts, entry and exit included (the firmware's `irq entry:` line, ~41 around the handler) | ~45 | ~47 |
+//!
+//! The empty polls and the timer's poll dominate because the firmware's main loop spins:
+//! with two frames in flight the stream waits for the cleanup timer (`tx-usecs 1000`), and
+//! every round of the wait (about 190 per frame at `-icount shift=0`) asks for a frame and
+//! a descriptor and polls the comparator. An empty `receive()` costs ~100 instructions
+//! (`qemu_path_insns_per_empty_rx_poll`), an empty `transmit()` ~37
+//! (`qemu_path_insns_per_empty_tx_poll`), the comparator's poll ~76 per round. These parts
+//! grow with the rounds per frame, so the whole-path figures measure this loop's wait as
+//! much as the driver; a loop that sleeps until the GMAC or timer interrupt would pay the
+//! per-frame parts and one poll per wake. With smoltcp, TX
+//! carries smoltcp's egress on every round of the wait as well. At `-icount shift=4` (16 ns
+//! per instruction) the same wait holds about 6 rounds per frame, and the driver's whole
+//! path is ~1 250 instructions per frame sent and ~1 020 per frame received (no `bench:`
+//! line: `cargo xtask bench` runs at shift 0). The exact values of a run are its `bench:`
+//! lines; the README's performance table quotes them.
 //!
 //! # Modules
 //!

@@ -36,6 +36,21 @@
 //! below TCP, for seed 002's stream) and [`Device::with_probe`] (driver and token costs from
 //! a free-running counter).
 //!
+//! # Cost probe
+//!
+//! The probe is a type parameter of [`Device`] (a [`CostProbe`]). [`Device::new`] gives
+//! [`NoProbe`], whose [`CostProbe::ENABLED`] is `false`: every reading and every sum is
+//! behind that constant, so a production build has no probe call, direct or indirect, and
+//! no counting on the token path (the statistics that count frames stay). Any `Fn() -> u64`
+//! is a probe (a `fn` item or a closure: a direct, inlinable call), as is a type of the
+//! caller's own.
+//!
+//! With a probe, the device also measures its **empty polls**: `receive()` calls that
+//! find no complete frame (the reply descriptor reserved and released, the RX ring's scan,
+//! and the RX poll demand, which [`RxRing::receive`] issues there for the descriptors given
+//! back since the last one) and `transmit()` calls that get no descriptor
+//! ([`DeviceStats::rx_empty_units`], [`DeviceStats::tx_empty_units`]).
+//!
 //! ```
 //! use smoltcp::phy::{Device as _, TxToken as _};
 //! use smoltcp::time::Instant;
@@ -90,15 +105,31 @@ pub struct DeviceStats {
     /// stays 0).
     pub tx_errors: u64,
     /// Probe units in the driver's TX path: reserving the descriptor and committing the
-    /// frame (IC, cleanup timer, handover, poll demand), without smoltcp's work.
+    /// frame (IC, cleanup timer, handover, poll demand), without smoltcp's work. A reply
+    /// token from `receive()` adds its commit only (its reservation is in
+    /// [`rx_reply_units`](Self::rx_reply_units)).
     pub tx_driver_units: u64,
     /// Probe units in the driver's RX path: finding the frame, lending or assembling it, and
     /// giving its descriptors back, without smoltcp's work.
     pub rx_driver_units: u64,
     /// Probe units of whole TX tokens: the driver plus smoltcp writing the frame.
     pub tx_token_units: u64,
+    /// Probe units `receive()` spent reserving the reply descriptor of each frame it
+    /// returned (the reply token is handed out with the frame, used or not). Not in
+    /// `tx_*_units`, not in `rx_driver_units`.
+    pub rx_reply_units: u64,
     /// Probe units of whole RX tokens: the driver plus smoltcp processing the frame.
     pub rx_token_units: u64,
+    /// `receive()` calls that returned `None` (no complete frame, or no descriptor for the
+    /// reply).
+    pub rx_empty_polls: u64,
+    /// Probe units of those calls (the RX poll demand included, see
+    /// [Cost probe](self#cost-probe)).
+    pub rx_empty_units: u64,
+    /// `transmit()` calls that returned `None` (ring full, link down, in-flight limit).
+    pub tx_empty_polls: u64,
+    /// Probe units of those calls.
+    pub tx_empty_units: u64,
 }
 
 #[derive(Debug, Default)]
@@ -108,6 +139,9 @@ struct RxCount {
     too_long: u64,
     units: u64,
     token_units: u64,
+    reply_units: u64,
+    empty: u64,
+    empty_units: u64,
 }
 
 #[derive(Debug, Default)]
@@ -119,11 +153,40 @@ struct TxCount {
     errors: u64,
     units: u64,
     token_units: u64,
+    empty: u64,
+    empty_units: u64,
 }
 
-/// A probe that measures nothing.
-fn no_probe() -> u64 {
-    0
+/// A free-running counter the [`Device`] reads around its own work (see
+/// [Cost probe](self#cost-probe)). It may wrap at 32 bits.
+pub trait CostProbe {
+    /// Whether the probe measures anything. `false` ([`NoProbe`]) removes every reading and
+    /// every sum from the device's paths at compile time.
+    const ENABLED: bool = true;
+
+    /// The counter now.
+    fn read(&self) -> u64;
+}
+
+/// The probe of a production build: measures nothing, and costs nothing (no call, no
+/// counting; [`CostProbe::ENABLED`] is `false`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoProbe;
+
+impl CostProbe for NoProbe {
+    const ENABLED: bool = false;
+
+    #[inline(always)]
+    fn read(&self) -> u64 {
+        0
+    }
+}
+
+impl<F: Fn() -> u64> CostProbe for F {
+    #[inline]
+    fn read(&self) -> u64 {
+        self()
+    }
 }
 
 /// `b - a` of a counter that may wrap at 32 bits.
@@ -133,43 +196,48 @@ fn span(a: u64, b: u64) -> u64 {
 
 /// The cost probe and what one reading of it costs.
 #[derive(Debug, Clone, Copy)]
-struct Probe {
-    read: fn() -> u64,
+struct Probe<P> {
+    probe: P,
     /// Units between two back-to-back readings (the probe's own instructions, counted once
     /// in every measured span): subtracted from each span.
     cost: u64,
 }
 
-impl Probe {
-    fn read(self) -> u64 {
-        (self.read)()
+impl<P: CostProbe> Probe<P> {
+    #[inline(always)]
+    fn read(&self) -> u64 {
+        if P::ENABLED { self.probe.read() } else { 0 }
     }
 
     /// What the code between readings `a` and `b` cost, without the probe itself.
-    fn span(self, a: u64, b: u64) -> u64 {
+    #[inline(always)]
+    fn span(&self, a: u64, b: u64) -> u64 {
         span(a, b).saturating_sub(self.cost)
     }
 
-    /// Calibrate `read`: the smallest of a few back-to-back spans (an interrupt may land in
-    /// one of them).
-    fn calibrate(read: fn() -> u64) -> Self {
-        let mut cost = u64::MAX;
-        for _ in 0..4 {
-            let a = read();
-            cost = cost.min(span(a, read()));
+    /// Calibrate `probe`: the smallest of a few back-to-back spans (an interrupt may land
+    /// in one of them).
+    fn calibrate(probe: P) -> Self {
+        let mut cost = if P::ENABLED { u64::MAX } else { 0 };
+        if P::ENABLED {
+            for _ in 0..4 {
+                let a = probe.read();
+                cost = cost.min(span(a, probe.read()));
+            }
         }
-        Self { read, cost }
+        Self { probe, cost }
     }
 }
 
-/// smoltcp's view of a DWMAC and its rings; see the [module docs](self).
-pub struct Device<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+/// smoltcp's view of a DWMAC and its rings; see the [module docs](self). `P` is the cost
+/// probe ([`NoProbe`] unless [`Device::with_probe`] gives one).
+pub struct Device<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P = NoProbe> {
     mac: &'r Dwmac<B>,
     tx: &'r mut TxRing<T, C>,
     rx: &'r mut RxRing<C>,
     scratch: &'r mut [u8],
     inflight_limit: usize,
-    probe: Probe,
+    probe: Probe<P>,
     rx_count: RxCount,
     tx_count: TxCount,
 }
@@ -191,20 +259,40 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B,
             scratch,
             inflight_limit: usize::MAX,
             probe: Probe {
-                read: no_probe,
+                probe: NoProbe,
                 cost: 0,
             },
             rx_count: RxCount::default(),
             tx_count: TxCount::default(),
         }
     }
+}
 
+impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe>
+    Device<'r, B, T, C, P>
+{
     /// Measure the driver's share of each frame with `probe`, a free-running counter (for
-    /// example the CPU's retired-instruction counter; it may wrap at 32 bits). The probe's
-    /// own cost is measured here (two readings back to back) and left out of every span.
-    pub fn with_probe(mut self, probe: fn() -> u64) -> Self {
-        self.probe = Probe::calibrate(probe);
-        self
+    /// example the CPU's retired-instruction counter, or any `Fn() -> u64`; it may wrap at
+    /// 32 bits). The probe's own cost is measured here (two readings back to back) and left
+    /// out of every span. The counters so far are kept.
+    pub fn with_probe<Q: CostProbe>(self, probe: Q) -> Device<'r, B, T, C, Q> {
+        Device {
+            mac: self.mac,
+            tx: self.tx,
+            rx: self.rx,
+            scratch: self.scratch,
+            inflight_limit: self.inflight_limit,
+            probe: Probe::calibrate(probe),
+            rx_count: self.rx_count,
+            tx_count: self.tx_count,
+        }
+    }
+
+    /// A reading of the probe (0 with [`NoProbe`]), for a caller that measures around the
+    /// device with the same counter.
+    #[inline(always)]
+    pub fn probe_read(&self) -> u64 {
+        self.probe.read()
     }
 
     /// What one reading of the probe costs, in its units (left out of every span; 0
@@ -238,6 +326,11 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B,
             rx_driver_units: self.rx_count.units,
             tx_token_units: self.tx_count.token_units,
             rx_token_units: self.rx_count.token_units,
+            rx_reply_units: self.rx_count.reply_units,
+            rx_empty_polls: self.rx_count.empty,
+            rx_empty_units: self.rx_count.empty_units,
+            tx_empty_polls: self.tx_count.empty,
+            tx_empty_units: self.tx_count.empty_units,
         }
     }
 
@@ -254,6 +347,15 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B,
     /// The RX ring (interrupt service, statistics).
     pub fn rx(&mut self) -> &mut RxRing<C> {
         self.rx
+    }
+}
+
+/// Count a poll that produced no token, and (with a probe) its cost from reading `t0`.
+#[inline(always)]
+fn empty_poll<P: CostProbe>(polls: &mut u64, units: &mut u64, probe: &Probe<P>, t0: u64) {
+    *polls = polls.wrapping_add(1);
+    if P::ENABLED {
+        *units = units.wrapping_add(probe.span(t0, probe.read()));
     }
 }
 
@@ -283,50 +385,89 @@ fn reserve<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps>(
     }
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::Device for Device<'_, B, T, C> {
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::Device
+    for Device<'_, B, T, C, P>
+{
     type RxToken<'a>
-        = RxToken<'a, C>
+        = RxToken<'a, C, P>
     where
         Self: 'a;
     type TxToken<'a>
-        = TxToken<'a, B, T, C>
+        = TxToken<'a, B, T, C, P>
     where
         Self: 'a;
 
     fn receive(&mut self, _timestamp: Instant) -> Option<(Self::RxToken<'_>, Self::TxToken<'_>)> {
-        let probe = self.probe;
+        let Self {
+            mac,
+            tx,
+            rx,
+            scratch,
+            probe,
+            rx_count,
+            tx_count,
+            ..
+        } = self;
+        let probe = &*probe;
         let t0 = probe.read();
         // The reply's descriptor first: without one the frame stays in the ring.
-        let tx = reserve(self.tx, self.mac, &mut self.tx_count, usize::MAX)?;
+        let Some(reply) = reserve(&mut **tx, mac, tx_count, usize::MAX) else {
+            empty_poll(&mut rx_count.empty, &mut rx_count.empty_units, probe, t0);
+            return None;
+        };
         let t1 = probe.read();
-        let frame = self.rx.receive(self.mac).ok()?;
+        let frame = match rx.receive(mac) {
+            Ok(frame) => frame,
+            Err(_) => {
+                // The reservation goes back before the reading: part of the empty poll.
+                drop(reply);
+                empty_poll(&mut rx_count.empty, &mut rx_count.empty_units, probe, t0);
+                return None;
+            }
+        };
         let t2 = probe.read();
+        if P::ENABLED {
+            rx_count.reply_units = rx_count.reply_units.wrapping_add(probe.span(t0, t1));
+        }
         Some((
             RxToken {
                 frame,
-                scratch: &mut *self.scratch,
-                count: &mut self.rx_count,
+                scratch,
+                count: rx_count,
                 probe,
                 spent: probe.span(t1, t2),
             },
             TxToken {
-                token: tx,
-                count: &mut self.tx_count,
+                token: reply,
+                count: tx_count,
                 probe,
-                spent: probe.span(t0, t1),
+                // The reservation is counted in `rx_reply_units`.
+                spent: 0,
             },
         ))
     }
 
     fn transmit(&mut self, _timestamp: Instant) -> Option<Self::TxToken<'_>> {
-        let probe = self.probe;
+        let Self {
+            mac,
+            tx,
+            probe,
+            tx_count,
+            inflight_limit,
+            ..
+        } = self;
+        let probe = &*probe;
         let t0 = probe.read();
-        let token = reserve(self.tx, self.mac, &mut self.tx_count, self.inflight_limit)?;
+        let Some(token) = reserve(&mut **tx, mac, tx_count, *inflight_limit) else {
+            empty_poll(&mut tx_count.empty, &mut tx_count.empty_units, probe, t0);
+            return None;
+        };
+        let spent = probe.span(t0, probe.read());
         Some(TxToken {
             token,
-            count: &mut self.tx_count,
+            count: tx_count,
             probe,
-            spent: probe.span(t0, probe.read()),
+            spent,
         })
     }
 
@@ -345,23 +486,23 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::Device for D
 }
 
 /// An RX token: a complete frame, its descriptors still held.
-pub struct RxToken<'a, C: CacheOps> {
+pub struct RxToken<'a, C: CacheOps, P = NoProbe> {
     frame: RxFrame<'a, C>,
     scratch: &'a mut [u8],
     count: &'a mut RxCount,
-    probe: Probe,
+    probe: &'a Probe<P>,
     spent: u64,
 }
 
 /// A TX token: a reserved descriptor whose DMA buffer smoltcp fills.
-pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P = NoProbe> {
     token: crate::tx::TxToken<'a, B, T, C>,
     count: &'a mut TxCount,
-    probe: Probe,
+    probe: &'a Probe<P>,
     spent: u64,
 }
 
-impl<C: CacheOps> phy::RxToken for RxToken<'_, C> {
+impl<C: CacheOps, P: CostProbe> phy::RxToken for RxToken<'_, C, P> {
     fn consume<R, F>(self, f: F) -> R
     where
         F: FnOnce(&[u8]) -> R,
@@ -402,20 +543,22 @@ impl<C: CacheOps> phy::RxToken for RxToken<'_, C> {
         };
         // The descriptors go back to the DMA here.
         drop(frame);
-        let end = probe.read();
-        let before = if s0 == t0 { 0 } else { probe.span(t0, s0) };
-        let stack = if s1 == s0 { 0 } else { probe.span(s0, s1) };
-        let driver = before.wrapping_add(probe.span(s1, end));
-        count.units = count.units.wrapping_add(spent.wrapping_add(driver));
-        count.token_units = count
-            .token_units
-            .wrapping_add(spent.wrapping_add(driver).wrapping_add(stack));
+        if P::ENABLED {
+            let end = probe.read();
+            let before = if s0 == t0 { 0 } else { probe.span(t0, s0) };
+            let stack = if s1 == s0 { 0 } else { probe.span(s0, s1) };
+            let driver = before.wrapping_add(probe.span(s1, end));
+            count.units = count.units.wrapping_add(spent.wrapping_add(driver));
+            count.token_units = count
+                .token_units
+                .wrapping_add(spent.wrapping_add(driver).wrapping_add(stack));
+        }
         r
     }
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::TxToken
-    for TxToken<'_, B, T, C>
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::TxToken
+    for TxToken<'_, B, T, C, P>
 {
     fn consume<R, F>(self, len: usize, f: F) -> R
     where
@@ -436,11 +579,13 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> phy::TxToken
             Ok(_) => count.frames = count.frames.wrapping_add(1),
             Err(_) => count.errors = count.errors.wrapping_add(1),
         }
-        let driver = probe.span(t1, probe.read());
-        count.units = count.units.wrapping_add(spent.wrapping_add(driver));
-        count.token_units = count
-            .token_units
-            .wrapping_add(spent.wrapping_add(probe.span(t0, t1)).wrapping_add(driver));
+        if P::ENABLED {
+            let driver = probe.span(t1, probe.read());
+            count.units = count.units.wrapping_add(spent.wrapping_add(driver));
+            count.token_units = count
+                .token_units
+                .wrapping_add(spent.wrapping_add(probe.span(t0, t1)).wrapping_add(driver));
+        }
         r
     }
 }

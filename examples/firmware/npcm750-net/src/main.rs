@@ -43,13 +43,67 @@
 //!   in the driver's TX path (queueing a filled frame, the cleanup-timer decision included)
 //!   and RX path (taking a frame and handing its descriptor back), per frame, over the
 //!   armed-once stream; `*_smoltcp`: the whole token (smoltcp building or parsing the frame
-//!   in the DMA buffer, plus the driver). The GMAC interrupt handler's own instructions are
-//!   left out (QEMU raises TI / RI inside the poll-demand write, so the handler runs in the
-//!   middle of the TX path; it is firmware, counted by `qemu_irqs_per_frame_*`), and so are
-//!   the probe's own readings (calibrated back to back by `Device::with_probe`). Where the
-//!   rest goes: the "Cost per frame" section of the `stmmac-coalesce` crate docs.
+//!   in the DMA buffer, plus the driver). Interrupts are left out, entry and exit included
+//!   (QEMU raises TI / RI inside the poll-demand write, so an interrupt runs in the middle
+//!   of the TX path; the whole-path figures below count them), and so are the probe's own
+//!   readings (calibrated back to back by `Device::with_probe`). A reply token's
+//!   reservation in `receive()` is counted on the RX side (below). Where the rest goes:
+//!   the "Cost per frame" section of the `stmmac-coalesce` crate docs.
 //! - `qemu_irqs_per_frame_{coalesced,per_frame}`: GMAC interrupts (TI and RI, taken through
 //!   the GIC) per frame sent or received, `tx-frames 25` against `tx-frames 1`.
+//!
+//! ## The whole path per frame
+//!
+//! `qemu_path_insns_per_frame_{tx,rx}_{driver,smoltcp}`: PMU instructions over the whole
+//! armed-once stream (from `connect` to the socket closed, every main-loop round of it),
+//! divided by the frames sent (`tx`) or received (`rx`) in it, printed in thousands
+//! (`kinsns`, three decimals: the number of rounds moves by a few per mille from run to
+//! run with slirp's timing, the parts per frame do not). Every part is counted where
+//! it runs, with the probe [`insns`] (interrupts taken out) or in [`on_irq`]:
+//!
+//! - **`tx_driver`**: the submit (`transmit()`'s reservation and `TxToken::commit`, as
+//!   `qemu_tx_insns_per_frame`), the empty `transmit()` calls (no descriptor, the link
+//!   down, or the in-flight limit: [`TSQ_FRAMES`] holds the stream until the cleanup timer
+//!   reclaims, so smoltcp's egress asks on every round), the TI clean (`TxRing::service`),
+//!   the cleanup timer (the comparator's poll through `HrTimers::on_interrupt` on every
+//!   round, and `on_timer`'s reclaim when it fires), and the TX share of the GMAC
+//!   interrupts.
+//! - **`rx_driver`**: taking, lending (or copying) and giving back each frame (as
+//!   `qemu_rx_insns_per_frame`), reserving its reply descriptor, the empty `receive()`
+//!   calls (one per round at least: the ring's scan, and the RX poll demand for the
+//!   descriptors given back since the last one, which `RxRing::receive` issues there),
+//!   `RxRing::service` after an interrupt, and the RX share of the GMAC interrupts.
+//! - **`tx_smoltcp`**: smoltcp's egress loop (`Interface::poll_egress` until it sends
+//!   nothing: socket dispatch, the frames built in the DMA buffers, every `transmit()`
+//!   inside), the TI clean, the cleanup timer, the TX interrupts, and half the rest of the
+//!   round (reading the time, the events swap, the probe's readings).
+//! - **`rx_smoltcp`**: smoltcp's ingress loop (`Interface::poll_ingress_single` until no
+//!   frame is left: every `receive()`, the frames parsed and delivered to the sockets, and
+//!   any reply sent from a received frame's own token: ARP and ICMP replies, and TCP's
+//!   replies to out-of-order, unacceptable or reset-worthy segments; in-order segments are
+//!   acknowledged from egress), the RX service, the RX interrupts, and the other half of
+//!   the rest.
+//!
+//! [`Phase::poll`] calls smoltcp's ingress and egress loops itself, which is what
+//! `Interface::poll` does for this feature set (smoltcp 0.14 without fragmentation, SLAAC
+//! or multicast), to count them apart. The application's own work between rounds (the
+//! stream's pattern bytes, `send_slice`) is not part of the path.
+//!
+//! An interrupt is its handler's span plus the entry and exit around it: the vector,
+//! aarch32-rt's IRQ entry and `rfefd` return, fw-common's `_irq_handler` with its `clrex`,
+//! and `on_irq`'s own prologue and epilogue. That entry/exit is measured at start
+//! ([`irq_entry_cost`]: a GICD_SGIR write that sends an SGI to this core, against the
+//! same write addressed to no CPU) and printed as `irq entry: <n> insns`. An interrupt
+//! carrying only TX events counts for TX, only RX events for RX, both for half each.
+//!
+//! The loop polls (there is no idle wait), so the empty polls are most of the path: the
+//! stream waits for the cleanup timer ([`TX_USECS`]) with two frames in flight, and every
+//! round meanwhile asks the device for a frame and a descriptor and polls the timer. Those
+//! parts scale with the rounds per frame, i.e. with how many instructions fit in the
+//! guest time the stream waits, so they differ between `-icount` shifts; their cost per
+//! call does not: `qemu_path_insns_per_empty_{rx,tx}_poll`. The `path <phase>:` lines
+//! print the parts per frame, for the stream and for the echo phase (ring set 0: DHCP,
+//! ICMP and the echo, as far as the device saw them).
 #![no_std]
 #![no_main]
 
@@ -68,7 +122,9 @@ use fw_common::counted::Counted;
 use fw_common::{StaticCell, mmio, println, verdict};
 use hwtimer_core::cpu::{CpuBound, NativeCpu};
 use hwtimer_core::{HrTimers, Mmio, Monotonic, Restart};
-use smoltcp::iface::{Config, Interface, SocketHandle, SocketSet, SocketStorage};
+use smoltcp::iface::{
+    Config, Interface, PollIngressSingleResult, PollResult, SocketHandle, SocketSet, SocketStorage,
+};
 use smoltcp::phy::ChecksumCapabilities;
 use smoltcp::socket::{dhcpv4, icmp, tcp};
 use smoltcp::time::Instant;
@@ -78,7 +134,7 @@ use smoltcp::wire::{
 
 use stmmac_coalesce::mdio_bus::PhyAddr;
 use stmmac_coalesce::phy::{Advertise, Phy};
-use stmmac_coalesce::smoltcp::{Device, DeviceStats};
+use stmmac_coalesce::smoltcp::{CostProbe, Device, DeviceStats};
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Dwmac,
     Error, FrameFilter, IdentityMap, LinkState, MacConfig, QueueTimer, RxConfig, RxRing,
@@ -206,31 +262,79 @@ type Timers = HrTimers<GtEvent, Time, 8>;
 type Mac = Dwmac<Mmio<u32>>;
 static TIMERS: StaticCell<Timers> = StaticCell::new();
 
-/// PMU instructions spent in [`on_irq`], which [`insns`] leaves out: QEMU raises TI / RI
-/// during the poll-demand write, so the handler would otherwise land inside the driver's
-/// measured TX path.
+/// PMU instructions spent in interrupts, which [`insns`] leaves out: QEMU raises TI / RI
+/// during the poll-demand write, so an interrupt would otherwise land inside the driver's
+/// measured TX path. Each interrupt adds [`on_irq`]'s own span plus [`IRQ_ENTRY`], the
+/// entry and exit around it.
 static IRQ_INSNS: AtomicU32 = AtomicU32::new(0);
+/// PMU instructions of one interrupt outside [`on_irq`]'s own span: the vector, aarch32-rt's
+/// IRQ entry and return, fw-common's `_irq_handler` (the `clrex`) and `on_irq`'s prologue
+/// and epilogue. Measured once at start by [`irq_entry_cost`]; 0 until then.
+static IRQ_ENTRY: AtomicU32 = AtomicU32::new(0);
+/// The GMAC interrupts' instructions (handler span plus [`IRQ_ENTRY`]) by the events they
+/// carried: TX events only (TI, TPS, TU, TJT, UNF) go to `IRQ_TX_INSNS`, RX events only (RI,
+/// RU, RPS, RWT, OVF) to `IRQ_RX_INSNS`, both or neither half to each.
+static IRQ_TX_INSNS: AtomicU32 = AtomicU32::new(0);
+static IRQ_RX_INSNS: AtomicU32 = AtomicU32::new(0);
+/// The calibration SGI's deliveries (see [`irq_entry_cost`]).
+static IRQ_CAL: AtomicU32 = AtomicU32::new(0);
 
-/// The IRQ handler, its own instructions counted in [`IRQ_INSNS`].
-fn on_irq() {
-    let t0 = pmu::instructions();
-    on_irq_counted();
-    let spent = pmu::instructions().wrapping_sub(t0);
-    IRQ_INSNS.store(
-        IRQ_INSNS.load(Ordering::Relaxed).wrapping_add(spent),
+/// The SGI [`irq_entry_cost`] sends this core.
+const SGI_CAL: u32 = 7;
+/// DMA_STATUS events of the TX and of the RX process.
+const DMA_TX_EVENTS: u32 = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 3) | (1 << 5);
+const DMA_RX_EVENTS: u32 = (1 << 4) | (1 << 6) | (1 << 7) | (1 << 8) | (1 << 9);
+
+/// Which direction an interrupt served.
+#[derive(Clone, Copy)]
+enum IrqClass {
+    /// Not the GMAC's.
+    Other,
+    Tx,
+    Rx,
+    /// Both directions' events, or neither (a summary bit alone).
+    Both,
+}
+
+fn add(counter: &AtomicU32, v: u32) {
+    counter.store(
+        counter.load(Ordering::Relaxed).wrapping_add(v),
         Ordering::Relaxed,
     );
 }
 
+/// The IRQ handler, its own instructions counted in [`IRQ_INSNS`] (and by direction).
+fn on_irq() {
+    let t0 = pmu::instructions();
+    let class = on_irq_counted();
+    let spent = pmu::instructions()
+        .wrapping_sub(t0)
+        .wrapping_add(IRQ_ENTRY.load(Ordering::Relaxed));
+    add(&IRQ_INSNS, spent);
+    // The same adds for every class, so that the instructions after the reading (in
+    // IRQ_ENTRY, measured with the calibration SGI's class) do not depend on it.
+    let (tx, rx) = match class {
+        IrqClass::Other => (0, 0),
+        IrqClass::Tx => (spent, 0),
+        IrqClass::Rx => (0, spent),
+        IrqClass::Both => (spent / 2, spent - spent / 2),
+    };
+    add(&IRQ_TX_INSNS, tx);
+    add(&IRQ_RX_INSNS, rx);
+}
+
 /// GMAC0's DMA interrupt (TI, RI). Acknowledges and counts; the main loop does the cleanup
 /// (as NAPI would).
-fn on_irq_counted() {
+fn on_irq_counted() -> IrqClass {
     let iar = GIC.acknowledge();
     let id = gic::iar_id(iar);
     if id == gic::SPURIOUS_ID {
-        return;
+        return IrqClass::Other;
     }
-    if id == IRQ_GMAC0 {
+    let mut class = IrqClass::Other;
+    if id == SGI_CAL {
+        add(&IRQ_CAL, 1);
+    } else if id == IRQ_GMAC0 {
         // SAFETY: GMAC0's DMA_STATUS; the main loop never reads or writes it while IRQs are
         // enabled (it uses the counters below).
         let st = unsafe { mmio::read32(GMAC0_DMA_STATUS) };
@@ -246,14 +350,54 @@ fn on_irq_counted() {
         }
         // SAFETY: W1C of the bits just read (summaries included), as Linux acknowledges.
         unsafe { mmio::write32(GMAC0_DMA_STATUS, st & regs::DMA_STATUS_W1C) };
+        class = match (st & DMA_TX_EVENTS != 0, st & DMA_RX_EVENTS != 0) {
+            (true, false) => IrqClass::Tx,
+            (false, true) => IrqClass::Rx,
+            _ => IrqClass::Both,
+        };
     } else {
         GIC.disable(id);
         IRQ_OTHER.store(IRQ_OTHER.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
     GIC.end_of_interrupt(iar);
+    class
 }
 
-/// The PMU instruction counter without the IRQ handler's instructions, as the device's cost
+/// Measure [`IRQ_ENTRY`]: a write to GICD_SGIR that sends [`SGI_CAL`] to this core,
+/// against the same write addressed to no CPU (the same instructions, no interrupt),
+/// each span read around the write with the PMU, [`on_irq`]'s own span taken out. QEMU
+/// ends the translation block at the MMIO write and takes the interrupt before the next
+/// one, so the interrupt lands inside the span. The smallest of 8 tries each. `None` if
+/// the SGI never arrived.
+fn irq_entry_cost() -> Option<u32> {
+    const SGIR: usize = GIC_DIST + 0xf00;
+    // TargetListFilter 2 (this CPU) or 0 with an empty CPUTargetList (nobody).
+    let to_self = (2 << 24) | SGI_CAL;
+    let to_nobody = SGI_CAL;
+    let mut best = [u32::MAX; 2];
+    for _ in 0..8 {
+        for (i, value) in [to_nobody, to_self].into_iter().enumerate() {
+            let (cal0, body0) = (
+                IRQ_CAL.load(Ordering::Relaxed),
+                IRQ_INSNS.load(Ordering::Relaxed),
+            );
+            let t0 = pmu::instructions();
+            // SAFETY: GICD_SGIR of this SoC's distributor (write only); an SGI to this
+            // core is served by `on_irq`, one to nobody does nothing.
+            unsafe { mmio::write32(SGIR, core::hint::black_box(value)) };
+            let t1 = pmu::instructions();
+            let body = IRQ_INSNS.load(Ordering::Relaxed).wrapping_sub(body0);
+            let arrived = IRQ_CAL.load(Ordering::Relaxed) != cal0;
+            if arrived == (i == 1) {
+                best[i] = best[i].min(t1.wrapping_sub(t0).wrapping_sub(body));
+            }
+        }
+    }
+    let [nobody, to_self] = best;
+    (to_self != u32::MAX && nobody != u32::MAX).then(|| to_self.saturating_sub(nobody))
+}
+
+/// The PMU instruction counter without the interrupts' instructions, as the device's cost
 /// probe (read again when an interrupt came between the two loads).
 fn insns() -> u64 {
     loop {
@@ -262,6 +406,17 @@ fn insns() -> u64 {
         if IRQ_INSNS.load(Ordering::Relaxed) == irq {
             return u64::from(now.wrapping_sub(irq));
         }
+    }
+}
+
+/// [`insns`] as the device's cost probe (a direct call).
+#[derive(Clone, Copy)]
+struct Pmu;
+
+impl CostProbe for Pmu {
+    #[inline(always)]
+    fn read(&self) -> u64 {
+        insns()
     }
 }
 
@@ -350,31 +505,99 @@ impl Expire for JiffyTimer {
     }
 }
 
+/// Instructions ([`insns`]: interrupts left out) of the parts of [`Phase::poll`], summed
+/// over its calls.
+#[derive(Clone, Copy, Default)]
+struct LoopCost {
+    /// `Phase::poll` calls.
+    polls: u64,
+    /// smoltcp's ingress loop (`poll_ingress_single` until it finds nothing): every
+    /// `receive()`, the RX tokens, smoltcp's processing of the frames and the replies it
+    /// sends from them.
+    ingress: u64,
+    /// smoltcp's egress loop (`poll_egress` until it sends nothing): every `transmit()`,
+    /// the TX tokens, smoltcp's dispatch.
+    egress: u64,
+    /// `TxRing::service` after a TI (the TI clean).
+    tx_service: u64,
+    /// `RxRing::service` after a DMA interrupt.
+    rx_service: u64,
+    /// The cleanup timer's poll and its `on_timer` (the timer-driven reclaim).
+    timer: u64,
+    /// The whole `Phase::poll`: the parts above plus the time read and the events swap.
+    whole: u64,
+}
+
+impl LoopCost {
+    fn since(self, earlier: Self) -> Self {
+        Self {
+            polls: self.polls - earlier.polls,
+            ingress: self.ingress - earlier.ingress,
+            egress: self.egress - earlier.egress,
+            tx_service: self.tx_service - earlier.tx_service,
+            rx_service: self.rx_service - earlier.rx_service,
+            timer: self.timer - earlier.timer,
+            whole: self.whole - earlier.whole,
+        }
+    }
+}
+
 /// One phase's device and cleanup.
 struct Phase<'r, T: Expire> {
-    dev: Device<'r, Mmio<u32>, T, Coherent>,
+    dev: Device<'r, Mmio<u32>, T, Coherent, Pmu>,
     mac: &'r Mac,
     timers: &'static Timers,
     time: Time,
+    cost: LoopCost,
 }
 
 impl<T: Expire> Phase<'_, T> {
     /// One round of the main loop: smoltcp, then the TX cleanup paths (the DMA interrupt's
-    /// events, as NAPI would, and the cleanup timer).
+    /// events, as NAPI would, and the cleanup timer), each part counted in [`LoopCost`].
     fn poll(&mut self, iface: &mut Interface, sockets: &mut SocketSet<'_>) {
-        let now = self.time.now();
-        iface.poll(instant(now), &mut self.dev, sockets);
+        let probe = self.dev.probe_cost();
+        let span = |a: u64, b: u64| b.wrapping_sub(a).saturating_sub(probe);
+        let p0 = insns();
+        let now = instant(self.time.now());
+        // `Interface::poll` as smoltcp 0.14 does it for this feature set (no fragmentation,
+        // SLAAC or multicast): maintenance (nothing to do here), ingress until no frame is
+        // left, egress until nothing is sent; called part by part to count each.
+        iface.poll_maintenance(now);
+        let p1 = insns();
+        while !matches!(
+            iface.poll_ingress_single(now, &mut self.dev, sockets),
+            PollIngressSingleResult::None
+        ) {}
+        let p2 = insns();
+        while !matches!(
+            iface.poll_egress(now, &mut self.dev, sockets),
+            PollResult::None
+        ) {}
+        let p3 = insns();
         let events = DmaEvents(EVENTS.swap(0, Ordering::Relaxed));
         let mac = self.mac;
         // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI (or a TX fault)
         // cleans the TX ring, an RX interrupt does not.
+        let mut p4 = insns();
         if events.tx_done() || events.tx_fault() || events.fatal() {
             self.dev.tx().service(mac, events);
+            let p = insns();
+            self.cost.tx_service += span(p4, p);
+            p4 = p;
         }
         if !events.is_empty() {
             self.dev.rx().service(mac, events);
+            let p = insns();
+            self.cost.rx_service += span(p4, p);
+            p4 = p;
         }
         T::poll(self.dev.tx(), mac, self.timers);
+        let p5 = insns();
+        self.cost.timer += span(p4, p5);
+        self.cost.ingress += span(p1, p2);
+        self.cost.egress += span(p2, p3);
+        self.cost.whole += span(p0, p5);
+        self.cost.polls += 1;
     }
 }
 
@@ -481,6 +704,21 @@ fn net() -> Result<bool, Error> {
     let time = gt.counter();
     GIC.init();
     GIC.enable(IRQ_GMAC0, 0xa0, 1);
+    GIC.enable(SGI_CAL, 0xa0, 1);
+    // SAFETY: `on_irq` serves the calibration SGI and GMAC0 (whose interrupts are not
+    // enabled at the MAC yet); no critical section is held here.
+    unsafe { arm::irq_enable() };
+    let entry = irq_entry_cost();
+    arm::irq_disable();
+    let Some(entry) = entry else {
+        println!(Uart0, "irq entry: the calibration SGI never arrived: FAIL");
+        return Ok(false);
+    };
+    IRQ_ENTRY.store(entry, Ordering::Relaxed);
+    println!(
+        Uart0,
+        "irq entry: {entry} insns per interrupt around the handler (vector, aarch32-rt entry and return, _irq_handler; an SGI to this core against one to nobody)"
+    );
     // SAFETY: the firmware runs in SYS mode (PL1), where MPIDR can be read.
     let cpu = unsafe { NativeCpu::new() };
     let alarm = hwtimer_core::Alarm::new(
@@ -532,10 +770,11 @@ fn net() -> Result<bool, Error> {
         HrTimer::new(timers)?,
     )?;
     let mut phase = Phase {
-        dev: Device::new(&mac, &mut tx, &mut rx, next_scratch()?).with_probe(insns),
+        dev: Device::new(&mac, &mut tx, &mut rx, next_scratch()?).with_probe(Pmu),
         mac: &mac,
         timers,
         time,
+        cost: LoopCost::default(),
     };
 
     let mut config = Config::new(HardwareAddress::Ethernet(EthernetAddress(MAC)));
@@ -602,6 +841,14 @@ fn net() -> Result<bool, Error> {
         st0.tx_frames,
         phase.dev.rx().stats().errors
     );
+    // The whole path over everything so far on ring set 0 (DHCP, ICMP, the echo).
+    Path::new(
+        &st0,
+        &phase.cost,
+        u64::from(IRQ_TX_INSNS.load(Ordering::Relaxed)),
+        u64::from(IRQ_RX_INSNS.load(Ordering::Relaxed)),
+    )
+    .print("echo");
     let _ = phase;
 
     let mut stream_ok = true;
@@ -862,6 +1109,111 @@ struct StreamResult {
     ri: u32,
     programs: u32,
     ok: bool,
+    /// The main loop's parts over the stream.
+    cost: LoopCost,
+    /// GMAC interrupts' instructions by direction over the stream ([`IRQ_TX_INSNS`],
+    /// [`IRQ_RX_INSNS`]).
+    irq_tx: u64,
+    irq_rx: u64,
+}
+
+/// The whole path per frame (see the module docs, "The whole path"): instructions of each
+/// part summed over a run, and the frames.
+struct Path {
+    tx_frames: u64,
+    rx_frames: u64,
+    /// TX: submit (reserve + commit of every frame sent), empty `transmit()` calls, the TI
+    /// clean, the cleanup timer, the TX share of the GMAC interrupts.
+    submit: u64,
+    tx_empty: u64,
+    ti_clean: u64,
+    timer: u64,
+    irq_tx: u64,
+    /// RX: taking, lending (or copying) and giving back each frame, reserving its reply
+    /// descriptor, empty `receive()` calls (the RX poll demand), the RX service, the RX
+    /// share of the GMAC interrupts.
+    receive: u64,
+    reply: u64,
+    rx_empty: u64,
+    rx_service: u64,
+    irq_rx: u64,
+    /// smoltcp's egress and ingress loops (the driver's calls inside included), and the
+    /// rest of the main loop's round (time read, events swap, the probe's own readings).
+    egress: u64,
+    ingress: u64,
+    glue: u64,
+    /// Main-loop rounds (`Phase::poll` calls).
+    polls: u64,
+}
+
+impl Path {
+    fn new(dev: &DeviceStats, cost: &LoopCost, irq_tx: u64, irq_rx: u64) -> Self {
+        let parts = cost.ingress + cost.egress + cost.tx_service + cost.rx_service + cost.timer;
+        Self {
+            tx_frames: dev.tx_frames,
+            rx_frames: dev.rx_frames,
+            submit: dev.tx_driver_units,
+            tx_empty: dev.tx_empty_units,
+            ti_clean: cost.tx_service,
+            timer: cost.timer,
+            irq_tx,
+            receive: dev.rx_driver_units,
+            reply: dev.rx_reply_units,
+            rx_empty: dev.rx_empty_units,
+            rx_service: cost.rx_service,
+            irq_rx,
+            egress: cost.egress,
+            ingress: cost.ingress,
+            glue: cost.whole.saturating_sub(parts),
+            polls: cost.polls,
+        }
+    }
+    fn tx_driver(&self) -> u64 {
+        self.submit + self.tx_empty + self.ti_clean + self.timer + self.irq_tx
+    }
+    fn rx_driver(&self) -> u64 {
+        self.receive + self.reply + self.rx_empty + self.rx_service + self.irq_rx
+    }
+    /// Egress, the TX cleanup, the TX interrupts, half the loop's rest.
+    fn tx_smoltcp(&self) -> u64 {
+        self.egress + self.ti_clean + self.timer + self.irq_tx + self.glue / 2
+    }
+    /// Ingress, the RX service, the RX interrupts, the other half of the loop's rest.
+    fn rx_smoltcp(&self) -> u64 {
+        self.ingress + self.rx_service + self.irq_rx + (self.glue - self.glue / 2)
+    }
+    /// The breakdown, per frame.
+    fn print(&self, name: &str) {
+        let (t, r) = (self.tx_frames.max(1), self.rx_frames.max(1));
+        println!(
+            Uart0,
+            "path {name}: tx {} frames, insns per frame: submit {} + empty transmit() {} + TI clean {} + cleanup timer {} + interrupts {} = driver {}; smoltcp egress {} (driver calls inside) -> with smoltcp {}",
+            self.tx_frames,
+            self.submit / t,
+            self.tx_empty / t,
+            self.ti_clean / t,
+            self.timer / t,
+            self.irq_tx / t,
+            self.tx_driver() / t,
+            self.egress / t,
+            self.tx_smoltcp() / t
+        );
+        println!(
+            Uart0,
+            "path {name}: rx {} frames, insns per frame: receive {} + reply reserve {} + empty receive() {} + RX service {} + interrupts {} = driver {}; smoltcp ingress {} (driver calls inside) -> with smoltcp {}; loop rest {} per round, {} rounds",
+            self.rx_frames,
+            self.receive / r,
+            self.reply / r,
+            self.rx_empty / r,
+            self.rx_service / r,
+            self.irq_rx / r,
+            self.rx_driver() / r,
+            self.ingress / r,
+            self.rx_smoltcp() / r,
+            self.glue / self.polls.max(1),
+            self.polls
+        );
+    }
 }
 
 impl StreamResult {
@@ -903,10 +1255,11 @@ impl StreamRig<'_, '_> {
     ) -> Result<StreamResult, Error> {
         let (mut tx, mut rx) = bring_up(self.mac, self.link, set, coalesce, strategy, timer)?;
         let mut p = Phase {
-            dev: Device::new(self.mac, &mut tx, &mut rx, (self.scratch)()?).with_probe(insns),
+            dev: Device::new(self.mac, &mut tx, &mut rx, (self.scratch)()?).with_probe(Pmu),
             mac: self.mac,
             timers: self.timers,
             time: self.time,
+            cost: LoopCost::default(),
         };
         let local = 50_000 + set as u16;
         Ok(stream(
@@ -1032,6 +1385,38 @@ fn streams(
         "bench: stmmac-coalesce/qemu_rx_insns_per_frame_smoltcp = {} insns",
         per(d.rx_token_units, d.rx_frames)
     );
+    let path = Path::new(&d, &arm_once.cost, arm_once.irq_tx, arm_once.irq_rx);
+    path.print("arm_once");
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_path_insns_per_frame_tx_driver = {} kinsns",
+        Milli(per(path.tx_driver(), path.tx_frames))
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_path_insns_per_frame_rx_driver = {} kinsns",
+        Milli(per(path.rx_driver(), path.rx_frames))
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_path_insns_per_frame_tx_smoltcp = {} kinsns",
+        Milli(per(path.tx_smoltcp(), path.tx_frames))
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_path_insns_per_frame_rx_smoltcp = {} kinsns",
+        Milli(per(path.rx_smoltcp(), path.rx_frames))
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_path_insns_per_empty_rx_poll = {} insns",
+        per(d.rx_empty_units, d.rx_empty_polls)
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_path_insns_per_empty_tx_poll = {} insns",
+        per(d.tx_empty_units, d.tx_empty_polls)
+    );
     println!(
         Uart0,
         "bench: stmmac-coalesce/qemu_irqs_per_frame_coalesced = {} irqs",
@@ -1098,6 +1483,11 @@ fn stream<T: Expire>(
         GT_PROGRAMS.load(Ordering::Relaxed),
     );
     let dev0 = p.dev.stats();
+    let cost0 = p.cost;
+    let (itx0, irx0) = (
+        IRQ_TX_INSNS.load(Ordering::Relaxed),
+        IRQ_RX_INSNS.load(Ordering::Relaxed),
+    );
     while p.time.now() < deadline {
         p.poll(iface, sockets);
         let s = sockets.get_mut::<tcp::Socket>(h);
@@ -1131,8 +1521,16 @@ fn stream<T: Expire>(
         rx_driver_units: dev1.rx_driver_units - dev0.rx_driver_units,
         tx_token_units: dev1.tx_token_units - dev0.tx_token_units,
         rx_token_units: dev1.rx_token_units - dev0.rx_token_units,
+        rx_reply_units: dev1.rx_reply_units - dev0.rx_reply_units,
+        rx_empty_polls: dev1.rx_empty_polls - dev0.rx_empty_polls,
+        rx_empty_units: dev1.rx_empty_units - dev0.rx_empty_units,
+        tx_empty_polls: dev1.tx_empty_polls - dev0.tx_empty_polls,
+        tx_empty_units: dev1.tx_empty_units - dev0.tx_empty_units,
         ..dev1
     };
+    out.cost = p.cost.since(cost0);
+    out.irq_tx = u64::from(IRQ_TX_INSNS.load(Ordering::Relaxed).wrapping_sub(itx0));
+    out.irq_rx = u64::from(IRQ_RX_INSNS.load(Ordering::Relaxed).wrapping_sub(irx0));
     out.ti = IRQ_TI.load(Ordering::Relaxed) - ti0;
     out.ri = IRQ_RI.load(Ordering::Relaxed) - ri0;
     out.programs = GT_PROGRAMS.load(Ordering::Relaxed).wrapping_sub(pr0);
