@@ -41,6 +41,10 @@ impl Desc {
     /// Read word `w` (0–3) volatilely.
     #[inline]
     pub(crate) fn read(self, w: usize) -> u32 {
+        #[cfg(all(feature = "sim", debug_assertions))]
+        if w & 3 == 0 {
+            crate::sim::count_status_read();
+        }
         // SAFETY: `self.0` points at a descriptor inside the ring's region (carved with
         // room for four words, 16-byte aligned) and `w & 3` stays inside it; a volatile
         // load of plain memory the DMA may also write.
@@ -75,7 +79,12 @@ pub(crate) struct TxPrep {
     pub ic: bool,
     /// Last descriptor of the ring (TER).
     pub end_of_ring: bool,
+    /// Full checksum insertion (CIC = 3).
+    pub cic: bool,
 }
+
+/// CIC value for full insertion: IP header, and TCP/UDP/ICMP with the pseudo-header.
+pub(crate) const CIC_FULL: u32 = 3;
 
 /// Fill a TX descriptor for a single-descriptor frame (FS | LS) and hand it to the DMA:
 /// words 1–3, [`dma_wmb`], then word 0 with OWN (and, enhanced, the control bits) last.
@@ -89,6 +98,9 @@ pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
             }
             if p.ic {
                 des1 |= n::TDES1_IC;
+            }
+            if p.cic {
+                des1 |= CIC_FULL << n::TDES1_CIC_SHIFT;
             }
             d.write(1, des1);
             d.write(2, p.buf);
@@ -106,6 +118,9 @@ pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
             }
             if p.ic {
                 des0 |= e::TDES0_IC;
+            }
+            if p.cic {
+                des0 |= CIC_FULL << e::TDES0_CIC_SHIFT;
             }
             dma_wmb();
             d.write(0, des0);

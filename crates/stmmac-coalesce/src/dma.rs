@@ -332,6 +332,77 @@ impl DmaRegion {
     }
 }
 
+/// The RX checksum offload engine HW_FEATURE announces ([`Coe::rx`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum RxCoe {
+    /// No RX checksum offload engine.
+    None,
+    /// Type 1 (RXTYP1COE, bit 17): IP header and payload checksum errors in RDES0.
+    Type1,
+    /// Type 2 (RXTYP2COE, bit 18): full offload; wins when both bits are set.
+    Type2,
+}
+
+/// The checksum offload engines (COE) of the core, from HW_FEATURE ([`Coe::from_hw_feature`],
+/// [`DmaSetup::coe`], [`Dwmac::coe`](crate::Dwmac::coe)).
+///
+/// See [Checksum offload](crate#checksum-offload) for what the rings do with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Coe {
+    /// TX checksum insertion (TXCOESEL, bit 16).
+    pub tx: bool,
+    /// RX checksum checking.
+    pub rx: RxCoe,
+}
+
+impl Coe {
+    /// What HW_FEATURE says, or `None` when it does not exist (reads 0 or all ones: cores
+    /// older than 3.50a, or a block that is not there): the engines are then unknown.
+    pub const fn from_hw_feature(hw_feature: u32) -> Option<Self> {
+        if hw_feature == 0 || hw_feature == u32::MAX {
+            return None;
+        }
+        let rx = if hw_feature & crate::regs::HW_FEATURE_RXTYP2COE != 0 {
+            RxCoe::Type2
+        } else if hw_feature & crate::regs::HW_FEATURE_RXTYP1COE != 0 {
+            RxCoe::Type1
+        } else {
+            RxCoe::None
+        };
+        Some(Self {
+            tx: hw_feature & crate::regs::HW_FEATURE_TXCOESEL != 0,
+            rx,
+        })
+    }
+
+    /// Whether the core checks RX checksums (type 1 or type 2).
+    pub const fn rx_checks(self) -> bool {
+        !matches!(self.rx, RxCoe::None)
+    }
+}
+
+/// Whether a ring uses the checksum offload engine
+/// ([`TxRing::set_checksum_offload`](crate::TxRing::set_checksum_offload),
+/// [`RxRing::set_checksum_offload`](crate::RxRing::set_checksum_offload)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Offload {
+    /// Never (the default: the stack computes and verifies every checksum).
+    #[default]
+    Off,
+    /// When HW_FEATURE announces the engine ([`DmaSetup::coe`]); off when HW_FEATURE does
+    /// not exist.
+    IfDetected,
+    /// Even without HW_FEATURE (a pre-3.50a core whose documentation says it has the
+    /// engine). TX: the firmware's promise, not checked (a core without the engine sends
+    /// frames whose checksums the stack left out; no memory is at stake). RX: checked at
+    /// [`RxRing::start`](crate::RxRing::start) by reading GMAC_CONTROL.IPC back, as Linux's
+    /// `rx_ipc` does (a core without the engine keeps the bit 0).
+    Assume,
+}
+
 /// The descriptor format the core was synthesised with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -427,7 +498,11 @@ impl DmaConfig {
         if self.layout.is_some_and(|l| l != detected) {
             return Err(ConfigError::LayoutMismatch);
         }
-        self.geometry(detected)
+        let setup = self.geometry(detected)?;
+        Ok(DmaSetup {
+            coe: Coe::from_hw_feature(hw_feature),
+            ..setup
+        })
     }
 
     /// As [`resolve`](Self::resolve), with the descriptor layout taken from `layout` and
@@ -461,6 +536,7 @@ impl DmaConfig {
             pbl: self.pbl,
             bus_width: self.bus_width,
             csr_hz: self.csr_hz,
+            coe: None,
         };
         let dsl = setup.check()?;
         Ok(DmaSetup { dsl, ..setup })
@@ -494,9 +570,17 @@ pub struct DmaSetup {
     pbl: u8,
     bus_width: usize,
     csr_hz: u32,
+    coe: Option<Coe>,
 }
 
 impl DmaSetup {
+    /// The checksum offload engines HW_FEATURE announced, `None` when the set-up was
+    /// resolved without HW_FEATURE
+    /// ([`resolve_assuming_layout`](DmaConfig::resolve_assuming_layout)).
+    pub const fn coe(&self) -> Option<Coe> {
+        self.coe
+    }
+
     /// The descriptor layout in use.
     pub const fn layout(&self) -> DescLayout {
         self.layout

@@ -555,6 +555,30 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
             .min(self.scratch.len())
             .min(DROP_BUF_LEN);
         caps.max_burst_size = None;
+        // What the rings actually enabled (a TX ring lent to a token counts as off: the
+        // stack then computes checksums the core would also insert, which is harmless);
+        // ICMP is always computed on TX (QEMU's npcm-gmac does not insert it), ICMPv6 and
+        // IPv6 are left to the stack. Same rule as `smoltcp::checksum_caps`.
+        let (tx_off, rx_off) = self
+            .state
+            .with_rings(|r| {
+                (
+                    r.tx.as_ref().is_some_and(|t| t.checksum_offload()),
+                    r.rx.checksum_offload(),
+                )
+            })
+            .unwrap_or((false, false));
+        let pick = |stack_rx: bool, stack_tx: bool| match (stack_rx, stack_tx) {
+            (true, true) => embassy_net_driver::Checksum::Both,
+            (true, false) => embassy_net_driver::Checksum::Rx,
+            (false, true) => embassy_net_driver::Checksum::Tx,
+            (false, false) => embassy_net_driver::Checksum::None,
+        };
+        caps.checksum.ipv4 = pick(!rx_off, !tx_off);
+        caps.checksum.tcp = pick(!rx_off, !tx_off);
+        caps.checksum.udp = pick(!rx_off, !tx_off);
+        caps.checksum.icmpv4 = pick(!rx_off, true);
+        caps.checksum.icmpv6 = embassy_net_driver::Checksum::Both;
         caps
     }
 

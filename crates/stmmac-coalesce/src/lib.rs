@@ -186,6 +186,20 @@
 //! The rings keep their memory as raw pointers into a [`DmaRegion`] they own for good and
 //! write the bases themselves ([`TxRing::start`], [`RxRing::start`]).
 //!
+//! # Checksum offload
+//!
+//! HW_FEATURE bits 16–18 give the engines ([`Coe`], [`Dwmac::coe`], [`DmaSetup::coe`]; `None`
+//! without HW_FEATURE). Both rings leave them off by default; a firmware turns them on per ring
+//! with [`TxRing::set_checksum_offload`] (CIC = 3 on every frame) and
+//! [`RxRing::set_checksum_offload`] (GMAC_CONTROL.IPC at the next start, read back) and an
+//! [`Offload`] choice: `IfDetected` follows HW_FEATURE, `Assume` is for cores without it. While
+//! RX checking is on, frames the core reports with a bad IPv4 header or TCP/UDP/ICMP checksum
+//! are dropped and counted ([`RxStats::ip_checksum_errors`],
+//! [`RxStats::payload_checksum_errors`]). The smoltcp and embassy-net adapters tell their
+//! stacks exactly what the rings enabled (ICMP is always computed by the stack on TX: QEMU's
+//! model does not insert it). Runt, oversized and errored frames are dropped and counted, each
+//! cause in its own counter ([`RxStats`]). Details: `docs/dwmac.md`, "Checksum offload".
+//!
 //! # What QEMU cannot prove (model-only)
 //!
 //! QEMU's npcm-gmac ignores RIWT, PS/FES and DSL, does no frame filtering, has no caches,
@@ -352,8 +366,8 @@ pub use mdio_bus;
 
 pub use coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
 pub use dma::{
-    CacheOps, Coherent, DescLayout, DmaAddr, DmaConfig, DmaMemory, DmaRegion, DmaSetup,
-    IdentityMap, ring_bytes,
+    CacheOps, Coe, Coherent, DescLayout, DmaAddr, DmaConfig, DmaMemory, DmaRegion, DmaSetup,
+    IdentityMap, Offload, RxCoe, ring_bytes,
 };
 pub use error::{ConfigError, Error};
 pub use mac::{DmaEvents, Dwmac, DwmacMdio, FrameFilter, MacConfig, multicast_hash_bin};

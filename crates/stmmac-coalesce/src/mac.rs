@@ -317,6 +317,32 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         self.bus.read_raw(regs::DMA_HW_FEATURE)
     }
 
+    /// The checksum offload engines HW_FEATURE announces (TXCOESEL, RXTYP1COE, RXTYP2COE);
+    /// `None` when HW_FEATURE reads 0 or all ones (cores older than 3.50a: unknown).
+    pub fn coe(&self) -> Option<crate::dma::Coe> {
+        crate::dma::Coe::from_hw_feature(self.hw_feature())
+    }
+
+    /// Turn RX checksum checking (GMAC_CONTROL.IPC) on or off and return whether it is on
+    /// afterwards: the bit is read back, so a core without the engine answers `false`
+    /// (Linux's `rx_ipc` check). [`RxRing::start`](crate::RxRing::start) calls it for a ring
+    /// whose [checksum offload](crate::RxRing::set_checksum_offload) is on; the ring
+    /// interprets RDES0's checksum bits only then.
+    pub fn set_rx_checksum(&self, on: bool) -> bool {
+        critical_section::with(|_| {
+            let w = self.bus.read_raw(GMAC_CONTROL);
+            let v = if on {
+                w | regs::GMAC_CONTROL_IPC
+            } else {
+                w & !regs::GMAC_CONTROL_IPC
+            };
+            if v != w {
+                self.write_settled(GMAC_CONTROL, v);
+            }
+            self.bus.read_raw(GMAC_CONTROL) & regs::GMAC_CONTROL_IPC != 0
+        })
+    }
+
     /// Software reset of the DMA and MAC (DMA_BUS_MODE.SWR), waiting with iopoll semantics
     /// for the bit to self-clear. Returns the number of reads the wait took. The link state
     /// is down afterwards (the MAC is disabled).

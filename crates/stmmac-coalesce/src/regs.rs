@@ -289,6 +289,17 @@ pub const HW_FEATURE_ENHDESSEL: u32 = 1 << 24;
 pub const HW_FEATURE_HASHSEL: u32 = 1 << 4;
 /// DMA_HW_FEATURE.GMIISEL (bit 1): 1000 Mbit/s supported.
 pub const HW_FEATURE_GMIISEL: u32 = 1 << 1;
+/// DMA_HW_FEATURE.TXCOESEL (bit 16): the TX checksum offload engine exists (Linux
+/// `DMA_HW_FEAT_TXCOESEL`, read into `dma_cap.tx_coe`).
+pub const HW_FEATURE_TXCOESEL: u32 = 1 << 16;
+/// DMA_HW_FEATURE.RXTYP1COE (bit 17): type-1 RX checksum offload (IP header and payload
+/// errors reported in RDES0; Linux `DMA_HW_FEAT_RXTYP1COE`).
+pub const HW_FEATURE_RXTYP1COE: u32 = 1 << 17;
+/// DMA_HW_FEATURE.RXTYP2COE (bit 18): type-2 (full) RX checksum offload (Linux
+/// `DMA_HW_FEAT_RXTYP2COE`).
+pub const HW_FEATURE_RXTYP2COE: u32 = 1 << 18;
+/// GMAC_CONTROL.IPC (bit 10): RX checksum offload on (reads back 0 on a core without it).
+pub const GMAC_CONTROL_IPC: u32 = 1 << 10;
 
 /// DMA_STATUS bits that are write-1-to-clear (QEMU's mask 0x1E7FF, docs/dwmac.md#qemu-npcm-gmac).
 pub const DMA_STATUS_W1C: u32 = 0x0001_E7FF;
@@ -346,6 +357,24 @@ pub mod desc {
     pub const RDES1_RCH: u32 = 1 << 24;
     /// RDES0: descriptor error (the frame did not fit the descriptors the DMA had).
     pub const RDES0_DE: u32 = 1 << 14;
+    /// RDES0: overflow error (the RX FIFO overflowed while the frame arrived).
+    pub const RDES0_OE: u32 = 1 << 11;
+    /// RDES0: IPC checksum error (IP header checksum wrong) with GMAC_CONTROL.IPC set;
+    /// giant frame without it.
+    pub const RDES0_IPC_CSUM: u32 = 1 << 7;
+    /// RDES0: late collision (half duplex).
+    pub const RDES0_LC: u32 = 1 << 6;
+    /// RDES0: receive watchdog timeout (the frame ran past 2048 bytes, jabber).
+    pub const RDES0_RWT: u32 = 1 << 4;
+    /// RDES0: dribble bit error (a frame that is not a whole number of bytes, MII).
+    pub const RDES0_DRIBBLE: u32 = 1 << 2;
+    /// RDES0: CRC error (FCS wrong).
+    pub const RDES0_CE: u32 = 1 << 1;
+    /// RDES0: payload (TCP/UDP/ICMP) checksum error with GMAC_CONTROL.IPC set; the
+    /// destination-address match bit without it.
+    pub const RDES0_PCE: u32 = 1 << 0;
+    /// TDES1: checksum insertion control (CIC), bits 28:27.
+    pub const TDES1_CIC_SHIFT: u32 = 27;
     /// TDES0: underflow error.
     pub const TDES0_UF: u32 = 1 << 1;
 }
@@ -365,6 +394,8 @@ pub mod edesc {
     pub const TDES0_TER: u32 = 1 << 21;
     /// TDES0: second address chained (not used by this crate).
     pub const TDES0_TCH: u32 = 1 << 20;
+    /// TDES0: checksum insertion control (CIC), bits 23:22.
+    pub const TDES0_CIC_SHIFT: u32 = 22;
     /// TDES1: buffer 1 size, bits 12:0.
     pub const TDES1_TBS1_MASK: u32 = 0x1FFF;
     /// TDES1: buffer 2 size, bits 28:16.

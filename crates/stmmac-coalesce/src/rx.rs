@@ -12,8 +12,12 @@
 //!   ([`Error::WouldBlock`], not an error): QEMU's npcm-gmac even writes a frame's last
 //!   descriptor twice, first OWN clear without LS, then with LS;
 //! - a frame whose LS descriptor has ES, whose FL does not match the descriptors it
-//!   occupies, that is shorter than an Ethernet header plus FCS (runt) or longer than
-//!   [`RxConfig::max_frame`] (oversized) is dropped and counted ([`RxStats`]);
+//!   occupies, that is shorter than [`MIN_FRAME`] plus FCS (runt) or longer than
+//!   [`RxConfig::max_frame`] (oversized) is dropped and counted ([`RxStats`]), each
+//!   cause in its own counter; so is one with an RDES0 error bit (CRC, overflow, watchdog,
+//!   late collision, descriptor, length field, MII) and, while
+//!   [checksum offload](RxRing::set_checksum_offload) is on, one whose checksum the core
+//!   reports wrong;
 //! - descriptors without FS where a frame should start, and a frame cut short by a new FS,
 //!   are dropped and counted ([`RxStats::partial`]); so is a ring full of one unfinished
 //!   frame.
@@ -53,11 +57,31 @@ use crate::mac::{DmaEvents, Dwmac};
 const RDES0_LE: u32 = 1 << 12;
 /// RDES0.RE (bit 3): receive error, RX_ER asserted by the PHY during the frame.
 const RDES0_RE: u32 = 1 << 3;
+/// RDES0 bits that drop a frame whatever ES says (ES, LE, RE, and the error causes ES
+/// summarises: CRC, overflow, watchdog, late collision, descriptor error). The dribble bit
+/// alone does not (Linux delivers such a frame; its extra bits are not data).
+const RDES0_DROP: u32 = {
+    use crate::regs::desc as d;
+    d::RDES0_ES
+        | RDES0_LE
+        | RDES0_RE
+        | d::RDES0_CE
+        | d::RDES0_OE
+        | d::RDES0_RWT
+        | d::RDES0_LC
+        | d::RDES0_DE
+};
+/// RDES0 checksum error bits, meaningful only while GMAC_CONTROL.IPC is on.
+const RDES0_CSUM: u32 = crate::regs::desc::RDES0_IPC_CSUM | crate::regs::desc::RDES0_PCE;
 
 /// Bytes of the FCS the MAC leaves at the end of a frame (counted in FL).
 pub const FCS_LEN: usize = 4;
-/// Bytes of an Ethernet header: a frame with less (without FCS) is a runt.
+/// Bytes of an Ethernet header.
 pub const ETH_HEADER_LEN: usize = 14;
+/// Smallest frame without FCS (802.3's 64 bytes minus the FCS, which this MAC leaves in the
+/// buffer and counts in FL: ACS is off). Shorter frames are runts: dropped and counted.
+/// A DWMAC drops them itself unless DMA_CONTROL.FUF is set; QEMU pads short frames to 60.
+pub const MIN_FRAME: usize = 60;
 /// Largest frame without FCS: 1500 bytes of payload, header and one VLAN tag.
 pub const MAX_FRAME: usize = 1518;
 
@@ -100,14 +124,35 @@ pub struct RxStats {
     pub bytes: u64,
     /// Of those, frames that spanned more than one descriptor.
     pub multi_descriptor: u64,
-    /// Frames dropped with ES (error summary) in their last descriptor.
+    /// Frames dropped with ES (error summary) in their last descriptor, whatever the cause;
+    /// the causes RDES0 names are counted on their own as well (a frame with two causes
+    /// in each).
     pub errors: u64,
+    /// Frames dropped with RDES0.CE (bit 1): FCS wrong.
+    pub crc_errors: u64,
+    /// Dropped frames that had RDES0 bit 2 (dribble: not a whole number of bytes, MII).
+    /// The bit alone drops nothing.
+    pub dribble_errors: u64,
+    /// Frames dropped with RDES0.OE (bit 11): the RX FIFO overflowed.
+    pub overflow_errors: u64,
+    /// Frames dropped with RDES0.RWT (bit 4): receive watchdog (jabber, over 2048 bytes).
+    pub watchdog_errors: u64,
+    /// Frames dropped with RDES0.LC (bit 6): late collision.
+    pub late_collisions: u64,
+    /// Frames dropped with RDES0.DE (bit 14): the frame did not fit the descriptors.
+    pub descriptor_errors: u64,
+    /// Frames dropped because the core reported the IPv4 header checksum wrong (RDES0
+    /// bit 7 while RX checksum offload is on).
+    pub ip_checksum_errors: u64,
+    /// Frames dropped because the core reported the TCP/UDP/ICMP checksum wrong (RDES0
+    /// bit 0 while RX checksum offload is on).
+    pub payload_checksum_errors: u64,
     /// Frames dropped with RDES0.LE (bit 12): an 802.3 length field that disagrees with
     /// the frame.
     pub length_field_errors: u64,
     /// Frames dropped with RDES0.RE (bit 3): the PHY signalled a receive error (MII).
     pub mii_errors: u64,
-    /// Frames dropped as shorter than an Ethernet header plus FCS.
+    /// Frames dropped as shorter than [`MIN_FRAME`] (without FCS).
     pub runts: u64,
     /// Frames dropped as longer than [`RxConfig::max_frame`].
     pub oversized: u64,
@@ -137,8 +182,15 @@ pub struct RxRing<C: CacheOps = crate::dma::Coherent> {
     max_frame: usize,
     coal: CoalesceConfig,
     next: usize,
-    refills: u64,
+    /// Refills since the last one without DIC, modulo `rx_frames` (compared, never
+    /// divided: a 64-bit `%` is a library call on a Cortex-A9).
+    dic_phase: u32,
     demand: bool,
+    /// Checksum offload asked for ([`RxRing::set_checksum_offload`]).
+    csum: crate::dma::Offload,
+    /// GMAC_CONTROL.IPC as read back at the last start: RDES0's checksum bits are read
+    /// only then.
+    ipc: bool,
     cache: C,
     stats: RxStats,
 }
@@ -206,8 +258,10 @@ impl<C: CacheOps> RxRing<C> {
             max_frame: cfg.max_frame,
             coal: cfg.coalesce,
             next: 0,
-            refills: 0,
+            dic_phase: 0,
             demand: false,
+            csum: crate::dma::Offload::Off,
+            ipc: false,
             cache,
             stats: RxStats::default(),
         };
@@ -221,8 +275,7 @@ impl<C: CacheOps> RxRing<C> {
         let g = self.geo;
         let d = g.desc(i);
         self.cache.invalidate(g.buf_ptr(i), g.buf_stride());
-        let dic = self.coal.rx_dic(self.refills);
-        self.refills = self.refills.wrapping_add(1);
+        let dic = self.next_dic();
         // Exact: `buf_size <= 8191`.
         desc::rx_give(
             self.setup.layout(),
@@ -235,8 +288,26 @@ impl<C: CacheOps> RxRing<C> {
         self.cache.clean(d.as_ptr(), g.desc_bytes());
     }
 
+    /// DIC for the next refill: [`CoalesceConfig::rx_dic`] of the refill count, kept as
+    /// a phase that wraps by compare.
+    #[inline]
+    fn next_dic(&mut self) -> bool {
+        if self.coal.rx_usecs == 0 {
+            return false;
+        }
+        if self.coal.rx_frames == 0 {
+            return true;
+        }
+        self.dic_phase = self.dic_phase.wrapping_add(1);
+        if self.dic_phase >= self.coal.rx_frames {
+            self.dic_phase = 0;
+            return false;
+        }
+        true
+    }
+
     fn refill_all(&mut self) {
-        self.refills = 0;
+        self.dic_phase = 0;
         for i in 0..self.geo.len() {
             self.give(i);
         }
@@ -286,6 +357,11 @@ impl<C: CacheOps> RxRing<C> {
             .validate_rx(self.geo.len(), self.setup.csr_hz())
             .unwrap_or(0);
         mac.set_riwt(riwt);
+        if self.wants_checksum() {
+            self.ipc = mac.set_rx_checksum(true);
+        } else if self.ipc {
+            self.ipc = mac.set_rx_checksum(false);
+        }
         wmb();
         self.cache.before_doorbell();
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
@@ -400,7 +476,9 @@ impl<C: CacheOps> RxRing<C> {
     fn scan(&mut self) -> Scan {
         let first = self.geo.desc(self.next);
         self.cache.invalidate(first.as_ptr(), self.geo.desc_bytes());
-        let s0 = desc::rx_status(first.read(0));
+        // The head's status word is read once per frame: the walk below starts from it.
+        let raw0 = first.read(0);
+        let s0 = desc::rx_status(raw0);
         if s0.own {
             return Scan::Pending;
         }
@@ -417,11 +495,14 @@ impl<C: CacheOps> RxRing<C> {
             // a stack polling on that does not spin here.
             return Scan::Pending;
         }
-        for k in 0..self.geo.len() {
-            let d = self.geo.desc(self.geo.wrap(self.next.wrapping_add(k)));
-            if k > 0 {
-                self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-            }
+        if s0.last {
+            return self.judge(1, s0, raw0);
+        }
+        let mut i = self.geo.next(self.next);
+        for k in 1..self.geo.len() {
+            let d = self.geo.desc(i);
+            i = self.geo.next(i);
+            self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
             let raw = d.read(0);
             let s = desc::rx_status(raw);
             if s.own {
@@ -429,7 +510,7 @@ impl<C: CacheOps> RxRing<C> {
                 return Scan::Pending;
             }
             dma_rmb();
-            if k > 0 && s.first {
+            if s.first {
                 // A new frame started before this one ended: drop the unfinished part.
                 self.stats.partial = self.stats.partial.wrapping_add(1);
                 return Scan::Drop { count: k };
@@ -450,25 +531,16 @@ impl<C: CacheOps> RxRing<C> {
         let fl = s.fl as usize;
         // `count <= len <= MAX_RING` and `buf_size < 8192`: no overflow.
         let before = count.saturating_sub(1).saturating_mul(self.buf_size);
-        if s.error {
-            self.stats.errors = self.stats.errors.wrapping_add(1);
-            return Scan::Drop { count };
-        }
-        // LE and RE on their own, as Linux's `ndesc_get_rx_status` (same bits in both
-        // layouts): ES need not cover them.
-        if raw & RDES0_LE != 0 {
-            self.stats.length_field_errors = self.stats.length_field_errors.wrapping_add(1);
-            return Scan::Drop { count };
-        }
-        if raw & RDES0_RE != 0 {
-            self.stats.mii_errors = self.stats.mii_errors.wrapping_add(1);
+        let csum = if self.ipc { raw & RDES0_CSUM } else { 0 };
+        if raw & RDES0_DROP != 0 || csum != 0 {
+            self.count_causes(raw, csum);
             return Scan::Drop { count };
         }
         if fl <= before || fl > count.saturating_mul(self.buf_size) {
             self.stats.length_errors = self.stats.length_errors.wrapping_add(1);
             return Scan::Drop { count };
         }
-        if fl < ETH_HEADER_LEN + FCS_LEN {
+        if fl < MIN_FRAME + FCS_LEN {
             self.stats.runts = self.stats.runts.wrapping_add(1);
             return Scan::Drop { count };
         }
@@ -478,6 +550,65 @@ impl<C: CacheOps> RxRing<C> {
             return Scan::Drop { count };
         }
         Scan::Frame { count, len }
+    }
+
+    /// Count a dropped frame's causes: ES in [`RxStats::errors`], then each cause bit in
+    /// its own counter (LE and RE on their own as Linux's `ndesc_get_rx_status` does: ES
+    /// need not cover them). `csum` holds the checksum bits when IPC is on.
+    #[cold]
+    fn count_causes(&mut self, raw: u32, csum: u32) {
+        use crate::regs::desc as d;
+        let st = &mut self.stats;
+        for (bit, counter) in [
+            (d::RDES0_ES, &mut st.errors),
+            (RDES0_LE, &mut st.length_field_errors),
+            (RDES0_RE, &mut st.mii_errors),
+            (d::RDES0_CE, &mut st.crc_errors),
+            (d::RDES0_DRIBBLE, &mut st.dribble_errors),
+            (d::RDES0_OE, &mut st.overflow_errors),
+            (d::RDES0_RWT, &mut st.watchdog_errors),
+            (d::RDES0_LC, &mut st.late_collisions),
+            (d::RDES0_DE, &mut st.descriptor_errors),
+        ] {
+            if raw & bit != 0 {
+                *counter = counter.wrapping_add(1);
+            }
+        }
+        if csum & d::RDES0_IPC_CSUM != 0 {
+            st.ip_checksum_errors = st.ip_checksum_errors.wrapping_add(1);
+        }
+        if csum & d::RDES0_PCE != 0 {
+            st.payload_checksum_errors = st.payload_checksum_errors.wrapping_add(1);
+        }
+    }
+
+    /// Ask for RX checksum checking (GMAC_CONTROL.IPC); it takes effect at the next
+    /// [`start`](Self::start) (or [`recover`](Self::recover)), which programs IPC and reads
+    /// it back. [`Offload::Off`](crate::Offload::Off) (the default) leaves IPC as it is
+    /// unless this ring turned it on; [`Offload::IfDetected`](crate::Offload::IfDetected)
+    /// turns it on when [`DmaSetup::coe`] announces type 1 or type 2;
+    /// [`Offload::Assume`](crate::Offload::Assume) tries even without HW_FEATURE.
+    ///
+    /// While it is on, a frame whose IP header or TCP/UDP/ICMP checksum the core reports
+    /// wrong is dropped and counted ([`RxStats::ip_checksum_errors`],
+    /// [`RxStats::payload_checksum_errors`]), and [`checksum_offload`](Self::checksum_offload)
+    /// tells the stacks they need not verify.
+    pub fn set_checksum_offload(&mut self, mode: crate::dma::Offload) {
+        self.csum = mode;
+    }
+
+    /// Whether RX checksum checking is on: asked for, and GMAC_CONTROL.IPC read back set at
+    /// the last [`start`](Self::start).
+    pub fn checksum_offload(&self) -> bool {
+        self.ipc
+    }
+
+    fn wants_checksum(&self) -> bool {
+        match self.csum {
+            crate::dma::Offload::Off => false,
+            crate::dma::Offload::IfDetected => self.setup.coe().is_some_and(|c| c.rx_checks()),
+            crate::dma::Offload::Assume => true,
+        }
     }
 
     /// The next complete, good frame. Bad frames on the way are dropped and counted; at

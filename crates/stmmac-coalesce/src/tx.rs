@@ -251,6 +251,8 @@ pub struct TxRing<T: CleanupTimer = NoTimer, C: CacheOps = crate::dma::Coherent>
     /// Whether the ring armed the timer and has not seen it expire or cancelled it since
     /// (see `TxRing::arm`): `commit` decides from this instead of asking the timer.
     armed: bool,
+    /// Every frame asks for full checksum insertion (CIC = 3).
+    cic: bool,
     cache: C,
     stats: TxStats,
 }
@@ -324,6 +326,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             coal: TxCoalesce::new(cfg.coalesce, cfg.strategy),
             period,
             armed: timer.is_queued(),
+            cic: false,
             timer,
             cache,
             stats: TxStats::default(),
@@ -379,6 +382,32 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// Always `false` (a ring has at least one descriptor).
     pub fn is_empty(&self) -> bool {
         self.geo.len() == 0
+    }
+
+    /// Choose TX checksum insertion and return whether it is on. On, every frame's
+    /// descriptor asks for full insertion (CIC = 3, TDES1 bits 28:27 normal, TDES0 bits
+    /// 23:22 enhanced): the core fills in the IPv4 header checksum and the TCP, UDP or
+    /// ICMP checksum with its pseudo-header (frames that are not IPv4/IPv6 pass
+    /// unchanged). [`Offload::Off`](crate::Offload::Off) is the default;
+    /// [`Offload::IfDetected`](crate::Offload::IfDetected) turns it on when
+    /// [`DmaSetup::coe`] announces TXCOESEL; [`Offload::Assume`](crate::Offload::Assume)
+    /// turns it on regardless (the firmware's promise for a core without HW_FEATURE).
+    ///
+    /// The engine needs the whole frame in the TX FIFO: the rings run the TX DMA in
+    /// store-and-forward mode (DMA_CONTROL.TSF), as Linux requires for TX COE. Frames
+    /// already handed to the DMA keep what they were given.
+    pub fn set_checksum_offload(&mut self, mode: crate::dma::Offload) -> bool {
+        self.cic = match mode {
+            crate::dma::Offload::Off => false,
+            crate::dma::Offload::IfDetected => self.setup.coe().is_some_and(|c| c.tx),
+            crate::dma::Offload::Assume => true,
+        };
+        self.cic
+    }
+
+    /// Whether TX checksum insertion is on ([`set_checksum_offload`](Self::set_checksum_offload)).
+    pub fn checksum_offload(&self) -> bool {
+        self.cic
     }
 
     /// Bytes per buffer (the largest frame [`TxToken::commit`] takes).
@@ -569,6 +598,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 len: len as u32,
                 ic: plan.set_ic,
                 end_of_ring: g.is_last(i),
+                cic: self.cic,
             },
         );
         self.cache.clean(d.as_ptr(), g.desc_bytes());

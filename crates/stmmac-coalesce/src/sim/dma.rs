@@ -87,7 +87,8 @@ impl<D: MdioDevice> DwmacModel<D> {
             return;
         }
         let mut bytes = frame.to_vec();
-        bytes.extend_from_slice(&fcs(frame).to_le_bytes());
+        self.rx_pad(&mut bytes);
+        bytes.extend_from_slice(&fcs(&bytes).to_le_bytes());
         self.rx_queue.push_back(bytes);
         self.deliver(now_ns);
     }
@@ -174,9 +175,10 @@ impl<D: MdioDevice> DwmacModel<D> {
                 continue;
             }
             let len = f.bytes.len() as u32;
+            let coe = Self::rx_offload_status(self.control, self.coe_work, self.csum_es, &f.bytes);
             let error = f.error;
             self.rx_cur = None;
-            let mut fin = st | RDES0_LS | ((len & RDES0_FL_MASK) << RDES0_FL_SHIFT);
+            let mut fin = st | RDES0_LS | ((len & RDES0_FL_MASK) << RDES0_FL_SHIFT) | coe;
             if error {
                 fin |= RDES0_ES | RDES0_DE;
             }
@@ -277,6 +279,7 @@ impl<D: MdioDevice> DwmacModel<D> {
             }
             if ls {
                 let bytes = core::mem::take(&mut self.partial);
+                let bytes = self.tx_offload(des0, des1, bytes);
                 if self.line_ok(now_ns, true) {
                     self.sent.push(SentFrame {
                         at_ns: now_ns,

@@ -42,6 +42,14 @@ pub enum RxWireError {
     Length,
     /// RE (RDES0 bit 3): the PHY signalled RX_ER (an MII/GMII receive error) in the frame.
     Mii,
+    /// CE (RDES0 bit 1) with ES: the FCS did not match.
+    Crc,
+    /// Dribble (RDES0 bit 2) with CE and ES: an odd number of nibbles, the FCS then wrong.
+    Dribble,
+    /// OE (RDES0 bit 11) with ES: the RX FIFO overflowed during the frame.
+    Overflow,
+    /// RWT (RDES0 bit 4) with ES: the receive watchdog cut a jabbering frame.
+    Watchdog,
 }
 
 /// The behavioural DWMAC; see the [module docs](crate::sim).
@@ -90,6 +98,14 @@ pub struct DwmacModel<D: MdioDevice> {
     pub(super) rx_cur: Option<RxInFlight>,
     pub(super) phy: Option<AnPhy>,
     pub(super) no_hw_feature: bool,
+    /// The checksum offload engines (TX insertion, RX checking) exist.
+    pub(super) coe: bool,
+    /// The engines do their work (off: a bench counting only the CPU's instructions).
+    pub(super) coe_work: bool,
+    /// A checksum error the RX engine reports also raises ES (as Linux observed).
+    pub(super) csum_es: bool,
+    /// The next injected frame is not padded ([`DwmacModel::inject_runt`]).
+    pub(super) runt_next: bool,
     /// GMAC_INT_MASK.
     pub(super) gmac_int_mask: u32,
     /// GMAC_INT_STATUS bits 0–2 raised by link events (RGMII/SMII, PCS), cleared at their
@@ -165,6 +181,10 @@ impl<D: MdioDevice> DwmacModel<D> {
             rx_cur: None,
             phy: None,
             no_hw_feature: false,
+            coe: true,
+            coe_work: true,
+            csum_es: true,
+            runt_next: false,
             gmac_int_mask: 0,
             link_events: 0,
             mmc_intr: [0; 3],
@@ -229,9 +249,14 @@ impl<D: MdioDevice> DwmacModel<D> {
     /// differs between the databook's descriptor tables and is not relied on here (Linux
     /// `ndesc_get_rx_status` checks LE and RE on their own).
     pub fn inject_with_error(&mut self, now_ns: u64, frame: &[u8], error: RxWireError) {
+        let es = regs::desc::RDES0_ES;
         let bit = match error {
             RxWireError::Length => 1 << 12,
             RxWireError::Mii => 1 << 3,
+            RxWireError::Crc => es | regs::desc::RDES0_CE,
+            RxWireError::Dribble => es | regs::desc::RDES0_CE | regs::desc::RDES0_DRIBBLE,
+            RxWireError::Overflow => es | regs::desc::RDES0_OE,
+            RxWireError::Watchdog => es | regs::desc::RDES0_RWT,
         };
         let split = self.split_last;
         self.split_last = true;
@@ -439,10 +464,96 @@ impl<D: MdioDevice> DwmacModel<D> {
         if self.no_hw_feature {
             return 0;
         }
+        let coe = if self.coe {
+            0
+        } else {
+            regs::HW_FEATURE_TXCOESEL | regs::HW_FEATURE_RXTYP1COE | regs::HW_FEATURE_RXTYP2COE
+        };
         match self.layout {
-            DescLayout::Normal => HW_FEATURE,
-            DescLayout::Enhanced => HW_FEATURE | regs::HW_FEATURE_ENHDESSEL,
+            DescLayout::Normal => HW_FEATURE & !coe,
+            DescLayout::Enhanced => (HW_FEATURE | regs::HW_FEATURE_ENHDESSEL) & !coe,
         }
+    }
+
+    /// A core synthesised without the checksum offload engines: HW_FEATURE's TXCOESEL and
+    /// RXTYP1COE/RXTYP2COE read 0, GMAC_CONTROL.IPC reads back 0, CIC is ignored.
+    pub fn without_coe(mut self) -> Self {
+        self.coe = false;
+        self
+    }
+
+    /// Whether the checksum engines compute anything (default `true`). `false` stands for
+    /// engines that work for free: CIC inserts nothing and IPC reports every checksum good.
+    /// For benches that count the CPU's instructions only (the model's own work would be
+    /// counted as the CPU's otherwise); never for tests of the checksums.
+    pub fn set_checksum_work(&mut self, on: bool) {
+        self.coe_work = on;
+    }
+
+    /// Whether an RX checksum error the model reports also raises ES (default `true`: Linux's
+    /// `enh_desc` notes that real cores set ES after a payload checksum error, which the
+    /// databook's table does not list). `false` reports only RDES0 bits 7 / 0, as the
+    /// databook's table reads.
+    pub fn set_checksum_error_summary(&mut self, on: bool) {
+        self.csum_es = on;
+    }
+
+    /// TX: the frame as the checksum engine leaves it, from CIC in the descriptor words of
+    /// its last descriptor (the rings send single-descriptor frames; TDES1 28:27 normal,
+    /// TDES0 23:22 enhanced), as QEMU's npcm-gmac does (CIC 1: the IPv4 header; 2 and 3:
+    /// also TCP/UDP, and ICMP here, where QEMU's helper has none). Short frames are sent
+    /// as they are, as QEMU's model does (a DWMAC pads them to 60 bytes unless DP is set;
+    /// the model pads on the receiving side instead, see [`inject`](Self::inject)).
+    pub(super) fn tx_offload(&self, des0: u32, des1: u32, mut frame: Vec<u8>) -> Vec<u8> {
+        let cic = match self.layout {
+            DescLayout::Normal => (des1 >> regs::desc::TDES1_CIC_SHIFT) & 3,
+            DescLayout::Enhanced => (des0 >> regs::edesc::TDES0_CIC_SHIFT) & 3,
+        };
+        if self.coe && self.coe_work && cic != 0 {
+            insert_checksums(&mut frame, cic);
+        }
+        frame
+    }
+
+    /// RX: a frame shorter than 60 bytes (without FCS) arrives zero-padded to 60, as every
+    /// 802.3 sender pads it (and QEMU's net layer pads what a NIC receives), unless it was
+    /// injected as a runt ([`inject_runt`](Self::inject_runt)).
+    pub(super) fn rx_pad(&mut self, frame: &mut Vec<u8>) {
+        if !core::mem::take(&mut self.runt_next) && frame.len() < crate::rx::MIN_FRAME {
+            frame.resize(crate::rx::MIN_FRAME, 0);
+        }
+    }
+
+    /// Deliver `frame` as [`inject`](Self::inject) does, without padding it: a runt (a
+    /// collision fragment, or a core with DMA_CONTROL.FUF set forwarding undersized frames).
+    pub fn inject_runt(&mut self, now_ns: u64, frame: &[u8]) {
+        self.runt_next = true;
+        self.inject(now_ns, frame);
+        self.runt_next = false;
+    }
+
+    /// RX: the RDES0 bits the checksum engine reports for `frame` (with its FCS) while
+    /// GMAC_CONTROL.IPC is on: bit 7 for a wrong IPv4 header checksum, bit 0 for a wrong
+    /// TCP/UDP/ICMP checksum (pseudo-header included; UDP checksum 0 is "none"; fragments
+    /// are not checked), ES with them unless [`set_checksum_error_summary`]
+    /// (Self::set_checksum_error_summary)(false). IPv6 and other frames: nothing.
+    pub(super) fn rx_offload_status(control: u32, work: bool, csum_es: bool, frame: &[u8]) -> u32 {
+        if control & regs::GMAC_CONTROL_IPC == 0 || !work {
+            return 0;
+        }
+        let body = frame.get(..frame.len().saturating_sub(4)).unwrap_or(&[]);
+        let (ip_bad, l4_bad) = check_checksums(body);
+        let mut st = 0;
+        if ip_bad {
+            st |= regs::desc::RDES0_IPC_CSUM;
+        }
+        if l4_bad {
+            st |= regs::desc::RDES0_PCE;
+        }
+        if st != 0 && csum_es {
+            st |= regs::desc::RDES0_ES;
+        }
+        st
     }
 
     pub(super) fn stride(&self) -> u32 {
@@ -618,7 +729,11 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
         }
         match offset {
             0x00 => {
-                self.control = value;
+                self.control = if self.coe {
+                    value
+                } else {
+                    value & !regs::GMAC_CONTROL_IPC
+                };
                 self.deliver(now_ns);
             }
             0x04 => self.frame_filter = value,
@@ -710,4 +825,109 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
             _ => {}
         }
     }
+}
+
+/// The Internet checksum (RFC 1071): the ones' complement of the ones' complement sum of
+/// `data` as big-endian 16-bit words (an odd byte padded with 0), starting from `sum`.
+pub fn inet_checksum(sum: u32, data: &[u8]) -> u16 {
+    let mut acc = u64::from(sum);
+    let mut it = data.chunks_exact(2);
+    for w in it.by_ref() {
+        acc += u64::from(u16::from_be_bytes([w[0], w[1]]));
+    }
+    if let [b] = it.remainder() {
+        acc += u64::from(*b) << 8;
+    }
+    while acc > 0xFFFF {
+        acc = (acc & 0xFFFF) + (acc >> 16);
+    }
+    !(acc as u16)
+}
+
+/// An IPv4 frame's parts: (header length, protocol, L4 range, pseudo-header sum,
+/// fragment), or `None` when `frame` is not a well-formed untagged IPv4 frame.
+fn ipv4_parts(frame: &[u8]) -> Option<(usize, u8, core::ops::Range<usize>, u32, bool)> {
+    if frame.len() < 34 || frame[12..14] != [0x08, 0x00] || frame[14] >> 4 != 4 {
+        return None;
+    }
+    let ihl = usize::from(frame[14] & 0xF) * 4;
+    let total = usize::from(u16::from_be_bytes([frame[16], frame[17]]));
+    if ihl < 20 || total < ihl || 14 + total > frame.len() {
+        return None;
+    }
+    let frag = u16::from_be_bytes([frame[20], frame[21]]) & 0x3FFF != 0;
+    let proto = frame[23];
+    let l4 = 14 + ihl..14 + total;
+    let mut pseudo: u32 = 0;
+    for w in frame[26..34].chunks_exact(2) {
+        pseudo += u32::from(u16::from_be_bytes([w[0], w[1]]));
+    }
+    pseudo += u32::from(proto) + (total - ihl) as u32;
+    Some((ihl, proto, l4, pseudo, frag))
+}
+
+/// Offset of the L4 checksum field inside the segment, and whether the pseudo-header is in.
+fn l4_field(proto: u8) -> Option<(usize, bool)> {
+    match proto {
+        6 => Some((16, true)),
+        17 => Some((6, true)),
+        1 => Some((2, false)),
+        _ => None,
+    }
+}
+
+fn insert_checksums(frame: &mut [u8], cic: u32) {
+    let Some((ihl, proto, l4, pseudo, frag)) = ipv4_parts(frame) else {
+        return;
+    };
+    frame[24] = 0;
+    frame[25] = 0;
+    let c = inet_checksum(0, &frame[14..14 + ihl]);
+    frame[24..26].copy_from_slice(&c.to_be_bytes());
+    if cic < 2 || frag {
+        return;
+    }
+    let Some((at, with_pseudo)) = l4_field(proto) else {
+        return;
+    };
+    if l4.len() < at + 2 {
+        return;
+    }
+    let f = l4.start + at;
+    // CIC 2: the field holds the pseudo-header sum the stack put there; 3: computed here.
+    let init = if cic == 3 {
+        frame[f] = 0;
+        frame[f + 1] = 0;
+        if with_pseudo { pseudo } else { 0 }
+    } else {
+        0
+    };
+    let mut c = inet_checksum(init, &frame[l4.clone()]);
+    if proto == 17 && c == 0 {
+        c = 0xFFFF;
+    }
+    frame[f..f + 2].copy_from_slice(&c.to_be_bytes());
+}
+
+/// (IPv4 header checksum wrong, TCP/UDP/ICMP checksum wrong) of a frame without FCS.
+fn check_checksums(frame: &[u8]) -> (bool, bool) {
+    let Some((ihl, proto, l4, pseudo, frag)) = ipv4_parts(frame) else {
+        return (false, false);
+    };
+    let ip_bad = inet_checksum(0, &frame[14..14 + ihl]) != 0;
+    if frag {
+        return (ip_bad, false);
+    }
+    let Some((at, with_pseudo)) = l4_field(proto) else {
+        return (ip_bad, false);
+    };
+    if l4.len() < at + 2 {
+        return (ip_bad, true);
+    }
+    let f = l4.start + at;
+    if proto == 17 && frame[f..f + 2] == [0, 0] {
+        return (ip_bad, false);
+    }
+    let init = if with_pseudo { pseudo } else { 0 };
+    (ip_bad, inet_checksum(init, &frame[l4]) != 0)
 }

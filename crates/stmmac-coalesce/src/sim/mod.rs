@@ -66,7 +66,7 @@ pub mod seed;
 use std::vec::Vec;
 
 pub use arena::{Ring, Seen, SimArena, SimCache};
-pub use dwmac::{DwmacIrq, DwmacModel, RxWireError, SentFrame, TxFault};
+pub use dwmac::{DwmacIrq, DwmacModel, RxWireError, SentFrame, TxFault, inet_checksum};
 pub use phy::{AN_NS, AnPhy, PHY_RESET_NS, Partner};
 
 /// Virtual time the model keeps DMA_BUS_MODE.SWR set after a reset request.
@@ -77,6 +77,32 @@ pub const VERSION: u32 = 0x1032;
 pub const HW_FEATURE: u32 = 0x100D_4F37;
 /// CSR clock of the model and of the seed-proof setups: 125 MHz (MDC /62 ≈ 2.02 MHz).
 pub const SIM_CSR_HZ: u32 = 125_000_000;
+
+#[cfg(debug_assertions)]
+std::thread_local! {
+    static STATUS_READS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// Counts one CPU read of a descriptor's status word (word 0), debug builds only.
+#[cfg(debug_assertions)]
+#[inline]
+pub(crate) fn count_status_read() {
+    STATUS_READS.with(|c| c.set(c.get().wrapping_add(1)));
+}
+
+/// CPU reads of descriptor status words (word 0, TX and RX) on this thread so far: every
+/// volatile load the rings make of an OWN/status word. `None` in release builds, where the
+/// counter is compiled out (so benches count no instructions for it).
+pub fn status_reads() -> Option<u64> {
+    #[cfg(debug_assertions)]
+    {
+        Some(STATUS_READS.with(core::cell::Cell::get))
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        None
+    }
+}
 
 /// The IEEE 802.3 CRC-32 (the FCS), as the MAC appends it (little-endian on the wire).
 pub fn fcs(data: &[u8]) -> u32 {
