@@ -290,16 +290,16 @@
 //! | per frame | TX | RX |
 //! |---|---|---|
 //! | submit (reserve + commit) / receive, lend or copy, give back | as above | as above |
-//! | reply descriptor reserved by `receive()` | – | ~30 |
-//! | empty `transmit()` / `receive()` calls (the RX poll demand is issued in the latter) | ~6 750 | ~18 750 |
+//! | reply descriptor reserved by `receive()` | – | ~32 |
+//! | empty `transmit()` / `receive()` calls (the RX poll demand is issued in the latter) | ~6 700 | ~17 700 |
 //! | TI clean (`TxRing::service`) / `RxRing::service` | ~8 | ~28 |
-//! | cleanup timer: its poll on every round, `on_timer` when it fires | ~14 200 | – |
+//! | cleanup timer: its poll on every round, `on_timer` when it fires | ~14 100 | – |
 //! | GMAC interrupts, entry and exit included (the firmware's `irq entry:` line, ~41 around the handler) | ~45 | ~47 |
 //!
 //! The empty polls and the timer's poll dominate because the firmware's main loop spins:
 //! with two frames in flight the stream waits for the cleanup timer (`tx-usecs 1000`), and
 //! every round of the wait (about 190 per frame at `-icount shift=0`) asks for a frame and
-//! a descriptor and polls the comparator. An empty `receive()` costs ~100 instructions
+//! a descriptor and polls the comparator. An empty `receive()` costs ~95 instructions
 //! (`qemu_path_insns_per_empty_rx_poll`), an empty `transmit()` ~37
 //! (`qemu_path_insns_per_empty_tx_poll`), the comparator's poll ~76 per round. These parts
 //! grow with the rounds per frame, so the whole-path figures measure this loop's wait as
@@ -307,7 +307,7 @@
 //! per-frame parts and one poll per wake. With smoltcp, TX
 //! carries smoltcp's egress on every round of the wait as well. At `-icount shift=4` (16 ns
 //! per instruction) the same wait holds about 6 rounds per frame, and the driver's whole
-//! path is ~1 250 instructions per frame sent and ~1 020 per frame received (no `bench:`
+//! path is ~1 250 instructions per frame sent and ~990 per frame received (no `bench:`
 //! line: `cargo xtask bench` runs at shift 0). The exact values of a run are its `bench:`
 //! lines; the README's performance table quotes them.
 //!
