@@ -12,8 +12,8 @@
 //!   device: the runner of embassy-net is woken by the driver's wakers only.
 //! - **embassy-time** on the Cortex-A9 global timer: hwtimer-core's `TimeDriver` on CPU0's
 //!   banked comparator (`CpuBound`, so a programming from another CPU is refused) and the
-//!   64-bit global counter, tick rate 100 MHz (QEMU's global-timer rate at prescaler 0, so
-//!   embassy ticks are counter ticks). Its interrupt is PPI 27, CPU0's own.
+//!   64-bit global counter (100 MHz under QEMU), embassy tick rate 24 MHz (the one
+//!   `tick-hz-*` of the ARM boards, see Cargo.toml). Its interrupt is PPI 27, CPU0's own.
 //! - **embassy-net 0.9** over `stmmac_coalesce::embassy_net`: the rings in a `NetState`
 //!   static. GMAC0's interrupt handler takes the DMA events (`Dwmac::take_events`) and hands
 //!   them to `NetState::on_dma_interrupt`, which services the rings and wakes the runner.
@@ -235,7 +235,7 @@ static PENDS: AtomicU32 = AtomicU32::new(0);
 static SLEEPS: AtomicU32 = AtomicU32::new(0);
 
 /// Echo totals: bytes echoed, connections that carried a byte, and the guest time of the
-/// last echo activity.
+/// last echo activity (embassy-time microseconds).
 static ECHO_BYTES: CsCell<u64> = CsCell::new(0);
 static ECHO_CONNECTIONS: AtomicU32 = AtomicU32::new(0);
 static ECHO_LAST: CsCell<u64> = CsCell::new(0);
@@ -895,7 +895,7 @@ async fn echo_task(stack: Stack<'static>, i: usize) {
                 }
             }
             ECHO_BYTES.with(|b| *b += done as u64);
-            ECHO_LAST.with(|t| *t = embassy_time::Instant::now().as_ticks());
+            ECHO_LAST.with(|t| *t = embassy_time::Instant::now().as_micros());
             // A connection counts once it carried a byte (as npcm750-net counts).
             if !counted && done > 0 {
                 counted = true;
@@ -921,7 +921,7 @@ async fn control(stack: Stack<'static>, time: Time) -> Option<(u16, u32)> {
     static MEM: StaticCell<[[u8; 256]; 2]> = StaticCell::new();
     let [rx, tx] = MEM.init([[0; 256]; 2]);
     let mut socket = TcpSocket::new(stack, &mut rx[..], &mut tx[..]);
-    ECHO_LAST.with(|t| *t = embassy_time::Instant::now().as_ticks());
+    ECHO_LAST.with(|t| *t = embassy_time::Instant::now().as_micros());
     let _ = time;
     // Re-entering `accept` on a socket that listens on the same port keeps it listening.
     loop {
@@ -934,8 +934,10 @@ async fn control(stack: Stack<'static>, time: Time) -> Option<(u16, u32)> {
             Err(_) => {}
         }
         let last = ECHO_LAST.with(|t| *t).unwrap_or(0);
-        if embassy_time::Instant::now().as_ticks().saturating_sub(last)
-            > IDLE_TIMEOUT_S * u64::from(GT_HZ)
+        if embassy_time::Instant::now()
+            .as_micros()
+            .saturating_sub(last)
+            > IDLE_TIMEOUT_S * 1_000_000
         {
             println!(Uart0, "tcp-echo: idle for {IDLE_TIMEOUT_S} s: finish");
             return None;
