@@ -8,7 +8,7 @@
 use bench_support::Printer;
 use bench_support::instr;
 use stmmac_coalesce::sim::seed::{
-    BurstRunner, HR_HZ, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep, rx_bursts,
+    BurstRunner, HR_HZ, LAG_NS, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep, rx_bursts,
 };
 use stmmac_coalesce::{CoalesceConfig, Error, TimerStrategy};
 
@@ -167,6 +167,111 @@ fn main() {
             &format!("stream_max_pending_{name}"),
             f.max_pending,
             "descs",
+        );
+    }
+    // (c) the same stream on a model whose TX DMA lags the CPU (LAG_NS fetch latency, then
+    // the wire time at 1 Gbit/s), every interrupt taken when it happens (TI at the IC
+    // frame's write-back, the timer at its expiry): 1514-byte frames back to back at line
+    // rate (`_lagging`), 60-byte frames at the same spacing (`_lagging_60b`), and the
+    // instant model under the same harness (`_instant_timed`).
+    let timed = [
+        (
+            "rearm_every_packet",
+            TimerStrategy::RearmEveryPacket,
+            "lagging",
+            LAG_NS,
+            1514,
+        ),
+        ("arm_once", TimerStrategy::ArmOnce, "lagging", LAG_NS, 1514),
+        (
+            "arm_once",
+            TimerStrategy::ArmOnce,
+            "lagging_60b",
+            LAG_NS,
+            60,
+        ),
+        ("arm_once", TimerStrategy::ArmOnce, "instant_timed", 0, 1514),
+    ];
+    for (name, s, variant, lag, len) in timed {
+        let mut rig = Rig::hrtimer_lagging(SEED, s, lag).unwrap_or_else(|e| fail("rig", e));
+        let t = rig
+            .stream_timed(N, STREAM_GAP_NS, len)
+            .unwrap_or_else(|e| fail("stream", e));
+        if t.reclaimed != u64::from(N) || rig.tx.pending() != 0 {
+            fail(
+                "stream",
+                format!("{name}_{variant}: frames left unreclaimed"),
+            );
+        }
+        let f = t.stream;
+        OUT.figure(
+            &format!("stream_clockevent_programs_per_packet_{name}_{variant}"),
+            format!("{:.4}", f.programs_per_packet()),
+            "programs",
+        );
+        OUT.figure(
+            &format!("stream_queue_ops_per_packet_{name}_{variant}"),
+            format!("{:.4}", f.queue_ops_per_packet()),
+            "ops",
+        );
+        OUT.figure(
+            &format!("stream_timer_expiries_in_traffic_{name}_{variant}"),
+            t.expiries_in_traffic,
+            "expiries",
+        );
+        OUT.figure(
+            &format!("stream_timer_expiries_per_ms_{name}_{variant}"),
+            format!("{:.3}", t.expiries_per_ms()),
+            "expiries",
+        );
+        OUT.figure(
+            &format!("stream_timer_expiries_{name}_{variant}"),
+            f.expiries,
+            "expiries",
+        );
+        OUT.figure(
+            &format!("stream_ti_events_{name}_{variant}"),
+            f.ti_events,
+            "events",
+        );
+        OUT.figure(
+            &format!("stream_max_pending_{name}_{variant}"),
+            f.max_pending,
+            "descs",
+        );
+        OUT.figure(
+            &format!("stream_reclaim_latency_mean_{name}_{variant}"),
+            format!("{:.1}", t.reclaim_mean_ns() / 1000.0),
+            "us",
+        );
+        OUT.figure(
+            &format!("stream_reclaim_latency_max_{name}_{variant}"),
+            format!("{:.1}", t.reclaim_max_ns as f64 / 1000.0),
+            "us",
+        );
+    }
+    // A burst of 10 on the lagging model: from the last frame's write-back to its reclaim.
+    let hr_lag = || BurstRunner::hrtimer_lagging(SEED, TimerStrategy::ArmOnce, LAG_NS);
+    let hr_linux_lag =
+        || BurstRunner::hrtimer_lagging(SEED, TimerStrategy::RearmEveryPacket, LAG_NS);
+    for (name, make) in [
+        ("hrtimer_rearm_lagging", &hr_linux_lag as &dyn Fn() -> _),
+        ("hrtimer_arm_once_lagging", &hr_lag),
+    ] {
+        let Some((mean, max)) =
+            burst_latency_sweep(make, BURST, PHASES).unwrap_or_else(|e| fail("burst", e))
+        else {
+            fail("burst", format!("{name}: a burst was never reclaimed"));
+        };
+        OUT.figure(
+            &format!("burst10_reclaim_latency_mean_{name}"),
+            format!("{:.1}", mean / 1000.0),
+            "us",
+        );
+        OUT.figure(
+            &format!("burst10_reclaim_latency_max_{name}"),
+            format!("{:.1}", max as f64 / 1000.0),
+            "us",
         );
     }
     // tx_frames 0 (timer only): Linux's per-packet re-arm postpones cleanup while traffic

@@ -46,7 +46,14 @@
 //! descriptors, and the link is up. A full ring of 256 frames of 1514 bytes takes 3.15 ms to
 //! drain at 1 Gbit/s but 31.5 ms at 100 Mbit/s, more than the default 5 ms timer. Under
 //! continuous traffic the timer fires once per `tx_usecs` instead of being pushed out on
-//! every packet.
+//! every packet, as long as a TI clean leaves frames in flight (at line rate, the frame
+//! behind the IC frame is still on the wire when TI comes); a TI clean that empties the
+//! ring cancels it instead. So the crate's model gives 0 expiries under load when its DMA
+//! completes each frame inside the doorbell write (the default, as QEMU), and one per
+//! `tx_usecs` while 1514-byte frames flow at 1 Gbit/s when the DMA lags the CPU
+//! (`sim::DwmacModel::with_tx_lag`, bench `stream_timer_expiries_per_ms_arm_once_lagging`);
+//! short frames spaced wider than their lag and wire time still empty the ring at every
+//! TI (`..._arm_once_lagging_60b`: 0 expiries).
 
 use crate::error::ConfigError;
 

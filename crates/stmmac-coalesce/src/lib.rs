@@ -248,8 +248,15 @@
 //! **The cleanup timer's start** is the ArmOnce contract itself: a frame without IC while
 //! the timer is idle must arm it before its descriptor is handed over. In this stream TSQ
 //! lets only two frames be in flight, so every second frame opens a new window
-//! (`qemu_stream_timer_programs_per_frame_arm_once = 0.500`); under load the timer stays
-//! queued and a frame pays nothing for it. Without the starts, TX is ~240 per frame. The
+//! (`qemu_stream_timer_programs_per_frame_arm_once = 0.500`). Under load a frame pays for
+//! a start only when it opens a window, and how often that is depends on the DMA: on the
+//! model's line-rate stream, with a DMA that completes each frame inside its doorbell write
+//! (QEMU's and the model's default), every TI clean empties the ring and cancels the timer,
+//! so the next frame starts it again, once per IC window; with a DMA that lags the CPU as
+//! silicon does, the next frame is still in flight at each TI, the timer stays queued and
+//! is re-armed only at its own expiries, one per `tx_usecs`
+//! (`stream_clockevent_programs_per_packet_arm_once` and `..._arm_once_lagging` in the
+//! repository README's seed-002 row). Without the starts, TX is ~240 per frame. The
 //! barriers (`dmb oshst` + `dsb st` per frame sent, `dmb oshst` + `dmb osh` per frame
 //! received) are one instruction each and what the DMA ordering needs ([`barrier`]); the
 //! doorbell's `Mmio` window check is 4 instructions per frame sent and none per frame

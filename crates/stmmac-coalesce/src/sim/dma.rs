@@ -20,7 +20,89 @@ pub(super) struct RxInFlight {
     pub(super) error: bool,
 }
 
+/// The lagging TX DMA's default line rate: 1 Gbit/s ([`DwmacModel::with_line_rate`]).
+pub const DEFAULT_LINE_BPS: u64 = 1_000_000_000;
+
+/// TX process state "running, waiting for status" (DMA_STATUS.TS = 2): the lagging DMA
+/// while descriptors are in flight.
+const TS_WAITING_STATUS: u32 = 2;
+
+/// Wire time of `bytes` at `bits_per_s` (at least 1 bit/s), ns, rounded up.
+fn wire_ns(bytes: usize, bits_per_s: u64) -> u64 {
+    let ns = (bytes as u128 * 8 * 1_000_000_000).div_ceil(u128::from(bits_per_s.max(1)));
+    u64::try_from(ns).unwrap_or(u64::MAX)
+}
+
+/// A TX descriptor the DMA has fetched; written back at `due_ns` (the lagging DMA) or at
+/// once (the instant one).
+pub(super) struct TxInFlight {
+    /// Its bus address.
+    pub(super) desc: u32,
+    /// When it is written back.
+    pub(super) due_ns: u64,
+    /// TDES0 bits the write-back keeps (enhanced control bits).
+    pub(super) keep: u32,
+    /// A buffer could not be read (ES).
+    pub(super) es: bool,
+    /// IC on a last descriptor.
+    pub(super) ic: bool,
+    /// The frame, on its last descriptor.
+    pub(super) frame: Option<Vec<u8>>,
+}
+
 impl<D: MdioDevice> DwmacModel<D> {
+    /// Write back the lagging DMA's descriptors due at or before `now_ns`, each at its own
+    /// due time, looking at the current descriptor again after each (see
+    /// [`with_tx_lag`](Self::with_tx_lag)).
+    #[inline(never)]
+    pub(super) fn tx_complete_due(&mut self, now_ns: u64) {
+        // Bounded: each round writes one descriptor back; a walk only fetches descriptors
+        // the DMA owns, and a written-back one is not owned any more.
+        for _ in 0..(1 << 20) {
+            let Some(e) = self.tx_inflight.front() else {
+                return;
+            };
+            if e.due_ns > now_ns {
+                return;
+            }
+            let Some(e) = self.tx_inflight.pop_front() else {
+                return;
+            };
+            let at = e.due_ns;
+            self.tx_close(at, e);
+            self.tx_walk(at);
+        }
+    }
+
+    /// Drop the descriptors in flight (they stay DMA-owned): ST cleared, a new list base,
+    /// a fault, a reset.
+    pub(super) fn tx_abandon_in_flight(&mut self) {
+        self.tx_inflight.clear();
+        self.tx_wire_free_ns = 0;
+    }
+
+    /// Write a fetched descriptor back at `at_ns`: record its frame, TI for IC, OWN clear.
+    #[inline]
+    fn tx_close(&mut self, at_ns: u64, e: TxInFlight) {
+        if let Some(bytes) = e.frame {
+            if self.line_ok(at_ns, true) {
+                self.sent.push(SentFrame {
+                    at_ns,
+                    bytes,
+                    ic: e.ic,
+                });
+            } else {
+                self.line_mismatch += 1;
+            }
+            if e.ic {
+                self.status |= 1 << 0; // TI
+            }
+        }
+        // Write-back: OWN clear, status; enhanced keeps its control bits.
+        self.arena
+            .write_u32(e.desc, e.keep | if e.es { TDES0_ES } else { 0 });
+    }
+
     /// Whether GMAC_CONTROL matches the attached PHY's link (always, without one).
     pub(super) fn line_ok(&self, now_ns: u64, tx: bool) -> bool {
         let Some(phy) = &self.phy else {
@@ -245,11 +327,18 @@ impl<D: MdioDevice> DwmacModel<D> {
                 self.status |= (1 << 13) | (1 << 1); // FBI, TPS
                 self.ts = regs::TS_STOPPED;
                 self.tx_halted = true;
+                self.tx_abandon_in_flight();
                 return;
             };
-            if des0 & OWN == 0 {
-                self.status |= 1 << 2; // TU
-                self.ts = regs::TS_SUSPENDED;
+            let in_flight = !self.tx_inflight.is_empty();
+            if des0 & OWN == 0 || in_flight && self.tx_inflight.iter().any(|e| e.desc == d) {
+                if !in_flight {
+                    self.status |= 1 << 2; // TU
+                    self.ts = regs::TS_SUSPENDED;
+                } else {
+                    // Still busy: it looks again after the next write-back.
+                    self.ts = TS_WAITING_STATUS;
+                }
                 return;
             }
             if let Some(fault) = self.tx_fault.take() {
@@ -263,6 +352,7 @@ impl<D: MdioDevice> DwmacModel<D> {
                 if fault == TxFault::BusError {
                     self.rx_halted = true;
                 }
+                self.tx_abandon_in_flight();
                 return;
             }
             let des1 = self.arena.read_u32(d + 4).unwrap_or(0);
@@ -277,29 +367,40 @@ impl<D: MdioDevice> DwmacModel<D> {
             if !tch && l2 > 0 {
                 es |= !self.arena.read_into(b2, l2, &mut self.partial);
             }
-            if ls {
+            let frame = if ls {
                 let bytes = core::mem::take(&mut self.partial);
-                let bytes = self.tx_offload(des0, des1, bytes);
-                if self.line_ok(now_ns, true) {
-                    self.sent.push(SentFrame {
-                        at_ns: now_ns,
-                        bytes,
-                        ic,
-                    });
-                } else {
-                    self.line_mismatch += 1;
-                }
-                if ic {
-                    self.status |= 1 << 0; // TI
-                }
-            }
-            // Write-back: OWN clear, status; enhanced keeps its control bits.
+                Some(self.tx_offload(des0, des1, bytes))
+            } else {
+                None
+            };
             let keep = match self.layout {
                 DescLayout::Normal => 0,
                 DescLayout::Enhanced => des0 & 0x7FFF_0000 & !(1 << 16),
             };
-            self.arena
-                .write_u32(d, keep | if es { TDES0_ES } else { 0 });
+            let mut e = TxInFlight {
+                desc: d,
+                due_ns: now_ns,
+                keep,
+                es,
+                ic,
+                frame,
+            };
+            if self.tx_lag_ns == 0 {
+                self.tx_close(now_ns, e);
+            } else {
+                let mut wire_bytes = l1 + if tch { 0 } else { l2 };
+                if let Some(f) = &e.frame {
+                    // Padding to 60, FCS, preamble + SFD + IFG.
+                    wire_bytes += 60usize.saturating_sub(f.len()) + 4 + 20;
+                }
+                let start = now_ns
+                    .saturating_add(self.tx_lag_ns)
+                    .max(self.tx_wire_free_ns);
+                e.due_ns = start.saturating_add(wire_ns(wire_bytes, self.line_bps));
+                self.tx_wire_free_ns = e.due_ns;
+                self.tx_inflight.push_back(e);
+                self.ts = TS_WAITING_STATUS;
+            }
             self.cur_tx = if ter {
                 self.tx_base
             } else if tch {

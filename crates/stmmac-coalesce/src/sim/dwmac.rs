@@ -8,8 +8,8 @@ use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
 
-use super::dma::RxInFlight;
-use super::{AnPhy, HW_FEATURE, Ring, SWR_NS, Seen, SimArena, VERSION};
+use super::dma::{RxInFlight, TxInFlight};
+use super::{AnPhy, DEFAULT_LINE_BPS, HW_FEATURE, Ring, SWR_NS, Seen, SimArena, VERSION};
 use crate::dma::DescLayout;
 use crate::regs::{self, desc::OWN};
 
@@ -130,6 +130,15 @@ pub struct DwmacModel<D: MdioDevice> {
     pub(super) last_write: [Option<u64>; 6],
     /// Writes the erratum swallowed.
     pub(super) lost_writes: u64,
+    /// TX fetch latency, ns ([`DwmacModel::with_tx_lag`]; 0 = the instant model).
+    pub(super) tx_lag_ns: u64,
+    /// Line rate for the TX wire time, bit/s ([`DwmacModel::with_line_rate`]).
+    pub(super) line_bps: u64,
+    /// Descriptors the lagging TX DMA has fetched and not written back yet, oldest first
+    /// (due times never decrease).
+    pub(super) tx_inflight: VecDeque<TxInFlight>,
+    /// When the wire is free again: the due time of the last descriptor fetched.
+    pub(super) tx_wire_free_ns: u64,
 }
 
 impl<D: MdioDevice> DwmacModel<D> {
@@ -195,6 +204,67 @@ impl<D: MdioDevice> DwmacModel<D> {
             write_settle_ns: 0,
             last_write: [None; 6],
             lost_writes: 0,
+            tx_lag_ns: 0,
+            line_bps: DEFAULT_LINE_BPS,
+            tx_inflight: VecDeque::new(),
+            tx_wire_free_ns: 0,
+        }
+    }
+
+    /// A TX DMA that lags the CPU by `lag_ns` (0, the default, is the instant model: every
+    /// owned descriptor is written back inside the poll-demand or ST write that finds it,
+    /// as in QEMU, and no wire time is modelled either).
+    ///
+    /// With a lag, a walk (poll demand, ST set) still fetches every owned descriptor at
+    /// once (frame bytes, ES for an unreachable buffer), but writes none back. Each gets a
+    /// due time: `max(fetch time + lag_ns, due time of the descriptor before it)` plus its
+    /// wire time at the [line rate](Self::with_line_rate): its buffer bytes, and on a
+    /// frame's last descriptor the padding to 60 bytes, the FCS (4), preamble, SFD and IFG
+    /// (20), × 8 / rate (rounded up to a ns). A 1514-byte frame takes 12.304 µs at
+    /// 1 Gbit/s. At its due time, when time reaches it ([`sync`](Self::sync), which every
+    /// register access and [`inject`](Self::inject) also do), the descriptor is written
+    /// back (OWN clear, status), its frame recorded ([`SentFrame::at_ns`] is that time) and
+    /// TI raised if it is a last descriptor with IC. While descriptors are in flight TS
+    /// reads "running, waiting for status" (2) and a poll demand cannot be lost
+    /// ([`lose_next_tx_doorbell`](Self::lose_next_tx_doorbell) needs an idle DMA); after
+    /// each write-back the DMA looks at its current descriptor again at that time: an owned
+    /// one is fetched (no poll demand needed while it runs), a descriptor still in flight
+    /// (a full ring) waits, a free one with nothing left in flight raises TU and suspends.
+    /// Stopping TX (ST cleared), a new list base, a TX fault or a reset abandon the
+    /// descriptors in flight: they stay DMA-owned and their frames are not sent.
+    pub fn with_tx_lag(mut self, lag_ns: u64) -> Self {
+        self.tx_lag_ns = lag_ns;
+        self
+    }
+
+    /// The line rate for the lagging DMA's wire time, bit/s (default 1 Gbit/s; ignored by
+    /// the instant model; 0 counts as 1 bit/s).
+    pub fn with_line_rate(mut self, bits_per_s: u64) -> Self {
+        self.line_bps = bits_per_s;
+        self
+    }
+
+    /// The TX fetch latency set by [`with_tx_lag`](Self::with_tx_lag).
+    pub fn tx_lag(&self) -> u64 {
+        self.tx_lag_ns
+    }
+
+    /// TX descriptors fetched and not yet written back (always 0 without a lag).
+    pub fn tx_in_flight(&self) -> usize {
+        self.tx_inflight.len()
+    }
+
+    /// When the next TX descriptor in flight is written back, if one is.
+    pub fn tx_next_due(&self) -> Option<u64> {
+        self.tx_inflight.front().map(|e| e.due_ns)
+    }
+
+    /// The next time something happens by time alone: the RX watchdog's deadline or the
+    /// next TX write-back.
+    pub fn next_event_ns(&self) -> Option<u64> {
+        match (self.riwt_at, self.tx_next_due()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 
@@ -564,12 +634,20 @@ impl<D: MdioDevice> DwmacModel<D> {
         self.control & (1 << 2) != 0 && self.dma_control & (1 << 1) != 0 && !self.rx_halted
     }
 
-    pub(super) fn sync(&mut self, now_ns: u64) {
+    /// Apply what time alone does up to `now_ns`: the RX watchdog raises RI, and the
+    /// lagging TX DMA writes back the descriptors due by then (see
+    /// [`with_tx_lag`](Self::with_tx_lag)). Every register access and
+    /// [`inject`](Self::inject) do this first; call it before the CPU reads descriptor
+    /// memory after time passed without one (a cleanup-timer interrupt, say).
+    pub fn sync(&mut self, now_ns: u64) {
         if let Some(at) = self.riwt_at
             && now_ns >= at
         {
             self.status |= 1 << 6;
             self.riwt_at = None;
+        }
+        if !self.tx_inflight.is_empty() {
+            self.tx_complete_due(now_ns);
         }
     }
 
@@ -631,20 +709,26 @@ impl<D: MdioDevice> DwmacModel<D> {
         self.partial.clear();
         self.rx_queue.clear();
         self.rx_cur = None;
+        self.tx_abandon_in_flight();
     }
 }
 
-/// The model's one interrupt that comes from time alone, the RX watchdog (RIWT), as an
-/// [`IrqSource`]: `advance_to_next` moves the bus's clock to the watchdog's deadline (RI is
-/// raised there) and returns it; `None` when the watchdog is not running. Every other
-/// interrupt of the model happens inside a register write or [`DwmacModel::inject`].
+/// What the model does by time alone, as an [`IrqSource`]: the RX watchdog (RIWT) and,
+/// with a [TX lag](DwmacModel::with_tx_lag), the TX write-backs.
+/// `advance_to_next` moves the bus's clock to the earlier of the watchdog's deadline (RI
+/// is raised there) and the next TX write-back (TI if it has IC; one without IC raises
+/// nothing, but its descriptor is free from then on), applies it
+/// ([`DwmacModel::sync`]) and returns that time; `None` when neither is pending. Every
+/// other interrupt of the model happens inside a register write or
+/// [`DwmacModel::inject`].
 #[derive(Clone, Copy)]
 pub struct DwmacIrq<'a, D: MdioDevice>(pub &'a SimBus<DwmacModel<D>>);
 
 impl<D: MdioDevice> IrqSource for DwmacIrq<'_, D> {
     fn advance_to_next(&mut self) -> Option<u64> {
-        let at = self.0.model(|m| m.riwt_deadline())?;
+        let at = self.0.model(|m| m.next_event_ns())?;
         self.0.clock().advance_to(at);
+        self.0.model(|m| m.sync(at));
         Some(at)
     }
 }
@@ -780,6 +864,7 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                 if core::mem::take(&mut self.early_doorbell)
                     && self.dma_control & (1 << 13) != 0
                     && !self.tx_halted
+                    && self.tx_inflight.is_empty()
                 {
                     self.status |= 1 << 2; // TU: it found no descriptor it owns
                     self.ts = regs::TS_SUSPENDED;
@@ -800,6 +885,7 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
             0x1010 => {
                 self.tx_base = value;
                 self.cur_tx = value;
+                self.tx_abandon_in_flight();
             }
             0x1014 => self.status &= !(value & regs::DMA_STATUS_W1C),
             0x1018 => {
@@ -807,6 +893,9 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                 self.dma_control = value;
                 if value & (1 << 13) != 0 && was & (1 << 13) == 0 {
                     self.tx_halted = false;
+                }
+                if value & (1 << 13) == 0 && was & (1 << 13) != 0 {
+                    self.tx_abandon_in_flight();
                 }
                 if value & (1 << 1) != 0 && was & (1 << 1) == 0 {
                     self.rx_halted = false;

@@ -14,7 +14,8 @@
 //!   frame, recorded with its time ([`SentFrame`]); OWN is cleared; TI is raised when the
 //!   frame's last descriptor has IC; TER wraps to the list base, TCH follows TDES3. At the
 //!   first descriptor not owned it sets TU and TS = suspended. Sending is synchronous (the
-//!   frame completes inside the MMIO write, as in QEMU). Faults on demand
+//!   frame completes inside the MMIO write, as in QEMU) unless the DMA is made to lag the
+//!   CPU ([`DwmacModel::with_tx_lag`]: write-back after the fetch latency and wire time). Faults on demand
 //!   ([`DwmacModel::fail_tx`]): TPS, UNF, FBI stop the process until ST is written again.
 //! - **RX**: [`DwmacModel::inject`] delivers a frame (with its FCS, 4 more bytes) through the
 //!   frame filter into DMA-owned descriptors, **spilling across descriptors** when it is
@@ -66,6 +67,7 @@ pub mod seed;
 use std::vec::Vec;
 
 pub use arena::{Ring, Seen, SimArena, SimCache};
+pub use dma::DEFAULT_LINE_BPS;
 pub use dwmac::{DwmacIrq, DwmacModel, RxWireError, SentFrame, TxFault, inet_checksum};
 pub use phy::{AN_NS, AnPhy, PHY_RESET_NS, Partner};
 

@@ -8,6 +8,13 @@
 //! - [`Rig::stream`]: a steady stream of frames with IC every `tx_frames`, TI serviced as
 //!   NAPI would: clockevent programmings (counted by the [`SimClockEventProbe`]) and timer
 //!   queue operations per packet, for Linux's re-arm-per-packet and this crate's arm-once.
+//! - [`Rig::stream_timed`]: the same stream with every interrupt taken when it happens (TI
+//!   at the write-back of an IC frame, the cleanup timer at its expiry), for a model whose
+//!   TX DMA lags the CPU ([`Rig::hrtimer_lagging`], [`DwmacModel::with_tx_lag`]): timer
+//!   expiries while the traffic lasts, and how long each frame waits from queueing to
+//!   reclaim.
+
+use std::collections::VecDeque;
 
 use hwtimer_core::sim::{
     IrqSource, SimBus, SimClock, SimClockEvent, SimClockEventProbe, SimCounter, SimTickCounter,
@@ -37,6 +44,10 @@ pub const SEED_HZ: u32 = 100;
 /// Frame gap of the stream: a 1514-byte frame at 1 Gbit/s (with preamble and IFG) takes
 /// 12.3 µs.
 pub const STREAM_GAP_NS: u64 = 12_304;
+/// TX fetch latency of the lagging rigs ([`Rig::hrtimer_lagging`]): 2 µs from the poll
+/// demand until the frame can go on the wire (descriptor and buffer fetch), on top of its
+/// wire time at 1 Gbit/s.
+pub const LAG_NS: u64 = 2_000;
 
 /// The model as the rigs use it.
 pub type Model = DwmacModel<PhyModel>;
@@ -92,6 +103,35 @@ pub struct StreamFigures {
     pub would_block: u64,
 }
 
+/// Result of [`Rig::stream_timed`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimedStreamFigures {
+    /// The counts, as [`Rig::stream`] gives them (drain included).
+    pub stream: StreamFigures,
+    /// From the first frame queued to the last, ns.
+    pub traffic_ns: u64,
+    /// Timer expiries up to the last frame queued.
+    pub expiries_in_traffic: u64,
+    /// Frames reclaimed (all of them, after the drain).
+    pub reclaimed: u64,
+    /// Sum over frames of the time from queueing to reclaim, ns.
+    pub reclaim_sum_ns: u128,
+    /// Longest time from queueing to reclaim, ns.
+    pub reclaim_max_ns: u64,
+}
+
+impl TimedStreamFigures {
+    /// Timer expiries per ms while the traffic lasts.
+    pub fn expiries_per_ms(&self) -> f64 {
+        self.expiries_in_traffic as f64 * 1e6 / self.traffic_ns.max(1) as f64
+    }
+
+    /// Mean time from queueing to reclaim, ns.
+    pub fn reclaim_mean_ns(&self) -> f64 {
+        self.reclaim_sum_ns as f64 / self.reclaimed.max(1) as f64
+    }
+}
+
 impl StreamFigures {
     /// Clockevent programmings per packet.
     pub fn programs_per_packet(&self) -> f64 {
@@ -126,12 +166,15 @@ pub struct Rig<M: Monotonic + 'static> {
     /// The RX ring.
     pub rx: RxRing,
     frame: [u8; 60],
+    /// TI events [`Rig::stream_timed`] serviced.
+    ti_taken: u64,
 }
 
-fn parts(clock: &SimClock) -> Result<(SimArena, Bus, Dwmac<Bus>), Error> {
+fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Bus, Dwmac<Bus>), Error> {
     let arena = SimArena::new(0x1000_0000, 1 << 20);
     let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
-    let bus = SimBus::new(clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ));
+    let model = DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
+    let bus = SimBus::new(clock, model);
     let mac = Dwmac::new(bus.clone());
     Ok((arena, bus, mac))
 }
@@ -152,8 +195,9 @@ fn build<M: Monotonic + 'static>(
     time: M,
     cfg: CoalesceConfig,
     strategy: TimerStrategy,
+    tx_lag_ns: u64,
 ) -> Result<Rig<M>, Error> {
-    let (arena, bus, mac) = parts(&clock)?;
+    let (arena, bus, mac) = parts(&clock, tx_lag_ns)?;
     let probe = event.probe();
     let timers: &'static Timers<M> = Box::leak(Box::new(HrTimers::new(Alarm::new(event, time)?)));
     let reset_clock = SimCounter::new(&clock, 32, HR_HZ);
@@ -201,6 +245,7 @@ fn build<M: Monotonic + 'static>(
         tx,
         rx,
         frame: test_frame(),
+        ti_taken: 0,
     })
 }
 
@@ -213,7 +258,22 @@ impl Rig<HrBase> {
         let clock = SimClock::new();
         let event = SimClockEvent::new(&clock, HR_HZ, 1, u64::from(u32::MAX));
         let time = Extended::new(SimCounter::new(&clock, 32, HR_HZ));
-        build(clock, event, time, cfg, strategy)
+        build(clock, event, time, cfg, strategy, 0)
+    }
+
+    /// As [`Rig::hrtimer`], on a model whose TX DMA lags the CPU by `tx_lag_ns` plus the
+    /// wire time at 1 Gbit/s ([`DwmacModel::with_tx_lag`]; 0 is the instant model).
+    ///
+    /// Errors: as [`Rig::hrtimer`].
+    pub fn hrtimer_lagging(
+        cfg: CoalesceConfig,
+        strategy: TimerStrategy,
+        tx_lag_ns: u64,
+    ) -> Result<Self, Error> {
+        let clock = SimClock::new();
+        let event = SimClockEvent::new(&clock, HR_HZ, 1, u64::from(u32::MAX));
+        let time = Extended::new(SimCounter::new(&clock, 32, HR_HZ));
+        build(clock, event, time, cfg, strategy, tx_lag_ns)
     }
 }
 
@@ -227,7 +287,7 @@ impl Rig<JiffiesBase> {
         let clock = SimClock::new();
         let event = SimClockEvent::new(&clock, hz, 1, u64::from(u32::MAX));
         let time = Extended::new(SimTickCounter::new(&clock, hz));
-        build(clock, event, time, cfg, strategy)
+        build(clock, event, time, cfg, strategy, 0)
     }
 }
 
@@ -241,6 +301,9 @@ impl<M: Monotonic + 'static> Rig<M> {
                 break;
             }
             self.clock.advance_to(t);
+            // What the DMA did meanwhile (a lagging model's write-backs) is in memory before
+            // the interrupt handler reads the descriptors.
+            self.bus.model(|m| m.sync(t));
             let tx = &mut self.tx;
             let mac = &self.mac;
             let id = tx.timer().id();
@@ -286,7 +349,6 @@ impl<M: Monotonic + 'static> Rig<M> {
             self.tx.send(&self.mac, &frame)?;
             self.service_ti()?;
         }
-        let last_sent_ns = self.bus.model(|m| m.sent().last().map_or(0, |f| f.at_ns));
         let mut reclaimed_ns = if self.tx.pending() == 0 {
             Some(self.clock.now_ns())
         } else {
@@ -301,6 +363,8 @@ impl<M: Monotonic + 'static> Rig<M> {
             };
             reclaimed_ns = self.service_timers_until(t);
         }
+        // After the cleanup: a lagging DMA sends the last frame after the loop above began.
+        let last_sent_ns = self.bus.model(|m| m.sent().last().map_or(0, |f| f.at_ns));
         let s1 = self.tx.stats();
         Ok(BurstFigures {
             last_sent_ns,
@@ -357,6 +421,145 @@ impl<M: Monotonic + 'static> Rig<M> {
         f.ic_set = s1.ic_set - s0.ic_set;
         Ok(f)
     }
+
+    /// [`Rig::service_ti`] for the timed stream, counting the TI events it services (a
+    /// copy, so that `service_ti` keeps its callers and its inlining).
+    #[inline(never)]
+    fn take_ti(&mut self) -> bool {
+        if !self.mac.status().is_set(crate::regs::DMA_STATUS::TI) {
+            return false;
+        }
+        let ev = self.mac.take_events();
+        self.tx.service(&self.mac, ev);
+        self.ti_taken += 1;
+        true
+    }
+
+    /// Take every interrupt due at or before `until_ns` in time order: the cleanup timer at
+    /// its expiry, and DMA_STATUS.TI when the DMA writes back a frame with IC (serviced as
+    /// [`Rig::service_ti`] does). `seen` is called after each one.
+    fn run_until(&mut self, until_ns: u64, seen: &mut impl FnMut(&Self)) {
+        // Bounded: each round takes one timer expiry or one TX write-back.
+        for _ in 0..(1 << 22) {
+            let fire = self.probe.next_fire_ns();
+            let due = self.bus.model(|m| m.tx_next_due());
+            let next = match (fire, due) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => match a.or(b) {
+                    Some(t) => t,
+                    None => return,
+                },
+            };
+            if next > until_ns {
+                return;
+            }
+            if fire == Some(next) {
+                self.service_timers_until(next);
+                seen(self);
+            }
+            self.clock.advance_to(next);
+            if self.bus.model(|m| m.raw_status(next) & 1 != 0) {
+                self.take_ti();
+                seen(self);
+            }
+        }
+    }
+
+    /// [`Rig::stream`] with every interrupt taken when it happens, in time order (the
+    /// cleanup timer at its expiry, DMA_STATUS.TI at the write-back of an IC frame): `n` frames of `frame_len` bytes (at least 60, at most 1536), one every `gap_ns`,
+    /// then the drain. Also measures timer expiries while the traffic lasts and, per frame,
+    /// the time from queueing (`send`) to reclaim. With the instant model (no lag) every
+    /// TI is serviced right after the `send` that raised it, as in [`Rig::stream`].
+    ///
+    /// Errors: those of [`TxRing::send`].
+    pub fn stream_timed(
+        &mut self,
+        n: u32,
+        gap_ns: u64,
+        frame_len: usize,
+    ) -> Result<TimedStreamFigures, Error> {
+        let p0 = self.probe.programs();
+        let s0 = self.tx.stats();
+        let ti0 = self.ti_taken;
+        let t0 = self.clock.now_ns();
+        let mut frame = vec![0u8; frame_len.clamp(60, 1536)];
+        frame[..60].copy_from_slice(&self.frame);
+        let mut f = StreamFigures::default();
+        let mut out = TimedStreamFigures::default();
+        // Queueing times of the frames not reclaimed yet, oldest first.
+        let queued = core::cell::RefCell::new(VecDeque::<u64>::new());
+        let lat = core::cell::RefCell::new((0u64, 0u128, 0u64, s0.reclaimed));
+        let mut seen = |rig: &Self| {
+            let now = rig.clock.now_ns();
+            let mut l = lat.borrow_mut();
+            let r = rig.tx.stats().reclaimed;
+            let mut q = queued.borrow_mut();
+            for _ in l.3..r {
+                if let Some(t) = q.pop_front() {
+                    let d = now.saturating_sub(t);
+                    l.0 += 1;
+                    l.1 += u128::from(d);
+                    l.2 = l.2.max(d);
+                }
+            }
+            l.3 = r;
+        };
+        for k in 0..u64::from(n) {
+            let target = t0.saturating_add(k.saturating_mul(gap_ns));
+            self.run_until(target, &mut seen);
+            self.clock.advance_to(target);
+            if self.tx.free() == 0 {
+                f.would_block += 1;
+            }
+            // A full ring reclaims inside `send`, before this frame is queued.
+            self.bus.model(|m| m.sync(target));
+            // `send` spelled out (reserve, copy, commit): `Rig::stream`'s `send` stays the
+            // only caller besides `burst`, so the host instruction counts of `Rig::stream`
+            // are not moved by this function's existence (inlining).
+            let mut t = self.tx.reserve(&self.mac)?;
+            let Some(dst) = t.buffer().get_mut(..frame.len()) else {
+                return Err(Error::FrameSize { len: frame.len() });
+            };
+            dst.copy_from_slice(&frame);
+            t.commit(frame.len())?;
+            seen(self);
+            queued.borrow_mut().push_back(target);
+            f.max_pending = f.max_pending.max(self.tx.pending());
+            if self.take_ti() {
+                seen(self);
+            }
+            if k % 1024 == 1023 {
+                self.bus.model(|m| m.clear_sent());
+            }
+        }
+        out.traffic_ns = self.clock.now_ns().saturating_sub(t0);
+        out.expiries_in_traffic = self.tx.stats().timer_expiries - s0.timer_expiries;
+        for _ in 0..10_000 {
+            if self.tx.pending() == 0 {
+                break;
+            }
+            let fire = self.probe.next_fire_ns();
+            let due = self.bus.model(|m| m.tx_next_due());
+            let Some(next) = fire.into_iter().chain(due).min() else {
+                break;
+            };
+            self.run_until(next, &mut seen);
+        }
+        let s1 = self.tx.stats();
+        f.packets = u64::from(n);
+        f.programs = self.probe.programs() - p0;
+        f.starts = s1.timer_starts - s0.timer_starts;
+        f.restarts = s1.timer_restarts - s0.timer_restarts;
+        f.expiries = s1.timer_expiries - s0.timer_expiries;
+        f.ic_set = s1.ic_set - s0.ic_set;
+        f.ti_events = self.ti_taken - ti0;
+        out.stream = f;
+        let l = lat.into_inner();
+        out.reclaimed = l.0;
+        out.reclaim_sum_ns = l.1;
+        out.reclaim_max_ns = l.2;
+        Ok(out)
+    }
 }
 
 /// Mean and maximum burst latency (ns) over `phases` start times spread evenly across one
@@ -398,6 +601,19 @@ impl BurstRunner {
     /// Errors: as [`Rig::hrtimer`].
     pub fn hrtimer(cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
         Ok(BurstRunner::Hr(Box::new(Rig::hrtimer(cfg, strategy)?)))
+    }
+
+    /// A [`Rig::hrtimer_lagging`] rig.
+    ///
+    /// Errors: as [`Rig::hrtimer`].
+    pub fn hrtimer_lagging(
+        cfg: CoalesceConfig,
+        strategy: TimerStrategy,
+        tx_lag_ns: u64,
+    ) -> Result<Self, Error> {
+        Ok(BurstRunner::Hr(Box::new(Rig::hrtimer_lagging(
+            cfg, strategy, tx_lag_ns,
+        )?)))
     }
 
     /// A [`Rig::jiffies`] rig at `hz`.
@@ -451,7 +667,7 @@ impl RxFigures {
 /// Errors: those of the ring set-up.
 pub fn rx_bursts(cfg: CoalesceConfig, burst: u32, bursts: u32) -> Result<RxFigures, Error> {
     let clock = SimClock::new();
-    let (arena, bus, mac) = parts(&clock)?;
+    let (arena, bus, mac) = parts(&clock, 0)?;
     let counter = SimCounter::new(&clock, 32, HR_HZ);
     mac.soft_reset(&counter)?;
     let setup = mac.configure_dma(&DmaConfig {
