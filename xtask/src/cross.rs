@@ -285,9 +285,17 @@ fn clippy_rows(
             .filter(|p| p.metadata["qemu"]["target"].as_str() == Some(target))
             .map(|p| p.name.as_str())
             .collect();
-        let cell = if boards.is_empty() {
-            Cell::Skipped
-        } else {
+        // Each board on its own, as `cargo xtask qemu` builds them: checked together, cargo
+        // unifies features across boards, and two boards that pick different embassy-time
+        // tick rates (`tick-hz-*`) then fail to compile. The support packages ride along with
+        // the first board; the first failure is the cell's.
+        let mut cell = Cell::Skipped;
+        let support: Vec<&str> = firmware
+            .iter()
+            .filter(|p| is_library(p) || (p.name == SMOKE && targets_of(p).contains(target)))
+            .map(|p| p.name.as_str())
+            .collect();
+        for (i, board) in boards.iter().copied().enumerate() {
             let mut cmd = toolchain.cargo(&firmware_dir());
             cmd.args([
                 "clippy",
@@ -295,20 +303,24 @@ fn clippy_rows(
                 "--release",
                 "--target",
                 target,
+                "-p",
+                board,
             ]);
-            let support = firmware
-                .iter()
-                .filter(|p| is_library(p) || (p.name == SMOKE && targets_of(p).contains(target)));
-            for name in boards
-                .iter()
-                .copied()
-                .chain(support.map(|p| p.name.as_str()))
-            {
-                cmd.args(["-p", name]);
+            if i == 0 {
+                for name in &support {
+                    cmd.args(["-p", name]);
+                }
             }
             cmd.args(["--", "-D", "warnings"]);
-            build(&format!("clippy examples/firmware for {target}"), &mut cmd)
-        };
+            let this = build(
+                &format!("clippy examples/firmware/{board} for {target}"),
+                &mut cmd,
+            );
+            match (&cell, this) {
+                (Cell::Fail(_), _) => {}
+                (_, this) => cell = this,
+            }
+        }
         fw_row.cells.insert(target.clone(), cell);
     }
     vec![lib_row, fw_row]
