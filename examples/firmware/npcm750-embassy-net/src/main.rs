@@ -53,6 +53,19 @@
 //!   limit at [`TSQ_FRAMES`] frames (`NetState::set_inflight_limit`, Linux's TSQ floor of two
 //!   packets below TCP), so the frames the driver has not reclaimed gate the stream, as in
 //!   the seed.
+//! - `qemu_embassy_path_insns_per_frame_{tx,rx}`: the whole path per frame over the
+//!   armed-once stream, in PMU instructions (event 0x08), the IRQ handler's own excluded
+//!   from the thread-side spans and counted once on its side. **TX**: every `transmit()`
+//!   call of embassy-net's runner, empty polls included; each TX token's `consume` without
+//!   embassy-net's closure (which builds the frame in the DMA buffer): reservation, commit,
+//!   the cleanup-timer decision, the poll demand; the cleanup timer's interrupts (the
+//!   queue, `NetState::on_tx_timer`, reclaim, re-arm); the GMAC interrupts with TI only,
+//!   and half of those with TI and RI. **RX**: every `receive()` call, empty polls
+//!   included (the adapter's copy of a frame into its scratch buffer is in it); the GMAC
+//!   interrupts with RI (or RU) only and the other half of the shared ones (RX service,
+//!   RX poll demand, refill). Divided by the frames sent and received. Not counted: the
+//!   runtime's IRQ entry and exit around the handler (a dozen instructions), the executor,
+//!   embassy-net and embassy-time.
 #![no_std]
 #![no_main]
 
@@ -183,8 +196,8 @@ type Timers = HrTimers<PtEvent, Time, 8>;
 /// An hrtimer cleanup timer: a slot of [`Timers`].
 type HrTimer = QueueTimer<'static, PtEvent, Time, 8>;
 type Mac = Dwmac<Bus>;
-/// The embassy-net driver over the rings in [`NET`].
-type NetDriver = Driver<'static, Bus, TxTimer, Coherent>;
+/// The embassy-net driver over the rings in [`NET`], its calls counted ([`Probe`]).
+type NetDriver = Probe<Driver<'static, Bus, TxTimer, Coherent>>;
 
 embassy_time_driver::time_driver_impl!(
     static DRIVER: TimeDriver<GtEvent, Time, 16> = TimeDriver::new()
@@ -230,6 +243,21 @@ static IRQ_TI: AtomicU32 = AtomicU32::new(0);
 static IRQ_RI: AtomicU32 = AtomicU32::new(0);
 static IRQ_TIMER: AtomicU32 = AtomicU32::new(0);
 static IRQ_OTHER: AtomicU32 = AtomicU32::new(0);
+/// PMU instructions in the IRQ handler; of them, those of the network paths (GMAC0 split
+/// by TI / RI, the cleanup timer to TX).
+static IRQ_INSNS: AtomicU32 = AtomicU32::new(0);
+static PATH_IRQ_TX: AtomicU32 = AtomicU32::new(0);
+static PATH_IRQ_RX: AtomicU32 = AtomicU32::new(0);
+/// PMU instructions in the driver's calls from embassy-net ([`Probe`]).
+static PATH_TX: AtomicU32 = AtomicU32::new(0);
+static PATH_RX: AtomicU32 = AtomicU32::new(0);
+/// `transmit()` and `receive()` calls, and those that returned no token (empty polls).
+static TX_CALLS: AtomicU32 = AtomicU32::new(0);
+/// Of [`PATH_TX`], the TX tokens' `consume` (without embassy-net's closure).
+static PATH_TX_CONSUME: AtomicU32 = AtomicU32::new(0);
+static TX_EMPTY: AtomicU32 = AtomicU32::new(0);
+static RX_CALLS: AtomicU32 = AtomicU32::new(0);
+static RX_EMPTY: AtomicU32 = AtomicU32::new(0);
 /// Pends of the executor, and `wfi`s of the idle loop.
 static PENDS: AtomicU32 = AtomicU32::new(0);
 static SLEEPS: AtomicU32 = AtomicU32::new(0);
@@ -394,14 +422,49 @@ fn on_expiry(slot: usize, now: u64) -> Restart {
     }
 }
 
+/// Adds `n` to `counter` (one writer per counter: the thread, or the IRQ handler).
+fn add(counter: &AtomicU32, n: u32) {
+    counter.store(
+        counter.load(Ordering::Relaxed).wrapping_add(n),
+        Ordering::Relaxed,
+    );
+}
+
 /// The IRQ handler (SYS mode, IRQs masked): GMAC0's DMA interrupt into the rings, the
-/// global timer into embassy-time, the private timer into the cleanup queue.
+/// global timer into embassy-time, the private timer into the cleanup queue. Its own PMU
+/// instructions go to [`IRQ_INSNS`], and the network ones also to [`PATH_IRQ_TX`] /
+/// [`PATH_IRQ_RX`].
 fn on_irq() {
+    let t0 = pmu::instructions();
+    let path = on_irq_counted();
+    let spent = pmu::instructions().wrapping_sub(t0);
+    add(&IRQ_INSNS, spent);
+    match path {
+        IrqPath::Tx => add(&PATH_IRQ_TX, spent),
+        IrqPath::Rx => add(&PATH_IRQ_RX, spent),
+        IrqPath::Both => {
+            add(&PATH_IRQ_TX, spent / 2);
+            add(&PATH_IRQ_RX, spent - spent / 2);
+        }
+        IrqPath::None => {}
+    }
+}
+
+/// Which network path an interrupt served (for the per-frame cost).
+enum IrqPath {
+    Tx,
+    Rx,
+    Both,
+    None,
+}
+
+fn on_irq_counted() -> IrqPath {
     let iar = GIC.acknowledge();
     let id = gic::iar_id(iar);
-    match id {
+    let path = match id {
         IRQ_GMAC0 => {
             let events = MAC.take_events();
+            let (tx, rx) = (events.tx_done(), events.rx_ready() || events.rx_no_buffer());
             if events.tx_done() {
                 IRQ_TI.fetch_add(1, Ordering::Relaxed);
             }
@@ -409,8 +472,16 @@ fn on_irq() {
                 IRQ_RI.fetch_add(1, Ordering::Relaxed);
             }
             NET.on_dma_interrupt(&MAC, events);
+            match (tx, rx) {
+                (true, true) => IrqPath::Both,
+                (true, false) => IrqPath::Tx,
+                _ => IrqPath::Rx,
+            }
         }
-        IRQ_GT => DRIVER.on_interrupt(),
+        IRQ_GT => {
+            DRIVER.on_interrupt();
+            IrqPath::None
+        }
         IRQ_PT => {
             IRQ_TIMER.fetch_add(1, Ordering::Relaxed);
             if let Some(t) = timers() {
@@ -418,14 +489,103 @@ fn on_irq() {
                 // own bound then reports the missing reclaim.
                 let _ = t.on_interrupt(|slot, now| on_expiry(slot.index(), now));
             }
+            IrqPath::Tx
         }
-        gic::SPURIOUS_ID => return,
+        gic::SPURIOUS_ID => return IrqPath::None,
         _ => {
             GIC.disable(id);
             IRQ_OTHER.fetch_add(1, Ordering::Relaxed);
+            IrqPath::None
+        }
+    };
+    GIC.end_of_interrupt(iar);
+    path
+}
+
+/// The PMU instruction counter without the IRQ handler's instructions (read again when an
+/// interrupt came between the two loads), as npcm750-net's probe.
+fn insns() -> u32 {
+    loop {
+        let irq = IRQ_INSNS.load(Ordering::Relaxed);
+        let now = pmu::instructions();
+        if IRQ_INSNS.load(Ordering::Relaxed) == irq {
+            return now.wrapping_sub(irq);
         }
     }
-    GIC.end_of_interrupt(iar);
+}
+
+/// The driver, its calls counted in PMU instructions (interrupts excluded): `receive()`
+/// (empty polls included, and the adapter's copy of the frame into its scratch buffer) to
+/// [`PATH_RX`]; `transmit()` (empty polls included) and a TX token's `consume` without
+/// embassy-net's closure (reserve, commit, handover, poll demand, the cleanup-timer
+/// decision) to [`PATH_TX`].
+struct Probe<D>(D);
+
+/// A TX token of [`Probe`].
+struct ProbeTx<T>(T);
+
+impl<T: embassy_net::driver::TxToken> embassy_net::driver::TxToken for ProbeTx<T> {
+    fn consume<R, F>(self, len: usize, f: F) -> R
+    where
+        F: FnOnce(&mut [u8]) -> R,
+    {
+        let t0 = insns();
+        let mut stack = 0u32;
+        let r = self.0.consume(len, |buf| {
+            let a = insns();
+            let r = f(buf);
+            stack = insns().wrapping_sub(a);
+            r
+        });
+        let spent = insns().wrapping_sub(t0).wrapping_sub(stack);
+        add(&PATH_TX, spent);
+        add(&PATH_TX_CONSUME, spent);
+        r
+    }
+}
+
+impl<D: embassy_net::driver::Driver> embassy_net::driver::Driver for Probe<D> {
+    type RxToken<'a>
+        = D::RxToken<'a>
+    where
+        Self: 'a;
+    type TxToken<'a>
+        = ProbeTx<D::TxToken<'a>>
+    where
+        Self: 'a;
+
+    fn receive(
+        &mut self,
+        cx: &mut core::task::Context<'_>,
+    ) -> Option<(Self::RxToken<'_>, Self::TxToken<'_>)> {
+        let t0 = insns();
+        let r = self.0.receive(cx);
+        add(&PATH_RX, insns().wrapping_sub(t0));
+        add(&RX_CALLS, 1);
+        add(&RX_EMPTY, u32::from(r.is_none()));
+        r.map(|(rx, tx)| (rx, ProbeTx(tx)))
+    }
+
+    fn transmit(&mut self, cx: &mut core::task::Context<'_>) -> Option<Self::TxToken<'_>> {
+        let t0 = insns();
+        let r = self.0.transmit(cx);
+        add(&PATH_TX, insns().wrapping_sub(t0));
+        add(&TX_CALLS, 1);
+        add(&TX_EMPTY, u32::from(r.is_none()));
+        r.map(ProbeTx)
+    }
+
+    fn link_state(&mut self, cx: &mut core::task::Context<'_>) -> embassy_net::driver::LinkState {
+        self.0.link_state(cx)
+    }
+
+    fn capabilities(&self) -> embassy_net::driver::Capabilities {
+        self.0.capabilities()
+    }
+
+    fn hardware_address(&self) -> embassy_net::driver::HardwareAddress {
+        self.0.hardware_address()
+    }
 }
 
 /// embassy-executor's pender (no `executor-*` feature defines one): one executor, on CPU0.
@@ -682,7 +842,12 @@ fn setup() -> Result<Spawner, Error> {
 
     static SCRATCH: StaticCell<[u8; 1518]> = StaticCell::new();
     static RESOURCES: static_cell::StaticCell<StackResources<8>> = static_cell::StaticCell::new();
-    let driver: NetDriver = Driver::new(&MAC, &NET, &mut SCRATCH.init([0; 1518])[..], MAC_ADDR);
+    let driver: NetDriver = Probe(Driver::new(
+        &MAC,
+        &NET,
+        &mut SCRATCH.init([0; 1518])[..],
+        MAC_ADDR,
+    ));
     let seed = u64::from(pmu::cycles()) ^ 0x5eed_0002;
     let (stack, runner) = embassy_net::new(
         driver,
@@ -994,6 +1159,13 @@ struct StreamResult {
     ri: u32,
     timer_irqs: u32,
     programs: u32,
+    /// PMU instructions of the TX and RX paths ([`Probe`], the interrupt shares).
+    path_tx: u64,
+    path_rx: u64,
+    irq_tx: u64,
+    irq_rx: u64,
+    /// `transmit()` calls, of them empty; `receive()` calls, of them empty.
+    calls: [u64; 5],
     ok: bool,
 }
 
@@ -1097,6 +1269,34 @@ async fn streams(
         "bench: stmmac-coalesce/qemu_embassy_tcp_stream_rearm_over_jiffies = {} x",
         Milli(r * 1000 / j.max(1))
     );
+    // The whole path per frame, over the armed-once stream (see the module docs).
+    let c = arm_once;
+    let per = |units: u64, frames: u64| units / frames.max(1);
+    println!(
+        Uart0,
+        "path arm_once: tx {} insns in driver calls ({} in tokens' consume) + {} in interrupts over {} frames ({} transmit() calls, {} empty); rx {} + {} over {} frames ({} receive() calls, {} empty)",
+        c.path_tx,
+        c.calls[4],
+        c.irq_tx,
+        c.tx_frames,
+        c.calls[0],
+        c.calls[1],
+        c.path_rx,
+        c.irq_rx,
+        c.rx_frames,
+        c.calls[2],
+        c.calls[3]
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_embassy_path_insns_per_frame_tx = {} insns",
+        per(c.path_tx + c.irq_tx, c.tx_frames)
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_embassy_path_insns_per_frame_rx = {} insns",
+        per(c.path_rx + c.irq_rx, c.rx_frames)
+    );
     Ok(jiffies.ok && rearm.ok && arm_once.ok && per_frame.ok)
 }
 
@@ -1119,6 +1319,21 @@ async fn stream(
         IRQ_TIMER.load(Ordering::Relaxed),
         PT_PROGRAMS.load(Ordering::Relaxed),
     );
+    let paths = || {
+        [
+            &PATH_TX,
+            &PATH_RX,
+            &PATH_IRQ_TX,
+            &PATH_IRQ_RX,
+            &TX_CALLS,
+            &TX_EMPTY,
+            &RX_CALLS,
+            &RX_EMPTY,
+            &PATH_TX_CONSUME,
+        ]
+        .map(|c| c.load(Ordering::Relaxed))
+    };
+    let p0 = paths();
     let timeout = Duration::from_secs(STREAM_TIMEOUT_S);
     let result = with_timeout(timeout, async {
         socket.connect((GATEWAY, port)).await.map_err(|_| 0u32)?;
@@ -1150,6 +1365,10 @@ async fn stream(
     out.ri = IRQ_RI.load(Ordering::Relaxed) - ri0;
     out.timer_irqs = IRQ_TIMER.load(Ordering::Relaxed) - pt0;
     out.programs = PT_PROGRAMS.load(Ordering::Relaxed).wrapping_sub(pr0);
+    let p1 = paths();
+    let d = |i: usize| u64::from(p1[i].wrapping_sub(p0[i]));
+    (out.path_tx, out.path_rx, out.irq_tx, out.irq_rx) = (d(0), d(1), d(2), d(3));
+    out.calls = [d(4), d(5), d(6), d(7), d(8)];
     if !matches!(socket.state(), State::Closed | State::TimeWait) {
         socket.abort();
         let _ = with_timeout(Duration::from_secs(1), socket.flush()).await;
