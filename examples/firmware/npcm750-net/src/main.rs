@@ -24,7 +24,11 @@
 //!    listens) three times, with a 32-descriptor TX ring, `tx-frames 25`, `tx-usecs 1000`,
 //!    and TX cleanup on (a) a 10 ms tick, (b) the hrtimer re-armed on every packet, (c) the
 //!    hrtimer armed once; then once more with per-frame TX interrupts (`tx-frames 1`) for
-//!    the interrupt count. Each stream runs on rings of its own after a DMA soft reset.
+//!    the interrupt count, switching TX checksum offload off halfway (see "Checksum
+//!    offload" below). Each stream runs on rings of its own after a DMA soft reset.
+//!
+//! Every ring runs with TX checksum insertion on and RX checksum checking off (see
+//! "Checksum offload").
 //!
 //! # Measurements (`bench:` lines)
 //!
@@ -104,6 +108,49 @@
 //! call does not: `qemu_path_insns_per_empty_{rx,tx}_poll`. The `path <phase>:` lines
 //! print the parts per frame, for the stream and for the echo phase (ring set 0: DHCP,
 //! ICMP and the echo, as far as the device saw them).
+//!
+//! # Checksum offload
+//!
+//! QEMU 10's npcm-gmac (hw/net/npcm_gmac.c, read for facts only) resets DMA_HW_FEATURE to
+//! `0x100D_4F37`: TXCOESEL (bit 16) and RXTYP2COE (bit 18) set. The firmware prints what
+//! `Dwmac::coe` makes of it (`GMAC0 HW_FEATURE = ...: checksum offload TX insertion yes, RX
+//! checking type 2`, asserted in `expected.txt`).
+//!
+//! - **TX: on** ([`TX_OFFLOAD`] = `Offload::IfDetected`, which HW_FEATURE satisfies: no
+//!   `Assume` needed). The model honours CIC from the first descriptor of a frame: 1 fills
+//!   in the IPv4 header checksum, 2 and 3 also TCP and UDP (with the pseudo-header); it
+//!   computes no ICMP checksum. The rings set CIC 3 on every frame and the device tells
+//!   smoltcp (`capabilities()`, read once by `Interface::new`) to leave the IPv4, TCP and
+//!   UDP checksums to the MAC; ICMP's stays with smoltcp. A missing or wrong insertion
+//!   fails the run: slirp drops TCP segments with a bad checksum, so the echo and the
+//!   streams stall (checked once: with the ring's CIC switched off halfway and smoltcp
+//!   still told the MAC inserts, the `per_frame` stream never completed), and the host
+//!   client and the sink check every byte.
+//! - **RX: off** ([`RX_OFFLOAD`] = `Offload::Off`). The model announces a type-2 engine and
+//!   keeps GMAC_CONTROL.IPC as written, so the ring's read-back would report RX checking on,
+//!   but it checks nothing: RDES0 gets first/last descriptor, frame type and length, never
+//!   a checksum error bit. Turning it on would make smoltcp trust frames nobody verified;
+//!   smoltcp verifies every RX checksum itself.
+//!
+//! The line `checksum offload: TX on (IfDetected), RX off (...)` says what the echo phase's
+//! rings enabled and what smoltcp was told. All the per-frame figures above are measured
+//! with TX offload on. The per-frame TX cost with and without it comes from the last stream
+//! (`per_frame`, tx-frames 1), split in two: offload on until half the bytes are queued,
+//! then, on the same rings, `TxRing::set_checksum_offload(Offload::Off)` and a second
+//! `Interface` built on the device (so smoltcp reads the capabilities again: it computes
+//! the checksums from then on), with the first interface's address and default route.
+//!
+//! - `qemu_tx_insns_per_frame_smoltcp_offload_{on,off}`: PMU instructions per frame sent in
+//!   each half in the TX token (smoltcp building the frame in the DMA buffer, the
+//!   checksums included when offload is off, plus the driver's submit), as
+//!   `qemu_tx_insns_per_frame_smoltcp` counts them. The `offload:` line also gives the
+//!   driver's share of each half (CIC costs the driver nothing), the frames and the main-loop
+//!   rounds.
+//! - There is no whole-path on/off pair: the second half begins with one ARP exchange (the
+//!   new interface's neighbour cache is empty) and ends with the close, so its empty polls
+//!   are not comparable to the first half's. The armed-once stream's whole path with
+//!   smoltcp (`qemu_path_insns_per_frame_tx_smoltcp`) carries the saving instead, against
+//!   the figure measured before offload was on.
 #![no_std]
 #![no_main]
 
@@ -125,7 +172,7 @@ use hwtimer_core::{HrTimers, Mmio, Monotonic, Restart};
 use smoltcp::iface::{
     Config, Interface, PollIngressSingleResult, PollResult, SocketHandle, SocketSet, SocketStorage,
 };
-use smoltcp::phy::ChecksumCapabilities;
+use smoltcp::phy::{ChecksumCapabilities, Device as _};
 use smoltcp::socket::{dhcpv4, icmp, tcp};
 use smoltcp::time::Instant;
 use smoltcp::wire::{
@@ -136,9 +183,9 @@ use stmmac_coalesce::mdio_bus::PhyAddr;
 use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::smoltcp::{CostProbe, Device, DeviceStats};
 use stmmac_coalesce::{
-    CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Dwmac,
-    Error, FrameFilter, IdentityMap, LinkState, MacConfig, QueueTimer, RxConfig, RxRing,
-    TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
+    CleanupTimer, CoalesceConfig, Coe, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Dwmac,
+    Error, FrameFilter, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxCoe, RxConfig,
+    RxRing, TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
 };
 
 /// GMAC0 and its register window; GIC ID 46 (SPI 14) (docs/qemu.md).
@@ -181,6 +228,14 @@ const TX_USECS: u32 = 1_000;
 const JIFFY_TICKS: u64 = 10 * TICKS_PER_MS;
 /// Frames a stream may have below TCP, unreclaimed (Linux's TSQ floor of two packets).
 const TSQ_FRAMES: usize = 2;
+
+/// TX checksum insertion on every ring: HW_FEATURE's TXCOESEL decides, and QEMU's
+/// npcm-gmac sets it and inserts the IPv4, TCP and UDP checksums for CIC 3.
+const TX_OFFLOAD: Offload = Offload::IfDetected;
+/// RX checksum checking off: QEMU's npcm-gmac announces a type-2 engine and keeps
+/// GMAC_CONTROL.IPC as written, but checks nothing (RDES0's checksum bits stay 0), so
+/// turning it on would make smoltcp trust frames nobody verified.
+const RX_OFFLOAD: Offload = Offload::Off;
 
 /// Guest seconds without echo traffic after which the echo phase ends by itself.
 const IDLE_TIMEOUT_S: u64 = 20;
@@ -675,6 +730,10 @@ fn bring_up<T: CleanupTimer>(
     };
     let mut tx = TxRing::new(tx_mem, &addr, &setup, tx_cfg, timer, Coherent)?;
     let mut rx = RxRing::new(rx_mem, &addr, &setup, rx_cfg, Coherent)?;
+    // TX checksum insertion where HW_FEATURE announces it (QEMU's model does, and inserts);
+    // RX checking stays off: QEMU's model checks nothing (see the module docs).
+    tx.set_checksum_offload(TX_OFFLOAD);
+    rx.set_checksum_offload(RX_OFFLOAD);
     // Each start reads DSL back: the DMA steps through the ring with the ring's stride.
     tx.try_start(mac)?;
     rx.try_start(mac)?;
@@ -692,6 +751,12 @@ fn net() -> Result<bool, Error> {
     // SAFETY: the GMAC0 register block; this firmware is its only user.
     let mac: Mac = Dwmac::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) });
     println!(Uart0, "GMAC0 VERSION = {:#010x}", mac.version());
+    let hw_feature = mac.hw_feature();
+    println!(
+        Uart0,
+        "GMAC0 HW_FEATURE = {hw_feature:#010x}: checksum offload {}",
+        CoeText(mac.coe())
+    );
     // SAFETY: the global timer window of this SoC's MPCore region; this firmware is its only
     // user and only CPU0 runs it (its banked comparator registers are CPU0's).
     let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
@@ -776,6 +841,21 @@ fn net() -> Result<bool, Error> {
         time,
         cost: LoopCost::default(),
     };
+    // What the rings enabled and what smoltcp is told (`Interface::new` reads it once).
+    let caps = phase.dev.capabilities().checksum;
+    let (tx_on, rx_on) = (
+        phase.dev.tx().checksum_offload(),
+        phase.dev.rx().checksum_offload(),
+    );
+    println!(
+        Uart0,
+        "checksum offload: TX {} ({TX_OFFLOAD:?}), RX {} ({RX_OFFLOAD:?}: QEMU checks no RX checksums); smoltcp computes IPv4/TCP/UDP on TX: {}, ICMP: {}; verifies on RX: {}",
+        on_off(tx_on),
+        on_off(rx_on),
+        yes_no(caps.ipv4.tx() || caps.tcp.tx() || caps.udp.tx()),
+        yes_no(caps.icmpv4.tx()),
+        yes_no(caps.ipv4.rx() && caps.tcp.rx() && caps.udp.rx() && caps.icmpv4.rx())
+    );
 
     let mut config = Config::new(HardwareAddress::Ethernet(EthernetAddress(MAC)));
     config.random_seed = u64::from(pmu::cycles()) ^ 0x5eed_0002;
@@ -1115,6 +1195,92 @@ struct StreamResult {
     /// [`IRQ_RX_INSNS`]).
     irq_tx: u64,
     irq_rx: u64,
+    /// A stream split in two ([`Split::Offload`]): the counts with TX checksum offload on
+    /// (from the start to the switch) and off (from the switch to the end).
+    halves: Option<[Counts; 2]>,
+    /// Whether the TX ring had checksum offload on at the switch (`TxRing::checksum_offload`).
+    first_half_offload: bool,
+}
+
+/// Whether [`stream`] switches TX checksum offload off halfway.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Split {
+    /// One setting throughout.
+    No,
+    /// Offload on until half the bytes are queued, then off on a fresh `Interface` (smoltcp
+    /// reads a device's checksum capabilities once, in `Interface::new`).
+    Offload,
+}
+
+/// The counters [`stream`] takes differences of, at one point.
+#[derive(Clone, Copy)]
+struct Snap {
+    dev: DeviceStats,
+    cost: LoopCost,
+    irq_tx: u32,
+    irq_rx: u32,
+}
+
+/// What a part of a stream counted (differences of two [`Snap`]s).
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    dev: DeviceStats,
+    cost: LoopCost,
+    irq_tx: u64,
+    irq_rx: u64,
+}
+
+impl Snap {
+    fn take<T: Expire>(p: &Phase<'_, T>) -> Self {
+        Self {
+            dev: p.dev.stats(),
+            cost: p.cost,
+            irq_tx: IRQ_TX_INSNS.load(Ordering::Relaxed),
+            irq_rx: IRQ_RX_INSNS.load(Ordering::Relaxed),
+        }
+    }
+
+    /// From this point to `later`.
+    fn until(self, later: Self) -> Counts {
+        let (a, b) = (self.dev, later.dev);
+        Counts {
+            dev: DeviceStats {
+                rx_copied: b.rx_copied - a.rx_copied,
+                rx_frames: b.rx_frames - a.rx_frames,
+                tx_frames: b.tx_frames - a.tx_frames,
+                tx_driver_units: b.tx_driver_units - a.tx_driver_units,
+                rx_driver_units: b.rx_driver_units - a.rx_driver_units,
+                tx_token_units: b.tx_token_units - a.tx_token_units,
+                rx_token_units: b.rx_token_units - a.rx_token_units,
+                rx_reply_units: b.rx_reply_units - a.rx_reply_units,
+                rx_empty_polls: b.rx_empty_polls - a.rx_empty_polls,
+                rx_empty_units: b.rx_empty_units - a.rx_empty_units,
+                tx_empty_polls: b.tx_empty_polls - a.tx_empty_polls,
+                tx_empty_units: b.tx_empty_units - a.tx_empty_units,
+                ..b
+            },
+            cost: later.cost.since(self.cost),
+            irq_tx: u64::from(later.irq_tx.wrapping_sub(self.irq_tx)),
+            irq_rx: u64::from(later.irq_rx.wrapping_sub(self.irq_rx)),
+        }
+    }
+}
+
+/// A second interface like `like` (its addresses, the default route through [`GATEWAY`]) on
+/// `p`'s device as it is now, for the rest of a [`Split::Offload`] stream: smoltcp takes
+/// the checksum capabilities from the device in `Interface::new` only. Its neighbour
+/// cache starts empty, so the next segment waits for one ARP exchange.
+fn interface_like<T: Expire>(like: &Interface, p: &mut Phase<'_, T>) -> Interface {
+    let mut config = Config::new(HardwareAddress::Ethernet(EthernetAddress(MAC)));
+    config.random_seed = u64::from(pmu::cycles()) ^ 0x5eed_0003;
+    let mut iface = Interface::new(config, &mut p.dev, instant(p.time.now()));
+    iface.update_ip_addrs(|a| {
+        for c in like.ip_addrs() {
+            let _ = a.push(*c);
+        }
+    });
+    let _ = iface.routes_mut().add_default_ipv4_route(GATEWAY);
+    iface
 }
 
 /// The whole path per frame (see the module docs, "The whole path"): instructions of each
@@ -1252,6 +1418,7 @@ impl StreamRig<'_, '_> {
         strategy: TimerStrategy,
         timer: T,
         name: &str,
+        split: Split,
     ) -> Result<StreamResult, Error> {
         let (mut tx, mut rx) = bring_up(self.mac, self.link, set, coalesce, strategy, timer)?;
         let mut p = Phase {
@@ -1271,6 +1438,7 @@ impl StreamRig<'_, '_> {
             local,
             self.bytes,
             name,
+            split,
         ))
     }
 }
@@ -1318,17 +1486,46 @@ fn streams(
         scratch,
     };
     // (a) The pre-seed timer_list at HZ = 100, re-armed (mod_timer) on every packet.
-    let jiffies = rig.stream(1, seed, RearmEveryPacket, JiffyTimer::new(time), "jiffies")?;
+    let jiffies = rig.stream(
+        1,
+        seed,
+        RearmEveryPacket,
+        JiffyTimer::new(time),
+        "jiffies",
+        Split::No,
+    )?;
     // (b) The hrtimer re-armed on every packet (Linux).
-    let rearm = rig.stream(2, seed, RearmEveryPacket, HrTimer::new(timers)?, "rearm")?;
+    let rearm = rig.stream(
+        2,
+        seed,
+        RearmEveryPacket,
+        HrTimer::new(timers)?,
+        "rearm",
+        Split::No,
+    )?;
     // (c) The hrtimer armed once (this crate).
-    let arm_once = rig.stream(3, seed, ArmOnce, HrTimer::new(timers)?, "arm_once")?;
-    // Per-frame TX interrupts (tx-frames 1), for the interrupt count.
+    let arm_once = rig.stream(
+        3,
+        seed,
+        ArmOnce,
+        HrTimer::new(timers)?,
+        "arm_once",
+        Split::No,
+    )?;
+    // Per-frame TX interrupts (tx-frames 1), for the interrupt count; TX checksum offload
+    // on for its first half and off for the second, for the per-frame cost of each.
     let tx1 = CoalesceConfig {
         tx_frames: 1,
         ..seed
     };
-    let per_frame = rig.stream(4, tx1, ArmOnce, HrTimer::new(timers)?, "per_frame")?;
+    let per_frame = rig.stream(
+        4,
+        tx1,
+        ArmOnce,
+        HrTimer::new(timers)?,
+        "per_frame",
+        Split::Offload,
+    )?;
 
     let (j, r, a, f) = (
         jiffies.bytes_per_s(),
@@ -1438,7 +1635,72 @@ fn streams(
         Milli(u64::from(arm_once.programs) * 1000 / arm_once.dev.tx_frames.max(1))
     );
     let _ = f;
-    Ok(jiffies.ok && rearm.ok && arm_once.ok && per_frame.ok)
+    let halves_ok = offload_figures(&per_frame);
+    Ok(jiffies.ok && rearm.ok && arm_once.ok && per_frame.ok && halves_ok)
+}
+
+/// The per-frame figures of the split stream's halves, TX checksum offload on and off
+/// (module docs, "Checksum offload"); `false` when the stream was not split, its ring did
+/// not have offload on before the switch, or a half sent nothing.
+fn offload_figures(r: &StreamResult) -> bool {
+    let Some([on, off]) = r.halves else {
+        println!(
+            Uart0,
+            "offload: the per_frame stream never switched offload off: FAIL"
+        );
+        return false;
+    };
+    let per = |units: u64, frames: u64| units / frames.max(1);
+    let ok = r.first_half_offload && on.dev.tx_frames > 0 && off.dev.tx_frames > 0;
+    println!(
+        Uart0,
+        "offload: per_frame stream, TX checksum offload on for {} frames ({} rounds), off for {} frames ({} rounds, one ARP exchange and the close included); TX insns per frame: driver {} / {}, with smoltcp {} / {}: {}",
+        on.dev.tx_frames,
+        on.cost.polls,
+        off.dev.tx_frames,
+        off.cost.polls,
+        per(on.dev.tx_driver_units, on.dev.tx_frames),
+        per(off.dev.tx_driver_units, off.dev.tx_frames),
+        per(on.dev.tx_token_units, on.dev.tx_frames),
+        per(off.dev.tx_token_units, off.dev.tx_frames),
+        verdict(ok)
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tx_insns_per_frame_smoltcp_offload_on = {} insns",
+        per(on.dev.tx_token_units, on.dev.tx_frames)
+    );
+    println!(
+        Uart0,
+        "bench: stmmac-coalesce/qemu_tx_insns_per_frame_smoltcp_offload_off = {} insns",
+        per(off.dev.tx_token_units, off.dev.tx_frames)
+    );
+    ok
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
+fn yes_no(yes: bool) -> &'static str {
+    if yes { "yes" } else { "no" }
+}
+
+/// [`Dwmac::coe`] in words.
+struct CoeText(Option<Coe>);
+
+impl core::fmt::Display for CoeText {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let Some(coe) = self.0 else {
+            return f.write_str("unknown (no HW_FEATURE)");
+        };
+        let rx = match coe.rx {
+            RxCoe::None => "none",
+            RxCoe::Type1 => "type 1",
+            RxCoe::Type2 => "type 2",
+        };
+        write!(f, "TX insertion {}, RX checking {rx}", yes_no(coe.tx))
+    }
 }
 
 /// A value in thousandths, printed with three decimals.
@@ -1461,6 +1723,7 @@ fn stream<T: Expire>(
     local: u16,
     bytes: u32,
     name: &str,
+    split: Split,
 ) -> StreamResult {
     p.dev.set_inflight_limit(TSQ_FRAMES);
     let mut out = StreamResult {
@@ -1482,14 +1745,16 @@ fn stream<T: Expire>(
         IRQ_RI.load(Ordering::Relaxed),
         GT_PROGRAMS.load(Ordering::Relaxed),
     );
-    let dev0 = p.dev.stats();
-    let cost0 = p.cost;
-    let (itx0, irx0) = (
-        IRQ_TX_INSNS.load(Ordering::Relaxed),
-        IRQ_RX_INSNS.load(Ordering::Relaxed),
-    );
+    let snap0 = Snap::take(p);
+    // The split's second interface, and the counters at the switch.
+    let mut off_iface: Option<Interface> = None;
+    let mut switch: Option<Snap> = None;
     while p.time.now() < deadline {
-        p.poll(iface, sockets);
+        let ifc = match off_iface.as_mut() {
+            Some(i) => i,
+            None => &mut *iface,
+        };
+        p.poll(ifc, sockets);
         let s = sockets.get_mut::<tcp::Socket>(h);
         if start.is_none() && s.state() == tcp::State::Established {
             start = Some(p.time.now());
@@ -1511,33 +1776,33 @@ fn stream<T: Expire>(
         if end.is_some() && !s.is_open() {
             break;
         }
+        // The split: from here on the ring leaves CIC 0 and smoltcp computes the checksums
+        // (a fresh interface reads the device's capabilities again).
+        if split == Split::Offload && switch.is_none() && sent >= bytes / 2 {
+            switch = Some(Snap::take(p));
+            out.first_half_offload = p.dev.tx().checksum_offload();
+            p.dev.tx().set_checksum_offload(Offload::Off);
+            off_iface = Some(interface_like(iface, p));
+        }
     }
-    let dev1 = p.dev.stats();
-    out.dev = DeviceStats {
-        rx_copied: dev1.rx_copied - dev0.rx_copied,
-        rx_frames: dev1.rx_frames - dev0.rx_frames,
-        tx_frames: dev1.tx_frames - dev0.tx_frames,
-        tx_driver_units: dev1.tx_driver_units - dev0.tx_driver_units,
-        rx_driver_units: dev1.rx_driver_units - dev0.rx_driver_units,
-        tx_token_units: dev1.tx_token_units - dev0.tx_token_units,
-        rx_token_units: dev1.rx_token_units - dev0.rx_token_units,
-        rx_reply_units: dev1.rx_reply_units - dev0.rx_reply_units,
-        rx_empty_polls: dev1.rx_empty_polls - dev0.rx_empty_polls,
-        rx_empty_units: dev1.rx_empty_units - dev0.rx_empty_units,
-        tx_empty_polls: dev1.tx_empty_polls - dev0.tx_empty_polls,
-        tx_empty_units: dev1.tx_empty_units - dev0.tx_empty_units,
-        ..dev1
-    };
-    out.cost = p.cost.since(cost0);
-    out.irq_tx = u64::from(IRQ_TX_INSNS.load(Ordering::Relaxed).wrapping_sub(itx0));
-    out.irq_rx = u64::from(IRQ_RX_INSNS.load(Ordering::Relaxed).wrapping_sub(irx0));
+    let snap1 = Snap::take(p);
+    let whole = snap0.until(snap1);
+    out.dev = whole.dev;
+    out.cost = whole.cost;
+    out.irq_tx = whole.irq_tx;
+    out.irq_rx = whole.irq_rx;
+    out.halves = switch.map(|at| [snap0.until(at), at.until(snap1)]);
     out.ti = IRQ_TI.load(Ordering::Relaxed) - ti0;
     out.ri = IRQ_RI.load(Ordering::Relaxed) - ri0;
     out.programs = GT_PROGRAMS.load(Ordering::Relaxed).wrapping_sub(pr0);
     let s = sockets.get_mut::<tcp::Socket>(h);
     if !matches!(s.state(), tcp::State::Closed | tcp::State::TimeWait) {
         s.abort();
-        p.poll(iface, sockets);
+        let ifc = match off_iface.as_mut() {
+            Some(i) => i,
+            None => &mut *iface,
+        };
+        p.poll(ifc, sockets);
     }
     match (start, end) {
         (Some(a), Some(b)) => {
