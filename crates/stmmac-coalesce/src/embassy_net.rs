@@ -19,21 +19,19 @@
 //!
 //! # Tokens
 //!
-//! A TX token is handed out with the link up and a free descriptor. Its `consume` takes
-//! the TX ring out of the [`NetState`] (one short critical section), reserves the
-//! descriptor, lets embassy-net write the frame **in the DMA buffer**, commits it, and puts
-//! the ring back (a second short critical section). Filling the frame (embassy-net's
-//! headers and checksums) runs with interrupts enabled: while the ring is out, an interrupt
-//! path that needs it defers its TX work, safely, since nothing else holds the ring:
-//!
-//! - the DMA interrupt still services the RX ring at once, and keeps the events for the TX
-//!   ring, whose [`TxRing::service`] runs with them when the token puts the ring back
-//!   ([`NetStats::tx_deferred_events`]);
-//! - a cleanup-timer expiry re-queues the timer one period later
-//!   ([`NetStats::tx_deferred_expiries`]); the ring still counts it as armed, which it is.
-//!
-//! [`NetState::with_tx`] answers `None` during that window, as before
-//! [`install`](NetState::install).
+//! A TX token is handed out with the link up and a free descriptor. Its `consume`
+//! reserves the descriptor as a [`TxSlot`] ([`TxRing::reserve_slot`], one short critical
+//! section), lets embassy-net write the frame **in the slot's DMA buffer** with interrupts
+//! enabled, and commits it ([`TxRing::commit_slot`], a second short critical section).
+//! The ring never leaves the [`NetState`]: nothing is moved or copied per token but the
+//! frame embassy-net writes in place. While the slot is out the interrupt paths service
+//! the ring at once, as at any other time (the DMA interrupt's TX service and reclaim, a
+//! cleanup-timer expiry and its re-arm); none of them touches a free descriptor's buffer.
+//! The ring reserves nothing else meanwhile: another token, or [`TxRing::send`] through
+//! [`NetState::with_tx`], gets [`Error::WouldBlock`](crate::Error::WouldBlock). If a TX
+//! fault made the TX service restart the DMA during the fill ([`TxRing::recover`]: the
+//! descriptors were reset), the slot is stale and its frame is dropped and counted in
+//! [`NetStats::tx_dropped`].
 //!
 //! embassy-net's `TxToken::consume` must call its closure with a buffer, so when the
 //! reservation fails after all (the link went down between `transmit()` and `consume()`,
@@ -69,7 +67,7 @@ use hwtimer_core::{RegisterBus, Restart};
 use crate::dma::CacheOps;
 use crate::mac::{DmaEvents, Dwmac};
 use crate::rx::RxRing;
-use crate::tx::{CleanupTimer, TxRing};
+use crate::tx::{CleanupTimer, TxRing, TxSlot};
 
 /// Bytes of an IEEE 802.1Q tag: [`RxConfig::max_frame`](crate::RxConfig::max_frame) counts
 /// one, the stack's frames carry none (see [MTU](self#mtu)).
@@ -115,14 +113,9 @@ pub struct NetStats {
     /// Frames queued for transmission by the driver's tokens.
     pub tx_frames: u64,
     /// Frames a TX token built but could not queue (link down or no descriptor by the time
-    /// of `consume`, or a length the ring refused): dropped.
+    /// of `consume`, a length the ring refused, or a TX DMA restart during the fill):
+    /// dropped.
     pub tx_dropped: u64,
-    /// DMA interrupts that found the TX ring lent to a token: their TX service ran when the
-    /// token put the ring back.
-    pub tx_deferred_events: u64,
-    /// Cleanup-timer expiries that found the TX ring lent to a token: re-queued one period
-    /// later.
-    pub tx_deferred_expiries: u64,
     /// `transmit()` or `receive()` answered `None` because the TX ring had
     /// [`NetState::set_inflight_limit`] frames pending (not reclaimed yet).
     pub tx_inflight_limited: u64,
@@ -130,14 +123,8 @@ pub struct NetStats {
 
 /// The rings, shared by the driver and the interrupt paths.
 struct Rings<T: CleanupTimer, C: CacheOps> {
-    /// `None` while a TX token holds the ring.
-    tx: Option<TxRing<T, C>>,
+    tx: TxRing<T, C>,
     rx: RxRing<C>,
-    /// DMA_STATUS bits that arrived while the TX ring was lent, for its service.
-    deferred: u32,
-    /// The TX ring's timer period (ticks) and buffer size, known while it is lent.
-    tx_period: u64,
-    tx_buf: usize,
     /// Frames the TX ring may have pending before tokens are refused.
     inflight_limit: usize,
     stats: NetStats,
@@ -170,14 +157,12 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     }
 
     /// Hand the (started) rings over. Counters start at 0, and there is no in-flight limit
-    /// (see [`set_inflight_limit`](Self::set_inflight_limit)).
+    /// (see [`set_inflight_limit`](Self::set_inflight_limit)). A TX token filling a frame
+    /// in the old ring's slot meanwhile drops its frame ([`NetStats::tx_dropped`]).
     pub fn install(&self, tx: TxRing<T, C>, rx: RxRing<C>) {
         let rings = Rings {
-            tx_period: tx.period_ticks(),
-            tx_buf: tx.buf_size(),
-            tx: Some(tx),
+            tx,
             rx,
-            deferred: 0,
             inflight_limit: usize::MAX,
             stats: NetStats::default(),
         };
@@ -185,17 +170,11 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     }
 
     /// Run `f` on the TX ring, inside a critical section; `None` before
-    /// [`install`](Self::install) and while a TX token fills a frame (see
-    /// [Tokens](self#tokens)).
+    /// [`install`](Self::install). While a TX token fills a frame its slot is out
+    /// ([`TxRing::slot_reserved`]): [`TxRing::send`] and [`TxRing::reserve`] then answer
+    /// [`Error::WouldBlock`](crate::Error::WouldBlock).
     pub fn with_tx<R>(&self, f: impl FnOnce(&mut TxRing<T, C>) -> R) -> Option<R> {
-        self.with_rings(|r| {
-            let tx = r.tx.as_mut()?;
-            let out = f(tx);
-            // `set_coalesce` may have changed it.
-            r.tx_period = tx.period_ticks();
-            Some(out)
-        })
-        .flatten()
+        self.with_rings(|r| f(&mut r.tx))
     }
 
     /// Run `f` on the RX ring, inside a critical section.
@@ -228,8 +207,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// ring ([`RxRing::service`]), and the TX ring ([`TxRing::service`]) only on TI or a TX
     /// fault (TPS, UNF, TJT, FBI), as stmmac's TX NAPI runs only then; wake the receive side on RI/RU or data
     /// waiting, the transmit side on TI or descriptors freed. Returns the descriptors freed.
-    /// While a TX token holds the TX ring, its service waits for the ring to come back
-    /// (see [Tokens](self#tokens)).
+    /// A TX token filling its slot meanwhile is not in the way (see [Tokens](self#tokens)).
     pub fn on_dma_interrupt<B: RegisterBus<Word = u32>>(
         &self,
         mac: &Dwmac<B>,
@@ -241,14 +219,10 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         let tx_work = events.tx_done() || events.tx_fault() || events.fatal();
         let (freed, rx_ready) = self
             .with_rings(|r| {
-                let freed = match r.tx.as_mut() {
-                    _ if !tx_work => 0,
-                    Some(tx) => tx.service(mac, events),
-                    None => {
-                        r.deferred |= events.bits();
-                        r.stats.tx_deferred_events = r.stats.tx_deferred_events.wrapping_add(1);
-                        0
-                    }
+                let freed = if tx_work {
+                    r.tx.service(mac, events)
+                } else {
+                    0
                 };
                 (freed, r.rx.service(mac, events))
             })
@@ -264,19 +238,12 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
 
     /// The cleanup timer expired (return this from the `HrTimers::on_interrupt` callback
     /// for the TX ring's timer): reclaim, re-arm while frames are pending, wake the
-    /// transmit side if descriptors were freed. While a TX token holds the ring: re-queue
-    /// one period later.
+    /// transmit side if descriptors were freed, also while a TX token fills its slot.
     pub fn on_tx_timer<B: RegisterBus<Word = u32>>(&self, mac: &Dwmac<B>, now: u64) -> Restart {
-        let done = self.with_rings(|r| match r.tx.as_mut() {
-            Some(tx) => {
-                let before = tx.stats().reclaimed;
-                let restart = tx.on_timer(mac, now);
-                (restart, tx.stats().reclaimed.wrapping_sub(before))
-            }
-            None => {
-                r.stats.tx_deferred_expiries = r.stats.tx_deferred_expiries.wrapping_add(1);
-                (Restart::At(now.saturating_add(r.tx_period.max(1))), 0)
-            }
+        let done = self.with_rings(|r| {
+            let before = r.tx.stats().reclaimed;
+            let restart = r.tx.on_timer(mac, now);
+            (restart, r.tx.stats().reclaimed.wrapping_sub(before))
         });
         match done {
             Some((r, freed)) => {
@@ -298,47 +265,43 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         }
     }
 
-    /// Take the TX ring out for a token (`None`: not installed, or lent already).
-    fn lend_tx(&self) -> Option<TxRing<T, C>> {
-        self.with_rings(|r| r.tx.take()).flatten()
+    /// Reserve the TX ring's next descriptor for a token (one short critical section);
+    /// `None`, counted in [`NetStats::tx_dropped`], when the ring refuses (link down, no
+    /// free descriptor, a slot out already) or is not installed.
+    fn reserve_slot<B: RegisterBus<Word = u32>>(&self, mac: &Dwmac<B>) -> Option<TxSlot> {
+        self.with_rings(|r| match r.tx.reserve_slot(mac) {
+            Ok(slot) => Some(slot),
+            Err(_) => {
+                r.stats.tx_dropped = r.stats.tx_dropped.wrapping_add(1);
+                None
+            }
+        })
+        .flatten()
     }
 
-    /// Count a frame a token could not queue, the ring not lent.
-    fn count_dropped(&self) {
-        self.with_rings(|r| r.stats.tx_dropped = r.stats.tx_dropped.wrapping_add(1));
-    }
-
-    /// Put the TX ring back after a token, with the service the interrupts deferred.
-    fn give_back_tx<B: RegisterBus<Word = u32>>(
+    /// Hand a token's filled slot to the ring (one short critical section): commit `len`
+    /// bytes, or end the reservation with `None`; counted in [`NetStats::tx_frames`] or
+    /// [`NetStats::tx_dropped`].
+    fn finish_slot<B: RegisterBus<Word = u32>>(
         &self,
         mac: &Dwmac<B>,
-        mut tx: TxRing<T, C>,
-        sent: bool,
+        slot: TxSlot,
+        len: Option<usize>,
     ) {
-        let freed = self.with_rings(|r| {
-            let ev = core::mem::take(&mut r.deferred);
-            let freed = if ev == 0 {
-                0
-            } else {
-                tx.service(mac, DmaEvents(ev))
+        self.with_rings(|r| {
+            let sent = match len {
+                Some(n) => r.tx.commit_slot(mac, slot, n).is_ok(),
+                None => {
+                    r.tx.release_slot(slot);
+                    false
+                }
             };
             if sent {
                 r.stats.tx_frames = r.stats.tx_frames.wrapping_add(1);
             } else {
                 r.stats.tx_dropped = r.stats.tx_dropped.wrapping_add(1);
             }
-            r.tx_period = tx.period_ticks();
-            // Re-installed while lent: the new ring stays, this one is dropped.
-            if r.tx.is_none() {
-                r.tx = Some(tx);
-            }
-            (freed, ev)
         });
-        if let Some((freed, ev)) = freed
-            && (freed > 0 || DmaEvents(ev).tx_done())
-        {
-            self.tx_waker.wake();
-        }
     }
 
     /// The next complete, good frame, copied into `scratch`; its length. Frames longer than
@@ -401,14 +364,12 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Driver<'r, B,
             && self
                 .state
                 .with_rings(|r| {
-                    let tx = r.tx.as_ref()?;
-                    if tx.pending() >= r.inflight_limit {
+                    if r.tx.pending() >= r.inflight_limit {
                         r.stats.tx_inflight_limited = r.stats.tx_inflight_limited.wrapping_add(1);
-                        return Some(false);
+                        return false;
                     }
-                    Some(tx.free() > 0)
+                    r.tx.free() > 0 && !r.tx.slot_reserved()
                 })
-                .flatten()
                 .unwrap_or(false)
     }
 }
@@ -442,19 +403,19 @@ fn build_and_drop<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
     f(buf.get_mut(..len.min(DROP_BUF_LEN)).unwrap_or_default())
 }
 
-/// The TX ring while a token holds it; goes back to the [`NetState`] when dropped (also
-/// if the stack's closure unwinds).
-struct Lent<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+/// A token's reserved slot; goes back to the ring when dropped: committed with `len`
+/// set, released otherwise (also if the stack's closure unwinds).
+struct Filling<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
     mac: &'a Dwmac<B>,
     state: &'a NetState<T, C>,
-    tx: Option<TxRing<T, C>>,
-    sent: bool,
+    slot: Option<TxSlot>,
+    len: Option<usize>,
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Drop for Lent<'_, B, T, C> {
+impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Drop for Filling<'_, B, T, C> {
     fn drop(&mut self) {
-        if let Some(tx) = self.tx.take() {
-            self.state.give_back_tx(self.mac, tx, self.sent);
+        if let Some(slot) = self.slot.take() {
+            self.state.finish_slot(self.mac, slot, self.len);
         }
     }
 }
@@ -466,31 +427,24 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
     where
         F: FnOnce(&mut [u8]) -> R,
     {
-        let mac = self.mac;
-        let Some(tx) = self.state.lend_tx() else {
-            self.state.count_dropped();
+        let Some(slot) = self.state.reserve_slot(self.mac) else {
             return build_and_drop(len, f);
         };
-        let mut lent = Lent {
-            mac,
+        let mut filling = Filling {
+            mac: self.mac,
             state: self.state,
-            tx: None,
-            sent: false,
+            slot: None,
+            len: None,
         };
-        let tx = lent.tx.insert(tx);
-        // Interrupts are enabled from here on; the ring is this token's alone.
-        match tx.reserve(mac) {
-            Ok(mut t) => {
-                let buf = t.buffer();
-                let n = len.min(buf.len());
-                let r = f(buf.get_mut(..n).unwrap_or_default());
-                // A length above the buffer (not with the reported MTU) is refused: commit(0).
-                lent.sent = t.commit(if len > n { 0 } else { n }).is_ok();
-                r
-            }
-            Err(_) => build_and_drop(len, f),
-        }
-        // `lent` puts the ring back here.
+        let slot = filling.slot.insert(slot);
+        // Interrupts are enabled from here on; the slot's buffer is this token's alone.
+        let buf = slot.buffer();
+        let n = len.min(buf.len());
+        let r = f(buf.get_mut(..n).unwrap_or_default());
+        // A length above the buffer (not with the reported MTU) is refused: commit(0).
+        filling.len = Some(if len > n { 0 } else { n });
+        r
+        // `filling` commits here.
     }
 }
 
@@ -550,23 +504,16 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
         let mut caps = Capabilities::default();
         caps.max_transmission_unit = self
             .state
-            .with_rings(|r| mtu(r.rx.max_frame(), r.tx_buf))
+            .with_rings(|r| mtu(r.rx.max_frame(), r.tx.buf_size()))
             .unwrap_or(0)
             .min(self.scratch.len())
             .min(DROP_BUF_LEN);
         caps.max_burst_size = None;
-        // What the rings actually enabled (a TX ring lent to a token counts as off: the
-        // stack then computes checksums the core would also insert, which is harmless);
-        // ICMP is always computed on TX (QEMU's npcm-gmac does not insert it), ICMPv6 and
+        // What the rings actually enabled; ICMP is always computed on TX (QEMU's npcm-gmac does not insert it), ICMPv6 and
         // IPv6 are left to the stack. Same rule as `smoltcp::checksum_caps`.
         let (tx_off, rx_off) = self
             .state
-            .with_rings(|r| {
-                (
-                    r.tx.as_ref().is_some_and(|t| t.checksum_offload()),
-                    r.rx.checksum_offload(),
-                )
-            })
+            .with_rings(|r| (r.tx.checksum_offload(), r.rx.checksum_offload()))
             .unwrap_or((false, false));
         let pick = |stack_rx: bool, stack_tx: bool| match (stack_rx, stack_tx) {
             (true, true) => embassy_net_driver::Checksum::Both,

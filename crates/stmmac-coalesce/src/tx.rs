@@ -253,6 +253,11 @@ pub struct TxRing<T: CleanupTimer = NoTimer, C: CacheOps = crate::dma::Coherent>
     armed: bool,
     /// Every frame asks for full checksum insertion (CIC = 3).
     cic: bool,
+    /// A [`TxSlot`] is out for descriptor `cur` ([`TxRing::reserve_slot`]): nothing else
+    /// reserves until it comes back.
+    slot_out: bool,
+    /// Bumped by [`TxRing::recover`]: a [`TxSlot`] of an older epoch is stale.
+    epoch: u32,
     cache: C,
     stats: TxStats,
 }
@@ -327,6 +332,8 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             period,
             armed: timer.is_queued(),
             cic: false,
+            slot_out: false,
+            epoch: 0,
             timer,
             cache,
             stats: TxStats::default(),
@@ -489,11 +496,22 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     ///
     /// Errors: [`Error::LinkDown`] when the MAC's link is down
     /// ([`Dwmac::set_link`](crate::Dwmac::set_link)); [`Error::WouldBlock`] when every
-    /// descriptor is still owned by the DMA.
+    /// descriptor is still owned by the DMA, or a [`TxSlot`] is out
+    /// ([`reserve_slot`](Self::reserve_slot)).
     pub fn reserve<'a, B: RegisterBus<Word = u32>>(
         &'a mut self,
         mac: &'a Dwmac<B>,
     ) -> Result<TxToken<'a, B, T, C>, Error> {
+        self.check_free(mac)?;
+        Ok(TxToken { ring: self, mac })
+    }
+
+    /// The checks of [`reserve`](Self::reserve): link up, no slot out, a free descriptor
+    /// (reclaiming first when the ring looks full).
+    fn check_free<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) -> Result<(), Error> {
+        if self.slot_out {
+            return Err(Error::WouldBlock);
+        }
         if !mac.link().up {
             self.stats.link_down = self.stats.link_down.wrapping_add(1);
             return Err(Error::LinkDown);
@@ -504,7 +522,77 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 return Err(Error::WouldBlock);
             }
         }
-        Ok(TxToken { ring: self, mac })
+        Ok(())
+    }
+
+    /// Reserve the next descriptor as a [`TxSlot`] that does not borrow the ring: fill
+    /// [`TxSlot::buffer`] without holding the ring (for instance outside the critical
+    /// section the ring lives behind, while the interrupt paths keep servicing it), then
+    /// hand the slot back with [`commit_slot`](Self::commit_slot) or
+    /// [`release_slot`](Self::release_slot).
+    ///
+    /// While the slot is out, the ring reserves nothing else ([`reserve`](Self::reserve),
+    /// [`send`](Self::send) and this answer [`Error::WouldBlock`]), so descriptor `cur`
+    /// stays CPU-owned and its buffer is the slot's alone; reclaim, [`service`](Self::service),
+    /// [`on_timer`](Self::on_timer) and [`recover`](Self::recover) run as usual (they never
+    /// touch a free descriptor's buffer). A slot dropped without coming back keeps the
+    /// ring reserved for good.
+    ///
+    /// Errors: as for [`reserve`](Self::reserve).
+    pub fn reserve_slot<B: RegisterBus<Word = u32>>(
+        &mut self,
+        mac: &Dwmac<B>,
+    ) -> Result<TxSlot, Error> {
+        self.check_free(mac)?;
+        self.slot_out = true;
+        Ok(TxSlot {
+            index: self.cur,
+            epoch: self.epoch,
+            buf: self.geo.buf_ptr(self.cur),
+            len: self.buf_size,
+        })
+    }
+
+    /// Whether `slot` was reserved from this ring and is the one out.
+    fn owns(&self, slot: &TxSlot) -> bool {
+        self.slot_out && slot.index < self.geo.len() && slot.buf == self.geo.buf_ptr(slot.index)
+    }
+
+    /// Send the first `len` bytes of `slot`'s buffer, as [`TxToken::commit`], and end the
+    /// reservation.
+    ///
+    /// Errors: [`Error::FrameSize`] when `len` is 0 or above [`TxRing::buf_size`];
+    /// [`Error::WouldBlock`] when the slot is stale (a [`recover`](Self::recover) ran since
+    /// [`reserve_slot`](Self::reserve_slot): the descriptors were reset) or not this ring's
+    /// (this ring's own reservation, if any, then stays). Nothing is queued on an error;
+    /// once the frame is queued nothing fails.
+    pub fn commit_slot<B: RegisterBus<Word = u32>>(
+        &mut self,
+        mac: &Dwmac<B>,
+        slot: TxSlot,
+        len: usize,
+    ) -> Result<XmitPlan, Error> {
+        if !self.owns(&slot) {
+            return Err(Error::WouldBlock);
+        }
+        self.slot_out = false;
+        if slot.epoch != self.epoch || slot.index != self.cur {
+            return Err(Error::WouldBlock);
+        }
+        self.commit_at(mac, len)
+    }
+
+    /// End `slot`'s reservation without sending anything (nothing happens for a slot that
+    /// is not this ring's).
+    pub fn release_slot(&mut self, slot: TxSlot) {
+        if self.owns(&slot) {
+            self.slot_out = false;
+        }
+    }
+
+    /// Whether a [`TxSlot`] is out ([`reserve_slot`](Self::reserve_slot)).
+    pub fn slot_reserved(&self) -> bool {
+        self.slot_out
     }
 
     /// Copy `frame` into the next descriptor and send it: [`reserve`](Self::reserve),
@@ -722,6 +810,8 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         self.pending = 0;
         self.cur = 0;
         self.dirty = 0;
+        // A slot out now is stale: its descriptor index no longer is `cur`.
+        self.epoch = self.epoch.wrapping_add(1);
         self.coal.ic_forced();
         if self.timer.cancel() {
             self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
@@ -760,5 +850,56 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> TxToken<'_, B, T,
     /// is queued then. Once the frame is queued nothing fails.
     pub fn commit(self, len: usize) -> Result<XmitPlan, Error> {
         self.ring.commit_at(self.mac, len)
+    }
+}
+
+/// A TX descriptor reserved with [`TxRing::reserve_slot`], apart from the ring: fill
+/// [`buffer`](Self::buffer), then give it back to the ring with [`TxRing::commit_slot`]
+/// (or [`TxRing::release_slot`]). It cannot be cloned; its buffer is reachable through it
+/// alone.
+#[must_use = "a slot that is not committed or released keeps its ring reserved"]
+pub struct TxSlot {
+    index: usize,
+    epoch: u32,
+    buf: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the slot is the only way to its buffer (see `TxSlot::buffer`); moving it to
+// another context moves that exclusive access.
+unsafe impl Send for TxSlot {}
+
+impl core::fmt::Debug for TxSlot {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TxSlot")
+            .field("index", &self.index)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+impl TxSlot {
+    /// The descriptor's DMA buffer, [`TxRing::buf_size`] bytes, to fill with the frame
+    /// (destination MAC first, no FCS).
+    pub fn buffer(&mut self) -> &mut [u8] {
+        // SAFETY: `buf` is descriptor `index`'s buffer, `len = buf_size <= buf_stride`
+        // bytes inside the ring's region, which is never given back (`DmaRegion` memory
+        // stays reserved for the rest of the program, even when the ring is dropped). The
+        // descriptor was free when the slot was reserved and the ring reserves nothing
+        // while a slot is out, so it is never handed to the DMA (a `recover` only resets
+        // descriptors to CPU-owned) until the slot is consumed by `commit_slot`, and no
+        // other slot or token reaches this buffer. The slice borrows the slot mutably.
+        unsafe { core::slice::from_raw_parts_mut(self.buf, self.len) }
+    }
+
+    /// Bytes of [`buffer`](Self::buffer).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether [`buffer`](Self::buffer) is empty (never: a ring's buffers have at least
+    /// one byte).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }

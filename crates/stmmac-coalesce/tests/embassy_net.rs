@@ -235,7 +235,7 @@ fn tx_consume_after_the_link_dropped_returns_and_counts_the_drop() {
 }
 
 #[test]
-fn tx_frame_is_filled_with_interrupts_enabled_and_deferred_work_runs_after() {
+fn tx_frame_is_filled_with_interrupts_enabled_and_the_interrupt_paths_run_at_once() {
     // No IC: the cleanup timer (1000 us, armed once) is the only TX completion.
     let cfg = CoalesceConfig {
         tx_frames: 0,
@@ -265,8 +265,9 @@ fn tx_frame_is_filled_with_interrupts_enabled_and_deferred_work_runs_after() {
     let tick_ns = 1_000_000_000 / u64::from(timers.freq_hz().unwrap());
 
     let t = drv.transmit(&mut cx).unwrap();
-    let (mut other_core_entered, mut freed_in_fill, mut fired) = (false, usize::MAX, Ok(0));
-    let mut requeued = None;
+    let mut other_core_entered = false;
+    let (mut fired, mut freed_by_ti) = (Ok(0), usize::MAX);
+    let (mut in_fill, mut send_in_fill) = (None, None);
     t.consume(60, |b| {
         b.fill(2);
         // Another context can take a critical section while the stack fills the frame
@@ -278,42 +279,126 @@ fn tx_frame_is_filled_with_interrupts_enabled_and_deferred_work_runs_after() {
             let _ = ok.send(());
         });
         other_core_entered = entered.recv_timeout(Duration::from_secs(5)).is_ok();
-        // Interrupts preempt the fill: the DMA interrupt (TI) and the cleanup timer.
-        freed_in_fill = state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents(1));
+        // Interrupts preempt the fill and find the ring where it always is (before the
+        // reserved-slot tokens the ring was lent out: `with_tx` answered `None`, and both
+        // paths deferred their TX work to the end of `consume`).
         clock.advance_to((deadline + 10) * tick_ns);
         fired = timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now));
-        requeued = timers.deadline(id);
+        freed_by_ti = state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents(1));
+        in_fill = state.with_tx(|t| (t.stats().reclaimed, t.pending(), t.slot_reserved()));
+        // The slot is the token's: nothing else is queued meanwhile.
+        send_in_fill = state.with_tx(|t| t.send(&mac, &[3u8; 60]));
     });
     assert!(
         other_core_entered,
         "the frame was built inside a critical section"
     );
-    assert_eq!(freed_in_fill, 0, "the TX service waits for the ring");
-    assert_eq!(fired, Ok(1));
+    assert_eq!(fired, Ok(1), "the expiry ran during the fill");
+    assert_eq!(
+        in_fill,
+        Some((1, 0, true)),
+        "the expiry reclaimed frame 1 at once, the slot still out"
+    );
+    assert_eq!(freed_by_ti, 0, "frame 1 was already reclaimed");
+    assert_eq!(send_in_fill, Some(Err(stmmac_coalesce::Error::WouldBlock)));
     let stats = state.stats();
-    assert_eq!(stats.tx_deferred_events, 1);
-    assert_eq!(stats.tx_deferred_expiries, 1);
-    assert_eq!(stats.tx_frames, 2);
-    // The expiry re-queued the timer one period on (the ring counts it armed, as it is).
-    let again = requeued.expect("re-queued while the ring was lent");
-    assert!(again > deadline);
-    // The deferred TI service ran when the ring came back and reclaimed what the DMA had
-    // sent (frame 1 at least); the timer stays queued only while frames remain.
-    assert_eq!(bus.model(|m| m.sent().len()), 2);
-    let (reclaimed, pending) = state
-        .with_tx(|t| (t.stats().reclaimed, t.pending()))
+    assert_eq!((stats.tx_frames, stats.tx_dropped), (2, 0));
+    let sent = bus.model(|m| m.sent().to_vec());
+    assert_eq!(sent.len(), 2);
+    assert!(
+        sent[1].bytes[..60].iter().all(|&b| b == 2),
+        "frame 2 as filled"
+    );
+    // Frame 2 armed the timer again (the expiry had found the ring empty); its expiry
+    // reclaims it.
+    assert_eq!(
+        state.with_tx(|t| (t.pending(), t.slot_reserved())),
+        Some((1, false))
+    );
+    let again = timers.deadline(id).expect("armed by frame 2");
+    clock.advance_to((again + 10) * tick_ns);
+    assert_eq!(
+        timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now)),
+        Ok(1)
+    );
+    assert_eq!(state.with_tx(|t| t.pending()), Some(0));
+}
+
+#[test]
+fn tx_fault_during_the_fill_drops_the_stale_slot() {
+    let Rig {
+        bus, mac, tx, rx, ..
+    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
+    let state: NetState<Timer, Coherent> = NetState::new();
+    state.install(tx, rx);
+    let mut scratch = vec![0u8; 1518];
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+    let waker = noop_cx_waker();
+    let mut cx = Context::from_waker(&waker);
+    drv.transmit(&mut cx).unwrap().consume(60, |b| b.fill(1));
+    let before = bus.model(|m| m.sent().len());
+    drv.transmit(&mut cx).unwrap().consume(60, |b| {
+        b.fill(2);
+        // TPS: the TX service restarts the TX DMA and resets every descriptor.
+        state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents(1 << 1));
+    });
+    assert_eq!(bus.model(|m| m.sent().len()), before, "nothing sent");
+    let stats = state.stats();
+    assert_eq!((stats.tx_frames, stats.tx_dropped), (1, 1));
+    let (recoveries, pending, reserved) = state
+        .with_tx(|t| (t.stats().recoveries, t.pending(), t.slot_reserved()))
         .unwrap();
-    assert_eq!(reclaimed + pending as u64, 2);
-    assert!(reclaimed >= 1, "the deferred service reclaimed");
-    assert_eq!(timers.deadline(id).is_some(), pending > 0);
-    if pending > 0 {
-        clock.advance_to((again + 10) * tick_ns);
-        assert_eq!(
-            timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now)),
-            Ok(1)
-        );
-        assert_eq!(state.with_tx(|t| t.pending()), Some(0));
+    assert_eq!((recoveries, pending, reserved), (1, 0, false));
+    // The ring goes on from descriptor 0.
+    drv.transmit(&mut cx).unwrap().consume(60, |b| b.fill(3));
+    assert_eq!(bus.model(|m| m.sent().len()), before + 1);
+    assert_eq!(state.stats().tx_frames, 2);
+}
+
+#[test]
+fn a_tx_slot_is_exclusive_and_only_its_own_ring_takes_it() {
+    let Rig {
+        bus, mac, mut tx, ..
+    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    let Rig {
+        mac: mac2,
+        tx: mut other,
+        ..
+    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    for m in [&mac, &mac2] {
+        m.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
     }
+    let mut slot = tx.reserve_slot(&mac).unwrap();
+    assert_eq!(slot.len(), tx.buf_size());
+    let e = Err(stmmac_coalesce::Error::WouldBlock);
+    assert_eq!(tx.reserve_slot(&mac).map(|_| ()), e, "one slot at a time");
+    assert_eq!(tx.reserve(&mac).map(|_| ()), e);
+    assert_eq!(tx.send(&mac, &[0u8; 60]).map(|_| ()), e);
+    slot.buffer()[..60].fill(9);
+    // Another ring's slot neither sends on this one nor ends its reservation.
+    let foreign = other.reserve_slot(&mac2).unwrap();
+    assert_eq!(tx.commit_slot(&mac, foreign, 60).map(|_| ()), e);
+    assert!(tx.slot_reserved());
+    assert!(other.slot_reserved(), "its own ring stays reserved");
+    // Length checks as `TxToken::commit`; the reservation ends either way.
+    assert!(matches!(
+        tx.commit_slot(&mac, slot, tx.buf_size() + 1),
+        Err(stmmac_coalesce::Error::FrameSize { .. })
+    ));
+    assert!(!tx.slot_reserved());
+    assert_eq!(bus.model(|m| m.sent().len()), 0);
+    let mut slot = tx.reserve_slot(&mac).unwrap();
+    slot.buffer()[..60].fill(7);
+    tx.commit_slot(&mac, slot, 60).unwrap();
+    let sent = bus.model(|m| m.sent().to_vec());
+    assert_eq!(sent.len(), 1);
+    assert_eq!(&sent[0].bytes[..], &[7u8; 60][..]);
+    // Released: nothing sent, the next reservation works.
+    let slot = tx.reserve_slot(&mac).unwrap();
+    tx.release_slot(slot);
+    assert!(tx.send(&mac, &[1u8; 60]).is_ok());
+    assert_eq!(bus.model(|m| m.sent().len()), 2);
 }
 
 #[test]
