@@ -369,6 +369,37 @@ fn a_timer_started_by_a_callback_into_the_past_runs_in_the_next_round() {
     assert_eq!(rig.probe.next_fire_ns(), None);
 }
 
+#[test]
+fn a_deadline_passed_while_the_callbacks_ran_is_served_by_the_same_interrupt() {
+    // The module docs: when a round ends with the next deadline already passed, another
+    // round starts in the same call. Here `a`'s callback runs long enough (the clock
+    // moves on inside it) for `b`'s deadline to pass, and touches nothing in the queue:
+    // `b` must still run from this interrupt, not wait for another one. (Arming `b` before
+    // the callbacks ran and skipping the check after them would pass every other test
+    // here and fail this one.)
+    let (rig, t) = timers::<4>(10);
+    let base = t.now().unwrap();
+    let [a, b] = [(); 2].map(|_| t.alloc().unwrap());
+    t.start(a, base + 100).unwrap();
+    t.start(b, base + 1_000).unwrap();
+    rig.probe.advance_to_fire().unwrap();
+    let mut ran = Vec::new();
+    let served = t
+        .on_interrupt(|id, now| {
+            if id == a {
+                rig.clock.advance(20_000); // 2000 ticks: past `b`
+            }
+            ran.push((id, now));
+            Restart::No
+        })
+        .unwrap();
+    assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), vec![a, b]);
+    assert!(ran[1].1 >= base + 1_000, "b not early");
+    assert_eq!(served, 2, "both from this call");
+    assert_eq!(rig.probe.acks(), 1, "one interrupt");
+    assert_eq!(rig.probe.next_fire_ns(), None, "idle");
+}
+
 /// Run the interrupt; returns how far below this function's frame the stack goes, seen
 /// from the callback.
 #[inline(never)]

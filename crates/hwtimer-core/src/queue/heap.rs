@@ -142,6 +142,7 @@ fn sift_up(
 /// Put `entry` into the hole at `top`, which is not above `entry`'s place: the hole first
 /// goes down to a leaf along the earlier child (one comparison per level), then `entry`
 /// goes up from there, rarely far (Floyd's bottom-up sift).
+#[inline]
 fn sift_down(
     heap: &mut [Entry],
     slots: &mut [Slot],
@@ -283,10 +284,6 @@ impl<const N: usize> TimerQueue<N> {
         }
     }
 
-    pub(super) fn is_waiter(&self, id: TimerId) -> bool {
-        matches!(self.slots.get(id.index()), Some(s) if s.kind == Kind::Waiter)
-    }
-
     /// Queue an idle timer for `deadline`. O(log n).
     #[inline]
     pub fn start(&mut self, id: TimerId, deadline: u64) -> Result<(), QueueError> {
@@ -380,13 +377,46 @@ impl<const N: usize> TimerQueue<N> {
 
     /// Like [`pop_expired`](Self::pop_expired), but only a timer started before start
     /// number `before` (see [`started`](Self::started)).
-    pub(super) fn pop_due(&mut self, now: u64, before: u64) -> Option<TimerId> {
+    /// Also says whether the timer is a waiter (a [`Sleep`](super::Sleep)), read from the
+    /// slot this has to update anyway.
+    pub(super) fn pop_due(&mut self, now: u64, before: u64) -> Option<(TimerId, bool)> {
         let first = *self.first()?;
         if first.deadline > now || first.seq >= before {
             return None;
         }
-        self.remove_at(0);
-        Some(timer_id(first.id))
+        let waiter = match self.slots.get_mut(slot_index(first.id)) {
+            Some(slot) => {
+                slot.queued = false;
+                slot.kind == Kind::Waiter
+            }
+            None => false,
+        };
+        self.remove_root();
+        Some((timer_id(first.id), waiter))
+    }
+
+    /// Take the earliest entry out of the heap, its slot already marked idle: the last
+    /// entry fills the hole at the root and goes down (nothing is above the root, so the
+    /// parent test of [`remove_at`](Self::remove_at) is not needed).
+    fn remove_root(&mut self) {
+        let Some(last_at) = self.len.checked_sub(1) else {
+            return;
+        };
+        self.len = last_at;
+        let Self {
+            heap,
+            slots,
+            visits,
+            ..
+        } = self;
+        let Some(&last) = heap.get(last_at) else {
+            return;
+        };
+        if last_at == 0 {
+            return;
+        }
+        let heap = heap.get_mut(..last_at).unwrap_or_default();
+        sift_down(heap, slots, 0, last, visits);
     }
 
     /// Whether [`pop_due`](Self::pop_due) would return a timer.
