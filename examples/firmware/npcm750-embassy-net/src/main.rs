@@ -68,12 +68,15 @@
 //!   runtime's IRQ entry and exit around the handler (a dozen instructions), the executor,
 //!   embassy-net and embassy-time.
 //!
-//!   Figures (the same at shift 0 and 4, to a few instructions): **TX ~1063** per frame,
+//!   Figures (the same at shift 0 and 4, to a few instructions): **TX 1060–1070** per frame,
 //!   of which the driver calls ~708 (the tokens' `consume` ~504: 98805 over 196 frames;
-//!   `transmit()` ~204) and the interrupts ~356;
+//!   `transmit()` ~204) and the interrupts ~353–362 (over five runs);
 //!   **RX ~970**. `consume` was 2311 (TX 2886) while the adapter moved the TX ring out of
-//!   its `NetState` and back for every token; the tokens now reserve a `TxSlot` and the
-//!   ring stays put (see the adapter's "Tokens"). What is left over npcm750-net's driver
+//!   its `NetState` and back for every token: five `__aeabi_memcpy8` calls of the
+//!   254–256-byte ring (two in taking it out, one into the token's guard, two in putting
+//!   it back; compiler-builtins copies a word in 5 instructions, so ~320 each, ~1600 in
+//!   all), found in the disassembly. The tokens now reserve a `TxSlot` and the ring stays
+//!   put (see the adapter's "Tokens"). What is left over npcm750-net's driver
 //!   TX path (~304 with smoltcp) is the adapter's two critical sections and its guard.
 //!
 //! # Checksum offload
