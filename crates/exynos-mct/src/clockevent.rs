@@ -194,8 +194,11 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         mask: u32,
         bound: Bound,
     ) -> Result<(), TimedOut> {
+        // The comparator's registers are global ones: straight to the global block (no
+        // test of which part of the window `reg` is in).
+        let bit = Self::gwstat(mask);
         self.mct
-            .write_buffered(reg, value, Self::gwstat(mask), bound)
+            .write_buffered_on(self.mct.global(), reg, value, bit, bit, bound)
             .map(drop_count)
     }
 
@@ -694,7 +697,10 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.block.write_raw(OWN.int_enb, 0);
     }
 
-    fn stop(&mut self) -> Result<(), Error> {
+    /// `L_TCON = 0` if the timer may run. Inline, with the crate-internal error (a flag in
+    /// a register, not an `Error` through memory): it sits on every arm's path.
+    #[inline(always)]
+    fn stop(&mut self) -> Result<(), TimedOut> {
         if self.running {
             self.write_wait(OWN.tcon, 0, L_WSTAT::TCON::SET.value)?;
             self.running = false;
@@ -716,6 +722,15 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         } else {
             delta
         };
+        Ok(self.start(count, mode)?)
+    }
+
+    /// The hardware part of [`program`](Self::program) for an `L_ICNTB` count already in
+    /// range: stop, `L_ICNTB`, `L_INT_ENB`, start. Its error is the crate-internal
+    /// [`TimedOut`] (returned in a register; an `Error` carries a `u64` and would travel
+    /// through memory), turned into [`Error::Timeout`] by the caller.
+    #[inline(never)]
+    fn start(&mut self, count: u32, mode: Mode) -> Result<(), TimedOut> {
         self.mode = Mode::Off;
         self.stop()?;
         // An interrupt still pending from an earlier event stays pending (arming never
@@ -736,7 +751,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         if let Err(e) = self.write_wait(OWN.tcon, tcon, L_WSTAT::TCON::SET.value) {
             // It may be running in interval mode: no interrupt from it until the next arm.
             self.mask();
-            return Err(e.into());
+            return Err(e);
         }
         self.mode = mode;
         Ok(())
@@ -756,7 +771,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.block.write(OWN.int_cstat, L_INT::ICNT::SET);
         self.stale = false;
         self.may_pend = stopped.is_err();
-        stopped
+        Ok(stopped?)
     }
 
     /// After a system resume, as Linux's `tick_resume` for "mct_tick" does: shut the

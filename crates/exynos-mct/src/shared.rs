@@ -62,8 +62,20 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// `max_reads` status reads each). [`Error::Busy`] when it stays held: another core is
     /// stuck in a wait longer than that, or this context interrupted the holder on the same
     /// core.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn lock_shared(&self) -> Result<Guard<'_>, Error> {
+        // The common case, inline: the lock is free, one exclusive load/store pair and its
+        // barrier. The spin, with its bound, only when it is found held.
+        match self.lock.try_acquire() {
+            Some(guard) => Ok(guard),
+            None => self.lock_shared_spin(),
+        }
+    }
+
+    /// [`lock_shared`](Self::lock_shared) once its first attempt found the lock held.
+    #[cold]
+    #[inline(never)]
+    fn lock_shared_spin(&self) -> Result<Guard<'_>, Error> {
         let polls = self.config.wstat.max_polls;
         let spins = polls.saturating_mul(4).saturating_add(16);
         self.lock
