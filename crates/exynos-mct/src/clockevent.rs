@@ -28,7 +28,7 @@ use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
 
 /// A local timer's registers within its own block.
 const OWN: LocalRegs = LocalRegs::OWN;
-use crate::wstat::{TimedOut, WstatBit};
+use crate::wstat::{HwError, TimedOut, WstatBit};
 use crate::{Bound, Mct, drop_count};
 
 /// Smallest delta of both kinds (Linux: `0xF`).
@@ -181,7 +181,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     }
 
     #[inline]
-    fn disable(&self) -> Result<(), Error> {
+    fn disable(&self) -> Result<(), HwError> {
         let bits = self.r.enable | self.r.auto_inc;
         self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
     }
@@ -226,11 +226,13 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement; [`Error::Busy`] as
     /// for every arm.
     pub fn arm_at(&mut self, value: u64) -> Result<(), Error> {
-        self.program(value, None)
+        Ok(self.program(value, None)?)
     }
 
+    /// Disable, `G_COMPn_L/U` (and `ADD_INCR`), `G_INT_ENB`, enable. The crate-internal
+    /// error (one byte, in a register), turned into an [`Error`] by the callers.
     #[inline]
-    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), Error> {
+    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), HwError> {
         self.mode = Mode::Off;
         self.live = true;
         self.disable()?;
@@ -274,7 +276,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.mode = Mode::Off;
         let bit = self.r.int;
         let masked = self.mct.set_g_int_enb(bit, false);
-        let disabled = self.disable().and(masked);
+        let disabled = self.disable().and(masked).map_err(Error::from);
         // Only with logging on: one read to say a cancelled event's status is dropped.
         #[cfg(feature = "defmt")]
         if self.is_pending() {

@@ -457,7 +457,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// Errors: [`Error::Timeout`] and [`Error::Busy`] as for [`start_frc`](Self::start_frc).
     pub fn stop_frc(&mut self) -> Result<u32, Error> {
         self.frc_counting.store(false, Ordering::Relaxed);
-        self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)
+        Ok(self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)?)
     }
 
     /// Load the FRC with `value` (`G_CNT_L`, then `G_CNT_U`, each acknowledged in
