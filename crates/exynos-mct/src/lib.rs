@@ -174,7 +174,6 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use critical_section::Mutex;
 use hwtimer_core::cpu::{CpuBound, CpuLocal, CurrentCpu};
-use hwtimer_core::extend::Published;
 use hwtimer_core::{Claim, ConfigError, Error, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
@@ -288,7 +287,7 @@ pub struct Mct<B: Claim<Word = u32>> {
     shadow: Mutex<Cell<Shadow>>,
     /// The published 64-bit time of the time base ([`time`](Self::time)): every
     /// [`FrcTime`] is a view of it.
-    time: Published,
+    time: clocksource::Time64,
     /// Acknowledgements still owed by writes whose wait timed out (see
     /// [`write_buffered`](Self::write_buffered)). Kept here, not in the channels: a
     /// channel dropped and taken again still owes them.
@@ -362,7 +361,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
             shadow: Mutex::new(Cell::new(Shadow { taken: 0 })),
             g_tcon: AtomicU32::new(g_tcon),
             g_tcon_known: AtomicBool::new(true),
-            time: Published::new(0),
+            time: clocksource::Time64::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
             owed_any: AtomicBool::new(false),
             frc_counting: AtomicBool::new(false),
@@ -675,9 +674,9 @@ impl<B: Claim<Word = u32>> Mct<B> {
     }
 
     /// The published time of the time base (for [`FrcTime`]): lock-free where the target
-    /// has 64-bit atomics (see hwtimer-core's [`Published`]).
+    /// has 64-bit atomics (see [`Time64`](clocksource::Time64)).
     #[inline]
-    pub(crate) fn published(&self) -> &Published {
+    pub(crate) fn published(&self) -> &clocksource::Time64 {
         &self.time
     }
 
