@@ -343,8 +343,8 @@ impl<'a, B: Claim<Word = u32>> FrcTime<'a, B> {
 
 impl<B: Claim<Word = u32>> Monotonic for FrcTime<'_, B> {
     /// One MMIO read, then the published time moved forward as one atomic step (a 64-bit
-    /// compare-and-swap where the target has one: interrupts are never masked; a short
-    /// critical section elsewhere, with the read outside it).
+    /// atomic maximum where the target has 64-bit atomics: interrupts are never masked; a
+    /// short critical section elsewhere, with the read outside it).
     #[inline]
     fn now(&self) -> u64 {
         let low = self.mct.frc().read_low();

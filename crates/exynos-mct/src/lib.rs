@@ -133,9 +133,12 @@
 //! running local timer in place is not documented). Since the multi-core work each of the
 //! two `G_TCON` sections takes the shared-register lock (an exclusive compare-and-swap and
 //! a release store, each with its barrier) instead of a critical section, and a
-//! `set_compare` reads the high word once more to catch a time base left unread for a wrap:
-//! together 41 instructions and one access more per comparator arm on the Cortex-A9 than
-//! the single-core driver (160 instructions, 10 accesses).
+//! `set_compare` reads the high word once more to catch a time base left unread for a wrap
+//! (the single-core driver: 160 instructions, 10 accesses; with the lock 201). The
+//! register paths now keep their errors in registers (a one-byte internal error, turned
+//! into [`Error`] at the API), which brought the comparator arm to 174 and the local arm
+//! from 104 to 71; the README's "The issue-19 targets" section lists what remains, part by
+//! part, and why each part is needed.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
