@@ -28,7 +28,7 @@ use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
 
 /// A local timer's registers within its own block.
 const OWN: LocalRegs = LocalRegs::OWN;
-use crate::wstat::{TimedOut, WstatBit};
+use crate::wstat::{HwError, TimedOut, WstatBit};
 use crate::{Bound, Mct, drop_count};
 
 /// Smallest delta of both kinds (Linux: `0xF`).
@@ -181,7 +181,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     }
 
     #[inline]
-    fn disable(&self) -> Result<(), Error> {
+    fn disable(&self) -> Result<(), HwError> {
         let bits = self.r.enable | self.r.auto_inc;
         self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
     }
@@ -194,8 +194,11 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         mask: u32,
         bound: Bound,
     ) -> Result<(), TimedOut> {
+        // The comparator's registers are global ones: straight to the global block (no
+        // test of which part of the window `reg` is in).
+        let bit = Self::gwstat(mask);
         self.mct
-            .write_buffered(reg, value, Self::gwstat(mask), bound)
+            .write_buffered_on(self.mct.global(), reg, value, bit, bit, bound)
             .map(drop_count)
     }
 
@@ -223,11 +226,13 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement; [`Error::Busy`] as
     /// for every arm.
     pub fn arm_at(&mut self, value: u64) -> Result<(), Error> {
-        self.program(value, None)
+        Ok(self.program(value, None)?)
     }
 
+    /// Disable, `G_COMPn_L/U` (and `ADD_INCR`), `G_INT_ENB`, enable. The crate-internal
+    /// error (one byte, in a register), turned into an [`Error`] by the callers.
     #[inline]
-    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), Error> {
+    fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), HwError> {
         self.mode = Mode::Off;
         self.live = true;
         self.disable()?;
@@ -271,7 +276,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.mode = Mode::Off;
         let bit = self.r.int;
         let masked = self.mct.set_g_int_enb(bit, false);
-        let disabled = self.disable().and(masked);
+        let disabled = self.disable().and(masked).map_err(Error::from);
         // Only with logging on: one read to say a cancelled event's status is dropped.
         #[cfg(feature = "defmt")]
         if self.is_pending() {
@@ -694,7 +699,10 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.block.write_raw(OWN.int_enb, 0);
     }
 
-    fn stop(&mut self) -> Result<(), Error> {
+    /// `L_TCON = 0` if the timer may run. Inline, with the crate-internal error (a flag in
+    /// a register, not an `Error` through memory): it sits on every arm's path.
+    #[inline(always)]
+    fn stop(&mut self) -> Result<(), TimedOut> {
         if self.running {
             self.write_wait(OWN.tcon, 0, L_WSTAT::TCON::SET.value)?;
             self.running = false;
@@ -716,6 +724,15 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         } else {
             delta
         };
+        Ok(self.start(count, mode)?)
+    }
+
+    /// The hardware part of [`program`](Self::program) for an `L_ICNTB` count already in
+    /// range: stop, `L_ICNTB`, `L_INT_ENB`, start. Its error is the crate-internal
+    /// [`TimedOut`] (returned in a register; an `Error` carries a `u64` and would travel
+    /// through memory), turned into [`Error::Timeout`] by the caller.
+    #[inline(never)]
+    fn start(&mut self, count: u32, mode: Mode) -> Result<(), TimedOut> {
         self.mode = Mode::Off;
         self.stop()?;
         // An interrupt still pending from an earlier event stays pending (arming never
@@ -736,7 +753,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         if let Err(e) = self.write_wait(OWN.tcon, tcon, L_WSTAT::TCON::SET.value) {
             // It may be running in interval mode: no interrupt from it until the next arm.
             self.mask();
-            return Err(e.into());
+            return Err(e);
         }
         self.mode = mode;
         Ok(())
@@ -756,7 +773,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.block.write(OWN.int_cstat, L_INT::ICNT::SET);
         self.stale = false;
         self.may_pend = stopped.is_err();
-        stopped
+        Ok(stopped?)
     }
 
     /// After a system resume, as Linux's `tick_resume` for "mct_tick" does: shut the

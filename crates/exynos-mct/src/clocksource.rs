@@ -182,6 +182,116 @@ pub const fn step32(last: u64, low: u32) -> Option<u64> {
     }
 }
 
+/// The published 64-bit time of the block's one time base: what every [`FrcTime`] reads
+/// and advances.
+///
+/// Where the target has 64-bit atomics (the Cortex-A9: `ldrexd`/`strexd`) it is one
+/// `AtomicU64`; [`advance_low`](Self::advance_low) loads it, extends the low word from it
+/// ([`step32`]'s rule) and publishes the result with an atomic maximum (`fetch_max`, one
+/// exclusive load/store loop) instead of a compare-and-swap loop: no retry computes the
+/// step again, and the maximum never moves the time back. Elsewhere it is hwtimer-core's
+/// [`Published`](hwtimer_core::extend::Published).
+///
+/// Why the value returned is right without a retry, on any number of cores: the step is
+/// computed from `last`, a value the time base held when the call loaded it, and the low
+/// word read before that load. If another context published a newer value in between,
+/// the maximum keeps whichever is larger, so the time base never goes back; the call
+/// returns its own reading, which is the extension of its low word (the same value a
+/// retry from the newer time would compute while that one is within half a wrap behind
+/// it; a reading that is older than the newer time is returned as what it is, a reading
+/// taken before that one). Every value a context gets is at least what was published
+/// before its call began (it loaded at least that, by coherence of the one word), so
+/// time never goes backwards for any reader or across any synchronisation: what a value
+/// returned earlier published is seen by every later load. `Relaxed` is enough: the word
+/// carries no other data.
+pub(crate) struct Time64 {
+    #[cfg(target_has_atomic = "64")]
+    last: AtomicU64,
+    #[cfg(not(target_has_atomic = "64"))]
+    last: hwtimer_core::extend::Published,
+}
+
+#[cfg(all(target_has_atomic = "64", not(loom)))]
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+// The model-checked build (`RUSTFLAGS="--cfg loom"`): loom's atomics, so `loom_check`
+// below explores the interleavings of two cores advancing the time base.
+#[cfg(all(target_has_atomic = "64", loom))]
+use ::loom::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+#[cfg(target_has_atomic = "64")]
+impl Time64 {
+    /// A time base starting at `start`.
+    pub(crate) fn new(start: u64) -> Self {
+        Self {
+            last: AtomicU64::new(start),
+        }
+    }
+
+    /// The last published time.
+    #[inline]
+    pub(crate) fn last(&self) -> u64 {
+        self.last.load(Relaxed)
+    }
+
+    /// Extend the low word `low` (read before this call) from the published time
+    /// ([`step32`]: a forward step of 1 to 2^31 ticks; no step or a stale reading keeps
+    /// the time), publish it if it is ahead, and return it.
+    #[inline]
+    pub(crate) fn advance_low(&self, low: u32) -> u64 {
+        let last = self.last.load(Relaxed);
+        let Some(now) = step32(last, low) else {
+            return last;
+        };
+        self.last.fetch_max(now, Relaxed);
+        now
+    }
+
+    /// Move the time forward to `value` if it is ahead; returns the time afterwards.
+    #[inline]
+    pub(crate) fn raise(&self, value: u64) -> u64 {
+        let prev = self.last.fetch_max(value, Relaxed);
+        prev.max(value)
+    }
+
+    /// Set the time, backwards too (exclusive access: a new epoch).
+    pub(crate) fn set(&mut self, value: u64) {
+        self.last.store(value, Relaxed);
+    }
+}
+
+#[cfg(not(target_has_atomic = "64"))]
+impl Time64 {
+    /// A time base starting at `start`.
+    pub(crate) const fn new(start: u64) -> Self {
+        Self {
+            last: hwtimer_core::extend::Published::new(start),
+        }
+    }
+
+    /// The last published time.
+    #[inline]
+    pub(crate) fn last(&self) -> u64 {
+        self.last.last()
+    }
+
+    /// Extend the low word `low` ([`step32`]) and publish it; returns the time.
+    #[inline]
+    pub(crate) fn advance_low(&self, low: u32) -> u64 {
+        self.last.advance_by(|last| step32(last, low))
+    }
+
+    /// Move the time forward to `value` if it is ahead; returns the time afterwards.
+    #[inline]
+    pub(crate) fn raise(&self, value: u64) -> u64 {
+        self.last.raise(value)
+    }
+
+    /// Set the time, backwards too (exclusive access: a new epoch).
+    pub(crate) fn set(&mut self, value: u64) {
+        self.last.set(value);
+    }
+}
+
 /// Monotonic 64-bit FRC time at **one MMIO read** per [`now`](Monotonic::now): a view of
 /// the software epoch the [`Mct`] keeps over the low word, started from the hardware's
 /// 64-bit count at [`Mct::new`]. See the [module docs](self) for the precondition (read
@@ -210,7 +320,7 @@ impl<'a, B: Claim<Word = u32>> FrcTime<'a, B> {
     /// Publish a raw low word read elsewhere; returns the time it maps to.
     #[inline]
     pub fn update_from_low(&self, low: u32) -> u64 {
-        self.mct.published().advance_by(|last| step32(last, low))
+        self.mct.published().advance_low(low)
     }
 
     /// Re-read the exact 64-bit count (3 MMIO reads) and move time forward to it if it is
@@ -233,8 +343,8 @@ impl<'a, B: Claim<Word = u32>> FrcTime<'a, B> {
 
 impl<B: Claim<Word = u32>> Monotonic for FrcTime<'_, B> {
     /// One MMIO read, then the published time moved forward as one atomic step (a 64-bit
-    /// compare-and-swap where the target has one: interrupts are never masked; a short
-    /// critical section elsewhere, with the read outside it).
+    /// atomic maximum where the target has 64-bit atomics: interrupts are never masked; a
+    /// short critical section elsewhere, with the read outside it).
     #[inline]
     fn now(&self) -> u64 {
         let low = self.mct.frc().read_low();
@@ -255,6 +365,52 @@ impl<B: Claim<Word = u32>> core::fmt::Debug for FrcTime<'_, B> {
         f.debug_struct("FrcTime")
             .field("last", &self.last())
             .finish()
+    }
+}
+
+/// `loom` model check of [`Time64`]: every interleaving of two cores advancing the time
+/// base from their own low-word readings while a third reads it. Each value a core gets is
+/// at least what was published before its call and at least its own previous value, a
+/// reader never sees the published time go back, and the final time is the furthest
+/// reading (no step lost). Run with
+/// `RUSTFLAGS="--cfg loom" cargo test -p exynos-mct --lib --release clocksource::loom_check`.
+#[cfg(all(test, loom, target_has_atomic = "64"))]
+mod loom_check {
+    use super::Time64;
+    use ::loom::sync::Arc;
+    use ::loom::thread;
+
+    fn core(time: &Time64, lows: [u32; 2]) {
+        let mut mine = 0;
+        for low in lows {
+            let seen = time.last();
+            let now = time.advance_low(low);
+            assert!(now >= seen && now >= mine, "{now} {seen} {mine}");
+            mine = now;
+        }
+    }
+
+    #[test]
+    fn two_cores_advancing_never_go_back_and_lose_no_step() {
+        let mut builder = ::loom::model::Builder::new();
+        builder.preemption_bound = Some(3);
+        builder.check(|| {
+            let time = Arc::new(Time64::new(100));
+            let a = {
+                let time = time.clone();
+                thread::spawn(move || core(&time, [105, 120]))
+            };
+            let b = {
+                let time = time.clone();
+                thread::spawn(move || core(&time, [110, 115]))
+            };
+            let first = time.last();
+            let second = time.last();
+            assert!(second >= first);
+            a.join().unwrap();
+            b.join().unwrap();
+            assert_eq!(time.last(), 120);
+        });
     }
 }
 
@@ -287,6 +443,73 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The time base moves exactly as `step32` says: forward by the low word's distance
+    /// for 1..=2^31 ticks, unchanged for no step, a stale reading or a sum past
+    /// `u64::MAX`; and `raise` never moves it back.
+    #[test]
+    fn time64_advances_as_step32_says() {
+        for last in [
+            0u64,
+            1,
+            0x7FFF_FFFF,
+            0xFFFF_FFFF,
+            0x5_8000_0001,
+            u64::MAX - 5,
+            u64::MAX,
+        ] {
+            for low in [0u32, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFF] {
+                for d in [0u32, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001] {
+                    let low = low.wrapping_add(d);
+                    let time = Time64::new(last);
+                    let want = step32(last, low).unwrap_or(last);
+                    assert_eq!(time.advance_low(low), want, "{last:#x} {low:#x}");
+                    assert_eq!(time.last(), want, "{last:#x} {low:#x}");
+                    assert_eq!(time.raise(last.saturating_sub(1)), want);
+                    assert_eq!(time.last(), want);
+                }
+            }
+        }
+    }
+
+    /// A reading older than a time another context published meanwhile is returned as the
+    /// reading it is, and leaves the newer time published (the maximum keeps it).
+    #[test]
+    fn time64_older_reading_never_moves_the_published_time_back() {
+        let time = Time64::new(1_000);
+        // Another context publishes 1_010 between this call's low-word read (1_005) and
+        // its load: the load sees 1_010, so the reading is stale and the time is 1_010.
+        assert_eq!(time.advance_low(1_010), 1_010);
+        assert_eq!(time.advance_low(1_005), 1_010);
+        assert_eq!(time.last(), 1_010);
+    }
+
+    /// Two threads advancing one time base with interleaved low words: every value a thread
+    /// gets is at least what it had seen published before the call and at least the last
+    /// one it got, and the final time is the furthest step (no step lost to a race).
+    #[test]
+    fn time64_two_threads_never_go_back() {
+        let time = std::sync::Arc::new(Time64::new(0xFFFF_0000));
+        let threads: std::vec::Vec<_> = (0..2u32)
+            .map(|t| {
+                let time = time.clone();
+                std::thread::spawn(move || {
+                    let mut mine = 0u64;
+                    for i in 0..100_000u32 {
+                        let low = 0xFFFF_0000u32.wrapping_add(i.wrapping_mul(2).wrapping_add(t));
+                        let seen = time.last();
+                        let now = time.advance_low(low);
+                        assert!(now >= mine && now >= seen, "{now:#x} {mine:#x} {seen:#x}");
+                        mine = now;
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(time.last(), 0xFFFF_0000 + 2 * 99_999 + 1);
     }
 
     /// The specialised extension agrees with hwtimer-core's generic one on the boundaries

@@ -133,9 +133,12 @@
 //! running local timer in place is not documented). Since the multi-core work each of the
 //! two `G_TCON` sections takes the shared-register lock (an exclusive compare-and-swap and
 //! a release store, each with its barrier) instead of a critical section, and a
-//! `set_compare` reads the high word once more to catch a time base left unread for a wrap:
-//! together 41 instructions and one access more per comparator arm on the Cortex-A9 than
-//! the single-core driver (160 instructions, 10 accesses).
+//! `set_compare` reads the high word once more to catch a time base left unread for a wrap
+//! (the single-core driver: 160 instructions, 10 accesses; with the lock 201). The
+//! register paths now keep their errors in registers (a one-byte internal error, turned
+//! into [`Error`] at the API), which brought the comparator arm to 174 and the local arm
+//! from 104 to 71; the README's "The issue-19 targets" section lists what remains, part by
+//! part, and why each part is needed.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -174,7 +177,6 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use critical_section::Mutex;
 use hwtimer_core::cpu::{CpuBound, CpuLocal, CurrentCpu};
-use hwtimer_core::extend::Published;
 use hwtimer_core::{Claim, ConfigError, Error, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
@@ -288,7 +290,7 @@ pub struct Mct<B: Claim<Word = u32>> {
     shadow: Mutex<Cell<Shadow>>,
     /// The published 64-bit time of the time base ([`time`](Self::time)): every
     /// [`FrcTime`] is a view of it.
-    time: Published,
+    time: clocksource::Time64,
     /// Acknowledgements still owed by writes whose wait timed out (see
     /// [`write_buffered`](Self::write_buffered)). Kept here, not in the channels: a
     /// channel dropped and taken again still owes them.
@@ -362,7 +364,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
             shadow: Mutex::new(Cell::new(Shadow { taken: 0 })),
             g_tcon: AtomicU32::new(g_tcon),
             g_tcon_known: AtomicBool::new(true),
-            time: Published::new(0),
+            time: clocksource::Time64::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
             owed_any: AtomicBool::new(false),
             frc_counting: AtomicBool::new(false),
@@ -457,7 +459,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// Errors: [`Error::Timeout`] and [`Error::Busy`] as for [`start_frc`](Self::start_frc).
     pub fn stop_frc(&mut self) -> Result<u32, Error> {
         self.frc_counting.store(false, Ordering::Relaxed);
-        self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)
+        Ok(self.write_g_tcon(|t| t & !G_TCON::TIMER_ENABLE::SET.value, false)?)
     }
 
     /// Load the FRC with `value` (`G_CNT_L`, then `G_CNT_U`, each acknowledged in
@@ -675,9 +677,9 @@ impl<B: Claim<Word = u32>> Mct<B> {
     }
 
     /// The published time of the time base (for [`FrcTime`]): lock-free where the target
-    /// has 64-bit atomics (see hwtimer-core's [`Published`]).
+    /// has 64-bit atomics (see [`Time64`](clocksource::Time64)).
     #[inline]
-    pub(crate) fn published(&self) -> &Published {
+    pub(crate) fn published(&self) -> &clocksource::Time64 {
         &self.time
     }
 

@@ -58,6 +58,17 @@ impl SpinLock {
         None
     }
 
+    /// One attempt, no spin: the fast path of every `G_TCON` section (the spin and its
+    /// bound are worked out only when the lock is found held).
+    #[inline(always)]
+    pub(crate) fn try_acquire(&self) -> Option<Guard<'_>> {
+        if self.acquire() {
+            Some(Guard { lock: self })
+        } else {
+            None
+        }
+    }
+
     #[inline(always)]
     fn acquire(&self) -> bool {
         self.held
@@ -96,10 +107,15 @@ mod loom_check {
     // SAFETY: `word` is touched only while `lock` is held (what the model checks).
     unsafe impl Sync for Shared {}
 
-    /// One core's turn: take the lock with a bounded spin (a `yield` as the spin step, so
-    /// loom runs the holder), then set its bit in the word. `false` if the spin ran out.
+    /// One core's turn: take the lock as `Mct::lock_shared` does (one attempt, then a
+    /// bounded spin with a `yield` as the spin step, so loom runs the holder), then set its
+    /// bit in the word. `false` if the spin ran out.
     fn turn(shared: &Shared, bit: u32) -> bool {
-        let Some(_guard) = shared.lock.try_lock(4, thread::yield_now) else {
+        let guard = match shared.lock.try_acquire() {
+            Some(guard) => Some(guard),
+            None => shared.lock.try_lock(4, thread::yield_now),
+        };
+        let Some(_guard) = guard else {
             return false;
         };
         // SAFETY: the lock is held; loom checks that no other access overlaps.

@@ -5,10 +5,10 @@
 use core::sync::atomic::Ordering;
 
 use critical_section::CriticalSection;
-use hwtimer_core::{Claim, Error, Reg, RegisterBusExt};
+use hwtimer_core::{Claim, Reg, RegisterBusExt};
 
 use crate::lock::Guard;
-use crate::wstat::Bound;
+use crate::wstat::{Bound, HwError};
 use crate::{Mct, regs};
 
 /// `repr(C)` with the padding named: the struct is copied in and out of its cell at every
@@ -59,18 +59,30 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// Take the shared-register lock ([Shared registers](Self#shared-registers)): a
     /// bounded spin, each step one read of `G_WSTAT` (no side effect), long enough to
     /// outlast another core's whole write-and-wait section (up to two waits of
-    /// `max_reads` status reads each). [`Error::Busy`] when it stays held: another core is
+    /// `max_reads` status reads each). [`HwError::Busy`] ([`Error::Busy`](hwtimer_core::Error::Busy) at the API) when it stays held: another core is
     /// stuck in a wait longer than that, or this context interrupted the holder on the same
     /// core.
-    #[inline]
-    pub(crate) fn lock_shared(&self) -> Result<Guard<'_>, Error> {
+    #[inline(always)]
+    pub(crate) fn lock_shared(&self) -> Result<Guard<'_>, HwError> {
+        // The common case, inline: the lock is free, one exclusive load/store pair and its
+        // barrier. The spin, with its bound, only when it is found held.
+        match self.lock.try_acquire() {
+            Some(guard) => Ok(guard),
+            None => self.lock_shared_spin(),
+        }
+    }
+
+    /// [`lock_shared`](Self::lock_shared) once its first attempt found the lock held.
+    #[cold]
+    #[inline(never)]
+    fn lock_shared_spin(&self) -> Result<Guard<'_>, HwError> {
         let polls = self.config.wstat.max_polls;
         let spins = polls.saturating_mul(4).saturating_add(16);
         self.lock
             .try_lock(spins, || {
                 let _ = self.global.read_raw(regs::G_WSTAT_REG);
             })
-            .ok_or(Error::Busy)
+            .ok_or(HwError::Busy)
     }
 
     /// Read-modify-write of `G_TCON` through the shadow, its WSTAT wait and the W1C, as one
@@ -82,14 +94,14 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// skipped (returns `Ok(0)`) when the value would not change and the register is known
     /// to hold it.
     ///
-    /// Errors: [`Error::Busy`] when the lock stayed held (nothing written),
-    /// [`Error::Timeout`] for a missing acknowledgement.
+    /// Errors: [`HwError::Busy`] ([`Error::Busy`](hwtimer_core::Error::Busy) at the API) when the lock stayed held (nothing written),
+    /// [`HwError::Timeout`] for a missing acknowledgement.
     #[inline]
     pub(crate) fn write_g_tcon(
         &self,
         f: impl FnOnce(u32) -> u32,
         frc_may_bound: bool,
-    ) -> Result<u32, Error> {
+    ) -> Result<u32, HwError> {
         let _guard = self.lock_shared()?;
         // The `G_TCON` mirror is read and written under the lock only, whose acquire and
         // release order these relaxed accesses: no critical section on this path.
@@ -127,9 +139,9 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// re-arm, inline); otherwise a read-modify-write of the mirror and one write, under
     /// the shared-register lock.
     ///
-    /// Errors: [`Error::Busy`] when the lock stayed held (nothing written).
+    /// Errors: [`HwError::Busy`] ([`Error::Busy`](hwtimer_core::Error::Busy) at the API) when the lock stayed held (nothing written).
     #[inline(always)]
-    pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) -> Result<(), Error> {
+    pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) -> Result<(), HwError> {
         let seen = self.g_int_enb.load(Ordering::Relaxed);
         let want = if on { seen | bits } else { seen & !bits };
         if want != seen {
@@ -139,7 +151,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
     }
 
     #[inline(never)]
-    fn update_g_int_enb(&self, bits: u32, on: bool) -> Result<(), Error> {
+    fn update_g_int_enb(&self, bits: u32, on: bool) -> Result<(), HwError> {
         let _guard = self.lock_shared()?;
         let old = self.g_int_enb.load(Ordering::Relaxed);
         let new = if on { old | bits } else { old & !bits };

@@ -286,6 +286,36 @@ impl From<TimedOut> for Error {
     }
 }
 
+/// The crate-internal error of the shared-register paths (`G_TCON`, `G_INT_ENB`): a
+/// missing acknowledgement or the lock found held. One byte, so a `Result<u32, HwError>`
+/// is returned in registers (an [`Error`] carries a `u64` and goes through memory, with a
+/// copy at every `?` of a comparator arm); it becomes [`Error::Timeout`] or
+/// [`Error::Busy`] at the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HwError {
+    /// [`Error::Timeout`].
+    Timeout,
+    /// [`Error::Busy`].
+    Busy,
+}
+
+impl From<TimedOut> for HwError {
+    #[inline]
+    fn from(_: TimedOut) -> Self {
+        HwError::Timeout
+    }
+}
+
+impl From<HwError> for Error {
+    #[inline]
+    fn from(e: HwError) -> Self {
+        match e {
+            HwError::Timeout => Error::Timeout,
+            HwError::Busy => Error::Busy,
+        }
+    }
+}
+
 /// Write `value` to `reg`, then wait for `bit` and clear it. Returns the number of status
 /// reads made.
 ///
