@@ -782,7 +782,7 @@ fn run() -> bool {
     );
     let started = mct
         .comparator(0)
-        .and_then(|g0| DRIVER.init(g0, time))
+        .and_then(|g0| DRIVER.init_static(g0, time))
         .and_then(|()| mct.local_timer(0))
         .and_then(|l0| Mono::start(l0, time))
         .and_then(|()| mct.local_timer(1))
