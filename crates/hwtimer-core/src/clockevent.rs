@@ -240,9 +240,20 @@ pub const fn plan_delta(
     min: u64,
     max: u64,
 ) -> Programmed {
+    clamp_plan(
+        convert_ticks_ceil(wait, clock_hz, event_hz),
+        margin,
+        min,
+        max,
+    )
+}
+
+/// [`plan_delta`] after the rate conversion: `ticks` already in event ticks.
+#[inline]
+const fn clamp_plan(ticks: u64, margin: u64, min: u64, max: u64) -> Programmed {
     let min = if min == 0 { 1 } else { min };
     let max = if max < min { min } else { max };
-    let ticks = convert_ticks_ceil(wait, clock_hz, event_hz).saturating_add(margin);
+    let ticks = ticks.saturating_add(margin);
     if ticks < min {
         Programmed {
             delta: min,
@@ -345,6 +356,9 @@ pub struct Alarm<E: ClockEvent, M: Monotonic> {
     margin: u64,
     /// Program deadlines with [`ClockEvent::set_compare`].
     absolute: bool,
+    /// The channel counts at the time base's rate (read at `new`, like `absolute`): a wait
+    /// needs no conversion.
+    same_rate: bool,
     mode: Mode,
 }
 
@@ -370,13 +384,15 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
         if !caps.is_valid() {
             return Err(ConfigError::Capabilities.into());
         }
-        let locked = caps.phase_locked && caps.freq_hz == time.freq_hz();
+        let same_rate = caps.freq_hz == time.freq_hz();
+        let locked = caps.phase_locked && same_rate;
         Ok(Self {
             event,
             time,
             caps,
             margin: if locked { 0 } else { 1 },
             absolute: locked && caps.absolute,
+            same_rate,
             mode: Mode::Unknown,
         })
     }
@@ -419,6 +435,7 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     /// Errors: [`Error::DeadlinePassed`] when `deadline <= now` (nothing is armed and the
     /// previous deadline is cancelled); [`Error::Unsupported`] when the channel has no
     /// oneshot mode; any error of [`ClockEvent::set_next_event`].
+    #[inline]
     pub fn set_deadline(&mut self, deadline: u64) -> Result<Programmed, Error> {
         let now = self.time.now();
         if deadline <= now {
@@ -474,6 +491,7 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
         self.arm(now.saturating_add(delta), delta)
     }
 
+    #[inline]
     fn arm(&mut self, deadline: u64, wait: u64) -> Result<Programmed, Error> {
         // A step never outlasts what the time base tolerates unread (extended counters).
         // Compared in time-base ticks, so the common short wait costs no extra division.
@@ -490,14 +508,12 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
             let at = deadline.saturating_sub(wait).saturating_add(step);
             (plan, self.event.set_compare(at))
         } else {
-            let mut plan = plan_delta(
-                step,
-                self.time.freq_hz(),
-                self.caps.freq_hz,
-                self.margin,
-                self.caps.min_delta,
-                self.caps.max_delta,
-            );
+            let ticks = if self.same_rate {
+                step
+            } else {
+                convert_ticks_ceil(step, self.time.freq_hz(), self.caps.freq_hz)
+            };
+            let mut plan = clamp_plan(ticks, self.margin, self.caps.min_delta, self.caps.max_delta);
             plan.stepped |= step < wait;
             (plan, self.event.set_next_event(plan.delta))
         };
