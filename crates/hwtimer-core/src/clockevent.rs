@@ -377,13 +377,8 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     /// [`ConfigError::Capabilities`] if the channel's capabilities are not
     /// [valid](Capabilities::is_valid).
     pub fn new(event: E, time: M) -> Result<Self, Error> {
+        check_pair(&event, &time)?;
         let caps = event.capabilities();
-        if time.freq_hz() == 0 {
-            return Err(ConfigError::ZeroFrequency.into());
-        }
-        if !caps.is_valid() {
-            return Err(ConfigError::Capabilities.into());
-        }
         let same_rate = caps.freq_hz == time.freq_hz();
         let locked = caps.phase_locked && same_rate;
         Ok(Self {
@@ -643,6 +638,18 @@ impl<E: ClockEvent + core::fmt::Debug, M: Monotonic> core::fmt::Debug for Alarm<
             .field("mode", &self.mode)
             .finish()
     }
+}
+
+/// What [`Alarm::new`] refuses: a time base at 0 Hz, a channel whose capabilities are not
+/// [valid](Capabilities::is_valid).
+pub(crate) fn check_pair<E: ClockEvent, M: Monotonic>(event: &E, time: &M) -> Result<(), Error> {
+    if time.freq_hz() == 0 {
+        return Err(ConfigError::ZeroFrequency.into());
+    }
+    if !event.capabilities().is_valid() {
+        return Err(ConfigError::Capabilities.into());
+    }
+    Ok(())
 }
 
 /// A time base held by value or shared by `'static` reference: what the runtime adapters

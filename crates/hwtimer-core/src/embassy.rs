@@ -224,6 +224,8 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
     /// Errors: those of [`init`](Self::init); [`Error::Busy`] while another core is in the
     /// middle of the first call.
     pub fn init_static(&'static self, event: E, time: M) -> Result<(), Error> {
+        // What `Alarm::new` refuses, refused before the time base is stored for good.
+        crate::clockevent::check_pair(&event, &time)?;
         let same_rate = u64::from(time.freq_hz()) == TICK_HZ;
         let shared = match self.time.set(time, same_rate) {
             Ok(shared) => shared,
@@ -525,6 +527,25 @@ mod tests {
             assert_eq!(driver.init(ev(), tb(1_000_000)), Err(Error::Busy));
             clock.advance(1_000_000);
             assert!(driver.now_hw() >= 1_000);
+        }
+
+        /// A pair `Alarm::new` refuses does not store the time base: `now()` stays 0 and a
+        /// valid pair is still taken afterwards.
+        #[test]
+        fn a_refused_pair_stores_no_time_base() {
+            let clock = SimClock::new();
+            let driver = leaked();
+            let bad = SimClockEvent::new(&clock, 1_000_000, 0, u32::MAX as u64);
+            let tb = || Extended::new(SimCounter::new(&clock, 32, 1_000_000));
+            clock.advance(5_000_000);
+            assert_eq!(
+                driver.init_static(bad, tb()),
+                Err(Error::Config(ConfigError::Capabilities))
+            );
+            assert_eq!(driver.now(), 0, "a refused init set the time base");
+            let good = SimClockEvent::new(&clock, 1_000_000, 1, u32::MAX as u64);
+            driver.init_static(good, tb()).unwrap();
+            assert!(driver.now() >= 5_000);
         }
     }
 }

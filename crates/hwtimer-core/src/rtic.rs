@@ -103,6 +103,8 @@ impl<E: ClockEvent, M: Monotonic + 'static> Backend<E, M> {
     /// [`ConfigError::RateMismatch`](crate::ConfigError::RateMismatch) when a later call's
     /// time base counts at another rate than the first.
     pub fn init(&'static self, event: E, time: M) -> Result<(), Error> {
+        // What `Alarm::new` refuses, refused before the time base is stored for good.
+        crate::clockevent::check_pair(&event, &time)?;
         let shared = match self.time.set(time, false) {
             Ok(shared) => shared,
             Err(time) => {
