@@ -24,7 +24,7 @@
 //!     let bus = unsafe { Mmio::new(regs::EXYNOS4210_BASE, regs::WINDOW_LEN) };
 //!     let mct = MCT.init(Mct::new(bus, Config::default())?);
 //!     mct.start_frc()?;
-//!     DRIVER.init(mct.comparator(0)?, mct.time()) // then enable G0's interrupt (GIC SPI 57)
+//!     DRIVER.init_static(mct.comparator(0)?, mct.time()) // then enable G0's interrupt (GIC SPI 57)
 //! }
 //!
 //! fn on_mct_g0_irq() {

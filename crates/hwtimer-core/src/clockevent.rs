@@ -240,9 +240,20 @@ pub const fn plan_delta(
     min: u64,
     max: u64,
 ) -> Programmed {
+    clamp_plan(
+        convert_ticks_ceil(wait, clock_hz, event_hz),
+        margin,
+        min,
+        max,
+    )
+}
+
+/// [`plan_delta`] after the rate conversion: `ticks` already in event ticks.
+#[inline]
+const fn clamp_plan(ticks: u64, margin: u64, min: u64, max: u64) -> Programmed {
     let min = if min == 0 { 1 } else { min };
     let max = if max < min { min } else { max };
-    let ticks = convert_ticks_ceil(wait, clock_hz, event_hz).saturating_add(margin);
+    let ticks = ticks.saturating_add(margin);
     if ticks < min {
         Programmed {
             delta: min,
@@ -345,6 +356,9 @@ pub struct Alarm<E: ClockEvent, M: Monotonic> {
     margin: u64,
     /// Program deadlines with [`ClockEvent::set_compare`].
     absolute: bool,
+    /// The channel counts at the time base's rate (read at `new`, like `absolute`): a wait
+    /// needs no conversion.
+    same_rate: bool,
     mode: Mode,
 }
 
@@ -363,20 +377,17 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     /// [`ConfigError::Capabilities`] if the channel's capabilities are not
     /// [valid](Capabilities::is_valid).
     pub fn new(event: E, time: M) -> Result<Self, Error> {
+        check_pair(&event, &time)?;
         let caps = event.capabilities();
-        if time.freq_hz() == 0 {
-            return Err(ConfigError::ZeroFrequency.into());
-        }
-        if !caps.is_valid() {
-            return Err(ConfigError::Capabilities.into());
-        }
-        let locked = caps.phase_locked && caps.freq_hz == time.freq_hz();
+        let same_rate = caps.freq_hz == time.freq_hz();
+        let locked = caps.phase_locked && same_rate;
         Ok(Self {
             event,
             time,
             caps,
             margin: if locked { 0 } else { 1 },
             absolute: locked && caps.absolute,
+            same_rate,
             mode: Mode::Unknown,
         })
     }
@@ -419,6 +430,7 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
     /// Errors: [`Error::DeadlinePassed`] when `deadline <= now` (nothing is armed and the
     /// previous deadline is cancelled); [`Error::Unsupported`] when the channel has no
     /// oneshot mode; any error of [`ClockEvent::set_next_event`].
+    #[inline]
     pub fn set_deadline(&mut self, deadline: u64) -> Result<Programmed, Error> {
         let now = self.time.now();
         if deadline <= now {
@@ -474,6 +486,7 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
         self.arm(now.saturating_add(delta), delta)
     }
 
+    #[inline]
     fn arm(&mut self, deadline: u64, wait: u64) -> Result<Programmed, Error> {
         // A step never outlasts what the time base tolerates unread (extended counters).
         // Compared in time-base ticks, so the common short wait costs no extra division.
@@ -490,14 +503,12 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
             let at = deadline.saturating_sub(wait).saturating_add(step);
             (plan, self.event.set_compare(at))
         } else {
-            let mut plan = plan_delta(
-                step,
-                self.time.freq_hz(),
-                self.caps.freq_hz,
-                self.margin,
-                self.caps.min_delta,
-                self.caps.max_delta,
-            );
+            let ticks = if self.same_rate {
+                step
+            } else {
+                convert_ticks_ceil(step, self.time.freq_hz(), self.caps.freq_hz)
+            };
+            let mut plan = clamp_plan(ticks, self.margin, self.caps.min_delta, self.caps.max_delta);
             plan.stepped |= step < wait;
             (plan, self.event.set_next_event(plan.delta))
         };
@@ -626,6 +637,159 @@ impl<E: ClockEvent + core::fmt::Debug, M: Monotonic> core::fmt::Debug for Alarm<
             .field("absolute", &self.absolute)
             .field("mode", &self.mode)
             .finish()
+    }
+}
+
+/// What [`Alarm::new`] refuses: a time base at 0 Hz, a channel whose capabilities are not
+/// [valid](Capabilities::is_valid).
+pub(crate) fn check_pair<E: ClockEvent, M: Monotonic>(event: &E, time: &M) -> Result<(), Error> {
+    if time.freq_hz() == 0 {
+        return Err(ConfigError::ZeroFrequency.into());
+    }
+    if !event.capabilities().is_valid() {
+        return Err(ConfigError::Capabilities.into());
+    }
+    Ok(())
+}
+
+/// A time base held by value or shared by `'static` reference: what the runtime adapters
+/// ([`embassy`](crate::embassy)) hand their [`Alarm`], so that the same time base can also be
+/// read without the adapter's lock (see [`TimeDriver::init_static`](crate::embassy::TimeDriver::init_static)).
+#[derive(Debug)]
+pub enum TimeRef<M: 'static> {
+    /// Owned by the alarm (read under the adapter's lock only).
+    Owned(M),
+    /// Set once in the adapter's `static` and read from there by every core.
+    Shared(&'static M),
+}
+
+impl<M: Monotonic + 'static> Monotonic for TimeRef<M> {
+    #[inline]
+    fn now(&self) -> u64 {
+        match self {
+            Self::Owned(m) => m.now(),
+            Self::Shared(m) => m.now(),
+        }
+    }
+    #[inline]
+    fn freq_hz(&self) -> u32 {
+        match self {
+            Self::Owned(m) => m.freq_hz(),
+            Self::Shared(m) => m.freq_hz(),
+        }
+    }
+    #[inline]
+    fn max_idle_ticks(&self) -> u64 {
+        match self {
+            Self::Owned(m) => m.max_idle_ticks(),
+            Self::Shared(m) => m.max_idle_ticks(),
+        }
+    }
+}
+
+#[cfg(any(feature = "embassy", feature = "rtic"))]
+pub(crate) use slot::TimeSlot;
+
+/// A set-once cell for a time base, read without a lock (the runtime adapters' `now()`).
+#[cfg(any(feature = "embassy", feature = "rtic"))]
+mod slot {
+    use core::cell::UnsafeCell;
+    use core::mem::MaybeUninit;
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    const EMPTY: u8 = 0;
+    const WRITING: u8 = 1;
+    /// Ready; bit 0 is the caller's flag.
+    const READY: u8 = 2;
+
+    /// Written once (`EMPTY` → `WRITING` by compare-and-swap, the value, then `READY` by a
+    /// release store), then only read: a reader that loads `READY` (acquire) sees the
+    /// value whole, and nothing writes it again, so `&M` is valid for as long as the cell.
+    pub(crate) struct TimeSlot<M> {
+        state: AtomicU8,
+        time: UnsafeCell<MaybeUninit<M>>,
+    }
+
+    // SAFETY: the value is written once, before the release store that publishes it, by
+    // the one caller that won the compare-and-swap, and only read (`&M`) afterwards, from
+    // any core: that needs `M: Sync`; it may be dropped on another core than it was
+    // written on: `M: Send`.
+    #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
+    unsafe impl<M: Send + Sync> Sync for TimeSlot<M> {}
+
+    impl<M> TimeSlot<M> {
+        pub(crate) const fn new() -> Self {
+            Self {
+                state: AtomicU8::new(EMPTY),
+                time: UnsafeCell::new(MaybeUninit::uninit()),
+            }
+        }
+
+        /// The value and the flag it was stored with, once stored.
+        #[inline(always)]
+        pub(crate) fn get(&self) -> Option<(&M, bool)> {
+            let state = self.state.load(Ordering::Acquire);
+            if state < READY {
+                return None;
+            }
+            // SAFETY: `READY` was stored (release) after the value was written whole, and
+            // the value is never written again; the acquire load orders this read after it.
+            #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
+            let time = unsafe { (*self.time.get()).assume_init_ref() };
+            Some((time, state & 1 != 0))
+        }
+
+        /// Store `time` with `flag` if nothing was stored yet; otherwise hand it back.
+        pub(crate) fn set(&'static self, time: M, flag: bool) -> Result<&'static M, M> {
+            if self
+                .state
+                .compare_exchange(EMPTY, WRITING, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+            {
+                return Err(time);
+            }
+            // SAFETY: this caller won `EMPTY` → `WRITING`, so it alone writes, and no
+            // reader reads before `READY` is stored below.
+            #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
+            let stored: &'static M = unsafe { (*self.time.get()).write(time) };
+            self.state.store(READY | u8::from(flag), Ordering::Release);
+            Ok(stored)
+        }
+
+        /// The value, once stored with the flag set (one load and one compare: the
+        /// runtime adapters' fast `now()`).
+        #[inline(always)]
+        pub(crate) fn get_flagged(&self) -> Option<&M> {
+            if self.state.load(Ordering::Acquire) != READY | 1 {
+                return None;
+            }
+            // SAFETY: as in `get`: `READY | 1` is stored (release) only after the value
+            // was written whole, and the value is never written again.
+            #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
+            Some(unsafe { (*self.time.get()).assume_init_ref() })
+        }
+
+        /// The stored value, for as long as the cell (`'static` here).
+        pub(crate) fn get_static(&'static self) -> Option<&'static M> {
+            self.get().map(|(t, _)| t)
+        }
+
+        /// Whether a value is being written or was stored.
+        pub(crate) fn is_taken(&self) -> bool {
+            self.state.load(Ordering::Acquire) != EMPTY
+        }
+    }
+
+    impl<M> Drop for TimeSlot<M> {
+        fn drop(&mut self) {
+            if *self.state.get_mut() >= READY {
+                // SAFETY: stored whole (state `READY`), dropped once: `&mut self`.
+                #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
+                unsafe {
+                    self.time.get_mut().assume_init_drop()
+                };
+            }
+        }
     }
 }
 

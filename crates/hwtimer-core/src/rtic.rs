@@ -24,7 +24,9 @@
 //! [`Alarm`]: an absolute channel gets the compare value itself, a delta channel the delta
 //! computed from the time base at programming time, rounded so it is never early; an
 //! instant already passed is armed with `min_delta` so the interrupt comes at once.
-//! rtic-time checks `now() >= instant` before it wakes a task, so a wait is never early
+//! `now()` is the time base's own read without the backend's lock (the time base is stored
+//! once at [`init`](Backend::init), which is why that takes `&'static self`; see there why
+//! no lock is needed). rtic-time checks `now() >= instant` before it wakes a task, so a wait is never early
 //! whatever the hardware does; it is late by what [`Alarm`] documents plus interrupt
 //! latency. `pend_interrupt` arms the channel as soon as the hardware allows, unless the
 //! macro is given a way to pend the interrupt line directly (LoongArch: a software
@@ -58,36 +60,64 @@ use core::cell::RefCell;
 
 use critical_section::Mutex;
 
-use crate::clockevent::{Alarm, ClockEvent};
+use crate::clockevent::{Alarm, ClockEvent, TimeSlot};
 use crate::clocksource::Monotonic;
 use crate::error::Error;
 
-/// The state behind one rtic-time backend: the alarm on the channel and its time base, in
-/// a `critical_section::Mutex` (across cores, a multi-core implementation: see
-/// [the crate docs](crate#multi-core-which-sync-types-need-a-multi-core-critical-section)).
-pub struct Backend<E: ClockEvent, M: Monotonic> {
-    alarm: Mutex<RefCell<Option<Alarm<E, M>>>>,
+/// The state behind one rtic-time backend: the alarm on the channel in a
+/// `critical_section::Mutex` (across cores, a multi-core implementation: see
+/// [the crate docs](crate#multi-core-which-sync-types-need-a-multi-core-critical-section)),
+/// and its time base, stored once beside it so that [`now`](Self::now) reads it without
+/// the lock.
+pub struct Backend<E: ClockEvent, M: Monotonic + 'static> {
+    alarm: Mutex<RefCell<Option<Alarm<E, &'static M>>>>,
+    time: TimeSlot<M>,
 }
 
-impl<E: ClockEvent, M: Monotonic> Default for Backend<E, M> {
+impl<E: ClockEvent, M: Monotonic + 'static> Default for Backend<E, M> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
+impl<E: ClockEvent, M: Monotonic + 'static> Backend<E, M> {
     /// No hardware yet: `now()` reads 0 and nothing is armed.
     pub const fn new() -> Self {
         Self {
             alarm: Mutex::new(RefCell::new(None)),
+            time: TimeSlot::new(),
         }
     }
 
-    /// Hand over the channel and its time base.
+    /// Hand over the channel and its time base (the backend is a `static`: the
+    /// [`rtic_monotonic!`](crate::rtic_monotonic) macro's).
     ///
-    /// Errors: those of [`Alarm::new`]; [`Error::Busy`] if re-entered.
-    pub fn init(&self, event: E, time: M) -> Result<(), Error> {
-        let alarm = Alarm::new(event, time)?;
+    /// The time base is stored once, in the backend, and shared with the channel's alarm;
+    /// [`now`](Self::now) reads it without the lock. That needs nothing the lock gave: the
+    /// time base is `Sync` and its own `now()` never decreases, across cores too (the
+    /// family's 64-bit time bases publish their extension atomically). A later call
+    /// replaces the channel only: its `time` must count at the same rate and is dropped.
+    ///
+    /// Errors: those of [`Alarm::new`]; [`Error::Busy`] if re-entered or while another
+    /// core is in the middle of the first call;
+    /// [`ConfigError::RateMismatch`](crate::ConfigError::RateMismatch) when a later call's
+    /// time base counts at another rate than the first.
+    pub fn init(&'static self, event: E, time: M) -> Result<(), Error> {
+        // What `Alarm::new` refuses, refused before the time base is stored for good.
+        crate::clockevent::check_pair(&event, &time)?;
+        let shared = match self.time.set(time, false) {
+            Ok(shared) => shared,
+            Err(time) => {
+                let Some(shared) = self.time.get_static() else {
+                    return Err(Error::Busy);
+                };
+                if shared.freq_hz() != time.freq_hz() {
+                    return Err(Error::Config(crate::ConfigError::RateMismatch));
+                }
+                shared
+            }
+        };
+        let alarm = Alarm::new(event, shared)?;
         critical_section::with(|cs| {
             let mut slot = self
                 .alarm
@@ -105,9 +135,13 @@ impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
         })
     }
 
-    /// The time base (0 before [`init`](Self::init)).
+    /// The time base (0 before [`init`](Self::init)), read without the lock.
+    #[inline]
     pub fn now(&self) -> u64 {
-        self.with(|a| a.time().now()).unwrap_or(0)
+        match self.time.get() {
+            Some((time, _)) => time.now(),
+            None => 0,
+        }
     }
 
     /// Arm for `instant` (time-base ticks), never early; a passed instant fires at once.
@@ -141,7 +175,7 @@ impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
         self.with(Self::keep_alive);
     }
 
-    fn keep_alive(alarm: &mut Alarm<E, M>) {
+    fn keep_alive(alarm: &mut Alarm<E, &'static M>) {
         if alarm.keep_alive().is_err() {
             // A refused write: ask for the earliest interrupt, which comes back here.
             crate::log_warn!("rtic: channel refused the idle keep-alive");
@@ -150,7 +184,7 @@ impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
     }
 
     /// Run `f` on the alarm, if initialised and not re-entered.
-    pub fn with<R>(&self, f: impl FnOnce(&mut Alarm<E, M>) -> R) -> Option<R> {
+    pub fn with<R>(&self, f: impl FnOnce(&mut Alarm<E, &'static M>) -> R) -> Option<R> {
         critical_section::with(|cs| {
             let mut slot = self.alarm.borrow(cs).try_borrow_mut().ok()?;
             slot.as_mut().map(f)
@@ -158,9 +192,42 @@ impl<E: ClockEvent, M: Monotonic> Backend<E, M> {
     }
 }
 
-impl<E: ClockEvent, M: Monotonic> core::fmt::Debug for Backend<E, M> {
+impl<E: ClockEvent, M: Monotonic + 'static> core::fmt::Debug for Backend<E, M> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Backend").finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, feature = "sim"))]
+mod tests {
+    use super::Backend;
+    use crate::error::{ConfigError, Error};
+    use crate::extend::Extended;
+    use crate::sim::{SimClock, SimClockEvent, SimCounter};
+
+    /// `now()` reads the time base without the backend's lock: it reads the time even
+    /// while the lock is held (from inside `with`). With the lock in `now()` this read 0.
+    /// A later `init` keeps the first time base and refuses one at another rate.
+    #[test]
+    fn now_reads_the_time_while_the_backend_is_locked() {
+        let clock = SimClock::new();
+        let backend: &'static Backend<SimClockEvent, Extended<SimCounter>> =
+            Box::leak(Box::new(Backend::new()));
+        assert_eq!(backend.now(), 0, "before init");
+        let ev = || SimClockEvent::new(&clock, 1_000_000, 1, u32::MAX as u64);
+        let tb = |hz| Extended::new(SimCounter::new(&clock, 32, hz));
+        backend.init(ev(), tb(1_000_000)).unwrap();
+        clock.advance(5_000_000);
+        let outside = backend.now();
+        assert!(outside >= 5_000, "{outside}");
+        let inside = backend.with(|_| backend.now()).unwrap();
+        assert!(inside >= outside, "inside the lock: {inside} < {outside}");
+        backend.init(ev(), tb(1_000_000)).unwrap();
+        assert_eq!(
+            backend.init(ev(), tb(2_000_000)),
+            Err(Error::Config(ConfigError::RateMismatch))
+        );
+        assert!(backend.now() >= inside);
     }
 }
 

@@ -20,7 +20,7 @@
 //!     // or ECFG bit 11 on it.
 //!     let csr = unsafe { NativeCsr::new() };
 //!     let (timer, time) = loongarch_timer::pinned::pair(csr, Config::default())?;
-//!     DRIVER.init(timer, time) // then set CRMD.IE
+//!     DRIVER.init_static(timer, time) // then set CRMD.IE
 //! }
 //!
 //! // In the exception handler, when ESTAT.IS bit 11 (TI) is set:

@@ -136,7 +136,7 @@ use fw_common::loongarch::virt::{Uart0, power_off};
 use fw_common::loongarch::{self, cpu_id, rdtime, smp_cs, spin_insns};
 use fw_common::wakes::WakeStats;
 use fw_common::{CsCell, StaticCell, println, verdict};
-use hwtimer_core::Monotonic;
+use hwtimer_core::{ClockEvent, Monotonic};
 use loongarch_timer::csr::NativeCsr;
 use loongarch_timer::pinned::{PinnedCounter, pair};
 use loongarch_timer::{Config, ConstantClock, StableCounter};
@@ -274,6 +274,69 @@ static WORK: [AtomicBool; CPUS] = [const { AtomicBool::new(false) }; CPUS];
 static TIME: StaticCell<PinnedCounter<NativeCsr>> = StaticCell::new();
 /// Every embassy wake, per core.
 static EMBASSY: [CsCell<WakeStats>; CPUS] = [const { CsCell::new(WakeStats::new()) }; CPUS];
+/// Stable-counter time at the entry of core 0's last timer interrupt handler and at its end
+/// (after the driver's `on_interrupt`), for the lateness breakdown.
+static TI_ENTRY: AtomicU64 = AtomicU64::new(0);
+/// See [`TI_ENTRY`].
+static TI_EXIT: AtomicU64 = AtomicU64::new(0);
+/// The worst embassy wake that the last timer interrupt before it explains, split.
+static WORST: CsCell<LateParts> = CsCell::new(LateParts::new());
+
+/// One embassy wake's lateness in stable-counter ticks, split at core 0's timer handler:
+/// deadline → handler entry (exception entry, the board's vector, the ESTAT dispatch),
+/// handler (the driver: acknowledge, queue, re-arm, wake), and handler end → the task
+/// running again (the pender's IPI when the task is core 1's, the executor's poll, the
+/// task's own `now()`).
+#[derive(Clone, Copy)]
+struct LateParts {
+    total: u64,
+    entry: u64,
+    handler: u64,
+    after: u64,
+    /// Wakes the split applies to (the last timer interrupt came after the deadline and
+    /// ended before the task read the time).
+    attributed: u64,
+}
+
+impl LateParts {
+    const fn new() -> Self {
+        Self {
+            total: 0,
+            entry: 0,
+            handler: 0,
+            after: 0,
+            attributed: 0,
+        }
+    }
+}
+
+/// Stable-counter ticks to ns (100 MHz).
+const fn ticks_ns(ticks: u64) -> u64 {
+    ticks * 1000 / TICKS_PER_US
+}
+
+/// Splits an embassy wake's lateness at core 0's last timer handler ([`LateParts`]) and
+/// keeps the worst one that split applies to.
+fn split_late(deadline: u64, now: u64) {
+    let exit = TI_EXIT.load(Ordering::Acquire);
+    let entry = TI_ENTRY.load(Ordering::Relaxed);
+    if entry < deadline || exit < entry || now < exit {
+        return;
+    }
+    WORST.with(|w| {
+        w.attributed += 1;
+        let total = now - deadline;
+        if total > w.total {
+            *w = LateParts {
+                total,
+                entry: entry - deadline,
+                handler: exit - entry,
+                after: now - exit,
+                attributed: w.attributed,
+            };
+        }
+    });
+}
 /// Every rtic-time wake, per core.
 static RTIC: [CsCell<WakeStats>; CPUS] = [const { CsCell::new(WakeStats::new()) }; CPUS];
 /// Pender IPIs sent to each core.
@@ -346,7 +409,10 @@ fn on_irq(estat: u64) {
         known |= loongarch::ESTAT_TI;
         TIMER_IRQS[me].fetch_add(1, Ordering::Relaxed);
         if cpu == TIME_CORE {
+            // `now_hw` takes no lock (`init_static`): about 10 instructions each.
+            TI_ENTRY.store(DRIVER.now_hw(), Ordering::Relaxed);
             DRIVER.on_interrupt();
+            TI_EXIT.store(DRIVER.now_hw(), Ordering::Release);
         } else {
             Mono::on_interrupt();
         }
@@ -436,6 +502,10 @@ fn spawn_rtic(spawner: Spawner, cpu: usize, time: &'static PinnedCounter<NativeC
 /// A task on core `cpu` resumed at `now` for `deadline`, having started to wait at
 /// `scheduled`.
 fn record(stats: &[CsCell<WakeStats>; CPUS], cpu: usize, deadline: u64, scheduled: u64, now: u64) {
+    if core::ptr::eq(stats, &EMBASSY) {
+        // Lateness counts from the later of the deadline and the scheduling (as `WakeStats`).
+        split_late(deadline.max(scheduled), now);
+    }
     if let Some(s) = stats.get(cpu) {
         s.with(|s| s.record(deadline, scheduled, now));
     }
@@ -632,8 +702,8 @@ async fn starter(spawner: Spawner, time: &'static PinnedCounter<NativeCsr>) {
         );
         loongarch::finish(Uart0, false, power_off);
     }
-    // Instructions per rtic-time `Mono::now()` (hwtimer-core's backend: critical section,
-    // CPUID check, rdtime.d, publish), timed on core 1 while core 0 idled here.
+    // Instructions per rtic-time `Mono::now()` (hwtimer-core's backend: no lock, the set-once
+    // time base's rdtime.d and publish), timed on core 1 while core 0 idled here.
     let ticks = RTIC_NOW_TICKS.load(Ordering::Acquire);
     bench(
         "fw_rtic_now_insns",
@@ -818,6 +888,47 @@ fn report() -> ! {
         rtic_mean / 100,
         rtic_mean % 100
     );
+    // Every entry of the monotonic's handler: core 1's timer interrupts and rtic-time's
+    // pend IPIs (each runs `Mono::on_interrupt`).
+    let rtic_irqs = u64::from(TIMER_IRQS[1].load(Ordering::Relaxed))
+        + u64::from(RTIC_PENDS_RECEIVED.load(Ordering::Relaxed));
+    let rtic_per_wake = rtic_irqs * 1000 / rtic.wakes.max(1);
+    println!(
+        Uart0,
+        "bench: loongarch-timer/fw_rtic_irqs_per_wake = {}.{:03} irqs",
+        rtic_per_wake / 1000,
+        rtic_per_wake % 1000
+    );
+    println!(
+        Uart0,
+        "bench: loongarch-timer/fw_embassy_max_late_ns = {} ns",
+        ticks_ns(embassy.max_late)
+    );
+    let w = WORST.with(|w| *w).unwrap_or(LateParts::new());
+    println!(
+        Uart0,
+        "embassy lateness split ({} wakes follow a core0 timer interrupt; the worst of them): {} ns = {} compare to handler entry + {} handler + {} executor and task",
+        w.attributed,
+        ticks_ns(w.total),
+        ticks_ns(w.entry),
+        ticks_ns(w.handler),
+        ticks_ns(w.after)
+    );
+    println!(
+        Uart0,
+        "bench: loongarch-timer/fw_embassy_late_entry_ns = {} ns",
+        ticks_ns(w.entry)
+    );
+    println!(
+        Uart0,
+        "bench: loongarch-timer/fw_embassy_late_handler_ns = {} ns",
+        ticks_ns(w.handler)
+    );
+    println!(
+        Uart0,
+        "bench: loongarch-timer/fw_embassy_late_poll_ns = {} ns",
+        ticks_ns(w.after)
+    );
     let ok = embassy_ok
         && alone_ok
         && rtic_ok
@@ -826,6 +937,32 @@ fn report() -> ! {
         && other == 0
         && FAILED.load(Ordering::Relaxed) == 0;
     loongarch::finish(Uart0, ok, power_off)
+}
+
+/// `Alarm::set_deadline` on the driver's alarm against the `set_next_event` it makes (both
+/// on core 0's `PinnedTimer`, 10 s ahead, inside `with_alarm`: the lock is held around the
+/// loops, not counted per call), then the alarm is put back to idle. Out of line, so that
+/// `run`'s other timed loops compile as before.
+#[inline(never)]
+fn bench_alarm(empty: u64, ns_milli: u64) {
+    let alarm_costs = DRIVER.with_alarm(|a| {
+        let far = a.time().now() + 1_000_000_000;
+        let set = time_loop(&mut || {
+            let _ = black_box(a.set_deadline(black_box(far)));
+        });
+        let sne = time_loop(&mut || {
+            let _ = black_box(a.event_mut().set_next_event(black_box(1_000_000_000)));
+        });
+        let _ = a.keep_alive();
+        (set, sne)
+    });
+    if let Some((set, sne)) = alarm_costs {
+        let set = insns_centi(set.saturating_sub(empty), ns_milli);
+        let sne = insns_centi(sne.saturating_sub(empty), ns_milli);
+        bench("fw_alarm_set_insns", set);
+        bench("fw_alarm_set_next_event_insns", sne);
+        bench("fw_alarm_overhead_insns", set.saturating_sub(sne));
+    }
 }
 
 /// Stable-counter ticks of [`CALLS`] calls of `f`.
@@ -1004,15 +1141,15 @@ fn run() -> bool {
     if !rate_ok {
         return false;
     }
-    if let Err(e) = DRIVER.init(timer, time) {
+    if let Err(e) = DRIVER.init_static(timer, time) {
         println!(Uart0, "time driver refused: {e}");
         return false;
     }
     let counter: &'static PinnedCounter<NativeCsr> =
         TIME.init(PinnedCounter::new(StableCounter::new(csr, clock)));
 
-    // Instructions per embassy `Instant::now()` (the driver's `now` behind the wrapper:
-    // CPUID check, rdtime.d, publish, critical section, conversion), on the real ISA,
+    // Instructions per embassy `Instant::now()` (the driver's `now` behind the wrapper, after
+    // `init_static`: no lock, no conversion at 100 MHz; rdtime.d and publish), on the real ISA,
     // measured with core 0 alone.
     let ns_milli = ns_per_insn_milli(freq);
     NS_MILLI.store(ns_milli, Ordering::Relaxed);
@@ -1039,6 +1176,7 @@ fn run() -> bool {
         "fw_pinned_counter_now_insns",
         insns_centi(raw.saturating_sub(empty), ns_milli),
     );
+    bench_alarm(empty, ns_milli);
 
     SHARED_TIME.store(core::ptr::from_ref(counter).cast_mut(), Ordering::Release);
     smp::ipi_enable(IPI_MASK);

@@ -135,7 +135,7 @@
 #![no_main]
 
 use core::hint::black_box;
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 use embassy_executor::{SpawnToken, Spawner, raw};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
@@ -149,7 +149,7 @@ use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, mmu, smp, spin_insns};
 use fw_common::wakes::WakeStats;
 use fw_common::{CsCell, StaticCell, println, verdict};
-use hwtimer_core::{Mmio, Monotonic};
+use hwtimer_core::{ClockEvent, Mmio, Monotonic};
 use rtic_time::Timebase;
 use rtic_time::fugit::MonotonicTimerInstantU64;
 
@@ -247,6 +247,46 @@ static LOCAL_PENDS: [AtomicU32; CORES] = [const { AtomicU32::new(0) }; CORES];
 static MERGED_PENDS: [AtomicU32; CORES] = [const { AtomicU32::new(0) }; CORES];
 /// The embassy waits, per core.
 static EMBASSY: [CsCell<WakeStats>; CORES] = [const { CsCell::new(WakeStats::new()) }; CORES];
+/// FRC time at the entry of the last comparator 0 handler (after the GIC acknowledge) and
+/// at its end (after the driver's `on_interrupt`), for the lateness breakdown.
+static G0_ENTRY: AtomicU64 = AtomicU64::new(0);
+/// See [`G0_ENTRY`].
+static G0_EXIT: AtomicU64 = AtomicU64::new(0);
+/// The worst embassy wake that the last comparator interrupt before it explains, split.
+static WORST: CsCell<LateParts> = CsCell::new(LateParts::new());
+
+/// One embassy wake's lateness in FRC ticks, split at the comparator handler's entry and
+/// end: deadline → handler entry (exception entry, the IRQ stub, GIC acknowledge),
+/// handler (the driver: acknowledge, queue, re-arm, wake), and handler end → the task
+/// running again (the pender's SGI when the task is the other core's, the executor's poll,
+/// the task's own `now()`).
+#[derive(Clone, Copy)]
+struct LateParts {
+    total: u64,
+    entry: u64,
+    handler: u64,
+    after: u64,
+    /// Wakes the split applies to (the last comparator interrupt came after the deadline
+    /// and ended before the task read the time).
+    attributed: u64,
+}
+
+impl LateParts {
+    const fn new() -> Self {
+        Self {
+            total: 0,
+            entry: 0,
+            handler: 0,
+            after: 0,
+            attributed: 0,
+        }
+    }
+}
+
+/// FRC ticks to ns (24 MHz).
+const fn ticks_ns(ticks: u64) -> u64 {
+    ticks * 1000 / TICKS_PER_US
+}
 /// The rtic-time waits, per core.
 static RTIC: [CsCell<WakeStats>; CORES] = [const { CsCell::new(WakeStats::new()) }; CORES];
 /// Comparator 0 (embassy) interrupts handled.
@@ -350,7 +390,10 @@ fn on_irq() {
         // Each acknowledges its channel (G_INT_CSTAT, L_INT_CSTAT), which lowers the
         // level-sensitive line before the end of interrupt below.
         IRQ_MCT_G0 => {
+            // `now_hw` takes no lock (`init_static`): about 30 instructions each.
+            G0_ENTRY.store(DRIVER.now_hw(), Ordering::Relaxed);
             DRIVER.on_interrupt();
+            G0_EXIT.store(DRIVER.now_hw(), Ordering::Release);
             G0_IRQS.fetch_add(1, Ordering::Relaxed);
         }
         IRQ_MCT_L0 => {
@@ -393,6 +436,10 @@ fn record(
     scheduled: u64,
     now: u64,
 ) {
+    if core::ptr::eq(stats, &EMBASSY) {
+        // Lateness counts from the later of the deadline and the scheduling (as `WakeStats`).
+        split_late(deadline.max(scheduled), now);
+    }
     match stats.get(core) {
         Some(s) => {
             s.with(|s| s.record(deadline, scheduled, now));
@@ -401,6 +448,68 @@ fn record(
             FAILED.fetch_add(1, Ordering::Relaxed);
         }
     }
+}
+
+/// Splits an embassy wake's lateness at the last comparator handler ([`LateParts`]) and
+/// keeps the worst one that split applies to.
+fn split_late(deadline: u64, now: u64) {
+    let exit = G0_EXIT.load(Ordering::Acquire);
+    let entry = G0_ENTRY.load(Ordering::Relaxed);
+    if entry < deadline || exit < entry || now < exit {
+        return;
+    }
+    WORST.with(|w| {
+        w.attributed += 1;
+        let total = now - deadline;
+        if total > w.total {
+            *w = LateParts {
+                total,
+                entry: entry - deadline,
+                handler: exit - entry,
+                after: now - exit,
+                attributed: w.attributed,
+            };
+        }
+    });
+}
+
+/// Prints the embassy lateness in ns and the split of the latest wake.
+fn report_late_ns() {
+    let max_late = EMBASSY
+        .iter()
+        .map(|c| c.with(|s| s.max_late).unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    println!(
+        Uart0,
+        "bench: exynos-mct/fw_embassy_max_late_ns = {} ns",
+        ticks_ns(max_late)
+    );
+    let w = WORST.with(|w| *w).unwrap_or(LateParts::new());
+    println!(
+        Uart0,
+        "embassy lateness split ({} wakes follow a comparator interrupt; the worst of them): {} ns = {} compare to handler entry + {} handler + {} executor and task",
+        w.attributed,
+        ticks_ns(w.total),
+        ticks_ns(w.entry),
+        ticks_ns(w.handler),
+        ticks_ns(w.after)
+    );
+    println!(
+        Uart0,
+        "bench: exynos-mct/fw_embassy_late_entry_ns = {} ns",
+        ticks_ns(w.entry)
+    );
+    println!(
+        Uart0,
+        "bench: exynos-mct/fw_embassy_late_handler_ns = {} ns",
+        ticks_ns(w.handler)
+    );
+    println!(
+        Uart0,
+        "bench: exynos-mct/fw_embassy_late_poll_ns = {} ns",
+        ticks_ns(w.after)
+    );
 }
 
 /// A task is done; CPU0 reports once all of both cores' are.
@@ -566,6 +675,44 @@ async fn watchdog() {
     }
 }
 
+/// `Alarm::set_deadline` on the driver's alarm (comparator 0, absolute: it programs the
+/// compare value) against the `set_compare` it makes, 1 s ahead, inside `with_alarm` (the
+/// lock is held around the loops, not counted per call); then the alarm is put back to
+/// idle. Out of line, so that `run`'s other timed loops compile as before.
+#[inline(never)]
+fn bench_alarm(meter: &Meter, empty: u64) {
+    let measure = |f: &mut dyn FnMut()| -> u64 {
+        let from = Stamp::now();
+        for _ in 0..CALLS {
+            f();
+        }
+        meter.insns(from, Stamp::now())
+    };
+    let insns_centi = |insns: u64| insns.saturating_sub(empty) * 100 / u64::from(CALLS);
+    let alarm_costs = DRIVER.with_alarm(|a| {
+        let far = a.time().now() + 24_000_000;
+        let set = measure(&mut || {
+            let _ = black_box(a.set_deadline(black_box(far)));
+        });
+        let compare = measure(&mut || {
+            let _ = black_box(a.event_mut().set_compare(black_box(far)));
+        });
+        let _ = a.keep_alive();
+        (set, compare)
+    });
+    if let Some((set, compare)) = alarm_costs {
+        let set = insns_centi(set);
+        let compare = insns_centi(compare);
+        bench_centi("fw_alarm_set_insns", set, "insns");
+        bench_centi("fw_alarm_set_compare_insns", compare, "insns");
+        bench_centi(
+            "fw_alarm_overhead_insns",
+            set.saturating_sub(compare),
+            "insns",
+        );
+    }
+}
+
 /// Prints a `bench:` line with two decimals.
 fn bench_centi(metric: &str, centi: u64, unit: &str) {
     println!(
@@ -659,6 +806,7 @@ fn report() -> ! {
         &EMBASSY,
         G0_IRQS.load(Ordering::Relaxed),
     );
+    report_late_ns();
     ok &= report_runtime(
         "rtic-time",
         &Metrics {
@@ -782,7 +930,7 @@ fn run() -> bool {
     );
     let started = mct
         .comparator(0)
-        .and_then(|g0| DRIVER.init(g0, time))
+        .and_then(|g0| DRIVER.init_static(g0, time))
         .and_then(|()| mct.local_timer(0))
         .and_then(|l0| Mono::start(l0, time))
         .and_then(|()| mct.local_timer(1))
@@ -836,6 +984,7 @@ fn run() -> bool {
     bench_centi("fw_embassy_now_insns", insns_centi(embassy_now), "insns");
     bench_centi("fw_rtic_now_insns", insns_centi(rtic_now), "insns");
     bench_centi("fw_frc_time_now_insns", insns_centi(time_now), "insns");
+    bench_alarm(&meter, empty);
 
     // ---- CPU1 ----
     MCT_PTR.store(core::ptr::from_ref(mct).cast_mut(), Ordering::Release);
