@@ -43,16 +43,16 @@ type Machine = (
     SimClockEventProbe,
 );
 
-/// A fresh virtual machine for one test: clock, time base and clockevent, handed to both
-/// runtimes. The channel is offset by a phase (not phase-locked): the lateness bound
+/// A fresh virtual machine for one test: clock, time base and clockevent, handed to the
+/// embassy driver (and to rtic's monotonic with `rtic`, once per process). The channel is offset by a phase (not phase-locked): the lateness bound
 /// includes the margin tick.
 fn machine() -> Machine {
-    machine_with_phase(137)
+    machine_with_phase(137, false)
 }
 
 /// The same with the channel's phase chosen (0: phase-locked, no margin tick to hide a
 /// rounding error behind).
-fn machine_with_phase(phase_ns: u64) -> Machine {
+fn machine_with_phase(phase_ns: u64, rtic: bool) -> Machine {
     let turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
     let clock = SimClock::new();
     let time = || Extended::new(SimCounter::new(&clock, 64, HW_HZ).with_read_cost(10));
@@ -61,11 +61,13 @@ fn machine_with_phase(phase_ns: u64) -> Machine {
     let (embassy_event, rtic_event) = (event(), event());
     let probes = (embassy_event.probe(), rtic_event.probe());
     DRIVER.init(embassy_event, time()).unwrap();
-    static STARTED: OnceLock<()> = OnceLock::new();
-    if STARTED.set(()).is_ok() {
+    // rtic's backend stores its time base once (`Backend::init` takes `&'static self` and
+    // keeps the first time base, so `now()` needs no lock): only the one rtic test of this
+    // binary starts it, on its own machine's clock.
+    static RTIC: OnceLock<()> = OnceLock::new();
+    if rtic {
+        assert!(RTIC.set(()).is_ok(), "rtic's monotonic is started once per process");
         Mono::start(rtic_event, time()).unwrap();
-    } else {
-        Mono::backend().init(rtic_event, time()).unwrap();
     }
     (turn, clock, probes.0, probes.1)
 }
@@ -200,7 +202,7 @@ fn embassy_tasks_timer_ticker_and_timeout_are_never_early() {
 
 #[test]
 fn embassy_driver_wakes_a_task_only_once_its_instant_is_reached() {
-    let (_turn, _clock, probe, _) = machine_with_phase(0);
+    let (_turn, _clock, probe, _) = machine_with_phase(0, false);
     let polls = Mutex::new(Vec::new());
     let base = Instant::now().as_ticks();
     let tasks: Vec<hwtimer_core::sim::Task<'_>> = (0..12u64)
@@ -249,7 +251,7 @@ fn embassy_past_instants_fire_at_once_and_never_causes_no_rearming() {
 
 #[test]
 fn rtic_time_delays_and_timeouts_on_the_sim_backend_are_never_early() {
-    let (_turn, _clock, _, probe) = machine();
+    let (_turn, _clock, _, probe) = machine_with_phase(137, true);
     let wakes = Mutex::new(Wakes::default());
     let task = |offset: u64| {
         let wakes = &wakes;
