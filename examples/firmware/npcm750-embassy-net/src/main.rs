@@ -825,7 +825,7 @@ fn setup() -> Result<Spawner, Error> {
     // SAFETY: the firmware runs in SYS mode (PL1), where MPIDR can be read.
     let cpu = unsafe { NativeCpu::new() };
     DRIVER
-        .init(
+        .init_static(
             Counted::new(CpuBound::new(gt.comparator()?, cpu), &GT_PROGRAMS),
             time,
         )

@@ -41,7 +41,7 @@ fn run() -> bool {
     // CSRs only through the driver values built on it.
     let csr = unsafe { NativeCsr::new() };
     // The constant timer and the stable counter, pinned to this core, become embassy's time.
-    if let Err(e) = pair(csr, Config::default()).and_then(|(t, c)| DRIVER.init(t, c)) {
+    if let Err(e) = pair(csr, Config::default()).and_then(|(t, c)| DRIVER.init_static(t, c)) {
         println!(Uart0, "time: {e}");
         return false;
     }

@@ -59,7 +59,7 @@ fn start_time(window: usize) -> Result<(), Error> {
         clocksource,
     } = OttoTimers::new(&*block, Config::new(soc))?.per_cpu::<1>()?;
     let time = TIME.init(Extended::new(clocksource));
-    DRIVER.init(cpu0.event, time)
+    DRIVER.init_static(cpu0.event, time)
 }
 
 fn run(_boot: &BootArgs) -> bool {

@@ -49,7 +49,7 @@ fn start_time() -> Result<(), Error> {
     gt.start();
     // SAFETY: SYS mode (PL1), where MPIDR can be read.
     let cpu = unsafe { NativeCpu::new() };
-    DRIVER.init(CpuBound::new(gt.comparator()?, cpu), gt.counter())?;
+    DRIVER.init_static(CpuBound::new(gt.comparator()?, cpu), gt.counter())?;
     GIC.init();
     GIC.enable(board::IRQ_GLOBAL_TIMER, 0xa0, 1);
     Ok(())

@@ -41,7 +41,7 @@ fn start_time() -> Result<(), Error> {
     let bus = unsafe { Mmio::new(regs::EXYNOS4210_BASE, regs::WINDOW_LEN) };
     let mct = MCT.init(Mct::new(bus, Config::default())?);
     mct.start_frc()?;
-    DRIVER.init(mct.comparator(0)?, mct.time())?;
+    DRIVER.init_static(mct.comparator(0)?, mct.time())?;
     GIC.init();
     GIC.enable(board::IRQ_MCT_G0, 0xa0, 1);
     Ok(())
