@@ -79,8 +79,34 @@ pub(crate) struct TxPrep {
     pub ic: bool,
     /// Last descriptor of the ring (TER).
     pub end_of_ring: bool,
-    /// Full checksum insertion (CIC = 3).
-    pub cic: bool,
+    /// The control bits every frame of the ring carries ([`tx_ctl`]).
+    pub ctl: u32,
+}
+
+/// The control bits of every single-descriptor frame in `layout`, in the word that
+/// carries them (word 1 normal, word 0 enhanced): FS | LS, OWN in the enhanced word 0,
+/// and CIC = 3 with `cic`. The ring keeps it, so a frame adds only its TER, IC and length.
+pub(crate) const fn tx_ctl(layout: DescLayout, cic: bool) -> u32 {
+    match layout {
+        DescLayout::Normal => {
+            n::TDES1_FS
+                | n::TDES1_LS
+                | if cic {
+                    CIC_FULL << n::TDES1_CIC_SHIFT
+                } else {
+                    0
+                }
+        }
+        DescLayout::Enhanced => {
+            OWN | e::TDES0_FS
+                | e::TDES0_LS
+                | if cic {
+                    CIC_FULL << e::TDES0_CIC_SHIFT
+                } else {
+                    0
+                }
+        }
+    }
 }
 
 /// CIC value for full insertion: IP header, and TCP/UDP/ICMP with the pseudo-header.
@@ -88,19 +114,17 @@ pub(crate) const CIC_FULL: u32 = 3;
 
 /// Fill a TX descriptor for a single-descriptor frame (FS | LS) and hand it to the DMA:
 /// words 1–3, [`dma_wmb`], then word 0 with OWN (and, enhanced, the control bits) last.
+/// `p.ctl` is [`tx_ctl`] for `layout`.
 #[inline]
 pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
     match layout {
         DescLayout::Normal => {
-            let mut des1 = n::TDES1_FS | n::TDES1_LS | (p.len & n::TDES1_TBS1_MASK);
+            let mut des1 = p.ctl | (p.len & n::TDES1_TBS1_MASK);
             if p.end_of_ring {
                 des1 |= n::TDES1_TER;
             }
             if p.ic {
                 des1 |= n::TDES1_IC;
-            }
-            if p.cic {
-                des1 |= CIC_FULL << n::TDES1_CIC_SHIFT;
             }
             d.write(1, des1);
             d.write(2, p.buf);
@@ -112,15 +136,12 @@ pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
             d.write(1, p.len & e::TDES1_TBS1_MASK);
             d.write(2, p.buf);
             d.write(3, p.buf);
-            let mut des0 = OWN | e::TDES0_FS | e::TDES0_LS;
+            let mut des0 = p.ctl;
             if p.end_of_ring {
                 des0 |= e::TDES0_TER;
             }
             if p.ic {
                 des0 |= e::TDES0_IC;
-            }
-            if p.cic {
-                des0 |= CIC_FULL << e::TDES0_CIC_SHIFT;
             }
             dma_wmb();
             d.write(0, des0);
@@ -209,5 +230,54 @@ pub(crate) const fn rx_status(des0: u32) -> RxStatus {
         last: des0 & n::RDES0_LS != 0,
         error: des0 & n::RDES0_ES != 0,
         fl: (des0 >> n::RDES0_FL_SHIFT) & n::RDES0_FL_MASK,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words `tx_give` leaves, for a descriptor in a local buffer.
+    fn give(layout: DescLayout, cic: bool, ic: bool, end_of_ring: bool) -> [u32; 4] {
+        let mut mem = [0u32; 4];
+        let d = Desc::at(mem.as_mut_ptr().cast::<u8>());
+        let p = TxPrep {
+            buf: 0x1234_5670,
+            len: 1514,
+            ic,
+            end_of_ring,
+            ctl: tx_ctl(layout, cic),
+        };
+        tx_give(layout, d, p);
+        d.words()
+    }
+
+    /// The ring's kept control word gives every bit the per-frame encoding gave: the bit
+    /// positions are the databook's (normal TDES1: IC 31, LS 30, FS 29, CIC 28:27, TER 25,
+    /// TBS1 10:0; enhanced TDES0: OWN 31, IC 30, LS 29, FS 28, CIC 23:22, TER 21, TDES1
+    /// TBS1 12:0), written out here rather than taken from `regs`.
+    #[test]
+    fn tx_words_from_the_kept_control_bits() {
+        for cic in [false, true] {
+            for ic in [false, true] {
+                for ter in [false, true] {
+                    let b = |on: bool, bit: u32| if on { 1u32 << bit } else { 0 };
+                    let w = give(DescLayout::Normal, cic, ic, ter);
+                    let des1 = b(ic, 31) | (3 << 29) | (b(cic, 27) * 3) | b(ter, 25) | 1514;
+                    assert_eq!(
+                        w,
+                        [1 << 31, des1, 0x1234_5670, 0x1234_5670],
+                        "{cic} {ic} {ter}"
+                    );
+                    let w = give(DescLayout::Enhanced, cic, ic, ter);
+                    let des0 = (1 << 31) | b(ic, 30) | (3 << 28) | (b(cic, 22) * 3) | b(ter, 21);
+                    assert_eq!(
+                        w,
+                        [des0, 1514, 0x1234_5670, 0x1234_5670],
+                        "{cic} {ic} {ter}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -229,7 +229,7 @@
 //! (counted on the RX side of the whole path, below). Where they go, per frame, from a QEMU exec trace of the same run (`-d
 //! exec,in_asm -dfilter` over the driver and what it calls; it accounts for 85–100 % of the
 //! PMU figure). The trace was taken when TX cost 346 and RX 277 per frame, so its shares
-//! are approximate now:
+//! are approximate now (the TX submit has since lost about 16 more per frame, below):
 //!
 //! | TX | insns |
 //! |---|---|
@@ -256,7 +256,8 @@
 //! silicon does, the next frame is still in flight at each TI, the timer stays queued and
 //! is re-armed only at its own expiries, one per `tx_usecs`
 //! (`stream_clockevent_programs_per_packet_arm_once` and `..._arm_once_lagging` in the
-//! repository README's seed-002 row). Without the starts, TX is ~240 per frame. The
+//! repository README's seed-002 row). Without the starts, TX is ~175 per frame (the
+//! figure less half of the start's 238 below). The
 //! barriers (`dmb oshst` + `dsb st` per frame sent, `dmb oshst` + `dmb osh` per frame
 //! received) are one instruction each and what the DMA ordering needs ([`barrier`]); the
 //! doorbell's `Mmio` window check is 4 instructions per frame sent and none per frame
@@ -278,12 +279,23 @@
 //! | critical sections (acquire + release) | 2 × 13 |
 //! | **total** | **238** |
 //!
-//! What is left above a 300-instruction TX target is the queue's own generic work (the
-//! critical section and its re-entry check, the `Result<(), QueueError>` returned through
-//! memory, the push, the reprogramming decision) and the time read for the relative
-//! deadline, half of it per frame here: the target is met only in streams where a
-//! coalescing window holds more than two frames. How these figures came down is in the
-//! CHANGELOG.
+//! The 300-instruction TX target is met, with little room: the last step (308 to 292 per
+//! frame, the same at `-icount shift=4`) took out of the submit what the contracts do not
+//! need. A frame that opens no window (`TimerAction::Keep`) no longer calls the ring's
+//! out-of-line `arm` (about 12 instructions of call, prologue and match, on half the
+//! frames here); the ring keeps the control bits every frame carries (FS | LS, OWN in the
+//! enhanced word 0, CIC) as one word, set at construction and refreshed when the checksum
+//! offload changes, so a frame ORs in only TER, IC and its length; "ArmOnce with a period" is
+//! one flag kept with the configuration; TER comes from the same compare that steps
+//! `cur`; and `pending` counts up without saturating (it is below the ring length at
+//! every commit). What remains is needed: the length check (a typed error), the IC rule
+//! and its counters, words 1–3, `dma_wmb`, the owner word, `wmb` and the doorbell with
+//! its window check, the statistics the ring reports, and the half start, which is the
+//! queue's own generic work (the critical section and its re-entry check, the
+//! `Result<(), QueueError>` returned through memory, the push, the reprogramming
+//! decision, the time read for the relative deadline). Streams where a window holds more
+//! than two frames pay less of the start per frame. How these figures came down is in
+//! the CHANGELOG.
 //!
 //! ## The whole path
 //!

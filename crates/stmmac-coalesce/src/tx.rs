@@ -253,6 +253,11 @@ pub struct TxRing<T: CleanupTimer = NoTimer, C: CacheOps = crate::dma::Coherent>
     armed: bool,
     /// Every frame asks for full checksum insertion (CIC = 3).
     cic: bool,
+    /// The control bits of every frame, `desc::tx_ctl(layout, cic)`: kept with `cic`.
+    ctl: u32,
+    /// `period != 0` and the ArmOnce strategy: kept with `period` and `coal`, so `commit`
+    /// tests one flag (with `armed`) for whether the timer is queued.
+    arm_once: bool,
     /// A [`TxSlot`] is out for descriptor `cur` ([`TxRing::reserve_slot`]): nothing else
     /// reserves until it comes back.
     slot_out: bool,
@@ -321,6 +326,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         crate::dma::check_line(setup, &cache)?;
         let period = tx_period(&cfg, &timer)?;
         let geo = RingGeometry::carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
+        let coal = TxCoalesce::new(cfg.coalesce, cfg.strategy);
         let ring = Self {
             setup: *setup,
             geo,
@@ -328,10 +334,12 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             cur: 0,
             dirty: 0,
             pending: 0,
-            coal: TxCoalesce::new(cfg.coalesce, cfg.strategy),
+            arm_once: period != 0 && coal.strategy() == TimerStrategy::ArmOnce,
+            coal,
             period,
             armed: timer.is_queued(),
             cic: false,
+            ctl: desc::tx_ctl(setup.layout(), false),
             slot_out: false,
             epoch: 0,
             timer,
@@ -409,6 +417,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             crate::dma::Offload::IfDetected => self.setup.coe().is_some_and(|c| c.tx),
             crate::dma::Offload::Assume => true,
         };
+        self.ctl = desc::tx_ctl(self.setup.layout(), self.cic);
         self.cic
     }
 
@@ -479,6 +488,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         };
         self.period = tx_period(&tc, &self.timer)?;
         self.coal = TxCoalesce::new(cfg, strategy);
+        self.arm_once = self.period != 0 && self.coal.strategy() == TimerStrategy::ArmOnce;
         self.armed = self.timer.is_queued();
         if self.period == 0 {
             if self.timer.cancel() {
@@ -665,10 +675,11 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         if len == 0 || len > self.buf_size {
             return Err(Error::FrameSize { len });
         }
-        let queued =
-            self.period != 0 && self.coal.strategy() == TimerStrategy::ArmOnce && self.armed;
+        let queued = self.arm_once && self.armed;
         let mut plan = self.coal.on_xmit(1, queued);
-        if !self.arm(plan.timer) {
+        // `Keep` (every frame of a window but the one that opens it) is decided here, so
+        // those frames skip the call to `arm`, which the compiler keeps out of line.
+        if plan.timer != TimerAction::Keep && !self.arm(plan.timer) {
             // No timer to reclaim this frame: let its TI do it.
             plan.set_ic = true;
             self.coal.ic_forced();
@@ -676,6 +687,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         let g = self.geo;
         let i = self.cur;
         let d = g.desc(i);
+        let next = g.next(i);
         self.cache.clean(g.buf_ptr(i), g.buf_bytes(len));
         desc::tx_give(
             self.setup.layout(),
@@ -685,16 +697,19 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 // Exact: `len <= buf_size <= 8191`.
                 len: len as u32,
                 ic: plan.set_ic,
-                end_of_ring: g.is_last(i),
-                cic: self.cic,
+                // `next` wraps to 0 exactly after the last descriptor (`i < len`).
+                end_of_ring: next == 0,
+                ctl: self.ctl,
             },
         );
         self.cache.clean(d.as_ptr(), g.desc_bytes());
         wmb();
         self.cache.before_doorbell();
         mac.tx_poll_demand();
-        self.cur = g.next(i);
-        self.pending = self.pending.saturating_add(1);
+        self.cur = next;
+        // No overflow: `reserve` and `reserve_slot` found `pending < len <= MAX_RING`, and
+        // nothing adds to it until this commit.
+        self.pending = self.pending.wrapping_add(1);
         self.stats.sent = self.stats.sent.wrapping_add(1);
         self.stats.bytes = self.stats.bytes.wrapping_add(len as u64);
         self.stats.ic_set = self.stats.ic_set.wrapping_add(u64::from(plan.set_ic));
