@@ -253,6 +253,14 @@ pub const fn plan_delta(
 const fn clamp_plan(ticks: u64, margin: u64, min: u64, max: u64) -> Programmed {
     let min = if min == 0 { 1 } else { min };
     let max = if max < min { min } else { max };
+    clamp_valid(ticks, margin, min, max)
+}
+
+/// [`clamp_plan`] for bounds already valid (`1 <= min <= max`, what
+/// [`Capabilities::is_valid`] guarantees and [`Alarm::new`] checks), so the per-set path
+/// does not re-derive them.
+#[inline]
+const fn clamp_valid(ticks: u64, margin: u64, min: u64, max: u64) -> Programmed {
     let ticks = ticks.saturating_add(margin);
     if ticks < min {
         Programmed {
@@ -508,7 +516,9 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
             } else {
                 convert_ticks_ceil(step, self.time.freq_hz(), self.caps.freq_hz)
             };
-            let mut plan = clamp_plan(ticks, self.margin, self.caps.min_delta, self.caps.max_delta);
+            // `caps` passed `is_valid` in `new`: 1 <= min_delta <= max_delta.
+            let mut plan =
+                clamp_valid(ticks, self.margin, self.caps.min_delta, self.caps.max_delta);
             plan.stepped |= step < wait;
             (plan, self.event.set_next_event(plan.delta))
         };

@@ -28,9 +28,20 @@
 //! once at [`init`](Backend::init), which is why that takes `&'static self`; see there why
 //! no lock is needed). rtic-time checks `now() >= instant` before it wakes a task, so a wait is never early
 //! whatever the hardware does; it is late by what [`Alarm`] documents plus interrupt
-//! latency. `pend_interrupt` arms the channel as soon as the hardware allows, unless the
-//! macro is given a way to pend the interrupt line directly (LoongArch: a software
-//! interrupt, because ESTAT.TI cannot be set by software).
+//! latency.
+//!
+//! **One interrupt per wake.** rtic-time calls `pend_interrupt` whenever a wait becomes
+//! the queue's new head, without telling the backend its instant; only its interrupt
+//! handler reads the head and calls `set_compare`. Raising an interrupt for that would cost
+//! a second interrupt for every such wait. So the default `pend_interrupt` runs the
+//! handler's work in place (`serve()`: acknowledge, wake what is due, program the new head),
+//! in one critical section; the interrupt handler runs it in one critical section too, so
+//! the two never interleave (rtic-time's own handler reads the head and writes the compare
+//! in separate critical sections, and a head inserted between them would be lost). A wait
+//! already due when it is inserted is woken by that call, so none is missed. The macro can
+//! be given its own pend instead (LoongArch: a software interrupt, because ESTAT.TI cannot
+//! be set by software; a firmware whose tasks wait from another core than the channel's: an
+//! IPI to it). The price: rtic-time's handler, wakes included, runs with interrupts masked.
 //!
 //! **Idle.** When rtic-time's queue is empty it calls `disable_timer`; the backend then
 //! keeps the channel at [`Alarm::keep_alive`] instead of stopping it (and starts so), so a
@@ -42,12 +53,10 @@
 //!
 //! Give each core its own monotonic (its own `rtic_monotonic!` type on a channel whose
 //! interrupt reaches that core), and await it only from that core. A monotonic shared by
-//! two cores can lose a wake, late but never early: rtic-time's interrupt handler takes the
-//! queue's head in one critical section and programs the channel in another, and a task's
-//! delay inserts itself and pends the interrupt in two more. On one core the handler is not
-//! interleaved with the thread that inserts; from another core, an earlier head inserted and
-//! pended between the handler's two sections is overwritten by the handler's write of the old
-//! head. The exception is a monotonic whose pend is a real interrupt on the owning core (an
+//! two cores can lose a wake, late but never early: a task's delay inserts itself and pends
+//! the interrupt in two critical sections, and the default pend, run on the other core,
+//! programs a channel whose registers may belong to the first (`CpuBound`: refused). The
+//! exception is a monotonic whose pend is a real interrupt on the owning core (an
 //! IPI from the other core): the handler then runs again after the insert and programs the
 //! new head. The embassy adapter takes the queue and programs the channel in one critical
 //! section, so its one driver is shared by every core; but a channel whose registers belong
@@ -192,6 +201,14 @@ impl<E: ClockEvent, M: Monotonic + 'static> Backend<E, M> {
     }
 }
 
+/// Run `f` in one critical section (the [`rtic_monotonic!`](crate::rtic_monotonic)
+/// handler's, so that its steps are not interleaved with another call of it).
+#[doc(hidden)]
+#[inline]
+pub fn atomically(f: impl FnOnce()) {
+    critical_section::with(|_| f())
+}
+
 impl<E: ClockEvent, M: Monotonic + 'static> core::fmt::Debug for Backend<E, M> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Backend").finish_non_exhaustive()
@@ -228,6 +245,66 @@ mod tests {
             Err(Error::Config(ConfigError::RateMismatch))
         );
         assert!(backend.now() >= inside);
+    }
+
+    crate::rtic_monotonic!(OneIrq, SimClockEvent, Extended<SimCounter>, 1_000_000);
+
+    struct Count(std::sync::atomic::AtomicUsize);
+    impl std::task::Wake for Count {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// A wait that becomes the queue's head costs no interrupt of its own: after each poll
+    /// the channel is armed at the head's instant (with the old pend it was armed at
+    /// `min_delta`, an interrupt 1 µs later that only programmed the head). Two waits, the
+    /// second a new earlier head, wake after two interrupts, neither early.
+    #[test]
+    fn a_new_head_is_armed_in_place_one_interrupt_per_wake() {
+        use crate::__rtic_time::Timebase as _;
+        use crate::__rtic_time::fugit::ExtU64;
+        use std::task::{Context, Poll, Waker};
+        let clock = SimClock::new();
+        let event = SimClockEvent::new(&clock, 1_000_000, 1, u32::MAX as u64);
+        let probe = event.probe();
+        OneIrq::start(event, Extended::new(SimCounter::new(&clock, 32, 1_000_000))).unwrap();
+        let count = std::sync::Arc::new(Count(Default::default()));
+        let waker = Waker::from(count.clone());
+        let mut cx = Context::from_waker(&waker);
+        let start = clock.now_ns();
+        let mut long = std::pin::pin!(OneIrq::delay(1000u64.millis()));
+        assert_eq!(long.as_mut().poll(&mut cx), Poll::Pending);
+        let fire = probe.next_fire_ns().expect("armed");
+        assert!(
+            fire - start >= 1_000_000_000,
+            "armed {} ns ahead",
+            fire - start
+        );
+        let mut short = std::pin::pin!(OneIrq::delay(10u64.millis()));
+        assert_eq!(short.as_mut().poll(&mut cx), Poll::Pending);
+        let fire = probe.next_fire_ns().expect("armed");
+        assert!(
+            (10_000_000..20_000_000).contains(&(fire - start)),
+            "the new head armed {} ns ahead",
+            fire - start
+        );
+        let mut interrupts = 0;
+        let mut woke = [None, None];
+        while woke.contains(&None) {
+            assert!(interrupts < 10, "too many interrupts");
+            let t = probe.next_fire_ns().expect("a wait is armed");
+            clock.advance_to(t);
+            OneIrq::on_interrupt();
+            interrupts += 1;
+            for (i, f) in [long.as_mut(), short.as_mut()].into_iter().enumerate() {
+                if woke[i].is_none() && f.poll(&mut cx).is_ready() {
+                    woke[i] = Some(clock.now_ns() - start);
+                }
+            }
+        }
+        assert_eq!(interrupts, 2, "one interrupt per wake");
+        assert!(woke[1].unwrap() >= 10_000_000 && woke[0].unwrap() >= 1_000_000_000);
     }
 }
 
@@ -278,16 +355,31 @@ macro_rules! rtic_monotonic {
                 Ok(())
             }
 
-            /// Call from the channel's interrupt handler, and only there.
+            /// Call from the channel's interrupt handler, on the channel's core.
+            ///
+            /// The handler's work runs in one critical section (see [`serve`](Self::serve)).
             pub fn on_interrupt() {
-                // SAFETY: rtic-time asks that this run from the monotonic's interrupt
-                // handler; this function's contract passes that on to the caller. Its
-                // queue operations take a critical section, so a call from elsewhere only
-                // looks at the queue early.
-                unsafe {
-                    <Self as $crate::__rtic_time::timer_queue::TimerQueueBackend>::timer_queue()
-                        .on_monotonic_interrupt()
-                }
+                Self::serve()
+            }
+
+            /// Acknowledge the channel, wake what is due and program the next head, all in
+            /// one critical section, from any context on the channel's core. This is what
+            /// the interrupt handler runs, and what the default `pend_interrupt` runs in
+            /// place instead of raising an interrupt (so a wait that becomes the queue's
+            /// head costs no interrupt of its own; one already due is woken here).
+            pub fn serve() {
+                $crate::rtic::atomically(|| {
+                    // SAFETY: rtic-time asks that its handler not run interleaved with
+                    // itself (its head read and its compare write are separate critical
+                    // sections, and a head inserted between them would be overwritten).
+                    // Every call here runs the whole handler inside one critical section,
+                    // so no other call (from a task that preempts, a thread-context pend,
+                    // or the interrupt) can come between its steps.
+                    unsafe {
+                        <Self as $crate::__rtic_time::timer_queue::TimerQueueBackend>::timer_queue()
+                            .on_monotonic_interrupt()
+                    }
+                })
             }
         }
 
@@ -322,7 +414,7 @@ macro_rules! rtic_monotonic {
         }
     };
     (@pend $name:ident) => {
-        $name::backend().pend()
+        $name::serve()
     };
     (@pend $name:ident, $pend:expr) => {
         ($pend)()

@@ -430,6 +430,7 @@ impl<C: Csr> ConstantTimer<C> {
     }
 
     /// Whether `delta` is inside `[min_delta, effective_max_delta]`.
+    #[inline(always)]
     fn in_range(&self, delta: u64) -> bool {
         delta >= self.config.min_delta && delta <= self.config.effective_max_delta()
     }

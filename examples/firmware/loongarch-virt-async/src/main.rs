@@ -68,11 +68,12 @@
 //! poll them. rtic-time programs the hardware only from its interrupt handler
 //! (`on_monotonic_interrupt`); when a new wait becomes the earliest it asks for that handler
 //! to run (`pend_interrupt`). This firmware's pend function sends core 1 IPI bit
-//! [`IPI_RTIC`] from core 0, and on core 1 arms the timer at once; core 1's handler runs
-//! `Mono::on_interrupt()` for its TI and for that IPI. So core 0 never touches core 1's
-//! timer. loongarch-timer's `rtic_monotonic!` pends software interrupt 0 on the calling
-//! core by default, which is wrong across cores and, under QEMU, lost while the core idles
-//! (see [`pend_mono`]); this firmware gives the macro its own pend (`pend = pend_mono`).
+//! [`IPI_RTIC`] from core 0, and on core 1 runs the handler's work in place (`Mono::serve()`,
+//! no interrupt); core 1's handler runs `Mono::on_interrupt()` for its TI and for that IPI. So
+//! core 0 never touches core 1's timer. loongarch-timer's `rtic_monotonic!` pends software
+//! interrupt 0 on the calling core by default, which is wrong across cores and, under
+//! QEMU, lost while the core idles (see [`pend_mono`]); this firmware gives the macro its
+//! own pend (`pend = pend_mono`).
 //!
 //! # What runs
 //!
@@ -246,9 +247,9 @@ embassy_time_driver::time_driver_impl!(static SMP_DRIVER: SmpDriver = SmpDriver)
 loongarch_timer::rtic_monotonic!(Mono, 100_000_000, pend = pend_mono);
 
 /// rtic-time's `pend_interrupt`: run the monotonic's handler on [`RTIC_CORE`], whose timer
-/// it programs. From core 0, an IPI. On core 1 itself, the timer armed at once
-/// (`min_delta`, 10 µs: hwtimer-core's default pend), because the two ways to raise an
-/// interrupt on oneself both fail under QEMU:
+/// it programs. From core 0, an IPI. On core 1 itself, the handler's work in place
+/// (`Mono::serve()`, hwtimer-core's default pend: one critical section, no interrupt), which
+/// also avoids raising an interrupt on oneself; the two ways to do that both fail under QEMU:
 ///
 /// - software interrupt 0 (what loongarch-timer's own macro pends): a bit set in ESTAT
 ///   through `csrxchg` neither ends `idle` nor is taken before the next hardware interrupt
@@ -258,7 +259,7 @@ loongarch_timer::rtic_monotonic!(Mono, 100_000_000, pend = pend_mono);
 fn pend_mono() {
     if cpu_id() == RTIC_CORE {
         RTIC_SELF_PENDS.fetch_add(1, Ordering::Relaxed);
-        Mono::backend().pend();
+        Mono::serve();
     } else {
         RTIC_PENDS_SENT.fetch_add(1, Ordering::Relaxed);
         smp::send_ipi(RTIC_CORE, IPI_RTIC);
@@ -844,7 +845,7 @@ fn report() -> ! {
     );
     println!(
         Uart0,
-        "rtic-time: {} pends on core1 itself (timer at min_delta)",
+        "rtic-time: {} pends on core1 itself (served in place)",
         RTIC_SELF_PENDS.load(Ordering::Relaxed)
     );
     let irqs = TIMER_IRQS[0].load(Ordering::Relaxed);
