@@ -66,7 +66,10 @@ fn machine_with_phase(phase_ns: u64, rtic: bool) -> Machine {
     // binary starts it, on its own machine's clock.
     static RTIC: OnceLock<()> = OnceLock::new();
     if rtic {
-        assert!(RTIC.set(()).is_ok(), "rtic's monotonic is started once per process");
+        assert!(
+            RTIC.set(()).is_ok(),
+            "rtic's monotonic is started once per process"
+        );
         Mono::start(rtic_event, time()).unwrap();
     }
     (turn, clock, probes.0, probes.1)
