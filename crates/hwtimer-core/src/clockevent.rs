@@ -663,8 +663,9 @@ pub(crate) fn check_pair<E: ClockEvent, M: Monotonic>(event: &E, time: &M) -> Re
 }
 
 /// A time base held by value or shared by `'static` reference: what the runtime adapters
-/// ([`embassy`](crate::embassy)) hand their [`Alarm`], so that the same time base can also be
-/// read without the adapter's lock (see [`TimeDriver::init_static`](crate::embassy::TimeDriver::init_static)).
+/// (the `embassy` and `rtic` modules, behind their features) hand their [`Alarm`], so that
+/// the same time base can also be read without the adapter's lock (see
+/// `embassy::TimeDriver::init_static`).
 #[derive(Debug)]
 pub enum TimeRef<M: 'static> {
     /// Owned by the alarm (read under the adapter's lock only).
@@ -701,82 +702,69 @@ impl<M: Monotonic + 'static> Monotonic for TimeRef<M> {
 pub(crate) use slot::TimeSlot;
 
 /// A set-once cell for a time base, read without a lock (the runtime adapters' `now()`).
+///
+/// Built on `spin::Once` (a `Sync` set-once cell: the value is written by one caller, then
+/// published by a release store that a reader's acquire load pairs with), so this crate
+/// holds no `unsafe` of its own for it. One claim flag in front of it keeps the first call
+/// the only one that ever initialises: `Once` would make a second caller spin until the
+/// first is done (on the same core, from an interrupt, for ever); here it is told the cell
+/// is taken instead ([`Error::Busy`](crate::Error::Busy) in the adapters).
 #[cfg(any(feature = "embassy", feature = "rtic"))]
 mod slot {
-    use core::cell::UnsafeCell;
-    use core::mem::MaybeUninit;
-    use core::sync::atomic::{AtomicU8, Ordering};
+    use core::sync::atomic::{AtomicBool, Ordering};
 
-    const EMPTY: u8 = 0;
-    const WRITING: u8 = 1;
-    /// Ready; bit 0 is the caller's flag.
-    const READY: u8 = 2;
-
-    /// Written once (`EMPTY` → `WRITING` by compare-and-swap, the value, then `READY` by a
-    /// release store), then only read: a reader that loads `READY` (acquire) sees the
-    /// value whole, and nothing writes it again, so `&M` is valid for as long as the cell.
+    /// The time base and the caller's flag, stored once.
     pub(crate) struct TimeSlot<M> {
-        state: AtomicU8,
-        time: UnsafeCell<MaybeUninit<M>>,
+        claimed: AtomicBool,
+        time: spin::Once<(M, bool)>,
     }
-
-    // SAFETY: the value is written once, before the release store that publishes it, by
-    // the one caller that won the compare-and-swap, and only read (`&M`) afterwards, from
-    // any core: that needs `M: Sync`; it may be dropped on another core than it was
-    // written on: `M: Send`.
-    #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
-    unsafe impl<M: Send + Sync> Sync for TimeSlot<M> {}
 
     impl<M> TimeSlot<M> {
         pub(crate) const fn new() -> Self {
             Self {
-                state: AtomicU8::new(EMPTY),
-                time: UnsafeCell::new(MaybeUninit::uninit()),
+                claimed: AtomicBool::new(false),
+                time: spin::Once::new(),
             }
         }
 
         /// The value and the flag it was stored with, once stored.
         #[inline(always)]
         pub(crate) fn get(&self) -> Option<(&M, bool)> {
-            let state = self.state.load(Ordering::Acquire);
-            if state < READY {
-                return None;
-            }
-            // SAFETY: `READY` was stored (release) after the value was written whole, and
-            // the value is never written again; the acquire load orders this read after it.
-            #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
-            let time = unsafe { (*self.time.get()).assume_init_ref() };
-            Some((time, state & 1 != 0))
+            self.time.get().map(|(time, flag)| (time, *flag))
         }
 
-        /// Store `time` with `flag` if nothing was stored yet; otherwise hand it back.
-        pub(crate) fn set(&'static self, time: M, flag: bool) -> Result<&'static M, M> {
-            if self
-                .state
-                .compare_exchange(EMPTY, WRITING, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-            {
-                return Err(time);
+        /// Store `time` with `flag` if nothing was stored or claimed yet; otherwise hand it
+        /// back (`Err(Some(time))`). `Err(None)` cannot happen (the initialising closure
+        /// always has the value); it is there so that no path needs a panic.
+        pub(crate) fn set(&'static self, time: M, flag: bool) -> Result<&'static M, Option<M>> {
+            if self.claimed.swap(true, Ordering::AcqRel) {
+                return Err(Some(time));
             }
-            // SAFETY: this caller won `EMPTY` → `WRITING`, so it alone writes, and no
-            // reader reads before `READY` is stored below.
-            #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
-            let stored: &'static M = unsafe { (*self.time.get()).write(time) };
-            self.state.store(READY | u8::from(flag), Ordering::Release);
-            Ok(stored)
+            // The one claimant: `Once` was never started, so this runs the closure and
+            // nothing spins (no other caller gets past the claim).
+            let mut time = Some(time);
+            let stored = self
+                .time
+                .try_call_once(|| time.take().map(|t| (t, flag)).ok_or(()));
+            match (stored, time) {
+                (_, Some(time)) => Err(Some(time)),
+                (Ok((stored, _)), None) => Ok(stored),
+                (Err(()), None) => Err(None),
+            }
         }
 
-        /// The value, once stored with the flag set (one load and one compare: the
-        /// runtime adapters' fast `now()`).
+        /// The value, once stored with the flag set (one load and one compare, plus the
+        /// flag's: the runtime adapters' fast `now()`).
+        #[cfg_attr(
+            not(feature = "embassy"),
+            allow(dead_code, reason = "embassy's fast path only")
+        )]
         #[inline(always)]
         pub(crate) fn get_flagged(&self) -> Option<&M> {
-            if self.state.load(Ordering::Acquire) != READY | 1 {
-                return None;
+            match self.time.get() {
+                Some((time, true)) => Some(time),
+                _ => None,
             }
-            // SAFETY: as in `get`: `READY | 1` is stored (release) only after the value
-            // was written whole, and the value is never written again.
-            #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
-            Some(unsafe { (*self.time.get()).assume_init_ref() })
         }
 
         /// The stored value, for as long as the cell (`'static` here).
@@ -785,20 +773,36 @@ mod slot {
         }
 
         /// Whether a value is being written or was stored.
+        #[cfg_attr(
+            not(feature = "embassy"),
+            allow(dead_code, reason = "embassy's fast path only")
+        )]
         pub(crate) fn is_taken(&self) -> bool {
-            self.state.load(Ordering::Acquire) != EMPTY
+            self.claimed.load(Ordering::Acquire)
         }
     }
 
-    impl<M> Drop for TimeSlot<M> {
-        fn drop(&mut self) {
-            if *self.state.get_mut() >= READY {
-                // SAFETY: stored whole (state `READY`), dropped once: `&mut self`.
-                #[allow(unsafe_code, reason = "the set-once publish; SAFETY above")]
-                unsafe {
-                    self.time.get_mut().assume_init_drop()
-                };
-            }
+    #[cfg(test)]
+    mod tests {
+        use super::TimeSlot;
+
+        #[test]
+        fn the_first_value_is_kept_and_a_later_one_handed_back() {
+            static SLOT: TimeSlot<u32> = TimeSlot::new();
+            assert!(SLOT.get().is_none() && SLOT.get_flagged().is_none() && !SLOT.is_taken());
+            assert_eq!(SLOT.set(7, true), Ok(&7));
+            assert_eq!(SLOT.set(9, false), Err(Some(9)));
+            assert_eq!(SLOT.get(), Some((&7, true)));
+            assert_eq!(SLOT.get_flagged(), Some(&7));
+            assert!(SLOT.is_taken());
+        }
+
+        #[test]
+        fn a_value_stored_without_the_flag_is_not_the_fast_path() {
+            static SLOT: TimeSlot<u32> = TimeSlot::new();
+            assert_eq!(SLOT.set(3, false), Ok(&3));
+            assert_eq!(SLOT.get_flagged(), None);
+            assert_eq!(SLOT.get_static(), Some(&3));
         }
     }
 }

@@ -230,7 +230,7 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
         let shared = match self.time.set(time, same_rate) {
             Ok(shared) => shared,
             Err(time) => {
-                let Some(shared) = self.time.get_static() else {
+                let (Some(shared), Some(time)) = (self.time.get_static(), time) else {
                     return Err(Error::Busy);
                 };
                 if shared.freq_hz() != time.freq_hz() {

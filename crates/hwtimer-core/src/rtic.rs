@@ -117,7 +117,7 @@ impl<E: ClockEvent, M: Monotonic + 'static> Backend<E, M> {
         let shared = match self.time.set(time, false) {
             Ok(shared) => shared,
             Err(time) => {
-                let Some(shared) = self.time.get_static() else {
+                let (Some(shared), Some(time)) = (self.time.get_static(), time) else {
                     return Err(Error::Busy);
                 };
                 if shared.freq_hz() != time.freq_hz() {
