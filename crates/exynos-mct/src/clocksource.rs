@@ -419,9 +419,10 @@ mod tests {
     use super::*;
     use hwtimer_core::extend::extend;
 
-    /// The step agrees with the extension: `None` exactly where `extend32` keeps `last`.
-    #[test]
-    fn step32_matches_extend32() {
+    /// Every pair of a published time `last` and a low word `low` the step tests try:
+    /// times at the edges of the 32-bit and 64-bit ranges, low words around each half-wrap
+    /// and the distances between them.
+    fn for_each_case(mut f: impl FnMut(u64, u32)) {
         for last in [
             0u64,
             1,
@@ -433,16 +434,23 @@ mod tests {
         ] {
             for low in [0u32, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFF] {
                 for d in [0u32, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001] {
-                    let low = low.wrapping_add(d);
-                    let e = extend32(last, low);
-                    match step32(last, low) {
-                        Some(now) => assert_eq!((now, now > last), (e, true), "{last:#x} {low:#x}"),
-                        // No step, stale, or the top of the range, where extend32 saturates.
-                        None => assert!(e == last || e == u64::MAX, "{last:#x} {low:#x}"),
-                    }
+                    f(last, low.wrapping_add(d));
                 }
             }
         }
+    }
+
+    /// The step agrees with the extension: `None` exactly where `extend32` keeps `last`.
+    #[test]
+    fn step32_matches_extend32() {
+        for_each_case(|last, low| {
+            let e = extend32(last, low);
+            match step32(last, low) {
+                Some(now) => assert_eq!((now, now > last), (e, true), "{last:#x} {low:#x}"),
+                // No step, stale, or the top of the range, where extend32 saturates.
+                None => assert!(e == last || e == u64::MAX, "{last:#x} {low:#x}"),
+            }
+        });
     }
 
     /// The time base moves exactly as `step32` says: forward by the low word's distance
@@ -450,27 +458,14 @@ mod tests {
     /// `u64::MAX`; and `raise` never moves it back.
     #[test]
     fn time64_advances_as_step32_says() {
-        for last in [
-            0u64,
-            1,
-            0x7FFF_FFFF,
-            0xFFFF_FFFF,
-            0x5_8000_0001,
-            u64::MAX - 5,
-            u64::MAX,
-        ] {
-            for low in [0u32, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFF] {
-                for d in [0u32, 1, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001] {
-                    let low = low.wrapping_add(d);
-                    let time = Time64::new(last);
-                    let want = step32(last, low).unwrap_or(last);
-                    assert_eq!(time.advance_low(low), want, "{last:#x} {low:#x}");
-                    assert_eq!(time.last(), want, "{last:#x} {low:#x}");
-                    assert_eq!(time.raise(last.saturating_sub(1)), want);
-                    assert_eq!(time.last(), want);
-                }
-            }
-        }
+        for_each_case(|last, low| {
+            let time = Time64::new(last);
+            let want = step32(last, low).unwrap_or(last);
+            assert_eq!(time.advance_low(low), want, "{last:#x} {low:#x}");
+            assert_eq!(time.last(), want, "{last:#x} {low:#x}");
+            assert_eq!(time.raise(last.saturating_sub(1)), want);
+            assert_eq!(time.last(), want);
+        });
     }
 
     /// A reading older than a time another context published meanwhile is returned as the
