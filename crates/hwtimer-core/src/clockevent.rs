@@ -753,6 +753,35 @@ mod slot {
             }
         }
 
+        /// Store `time` once, or, when one is stored already, check that `time` counts at
+        /// its rate and hand out the stored one (`time` is dropped: the family's views of
+        /// one counter are all the same time). The adapters' `init`.
+        ///
+        /// Errors: [`Busy`](crate::Error::Busy) while another caller is in the middle of the
+        /// first store; [`RateMismatch`](crate::ConfigError::RateMismatch) for a time base
+        /// at another rate than the stored one.
+        pub(crate) fn set_or_share(
+            &'static self,
+            time: M,
+            flag: bool,
+        ) -> Result<&'static M, crate::Error>
+        where
+            M: crate::Monotonic,
+        {
+            match self.set(time, flag) {
+                Ok(stored) => Ok(stored),
+                Err(time) => {
+                    let (Some(stored), Some(time)) = (self.get_static(), time) else {
+                        return Err(crate::Error::Busy);
+                    };
+                    if stored.freq_hz() != time.freq_hz() {
+                        return Err(crate::Error::Config(crate::ConfigError::RateMismatch));
+                    }
+                    Ok(stored)
+                }
+            }
+        }
+
         /// The value, once stored with the flag set (one load and one compare, plus the
         /// flag's: the runtime adapters' fast `now()`).
         #[cfg_attr(

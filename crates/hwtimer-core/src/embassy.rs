@@ -227,18 +227,7 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
         // What `Alarm::new` refuses, refused before the time base is stored for good.
         crate::clockevent::check_pair(&event, &time)?;
         let same_rate = u64::from(time.freq_hz()) == TICK_HZ;
-        let shared = match self.time.set(time, same_rate) {
-            Ok(shared) => shared,
-            Err(time) => {
-                let (Some(shared), Some(time)) = (self.time.get_static(), time) else {
-                    return Err(Error::Busy);
-                };
-                if shared.freq_hz() != time.freq_hz() {
-                    return Err(Error::Config(crate::ConfigError::RateMismatch));
-                }
-                shared
-            }
-        };
+        let shared = self.time.set_or_share(time, same_rate)?;
         self.install(Alarm::new(event, TimeRef::Shared(shared))?)
     }
 

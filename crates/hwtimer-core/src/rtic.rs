@@ -114,18 +114,7 @@ impl<E: ClockEvent, M: Monotonic + 'static> Backend<E, M> {
     pub fn init(&'static self, event: E, time: M) -> Result<(), Error> {
         // What `Alarm::new` refuses, refused before the time base is stored for good.
         crate::clockevent::check_pair(&event, &time)?;
-        let shared = match self.time.set(time, false) {
-            Ok(shared) => shared,
-            Err(time) => {
-                let (Some(shared), Some(time)) = (self.time.get_static(), time) else {
-                    return Err(Error::Busy);
-                };
-                if shared.freq_hz() != time.freq_hz() {
-                    return Err(Error::Config(crate::ConfigError::RateMismatch));
-                }
-                shared
-            }
-        };
+        let shared = self.time.set_or_share(time, false)?;
         let alarm = Alarm::new(event, shared)?;
         critical_section::with(|cs| {
             let mut slot = self
