@@ -703,53 +703,62 @@ pub(crate) use slot::TimeSlot;
 
 /// A set-once cell for a time base, read without a lock (the runtime adapters' `now()`).
 ///
-/// Built on `spin::Once` (a `Sync` set-once cell: the value is written by one caller, then
-/// published by a release store that a reader's acquire load pairs with), so this crate
-/// holds no `unsafe` of its own for it. One claim flag in front of it keeps the first call
-/// the only one that ever initialises: `Once` would make a second caller spin until the
-/// first is done (on the same core, from an interrupt, for ever); here it is told the cell
-/// is taken instead ([`Error::Busy`](crate::Error::Busy) in the adapters).
+/// Built on `conquer_once::noblock::OnceCell` (a `Sync` set-once cell: the value is written
+/// by one caller, then published by a release store that a reader's acquire load pairs
+/// with; a second caller is told the cell is being written instead of spinning), so this
+/// crate holds no `unsafe` of its own for it. Its read is `#[inline]`: `spin::Once::get`,
+/// used before, is not, and at `opt-level = "s"` (where rustc shares generic instances
+/// between crates) a firmware called the copy its timer crate had compiled, 8 more
+/// LoongArch instructions per `now()` (the crate README, "Runtime overhead").
+///
+/// The caller's flag (for embassy: the time base counts at embassy's rate) is not stored
+/// beside the value but chooses which of two cells holds it, so the fast read is one load
+/// and one compare. One claim flag in front keeps the first call the only one that ever
+/// stores, in either cell.
 #[cfg(any(feature = "embassy", feature = "rtic"))]
 mod slot {
+    use conquer_once::noblock::OnceCell;
     use core::sync::atomic::{AtomicBool, Ordering};
 
-    /// The time base and the caller's flag, stored once.
+    /// The time base, stored once, in the cell its flag names.
     pub(crate) struct TimeSlot<M> {
         claimed: AtomicBool,
-        time: spin::Once<(M, bool)>,
+        /// Stored with the flag set.
+        flagged: OnceCell<M>,
+        /// Stored with the flag clear.
+        plain: OnceCell<M>,
     }
 
     impl<M> TimeSlot<M> {
         pub(crate) const fn new() -> Self {
             Self {
                 claimed: AtomicBool::new(false),
-                time: spin::Once::new(),
+                flagged: OnceCell::uninit(),
+                plain: OnceCell::uninit(),
             }
         }
 
         /// The value and the flag it was stored with, once stored.
         #[inline(always)]
         pub(crate) fn get(&self) -> Option<(&M, bool)> {
-            self.time.get().map(|(time, flag)| (time, *flag))
+            match self.flagged.try_get() {
+                Ok(time) => Some((time, true)),
+                Err(_) => self.plain.try_get().ok().map(|time| (time, false)),
+            }
         }
 
         /// Store `time` with `flag` if nothing was stored or claimed yet; otherwise hand it
-        /// back (`Err(Some(time))`). `Err(None)` cannot happen (the initialising closure
-        /// always has the value); it is there so that no path needs a panic.
+        /// back (`Err(Some(time))`). `Err(None)` cannot happen (the one claimant finds its
+        /// cell empty); it is there so that no path needs a panic.
         pub(crate) fn set(&'static self, time: M, flag: bool) -> Result<&'static M, Option<M>> {
             if self.claimed.swap(true, Ordering::AcqRel) {
                 return Err(Some(time));
             }
-            // The one claimant: `Once` was never started, so this runs the closure and
-            // nothing spins (no other caller gets past the claim).
-            let mut time = Some(time);
-            let stored = self
-                .time
-                .try_call_once(|| time.take().map(|t| (t, flag)).ok_or(()));
-            match (stored, time) {
-                (_, Some(time)) => Err(Some(time)),
-                (Ok((stored, _)), None) => Ok(stored),
-                (Err(()), None) => Err(None),
+            let cell = if flag { &self.flagged } else { &self.plain };
+            // The one claimant: no other caller gets past the claim, so the cell is empty.
+            match cell.try_init_once(move || time) {
+                Ok(()) => cell.try_get().map_err(|_| None),
+                Err(_) => Err(None),
             }
         }
 
@@ -782,18 +791,11 @@ mod slot {
             }
         }
 
-        /// The value, once stored with the flag set (one load and one compare, plus the
-        /// flag's: the runtime adapters' fast `now()`).
-        #[cfg_attr(
-            not(feature = "embassy"),
-            allow(dead_code, reason = "embassy's fast path only")
-        )]
+        /// The value, once stored with the flag set: one load and one compare (the runtime
+        /// adapters' fast `now()`).
         #[inline(always)]
         pub(crate) fn get_flagged(&self) -> Option<&M> {
-            match self.time.get() {
-                Some((time, true)) => Some(time),
-                _ => None,
-            }
+            self.flagged.try_get().ok()
         }
 
         /// The stored value, for as long as the cell (`'static` here).

@@ -63,7 +63,7 @@
 //! the driver (a compare-and-swap, the value, a release store; readers load the state with
 //! acquire) and shared with the alarm, and its own `now()` is `Sync` and monotonic across
 //! cores, which is all `now()` needs (see `init_static`). At embassy's tick rate that is the
-//! time base's read plus a load, an acquire barrier, a compare and the call: 4.5 A9
+//! time base's read plus a load, an acquire barrier and a compare: 5 to 6 A9
 //! instructions over `FrcTime::now` on smdkc210-async (94 with the multi-core critical
 //! section), 7 over `PinnedCounter::now` on loongarch-virt-async (115 before). Across cores this needs a multi-core
 //! `critical-section` implementation: see [the crate docs](crate#multi-core-which-sync-types-need-a-multi-core-critical-section).
