@@ -350,13 +350,15 @@ impl<B: Claim<Word = u32>> Monotonic for FrcTime<'_, B> {
         let low = self.mct.frc().read_low();
         self.update_from_low(low)
     }
+    #[inline]
     fn freq_hz(&self) -> u32 {
         self.mct.freq_hz()
     }
     /// The low word is extended in software: read it at least every 3/8 of a 32-bit wrap
     /// (67.1 s at 24 MHz), so an [`Alarm`](hwtimer_core::Alarm) steps long waits that often.
+    #[inline]
     fn max_idle_ticks(&self) -> u64 {
-        hwtimer_core::extend::max_idle_ticks(32)
+        const { hwtimer_core::extend::max_idle_ticks(32) }
     }
 }
 

@@ -178,21 +178,27 @@ pub trait ClockEvent {
 }
 
 impl<T: ClockEvent + ?Sized> ClockEvent for &mut T {
+    #[inline]
     fn capabilities(&self) -> Capabilities {
         (**self).capabilities()
     }
+    #[inline]
     fn set_next_event(&mut self, delta: u64) -> Result<(), Error> {
         (**self).set_next_event(delta)
     }
+    #[inline]
     fn set_compare(&mut self, at: u64) -> Result<(), Error> {
         (**self).set_compare(at)
     }
+    #[inline]
     fn set_periodic(&mut self, period: u64) -> Result<(), Error> {
         (**self).set_periodic(period)
     }
+    #[inline]
     fn shutdown(&mut self) {
         (**self).shutdown()
     }
+    #[inline]
     fn ack(&mut self) -> bool {
         (**self).ack()
     }

@@ -62,12 +62,15 @@ pub trait Clocksource {
 pub trait Continuous: Clocksource {}
 
 impl<T: Clocksource + ?Sized> Clocksource for &T {
+    #[inline]
     fn bits(&self) -> u32 {
         (**self).bits()
     }
+    #[inline]
     fn freq_hz(&self) -> u32 {
         (**self).freq_hz()
     }
+    #[inline]
     fn read(&self) -> u64 {
         (**self).read()
     }
@@ -95,18 +98,22 @@ pub trait Monotonic {
     /// per half wrap; [`Alarm`](crate::Alarm) never programs a single step longer than this,
     /// so the interrupt that ends each step also keeps the time base fresh. Default:
     /// `u64::MAX` (a true 64-bit counter needs no reads).
+    #[inline]
     fn max_idle_ticks(&self) -> u64 {
         u64::MAX
     }
 }
 
 impl<T: Monotonic + ?Sized> Monotonic for &T {
+    #[inline]
     fn now(&self) -> u64 {
         (**self).now()
     }
+    #[inline]
     fn freq_hz(&self) -> u32 {
         (**self).freq_hz()
     }
+    #[inline]
     fn max_idle_ticks(&self) -> u64 {
         (**self).max_idle_ticks()
     }

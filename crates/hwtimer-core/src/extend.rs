@@ -321,6 +321,7 @@ impl<C: Clocksource> Monotonic for Extended<C> {
 
     /// Three eighths of a wrap: the half-wrap precondition with an eighth of a wrap left
     /// for programming time and interrupt latency ([`max_idle_ticks`] for a width).
+    #[inline]
     fn max_idle_ticks(&self) -> u64 {
         max_idle_ticks(self.source.bits())
     }
@@ -335,6 +336,7 @@ impl<C: Clocksource> Monotonic for Extended<C> {
 /// assert_eq!(max_idle_ticks(28), 0x0600_0000); // 32.2 s of an 85.9 s wrap at 3.125 MHz
 /// assert_eq!(max_idle_ticks(64), u64::MAX);
 /// ```
+#[inline]
 pub const fn max_idle_ticks(bits: u32) -> u64 {
     if bits >= 64 {
         return u64::MAX;

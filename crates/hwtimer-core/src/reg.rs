@@ -81,9 +81,11 @@ pub trait RegisterBus {
 
 impl<B: RegisterBus + ?Sized> RegisterBus for &B {
     type Word = B::Word;
+    #[inline]
     fn read_word(&self, offset: usize) -> Self::Word {
         (**self).read_word(offset)
     }
+    #[inline]
     fn write_word(&self, offset: usize, value: Self::Word) {
         (**self).write_word(offset, value)
     }
@@ -325,6 +327,7 @@ impl<W: UIntLike, R: RegisterLongName> core::fmt::Debug for Reg<W, R> {
 /// The typed field API over any [`RegisterBus`]; implemented for every bus.
 pub trait RegisterBusExt: RegisterBus {
     /// Read a register and decode it with its fields.
+    #[inline]
     fn read<R: RegisterLongName>(
         &self,
         reg: Reg<Self::Word, R>,
@@ -333,11 +336,13 @@ pub trait RegisterBusExt: RegisterBus {
     }
 
     /// Read a register as a plain word.
+    #[inline]
     fn read_raw<R: RegisterLongName>(&self, reg: Reg<Self::Word, R>) -> Self::Word {
         self.read_word(reg.offset)
     }
 
     /// Write `value` (fields not named are written as zero).
+    #[inline]
     fn write<R: RegisterLongName>(
         &self,
         reg: Reg<Self::Word, R>,
@@ -347,11 +352,13 @@ pub trait RegisterBusExt: RegisterBus {
     }
 
     /// Write a plain word.
+    #[inline]
     fn write_raw<R: RegisterLongName>(&self, reg: Reg<Self::Word, R>, value: Self::Word) {
         self.write_word(reg.offset, value)
     }
 
     /// Read-modify-write: one read, one write, fields not named keep their value.
+    #[inline]
     fn modify<R: RegisterLongName>(
         &self,
         reg: Reg<Self::Word, R>,

@@ -116,6 +116,7 @@ pub const fn convert_ticks_floor(ticks: u64, from_hz: u32, to_hz: u32) -> u64 {
 /// assert_eq!(counter_mask(64), u64::MAX);
 /// assert_eq!(counter_mask(0), 1);
 /// ```
+#[inline]
 pub const fn counter_mask(bits: u32) -> u64 {
     let bits = if bits == 0 {
         1

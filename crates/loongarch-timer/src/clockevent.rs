@@ -45,6 +45,7 @@
 
 use hwtimer_core::clockevent::plan_delta;
 use hwtimer_core::{Capabilities, ClockEvent, Error, RegisterBusExt};
+use tock_registers::fields::FieldValue;
 
 use crate::cpucfg::ConstantClock;
 use crate::csr::{
@@ -85,6 +86,18 @@ pub const fn init_val_for(delta: u64) -> u64 {
     }
     // Cannot wrap: delta < 2^48.
     delta.wrapping_add(INITVAL_GRANULE - 1) & !(INITVAL_GRANULE - 1)
+}
+
+/// `TCFG::INITVAL.val(count >> 2)` for a `count` in whole granules (the field sits at bit 2,
+/// so its value is `count` with the bits outside `[47:2]` cleared), built inline:
+/// tock-registers' `Field::val` is not `#[inline]`, and at `opt-level = "s"` (where rustc
+/// shares generic instances between crates) a firmware's `set_next_event` called it.
+#[inline(always)]
+fn initval(count: u64) -> FieldValue<u64, TCFG::Register> {
+    // The field's mask, from the constant `val` (no value bits).
+    let mut field = const { TCFG::INITVAL.val(0) };
+    field.value = count & field.mask();
+    field
 }
 
 /// Driver configuration.
@@ -328,6 +341,9 @@ pub struct ConstantTimer<C: Csr> {
     csr: C,
     freq_hz: u32,
     config: Config,
+    /// `config.effective_max_delta()`, derived once: the per-arm range check is two
+    /// compares with no rounding.
+    max_delta: u64,
     on_drop: OnDrop,
     _core: PerCore,
 }
@@ -360,6 +376,7 @@ impl<C: Csr> ConstantTimer<C> {
         Ok(Self {
             csr,
             freq_hz: clock.freq_hz(),
+            max_delta: config.effective_max_delta(),
             config,
             on_drop: OnDrop::Quiet,
             _core: PerCore::HERE,
@@ -432,7 +449,7 @@ impl<C: Csr> ConstantTimer<C> {
     /// Whether `delta` is inside `[min_delta, effective_max_delta]`.
     #[inline(always)]
     fn in_range(&self, delta: u64) -> bool {
-        delta >= self.config.min_delta && delta <= self.config.effective_max_delta()
+        delta >= self.config.min_delta && delta <= self.max_delta
     }
 
     /// TCFG = 0, then TICLR.CLR: stopped first, so nothing can latch after the clear.
@@ -460,13 +477,9 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
     /// rounded down to a multiple of 4), oneshot and periodic, phase-locked to the stable
     /// counter (both count the constant clock); not absolute (TCFG takes a delta).
     fn capabilities(&self) -> Capabilities {
-        Capabilities::new(
-            self.freq_hz,
-            self.config.min_delta,
-            self.config.effective_max_delta(),
-        )
-        .with_periodic()
-        .with_phase_locked()
+        Capabilities::new(self.freq_hz, self.config.min_delta, self.max_delta)
+            .with_periodic()
+            .with_phase_locked()
     }
 
     #[allow(
@@ -479,8 +492,7 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
             return Err(hwtimer_core::ConfigError::DeltaOutOfRange.into());
         }
         let count = init_val_for(delta);
-        self.csr
-            .write(CSR_TCFG, TCFG::EN::SET + TCFG::INITVAL.val(count >> 2));
+        self.csr.write(CSR_TCFG, TCFG::EN::SET + initval(count));
         Ok(())
     }
 
@@ -497,7 +509,7 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         }
         self.csr.write(
             CSR_TCFG,
-            TCFG::EN::SET + TCFG::PERIODIC::SET + TCFG::INITVAL.val(period >> 2),
+            TCFG::EN::SET + TCFG::PERIODIC::SET + initval(period),
         );
         Ok(())
     }
@@ -519,5 +531,41 @@ impl<C: Csr> ClockEvent for ConstantTimer<C> {
         }
         self.csr.write(CSR_TICLR, TICLR::CLR::SET);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The inline TCFG field value is tock-registers' `INITVAL.val(count >> 2)`, mask and
+    /// value, for every count the timer is given (whole granules up to `INITVAL_MAX`) and
+    /// for counts with bits outside the field.
+    #[test]
+    fn initval_is_the_typed_field_value() {
+        for count in [
+            0,
+            4,
+            8,
+            1000,
+            0x600,
+            INITVAL_MAX,
+            INITVAL_MAX - 4,
+            u64::MAX,
+            3,
+            1 << 48,
+        ] {
+            let typed = TCFG::INITVAL.val(count >> 2);
+            let ours = initval(count);
+            assert_eq!(ours.mask(), typed.mask(), "mask for {count:#x}");
+            if count.is_multiple_of(INITVAL_GRANULE) && count <= INITVAL_MAX {
+                assert_eq!(ours.value, typed.value, "value for {count:#x}");
+            }
+            assert_eq!(
+                ours.value & !TCFG_VAL_MASK,
+                0,
+                "no bits outside the field for {count:#x}"
+            );
+        }
     }
 }

@@ -84,6 +84,7 @@ impl<C: Csr> Clocksource for StableCounter<C> {
         64
     }
 
+    #[inline]
     fn freq_hz(&self) -> u32 {
         self.freq_hz
     }
@@ -102,6 +103,7 @@ impl<C: Csr> Monotonic for StableCounter<C> {
         self.csr.rdtime()
     }
 
+    #[inline]
     fn freq_hz(&self) -> u32 {
         self.freq_hz
     }

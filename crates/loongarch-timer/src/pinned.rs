@@ -228,6 +228,7 @@ impl<C: Csr> Monotonic for PinnedCounter<C> {
         before.max(t)
     }
 
+    #[inline]
     fn freq_hz(&self) -> u32 {
         Clocksource::freq_hz(&self.counter)
     }
