@@ -17,6 +17,9 @@ pub mod icount;
 pub mod mmio;
 pub mod wakes;
 
+#[cfg(target_has_atomic = "64")]
+pub mod ledger;
+
 #[cfg(target_arch = "arm")]
 pub mod arm;
 #[cfg(target_arch = "loongarch64")]
