@@ -65,3 +65,27 @@ impl WakeStats {
         );
     }
 }
+
+/// Issue 19's limit on a runtime's `now()`: it may add at most `limit` instructions to the
+/// time base's own read, both measured by the same firmware (in hundredths). Prints
+/// `runtime now(): <runtime> +<over> insns over <base> (limit <limit>): ok|FAIL` and returns
+/// whether the limit holds.
+pub fn print_now_overhead<C: Console>(
+    console: C,
+    runtime: &str,
+    base: &str,
+    now_centi: u64,
+    base_centi: u64,
+    limit: u64,
+) -> bool {
+    let over = now_centi.saturating_sub(base_centi);
+    let ok = over <= limit.saturating_mul(100);
+    println!(
+        console,
+        "runtime now(): {runtime} +{}.{:02} insns over {base} (limit {limit}): {}",
+        over / 100,
+        over % 100,
+        crate::verdict(ok)
+    );
+    ok
+}

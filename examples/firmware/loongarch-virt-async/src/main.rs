@@ -136,7 +136,7 @@ use fw_common::ledger::WaitLedger;
 use fw_common::loongarch::smp::{self, ECFG_IPI};
 use fw_common::loongarch::virt::{Uart0, power_off};
 use fw_common::loongarch::{self, cpu_id, rdtime, smp_cs, spin_insns};
-use fw_common::wakes::WakeStats;
+use fw_common::wakes::{WakeStats, print_now_overhead};
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::{ClockEvent, Monotonic};
 use loongarch_timer::csr::NativeCsr;
@@ -1058,21 +1058,19 @@ fn insns_centi(ticks: u64, ns_milli: u64) -> u64 {
     ticks * (1_000_000_000 / (TICKS_PER_US * 1_000_000)) * 100_000 / ns_milli.max(1) / CALLS
 }
 
-/// Issue 19's limit on a runtime's `now()`: at most [`NOW_OVERHEAD_LIMIT`] instructions over
-/// the time base's own read (`PinnedCounter::now`), both in hundredths. A miss fails the run.
+/// Issue 19's limit on a runtime's `now()` (fw-common's `print_now_overhead`) over
+/// `PinnedCounter::now` in the same firmware; a miss fails the run.
 fn now_overhead(runtime: &str, now_centi: u64, base_centi: u64) {
-    let over = now_centi.saturating_sub(base_centi);
-    let ok = over <= NOW_OVERHEAD_LIMIT * 100;
-    if !ok {
+    if !print_now_overhead(
+        Uart0,
+        runtime,
+        "PinnedCounter::now",
+        now_centi,
+        base_centi,
+        NOW_OVERHEAD_LIMIT,
+    ) {
         FAILED.fetch_add(1, Ordering::Relaxed);
     }
-    println!(
-        Uart0,
-        "runtime now(): {runtime} +{}.{:02} insns over PinnedCounter::now (limit {NOW_OVERHEAD_LIMIT}): {}",
-        over / 100,
-        over % 100,
-        verdict(ok)
-    );
 }
 
 /// Prints `bench: loongarch-timer/<metric> = <centi / 100> insns`.

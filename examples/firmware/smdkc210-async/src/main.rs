@@ -148,7 +148,7 @@ use fw_common::arm::gic::{self, Gic, SgiTarget};
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, mmu, smp, spin_insns};
 use fw_common::ledger::WaitLedger;
-use fw_common::wakes::WakeStats;
+use fw_common::wakes::{WakeStats, print_now_overhead};
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::{ClockEvent, Mmio, Monotonic};
 use rtic_time::Timebase;
@@ -758,21 +758,19 @@ fn bench_alarm(meter: &Meter, empty: u64) {
 /// Instructions a runtime's `now()` may add to the time base's read (issue 19).
 const NOW_OVERHEAD_LIMIT: u64 = 8;
 
-/// Issue 19's limit on a runtime's `now()`: at most [`NOW_OVERHEAD_LIMIT`] instructions over
-/// `FrcTime::now` in the same firmware, both in hundredths. A miss fails the run.
+/// Issue 19's limit on a runtime's `now()` (fw-common's `print_now_overhead`) over
+/// `FrcTime::now` in the same firmware; a miss fails the run.
 fn now_overhead(runtime: &str, now_centi: u64, base_centi: u64) {
-    let over = now_centi.saturating_sub(base_centi);
-    let ok = over <= NOW_OVERHEAD_LIMIT * 100;
-    if !ok {
+    if !print_now_overhead(
+        Uart0,
+        runtime,
+        "FrcTime::now",
+        now_centi,
+        base_centi,
+        NOW_OVERHEAD_LIMIT,
+    ) {
         FAILED.fetch_add(1, Ordering::Relaxed);
     }
-    println!(
-        Uart0,
-        "runtime now(): {runtime} +{}.{:02} insns over FrcTime::now (limit {NOW_OVERHEAD_LIMIT}): {}",
-        over / 100,
-        over % 100,
-        verdict(ok)
-    );
 }
 
 /// Prints a `bench:` line with two decimals.
