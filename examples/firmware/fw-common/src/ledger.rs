@@ -64,7 +64,9 @@ impl<const N: usize> WaitLedger<N> {
         }
     }
 
-    /// Slot `slot` dropped its queued wait for `at`.
+    /// Slot `slot` dropped its queued wait for `at` (the losing side of a `timeout_at`: still
+    /// queued unless an interrupt popped both sides at once, in which case it counts here but
+    /// no compare is armed for it, so it can never be claimed as an orphan).
     pub fn dropped(&self, slot: usize, at: u64) {
         if let Some(d) = self.dropped.get(slot) {
             d.store(at, Ordering::Release);

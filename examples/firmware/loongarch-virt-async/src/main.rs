@@ -435,8 +435,9 @@ fn on_irq(estat: u64) {
             DRIVER.on_interrupt();
             TI_EXIT.store(DRIVER.now_hw(), Ordering::Release);
         } else {
-            // Counted here, not in the `bench:` figures: what the backend had armed (a
-            // critical section) and which waits were live.
+            // Instrumentation in the handler: what the backend had armed (one critical
+            // section) and which waits were live. rtic-time's lateness figures include its
+            // cost; the instruction figures are timed elsewhere and do not.
             let armed = Mono::backend().with(|a| a.deadline()).flatten();
             WAITS.classify(Mono::backend().now(), armed);
             Mono::on_interrupt();
