@@ -63,15 +63,29 @@ use crate::error::{ConfigError, Error};
 /// bus address `a + n` must reach exactly the byte at `p + n`, for every `n` up to the end
 /// of the [`DmaRegion`] `p` belongs to (a region is linear on the bus), and nothing else.
 /// Answer `None` for memory the DMA cannot reach (above 4 GiB, outside a window, …).
+///
+/// [`bus_addr64`](Self::bus_addr64) is the same map without the 4 GiB limit, for the
+/// DWMAC 4.x's 40/48-bit addressing (DRAM above 4 GiB on the i.MX8MP, RK3568 and Tegra194):
+/// the same promise holds for every address it answers. Its default widens `bus_addr`;
+/// override it (and answer `None` from `bus_addr` above 4 GiB) for memory a 32-bit DMA
+/// cannot reach. A layout that addresses 32 bits (3.x) asks `bus_addr` only.
 pub unsafe trait DmaAddr {
-    /// The bus address of `ptr`, if the DMA can reach it.
+    /// The 32-bit bus address of `ptr`, if the DMA can reach it with 32 address bits.
     fn bus_addr(&self, ptr: *const u8) -> Option<u32>;
+
+    /// The bus address of `ptr` with up to 64 address bits, if the DMA can reach it.
+    fn bus_addr64(&self, ptr: *const u8) -> Option<u64> {
+        self.bus_addr(ptr).map(u64::from)
+    }
 }
 
 // SAFETY: forwards to `T`, which upholds the contract.
 unsafe impl<T: DmaAddr + ?Sized> DmaAddr for &T {
     fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
         (**self).bus_addr(ptr)
+    }
+    fn bus_addr64(&self, ptr: *const u8) -> Option<u64> {
+        (**self).bus_addr64(ptr)
     }
 }
 
@@ -98,6 +112,9 @@ impl IdentityMap {
 unsafe impl DmaAddr for IdentityMap {
     fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
         u32::try_from(ptr as usize).ok()
+    }
+    fn bus_addr64(&self, ptr: *const u8) -> Option<u64> {
+        u64::try_from(ptr as usize).ok()
     }
 }
 

@@ -1,4 +1,4 @@
-//! The sim DMA arena: host memory with 32-bit bus addresses, an optional write-back cache
+//! The sim DMA arena: host memory with 32-bit (or, [`SimArena::wide`], 48-bit) bus addresses, an optional write-back cache
 //! between the CPU and the DMA, and the order log of what reached the DMA.
 
 use std::cell::{Cell, RefCell};
@@ -12,7 +12,7 @@ struct ArenaInner {
     /// The CPU's view (its cache, when the arena is not coherent).
     host: *mut u8,
     len: usize,
-    bus_base: u32,
+    bus_base: u64,
     next: Cell<usize>,
     /// Memory as the DMA sees it, when not coherent; `None` = coherent.
     ram: Option<RefCell<Vec<u8>>>,
@@ -52,14 +52,14 @@ pub enum Seen {
     /// `len` bytes, whole lines, at bus address `bus`.
     Clean {
         /// Bus address of the first line.
-        bus: u32,
+        bus: u64,
         /// Bytes (whole lines).
         len: usize,
     },
     /// Lines discarded from the CPU's cache (`SimCache::invalidate`, non-coherent arenas).
     Invalidate {
         /// Bus address of the first line.
-        bus: u32,
+        bus: u64,
         /// Bytes (whole lines).
         len: usize,
     },
@@ -69,7 +69,7 @@ pub enum Seen {
         /// Which engine.
         ring: Ring,
         /// Bus address of its current descriptor (DMA_CUR_TX_DESC / DMA_CUR_RX_DESC).
-        desc: u32,
+        desc: u64,
         /// That descriptor's word 0 (OWN is bit 31) in the DMA's view.
         des0: u32,
     },
@@ -105,7 +105,7 @@ impl core::fmt::Debug for SimArena {
 }
 
 impl SimArena {
-    fn build(bus_base: u32, len: usize, line: usize, coherent: bool, buffered: bool) -> Self {
+    fn build(bus_base: u64, len: usize, line: usize, coherent: bool, buffered: bool) -> Self {
         let words = len.div_ceil(256).max(1) * 16;
         // Over-allocate by 256 bytes so the start can be aligned to any line up to 256.
         let mem: &'static mut [u128] = Vec::leak(vec![0u128; words + 16]);
@@ -113,7 +113,10 @@ impl SimArena {
         let host = raw.wrapping_add(raw.align_offset(256));
         let len = words * 16;
         let base = bus_base & !0xFF;
-        let max = (u32::MAX - base) as usize;
+        // A 32-bit arena stays below 4 GiB; a wide one below 2^48 (the widest DWMAC 4.x
+        // address, HW_FEATURE1.ADDR64 = 48 bits).
+        let top = if bus_base <= u64::from(u32::MAX) { u64::from(u32::MAX) } else { (1 << 48) - 1 };
+        let max = usize::try_from(top - base).unwrap_or(usize::MAX);
         let len = len.min(max);
         Self {
             inner: Rc::new(ArenaInner {
@@ -134,7 +137,15 @@ impl SimArena {
     /// A coherent arena of `len` bytes (rounded up to 256) at bus address `bus_base`
     /// (rounded down to 256). The memory is leaked: arenas live for the whole test process.
     pub fn new(bus_base: u32, len: usize) -> Self {
-        Self::build(bus_base, len, 16, true, false)
+        Self::build(u64::from(bus_base), len, 16, true, false)
+    }
+
+    /// A coherent arena as [`new`](Self::new) at a bus address of up to 48 bits (rounded
+    /// down to 256): DRAM above 4 GiB, as on the i.MX8MP, RK3568 and Tegra194, for the
+    /// DWMAC 4.x's 40/48-bit addressing. Its [`DmaAddr::bus_addr`] answers `None` for
+    /// every address above 4 GiB, so a 32-bit-only layout refuses it.
+    pub fn wide(bus_base: u64, len: usize) -> Self {
+        Self::build(bus_base.min((1 << 48) - 0x100), len, 16, true, false)
     }
 
     /// An arena of Normal non-cacheable memory behind an outer cache controller's store
@@ -148,14 +159,14 @@ impl SimArena {
     /// writes reach memory, which the CPU reads uncached, at once. The buffer never drains by
     /// itself (silicon drains it eventually; the model keeps the worst case).
     pub fn store_buffered(bus_base: u32, len: usize) -> Self {
-        Self::build(bus_base, len, 16, false, true)
+        Self::build(u64::from(bus_base), len, 16, false, true)
     }
 
     /// A non-coherent arena with cache lines of `line` bytes (see the type docs); use
     /// [`cache`](Self::cache) as the rings' [`CacheOps`].
     pub fn non_coherent(bus_base: u32, len: usize, line: usize) -> Self {
         Self::build(
-            bus_base,
+            u64::from(bus_base),
             len,
             line.clamp(16, 256).next_power_of_two(),
             false,
@@ -190,8 +201,8 @@ impl SimArena {
         Some(unsafe { DmaRegion::from_raw(p, len) })
     }
 
-    fn host(&self, bus: u32, len: usize) -> Option<usize> {
-        let off = bus.checked_sub(self.inner.bus_base)? as usize;
+    fn host(&self, bus: u64, len: usize) -> Option<usize> {
+        let off = usize::try_from(bus.checked_sub(self.inner.bus_base)?).ok()?;
         if off.checked_add(len)? > self.inner.len {
             return None;
         }
@@ -199,8 +210,8 @@ impl SimArena {
     }
 
     /// Copy `len` bytes at a bus address, as the DMA sees them.
-    pub fn read_bytes(&self, bus: u32, len: usize) -> Option<Vec<u8>> {
-        let off = self.host(bus, len)?;
+    pub fn read_bytes(&self, bus: impl Into<u64>, len: usize) -> Option<Vec<u8>> {
+        let off = self.host(bus.into(), len)?;
         match &self.inner.ram {
             Some(ram) => ram.borrow().get(off..off + len).map(<[u8]>::to_vec),
             None => {
@@ -213,8 +224,8 @@ impl SimArena {
 
     /// Append `len` bytes at a bus address (the DMA's view) to `out`; `false` when out of
     /// the arena.
-    pub fn read_into(&self, bus: u32, len: usize, out: &mut Vec<u8>) -> bool {
-        let Some(off) = self.host(bus, len) else {
+    pub fn read_into(&self, bus: impl Into<u64>, len: usize, out: &mut Vec<u8>) -> bool {
+        let Some(off) = self.host(bus.into(), len) else {
             return false;
         };
         match &self.inner.ram {
@@ -232,8 +243,8 @@ impl SimArena {
     }
 
     /// Write bytes at a bus address, as the DMA does.
-    pub fn write_bytes(&self, bus: u32, data: &[u8]) -> bool {
-        let Some(off) = self.host(bus, data.len()) else {
+    pub fn write_bytes(&self, bus: impl Into<u64>, data: &[u8]) -> bool {
+        let Some(off) = self.host(bus.into(), data.len()) else {
             return false;
         };
         match &self.inner.ram {
@@ -270,8 +281,8 @@ impl SimArena {
     }
 
     /// Read a little-endian word at a bus address (the DMA's view).
-    pub fn read_u32(&self, bus: u32) -> Option<u32> {
-        let off = self.host(bus, 4)?;
+    pub fn read_u32(&self, bus: impl Into<u64>) -> Option<u32> {
+        let off = self.host(bus.into(), 4)?;
         let b: [u8; 4] = match &self.inner.ram {
             Some(ram) => ram.borrow().get(off..off + 4)?.try_into().ok()?,
             // SAFETY: in bounds (checked by `host`); an unaligned read of plain arena
@@ -282,7 +293,7 @@ impl SimArena {
     }
 
     /// Write a little-endian word at a bus address.
-    pub fn write_u32(&self, bus: u32, v: u32) -> bool {
+    pub fn write_u32(&self, bus: impl Into<u64>, v: u32) -> bool {
         self.write_bytes(bus, &v.to_le_bytes())
     }
 
@@ -304,8 +315,8 @@ impl SimArena {
     }
 
     /// The bus address of arena offset `off`.
-    fn bus_at(&self, off: usize) -> u32 {
-        self.inner.bus_base.wrapping_add(off as u32)
+    fn bus_at(&self, off: usize) -> u64 {
+        self.inner.bus_base.wrapping_add(off as u64)
     }
 
     /// The lines covering `[ptr, ptr + len)` as arena offsets.
@@ -323,11 +334,15 @@ impl SimArena {
 // its non-coherent RAM image), bounds-checked; the mapping is linear over the whole arena.
 unsafe impl DmaAddr for SimArena {
     fn bus_addr(&self, ptr: *const u8) -> Option<u32> {
+        u32::try_from(self.bus_addr64(ptr)?).ok()
+    }
+
+    fn bus_addr64(&self, ptr: *const u8) -> Option<u64> {
         let off = (ptr as usize).checked_sub(self.inner.host as usize)?;
         if off >= self.inner.len {
             return None;
         }
-        self.inner.bus_base.checked_add(u32::try_from(off).ok()?)
+        self.inner.bus_base.checked_add(u64::try_from(off).ok()?)
     }
 }
 

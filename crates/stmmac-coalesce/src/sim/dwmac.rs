@@ -679,7 +679,7 @@ impl<D: MdioDevice> DwmacModel<D> {
             Ring::Rx => self.cur_rx,
         };
         let des0 = self.arena.read_u32(desc).unwrap_or(0);
-        self.arena.note(Seen::Doorbell { ring, desc, des0 });
+        self.arena.note(Seen::Doorbell { ring, desc: u64::from(desc), des0 });
     }
 
     pub(super) fn reset(&mut self) {
