@@ -2,10 +2,11 @@
 //! words mean in each [`DescLayout`].
 //!
 //! Rings never touch descriptor bits themselves; they ask this layer to *prepare* a TX
-//! descriptor, *refill* an RX one, or *decode* a write-back. A DWMAC 4.x (QoS) layout,
-//! where OWN lives in word 3 and the buffer address in words 0–1, would be one more
-//! variant here with its own encoders; the rings' handoff order (fields, [`dma_wmb`], the
-//! owner word, [`wmb`](crate::barrier::wmb), doorbell) stays the same.
+//! descriptor, *refill* an RX one, or *decode* a write-back. The DWMAC 4.x (QoS) layout
+//! ([`DescLayout::Qos`]) keeps OWN in word 3 and the buffer address in words 0–1 (up to 48
+//! bits), IOC in TDES2, and no buffer size in RX descriptors (DMA_CH_RX_CONTROL.RBSZ); the
+//! rings' handoff order (fields, [`dma_wmb`], the owner word, [`wmb`](crate::barrier::wmb),
+//! doorbell) is the same in every layout: only which word is the owner word changes.
 //!
 //! Descriptors are little-endian in memory (the DMA reads them as little-endian words, as
 //! Linux's `cpu_to_le32` / QEMU's `le32_to_cpu` show); this layer converts, so a big-endian
@@ -14,6 +15,7 @@
 use crate::barrier::dma_wmb;
 use crate::dma::DescLayout;
 use crate::regs::{desc as n, edesc as e};
+use crate::regs4::desc as q;
 
 /// One descriptor in DMA memory (four 32-bit words, little-endian).
 ///
@@ -59,6 +61,19 @@ impl Desc {
         unsafe { self.0.add(w & 3).write_volatile(v.to_le()) };
     }
 
+    /// The owner/status word of `layout` (word 0 in 3.x, word 3 in QoS), read once.
+    #[inline]
+    pub(crate) fn status(self, layout: DescLayout) -> u32 {
+        if layout.is_qos() {
+            #[cfg(all(feature = "sim", debug_assertions))]
+            crate::sim::count_status_read();
+            // SAFETY: as in `read`: word 3 of a descriptor inside the ring's region.
+            u32::from_le(unsafe { self.0.add(3).read_volatile() })
+        } else {
+            self.read(0)
+        }
+    }
+
     /// The four words.
     pub(crate) fn words(self) -> [u32; 4] {
         [self.read(0), self.read(1), self.read(2), self.read(3)]
@@ -71,8 +86,8 @@ pub(crate) const OWN: u32 = n::OWN;
 /// What a TX descriptor is handed over with.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct TxPrep {
-    /// Buffer bus address.
-    pub buf: u32,
+    /// Buffer bus address (above 32 bits only in the QoS layout).
+    pub buf: u64,
     /// Bytes in the buffer.
     pub len: u32,
     /// Interrupt on completion.
@@ -84,8 +99,9 @@ pub(crate) struct TxPrep {
 }
 
 /// The control bits of every single-descriptor frame in `layout`, in the word that
-/// carries them (word 1 normal, word 0 enhanced): FS | LS, OWN in the enhanced word 0,
-/// and CIC = 3 with `cic`. The ring keeps it, so a frame adds only its TER, IC and length.
+/// carries them (word 1 normal, word 0 enhanced, word 3 QoS): FS | LS (FD | LD), OWN in
+/// the enhanced word 0 and the QoS word 3, and CIC = 3 with `cic`. The ring keeps it, so a
+/// frame adds only its TER, IC and length.
 pub(crate) const fn tx_ctl(layout: DescLayout, cic: bool) -> u32 {
     match layout {
         DescLayout::Normal => {
@@ -106,6 +122,16 @@ pub(crate) const fn tx_ctl(layout: DescLayout, cic: bool) -> u32 {
                     0
                 }
         }
+        DescLayout::Qos => {
+            q::OWN
+                | q::FD
+                | q::LD
+                | if cic {
+                    CIC_FULL << q::TDES3_CIC_SHIFT
+                } else {
+                    0
+                }
+        }
     }
 }
 
@@ -113,8 +139,9 @@ pub(crate) const fn tx_ctl(layout: DescLayout, cic: bool) -> u32 {
 pub(crate) const CIC_FULL: u32 = 3;
 
 /// Fill a TX descriptor for a single-descriptor frame (FS | LS) and hand it to the DMA:
-/// words 1–3, [`dma_wmb`], then word 0 with OWN (and, enhanced, the control bits) last.
-/// `p.ctl` is [`tx_ctl`] for `layout`.
+/// the other words, [`dma_wmb`], then the owner word (word 0 in 3.x, word 3 in QoS) with
+/// OWN (and, enhanced and QoS, the control bits) last. `p.ctl` is [`tx_ctl`] for `layout`.
+/// A 3.x layout keeps only the low 32 address bits: its rings carve 32-bit buffers.
 #[inline]
 pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
     match layout {
@@ -127,15 +154,15 @@ pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
                 des1 |= n::TDES1_IC;
             }
             d.write(1, des1);
-            d.write(2, p.buf);
-            d.write(3, p.buf);
+            d.write(2, p.buf as u32);
+            d.write(3, p.buf as u32);
             dma_wmb();
             d.write(0, OWN);
         }
         DescLayout::Enhanced => {
             d.write(1, p.len & e::TDES1_TBS1_MASK);
-            d.write(2, p.buf);
-            d.write(3, p.buf);
+            d.write(2, p.buf as u32);
+            d.write(3, p.buf as u32);
             let mut des0 = p.ctl;
             if p.end_of_ring {
                 des0 |= e::TDES0_TER;
@@ -146,11 +173,23 @@ pub(crate) fn tx_give(layout: DescLayout, d: Desc, p: TxPrep) {
             dma_wmb();
             d.write(0, des0);
         }
+        DescLayout::Qos => {
+            // No end-of-ring bit: the ring length register wraps the DMA.
+            d.write(0, p.buf as u32);
+            d.write(1, (p.buf >> 32) as u32);
+            let mut des2 = p.len & q::TDES2_B1L_MASK;
+            if p.ic {
+                des2 |= q::TDES2_IOC;
+            }
+            d.write(2, des2);
+            dma_wmb();
+            d.write(3, p.ctl | (p.len & q::TDES3_FL_MASK));
+        }
     }
 }
 
 /// Put a TX descriptor in its idle, CPU-owned state (ring set-up and recovery).
-pub(crate) fn tx_idle(layout: DescLayout, d: Desc, buf: u32, end_of_ring: bool) {
+pub(crate) fn tx_idle(layout: DescLayout, d: Desc, buf: u64, end_of_ring: bool) {
     match layout {
         DescLayout::Normal => {
             d.write(1, if end_of_ring { n::TDES1_TER } else { 0 });
@@ -160,27 +199,53 @@ pub(crate) fn tx_idle(layout: DescLayout, d: Desc, buf: u32, end_of_ring: bool) 
             d.write(1, 0);
             d.write(0, if end_of_ring { e::TDES0_TER } else { 0 });
         }
+        DescLayout::Qos => {
+            // All zero: no OWN, no buffer; the address is written with each frame.
+            for w in 0..4 {
+                d.write(w, 0);
+            }
+            return;
+        }
     }
-    d.write(2, buf);
-    d.write(3, buf);
+    d.write(2, buf as u32);
+    d.write(3, buf as u32);
 }
 
-/// A TX write-back: `(dma_owned, error_summary)`.
+/// A TX write-back, from the owner word of `layout` ([`Desc::status`]):
+/// `(dma_owned, error_summary)`. OWN is bit 31 in every layout; ES is bit 15 in both
+/// TDES0 (3.x) and TDES3 (QoS).
 #[inline]
-pub(crate) const fn tx_status(des0: u32) -> (bool, bool) {
-    (des0 & OWN != 0, des0 & n::TDES0_ES != 0)
+pub(crate) const fn tx_status(layout: DescLayout, word: u32) -> (bool, bool) {
+    let es = match layout {
+        DescLayout::Qos => q::TDES3_ES,
+        _ => n::TDES0_ES,
+    };
+    // A QoS context descriptor is never in a TX ring this driver fills.
+    (word & OWN != 0, word & es != 0)
 }
 
-/// Refill an RX descriptor: words 1–3, [`dma_wmb`], then OWN last.
+/// Refill an RX descriptor: the other words, [`dma_wmb`], then the owner word last (word 0
+/// with OWN in 3.x; word 3 with OWN | BUF1V, and IOC unless `dic`, in QoS, whose buffer
+/// size is DMA_CH_RX_CONTROL.RBSZ rather than a descriptor field).
 #[inline]
 pub(crate) fn rx_give(
     layout: DescLayout,
     d: Desc,
-    buf: u32,
+    buf: u64,
     buf_size: u32,
     dic: bool,
     end_of_ring: bool,
 ) {
+    if layout.is_qos() {
+        d.write(0, buf as u32);
+        d.write(1, (buf >> 32) as u32);
+        d.write(2, 0);
+        dma_wmb();
+        let ioc = if dic { 0 } else { q::RDES3_IOC };
+        d.write(3, q::OWN | q::RDES3_BUF1V | ioc);
+        return;
+    }
+    let buf = buf as u32;
     let des1 = match layout {
         DescLayout::Normal => {
             let mut v = buf_size & n::RDES1_RBS1_MASK;
@@ -202,6 +267,7 @@ pub(crate) fn rx_give(
             }
             v
         }
+        DescLayout::Qos => 0,
     };
     d.write(1, des1);
     d.write(2, buf);
@@ -210,27 +276,94 @@ pub(crate) fn rx_give(
     d.write(0, OWN);
 }
 
-/// An RX write-back (RDES0, the same bits in both layouts).
+/// An RX write-back, decoded the same way for every layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RxStatus {
     pub own: bool,
     pub first: bool,
     pub last: bool,
-    pub error: bool,
-    /// FL: frame length including the FCS; valid on the last descriptor only.
+    /// A QoS context descriptor (timestamp; RDES3.CTXT): no frame data, skipped.
+    pub ctxt: bool,
+    /// FL (3.x) / PL (QoS): frame length including the FCS; valid on the last descriptor.
     pub fl: u32,
+    /// The error causes, in RDES0's 3.x bit positions whatever the layout (so one drop
+    /// rule and one set of counters serve both): [`rx_status`] translates QoS RDES3.
+    pub causes: u32,
 }
 
-/// Decode RDES0.
+/// Decode the owner/status word of `layout` ([`Desc::status`]: RDES0 in 3.x, RDES3 in
+/// QoS). A QoS CTXT descriptor carries no FD/LD/PL: it is reported as `ctxt` only.
 #[inline]
-pub(crate) const fn rx_status(des0: u32) -> RxStatus {
-    RxStatus {
-        own: des0 & OWN != 0,
-        first: des0 & n::RDES0_FS != 0,
-        last: des0 & n::RDES0_LS != 0,
-        error: des0 & n::RDES0_ES != 0,
-        fl: (des0 >> n::RDES0_FL_SHIFT) & n::RDES0_FL_MASK,
+pub(crate) const fn rx_status(layout: DescLayout, word: u32) -> RxStatus {
+    if let DescLayout::Qos = layout {
+        let ctxt = word & OWN == 0 && word & q::CTXT != 0;
+        if ctxt {
+            return RxStatus {
+                own: false,
+                first: false,
+                last: false,
+                ctxt: true,
+                fl: 0,
+                causes: 0,
+            };
+        }
+        let mut causes = 0;
+        // (QoS RDES3 bit, 3.x RDES0 bit); the giant-packet flag becomes the summary.
+        let map = [
+            (q::RDES3_ES, n::RDES0_ES),
+            (q::RDES3_CE, n::RDES0_CE),
+            (q::RDES3_OE, n::RDES0_OE),
+            (q::RDES3_RWT, n::RDES0_RWT),
+            (q::RDES3_RE, RDES0_RE),
+            (q::RDES3_DE, n::RDES0_DE),
+            (q::RDES3_GP, n::RDES0_ES),
+        ];
+        let mut k = 0;
+        while k < map.len() {
+            if word & map[k].0 != 0 {
+                causes |= map[k].1;
+            }
+            k += 1;
+        }
+        let last = word & q::LD != 0;
+        return RxStatus {
+            own: word & OWN != 0,
+            first: word & q::FD != 0,
+            last,
+            ctxt: false,
+            fl: if last { word & q::RDES3_PL_MASK } else { 0 },
+            causes,
+        };
     }
+    RxStatus {
+        own: word & OWN != 0,
+        first: word & n::RDES0_FS != 0,
+        last: word & n::RDES0_LS != 0,
+        ctxt: false,
+        fl: (word >> n::RDES0_FL_SHIFT) & n::RDES0_FL_MASK,
+        causes: word,
+    }
+}
+
+/// RDES0.RE (bit 3), 3.x: receive error (RX_ER from the PHY during the frame).
+pub(crate) const RDES0_RE: u32 = 1 << 3;
+
+/// The checksum errors of a QoS frame, in RDES0's 3.x positions (IP header: bit 7,
+/// payload: bit 0): RDES1.IPHE / IPCE, read only when RDES3.RS1V says RDES1 is valid.
+#[inline]
+pub(crate) fn qos_csum(d: Desc, rdes3: u32) -> u32 {
+    if rdes3 & q::RDES3_RS1V == 0 {
+        return 0;
+    }
+    let r1 = d.read(1);
+    let mut c = 0;
+    if r1 & q::RDES1_IPHE != 0 {
+        c |= n::RDES0_IPC_CSUM;
+    }
+    if r1 & q::RDES1_IPCE != 0 {
+        c |= n::RDES0_PCE;
+    }
+    c
 }
 
 #[cfg(test)]

@@ -430,6 +430,13 @@ pub enum DescLayout {
     /// Enhanced (alternate) descriptors: TX control in TDES0, 13-bit buffer sizes
     /// (STM32F4/F7-class DWMAC 3.x; HW_FEATURE.ENHDESSEL).
     Enhanced,
+    /// DWMAC 4.x/5.x (QoS) normal descriptors: OWN and the status in word 3, the buffer
+    /// address in words 0–1 (up to 48 bits), IOC in TDES2, the RX buffer size in
+    /// DMA_CHAN_RX_CONTROL.RBSZ, no end-of-ring bit (the ring-length register wraps).
+    /// Resolved by [`DmaConfig::resolve_qos`] ([`Dwmac4::configure_dma`](crate::Dwmac4::configure_dma))
+    /// only; a 3.x MAC refuses to start a ring of this layout, and a 4.x MAC one of the
+    /// others.
+    Qos,
 }
 
 impl DescLayout {
@@ -447,7 +454,14 @@ impl DescLayout {
         match self {
             DescLayout::Normal => 0x7FF,
             DescLayout::Enhanced => 0x1FFF,
+            // TDES2.B1L is 14 bits; RBSZ takes at most 16 KiB in multiples of 4.
+            DescLayout::Qos => 0x3FFC,
         }
+    }
+
+    /// Whether this is the DWMAC 4.x/5.x layout ([`DescLayout::Qos`]).
+    pub const fn is_qos(self) -> bool {
+        matches!(self, DescLayout::Qos)
     }
 }
 
@@ -538,6 +552,46 @@ impl DmaConfig {
         self.geometry(layout)
     }
 
+    /// Resolve for a DWMAC 4.x/5.x core from its HW_FEATURE0 (0x11C) and HW_FEATURE1
+    /// (0x120): the [`DescLayout::Qos`] layout, the address width from
+    /// HW_FEATURE1.ADDR64 (32, 40 or 48 bits) and the checksum engines from
+    /// HW_FEATURE0.TXCOESEL / RXCOESEL (4.x has the type-2 RX engine only). Usually called
+    /// through [`Dwmac4::configure_dma`](crate::Dwmac4::configure_dma).
+    ///
+    /// Errors: [`ConfigError::NoHwFeature`] when either register reads 0 or all ones;
+    /// [`ConfigError::LayoutMismatch`] when [`layout`](Self::layout) names a 3.x layout;
+    /// [`ConfigError::AddressWidth`] for the reserved ADDR64 value 3; the geometry errors
+    /// of [`resolve`](Self::resolve), with DSL limited to DMA_CHAN_CONTROL's 3 bits.
+    pub fn resolve_qos(&self, hw_feature0: u32, hw_feature1: u32) -> Result<DmaSetup, ConfigError> {
+        for h in [hw_feature0, hw_feature1] {
+            if h == 0 || h == u32::MAX {
+                return Err(ConfigError::NoHwFeature);
+            }
+        }
+        if self.layout.is_some_and(|l| l != DescLayout::Qos) {
+            return Err(ConfigError::LayoutMismatch);
+        }
+        let addr_bits = match (hw_feature1 >> crate::regs4::HWF1_ADDR64_SHIFT) & 3 {
+            0 => 32,
+            1 => 40,
+            2 => 48,
+            _ => return Err(ConfigError::AddressWidth),
+        };
+        let setup = self.geometry(DescLayout::Qos)?;
+        Ok(DmaSetup {
+            addr_bits,
+            coe: Some(Coe {
+                tx: hw_feature0 & crate::regs4::HWF0_TXCOESEL != 0,
+                rx: if hw_feature0 & crate::regs4::HWF0_RXCOESEL != 0 {
+                    RxCoe::Type2
+                } else {
+                    RxCoe::None
+                },
+            }),
+            ..setup
+        })
+    }
+
     fn geometry(&self, layout: DescLayout) -> Result<DmaSetup, ConfigError> {
         if !matches!(self.bus_width, 4 | 8 | 16) {
             return Err(ConfigError::BusWidth);
@@ -554,6 +608,7 @@ impl DmaConfig {
             bus_width: self.bus_width,
             csr_hz: self.csr_hz,
             coe: None,
+            addr_bits: 32,
         };
         let dsl = setup.check()?;
         Ok(DmaSetup { dsl, ..setup })
@@ -588,9 +643,16 @@ pub struct DmaSetup {
     bus_width: usize,
     csr_hz: u32,
     coe: Option<Coe>,
+    addr_bits: u8,
 }
 
 impl DmaSetup {
+    /// Bus address bits the DMA drives: 32 on 3.x, 32/40/48 on 4.x
+    /// (HW_FEATURE1.ADDR64). The rings refuse memory above it ([`Error::DmaAddress`]).
+    pub const fn addr_bits(&self) -> u8 {
+        self.addr_bits
+    }
+
     /// The checksum offload engines HW_FEATURE announced, `None` when the set-up was
     /// resolved without HW_FEATURE
     /// ([`resolve_assuming_layout`](DmaConfig::resolve_assuming_layout)).
@@ -654,9 +716,11 @@ impl DmaSetup {
             .saturating_sub(DESC_SIZE)
             .checked_div(self.bus_width)
             .unwrap_or(0);
+        // DSL is 5 bits in DMA_BUS_MODE (3.x), 3 bits in DMA_CHAN_CONTROL (4.x).
+        let max = if self.layout.is_qos() { 7 } else { 31 };
         u8::try_from(dsl)
             .ok()
-            .filter(|d| *d <= 31)
+            .filter(|d| *d <= max)
             .ok_or(ConfigError::DescriptorSkip)
     }
 }
@@ -711,9 +775,9 @@ pub(crate) struct RingGeometry {
     /// First buffer (CPU pointer).
     bufs: *mut u8,
     /// Bus address of the first descriptor.
-    desc_bus: u32,
+    desc_bus: u64,
     /// Bus address of the first buffer.
-    buf_bus: u32,
+    buf_bus: u64,
     /// Bytes from one descriptor to the next (whole cache lines).
     desc_stride: usize,
     /// Bytes from one buffer to the next (whole cache lines).
@@ -769,11 +833,18 @@ impl RingGeometry {
         let desc_bytes = n.wrapping_mul(setup.desc_stride);
         let bufs = descs.wrapping_add(desc_bytes);
         let span = need.wrapping_sub(skip);
-        let first = addr.bus_addr(descs).ok_or(Error::DmaAddress)?;
-        let last = addr
-            .bus_addr(descs.wrapping_add(span.saturating_sub(1)))
-            .ok_or(Error::DmaAddress)?;
-        if u64::from(last) != u64::from(first).wrapping_add((span as u64).saturating_sub(1)) {
+        let bus = |p: *const u8| {
+            if setup.addr_bits > 32 {
+                addr.bus_addr64(p)
+            } else {
+                addr.bus_addr(p).map(u64::from)
+            }
+        };
+        let first = bus(descs).ok_or(Error::DmaAddress)?;
+        let last = bus(descs.wrapping_add(span.saturating_sub(1))).ok_or(Error::DmaAddress)?;
+        if last != first.wrapping_add((span as u64).saturating_sub(1))
+            || last >> setup.addr_bits.min(63) != 0
+        {
             return Err(Error::DmaAddress);
         }
         // Clear the descriptor area, padding included: the rings write only the 16 bytes
@@ -790,7 +861,7 @@ impl RingGeometry {
         // `need <= len`), which this ring owns; no DMA has been given them yet.
         unsafe { core::ptr::write_bytes(descs, 0, desc_bytes) };
         // Exact: the span from `first` to `last` is linear and fits in 32 bits.
-        let buf_bus = first.wrapping_add(desc_bytes as u32);
+        let buf_bus = first.wrapping_add(desc_bytes as u64);
         Ok(Self {
             descs,
             bufs,
@@ -823,10 +894,10 @@ impl RingGeometry {
 
     /// Bus address of descriptor `i` (`i < len`).
     #[inline]
-    pub(crate) fn desc_bus(&self, i: usize) -> u32 {
-        // Exact: inside the carved span, which fits in 32 bits.
+    pub(crate) fn desc_bus(&self, i: usize) -> u64 {
+        // Exact: inside the carved span, which fits in the set-up's address bits.
         self.desc_bus
-            .wrapping_add(i.wrapping_mul(self.desc_stride) as u32)
+            .wrapping_add(i.wrapping_mul(self.desc_stride) as u64)
     }
 
     /// Buffer `i` (CPU pointer, `i < len`).
@@ -837,10 +908,10 @@ impl RingGeometry {
 
     /// Bus address of buffer `i` (`i < len`).
     #[inline]
-    pub(crate) fn buf_bus(&self, i: usize) -> u32 {
-        // Exact: inside the carved span, which fits in 32 bits.
+    pub(crate) fn buf_bus(&self, i: usize) -> u64 {
+        // Exact: inside the carved span, which fits in the set-up's address bits.
         self.buf_bus
-            .wrapping_add(i.wrapping_mul(self.buf_stride) as u32)
+            .wrapping_add(i.wrapping_mul(self.buf_stride) as u64)
     }
 
     /// Bytes the cache hook is given for the first `len` bytes of a buffer: whole lines,
@@ -860,6 +931,16 @@ impl RingGeometry {
     #[inline]
     pub(crate) fn is_last(&self, i: usize) -> bool {
         i == self.len.wrapping_sub(1)
+    }
+
+    /// The descriptor before `i` (`i < len`), wrapping.
+    #[inline]
+    pub(crate) fn prev(&self, i: usize) -> usize {
+        if i == 0 || i >= self.len {
+            self.len.wrapping_sub(1)
+        } else {
+            i.wrapping_sub(1)
+        }
     }
 
     /// The descriptor after `i` (`i < len`), wrapping: one compare, no division.

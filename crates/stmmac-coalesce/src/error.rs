@@ -53,6 +53,9 @@ pub enum ConfigError {
     /// [`CacheOps`](crate::CacheOps) ([`CacheOps::line`](crate::CacheOps::line)):
     /// invalidating one descriptor or buffer would discard its neighbours' data.
     CacheLineTooShort,
+    /// The DMA's address width (DWMAC 4.x HW_FEATURE1.ADDR64) is not 32, 40 or 48 bits, or
+    /// a ring's descriptors or buffers lie above it.
+    AddressWidth,
 }
 
 impl core::fmt::Display for ConfigError {
@@ -77,6 +80,7 @@ impl core::fmt::Display for ConfigError {
             ConfigError::LayoutMismatch => "descriptor layout disagrees with HW_FEATURE",
             ConfigError::DescriptorStride => "descriptor stride is not the rounded-up line",
             ConfigError::CacheLineTooShort => "cache line shorter than the cache's own",
+            ConfigError::AddressWidth => "DMA address width unknown, or a ring lies above it",
         };
         f.write_str(s)
     }

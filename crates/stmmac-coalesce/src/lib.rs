@@ -364,6 +364,7 @@ pub mod mac;
 pub mod miim;
 pub mod phy;
 pub mod regs;
+pub mod regs4;
 pub mod rx;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
 // indexes with plain arithmetic and may panic on a broken test set-up.

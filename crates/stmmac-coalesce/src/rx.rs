@@ -55,8 +55,7 @@ use crate::mac::{DmaEvents, Dwmac};
 
 /// RDES0.LE (bit 12): length error (the 802.3 length field disagrees with the frame).
 const RDES0_LE: u32 = 1 << 12;
-/// RDES0.RE (bit 3): receive error, RX_ER asserted by the PHY during the frame.
-const RDES0_RE: u32 = 1 << 3;
+use crate::desc::RDES0_RE;
 /// RDES0 bits that drop a frame whatever ES says (ES, LE, RE, and the error causes ES
 /// summarises: CRC, overflow, watchdog, late collision, descriptor error). The dribble bit
 /// alone does not (Linux delivers such a frame; its extra bits are not data).
@@ -161,6 +160,8 @@ pub struct RxStats {
     /// Partial frames dropped (continuation without FS, a frame cut by a new FS, a ring
     /// full of one unfinished frame).
     pub partial: u64,
+    /// QoS context descriptors (timestamps, no data) skipped and given back.
+    pub context: u64,
     /// Frames dropped because the caller's buffer was too short to assemble them.
     pub not_assembled: u64,
     /// RU (receive buffer unavailable) events seen by [`RxRing::service`].
@@ -451,7 +452,7 @@ impl<C: CacheOps> RxRing<C> {
         for _ in 0..g.len() {
             let d = g.desc(i);
             self.cache.invalidate(d.as_ptr(), g.desc_bytes());
-            let s = desc::rx_status(d.read(0));
+            let s = desc::rx_status(self.setup.layout(), d.status(self.setup.layout()));
             if s.own {
                 return false;
             }
@@ -468,7 +469,7 @@ impl<C: CacheOps> RxRing<C> {
     fn next_is_dma_owned(&self, k: usize) -> bool {
         let d = self.geo.desc(self.geo.wrap(self.next.wrapping_add(k)));
         self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-        desc::rx_status(d.read(0)).own
+        desc::rx_status(self.setup.layout(), d.status(self.setup.layout())).own
     }
 
     /// Look at the descriptors from `next`: a complete frame, something to drop, or
@@ -477,12 +478,19 @@ impl<C: CacheOps> RxRing<C> {
         let first = self.geo.desc(self.next);
         self.cache.invalidate(first.as_ptr(), self.geo.desc_bytes());
         // The head's status word is read once per frame: the walk below starts from it.
-        let raw0 = first.read(0);
-        let s0 = desc::rx_status(raw0);
+        let layout = self.setup.layout();
+        let raw0 = first.status(layout);
+        let s0 = desc::rx_status(layout, raw0);
         if s0.own {
             return Scan::Pending;
         }
         dma_rmb();
+        if s0.ctxt {
+            // A QoS context descriptor (a timestamp, after a frame's last descriptor):
+            // no data, given back on its own.
+            self.stats.context = self.stats.context.wrapping_add(1);
+            return Scan::Drop { count: 1 };
+        }
         if !s0.first {
             // A continuation without its start (the start was dropped, or garbage).
             if s0.last || !self.next_is_dma_owned(1) {
@@ -496,27 +504,27 @@ impl<C: CacheOps> RxRing<C> {
             return Scan::Pending;
         }
         if s0.last {
-            return self.judge(1, s0, raw0);
+            return self.judge(1, s0, first, raw0);
         }
         let mut i = self.geo.next(self.next);
         for k in 1..self.geo.len() {
             let d = self.geo.desc(i);
             i = self.geo.next(i);
             self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-            let raw = d.read(0);
-            let s = desc::rx_status(raw);
+            let raw = d.status(layout);
+            let s = desc::rx_status(layout, raw);
             if s.own {
                 // The frame is still being received (or its LS write is still to come).
                 return Scan::Pending;
             }
             dma_rmb();
-            if s.first {
+            if s.first || s.ctxt {
                 // A new frame started before this one ended: drop the unfinished part.
                 self.stats.partial = self.stats.partial.wrapping_add(1);
                 return Scan::Drop { count: k };
             }
             if s.last {
-                return self.judge(k.wrapping_add(1), s, raw);
+                return self.judge(k.wrapping_add(1), s, d, raw);
             }
         }
         // The whole ring is one unfinished frame: give it back so the DMA can go on.
@@ -526,14 +534,19 @@ impl<C: CacheOps> RxRing<C> {
         }
     }
 
-    /// A complete frame of `count` descriptors whose last status is `s` (RDES0 `raw`).
-    fn judge(&mut self, count: usize, s: desc::RxStatus, raw: u32) -> Scan {
+    /// A complete frame of `count` descriptors whose last descriptor is `d`, its status
+    /// `s` (decoded from the owner word `raw`).
+    fn judge(&mut self, count: usize, s: desc::RxStatus, d: desc::Desc, raw: u32) -> Scan {
         let fl = s.fl as usize;
         // `count <= len <= MAX_RING` and `buf_size < 8192`: no overflow.
         let before = count.saturating_sub(1).saturating_mul(self.buf_size);
-        let csum = if self.ipc { raw & RDES0_CSUM } else { 0 };
-        if raw & RDES0_DROP != 0 || csum != 0 {
-            self.count_causes(raw, csum);
+        let csum = match (self.ipc, self.setup.layout().is_qos()) {
+            (false, _) => 0,
+            (true, false) => raw & RDES0_CSUM,
+            (true, true) => desc::qos_csum(d, raw),
+        };
+        if s.causes & RDES0_DROP != 0 || csum != 0 {
+            self.count_causes(s.causes, csum);
             return Scan::Drop { count };
         }
         if fl <= before || fl > count.saturating_mul(self.buf_size) {
@@ -678,7 +691,7 @@ impl<C: CacheOps> RxRing<C> {
         }
         let d = self.geo.desc(self.next);
         self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-        let s = desc::rx_status(d.read(0));
+        let s = desc::rx_status(self.setup.layout(), d.status(self.setup.layout()));
         if !s.own && !s.first {
             // Give it back in place: the DMA writes the next frame into this very
             // descriptor, so `next` stays.

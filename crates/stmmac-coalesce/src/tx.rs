@@ -722,7 +722,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         while self.pending > 0 {
             let d = self.geo.desc(self.dirty);
             self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-            let (owned, error) = desc::tx_status(d.read(0));
+            let (owned, error) = desc::tx_status(self.setup.layout(), d.status(self.setup.layout()));
             if owned {
                 break;
             }

@@ -115,7 +115,11 @@ impl SimArena {
         let base = bus_base & !0xFF;
         // A 32-bit arena stays below 4 GiB; a wide one below 2^48 (the widest DWMAC 4.x
         // address, HW_FEATURE1.ADDR64 = 48 bits).
-        let top = if bus_base <= u64::from(u32::MAX) { u64::from(u32::MAX) } else { (1 << 48) - 1 };
+        let top = if bus_base <= u64::from(u32::MAX) {
+            u64::from(u32::MAX)
+        } else {
+            (1 << 48) - 1
+        };
         let max = usize::try_from(top - base).unwrap_or(usize::MAX);
         let len = len.min(max);
         Self {

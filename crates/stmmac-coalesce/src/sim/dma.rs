@@ -178,7 +178,8 @@ impl<D: MdioDevice> DwmacModel<D> {
     pub(super) fn rx_desc_fields(&self, des1: u32) -> (usize, bool, bool, bool) {
         // (RBS1, end of ring, chained, DIC)
         match self.layout {
-            DescLayout::Normal => (
+            // A 3.x core never holds the QoS layout (`with_layout` refuses it).
+            DescLayout::Normal | DescLayout::Qos => (
                 (des1 & RDES1_RBS1_MASK) as usize,
                 des1 & RDES1_RER != 0,
                 des1 & RDES1_RCH != 0,
@@ -290,7 +291,8 @@ impl<D: MdioDevice> DwmacModel<D> {
         des1: u32,
     ) -> (usize, usize, bool, bool, bool, bool, bool) {
         match self.layout {
-            DescLayout::Normal => (
+            // A 3.x core never holds the QoS layout (`with_layout` refuses it).
+            DescLayout::Normal | DescLayout::Qos => (
                 (des1 & TDES1_TBS1_MASK) as usize,
                 ((des1 >> 11) & 0x7FF) as usize,
                 des1 & TDES1_FS != 0,
@@ -374,7 +376,7 @@ impl<D: MdioDevice> DwmacModel<D> {
                 None
             };
             let keep = match self.layout {
-                DescLayout::Normal => 0,
+                DescLayout::Normal | DescLayout::Qos => 0,
                 DescLayout::Enhanced => des0 & 0x7FFF_0000 & !(1 << 16),
             };
             let mut e = TxInFlight {

@@ -406,9 +406,13 @@ impl<D: MdioDevice> DwmacModel<D> {
         self
     }
 
-    /// A core synthesised with `layout` descriptors (HW_FEATURE.ENHDESSEL follows).
+    /// A core synthesised with `layout` descriptors (HW_FEATURE.ENHDESSEL follows). A 3.x
+    /// core has no QoS descriptors: [`DescLayout::Qos`] leaves the layout as it was (the
+    /// 4.x core is [`Dwmac4Model`](crate::sim::Dwmac4Model)).
     pub fn with_layout(mut self, layout: DescLayout) -> Self {
-        self.layout = layout;
+        if !layout.is_qos() {
+            self.layout = layout;
+        }
         self
     }
 
@@ -540,7 +544,7 @@ impl<D: MdioDevice> DwmacModel<D> {
             regs::HW_FEATURE_TXCOESEL | regs::HW_FEATURE_RXTYP1COE | regs::HW_FEATURE_RXTYP2COE
         };
         match self.layout {
-            DescLayout::Normal => HW_FEATURE & !coe,
+            DescLayout::Normal | DescLayout::Qos => HW_FEATURE & !coe,
             DescLayout::Enhanced => (HW_FEATURE | regs::HW_FEATURE_ENHDESSEL) & !coe,
         }
     }
@@ -576,7 +580,7 @@ impl<D: MdioDevice> DwmacModel<D> {
     /// the model pads on the receiving side instead, see [`inject`](Self::inject)).
     pub(super) fn tx_offload(&self, des0: u32, des1: u32, mut frame: Vec<u8>) -> Vec<u8> {
         let cic = match self.layout {
-            DescLayout::Normal => (des1 >> regs::desc::TDES1_CIC_SHIFT) & 3,
+            DescLayout::Normal | DescLayout::Qos => (des1 >> regs::desc::TDES1_CIC_SHIFT) & 3,
             DescLayout::Enhanced => (des0 >> regs::edesc::TDES0_CIC_SHIFT) & 3,
         };
         if self.coe && self.coe_work && cic != 0 {
@@ -679,7 +683,11 @@ impl<D: MdioDevice> DwmacModel<D> {
             Ring::Rx => self.cur_rx,
         };
         let des0 = self.arena.read_u32(desc).unwrap_or(0);
-        self.arena.note(Seen::Doorbell { ring, desc: u64::from(desc), des0 });
+        self.arena.note(Seen::Doorbell {
+            ring,
+            desc: u64::from(desc),
+            des0,
+        });
     }
 
     pub(super) fn reset(&mut self) {
