@@ -804,6 +804,11 @@ impl RingGeometry {
         if n == 0 || n > MAX_RING {
             return Err(Error::RingSize);
         }
+        // QoS: a tail pointer equal to the head means "nothing to do", so a ring keeps one
+        // descriptor back and needs two; the ring length register holds at most 1024.
+        if setup.layout().is_qos() && !(2..=crate::regs4::MAX_RING_LEN).contains(&n) {
+            return Err(Error::RingSize);
+        }
         // Re-check the set-up: everything below relies on a line that is a power of two
         // and a stride of whole lines that holds a descriptor.
         if setup.check()? != setup.dsl {

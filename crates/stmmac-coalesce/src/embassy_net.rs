@@ -62,10 +62,11 @@ use core::task::{Context, Waker};
 
 use critical_section::Mutex;
 use embassy_net_driver::{Capabilities, HardwareAddress, LinkState};
-use hwtimer_core::{RegisterBus, Restart};
+use hwtimer_core::Restart;
 
 use crate::dma::CacheOps;
-use crate::mac::{DmaEvents, Dwmac};
+use crate::mac::DmaEvents;
+use crate::ring_mac::RingMac;
 use crate::rx::RxRing;
 use crate::tx::{CleanupTimer, TxRing, TxSlot};
 
@@ -208,11 +209,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// fault (TPS, UNF, TJT, FBI), as stmmac's TX NAPI runs only then; wake the receive side on RI/RU or data
     /// waiting, the transmit side on TI or descriptors freed. Returns the descriptors freed.
     /// A TX token filling its slot meanwhile is not in the way (see [Tokens](self#tokens)).
-    pub fn on_dma_interrupt<B: RegisterBus<Word = u32>>(
-        &self,
-        mac: &Dwmac<B>,
-        events: DmaEvents,
-    ) -> usize {
+    pub fn on_dma_interrupt<M: RingMac>(&self, mac: &M, events: DmaEvents) -> usize {
         // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI or a TX fault
         // cleans the TX ring; an RX interrupt does not (it would reclaim on every received
         // ACK, and the cleanup timer and `tx_frames` would set nothing).
@@ -239,7 +236,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// The cleanup timer expired (return this from the `HrTimers::on_interrupt` callback
     /// for the TX ring's timer): reclaim, re-arm while frames are pending, wake the
     /// transmit side if descriptors were freed, also while a TX token fills its slot.
-    pub fn on_tx_timer<B: RegisterBus<Word = u32>>(&self, mac: &Dwmac<B>, now: u64) -> Restart {
+    pub fn on_tx_timer<M: RingMac>(&self, mac: &M, now: u64) -> Restart {
         let done = self.with_rings(|r| {
             let before = r.tx.stats().reclaimed;
             let restart = r.tx.on_timer(mac, now);
@@ -258,7 +255,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
 
     /// A new link state (from [`Phy::poll`](crate::phy::Phy::poll)): program the MAC
     /// ([`Dwmac::set_link`]) and, on a change, wake the runner.
-    pub fn set_link<B: RegisterBus<Word = u32>>(&self, mac: &Dwmac<B>, link: crate::LinkState) {
+    pub fn set_link<M: RingMac>(&self, mac: &M, link: crate::LinkState) {
         if mac.set_link(link) {
             self.link_waker.wake();
             self.tx_waker.wake();
@@ -268,7 +265,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// Reserve the TX ring's next descriptor for a token (one short critical section);
     /// `None`, counted in [`NetStats::tx_dropped`], when the ring refuses (link down, no
     /// free descriptor, a slot out already) or is not installed.
-    fn reserve_slot<B: RegisterBus<Word = u32>>(&self, mac: &Dwmac<B>) -> Option<TxSlot> {
+    fn reserve_slot<M: RingMac>(&self, mac: &M) -> Option<TxSlot> {
         self.with_rings(|r| match r.tx.reserve_slot(mac) {
             Ok(slot) => Some(slot),
             Err(_) => {
@@ -282,12 +279,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// Hand a token's filled slot to the ring (one short critical section): commit `len`
     /// bytes, or end the reservation with `None`; counted in [`NetStats::tx_frames`] or
     /// [`NetStats::tx_dropped`].
-    fn finish_slot<B: RegisterBus<Word = u32>>(
-        &self,
-        mac: &Dwmac<B>,
-        slot: TxSlot,
-        len: Option<usize>,
-    ) {
+    fn finish_slot<M: RingMac>(&self, mac: &M, slot: TxSlot, len: Option<usize>) {
         self.with_rings(|r| {
             let sent = match len {
                 Some(n) => r.tx.commit_slot(mac, slot, n).is_ok(),
@@ -306,11 +298,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
 
     /// The next complete, good frame, copied into `scratch`; its length. Frames longer than
     /// `scratch` are dropped (at most one ring's worth per call).
-    fn take_frame<B: RegisterBus<Word = u32>>(
-        &self,
-        mac: &Dwmac<B>,
-        scratch: &mut [u8],
-    ) -> Option<usize> {
+    fn take_frame<M: RingMac>(&self, mac: &M, scratch: &mut [u8]) -> Option<usize> {
         self.with_rings(|r| {
             for _ in 0..r.rx.len() {
                 let mut frame = r.rx.receive(mac).ok()?;
@@ -335,18 +323,18 @@ fn mtu(rx_max_frame: usize, tx_buf: usize) -> usize {
 }
 
 /// The embassy-net driver; see the [module docs](self).
-pub struct Driver<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
-    mac: &'r Dwmac<B>,
+pub struct Driver<'r, M: RingMac, T: CleanupTimer, C: CacheOps> {
+    mac: &'r M,
     state: &'r NetState<T, C>,
     scratch: &'r mut [u8],
     address: [u8; 6],
 }
 
-impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Driver<'r, B, T, C> {
+impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps> Driver<'r, M, T, C> {
     /// A driver over `mac` and the rings in `state`, reporting `address`. `scratch` holds a
     /// received frame for embassy-net: give it [`RxRing::max_frame`] bytes.
     pub fn new(
-        mac: &'r Dwmac<B>,
+        mac: &'r M,
         state: &'r NetState<T, C>,
         scratch: &'r mut [u8],
         address: [u8; 6],
@@ -380,8 +368,8 @@ pub struct RxToken<'a> {
 }
 
 /// TX token: a free descriptor was waiting in the TX ring when it was handed out.
-pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
-    mac: &'a Dwmac<B>,
+pub struct TxToken<'a, M: RingMac, T: CleanupTimer, C: CacheOps> {
+    mac: &'a M,
     state: &'a NetState<T, C>,
 }
 
@@ -405,14 +393,14 @@ fn build_and_drop<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
 
 /// A token's reserved slot; goes back to the ring when dropped: committed with `len`
 /// set, released otherwise (also if the stack's closure unwinds).
-struct Filling<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
-    mac: &'a Dwmac<B>,
+struct Filling<'a, M: RingMac, T: CleanupTimer, C: CacheOps> {
+    mac: &'a M,
     state: &'a NetState<T, C>,
     slot: Option<TxSlot>,
     len: Option<usize>,
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Drop for Filling<'_, B, T, C> {
+impl<M: RingMac, T: CleanupTimer, C: CacheOps> Drop for Filling<'_, M, T, C> {
     fn drop(&mut self) {
         if let Some(slot) = self.slot.take() {
             self.state.finish_slot(self.mac, slot, self.len);
@@ -420,8 +408,8 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Drop for Filling<
     }
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_driver::TxToken
-    for TxToken<'_, B, T, C>
+impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::TxToken
+    for TxToken<'_, M, T, C>
 {
     fn consume<R, F>(self, len: usize, f: F) -> R
     where
@@ -448,15 +436,13 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_drive
     }
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver
-    for Driver<'_, B, T, C>
-{
+impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver for Driver<'_, M, T, C> {
     type RxToken<'a>
         = RxToken<'a>
     where
         Self: 'a;
     type TxToken<'a>
-        = TxToken<'a, B, T, C>
+        = TxToken<'a, M, T, C>
     where
         Self: 'a;
 

@@ -365,6 +365,7 @@ pub mod miim;
 pub mod phy;
 pub mod regs;
 pub mod regs4;
+pub mod ring_mac;
 pub mod rx;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
 // indexes with plain arithmetic and may panic on a broken test set-up.
@@ -392,5 +393,6 @@ pub use dma::{
 pub use error::{ConfigError, Error};
 pub use mac::{DmaEvents, Dwmac, DwmacMdio, FrameFilter, MacConfig, multicast_hash_bin};
 pub use phy::{Duplex, LinkState, Pause, Speed};
+pub use ring_mac::RingMac;
 pub use rx::{RxConfig, RxFrame, RxRing, RxStats};
 pub use tx::{CleanupTimer, NoTimer, QueueTimer, TxConfig, TxRing, TxStats, TxToken};

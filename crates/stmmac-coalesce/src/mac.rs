@@ -14,7 +14,7 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use tock_registers::LocalRegisterCopy;
 
 use crate::dma::{DmaConfig, DmaSetup};
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
 use crate::phy::{Duplex, LinkState, Speed};
 use crate::regs::{
     self, DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR,
@@ -731,6 +731,85 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
             cr,
             check_busy: true,
         })
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac<B> {
+    fn accepts(&self, layout: crate::dma::DescLayout) -> bool {
+        !layout.is_qos()
+    }
+
+    unsafe fn start_tx(&self, r: &crate::ring_mac::RingStart) -> Result<(), Error> {
+        let base = u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))?;
+        // SAFETY: the caller's contract is `start_tx_dma`'s.
+        unsafe { self.start_tx_dma(base, r.dsl) }
+    }
+
+    unsafe fn start_rx(&self, r: &crate::ring_mac::RingStart) -> Result<(), Error> {
+        let base = u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))?;
+        // SAFETY: the caller's contract is `start_rx_dma`'s.
+        unsafe { self.start_rx_dma(base, r.dsl) }
+    }
+
+    #[inline]
+    fn tx_doorbell(&self, _tail: u64) {
+        self.tx_poll_demand();
+    }
+
+    #[inline]
+    fn rx_doorbell(&self, _tail: u64) {
+        self.rx_poll_demand();
+    }
+
+    fn tx_dma_enabled(&self) -> bool {
+        Dwmac::tx_dma_enabled(self)
+    }
+
+    fn tx_stopped(&self) -> bool {
+        Dwmac::tx_stopped(self)
+    }
+
+    fn tx_suspended(&self) -> bool {
+        self.status().read(DMA_STATUS::TS) == regs::TS_SUSPENDED
+    }
+
+    fn stop_tx(&self) {
+        self.stop_tx_dma();
+    }
+
+    fn stop_rx(&self) {
+        self.stop_rx_dma();
+    }
+
+    fn ack_tx_faults(&self) {
+        // TPS, TJT, UNF (FBI stays for the RX side to see).
+        self.ack((1 << 1) | (1 << 3) | (1 << 5));
+    }
+
+    fn set_riwt(&self, riwt: u8) {
+        Dwmac::set_riwt(self, riwt);
+    }
+
+    fn set_rx_checksum(&self, on: bool) -> bool {
+        Dwmac::set_rx_checksum(self, on)
+    }
+
+    fn cur_rx_desc(&self) -> u64 {
+        u64::from(Dwmac::cur_rx_desc(self))
+    }
+}
+
+impl<B: RegisterBus<Word = u32>> crate::ring_mac::RingMac for Dwmac<B> {
+    fn link(&self) -> LinkState {
+        Dwmac::link(self)
+    }
+
+    fn set_link(&self, link: LinkState) -> bool {
+        Dwmac::set_link(self, link)
+    }
+
+    fn take_events(&self) -> DmaEvents {
+        Dwmac::take_events(self)
     }
 }
 

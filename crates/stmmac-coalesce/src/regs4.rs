@@ -289,8 +289,7 @@ pub const DMA_CH0_RX_RING_LEN: Reg<u32> = Reg::new(DMA_CHAN0 + 0x30);
 /// DMA_CHAN_INTR_ENA (channel 0).
 pub const DMA_CH0_INTR_ENA: Reg<u32> = Reg::new(DMA_CHAN0 + 0x34);
 /// DMA_CHAN_RX_WATCHDOG (channel 0).
-pub const DMA_CH0_RX_WATCHDOG: Reg<u32, DMA_CH_RX_WATCHDOG::Register> =
-    Reg::new(DMA_CHAN0 + 0x38);
+pub const DMA_CH0_RX_WATCHDOG: Reg<u32, DMA_CH_RX_WATCHDOG::Register> = Reg::new(DMA_CHAN0 + 0x38);
 /// Current application TX descriptor (channel 0).
 pub const DMA_CH0_CUR_TX_DESC: Reg<u32> = Reg::new(DMA_CHAN0 + 0x44);
 /// Current application RX descriptor (channel 0).

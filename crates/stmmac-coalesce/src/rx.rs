@@ -44,14 +44,13 @@
 //! ([`Error::WouldBlock`]) after descriptors were given back, and by [`RxRing::service`]
 //! on RU; always after [`wmb`].
 
-use hwtimer_core::RegisterBus;
-
 use crate::barrier::{dma_rmb, wmb};
 use crate::coalesce::CoalesceConfig;
 use crate::desc;
 use crate::dma::{CacheOps, DmaAddr, DmaRegion, DmaSetup, RingGeometry};
 use crate::error::{ConfigError, Error};
-use crate::mac::{DmaEvents, Dwmac};
+use crate::mac::DmaEvents;
+use crate::ring_mac::{RingMac, RingStart, check_layout};
 
 /// RDES0.LE (bit 12): length error (the 802.3 length field disagrees with the frame).
 const RDES0_LE: u32 = 1 << 12;
@@ -328,30 +327,39 @@ impl<C: CacheOps> RxRing<C> {
         self.demand = true;
     }
 
-    fn flush_demand<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+    fn flush_demand<M: RingMac>(&mut self, mac: &M) {
         if self.demand {
             self.demand = false;
             wmb();
             self.cache.before_doorbell();
-            mac.rx_poll_demand();
+            // QoS: the tail at the last descriptor given back (`next` is one past it); the
+            // DMA never uses the descriptor at the tail, so one stays between the two.
+            mac.rx_doorbell(self.geo.desc_bus(self.geo.prev(self.next)));
             self.stats.poll_demands = self.stats.poll_demands.wrapping_add(1);
         }
     }
 
     /// [`try_start`](Self::try_start), the error dropped: a refused start leaves the RX DMA
     /// stopped and is counted in [`RxStats::refused_starts`]. Prefer `try_start`.
-    pub fn start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+    pub fn start<M: RingMac>(&mut self, mac: &M) {
         let _ = self.try_start(mac);
     }
 
-    /// Program RIWT (from the coalescing and the CSR clock) and DMA_RCV_BASE_ADDR with this
-    /// ring, and start the RX DMA (SR). The RX DMA is stopped first if it runs. First
-    /// DMA_BUS_MODE.DSL is read back: the DMA must step through the descriptors with the
-    /// ring's own stride.
+    /// Program RIWT (from the coalescing and the CSR clock) and the ring (3.x:
+    /// DMA_RCV_BASE_ADDR; QoS: base high/low, ring length, RBSZ and the tail at the last
+    /// descriptor), and start the RX DMA (SR). The RX DMA is stopped first if it runs.
+    /// First the DSL the DMA was configured with is read back: the DMA must step through
+    /// the descriptors with the ring's own stride.
     ///
     /// Errors: [`Error::GeometryMismatch`] when DSL is not the ring's; the RX DMA is not
-    /// started (RIWT is written).
-    pub fn try_start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) -> Result<(), Error> {
+    /// started (RIWT is written). [`ConfigError::LayoutMismatch`] when the ring's layout is
+    /// not the MAC's, [`ConfigError::AddressWidth`] when the ring lies above what the MAC
+    /// addresses: nothing is written then.
+    pub fn try_start<M: RingMac>(&mut self, mac: &M) -> Result<(), Error> {
+        if let Err(e) = check_layout(mac, self.setup.layout()) {
+            self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
+            return Err(e);
+        }
         // Validated at construction and by `set_coalesce`, so this cannot fail here.
         let riwt = self
             .coal
@@ -365,10 +373,18 @@ impl<C: CacheOps> RxRing<C> {
         }
         wmb();
         self.cache.before_doorbell();
+        let start = RingStart {
+            base: self.geo.desc_bus(0),
+            len: self.geo.len(),
+            dsl: self.setup.dsl(),
+            // Exact: `buf_size <= 16380`.
+            buf_size: self.buf_size as u32,
+            tail: self.geo.desc_bus(self.geo.prev(self.next)),
+        };
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL
         // check makes the DMA's stride the ring's.
-        let r = unsafe { mac.start_rx_dma(self.geo.desc_bus(0), self.setup.dsl()) };
+        let r = unsafe { mac.start_rx(&start) };
         if r.is_err() {
             self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
         }
@@ -377,7 +393,7 @@ impl<C: CacheOps> RxRing<C> {
 
     /// Bus address of descriptor 0 (what [`start`](Self::start) writes to
     /// DMA_RCV_BASE_ADDR).
-    pub fn base(&self) -> u32 {
+    pub fn base(&self) -> u64 {
         self.geo.desc_bus(0)
     }
 
@@ -424,11 +440,7 @@ impl<C: CacheOps> RxRing<C> {
     /// new DIC rule as they are refilled.
     ///
     /// Errors: [`Error::Config`] as in [`CoalesceConfig::validate_rx`]; nothing changes.
-    pub fn set_coalesce<B: RegisterBus<Word = u32>>(
-        &mut self,
-        mac: &Dwmac<B>,
-        cfg: CoalesceConfig,
-    ) -> Result<(), Error> {
+    pub fn set_coalesce<M: RingMac>(&mut self, mac: &M, cfg: CoalesceConfig) -> Result<(), Error> {
         let riwt = cfg.validate_rx(self.geo.len(), self.setup.csr_hz())?;
         self.coal = cfg;
         mac.set_riwt(riwt);
@@ -629,10 +641,7 @@ impl<C: CacheOps> RxRing<C> {
     ///
     /// Errors: [`Error::WouldBlock`] when no complete frame is ready (an RX poll demand is
     /// issued first if descriptors were given back).
-    pub fn receive<B: RegisterBus<Word = u32>>(
-        &mut self,
-        mac: &Dwmac<B>,
-    ) -> Result<RxFrame<'_, C>, Error> {
+    pub fn receive<M: RingMac>(&mut self, mac: &M) -> Result<RxFrame<'_, C>, Error> {
         let mut seen: usize = 0;
         while seen < self.geo.len() {
             match self.scan() {
@@ -665,11 +674,7 @@ impl<C: CacheOps> RxRing<C> {
     /// descriptor without FS the DMA waits at). Returns
     /// whether a complete frame is waiting ([`has_data`](Self::has_data), the "RX ready"
     /// event).
-    pub fn service<B: RegisterBus<Word = u32>>(
-        &mut self,
-        mac: &Dwmac<B>,
-        events: DmaEvents,
-    ) -> bool {
+    pub fn service<M: RingMac>(&mut self, mac: &M, events: DmaEvents) -> bool {
         if events.rx_fault() || events.fatal() {
             self.recover(mac);
         }
@@ -685,7 +690,7 @@ impl<C: CacheOps> RxRing<C> {
     /// After RU: when the DMA waits at the very descriptor we wait at, and that one is
     /// CPU-owned but holds no frame start we could ever complete (garbage, or the tail of a
     /// frame whose start was dropped), neither side would move: give it back in place.
-    fn unstick<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+    fn unstick<M: RingMac>(&mut self, mac: &M) {
         if mac.cur_rx_desc() != self.geo.desc_bus(self.next) {
             return;
         }
@@ -703,8 +708,8 @@ impl<C: CacheOps> RxRing<C> {
 
     /// Restart the RX DMA: stop it, drop whatever the ring holds, hand every descriptor to
     /// the DMA again, program the base and start. Counted in [`RxStats::recoveries`].
-    pub fn recover<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
-        mac.stop_rx_dma();
+    pub fn recover<M: RingMac>(&mut self, mac: &M) {
+        mac.stop_rx();
         self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
         self.refill_all();
         self.demand = false;

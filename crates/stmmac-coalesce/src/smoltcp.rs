@@ -68,13 +68,13 @@
 //! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 
+use crate::ring_mac::RingMac;
 use ::smoltcp::phy::{self, Checksum, ChecksumCapabilities, DeviceCapabilities, Medium};
 use ::smoltcp::time::Instant;
-use hwtimer_core::RegisterBus;
 
 use crate::dma::CacheOps;
 use crate::error::Error;
-use crate::mac::Dwmac;
+
 use crate::rx::{RxFrame, RxRing};
 use crate::tx::{CleanupTimer, TxRing};
 
@@ -231,8 +231,8 @@ impl<P: CostProbe> Probe<P> {
 
 /// smoltcp's view of a DWMAC and its rings; see the [module docs](self). `P` is the cost
 /// probe ([`NoProbe`] unless [`Device::with_probe`] gives one).
-pub struct Device<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P = NoProbe> {
-    mac: &'r Dwmac<B>,
+pub struct Device<'r, M: RingMac, T: CleanupTimer, C: CacheOps, P = NoProbe> {
+    mac: &'r M,
     tx: &'r mut TxRing<T, C>,
     rx: &'r mut RxRing<C>,
     scratch: &'r mut [u8],
@@ -242,12 +242,12 @@ pub struct Device<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, 
     tx_count: TxCount,
 }
 
-impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B, T, C> {
+impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps> Device<'r, M, T, C> {
     /// A device over `mac` and its started rings. `scratch` receives frames that span
     /// descriptors: give it [`RxRing::max_frame`] bytes (a shorter one drops longer
     /// spanning frames, counted in [`DeviceStats::rx_too_long`]).
     pub fn new(
-        mac: &'r Dwmac<B>,
+        mac: &'r M,
         tx: &'r mut TxRing<T, C>,
         rx: &'r mut RxRing<C>,
         scratch: &'r mut [u8],
@@ -268,14 +268,12 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> Device<'r, B,
     }
 }
 
-impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe>
-    Device<'r, B, T, C, P>
-{
+impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps, P: CostProbe> Device<'r, M, T, C, P> {
     /// Measure the driver's share of each frame with `probe`, a free-running counter (for
     /// example the CPU's retired-instruction counter, or any `Fn() -> u64`; it may wrap at
     /// 32 bits). The probe's own cost is measured here (two readings back to back) and left
     /// out of every span. The counters so far are kept.
-    pub fn with_probe<Q: CostProbe>(self, probe: Q) -> Device<'r, B, T, C, Q> {
+    pub fn with_probe<Q: CostProbe>(self, probe: Q) -> Device<'r, M, T, C, Q> {
         Device {
             mac: self.mac,
             tx: self.tx,
@@ -335,7 +333,7 @@ impl<'r, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe>
     }
 
     /// The MAC.
-    pub fn mac(&self) -> &'r Dwmac<B> {
+    pub fn mac(&self) -> &'r M {
         self.mac
     }
 
@@ -360,12 +358,12 @@ fn empty_poll<P: CostProbe>(polls: &mut u64, units: &mut u64, probe: &Probe<P>, 
 }
 
 /// Reserve a TX descriptor, counting why not.
-fn reserve<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps>(
+fn reserve<'a, M: RingMac, T: CleanupTimer, C: CacheOps>(
     tx: &'a mut TxRing<T, C>,
-    mac: &'a Dwmac<B>,
+    mac: &'a M,
     count: &mut TxCount,
     limit: usize,
-) -> Option<crate::tx::TxToken<'a, B, T, C>> {
+) -> Option<crate::tx::TxToken<'a, M, T, C>> {
     // Frames count against the limit until the cleanup path (TI service, cleanup timer)
     // reclaims them, as an skb counts against TSQ until its TX completion frees it.
     if tx.pending() >= limit {
@@ -385,15 +383,15 @@ fn reserve<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps>(
     }
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::Device
-    for Device<'_, B, T, C, P>
+impl<M: RingMac, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::Device
+    for Device<'_, M, T, C, P>
 {
     type RxToken<'a>
         = RxToken<'a, C, P>
     where
         Self: 'a;
     type TxToken<'a>
-        = TxToken<'a, B, T, C, P>
+        = TxToken<'a, M, T, C, P>
     where
         Self: 'a;
 
@@ -408,6 +406,7 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe> phy
             tx_count,
             ..
         } = self;
+        let mac: &M = mac;
         let probe = &*probe;
         let t0 = probe.read();
         // The reply's descriptor first: without one the frame stays in the ring.
@@ -456,6 +455,7 @@ impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe> phy
             inflight_limit,
             ..
         } = self;
+        let mac: &M = mac;
         let probe = &*probe;
         let t0 = probe.read();
         let Some(token) = reserve(&mut **tx, mac, tx_count, *inflight_limit) else {
@@ -516,8 +516,8 @@ pub struct RxToken<'a, C: CacheOps, P = NoProbe> {
 }
 
 /// A TX token: a reserved descriptor whose DMA buffer smoltcp fills.
-pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P = NoProbe> {
-    token: crate::tx::TxToken<'a, B, T, C>,
+pub struct TxToken<'a, M: RingMac, T: CleanupTimer, C: CacheOps, P = NoProbe> {
+    token: crate::tx::TxToken<'a, M, T, C>,
     count: &'a mut TxCount,
     probe: &'a Probe<P>,
     spent: u64,
@@ -578,8 +578,8 @@ impl<C: CacheOps, P: CostProbe> phy::RxToken for RxToken<'_, C, P> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::TxToken
-    for TxToken<'_, B, T, C, P>
+impl<M: RingMac, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::TxToken
+    for TxToken<'_, M, T, C, P>
 {
     fn consume<R, F>(self, len: usize, f: F) -> R
     where

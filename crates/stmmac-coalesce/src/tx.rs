@@ -34,14 +34,15 @@
 //! re-arms. An expiry that makes no progress while the DMA reports the TX process stopped
 //! (or TPS/UNF/FBI) restarts the TX DMA instead of re-arming forever.
 
-use hwtimer_core::{ClockEvent, HrTimers, Monotonic, RegisterBus, Restart, TimerId};
+use hwtimer_core::{ClockEvent, HrTimers, Monotonic, Restart, TimerId};
 
 use crate::barrier::wmb;
 use crate::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
 use crate::desc::{self, TxPrep};
 use crate::dma::{CacheOps, DmaAddr, DmaRegion, DmaSetup, RingGeometry};
 use crate::error::{ConfigError, Error};
-use crate::mac::{DmaEvents, Dwmac};
+use crate::mac::DmaEvents;
+use crate::ring_mac::{RingMac, RingStart, check_layout};
 
 /// The TX cleanup timer as the ring drives it: one timer, in the ticks of its time base.
 ///
@@ -359,19 +360,35 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         }
     }
 
-    /// Program DMA_TX_BASE_ADDR with this ring and start the TX DMA (ST, store-and-forward).
-    /// The TX DMA is stopped first if it runs. First DMA_BUS_MODE.DSL is read back: the
-    /// DMA must step through the descriptors with the ring's own stride.
+    /// Program the TX DMA with this ring and start it (ST, store-and-forward): on a 3.x
+    /// core DMA_TX_BASE_ADDR; on a QoS core the base (high, low), the ring length and the
+    /// tail pointer at the ring's first descriptor (nothing queued). The TX DMA is stopped
+    /// first if it runs. First the DSL the DMA was configured with is read back: the DMA
+    /// must step through the descriptors with the ring's own stride.
     ///
     /// Errors: [`Error::GeometryMismatch`] when DSL is not the ring's (the DMA was
-    /// configured for another set-up); nothing is written, the TX DMA is not started.
-    pub fn try_start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) -> Result<(), Error> {
+    /// configured for another set-up); [`ConfigError::LayoutMismatch`] when the ring's
+    /// layout is not the MAC's (a 3.x set-up on a 4.x core or the other way round);
+    /// [`ConfigError::AddressWidth`] when the ring lies above what the MAC addresses.
+    /// Nothing is written then, and the TX DMA is not started.
+    pub fn try_start<M: RingMac>(&mut self, mac: &M) -> Result<(), Error> {
+        if let Err(e) = check_layout(mac, self.setup.layout()) {
+            self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
+            return Err(e);
+        }
         wmb();
         self.cache.before_doorbell();
+        let start = RingStart {
+            base: self.geo.desc_bus(0),
+            len: self.geo.len(),
+            dsl: self.setup.dsl(),
+            buf_size: 0,
+            tail: self.geo.desc_bus(self.cur),
+        };
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL
         // check makes the DMA's stride the ring's.
-        let r = unsafe { mac.start_tx_dma(self.geo.desc_bus(0), self.setup.dsl()) };
+        let r = unsafe { mac.start_tx(&start) };
         if r.is_err() {
             self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
         }
@@ -380,12 +397,12 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
     /// [`try_start`](Self::try_start), the error dropped: a refused start leaves the TX DMA
     /// stopped and is counted in [`TxStats::refused_starts`]. Prefer `try_start`.
-    pub fn start<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
+    pub fn start<M: RingMac>(&mut self, mac: &M) {
         let _ = self.try_start(mac);
     }
 
-    /// Bus address of descriptor 0 (what [`start`](Self::start) writes to DMA_TX_BASE_ADDR).
-    pub fn base(&self) -> u32 {
+    /// Bus address of descriptor 0 (what [`start`](Self::start) programs as the base).
+    pub fn base(&self) -> u64 {
         self.geo.desc_bus(0)
     }
 
@@ -438,7 +455,15 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
     /// Free descriptors (without reclaiming).
     pub fn free(&self) -> usize {
-        self.geo.len().saturating_sub(self.pending)
+        self.capacity().saturating_sub(self.pending)
+    }
+
+    /// How many frames the ring holds at once: every descriptor on 3.x; one fewer on QoS,
+    /// where a tail pointer at the head would mean an empty ring.
+    pub fn capacity(&self) -> usize {
+        self.geo
+            .len()
+            .saturating_sub(usize::from(self.setup.layout().is_qos()))
     }
 
     /// Counters.
@@ -508,17 +533,17 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// ([`Dwmac::set_link`](crate::Dwmac::set_link)); [`Error::WouldBlock`] when every
     /// descriptor is still owned by the DMA, or a [`TxSlot`] is out
     /// ([`reserve_slot`](Self::reserve_slot)).
-    pub fn reserve<'a, B: RegisterBus<Word = u32>>(
+    pub fn reserve<'a, M: RingMac>(
         &'a mut self,
-        mac: &'a Dwmac<B>,
-    ) -> Result<TxToken<'a, B, T, C>, Error> {
+        mac: &'a M,
+    ) -> Result<TxToken<'a, M, T, C>, Error> {
         self.check_free(mac)?;
         Ok(TxToken { ring: self, mac })
     }
 
     /// The checks of [`reserve`](Self::reserve): link up, no slot out, a free descriptor
     /// (reclaiming first when the ring looks full).
-    fn check_free<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) -> Result<(), Error> {
+    fn check_free<M: RingMac>(&mut self, mac: &M) -> Result<(), Error> {
         if self.slot_out {
             return Err(Error::WouldBlock);
         }
@@ -526,9 +551,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             self.stats.link_down = self.stats.link_down.wrapping_add(1);
             return Err(Error::LinkDown);
         }
-        if self.pending >= self.geo.len() {
+        if self.pending >= self.capacity() {
             self.reclaim();
-            if self.pending >= self.geo.len() {
+            if self.pending >= self.capacity() {
                 return Err(Error::WouldBlock);
             }
         }
@@ -549,10 +574,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// ring reserved for good.
     ///
     /// Errors: as for [`reserve`](Self::reserve).
-    pub fn reserve_slot<B: RegisterBus<Word = u32>>(
-        &mut self,
-        mac: &Dwmac<B>,
-    ) -> Result<TxSlot, Error> {
+    pub fn reserve_slot<M: RingMac>(&mut self, mac: &M) -> Result<TxSlot, Error> {
         self.check_free(mac)?;
         self.slot_out = true;
         Ok(TxSlot {
@@ -576,9 +598,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// [`reserve_slot`](Self::reserve_slot): the descriptors were reset) or not this ring's
     /// (this ring's own reservation, if any, then stays). Nothing is queued on an error;
     /// once the frame is queued nothing fails.
-    pub fn commit_slot<B: RegisterBus<Word = u32>>(
+    pub fn commit_slot<M: RingMac>(
         &mut self,
-        mac: &Dwmac<B>,
+        mac: &M,
         slot: TxSlot,
         len: usize,
     ) -> Result<XmitPlan, Error> {
@@ -609,11 +631,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// copy, [`TxToken::commit`].
     ///
     /// Errors: those of `reserve` and `commit` (nothing is queued then).
-    pub fn send<B: RegisterBus<Word = u32>>(
-        &mut self,
-        mac: &Dwmac<B>,
-        frame: &[u8],
-    ) -> Result<XmitPlan, Error> {
+    pub fn send<M: RingMac>(&mut self, mac: &M, frame: &[u8]) -> Result<XmitPlan, Error> {
         let mut t = self.reserve(mac)?;
         let buf = t.buffer();
         let Some(dst) = buf.get_mut(..frame.len()) else {
@@ -667,11 +685,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         true
     }
 
-    fn commit_at<B: RegisterBus<Word = u32>>(
-        &mut self,
-        mac: &Dwmac<B>,
-        len: usize,
-    ) -> Result<XmitPlan, Error> {
+    fn commit_at<M: RingMac>(&mut self, mac: &M, len: usize) -> Result<XmitPlan, Error> {
         if len == 0 || len > self.buf_size {
             return Err(Error::FrameSize { len });
         }
@@ -705,7 +719,8 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         self.cache.clean(d.as_ptr(), g.desc_bytes());
         wmb();
         self.cache.before_doorbell();
-        mac.tx_poll_demand();
+        // QoS: the tail one past this frame; 3.x: the poll demand.
+        mac.tx_doorbell(g.desc_bus(next));
         self.cur = next;
         // No overflow: `reserve` and `reserve_slot` found `pending < len <= MAX_RING`, and
         // nothing adds to it until this commit.
@@ -722,7 +737,8 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         while self.pending > 0 {
             let d = self.geo.desc(self.dirty);
             self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-            let (owned, error) = desc::tx_status(self.setup.layout(), d.status(self.setup.layout()));
+            let (owned, error) =
+                desc::tx_status(self.setup.layout(), d.status(self.setup.layout()));
             if owned {
                 break;
             }
@@ -740,11 +756,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// FBI: restart the TX DMA, see [`recover`](Self::recover)), reclaim, then manage the
     /// timer: cancel it when the ring is empty, start it when descriptors remain and it is
     /// idle. Returns how many descriptors were reclaimed (the "TX space freed" event).
-    pub fn service<B: RegisterBus<Word = u32>>(
-        &mut self,
-        mac: &Dwmac<B>,
-        events: DmaEvents,
-    ) -> usize {
+    pub fn service<M: RingMac>(&mut self, mac: &M, events: DmaEvents) -> usize {
         if events.tx_fault() || events.fatal() {
             self.recover(mac);
         }
@@ -777,7 +789,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// - TX process suspended (DMA_STATUS.TS): one TX poll demand, then re-arm
     ///   ([`TxStats::kicks`]); a doorbell that overtook its descriptor store (an outer
     ///   cache's store buffer) left the DMA asleep over descriptors it owns.
-    pub fn on_timer<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>, now: u64) -> Restart {
+    pub fn on_timer<M: RingMac>(&mut self, mac: &M, now: u64) -> Restart {
         self.stats.timer_expiries = self.stats.timer_expiries.wrapping_add(1);
         // The expiry dequeued the timer; it is armed again only if this returns `At`.
         self.armed = false;
@@ -796,12 +808,12 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 self.recover(mac);
                 return Restart::No;
             }
-            if mac.status().read(crate::regs::DMA_STATUS::TS) == crate::regs::TS_SUSPENDED {
+            if mac.tx_suspended() {
                 // Suspended (TU) although it owns descriptors: the poll demand that gave
                 // them reached the DMA before the descriptor did. Ring once more.
                 wmb();
                 self.cache.before_doorbell();
-                mac.tx_poll_demand();
+                mac.tx_doorbell(self.geo.desc_bus(self.cur));
                 self.stats.kicks = self.stats.kicks.wrapping_add(1);
             }
         }
@@ -816,10 +828,10 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// Restart the TX DMA after a fault: stop it, drop the frames in flight (counted in
     /// [`TxStats::dropped`]), return every descriptor to the CPU, program the ring base
     /// again and start. Counted in [`TxStats::recoveries`].
-    pub fn recover<B: RegisterBus<Word = u32>>(&mut self, mac: &Dwmac<B>) {
-        mac.stop_tx_dma();
-        // Handled here: TPS, TJT, UNF (FBI stays for the RX side to see).
-        mac.ack((1 << 1) | (1 << 3) | (1 << 5));
+    pub fn recover<M: RingMac>(&mut self, mac: &M) {
+        mac.stop_tx();
+        // Handled here: the TX faults (a bus error stays for the RX side to see).
+        mac.ack_tx_faults();
         self.stats.dropped = self.stats.dropped.wrapping_add(self.pending as u64);
         self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
         self.pending = 0;
@@ -840,12 +852,12 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 /// A reserved TX descriptor: fill [`buffer`](Self::buffer) in place, then
 /// [`commit`](Self::commit). Dropping it sends nothing.
 #[must_use = "dropping the token sends nothing: fill its buffer and commit it"]
-pub struct TxToken<'a, B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> {
+pub struct TxToken<'a, M: RingMac, T: CleanupTimer, C: CacheOps> {
     ring: &'a mut TxRing<T, C>,
-    mac: &'a Dwmac<B>,
+    mac: &'a M,
 }
 
-impl<B: RegisterBus<Word = u32>, T: CleanupTimer, C: CacheOps> TxToken<'_, B, T, C> {
+impl<M: RingMac, T: CleanupTimer, C: CacheOps> TxToken<'_, M, T, C> {
     /// The descriptor's DMA buffer, [`TxRing::buf_size`] bytes, to fill with the frame
     /// (destination MAC first, no FCS: the MAC appends it).
     pub fn buffer(&mut self) -> &mut [u8] {

@@ -179,7 +179,7 @@ fn tx_buffer_then_descriptor_reach_the_dma_before_the_doorbell_on_non_coherent_m
     arena.record_order();
     tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 0)).unwrap();
     let seen = arena.take_order();
-    let buf = tx.desc_words(0).unwrap()[2];
+    let buf = u64::from(tx.desc_words(0).unwrap()[2]);
     assert_eq!(
         seen,
         [
@@ -244,8 +244,8 @@ fn rx_refill_invalidates_the_buffer_and_writes_back_the_descriptor_before_the_po
     }
     assert_eq!(rx.receive(&b.mac).map(|_| ()), Err(Error::WouldBlock));
     let seen = arena.take_order();
-    let stride = b.setup.desc_stride() as u32;
-    let buf1 = rx.desc_words(1).unwrap()[2];
+    let stride = b.setup.desc_stride() as u64;
+    let buf1 = u64::from(rx.desc_words(1).unwrap()[2]);
     assert!(
         in_order(
             &seen,
@@ -450,12 +450,12 @@ fn rings_program_their_own_bases_and_refuse_memory_the_dma_cannot_reach() {
     let rx = b.rx(rx_cfg(4, 512), Coherent);
     assert_eq!(
         b.bus
-            .model(|m| hwtimer_core::sim::SimModel::read(m, 0, 0x1010)),
+            .model(|m| u64::from(hwtimer_core::sim::SimModel::read(m, 0, 0x1010))),
         tx.base()
     );
     assert_eq!(
         b.bus
-            .model(|m| hwtimer_core::sim::SimModel::read(m, 0, 0x100C)),
+            .model(|m| u64::from(hwtimer_core::sim::SimModel::read(m, 0, 0x100C))),
         rx.base()
     );
     // A region outside the arena has no bus address.

@@ -118,7 +118,7 @@ proptest! {
         let mut scratch = vec![0u8; 1518];
         for (op, word, idx, len) in ops {
             match op {
-                0 => { b.arena.write_u32(base + 16 * idx as u32, word); }
+                0 => { b.arena.write_u32(base + 16 * idx as u64, word); }
                 1 => b.inject(&eth_frame(US, len, 0xA5)),
                 2 => { rx.service(&b.mac, DmaEvents(word)); }
                 _ => {}
@@ -164,7 +164,7 @@ proptest! {
         let base = tx.base();
         for (w, i) in words {
             let _ = tx.send(&b.mac, &test_frame());
-            b.arena.write_u32(base + 16 * i as u32, w);
+            b.arena.write_u32(base + 16 * i as u64, w);
             tx.reclaim();
             tx.service(&b.mac, b.mac.take_events());
             prop_assert!(tx.pending() <= 4);

@@ -214,6 +214,7 @@ fn tx_insertion_is_off_by_default_and_cic_3_fills_every_checksum() {
         let cic = match layout {
             DescLayout::Normal => (w[1] >> 27) & 3,
             DescLayout::Enhanced => (w[0] >> 22) & 3,
+            DescLayout::Qos => (w[3] >> 16) & 3,
         };
         assert_eq!(cic, 3, "{layout:?}");
         // A frame that is not IP passes unchanged.

@@ -1,0 +1,117 @@
+//! [`RingMac`]: what a TX or RX ring needs from its MAC, for each register layout.
+//!
+//! The rings ([`TxRing`](crate::TxRing), [`RxRing`](crate::RxRing)) and the stack adapters
+//! are written once; the MAC types ([`Dwmac`](crate::Dwmac) for the 3.x GMAC,
+//! [`Dwmac4`](crate::Dwmac4) for the 4.x/5.x QoS core) implement this sealed trait, each
+//! reaching only its own register map. The differences it hides:
+//!
+//! | | 3.x ([`Dwmac`](crate::Dwmac)) | 4.x/5.x ([`Dwmac4`](crate::Dwmac4)) |
+//! |---|---|---|
+//! | descriptor layout | normal or enhanced | QoS ([`DescLayout::Qos`]) |
+//! | ring start | base address, DSL read back | base (high/low), ring length, RBSZ, DSL read back |
+//! | doorbell | poll-demand write | tail-pointer write (TX: one past the last frame; RX: the last descriptor given back) |
+//! | TX faults | TPS, UNF, TJT (DMA_STATUS) | TPS (DMA_CH0_STATUS) |
+//!
+//! A ring checks that its [`DmaSetup`](crate::DmaSetup) has the MAC's layout before it
+//! programs anything ([`ConfigError::LayoutMismatch`](crate::ConfigError::LayoutMismatch)
+//! otherwise), so a 3.x ring can never be started on a 4.x core or the other way round.
+//!
+//! The trait is sealed: its ring-facing methods are crate-private (they aim the DMA), and
+//! only the crate's MAC types implement it.
+
+use crate::dma::DescLayout;
+use crate::error::Error;
+use crate::mac::DmaEvents;
+use crate::phy::LinkState;
+
+pub(crate) use sealed::RingStart;
+
+pub(crate) mod sealed {
+    /// Where a ring lives, as its MAC programs it at a start.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct RingStart {
+        /// Bus address of descriptor 0.
+        pub base: u64,
+        /// Number of descriptors.
+        pub len: usize,
+        /// DSL: the padding between descriptors, in bus-width words.
+        pub dsl: u8,
+        /// RX only: the buffer size of each descriptor (RBSZ on QoS; 3.x keeps it in RDES1).
+        pub buf_size: u32,
+        /// The first tail pointer (QoS; ignored on 3.x).
+        pub tail: u64,
+    }
+
+    use crate::dma::DescLayout;
+    use crate::error::Error;
+
+    /// The ring-facing operations (crate-private: they aim the DMA).
+    pub trait Ops {
+        /// Whether rings of `layout` run on this MAC.
+        fn accepts(&self, layout: DescLayout) -> bool;
+        /// Stop the TX DMA if it runs, program the ring, start it.
+        ///
+        /// # Safety
+        /// `r` describes descriptors, all initialised, in memory the DMA may use for as
+        /// long as it runs.
+        unsafe fn start_tx(&self, r: &RingStart) -> Result<(), Error>;
+        /// As `start_tx` for the RX DMA.
+        ///
+        /// # Safety
+        /// As `start_tx`.
+        unsafe fn start_rx(&self, r: &RingStart) -> Result<(), Error>;
+        /// The TX doorbell; `tail` is the bus address one past the last frame given.
+        fn tx_doorbell(&self, tail: u64);
+        /// The RX doorbell; `tail` is the bus address of the last descriptor given back.
+        fn rx_doorbell(&self, tail: u64);
+        /// The TX DMA is switched on (whatever its process state).
+        fn tx_dma_enabled(&self) -> bool;
+        /// The TX DMA cannot make progress (stopped, or a fault pending).
+        fn tx_stopped(&self) -> bool;
+        /// The TX DMA sleeps and a doorbell would wake it.
+        fn tx_suspended(&self) -> bool;
+        /// Stop the TX DMA.
+        fn stop_tx(&self);
+        /// Stop the RX DMA.
+        fn stop_rx(&self);
+        /// Acknowledge the TX fault bits a TX recovery handles.
+        fn ack_tx_faults(&self);
+        /// Program the RX interrupt watchdog (0 = off), in 256-CSR-cycle units.
+        fn set_riwt(&self, riwt: u8);
+        /// RX checksum checking on or off; whether it is on afterwards (read back).
+        fn set_rx_checksum(&self, on: bool) -> bool;
+        /// The descriptor the RX DMA looks at (bus address).
+        fn cur_rx_desc(&self) -> u64;
+    }
+}
+
+/// A DWMAC whose rings the crate's [`TxRing`](crate::TxRing) and
+/// [`RxRing`](crate::RxRing) drive: [`Dwmac`](crate::Dwmac) (3.x) or
+/// [`Dwmac4`](crate::Dwmac4) (4.x/5.x). Sealed; see the [module docs](self).
+///
+/// Every method is safe to call from the interrupt handler, the timer and the link path
+/// at once (each is a critical section or one register access).
+pub trait RingMac: sealed::Ops {
+    /// The descriptor layouts this MAC's rings may use.
+    fn layout_supported(&self, layout: DescLayout) -> bool {
+        self.accepts(layout)
+    }
+    /// The link state last given to [`set_link`](Self::set_link) (down at first).
+    fn link(&self) -> LinkState;
+    /// Program the MAC for `link` (speed, duplex; TE and RE only while it is up); returns
+    /// whether the state changed.
+    fn set_link(&self, link: LinkState) -> bool;
+    /// Read the DMA status, acknowledge every interrupt bit it shows and return them, in
+    /// [`DmaEvents`]' (3.x DMA_STATUS) bit positions: the interrupt handler's first step.
+    #[must_use = "the events are acknowledged: dropping them loses them"]
+    fn take_events(&self) -> DmaEvents;
+}
+
+/// The check every ring start makes first.
+pub(crate) fn check_layout<M: RingMac>(mac: &M, layout: DescLayout) -> Result<(), Error> {
+    if mac.accepts(layout) {
+        Ok(())
+    } else {
+        Err(Error::Config(crate::error::ConfigError::LayoutMismatch))
+    }
+}
