@@ -137,6 +137,15 @@ pub enum Error {
     /// [`Dwmac::mdio`](crate::Dwmac::mdio) while another MDIO master of the same MAC is
     /// alive: their frames would interleave on MII_ADDR / MII_DATA.
     MdioBusy,
+    /// Neither MAC_VERSION (0x110, the 4.x/5.x QoS map) nor GMAC_VERSION (0x20, the 3.x
+    /// map) holds a version this crate drives ([`probe`](crate::probe),
+    /// [`Dwmac4::probe`](crate::Dwmac4::probe)); nothing was written.
+    UnknownVersion {
+        /// What 0x110 read.
+        mac_version: u32,
+        /// What 0x20 read.
+        gmac_version: u32,
+    },
 }
 
 impl From<ConfigError> for Error {
@@ -180,6 +189,13 @@ impl core::fmt::Display for Error {
                 write!(f, "DMA_BUS_MODE.DSL is {programmed}, the ring needs {ring}")
             }
             Error::MdioBusy => f.write_str("another MDIO master is alive"),
+            Error::UnknownVersion {
+                mac_version,
+                gmac_version,
+            } => write!(
+                f,
+                "unknown DWMAC: MAC_VERSION {mac_version:#x}, GMAC_VERSION {gmac_version:#x}"
+            ),
         }
     }
 }

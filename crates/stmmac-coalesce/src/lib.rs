@@ -360,6 +360,7 @@ pub mod dma;
 pub mod embassy_net;
 mod error;
 pub mod mac;
+pub mod mac4;
 #[cfg(feature = "miim")]
 pub mod miim;
 pub mod phy;
@@ -392,6 +393,7 @@ pub use dma::{
 };
 pub use error::{ConfigError, Error};
 pub use mac::{DmaEvents, Dwmac, DwmacMdio, FrameFilter, MacConfig, multicast_hash_bin};
+pub use mac4::{Dwmac4, Dwmac4Mdio, Probed, probe};
 pub use phy::{Duplex, LinkState, Pause, Speed};
 pub use ring_mac::RingMac;
 pub use rx::{RxConfig, RxFrame, RxRing, RxStats};

@@ -199,7 +199,7 @@ pub struct MacConfig {
     pub filter: FrameFilter,
 }
 
-fn encode_link(l: LinkState) -> u32 {
+pub(crate) fn encode_link(l: LinkState) -> u32 {
     let speed = match l.speed {
         Speed::M10 => 0,
         Speed::M100 => 1,
@@ -208,7 +208,7 @@ fn encode_link(l: LinkState) -> u32 {
     u32::from(l.up) | speed << 1 | u32::from(l.duplex == Duplex::Full) << 3
 }
 
-fn decode_link(v: u32) -> LinkState {
+pub(crate) fn decode_link(v: u32) -> LinkState {
     LinkState {
         up: v & 1 != 0,
         speed: match (v >> 1) & 3 {
