@@ -1,0 +1,135 @@
+//! Telling the layouts apart (issue: a MAC_VERSION that matches neither layout gives a typed
+//! error and nothing is programmed), on register files that answer only the version
+//! registers, and on the 3.x behavioural model.
+
+use hwtimer_core::sim::{SimBus, SimClock, SimModel};
+use mdio_bus::PhyAddr;
+use mdio_bus::sim::PhyModel;
+use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::{Dwmac4, Error, Probed, probe};
+
+/// A block whose 0x110 and 0x20 read the given values and everything else 0; it counts
+/// the writes it sees.
+struct Versions {
+    at_110: u32,
+    at_20: u32,
+}
+
+impl SimModel for Versions {
+    type Word = u32;
+    fn read(&mut self, _now: u64, offset: usize) -> u32 {
+        match offset {
+            0x110 => self.at_110,
+            0x20 => self.at_20,
+            _ => 0,
+        }
+    }
+    fn write(&mut self, _now: u64, _offset: usize, _value: u32) {}
+}
+
+fn bus(at_110: u32, at_20: u32) -> SimBus<Versions> {
+    SimBus::new(&SimClock::new(), Versions { at_110, at_20 })
+}
+
+#[test]
+fn each_qos_version_probes_as_qos_and_reads_only() {
+    for v in [0x3040, 0x3041, 0x1042, 0x0051, 0x3052] {
+        let b = bus(v, 0);
+        let (found, stats) = b.counted(|| probe(&b));
+        match found {
+            Ok(Probed::Qos(mac)) => assert_eq!(mac.version(), v),
+            Ok(Probed::Gmac3(_)) => panic!("{v:#x}: taken for 3.x"),
+            Err(e) => panic!("{v:#x}: {e}"),
+        }
+        assert_eq!(stats.writes, 0, "{v:#x}");
+        let (m, stats) = b.counted(|| Dwmac4::probe(&b));
+        assert_eq!(m.unwrap().snpsver(), (v & 0xFF) as u8);
+        assert_eq!(stats.writes, 0);
+    }
+}
+
+#[test]
+fn a_version_of_neither_layout_is_a_typed_error_and_nothing_is_written() {
+    // 0x3F / 0x53: just outside the QoS range; 0 and all ones: no block there; 0x1032 at
+    // 0x110: a 3.x version number in the 4.x register.
+    for (q, g) in [
+        (0x0000_003F, 0),
+        (0x0000_0053, 0x0000_0029),
+        (0, 0),
+        (u32::MAX, u32::MAX),
+        (0x1032, 0x0041),
+    ] {
+        let b = bus(q, g);
+        let (r, stats) = b.counted(|| probe(&b).map(|_| ()));
+        assert_eq!(
+            r,
+            Err(Error::UnknownVersion {
+                mac_version: q,
+                gmac_version: g
+            }),
+            "{q:#x} {g:#x}"
+        );
+        assert_eq!(stats.writes, 0);
+        let (r, stats) = b.counted(|| Dwmac4::probe(&b).map(|_| ()));
+        assert_eq!(
+            r,
+            Err(Error::UnknownVersion {
+                mac_version: q,
+                gmac_version: g
+            })
+        );
+        assert_eq!(stats.writes, 0);
+    }
+}
+
+#[test]
+fn the_3x_model_probes_as_3x() {
+    let clock = SimClock::new();
+    let arena = SimArena::new(0x2000_0000, 64 * 1024);
+    let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
+    let b = SimBus::new(&clock, DwmacModel::new(arena, phy, SIM_CSR_HZ));
+    let (found, stats) = b.counted(|| probe(&b));
+    assert!(matches!(found, Ok(Probed::Gmac3(_))));
+    assert_eq!(stats.writes, 0);
+    assert!(matches!(
+        Dwmac4::probe(&b),
+        Err(Error::UnknownVersion { .. })
+    ));
+}
+
+mod common;
+
+#[test]
+fn a_qos_ring_refuses_to_start_on_a_3x_mac_before_any_write() {
+    use stmmac_coalesce::{ConfigError, NoTimer, RxRing, TxRing, ring_bytes};
+    let b = common::Board::new();
+    // HW_FEATURE0 with both checksum engines, HW_FEATURE1 with 4 KiB FIFOs, 32-bit DMA.
+    let qos = common::dma().resolve_qos(0x0001_4000, 0x0000_0145).unwrap();
+    let tx_cfg = common::tx_cfg(4, common::no_timer(1));
+    let mem = b
+        .arena
+        .region(ring_bytes(4, tx_cfg.buf_size, qos.cache_line()))
+        .unwrap();
+    let mut tx = TxRing::new(
+        mem,
+        &b.arena,
+        &qos,
+        tx_cfg,
+        NoTimer,
+        stmmac_coalesce::Coherent,
+    )
+    .unwrap();
+    let (r, stats) = b.bus.counted(|| tx.try_start(&b.mac));
+    assert_eq!(r, Err(Error::Config(ConfigError::LayoutMismatch)));
+    assert_eq!(stats.writes, 0);
+    assert_eq!(tx.stats().refused_starts, 1);
+    let rx_cfg = common::rx_cfg(4, 1536);
+    let mem = b
+        .arena
+        .region(ring_bytes(4, 1536, qos.cache_line()))
+        .unwrap();
+    let mut rx = RxRing::new(mem, &b.arena, &qos, rx_cfg, stmmac_coalesce::Coherent).unwrap();
+    let (r, stats) = b.bus.counted(|| rx.try_start(&b.mac));
+    assert_eq!(r, Err(Error::Config(ConfigError::LayoutMismatch)));
+    assert_eq!(stats.writes, 0);
+}
