@@ -413,4 +413,81 @@ mod tests {
             }
         }
     }
+
+    /// QoS: address in words 0–1 (above 4 GiB too), length and IOC (bit 31) in TDES2,
+    /// TDES3 = OWN 31 | FD 29 | LD 28 | CIC 17:16 | FL 14:0; positions written out from
+    /// Linux's `dwmac4_descs.h` rather than taken from `regs4`.
+    #[test]
+    fn qos_tx_words() {
+        for cic in [false, true] {
+            for ic in [false, true] {
+                let mut mem = [0u32; 4];
+                let d = Desc::at(mem.as_mut_ptr().cast::<u8>());
+                let p = TxPrep {
+                    buf: 0x0000_0012_3456_7800,
+                    len: 1514,
+                    ic,
+                    end_of_ring: true,
+                    ctl: tx_ctl(DescLayout::Qos, cic),
+                };
+                tx_give(DescLayout::Qos, d, p);
+                let ioc = if ic { 1 << 31 } else { 0 };
+                let cicv = if cic { 3 << 16 } else { 0 };
+                assert_eq!(
+                    d.words(),
+                    [
+                        0x3456_7800,
+                        0x12,
+                        ioc | 1514,
+                        (1 << 31) | (1 << 29) | (1 << 28) | cicv | 1514
+                    ],
+                    "{cic} {ic}"
+                );
+                let st = tx_status(DescLayout::Qos, d.status(DescLayout::Qos));
+                assert_eq!(st, (true, false));
+                tx_idle(DescLayout::Qos, d, 0xFFFF_FFFF, true);
+                assert_eq!(d.words(), [0; 4]);
+            }
+        }
+        // ES is TDES3 bit 15 on QoS.
+        assert_eq!(tx_status(DescLayout::Qos, 1 << 15), (false, true));
+    }
+
+    /// QoS RX read format: address words 0–1, RDES2 0, RDES3 = OWN 31 | IOC 30 (unless
+    /// DIC) | BUF1V 24; no size field (RBSZ is a register).
+    #[test]
+    fn qos_rx_refill_and_write_back() {
+        let mut mem = [0xFFFF_FFFFu32; 4];
+        let d = Desc::at(mem.as_mut_ptr().cast::<u8>());
+        rx_give(DescLayout::Qos, d, 0x0000_00AB_0000_1000, 1536, false, true);
+        assert_eq!(
+            d.words(),
+            [0x1000, 0xAB, 0, (1 << 31) | (1 << 30) | (1 << 24)]
+        );
+        rx_give(DescLayout::Qos, d, 0x1000, 1536, true, false);
+        assert_eq!(d.words()[3], (1 << 31) | (1 << 24));
+        // Write-back: FD 29, LD 28, PL 14:0 on the last; CE 24 with ES 15.
+        let s = rx_status(DescLayout::Qos, (1 << 29) | (1 << 28) | 1518);
+        assert!(s.first && s.last && !s.own && !s.ctxt);
+        assert_eq!((s.fl, s.causes), (1518, 0));
+        let s = rx_status(DescLayout::Qos, (1 << 28) | (1 << 24) | (1 << 15) | 64);
+        assert_eq!(s.causes, n::RDES0_CE | n::RDES0_ES);
+        // Each QoS cause lands on its 3.x counterpart.
+        for (q_bit, n_bit) in [
+            (21, n::RDES0_OE),
+            (22, n::RDES0_RWT),
+            (20, RDES0_RE),
+            (19, n::RDES0_DE),
+            (23, n::RDES0_ES),
+        ] {
+            assert_eq!(rx_status(DescLayout::Qos, 1 << q_bit).causes, n_bit, "{q_bit}");
+        }
+        // A context descriptor (CTXT 30, OWN clear) is nothing but that.
+        let s = rx_status(DescLayout::Qos, (1 << 30) | (1 << 29) | (1 << 28) | 99);
+        assert!(s.ctxt && !s.first && !s.last && s.fl == 0);
+        // With OWN set, bit 30 is the read format's IOC: not a context descriptor.
+        assert!(!rx_status(DescLayout::Qos, (1 << 31) | (1 << 30)).ctxt);
+        // PL counts only on the last descriptor.
+        assert_eq!(rx_status(DescLayout::Qos, (1 << 29) | 700).fl, 0);
+    }
 }

@@ -5,7 +5,7 @@
 //! the driver's tokens and the two interrupt paths that free resources:
 //!
 //! - **the DMA interrupt**: call [`NetState::on_dma_interrupt`] with
-//!   [`Dwmac::take_events`]: it runs the RX ring's service (recovery on RPS/FBI, RX poll
+//!   [`RingMac::take_events`]: it runs the RX ring's service (recovery on RPS/FBI, RX poll
 //!   demand on RU) and, on TI or a TX fault only (as stmmac's TX NAPI), the TX ring's
 //!   (recovery on TPS/UNF/TJT/FBI, reclaim, cleanup-timer bookkeeping); it wakes the receive
 //!   side on RI/RU or data waiting, the transmit side on TI or descriptors freed;
@@ -204,7 +204,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         critical_section::with(|cs| self.rings.borrow_ref_mut(cs).as_mut().map(f))
     }
 
-    /// From the DMA interrupt, with what [`Dwmac::take_events`] returned: service the RX
+    /// From the DMA interrupt, with what [`RingMac::take_events`] returned: service the RX
     /// ring ([`RxRing::service`]), and the TX ring ([`TxRing::service`]) only on TI or a TX
     /// fault (TPS, UNF, TJT, FBI), as stmmac's TX NAPI runs only then; wake the receive side on RI/RU or data
     /// waiting, the transmit side on TI or descriptors freed. Returns the descriptors freed.
@@ -254,7 +254,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     }
 
     /// A new link state (from [`Phy::poll`](crate::phy::Phy::poll)): program the MAC
-    /// ([`Dwmac::set_link`]) and, on a change, wake the runner.
+    /// ([`RingMac::set_link`]) and, on a change, wake the runner.
     pub fn set_link<M: RingMac>(&self, mac: &M, link: crate::LinkState) {
         if mac.set_link(link) {
             self.link_waker.wake();

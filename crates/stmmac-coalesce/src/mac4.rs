@@ -1,9 +1,9 @@
 //! [`Dwmac4`]: the DWMAC 4.x/5.x (QoS, "EQOS") MAC, MTL and DMA channel 0, beside the 3.x
-//! [`Dwmac`](crate::Dwmac); and [`probe`], which tells the two apart from their version
+//! [`Dwmac`]; and [`probe`], which tells the two apart from their version
 //! registers before anything is written.
 //!
 //! The register map is [`regs4`](crate::regs4) and nothing else: a `Dwmac4` cannot reach a
-//! 3.x register, and a [`Dwmac`](crate::Dwmac) cannot reach a 4.x one. Both drive the same
+//! 3.x register, and a [`Dwmac`] cannot reach a 4.x one. Both drive the same
 //! rings through [`RingMac`]; a ring refuses to start on the MAC of the other layout.
 //! `docs/dwmac4.md` has the facts this follows, the bring-up compared with Linux,
 //! embassy-stm32 and stm32h7xx-hal, and why each choice is the one here.

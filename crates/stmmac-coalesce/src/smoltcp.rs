@@ -8,7 +8,7 @@
 //! # Tokens (zero copy)
 //!
 //! - **TX**: `transmit()` reserves a descriptor ([`TxRing::reserve`]) and returns `None`
-//!   when none is free or the link is down ([`Dwmac::set_link`]), so a token always has a
+//!   when none is free or the link is down ([`RingMac::set_link`]), so a token always has a
 //!   descriptor behind it and `TxToken::consume` cannot fail: smoltcp writes the frame
 //!   straight into the descriptor's DMA buffer, and [`TxToken::commit`](crate::TxToken::commit)
 //!   hands it over (IC, the cleanup timer per the ring's strategy, poll demand). A token
