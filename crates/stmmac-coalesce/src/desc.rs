@@ -480,7 +480,11 @@ mod tests {
             (19, n::RDES0_DE),
             (23, n::RDES0_ES),
         ] {
-            assert_eq!(rx_status(DescLayout::Qos, 1 << q_bit).causes, n_bit, "{q_bit}");
+            assert_eq!(
+                rx_status(DescLayout::Qos, 1 << q_bit).causes,
+                n_bit,
+                "{q_bit}"
+            );
         }
         // A context descriptor (CTXT 30, OWN clear) is nothing but that.
         let s = rx_status(DescLayout::Qos, (1 << 30) | (1 << 29) | (1 << 28) | 99);

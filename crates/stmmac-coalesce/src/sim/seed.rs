@@ -26,10 +26,11 @@ use mdio_bus::sim::PhyModel;
 
 use super::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SimArena};
 use crate::coalesce::{CoalesceConfig, TimerStrategy};
-use crate::dma::{Coherent, DmaConfig};
+use crate::dma::{Coherent, DmaConfig, DmaSetup};
 use crate::error::Error;
 use crate::mac::Dwmac;
 use crate::phy::{Duplex, LinkState, Speed};
+use crate::ring_mac::RingMac;
 use crate::rx::{RxConfig, RxRing};
 use crate::tx::{QueueTimer, TxConfig, TxRing};
 
@@ -57,6 +58,108 @@ pub type Bus = SimBus<Model>;
 pub type HrBase = Extended<SimCounter>;
 /// The jiffies time base.
 pub type JiffiesBase = Extended<SimTickCounter>;
+
+/// The block a [`Rig`] drives, with the model hooks the measurements use: the 3.x model's
+/// bus ([`Bus`]) or the 4.x one's.
+pub trait Board: Clone + Sized + 'static {
+    /// The MAC type on this board.
+    type Mac: RingMac;
+    /// Arena, bus and MAC on `clock`, the TX DMA lagging the CPU by `tx_lag_ns` (0: the
+    /// instant model).
+    fn parts(clock: &SimClock, tx_lag_ns: u64) -> (SimArena, Self, Self::Mac);
+    /// Software reset and DMA configuration (CSR clock [`SIM_CSR_HZ`]).
+    ///
+    /// Errors: those of the MAC's reset and `configure_dma`.
+    fn bring_up(mac: &Self::Mac, clock: &SimCounter) -> Result<DmaSetup, Error>;
+    /// The DMA interrupt enables the rings expect.
+    fn enable_interrupts(mac: &Self::Mac);
+    /// Program MAC address 0.
+    fn set_address(mac: &Self::Mac, us: [u8; 6]);
+    /// Whether TI is set: one status read, as before an interrupt handler runs at all.
+    fn ti_pending(mac: &Self::Mac) -> bool;
+    /// Bring the model up to `t`.
+    fn sync(&self, t: u64);
+    /// When the last recorded frame went on the wire (0: none).
+    fn last_sent_ns(&self) -> u64;
+    /// Forget the recorded frames.
+    fn clear_sent(&self);
+    /// The next TX write-back of a lagging DMA.
+    fn tx_next_due(&self) -> Option<u64>;
+    /// Whether the raw status shows TI at `t`.
+    fn ti_at(&self, t: u64) -> bool;
+    /// When the RX watchdog fires, if it runs.
+    fn riwt_deadline(&self) -> Option<u64>;
+    /// A frame arrives at `t`.
+    fn inject(&self, t: u64, frame: &[u8]);
+    /// Advance the clock to the model's next interrupt, if any; when it is.
+    fn advance_to_irq(&self) -> Option<u64>;
+}
+
+impl Board for Bus {
+    type Mac = Dwmac<Bus>;
+
+    fn parts(clock: &SimClock, tx_lag_ns: u64) -> (SimArena, Self, Self::Mac) {
+        let arena = SimArena::new(0x1000_0000, 1 << 20);
+        let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
+        let model = DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
+        let bus = SimBus::new(clock, model);
+        let mac = Dwmac::new(bus.clone());
+        (arena, bus, mac)
+    }
+
+    fn bring_up(mac: &Self::Mac, clock: &SimCounter) -> Result<DmaSetup, Error> {
+        mac.soft_reset(clock)?;
+        mac.configure_dma(&DmaConfig {
+            csr_hz: SIM_CSR_HZ,
+            ..DmaConfig::default()
+        })
+    }
+
+    fn enable_interrupts(mac: &Self::Mac) {
+        mac.set_interrupts(crate::regs::DMA_INTR_DEFAULT);
+    }
+
+    fn set_address(mac: &Self::Mac, us: [u8; 6]) {
+        mac.set_mac_address(us);
+    }
+
+    #[inline]
+    fn ti_pending(mac: &Self::Mac) -> bool {
+        mac.status().is_set(crate::regs::DMA_STATUS::TI)
+    }
+
+    fn sync(&self, t: u64) {
+        self.model(|m| m.sync(t));
+    }
+
+    fn last_sent_ns(&self) -> u64 {
+        self.model(|m| m.sent().last().map_or(0, |f| f.at_ns))
+    }
+
+    fn clear_sent(&self) {
+        self.model(|m| m.clear_sent());
+    }
+
+    fn tx_next_due(&self) -> Option<u64> {
+        self.model(|m| m.tx_next_due())
+    }
+
+    fn ti_at(&self, t: u64) -> bool {
+        self.model(|m| m.raw_status(t) & 1 != 0)
+    }
+
+    fn riwt_deadline(&self) -> Option<u64> {
+        self.model(|m| m.riwt_deadline())
+    }
+
+    fn inject(&self, t: u64, frame: &[u8]) {
+        self.model(|m| m.inject(t, frame));
+    }
+
+    fn advance_to_irq(&self) -> Option<u64> {
+        DwmacIrq(self).advance_to_next()
+    }
+}
 
 /// Result of [`Rig::burst`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,16 +250,17 @@ impl StreamFigures {
 /// The rigs' timer queue.
 pub type Timers<M> = HrTimers<SimClockEvent, M, 4>;
 
-/// A complete driver on the model: MAC, rings, timer queue, in virtual time.
-pub struct Rig<M: Monotonic + 'static> {
+/// A complete driver on the model: MAC, rings, timer queue, in virtual time, on board `P`
+/// (the 3.x model by default).
+pub struct Rig<M: Monotonic + 'static, P: Board = Bus> {
     /// Virtual time.
     pub clock: SimClock,
     /// The DMA arena.
     pub arena: SimArena,
     /// A handle on the bus (shares the model with the driver's).
-    pub bus: Bus,
+    pub bus: P,
     /// The MAC.
-    pub mac: Dwmac<Bus>,
+    pub mac: P::Mac,
     /// The timer queue (leaked: the ring's timer borrows it for good).
     pub timers: &'static Timers<M>,
     /// Its clockevent's probe.
@@ -170,15 +274,6 @@ pub struct Rig<M: Monotonic + 'static> {
     ti_taken: u64,
 }
 
-fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Bus, Dwmac<Bus>), Error> {
-    let arena = SimArena::new(0x1000_0000, 1 << 20);
-    let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
-    let model = DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
-    let bus = SimBus::new(clock, model);
-    let mac = Dwmac::new(bus.clone());
-    Ok((arena, bus, mac))
-}
-
 /// A 60-byte broadcast test frame (an ARP-sized payload).
 pub fn test_frame() -> [u8; 60] {
     let mut f = [0u8; 60];
@@ -189,23 +284,19 @@ pub fn test_frame() -> [u8; 60] {
     f
 }
 
-fn build<M: Monotonic + 'static>(
+fn build<M: Monotonic + 'static, P: Board>(
     clock: SimClock,
     event: SimClockEvent,
     time: M,
     cfg: CoalesceConfig,
     strategy: TimerStrategy,
     tx_lag_ns: u64,
-) -> Result<Rig<M>, Error> {
-    let (arena, bus, mac) = parts(&clock, tx_lag_ns)?;
+) -> Result<Rig<M, P>, Error> {
+    let (arena, bus, mac) = P::parts(&clock, tx_lag_ns);
     let probe = event.probe();
     let timers: &'static Timers<M> = Box::leak(Box::new(HrTimers::new(Alarm::new(event, time)?)));
     let reset_clock = SimCounter::new(&clock, 32, HR_HZ);
-    mac.soft_reset(&reset_clock)?;
-    let setup = mac.configure_dma(&DmaConfig {
-        csr_hz: SIM_CSR_HZ,
-        ..DmaConfig::default()
-    })?;
+    let setup = P::bring_up(&mac, &reset_clock)?;
     let tx_cfg = TxConfig {
         descriptors: RIG_TX_DESCS,
         buf_size: 1536,
@@ -231,9 +322,9 @@ fn build<M: Monotonic + 'static>(
         Coherent,
     )?;
     let mut rx = RxRing::new(rx_mem, &arena, &setup, rx_cfg, Coherent)?;
-    mac.set_interrupts(crate::regs::DMA_INTR_DEFAULT);
-    tx.start(&mac);
-    rx.start(&mac);
+    P::enable_interrupts(&mac);
+    tx.try_start(&mac)?;
+    rx.try_start(&mac)?;
     mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
     Ok(Rig {
         clock,
@@ -251,14 +342,11 @@ fn build<M: Monotonic + 'static>(
 
 impl Rig<HrBase> {
     /// The driver on a 25 MHz high-resolution time base (counter and phase-locked
-    /// clockevent, `min_delta` 1 tick).
+    /// clockevent, `min_delta` 1 tick), on the 3.x model.
     ///
     /// Errors: those of [`TxRing::new`] and the timer set-up.
     pub fn hrtimer(cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
-        let clock = SimClock::new();
-        let event = SimClockEvent::new(&clock, HR_HZ, 1, u64::from(u32::MAX));
-        let time = Extended::new(SimCounter::new(&clock, 32, HR_HZ));
-        build(clock, event, time, cfg, strategy, 0)
+        Self::hrtimer_on(cfg, strategy, 0)
     }
 
     /// As [`Rig::hrtimer`], on a model whose TX DMA lags the CPU by `tx_lag_ns` plus the
@@ -266,6 +354,19 @@ impl Rig<HrBase> {
     ///
     /// Errors: as [`Rig::hrtimer`].
     pub fn hrtimer_lagging(
+        cfg: CoalesceConfig,
+        strategy: TimerStrategy,
+        tx_lag_ns: u64,
+    ) -> Result<Self, Error> {
+        Self::hrtimer_on(cfg, strategy, tx_lag_ns)
+    }
+}
+
+impl<P: Board> Rig<HrBase, P> {
+    /// [`Rig::hrtimer_lagging`] on board `P`.
+    ///
+    /// Errors: as [`Rig::hrtimer`].
+    pub fn hrtimer_on(
         cfg: CoalesceConfig,
         strategy: TimerStrategy,
         tx_lag_ns: u64,
@@ -280,10 +381,23 @@ impl Rig<HrBase> {
 impl Rig<JiffiesBase> {
     /// The driver on a jiffies-style time base: the timer queue on a `hz` periodic-tick
     /// counter and a clockevent of the same rate, so every deadline lands on a tick edge
-    /// (a `timer_list` with `usecs_to_jiffies` rounding up).
+    /// (a `timer_list` with `usecs_to_jiffies` rounding up), on the 3.x model.
     ///
     /// Errors: as [`Rig::hrtimer`].
     pub fn jiffies(hz: u32, cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
+        Self::jiffies_on(hz, cfg, strategy)
+    }
+}
+
+impl<P: Board> Rig<JiffiesBase, P> {
+    /// [`Rig::jiffies`] on board `P`.
+    ///
+    /// Errors: as [`Rig::hrtimer`].
+    pub fn jiffies_on(
+        hz: u32,
+        cfg: CoalesceConfig,
+        strategy: TimerStrategy,
+    ) -> Result<Self, Error> {
         let clock = SimClock::new();
         let event = SimClockEvent::new(&clock, hz, 1, u64::from(u32::MAX));
         let time = Extended::new(SimTickCounter::new(&clock, hz));
@@ -291,7 +405,7 @@ impl Rig<JiffiesBase> {
     }
 }
 
-impl<M: Monotonic + 'static> Rig<M> {
+impl<M: Monotonic + 'static, P: Board> Rig<M, P> {
     /// Run timer interrupts due at or before `until_ns`; returns the time at which the TX
     /// ring became empty, if it did in one of them.
     pub fn service_timers_until(&mut self, until_ns: u64) -> Option<u64> {
@@ -303,7 +417,7 @@ impl<M: Monotonic + 'static> Rig<M> {
             self.clock.advance_to(t);
             // What the DMA did meanwhile (a lagging model's write-backs) is in memory before
             // the interrupt handler reads the descriptors.
-            self.bus.model(|m| m.sync(t));
+            self.bus.sync(t);
             let tx = &mut self.tx;
             let mac = &self.mac;
             let id = tx.timer().id();
@@ -328,7 +442,7 @@ impl<M: Monotonic + 'static> Rig<M> {
     /// Errors: [`Error::Timer`] when the queue refused the timer.
     pub fn service_ti(&mut self) -> Result<bool, Error> {
         // One status read per frame, as before an interrupt handler runs at all.
-        if !self.mac.status().is_set(crate::regs::DMA_STATUS::TI) {
+        if !P::ti_pending(&self.mac) {
             return Ok(false);
         }
         let ev = self.mac.take_events();
@@ -364,7 +478,7 @@ impl<M: Monotonic + 'static> Rig<M> {
             reclaimed_ns = self.service_timers_until(t);
         }
         // After the cleanup: a lagging DMA sends the last frame after the loop above began.
-        let last_sent_ns = self.bus.model(|m| m.sent().last().map_or(0, |f| f.at_ns));
+        let last_sent_ns = self.bus.last_sent_ns();
         let s1 = self.tx.stats();
         Ok(BurstFigures {
             last_sent_ns,
@@ -400,7 +514,7 @@ impl<M: Monotonic + 'static> Rig<M> {
                 f.ti_events += 1;
             }
             if k % 1024 == 1023 {
-                self.bus.model(|m| m.clear_sent());
+                self.bus.clear_sent();
             }
         }
         for _ in 0..1000 {
@@ -426,7 +540,7 @@ impl<M: Monotonic + 'static> Rig<M> {
     /// copy, so that `service_ti` keeps its callers and its inlining).
     #[inline(never)]
     fn take_ti(&mut self) -> bool {
-        if !self.mac.status().is_set(crate::regs::DMA_STATUS::TI) {
+        if !P::ti_pending(&self.mac) {
             return false;
         }
         let ev = self.mac.take_events();
@@ -442,7 +556,7 @@ impl<M: Monotonic + 'static> Rig<M> {
         // Bounded: each round takes one timer expiry or one TX write-back.
         for _ in 0..(1 << 22) {
             let fire = self.probe.next_fire_ns();
-            let due = self.bus.model(|m| m.tx_next_due());
+            let due = self.bus.tx_next_due();
             let next = match (fire, due) {
                 (Some(a), Some(b)) => a.min(b),
                 (a, b) => match a.or(b) {
@@ -458,7 +572,7 @@ impl<M: Monotonic + 'static> Rig<M> {
                 seen(self);
             }
             self.clock.advance_to(next);
-            if self.bus.model(|m| m.raw_status(next) & 1 != 0) {
+            if self.bus.ti_at(next) {
                 self.take_ti();
                 seen(self);
             }
@@ -512,7 +626,7 @@ impl<M: Monotonic + 'static> Rig<M> {
                 f.would_block += 1;
             }
             // A full ring reclaims inside `send`, before this frame is queued.
-            self.bus.model(|m| m.sync(target));
+            self.bus.sync(target);
             // `send` spelled out (reserve, copy, commit): `Rig::stream`'s `send` stays the
             // only caller besides `burst`, so the host instruction counts of `Rig::stream`
             // are not moved by this function's existence (inlining).
@@ -529,7 +643,7 @@ impl<M: Monotonic + 'static> Rig<M> {
                 seen(self);
             }
             if k % 1024 == 1023 {
-                self.bus.model(|m| m.clear_sent());
+                self.bus.clear_sent();
             }
         }
         out.traffic_ns = self.clock.now_ns().saturating_sub(t0);
@@ -539,7 +653,7 @@ impl<M: Monotonic + 'static> Rig<M> {
                 break;
             }
             let fire = self.probe.next_fire_ns();
-            let due = self.bus.model(|m| m.tx_next_due());
+            let due = self.bus.tx_next_due();
             let Some(next) = fire.into_iter().chain(due).min() else {
                 break;
             };
@@ -567,8 +681,8 @@ impl<M: Monotonic + 'static> Rig<M> {
 /// reclaimed.
 ///
 /// Errors: those of the rig.
-pub fn burst_latency_sweep(
-    mut make: impl FnMut() -> Result<BurstRunner, Error>,
+pub fn burst_latency_sweep<P: Board>(
+    mut make: impl FnMut() -> Result<BurstRunner<P>, Error>,
     n: u32,
     phases: u32,
 ) -> Result<Option<(f64, u64)>, Error> {
@@ -587,12 +701,12 @@ pub fn burst_latency_sweep(
     Ok(Some((sum as f64 / f64::from(phases.max(1)), max)))
 }
 
-/// Either rig, for [`burst_latency_sweep`].
-pub enum BurstRunner {
+/// Either rig, for [`burst_latency_sweep`], on board `P` (the 3.x model by default).
+pub enum BurstRunner<P: Board = Bus> {
     /// High-resolution time base.
-    Hr(Box<Rig<HrBase>>),
+    Hr(Box<Rig<HrBase, P>>),
     /// Jiffies time base.
-    Jiffies(Box<Rig<JiffiesBase>>),
+    Jiffies(Box<Rig<JiffiesBase, P>>),
 }
 
 impl BurstRunner {
@@ -621,6 +735,30 @@ impl BurstRunner {
     /// Errors: as [`Rig::jiffies`].
     pub fn jiffies(hz: u32, cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
         Ok(BurstRunner::Jiffies(Box::new(Rig::jiffies(
+            hz, cfg, strategy,
+        )?)))
+    }
+}
+
+impl<P: Board> BurstRunner<P> {
+    /// A [`Rig::hrtimer_on`] rig on board `P`.
+    ///
+    /// Errors: as [`Rig::hrtimer`].
+    pub fn hrtimer_on(cfg: CoalesceConfig, strategy: TimerStrategy) -> Result<Self, Error> {
+        Ok(BurstRunner::Hr(Box::new(Rig::hrtimer_on(
+            cfg, strategy, 0,
+        )?)))
+    }
+
+    /// A [`Rig::jiffies_on`] rig on board `P`.
+    ///
+    /// Errors: as [`Rig::jiffies`].
+    pub fn jiffies_on(
+        hz: u32,
+        cfg: CoalesceConfig,
+        strategy: TimerStrategy,
+    ) -> Result<Self, Error> {
+        Ok(BurstRunner::Jiffies(Box::new(Rig::jiffies_on(
             hz, cfg, strategy,
         )?)))
     }
@@ -666,16 +804,23 @@ impl RxFigures {
 ///
 /// Errors: those of the ring set-up.
 pub fn rx_bursts(cfg: CoalesceConfig, burst: u32, bursts: u32) -> Result<RxFigures, Error> {
+    rx_bursts_on::<Bus>(cfg, burst, bursts)
+}
+
+/// [`rx_bursts`] on board `P`.
+///
+/// Errors: those of the ring set-up.
+pub fn rx_bursts_on<P: Board>(
+    cfg: CoalesceConfig,
+    burst: u32,
+    bursts: u32,
+) -> Result<RxFigures, Error> {
     let clock = SimClock::new();
-    let (arena, bus, mac) = parts(&clock, 0)?;
+    let (arena, bus, mac) = P::parts(&clock, 0);
     let counter = SimCounter::new(&clock, 32, HR_HZ);
-    mac.soft_reset(&counter)?;
-    let setup = mac.configure_dma(&DmaConfig {
-        csr_hz: SIM_CSR_HZ,
-        ..DmaConfig::default()
-    })?;
+    let setup = P::bring_up(&mac, &counter)?;
     let us = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
-    mac.set_mac_address(us);
+    P::set_address(&mac, us);
     let rx_cfg = RxConfig {
         descriptors: 32,
         coalesce: cfg,
@@ -685,7 +830,7 @@ pub fn rx_bursts(cfg: CoalesceConfig, burst: u32, bursts: u32) -> Result<RxFigur
         .region(crate::ring_bytes(32, 1536, 16))
         .ok_or(Error::RingSize)?;
     let mut rx = RxRing::new(mem, &arena, &setup, rx_cfg, Coherent)?;
-    rx.start(&mac);
+    rx.try_start(&mac)?;
     mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
     let frame = super::eth_frame(us, 1514, 0x5A);
     let mut f = RxFigures::default();
@@ -712,21 +857,21 @@ pub fn rx_bursts(cfg: CoalesceConfig, burst: u32, bursts: u32) -> Result<RxFigur
     for _ in 0..bursts {
         for _ in 0..burst {
             // A watchdog expiring before the next frame interrupts then.
-            if let Some(at) = bus.model(|m| m.riwt_deadline())
+            if let Some(at) = bus.riwt_deadline()
                 && at <= t
             {
                 clock.advance_to(at);
                 service(&mut rx, &mut waiting, &mut f);
             }
             clock.advance_to(t);
-            bus.model(|m| m.inject(t, &frame));
+            bus.inject(t, &frame);
             f.frames += 1;
             waiting.push(t);
             service(&mut rx, &mut waiting, &mut f);
             t += STREAM_GAP_NS;
         }
         // Silence: the watchdog (if running) interrupts.
-        if DwmacIrq(&bus).advance_to_next().is_some() {
+        if bus.advance_to_irq().is_some() {
             service(&mut rx, &mut waiting, &mut f);
         }
         t += 1_000_000;
