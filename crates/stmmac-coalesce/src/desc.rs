@@ -294,8 +294,8 @@ pub(crate) struct RxStatus {
 /// Decode the owner/status word of `layout` ([`Desc::status`]: RDES0 in 3.x, RDES3 in
 /// QoS). A QoS CTXT descriptor carries no FD/LD/PL: it is reported as `ctxt` only.
 #[inline]
-pub(crate) const fn rx_status(layout: DescLayout, word: u32) -> RxStatus {
-    if let DescLayout::Qos = layout {
+pub(crate) fn rx_status(layout: DescLayout, word: u32) -> RxStatus {
+    if layout.is_qos() {
         let ctxt = word & OWN == 0 && word & q::CTXT != 0;
         if ctxt {
             return RxStatus {
@@ -318,12 +318,10 @@ pub(crate) const fn rx_status(layout: DescLayout, word: u32) -> RxStatus {
             (q::RDES3_DE, n::RDES0_DE),
             (q::RDES3_GP, n::RDES0_ES),
         ];
-        let mut k = 0;
-        while k < map.len() {
-            if word & map[k].0 != 0 {
-                causes |= map[k].1;
+        for (qb, nb) in map {
+            if word & qb != 0 {
+                causes |= nb;
             }
-            k += 1;
         }
         let last = word & q::LD != 0;
         return RxStatus {

@@ -490,7 +490,8 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
         if (hi != 0 || (s.tail >> 32) as u32 != hi) && !eame {
             return Err(Error::Config(ConfigError::AddressWidth));
         }
-        Ok((hi, s.base as u32, len - 1))
+        // `len >= 2`: no wrap.
+        Ok((hi, s.base as u32, len.wrapping_sub(1)))
     }
 
     /// The MDIO master, bounded on `clock`, for a CSR clock of `csr_hz` (selects

@@ -235,7 +235,7 @@ type Timers = HrTimers<PtEvent, Time, 8>;
 type HrTimer = QueueTimer<'static, PtEvent, Time, 8>;
 type Mac = Dwmac<Bus>;
 /// The embassy-net driver over the rings in [`NET`], its calls counted ([`Probe`]).
-type NetDriver = Probe<Driver<'static, Bus, TxTimer, Coherent>>;
+type NetDriver = Probe<Driver<'static, Mac, TxTimer, Coherent>>;
 
 embassy_time_driver::time_driver_impl!(
     static DRIVER: TimeDriver<GtEvent, Time, 16> = TimeDriver::new()

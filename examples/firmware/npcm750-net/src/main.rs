@@ -599,7 +599,7 @@ impl LoopCost {
 
 /// One phase's device and cleanup.
 struct Phase<'r, T: Expire> {
-    dev: Device<'r, Mmio<u32>, T, Coherent, Pmu>,
+    dev: Device<'r, Mac, T, Coherent, Pmu>,
     mac: &'r Mac,
     timers: &'static Timers,
     time: Time,
