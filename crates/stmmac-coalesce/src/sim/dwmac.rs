@@ -973,7 +973,7 @@ fn l4_field(proto: u8) -> Option<(usize, bool)> {
     }
 }
 
-fn insert_checksums(frame: &mut [u8], cic: u32) {
+pub(super) fn insert_checksums(frame: &mut [u8], cic: u32) {
     let Some((ihl, proto, l4, pseudo, frag)) = ipv4_parts(frame) else {
         return;
     };
@@ -1007,7 +1007,7 @@ fn insert_checksums(frame: &mut [u8], cic: u32) {
 }
 
 /// (IPv4 header checksum wrong, TCP/UDP/ICMP checksum wrong) of a frame without FCS.
-fn check_checksums(frame: &[u8]) -> (bool, bool) {
+pub(super) fn check_checksums(frame: &[u8]) -> (bool, bool) {
     let Some((ihl, proto, l4, pseudo, frag)) = ipv4_parts(frame) else {
         return (false, false);
     };

@@ -51,6 +51,8 @@
 //! # Modules
 //!
 //! - `dwmac` ([`DwmacModel`]): the register map, reset, interrupts (STATUS, RIWT), MDIO.
+//! - `dwmac4` ([`Dwmac4Model`]): the DWMAC 4.x/5.x (QoS) block, its DMA and MTL queue,
+//!   in one file (see its docs for what it models and its assumptions).
 //! - `dma`: the model's DMA: the TX walk, RX delivery, the frame filter, the line check.
 //! - `arena` ([`SimArena`], [`SimCache`]): memory with 32-bit bus addresses, the cache, and
 //!   the order log ([`Seen`]).
@@ -60,6 +62,7 @@
 mod arena;
 mod dma;
 mod dwmac;
+mod dwmac4;
 mod phy;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
@@ -69,6 +72,9 @@ use std::vec::Vec;
 pub use arena::{Ring, Seen, SimArena, SimCache};
 pub use dma::DEFAULT_LINE_BPS;
 pub use dwmac::{DwmacIrq, DwmacModel, RxWireError, SentFrame, TxFault, inet_checksum};
+pub use dwmac4::{
+    Dwmac4Irq, Dwmac4Model, HW_FEATURE0_4, HW_FEATURE1_4, VERSION4_00, VERSION4_10, VERSION5_10,
+};
 pub use phy::{AN_NS, AnPhy, PHY_RESET_NS, Partner};
 
 /// Virtual time the model keeps DMA_BUS_MODE.SWR set after a reset request.
