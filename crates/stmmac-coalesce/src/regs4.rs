@@ -33,10 +33,12 @@ register_bitfields![u32,
         LM OFFSET(12) NUMBITS(1) [],
         /// Full duplex.
         DM OFFSET(13) NUMBITS(1) [],
-        /// Speed: with PS, 1 = 100 Mbit/s; without, 1 = 2.5 Gbit/s.
+        /// Speed. With PS = 1 (MII port): 0 = 10, 1 = 100 Mbit/s; with PS = 0 (GMII port):
+        /// 0 = 1000, 1 = 2500 Mbit/s (Linux `dwmac4_core.c` speed masks). On 10/100-only
+        /// cores without PS (STM32H7) FES alone picks 10 or 100 Mbit/s.
         FES OFFSET(14) NUMBITS(1) [],
-        /// Port select: 1 = MII (10/100), 0 = GMII (1000). Absent on 10/100-only MACs
-        /// (STM32H7), where it reads 0.
+        /// Port select: 1 = MII (10/100), 0 = GMII (1000 and up). Absent on 10/100-only
+        /// MACs (STM32H7: bit 15 reserved, the port is always MII).
         PS OFFSET(15) NUMBITS(1) [],
         /// Jumbo frame enable.
         JE OFFSET(16) NUMBITS(1) [],
@@ -80,7 +82,8 @@ register_bitfields![u32,
     /// MAC_VERSION (0x110).
     #[allow(missing_docs)]
     pub MAC_VERSION [
-        /// Synopsys IP version: 0x40 = 4.00, 0x41 = 4.10, 0x42 = 4.20, 0x51 = 5.10, 0x52 = 5.20.
+        /// Synopsys IP version: 0x40 = 4.00, 0x41 = 4.10, 0x50 = 5.00, 0x51 = 5.10,
+        /// 0x52 = 5.20 (Linux `common.h` `DWMAC_CORE_*`); the STM32H7 resets to 0x3041.
         SNPSVER OFFSET(0) NUMBITS(8) [],
         /// Vendor-defined version.
         USERVER OFFSET(8) NUMBITS(8) []
@@ -120,13 +123,17 @@ register_bitfields![u32,
         TXQEN OFFSET(2) NUMBITS(2) [],
         /// TX threshold (threshold mode only).
         TTC OFFSET(4) NUMBITS(3) [],
-        /// TX queue size in 256-byte blocks, minus one (read-only on single-queue cores).
+        /// TX queue size in 256-byte blocks, minus one (bits 24:16 as Linux's `dwmac4.h`
+        /// has them; only as many bits as the FIFO needs are implemented: 18:16 on the
+        /// STM32H7). Read-only, with TXQEN, on single-TX-queue cores (Linux
+        /// `dwmac4_dma_tx_chan_op_mode`).
         TQS OFFSET(16) NUMBITS(9) []
     ],
     /// MTL_RXQ0_OPERATION_MODE (0xD30).
     #[allow(missing_docs)]
     pub MTL_RXQ_OP_MODE [
-        /// RX threshold (threshold mode only).
+        /// RX threshold (threshold mode only). Bits 1:0 per ST's SVD; Linux's
+        /// `MTL_OP_MODE_RTC_MASK` (0x18) puts it at 4:3, over FUP/FEP.
         RTC OFFSET(0) NUMBITS(2) [],
         /// Forward undersized good packets.
         FUP OFFSET(3) NUMBITS(1) [],
@@ -136,7 +143,8 @@ register_bitfields![u32,
         RSF OFFSET(5) NUMBITS(1) [],
         /// Do not drop TCP/IP checksum-error packets.
         DIS_TCP_EF OFFSET(6) NUMBITS(1) [],
-        /// RX queue size in 256-byte blocks, minus one (read-only on single-queue cores).
+        /// RX queue size in 256-byte blocks, minus one (bits 29:20 as Linux's `dwmac4.h`
+        /// has them; 22:20 only on the STM32H7).
         RQS OFFSET(20) NUMBITS(10) []
     ],
     /// DMA_BUS_MODE (0x1000).
@@ -180,8 +188,10 @@ register_bitfields![u32,
     pub DMA_CH_RX_CONTROL [
         /// Start receive.
         SR OFFSET(0) NUMBITS(1) [],
-        /// RX buffer size in bytes, bits 14:1 (bit 0 of the byte count is not stored:
-        /// the value is the byte count itself, a multiple of 4).
+        /// RX buffer size: the field (register bits 14:1) holds the byte count itself
+        /// (byte-count bits 13:0, so up to 16383), which must be a multiple of the bus
+        /// width (4 bytes on a 32-bit bus, whose low two bits read as zero). Linux writes
+        /// `bfsize << 1` under the mask 14:1 (`dwmac4_set_bfsize`).
         RBSZ OFFSET(1) NUMBITS(14) [],
         /// RX programmable burst length.
         RXPBL OFFSET(16) NUMBITS(6) []
@@ -191,7 +201,10 @@ register_bitfields![u32,
     pub DMA_CH_RX_WATCHDOG [
         /// RX interrupt watchdog count.
         RWT OFFSET(0) NUMBITS(8) [],
-        /// Its unit: 256 << RWTU CSR cycles (4.20 and later, 5.x).
+        /// Its unit: 256 << RWTU CSR cycles. Not on every core: the STM32H7's 4.10a has
+        /// no RWTU (fixed 256-cycle unit; bits 17:16 reserved in ST's SVD), the
+        /// STM32H5's newer core has it at 17:16; Linux never sets it
+        /// (`dwmac4_rx_watchdog` writes the count alone).
         RWTU OFFSET(16) NUMBITS(2) []
     ]
 ];
@@ -246,7 +259,8 @@ pub const MTL_OPERATION_MODE: Reg<u32> = Reg::new(0xC00);
 pub const MTL_RXQ_DMA_MAP0: Reg<u32> = Reg::new(0xC30);
 /// MTL_TXQ0_OPERATION_MODE.
 pub const MTL_TXQ0_OP_MODE: Reg<u32, MTL_TXQ_OP_MODE::Register> = Reg::new(0xD00);
-/// MTL_Q0_INTERRUPT_CONTROL_STATUS: TXUNFIS 0, RXOVFIS 16 (write 1 to clear).
+/// MTL_Q0_INTERRUPT_CONTROL_STATUS: status TXUNFIS 0 and RXOVFIS 16 (write 1 to clear),
+/// their enables TXUIE 8 and RXOIE 24 (Linux sets RXOIE: `MTL_RX_OVERFLOW_INT_EN`).
 pub const MTL_Q0_INT_CTRL: Reg<u32> = Reg::new(0xD2C);
 /// MTL_RXQ0_OPERATION_MODE.
 pub const MTL_RXQ0_OP_MODE: Reg<u32, MTL_RXQ_OP_MODE::Register> = Reg::new(0xD30);
