@@ -20,6 +20,7 @@
 //! against the bit positions of Linux's `dwmac4_descs.h` (facts only) at the end.
 
 use std::collections::BTreeSet;
+use std::mem::MaybeUninit;
 
 use hwtimer_core::Reg;
 use stm32h7::stm32h743v::{ethernet_dma, ethernet_mac, ethernet_mtl};
@@ -44,11 +45,12 @@ fn pac_block_bases_are_the_ones_assumed() {
 
 /// A PAC register block in zeroed host memory.
 fn host_block<RB>() -> Box<RB> {
+    let zeroed: Box<MaybeUninit<RB>> = Box::new(MaybeUninit::zeroed());
     // SAFETY: svd2rust register blocks are `#[repr(C)]` structs of `Reg` (a
     // `VolatileCell<u32>` and a `PhantomData`) and `[u8; N]` padding: all-zero bytes are a
     // valid value of every field. The block lives in ordinary host memory, not at the MMIO
     // address, so reading and writing it touches only this allocation.
-    unsafe { Box::<RB>::new_zeroed().assume_init() }
+    unsafe { zeroed.assume_init() }
 }
 
 struct Blocks {
@@ -544,9 +546,13 @@ fn check_consts(seen: &mut Seen) {
     assert_eq!(span(pac_mask!(mac, machwf2r.txqcnt)).1, 4);
     seen.add("HWF2_TXQCNT_SHIFT");
     bit!("MAC_ADDR_AE", regs4::MAC_ADDR_AE, mac, maca0hr.ae);
-    // TXQEN "enabled" (2) must fit the PAC's 2-bit field (the SVD has no enumerated values).
-    assert_eq!(span(pac_mask!(mtl, mtltx_qomr.txqen)), (2, 2));
-    assert!(regs4::TXQEN_ENABLED < 4);
+    // TXQEN "enabled": the SVD has no enumerated values, but the H7's single TX queue resets
+    // enabled (TXQEN read-only at its reset value on single-queue cores), so its reset value
+    // holds the encoding.
+    let txqen = pac_mask!(mtl, mtltx_qomr.txqen);
+    assert_eq!(span(txqen), (2, 2));
+    let reset = <ethernet_mtl::mtltx_qomr::MTLTX_QOMRrs as stm32h7::Resettable>::RESET_VALUE;
+    assert_eq!((reset & txqen) >> 2, regs4::TXQEN_ENABLED);
     seen.add("TXQEN_ENABLED");
 
     // DMA_CHAN_STATUS.
