@@ -642,6 +642,14 @@ impl<C: CacheOps> RxRing<C> {
     /// Errors: [`Error::WouldBlock`] when no complete frame is ready (an RX poll demand is
     /// issued first if descriptors were given back).
     pub fn receive<M: RingMac>(&mut self, mac: &M) -> Result<RxFrame<'_, C>, Error> {
+        // QoS: the DMA never passes the tail, so descriptors given back since the last
+        // doorbell (a dropped frame's) are the DMA's only once the tail moves: move it
+        // first (one write per receive at most; Linux moves it once per NAPI poll). A
+        // 3.x DMA takes any descriptor it owns, and needs the poll demand only when it
+        // suspended (below).
+        if self.setup.layout().is_qos() {
+            self.flush_demand(mac);
+        }
         let mut seen: usize = 0;
         while seen < self.geo.len() {
             match self.scan() {
