@@ -1,80 +1,5 @@
-//! A behavioural DWMAC 4.x/5.x (QoS, "EQOS") in virtual time: [`Dwmac4Model`].
-//!
-//! The whole block is one [`SimModel`]: the MAC at 0x0000, the MTL at 0x0C00, the DMA at
-//! 0x1000 and DMA channel 0 at 0x1100 (one queue, one channel). Offsets and bit positions
-//! are [`regs4`](crate::regs4)'s (Linux's `dwmac4.h`, `dwmac4_dma.h`, `dwmac4_descs.h` and
-//! ST's RM0433 register description for the STM32H7, checked against its SVD); the DMA
-//! walks the descriptors the driver wrote in a [`SimArena`], which may have bus addresses
-//! above 4 GiB ([`SimArena::wide`]). It behaves as the block does, not as the driver
-//! expects, so a driver that gets a 4.x rule wrong fails on it:
-//!
-//! - **Queues**: a received frame passes only while MAC_RXQ_CTRL0.RXQ0EN is 1 (AV) or 2
-//!   (generic); otherwise every frame is dropped even with MAC_CONFIG.RE set
-//!   ([`Dwmac4Model::rx_dropped_mtl`]). TX frames leave only while
-//!   MTL_TXQ0_OPERATION_MODE.TXQEN is 2: otherwise the DMA stops at the first owned
-//!   descriptor, which stays owned (a stalled FIFO, [`Dwmac4Model::tx_stalled`]), and goes
-//!   on when TXQEN becomes 2. The RX queue holds (RQS + 1) × 256 bytes (reset: the whole
-//!   RX FIFO, [`Dwmac4Model::with_fifo_sizes`]): a longer frame is dropped
-//!   ([`Dwmac4Model::rx_overflow`]); frames waiting for descriptors beyond that size are
-//!   missed (DMA_CH0_MISSED_FRAME_COUNT and [`Dwmac4Model::rx_missed`]).
-//! - **TX**: DMA_CH0_TX_CONTROL.ST starts the process at the list base; it processes the
-//!   descriptor at the current address only while that differs from the tail pointer (full
-//!   bus address). A write to DMA_CH0_TXDESC_TAIL_POINTER is the doorbell. TDES0/1 hold
-//!   buffer 1's address (TDES1 only with EAME), TDES2 B1L and IOC, TDES3 OWN, CTXT, FD, LD,
-//!   CIC and FL; FD…LD assemble one frame ([`SentFrame`]). Write-back: TDES3 with OWN
-//!   clear, FD/LD kept, ES on error; TI when the LD descriptor had IOC. A descriptor with
-//!   CTXT (which a plain driver never writes) is skipped: only OWN is cleared. The ring
-//!   wraps after descriptor RING_LEN (the register holds N − 1): there is no end-of-ring
-//!   bit. A descriptor not owned raises TBU and suspends the process; reaching the tail
-//!   suspends it without TBU. An access outside the arena, or one whose high address bits
-//!   were dropped because DMA_SYSBUS_MODE.EAME is off, is a fatal bus error: FBE and TPS,
-//!   and the process stays stopped until ST is cleared and set again. Sending is instant
-//!   unless [`Dwmac4Model::with_tx_lag`] (as the 3.x model's).
-//! - **RX**: [`Dwmac4Model::inject`] (frame without FCS; the model appends it and counts
-//!   it in PL) passes RXQ0EN, the address filter and the RX queue, then fills DMA-owned
-//!   descriptors from the current one while that is not the tail (the descriptor at the
-//!   tail is never written). The buffer size is DMA_CH0_RX_CONTROL.RBSZ (bytes, rounded
-//!   down to the bus width); RDES0/1 hold the buffer address (RDES1 only with EAME), RDES3
-//!   OWN, IOC and BUF1V. A frame longer than a buffer spills across descriptors. The
-//!   write-back **overwrites RDES0–2** (RDES0 = 0, the VLAN tag; RDES1 = the checksum
-//!   engine's status with IPC on; RDES2 = 0) and RDES3 = FD on the first, LD with PL
-//!   (frame + FCS) on the last (PL 0 on the others), RS1V when RDES1 holds status, the
-//!   error bits with ES, CTXT and OWN clear. RI when the LD descriptor had IOC; without IOC
-//!   and RIWT ≠ 0, RI when the watchdog expires: RIWT × 256 CSR clocks after the first
-//!   frame without IOC, the unit 256 << RWTU from SNPSVER 0x42 on (RWTU reads 0 and is
-//!   ignored before). No descriptor for a frame (not owned, or at the tail): RBU, the
-//!   process suspends and the frame waits in the RX queue until a write to
-//!   DMA_CH0_RXDESC_TAIL_POINTER. With timestamps on ([`Dwmac4Model::with_timestamps`],
-//!   [`Dwmac4Model::inject_context`]) a context descriptor follows the frame's LD
-//!   descriptor: RDES0/1 the timestamp (virtual ns: low, high), RDES3 = CTXT.
-//! - **Filter**: as the 3.x model: PR / RA pass all; broadcast unless DBF; multicast with
-//!   PM or through the 64-bin hash (HT0 bins 0–31, HT1 32–63) with HMC; unicast only to
-//!   MAC address 0 (AE).
-//! - **Line** ([`Dwmac4Model::with_phy`]): with an [`AnPhy`], frames pass only while
-//!   MAC_CONFIG's TE/RE, PS/FES and DM match the negotiated link.
-//! - **CH0_STATUS**: write-1-to-clear on [`chan::W1C`]; NIS = TI | TBU | RI | ERI raised
-//!   and enabled; AIS = TPS | RBU | RPS | RWT | ETI | FBE | CDE raised and enabled (RM0433;
-//!   Linux counts RBU under AIS too). The interrupt line is NIS with NIE or AIS with AIE,
-//!   at the version's enable positions: NIE 15 / AIE 14 from 4.10 on, NIE 16 / AIE 15 on
-//!   4.00 (so 4.10 enables on a 4.00 core give no TI interrupt). DMA_STATUS.DC0IS
-//!   follows the line.
-//! - **MDIO**: MAC_MDIO_ADDRESS with GB starts a frame on the [`MdioDevice`] (Clause 22:
-//!   PA, RDA; GOC 1 write, 3 read); GB clears one frame time later (MDC = CSR clock / the
-//!   CR divider, the 3.x table), or never when [stuck](Dwmac4Model::set_mdio_stuck). The
-//!   `MdioDevice` trait has no Clause 45 access, so a C45E frame takes two frame times,
-//!   reaches no device, reads 0xFFFF (the bus idles high) and is counted
-//!   ([`Dwmac4Model::mdio_c45_frames`]).
-//! - **Reset**: DMA_MODE.SWR resets every register and self-clears after [`SWR_NS`] (or
-//!   never, [`Dwmac4Model::set_swr_stuck`]).
-//!
-//! Assumptions where the sources are silent: MTL_TXQ0/RXQ0 TQS/RQS are writable and reset
-//! to the FIFO sizes, TXQEN resets to 0 (multi-queue cores; the STM32H7 hardwires it to 2,
-//! Linux always writes it); a descriptor with OWN but without BUF1V is closed with
-//! ES | DE (bit 19) and its frame dropped ([`Dwmac4Model::rx_desc_errors`]); RBSZ 0 stores
-//! nothing and drops the frame as an overflow; GOC 0 and 2 on Clause 22 count as write and
-//! read; a faulted TX process keeps its descriptors owned; stopping RX (SR cleared)
-//! abandons a frame waiting for descriptors; the watchdog restarts when an IOC frame
-//! raises RI; RxWireError::Length sets nothing (RDES3 has no length-error bit).
+//! The DWMAC 4.x/5.x (QoS) model: [`Dwmac4Model`] (its docs say what it models, where it
+//! follows the sources and what it assumes) and [`Dwmac4Irq`].
 
 use std::collections::VecDeque;
 use std::vec::Vec;
@@ -221,7 +146,83 @@ struct TxInFlight {
     frame: Option<Vec<u8>>,
 }
 
-/// The behavioural DWMAC 4.x/5.x; see the [module docs](self).
+/// The behavioural DWMAC 4.x/5.x (QoS, "EQOS") in virtual time.
+///
+/// The whole block is one [`SimModel`]: the MAC at 0x0000, the MTL at 0x0C00, the DMA at
+/// 0x1000 and DMA channel 0 at 0x1100 (one queue, one channel). Offsets and bit positions
+/// are [`regs4`](crate::regs4)'s (Linux's `dwmac4.h`, `dwmac4_dma.h`, `dwmac4_descs.h` and
+/// ST's RM0433 register description for the STM32H7, checked against its SVD); the DMA
+/// walks the descriptors the driver wrote in a [`SimArena`], which may have bus addresses
+/// above 4 GiB ([`SimArena::wide`]). It behaves as the block does, not as the driver
+/// expects, so a driver that gets a 4.x rule wrong fails on it:
+///
+/// - **Queues**: a received frame passes only while MAC_RXQ_CTRL0.RXQ0EN is 1 (AV) or 2
+///   (generic); otherwise every frame is dropped even with MAC_CONFIG.RE set
+///   ([`Dwmac4Model::rx_dropped_mtl`]). TX frames leave only while
+///   MTL_TXQ0_OPERATION_MODE.TXQEN is 2: otherwise the DMA stops at the first owned
+///   descriptor, which stays owned (a stalled FIFO, [`Dwmac4Model::tx_stalled`]), and goes
+///   on when TXQEN becomes 2. The RX queue holds (RQS + 1) × 256 bytes (reset: the whole
+///   RX FIFO, [`Dwmac4Model::with_fifo_sizes`]): a longer frame is dropped
+///   ([`Dwmac4Model::rx_overflow`]); frames waiting for descriptors beyond that size are
+///   missed (DMA_CH0_MISSED_FRAME_COUNT and [`Dwmac4Model::rx_missed`]).
+/// - **TX**: DMA_CH0_TX_CONTROL.ST starts the process at the list base; it processes the
+///   descriptor at the current address only while that differs from the tail pointer (full
+///   bus address). A write to DMA_CH0_TXDESC_TAIL_POINTER is the doorbell. TDES0/1 hold
+///   buffer 1's address (TDES1 only with EAME), TDES2 B1L and IOC, TDES3 OWN, CTXT, FD, LD,
+///   CIC and FL; FD…LD assemble one frame ([`SentFrame`]). Write-back: TDES3 with OWN
+///   clear, FD/LD kept, ES on error; TI when the LD descriptor had IOC. A descriptor with
+///   CTXT (which a plain driver never writes) is skipped: only OWN is cleared. The ring
+///   wraps after descriptor RING_LEN (the register holds N − 1): there is no end-of-ring
+///   bit. A descriptor not owned raises TBU and suspends the process; reaching the tail
+///   suspends it without TBU. An access outside the arena, or one whose high address bits
+///   were dropped because DMA_SYSBUS_MODE.EAME is off, is a fatal bus error: FBE and TPS,
+///   and the process stays stopped until ST is cleared and set again. Sending is instant
+///   unless [`Dwmac4Model::with_tx_lag`] (as the 3.x model's).
+/// - **RX**: [`Dwmac4Model::inject`] (frame without FCS; the model appends it and counts
+///   it in PL) passes RXQ0EN, the address filter and the RX queue, then fills DMA-owned
+///   descriptors from the current one while that is not the tail (the descriptor at the
+///   tail is never written). The buffer size is DMA_CH0_RX_CONTROL.RBSZ (bytes, rounded
+///   down to the bus width); RDES0/1 hold the buffer address (RDES1 only with EAME), RDES3
+///   OWN, IOC and BUF1V. A frame longer than a buffer spills across descriptors. The
+///   write-back **overwrites RDES0–2** (RDES0 = 0, the VLAN tag; RDES1 = the checksum
+///   engine's status with IPC on; RDES2 = 0) and RDES3 = FD on the first, LD with PL
+///   (frame + FCS) on the last (PL 0 on the others), RS1V when RDES1 holds status, the
+///   error bits with ES, CTXT and OWN clear. RI when the LD descriptor had IOC; without IOC
+///   and RIWT ≠ 0, RI when the watchdog expires: RIWT × 256 CSR clocks after the first
+///   frame without IOC, the unit 256 << RWTU from SNPSVER 0x42 on (RWTU reads 0 and is
+///   ignored before). No descriptor for a frame (not owned, or at the tail): RBU, the
+///   process suspends and the frame waits in the RX queue until a write to
+///   DMA_CH0_RXDESC_TAIL_POINTER. With timestamps on ([`Dwmac4Model::with_timestamps`],
+///   [`Dwmac4Model::inject_context`]) a context descriptor follows the frame's LD
+///   descriptor: RDES0/1 the timestamp (virtual ns: low, high), RDES3 = CTXT.
+/// - **Filter**: as the 3.x model: PR / RA pass all; broadcast unless DBF; multicast with
+///   PM or through the 64-bin hash (HT0 bins 0–31, HT1 32–63) with HMC; unicast only to
+///   MAC address 0 (AE).
+/// - **Line** ([`Dwmac4Model::with_phy`]): with an [`AnPhy`], frames pass only while
+///   MAC_CONFIG's TE/RE, PS/FES and DM match the negotiated link.
+/// - **CH0_STATUS**: write-1-to-clear on [`chan::W1C`]; NIS = TI | TBU | RI | ERI raised
+///   and enabled; AIS = TPS | RBU | RPS | RWT | ETI | FBE | CDE raised and enabled (RM0433;
+///   Linux counts RBU under AIS too). The interrupt line is NIS with NIE or AIS with AIE,
+///   at the version's enable positions: NIE 15 / AIE 14 from 4.10 on, NIE 16 / AIE 15 on
+///   4.00 (so 4.10 enables on a 4.00 core give no TI interrupt). DMA_STATUS.DC0IS
+///   follows the line.
+/// - **MDIO**: MAC_MDIO_ADDRESS with GB starts a frame on the [`MdioDevice`] (Clause 22:
+///   PA, RDA; GOC 1 write, 3 read); GB clears one frame time later (MDC = CSR clock / the
+///   CR divider, the 3.x table), or never when [stuck](Dwmac4Model::set_mdio_stuck). The
+///   `MdioDevice` trait has no Clause 45 access, so a C45E frame takes two frame times,
+///   reaches no device, reads 0xFFFF (the bus idles high) and is counted
+///   ([`Dwmac4Model::mdio_c45_frames`]).
+/// - **Reset**: DMA_MODE.SWR resets every register and self-clears after [`SWR_NS`] (or
+///   never, [`Dwmac4Model::set_swr_stuck`]).
+///
+/// Assumptions where the sources are silent: MTL_TXQ0/RXQ0 TQS/RQS are writable and reset
+/// to the FIFO sizes, TXQEN resets to 0 (multi-queue cores; the STM32H7 hardwires it to 2,
+/// Linux always writes it); a descriptor with OWN but without BUF1V is closed with
+/// ES | DE (bit 19) and its frame dropped ([`Dwmac4Model::rx_desc_errors`]); RBSZ 0 stores
+/// nothing and drops the frame as an overflow; GOC 0 and 2 on Clause 22 count as write and
+/// read; a faulted TX process keeps its descriptors owned; stopping RX (SR cleared)
+/// abandons a frame waiting for descriptors; the watchdog restarts when an IOC frame
+/// raises RI; RxWireError::Length sets nothing (RDES3 has no length-error bit).
 pub struct Dwmac4Model<D: MdioDevice> {
     arena: SimArena,
     mdio: D,
@@ -448,7 +449,7 @@ impl<D: MdioDevice> Dwmac4Model<D> {
         self
     }
 
-    /// Check frames against the link `phy` negotiated (see the [module docs](self)).
+    /// Check frames against the link `phy` negotiated (see the [type docs](Dwmac4Model)).
     pub fn with_phy(mut self, phy: AnPhy) -> Self {
         self.phy = Some(phy);
         self
@@ -540,7 +541,7 @@ impl<D: MdioDevice> Dwmac4Model<D> {
         self.mdio_frames
     }
 
-    /// Clause 45 accesses (C45E), which reach no device (see the [module docs](self)).
+    /// Clause 45 accesses (C45E), which reach no device (see the [type docs](Dwmac4Model)).
     pub fn mdio_c45_frames(&self) -> u64 {
         self.mdio_c45_frames
     }
@@ -637,7 +638,7 @@ impl<D: MdioDevice> Dwmac4Model<D> {
     }
 
     /// A frame arrives from the wire at `now_ns` (without FCS; the model pads it to 60
-    /// bytes and appends the FCS); see the [module docs](self).
+    /// bytes and appends the FCS); see the [type docs](Dwmac4Model).
     pub fn inject(&mut self, now_ns: u64, frame: &[u8]) {
         self.sync(now_ns);
         let errors = core::mem::take(&mut self.next_error);

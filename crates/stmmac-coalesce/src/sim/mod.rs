@@ -44,6 +44,12 @@
 //! - **Reset**: DMA_BUS_MODE.SWR resets the registers and self-clears after
 //!   [`SWR_NS`] (or never, [`DwmacModel::set_swr_stuck`]).
 //!
+//! [`Dwmac4Model`] is the DWMAC 4.x/5.x (QoS) block on the same arena, order log, sent-frame
+//! record and MDIO device: tail-pointer doorbells, ring-length wrap, QoS descriptors whose
+//! RX write-back overwrites RDES0–2, the MTL queue enables, 40/48-bit addressing with EAME,
+//! the version-dependent interrupt enables and RX watchdog unit (its docs list the facts
+//! and its assumptions).
+//!
 //! Assumptions where the sources say nothing: RIWT restarts when a DIC-clear frame raises RI;
 //! intermediate RX descriptors carry FL 0; a faulted TX process keeps its descriptors owned;
 //! stopping RX (SR cleared) abandons a frame that was waiting for descriptors.
