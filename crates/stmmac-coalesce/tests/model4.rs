@@ -689,3 +689,58 @@ fn tx_lag_writes_back_after_fetch_latency_and_wire_time() {
     assert_eq!(tdes3(&arena, base) & OWN, 0);
     assert_ne!(rd(&bus, r::DMA_CH0_STATUS) & chan::TI, 0);
 }
+
+/// An IPv4/UDP frame to `OUR_MAC` with both checksum fields 0.
+fn udp_frame() -> Vec<u8> {
+    let mut f = eth_frame(OUR_MAC, 14 + 20 + 8 + 32, 0x33);
+    f[12..14].copy_from_slice(&[0x08, 0x00]);
+    let ip = [
+        0x45, 0, 0, 60, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2,
+    ];
+    f[14..34].copy_from_slice(&ip);
+    f[34..42].copy_from_slice(&[0x12, 0x34, 0x56, 0x78, 0, 40, 0, 0]);
+    f
+}
+
+#[test]
+fn checksum_insertion_per_cic_and_rx_checking_with_ipc() {
+    let (_c, arena, bus) = setup();
+    let (base, bufs) = raw_ring(&arena, 4);
+    tx_up(&bus, base, 4, true);
+    let frame = udp_frame();
+    arena.write_bytes(bufs, &frame);
+    own_tx(&arena, base, bufs, frame.len() as u32, false);
+    let d3 = tdes3(&arena, base);
+    arena.write_u32(base + 12, d3 | (3 << TDES3_CIC_SHIFT));
+    wr(&bus, r::DMA_CH0_TX_TAIL, lo(base + 16));
+    let sent = bus.model(|m| m.sent()[0].bytes.clone());
+    assert_eq!(
+        stmmac_coalesce::sim::inet_checksum(0, &sent[14..34]),
+        0,
+        "IP header"
+    );
+    assert_ne!(sent[40..42], [0, 0], "UDP checksum inserted");
+    // RX with IPC: the good frame reports IPv4 + UDP, no error; a broken header IPHE.
+    let (rbase, rbufs) = raw_ring(&arena, 4);
+    for i in 0..4 {
+        own_rx(&arena, rbase + 16 * i, rbufs + 2048 * i, true);
+    }
+    rx_up(&bus, rbase, 4, 2048, rbase + 48, r::RXQ0EN_DCB);
+    wr(&bus, r::MAC_CONFIG, 1 | (1 << 27)); // RE | IPC
+    bus.model(|m| m.inject(0, &sent));
+    let w = words(&arena, rbase);
+    assert_eq!(w[1], (1 << 4) | 1, "IPv4, payload UDP");
+    assert_ne!(w[3] & RDES3_RS1V, 0);
+    assert_eq!(w[3] & RDES3_ES, 0, "checksum errors are not in ES");
+    let mut bad = sent.clone();
+    bad[24] ^= 0xFF;
+    bus.model(|m| m.inject(0, &bad));
+    let w = words(&arena, rbase + 16);
+    assert_ne!(w[1] & RDES1_IPHE, 0);
+    assert_eq!(w[1] & RDES1_IPCE, 0);
+    // IPC off: RDES1 holds nothing, RS1V clear.
+    wr(&bus, r::MAC_CONFIG, 1);
+    bus.model(|m| m.inject(0, &bad));
+    let w = words(&arena, rbase + 32);
+    assert_eq!((w[1], w[3] & RDES3_RS1V), (0, 0));
+}
