@@ -584,6 +584,11 @@ impl<D: MdioDevice> Dwmac4Model<D> {
         self.tx_inflight.len()
     }
 
+    /// When the oldest TX descriptor in flight is written back, if one is.
+    pub fn tx_next_due(&self) -> Option<u64> {
+        self.tx_inflight.front().map(|e| e.due_ns)
+    }
+
     /// The next time something happens by time alone: the RX watchdog or a TX write-back.
     pub fn next_event_ns(&self) -> Option<u64> {
         let tx = self.tx_inflight.front().map(|e| e.due_ns);

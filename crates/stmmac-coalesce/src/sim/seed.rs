@@ -66,7 +66,9 @@ pub trait Board: Clone + Sized + 'static {
     type Mac: RingMac;
     /// Arena, bus and MAC on `clock`, the TX DMA lagging the CPU by `tx_lag_ns` (0: the
     /// instant model).
-    fn parts(clock: &SimClock, tx_lag_ns: u64) -> (SimArena, Self, Self::Mac);
+    ///
+    /// Errors: the MAC's probe.
+    fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Self, Self::Mac), Error>;
     /// Software reset and DMA configuration (CSR clock [`SIM_CSR_HZ`]).
     ///
     /// Errors: those of the MAC's reset and `configure_dma`.
@@ -98,13 +100,13 @@ pub trait Board: Clone + Sized + 'static {
 impl Board for Bus {
     type Mac = Dwmac<Bus>;
 
-    fn parts(clock: &SimClock, tx_lag_ns: u64) -> (SimArena, Self, Self::Mac) {
+    fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Self, Self::Mac), Error> {
         let arena = SimArena::new(0x1000_0000, 1 << 20);
         let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
         let model = DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
         let bus = SimBus::new(clock, model);
         let mac = Dwmac::new(bus.clone());
-        (arena, bus, mac)
+        Ok((arena, bus, mac))
     }
 
     fn bring_up(mac: &Self::Mac, clock: &SimCounter) -> Result<DmaSetup, Error> {
@@ -158,6 +160,78 @@ impl Board for Bus {
 
     fn advance_to_irq(&self) -> Option<u64> {
         DwmacIrq(self).advance_to_next()
+    }
+}
+
+/// The 4.x model as the rigs use it.
+pub type Model4 = super::Dwmac4Model<PhyModel>;
+/// Its bus: the [`Board`] of the rigs on the DWMAC 4.x.
+pub type Bus4 = SimBus<Model4>;
+
+impl Board for Bus4 {
+    type Mac = crate::Dwmac4<Bus4>;
+
+    fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Self, Self::Mac), Error> {
+        let arena = SimArena::new(0x1000_0000, 1 << 20);
+        let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
+        let model = super::Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
+        let bus = SimBus::new(clock, model);
+        let mac = crate::Dwmac4::probe(bus.clone())?;
+        Ok((arena, bus, mac))
+    }
+
+    fn bring_up(mac: &Self::Mac, clock: &SimCounter) -> Result<DmaSetup, Error> {
+        mac.soft_reset(clock)?;
+        mac.configure_dma(&DmaConfig {
+            csr_hz: SIM_CSR_HZ,
+            bus_width: 8,
+            ..DmaConfig::default()
+        })
+    }
+
+    fn enable_interrupts(mac: &Self::Mac) {
+        mac.enable_interrupts(crate::Dwmac4::<Bus4>::DEFAULT_INTERRUPTS);
+    }
+
+    fn set_address(mac: &Self::Mac, us: [u8; 6]) {
+        mac.set_mac_address(us);
+    }
+
+    #[inline]
+    fn ti_pending(mac: &Self::Mac) -> bool {
+        mac.channel_status() & crate::regs4::chan::TI != 0
+    }
+
+    fn sync(&self, t: u64) {
+        self.model(|m| m.sync(t));
+    }
+
+    fn last_sent_ns(&self) -> u64 {
+        self.model(|m| m.sent().last().map_or(0, |f| f.at_ns))
+    }
+
+    fn clear_sent(&self) {
+        self.model(|m| m.clear_sent());
+    }
+
+    fn tx_next_due(&self) -> Option<u64> {
+        self.model(|m| m.tx_next_due())
+    }
+
+    fn ti_at(&self, t: u64) -> bool {
+        self.model(|m| m.raw_status(t) & crate::regs4::chan::TI != 0)
+    }
+
+    fn riwt_deadline(&self) -> Option<u64> {
+        self.model(|m| m.riwt_deadline())
+    }
+
+    fn inject(&self, t: u64, frame: &[u8]) {
+        self.model(|m| m.inject(t, frame));
+    }
+
+    fn advance_to_irq(&self) -> Option<u64> {
+        super::Dwmac4Irq(self).advance_to_next()
     }
 }
 
@@ -292,7 +366,7 @@ fn build<M: Monotonic + 'static, P: Board>(
     strategy: TimerStrategy,
     tx_lag_ns: u64,
 ) -> Result<Rig<M, P>, Error> {
-    let (arena, bus, mac) = P::parts(&clock, tx_lag_ns);
+    let (arena, bus, mac) = P::parts(&clock, tx_lag_ns)?;
     let probe = event.probe();
     let timers: &'static Timers<M> = Box::leak(Box::new(HrTimers::new(Alarm::new(event, time)?)));
     let reset_clock = SimCounter::new(&clock, 32, HR_HZ);
@@ -816,7 +890,7 @@ pub fn rx_bursts_on<P: Board>(
     bursts: u32,
 ) -> Result<RxFigures, Error> {
     let clock = SimClock::new();
-    let (arena, bus, mac) = P::parts(&clock, 0);
+    let (arena, bus, mac) = P::parts(&clock, 0)?;
     let counter = SimCounter::new(&clock, 32, HR_HZ);
     let setup = P::bring_up(&mac, &counter)?;
     let us = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
