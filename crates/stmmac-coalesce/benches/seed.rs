@@ -8,7 +8,8 @@
 use bench_support::Printer;
 use bench_support::instr;
 use stmmac_coalesce::sim::seed::{
-    BurstRunner, HR_HZ, LAG_NS, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep, rx_bursts,
+    BurstRunner, Bus4, HR_HZ, LAG_NS, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep, rx_bursts,
+    rx_bursts_on,
 };
 use stmmac_coalesce::{CoalesceConfig, Error, TimerStrategy};
 
@@ -341,6 +342,7 @@ fn main() {
             "us",
         );
     }
+    dwmac4();
     // Host instructions per transmit (stream workload incl. model and TI service).
     for op in ["xmit_rearm", "xmit_arm_once", "xmit_no_timer"] {
         match instr::per_op(op, 2_000) {
@@ -356,4 +358,130 @@ fn main() {
         "# seed figures: jiffies cleanup 10 ms at HZ=100; netperf ~5.5 -> ~100 Mbit/s with hrtimer; \
               OpenWrt 679 (hrtimer re-armed per packet) vs 934 Mbit/s (reverted)"
     );
+}
+
+/// Seed 002's figures again on the DWMAC 4.x (QoS) model, `Dwmac4` with tail doorbells and
+/// QoS descriptors (`dwmac4_*`): the reclaim latency of a 10-frame burst for the three
+/// timers, clockevent programmings per packet of the line-rate stream, the lagging DMA's
+/// timer, and RX coalescing by the channel's watchdog.
+fn dwmac4() {
+    println!("# seed 002 on the DWMAC 4.x model (QEMU has none)");
+    let hz = || BurstRunner::<Bus4>::jiffies_on(SEED_HZ, SEED, TimerStrategy::RearmEveryPacket);
+    let hr = || BurstRunner::<Bus4>::hrtimer_on(SEED, TimerStrategy::ArmOnce);
+    let hr_linux = || BurstRunner::<Bus4>::hrtimer_on(SEED, TimerStrategy::RearmEveryPacket);
+    for (name, make) in [
+        ("jiffies_hz100", &hz as &dyn Fn() -> _),
+        ("hrtimer_rearm", &hr_linux),
+        ("hrtimer_arm_once", &hr),
+    ] {
+        let Some((mean, max)) =
+            burst_latency_sweep(make, BURST, PHASES).unwrap_or_else(|e| fail("dwmac4 burst", e))
+        else {
+            fail(
+                "dwmac4 burst",
+                format!("{name}: a burst was never reclaimed"),
+            );
+        };
+        OUT.figure(
+            &format!("dwmac4_burst10_reclaim_latency_mean_{name}"),
+            format!("{:.1}", mean / 1000.0),
+            "us",
+        );
+        OUT.figure(
+            &format!("dwmac4_burst10_reclaim_latency_max_{name}"),
+            format!("{:.1}", max as f64 / 1000.0),
+            "us",
+        );
+    }
+    for (name, cfg, s) in [
+        ("rearm_every_packet", SEED, TimerStrategy::RearmEveryPacket),
+        ("arm_once", SEED, TimerStrategy::ArmOnce),
+        (
+            "tx_usecs0",
+            CoalesceConfig {
+                tx_usecs: 0,
+                ..SEED
+            },
+            TimerStrategy::ArmOnce,
+        ),
+    ] {
+        let mut rig =
+            Rig::<_, Bus4>::hrtimer_on(cfg, s, 0).unwrap_or_else(|e| fail("dwmac4 rig", e));
+        let f = rig
+            .stream(N, STREAM_GAP_NS)
+            .unwrap_or_else(|e| fail("dwmac4 stream", e));
+        OUT.figure(
+            &format!("dwmac4_stream_clockevent_programs_per_packet_{name}"),
+            format!("{:.4}", f.programs_per_packet()),
+            "programs",
+        );
+        OUT.figure(
+            &format!("dwmac4_stream_ic_per_packet_{name}"),
+            format!("{:.4}", f.ic_set as f64 / f.packets.max(1) as f64),
+            "ic",
+        );
+        OUT.figure(
+            &format!("dwmac4_stream_timer_expiries_{name}"),
+            f.expiries,
+            "expiries",
+        );
+    }
+    for (name, s) in [
+        ("rearm_every_packet", TimerStrategy::RearmEveryPacket),
+        ("arm_once", TimerStrategy::ArmOnce),
+    ] {
+        let mut rig =
+            Rig::<_, Bus4>::hrtimer_on(SEED, s, LAG_NS).unwrap_or_else(|e| fail("dwmac4 rig", e));
+        let t = rig
+            .stream_timed(N, STREAM_GAP_NS, 1514)
+            .unwrap_or_else(|e| fail("dwmac4 stream", e));
+        if t.reclaimed != u64::from(N) || rig.tx.pending() != 0 {
+            fail("dwmac4 stream", format!("{name}: frames left unreclaimed"));
+        }
+        OUT.figure(
+            &format!("dwmac4_stream_clockevent_programs_per_packet_{name}_lagging"),
+            format!("{:.4}", t.stream.programs_per_packet()),
+            "programs",
+        );
+        OUT.figure(
+            &format!("dwmac4_stream_timer_expiries_per_ms_{name}_lagging"),
+            format!("{:.3}", t.expiries_per_ms()),
+            "expiries",
+        );
+        OUT.figure(
+            &format!("dwmac4_stream_reclaim_latency_max_{name}_lagging"),
+            format!("{:.1}", t.reclaim_max_ns as f64 / 1000.0),
+            "us",
+        );
+    }
+    for (name, cfg) in [
+        ("per_frame", CoalesceConfig::default()),
+        (
+            "riwt500",
+            CoalesceConfig {
+                rx_usecs: 500,
+                ..CoalesceConfig::default()
+            },
+        ),
+        (
+            "riwt500_frames16",
+            CoalesceConfig {
+                rx_usecs: 500,
+                rx_frames: 16,
+                ..CoalesceConfig::default()
+            },
+        ),
+    ] {
+        let f = rx_bursts_on::<Bus4>(cfg, 16, 8).unwrap_or_else(|e| fail("dwmac4 rx", e));
+        OUT.figure(
+            &format!("dwmac4_rx_interrupts_per_frame_{name}"),
+            format!("{:.4}", f.interrupts_per_frame()),
+            "interrupts",
+        );
+        OUT.figure(
+            &format!("dwmac4_rx_latency_mean_{name}"),
+            format!("{:.1}", f.mean_latency_ns / 1000.0),
+            "us",
+        );
+    }
 }
