@@ -1,0 +1,302 @@
+//! The network stacks on the DWMAC 4.x model: smoltcp TCP between two modelled QoS MACs
+//! (one with its DMA above 4 GiB), every byte checked, checksum offload reported to the
+//! stack and done by the model; and the embassy-net driver's tokens and wakers on a
+//! `Dwmac4` with its cleanup timer on the hrtimer queue.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Wake, Waker};
+
+use embassy_net_driver::{Driver as _, LinkState, RxToken as _, TxToken as _};
+use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+use mdio_bus::PhyAddr;
+use mdio_bus::sim::PhyModel;
+use smoltcp::iface::{Config, Interface, SocketSet, SocketStorage};
+use smoltcp::phy::Device as _;
+use smoltcp::socket::tcp;
+use smoltcp::time::Instant;
+use smoltcp::wire::{EthernetAddress, HardwareAddress, IpAddress, IpCidr, Ipv4Address};
+use stmmac_coalesce::embassy_net::{Driver, NetState};
+use stmmac_coalesce::sim::seed::{Bus4, HrBase, Rig};
+use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::smoltcp::Device;
+use stmmac_coalesce::{
+    CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac4, FrameFilter, MacConfig, NoTimer, Offload,
+    QueueTimer, RingMac, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
+};
+
+type Bus = SimBus<Dwmac4Model<PhyModel>>;
+
+struct Nic {
+    bus: Bus,
+    mac: Dwmac4<Bus>,
+    tx: TxRing,
+    rx: RxRing,
+    addr: [u8; 6],
+}
+
+/// A started 4.x MAC whose DMA sees `arena` (`addr_bits` wide), checksum offload on both
+/// ways, 8 TX descriptors (IC every 4th) and 32 RX descriptors of 512 bytes.
+fn nic(clock: &SimClock, arena: SimArena, addr_bits: u32, last: u8) -> Nic {
+    let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
+    let model = Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ).with_addr_bits(addr_bits);
+    let bus = SimBus::new(clock, model);
+    let mac = Dwmac4::probe(bus.clone()).unwrap();
+    mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
+        .unwrap();
+    let setup = mac
+        .configure_dma(&DmaConfig {
+            csr_hz: SIM_CSR_HZ,
+            bus_width: 8,
+            ..DmaConfig::default()
+        })
+        .unwrap();
+    let addr = [0x02, 0, 0, 0, 0, last];
+    mac.init_mac(&MacConfig {
+        address: addr,
+        filter: FrameFilter::default(),
+    });
+    let tx_cfg = TxConfig {
+        descriptors: 8,
+        buf_size: 1536,
+        coalesce: CoalesceConfig {
+            tx_frames: 4,
+            tx_usecs: 0,
+            ..CoalesceConfig::default()
+        },
+        strategy: TimerStrategy::ArmOnce,
+    };
+    let rx_cfg = RxConfig {
+        descriptors: 32,
+        buf_size: 512,
+        ..RxConfig::default()
+    };
+    let line = setup.cache_line();
+    let tx_mem = arena.region(ring_bytes(8, 1536, line)).unwrap();
+    let rx_mem = arena.region(ring_bytes(32, 512, line)).unwrap();
+    let mut tx = TxRing::new(tx_mem, &arena, &setup, tx_cfg, NoTimer, Coherent).unwrap();
+    let mut rx = RxRing::new(rx_mem, &arena, &setup, rx_cfg, Coherent).unwrap();
+    assert!(tx.set_checksum_offload(Offload::IfDetected));
+    rx.set_checksum_offload(Offload::IfDetected);
+    tx.try_start(&mac).unwrap();
+    rx.try_start(&mac).unwrap();
+    assert!(rx.checksum_offload(), "IPC read back");
+    mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
+    Nic {
+        bus,
+        mac,
+        tx,
+        rx,
+        addr,
+    }
+}
+
+fn pattern(n: usize, mut seed: u32) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as u8
+        })
+        .collect()
+}
+
+fn iface(
+    dev: &mut impl smoltcp::phy::Device,
+    mac: [u8; 6],
+    ip: [u8; 4],
+    now: Instant,
+) -> Interface {
+    let cfg = Config::new(HardwareAddress::Ethernet(EthernetAddress(mac)));
+    let mut iface = Interface::new(cfg, dev, now);
+    iface.update_ip_addrs(|a| {
+        a.push(IpCidr::new(
+            IpAddress::Ipv4(Ipv4Address::new(ip[0], ip[1], ip[2], ip[3])),
+            24,
+        ))
+        .unwrap();
+    });
+    iface
+}
+
+fn wire(clock: &SimClock, from: &Bus, to: &Bus) -> usize {
+    let frames = from.model(|m| {
+        let f: Vec<Vec<u8>> = m.sent().iter().map(|s| s.bytes.clone()).collect();
+        m.clear_sent();
+        f
+    });
+    for f in &frames {
+        to.model(|m| m.inject(clock.now_ns(), f));
+    }
+    frames.len()
+}
+
+#[test]
+fn smoltcp_tcp_between_two_qos_macs_one_above_4_gib() {
+    let clock = SimClock::new();
+    let mut a = nic(&clock, SimArena::new(0x1000_0000, 1 << 20), 32, 1);
+    let mut b = nic(&clock, SimArena::wide(0x8_0000_0000, 1 << 20), 40, 2);
+    assert!(b.rx.base() >= 0x8_0000_0000);
+    let (bus_a, bus_b) = (a.bus.clone(), b.bus.clone());
+    let (addr_a, addr_b) = (a.addr, b.addr);
+    let now = || Instant::from_micros((clock.now_ns() / 1000) as i64);
+    let (mut sa, mut sb) = (vec![0u8; 1518], vec![0u8; 1518]);
+    let mut dev_a = Device::new(&a.mac, &mut a.tx, &mut a.rx, &mut sa);
+    let mut dev_b = Device::new(&b.mac, &mut b.tx, &mut b.rx, &mut sb);
+    // The stack is told the MAC checks and inserts checksums.
+    let caps = dev_a.capabilities();
+    assert!(
+        !caps.checksum.ipv4.tx() && !caps.checksum.tcp.tx(),
+        "{:?}",
+        caps.checksum
+    );
+    let mut if_a = iface(&mut dev_a, addr_a, [10, 0, 2, 1], now());
+    let mut if_b = iface(&mut dev_b, addr_b, [10, 0, 2, 2], now());
+    let mut store_a = [SocketStorage::EMPTY];
+    let mut store_b = [SocketStorage::EMPTY];
+    let mut set_a = SocketSet::new(&mut store_a[..]);
+    let mut set_b = SocketSet::new(&mut store_b[..]);
+    let sock = |n: usize| {
+        let buf = || tcp::SocketBuffer::new(&mut Vec::leak(vec![0u8; n])[..]);
+        tcp::Socket::new(buf(), buf())
+    };
+    let ha = set_a.add(sock(8192));
+    let hb = set_b.add(sock(8192));
+    set_b.get_mut::<tcp::Socket>(hb).listen(7).unwrap();
+    set_a
+        .get_mut::<tcp::Socket>(ha)
+        .connect(if_a.context(), (Ipv4Address::new(10, 0, 2, 2), 7), 49152)
+        .unwrap();
+    let data = pattern(150_000, 0x0BAD_CAFE);
+    let (mut sent, mut got) = (0usize, Vec::new());
+    let mut frames = 0;
+    for _ in 0..200_000 {
+        if_a.poll(now(), &mut dev_a, &mut set_a);
+        if_b.poll(now(), &mut dev_b, &mut set_b);
+        frames += wire(&clock, &bus_a, &bus_b);
+        frames += wire(&clock, &bus_b, &bus_a);
+        dev_a.tx().reclaim();
+        dev_b.tx().reclaim();
+        let s = set_a.get_mut::<tcp::Socket>(ha);
+        if s.can_send() && sent < data.len() {
+            sent += s.send_slice(&data[sent..]).unwrap();
+        }
+        let r = set_b.get_mut::<tcp::Socket>(hb);
+        if r.can_recv() {
+            r.recv(|buf| {
+                got.extend_from_slice(buf);
+                (buf.len(), ())
+            })
+            .unwrap();
+        }
+        if got.len() == data.len() {
+            break;
+        }
+        clock.advance(10_000);
+    }
+    assert_eq!(got.len(), data.len(), "all bytes arrived");
+    assert!(got == data, "every byte as sent");
+    let (da, db) = (dev_a.stats(), dev_b.stats());
+    assert!(da.tx_frames >= 103, "{da:?}");
+    assert!(
+        db.rx_copied >= 103,
+        "full segments span 512-byte buffers: {db:?}"
+    );
+    assert_eq!(da.tx_frames + db.tx_frames, frames as u64);
+    assert_eq!(db.rx_frames, da.tx_frames);
+    let rs = dev_b.rx().stats();
+    assert_eq!(
+        rs.errors + rs.ip_checksum_errors + rs.payload_checksum_errors,
+        0
+    );
+}
+
+struct Count(AtomicUsize);
+
+impl Wake for Count {
+    fn wake(self: Arc<Self>) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+const MAC: [u8; 6] = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
+type Timer = QueueTimer<'static, hwtimer_core::sim::SimClockEvent, HrBase, 4>;
+
+#[test]
+fn embassy_net_tokens_and_wakers_on_the_4x_mac() {
+    // tx_frames 0: no IOC, the cleanup timer (1000 µs, armed once) is the only TX completion.
+    let cfg = CoalesceConfig {
+        tx_frames: 0,
+        tx_usecs: 1_000,
+        ..CoalesceConfig::SEED
+    };
+    let Rig {
+        clock,
+        bus,
+        mac,
+        timers,
+        tx,
+        rx,
+        ..
+    } = Rig::<HrBase, Bus4>::hrtimer_on(cfg, TimerStrategy::ArmOnce, 0).unwrap();
+    mac.init_mac(&MacConfig {
+        address: MAC,
+        filter: FrameFilter::default(),
+    });
+    mac.set_link(stmmac_coalesce::LinkState::DOWN);
+    let state: NetState<Timer, Coherent> = NetState::new();
+    state.install(tx, rx);
+    let mut scratch = vec![0u8; 1518];
+    let count = Arc::new(Count(AtomicUsize::new(0)));
+    let waker = Waker::from(count.clone());
+    let mut cx = Context::from_waker(&waker);
+    let woken = || count.0.load(Ordering::SeqCst);
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+    assert!(drv.link_state(&mut cx) == LinkState::Down);
+    assert!(drv.transmit(&mut cx).is_none());
+    state.set_link(
+        &mac,
+        stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full),
+    );
+    assert!(woken() >= 1, "link change wakes");
+    assert!(drv.link_state(&mut cx) == LinkState::Up);
+    // Fill the ring (N − 1 on QoS: 255 of the rig's 256), no IOC, no wake.
+    let w0 = woken();
+    let mut sent = 0;
+    while let Some(t) = drv.transmit(&mut cx) {
+        t.consume(60, |b| b.fill(sent as u8));
+        sent += 1;
+    }
+    assert_eq!(sent, 255);
+    assert_eq!(bus.model(|m| m.sent().len()), 255);
+    assert_eq!(woken(), w0, "nothing freed yet");
+    // The cleanup timer expires tx_usecs after the first frame, never before: it
+    // reclaims and wakes.
+    let id = state.with_tx(|t| t.timer().id()).unwrap();
+    let deadline = timers.deadline(id).unwrap();
+    let tick_ns = 1_000_000_000 / u64::from(timers.freq_hz().unwrap());
+    clock.advance_to((deadline - 1) * tick_ns);
+    timers
+        .on_interrupt(|_, now| state.on_tx_timer(&mac, now))
+        .unwrap();
+    assert_eq!(woken(), w0, "not before tx_usecs");
+    clock.advance_to((deadline + 10) * tick_ns);
+    let fired = timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now));
+    assert_eq!(fired, Ok(1));
+    assert_eq!(state.with_tx(|t| t.pending()), Some(0));
+    assert!(woken() > w0, "the timer's reclaim wakes the transmit side");
+    assert!(drv.transmit(&mut cx).is_some());
+    // RX: a frame arrives, the DMA interrupt (RI through the channel status) wakes the
+    // receive side, and the token holds the frame.
+    let w1 = woken();
+    assert!(drv.receive(&mut cx).is_none());
+    let frame = eth_frame(MAC, 300, 0x3C);
+    bus.model(|m| m.inject(clock.now_ns(), &frame));
+    let ev = RingMac::take_events(&mac);
+    assert!(ev.rx_ready(), "{ev:?}");
+    state.on_dma_interrupt(&mac, ev);
+    assert!(woken() > w1, "RI wakes the runner");
+    let (rxt, _txt) = drv.receive(&mut cx).expect("the frame");
+    assert_eq!(rxt.consume(|b| b.to_vec()), frame);
+}
