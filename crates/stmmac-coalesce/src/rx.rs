@@ -225,7 +225,11 @@ fn check_rx(cfg: &RxConfig, setup: &DmaSetup) -> Result<u8, Error> {
     if cfg.buf_size == 0 || cfg.buf_size > max || !cfg.buf_size.is_multiple_of(bus_width) {
         return Err(Error::Config(ConfigError::BufSize));
     }
-    let capacity = cfg.descriptors.saturating_mul(cfg.buf_size);
+    // QoS: the descriptor at the tail is never the DMA's, so a frame has one fewer.
+    let usable = cfg
+        .descriptors
+        .saturating_sub(usize::from(setup.layout().is_qos()));
+    let capacity = usable.saturating_mul(cfg.buf_size);
     if cfg.max_frame < ETH_HEADER_LEN || cfg.max_frame.saturating_add(FCS_LEN) > capacity {
         return Err(Error::Config(ConfigError::MaxFrame));
     }
@@ -526,6 +530,13 @@ impl<C: CacheOps> RxRing<C> {
             let raw = d.status(layout);
             let s = desc::rx_status(layout, raw);
             if s.own {
+                if self.setup.layout().is_qos() && k.wrapping_add(1) >= self.geo.len() {
+                    // QoS: every descriptor but the one at the tail holds this frame and
+                    // none its end; the DMA never writes the tail's, so the frame cannot
+                    // complete: give them back (the rest arrives without FD, dropped).
+                    self.stats.partial = self.stats.partial.wrapping_add(1);
+                    return Scan::Drop { count: k };
+                }
                 // The frame is still being received (or its LS write is still to come).
                 return Scan::Pending;
             }

@@ -271,3 +271,45 @@ fn the_tx_fifo_stall_and_a_bus_error_are_recovered() {
         Some(&eth_frame([0xFF; 6], 60, 9)[..])
     );
 }
+
+#[test]
+fn a_frame_longer_than_the_usable_ring_is_dropped_and_the_next_one_arrives() {
+    // Found by tests/dwmac4_fuzz.rs: 8 descriptors of 64 bytes hold 7 × 64 = 448 bytes on
+    // QoS (the tail's descriptor is never the DMA's). A 449-byte frame filled all 7 and
+    // waited for the eighth forever, and every frame behind it with it.
+    let b = Board::new();
+    b.link_up();
+    let cfg = stmmac_coalesce::RxConfig {
+        descriptors: 8,
+        buf_size: 64,
+        max_frame: 444,
+        ..stmmac_coalesce::RxConfig::default()
+    };
+    let mut rx = b.rx(cfg, Coherent);
+    b.inject(&eth_frame(US, 445, 1));
+    let good = eth_frame(US, 100, 2);
+    b.inject(&good);
+    let mut scratch = [0u8; 1518];
+    let mut got = None;
+    for _ in 0..8 {
+        if let Ok(mut f) = rx.receive(&b.mac) {
+            got = Some(f.bytes(&mut scratch).unwrap().to_vec());
+            break;
+        }
+    }
+    assert_eq!(got.as_deref(), Some(&good[..]));
+    assert!(rx.stats().partial >= 1, "{:?}", rx.stats());
+    // And a ring cannot promise more than it holds: 445 + FCS > 7 × 64.
+    let mem = b
+        .arena
+        .region(ring_bytes(8, 64, b.setup.cache_line()))
+        .unwrap();
+    let too_big = stmmac_coalesce::RxConfig {
+        max_frame: 445,
+        ..cfg
+    };
+    assert_eq!(
+        stmmac_coalesce::RxRing::new(mem, &b.arena, &b.setup, too_big, Coherent).map(|_| ()),
+        Err(Error::Config(ConfigError::MaxFrame))
+    );
+}
