@@ -1,8 +1,11 @@
-//! `no_std` driver for the **Synopsys DWMAC (stmmac, GMAC 3.x)** with TX/RX interrupt
-//! coalescing on [`hwtimer-core`](hwtimer_core)'s high-resolution timer queue: MAC
+//! `no_std` driver for the **Synopsys DWMAC (stmmac)**, the GMAC 3.x ([`Dwmac`]) and the
+//! 4.x/5.x QoS core ([`Dwmac4`], `docs/dwmac4.md`; [`probe`] tells them apart), with TX/RX
+//! interrupt coalescing on [`hwtimer-core`](hwtimer_core)'s high-resolution timer queue: MAC
 //! bring-up (PHY autonegotiation over MDIO, speed/duplex, address and frame filter), DMA
 //! rings that are sound at the DMA boundary (barriers, cache hook, owned memory), zero-copy
-//! RX and in-place TX, and a behavioural model of the block for host tests.
+//! RX and in-place TX, and behavioural models of both blocks for host tests. The rings and
+//! the stack adapters drive either MAC through the sealed [`RingMac`] trait; the example
+//! below is the 3.x one, and the 4.x bring-up is in [`mac4`]'s docs.
 //!
 //! # The contract
 //!
