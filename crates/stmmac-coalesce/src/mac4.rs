@@ -483,11 +483,16 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
             .filter(|l| (2..=r::MAX_RING_LEN as u32).contains(l))
             .ok_or(Error::RingSize)?;
         let hi = (s.base >> 32) as u32;
+        // The current-descriptor and tail registers hold 32 bits, the high ones are the
+        // base's: the whole ring (and so every tail) lies in the base's 4 GiB window.
+        if s.last >> 32 != s.base >> 32 || s.tail >> 32 != s.base >> 32 {
+            return Err(Error::Config(ConfigError::AddressWidth));
+        }
         let eame = self
             .bus
             .read(r::DMA_SYSBUS_MODE)
             .is_set(DMA_SYSBUS_MODE::EAME);
-        if (hi != 0 || (s.tail >> 32) as u32 != hi) && !eame {
+        if hi != 0 && !eame {
             return Err(Error::Config(ConfigError::AddressWidth));
         }
         // `len >= 2`: no wrap.

@@ -32,6 +32,8 @@ pub(crate) mod sealed {
     pub struct RingStart {
         /// Bus address of descriptor 0.
         pub base: u64,
+        /// Bus address of the last descriptor.
+        pub last: u64,
         /// Number of descriptors.
         pub len: usize,
         /// DSL: the padding between descriptors, in bus-width words.

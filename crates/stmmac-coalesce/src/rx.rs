@@ -379,6 +379,7 @@ impl<C: CacheOps> RxRing<C> {
         self.cache.before_doorbell();
         let start = RingStart {
             base: self.geo.desc_bus(0),
+            last: self.geo.desc_bus(self.geo.len().wrapping_sub(1)),
             len: self.geo.len(),
             dsl: self.setup.dsl(),
             // Exact: `buf_size <= 16380`.

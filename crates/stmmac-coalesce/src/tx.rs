@@ -380,6 +380,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         self.cache.before_doorbell();
         let start = RingStart {
             base: self.geo.desc_bus(0),
+            last: self.geo.desc_bus(self.geo.len().wrapping_sub(1)),
             len: self.geo.len(),
             dsl: self.setup.dsl(),
             buf_size: 0,

@@ -313,3 +313,29 @@ fn a_frame_longer_than_the_usable_ring_is_dropped_and_the_next_one_arrives() {
         Err(Error::Config(ConfigError::MaxFrame))
     );
 }
+
+#[test]
+fn a_ring_across_a_4_gib_boundary_is_refused() {
+    // The current-descriptor and tail registers hold 32 bits; their high bits are the
+    // base's. A ring whose descriptors cross 8 GiB would send the DMA back to 4 GiB.
+    let wide = SimArena::wide(0x1_FFFF_FF00, 1 << 20);
+    let b = Board::with(wide.clone(), dma(), |m| m.with_addr_bits(40));
+    // 32 × 16-byte descriptors from 256 bytes below 8 GiB.
+    let mem = wide
+        .region(ring_bytes(32, 1536, b.setup.cache_line()))
+        .unwrap();
+    let mut tx = stmmac_coalesce::TxRing::new(
+        mem,
+        &wide,
+        &b.setup,
+        tx_cfg(32, no_timer(1)),
+        NoTimer,
+        Coherent,
+    )
+    .unwrap();
+    assert!(tx.base() < 0x2_0000_0000, "{:#x}", tx.base());
+    assert!(tx.base() + 31 * b.setup.desc_stride() as u64 >= 0x2_0000_0000);
+    let (res, stats) = b.bus.counted(|| tx.try_start(&b.mac));
+    assert_eq!(res, Err(Error::Config(ConfigError::AddressWidth)));
+    assert_eq!(stats.writes, 0);
+}
