@@ -460,6 +460,7 @@ impl DescLayout {
     }
 
     /// Whether this is the DWMAC 4.x/5.x layout ([`DescLayout::Qos`]).
+    #[inline(always)]
     pub const fn is_qos(self) -> bool {
         matches!(self, DescLayout::Qos)
     }

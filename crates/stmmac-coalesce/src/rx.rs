@@ -466,13 +466,15 @@ impl<C: CacheOps> RxRing<C> {
         let g = self.geo;
         let mut i = g.wrap(self.next);
         let mut in_frame = false;
+        let layout = self.setup.layout();
         for _ in 0..g.len() {
             let d = g.desc(i);
             self.cache.invalidate(d.as_ptr(), g.desc_bytes());
-            let s = desc::rx_status(self.setup.layout(), d.status(self.setup.layout()));
-            if s.own {
+            let raw = d.status(layout);
+            if raw & desc::OWN != 0 {
                 return false;
             }
+            let s = desc::rx_status(layout, raw);
             dma_rmb();
             in_frame |= s.first;
             if in_frame && s.last {
@@ -486,21 +488,24 @@ impl<C: CacheOps> RxRing<C> {
     fn next_is_dma_owned(&self, k: usize) -> bool {
         let d = self.geo.desc(self.geo.wrap(self.next.wrapping_add(k)));
         self.cache.invalidate(d.as_ptr(), self.geo.desc_bytes());
-        desc::rx_status(self.setup.layout(), d.status(self.setup.layout())).own
+        d.status(self.setup.layout()) & desc::OWN != 0
     }
 
-    /// Look at the descriptors from `next`: a complete frame, something to drop, or
-    /// nothing yet. Counts drops.
-    fn scan(&mut self) -> Scan {
+    /// The head descriptor's owner/status word (invalidated first), read once per frame:
+    /// [`scan`](Self::scan) starts from it.
+    #[inline(always)]
+    fn head_status(&self) -> u32 {
         let first = self.geo.desc(self.next);
         self.cache.invalidate(first.as_ptr(), self.geo.desc_bytes());
-        // The head's status word is read once per frame: the walk below starts from it.
+        first.status(self.setup.layout())
+    }
+
+    /// Look at the descriptors from `next`, whose head (CPU-owned) reads `raw0`: a
+    /// complete frame, something to drop, or nothing yet. Counts drops.
+    fn scan(&mut self, raw0: u32) -> Scan {
+        let first = self.geo.desc(self.next);
         let layout = self.setup.layout();
-        let raw0 = first.status(layout);
         let s0 = desc::rx_status(layout, raw0);
-        if s0.own {
-            return Scan::Pending;
-        }
         dma_rmb();
         if s0.ctxt {
             // A QoS context descriptor (a timestamp, after a frame's last descriptor):
@@ -664,7 +669,12 @@ impl<C: CacheOps> RxRing<C> {
         }
         let mut seen: usize = 0;
         while seen < self.geo.len() {
-            match self.scan() {
+            let raw0 = self.head_status();
+            // OWN is bit 31 in every layout: an empty poll decodes nothing.
+            if raw0 & desc::OWN != 0 {
+                break;
+            }
+            match self.scan(raw0) {
                 Scan::Pending => break,
                 Scan::Drop { count } => {
                     seen = seen.saturating_add(count);
