@@ -920,6 +920,12 @@ impl RingGeometry {
             .wrapping_add(i.wrapping_mul(self.buf_stride) as u64)
     }
 
+    /// The low 32 bits of [`buf_bus`](Self::buf_bus) (all of it for a 32-bit set-up).
+    #[inline]
+    pub(crate) fn buf_bus_lo(&self, i: usize) -> u32 {
+        (self.buf_bus as u32).wrapping_add(i.wrapping_mul(self.buf_stride) as u32)
+    }
+
     /// Bytes the cache hook is given for the first `len` bytes of a buffer: whole lines,
     /// at most the buffer's stride.
     #[inline]

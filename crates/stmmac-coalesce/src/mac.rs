@@ -735,6 +735,8 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
 }
 
 impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac<B> {
+    const QOS: bool = false;
+
     fn accepts(&self, layout: crate::dma::DescLayout) -> bool {
         !layout.is_qos()
     }

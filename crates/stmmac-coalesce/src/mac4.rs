@@ -547,6 +547,8 @@ const fn events_from_channel(st: u32) -> u32 {
 }
 
 impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac4<B> {
+    const QOS: bool = true;
+
     fn accepts(&self, layout: DescLayout) -> bool {
         layout.is_qos()
     }

@@ -49,6 +49,9 @@ pub(crate) mod sealed {
 
     /// The ring-facing operations (crate-private: they aim the DMA).
     pub trait Ops {
+        /// Whether this MAC's rings use the QoS layout (and its tail-pointer doorbells):
+        /// a constant, so each MAC type's ring code is compiled for its own layout.
+        const QOS: bool;
         /// Whether rings of `layout` run on this MAC.
         fn accepts(&self, layout: DescLayout) -> bool;
         /// Stop the TX DMA if it runs, program the ring, start it.

@@ -281,10 +281,16 @@ impl<C: CacheOps> RxRing<C> {
         self.cache.invalidate(g.buf_ptr(i), g.buf_stride());
         let dic = self.next_dic();
         // Exact: `buf_size <= 8191`.
+        let layout = self.setup.layout();
         desc::rx_give(
-            self.setup.layout(),
+            layout,
             d,
-            g.buf_bus(i),
+            // 3.x rings are carved below 4 GiB: 32-bit arithmetic there.
+            if layout.is_qos() {
+                g.buf_bus(i)
+            } else {
+                u64::from(g.buf_bus_lo(i))
+            },
             self.buf_size as u32,
             dic,
             g.is_last(i),
@@ -526,7 +532,7 @@ impl<C: CacheOps> RxRing<C> {
             return Scan::Pending;
         }
         if s0.last {
-            return self.judge(1, s0, first, raw0);
+            return self.judge(1, s0.fl, s0.causes, first, raw0);
         }
         let mut i = self.geo.next(self.next);
         for k in 1..self.geo.len() {
@@ -553,7 +559,7 @@ impl<C: CacheOps> RxRing<C> {
                 return Scan::Drop { count: k };
             }
             if s.last {
-                return self.judge(k.wrapping_add(1), s, d, raw);
+                return self.judge(k.wrapping_add(1), s.fl, s.causes, d, raw);
             }
         }
         // The whole ring is one unfinished frame: give it back so the DMA can go on.
@@ -563,10 +569,11 @@ impl<C: CacheOps> RxRing<C> {
         }
     }
 
-    /// A complete frame of `count` descriptors whose last descriptor is `d`, its status
-    /// `s` (decoded from the owner word `raw`).
-    fn judge(&mut self, count: usize, s: desc::RxStatus, d: desc::Desc, raw: u32) -> Scan {
-        let fl = s.fl as usize;
+    /// A complete frame of `count` descriptors whose last descriptor is `d`: its length
+    /// `fl` (with FCS) and error `causes` (3.x RDES0 positions) decoded from the owner word
+    /// `raw`.
+    fn judge(&mut self, count: usize, fl: u32, causes: u32, d: desc::Desc, raw: u32) -> Scan {
+        let fl = fl as usize;
         // `count <= len <= MAX_RING` and `buf_size < 8192`: no overflow.
         let before = count.saturating_sub(1).saturating_mul(self.buf_size);
         let csum = match (self.ipc, self.setup.layout().is_qos()) {
@@ -574,8 +581,8 @@ impl<C: CacheOps> RxRing<C> {
             (true, false) => raw & RDES0_CSUM,
             (true, true) => desc::qos_csum(d, raw),
         };
-        if s.causes & RDES0_DROP != 0 || csum != 0 {
-            self.count_causes(s.causes, csum);
+        if causes & RDES0_DROP != 0 || csum != 0 {
+            self.count_causes(causes, csum);
             return Scan::Drop { count };
         }
         if fl <= before || fl > count.saturating_mul(self.buf_size) {
@@ -664,7 +671,11 @@ impl<C: CacheOps> RxRing<C> {
         // first (one write per receive at most; Linux moves it once per NAPI poll). A
         // 3.x DMA takes any descriptor it owns, and needs the poll demand only when it
         // suspended (below).
-        if self.setup.layout().is_qos() {
+        if M::QOS != self.setup.layout().is_qos() {
+            // The other layout's MAC: nothing is read or written.
+            return Err(Error::Config(ConfigError::LayoutMismatch));
+        }
+        if M::QOS {
             self.flush_demand(mac);
         }
         let mut seen: usize = 0;

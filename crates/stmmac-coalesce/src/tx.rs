@@ -552,6 +552,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             self.stats.link_down = self.stats.link_down.wrapping_add(1);
             return Err(Error::LinkDown);
         }
+        if M::QOS != self.setup.layout().is_qos() {
+            return Err(Error::Config(ConfigError::LayoutMismatch));
+        }
         if self.pending >= self.capacity() {
             self.reclaim();
             if self.pending >= self.capacity() {
@@ -690,6 +693,13 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         if len == 0 || len > self.buf_size {
             return Err(Error::FrameSize { len });
         }
+        // A ring handed to the other layout's MAC (a slot reserved on one and committed on
+        // the other) is refused before any descriptor is written; past this line the
+        // compiler knows which layout this MAC type's ring has (`layout` is a local).
+        let layout = self.setup.layout();
+        if M::QOS != layout.is_qos() {
+            return Err(Error::Config(ConfigError::LayoutMismatch));
+        }
         let queued = self.arm_once && self.armed;
         let mut plan = self.coal.on_xmit(1, queued);
         // `Keep` (every frame of a window but the one that opens it) is decided here, so
@@ -705,10 +715,15 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         let next = g.next(i);
         self.cache.clean(g.buf_ptr(i), g.buf_bytes(len));
         desc::tx_give(
-            self.setup.layout(),
+            layout,
             d,
             TxPrep {
-                buf: g.buf_bus(i),
+                // 3.x rings are carved below 4 GiB: 32-bit arithmetic there.
+                buf: if M::QOS {
+                    g.buf_bus(i)
+                } else {
+                    u64::from(g.buf_bus_lo(i))
+                },
                 // Exact: `len <= buf_size <= 8191`.
                 len: len as u32,
                 ic: plan.set_ic,
