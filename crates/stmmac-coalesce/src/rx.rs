@@ -664,7 +664,9 @@ impl<C: CacheOps> RxRing<C> {
     /// most one ring's worth of descriptors is looked at per call.
     ///
     /// Errors: [`Error::WouldBlock`] when no complete frame is ready (an RX poll demand is
-    /// issued first if descriptors were given back).
+    /// issued first if descriptors were given back; on QoS the tail moves before the look);
+    /// [`ConfigError::LayoutMismatch`] when `mac` is of the other layout than the ring
+    /// (nothing is read or written).
     pub fn receive<M: RingMac>(&mut self, mac: &M) -> Result<RxFrame<'_, C>, Error> {
         // QoS: the DMA never passes the tail, so descriptors given back since the last
         // doorbell (a dropped frame's) are the DMA's only once the tail moves: move it

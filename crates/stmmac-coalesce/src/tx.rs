@@ -531,9 +531,10 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// ring looks full, completed descriptors are reclaimed first.
     ///
     /// Errors: [`Error::LinkDown`] when the MAC's link is down
-    /// ([`Dwmac::set_link`](crate::Dwmac::set_link)); [`Error::WouldBlock`] when every
-    /// descriptor is still owned by the DMA, or a [`TxSlot`] is out
-    /// ([`reserve_slot`](Self::reserve_slot)).
+    /// ([`RingMac::set_link`]); [`Error::WouldBlock`] when every descriptor is still owned
+    /// by the DMA, or a [`TxSlot`] is out ([`reserve_slot`](Self::reserve_slot));
+    /// [`ConfigError::LayoutMismatch`] when `mac` is of the other layout than the ring
+    /// (also at [`commit_slot`](Self::commit_slot): nothing is written).
     pub fn reserve<'a, M: RingMac>(
         &'a mut self,
         mac: &'a M,

@@ -133,3 +133,36 @@ fn a_qos_ring_refuses_to_start_on_a_3x_mac_before_any_write() {
     assert_eq!(r, Err(Error::Config(ConfigError::LayoutMismatch)));
     assert_eq!(stats.writes, 0);
 }
+
+mod common4;
+
+#[test]
+fn a_qos_ring_used_with_a_3x_mac_refuses_and_touches_nothing() {
+    use stmmac_coalesce::{ConfigError, NoTimer};
+    let b4 = common4::Board::new();
+    b4.link_up();
+    let b3 = common::Board::new();
+    b3.link_up();
+    let mut tx = b4.tx(
+        common4::tx_cfg(4, common4::no_timer(1)),
+        NoTimer,
+        stmmac_coalesce::Coherent,
+    );
+    let mut rx = b4.rx(common4::rx_cfg(4, 1536), stmmac_coalesce::Coherent);
+    let frame = stmmac_coalesce::sim::eth_frame([0xFF; 6], 60, 1);
+    let mismatch = Err(Error::Config(ConfigError::LayoutMismatch));
+    let (r, s3) = b3.bus.counted(|| tx.send(&b3.mac, &frame).map(|_| ()));
+    assert_eq!(r, mismatch);
+    assert_eq!(s3.writes, 0);
+    let (r, s3) = b3.bus.counted(|| rx.receive(&b3.mac).map(|_| ()));
+    assert_eq!(r, mismatch);
+    assert_eq!(s3.writes + s3.reads, 0);
+    // A slot reserved on the 4.x MAC and committed through the 3.x one.
+    let slot = tx.reserve_slot(&b4.mac).unwrap();
+    let (r, s3) = b3
+        .bus
+        .counted(|| tx.commit_slot(&b3.mac, slot, 60).map(|_| ()));
+    assert_eq!(r, mismatch);
+    assert_eq!(s3.writes, 0);
+    assert!(b4.sent().is_empty() && b3.sent().is_empty());
+}
