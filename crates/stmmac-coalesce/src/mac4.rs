@@ -356,6 +356,22 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
         })
     }
 
+    /// Pause frames for `pause` ([`Phy::pause`](crate::phy::Phy::pause)), as Linux's
+    /// dwmac4 programs them: in full duplex MAC_Q0_TX_FLOW_CTRL.TFE with the pause time
+    /// 0xFFFF slot times for transmit pause, MAC_RX_FLOW_CTRL.RFE for receive pause; in half
+    /// duplex both 0 (no backpressure). Two register writes.
+    pub fn set_flow_control(&self, pause: crate::phy::Pause, duplex: Duplex) {
+        let full = duplex == Duplex::Full;
+        let tx = if full && pause.tx {
+            TX_FLOW_TFE | (0xFFFF << TX_FLOW_PT_SHIFT)
+        } else {
+            0
+        };
+        let rx = if full && pause.rx { RX_FLOW_RFE } else { 0 };
+        self.bus.write_raw(r::MAC_Q0_TX_FLOW_CTRL, tx);
+        self.bus.write_raw(r::MAC_RX_FLOW_CTRL, rx);
+    }
+
     /// The link state last given to [`set_link`](Self::set_link).
     pub fn link(&self) -> LinkState {
         crate::mac::decode_link(self.link.load(Ordering::Relaxed))
@@ -683,6 +699,13 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Drop for Dwmac4Mdio<'_, B
         self.mac.mdio_taken.store(false, Ordering::Release);
     }
 }
+
+/// MAC_Q0_TX_FLOW_CTRL.TFE (bit 1): transmit pause frames.
+const TX_FLOW_TFE: u32 = 1 << 1;
+/// MAC_Q0_TX_FLOW_CTRL.PT (bits 31:16): the pause time, in slot times.
+const TX_FLOW_PT_SHIFT: u32 = 16;
+/// MAC_RX_FLOW_CTRL.RFE (bit 0): act on received pause frames.
+const RX_FLOW_RFE: u32 = 1 << 0;
 
 /// MAC_MDIO_ADDRESS.GOC for a write.
 const GOC_WRITE: u32 = 1;

@@ -339,3 +339,26 @@ fn a_ring_across_a_4_gib_boundary_is_refused() {
     assert_eq!(res, Err(Error::Config(ConfigError::AddressWidth)));
     assert_eq!(stats.writes, 0);
 }
+
+#[test]
+fn pause_frames_follow_the_negotiated_pause_in_full_duplex_only() {
+    use stmmac_coalesce::Pause;
+    let b = Board::new();
+    b.mac
+        .set_flow_control(Pause { tx: true, rx: true }, Duplex::Full);
+    assert_eq!(
+        b.bus.model(|m| m.flow_ctrl()),
+        [(0xFFFF << 16) | (1 << 1), 1]
+    );
+    b.mac.set_flow_control(
+        Pause {
+            tx: false,
+            rx: true,
+        },
+        Duplex::Full,
+    );
+    assert_eq!(b.bus.model(|m| m.flow_ctrl()), [0, 1]);
+    b.mac
+        .set_flow_control(Pause { tx: true, rx: true }, Duplex::Half);
+    assert_eq!(b.bus.model(|m| m.flow_ctrl()), [0, 0]);
+}

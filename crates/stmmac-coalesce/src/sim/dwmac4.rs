@@ -68,6 +68,8 @@ const RWTU_MASK: u32 = bits(r::DMA_CH_RX_WATCHDOG::RWTU);
 
 const O_MAC_CONFIG: usize = r::MAC_CONFIG.offset();
 const O_FILTER: usize = r::MAC_PACKET_FILTER.offset();
+const O_TX_FLOW: usize = r::MAC_Q0_TX_FLOW_CTRL.offset();
+const O_RX_FLOW: usize = r::MAC_RX_FLOW_CTRL.offset();
 const O_HT0: usize = r::MAC_HASH_TAB0.offset();
 const O_HT1: usize = r::MAC_HASH_TAB1.offset();
 const O_RXQ_CTRL0: usize = r::MAC_RXQ_CTRL0.offset();
@@ -241,6 +243,7 @@ pub struct Dwmac4Model<D: MdioDevice> {
     // Registers.
     mac_config: u32,
     filter: u32,
+    flow: [u32; 2],
     hash: [u32; 2],
     rxq_ctrl0: u32,
     mdio_addr: u32,
@@ -327,6 +330,7 @@ impl<D: MdioDevice> Dwmac4Model<D> {
             swr_ns: SWR_NS,
             mac_config: 0,
             filter: 0,
+            flow: [0; 2],
             hash: [0; 2],
             rxq_ctrl0: 0,
             mdio_addr: 0,
@@ -602,6 +606,12 @@ impl<D: MdioDevice> Dwmac4Model<D> {
     pub fn irq_pending(&mut self, now_ns: u64) -> bool {
         self.sync(now_ns);
         self.line()
+    }
+
+    /// MAC_Q0_TX_FLOW_CTRL and MAC_RX_FLOW_CTRL as written (stored, not acted on: the
+    /// model sends and honours no pause frames).
+    pub fn flow_ctrl(&self) -> [u32; 2] {
+        self.flow
     }
 
     /// MAC_CONFIG as written.
@@ -1213,6 +1223,7 @@ impl<D: MdioDevice> Dwmac4Model<D> {
     fn reset(&mut self) {
         self.mac_config = 0;
         self.filter = 0;
+        self.flow = [0; 2];
         self.hash = [0; 2];
         self.rxq_ctrl0 = 0;
         self.mdio_addr = 0;
@@ -1278,6 +1289,8 @@ impl<D: MdioDevice> SimModel for Dwmac4Model<D> {
         match offset {
             O_MAC_CONFIG => self.mac_config,
             O_FILTER => self.filter,
+            O_TX_FLOW => self.flow[0],
+            O_RX_FLOW => self.flow[1],
             O_HT0 => self.hash[0],
             O_HT1 => self.hash[1],
             O_RXQ_CTRL0 => self.rxq_ctrl0,
@@ -1335,6 +1348,8 @@ impl<D: MdioDevice> SimModel for Dwmac4Model<D> {
                 self.deliver(now_ns);
             }
             O_FILTER => self.filter = value,
+            O_TX_FLOW => self.flow[0] = value,
+            O_RX_FLOW => self.flow[1] = value,
             O_HT0 => self.hash[0] = value,
             O_HT1 => self.hash[1] = value,
             O_RXQ_CTRL0 => self.rxq_ctrl0 = value,
