@@ -166,3 +166,72 @@ fn a_qos_ring_used_with_a_3x_mac_refuses_and_touches_nothing() {
     assert_eq!(s3.writes, 0);
     assert!(b4.sent().is_empty() && b3.sent().is_empty());
 }
+
+/// A 4.10 block whose MDIO frames finish at once, recording every write.
+struct MdioRecorder {
+    writes: std::vec::Vec<(usize, u32)>,
+    data: u32,
+}
+
+impl SimModel for MdioRecorder {
+    type Word = u32;
+    fn read(&mut self, _now: u64, offset: usize) -> u32 {
+        match offset {
+            0x110 => 0x3041,
+            0x204 => self.data,
+            _ => 0,
+        }
+    }
+    fn write(&mut self, _now: u64, offset: usize, value: u32) {
+        self.writes.push((offset, value));
+        if offset == 0x204 {
+            self.data = value;
+        }
+    }
+}
+
+#[test]
+fn clause_45_frames_carry_the_device_and_register_where_the_databook_puts_them() {
+    use hwtimer_core::sim::SimCounter;
+    use mdio_bus::Mdio;
+    let clock = SimClock::new();
+    let counter = SimCounter::new(&clock, 32, 25_000_000);
+    let b = SimBus::new(
+        &clock,
+        MdioRecorder {
+            writes: Vec::new(),
+            data: 0,
+        },
+    );
+    let mac = Dwmac4::probe(&b).unwrap();
+    let mut mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
+    let cr = mdio.cr();
+    // Positions written out (Linux dwmac4.h / RM0433): PA 25:21, RDA 20:16, CR 11:8,
+    // GOC 3:2 (1 write, 3 read), C45E 1, GB 0; MDIO_DATA: RA 31:16, GD 15:0.
+    mdio.write_c45(PhyAddr::from_bits(5), 3, 0x0800, 0xBEEF)
+        .unwrap();
+    let v = mdio.read_c45(PhyAddr::from_bits(5), 7, 0x0010).unwrap();
+    mdio.write(
+        PhyAddr::from_bits(1),
+        mdio_bus::RegAddr::from_bits(4),
+        0x01E1,
+    )
+    .unwrap();
+    let w = b.model(|m| m.writes.clone());
+    let addr = |pa: u32, rda: u32, goc: u32, c45: u32| {
+        (pa << 21) | (rda << 16) | (cr << 8) | (goc << 2) | (c45 << 1) | 1
+    };
+    assert_eq!(
+        w,
+        [
+            (0x204, (0x0800 << 16) | 0xBEEF),
+            (0x200, addr(5, 3, 1, 1)),
+            (0x204, 0x0010 << 16),
+            (0x200, addr(5, 7, 3, 1)),
+            (0x204, 0x01E1),
+            (0x200, addr(1, 4, 1, 0)),
+        ]
+    );
+    // The read returns MDIO_DATA.GD (here what the register file holds).
+    assert_eq!(v, 0);
+}
