@@ -8,8 +8,8 @@
 use bench_support::Printer;
 use bench_support::instr;
 use stmmac_coalesce::sim::seed::{
-    BurstRunner, Bus4, HR_HZ, LAG_NS, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep, rx_bursts,
-    rx_bursts_on,
+    Board, BurstRunner, Bus, Bus4, HR_HZ, HrBase, LAG_NS, Rig, SEED_HZ, STREAM_GAP_NS,
+    burst_latency_sweep, rx_bursts_on,
 };
 use stmmac_coalesce::{CoalesceConfig, Error, TimerStrategy};
 
@@ -58,8 +58,8 @@ const PHASES: u32 = 20;
 /// (start within the tick, reclaim latency), ns, of a burst of [`BURST`] started at each of
 /// [`PHASES`] points of one tick: the loop of `burst_latency_sweep`, which returns only the
 /// mean and maximum (the caller checks they agree).
-fn each_burst_latency(
-    make: &dyn Fn() -> Result<BurstRunner, Error>,
+fn each_burst_latency<P: Board>(
+    make: &dyn Fn() -> Result<BurstRunner<P>, Error>,
 ) -> Result<Vec<(u64, u64)>, Error> {
     let tick = 1_000_000_000 / u64::from(SEED_HZ);
     let mut out = Vec::new();
@@ -83,198 +83,11 @@ fn main() {
         "# seed 002: tx-frames 25 tx-usecs 1000; HZ=100 jiffies timer vs {HR_HZ} Hz hrtimer queue; \
          virtual time"
     );
-    // (a) burst of 10 (< tx_frames): reclaim latency of the last frame, started at 20
-    // points of one 10 ms tick; per start as the series `burst10_reclaim_latency_<timer>`
-    // (start within the tick in ms, latency in us) for `cargo xtask plots`.
-    let hz = || BurstRunner::jiffies(SEED_HZ, SEED, TimerStrategy::RearmEveryPacket);
-    let hr = || BurstRunner::hrtimer(SEED, TimerStrategy::ArmOnce);
-    let hr_linux = || BurstRunner::hrtimer(SEED, TimerStrategy::RearmEveryPacket);
-    for (name, make) in [
-        ("jiffies_hz100", &hz as &dyn Fn() -> _),
-        ("hrtimer_rearm", &hr_linux),
-        ("hrtimer_arm_once", &hr),
-    ] {
-        let Some((mean, max)) =
-            burst_latency_sweep(make, BURST, PHASES).unwrap_or_else(|e| fail("burst", e))
-        else {
-            fail("burst", format!("{name}: a burst was never reclaimed"));
-        };
-        OUT.figure(
-            &format!("burst10_reclaim_latency_mean_{name}"),
-            format!("{:.1}", mean / 1000.0),
-            "us",
-        );
-        OUT.figure(
-            &format!("burst10_reclaim_latency_max_{name}"),
-            format!("{:.1}", max as f64 / 1000.0),
-            "us",
-        );
-        let each = each_burst_latency(make).unwrap_or_else(|e| fail("burst", e));
-        let same = each.len() == PHASES as usize
-            && each.iter().map(|&(_, l)| l).max() == Some(max)
-            && each.iter().map(|&(_, l)| u128::from(l)).sum::<u128>() as f64 / f64::from(PHASES)
-                == mean;
-        if !same {
-            fail(
-                "burst",
-                format!("{name}: per-start run disagrees with the sweep"),
-            );
-        }
-        for (offset_ns, latency_ns) in each {
-            OUT.point(
-                &format!("burst10_reclaim_latency_{name}"),
-                format!("{:.3}", offset_ns as f64 / 1e6),
-                "ms",
-                format!("{:.1}", latency_ns as f64 / 1000.0),
-                "us",
-            );
-        }
-    }
-    // (b) steady stream at 1 Gbit/s line rate of 1514-byte frames.
-    let cases = [
-        ("rearm_every_packet", SEED, TimerStrategy::RearmEveryPacket),
-        ("arm_once", SEED, TimerStrategy::ArmOnce),
-        (
-            "tx_usecs0",
-            CoalesceConfig {
-                tx_usecs: 0,
-                ..SEED
-            },
-            TimerStrategy::ArmOnce,
-        ),
-    ];
-    for (name, cfg, s) in cases {
-        let mut rig = Rig::hrtimer(cfg, s).unwrap_or_else(|e| fail("rig", e));
-        let f = rig
-            .stream(N, STREAM_GAP_NS)
-            .unwrap_or_else(|e| fail("stream", e));
-        OUT.figure(
-            &format!("stream_clockevent_programs_per_packet_{name}"),
-            format!("{:.4}", f.programs_per_packet()),
-            "programs",
-        );
-        OUT.figure(
-            &format!("stream_queue_ops_per_packet_{name}"),
-            format!("{:.4}", f.queue_ops_per_packet()),
-            "ops",
-        );
-        OUT.figure(
-            &format!("stream_timer_expiries_{name}"),
-            f.expiries,
-            "expiries",
-        );
-        OUT.figure(&format!("stream_ti_events_{name}"), f.ti_events, "events");
-        OUT.figure(
-            &format!("stream_max_pending_{name}"),
-            f.max_pending,
-            "descs",
-        );
-    }
-    // (c) the same stream on a model whose TX DMA lags the CPU (LAG_NS fetch latency, then
-    // the wire time at 1 Gbit/s), every interrupt taken when it happens (TI at the IC
-    // frame's write-back, the timer at its expiry): 1514-byte frames back to back at line
-    // rate (`_lagging`), 60-byte frames at the same spacing (`_lagging_60b`), and the
-    // instant model under the same harness (`_instant_timed`).
-    let timed = [
-        (
-            "rearm_every_packet",
-            TimerStrategy::RearmEveryPacket,
-            "lagging",
-            LAG_NS,
-            1514,
-        ),
-        ("arm_once", TimerStrategy::ArmOnce, "lagging", LAG_NS, 1514),
-        (
-            "arm_once",
-            TimerStrategy::ArmOnce,
-            "lagging_60b",
-            LAG_NS,
-            60,
-        ),
-        ("arm_once", TimerStrategy::ArmOnce, "instant_timed", 0, 1514),
-    ];
-    for (name, s, variant, lag, len) in timed {
-        let mut rig = Rig::hrtimer_lagging(SEED, s, lag).unwrap_or_else(|e| fail("rig", e));
-        let t = rig
-            .stream_timed(N, STREAM_GAP_NS, len)
-            .unwrap_or_else(|e| fail("stream", e));
-        if t.reclaimed != u64::from(N) || rig.tx.pending() != 0 {
-            fail(
-                "stream",
-                format!("{name}_{variant}: frames left unreclaimed"),
-            );
-        }
-        let f = t.stream;
-        OUT.figure(
-            &format!("stream_clockevent_programs_per_packet_{name}_{variant}"),
-            format!("{:.4}", f.programs_per_packet()),
-            "programs",
-        );
-        OUT.figure(
-            &format!("stream_queue_ops_per_packet_{name}_{variant}"),
-            format!("{:.4}", f.queue_ops_per_packet()),
-            "ops",
-        );
-        OUT.figure(
-            &format!("stream_timer_expiries_in_traffic_{name}_{variant}"),
-            t.expiries_in_traffic,
-            "expiries",
-        );
-        OUT.figure(
-            &format!("stream_timer_expiries_per_ms_{name}_{variant}"),
-            format!("{:.3}", t.expiries_per_ms()),
-            "expiries",
-        );
-        OUT.figure(
-            &format!("stream_timer_expiries_{name}_{variant}"),
-            f.expiries,
-            "expiries",
-        );
-        OUT.figure(
-            &format!("stream_ti_events_{name}_{variant}"),
-            f.ti_events,
-            "events",
-        );
-        OUT.figure(
-            &format!("stream_max_pending_{name}_{variant}"),
-            f.max_pending,
-            "descs",
-        );
-        OUT.figure(
-            &format!("stream_reclaim_latency_mean_{name}_{variant}"),
-            format!("{:.1}", t.reclaim_mean_ns() / 1000.0),
-            "us",
-        );
-        OUT.figure(
-            &format!("stream_reclaim_latency_max_{name}_{variant}"),
-            format!("{:.1}", t.reclaim_max_ns as f64 / 1000.0),
-            "us",
-        );
-    }
-    // A burst of 10 on the lagging model: from the last frame's write-back to its reclaim.
-    let hr_lag = || BurstRunner::hrtimer_lagging(SEED, TimerStrategy::ArmOnce, LAG_NS);
-    let hr_linux_lag =
-        || BurstRunner::hrtimer_lagging(SEED, TimerStrategy::RearmEveryPacket, LAG_NS);
-    for (name, make) in [
-        ("hrtimer_rearm_lagging", &hr_linux_lag as &dyn Fn() -> _),
-        ("hrtimer_arm_once_lagging", &hr_lag),
-    ] {
-        let Some((mean, max)) =
-            burst_latency_sweep(make, BURST, PHASES).unwrap_or_else(|e| fail("burst", e))
-        else {
-            fail("burst", format!("{name}: a burst was never reclaimed"));
-        };
-        OUT.figure(
-            &format!("burst10_reclaim_latency_mean_{name}"),
-            format!("{:.1}", mean / 1000.0),
-            "us",
-        );
-        OUT.figure(
-            &format!("burst10_reclaim_latency_max_{name}"),
-            format!("{:.1}", max as f64 / 1000.0),
-            "us",
-        );
-    }
+    // (a)-(c) and RX coalescing on the 3.x model (the names the README quotes), then the
+    // same on the 4.x (QoS) model with `dwmac4_` in front (QEMU has no 4.x model).
+    layout::<Bus>("");
+    println!("# seed 002 on the DWMAC 4.x model: the same measurements, Dwmac4 and tail doorbells");
+    layout::<Bus4>("dwmac4_");
     // tx_frames 0 (timer only): Linux's per-packet re-arm postpones cleanup while traffic
     // flows; arm-once reclaims every tx_usecs.
     let t0 = CoalesceConfig {
@@ -305,6 +118,227 @@ fn main() {
             "expiries",
         );
     }
+    // Host instructions per transmit (stream workload incl. model and TI service).
+    for op in ["xmit_rearm", "xmit_arm_once", "xmit_no_timer"] {
+        match instr::per_op(op, 2_000) {
+            Some(i) => OUT.figure(
+                &format!("instructions_per_{op}"),
+                format!("{i:.0}"),
+                "instructions",
+            ),
+            None => println!("# {op}: valgrind not available, instruction count skipped"),
+        }
+    }
+    println!(
+        "# seed figures: jiffies cleanup 10 ms at HZ=100; netperf ~5.5 -> ~100 Mbit/s with hrtimer; \
+              OpenWrt 679 (hrtimer re-armed per packet) vs 934 Mbit/s (reverted)"
+    );
+}
+
+/// Seed 002's measurements on board `P`, each figure's name prefixed with `pre`: (a) the
+/// reclaim latency of a 10-frame burst for the three timers, (b) the line-rate stream,
+/// (c) the stream on a DMA that lags the CPU, and RX coalescing. The per-start series for
+/// `cargo xtask plots` only for the 3.x model (`pre` empty).
+fn layout<P: Board>(pre: &str) {
+    // (a) burst of 10 (< tx_frames): reclaim latency of the last frame, started at 20
+    // points of one 10 ms tick; per start as the series `burst10_reclaim_latency_<timer>`
+    // (start within the tick in ms, latency in us) for `cargo xtask plots`.
+    let hz = || BurstRunner::<P>::jiffies_on(SEED_HZ, SEED, TimerStrategy::RearmEveryPacket);
+    let hr = || BurstRunner::<P>::hrtimer_on(SEED, TimerStrategy::ArmOnce);
+    let hr_linux = || BurstRunner::<P>::hrtimer_on(SEED, TimerStrategy::RearmEveryPacket);
+    for (name, make) in [
+        ("jiffies_hz100", &hz as &dyn Fn() -> _),
+        ("hrtimer_rearm", &hr_linux),
+        ("hrtimer_arm_once", &hr),
+    ] {
+        let Some((mean, max)) =
+            burst_latency_sweep(make, BURST, PHASES).unwrap_or_else(|e| fail("burst", e))
+        else {
+            fail("burst", format!("{name}: a burst was never reclaimed"));
+        };
+        OUT.figure(
+            &format!("{pre}burst10_reclaim_latency_mean_{name}"),
+            format!("{:.1}", mean / 1000.0),
+            "us",
+        );
+        OUT.figure(
+            &format!("{pre}burst10_reclaim_latency_max_{name}"),
+            format!("{:.1}", max as f64 / 1000.0),
+            "us",
+        );
+        let each = each_burst_latency(make).unwrap_or_else(|e| fail("burst", e));
+        let same = each.len() == PHASES as usize
+            && each.iter().map(|&(_, l)| l).max() == Some(max)
+            && each.iter().map(|&(_, l)| u128::from(l)).sum::<u128>() as f64 / f64::from(PHASES)
+                == mean;
+        if !same {
+            fail(
+                "burst",
+                format!("{name}: per-start run disagrees with the sweep"),
+            );
+        }
+        if !pre.is_empty() {
+            continue;
+        }
+        for (offset_ns, latency_ns) in each {
+            OUT.point(
+                &format!("burst10_reclaim_latency_{name}"),
+                format!("{:.3}", offset_ns as f64 / 1e6),
+                "ms",
+                format!("{:.1}", latency_ns as f64 / 1000.0),
+                "us",
+            );
+        }
+    }
+    // (b) steady stream at 1 Gbit/s line rate of 1514-byte frames.
+    let cases = [
+        ("rearm_every_packet", SEED, TimerStrategy::RearmEveryPacket),
+        ("arm_once", SEED, TimerStrategy::ArmOnce),
+        (
+            "tx_usecs0",
+            CoalesceConfig {
+                tx_usecs: 0,
+                ..SEED
+            },
+            TimerStrategy::ArmOnce,
+        ),
+    ];
+    for (name, cfg, s) in cases {
+        let mut rig = Rig::<HrBase, P>::hrtimer_on(cfg, s, 0).unwrap_or_else(|e| fail("rig", e));
+        let f = rig
+            .stream(N, STREAM_GAP_NS)
+            .unwrap_or_else(|e| fail("stream", e));
+        OUT.figure(
+            &format!("{pre}stream_clockevent_programs_per_packet_{name}"),
+            format!("{:.4}", f.programs_per_packet()),
+            "programs",
+        );
+        OUT.figure(
+            &format!("{pre}stream_queue_ops_per_packet_{name}"),
+            format!("{:.4}", f.queue_ops_per_packet()),
+            "ops",
+        );
+        OUT.figure(
+            &format!("{pre}stream_timer_expiries_{name}"),
+            f.expiries,
+            "expiries",
+        );
+        OUT.figure(
+            &format!("{pre}stream_ti_events_{name}"),
+            f.ti_events,
+            "events",
+        );
+        OUT.figure(
+            &format!("{pre}stream_max_pending_{name}"),
+            f.max_pending,
+            "descs",
+        );
+    }
+    // (c) the same stream on a model whose TX DMA lags the CPU (LAG_NS fetch latency, then
+    // the wire time at 1 Gbit/s), every interrupt taken when it happens (TI at the IC
+    // frame's write-back, the timer at its expiry): 1514-byte frames back to back at line
+    // rate (`_lagging`), 60-byte frames at the same spacing (`_lagging_60b`), and the
+    // instant model under the same harness (`_instant_timed`).
+    let timed = [
+        (
+            "rearm_every_packet",
+            TimerStrategy::RearmEveryPacket,
+            "lagging",
+            LAG_NS,
+            1514,
+        ),
+        ("arm_once", TimerStrategy::ArmOnce, "lagging", LAG_NS, 1514),
+        (
+            "arm_once",
+            TimerStrategy::ArmOnce,
+            "lagging_60b",
+            LAG_NS,
+            60,
+        ),
+        ("arm_once", TimerStrategy::ArmOnce, "instant_timed", 0, 1514),
+    ];
+    for (name, s, variant, lag, len) in timed {
+        let mut rig = Rig::<HrBase, P>::hrtimer_on(SEED, s, lag).unwrap_or_else(|e| fail("rig", e));
+        let t = rig
+            .stream_timed(N, STREAM_GAP_NS, len)
+            .unwrap_or_else(|e| fail("stream", e));
+        if t.reclaimed != u64::from(N) || rig.tx.pending() != 0 {
+            fail(
+                "stream",
+                format!("{name}_{variant}: frames left unreclaimed"),
+            );
+        }
+        let f = t.stream;
+        OUT.figure(
+            &format!("{pre}stream_clockevent_programs_per_packet_{name}_{variant}"),
+            format!("{:.4}", f.programs_per_packet()),
+            "programs",
+        );
+        OUT.figure(
+            &format!("{pre}stream_queue_ops_per_packet_{name}_{variant}"),
+            format!("{:.4}", f.queue_ops_per_packet()),
+            "ops",
+        );
+        OUT.figure(
+            &format!("{pre}stream_timer_expiries_in_traffic_{name}_{variant}"),
+            t.expiries_in_traffic,
+            "expiries",
+        );
+        OUT.figure(
+            &format!("{pre}stream_timer_expiries_per_ms_{name}_{variant}"),
+            format!("{:.3}", t.expiries_per_ms()),
+            "expiries",
+        );
+        OUT.figure(
+            &format!("{pre}stream_timer_expiries_{name}_{variant}"),
+            f.expiries,
+            "expiries",
+        );
+        OUT.figure(
+            &format!("{pre}stream_ti_events_{name}_{variant}"),
+            f.ti_events,
+            "events",
+        );
+        OUT.figure(
+            &format!("{pre}stream_max_pending_{name}_{variant}"),
+            f.max_pending,
+            "descs",
+        );
+        OUT.figure(
+            &format!("{pre}stream_reclaim_latency_mean_{name}_{variant}"),
+            format!("{:.1}", t.reclaim_mean_ns() / 1000.0),
+            "us",
+        );
+        OUT.figure(
+            &format!("{pre}stream_reclaim_latency_max_{name}_{variant}"),
+            format!("{:.1}", t.reclaim_max_ns as f64 / 1000.0),
+            "us",
+        );
+    }
+    // A burst of 10 on the lagging model: from the last frame's write-back to its reclaim.
+    let hr_lag = || BurstRunner::<P>::hrtimer_lagging_on(SEED, TimerStrategy::ArmOnce, LAG_NS);
+    let hr_linux_lag =
+        || BurstRunner::<P>::hrtimer_lagging_on(SEED, TimerStrategy::RearmEveryPacket, LAG_NS);
+    for (name, make) in [
+        ("hrtimer_rearm_lagging", &hr_linux_lag as &dyn Fn() -> _),
+        ("hrtimer_arm_once_lagging", &hr_lag),
+    ] {
+        let Some((mean, max)) =
+            burst_latency_sweep(make, BURST, PHASES).unwrap_or_else(|e| fail("burst", e))
+        else {
+            fail("burst", format!("{name}: a burst was never reclaimed"));
+        };
+        OUT.figure(
+            &format!("{pre}burst10_reclaim_latency_mean_{name}"),
+            format!("{:.1}", mean / 1000.0),
+            "us",
+        );
+        OUT.figure(
+            &format!("{pre}burst10_reclaim_latency_max_{name}"),
+            format!("{:.1}", max as f64 / 1000.0),
+            "us",
+        );
+    }
     // RX coalescing: 8 bursts of 16 line-rate frames, 1 ms apart, on the model (QEMU's
     // npcm-gmac has no RIWT): interrupts per frame and how long a frame waits for one.
     for (name, cfg) in [
@@ -325,162 +359,20 @@ fn main() {
             },
         ),
     ] {
-        let f = rx_bursts(cfg, 16, 8).unwrap_or_else(|e| fail("rx", e));
+        let f = rx_bursts_on::<P>(cfg, 16, 8).unwrap_or_else(|e| fail("rx", e));
         OUT.figure(
-            &format!("rx_interrupts_per_frame_{name}"),
+            &format!("{pre}rx_interrupts_per_frame_{name}"),
             format!("{:.4}", f.interrupts_per_frame()),
             "interrupts",
         );
         OUT.figure(
-            &format!("rx_latency_mean_{name}"),
+            &format!("{pre}rx_latency_mean_{name}"),
             format!("{:.1}", f.mean_latency_ns / 1000.0),
             "us",
         );
         OUT.figure(
-            &format!("rx_latency_max_{name}"),
+            &format!("{pre}rx_latency_max_{name}"),
             format!("{:.1}", f.max_latency_ns as f64 / 1000.0),
-            "us",
-        );
-    }
-    dwmac4();
-    // Host instructions per transmit (stream workload incl. model and TI service).
-    for op in ["xmit_rearm", "xmit_arm_once", "xmit_no_timer"] {
-        match instr::per_op(op, 2_000) {
-            Some(i) => OUT.figure(
-                &format!("instructions_per_{op}"),
-                format!("{i:.0}"),
-                "instructions",
-            ),
-            None => println!("# {op}: valgrind not available, instruction count skipped"),
-        }
-    }
-    println!(
-        "# seed figures: jiffies cleanup 10 ms at HZ=100; netperf ~5.5 -> ~100 Mbit/s with hrtimer; \
-              OpenWrt 679 (hrtimer re-armed per packet) vs 934 Mbit/s (reverted)"
-    );
-}
-
-/// Seed 002's figures again on the DWMAC 4.x (QoS) model, `Dwmac4` with tail doorbells and
-/// QoS descriptors (`dwmac4_*`): the reclaim latency of a 10-frame burst for the three
-/// timers, clockevent programmings per packet of the line-rate stream, the lagging DMA's
-/// timer, and RX coalescing by the channel's watchdog.
-fn dwmac4() {
-    println!("# seed 002 on the DWMAC 4.x model (QEMU has none)");
-    let hz = || BurstRunner::<Bus4>::jiffies_on(SEED_HZ, SEED, TimerStrategy::RearmEveryPacket);
-    let hr = || BurstRunner::<Bus4>::hrtimer_on(SEED, TimerStrategy::ArmOnce);
-    let hr_linux = || BurstRunner::<Bus4>::hrtimer_on(SEED, TimerStrategy::RearmEveryPacket);
-    for (name, make) in [
-        ("jiffies_hz100", &hz as &dyn Fn() -> _),
-        ("hrtimer_rearm", &hr_linux),
-        ("hrtimer_arm_once", &hr),
-    ] {
-        let Some((mean, max)) =
-            burst_latency_sweep(make, BURST, PHASES).unwrap_or_else(|e| fail("dwmac4 burst", e))
-        else {
-            fail(
-                "dwmac4 burst",
-                format!("{name}: a burst was never reclaimed"),
-            );
-        };
-        OUT.figure(
-            &format!("dwmac4_burst10_reclaim_latency_mean_{name}"),
-            format!("{:.1}", mean / 1000.0),
-            "us",
-        );
-        OUT.figure(
-            &format!("dwmac4_burst10_reclaim_latency_max_{name}"),
-            format!("{:.1}", max as f64 / 1000.0),
-            "us",
-        );
-    }
-    for (name, cfg, s) in [
-        ("rearm_every_packet", SEED, TimerStrategy::RearmEveryPacket),
-        ("arm_once", SEED, TimerStrategy::ArmOnce),
-        (
-            "tx_usecs0",
-            CoalesceConfig {
-                tx_usecs: 0,
-                ..SEED
-            },
-            TimerStrategy::ArmOnce,
-        ),
-    ] {
-        let mut rig =
-            Rig::<_, Bus4>::hrtimer_on(cfg, s, 0).unwrap_or_else(|e| fail("dwmac4 rig", e));
-        let f = rig
-            .stream(N, STREAM_GAP_NS)
-            .unwrap_or_else(|e| fail("dwmac4 stream", e));
-        OUT.figure(
-            &format!("dwmac4_stream_clockevent_programs_per_packet_{name}"),
-            format!("{:.4}", f.programs_per_packet()),
-            "programs",
-        );
-        OUT.figure(
-            &format!("dwmac4_stream_ic_per_packet_{name}"),
-            format!("{:.4}", f.ic_set as f64 / f.packets.max(1) as f64),
-            "ic",
-        );
-        OUT.figure(
-            &format!("dwmac4_stream_timer_expiries_{name}"),
-            f.expiries,
-            "expiries",
-        );
-    }
-    for (name, s) in [
-        ("rearm_every_packet", TimerStrategy::RearmEveryPacket),
-        ("arm_once", TimerStrategy::ArmOnce),
-    ] {
-        let mut rig =
-            Rig::<_, Bus4>::hrtimer_on(SEED, s, LAG_NS).unwrap_or_else(|e| fail("dwmac4 rig", e));
-        let t = rig
-            .stream_timed(N, STREAM_GAP_NS, 1514)
-            .unwrap_or_else(|e| fail("dwmac4 stream", e));
-        if t.reclaimed != u64::from(N) || rig.tx.pending() != 0 {
-            fail("dwmac4 stream", format!("{name}: frames left unreclaimed"));
-        }
-        OUT.figure(
-            &format!("dwmac4_stream_clockevent_programs_per_packet_{name}_lagging"),
-            format!("{:.4}", t.stream.programs_per_packet()),
-            "programs",
-        );
-        OUT.figure(
-            &format!("dwmac4_stream_timer_expiries_per_ms_{name}_lagging"),
-            format!("{:.3}", t.expiries_per_ms()),
-            "expiries",
-        );
-        OUT.figure(
-            &format!("dwmac4_stream_reclaim_latency_max_{name}_lagging"),
-            format!("{:.1}", t.reclaim_max_ns as f64 / 1000.0),
-            "us",
-        );
-    }
-    for (name, cfg) in [
-        ("per_frame", CoalesceConfig::default()),
-        (
-            "riwt500",
-            CoalesceConfig {
-                rx_usecs: 500,
-                ..CoalesceConfig::default()
-            },
-        ),
-        (
-            "riwt500_frames16",
-            CoalesceConfig {
-                rx_usecs: 500,
-                rx_frames: 16,
-                ..CoalesceConfig::default()
-            },
-        ),
-    ] {
-        let f = rx_bursts_on::<Bus4>(cfg, 16, 8).unwrap_or_else(|e| fail("dwmac4 rx", e));
-        OUT.figure(
-            &format!("dwmac4_rx_interrupts_per_frame_{name}"),
-            format!("{:.4}", f.interrupts_per_frame()),
-            "interrupts",
-        );
-        OUT.figure(
-            &format!("dwmac4_rx_latency_mean_{name}"),
-            format!("{:.1}", f.mean_latency_ns / 1000.0),
             "us",
         );
     }

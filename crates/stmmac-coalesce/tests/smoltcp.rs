@@ -6,11 +6,12 @@ use hwtimer_core::RegisterBus as _;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
-use smoltcp::iface::{Config, Interface, SocketSet, SocketStorage};
+#[path = "common/stack.rs"]
+mod stack;
+
 use smoltcp::phy::{Device as _, Medium, RxToken as _, TxToken as _};
-use smoltcp::socket::tcp;
 use smoltcp::time::Instant;
-use smoltcp::wire::{EthernetAddress, HardwareAddress, IpAddress, IpCidr, Ipv4Address};
+use stack::pattern;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
@@ -78,18 +79,6 @@ fn nic(clock: &SimClock, base: u32, last: u8, tx_n: usize, rx_n: usize, rx_buf: 
         rx,
         addr,
     }
-}
-
-/// Deterministic bytes (xorshift32).
-fn pattern(n: usize, mut seed: u32) -> Vec<u8> {
-    (0..n)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed as u8
-        })
-        .collect()
 }
 
 #[test]
@@ -255,24 +244,6 @@ fn the_probe_counts_driver_spans_and_empty_polls() {
     assert_eq!(st.rx_empty_units + st.tx_empty_units, 0);
 }
 
-fn iface(
-    dev: &mut impl smoltcp::phy::Device,
-    mac: [u8; 6],
-    ip: [u8; 4],
-    now: Instant,
-) -> Interface {
-    let cfg = Config::new(HardwareAddress::Ethernet(EthernetAddress(mac)));
-    let mut iface = Interface::new(cfg, dev, now);
-    iface.update_ip_addrs(|a| {
-        a.push(IpCidr::new(
-            IpAddress::Ipv4(Ipv4Address::new(ip[0], ip[1], ip[2], ip[3])),
-            24,
-        ))
-        .unwrap();
-    });
-    iface
-}
-
 /// Moves every frame one MAC sent into the other's RX DMA.
 fn wire(clock: &SimClock, from: &Bus, to: &Bus) -> usize {
     let frames = from.model(|m| {
@@ -293,56 +264,22 @@ fn tcp_between_two_modelled_macs_delivers_every_byte() {
     let mut b = nic(&clock, 0x2000_0000, 2, 8, 32, 512);
     let (bus_a, bus_b) = (a.bus.clone(), b.bus.clone());
     let (addr_a, addr_b) = (a.addr, b.addr);
-    let now = || Instant::from_micros((clock.now_ns() / 1000) as i64);
     let (mut sa, mut sb) = (vec![0u8; 1518], vec![0u8; 1518]);
     let mut dev_a = Device::new(&a.mac, &mut a.tx, &mut a.rx, &mut sa);
     let mut dev_b = Device::new(&b.mac, &mut b.tx, &mut b.rx, &mut sb);
-    let mut if_a = iface(&mut dev_a, addr_a, [10, 0, 2, 1], now());
-    let mut if_b = iface(&mut dev_b, addr_b, [10, 0, 2, 2], now());
-
-    let mut store_a = [SocketStorage::EMPTY];
-    let mut store_b = [SocketStorage::EMPTY];
-    let mut set_a = SocketSet::new(&mut store_a[..]);
-    let mut set_b = SocketSet::new(&mut store_b[..]);
-    let sock = |n: usize| {
-        let buf = || tcp::SocketBuffer::new(&mut Vec::leak(vec![0u8; n])[..]);
-        tcp::Socket::new(buf(), buf())
-    };
-    let ha = set_a.add(sock(8192));
-    let hb = set_b.add(sock(8192));
-    set_b.get_mut::<tcp::Socket>(hb).listen(7).unwrap();
-    set_a
-        .get_mut::<tcp::Socket>(ha)
-        .connect(if_a.context(), (Ipv4Address::new(10, 0, 2, 2), 7), 49152)
-        .unwrap();
-
     let data = pattern(200_000, 0x1234_5678);
-    let (mut sent, mut got) = (0usize, Vec::new());
-    let mut frames = 0;
-    for _ in 0..200_000 {
-        if_a.poll(now(), &mut dev_a, &mut set_a);
-        if_b.poll(now(), &mut dev_b, &mut set_b);
-        frames += wire(&clock, &bus_a, &bus_b);
-        frames += wire(&clock, &bus_b, &bus_a);
-        dev_a.tx().reclaim();
-        dev_b.tx().reclaim();
-        let s = set_a.get_mut::<tcp::Socket>(ha);
-        if s.can_send() && sent < data.len() {
-            sent += s.send_slice(&data[sent..]).unwrap();
-        }
-        let r = set_b.get_mut::<tcp::Socket>(hb);
-        if r.can_recv() {
-            r.recv(|buf| {
-                got.extend_from_slice(buf);
-                (buf.len(), ())
-            })
-            .unwrap();
-        }
-        if got.len() == data.len() {
-            break;
-        }
-        clock.advance(10_000);
-    }
+    let (got, frames) = stack::tcp_transfer(
+        &clock,
+        (&mut dev_a, addr_a),
+        (&mut dev_b, addr_b),
+        &data,
+        |a, b| {
+            let n = wire(&clock, &bus_a, &bus_b) + wire(&clock, &bus_b, &bus_a);
+            a.tx().reclaim();
+            b.tx().reclaim();
+            n
+        },
+    );
     assert_eq!(got.len(), data.len(), "all bytes arrived");
     assert!(got == data, "every byte as sent");
     let (da, db) = (dev_a.stats(), dev_b.stats());

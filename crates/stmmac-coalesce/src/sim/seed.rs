@@ -824,6 +824,19 @@ impl<P: Board> BurstRunner<P> {
         )?)))
     }
 
+    /// A [`Rig::hrtimer_on`] rig on board `P` whose TX DMA lags by `tx_lag_ns`.
+    ///
+    /// Errors: as [`Rig::hrtimer`].
+    pub fn hrtimer_lagging_on(
+        cfg: CoalesceConfig,
+        strategy: TimerStrategy,
+        tx_lag_ns: u64,
+    ) -> Result<Self, Error> {
+        Ok(BurstRunner::Hr(Box::new(Rig::hrtimer_on(
+            cfg, strategy, tx_lag_ns,
+        )?)))
+    }
+
     /// A [`Rig::jiffies_on`] rig on board `P`.
     ///
     /// Errors: as [`Rig::jiffies`].

@@ -5,9 +5,13 @@ use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{AN_NS, AnPhy, DwmacModel, SIM_CSR_HZ, SimArena};
+
+mod cfg;
+#[allow(unused_imports)]
+pub use cfg::*;
 use stmmac_coalesce::{
-    CacheOps, CleanupTimer, CoalesceConfig, DmaConfig, DmaSetup, Dwmac, FrameFilter, LinkState,
-    MacConfig, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
+    CacheOps, CleanupTimer, DmaConfig, DmaSetup, Dwmac, FrameFilter, LinkState, MacConfig,
+    RxConfig, RxRing, TxConfig, TxRing, ring_bytes,
 };
 
 pub type Model = DwmacModel<AnPhy>;
@@ -134,31 +138,6 @@ pub fn dma() -> DmaConfig {
     DmaConfig {
         csr_hz: SIM_CSR_HZ,
         ..DmaConfig::default()
-    }
-}
-
-pub fn no_timer(tx_frames: u32) -> CoalesceConfig {
-    CoalesceConfig {
-        tx_frames,
-        tx_usecs: 0,
-        ..CoalesceConfig::default()
-    }
-}
-
-pub fn tx_cfg(descriptors: usize, coalesce: CoalesceConfig) -> TxConfig {
-    TxConfig {
-        descriptors,
-        buf_size: 1536,
-        coalesce,
-        strategy: TimerStrategy::ArmOnce,
-    }
-}
-
-pub fn rx_cfg(descriptors: usize, buf_size: usize) -> RxConfig {
-    RxConfig {
-        descriptors,
-        buf_size,
-        ..RxConfig::default()
     }
 }
 

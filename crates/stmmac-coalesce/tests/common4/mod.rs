@@ -6,9 +6,16 @@ use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{AN_NS, AnPhy, Dwmac4Model, SIM_CSR_HZ, SimArena};
+
+// A test that builds both boards loads this file twice, once per board module.
+#[allow(clippy::duplicate_mod)]
+#[path = "../common/cfg.rs"]
+mod cfg;
+#[allow(unused_imports)]
+pub use cfg::*;
 use stmmac_coalesce::{
-    CacheOps, CleanupTimer, CoalesceConfig, DmaConfig, DmaSetup, Dwmac4, FrameFilter, LinkState,
-    MacConfig, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
+    CacheOps, CleanupTimer, DmaConfig, DmaSetup, Dwmac4, FrameFilter, LinkState, MacConfig,
+    RxConfig, RxRing, TxConfig, TxRing, ring_bytes,
 };
 
 pub type Model = Dwmac4Model<AnPhy>;
@@ -120,30 +127,5 @@ pub fn dma() -> DmaConfig {
         csr_hz: SIM_CSR_HZ,
         bus_width: 8,
         ..DmaConfig::default()
-    }
-}
-
-pub fn no_timer(tx_frames: u32) -> CoalesceConfig {
-    CoalesceConfig {
-        tx_frames,
-        tx_usecs: 0,
-        ..CoalesceConfig::default()
-    }
-}
-
-pub fn tx_cfg(descriptors: usize, coalesce: CoalesceConfig) -> TxConfig {
-    TxConfig {
-        descriptors,
-        buf_size: 1536,
-        coalesce,
-        strategy: TimerStrategy::ArmOnce,
-    }
-}
-
-pub fn rx_cfg(descriptors: usize, buf_size: usize) -> RxConfig {
-    RxConfig {
-        descriptors,
-        buf_size,
-        ..RxConfig::default()
     }
 }

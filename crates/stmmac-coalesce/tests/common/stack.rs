@@ -1,0 +1,95 @@
+//! What the smoltcp tests over either model share: deterministic payloads and an
+//! interface on a device.
+#![allow(dead_code)]
+
+use smoltcp::iface::{Config, Interface};
+use smoltcp::time::Instant;
+use smoltcp::wire::{EthernetAddress, HardwareAddress, IpAddress, IpCidr, Ipv4Address};
+
+/// Deterministic bytes (xorshift32).
+pub fn pattern(n: usize, mut seed: u32) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as u8
+        })
+        .collect()
+}
+
+/// An interface with MAC `mac` and the address `ip`/24.
+pub fn iface(
+    dev: &mut impl smoltcp::phy::Device,
+    mac: [u8; 6],
+    ip: [u8; 4],
+    now: Instant,
+) -> Interface {
+    let cfg = Config::new(HardwareAddress::Ethernet(EthernetAddress(mac)));
+    let mut iface = Interface::new(cfg, dev, now);
+    iface.update_ip_addrs(|a| {
+        a.push(IpCidr::new(
+            IpAddress::Ipv4(Ipv4Address::new(ip[0], ip[1], ip[2], ip[3])),
+            24,
+        ))
+        .unwrap();
+    });
+    iface
+}
+
+/// TCP from `dev_a` (10.0.2.1, `addr_a`) to `dev_b` (10.0.2.2, port 7, `addr_b`) of
+/// `data`, in virtual time on `clock` (10 µs per round, at most 200 000 rounds); `between`
+/// runs after both polls (move the frames, reclaim) and returns the frames it moved.
+/// Returns what B received and the frames moved.
+pub fn tcp_transfer<DA: smoltcp::phy::Device, DB: smoltcp::phy::Device>(
+    clock: &hwtimer_core::sim::SimClock,
+    (dev_a, addr_a): (&mut DA, [u8; 6]),
+    (dev_b, addr_b): (&mut DB, [u8; 6]),
+    data: &[u8],
+    mut between: impl FnMut(&mut DA, &mut DB) -> usize,
+) -> (Vec<u8>, usize) {
+    use smoltcp::iface::{SocketSet, SocketStorage};
+    use smoltcp::socket::tcp;
+    let now = || Instant::from_micros((clock.now_ns() / 1000) as i64);
+    let mut if_a = iface(dev_a, addr_a, [10, 0, 2, 1], now());
+    let mut if_b = iface(dev_b, addr_b, [10, 0, 2, 2], now());
+    let mut store_a = [SocketStorage::EMPTY];
+    let mut store_b = [SocketStorage::EMPTY];
+    let mut set_a = SocketSet::new(&mut store_a[..]);
+    let mut set_b = SocketSet::new(&mut store_b[..]);
+    let sock = |n: usize| {
+        let buf = || tcp::SocketBuffer::new(&mut Vec::leak(vec![0u8; n])[..]);
+        tcp::Socket::new(buf(), buf())
+    };
+    let ha = set_a.add(sock(8192));
+    let hb = set_b.add(sock(8192));
+    set_b.get_mut::<tcp::Socket>(hb).listen(7).unwrap();
+    set_a
+        .get_mut::<tcp::Socket>(ha)
+        .connect(if_a.context(), (Ipv4Address::new(10, 0, 2, 2), 7), 49152)
+        .unwrap();
+    let (mut sent, mut got) = (0usize, Vec::new());
+    let mut frames = 0;
+    for _ in 0..200_000 {
+        if_a.poll(now(), dev_a, &mut set_a);
+        if_b.poll(now(), dev_b, &mut set_b);
+        frames += between(dev_a, dev_b);
+        let s = set_a.get_mut::<tcp::Socket>(ha);
+        if s.can_send() && sent < data.len() {
+            sent += s.send_slice(&data[sent..]).unwrap();
+        }
+        let r = set_b.get_mut::<tcp::Socket>(hb);
+        if r.can_recv() {
+            r.recv(|buf| {
+                got.extend_from_slice(buf);
+                (buf.len(), ())
+            })
+            .unwrap();
+        }
+        if got.len() == data.len() {
+            break;
+        }
+        clock.advance(10_000);
+    }
+    (got, frames)
+}
