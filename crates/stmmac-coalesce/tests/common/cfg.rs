@@ -1,6 +1,10 @@
 //! Ring configurations both test boards (`common`, 3.x; `common4`, 4.x) build from.
 
-use stmmac_coalesce::{CoalesceConfig, RxConfig, TimerStrategy, TxConfig};
+use stmmac_coalesce::sim::SimArena;
+use stmmac_coalesce::{
+    CacheOps, CleanupTimer, CoalesceConfig, DmaSetup, RxConfig, RxRing, TimerStrategy, TxConfig,
+    TxRing, ring_bytes,
+};
 
 /// Coalescing with IC every `tx_frames` and no cleanup timer.
 pub fn no_timer(tx_frames: u32) -> CoalesceConfig {
@@ -28,4 +32,29 @@ pub fn rx_cfg(descriptors: usize, buf_size: usize) -> RxConfig {
         buf_size,
         ..RxConfig::default()
     }
+}
+
+/// A TX ring for `setup` carved from a fresh region of `arena` (not started).
+pub fn new_tx<T: CleanupTimer, C: CacheOps>(
+    arena: &SimArena,
+    setup: &DmaSetup,
+    cfg: TxConfig,
+    timer: T,
+    cache: C,
+) -> TxRing<T, C> {
+    let bytes = ring_bytes(cfg.descriptors, cfg.buf_size, setup.cache_line());
+    let mem = arena.region(bytes).unwrap();
+    TxRing::new(mem, arena, setup, cfg, timer, cache).unwrap()
+}
+
+/// An RX ring for `setup` carved from a fresh region of `arena` (not started).
+pub fn new_rx<C: CacheOps>(
+    arena: &SimArena,
+    setup: &DmaSetup,
+    cfg: RxConfig,
+    cache: C,
+) -> RxRing<C> {
+    let bytes = ring_bytes(cfg.descriptors, cfg.buf_size, setup.cache_line());
+    let mem = arena.region(bytes).unwrap();
+    RxRing::new(mem, arena, setup, cfg, cache).unwrap()
 }

@@ -15,7 +15,7 @@ mod cfg;
 pub use cfg::*;
 use stmmac_coalesce::{
     CacheOps, CleanupTimer, DmaConfig, DmaSetup, Dwmac4, FrameFilter, LinkState, MacConfig,
-    RxConfig, RxRing, TxConfig, TxRing, ring_bytes,
+    RxConfig, RxRing, TxConfig, TxRing,
 };
 
 pub type Model = Dwmac4Model<AnPhy>;
@@ -81,29 +81,13 @@ impl Board {
         timer: T,
         cache: C,
     ) -> TxRing<T, C> {
-        let mem = self
-            .arena
-            .region(ring_bytes(
-                cfg.descriptors,
-                cfg.buf_size,
-                self.setup.cache_line(),
-            ))
-            .unwrap();
-        let mut t = TxRing::new(mem, &self.arena, &self.setup, cfg, timer, cache).unwrap();
+        let mut t = new_tx(&self.arena, &self.setup, cfg, timer, cache);
         t.try_start(&self.mac).unwrap();
         t
     }
 
     pub fn rx<C: CacheOps>(&self, cfg: RxConfig, cache: C) -> RxRing<C> {
-        let mem = self
-            .arena
-            .region(ring_bytes(
-                cfg.descriptors,
-                cfg.buf_size,
-                self.setup.cache_line(),
-            ))
-            .unwrap();
-        let mut r = RxRing::new(mem, &self.arena, &self.setup, cfg, cache).unwrap();
+        let mut r = new_rx(&self.arena, &self.setup, cfg, cache);
         r.try_start(&self.mac).unwrap();
         r
     }
