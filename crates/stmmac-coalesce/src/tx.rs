@@ -805,7 +805,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     ///   ([`recover`](Self::recover)); a stopped DMA never completes anything;
     /// - TX process suspended (DMA_STATUS.TS): one TX poll demand, then re-arm
     ///   ([`TxStats::kicks`]); a doorbell that overtook its descriptor store (an outer
-    ///   cache's store buffer) left the DMA asleep over descriptors it owns.
+    ///   cache's store buffer) left the DMA asleep over descriptors it owns. On QoS the
+    ///   kick is the tail written again (harmless to a running DMA), without reading the
+    ///   process state first.
     pub fn on_timer<M: RingMac>(&mut self, mac: &M, now: u64) -> Restart {
         self.stats.timer_expiries = self.stats.timer_expiries.wrapping_add(1);
         // The expiry dequeued the timer; it is armed again only if this returns `At`.
