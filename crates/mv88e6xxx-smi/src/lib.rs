@@ -80,8 +80,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+pub mod atu;
+mod c45;
 pub mod chip;
 mod error;
+pub mod irq;
+pub mod port;
 pub mod regs;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the switch model indexes
 // its register files with 5-bit addresses and counts with plain arithmetic.
@@ -95,6 +99,8 @@ pub mod regs;
 )]
 pub mod sim;
 mod smi;
+pub mod stats;
+pub mod vtu;
 
 pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
 pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error};

@@ -4,6 +4,14 @@ use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
 
 use super::{Attach, BusyBit, BusyDelay};
+
+// The switch's units, each in its own file (they reach the chip's registers directly):
+// the address table, the VLAN and spanning-tree tables, the statistics unit, and the
+// frames the model switches between its ports.
+mod atu;
+mod stats;
+mod traffic;
+mod vtu;
 use crate::chip::{AddressMap, Chip, PhyAccess};
 use crate::regs::{
     self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK,
@@ -255,8 +263,13 @@ impl ChipModel {
         if let Some(v) = self.phy.settle(now) {
             self.g2[usize::from(g2::SMI_PHY_DATA)] = v;
         }
-        for b in &mut self.g1_ops {
+        for unit in 0..G1_OP_REGS.len() {
+            let b = &mut self.g1_ops[unit];
+            let was_busy = b.until.is_some();
             b.settle(now);
+            if was_busy && b.until.is_none() {
+                self.g1_op_done(unit, now);
+            }
         }
     }
 
@@ -353,6 +366,11 @@ impl ChipModel {
             } else {
                 value
             };
+            if let Some(unit) = G1_OP_REGS.iter().position(|&x| x == reg)
+                && value & BUSY != 0
+            {
+                self.g1_op_started(unit, now, value);
+            }
             return;
         }
         if dev == self.map.global2 && self.phy_access != PhyAccess::Global2 {
@@ -460,6 +478,27 @@ impl ChipModel {
                     }
                 }
             },
+        }
+    }
+
+    /// A Global1 operation (`unit`: 0 ATU, 1 VTU, 2 STATS, as [`G1_OP_REGS`]) has just
+    /// started with the op word `word` (its BUSY bit set, its register already holding
+    /// `word & !BUSY`). Its results become visible when [`g1_op_done`](Self::g1_op_done)
+    /// runs.
+    fn g1_op_started(&mut self, unit: usize, now: u64, word: u16) {
+        match unit {
+            0 => self.atu_op_started(now, word),
+            1 => self.vtu_op_started(now, word),
+            _ => self.stats_op_started(now, word),
+        }
+    }
+
+    /// A Global1 operation's BUSY has cleared (seen at the first frame after it did).
+    fn g1_op_done(&mut self, unit: usize, now: u64) {
+        match unit {
+            0 => self.atu_op_done(now),
+            1 => self.vtu_op_done(now),
+            _ => self.stats_op_done(now),
         }
     }
 

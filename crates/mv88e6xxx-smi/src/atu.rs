@@ -1,0 +1,1 @@
+//! The address translation unit (ATU): static and learned MAC addresses per FID.

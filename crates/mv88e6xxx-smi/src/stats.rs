@@ -1,0 +1,1 @@
+//! Statistics: the per-port MIB counters, through the Global1 stats unit.
