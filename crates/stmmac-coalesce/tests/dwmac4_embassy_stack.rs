@@ -14,18 +14,16 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 
+#[path = "common/nic4.rs"]
+mod nic4;
+
 use embassy_net::tcp::TcpSocket;
 use embassy_net::{Config, Ipv4Address, Ipv4Cidr, StackResources, StaticConfigV4};
-use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
-use mdio_bus::PhyAddr;
-use mdio_bus::sim::PhyModel;
+use hwtimer_core::sim::SimClock;
+use nic4::{Bus, wire};
 use stmmac_coalesce::embassy_net::{Driver, NetState};
-use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
-use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac4, FrameFilter, LinkState, MacConfig,
-    NoTimer, Offload, RingMac, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing,
-    ring_bytes,
-};
+use stmmac_coalesce::sim::SimArena;
+use stmmac_coalesce::{Coherent, Duplex, Dwmac4, LinkState, NoTimer, RingMac, Speed};
 
 /// Virtual time in embassy ticks, and the wakers waiting for it.
 struct SimTime {
@@ -71,74 +69,20 @@ impl Wake for Flag {
     }
 }
 
-type Bus = SimBus<Dwmac4Model<PhyModel>>;
-
-/// A started 4.x MAC (IC every frame, no timer; checksum offload on) and its rings in a
-/// `NetState`.
+/// A started 4.x MAC (IC every frame, no timer; checksum offload on, DMA interrupts
+/// enabled) and its rings in a `NetState`.
 fn nic(
     clock: &SimClock,
     arena: SimArena,
     addr_bits: u32,
     addr: [u8; 6],
 ) -> (Bus, Dwmac4<Bus>, NetState<NoTimer, Coherent>) {
-    let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let model = Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ).with_addr_bits(addr_bits);
-    let bus = SimBus::new(clock, model);
-    let mac = Dwmac4::probe(bus.clone()).unwrap();
-    mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
-        .unwrap();
-    let setup = mac
-        .configure_dma(&DmaConfig {
-            csr_hz: SIM_CSR_HZ,
-            bus_width: 8,
-            ..DmaConfig::default()
-        })
-        .unwrap();
-    mac.init_mac(&MacConfig {
-        address: addr,
-        filter: FrameFilter::default(),
-    });
-    mac.enable_interrupts(Dwmac4::<Bus>::DEFAULT_INTERRUPTS);
-    let tx_cfg = TxConfig {
-        descriptors: 16,
-        buf_size: 1536,
-        coalesce: CoalesceConfig {
-            tx_frames: 1,
-            tx_usecs: 0,
-            ..CoalesceConfig::default()
-        },
-        strategy: TimerStrategy::ArmOnce,
-    };
-    let rx_cfg = RxConfig {
-        descriptors: 32,
-        buf_size: 512,
-        ..RxConfig::default()
-    };
-    let line = setup.cache_line();
-    let tx_mem = arena.region(ring_bytes(16, 1536, line)).unwrap();
-    let rx_mem = arena.region(ring_bytes(32, 512, line)).unwrap();
-    let mut tx = TxRing::new(tx_mem, &arena, &setup, tx_cfg, NoTimer, Coherent).unwrap();
-    let mut rx = RxRing::new(rx_mem, &arena, &setup, rx_cfg, Coherent).unwrap();
-    assert!(tx.set_checksum_offload(Offload::IfDetected));
-    rx.set_checksum_offload(Offload::IfDetected);
-    tx.try_start(&mac).unwrap();
-    rx.try_start(&mac).unwrap();
+    let n = nic4::nic(clock, arena, addr_bits, addr, 16, 1);
+    n.mac.enable_interrupts(Dwmac4::<Bus>::DEFAULT_INTERRUPTS);
     let state = NetState::new();
-    state.install(tx, rx);
-    state.set_link(&mac, LinkState::up(Speed::M1000, Duplex::Full));
-    (bus, mac, state)
-}
-
-fn wire(clock: &SimClock, from: &Bus, to: &Bus) -> usize {
-    let frames = from.model(|m| {
-        let f: Vec<Vec<u8>> = m.sent().iter().map(|s| s.bytes.clone()).collect();
-        m.clear_sent();
-        f
-    });
-    for f in &frames {
-        to.model(|m| m.inject(clock.now_ns(), f));
-    }
-    frames.len()
+    state.install(n.tx, n.rx);
+    state.set_link(&n.mac, LinkState::up(Speed::M1000, Duplex::Full));
+    (n.bus, n.mac, state)
 }
 
 fn static_ip(last: u8) -> Config {

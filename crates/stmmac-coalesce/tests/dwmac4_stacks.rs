@@ -8,106 +8,43 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Wake, Waker};
 
 use embassy_net_driver::{Driver as _, LinkState, RxToken as _, TxToken as _};
-use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
-use mdio_bus::PhyAddr;
-use mdio_bus::sim::PhyModel;
+use hwtimer_core::sim::SimClock;
+#[path = "common/nic4.rs"]
+mod nic4;
 #[path = "common/stack.rs"]
 mod stack;
 
+use nic4::{nic, wire};
 use smoltcp::phy::Device as _;
 use stack::pattern;
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::sim::seed::{Bus4, HrBase, Rig};
-use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::sim::{SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac4, FrameFilter, MacConfig, NoTimer, Offload,
-    QueueTimer, RingMac, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
+    CoalesceConfig, Coherent, Duplex, FrameFilter, MacConfig, QueueTimer, RingMac, Speed,
+    TimerStrategy,
 };
-
-type Bus = SimBus<Dwmac4Model<PhyModel>>;
-
-struct Nic {
-    bus: Bus,
-    mac: Dwmac4<Bus>,
-    tx: TxRing,
-    rx: RxRing,
-    addr: [u8; 6],
-}
-
-/// A started 4.x MAC whose DMA sees `arena` (`addr_bits` wide), checksum offload on both
-/// ways, 8 TX descriptors (IC every 4th) and 32 RX descriptors of 512 bytes.
-fn nic(clock: &SimClock, arena: SimArena, addr_bits: u32, last: u8) -> Nic {
-    let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let model = Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ).with_addr_bits(addr_bits);
-    let bus = SimBus::new(clock, model);
-    let mac = Dwmac4::probe(bus.clone()).unwrap();
-    mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
-        .unwrap();
-    let setup = mac
-        .configure_dma(&DmaConfig {
-            csr_hz: SIM_CSR_HZ,
-            bus_width: 8,
-            ..DmaConfig::default()
-        })
-        .unwrap();
-    let addr = [0x02, 0, 0, 0, 0, last];
-    mac.init_mac(&MacConfig {
-        address: addr,
-        filter: FrameFilter::default(),
-    });
-    let tx_cfg = TxConfig {
-        descriptors: 8,
-        buf_size: 1536,
-        coalesce: CoalesceConfig {
-            tx_frames: 4,
-            tx_usecs: 0,
-            ..CoalesceConfig::default()
-        },
-        strategy: TimerStrategy::ArmOnce,
-    };
-    let rx_cfg = RxConfig {
-        descriptors: 32,
-        buf_size: 512,
-        ..RxConfig::default()
-    };
-    let line = setup.cache_line();
-    let tx_mem = arena.region(ring_bytes(8, 1536, line)).unwrap();
-    let rx_mem = arena.region(ring_bytes(32, 512, line)).unwrap();
-    let mut tx = TxRing::new(tx_mem, &arena, &setup, tx_cfg, NoTimer, Coherent).unwrap();
-    let mut rx = RxRing::new(rx_mem, &arena, &setup, rx_cfg, Coherent).unwrap();
-    assert!(tx.set_checksum_offload(Offload::IfDetected));
-    rx.set_checksum_offload(Offload::IfDetected);
-    tx.try_start(&mac).unwrap();
-    rx.try_start(&mac).unwrap();
-    assert!(rx.checksum_offload(), "IPC read back");
-    mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
-    Nic {
-        bus,
-        mac,
-        tx,
-        rx,
-        addr,
-    }
-}
-
-fn wire(clock: &SimClock, from: &Bus, to: &Bus) -> usize {
-    let frames = from.model(|m| {
-        let f: Vec<Vec<u8>> = m.sent().iter().map(|s| s.bytes.clone()).collect();
-        m.clear_sent();
-        f
-    });
-    for f in &frames {
-        to.model(|m| m.inject(clock.now_ns(), f));
-    }
-    frames.len()
-}
 
 #[test]
 fn smoltcp_tcp_between_two_qos_macs_one_above_4_gib() {
     let clock = SimClock::new();
-    let mut a = nic(&clock, SimArena::new(0x1000_0000, 1 << 20), 32, 1);
-    let mut b = nic(&clock, SimArena::wide(0x8_0000_0000, 1 << 20), 40, 2);
+    let mut a = nic(
+        &clock,
+        SimArena::new(0x1000_0000, 1 << 20),
+        32,
+        [0x02, 0, 0, 0, 0, 1],
+        8,
+        4,
+    );
+    let mut b = nic(
+        &clock,
+        SimArena::wide(0x8_0000_0000, 1 << 20),
+        40,
+        [0x02, 0, 0, 0, 0, 2],
+        8,
+        4,
+    );
     assert!(b.rx.base() >= 0x8_0000_0000);
     let (bus_a, bus_b) = (a.bus.clone(), b.bus.clone());
     let (addr_a, addr_b) = (a.addr, b.addr);
