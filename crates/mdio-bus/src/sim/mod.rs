@@ -497,17 +497,27 @@ mod tests {
         assert_eq!(bus.read_c45(lane, phyxs, 0xA003), Ok(0xAC00));
         assert_eq!(bus.frames(), 2);
         assert_eq!(clock.now_ns(), crate::c45_access_ns(2_500_000));
-        let ops: Vec<_> = bus.log().iter().map(|f| (f.op, f.reg.get(), f.value)).collect();
+        let ops: Vec<_> = bus
+            .log()
+            .iter()
+            .map(|f| (f.op, f.reg.get(), f.value))
+            .collect();
         assert_eq!(
             ops,
-            [(FrameOp::C45Address, 4, 0xA003), (FrameOp::C45Read, 4, 0xAC00)]
+            [
+                (FrameOp::C45Address, 4, 0xA003),
+                (FrameOp::C45Read, 4, 0xAC00)
+            ]
         );
         bus.write_c45(lane, phyxs, 0xF002, 0x0005).unwrap();
         assert_eq!(bus.device().reg(phyxs, 0xF002), Some(0x0005));
         assert_eq!(bus.read_c45(lane, phyxs, 0xF002), Ok(0x0005));
         // Another MMD, another port, and a Clause 22 frame: nothing answers.
         assert_eq!(bus.read_c45(lane, DevAddr::PCS, 0xF002), Ok(0xFFFF));
-        assert_eq!(bus.read_c45(PhyAddr::new(10).unwrap(), phyxs, 0xF002), Ok(0xFFFF));
+        assert_eq!(
+            bus.read_c45(PhyAddr::new(10).unwrap(), phyxs, 0xF002),
+            Ok(0xFFFF)
+        );
         assert_eq!(bus.read(lane, RegAddr::from_bits(2)), Ok(0xFFFF));
         assert_eq!(bus.frames(), 11);
     }
