@@ -379,3 +379,125 @@ fn the_model_catches_wrong_clause_45_sequences() {
     let _ = smi.release();
     assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
 }
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TIMEOUT_NS: u64 = 2_000_000;
+
+    /// Frames one Clause 45 operation may take at most: three SMI_PHY waits (the pre-check
+    /// when the state is unknown, after the address command, after the data command) and
+    /// four Global2 accesses; in indirect mode each access is 2 frames plus at most two
+    /// SMI_CMD waits of single frames, and each poll of a wait is one access.
+    fn max_frames_per_op() -> u64 {
+        let w1 = TIMEOUT_NS / FRAME_NS + 3;
+        let access = 2 + 2 * w1;
+        let w2 = (TIMEOUT_NS / (3 * FRAME_NS) + 3) * access;
+        3 * w2 + 4 * access
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Read(u8, u8, u16),
+        Write(u8, u8, u16, u16),
+        SerdesRead(u8, u16),
+        SerdesWrite(u8, u16, u16),
+        /// A raw Global2 write to SMI_PHY_CMD (0x18) or SMI_PHY_DATA (0x19).
+        Raw(bool, u16),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u8..40, 0u8..32, any::<u16>()).prop_map(|(p, d, r)| Op::Read(p, d, r)),
+            (0u8..40, 0u8..32, any::<u16>(), any::<u16>())
+                .prop_map(|(p, d, r, v)| Op::Write(p, d, r, v)),
+            (0u8..12, any::<u16>()).prop_map(|(p, r)| Op::SerdesRead(p, r)),
+            (0u8..12, any::<u16>(), any::<u16>()).prop_map(|(p, r, v)| Op::SerdesWrite(p, r, v)),
+            (any::<bool>(), any::<u16>()).prop_map(|(c, v)| Op::Raw(c, v)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the chip, the addressing, the SMI_PHY BUSY timing (stuck included) and
+        /// the arguments: no panic, refusals send no frame, every operation ends within
+        /// the frames its deadline implies, and nothing is written while SMI_PHY is busy.
+        #[test]
+        fn clause_45_never_panics_is_bounded_and_never_writes_into_a_busy_unit(
+            chip_i in 0usize..Chip::ALL.len(),
+            indirect in any::<bool>(),
+            delays in proptest::collection::vec(0u64..200_000, 0..4),
+            stuck in any::<bool>(),
+            ops in proptest::collection::vec(op(), 1..12),
+        ) {
+            let chip = Chip::ALL[chip_i];
+            let dual = chip.family() == Family::Mv6250;
+            let (attach, addressing) = match (dual, indirect) {
+                (true, _) => (Attach::DualChip(16), Addressing::DualChip { sw_addr: p(16) }),
+                (false, true) => (
+                    Attach::Indirect(3),
+                    Addressing::select(chip.family(), 3).unwrap(),
+                ),
+                (false, false) => (Attach::Direct, Addressing::Direct),
+            };
+            let busy = if stuck { BusyDelay::stuck() } else { BusyDelay::cycle(&delays) };
+            let mut sim = SwitchSim::single(
+                ChipModel::new(chip, attach)
+                    .with_phy(C45Model::mv88e6393x_serdes_lane(p(9)))
+                    .with_phy(C45Model::mv88e6393x_serdes_lane(p(0)))
+                    .with_phy_busy(busy),
+            );
+            let mut smi = Smi::new(
+                &mut sim.bus,
+                &sim.counter,
+                addressing,
+                chip,
+                Config::new().with_timeout_ns(TIMEOUT_NS),
+            )
+            .unwrap();
+            let g2_phy = chip.info().phy_access == PhyAccess::Global2;
+            for op in ops {
+                let f0 = smi.frames();
+                let r = match op {
+                    Op::Read(ph, dv, rg) => match PhyAddr::new(ph) {
+                        Some(ph) => smi.phy_read_c45(ph, d(dv), rg).map(|_| ()),
+                        None => continue,
+                    },
+                    Op::Write(ph, dv, rg, v) => match PhyAddr::new(ph) {
+                        Some(ph) => smi.phy_write_c45(ph, d(dv), rg, v),
+                        None => continue,
+                    },
+                    Op::SerdesRead(port, rg) => smi.serdes_read(port, rg).map(|_| ()),
+                    Op::SerdesWrite(port, rg, v) => smi.serdes_write(port, rg, v),
+                    Op::Raw(cmd, v) => {
+                        let reg = if cmd { g2::SMI_PHY_CMD } else { g2::SMI_PHY_DATA };
+                        smi.g2_write(reg, v)
+                    }
+                };
+                let frames = smi.frames() - f0;
+                prop_assert!(frames <= max_frames_per_op(), "{frames} frames");
+                match r {
+                    Err(Error::Config(e)) => {
+                        prop_assert_eq!(frames, 0, "{:?}", e);
+                        if !g2_phy {
+                            let c45_refusal = matches!(
+                                e,
+                                ConfigError::NoClause45 { .. } | ConfigError::SerdesLane { .. }
+                            );
+                            prop_assert!(c45_refusal, "{:?}", e);
+                        }
+                    }
+                    Err(Error::Timeout(t)) => prop_assert!(
+                        t.wait == BusyWait::SmiPhyCmd || t.wait == BusyWait::SmiCmd
+                    ),
+                    Err(e) => prop_assert!(false, "{e:?}"),
+                    Ok(()) => {}
+                }
+            }
+            let _ = smi.release();
+            prop_assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
+        }
+    }
+}
