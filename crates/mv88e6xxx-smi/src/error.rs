@@ -107,6 +107,21 @@ pub enum ConfigError {
         /// The PHY address asked for.
         phy: u8,
     },
+    /// A Clause 45 access on a chip whose internal PHY bus has none: Linux gives Clause 45
+    /// operations only to the chips that reach their PHYs through Global2 SMI_PHY
+    /// ([`PhyAccess::Global2`](crate::PhyAccess::Global2)); the PPU-gated 6085, 6095,
+    /// 6131, 6185 and the direct 6165 have none (docs/mv88e6xxx.md#clause-45).
+    NoClause45 {
+        /// The chip.
+        chip: Chip,
+    },
+    /// A port with no SERDES lane this driver can reach: anything but port 0, 9 or 10 of
+    /// a 6393-family chip, or any port of another chip
+    /// (docs/mv88e6xxx.md#6393x-serdes).
+    SerdesLane {
+        /// The port number asked for.
+        port: u8,
+    },
 }
 
 impl core::fmt::Display for ConfigError {
@@ -136,6 +151,12 @@ impl core::fmt::Display for ConfigError {
             }
             ConfigError::Phy { phy } => {
                 write!(f, "PHY address {phy:#04x} is not on the chip's PHY bus")
+            }
+            ConfigError::NoClause45 { chip } => {
+                write!(f, "88E{} has no Clause 45 PHY access", chip.name())
+            }
+            ConfigError::SerdesLane { port } => {
+                write!(f, "port {port} has no SERDES lane this driver can reach")
             }
         }
     }
@@ -249,9 +270,10 @@ impl<E: core::error::Error + 'static> core::error::Error for Error<E> {
 /// [`ConfigError`](hwtimer_core::ConfigError) can name it: timeouts stay
 /// [`Timeout`](hwtimer_core::Error::Timeout); unknown chips, and modes the switch cannot be
 /// reached in ([`ConfigError::AddressingMode`], [`Remap6393x`](ConfigError::Remap6393x),
-/// [`HintMismatch`](ConfigError::HintMismatch)), are
+/// [`HintMismatch`](ConfigError::HintMismatch)), and Clause 45 on a chip without it
+/// ([`NoClause45`](ConfigError::NoClause45)), are
 /// [`Unsupported`](hwtimer_core::Error::Unsupported); a port, PHY, switch or device address
-/// that names nothing is
+/// that names nothing, and a port without a SERDES lane, is
 /// [`AddressOutOfRange`](hwtimer_core::ConfigError::AddressOutOfRange); MDIO errors convert
 /// with their own `Into`.
 impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
@@ -264,13 +286,15 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
             | Error::Config(
                 ConfigError::AddressingMode { .. }
                 | ConfigError::Remap6393x { .. }
-                | ConfigError::HintMismatch { .. },
+                | ConfigError::HintMismatch { .. }
+                | ConfigError::NoClause45 { .. },
             ) => hwtimer_core::Error::Unsupported,
             Error::Config(
                 ConfigError::SwitchAddress { .. }
                 | ConfigError::Port { .. }
                 | ConfigError::Phy { .. }
-                | ConfigError::Device { .. },
+                | ConfigError::Device { .. }
+                | ConfigError::SerdesLane { .. },
             ) => Core::AddressOutOfRange.into(),
         }
     }

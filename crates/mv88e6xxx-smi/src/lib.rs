@@ -11,6 +11,7 @@
 //! | [`chip`] | the chip table (family → port/PHY base, Global1/Global2, SMI mode; per chip ports, unrouted ports, internal PHYs, [`PhyAccess`]), PORT_SWITCH_ID identification |
 //! | [`Smi`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
+//! | Clause 45 | [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the 6393-family SERDES lanes ([`Smi::serdes_read`], [`Smi::serdes_write`], MMD [`SERDES_DEVAD`]); docs/mv88e6xxx.md#clause-45 |
 //! | [`Error`], [`ConfigError`] | every failure, typed: MDIO error, [`BusyTimeout`] with the last value, unknown switch ID, and one [`ConfigError`] per refused setting or argument |
 //! | `sim` | (feature `sim`) behavioural switch model; its `seed` module (feature `unstable-baselines`, not public API) replays seed 004's naive strategies for the bench and the seed-proof tests |
 //!
@@ -102,6 +103,8 @@ mod smi;
 pub mod stats;
 pub mod vtu;
 
+/// The SERDES lanes' MMD (docs/mv88e6xxx.md#6393x-serdes).
+pub use c45::SERDES_DEVAD;
 pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
 pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error};
 pub use smi::{Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, Smi};

@@ -561,7 +561,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     }
 
     /// Read without any BUSY bookkeeping of the target unit (SMI_CMD is still handled).
-    fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
+    pub(crate) fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
         if let Some((phy, r)) = self.route(dev, reg)? {
             return self.raw_read(phy, r);
         }
@@ -576,7 +576,12 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 
     /// Write without any BUSY bookkeeping of the target unit (SMI_CMD is still handled):
     /// for the operations of this type, which keep that bookkeeping themselves.
-    fn dev_write(&mut self, dev: u8, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
+    pub(crate) fn dev_write(
+        &mut self,
+        dev: u8,
+        reg: u8,
+        value: u16,
+    ) -> Result<(), Error<M::Error>> {
         if let Some((phy, r)) = self.route(dev, reg)? {
             return self.raw_write(phy, r, value);
         }
@@ -727,7 +732,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// `phy` if it is on the chip's PHY bus: `phy_base .. phy_base + num_ports` (Linux's
     /// PHY mask of the switch's MDIO bus). Beyond it a directly accessed PHY address would
     /// be a port or a global block.
-    fn check_phy(&self, phy: PhyAddr) -> Result<u8, Error<M::Error>> {
+    pub(crate) fn check_phy(&self, phy: PhyAddr) -> Result<u8, Error<M::Error>> {
         let ports = match self.chip {
             Some(chip) => chip.info().num_ports,
             None => self.family.max_ports(),
@@ -828,7 +833,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         }
     }
 
-    fn phy_wait(&mut self) -> Result<u16, Error<M::Error>> {
+    pub(crate) fn phy_wait(&mut self) -> Result<u16, Error<M::Error>> {
         let g2 = self.map.global2;
         self.ready &= !READY_PHY;
         let v = self.wait_on(g2, g2::SMI_PHY_CMD, BUSY, 0, BusyWait::SmiPhyCmd)?;
@@ -836,7 +841,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         Ok(v)
     }
 
-    fn ensure_phy_ready(&mut self) -> Result<(), Error<M::Error>> {
+    pub(crate) fn ensure_phy_ready(&mut self) -> Result<(), Error<M::Error>> {
         if self.ready & READY_PHY == 0 {
             self.phy_wait()?;
         }
@@ -893,7 +898,7 @@ fn finish<E>(
 /// PPU-gated direct, or direct).
 #[derive(Debug)]
 pub struct InternalMdio<'a, M: Mdio, C: Continuous + Copy> {
-    smi: &'a mut Smi<M, C>,
+    pub(crate) smi: &'a mut Smi<M, C>,
 }
 
 impl<M: Mdio, C: Continuous + Copy> Mdio for InternalMdio<'_, M, C> {

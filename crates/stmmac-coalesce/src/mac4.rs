@@ -24,7 +24,7 @@
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
-use mdio_bus::{Mdio, PhyAddr, RegAddr};
+use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
 
 use crate::dma::{DescLayout, DmaConfig, DmaSetup};
 use crate::error::{ConfigError, Error};
@@ -681,9 +681,8 @@ impl<B: RegisterBus<Word = u32>> RingMac for Dwmac4<B> {
     }
 }
 
-/// The MDIO master of a [`Dwmac4`]: Clause 22 through [`Mdio`], Clause 45 natively
-/// ([`read_c45`](Self::read_c45), [`write_c45`](Self::write_c45): C45E, the device in RDA,
-/// the register in MAC_MDIO_DATA.RA). Every frame waits for GB to clear, bounded by
+/// The MDIO master of a [`Dwmac4`]: Clause 22 through [`Mdio`], Clause 45 natively through
+/// [`Mdio45`] (C45E, the device in RDA, the register in MAC_MDIO_DATA.RA). Every frame waits for GB to clear, bounded by
 /// [`MDIO_TIMEOUT_US`]; GB is checked before a frame only the first time and after a
 /// failure, as [`DwmacMdio`](crate::DwmacMdio) does.
 #[derive(Debug)]
@@ -776,33 +775,6 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Dwmac4Mdio<'_, B, C> {
         // GD is 16 bits wide.
         Ok(u16::try_from(v.read(MAC_MDIO_DATA::GD)).unwrap_or(u16::MAX))
     }
-
-    /// Clause 45 read of register `reg` of device `devad` (0–31) at `phy` (0–31): one
-    /// frame pair on the wire, one GB wait.
-    ///
-    /// Errors: `Timeout` when GB does not clear in time.
-    pub fn read_c45(
-        &mut self,
-        phy: PhyAddr,
-        devad: u8,
-        reg: u16,
-    ) -> Result<u16, hwtimer_core::Error> {
-        self.frame(phy.get(), devad, Some(reg), None)
-    }
-
-    /// Clause 45 write.
-    ///
-    /// Errors: `Timeout` when GB does not clear in time.
-    pub fn write_c45(
-        &mut self,
-        phy: PhyAddr,
-        devad: u8,
-        reg: u16,
-        value: u16,
-    ) -> Result<(), hwtimer_core::Error> {
-        self.frame(phy.get(), devad, Some(reg), Some(value))
-            .map(|_| ())
-    }
 }
 
 impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for Dwmac4Mdio<'_, B, C> {
@@ -814,6 +786,26 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for Dwmac4Mdio<'_, B
 
     fn write(&mut self, phy: PhyAddr, reg: RegAddr, value: u16) -> Result<(), Self::Error> {
         self.frame(phy.get(), reg.get(), None, Some(value))
+            .map(|_| ())
+    }
+}
+
+/// Clause 45 natively: one GB-bounded frame pair per access (C45E set, the MMD in
+/// MAC_MDIO_ADDRESS.RDA, the register in MAC_MDIO_DATA.RA; the core sends the address
+/// frame, then the read or write frame). Errors: `Timeout` when GB does not clear in time.
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio45 for Dwmac4Mdio<'_, B, C> {
+    fn read_c45(&mut self, phy: PhyAddr, devad: DevAddr, reg: u16) -> Result<u16, Self::Error> {
+        self.frame(phy.get(), devad.get(), Some(reg), None)
+    }
+
+    fn write_c45(
+        &mut self,
+        phy: PhyAddr,
+        devad: DevAddr,
+        reg: u16,
+        value: u16,
+    ) -> Result<(), Self::Error> {
+        self.frame(phy.get(), devad.get(), Some(reg), Some(value))
             .map(|_| ())
     }
 }

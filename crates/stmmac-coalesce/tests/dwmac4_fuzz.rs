@@ -145,7 +145,12 @@ proptest! {
                 }
                 prop_assert!(bus.stats().reads - r0 <= 2 * max_wait(MDIO_TIMEOUT_US) + 1);
                 let r0 = bus.stats().reads;
-                let _ = mdio.read_c45(mdio_bus::PhyAddr::from_bits(1), 3, 0x0002);
+                let _ = mdio_bus::Mdio45::read_c45(
+                    &mut mdio,
+                    mdio_bus::PhyAddr::from_bits(1),
+                    mdio_bus::DevAddr::PCS,
+                    0x0002,
+                );
                 prop_assert!(bus.stats().reads - r0 <= 2 * max_wait(MDIO_TIMEOUT_US) + 1);
             }
         }

@@ -193,7 +193,7 @@ impl SimModel for MdioRecorder {
 #[test]
 fn clause_45_frames_carry_the_device_and_register_where_the_databook_puts_them() {
     use hwtimer_core::sim::SimCounter;
-    use mdio_bus::Mdio;
+    use mdio_bus::{DevAddr, Mdio, Mdio45};
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 32, 25_000_000);
     let b = SimBus::new(
@@ -208,9 +208,11 @@ fn clause_45_frames_carry_the_device_and_register_where_the_databook_puts_them()
     let cr = mdio.cr();
     // Positions written out (Linux dwmac4.h / RM0433): PA 25:21, RDA 20:16, CR 11:8,
     // GOC 3:2 (1 write, 3 read), C45E 1, GB 0; MDIO_DATA: RA 31:16, GD 15:0.
-    mdio.write_c45(PhyAddr::from_bits(5), 3, 0x0800, 0xBEEF)
+    mdio.write_c45(PhyAddr::from_bits(5), DevAddr::PCS, 0x0800, 0xBEEF)
         .unwrap();
-    let v = mdio.read_c45(PhyAddr::from_bits(5), 7, 0x0010).unwrap();
+    let v = mdio
+        .read_c45(PhyAddr::from_bits(5), DevAddr::AN, 0x0010)
+        .unwrap();
     mdio.write(
         PhyAddr::from_bits(1),
         mdio_bus::RegAddr::from_bits(4),

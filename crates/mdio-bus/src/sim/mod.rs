@@ -1,10 +1,19 @@
 //! A behavioural MDIO bus in virtual time (feature `sim`, host only).
 //!
-//! [`SimMdio`] implements [`Mdio`]: each frame advances the shared
+//! [`SimMdio`] implements [`Mdio`] and [`Mdio45`]: each frame advances the shared
 //! [`SimClock`] by its real duration at the configured MDC rate ([`frame_ns`]) and is
 //! counted, so "MDIO operations per register access" and "time per switch probe" are
-//! measurable. What answers on the bus is an [`MdioDevice`]: a PHY ([`PhyModel`]), a switch
+//! measurable (a Clause 45 access is two frames, both logged). What answers on the bus is
+//! an [`MdioDevice`]: a PHY ([`PhyModel`]), a Clause 45 device ([`C45Model`]), a switch
 //! model (in `mv88e6xxx-smi`), or anything a test writes.
+//!
+//! Clause 45 reaches a device frame by frame ([`MdioDevice::c45_address`],
+//! [`c45_read`](MdioDevice::c45_read), [`c45_write`](MdioDevice::c45_write),
+//! [`c45_read_inc`](MdioDevice::c45_read_inc)), as on the wire: the device keeps one
+//! address register per MMD, which an address frame loads, so a master that skips the
+//! address frame, or sends it to another MMD, reads the wrong register. The default bodies
+//! answer as a Clause 22-only device does: reads 0xFFFF (nothing drives the line), writes
+//! and addresses are ignored.
 //!
 //! Dead buses use hwtimer-core's dead-block kit: [`Dead`] is a device dead from the start
 //! (every read returns its value, writes vanish; iterate
@@ -17,7 +26,9 @@ use core::convert::Infallible;
 pub use hwtimer_core::sim::Dead;
 use hwtimer_core::sim::SimClock;
 
-use crate::{Mdio, PhyAddr, RegAddr, frame_ns};
+use std::collections::BTreeMap;
+
+use crate::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr, frame_ns};
 
 /// Something that answers MDIO frames, in virtual time. `now_ns` is the time at which the
 /// frame completes.
@@ -27,6 +38,49 @@ pub trait MdioDevice {
     fn read(&mut self, now_ns: u64, phy: PhyAddr, reg: RegAddr) -> u16;
     /// A write frame.
     fn write(&mut self, now_ns: u64, phy: PhyAddr, reg: RegAddr, value: u16);
+
+    /// A Clause 45 address frame (OP 00): load `addr` into the address register of MMD
+    /// `devad` at port `phy`. Default: ignored (a Clause 22-only device).
+    fn c45_address(&mut self, now_ns: u64, phy: PhyAddr, devad: DevAddr, addr: u16) {
+        let _ = (now_ns, phy, devad, addr);
+    }
+
+    /// A Clause 45 read frame (OP 11): the register of MMD `devad` at its address
+    /// register. Default: 0xFFFF (nothing answers).
+    fn c45_read(&mut self, now_ns: u64, phy: PhyAddr, devad: DevAddr) -> u16 {
+        let _ = (now_ns, phy, devad);
+        0xFFFF
+    }
+
+    /// A Clause 45 post-read-increment-address frame (OP 10): as
+    /// [`c45_read`](Self::c45_read), then the MMD's address register advances by one.
+    /// Default: 0xFFFF.
+    fn c45_read_inc(&mut self, now_ns: u64, phy: PhyAddr, devad: DevAddr) -> u16 {
+        let _ = (now_ns, phy, devad);
+        0xFFFF
+    }
+
+    /// A Clause 45 write frame (OP 01): `value` into the register of MMD `devad` at its
+    /// address register. Default: ignored.
+    fn c45_write(&mut self, now_ns: u64, phy: PhyAddr, devad: DevAddr, value: u16) {
+        let _ = (now_ns, phy, devad, value);
+    }
+}
+
+/// What a logged frame was ([`Frame::op`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameOp {
+    /// A Clause 22 read or write ([`Frame::reg`] is the register).
+    C22,
+    /// A Clause 45 address frame ([`Frame::reg`] carries the DEVAD, [`Frame::value`] the
+    /// register address).
+    C45Address,
+    /// A Clause 45 read frame ([`Frame::reg`] carries the DEVAD).
+    C45Read,
+    /// A Clause 45 post-read-increment-address frame.
+    C45ReadInc,
+    /// A Clause 45 write frame ([`Frame::reg`] carries the DEVAD).
+    C45Write,
 }
 
 /// One recorded frame (see [`SimMdio::log`]).
@@ -36,12 +90,15 @@ pub struct Frame {
     pub write: bool,
     /// Device address.
     pub phy: PhyAddr,
-    /// Register.
+    /// Register (Clause 45 frames: the 5-bit DEVAD, which the frame carries in the same
+    /// place).
     pub reg: RegAddr,
-    /// Value read or written.
+    /// Value read or written (a Clause 45 address frame: the register address).
     pub value: u16,
     /// Completion time.
     pub at_ns: u64,
+    /// Clause 22, or which Clause 45 frame.
+    pub op: FrameOp,
 }
 
 /// An MDIO bus master in virtual time; see the [module docs](self).
@@ -130,6 +187,7 @@ impl<D: MdioDevice> Mdio for SimMdio<D> {
             reg,
             value,
             at_ns,
+            op: FrameOp::C22,
         });
         Ok(value)
     }
@@ -144,7 +202,73 @@ impl<D: MdioDevice> Mdio for SimMdio<D> {
             reg,
             value,
             at_ns,
+            op: FrameOp::C22,
         });
+        Ok(())
+    }
+}
+
+impl<D: MdioDevice> SimMdio<D> {
+    /// One Clause 45 frame: charged, delivered to the device, logged; a read frame on a
+    /// dead bus returns the dead value.
+    fn c45_frame(&mut self, op: FrameOp, phy: PhyAddr, devad: DevAddr, value: u16) -> u16 {
+        self.clock.advance(self.frame_ns);
+        let at_ns = self.clock.now_ns();
+        let mut v = match op {
+            FrameOp::C45Address => {
+                self.device.c45_address(at_ns, phy, devad, value);
+                value
+            }
+            FrameOp::C45Write => {
+                self.device.c45_write(at_ns, phy, devad, value);
+                value
+            }
+            FrameOp::C45ReadInc => self.device.c45_read_inc(at_ns, phy, devad),
+            FrameOp::C45Read | FrameOp::C22 => self.device.c45_read(at_ns, phy, devad),
+        };
+        let write = matches!(op, FrameOp::C45Address | FrameOp::C45Write);
+        if let Some((from, dead)) = self.dead
+            && self.frames() >= from
+            && !write
+        {
+            v = dead;
+        }
+        self.log.push(Frame {
+            write,
+            phy,
+            reg: RegAddr::from_bits(devad.get()),
+            value: v,
+            at_ns,
+            op,
+        });
+        v
+    }
+
+    /// A Clause 45 post-read-increment-address read of MMD `devad` at `phy` (one frame,
+    /// no address frame): the register at the MMD's current address, which then advances.
+    /// For tests of devices and masters that use OP 10; [`Mdio45`] never sends it.
+    pub fn read_c45_inc(&mut self, phy: PhyAddr, devad: DevAddr) -> u16 {
+        self.c45_frame(FrameOp::C45ReadInc, phy, devad, 0)
+    }
+}
+
+/// Two frames per access, address then data ([`Mdio45`]'s contract), each charged
+/// [`frame_ns`] and logged.
+impl<D: MdioDevice> Mdio45 for SimMdio<D> {
+    fn read_c45(&mut self, phy: PhyAddr, devad: DevAddr, reg: u16) -> Result<u16, Infallible> {
+        self.c45_frame(FrameOp::C45Address, phy, devad, reg);
+        Ok(self.c45_frame(FrameOp::C45Read, phy, devad, 0))
+    }
+
+    fn write_c45(
+        &mut self,
+        phy: PhyAddr,
+        devad: DevAddr,
+        reg: u16,
+        value: u16,
+    ) -> Result<(), Infallible> {
+        self.c45_frame(FrameOp::C45Address, phy, devad, reg);
+        self.c45_frame(FrameOp::C45Write, phy, devad, value);
         Ok(())
     }
 }
@@ -157,6 +281,14 @@ impl MdioDevice for Dead<u16> {
     }
 
     fn write(&mut self, _now_ns: u64, _phy: PhyAddr, _reg: RegAddr, _value: u16) {}
+
+    fn c45_read(&mut self, _now_ns: u64, _phy: PhyAddr, _devad: DevAddr) -> u16 {
+        self.0
+    }
+
+    fn c45_read_inc(&mut self, _now_ns: u64, _phy: PhyAddr, _devad: DevAddr) -> u16 {
+        self.0
+    }
 }
 
 /// A Clause 22 PHY with 32 plain registers at one address; other addresses read 0xFFFF.
@@ -208,6 +340,136 @@ impl MdioDevice for PhyModel {
     }
 }
 
+/// A Clause 45 device at one port address (a PHY's MMDs, a SERDES lane): 16-bit registers
+/// per (MMD, register), one address register per MMD that address frames load and
+/// post-read-increment frames advance (wrapping at 0xFFFF), IEEE 802.3 clause 45.
+///
+/// Model assumptions (not from a datasheet): an MMD with at least one register set
+/// ([`with`](Self::with)) is present, and its registers never set read 0x0000; an MMD
+/// with none, another port address, and every Clause 22 frame read 0xFFFF (nothing drives
+/// the line); registers are plain storage (no latching status bits, no self-clearing
+/// resets, nothing read-only).
+#[derive(Debug, Clone)]
+pub struct C45Model {
+    addr: PhyAddr,
+    regs: BTreeMap<(u8, u16), u16>,
+    address: [u16; 32],
+    frames: u64,
+}
+
+impl C45Model {
+    /// A device at port address `addr` with no MMD present.
+    pub fn new(addr: PhyAddr) -> Self {
+        Self {
+            addr,
+            regs: BTreeMap::new(),
+            address: [0; 32],
+            frames: 0,
+        }
+    }
+
+    /// A Marvell 88E6393X SERDES lane at `addr` (the lane address is the port number: 0x00,
+    /// 0x09 or 0x0a), its registers in MMD 4 (PHY XS) where Linux's
+    /// `drivers/net/dsa/mv88e6xxx/serdes.h` puts them: the 1000BASE-X/SGMII block as Clause 22
+    /// registers at 0x2000 + n (BMCR 0x2000, BMSR 0x2001, ADVERTISE 0x2004, LPA 0x2005),
+    /// the SGMII PHY status at 0xA003, the 10GBASE-R block at 0x1000 + n (CTRL1 0x1000, STAT1
+    /// 0x1001) and the port operational configuration (POC) at 0xF002.
+    ///
+    /// The values are this model's assumption, not reset values from a datasheet: a
+    /// 1000BASE-X link that is up and negotiated (BMCR 0x1140, BMSR 0x012C, ADVERTISE
+    /// 0x0020, LPA 0x4020; PHY status 0xAC00: 1000 Mb/s, full duplex, speed/duplex valid,
+    /// link; POC 0x0008: PCS 1000BASE-X with autonegotiation), 10GBASE-R CTRL1 0x2040,
+    /// STAT1 0x0000 (10G link down).
+    pub fn mv88e6393x_serdes_lane(addr: PhyAddr) -> Self {
+        let phyxs = DevAddr::PHYXS;
+        Self::new(addr)
+            .with(phyxs, 0x2000, 0x1140)
+            .with(phyxs, 0x2001, 0x012C)
+            .with(phyxs, 0x2004, 0x0020)
+            .with(phyxs, 0x2005, 0x4020)
+            .with(phyxs, 0xA003, 0xAC00)
+            .with(phyxs, 0x1000, 0x2040)
+            .with(phyxs, 0x1001, 0x0000)
+            .with(phyxs, 0xF002, 0x0008)
+    }
+
+    /// Set register `reg` of MMD `devad` (making the MMD present).
+    pub fn with(mut self, devad: DevAddr, reg: u16, value: u16) -> Self {
+        self.regs.insert((devad.get(), reg), value);
+        self
+    }
+
+    /// Register `reg` of MMD `devad` as the model holds it (`None`: never set).
+    pub fn reg(&self, devad: DevAddr, reg: u16) -> Option<u16> {
+        self.regs.get(&(devad.get(), reg)).copied()
+    }
+
+    /// The address register of MMD `devad` (what the last address frame loaded).
+    pub fn address(&self, devad: DevAddr) -> u16 {
+        self.address[usize::from(devad.get())]
+    }
+
+    /// Clause 45 frames addressed to this device so far.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    fn present(&self, devad: DevAddr) -> bool {
+        self.regs.keys().any(|&(d, _)| d == devad.get())
+    }
+
+    fn current(&self, devad: DevAddr) -> u16 {
+        if !self.present(devad) {
+            return 0xFFFF;
+        }
+        let at = self.address(devad);
+        self.regs.get(&(devad.get(), at)).copied().unwrap_or(0)
+    }
+}
+
+impl MdioDevice for C45Model {
+    fn read(&mut self, _now_ns: u64, _phy: PhyAddr, _reg: RegAddr) -> u16 {
+        0xFFFF
+    }
+
+    fn write(&mut self, _now_ns: u64, _phy: PhyAddr, _reg: RegAddr, _value: u16) {}
+
+    fn c45_address(&mut self, _now_ns: u64, phy: PhyAddr, devad: DevAddr, addr: u16) {
+        if phy == self.addr {
+            self.frames += 1;
+            self.address[usize::from(devad.get())] = addr;
+        }
+    }
+
+    fn c45_read(&mut self, _now_ns: u64, phy: PhyAddr, devad: DevAddr) -> u16 {
+        if phy != self.addr {
+            return 0xFFFF;
+        }
+        self.frames += 1;
+        self.current(devad)
+    }
+
+    fn c45_read_inc(&mut self, _now_ns: u64, phy: PhyAddr, devad: DevAddr) -> u16 {
+        if phy != self.addr {
+            return 0xFFFF;
+        }
+        self.frames += 1;
+        let v = self.current(devad);
+        let a = &mut self.address[usize::from(devad.get())];
+        *a = a.wrapping_add(1);
+        v
+    }
+
+    fn c45_write(&mut self, _now_ns: u64, phy: PhyAddr, devad: DevAddr, value: u16) {
+        if phy != self.addr || !self.present(devad) {
+            return;
+        }
+        self.frames += 1;
+        let at = self.address(devad);
+        self.regs.insert((devad.get(), at), value);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +486,75 @@ mod tests {
         assert_eq!(bus.frames(), 3);
         assert_eq!(clock.now_ns(), 3 * 25_600);
         assert!(bus.log()[0].write && !bus.log()[1].write);
+    }
+
+    #[test]
+    fn a_c45_access_is_an_address_frame_then_a_data_frame() {
+        let clock = SimClock::new();
+        let lane = PhyAddr::new(9).unwrap();
+        let phyxs = DevAddr::PHYXS;
+        let mut bus = SimMdio::new(&clock, 2_500_000, C45Model::mv88e6393x_serdes_lane(lane));
+        assert_eq!(bus.read_c45(lane, phyxs, 0xA003), Ok(0xAC00));
+        assert_eq!(bus.frames(), 2);
+        assert_eq!(clock.now_ns(), crate::c45_access_ns(2_500_000));
+        let ops: Vec<_> = bus
+            .log()
+            .iter()
+            .map(|f| (f.op, f.reg.get(), f.value))
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                (FrameOp::C45Address, 4, 0xA003),
+                (FrameOp::C45Read, 4, 0xAC00)
+            ]
+        );
+        bus.write_c45(lane, phyxs, 0xF002, 0x0005).unwrap();
+        assert_eq!(bus.device().reg(phyxs, 0xF002), Some(0x0005));
+        assert_eq!(bus.read_c45(lane, phyxs, 0xF002), Ok(0x0005));
+        // Another MMD, another port, and a Clause 22 frame: nothing answers.
+        assert_eq!(bus.read_c45(lane, DevAddr::PCS, 0xF002), Ok(0xFFFF));
+        assert_eq!(
+            bus.read_c45(PhyAddr::new(10).unwrap(), phyxs, 0xF002),
+            Ok(0xFFFF)
+        );
+        assert_eq!(bus.read(lane, RegAddr::from_bits(2)), Ok(0xFFFF));
+        assert_eq!(bus.frames(), 11);
+    }
+
+    #[test]
+    fn the_address_register_is_per_mmd_and_post_read_increments() {
+        let clock = SimClock::new();
+        let p = PhyAddr::new(0).unwrap();
+        let (a, b) = (DevAddr::PMA_PMD, DevAddr::AN);
+        let dev = C45Model::new(p)
+            .with(a, 0x0002, 0x0141)
+            .with(a, 0x0003, 0x0DD0)
+            .with(b, 0x0002, 0x7777);
+        let mut bus = SimMdio::new(&clock, 2_500_000, dev);
+        bus.read_c45(p, a, 0x0002).unwrap();
+        bus.read_c45(p, b, 0x0002).unwrap();
+        // MMD 1 still points at 0x0002: two post-read-increment reads walk 2, 3.
+        assert_eq!(bus.read_c45_inc(p, a), 0x0141);
+        assert_eq!(bus.read_c45_inc(p, a), 0x0DD0);
+        assert_eq!(bus.device().address(a), 0x0004);
+        assert_eq!(bus.device().address(b), 0x0002);
+        // A read frame without a new address frame reads where the MMD points.
+        assert_eq!(bus.read_c45_inc(p, b), 0x7777);
+    }
+
+    #[test]
+    fn a_dead_bus_reads_its_value_on_c45_too() {
+        let clock = SimClock::new();
+        let p = PhyAddr::new(0).unwrap();
+        let mut bus = SimMdio::new(&clock, 2_500_000, C45Model::mv88e6393x_serdes_lane(p));
+        bus.go_dead(Some(0x0000));
+        assert_eq!(bus.read_c45(p, DevAddr::PHYXS, 0xA003), Ok(0x0000));
+        // The Clause 22 default bodies: PhyModel answers no Clause 45 frame.
+        let mut phy = SimMdio::new(&clock, 2_500_000, PhyModel::bcm54612e(p));
+        assert_eq!(phy.read_c45(p, DevAddr::PMA_PMD, 2), Ok(0xFFFF));
+        let mut dead = SimMdio::new(&clock, 2_500_000, Dead(0x1234u16));
+        assert_eq!(dead.read_c45(p, DevAddr::PMA_PMD, 2), Ok(0x1234));
     }
 
     #[test]

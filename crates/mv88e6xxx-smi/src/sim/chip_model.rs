@@ -12,6 +12,8 @@ mod atu;
 mod stats;
 mod traffic;
 mod vtu;
+// Clause 45 frames through Global2 SMI_PHY.
+mod c45;
 use crate::chip::{AddressMap, Chip, PhyAccess};
 use crate::regs::{
     self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK,
@@ -395,6 +397,7 @@ impl ChipModel {
                             self.phy_write(now, cmd.dev, cmd.reg, v);
                             None
                         }
+                        (false, _) => self.phy_c45_started(now, value),
                         _ => None,
                     };
                     self.phy.start(now, &mut self.phy_delay);

@@ -18,7 +18,10 @@
 //! - **Global2 SMI_PHY_CMD / SMI_PHY_DATA** (chips with [`PhyAccess::Global2`]): clause 22
 //!   frames to internal PHYs (any [`MdioDevice`], e.g. [`PhyModel`]), with their own BUSY
 //!   delay; read data appears when BUSY clears. On the other chips these are plain
-//!   registers: no BUSY, no frame (the chips reach their PHYs another way).
+//!   registers: no BUSY, no frame (the chips reach their PHYs another way). Clause 45
+//!   commands (MODE bit 12 clear) run one Clause 45 frame each on the attached devices
+//!   (address, write, read, post-increment read; `chip_model/c45.rs`, for instance to a
+//!   `mdio_bus::sim::C45Model` SERDES lane).
 //! - **PHYs as switch devices** (chips with [`PhyAccess::PpuGated`] or
 //!   [`PhyAccess::Direct`]): device addresses `phy_base .. phy_base + num_ports` are the
 //!   PHYs' registers, in every attach mode (indirectly through SMI_CMD too).

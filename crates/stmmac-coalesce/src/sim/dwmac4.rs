@@ -6,7 +6,7 @@ use std::vec::Vec;
 
 use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use mdio_bus::sim::MdioDevice;
-use mdio_bus::{PhyAddr, RegAddr};
+use mdio_bus::{DevAddr, PhyAddr, RegAddr};
 use tock_registers::RegisterLongName;
 use tock_registers::fields::Field;
 
@@ -210,10 +210,13 @@ struct TxInFlight {
 ///   follows the line.
 /// - **MDIO**: MAC_MDIO_ADDRESS with GB starts a frame on the [`MdioDevice`] (Clause 22:
 ///   PA, RDA; GOC 1 write, 3 read); GB clears one frame time later (MDC = CSR clock / the
-///   CR divider, the 3.x table), or never when [stuck](Dwmac4Model::set_mdio_stuck). The
-///   `MdioDevice` trait has no Clause 45 access, so a C45E frame takes two frame times,
-///   reaches no device, reads 0xFFFF (the bus idles high) and is counted
-///   ([`Dwmac4Model::mdio_c45_frames`]).
+///   CR divider, the 3.x table), or never when [stuck](Dwmac4Model::set_mdio_stuck). A
+///   C45E access is two frames on the device, one frame time apart: the address frame
+///   ([`MdioDevice::c45_address`] with MAC_MDIO_DATA.RA, the MMD from RDA), then GOC 1 a
+///   write frame of GD, 3 a read frame, 2 a post-read-increment-address read frame, whose
+///   data lands in GD; GB clears after both, and each access is counted
+///   ([`Dwmac4Model::mdio_c45_frames`]). GOC 0 on Clause 45 counts as a write (as on
+///   Clause 22, an assumption).
 /// - **Reset**: DMA_MODE.SWR resets every register and self-clears after [`SWR_NS`] (or
 ///   never, [`Dwmac4Model::set_swr_stuck`]).
 ///
@@ -545,7 +548,7 @@ impl<D: MdioDevice> Dwmac4Model<D> {
         self.mdio_frames
     }
 
-    /// Clause 45 accesses (C45E), which reach no device (see the [type docs](Dwmac4Model)).
+    /// Clause 45 accesses (C45E), two frames each (see the [type docs](Dwmac4Model)).
     pub fn mdio_c45_frames(&self) -> u64 {
         self.mdio_c45_frames
     }
@@ -1197,13 +1200,27 @@ impl<D: MdioDevice> Dwmac4Model<D> {
         let goc = r::MAC_MDIO_ADDRESS::GOC.read(value);
         let read = goc & 2 != 0;
         if value & C45E != 0 {
-            let done = now_ns.saturating_add(frame.saturating_mul(2));
+            // Address frame (MAC_MDIO_DATA.RA into the MMD's address register), then the
+            // data frame: GOC 1 write (GD), 3 read, 2 post-read-increment-address read.
+            let addr_done = now_ns.saturating_add(frame);
+            let done = addr_done.saturating_add(frame);
             self.mdio_busy_until = done;
             self.mdio_frames += 2;
             self.mdio_c45_frames += 1;
-            if read {
-                self.mdio_data = (self.mdio_data & 0xFFFF_0000) | 0xFFFF;
-            }
+            let phy = PhyAddr::from_bits(r::MAC_MDIO_ADDRESS::PA.read(value) as u8);
+            let devad = DevAddr::from_bits(r::MAC_MDIO_ADDRESS::RDA.read(value) as u8);
+            let ra = (self.mdio_data >> 16) as u16;
+            self.mdio.c45_address(addr_done, phy, devad, ra);
+            let v = match goc {
+                1 | 0 => {
+                    self.mdio
+                        .c45_write(done, phy, devad, (self.mdio_data & 0xFFFF) as u16);
+                    return;
+                }
+                2 => self.mdio.c45_read_inc(done, phy, devad),
+                _ => self.mdio.c45_read(done, phy, devad),
+            };
+            self.mdio_data = (self.mdio_data & 0xFFFF_0000) | u32::from(v);
             return;
         }
         let done = now_ns.saturating_add(frame);
