@@ -459,3 +459,41 @@ fn model_bank1_select_reads_another_bank() {
     let mib = Mib::new(HistogramMode::RxTx);
     assert_eq!(mib.snapshot(&mut smi, 1).unwrap().in_unicast, 6);
 }
+
+#[test]
+fn linux_replay_reads_the_same_counters_in_no_fewer_frames() {
+    use mv88e6xxx_smi::sim::stats_linux::{LINUX_BANK0, LinuxStats};
+    for (chip, a) in SETUPS {
+        let mut sim = sim_for(chip, a, BusyDelay::fixed(20_000));
+        let mib = Mib::setup(
+            &mut attach(&mut sim, chip, a, Config::new()),
+            HistogramMode::RxTx,
+        )
+        .unwrap();
+        traffic(&mut sim);
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        mib.snapshot(&mut smi, 1).unwrap();
+        let f0 = smi.frames();
+        let ours = mib.snapshot(&mut smi, 1).unwrap();
+        let our_frames = smi.frames() - f0;
+        let _ = smi.release();
+        let f1 = sim.bus.frames();
+        let linux = LinuxStats::new(&mut sim.bus, chip, a).snapshot(1).unwrap();
+        let linux_frames = sim.bus.frames() - f1;
+        for (v, &(index, _)) in linux.iter().zip(LINUX_BANK0.iter()) {
+            let c = Counter::ALL.iter().find(|c| c.index() == index).unwrap();
+            assert_eq!(ours.get(*c), *v, "{chip:?} {}", c.name());
+        }
+        assert!(our_frames <= linux_frames, "{chip:?}");
+        // Linux's clear reads STATS_OP first; flush_all does not.
+        let f2 = sim.bus.frames();
+        LinuxStats::new(&mut sim.bus, chip, a).clear().unwrap();
+        let linux_clear = sim.bus.frames() - f2;
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        mib.flush_all(&mut smi).unwrap(); // the first op after attach polls BUSY first
+        let f3 = smi.frames();
+        mib.flush_all(&mut smi).unwrap();
+        assert!(smi.frames() - f3 < linux_clear, "{chip:?}");
+        assert_eq!(mib.snapshot(&mut smi, 1).unwrap(), PortStats::default());
+    }
+}
