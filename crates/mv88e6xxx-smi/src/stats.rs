@@ -301,7 +301,8 @@ pub struct Mib {
     mode: HistogramMode,
 }
 
-/// The chip behind `smi` (an [`Smi`] made by `new` or `probe` always knows it).
+/// The chip behind `smi`. An [`Smi`] made by `new` or `probe` always knows it; the
+/// `UnknownSwitchId` error for one that does not cannot happen through the public API.
 fn chip_of<M: Mdio, C: Continuous + Copy>(smi: &Smi<M, C>) -> Result<Chip, Error<M::Error>> {
     smi.chip().ok_or(Error::UnknownSwitchId { raw: 0 })
 }
