@@ -69,6 +69,7 @@ pub struct ChipModel {
     ppu_collisions: u64,
     dropped: u64,
     smi_commands: u64,
+    mib: stats::MibModel,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -129,6 +130,7 @@ impl ChipModel {
             ppu_collisions: 0,
             dropped: 0,
             smi_commands: 0,
+            mib: stats::MibModel::new(chip, nports),
         }
     }
 

@@ -49,6 +49,7 @@
 //! | this one | [`SwitchModel`], [`SwitchSim`], the bus and clocksource figures, [`BusyDelay`], [`Attach`] |
 //! | `chip_model` | [`ChipModel`]: one chip's registers, busy bits and PHY polling unit |
 //! | `seed` | (feature `unstable-baselines`) seed 004's naive strategies replayed on the model, and the seed-proof measurements; not part of the public API |
+//! | `stats_linux` | (feature `unstable-baselines`) Linux's MIB statistics sequence replayed on the model, for the stats bench; not part of the public API |
 
 use hwtimer_core::sim::{SimClock, SimCounter};
 pub use mdio_bus::sim::PhyModel;
@@ -67,6 +68,10 @@ pub use chip_model::ChipModel;
 // benches and seed-proof tests only (feature `unstable-baselines`, no semver promise).
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
+// Linux's MIB statistics sequence, for this crate's stats bench and tests (feature
+// `unstable-baselines`, no semver promise).
+#[cfg(feature = "unstable-baselines")]
+pub mod stats_linux;
 
 /// MDC of the simulated bus: 2.5 MHz, the IEEE 802.3 maximum and the seed's bus.
 pub const SIM_MDC_HZ: u32 = 2_500_000;

@@ -1,11 +1,288 @@
 //! The model of the statistics unit (MIB counters).
+//!
+//! Behaviour, from the hardware facts of docs/mv88e6xxx.md#mib-statistics (not from the
+//! driver):
+//!
+//! - Every port counts what [`ChipModel::mib_rx`] / [`ChipModel::mib_tx`] see: octets,
+//!   unicast / broadcast / multicast by destination MAC, pause frames (EtherType 0x8808 to
+//!   01:80:C2:00:00:01), undersize (< 64 bytes with FCS) and oversize (> 1522 bytes with
+//!   FCS) frames, and six size buckets for received and for transmitted frames.
+//! - G1_STATS_OP with BUSY runs an operation; it takes effect when its BUSY clears
+//!   (`stats_op_done`): CAPTURE_PORT copies the addressed port's counters into a capture
+//!   buffer of 2 × 32 counters (bank 0, bank 1), the histogram buckets combined as the
+//!   histogram mode in force at that moment selects; READ_CAPTURED puts the indexed
+//!   counter of the buffer into G1_STATS_COUNTER_32 (bits 31..16) and _01 (bits 15..0);
+//!   FLUSH_ALL and FLUSH_PORT clear counters. Until then the counter registers keep their
+//!   previous values.
+//! - The port field, the histogram mode's register and the bank-1 select bit are the
+//!   chip's own (the table in [`Layout::of`]): a capture word with another chip's port
+//!   encoding addresses another port, or none (an empty capture).
+//!
+//! Model assumptions (**unverified**, docs/mv88e6xxx.md#mib-statistics): frames carry a
+//! good FCS (no fragments, jabber, FCS or RX errors), full duplex (no collisions or
+//! deferrals), a maximum frame of 1522 bytes; undersize and oversize frames count as bad
+//! octets and in no other class; pause frames count only as pause; a histogram mode of
+//! 00 counts nothing; FLUSH_PORT takes the port as CAPTURE_PORT does; bank 1 reads as
+//! zero (nothing of the model feeds it).
 
 use super::ChipModel;
+use crate::chip::Chip;
+use crate::regs::g1;
+
+/// Frame size (with the FCS) above which a frame is oversize (model assumption).
+const MAX_FRAME: usize = 1522;
+/// FCS length: the frames the model sees carry none, the counters count it.
+const FCS: usize = 4;
+
+/// One direction's counters of one port.
+#[derive(Debug, Clone, Copy, Default)]
+struct Dir {
+    octets: u64,
+    bad_octets: u64,
+    unicast: u32,
+    broadcast: u32,
+    multicast: u32,
+    pause: u32,
+    undersize: u32,
+    oversize: u32,
+    hist: [u32; 6],
+}
+
+/// A port's counters.
+#[derive(Debug, Clone, Copy, Default)]
+struct PortMib {
+    rx: Dir,
+    tx: Dir,
+}
+
+/// How this chip's statistics unit reads G1_STATS_OP (facts from Linux's ops tables).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Layout {
+    /// The port is `word & 0x1F` (else `((word >> 5) & 0x1F) - 1`).
+    port_low: bool,
+    /// The histogram mode is G1_STATS_OP \[11:10\] (else G1_CTL2 \[7:6\]).
+    hist_in_op: bool,
+    /// The READ_CAPTURED bit that selects bank 1, if the chip has one.
+    bank1: u16,
+}
+
+impl Layout {
+    /// The statistics layout of `chip`.
+    fn of(chip: Chip) -> Self {
+        use Chip::*;
+        match chip {
+            Mv6085 | Mv6095 | Mv6097 | Mv6131 | Mv6161 | Mv6165 | Mv6185 => Self {
+                port_low: true,
+                hist_in_op: true,
+                bank1: 0,
+            },
+            Mv6320 | Mv6321 => Self {
+                port_low: false,
+                hist_in_op: true,
+                bank1: 1 << 9,
+            },
+            Mv6123 | Mv6171 | Mv6172 | Mv6175 | Mv6176 | Mv6240 | Mv6350 | Mv6351 | Mv6352
+            | Mv6020 | Mv6071 | Mv6220 | Mv6250 => Self {
+                port_low: false,
+                hist_in_op: true,
+                bank1: 0,
+            },
+            Mv6141 | Mv6341 | Mv6190 | Mv6190X | Mv6191 | Mv6290 | Mv6390 | Mv6390X | Mv6191X
+            | Mv6193X | Mv6393X | Mv6361 => Self {
+                port_low: false,
+                hist_in_op: false,
+                bank1: 1 << 10,
+            },
+        }
+    }
+}
+
+/// The statistics unit's state.
+#[derive(Debug, Clone)]
+pub(super) struct MibModel {
+    layout: Layout,
+    ports: Vec<PortMib>,
+    /// Bank 0 then bank 1.
+    capture: [u32; 64],
+    /// The operation word in flight (its BUSY still set).
+    pending: Option<u16>,
+    /// Operations completed, by kind: capture, read, flush.
+    ops: [u64; 3],
+}
+
+impl MibModel {
+    /// The unit of `chip` with `ports` ports, all counters zero.
+    pub(super) fn new(chip: Chip, ports: usize) -> Self {
+        Self {
+            layout: Layout::of(chip),
+            ports: vec![PortMib::default(); ports],
+            capture: [0; 64],
+            pending: None,
+            ops: [0; 3],
+        }
+    }
+}
+
+fn low32(v: u64) -> u32 {
+    (v & 0xFFFF_FFFF) as u32
+}
+
+/// Count one frame (without FCS) in `d`.
+fn count(d: &mut Dir, frame: &[u8]) {
+    let len = frame.len() + FCS;
+    if len < 64 {
+        d.undersize += 1;
+        d.bad_octets += len as u64;
+        return;
+    }
+    if len > MAX_FRAME {
+        d.oversize += 1;
+        d.bad_octets += len as u64;
+        return;
+    }
+    d.octets += len as u64;
+    let dst = &frame[..6];
+    let ethertype = u16::from_be_bytes([frame[12], frame[13]]);
+    if dst == [0x01, 0x80, 0xC2, 0x00, 0x00, 0x01] && ethertype == 0x8808 {
+        d.pause += 1;
+    } else if dst == [0xFF; 6] {
+        d.broadcast += 1;
+    } else if dst[0] & 1 != 0 {
+        d.multicast += 1;
+    } else {
+        d.unicast += 1;
+    }
+    let bucket = match len {
+        64 => 0,
+        65..=127 => 1,
+        128..=255 => 2,
+        256..=511 => 3,
+        512..=1023 => 4,
+        _ => 5,
+    };
+    d.hist[bucket] += 1;
+}
+
+/// Bank 0 of a port as the hardware indexes it, the buckets as `hist` (bit 0 RX, bit 1
+/// TX) selects.
+fn bank0(p: &PortMib, hist: u16) -> [u32; 32] {
+    let mut b = [0u32; 32];
+    b[0x00] = low32(p.rx.octets);
+    b[0x01] = low32(p.rx.octets >> 32);
+    b[0x02] = low32(p.rx.bad_octets);
+    b[0x04] = p.rx.unicast;
+    b[0x06] = p.rx.broadcast;
+    b[0x07] = p.rx.multicast;
+    b[0x0E] = low32(p.tx.octets);
+    b[0x0F] = low32(p.tx.octets >> 32);
+    b[0x10] = p.tx.unicast;
+    b[0x12] = p.tx.multicast;
+    b[0x13] = p.tx.broadcast;
+    b[0x15] = p.tx.pause;
+    b[0x16] = p.rx.pause;
+    b[0x18] = p.rx.undersize;
+    b[0x1A] = p.rx.oversize;
+    // Excessive, collisions, deferred, single, multiple, late, out FCS error, fragments,
+    // jabber, RX and FCS errors: nothing in the model causes them.
+    for (i, slot) in b[0x08..=0x0D].iter_mut().enumerate() {
+        let rx = if hist & 1 != 0 { p.rx.hist[i] } else { 0 };
+        let tx = if hist & 2 != 0 { p.tx.hist[i] } else { 0 };
+        *slot = rx.wrapping_add(tx);
+    }
+    b
+}
 
 impl ChipModel {
+    /// A frame (`frame`: the Ethernet frame without FCS) received on `port`: counted in
+    /// its receive counters. A port the chip does not have counts nothing.
+    pub(super) fn mib_rx(&mut self, port: usize, frame: &[u8]) {
+        if let Some(p) = self.mib.ports.get_mut(port) {
+            count(&mut p.rx, frame);
+        }
+    }
+
+    /// A frame transmitted on `port`: counted in its transmit counters.
+    pub(super) fn mib_tx(&mut self, port: usize, frame: &[u8]) {
+        if let Some(p) = self.mib.ports.get_mut(port) {
+            count(&mut p.tx, frame);
+        }
+    }
+
+    /// Test-facing traffic without switching: at `now_ns` (operations that completed by
+    /// then take effect first), `frame` (without FCS) is received on `rx_port` and
+    /// transmitted on each of `tx_ports`.
+    pub fn count_frame(&mut self, now_ns: u64, rx_port: usize, tx_ports: &[usize], frame: &[u8]) {
+        self.settle(now_ns);
+        self.mib_rx(rx_port, frame);
+        for &p in tx_ports {
+            self.mib_tx(p, frame);
+        }
+    }
+
+    /// Statistics operations completed so far: (captures, reads, flushes).
+    pub fn stats_ops(&self) -> (u64, u64, u64) {
+        let o = self.mib.ops;
+        (o[0], o[1], o[2])
+    }
+
     /// An operation of this unit started with op word `word`.
-    pub(super) fn stats_op_started(&mut self, _now: u64, _word: u16) {}
+    pub(super) fn stats_op_started(&mut self, _now: u64, word: u16) {
+        self.mib.pending = Some(word);
+    }
+
+    /// The port a capture or flush-port word addresses, if any.
+    fn stats_port(&self, word: u16) -> Option<usize> {
+        let port = if self.mib.layout.port_low {
+            usize::from(word & 0x1F)
+        } else {
+            usize::from((word >> 5) & 0x1F).checked_sub(1)?
+        };
+        (port < self.mib.ports.len()).then_some(port)
+    }
 
     /// This unit's operation completed: its results become visible.
-    pub(super) fn stats_op_done(&mut self, _now: u64) {}
+    pub(super) fn stats_op_done(&mut self, _now: u64) {
+        let Some(word) = self.mib.pending.take() else {
+            return;
+        };
+        match (word >> 12) & 0x7 {
+            // FLUSH_ALL
+            1 => {
+                self.mib.ports.fill(PortMib::default());
+                self.mib.ops[2] += 1;
+            }
+            // FLUSH_PORT
+            2 => {
+                if let Some(p) = self.stats_port(word) {
+                    self.mib.ports[p] = PortMib::default();
+                }
+                self.mib.ops[2] += 1;
+            }
+            // READ_CAPTURED
+            4 => {
+                let bank1 = self.mib.layout.bank1 != 0 && word & self.mib.layout.bank1 != 0;
+                let i = usize::from(word & 0x1F) + if bank1 { 32 } else { 0 };
+                let v = self.mib.capture[i];
+                self.g1[usize::from(g1::STATS_COUNTER_32)] = (v >> 16) as u16;
+                self.g1[usize::from(g1::STATS_COUNTER_01)] = (v & 0xFFFF) as u16;
+                self.mib.ops[1] += 1;
+            }
+            // CAPTURE_PORT
+            5 => {
+                let hist = if self.mib.layout.hist_in_op {
+                    (word >> 10) & 0x3
+                } else {
+                    (self.g1[usize::from(g1::CTL2)] >> 6) & 0x3
+                };
+                self.mib.capture = [0; 64];
+                if let Some(p) = self.stats_port(word) {
+                    let b = bank0(&self.mib.ports[p], hist);
+                    self.mib.capture[..32].copy_from_slice(&b);
+                }
+                self.mib.ops[0] += 1;
+            }
+            // No-op and reserved codes.
+            _ => {}
+        }
+    }
 }

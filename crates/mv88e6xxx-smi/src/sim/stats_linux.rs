@@ -1,0 +1,239 @@
+//! Linux's MIB statistics sequence replayed on the model (feature `unstable-baselines`:
+//! for this crate's benches and tests; not public API, no semver promise).
+//!
+//! [`LinuxStats`] issues the MDIO frames Linux's mv88e6xxx driver issues, in its register
+//! order (docs/mv88e6xxx.md#mib-statistics), without going through [`Smi`](crate::Smi):
+//!
+//! - register access as `smi.c` does it: direct (one frame at the device address),
+//!   dual-chip (one frame at `sw_addr + dev`), or indirect (read: SMI_CMD write, SMI_CMD
+//!   polled until BUSY clears, SMI_DATA read; write: SMI_DATA write, SMI_CMD write, poll),
+//!   with the 6393X remap of the hot Global1 registers;
+//! - a BUSY wait as `mv88e6xxx_wait_mask`: two reads back to back, then a 1.5 ms sleep
+//!   (the middle of `usleep_range(1000, 2000)`) before each further read, 50 ms deadline,
+//!   one read after it;
+//! - the snapshot of `mv88e6xxx_get_ethtool_stats` for the bank-0 counters: the capture
+//!   op of the chip's `stats_snapshot` and its wait, then per counter of the
+//!   `mv88e6xxx_hw_stats` table (in its order) `mv88e6xxx_g1_stats_read` of its index
+//!   (and of index + 1 for the 8-byte ones): op write, wait, COUNTER_32 read, COUNTER_01
+//!   read;
+//! - `mv88e6xxx_g1_stats_clear` (the version that keeps only the histogram bits of the
+//!   value read): STATS_OP read, written back as those bits | BUSY | FLUSH_ALL, wait.
+
+use mdio_bus::sim::SimMdio;
+use mdio_bus::{Mdio, PhyAddr, RegAddr};
+
+use super::{Attach, SwitchModel};
+use crate::chip::Chip;
+use crate::regs::{self, BUSY, SMI_CMD, SMI_DATA, g1};
+use crate::stats::{
+    HistogramAt, STATS_OP_CAPTURE_PORT, STATS_OP_FLUSH_ALL, STATS_OP_READ_CAPTURED,
+};
+
+/// Linux's HIST_RX_TX bits, which its 6095/6320-style snapshot and read words carry.
+const HIST_RX_TX: u16 = 0x0C00;
+/// The sleep between polls after the first two: `usleep_range(1000, 2000)`, its middle.
+const SLEEP_NS: u64 = 1_500_000;
+/// Linux's busy-wait deadline.
+const TIMEOUT_NS: u64 = 50_000_000;
+
+/// Linux's bank-0 entries of `mv88e6xxx_hw_stats`, in table order: (index, bytes).
+pub const LINUX_BANK0: [(u16, u8); 30] = [
+    (0x00, 8),
+    (0x02, 4),
+    (0x04, 4),
+    (0x06, 4),
+    (0x07, 4),
+    (0x16, 4),
+    (0x18, 4),
+    (0x19, 4),
+    (0x1A, 4),
+    (0x1B, 4),
+    (0x1C, 4),
+    (0x1D, 4),
+    (0x0E, 8),
+    (0x10, 4),
+    (0x13, 4),
+    (0x12, 4),
+    (0x15, 4),
+    (0x11, 4),
+    (0x1E, 4),
+    (0x05, 4),
+    (0x14, 4),
+    (0x17, 4),
+    (0x03, 4),
+    (0x1F, 4),
+    (0x08, 4),
+    (0x09, 4),
+    (0x0A, 4),
+    (0x0B, 4),
+    (0x0C, 4),
+    (0x0D, 4),
+];
+
+/// A busy bit did not clear by Linux's deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinuxTimeout;
+
+impl core::fmt::Display for LinuxTimeout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Linux replay: busy bit still set after 50 ms")
+    }
+}
+
+impl core::error::Error for LinuxTimeout {}
+
+/// Linux's statistics sequence on one chip of a simulated bus; see the module docs.
+#[derive(Debug)]
+pub struct LinuxStats<'a> {
+    bus: &'a mut SimMdio<SwitchModel>,
+    chip: Chip,
+    attach: Attach,
+}
+
+impl<'a> LinuxStats<'a> {
+    /// Linux's driver for `chip`, attached as `attach`, on `bus`.
+    pub fn new(bus: &'a mut SimMdio<SwitchModel>, chip: Chip, attach: Attach) -> Self {
+        Self { bus, chip, attach }
+    }
+
+    fn frame_read(&mut self, phy: u8, reg: u8) -> u16 {
+        match self
+            .bus
+            .read(PhyAddr::from_bits(phy), RegAddr::from_bits(reg))
+        {
+            Ok(v) => v,
+            Err(never) => match never {},
+        }
+    }
+
+    fn frame_write(&mut self, phy: u8, reg: u8, value: u16) {
+        match self
+            .bus
+            .write(PhyAddr::from_bits(phy), RegAddr::from_bits(reg), value)
+        {
+            Ok(()) => {}
+            Err(never) => match never {},
+        }
+    }
+
+    /// `mv88e6xxx_wait_mask` on a raw read: `Ok` with the value once `v & mask == 0`.
+    fn wait_clear(
+        &mut self,
+        mask: u16,
+        mut read: impl FnMut(&mut Self) -> Result<u16, LinuxTimeout>,
+    ) -> Result<u16, LinuxTimeout> {
+        let start = self.bus.clock().now_ns();
+        let mut i = 0u32;
+        while self.bus.clock().now_ns() < start + TIMEOUT_NS || i < 2 {
+            let v = read(self)?;
+            if v & mask == 0 {
+                return Ok(v);
+            }
+            if i >= 1 {
+                self.bus.clock().advance(SLEEP_NS);
+            }
+            i += 1;
+        }
+        let v = read(self)?;
+        if v & mask == 0 {
+            Ok(v)
+        } else {
+            Err(LinuxTimeout)
+        }
+    }
+
+    fn smi_wait(&mut self, sw: u8) -> Result<(), LinuxTimeout> {
+        self.wait_clear(BUSY, |s| Ok(s.frame_read(sw, SMI_CMD)))
+            .map(|_| ())
+    }
+
+    /// `mv88e6xxx_g1_read`.
+    fn g1_read(&mut self, reg: u8) -> Result<u16, LinuxTimeout> {
+        let g1 = self.chip.family().address_map().global1;
+        match self.attach {
+            Attach::Direct => Ok(self.frame_read(g1, reg)),
+            Attach::DualChip(a) => Ok(self.frame_read(a + g1, reg)),
+            Attach::Indirect(sw) => {
+                if self.chip.family().has_6393x_remap()
+                    && let Some(r) = regs::remap_6393x_g1(reg)
+                {
+                    return Ok(self.frame_read(sw, r));
+                }
+                self.frame_write(sw, SMI_CMD, 0x9800 | (u16::from(g1) << 5) | u16::from(reg));
+                self.smi_wait(sw)?;
+                Ok(self.frame_read(sw, SMI_DATA))
+            }
+        }
+    }
+
+    /// `mv88e6xxx_g1_write`.
+    fn g1_write(&mut self, reg: u8, value: u16) -> Result<(), LinuxTimeout> {
+        let g1 = self.chip.family().address_map().global1;
+        match self.attach {
+            Attach::Direct => self.frame_write(g1, reg, value),
+            Attach::DualChip(a) => self.frame_write(a + g1, reg, value),
+            Attach::Indirect(sw) => {
+                if self.chip.family().has_6393x_remap()
+                    && let Some(r) = regs::remap_6393x_g1(reg)
+                {
+                    self.frame_write(sw, r, value);
+                    return Ok(());
+                }
+                self.frame_write(sw, SMI_DATA, value);
+                self.frame_write(sw, SMI_CMD, 0x9400 | (u16::from(g1) << 5) | u16::from(reg));
+                self.smi_wait(sw)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `mv88e6xxx_g1_stats_wait`.
+    fn stats_wait(&mut self) -> Result<(), LinuxTimeout> {
+        self.wait_clear(BUSY, |s| s.g1_read(g1::STATS_OP))
+            .map(|_| ())
+    }
+
+    /// The histogram bits of the chip's snapshot and read words.
+    fn hist(&self) -> u16 {
+        match self.chip.stats_layout().histogram {
+            HistogramAt::StatsOp => HIST_RX_TX,
+            HistogramAt::Ctl2 => 0,
+        }
+    }
+
+    /// `mv88e6xxx_g1_stats_read` of `stat` (index | histogram bits).
+    fn stats_read(&mut self, stat: u16) -> Result<u32, LinuxTimeout> {
+        self.g1_write(g1::STATS_OP, BUSY | STATS_OP_READ_CAPTURED | stat)?;
+        self.stats_wait()?;
+        let hi = self.g1_read(g1::STATS_COUNTER_32)?;
+        let lo = self.g1_read(g1::STATS_COUNTER_01)?;
+        Ok((u32::from(hi) << 16) | u32::from(lo))
+    }
+
+    /// The chip's `stats_snapshot` of `port`, then its bank-0 counters in Linux's table
+    /// order ([`LINUX_BANK0`]), 8-byte ones assembled low half first.
+    pub fn snapshot(&mut self, port: u8) -> Result<[u64; 30], LinuxTimeout> {
+        let field = self.chip.stats_layout().port_field.encode(port);
+        let hist = self.hist();
+        self.g1_write(g1::STATS_OP, BUSY | STATS_OP_CAPTURE_PORT | hist | field)?;
+        self.stats_wait()?;
+        let mut out = [0u64; 30];
+        for (slot, &(index, bytes)) in out.iter_mut().zip(LINUX_BANK0.iter()) {
+            let lo = self.stats_read(index | hist)?;
+            let hi = if bytes == 8 {
+                self.stats_read((index + 1) | hist)?
+            } else {
+                0
+            };
+            *slot = (u64::from(hi) << 32) | u64::from(lo);
+        }
+        Ok(out)
+    }
+
+    /// `mv88e6xxx_g1_stats_clear`.
+    pub fn clear(&mut self) -> Result<(), LinuxTimeout> {
+        let v = self.g1_read(g1::STATS_OP)?;
+        self.g1_write(g1::STATS_OP, (v & HIST_RX_TX) | BUSY | STATS_OP_FLUSH_ALL)?;
+        self.stats_wait()
+    }
+}
