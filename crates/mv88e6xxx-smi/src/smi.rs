@@ -985,6 +985,52 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         }
     }
 
+    /// Read-modify-write G1_CTL1's bits outside PPU_ENABLE and SW_RESET, keeping a PPU
+    /// hold: while the PPU is held, the value written keeps PPU_ENABLE clear and the hold
+    /// remembers the new bits for the restart (for [`crate::irq`]).
+    pub(crate) fn g1_ctl1_update(
+        &mut self,
+        f: impl FnOnce(u16) -> u16,
+    ) -> Result<u16, Error<M::Error>> {
+        let g1 = self.map.global1;
+        let ctl1 = self.dev_read(g1, g1::CTL1)?;
+        let keep = regs::SW_RESET | PPU_ENABLE;
+        let new = (f(ctl1) & !keep) | (ctl1 & PPU_ENABLE);
+        if let Some(hold) = &mut self.ppu_hold {
+            hold.ctl1 = (new & !keep) | (hold.ctl1 & PPU_ENABLE);
+        }
+        self.dev_write(g1, g1::CTL1, new)?;
+        Ok(new)
+    }
+
+    /// Bounded wait on G1_STS (for [`crate::port`]).
+    pub(crate) fn wait_g1_sts(
+        &mut self,
+        mask: u16,
+        val: u16,
+        wait: BusyWait,
+    ) -> Result<u16, Error<M::Error>> {
+        let g1 = self.map.global1;
+        self.wait_on(g1, g1::STS, mask, val, wait)
+    }
+
+    /// Bounded wait for G1_STS INIT_READY, a read of 0xFFFF (nothing answering) not
+    /// counting (for [`crate::port`]).
+    pub(crate) fn wait_g1_sts_ready(&mut self) -> Result<u16, Error<M::Error>> {
+        let g1 = self.map.global1;
+        let poller = self.poller;
+        let r = poller.try_poll(
+            || self.dev_read(g1, g1::STS),
+            |v| *v != 0xFFFF && v & INIT_READY != 0,
+        );
+        finish(r, BusyWait::InitReady)
+    }
+
+    /// Forget a PPU hold without restarting the PPU (a software reset restarts it).
+    pub(crate) fn ppu_forget(&mut self) {
+        self.ppu_hold = None;
+    }
+
     fn phy_wait(&mut self) -> Result<u16, Error<M::Error>> {
         let g2 = self.map.global2;
         self.ready &= !READY_PHY;
