@@ -170,7 +170,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// frame; access errors.
     pub fn g1_irq_enable(&mut self, set: G1IrqSet) -> Result<(), Error<M::Error>> {
         let mask = self.g1_irq_mask()?;
-        if let Some(irq) = G1Irq::ALL.iter().find(|i| set.contains(**i) && i.mask() & mask == 0)
+        if let Some(irq) = G1Irq::ALL
+            .iter()
+            .find(|i| set.contains(**i) && i.mask() & mask == 0)
         {
             return Err(ConfigError::PortFeature {
                 chip: self.chip(),

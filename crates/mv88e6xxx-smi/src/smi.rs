@@ -1,8 +1,8 @@
 //! Switch register access over MDIO ([`Smi`]), its bounded busy waits, Global1 operations
 //! and internal PHY access ([`InternalMdio`]).
 
-use hwtimer_core::{Continuous, Stopwatch};
 use hwtimer_core::poll::{PollError, Poller};
+use hwtimer_core::{Continuous, Stopwatch};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use crate::chip::{AddressMap, Chip, ChipId, Family, PhyAccess, SmiMode, identify};
@@ -978,11 +978,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// Errors: as [`ppu_release`](Self::ppu_release) when turning the hold off.
     pub fn set_ppu_hold(&mut self, hold: bool) -> Result<(), Error<M::Error>> {
         self.ppu_hold_enabled = hold;
-        if hold {
-            Ok(())
-        } else {
-            self.ppu_release()
-        }
+        if hold { Ok(()) } else { self.ppu_release() }
     }
 
     /// Read-modify-write G1_CTL1's bits outside PPU_ENABLE and SW_RESET, keeping a PPU
