@@ -78,6 +78,7 @@ pub struct ChipModel {
     ppu_last_start_ns: Option<u64>,
     reset_ns: u64,
     resets: u64,
+    link_events: Vec<(u64, usize, bool)>,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -145,6 +146,7 @@ impl ChipModel {
             ppu_last_start_ns: None,
             reset_ns: port::RESET_NS,
             resets: 0,
+            link_events: Vec::new(),
         }
     }
 

@@ -171,6 +171,29 @@ impl ChipModel {
         }
     }
 
+    /// Schedule a link change of the PHY on `port`: at the first frame at or after
+    /// `at_ns`, as [`set_link`](Self::set_link) (for tests whose driver holds the bus).
+    pub fn with_link_event(mut self, at_ns: u64, port: usize, up: bool) -> Self {
+        self.link_events.push((at_ns, port, up));
+        self
+    }
+
+    /// Apply the scheduled link changes that are due at `now`.
+    fn apply_link_events(&mut self, now: u64) {
+        let mut i = 0;
+        while i < self.link_events.len() {
+            let (at, port, up) = self.link_events[i];
+            if at <= now {
+                self.link_events.remove(i);
+                if let Some(phy) = self.port_phys.get_mut(port).and_then(Option::as_mut) {
+                    phy.set_link(up, PhySpeed::Mbps1000, true);
+                }
+            } else {
+                i += 1;
+            }
+        }
+    }
+
     /// Whether the switch's interrupt pin is asserted at `now_ns`: a G1_STS source
     /// enabled in G1_CTL1.
     pub fn irq_asserted(&self, now_ns: u64) -> bool {
@@ -238,6 +261,7 @@ impl ChipModel {
 
     /// The PPU's look at the PHYs (called at every frame).
     pub(super) fn ppu_poll(&mut self, now: u64) {
+        self.apply_link_events(now);
         if self.port_phys.is_empty() || !self.ppu_polling(now) {
             return;
         }
