@@ -163,12 +163,6 @@ pub const INIT_READY: u16 = 1 << 11;
 /// G1_CTL1 PPU_ENABLE (bit 14): the PHY polling unit runs (docs/mv88e6xxx.md, Linux
 /// `global1.h`).
 pub const PPU_ENABLE: u16 = 1 << 14;
-/// G1_CTL1 SW_RESET (bit 15): software reset; INIT_READY drops until the switch is
-/// ready again (docs/mv88e6xxx.md#reset).
-pub const SW_RESET: u16 = 1 << 15;
-/// G1_STS PPU state of the 6352-style chips (bit 15, 1 = polling;
-/// docs/mv88e6xxx.md#reset).
-pub const PPU_STATE_6352: u16 = 1 << 15;
 /// G1_STS PPU state field of the 6185-style chips (the [`PhyAccess::PpuGated`] ones),
 /// bits \[15:14\]: 00 disabled at reset, 01 initializing, 10 disabled, 11 polling.
 ///
@@ -327,6 +321,13 @@ pub const fn remap_6393x_g2(g2_reg: u8) -> Option<u8> {
         _ => None,
     }
 }
+
+/// G1_CTL1 SW_RESET (bit 15): software reset; INIT_READY drops until the switch is
+/// ready again (docs/mv88e6xxx.md#reset).
+pub const SW_RESET: u16 = 1 << 15;
+/// G1_STS PPU state of the 6352-style chips (bit 15, 1 = polling;
+/// docs/mv88e6xxx.md#reset).
+pub const PPU_STATE_6352: u16 = 1 << 15;
 
 #[cfg(test)]
 mod tests {

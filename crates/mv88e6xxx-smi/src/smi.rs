@@ -238,7 +238,9 @@ const READY_PHY: u8 = 1 << 4;
 /// [`PPU_HOLD_NS`]; the firmware calls [`service`](Self::service) (or
 /// [`ppu_release`](Self::ppu_release)) afterwards, as explained there. A raw write to
 /// G1_CTL1 ([`write`](Self::write) / [`g1_write`](Self::g1_write)) ends the hold without
-/// restarting the PPU: the value written decides PPU_ENABLE.
+/// restarting the PPU: the value written decides PPU_ENABLE. Any access made after the
+/// deadline restarts the PPU first, so it can fail with the restart's
+/// [`BusyWait::PpuPolling`] timeout; the hold is over then.
 ///
 /// # Ports and PHYs
 /// Port numbers are checked against the chip's table entry ([`Chip::info`]): a port the
