@@ -31,7 +31,8 @@ pub const PHY_IMASK: u8 = 0x12;
 /// the latched events and clears them.
 pub const PHY_IEVENT: u8 = 0x13;
 /// Marvell PHY interrupt bit "link status changed" (bit 10, 0x0400) in
-/// [`PHY_IMASK`] / [`PHY_IEVENT`].
+/// [`PHY_IMASK`] / [`PHY_IEVENT`] (part of Linux's enable mask 0x6400; the bit's meaning is
+/// **unverified**, docs/mv88e6xxx.md#interrupts).
 pub const PHY_LINK_CHANGED: u16 = 1 << 10;
 
 /// One Global1 interrupt source: its bit in G1_STS and its enable bit in G1_CTL1.
