@@ -122,6 +122,37 @@ pub enum ConfigError {
         /// The port number asked for.
         port: u8,
     },
+    /// A port, link, reset or interrupt function ([`crate::port`], [`crate::irq`]) that
+    /// this crate does not implement for the chip (its family's facts were not taken,
+    /// docs/mv88e6xxx.md#port-control), or a setting the chip or that port cannot take.
+    /// Returned before any frame.
+    PortFeature {
+        /// The chip (`None` only before identification).
+        chip: Option<Chip>,
+        /// The port, when the refusal is about one port.
+        port: Option<u8>,
+        /// What was refused.
+        feature: Feature,
+    },
+}
+
+/// What a [`ConfigError::PortFeature`] refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum Feature {
+    /// Port control, link and reset on a chip whose ops this crate does not have.
+    PortOps,
+    /// A forced speed, in Mb/s, the chip or port cannot be forced to.
+    Speed(u16),
+    /// RGMII delays on a port without them (6352 family: ports 5 and 6 only).
+    RgmiiDelay,
+    /// A frame mode the chip does not have (the 6185 family: normal and DSA only).
+    FrameMode,
+    /// Global1 interrupt source `bit` beyond the chip's sources.
+    G1Irq(u8),
+    /// Global2 PHY interrupts on a chip without internal PHYs behind Global2 SMI_PHY.
+    PhyIrq,
 }
 
 impl core::fmt::Display for ConfigError {
@@ -157,6 +188,20 @@ impl core::fmt::Display for ConfigError {
             }
             ConfigError::SerdesLane { port } => {
                 write!(f, "port {port} has no SERDES lane this driver can reach")
+            }
+            ConfigError::PortFeature {
+                chip,
+                port,
+                feature,
+            } => {
+                write!(f, "{feature:?} not supported")?;
+                if let Some(chip) = chip {
+                    write!(f, " on the 88E{}", chip.name())?;
+                }
+                if let Some(port) = port {
+                    write!(f, " port {port}")?;
+                }
+                Ok(())
             }
         }
     }
@@ -287,7 +332,8 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
                 ConfigError::AddressingMode { .. }
                 | ConfigError::Remap6393x { .. }
                 | ConfigError::HintMismatch { .. }
-                | ConfigError::NoClause45 { .. },
+                | ConfigError::NoClause45 { .. }
+                | ConfigError::PortFeature { .. },
             ) => hwtimer_core::Error::Unsupported,
             Error::Config(
                 ConfigError::SwitchAddress { .. }

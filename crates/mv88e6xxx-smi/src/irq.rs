@@ -1,1 +1,303 @@
-//! Interrupts: the Global1 interrupt status and mask, and PHY interrupts through Global2.
+//! Interrupts (docs/mv88e6xxx.md#interrupts): the Global1 sources (G1_STS, enabled in
+//! G1_CTL1's low bits), the internal PHYs' interrupts through Global2 (G2 INT_SRC /
+//! INT_MASK, behind the Global1 "device" source), and a "which ports' link changed"
+//! helper that reads and so acknowledges the Marvell PHYs' interrupt status.
+//!
+//! Nothing here is write-1-to-clear: Linux never writes G1_STS or G2 INT_SRC. Each bit
+//! follows its source and clears there: G1 "device" when no enabled G2 source is set, a G2
+//! PHY bit when that PHY's interrupt status has been read (Marvell PHY register 0x13
+//! clears on read), the ATU/VTU problem bits through their units' violation operations.
+//!
+//! Implemented for the chips of [`PortOps`]: Global1 on the 6185 (8 sources) and the 6352
+//! family (9), PHY interrupts on the 6352 family (internal PHYs 0..4 on ports 0..4).
+
+use hwtimer_core::Continuous;
+use mdio_bus::{Mdio, PhyAddr, RegAddr};
+
+use crate::chip::PhyAccess;
+use crate::error::{ConfigError, Error, Feature};
+use crate::port::PortOps;
+use crate::smi::Smi;
+
+/// Global2 INT_SRC (register 0x00): bit `n` is internal PHY `n`'s interrupt line.
+pub const G2_INT_SRC: u8 = 0x00;
+/// Global2 INT_MASK (register 0x01): bit `n` set enables INT_SRC bit `n` into the Global1
+/// "device" source.
+pub const G2_INT_MASK: u8 = 0x01;
+
+/// Marvell PHY interrupt enable register (0x12), Linux `MII_M1011_IMASK`.
+pub const PHY_IMASK: u8 = 0x12;
+/// Marvell PHY interrupt status register (0x13), Linux `MII_M1011_IEVENT`; a read returns
+/// the latched events and clears them.
+pub const PHY_IEVENT: u8 = 0x13;
+/// Marvell PHY interrupt bit "link status changed" (bit 10, 0x0400) in
+/// [`PHY_IMASK`] / [`PHY_IEVENT`] (part of Linux's enable mask 0x6400; the bit's meaning is
+/// **unverified**, docs/mv88e6xxx.md#interrupts).
+pub const PHY_LINK_CHANGED: u16 = 1 << 10;
+
+/// One Global1 interrupt source: its bit in G1_STS and its enable bit in G1_CTL1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum G1Irq {
+    /// Bit 0: EEPROM loading done.
+    EepromDone,
+    /// Bit 1: TCAM operation done.
+    TcamDone,
+    /// Bit 2: ATU operation done.
+    AtuDone,
+    /// Bit 3: ATU problem (violation).
+    AtuProblem,
+    /// Bit 4: VTU operation done.
+    VtuDone,
+    /// Bit 5: VTU problem (violation).
+    VtuProblem,
+    /// Bit 6: statistics operation done.
+    Stats,
+    /// Bit 7: device interrupt (Global2 sources: PHYs, watchdog, ...).
+    Device,
+    /// Bit 8: AVB (6352 family only: its 9th source).
+    Avb,
+}
+
+impl G1Irq {
+    /// Every source, by bit.
+    pub const ALL: [G1Irq; 9] = [
+        G1Irq::EepromDone,
+        G1Irq::TcamDone,
+        G1Irq::AtuDone,
+        G1Irq::AtuProblem,
+        G1Irq::VtuDone,
+        G1Irq::VtuProblem,
+        G1Irq::Stats,
+        G1Irq::Device,
+        G1Irq::Avb,
+    ];
+
+    /// The source's bit number.
+    pub const fn bit(self) -> u8 {
+        match self {
+            G1Irq::EepromDone => 0,
+            G1Irq::TcamDone => 1,
+            G1Irq::AtuDone => 2,
+            G1Irq::AtuProblem => 3,
+            G1Irq::VtuDone => 4,
+            G1Irq::VtuProblem => 5,
+            G1Irq::Stats => 6,
+            G1Irq::Device => 7,
+            G1Irq::Avb => 8,
+        }
+    }
+
+    const fn mask(self) -> u16 {
+        1 << self.bit()
+    }
+}
+
+/// A set of Global1 sources (the low bits of G1_STS / G1_CTL1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct G1IrqSet(u16);
+
+impl G1IrqSet {
+    /// No source.
+    pub const fn empty() -> Self {
+        Self(0)
+    }
+
+    /// This set plus `irq`.
+    #[must_use]
+    pub const fn with(self, irq: G1Irq) -> Self {
+        Self(self.0 | irq.mask())
+    }
+
+    /// Whether `irq` is in the set.
+    pub const fn contains(self, irq: G1Irq) -> bool {
+        self.0 & irq.mask() != 0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The register bits.
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// The sources of `bits` (bits above 8 are dropped).
+    pub const fn from_bits(bits: u16) -> Self {
+        Self(bits & 0x01FF)
+    }
+}
+
+/// A set of ports, bit `n` = port `n` (for the 6352 family, port `n` is internal PHY `n`
+/// and G2 INT_SRC bit `n`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PortSet(pub u16);
+
+impl PortSet {
+    /// Whether `port` is in the set (false for any port above 15).
+    pub const fn contains(self, port: u8) -> bool {
+        match 1u16.checked_shl(port as u32) {
+            Some(b) => self.0 & b != 0,
+            None => false,
+        }
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+    /// The mask of the chip's Global1 sources, no frame.
+    fn g1_irq_mask(&self) -> Result<u16, ConfigError> {
+        let n = self.port_ops()?.g1_irqs();
+        Ok(match 1u16.checked_shl(u32::from(n)) {
+            Some(b) => b.wrapping_sub(1),
+            None => u16::MAX,
+        })
+    }
+
+    /// Enable exactly the Global1 sources of `set` to drive the switch's interrupt pin
+    /// (G1_CTL1 bits `0..g1_irqs`, read-modify-write; SW_RESET, PPU_ENABLE and the other
+    /// bits are kept, and so is a PPU hold).
+    ///
+    /// Errors: [`ConfigError::PortFeature`] ([`Feature::PortOps`], or [`Feature::G1Irq`]
+    /// for a source the chip does not have, e.g. [`G1Irq::Avb`] on the 6185), before any
+    /// frame; access errors.
+    pub fn g1_irq_enable(&mut self, set: G1IrqSet) -> Result<(), Error<M::Error>> {
+        let mask = self.g1_irq_mask()?;
+        if let Some(irq) = G1Irq::ALL
+            .iter()
+            .find(|i| set.contains(**i) && i.mask() & mask == 0)
+        {
+            return Err(ConfigError::PortFeature {
+                chip: self.chip(),
+                port: None,
+                feature: Feature::G1Irq(irq.bit()),
+            }
+            .into());
+        }
+        self.g1_ctl1_update(|c| (c & !mask) | set.bits())
+            .map(|_| ())
+    }
+
+    /// The Global1 sources set in G1_STS (one read), whether enabled or not. Reading
+    /// clears nothing.
+    ///
+    /// Errors: [`ConfigError::PortFeature`] before any frame; access errors.
+    pub fn g1_irq_status(&mut self) -> Result<G1IrqSet, Error<M::Error>> {
+        let mask = self.g1_irq_mask()?;
+        let sts = self.g1_read(crate::regs::g1::STS)?;
+        Ok(G1IrqSet::from_bits(sts & mask))
+    }
+
+    /// The enabled Global1 sources that are set: what drives the interrupt pin (G1_STS
+    /// and G1_CTL1 reads), as Linux's Global1 interrupt thread computes it.
+    ///
+    /// Errors: as [`g1_irq_status`](Self::g1_irq_status).
+    pub fn g1_irq_pending(&mut self) -> Result<G1IrqSet, Error<M::Error>> {
+        let sts = self.g1_irq_status()?;
+        let ctl1 = self.g1_read(crate::regs::g1::CTL1)?;
+        Ok(G1IrqSet::from_bits(sts.bits() & ctl1))
+    }
+
+    /// The internal PHYs with interrupts through Global2, as a port mask; no frame.
+    fn phy_irq_ports(&self) -> Result<u16, ConfigError> {
+        let ops = self.port_ops()?;
+        let refuse = ConfigError::PortFeature {
+            chip: self.chip(),
+            port: None,
+            feature: Feature::PhyIrq,
+        };
+        let Some(chip) = self.chip() else {
+            return Err(refuse);
+        };
+        let info = chip.info();
+        if ops != PortOps::Mv6352
+            || info.phy_access != PhyAccess::Global2
+            || info.internal_phys_offset != 0
+        {
+            return Err(refuse);
+        }
+        Ok(match 1u16.checked_shl(u32::from(info.num_internal_phys)) {
+            Some(b) => b.wrapping_sub(1),
+            None => u16::MAX,
+        })
+    }
+
+    /// Enable the Global2 interrupts of the internal PHYs of `ports` (G2 INT_MASK written
+    /// with exactly those bits) and, for each of those PHYs, its "link status changed"
+    /// interrupt (Marvell PHY register 0x12 bit 10, read-modify-write; cleared on the
+    /// other internal PHYs). Enable [`G1Irq::Device`] too for the interrupt pin.
+    ///
+    /// Errors: [`ConfigError::PortFeature`] ([`Feature::PhyIrq`] on a chip without
+    /// them), [`ConfigError::Port`] for a port without an internal PHY, before any frame;
+    /// access errors.
+    pub fn link_irq_enable(&mut self, ports: PortSet) -> Result<(), Error<M::Error>> {
+        let phys = self.phy_irq_ports()?;
+        if ports.0 & !phys != 0 {
+            let port = (0..16u8).find(|p| ports.contains(*p) && !PortSet(phys).contains(*p));
+            return Err(ConfigError::Port {
+                port: port.unwrap_or(0),
+            }
+            .into());
+        }
+        let base = self.address_map().phy_base;
+        for n in 0..16u8 {
+            if !PortSet(phys).contains(n) {
+                continue;
+            }
+            let phy = PhyAddr::from_bits(base.saturating_add(n));
+            let reg = RegAddr::from_bits(PHY_IMASK);
+            let v = self.phy_read(phy, reg)?;
+            let want = if ports.contains(n) {
+                v | PHY_LINK_CHANGED
+            } else {
+                v & !PHY_LINK_CHANGED
+            };
+            if want != v {
+                self.phy_write(phy, reg, want)?;
+            }
+        }
+        self.g2_write(G2_INT_MASK, ports.0)
+    }
+
+    /// The internal PHYs whose interrupt line is active: G2 INT_SRC (one read), limited
+    /// to the chip's internal PHYs. Reading clears nothing; the PHY's own status read
+    /// ([`link_changed_ports`](Self::link_changed_ports)) does.
+    ///
+    /// Errors: as [`link_irq_enable`](Self::link_irq_enable).
+    pub fn phy_irq_source(&mut self) -> Result<PortSet, Error<M::Error>> {
+        let phys = self.phy_irq_ports()?;
+        Ok(PortSet(self.g2_read(G2_INT_SRC)? & phys))
+    }
+
+    /// Which ports' link changed: reads G2 INT_SRC, then the interrupt status of each PHY
+    /// it names (Marvell register 0x13, which that read acknowledges: the PHY's line, its
+    /// INT_SRC bit and the Global1 device source clear); returns the ports whose status
+    /// had "link status changed". Then read [`port_link_status`](Self::port_link_status)
+    /// or the PHY for the new state.
+    ///
+    /// Errors: as [`link_irq_enable`](Self::link_irq_enable).
+    pub fn link_changed_ports(&mut self) -> Result<PortSet, Error<M::Error>> {
+        let src = self.phy_irq_source()?;
+        let base = self.address_map().phy_base;
+        let mut changed = 0u16;
+        for n in 0..16u8 {
+            if !src.contains(n) {
+                continue;
+            }
+            let phy = PhyAddr::from_bits(base.saturating_add(n));
+            let ev = self.phy_read(phy, RegAddr::from_bits(PHY_IEVENT))?;
+            if ev & PHY_LINK_CHANGED != 0 {
+                changed |= 1 << n;
+            }
+        }
+        Ok(PortSet(changed))
+    }
+}

@@ -106,8 +106,10 @@ pub mod vtu;
 /// The SERDES lanes' MMD (docs/mv88e6xxx.md#6393x-serdes).
 pub use c45::SERDES_DEVAD;
 pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
-pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error};
-pub use smi::{Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, Smi};
+pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature};
+pub use smi::{
+    Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, PPU_HOLD_NS, Smi,
+};
 
 /// The README's example, compiled and run as a doctest so it cannot rot.
 #[cfg(doctest)]

@@ -322,6 +322,13 @@ pub const fn remap_6393x_g2(g2_reg: u8) -> Option<u8> {
     }
 }
 
+/// G1_CTL1 SW_RESET (bit 15): software reset; INIT_READY drops until the switch is
+/// ready again (docs/mv88e6xxx.md#reset).
+pub const SW_RESET: u16 = 1 << 15;
+/// G1_STS PPU state of the 6352-style chips (bit 15, 1 = polling;
+/// docs/mv88e6xxx.md#reset).
+pub const PPU_STATE_6352: u16 = 1 << 15;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,8 @@
 //! Switch register access over MDIO ([`Smi`]), its bounded busy waits, Global1 operations
 //! and internal PHY access ([`InternalMdio`]).
 
-use hwtimer_core::Continuous;
 use hwtimer_core::poll::{PollError, Poller};
+use hwtimer_core::{Continuous, Stopwatch};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use crate::chip::{AddressMap, Chip, ChipId, Family, PhyAccess, SmiMode, identify};
@@ -15,6 +15,11 @@ use crate::regs::{
 
 /// Default deadline of every busy wait: 50 ms, as Linux since seed 004.
 pub const DEFAULT_TIMEOUT_NS: u64 = 50_000_000;
+
+/// How long the PHY polling unit of a [`PhyAccess::PpuGated`] chip stays stopped after the
+/// last PHY access of a run: 10 ms, Linux's `mv88e6xxx_phy_ppu_access_put` timer
+/// (docs/mv88e6xxx.md#ppu-hold). See [`Smi::service`].
+pub const PPU_HOLD_NS: u64 = 10_000_000;
 
 /// The shortest one poll of a busy wait can be: one Clause 22 frame (64 MDC cycles) at
 /// 25 MHz, 2.56 µs, well above the IEEE 802.3 maximum of 2.5 MHz (25.6 µs) that most
@@ -228,6 +233,15 @@ const READY_PHY: u8 = 1 << 4;
 /// operation (BUSY set in the value) leaves the unit's state unknown, so the next access
 /// to it polls first.
 ///
+/// # PHY polling unit held across a run of PHY accesses
+/// On [`PhyAccess::PpuGated`] chips a PHY access leaves the PPU stopped for
+/// [`PPU_HOLD_NS`]; the firmware calls [`service`](Self::service) (or
+/// [`ppu_release`](Self::ppu_release)) afterwards, as explained there. A raw write to
+/// G1_CTL1 ([`write`](Self::write) / [`g1_write`](Self::g1_write)) ends the hold without
+/// restarting the PPU: the value written decides PPU_ENABLE. Any access made after the
+/// deadline restarts the PPU first, so it can fail with the restart's
+/// [`BusyWait::PpuPolling`] timeout; the hold is over then.
+///
 /// # Ports and PHYs
 /// Port numbers are checked against the chip's table entry ([`Chip::info`]): a port the
 /// chip does not have (whose device address would be another block's, up to Global1 or
@@ -248,6 +262,25 @@ pub struct Smi<M: Mdio, C: Continuous + Copy> {
     chip: Option<Chip>,
     ready: u8,
     frames: u64,
+    /// The clocksource, for the PPU hold's deadline.
+    clock: C,
+    /// PPU-gated chips: the PPU is stopped by this driver and held (see [`Smi::service`]).
+    ppu_hold: Option<PpuHold<C>>,
+    /// [`PPU_HOLD_NS`] in ticks of `clock`.
+    ppu_hold_ticks: u64,
+    /// Whether PHY accesses hold the PPU (default) or restart it after each access.
+    ppu_hold_enabled: bool,
+}
+
+/// The PHY polling unit stopped by this driver, to be restarted [`PPU_HOLD_NS`] after the
+/// last PHY access.
+#[derive(Debug)]
+struct PpuHold<C: Continuous> {
+    /// Started at the end of the last PHY access.
+    since: Stopwatch<C>,
+    /// G1_CTL1 as it was before the PPU was stopped (PPU_ENABLE set): written back to
+    /// restart it.
+    ctl1: u16,
 }
 
 /// A unit with a BUSY bit, as far as raw writes are concerned.
@@ -306,6 +339,10 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             chip,
             ready: 0,
             frames: 0,
+            clock,
+            ppu_hold: None,
+            ppu_hold_ticks: Poller::new(clock).timeout_ns(PPU_HOLD_NS).timeout_ticks(),
+            ppu_hold_enabled: true,
         };
         smi.ensure_smi_ready()?;
         Ok(smi)
@@ -516,6 +553,11 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         if self.is_ppu_phy(dev) {
             return self.with_ppu_paused(|s| s.dev_write(dev, reg, value));
         }
+        if dev == self.map.global1 && reg == g1::CTL1 {
+            // The caller takes G1_CTL1 (and PPU_ENABLE) over: the hold ends unserviced.
+            self.ppu_expire()?;
+            self.ppu_hold = None;
+        }
         let Some((unit, command)) = self.busy_unit(dev, reg) else {
             return self.dev_write(dev, reg, value);
         };
@@ -562,6 +604,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 
     /// Read without any BUSY bookkeeping of the target unit (SMI_CMD is still handled).
     pub(crate) fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
+        self.ppu_expire()?;
         if let Some((phy, r)) = self.route(dev, reg)? {
             return self.raw_read(phy, r);
         }
@@ -582,6 +625,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         reg: u8,
         value: u16,
     ) -> Result<(), Error<M::Error>> {
+        self.ppu_expire()?;
         if let Some((phy, r)) = self.route(dev, reg)? {
             return self.raw_write(phy, r, value);
         }
@@ -757,10 +801,14 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ///
     /// - Global2: SMI_PHY_CMD write, bounded BUSY wait, SMI_PHY_DATA read (each a switch
     ///   register access; BUSY polled first only when its state is unknown);
-    /// - PPU-gated (6085, 6095, 6131, 6185): G1_CTL1 read; if PPU_ENABLE is set, G1_CTL1
-    ///   written without it and G1_STS awaited (bounded) until the PPU state reads
-    ///   "disabled"; the PHY register read directly at device `phy`; G1_CTL1 written back
-    ///   and G1_STS awaited until "polling". A PPU that is not enabled is left so, once
+    /// - PPU-gated (6085, 6095, 6131, 6185): if this driver holds the PPU stopped (a PHY
+    ///   access less than [`PPU_HOLD_NS`] ago), the PHY register is read directly at
+    ///   device `phy` and the hold extended. Otherwise G1_CTL1 read; if PPU_ENABLE is set,
+    ///   G1_CTL1 written without it and G1_STS awaited (bounded) until the PPU state reads
+    ///   "disabled"; the PHY register read directly; the PPU then stays stopped until
+    ///   [`service`](Self::service) or any access after the deadline restarts it (G1_CTL1
+    ///   written back, "polling" awaited), or at once with the hold off
+    ///   ([`set_ppu_hold`](Self::set_ppu_hold)). A PPU that is not enabled is left so, once
     ///   G1_STS shows it neither initializing nor polling (it may still be stopping);
     /// - direct (6165): the PHY register read directly at device `phy`.
     ///
@@ -793,44 +841,197 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         }
     }
 
-    /// Run `access` with the PHY polling unit stopped, then hand the PHY bus back to it.
+    /// Run `access` with the PHY polling unit stopped (PPU-gated chips), then hold it
+    /// stopped for [`PPU_HOLD_NS`] (or, with the hold off, hand the PHY bus straight back).
+    ///
+    /// - PPU held and its deadline not passed: `access` runs at once; the deadline moves to
+    ///   [`PPU_HOLD_NS`] after it.
+    /// - Otherwise (after restarting an expired hold): G1_CTL1 read; PPU_ENABLE clear: wait
+    ///   until the PPU is neither initializing nor polling, run `access`, no hold (the PPU
+    ///   is the caller's); PPU_ENABLE set: write G1_CTL1 without it, wait for "disabled",
+    ///   run `access`, start the hold.
+    /// - Any failure hands the PPU back at once (best effort), as G1_CTL1 was.
     fn with_ppu_paused<T>(
         &mut self,
         access: impl FnOnce(&mut Self) -> Result<T, Error<M::Error>>,
     ) -> Result<T, Error<M::Error>> {
         let g1 = self.map.global1;
-        let ctl1 = self.dev_read(g1, g1::CTL1)?;
-        if ctl1 & PPU_ENABLE == 0 {
-            // Not enabled (at reset, or by the caller), but it may still be stopping: the
-            // bus is ours once the state is no longer initializing or polling.
-            self.wait_on(g1, g1::STS, PPU_STATE_ACTIVE, 0, BusyWait::PpuDisabled)?;
-            return access(self);
+        // Taken out for the access: nothing inside it restarts the PPU.
+        let held = self.ppu_hold.take().map(|mut hold| {
+            let live = hold.since.elapsed() < self.ppu_hold_ticks;
+            (hold, live)
+        });
+        let ctl1 = match held {
+            Some((hold, true)) => hold.ctl1,
+            expired => {
+                if let Some((hold, _)) = expired {
+                    self.ppu_resume(hold.ctl1)?;
+                }
+                let ctl1 = self.dev_read(g1, g1::CTL1)?;
+                if ctl1 & PPU_ENABLE == 0 {
+                    // Not enabled (at reset, or by the caller), but it may still be
+                    // stopping: the bus is ours once the state is no longer initializing
+                    // or polling.
+                    self.wait_on(g1, g1::STS, PPU_STATE_ACTIVE, 0, BusyWait::PpuDisabled)?;
+                    return access(self);
+                }
+                self.dev_write(g1, g1::CTL1, ctl1 & !PPU_ENABLE)?;
+                if let Err(e) = self.wait_on(
+                    g1,
+                    g1::STS,
+                    PPU_STATE_MASK,
+                    PPU_STATE_DISABLED,
+                    BusyWait::PpuDisabled,
+                ) {
+                    // Hand the bus back whatever happened, as G1_CTL1 was.
+                    let _ = self.ppu_resume(ctl1);
+                    return Err(e);
+                }
+                ctl1
+            }
+        };
+        match access(self) {
+            Ok(v) if self.ppu_hold_enabled => {
+                self.ppu_hold = Some(PpuHold {
+                    since: Stopwatch::start(self.clock),
+                    ctl1,
+                });
+                Ok(v)
+            }
+            Ok(v) => self.ppu_resume(ctl1).map(|()| v),
+            Err(e) => {
+                let _ = self.ppu_resume(ctl1);
+                Err(e)
+            }
         }
-        self.dev_write(g1, g1::CTL1, ctl1 & !PPU_ENABLE)?;
-        let result = match self.wait_on(
+    }
+
+    /// Write `ctl1` (PPU_ENABLE set) back to G1_CTL1 and wait for the PPU to poll.
+    fn ppu_resume(&mut self, ctl1: u16) -> Result<(), Error<M::Error>> {
+        let g1 = self.map.global1;
+        self.dev_write(g1, g1::CTL1, ctl1)?;
+        self.wait_on(
             g1,
             g1::STS,
             PPU_STATE_MASK,
-            PPU_STATE_DISABLED,
-            BusyWait::PpuDisabled,
-        ) {
-            Ok(_) => access(self),
-            Err(e) => Err(e),
+            PPU_STATE_POLLING,
+            BusyWait::PpuPolling,
+        )
+        .map(|_| ())
+    }
+
+    /// Restart a held PPU whose deadline has passed (called before every register access).
+    fn ppu_expire(&mut self) -> Result<(), Error<M::Error>> {
+        let expired = match &mut self.ppu_hold {
+            Some(hold) => hold.since.elapsed() >= self.ppu_hold_ticks,
+            None => return Ok(()),
         };
-        // Hand the bus back whatever happened, as G1_CTL1 was.
-        let resumed = self.dev_write(g1, g1::CTL1, ctl1).and_then(|()| {
-            self.wait_on(
-                g1,
-                g1::STS,
-                PPU_STATE_MASK,
-                PPU_STATE_POLLING,
-                BusyWait::PpuPolling,
-            )
-        });
-        match (result, resumed) {
-            (Err(e), _) | (Ok(_), Err(e)) => Err(e),
-            (Ok(v), Ok(_)) => Ok(v),
+        if expired {
+            self.ppu_release()?;
         }
+        Ok(())
+    }
+
+    /// PPU-gated chips: restart the PHY polling unit if its hold has expired
+    /// ([`PPU_HOLD_NS`] after the last PHY access). Does nothing otherwise (no frame).
+    ///
+    /// # The PPU hold (docs/mv88e6xxx.md#ppu-hold)
+    /// On a [`PhyAccess::PpuGated`] chip (6085, 6095, 6131, 6185) the first PHY access of
+    /// a run stops the PPU (G1_CTL1 PPU_ENABLE cleared, state "disabled" awaited); the PPU
+    /// then stays stopped, and each PHY access before the deadline finds it stopped and
+    /// only moves the deadline to [`PPU_HOLD_NS`] after itself, as Linux's 10 ms timer
+    /// does. There is no timer in this driver: the deadline is kept on the clocksource, and
+    /// the PPU is restarted (G1_CTL1 written back, state "polling" awaited, bounded) by the
+    /// first switch register access of any kind made after the deadline, by this method,
+    /// or at once by [`ppu_release`](Self::ppu_release).
+    ///
+    /// While the PPU is held it polls no PHY: PORT_STS link, speed and duplex do not
+    /// follow the PHYs. **Firmware must call `service` at least once after each run of
+    /// PHY accesses, 10 ms or more after its last one** (from its main loop or a timer
+    /// tick), or `ppu_release` when it is done with the PHYs, and before
+    /// [`release`](Self::release). The deadline is measured with a
+    /// [`Stopwatch`] on the clocksource: if nothing touches the switch for longer than one
+    /// wrap of the counter, the restart can come later than 10 ms, never earlier.
+    ///
+    /// Errors: the restart's [`Error::Timeout`] ([`BusyWait::PpuPolling`]) or
+    /// [`Error::Mdio`]; the hold has ended either way.
+    pub fn service(&mut self) -> Result<(), Error<M::Error>> {
+        self.ppu_expire()
+    }
+
+    /// PPU-gated chips: restart a held PHY polling unit now, whatever its deadline (see
+    /// [`service`](Self::service)). Does nothing (no frame) when no hold is active.
+    ///
+    /// Errors: as [`service`](Self::service).
+    pub fn ppu_release(&mut self) -> Result<(), Error<M::Error>> {
+        match self.ppu_hold.take() {
+            Some(hold) => self.ppu_resume(hold.ctl1),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether this driver holds the PHY polling unit stopped (a PPU-gated chip after a
+    /// PHY access whose hold has not been restarted yet; see [`service`](Self::service)).
+    /// Reads no register.
+    pub fn ppu_held(&self) -> bool {
+        self.ppu_hold.is_some()
+    }
+
+    /// Choose whether PHY accesses on a PPU-gated chip hold the PPU stopped for
+    /// [`PPU_HOLD_NS`] (`true`, the default; see [`service`](Self::service)) or restart it
+    /// after every access (`false`: about 460 µs more per access in indirect mode, and no
+    /// `service` call needed). Turning the hold off restarts a held PPU first.
+    ///
+    /// Errors: as [`ppu_release`](Self::ppu_release) when turning the hold off.
+    pub fn set_ppu_hold(&mut self, hold: bool) -> Result<(), Error<M::Error>> {
+        self.ppu_hold_enabled = hold;
+        if hold { Ok(()) } else { self.ppu_release() }
+    }
+
+    /// Read-modify-write G1_CTL1's bits outside PPU_ENABLE and SW_RESET, keeping a PPU
+    /// hold: while the PPU is held, the value written keeps PPU_ENABLE clear and the hold
+    /// remembers the new bits for the restart (for [`crate::irq`]).
+    pub(crate) fn g1_ctl1_update(
+        &mut self,
+        f: impl FnOnce(u16) -> u16,
+    ) -> Result<u16, Error<M::Error>> {
+        let g1 = self.map.global1;
+        let ctl1 = self.dev_read(g1, g1::CTL1)?;
+        let keep = regs::SW_RESET | PPU_ENABLE;
+        let new = (f(ctl1) & !keep) | (ctl1 & PPU_ENABLE);
+        if let Some(hold) = &mut self.ppu_hold {
+            hold.ctl1 = (new & !keep) | (hold.ctl1 & PPU_ENABLE);
+        }
+        self.dev_write(g1, g1::CTL1, new)?;
+        Ok(new)
+    }
+
+    /// Bounded wait on G1_STS (for [`crate::port`]).
+    pub(crate) fn wait_g1_sts(
+        &mut self,
+        mask: u16,
+        val: u16,
+        wait: BusyWait,
+    ) -> Result<u16, Error<M::Error>> {
+        let g1 = self.map.global1;
+        self.wait_on(g1, g1::STS, mask, val, wait)
+    }
+
+    /// Bounded wait for G1_STS INIT_READY, a read of 0xFFFF (nothing answering) not
+    /// counting (for [`crate::port`]).
+    pub(crate) fn wait_g1_sts_ready(&mut self) -> Result<u16, Error<M::Error>> {
+        let g1 = self.map.global1;
+        let poller = self.poller;
+        let r = poller.try_poll(
+            || self.dev_read(g1, g1::STS),
+            |v| *v != 0xFFFF && v & INIT_READY != 0,
+        );
+        finish(r, BusyWait::InitReady)
+    }
+
+    /// Forget a PPU hold without restarting the PPU (a software reset restarts it).
+    pub(crate) fn ppu_forget(&mut self) {
+        self.ppu_hold = None;
     }
 
     pub(crate) fn phy_wait(&mut self) -> Result<u16, Error<M::Error>> {

@@ -571,6 +571,7 @@ fn internal_phys_are_reached_per_chip_and_the_ppu_is_never_collided_with() {
                 );
                 assert_eq!(smi.frames(), f0, "{what}");
             }
+            smi.ppu_release().unwrap(); // end the PPU hold before giving the bus back
             let _ = smi.release();
             let now = sim.clock.now_ns();
             let model = sim.bus.device().chip(0).unwrap();
@@ -595,6 +596,7 @@ fn ppu_gated_phy_access_costs_and_failures() {
     // indirect accesses (the PPU changes state within one access, 20 µs).
     let mut sim = SwitchSim::single(model());
     let mut smi = probe(&mut sim, 2, Family::Mv6085);
+    smi.set_ppu_hold(false).unwrap(); // the per-access mode (the hold: tests/ppu_hold.rs)
     let f0 = smi.frames();
     assert_eq!(smi.phy_read(phy, r(3)).unwrap(), 0x5e6a);
     assert_eq!(smi.frames() - f0, 6 * 3);

@@ -14,11 +14,14 @@ mod traffic;
 mod vtu;
 // Clause 45 frames through Global2 SMI_PHY.
 mod c45;
+// Ports' link, the PPU's view of the PHYs, the interrupt path and the software reset.
+mod port;
 use crate::chip::{AddressMap, Chip, PhyAccess};
 use crate::regs::{
     self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK,
     PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2,
 };
+pub use port::{PhySpeed, RESET_NS};
 
 /// G1_STS PPU state "initializing" (the value between enabling and polling).
 const PPU_STATE_INITIALIZING: u16 = 0x4000;
@@ -70,6 +73,15 @@ pub struct ChipModel {
     dropped: u64,
     smi_commands: u64,
     mib: stats::MibModel,
+    // Ports' link, interrupts and reset (chip_model/port.rs).
+    port_phys: Vec<Option<port::PortPhy>>,
+    polled: Vec<u16>,
+    ppu_starts: u64,
+    ppu_stops: u64,
+    ppu_last_start_ns: Option<u64>,
+    reset_ns: u64,
+    resets: u64,
+    link_events: Vec<(u64, usize, bool)>,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -131,6 +143,14 @@ impl ChipModel {
             dropped: 0,
             smi_commands: 0,
             mib: stats::MibModel::new(chip, nports),
+            port_phys: Vec::new(),
+            polled: Vec::new(),
+            ppu_starts: 0,
+            ppu_stops: 0,
+            ppu_last_start_ns: None,
+            reset_ns: port::RESET_NS,
+            resets: 0,
+            link_events: Vec::new(),
         }
     }
 
@@ -275,9 +295,13 @@ impl ChipModel {
                 self.g1_op_done(unit, now);
             }
         }
+        self.ppu_poll(now);
     }
 
     fn phy_read(&mut self, now: u64, phy: u8, reg: u8) -> u16 {
+        if let Some(v) = self.port_phy_read(phy, reg) {
+            return v;
+        }
         let (p, r) = (PhyAddr::from_bits(phy), RegAddr::from_bits(reg));
         let mut v = 0xFFFF;
         for d in &mut self.phys {
@@ -287,6 +311,9 @@ impl ChipModel {
     }
 
     fn phy_write(&mut self, now: u64, phy: u8, reg: u8, value: u16) {
+        if self.port_phy_write(phy, reg, value) {
+            return;
+        }
         let (p, r) = (PhyAddr::from_bits(phy), RegAddr::from_bits(reg));
         for d in &mut self.phys {
             d.write(now, p, r, value);
@@ -306,6 +333,9 @@ impl ChipModel {
             {
                 v = (v & !PPU_STATE_MASK) | state;
             }
+            if reg == g1::STS {
+                v |= self.g1_sts_irq_bits(now);
+            }
             if let Some(i) = G1_OP_REGS.iter().position(|&x| x == reg)
                 && self.g1_ops[i].busy(now)
             {
@@ -318,11 +348,17 @@ impl ChipModel {
             if reg == g2::SMI_PHY_CMD && self.phy.busy(now) {
                 v |= BUSY;
             }
+            if reg == 0 {
+                v |= self.g2_int_src();
+            }
             return v;
         }
         if let Some(p) = dev.checked_sub(self.map.port_base).map(usize::from)
             && let Some(port) = self.ports.get(p)
         {
+            if r == 0 {
+                return self.port_sts(p);
+            }
             return port[r];
         }
         if self.is_phy_dev(dev) {
@@ -353,6 +389,11 @@ impl ChipModel {
             if reg == g1::STS {
                 return; // status: read-only
             }
+            let value = if reg == g1::CTL1 {
+                self.g1_ctl1_written(now, value)
+            } else {
+                value
+            };
             if reg == g1::CTL1
                 && let Some(ppu) = &mut self.ppu
             {

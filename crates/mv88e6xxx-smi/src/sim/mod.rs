@@ -62,7 +62,7 @@ use crate::chip::{Family, PhyAccess};
 use crate::regs;
 
 mod chip_model;
-pub use chip_model::ChipModel;
+pub use chip_model::{ChipModel, PhySpeed, RESET_NS};
 
 // Seed 004's naive strategies and the seed-proof measurements: for this crate's own
 // benches and seed-proof tests only (feature `unstable-baselines`, no semver promise).
