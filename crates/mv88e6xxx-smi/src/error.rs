@@ -153,6 +153,10 @@ pub enum Feature {
     G1Irq(u8),
     /// Global2 PHY interrupts on a chip without internal PHYs behind Global2 SMI_PHY.
     PhyIrq,
+    /// Decoding PORT_STS on a chip whose status layout differs (the 6250 family).
+    LinkStatus,
+    /// A mirror (monitor) destination on a chip without that op (the 6095).
+    MirrorPort,
 }
 
 impl core::fmt::Display for ConfigError {

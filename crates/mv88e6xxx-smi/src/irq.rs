@@ -8,15 +8,18 @@
 //! PHY bit when that PHY's interrupt status has been read (Marvell PHY register 0x13
 //! clears on read), the ATU/VTU problem bits through their units' violation operations.
 //!
-//! Implemented for the chips of [`PortOps`]: Global1 on the 6185 (8 sources) and the 6352
-//! family (9), PHY interrupts on the 6352 family (internal PHYs 0..4 on ports 0..4).
+//! Implemented for the chips of [`PortOps`](crate::port::PortOps): Global1 with each chip's number of sources
+//! ([`PortOps::g1_irqs`](crate::port::PortOps::g1_irqs): 8, 9 or 10), PHY interrupts on every chip whose internal PHYs
+//! sit behind Global2 SMI_PHY (port `n` = internal PHY `n` = G2 INT_SRC bit `n`; ports
+//! `internal_phys_offset..` on the 6320/6321, 6361 and 6393 family: that mapping with an
+//! offset is **unverified**, docs/mv88e6xxx.md#interrupts). The 6393 family's tenth
+//! Global1 source (bit 9) has no [`G1Irq`] name (its meaning is unverified).
 
 use hwtimer_core::Continuous;
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use crate::chip::PhyAccess;
 use crate::error::{ConfigError, Error, Feature};
-use crate::port::PortOps;
 use crate::smi::Smi;
 
 /// Global2 INT_SRC (register 0x00): bit `n` is internal PHY `n`'s interrupt line.
@@ -208,7 +211,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 
     /// The internal PHYs with interrupts through Global2, as a port mask; no frame.
     fn phy_irq_ports(&self) -> Result<u16, ConfigError> {
-        let ops = self.port_ops()?;
+        self.port_ops()?;
         let refuse = ConfigError::PortFeature {
             chip: self.chip(),
             port: None,
@@ -218,16 +221,18 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             return Err(refuse);
         };
         let info = chip.info();
-        if ops != PortOps::Mv6352
-            || info.phy_access != PhyAccess::Global2
-            || info.internal_phys_offset != 0
-        {
+        if info.phy_access != PhyAccess::Global2 || info.num_internal_phys == 0 {
             return Err(refuse);
         }
-        Ok(match 1u16.checked_shl(u32::from(info.num_internal_phys)) {
-            Some(b) => b.wrapping_sub(1),
-            None => u16::MAX,
-        })
+        let mut mask = 0u16;
+        for port in 0..16u8 {
+            if chip.has_internal_phy(port)
+                && let Some(b) = 1u16.checked_shl(u32::from(port))
+            {
+                mask |= b;
+            }
+        }
+        Ok(mask)
     }
 
     /// Enable the Global2 interrupts of the internal PHYs of `ports` (G2 INT_MASK written

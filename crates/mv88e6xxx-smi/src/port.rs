@@ -3,10 +3,10 @@
 //! RGMII delays (PORT_MAC_CTL), the link status the PHY polling unit reports (PORT_STS),
 //! the CPU and upstream ports, software reset and the wait after a hardware reset.
 //!
-//! Implemented for the chips whose Linux ops this crate took ([`PortOps`]): the 6185 and
-//! the 6352 family (6172, 6176, 6240, 6352). Every other chip is refused with
-//! [`ConfigError::PortFeature`] ([`Feature::PortOps`]) before any frame, and so is a
-//! setting the chip or port cannot take.
+//! Implemented for every chip of the crate's table, with the per-chip functions of Linux's
+//! `mv88e6xxx_ops` tables ([`PortOps`], docs/mv88e6xxx.md#per-family-port-ops). A setting
+//! the chip or port cannot take, or a function the chip's ops table leaves out, is refused
+//! with [`ConfigError::PortFeature`] before any frame.
 
 use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
@@ -63,6 +63,39 @@ pub const CTL2_UPSTREAM_MASK: u16 = 0x000F;
 pub const G1_MONITOR_CTL: u8 = 0x1A;
 /// G1 MONITOR_CTL CPU ("ARP") destination port field \[7:4\].
 pub const MONITOR_CPU_DEST_MASK: u16 = 0x00F0;
+/// G1 MONITOR_CTL ingress mirror destination field \[15:12\] (6095-style chips).
+pub const MONITOR_INGRESS_DEST_MASK: u16 = 0xF000;
+/// G1 MONITOR_CTL egress mirror destination field \[11:8\] (6095-style chips).
+pub const MONITOR_EGRESS_DEST_MASK: u16 = 0x0F00;
+
+/// PORT_MAC_CTL force speed (bit 13): on the 6341, 6390 and 6393 families the speed
+/// field counts only while it is set (docs/mv88e6xxx.md#per-family-port-ops).
+pub const MAC_FORCE_SPEED: u16 = 1 << 13;
+
+/// Global1 MONITOR_MGMT_CTL (0x1A on the 6341, 6390 and 6393 families): an indirect
+/// table, written as UPDATE | pointer \[13:8\] | data \[7:0\].
+pub const G1_MONITOR_MGMT_CTL: u8 = 0x1A;
+/// MONITOR_MGMT_CTL / POLICY_MGMT_CTL UPDATE (bit 15): store the data at the pointer.
+pub const MGMT_UPDATE: u16 = 1 << 15;
+/// MONITOR_MGMT_CTL pointer 0x20: ingress mirror destination.
+pub const MGMT_PTR_INGRESS_DEST: u16 = 0x2000;
+/// MONITOR_MGMT_CTL pointer 0x21: egress mirror destination.
+pub const MGMT_PTR_EGRESS_DEST: u16 = 0x2100;
+/// MONITOR_MGMT_CTL pointer 0x30: CPU destination of management frames.
+pub const MGMT_PTR_CPU_DEST: u16 = 0x3000;
+/// CPU destination data bits \[7:5\] = 7: management frames keep the highest priority
+/// (Linux's `..._CPU_DEST_MGMTPRI`).
+pub const MGMT_CPU_DEST_PRI: u16 = 0x00E0;
+
+/// 6393 family port register 0x0E POLICY_MGMT_CTL: per-port indirect table, written as
+/// UPDATE | pointer \[13:8\] | data \[7:0\].
+pub const PORT_POLICY_MGMT_CTL: u8 = 0x0E;
+/// POLICY_MGMT_CTL pointer 0x30: ingress mirror destination.
+pub const POLICY_PTR_INGRESS_DEST: u16 = 0x3000;
+/// POLICY_MGMT_CTL pointer 0x38: CPU (upstream) destination.
+pub const POLICY_PTR_CPU_DEST: u16 = 0x3800;
+/// 6393 family Global2 register 0x05: egress mirror destination.
+pub const G2_EGRESS_MONITOR_DEST: u8 = 0x05;
 
 /// Hold the switch's reset line asserted at least this long: 10 ms (Linux
 /// `mv88e6xxx_hardware_reset`, `usleep_range(10000, 20000)`; docs/mv88e6xxx.md#reset).
@@ -89,26 +122,246 @@ pub enum PortOps {
     /// with SW_RESET and a wait for the 6352 PPU state bit, 9 Global1 interrupt sources,
     /// internal PHY interrupts through Global2.
     Mv6352,
+    /// 88E6085 (`mv88e6085_ops`): 6185 speeds, all frame modes, no RGMII delay, CPU and
+    /// mirror ports in MONITOR_CTL, 6185 reset (PPU restart), 8 Global1 sources.
+    Mv6085,
+    /// 88E6095 (`mv88e6095_ops`): 6185 speeds, normal/DSA frames, upstream port in
+    /// PORT_CTL2 only (no `set_cpu_port`, no `set_egress_port`), 6185 reset, 8 sources.
+    Mv6095,
+    /// 88E6097 (`mv88e6097_ops`): 6185 speeds, all frame modes, MONITOR_CTL, 6352 reset,
+    /// 8 sources.
+    Mv6097,
+    /// 88E6123 (`mv88e6123_ops`): 6185 speeds, normal/DSA frames, MONITOR_CTL, 6352
+    /// reset, 9 sources.
+    Mv6123,
+    /// 88E6131 (`mv88e6131_ops`): 6185 speeds, all frame modes, MONITOR_CTL and upstream
+    /// port in PORT_CTL2, 6185 reset, 9 sources.
+    Mv6131,
+    /// 88E6161 (`mv88e6161_ops`): 6185 speeds, all frame modes, MONITOR_CTL, 6352 reset,
+    /// 9 sources.
+    Mv6161,
+    /// 88E6165 (`mv88e6165_ops`): 6185 speeds, **no frame-mode op**, MONITOR_CTL, 6352
+    /// reset, 9 sources.
+    Mv6165,
+    /// 88E6171, 6175, 6350, 6351 (`mv88e6171_ops`, `mv88e6175_ops`, `mv88e6350_ops`,
+    /// `mv88e6351_ops`): 6185 speeds, all frame modes, RGMII delays on ports 5 and 6,
+    /// MONITOR_CTL, 6352 reset, 9 sources.
+    Mv6351,
+    /// 88E6320, 6321 (`mv88e6320_ops`, `mv88e6321_ops`): 6185 speeds, all frame modes,
+    /// RGMII delays on ports 2, 5 and 6, MONITOR_CTL, 6352 reset, 8 sources.
+    Mv6320,
+    /// 88E6141, 6341 (`mv88e6141_ops`, `mv88e6341_ops`): speeds up to 2500 (200 on port
+    /// 0, 2500 on port 5), FORCE_SPEED, RGMII delays on port 0, MONITOR_MGMT_CTL, 6352
+    /// reset, 9 sources.
+    Mv6341,
+    /// 88E6190, 6191, 6290, 6390 (`mv88e6190_ops` ...): speeds up to 2500 (200 on port
+    /// 0, 2500 on ports 9 and 10), FORCE_SPEED, RGMII delays on port 0,
+    /// MONITOR_MGMT_CTL, 6352 reset, 9 sources.
+    Mv6390,
+    /// 88E6190X, 6390X (`mv88e6190x_ops`, `mv88e6390x_ops`): as [`Mv6390`](Self::Mv6390)
+    /// with 10000 on ports 9 and 10.
+    Mv6390X,
+    /// 88E6191X, 6193X, 6361, 6393X (`mv88e6393x_ops`): speeds up to 10000 (200 on port
+    /// 0, 2500 and above on ports 0, 9, 10; the 6361 at most 2500) with the 6393X's own
+    /// encoding, RGMII delays on port 0, **no `set_cpu_port`** (the CPU port is per port,
+    /// POLICY_MGMT_CTL), mirror ports in POLICY_MGMT_CTL / Global2 0x05, 6352 reset, 10
+    /// sources.
+    Mv6393X,
+    /// 88E6020, 6071, 6220, 6250 (`mv88e6250_ops`): speeds 10/100, all frame modes, RGMII
+    /// delays on ports 5 and 6, MONITOR_CTL, 6250 reset (INIT_READY only), 9 sources;
+    /// its PORT_STS layout differs ([`Smi::port_link_status`] refuses it).
+    Mv6250,
+}
+
+/// Which of Linux's speed/duplex functions a chip uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SpeedOp {
+    M6185,
+    M6250,
+    M6341,
+    M6352,
+    M6390,
+    M6390X,
+    M6393X,
+}
+
+/// Which frame modes a chip's `port_set_frame_mode` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FrameOp {
+    /// No such op (the 6165).
+    Missing,
+    /// `mv88e6085_port_set_frame_mode`: normal and DSA.
+    NormalDsa,
+    /// `mv88e6351_port_set_frame_mode`: all four.
+    All,
+}
+
+/// Where a chip keeps the CPU / mirror destinations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MonitorOp {
+    /// The op is NULL for this chip.
+    Missing,
+    /// G1 MONITOR_CTL fields (`mv88e6095_g1_*`).
+    MonitorCtl,
+    /// G1 MONITOR_MGMT_CTL pointer table (`mv88e6390_g1_*`).
+    MonitorMgmt,
+    /// 6393X: per-port POLICY_MGMT_CTL, Global2 0x05 (`mv88e6393x_*`).
+    PolicyMgmt,
+}
+
+/// Which `reset` op a chip uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ResetOp {
+    M6185,
+    M6250,
+    M6352,
 }
 
 impl PortOps {
-    /// The ops of `chip`, `None` for a chip this crate has no port facts for.
+    /// The ops of `chip` (docs/mv88e6xxx.md#per-family-port-ops); `None` for a chip this
+    /// crate has no port facts for (every chip of the table has them).
     pub const fn of(chip: Chip) -> Option<Self> {
-        match chip {
-            Chip::Mv6185 => Some(PortOps::Mv6185),
-            Chip::Mv6172 | Chip::Mv6176 | Chip::Mv6240 | Chip::Mv6352 => Some(PortOps::Mv6352),
-            _ => None,
-        }
+        Some(match chip {
+            Chip::Mv6185 => PortOps::Mv6185,
+            Chip::Mv6172 | Chip::Mv6176 | Chip::Mv6240 | Chip::Mv6352 => PortOps::Mv6352,
+            Chip::Mv6085 => PortOps::Mv6085,
+            Chip::Mv6095 => PortOps::Mv6095,
+            Chip::Mv6097 => PortOps::Mv6097,
+            Chip::Mv6123 => PortOps::Mv6123,
+            Chip::Mv6131 => PortOps::Mv6131,
+            Chip::Mv6161 => PortOps::Mv6161,
+            Chip::Mv6165 => PortOps::Mv6165,
+            Chip::Mv6171 | Chip::Mv6175 | Chip::Mv6350 | Chip::Mv6351 => PortOps::Mv6351,
+            Chip::Mv6320 | Chip::Mv6321 => PortOps::Mv6320,
+            Chip::Mv6141 | Chip::Mv6341 => PortOps::Mv6341,
+            Chip::Mv6190 | Chip::Mv6191 | Chip::Mv6290 | Chip::Mv6390 => PortOps::Mv6390,
+            Chip::Mv6190X | Chip::Mv6390X => PortOps::Mv6390X,
+            Chip::Mv6191X | Chip::Mv6193X | Chip::Mv6361 | Chip::Mv6393X => PortOps::Mv6393X,
+            Chip::Mv6020 | Chip::Mv6071 | Chip::Mv6220 | Chip::Mv6250 => PortOps::Mv6250,
+        })
     }
 
     /// The number of Global1 interrupt sources (Linux's `g1_irqs`): G1_STS / G1_CTL1
     /// bits `0..n`.
     pub const fn g1_irqs(self) -> u8 {
         match self {
-            PortOps::Mv6185 => 8,
-            PortOps::Mv6352 => 9,
+            PortOps::Mv6185 | PortOps::Mv6085 | PortOps::Mv6095 | PortOps::Mv6097 => 8,
+            PortOps::Mv6320 => 8,
+            PortOps::Mv6393X => 10,
+            PortOps::Mv6352
+            | PortOps::Mv6123
+            | PortOps::Mv6131
+            | PortOps::Mv6161
+            | PortOps::Mv6165
+            | PortOps::Mv6351
+            | PortOps::Mv6341
+            | PortOps::Mv6390
+            | PortOps::Mv6390X
+            | PortOps::Mv6250 => 9,
         }
     }
+
+    /// The ports with RGMII delays (`port_set_rgmii_delay`), bit `n` = port `n`; 0 when
+    /// the chip's ops table has no such op.
+    pub const fn rgmii_ports(self) -> u16 {
+        match self {
+            PortOps::Mv6352 | PortOps::Mv6351 | PortOps::Mv6250 => 0x0060,
+            PortOps::Mv6320 => 0x0064,
+            PortOps::Mv6341 | PortOps::Mv6390 | PortOps::Mv6390X | PortOps::Mv6393X => 0x0001,
+            PortOps::Mv6185
+            | PortOps::Mv6085
+            | PortOps::Mv6095
+            | PortOps::Mv6097
+            | PortOps::Mv6123
+            | PortOps::Mv6131
+            | PortOps::Mv6161
+            | PortOps::Mv6165 => 0,
+        }
+    }
+
+    /// Whether the chip's speed field needs [`MAC_FORCE_SPEED`] to count.
+    pub const fn has_force_speed(self) -> bool {
+        matches!(
+            self.speed_op(),
+            SpeedOp::M6341 | SpeedOp::M6390 | SpeedOp::M6390X | SpeedOp::M6393X
+        )
+    }
+
+    const fn speed_op(self) -> SpeedOp {
+        match self {
+            PortOps::Mv6352 => SpeedOp::M6352,
+            PortOps::Mv6341 => SpeedOp::M6341,
+            PortOps::Mv6390 => SpeedOp::M6390,
+            PortOps::Mv6390X => SpeedOp::M6390X,
+            PortOps::Mv6393X => SpeedOp::M6393X,
+            PortOps::Mv6250 => SpeedOp::M6250,
+            PortOps::Mv6185
+            | PortOps::Mv6085
+            | PortOps::Mv6095
+            | PortOps::Mv6097
+            | PortOps::Mv6123
+            | PortOps::Mv6131
+            | PortOps::Mv6161
+            | PortOps::Mv6165
+            | PortOps::Mv6351
+            | PortOps::Mv6320 => SpeedOp::M6185,
+        }
+    }
+
+    const fn frame_op(self) -> FrameOp {
+        match self {
+            PortOps::Mv6165 => FrameOp::Missing,
+            PortOps::Mv6185 | PortOps::Mv6095 | PortOps::Mv6123 => FrameOp::NormalDsa,
+            _ => FrameOp::All,
+        }
+    }
+
+    /// `set_cpu_port`: where the global CPU destination goes.
+    const fn cpu_op(self) -> MonitorOp {
+        match self {
+            PortOps::Mv6095 | PortOps::Mv6393X => MonitorOp::Missing,
+            PortOps::Mv6341 | PortOps::Mv6390 | PortOps::Mv6390X => MonitorOp::MonitorMgmt,
+            _ => MonitorOp::MonitorCtl,
+        }
+    }
+
+    /// `set_egress_port`: where the mirror destinations go.
+    const fn mirror_op(self) -> MonitorOp {
+        match self {
+            PortOps::Mv6095 => MonitorOp::Missing,
+            PortOps::Mv6393X => MonitorOp::PolicyMgmt,
+            PortOps::Mv6341 | PortOps::Mv6390 | PortOps::Mv6390X => MonitorOp::MonitorMgmt,
+            _ => MonitorOp::MonitorCtl,
+        }
+    }
+
+    /// `port_set_upstream_port`: PORT_CTL2 (`MonitorCtl` here), POLICY_MGMT_CTL, or none.
+    const fn upstream_op(self) -> MonitorOp {
+        match self {
+            PortOps::Mv6185 | PortOps::Mv6095 | PortOps::Mv6131 => MonitorOp::MonitorCtl,
+            PortOps::Mv6393X => MonitorOp::PolicyMgmt,
+            _ => MonitorOp::Missing,
+        }
+    }
+
+    const fn reset_op(self) -> ResetOp {
+        match self {
+            PortOps::Mv6185 | PortOps::Mv6085 | PortOps::Mv6095 | PortOps::Mv6131 => ResetOp::M6185,
+            PortOps::Mv6250 => ResetOp::M6250,
+            _ => ResetOp::M6352,
+        }
+    }
+}
+
+/// Which mirror destination [`Smi::set_mirror_port`] sets (Linux's
+/// `mv88e6xxx_egress_direction`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum MirrorDirection {
+    /// Where frames mirrored on ingress go.
+    Ingress,
+    /// Where frames mirrored on egress go.
+    Egress,
 }
 
 /// A port's forwarding state (PORT_CTL0 \[1:0\]).
@@ -207,7 +460,8 @@ pub enum ForcedLink {
     Up,
 }
 
-/// A forced MAC speed (PORT_MAC_CTL \[1:0\], plus ALTSPEED for 200 Mb/s on the 6352).
+/// A forced MAC speed (PORT_MAC_CTL \[1:0\], plus ALTSPEED and FORCE_SPEED where the
+/// chip has them; docs/mv88e6xxx.md#per-family-port-ops).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Speed {
@@ -221,6 +475,106 @@ pub enum Speed {
     Mbps1000,
     /// Not forced: the PHY polling unit's.
     Unforced,
+    /// 2500 Mb/s (6341 port 5; 6390 family ports 9 and 10; 6393 family ports 0, 9, 10).
+    Mbps2500,
+    /// 5000 Mb/s (6393 family ports 0, 9, 10, not the 6361).
+    Mbps5000,
+    /// 10000 Mb/s (6190X/6390X ports 9 and 10; 6393 family ports 0, 9, 10, not the 6361).
+    Mbps10000,
+}
+
+impl Speed {
+    /// The speed in Mb/s, `None` for [`Speed::Unforced`].
+    pub const fn mbps(self) -> Option<u16> {
+        match self {
+            Speed::Mbps10 => Some(10),
+            Speed::Mbps100 => Some(100),
+            Speed::Mbps200 => Some(200),
+            Speed::Mbps1000 => Some(1000),
+            Speed::Mbps2500 => Some(2500),
+            Speed::Mbps5000 => Some(5000),
+            Speed::Mbps10000 => Some(10000),
+            Speed::Unforced => None,
+        }
+    }
+}
+
+/// PORT_MAC_CTL bits and mask for `speed` on `port` with `op` (Linux's
+/// `*_port_set_speed_duplex`, docs/mv88e6xxx.md#per-family-port-ops), or the refused
+/// speed in Mb/s.
+const fn speed_bits(op: SpeedOp, is_6361: bool, port: u8, speed: Speed) -> Result<(u16, u16), u16> {
+    let refused = match speed.mbps() {
+        None => false,
+        Some(m) => match op {
+            SpeedOp::M6185 => m == 200 || m > 1000,
+            SpeedOp::M6250 => m > 100,
+            SpeedOp::M6352 => m > 1000 || (m == 200 && port < 5),
+            SpeedOp::M6341 => m > 2500 || (m == 200 && port != 0) || (m == 2500 && port < 5),
+            SpeedOp::M6390 => m > 2500 || (m == 200 && port != 0) || (m == 2500 && port < 9),
+            // 5000 is not in the common encoder: refused.
+            SpeedOp::M6390X => (m == 200 && port != 0) || (m >= 2500 && port < 9) || m == 5000,
+            SpeedOp::M6393X => {
+                (is_6361 && m > 2500)
+                    || (m == 200 && port != 0)
+                    || (m >= 2500 && port > 0 && port < 9)
+            }
+        },
+    };
+    if refused {
+        return Err(match speed.mbps() {
+            Some(m) => m,
+            None => 0,
+        });
+    }
+    let alt = match op {
+        SpeedOp::M6352 | SpeedOp::M6390 | SpeedOp::M6390X | SpeedOp::M6393X => true,
+        SpeedOp::M6341 => port == 0,
+        SpeedOp::M6185 | SpeedOp::M6250 => false,
+    };
+    let force = matches!(
+        op,
+        SpeedOp::M6341 | SpeedOp::M6390 | SpeedOp::M6390X | SpeedOp::M6393X
+    );
+    let alt_bit = if alt { MAC_ALTSPEED } else { 0 };
+    let bits = if matches!(op, SpeedOp::M6393X) {
+        match speed {
+            Speed::Mbps10 => 0,
+            Speed::Mbps100 => 1,
+            Speed::Mbps200 => 1 | MAC_ALTSPEED,
+            Speed::Mbps1000 => 2,
+            Speed::Mbps2500 => 2 | MAC_ALTSPEED,
+            Speed::Mbps5000 => 3 | MAC_ALTSPEED,
+            Speed::Mbps10000 | Speed::Unforced => 3,
+        }
+    } else {
+        match speed {
+            Speed::Mbps10 => 0,
+            Speed::Mbps100 => 1,
+            Speed::Mbps200 => {
+                if alt {
+                    1 | MAC_ALTSPEED
+                } else {
+                    2
+                }
+            }
+            Speed::Mbps1000 => 2,
+            Speed::Mbps2500 => 3 | alt_bit,
+            Speed::Mbps5000 | Speed::Mbps10000 | Speed::Unforced => 3,
+        }
+    };
+    let force_bit = if force && !matches!(speed, Speed::Unforced) {
+        MAC_FORCE_SPEED
+    } else {
+        0
+    };
+    let mut mask = MAC_SPEED_MASK | alt_bit;
+    if matches!(op, SpeedOp::M6393X) {
+        mask |= MAC_ALTSPEED;
+    }
+    if force {
+        mask |= MAC_FORCE_SPEED;
+    }
+    Ok((bits | force_bit, mask))
 }
 
 /// A forced duplex (PORT_MAC_CTL FORCE_DUPLEX / DUPLEX_FULL).
@@ -368,15 +722,21 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// Set `port`'s frame mode (PORT_CTL0 \[9:8\]).
     ///
     /// Errors: as [`port_set_state`](Self::port_set_state); [`Feature::FrameMode`] for
-    /// [`FrameMode::Provider`] / [`FrameMode::EtherTypeDsa`] on the 6185 (Linux's
-    /// `mv88e6085_port_set_frame_mode` has normal and DSA only), before any frame.
+    /// [`FrameMode::Provider`] / [`FrameMode::EtherTypeDsa`] on the 6185, 6095 and 6123
+    /// (Linux's `mv88e6085_port_set_frame_mode` has normal and DSA only) and for every
+    /// mode on the 6165 (no such op), before any frame.
     pub fn port_set_frame_mode(
         &mut self,
         port: u8,
         mode: FrameMode,
     ) -> Result<(), Error<M::Error>> {
         let ops = self.ops_port(port)?;
-        if ops == PortOps::Mv6185 && !matches!(mode, FrameMode::Normal | FrameMode::Dsa) {
+        let ok = match ops.frame_op() {
+            FrameOp::Missing => false,
+            FrameOp::NormalDsa => matches!(mode, FrameMode::Normal | FrameMode::Dsa),
+            FrameOp::All => true,
+        };
+        if !ok {
             return Err(self.refuse(port, Feature::FrameMode));
         }
         self.port_update(port, PORT_CTL0, CTL0_FRAME_MASK, mode.bits())
@@ -409,12 +769,17 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         self.port_update(port, PORT_MAC_CTL, MAC_FORCE_LINK | MAC_LINK_UP, bits)
     }
 
-    /// Force `port`'s MAC speed and duplex (PORT_MAC_CTL speed field, ALTSPEED on the
-    /// 6352 family, FORCE_DUPLEX / DUPLEX_FULL), or unforce them.
+    /// Force `port`'s MAC speed and duplex (PORT_MAC_CTL speed field \[1:0\], ALTSPEED
+    /// bit 12 and FORCE_SPEED bit 13 where the chip's function uses them, FORCE_DUPLEX /
+    /// DUPLEX_FULL; one read-modify-write), or unforce them. The encoding and the speeds
+    /// each port takes are the chip's Linux function's (docs/mv88e6xxx.md#per-family-port-ops):
+    /// e.g. 2500 on a 6390 port 9 is speed 3 | ALTSPEED | FORCE_SPEED, on a 6393X port 0
+    /// speed 2 | ALTSPEED | FORCE_SPEED.
     ///
-    /// Errors: as [`port_set_state`](Self::port_set_state); [`Feature::Speed`] for 200 Mb/s
-    /// on the 6185 or on a 6352-family port below 5 (Linux's `*_port_set_speed_duplex`),
-    /// before any frame.
+    /// Errors: as [`port_set_state`](Self::port_set_state); [`Feature::Speed`] (with the
+    /// speed in Mb/s) for a speed the chip's function refuses on that port (200 on the
+    /// 6185-style chips, above 100 on the 6250 family, 2500 below port 9 on the 6390
+    /// family, above 2500 on the 6361, ...), before any frame.
     pub fn port_set_speed_duplex(
         &mut self,
         port: u8,
@@ -422,38 +787,37 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         duplex: Duplex,
     ) -> Result<(), Error<M::Error>> {
         let ops = self.ops_port(port)?;
-        let alt = ops == PortOps::Mv6352;
-        let speed_bits = match speed {
-            Speed::Mbps10 => 0,
-            Speed::Mbps100 => 1,
-            Speed::Mbps200 if alt && port >= 5 => 1 | MAC_ALTSPEED,
-            Speed::Mbps200 => return Err(self.refuse(port, Feature::Speed(200))),
-            Speed::Mbps1000 => 2,
-            Speed::Unforced => MAC_SPEED_MASK,
+        let is_6361 = self.chip() == Some(Chip::Mv6361);
+        let (speed_bits, speed_mask) = match speed_bits(ops.speed_op(), is_6361, port, speed) {
+            Ok(b) => b,
+            Err(mbps) => return Err(self.refuse(port, Feature::Speed(mbps))),
         };
         let duplex_bits = match duplex {
             Duplex::Half => MAC_FORCE_DUPLEX,
             Duplex::Full => MAC_FORCE_DUPLEX | MAC_DUPLEX_FULL,
             Duplex::Unforced => 0,
         };
-        let mut mask = MAC_SPEED_MASK | MAC_FORCE_DUPLEX | MAC_DUPLEX_FULL;
-        if alt {
-            mask |= MAC_ALTSPEED;
-        }
+        let mask = speed_mask | MAC_FORCE_DUPLEX | MAC_DUPLEX_FULL;
         self.port_update(port, PORT_MAC_CTL, mask, speed_bits | duplex_bits)
     }
 
     /// Set `port`'s RGMII receive / transmit clock delays (PORT_MAC_CTL bits 15 / 14).
     ///
-    /// Errors: as [`port_set_state`](Self::port_set_state); [`Feature::RgmiiDelay`] on
-    /// the 6185 (no such op) and on 6352-family ports below 5, before any frame.
+    /// Errors: as [`port_set_state`](Self::port_set_state); [`Feature::RgmiiDelay`] on a
+    /// port outside [`PortOps::rgmii_ports`] (every port of a chip without the op, e.g.
+    /// the 6185 or 6097; ports other than 5 and 6 on the 6352 family; other than 0 on
+    /// the 6390 family), before any frame.
     pub fn port_set_rgmii_delay(
         &mut self,
         port: u8,
         delay: RgmiiDelay,
     ) -> Result<(), Error<M::Error>> {
         let ops = self.ops_port(port)?;
-        if ops != PortOps::Mv6352 || port < 5 {
+        let has = match 1u16.checked_shl(u32::from(port)) {
+            Some(b) => ops.rgmii_ports() & b != 0,
+            None => false,
+        };
+        if !has {
             return Err(self.refuse(port, Feature::RgmiiDelay));
         }
         let mut bits = 0;
@@ -470,36 +834,129 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// follows the PHYs only while the PHY polling unit runs: call
     /// [`service`](Self::service) after PHY accesses first.
     ///
-    /// Errors: as [`port_set_state`](Self::port_set_state).
+    /// The speed field's value 3 is [`LinkSpeed::Other`] (10 G on the 6390X); the
+    /// alternate speeds (200, 2500, 5000) show as their base field (**unverified**,
+    /// docs/mv88e6xxx.md#per-family-port-ops).
+    ///
+    /// Errors: as [`port_set_state`](Self::port_set_state); [`Feature::LinkStatus`] on
+    /// the 6250 family (its PORT_STS has link in bit 12 and a port mode in \[11:8\]),
+    /// before any frame.
     pub fn port_link_status(&mut self, port: u8) -> Result<LinkStatus, Error<M::Error>> {
-        self.ops_port(port)?;
+        let ops = self.ops_port(port)?;
+        if ops == PortOps::Mv6250 {
+            return Err(self.refuse(port, Feature::LinkStatus));
+        }
         Ok(LinkStatus::from_raw(self.port_read(port, PORT_STS)?))
     }
 
-    /// Make `cpu` the port management frames go to (G1 MONITOR_CTL \[7:4\], Linux
-    /// `mv88e6095_g1_set_cpu_port`) and, on the 6185, the upstream port of every port
-    /// (PORT_CTL2 \[3:0\], `mv88e6095_port_set_upstream_port`).
+    /// Make `cpu` the port management frames go to, with what the chip's ops table has
+    /// (docs/mv88e6xxx.md#per-family-port-ops):
+    /// - `set_cpu_port`: G1 MONITOR_CTL \[7:4\] read-modify-write
+    ///   (`mv88e6095_g1_set_cpu_port`), or on the 6341 and 6390 families one G1
+    ///   MONITOR_MGMT_CTL write UPDATE | pointer 0x30 | priority 7 | `cpu`
+    ///   (`mv88e6390_g1_set_cpu_port`); the 6095 and the 6393 family have none;
+    /// - `port_set_upstream_port`, for every routed port: PORT_CTL2 \[3:0\]
+    ///   read-modify-write on the 6095, 6131 and 6185, or on the 6393 family one
+    ///   POLICY_MGMT_CTL write UPDATE | pointer 0x38 | priority 7 | `cpu`.
     ///
     /// Errors: as [`port_set_state`](Self::port_set_state) for `cpu` (before any frame).
     pub fn set_cpu_port(&mut self, cpu: u8) -> Result<(), Error<M::Error>> {
         let ops = self.ops_port(cpu)?;
-        let v = self.g1_read(G1_MONITOR_CTL)?;
-        let bits = u16::from(cpu & 0xF) << 4;
-        self.g1_write(G1_MONITOR_CTL, (v & !MONITOR_CPU_DEST_MASK) | bits)?;
-        if ops == PortOps::Mv6185
-            && let Some(chip) = self.chip()
-        {
-            for port in 0..chip.info().num_ports {
-                self.port_update(port, PORT_CTL2, CTL2_UPSTREAM_MASK, u16::from(cpu & 0xF))?;
+        match ops.cpu_op() {
+            MonitorOp::MonitorCtl => {
+                let v = self.g1_read(G1_MONITOR_CTL)?;
+                let bits = u16::from(cpu & 0xF) << 4;
+                self.g1_write(G1_MONITOR_CTL, (v & !MONITOR_CPU_DEST_MASK) | bits)?;
+            }
+            MonitorOp::MonitorMgmt => {
+                let v = MGMT_UPDATE | MGMT_PTR_CPU_DEST | MGMT_CPU_DEST_PRI | u16::from(cpu & 0x1F);
+                self.g1_write(G1_MONITOR_MGMT_CTL, v)?;
+            }
+            MonitorOp::Missing | MonitorOp::PolicyMgmt => {}
+        }
+        let Some(chip) = self.chip() else {
+            return Ok(());
+        };
+        let upstream = ops.upstream_op();
+        for port in 0..chip.info().num_ports {
+            if !chip.is_valid_port(port) {
+                continue;
+            }
+            match upstream {
+                MonitorOp::MonitorCtl => {
+                    self.port_update(port, PORT_CTL2, CTL2_UPSTREAM_MASK, u16::from(cpu & 0xF))?
+                }
+                MonitorOp::PolicyMgmt => {
+                    let v = MGMT_UPDATE
+                        | POLICY_PTR_CPU_DEST
+                        | MGMT_CPU_DEST_PRI
+                        | u16::from(cpu & 0x1F);
+                    self.port_write(port, PORT_POLICY_MGMT_CTL, v)?
+                }
+                MonitorOp::Missing | MonitorOp::MonitorMgmt => break,
             }
         }
         Ok(())
     }
 
-    /// Software reset (Linux `mv88e6185_g1_reset` / `mv88e6352_g1_reset`): G1_CTL1 read,
-    /// written back with SW_RESET (and on the 6185 PPU_ENABLE, which restarts the PHY
-    /// polling unit); a bounded wait for INIT_READY; a bounded wait for the PPU to poll
-    /// again (6185: G1_STS \[15:14\] = 11; 6352: G1_STS bit 15). A PPU hold of this driver
+    /// Make `dest` the port frames mirrored on ingress or egress go to (Linux's
+    /// `set_egress_port`; docs/mv88e6xxx.md#per-family-port-ops): G1 MONITOR_CTL \[15:12\]
+    /// / \[11:8\] read-modify-write on the 6095-style chips; one G1 MONITOR_MGMT_CTL
+    /// write UPDATE | pointer 0x20 / 0x21 | `dest` on the 6341 and 6390 families; on the
+    /// 6393 family POLICY_MGMT_CTL UPDATE | pointer 0x30 | `dest` on every routed port
+    /// (ingress) or Global2 0x05 = `dest` (egress).
+    ///
+    /// Errors: as [`port_set_state`](Self::port_set_state) for `dest`;
+    /// [`Feature::MirrorPort`] on the 6095 (no such op); both before any frame.
+    pub fn set_mirror_port(
+        &mut self,
+        direction: MirrorDirection,
+        dest: u8,
+    ) -> Result<(), Error<M::Error>> {
+        let ops = self.ops_port(dest)?;
+        let d = u16::from(dest & 0x1F);
+        match (ops.mirror_op(), direction) {
+            (MonitorOp::Missing, _) => Err(self.refuse(dest, Feature::MirrorPort)),
+            (MonitorOp::MonitorCtl, dir) => {
+                let (mask, shift) = match dir {
+                    MirrorDirection::Ingress => (MONITOR_INGRESS_DEST_MASK, 12),
+                    MirrorDirection::Egress => (MONITOR_EGRESS_DEST_MASK, 8),
+                };
+                let v = self.g1_read(G1_MONITOR_CTL)?;
+                let bits = (u16::from(dest & 0xF) << shift) & mask;
+                self.g1_write(G1_MONITOR_CTL, (v & !mask) | bits)
+            }
+            (MonitorOp::MonitorMgmt, dir) => {
+                let ptr = match dir {
+                    MirrorDirection::Ingress => MGMT_PTR_INGRESS_DEST,
+                    MirrorDirection::Egress => MGMT_PTR_EGRESS_DEST,
+                };
+                self.g1_write(G1_MONITOR_MGMT_CTL, MGMT_UPDATE | ptr | d)
+            }
+            (MonitorOp::PolicyMgmt, MirrorDirection::Egress) => {
+                self.g2_write(G2_EGRESS_MONITOR_DEST, d)
+            }
+            (MonitorOp::PolicyMgmt, MirrorDirection::Ingress) => {
+                let Some(chip) = self.chip() else {
+                    return Ok(());
+                };
+                for port in 0..chip.info().num_ports {
+                    if chip.is_valid_port(port) {
+                        let v = MGMT_UPDATE | POLICY_PTR_INGRESS_DEST | d;
+                        self.port_write(port, PORT_POLICY_MGMT_CTL, v)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Software reset (Linux `mv88e6185_g1_reset` / `mv88e6352_g1_reset` /
+    /// `mv88e6250_g1_reset`, per chip: docs/mv88e6xxx.md#per-family-port-ops): G1_CTL1
+    /// read, written back with SW_RESET (and with the 6185 reset, used by the 6085, 6095,
+    /// 6131 and 6185, PPU_ENABLE, which restarts the PHY polling unit); a bounded wait for
+    /// INIT_READY; then, except with the 6250 reset, a bounded wait for the PPU to poll
+    /// again (6185 reset: G1_STS \[15:14\] = 11; 6352 reset: G1_STS bit 15). A PPU hold of this driver
     /// ends (the reset restarts the PPU). Disable the ports and wait [`PORT_DRAIN_NS`]
     /// first if frames may be in flight.
     ///
@@ -507,19 +964,20 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// ([`BusyWait::InitReady`](crate::BusyWait::InitReady), then
     /// [`BusyWait::PpuPolling`](crate::BusyWait::PpuPolling)); [`Error::Mdio`].
     pub fn software_reset(&mut self) -> Result<(), Error<M::Error>> {
-        let ops = self.port_ops()?;
+        let reset = self.port_ops()?.reset_op();
         let ctl1 = self.g1_read(g1::CTL1)?;
         let mut v = ctl1 | regs::SW_RESET;
-        if ops == PortOps::Mv6185 {
+        if reset == ResetOp::M6185 {
             v |= PPU_ENABLE;
         }
         // A raw G1_CTL1 write: it ends any PPU hold.
         self.g1_write(g1::CTL1, v)?;
         self.ppu_forget();
         self.wait_init_ready()?;
-        let (mask, val) = match ops {
-            PortOps::Mv6185 => (PPU_STATE_MASK, PPU_STATE_POLLING),
-            PortOps::Mv6352 => (PPU_STATE_6352, PPU_STATE_6352),
+        let (mask, val) = match reset {
+            ResetOp::M6185 => (PPU_STATE_MASK, PPU_STATE_POLLING),
+            ResetOp::M6352 => (PPU_STATE_6352, PPU_STATE_6352),
+            ResetOp::M6250 => return Ok(()),
         };
         self.wait_g1_sts(mask, val, crate::BusyWait::PpuPolling)
             .map(|_| ())

@@ -320,31 +320,10 @@ fn bad_ports_and_unsupported_chips_are_refused_before_any_frame() {
     }
     assert_eq!(smi.frames(), f0);
     let _ = smi.release();
-    // Chips whose port facts this crate did not take.
-    for chip in [Chip::Mv6390, Chip::Mv6097, Chip::Mv6393X] {
-        let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Indirect(2)));
-        let mut smi = Smi::new(
-            &mut sim.bus,
-            &sim.counter,
-            Addressing::select(chip.family(), 2).unwrap(),
-            chip,
-            Config::new(),
-        )
-        .unwrap();
-        assert_eq!(PortOps::of(chip), None);
-        let f0 = smi.frames();
-        let refused = ConfigError::PortFeature {
-            chip: Some(chip),
-            port: None,
-            feature: Feature::PortOps,
-        };
-        assert_eq!(
-            smi.port_set_state(0, PortState::Forwarding),
-            Err(refused.into())
-        );
-        assert_eq!(smi.software_reset(), Err(refused.into()));
-        assert_eq!(smi.port_ops(), Err(refused));
-        assert_eq!(smi.frames(), f0);
+    // Every chip of the table has its Linux ops now; what a chip's ops table leaves out is
+    // refused per function (the per-family tests below).
+    for &chip in Chip::ALL {
+        assert!(PortOps::of(chip).is_some(), "{chip:?}");
     }
 }
 
@@ -359,4 +338,416 @@ fn cpu_port_goes_to_monitor_ctl_and_6185_upstream_ports() {
     }
     let _ = smi.release();
     let _ = Family::Mv6085;
+}
+
+// ---- The other families (docs/mv88e6xxx.md#per-family-port-ops) ----
+
+/// A model of `chip` with PHYs on its ports, and the `sw_addr` its family is reached at:
+/// dual-chip at 16 for the 6250 family, multi-chip at 2 otherwise.
+fn family_sim(chip: Chip, reset_ns: u64) -> (SwitchSim, u8) {
+    let (attach, sw) = if chip.family() == Family::Mv6250 {
+        (Attach::DualChip(16), 16)
+    } else {
+        (Attach::Indirect(2), 2)
+    };
+    let model = ChipModel::new(chip, attach)
+        .with_port_phys()
+        .with_reset_ns(reset_ns);
+    (SwitchSim::single(model), sw)
+}
+
+macro_rules! attach_at {
+    ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
+        Smi::new(
+            &mut $sim.bus,
+            &$sim.counter,
+            Addressing::select($chip.family(), $sw).unwrap(),
+            $chip,
+            $config,
+        )
+        .unwrap()
+    };
+}
+
+fn valid_ports(chip: Chip) -> Vec<u8> {
+    (0..chip.info().num_ports)
+        .filter(|p| chip.is_valid_port(*p))
+        .collect()
+}
+
+fn refused(e: Result<(), Error<impl core::fmt::Debug>>, feature: Feature) -> bool {
+    matches!(e, Err(Error::Config(ConfigError::PortFeature { feature: f, .. })) if f == feature)
+}
+
+/// Every chip of the table: a port state lands in PORT_CTL0 \[1:0\] of its last routed
+/// port, and a software reset waits out INIT_READY (2 ms here), clears the port registers
+/// and, on the PPU chips, lets the PPU poll again.
+#[test]
+fn every_chip_sets_port_states_and_waits_out_a_software_reset() {
+    for &chip in Chip::ALL {
+        let (mut sim, sw) = family_sim(chip, 2_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        let last = *valid_ports(chip).last().unwrap();
+        smi.port_set_state(last, PortState::Learning).unwrap();
+        assert_eq!(
+            smi.port_state(last).unwrap(),
+            PortState::Learning,
+            "{chip:?}"
+        );
+        smi.port_enable(0).unwrap();
+        let t0 = sim.clock.now_ns();
+        smi.software_reset().unwrap();
+        assert!(sim.clock.now_ns() - t0 >= 2_000_000, "{chip:?}");
+        assert_eq!(
+            smi.port_state(last).unwrap(),
+            PortState::Disabled,
+            "{chip:?}"
+        );
+        let _ = smi.release();
+        let now = sim.clock.now_ns();
+        let m = model(&mut sim);
+        assert_eq!(m.resets(), 1, "{chip:?}");
+        assert_eq!(m.port_reg(usize::from(last), 0x04), Some(0), "{chip:?}");
+        if chip.info().phy_access == mv88e6xxx_smi::PhyAccess::PpuGated {
+            assert_eq!(m.ppu_state(now), Some(regs::PPU_STATE_POLLING), "{chip:?}");
+        }
+    }
+}
+
+/// Each reset style (6185, 6352, 6250) ends in a bounded INIT_READY timeout when the
+/// reset never ends.
+#[test]
+fn a_reset_that_never_ends_is_a_timeout_on_every_reset_style() {
+    for chip in [Chip::Mv6085, Chip::Mv6390, Chip::Mv6393X, Chip::Mv6250] {
+        let (mut sim, sw) = family_sim(chip, u64::MAX);
+        let mut smi = attach_at!(sim, chip, sw, Config::new().with_timeout_ns(2_000_000));
+        let t0 = sim.clock.now_ns();
+        let e = smi.software_reset().unwrap_err();
+        assert!(
+            matches!(e, Error::Timeout(t) if t.wait == BusyWait::InitReady),
+            "{chip:?}: {e:?}"
+        );
+        assert!(sim.clock.now_ns() - t0 < 4_000_000, "{chip:?}");
+    }
+}
+
+/// PORT_MAC_CTL after one forced speed/duplex from "nothing forced" (0x0003), or the
+/// speed refused, per family (Linux's `*_port_set_speed_duplex`).
+#[test]
+fn forced_speeds_follow_each_family_function() {
+    use Duplex::{Full, Half};
+    use Speed::*;
+    let cases: &[(Chip, u8, Speed, Duplex, Result<u16, u16>)] = &[
+        // 6390: ALTSPEED and FORCE_SPEED; 2500 on ports 9/10 is 3 | ALT.
+        (Chip::Mv6390, 9, Mbps2500, Full, Ok(0x300F)),
+        (Chip::Mv6390, 0, Mbps200, Full, Ok(0x300D)),
+        (Chip::Mv6390, 1, Mbps1000, Half, Ok(0x2006)),
+        (Chip::Mv6390, 1, Mbps2500, Full, Err(2500)),
+        (Chip::Mv6390, 1, Mbps200, Full, Err(200)),
+        (Chip::Mv6390, 9, Mbps10000, Full, Err(10000)),
+        (Chip::Mv6191, 10, Mbps2500, Full, Ok(0x300F)),
+        // 6390X: 10 G on ports 9/10 is field 3 with FORCE_SPEED.
+        (Chip::Mv6390X, 10, Mbps10000, Full, Ok(0x200F)),
+        (Chip::Mv6190X, 9, Mbps2500, Half, Ok(0x3007)),
+        (Chip::Mv6390X, 5, Mbps10000, Full, Err(10000)),
+        (Chip::Mv6390X, 9, Mbps5000, Full, Err(5000)),
+        // 6393X: its own encoding (2500 = 2 | ALT, 5000 = 3 | ALT, 10000 = 3).
+        (Chip::Mv6393X, 0, Mbps2500, Full, Ok(0x300E)),
+        (Chip::Mv6393X, 9, Mbps5000, Full, Ok(0x300F)),
+        (Chip::Mv6193X, 10, Mbps10000, Full, Ok(0x200F)),
+        (Chip::Mv6191X, 0, Mbps200, Half, Ok(0x3005)),
+        (Chip::Mv6393X, 4, Mbps2500, Full, Err(2500)),
+        (Chip::Mv6393X, 1, Mbps200, Full, Err(200)),
+        (Chip::Mv6361, 9, Mbps2500, Full, Ok(0x300E)),
+        (Chip::Mv6361, 9, Mbps5000, Full, Err(5000)),
+        (Chip::Mv6361, 10, Mbps10000, Full, Err(10000)),
+        // 6341: ALTSPEED only on port 0, so 2500 on port 5 is field 3 alone.
+        (Chip::Mv6341, 5, Mbps2500, Full, Ok(0x200F)),
+        (Chip::Mv6141, 0, Mbps200, Full, Ok(0x300D)),
+        (Chip::Mv6341, 3, Mbps2500, Full, Err(2500)),
+        (Chip::Mv6341, 3, Mbps200, Full, Err(200)),
+        // 6185-style function: no ALTSPEED, no FORCE_SPEED, 200 refused.
+        (Chip::Mv6097, 3, Mbps1000, Full, Ok(0x000E)),
+        (Chip::Mv6097, 3, Mbps200, Full, Err(200)),
+        (Chip::Mv6085, 9, Mbps100, Half, Ok(0x0005)),
+        (Chip::Mv6095, 10, Mbps1000, Full, Ok(0x000E)),
+        (Chip::Mv6131, 7, Mbps2500, Full, Err(2500)),
+        (Chip::Mv6320, 2, Mbps100, Half, Ok(0x0005)),
+        (Chip::Mv6351, 6, Mbps200, Full, Err(200)),
+        (Chip::Mv6165, 0, Mbps10, Full, Ok(0x000C)),
+        (Chip::Mv6123, 2, Mbps1000, Full, Ok(0x000E)),
+        // 6250 family: 10 and 100 only.
+        (Chip::Mv6250, 5, Mbps100, Full, Ok(0x000D)),
+        (Chip::Mv6220, 6, Mbps10, Half, Ok(0x0004)),
+        (Chip::Mv6250, 5, Mbps1000, Full, Err(1000)),
+        (Chip::Mv6071, 0, Mbps200, Full, Err(200)),
+    ];
+    for &(chip, port, speed, duplex, want) in cases {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        let f0 = smi.frames();
+        let r = smi.port_set_speed_duplex(port, speed, duplex);
+        match want {
+            Ok(_) => assert_eq!(r, Ok(()), "{chip:?} {port} {speed:?}"),
+            Err(mbps) => {
+                assert!(
+                    refused(r, Feature::Speed(mbps)),
+                    "{chip:?} {port} {speed:?}"
+                );
+                assert_eq!(smi.frames(), f0, "{chip:?}: frames before the refusal");
+            }
+        }
+        let _ = smi.release();
+        let mac = model(&mut sim).port_reg(usize::from(port), 0x01).unwrap();
+        assert_eq!(mac, want.unwrap_or(0x0003), "{chip:?} {port} {speed:?}");
+    }
+}
+
+/// On the 6390 the speed field counts only with FORCE_SPEED set (the model keeps that
+/// fact): a forced 100 shows in PORT_STS, the same field without FORCE_SPEED does not,
+/// and unforcing clears FORCE_SPEED and keeps the other bits.
+#[test]
+fn force_speed_decides_on_the_6390() {
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6390, Attach::Indirect(2))
+            .with_port_phys()
+            .with_link_event(1_000_000, 1, true),
+    );
+    let mut smi = attach!(sim, Chip::Mv6390, Config::new());
+    sim.clock.advance(1_000_000);
+    let s = smi.port_link_status(1).unwrap();
+    assert!(s.up && s.speed == LinkSpeed::Mbps1000, "{s:?}");
+    smi.port_write(1, 0x01, 0x8003).unwrap(); // RGMII RX delay must survive
+    smi.port_set_speed_duplex(1, Speed::Mbps100, Duplex::Full)
+        .unwrap();
+    assert_eq!(smi.port_read(1, 0x01).unwrap(), 0x8000 | 0x2000 | 0x000D);
+    assert_eq!(smi.port_link_status(1).unwrap().speed, LinkSpeed::Mbps100);
+    // The field alone (what a driver without FORCE_SPEED writes) forces nothing.
+    smi.port_write(1, 0x01, 0x000D).unwrap();
+    assert_eq!(smi.port_link_status(1).unwrap().speed, LinkSpeed::Mbps1000);
+    smi.port_write(1, 0x01, 0x800D | 0x2000).unwrap();
+    smi.port_set_speed_duplex(1, Speed::Unforced, Duplex::Unforced)
+        .unwrap();
+    assert_eq!(smi.port_read(1, 0x01).unwrap(), 0x8003);
+    assert_eq!(smi.port_link_status(1).unwrap().speed, LinkSpeed::Mbps1000);
+}
+
+/// RGMII delays on exactly the ports each family's function takes; the others, and every
+/// port of a chip without the op, are refused before any frame.
+#[test]
+fn rgmii_delays_on_the_ports_each_family_has() {
+    let cases: &[(Chip, &[u8], &[u8])] = &[
+        (Chip::Mv6390, &[0], &[1, 9]),
+        (Chip::Mv6390X, &[0], &[10]),
+        (Chip::Mv6393X, &[0], &[9]),
+        (Chip::Mv6341, &[0], &[5]),
+        (Chip::Mv6320, &[2, 5, 6], &[0, 3]),
+        (Chip::Mv6351, &[5, 6], &[4]),
+        (Chip::Mv6250, &[5, 6], &[0, 4]),
+        (Chip::Mv6097, &[], &[0, 9]),
+        (Chip::Mv6095, &[], &[9]),
+        (Chip::Mv6131, &[], &[7]),
+        (Chip::Mv6165, &[], &[5]),
+    ];
+    let both = RgmiiDelay { rx: true, tx: true };
+    for &(chip, ok, bad) in cases {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        for &p in ok {
+            smi.port_set_rgmii_delay(p, both).unwrap();
+        }
+        let f0 = smi.frames();
+        for &p in bad {
+            assert!(
+                refused(smi.port_set_rgmii_delay(p, both), Feature::RgmiiDelay),
+                "{chip:?} {p}"
+            );
+        }
+        assert_eq!(smi.frames(), f0, "{chip:?}");
+        let _ = smi.release();
+        let m = model(&mut sim);
+        for &p in ok {
+            assert_eq!(
+                m.port_reg(usize::from(p), 0x01),
+                Some(0xC003),
+                "{chip:?} {p}"
+            );
+        }
+        for &p in bad {
+            assert_eq!(
+                m.port_reg(usize::from(p), 0x01),
+                Some(0x0003),
+                "{chip:?} {p}"
+            );
+        }
+    }
+}
+
+/// The CPU port set-up goes where each family keeps it (G1 MONITOR_CTL, the 6390's G1
+/// MONITOR_MGMT_CTL table, the 6393's per-port POLICY_MGMT_CTL tables, PORT_CTL2).
+#[test]
+fn cpu_port_goes_where_each_family_keeps_it() {
+    // 6390 / 6341: pointer 0x30 of the G1 table = priority 7 | port; no port register.
+    for (chip, cpu) in [(Chip::Mv6390, 10u8), (Chip::Mv6341, 5), (Chip::Mv6190X, 0)] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        smi.set_cpu_port(cpu).unwrap();
+        let _ = smi.release();
+        let m = model(&mut sim);
+        assert_eq!(m.monitor_mgmt(0x30), 0xE0 | cpu, "{chip:?}");
+        assert_eq!(m.monitor_mgmt(0x20), 0, "{chip:?}");
+        assert_eq!(m.port_reg(1, 0x08), Some(0), "{chip:?}");
+    }
+    // 6393 family: no global CPU port; pointer 0x38 of every routed port's table.
+    for (chip, cpu) in [(Chip::Mv6393X, 0u8), (Chip::Mv6361, 9), (Chip::Mv6191X, 10)] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        smi.set_cpu_port(cpu).unwrap();
+        let _ = smi.release();
+        let m = model(&mut sim);
+        for p in 0..usize::from(chip.info().num_ports) {
+            let want = if chip.is_valid_port(p as u8) {
+                0xE0 | cpu
+            } else {
+                0
+            };
+            assert_eq!(m.port_mgmt(p, 0x38), Some(want), "{chip:?} port {p}");
+        }
+        assert_eq!(m.monitor_mgmt(0x30), 0, "{chip:?}");
+    }
+    // 6095: upstream port only; 6131: both; 6097 / 6250: MONITOR_CTL only.
+    for (chip, cpu, monitor, upstream) in [
+        (Chip::Mv6095, 10u8, false, true),
+        (Chip::Mv6131, 7, true, true),
+        (Chip::Mv6097, 9, true, false),
+        (Chip::Mv6250, 6, true, false),
+        (Chip::Mv6320, 5, true, false),
+    ] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        smi.set_cpu_port(cpu).unwrap();
+        let _ = smi.release();
+        let m = model(&mut sim);
+        let want = if monitor { u16::from(cpu) << 4 } else { 0 };
+        assert_eq!(m.g1_reg(0x1A), want, "{chip:?}");
+        for p in valid_ports(chip) {
+            let want = if upstream { u16::from(cpu) } else { 0 };
+            assert_eq!(m.port_reg(usize::from(p), 0x08), Some(want), "{chip:?} {p}");
+        }
+    }
+    // A CPU port the chip does not route: refused before any frame.
+    for (chip, cpu) in [(Chip::Mv6393X, 11u8), (Chip::Mv6361, 8), (Chip::Mv6220, 3)] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        let f0 = smi.frames();
+        assert_eq!(
+            smi.set_cpu_port(cpu),
+            Err(Error::Config(ConfigError::Port { port: cpu }))
+        );
+        assert_eq!(smi.frames(), f0);
+    }
+}
+
+/// Mirror destinations per family; the 6095 has no such op.
+#[test]
+fn mirror_ports_go_where_each_family_keeps_them() {
+    use mv88e6xxx_smi::port::MirrorDirection::{Egress, Ingress};
+    let mut sim = sim(Chip::Mv6352);
+    let mut smi = attach!(sim, Chip::Mv6352, Config::new());
+    smi.set_cpu_port(4).unwrap();
+    smi.set_mirror_port(Ingress, 5).unwrap();
+    smi.set_mirror_port(Egress, 6).unwrap();
+    let _ = smi.release();
+    assert_eq!(model(&mut sim).g1_reg(0x1A), 0x5640);
+
+    let (mut sim, sw) = family_sim(Chip::Mv6390, 1_000_000);
+    let mut smi = attach_at!(sim, Chip::Mv6390, sw, Config::new());
+    smi.set_mirror_port(Ingress, 9).unwrap();
+    smi.set_mirror_port(Egress, 10).unwrap();
+    let _ = smi.release();
+    let m = model(&mut sim);
+    assert_eq!((m.monitor_mgmt(0x20), m.monitor_mgmt(0x21)), (9, 10));
+
+    let (mut sim, sw) = family_sim(Chip::Mv6393X, 1_000_000);
+    let mut smi = attach_at!(sim, Chip::Mv6393X, sw, Config::new());
+    smi.set_mirror_port(Ingress, 10).unwrap();
+    smi.set_mirror_port(Egress, 9).unwrap();
+    assert_eq!(smi.g2_read(0x05).unwrap(), 9);
+    let _ = smi.release();
+    let m = model(&mut sim);
+    for p in 0..11 {
+        assert_eq!(m.port_mgmt(p, 0x30), Some(10), "port {p}");
+    }
+    assert_eq!(m.monitor_mgmt(0x20), 0);
+
+    let (mut sim, sw) = family_sim(Chip::Mv6095, 1_000_000);
+    let mut smi = attach_at!(sim, Chip::Mv6095, sw, Config::new());
+    let f0 = smi.frames();
+    assert!(refused(
+        smi.set_mirror_port(Ingress, 1),
+        Feature::MirrorPort
+    ));
+    assert!(refused(smi.set_mirror_port(Egress, 1), Feature::MirrorPort));
+    assert_eq!(smi.frames(), f0);
+}
+
+/// Frame modes per family: the 6165 has no frame-mode op, the 6095 and 6123 normal and
+/// DSA only, the others all four; the 6250 family's PORT_STS is not decoded.
+#[test]
+fn frame_modes_and_link_status_refusals_per_family() {
+    for chip in [
+        Chip::Mv6390,
+        Chip::Mv6393X,
+        Chip::Mv6097,
+        Chip::Mv6250,
+        Chip::Mv6131,
+    ] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        smi.port_set_frame_mode(1, FrameMode::EtherTypeDsa).unwrap();
+        let _ = smi.release();
+        assert_eq!(model(&mut sim).port_reg(1, 0x04), Some(0x0300), "{chip:?}");
+    }
+    for (chip, dsa_ok) in [
+        (Chip::Mv6095, true),
+        (Chip::Mv6123, true),
+        (Chip::Mv6165, false),
+    ] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        assert_eq!(smi.port_set_frame_mode(1, FrameMode::Dsa).is_ok(), dsa_ok);
+        let f0 = smi.frames();
+        for mode in [FrameMode::Provider, FrameMode::EtherTypeDsa] {
+            assert!(refused(
+                smi.port_set_frame_mode(1, mode),
+                Feature::FrameMode
+            ));
+        }
+        if !dsa_ok {
+            assert!(refused(
+                smi.port_set_frame_mode(1, FrameMode::Normal),
+                Feature::FrameMode
+            ));
+        }
+        assert_eq!(smi.frames(), f0, "{chip:?}");
+        let _ = smi.release();
+        let want = if dsa_ok { 0x0100 } else { 0 };
+        assert_eq!(model(&mut sim).port_reg(1, 0x04), Some(want), "{chip:?}");
+    }
+    for chip in [Chip::Mv6250, Chip::Mv6220, Chip::Mv6020, Chip::Mv6071] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        let f0 = smi.frames();
+        assert!(matches!(
+            smi.port_link_status(0),
+            Err(Error::Config(ConfigError::PortFeature {
+                feature: Feature::LinkStatus,
+                ..
+            }))
+        ));
+        assert_eq!(smi.frames(), f0);
+        // Forced link still works: PORT_MAC_CTL bits 5 and 4.
+        smi.port_set_forced_link(1, ForcedLink::Up).unwrap();
+        assert_eq!(smi.port_read(1, 0x01).unwrap() & 0x0030, 0x0030);
+    }
 }

@@ -82,6 +82,10 @@ pub struct ChipModel {
     reset_ns: u64,
     resets: u64,
     link_events: Vec<(u64, usize, bool)>,
+    // Indirect management tables (chip_model/port.rs): G1 MONITOR_MGMT_CTL and the 6393
+    // family's per-port POLICY_MGMT_CTL, each 64 bytes behind a 6-bit pointer.
+    monitor_mgmt: port::MgmtTable,
+    port_mgmt: Vec<port::MgmtTable>,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -151,6 +155,8 @@ impl ChipModel {
             reset_ns: port::RESET_NS,
             resets: 0,
             link_events: Vec::new(),
+            monitor_mgmt: port::MgmtTable::default(),
+            port_mgmt: vec![port::MgmtTable::default(); nports],
         }
     }
 
@@ -336,6 +342,9 @@ impl ChipModel {
             if reg == g1::STS {
                 v |= self.g1_sts_irq_bits(now);
             }
+            if let Some(v) = self.g1_mgmt_read(reg) {
+                return v;
+            }
             if let Some(i) = G1_OP_REGS.iter().position(|&x| x == reg)
                 && self.g1_ops[i].busy(now)
             {
@@ -358,6 +367,9 @@ impl ChipModel {
         {
             if r == 0 {
                 return self.port_sts(p);
+            }
+            if let Some(v) = self.port_mgmt_read(p, reg) {
+                return v;
             }
             return port[r];
         }
@@ -388,6 +400,9 @@ impl ChipModel {
             }
             if reg == g1::STS {
                 return; // status: read-only
+            }
+            if self.g1_mgmt_written(reg, value) {
+                return;
             }
             let value = if reg == g1::CTL1 {
                 self.g1_ctl1_written(now, value)
@@ -451,9 +466,14 @@ impl ChipModel {
             return;
         }
         if let Some(p) = dev.checked_sub(self.map.port_base).map(usize::from)
-            && let Some(port) = self.ports.get_mut(p)
+            && p < self.ports.len()
         {
-            if reg != PORT_SWITCH_ID {
+            if self.port_mgmt_written(p, reg, value) {
+                return;
+            }
+            if let Some(port) = self.ports.get_mut(p)
+                && reg != PORT_SWITCH_ID
+            {
                 port[r] = value;
             }
             return;

@@ -10,6 +10,12 @@
 //! set while an INT_SRC bit enabled in G2 INT_MASK is; the pin is asserted while a G1_STS
 //! source enabled in G1_CTL1 is. G1_CTL1 SW_RESET drops INIT_READY for a reset time.
 //!
+//! On the 6341, 6390 and 6393 families PORT_MAC_CTL's speed field counts only while
+//! FORCE_SPEED (bit 13) is set (Linux `port.c`: "newer chips need a ForcedSpd bit 13");
+//! G1 register 0x1A of those families and port register 0x0E of the 6393 family are
+//! indirect tables: a write selects the pointer \[13:8\] and, with UPDATE (bit 15),
+//! stores the data \[7:0\] there; a read returns the selected pointer and its data.
+//!
 //! Model assumptions (docs/mv88e6xxx.md#unverified): the PPU sees a PHY change at the
 //! next frame while it polls (no poll period); the PHY's events latch only when enabled;
 //! the reset takes [`RESET_NS`] by default and returns the port registers (PORT_MAC_CTL to
@@ -17,7 +23,7 @@
 //! touching the PHYs or the address and VLAN tables.
 
 use super::ChipModel;
-use crate::chip::PhyAccess;
+use crate::chip::{Family, PhyAccess};
 use crate::regs::{PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_6352, SW_RESET, g1};
 
 /// Default software reset time of the model: 1 ms (an assumption; Linux waits up to 1 s).
@@ -36,6 +42,35 @@ const PHY_STATUS_LINK: u16 = 0x0400;
 const IMASK: usize = 0x12;
 const IEVENT: usize = 0x13;
 const LINK_CHANGED: u16 = 0x0400;
+
+/// One indirect management table: 64 data bytes behind a 6-bit pointer.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MgmtTable {
+    data: [u8; 64],
+    ptr: u8,
+}
+
+impl Default for MgmtTable {
+    fn default() -> Self {
+        Self {
+            data: [0; 64],
+            ptr: 0,
+        }
+    }
+}
+
+impl MgmtTable {
+    fn write(&mut self, value: u16) {
+        self.ptr = ((value >> 8) & 0x3F) as u8;
+        if value & 0x8000 != 0 {
+            self.data[usize::from(self.ptr)] = (value & 0xFF) as u8;
+        }
+    }
+
+    fn read(&self) -> u16 {
+        (u16::from(self.ptr) << 8) | u16::from(self.data[usize::from(self.ptr)])
+    }
+}
 
 /// The speed of a modelled PHY's link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,6 +250,69 @@ impl ChipModel {
         self.ppu_last_start_ns
     }
 
+    /// Entry `ptr` (0..64) of the G1 MONITOR_MGMT_CTL table (6341, 6390 and 6393
+    /// families), as the switch holds it.
+    pub fn monitor_mgmt(&self, ptr: u8) -> u8 {
+        self.monitor_mgmt.data[usize::from(ptr & 0x3F)]
+    }
+
+    /// Entry `ptr` (0..64) of port `port`'s POLICY_MGMT_CTL table (6393 family); `None`
+    /// for a port the chip does not have.
+    pub fn port_mgmt(&self, port: usize, ptr: u8) -> Option<u8> {
+        self.port_mgmt
+            .get(port)
+            .map(|t| t.data[usize::from(ptr & 0x3F)])
+    }
+
+    /// Whether G1 0x1A is the indirect MONITOR_MGMT_CTL (6341, 6390, 6393 families).
+    fn has_monitor_mgmt(&self) -> bool {
+        matches!(
+            self.chip.family(),
+            Family::Mv6341 | Family::Mv6390 | Family::Mv6393
+        )
+    }
+
+    /// Whether the speed field needs FORCE_SPEED (6341, 6390, 6393 families).
+    fn has_force_speed(&self) -> bool {
+        self.has_monitor_mgmt()
+    }
+
+    /// A read of Global1 register `reg` if it is an indirect table here.
+    pub(super) fn g1_mgmt_read(&self, reg: u8) -> Option<u16> {
+        (reg == 0x1A && self.has_monitor_mgmt()).then(|| self.monitor_mgmt.read())
+    }
+
+    /// A write of Global1 register `reg`: `true` if the table took it.
+    pub(super) fn g1_mgmt_written(&mut self, reg: u8, value: u16) -> bool {
+        if reg != 0x1A || !self.has_monitor_mgmt() {
+            return false;
+        }
+        self.monitor_mgmt.write(value);
+        true
+    }
+
+    /// A read of port `p`'s register `reg` if it is the 6393 family's POLICY_MGMT_CTL.
+    pub(super) fn port_mgmt_read(&self, p: usize, reg: u8) -> Option<u16> {
+        if reg != 0x0E || self.chip.family() != Family::Mv6393 {
+            return None;
+        }
+        self.port_mgmt.get(p).map(MgmtTable::read)
+    }
+
+    /// A write of port `p`'s register `reg`: `true` if POLICY_MGMT_CTL took it.
+    pub(super) fn port_mgmt_written(&mut self, p: usize, reg: u8, value: u16) -> bool {
+        if reg != 0x0E || self.chip.family() != Family::Mv6393 {
+            return false;
+        }
+        match self.port_mgmt.get_mut(p) {
+            Some(t) => {
+                t.write(value);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Software resets seen (G1_CTL1 writes with SW_RESET).
     pub fn resets(&self) -> u64 {
         self.resets
@@ -286,7 +384,12 @@ impl ChipModel {
         if mac & 0x0004 != 0 {
             duplex = if mac & 0x0008 != 0 { 0x0400 } else { 0 };
         }
-        if mac & 0x0003 != 0x0003 {
+        let forced = if self.has_force_speed() {
+            mac & 0x2000 != 0
+        } else {
+            mac & 0x0003 != 0x0003
+        };
+        if forced {
             speed = (mac & 0x0003) << 8;
         }
         (regs[0] & !0x0F00) | link | duplex | speed
@@ -356,6 +459,10 @@ impl ChipModel {
             *s = 0;
         }
         self.g2[1] = 0;
+        self.monitor_mgmt = MgmtTable::default();
+        for t in &mut self.port_mgmt {
+            *t = MgmtTable::default();
+        }
         if let Some(ppu) = &mut self.ppu {
             // The PPU restarts (PHY detection and initialization) after the reset.
             ppu.enabled = enable;
