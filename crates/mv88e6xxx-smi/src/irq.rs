@@ -11,8 +11,8 @@
 //! Implemented for the chips of [`PortOps`](crate::port::PortOps): Global1 with each chip's number of sources
 //! ([`PortOps::g1_irqs`](crate::port::PortOps::g1_irqs): 8, 9 or 10), PHY interrupts on every chip whose internal PHYs
 //! sit behind Global2 SMI_PHY (port `n` = internal PHY `n` = G2 INT_SRC bit `n`; ports
-//! `internal_phys_offset..` on the 6320/6321, 6361 and 6393 family: that mapping with an
-//! offset is **unverified**, docs/mv88e6xxx.md#interrupts). The 6393 family's tenth
+//! `internal_phys_offset..` on the 6320/6321, 6361 and 6393 family; routed ports only;
+//! docs/mv88e6xxx.md#interrupts). The 6393 family's tenth
 //! Global1 source (bit 9) has no [`G1Irq`] name (its meaning is unverified).
 
 use hwtimer_core::Continuous;
@@ -134,8 +134,8 @@ impl G1IrqSet {
     }
 }
 
-/// A set of ports, bit `n` = port `n` (for the 6352 family, port `n` is internal PHY `n`
-/// and G2 INT_SRC bit `n`).
+/// A set of ports, bit `n` = port `n` (for the PHY interrupts, port `n` is internal PHY
+/// `n` at PHY address `phy_base + n` and G2 INT_SRC bit `n`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PortSet(pub u16);
@@ -209,7 +209,8 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         Ok(G1IrqSet::from_bits(sts.bits() & ctl1))
     }
 
-    /// The internal PHYs with interrupts through Global2, as a port mask; no frame.
+    /// The routed ports with an internal PHY behind Global2 (their G2 INT_SRC bits), as a
+    /// port mask; no frame.
     fn phy_irq_ports(&self) -> Result<u16, ConfigError> {
         self.port_ops()?;
         let refuse = ConfigError::PortFeature {
@@ -227,6 +228,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let mut mask = 0u16;
         for port in 0..16u8 {
             if chip.has_internal_phy(port)
+                && chip.is_valid_port(port)
                 && let Some(b) = 1u16.checked_shl(u32::from(port))
             {
                 mask |= b;

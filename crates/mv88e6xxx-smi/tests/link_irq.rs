@@ -162,3 +162,139 @@ fn irq_enables_survive_a_ppu_hold() {
     let _ = smi.release();
     assert_eq!(sim.bus.device().chip(0).unwrap().ppu_collisions(), 0);
 }
+
+// ---- The other families (docs/mv88e6xxx.md#interrupts) ----
+
+/// The first routed port with an internal PHY behind Global2.
+fn first_phy_port(chip: Chip) -> u8 {
+    (0..chip.info().num_ports)
+        .find(|p| chip.is_valid_port(*p) && chip.has_internal_phy(*p))
+        .unwrap()
+}
+
+fn family_sim(chip: Chip, port: u8) -> (SwitchSim, u8) {
+    let (attach, sw) = if chip.family() == mv88e6xxx_smi::Family::Mv6250 {
+        (Attach::DualChip(16), 16)
+    } else {
+        (Attach::Indirect(2), 2)
+    };
+    let model = ChipModel::new(chip, attach)
+        .with_port_phys()
+        .with_link_event(5 * MS, usize::from(port), true);
+    (SwitchSim::single(model), sw)
+}
+
+/// On every family whose internal PHYs sit behind Global2 (ports from the chip's
+/// `internal_phys_offset`, PHYs from its `phy_base`), a link change raises the port's G2
+/// INT_SRC bit and the Global1 device source, and reading the PHY acknowledges it.
+#[test]
+fn link_changes_reach_the_pin_on_every_family_with_global2_phys() {
+    for chip in [
+        Chip::Mv6097,
+        Chip::Mv6123,
+        Chip::Mv6161,
+        Chip::Mv6171,
+        Chip::Mv6320,
+        Chip::Mv6341,
+        Chip::Mv6141,
+        Chip::Mv6390,
+        Chip::Mv6390X,
+        Chip::Mv6393X,
+        Chip::Mv6361,
+        Chip::Mv6250,
+        Chip::Mv6220,
+        Chip::Mv6020,
+    ] {
+        let port = first_phy_port(chip);
+        let bit = PortSet(1 << port);
+        let (mut sim, sw) = family_sim(chip, port);
+        let mut smi = Smi::new(
+            &mut sim.bus,
+            &sim.counter,
+            Addressing::select(chip.family(), sw).unwrap(),
+            chip,
+            Config::new(),
+        )
+        .unwrap();
+        let device = G1IrqSet::empty().with(G1Irq::Device);
+        smi.g1_irq_enable(device).unwrap();
+        smi.link_irq_enable(bit).unwrap();
+        assert_eq!(smi.g2_read(0x01).unwrap(), bit.0, "{chip:?} G2 INT_MASK");
+        assert!(smi.g1_irq_pending().unwrap().is_empty(), "{chip:?}");
+        sim.clock.advance_to(5 * MS);
+        assert_eq!(smi.phy_irq_source().unwrap(), bit, "{chip:?}");
+        assert_eq!(smi.g1_irq_pending().unwrap(), device, "{chip:?}");
+        assert_eq!(smi.link_changed_ports().unwrap(), bit, "{chip:?}");
+        assert!(smi.phy_irq_source().unwrap().is_empty(), "{chip:?}");
+        assert!(smi.g1_irq_pending().unwrap().is_empty(), "{chip:?}");
+        if chip.family() != mv88e6xxx_smi::Family::Mv6250 {
+            assert!(smi.port_link_status(port).unwrap().up, "{chip:?}");
+        }
+        let _ = smi.release();
+        let now = sim.clock.now_ns();
+        assert!(
+            !sim.bus.device().chip(0).unwrap().irq_asserted(now),
+            "{chip:?}"
+        );
+    }
+}
+
+/// Per family, before any frame: ports without an internal PHY, chips whose PHYs are not
+/// behind Global2, and Global1 sources beyond the chip's count are refused; the 6393
+/// family's sources 0..8 are accepted.
+#[test]
+fn irq_refusals_per_family_come_before_any_frame() {
+    for (chip, port) in [
+        (Chip::Mv6393X, 0u8),
+        (Chip::Mv6361, 0),
+        (Chip::Mv6320, 0),
+        (Chip::Mv6390, 9),
+    ] {
+        let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Indirect(2)));
+        let mut smi = attach!(sim, chip);
+        let f0 = smi.frames();
+        assert_eq!(
+            smi.link_irq_enable(PortSet(1 << port)),
+            Err(Error::Config(ConfigError::Port { port })),
+            "{chip:?}"
+        );
+        assert_eq!(smi.frames(), f0);
+    }
+    for chip in [Chip::Mv6095, Chip::Mv6131, Chip::Mv6085, Chip::Mv6165] {
+        let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Indirect(2)));
+        let mut smi = attach!(sim, chip);
+        let f0 = smi.frames();
+        assert!(
+            matches!(
+                smi.link_irq_enable(PortSet(1)),
+                Err(Error::Config(ConfigError::PortFeature {
+                    feature: Feature::PhyIrq,
+                    ..
+                }))
+            ),
+            "{chip:?}"
+        );
+        assert!(smi.link_changed_ports().is_err());
+        assert_eq!(smi.frames(), f0, "{chip:?}");
+    }
+    for chip in [Chip::Mv6320, Chip::Mv6097, Chip::Mv6085] {
+        let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Indirect(2)));
+        let mut smi = attach!(sim, chip);
+        let f0 = smi.frames();
+        assert_eq!(
+            smi.g1_irq_enable(G1IrqSet::empty().with(G1Irq::Avb)),
+            Err(Error::Config(ConfigError::PortFeature {
+                chip: Some(chip),
+                port: None,
+                feature: Feature::G1Irq(8),
+            }))
+        );
+        assert_eq!(smi.frames(), f0);
+    }
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)));
+    let mut smi = attach!(sim, Chip::Mv6393X);
+    smi.g1_write(0x04, 0x0200).unwrap(); // source 9 enabled by someone else
+    smi.g1_irq_enable(G1IrqSet::from_bits(0x01FF)).unwrap();
+    // Exactly the sources asked for: 0..8 set, the tenth (bit 9) cleared.
+    assert_eq!(smi.g1_read(0x04).unwrap() & 0x03FF, 0x01FF);
+}

@@ -437,7 +437,8 @@ fn a_reset_that_never_ends_is_a_timeout_on_every_reset_style() {
 fn forced_speeds_follow_each_family_function() {
     use Duplex::{Full, Half};
     use Speed::*;
-    let cases: &[(Chip, u8, Speed, Duplex, Result<u16, u16>)] = &[
+    type Case = (Chip, u8, Speed, Duplex, Result<u16, u16>);
+    let cases: &[Case] = &[
         // 6390: ALTSPEED and FORCE_SPEED; 2500 on ports 9/10 is 3 | ALT.
         (Chip::Mv6390, 9, Mbps2500, Full, Ok(0x300F)),
         (Chip::Mv6390, 0, Mbps200, Full, Ok(0x300D)),

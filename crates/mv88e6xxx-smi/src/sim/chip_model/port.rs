@@ -19,7 +19,8 @@
 //! Model assumptions (docs/mv88e6xxx.md#unverified): the PPU sees a PHY change at the
 //! next frame while it polls (no poll period); the PHY's events latch only when enabled;
 //! the reset takes [`RESET_NS`] by default and returns the port registers (PORT_MAC_CTL to
-//! "nothing forced"), G1_CTL1's interrupt enables and G2 INT_MASK to zero, without
+//! "nothing forced"), G1_CTL1's interrupt enables, G2 INT_MASK and the management tables
+//! to zero, without
 //! touching the PHYs or the address and VLAN tables.
 
 use super::ChipModel;
