@@ -58,7 +58,7 @@ pub enum G1Irq {
     Stats,
     /// Bit 7: device interrupt (Global2 sources: PHYs, watchdog, ...).
     Device,
-    /// Bit 8: AVB (6352 family only: its 9th source).
+    /// Bit 8: AVB (chips with 9 or more sources).
     Avb,
 }
 

@@ -32,7 +32,8 @@ pub const PORT_MAC_CTL: u8 = 0x01;
 pub const MAC_RGMII_RXCLK: u16 = 1 << 15;
 /// PORT_MAC_CTL RGMII transmit clock delay (bit 14).
 pub const MAC_RGMII_TXCLK: u16 = 1 << 14;
-/// PORT_MAC_CTL 6352 family "200BASE" alternate speed (bit 12; with speed 1: 200 Mb/s).
+/// PORT_MAC_CTL alternate speed ("200BASE" / ALTSPEED, bit 12): with speed 1 it means
+/// 200 Mb/s; on the 6390-class chips also 2500 (and 5000 on the 6393X).
 pub const MAC_ALTSPEED: u16 = 1 << 12;
 /// PORT_MAC_CTL link value when forced (bit 5).
 pub const MAC_LINK_UP: u16 = 1 << 5;
@@ -42,7 +43,8 @@ pub const MAC_FORCE_LINK: u16 = 1 << 4;
 pub const MAC_DUPLEX_FULL: u16 = 1 << 3;
 /// PORT_MAC_CTL force duplex (bit 2).
 pub const MAC_FORCE_DUPLEX: u16 = 1 << 2;
-/// PORT_MAC_CTL speed field \[1:0\]: 0 10, 1 100, 2 1000 Mb/s, 3 not forced.
+/// PORT_MAC_CTL speed field \[1:0\]: 0 10, 1 100, 2 1000 Mb/s, 3 not forced (10 G with
+/// [`MAC_FORCE_SPEED`]).
 pub const MAC_SPEED_MASK: u16 = 0x0003;
 
 /// PORT_CTL0 (port register 0x04): egress mode, frame mode, port state.
@@ -406,9 +408,9 @@ pub enum FrameMode {
     Normal,
     /// 1: DSA-tagged frames (a CPU or cascade port).
     Dsa,
-    /// 2: provider (6352 family only).
+    /// 2: provider (chips with `mv88e6351_port_set_frame_mode`).
     Provider,
-    /// 3: EtherType DSA ("EDSA", 6352 family only).
+    /// 3: EtherType DSA ("EDSA"; as [`Provider`](Self::Provider)).
     EtherTypeDsa,
 }
 
@@ -469,7 +471,7 @@ pub enum Speed {
     Mbps10,
     /// 100 Mb/s.
     Mbps100,
-    /// 200 Mb/s (6352 family, ports 5 and 6).
+    /// 200 Mb/s (6352 family ports 5 and 6; port 0 of the 6341, 6390 and 6393 families).
     Mbps200,
     /// 1000 Mb/s.
     Mbps1000,

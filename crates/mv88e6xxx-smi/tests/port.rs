@@ -752,3 +752,30 @@ fn frame_modes_and_link_status_refusals_per_family() {
         assert_eq!(smi.port_read(1, 0x01).unwrap() & 0x0030, 0x0030);
     }
 }
+
+/// The pointer tables keep a value only when it is written with UPDATE (a driver that
+/// leaves it out changes nothing), and read back through the pointer.
+#[test]
+fn mgmt_tables_take_only_update_writes_and_read_through_the_pointer() {
+    let (mut sim, sw) = family_sim(Chip::Mv6390, 1_000_000);
+    let mut smi = attach_at!(sim, Chip::Mv6390, sw, Config::new());
+    smi.g1_write(0x1A, 0x3000 | 0x00E5).unwrap(); // no UPDATE
+    smi.g1_write(0x1A, 0x3000).unwrap();
+    assert_eq!(smi.g1_read(0x1A).unwrap(), 0x3000);
+    smi.set_cpu_port(5).unwrap();
+    smi.g1_write(0x1A, 0x2100).unwrap();
+    assert_eq!(
+        smi.g1_read(0x1A).unwrap(),
+        0x2100,
+        "other entries untouched"
+    );
+    smi.g1_write(0x1A, 0x3000).unwrap();
+    assert_eq!(smi.g1_read(0x1A).unwrap(), 0x30E5);
+    let _ = smi.release();
+
+    let (mut sim, sw) = family_sim(Chip::Mv6393X, 1_000_000);
+    let mut smi = attach_at!(sim, Chip::Mv6393X, sw, Config::new());
+    smi.port_write(3, 0x0E, 0x3800 | 0x00E1).unwrap(); // no UPDATE
+    let _ = smi.release();
+    assert_eq!(model(&mut sim).port_mgmt(3, 0x38), Some(0));
+}
