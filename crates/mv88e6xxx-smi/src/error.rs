@@ -145,9 +145,11 @@ pub enum Feature {
     PortOps,
     /// A forced speed, in Mb/s, the chip or port cannot be forced to.
     Speed(u16),
-    /// RGMII delays on a port without them (6352 family: ports 5 and 6 only).
+    /// RGMII delays on a port without them (`PortOps::rgmii_ports`; e.g. the 6352 family:
+    /// ports 5 and 6 only).
     RgmiiDelay,
-    /// A frame mode the chip does not have (the 6185 family: normal and DSA only).
+    /// A frame mode the chip does not have (6185, 6095, 6123: normal and DSA only; the
+    /// 6165: none).
     FrameMode,
     /// Global1 interrupt source `bit` beyond the chip's sources.
     G1Irq(u8),
