@@ -159,6 +159,8 @@ pub enum Feature {
     LinkStatus,
     /// A mirror (monitor) destination on a chip without that op (the 6095).
     MirrorPort,
+    /// Unknown-address flooding on a chip without those ops (the 6165).
+    Flood,
 }
 
 impl core::fmt::Display for ConfigError {

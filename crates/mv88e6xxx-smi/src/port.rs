@@ -99,6 +99,15 @@ pub const POLICY_PTR_CPU_DEST: u16 = 0x3800;
 /// 6393 family Global2 register 0x05: egress mirror destination.
 pub const G2_EGRESS_MONITOR_DEST: u8 = 0x05;
 
+/// PORT_CTL0 bit 2 on the 6352-style chips: egress floods of unknown unicast
+/// (`MV88E6352_PORT_CTL0_EGRESS_FLOODS_UC`); on the 6095/6131/6185 the same bit is
+/// "forward unknown" (unicast).
+pub const CTL0_FLOOD_UC: u16 = 1 << 2;
+/// PORT_CTL0 bit 3 on the 6352-style chips: egress floods of unknown multicast.
+pub const CTL0_FLOOD_MC: u16 = 1 << 3;
+/// PORT_CTL2 bit 6 on the 6095/6131/6185: "default forward" (unknown multicast).
+pub const CTL2_DEFAULT_FORWARD: u16 = 1 << 6;
+
 /// Hold the switch's reset line asserted at least this long: 10 ms (Linux
 /// `mv88e6xxx_hardware_reset`, `usleep_range(10000, 20000)`; docs/mv88e6xxx.md#reset).
 /// The driver has no GPIO: the firmware drives the line.
@@ -343,6 +352,17 @@ impl PortOps {
             PortOps::Mv6185 | PortOps::Mv6095 | PortOps::Mv6131 => MonitorOp::MonitorCtl,
             PortOps::Mv6393X => MonitorOp::PolicyMgmt,
             _ => MonitorOp::Missing,
+        }
+    }
+
+    /// `port_set_ucast_flood` / `port_set_mcast_flood`: `Some(true)` the 6185 functions
+    /// (PORT_CTL0 bit 2, PORT_CTL2 bit 6), `Some(false)` the 6352 ones (PORT_CTL0 bits 2
+    /// and 3), `None` for the 6165 (neither).
+    const fn flood_op(self) -> Option<bool> {
+        match self {
+            PortOps::Mv6165 => None,
+            PortOps::Mv6185 | PortOps::Mv6095 | PortOps::Mv6131 => Some(true),
+            _ => Some(false),
         }
     }
 
@@ -753,6 +773,36 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ) -> Result<(), Error<M::Error>> {
         self.ops_port(port)?;
         self.port_update(port, PORT_CTL0, CTL0_EGRESS_MASK, mode.bits())
+    }
+
+    /// Let `port` send frames with an unknown unicast / multicast destination (Linux's
+    /// `port_set_ucast_flood` / `port_set_mcast_flood`; docs/mv88e6xxx.md#per-family-port-ops):
+    /// PORT_CTL0 bits 2 and 3 in one read-modify-write on the 6352-style chips; on the
+    /// 6095, 6131 and 6185 PORT_CTL0 bit 2 ("forward unknown") and PORT_CTL2 bit 6
+    /// ("default forward"), each read-modify-write.
+    ///
+    /// Errors: as [`port_set_state`](Self::port_set_state); [`Feature::Flood`] on the
+    /// 6165 (no such ops), before any frame.
+    pub fn port_set_flood(
+        &mut self,
+        port: u8,
+        unicast: bool,
+        multicast: bool,
+    ) -> Result<(), Error<M::Error>> {
+        let ops = self.ops_port(port)?;
+        let uc = if unicast { CTL0_FLOOD_UC } else { 0 };
+        match ops.flood_op() {
+            None => Err(self.refuse(port, Feature::Flood)),
+            Some(false) => {
+                let mc = if multicast { CTL0_FLOOD_MC } else { 0 };
+                self.port_update(port, PORT_CTL0, CTL0_FLOOD_UC | CTL0_FLOOD_MC, uc | mc)
+            }
+            Some(true) => {
+                self.port_update(port, PORT_CTL0, CTL0_FLOOD_UC, uc)?;
+                let mc = if multicast { CTL2_DEFAULT_FORWARD } else { 0 };
+                self.port_update(port, PORT_CTL2, CTL2_DEFAULT_FORWARD, mc)
+            }
+        }
     }
 
     /// Force `port`'s MAC link up or down, or let the PHY polling unit decide (PORT_MAC_CTL

@@ -779,3 +779,43 @@ fn mgmt_tables_take_only_update_writes_and_read_through_the_pointer() {
     let _ = smi.release();
     assert_eq!(model(&mut sim).port_mgmt(3, 0x38), Some(0));
 }
+
+/// Unknown-address flooding: PORT_CTL0 bits 2/3 on the 6352-style chips, PORT_CTL0 bit 2
+/// and PORT_CTL2 bit 6 on the 6095/6131/6185, refused on the 6165; other bits kept.
+#[test]
+fn flooding_goes_where_each_family_keeps_it() {
+    for (chip, old_style) in [
+        (Chip::Mv6352, false),
+        (Chip::Mv6390, false),
+        (Chip::Mv6393X, false),
+        (Chip::Mv6250, false),
+        (Chip::Mv6097, false),
+        (Chip::Mv6185, true),
+        (Chip::Mv6095, true),
+        (Chip::Mv6131, true),
+    ] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        smi.port_set_state(1, PortState::Forwarding).unwrap();
+        smi.port_set_flood(1, true, true).unwrap();
+        smi.port_set_flood(2, false, true).unwrap();
+        smi.port_set_flood(3, true, false).unwrap();
+        let _ = smi.release();
+        let m = model(&mut sim);
+        let regs = |p: usize| (m.port_reg(p, 0x04).unwrap(), m.port_reg(p, 0x08).unwrap());
+        if old_style {
+            assert_eq!(regs(1), (0x0007, 0x0040), "{chip:?}");
+            assert_eq!(regs(2), (0x0000, 0x0040), "{chip:?}");
+            assert_eq!(regs(3), (0x0004, 0x0000), "{chip:?}");
+        } else {
+            assert_eq!(regs(1), (0x000F, 0), "{chip:?}");
+            assert_eq!(regs(2), (0x0008, 0), "{chip:?}");
+            assert_eq!(regs(3), (0x0004, 0), "{chip:?}");
+        }
+    }
+    let (mut sim, sw) = family_sim(Chip::Mv6165, 1_000_000);
+    let mut smi = attach_at!(sim, Chip::Mv6165, sw, Config::new());
+    let f0 = smi.frames();
+    assert!(refused(smi.port_set_flood(1, true, true), Feature::Flood));
+    assert_eq!(smi.frames(), f0);
+}
