@@ -76,9 +76,14 @@ pub type MacBus = SimBus<DwmacModel<SwitchModel>>;
 /// A DWMAC model with a Marvell 6352 behind its MDIO master at SMI address 0x10 (indirect),
 /// after a soft reset, and the 25 MHz clocksource that bounds its waits.
 pub fn switch_behind_dwmac() -> (SimClock, SimCounter, MacBus, Dwmac<MacBus>) {
+    switch_model_behind_dwmac(ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)))
+}
+
+/// [`switch_behind_dwmac`] with the switch model `chip` (chip 0 of the MAC's MDIO device).
+pub fn switch_model_behind_dwmac(chip: ChipModel) -> (SimClock, SimCounter, MacBus, Dwmac<MacBus>) {
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
-    let switch = SwitchModel::new().with_chip(ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)));
+    let switch = SwitchModel::new().with_chip(chip);
     let model = DwmacModel::new(SimArena::new(0x1000_0000, 0x1000), switch, 125_000_000);
     let bus = SimBus::new(&clock, model);
     let mac = Dwmac::new(bus.clone());
