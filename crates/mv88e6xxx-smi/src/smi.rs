@@ -907,3 +907,18 @@ impl<M: Mdio, C: Continuous + Copy> Mdio for InternalMdio<'_, M, C> {
         self.smi.phy_write(phy, reg, value)
     }
 }
+
+// ---- for the switch units (atu.rs, vtu.rs) ----------------------------------------------
+
+impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+    /// Make sure the Global1 unit `op` is idle before its data registers are written: a
+    /// bounded BUSY wait unless this driver saw BUSY clear at the end of its own last
+    /// operation of that unit (the "known clear" rule of [`g1_op`](Self::g1_op)).
+    pub(crate) fn g1_unit_idle(&mut self, op: G1Op) -> Result<(), Error<M::Error>> {
+        if self.ready & op.ready_bit() == 0 {
+            self.wait_g1_op(op)?;
+        }
+        Ok(())
+    }
+
+}
