@@ -323,7 +323,8 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         self.g1_unit_idle(G1Op::Atu)?;
         self.write_mac(entry.mac)?;
         self.g1_write(g1::ATU_DATA, (entry.ports << 4) | u16::from(state))?;
-        self.atu_run(info, Some(entry.fid), op::LOAD_PURGE).map(|_| ())
+        self.atu_run(info, Some(entry.fid), op::LOAD_PURGE)
+            .map(|_| ())
     }
 
     /// Remove the entry of `mac` from database `fid` (ATU load/purge with state 0), static
@@ -515,8 +516,14 @@ mod tests {
 
     #[test]
     fn fid_placement_follows_the_number_of_databases() {
-        assert_eq!(atu_info(Chip::Mv6352).fid_placement(), FidPlacement::Register);
-        assert_eq!(atu_info(Chip::Mv6185).fid_placement(), FidPlacement::OpAndCtl);
+        assert_eq!(
+            atu_info(Chip::Mv6352).fid_placement(),
+            FidPlacement::Register
+        );
+        assert_eq!(
+            atu_info(Chip::Mv6185).fid_placement(),
+            FidPlacement::OpAndCtl
+        );
         assert_eq!(atu_info(Chip::Mv6250).fid_placement(), FidPlacement::OpOnly);
         assert_eq!(port_mask(Chip::Mv6220), 0b110_0011);
     }

@@ -193,7 +193,10 @@ impl core::fmt::Display for ConfigError {
             ConfigError::Fid { fid } => write!(f, "FID {fid} out of range for this chip"),
             ConfigError::Vid { vid } => write!(f, "VID {vid} out of range for this chip"),
             ConfigError::PortVector { ports } => {
-                write!(f, "port vector {ports:#06x} names a port the chip does not have")
+                write!(
+                    f,
+                    "port vector {ports:#06x} names a port the chip does not have"
+                )
             }
             ConfigError::Sid { sid } => write!(f, "SID {sid} out of range for this chip"),
             ConfigError::AgeTime { ms } => write!(f, "age time {ms} ms out of range"),

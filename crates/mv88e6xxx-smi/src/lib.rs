@@ -103,8 +103,8 @@ pub mod stats;
 pub mod vtu;
 
 pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
-pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error};
 pub use error::SwitchUnit;
+pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error};
 pub use smi::{Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, Smi};
 
 /// The README's example, compiled and run as a doctest so it cannot rot.

@@ -920,5 +920,4 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         }
         Ok(())
     }
-
 }

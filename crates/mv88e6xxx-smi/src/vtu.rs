@@ -440,7 +440,11 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         for (c, s) in codes.iter_mut().zip(entry.states) {
             *c = s.code();
         }
-        let shift = if info.layout == VtuLayout::Mv6390 { 0 } else { 2 };
+        let shift = if info.layout == VtuLayout::Mv6390 {
+            0
+        } else {
+            2
+        };
         self.g1_unit_idle(G1Op::Vtu)?;
         self.g1_write(g1::VTU_VID, VID_VALID)?;
         self.g1_write(g1::VTU_SID, u16::from(entry.sid))?;
@@ -464,7 +468,11 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             return Ok(None);
         }
         let sid = (self.g1_read(g1::VTU_SID)? & 0x3F) as u8;
-        let shift = if info.layout == VtuLayout::Mv6390 { 0 } else { 2 };
+        let shift = if info.layout == VtuLayout::Mv6390 {
+            0
+        } else {
+            2
+        };
         let codes = unpack(info.layout, self.read_data(info.layout)?, shift);
         let mut states = [StuState::Disabled; MAX_PORTS];
         for (s, c) in states.iter_mut().zip(codes) {
@@ -496,7 +504,11 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ///
     /// Errors: [`ConfigError::Port`] before any frame; [`Error::Mdio`],
     /// [`Error::Timeout`] of the SMI layer.
-    pub fn port_set_8021q_mode(&mut self, port: u8, mode: Dot1qMode) -> Result<(), Error<M::Error>> {
+    pub fn port_set_8021q_mode(
+        &mut self,
+        port: u8,
+        mode: Dot1qMode,
+    ) -> Result<(), Error<M::Error>> {
         let bits = match mode {
             Dot1qMode::Disabled => 0x0000,
             Dot1qMode::Fallback => 0x0400,
@@ -511,12 +523,14 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ///
     /// Errors: as [`port_read`](Self::port_read).
     pub fn port_8021q_mode(&mut self, port: u8) -> Result<Dot1qMode, Error<M::Error>> {
-        Ok(match (self.port_read(port, PORT_CTL2)? & PORT_CTL2_8021Q_MASK) >> 10 {
-            0 => Dot1qMode::Disabled,
-            1 => Dot1qMode::Fallback,
-            2 => Dot1qMode::Check,
-            _ => Dot1qMode::Secure,
-        })
+        Ok(
+            match (self.port_read(port, PORT_CTL2)? & PORT_CTL2_8021Q_MASK) >> 10 {
+                0 => Dot1qMode::Disabled,
+                1 => Dot1qMode::Fallback,
+                2 => Dot1qMode::Check,
+                _ => Dot1qMode::Secure,
+            },
+        )
     }
 }
 

@@ -67,6 +67,8 @@ pub struct ChipModel {
     ppu_collisions: u64,
     dropped: u64,
     smi_commands: u64,
+    atu: atu::AtuModel,
+    vtu: vtu::VtuModel,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -127,6 +129,8 @@ impl ChipModel {
             ppu_collisions: 0,
             dropped: 0,
             smi_commands: 0,
+            atu: atu::AtuModel::default(),
+            vtu: vtu::VtuModel::default(),
         }
     }
 
