@@ -218,7 +218,7 @@ fn pack(layout: VtuLayout, codes: &[u16; MAX_PORTS], shift: u32) -> [u16; 3] {
     for (i, &c) in codes.iter().enumerate() {
         let (reg, off) = slot(layout, i);
         if let Some(r) = regs.get_mut(reg) {
-            *r |= (c & 3) << (off + shift);
+            *r |= (c & 3).checked_shl(off.wrapping_add(shift)).unwrap_or(0);
         }
     }
     regs
@@ -228,16 +228,18 @@ fn unpack(layout: VtuLayout, regs: [u16; 3], shift: u32) -> [u16; MAX_PORTS] {
     let mut codes = [0u16; MAX_PORTS];
     for (i, c) in codes.iter_mut().enumerate() {
         let (reg, off) = slot(layout, i);
-        *c = regs.get(reg).map_or(0, |r| (r >> (off + shift)) & 3);
+        *c = regs.get(reg).map_or(0, |r| {
+            r.checked_shr(off.wrapping_add(shift)).unwrap_or(0) & 3
+        });
     }
     codes
 }
 
-/// Data register index and bit offset of port `i` (`i` < 11, so nothing overflows).
+/// Data register index and bit offset of port `i` (`i` < 11: the offset stays below 16).
 const fn slot(layout: VtuLayout, i: usize) -> (usize, u32) {
     match layout {
-        VtuLayout::Mv6390 => (i / 8, ((i % 8) * 2) as u32),
-        _ => (i / 4, ((i % 4) * 4) as u32),
+        VtuLayout::Mv6390 => (i / 8, (i % 8).wrapping_mul(2) as u32),
+        _ => (i / 4, (i % 4).wrapping_mul(4) as u32),
     }
 }
 
