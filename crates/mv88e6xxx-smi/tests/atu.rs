@@ -287,3 +287,52 @@ fn stuck_busy_times_out() {
     let _ = s.release();
     assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
 }
+
+#[test]
+fn the_model_fails_a_driver_that_gets_the_sequence_wrong() {
+    // Operations take 1 ms, so a read right after the op word lands before BUSY clears.
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6352, Attach::Indirect(2)).with_g1_busy(BusyDelay::fixed(1_000_000)),
+    );
+    let mut s = smi(&mut sim, Chip::Mv6352);
+    s.atu_load(&AtuEntry::new_static(1, mac(9), 0b1)).unwrap();
+    // Right: the driver's GetNext finds it.
+    assert_eq!(
+        s.atu_get_next(1, MacAddr::BROADCAST).unwrap().unwrap().mac,
+        mac(9)
+    );
+    // Wrong: reading G1_ATU_DATA before BUSY clears sees the old value, not the entry.
+    for (r, v) in [(0x0D, 0xFFFF), (0x0E, 0xFFFF), (0x0F, 0xFFFF), (0x0C, 0)] {
+        s.g1_write(r, v).unwrap();
+    }
+    s.g1_write(0x01, 1).unwrap();
+    s.g1_write(0x0B, 0xC000).unwrap(); // GetNext with BUSY
+    assert_eq!(
+        s.g1_read(0x0C).unwrap() & 0xF,
+        0,
+        "results before BUSY cleared"
+    );
+    s.wait_g1_op(mv88e6xxx_smi::G1Op::Atu).unwrap();
+    assert_eq!(
+        s.g1_read(0x0C).unwrap() & 0xF,
+        0xE,
+        "results after BUSY cleared"
+    );
+    // Wrong: the op word before the data registers loads the previous address.
+    s.g1_write(0x0B, 0xB000).unwrap(); // load/purge with BUSY: takes MAC/DATA now
+    s.wait_g1_op(mv88e6xxx_smi::G1Op::Atu).unwrap();
+    for (r, v) in [
+        (0x0D, 0x0200),
+        (0x0E, 0x0000),
+        (0x0F, 0x0077),
+        (0x0C, 0x001E),
+    ] {
+        s.g1_write(r, v).unwrap();
+    }
+    let macs: Vec<_> = dump(&mut s, 1).iter().map(|e| e.mac).collect();
+    assert!(!macs.contains(&mac(0x77)), "{macs:?}");
+    // Only the one entry ever loaded is in the table.
+    let _ = s.release();
+    let n = sim.bus.device().chip(0).unwrap().atu_entries().len();
+    assert_eq!(n, 1);
+}
