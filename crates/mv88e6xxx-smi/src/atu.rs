@@ -266,9 +266,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 
     fn write_mac(&mut self, mac: MacAddr) -> Result<(), Error<M::Error>> {
         let [w01, w23, w45] = mac.words();
-        self.g1_write(g1::ATU_MAC01, w01)?;
-        self.g1_write(g1::ATU_MAC23, w23)?;
-        self.g1_write(g1::ATU_MAC45, w45)
+        self.unit_write(g1::ATU_MAC01, w01)?;
+        self.unit_write(g1::ATU_MAC23, w23)?;
+        self.unit_write(g1::ATU_MAC45, w45)
     }
 
     fn read_mac(&mut self) -> Result<MacAddr, Error<M::Error>> {
@@ -290,24 +290,36 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let mut word = code;
         if let Some(fid) = fid {
             match info.fid_placement() {
-                FidPlacement::Register => self.g1_write(g1::ATU_FID, fid & 0x0FFF)?,
+                // Not rewritten when it holds what this driver wrote last: only a Global1
+                // write or an operation changes it, and those clear the shadow (GetNext,
+                // which may write it back, clears it below).
+                FidPlacement::Register if self.shadow.atu_fid == Some(fid) => {}
+                FidPlacement::Register => {
+                    self.unit_write(g1::ATU_FID, fid & 0x0FFF)?;
+                    self.shadow.atu_fid = Some(fid);
+                }
                 FidPlacement::OpAndCtl => {
                     let ctl = self.g1_read(g1::ATU_CTL)?;
-                    self.g1_write(g1::ATU_CTL, (ctl & 0x0FFF) | ((fid << 8) & 0xF000))?;
+                    self.unit_write(g1::ATU_CTL, (ctl & 0x0FFF) | ((fid << 8) & 0xF000))?;
                     word |= fid & 0x000F;
                 }
                 FidPlacement::OpOnly => word |= ((fid & 0x0030) << 4) | (fid & 0x000F),
             }
         }
-        self.g1_op(G1Op::Atu, word)
+        let r = self.unit_op(G1Op::Atu, word);
+        if code == op::GET_NEXT {
+            self.shadow.atu_fid = None;
+        }
+        r
     }
 
     /// Load `entry` into the ATU (add or replace; ATU load/purge with a non-zero state).
     ///
     /// Sequence: G1_ATU_MAC01/23/45, G1_ATU_DATA (state, port vector \[14:4\]), the FID
-    /// ([`FidPlacement`]), G1_ATU_OP load/purge with BUSY, bounded BUSY wait. 7 register
-    /// accesses on a 4096-database chip (21 frames indirect, 7 direct) when BUSY clears on
-    /// the first poll; Linux's sequence polls BUSY once more before it starts.
+    /// ([`FidPlacement`]), G1_ATU_OP load/purge with BUSY, bounded BUSY wait. On a
+    /// 4096-database chip G1_ATU_FID is skipped when it holds what this driver wrote last
+    /// (docs/mv88e6xxx.md#atu-vtu-and-stu): 6 register accesses (18 frames indirect, 6
+    /// direct) when BUSY clears on the first poll, 7 with the FID; Linux's sequence has 8.
     ///
     /// Errors, before any frame: [`ConfigError::Fid`] (FID at or above the chip's
     /// number of databases), [`ConfigError::PortVector`] (a port the chip does not have or
@@ -322,7 +334,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let state = entry.state.encode(entry.mac)?;
         self.g1_unit_idle(G1Op::Atu)?;
         self.write_mac(entry.mac)?;
-        self.g1_write(g1::ATU_DATA, (entry.ports << 4) | u16::from(state))?;
+        self.unit_write(g1::ATU_DATA, (entry.ports << 4) | u16::from(state))?;
         self.atu_run(info, Some(entry.fid), op::LOAD_PURGE)
             .map(|_| ())
     }
@@ -336,7 +348,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         Self::check_fid(info, fid)?;
         self.g1_unit_idle(G1Op::Atu)?;
         self.write_mac(mac)?;
-        self.g1_write(g1::ATU_DATA, 0)?;
+        self.unit_write(g1::ATU_DATA, 0)?;
         self.atu_run(info, Some(fid), op::LOAD_PURGE).map(|_| ())
     }
 
@@ -351,7 +363,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             Self::check_fid(info, fid)?;
         }
         self.g1_unit_idle(G1Op::Atu)?;
-        self.g1_write(g1::ATU_DATA, 0)?;
+        self.unit_write(g1::ATU_DATA, 0)?;
         self.atu_run(info, fid, flush_code(which, fid.is_some()))
             .map(|_| ())
     }
@@ -381,7 +393,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let width = mask.count_ones();
         let vector = u16::from(port) | mask.checked_shl(width).unwrap_or(0);
         self.g1_unit_idle(G1Op::Atu)?;
-        self.g1_write(g1::ATU_DATA, (vector << 4) | STATE_MOVE)?;
+        self.unit_write(g1::ATU_DATA, (vector << 4) | STATE_MOVE)?;
         self.atu_run(info, fid, flush_code(which, fid.is_some()))
             .map(|_| ())
     }
@@ -470,7 +482,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let steps = ms.saturating_add(coeff / 2).checked_div(coeff).unwrap_or(1);
         let steps = steps.min(255) as u16;
         let ctl = self.g1_read(g1::ATU_CTL)?;
-        self.g1_write(g1::ATU_CTL, (ctl & !AGE_TIME_MASK) | (steps << 4))?;
+        self.unit_write(g1::ATU_CTL, (ctl & !AGE_TIME_MASK) | (steps << 4))?;
         Ok(u32::from(steps).saturating_mul(coeff))
     }
 }

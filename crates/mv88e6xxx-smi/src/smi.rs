@@ -248,6 +248,9 @@ pub struct Smi<M: Mdio, C: Continuous + Copy> {
     chip: Option<Chip>,
     ready: u8,
     frames: u64,
+    /// Data registers of the switch units whose value this driver wrote last (atu.rs,
+    /// vtu.rs); cleared by any raw Global1 write or operation.
+    pub(crate) shadow: UnitShadow,
 }
 
 /// A unit with a BUSY bit, as far as raw writes are concerned.
@@ -306,6 +309,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             chip,
             ready: 0,
             frames: 0,
+            shadow: UnitShadow::EMPTY,
         };
         smi.ensure_smi_ready()?;
         Ok(smi)
@@ -513,6 +517,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// when its BUSY does not clear (nothing is written then).
     pub fn write(&mut self, dev: PhyAddr, reg: RegAddr, value: u16) -> Result<(), Error<M::Error>> {
         let (dev, reg) = (dev.get(), reg.get());
+        if dev == self.map.global1 {
+            self.shadow = UnitShadow::EMPTY;
+        }
         if self.is_ppu_phy(dev) {
             return self.with_ppu_paused(|s| s.dev_write(dev, reg, value));
         }
@@ -714,6 +721,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// seen it clear (first use, or after a failure). Set up the operation's data
     /// registers before calling.
     pub fn g1_op(&mut self, op: G1Op, word: u16) -> Result<u16, Error<M::Error>> {
+        self.shadow = UnitShadow::EMPTY;
         if self.ready & op.ready_bit() == 0 {
             self.wait_g1_op(op)?;
         }
@@ -920,4 +928,42 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         }
         Ok(())
     }
+
+    /// A unit's own Global1 write ([`g1_write`](Self::g1_write)) that keeps the
+    /// [`UnitShadow`] (a failed write leaves it unknown).
+    pub(crate) fn unit_write(&mut self, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
+        let keep = self.shadow;
+        let r = self.g1_write(reg, value);
+        self.shadow = if r.is_ok() { keep } else { UnitShadow::EMPTY };
+        r
+    }
+
+    /// A unit's own operation ([`g1_op`](Self::g1_op)) that keeps the [`UnitShadow`]; the
+    /// caller clears what the operation itself may change.
+    pub(crate) fn unit_op(&mut self, op: G1Op, word: u16) -> Result<u16, Error<M::Error>> {
+        let keep = self.shadow;
+        let r = self.g1_op(op, word);
+        self.shadow = if r.is_ok() { keep } else { UnitShadow::EMPTY };
+        r
+    }
+}
+
+/// Values this driver last wrote to unit data registers that only an operation or a write
+/// can change (docs/mv88e6xxx.md#atu-vtu-and-stu): G1_ATU_FID, G1_VTU_FID, G1_VTU_SID.
+/// `None`: unknown. Any raw Global1 write ([`Smi::write`], [`Smi::g1_write`]) and any
+/// [`Smi::g1_op`] clear all of them; the units set one only after its write succeeded and
+/// after an operation that leaves it alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UnitShadow {
+    pub(crate) atu_fid: Option<u16>,
+    pub(crate) vtu_fid: Option<u16>,
+    pub(crate) vtu_sid: Option<u16>,
+}
+
+impl UnitShadow {
+    pub(crate) const EMPTY: Self = Self {
+        atu_fid: None,
+        vtu_fid: None,
+        vtu_sid: None,
+    };
 }

@@ -280,7 +280,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 
     fn write_data(&mut self, layout: VtuLayout, regs: [u16; 3]) -> Result<(), Error<M::Error>> {
         for (&r, v) in data_regs(layout).iter().zip(regs) {
-            self.g1_write(r, v)?;
+            self.unit_write(r, v)?;
         }
         Ok(())
     }
@@ -325,17 +325,27 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         }
         let mut word = op::VTU_LOAD_PURGE;
         self.g1_unit_idle(G1Op::Vtu)?;
-        self.g1_write(g1::VTU_VID, vid_word(entry.vid, true))?;
+        self.unit_write(g1::VTU_VID, vid_word(entry.vid, true))?;
         // Fields of ports the chip lacks are written "non-member" (3) where Linux leaves
         // them 0: they belong to no port.
         self.write_data(info.layout, pack(info.layout, &codes, 0))?;
         if info.layout == VtuLayout::Mv6185 {
             word |= (entry.fid & 0x000F) | ((entry.fid & 0x00F0) << 4);
         } else {
-            self.g1_write(g1::VTU_FID, entry.fid & 0x0FFF)?;
-            self.g1_write(g1::VTU_SID, u16::from(entry.sid & 0x3F))?;
+            // FID and SID are not rewritten when they hold what this driver wrote last:
+            // only a Global1 write or an operation changes them, and those clear the
+            // shadow (the GetNext operations, which write them, clear it below).
+            let (fid, sid) = (entry.fid & 0x0FFF, u16::from(entry.sid & 0x3F));
+            if self.shadow.vtu_fid != Some(fid) {
+                self.unit_write(g1::VTU_FID, fid)?;
+                self.shadow.vtu_fid = Some(fid);
+            }
+            if self.shadow.vtu_sid != Some(sid) {
+                self.unit_write(g1::VTU_SID, sid)?;
+                self.shadow.vtu_sid = Some(sid);
+            }
         }
-        self.g1_op(G1Op::Vtu, word).map(|_| ())
+        self.unit_op(G1Op::Vtu, word).map(|_| ())
     }
 
     /// Remove VLAN `vid` (G1_VTU_VID without VALID, load/purge).
@@ -345,8 +355,8 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let (_, info) = self.vtu_chip(SwitchUnit::Vtu)?;
         Self::check_vid(info, vid)?;
         self.g1_unit_idle(G1Op::Vtu)?;
-        self.g1_write(g1::VTU_VID, vid_word(vid, false))?;
-        self.g1_op(G1Op::Vtu, op::VTU_LOAD_PURGE).map(|_| ())
+        self.unit_write(g1::VTU_VID, vid_word(vid, false))?;
+        self.unit_op(G1Op::Vtu, op::VTU_LOAD_PURGE).map(|_| ())
     }
 
     /// Remove every VLAN (G1_VTU_OP flush all).
@@ -355,7 +365,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// [`Error::Mdio`].
     pub fn vtu_flush(&mut self) -> Result<(), Error<M::Error>> {
         self.vtu_chip(SwitchUnit::Vtu)?;
-        self.g1_op(G1Op::Vtu, op::FLUSH_ALL).map(|_| ())
+        self.unit_op(G1Op::Vtu, op::FLUSH_ALL).map(|_| ())
     }
 
     /// The VLAN with the lowest VID above `after` (`after` = [`VtuInfo::max_vid`]: the
@@ -367,12 +377,14 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let (chip, info) = self.vtu_chip(SwitchUnit::Vtu)?;
         Self::check_vid(info, after)?;
         self.g1_unit_idle(G1Op::Vtu)?;
-        self.g1_write(g1::VTU_VID, vid_word(after, false))?;
+        self.unit_write(g1::VTU_VID, vid_word(after, false))?;
         self.vtu_next(chip, info)
     }
 
     fn vtu_next(&mut self, chip: Chip, info: VtuInfo) -> Result<Option<VtuEntry>, Error<M::Error>> {
-        let opv = self.g1_op(G1Op::Vtu, op::VTU_GET_NEXT)?;
+        self.shadow.vtu_fid = None;
+        self.shadow.vtu_sid = None;
+        let opv = self.unit_op(G1Op::Vtu, op::VTU_GET_NEXT)?;
         let v = self.g1_read(g1::VTU_VID)?;
         if v & VID_VALID == 0 {
             return Ok(None);
@@ -413,7 +425,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     pub fn vtu_for_each(&mut self, mut f: impl FnMut(&VtuEntry)) -> Result<usize, Error<M::Error>> {
         let (chip, info) = self.vtu_chip(SwitchUnit::Vtu)?;
         self.g1_unit_idle(G1Op::Vtu)?;
-        self.g1_write(g1::VTU_VID, vid_word(info.max_vid, false))?;
+        self.unit_write(g1::VTU_VID, vid_word(info.max_vid, false))?;
         let mut n = 0usize;
         for _ in 0..8192u16 {
             let Some(e) = self.vtu_next(chip, info)? else {
@@ -448,10 +460,12 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             2
         };
         self.g1_unit_idle(G1Op::Vtu)?;
-        self.g1_write(g1::VTU_VID, VID_VALID)?;
-        self.g1_write(g1::VTU_SID, u16::from(entry.sid))?;
+        self.unit_write(g1::VTU_VID, VID_VALID)?;
+        self.shadow.vtu_sid = None;
+        self.unit_write(g1::VTU_SID, u16::from(entry.sid))?;
+        self.shadow.vtu_sid = Some(u16::from(entry.sid));
         self.write_data(info.layout, pack(info.layout, &codes, shift))?;
-        self.g1_op(G1Op::Vtu, op::STU_LOAD_PURGE).map(|_| ())
+        self.unit_op(G1Op::Vtu, op::STU_LOAD_PURGE).map(|_| ())
     }
 
     /// The STU entry with the lowest SID above `after` (63: the first of all), `None`
@@ -464,8 +478,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             return Err(ConfigError::Sid { sid: after }.into());
         }
         self.g1_unit_idle(G1Op::Vtu)?;
-        self.g1_write(g1::VTU_SID, u16::from(after))?;
-        self.g1_op(G1Op::Vtu, op::STU_GET_NEXT)?;
+        self.shadow.vtu_sid = None;
+        self.unit_write(g1::VTU_SID, u16::from(after))?;
+        self.unit_op(G1Op::Vtu, op::STU_GET_NEXT)?;
         if self.g1_read(g1::VTU_VID)? & VID_VALID == 0 {
             return Ok(None);
         }

@@ -336,3 +336,26 @@ fn the_model_fails_a_driver_that_gets_the_sequence_wrong() {
     let n = sim.bus.device().chip(0).unwrap().atu_entries().len();
     assert_eq!(n, 1);
 }
+
+#[test]
+fn fid_register_is_not_rewritten_unless_something_could_have_changed_it() {
+    let mut sim = indirect(Chip::Mv6352);
+    let mut s = smi(&mut sim, Chip::Mv6352);
+    s.atu_load(&AtuEntry::new_static(3, mac(1), 1)).unwrap();
+    // Same FID: MAC ×3, DATA, OP with its one BUSY poll = 6 accesses, 18 frames.
+    let f0 = s.frames();
+    s.atu_load(&AtuEntry::new_static(3, mac(2), 1)).unwrap();
+    assert_eq!(s.frames() - f0, 18);
+    // A raw write to G1_ATU_FID (here: a wrong FID) makes the driver write it again.
+    s.g1_write(0x01, 9).unwrap();
+    let f0 = s.frames();
+    s.atu_load(&AtuEntry::new_static(3, mac(3), 1)).unwrap();
+    assert_eq!(s.frames() - f0, 21);
+    // A dump (GetNext) may leave another FID there: the next load writes it again too.
+    assert_eq!(dump(&mut s, 4).len(), 0);
+    s.atu_load(&AtuEntry::new_static(3, mac(4), 1)).unwrap();
+    let _ = s.release();
+    let fids: Vec<_> = sim.bus.device().chip(0).unwrap().atu_entries();
+    assert!(fids.iter().all(|e| e.0 == 3), "{fids:?}");
+    assert_eq!(fids.len(), 4);
+}
