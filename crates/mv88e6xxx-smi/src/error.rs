@@ -134,6 +134,48 @@ pub enum ConfigError {
         /// What was refused.
         feature: Feature,
     },
+    /// A forwarding database number at or above the chip's number of databases
+    /// ([`AtuInfo::num_databases`](crate::atu::AtuInfo::num_databases)).
+    Fid {
+        /// The FID asked for.
+        fid: u16,
+    },
+    /// A VLAN ID above the chip's largest ([`VtuInfo::max_vid`](crate::vtu::VtuInfo::max_vid)),
+    /// or a port default VID above 4095 (PORT_DEFAULT_VLAN holds 12 bits).
+    Vid {
+        /// The VID asked for.
+        vid: u16,
+    },
+    /// A port vector with a bit set for a port the chip does not have or route.
+    PortVector {
+        /// The vector asked for.
+        ports: u16,
+    },
+    /// A spanning-tree instance above 63, or other than 0 on a chip without an STU.
+    Sid {
+        /// The SID asked for.
+        sid: u8,
+    },
+    /// An ATU age time outside `coeff ..= 255 × coeff` ms
+    /// ([`AtuInfo::age_time_coeff_ms`](crate::atu::AtuInfo::age_time_coeff_ms)).
+    AgeTime {
+        /// The age time asked for, in milliseconds.
+        ms: u32,
+    },
+    /// An ATU entry state that cannot be loaded for that address (a learned state for a
+    /// multicast address, or a raw state of 0 or above 15).
+    AtuState {
+        /// The raw state the entry would have had (0 when it has none).
+        state: u8,
+    },
+    /// The chip's unit is not supported by this crate: its layout is not in our sources
+    /// (docs/mv88e6xxx.md#atu-vtu-and-stu), or the chip has no such unit (no STU).
+    UnitUnsupported {
+        /// The unit.
+        unit: SwitchUnit,
+        /// The chip.
+        chip: Chip,
+    },
 }
 
 /// What a [`ConfigError::PortFeature`] refused.
@@ -161,6 +203,17 @@ pub enum Feature {
     MirrorPort,
     /// Unknown-address flooding on a chip without those ops (the 6165).
     Flood,
+}
+
+/// A switch unit that a chip may lack or that this crate may not support on it
+/// ([`ConfigError::UnitUnsupported`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum SwitchUnit {
+    /// The VLAN table unit (G1_VTU_OP load/purge, get next).
+    Vtu,
+    /// The spanning-tree unit (G1_VTU_OP STU load/purge, get next).
+    Stu,
 }
 
 impl core::fmt::Display for ConfigError {
@@ -210,6 +263,26 @@ impl core::fmt::Display for ConfigError {
                     write!(f, " port {port}")?;
                 }
                 Ok(())
+            }
+            ConfigError::Fid { fid } => write!(f, "FID {fid} out of range for this chip"),
+            ConfigError::Vid { vid } => write!(f, "VID {vid} out of range for this chip"),
+            ConfigError::PortVector { ports } => {
+                write!(
+                    f,
+                    "port vector {ports:#06x} names a port the chip does not have"
+                )
+            }
+            ConfigError::Sid { sid } => write!(f, "SID {sid} out of range for this chip"),
+            ConfigError::AgeTime { ms } => write!(f, "age time {ms} ms out of range"),
+            ConfigError::AtuState { state } => {
+                write!(f, "ATU state {state:#x} cannot be loaded for this address")
+            }
+            ConfigError::UnitUnsupported { unit, chip } => {
+                let unit = match unit {
+                    SwitchUnit::Vtu => "VTU",
+                    SwitchUnit::Stu => "STU",
+                };
+                write!(f, "the {unit} of the 88E{} is not supported", chip.name())
             }
         }
     }
@@ -341,15 +414,22 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
                 | ConfigError::Remap6393x { .. }
                 | ConfigError::HintMismatch { .. }
                 | ConfigError::NoClause45 { .. }
-                | ConfigError::PortFeature { .. },
+                | ConfigError::PortFeature { .. }
+                | ConfigError::UnitUnsupported { .. },
             ) => hwtimer_core::Error::Unsupported,
             Error::Config(
                 ConfigError::SwitchAddress { .. }
                 | ConfigError::Port { .. }
                 | ConfigError::Phy { .. }
                 | ConfigError::Device { .. }
-                | ConfigError::SerdesLane { .. },
+                | ConfigError::SerdesLane { .. }
+                | ConfigError::Fid { .. }
+                | ConfigError::Vid { .. }
+                | ConfigError::PortVector { .. }
+                | ConfigError::Sid { .. },
             ) => Core::AddressOutOfRange.into(),
+            Error::Config(ConfigError::AgeTime { .. }) => Core::PeriodOutOfRange.into(),
+            Error::Config(ConfigError::AtuState { .. }) => hwtimer_core::Error::Unsupported,
         }
     }
 }

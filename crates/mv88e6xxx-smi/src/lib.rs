@@ -106,7 +106,7 @@ pub mod vtu;
 /// The SERDES lanes' MMD (docs/mv88e6xxx.md#6393x-serdes).
 pub use c45::SERDES_DEVAD;
 pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
-pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature};
+pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, SwitchUnit};
 pub use smi::{
     Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, PPU_HOLD_NS, Smi,
 };

@@ -66,6 +66,9 @@ pub mod g1 {
     pub const STATS_COUNTER_32: u8 = 0x1E;
     /// G1_STATS_COUNTER_01.
     pub const STATS_COUNTER_01: u8 = 0x1F;
+    /// G1_VTU_DATA3 (VTU/STU data of ports 8..=10, 6185 and 6352 layouts;
+    /// docs/mv88e6xxx.md#atu-vtu-and-stu).
+    pub const VTU_DATA3: u8 = 0x09;
 }
 
 /// Global2 register numbers (docs/mv88e6xxx.md#global2, `global2.h`).

@@ -270,6 +270,9 @@ pub struct Smi<M: Mdio, C: Continuous + Copy> {
     ppu_hold_ticks: u64,
     /// Whether PHY accesses hold the PPU (default) or restart it after each access.
     ppu_hold_enabled: bool,
+    /// Data registers of the switch units whose value this driver wrote last (atu.rs,
+    /// vtu.rs); cleared by any raw Global1 write or operation.
+    pub(crate) shadow: UnitShadow,
 }
 
 /// The PHY polling unit stopped by this driver, to be restarted [`PPU_HOLD_NS`] after the
@@ -343,6 +346,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
             ppu_hold: None,
             ppu_hold_ticks: Poller::new(clock).timeout_ns(PPU_HOLD_NS).timeout_ticks(),
             ppu_hold_enabled: true,
+            shadow: UnitShadow::EMPTY,
         };
         smi.ensure_smi_ready()?;
         Ok(smi)
@@ -550,6 +554,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// when its BUSY does not clear (nothing is written then).
     pub fn write(&mut self, dev: PhyAddr, reg: RegAddr, value: u16) -> Result<(), Error<M::Error>> {
         let (dev, reg) = (dev.get(), reg.get());
+        if dev == self.map.global1 {
+            self.shadow = UnitShadow::EMPTY;
+        }
         if self.is_ppu_phy(dev) {
             return self.with_ppu_paused(|s| s.dev_write(dev, reg, value));
         }
@@ -763,6 +770,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// seen it clear (first use, or after a failure). Set up the operation's data
     /// registers before calling.
     pub fn g1_op(&mut self, op: G1Op, word: u16) -> Result<u16, Error<M::Error>> {
+        self.shadow = UnitShadow::EMPTY;
         if self.ready & op.ready_bit() == 0 {
             self.wait_g1_op(op)?;
         }
@@ -1112,4 +1120,56 @@ impl<M: Mdio, C: Continuous + Copy> Mdio for InternalMdio<'_, M, C> {
     fn write(&mut self, phy: PhyAddr, reg: RegAddr, value: u16) -> Result<(), Self::Error> {
         self.smi.phy_write(phy, reg, value)
     }
+}
+
+// ---- for the switch units (atu.rs, vtu.rs) ----------------------------------------------
+
+impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+    /// Make sure the Global1 unit `op` is idle before its data registers are written: a
+    /// bounded BUSY wait unless this driver saw BUSY clear at the end of its own last
+    /// operation of that unit (the "known clear" rule of [`g1_op`](Self::g1_op)).
+    pub(crate) fn g1_unit_idle(&mut self, op: G1Op) -> Result<(), Error<M::Error>> {
+        if self.ready & op.ready_bit() == 0 {
+            self.wait_g1_op(op)?;
+        }
+        Ok(())
+    }
+
+    /// A unit's own Global1 write ([`g1_write`](Self::g1_write)) that keeps the
+    /// [`UnitShadow`] (a failed write leaves it unknown).
+    pub(crate) fn unit_write(&mut self, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
+        let keep = self.shadow;
+        let r = self.g1_write(reg, value);
+        self.shadow = if r.is_ok() { keep } else { UnitShadow::EMPTY };
+        r
+    }
+
+    /// A unit's own operation ([`g1_op`](Self::g1_op)) that keeps the [`UnitShadow`]; the
+    /// caller clears what the operation itself may change.
+    pub(crate) fn unit_op(&mut self, op: G1Op, word: u16) -> Result<u16, Error<M::Error>> {
+        let keep = self.shadow;
+        let r = self.g1_op(op, word);
+        self.shadow = if r.is_ok() { keep } else { UnitShadow::EMPTY };
+        r
+    }
+}
+
+/// Values this driver last wrote to unit data registers that only an operation or a write
+/// can change (docs/mv88e6xxx.md#atu-vtu-and-stu): G1_ATU_FID, G1_VTU_FID, G1_VTU_SID.
+/// `None`: unknown. Any raw Global1 write ([`Smi::write`], [`Smi::g1_write`]) and any
+/// [`Smi::g1_op`] clear all of them; the units set one only after its write succeeded and
+/// after an operation that leaves it alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UnitShadow {
+    pub(crate) atu_fid: Option<u16>,
+    pub(crate) vtu_fid: Option<u16>,
+    pub(crate) vtu_sid: Option<u16>,
+}
+
+impl UnitShadow {
+    pub(crate) const EMPTY: Self = Self {
+        atu_fid: None,
+        vtu_fid: None,
+        vtu_sid: None,
+    };
 }

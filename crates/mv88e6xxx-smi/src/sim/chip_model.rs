@@ -86,6 +86,8 @@ pub struct ChipModel {
     // family's per-port POLICY_MGMT_CTL, each 64 bytes behind a 6-bit pointer.
     monitor_mgmt: port::MgmtTable,
     port_mgmt: Vec<port::MgmtTable>,
+    atu: atu::AtuModel,
+    vtu: vtu::VtuModel,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -157,6 +159,8 @@ impl ChipModel {
             link_events: Vec::new(),
             monitor_mgmt: port::MgmtTable::default(),
             port_mgmt: vec![port::MgmtTable::default(); nports],
+            atu: atu::AtuModel::default(),
+            vtu: vtu::VtuModel::default(),
         }
     }
 

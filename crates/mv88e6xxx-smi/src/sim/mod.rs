@@ -73,6 +73,11 @@ pub mod seed;
 #[cfg(feature = "unstable-baselines")]
 pub mod stats_linux;
 
+// Linux's ATU and VTU register sequences replayed on the model, for the switch_ops bench
+// (feature `unstable-baselines`, no semver promise).
+#[cfg(feature = "unstable-baselines")]
+pub mod linux_switch;
+
 /// MDC of the simulated bus: 2.5 MHz, the IEEE 802.3 maximum and the seed's bus.
 pub const SIM_MDC_HZ: u32 = 2_500_000;
 /// One clause 22 frame at [`SIM_MDC_HZ`]: 64 cycles × 400 ns = 25.6 µs

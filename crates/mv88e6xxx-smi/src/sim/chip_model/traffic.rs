@@ -1,10 +1,117 @@
 //! Frames the model switches between its ports.
+//!
+//! What a frame meets, in order (docs/mv88e6xxx.md#atu-vtu-and-stu): the ingress port's
+//! state (PORT_CTL0 \[1:0\]: disabled and blocking drop, learning learns only); the VID
+//! (the 802.1Q tag's, or PORT_DEFAULT_VLAN for an untagged or priority-tagged frame); the
+//! VTU per the port's 802.1Q mode (PORT_CTL2 \[11:10\]); source learning into the VLAN's
+//! FID; the destination's ATU entry, or flooding; egress limited to the VLAN's members, to
+//! forwarding ports (and, where the VLAN's SID has an STU entry, forwarding in it), never
+//! the ingress port.
+//!
+//! Model assumptions beyond our sources: with 802.1Q disabled (or fallback without a VTU
+//! entry) the frame uses FID 0 and may reach every port (PORT_BASE_VLAN is not
+//! modelled); the per-VLAN port state of the 6185 layout is ignored; a VLAN whose SID has
+//! no STU entry is not filtered by spanning-tree state.
 
 use super::ChipModel;
+use super::vtu::field;
+use crate::vtu::{VtuLayout, vtu_info};
+
+/// PORT_CTL0 (port register 0x04), port state \[1:0\].
+const PORT_CTL0: u8 = 0x04;
+const PORT_DEFAULT_VLAN: u8 = 0x07;
+const PORT_CTL2: u8 = 0x08;
+const STATE_LEARNING: u16 = 2;
+const STATE_FORWARDING: u16 = 3;
 
 impl ChipModel {
-    /// A frame arrives on `port` at `now_ns`; returns the ports it leaves on.
-    pub fn inject(&mut self, _now_ns: u64, _port: usize, _frame: &[u8]) -> Vec<usize> {
-        Vec::new()
+    fn port_state(&self, port: usize) -> u16 {
+        self.ports
+            .get(port)
+            .map_or(0, |p| p[usize::from(PORT_CTL0)] & 3)
+    }
+
+    /// A frame arrives on `port` at `now_ns`; returns the ports it leaves on (ascending).
+    /// Operations that completed by `now_ns` take effect first. The statistics unit counts
+    /// the frame as received on `port` and as sent on each port it leaves on.
+    pub fn inject(&mut self, now_ns: u64, port: usize, frame: &[u8]) -> Vec<usize> {
+        self.settle(now_ns);
+        self.mib_rx(port, frame);
+        let out = self.switch_frame(now_ns, port, frame);
+        for &p in &out {
+            self.mib_tx(p, frame);
+        }
+        out
+    }
+
+    fn switch_frame(&mut self, now: u64, port: usize, frame: &[u8]) -> Vec<usize> {
+        let Some(regs) = self.ports.get(port) else {
+            return Vec::new();
+        };
+        if frame.len() < 14 {
+            return Vec::new();
+        }
+        let state = self.port_state(port);
+        if state < STATE_LEARNING {
+            return Vec::new();
+        }
+        let mut dst = [0u8; 6];
+        dst.copy_from_slice(&frame[0..6]);
+        let mut src = [0u8; 6];
+        src.copy_from_slice(&frame[6..12]);
+        let tag_vid = (frame.len() >= 18 && frame[12..14] == [0x81, 0x00])
+            .then(|| u16::from_be_bytes([frame[14], frame[15]]) & 0x0FFF)
+            .filter(|&v| v != 0);
+        let vid = tag_vid.unwrap_or(regs[usize::from(PORT_DEFAULT_VLAN)] & 0x0FFF);
+        let mode = (regs[usize::from(PORT_CTL2)] >> 10) & 3;
+        let nports = self.ports.len();
+        let all: u16 = ((1u32 << nports) - 1) as u16;
+
+        let info = vtu_info(self.chip);
+        let vlan = if mode == 0 {
+            None
+        } else {
+            self.vtu.vlans.get(&vid).copied()
+        };
+        let (fid, mut members, stu) = match (mode, vlan, info) {
+            (0, _, _) | (1, None, _) | (_, _, None) => (0, all, None),
+            (_, None, _) => return Vec::new(), // check / secure: unknown VID
+            (_, Some(v), Some(info)) => {
+                let members = (0..nports)
+                    .filter(|&i| field(info.layout, v.data, i, 0) != 3)
+                    .fold(0u16, |m, i| m | 1 << i);
+                if mode == 3 && members & (1 << port) == 0 {
+                    return Vec::new(); // secure: ingress port not a member
+                }
+                let stu = (info.layout != VtuLayout::Mv6185)
+                    .then(|| self.vtu.stu.get(&v.sid).map(|d| (info.layout, *d)))
+                    .flatten();
+                (v.fid, members, stu)
+            }
+        };
+        if let Some((layout, d)) = stu {
+            let shift = if layout == VtuLayout::Mv6390 { 0 } else { 2 };
+            if field(layout, d, port, shift) < STATE_LEARNING {
+                return Vec::new();
+            }
+            members &= (0..nports)
+                .filter(|&i| field(layout, d, i, shift) == STATE_FORWARDING)
+                .fold(0u16, |m, i| m | 1 << i);
+        }
+        if src[0] & 1 == 0 {
+            self.atu_learn(now, fid, src, port);
+        }
+        if state != STATE_FORWARDING {
+            return Vec::new();
+        }
+        let dest = self.atu_lookup(now, fid, dst).unwrap_or(all);
+        (0..nports)
+            .filter(|&i| {
+                i != port
+                    && dest & members & (1 << i) != 0
+                    && self.port_state(i) == STATE_FORWARDING
+                    && u8::try_from(i).is_ok_and(|p| self.chip.is_valid_port(p))
+            })
+            .collect()
     }
 }

@@ -1,11 +1,165 @@
-//! The model of the VLAN table unit (VTU) and, where the family has one, the spanning-tree unit (STU).
+//! The model of the VLAN table unit (VTU) and, where the family has one, the spanning-tree
+//! unit (STU).
+//!
+//! Tables keyed by VID and by SID holding the data registers as loaded, in the chip's
+//! layout (docs/mv88e6xxx.md#atu-vtu-and-stu). An operation takes G1_VTU_VID (VID, VALID,
+//! PAGE on the 6390 layout), G1_VTU_FID / G1_VTU_SID or the FID bits of G1_VTU_OP (6185
+//! layout) and G1_VTU_DATA1..3 when G1_VTU_OP is written with BUSY; a GetNext's results
+//! reach the registers only when BUSY clears. A chip whose layout is not in our sources
+//! ([`vtu_info`] `None`) completes every VTU operation as a no-op.
+
+use std::collections::BTreeMap;
 
 use super::ChipModel;
+use crate::regs::g1;
+use crate::vtu::{VtuLayout, vtu_info};
+
+/// A VLAN: its FID, SID and data registers as loaded.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Vlan {
+    pub(super) fid: u16,
+    pub(super) sid: u8,
+    pub(super) data: [u16; 3],
+}
+
+/// The VTU and STU tables and the running operation's results.
+#[derive(Debug, Default)]
+pub(in crate::sim) struct VtuModel {
+    pub(super) vlans: BTreeMap<u16, Vlan>,
+    pub(super) stu: BTreeMap<u8, [u16; 3]>,
+    /// (register, value) pairs to publish when BUSY clears.
+    pending: Vec<(u8, u16)>,
+}
+
+/// The 2-bit field of port `i` in data registers `data` of `layout`, `shift` 2 for the STU
+/// state of the 4-bit layouts.
+pub(super) fn field(layout: VtuLayout, data: [u16; 3], i: usize, shift: u32) -> u16 {
+    let (reg, off) = match layout {
+        VtuLayout::Mv6390 => (i / 8, (i % 8) as u32 * 2),
+        _ => (i / 4, (i % 4) as u32 * 4),
+    };
+    data.get(reg).map_or(3, |r| (r >> (off + shift)) & 3)
+}
 
 impl ChipModel {
+    fn vtu_data_regs(&self, layout: VtuLayout) -> [u16; 3] {
+        let n = if layout == VtuLayout::Mv6390 { 2 } else { 3 };
+        let mut d = [0; 3];
+        for (i, r) in [g1::VTU_DATA1, g1::VTU_DATA2, g1::VTU_DATA3]
+            .into_iter()
+            .take(n)
+            .enumerate()
+        {
+            d[i] = self.g1[usize::from(r)];
+        }
+        d
+    }
+
     /// An operation of this unit started with op word `word`.
-    pub(super) fn vtu_op_started(&mut self, _now: u64, _word: u16) {}
+    pub(super) fn vtu_op_started(&mut self, _now: u64, word: u16) {
+        self.vtu.pending.clear();
+        let Some(info) = vtu_info(self.chip) else {
+            return;
+        };
+        let layout = info.layout;
+        let raw = self.g1[usize::from(g1::VTU_VID)];
+        let mut vid = raw & 0x0FFF;
+        if layout == VtuLayout::Mv6390 && raw & 0x2000 != 0 {
+            vid |= 0x1000;
+        }
+        let valid = raw & 0x1000 != 0;
+        let sid = (self.g1[usize::from(g1::VTU_SID)] & 0x3F) as u8;
+        let page = |v: u16| {
+            let mut w = v & 0x0FFF;
+            if v & 0x1000 != 0 {
+                w |= 0x2000;
+            }
+            w
+        };
+        match (word >> 12) & 7 {
+            1 => self.vtu.vlans.clear(),
+            3 if valid => {
+                let fid = if layout == VtuLayout::Mv6185 {
+                    (word & 0x000F) | ((word >> 4) & 0x00F0)
+                } else {
+                    self.g1[usize::from(g1::VTU_FID)] & 0x0FFF
+                };
+                let sid = if info.has_stu { sid } else { 0 };
+                let data = self.vtu_data_regs(layout);
+                self.vtu.vlans.insert(vid, Vlan { fid, sid, data });
+            }
+            3 => {
+                self.vtu.vlans.remove(&vid);
+            }
+            4 => {
+                let next = if vid >= info.max_vid {
+                    self.vtu.vlans.iter().next()
+                } else {
+                    self.vtu.vlans.range(vid + 1..).next()
+                };
+                let p = &mut self.vtu.pending;
+                match next {
+                    Some((&v, e)) => {
+                        p.push((g1::VTU_VID, page(v) | 0x1000));
+                        p.push((g1::VTU_DATA1, e.data[0]));
+                        p.push((g1::VTU_DATA2, e.data[1]));
+                        if layout == VtuLayout::Mv6185 {
+                            p.push((g1::VTU_DATA3, e.data[2]));
+                            let bits = (e.fid & 0x000F) | ((e.fid & 0x00F0) << 4);
+                            p.push((g1::VTU_OP, (word & 0x7000) | bits));
+                        } else {
+                            if layout == VtuLayout::Mv6352 {
+                                p.push((g1::VTU_DATA3, e.data[2]));
+                            }
+                            p.push((g1::VTU_FID, e.fid));
+                            p.push((g1::VTU_SID, u16::from(e.sid)));
+                        }
+                    }
+                    None => p.push((g1::VTU_VID, raw & !0x1000)),
+                }
+            }
+            5 if info.has_stu => {
+                if valid {
+                    let data = self.vtu_data_regs(layout);
+                    self.vtu.stu.insert(sid, data);
+                } else {
+                    self.vtu.stu.remove(&sid);
+                }
+            }
+            6 if info.has_stu => {
+                let next = if sid >= 63 {
+                    self.vtu.stu.iter().next()
+                } else {
+                    self.vtu.stu.range(sid + 1..).next()
+                };
+                let p = &mut self.vtu.pending;
+                match next {
+                    Some((&s, d)) => {
+                        p.push((g1::VTU_VID, 0x1000));
+                        p.push((g1::VTU_SID, u16::from(s)));
+                        p.push((g1::VTU_DATA1, d[0]));
+                        p.push((g1::VTU_DATA2, d[1]));
+                        if layout == VtuLayout::Mv6352 {
+                            p.push((g1::VTU_DATA3, d[2]));
+                        }
+                    }
+                    None => p.push((g1::VTU_VID, raw & !0x1000)),
+                }
+            }
+            // No-op, violations (none modelled), STU codes on a chip without an STU.
+            _ => {}
+        }
+    }
 
     /// This unit's operation completed: its results become visible.
-    pub(super) fn vtu_op_done(&mut self, _now: u64) {}
+    pub(super) fn vtu_op_done(&mut self, _now: u64) {
+        for (r, v) in std::mem::take(&mut self.vtu.pending) {
+            self.g1[usize::from(r)] = v;
+        }
+    }
+
+    /// The VIDs in the model's VTU (for tests).
+    pub fn vtu_vids(&self) -> Vec<u16> {
+        self.vtu.vlans.keys().copied().collect()
+    }
 }
