@@ -12,8 +12,13 @@
 //! | [`Smi`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
 //! | Clause 45 | [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the 6393-family SERDES lanes ([`Smi::serdes_read`], [`Smi::serdes_write`], MMD [`SERDES_DEVAD`]); docs/mv88e6xxx.md#clause-45 |
+//! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops); the PPU held across a run of PHY accesses ([`Smi::service`], docs/mv88e6xxx.md#ppu-hold) |
+//! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Smi::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
+//! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
+//! | [`vtu`] | VLANs: the VTU and STU, per-port default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu) |
+//! | [`stats`] | the MIB counters of one port, the histogram mode, flushes ([`stats::Mib`]; docs/mv88e6xxx.md#mib-statistics) |
 //! | [`Error`], [`ConfigError`] | every failure, typed: MDIO error, [`BusyTimeout`] with the last value, unknown switch ID, and one [`ConfigError`] per refused setting or argument |
-//! | `sim` | (feature `sim`) behavioural switch model; its `seed` module (feature `unstable-baselines`, not public API) replays seed 004's naive strategies for the bench and the seed-proof tests |
+//! | `sim` | (feature `sim`) behavioural switch model; its `seed` module (feature `unstable-baselines`, not public API) replays seed 004's naive strategies for the bench and the seed-proof tests, and `linux_switch` / `stats_linux` Linux's ATU, VTU and MIB register sequences for the benches |
 //!
 //! ## Contract
 //!
