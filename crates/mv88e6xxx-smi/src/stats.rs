@@ -399,15 +399,20 @@ impl Mib {
         Ok(())
     }
 
-    /// One 32-bit counter of the capture buffer: READ_CAPTURED with `index` (bank 0),
-    /// bounded BUSY wait, then G1_STATS_COUNTER_32 and _01.
+    /// One 32-bit counter of the capture buffer: READ_CAPTURED with `index` and `bank`
+    /// (0 for bank 0, else the chip's bank-1 select bit), bounded BUSY wait, then
+    /// G1_STATS_COUNTER_32 and _01.
     fn read_index<M: Mdio, C: Continuous + Copy>(
         &self,
         smi: &mut Smi<M, C>,
         layout: StatsLayout,
+        bank: u16,
         index: u16,
     ) -> Result<u32, Error<M::Error>> {
-        let word = STATS_OP_READ_CAPTURED | self.op_bits(layout) | (index & STATS_OP_INDEX_MASK);
+        let word = STATS_OP_READ_CAPTURED
+            | self.op_bits(layout)
+            | bank
+            | (index & STATS_OP_INDEX_MASK);
         smi.g1_op(G1Op::Stats, word)?;
         let hi = smi.g1_read(g1::STATS_COUNTER_32)?;
         let lo = smi.g1_read(g1::STATS_COUNTER_01)?;
@@ -427,11 +432,11 @@ impl Mib {
     ) -> Result<u64, Error<M::Error>> {
         let layout = chip_of(smi)?.stats_layout();
         let index = counter.index();
-        let lo = self.read_index(smi, layout, index)?;
+        let lo = self.read_index(smi, layout, 0, index)?;
         if !counter.is_wide() {
             return Ok(u64::from(lo));
         }
-        let hi = self.read_index(smi, layout, index.wrapping_add(1))?;
+        let hi = self.read_index(smi, layout, 0, index.wrapping_add(1))?;
         Ok((u64::from(hi) << 32) | u64::from(lo))
     }
 
@@ -646,7 +651,7 @@ impl Mib {
         counter: Bank1Counter,
     ) -> Result<u32, Error<M::Error>> {
         let (layout, bit) = Self::bank1_bit(smi)?;
-        self.read_index(smi, layout, bit | counter.index())
+        self.read_index(smi, layout, bit, counter.index())
     }
 
     /// Port `port`'s bank-0 and bank-1 counters from one capture: [`capture`](Self::capture),
@@ -667,7 +672,7 @@ impl Mib {
         let bank0 = self.snapshot(smi, port)?;
         let mut bank1 = Bank1Stats::default();
         for counter in Bank1Counter::ALL {
-            let v = self.read_index(smi, layout, bit | counter.index())?;
+            let v = self.read_index(smi, layout, bit, counter.index())?;
             bank1.set(counter, v);
         }
         Ok((bank0, bank1))
