@@ -10,7 +10,10 @@
 //!
 //! How the port is encoded in the capture word, where the histogram mode lives and how
 //! bank 1 is selected differ per chip ([`StatsLayout`], [`Chip::stats_layout`]); every chip
-//! of the crate's table has its layout from Linux's ops tables. [`Mib`] is the driver:
+//! of the crate's table has its layout from Linux's ops tables. Beyond bank 0, the chips
+//! Linux reads them on also have bank 1 ([`Mib::snapshot_bank1`]) or the port-register
+//! counters ([`Mib::port_counters`]); [`Mib::snapshot_all`] reads what the chip has
+//! (docs/mv88e6xxx.md#mib-bank-1-and-port-counters). [`Mib`] is the driver:
 //!
 //! ```
 //! use mv88e6xxx_smi::chip::{Chip, Family};
@@ -409,10 +412,8 @@ impl Mib {
         bank: u16,
         index: u16,
     ) -> Result<u32, Error<M::Error>> {
-        let word = STATS_OP_READ_CAPTURED
-            | self.op_bits(layout)
-            | bank
-            | (index & STATS_OP_INDEX_MASK);
+        let word =
+            STATS_OP_READ_CAPTURED | self.op_bits(layout) | bank | (index & STATS_OP_INDEX_MASK);
         smi.g1_op(G1Op::Stats, word)?;
         let hi = smi.g1_read(g1::STATS_COUNTER_32)?;
         let lo = smi.g1_read(g1::STATS_COUNTER_01)?;

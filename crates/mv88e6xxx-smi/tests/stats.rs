@@ -439,7 +439,8 @@ fn model_gives_wrong_numbers_for_a_wrong_port_encoding_or_missing_bits() {
 
 #[test]
 fn model_bank1_select_reads_another_bank() {
-    // On the 6390 bit 10 selects bank 1 (all zero in the model): a driver that set it, or
+    // On the 6390 bit 10 selects bank 1 (its index 4, AVB class A, is zero in the model):
+    // a driver that set it, or
     // that put the 6352's histogram bits into the word, reads zeros instead of bank 0.
     let (chip, a) = (Chip::Mv6390, Attach::Indirect(1));
     let mut sim = sim_for(chip, a, BusyDelay::fixed(20_000));
@@ -637,7 +638,11 @@ fn port_register_counters_after_traffic() {
             let regs = mib.port_counters(&mut smi, port).unwrap();
             assert_eq!(regs, expected_port_regs(port), "{chip:?} port {port}");
             // Four port register reads, no statistics operation.
-            let per = if matches!(a, Attach::Indirect(_)) { 3 } else { 1 };
+            let per = if matches!(a, Attach::Indirect(_)) {
+                3
+            } else {
+                1
+            };
             assert_eq!(smi.frames() - f0, 4 * per, "{chip:?}");
             let all = mib.snapshot_all(&mut smi, port).unwrap();
             assert_eq!(all.ext, ExtStats::PortRegs(regs), "{chip:?}");
@@ -763,7 +768,8 @@ fn model_wrong_bank1_bit_gives_wrong_numbers() {
     let (mut sim, _) = after_fates(chip, a);
     let mut smi = attach(&mut sim, chip, a, Config::new());
     let read = |smi: &mut SimSmi<'_>, word: u16| {
-        smi.g1_op(G1Op::Stats, STATS_OP_READ_CAPTURED | word).unwrap();
+        smi.g1_op(G1Op::Stats, STATS_OP_READ_CAPTURED | word)
+            .unwrap();
         raw_read32(smi)
     };
     smi.g1_op(G1Op::Stats, STATS_OP_CAPTURE_PORT | (2 << 5))
@@ -794,7 +800,7 @@ fn model_wrong_bank1_bit_gives_wrong_numbers() {
     // A bank-1 read before BUSY clears still shows the previous counter.
     smi.g1_write(
         g1::STATS_OP,
-        BUSY | STATS_OP_READ_CAPTURED | hist | 0x0200 | 0x00,
+        BUSY | STATS_OP_READ_CAPTURED | hist | 0x0200, // index 0x00: in_discards
     )
     .unwrap();
     assert_eq!(raw_read32(&mut smi), 4);

@@ -22,8 +22,7 @@
 //! good FCS (no fragments, jabber, FCS or RX errors), full duplex (no collisions or
 //! deferrals), a maximum frame of 1522 bytes; undersize and oversize frames count as bad
 //! octets and in no other class; pause frames count only as pause; a histogram mode of
-//! 00 counts nothing; FLUSH_PORT takes the port as CAPTURE_PORT does; bank 1 reads as
-//! zero (nothing of the model feeds it).
+//! 00 counts nothing; FLUSH_PORT takes the port as CAPTURE_PORT does.
 //!
 //! Bank 1 and the port-register counters (docs/mv88e6xxx.md#mib-bank-1-and-port-counters):
 //!
@@ -254,11 +253,10 @@ fn bank1(p: &PortMib) -> [u32; 32] {
     let mut b = [0u32; 32];
     b[0x00] = p.discarded;
     b[0x01] = p.filtered;
-    b[0x02] = p
-        .rx
-        .good
-        .saturating_sub(p.filtered)
-        .saturating_sub(p.discarded);
+    b[0x02] =
+        p.rx.good
+            .saturating_sub(p.filtered)
+            .saturating_sub(p.discarded);
     b[0x10] = p.tx.good;
     b
 }
@@ -430,8 +428,8 @@ impl ChipModel {
     }
 
     /// Test-facing traffic: at `now_ns`, `frame` (without FCS) is received on `rx_port`
-    /// and dropped there by ingress filtering ([`mib_rx`](Self::mib_rx), then
-    /// [`mib_filtered`](Self::mib_filtered)).
+    /// and dropped there by ingress filtering (`mib_rx`, then
+    /// `mib_filtered`).
     pub fn count_filtered(&mut self, now_ns: u64, rx_port: usize, frame: &[u8]) {
         self.settle(now_ns);
         self.mib_rx(rx_port, frame);
@@ -439,8 +437,8 @@ impl ChipModel {
     }
 
     /// Test-facing traffic: at `now_ns`, `frame` is received on `rx_port` and discarded
-    /// there for lack of resources ([`mib_rx`](Self::mib_rx), then
-    /// [`mib_discarded`](Self::mib_discarded)).
+    /// there for lack of resources (`mib_rx`, then
+    /// `mib_discarded`).
     pub fn count_discarded(&mut self, now_ns: u64, rx_port: usize, frame: &[u8]) {
         self.settle(now_ns);
         self.mib_rx(rx_port, frame);
@@ -449,7 +447,7 @@ impl ChipModel {
 
     /// Test-facing traffic: at `now_ns`, `frame` is received on `rx_port`, transmitted on
     /// each of `tx_ports` and dropped by egress filtering on each of `filtered_ports`
-    /// ([`mib_out_filtered`](Self::mib_out_filtered)).
+    /// (`mib_out_filtered`).
     pub fn count_egress_filtered(
         &mut self,
         now_ns: u64,
