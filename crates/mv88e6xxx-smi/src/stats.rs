@@ -761,6 +761,22 @@ mod tests {
     }
 
     #[test]
+    fn bank1_indices_are_distinct_and_in_the_field() {
+        let mut seen = 0u32;
+        for c in Bank1Counter::ALL {
+            assert!(c.index() <= STATS_OP_INDEX_MASK, "{c:?}");
+            let bit = 1u32 << c.index();
+            assert_eq!(seen & bit, 0, "{c:?}");
+            seen |= bit;
+        }
+        // The six indices Linux's table leaves out.
+        assert_eq!(
+            !seen,
+            (1 << 0x0C) | (1 << 0x0D) | (1 << 0x19) | (0x7 << 0x1C)
+        );
+    }
+
+    #[test]
     fn port_fields_follow_the_snapshot_ops() {
         assert_eq!(PortField::Low.encode(5), 5);
         assert_eq!(PortField::PlusOneAt5.encode(0), 1 << 5);
