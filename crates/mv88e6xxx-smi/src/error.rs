@@ -203,6 +203,13 @@ pub enum Feature {
     MirrorPort,
     /// Unknown-address flooding on a chip without those ops (the 6165).
     Flood,
+    /// MIB bank-1 counters on a chip whose bank 1 Linux does not read (all but the
+    /// 6320/6321 and the 6390 class; docs/mv88e6xxx.md#mib-bank-1-and-port-counters).
+    MibBank1,
+    /// The port-register MIB counters (PORT 0x10–0x13) on a chip Linux does not read them
+    /// on (all but the 6085-map and 6352-class chips;
+    /// docs/mv88e6xxx.md#mib-bank-1-and-port-counters).
+    MibPortCounters,
 }
 
 /// A switch unit that a chip may lack or that this crate may not support on it

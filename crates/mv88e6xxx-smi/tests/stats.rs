@@ -439,7 +439,8 @@ fn model_gives_wrong_numbers_for_a_wrong_port_encoding_or_missing_bits() {
 
 #[test]
 fn model_bank1_select_reads_another_bank() {
-    // On the 6390 bit 10 selects bank 1 (all zero in the model): a driver that set it, or
+    // On the 6390 bit 10 selects bank 1 (its index 4, AVB class A, is zero in the model):
+    // a driver that set it, or
     // that put the 6352's histogram bits into the word, reads zeros instead of bank 0.
     let (chip, a) = (Chip::Mv6390, Attach::Indirect(1));
     let mut sim = sim_for(chip, a, BusyDelay::fixed(20_000));
@@ -495,5 +496,371 @@ fn linux_replay_reads_the_same_counters_in_no_fewer_frames() {
         mib.flush_all(&mut smi).unwrap();
         assert!(smi.frames() - f3 < linux_clear, "{chip:?}");
         assert_eq!(mib.snapshot(&mut smi, 1).unwrap(), PortStats::default());
+    }
+}
+
+// ---- bank 1 and the port-register counters ------------------------------------------------
+
+use mv88e6xxx_smi::Feature;
+use mv88e6xxx_smi::stats::{Bank1Counter, Bank1Stats, ExtStats, PortRegStats};
+
+/// Traffic with fates beyond forwarding (sizes without FCS):
+/// - received on port 1: 4 × 64-byte unicast dropped by ingress filtering, a 44-byte runt
+///   "filtered" (bad: counts in no filter counter), 3 × 100-byte frames discarded;
+/// - received on port 2, sent on port 1 and dropped by egress filtering on port 3:
+///   2 × 128-byte unicast.
+fn fate_traffic(sim: &mut SwitchSim) {
+    let now = sim.clock.now_ns();
+    let m = sim.bus.device().chip_mut(0).unwrap();
+    for _ in 0..4 {
+        m.count_filtered(now, 1, &frame(UNI2, 0x0800, 60));
+    }
+    m.count_filtered(now, 1, &frame(UNI2, 0x0800, 40));
+    for _ in 0..3 {
+        m.count_discarded(now, 1, &frame(UNI2, 0x0800, 96));
+    }
+    for _ in 0..2 {
+        m.count_egress_filtered(now, 2, &[1], &[3], &frame(UNI1, 0x0800, 124));
+    }
+}
+
+/// Bank 1 after [`traffic`] and [`fate_traffic`], worked out by hand: port 1 received 17
+/// good frames (10 + 4 filtered + 3 discarded) and sent 5 (2 + 1 + 2); port 2 received 4
+/// and sent 9; port 3 nothing (its two frames were egress-filtered).
+fn expected_bank1(port: u8) -> Bank1Stats {
+    match port {
+        1 => Bank1Stats {
+            in_discards: 3,
+            in_filtered: 4,
+            in_accepted: 10,
+            out_queue_0: 5,
+            ..Bank1Stats::default()
+        },
+        2 => Bank1Stats {
+            in_accepted: 4,
+            out_queue_0: 9,
+            ..Bank1Stats::default()
+        },
+        _ => Bank1Stats::default(),
+    }
+}
+
+/// The port-register counters after [`traffic`] and [`fate_traffic`].
+fn expected_port_regs(port: u8) -> PortRegStats {
+    match port {
+        1 => PortRegStats {
+            sw_in_discards: 3,
+            sw_in_filtered: 4,
+            sw_out_filtered: 0,
+        },
+        3 => PortRegStats {
+            sw_out_filtered: 2,
+            ..PortRegStats::default()
+        },
+        _ => PortRegStats::default(),
+    }
+}
+
+fn assert_bank1(chip: Chip, port: u8, got: Bank1Stats, want: Bank1Stats) {
+    for c in Bank1Counter::ALL {
+        assert_eq!(got.get(c), want.get(c), "{chip:?} port {port} {}", c.name());
+    }
+}
+
+/// A set-up chip after both traffic lists, and the driver.
+fn after_fates(chip: Chip, a: Attach) -> (SwitchSim, Mib) {
+    after_fates_with(chip, a, BusyDelay::fixed(20_000))
+}
+
+/// As [`after_fates`], with STATS operations taking `delay`.
+fn after_fates_with(chip: Chip, a: Attach, delay: BusyDelay) -> (SwitchSim, Mib) {
+    let mut sim = sim_for(chip, a, delay);
+    let mib = Mib::setup(
+        &mut attach(&mut sim, chip, a, Config::new()),
+        HistogramMode::RxTx,
+    )
+    .unwrap();
+    traffic(&mut sim);
+    fate_traffic(&mut sim);
+    (sim, mib)
+}
+
+#[test]
+fn bank1_counters_after_traffic_on_bank1_chips() {
+    for (chip, a) in [
+        (Chip::Mv6390, Attach::Indirect(1)),
+        (Chip::Mv6390, Attach::Direct),
+        (Chip::Mv6320, Attach::Indirect(5)), // bank 1 at bit 9, histogram bits in the word
+        (Chip::Mv6393X, Attach::Indirect(3)),
+    ] {
+        let (mut sim, mib) = after_fates(chip, a);
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        for port in [1u8, 2, 3] {
+            let (bank0, bank1) = mib.snapshot_bank1(&mut smi, port).unwrap();
+            assert_bank1(chip, port, bank1, expected_bank1(port));
+            // Bank 0 of the same capture is what a bank-0 snapshot reads.
+            assert_eq!(bank0, mib.snapshot(&mut smi, port).unwrap(), "{chip:?}");
+            // One counter read on its own, from the last capture.
+            assert_eq!(
+                mib.read_captured_bank1(&mut smi, Bank1Counter::OutQueue0)
+                    .unwrap(),
+                expected_bank1(port).out_queue_0,
+                "{chip:?} port {port}"
+            );
+            let all = mib.snapshot_all(&mut smi, port).unwrap();
+            assert_eq!(all.bank0, bank0);
+            assert_eq!(all.ext, ExtStats::Bank1(bank1), "{chip:?}");
+        }
+        // Bank 0 still counts every received frame, filtered or not: port 1's 6 + 4
+        // unicast, plus the 3 discarded ones.
+        assert_eq!(mib.snapshot(&mut smi, 1).unwrap().in_unicast, 13);
+        // A flush clears bank 1 too.
+        mib.flush_all(&mut smi).unwrap();
+        let (_, b1) = mib.snapshot_bank1(&mut smi, 1).unwrap();
+        assert_eq!(b1, Bank1Stats::default(), "{chip:?}");
+        let _ = smi.release();
+        assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
+    }
+}
+
+#[test]
+fn port_register_counters_after_traffic() {
+    for (chip, a) in [
+        (Chip::Mv6352, Attach::Indirect(2)),
+        (Chip::Mv6352, Attach::Direct),
+        (Chip::Mv6097, Attach::Indirect(4)),
+        (Chip::Mv6185, Attach::Direct),
+    ] {
+        let (mut sim, mib) = after_fates(chip, a);
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        for port in [1u8, 2, 3] {
+            let f0 = smi.frames();
+            let regs = mib.port_counters(&mut smi, port).unwrap();
+            assert_eq!(regs, expected_port_regs(port), "{chip:?} port {port}");
+            // Four port register reads, no statistics operation.
+            let per = if matches!(a, Attach::Indirect(_)) {
+                3
+            } else {
+                1
+            };
+            assert_eq!(smi.frames() - f0, 4 * per, "{chip:?}");
+            let all = mib.snapshot_all(&mut smi, port).unwrap();
+            assert_eq!(all.ext, ExtStats::PortRegs(regs), "{chip:?}");
+            assert_eq!(all.bank0, mib.snapshot(&mut smi, port).unwrap());
+        }
+        // InDiscards is 32 bits across PORT 0x10 (low) and 0x11 (high).
+        let _ = smi.release();
+        let now = sim.clock.now_ns();
+        let m = sim.bus.device().chip_mut(0).unwrap();
+        let f = frame(UNI2, 0x0800, 60);
+        for _ in 0..70_000 {
+            m.count_discarded(now, 4, &f);
+        }
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        assert_eq!(
+            mib.port_counters(&mut smi, 4).unwrap().sw_in_discards,
+            70_000,
+            "{chip:?}"
+        );
+    }
+}
+
+#[test]
+fn port_counters_need_no_stats_unit() {
+    // A stuck statistics unit times out the bank-1 snapshot, but the port registers read.
+    let (chip, a) = (Chip::Mv6390, Attach::Indirect(1));
+    let mut sim = sim_for(chip, a, BusyDelay::stuck());
+    let mut smi = attach(&mut sim, chip, a, Config::new().with_timeout_ns(2_000_000));
+    let mib = Mib::new(HistogramMode::RxTx);
+    for r in [
+        mib.snapshot_bank1(&mut smi, 1).map(drop),
+        mib.read_captured_bank1(&mut smi, Bank1Counter::InFiltered)
+            .map(drop),
+        mib.snapshot_all(&mut smi, 1).map(drop),
+    ] {
+        assert!(
+            matches!(r, Err(Error::Timeout(t)) if t.wait == BusyWait::StatsOp),
+            "{r:?}"
+        );
+    }
+    let (chip, a) = (Chip::Mv6352, Attach::Indirect(2));
+    let mut sim = sim_for(chip, a, BusyDelay::stuck());
+    fate_traffic(&mut sim);
+    let mut smi = attach(&mut sim, chip, a, Config::new().with_timeout_ns(2_000_000));
+    assert_eq!(
+        mib.port_counters(&mut smi, 1).unwrap(),
+        expected_port_regs(1)
+    );
+}
+
+#[test]
+fn bank1_and_port_counters_are_refused_before_any_frame() {
+    let mib = Mib::new(HistogramMode::RxTx);
+    // No bank 1 Linux reads.
+    for (chip, a) in [
+        (Chip::Mv6352, Attach::Indirect(2)),
+        (Chip::Mv6097, Attach::Direct),
+        (Chip::Mv6250, Attach::DualChip(16)),
+    ] {
+        let mut sim = sim_for(chip, a, BusyDelay::fixed(20_000));
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        let f0 = smi.frames();
+        let want = Error::Config(ConfigError::PortFeature {
+            chip: Some(chip),
+            port: None,
+            feature: Feature::MibBank1,
+        });
+        assert_eq!(mib.snapshot_bank1(&mut smi, 1), Err(want), "{chip:?}");
+        assert_eq!(
+            mib.read_captured_bank1(&mut smi, Bank1Counter::InDiscards),
+            Err(want)
+        );
+        assert_eq!(smi.frames(), f0, "{chip:?}");
+    }
+    // No port-register counters Linux reads.
+    for (chip, a) in [
+        (Chip::Mv6390, Attach::Indirect(1)),
+        (Chip::Mv6320, Attach::Direct),
+        (Chip::Mv6250, Attach::DualChip(16)),
+    ] {
+        let mut sim = sim_for(chip, a, BusyDelay::fixed(20_000));
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        let f0 = smi.frames();
+        let want = Error::Config(ConfigError::PortFeature {
+            chip: Some(chip),
+            port: Some(1),
+            feature: Feature::MibPortCounters,
+        });
+        assert_eq!(mib.port_counters(&mut smi, 1), Err(want), "{chip:?}");
+        assert_eq!(smi.frames(), f0, "{chip:?}");
+    }
+    // Ports the chip lacks, on chips that have the counters.
+    for (chip, a, bad) in [
+        (Chip::Mv6390, Attach::Direct, 11u8),
+        (Chip::Mv6352, Attach::Indirect(2), 7),
+        (Chip::Mv6320, Attach::Indirect(5), 200),
+    ] {
+        let mut sim = sim_for(chip, a, BusyDelay::fixed(20_000));
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        let f0 = smi.frames();
+        let want = Error::Config(ConfigError::Port { port: bad });
+        assert_eq!(mib.snapshot_all(&mut smi, bad), Err(want), "{chip:?}");
+        if chip.stats_layout().bank1_select.is_some() {
+            assert_eq!(mib.snapshot_bank1(&mut smi, bad), Err(want));
+        } else {
+            assert_eq!(mib.port_counters(&mut smi, bad), Err(want));
+        }
+        assert_eq!(smi.frames(), f0, "{chip:?}");
+    }
+    // The 6250 family: snapshot_all reads bank 0 only.
+    let (chip, a) = (Chip::Mv6250, Attach::DualChip(16));
+    let (mut sim, mib) = after_fates(chip, a);
+    let mut smi = attach(&mut sim, chip, a, Config::new());
+    let all = mib.snapshot_all(&mut smi, 1).unwrap();
+    assert_eq!(all.ext, ExtStats::None);
+    assert_eq!(all.bank0.in_unicast, 13);
+}
+
+#[test]
+fn model_wrong_bank1_bit_gives_wrong_numbers() {
+    // 6390: bank 1 is bit 10; the 6320's bit 9 reads bank 0 at the same index.
+    let (chip, a) = (Chip::Mv6390, Attach::Indirect(1));
+    let (mut sim, _) = after_fates(chip, a);
+    let mut smi = attach(&mut sim, chip, a, Config::new());
+    let read = |smi: &mut SimSmi<'_>, word: u16| {
+        smi.g1_op(G1Op::Stats, STATS_OP_READ_CAPTURED | word)
+            .unwrap();
+        raw_read32(smi)
+    };
+    smi.g1_op(G1Op::Stats, STATS_OP_CAPTURE_PORT | (2 << 5))
+        .unwrap();
+    assert_eq!(read(&mut smi, 0x0400 | 0x01), 4); // in_filtered
+    assert_eq!(read(&mut smi, 0x0400 | 0x10), 5); // out_queue_0
+    assert_eq!(read(&mut smi, 0x0200 | 0x01), 0); // bank 0: in_good_octets, high half
+    assert_eq!(read(&mut smi, 0x0200 | 0x10), 4); // bank 0: out_unicast
+    let _ = smi.release();
+
+    // 6320: bank 1 is bit 9; bit 10 (the 6390's) is part of the histogram field there,
+    // so a word with it reads bank 0. Operations take 1 ms here.
+    let (chip, a) = (Chip::Mv6320, Attach::Indirect(5));
+    let (mut sim, mib) = after_fates_with(chip, a, BusyDelay::fixed(1_000_000));
+    let mut smi = attach(&mut sim, chip, a, Config::new());
+    let hist = HistogramMode::RxTx.stats_op_bits();
+    smi.g1_op(G1Op::Stats, STATS_OP_CAPTURE_PORT | hist | (2 << 5))
+        .unwrap();
+    assert_eq!(read(&mut smi, hist | 0x0200 | 0x01), 4);
+    assert_eq!(read(&mut smi, hist | 0x0400 | 0x01), 0);
+    assert_eq!(read(&mut smi, hist | 0x0400 | 0x10), 4);
+    // The driver picks the chip's bit.
+    assert_eq!(
+        mib.read_captured_bank1(&mut smi, Bank1Counter::InFiltered)
+            .unwrap(),
+        4
+    );
+    // A bank-1 read before BUSY clears still shows the previous counter.
+    smi.g1_write(
+        g1::STATS_OP,
+        BUSY | STATS_OP_READ_CAPTURED | hist | 0x0200, // index 0x00: in_discards
+    )
+    .unwrap();
+    assert_eq!(raw_read32(&mut smi), 4);
+    smi.wait_g1_op(G1Op::Stats).unwrap();
+    assert_eq!(raw_read32(&mut smi), 3); // in_discards
+}
+
+#[test]
+fn linux_replay_reads_the_same_bank1_and_port_counters() {
+    use mv88e6xxx_smi::sim::stats_linux::{LINUX_BANK0, LINUX_BANK1, LinuxStats};
+    for (chip, a) in [
+        (Chip::Mv6390, Attach::Indirect(1)),
+        (Chip::Mv6390, Attach::Direct),
+        (Chip::Mv6320, Attach::Indirect(5)),
+        (Chip::Mv6393X, Attach::Indirect(3)),
+        (Chip::Mv6352, Attach::Indirect(2)),
+        (Chip::Mv6097, Attach::Direct),
+        (Chip::Mv6250, Attach::DualChip(16)),
+    ] {
+        let (mut sim, mib) = after_fates(chip, a);
+        let mut smi = attach(&mut sim, chip, a, Config::new());
+        mib.snapshot_all(&mut smi, 1).unwrap();
+        let f0 = smi.frames();
+        let ours = mib.snapshot_all(&mut smi, 1).unwrap();
+        let our_frames = smi.frames() - f0;
+        let _ = smi.release();
+        let f1 = sim.bus.frames();
+        let linux = LinuxStats::new(&mut sim.bus, chip, a)
+            .snapshot_all(1)
+            .unwrap();
+        let linux_frames = sim.bus.frames() - f1;
+        for (v, &(index, _)) in linux.bank0.iter().zip(LINUX_BANK0.iter()) {
+            let c = Counter::ALL.iter().find(|c| c.index() == index).unwrap();
+            assert_eq!(ours.bank0.get(*c), *v, "{chip:?} {}", c.name());
+        }
+        match ours.ext {
+            ExtStats::Bank1(b1) => {
+                assert_eq!(linux.port, None);
+                let l = linux.bank1.unwrap();
+                for (v, &index) in l.iter().zip(LINUX_BANK1.iter()) {
+                    let c = Bank1Counter::ALL
+                        .iter()
+                        .find(|c| c.index() == index)
+                        .unwrap();
+                    assert_eq!(u64::from(b1.get(*c)), *v, "{chip:?} {}", c.name());
+                }
+                assert_eq!(b1, expected_bank1(1));
+            }
+            ExtStats::PortRegs(r) => {
+                assert_eq!(linux.bank1, None);
+                let want = [
+                    u64::from(r.sw_in_discards),
+                    u64::from(r.sw_in_filtered),
+                    u64::from(r.sw_out_filtered),
+                ];
+                assert_eq!(linux.port, Some(want), "{chip:?}");
+                assert_eq!(r, expected_port_regs(1));
+            }
+            ExtStats::None => assert_eq!((linux.port, linux.bank1), (None, None)),
+        }
+        assert!(our_frames <= linux_frames, "{chip:?}");
     }
 }

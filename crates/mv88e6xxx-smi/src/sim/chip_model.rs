@@ -375,6 +375,9 @@ impl ChipModel {
             if let Some(v) = self.port_mgmt_read(p, reg) {
                 return v;
             }
+            if let Some(v) = self.mib_port_reg_read(p, reg) {
+                return v;
+            }
             return port[r];
         }
         if self.is_phy_dev(dev) {
@@ -473,6 +476,9 @@ impl ChipModel {
             && p < self.ports.len()
         {
             if self.port_mgmt_written(p, reg, value) {
+                return;
+            }
+            if self.mib_port_reg_written(reg) {
                 return;
             }
             if let Some(port) = self.ports.get_mut(p)

@@ -16,6 +16,13 @@
 //!   `mv88e6xxx_hw_stats` table (in its order) `mv88e6xxx_g1_stats_read` of its index
 //!   (and of index + 1 for the 8-byte ones): op write, wait, COUNTER_32 read, COUNTER_01
 //!   read;
+//! - the full `stats_get_stats` of the chip ([`LinuxStats::snapshot_all`]): the same
+//!   capture and bank-0 reads, then, in table order, the PORT-type entries
+//!   ([`LINUX_PORT`]: `mv88e6xxx_port_read` of the register, and of register + 1 for the
+//!   4-byte one, high half) on the chips that read them, or the BANK1-type entries
+//!   ([`LINUX_BANK1`]: `mv88e6xxx_g1_stats_read` of bank-1 select | index | histogram
+//!   bits) on the chips with a bank-1 select bit
+//!   (docs/mv88e6xxx.md#mib-bank-1-and-port-counters);
 //! - `mv88e6xxx_g1_stats_clear` (the version that keeps only the histogram bits of the
 //!   value read): STATS_OP read, written back as those bits | BUSY | FLUSH_ALL, wait.
 
@@ -235,5 +242,78 @@ impl<'a> LinuxStats<'a> {
         let v = self.g1_read(g1::STATS_OP)?;
         self.g1_write(g1::STATS_OP, (v & HIST_RX_TX) | BUSY | STATS_OP_FLUSH_ALL)?;
         self.stats_wait()
+    }
+}
+
+/// Linux's PORT-type entries of `mv88e6xxx_hw_stats`, in table order: (port register,
+/// bytes).
+pub const LINUX_PORT: [(u8, u8); 3] = [(0x10, 4), (0x12, 2), (0x13, 2)];
+
+/// Linux's BANK1-type entries of `mv88e6xxx_hw_stats`, in table order: their indices.
+pub const LINUX_BANK1: [u16; 26] = [
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0E, 0x0F, 0x10, 0x11,
+    0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x1A, 0x1B, 0x1F,
+];
+
+/// What [`LinuxStats::snapshot_all`] read: bank 0, then the PORT-type values or the
+/// bank-1 values (the other `None`, both on the 6250 family).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinuxAll {
+    /// Bank 0, in [`LINUX_BANK0`] order.
+    pub bank0: [u64; 30],
+    /// The port registers, in [`LINUX_PORT`] order.
+    pub port: Option<[u64; 3]>,
+    /// Bank 1, in [`LINUX_BANK1`] order.
+    pub bank1: Option<[u64; 26]>,
+}
+
+impl LinuxStats<'_> {
+    /// `mv88e6xxx_port_read`: register `reg` of device `port_base + port`.
+    fn port_read(&mut self, port: u8, reg: u8) -> Result<u16, LinuxTimeout> {
+        let dev = self.chip.family().address_map().port_base + port;
+        match self.attach {
+            Attach::Direct => Ok(self.frame_read(dev, reg)),
+            Attach::DualChip(a) => Ok(self.frame_read(a + dev, reg)),
+            Attach::Indirect(sw) => {
+                self.frame_write(sw, SMI_CMD, 0x9800 | (u16::from(dev) << 5) | u16::from(reg));
+                self.smi_wait(sw)?;
+                Ok(self.frame_read(sw, SMI_DATA))
+            }
+        }
+    }
+
+    /// `mv88e6xxx_get_ethtool_stats` up to the chip's `stats_get_stats` (the SERDES and
+    /// ATU/VTU-violation parts are not replayed): [`snapshot`](Self::snapshot), then the
+    /// PORT-type or BANK1-type entries the chip's op includes.
+    pub fn snapshot_all(&mut self, port: u8) -> Result<LinuxAll, LinuxTimeout> {
+        let bank0 = self.snapshot(port)?;
+        let layout = self.chip.stats_layout();
+        let mut out = LinuxAll {
+            bank0,
+            port: None,
+            bank1: None,
+        };
+        if layout.port_counters {
+            let mut v = [0u64; 3];
+            for (slot, &(reg, bytes)) in v.iter_mut().zip(LINUX_PORT.iter()) {
+                let lo = self.port_read(port, reg)?;
+                let hi = if bytes == 4 {
+                    self.port_read(port, reg + 1)?
+                } else {
+                    0
+                };
+                *slot = (u64::from(hi) << 16) | u64::from(lo);
+            }
+            out.port = Some(v);
+        }
+        if let Some(bit) = layout.bank1_select {
+            let hist = self.hist();
+            let mut v = [0u64; 26];
+            for (slot, &index) in v.iter_mut().zip(LINUX_BANK1.iter()) {
+                *slot = u64::from(self.stats_read(bit | index | hist)?);
+            }
+            out.bank1 = Some(v);
+        }
+        Ok(out)
     }
 }

@@ -22,8 +22,28 @@
 //! good FCS (no fragments, jabber, FCS or RX errors), full duplex (no collisions or
 //! deferrals), a maximum frame of 1522 bytes; undersize and oversize frames count as bad
 //! octets and in no other class; pause frames count only as pause; a histogram mode of
-//! 00 counts nothing; FLUSH_PORT takes the port as CAPTURE_PORT does; bank 1 reads as
-//! zero (nothing of the model feeds it).
+//! 00 counts nothing; FLUSH_PORT takes the port as CAPTURE_PORT does.
+//!
+//! Bank 1 and the port-register counters (docs/mv88e6xxx.md#mib-bank-1-and-port-counters):
+//!
+//! - On the chips with a bank-1 select bit a capture also fills bank 1: in_discards,
+//!   in_filtered, in_accepted (good frames received less those filtered or discarded) and
+//!   out_queue_0 (every good frame transmitted: the model has one egress queue); the AVB,
+//!   TCAM, DA-unknown, management, cut-through and other queue counters read zero.
+//! - On the chips whose port registers Linux reads (6085-map and 6352-class), PORT 0x10 /
+//!   0x11 read the port's InDiscards (low / high half), 0x12 InFiltered and 0x13
+//!   OutFiltered (16 bits, wrapping). They are not statistics-unit counters: no capture
+//!   is needed, a flush leaves them, and writes to them are ignored.
+//! - The frame switcher reports a frame's fate through the hooks
+//!   [`ChipModel::mib_filtered`], [`ChipModel::mib_discarded`] and
+//!   [`ChipModel::mib_out_filtered`] (after [`ChipModel::mib_rx`] for the received frame);
+//!   tests drive them with [`ChipModel::count_filtered`], [`ChipModel::count_discarded`]
+//!   and [`ChipModel::count_egress_filtered`]. Only good frames (64 to 1522 bytes with
+//!   FCS) count in them.
+//!
+//! Model assumptions for these (**unverified**): what each counter counts (as above,
+//! from the counter names); that the port-register counters survive a MIB flush and
+//! ignore writes; that bank 1 exists on the 6320/6321 and 6390 class only.
 
 use super::ChipModel;
 use crate::chip::Chip;
@@ -46,6 +66,8 @@ struct Dir {
     undersize: u32,
     oversize: u32,
     hist: [u32; 6],
+    /// Good frames (the ones counted by class and size).
+    good: u32,
 }
 
 /// A port's counters.
@@ -53,6 +75,18 @@ struct Dir {
 struct PortMib {
     rx: Dir,
     tx: Dir,
+    /// Good received frames dropped by ingress filtering.
+    filtered: u32,
+    /// Good received frames discarded for lack of resources.
+    discarded: u32,
+}
+
+/// A port's PORT 0x10–0x13 counters (not cleared by a MIB flush).
+#[derive(Debug, Clone, Copy, Default)]
+struct PortRegs {
+    in_discards: u32,
+    in_filtered: u16,
+    out_filtered: u16,
 }
 
 /// How this chip's statistics unit reads G1_STATS_OP (facts from Linux's ops tables).
@@ -64,6 +98,8 @@ pub(super) struct Layout {
     hist_in_op: bool,
     /// The READ_CAPTURED bit that selects bank 1, if the chip has one.
     bank1: u16,
+    /// Whether PORT 0x10–0x13 are the port's discard and filter counters.
+    port_regs: bool,
 }
 
 impl Layout {
@@ -75,23 +111,34 @@ impl Layout {
                 port_low: true,
                 hist_in_op: true,
                 bank1: 0,
+                port_regs: true,
             },
             Mv6320 | Mv6321 => Self {
                 port_low: false,
                 hist_in_op: true,
                 bank1: 1 << 9,
+                port_regs: false,
             },
-            Mv6123 | Mv6171 | Mv6172 | Mv6175 | Mv6176 | Mv6240 | Mv6350 | Mv6351 | Mv6352
-            | Mv6020 | Mv6071 | Mv6220 | Mv6250 => Self {
+            Mv6123 | Mv6171 | Mv6172 | Mv6175 | Mv6176 | Mv6240 | Mv6350 | Mv6351 | Mv6352 => {
+                Self {
+                    port_low: false,
+                    hist_in_op: true,
+                    bank1: 0,
+                    port_regs: true,
+                }
+            }
+            Mv6020 | Mv6071 | Mv6220 | Mv6250 => Self {
                 port_low: false,
                 hist_in_op: true,
                 bank1: 0,
+                port_regs: false,
             },
             Mv6141 | Mv6341 | Mv6190 | Mv6190X | Mv6191 | Mv6290 | Mv6390 | Mv6390X | Mv6191X
             | Mv6193X | Mv6393X | Mv6361 => Self {
                 port_low: false,
                 hist_in_op: false,
                 bank1: 1 << 10,
+                port_regs: false,
             },
         }
     }
@@ -108,6 +155,8 @@ pub(super) struct MibModel {
     pending: Option<u16>,
     /// Operations completed, by kind: capture, read, flush.
     ops: [u64; 3],
+    /// The PORT 0x10–0x13 counters of each port.
+    port_regs: Vec<PortRegs>,
 }
 
 impl MibModel {
@@ -119,6 +168,7 @@ impl MibModel {
             capture: [0; 64],
             pending: None,
             ops: [0; 3],
+            port_regs: vec![PortRegs::default(); ports],
         }
     }
 }
@@ -141,6 +191,7 @@ fn count(d: &mut Dir, frame: &[u8]) {
         return;
     }
     d.octets += len as u64;
+    d.good = d.good.wrapping_add(1);
     let dst = &frame[..6];
     let ethertype = u16::from_be_bytes([frame[12], frame[13]]);
     if dst == [0x01, 0x80, 0xC2, 0x00, 0x00, 0x01] && ethertype == 0x8808 {
@@ -189,6 +240,24 @@ fn bank0(p: &PortMib, hist: u16) -> [u32; 32] {
         let tx = if hist & 2 != 0 { p.tx.hist[i] } else { 0 };
         *slot = rx.wrapping_add(tx);
     }
+    b
+}
+
+/// Whether the counters count `frame` (without FCS) as good (not undersize or oversize).
+fn is_good(frame: &[u8]) -> bool {
+    (64..=MAX_FRAME).contains(&(frame.len() + FCS))
+}
+
+/// Bank 1 of a port as the hardware indexes it (what the model feeds of it).
+fn bank1(p: &PortMib) -> [u32; 32] {
+    let mut b = [0u32; 32];
+    b[0x00] = p.discarded;
+    b[0x01] = p.filtered;
+    b[0x02] =
+        p.rx.good
+            .saturating_sub(p.filtered)
+            .saturating_sub(p.discarded);
+    b[0x10] = p.tx.good;
     b
 }
 
@@ -278,11 +347,118 @@ impl ChipModel {
                 if let Some(p) = self.stats_port(word) {
                     let b = bank0(&self.mib.ports[p], hist);
                     self.mib.capture[..32].copy_from_slice(&b);
+                    if self.mib.layout.bank1 != 0 {
+                        let b1 = bank1(&self.mib.ports[p]);
+                        self.mib.capture[32..].copy_from_slice(&b1);
+                    }
                 }
                 self.mib.ops[0] += 1;
             }
             // No-op and reserved codes.
             _ => {}
+        }
+    }
+}
+
+// ---- bank 1 and port-register counters: the frame switcher's hooks -----------------------
+
+impl ChipModel {
+    /// Hook for the frame switcher: the good frame `frame` received on `port` (already
+    /// counted by [`mib_rx`](Self::mib_rx)) was dropped by ingress filtering (VLAN
+    /// membership, port state, address table). Counts bank-1 in_filtered and PORT 0x12
+    /// InFiltered. A bad frame or a port the chip lacks counts nothing.
+    pub(super) fn mib_filtered(&mut self, port: usize, frame: &[u8]) {
+        if !is_good(frame) {
+            return;
+        }
+        if let Some(p) = self.mib.ports.get_mut(port) {
+            p.filtered = p.filtered.wrapping_add(1);
+        }
+        if let Some(r) = self.mib.port_regs.get_mut(port) {
+            r.in_filtered = r.in_filtered.wrapping_add(1);
+        }
+    }
+
+    /// Hook for the frame switcher: the good frame `frame` received on `port` (already
+    /// counted by [`mib_rx`](Self::mib_rx)) was discarded for lack of buffers or queue
+    /// space. Counts bank-1 in_discards and PORT 0x10/0x11 InDiscards.
+    pub(super) fn mib_discarded(&mut self, port: usize, frame: &[u8]) {
+        if !is_good(frame) {
+            return;
+        }
+        if let Some(p) = self.mib.ports.get_mut(port) {
+            p.discarded = p.discarded.wrapping_add(1);
+        }
+        if let Some(r) = self.mib.port_regs.get_mut(port) {
+            r.in_discards = r.in_discards.wrapping_add(1);
+        }
+    }
+
+    /// Hook for the frame switcher: the good frame `frame` would have left on `port` but
+    /// egress filtering dropped it (it is not transmitted: no [`mib_tx`](Self::mib_tx)).
+    /// Counts PORT 0x13 OutFiltered.
+    pub(super) fn mib_out_filtered(&mut self, port: usize, frame: &[u8]) {
+        if !is_good(frame) {
+            return;
+        }
+        if let Some(r) = self.mib.port_regs.get_mut(port) {
+            r.out_filtered = r.out_filtered.wrapping_add(1);
+        }
+    }
+
+    /// PORT register `reg` of port `p` if it is one of the chip's MIB port-register
+    /// counters (PORT 0x10–0x13 on the chips that have them), else `None`.
+    pub(super) fn mib_port_reg_read(&self, p: usize, reg: u8) -> Option<u16> {
+        if !self.mib.layout.port_regs {
+            return None;
+        }
+        let r = self.mib.port_regs.get(p)?;
+        match reg {
+            0x10 => Some((r.in_discards & 0xFFFF) as u16),
+            0x11 => Some((r.in_discards >> 16) as u16),
+            0x12 => Some(r.in_filtered),
+            0x13 => Some(r.out_filtered),
+            _ => None,
+        }
+    }
+
+    /// Whether a write of PORT register `reg` hits a MIB port-register counter (ignored).
+    pub(super) fn mib_port_reg_written(&self, reg: u8) -> bool {
+        self.mib.layout.port_regs && (0x10..=0x13).contains(&reg)
+    }
+
+    /// Test-facing traffic: at `now_ns`, `frame` (without FCS) is received on `rx_port`
+    /// and dropped there by ingress filtering (`mib_rx`, then
+    /// `mib_filtered`).
+    pub fn count_filtered(&mut self, now_ns: u64, rx_port: usize, frame: &[u8]) {
+        self.settle(now_ns);
+        self.mib_rx(rx_port, frame);
+        self.mib_filtered(rx_port, frame);
+    }
+
+    /// Test-facing traffic: at `now_ns`, `frame` is received on `rx_port` and discarded
+    /// there for lack of resources (`mib_rx`, then
+    /// `mib_discarded`).
+    pub fn count_discarded(&mut self, now_ns: u64, rx_port: usize, frame: &[u8]) {
+        self.settle(now_ns);
+        self.mib_rx(rx_port, frame);
+        self.mib_discarded(rx_port, frame);
+    }
+
+    /// Test-facing traffic: at `now_ns`, `frame` is received on `rx_port`, transmitted on
+    /// each of `tx_ports` and dropped by egress filtering on each of `filtered_ports`
+    /// (`mib_out_filtered`).
+    pub fn count_egress_filtered(
+        &mut self,
+        now_ns: u64,
+        rx_port: usize,
+        tx_ports: &[usize],
+        filtered_ports: &[usize],
+        frame: &[u8],
+    ) {
+        self.count_frame(now_ns, rx_port, tx_ports, frame);
+        for &p in filtered_ports {
+            self.mib_out_filtered(p, frame);
         }
     }
 }
