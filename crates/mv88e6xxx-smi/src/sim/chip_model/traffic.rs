@@ -11,7 +11,11 @@
 //! Model assumptions beyond our sources: with 802.1Q disabled (or fallback without a VTU
 //! entry) the frame uses FID 0 and may reach every port (PORT_BASE_VLAN is not
 //! modelled); the per-VLAN port state of the 6185 layout is ignored; a VLAN whose SID has
-//! no STU entry is not filtered by spanning-tree state.
+//! no STU entry is not filtered by spanning-tree state; a disabled port receives nothing
+//! (not counted), a blocking or learning port's frames, and frames the VLAN checks drop,
+//! count as filtered at ingress (bank-1 in_filtered / PORT InFiltered), and a known
+//! destination kept away by its VLAN or port state counts as filtered at egress on that
+//! port (PORT OutFiltered); no frame is ever discarded for lack of buffers.
 
 use super::ChipModel;
 use super::vtu::field;
@@ -21,6 +25,7 @@ use crate::vtu::{VtuLayout, vtu_info};
 const PORT_CTL0: u8 = 0x04;
 const PORT_DEFAULT_VLAN: u8 = 0x07;
 const PORT_CTL2: u8 = 0x08;
+const STATE_DISABLED: u16 = 0;
 const STATE_LEARNING: u16 = 2;
 const STATE_FORWARDING: u16 = 3;
 
@@ -32,28 +37,56 @@ impl ChipModel {
     }
 
     /// A frame arrives on `port` at `now_ns`; returns the ports it leaves on (ascending).
-    /// Operations that completed by `now_ns` take effect first. The statistics unit counts
-    /// the frame as received on `port` and as sent on each port it leaves on.
+    /// Operations that completed by `now_ns` take effect first. Unless `port` is disabled,
+    /// the statistics unit counts the frame as received on `port`, as sent on each port it
+    /// leaves on, as filtered at ingress when ingress filtering drops it (port or STU
+    /// state, VLAN membership, unknown VID), and as filtered at egress on each port a known
+    /// destination could not reach for its VLAN or port state.
     pub fn inject(&mut self, now_ns: u64, port: usize, frame: &[u8]) -> Vec<usize> {
         self.settle(now_ns);
-        self.mib_rx(port, frame);
-        let out = self.switch_frame(now_ns, port, frame);
+        let switched = self.switch_frame(now_ns, port, frame);
+        if !matches!(switched, Switched::NotReceived) {
+            self.mib_rx(port, frame);
+        }
+        let out = match switched {
+            Switched::Out {
+                ports,
+                egress_filtered,
+            } => {
+                for &p in &egress_filtered {
+                    self.mib_out_filtered(p, frame);
+                }
+                ports
+            }
+            Switched::Filtered => {
+                self.mib_filtered(port, frame);
+                Vec::new()
+            }
+            Switched::NotReceived => Vec::new(),
+        };
         for &p in &out {
             self.mib_tx(p, frame);
         }
         out
     }
 
-    fn switch_frame(&mut self, now: u64, port: usize, frame: &[u8]) -> Vec<usize> {
+    fn switch_frame(&mut self, now: u64, port: usize, frame: &[u8]) -> Switched {
         let Some(regs) = self.ports.get(port) else {
-            return Vec::new();
+            return Switched::NotReceived;
         };
-        if frame.len() < 14 {
-            return Vec::new();
-        }
         let state = self.port_state(port);
+        if state == STATE_DISABLED {
+            return Switched::NotReceived;
+        }
+        if frame.len() < 14 {
+            // Counted (as a runt) by the statistics unit, not switched.
+            return Switched::Out {
+                ports: Vec::new(),
+                egress_filtered: Vec::new(),
+            };
+        }
         if state < STATE_LEARNING {
-            return Vec::new();
+            return Switched::Filtered;
         }
         let mut dst = [0u8; 6];
         dst.copy_from_slice(&frame[0..6]);
@@ -75,13 +108,13 @@ impl ChipModel {
         };
         let (fid, mut members, stu) = match (mode, vlan, info) {
             (0, _, _) | (1, None, _) | (_, _, None) => (0, all, None),
-            (_, None, _) => return Vec::new(), // check / secure: unknown VID
+            (_, None, _) => return Switched::Filtered, // check / secure: unknown VID
             (_, Some(v), Some(info)) => {
                 let members = (0..nports)
                     .filter(|&i| field(info.layout, v.data, i, 0) != 3)
                     .fold(0u16, |m, i| m | 1 << i);
                 if mode == 3 && members & (1 << port) == 0 {
-                    return Vec::new(); // secure: ingress port not a member
+                    return Switched::Filtered; // secure: ingress port not a member
                 }
                 let stu = (info.layout != VtuLayout::Mv6185)
                     .then(|| self.vtu.stu.get(&v.sid).map(|d| (info.layout, *d)))
@@ -92,7 +125,7 @@ impl ChipModel {
         if let Some((layout, d)) = stu {
             let shift = if layout == VtuLayout::Mv6390 { 0 } else { 2 };
             if field(layout, d, port, shift) < STATE_LEARNING {
-                return Vec::new();
+                return Switched::Filtered;
             }
             members &= (0..nports)
                 .filter(|&i| field(layout, d, i, shift) == STATE_FORWARDING)
@@ -102,16 +135,40 @@ impl ChipModel {
             self.atu_learn(now, fid, src, port);
         }
         if state != STATE_FORWARDING {
-            return Vec::new();
+            return Switched::Filtered;
         }
-        let dest = self.atu_lookup(now, fid, dst).unwrap_or(all);
-        (0..nports)
+        let hit = self.atu_lookup(now, fid, dst);
+        let dest = hit.unwrap_or(all);
+        let chip = self.chip;
+        let candidates: Vec<usize> = (0..nports)
             .filter(|&i| {
                 i != port
-                    && dest & members & (1 << i) != 0
-                    && self.port_state(i) == STATE_FORWARDING
-                    && u8::try_from(i).is_ok_and(|p| self.chip.is_valid_port(p))
+                    && dest & (1 << i) != 0
+                    && u8::try_from(i).is_ok_and(|p| chip.is_valid_port(p))
             })
-            .collect()
+            .collect();
+        let (ports, blocked): (Vec<usize>, Vec<usize>) = candidates
+            .into_iter()
+            .partition(|&i| members & (1 << i) != 0 && self.port_state(i) == STATE_FORWARDING);
+        // A known destination the VLAN or the egress port's state keeps the frame from is
+        // egress filtering at that port; a flood simply does not reach non-members.
+        let egress_filtered = if hit.is_some() { blocked } else { Vec::new() };
+        Switched::Out {
+            ports,
+            egress_filtered,
+        }
     }
+}
+
+/// What the switch did with a frame.
+enum Switched {
+    /// The ingress port is disabled: the frame is not received (nor counted).
+    NotReceived,
+    /// Dropped by ingress filtering (port or STU state, VLAN membership, unknown VID).
+    Filtered,
+    /// Sent on `ports`; a known destination among `egress_filtered` was filtered at egress.
+    Out {
+        ports: Vec<usize>,
+        egress_filtered: Vec<usize>,
+    },
 }
