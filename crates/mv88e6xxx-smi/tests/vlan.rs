@@ -76,7 +76,10 @@ fn configure(s: &mut SimSmi<'_>, p: &Plan) {
     for v in vlans(p) {
         s.vtu_load(&v).unwrap();
     }
-    let pvids = p.a.iter().map(|&q| (q, 10)).chain(p.b.iter().map(|&q| (q, 20)));
+    let pvids =
+        p.a.iter()
+            .map(|&q| (q, 10))
+            .chain(p.b.iter().map(|&q| (q, 20)));
     for (port, vid) in pvids.chain([(p.cpu, 10)]) {
         s.port_set_default_vid(port, vid).unwrap();
         s.port_set_8021q_mode(port, Dot1qMode::Secure).unwrap();
@@ -131,7 +134,11 @@ fn two_vlans(chip: Chip, attach: Attach) {
     let got = model.inject(0, cpu, &frame(BCAST, 0x50, Some(20)));
     assert_eq!(got, out(&p.b, &[]), "{chip:?}");
     // A port of VID 10 tagging VID 20 is not a member: secure mode drops it.
-    assert!(model.inject(0, a0, &frame(BCAST, 0x11, Some(20))).is_empty());
+    assert!(
+        model
+            .inject(0, a0, &frame(BCAST, 0x11, Some(20)))
+            .is_empty()
+    );
     // A unicast to the address learned in VID 20 reaches its port there, and does not
     // cross from VID 10 (it floods VID 10 instead).
     let in20 = [0x02, 0, 0, 0, 0, 0x20];
@@ -183,7 +190,11 @@ fn newly_supported_chips_use_the_layout_of_their_linux_ops() {
         (Mv6131, VtuLayout::Mv6185, false),
     ] {
         let i = vtu_info(chip).unwrap();
-        assert_eq!((i.layout, i.has_stu, i.max_vid), (layout, stu, 4095), "{chip:?}");
+        assert_eq!(
+            (i.layout, i.has_stu, i.max_vid),
+            (layout, stu, 4095),
+            "{chip:?}"
+        );
     }
     // The chips without an STU are exactly those without Linux `stu_*` ops / `max_sid`.
     let no_stu: Vec<Chip> = Chip::ALL
@@ -336,7 +347,10 @@ fn the_model_tells_the_layouts_apart() {
         s.wait_g1_op(G1Op::Vtu).unwrap();
         let got = s.vtu_get_next(4095).unwrap().unwrap();
         assert_eq!(got.members, right.members, "{chip:?}");
-        assert_eq!(got.fid, 0, "{chip:?}: the FID went where this layout does not look");
+        assert_eq!(
+            got.fid, 0,
+            "{chip:?}: the FID went where this layout does not look"
+        );
     }
 }
 
