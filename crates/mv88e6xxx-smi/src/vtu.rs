@@ -62,21 +62,22 @@ pub struct VtuInfo {
     pub has_stu: bool,
 }
 
-/// The VTU of `chip`, `None` for the chips whose ops table is not in our sources (6085,
-/// 6095, 6097, 6123, 6131, 6141, 6161, 6165: refused with
-/// [`ConfigError::UnitUnsupported`]).
+/// The VTU of `chip`: every chip in [`Chip::ALL`] has one (Linux's ops table names a
+/// `vtu_getnext`/`vtu_loadpurge` pair for each), so this is `Some` for all of them today;
+/// `None` would refuse a chip's VTU and STU with [`ConfigError::UnitUnsupported`]. The
+/// 6095, 6131, 6185 and the 6250 family have no STU (no `stu_*` ops, no `max_sid`); the
+/// 6320 and 6321 use the 6352 layout and an STU since Linux's 2025 fixes for that family
+/// (docs/mv88e6xxx.md#atu-vtu-and-stu).
 pub const fn vtu_info(chip: Chip) -> Option<VtuInfo> {
     use Chip::*;
     let (layout, max_vid) = match chip {
-        Mv6171 | Mv6172 | Mv6175 | Mv6176 | Mv6240 | Mv6341 | Mv6350 | Mv6351 | Mv6352 => {
-            (VtuLayout::Mv6352, 4095)
-        }
-        Mv6185 | Mv6020 | Mv6071 | Mv6220 | Mv6250 | Mv6320 | Mv6321 => (VtuLayout::Mv6185, 4095),
+        Mv6085 | Mv6097 | Mv6123 | Mv6141 | Mv6161 | Mv6165 | Mv6171 | Mv6172 | Mv6175 | Mv6176
+        | Mv6240 | Mv6320 | Mv6321 | Mv6341 | Mv6350 | Mv6351 | Mv6352 => (VtuLayout::Mv6352, 4095),
+        Mv6185 | Mv6095 | Mv6131 | Mv6020 | Mv6071 | Mv6220 | Mv6250 => (VtuLayout::Mv6185, 4095),
         Mv6361 => (VtuLayout::Mv6390, 4095),
         Mv6190 | Mv6190X | Mv6191 | Mv6290 | Mv6390 | Mv6390X | Mv6191X | Mv6193X | Mv6393X => {
             (VtuLayout::Mv6390, 8191)
         }
-        _ => return None,
     };
     Some(VtuInfo {
         layout,
