@@ -7,6 +7,9 @@
 //! `ConfigError`) sends no frame, and a walk (`atu_for_each`, `vtu_for_each`) reports at
 //! most its own cap of entries. Default 64 cases per property; `PROPTEST_CASES` overrides.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use hwtimer_core::sim::{SimClock, SimCounter};
 use mdio_bus::DevAddr;
 use mdio_bus::sim::{MdioDevice, SimMdio};
@@ -17,7 +20,10 @@ use mv88e6xxx_smi::irq::{G1IrqSet, PortSet};
 use mv88e6xxx_smi::port::{
     Duplex, EgressMode, ForcedLink, FrameMode, MirrorDirection, PortState, RgmiiDelay, Speed,
 };
-use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchSim};
+use mv88e6xxx_smi::sim::{
+    Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SIM_COUNTER_HZ, SIM_COUNTER_READ_NS,
+    SIM_MDC_HZ, SwitchModel,
+};
 use mv88e6xxx_smi::stats::{Counter, HistogramMode, Mib};
 use mv88e6xxx_smi::vtu::{Dot1qMode, Member, StuEntry, StuState, VtuEntry};
 use mv88e6xxx_smi::{Addressing, Config, Error, G1Op, Smi, regs};
@@ -649,6 +655,98 @@ fn check_op<E: core::fmt::Debug>(
     Ok(())
 }
 
+/// The switch model behind a watch on the driver's Global1 writes: a write to a data
+/// register of the ATU or the VTU while that unit's operation is still BUSY is counted.
+/// (The model itself counts only writes to the operation registers,
+/// `ChipModel::dropped_writes`.) It reads the unit's op register from the model at the
+/// same instant, which is no MDIO frame and changes nothing the driver sees; it only works
+/// where Global1 is a bus address (direct and dual-chip), so indirect modes are not
+/// watched.
+struct Watch {
+    model: SwitchModel,
+    /// Global1's bus address, `None` when not watched.
+    g1: Option<u8>,
+    /// (unit op register, data register written) for every write into a busy unit,
+    /// shared with the test while the driver owns the bus.
+    busy_writes: Rc<RefCell<Vec<(u8, u8)>>>,
+}
+
+impl Watch {
+    /// The op register of the unit whose data register `reg` is.
+    fn unit_of(reg: u8) -> Option<u8> {
+        use regs::g1;
+        match reg {
+            g1::ATU_FID | g1::ATU_DATA | g1::ATU_MAC01 | g1::ATU_MAC23 | g1::ATU_MAC45 => {
+                Some(g1::ATU_OP)
+            }
+            g1::VTU_FID
+            | g1::VTU_SID
+            | g1::VTU_VID
+            | g1::VTU_DATA1
+            | g1::VTU_DATA2
+            | g1::VTU_DATA3 => Some(g1::VTU_OP),
+            _ => None,
+        }
+    }
+}
+
+impl MdioDevice for Watch {
+    fn read(&mut self, now: u64, phy: PhyAddr, reg: RegAddr) -> u16 {
+        self.model.read(now, phy, reg)
+    }
+    fn write(&mut self, now: u64, phy: PhyAddr, reg: RegAddr, value: u16) {
+        if self.g1 == Some(phy.get())
+            && let Some(op) = Self::unit_of(reg.get())
+            && self.model.read(now, phy, RegAddr::from_bits(op)) & regs::BUSY != 0
+        {
+            self.busy_writes.borrow_mut().push((op, reg.get()));
+        }
+        self.model.write(now, phy, reg, value)
+    }
+}
+
+/// The watch counts a data register write into a busy unit: a caller's raw write to
+/// G1_ATU_MAC01 right after its raw write that started an ATU operation (raw data-register
+/// writes do not wait, by `Smi::write`'s contract), and not the same write once the
+/// operation is over.
+#[test]
+fn the_watch_sees_a_write_into_a_busy_unit() {
+    for wait in [false, true] {
+        let model = SwitchModel::new().with_chip(
+            ChipModel::new(Chip::Mv6352, Attach::Direct).with_g1_busy(BusyDelay::fixed(1_000_000)),
+        );
+        let busy_writes = Rc::new(RefCell::new(Vec::new()));
+        let watch = Watch {
+            model,
+            g1: Some(0x1B),
+            busy_writes: Rc::clone(&busy_writes),
+        };
+        let clock = SimClock::new();
+        let counter =
+            SimCounter::new(&clock, 32, SIM_COUNTER_HZ).with_read_cost(SIM_COUNTER_READ_NS);
+        let mut bus = SimMdio::new(&clock, SIM_MDC_HZ, watch);
+        let mut smi = Smi::new(
+            &mut bus,
+            &counter,
+            Addressing::Direct,
+            Chip::Mv6352,
+            Config::new(),
+        )
+        .unwrap();
+        smi.g1_write(regs::g1::ATU_OP, regs::BUSY | 0x3000).unwrap();
+        if wait {
+            smi.wait_g1_op(G1Op::Atu).unwrap();
+        }
+        smi.g1_write(regs::g1::ATU_MAC01, 0x1234).unwrap();
+        let expect = if wait {
+            vec![]
+        } else {
+            vec![(regs::g1::ATU_OP, regs::g1::ATU_MAC01)]
+        };
+        assert_eq!(*busy_writes.borrow(), expect, "wait {wait}");
+    }
+}
+
 /// The addressing modes and PHY access kinds: Global2 PHYs (6352, 6393X, 6250), PPU-gated
 /// PHYs (6185, 6085) and direct PHYs (6165).
 const MODES: u8 = 7;
@@ -722,6 +820,7 @@ proptest! {
         phy_busy in (0u8..4, 0u64..200_000),
         ppu_busy in (0u8..4, 0u64..200_000),
         init_at in prop::option::of(0u64..3_000_000),
+        ppu_enabled in prop::bool::weighted(0.8),
         mode in 0u8..MODES,
         ops in prop::collection::vec(op(), 1..10),
     ) {
@@ -731,29 +830,47 @@ proptest! {
             Addressing::Indirect { sw_addr, .. } => Attach::Indirect(sw_addr.get()),
             Addressing::DualChip { sw_addr } => Attach::DualChip(sw_addr.get()),
         };
-        let mut sim = SwitchSim::single(
+        let model = SwitchModel::new().with_chip(
             ChipModel::new(chip, attach)
                 .with_smi_busy(busy(smi_busy.0, smi_busy.1))
                 .with_g1_busy(busy(g1_busy.0, g1_busy.1))
                 .with_phy_busy(busy(phy_busy.0, phy_busy.1))
                 .with_ppu_busy(busy(ppu_busy.0, ppu_busy.1))
+                .with_ppu_enabled(ppu_enabled)
                 .with_init_ready_at(init_at)
                 .with_phy(PhyModel::bcm54612e(PhyAddr::from_bits(1))),
         );
+        let g1 = chip.family().address_map().global1;
+        let g1 = match a {
+            Addressing::Direct => Some(g1),
+            Addressing::DualChip { sw_addr } => Some(sw_addr.get() + g1),
+            Addressing::Indirect { .. } => None,
+        };
+        let clock = SimClock::new();
+        let counter = SimCounter::new(&clock, 32, SIM_COUNTER_HZ).with_read_cost(SIM_COUNTER_READ_NS);
+        let busy_writes = Rc::new(RefCell::new(Vec::new()));
+        let watch = Watch { model, g1, busy_writes: Rc::clone(&busy_writes) };
+        let mut bus = SimMdio::new(&clock, SIM_MDC_HZ, watch);
         let config = Config::new().with_timeout_ns(TIMEOUT_NS);
-        let mut smi = Smi::new(&mut sim.bus, &sim.counter, a, chip, config).unwrap();
+        let mut smi = Smi::new(&mut bus, &counter, a, chip, config).unwrap();
         for op in &ops {
             let f0 = smi.frames();
-            let r = run(&mut smi, &sim.clock, op);
+            let r = run(&mut smi, &clock, op);
             match &r {
                 // A refusal is any typed `ConfigError` (checked to send no frame).
                 Ok(_) | Err(Error::Timeout(_) | Error::UnknownSwitchId { .. } | Error::Config(_)) => {}
                 Err(e) => prop_assert!(false, "{op:?}: {e:?}"),
             }
             check_op(op, &r, smi.frames() - f0)?;
+            // The caller's raw writes to data registers do not wait (only op registers
+            // belong to a unit by `Smi::write`'s contract); every unit operation does.
+            let written = core::mem::take(&mut *busy_writes.borrow_mut());
+            if !matches!(op, Op::Write(..)) {
+                prop_assert!(written.is_empty(), "{op:?}: wrote into a busy unit: {written:x?}");
+            }
         }
-        let _ = smi.release();
-        let model = sim.bus.device().chip(0).unwrap();
+        let bus = smi.release();
+        let model = bus.device().model.chip(0).unwrap();
         prop_assert_eq!(model.dropped_writes(), 0);
         prop_assert_eq!(model.ppu_collisions(), 0);
     }
