@@ -165,11 +165,19 @@ type UnitCall = (&'static str, UnitOutcome, u64, u64);
 /// Every public call of the switch units (ATU, VTU/STU, port VLAN, MIB, ports, interrupts,
 /// Clause 45 / SERDES, the PPU hold), with arguments a chip may refuse.
 fn every_unit_call<D: MdioDevice>(smi: &mut DeadSmi<'_, D>) -> Vec<UnitCall> {
+    unit_calls_upto(smi, usize::MAX)
+}
+
+/// The first `upto + 1` calls of [`every_unit_call`].
+fn unit_calls_upto<D: MdioDevice>(smi: &mut DeadSmi<'_, D>, upto: usize) -> Vec<UnitCall> {
     let mut out = Vec::new();
     let mut run = |name: &'static str,
                    steps: u64,
                    smi: &mut DeadSmi<'_, D>,
                    f: &dyn Fn(&mut DeadSmi<'_, D>) -> UnitOutcome| {
+        if out.len() > upto {
+            return;
+        }
         let f0 = smi.frames();
         let r = f(smi);
         out.push((name, r, smi.frames() - f0, steps));
@@ -335,8 +343,14 @@ const fn unit_call_frames(steps: u64) -> u64 {
 /// Checks a switch-unit call on a dead bus: a typed error or a value, within its bound; a
 /// refusal before any frame.
 fn check_unit_call(what: &str, call: &UnitCall) {
+    check_unit_call_after(what, call, 0)
+}
+
+/// As [`check_unit_call`], for a call whose first `live` frames ran on a live bus (which
+/// may answer a wait late, after many polls, where a dead bus answers at the first).
+fn check_unit_call_after(what: &str, call: &UnitCall, live: u64) {
     let (name, r, frames, steps) = call;
-    let bound = unit_call_frames(*steps);
+    let bound = live + unit_call_frames(*steps);
     assert!(*frames <= bound, "{what} {name}: {frames} frames > {bound}");
     match r {
         Ok(()) => {}
@@ -631,6 +645,49 @@ fn a_bus_that_dies_mid_run_ends_every_call_within_its_frame_bound() {
                 for call in &unit_calls {
                     check_unit_call(&what, call);
                 }
+            }
+        }
+    }
+}
+
+/// The bus dies in the middle of each switch-unit call in turn (at its first frame, its
+/// second, its middle one and its last, as counted on the live model), after the calls
+/// before it ran live: that call and the next end within their bounds
+/// ([`unit_call_frames`], plus for the dying call the frames it made before the bus died)
+/// with a typed error or a value, refusals before any frame.
+#[test]
+fn a_bus_that_dies_inside_a_unit_call_ends_it_within_its_frame_bound() {
+    for (value, name) in dead_values::<u16>() {
+        for (chip, addressing) in CHIPS {
+            // On the live bus: where each call starts and how many frames it takes.
+            let (attach, live_calls) = {
+                let mut sim = live(chip, addressing);
+                let mut smi =
+                    Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                (smi.frames(), every_unit_call(&mut smi))
+            };
+            let mut start = 0;
+            for (i, (call, _, frames, _)) in live_calls.iter().enumerate() {
+                let mut points = vec![0, 1, frames / 2, frames.saturating_sub(1)];
+                points.retain(|&k| k < *frames);
+                points.dedup();
+                for k in points {
+                    let mut sim = live(chip, addressing);
+                    sim.bus.go_dead_after(attach + start + k, value);
+                    let mut smi =
+                        Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+                            .unwrap();
+                    let calls = unit_calls_upto(&mut smi, i + 1);
+                    let what = format!("{chip:?} {addressing:?} {name} in {call} at +{k}:");
+                    for (j, c) in calls.iter().enumerate() {
+                        check_unit_call_after(&what, c, if j == i { k } else { 0 });
+                    }
+                    // The calls before ran live, as on the live bus.
+                    for (c, l) in calls.iter().zip(&live_calls).take(i) {
+                        assert_eq!((c.0, &c.1, c.2), (l.0, &l.1, l.2), "{what}");
+                    }
+                }
+                start += frames;
             }
         }
     }
