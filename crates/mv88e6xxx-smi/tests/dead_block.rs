@@ -831,15 +831,22 @@ fn a_hardware_reset_forgets_the_unit_data_the_driver_wrote() {
     let mut smi = Smi::new(&mut bus, &counter, Addressing::Direct, chip, Config::new()).unwrap();
     let (a, b) = (MacAddr([2, 0, 0, 0, 0, 1]), MacAddr([2, 0, 0, 0, 0, 2]));
     smi.atu_load(&AtuEntry::new_static(5, a, 0b10)).unwrap();
+    let mut vlan = VtuEntry::new(10, 5).with_member(1, Member::Tagged);
+    vlan.sid = 2;
+    smi.vtu_load(&vlan).unwrap();
     // The firmware pulls the reset pin, releases it, and tells the driver.
     pulse.set(true);
     clock.advance(HW_RESET_ASSERT_NS + HW_RESET_SETTLE_NS);
     smi.after_hardware_reset().unwrap();
     smi.atu_load(&AtuEntry::new_static(5, b, 0b10)).unwrap();
+    vlan.vid = 20;
+    smi.vtu_load(&vlan).unwrap();
+    // The VTU's GetNext reads the FID and SID back from the switch.
+    let got = smi.vtu_get_next(19).unwrap().map(|e| (e.vid, e.fid, e.sid));
     let bus = smi.release();
     let entries = bus.device().model.chip(0).unwrap().atu_entries();
     assert!(
-        entries.iter().any(|e| (e.0, e.1) == (5, b.0)),
-        "b not in FID 5 after the reset; the model's table: {entries:x?}"
+        entries.iter().any(|e| (e.0, e.1) == (5, b.0)) && got == Some((20, 5, 2)),
+        "after the reset: the model's ATU {entries:x?} (b in FID 5?), VLAN 20 {got:?} (FID 5, SID 2?)"
     );
 }
