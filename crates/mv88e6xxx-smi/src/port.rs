@@ -1025,7 +1025,8 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         // A raw G1_CTL1 write: it ends any PPU hold.
         self.g1_write(g1::CTL1, v)?;
         self.ppu_forget();
-        self.wait_init_ready()?;
+        // As after a hardware reset, 0xFFFF (nothing answering) is not INIT_READY.
+        self.wait_g1_sts_ready()?;
         let (mask, val) = match reset {
             ResetOp::M6185 => (PPU_STATE_MASK, PPU_STATE_POLLING),
             ResetOp::M6352 => (PPU_STATE_6352, PPU_STATE_6352),
@@ -1038,14 +1039,16 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// The wait after a hardware reset: call it once the firmware has held the reset line
     /// for [`HW_RESET_ASSERT_NS`], released it and waited [`HW_RESET_SETTLE_NS`] (the
     /// driver has no GPIO). It waits, bounded, for G1_STS INIT_READY; a read of 0xFFFF
-    /// (the switch not answering yet) does not count as ready. Linux waits up to 1 s for
+    /// (the switch not answering yet) does not count as ready. What the driver knew of the
+    /// switch's state (busy bits seen clear, the FID/SID it wrote, a PPU hold) is forgotten,
+    /// so the next access to each unit polls it first. Linux waits up to 1 s for
     /// EEPROM loading here: give the [`Config`](crate::Config) a timeout that long if the
     /// board has an EEPROM.
     ///
     /// Errors: [`Error::Timeout`] ([`BusyWait::InitReady`](crate::BusyWait::InitReady));
     /// [`Error::Mdio`].
     pub fn after_hardware_reset(&mut self) -> Result<u16, Error<M::Error>> {
-        self.ppu_forget();
+        self.forget_switch_state();
         self.wait_g1_sts_ready()
     }
 }

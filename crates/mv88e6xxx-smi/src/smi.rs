@@ -1042,6 +1042,16 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         self.ppu_hold = None;
     }
 
+    /// Forget everything this driver knows of the switch's state because the switch was
+    /// reset behind it (a hardware reset): the PPU hold, the busy bits seen clear, and the
+    /// unit data registers it wrote last. The next access to each unit polls it first and
+    /// writes its FID/SID again.
+    pub(crate) fn forget_switch_state(&mut self) {
+        self.ppu_hold = None;
+        self.ready = 0;
+        self.shadow = UnitShadow::EMPTY;
+    }
+
     pub(crate) fn phy_wait(&mut self) -> Result<u16, Error<M::Error>> {
         let g2 = self.map.global2;
         self.ready &= !READY_PHY;

@@ -759,7 +759,6 @@ fn a_walk_on_a_dead_bus_ends_at_its_first_step() {
 /// `software_reset` does (its `wait_init_ready`, and its PPU wait, see 0xFFFF's bits set)
 /// and reports success in 4 frames.
 #[test]
-#[ignore = "bug (suspected, src/port.rs software_reset): on an all-ones bus it returns Ok(()) in 4 frames: wait_init_ready counts G1_STS = 0xFFFF as INIT_READY, which after_hardware_reset (wait_g1_sts_ready) refuses"]
 fn software_reset_on_an_all_ones_bus_is_not_a_success() {
     let (_clock, counter, mut mdio) = bus(0xFFFF);
     let mut smi = Smi::new(
@@ -816,7 +815,6 @@ impl MdioDevice for ResetPin {
 /// must not skip writing a FID it wrote before the reset. `after_hardware_reset` is the
 /// firmware's word that the block was reset.
 #[test]
-#[ignore = "bug: src/port.rs after_hardware_reset does not clear Smi::shadow (src/smi.rs UnitShadow): after a hardware reset, atu_load with the FID it loaded before skips G1_ATU_FID (reset to 0) and the entry lands in FID 0 (vtu_load likewise skips G1_VTU_FID / G1_VTU_SID)"]
 fn a_hardware_reset_forgets_the_unit_data_the_driver_wrote() {
     let pulse = std::rc::Rc::new(std::cell::Cell::new(false));
     let chip = Chip::Mv6352;
