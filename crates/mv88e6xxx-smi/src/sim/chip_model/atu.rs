@@ -4,7 +4,10 @@
 //! of G1_ATU_OP/G1_ATU_CTL, G1_ATU_DATA, G1_ATU_MAC01/23/45) when G1_ATU_OP is written
 //! with BUSY, changes the table then, and puts its results in the data registers only
 //! when BUSY clears (docs/mv88e6xxx.md#atu-vtu-and-stu). Learned entries age with G1_ATU_CTL
-//! AgeTime × the chip's coefficient (0: no ageing, the model's reset value).
+//! AgeTime × the chip's coefficient (0: no ageing, the model's reset value). A violation
+//! raised by a switched frame (`traffic.rs`) is latched, sets G1_STS ATU problem, and is
+//! handed out and cleared by the get/clear violation operation when its BUSY clears
+//! (docs/mv88e6xxx.md#atu-and-vtu-violations).
 
 use std::collections::BTreeMap;
 

@@ -8,6 +8,13 @@
 //! forwarding ports (and, where the VLAN's SID has an STU entry, forwarding in it), never
 //! the ingress port.
 //!
+//! On the way the switch raises violations, latched until a get/clear violation operation
+//! takes them (docs/mv88e6xxx.md#atu-and-vtu-violations): a VTU miss (check or secure,
+//! unknown VID), a VTU member violation (check or secure, ingress port not a member), an
+//! ATU miss (a locked port, PORT_ASSOC_VECTOR bit 13, with an unknown source address; a
+//! locked port learns nothing) and an ATU member violation (a source address held by a
+//! non-learned entry of other ports, unless PORT_ASSOC_VECTOR IGNORE_WRONG, bit 12).
+//!
 //! Model assumptions beyond our sources: with 802.1Q disabled (or fallback without a VTU
 //! entry) the frame uses FID 0 and may reach every port (PORT_BASE_VLAN is not
 //! modelled); the per-VLAN port state of the 6185 layout is ignored; a VLAN whose SID has

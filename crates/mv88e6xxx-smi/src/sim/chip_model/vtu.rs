@@ -171,7 +171,7 @@ impl ChipModel {
                     None => p.push((g1::VTU_VID, raw & !0x1000)),
                 }
             }
-            // No-op, violations (none modelled), STU codes on a chip without an STU.
+            // No-op, STU codes on a chip without an STU (get/clear violation: above).
             _ => {}
         }
     }
