@@ -24,6 +24,7 @@ mod op {
     pub const GET_NEXT: u16 = 0x4000;
     pub const FLUSH_MOVE_ALL_DB: u16 = 0x5000;
     pub const FLUSH_MOVE_NON_STATIC_DB: u16 = 0x6000;
+    pub const GET_CLR_VIOLATION: u16 = 0x7000;
 }
 
 /// G1_ATU_DATA entry state of a move ("all ones": move or remove a port's entries).
@@ -484,6 +485,120 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         let ctl = self.g1_read(g1::ATU_CTL)?;
         self.unit_write(g1::ATU_CTL, (ctl & !AGE_TIME_MASK) | (steps << 4))?;
         Ok(u32::from(steps).saturating_mul(coeff))
+    }
+}
+
+/// G1_ATU_OP violation bits after a get/clear violation (docs/mv88e6xxx.md#atu-and-vtu-violations).
+mod viol {
+    pub const AGE_OUT: u16 = 1 << 7;
+    pub const MEMBER: u16 = 1 << 6;
+    pub const MISS: u16 = 1 << 5;
+    pub const FULL: u16 = 1 << 4;
+}
+
+/// PORT_ASSOC_VECTOR (port register 0x0B).
+pub const PORT_ASSOC_VECTOR: u8 = 0x0B;
+/// PORT_ASSOC_VECTOR LOCKED_PORT (bit 13): the port does not learn, and a frame whose
+/// source address is not in the ATU raises an ATU miss violation
+/// (docs/mv88e6xxx.md#atu-and-vtu-violations).
+pub const PAV_LOCKED_PORT: u16 = 1 << 13;
+/// PORT_ASSOC_VECTOR IGNORE_WRONG (bit 12): no ATU member violation for a source address
+/// held by a static entry of other ports (docs/mv88e6xxx.md#atu-and-vtu-violations).
+pub const PAV_IGNORE_WRONG: u16 = 1 << 12;
+
+/// What an ATU violation was (G1_ATU_OP bits \[7:4\] after get/clear violation; more than
+/// one may be set).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct AtuViolationKind {
+    /// Bit 7: an entry aged out (on a port that reports it).
+    pub age_out: bool,
+    /// Bit 6: a source address held by an entry whose port vector lacks the source port.
+    pub member: bool,
+    /// Bit 5: a source address not in the ATU (on a locked port).
+    pub miss: bool,
+    /// Bit 4: no room in the ATU for a new entry.
+    pub full: bool,
+}
+
+/// One ATU violation as the switch reports it (docs/mv88e6xxx.md#atu-and-vtu-violations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct AtuViolation {
+    /// Which violation(s).
+    pub kind: AtuViolationKind,
+    /// The source port (G1_ATU_DATA \[3:0\]).
+    pub spid: u8,
+    /// The database (where the chip's [`FidPlacement`] puts it).
+    pub fid: u16,
+    /// The address (G1_ATU_MAC01/23/45).
+    pub mac: MacAddr,
+    /// The port vector reported with it (G1_ATU_DATA \[14:4\], limited to the chip's
+    /// ports).
+    pub ports: u16,
+}
+
+impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+    /// Take the ATU violation the switch holds, if any, and clear it (and with it the
+    /// Global1 [`AtuProblem`](crate::irq::G1Irq::AtuProblem) source): G1_ATU_OP get/clear
+    /// violation with BUSY, bounded BUSY wait, then, when a violation bit is set, the FID
+    /// ([`FidPlacement`]: G1_ATU_FID, or G1_ATU_OP \[3:0\] with G1_ATU_CTL \[15:12\] or
+    /// G1_ATU_OP \[9:8\]), G1_ATU_DATA and the MAC registers, all read after BUSY has
+    /// cleared. `None`: no violation bit was set. Linux runs this from its ATU problem
+    /// interrupt thread, on every chip (docs/mv88e6xxx.md#atu-and-vtu-violations).
+    ///
+    /// Errors: [`ConfigError::PortFeature`] ([`Feature::PortOps`](crate::Feature::PortOps):
+    /// no interrupt facts for the chip) before any frame; [`Error::Timeout`]
+    /// ([`BusyWait::AtuOp`](crate::BusyWait::AtuOp)), [`Error::Mdio`].
+    pub fn atu_violation(&mut self) -> Result<Option<AtuViolation>, Error<M::Error>> {
+        let (info, valid) = self.atu_chip()?;
+        self.port_ops()?;
+        let opv = self.unit_op(G1Op::Atu, op::GET_CLR_VIOLATION);
+        // The operation may write G1_ATU_FID (and G1_ATU_CTL's FID bits).
+        self.shadow.atu_fid = None;
+        let opv = opv?;
+        let flags = opv & (viol::AGE_OUT | viol::MEMBER | viol::MISS | viol::FULL);
+        if flags == 0 {
+            return Ok(None);
+        }
+        let fid = match info.fid_placement() {
+            FidPlacement::Register => self.g1_read(g1::ATU_FID)? & 0x0FFF,
+            FidPlacement::OpAndCtl => {
+                let ctl = self.g1_read(g1::ATU_CTL)?;
+                (opv & 0x000F) | ((ctl >> 8) & 0x00F0)
+            }
+            FidPlacement::OpOnly => (opv & 0x000F) | ((opv >> 4) & 0x0030),
+        };
+        let data = self.g1_read(g1::ATU_DATA)?;
+        let mac = self.read_mac()?;
+        Ok(Some(AtuViolation {
+            kind: AtuViolationKind {
+                age_out: flags & viol::AGE_OUT != 0,
+                member: flags & viol::MEMBER != 0,
+                miss: flags & viol::MISS != 0,
+                full: flags & viol::FULL != 0,
+            },
+            spid: (data & 0x000F) as u8,
+            fid,
+            mac,
+            ports: (data >> 4) & valid,
+        }))
+    }
+
+    /// Lock or unlock port `port` (PORT_ASSOC_VECTOR LOCKED_PORT, read-modify-write; the
+    /// other bits are kept). A locked port learns no address; a frame whose source address
+    /// is not in the ATU raises an ATU miss violation (docs/mv88e6xxx.md#atu-and-vtu-violations).
+    ///
+    /// Errors: [`ConfigError::Port`] before any frame; [`Error::Mdio`], [`Error::Timeout`]
+    /// of the SMI layer.
+    pub fn port_set_atu_locked(&mut self, port: u8, locked: bool) -> Result<(), Error<M::Error>> {
+        let r = self.port_read(port, PORT_ASSOC_VECTOR)?;
+        let v = if locked {
+            r | PAV_LOCKED_PORT
+        } else {
+            r & !PAV_LOCKED_PORT
+        };
+        self.port_write(port, PORT_ASSOC_VECTOR, v)
     }
 }
 

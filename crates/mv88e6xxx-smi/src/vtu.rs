@@ -26,6 +26,7 @@ mod op {
     pub const VTU_GET_NEXT: u16 = 0x4000;
     pub const STU_LOAD_PURGE: u16 = 0x5000;
     pub const STU_GET_NEXT: u16 = 0x6000;
+    pub const GET_CLR_VIOLATION: u16 = 0x7000;
 }
 /// G1_VTU_VID VALID.
 const VID_VALID: u16 = 0x1000;
@@ -549,6 +550,65 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
                 _ => Dot1qMode::Secure,
             },
         )
+    }
+}
+
+/// G1_VTU_OP member violation (bit 6) after get/clear violation.
+const VIOL_MEMBER: u16 = 1 << 6;
+/// G1_VTU_OP miss violation (bit 5) after get/clear violation.
+const VIOL_MISS: u16 = 1 << 5;
+/// G1_VTU_OP source port \[3:0\] after get/clear violation.
+const VIOL_SPID_MASK: u16 = 0x000F;
+
+/// One VTU violation as the switch reports it (docs/mv88e6xxx.md#atu-and-vtu-violations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct VtuViolation {
+    /// G1_VTU_OP bit 6: the source port is not a member of the frame's VLAN (802.1Q check
+    /// or secure).
+    pub member: bool,
+    /// G1_VTU_OP bit 5: the frame's VID is not in the VTU (802.1Q check or secure).
+    pub miss: bool,
+    /// The source port (G1_VTU_OP \[3:0\]).
+    pub spid: u8,
+    /// The frame's VID (G1_VTU_VID \[11:0\], with PAGE as VID bit 12 on the 6390 layout).
+    pub vid: u16,
+}
+
+impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+    /// Take the VTU violation the switch holds, if any, and clear it (and with it the
+    /// Global1 [`VtuProblem`](crate::irq::G1Irq::VtuProblem) source): G1_VTU_OP get/clear
+    /// violation with BUSY, bounded BUSY wait, the violation bits and source port from the
+    /// G1_VTU_OP value that showed BUSY clear, then G1_VTU_VID. `None`: no violation bit
+    /// was set (G1_VTU_VID is then not read). Linux runs this from its VTU problem
+    /// interrupt thread, on every chip (docs/mv88e6xxx.md#atu-and-vtu-violations).
+    ///
+    /// Errors: [`ConfigError::UnitUnsupported`] (no VTU facts),
+    /// [`ConfigError::PortFeature`] ([`Feature::PortOps`](crate::Feature::PortOps)) before
+    /// any frame; [`Error::Timeout`] ([`BusyWait::VtuOp`](crate::BusyWait::VtuOp)),
+    /// [`Error::Mdio`].
+    pub fn vtu_violation(&mut self) -> Result<Option<VtuViolation>, Error<M::Error>> {
+        let (_, info) = self.vtu_chip(SwitchUnit::Vtu)?;
+        self.port_ops()?;
+        let opv = self.unit_op(G1Op::Vtu, op::GET_CLR_VIOLATION);
+        // What the operation leaves in G1_VTU_FID / G1_VTU_SID is not in our sources.
+        self.shadow.vtu_fid = None;
+        self.shadow.vtu_sid = None;
+        let opv = opv?;
+        if opv & (VIOL_MEMBER | VIOL_MISS) == 0 {
+            return Ok(None);
+        }
+        let v = self.g1_read(g1::VTU_VID)?;
+        let mut vid = v & 0x0FFF;
+        if info.layout == VtuLayout::Mv6390 && v & VID_PAGE != 0 {
+            vid |= 0x1000;
+        }
+        Ok(Some(VtuViolation {
+            member: opv & VIOL_MEMBER != 0,
+            miss: opv & VIOL_MISS != 0,
+            spid: (opv & VIOL_SPID_MASK) as u8,
+            vid,
+        }))
     }
 }
 

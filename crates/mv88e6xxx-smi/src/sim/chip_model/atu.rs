@@ -4,7 +4,10 @@
 //! of G1_ATU_OP/G1_ATU_CTL, G1_ATU_DATA, G1_ATU_MAC01/23/45) when G1_ATU_OP is written
 //! with BUSY, changes the table then, and puts its results in the data registers only
 //! when BUSY clears (docs/mv88e6xxx.md#atu-vtu-and-stu). Learned entries age with G1_ATU_CTL
-//! AgeTime × the chip's coefficient (0: no ageing, the model's reset value).
+//! AgeTime × the chip's coefficient (0: no ageing, the model's reset value). A violation
+//! raised by a switched frame (`traffic.rs`) is latched, sets G1_STS ATU problem, and is
+//! handed out and cleared by the get/clear violation operation when its BUSY clears
+//! (docs/mv88e6xxx.md#atu-and-vtu-violations).
 
 use std::collections::BTreeMap;
 
@@ -26,7 +29,30 @@ pub(in crate::sim) struct AtuModel {
     pub(super) table: BTreeMap<(u16, [u8; 6]), Record>,
     /// Registers to publish at the end of the running operation: DATA, MAC01/23/45.
     pending: Option<(u16, [u16; 3])>,
+    /// The violation the switch holds until a get/clear violation operation takes it
+    /// (G1_STS ATU problem set meanwhile).
+    pub(super) violation: Option<AtuViolationLatch>,
+    /// A running get/clear violation operation and what it took (`Some(None)`: nothing
+    /// was latched); published, and the problem source cleared, when BUSY clears.
+    clearing: Option<Option<AtuViolationLatch>>,
 }
+
+/// One latched ATU violation, as the get/clear violation operation reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct AtuViolationLatch {
+    /// G1_ATU_OP violation bits \[7:4\] (age out, member, miss, full).
+    pub(super) flags: u16,
+    /// The source port (reported in G1_ATU_DATA \[3:0\]).
+    pub(super) spid: u16,
+    pub(super) fid: u16,
+    pub(super) mac: [u8; 6],
+    /// The port vector reported in G1_ATU_DATA \[14:4\] (the hit entry's; 0 for a miss).
+    pub(super) ports: u16,
+}
+
+/// G1_ATU_OP member violation (bit 6) and miss violation (bit 5).
+pub(super) const ATU_MEMBER_VIOLATION: u16 = 1 << 6;
+pub(super) const ATU_MISS_VIOLATION: u16 = 1 << 5;
 
 fn mac_of(w: [u16; 3]) -> [u8; 6] {
     let [a, b] = w[0].to_be_bytes();
@@ -118,6 +144,7 @@ impl ChipModel {
     pub(super) fn atu_op_started(&mut self, now: u64, word: u16) {
         self.atu_age(now);
         self.atu.pending = None;
+        self.atu.clearing = None;
         let fid = self.atu_fid(word);
         let data = self.g1[usize::from(g1::ATU_DATA)];
         let mac = mac_of([
@@ -178,13 +205,64 @@ impl ChipModel {
                     None => (0, [0xFFFF; 3]),
                 });
             }
-            // No-op, and get/clear violation (no violations are modelled).
+            7 => self.atu.clearing = Some(self.atu.violation.take()),
+            // No-op.
             _ => {}
         }
     }
 
+    /// The switch raises ATU violation `v` (kept only when none is latched: model
+    /// assumption, docs/mv88e6xxx.md#atu-and-vtu-violations).
+    pub(super) fn atu_violation_raise(&mut self, v: AtuViolationLatch) {
+        if self.atu.violation.is_none() {
+            self.atu.violation = Some(v);
+        }
+    }
+
+    /// G1_STS ATU problem (bit 3): a violation latched or not yet handed out.
+    pub(super) fn atu_problem(&self) -> bool {
+        self.atu.violation.is_some() || matches!(self.atu.clearing, Some(Some(_)))
+    }
+
+    /// The end of a get/clear violation: G1_ATU_OP gets the violation bits and the FID
+    /// where the chip's number of databases puts it, G1_ATU_DATA the source port and port
+    /// vector, the MAC registers the address; without a violation only the bits (0) change.
+    fn atu_violation_done(&mut self, taken: Option<AtuViolationLatch>) {
+        let op = usize::from(g1::ATU_OP);
+        let Some(v) = taken else {
+            self.g1[op] &= 0x7000;
+            return;
+        };
+        let dbs = atu_info(self.chip).num_databases;
+        let mut word = 0x7000 | (v.flags & 0x00F0);
+        if dbs > 256 {
+            self.g1[usize::from(g1::ATU_FID)] = v.fid & 0x0FFF;
+        } else if dbs > 64 {
+            word |= v.fid & 0xF;
+            let ctl = &mut self.g1[usize::from(g1::ATU_CTL)];
+            *ctl = (*ctl & 0x0FFF) | ((v.fid << 8) & 0xF000);
+        } else {
+            word |= (v.fid & 0xF) | ((v.fid & 0x30) << 4);
+        }
+        self.g1[op] = word;
+        self.g1[usize::from(g1::ATU_DATA)] = (v.ports << 4) | (v.spid & 0xF);
+        let [m01, m23, m45] = words_of(v.mac);
+        self.g1[usize::from(g1::ATU_MAC01)] = m01;
+        self.g1[usize::from(g1::ATU_MAC23)] = m23;
+        self.g1[usize::from(g1::ATU_MAC45)] = m45;
+    }
+
+    /// The ATU entry's G1_ATU_DATA for `mac` in `fid`, after ageing.
+    pub(super) fn atu_entry_data(&mut self, now: u64, fid: u16, mac: [u8; 6]) -> Option<u16> {
+        self.atu_age(now);
+        self.atu.table.get(&(fid, mac)).map(|r| r.data)
+    }
+
     /// This unit's operation completed: its results become visible.
     pub(super) fn atu_op_done(&mut self, _now: u64) {
+        if let Some(taken) = self.atu.clearing.take() {
+            self.atu_violation_done(taken);
+        }
         if let Some((data, mac)) = self.atu.pending.take() {
             self.g1[usize::from(g1::ATU_DATA)] = data;
             self.g1[usize::from(g1::ATU_MAC01)] = mac[0];

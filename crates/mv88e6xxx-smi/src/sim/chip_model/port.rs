@@ -425,6 +425,13 @@ impl ChipModel {
         if self.ppu.is_none() && self.init_ready_at_ns.is_some_and(|t| now >= t) {
             v |= PPU_STATE_6352;
         }
+        // ATU problem (3) and VTU problem (5): chip_model/atu.rs, vtu.rs.
+        if self.atu_problem() {
+            v |= 1 << 3;
+        }
+        if self.vtu_problem() {
+            v |= 1 << 5;
+        }
         v
     }
 

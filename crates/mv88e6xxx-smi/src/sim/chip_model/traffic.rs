@@ -8,6 +8,13 @@
 //! forwarding ports (and, where the VLAN's SID has an STU entry, forwarding in it), never
 //! the ingress port.
 //!
+//! On the way the switch raises violations, latched until a get/clear violation operation
+//! takes them (docs/mv88e6xxx.md#atu-and-vtu-violations): a VTU miss (check or secure,
+//! unknown VID), a VTU member violation (check or secure, ingress port not a member), an
+//! ATU miss (a locked port, PORT_ASSOC_VECTOR bit 13, with an unknown source address; a
+//! locked port learns nothing) and an ATU member violation (a source address held by a
+//! non-learned entry of other ports, unless PORT_ASSOC_VECTOR IGNORE_WRONG, bit 12).
+//!
 //! Model assumptions beyond our sources: with 802.1Q disabled (or fallback without a VTU
 //! entry) the frame uses FID 0 and may reach every port (PORT_BASE_VLAN is not
 //! modelled); the per-VLAN port state of the 6185 layout is ignored; a VLAN whose SID has
@@ -18,7 +25,8 @@
 //! port (PORT OutFiltered); no frame is ever discarded for lack of buffers.
 
 use super::ChipModel;
-use super::vtu::field;
+use super::atu::{ATU_MEMBER_VIOLATION, ATU_MISS_VIOLATION, AtuViolationLatch};
+use super::vtu::{VTU_MEMBER_VIOLATION, VTU_MISS_VIOLATION, VtuViolationLatch, field};
 use crate::vtu::{VtuLayout, vtu_info};
 
 /// PORT_CTL0 (port register 0x04), port state \[1:0\].
@@ -28,6 +36,10 @@ const PORT_CTL2: u8 = 0x08;
 const STATE_DISABLED: u16 = 0;
 const STATE_LEARNING: u16 = 2;
 const STATE_FORWARDING: u16 = 3;
+/// PORT_ASSOC_VECTOR (port register 0x0B): LOCKED_PORT (bit 13), IGNORE_WRONG (bit 12).
+const PORT_ASSOC_VECTOR: u8 = 0x0B;
+const PAV_LOCKED_PORT: u16 = 1 << 13;
+const PAV_IGNORE_WRONG: u16 = 1 << 12;
 
 impl ChipModel {
     fn port_state(&self, port: usize) -> u16 {
@@ -97,6 +109,8 @@ impl ChipModel {
             .filter(|&v| v != 0);
         let vid = tag_vid.unwrap_or(regs[usize::from(PORT_DEFAULT_VLAN)] & 0x0FFF);
         let mode = (regs[usize::from(PORT_CTL2)] >> 10) & 3;
+        let pav = regs[usize::from(PORT_ASSOC_VECTOR)];
+        let spid = port as u16;
         let nports = self.ports.len();
         let all: u16 = ((1u32 << nports) - 1) as u16;
 
@@ -108,13 +122,30 @@ impl ChipModel {
         };
         let (fid, mut members, stu) = match (mode, vlan, info) {
             (0, _, _) | (1, None, _) | (_, _, None) => (0, all, None),
-            (_, None, _) => return Switched::Filtered, // check / secure: unknown VID
+            (_, None, _) => {
+                // Check / secure: unknown VID, a VTU miss violation.
+                self.vtu_violation_raise(VtuViolationLatch {
+                    flags: VTU_MISS_VIOLATION,
+                    spid,
+                    vid,
+                });
+                return Switched::Filtered;
+            }
             (_, Some(v), Some(info)) => {
                 let members = (0..nports)
                     .filter(|&i| field(info.layout, v.data, i, 0) != 3)
                     .fold(0u16, |m, i| m | 1 << i);
-                if mode == 3 && members & (1 << port) == 0 {
-                    return Switched::Filtered; // secure: ingress port not a member
+                if mode >= 2 && members & (1 << port) == 0 {
+                    // Check / secure: the ingress port is not a member, a VTU member
+                    // violation; secure drops the frame.
+                    self.vtu_violation_raise(VtuViolationLatch {
+                        flags: VTU_MEMBER_VIOLATION,
+                        spid,
+                        vid,
+                    });
+                    if mode == 3 {
+                        return Switched::Filtered;
+                    }
                 }
                 let stu = (info.layout != VtuLayout::Mv6185)
                     .then(|| self.vtu.stu.get(&v.sid).map(|d| (info.layout, *d)))
@@ -132,7 +163,33 @@ impl ChipModel {
                 .fold(0u16, |m, i| m | 1 << i);
         }
         if src[0] & 1 == 0 {
-            self.atu_learn(now, fid, src, port);
+            let locked = pav & PAV_LOCKED_PORT != 0;
+            match self.atu_entry_data(now, fid, src) {
+                // A locked port does not learn: an unknown source is an ATU miss violation.
+                None if locked => self.atu_violation_raise(AtuViolationLatch {
+                    flags: ATU_MISS_VIOLATION,
+                    spid,
+                    fid,
+                    mac: src,
+                    ports: 0,
+                }),
+                // A source held by a static entry of other ports: an ATU member violation.
+                Some(d)
+                    if !(1..=7).contains(&(d & 0xF))
+                        && (d >> 4) & (1 << port) == 0
+                        && pav & PAV_IGNORE_WRONG == 0 =>
+                {
+                    self.atu_violation_raise(AtuViolationLatch {
+                        flags: ATU_MEMBER_VIOLATION,
+                        spid,
+                        fid,
+                        mac: src,
+                        ports: d >> 4,
+                    });
+                }
+                _ if locked => {}
+                _ => self.atu_learn(now, fid, src, port),
+            }
         }
         if state != STATE_FORWARDING {
             return Switched::Filtered;

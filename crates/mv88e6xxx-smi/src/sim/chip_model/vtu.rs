@@ -29,7 +29,28 @@ pub(in crate::sim) struct VtuModel {
     pub(super) stu: BTreeMap<u8, [u16; 3]>,
     /// (register, value) pairs to publish when BUSY clears.
     pending: Vec<(u8, u16)>,
+    /// The violation the switch holds until a get/clear violation operation takes it
+    /// (G1_STS VTU problem set meanwhile).
+    pub(super) violation: Option<VtuViolationLatch>,
+    /// A running get/clear violation operation and what it took (`Some(None)`: nothing
+    /// was latched); published, and the problem source cleared, when BUSY clears.
+    clearing: Option<Option<VtuViolationLatch>>,
 }
+
+/// One latched VTU violation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct VtuViolationLatch {
+    /// G1_VTU_OP violation bits: member (6), miss (5).
+    pub(super) flags: u16,
+    /// The source port (G1_VTU_OP \[3:0\]).
+    pub(super) spid: u16,
+    /// The frame's VID (G1_VTU_VID).
+    pub(super) vid: u16,
+}
+
+/// G1_VTU_OP member violation (bit 6) and miss violation (bit 5).
+pub(super) const VTU_MEMBER_VIOLATION: u16 = 1 << 6;
+pub(super) const VTU_MISS_VIOLATION: u16 = 1 << 5;
 
 /// The 2-bit field of port `i` in data registers `data` of `layout`, `shift` 2 for the STU
 /// state of the 4-bit layouts.
@@ -58,6 +79,10 @@ impl ChipModel {
     /// An operation of this unit started with op word `word`.
     pub(super) fn vtu_op_started(&mut self, _now: u64, word: u16) {
         self.vtu.pending.clear();
+        if (word >> 12) & 7 == 7 {
+            self.vtu.clearing = Some(self.vtu.violation.take());
+            return;
+        }
         let Some(info) = vtu_info(self.chip) else {
             return;
         };
@@ -146,16 +171,43 @@ impl ChipModel {
                     None => p.push((g1::VTU_VID, raw & !0x1000)),
                 }
             }
-            // No-op, violations (none modelled), STU codes on a chip without an STU.
+            // No-op, STU codes on a chip without an STU (get/clear violation: above).
             _ => {}
         }
     }
 
     /// This unit's operation completed: its results become visible.
     pub(super) fn vtu_op_done(&mut self, _now: u64) {
+        if let Some(taken) = self.vtu.clearing.take() {
+            let op = usize::from(g1::VTU_OP);
+            match taken {
+                Some(v) => {
+                    self.g1[op] = 0x7000 | (v.flags & 0x0060) | (v.spid & 0xF);
+                    let mut w = v.vid & 0x0FFF;
+                    if v.vid & 0x1000 != 0 {
+                        w |= 0x2000;
+                    }
+                    self.g1[usize::from(g1::VTU_VID)] = w;
+                }
+                None => self.g1[op] &= 0x7000,
+            }
+        }
         for (r, v) in std::mem::take(&mut self.vtu.pending) {
             self.g1[usize::from(r)] = v;
         }
+    }
+
+    /// The switch raises VTU violation `v` (kept only when none is latched: model
+    /// assumption, docs/mv88e6xxx.md#atu-and-vtu-violations).
+    pub(super) fn vtu_violation_raise(&mut self, v: VtuViolationLatch) {
+        if self.vtu.violation.is_none() {
+            self.vtu.violation = Some(v);
+        }
+    }
+
+    /// G1_STS VTU problem (bit 5): a violation latched or not yet handed out.
+    pub(super) fn vtu_problem(&self) -> bool {
+        self.vtu.violation.is_some() || matches!(self.vtu.clearing, Some(Some(_)))
     }
 
     /// The VIDs in the model's VTU (for tests).
