@@ -1,6 +1,6 @@
 //! Clause 45 access to the internal PHYs and SERDES through Global2 SMI_PHY
 //! (docs/mv88e6xxx.md#clause-45): [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`], the
-//! SERDES lanes of the 6390, 6390X and 6393 families ([`Smi::serdes_read`] /
+//! SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Smi::serdes_read`] /
 //! [`Smi::serdes_write`], the CMODE-checked [`Smi::serdes_lane`],
 //! [`Smi::serdes_read_checked`] / [`Smi::serdes_write_checked`];
 //! docs/mv88e6xxx.md#6393x-serdes, #6390-and-6390x-serdes), and [`InternalMdio`] as an
@@ -15,7 +15,7 @@ use crate::port::PORT_STS;
 use crate::regs::{G2_SMI_PHY_CMD_REG, SmiPhyCmd, g2};
 use crate::smi::{InternalMdio, Smi};
 
-/// The MMD that holds the SERDES registers of the 6390, 6390X and 6393 families: 4, PHY
+/// The MMD that holds the SERDES registers of the 6341, 6390 and 6393 families: 4, PHY
 /// XS (Linux `serdes.c` / `pcs-639x.c` read them with `MDIO_MMD_PHYXS`;
 /// docs/mv88e6xxx.md#6393x-serdes).
 pub const SERDES_DEVAD: DevAddr = DevAddr::PHYXS;
@@ -167,6 +167,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         match self.chip()? {
             Chip::Mv6190 | Chip::Mv6191 | Chip::Mv6290 | Chip::Mv6390 => Some(LaneMap::Mv6390),
             Chip::Mv6190X | Chip::Mv6390X => Some(LaneMap::Mv6390X),
+            Chip::Mv6141 | Chip::Mv6341 => Some(LaneMap::Mv6341),
             c if c.family() == Family::Mv6393 => Some(LaneMap::Mv6393),
             _ => None,
         }
@@ -193,7 +194,8 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// - 6393 family (6191X, 6193X, 6361, 6393X): ports 0, 9, 10, lane address = port;
     /// - 6390 (6190, 6191, 6290, 6390): port 9 at 0x09, port 10 at 0x0A;
     /// - 6390X (6190X, 6390X): as the 6390, plus ports 2, 3, 4 at 0x12, 0x13, 0x14 (lanes
-    ///   1–3 of port 9) and ports 5, 6, 7 at 0x15, 0x16, 0x17 (lanes 1–3 of port 10).
+    ///   1–3 of port 9) and ports 5, 6, 7 at 0x15, 0x16, 0x17 (lanes 1–3 of port 10);
+    /// - 6341 family (6141, 6341): port 5 at 0x15.
     ///
     /// For example 0xA003 is the 1000BASE-X/SGMII PHY status, 0x2001 its BMSR, 0x1001 the
     /// 10GBASE-R STAT1 (Linux `serdes.h`).
@@ -276,7 +278,8 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ///
     /// - 6393 family, ports 0, 9, 10: CMODE 1000BASE-X (0x9), SGMII (0xA), 2500BASE-X
     ///   (0xB), 5GBASE-R (0xC), 10GBASE-R (0xD) or USXGMII (0xE);
-    /// - 6390, ports 9, 10: 1000BASE-X, SGMII or 2500BASE-X;
+    /// - 6390, ports 9, 10, and the 6341 family's port 5: 1000BASE-X, SGMII or
+    ///   2500BASE-X;
     /// - 6390X, ports 9, 10: those, XAUI (0xC) or RXAUI (0xD); ports 2 and 5: the port in
     ///   1000BASE-X and port 9 (10) in 1000BASE-X, SGMII or 2500BASE-X; ports 3, 4, 6, 7:
     ///   the same, or port 9 (10) in RXAUI.
@@ -347,6 +350,8 @@ enum LaneMap {
     Mv6390X,
     /// `mv88e6393x_serdes_get_lane`: 6191X, 6193X, 6361, 6393X.
     Mv6393,
+    /// `mv88e6341_serdes_get_lane`: 6141, 6341.
+    Mv6341,
 }
 
 impl LaneMap {
@@ -362,6 +367,8 @@ impl LaneMap {
             (LaneMap::Mv6390X, 5) => Some(0x15),
             (LaneMap::Mv6390X, 6) => Some(0x16),
             (LaneMap::Mv6390X, 7) => Some(0x17),
+            // `MV88E6341_PORT5_LANE`.
+            (LaneMap::Mv6341, 5) => Some(0x15),
             _ => None,
         }
     }
@@ -382,7 +389,7 @@ impl LaneMap {
         let gigabit = matches!(mode, Base1000X | Sgmii | Base2500X);
         match self {
             LaneMap::Mv6393 => true,
-            LaneMap::Mv6390 => gigabit,
+            LaneMap::Mv6390 | LaneMap::Mv6341 => gigabit,
             LaneMap::Mv6390X if owner == port => gigabit || matches!(mode, Xaui | Rxaui),
             // Linux: with the owner in RXAUI only its lanes 2 and 3 (ports 3, 4, 6, 7)
             // stay free; in XAUI none does.
@@ -419,8 +426,9 @@ pub enum SerdesMode {
 
 impl SerdesMode {
     /// The SERDES mode CMODE value `cmode` (its low 4 bits) means on a chip of `family`,
-    /// `None` for a non-SERDES mode (MII, RMII, RGMII, internal PHY, 100BASE-X ...) and on
-    /// families without a lane map here (everything but the 6390 and 6393 families).
+    /// `None` for a non-SERDES mode (MII, RMII, RGMII, internal PHY, 100BASE-X ...), for
+    /// 0xC–0xE on the 6341 family (its lane takes the three gigabit modes only), and on
+    /// families without a lane map here (all but the 6341, 6390 and 6393 families).
     ///
     /// ```
     /// use mv88e6xxx_smi::{Family, SerdesMode};
@@ -431,9 +439,9 @@ impl SerdesMode {
     pub fn from_cmode(family: Family, cmode: u8) -> Option<Self> {
         use SerdesMode::*;
         match (family, cmode & 0x0F) {
-            (Family::Mv6390 | Family::Mv6393, 0x9) => Some(Base1000X),
-            (Family::Mv6390 | Family::Mv6393, 0xA) => Some(Sgmii),
-            (Family::Mv6390 | Family::Mv6393, 0xB) => Some(Base2500X),
+            (Family::Mv6341 | Family::Mv6390 | Family::Mv6393, 0x9) => Some(Base1000X),
+            (Family::Mv6341 | Family::Mv6390 | Family::Mv6393, 0xA) => Some(Sgmii),
+            (Family::Mv6341 | Family::Mv6390 | Family::Mv6393, 0xB) => Some(Base2500X),
             (Family::Mv6390, 0xC) => Some(Xaui),
             (Family::Mv6390, 0xD) => Some(Rxaui),
             (Family::Mv6393, 0xC) => Some(Base5GR),

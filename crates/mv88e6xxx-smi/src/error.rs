@@ -117,7 +117,7 @@ pub enum ConfigError {
     },
     /// A port with no SERDES lane this driver can reach, whatever its CMODE: anything but
     /// ports 0, 9, 10 of a 6393-family chip, ports 9, 10 of a 6190/6191/6290/6390, ports
-    /// 2–7, 9, 10 of a 6190X/6390X, or any port of another chip
+    /// 2–7, 9, 10 of a 6190X/6390X, port 5 of a 6141/6341, or any port of another chip
     /// (docs/mv88e6xxx.md#6393x-serdes, #6390-and-6390x-serdes).
     SerdesLane {
         /// The port number asked for.

@@ -139,7 +139,7 @@ fn internal_mdio_is_a_clause_45_bus_beside_clause_22() {
     assert_eq!(bus.read(p(2), RegAddr::new(2).unwrap()).unwrap(), 0x0362);
     // `&mut InternalMdio` is an `Mdio45` too; a PHY address with nothing answers 0xFFFF.
     assert_eq!(pma_id(&mut &mut bus, p(3)).unwrap(), (0xFFFF, 0xFFFF));
-    // The SERDES helpers are the 6393 family's only.
+    // The 6352's SERDES (Clause 22, paged) is not one of the Clause 45 lanes.
     assert_eq!(
         smi.serdes_read(0, 0xA003),
         Err(ConfigError::SerdesLane { port: 0 }.into())
@@ -585,18 +585,20 @@ fn the_6390x_lanes_of_ports_2_to_7_follow_the_cmodes_of_ports_9_and_10() {
 #[test]
 fn serdes_lane_reads_cmode_on_each_family() {
     use SerdesMode::*;
-    // (chip, attach, sw_addr, hint, lane port, frames per CMODE read, CMODE → mode).
+    // (chip, attach, sw_addr, hint, lane port, lane address, frames per CMODE read,
+    // CMODE → mode).
     let gigabit = [(0x9, Base1000X), (0xA, Sgmii), (0xB, Base2500X)];
     let x10g = [(0xC, Xaui), (0xD, Rxaui)];
     let r = [(0xC, Base5GR), (0xD, Base10GR), (0xE, Usxgmii)];
-    type Case = (Chip, Attach, u8, Family, u8, u64, Vec<(u8, SerdesMode)>);
-    let families: [Case; 5] = [
+    type Case = (Chip, Attach, u8, Family, u8, u8, u64, Vec<(u8, SerdesMode)>);
+    let families: [Case; 7] = [
         (
             Chip::Mv6390,
             Attach::Direct,
             0,
             Family::Mv6390,
             9,
+            0x09,
             1,
             gigabit.to_vec(),
         ),
@@ -607,6 +609,7 @@ fn serdes_lane_reads_cmode_on_each_family() {
             4,
             Family::Mv6390,
             10,
+            0x0A,
             3,
             gigabit.to_vec(),
         ),
@@ -616,6 +619,7 @@ fn serdes_lane_reads_cmode_on_each_family() {
             0,
             Family::Mv6390,
             10,
+            0x0A,
             1,
             [&gigabit[..], &x10g].concat(),
         ),
@@ -625,6 +629,7 @@ fn serdes_lane_reads_cmode_on_each_family() {
             6,
             Family::Mv6393,
             0,
+            0x00,
             3,
             [&gigabit[..], &r].concat(),
         ),
@@ -634,11 +639,32 @@ fn serdes_lane_reads_cmode_on_each_family() {
             0,
             Family::Mv6393,
             9,
+            0x09,
             1,
             [&gigabit[..], &r].concat(),
         ),
+        (
+            Chip::Mv6341,
+            Attach::Direct,
+            0,
+            Family::Mv6341,
+            5,
+            0x15,
+            1,
+            gigabit.to_vec(),
+        ),
+        (
+            Chip::Mv6141,
+            Attach::Indirect(2),
+            2,
+            Family::Mv6341,
+            5,
+            0x15,
+            3,
+            gigabit.to_vec(),
+        ),
     ];
-    for (chip, attach, sw_addr, hint, port, per_read, modes) in families {
+    for (chip, attach, sw_addr, hint, port, addr, per_read, modes) in families {
         for cmode in 0u8..16 {
             let mut sim = sim_lanes(chip, attach, &[(usize::from(port), cmode)]);
             let mut smi = probe(&mut sim, sw_addr, hint);
@@ -654,7 +680,7 @@ fn serdes_lane_reads_cmode_on_each_family() {
                 .find(|(c, _)| *c == cmode)
                 .map(|&(_, mode)| SerdesLane {
                     port,
-                    phy: p(port),
+                    phy: p(addr),
                     mode,
                 });
             assert_eq!(lane, want, "{case}");
@@ -665,7 +691,7 @@ fn serdes_lane_reads_cmode_on_each_family() {
             match want {
                 Some(_) => assert_eq!(
                     smi.serdes_read_checked(port, MARK),
-                    Ok(0x0C00 | u16::from(port)),
+                    Ok(0x0C00 | u16::from(addr)),
                     "{case}"
                 ),
                 None => {
@@ -693,6 +719,7 @@ fn ports_and_chips_without_a_lane_refuse_every_serdes_call_before_any_frame() {
             Chip::Mv6190 | Chip::Mv6191 | Chip::Mv6290 | Chip::Mv6390 => &[9, 10],
             Chip::Mv6190X | Chip::Mv6390X => &[2, 3, 4, 5, 6, 7, 9, 10],
             Chip::Mv6191X | Chip::Mv6193X | Chip::Mv6361 | Chip::Mv6393X => &[0, 9, 10],
+            Chip::Mv6141 | Chip::Mv6341 => &[5],
             _ => &[],
         };
         let (attach, addressing) = if chip.family() == Family::Mv6250 {

@@ -11,7 +11,8 @@
 //!
 //! The SERDES lanes (docs/mv88e6xxx.md#6390-and-6390x-serdes): a lane is a Clause 45
 //! device on the internal bus at its fixed address (6390 family: 0x09, 0x0A, and on the
-//! 6390X also 0x12–0x17; 6393 family: 0x00, 0x09, 0x0A), whatever the ports' modes; which
+//! 6390X also 0x12–0x17; 6393 family: 0x00, 0x09, 0x0A; 6341 family: 0x15), whatever the
+//! ports' modes; which
 //! port uses it follows from the ports' CMODE, PORT_STS \[3:0\], which the model holds
 //! per port as strapped ([`ChipModel::with_cmode`]) and leaves to whoever reads it.
 
@@ -60,12 +61,13 @@ impl ChipModel {
 
     /// The internal-bus addresses of the chip's SERDES lanes (empty on chips without
     /// lanes in this model): 6190, 6191, 6290, 6390: 0x09, 0x0A; 6190X, 6390X: also
-    /// 0x12–0x17; 6393 family: 0x00, 0x09, 0x0A (Linux `serdes.h`).
+    /// 0x12–0x17; 6393 family: 0x00, 0x09, 0x0A; 6141, 6341: 0x15 (Linux `serdes.h`).
     pub fn serdes_lane_addrs(chip: Chip) -> &'static [u8] {
         match chip {
             Chip::Mv6190X | Chip::Mv6390X => &[0x09, 0x0A, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17],
             c if c.family() == Family::Mv6390 => &[0x09, 0x0A],
             c if c.family() == Family::Mv6393 => &[0x00, 0x09, 0x0A],
+            Chip::Mv6141 | Chip::Mv6341 => &[0x15],
             _ => &[],
         }
     }
