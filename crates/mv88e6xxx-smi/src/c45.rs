@@ -1,18 +1,23 @@
 //! Clause 45 access to the internal PHYs and SERDES through Global2 SMI_PHY
 //! (docs/mv88e6xxx.md#clause-45): [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`], the
-//! 6393-family SERDES lanes ([`Smi::serdes_read`] / [`Smi::serdes_write`],
-//! docs/mv88e6xxx.md#6393x-serdes), and [`InternalMdio`] as an [`Mdio45`].
+//! SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Smi::serdes_read`] /
+//! [`Smi::serdes_write`], the CMODE-checked [`Smi::serdes_lane`],
+//! [`Smi::serdes_read_checked`] / [`Smi::serdes_write_checked`];
+//! docs/mv88e6xxx.md#6393x-serdes, #6390-and-6390x-serdes), and [`InternalMdio`] as an
+//! [`Mdio45`].
 
 use hwtimer_core::Continuous;
 use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr};
 
-use crate::chip::{Family, PhyAccess};
+use crate::chip::{Chip, Family, PhyAccess};
 use crate::error::{ConfigError, Error};
+use crate::port::PORT_STS;
 use crate::regs::{G2_SMI_PHY_CMD_REG, SmiPhyCmd, g2};
 use crate::smi::{InternalMdio, Smi};
 
-/// The MMD that holds the 6393-family SERDES registers: 4, PHY XS (Linux `serdes.c` /
-/// `pcs-639x.c` read them with `MDIO_MMD_PHYXS`; docs/mv88e6xxx.md#6393x-serdes).
+/// The MMD that holds the SERDES registers of the 6341, 6390 and 6393 families: 4, PHY
+/// XS (Linux `serdes.c` / `pcs-639x.c` read them with `MDIO_MMD_PHYXS`;
+/// docs/mv88e6xxx.md#6393x-serdes).
 pub const SERDES_DEVAD: DevAddr = DevAddr::PHYXS;
 
 /// The Clause 45 operations of G2_SMI_PHY_CMD (MODE bit 12 clear), as its OP field
@@ -54,12 +59,18 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     /// `phy` if this chip can run Clause 45 frames to it: the chip reaches its PHYs
     /// through Global2 SMI_PHY and `phy` is on its PHY bus.
     fn check_c45(&self, phy: PhyAddr) -> Result<u8, Error<M::Error>> {
-        if let Some(chip) = self.chip()
-            && chip.info().phy_access != PhyAccess::Global2
-        {
-            return Err(ConfigError::NoClause45 { chip }.into());
-        }
+        self.check_c45_chip()?;
         self.check_phy(phy)
+    }
+
+    /// [`ConfigError::NoClause45`] on a chip without Global2 PHY access.
+    fn check_c45_chip(&self) -> Result<(), Error<M::Error>> {
+        match self.chip() {
+            Some(chip) if chip.info().phy_access != PhyAccess::Global2 => {
+                Err(ConfigError::NoClause45 { chip }.into())
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Address frame: G2_SMI_PHY_DATA = `reg`, G2_SMI_PHY_CMD = WRITE_ADDR, bounded BUSY
@@ -101,6 +112,11 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         reg: u16,
     ) -> Result<u16, Error<M::Error>> {
         let addr = self.check_c45(phy)?;
+        self.c45_read(addr, devad, reg)
+    }
+
+    /// The read of [`phy_read_c45`](Self::phy_read_c45) at `addr`, which the caller checked.
+    fn c45_read(&mut self, addr: u8, devad: DevAddr, reg: u16) -> Result<u16, Error<M::Error>> {
         let g2 = self.address_map().global2;
         self.c45_address(addr, devad, reg)?;
         // The address frame's wait left SMI_PHY known clear.
@@ -124,6 +140,18 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         value: u16,
     ) -> Result<(), Error<M::Error>> {
         let addr = self.check_c45(phy)?;
+        self.c45_write(addr, devad, reg, value)
+    }
+
+    /// The write of [`phy_write_c45`](Self::phy_write_c45) at `addr`, which the caller
+    /// checked.
+    fn c45_write(
+        &mut self,
+        addr: u8,
+        devad: DevAddr,
+        reg: u16,
+        value: u16,
+    ) -> Result<(), Error<M::Error>> {
         let g2 = self.address_map().global2;
         self.c45_address(addr, devad, reg)?;
         self.ensure_phy_ready()?;
@@ -132,42 +160,308 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         self.phy_wait().map(|_| ())
     }
 
-    /// The PHY address of port `port`'s SERDES lane on a 6393-family chip (6191X, 6193X,
-    /// 6361, 6393X): the lane address is the port number, for ports 0, 9 and 10 (Linux
-    /// `mv88e6393x_serdes_get_lane`, docs/mv88e6xxx.md#6393x-serdes).
-    fn serdes_lane(&self, port: u8) -> Result<PhyAddr, Error<M::Error>> {
-        let on_chip = self.chip().is_none_or(|c| c.is_valid_port(port));
-        match (self.family(), port) {
-            (Family::Mv6393, 0 | 9 | 10) if on_chip => Ok(PhyAddr::from_bits(port)),
-            _ => Err(ConfigError::SerdesLane { port }.into()),
+    /// The lane map of this chip (docs/mv88e6xxx.md#6390-and-6390x-serdes): Linux's
+    /// `serdes_get_lane` op of its ops table. `None` on every other chip, and before
+    /// identification.
+    fn lane_map(&self) -> Option<LaneMap> {
+        match self.chip()? {
+            Chip::Mv6190 | Chip::Mv6191 | Chip::Mv6290 | Chip::Mv6390 => Some(LaneMap::Mv6390),
+            Chip::Mv6190X | Chip::Mv6390X => Some(LaneMap::Mv6390X),
+            Chip::Mv6141 | Chip::Mv6341 => Some(LaneMap::Mv6341),
+            c if c.family() == Family::Mv6393 => Some(LaneMap::Mv6393),
+            _ => None,
         }
     }
 
-    /// Read register `reg` of the SERDES lane of port `port` (MMD 4, [`SERDES_DEVAD`]) on a
-    /// 6393-family chip: a [`phy_read_c45`](Self::phy_read_c45) at the lane's PHY address,
-    /// which is the port number (ports 0, 9 and 10; docs/mv88e6xxx.md#6393x-serdes). For
-    /// example 0xA003 is the 1000BASE-X/SGMII PHY status, 0x2001 its BMSR, 0x1001 the
-    /// 10GBASE-R STAT1 (Linux `serdes.h`).
-    ///
-    /// Linux reaches the lane only while the port's CMODE is a SERDES mode (1000BASE-X,
-    /// SGMII, 2500BASE-X, 5GBASE-R, 10GBASE-R, USXGMII); this driver does not read CMODE:
-    /// on a port strapped to another mode the read reaches whatever answers at that address.
-    ///
-    /// Errors, before any frame: [`ConfigError::SerdesLane`] for any other port or chip
-    /// (including a lane port the chip does not route); then as
-    /// [`phy_read_c45`](Self::phy_read_c45).
-    pub fn serdes_read(&mut self, port: u8, reg: u16) -> Result<u16, Error<M::Error>> {
-        let lane = self.serdes_lane(port)?;
-        self.phy_read_c45(lane, SERDES_DEVAD, reg)
+    /// The lane map and the PHY address of the SERDES lane port `port` uses when it has
+    /// one, without reading CMODE; [`ConfigError::SerdesLane`] for a port that never has
+    /// one on this chip (or that the chip does not route).
+    fn serdes_lane_addr(&self, port: u8) -> Result<(LaneMap, u8), Error<M::Error>> {
+        let refused = ConfigError::SerdesLane { port };
+        let map = self.lane_map().ok_or(refused)?;
+        let on_chip = self.chip().is_some_and(|c| c.is_valid_port(port));
+        let addr = map.lane_addr(port).filter(|_| on_chip).ok_or(refused)?;
+        // The Clause 45 path is Global2 SMI_PHY on every chip with a lane map.
+        self.check_c45_chip()?;
+        Ok((map, addr))
     }
 
-    /// Write `value` to register `reg` of port `port`'s SERDES lane; the access and errors
-    /// are as [`serdes_read`](Self::serdes_read) (a [`phy_write_c45`](Self::phy_write_c45)
-    /// in MMD 4).
-    pub fn serdes_write(&mut self, port: u8, reg: u16, value: u16) -> Result<(), Error<M::Error>> {
-        let lane = self.serdes_lane(port)?;
-        self.phy_write_c45(lane, SERDES_DEVAD, reg, value)
+    /// Read register `reg` of the SERDES lane of port `port` (MMD 4, [`SERDES_DEVAD`]): a
+    /// Clause 45 read (as [`phy_read_c45`](Self::phy_read_c45)) at the PHY address of the
+    /// lane that port uses when its CMODE is a SERDES mode (Linux `serdes_get_lane`;
+    /// docs/mv88e6xxx.md#6393x-serdes, #6390-and-6390x-serdes):
+    ///
+    /// - 6393 family (6191X, 6193X, 6361, 6393X): ports 0, 9, 10, lane address = port;
+    /// - 6390 (6190, 6191, 6290, 6390): port 9 at 0x09, port 10 at 0x0A;
+    /// - 6390X (6190X, 6390X): as the 6390, plus ports 2, 3, 4 at 0x12, 0x13, 0x14 (lanes
+    ///   1–3 of port 9) and ports 5, 6, 7 at 0x15, 0x16, 0x17 (lanes 1–3 of port 10);
+    /// - 6341 family (6141, 6341): port 5 at 0x15.
+    ///
+    /// For example 0xA003 is the 1000BASE-X/SGMII PHY status, 0x2001 its BMSR, 0x1001 the
+    /// 10GBASE-R STAT1 (Linux `serdes.h`).
+    ///
+    /// This does **not** read CMODE (no frame more than the Clause 45 access): on a port
+    /// whose CMODE is not a SERDES mode, or a 6390X port 2–7 whose lane port 9 or 10 uses
+    /// for XAUI/RXAUI, the read reaches whatever answers at that address.
+    /// [`serdes_read_checked`](Self::serdes_read_checked) checks CMODE first.
+    ///
+    /// Errors, before any frame: [`ConfigError::SerdesLane`] for a port without a lane in
+    /// the list above (including a port the chip does not route) and on every other chip;
+    /// then as [`phy_read_c45`](Self::phy_read_c45) ([`Error::Timeout`] with
+    /// [`BusyWait::SmiPhyCmd`](crate::BusyWait::SmiPhyCmd), [`Error::Mdio`]).
+    pub fn serdes_read(&mut self, port: u8, reg: u16) -> Result<u16, Error<M::Error>> {
+        let (_, lane) = self.serdes_lane_addr(port)?;
+        self.c45_read(lane, SERDES_DEVAD, reg)
     }
+
+    /// Write `value` to register `reg` of port `port`'s SERDES lane; the lane, the access
+    /// and the errors are as [`serdes_read`](Self::serdes_read) (a Clause 45 write as
+    /// [`phy_write_c45`](Self::phy_write_c45), in MMD 4).
+    pub fn serdes_write(&mut self, port: u8, reg: u16, value: u16) -> Result<(), Error<M::Error>> {
+        let (_, lane) = self.serdes_lane_addr(port)?;
+        self.c45_write(lane, SERDES_DEVAD, reg, value)
+    }
+
+    /// The CMODE (PORT_STS \[3:0\]) of port `port`: one port register read.
+    fn cmode(&mut self, port: u8) -> Result<u8, Error<M::Error>> {
+        let sts = self.port_read(port, PORT_STS)?;
+        Ok((sts & CMODE_MASK) as u8)
+    }
+
+    /// The lane port `port` uses now, from the CMODEs, or the port and CMODE that rule it
+    /// out.
+    fn serdes_lane_in_use(
+        &mut self,
+        port: u8,
+    ) -> Result<Result<SerdesLane, NotInUse>, Error<M::Error>> {
+        let (map, addr) = self.serdes_lane_addr(port)?;
+        let family = self.family();
+        // The port whose CMODE decides whether the lane exists: the port itself, or on
+        // the 6390X's ports 2–7 the port (9 or 10) whose lanes 1–3 they take over.
+        let owner = map.lane_owner(port);
+        let owner_cmode = self.cmode(owner)?;
+        let owner_mode = SerdesMode::from_cmode(family, owner_cmode)
+            .filter(|&m| map.owner_allows(port, owner, m));
+        let Some(owner_mode) = owner_mode else {
+            return Ok(Err(NotInUse {
+                cmode_port: owner,
+                cmode: owner_cmode,
+            }));
+        };
+        let mode = if owner == port {
+            owner_mode
+        } else {
+            // The borrowing port itself must be in 1000BASE-X.
+            let own = self.cmode(port)?;
+            match SerdesMode::from_cmode(family, own) {
+                Some(SerdesMode::Base1000X) => SerdesMode::Base1000X,
+                _ => {
+                    return Ok(Err(NotInUse {
+                        cmode_port: port,
+                        cmode: own,
+                    }));
+                }
+            }
+        };
+        Ok(Ok(SerdesLane {
+            port,
+            phy: PhyAddr::from_bits(addr),
+            mode,
+        }))
+    }
+
+    /// Whether port `port`'s SERDES lane is in use, and where: the CMODE (PORT_STS
+    /// \[3:0\]) of the port is read, and on the 6390X's ports 2–7 first that of port 9
+    /// (ports 2–4) or 10 (ports 5–7), whose lanes 1–3 they use
+    /// (docs/mv88e6xxx.md#6390-and-6390x-serdes). `Some` when Linux's `serdes_get_lane`
+    /// would give a lane:
+    ///
+    /// - 6393 family, ports 0, 9, 10: CMODE 1000BASE-X (0x9), SGMII (0xA), 2500BASE-X
+    ///   (0xB), 5GBASE-R (0xC), 10GBASE-R (0xD) or USXGMII (0xE);
+    /// - 6390, ports 9, 10, and the 6341 family's port 5: 1000BASE-X, SGMII or
+    ///   2500BASE-X;
+    /// - 6390X, ports 9, 10: those, XAUI (0xC) or RXAUI (0xD); ports 2 and 5: the port in
+    ///   1000BASE-X and port 9 (10) in 1000BASE-X, SGMII or 2500BASE-X; ports 3, 4, 6, 7:
+    ///   the same, or port 9 (10) in RXAUI.
+    ///
+    /// `None` when the CMODEs rule the lane out. Frames: one port register read (1 frame
+    /// direct, 3 indirect when SMI_CMD BUSY clears at once) per CMODE read, at most two;
+    /// the second is not read when the first rules the lane out. Nothing is written.
+    ///
+    /// Errors: [`ConfigError::SerdesLane`] before any frame, as for
+    /// [`serdes_read`](Self::serdes_read); then [`Error::Timeout`] with
+    /// [`BusyWait::SmiCmd`](crate::BusyWait::SmiCmd) (indirect mode) and [`Error::Mdio`].
+    pub fn serdes_lane(&mut self, port: u8) -> Result<Option<SerdesLane>, Error<M::Error>> {
+        Ok(self.serdes_lane_in_use(port)?.ok())
+    }
+
+    /// The lane of `port` in use, or [`Error::SerdesCmode`].
+    fn serdes_lane_checked(&mut self, port: u8) -> Result<SerdesLane, Error<M::Error>> {
+        self.serdes_lane_in_use(port)?
+            .map_err(|n| Error::SerdesCmode {
+                port,
+                cmode_port: n.cmode_port,
+                cmode: n.cmode,
+            })
+    }
+
+    /// [`serdes_read`](Self::serdes_read) only while the lane is in use: the CMODE check
+    /// of [`serdes_lane`](Self::serdes_lane) first, then the Clause 45 read at the lane.
+    ///
+    /// Errors: as [`serdes_lane`](Self::serdes_lane); [`Error::SerdesCmode`] when the
+    /// CMODEs rule the lane out (after the CMODE reads, before any SMI_PHY frame: nothing
+    /// is written); then as [`phy_read_c45`](Self::phy_read_c45).
+    pub fn serdes_read_checked(&mut self, port: u8, reg: u16) -> Result<u16, Error<M::Error>> {
+        let lane = self.serdes_lane_checked(port)?;
+        self.c45_read(lane.phy.get(), SERDES_DEVAD, reg)
+    }
+
+    /// [`serdes_write`](Self::serdes_write) only while the lane is in use; the check and
+    /// the errors are as [`serdes_read_checked`](Self::serdes_read_checked).
+    pub fn serdes_write_checked(
+        &mut self,
+        port: u8,
+        reg: u16,
+        value: u16,
+    ) -> Result<(), Error<M::Error>> {
+        let lane = self.serdes_lane_checked(port)?;
+        self.c45_write(lane.phy.get(), SERDES_DEVAD, reg, value)
+    }
+}
+
+/// Port register 0x00 PORT_STS CMODE field \[3:0\] (Linux `port.h`
+/// `MV88E6XXX_PORT_STS_CMODE_MASK`).
+const CMODE_MASK: u16 = 0x000F;
+
+/// Which CMODE ruled a lane out.
+#[derive(Debug, Clone, Copy)]
+struct NotInUse {
+    cmode_port: u8,
+    cmode: u8,
+}
+
+/// The per-chip SERDES lane functions of Linux (`serdes.c`): which ports have a lane, at
+/// which address, and which CMODEs put it in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LaneMap {
+    /// `mv88e6390_serdes_get_lane`: 6190, 6191, 6290, 6390.
+    Mv6390,
+    /// `mv88e6390x_serdes_get_lane`: 6190X, 6390X.
+    Mv6390X,
+    /// `mv88e6393x_serdes_get_lane`: 6191X, 6193X, 6361, 6393X.
+    Mv6393,
+    /// `mv88e6341_serdes_get_lane`: 6141, 6341.
+    Mv6341,
+}
+
+impl LaneMap {
+    /// The PHY address of port `port`'s lane (`MV88E6390_PORT9_LANE0` ... in `serdes.h`).
+    fn lane_addr(self, port: u8) -> Option<u8> {
+        match (self, port) {
+            (LaneMap::Mv6393, 0 | 9 | 10) => Some(port),
+            (LaneMap::Mv6390 | LaneMap::Mv6390X, 9 | 10) => Some(port),
+            // Port 9's lanes 1–3, then port 10's.
+            (LaneMap::Mv6390X, 2) => Some(0x12),
+            (LaneMap::Mv6390X, 3) => Some(0x13),
+            (LaneMap::Mv6390X, 4) => Some(0x14),
+            (LaneMap::Mv6390X, 5) => Some(0x15),
+            (LaneMap::Mv6390X, 6) => Some(0x16),
+            (LaneMap::Mv6390X, 7) => Some(0x17),
+            // `MV88E6341_PORT5_LANE`.
+            (LaneMap::Mv6341, 5) => Some(0x15),
+            _ => None,
+        }
+    }
+
+    /// The port whose CMODE decides whether `port`'s lane is in use.
+    fn lane_owner(self, port: u8) -> u8 {
+        match (self, port) {
+            (LaneMap::Mv6390X, 2..=4) => 9,
+            (LaneMap::Mv6390X, 5..=7) => 10,
+            _ => port,
+        }
+    }
+
+    /// Whether `owner` in mode `mode` leaves `port` its lane (`owner == port`: whether
+    /// the port's own mode uses its lane).
+    fn owner_allows(self, port: u8, owner: u8, mode: SerdesMode) -> bool {
+        use SerdesMode::*;
+        let gigabit = matches!(mode, Base1000X | Sgmii | Base2500X);
+        match self {
+            LaneMap::Mv6393 => true,
+            LaneMap::Mv6390 | LaneMap::Mv6341 => gigabit,
+            LaneMap::Mv6390X if owner == port => gigabit || matches!(mode, Xaui | Rxaui),
+            // Linux: with the owner in RXAUI only its lanes 2 and 3 (ports 3, 4, 6, 7)
+            // stay free; in XAUI none does.
+            LaneMap::Mv6390X => gigabit || (mode == Rxaui && !matches!(port, 2 | 5)),
+        }
+    }
+}
+
+/// A SERDES mode of a port's CMODE (PORT_STS \[3:0\]; Linux `port.h`
+/// `MV88E6XXX_PORT_STS_CMODE_*`, `MV88E6393X_PORT_STS_CMODE_*`;
+/// docs/mv88e6xxx.md#6390-and-6390x-serdes). 0xC and 0xD mean XAUI and RXAUI on the 6390
+/// family but 5GBASE-R and 10GBASE-R on the 6393 family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum SerdesMode {
+    /// 0x9: 1000BASE-X.
+    Base1000X,
+    /// 0xA: SGMII.
+    Sgmii,
+    /// 0xB: 2500BASE-X.
+    Base2500X,
+    /// 0xC on the 6390 family: XAUI (10GBASE-X4, four lanes).
+    Xaui,
+    /// 0xD on the 6390 family: RXAUI (10GBASE-X2, two lanes).
+    Rxaui,
+    /// 0xC on the 6393 family: 5GBASE-R.
+    Base5GR,
+    /// 0xD on the 6393 family: 10GBASE-R.
+    Base10GR,
+    /// 0xE on the 6393 family: USXGMII.
+    Usxgmii,
+}
+
+impl SerdesMode {
+    /// The SERDES mode CMODE value `cmode` (its low 4 bits) means on a chip of `family`,
+    /// `None` for a non-SERDES mode (MII, RMII, RGMII, internal PHY, 100BASE-X ...), for
+    /// 0xC–0xE on the 6341 family (its lane takes the three gigabit modes only), and on
+    /// families without a lane map here (all but the 6341, 6390 and 6393 families).
+    ///
+    /// ```
+    /// use mv88e6xxx_smi::{Family, SerdesMode};
+    /// assert_eq!(SerdesMode::from_cmode(Family::Mv6390, 0xC), Some(SerdesMode::Xaui));
+    /// assert_eq!(SerdesMode::from_cmode(Family::Mv6393, 0xC), Some(SerdesMode::Base5GR));
+    /// assert_eq!(SerdesMode::from_cmode(Family::Mv6390, 0xE), None);
+    /// ```
+    pub fn from_cmode(family: Family, cmode: u8) -> Option<Self> {
+        use SerdesMode::*;
+        match (family, cmode & 0x0F) {
+            (Family::Mv6341 | Family::Mv6390 | Family::Mv6393, 0x9) => Some(Base1000X),
+            (Family::Mv6341 | Family::Mv6390 | Family::Mv6393, 0xA) => Some(Sgmii),
+            (Family::Mv6341 | Family::Mv6390 | Family::Mv6393, 0xB) => Some(Base2500X),
+            (Family::Mv6390, 0xC) => Some(Xaui),
+            (Family::Mv6390, 0xD) => Some(Rxaui),
+            (Family::Mv6393, 0xC) => Some(Base5GR),
+            (Family::Mv6393, 0xD) => Some(Base10GR),
+            (Family::Mv6393, 0xE) => Some(Usxgmii),
+            _ => None,
+        }
+    }
+}
+
+/// A SERDES lane in use ([`Smi::serdes_lane`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SerdesLane {
+    /// The port asked about.
+    pub port: u8,
+    /// The lane's address on the internal PHY bus (Clause 45, MMD [`SERDES_DEVAD`]).
+    pub phy: PhyAddr,
+    /// The port's mode (on the 6390X's ports 2–7 always 1000BASE-X).
+    pub mode: SerdesMode,
 }
 
 /// Clause 45 on the switch's internal PHY bus: each access is one

@@ -115,9 +115,10 @@ pub enum ConfigError {
         /// The chip.
         chip: Chip,
     },
-    /// A port with no SERDES lane this driver can reach: anything but port 0, 9 or 10 of
-    /// a 6393-family chip, or any port of another chip
-    /// (docs/mv88e6xxx.md#6393x-serdes).
+    /// A port with no SERDES lane this driver can reach, whatever its CMODE: anything but
+    /// ports 0, 9, 10 of a 6393-family chip, ports 9, 10 of a 6190/6191/6290/6390, ports
+    /// 2–7, 9, 10 of a 6190X/6390X, port 5 of a 6141/6341, or any port of another chip
+    /// (docs/mv88e6xxx.md#6393x-serdes, #6390-and-6390x-serdes).
     SerdesLane {
         /// The port number asked for.
         port: u8,
@@ -363,6 +364,20 @@ pub enum Error<E> {
     /// A setting or an argument the switch cannot take; the [`ConfigError`] names which.
     /// Nothing was written.
     Config(ConfigError),
+    /// A CMODE-checked SERDES access ([`Smi::serdes_read_checked`](crate::Smi::serdes_read_checked),
+    /// [`serdes_write_checked`](crate::Smi::serdes_write_checked)) found the port's lane
+    /// not in use: the CMODE (PORT_STS \[3:0\]) read from `cmode_port` is not a mode
+    /// that gives `port` its lane (docs/mv88e6xxx.md#6390-and-6390x-serdes). Returned
+    /// after the CMODE reads, before any SMI_PHY frame: nothing was written.
+    SerdesCmode {
+        /// The port asked for.
+        port: u8,
+        /// The port whose CMODE ruled the lane out: `port` itself, or on the 6390X's ports
+        /// 2–7 port 9 or 10, whose lanes they use.
+        cmode_port: u8,
+        /// That port's CMODE.
+        cmode: u8,
+    },
 }
 
 impl<E> From<BusyTimeout> for Error<E> {
@@ -384,6 +399,14 @@ impl<E: core::fmt::Display> core::fmt::Display for Error<E> {
             Error::Timeout(t) => write!(f, "{t}"),
             Error::UnknownSwitchId { raw } => write!(f, "unknown switch id {raw:#06x}"),
             Error::Config(e) => write!(f, "invalid configuration: {e}"),
+            Error::SerdesCmode {
+                port,
+                cmode_port,
+                cmode,
+            } => write!(
+                f,
+                "port {port}'s SERDES lane is not in use (port {cmode_port} CMODE {cmode:#x})"
+            ),
         }
     }
 }
@@ -394,7 +417,7 @@ impl<E: core::error::Error + 'static> core::error::Error for Error<E> {
             Error::Mdio(e) => Some(e),
             Error::Timeout(t) => Some(t),
             Error::Config(e) => Some(e),
-            Error::UnknownSwitchId { .. } => None,
+            Error::UnknownSwitchId { .. } | Error::SerdesCmode { .. } => None,
         }
     }
 }
@@ -406,7 +429,8 @@ impl<E: core::error::Error + 'static> core::error::Error for Error<E> {
 /// [`HintMismatch`](ConfigError::HintMismatch)), and Clause 45 on a chip without it
 /// ([`NoClause45`](ConfigError::NoClause45)), are
 /// [`Unsupported`](hwtimer_core::Error::Unsupported); a port, PHY, switch or device address
-/// that names nothing, and a port without a SERDES lane, is
+/// that names nothing, and a port without a SERDES lane (or whose lane its CMODE leaves
+/// unused, [`Error::SerdesCmode`]), is
 /// [`AddressOutOfRange`](hwtimer_core::ConfigError::AddressOutOfRange); MDIO errors convert
 /// with their own `Into`.
 impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
@@ -437,6 +461,7 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
             ) => Core::AddressOutOfRange.into(),
             Error::Config(ConfigError::AgeTime { .. }) => Core::PeriodOutOfRange.into(),
             Error::Config(ConfigError::AtuState { .. }) => hwtimer_core::Error::Unsupported,
+            Error::SerdesCmode { .. } => Core::AddressOutOfRange.into(),
         }
     }
 }

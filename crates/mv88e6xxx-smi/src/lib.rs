@@ -11,7 +11,7 @@
 //! | [`chip`] | the chip table (family → port/PHY base, Global1/Global2, SMI mode; per chip ports, unrouted ports, internal PHYs, [`PhyAccess`]), PORT_SWITCH_ID identification |
 //! | [`Smi`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
-//! | Clause 45 | [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the 6393-family SERDES lanes ([`Smi::serdes_read`], [`Smi::serdes_write`], MMD [`SERDES_DEVAD`]); docs/mv88e6xxx.md#clause-45 |
+//! | Clause 45 | [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Smi::serdes_read`], [`Smi::serdes_write`], MMD [`SERDES_DEVAD`]; CMODE-checked: [`Smi::serdes_lane`], [`Smi::serdes_read_checked`], [`Smi::serdes_write_checked`]); docs/mv88e6xxx.md#clause-45 |
 //! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops); the PPU held across a run of PHY accesses ([`Smi::service`], docs/mv88e6xxx.md#ppu-hold) |
 //! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Smi::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
 //! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
@@ -108,8 +108,8 @@ mod smi;
 pub mod stats;
 pub mod vtu;
 
-/// The SERDES lanes' MMD (docs/mv88e6xxx.md#6393x-serdes).
-pub use c45::SERDES_DEVAD;
+/// The SERDES lanes' MMD, modes and lanes (docs/mv88e6xxx.md#6393x-serdes).
+pub use c45::{SERDES_DEVAD, SerdesLane, SerdesMode};
 pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
 pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, SwitchUnit};
 pub use smi::{

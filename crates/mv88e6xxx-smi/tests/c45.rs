@@ -1,5 +1,5 @@
-//! Clause 45 through Global2 SMI_PHY, the driver against the behavioural model: 6393X
-//! SERDES lanes, PHY MMDs behind `InternalMdio` as an `Mdio45`, chips without Clause 45,
+//! Clause 45 through Global2 SMI_PHY, the driver against the behavioural model: 6393X,
+//! 6390 and 6390X SERDES lanes, the CMODE-checked lane access on each family, PHY MMDs behind `InternalMdio` as an `Mdio45`, chips without Clause 45,
 //! a stuck SMI_PHY BUSY, frames per access in each addressing mode, and the model catching
 //! a wrong sequence.
 
@@ -11,7 +11,10 @@ use mv88e6xxx_smi::regs::{BUSY, g2};
 use mv88e6xxx_smi::sim::{
     Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
 };
-use mv88e6xxx_smi::{Addressing, Bound, BusyWait, Config, ConfigError, Error, SERDES_DEVAD, Smi};
+use mv88e6xxx_smi::{
+    Addressing, Bound, BusyWait, Config, ConfigError, Error, SERDES_DEVAD, SerdesLane, SerdesMode,
+    Smi,
+};
 
 type SimSmi<'a> = Smi<&'a mut SimMdio<SwitchModel>, &'a SimCounter>;
 
@@ -136,7 +139,7 @@ fn internal_mdio_is_a_clause_45_bus_beside_clause_22() {
     assert_eq!(bus.read(p(2), RegAddr::new(2).unwrap()).unwrap(), 0x0362);
     // `&mut InternalMdio` is an `Mdio45` too; a PHY address with nothing answers 0xFFFF.
     assert_eq!(pma_id(&mut &mut bus, p(3)).unwrap(), (0xFFFF, 0xFFFF));
-    // The SERDES helpers are the 6393 family's only.
+    // The 6352's SERDES (Clause 22, paged) is not one of the Clause 45 lanes.
     assert_eq!(
         smi.serdes_read(0, 0xA003),
         Err(ConfigError::SerdesLane { port: 0 }.into())
@@ -380,6 +383,444 @@ fn the_model_catches_wrong_clause_45_sequences() {
     assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
 }
 
+// ---------------------------------------------------------------------------------------
+// The 6390 and 6390X SERDES lanes, and the CMODE-checked access on every family.
+
+/// MMD 4 register 0x2003 (the 1000BASE-X block's PHY ID 2) of a [`marked_lane`]: the
+/// test's marker, not a hardware value.
+const MARK: u16 = 0x2003;
+
+/// A SERDES lane whose [`MARK`] register reads 0x0C00 | its own address, so a read that
+/// reaches the wrong lane shows.
+fn marked_lane(a: PhyAddr) -> C45Model {
+    C45Model::mv88e6393x_serdes_lane(a).with(DevAddr::PHYXS, MARK, 0x0C00 | u16::from(a.get()))
+}
+
+/// `chip` wired as `attach`, marked lanes at every lane address of the chip, and the
+/// CMODEs `cmodes` (port, CMODE).
+fn sim_lanes(chip: Chip, attach: Attach, cmodes: &[(usize, u8)]) -> SwitchSim {
+    let mut m = ChipModel::new(chip, attach).with_serdes_lanes_from(marked_lane);
+    for &(port, cmode) in cmodes {
+        m = m.with_cmode(port, cmode);
+    }
+    SwitchSim::single(m)
+}
+
+/// The Global2 SMI_PHY_CMD words written in direct mode (device 0x1C, register 0x18)
+/// since frame `from`.
+fn phy_cmds_since(sim: &SwitchSim, from: usize) -> Vec<u16> {
+    sim.bus.log()[from..]
+        .iter()
+        .filter(|f| f.write && f.phy.get() == 0x1C && f.reg.get() == g2::SMI_PHY_CMD)
+        .map(|f| f.value)
+        .collect()
+}
+
+#[test]
+fn a_6390_serdes_read_reaches_the_lanes_of_ports_9_and_10() {
+    for chip in [Chip::Mv6390, Chip::Mv6190, Chip::Mv6191, Chip::Mv6290] {
+        let mut sim = sim_lanes(chip, Attach::Direct, &[]);
+        let mut smi = probe(&mut sim, 0, Family::Mv6390);
+        assert_eq!(smi.chip(), Some(chip));
+        assert_eq!(smi.serdes_read(9, MARK).unwrap(), 0x0C09, "{chip:?}");
+        let f0 = smi.frames();
+        assert_eq!(smi.serdes_read(10, MARK).unwrap(), 0x0C0A, "{chip:?}");
+        // Direct mode, SMI_PHY known clear: DATA, CMD, poll, CMD, poll, DATA.
+        assert_eq!(smi.frames() - f0, 6);
+        // The status register of the lane, and a write that reaches port 10's lane only.
+        assert_eq!(smi.serdes_read(9, 0xA003).unwrap(), 0xAC00);
+        smi.serdes_write(10, 0xF002, 0x0002).unwrap();
+        assert_eq!(smi.serdes_read(10, 0xF002).unwrap(), 0x0002);
+        assert_eq!(smi.serdes_read(9, 0xF002).unwrap(), 0x0008);
+        // Every other port has no lane on these chips: refused before any frame.
+        let f1 = smi.frames();
+        for port in [0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 0xFF] {
+            let refused = Err(ConfigError::SerdesLane { port }.into());
+            assert_eq!(smi.serdes_read(port, MARK), refused, "{chip:?} {port}");
+            assert_eq!(smi.serdes_write(port, MARK, 0), refused.map(|_: u16| ()));
+        }
+        assert_eq!(smi.frames(), f1);
+        let _ = smi.release();
+        let from = usize::try_from(f0).unwrap();
+        // Port 10's lane: BUSY | C45 | OP 00, then OP 11 | address 0x0A << 5 | MMD 4.
+        assert_eq!(phy_cmds_since(&sim, from)[..2], [0x8144, 0x8D44]);
+        assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
+    }
+}
+
+#[test]
+fn a_6390x_serdes_read_reaches_the_lanes_of_ports_2_to_7_9_and_10() {
+    let lanes = [
+        (2, 0x12),
+        (3, 0x13),
+        (4, 0x14),
+        (5, 0x15),
+        (6, 0x16),
+        (7, 0x17),
+        (9, 0x09),
+        (10, 0x0A),
+    ];
+    for chip in [Chip::Mv6390X, Chip::Mv6190X] {
+        let mut sim = sim_lanes(chip, Attach::Direct, &[]);
+        let mut smi = probe(&mut sim, 0, Family::Mv6390);
+        let f0 = smi.frames();
+        for (port, addr) in lanes {
+            assert_eq!(
+                smi.serdes_read(port, MARK).unwrap(),
+                0x0C00 | addr,
+                "{chip:?} port {port}"
+            );
+        }
+        // Port 6's lane (0x16) only.
+        smi.serdes_write(6, 0xF002, 0x0002).unwrap();
+        for (port, _) in lanes {
+            let want = if port == 6 { 0x0002 } else { 0x0008 };
+            assert_eq!(smi.serdes_read(port, 0xF002).unwrap(), want, "port {port}");
+        }
+        // The lanes above 0x0A are off the PHY bus of the generic Clause 45 path.
+        assert_eq!(
+            smi.phy_read_c45(p(0x12), SERDES_DEVAD, MARK),
+            Err(ConfigError::Phy { phy: 0x12 }.into())
+        );
+        let f1 = smi.frames();
+        for port in [0, 1, 8, 11, 0x40] {
+            let refused = Err(ConfigError::SerdesLane { port }.into());
+            assert_eq!(smi.serdes_read(port, MARK), refused, "{chip:?} {port}");
+            assert_eq!(smi.serdes_write(port, MARK, 0), refused.map(|_: u16| ()));
+        }
+        assert_eq!(smi.frames(), f1);
+        let _ = smi.release();
+        let cmds = phy_cmds_since(&sim, usize::try_from(f0).unwrap());
+        // Port 2 first: address 0x12 in DEV_ADDR [9:5]; port 7: 0x17.
+        assert_eq!(cmds[..2], [0x8244, 0x8E44]);
+        assert_eq!(cmds[10..12], [0x82E4, 0x8EE4]);
+        assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
+    }
+}
+
+#[test]
+fn the_6390x_lanes_of_ports_2_to_7_follow_the_cmodes_of_ports_9_and_10() {
+    // (CMODE of ports 9 and 10, CMODE of ports 2..7, the ports 2..7 that get a lane),
+    // from Linux's `mv88e6390x_serdes_get_lane`.
+    let all: &[u8] = &[2, 3, 4, 5, 6, 7];
+    let cases: [(u8, u8, &[u8]); 9] = [
+        (0x9, 0x9, all),           // 1000BASE-X
+        (0xA, 0x9, all),           // SGMII
+        (0xB, 0x9, all),           // 2500BASE-X
+        (0xD, 0x9, &[3, 4, 6, 7]), // RXAUI: two lanes, the third and fourth stay free
+        (0xC, 0x9, &[]),           // XAUI: all four lanes
+        (0x0, 0x9, &[]),           // not a SERDES mode
+        (0x9, 0xA, &[]),           // the port itself must be 1000BASE-X
+        (0x9, 0xB, &[]),
+        (0x9, 0x0, &[]),
+    ];
+    for (owner, own, with_lane) in cases {
+        let mut cmodes = vec![(9, owner), (10, owner)];
+        cmodes.extend((2..=7).map(|p| (p, own)));
+        let mut sim = sim_lanes(Chip::Mv6390X, Attach::Direct, &cmodes);
+        let mut smi = probe(&mut sim, 0, Family::Mv6390);
+        let owner_ok = [0x9, 0xA, 0xB].contains(&owner) || (owner == 0xD && with_lane.contains(&3));
+        for port in 2u8..=7 {
+            let addr = 0x10 + port;
+            let lane_owner = if port <= 4 { 9 } else { 10 };
+            let f0 = smi.frames();
+            let lane = smi.serdes_lane(port).unwrap();
+            let frames = smi.frames() - f0;
+            let case = format!("owner {owner:#x} own {own:#x} port {port}");
+            let f1 = smi.frames();
+            let checked = smi.serdes_read_checked(port, MARK);
+            if with_lane.contains(&port) {
+                assert_eq!(
+                    lane,
+                    Some(SerdesLane {
+                        port,
+                        phy: p(addr),
+                        mode: SerdesMode::Base1000X
+                    }),
+                    "{case}"
+                );
+                // Both CMODEs read, one frame each.
+                assert_eq!(frames, 2, "{case}");
+                assert_eq!(checked, Ok(0x0C00 | u16::from(addr)), "{case}");
+                continue;
+            }
+            assert_eq!(lane, None, "{case}");
+            // The owner's CMODE rules the lane out or the port's own does.
+            let blocked_by_owner = !owner_ok || (owner == 0xD && (port == 2 || port == 5));
+            let (cmode_port, cmode) = if blocked_by_owner {
+                (lane_owner, owner)
+            } else {
+                (port, own)
+            };
+            assert_eq!(frames, if blocked_by_owner { 1 } else { 2 }, "{case}");
+            assert_eq!(
+                checked,
+                Err(Error::SerdesCmode {
+                    port,
+                    cmode_port,
+                    cmode
+                }),
+                "{case}"
+            );
+            // Only the CMODE reads: no SMI_PHY frame, nothing written.
+            assert_eq!(smi.frames() - f1, frames, "{case}");
+            assert_eq!(
+                smi.serdes_write_checked(port, 0xF002, 0x0002),
+                checked.map(|_| ()),
+                "{case}"
+            );
+        }
+        let _ = smi.release();
+        // The refused writes wrote nothing; the lanes' POC is as it started.
+        let chip = sim.bus.device().chip(0).unwrap();
+        assert_eq!(chip.dropped_writes(), 0);
+        let log = sim.bus.log();
+        assert!(
+            !log.iter().any(|f| f.write && f.value == 0x0002),
+            "owner {owner:#x} own {own:#x}"
+        );
+    }
+}
+
+#[test]
+fn serdes_lane_reads_cmode_on_each_family() {
+    use SerdesMode::*;
+    // (chip, attach, sw_addr, hint, lane port, lane address, frames per CMODE read,
+    // CMODE → mode).
+    let gigabit = [(0x9, Base1000X), (0xA, Sgmii), (0xB, Base2500X)];
+    let x10g = [(0xC, Xaui), (0xD, Rxaui)];
+    let r = [(0xC, Base5GR), (0xD, Base10GR), (0xE, Usxgmii)];
+    type Case = (Chip, Attach, u8, Family, u8, u8, u64, Vec<(u8, SerdesMode)>);
+    let families: [Case; 7] = [
+        (
+            Chip::Mv6390,
+            Attach::Direct,
+            0,
+            Family::Mv6390,
+            9,
+            0x09,
+            1,
+            gigabit.to_vec(),
+        ),
+        // Indirect: SMI_CMD write, poll, SMI_DATA read per port register.
+        (
+            Chip::Mv6390,
+            Attach::Indirect(4),
+            4,
+            Family::Mv6390,
+            10,
+            0x0A,
+            3,
+            gigabit.to_vec(),
+        ),
+        (
+            Chip::Mv6390X,
+            Attach::Direct,
+            0,
+            Family::Mv6390,
+            10,
+            0x0A,
+            1,
+            [&gigabit[..], &x10g].concat(),
+        ),
+        (
+            Chip::Mv6393X,
+            Attach::Indirect(6),
+            6,
+            Family::Mv6393,
+            0,
+            0x00,
+            3,
+            [&gigabit[..], &r].concat(),
+        ),
+        (
+            Chip::Mv6361,
+            Attach::Direct,
+            0,
+            Family::Mv6393,
+            9,
+            0x09,
+            1,
+            [&gigabit[..], &r].concat(),
+        ),
+        (
+            Chip::Mv6341,
+            Attach::Direct,
+            0,
+            Family::Mv6341,
+            5,
+            0x15,
+            1,
+            gigabit.to_vec(),
+        ),
+        (
+            Chip::Mv6141,
+            Attach::Indirect(2),
+            2,
+            Family::Mv6341,
+            5,
+            0x15,
+            3,
+            gigabit.to_vec(),
+        ),
+    ];
+    for (chip, attach, sw_addr, hint, port, addr, per_read, modes) in families {
+        for cmode in 0u8..16 {
+            let mut sim = sim_lanes(chip, attach, &[(usize::from(port), cmode)]);
+            let mut smi = probe(&mut sim, sw_addr, hint);
+            // A forced link on the port sets PORT_STS bit 11 above CMODE: only [3:0] counts.
+            smi.port_write(port, 0x01, 0x2033).unwrap();
+            assert_ne!(smi.port_read(port, 0x00).unwrap() & 0x0800, 0);
+            let case = format!("{chip:?} port {port} CMODE {cmode:#x}");
+            let f0 = smi.frames();
+            let lane = smi.serdes_lane(port).unwrap();
+            assert_eq!(smi.frames() - f0, per_read, "{case}");
+            let want = modes
+                .iter()
+                .find(|(c, _)| *c == cmode)
+                .map(|&(_, mode)| SerdesLane {
+                    port,
+                    phy: p(addr),
+                    mode,
+                });
+            assert_eq!(lane, want, "{case}");
+            // The mode named is the family's decoding of the CMODE.
+            if let Some(l) = want {
+                assert_eq!(SerdesMode::from_cmode(hint, cmode), Some(l.mode), "{case}");
+            }
+            match want {
+                Some(_) => assert_eq!(
+                    smi.serdes_read_checked(port, MARK),
+                    Ok(0x0C00 | u16::from(addr)),
+                    "{case}"
+                ),
+                None => {
+                    let f1 = smi.frames();
+                    assert_eq!(
+                        smi.serdes_read_checked(port, MARK),
+                        Err(Error::SerdesCmode {
+                            port,
+                            cmode_port: port,
+                            cmode
+                        }),
+                        "{case}"
+                    );
+                    assert_eq!(smi.frames() - f1, per_read, "{case}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ports_and_chips_without_a_lane_refuse_every_serdes_call_before_any_frame() {
+    for &chip in Chip::ALL {
+        let lane_ports: &[u8] = match chip {
+            Chip::Mv6190 | Chip::Mv6191 | Chip::Mv6290 | Chip::Mv6390 => &[9, 10],
+            Chip::Mv6190X | Chip::Mv6390X => &[2, 3, 4, 5, 6, 7, 9, 10],
+            Chip::Mv6191X | Chip::Mv6193X | Chip::Mv6361 | Chip::Mv6393X => &[0, 9, 10],
+            Chip::Mv6141 | Chip::Mv6341 => &[5],
+            _ => &[],
+        };
+        let (attach, addressing) = if chip.family() == Family::Mv6250 {
+            (
+                Attach::DualChip(16),
+                Addressing::DualChip { sw_addr: p(16) },
+            )
+        } else {
+            (Attach::Direct, Addressing::Direct)
+        };
+        let mut sim = SwitchSim::single(ChipModel::new(chip, attach).with_serdes_lanes());
+        let mut smi =
+            Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+        for port in (0u8..=12).chain([0x1F, 0xFF]) {
+            if lane_ports.contains(&port) {
+                continue;
+            }
+            let e = Error::from(ConfigError::SerdesLane { port });
+            let case = format!("{chip:?} port {port}");
+            assert_eq!(smi.serdes_read(port, 0xA003), Err(e), "{case}");
+            assert_eq!(smi.serdes_write(port, 0xF002, 0), Err(e), "{case}");
+            assert_eq!(smi.serdes_lane(port), Err(e), "{case}");
+            assert_eq!(smi.serdes_read_checked(port, 0xA003), Err(e), "{case}");
+            assert_eq!(smi.serdes_write_checked(port, 0xF002, 0), Err(e), "{case}");
+        }
+        assert_eq!(smi.frames(), 0, "{chip:?}");
+        // The lane ports do reach the bus (CMODE 0: no lane in use).
+        for &port in lane_ports {
+            assert_eq!(smi.serdes_lane(port), Ok(None), "{chip:?} {port}");
+        }
+        assert_eq!(smi.frames() > 0, !lane_ports.is_empty(), "{chip:?}");
+        let _ = smi.release();
+        assert_eq!(sim.bus.frames() > 0, !lane_ports.is_empty(), "{chip:?}");
+    }
+}
+
+#[test]
+fn a_stuck_smi_phy_busy_ends_a_checked_6390x_access_after_the_cmode_reads() {
+    let timeout_ns = 1_000_000;
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6390X, Attach::Direct)
+            .with_serdes_lanes_from(marked_lane)
+            .with_cmode(9, 0xD)
+            .with_cmode(3, 0x9)
+            .with_phy_busy(BusyDelay::stuck()),
+    );
+    let mut smi = Smi::new(
+        &mut sim.bus,
+        &sim.counter,
+        Addressing::Direct,
+        Chip::Mv6390X,
+        Config::new().with_timeout_ns(timeout_ns),
+    )
+    .unwrap();
+    // The CMODE check reads ports only: a stuck SMI_PHY does not affect it.
+    let lane = smi.serdes_lane(3).unwrap().unwrap();
+    assert_eq!((lane.phy, lane.mode), (p(0x13), SerdesMode::Base1000X));
+    let f0 = smi.frames();
+    let Err(Error::Timeout(t)) = smi.serdes_read_checked(3, MARK) else {
+        panic!("the stuck unit must time out")
+    };
+    assert_eq!(t.wait, BusyWait::SmiPhyCmd);
+    assert!(u64::from(t.polls) <= timeout_ns / FRAME_NS + 3);
+    // Two CMODE reads, the pre-poll, DATA, CMD, then the polls.
+    assert_eq!(smi.frames() - f0, 2 + 3 + u64::from(t.polls));
+    let _ = smi.release();
+    // Only the address command went out, to lane 0x13; nothing written after it.
+    assert_eq!(phy_cmds_since(&sim, 0), [0x8264]);
+    assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
+}
+
+#[test]
+fn a_stuck_smi_cmd_ends_the_cmode_read_in_indirect_mode() {
+    let timeout_ns = 1_000_000;
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6390, Attach::Indirect(4))
+            .with_serdes_lanes()
+            .with_cmode(9, 0x9)
+            .with_smi_busy(BusyDelay::stuck()),
+    );
+    let mut smi = Smi::new(
+        &mut sim.bus,
+        &sim.counter,
+        Addressing::select(Family::Mv6390, 4).unwrap(),
+        Chip::Mv6390,
+        Config::new().with_timeout_ns(timeout_ns),
+    )
+    .unwrap();
+    let Err(Error::Timeout(t)) = smi.serdes_lane(9) else {
+        panic!("a stuck SMI_CMD must time out")
+    };
+    assert_eq!(t.wait, BusyWait::SmiCmd);
+    assert!(u64::from(t.polls) <= timeout_ns / FRAME_NS + 3);
+    let Err(Error::Timeout(t)) = smi.serdes_read_checked(9, 0xA003) else {
+        panic!("still stuck")
+    };
+    assert_eq!(t.wait, BusyWait::SmiCmd);
+    let _ = smi.release();
+    assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
+}
+
 mod property {
     use super::*;
     use proptest::prelude::*;
@@ -397,6 +838,13 @@ mod property {
         3 * w2 + 4 * access
     }
 
+    /// Frames of the CMODE check of a checked SERDES access: at most two port register
+    /// reads.
+    fn max_cmode_frames() -> u64 {
+        let w1 = TIMEOUT_NS / FRAME_NS + 3;
+        2 * (2 + 2 * w1)
+    }
+
     #[derive(Debug, Clone)]
     enum Op {
         Read(u8, u8, u16),
@@ -405,6 +853,9 @@ mod property {
         SerdesWrite(u8, u16, u16),
         /// A raw Global2 write to SMI_PHY_CMD (0x18) or SMI_PHY_DATA (0x19).
         Raw(bool, u16),
+        SerdesLane(u8),
+        SerdesReadChecked(u8, u16),
+        SerdesWriteChecked(u8, u16, u16),
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -415,6 +866,10 @@ mod property {
             (0u8..12, any::<u16>()).prop_map(|(p, r)| Op::SerdesRead(p, r)),
             (0u8..12, any::<u16>(), any::<u16>()).prop_map(|(p, r, v)| Op::SerdesWrite(p, r, v)),
             (any::<bool>(), any::<u16>()).prop_map(|(c, v)| Op::Raw(c, v)),
+            (0u8..12).prop_map(Op::SerdesLane),
+            (0u8..12, any::<u16>()).prop_map(|(p, r)| Op::SerdesReadChecked(p, r)),
+            (0u8..12, any::<u16>(), any::<u16>())
+                .prop_map(|(p, r, v)| Op::SerdesWriteChecked(p, r, v)),
         ]
     }
 
@@ -430,6 +885,7 @@ mod property {
             indirect in any::<bool>(),
             delays in proptest::collection::vec(0u64..200_000, 0..4),
             stuck in any::<bool>(),
+            cmodes in proptest::collection::vec(any::<u8>(), 11),
             ops in proptest::collection::vec(op(), 1..12),
         ) {
             let chip = Chip::ALL[chip_i];
@@ -443,12 +899,18 @@ mod property {
                 (false, false) => (Attach::Direct, Addressing::Direct),
             };
             let busy = if stuck { BusyDelay::stuck() } else { BusyDelay::cycle(&delays) };
-            let mut sim = SwitchSim::single(
-                ChipModel::new(chip, attach)
+            let mut model = ChipModel::new(chip, attach)
+                .with_serdes_lanes()
+                .with_phy_busy(busy);
+            if ChipModel::serdes_lane_addrs(chip).is_empty() {
+                model = model
                     .with_phy(C45Model::mv88e6393x_serdes_lane(p(9)))
-                    .with_phy(C45Model::mv88e6393x_serdes_lane(p(0)))
-                    .with_phy_busy(busy),
-            );
+                    .with_phy(C45Model::mv88e6393x_serdes_lane(p(0)));
+            }
+            for (port, &cmode) in cmodes.iter().enumerate() {
+                model = model.with_cmode(port, cmode);
+            }
+            let mut sim = SwitchSim::single(model);
             let mut smi = Smi::new(
                 &mut sim.bus,
                 &sim.counter,
@@ -475,9 +937,26 @@ mod property {
                         let reg = if cmd { g2::SMI_PHY_CMD } else { g2::SMI_PHY_DATA };
                         smi.g2_write(reg, v)
                     }
+                    Op::SerdesLane(port) => {
+                        let r = smi.serdes_lane(port);
+                        // A lane found is the port's, in the mode of its own CMODE.
+                        if let Ok(Some(l)) = r {
+                            let own = cmodes[usize::from(port)];
+                            prop_assert_eq!(l.port, port);
+                            prop_assert_eq!(SerdesMode::from_cmode(chip.family(), own), Some(l.mode));
+                        }
+                        r.map(|_| ())
+                    }
+                    Op::SerdesReadChecked(port, rg) => {
+                        smi.serdes_read_checked(port, rg).map(|_| ())
+                    }
+                    Op::SerdesWriteChecked(port, rg, v) => smi.serdes_write_checked(port, rg, v),
                 };
                 let frames = smi.frames() - f0;
-                prop_assert!(frames <= max_frames_per_op(), "{frames} frames");
+                prop_assert!(
+                    frames <= max_frames_per_op() + max_cmode_frames(),
+                    "{frames} frames"
+                );
                 match r {
                     Err(Error::Config(e)) => {
                         prop_assert_eq!(frames, 0, "{:?}", e);
@@ -492,6 +971,11 @@ mod property {
                     Err(Error::Timeout(t)) => prop_assert!(
                         t.wait == BusyWait::SmiPhyCmd || t.wait == BusyWait::SmiCmd
                     ),
+                    // After the CMODE reads only.
+                    Err(Error::SerdesCmode { port, cmode_port, .. }) => {
+                        prop_assert!(frames > 0 && frames <= max_cmode_frames());
+                        prop_assert!(cmode_port == port || cmode_port == 9 || cmode_port == 10);
+                    }
                     Err(e) => prop_assert!(false, "{e:?}"),
                     Ok(()) => {}
                 }

@@ -8,8 +8,18 @@
 //! when BUSY clears. The frame happens when the command is accepted: the data register
 //! must hold the address or data by then. FUNC \[14:13\] other than 0 (the 6390 family's
 //! external bus and setup functions) reaches no device here: reads answer 0xFFFF.
+//!
+//! The SERDES lanes (docs/mv88e6xxx.md#6390-and-6390x-serdes): a lane is a Clause 45
+//! device on the internal bus at its fixed address (6390 family: 0x09, 0x0A, and on the
+//! 6390X also 0x12–0x17; 6393 family: 0x00, 0x09, 0x0A; 6341 family: 0x15), whatever the
+//! ports' modes; which
+//! port uses it follows from the ports' CMODE, PORT_STS \[3:0\], which the model holds
+//! per port as strapped ([`ChipModel::with_cmode`]) and leaves to whoever reads it.
 
+use mdio_bus::sim::{C45Model, MdioDevice};
 use mdio_bus::{DevAddr, PhyAddr};
+
+use crate::chip::{Chip, Family};
 
 use super::ChipModel;
 
@@ -32,7 +42,55 @@ const REG_ADDR_MASK: u16 = 0x001F;
 /// G2_SMI_PHY_DATA (Global2 0x19).
 const SMI_PHY_DATA: usize = 0x19;
 
+/// PORT_STS CMODE \[3:0\].
+const CMODE_MASK: u16 = 0x000F;
+
 impl ChipModel {
+    /// Port `port`'s CMODE, PORT_STS \[3:0\], as the strapping (or the configuration)
+    /// left it: `cmode`'s low 4 bits (0x9 1000BASE-X, 0xA SGMII, 0xB 2500BASE-X; 0xC/0xD
+    /// XAUI/RXAUI on the 6390 family, 5GBASE-R/10GBASE-R on the 6393 family, 0xE USXGMII
+    /// on the 6393 family). Default 0 on every port (no SERDES mode). No effect for a
+    /// port the chip does not have. A software reset of the model clears it with the
+    /// other port registers (an assumption, docs/mv88e6xxx.md#6390-and-6390x-serdes).
+    pub fn with_cmode(mut self, port: usize, cmode: u8) -> Self {
+        if let Some(regs) = self.ports.get_mut(port) {
+            regs[0] = (regs[0] & !CMODE_MASK) | (u16::from(cmode) & CMODE_MASK);
+        }
+        self
+    }
+
+    /// The internal-bus addresses of the chip's SERDES lanes (empty on chips without
+    /// lanes in this model): 6190, 6191, 6290, 6390: 0x09, 0x0A; 6190X, 6390X: also
+    /// 0x12–0x17; 6393 family: 0x00, 0x09, 0x0A; 6141, 6341: 0x15 (Linux `serdes.h`).
+    pub fn serdes_lane_addrs(chip: Chip) -> &'static [u8] {
+        match chip {
+            Chip::Mv6190X | Chip::Mv6390X => &[0x09, 0x0A, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17],
+            c if c.family() == Family::Mv6390 => &[0x09, 0x0A],
+            c if c.family() == Family::Mv6393 => &[0x00, 0x09, 0x0A],
+            Chip::Mv6141 | Chip::Mv6341 => &[0x15],
+            _ => &[],
+        }
+    }
+
+    /// Put a SERDES lane device, `lane(addr)`, at each of the chip's lane addresses
+    /// ([`serdes_lane_addrs`](Self::serdes_lane_addrs)) on the internal bus.
+    pub fn with_serdes_lanes_from<D: MdioDevice + 'static>(
+        mut self,
+        mut lane: impl FnMut(PhyAddr) -> D,
+    ) -> Self {
+        for &a in Self::serdes_lane_addrs(self.chip) {
+            self = self.with_phy(lane(PhyAddr::from_bits(a)));
+        }
+        self
+    }
+
+    /// [`with_serdes_lanes_from`](Self::with_serdes_lanes_from) with
+    /// [`C45Model::mv88e6393x_serdes_lane`] (the same MMD 4 register layout on the 6390
+    /// family; its values are the model's assumption).
+    pub fn with_serdes_lanes(self) -> Self {
+        self.with_serdes_lanes_from(C45Model::mv88e6393x_serdes_lane)
+    }
+
     /// A Clause 45 G2_SMI_PHY_CMD `word` (BUSY set, MODE 45) was accepted at `now`: run its
     /// frame on the internal PHY bus. Returns the data to land in G2_SMI_PHY_DATA when
     /// BUSY clears (the read operations), `None` for the others.
