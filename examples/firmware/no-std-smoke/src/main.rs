@@ -127,9 +127,36 @@ fn switch_behind_dwmac(base: usize) -> u16 {
         mv88e6xxx_smi::chip::Family::Mv6085,
         mv88e6xxx_smi::Config::default(),
     ) {
-        Ok((mut smi, _identity)) => smi.g1_read(0).unwrap_or(0),
+        Ok((mut smi, _identity)) => switch_bring_up(&mut smi),
         Err(_) => 0,
     }
+}
+
+/// A firmware's switch bring-up on top of register access: a VLAN and a static address
+/// for the CPU port, one port's MIB counters, the ports whose link changed, and the PPU
+/// service call (so every switch-function path is compiled and linked for each target).
+fn switch_bring_up<M: mdio_bus::Mdio, C: hwtimer_core::Continuous + Copy>(
+    smi: &mut mv88e6xxx_smi::Smi<M, C>,
+) -> u16 {
+    use mv88e6xxx_smi::atu::{AtuEntry, MacAddr};
+    use mv88e6xxx_smi::stats::{HistogramMode, Mib};
+    use mv88e6xxx_smi::vtu::{Member, VtuEntry};
+    let cpu = MacAddr::new([0x02, 0, 0, 0, 0, 0x01]);
+    let vlan = VtuEntry::new(10, 1)
+        .with_member(0, Member::Untagged)
+        .with_member(5, Member::Tagged);
+    if smi.vtu_load(&vlan).is_err() || smi.atu_load(&AtuEntry::new_static(1, cpu, 1 << 5)).is_err()
+    {
+        return 0;
+    }
+    let octets = Mib::new(HistogramMode::RxTx)
+        .snapshot(smi, 0)
+        .map_or(0, |s| s.in_good_octets);
+    let changed = smi.link_changed_ports().map_or(0, |p| p.0);
+    if smi.service().is_err() {
+        return 0;
+    }
+    (octets as u16) ^ changed
 }
 
 /// The Cortex-A9 global timer driver over a real `Mmio` window: counter, absolute alarm on
