@@ -14,7 +14,8 @@ use common::*;
 use hwtimer_core::RegisterBus;
 use stmmac_coalesce::sim::{HW_FEATURE, eth_frame};
 use stmmac_coalesce::{
-    Coherent, ConfigError, DescLayout, DmaConfig, Duplex, Dwmac, Error, LinkState, NoTimer, Speed,
+    Coherent, ConfigError, DescLayout, DmaConfig, Duplex, Dwmac, Dwmac4, Error, LinkState, NoTimer,
+    Speed,
 };
 
 // ---- The set-up -------------------------------------------------------------------------
@@ -246,18 +247,28 @@ impl RegisterBus for RacyBus {
     }
 }
 
-/// Runs `main` with `irq` interrupting its first read of `target`; returns the register.
-fn race(
+/// Runs `main` with `irq` interrupting its first read of `target` on the MAC `make`
+/// builds over a register file of `len` bytes (`init` at `target`, plus `presets`);
+/// returns the register.
+#[allow(clippy::too_many_arguments)]
+fn race_on<T: Sync>(
+    len: usize,
     target: usize,
     init: u32,
-    main: impl FnOnce(&Dwmac<RacyBus>) + Send,
-    irq: impl FnOnce(&Dwmac<RacyBus>) + Send,
+    presets: &[(usize, u32)],
+    make: impl FnOnce(RacyBus) -> T,
+    bus: impl Fn(&T) -> &RacyBus,
+    main: impl FnOnce(&T) + Send,
+    irq: impl FnOnce(&T) + Send,
 ) -> u32 {
     let (go_tx, go_rx) = channel();
     let (done_tx, done_rx) = channel();
-    let mut regs = vec![0u32; 0x1060 / 4];
+    let mut regs = vec![0u32; len / 4];
+    for &(offset, value) in presets {
+        regs[offset / 4] = value;
+    }
     regs[target / 4] = init;
-    let mac = Dwmac::new(RacyBus {
+    let mac = make(RacyBus {
         regs: Mutex::new(regs),
         target,
         armed: AtomicBool::new(true),
@@ -275,8 +286,36 @@ fn race(
         });
         main(&mac);
     });
-    // SAFETY: a read of the test's own register file.
-    unsafe { mac.bus() }.read_word(target)
+    bus(&mac).read_word(target)
+}
+
+/// [`race_on`] a 3.x `Dwmac`.
+fn race(
+    target: usize,
+    init: u32,
+    main: impl FnOnce(&Dwmac<RacyBus>) + Send,
+    irq: impl FnOnce(&Dwmac<RacyBus>) + Send,
+) -> u32 {
+    fn bus(m: &Dwmac<RacyBus>) -> &RacyBus {
+        // SAFETY: reads of the test's own register file.
+        unsafe { m.bus() }
+    }
+    race_on(0x1060, target, init, &[], Dwmac::new, bus, main, irq)
+}
+
+/// [`race_on`] a 4.x `Dwmac4` (MAC_VERSION 4.10, so the probe takes it).
+fn race4(
+    target: usize,
+    init: u32,
+    main: impl FnOnce(&Dwmac4<RacyBus>) + Send,
+    irq: impl FnOnce(&Dwmac4<RacyBus>) + Send,
+) -> u32 {
+    fn bus(m: &Dwmac4<RacyBus>) -> &RacyBus {
+        // SAFETY: reads of the test's own register file.
+        unsafe { m.bus() }
+    }
+    let make = |b: RacyBus| Dwmac4::probe(b).expect("MAC_VERSION 4.10");
+    race_on(0x1200, target, init, &[(0x110, 0x41)], make, bus, main, irq)
 }
 
 #[test]
@@ -305,6 +344,43 @@ fn gmac_control_read_modify_writes_do_not_lose_each_other() {
         },
     );
     assert_eq!(c & (PS_FES | TE_RE), PS_FES | TE_RE, "GMAC_CONTROL {c:#x}");
+}
+
+#[test]
+fn qos_mac_config_read_modify_writes_do_not_lose_each_other() {
+    const RE_TE: u32 = 0b11;
+    const DM: u32 = 1 << 13;
+    const FES_PS: u32 = (1 << 14) | (1 << 15);
+    // As on 3.x: the MAC is stopped while the link path reconfigures it for 100 Mbit/s;
+    // with `stop`'s read-modify-write of MAC_CONFIG interrupted, the link path's bits
+    // must survive whole.
+    let up = LinkState::up(Speed::M100, Duplex::Full);
+    let c = race4(
+        0,
+        DM | RE_TE,
+        |m| m.stop(),
+        |m| {
+            m.set_link(up);
+        },
+    );
+    assert_eq!(c & (FES_PS | RE_TE), FES_PS | RE_TE, "MAC_CONFIG {c:#x}");
+}
+
+#[test]
+fn qos_rx_checksum_switched_during_stop_is_kept() {
+    const IPC: u32 = 1 << 27;
+    // The stack switches RX checksum offload (MAC_CONFIG.IPC) from another core while
+    // `stop` clears TE/RE: interrupted inside `stop`'s MAC_CONFIG update, the offload bit
+    // set meanwhile is kept.
+    let c = race4(
+        0,
+        0b11,
+        |m| m.stop(),
+        |m| {
+            m.set_rx_checksum(true);
+        },
+    );
+    assert_eq!(c & IPC, IPC, "MAC_CONFIG {c:#x}: IPC was lost");
 }
 
 // ---- A bus width the core does not have -------------------------------------------------
