@@ -8,14 +8,13 @@
 //! model rejects a driver that gets the sequence wrong.
 
 use hwtimer_core::sim::SimCounter;
-use mdio_bus::PhyAddr;
 use mv88e6xxx_smi::atu::{AtuEntry, AtuViolationKind, MacAddr, atu_info};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::irq::{G1Irq, G1IrqSet};
 use mv88e6xxx_smi::regs::g1;
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
 use mv88e6xxx_smi::vtu::{Dot1qMode, MAX_PORTS, Member, VtuEntry, VtuViolation};
-use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Smi};
+use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, G1Op, Smi};
 
 type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
@@ -28,17 +27,14 @@ fn attach(chip: Chip) -> Attach {
 }
 
 fn smi(sim: &mut SwitchSim, chip: Chip) -> SimSmi<'_> {
-    let a = match attach(chip) {
-        Attach::Direct => Addressing::Direct,
-        Attach::Indirect(a) => Addressing::Indirect {
-            sw_addr: PhyAddr::new(a).unwrap(),
-            remap_6393x: chip.family().has_6393x_remap(),
-        },
-        Attach::DualChip(a) => Addressing::DualChip {
-            sw_addr: PhyAddr::new(a).unwrap(),
-        },
-    };
-    Smi::new(&mut sim.bus, &sim.counter, a, chip, Config::new()).unwrap()
+    Smi::new(
+        &mut sim.bus,
+        &sim.counter,
+        attach(chip).addressing(chip),
+        chip,
+        Config::new(),
+    )
+    .unwrap()
 }
 
 /// The first and the last routed port.

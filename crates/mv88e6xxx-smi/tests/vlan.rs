@@ -5,13 +5,12 @@
 //! refusal on the others, a stuck VTU, and the model telling the layouts apart.
 
 use hwtimer_core::sim::SimCounter;
-use mdio_bus::PhyAddr;
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
 use mv88e6xxx_smi::vtu::{
     Dot1qMode, MAX_PORTS, Member, StuEntry, StuState, VtuEntry, VtuLayout, vtu_info,
 };
-use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Smi, SwitchUnit};
+use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, G1Op, Smi, SwitchUnit};
 
 type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
@@ -25,17 +24,14 @@ fn attach(chip: Chip) -> Attach {
 }
 
 fn smi(sim: &mut SwitchSim, chip: Chip, attach: Attach) -> SimSmi<'_> {
-    let a = match attach {
-        Attach::Direct => Addressing::Direct,
-        Attach::Indirect(a) => Addressing::Indirect {
-            sw_addr: PhyAddr::new(a).unwrap(),
-            remap_6393x: chip.family().has_6393x_remap(),
-        },
-        Attach::DualChip(a) => Addressing::DualChip {
-            sw_addr: PhyAddr::new(a).unwrap(),
-        },
-    };
-    Smi::new(&mut sim.bus, &sim.counter, a, chip, Config::new()).unwrap()
+    Smi::new(
+        &mut sim.bus,
+        &sim.counter,
+        attach.addressing(chip),
+        chip,
+        Config::new(),
+    )
+    .unwrap()
 }
 
 /// The scenario's ports on one chip, all routed: `a` in VID 10, `b` in VID 20, `cpu` in

@@ -178,6 +178,24 @@ pub enum Attach {
     DualChip(u8),
 }
 
+impl Attach {
+    /// The driver's [`Addressing`](crate::Addressing) for `chip` wired this way: the 6393X
+    /// remap in indirect mode on that family, as the model applies it. An address above
+    /// 31 is masked to 5 bits.
+    pub fn addressing(self, chip: crate::Chip) -> crate::Addressing {
+        match self {
+            Attach::Direct => crate::Addressing::Direct,
+            Attach::Indirect(a) => crate::Addressing::Indirect {
+                sw_addr: PhyAddr::from_bits(a),
+                remap_6393x: chip.family().has_6393x_remap(),
+            },
+            Attach::DualChip(a) => crate::Addressing::DualChip {
+                sw_addr: PhyAddr::from_bits(a),
+            },
+        }
+    }
+}
+
 /// Switch chips on one MDIO bus; an [`MdioDevice`] for `SimMdio`.
 #[derive(Debug, Default)]
 pub struct SwitchModel {
