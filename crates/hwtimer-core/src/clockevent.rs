@@ -316,8 +316,9 @@ pub enum Fired {
     /// cancellation).
     Spurious,
     /// The hardware fired before the deadline and re-arming it for the remainder failed
-    /// (for example a write-status timeout). The alarm is idle and the deadline has **not**
-    /// been reached (`now < deadline`); the caller decides whether to retry or give up.
+    /// (for example a write-status timeout). The alarm holds no deadline and the deadline
+    /// has **not** been reached (`now < deadline`); the caller must program it again (the
+    /// timer queue and the runtime adapters do) or give up.
     RearmFailed {
         /// The deadline that was programmed.
         deadline: u64,
@@ -330,7 +331,8 @@ pub enum Fired {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    /// As handed over: the alarm has not yet shut the channel down, so it may be armed.
+    /// As handed over, or after a refused programming: the channel may still be armed
+    /// (for an earlier deadline), so a `cancel` must shut it down.
     Unknown,
     /// Known quiet: nothing armed, nothing pending.
     Idle,
@@ -482,7 +484,7 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
                     Ok(())
                 }
                 Err(e) => {
-                    self.mode = Mode::Idle;
+                    self.mode = Mode::Unknown;
                     Err(e)
                 }
             };
@@ -534,7 +536,10 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
                 Ok(plan)
             }
             Err(e) => {
-                self.mode = Mode::Idle;
+                // A refused programming writes nothing (the trait contract), so the channel
+                // may still be armed for the deadline before: not known quiet, so the next
+                // `cancel` shuts it down.
+                self.mode = Mode::Unknown;
                 Err(e)
             }
         }
@@ -632,7 +637,6 @@ impl<E: ClockEvent, M: Monotonic> Alarm<E, M> {
                             now,
                             error
                         );
-                        self.mode = Mode::Idle;
                         Fired::RearmFailed {
                             deadline,
                             now,

@@ -16,7 +16,11 @@ pub(super) struct Inner<E: ClockEvent, M: Monotonic, const N: usize> {
     pub(super) alarm: Alarm<E, M>,
     pub(super) queue: TimerQueue<N>,
     pub(super) wakers: [Option<Waker>; N],
-    armed_for: Option<u64>,
+    /// What the hardware is known to be programmed for: `Some(Some(at))` the deadline
+    /// `at`, `Some(None)` the idle state (keep-alive, or stopped on a 64-bit time base),
+    /// `None` not known (never programmed, or the last programming was refused), so the
+    /// next queue operation or interrupt programs it whatever the queue holds.
+    armed: Option<Option<u64>>,
 }
 
 impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
@@ -27,37 +31,58 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
         self.reprogram_at(strict, None)
     }
 
+    /// Whether the last programming was refused (or none was made): the queue's state is
+    /// not what the hardware holds.
+    #[inline]
+    pub(super) fn unprogrammed(&self) -> bool {
+        self.armed.is_none()
+    }
+
     /// [`reprogram`](Self::reprogram) with `now`, a time-base reading just made (or `None`),
     /// for the alarm to measure a relative wait from instead of reading the time again.
+    ///
+    /// On any refusal the state becomes "not known" (`armed = None`) and every async
+    /// waiter is woken, so that its task polls again and retries the programming
+    /// ([`Sleep`]'s poll does); callback timers rely on the caller, who gets the error.
     #[inline]
     fn reprogram_at(&mut self, strict: bool, now: Option<u64>) -> Result<bool, QueueError> {
         let next = self.queue.next_deadline();
-        if next == self.armed_for && !strict {
+        if self.armed == Some(next) && !strict {
             return Ok(true);
         }
-        match next {
-            None => {
-                self.alarm.cancel();
-                self.armed_for = None;
-                Ok(true)
-            }
+        let result = match next {
+            // Idle: keep a narrow extended time base read (a 64-bit one is stopped).
+            None => self.alarm.keep_alive().map(|()| true),
             Some(at) if strict => match self.alarm.set_deadline(at) {
-                Ok(_) => {
-                    self.armed_for = Some(at);
-                    Ok(true)
-                }
+                Ok(_) => Ok(true),
                 Err(Error::DeadlinePassed { .. }) => {
-                    self.armed_for = None;
-                    Ok(false)
+                    // Nothing armed: the caller starts a round, which ends by programming.
+                    self.armed = None;
+                    return Ok(false);
                 }
-                Err(e) => Err(QueueError::Hardware(e)),
+                Err(e) => Err(e),
             },
-            Some(at) => {
-                self.alarm.arm_at(at, now).map_err(QueueError::Hardware)?;
-                self.armed_for = Some(at);
-                Ok(true)
+            Some(at) => self.alarm.arm_at(at, now).map(|()| true),
+        };
+        match result {
+            Ok(done) => {
+                self.armed = Some(next);
+                Ok(done)
             }
+            Err(e) => Err(self.refused(e)),
         }
+    }
+
+    /// A programming was refused: forget what is armed and have the waiters retry.
+    #[cold]
+    #[inline(never)]
+    fn refused(&mut self, e: Error) -> QueueError {
+        crate::log_warn!("hrtimers: programming refused: {}", e);
+        self.armed = None;
+        for w in self.wakers.iter().flatten() {
+            w.wake_by_ref();
+        }
+        QueueError::Hardware(e)
     }
 }
 
@@ -65,7 +90,8 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
     /// Start a round of expiries at `now` (see [`HrTimers::on_interrupt`]) and take its
     /// first batch into `batch`. Returns the round.
     fn start_round(&mut self, now: u64, batch: &mut Batch) -> Round {
-        self.armed_for = None;
+        // The oneshot that brought us here is spent: the round ends by programming.
+        self.armed = None;
         let round = Round {
             now,
             before: self.queue.started(),
@@ -149,7 +175,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
                 alarm,
                 queue: TimerQueue::new(),
                 wakers: [const { None }; N],
-                armed_for: None,
+                armed: None,
             })),
         }
     }
@@ -212,8 +238,10 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// Errors: [`QueueError::InvalidId`] for an id that is not allocated;
     /// [`QueueError::AlreadyQueued`] when the timer is queued (use
     /// [`restart`](Self::restart) to move it); [`QueueError::Hardware`] when programming
-    /// the clockevent failed — the timer then **stays queued** and the hardware is
-    /// programmed again at the next queue operation or interrupt.
+    /// the clockevent was refused — the timer then **stays queued**, async waiters are
+    /// woken to retry from their polls, and the hardware is programmed again by the next
+    /// queue operation, by [`reprogram`](Self::reprogram) (the recovery call), or by the
+    /// interrupt of a deadline the hardware still held (see [`on_interrupt`](Self::on_interrupt)).
     pub fn start(&self, id: TimerId, deadline: u64) -> Result<(), QueueError> {
         self.with(|i| {
             i.queue.start(id, deadline)?;
@@ -242,14 +270,59 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     }
 
     /// Dequeue; returns whether it was queued.
+    ///
+    /// When re-programming the hardware for the next deadline is refused, the timer is
+    /// still dequeued and the refusal is handled as [`try_cancel`](Self::try_cancel)
+    /// documents; use that to be told.
     pub fn cancel(&self, id: TimerId) -> bool {
         self.with(|i| {
             let was = i.queue.cancel(id);
-            // A failed shutdown cannot be reported here; the next interrupt is spurious.
+            // A refusal is kept (see `try_cancel`): the queue retries it.
             let _ = i.reprogram(false);
             was
         })
         .unwrap_or(false)
+    }
+
+    /// Dequeue; returns whether it was queued.
+    ///
+    /// Errors: [`QueueError::Hardware`] when re-programming the clockevent for the next
+    /// deadline was refused: the timer is dequeued, the others stay queued, and the
+    /// hardware is programmed again by the next queue operation, by
+    /// [`reprogram`](Self::reprogram), or by the interrupt of the deadline the hardware
+    /// may still hold; [`QueueError::Busy`] when the queue was re-entered (nothing done).
+    pub fn try_cancel(&self, id: TimerId) -> Result<bool, QueueError> {
+        self.with(|i| {
+            let was = i.queue.cancel(id);
+            i.reprogram(false).map(|_| was)
+        })?
+    }
+
+    /// Program the hardware for the queue as it stands (the earliest deadline, or the idle
+    /// keep-alive when nothing is queued), whatever the queue believes is armed.
+    ///
+    /// This is the recovery call after [`QueueError::Hardware`] from any operation or from
+    /// [`on_interrupt`](Self::on_interrupt): until a programming succeeds the queued timers
+    /// may have nothing armed for them. It is also how a firmware arms the idle keep-alive
+    /// of a queue that has not been used yet: a time base narrower than 64 bits (an
+    /// [`Extended`](crate::Extended) counter) must be read at least every
+    /// [`max_idle_ticks`](crate::Monotonic::max_idle_ticks), and a fresh queue has armed
+    /// nothing that would read it (the first [`start`](Self::start) does the same).
+    ///
+    /// Errors: [`QueueError::Hardware`] when the programming was refused again (call it
+    /// again later); [`QueueError::Busy`] when the queue was re-entered.
+    pub fn reprogram(&self) -> Result<(), QueueError> {
+        self.with(|i| {
+            i.armed = None;
+            i.reprogram(false).map(|_| ())
+        })?
+    }
+
+    /// Whether the last programming was refused (or none was made yet), so the queued
+    /// timers may have nothing armed for them until [`reprogram`](Self::reprogram) or
+    /// the next queue operation succeeds.
+    pub fn needs_reprogram(&self) -> bool {
+        self.with(|i| i.unprogrammed()).unwrap_or(false)
     }
 
     /// Whether the timer is queued.
@@ -291,13 +364,18 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// ([`Fired::RearmFailed`]) is programmed once more here; if that succeeds the
     /// failure is repaired and not reported.
     ///
+    /// An interrupt that the alarm finds spurious while the last programming was refused
+    /// (the hardware kept the deadline before it, as a refused write leaves it) is served
+    /// as a deadline: the due timers run and the next deadline is programmed.
+    ///
     /// Errors: [`QueueError::Hardware`] when the clockevent could not be programmed for
     /// the next deadline (a failed re-arm that failed again, or a write-status timeout
-    /// after the expiries): the timers that expired have run, the others **stay queued
-    /// with nothing armed**, so no interrupt will come for them; the next queue operation
-    /// ([`start`](Self::start), [`restart`](Self::restart), [`cancel`](Self::cancel), ...)
-    /// programs the hardware again. The caller decides what to do (retry from a later
-    /// poll, reset the block, give up). [`QueueError::Busy`] when the queue was re-entered.
+    /// after the expiries): the timers that expired have run, the others **stay queued**,
+    /// possibly with nothing armed, and async waiters are woken so that their polls retry.
+    /// Call [`reprogram`](Self::reprogram) (from a later poll, a tick, or by pending this
+    /// interrupt again) until it succeeds; the next queue operation
+    /// ([`start`](Self::start), [`restart`](Self::restart), [`try_cancel`](Self::try_cancel), ...)
+    /// also programs the hardware again. [`QueueError::Busy`] when the queue was re-entered.
     /// [`QueueError::Restart`] when a callback's [`Restart::At`] could not be queued (the
     /// first such timer is named): everything else was done, that timer is idle.
     pub fn on_interrupt(
@@ -312,7 +390,15 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         };
         // Acknowledge, and take the first batch in the same critical section.
         let first = self.with(|i| match i.alarm.on_interrupt() {
-            Fired::Spurious | Fired::Rearmed { .. } => None,
+            Fired::Rearmed { .. } => None,
+            // Not this channel, or the channel fired for a deadline the alarm no longer
+            // holds: a programming after it was refused and left the hardware as it was.
+            // Then the queue has nothing armed for it: serve it now, as for a deadline.
+            Fired::Spurious if i.unprogrammed() => {
+                let now = i.alarm.time().now();
+                Some(i.start_round(now, &mut batch))
+            }
+            Fired::Spurious => None,
             // A failed re-arm leaves the hardware idle with the deadline unreached: the
             // round finds nothing due and programs it again below (and reports it if that
             // fails too).

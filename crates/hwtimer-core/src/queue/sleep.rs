@@ -41,7 +41,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Future for Sleep<'_, E, M, N> 
                     }
                     let _ = i.reprogram(false);
                 }
-                return (Poll::Ready(()), None);
+                return (Poll::Ready(()), None, false);
             }
             let id = match id {
                 Some(id) => id,
@@ -49,12 +49,12 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Future for Sleep<'_, E, M, N> 
                     Ok(id) => {
                         if i.queue.start(id, deadline).is_err() || i.reprogram(false).is_err() {
                             i.queue.free(id);
-                            return (Poll::Pending, None);
+                            return (Poll::Pending, None, true);
                         }
                         id
                     }
                     // No slot: fall back to polling through the executor.
-                    Err(_) => return (Poll::Pending, None),
+                    Err(_) => return (Poll::Pending, None, true),
                 },
             };
             if let Some(w) = i.wakers.get_mut(id.index()) {
@@ -63,23 +63,34 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Future for Sleep<'_, E, M, N> 
                     _ => *w = Some(cx.waker().clone()),
                 }
             }
-            (Poll::Pending, Some(id))
+            // A programming was refused (here or by any other queue user), so this wait
+            // may have nothing armed for it: retry, and while that is refused too, poll
+            // again soon (the executor carries the retry; never an early wake-up).
+            if i.unprogrammed() && i.reprogram(false).is_err() {
+                return (Poll::Pending, Some(id), true);
+            }
+            (Poll::Pending, Some(id), false)
         });
         if step.is_ok() {
             self.deadline = deadline;
             self.after_ns = None;
         }
         match step {
-            Ok((Poll::Ready(()), _)) => {
+            Ok((Poll::Ready(()), _, _)) => {
                 self.id = None;
                 Poll::Ready(())
             }
-            Ok((Poll::Pending, Some(id))) => {
-                self.id = Some(id);
+            Ok((Poll::Pending, id, retry)) => {
+                self.id = id;
+                // No slot, or a refused programming: poll again soon instead of sleeping
+                // forever.
+                if retry {
+                    cx.waker().wake_by_ref();
+                }
                 Poll::Pending
             }
-            // No slot (or a re-entered queue): poll again soon instead of sleeping forever.
-            Ok((Poll::Pending, None)) | Err(_) => {
+            // A re-entered queue: poll again soon.
+            Err(_) => {
                 cx.waker().wake_by_ref();
                 Poll::Pending
             }

@@ -18,6 +18,9 @@
 //!   what was programmed, and [`run_virtual`] to drive async code to completion by jumping
 //!   virtual time from interrupt to interrupt.
 //!
+//! - [`fault`]: failure injection around any [`ClockEvent`](crate::ClockEvent)
+//!   ([`FaultyEvent`], scripted through [`Faults`]) and an interrupt controller that loses,
+//!   doubles or delays deliveries ([`Irq`]).
 //! - [`conformance`]: the [`ClockEvent`](crate::ClockEvent) conformance suite every
 //!   driver's tests run against that driver's model.
 //!
@@ -41,6 +44,8 @@ mod counter;
 mod cpu;
 mod event;
 mod exec;
+pub mod fault;
+pub mod queue_check;
 pub mod model;
 
 pub use bus::{Dead, MmioStats, SimBus, SimModel, dead_values};
@@ -48,6 +53,7 @@ pub use clock::SimClock;
 pub use counter::{SimCounter, SimTickCounter};
 pub use cpu::SimCpu;
 pub use event::{SimClockEvent, SimClockEventProbe};
+pub use fault::{Delivery, FaultyEvent, Faults, Irq, Rates, Refusal};
 pub use exec::{IrqSource, Task, run_virtual, run_virtual_tasks};
 pub use model::RegisterFile;
 
