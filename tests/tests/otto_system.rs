@@ -87,5 +87,7 @@ fn async_sleep_and_bounded_poll_share_the_otto_time_base() {
     }
     let slept = time.now() - start;
     assert!(slept >= 782, "250 µs is 781.25 ticks; slept {slept}");
-    assert!(slept <= 782 + 4, "slept {slept}");
+    // The handler that woke it then arms the idle keep-alive (a time-base read and the
+    // Otto arm sequence, in MMIO time) before the sleep's poll reads the time again.
+    assert!(slept <= 782 + 6, "slept {slept}");
 }

@@ -812,15 +812,6 @@ mod slot {
         pub(crate) fn get_static(&'static self) -> Option<&'static M> {
             self.get().map(|(t, _)| t)
         }
-
-        /// Whether a value is being written or was stored.
-        #[cfg_attr(
-            not(feature = "embassy"),
-            allow(dead_code, reason = "embassy's fast path only")
-        )]
-        pub(crate) fn is_taken(&self) -> bool {
-            self.claimed.load(Ordering::Acquire)
-        }
     }
 
     #[cfg(test)]
@@ -830,12 +821,11 @@ mod slot {
         #[test]
         fn the_first_value_is_kept_and_a_later_one_handed_back() {
             static SLOT: TimeSlot<u32> = TimeSlot::new();
-            assert!(SLOT.get().is_none() && SLOT.get_flagged().is_none() && !SLOT.is_taken());
+            assert!(SLOT.get().is_none() && SLOT.get_flagged().is_none());
             assert_eq!(SLOT.set(7, true), Ok(&7));
             assert_eq!(SLOT.set(9, false), Err(Some(9)));
             assert_eq!(SLOT.get(), Some((&7, true)));
             assert_eq!(SLOT.get_flagged(), Some(&7));
-            assert!(SLOT.is_taken());
         }
 
         #[test]

@@ -11,7 +11,7 @@
 //! embassy_time_driver::time_driver_impl!(
 //!     static DRIVER: TimeDriver<MyEvent, MyTime, 16> = TimeDriver::new()
 //! );
-//! // at start-up (`init` for a driver that is not a `static`; its `now()` takes the lock):
+//! // at start-up:
 //! DRIVER.init_static(event, time).unwrap();
 //! // in the channel's interrupt handler:
 //! DRIVER.on_interrupt();
@@ -143,7 +143,12 @@ pub struct DriverStats {
     pub interrupts: u64,
     /// Times the channel was programmed.
     pub programs: u64,
-    /// Programmings the channel refused (then retried as soon as possible).
+    /// Programmings the channel refused. A refusal is retried: the queued tasks are woken
+    /// to poll again (each poll schedules its wake again, which programs the channel), and
+    /// the interrupt of a deadline the channel still held programs it too; a refusal
+    /// because the channel belongs to another core ([`Error::WrongCpu`]) waits for
+    /// [`on_interrupt`](TimeDriver::on_interrupt) on that core (see
+    /// [`TimeDriver::refusal`]).
     pub refused: u64,
 }
 
@@ -151,6 +156,9 @@ struct State<E: ClockEvent, M: Monotonic + 'static, const N: usize> {
     alarm: Option<Alarm<E, TimeRef<M>>>,
     queue: ConstGenericQueue<N>,
     stats: DriverStats,
+    /// The last programming was refused with this error and nothing is known to be armed
+    /// for the queued wakes: the next schedule, interrupt or re-poll programs again.
+    refusal: Option<Error>,
 }
 
 /// The embassy-time driver on one channel and its time base, with room for `N` waiting
@@ -181,27 +189,21 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
                     programs: 0,
                     refused: 0,
                 },
+                refusal: None,
             })),
             time: TimeSlot::new(),
         }
     }
 
     /// Hand the driver its channel and time base, and program the earliest wake already
-    /// queued. A second call replaces the pair (the old channel is shut down).
+    /// queued: the same as [`init_static`](Self::init_static) (every embassy time driver is
+    /// a `static`). The time base is stored in the driver, so `now()` reads it without the
+    /// lock, and so never reads 0 once initialised, even from inside the driver (a waker
+    /// woken under its lock).
     ///
-    /// The time base is then owned by the channel's alarm, behind the driver's lock, so
-    /// `now()` takes the lock (a multi-core critical section on two cores). A driver in a
-    /// `static` (every embassy time driver) should use [`init_static`](Self::init_static),
-    /// whose `now()` reads the time base without it.
-    ///
-    /// Errors: those of [`Alarm::new`]; [`Error::Busy`] when called from inside the driver
-    /// (a waker that re-enters it), or after [`init_static`](Self::init_static) (which fixes
-    /// the time base for good).
-    pub fn init(&self, event: E, time: M) -> Result<(), Error> {
-        if self.time.is_taken() {
-            return Err(Error::Busy);
-        }
-        self.install(Alarm::new(event, TimeRef::Owned(time))?)
+    /// Errors: those of [`init_static`](Self::init_static).
+    pub fn init(&'static self, event: E, time: M) -> Result<(), Error> {
+        self.init_static(event, time)
     }
 
     /// [`init`](Self::init) for a driver in a `static`: the time base is stored once in the
@@ -221,8 +223,9 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
     /// otherwise) and is dropped, the first one is kept (hand the same time base again:
     /// the family's views of one counter are all the same time).
     ///
-    /// Errors: those of [`init`](Self::init); [`Error::Busy`] while another core is in the
-    /// middle of the first call.
+    /// Errors: those of [`Alarm::new`]; [`Error::Busy`] when called from inside the driver
+    /// (a waker that re-enters it), or while another core is in the middle of the first
+    /// call.
     pub fn init_static(&'static self, event: E, time: M) -> Result<(), Error> {
         // What `Alarm::new` refuses, refused before the time base is stored for good.
         crate::clockevent::check_pair(&event, &time)?;
@@ -268,7 +271,7 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
                 // hardware does not): the queue may hold wakes nothing is armed for any
                 // more, so look at it again. With a deadline still armed, wait for it.
                 Fired::Spurious => {
-                    if idle {
+                    if idle || state.refusal.is_some() {
                         Self::program(&mut state)
                     }
                 }
@@ -299,6 +302,25 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
             self.state.borrow(cs).try_borrow().map_or(0, |state| {
                 state.alarm.as_ref().map_or(0, |a| a.time().freq_hz())
             })
+        })
+    }
+
+    /// The error of the last programming, when it was refused and nothing is known to be
+    /// armed for the queued wakes; `None` once a programming succeeds.
+    ///
+    /// The driver retries on its own after a refusal: it wakes the queued tasks, whose
+    /// polls schedule their wakes again and so program the channel, and the interrupt of
+    /// a deadline the channel still held programs it too. The one refusal it cannot retry
+    /// is [`Error::WrongCpu`]: the channel's registers belong to another core, and a task
+    /// there must have that core call [`on_interrupt`](Self::on_interrupt) (for example by
+    /// an IPI whose handler calls it); that call looks at the queue and programs it.
+    pub fn refusal(&self) -> Option<Error> {
+        critical_section::with(|cs| {
+            self.state
+                .borrow(cs)
+                .try_borrow()
+                .ok()
+                .and_then(|state| state.refusal)
         })
     }
 
@@ -350,11 +372,9 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
                 // Nothing queued: keep the time base read while idle (an extended
                 // narrow counter loses wraps otherwise); a 64-bit one is just cancelled.
                 _ => {
-                    if alarm.keep_alive().is_err() {
-                        // Refused: retry from the earliest interrupt, as below.
-                        state.stats.refused = state.stats.refused.wrapping_add(1);
-                        crate::log_warn!("embassy: channel refused the idle keep-alive");
-                        let _ = alarm.set_deadline_or_min(0);
+                    match alarm.keep_alive() {
+                        Ok(()) => state.refusal = None,
+                        Err(e) => Self::refused(state, e),
                     }
                     return;
                 }
@@ -362,6 +382,7 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
             match alarm.set_deadline(hw) {
                 Ok(_) => {
                     state.stats.programs = state.stats.programs.wrapping_add(1);
+                    state.refusal = None;
                     return;
                 }
                 // Passed while we looked: the next pass wakes it.
@@ -371,8 +392,12 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
                     // interrupt as soon as possible, which re-runs this from the handler.
                     state.stats.refused = state.stats.refused.wrapping_add(1);
                     crate::log_warn!("embassy: channel refused deadline {=u64}", hw);
-                    if alarm.set_deadline_or_min(hw).is_ok() {
-                        state.stats.programs = state.stats.programs.wrapping_add(1);
+                    match alarm.set_deadline_or_min(hw) {
+                        Ok(_) => {
+                            state.stats.programs = state.stats.programs.wrapping_add(1);
+                            state.refusal = None;
+                        }
+                        Err(e) => Self::refused(state, e),
                     }
                     return;
                 }
@@ -380,20 +405,32 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
         }
     }
 
-    /// `now()` other than at embassy's rate after `init_static`: converted, and under the
-    /// lock when the time base is the alarm's own ([`init`](Self::init)); 0 before either.
+    /// Nothing could be armed: remember it, so that the next schedule, interrupt or poll
+    /// programs again, and have the queued tasks poll again so that one does. A channel
+    /// that belongs to another core refuses every core but its own: its tasks are left
+    /// queued for that core's [`on_interrupt`](Self::on_interrupt) (see
+    /// [`refusal`](Self::refusal)) instead of polling in a loop.
+    #[cold]
+    #[inline(never)]
+    fn refused(state: &mut State<E, M, N>, e: Error) {
+        state.stats.refused = state.stats.refused.wrapping_add(1);
+        crate::log_warn!("embassy: channel refused: {}", e);
+        state.refusal = Some(e);
+        if !matches!(e, Error::WrongCpu(_)) {
+            // Wakes every queued task and empties the queue; each poll schedules its wake
+            // again (embassy's timers re-check the time: a re-poll, never an early wake).
+            let _ = state.queue.next_expiration(u64::MAX);
+        }
+    }
+
+    /// `now()` other than at embassy's rate: converted; 0 before [`init`](Self::init).
     #[cold]
     #[inline(never)]
     fn now_other(&self) -> u64 {
-        if let Some((time, _)) = self.time.get() {
-            return to_embassy_ticks(time.now(), time.freq_hz());
+        match self.time.get() {
+            Some((time, _)) => to_embassy_ticks(time.now(), time.freq_hz()),
+            None => 0,
         }
-        critical_section::with(|cs| {
-            self.state
-                .borrow(cs)
-                .try_borrow()
-                .map_or(0, |state| Self::embassy_now(&state))
-        })
     }
 
     fn schedule(&self, cs: CriticalSection<'_>, at: u64, waker: &Waker) {
@@ -403,7 +440,9 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
             waker.wake_by_ref();
             return;
         };
-        if state.queue.schedule_wake(at, waker) {
+        // A wake already queued for `at` needs no programming, unless the last one was
+        // refused: then this poll is the retry.
+        if state.queue.schedule_wake(at, waker) || state.refusal.is_some() {
             Self::program(&mut state);
         }
     }
@@ -500,7 +539,7 @@ mod tests {
         }
 
         /// A second `init_static` replaces the channel and keeps the first time base; a
-        /// time base at another rate is refused, and so is `init` afterwards.
+        /// time base at another rate is refused, by `init` too.
         #[test]
         fn the_time_base_is_set_once() {
             let clock = SimClock::new();
@@ -513,7 +552,10 @@ mod tests {
                 driver.init_static(ev(), tb(2_000_000)),
                 Err(Error::Config(ConfigError::RateMismatch))
             );
-            assert_eq!(driver.init(ev(), tb(1_000_000)), Err(Error::Busy));
+            assert_eq!(
+                driver.init(ev(), tb(2_000_000)),
+                Err(Error::Config(ConfigError::RateMismatch))
+            );
             clock.advance(1_000_000);
             assert!(driver.now_hw() >= 1_000);
         }

@@ -106,7 +106,10 @@ fn a_refusal_that_disarmed_the_channel_is_reprogrammed_by_the_next_operation() {
     run(&mut irq, &timers, 30 * MS * NS_PER_TICK, &log).unwrap();
     let log = log.into_inner();
     assert_eq!(log.len(), 1, "the earlier timer ran: {log:?}");
-    assert!(log[0].0 == 0 && (10 * MS..11 * MS).contains(&log[0].1), "{log:?}");
+    assert!(
+        log[0].0 == 0 && (10 * MS..11 * MS).contains(&log[0].1),
+        "{log:?}"
+    );
 }
 
 /// Refused again and again, then the failures stop: the error names the recovery call,
@@ -167,15 +170,14 @@ fn lost_doubled_late_and_stale_interrupts_run_every_timer_once_never_early() {
         timers.start(t, (k as u64 + 1) * 10 * MS).unwrap();
     }
     faults
-        .deliveries([
-            Delivery::Double,
-            Delivery::Late(3_000_000),
-            Delivery::Drop,
-        ])
+        .deliveries([Delivery::Double, Delivery::Late(3_000_000), Delivery::Drop])
         .stale_ack();
     run(&mut irq, &timers, 45 * MS * NS_PER_TICK, &log).unwrap();
     let ran: Vec<usize> = log.borrow().iter().map(|e| e.0).collect();
-    assert!(ran.len() < 4, "the dropped interrupt held the rest back: {ran:?}");
+    assert!(
+        ran.len() < 4,
+        "the dropped interrupt held the rest back: {ran:?}"
+    );
     faults.stop();
     run(&mut irq, &timers, 60 * MS * NS_PER_TICK, &log).unwrap();
     let log = log.into_inner();

@@ -52,7 +52,8 @@ fn embassy_ten_minutes_idle_then_a_one_second_sleep_wakes_one_second_later() {
     let clock = SimClock::new();
     let (event, time) = models(&clock);
     let probe = event.probe();
-    let driver: TimeDriver<SimClockEvent, Extended<SimCounter>, 4> = TimeDriver::new();
+    let driver: &'static TimeDriver<SimClockEvent, Extended<SimCounter>, 4> =
+        Box::leak(Box::new(TimeDriver::new()));
     driver.init(event, time).unwrap();
 
     idle_until(&clock, &probe, IDLE_NS, || driver.on_interrupt());
@@ -91,7 +92,8 @@ fn embassy_keep_alive_steps_stay_within_the_time_base_idle_bound() {
     let (event, time) = models(&clock);
     let max_idle_ns = time.max_idle_ticks() * NS_PER_TICK;
     let probe = event.probe();
-    let driver: TimeDriver<SimClockEvent, Extended<SimCounter>, 4> = TimeDriver::new();
+    let driver: &'static TimeDriver<SimClockEvent, Extended<SimCounter>, 4> =
+        Box::leak(Box::new(TimeDriver::new()));
     driver.init(event, time).unwrap();
     let mut last = clock.now_ns();
     idle_until(&clock, &probe, IDLE_NS, || {
@@ -108,7 +110,8 @@ fn embassy_on_a_64_bit_time_base_idles_without_interrupts() {
     let clock = SimClock::new();
     let event = SimClockEvent::new(&clock, HZ, 1, 0x0FFF_FFFF);
     let probe = event.probe();
-    let driver: TimeDriver<SimClockEvent, Extended<SimCounter>, 4> = TimeDriver::new();
+    let driver: &'static TimeDriver<SimClockEvent, Extended<SimCounter>, 4> =
+        Box::leak(Box::new(TimeDriver::new()));
     driver
         .init(event, Extended::new(SimCounter::new(&clock, 64, HZ)))
         .unwrap();

@@ -45,16 +45,16 @@ mod cpu;
 mod event;
 mod exec;
 pub mod fault;
-pub mod queue_check;
 pub mod model;
+pub mod queue_check;
 
 pub use bus::{Dead, MmioStats, SimBus, SimModel, dead_values};
 pub use clock::SimClock;
 pub use counter::{SimCounter, SimTickCounter};
 pub use cpu::SimCpu;
 pub use event::{SimClockEvent, SimClockEventProbe};
-pub use fault::{Delivery, FaultyEvent, Faults, Irq, Rates, Refusal};
 pub use exec::{IrqSource, Task, run_virtual, run_virtual_tasks};
+pub use fault::{Delivery, Faults, FaultyEvent, Irq, Rates, Refusal};
 pub use model::RegisterFile;
 
 /// The number of property-test cases to run: `PROPTEST_CASES` when it is set (the long

@@ -128,7 +128,11 @@ fn duration_ns(code: u16) -> u64 {
 /// Run the byte string `data` (see the [module docs](self)).
 ///
 /// Errors: the first divergence, described.
-pub fn note(owed: &mut bool, r: Result<(), QueueError>, summary: &mut Summary) -> Result<(), String> {
+pub fn note(
+    owed: &mut bool,
+    r: Result<(), QueueError>,
+    summary: &mut Summary,
+) -> Result<(), String> {
     match r {
         Ok(()) => {
             *owed = false;
@@ -167,10 +171,13 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
     // The recovery call of a fresh queue: arm its idle keep-alive.
-    timers.reprogram().map_err(|e| format!("fresh reprogram: {e}"))?;
+    timers
+        .reprogram()
+        .map_err(|e| format!("fresh reprogram: {e}"))?;
 
     let tick_ns = NANOS_PER_SEC.div_ceil(u64::from(base.hz));
-    let ticks_of = |ns: u64| (u128::from(ns) * u128::from(base.hz) / u128::from(NANOS_PER_SEC)) as u64;
+    let ticks_of =
+        |ns: u64| (u128::from(ns) * u128::from(base.hz) / u128::from(NANOS_PER_SEC)) as u64;
     // Reference: one optional deadline (ticks) per slot.
     let reference: RefCell<[Option<u64>; SLOTS]> = RefCell::new([None; SLOTS]);
     let error: RefCell<Option<String>> = RefCell::new(None);
@@ -239,12 +246,16 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
                 let was = reference.borrow_mut()[slot].take().is_some();
                 match timers.try_cancel(id) {
                     Ok(q) if q == was => note(&mut owed, Ok(()), &mut summary)?,
-                    Err(QueueError::Hardware(e)) => note(&mut owed, Err(QueueError::Hardware(e)), &mut summary)?,
+                    Err(QueueError::Hardware(e)) => {
+                        note(&mut owed, Err(QueueError::Hardware(e)), &mut summary)?
+                    }
                     other => return Err(format!("cancel {slot}: {other:?}, reference {was}")),
                 }
             }
             3 | 4 => {
-                let until = clock.now_ns().saturating_add(duration_ns(b.u16().unwrap_or(0)));
+                let until = clock
+                    .now_ns()
+                    .saturating_add(duration_ns(b.u16().unwrap_or(0)));
                 // A firmware told of a refusal makes the recovery call from its next
                 // tick (every 10 ms here) until it succeeds.
                 while clock.now_ns() < until {
@@ -367,7 +378,9 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
     let now = timers.now().map_err(|e| e.to_string())?;
     let truth = ticks_of(clock.now_ns());
     if now > truth || truth - now > ticks_of(200) + 2 {
-        return Err(format!("time base reads {now}, virtual time is {truth} ticks"));
+        return Err(format!(
+            "time base reads {now}, virtual time is {truth} ticks"
+        ));
     }
     Ok(summary)
 }
