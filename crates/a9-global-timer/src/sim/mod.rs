@@ -27,6 +27,12 @@
 //!   0 and ignores writes (as QEMU); accesses outside the 0x20-byte window, or misaligned,
 //!   read all ones and drop writes (as [`Mmio`](hwtimer_core::Mmio) does).
 //!
+//! Sources: the model's register map is its own ([`map`], every offset and bit cited
+//! there: the Cortex-A9 MPCore TRM "Global timer", Linux
+//! `drivers/clocksource/arm_global_timer.c`, QEMU `hw/timer/a9gtimer.c`), never the
+//! driver's; `tests/register_map.rs` compares the two. Where QEMU's auto-increment bit
+//! disagrees with the TRM, the model follows the TRM ([`map`] says how).
+//!
 //! Baseline (feature `unstable-baselines`, for this crate's seed-proof tests; not part of
 //! the public API, no semver promise): `seed`, the pre-fix per-core shadow of the shared
 //! control bits.
@@ -41,6 +47,7 @@
 //! - QEMU's quirk that a stopped counter keeps *reading* as if it ran is not modelled:
 //!   the model freezes it, as the TRM describes the hardware.
 
+pub mod map;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
 
@@ -50,7 +57,10 @@ use hwtimer_core::reg::{Claim, Claimed, RegisterBus};
 use hwtimer_core::sim::model::Counter;
 use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimCpu, SimModel};
 
-use crate::regs::{self, CONTROL};
+use map::{
+    GT_AUTO_INC, GT_COMP0, GT_COMP1, GT_CONTROL, GT_COUNTER0, GT_COUNTER1, GT_INT_STATUS,
+    WINDOW_LEN,
+};
 
 /// Virtual cost of one MMIO read on [`GtSim`]: 100 ns, the hwtimer-core default for an
 /// uncached peripheral access (**unverified** for the MPCore private region).
@@ -58,12 +68,12 @@ pub const SIM_READ_NS: u64 = 100;
 /// Virtual cost of one MMIO write on [`GtSim`] (hwtimer-core default, 50 ns).
 pub const SIM_WRITE_NS: u64 = 50;
 
-const TIMER_ENABLE: u32 = CONTROL::TIMER_ENABLE::SET.value;
-const COMP_ENABLE: u32 = CONTROL::COMP_ENABLE::SET.value;
-const IRQ_ENABLE: u32 = CONTROL::IRQ_ENABLE::SET.value;
-const AUTO_INC: u32 = CONTROL::AUTO_INC::SET.value;
+const TIMER_ENABLE: u32 = map::GT_CONTROL_TIMER_ENABLE;
+const COMP_ENABLE: u32 = map::GT_CONTROL_COMP_ENABLE;
+const IRQ_ENABLE: u32 = map::GT_CONTROL_IRQ_ENABLE;
+const AUTO_INC: u32 = map::GT_CONTROL_AUTO_INC;
 /// The defined bits of `GT_CONTROL`.
-const CONTROL_DEFINED: u32 = 0xFF0F;
+const CONTROL_DEFINED: u32 = map::GT_CONTROL_DEFINED;
 
 /// How the modelled comparator matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,9 +140,9 @@ impl GtModel {
         }
     }
 
-    /// QEMU's model: 100 MHz at prescaler 0 ([`regs::QEMU_INPUT_HZ`]), strict `>`.
+    /// QEMU's model: 100 MHz at prescaler 0 ([`map::QEMU_INPUT_HZ`]), strict `>`.
     pub fn qemu() -> Self {
-        Self::new(regs::QEMU_INPUT_HZ, ModelRule::QemuGreater)
+        Self::new(map::QEMU_INPUT_HZ, ModelRule::QemuGreater)
     }
 
     /// The same block with its counter loaded with `value` (stopped, as after a counter
@@ -291,8 +301,10 @@ impl GtModel {
     fn write_control(&mut self, cpu: usize, now_ns: u64, value: u32) {
         let old_shared = self.shared;
         let new = value & CONTROL_DEFINED;
-        let prescaler = (new >> 8) & 0xFF;
-        if prescaler != (old_shared >> 8) & 0xFF {
+        let prescaler = (new & map::GT_CONTROL_PRESCALER_MASK) >> map::GT_CONTROL_PRESCALER_SHIFT;
+        let old_prescaler =
+            (old_shared & map::GT_CONTROL_PRESCALER_MASK) >> map::GT_CONTROL_PRESCALER_SHIFT;
+        if prescaler != old_prescaler {
             let v = self.counter.value(now_ns);
             let mut c = Counter::new(64, self.input_hz / (prescaler + 1));
             c.load(now_ns, v);
@@ -306,12 +318,12 @@ impl GtModel {
         } else {
             self.counter.stop(now_ns);
         }
-        self.shared = new & !(COMP_ENABLE | IRQ_ENABLE | AUTO_INC);
+        self.shared = new & map::GT_CONTROL_SHARED;
         let was_running = old_shared & TIMER_ENABLE != 0;
         for (i, b) in self.banks.iter_mut().enumerate() {
             let was = was_running && b.control & COMP_ENABLE != 0;
             if i == cpu {
-                b.control = new & (COMP_ENABLE | IRQ_ENABLE | AUTO_INC);
+                b.control = new & map::GT_CONTROL_BANKED;
             }
             let now = new & TIMER_ENABLE != 0 && b.control & COMP_ENABLE != 0;
             if now && !was {
@@ -325,7 +337,7 @@ impl SimModel for GtModel {
     type Word = u32;
 
     fn read(&mut self, now_ns: u64, offset: usize) -> u32 {
-        if offset >= regs::WINDOW_LEN || !offset.is_multiple_of(4) {
+        if offset >= WINDOW_LEN || !offset.is_multiple_of(4) {
             return u32::MAX;
         }
         let Some(cpu) = current_bank() else {
@@ -335,19 +347,20 @@ impl SimModel for GtModel {
         let cur = self.counter.value(now_ns);
         let b = self.banks[cpu];
         match offset {
-            0x00 => cur as u32,
-            0x04 => (cur >> 32) as u32,
-            0x08 => self.shared | b.control,
-            0x0C => u32::from(b.flag),
-            0x10 => b.comparator as u32,
-            0x14 => (b.comparator >> 32) as u32,
-            0x18 => b.auto_inc,
+            GT_COUNTER0 => cur as u32,
+            GT_COUNTER1 => (cur >> 32) as u32,
+            GT_CONTROL => self.shared | b.control,
+            GT_INT_STATUS => u32::from(b.flag),
+            GT_COMP0 => b.comparator as u32,
+            GT_COMP1 => (b.comparator >> 32) as u32,
+            GT_AUTO_INC => b.auto_inc,
+            // The reserved word (map::GT_RESERVED).
             _ => 0,
         }
     }
 
     fn write(&mut self, now_ns: u64, offset: usize, value: u32) {
-        if offset >= regs::WINDOW_LEN || !offset.is_multiple_of(4) {
+        if offset >= WINDOW_LEN || !offset.is_multiple_of(4) {
             return;
         }
         let Some(cpu) = current_bank() else {
@@ -355,12 +368,12 @@ impl SimModel for GtModel {
         };
         self.settle(now_ns);
         match offset {
-            0x00 | 0x04 => {
+            GT_COUNTER0 | GT_COUNTER1 => {
                 if self.counter.is_running() {
                     self.ignored_counter_writes += 1;
                 } else {
                     let v = self.counter.value(now_ns);
-                    let new = if offset == 0x00 {
+                    let new = if offset == GT_COUNTER0 {
                         (v & !0xFFFF_FFFF) | u64::from(value)
                     } else {
                         (v & 0xFFFF_FFFF) | (u64::from(value) << 32)
@@ -371,12 +384,14 @@ impl SimModel for GtModel {
                     }
                 }
             }
-            0x08 => self.write_control(cpu, now_ns, value),
-            0x0C if value & 1 != 0 => self.banks[cpu].flag = false,
-            0x10 | 0x14 => {
+            GT_CONTROL => self.write_control(cpu, now_ns, value),
+            GT_INT_STATUS if value & map::GT_INT_STATUS_EVENT_FLAG != 0 => {
+                self.banks[cpu].flag = false
+            }
+            GT_COMP0 | GT_COMP1 => {
                 let comparing = self.comparing(&self.banks[cpu]);
                 let b = &mut self.banks[cpu];
-                b.comparator = if offset == 0x10 {
+                b.comparator = if offset == GT_COMP0 {
                     (b.comparator & !0xFFFF_FFFF) | u64::from(value)
                 } else {
                     (b.comparator & 0xFFFF_FFFF) | (u64::from(value) << 32)
@@ -385,7 +400,7 @@ impl SimModel for GtModel {
                     Self::recheck_from(&self.counter, b, now_ns);
                 }
             }
-            0x18 => self.banks[cpu].auto_inc = value,
+            GT_AUTO_INC => self.banks[cpu].auto_inc = value,
             _ => {}
         }
         // Level compares are evaluated again at once (QEMU does so after every write).

@@ -13,7 +13,18 @@
 
 use hwtimer_core::{RegisterBus, RegisterBusExt};
 
-use crate::regs::{self, CONTROL, CONTROL_BANKED, CONTROL_SHARED};
+use hwtimer_core::Reg;
+
+use super::map::{
+    GT_COMP0, GT_COMP1, GT_CONTROL, GT_CONTROL_BANKED, GT_CONTROL_COMP_ENABLE,
+    GT_CONTROL_IRQ_ENABLE, GT_CONTROL_PRESCALER_MASK, GT_CONTROL_PRESCALER_SHIFT,
+    GT_CONTROL_SHARED, GT_CONTROL_TIMER_ENABLE, GT_INT_STATUS, GT_INT_STATUS_EVENT_FLAG,
+};
+
+/// A register of the block at a byte offset from the model's map.
+const fn reg(offset: usize) -> Reg<u32> {
+    Reg::new(offset)
+}
 
 /// One core's control shadow, the pre-fix way (see the [module docs](self)).
 #[derive(Debug)]
@@ -26,34 +37,35 @@ pub struct StaleShadow<B: RegisterBus<Word = u32>> {
 impl<B: RegisterBus<Word = u32>> StaleShadow<B> {
     /// Capture the control register once (1 read), keeping the configured `prescaler`.
     pub fn new(bus: B, prescaler: u8) -> Self {
-        let found = bus.read_raw(regs::GT_CONTROL);
-        let mut shared = CONTROL::PRESCALER.val(u32::from(prescaler)).value;
-        if found & CONTROL::TIMER_ENABLE::SET.value != 0 {
-            shared |= CONTROL::TIMER_ENABLE::SET.value;
+        let found = bus.read_raw(reg(GT_CONTROL));
+        let mut shared =
+            (u32::from(prescaler) << GT_CONTROL_PRESCALER_SHIFT) & GT_CONTROL_PRESCALER_MASK;
+        if found & GT_CONTROL_TIMER_ENABLE != 0 {
+            shared |= GT_CONTROL_TIMER_ENABLE;
         }
         Self {
             bus,
             shared,
-            banked: found & CONTROL_BANKED,
+            banked: found & GT_CONTROL_BANKED,
         }
     }
 
     fn write(&self) {
         self.bus.write_raw(
-            regs::GT_CONTROL,
-            (self.shared & CONTROL_SHARED) | self.banked,
+            reg(GT_CONTROL),
+            (self.shared & GT_CONTROL_SHARED) | self.banked,
         );
     }
 
     /// Start the counter: the shadow's enable set, written with the banked bits.
     pub fn start(&mut self) {
-        self.shared |= CONTROL::TIMER_ENABLE::SET.value;
+        self.shared |= GT_CONTROL_TIMER_ENABLE;
         self.write();
     }
 
     /// Stop the counter: the shadow's enable cleared, written with the banked bits.
     pub fn stop(&mut self) {
-        self.shared &= !CONTROL::TIMER_ENABLE::SET.value;
+        self.shared &= !GT_CONTROL_TIMER_ENABLE;
         self.write();
     }
 
@@ -62,9 +74,9 @@ impl<B: RegisterBus<Word = u32>> StaleShadow<B> {
     pub fn arm(&mut self, at: u64) {
         self.banked = 0;
         self.write();
-        self.bus.write_raw(regs::GT_COMP0, at as u32);
-        self.bus.write_raw(regs::GT_COMP1, (at >> 32) as u32);
-        self.banked = (CONTROL::COMP_ENABLE::SET + CONTROL::IRQ_ENABLE::SET).value;
+        self.bus.write_raw(reg(GT_COMP0), at as u32);
+        self.bus.write_raw(reg(GT_COMP1), (at >> 32) as u32);
+        self.banked = GT_CONTROL_COMP_ENABLE | GT_CONTROL_IRQ_ENABLE;
         self.write();
     }
 
@@ -73,6 +85,7 @@ impl<B: RegisterBus<Word = u32>> StaleShadow<B> {
     pub fn shutdown(&mut self) {
         self.banked = 0;
         self.write();
-        self.bus.write_raw(regs::GT_INT_STATUS, 1);
+        self.bus
+            .write_raw(reg(GT_INT_STATUS), GT_INT_STATUS_EVENT_FLAG);
     }
 }

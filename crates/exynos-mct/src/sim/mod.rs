@@ -2,6 +2,10 @@
 //! benchmarks and demos. Put it behind a [`SimBus`], which counts
 //! MMIO reads and writes and charges virtual time per access.
 //!
+//! Its register map is its own ([`map`], every offset and bit cited there: Linux
+//! `drivers/clocksource/exynos_mct.c`, QEMU `hw/timer/exynos4210_mct.c`, the Exynos4210
+//! device tree), never the driver's; `tests/register_map.rs` compares the two.
+//!
 //! What it models (facts from the repository's `docs/exynos-mct.md`):
 //!
 //! - **FRC**: a 64-bit counter at `input_hz / ((PRESCALER + 1) << DIVIDER)` (24 MHz at
@@ -52,12 +56,16 @@ use hwtimer_core::sim::model::{Counter, w1c};
 use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use hwtimer_core::time::NANOS_PER_SEC;
 
-use crate::regs::{self, G_TCON, L_TCON};
-
 #[cfg(feature = "unstable-baselines")]
 pub mod linux;
+pub mod map;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
+
+/// `G_COMPn_U` within comparator `n`'s group.
+const COMP_U: usize = map::G_COMP0_U - map::G_COMP0_L;
+/// `G_COMPn_ADD_INCR` within comparator `n`'s group.
+const COMP_ADD_INCR: usize = map::G_COMP0_ADD_INCR - map::G_COMP0_L;
 
 /// How the model acknowledges buffered writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,8 +119,8 @@ impl Local {
         if self.active && self.period > 0 {
             let k = clocks_between(self.origin_ns, now, hz) / self.period;
             if k > self.expired {
-                let interval = self.tcon & L_TCON::INTERVAL_MODE::SET.value != 0;
-                self.int_cstat |= regs::L_INT::ICNT::SET.value;
+                let interval = self.tcon & map::L_TCON_INTERVAL_MODE != 0;
+                self.int_cstat |= map::L_INT_ICNT;
                 if interval {
                     self.fires += k - self.expired;
                     self.expired = k;
@@ -127,7 +135,7 @@ impl Local {
             let k = clocks_between(self.lfrc_origin_ns, now, hz) / self.lfrc_reload;
             if k > self.lfrc_expired {
                 self.lfrc_expired = k;
-                self.int_cstat |= regs::L_INT::FRC::SET.value;
+                self.int_cstat |= map::L_INT_FRC;
             }
         }
     }
@@ -157,7 +165,7 @@ impl Local {
     }
 
     fn running_bits(tcon: u32) -> bool {
-        let both = L_TCON::TIMER_START::SET.value | L_TCON::INT_START::SET.value;
+        let both = map::L_TCON_TIMER_START | map::L_TCON_INT_START;
         tcon & both == both
     }
 
@@ -200,9 +208,9 @@ pub struct MctModel {
     g_int_cstat: u32,
     g_int_enb: u32,
     g_wstat: u32,
-    comp: [u64; regs::NUM_COMPARATORS],
-    add_incr: [u32; regs::NUM_COMPARATORS],
-    matches: [u64; regs::NUM_COMPARATORS],
+    comp: [u64; map::NUM_COMPARATORS],
+    add_incr: [u32; map::NUM_COMPARATORS],
+    matches: [u64; map::NUM_COMPARATORS],
     last_eval: u64,
     locals: Vec<Local>,
     wstat_mode: WstatMode,
@@ -225,11 +233,11 @@ impl MctModel {
             g_int_cstat: 0,
             g_int_enb: 0,
             g_wstat: 0,
-            comp: [0; regs::NUM_COMPARATORS],
-            add_incr: [0; regs::NUM_COMPARATORS],
-            matches: [0; regs::NUM_COMPARATORS],
+            comp: [0; map::NUM_COMPARATORS],
+            add_incr: [0; map::NUM_COMPARATORS],
+            matches: [0; map::NUM_COMPARATORS],
             last_eval: 0,
-            locals: vec![Local::default(); local_timers.min(regs::MAX_LOCAL_TIMERS)],
+            locals: vec![Local::default(); local_timers.min(map::MAX_LOCAL_TIMERS)],
             wstat_mode: WstatMode::Immediate,
             inflight: Vec::new(),
             lost_writes: 0,
@@ -240,13 +248,13 @@ impl MctModel {
 
     /// Exynos4210 at reset: 24 MHz, two local timers.
     pub fn exynos4210() -> Self {
-        Self::new(regs::FIN_PLL_HZ, regs::EXYNOS4210_LOCAL_TIMERS)
+        Self::new(map::FIN_PLL_HZ, map::EXYNOS4210_LOCAL_TIMERS)
     }
 
     /// An Exynos4412-like MCT: 24 MHz, four local timers, each local timer's interrupt on
     /// the one PPI of its CPU ([`LocalIrq::Ppi`](crate::LocalIrq::Ppi)).
     pub fn exynos4412() -> Self {
-        Self::new(regs::FIN_PLL_HZ, 4).with_local_irq(crate::LocalIrq::Ppi)
+        Self::new(map::FIN_PLL_HZ, 4).with_local_irq(crate::LocalIrq::Ppi)
     }
 
     /// Builder: how the local timers' interrupts reach the CPUs.
@@ -325,7 +333,7 @@ impl MctModel {
     /// and ahead).
     pub fn comparator_due_ns(&self, now_ns: u64, n: usize) -> Option<u64> {
         let comp = *self.comp.get(n)?;
-        if self.g_tcon & regs::g_tcon_comp_enable(n) == 0 || comp <= self.frc.value(now_ns) {
+        if self.g_tcon & map::g_tcon_comp_enable(n) == 0 || comp <= self.frc.value(now_ns) {
             return None;
         }
         self.frc.time_of_value(now_ns, comp)
@@ -402,7 +410,7 @@ impl MctModel {
     /// `G_INT_ENB` (no bus access, no virtual time).
     pub fn comparator_line(&mut self, now_ns: u64, n: usize) -> bool {
         self.settle(now_ns);
-        let bit = regs::g_int_comp(n);
+        let bit = map::g_int_comp(n);
         bit != 0 && self.g_int_cstat & self.g_int_enb & bit != 0
     }
 
@@ -422,7 +430,7 @@ impl MctModel {
     /// not looked ahead for). `None` when nothing is armed.
     pub fn next_irq_ns(&mut self, now_ns: u64) -> Option<u64> {
         self.settle(now_ns);
-        let comparators = 0..regs::NUM_COMPARATORS;
+        let comparators = 0..map::NUM_COMPARATORS;
         let locals = 0..self.locals.len();
         let high = comparators.clone().any(|n| self.comparator_line(now_ns, n))
             || locals.clone().any(|i| self.local_line(now_ns, i));
@@ -430,17 +438,17 @@ impl MctModel {
             return Some(now_ns);
         }
         let comp = comparators
-            .filter(|&n| self.g_int_enb & regs::g_int_comp(n) != 0)
+            .filter(|&n| self.g_int_enb & map::g_int_comp(n) != 0)
             .filter_map(|n| self.comparator_due_ns(now_ns, n));
         let local = locals
-            .filter(|&i| self.locals[i].int_enb & regs::L_INT::ICNT::SET.value != 0)
+            .filter(|&i| self.locals[i].int_enb & map::L_INT_ICNT != 0)
             .filter_map(|i| self.local_due_ns(i));
         comp.chain(local).min()
     }
 
     /// Whether comparator `n` is enabled in `G_TCON` (what the register holds).
     pub fn comparator_enabled(&self, n: usize) -> bool {
-        let bit = regs::g_tcon_comp_enable(n);
+        let bit = map::g_tcon_comp_enable(n);
         bit != 0 && self.g_tcon & bit != 0
     }
 
@@ -458,9 +466,9 @@ impl MctModel {
     }
 
     fn set_status(&mut self, status: usize, mask: u32) {
-        if status == regs::G_CNT_WSTAT_REG.offset() {
+        if status == map::G_CNT_WSTAT {
             self.cnt_wstat |= mask;
-        } else if status == regs::G_WSTAT_REG.offset() {
+        } else if status == map::G_WSTAT {
             self.g_wstat |= mask;
         } else if let Some(l) = Self::local_index(status).and_then(|i| self.locals.get_mut(i)) {
             l.wstat |= mask;
@@ -469,8 +477,8 @@ impl MctModel {
 
     fn local_index(offset: usize) -> Option<usize> {
         offset
-            .checked_sub(regs::LOCAL_BASE)
-            .map(|o| o / regs::LOCAL_STRIDE)
+            .checked_sub(map::LOCAL_BASE)
+            .map(|o| o / map::LOCAL_STRIDE)
     }
 
     fn settle(&mut self, now: u64) {
@@ -488,15 +496,15 @@ impl MctModel {
         // Comparator matches between the last evaluation and now.
         let cur = self.frc.value(now);
         if cur > self.last_eval {
-            for n in 0..regs::NUM_COMPARATORS {
-                if self.g_tcon & regs::g_tcon_comp_enable(n) == 0 {
+            for n in 0..map::NUM_COMPARATORS {
+                if self.g_tcon & map::g_tcon_comp_enable(n) == 0 {
                     continue;
                 }
                 let comp = self.comp[n];
                 if comp > self.last_eval && comp <= cur {
-                    self.g_int_cstat |= regs::g_int_comp(n);
+                    self.g_int_cstat |= map::g_int_comp(n);
                     let incr = u64::from(self.add_incr[n]);
-                    if self.g_tcon & regs::g_tcon_auto_inc(n) != 0 && incr > 0 {
+                    if self.g_tcon & map::g_tcon_auto_inc(n) != 0 && incr > 0 {
                         let k = (cur - comp) / incr + 1;
                         self.matches[n] += k;
                         self.comp[n] = comp.wrapping_add(k.wrapping_mul(incr));
@@ -546,19 +554,21 @@ impl MctModel {
     }
 
     fn frc_rate(&self) -> u32 {
-        let p = self.cfg & 0xFF;
-        let d = (self.cfg >> 8) & 0x7;
+        let p = self.cfg & map::MCT_CFG_PRESCALER_MASK;
+        let d = (self.cfg >> map::MCT_CFG_DIVIDER_SHIFT) & map::MCT_CFG_DIVIDER_MASK;
         (self.input_hz / ((p + 1) << d)).max(1)
     }
 
     fn write_global(&mut self, now: u64, offset: usize, value: u32) {
-        let gw = regs::G_WSTAT_REG.offset();
-        let cw = regs::G_CNT_WSTAT_REG.offset();
+        let gw = map::G_WSTAT;
+        let cw = map::G_CNT_WSTAT;
         match offset {
-            0x000 => {
+            map::MCT_CFG => {
                 // MCT_CFG: change the rate of every timer, keeping each count.
                 let old_hz = self.frc_rate();
-                self.cfg = value & 0x7FF;
+                self.cfg = value
+                    & (map::MCT_CFG_PRESCALER_MASK
+                        | map::MCT_CFG_DIVIDER_MASK << map::MCT_CFG_DIVIDER_SHIFT);
                 let new_hz = self.frc_rate();
                 for l in &mut self.locals {
                     l.rebase(now, old_hz, new_hz);
@@ -572,11 +582,15 @@ impl MctModel {
                 }
                 self.frc = c;
             }
-            0x100 | 0x104 => {
-                let mask = if offset == 0x100 { 1 } else { 2 };
+            map::G_CNT_L | map::G_CNT_U => {
+                let mask = if offset == map::G_CNT_L {
+                    map::G_CNT_WSTAT_L
+                } else {
+                    map::G_CNT_WSTAT_U
+                };
                 self.buffered(now, offset, cw, mask, |m| {
                     let v = m.frc.value(now);
-                    let new = if offset == 0x100 {
+                    let new = if offset == map::G_CNT_L {
                         (v & !0xFFFF_FFFF) | u64::from(value)
                     } else {
                         (v & 0xFFFF_FFFF) | (u64::from(value) << 32)
@@ -585,37 +599,39 @@ impl MctModel {
                     m.last_eval = new;
                 });
             }
-            0x110 => self.cnt_wstat = w1c(self.cnt_wstat, value),
-            0x200..=0x23C => {
-                let n = (offset - 0x200) / regs::COMP_STRIDE;
-                match (offset - 0x200) % regs::COMP_STRIDE {
-                    0x0 => self.buffered(now, offset, gw, regs::g_wstat_comp_l(n), |m| {
+            map::G_CNT_WSTAT => self.cnt_wstat = w1c(self.cnt_wstat, value),
+            map::G_COMP0_L..=map::G_COMP_LAST => {
+                let n = (offset - map::G_COMP0_L) / map::COMP_STRIDE;
+                match (offset - map::G_COMP0_L) % map::COMP_STRIDE {
+                    0x0 => self.buffered(now, offset, gw, map::g_wstat_comp_l(n), |m| {
                         m.comp[n] = (m.comp[n] & !0xFFFF_FFFF) | u64::from(value);
                     }),
-                    0x4 => self.buffered(now, offset, gw, regs::g_wstat_comp_u(n), |m| {
+                    COMP_U => self.buffered(now, offset, gw, map::g_wstat_comp_u(n), |m| {
                         m.comp[n] = (m.comp[n] & 0xFFFF_FFFF) | (u64::from(value) << 32);
                     }),
-                    0x8 => self.buffered(now, offset, gw, regs::g_wstat_comp_add_incr(n), |m| {
-                        m.add_incr[n] = value;
-                    }),
+                    COMP_ADD_INCR => {
+                        self.buffered(now, offset, gw, map::g_wstat_comp_add_incr(n), |m| {
+                            m.add_incr[n] = value;
+                        })
+                    }
                     _ => {}
                 }
             }
-            0x240 => {
-                let mask = regs::G_WSTAT::TCON::SET.value;
+            map::G_TCON => {
+                let mask = map::G_WSTAT_TCON;
                 self.buffered(now, offset, gw, mask, |m| {
-                    let enable = G_TCON::TIMER_ENABLE::SET.value;
+                    let enable = map::G_TCON_TIMER_ENABLE;
                     if value & enable != 0 {
                         m.frc.start(now);
                     } else {
                         m.frc.stop(now);
                     }
-                    m.g_tcon = value & 0x1FF;
+                    m.g_tcon = value & map::G_TCON_DEFINED;
                 });
             }
-            0x244 => self.g_int_cstat = w1c(self.g_int_cstat, value),
-            0x248 => self.g_int_enb = value & 0xF,
-            0x24C => self.g_wstat = w1c(self.g_wstat, value),
+            map::G_INT_CSTAT => self.g_int_cstat = w1c(self.g_int_cstat, value),
+            map::G_INT_ENB => self.g_int_enb = value & map::G_INT_DEFINED,
+            map::G_WSTAT => self.g_wstat = w1c(self.g_wstat, value),
             _ => {}
         }
     }
@@ -624,19 +640,23 @@ impl MctModel {
         if i >= self.locals.len() {
             return;
         }
-        let offset = regs::LOCAL_BASE + i * regs::LOCAL_STRIDE + reg;
-        let status = regs::LOCAL_BASE + i * regs::LOCAL_STRIDE + 0x40;
+        let offset = map::LOCAL_BASE + i * map::LOCAL_STRIDE + reg;
+        let status = map::LOCAL_BASE + i * map::LOCAL_STRIDE + map::L_WSTAT;
         match reg {
-            0x00 => self.buffered(now, offset, status, 1, |m| m.locals[i].tcntb = value),
-            0x08 => self.buffered(now, offset, status, 2, |m| {
+            map::L_TCNTB => self.buffered(now, offset, status, map::L_WSTAT_TCNTB, |m| {
+                m.locals[i].tcntb = value
+            }),
+            map::L_ICNTB => self.buffered(now, offset, status, map::L_WSTAT_ICNTB, |m| {
                 let l = &mut m.locals[i];
-                l.icntb = value & 0x7FFF_FFFF;
-                if value & (1 << 31) != 0 && l.active {
+                l.icntb = value & map::L_ICNTB_COUNT_MASK;
+                if value & map::L_ICNTB_MANUAL_UPDATE != 0 && l.active {
                     l.start_icnt(now);
                 }
             }),
-            0x10 => self.buffered(now, offset, status, 4, |m| m.locals[i].frcntb = value),
-            0x20 => self.buffered(now, offset, status, 8, |m| {
+            map::L_FRCNTB => self.buffered(now, offset, status, map::L_WSTAT_FRCNTB, |m| {
+                m.locals[i].frcntb = value
+            }),
+            map::L_TCON => self.buffered(now, offset, status, map::L_WSTAT_TCON, |m| {
                 let l = &mut m.locals[i];
                 let was = Local::running_bits(l.tcon);
                 let is = Local::running_bits(value);
@@ -645,7 +665,7 @@ impl MctModel {
                 } else if !is {
                     l.active = false;
                 }
-                let frc = L_TCON::FRC_START::SET.value;
+                let frc = map::L_TCON_FRC_START;
                 if value & frc != 0 && l.tcon & frc == 0 {
                     l.lfrc_active = true;
                     l.lfrc_origin_ns = now;
@@ -658,11 +678,11 @@ impl MctModel {
                 } else if value & frc == 0 {
                     l.lfrc_active = false;
                 }
-                l.tcon = value & 0xF;
+                l.tcon = value & map::L_TCON_DEFINED;
             }),
-            0x30 => self.locals[i].int_cstat = w1c(self.locals[i].int_cstat, value),
-            0x34 => self.locals[i].int_enb = value & 0x3,
-            0x40 => self.locals[i].wstat = w1c(self.locals[i].wstat, value),
+            map::L_INT_CSTAT => self.locals[i].int_cstat = w1c(self.locals[i].int_cstat, value),
+            map::L_INT_ENB => self.locals[i].int_enb = value & map::L_INT_DEFINED,
+            map::L_WSTAT => self.locals[i].wstat = w1c(self.locals[i].wstat, value),
             _ => {}
         }
     }
@@ -670,39 +690,39 @@ impl MctModel {
     fn read_reg(&self, now: u64, offset: usize) -> u32 {
         let hz = self.frc_rate();
         match offset {
-            0x000 => self.cfg,
-            0x100 => self.frc.value(now) as u32,
-            0x104 => (self.frc.value(now) >> 32) as u32,
-            0x110 => self.cnt_wstat,
-            0x200..=0x23C => {
-                let n = (offset - 0x200) / regs::COMP_STRIDE;
-                match (offset - 0x200) % regs::COMP_STRIDE {
+            map::MCT_CFG => self.cfg,
+            map::G_CNT_L => self.frc.value(now) as u32,
+            map::G_CNT_U => (self.frc.value(now) >> 32) as u32,
+            map::G_CNT_WSTAT => self.cnt_wstat,
+            map::G_COMP0_L..=map::G_COMP_LAST => {
+                let n = (offset - map::G_COMP0_L) / map::COMP_STRIDE;
+                match (offset - map::G_COMP0_L) % map::COMP_STRIDE {
                     0x0 => self.comp[n] as u32,
-                    0x4 => (self.comp[n] >> 32) as u32,
-                    0x8 => self.add_incr[n],
+                    COMP_U => (self.comp[n] >> 32) as u32,
+                    COMP_ADD_INCR => self.add_incr[n],
                     _ => 0,
                 }
             }
-            0x240 => self.g_tcon,
-            0x244 => self.g_int_cstat,
-            0x248 => self.g_int_enb,
-            0x24C => self.g_wstat,
-            o if (regs::LOCAL_BASE..regs::WINDOW_LEN).contains(&o) => {
-                let i = (o - regs::LOCAL_BASE) / regs::LOCAL_STRIDE;
+            map::G_TCON => self.g_tcon,
+            map::G_INT_CSTAT => self.g_int_cstat,
+            map::G_INT_ENB => self.g_int_enb,
+            map::G_WSTAT => self.g_wstat,
+            o if (map::LOCAL_BASE..map::WINDOW_LEN).contains(&o) => {
+                let i = (o - map::LOCAL_BASE) / map::LOCAL_STRIDE;
                 let Some(l) = self.locals.get(i) else {
                     return 0;
                 };
-                match (o - regs::LOCAL_BASE) % regs::LOCAL_STRIDE {
-                    0x00 => l.tcntb,
-                    0x04 => l.tcnto(now, hz),
-                    0x08 => l.icntb,
-                    0x0C => l.icnto(now, hz),
-                    0x10 => l.frcntb,
-                    0x14 => l.frcnto(now, hz),
-                    0x20 => l.tcon,
-                    0x30 => l.int_cstat,
-                    0x34 => l.int_enb,
-                    0x40 => l.wstat,
+                match (o - map::LOCAL_BASE) % map::LOCAL_STRIDE {
+                    map::L_TCNTB => l.tcntb,
+                    map::L_TCNTO => l.tcnto(now, hz),
+                    map::L_ICNTB => l.icntb,
+                    map::L_ICNTO => l.icnto(now, hz),
+                    map::L_FRCNTB => l.frcntb,
+                    map::L_FRCNTO => l.frcnto(now, hz),
+                    map::L_TCON => l.tcon,
+                    map::L_INT_CSTAT => l.int_cstat,
+                    map::L_INT_ENB => l.int_enb,
+                    map::L_WSTAT => l.wstat,
                     _ => 0,
                 }
             }
@@ -761,7 +781,7 @@ impl SimModel for MctModel {
     type Word = u32;
 
     fn read(&mut self, now_ns: u64, offset: usize) -> u32 {
-        if offset >= regs::WINDOW_LEN || !offset.is_multiple_of(4) {
+        if offset >= map::WINDOW_LEN || !offset.is_multiple_of(4) {
             return u32::MAX;
         }
         self.settle(now_ns);
@@ -772,13 +792,13 @@ impl SimModel for MctModel {
     }
 
     fn write(&mut self, now_ns: u64, offset: usize, value: u32) {
-        if offset >= regs::WINDOW_LEN || !offset.is_multiple_of(4) {
+        if offset >= map::WINDOW_LEN || !offset.is_multiple_of(4) {
             return;
         }
         self.settle(now_ns);
-        if offset >= regs::LOCAL_BASE {
-            let i = (offset - regs::LOCAL_BASE) / regs::LOCAL_STRIDE;
-            let reg = (offset - regs::LOCAL_BASE) % regs::LOCAL_STRIDE;
+        if offset >= map::LOCAL_BASE {
+            let i = (offset - map::LOCAL_BASE) / map::LOCAL_STRIDE;
+            let reg = (offset - map::LOCAL_BASE) % map::LOCAL_STRIDE;
             self.write_local(now_ns, i, reg, value);
         } else {
             self.write_global(now_ns, offset, value);

@@ -19,16 +19,17 @@
 //! [`HrTimers`](hwtimer_core::HrTimers) run on it unchanged; it refuses deltas outside its
 //! range as the clockevents core would never pass them.
 
-use hwtimer_core::{Capabilities, ClockEvent, ConfigError, Error, RegisterBusExt};
+use hwtimer_core::{Capabilities, ClockEvent, ConfigError, Error};
 
 use crate::clockevent::{DEFAULT_MIN_DELTA, LINUX_MAX_DELTA, LINUX_OLD_MIN_DELTA};
 use crate::cpucfg::ConstantClock;
-use crate::csr::{CSR_TCFG, CSR_TICLR, Csr, TCFG_VAL_MASK};
+use crate::csr::Csr;
 
-/// `CSR_TCFG_EN`.
-const EN: u64 = 1 << 0;
-/// `CSR_TCFG_PERIOD`.
-const PERIODIC: u64 = 1 << 1;
+// The CSR facts are the model's own map (the manual's, QEMU's and Linux's), not the driver's.
+use super::map::{
+    CSR_TCFG, CSR_TICLR, TCFG_EN as EN, TCFG_INITVAL as TCFG_VAL_MASK, TCFG_PERIODIC as PERIODIC,
+    TICLR_CLR,
+};
 
 /// The constant timer as Linux drives it, with a fixed `min_delta`. See the
 /// [module docs](self).
@@ -74,7 +75,7 @@ impl<C: Csr> ClockEvent for LinuxTimer<C> {
         if !(self.min_delta..=LINUX_MAX_DELTA).contains(&delta) {
             return Err(ConfigError::DeltaOutOfRange.into());
         }
-        self.csr.write_raw(CSR_TCFG, (delta & TCFG_VAL_MASK) | EN);
+        self.csr.write_word(CSR_TCFG, (delta & TCFG_VAL_MASK) | EN);
         Ok(())
     }
 
@@ -86,20 +87,20 @@ impl<C: Csr> ClockEvent for LinuxTimer<C> {
             return Err(ConfigError::PeriodOutOfRange.into());
         }
         self.csr
-            .write_raw(CSR_TCFG, (period & TCFG_VAL_MASK) | PERIODIC | EN);
+            .write_word(CSR_TCFG, (period & TCFG_VAL_MASK) | PERIODIC | EN);
         Ok(())
     }
 
     /// Clears TCFG.EN (read, modify, write); TI is left as it is.
     fn shutdown(&mut self) {
-        let tcfg = self.csr.read_raw(CSR_TCFG);
-        self.csr.write_raw(CSR_TCFG, tcfg & !EN);
+        let tcfg = self.csr.read_word(CSR_TCFG);
+        self.csr.write_word(CSR_TCFG, tcfg & !EN);
     }
 
     /// Writes TICLR bit 0 and reports an event: Linux's handler runs only for its own
     /// per-CPU interrupt and never asks whether TI was set.
     fn ack(&mut self) -> bool {
-        self.csr.write_raw(CSR_TICLR, 1);
+        self.csr.write_word(CSR_TICLR, TICLR_CLR);
         true
     }
 }

@@ -21,7 +21,9 @@
 //!
 //! # What is modelled, and the source of each behaviour
 //!
-//! (`docs/loongarch-timer.md`)
+//! (`docs/loongarch-timer.md`; the CSR numbers and fields are the model's own, [`map`], each
+//! cited there to the LoongArch Reference Manual, QEMU `target/loongarch` and Linux, never
+//! the driver's; `tests/register_map.rs` compares the two)
 //! - **Cores**: one stable counter for the chip; the timer CSRs, the interrupt CSRs and
 //!   CNTC are banked per core, the bank picked by [`SimCpu::current`] of the thread making
 //!   the access (as hardware picks the executing core's CSRs); `CPUID.CoreID` reads that
@@ -62,15 +64,18 @@ use hwtimer_core::{Alarm, ClockEvent, Error, RegisterBus};
 
 #[cfg(feature = "unstable-baselines")]
 pub mod linux;
+pub mod map;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
 
 use crate::clockevent::{Config, ConstantTimer};
 use crate::clocksource::StableCounter;
-use crate::cpucfg::{CPUCFG2_LLFTP, ConstantClock};
-use crate::csr::{
-    CSR_BADV, CSR_CNTC, CSR_CPUID, CSR_CRMD, CSR_ECFG, CSR_EENTRY, CSR_ERA, CSR_ESTAT, CSR_EUEN,
-    CSR_PRCFG1, CSR_PRMD, CSR_TCFG, CSR_TICLR, CSR_TMID, CSR_TVAL, Csr, INT_TI, TCFG_VAL_MASK,
+use crate::cpucfg::ConstantClock;
+use crate::csr::Csr;
+use map::{
+    CPUCFG_CC_FREQ, CPUCFG_CC_MUL_DIV, CPUCFG2_LLFTP, CSR_BADV, CSR_CNTC, CSR_CPUID, CSR_CRMD,
+    CSR_ECFG, CSR_EENTRY, CSR_ERA, CSR_ESTAT, CSR_EUEN, CSR_PRCFG1, CSR_PRMD, CSR_TCFG, CSR_TICLR,
+    CSR_TMID, CSR_TVAL, INT_TI, TCFG_EN, TCFG_INITVAL, TCFG_PERIODIC,
 };
 
 /// Pseudo-offset of `rdtime.d` on a [`SimCsr`] (outside the 14-bit CSR number space).
@@ -95,11 +100,9 @@ pub const QEMU_CPUCFG: [u32; 6] = [
 /// Number of CPUCFG words the model holds (0..=0x14 are architected); others read 0.
 const CPUCFG_WORDS: usize = 0x15;
 
-const TCFG_EN: u64 = 1 << 0;
-const TCFG_PERIODIC: u64 = 1 << 1;
 const TI: u64 = 1 << INT_TI;
-const ECFG_MASK: u64 = 0x1FFF | (0x7 << 16);
-const CRMD_IE: u64 = 1 << 2;
+const ECFG_MASK: u64 = map::ECFG_LIE | map::ECFG_VS;
+const CRMD_IE: u64 = map::CRMD_IE;
 
 /// One core's banked timer CSRs: every core has its own copy, picked by the core that
 /// executes the access ([`SimCpu::current`]).
@@ -128,7 +131,7 @@ impl Bank {
     /// After reset: CRMD = 0x8 (DA, PLV0, IE off), everything else 0.
     const RESET: Self = Self {
         cntc: 0,
-        crmd: 0x8,
+        crmd: map::CRMD_DA,
         prmd: 0,
         euen: 0,
         ecfg: 0,
@@ -156,7 +159,7 @@ impl Bank {
             self.estat_is |= TI;
             self.fired += 1;
             self.last_fire_ns = Some(at);
-            let count = self.tcfg & TCFG_VAL_MASK;
+            let count = self.tcfg & TCFG_INITVAL;
             if self.tcfg & TCFG_PERIODIC != 0 && count != 0 {
                 self.target = Some(target.saturating_add(count));
                 self.armed_at_ns = at;
@@ -205,9 +208,10 @@ impl LoongArchCore {
     /// after reset.
     pub fn new(freq_hz: u32) -> Self {
         let mut cpucfg = [0; CPUCFG_WORDS];
-        cpucfg[2] = CPUCFG2_LLFTP;
-        cpucfg[4] = freq_hz;
-        cpucfg[5] = 0x0001_0001;
+        cpucfg[map::CPUCFG_FEATURES] = CPUCFG2_LLFTP;
+        cpucfg[CPUCFG_CC_FREQ] = freq_hz;
+        // CC_MUL = 1, CC_DIV = 1.
+        cpucfg[CPUCFG_CC_MUL_DIV] = 0x0001_0001;
         Self {
             counter: Counter::running_from(64, freq_hz, 0),
             cpucfg,
@@ -245,7 +249,7 @@ impl LoongArchCore {
 
     /// Clear CPUCFG2.LLFTP: the core reports no constant timer.
     pub fn without_constant_timer(mut self) -> Self {
-        self.cpucfg[2] &= !CPUCFG2_LLFTP;
+        self.cpucfg[map::CPUCFG_FEATURES] &= !CPUCFG2_LLFTP;
         self
     }
 
@@ -345,19 +349,19 @@ impl SimModel for LoongArchCore {
         let qemu_tval_wrap = self.qemu_tval_wrap;
         let b = self.bank_at(now_ns);
         match offset {
-            o if o == CSR_CRMD.offset() => b.crmd,
-            o if o == CSR_PRMD.offset() => b.prmd,
-            o if o == CSR_EUEN.offset() => b.euen,
-            o if o == CSR_ECFG.offset() => b.ecfg,
-            o if o == CSR_ESTAT.offset() => b.estat_is,
-            o if o == CSR_ERA.offset() => b.era,
-            o if o == CSR_BADV.offset() => b.badv,
-            o if o == CSR_EENTRY.offset() => b.eentry,
-            o if o == CSR_CPUID.offset() => u64::from(SimCpu::current()) & 0x1FF,
-            o if o == CSR_PRCFG1.offset() => 0,
-            o if o == CSR_TMID.offset() => b.tmid,
-            o if o == CSR_TCFG.offset() => b.tcfg,
-            o if o == CSR_TVAL.offset() => match b.target {
+            o if o == CSR_CRMD => b.crmd,
+            o if o == CSR_PRMD => b.prmd,
+            o if o == CSR_EUEN => b.euen,
+            o if o == CSR_ECFG => b.ecfg,
+            o if o == CSR_ESTAT => b.estat_is,
+            o if o == CSR_ERA => b.era,
+            o if o == CSR_BADV => b.badv,
+            o if o == CSR_EENTRY => b.eentry,
+            o if o == CSR_CPUID => u64::from(SimCpu::current()) & map::CPUID_COREID,
+            o if o == CSR_PRCFG1 => 0,
+            o if o == CSR_TMID => b.tmid,
+            o if o == CSR_TCFG => b.tcfg,
+            o if o == CSR_TVAL => match b.target {
                 Some(t) => t.saturating_sub(raw),
                 None => match b.last_expiry_ns {
                     Some(expiry) if qemu_tval_wrap => {
@@ -368,8 +372,8 @@ impl SimModel for LoongArchCore {
                     _ => 0,
                 },
             },
-            o if o == CSR_CNTC.offset() => b.cntc,
-            o if o == CSR_TICLR.offset() => 0,
+            o if o == CSR_CNTC => b.cntc,
+            o if o == CSR_TICLR => 0,
             _ => u64::MAX,
         }
     }
@@ -379,21 +383,24 @@ impl SimModel for LoongArchCore {
         let counter = self.counter;
         let b = self.bank_at(now_ns);
         match offset {
-            o if o == CSR_CRMD.offset() => b.crmd = value & 0x3FF,
-            o if o == CSR_PRMD.offset() => b.prmd = value & 0xF,
-            o if o == CSR_EUEN.offset() => b.euen = value & 0xF,
-            o if o == CSR_ECFG.offset() => b.ecfg = value & ECFG_MASK,
+            o if o == CSR_CRMD => b.crmd = value & map::CRMD_DEFINED,
+            o if o == CSR_PRMD => b.prmd = value & 0xF,
+            o if o == CSR_EUEN => b.euen = value & 0xF,
+            o if o == CSR_ECFG => b.ecfg = value & ECFG_MASK,
             // Only the software-interrupt bits IS[1:0] are writable.
-            o if o == CSR_ESTAT.offset() => b.estat_is = (b.estat_is & !0b11) | (value & 0b11),
-            o if o == CSR_ERA.offset() => b.era = value,
-            o if o == CSR_BADV.offset() => b.badv = value,
-            o if o == CSR_EENTRY.offset() => b.eentry = value,
-            o if o == CSR_TMID.offset() => b.tmid = value,
-            o if o == CSR_TCFG.offset() => {
+            o if o == CSR_ESTAT => {
+                b.estat_is =
+                    (b.estat_is & !map::ESTAT_IS_SOFTWARE) | (value & map::ESTAT_IS_SOFTWARE)
+            }
+            o if o == CSR_ERA => b.era = value,
+            o if o == CSR_BADV => b.badv = value,
+            o if o == CSR_EENTRY => b.eentry = value,
+            o if o == CSR_TMID => b.tmid = value,
+            o if o == CSR_TCFG => {
                 b.tcfg_writes += 1;
-                b.tcfg = value & (TCFG_VAL_MASK | TCFG_PERIODIC | TCFG_EN);
+                b.tcfg = value & (TCFG_INITVAL | TCFG_PERIODIC | TCFG_EN);
                 if value & TCFG_EN != 0 {
-                    let count = value & TCFG_VAL_MASK;
+                    let count = value & TCFG_INITVAL;
                     b.armed_at_ns = now_ns;
                     b.target = Some(raw.saturating_add(count));
                     // A count of 0 expires at once.
@@ -402,8 +409,8 @@ impl SimModel for LoongArchCore {
                     b.target = None;
                 }
             }
-            o if o == CSR_CNTC.offset() => b.cntc = value,
-            o if o == CSR_TICLR.offset() && value & 1 != 0 => b.estat_is &= !TI,
+            o if o == CSR_CNTC => b.cntc = value,
+            o if o == CSR_TICLR && value & map::TICLR_CLR != 0 => b.estat_is &= !TI,
             _ => {}
         }
     }
@@ -483,7 +490,7 @@ impl IrqSource for &SimCsr {
 )]
 impl crate::csr::CntcCsr for SimCsr {
     unsafe fn write_cntc(&self, value: u64) {
-        self.write_word(CSR_CNTC.offset(), value)
+        self.write_word(CSR_CNTC, value)
     }
 }
 
@@ -560,7 +567,7 @@ impl Csr for SmpCsr {
 )]
 impl crate::csr::CntcCsr for SmpCsr {
     unsafe fn write_cntc(&self, value: u64) {
-        self.write_word(CSR_CNTC.offset(), value)
+        self.write_word(CSR_CNTC, value)
     }
 }
 
@@ -617,7 +624,7 @@ pub fn qemu_alarm(clock: &SimClock, config: Config) -> Result<(SimCsr, SimAlarm)
     let mut timer = ConstantTimer::new(csr.clone(), freq, config)?;
     timer.shutdown();
     timer.enable_interrupt();
-    csr.write_word(CSR_CRMD.offset(), 0x8 | CRMD_IE);
+    csr.write_word(CSR_CRMD, 0x8 | CRMD_IE);
     clock.advance_to(clock.now_ns().div_ceil(10_000) * 10_000);
     Ok((csr, Alarm::new(timer, counter)?))
 }

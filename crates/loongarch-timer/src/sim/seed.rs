@@ -14,9 +14,9 @@ use std::vec::Vec;
 use hwtimer_core::sim::{IrqSource, SimClock};
 use hwtimer_core::{Error, Fired, HrTimers, Restart};
 
+use super::map::TCFG_INITVAL;
 use super::qemu_alarm;
 use crate::clockevent::Config;
-use crate::csr::TCFG_VAL_MASK;
 
 /// One oneshot request measured on the model: see [`measure_oneshot`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub fn measure_oneshot(config: Config, wait: u64) -> Result<FireFigure, Error> {
     let (csr, mut alarm) = qemu_alarm(&clock, config)?;
     let request_ns = clock.now_ns();
     alarm.set_delta(wait)?;
-    let init_val = csr.model(|m| m.tcfg()) & TCFG_VAL_MASK;
+    let init_val = csr.model(|m| m.tcfg()) & TCFG_INITVAL;
     let fire_ns = (&csr).advance_to_next().ok_or(Error::Timeout)?;
     if !csr.model(|m| m.interrupt_taken(fire_ns)) {
         return Err(Error::Timeout);

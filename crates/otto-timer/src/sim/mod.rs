@@ -8,17 +8,29 @@
 //!
 //! [`OttoModel`] is a [`SimModel`]: the driver talks to it through a
 //! [`SimBus`] exactly as it talks to hardware through
-//! [`Mmio`](hwtimer_core::Mmio). It models, per timer (facts from docs/otto-timer.md):
+//! [`Mmio`](hwtimer_core::Mmio). Its register map and SoC facts are its own ([`map`],
+//! each fact cited there), never the driver's: the Otto timer has no QEMU model, so this
+//! model is the only independent check of the driver, and `tests/register_map.rs`
+//! compares the two maps. It models, per timer:
 //!
-//! - a 28-bit up-counter that advances with virtual time at `LXB / DIVISOR` while
-//!   CTRL.ENABLE is set, and freezes when it is cleared; the LXB rate is the SoC's DTS
-//!   default or the board's ([`OttoModel::with_bus_clock_hz`]);
-//! - **DATA write resets the counter to 0**; **CNT writes are ignored**;
-//! - reaching DATA: in TIMER mode the counter restarts from 0 and keeps running (DATA = 0
-//!   means a free-running wrap at 2^28); in COUNTER mode it resets to 0 and stops until
-//!   ENABLE is cleared and set again;
-//! - INT.IP **latches** at every expiry (whether or not IE is set), is **write-1-to-clear**
-//!   and is not changed by writing 0; the interrupt line is IE && IP;
+//! - a 28-bit up-counter ("If enabled the timer counts up", `RTTM_BIT_COUNT`: Linux
+//!   `drivers/clocksource/timer-rtl-otto.c`) that advances with virtual time at
+//!   `LXB / DIVISOR` while CTRL.ENABLE is set, and freezes when it is cleared; the LXB
+//!   rate is the SoC's ([`map::soc_facts`]) or the board's
+//!   ([`OttoModel::with_bus_clock_hz`]);
+//! - **DATA write resets the counter to 0**; **CNT writes are ignored** ("The current
+//!   counter value is a read only register. It will be reset when writing a new target":
+//!   the v6.18 fix "Drop set_counter function");
+//! - reaching DATA: the counter resets to 0; in TIMER mode it keeps running, in COUNTER
+//!   mode it stops until ENABLE is cleared and set again; "adding 1 to 0x0fffffff" also
+//!   resets it, so DATA = 0 means a free-running wrap at 2^28 (TIMER) or one pass and a
+//!   stop (COUNTER) (Linux, comment above `RTTM_CTRL_COUNTER`);
+//! - INT.IP **latches** at every expiry, whether or not IE is set (a side effect the
+//!   driver never asks for; **unverified**: the sources say only that reaching the target
+//!   fires an interrupt "depending on its configuration"), is **write-1-to-clear** (Linux
+//!   acknowledges by writing the bit back as 1) and is not changed by writing 0 (Linux
+//!   enables the interrupt by writing IE alone, which must not acknowledge); the
+//!   interrupt line is IE && IP;
 //! - **the lost-interrupt quirk** (docs/otto-timer.md#lost-interrupt), in one of several variants: see
 //!   [below](#the-lost-interrupt-quirk).
 //!
@@ -79,16 +91,21 @@ use std::collections::VecDeque;
 use hwtimer_core::sim::{IrqSource, SimBus, SimClock, SimModel};
 use hwtimer_core::{ClockEvent, Error};
 
-use crate::regs::{self, COUNTER_MASK, CTRL, INT};
 use crate::soc::{Config, Soc};
 use crate::{OttoClockEvent, OttoClocksource};
 
+pub mod map;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
 
+use map::{
+    RTTM_CNT, RTTM_COUNTER_MASK, RTTM_CTRL, RTTM_CTRL_DIVISOR_MASK, RTTM_CTRL_ENABLE,
+    RTTM_CTRL_TIMER, RTTM_DATA, RTTM_INT, RTTM_INT_ENABLE, RTTM_INT_PENDING,
+};
+
 /// How close to its expiry a running timer must be stopped for the quirk to arm: about
 /// 5 µs (docs/otto-timer.md#lost-interrupt).
-pub const LOST_IRQ_WINDOW_NS: u64 = 5_000;
+pub const LOST_IRQ_WINDOW_NS: u64 = map::CRITICAL_WINDOW_NS;
 
 /// Virtual cost of one MMIO read used by [`OttoSim::new`] and the seed proof: 100 ns, the
 /// `hwtimer-core` default for an uncached peripheral read on this family. No datasheet
@@ -100,7 +117,7 @@ pub const SIM_READ_NS: u64 = 100;
 pub const SIM_WRITE_NS: u64 = 50;
 
 const NANOS: u128 = 1_000_000_000;
-const WRAP: u64 = 1 << regs::COUNTER_BITS;
+const WRAP: u64 = 1 << map::RTTM_BIT_COUNT;
 
 /// Whole ticks of a `bus_hz / divisor` clock in `dt_ns` nanoseconds (rounded down).
 ///
@@ -230,15 +247,15 @@ impl TimerModel {
     }
 
     fn enabled(&self) -> bool {
-        self.ctrl & CTRL::ENABLE.mask << CTRL::ENABLE.shift != 0
+        self.ctrl & RTTM_CTRL_ENABLE != 0
     }
 
     fn periodic(&self) -> bool {
-        self.ctrl & CTRL::MODE.mask << CTRL::MODE.shift != 0
+        self.ctrl & RTTM_CTRL_TIMER != 0
     }
 
     fn divisor(&self) -> u16 {
-        (self.ctrl & 0xFFFF) as u16
+        (self.ctrl & RTTM_CTRL_DIVISOR_MASK) as u16
     }
 
     fn counting(&self) -> bool {
@@ -295,7 +312,7 @@ impl TimerModel {
         } else {
             0
         };
-        (v & u64::from(COUNTER_MASK)) as u32
+        (v & u64::from(RTTM_COUNTER_MASK)) as u32
     }
 
     /// Time of the `k`-th expiry after the origin (`k` from 0), if counting.
@@ -324,7 +341,7 @@ impl TimerModel {
             self.stats.lost += 1;
             new -= 1;
         }
-        if self.data == 1 {
+        if self.data == map::RTTM_MIN_TARGET - 1 {
             self.stats.lost += new;
             new = 0;
         }
@@ -363,10 +380,10 @@ impl OttoModel {
     /// The block of `soc` on its DTS bus clock, every timer stopped with all registers 0,
     /// the default quirk variant ([`LostIrqQuirk::CarriedIntoReload`]).
     pub fn new(soc: Soc) -> Self {
-        let info = soc.info();
+        let facts = map::soc_facts(soc);
         Self {
-            bus_hz: info.bus_clock_hz,
-            timers: vec![TimerModel::new(); info.timers],
+            bus_hz: facts.lxb_hz,
+            timers: vec![TimerModel::new(); facts.timers],
             window_ns: LOST_IRQ_WINDOW_NS,
             quirk: LostIrqQuirk::default(),
             overrides: VecDeque::new(),
@@ -458,7 +475,7 @@ impl OttoModel {
         if t.ip {
             return Some(now_ns);
         }
-        if t.data == 1 {
+        if t.data == map::RTTM_MIN_TARGET - 1 {
             return None;
         }
         let skip = u64::from(t.wedge == Wedge::Doomed);
@@ -479,7 +496,7 @@ impl OttoModel {
             return;
         };
         t.sync(now, bus_hz);
-        let new_enable = value & (CTRL::ENABLE::SET).value != 0;
+        let new_enable = value & RTTM_CTRL_ENABLE != 0;
         // Common to every affected variant: a stop inside the window leaves an expiry in
         // flight (it replaces whatever an earlier stop left).
         if quirk != LostIrqQuirk::Off
@@ -527,7 +544,7 @@ impl OttoModel {
             return;
         };
         t.sync(now, bus_hz);
-        t.data = value & COUNTER_MASK;
+        t.data = value & RTTM_COUNTER_MASK;
         t.origin_value = 0;
         t.origin_ns = now;
         t.fires_seen = 0;
@@ -551,8 +568,8 @@ impl OttoModel {
             return;
         };
         t.sync(now, bus_hz);
-        t.ie = value & (INT::IE::SET).value != 0;
-        if value & (INT::IP::SET).value != 0 {
+        t.ie = value & RTTM_INT_ENABLE != 0;
+        if value & RTTM_INT_PENDING != 0 {
             t.ip = false;
             t.stats.acks += 1;
         }
@@ -565,12 +582,12 @@ impl OttoModel {
         };
         t.sync(now, bus_hz);
         match reg {
-            0x0 => t.data,
-            0x4 => t.value(now, bus_hz),
-            0x8 => t.ctrl,
-            0xC => {
-                let ie = if t.ie { (INT::IE::SET).value } else { 0 };
-                let ip = if t.ip { (INT::IP::SET).value } else { 0 };
+            RTTM_DATA => t.data,
+            RTTM_CNT => t.value(now, bus_hz),
+            RTTM_CTRL => t.ctrl,
+            RTTM_INT => {
+                let ie = if t.ie { RTTM_INT_ENABLE } else { 0 };
+                let ip = if t.ip { RTTM_INT_PENDING } else { 0 };
                 ie | ip
             }
             _ => u32::MAX,
@@ -582,7 +599,7 @@ impl SimModel for OttoModel {
     type Word = u32;
 
     fn read(&mut self, now_ns: u64, offset: usize) -> u32 {
-        let (n, reg) = regs::decode(offset);
+        let (n, reg) = map::decode(offset);
         let v = if !offset.is_multiple_of(4) || n >= self.timers.len() {
             u32::MAX
         } else {
@@ -592,20 +609,20 @@ impl SimModel for OttoModel {
     }
 
     fn write(&mut self, now_ns: u64, offset: usize, value: u32) {
-        let (n, reg) = regs::decode(offset);
+        let (n, reg) = map::decode(offset);
         if !offset.is_multiple_of(4) || n >= self.timers.len() {
             return;
         }
         match reg {
-            0x0 => self.write_data(now_ns, n, value),
-            0x4 => {
+            RTTM_DATA => self.write_data(now_ns, n, value),
+            RTTM_CNT => {
                 // RTTM_CNT is read-only: the write is dropped (docs/otto-timer.md#cnt-is-read-only).
                 if let Some(t) = self.timers.get_mut(n) {
                     t.stats.cnt_writes += 1;
                 }
             }
-            0x8 => self.write_ctrl(now_ns, n, value),
-            0xC => self.write_int(now_ns, n, value),
+            RTTM_CTRL => self.write_ctrl(now_ns, n, value),
+            RTTM_INT => self.write_int(now_ns, n, value),
             _ => {}
         }
     }
@@ -773,8 +790,8 @@ pub fn measure_mmio_costs(soc: Soc) -> Result<MmioCosts, Error> {
 
 #[cfg(test)]
 mod tests {
+    use super::map::TIMER_STRIDE;
     use super::*;
-    use crate::regs::TIMER_STRIDE;
 
     #[test]
     fn tick_maths_round_the_right_way() {

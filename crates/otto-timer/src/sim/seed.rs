@@ -10,11 +10,14 @@
 //!   against [`seed_tick_sleep`] (the seed's sleep, which can only end on a periodic
 //!   tick), with their [`SleepFigures`].
 
-use hwtimer_core::{ClockEvent, ConfigError, Error, RegisterBusExt};
+use hwtimer_core::{ClockEvent, ConfigError, Error, Reg, RegisterBusExt};
 
+use super::map::{
+    RTTM_COUNTER_MASK, RTTM_CTRL, RTTM_CTRL_COUNTER, RTTM_CTRL_DIVISOR_MASK, RTTM_CTRL_ENABLE,
+    RTTM_DATA, TIMER_STRIDE,
+};
 use super::{LostIrqQuirk, OttoModel, OttoSim, SIM_READ_NS, SIM_WRITE_NS, ns_for_ticks};
 use crate::clockevent::{MAX_DELTA, MIN_DELTA};
-use crate::regs::{CTRL, DATA, TimerRegs};
 use crate::soc::{Config, Soc};
 use crate::{OttoClockEvent, OttoClocksource};
 use hwtimer_core::sim::SimBus;
@@ -29,10 +32,9 @@ use hwtimer_core::sim::SimBus;
 /// Errors: [`ConfigError::DeltaOutOfRange`] for a delta outside the driver's range
 /// ([`MIN_DELTA`]`..=`[`MAX_DELTA`]), and those of [`Config::validate`] and
 /// [`Config::check_index`]; nothing is written then.
-#[allow(
-    clippy::arithmetic_side_effects,
-    reason = "tock-registers `FieldValue + FieldValue` ORs field masks and values"
-)]
+///
+/// The register facts are Linux's, from the model's own map ([`super::map`]), not the
+/// driver's.
 pub fn set_next_event_naive(
     bus: &SimBus<OttoModel>,
     config: &Config,
@@ -44,12 +46,14 @@ pub fn set_next_event_naive(
     if !(MIN_DELTA..=MAX_DELTA).contains(&delta) {
         return Err(ConfigError::DeltaOutOfRange.into());
     }
-    let r = TimerRegs::of(index);
-    bus.write_raw(r.ctrl, 0);
-    bus.write(r.data, DATA::DATA.val(delta as u32));
-    bus.write(
-        r.ctrl,
-        CTRL::ENABLE::SET + CTRL::MODE::Counter + CTRL::DIVISOR.val(u32::from(divisor)),
+    let base = index.saturating_mul(TIMER_STRIDE);
+    let ctrl: Reg<u32> = Reg::new(base.saturating_add(RTTM_CTRL));
+    let data: Reg<u32> = Reg::new(base.saturating_add(RTTM_DATA));
+    bus.write_raw(ctrl, 0);
+    bus.write_raw(data, delta as u32 & RTTM_COUNTER_MASK);
+    bus.write_raw(
+        ctrl,
+        RTTM_CTRL_ENABLE | RTTM_CTRL_COUNTER | (u32::from(divisor) & RTTM_CTRL_DIVISOR_MASK),
     );
     Ok(())
 }
