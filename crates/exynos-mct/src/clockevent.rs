@@ -842,13 +842,22 @@ impl<B: Claim<Word = u32>> ClockEvent for LocalTimer<'_, B> {
 // `Mct` is `Sync`), its own register block (sendable by the bound) and plain state; nothing
 // ties it to the thread that made it. Its registers are not banked: they are the same from
 // every CPU; only its interrupt (a PPI on 4412 and later) reaches one CPU, which is what
-// `CpuBound` checks before every call.
+// `CpuBound` checks before every call. `capabilities` and `Debug` read plain fields and the
+// `Mct`'s rate, touching no register and changing nothing; `drop_elsewhere` changes only the
+// `Mct`'s `taken` bits (under a critical section), no register.
 unsafe impl<B> hwtimer_core::cpu::CpuLocal for LocalTimer<'_, B>
 where
     B: Claim<Word = u32>,
     Mct<B>: Sync,
     B::Block<{ regs::LOCAL_STRIDE }>: Send,
 {
+    /// Dropped on a CPU other than its own: hands the timer back to the [`Mct`] and
+    /// touches no register (its own `Drop` would shut it down from the wrong CPU). A
+    /// timer left armed keeps running until it is taken again, which shuts it down first.
+    fn drop_elsewhere(self) {
+        self.mct.give_back(crate::shared::local_bit(self.i));
+        core::mem::forget(self);
+    }
 }
 
 impl<B: Claim<Word = u32>> Drop for LocalTimer<'_, B> {

@@ -181,7 +181,7 @@ use hwtimer_core::{Claim, ConfigError, Error, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
 pub use clocksource::{Frc, FrcTime};
-pub use config::{Config, CpuMap, LocalIrq, frc_rate};
+pub use config::{Config, Cores, CpuMap, LocalIrq, frc_rate};
 pub use wstat::{WaitClock, WstatConfig};
 
 use regs::{G_TCON, MCT_CFG};
@@ -292,8 +292,8 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// [`FrcTime`] is a view of it.
     time: clocksource::Time64,
     /// Acknowledgements still owed by writes whose wait timed out (see
-    /// [`write_buffered`](Self::write_buffered)). Kept here, not in the channels: a
-    /// channel dropped and taken again still owes them.
+    /// [`write_buffered`](Self::write_buffered)), but `G_TCON`'s (`g_tcon_owed`). Kept
+    /// here, not in the channels: a channel dropped and taken again still owes them.
     owed: Mutex<Cell<Owed>>,
     /// Whether `owed` holds anything: the one load a buffered write pays while no wait
     /// has failed (changed only inside the critical section that changes `owed`).
@@ -302,8 +302,8 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// seen moving. Decides whether the FRC may bound a write-status wait. One word, so an
     /// arm reads it with one load.
     frc_counting: AtomicBool,
-    /// Last value written to `G_INT_ENB`. Changed only inside a critical section (with the
-    /// write), read without one: a comparator checks its own bits, which only it changes.
+    /// Last value written to `G_INT_ENB`. Changed only under `lock` (with the write), read
+    /// without it: a comparator checks its own bits, which only it changes.
     g_int_enb: AtomicU32,
     /// Last value `G_TCON` acknowledged (the driver owns the block); read and written under
     /// `lock` only.
@@ -312,6 +312,10 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// came (the write may or may not have landed), so the next write goes out even if it
     /// would not change the mirror. Under `lock` only.
     g_tcon_known: AtomicBool,
+    /// The last `G_TCON` write's acknowledgement is still owed (its wait timed out): the
+    /// `G_TCON` entry of the owed record, kept apart from `owed` so that a `G_TCON` section
+    /// enters no critical section. Under `lock` only.
+    g_tcon_owed: AtomicBool,
     /// The shared-register lock: held for a `G_TCON` write and its WSTAT wait, and for a
     /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)).
     lock: lock::SpinLock,
@@ -364,6 +368,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
             shadow: Mutex::new(Cell::new(Shadow { taken: 0 })),
             g_tcon: AtomicU32::new(g_tcon),
             g_tcon_known: AtomicBool::new(true),
+            g_tcon_owed: AtomicBool::new(false),
             time: clocksource::Time64::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
             owed_any: AtomicBool::new(false),
@@ -529,10 +534,10 @@ impl<B: Claim<Word = u32>> Mct<B> {
         // Whatever `G_CNT` and `G_TCON` writes still owed an acknowledgement before the
         // suspend: it came (and was just cleared) or went with the block's power.
         self.set_owed(Self::g_cnt_bit(regs::G_CNT_WSTAT_ALL), false);
-        self.set_owed(Self::g_tcon_bit(), false);
         {
             // Under the shared-register lock, as every `G_TCON` and `G_INT_ENB` change.
             let _guard = self.lock_shared()?;
+            self.set_owed(Self::g_tcon_bit(), false);
             self.g_tcon.store(g_tcon, Ordering::Relaxed);
             self.g_tcon_known.store(true, Ordering::Relaxed);
             self.g_int_enb.store(g_int_enb, Ordering::Relaxed);

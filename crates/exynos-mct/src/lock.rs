@@ -1,17 +1,35 @@
 //! The lock that [`Mct`](crate::Mct) owns for its shared registers (`G_TCON`, `G_INT_ENB`):
-//! a test-and-set spin lock on one atomic word, taken with a **bounded** spin and never
-//! with interrupts masked. The rules and the bound: [Shared registers](crate::Mct#shared-registers).
+//! a spin lock on one atomic word that holds the **number of the CPU that holds it**, taken
+//! with a **bounded** spin and never with interrupts masked. The rules and the bound:
+//! [Shared registers](crate::Mct#shared-registers).
+//!
+//! The holder's CPU is in the same word as "held" (one compare-and-swap takes the lock and
+//! records its owner; one store frees it), so there is no moment at which the lock is held
+//! and its owner not yet known, and nothing separate to order. A caller that finds the word
+//! holding its own CPU's number is refused at once: the holder is the context it interrupted
+//! on that CPU, which cannot run again before it returns, so spinning could only end in
+//! `Busy` after the whole bound. Coherence guarantees that a CPU never reads its own number
+//! back after it freed the lock (it wrote the later `FREE` itself), so a stale owner can
+//! never make another CPU's section look like its own.
 
 #[cfg(loom)]
-use ::loom::sync::atomic::{AtomicBool, Ordering};
+use ::loom::sync::atomic::{AtomicU32, Ordering};
 
 #[cfg(not(loom))]
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicU32, Ordering};
+
+/// The word of a free lock. A CPU number is stored as `min(cpu, TOP)`, so the two numbers
+/// at the top of the range share one owner value: two such CPUs would refuse each other at once
+/// instead of spinning (still exclusive, never a free-looking word).
+const FREE: u32 = u32::MAX;
+/// The owner value of the CPUs numbered `0xFFFF_FFFE` and above.
+const TOP: u32 = 0xFFFF_FFFE;
 
 /// A spin lock taken by [`try_lock`](Self::try_lock) with a bounded spin.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct SpinLock {
-    held: AtomicBool,
+    /// [`FREE`], or the number of the CPU that holds it.
+    owner: AtomicU32,
 }
 
 /// Held until dropped.
@@ -20,11 +38,20 @@ pub(crate) struct Guard<'a> {
     lock: &'a SpinLock,
 }
 
+/// Why [`SpinLock::try_lock`] did not take the lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// Held by this CPU (a context this one interrupted): refused at once, no spin step.
+    Mine,
+    /// Held by another CPU for the whole spin.
+    Spun,
+}
+
 impl SpinLock {
     #[cfg(not(loom))]
     pub(crate) const fn new() -> Self {
         Self {
-            held: AtomicBool::new(false),
+            owner: AtomicU32::new(FREE),
         }
     }
 
@@ -32,55 +59,81 @@ impl SpinLock {
     #[cfg(loom)]
     pub(crate) fn new() -> Self {
         Self {
-            held: AtomicBool::new(false),
+            owner: AtomicU32::new(FREE),
         }
     }
 
-    /// Take the lock, trying up to `1 + spins` times and calling `between` (one MMIO read
-    /// of a status register: a spin step as long as one of the holder's polls) before each
-    /// retry. `None` when it stayed held: the holder is another core still in its bounded
-    /// wait, or the context this one interrupted on the same core (which cannot run until
-    /// this one returns).
+    /// Take the lock for CPU `me`. Held by `me` already: [`Refused::Mine`] at once, with no
+    /// `between` call. Held by another CPU: up to `spins` retries, calling `between` (one
+    /// MMIO read of a status register: a spin step as long as one of the holder's polls)
+    /// before each; [`Refused::Spun`] when it stayed held by others all along. A retry that
+    /// finds it held by `me` (an interrupt on this CPU took it and has not returned, which
+    /// cannot happen between two steps of this context) also stops at once.
     #[inline]
-    pub(crate) fn try_lock(&self, spins: u32, mut between: impl FnMut()) -> Option<Guard<'_>> {
-        if self.acquire() {
-            return Some(Guard { lock: self });
-        }
+    pub(crate) fn try_lock(
+        &self,
+        me: u32,
+        spins: u32,
+        mut between: impl FnMut(),
+    ) -> Result<Guard<'_>, Refused> {
+        let me = owner_value(me);
+        let mut seen = match self.acquire(me) {
+            Ok(()) => return Ok(Guard { lock: self }),
+            Err(seen) => seen,
+        };
         for _ in 0..spins {
+            if seen == me {
+                return Err(Refused::Mine);
+            }
             between();
             core::hint::spin_loop();
             // Test before test-and-set: the waiting core reads the line, it does not
             // keep taking it from the holder.
-            if !self.held.load(Ordering::Relaxed) && self.acquire() {
-                return Some(Guard { lock: self });
+            seen = self.owner.load(Ordering::Relaxed);
+            if seen == FREE {
+                match self.acquire(me) {
+                    Ok(()) => return Ok(Guard { lock: self }),
+                    Err(now) => seen = now,
+                }
             }
         }
-        None
-    }
-
-    /// One attempt, no spin: the fast path of every `G_TCON` section (the spin and its
-    /// bound are worked out only when the lock is found held).
-    #[inline(always)]
-    pub(crate) fn try_acquire(&self) -> Option<Guard<'_>> {
-        if self.acquire() {
-            Some(Guard { lock: self })
+        if seen == me {
+            Err(Refused::Mine)
         } else {
-            None
+            Err(Refused::Spun)
         }
     }
 
+    /// One attempt for CPU `me`, no spin: the fast path of every `G_TCON` section (the spin
+    /// and its bound are worked out only when the lock is found held).
     #[inline(always)]
-    fn acquire(&self) -> bool {
-        self.held
-            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_ok()
+    pub(crate) fn try_acquire(&self, me: u32) -> Option<Guard<'_>> {
+        match self.acquire(owner_value(me)) {
+            Ok(()) => Some(Guard { lock: self }),
+            Err(_) => None,
+        }
     }
+
+    /// `Err` with the owner found when it was held. `Acquire` on success: the holder's
+    /// section sees everything the previous holder did before its `Release`.
+    #[inline(always)]
+    fn acquire(&self, me: u32) -> Result<(), u32> {
+        self.owner
+            .compare_exchange(FREE, me, Ordering::Acquire, Ordering::Relaxed)
+            .map(|_| ())
+    }
+}
+
+/// The word that says "held by `cpu`": never [`FREE`].
+#[inline(always)]
+const fn owner_value(cpu: u32) -> u32 {
+    if cpu >= TOP { TOP } else { cpu }
 }
 
 impl Drop for Guard<'_> {
     #[inline]
     fn drop(&mut self) {
-        self.lock.held.store(false, Ordering::Release);
+        self.lock.owner.store(FREE, Ordering::Release);
     }
 }
 
