@@ -137,17 +137,33 @@ impl Drop for Guard<'_> {
     }
 }
 
-/// `loom` model check: every interleaving of two cores taking the lock around a plain
-/// (non-atomic) read-modify-write, as the driver does around `G_TCON`. loom reports a data
-/// race if two holders overlap or if a holder's write is not ordered before the next
-/// holder's read (an `Acquire`/`Release` weakened to `Relaxed`). Run with
-/// `RUSTFLAGS="--cfg loom" cargo test -p exynos-mct --lib --release lock::loom_check`.
+/// `loom` model checks of the lock, run with
+/// `RUSTFLAGS="--cfg loom" cargo test -p exynos-mct --lib --release --target-dir target/loom loom_check`.
+///
+/// 1. Two cores take it around a plain (non-atomic) read-modify-write, as the driver does
+///    around `G_TCON`: loom reports a data race if two holders overlap or if a holder's
+///    write is not ordered before the next holder's read. Each refusal must be the right
+///    kind: a core never reads its own number from the word while the other core holds the
+///    lock (it would be refused at once for another core's section).
+/// 2. The owner: core 0's task holds the lock and an interrupt on core 0 (run inside the
+///    task's section, as a handler runs to its end before the task goes on) tries it while
+///    core 1 contends: the interrupt must be refused at once ([`Refused::Mine`]) without one
+///    spin step (its `between` is never called), in every interleaving with core 1.
+///
+/// What makes them fail (each tried, by editing `SpinLock`): the `Acquire` of the
+/// compare-and-swap or the `Release` of the unlock weakened to `Relaxed` (check 1: loom
+/// reports a causality violation on the shared word); the owner stored as one number for
+/// every CPU (check 1: a core refused at once for the other core's section); the "held by
+/// me" test removed from `try_lock` (check 2: the interrupt spins). There is no separate
+/// owner store to weaken: the compare-and-swap that takes the lock stores the owner, and
+/// the `Release` store that frees it erases it, so no ordering of an owner field can go
+/// wrong on its own.
 // The test's own shared cell needs `unsafe` (an `UnsafeCell` and its `Sync`); the library
 // itself has none here.
 #[cfg(all(test, loom))]
 #[allow(unsafe_code)]
 mod loom_check {
-    use super::SpinLock;
+    use super::{Refused, SpinLock};
     use ::loom::cell::UnsafeCell;
     use ::loom::sync::Arc;
     use ::loom::thread;
@@ -160,20 +176,44 @@ mod loom_check {
     // SAFETY: `word` is touched only while `lock` is held (what the model checks).
     unsafe impl Sync for Shared {}
 
-    /// One core's turn: take the lock as `Mct::lock_shared` does (one attempt, then a
-    /// bounded spin with a `yield` as the spin step, so loom runs the holder), then set its
-    /// bit in the word. `false` if the spin ran out.
-    fn turn(shared: &Shared, bit: u32) -> bool {
-        let guard = match shared.lock.try_acquire() {
-            Some(guard) => Some(guard),
-            None => shared.lock.try_lock(4, thread::yield_now),
+    fn shared() -> Arc<Shared> {
+        Arc::new(Shared {
+            lock: SpinLock::new(),
+            word: UnsafeCell::new(0),
+        })
+    }
+
+    /// One context's turn on CPU `cpu`: take the lock as `Mct::lock_shared` does (one
+    /// attempt, then a bounded spin with a `yield` as the spin step, so loom runs the
+    /// holder), set `bit` in the word, then run `inside` (still holding it). Returns the
+    /// refusal when it did not get the lock, and the spin steps it made.
+    fn turn(
+        shared: &Shared,
+        cpu: u32,
+        bit: u32,
+        inside: impl FnOnce(),
+    ) -> (Result<(), Refused>, u32) {
+        let mut steps = 0u32;
+        let guard = match shared.lock.try_acquire(cpu) {
+            Some(guard) => Ok(guard),
+            None => shared.lock.try_lock(cpu, 3, || {
+                steps += 1;
+                thread::yield_now();
+            }),
         };
-        let Some(_guard) = guard else {
-            return false;
+        let _guard = match guard {
+            Ok(guard) => guard,
+            Err(refused) => return (Err(refused), steps),
         };
         // SAFETY: the lock is held; loom checks that no other access overlaps.
         shared.word.with_mut(|w| unsafe { *w |= bit });
-        true
+        inside();
+        (Ok(()), steps)
+    }
+
+    fn word(shared: &Shared) -> u32 {
+        // SAFETY: every turn is over (joined).
+        shared.word.with(|w| unsafe { *w })
     }
 
     #[test]
@@ -181,22 +221,50 @@ mod loom_check {
         let mut builder = ::loom::model::Builder::new();
         builder.preemption_bound = Some(3);
         builder.check(|| {
-            let shared = Arc::new(Shared {
-                lock: SpinLock::new(),
-                word: UnsafeCell::new(0),
-            });
+            let shared = shared();
             let other = {
                 let shared = shared.clone();
-                thread::spawn(move || turn(&shared, 2))
+                thread::spawn(move || turn(&shared, 1, 2, || {}).0)
             };
-            let mine = turn(&shared, 1);
-            let theirs = other.join().unwrap_or(false);
-            let expected = u32::from(mine) | (u32::from(theirs) << 1);
-            // SAFETY: both turns are over (joined).
-            let word = shared.word.with(|w| unsafe { *w });
-            assert_eq!(word, expected, "a holder's write was lost");
-            // A failed try_lock leaves the lock free: the next one gets it at once.
-            assert!(shared.lock.try_lock(0, || {}).is_some());
+            let mine = turn(&shared, 0, 1, || {}).0;
+            let theirs = other.join().unwrap_or(Err(Refused::Mine));
+            assert_ne!(mine, Err(Refused::Mine), "core 0 refused for core 1's section");
+            assert_ne!(theirs, Err(Refused::Mine), "core 1 refused for core 0's section");
+            let expected = u32::from(mine.is_ok()) | (u32::from(theirs.is_ok()) << 1);
+            assert_eq!(word(&shared), expected, "a holder's write was lost");
+            // A refused try_lock leaves the lock free: the next one gets it at once.
+            assert!(shared.lock.try_lock(0, 0, || {}).is_ok());
+        });
+    }
+
+    #[test]
+    fn an_interrupt_on_the_holders_core_is_refused_at_once() {
+        let mut builder = ::loom::model::Builder::new();
+        builder.preemption_bound = Some(3);
+        builder.check(|| {
+            let shared = shared();
+            let core1 = {
+                let shared = shared.clone();
+                thread::spawn(move || turn(&shared, 1, 2, || {}).0)
+            };
+            let mut irq = None;
+            let task = turn(&shared, 0, 1, || {
+                // The interrupt, on core 0, while core 0's task holds the lock.
+                irq = Some(turn(&shared, 0, 4, || {}));
+            })
+            .0;
+            let core1 = core1.join().unwrap_or(Err(Refused::Mine));
+            if task.is_ok() {
+                assert_eq!(
+                    irq,
+                    Some((Err(Refused::Mine), 0)),
+                    "the interrupt was not refused at once"
+                );
+            }
+            assert_ne!(core1, Err(Refused::Mine), "core 1 refused for core 0's section");
+            let expected = u32::from(task.is_ok()) | (u32::from(core1.is_ok()) << 1);
+            assert_eq!(word(&shared), expected, "a holder's write was lost");
+            assert!(shared.lock.try_lock(1, 0, || {}).is_ok());
         });
     }
 }
