@@ -14,8 +14,10 @@
 //!
 //! **Why the maxima are below half a 32-bit FRC wrap:** [`FrcTime`](crate::FrcTime) needs
 //! a reading at least every 2^31 FRC ticks. hwtimer-core's `Alarm` reads the time at every
-//! step of a long wait, so a clockevent whose longest step is *less* than half a wrap keeps
-//! that precondition even on an otherwise idle system. Exactly half a wrap is not enough:
+//! step of a long wait, and paired with [`FrcTime`](crate::FrcTime) it steps at most its
+//! `max_idle_ticks` (0x6000_0000 FRC ticks, 67.1 s), below these maxima; the maxima keep the
+//! precondition also for a step programmed without that cap (a direct `set_next_event` of
+//! `max_delta` followed by a read in the interrupt handler). Exactly half a wrap is not enough:
 //! the time is read before programming and again in the interrupt handler, so the gap is
 //! the step **plus** the programming time and the interrupt latency (the host test
 //! `alarm_on_comparator_and_frc_time_is_never_early` caught an `Alarm` that re-armed

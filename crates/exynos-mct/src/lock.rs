@@ -228,8 +228,16 @@ mod loom_check {
             };
             let mine = turn(&shared, 0, 1, || {}).0;
             let theirs = other.join().unwrap_or(Err(Refused::Mine));
-            assert_ne!(mine, Err(Refused::Mine), "core 0 refused for core 1's section");
-            assert_ne!(theirs, Err(Refused::Mine), "core 1 refused for core 0's section");
+            assert_ne!(
+                mine,
+                Err(Refused::Mine),
+                "core 0 refused for core 1's section"
+            );
+            assert_ne!(
+                theirs,
+                Err(Refused::Mine),
+                "core 1 refused for core 0's section"
+            );
             let expected = u32::from(mine.is_ok()) | (u32::from(theirs.is_ok()) << 1);
             assert_eq!(word(&shared), expected, "a holder's write was lost");
             // A refused try_lock leaves the lock free: the next one gets it at once.
@@ -261,7 +269,11 @@ mod loom_check {
                     "the interrupt was not refused at once"
                 );
             }
-            assert_ne!(core1, Err(Refused::Mine), "core 1 refused for core 0's section");
+            assert_ne!(
+                core1,
+                Err(Refused::Mine),
+                "core 1 refused for core 0's section"
+            );
             let expected = u32::from(task.is_ok()) | (u32::from(core1.is_ok()) << 1);
             assert_eq!(word(&shared), expected, "a holder's write was lost");
             assert!(shared.lock.try_lock(1, 0, || {}).is_ok());

@@ -1,6 +1,6 @@
 //! The registers the FRC and the comparators share (`G_TCON`, `G_INT_ENB`) and which parts
-//! are handed out: the [`Mct`]'s shadows, their short critical sections and the
-//! shared-register lock (the rules: [Shared registers](Mct#shared-registers)).
+//! are handed out: the [`Mct`]'s mirrors (under the shared-register lock), the `taken`
+//! bits (in a short critical section) and the shared-register lock (the rules: [Shared registers](Mct#shared-registers)).
 
 use core::sync::atomic::Ordering;
 
@@ -91,12 +91,12 @@ impl<B: Claim<Word = u32>> Mct<B> {
             .map_err(|_| HwError::Busy)
     }
 
-    /// Read-modify-write of `G_TCON` through the shadow, its WSTAT wait and the W1C, as one
+    /// Read-modify-write of `G_TCON` through its mirror, its WSTAT wait and the W1C, as one
     /// exclusive section under the shared-register lock (see
-    /// [Shared registers](Self#shared-registers)); interrupts are not masked for the wait,
-    /// only for the two short shadow accesses. The FRC bounds the wait (besides the poll
+    /// [Shared registers](Self#shared-registers)); interrupts are not masked and no
+    /// critical section is entered. The FRC bounds the wait (besides the poll
     /// count) when `frc_may_bound` and it is believed to run; writes that start or stop it
-    /// pass `false`. The shadow changes only after the acknowledgement; the write is
+    /// pass `false`. The mirror changes only after the acknowledgement; the write is
     /// skipped (returns `Ok(0)`) when the value would not change and the register is known
     /// to hold it.
     ///
