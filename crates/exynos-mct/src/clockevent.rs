@@ -14,8 +14,10 @@
 //!
 //! **Why the maxima are below half a 32-bit FRC wrap:** [`FrcTime`](crate::FrcTime) needs
 //! a reading at least every 2^31 FRC ticks. hwtimer-core's `Alarm` reads the time at every
-//! step of a long wait, so a clockevent whose longest step is *less* than half a wrap keeps
-//! that precondition even on an otherwise idle system. Exactly half a wrap is not enough:
+//! step of a long wait, and paired with [`FrcTime`](crate::FrcTime) it steps at most its
+//! `max_idle_ticks` (0x6000_0000 FRC ticks, 67.1 s), below these maxima; the maxima keep the
+//! precondition also for a step programmed without that cap (a direct `set_next_event` of
+//! `max_delta` followed by a read in the interrupt handler). Exactly half a wrap is not enough:
 //! the time is read before programming and again in the interrupt handler, so the gap is
 //! the step **plus** the programming time and the interrupt latency (the host test
 //! `alarm_on_comparator_and_frc_time_is_never_early` caught an `Alarm` that re-armed
@@ -842,13 +844,22 @@ impl<B: Claim<Word = u32>> ClockEvent for LocalTimer<'_, B> {
 // `Mct` is `Sync`), its own register block (sendable by the bound) and plain state; nothing
 // ties it to the thread that made it. Its registers are not banked: they are the same from
 // every CPU; only its interrupt (a PPI on 4412 and later) reaches one CPU, which is what
-// `CpuBound` checks before every call.
+// `CpuBound` checks before every call. `capabilities` and `Debug` read plain fields and the
+// `Mct`'s rate, touching no register and changing nothing; `drop_elsewhere` changes only the
+// `Mct`'s `taken` bits (under a critical section), no register.
 unsafe impl<B> hwtimer_core::cpu::CpuLocal for LocalTimer<'_, B>
 where
     B: Claim<Word = u32>,
     Mct<B>: Sync,
     B::Block<{ regs::LOCAL_STRIDE }>: Send,
 {
+    /// Dropped on a CPU other than its own: hands the timer back to the [`Mct`] and
+    /// touches no register (its own `Drop` would shut it down from the wrong CPU). A
+    /// timer left armed keeps running until it is taken again, which shuts it down first.
+    fn drop_elsewhere(self) {
+        self.mct.give_back(crate::shared::local_bit(self.i));
+        core::mem::forget(self);
+    }
 }
 
 impl<B: Claim<Word = u32>> Drop for LocalTimer<'_, B> {

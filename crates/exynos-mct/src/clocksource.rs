@@ -40,11 +40,19 @@
 //! needs `&mut Mct`, so no view is alive across the jump).
 //!
 //! **Precondition:** call [`FrcTime::now`] at least once every 2^31 ticks (89.48 s at
-//! 24 MHz), and do not hold a raw reading that long. A clockevent whose `max_delta` is at
-//! most half a wrap does this by itself when driven through hwtimer-core's `Alarm` (it
-//! reads the time at every step): both clockevents of this crate report such a
-//! `max_delta`. If the precondition is broken, time loses whole wraps (stays monotonic,
-//! falls behind) until [`resync`](FrcTime::resync).
+//! 24 MHz), and do not hold a raw reading that long. [`FrcTime`] reports
+//! [`max_idle_ticks`](hwtimer_core::Monotonic::max_idle_ticks) = 3/8 of a 32-bit wrap,
+//! 0x6000_0000 ticks (67.1 s at 24 MHz): an hwtimer-core `Alarm` on it never programs one
+//! step longer than that (nor than its channel's `max_delta`, 78.3 s for both clockevents
+//! of this crate), and reads the time at every step's interrupt, so even an idle system
+//! reads it at least every 67.1 s plus the programming time and the interrupt latency; the
+//! other eighth of a wrap (22.4 s) is their margin. An `Alarm` with nothing to wait for
+//! keeps reading it that way with `Alarm::keep_alive` (the embassy and RTIC adapters do
+//! when their queue is empty), not with `cancel`, which leaves the time base unread. A
+//! clockevent driven directly (no `Alarm`) reads the time base at `set_next_event` only:
+//! its user must read it again within the precondition. If the precondition is broken,
+//! time loses whole wraps (stays monotonic, falls behind) until
+//! [`resync`](FrcTime::resync).
 //!
 //! # QEMU
 //!
@@ -354,8 +362,11 @@ impl<B: Claim<Word = u32>> Monotonic for FrcTime<'_, B> {
     fn freq_hz(&self) -> u32 {
         self.mct.freq_hz()
     }
-    /// The low word is extended in software: read it at least every 3/8 of a 32-bit wrap
-    /// (67.1 s at 24 MHz), so an [`Alarm`](hwtimer_core::Alarm) steps long waits that often.
+    /// The low word is extended in software, which needs a read at least every half wrap
+    /// (89.48 s at 24 MHz): this asks for one every 3/8 of a 32-bit wrap, 0x6000_0000 ticks
+    /// (67.1 s at 24 MHz), so an [`Alarm`](hwtimer_core::Alarm) steps long waits (and
+    /// `keep_alive` an idle one) that often, with an eighth of a wrap (22.4 s) left for
+    /// programming and interrupt latency.
     #[inline]
     fn max_idle_ticks(&self) -> u64 {
         const { hwtimer_core::extend::max_idle_ticks(32) }

@@ -29,6 +29,88 @@ pub struct Config {
     /// Which local timer serves which CPU ([`CpuMap`]; Linux's `samsung,local-timers`
     /// property); the identity by default.
     pub cpu_map: CpuMap,
+    /// How the driver learns which CPU a call runs on ([`Cores`]), for the owner of its
+    /// shared-register lock ([Shared registers](crate::Mct#shared-registers)):
+    /// [`Cores::One`] by default.
+    pub cores: Cores,
+}
+
+/// Which CPU a call runs on, as the [`Mct`](crate::Mct)'s shared-register lock needs to
+/// know: the lock records the CPU that holds it, so that a call on the holder's own CPU
+/// (an interrupt handler that interrupted the holder, which cannot run until the handler
+/// returns) is refused at once with [`Error::Busy`](hwtimer_core::Error::Busy) instead of
+/// spinning for it, while a call on another CPU spins (bounded) for the holder to finish.
+/// See [Shared registers](crate::Mct#shared-registers).
+#[derive(Clone, Copy, Default)]
+pub enum Cores {
+    /// Every call counts as CPU 0: a lock found held is refused at once, never spun for.
+    /// Right for a single-core SoC, or a block used from one core only. On several cores
+    /// it is still safe (the lock still excludes; nothing is written by a refused call) but
+    /// a call that meets another core's section gets [`Error::Busy`](hwtimer_core::Error::Busy)
+    /// at once, where [`Many`](Self::Many) would have waited for it.
+    #[default]
+    One,
+    /// Several cores use the block: the function returns the number of the CPU that calls
+    /// it (any numbering, one number per CPU). It is called once per lock attempt; the
+    /// holder's number is kept in the lock itself. On Cortex-A9 that is MPIDR `Aff0`,
+    /// `unsafe { NativeCpu::new() }.current_cpu()` in the firmware's own function
+    /// ([`NativeCpu`](hwtimer_core::cpu::NativeCpu): the firmware vouches for the
+    /// privilege the read needs); on the host model, `SimCpu::current`:
+    ///
+    /// ```
+    /// use exynos_mct::{Config, Cores};
+    /// use hwtimer_core::sim::SimCpu;
+    /// let config = Config { cores: Cores::Many(SimCpu::current), ..Config::default() };
+    /// SimCpu::enter(1);
+    /// assert_eq!(config.cores.current(), 1);
+    /// assert_eq!(Cores::One.current(), 0);
+    /// ```
+    Many(fn() -> u32),
+}
+
+impl Cores {
+    /// The number of the CPU this runs on: 0 for [`One`](Self::One).
+    #[inline]
+    pub fn current(&self) -> u32 {
+        match self {
+            Cores::One => 0,
+            Cores::Many(cpu) => cpu(),
+        }
+    }
+}
+
+impl core::fmt::Debug for Cores {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Cores::One => f.write_str("One"),
+            Cores::Many(_) => f.write_str("Many(..)"),
+        }
+    }
+}
+
+/// Two `Many` are equal when they hold the same function (by address: a function can
+/// have two addresses, so two `Many` of one function may compare unequal, never the other
+/// way round).
+impl PartialEq for Cores {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Cores::One, Cores::One) => true,
+            (Cores::Many(a), Cores::Many(b)) => core::ptr::fn_addr_eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Cores {}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Cores {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        match self {
+            Cores::One => defmt::write!(f, "One"),
+            Cores::Many(_) => defmt::write!(f, "Many(..)"),
+        }
+    }
 }
 
 /// How an MCT local timer's interrupt reaches a CPU (Linux: `mct_int_type`).
@@ -142,7 +224,7 @@ impl Default for CpuMap {
 
 impl Default for Config {
     /// Exynos4210: 24 MHz, two local timers, default WSTAT bounds, `L_ICNTB` written
-    /// unchanged, one SPI per local timer, local timer *n* for CPU *n*.
+    /// unchanged, one SPI per local timer, local timer *n* for CPU *n*, [`Cores::One`].
     fn default() -> Self {
         Self {
             input_hz: regs::FIN_PLL_HZ,
@@ -151,6 +233,7 @@ impl Default for Config {
             local_icntb_plus_one: false,
             local_irq: LocalIrq::Spi,
             cpu_map: CpuMap::identity(),
+            cores: Cores::One,
         }
     }
 }

@@ -12,8 +12,8 @@
 //! | [`clocksource`] | [`Frc`] (32-bit clocksource, hi-lo-hi 64-bit read), [`FrcTime`] (64-bit time at one read), the cost table |
 //! | [`clockevent`] | [`Comparator`] (global comparator, oneshot and periodic) and [`LocalTimer`] (per-CPU) |
 //! | [`config`] | [`Config`] and the rate maths of `MCT_CFG` ([`frc_rate`]) |
-//! | `shared` (private) | the shared `G_TCON` / `G_INT_ENB` shadows and which parts are handed out |
-//! | `lock` (private) | the shared-register lock (bounded spin, [`Error::Busy`]) |
+//! | `shared` (private) | the shared `G_TCON` / `G_INT_ENB` mirrors and which parts are handed out |
+//! | `lock` (private) | the shared-register lock (its holder's CPU, bounded spin, [`Error::Busy`]) |
 //! | `sim` | (feature `sim`) the behavioural model of the block, `sim::MctIrqs` to run it to its next interrupt |
 //!
 //! ## The seed, and what this crate does about it
@@ -49,9 +49,11 @@
 //!   the FRC stops or the block is dead. The "FRC runs" belief changes only after an
 //!   acknowledgement and a count seen moving.
 //! - **Shared `G_TCON`.** Its write, wait and clear form one exclusive section under a
-//!   lock the [`Mct`] owns, with interrupts unmasked (its docs state the bound, and the
-//!   [`Error::Busy`] an interrupt handler gets when it interrupted the holder); calls that
-//!   would invalidate a lent-out clocksource take `&mut Mct`.
+//!   lock the [`Mct`] owns, with interrupts unmasked and no critical section inside it. The
+//!   lock records its holder's CPU ([`Config::cores`]): an interrupt handler that
+//!   interrupted the holder gets [`Error::Busy`] at once, having written nothing; another
+//!   core spins for it, bounded (the [`Mct`] docs state the bound). Calls that would
+//!   invalidate a lent-out clocksource take `&mut Mct`.
 //! - **Rates.** The FRC rate is the input clock divided exactly by `MCT_CFG`; an inexact
 //!   division is refused ([`frc_rate`]).
 //! - **After a failure.** A channel whose enable or start was not acknowledged is masked,
@@ -114,11 +116,13 @@
 //!
 //! Neither runtime is pulled in unless its feature is on.
 //!
-//! `critical-section` is used (for the short sections around the `G_TCON` shadow, the
-//! `taken` bits and the owed-acknowledgement record; the published time of [`FrcTime`] too
-//! on a target without 64-bit atomics), never implemented: the firmware picks the
-//! implementation, a multi-core one on a multi-core SoC. The `G_TCON` write-wait-clear
-//! section and `G_INT_ENB` are under the `Mct`'s own lock instead (see [`Mct`]).
+//! `critical-section` is used (for the short sections around the `taken` bits and the
+//! owed-acknowledgement record of the registers other than `G_TCON`; the published time of
+//! [`FrcTime`] too on a target without 64-bit atomics), never implemented: the firmware
+//! picks the implementation, a multi-core one on a multi-core SoC. `G_TCON` (its mirror,
+//! its write-wait-clear section, its owed acknowledgement) and `G_INT_ENB` are under the
+//! `Mct`'s own lock instead, and no critical section is entered while it is held (see
+//! [`Mct`]).
 //!
 //!
 //! ## Cost
@@ -181,7 +185,7 @@ use hwtimer_core::{Claim, ConfigError, Error, RegisterBusExt};
 
 pub use clockevent::{Comparator, LocalTimer};
 pub use clocksource::{Frc, FrcTime};
-pub use config::{Config, CpuMap, LocalIrq, frc_rate};
+pub use config::{Config, Cores, CpuMap, LocalIrq, frc_rate};
 pub use wstat::{WaitClock, WstatConfig};
 
 use regs::{G_TCON, MCT_CFG};
@@ -192,51 +196,73 @@ use wstat::{Bound, Owed};
 ///
 /// # Shared registers
 /// `G_TCON` and `G_INT_ENB` are shared by the FRC and the four comparators, which may be
-/// used from different cores and from interrupt handlers; the driver keeps a shadow of each
+/// used from different cores and from interrupt handlers; the driver keeps a mirror of each
 /// (read in [`new`](Self::new)), so a read-modify-write costs one write.
 ///
-/// Both are changed only under a **lock owned by the `Mct`** (one atomic word, a
-/// test-and-set spin lock: compare-and-swap on every target of the family), never under a
-/// critical section:
+/// Both are changed only under a **lock owned by the `Mct`** (one atomic word holding the
+/// number of the CPU that holds it, taken by compare-and-swap on every target of the
+/// family), never under a critical section:
 ///
 /// - A `G_TCON` change is one exclusive section under the lock: the write, its
-///   `G_WSTAT.TCON` wait and the write-1-to-clear, the shadow changed only once the
+///   `G_WSTAT.TCON` wait and the write-1-to-clear, the mirror changed only once the
 ///   acknowledgement came. Two contexts, on one core or on two, can therefore never
 ///   interleave two `G_TCON` writes, which the block would punish by dropping the second
 ///   one (`docs/exynos-mct.md`, quirk "a write before the previous acknowledgement is
 ///   lost") while the first context cleared the second one's acknowledgement.
 /// - A `G_INT_ENB` change (a comparator's own bit) is the mirror update and one write under
 ///   the lock; a re-arm whose bit is already as asked takes no lock.
-/// - **Interrupts are not masked** for the wait. They are masked only for the short
-///   critical sections around the shadow cells (a few loads and stores each): the `G_TCON`
-///   shadow, the `taken` bits and the owed-acknowledgement record.
+/// - **Interrupts are not masked** for the wait, and no critical section is entered while
+///   the lock is held (the `G_TCON` mirror, its "known" flag and its owed acknowledgement
+///   are atomics under the lock). Critical sections guard only the `taken` bits and the
+///   owed-acknowledgement record of the other registers, each a few loads and stores, never
+///   with the lock held.
 ///
-/// **The bound.** The lock is held for at most one `G_TCON` section: on QEMU one status
-/// read, on hardware a few cycles of the 24 MHz clock (about 1 µs with the MMIO accesses);
-/// only a block that never acknowledges holds it for the whole wait bound
+/// **One order.** A caller may hold a critical section when it calls into the driver (the
+/// runtime adapters program their channel inside one); the driver never enters one while
+/// it holds the lock. So the order is always "critical section, then the lock", and no path
+/// waits for a critical section while holding the lock.
+///
+/// **The holder's own CPU: refused at once.** The lock records the CPU that holds it, as
+/// [`Config::cores`] tells the driver ([`Cores`]). A call that finds it held by its own CPU
+/// is an interrupt handler (or a nested context) that interrupted the holder, which cannot
+/// run again until the handler returns: it gets [`Error::Busy`] at once, after no register
+/// access for the lock (0 `G_WSTAT` reads; it was the whole spin, 40 016 reads at the
+/// default bounds, before the owner was recorded: `tests/lock_owner.rs`), and the channel
+/// stays as it was: the refusal comes at the call's first lock attempt, before it writes any
+/// register (a comparator arm may have read the FRC). Retry from the interrupted context or
+/// later: the runtime adapters keep the interrupt armed before, which comes and reprograms.
+/// With [`Cores::One`] (the default) every call counts as the same CPU, so a lock found held
+/// is always refused at once.
+///
+/// **Another CPU: a bounded spin.** The lock is held for at most one `G_TCON` section: on
+/// QEMU one status read, on hardware a few cycles of the 24 MHz clock (about 1 µs with the
+/// MMIO accesses); only a block that never acknowledges holds it for the whole wait bound
 /// ([`WstatConfig`]: 1 ms of FRC time or `max_polls` polls), twice that when the previous
 /// `G_TCON` write's acknowledgement is still owed (see
-/// [`wstat`](wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)). A context that
-/// finds it held spins for at most `4 × max_polls + 16` steps, each one read of `G_WSTAT`
-/// (no side effect; as long as one poll of the holder's wait), so it outlasts another
-/// core's section, and then gives up with [`Error::Busy`] having written nothing. That is
-/// what an **interrupt handler** gets when it interrupted the holder on its own core (the
-/// holder cannot run until the handler returns): retry from the interrupted context or
-/// later (the handler's deferred work). Calls that can return it: a comparator's arms and
-/// `try_shutdown`, [`start_frc`](Self::start_frc), [`stop_frc`](Self::stop_frc),
-/// [`resume`](Self::resume). (A comparator's infallible `shutdown` then leaves it as it
-/// was: use `try_shutdown` where that matters.) Lower [`WstatConfig::timeout_ns`] or
-/// `max_polls` if the worst case is too long for an interrupt handler.
+/// [`wstat`](wstat#an-acknowledgement-that-comes-after-its-wait-gave-up)). A call on another
+/// CPU (with [`Cores::Many`]) that finds it held spins for at most `4 × max_polls + 16`
+/// steps, each one read of `G_WSTAT` (no side effect; as long as one poll of the holder's
+/// wait), so it outlasts another core's section, and then gives up with [`Error::Busy`]
+/// having written nothing at that step. One case still spins the whole bound: a caller
+/// inside a critical section on CPU *a*, while the holder on CPU *b* was interrupted by a
+/// handler that waits to enter a critical section (a multi-core implementation: one lock
+/// for all cores); the holder cannot finish until the spin gives up. Calls that can return
+/// `Busy`: a comparator's arms and `try_shutdown`, [`start_frc`](Self::start_frc),
+/// [`stop_frc`](Self::stop_frc), [`resume`](Self::resume). (A comparator's infallible
+/// `shutdown` then leaves it as it was: use `try_shutdown` where that matters.) Lower
+/// [`WstatConfig::timeout_ns`] or `max_polls` if the worst case is too long.
 ///
-/// **Multi-core.** The lock itself is multi-core safe: a `loom` model check (in
+/// **Multi-core.** The lock itself is multi-core safe: `loom` model checks (in
 /// `src/lock.rs`, run by CI with `RUSTFLAGS="--cfg loom" cargo test -p exynos-mct --lib
-/// --release lock::loom_check`) explores every interleaving of two cores taking it around a
-/// plain read-modify-write and fails if their sections overlap or one misses the other's
-/// write (it fails with the lock's `Acquire` weakened to `Relaxed`). The short shadow sections use
-/// `critical-section`: on a multi-core SoC the firmware must link a multi-core
-/// implementation (a spinlock plus the local interrupt mask), as for every `Sync` type of
-/// this family; with a single-core one (local mask only) two cores could race on the
-/// `taken` bits and the owed record.
+/// --release --target-dir target/loom loom_check`) explore every interleaving of two cores
+/// taking it around a plain read-modify-write, and of an interrupt on the holder's core
+/// with the other core contending; they fail if sections overlap, if one misses the
+/// other's write (the lock's `Acquire` or `Release` weakened to `Relaxed`), if a core is
+/// refused at once for the other core's section, or if the interrupt spins. The short
+/// `taken` and owed-record sections use `critical-section`: on a multi-core SoC the
+/// firmware must link a multi-core implementation (a spinlock plus the local interrupt
+/// mask), as for every `Sync` type of this family; with a single-core one (local mask only)
+/// two cores could race on the `taken` bits and the owed record.
 ///
 /// # Borrowing rules
 /// Every part ([`Frc`], [`FrcTime`], [`Comparator`], [`LocalTimer`], and what is built on
@@ -292,8 +318,8 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// [`FrcTime`] is a view of it.
     time: clocksource::Time64,
     /// Acknowledgements still owed by writes whose wait timed out (see
-    /// [`write_buffered`](Self::write_buffered)). Kept here, not in the channels: a
-    /// channel dropped and taken again still owes them.
+    /// [`write_buffered`](Self::write_buffered)), but `G_TCON`'s (`g_tcon_owed`). Kept
+    /// here, not in the channels: a channel dropped and taken again still owes them.
     owed: Mutex<Cell<Owed>>,
     /// Whether `owed` holds anything: the one load a buffered write pays while no wait
     /// has failed (changed only inside the critical section that changes `owed`).
@@ -302,8 +328,8 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// seen moving. Decides whether the FRC may bound a write-status wait. One word, so an
     /// arm reads it with one load.
     frc_counting: AtomicBool,
-    /// Last value written to `G_INT_ENB`. Changed only inside a critical section (with the
-    /// write), read without one: a comparator checks its own bits, which only it changes.
+    /// Last value written to `G_INT_ENB`. Changed only under `lock` (with the write), read
+    /// without it: a comparator checks its own bits, which only it changes.
     g_int_enb: AtomicU32,
     /// Last value `G_TCON` acknowledged (the driver owns the block); read and written under
     /// `lock` only.
@@ -312,6 +338,10 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// came (the write may or may not have landed), so the next write goes out even if it
     /// would not change the mirror. Under `lock` only.
     g_tcon_known: AtomicBool,
+    /// The last `G_TCON` write's acknowledgement is still owed (its wait timed out): the
+    /// `G_TCON` entry of the owed record, kept apart from `owed` so that a `G_TCON` section
+    /// enters no critical section. Under `lock` only.
+    g_tcon_owed: AtomicBool,
     /// The shared-register lock: held for a `G_TCON` write and its WSTAT wait, and for a
     /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)).
     lock: lock::SpinLock,
@@ -364,6 +394,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
             shadow: Mutex::new(Cell::new(Shadow { taken: 0 })),
             g_tcon: AtomicU32::new(g_tcon),
             g_tcon_known: AtomicBool::new(true),
+            g_tcon_owed: AtomicBool::new(false),
             time: clocksource::Time64::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
             owed_any: AtomicBool::new(false),
@@ -529,10 +560,10 @@ impl<B: Claim<Word = u32>> Mct<B> {
         // Whatever `G_CNT` and `G_TCON` writes still owed an acknowledgement before the
         // suspend: it came (and was just cleared) or went with the block's power.
         self.set_owed(Self::g_cnt_bit(regs::G_CNT_WSTAT_ALL), false);
-        self.set_owed(Self::g_tcon_bit(), false);
         {
             // Under the shared-register lock, as every `G_TCON` and `G_INT_ENB` change.
             let _guard = self.lock_shared()?;
+            self.set_owed(Self::g_tcon_bit(), false);
             self.g_tcon.store(g_tcon, Ordering::Relaxed);
             self.g_tcon_known.store(true, Ordering::Relaxed);
             self.g_int_enb.store(g_int_enb, Ordering::Relaxed);

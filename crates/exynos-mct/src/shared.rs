@@ -1,11 +1,11 @@
 //! The registers the FRC and the comparators share (`G_TCON`, `G_INT_ENB`) and which parts
-//! are handed out: the [`Mct`]'s shadows, their short critical sections and the
-//! shared-register lock (the rules: [Shared registers](Mct#shared-registers)).
+//! are handed out: the [`Mct`]'s mirrors (under the shared-register lock), the `taken`
+//! bits (in a short critical section) and the shared-register lock (the rules: [Shared registers](Mct#shared-registers)).
 
 use core::sync::atomic::Ordering;
 
 use critical_section::CriticalSection;
-use hwtimer_core::{Claim, Reg, RegisterBusExt};
+use hwtimer_core::{Claim, RegisterBusExt};
 
 use crate::lock::Guard;
 use crate::wstat::{Bound, HwError};
@@ -56,41 +56,47 @@ impl<B: Claim<Word = u32>> Mct<B> {
         self.update_shadow(|s| s.taken &= !bit);
     }
 
-    /// Take the shared-register lock ([Shared registers](Self#shared-registers)): a
-    /// bounded spin, each step one read of `G_WSTAT` (no side effect), long enough to
-    /// outlast another core's whole write-and-wait section (up to two waits of
-    /// `max_reads` status reads each). [`HwError::Busy`] ([`Error::Busy`](hwtimer_core::Error::Busy) at the API) when it stays held: another core is
-    /// stuck in a wait longer than that, or this context interrupted the holder on the same
-    /// core.
+    /// Take the shared-register lock ([Shared registers](Self#shared-registers)) for the
+    /// CPU this runs on ([`Config::cores`](crate::Config::cores)). Held by this CPU (the
+    /// context this one interrupted): [`HwError::Busy`] at once, no register access. Held
+    /// by another CPU: a bounded spin, each step one read of `G_WSTAT` (no side effect),
+    /// long enough to outlast another core's whole write-and-wait section (up to two waits
+    /// of `max_reads` status reads each), then [`HwError::Busy`] when it stays held.
+    /// ([`Error::Busy`](hwtimer_core::Error::Busy) at the API.)
+    ///
+    /// Never called inside a section of the lock, and no critical section is ever entered
+    /// while it is held: the order is "critical section (the caller's, if any), then this
+    /// lock", never the other way round.
     #[inline(always)]
     pub(crate) fn lock_shared(&self) -> Result<Guard<'_>, HwError> {
+        let me = self.config.cores.current();
         // The common case, inline: the lock is free, one exclusive load/store pair and its
         // barrier. The spin, with its bound, only when it is found held.
-        match self.lock.try_acquire() {
+        match self.lock.try_acquire(me) {
             Some(guard) => Ok(guard),
-            None => self.lock_shared_spin(),
+            None => self.lock_shared_spin(me),
         }
     }
 
     /// [`lock_shared`](Self::lock_shared) once its first attempt found the lock held.
     #[cold]
     #[inline(never)]
-    fn lock_shared_spin(&self) -> Result<Guard<'_>, HwError> {
+    fn lock_shared_spin(&self, me: u32) -> Result<Guard<'_>, HwError> {
         let polls = self.config.wstat.max_polls;
         let spins = polls.saturating_mul(4).saturating_add(16);
         self.lock
-            .try_lock(spins, || {
+            .try_lock(me, spins, || {
                 let _ = self.global.read_raw(regs::G_WSTAT_REG);
             })
-            .ok_or(HwError::Busy)
+            .map_err(|_| HwError::Busy)
     }
 
-    /// Read-modify-write of `G_TCON` through the shadow, its WSTAT wait and the W1C, as one
+    /// Read-modify-write of `G_TCON` through its mirror, its WSTAT wait and the W1C, as one
     /// exclusive section under the shared-register lock (see
-    /// [Shared registers](Self#shared-registers)); interrupts are not masked for the wait,
-    /// only for the two short shadow accesses. The FRC bounds the wait (besides the poll
+    /// [Shared registers](Self#shared-registers)); interrupts are not masked and no
+    /// critical section is entered. The FRC bounds the wait (besides the poll
     /// count) when `frc_may_bound` and it is believed to run; writes that start or stop it
-    /// pass `false`. The shadow changes only after the acknowledgement; the write is
+    /// pass `false`. The mirror changes only after the acknowledgement; the write is
     /// skipped (returns `Ok(0)`) when the value would not change and the register is known
     /// to hold it.
     ///
@@ -102,7 +108,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
         f: impl FnOnce(u32) -> u32,
         frc_may_bound: bool,
     ) -> Result<u32, HwError> {
-        let _guard = self.lock_shared()?;
+        let guard = self.lock_shared()?;
         // The `G_TCON` mirror is read and written under the lock only, whose acquire and
         // release order these relaxed accesses: no critical section on this path.
         let old = self.g_tcon.load(Ordering::Relaxed);
@@ -116,13 +122,9 @@ impl<B: Claim<Word = u32>> Mct<B> {
         } else {
             Bound::Polls
         };
-        // Under the lock: an owed `G_TCON` acknowledgement is waited for here too.
-        let result = self.write_buffered(
-            Reg::new(regs::G_TCON_REG.offset()),
-            new,
-            Self::g_tcon_bit(),
-            bound,
-        );
+        // Under the lock: an owed `G_TCON` acknowledgement is waited for here too, and
+        // recorded without a critical section.
+        let result = self.write_buffered_locked(&guard, new, bound);
         match result {
             Ok(_) => {
                 self.g_tcon.store(new, Ordering::Relaxed);

@@ -522,6 +522,34 @@ impl<B: Claim<Word = u32>> Mct<B> {
         }
     }
 
+    /// [`write_buffered`](Self::write_buffered) of `G_TCON`, for the holder of the
+    /// shared-register lock (`_held`): the same rule for an owed acknowledgement, kept in
+    /// `g_tcon_owed` (read and written under the lock, whose acquire and release order it),
+    /// so the section never enters a critical section. That keeps one order between the two:
+    /// a caller may hold a critical section when it takes the lock (the runtime adapters
+    /// program their channel inside one), never the lock when it enters a critical section.
+    #[inline(always)]
+    pub(crate) fn write_buffered_locked(
+        &self,
+        _held: &crate::lock::Guard<'_>,
+        value: u32,
+        bound: Bound,
+    ) -> Result<u32, TimedOut> {
+        let bit = Self::g_tcon_bit();
+        if self.g_tcon_owed.load(Ordering::Relaxed) {
+            self.settle_owed(bit, bound)?;
+        }
+        if write_fast(
+            &self.global,
+            Reg::new(regs::G_TCON_REG.offset()),
+            value,
+            bit,
+        ) {
+            return Ok(1);
+        }
+        self.wait_rest(&self.global, bit, bit, bound)
+    }
+
     /// [`write_buffered`](Self::write_buffered) on a given view of the block: `reg` and
     /// `bit` are offsets on `bus` (a local timer's own block), `owed` is the same status
     /// bit at its offset in the whole block (the key of the owed-acknowledgement record).
@@ -602,14 +630,42 @@ impl<B: Claim<Word = u32>> Mct<B> {
     }
 
     fn owes(&self, bit: WstatBit) -> bool {
-        // Relaxed is enough: a bit is set and read by the context that owns its register
-        // (`G_TCON`'s inside its exclusive section), so program order orders them.
-        self.owed_any.load(Ordering::Relaxed) && with_cs(|cs| self.owed.borrow(cs).get().owes(bit))
+        if let Some(rest) = Self::without_g_tcon(bit) {
+            // Relaxed is enough: a bit is set and read by the context that owns its register,
+            // so program order orders them.
+            self.owed_any.load(Ordering::Relaxed)
+                && with_cs(|cs| self.owed.borrow(cs).get().owes(rest))
+        } else {
+            // `G_TCON`'s, under the shared-register lock only, whose acquire and release
+            // order it: no critical section while the lock is held.
+            self.g_tcon_owed.load(Ordering::Relaxed)
+        }
+    }
+
+    /// `bit` without `G_WSTAT.TCON`, or `None` when that is all it is. The `G_TCON`
+    /// acknowledgement is recorded apart (`g_tcon_owed`), under the shared-register lock,
+    /// never in the critical-section record: see [`write_buffered_locked`](Self::write_buffered_locked).
+    fn without_g_tcon(bit: WstatBit) -> Option<WstatBit> {
+        let tcon = regs::G_WSTAT::TCON::SET.value;
+        if bit.status.offset() != regs::G_WSTAT_REG.offset() || bit.mask & tcon == 0 {
+            return Some(bit);
+        }
+        let mask = bit.mask & !tcon;
+        (mask != 0).then_some(WstatBit { mask, ..bit })
     }
 
     #[cold]
     #[inline(never)]
     pub(crate) fn set_owed(&self, bit: WstatBit, owed: bool) {
+        if bit.status.offset() == regs::G_WSTAT_REG.offset()
+            && bit.mask & regs::G_WSTAT::TCON::SET.value != 0
+        {
+            // Under the shared-register lock (see `owes`).
+            self.g_tcon_owed.store(owed, Ordering::Relaxed);
+        }
+        let Some(bit) = Self::without_g_tcon(bit) else {
+            return;
+        };
         if !owed && !self.owed_any.load(Ordering::Relaxed) {
             return;
         }

@@ -7,6 +7,7 @@
 //! previous write to the same register was acknowledged (`lost_writes`), so two cores whose
 //! `G_TCON` write-and-wait sections interleaved would show a lost update there.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -29,6 +30,7 @@ struct SharedBus {
     model: Arc<Mutex<MctModel>>,
     clock: SimClock,
     probe: Arc<Mutex<Probe>>,
+    writes: Arc<AtomicU64>,
 }
 
 impl SharedBus {
@@ -37,7 +39,13 @@ impl SharedBus {
             model: Arc::new(Mutex::new(model)),
             clock: clock.clone(),
             probe: Arc::new(Mutex::new(Probe::default())),
+            writes: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// Writes made through any clone so far.
+    fn writes(&self) -> u64 {
+        self.writes.load(Ordering::Relaxed)
     }
 
     fn model<R>(&self, f: impl FnOnce(&mut MctModel) -> R) -> R {
@@ -70,6 +78,7 @@ impl RegisterBus for SharedBus {
         v
     }
     fn write_word(&self, offset: usize, value: u32) {
+        self.writes.fetch_add(1, Ordering::Relaxed);
         let now = self.clock.now_ns();
         self.model(|m| m.write(now, offset, value));
         self.clock.advance(50);
@@ -102,11 +111,26 @@ impl Claim for SharedBus {
 /// it across the wait excluded the other thread. On a core whose critical section masks
 /// only its own interrupts, it did not; `g_tcon_wait_runs_outside_any_critical_section`
 /// is the test that fails on the old driver.)
+///
+/// Run with each `Cores`: `Many` (the lock knows each thread's CPU: a core spins for the
+/// other's section) and `One` (every lock found held is refused at once and retried).
 #[test]
 fn two_cores_arming_global_comparators_never_lose_a_g_tcon_write() {
+    for cores in [
+        exynos_mct::Cores::Many(SimCpu::current),
+        exynos_mct::Cores::One,
+    ] {
+        two_cores_arming(Config {
+            cores,
+            ..Config::default()
+        });
+    }
+}
+
+fn two_cores_arming(config: Config) {
     let clock = SimClock::new();
     let bus = SharedBus::new(&clock, MctModel::exynos4210());
-    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    let mct = Mct::new(bus.clone(), config).unwrap();
     mct.start_frc().unwrap();
     bus.model(|m| m.set_wstat_mode(WstatMode::Delay(1_000)));
     let busy = std::thread::scope(|s| {
@@ -135,7 +159,7 @@ fn two_cores_arming_global_comparators_never_lose_a_g_tcon_write() {
             .collect();
         workers.into_iter().map(|w| w.join().unwrap()).sum::<u32>()
     });
-    println!("Error::Busy retries: {busy}");
+    println!("{:?}: Error::Busy retries: {busy}", config.cores);
     assert_eq!(bus.model(|m| m.lost_writes()), 0, "a G_TCON write was lost");
     assert!(bus.model(|m| m.comparator_enabled(0) && m.comparator_enabled(1)));
     let g_tcon = bus.read_word(regs::G_TCON_REG.offset());
@@ -265,4 +289,46 @@ fn spi_local_timers_follow_the_cpu_map() {
     assert!(!bus.model(|m| m.local_line_on_this_cpu(clock.now_ns(), &targets)));
     SimCpu::enter(0);
     assert!(mine.ack());
+}
+
+/// A local timer bound to CPU 1 and dropped on CPU 0 touches no register from CPU 0 (its
+/// timer keeps running: quieting it would be CPU 0 writing CPU 1's timer) but gives its
+/// claim back, so CPU 1 can take its timer again (which shuts it down first). (Before: the
+/// value was forgotten whole, claim included, and the timer stayed `AlreadyTaken` for
+/// ever.)
+#[test]
+fn a_bound_local_timer_dropped_on_another_cpu_writes_nothing_and_can_be_taken_again() {
+    let clock = SimClock::new();
+    let bus = SharedBus::new(&clock, MctModel::exynos4210());
+    let mct = Mct::new(bus.clone(), Config::default()).unwrap();
+    mct.start_frc().unwrap();
+    SimCpu::enter(0);
+    let mut t1 = mct.bind_local_timer(1, SimCpu).unwrap();
+    SimCpu::enter(1);
+    t1.set_next_event(24_000).unwrap();
+    assert!(bus.model(|m| m.local_running(1)));
+    SimCpu::enter(0);
+    let before = bus.writes();
+    drop(t1);
+    assert_eq!(
+        bus.writes(),
+        before,
+        "dropped on CPU 0, it wrote CPU 1's timer"
+    );
+    assert!(
+        bus.model(|m| m.local_running(1)),
+        "dropped on CPU 0, it stopped CPU 1's timer"
+    );
+    SimCpu::enter(1);
+    let t1 = mct.bound_local_timer(SimCpu);
+    assert!(
+        t1.is_ok(),
+        "CPU 1's timer stays taken after a drop on CPU 0: {:?}",
+        t1.err()
+    );
+    assert!(
+        !bus.model(|m| m.local_running(1)),
+        "taking it again shut it down"
+    );
+    SimCpu::enter(0);
 }

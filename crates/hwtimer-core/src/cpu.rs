@@ -47,8 +47,21 @@ pub trait CurrentCpu {
 /// Implementing it asserts that moving a value of the type to another thread, or sharing a
 /// reference, is sound **as long as every method that touches registers runs on one CPU
 /// only** (the one [`CpuBound`] checks): the type holds no reference into thread-local
-/// data and nothing else ties it to the thread that made it.
-pub unsafe trait CpuLocal {}
+/// data and nothing else ties it to the thread that made it. [`CpuBound`] calls two of its
+/// `&self` methods on any CPU, possibly on several at once: `ClockEvent::capabilities`
+/// (where the type is a clockevent) and `Debug::fmt` (where it is `Debug`); both must touch
+/// no register and change nothing (no interior mutability). It calls
+/// [`drop_elsewhere`](Self::drop_elsewhere) on a CPU other than the owner's.
+pub unsafe trait CpuLocal: Sized {
+    /// The value is dropped on a CPU other than the one it is bound to: give back what it
+    /// holds that is not a register (a claim on its channel, a slot), and touch **no
+    /// register** (they are another CPU's, or route to another CPU). The default forgets
+    /// the value whole: nothing is released, and a claim it held stays taken.
+    #[inline]
+    fn drop_elsewhere(self) {
+        core::mem::forget(self);
+    }
+}
 
 /// The CPU-number register of the core this runs on (see the [module docs](self)).
 #[derive(Debug, Clone, Copy)]
@@ -120,9 +133,10 @@ impl<T: CurrentCpu + ?Sized> CurrentCpu for &T {
 /// [module docs](self)).
 ///
 /// Dropped on its own CPU it drops the value (which quiets its timer, where the driver's
-/// `Drop` does that); dropped on another CPU it forgets the value without running its
-/// `Drop`, since that would write the dropping CPU's registers.
-#[derive(Debug)]
+/// `Drop` does that); dropped on another CPU it hands the value to
+/// [`CpuLocal::drop_elsewhere`] instead of running its `Drop` (which would write registers
+/// from the wrong CPU): the driver gives its claim back there, so the channel can be taken
+/// again, and its timer is left as it was until then.
 pub struct CpuBound<T: CpuLocal, C: CurrentCpu> {
     /// Always `Some` until `into_inner` or `drop` takes it.
     inner: Option<T>,
@@ -192,8 +206,22 @@ impl<T: CpuLocal, C: CurrentCpu> Drop for CpuBound<T, C> {
         if self.check().is_err()
             && let Some(t) = self.inner.take()
         {
-            core::mem::forget(t);
+            t.drop_elsewhere();
         }
+    }
+}
+
+/// The owner, and the value only on its own CPU (elsewhere its `Debug` would still be
+/// sound, by [`CpuLocal`]'s contract, but shows another CPU's channel).
+impl<T: CpuLocal + core::fmt::Debug, C: CurrentCpu> core::fmt::Debug for CpuBound<T, C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut d = f.debug_struct("CpuBound");
+        d.field("owner", &self.owner);
+        match (self.check(), self.inner.as_ref()) {
+            (Ok(()), Some(t)) => d.field("inner", t),
+            _ => d.field("inner", &format_args!("<on CPU {}>", self.owner)),
+        };
+        d.finish()
     }
 }
 
@@ -205,14 +233,20 @@ mod bound_is_send_sync {
     use super::{CpuBound, CpuLocal, CurrentCpu};
 
     // SAFETY: `T: CpuLocal` promises that moving `T` is sound as long as it touches
-    // registers on one CPU only. Every path of `CpuBound` to the value (`with`,
-    // `into_inner`, the `ClockEvent` methods, `drop`) first compares the current CPU with
-    // `owner` and goes on only there; elsewhere it touches nothing (drop forgets the
-    // value). `C` is the one other field and must be `Send` itself.
+    // registers on one CPU only. Every path of `CpuBound` to the value through `&mut` or
+    // by value (`with`, `into_inner`, the `ClockEvent` methods but `capabilities`, `drop`)
+    // first compares the current CPU with `owner` and goes on only there; elsewhere `drop`
+    // hands the value to `CpuLocal::drop_elsewhere`, which touches no register by that
+    // trait's contract, and the others touch nothing. `C` is the one other field and must
+    // be `Send` itself.
     unsafe impl<T: CpuLocal, C: CurrentCpu + Send> Send for CpuBound<T, C> {}
-    // SAFETY: through `&CpuBound` only `owner` and `check` are reachable: they read
-    // `owner` and the CPU-number register, never the value. `C` is read through `&C`, so
-    // it must be `Sync`.
+    // SAFETY: through `&CpuBound` these are reachable, on any CPU and on several at once:
+    // `owner` and `check` (they read `owner` and, through `&C`, the CPU-number register;
+    // so `C` must be `Sync`), `ClockEvent::capabilities` (calls `T::capabilities` through
+    // `&T` on any CPU, without a check) and `Debug` (calls `T`'s `Debug` through `&T`, on
+    // the owning CPU only). `CpuLocal`'s contract makes those two `&T` calls sound from
+    // any CPU and concurrently: they touch no register and change nothing. Nothing else
+    // of `T` is reachable through `&CpuBound`.
     unsafe impl<T: CpuLocal, C: CurrentCpu + Sync> Sync for CpuBound<T, C> {}
 }
 
@@ -299,6 +333,61 @@ mod tests {
         fn ack(&mut self) -> bool {
             true
         }
+    }
+
+    /// A channel with a claim (as a driver hands a timer out once) and registers (the
+    /// writes its `Drop` makes).
+    #[derive(Debug)]
+    struct Claimed<'a> {
+        claimed: &'a std::sync::atomic::AtomicBool,
+        writes: &'a std::sync::atomic::AtomicU32,
+    }
+    // SAFETY: test type; `drop_elsewhere` touches no "register".
+    #[allow(unsafe_code, reason = "test type")]
+    unsafe impl CpuLocal for Claimed<'_> {
+        fn drop_elsewhere(self) {
+            self.claimed
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            core::mem::forget(self);
+        }
+    }
+    impl Drop for Claimed<'_> {
+        fn drop(&mut self) {
+            use std::sync::atomic::Ordering::Relaxed;
+            self.writes.fetch_add(1, Relaxed);
+            self.claimed.store(false, Relaxed);
+        }
+    }
+
+    /// Dropped on its own CPU the value's `Drop` runs (it quiets its registers); on another
+    /// CPU only `drop_elsewhere` does: the claim is given back, no register is written.
+    #[test]
+    fn a_bound_value_dropped_elsewhere_gives_its_claim_back_and_writes_nothing() {
+        use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
+        let claimed = AtomicBool::new(true);
+        let writes = AtomicU32::new(0);
+        SimCpu::enter(1);
+        drop(CpuBound::new(
+            Claimed {
+                claimed: &claimed,
+                writes: &writes,
+            },
+            SimCpu,
+        ));
+        assert_eq!((claimed.load(Relaxed), writes.load(Relaxed)), (false, 1));
+        claimed.store(true, Relaxed);
+        let b = CpuBound::bind(
+            Claimed {
+                claimed: &claimed,
+                writes: &writes,
+            },
+            1,
+            SimCpu,
+        );
+        SimCpu::enter(0);
+        assert!(format!("{b:?}").contains("<on CPU 1>"));
+        drop(b);
+        assert_eq!((claimed.load(Relaxed), writes.load(Relaxed)), (false, 1));
     }
 
     #[test]
