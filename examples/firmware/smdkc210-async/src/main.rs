@@ -1007,7 +1007,14 @@ fn run() -> bool {
     // SAFETY: the Exynos4210 MCT register window; this firmware is its only user (CPU1 uses
     // it through this driver only).
     let bus = unsafe { Mmio::<u32>::new(regs::EXYNOS4210_BASE, regs::WINDOW_LEN) };
-    let mct: &'static Mct<Mmio> = match Mct::new(bus, Config::default()) {
+    let mct: &'static Mct<Mmio> = match Mct::new(
+        bus,
+        // Both CPUs use the shared registers (see exynos_mct::Cores).
+        Config {
+            cores: exynos_mct::Cores::Many(fw_common::cs::current_cpu),
+            ..Config::default()
+        },
+    ) {
         Ok(mct) => MCT.init(mct),
         Err(e) => {
             println!(Uart0, "exynos-mct error: {e}");

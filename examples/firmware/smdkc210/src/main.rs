@@ -518,6 +518,9 @@ fn run_checks() -> Result<bool, Error> {
     // periodic intervals): tell the driver, so intervals are exact.
     let config = Config {
         local_icntb_plus_one: true,
+        // Both CPUs use the shared registers: the lock records which one holds it, so an
+        // interrupt on the holder's CPU is refused at once and the other CPU waits.
+        cores: exynos_mct::Cores::Many(fw_common::cs::current_cpu),
         ..Config::default()
     };
     let mct: &'static Mct<Bus> = MCT.init(Mct::new(bus, config)?);
