@@ -139,8 +139,8 @@ use fw_common::loongarch::{self, cpu_id, rdtime, smp_cs, spin_insns};
 use fw_common::wakes::{WakeStats, print_now_overhead};
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::{ClockEvent, Monotonic};
-use loongarch_timer::csr::NativeCsr;
-use loongarch_timer::pinned::{PinnedCounter, pair};
+use loongarch_timer::csr::{CSR_CNTC, NativeCsr};
+use loongarch_timer::pinned::{CounterOffset, PinnedCounter, pair, sync_counter};
 use loongarch_timer::{Config, ConstantClock, StableCounter};
 use rtic_time::Timebase;
 use rtic_time::fugit::MonotonicTimerInstantU64;
@@ -368,6 +368,34 @@ static RELEASES_SENT: AtomicU32 = AtomicU32::new(0);
 /// Release IPIs ([`smp::RELEASE_IPI`]) core 1's handler found: retries that reached it after
 /// it had left the ROM stub ([`on_irq`] says why they can).
 static LATE_RELEASES: AtomicU32 = AtomicU32::new(0);
+/// The counter compensation core 0 captured before anything read the stable counter
+/// (`CounterOffset::capture`), published for core 1 before its release.
+static COUNTER_OFFSET: CsCell<Option<CounterOffset>> = CsCell::new(None);
+/// Each core's CNTC read back right after its `sync_counter`.
+static CNTC_SEEN: [AtomicU64; CPUS] = [const { AtomicU64::new(0) }; CPUS];
+
+/// Writes core 0's counter compensation into the calling core's CNTC (`sync_counter`, as
+/// Linux does on each CPU) and records what CNTC then holds; on each core before anything on
+/// it reads the stable counter. The time base both runtimes share is a `PinnedCounter`
+/// read on both cores: where the cores' CNTC differ, its published maximum would follow
+/// the core that runs ahead and time would stall on the other. QEMU TCG ignores CNTC in
+/// `rdtime.d`, so here the read-back is what shows it was done. Whether there was an
+/// offset to write.
+fn sync_this_core(csr: &NativeCsr, cpu: usize) -> bool {
+    let Some(offset) = COUNTER_OFFSET.with(|o| *o).flatten() else {
+        return false;
+    };
+    // SAFETY: PLV0 on the core whose CNTC this writes; nothing on this core has read the
+    // stable counter yet and no deadline is outstanding on it.
+    unsafe { sync_counter(csr, offset) };
+    if let Some(seen) = CNTC_SEEN.get(cpu) {
+        seen.store(
+            hwtimer_core::RegisterBus::read_word(csr, CSR_CNTC.offset()),
+            Ordering::Relaxed,
+        );
+    }
+    true
+}
 /// rtic-time pends sent to core 1 by IPI from core 0, and those core 1 handled.
 static RTIC_PENDS_SENT: AtomicU32 = AtomicU32::new(0);
 static RTIC_PENDS_RECEIVED: AtomicU32 = AtomicU32::new(0);
@@ -912,11 +940,32 @@ fn report() -> ! {
         RELEASES_SENT.load(Ordering::Relaxed),
         LATE_RELEASES.load(Ordering::Relaxed),
     );
+    let offset = COUNTER_OFFSET
+        .with(|o| *o)
+        .flatten()
+        .map(CounterOffset::value);
+    let cntc: [u64; CPUS] = core::array::from_fn(|c| CNTC_SEEN[c].load(Ordering::Relaxed));
+    let cntc_ok = offset.is_some_and(|o| cntc.iter().all(|&c| c == o));
+    if !cntc_ok {
+        FAILED.fetch_add(1, Ordering::Relaxed);
+    }
+    println!(
+        Uart0,
+        "sync_counter: core0's CounterOffset {:#x}, CNTC core0 {:#x}, core1 {:#x}: {}",
+        offset.unwrap_or(0),
+        cntc[0],
+        cntc[1],
+        verdict(cntc_ok)
+    );
     // The release that got core 1 out of the stub was not late, so at most all others were.
+    let releases_ok = releases >= 1 && late < releases;
+    if !releases_ok {
+        FAILED.fetch_add(1, Ordering::Relaxed);
+    }
     println!(
         Uart0,
         "smp: {late} of {releases} release IPI(s) reached core1 after it left the ROM stub (taken as late releases): {}",
-        verdict(releases >= 1 && late < releases)
+        verdict(releases_ok)
     );
     let cross_ok = rearms_rx >= 1 && rearms_rx <= rearms && pends_rx >= 1 && pends_rx <= pends;
     println!(
@@ -1193,6 +1242,9 @@ extern "C" fn secondary_main(cpu: u64) -> ! {
     // SAFETY: PLV0 on core 1, whose timer (TCFG, TICLR, ECFG bit 11) only the monotonic
     // programs.
     let csr = unsafe { NativeCsr::new() };
+    if !sync_this_core(&csr, cpu) {
+        FAILED.fetch_add(1, Ordering::Relaxed);
+    }
     let started = pair(csr, Config::default()).and_then(|(timer, time)| Mono::start(timer, time));
     if started.is_err() {
         FAILED.fetch_add(1, Ordering::Relaxed);
@@ -1246,6 +1298,10 @@ fn run() -> bool {
     // SAFETY: PLV0 on the boot core; this firmware programs core 0's TCFG, TICLR and ECFG
     // bit 11 only through the driver values built on this backend.
     let csr = unsafe { NativeCsr::new() };
+    // Before anything reads the stable counter: the compensation every core writes.
+    let offset = CounterOffset::capture(&csr);
+    COUNTER_OFFSET.with(|o| *o = Some(offset));
+    sync_this_core(&csr, 0);
     let clock = match ConstantClock::probe(&csr) {
         Ok(clock) => clock,
         Err(e) => {
