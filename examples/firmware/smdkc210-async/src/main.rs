@@ -130,10 +130,9 @@
 //! restarts), and counts the embassy driver's comparator programmings and the core's
 //! local-timer interrupts during the wait (`rtic-time probe` lines). Measured (the figures
 //! move with the code layout; one build, `cargo xtask qemu --icount 2 smdkc210-async`): the
-//! worst wait on core 0 asked for
-//! 1152 ticks and resumed 129 502 ticks late by `FrcTime`; over the wait `FrcTime` counted
-//! 130 654 ticks and PMCCNTR 130 683, with **no** `G_COMP0` programming and **one**
-//! local-timer interrupt; core 1's worst is the same wait of its mirrored task: 129 433 late,
+//! worst wait on core 0 asked for 1152 ticks and resumed 129 502 ticks late by `FrcTime`;
+//! over the wait `FrcTime` counted 130 654 ticks and PMCCNTR 130 683, with **no** `G_COMP0`
+//! programming and **one** local-timer interrupt; core 1's worst is the same wait of its mirrored task: 129 433 late,
 //! 130 585 against 130 902 ticks, one programming, one interrupt. At shift 4: core 0 90 561
 //! late, 95 793 against 95 798 ticks, no programming, one interrupt. So quirk 2 is
 //! **refuted** as the cause of these wakes: `FrcTime` kept virtual time during them, no
