@@ -51,7 +51,7 @@
 //!
 //! let sim = GtSim::qemu(); // 100 MHz, QEMU's compare rule
 //! let gt = GlobalTimer::new(sim.bus(), Config::qemu())?;
-//! gt.start();
+//! gt.start()?;
 //!
 //! // The 64-bit counter is the time base; the comparator compares it.
 //! let time = gt.counter();
@@ -82,7 +82,7 @@
 //! let bus = unsafe { Mmio::<u32>::new(regs::NPCM750_BASE, regs::WINDOW_LEN) };
 //! let config = Config::new(100_000_000).with_compare(CompareRule::from_midr(midr()));
 //! let gt = GlobalTimer::new(bus, config)?;
-//! gt.start();
+//! gt.start()?;
 //! # Ok::<(), hwtimer_core::Error>(())
 //! ```
 //!
@@ -309,13 +309,39 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
 
     /// Start the counter at the configured prescaler, from its current value: **1 read,
     /// 1 write** (a read-modify-write of `GT_CONTROL` that keeps this core's comparator
-    /// bits as read).
-    pub fn start(&self) {
-        let shared = CONTROL::TIMER_ENABLE::SET.value
-            | CONTROL::PRESCALER
-                .val(u32::from(self.config.prescaler))
-                .value;
-        self.control_rmw(|v| (v & CONTROL_BANKED) | shared);
+    /// bits as read). A counter that already runs at the configured prescaler (another
+    /// core started it) is left as it is: **1 read**, no write.
+    ///
+    /// The prescaler is shared by every core, so it is written only while the counter is
+    /// stopped: a start never changes the rate under a counter that runs, whose readers
+    /// (every core's [`GtCounter`] and comparator deadlines) convert at the rate their own
+    /// `GlobalTimer` was built with. [`new`](Self::new) refuses a prescaler that differs
+    /// from a running counter's, but two cores may both build theirs while the counter is
+    /// stopped; the check here, in the same critical section as the write, is the one that
+    /// holds when the first of them starts it.
+    ///
+    /// Errors: [`ConfigError::ConflictsWithRunning`] when the counter runs with another
+    /// prescaler than [`Config::prescaler`] (nothing is written; stop it first to change
+    /// the rate). A block that reads all ones looks like this unless the prescaler is
+    /// configured as 0xFF.
+    pub fn start(&self) -> Result<(), Error> {
+        let prescaler = u32::from(self.config.prescaler);
+        let shared = CONTROL::TIMER_ENABLE::SET.value | CONTROL::PRESCALER.val(prescaler).value;
+        critical_section::with(|_| {
+            let v = self.regs.read(GT_CONTROL);
+            if v.is_set(CONTROL::TIMER_ENABLE) {
+                return if v.read(CONTROL::PRESCALER) == prescaler {
+                    Ok(())
+                } else {
+                    Err(ConfigError::ConflictsWithRunning.into())
+                };
+            }
+            self.regs.write_raw(
+                GT_CONTROL,
+                ((v.get() & CONTROL_BANKED) | shared) & (CONTROL_SHARED | CONTROL_BANKED),
+            );
+            Ok(())
+        })
     }
 
     /// Stop the counter (for every core: the bit is shared): **1 read, 1 write** (the
@@ -329,7 +355,7 @@ impl<B: Claim<Word = u32>> GlobalTimer<B> {
     /// use a9_global_timer::{Config, GlobalTimer, sim::GtSim};
     /// let sim = GtSim::qemu();
     /// let mut gt = GlobalTimer::new(sim.bus(), Config::qemu()).unwrap();
-    /// gt.start();
+    /// gt.start().unwrap();
     /// let time = gt.counter();
     /// gt.stop(); // refused: `time` still reads the counter
     /// let _ = time.read64();

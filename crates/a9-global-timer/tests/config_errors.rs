@@ -21,7 +21,7 @@ fn refused<T>(sim: &GtSim, f: impl FnOnce() -> Result<T, Error>) -> Option<Error
 
 fn started(sim: &GtSim, config: Config) -> GlobalTimer<SimBus<GtModel>> {
     let gt = GlobalTimer::new(sim.bus(), config).unwrap();
-    gt.start();
+    gt.start().unwrap();
     gt
 }
 
@@ -70,7 +70,7 @@ fn window_too_short() {
     // SAFETY: as above, the whole array.
     let bus = unsafe { Mmio::<u32>::new(base, regs::WINDOW_LEN) };
     let gt = GlobalTimer::new(bus, Config::qemu()).unwrap();
-    gt.start();
+    gt.start().unwrap();
     let _ = gt.release();
     assert_eq!(
         ram[2], 1,

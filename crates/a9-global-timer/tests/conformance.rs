@@ -18,7 +18,7 @@ fn comparator_conforms_under_every_compare_rule() {
     ] {
         let sim = GtSim::with_model(GtModel::new(HZ, rule), 100, 50);
         let gt = GlobalTimer::new(sim.bus(), Config::new(HZ).with_compare(compare)).unwrap();
-        gt.start();
+        gt.start().unwrap();
         let time = gt.counter();
         let mut comparator = gt.comparator().unwrap();
         let bus = sim.bus();

@@ -41,7 +41,7 @@ fn all_zeros() {
     for rule in [CompareRule::GreaterOrEqual, CompareRule::Equal] {
         let b = bus();
         let gt = GlobalTimer::new(b.clone(), Config::qemu().with_compare(rule)).unwrap();
-        gt.start();
+        gt.start().unwrap();
         let mut cmp = gt.comparator().unwrap();
         b.go_dead(Some(0));
         let eq = u64::from(rule == CompareRule::Equal);
@@ -96,7 +96,7 @@ fn all_ones() {
             .with_prescaler(255)
             .with_compare(rule);
         let gt = GlobalTimer::new(b.clone(), config).unwrap();
-        gt.start();
+        gt.start().unwrap();
         let mut cmp = gt.comparator().unwrap();
         b.go_dead(Some(u32::MAX));
         let eq = u64::from(rule == CompareRule::Equal);
@@ -164,7 +164,7 @@ fn a_counter_that_always_runs_ahead_ends_in_a_timeout() {
         Faults::new(GtModel::new(100_000_000, ModelRule::Equal)),
     );
     let gt = GlobalTimer::new(b.clone(), Config::qemu().with_compare(CompareRule::Equal)).unwrap();
-    gt.start();
+    gt.start().unwrap();
     let mut cmp = gt.comparator().unwrap();
     let (hi, lo, status) = (
         Some(regs::GT_COUNTER1.offset()),

@@ -33,7 +33,7 @@ impl Core for Ours {
     }
     fn start(&mut self) {
         match self {
-            Ours::Owned(gt) => gt.start(),
+            Ours::Owned(gt) => gt.start().unwrap(),
             Ours::Arming(_) => unreachable!("the scenarios start from a core that does not arm"),
         }
     }
@@ -200,7 +200,7 @@ fn concurrent_arming_and_starting_never_stop_the_counter() {
     let sim = GtMpSim::qemu();
     let gt0 = GlobalTimer::new(sim.bus(), Config::qemu()).unwrap();
     SimCpu::enter(0);
-    gt0.start();
+    gt0.start().unwrap();
     thread::scope(|s| {
         s.spawn(|| {
             SimCpu::enter(1);
@@ -216,7 +216,7 @@ fn concurrent_arming_and_starting_never_stop_the_counter() {
             std::mem::forget(cmp); // keep it armed for core 0's check below
         });
         for _ in 0..2_000 {
-            gt0.start();
+            gt0.start().unwrap();
             assert!(sim.counter_running());
         }
     });
@@ -228,7 +228,7 @@ fn each_core_sees_only_its_own_event() {
     let sim = GtMpSim::qemu();
     SimCpu::enter(0);
     let gt0 = GlobalTimer::new(sim.bus(), Config::qemu()).unwrap();
-    gt0.start();
+    gt0.start().unwrap();
     let mut cmp0 = gt0.comparator().unwrap();
     let base = sim.counter();
     cmp0.set_compare(base + 1_000).unwrap();
@@ -273,7 +273,7 @@ fn a_bound_comparator_refuses_the_wrong_cpu() {
     let gt: &'static GlobalTimer<GtMpBus> = Box::leak(Box::new(
         GlobalTimer::new(sim.bus(), Config::qemu()).unwrap(),
     ));
-    gt.start();
+    gt.start().unwrap();
     let mut bound = CpuBound::new(gt.comparator().unwrap(), SimCpu);
     assert_eq!(bound.owner(), 1);
     assert_eq!(bound.set_next_event(1_000), Ok(()));
@@ -311,7 +311,7 @@ fn concurrent_counter_reads_never_go_backwards() {
         50,
     );
     let gt = GlobalTimer::new(sim.bus(), Config::qemu()).unwrap();
-    gt.start();
+    gt.start().unwrap();
     let time = gt.counter();
     let latest = std::sync::atomic::AtomicU64::new(0);
     thread::scope(|s| {
@@ -332,4 +332,65 @@ fn concurrent_counter_reads_never_go_backwards() {
         }
     });
     assert!(time.read64() > 0x1_0000_0000, "the carry was crossed");
+}
+
+#[test]
+fn a_second_cores_start_cannot_change_a_running_prescaler() {
+    // Both cores build their driver while the counter is stopped (so `new` has nothing to
+    // compare with), core 0 at prescaler 0 and core 1 at prescaler 3. Core 0 starts the
+    // counter; core 1's start must then leave the shared prescaler alone: core 0's
+    // `GtCounter` converts at 100 MHz and would run at a quarter of that otherwise.
+    let sim = GtMpSim::qemu();
+    SimCpu::enter(0);
+    let gt0 = GlobalTimer::new(sim.bus(), Config::qemu()).unwrap();
+    let gt1 = thread::scope(|s| {
+        s.spawn(|| {
+            SimCpu::enter(1);
+            GlobalTimer::new(sim.bus(), Config::qemu().with_prescaler(3)).unwrap()
+        })
+        .join()
+        .unwrap()
+    });
+    assert_eq!(gt0.start(), Ok(()));
+    let prescaler = |sim: &GtMpSim| (sim.model(|m| m.control()) >> 8) & 0xFF;
+    assert_eq!(prescaler(&sim), 0);
+    let control = sim.model(|m| m.control());
+    let refused = thread::scope(|s| {
+        s.spawn(|| {
+            SimCpu::enter(1);
+            gt1.start()
+        })
+        .join()
+        .unwrap()
+    });
+    assert_eq!(
+        prescaler(&sim),
+        0,
+        "core 1's start changed the prescaler under core 0's running counter"
+    );
+    assert_eq!(sim.model(|m| m.control()), control);
+    assert_eq!(
+        refused,
+        Err(Error::Config(
+            hwtimer_core::ConfigError::ConflictsWithRunning
+        ))
+    );
+    // Core 0's counter still advances at its configured rate: 1 µs is 100 ticks.
+    let before = sim.counter();
+    sim.clock().advance(1_000);
+    assert_eq!(sim.counter() - before, 100);
+    // The same start on a matching configuration is accepted and touches nothing shared.
+    let gt1b = GlobalTimer::new(sim.bus(), Config::qemu()).unwrap();
+    assert_eq!(gt1b.start(), Ok(()));
+    assert!(sim.counter_running());
+    // Once stopped, a core may start the counter at its own prescaler.
+    let mut gt0 = gt0;
+    gt0.stop();
+    thread::scope(|s| {
+        s.spawn(|| {
+            SimCpu::enter(1);
+            assert_eq!(gt1.start(), Ok(()));
+        });
+    });
+    assert_eq!(prescaler(&sim), 3);
 }

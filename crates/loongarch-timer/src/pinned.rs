@@ -259,6 +259,23 @@ impl CounterOffset {
 /// does on every CPU: call it on every core, the boot core included, with the one offset
 /// the boot core captured, so all cores' `rdtime.d` agree.
 ///
+/// # When to call it
+///
+/// Whenever a [`PinnedCounter`] (or anything else that publishes time across cores) is read
+/// on more than one core and the cores' CNTC may differ, which is the case unless the
+/// platform or the boot firmware guarantees one value on every core:
+/// - at boot: [`CounterOffset::capture`] on the boot core before anything reads the
+///   counter, then `sync_counter` on each core (the boot core first) before that core's
+///   first read of the time base and before it programs a deadline;
+/// - again on each core after a suspend that may have reset CNTC (Linux calls
+///   `save_counter` before and `sync_counter` after), with an offset captured then.
+///
+/// Without it, [`PinnedCounter::now`] returns the largest reading any core published, so a
+/// core whose CNTC puts its `rdtime.d` behind another's sees time stand still until its own
+/// counter catches up (`tests/pinned.rs`). QEMU TCG ignores CNTC in `rdtime.d`, so there the
+/// call changes nothing visible; the `loongarch-virt` firmware makes it on both cores and
+/// reads CNTC back.
+///
 /// # Safety
 ///
 /// CNTC shifts `rdtime.d` for **everything** on this core. The caller guarantees:

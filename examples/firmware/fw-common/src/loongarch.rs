@@ -347,15 +347,32 @@ pub mod smp {
         status
     }
 
+    /// The IPI bit [`start_secondary`] sends: QEMU's boot-ROM stub leaves its `idle` on any
+    /// IPI and then looks at its mailbox.
+    pub const RELEASE_IPI: u32 = 0;
+
     /// Writes mailbox 0 of core `cpu` with `entry` (high word first, so the ROM stub, which
-    /// polls the low word, never sees half an address) and sends it IPI 0, which wakes it
-    /// from its `idle` and makes it jump to `entry`.
+    /// polls the low word, never sees half an address) and sends it IPI [`RELEASE_IPI`],
+    /// which wakes it from its `idle` and makes it jump to `entry`.
     ///
     /// QEMU raises a core's IPI line when an IPI is sent to it, not when the core enables
     /// its IPIs later; an IPI sent before the stub has written `IPI_EN` leaves the core in
     /// its `idle` (seen in `loongarch-virt-async`, which releases CPU1 early). Calling this
-    /// again with the same `entry` until the core reports is harmless: the mailbox gets the
-    /// same value, so the stub never reads a mixed address.
+    /// again with the same `entry` until the core reports is harmless to the mailbox: it
+    /// gets the same value, so the stub never reads a mixed address.
+    ///
+    /// A repeated release can reach the core **after** it left the stub, though. The stub
+    /// (QEMU `hw/loongarch/boot.c`, the secondary boot code) clears the mailbox, sets
+    /// ECFG.LIE bit 12 and `IPI_EN` = all ones, idles until mailbox word 0 is non-zero, then
+    /// clears the IPI bits pending at that moment, turns ECFG bit 12 off and jumps, leaving
+    /// `IPI_EN` all ones. A release sent between that clear and the moment the firmware on
+    /// the core says it is up therefore stays pending there: with `IPI_EN` still all ones
+    /// QEMU raises the core's IPI line at once (`hw/intc/loongson_ipi_common.c`: a set
+    /// raises the line when `status & en` is non-zero), and after the firmware's own
+    /// [`ipi_enable`] without bit [`RELEASE_IPI`] the bit waits in `IPI_STATUS` and comes
+    /// back with the next IPI's [`ipi_take`]. A firmware that may release a core more than
+    /// once must accept bit [`RELEASE_IPI`] in that core's IPI handler as a late release,
+    /// not as an unknown interrupt.
     ///
     /// # Safety
     ///
@@ -365,7 +382,7 @@ pub mod smp {
     pub unsafe fn start_secondary(cpu: u32, entry: u64) {
         let high = mbuf_send_value(cpu, 1, (entry >> 32) as u32);
         let low = mbuf_send_value(cpu, 0, entry as u32);
-        let ipi = ipi_send_value(cpu, 0);
+        let ipi = ipi_send_value(cpu, RELEASE_IPI);
         // SAFETY: IOCSR writes to the IPI block: they fill core `cpu`'s mailbox and set one
         // of its IPI status bits, which (the caller says) only releases that core to `entry`.
         unsafe {

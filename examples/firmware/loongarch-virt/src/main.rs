@@ -83,6 +83,13 @@
 //! (`cross-core: reads=.. backwards=0`), and read core 0's `PinnedCounter` (the driver's
 //! time base, which now reads `rdtime.d` on whichever core calls it) and check it is never
 //! behind a `rdtime.d` taken just before. The waits are in `idle` ([`one_event`] says why).
+//! Before anything reads the stable counter, core 0 captures the counter compensation
+//! (`CounterOffset::capture`) and each core writes it into its own CNTC with
+//! `loongarch_timer::pinned::sync_counter` (Linux's `sync_counter`) before its first read
+//! ([`sync_this_core`]), so that on a chip whose cores' CNTC differ the shared
+//! `PinnedCounter` does not stall on the core behind. QEMU TCG ignores CNTC in `rdtime.d`;
+//! the run checks the read-back CNTC of both cores and that `PinnedCounter::now` was never
+//! ahead of the reading core's own `rdtime.d`.
 //! Last, both cores take [`CONTENTION_SECTIONS`] critical sections with a non-atomic
 //! increment inside ([`contention`]): a lost update fails the run.
 //!
@@ -100,8 +107,8 @@ use fw_common::icount::{self, Bound, Speed};
 use fw_common::loongarch::{CRMD_IE, cpu_id, crmd, crmd_xchg_ie, rdtime, smp, spin_insns};
 use fw_common::{Console, StaticCell, mmio, println, verdict};
 use hwtimer_core::{Alarm, ClockEvent, Clocksource, Fired, Monotonic, RegisterBusExt};
-use loongarch_timer::csr::{CSR_BADV, CSR_ERA, CSR_ESTAT, ESTAT, NativeCsr};
-use loongarch_timer::pinned::{PinnedCounter, PinnedTimer};
+use loongarch_timer::csr::{CSR_BADV, CSR_CNTC, CSR_ERA, CSR_ESTAT, ESTAT, NativeCsr};
+use loongarch_timer::pinned::{CounterOffset, PinnedCounter, PinnedTimer, sync_counter};
 use loongarch_timer::{Config, ConstantClock, ConstantTimer, StableCounter};
 
 /// UART0 base address (ns16550a, register shift 0, byte access).
@@ -551,8 +558,14 @@ extern "C" fn board_main() -> ! {
         }
     );
 
-    // Frequency from CPUCFG 2/4/5 through the driver.
+    // The counter compensation, captured before anything reads the stable counter, and
+    // written into this core's CNTC (core 1 writes the same value before its first read).
     let csr = csr();
+    let offset = CounterOffset::capture(&csr);
+    critical_section::with(|cs| COUNTER_OFFSET.borrow(cs).set(Some(offset)));
+    sync_this_core(&csr, 0);
+
+    // Frequency from CPUCFG 2/4/5 through the driver.
     let freq = match ConstantClock::probe(&csr) {
         Ok(freq) => freq,
         Err(e) => {
@@ -900,6 +913,37 @@ static DRIVER_READS: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
 /// `PinnedCounter::now` reads that returned less than a `rdtime.d` taken just before on the
 /// same core (stale time, as the driver gave on any core but its owner before issue 17).
 static DRIVER_STALE: AtomicU32 = AtomicU32::new(0);
+/// `PinnedCounter::now` reads that returned more than a `rdtime.d` taken just after on the
+/// same core: time held at another core's reading, ahead of this core's counter (what cores
+/// whose CNTC differ would see without `sync_counter`).
+static DRIVER_AHEAD: AtomicU32 = AtomicU32::new(0);
+/// The counter compensation core 0 captured at boot (`CounterOffset::capture`), written into
+/// every core's CNTC with `sync_counter` before that core reads time.
+static COUNTER_OFFSET: Mutex<Cell<Option<CounterOffset>>> = Mutex::new(Cell::new(None));
+/// Each core's CNTC read back right after its `sync_counter`.
+static CNTC_SEEN: [AtomicU64; CPUS] = [const { AtomicU64::new(0) }; CPUS];
+
+/// Writes the boot core's counter compensation into the calling core's CNTC and records
+/// what CNTC then holds. Called on each core before anything on it reads the stable
+/// counter: Linux's `sync_counter`, which the crate's `PinnedCounter` needs on chips whose
+/// cores' CNTC differ (otherwise the published maximum follows the core that runs ahead and
+/// time stalls on the others). QEMU TCG ignores CNTC in `rdtime.d`, so here only the
+/// read-back shows that every core did it. Whether the offset was there to write.
+fn sync_this_core(csr: &NativeCsr, cpu: usize) -> bool {
+    let Some(offset) = critical_section::with(|cs| COUNTER_OFFSET.borrow(cs).get()) else {
+        return false;
+    };
+    // SAFETY: PLV0 on the core whose CNTC this writes (`csr` is this core's); nothing on this
+    // core has read the stable counter yet and no timer deadline is outstanding on it.
+    unsafe { sync_counter(csr, offset) };
+    if let Some(seen) = CNTC_SEEN.get(cpu) {
+        seen.store(
+            hwtimer_core::RegisterBus::read_word(csr, CSR_CNTC.offset()),
+            Ordering::Relaxed,
+        );
+    }
+    true
+}
 /// Incremented non-atomically (load, some work, store) inside critical sections by both
 /// cores: a lost update means two cores were in a section at once.
 static SECTIONS: Mutex<Cell<u32>> = Mutex::new(Cell::new(0));
@@ -991,10 +1035,14 @@ fn cross_read(cpu: usize) {
     // SAFETY: non-null, it points into SHARED_NOW_CELL, initialised once before the pointer
     // was published and never borrowed mutably again; `Counter` is `Sync`.
     let driver = unsafe { shared.as_ref() }.map(Monotonic::now);
+    let after = rdtime();
     if let Some(driver) = driver {
         DRIVER_READS[cpu].fetch_add(1, Ordering::Relaxed);
         if driver < now {
             DRIVER_STALE.fetch_add(1, Ordering::Relaxed);
+        }
+        if driver > after {
+            DRIVER_AHEAD.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
@@ -1162,14 +1210,28 @@ fn smp_phase(late_bound: u64) -> bool {
     let driver_reads: [u32; CPUS] =
         core::array::from_fn(|cpu| DRIVER_READS[cpu].load(Ordering::Relaxed));
     let stale = DRIVER_STALE.load(Ordering::Relaxed);
-    let driver_ok = driver_reads.iter().all(|&n| n > 0) && stale == 0;
+    let ahead = DRIVER_AHEAD.load(Ordering::Relaxed);
+    let driver_ok = driver_reads.iter().all(|&n| n > 0) && stale == 0 && ahead == 0;
     ok &= driver_ok;
     println!(
         Uart0,
-        "cross-core: core0's PinnedCounter::now read {} times on core0, {} on core1, {stale} behind rdtime.d: {}",
+        "cross-core: core0's PinnedCounter::now read {} times on core0, {} on core1, {stale} behind rdtime.d, {ahead} ahead of it (stalled at another core's time): {}",
         driver_reads[0],
         driver_reads[1],
         verdict(driver_ok)
+    );
+    let offset =
+        critical_section::with(|cs| COUNTER_OFFSET.borrow(cs).get()).map(CounterOffset::value);
+    let cntc: [u64; CPUS] = core::array::from_fn(|cpu| CNTC_SEEN[cpu].load(Ordering::Relaxed));
+    let cntc_ok = offset.is_some_and(|o| cntc.iter().all(|&c| c == o));
+    ok &= cntc_ok;
+    println!(
+        Uart0,
+        "sync_counter: boot core's CounterOffset {:#x}, CNTC core0 {:#x}, core1 {:#x}: {}",
+        offset.unwrap_or(0),
+        cntc[0],
+        cntc[1],
+        verdict(cntc_ok)
     );
     let sections = critical_section::with(|cs| SECTIONS.borrow(cs).get());
     let counted: u32 = SECTIONS_TAKEN
@@ -1194,6 +1256,10 @@ extern "C" fn secondary_main(cpu: u64) -> ! {
     let cpu = (cpu as usize).min(CPUS - 1);
     install_trap_entry();
     let csr = csr();
+    // Before this core reads the stable counter (its timer is built below).
+    if !sync_this_core(&csr, cpu) {
+        CORE_FAILED[cpu].store(true, Ordering::Relaxed);
+    }
     let timer = ConstantClock::probe(&csr)
         .ok()
         .and_then(|freq| ConstantTimer::new(csr, freq, Config::default()).ok());

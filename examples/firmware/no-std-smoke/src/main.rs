@@ -170,7 +170,9 @@ fn global_timer_on_mmio(base: usize) -> u64 {
     let Ok(gt) = GlobalTimer::new(&bus, Config::qemu()) else {
         return 0;
     };
-    gt.start();
+    if gt.start().is_err() {
+        return 0;
+    }
     let time = gt.counter();
     let Ok(cmp) = gt.comparator() else {
         return 0;

@@ -819,7 +819,7 @@ fn setup() -> Result<Spawner, Error> {
     // QEMU's rate and compare rule (see npcm750-net).
     let gt: &'static GlobalTimer<Bus> =
         GT.init(GlobalTimer::new(bus, a9_global_timer::Config::qemu())?);
-    gt.start();
+    gt.start()?;
     let time = gt.counter();
     GIC.init();
     // SAFETY: the firmware runs in SYS mode (PL1), where MPIDR can be read.

@@ -765,7 +765,7 @@ fn net() -> Result<bool, Error> {
     // deadline and reads nothing back. The npcm750 board runs the r0p0 rule's checks.
     let gt: &'static GlobalTimer<Bus> =
         GT.init(GlobalTimer::new(bus, a9_global_timer::Config::qemu())?);
-    gt.start();
+    gt.start()?;
     let time = gt.counter();
     GIC.init();
     GIC.enable(IRQ_GMAC0, 0xa0, 1);

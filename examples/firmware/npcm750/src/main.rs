@@ -566,11 +566,11 @@ fn shared_bits(gt: &GlobalTimer<Bus>, config: Config) -> bool {
         "secondary CPU1 up: MMU on, GIC CPU interface on, released"
     );
     let stopped_at_take = wait_step(1) && !counter_enabled(gt);
-    gt.start();
+    let started = gt.start().is_ok();
     STEP.store(2, Ordering::Release);
-    let a_ok = stopped_at_take && wait_step(3) && counter_enabled(gt);
+    let a_ok = started && stopped_at_take && wait_step(3) && counter_enabled(gt);
     // Running again whatever (a) did, before CPU1 builds its second instance.
-    gt.start();
+    let restarted = gt.start().is_ok();
     STEP.store(4, Ordering::Release);
     // SAFETY: the same global timer window; this instance only stops and starts the counter.
     let bus = unsafe { Mmio::<u32>::new(gt_regs::NPCM750_BASE, gt_regs::WINDOW_LEN) };
@@ -582,8 +582,7 @@ fn shared_bits(gt: &GlobalTimer<Bus>, config: Config) -> bool {
     own.stop();
     STEP.store(6, Ordering::Release);
     let b_ok = took && wait_step(7) && !counter_enabled(gt);
-    own.start();
-    let running = counter_enabled(gt);
+    let running = own.start().is_ok() && counter_enabled(gt);
     STEP.store(8, Ordering::Release);
     println!(
         Uart0,
@@ -591,7 +590,7 @@ fn shared_bits(gt: &GlobalTimer<Bus>, config: Config) -> bool {
         verdict(a_ok),
         verdict(b_ok)
     );
-    a_ok && b_ok && running
+    a_ok && b_ok && restarted && running
 }
 
 /// CPU1's side of [`shared_bits`]; returns its second instance (the counter running) for
@@ -971,7 +970,7 @@ fn gmac() -> Result<bool, Error> {
     let driver: &'static GlobalTimer<Bus> = GT.init(GlobalTimer::new(bus, config)?);
     // CPU1 comes up with the counter still stopped (QEMU's reset state): the shared bits.
     let shared_ok = shared_bits(driver, config);
-    driver.start();
+    driver.start()?;
     let gt = driver.counter();
     GT_TIME.with(|t| *t = Some(gt));
     let a = Stamp::now();

@@ -119,16 +119,39 @@
 //! derived from virtual time under `shift=auto` or without icount, where they are
 //! approximate), measured on CPU0 before CPU1 is released.
 //!
-//! Observed, not explained yet: at some shifts and not others (which ones moves with the
-//! code layout), at one moment in mid-run one rtic-time wake on *each* core comes 20 000 to
-//! 110 000 FRC ticks (0.8 to 4.5 ms) late, while embassy's lateness stays small. The
-//! one-core version of this firmware shows nothing of the kind at the same shifts (rtic-time
-//! at most 2286, 8012 and 19 232 ticks late at shifts 1, 5 and 6). L0 and L1 are separate
-//! timers with separate queues on separate cores, and both wakes come at one moment, so the
-//! cause is something they share: the MCT driver's state common to its local timers (the
-//! WSTAT waits and the owed-acknowledgement record), the time base, or QEMU's MCT model.
-//! Such wakes are late, never early, and `max_late_ticks` shows them; nothing is asserted
-//! on lateness.
+//! # The late rtic-time wakes, measured
+//!
+//! At some shifts and not others (which ones moves with the code layout), a few rtic-time
+//! waits on *each* core resume 20 000 to 950 000 FRC ticks (0.8 to 40 ms) late, while
+//! embassy's lateness stays small. The suspect was QEMU quirk 2 (`docs/exynos-mct.md`):
+//! each `G_COMP0` write of the embassy driver restarts the model's visible FRC from a stale
+//! base, so `FrcTime` would fall behind virtual time. [`Probe`] measures every rtic-time wait
+//! twice, by `FrcTime` and by the core's PMCCNTR (virtual nanoseconds, which nothing
+//! restarts), and counts the embassy driver's comparator programmings and the core's
+//! local-timer interrupts during the wait (`rtic-time probe` lines). Measured (the figures
+//! move with the code layout; one build, `cargo xtask qemu --icount 2 smdkc210-async`): the
+//! worst wait on core 0 asked for 1152 ticks and resumed 129 502 ticks late by `FrcTime`;
+//! over the wait `FrcTime` counted 130 654 ticks and PMCCNTR 130 683, with **no** `G_COMP0`
+//! programming and **one** local-timer interrupt; core 1's worst is the same wait of its mirrored task: 129 433 late,
+//! 130 585 against 130 902 ticks, one programming, one interrupt. At shift 4: core 0 90 561
+//! late, 95 793 against 95 798 ticks, no programming, one interrupt. So quirk 2 is
+//! **refuted** as the cause of these wakes: `FrcTime` kept virtual time during them, no
+//! comparator write happened, and the wake is as late in virtual time as by `FrcTime`.
+//! (Quirk 2 does show elsewhere, the other way round: on waits with comparator writes
+//! `FrcTime` loses time, so some waits that look punctual by `FrcTime` were up to 200 000
+//! ticks late by PMCCNTR at shift 2, "at most .. late by virtual time"; and at shift 4 core
+//! 1's worst wait lost 33 000 ticks of 132 144. Those are never early either.)
+//!
+//! The lateness of the worst wakes is the local timer's: its one interrupt came that late
+//! after a short arm. It shows on both cores "at one moment" because both cores run the
+//! same three tasks from the same start, so each core's timer gets the same sequence of arms
+//! (same wait, same lateness to within 80 ticks): one per-timer effect on two identical
+//! schedules, not a shared cause. Which step of QEMU's local tick timer
+//! (`hw/timer/exynos4210_mct.c`: it keeps a distance and a progress per timer and restarts
+//! its countdown on every `L_TCNTB`, manual-update `L_ICNTB` and `L_TCON` write) makes an
+//! arm run that long is **not measured** here; the next step is to log the local timer's
+//! `L_ICNTO`/`L_TCNTO` right after each arm. Such wakes are late, never early, and
+//! `max_late_ticks` shows them; nothing is asserted on lateness.
 //!
 //! Run it with `cargo xtask qemu smdkc210-async`.
 #![no_std]
@@ -290,6 +313,118 @@ const fn ticks_ns(ticks: u64) -> u64 {
 }
 /// The rtic-time waits, per core.
 static RTIC: [CsCell<WakeStats>; CORES] = [const { CsCell::new(WakeStats::new()) }; CORES];
+/// Each core's rtic-time waits measured against virtual time ([`Probe`]).
+static PROBES: [CsCell<ProbeStats>; CORES] = [const { CsCell::new(ProbeStats::new()) }; CORES];
+
+/// An rtic-time wait seen two ways: by `FrcTime` (the MCT's FRC, which QEMU restarts from a
+/// stale base at every `G_COMPn` write and comparator-enable change, quirk 2) and by the
+/// core's PMCCNTR, which QEMU derives from virtual time at 1 GHz and nothing restarts
+/// (`fw_common::arm::pmu`); plus the embassy driver's comparator programmings (`G_COMP0`
+/// writes) during the wait.
+#[derive(Clone, Copy)]
+struct Probe {
+    ns: u32,
+    programs: u64,
+    irqs: u32,
+}
+
+/// Local-timer interrupts taken so far by core `core` (L0 on CPU0, L1 on CPU1).
+fn local_irqs(core: usize) -> u32 {
+    if core == 0 { &L0_IRQS } else { &L1_IRQS }.load(Ordering::Relaxed)
+}
+
+impl Probe {
+    /// Taken right after the task read `scheduled` from `FrcTime`.
+    fn start() -> Self {
+        Self {
+            ns: pmu::cycles(),
+            programs: DRIVER.stats().programs,
+            irqs: local_irqs(core_index()),
+        }
+    }
+
+    /// The wait of `core` for `deadline`, scheduled at `scheduled`, resumed at `now`
+    /// (`FrcTime` ticks), into that core's [`PROBES`].
+    fn finish(self, core: usize, deadline: u64, scheduled: u64, now: u64) {
+        let virt_ns = u64::from(pmu::cycles().wrapping_sub(self.ns));
+        let programs = DRIVER.stats().programs.wrapping_sub(self.programs);
+        let wait = deadline.saturating_sub(scheduled);
+        let w = ProbeWait {
+            late: now.saturating_sub(deadline.max(scheduled)),
+            wait,
+            frc: now.saturating_sub(scheduled),
+            virt: virt_ns * TICKS_PER_US / 1000,
+            programs,
+            irqs: local_irqs(core).wrapping_sub(self.irqs),
+        };
+        if let Some(p) = PROBES.get(core) {
+            p.with(|p| p.record(w));
+        }
+    }
+}
+
+/// One measured wait (FRC ticks; `virt` is PMCCNTR's virtual time in FRC ticks).
+#[derive(Clone, Copy, Default)]
+struct ProbeWait {
+    late: u64,
+    wait: u64,
+    frc: u64,
+    virt: u64,
+    programs: u64,
+    irqs: u32,
+}
+
+/// Lateness above this many FRC ticks (1 ms) counts as a late wake in [`ProbeStats`].
+const PROBE_LATE: u64 = 24_000;
+
+/// A core's [`Probe`]s: the worst wait by `FrcTime` lateness, and the waits late by more than
+/// [`PROBE_LATE`] against the others.
+struct ProbeStats {
+    worst: ProbeWait,
+    late_waits: u64,
+    late_programs: u64,
+    late_virt_late: u64,
+    other_waits: u64,
+    other_programs: u64,
+    other_max_virt_late: u64,
+}
+
+impl ProbeStats {
+    const fn new() -> Self {
+        Self {
+            worst: ProbeWait {
+                late: 0,
+                wait: 0,
+                frc: 0,
+                virt: 0,
+                programs: 0,
+                irqs: 0,
+            },
+            late_waits: 0,
+            late_programs: 0,
+            late_virt_late: 0,
+            other_waits: 0,
+            other_programs: 0,
+            other_max_virt_late: 0,
+        }
+    }
+
+    fn record(&mut self, w: ProbeWait) {
+        if w.late >= self.worst.late {
+            self.worst = w;
+        }
+        let virt_late = w.virt.saturating_sub(w.wait);
+        if w.late > PROBE_LATE {
+            self.late_waits += 1;
+            self.late_programs += w.programs;
+            self.late_virt_late = self.late_virt_late.max(virt_late);
+        } else {
+            self.other_waits += 1;
+            self.other_programs += w.programs;
+            self.other_max_virt_late = self.other_max_virt_late.max(virt_late);
+        }
+    }
+}
 /// Comparator 0 (embassy) interrupts handled.
 static G0_IRQS: AtomicU32 = AtomicU32::new(0);
 /// Each core's rtic-time waits, by slot ([`SLOT_SLEEPER`], [`SLOT_TICKER`], [`SLOT_OUTER`],
@@ -631,9 +766,12 @@ async fn sleeper(core: usize, time: FrcTime<'static, Mmio>) {
         record(&EMBASSY, core, at, scheduled, time.now());
 
         let scheduled = time.now();
+        let probe = Probe::start();
         let at = scheduled + wait;
         rtic_delay_until(core, SLOT_SLEEPER, at).await;
-        record(&RTIC, core, at, scheduled, time.now());
+        let now = time.now();
+        probe.finish(core, at, scheduled, now);
+        record(&RTIC, core, at, scheduled, now);
     }
     finished();
 }
@@ -657,9 +795,12 @@ async fn ticker(core: usize, time: FrcTime<'static, Mmio>) {
         );
 
         let scheduled = time.now();
+        let probe = Probe::start();
         let at = scheduled + us(BETWEEN_TICKS_US);
         rtic_delay_until(core, SLOT_TICKER, at).await;
-        record(&RTIC, core, at, scheduled, time.now());
+        let now = time.now();
+        probe.finish(core, at, scheduled, now);
+        record(&RTIC, core, at, scheduled, now);
     }
     finished();
 }
@@ -687,9 +828,16 @@ async fn timeouts(core: usize, time: FrcTime<'static, Mmio>) {
         record(&EMBASSY, core, deadline, scheduled, now);
 
         let scheduled = time.now();
+        let probe = Probe::start();
         let (inner, timeout_at) = (scheduled + us(inner_us), scheduled + us(TIMEOUT_US));
         let inner_won = rtic_timeout(core, timeout_at, inner).await;
         let now = time.now();
+        probe.finish(
+            core,
+            if inner_won { inner } else { timeout_at },
+            scheduled,
+            now,
+        );
         if inner_won == (i % 2 == 0) {
             EXPECTED_WINNER[1].fetch_add(1, Ordering::Relaxed);
         }
@@ -889,6 +1037,40 @@ fn report_orphans() {
     );
 }
 
+/// The rtic-time waits measured against virtual time ([`Probe`]), per core.
+fn report_probes() {
+    for (core, p) in PROBES.iter().enumerate() {
+        let Some(p) = p.with(|p| {
+            (
+                p.worst,
+                p.late_waits,
+                p.late_programs,
+                p.late_virt_late,
+                p.other_waits,
+                p.other_programs,
+                p.other_max_virt_late,
+            )
+        }) else {
+            continue;
+        };
+        let (w, late_n, late_prog, late_vl, other_n, other_prog, other_vl) = p;
+        println!(
+            Uart0,
+            "rtic-time probe core{core}: worst wake {} ticks late by FrcTime after a {}-tick wait: FrcTime counted {} ticks, PMCCNTR (virtual time) {} ticks, {} G_COMP0 programmings and {} local-timer interrupts meanwhile",
+            w.late,
+            w.wait,
+            w.frc,
+            w.virt,
+            w.programs,
+            w.irqs
+        );
+        println!(
+            Uart0,
+            "rtic-time probe core{core}: {late_n} waits over {PROBE_LATE} ticks late by FrcTime ({late_prog} G_COMP0 programmings, at most {late_vl} ticks late by virtual time), {other_n} others ({other_prog} programmings, at most {other_vl} ticks late by virtual time)"
+        );
+    }
+}
+
 /// Prints the results and ends the run.
 fn report() -> ! {
     arm::irq_disable();
@@ -916,6 +1098,7 @@ fn report() -> ! {
         L0_IRQS.load(Ordering::Relaxed) + L1_IRQS.load(Ordering::Relaxed),
     );
     report_orphans();
+    report_probes();
     println!(
         Uart0,
         "embassy driver: {} programmings, {} refused; timeouts won by the future due first: embassy {} of {}, rtic-time {} of {}",
@@ -957,6 +1140,8 @@ fn report() -> ! {
 /// CPU interface, its wake SGI and IRQs, then runs its executor for good.
 fn secondary(cpu: u32) -> ! {
     smp::wait_release();
+    // This core's PMCCNTR, virtual time for the rtic-time probe (`Probe`).
+    pmu::enable();
     // SAFETY: this core's MMU and caches are off; RAM maps DRAM0 and the devices flat; CPU0
     // enabled the SCU before the release; no DMA runs.
     unsafe { mmu::enable(&RAM) };

@@ -46,7 +46,7 @@ fn start_time() -> Result<(), Error> {
     // and only CPU0 runs it (the comparator registers are banked per core).
     let bus = unsafe { Mmio::new(regs::NPCM750_BASE, regs::WINDOW_LEN) };
     let gt = GT.init(GlobalTimer::new(bus, Config::qemu())?);
-    gt.start();
+    gt.start()?;
     // SAFETY: SYS mode (PL1), where MPIDR can be read.
     let cpu = unsafe { NativeCpu::new() };
     DRIVER.init_static(CpuBound::new(gt.comparator()?, cpu), gt.counter())?;
