@@ -538,6 +538,23 @@ mod tests {
             assert!(hw_inside > 0);
         }
 
+        /// After `init` (not only `init_static`), `now()` reads the time from inside the
+        /// driver too (a waker woken under its lock): with `init`'s time base owned by the
+        /// alarm behind the lock, this read 0 there, time going back to the epoch.
+        #[test]
+        fn now_after_init_reads_the_time_inside_the_driver() {
+            let clock = SimClock::new();
+            let driver = leaked();
+            let event = SimClockEvent::new(&clock, 1_000_000, 1, u32::MAX as u64);
+            let time = Extended::new(SimCounter::new(&clock, 32, 1_000_000));
+            driver.init(event, time).unwrap();
+            clock.advance(5_000_000);
+            let outside = driver.now();
+            assert!(outside >= 5_000);
+            let inside = driver.with_alarm(|_| driver.now()).unwrap();
+            assert!(inside >= outside, "inside the lock: {inside} < {outside}");
+        }
+
         /// A second `init_static` replaces the channel and keeps the first time base; a
         /// time base at another rate is refused, by `init` too.
         #[test]

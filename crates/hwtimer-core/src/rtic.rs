@@ -207,8 +207,8 @@ impl<E: ClockEvent, M: Monotonic + 'static> Backend<E, M> {
                 return Ok(());
             };
             let result = f(alarm);
-            if let Err(e) = result {
-                crate::log_warn!("rtic: channel refused: {}", e);
+            if let Err(_e) = result {
+                crate::log_warn!("rtic: channel refused: {}", _e);
             }
             self.refusal.borrow(cs).set(result.err());
             result

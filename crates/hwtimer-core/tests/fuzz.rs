@@ -86,8 +86,10 @@ fn queue_agrees_with_model<const N: usize>(ops: &[QueueOp]) -> Result<(), TestCa
                 prop_assert_eq!(q.start(old, 1), Err(hwtimer_core::QueueError::InvalidId));
                 prop_assert!(!q.is_queued(old));
                 ids[slot] = q.alloc().unwrap();
-                prop_assert_eq!(ids[slot], old, "the only free slot");
+                prop_assert_eq!(ids[slot].index(), old.index(), "the only free slot");
+                prop_assert!(ids[slot] != old, "a new generation");
                 prop_assert!(!q.is_queued(ids[slot]));
+                prop_assert_eq!(q.start(old, 1), Err(hwtimer_core::QueueError::InvalidId));
                 model[slot] = None;
             }
         }

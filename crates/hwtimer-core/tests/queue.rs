@@ -573,3 +573,25 @@ fn a_restart_the_queue_refuses_is_reported_and_the_other_timers_still_run() {
     assert_eq!(log[0].0, c);
     assert!(log[0].1 >= base + 50_000, "never early");
 }
+
+/// An id kept after its timer was freed names no timer, even once its slot holds a newer
+/// one: it cannot cancel, move or query that newer timer. Before ids carried the slot's
+/// generation, `cancel` with the stale id dequeued the newer timer (it returned `true`).
+#[test]
+fn a_stale_id_cannot_touch_the_newer_timer_in_its_slot() {
+    let clock = SimClock::new();
+    let event = SimClockEvent::new(&clock, 1_000_000, 1, u32::MAX as u64);
+    let time = Extended::new(SimCounter::new(&clock, 32, 1_000_000));
+    let t: HrTimers<_, _, 1> = HrTimers::new(Alarm::new(event, time).unwrap());
+    let old = t.alloc().unwrap();
+    t.free(old).unwrap();
+    let new = t.alloc().unwrap();
+    assert_eq!(new.index(), old.index(), "the same slot");
+    t.start(new, 1_000).unwrap();
+    assert!(!t.cancel(old), "a stale id cancelled the newer timer");
+    assert_eq!(t.restart(old, 5), Err(QueueError::InvalidId));
+    assert!(!t.is_queued(old) && t.deadline(old).is_none());
+    assert_eq!(t.deadline(new), Some(1_000));
+    t.free(old).unwrap();
+    assert!(t.is_queued(new), "freeing a stale id freed the newer timer");
+}

@@ -21,6 +21,10 @@ pub(super) struct Slot {
     queued: bool,
     /// Position in the heap while queued.
     at: u16,
+    /// Counts the slot's allocations: a [`TimerId`] carries the generation it was handed
+    /// out with, so an id kept after its timer was freed names no timer, even once the
+    /// slot is allocated again.
+    generation: u16,
 }
 
 impl Slot {
@@ -28,6 +32,7 @@ impl Slot {
         kind: Kind::Free { next: None },
         queued: false,
         at: 0,
+        generation: 0,
     };
 
     fn is_allocated(&self) -> bool {
@@ -78,15 +83,15 @@ impl Visits {
     }
 }
 
-/// The slot index an [`Entry`] names (`usize::MAX`, which no slot has, if it does not fit).
+/// The slot index an [`Entry`] names (its id's low 16 bits).
 fn slot_index(id: u64) -> usize {
-    usize::try_from(id).unwrap_or(usize::MAX)
+    (id & 0xFFFF) as usize
 }
 
 /// The [`TimerId`] an [`Entry`] names.
 fn timer_id(id: u64) -> TimerId {
-    // Entries are made from `TimerId`s only.
-    TimerId(u16::try_from(id).unwrap_or(u16::MAX))
+    // Entries are made from `TimerId`s only: the value fits.
+    TimerId(id as u32)
 }
 
 /// The parent of heap position `at`, `None` for the root.
@@ -246,8 +251,9 @@ impl<const N: usize> TimerQueue<N> {
             kind,
             queued: false,
             at: 0,
+            generation: slot.generation,
         };
-        Ok(TimerId(index))
+        Ok(TimerId::new(index, slot.generation))
     }
 
     /// Allocate an idle timer. O(1).
@@ -270,8 +276,10 @@ impl<const N: usize> TimerQueue<N> {
                 },
                 queued: false,
                 at: 0,
+                // The ids handed out so far name no timer any more.
+                generation: slot.generation.wrapping_add(1),
             };
-            self.free_head = Some(id.0);
+            self.free_head = Some(id.slot());
         }
     }
 
@@ -279,7 +287,9 @@ impl<const N: usize> TimerQueue<N> {
     #[inline]
     pub(super) fn position(&self, id: TimerId) -> Result<Option<usize>, QueueError> {
         match self.slots.get(id.index()) {
-            Some(slot) if slot.is_allocated() => Ok(slot.queued.then_some(usize::from(slot.at))),
+            Some(slot) if slot.is_allocated() && slot.generation == id.generation() => {
+                Ok(slot.queued.then_some(usize::from(slot.at)))
+            }
             _ => Err(QueueError::InvalidId),
         }
     }
@@ -563,7 +573,7 @@ mod tests {
         assert_eq!(q.alloc(), Err(QueueError::Full));
         q.free(a);
         assert_eq!(q.start(a, 1), Err(QueueError::InvalidId));
-        assert_eq!(q.start(TimerId(7), 1), Err(QueueError::InvalidId));
+        assert_eq!(q.start(TimerId::new(7, 0), 1), Err(QueueError::InvalidId));
         assert!(q.alloc().is_ok());
     }
 
@@ -634,16 +644,18 @@ mod tests {
         assert!(q.is_empty());
         assert_eq!(q.start(b, 1), Err(QueueError::InvalidId));
         assert!(!q.cancel(b) && !q.is_queued(b) && q.deadline(b).is_none());
-        assert_eq!(q.alloc(), Ok(b), "the freed slot");
+        let b2 = q.alloc().unwrap();
+        assert_eq!(b2.index(), b.index(), "the freed slot");
+        assert_ne!(b2, b, "under a new generation");
         assert_eq!(q.alloc(), Err(QueueError::Full));
         q.free(a);
         q.free(c);
-        assert_eq!(q.alloc(), Ok(c), "most recently freed first");
-        assert_eq!(q.alloc(), Ok(a));
+        assert_eq!(q.alloc().map(TimerId::index), Ok(c.index()), "most recently freed first");
+        assert_eq!(q.alloc().map(TimerId::index), Ok(a.index()));
         // A slot never allocated is invalid, and freeing it does nothing.
         let mut q: TimerQueue<4> = TimerQueue::new();
-        q.free(TimerId(3));
-        assert_eq!(q.start(TimerId(3), 1), Err(QueueError::InvalidId));
-        assert_eq!(q.alloc(), Ok(TimerId(0)));
+        q.free(TimerId::new(3, 0));
+        assert_eq!(q.start(TimerId::new(3, 0), 1), Err(QueueError::InvalidId));
+        assert_eq!(q.alloc().map(TimerId::index), Ok(0));
     }
 }

@@ -60,12 +60,29 @@ use crate::error::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[must_use = "a timer id that is dropped keeps its slot allocated until freed"]
-pub struct TimerId(pub(super) u16);
+pub struct TimerId(pub(super) u32);
 
 impl TimerId {
+    /// The id of slot `index` in its allocation number `generation`.
+    pub(super) const fn new(index: u16, generation: u16) -> Self {
+        Self((index as u32) | ((generation as u32) << 16))
+    }
+
     /// The slot index.
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 0xFFFF) as usize
+    }
+
+    /// The slot index, as the queue stores it.
+    pub(super) const fn slot(self) -> u16 {
+        (self.0 & 0xFFFF) as u16
+    }
+
+    /// The allocation of the slot this id was handed out for: the queue refuses an id
+    /// whose slot was freed since (and maybe allocated again), so a stale id can never
+    /// cancel or move a newer timer in its slot.
+    pub(super) const fn generation(self) -> u16 {
+        (self.0 >> 16) as u16
     }
 }
 
