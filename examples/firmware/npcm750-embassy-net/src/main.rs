@@ -120,7 +120,7 @@ use fw_common::{CsCell, StaticCell, mmio, println, verdict};
 use hwtimer_core::clockevent::{Capabilities, ClockEvent};
 use hwtimer_core::cpu::{CpuBound, CpuLocal, NativeCpu};
 use hwtimer_core::embassy::TimeDriver;
-use hwtimer_core::{ConfigError, HrTimers, Mmio, Monotonic, Restart};
+use hwtimer_core::{ConfigError, HrTimers, Mmio, Monotonic, QueueError, Restart};
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::mdio_bus::PhyAddr;
 use stmmac_coalesce::phy::{Advertise, Phy};
@@ -523,9 +523,14 @@ fn on_irq_counted() -> IrqPath {
         IRQ_PT => {
             IRQ_TIMER.fetch_add(1, Ordering::Relaxed);
             if let Some(t) = timers() {
-                // A failed re-arm leaves the timer queued with nothing armed; the stream's
-                // own bound then reports the missing reclaim.
-                let _ = t.on_interrupt(|slot, now| on_expiry(slot.index(), now));
+                // A refused programming leaves the queued timers with nothing armed: make
+                // the recovery call. If that is refused too, the next queue operation (the
+                // TX path arms or moves the cleanup timer) programs it again.
+                if let Err(QueueError::Hardware(_)) =
+                    t.on_interrupt(|slot, now| on_expiry(slot.index(), now))
+                {
+                    let _ = t.reprogram();
+                }
             }
             IrqPath::Tx
         }

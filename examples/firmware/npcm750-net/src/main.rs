@@ -168,7 +168,7 @@ use fw_common::arm::{self};
 use fw_common::counted::Counted;
 use fw_common::{StaticCell, mmio, println, verdict};
 use hwtimer_core::cpu::{CpuBound, NativeCpu};
-use hwtimer_core::{HrTimers, Mmio, Monotonic, Restart};
+use hwtimer_core::{HrTimers, Mmio, Monotonic, QueueError, Restart};
 use smoltcp::iface::{
     Config, Interface, PollIngressSingleResult, PollResult, SocketHandle, SocketSet, SocketStorage,
 };
@@ -536,15 +536,19 @@ trait Expire: CleanupTimer + Sized {
 impl Expire for HrTimer {
     fn poll(tx: &mut TxRing<Self, Coherent>, mac: &Mac, timers: &Timers) {
         let id = tx.timer().id();
-        // A failed re-arm leaves the timer queued with nothing armed; the stream's own
-        // bounded wait then reports the missing reclaim.
-        let _ = timers.on_interrupt(|slot, now| {
+        let served = timers.on_interrupt(|slot, now| {
             if slot == id {
                 tx.on_timer(mac, now)
             } else {
                 Restart::No
             }
         });
+        // A refused programming leaves the queued timers with nothing armed: make the
+        // recovery call. If that is refused too, the next queue operation (every frame
+        // sent arms or moves the cleanup timer) programs it again.
+        if let Err(QueueError::Hardware(_)) = served {
+            let _ = timers.reprogram();
+        }
     }
 }
 

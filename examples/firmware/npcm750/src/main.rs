@@ -114,7 +114,7 @@ use fw_common::icount::Bound;
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::cpu::{CpuBound, NativeCpu};
 use hwtimer_core::{
-    ClockEvent, HrTimers, Mmio, Monotonic, RegisterBus, Restart, Stopwatch, TimerId,
+    ClockEvent, HrTimers, Mmio, Monotonic, QueueError, RegisterBus, Restart, Stopwatch, TimerId,
 };
 use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::phy::{Advertise, Phy};
@@ -827,9 +827,13 @@ fn on_irq() {
     match timers {
         Some(timers) if id == IRQ_GLOBAL_TIMER => {
             // Alarm::on_interrupt (inside) calls GtComparator::ack, which lowers the PPI.
-            // A programming failure leaves the timer queued with nothing armed; the
-            // checks in `run` then report the missing expiry.
-            let _ = timers.on_interrupt(|slot, now| on_timer(slot, now, stamp, entry));
+            // A refused programming leaves the queued timers with nothing armed: make the
+            // recovery call (the checks in `run` report an expiry still missing).
+            if let Err(QueueError::Hardware(_)) =
+                timers.on_interrupt(|slot, now| on_timer(slot, now, stamp, entry))
+            {
+                let _ = timers.reprogram();
+            }
         }
         _ => {
             GIC.disable(id);
