@@ -21,10 +21,6 @@ pub(super) struct Slot {
     queued: bool,
     /// Position in the heap while queued.
     at: u16,
-    /// Counts the slot's allocations: a [`TimerId`] carries the generation it was handed
-    /// out with, so an id kept after its timer was freed names no timer, even once the
-    /// slot is allocated again.
-    generation: u16,
 }
 
 impl Slot {
@@ -32,7 +28,6 @@ impl Slot {
         kind: Kind::Free { next: None },
         queued: false,
         at: 0,
-        generation: 0,
     };
 
     fn is_allocated(&self) -> bool {
@@ -83,15 +78,9 @@ impl Visits {
     }
 }
 
-/// The slot index an [`Entry`] names (its id's low 16 bits).
+/// The slot index an [`Entry`] names (`usize::MAX`, which no slot has, if it does not fit).
 fn slot_index(id: u64) -> usize {
-    (id & 0xFFFF) as usize
-}
-
-/// The [`TimerId`] an [`Entry`] names.
-fn timer_id(id: u64) -> TimerId {
-    // Entries are made from `TimerId`s only: the value fits.
-    TimerId(id as u32)
+    usize::try_from(id).unwrap_or(usize::MAX)
 }
 
 /// The parent of heap position `at`, `None` for the root.
@@ -188,6 +177,11 @@ fn sift_down(
 #[derive(Debug)]
 pub struct TimerQueue<const N: usize> {
     slots: [Slot; N],
+    /// Each slot's allocation count: a [`TimerId`] carries the generation it was handed
+    /// out with, so an id kept after its timer was freed names no timer, even once the
+    /// slot is allocated again. Beside `slots` rather than in them, so a slot stays 8 bytes
+    /// and the heap's moves (which update `slots`) do not touch it.
+    generations: [u16; N],
     /// `heap[..len]` is a min-heap; `slots[e.id]` is queued at `i` for `e = heap[i]`.
     heap: [Entry; N],
     len: usize,
@@ -215,6 +209,7 @@ impl<const N: usize> TimerQueue<N> {
     pub const fn new() -> Self {
         Self {
             slots: [Slot::FREE; N],
+            generations: [0; N],
             heap: [Entry::EMPTY; N],
             len: 0,
             fresh: 0,
@@ -251,9 +246,9 @@ impl<const N: usize> TimerQueue<N> {
             kind,
             queued: false,
             at: 0,
-            generation: slot.generation,
         };
-        Ok(TimerId::new(index, slot.generation))
+        let generation = self.generation(usize::from(index));
+        Ok(TimerId::new(index, generation))
     }
 
     /// Allocate an idle timer. O(1).
@@ -276,18 +271,34 @@ impl<const N: usize> TimerQueue<N> {
                 },
                 queued: false,
                 at: 0,
-                // The ids handed out so far name no timer any more.
-                generation: slot.generation.wrapping_add(1),
             };
             self.free_head = Some(id.slot());
         }
+        // The ids handed out so far name no timer any more.
+        if let Some(g) = self.generations.get_mut(id.index()) {
+            *g = g.wrapping_add(1);
+        }
+    }
+
+    /// The generation of slot `index` (0 for an index out of range).
+    #[inline(always)]
+    fn generation(&self, index: usize) -> u16 {
+        self.generations.get(index).copied().unwrap_or(0)
+    }
+
+    /// The [`TimerId`] of the timer an [`Entry`] names, in its slot's present generation.
+    #[inline(always)]
+    fn timer_id(&self, id: u64) -> TimerId {
+        let index = slot_index(id);
+        // Entries are made from slot indices (`u16`) only.
+        TimerId::new(index as u16, self.generation(index))
     }
 
     /// The heap position of an allocated timer (`None`: idle).
     #[inline]
     pub(super) fn position(&self, id: TimerId) -> Result<Option<usize>, QueueError> {
         match self.slots.get(id.index()) {
-            Some(slot) if slot.is_allocated() && slot.generation == id.generation() => {
+            Some(slot) if slot.is_allocated() && self.generation(id.index()) == id.generation() => {
                 Ok(slot.queued.then_some(usize::from(slot.at)))
             }
             _ => Err(QueueError::InvalidId),
@@ -312,7 +323,7 @@ impl<const N: usize> TimerQueue<N> {
         let entry = Entry {
             deadline,
             seq: self.next_seq(),
-            id: u64::from(id.0),
+            id: u64::from(id.slot()),
         };
         let Self {
             heap,
@@ -382,7 +393,7 @@ impl<const N: usize> TimerQueue<N> {
             return None;
         }
         self.remove_at(0);
-        Some((timer_id(first.id), first.deadline))
+        Some((self.timer_id(first.id), first.deadline))
     }
 
     /// Like [`pop_expired`](Self::pop_expired), but only a timer started before start
@@ -402,7 +413,7 @@ impl<const N: usize> TimerQueue<N> {
             None => false,
         };
         self.remove_root();
-        Some((timer_id(first.id), waiter))
+        Some((self.timer_id(first.id), waiter))
     }
 
     /// Take the earliest entry out of the heap, its slot already marked idle: the last
@@ -460,7 +471,7 @@ impl<const N: usize> TimerQueue<N> {
         let entry = Entry {
             deadline,
             seq: self.next_seq(),
-            id: u64::from(id.0),
+            id: u64::from(id.slot()),
         };
         // Cannot overflow: `len < CAPACITY`.
         self.len = at.saturating_add(1);

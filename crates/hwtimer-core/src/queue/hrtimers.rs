@@ -16,11 +16,13 @@ pub(super) struct Inner<E: ClockEvent, M: Monotonic, const N: usize> {
     pub(super) alarm: Alarm<E, M>,
     pub(super) queue: TimerQueue<N>,
     pub(super) wakers: [Option<Waker>; N],
-    /// What the hardware is known to be programmed for: `Some(Some(at))` the deadline
-    /// `at`, `Some(None)` the idle state (keep-alive, or stopped on a 64-bit time base),
-    /// `None` not known (never programmed, or the last programming was refused), so the
-    /// next queue operation or interrupt programs it whatever the queue holds.
-    armed: Option<Option<u64>>,
+    /// The deadline the hardware is programmed for (`None`: the idle state, keep-alive or
+    /// stopped), when `stale` is false.
+    armed_for: Option<u64>,
+    /// The last programming was refused (or none was made yet): what the hardware holds is
+    /// not known, so the next queue operation or interrupt programs it whatever the queue
+    /// holds.
+    stale: bool,
 }
 
 impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
@@ -35,7 +37,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
     /// not what the hardware holds.
     #[inline]
     pub(super) fn unprogrammed(&self) -> bool {
-        self.armed.is_none()
+        self.stale
     }
 
     /// [`reprogram`](Self::reprogram) with `now`, a time-base reading just made (or `None`),
@@ -47,29 +49,40 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
     #[inline]
     fn reprogram_at(&mut self, strict: bool, now: Option<u64>) -> Result<bool, QueueError> {
         let next = self.queue.next_deadline();
-        if self.armed == Some(next) && !strict {
+        if next == self.armed_for && !strict && !self.stale {
             return Ok(true);
         }
-        let result = match next {
-            // Idle: keep a narrow extended time base read (a 64-bit one is stopped).
-            None => self.alarm.keep_alive().map(|()| true),
+        match next {
+            None => {
+                // Idle: keep a narrow extended time base read (a 64-bit one is stopped).
+                if let Err(e) = self.alarm.keep_alive() {
+                    return Err(self.refused(e));
+                }
+                self.armed_for = None;
+                self.stale = false;
+                Ok(true)
+            }
             Some(at) if strict => match self.alarm.set_deadline(at) {
-                Ok(_) => Ok(true),
+                Ok(_) => {
+                    self.armed_for = Some(at);
+                    self.stale = false;
+                    Ok(true)
+                }
                 Err(Error::DeadlinePassed { .. }) => {
                     // Nothing armed: the caller starts a round, which ends by programming.
-                    self.armed = None;
-                    return Ok(false);
+                    self.stale = true;
+                    Ok(false)
                 }
-                Err(e) => Err(e),
+                Err(e) => Err(self.refused(e)),
             },
-            Some(at) => self.alarm.arm_at(at, now).map(|()| true),
-        };
-        match result {
-            Ok(done) => {
-                self.armed = Some(next);
-                Ok(done)
+            Some(at) => {
+                if let Err(e) = self.alarm.arm_at(at, now) {
+                    return Err(self.refused(e));
+                }
+                self.armed_for = Some(at);
+                self.stale = false;
+                Ok(true)
             }
-            Err(e) => Err(self.refused(e)),
         }
     }
 
@@ -78,7 +91,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
     #[inline(never)]
     fn refused(&mut self, e: Error) -> QueueError {
         crate::log_warn!("hrtimers: programming refused: {}", e);
-        self.armed = None;
+        self.stale = true;
         for w in self.wakers.iter().flatten() {
             w.wake_by_ref();
         }
@@ -91,7 +104,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
     /// first batch into `batch`. Returns the round.
     fn start_round(&mut self, now: u64, batch: &mut Batch) -> Round {
         // The oneshot that brought us here is spent: the round ends by programming.
-        self.armed = None;
+        self.stale = true;
         let round = Round {
             now,
             before: self.queue.started(),
@@ -175,7 +188,8 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
                 alarm,
                 queue: TimerQueue::new(),
                 wakers: [const { None }; N],
-                armed: None,
+                armed_for: None,
+                stale: true,
             })),
         }
     }
@@ -313,7 +327,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// again later); [`QueueError::Busy`] when the queue was re-entered.
     pub fn reprogram(&self) -> Result<(), QueueError> {
         self.with(|i| {
-            i.armed = None;
+            i.stale = true;
             i.reprogram(false).map(|_| ())
         })?
     }
