@@ -17,22 +17,26 @@ pub(super) enum Kind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Slot {
     kind: Kind,
-    /// Queued (only allocated slots are).
-    queued: bool,
-    /// Position in the heap while queued.
+    /// Position in the heap while queued, [`IDLE`] while not (only allocated slots are
+    /// queued; positions are below `CAPACITY <= 65535`).
     at: u16,
+    /// Counts the slot's allocations and frees (each adds one, so it is odd while the slot
+    /// is allocated): a [`TimerId`] carries the (odd) generation it was handed out with,
+    /// so an id kept after its timer was freed names no timer, even once the slot is
+    /// allocated again, and a free slot matches no id. In the slot (8 bytes with it), so
+    /// checking an id is one compare on what the operation reads anyway.
+    generation: u16,
 }
+
+/// [`Slot::at`] of a slot that is not queued.
+const IDLE: u16 = u16::MAX;
 
 impl Slot {
     const FREE: Slot = Slot {
         kind: Kind::Free { next: None },
-        queued: false,
-        at: 0,
+        at: IDLE,
+        generation: 0,
     };
-
-    fn is_allocated(&self) -> bool {
-        !matches!(self.kind, Kind::Free { .. })
-    }
 }
 
 /// A queued timer, as the heap holds it: the key `(deadline, seq)` and its slot.
@@ -100,7 +104,7 @@ fn place(heap: &mut [Entry], slots: &mut [Slot], at: usize, entry: Entry) {
         *e = entry;
     }
     if let Some(slot) = slots.get_mut(slot_index(entry.id)) {
-        // Positions are below `CAPACITY <= 65536`: no truncation.
+        // Positions are below `CAPACITY <= 65535`: no truncation, never `IDLE`.
         slot.at = at as u16;
     }
 }
@@ -177,11 +181,6 @@ fn sift_down(
 #[derive(Debug)]
 pub struct TimerQueue<const N: usize> {
     slots: [Slot; N],
-    /// Each slot's allocation count: a [`TimerId`] carries the generation it was handed
-    /// out with, so an id kept after its timer was freed names no timer, even once the
-    /// slot is allocated again. Beside `slots` rather than in them, so a slot stays 8 bytes
-    /// and the heap's moves (which update `slots`) do not touch it.
-    generations: [u16; N],
     /// `heap[..len]` is a min-heap; `slots[e.id]` is queued at `i` for `e = heap[i]`.
     heap: [Entry; N],
     len: usize,
@@ -202,14 +201,13 @@ impl<const N: usize> Default for TimerQueue<N> {
 }
 
 impl<const N: usize> TimerQueue<N> {
-    /// Usable slots: a [`TimerId`] is 16 bits.
-    const CAPACITY: usize = if N > 1 << 16 { 1 << 16 } else { N };
+    /// Usable slots: a [`TimerId`]'s index is 16 bits, and one value marks an idle slot.
+    const CAPACITY: usize = if N > u16::MAX as usize { u16::MAX as usize } else { N };
 
-    /// An empty queue. `N` above 65536 is truncated to 65536 usable slots.
+    /// An empty queue. `N` above 65535 is truncated to 65535 usable slots.
     pub const fn new() -> Self {
         Self {
             slots: [Slot::FREE; N],
-            generations: [0; N],
             heap: [Entry::EMPTY; N],
             len: 0,
             fresh: 0,
@@ -232,7 +230,7 @@ impl<const N: usize> TimerQueue<N> {
             index
         } else if self.fresh < Self::CAPACITY {
             let index = u16::try_from(self.fresh).map_err(|_| QueueError::Full)?;
-            // Cannot overflow: `fresh < CAPACITY <= 65536`.
+            // Cannot overflow: `fresh < CAPACITY <= 65535`.
             self.fresh = self.fresh.saturating_add(1);
             index
         } else {
@@ -242,12 +240,12 @@ impl<const N: usize> TimerQueue<N> {
             .slots
             .get_mut(usize::from(index))
             .ok_or(QueueError::Full)?;
+        let generation = slot.generation.wrapping_add(1);
         *slot = Slot {
             kind,
-            queued: false,
-            at: 0,
+            at: IDLE,
+            generation,
         };
-        let generation = self.generation(usize::from(index));
         Ok(TimerId::new(index, generation))
     }
 
@@ -269,37 +267,21 @@ impl<const N: usize> TimerQueue<N> {
                 kind: Kind::Free {
                     next: self.free_head,
                 },
-                queued: false,
-                at: 0,
+                at: IDLE,
+                // The ids handed out so far name no timer any more.
+                generation: slot.generation.wrapping_add(1),
             };
             self.free_head = Some(id.slot());
         }
-        // The ids handed out so far name no timer any more.
-        if let Some(g) = self.generations.get_mut(id.index()) {
-            *g = g.wrapping_add(1);
-        }
-    }
-
-    /// The generation of slot `index` (0 for an index out of range).
-    #[inline(always)]
-    fn generation(&self, index: usize) -> u16 {
-        self.generations.get(index).copied().unwrap_or(0)
-    }
-
-    /// The [`TimerId`] of the timer an [`Entry`] names, in its slot's present generation.
-    #[inline(always)]
-    fn timer_id(&self, id: u64) -> TimerId {
-        let index = slot_index(id);
-        // Entries are made from slot indices (`u16`) only.
-        TimerId::new(index as u16, self.generation(index))
     }
 
     /// The heap position of an allocated timer (`None`: idle).
     #[inline]
     pub(super) fn position(&self, id: TimerId) -> Result<Option<usize>, QueueError> {
         match self.slots.get(id.index()) {
-            Some(slot) if slot.is_allocated() && self.generation(id.index()) == id.generation() => {
-                Ok(slot.queued.then_some(usize::from(slot.at)))
+            // Only an allocated slot has an odd generation, the one its id carries.
+            Some(slot) if slot.generation == id.generation() => {
+                Ok((slot.at != IDLE).then_some(usize::from(slot.at)))
             }
             _ => Err(QueueError::InvalidId),
         }
@@ -392,8 +374,13 @@ impl<const N: usize> TimerQueue<N> {
         if first.deadline > now {
             return None;
         }
+        let generation = self
+            .slots
+            .get(slot_index(first.id))
+            .map_or(0, |s| s.generation);
         self.remove_at(0);
-        Some((self.timer_id(first.id), first.deadline))
+        // Entries are made from slot indices (`u16`) only.
+        Some((TimerId::new(first.id as u16, generation), first.deadline))
     }
 
     /// Like [`pop_expired`](Self::pop_expired), but only a timer started before start
@@ -405,15 +392,16 @@ impl<const N: usize> TimerQueue<N> {
         if first.deadline > now || first.seq >= before {
             return None;
         }
-        let waiter = match self.slots.get_mut(slot_index(first.id)) {
+        let (waiter, generation) = match self.slots.get_mut(slot_index(first.id)) {
             Some(slot) => {
-                slot.queued = false;
-                slot.kind == Kind::Waiter
+                slot.at = IDLE;
+                (slot.kind == Kind::Waiter, slot.generation)
             }
-            None => false,
+            None => (false, 0),
         };
         self.remove_root();
-        Some((self.timer_id(first.id), waiter))
+        // Entries are made from slot indices (`u16`) only.
+        Some((TimerId::new(first.id as u16, generation), waiter))
     }
 
     /// Take the earliest entry out of the heap, its slot already marked idle: the last
@@ -475,9 +463,6 @@ impl<const N: usize> TimerQueue<N> {
         };
         // Cannot overflow: `len < CAPACITY`.
         self.len = at.saturating_add(1);
-        if let Some(slot) = self.slots.get_mut(id.index()) {
-            slot.queued = true;
-        }
         let Self {
             heap,
             slots,
@@ -506,7 +491,7 @@ impl<const N: usize> TimerQueue<N> {
             return;
         };
         if let Some(slot) = slots.get_mut(slot_index(removed.id)) {
-            slot.queued = false;
+            slot.at = IDLE;
         }
         *len = last_at;
         if at == last_at {
@@ -584,7 +569,7 @@ mod tests {
         assert_eq!(q.alloc(), Err(QueueError::Full));
         q.free(a);
         assert_eq!(q.start(a, 1), Err(QueueError::InvalidId));
-        assert_eq!(q.start(TimerId::new(7, 0), 1), Err(QueueError::InvalidId));
+        assert_eq!(q.start(TimerId::new(7, 1), 1), Err(QueueError::InvalidId));
         assert!(q.alloc().is_ok());
     }
 
@@ -665,8 +650,9 @@ mod tests {
         assert_eq!(q.alloc().map(TimerId::index), Ok(a.index()));
         // A slot never allocated is invalid, and freeing it does nothing.
         let mut q: TimerQueue<4> = TimerQueue::new();
-        q.free(TimerId::new(3, 0));
-        assert_eq!(q.start(TimerId::new(3, 0), 1), Err(QueueError::InvalidId));
+        // (Generation 1: the first one a slot hands out.)
+        q.free(TimerId::new(3, 1));
+        assert_eq!(q.start(TimerId::new(3, 1), 1), Err(QueueError::InvalidId));
         assert_eq!(q.alloc().map(TimerId::index), Ok(0));
     }
 }

@@ -102,6 +102,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
 impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
     /// Start a round of expiries at `now` (see [`HrTimers::on_interrupt`]) and take its
     /// first batch into `batch`. Returns the round.
+    #[inline(always)]
     fn start_round(&mut self, now: u64, batch: &mut Batch) -> Round {
         // The oneshot that brought us here is spent: the round ends by programming.
         self.stale = true;
@@ -111,6 +112,21 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
         };
         self.take_due(round, batch);
         round
+    }
+
+    /// An interrupt the alarm found spurious: not this channel, or the channel fired for a
+    /// deadline the alarm no longer holds, because a programming after it was refused and
+    /// left the hardware as it was. In that case the queue has nothing armed for its
+    /// timers: serve them now, as for a deadline. Out of line: the common path is the
+    /// deadline's.
+    #[cold]
+    #[inline(never)]
+    fn spurious(&mut self, batch: &mut Batch) -> Option<Round> {
+        if !self.stale {
+            return None;
+        }
+        let now = self.alarm.time().now();
+        Some(self.start_round(now, batch))
     }
 
     /// Take up to [`EXPIRY_BATCH`] timers of `round` out of the queue into the (empty)
@@ -405,14 +421,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         // Acknowledge, and take the first batch in the same critical section.
         let first = self.with(|i| match i.alarm.on_interrupt() {
             Fired::Rearmed { .. } => None,
-            // Not this channel, or the channel fired for a deadline the alarm no longer
-            // holds: a programming after it was refused and left the hardware as it was.
-            // Then the queue has nothing armed for it: serve it now, as for a deadline.
-            Fired::Spurious if i.unprogrammed() => {
-                let now = i.alarm.time().now();
-                Some(i.start_round(now, &mut batch))
-            }
-            Fired::Spurious => None,
+            Fired::Spurious => i.spurious(&mut batch),
             // A failed re-arm leaves the hardware idle with the deadline unreached: the
             // round finds nothing due and programs it again below (and reports it if that
             // fails too).
