@@ -434,9 +434,10 @@ impl<W: UIntLike> Mmio<W> {
     /// assert_eq!(top.read_word(0x8), u32::MAX); // refused: would wrap to address 0
     /// ```
     pub const unsafe fn new(base: usize, len: usize) -> Self {
-        // `usize::MAX - base` is the offset of the top byte from `base`; one more byte fits
-        // (saturating: from base 0 the whole space would be `usize::MAX + 1` bytes).
-        let room = (usize::MAX - base).saturating_add(1);
+        // `!base` (`usize::MAX - base`, never negative) is the offset of the top byte from
+        // `base`; one more byte fits (saturating: from base 0 the whole space would be
+        // `usize::MAX + 1` bytes).
+        let room = (!base).saturating_add(1);
         let room = if room < isize::MAX as usize {
             room
         } else {
