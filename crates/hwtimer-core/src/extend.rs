@@ -61,7 +61,9 @@
 //!   the published time leaves it alone (a stale value maps to `last`), so the read path
 //!   makes no store at all then. `Relaxed` ordering is enough: all that is published is this
 //!   one word, and a single location's modification order is total on every core
-//!   (coherence), so every core sees the published values in one increasing order. ARMv7-A
+//!   (coherence), so every core sees the published values in one increasing order
+//!   (model-checked with loom in `tests/loom.rs`: two cores advancing it across a wrap
+//!   and a reader, every interleaving; the time never goes back). ARMv7-A
 //!   exclusives need the word in Normal memory (the MMU on, RAM mapped cacheable or Normal
 //!   non-cacheable): with the MMU off, data accesses are Strongly-ordered and exclusives
 //!   there are not architecturally guaranteed.
@@ -107,8 +109,12 @@
 //! assert_eq!(extend(t1, 0x0FFF_FFF8, 28), t1);
 //! ```
 
-#[cfg(target_has_atomic = "64")]
+#[cfg(all(target_has_atomic = "64", not(loom)))]
 use core::sync::atomic::{AtomicU64, Ordering};
+// The model-checked build (`RUSTFLAGS="--cfg loom"`): loom's atomic, so `tests/loom.rs`
+// explores every interleaving of this very code.
+#[cfg(all(target_has_atomic = "64", loom))]
+use loom::sync::atomic::{AtomicU64, Ordering};
 
 #[cfg(not(target_has_atomic = "64"))]
 use crate::seqlock::SeqLockU64;
@@ -152,7 +158,19 @@ pub struct Published {
 
 impl Published {
     /// A published time starting at `start`.
+    #[cfg(not(loom))]
     pub const fn new(start: u64) -> Self {
+        Self {
+            #[cfg(target_has_atomic = "64")]
+            last: AtomicU64::new(start),
+            #[cfg(not(target_has_atomic = "64"))]
+            last: SeqLockU64::new(start),
+        }
+    }
+
+    /// A published time starting at `start` (loom's atomics have no `const` constructor).
+    #[cfg(loom)]
+    pub fn new(start: u64) -> Self {
         Self {
             #[cfg(target_has_atomic = "64")]
             last: AtomicU64::new(start),
@@ -250,9 +268,13 @@ impl Published {
     /// Set the time to `value`, backwards too: for the owner with exclusive access (a
     /// counter that was reloaded while nothing could read it).
     pub fn set(&mut self, value: u64) {
-        #[cfg(target_has_atomic = "64")]
+        #[cfg(all(target_has_atomic = "64", not(loom)))]
         {
             *self.last.get_mut() = value;
+        }
+        #[cfg(all(target_has_atomic = "64", loom))]
+        {
+            self.last.with_mut(|last| *last = value);
         }
         #[cfg(not(target_has_atomic = "64"))]
         {

@@ -418,10 +418,34 @@ impl<W: UIntLike> Mmio<W> {
     /// threads at the same time: `Mmio` is `Sync` because concurrent volatile accesses to
     /// device memory are not data races (see the `Sync` impl), which is not true of memory
     /// the program owns.
+    ///
+    /// # Clipping
+    /// The window is clipped here, once, so that no access can compute an address that
+    /// wraps: if `base + len` would pass the top of the address space, the window ends
+    /// there, and it spans at most `isize::MAX` bytes (the furthest a pointer may be offset).
+    /// [`len`](Self::len) is the clipped length; an access past it is refused as any other
+    /// outside the window (reads all ones, writes dropped). A window that fits is unchanged.
+    ///
+    /// ```
+    /// use hwtimer_core::reg::{Mmio, RegisterBus};
+    /// // SAFETY: nothing is accessed: the one read lies past the clipped window.
+    /// let top: Mmio = unsafe { Mmio::new(usize::MAX - 7, 0x10) };
+    /// assert_eq!(top.len(), 8);
+    /// assert_eq!(top.read_word(0x8), u32::MAX); // refused: would wrap to address 0
+    /// ```
     pub const unsafe fn new(base: usize, len: usize) -> Self {
+        // `!base` (`usize::MAX - base`, never negative) is the offset of the top byte from
+        // `base`; one more byte fits (saturating: from base 0 the whole space would be
+        // `usize::MAX + 1` bytes).
+        let room = (!base).saturating_add(1);
+        let room = if room < isize::MAX as usize {
+            room
+        } else {
+            isize::MAX as usize
+        };
         Self {
             base: base as *mut W,
-            len,
+            len: if len < room { len } else { room },
         }
     }
 
@@ -430,7 +454,7 @@ impl<W: UIntLike> Mmio<W> {
         self.base as usize
     }
 
-    /// The window length in bytes.
+    /// The window length in bytes (as clipped by [`new`](Self::new)).
     pub const fn len(&self) -> usize {
         self.len
     }
@@ -502,7 +526,8 @@ impl<W: UIntLike, const SPAN: usize> RegisterBus for MmioBlock<W, SPAN> {
         }
         // SAFETY: `offset` is aligned and below `SPAN`, and `claim` checked that the
         // `SPAN` bytes from `base` lie inside an `Mmio` window (aligned), which `Mmio::new`'s
-        // caller promised is a mapped register block valid for volatile `W` accesses.
+        // caller promised is a mapped register block valid for volatile `W` accesses and
+        // which `Mmio::new` clipped to the address space (so the address does not wrap).
         unsafe { self.base.byte_add(offset).read_volatile() }
     }
 
@@ -542,8 +567,9 @@ impl<W: UIntLike> RegisterBus for Mmio<W> {
             return !W::zero();
         }
         // SAFETY: `offset` is aligned and inside the window that `new`'s caller promised
-        // is a mapped register block valid for volatile `W` accesses; a raw-pointer
-        // volatile read creates no reference to device memory.
+        // is a mapped register block valid for volatile `W` accesses; `new` clipped the
+        // window so that `base + offset` neither wraps nor steps more than `isize::MAX`
+        // bytes; a raw-pointer volatile read creates no reference to device memory.
         unsafe { self.base.byte_add(offset).read_volatile() }
     }
 
@@ -634,6 +660,32 @@ mod tests {
         assert!(w.claim::<0x20>(0).is_none());
         let _ = (mmio, b, inner);
         assert_eq!(block, [0, 0, 0, 0, 0, 3, 0, 0]);
+    }
+
+    /// A window that would run past the top of the address space (or span more than a
+    /// pointer may be offset) is clipped when it is made: an access past the clip is refused
+    /// as any access outside the window, instead of an address that wraps around to 0.
+    #[test]
+    fn a_window_past_the_top_of_the_address_space_is_clipped() {
+        // SAFETY: nothing is accessed through these windows: every access below lies past
+        // the clipped length, which the bus refuses before it forms a pointer.
+        let top = unsafe { Mmio::<u32>::new(usize::MAX - 7, 0x10) };
+        assert_eq!(top.len(), 8, "8 bytes fit below the top");
+        assert!(top.claim::<0x10>(0).is_none());
+        assert!(top.claim::<0x4>(0x8).is_none());
+        assert_eq!(top.read_word(0x8), u32::MAX); // would wrap to address 0
+        top.write_word(0xC, 1); // dropped
+        // SAFETY: as above.
+        let huge = unsafe { Mmio::<u32>::new(0x1000, usize::MAX) };
+        assert_eq!(huge.len(), isize::MAX as usize);
+        assert_eq!(huge.read_word(usize::MAX - 3), u32::MAX);
+        // The top byte itself can end a window: 8 bytes from `usize::MAX - 7`.
+        // SAFETY: as above.
+        let exact = unsafe { Mmio::<u32>::new(usize::MAX - 7, 8) };
+        assert_eq!(exact.len(), 8);
+        // SAFETY: as above.
+        let from_zero = unsafe { Mmio::<u32>::new(0, usize::MAX) };
+        assert_eq!(from_zero.len(), isize::MAX as usize);
     }
 
     #[test]

@@ -17,6 +17,19 @@
 //! Link changes ([`NetState::set_link`], from a PHY poll) program the MAC and wake the
 //! runner.
 //!
+//! # No lost wake
+//!
+//! Every path that can make the runner's next poll succeed changes the shared state inside
+//! the critical section and wakes **after** leaving it; every poll of the driver registers
+//! its waker **before** it looks at that state, in a critical section of its own. So an
+//! event that lands while the runner registers is either seen by its look or finds the
+//! waker registered and wakes it; a wake takes the waker out, so it fires once per
+//! registration. The two halves are the crate-private `Hub::poll` and `Hub::signal`, which
+//! every driver poll and every interrupt path go through. Model-checked with loom
+//! (`RUSTFLAGS="--cfg loom" cargo test -p stmmac-coalesce --lib --release loom_check`,
+//! where the critical section is loom's mutex): the hub and the wakers are this module's
+//! own code, the rings a stand-in (they are only ever touched inside the lock).
+//!
 //! # Tokens
 //!
 //! A TX token is handed out with the link up and a free descriptor. Its `consume`
@@ -57,10 +70,10 @@
 //! [`TxRing::buf_size`], the scratch buffer and [`DROP_BUF_LEN`]: **1514** with the
 //! defaults, a 1500-byte IP MTU.
 
+#[cfg(not(loom))]
 use core::cell::RefCell;
 use core::task::{Context, Waker};
 
-use critical_section::Mutex;
 use embassy_net_driver::{Capabilities, HardwareAddress, LinkState};
 use hwtimer_core::Restart;
 
@@ -78,28 +91,180 @@ pub const VLAN_TAG_LEN: usize = 4;
 /// [Tokens](self#tokens)); the reported MTU is at most this.
 pub const DROP_BUF_LEN: usize = 1536;
 
+/// A value shared with interrupt handlers: behind a `critical-section` mutex, or, in the
+/// model-checked build (`cfg(loom)`), behind loom's mutex, so that loom explores this
+/// module's own code.
+struct Locked<T>(
+    #[cfg(not(loom))] critical_section::Mutex<RefCell<T>>,
+    #[cfg(loom)] loom::sync::Mutex<T>,
+);
+
+impl<T> Locked<T> {
+    #[cfg(not(loom))]
+    const fn new(value: T) -> Self {
+        Self(critical_section::Mutex::new(RefCell::new(value)))
+    }
+
+    /// loom's mutex has no `const` constructor.
+    #[cfg(loom)]
+    fn new(value: T) -> Self {
+        Self(loom::sync::Mutex::new(value))
+    }
+
+    /// Run `f` on the value inside the critical section.
+    #[cfg(not(loom))]
+    fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        critical_section::with(|cs| f(&mut self.0.borrow_ref_mut(cs)))
+    }
+
+    /// Run `f` on the value with the mutex held.
+    #[cfg(loom)]
+    fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        let mut guard = match self.0.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        f(&mut guard)
+    }
+}
+
 /// One registered waker, behind a critical section.
-struct WakerSlot(Mutex<RefCell<Option<Waker>>>);
+struct WakerSlot(Locked<Option<Waker>>);
 
 impl WakerSlot {
+    #[cfg(not(loom))]
     const fn new() -> Self {
-        Self(Mutex::new(RefCell::new(None)))
+        Self(Locked::new(None))
+    }
+
+    #[cfg(loom)]
+    fn new() -> Self {
+        Self(Locked::new(None))
     }
 
     fn register(&self, w: &Waker) {
-        critical_section::with(|cs| {
-            let mut slot = self.0.borrow_ref_mut(cs);
-            match slot.as_ref() {
-                Some(old) if old.will_wake(w) => {}
-                _ => *slot = Some(w.clone()),
-            }
+        self.0.with(|slot| match slot.as_ref() {
+            Some(old) if old.will_wake(w) => {}
+            _ => *slot = Some(w.clone()),
         });
     }
 
+    /// Wake the registered waker, if any, and forget it (outside the critical section).
     fn wake(&self) {
-        if let Some(w) = critical_section::with(|cs| self.0.borrow_ref_mut(cs).take()) {
+        if let Some(w) = self.0.with(Option::take) {
             w.wake();
         }
+    }
+}
+
+/// Which of a [`Hub`]'s wakers an event wakes, or a poll registers.
+#[derive(Clone, Copy)]
+struct Wakers {
+    rx: bool,
+    tx: bool,
+    link: bool,
+}
+
+impl Wakers {
+    const NONE: Self = Self {
+        rx: false,
+        tx: false,
+        link: false,
+    };
+    const RX: Self = Self {
+        rx: true,
+        ..Self::NONE
+    };
+    const TX: Self = Self {
+        tx: true,
+        ..Self::NONE
+    };
+    const LINK: Self = Self {
+        link: true,
+        ..Self::NONE
+    };
+
+    const fn and(self, other: Self) -> Self {
+        Self {
+            rx: self.rx || other.rx,
+            tx: self.tx || other.tx,
+            link: self.link || other.link,
+        }
+    }
+}
+
+/// Where the driver and the interrupt paths meet: the state `S` (the rings, once
+/// installed) behind the critical section, and the wakers. The driver's side is
+/// [`poll`](Self::poll), the interrupt paths' side [`signal`](Self::signal); see
+/// [No lost wake](self#no-lost-wake).
+struct Hub<S> {
+    state: Locked<Option<S>>,
+    rx: WakerSlot,
+    tx: WakerSlot,
+    link: WakerSlot,
+}
+
+impl<S> Hub<S> {
+    #[cfg(not(loom))]
+    const fn new() -> Self {
+        Self {
+            state: Locked::new(None),
+            rx: WakerSlot::new(),
+            tx: WakerSlot::new(),
+            link: WakerSlot::new(),
+        }
+    }
+
+    #[cfg(loom)]
+    fn new() -> Self {
+        Self {
+            state: Locked::new(None),
+            rx: WakerSlot::new(),
+            tx: WakerSlot::new(),
+            link: WakerSlot::new(),
+        }
+    }
+
+    /// Run `f` on the state inside the critical section; `None` before it is installed.
+    fn with<R>(&self, f: impl FnOnce(&mut S) -> R) -> Option<R> {
+        self.state.with(|s| s.as_mut().map(f))
+    }
+
+    /// Replace the state (inside the critical section).
+    fn install(&self, state: S) {
+        self.state.with(|s| *s = Some(state));
+    }
+
+    /// The driver's side: register `waker` in `which`, **then** look at the state with
+    /// `look` (inside the critical section; `None` before it is installed). An event
+    /// [`signal`](Self::signal)led between the two is seen by `look`, or wakes `waker`.
+    fn poll<R>(&self, which: Wakers, waker: &Waker, look: impl FnOnce(Option<&mut S>) -> R) -> R {
+        if which.rx {
+            self.rx.register(waker);
+        }
+        if which.tx {
+            self.tx.register(waker);
+        }
+        if which.link {
+            self.link.register(waker);
+        }
+        self.state.with(|s| look(s.as_mut()))
+    }
+
+    /// The interrupt paths' side: change the state with `change` (inside the critical
+    /// section), which also says whom the change wakes; **then**, outside it, wake them.
+    fn signal<R>(&self, change: impl FnOnce(Option<&mut S>) -> (R, Wakers)) -> R {
+        let (r, which) = self.state.with(|s| change(s.as_mut()));
+        if which.rx {
+            self.rx.wake();
+        }
+        if which.tx {
+            self.tx.wake();
+        }
+        if which.link {
+            self.link.wake();
+        }
+        r
     }
 }
 
@@ -134,10 +299,7 @@ struct Rings<T: CleanupTimer, C: CacheOps> {
 /// What the driver shares with the interrupt handlers: both rings and the wakers. Put it
 /// in a `static` (`NetState::new()` is `const`) and [`install`](Self::install) the rings.
 pub struct NetState<T: CleanupTimer, C: CacheOps> {
-    rings: Mutex<RefCell<Option<Rings<T, C>>>>,
-    rx_waker: WakerSlot,
-    tx_waker: WakerSlot,
-    link_waker: WakerSlot,
+    hub: Hub<Rings<T, C>>,
 }
 
 impl<T: CleanupTimer, C: CacheOps> Default for NetState<T, C> {
@@ -148,13 +310,15 @@ impl<T: CleanupTimer, C: CacheOps> Default for NetState<T, C> {
 
 impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// Empty: no rings yet.
+    #[cfg(not(loom))]
     pub const fn new() -> Self {
-        Self {
-            rings: Mutex::new(RefCell::new(None)),
-            rx_waker: WakerSlot::new(),
-            tx_waker: WakerSlot::new(),
-            link_waker: WakerSlot::new(),
-        }
+        Self { hub: Hub::new() }
+    }
+
+    /// Empty: no rings yet (not `const` in the model-checked build, `cfg(loom)`).
+    #[cfg(loom)]
+    pub fn new() -> Self {
+        Self { hub: Hub::new() }
     }
 
     /// Hand the (started) rings over. Counters start at 0, and there is no in-flight limit
@@ -167,7 +331,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
             inflight_limit: usize::MAX,
             stats: NetStats::default(),
         };
-        critical_section::with(|cs| *self.rings.borrow_ref_mut(cs) = Some(rings));
+        self.hub.install(rings);
     }
 
     /// Run `f` on the TX ring, inside a critical section; `None` before
@@ -201,7 +365,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     }
 
     fn with_rings<R>(&self, f: impl FnOnce(&mut Rings<T, C>) -> R) -> Option<R> {
-        critical_section::with(|cs| self.rings.borrow_ref_mut(cs).as_mut().map(f))
+        self.hub.with(f)
     }
 
     /// From the DMA interrupt, with what [`RingMac::take_events`] returned: service the RX
@@ -214,52 +378,59 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         // cleans the TX ring; an RX interrupt does not (it would reclaim on every received
         // ACK, and the cleanup timer and `tx_frames` would set nothing).
         let tx_work = events.tx_done() || events.tx_fault() || events.fatal();
-        let (freed, rx_ready) = self
-            .with_rings(|r| {
-                let freed = if tx_work {
-                    r.tx.service(mac, events)
-                } else {
-                    0
-                };
-                (freed, r.rx.service(mac, events))
-            })
-            .unwrap_or((0, false));
-        if events.rx_ready() || events.rx_no_buffer() || rx_ready {
-            self.rx_waker.wake();
-        }
-        if events.tx_done() || freed > 0 {
-            self.tx_waker.wake();
-        }
-        freed
+        self.hub.signal(|rings| {
+            let (freed, rx_ready) = rings
+                .map(|r| {
+                    let freed = if tx_work {
+                        r.tx.service(mac, events)
+                    } else {
+                        0
+                    };
+                    (freed, r.rx.service(mac, events))
+                })
+                .unwrap_or((0, false));
+            let mut wake = Wakers::NONE;
+            if events.rx_ready() || events.rx_no_buffer() || rx_ready {
+                wake = wake.and(Wakers::RX);
+            }
+            if events.tx_done() || freed > 0 {
+                wake = wake.and(Wakers::TX);
+            }
+            (freed, wake)
+        })
     }
 
     /// The cleanup timer expired (return this from the `HrTimers::on_interrupt` callback
     /// for the TX ring's timer): reclaim, re-arm while frames are pending, wake the
     /// transmit side if descriptors were freed, also while a TX token fills its slot.
     pub fn on_tx_timer<M: RingMac>(&self, mac: &M, now: u64) -> Restart {
-        let done = self.with_rings(|r| {
-            let before = r.tx.stats().reclaimed;
-            let restart = r.tx.on_timer(mac, now);
-            (restart, r.tx.stats().reclaimed.wrapping_sub(before))
-        });
-        match done {
-            Some((r, freed)) => {
-                if freed > 0 {
-                    self.tx_waker.wake();
-                }
-                r
+        self.hub.signal(|rings| match rings {
+            Some(r) => {
+                let before = r.tx.stats().reclaimed;
+                let restart = r.tx.on_timer(mac, now);
+                let freed = r.tx.stats().reclaimed.wrapping_sub(before);
+                (restart, if freed > 0 { Wakers::TX } else { Wakers::NONE })
             }
-            None => Restart::No,
-        }
+            None => (Restart::No, Wakers::NONE),
+        })
     }
 
     /// A new link state (from [`Phy::poll`](crate::phy::Phy::poll)): program the MAC
     /// ([`RingMac::set_link`]) and, on a change, wake the runner.
     pub fn set_link<M: RingMac>(&self, mac: &M, link: crate::LinkState) {
-        if mac.set_link(link) {
-            self.link_waker.wake();
-            self.tx_waker.wake();
-        }
+        // The MAC's link state is what `link_state` and the TX tokens look at: change it
+        // on the signal side, inside the critical section, as the rings are.
+        self.hub.signal(|_| {
+            let changed = mac.set_link(link);
+            (
+                (),
+                if changed {
+                    Wakers::LINK.and(Wakers::TX)
+                } else {
+                    Wakers::NONE
+                },
+            )
+        });
     }
 
     /// Reserve the TX ring's next descriptor for a token (one short critical section);
@@ -295,26 +466,6 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
             }
         });
     }
-
-    /// The next complete, good frame, copied into `scratch`; its length. Frames longer than
-    /// `scratch` are dropped (at most one ring's worth per call).
-    fn take_frame<M: RingMac>(&self, mac: &M, scratch: &mut [u8]) -> Option<usize> {
-        self.with_rings(|r| {
-            for _ in 0..r.rx.len() {
-                let mut frame = r.rx.receive(mac).ok()?;
-                match frame.copy_to(scratch) {
-                    Ok(n) => {
-                        r.stats.rx_frames = r.stats.rx_frames.wrapping_add(1);
-                        return Some(n);
-                    }
-                    // Dropped with `frame`: its descriptors go back.
-                    Err(_) => r.stats.rx_too_long = r.stats.rx_too_long.wrapping_add(1),
-                }
-            }
-            None
-        })
-        .flatten()
-    }
 }
 
 /// The MTU as smoltcp and embassy-net define it (see [MTU](self#mtu)).
@@ -346,20 +497,46 @@ impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps> Driver<'r, M, T, C> {
             address,
         }
     }
+}
 
-    fn tx_free(&self) -> bool {
-        self.mac.link().up
-            && self
-                .state
-                .with_rings(|r| {
-                    if r.tx.pending() >= r.inflight_limit {
-                        r.stats.tx_inflight_limited = r.stats.tx_inflight_limited.wrapping_add(1);
-                        return false;
-                    }
-                    r.tx.free() > 0 && !r.tx.slot_reserved()
-                })
-                .unwrap_or(false)
+/// Whether a TX token can be handed out: the link up, the ring installed, a free
+/// descriptor, no slot out and fewer than the in-flight limit pending (counted when not).
+fn tx_free<M: RingMac, T: CleanupTimer, C: CacheOps>(
+    mac: &M,
+    rings: Option<&mut Rings<T, C>>,
+) -> bool {
+    let Some(r) = rings else {
+        return false;
+    };
+    if !mac.link().up {
+        return false;
     }
+    if r.tx.pending() >= r.inflight_limit {
+        r.stats.tx_inflight_limited = r.stats.tx_inflight_limited.wrapping_add(1);
+        return false;
+    }
+    r.tx.free() > 0 && !r.tx.slot_reserved()
+}
+
+/// The next complete, good frame, copied into `scratch`; its length. Frames longer than
+/// `scratch` are dropped (at most one ring's worth per call).
+fn take_frame<M: RingMac, T: CleanupTimer, C: CacheOps>(
+    mac: &M,
+    r: &mut Rings<T, C>,
+    scratch: &mut [u8],
+) -> Option<usize> {
+    for _ in 0..r.rx.len() {
+        let mut frame = r.rx.receive(mac).ok()?;
+        match frame.copy_to(scratch) {
+            Ok(n) => {
+                r.stats.rx_frames = r.stats.rx_frames.wrapping_add(1);
+                return Some(n);
+            }
+            // Dropped with `frame`: its descriptors go back.
+            Err(_) => r.stats.rx_too_long = r.stats.rx_too_long.wrapping_add(1),
+        }
+    }
+    None
 }
 
 /// RX token: a received frame, already copied into the driver's scratch buffer.
@@ -447,14 +624,20 @@ impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver for Dr
         Self: 'a;
 
     fn receive(&mut self, cx: &mut Context) -> Option<(Self::RxToken<'_>, Self::TxToken<'_>)> {
-        // Register first, then look: an interrupt between the two still wakes us.
-        self.state.rx_waker.register(cx.waker());
-        self.state.tx_waker.register(cx.waker());
-        // The reply's descriptor first: without one the frame stays in the ring.
-        if !self.tx_free() {
-            return None;
-        }
-        let n = self.state.take_frame(self.mac, self.scratch)?;
+        // Register first, then look (see No lost wake): an interrupt between the two still
+        // wakes us.
+        let (mac, scratch) = (self.mac, &mut *self.scratch);
+        let n = self
+            .state
+            .hub
+            .poll(Wakers::RX.and(Wakers::TX), cx.waker(), |rings| {
+                let r = rings?;
+                // The reply's descriptor first: without one the frame stays in the ring.
+                if !tx_free(mac, Some(&mut *r)) {
+                    return None;
+                }
+                take_frame(mac, r, scratch)
+            })?;
         Some((
             RxToken {
                 frame: self.scratch.get_mut(..n).unwrap_or_default(),
@@ -467,8 +650,12 @@ impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver for Dr
     }
 
     fn transmit(&mut self, cx: &mut Context) -> Option<Self::TxToken<'_>> {
-        self.state.tx_waker.register(cx.waker());
-        if !self.tx_free() {
+        let mac = self.mac;
+        if !self
+            .state
+            .hub
+            .poll(Wakers::TX, cx.waker(), |rings| tx_free(mac, rings))
+        {
             return None;
         }
         Some(TxToken {
@@ -478,8 +665,12 @@ impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver for Dr
     }
 
     fn link_state(&mut self, cx: &mut Context) -> LinkState {
-        self.state.link_waker.register(cx.waker());
-        if self.mac.link().up {
+        let mac = self.mac;
+        if self
+            .state
+            .hub
+            .poll(Wakers::LINK, cx.waker(), |_| mac.link().up)
+        {
             LinkState::Up
         } else {
             LinkState::Down
@@ -517,6 +708,130 @@ impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver for Dr
 
     fn hardware_address(&self) -> HardwareAddress {
         HardwareAddress::Ethernet(self.address)
+    }
+}
+
+/// `loom` model check of the [No lost wake](self#no-lost-wake) protocol: this module's own
+/// [`Hub`] (its `poll` and `signal`), [`WakerSlot`] and lock, with loom's mutex for the
+/// critical section, and a stand-in for the rings (a count of frames waiting, of free
+/// descriptors, a link flag; the rings are only ever touched inside the lock, so what they
+/// hold does not change the protocol). The runner is loom's `block_on` over a future that
+/// polls as the driver does: a lost wake leaves it parked for ever, which loom reports as
+/// a deadlock. Each check was seen to fail (deadlock) with `Hub::poll` looking before it
+/// registers, and with `Hub::signal` waking before it changes the state. Run with
+/// `RUSTFLAGS="--cfg loom" cargo test -p stmmac-coalesce --lib --release loom_check`.
+#[cfg(all(test, loom))]
+mod loom_check {
+    use core::future::poll_fn;
+    use core::task::Poll;
+
+    use loom::sync::Arc;
+    use loom::thread;
+
+    use super::{Hub, Wakers};
+
+    /// The rings' stand-in.
+    #[derive(Default)]
+    struct Rings {
+        frames: u32,
+        free: u32,
+        link_up: bool,
+    }
+
+    fn model(f: impl Fn() + Sync + Send + 'static) {
+        let mut builder = loom::model::Builder::new();
+        builder.preemption_bound = Some(3);
+        builder.check(f);
+    }
+
+    fn hub() -> Arc<Hub<Rings>> {
+        let hub = Hub::new();
+        hub.install(Rings::default());
+        Arc::new(hub)
+    }
+
+    /// The runner: poll as the driver does (register in `which`, then `look`) until `look`
+    /// finds something, parked in between until a waker fires.
+    fn run_until<R>(
+        hub: &Hub<Rings>,
+        which: Wakers,
+        mut look: impl FnMut(&mut Rings) -> Option<R>,
+    ) -> R {
+        loom::future::block_on(poll_fn(|cx| {
+            match hub.poll(which, cx.waker(), |s| s.and_then(&mut look)) {
+                Some(r) => Poll::Ready(r),
+                None => Poll::Pending,
+            }
+        }))
+    }
+
+    /// An interrupt path: change the stand-in with `f`, wake `which`.
+    fn interrupt(
+        hub: &Arc<Hub<Rings>>,
+        which: Wakers,
+        f: impl Fn(&mut Rings) + Send + 'static,
+    ) -> thread::JoinHandle<()> {
+        let hub = hub.clone();
+        thread::spawn(move || {
+            hub.signal(|s| {
+                if let Some(s) = s {
+                    f(s);
+                }
+                ((), which)
+            })
+        })
+    }
+
+    /// A frame arrives (the DMA interrupt) while the runner registers and looks, as
+    /// `receive` does (RX and TX wakers): the runner gets it.
+    #[test]
+    fn a_frame_arriving_while_the_runner_polls_is_received() {
+        model(|| {
+            let hub = hub();
+            let irq = interrupt(&hub, Wakers::RX, |s| s.frames += 1);
+            let got = run_until(&hub, Wakers::RX.and(Wakers::TX), |s| {
+                (s.frames > 0).then(|| {
+                    s.frames -= 1;
+                    s.frames
+                })
+            });
+            assert_eq!(got, 0);
+            irq.join().unwrap();
+        });
+    }
+
+    /// The DMA interrupt and the cleanup timer each free a descriptor at once while the
+    /// runner waits for two, one `transmit` at a time: a wake takes the waker, so the
+    /// second path may find none registered; the runner still gets both.
+    #[test]
+    fn two_reclaim_paths_at_once_wake_a_runner_waiting_for_descriptors() {
+        model(|| {
+            let hub = hub();
+            let dma = interrupt(&hub, Wakers::TX, |s| s.free += 1);
+            let timer = interrupt(&hub, Wakers::TX, |s| s.free += 1);
+            for _ in 0..2 {
+                run_until(&hub, Wakers::TX, |s| {
+                    (s.free > 0).then(|| {
+                        s.free -= 1;
+                    })
+                });
+            }
+            dma.join().unwrap();
+            timer.join().unwrap();
+            hub.with(|s| assert_eq!(s.free, 0));
+        });
+    }
+
+    /// A link change (`set_link`: the link and TX wakers) while the runner polls
+    /// `link_state`: the runner sees the link come up.
+    #[test]
+    fn a_link_change_while_the_runner_polls_is_seen() {
+        model(|| {
+            let hub = hub();
+            let phy = interrupt(&hub, Wakers::LINK.and(Wakers::TX), |s| s.link_up = true);
+            run_until(&hub, Wakers::LINK, |s| s.link_up.then_some(()));
+            phy.join().unwrap();
+        });
     }
 }
 
