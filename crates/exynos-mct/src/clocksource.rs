@@ -417,11 +417,21 @@ mod loom_check {
                 let time = time.clone();
                 thread::spawn(move || core(&time, [110, 115]))
             };
-            let first = time.last();
-            let second = time.last();
-            assert!(second >= first);
+            // The reader is a thread of its own: loom runs spawned threads only after the
+            // main thread's next yield point, so reads made here would only ever see the
+            // start value (with `fetch_max` replaced by a plain `store`, this check then
+            // still passed; as a thread it fails).
+            let reader = {
+                let time = time.clone();
+                thread::spawn(move || {
+                    let first = time.last();
+                    let second = time.last();
+                    assert!(second >= first, "time went back: {first} then {second}");
+                })
+            };
             a.join().unwrap();
             b.join().unwrap();
+            reader.join().unwrap();
             assert_eq!(time.last(), 120);
         });
     }
