@@ -318,7 +318,7 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// [`FrcTime`] is a view of it.
     time: clocksource::Time64,
     /// Acknowledgements still owed by writes whose wait timed out (see
-    /// [`write_buffered`](Self::write_buffered)), but `G_TCON`'s (`g_tcon_owed`). Kept
+    /// [`write_buffered`](Self::write_buffered)), but `G_TCON`'s (a flag of `lock`). Kept
     /// here, not in the channels: a channel dropped and taken again still owes them.
     owed: Mutex<Cell<Owed>>,
     /// Whether `owed` holds anything: the one load a buffered write pays while no wait
@@ -334,16 +334,11 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// Last value `G_TCON` acknowledged (the driver owns the block); read and written under
     /// `lock` only.
     g_tcon: AtomicU32,
-    /// `g_tcon` is what the register holds: false after a write whose acknowledgement never
-    /// came (the write may or may not have landed), so the next write goes out even if it
-    /// would not change the mirror. Under `lock` only.
-    g_tcon_known: AtomicBool,
-    /// The last `G_TCON` write's acknowledgement is still owed (its wait timed out): the
-    /// `G_TCON` entry of the owed record, kept apart from `owed` so that a `G_TCON` section
-    /// enters no critical section. Under `lock` only.
-    g_tcon_owed: AtomicBool,
     /// The shared-register lock: held for a `G_TCON` write and its WSTAT wait, and for a
-    /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)).
+    /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)). Its free
+    /// word keeps `G_TCON`'s two flags (`shared::TCON_OWED`: the last write's
+    /// acknowledgement is still owed; `shared::TCON_UNKNOWN`: `g_tcon` may not be what the
+    /// register holds), so a section that finds neither set tests neither.
     lock: lock::SpinLock,
 }
 
@@ -393,8 +388,6 @@ impl<B: Claim<Word = u32>> Mct<B> {
             freq_hz,
             shadow: Mutex::new(Cell::new(Shadow { taken: 0 })),
             g_tcon: AtomicU32::new(g_tcon),
-            g_tcon_known: AtomicBool::new(true),
-            g_tcon_owed: AtomicBool::new(false),
             time: clocksource::Time64::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
             owed_any: AtomicBool::new(false),
@@ -562,10 +555,9 @@ impl<B: Claim<Word = u32>> Mct<B> {
         self.set_owed(Self::g_cnt_bit(regs::G_CNT_WSTAT_ALL), false);
         {
             // Under the shared-register lock, as every `G_TCON` and `G_INT_ENB` change.
-            let _guard = self.lock_shared()?;
-            self.set_owed(Self::g_tcon_bit(), false);
+            let mut guard = self.lock_shared(self.me())?;
+            guard.set_flags(shared::TCON_OWED | shared::TCON_UNKNOWN, false);
             self.g_tcon.store(g_tcon, Ordering::Relaxed);
-            self.g_tcon_known.store(true, Ordering::Relaxed);
             self.g_int_enb.store(g_int_enb, Ordering::Relaxed);
         }
         self.frc_counting.store(false, Ordering::Relaxed);
@@ -763,7 +755,14 @@ impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> {
             .field("bus", &self.bus)
             .field("freq_hz", &self.freq_hz)
             .field("g_tcon", &self.g_tcon.load(Ordering::Relaxed))
-            .field("g_tcon_known", &self.g_tcon_known.load(Ordering::Relaxed))
+            .field(
+                "g_tcon_known",
+                // Unknown to `Debug` itself while a section holds the lock.
+                &self
+                    .lock
+                    .flags_if_free()
+                    .map(|flags| flags & shared::TCON_UNKNOWN == 0),
+            )
             .field("g_int_enb", &self.g_int_enb.load(Ordering::Relaxed))
             .field("frc_running", &self.frc_running())
             .finish()
