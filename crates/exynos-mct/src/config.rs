@@ -77,6 +77,20 @@ impl Cores {
             Cores::Many(cpu) => cpu(),
         }
     }
+
+    /// [`current`](Self::current) as one function, for the `Mct` to keep: its lock then
+    /// reads the CPU number with a load and a call, whatever the variant.
+    pub(crate) fn function(self) -> fn() -> u32 {
+        match self {
+            Cores::One => cpu_zero,
+            Cores::Many(cpu) => cpu,
+        }
+    }
+}
+
+/// The CPU number of [`Cores::One`]: always 0.
+pub(crate) fn cpu_zero() -> u32 {
+    0
 }
 
 impl core::fmt::Debug for Cores {

@@ -334,6 +334,9 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// Last value `G_TCON` acknowledged (the driver owns the block); read and written under
     /// `lock` only.
     g_tcon: AtomicU32,
+    /// [`Config::cores`] as one function (`Cores::One`: [`config::cpu_zero`]), so a call
+    /// learns its CPU with one load and one call, with no test of the variant.
+    cpu: fn() -> u32,
     /// The shared-register lock: held for a `G_TCON` write and its WSTAT wait, and for a
     /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)). Its free
     /// word keeps `G_TCON`'s two flags (`shared::TCON_OWED`: the last write's
@@ -384,6 +387,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
         let mct = Self {
             global,
             bus,
+            cpu: config.cores.function(),
             config,
             freq_hz,
             shadow: Mutex::new(Cell::new(Shadow { taken: 0 })),

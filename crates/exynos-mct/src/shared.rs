@@ -73,7 +73,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// never two holders.
     #[inline(always)]
     pub(crate) fn me(&self) -> Owner {
-        Owner::of(self.config.cores.current())
+        Owner::of((self.cpu)())
     }
 
     /// Take the shared-register lock ([Shared registers](Self#shared-registers)) for CPU
