@@ -141,7 +141,9 @@
 //! (the single-core driver: 160 instructions, 10 accesses; with the lock 201). The
 //! register paths now keep their errors in registers (a one-byte internal error, turned
 //! into [`Error`] at the API), which brought the comparator arm to 174 and the local arm
-//! from 104 to 71; the README's "The issue-19 targets" section lists what remains, part by
+//! from 104 to 71. The lock's owner record (the CPU number, [`Config::cores`]) costs a call
+//! per arm, paid for by the `G_TCON` flags the lock word keeps (no flag test or store in
+//! the common section): the arm stays at 174; the README's "The issue-19 targets" section lists what remains, part by
 //! part, and why each part is needed.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
@@ -201,7 +203,8 @@ use wstat::{Bound, Owed};
 ///
 /// Both are changed only under a **lock owned by the `Mct`** (one atomic word holding the
 /// number of the CPU that holds it, taken by compare-and-swap on every target of the
-/// family), never under a critical section:
+/// family; free, it keeps `G_TCON`'s "acknowledgement owed" and "mirror unknown" flags),
+/// never under a critical section:
 ///
 /// - A `G_TCON` change is one exclusive section under the lock: the write, its
 ///   `G_WSTAT.TCON` wait and the write-1-to-clear, the mirror changed only once the
@@ -212,8 +215,9 @@ use wstat::{Bound, Owed};
 /// - A `G_INT_ENB` change (a comparator's own bit) is the mirror update and one write under
 ///   the lock; a re-arm whose bit is already as asked takes no lock.
 /// - **Interrupts are not masked** for the wait, and no critical section is entered while
-///   the lock is held (the `G_TCON` mirror, its "known" flag and its owed acknowledgement
-///   are atomics under the lock). Critical sections guard only the `taken` bits and the
+///   the lock is held (the `G_TCON` mirror is an atomic under the lock; its "known" flag
+///   and its owed acknowledgement are flags of the lock word, which the common section
+///   finds clear with the compare-and-swap that takes the lock). Critical sections guard only the `taken` bits and the
 ///   owed-acknowledgement record of the other registers, each a few loads and stores, never
 ///   with the lock held.
 ///

@@ -31,7 +31,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 const FREE: u32 = 0x8000_0000;
 
 /// The flags a free word can carry: every bit but [`FREE`].
-pub(crate) const FLAGS: u32 = !FREE;
+const FLAGS: u32 = !FREE;
 
 /// The word that says "held by this CPU": its number without bit 31, so never a free word.
 /// Two CPUs whose numbers differ only in bit 31 share one owner value: they would refuse
@@ -317,7 +317,11 @@ mod loom_check {
             );
             let expected = u32::from(mine.is_ok()) | (u32::from(theirs.is_ok()) << 1);
             assert_eq!(word(&shared), expected, "a holder's write was lost");
-            assert_eq!(shared.lock.flags_if_free(), Some(expected), "a flag was lost");
+            assert_eq!(
+                shared.lock.flags_if_free(),
+                Some(expected),
+                "a flag was lost"
+            );
             // A refused try_lock leaves the lock free: the next one gets it at once.
             assert!(take(&shared.lock, 0, 0, || {}).is_ok());
         });
@@ -354,7 +358,11 @@ mod loom_check {
             );
             let expected = u32::from(task.is_ok()) | (u32::from(core1.is_ok()) << 1);
             assert_eq!(word(&shared), expected, "a holder's write was lost");
-            assert_eq!(shared.lock.flags_if_free(), Some(expected), "a flag was lost");
+            assert_eq!(
+                shared.lock.flags_if_free(),
+                Some(expected),
+                "a flag was lost"
+            );
             assert!(take(&shared.lock, 1, 0, || {}).is_ok());
         });
     }
