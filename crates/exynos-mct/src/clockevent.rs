@@ -30,6 +30,7 @@ use crate::regs::{self, L_ICNTB, L_INT, L_TCON, L_WSTAT, LocalRegs};
 
 /// A local timer's registers within its own block.
 const OWN: LocalRegs = LocalRegs::OWN;
+use crate::lock::Owner;
 use crate::wstat::{HwError, TimedOut, WstatBit};
 use crate::{Bound, Mct, drop_count};
 
@@ -182,10 +183,12 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         }
     }
 
-    #[inline]
-    fn disable(&self) -> Result<(), HwError> {
+    /// Clear the comparator's enable and auto-increment in `G_TCON`, as CPU `me`
+    /// ([`Mct::me`], read once per call).
+    #[inline(always)]
+    fn disable(&self, me: Owner) -> Result<(), HwError> {
         let bits = self.r.enable | self.r.auto_inc;
-        self.mct.write_g_tcon(|t| t & !bits, true).map(drop_count)
+        self.mct.update_g_tcon_as(me, |t| t & !bits)
     }
 
     #[inline(always)]
@@ -237,7 +240,9 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     fn program(&mut self, value: u64, incr: Option<u32>) -> Result<(), HwError> {
         self.mode = Mode::Off;
         self.live = true;
-        self.disable()?;
+        // The CPU number, once for both `G_TCON` sections of the arm.
+        let me = self.mct.me();
+        self.disable(me)?;
         // The FRC may bound the waits (when it runs; worked out only for a long wait).
         let bound = Bound::Frc;
         self.write_compare(value, bound)?;
@@ -251,7 +256,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         }
         let bit = self.r.int;
         self.mct.set_g_int_enb(bit, true)?;
-        if let Err(e) = self.mct.write_g_tcon(|t| t | enable, true) {
+        if let Err(e) = self.mct.update_g_tcon_as(me, |t| t | enable) {
             // The enable may have landed without its acknowledgement: a periodic
             // comparator would then interrupt at every period. Mask it (if the lock is
             // busy, the interrupt stays unmasked: `shutdown` masks it).
@@ -278,7 +283,7 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.mode = Mode::Off;
         let bit = self.r.int;
         let masked = self.mct.set_g_int_enb(bit, false);
-        let disabled = self.disable().and(masked).map_err(Error::from);
+        let disabled = self.disable(self.mct.me()).and(masked).map_err(Error::from);
         // Only with logging on: one read to say a cancelled event's status is dropped.
         #[cfg(feature = "defmt")]
         if self.is_pending() {

@@ -51,8 +51,10 @@ pub enum Cores {
     #[default]
     One,
     /// Several cores use the block: the function returns the number of the CPU that calls
-    /// it (any numbering, one number per CPU). It is called once per lock attempt; the
-    /// holder's number is kept in the lock itself. On Cortex-A9 that is MPIDR `Aff0`,
+    /// it (any numbering, one number per CPU; the lock keeps its low 31 bits, so two CPUs
+    /// whose numbers differ only in bit 31 would refuse each other at once instead of
+    /// waiting). It is called once per driver call that takes the lock (a comparator arm
+    /// takes it twice and calls it once); the holder's number is kept in the lock itself. On Cortex-A9 that is MPIDR `Aff0`,
     /// `unsafe { NativeCpu::new() }.current_cpu()` in the firmware's own function
     /// ([`NativeCpu`](hwtimer_core::cpu::NativeCpu): the firmware vouches for the
     /// privilege the read needs); on the host model, `SimCpu::current`:
@@ -77,6 +79,20 @@ impl Cores {
             Cores::Many(cpu) => cpu(),
         }
     }
+
+    /// [`current`](Self::current) as one function, for the `Mct` to keep: its lock then
+    /// reads the CPU number with a load and a call, whatever the variant.
+    pub(crate) fn function(self) -> fn() -> u32 {
+        match self {
+            Cores::One => cpu_zero,
+            Cores::Many(cpu) => cpu,
+        }
+    }
+}
+
+/// The CPU number of [`Cores::One`]: always 0.
+pub(crate) fn cpu_zero() -> u32 {
+    0
 }
 
 impl core::fmt::Debug for Cores {

@@ -141,7 +141,9 @@
 //! (the single-core driver: 160 instructions, 10 accesses; with the lock 201). The
 //! register paths now keep their errors in registers (a one-byte internal error, turned
 //! into [`Error`] at the API), which brought the comparator arm to 174 and the local arm
-//! from 104 to 71; the README's "The issue-19 targets" section lists what remains, part by
+//! from 104 to 71. The lock's owner record (the CPU number, [`Config::cores`]) costs a call
+//! per arm, paid for by the `G_TCON` flags the lock word keeps (no flag test or store in
+//! the common section): the arm stays at 174; the README's "The issue-19 targets" section lists what remains, part by
 //! part, and why each part is needed.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
@@ -201,7 +203,8 @@ use wstat::{Bound, Owed};
 ///
 /// Both are changed only under a **lock owned by the `Mct`** (one atomic word holding the
 /// number of the CPU that holds it, taken by compare-and-swap on every target of the
-/// family), never under a critical section:
+/// family; free, it keeps `G_TCON`'s "acknowledgement owed" and "mirror unknown" flags),
+/// never under a critical section:
 ///
 /// - A `G_TCON` change is one exclusive section under the lock: the write, its
 ///   `G_WSTAT.TCON` wait and the write-1-to-clear, the mirror changed only once the
@@ -212,8 +215,9 @@ use wstat::{Bound, Owed};
 /// - A `G_INT_ENB` change (a comparator's own bit) is the mirror update and one write under
 ///   the lock; a re-arm whose bit is already as asked takes no lock.
 /// - **Interrupts are not masked** for the wait, and no critical section is entered while
-///   the lock is held (the `G_TCON` mirror, its "known" flag and its owed acknowledgement
-///   are atomics under the lock). Critical sections guard only the `taken` bits and the
+///   the lock is held (the `G_TCON` mirror is an atomic under the lock; its "known" flag
+///   and its owed acknowledgement are flags of the lock word, which the common section
+///   finds clear with the compare-and-swap that takes the lock). Critical sections guard only the `taken` bits and the
 ///   owed-acknowledgement record of the other registers, each a few loads and stores, never
 ///   with the lock held.
 ///
@@ -318,7 +322,7 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// [`FrcTime`] is a view of it.
     time: clocksource::Time64,
     /// Acknowledgements still owed by writes whose wait timed out (see
-    /// [`write_buffered`](Self::write_buffered)), but `G_TCON`'s (`g_tcon_owed`). Kept
+    /// [`write_buffered`](Self::write_buffered)), but `G_TCON`'s (a flag of `lock`). Kept
     /// here, not in the channels: a channel dropped and taken again still owes them.
     owed: Mutex<Cell<Owed>>,
     /// Whether `owed` holds anything: the one load a buffered write pays while no wait
@@ -334,16 +338,14 @@ pub struct Mct<B: Claim<Word = u32>> {
     /// Last value `G_TCON` acknowledged (the driver owns the block); read and written under
     /// `lock` only.
     g_tcon: AtomicU32,
-    /// `g_tcon` is what the register holds: false after a write whose acknowledgement never
-    /// came (the write may or may not have landed), so the next write goes out even if it
-    /// would not change the mirror. Under `lock` only.
-    g_tcon_known: AtomicBool,
-    /// The last `G_TCON` write's acknowledgement is still owed (its wait timed out): the
-    /// `G_TCON` entry of the owed record, kept apart from `owed` so that a `G_TCON` section
-    /// enters no critical section. Under `lock` only.
-    g_tcon_owed: AtomicBool,
+    /// [`Config::cores`] as one function (`Cores::One`: [`config::cpu_zero`]), so a call
+    /// learns its CPU with one load and one call, with no test of the variant.
+    cpu: fn() -> u32,
     /// The shared-register lock: held for a `G_TCON` write and its WSTAT wait, and for a
-    /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)).
+    /// `G_INT_ENB` read-modify-write ([Shared registers](Self#shared-registers)). Its free
+    /// word keeps `G_TCON`'s two flags (`shared::TCON_OWED`: the last write's
+    /// acknowledgement is still owed; `shared::TCON_UNKNOWN`: `g_tcon` may not be what the
+    /// register holds), so a section that finds neither set tests neither.
     lock: lock::SpinLock,
 }
 
@@ -389,12 +391,11 @@ impl<B: Claim<Word = u32>> Mct<B> {
         let mct = Self {
             global,
             bus,
+            cpu: config.cores.function(),
             config,
             freq_hz,
             shadow: Mutex::new(Cell::new(Shadow { taken: 0 })),
             g_tcon: AtomicU32::new(g_tcon),
-            g_tcon_known: AtomicBool::new(true),
-            g_tcon_owed: AtomicBool::new(false),
             time: clocksource::Time64::new(0),
             owed: Mutex::new(Cell::new(Owed::default())),
             owed_any: AtomicBool::new(false),
@@ -562,10 +563,9 @@ impl<B: Claim<Word = u32>> Mct<B> {
         self.set_owed(Self::g_cnt_bit(regs::G_CNT_WSTAT_ALL), false);
         {
             // Under the shared-register lock, as every `G_TCON` and `G_INT_ENB` change.
-            let _guard = self.lock_shared()?;
-            self.set_owed(Self::g_tcon_bit(), false);
+            let mut guard = self.lock_shared(self.me())?;
+            guard.set_flags(shared::TCON_OWED | shared::TCON_UNKNOWN, false);
             self.g_tcon.store(g_tcon, Ordering::Relaxed);
-            self.g_tcon_known.store(true, Ordering::Relaxed);
             self.g_int_enb.store(g_int_enb, Ordering::Relaxed);
         }
         self.frc_counting.store(false, Ordering::Relaxed);
@@ -763,7 +763,14 @@ impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> {
             .field("bus", &self.bus)
             .field("freq_hz", &self.freq_hz)
             .field("g_tcon", &self.g_tcon.load(Ordering::Relaxed))
-            .field("g_tcon_known", &self.g_tcon_known.load(Ordering::Relaxed))
+            .field(
+                "g_tcon_known",
+                // Unknown to `Debug` itself while a section holds the lock.
+                &self
+                    .lock
+                    .flags_if_free()
+                    .map(|flags| flags & shared::TCON_UNKNOWN == 0),
+            )
             .field("g_int_enb", &self.g_int_enb.load(Ordering::Relaxed))
             .field("frc_running", &self.frc_running())
             .finish()

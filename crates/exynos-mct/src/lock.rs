@@ -9,8 +9,16 @@
 //! holding its own CPU's number is refused at once: the holder is the context it interrupted
 //! on that CPU, which cannot run again before it returns, so spinning could only end in
 //! `Busy` after the whole bound. Coherence guarantees that a CPU never reads its own number
-//! back after it freed the lock (it wrote the later `FREE` itself), so a stale owner can
+//! back after it freed the lock (it wrote the later free word itself), so a stale owner can
 //! never make another CPU's section look like its own.
+//!
+//! A free word also carries a few **flags** that the holders keep for the data the lock
+//! guards (the `Mct` keeps there whether the last `G_TCON` write still owes its
+//! acknowledgement and whether its mirror is known to match the register): the holder gets
+//! them with the lock and leaves them in the word it frees it with. The fast path takes
+//! only a clean word (no flag set), so the common section tests no flag at all: the
+//! compare-and-swap that takes the lock has already found them clear, and a word with a
+//! flag set goes to the slow path ([`SpinLock::try_lock`]), which takes it as it is.
 
 #[cfg(loom)]
 use ::loom::sync::atomic::{AtomicU32, Ordering};
@@ -18,24 +26,43 @@ use ::loom::sync::atomic::{AtomicU32, Ordering};
 #[cfg(not(loom))]
 use core::sync::atomic::{AtomicU32, Ordering};
 
-/// The word of a free lock. A CPU number is stored as `min(cpu, TOP)`, so the two numbers
-/// at the top of the range share one owner value: two such CPUs would refuse each other at once
-/// instead of spinning (still exclusive, never a free-looking word).
-const FREE: u32 = u32::MAX;
-/// The owner value of the CPUs numbered `0xFFFF_FFFE` and above.
-const TOP: u32 = 0xFFFF_FFFE;
+/// The bit that marks a free word. A free word is `FREE | flags`; a held word is the
+/// holder's [`Owner`], which never has this bit.
+const FREE: u32 = 0x8000_0000;
 
-/// A spin lock taken by [`try_lock`](Self::try_lock) with a bounded spin.
-#[derive(Debug)]
-pub(crate) struct SpinLock {
-    /// [`FREE`], or the number of the CPU that holds it.
-    owner: AtomicU32,
+/// The flags a free word can carry: every bit but [`FREE`].
+const FLAGS: u32 = !FREE;
+
+/// The word that says "held by this CPU": its number without bit 31, so never a free word.
+/// Two CPUs whose numbers differ only in bit 31 share one owner value: they would refuse
+/// each other at once instead of spinning (still exclusive, never a free-looking word).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Owner(u32);
+
+impl Owner {
+    /// The owner value of CPU `cpu` (one AND): worked out once per driver call, however many
+    /// sections the call takes the lock for.
+    #[inline(always)]
+    pub(crate) const fn of(cpu: u32) -> Self {
+        Self(cpu & FLAGS)
+    }
 }
 
-/// Held until dropped.
+/// A spin lock taken by [`try_acquire`](SpinLock::try_acquire) or
+/// [`try_lock`](SpinLock::try_lock) (bounded spin).
+#[derive(Debug)]
+pub(crate) struct SpinLock {
+    /// `FREE | flags`, or the [`Owner`] value of the CPU that holds it.
+    word: AtomicU32,
+}
+
+/// Held until dropped; frees the lock with its [`flags`](Self::flags).
 #[must_use]
 pub(crate) struct Guard<'a> {
     lock: &'a SpinLock,
+    /// The flags found in the word the lock was taken from, as the holder changed them:
+    /// stored with the free word when the guard drops. Always within [`FLAGS`].
+    flags: u32,
 }
 
 /// Why [`SpinLock::try_lock`] did not take the lock.
@@ -51,7 +78,7 @@ impl SpinLock {
     #[cfg(not(loom))]
     pub(crate) const fn new() -> Self {
         Self {
-            owner: AtomicU32::new(FREE),
+            word: AtomicU32::new(FREE),
         }
     }
 
@@ -59,81 +86,113 @@ impl SpinLock {
     #[cfg(loom)]
     pub(crate) fn new() -> Self {
         Self {
-            owner: AtomicU32::new(FREE),
+            word: AtomicU32::new(FREE),
         }
     }
 
-    /// Take the lock for CPU `me`. Held by `me` already: [`Refused::Mine`] at once, with no
-    /// `between` call. Held by another CPU: up to `spins` retries, calling `between` (one
-    /// MMIO read of a status register: a spin step as long as one of the holder's polls)
-    /// before each; [`Refused::Spun`] when it stayed held by others all along. A retry that
-    /// finds it held by `me` (an interrupt on this CPU took it and has not returned, which
-    /// cannot happen between two steps of this context) also stops at once.
+    /// One attempt for `me`, no spin: the fast path of every section. Takes the lock only
+    /// from a free word without flags (the guard's flags are then 0, known to the
+    /// compiler); `Err` with the word found otherwise (held, or free with flags), for
+    /// [`try_lock`](Self::try_lock).
+    #[inline(always)]
+    pub(crate) fn try_acquire(&self, me: Owner) -> Result<Guard<'_>, u32> {
+        self.take(FREE, me).map(|()| Guard {
+            lock: self,
+            flags: 0,
+        })
+    }
+
+    /// Take the lock for `me` after [`try_acquire`](Self::try_acquire) found `seen`.
+    /// Free (with flags): taken as it is, the flags in the guard. Held by `me`:
+    /// [`Refused::Mine`] at once, with no `between` call. Held by another CPU: up to
+    /// `spins` retries, calling `between` (one MMIO read of a status register: a spin step
+    /// as long as one of the holder's polls) before each; [`Refused::Spun`] when it stayed
+    /// held by others all along. A retry that finds it held by `me` (an interrupt on this
+    /// CPU took it and has not returned, which cannot happen between two steps of this
+    /// context) also stops at once. A free word that changed under an attempt (another CPU
+    /// took and freed the lock in between) costs a step without a `between` call, so the
+    /// attempts are bounded too.
     #[inline]
     pub(crate) fn try_lock(
         &self,
-        me: u32,
+        me: Owner,
+        mut seen: u32,
         spins: u32,
         mut between: impl FnMut(),
     ) -> Result<Guard<'_>, Refused> {
-        let me = owner_value(me);
-        let mut seen = match self.acquire(me) {
-            Ok(()) => return Ok(Guard { lock: self }),
-            Err(seen) => seen,
-        };
-        for _ in 0..spins {
-            if seen == me {
-                return Err(Refused::Mine);
-            }
-            between();
-            core::hint::spin_loop();
-            // Test before test-and-set: the waiting core reads the line, it does not
-            // keep taking it from the holder.
-            seen = self.owner.load(Ordering::Relaxed);
-            if seen == FREE {
-                match self.acquire(me) {
-                    Ok(()) => return Ok(Guard { lock: self }),
+        let mut steps = 0u32;
+        loop {
+            if seen & FREE != 0 {
+                match self.take(seen, me) {
+                    Ok(()) => {
+                        return Ok(Guard {
+                            lock: self,
+                            flags: seen & FLAGS,
+                        });
+                    }
                     Err(now) => seen = now,
                 }
+                if seen & FREE == 0 {
+                    // Held now: the held case below, on the next turn.
+                    continue;
+                }
+            } else if seen == me.0 {
+                return Err(Refused::Mine);
+            }
+            if steps >= spins {
+                return Err(Refused::Spun);
+            }
+            steps += 1;
+            if seen & FREE == 0 {
+                between();
+                core::hint::spin_loop();
+                // Test before test-and-set: the waiting core reads the line, it does not
+                // keep taking it from the holder.
+                seen = self.word.load(Ordering::Relaxed);
             }
         }
-        if seen == me {
-            Err(Refused::Mine)
-        } else {
-            Err(Refused::Spun)
-        }
     }
 
-    /// One attempt for CPU `me`, no spin: the fast path of every `G_TCON` section (the spin
-    /// and its bound are worked out only when the lock is found held).
-    #[inline(always)]
-    pub(crate) fn try_acquire(&self, me: u32) -> Option<Guard<'_>> {
-        match self.acquire(owner_value(me)) {
-            Ok(()) => Some(Guard { lock: self }),
-            Err(_) => None,
-        }
+    /// The flags of the word if it is free now (a snapshot, for `Debug`).
+    pub(crate) fn flags_if_free(&self) -> Option<u32> {
+        let word = self.word.load(Ordering::Relaxed);
+        (word & FREE != 0).then_some(word & FLAGS)
     }
 
-    /// `Err` with the owner found when it was held. `Acquire` on success: the holder's
-    /// section sees everything the previous holder did before its `Release`.
+    /// `Err` with the word found when it was not `from`. `Acquire` on success: the
+    /// holder's section sees everything the previous holder did before its `Release`.
     #[inline(always)]
-    fn acquire(&self, me: u32) -> Result<(), u32> {
-        self.owner
-            .compare_exchange(FREE, me, Ordering::Acquire, Ordering::Relaxed)
+    fn take(&self, from: u32, me: Owner) -> Result<(), u32> {
+        self.word
+            .compare_exchange(from, me.0, Ordering::Acquire, Ordering::Relaxed)
             .map(|_| ())
     }
 }
 
-/// The word that says "held by `cpu`": never [`FREE`].
-#[inline(always)]
-const fn owner_value(cpu: u32) -> u32 {
-    if cpu >= TOP { TOP } else { cpu }
+impl Guard<'_> {
+    /// The flags the lock was taken with, as changed since.
+    #[inline(always)]
+    pub(crate) fn flags(&self) -> u32 {
+        self.flags
+    }
+
+    /// Set (`on`) or clear `flags` (within [`FLAGS`]); they go into the free word.
+    #[inline(always)]
+    pub(crate) fn set_flags(&mut self, flags: u32, on: bool) {
+        if on {
+            self.flags |= flags & FLAGS;
+        } else {
+            self.flags &= !flags;
+        }
+    }
 }
 
 impl Drop for Guard<'_> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
-        self.lock.owner.store(FREE, Ordering::Release);
+        self.lock
+            .word
+            .store(FREE | (self.flags & FLAGS), Ordering::Release);
     }
 }
 
@@ -150,6 +209,11 @@ impl Drop for Guard<'_> {
 ///    core 1 contends: the interrupt must be refused at once ([`Refused::Mine`]) without one
 ///    spin step (its `between` is never called), in every interleaving with core 1.
 ///
+/// Both also check the flags: each holder sets its bit in the guard's flags as well, and
+/// the free word must end with every successful holder's bit (a flag lost between holders,
+/// or a flagged free word not taken, fails them); the last take, with no spin step allowed,
+/// takes such a flagged word.
+///
 /// What makes them fail (each tried, by editing `SpinLock`): the `Acquire` of the
 /// compare-and-swap or the `Release` of the unlock weakened to `Relaxed` (check 1: loom
 /// reports a causality violation on the shared word); the owner stored as one number for
@@ -163,7 +227,7 @@ impl Drop for Guard<'_> {
 #[cfg(all(test, loom))]
 #[allow(unsafe_code)]
 mod loom_check {
-    use super::{Refused, SpinLock};
+    use super::{Guard, Owner, Refused, SpinLock};
     use ::loom::cell::UnsafeCell;
     use ::loom::sync::Arc;
     use ::loom::thread;
@@ -194,21 +258,34 @@ mod loom_check {
         inside: impl FnOnce(),
     ) -> (Result<(), Refused>, u32) {
         let mut steps = 0u32;
-        let guard = match shared.lock.try_acquire(cpu) {
-            Some(guard) => Ok(guard),
-            None => shared.lock.try_lock(cpu, 3, || {
-                steps += 1;
-                thread::yield_now();
-            }),
-        };
-        let _guard = match guard {
+        let guard = take(&shared.lock, cpu, 3, || {
+            steps += 1;
+            thread::yield_now();
+        });
+        let mut guard = match guard {
             Ok(guard) => guard,
             Err(refused) => return (Err(refused), steps),
         };
         // SAFETY: the lock is held; loom checks that no other access overlaps.
         shared.word.with_mut(|w| unsafe { *w |= bit });
+        guard.set_flags(bit, true);
         inside();
+        drop(guard);
         (Ok(()), steps)
+    }
+
+    /// As `Mct::lock_shared`: one attempt, then the bounded spin from the word it found.
+    fn take(
+        lock: &SpinLock,
+        cpu: u32,
+        spins: u32,
+        between: impl FnMut(),
+    ) -> Result<Guard<'_>, Refused> {
+        let me = Owner::of(cpu);
+        match lock.try_acquire(me) {
+            Ok(guard) => Ok(guard),
+            Err(seen) => lock.try_lock(me, seen, spins, between),
+        }
     }
 
     fn word(shared: &Shared) -> u32 {
@@ -240,8 +317,13 @@ mod loom_check {
             );
             let expected = u32::from(mine.is_ok()) | (u32::from(theirs.is_ok()) << 1);
             assert_eq!(word(&shared), expected, "a holder's write was lost");
+            assert_eq!(
+                shared.lock.flags_if_free(),
+                Some(expected),
+                "a flag was lost"
+            );
             // A refused try_lock leaves the lock free: the next one gets it at once.
-            assert!(shared.lock.try_lock(0, 0, || {}).is_ok());
+            assert!(take(&shared.lock, 0, 0, || {}).is_ok());
         });
     }
 
@@ -276,7 +358,12 @@ mod loom_check {
             );
             let expected = u32::from(task.is_ok()) | (u32::from(core1.is_ok()) << 1);
             assert_eq!(word(&shared), expected, "a holder's write was lost");
-            assert!(shared.lock.try_lock(1, 0, || {}).is_ok());
+            assert_eq!(
+                shared.lock.flags_if_free(),
+                Some(expected),
+                "a flag was lost"
+            );
+            assert!(take(&shared.lock, 1, 0, || {}).is_ok());
         });
     }
 }

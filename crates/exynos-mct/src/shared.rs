@@ -7,9 +7,18 @@ use core::sync::atomic::Ordering;
 use critical_section::CriticalSection;
 use hwtimer_core::{Claim, RegisterBusExt};
 
-use crate::lock::Guard;
+use crate::lock::{Guard, Owner};
 use crate::wstat::{Bound, HwError};
-use crate::{Mct, regs};
+use crate::{Mct, drop_count, regs};
+
+/// Lock flag (kept in the shared-register lock's free word, see `lock`): the last `G_TCON`
+/// write's wait timed out, so its acknowledgement is still owed (see
+/// [`write_buffered`](Mct::write_buffered)): the next `G_TCON` section waits for it first.
+pub(crate) const TCON_OWED: u32 = 1;
+/// Lock flag: the `G_TCON` mirror may not be what the register holds (a write whose
+/// acknowledgement never came may or may not have landed), so the next write goes out even
+/// if it would not change the mirror.
+pub(crate) const TCON_UNKNOWN: u32 = 2;
 
 /// `repr(C)` with the padding named: the struct is copied in and out of its cell at every
 /// change, and with no padding bytes that copy is three word moves, not a `memcpy` call.
@@ -56,43 +65,64 @@ impl<B: Claim<Word = u32>> Mct<B> {
         self.update_shadow(|s| s.taken &= !bit);
     }
 
-    /// Take the shared-register lock ([Shared registers](Self#shared-registers)) for the
-    /// CPU this runs on ([`Config::cores`](crate::Config::cores)). Held by this CPU (the
-    /// context this one interrupted): [`HwError::Busy`] at once, no register access. Held
-    /// by another CPU: a bounded spin, each step one read of `G_WSTAT` (no side effect),
-    /// long enough to outlast another core's whole write-and-wait section (up to two waits
-    /// of `max_reads` status reads each), then [`HwError::Busy`] when it stays held.
+    /// The owner value of the CPU this runs on ([`Config::cores`](crate::Config::cores)),
+    /// for the shared-register lock: read once per driver call, however many sections the
+    /// call takes the lock for (a comparator's arm takes it twice). A context does not
+    /// change CPU within one call; where it could (a host thread the OS moves), a stale
+    /// number only turns an "at once" refusal into the bounded spin or the other way round,
+    /// never two holders.
+    #[inline(always)]
+    pub(crate) fn me(&self) -> Owner {
+        Owner::of((self.cpu)())
+    }
+
+    /// Take the shared-register lock ([Shared registers](Self#shared-registers)) for CPU
+    /// `me` ([`me`](Self::me)). Held by this CPU (the context this one interrupted):
+    /// [`HwError::Busy`] at once, no register access. Held by another CPU: a bounded spin,
+    /// each step one read of `G_WSTAT` (no side effect), long enough to outlast another
+    /// core's whole write-and-wait section (up to two waits of `max_reads` status reads
+    /// each), then [`HwError::Busy`] when it stays held.
     /// ([`Error::Busy`](hwtimer_core::Error::Busy) at the API.)
     ///
     /// Never called inside a section of the lock, and no critical section is ever entered
     /// while it is held: the order is "critical section (the caller's, if any), then this
     /// lock", never the other way round.
     #[inline(always)]
-    pub(crate) fn lock_shared(&self) -> Result<Guard<'_>, HwError> {
-        let me = self.config.cores.current();
-        // The common case, inline: the lock is free, one exclusive load/store pair and its
-        // barrier. The spin, with its bound, only when it is found held.
+    pub(crate) fn lock_shared(&self, me: Owner) -> Result<Guard<'_>, HwError> {
+        // The common case, inline: the lock is free with no flag set, one exclusive
+        // load/store pair and its barrier. The spin, with its bound, only otherwise.
         match self.lock.try_acquire(me) {
-            Some(guard) => Ok(guard),
-            None => self.lock_shared_spin(me),
+            Ok(guard) => Ok(guard),
+            Err(seen) => self.lock_shared_spin(me, seen),
         }
     }
 
-    /// [`lock_shared`](Self::lock_shared) once its first attempt found the lock held.
+    /// [`lock_shared`](Self::lock_shared) once its first attempt found `seen` (held, or
+    /// free with flags).
     #[cold]
     #[inline(never)]
-    fn lock_shared_spin(&self, me: u32) -> Result<Guard<'_>, HwError> {
+    fn lock_shared_spin(&self, me: Owner, seen: u32) -> Result<Guard<'_>, HwError> {
         let polls = self.config.wstat.max_polls;
         let spins = polls.saturating_mul(4).saturating_add(16);
         self.lock
-            .try_lock(me, spins, || {
+            .try_lock(me, seen, spins, || {
                 let _ = self.global.read_raw(regs::G_WSTAT_REG);
             })
             .map_err(|_| HwError::Busy)
     }
 
+    /// [`write_g_tcon_as`](Self::write_g_tcon_as) for the CPU this runs on.
+    #[inline]
+    pub(crate) fn write_g_tcon(
+        &self,
+        f: impl FnOnce(u32) -> u32,
+        frc_may_bound: bool,
+    ) -> Result<u32, HwError> {
+        self.write_g_tcon_as(self.me(), f, frc_may_bound)
+    }
+
     /// Read-modify-write of `G_TCON` through its mirror, its WSTAT wait and the W1C, as one
-    /// exclusive section under the shared-register lock (see
+    /// exclusive section under the shared-register lock, for CPU `me` (see
     /// [Shared registers](Self#shared-registers)); interrupts are not masked and no
     /// critical section is entered. The FRC bounds the wait (besides the poll
     /// count) when `frc_may_bound` and it is believed to run; writes that start or stop it
@@ -100,20 +130,83 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// skipped (returns `Ok(0)`) when the value would not change and the register is known
     /// to hold it.
     ///
+    /// Whether the last write still owes its acknowledgement ([`TCON_OWED`]) and whether
+    /// the mirror may differ from the register ([`TCON_UNKNOWN`]) are flags of the lock
+    /// word: the common section takes a word with neither set, so it tests neither; a
+    /// word with one set is taken on the slow path, whose section handles them.
+    ///
     /// Errors: [`HwError::Busy`] ([`Error::Busy`](hwtimer_core::Error::Busy) at the API) when the lock stayed held (nothing written),
     /// [`HwError::Timeout`] for a missing acknowledgement.
-    #[inline]
-    pub(crate) fn write_g_tcon(
+    #[inline(always)]
+    pub(crate) fn write_g_tcon_as(
         &self,
+        me: Owner,
         f: impl FnOnce(u32) -> u32,
         frc_may_bound: bool,
     ) -> Result<u32, HwError> {
-        let guard = self.lock_shared()?;
+        match self.lock.try_acquire(me) {
+            // Flags 0, known here: the section below folds their tests away.
+            Ok(guard) => self.g_tcon_section(guard, f, frc_may_bound),
+            Err(seen) => self.write_g_tcon_slow(me, seen, f, frc_may_bound),
+        }
+    }
+
+    /// [`write_g_tcon_as`](Self::write_g_tcon_as) without the poll count, for a
+    /// comparator: the slow path's result then comes back in a register (one byte), and the
+    /// common path merges with it without going through memory.
+    #[inline(always)]
+    pub(crate) fn update_g_tcon_as(
+        &self,
+        me: Owner,
+        f: impl FnOnce(u32) -> u32,
+    ) -> Result<(), HwError> {
+        match self.lock.try_acquire(me) {
+            Ok(guard) => self.g_tcon_section(guard, f, true).map(drop_count),
+            Err(seen) => self.update_g_tcon_slow(me, seen, f),
+        }
+    }
+
+    /// [`write_g_tcon_as`](Self::write_g_tcon_as) once the lock's first attempt found
+    /// `seen`: held (the bounded spin) or free with flags.
+    #[cold]
+    #[inline(never)]
+    fn write_g_tcon_slow(
+        &self,
+        me: Owner,
+        seen: u32,
+        f: impl FnOnce(u32) -> u32,
+        frc_may_bound: bool,
+    ) -> Result<u32, HwError> {
+        let guard = self.lock_shared_spin(me, seen)?;
+        self.g_tcon_section(guard, f, frc_may_bound)
+    }
+
+    /// [`update_g_tcon_as`](Self::update_g_tcon_as) once the lock's first attempt found
+    /// `seen`.
+    #[cold]
+    #[inline(never)]
+    fn update_g_tcon_slow(
+        &self,
+        me: Owner,
+        seen: u32,
+        f: impl FnOnce(u32) -> u32,
+    ) -> Result<(), HwError> {
+        self.write_g_tcon_slow(me, seen, f, true).map(drop_count)
+    }
+
+    /// The `G_TCON` section, with the lock held (`guard`, with its flags).
+    #[inline(always)]
+    fn g_tcon_section(
+        &self,
+        mut guard: Guard<'_>,
+        f: impl FnOnce(u32) -> u32,
+        frc_may_bound: bool,
+    ) -> Result<u32, HwError> {
         // The `G_TCON` mirror is read and written under the lock only, whose acquire and
         // release order these relaxed accesses: no critical section on this path.
         let old = self.g_tcon.load(Ordering::Relaxed);
         let new = f(old);
-        if new == old && self.g_tcon_known.load(Ordering::Relaxed) {
+        if new == old && guard.flags() & TCON_UNKNOWN == 0 {
             return Ok(0);
         }
         // The FRC may bound the wait when the caller allows it and it is believed to run.
@@ -123,14 +216,14 @@ impl<B: Claim<Word = u32>> Mct<B> {
             Bound::Polls
         };
         // Under the lock: an owed `G_TCON` acknowledgement is waited for here too, and
-        // recorded without a critical section.
-        let result = self.write_buffered_locked(&guard, new, bound);
+        // recorded in the guard's flags, without a critical section.
+        let result = self.write_buffered_locked(&mut guard, new, bound);
         match result {
             Ok(_) => {
                 self.g_tcon.store(new, Ordering::Relaxed);
-                self.g_tcon_known.store(true, Ordering::Relaxed);
+                guard.set_flags(TCON_UNKNOWN, false);
             }
-            Err(_) => self.g_tcon_known.store(false, Ordering::Relaxed),
+            Err(_) => guard.set_flags(TCON_UNKNOWN, true),
         }
         Ok(result?)
     }
@@ -154,7 +247,8 @@ impl<B: Claim<Word = u32>> Mct<B> {
 
     #[inline(never)]
     fn update_g_int_enb(&self, bits: u32, on: bool) -> Result<(), HwError> {
-        let _guard = self.lock_shared()?;
+        // Its flags are `G_TCON`'s: the guard frees the lock with them as it found them.
+        let _guard = self.lock_shared(self.me())?;
         let old = self.g_int_enb.load(Ordering::Relaxed);
         let new = if on { old | bits } else { old & !bits };
         if new != old {

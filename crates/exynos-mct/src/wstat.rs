@@ -523,21 +523,23 @@ impl<B: Claim<Word = u32>> Mct<B> {
     }
 
     /// [`write_buffered`](Self::write_buffered) of `G_TCON`, for the holder of the
-    /// shared-register lock (`_held`): the same rule for an owed acknowledgement, kept in
-    /// `g_tcon_owed` (read and written under the lock, whose acquire and release order it),
-    /// so the section never enters a critical section. That keeps one order between the two:
-    /// a caller may hold a critical section when it takes the lock (the runtime adapters
-    /// program their channel inside one), never the lock when it enters a critical section.
+    /// shared-register lock (`held`): the same rule for an owed acknowledgement, kept in
+    /// the lock's flags ([`TCON_OWED`](crate::shared::TCON_OWED): read and written by the
+    /// holder only, ordered by the lock's acquire and release), so the section never enters
+    /// a critical section. That keeps one order between the two: a caller may hold a
+    /// critical section when it takes the lock (the runtime adapters program their channel
+    /// inside one), never the lock when it enters a critical section.
     #[inline(always)]
     pub(crate) fn write_buffered_locked(
         &self,
-        _held: &crate::lock::Guard<'_>,
+        held: &mut crate::lock::Guard<'_>,
         value: u32,
         bound: Bound,
     ) -> Result<u32, TimedOut> {
         let bit = Self::g_tcon_bit();
-        if self.g_tcon_owed.load(Ordering::Relaxed) {
-            self.settle_owed(bit, bound)?;
+        if held.flags() & crate::shared::TCON_OWED != 0 {
+            self.settle_g_tcon(bound)?;
+            held.set_flags(crate::shared::TCON_OWED, false);
         }
         if write_fast(
             &self.global,
@@ -547,7 +549,37 @@ impl<B: Claim<Word = u32>> Mct<B> {
         ) {
             return Ok(1);
         }
-        self.wait_rest(&self.global, bit, bit, bound)
+        let result = self.wait_rest_g_tcon(bound);
+        if result.is_err() {
+            held.set_flags(crate::shared::TCON_OWED, true);
+        }
+        result
+    }
+
+    /// The owed `G_TCON` acknowledgement: wait for it (bounded) and clear it, or fail with
+    /// [`Error::Timeout`] (nothing written). Under the shared-register lock.
+    #[cold]
+    #[inline(never)]
+    fn settle_g_tcon(&self, bound: Bound) -> Result<(), TimedOut> {
+        let clock = self.clock_for(bound);
+        wait_and_clear_in(
+            &self.global,
+            &self.global,
+            Self::g_tcon_bit(),
+            clock,
+            &self.config.wstat,
+        )
+        .map(|_| ())
+    }
+
+    /// The bounded wait after a `G_TCON` write whose first status read found the bit
+    /// clear; the caller records a timeout in the lock's flags.
+    #[cold]
+    #[inline(never)]
+    fn wait_rest_g_tcon(&self, bound: Bound) -> Result<u32, TimedOut> {
+        let clock = self.clock_for(bound);
+        let bit = Self::g_tcon_bit();
+        wait_slow(&self.global, &self.global, bit, clock, &self.config.wstat)
     }
 
     /// [`write_buffered`](Self::write_buffered) on a given view of the block: `reg` and
@@ -630,21 +662,17 @@ impl<B: Claim<Word = u32>> Mct<B> {
     }
 
     fn owes(&self, bit: WstatBit) -> bool {
-        if let Some(rest) = Self::without_g_tcon(bit) {
-            // Relaxed is enough: a bit is set and read by the context that owns its register,
-            // so program order orders them.
+        // Relaxed is enough: a bit is set and read by the context that owns its register,
+        // so program order orders them. (`G_TCON`'s is not here: see `without_g_tcon`.)
+        Self::without_g_tcon(bit).is_some_and(|rest| {
             self.owed_any.load(Ordering::Relaxed)
                 && with_cs(|cs| self.owed.borrow(cs).get().owes(rest))
-        } else {
-            // `G_TCON`'s, under the shared-register lock only, whose acquire and release
-            // order it: no critical section while the lock is held.
-            self.g_tcon_owed.load(Ordering::Relaxed)
-        }
+        })
     }
 
     /// `bit` without `G_WSTAT.TCON`, or `None` when that is all it is. The `G_TCON`
-    /// acknowledgement is recorded apart (`g_tcon_owed`), under the shared-register lock,
-    /// never in the critical-section record: see [`write_buffered_locked`](Self::write_buffered_locked).
+    /// acknowledgement is recorded apart, in the shared-register lock's flags, never in the
+    /// critical-section record: see [`write_buffered_locked`](Self::write_buffered_locked).
     fn without_g_tcon(bit: WstatBit) -> Option<WstatBit> {
         let tcon = regs::G_WSTAT::TCON::SET.value;
         if bit.status.offset() != regs::G_WSTAT_REG.offset() || bit.mask & tcon == 0 {
@@ -657,12 +685,6 @@ impl<B: Claim<Word = u32>> Mct<B> {
     #[cold]
     #[inline(never)]
     pub(crate) fn set_owed(&self, bit: WstatBit, owed: bool) {
-        if bit.status.offset() == regs::G_WSTAT_REG.offset()
-            && bit.mask & regs::G_WSTAT::TCON::SET.value != 0
-        {
-            // Under the shared-register lock (see `owes`).
-            self.g_tcon_owed.store(owed, Ordering::Relaxed);
-        }
         let Some(bit) = Self::without_g_tcon(bit) else {
             return;
         };
