@@ -177,55 +177,7 @@ pub fn finish<C: crate::Console>(console: C, ok: bool) -> ! {
     exit(if ok { 0 } else { 1 })
 }
 
-/// What QEMU's Malta boot loader passes to the entry point (module docs).
-#[derive(Clone, Copy, Debug)]
-pub struct BootArgs {
-    /// `$a0`: number of arguments (2: the kernel file name and the `-append` text).
-    pub argc: u32,
-    /// `$a1`: KSEG0 address of the argument table (32-bit pointers to NUL-terminated strings).
-    pub argv: u32,
-    /// `$a2`: KSEG0 address of the environment table.
-    pub envp: u32,
-    /// `$a3`: RAM size below the I/O hole, in bytes.
-    pub memsize: u32,
-}
-
-/// Longest string read from the boot loader's tables (QEMU's Malta loader gives each entry
-/// 256 bytes).
-const BOOT_STRING_MAX: usize = 256;
-
-impl BootArgs {
-    /// Argument `n` (0: the kernel file name, 1: the `-append` text), if it exists and is
-    /// UTF-8.
-    pub fn arg(&self, n: u32) -> Option<&'static str> {
-        if n >= self.argc || self.argv == 0 || !self.argv.is_multiple_of(4) {
-            return None;
-        }
-        let slot = usize::try_from(self.argv).ok()? + usize::try_from(n).ok()? * 4;
-        // SAFETY: the boot loader's argument table (module docs), in RAM QEMU filled in before
-        // the CPU started; the firmware never writes it (it lies below the image).
-        let ptr = unsafe { crate::mmio::read32(slot) };
-        if ptr == 0 {
-            return None;
-        }
-        let start = usize::try_from(ptr).ok()?;
-        let mut len = 0;
-        // SAFETY: as above: QEMU wrote each string NUL-terminated within its 256-byte entry;
-        // the loop reads no further than that.
-        while len < BOOT_STRING_MAX && unsafe { crate::mmio::read8(start + len) } != 0 {
-            len += 1;
-        }
-        // SAFETY: `start..start + len` are the bytes just read, in RAM that nothing writes
-        // for the rest of the run.
-        let bytes = unsafe { core::slice::from_raw_parts(start as *const u8, len) };
-        core::str::from_utf8(bytes).ok()
-    }
-
-    /// The `-append` text (argument 1), empty if there is none.
-    pub fn command_line(&self) -> &'static str {
-        self.arg(1).unwrap_or("")
-    }
-}
+pub use crate::boot_args::BootArgs;
 
 /// The Malta board's devices.
 pub mod malta {
@@ -873,12 +825,10 @@ macro_rules! mips_board {
         #[unsafe(no_mangle)]
         extern "C" fn __fw_mips_main(argc: u32, argv: u32, envp: u32, memsize: u32) -> ! {
             $crate::println!($console, "timer-family firmware: {}", $name);
-            let boot = $crate::mips::BootArgs {
-                argc,
-                argv,
-                envp,
-                memsize,
-            };
+            // SAFETY: `_start` passes the boot loader's `$a0..$a3` unchanged, before any
+            // code wrote RAM outside the image, `.bss` and the stacks: QEMU's argument table
+            // and strings, which nothing writes afterwards (`BootArgs::new`).
+            let boot = unsafe { $crate::mips::BootArgs::new(argc, argv, envp, memsize) };
             let main: fn(&$crate::mips::BootArgs) -> bool = $main;
             let ok = main(&boot);
             $crate::mips::finish($console, ok)

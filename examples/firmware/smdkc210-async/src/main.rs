@@ -445,7 +445,7 @@ fn on_irq() {
         }
         _ => {
             // Nobody owns it: disable it, or the level would bring us straight back.
-            GIC.disable(id);
+            let _ = GIC.disable(id); // an ID the GIC signalled (IAR): always implemented
             OTHER_IRQS.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -962,7 +962,9 @@ fn secondary(cpu: u32) -> ! {
     unsafe { mmu::enable(&RAM) };
     GIC.init_cpu_interface();
     // The SGI's enable and priority are banked: this core sets its own.
-    GIC.enable(SGI_WAKE, IRQ_PRIORITY, 0);
+    if GIC.enable(SGI_WAKE, IRQ_PRIORITY, 0).is_err() {
+        FAILED.fetch_add(1, Ordering::Relaxed);
+    }
     // SAFETY: `on_irq` serves the wake SGI and L1 (all this core is sent), and disables
     // anything else.
     unsafe { arm::irq_enable() };
@@ -1043,10 +1045,17 @@ fn run() -> bool {
         "embassy: exynos_mct::embassy::Driver on comparator 0 (GIC ID {IRQ_MCT_G0}); rtic-time: exynos_mct::rtic_monotonic! on local timer 0 (GIC ID {IRQ_MCT_L0}) for CPU0, on local timer 1 (GIC ID {IRQ_MCT_L1}) for CPU1"
     );
     GIC.init();
-    GIC.enable(IRQ_MCT_G0, IRQ_PRIORITY, TARGET_CPU0);
-    GIC.enable(IRQ_MCT_L0, IRQ_PRIORITY, TARGET_CPU0);
-    GIC.enable(IRQ_MCT_L1, IRQ_PRIORITY, TARGET_CPU1);
-    GIC.enable(SGI_WAKE, IRQ_PRIORITY, 0);
+    for (id, targets) in [
+        (IRQ_MCT_G0, TARGET_CPU0),
+        (IRQ_MCT_L0, TARGET_CPU0),
+        (IRQ_MCT_L1, TARGET_CPU1),
+        (SGI_WAKE, 0),
+    ] {
+        if let Err(e) = GIC.enable(id, IRQ_PRIORITY, targets) {
+            println!(Uart0, "{e}: FAIL");
+            return false;
+        }
+    }
 
     // ---- Instructions per `now()` through each runtime, on the real ISA (CPU1 parked) ----
     // fw-common's meter: PMU event 0x08 under a fixed -icount shift (exact at any shift),
