@@ -630,69 +630,88 @@ pub mod smp {
 /// * [`release`](smp_cs::release): depth down by one; at zero the owner word is cleared
 ///   (`Release`); then `ei` if this section's `acquire` found interrupts on.
 ///
+/// The algorithm (and its loom model check) is [`smp_lock`](crate::smp_lock)'s.
+///
 /// An acquire cannot fail (`critical-section` has no error path): it waits for as long as
 /// the other CPU's section lasts, which is bounded by the code in that section (no section
 /// of these firmwares waits on hardware). While it waits it naps ([`nap`], 16 ticks at a
-/// time after 64 failed tries), so that under `-icount` the holder gets the emulation.
-/// The depth is only touched by the holder with its interrupts masked: relaxed accesses.
+/// time after 64 failed tries), so that under `-icount` the holder gets the emulation. The
+/// backstop is [`smp_cs::SPIN_TICKS`] of CP0 Count (one second): a CPU that has waited that
+/// long panics, naming the holder (the board prints `PANIC` and exits with status 1),
+/// instead of hanging. Each failed try reads Count, so the bound holds whatever the holder
+/// does.
 pub mod smp_cs {
+    use crate::smp_lock::{CoreLock, Held, Wait};
     use core::sync::atomic::{AtomicU32, Ordering};
 
-    /// 0: free; `n + 1`: held by CPU `n`.
-    static OWNER: AtomicU32 = AtomicU32::new(0);
-    /// Nesting depth of the holder's sections.
-    static DEPTH: AtomicU32 = AtomicU32::new(0);
+    /// The lock.
+    static LOCK: CoreLock = CoreLock::new();
     /// Acquires that found the lock held by another CPU (diagnostics, [`contended_count`]).
     static CONTENDED: AtomicU32 = AtomicU32::new(0);
     /// Failed compare-and-swaps before the waiter starts napping.
     const SPINS: u32 = 64;
     /// Count ticks per nap while the lock is held elsewhere (100 ns).
     const NAP_TICKS: u32 = 16;
+    /// Most CP0 Count ticks an acquire waits for another CPU's section: one second at
+    /// 160 MHz (below Count's 2^32-tick wrap, so the wrapping difference measures it).
+    pub const SPIN_TICKS: u32 = 160_000_000;
 
-    /// The `acquire` half (module docs); returns whether interrupts were on.
-    #[inline(always)]
-    pub fn acquire() -> bool {
-        let were_enabled = super::irq_save();
-        let me = super::cpu_num().wrapping_add(1);
-        if OWNER.load(Ordering::Relaxed) == me {
-            // Only this CPU stores `me`: it holds the lock already (a nested section).
-            DEPTH.store(
-                DEPTH.load(Ordering::Relaxed).wrapping_add(1),
-                Ordering::Relaxed,
-            );
-            return were_enabled;
-        }
-        if OWNER
-            .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            return contended(me, were_enabled);
-        }
-        DEPTH.store(1, Ordering::Relaxed);
-        were_enabled
+    /// The wait of a contended acquire: spin, then nap; bounded by Count.
+    struct Napping {
+        start: u32,
+        tries: u32,
     }
 
-    /// The wait of [`acquire`] while another CPU holds the lock: out of line, so that the
-    /// uncontended path saves no registers for it (a tail call). Ends like [`acquire`]:
-    /// depth 1, `were_enabled` returned.
-    #[cold]
-    #[inline(never)]
-    fn contended(me: u32, were_enabled: bool) -> bool {
-        CONTENDED.fetch_add(1, Ordering::Relaxed);
-        let mut tries = 0u32;
-        while OWNER
-            .compare_exchange_weak(0, me, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            if tries < SPINS {
-                tries += 1;
+    impl Wait for Napping {
+        const SLEEPS: bool = false;
+        fn can_sleep(&mut self) -> bool {
+            false
+        }
+        fn sleep(&mut self) {}
+        fn clear(&mut self) {}
+        fn relax(&mut self) {
+            if self.tries < SPINS {
+                self.tries += 1;
                 core::hint::spin_loop();
             } else {
                 super::nap(NAP_TICKS);
             }
         }
-        DEPTH.store(1, Ordering::Relaxed);
+        fn expired(&mut self) -> bool {
+            super::count().wrapping_sub(self.start) > SPIN_TICKS
+        }
+        fn wake(&mut self, _waiters: u32) {}
+    }
+
+    /// The wait's factory, called only when the lock is found held (it counts the
+    /// contended acquire).
+    fn napping() -> Napping {
+        CONTENDED.fetch_add(1, Ordering::Relaxed);
+        Napping {
+            start: super::count(),
+            tries: 0,
+        }
+    }
+
+    /// The `acquire` half (module docs); returns whether interrupts were on. Panics if
+    /// another CPU holds the lock for [`SPIN_TICKS`].
+    #[inline(always)]
+    pub fn acquire() -> bool {
+        let were_enabled = super::irq_save();
+        if let Err(held) = LOCK.acquire(super::cpu_num(), napping) {
+            stuck(held);
+        }
         were_enabled
+    }
+
+    /// The last resort of [`acquire`].
+    #[cold]
+    #[inline(never)]
+    fn stuck(held: Held) -> ! {
+        panic!(
+            "critical section held by CPU {:?} for more than {SPIN_TICKS} Count ticks",
+            held.owner
+        )
     }
 
     /// The `release` half.
@@ -703,11 +722,7 @@ pub mod smp_cs {
     /// `were_enabled`.
     #[inline(always)]
     pub unsafe fn release(were_enabled: bool) {
-        let depth = DEPTH.load(Ordering::Relaxed).wrapping_sub(1);
-        DEPTH.store(depth, Ordering::Relaxed);
-        if depth == 0 {
-            OWNER.store(0, Ordering::Release);
-        }
+        LOCK.release(napping);
         if were_enabled {
             // SAFETY: the caller ends the section whose acquire found interrupts on: the
             // outermost one of a context that runs with them on.
@@ -717,12 +732,12 @@ pub mod smp_cs {
 
     /// Which CPU holds the lock, if any (diagnostics).
     pub fn owner() -> Option<u32> {
-        OWNER.load(Ordering::Relaxed).checked_sub(1)
+        LOCK.owner()
     }
 
     /// The nesting depth of the holder's sections (diagnostics; 0 when free).
     pub fn depth() -> u32 {
-        DEPTH.load(Ordering::Relaxed)
+        LOCK.depth()
     }
 
     /// How many acquires so far found the lock held by another CPU and had to wait.
