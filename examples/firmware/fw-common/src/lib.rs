@@ -16,6 +16,7 @@ pub mod counted;
 pub mod fw_cfg;
 pub mod icount;
 pub mod mmio;
+pub mod pender;
 pub mod smp_lock;
 pub mod wakes;
 
