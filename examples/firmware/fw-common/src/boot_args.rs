@@ -2,7 +2,7 @@
 //!
 //! Compiled on every target (it is plain Rust over [`mmio`](crate::mmio)) so that its
 //! contract is checked by the host's doctests; the MIPS boards reach it as
-//! [`mips::BootArgs`](crate::mips).
+//! `fw_common::mips::BootArgs`.
 //!
 //! Safe code cannot aim a `BootArgs` at an address of its choosing: the fields are private
 //! and [`BootArgs::new`] is `unsafe`.
@@ -21,7 +21,7 @@
 ///
 /// [`arg`](Self::arg) reads the argument table and returns `'static` strings over it, so a
 /// `BootArgs` is made only by [`new`](Self::new), whose caller vouches for the addresses:
-/// [`mips_board!`](crate::mips_board) makes the one a firmware gets, from the registers
+/// `fw_common::mips_board!` makes the one a firmware gets, from the registers
 /// the boot loader set.
 #[derive(Clone, Copy, Debug)]
 pub struct BootArgs {

@@ -146,7 +146,6 @@ impl<const N: usize> Pender<N> {
     }
 }
 
-#[cfg(not(loom))]
 impl<const N: usize> Default for Pender<N> {
     fn default() -> Self {
         Self::new()

@@ -1,5 +1,5 @@
 //! The algorithm of the multi-core critical sections, shared by the ARM, LoongArch and MIPS
-//! implementations ([`cs::SpinLock`](crate::cs), `loongarch::smp_cs`, `mips::smp_cs`) and
+//! implementations (`cs::SpinLock`, `loongarch::smp_cs`, `mips::smp_cs`) and
 //! by the loom model check of it: one owner word, a nesting depth and, where a waiting
 //! core can sleep, a word of sleeping waiters.
 //!
@@ -224,7 +224,6 @@ impl CoreLock {
     }
 }
 
-#[cfg(not(loom))]
 impl Default for CoreLock {
     fn default() -> Self {
         Self::new()
