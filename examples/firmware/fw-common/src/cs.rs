@@ -157,14 +157,7 @@ impl SpinLock {
     /// resort: `critical-section`'s `acquire` cannot fail).
     #[inline(always)]
     pub fn acquire(&self, cpu: u32) -> bool {
-        let were_enabled = irq_save();
-        if let Err(held) = self
-            .lock
-            .acquire(cpu, || crate::smp_lock::SpinTries::new(SPIN_TRIES))
-        {
-            stuck(held);
-        }
-        were_enabled
+        self.lock.acquire(cpu, irq_save(), spin_tries)
     }
 
     /// The `release` half.
@@ -189,15 +182,11 @@ impl SpinLock {
     }
 }
 
-/// The last resort of [`SpinLock::acquire`].
+/// The wait of [`SpinLock::acquire`]: [`SPIN_TRIES`] tries, then
+/// [`SpinTries`](crate::smp_lock::SpinTries)' panic naming the holder.
 #[cfg(target_arch = "arm")]
-#[cold]
-#[inline(never)]
-fn stuck(held: crate::smp_lock::Held) -> ! {
-    panic!(
-        "critical section held by CPU {:?} for {SPIN_TRIES} tries",
-        held.owner
-    )
+fn spin_tries() -> crate::smp_lock::SpinTries {
+    crate::smp_lock::SpinTries::new(SPIN_TRIES)
 }
 
 #[cfg(target_arch = "arm")]

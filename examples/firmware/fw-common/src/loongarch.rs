@@ -474,6 +474,12 @@ pub mod smp_cs {
                 super::smp::send_ipi(cpu, LOCK_IPI);
             }
         }
+        fn stuck(held: Held) -> ! {
+            panic!(
+                "critical section held by core {:?} for more than {SPIN_TICKS} ticks",
+                held.owner
+            )
+        }
     }
 
     /// The wait's factory, called only when the lock is found held, or on a release that
@@ -488,21 +494,7 @@ pub mod smp_cs {
     /// were enabled. Panics if another core holds the lock for [`SPIN_TICKS`].
     #[inline]
     pub fn acquire() -> bool {
-        let were_enabled = super::irq_save();
-        if let Err(held) = LOCK.acquire(super::cpu_id(), ipi_idle) {
-            stuck(held);
-        }
-        were_enabled
-    }
-
-    /// The last resort of [`acquire`].
-    #[cold]
-    #[inline(never)]
-    fn stuck(held: Held) -> ! {
-        panic!(
-            "critical section held by core {:?} for more than {SPIN_TICKS} ticks",
-            held.owner
-        )
+        LOCK.acquire(super::cpu_id(), super::irq_save(), ipi_idle)
     }
 
     /// Ends a section begun by [`acquire`]: frees the lock when it is the outermost one of

@@ -681,6 +681,12 @@ pub mod smp_cs {
             super::count().wrapping_sub(self.start) > SPIN_TICKS
         }
         fn wake(&mut self, _waiters: u32) {}
+        fn stuck(held: Held) -> ! {
+            panic!(
+                "critical section held by CPU {:?} for more than {SPIN_TICKS} Count ticks",
+                held.owner
+            )
+        }
     }
 
     /// The wait's factory, called only when the lock is found held (it counts the
@@ -697,21 +703,7 @@ pub mod smp_cs {
     /// another CPU holds the lock for [`SPIN_TICKS`].
     #[inline(always)]
     pub fn acquire() -> bool {
-        let were_enabled = super::irq_save();
-        if let Err(held) = LOCK.acquire(super::cpu_num(), napping) {
-            stuck(held);
-        }
-        were_enabled
-    }
-
-    /// The last resort of [`acquire`].
-    #[cold]
-    #[inline(never)]
-    fn stuck(held: Held) -> ! {
-        panic!(
-            "critical section held by CPU {:?} for more than {SPIN_TICKS} Count ticks",
-            held.owner
-        )
+        LOCK.acquire(super::cpu_num(), super::irq_save(), napping)
     }
 
     /// The `release` half.

@@ -38,9 +38,9 @@
 //!
 //! `critical-section`'s `acquire` cannot fail, so the wait relies on every section being
 //! short (no section of these firmwares waits on anything unbounded). [`Wait::expired`] is
-//! the backstop: once it says so, [`CoreLock::acquire`] gives up with [`Held`], and the
-//! architecture's implementation panics (its documented last resort: the board reports
-//! `PANIC` and stops, rather than hang).
+//! the backstop: once it says so, [`CoreLock::try_acquire`] gives up with [`Held`], and
+//! [`CoreLock::acquire`] calls the architecture's last resort, which panics (the board
+//! reports `PANIC` and stops, rather than hang).
 
 #[cfg(loom)]
 use loom::sync::atomic::{AtomicU32, Ordering, fence};
@@ -78,6 +78,10 @@ pub trait Wait {
 
     /// Wakes the cores whose bits (bit `n`: CPU `n`) are set in `waiters`.
     fn wake(&mut self, waiters: u32);
+
+    /// The last resort of [`CoreLock::acquire`] once [`expired`](Self::expired) said so
+    /// (it cannot fail): a panic that names the holder, in the implementations here.
+    fn stuck(held: Held) -> !;
 }
 
 /// The lock was still held by another core when [`Wait::expired`] said the wait was over.
@@ -128,8 +132,35 @@ impl CoreLock {
     ///
     /// Errors: [`Held`] when the lock stayed held until the wait's bound
     /// ([`Wait::expired`]); nothing was taken then.
+    #[inline]
+    pub fn try_acquire<W: Wait>(&self, cpu: u32, wait: impl FnOnce() -> W) -> Result<(), Held> {
+        if self.fast(cpu) || self.wait_and_take(cpu, wait()) {
+            Ok(())
+        } else {
+            Err(Held {
+                owner: self.owner(),
+            })
+        }
+    }
+
+    /// [`try_acquire`](Self::try_acquire) for an acquire that cannot fail (a
+    /// `critical-section` implementation): past the bound it calls [`Wait::stuck`], the
+    /// last resort, which does not return. `pass` is handed back unchanged (the interrupt
+    /// state the caller saved), so that the contended path is a tail call and the
+    /// uncontended one keeps nothing in registers across it.
     #[inline(always)]
-    pub fn acquire<W: Wait>(&self, cpu: u32, wait: impl FnOnce() -> W) -> Result<(), Held> {
+    pub fn acquire<W: Wait, T>(&self, cpu: u32, pass: T, wait: impl FnOnce() -> W) -> T {
+        if self.fast(cpu) {
+            pass
+        } else {
+            self.contended(cpu, pass, wait)
+        }
+    }
+
+    /// The uncontended path: nests, or takes a free lock. `false` when another core holds
+    /// it (or the reservation was lost).
+    #[inline(always)]
+    fn fast(&self, cpu: u32) -> bool {
         let me = cpu.wrapping_add(1);
         if self.owner.load(Ordering::Relaxed) == me {
             // Only this core stores `me`: it holds the lock already (a nested section).
@@ -137,24 +168,41 @@ impl CoreLock {
                 self.depth.load(Ordering::Relaxed).wrapping_add(1),
                 Ordering::Relaxed,
             );
-            return Ok(());
+            return true;
         }
-        if self
+        // Weak: a spurious failure (a lost reservation) only takes the contended path,
+        // which tries again; the uncontended path has no retry loop of its own.
+        let taken = self
             .owner
-            .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            self.contended(cpu, me, wait())?;
+            .compare_exchange_weak(0, me, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok();
+        if taken {
+            self.depth.store(1, Ordering::Relaxed);
         }
-        self.depth.store(1, Ordering::Relaxed);
-        Ok(())
+        taken
     }
 
-    /// The wait of [`acquire`](Self::acquire) while another core holds the lock: out of
-    /// line, so that the uncontended path saves no registers for it.
+    /// The contended path of [`acquire`](Self::acquire): out of line, so that the
+    /// uncontended path saves no registers for it.
     #[cold]
     #[inline(never)]
-    fn contended<W: Wait>(&self, cpu: u32, me: u32, mut wait: W) -> Result<(), Held> {
+    fn contended<W: Wait, T>(&self, cpu: u32, pass: T, wait: impl FnOnce() -> W) -> T {
+        if !self.wait_and_take(cpu, wait()) {
+            W::stuck(Held {
+                owner: self.owner(),
+            })
+        }
+        // Opaque to the optimiser: were `pass` known to come back unchanged, the caller
+        // would keep its own copy across the call (a stack frame on the uncontended path)
+        // instead of returning this call's result (a tail call).
+        core::hint::black_box(pass)
+    }
+
+    /// Waits for the lock held by another core and takes it (depth 1): `true`, or `false`
+    /// once [`Wait::expired`] says so.
+    #[inline(always)]
+    fn wait_and_take<W: Wait>(&self, cpu: u32, mut wait: W) -> bool {
+        let me = cpu.wrapping_add(1);
         let bit = 1u32.checked_shl(cpu).unwrap_or(0);
         let sleeps = W::SLEEPS && bit != 0 && wait.can_sleep();
         loop {
@@ -179,12 +227,11 @@ impl CoreLock {
                 .compare_exchange_weak(0, me, Ordering::Acquire, Ordering::Relaxed)
                 .is_ok()
             {
-                return Ok(());
+                self.depth.store(1, Ordering::Relaxed);
+                return true;
             }
             if wait.expired() {
-                return Err(Held {
-                    owner: self.owner(),
-                });
+                return false;
             }
         }
     }
@@ -264,6 +311,9 @@ impl Wait for SpinTries {
         }
     }
     fn wake(&mut self, _waiters: u32) {}
+    fn stuck(held: Held) -> ! {
+        panic!("lock held by CPU {:?} past the bound", held.owner)
+    }
 }
 
 #[cfg(all(test, not(loom)))]
@@ -273,8 +323,8 @@ mod tests {
     #[test]
     fn nested_sections_free_the_lock_at_the_outermost_release() {
         let lock = CoreLock::new();
-        assert_eq!(lock.acquire(0, || SpinTries::new(0)), Ok(()));
-        assert_eq!(lock.acquire(0, || SpinTries::new(0)), Ok(()));
+        assert_eq!(lock.try_acquire(0, || SpinTries::new(0)), Ok(()));
+        assert_eq!(lock.try_acquire(0, || SpinTries::new(0)), Ok(()));
         assert_eq!((lock.owner(), lock.depth()), (Some(0), 2));
         lock.release(|| SpinTries::new(0));
         assert_eq!((lock.owner(), lock.depth()), (Some(0), 1));
@@ -287,9 +337,9 @@ mod tests {
     #[test]
     fn a_wait_on_a_lock_never_freed_ends_at_its_bound() {
         let lock = CoreLock::new();
-        assert_eq!(lock.acquire(1, || SpinTries::new(0)), Ok(()));
+        assert_eq!(lock.try_acquire(1, || SpinTries::new(0)), Ok(()));
         assert_eq!(
-            lock.acquire(0, || SpinTries::new(1000)),
+            lock.try_acquire(0, || SpinTries::new(1000)),
             Err(Held { owner: Some(1) })
         );
         assert_eq!((lock.owner(), lock.depth()), (Some(1), 1));
@@ -338,6 +388,9 @@ mod loom_check {
         fn expired(&mut self) -> bool {
             false
         }
+        fn stuck(_held: Held) -> ! {
+            unreachable!("this wait has no bound")
+        }
         fn wake(&mut self, waiters: u32) {
             for (n, line) in self.lines.iter().enumerate() {
                 if waiters & (1 << n) != 0 {
@@ -353,7 +406,7 @@ mod loom_check {
     /// lock, and any wait that never ends.
     ///
     /// Checked to fail: with the compare-and-swap's `Acquire` weakened to `Relaxed` (in
-    /// `acquire` and `contended`), loom reports the causality violation on the value; with
+    /// `fast` and `wait_and_take`), loom reports the causality violation on the value; with
     /// the fence in `release` removed, or the one in `contended`, or the second look at the
     /// owner word before `sleep` removed (sleeping unconditionally), it reports a deadlock
     /// (a waiter asleep with nobody left to wake it).
@@ -376,8 +429,8 @@ mod loom_check {
                         me,
                         lines: lines.clone(),
                     };
-                    lock.acquire(me as u32, wait).unwrap();
-                    lock.acquire(me as u32, wait).unwrap();
+                    lock.try_acquire(me as u32, wait).unwrap();
+                    lock.try_acquire(me as u32, wait).unwrap();
                     // SAFETY: loom checks that no other access overlaps.
                     value.with_mut(|v| unsafe { *v += 1 });
                     lock.release(wait);
