@@ -82,6 +82,10 @@ pub fn release() {
 }
 
 /// Spins (with `wfe`) until CPU0 calls [`release`]. Plain loads: the MMU may be off.
+///
+/// Unbounded on purpose: a secondary has nothing else to do until it is released, and a
+/// `wfe` costs nothing while it waits. The bounded side is CPU0's: [`wait_up`] gives up
+/// on a secondary that never announces itself.
 pub fn wait_release() {
     while RELEASE.load(Ordering::Acquire) != GO {
         // SAFETY: waits for an event (or returns at once); no memory effect.
