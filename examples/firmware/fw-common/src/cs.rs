@@ -111,56 +111,53 @@ macro_rules! critical_section_impl {
 /// every core, re-entrant on the core that holds it.
 ///
 /// * `acquire`: [`irq_save`] (interrupts off on this core, so no handler of this core can
-///   spin on a lock its own thread holds), then, unless this core already owns the lock
-///   (a nested section), take it with a `compare_exchange` (LDREX/STREX on ARMv7-A) from
-///   "free" to "owned by CPU n" and set the depth to 1; a nested section only adds 1.
+///   spin on a lock its own thread holds), then [`CoreLock::acquire`](crate::smp_lock::CoreLock::acquire):
+///   unless this core already owns the lock (a nested section), a `compare_exchange`
+///   (LDREX/STREX on ARMv7-A) from "free" to "owned by CPU n"; the algorithm, and its loom
+///   model check, are in [`smp_lock`](crate::smp_lock).
 /// * `release`: the depth goes down by 1; at 0 the owner goes back to "free" (a `Release`
 ///   store), then interrupts go back on if that section's `acquire` found them on.
 ///
-/// The depth is touched only by the owning core with its interrupts masked, so plain
-/// relaxed loads and stores suffice. The exclusives need Normal, shareable memory on every
-/// core (the MMU on, ACTLR.SMP set and the SCU enabled on the A9): see [`mmu`](crate::arm::mmu)
-/// and [`smp`](crate::arm::smp). A core waits for as long as another core's section lasts.
+/// The exclusives need Normal, shareable memory on every core (the MMU on, ACTLR.SMP set
+/// and the SCU enabled on the A9): see [`mmu`](crate::arm::mmu) and [`smp`](crate::arm::smp).
+///
+/// # The bound
+///
+/// A waiting core spins (a `yield` hint between tries); it does not sleep in `wfe`. With
+/// its IRQs masked, a `wfe` ends only on an event (another core's `sev`), so a core in it
+/// could not check any bound while the holder keeps the lock. The wait relies on every
+/// section of the firmware being short (no section waits on anything unbounded); its
+/// backstop is [`SPIN_TRIES`]: a core that has failed that many tries panics, naming the
+/// holder (the board prints `PANIC` and stops), instead of hanging.
 #[cfg(target_arch = "arm")]
 pub struct SpinLock {
-    /// 0: free; `n + 1`: owned by CPU `n`.
-    owner: core::sync::atomic::AtomicU32,
-    /// Nesting depth of the owner's sections.
-    depth: core::sync::atomic::AtomicU32,
+    lock: crate::smp_lock::CoreLock,
 }
+
+/// Failed tries after which [`SpinLock::acquire`] gives up and panics: 2^28, each at least
+/// a load-exclusive, a compare and a `yield`, so over a second of a 1 GHz Cortex-A9 (and of
+/// QEMU at `-icount` shift 0), far longer than any section of the firmware, and longer than
+/// QEMU's `-icount` round-robin keeps the holder off the CPU (tens of milliseconds).
+#[cfg(target_arch = "arm")]
+pub const SPIN_TRIES: u32 = 1 << 28;
 
 #[cfg(target_arch = "arm")]
 impl SpinLock {
     /// A free lock.
     pub const fn new() -> Self {
         Self {
-            owner: core::sync::atomic::AtomicU32::new(0),
-            depth: core::sync::atomic::AtomicU32::new(0),
+            lock: crate::smp_lock::CoreLock::new(),
         }
     }
 
     /// The `acquire` half: masks this core's interrupts, takes the lock for CPU `cpu`
     /// (or nests) and returns whether interrupts were on.
+    ///
+    /// Panics if another core holds the lock for [`SPIN_TRIES`] tries (the documented last
+    /// resort: `critical-section`'s `acquire` cannot fail).
     #[inline(always)]
     pub fn acquire(&self, cpu: u32) -> bool {
-        use core::sync::atomic::Ordering::{Acquire, Relaxed};
-        let were_enabled = irq_save();
-        let me = cpu.wrapping_add(1);
-        if self.owner.load(Relaxed) == me {
-            // Only this core stores `me`: it already owns the lock.
-            self.depth
-                .store(self.depth.load(Relaxed).wrapping_add(1), Relaxed);
-            return were_enabled;
-        }
-        while self
-            .owner
-            .compare_exchange_weak(0, me, Acquire, Relaxed)
-            .is_err()
-        {
-            core::hint::spin_loop();
-        }
-        self.depth.store(1, Relaxed);
-        were_enabled
+        self.lock.acquire(cpu, irq_save(), spin_tries)
     }
 
     /// The `release` half.
@@ -171,12 +168,7 @@ impl SpinLock {
     /// returned `were_enabled`.
     #[inline(always)]
     pub unsafe fn release(&self, were_enabled: bool) {
-        use core::sync::atomic::Ordering::{Relaxed, Release};
-        let depth = self.depth.load(Relaxed).wrapping_sub(1);
-        self.depth.store(depth, Relaxed);
-        if depth == 0 {
-            self.owner.store(0, Release);
-        }
+        self.lock.release(|| crate::smp_lock::SpinTries::new(0));
         if were_enabled {
             // SAFETY: the caller ends the section whose acquire found interrupts on: the
             // outermost one of a context that runs with them on.
@@ -186,10 +178,15 @@ impl SpinLock {
 
     /// Which CPU holds the lock, if any (diagnostics).
     pub fn owner(&self) -> Option<u32> {
-        self.owner
-            .load(core::sync::atomic::Ordering::Relaxed)
-            .checked_sub(1)
+        self.lock.owner()
     }
+}
+
+/// The wait of [`SpinLock::acquire`]: [`SPIN_TRIES`] tries, then
+/// [`SpinTries`](crate::smp_lock::SpinTries)' panic naming the holder.
+#[cfg(target_arch = "arm")]
+fn spin_tries() -> crate::smp_lock::SpinTries {
+    crate::smp_lock::SpinTries::new(SPIN_TRIES)
 }
 
 #[cfg(target_arch = "arm")]

@@ -10,11 +10,14 @@
 // Inline assembly on MIPS is still unstable (the firmware is built with RUSTC_BOOTSTRAP=1).
 #![cfg_attr(target_arch = "mips", feature(asm_experimental_arch))]
 
+pub mod boot_args;
 pub mod cell;
 pub mod counted;
 pub mod fw_cfg;
 pub mod icount;
 pub mod mmio;
+pub mod pender;
+pub mod smp_lock;
 pub mod wakes;
 
 #[cfg(target_has_atomic = "64")]
@@ -22,6 +25,12 @@ pub mod ledger;
 
 #[cfg(target_arch = "arm")]
 pub mod arm;
+/// The GIC driver on the host, for its unit tests: it reaches its registers through
+/// [`mmio`] only, so a buffer in RAM can stand in for a distributor.
+#[cfg(all(test, not(target_arch = "arm")))]
+#[path = "arm/gic.rs"]
+#[allow(dead_code)]
+mod gic_host;
 #[cfg(target_arch = "loongarch64")]
 pub mod loongarch;
 #[cfg(target_arch = "mips")]

@@ -424,7 +424,7 @@ pub mod smp {
 /// uncached; QEMU's LL/SC does not depend on the memory type, real silicon wants the lock in
 /// cached coherent memory (the paged mode of [`loongarch_board!`](crate::loongarch_board)).
 pub mod smp_cs {
-    use core::sync::atomic::{AtomicU32, Ordering};
+    use crate::smp_lock::{CoreLock, Held, Wait};
 
     /// Most stable-counter ticks `acquire` waits for another core's section.
     pub const SPIN_TICKS: u64 = 100_000_000;
@@ -435,12 +435,9 @@ pub mod smp_cs {
     /// after the wait ended by itself).
     pub const LOCK_IPI: u32 = 31;
 
-    /// `CPUID + 1` of the core that holds the lock, 0 when free.
-    static OWNER: AtomicU32 = AtomicU32::new(0);
-    /// Sections the owner has open; written by the owner only, with the lock held.
-    static DEPTH: AtomicU32 = AtomicU32::new(0);
-    /// Cores (bit `CPUID`, below 32) waiting in `idle` for the lock.
-    static WAITERS: AtomicU32 = AtomicU32::new(0);
+    /// The lock (the algorithm, with the waiter word and its handshake, is
+    /// [`smp_lock`](crate::smp_lock)'s).
+    static LOCK: CoreLock = CoreLock::new();
 
     /// Whether the calling core can wait for [`LOCK_IPI`] in `idle`: the bit is enabled in
     /// its `IPI_EN` and the IPI line in ECFG.
@@ -456,82 +453,65 @@ pub mod smp_cs {
         en & (1 << LOCK_IPI) != 0 && ecfg & super::smp::ECFG_IPI != 0
     }
 
+    /// The wait of a contended acquire: `idle` until [`LOCK_IPI`] where it reaches this
+    /// core, a spin otherwise; bounded by the stable counter.
+    struct IpiIdle {
+        start: u64,
+    }
+
+    impl Wait for IpiIdle {
+        const SLEEPS: bool = true;
+        fn can_sleep(&mut self) -> bool {
+            lock_ipi_reaches_me()
+        }
+        fn sleep(&mut self) {
+            // Ends on any pending interrupt enabled in ECFG, IE off or not. Under `-icount`
+            // QEMU runs the vCPUs in turn: `idle` hands the turn to the holder, where a
+            // spin kept it until the turn ran out (tens of ms).
+            super::idle();
+        }
+        fn clear(&mut self) {
+            // SAFETY: an IOCSR write of IPI_CLEAR with one bit clears only that IPI of the
+            // calling core, which belongs to this lock.
+            unsafe {
+                core::arch::asm!("iocsrwr.w {v}, {a}", v = in(reg) 1u32 << LOCK_IPI, a = in(reg) super::smp::IOCSR_IPI_CLEAR, options(nostack));
+            }
+        }
+        fn relax(&mut self) {
+            core::hint::spin_loop();
+        }
+        fn expired(&mut self) -> bool {
+            super::rdtime().wrapping_sub(self.start) > SPIN_TICKS
+        }
+        fn wake(&mut self, waiters: u32) {
+            let mut rest = waiters;
+            while rest != 0 {
+                let cpu = rest.trailing_zeros();
+                rest &= rest.wrapping_sub(1);
+                super::smp::send_ipi(cpu, LOCK_IPI);
+            }
+        }
+        fn stuck(held: Held) -> ! {
+            panic!(
+                "critical section held by core {:?} for more than {SPIN_TICKS} ticks",
+                held.owner
+            )
+        }
+    }
+
+    /// The wait's factory, called only when the lock is found held, or on a release that
+    /// found sleepers.
+    fn ipi_idle() -> IpiIdle {
+        IpiIdle {
+            start: super::rdtime(),
+        }
+    }
+
     /// Disables interrupts, takes the lock (or nests on it) and returns whether interrupts
     /// were enabled. Panics if another core holds the lock for [`SPIN_TICKS`].
     #[inline]
     pub fn acquire() -> bool {
-        let were_enabled = super::irq_save();
-        let cpu = super::cpu_id();
-        let me = cpu.wrapping_add(1);
-        // Only this core writes its own number into OWNER, so a match means this core holds
-        // the lock and nothing else can change it meanwhile.
-        if OWNER.load(Ordering::Relaxed) == me {
-            DEPTH.store(
-                DEPTH.load(Ordering::Relaxed).wrapping_add(1),
-                Ordering::Relaxed,
-            );
-            return were_enabled;
-        }
-        if OWNER
-            .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            wait_and_take(cpu, me);
-        }
-        DEPTH.store(1, Ordering::Relaxed);
-        were_enabled
-    }
-
-    /// The contended path of [`acquire`] (interrupts off): takes the lock, waiting in `idle`
-    /// for [`LOCK_IPI`] where it can reach this core, spinning otherwise.
-    #[cold]
-    fn wait_and_take(cpu: u32, me: u32) {
-        let start = super::rdtime();
-        let bit = 1u32.checked_shl(cpu).unwrap_or(0);
-        let can_idle = bit != 0 && lock_ipi_reaches_me();
-        loop {
-            if can_idle {
-                // Announce the wait, then look at the lock again: a release either sees
-                // the announcement (and sends the IPI, which ends the `idle` below or
-                // leaves it pending) or came before the look (which then finds the lock
-                // free). Both sides are SeqCst, so one of them sees the other.
-                WAITERS.fetch_or(bit, Ordering::SeqCst);
-                if OWNER.load(Ordering::SeqCst) != 0 {
-                    // Ends on any pending interrupt enabled in ECFG, IE off or not. Under
-                    // `-icount` QEMU runs the vCPUs in turn: `idle` hands the turn to the
-                    // holder, where a spin kept it until the turn ran out (tens of ms).
-                    super::idle();
-                }
-                WAITERS.fetch_and(!bit, Ordering::SeqCst);
-                // The IPI that ended the wait, if it did: clear it, or every later `idle`
-                // of this wait would end at once. A release after this sees the next
-                // announcement.
-                clear_lock_ipi();
-            } else {
-                core::hint::spin_loop();
-            }
-            if OWNER
-                .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
-            {
-                break;
-            }
-            if super::rdtime().wrapping_sub(start) > SPIN_TICKS {
-                panic!(
-                    "critical section held by core {} for more than {SPIN_TICKS} ticks",
-                    OWNER.load(Ordering::Relaxed).wrapping_sub(1)
-                );
-            }
-        }
-    }
-
-    /// Clears [`LOCK_IPI`] on the calling core.
-    fn clear_lock_ipi() {
-        // SAFETY: an IOCSR write of IPI_CLEAR with one bit clears only that IPI of the
-        // calling core, which belongs to this lock.
-        unsafe {
-            core::arch::asm!("iocsrwr.w {v}, {a}", v = in(reg) 1u32 << LOCK_IPI, a = in(reg) super::smp::IOCSR_IPI_CLEAR, options(nostack));
-        }
+        LOCK.acquire(super::cpu_id(), super::irq_save(), ipi_idle)
     }
 
     /// Ends a section begun by [`acquire`]: frees the lock when it is the outermost one of
@@ -544,30 +524,11 @@ pub mod smp_cs {
     /// order of acquisition (`critical-section`'s contract).
     #[inline]
     pub unsafe fn release(were_enabled: bool) {
-        let depth = DEPTH.load(Ordering::Relaxed).saturating_sub(1);
-        DEPTH.store(depth, Ordering::Relaxed);
-        if depth == 0 {
-            OWNER.store(0, Ordering::SeqCst);
-            let waiters = WAITERS.load(Ordering::SeqCst);
-            if waiters != 0 {
-                wake(waiters);
-            }
-        }
+        LOCK.release(ipi_idle);
         if were_enabled {
             // SAFETY: this section's `acquire` found interrupts on, so it is the outermost
             // section of a context that runs with them on (the caller's contract).
             unsafe { super::irq_restore() }
-        }
-    }
-
-    /// Sends [`LOCK_IPI`] to every core in `waiters`.
-    #[cold]
-    fn wake(waiters: u32) {
-        let mut rest = waiters;
-        while rest != 0 {
-            let cpu = rest.trailing_zeros();
-            rest &= rest.wrapping_sub(1);
-            super::smp::send_ipi(cpu, LOCK_IPI);
         }
     }
 }

@@ -177,55 +177,7 @@ pub fn finish<C: crate::Console>(console: C, ok: bool) -> ! {
     exit(if ok { 0 } else { 1 })
 }
 
-/// What QEMU's Malta boot loader passes to the entry point (module docs).
-#[derive(Clone, Copy, Debug)]
-pub struct BootArgs {
-    /// `$a0`: number of arguments (2: the kernel file name and the `-append` text).
-    pub argc: u32,
-    /// `$a1`: KSEG0 address of the argument table (32-bit pointers to NUL-terminated strings).
-    pub argv: u32,
-    /// `$a2`: KSEG0 address of the environment table.
-    pub envp: u32,
-    /// `$a3`: RAM size below the I/O hole, in bytes.
-    pub memsize: u32,
-}
-
-/// Longest string read from the boot loader's tables (QEMU's Malta loader gives each entry
-/// 256 bytes).
-const BOOT_STRING_MAX: usize = 256;
-
-impl BootArgs {
-    /// Argument `n` (0: the kernel file name, 1: the `-append` text), if it exists and is
-    /// UTF-8.
-    pub fn arg(&self, n: u32) -> Option<&'static str> {
-        if n >= self.argc || self.argv == 0 || !self.argv.is_multiple_of(4) {
-            return None;
-        }
-        let slot = usize::try_from(self.argv).ok()? + usize::try_from(n).ok()? * 4;
-        // SAFETY: the boot loader's argument table (module docs), in RAM QEMU filled in before
-        // the CPU started; the firmware never writes it (it lies below the image).
-        let ptr = unsafe { crate::mmio::read32(slot) };
-        if ptr == 0 {
-            return None;
-        }
-        let start = usize::try_from(ptr).ok()?;
-        let mut len = 0;
-        // SAFETY: as above: QEMU wrote each string NUL-terminated within its 256-byte entry;
-        // the loop reads no further than that.
-        while len < BOOT_STRING_MAX && unsafe { crate::mmio::read8(start + len) } != 0 {
-            len += 1;
-        }
-        // SAFETY: `start..start + len` are the bytes just read, in RAM that nothing writes
-        // for the rest of the run.
-        let bytes = unsafe { core::slice::from_raw_parts(start as *const u8, len) };
-        core::str::from_utf8(bytes).ok()
-    }
-
-    /// The `-append` text (argument 1), empty if there is none.
-    pub fn command_line(&self) -> &'static str {
-        self.arg(1).unwrap_or("")
-    }
-}
+pub use crate::boot_args::BootArgs;
 
 /// The Malta board's devices.
 pub mod malta {
@@ -678,69 +630,80 @@ pub mod smp {
 /// * [`release`](smp_cs::release): depth down by one; at zero the owner word is cleared
 ///   (`Release`); then `ei` if this section's `acquire` found interrupts on.
 ///
+/// The algorithm (and its loom model check) is [`smp_lock`](crate::smp_lock)'s.
+///
 /// An acquire cannot fail (`critical-section` has no error path): it waits for as long as
 /// the other CPU's section lasts, which is bounded by the code in that section (no section
 /// of these firmwares waits on hardware). While it waits it naps ([`nap`], 16 ticks at a
-/// time after 64 failed tries), so that under `-icount` the holder gets the emulation.
-/// The depth is only touched by the holder with its interrupts masked: relaxed accesses.
+/// time after 64 failed tries), so that under `-icount` the holder gets the emulation. The
+/// backstop is [`smp_cs::SPIN_TICKS`] of CP0 Count (one second): a CPU that has waited that
+/// long panics, naming the holder (the board prints `PANIC` and exits with status 1),
+/// instead of hanging. Each failed try reads Count, so the bound holds whatever the holder
+/// does.
 pub mod smp_cs {
+    use crate::smp_lock::{CoreLock, Held, Wait};
     use core::sync::atomic::{AtomicU32, Ordering};
 
-    /// 0: free; `n + 1`: held by CPU `n`.
-    static OWNER: AtomicU32 = AtomicU32::new(0);
-    /// Nesting depth of the holder's sections.
-    static DEPTH: AtomicU32 = AtomicU32::new(0);
+    /// The lock.
+    static LOCK: CoreLock = CoreLock::new();
     /// Acquires that found the lock held by another CPU (diagnostics, [`contended_count`]).
     static CONTENDED: AtomicU32 = AtomicU32::new(0);
     /// Failed compare-and-swaps before the waiter starts napping.
     const SPINS: u32 = 64;
     /// Count ticks per nap while the lock is held elsewhere (100 ns).
     const NAP_TICKS: u32 = 16;
+    /// Most CP0 Count ticks an acquire waits for another CPU's section: one second at
+    /// 160 MHz (below Count's 2^32-tick wrap, so the wrapping difference measures it).
+    pub const SPIN_TICKS: u32 = 160_000_000;
 
-    /// The `acquire` half (module docs); returns whether interrupts were on.
-    #[inline(always)]
-    pub fn acquire() -> bool {
-        let were_enabled = super::irq_save();
-        let me = super::cpu_num().wrapping_add(1);
-        if OWNER.load(Ordering::Relaxed) == me {
-            // Only this CPU stores `me`: it holds the lock already (a nested section).
-            DEPTH.store(
-                DEPTH.load(Ordering::Relaxed).wrapping_add(1),
-                Ordering::Relaxed,
-            );
-            return were_enabled;
-        }
-        if OWNER
-            .compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            return contended(me, were_enabled);
-        }
-        DEPTH.store(1, Ordering::Relaxed);
-        were_enabled
+    /// The wait of a contended acquire: spin, then nap; bounded by Count.
+    struct Napping {
+        start: u32,
+        tries: u32,
     }
 
-    /// The wait of [`acquire`] while another CPU holds the lock: out of line, so that the
-    /// uncontended path saves no registers for it (a tail call). Ends like [`acquire`]:
-    /// depth 1, `were_enabled` returned.
-    #[cold]
-    #[inline(never)]
-    fn contended(me: u32, were_enabled: bool) -> bool {
-        CONTENDED.fetch_add(1, Ordering::Relaxed);
-        let mut tries = 0u32;
-        while OWNER
-            .compare_exchange_weak(0, me, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            if tries < SPINS {
-                tries += 1;
+    impl Wait for Napping {
+        const SLEEPS: bool = false;
+        fn can_sleep(&mut self) -> bool {
+            false
+        }
+        fn sleep(&mut self) {}
+        fn clear(&mut self) {}
+        fn relax(&mut self) {
+            if self.tries < SPINS {
+                self.tries += 1;
                 core::hint::spin_loop();
             } else {
                 super::nap(NAP_TICKS);
             }
         }
-        DEPTH.store(1, Ordering::Relaxed);
-        were_enabled
+        fn expired(&mut self) -> bool {
+            super::count().wrapping_sub(self.start) > SPIN_TICKS
+        }
+        fn wake(&mut self, _waiters: u32) {}
+        fn stuck(held: Held) -> ! {
+            panic!(
+                "critical section held by CPU {:?} for more than {SPIN_TICKS} Count ticks",
+                held.owner
+            )
+        }
+    }
+
+    /// The wait's factory, called only when the lock is found held (it counts the
+    /// contended acquire).
+    fn napping() -> Napping {
+        CONTENDED.fetch_add(1, Ordering::Relaxed);
+        Napping {
+            start: super::count(),
+            tries: 0,
+        }
+    }
+
+    /// The `acquire` half (module docs); returns whether interrupts were on. Panics if
+    /// another CPU holds the lock for [`SPIN_TICKS`].
+    #[inline(always)]
+    pub fn acquire() -> bool {
+        LOCK.acquire(super::cpu_num(), super::irq_save(), napping)
     }
 
     /// The `release` half.
@@ -751,11 +714,7 @@ pub mod smp_cs {
     /// `were_enabled`.
     #[inline(always)]
     pub unsafe fn release(were_enabled: bool) {
-        let depth = DEPTH.load(Ordering::Relaxed).wrapping_sub(1);
-        DEPTH.store(depth, Ordering::Relaxed);
-        if depth == 0 {
-            OWNER.store(0, Ordering::Release);
-        }
+        LOCK.release(napping);
         if were_enabled {
             // SAFETY: the caller ends the section whose acquire found interrupts on: the
             // outermost one of a context that runs with them on.
@@ -765,12 +724,12 @@ pub mod smp_cs {
 
     /// Which CPU holds the lock, if any (diagnostics).
     pub fn owner() -> Option<u32> {
-        OWNER.load(Ordering::Relaxed).checked_sub(1)
+        LOCK.owner()
     }
 
     /// The nesting depth of the holder's sections (diagnostics; 0 when free).
     pub fn depth() -> u32 {
-        DEPTH.load(Ordering::Relaxed)
+        LOCK.depth()
     }
 
     /// How many acquires so far found the lock held by another CPU and had to wait.
@@ -873,12 +832,10 @@ macro_rules! mips_board {
         #[unsafe(no_mangle)]
         extern "C" fn __fw_mips_main(argc: u32, argv: u32, envp: u32, memsize: u32) -> ! {
             $crate::println!($console, "timer-family firmware: {}", $name);
-            let boot = $crate::mips::BootArgs {
-                argc,
-                argv,
-                envp,
-                memsize,
-            };
+            // SAFETY: `_start` passes the boot loader's `$a0..$a3` unchanged, before any
+            // code wrote RAM outside the image, `.bss` and the stacks: QEMU's argument table
+            // and strings, which nothing writes afterwards (`BootArgs::new`).
+            let boot = unsafe { $crate::mips::BootArgs::new(argc, argv, envp, memsize) };
             let main: fn(&$crate::mips::BootArgs) -> bool = $main;
             let ok = main(&boot);
             $crate::mips::finish($console, ok)

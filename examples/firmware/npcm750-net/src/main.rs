@@ -411,7 +411,7 @@ fn on_irq_counted() -> IrqClass {
             _ => IrqClass::Both,
         };
     } else {
-        GIC.disable(id);
+        let _ = GIC.disable(id); // an ID the GIC signalled (IAR): always implemented
         IRQ_OTHER.store(IRQ_OTHER.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
     GIC.end_of_interrupt(iar);
@@ -772,8 +772,11 @@ fn net() -> Result<bool, Error> {
     gt.start()?;
     let time = gt.counter();
     GIC.init();
-    GIC.enable(IRQ_GMAC0, 0xa0, 1);
-    GIC.enable(SGI_CAL, 0xa0, 1);
+    for id in [IRQ_GMAC0, SGI_CAL] {
+        // Err only for an ID this GIC does not implement.
+        GIC.enable(id, 0xa0, 1)
+            .map_err(|_| hwtimer_core::Error::Unsupported)?;
+    }
     // SAFETY: `on_irq` serves the calibration SGI and GMAC0 (whose interrupts are not
     // enabled at the MAC yet); no critical section is held here.
     unsafe { arm::irq_enable() };

@@ -269,7 +269,9 @@ fn cross_read(me: usize, counter: &GtCounter<'_, Bus>, seen: &mut u64, st: &mut 
 /// read against the other core's readings while it waits.
 fn core_events(cpu: u32, gt: &GlobalTimer<Bus>) -> Result<CoreStats, hwtimer_core::Error> {
     let me = (cpu & 1) as usize;
-    GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 0);
+    // Err only for an ID this GIC does not implement.
+    GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 0)
+        .map_err(|_| hwtimer_core::Error::Unsupported)?;
     let mut comp = gt.comparator()?;
     let counter = gt.counter();
     let mut st = CoreStats::default();
@@ -315,7 +317,8 @@ fn core_events(cpu: u32, gt: &GlobalTimer<Bus>) -> Result<CoreStats, hwtimer_cor
     }
     REACHED[me].store(1, Ordering::Release);
     drop(comp);
-    GIC.disable(IRQ_GLOBAL_TIMER);
+    GIC.disable(IRQ_GLOBAL_TIMER)
+        .map_err(|_| hwtimer_core::Error::Unsupported)?;
     Ok(st)
 }
 
@@ -836,7 +839,7 @@ fn on_irq() {
             }
         }
         _ => {
-            GIC.disable(id);
+            let _ = GIC.disable(id); // an ID the GIC signalled (IAR): always implemented
             LOG.with(|log| log.other += 1);
         }
     }
@@ -1009,7 +1012,9 @@ fn gmac() -> Result<bool, Error> {
     );
     cs_cost();
     let smp_ok = two_cores(driver);
-    GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 1);
+    // Err only for an ID this GIC does not implement.
+    GIC.enable(IRQ_GLOBAL_TIMER, IRQ_PRIORITY, 1)
+        .map_err(|_| hwtimer_core::Error::Unsupported)?;
     let alarm = hwtimer_core::Alarm::new(
         Counted::new(
             // SAFETY: the firmware runs at PL1, where MPIDR is readable.

@@ -158,7 +158,7 @@
 #![no_main]
 
 use core::hint::black_box;
-use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 use embassy_executor::{SpawnToken, Spawner, raw};
 use embassy_time::{Duration, Instant, Ticker, Timer, with_deadline};
@@ -171,6 +171,7 @@ use fw_common::arm::gic::{self, Gic, SgiTarget};
 use fw_common::arm::pmu::{self, Meter, Stamp};
 use fw_common::arm::{self, mmu, smp, spin_insns};
 use fw_common::ledger::WaitLedger;
+use fw_common::pender::{Pend, Pender};
 use fw_common::wakes::{WakeStats, print_now_overhead};
 use fw_common::{CsCell, StaticCell, println, verdict};
 use hwtimer_core::{ClockEvent, Mmio, Monotonic};
@@ -257,10 +258,9 @@ static MCT_PTR: AtomicPtr<Mct<Mmio>> = AtomicPtr::new(core::ptr::null_mut());
 static EXECUTOR0: static_cell::StaticCell<raw::Executor> = static_cell::StaticCell::new();
 /// CPU1's executor.
 static EXECUTOR1: static_cell::StaticCell<raw::Executor> = static_cell::StaticCell::new();
-/// Per core: its executor has work (set by the pender, cleared by the core before polling).
-static PENDING: [AtomicBool; CORES] = [const { AtomicBool::new(false) }; CORES];
-/// Per core: a wake SGI was sent to it and its handler has not acknowledged it yet.
-static SGI_OUTSTANDING: [AtomicBool; CORES] = [const { AtomicBool::new(false) }; CORES];
+/// Per core: its executor has work, and whether a wake SGI to it is outstanding
+/// (fw-common's `pender`: the protocol, and its loom model check).
+static PENDER: Pender<CORES> = Pender::new();
 /// Per core: wake SGIs sent to it.
 static SGIS_SENT: [AtomicU32; CORES] = [const { AtomicU32::new(0) }; CORES];
 /// Per core: wake SGIs it acknowledged.
@@ -477,42 +477,37 @@ fn pender(context: *mut ()) {
 /// SGI [`SGI_WAKE`] (unless one is outstanding, which it has not acknowledged yet: that one
 /// makes it look at its flag again).
 fn pend(core: usize) {
-    let (Some(flag), Some(outstanding)) = (PENDING.get(core), SGI_OUTSTANDING.get(core)) else {
-        FAILED.fetch_add(1, Ordering::Relaxed);
-        return;
-    };
-    // SeqCst: the flag is set before `outstanding` is read, and the target clears
-    // `outstanding` (in its handler) before it reads its flag (in its idle loop).
-    flag.store(true, Ordering::SeqCst);
-    if core == core_index() {
-        if let Some(n) = LOCAL_PENDS.get(core) {
-            n.fetch_add(1, Ordering::Relaxed);
+    match PENDER.pend(core, core_index()) {
+        Pend::Local => {
+            if let Some(n) = LOCAL_PENDS.get(core) {
+                n.fetch_add(1, Ordering::Relaxed);
+            }
         }
-        return;
-    }
-    if outstanding.swap(true, Ordering::SeqCst) {
-        if let Some(n) = MERGED_PENDS.get(core) {
-            n.fetch_add(1, Ordering::Relaxed);
+        Pend::Merged => {
+            if let Some(n) = MERGED_PENDS.get(core) {
+                n.fetch_add(1, Ordering::Relaxed);
+            }
         }
-        return;
+        Pend::Send => {
+            if let Some(n) = SGIS_SENT.get(core) {
+                n.fetch_add(1, Ordering::Relaxed);
+            }
+            GIC.send_sgi(SGI_WAKE, SgiTarget::List(1u8 << (core & 1)));
+        }
+        Pend::NoSuchCore => {
+            FAILED.fetch_add(1, Ordering::Relaxed);
+        }
     }
-    if let Some(n) = SGIS_SENT.get(core) {
-        n.fetch_add(1, Ordering::Relaxed);
-    }
-    GIC.send_sgi(SGI_WAKE, SgiTarget::List(1u8 << (core & 1)));
 }
 
 /// Runs this core's executor: polls it whenever its flag is set, sleeps in `wfi` otherwise.
 /// On CPU0 it returns once every task of both cores is done; on CPU1 it never returns.
 fn run_executor(core: usize, executor: &'static raw::Executor) {
-    let Some(flag) = PENDING.get(core) else {
-        return;
-    };
     loop {
         if core == 0 && DONE.load(Ordering::Acquire) >= TASKS * CORES as u32 {
             return;
         }
-        if flag.swap(false, Ordering::SeqCst) {
+        if PENDER.take(core) {
             // SAFETY: only this loop polls this executor, on its own core, never from the
             // pender or an interrupt handler, so never re-entrantly.
             unsafe { executor.poll() };
@@ -521,7 +516,7 @@ fn run_executor(core: usize, executor: &'static raw::Executor) {
         // Masked, so a pend between the check and `wfi` leaves its interrupt pending, which
         // `wfi` returns on at once (IRQ masking does not hold `wfi` back).
         arm::irq_disable();
-        if !flag.load(Ordering::SeqCst) {
+        if !PENDER.has_work(core) {
             // SAFETY: waits for an interrupt; no memory effect.
             unsafe { core::arch::asm!("wfi", options(nomem, nostack)) };
         }
@@ -567,9 +562,7 @@ fn on_irq() {
         // Another core pended this core's executor: the idle loop looks at its flag next.
         SGI_WAKE => {
             let core = core_index();
-            if let Some(o) = SGI_OUTSTANDING.get(core) {
-                o.store(false, Ordering::SeqCst);
-            }
+            PENDER.on_wake(core);
             if let Some(n) = SGIS_RECEIVED.get(core) {
                 n.fetch_add(1, Ordering::Relaxed);
             }
@@ -580,7 +573,7 @@ fn on_irq() {
         }
         _ => {
             // Nobody owns it: disable it, or the level would bring us straight back.
-            GIC.disable(id);
+            let _ = GIC.disable(id); // an ID the GIC signalled (IAR): always implemented
             OTHER_IRQS.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -1014,7 +1007,7 @@ fn report_runtime(
 /// has been counted by its receiver. True if none is left.
 fn sgis_landed() -> bool {
     for _ in 0..LAND_POLLS {
-        if SGI_OUTSTANDING.iter().all(|o| !o.load(Ordering::SeqCst)) {
+        if (0..CORES).all(|core| !PENDER.is_outstanding(core)) {
             return true;
         }
         // SAFETY: a hint instruction; no memory effect (under -icount it lets CPU1 run).
@@ -1170,7 +1163,9 @@ fn secondary(cpu: u32) -> ! {
     unsafe { mmu::enable(&RAM) };
     GIC.init_cpu_interface();
     // The SGI's enable and priority are banked: this core sets its own.
-    GIC.enable(SGI_WAKE, IRQ_PRIORITY, 0);
+    if GIC.enable(SGI_WAKE, IRQ_PRIORITY, 0).is_err() {
+        FAILED.fetch_add(1, Ordering::Relaxed);
+    }
     // SAFETY: `on_irq` serves the wake SGI and L1 (all this core is sent), and disables
     // anything else.
     unsafe { arm::irq_enable() };
@@ -1258,10 +1253,17 @@ fn run() -> bool {
         "embassy: exynos_mct::embassy::Driver on comparator 0 (GIC ID {IRQ_MCT_G0}); rtic-time: exynos_mct::rtic_monotonic! on local timer 0 (GIC ID {IRQ_MCT_L0}) for CPU0, on local timer 1 (GIC ID {IRQ_MCT_L1}) for CPU1"
     );
     GIC.init();
-    GIC.enable(IRQ_MCT_G0, IRQ_PRIORITY, TARGET_CPU0);
-    GIC.enable(IRQ_MCT_L0, IRQ_PRIORITY, TARGET_CPU0);
-    GIC.enable(IRQ_MCT_L1, IRQ_PRIORITY, TARGET_CPU1);
-    GIC.enable(SGI_WAKE, IRQ_PRIORITY, 0);
+    for (id, targets) in [
+        (IRQ_MCT_G0, TARGET_CPU0),
+        (IRQ_MCT_L0, TARGET_CPU0),
+        (IRQ_MCT_L1, TARGET_CPU1),
+        (SGI_WAKE, 0),
+    ] {
+        if let Err(e) = GIC.enable(id, IRQ_PRIORITY, targets) {
+            println!(Uart0, "{e}: FAIL");
+            return false;
+        }
+    }
 
     // ---- Instructions per `now()` through each runtime, on the real ISA (CPU1 parked) ----
     // fw-common's meter: PMU event 0x08 under a fixed -icount shift (exact at any shift),

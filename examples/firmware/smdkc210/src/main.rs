@@ -393,7 +393,7 @@ fn on_irq() {
     }
     if handled == 0 {
         // Nobody owns it: disable it, or the level would bring us straight back.
-        GIC.disable(id);
+        let _ = GIC.disable(id); // an ID the GIC signalled (IAR): always implemented
         LOG.with(|log| log.unexpected += 1);
     }
     GIC.end_of_interrupt(iar);
@@ -594,7 +594,8 @@ fn run_checks() -> Result<bool, Error> {
         IRQ_MCT_L0,
         IRQ_MCT_L1,
     ] {
-        GIC.enable(id, IRQ_PRIORITY, TARGET_CPU0);
+        GIC.enable(id, IRQ_PRIORITY, TARGET_CPU0)
+            .map_err(|_| Error::Unsupported)?;
     }
     // SAFETY: the external combiner's enable-set register: unmask group 1 bits 6 and 7
     // (MCT G2, G3) only; nothing else uses the combiner.
@@ -668,7 +669,7 @@ fn run_checks() -> Result<bool, Error> {
         IRQ_MCT_L0,
         IRQ_MCT_L1,
     ] {
-        GIC.disable(id);
+        GIC.disable(id).map_err(|_| Error::Unsupported)?;
     }
     // SAFETY: the external combiner's enable-clear register (see the enable above).
     unsafe { mmio::write32(COMBINER_IECR0, combiner_g1_bit(2) | combiner_g1_bit(3)) };
@@ -920,7 +921,8 @@ fn comparator_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, Error
             "comp0 latency in virtual time (PMCCNTR): {virtual_ticks} ticks"
         );
     }
-    let ok = with_comp0(|a| !a.event().is_pending())? && !GIC.is_pending(IRQ_MCT_G0);
+    let ok = with_comp0(|a| !a.event().is_pending())?
+        && !GIC.is_pending(IRQ_MCT_G0).map_err(|_| Error::Unsupported)?;
     all_ok &= ok;
     println!(
         Uart0,
@@ -1305,7 +1307,7 @@ fn smp_irq() {
             .and_then(|slot| slot.with(|a| a.as_mut().map(|a| a.on_interrupt())))
             .flatten()
     } else {
-        GIC.disable(id);
+        let _ = GIC.disable(id); // an ID the GIC signalled (IAR): always implemented
         None
     };
     match fired {
@@ -1628,8 +1630,10 @@ fn two_cores() -> Result<bool, Error> {
     if !caught {
         return Ok(false);
     }
-    GIC.enable(IRQ_MCT_L0, IRQ_PRIORITY, TARGET_CPU0);
-    GIC.enable(IRQ_MCT_L1, IRQ_PRIORITY, TARGET_CPU1);
+    GIC.enable(IRQ_MCT_L0, IRQ_PRIORITY, TARGET_CPU0)
+        .map_err(|_| Error::Unsupported)?;
+    GIC.enable(IRQ_MCT_L1, IRQ_PRIORITY, TARGET_CPU1)
+        .map_err(|_| Error::Unsupported)?;
     SMP_ON.store(true, Ordering::Release);
     // SAFETY: the handler serves L0 now (SMP_ON); the single-core checks masked IRQs again.
     unsafe { arm::irq_enable() };

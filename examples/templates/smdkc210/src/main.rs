@@ -43,7 +43,9 @@ fn start_time() -> Result<(), Error> {
     mct.start_frc()?;
     DRIVER.init_static(mct.comparator(0)?, mct.time())?;
     GIC.init();
-    GIC.enable(board::IRQ_MCT_G0, 0xa0, 1);
+    // Err only for an ID this GIC does not implement.
+    GIC.enable(board::IRQ_MCT_G0, 0xa0, 1)
+        .map_err(|_| Error::Unsupported)?;
     Ok(())
 }
 

@@ -44,8 +44,34 @@ const GICC_EOIR: usize = 0x10;
 
 /// The ID that IAR returns when no interrupt is pending.
 pub const SPURIOUS_ID: u32 = 1023;
+/// IDs 1020 and up are special (1023: spurious) and never interrupts, whatever GICD_TYPER
+/// says (GIC Architecture Specification v2.0, 3.2.5 "Special interrupt numbers").
+pub const MAX_INTERRUPT_IDS: u32 = 1020;
 /// Priority mask written by [`Gic::init`]: every priority value below 0xf0 is signalled.
 pub const PRIORITY_MASK: u8 = 0xf0;
+
+/// An interrupt ID the distributor does not implement: `id` is not below `lines`
+/// ([`Gic::interrupt_ids`]). Its bit or byte would lie in some other register, or past the
+/// distributor, so nothing was read or written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdOutOfRange {
+    /// The ID asked for.
+    pub id: u32,
+    /// How many IDs this distributor implements (IDs `0..lines` are valid).
+    pub lines: u32,
+}
+
+impl core::fmt::Display for IdOutOfRange {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "GIC: interrupt ID {} not implemented (the distributor has IDs 0..{})",
+            self.id, self.lines
+        )
+    }
+}
+
+impl core::error::Error for IdOutOfRange {}
 
 /// One GIC, by the physical addresses of its distributor and of the CPU interface of the CPU
 /// that runs the firmware.
@@ -104,6 +130,23 @@ impl Gic {
         32 * ((self.dist_read(GICD_TYPER) & 0x1f) + 1)
     }
 
+    /// The interrupt IDs that [`enable`](Self::enable), [`disable`](Self::disable) and
+    /// [`is_pending`](Self::is_pending) accept: `0..n` with `n` = [`lines`](Self::lines)
+    /// capped at [`MAX_INTERRUPT_IDS`] (1020).
+    pub fn interrupt_ids(&self) -> u32 {
+        self.lines().min(MAX_INTERRUPT_IDS)
+    }
+
+    /// `Ok` if `id` is an ID of this distributor ([`interrupt_ids`](Self::interrupt_ids)).
+    fn check(&self, id: u32) -> Result<(), IdOutOfRange> {
+        let lines = self.interrupt_ids();
+        if id < lines {
+            Ok(())
+        } else {
+            Err(IdOutOfRange { id, lines })
+        }
+    }
+
     /// Number of CPU interfaces, `CPUNumber + 1` (GICD_TYPER bits 7:5).
     pub fn cpus(&self) -> u32 {
         ((self.dist_read(GICD_TYPER) >> 5) & 0x7) + 1
@@ -139,22 +182,35 @@ impl Gic {
     /// the field is read-only for SGIs and PPIs), gives it `priority` (below
     /// [`PRIORITY_MASK`] to be signalled) and enables it. The trigger type is left at its
     /// reset value (level-sensitive for SPIs on QEMU's GIC).
-    pub fn enable(&self, id: u32, priority: u8, targets: u8) {
+    ///
+    /// Errors: [`IdOutOfRange`] when `id` is not below [`interrupt_ids`](Self::interrupt_ids)
+    /// (one read of GICD_TYPER decides); nothing is written then.
+    pub fn enable(&self, id: u32, priority: u8, targets: u8) -> Result<(), IdOutOfRange> {
+        self.check(id)?;
         self.write_byte_field(GICD_IPRIORITYR, id, priority);
         if id >= 32 {
             self.write_byte_field(GICD_ITARGETSR, id, targets);
         }
         self.dist_write(GICD_ISENABLER + 4 * (id as usize / 32), 1 << (id % 32));
+        Ok(())
     }
 
     /// Disables interrupt `id` (it may still show as pending).
-    pub fn disable(&self, id: u32) {
+    ///
+    /// Errors: [`IdOutOfRange`], as [`enable`](Self::enable); nothing is written then.
+    pub fn disable(&self, id: u32) -> Result<(), IdOutOfRange> {
+        self.check(id)?;
         self.dist_write(GICD_ICENABLER + 4 * (id as usize / 32), 1 << (id % 32));
+        Ok(())
     }
 
     /// Whether interrupt `id` is pending at the distributor.
-    pub fn is_pending(&self, id: u32) -> bool {
-        self.dist_read(GICD_ISPENDR + 4 * (id as usize / 32)) & (1 << (id % 32)) != 0
+    ///
+    /// Errors: [`IdOutOfRange`], as [`enable`](Self::enable); nothing but GICD_TYPER is read
+    /// then.
+    pub fn is_pending(&self, id: u32) -> Result<bool, IdOutOfRange> {
+        self.check(id)?;
+        Ok(self.dist_read(GICD_ISPENDR + 4 * (id as usize / 32)) & (1 << (id % 32)) != 0)
     }
 
     /// Acknowledges the highest-priority pending interrupt: returns the raw IAR value, to be
@@ -190,7 +246,11 @@ impl Gic {
         let handler = handlers.iter().find(|(h, _)| *h == id).map(|(_, f)| *f);
         match handler {
             Some(f) => f(),
-            None => self.disable(id),
+            // An IAR ID other than 1023 is one the distributor signalled, so it is in
+            // range; were it not, there would be no enable bit to clear.
+            None => {
+                let _ = self.disable(id);
+            }
         }
         self.end_of_interrupt(iar);
         Some((id, handler.is_some()))
@@ -241,4 +301,98 @@ pub const fn iar_source_cpu(iar: u32) -> u32 {
 /// The interrupt ID in an IAR value.
 pub const fn iar_id(iar: u32) -> u32 {
     iar & 0x3ff
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A distributor in RAM: 4 KiB of registers, GICD_TYPER.ITLinesNumber as given, every
+    /// other register 0; a CPU interface block beside it.
+    struct FakeGic {
+        dist: Vec<u32>,
+        cpu: Vec<u32>,
+    }
+
+    impl FakeGic {
+        fn new(it_lines: u32) -> Self {
+            let mut dist = vec![0u32; 0x1000 / 4];
+            dist[GICD_TYPER / 4] = it_lines & 0x1f;
+            Self {
+                dist,
+                cpu: vec![0u32; 0x100 / 4],
+            }
+        }
+
+        fn gic(&mut self) -> Gic {
+            // SAFETY: both buffers outlive the `Gic` (used only inside each test, while
+            // `self` is borrowed) and stand in for the register blocks.
+            unsafe {
+                Gic::new(
+                    self.dist.as_mut_ptr() as usize,
+                    self.cpu.as_mut_ptr() as usize,
+                )
+            }
+        }
+
+        fn word(&self, offset: usize) -> u32 {
+            self.dist[offset / 4]
+        }
+    }
+
+    #[test]
+    fn ids_below_the_implemented_lines_are_enabled_disabled_and_read() {
+        let mut fake = FakeGic::new(2);
+        let gic = fake.gic();
+        assert_eq!(gic.lines(), 96);
+        assert_eq!(gic.enable(95, 0xa0, 1), Ok(()));
+        assert_eq!(gic.disable(95), Ok(()));
+        assert_eq!(gic.is_pending(95), Ok(false));
+        assert_eq!(fake.word(GICD_ISENABLER + 8), 1 << 31);
+        assert_eq!(fake.word(GICD_ICENABLER + 8), 1 << 31);
+        assert_eq!(fake.word(GICD_IPRIORITYR + 92), 0xa0 << 24);
+        assert_eq!(fake.word(GICD_ITARGETSR + 92), 1 << 24);
+    }
+
+    /// An ID the distributor does not implement (96 here, and anything up to `u32::MAX`,
+    /// whose register word would lie 512 MiB past the distributor) is refused: nothing is
+    /// written, nothing read.
+    #[test]
+    fn ids_past_the_implemented_lines_touch_no_register() {
+        let mut fake = FakeGic::new(2);
+        let before = fake.dist.clone();
+        let gic = fake.gic();
+        for id in [96, 127, 1019] {
+            let err = Err(IdOutOfRange { id, lines: 96 });
+            assert_eq!(gic.enable(id, 0xa0, 1), err);
+            assert_eq!(gic.disable(id), err);
+            assert_eq!(gic.is_pending(id), Err(IdOutOfRange { id, lines: 96 }));
+        }
+        assert!(
+            fake.dist == before,
+            "a register was written for an unimplemented ID"
+        );
+        let gic = fake.gic();
+        for id in [1020, SPURIOUS_ID, u32::MAX] {
+            assert!(gic.enable(id, 0xa0, 1).is_err());
+            assert!(gic.disable(id).is_err());
+            assert!(gic.is_pending(id).is_err());
+        }
+    }
+
+    /// A distributor with the largest ITLinesNumber (31: 1024 lines) still stops at 1019:
+    /// 1020-1023 are special IDs, not interrupts (GIC v2.0, 3.2.5).
+    #[test]
+    fn the_special_ids_are_refused_even_with_1024_lines() {
+        let mut fake = FakeGic::new(31);
+        let gic = fake.gic();
+        assert_eq!(gic.enable(1019, 0xa0, 1), Ok(()));
+        assert_eq!(
+            gic.enable(1020, 0xa0, 1),
+            Err(IdOutOfRange {
+                id: 1020,
+                lines: 1020
+            })
+        );
+    }
 }

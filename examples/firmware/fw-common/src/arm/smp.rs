@@ -46,14 +46,46 @@ pub unsafe fn scu_enable(mpcore_base: usize) -> u32 {
     }
 }
 
-/// Releases the secondaries waiting in [`wait_release`] (`dsb` then `sev`).
+/// Releases the secondaries waiting in [`wait_release`]: the flag written, its cache line
+/// cleaned to the point of coherency (DCCMVAC), `dsb`, then `sev`.
+///
+/// # Why the clean
+///
+/// CPU0 runs this with its MMU and write-back data cache on, so its store of [`GO`] may sit
+/// in its L1 data cache as a dirty line. The secondary polls with its MMU and caches off:
+/// its loads are uncached and go straight to memory, and a core outside the coherency
+/// domain (ACTLR.SMP not yet set) is not snooped for them either. Without the clean the
+/// secondary could read [`PARKED`] for as long as CPU0 keeps the line, which on silicon
+/// has no bound; QEMU models no caches, so it never shows. Linux's Exynos SMP start
+/// (`arch/arm/mach-exynos/platsmp.c`, `write_pen_release`) cleans the pen word's line after
+/// writing it for the same reason. The `dsb` makes the clean complete before the `sev`
+/// that wakes the secondary's `wfe`.
+///
+/// The clean reaches the point of coherency through the core's own caches; an outer L2
+/// cache controller (a PL310, which these boards' MMU set-up never enables) would need a
+/// clean of its own as well.
 pub fn release() {
     RELEASE.store(GO, Ordering::Release);
-    // SAFETY: barrier and event hint only.
-    unsafe { core::arch::asm!("dsb", "sev", options(nostack)) };
+    let line = RELEASE.as_ptr() as usize;
+    // SAFETY: DCCMVAC (`mcr p15, 0, Rt, c7, c10, 1`) cleans the data cache line holding
+    // `RELEASE` to the point of coherency: a write-back of a line this code owns, no change
+    // of its contents; `dsb` and `sev` are a barrier and an event hint.
+    unsafe {
+        core::arch::asm!(
+            "mcr p15, 0, {line}, c7, c10, 1",
+            "dsb",
+            "sev",
+            line = in(reg) line,
+            options(nostack),
+        )
+    };
 }
 
 /// Spins (with `wfe`) until CPU0 calls [`release`]. Plain loads: the MMU may be off.
+///
+/// Unbounded on purpose: a secondary has nothing else to do until it is released, and a
+/// `wfe` costs nothing while it waits. The bounded side is CPU0's: [`wait_up`] gives up
+/// on a secondary that never announces itself.
 pub fn wait_release() {
     while RELEASE.load(Ordering::Acquire) != GO {
         // SAFETY: waits for an event (or returns at once); no memory effect.
