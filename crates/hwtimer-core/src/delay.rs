@@ -71,7 +71,8 @@ pub struct Delay<C: Continuous> {
 
 /// A [`Delay`] ended because the counter did not move for
 /// [`max_stalled_reads`](Delay::max_stalled_reads) reads in a row: it is stopped, or far
-/// slower than its rate says. The wait was **not** completed.
+/// slower than its rate says (or, from [`Delay::try_wait_ns`], its rate is 0 Hz). The
+/// wait was **not** completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Stalled {
@@ -173,16 +174,29 @@ impl<C: Continuous> Delay<C> {
     }
 
     /// Busy-wait at least `ns` nanoseconds (any length, no 32-bit limit), or until the
-    /// counter stalls (as [`wait_ticks`](Self::wait_ticks)).
+    /// counter stalls (as [`wait_ticks`](Self::wait_ticks)). A source that reports 0 Hz
+    /// returns at once (see [`try_wait_ns`](Self::try_wait_ns)).
     pub fn wait_ns(&self, ns: u64) {
-        self.wait_ticks(ticks_for_ns(ns, self.source.freq_hz()));
+        if let Err(_stalled) = self.try_wait_ns(ns) {
+            crate::log_warn!("delay: counter stopped or at 0 Hz, wait abandoned");
+        }
     }
 
     /// [`try_wait_ticks`](Self::try_wait_ticks) for at least `ns` nanoseconds.
     ///
-    /// Errors: [`Stalled`], as there.
+    /// Errors: [`Stalled`], as there; and at once, with no read, when the source reports
+    /// 0 Hz: no number of its ticks measures a time, so the wait would otherwise last as
+    /// long as the counter takes to count 2^64 ticks, however fast it really runs.
     pub fn try_wait_ns(&self, ns: u64) -> Result<u64, Stalled> {
-        self.try_wait_ticks(ticks_for_ns(ns, self.source.freq_hz()))
+        let hz = self.source.freq_hz();
+        if hz == 0 && ns != 0 {
+            return Err(Stalled {
+                elapsed_ticks: 0,
+                wanted_ticks: u64::MAX,
+                reads: 0,
+            });
+        }
+        self.try_wait_ticks(ticks_for_ns(ns, hz))
     }
 }
 

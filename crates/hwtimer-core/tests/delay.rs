@@ -2,6 +2,8 @@
 
 use embedded_hal::delay::DelayNs;
 use hwtimer_core::Delay;
+use hwtimer_core::delay::Stalled;
+use hwtimer_core::Clocksource as _;
 use hwtimer_core::delay::ticks_for_ns;
 use hwtimer_core::sim::{SimClock, SimCounter};
 use proptest::prelude::*;
@@ -131,4 +133,33 @@ fn the_stall_bound_never_cuts_a_running_slow_counter_short() {
     let ticks = delay.try_wait_ns(100_000_000).expect("the counter runs");
     assert!(ticks >= ticks_for_ns(100_000_000, 32_768));
     assert!(clock.now_ns() - t0 >= 100_000_000, "never early");
+}
+
+/// A source that runs but reports 0 Hz: a wait in nanoseconds returns at once (reported as
+/// `Stalled`), instead of waiting for 2^64 ticks. Before, `ticks_for_ns(ns, 0)` asked for
+/// `u64::MAX` ticks and the counter, moving, never tripped the stall bound: this test hung.
+#[test]
+fn a_source_at_zero_hz_does_not_hang_a_nanosecond_wait() {
+    #[derive(Debug)]
+    struct ZeroHz(SimCounter);
+    impl hwtimer_core::Clocksource for ZeroHz {
+        fn read(&self) -> u64 {
+            self.0.read()
+        }
+        fn bits(&self) -> u32 {
+            self.0.bits()
+        }
+        fn freq_hz(&self) -> u32 {
+            0
+        }
+    }
+    impl hwtimer_core::Continuous for ZeroHz {}
+    let clock = SimClock::new();
+    let delay = Delay::new(ZeroHz(SimCounter::new(&clock, 32, 1_000_000)));
+    let t0 = clock.now_ns();
+    let r = delay.try_wait_ns(1_000);
+    assert!(matches!(r, Err(Stalled { reads: 0, .. })), "{r:?}");
+    assert_eq!(clock.now_ns(), t0, "no read was made");
+    delay.wait_ns(1_000);
+    assert_eq!(delay.try_wait_ns(0), Ok(0));
 }
