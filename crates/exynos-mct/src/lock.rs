@@ -142,7 +142,8 @@ impl SpinLock {
             if steps >= spins {
                 return Err(Refused::Spun);
             }
-            steps += 1;
+            // Below `spins` (checked above): cannot overflow.
+            steps = steps.saturating_add(1);
             if seen & FREE == 0 {
                 between();
                 core::hint::spin_loop();

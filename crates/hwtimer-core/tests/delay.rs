@@ -3,7 +3,6 @@
 use embedded_hal::delay::DelayNs;
 use hwtimer_core::Delay;
 use hwtimer_core::delay::Stalled;
-use hwtimer_core::Clocksource as _;
 use hwtimer_core::delay::ticks_for_ns;
 use hwtimer_core::sim::{SimClock, SimCounter};
 use proptest::prelude::*;

@@ -202,7 +202,11 @@ impl<const N: usize> Default for TimerQueue<N> {
 
 impl<const N: usize> TimerQueue<N> {
     /// Usable slots: a [`TimerId`]'s index is 16 bits, and one value marks an idle slot.
-    const CAPACITY: usize = if N > u16::MAX as usize { u16::MAX as usize } else { N };
+    const CAPACITY: usize = if N > u16::MAX as usize {
+        u16::MAX as usize
+    } else {
+        N
+    };
 
     /// An empty queue. `N` above 65535 is truncated to 65535 usable slots.
     pub const fn new() -> Self {
@@ -646,7 +650,11 @@ mod tests {
         assert_eq!(q.alloc(), Err(QueueError::Full));
         q.free(a);
         q.free(c);
-        assert_eq!(q.alloc().map(TimerId::index), Ok(c.index()), "most recently freed first");
+        assert_eq!(
+            q.alloc().map(TimerId::index),
+            Ok(c.index()),
+            "most recently freed first"
+        );
         assert_eq!(q.alloc().map(TimerId::index), Ok(a.index()));
         // A slot never allocated is invalid, and freeing it does nothing.
         let mut q: TimerQueue<4> = TimerQueue::new();
