@@ -147,3 +147,37 @@ fn the_suite_catches_each_broken_rule() {
         );
     }
 }
+
+/// The failure injector is transparent when no failure is scripted: the suite passes on a
+/// `FaultyEvent` around the simulated channel, as on the channel itself. A refusal then
+/// does what it says: `KeepOld` leaves the earlier arming exactly as it was, `Disarm` stops
+/// the channel, and either way the error is the scripted one.
+#[test]
+fn the_failure_injector_conforms_and_refuses_as_scripted() {
+    use hwtimer_core::sim::{Faults, FaultyEvent, Refusal};
+    let clock = SimClock::new();
+    let faults = Faults::new();
+    let inner = SimClockEvent::new(&clock, 3_125_000, 8, 0x0FFF_FFFF);
+    let probe = inner.probe();
+    let mut event = FaultyEvent::new(inner, &faults);
+    let line = || probe.pending();
+    let writes = || probe.programs();
+    let ch = channel(&clock, &line, &writes, None);
+    let report = conformance::run(&mut event, &ch);
+    assert!(report.deltas >= 15 && report.periods == 20, "{report:?}");
+    assert_eq!(faults.stats().refused, 0);
+
+    event.shutdown();
+    event.set_next_event(1_000).unwrap();
+    let armed = probe.next_fire_ns();
+    faults.refuse_next(1, Error::Busy, Refusal::KeepOld);
+    assert_eq!(event.set_next_event(10), Err(Error::Busy));
+    assert_eq!(probe.next_fire_ns(), armed, "KeepOld changed the arming");
+    faults.refuse_next(1, Error::Timeout, Refusal::Disarm);
+    assert_eq!(event.set_next_event(10), Err(Error::Timeout));
+    assert_eq!(probe.next_fire_ns(), None, "Disarm left the channel armed");
+    assert_eq!(faults.stats().refused, 2);
+    faults.stale_ack();
+    assert!(event.ack(), "a scripted stale status");
+    assert!(!event.ack());
+}

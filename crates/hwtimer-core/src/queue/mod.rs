@@ -21,8 +21,38 @@
 //! - Callbacks run **outside** the critical section, so they may start, restart or cancel
 //!   any timer, including their own; returning [`Restart::At`] re-queues the timer
 //!   (Linux `HRTIMER_RESTART`).
-//! - The hardware is programmed only when the earliest deadline changes, and shut down
-//!   when the queue becomes empty.
+//! - The hardware is programmed only when the earliest deadline changes. When the queue
+//!   becomes empty the channel is kept at [`Alarm::keep_alive`](crate::Alarm::keep_alive),
+//!   not shut down: a time base narrower than 64 bits (an [`Extended`](crate::Extended)
+//!   counter) is then still read at least every
+//!   [`max_idle_ticks`](crate::Monotonic::max_idle_ticks), so an idle of any length loses
+//!   no time (a 64-bit time base is simply stopped). A queue that was never used has armed
+//!   nothing: [`HrTimers::reprogram`] arms its keep-alive (so does the first start).
+//!
+//! # When the hardware refuses
+//!
+//! A channel can refuse a programming ([`Error::Busy`], [`Error::Timeout`],
+//! [`Error::WrongCpu`]), leaving what it held before armed or, for some drivers, nothing.
+//! No queued timer is lost to it:
+//!
+//! - The operation returns [`QueueError::Hardware`] and the timer stays queued; the queue
+//!   forgets what it believed armed, so the next operation programs the hardware whatever
+//!   the earliest deadline is.
+//! - An interrupt of the deadline the channel still held is served: the alarm finds it
+//!   spurious (it no longer holds that deadline), and [`HrTimers::on_interrupt`] runs what
+//!   is due and programs the rest.
+//! - Async sleepers ([`Sleep`]) are woken to poll again; each poll retries the programming,
+//!   so their executor carries the retry until the failure stops.
+//! - For callback timers the caller has the error and makes the recovery call,
+//!   [`HrTimers::reprogram`], later (from a tick, a poll, or by pending the interrupt again)
+//!   until it succeeds; [`HrTimers::needs_reprogram`] says whether one is owed. A narrow
+//!   time base needs that within its [`max_idle_ticks`](crate::Monotonic::max_idle_ticks)
+//!   when nothing else is armed.
+//!
+//! `tests/failures.rs` checks this under injected failures (the `sim` feature's `fault` module):
+//! refusals that keep or drop the old deadline, lost, doubled and late interrupts, stale
+//! status and idle of up to ten wraps; the crate's fuzz target runs the same check
+//! (`sim::queue_check`) against a plain reference.
 //!
 //! # Data structure and costs
 //!
