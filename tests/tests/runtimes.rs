@@ -43,9 +43,11 @@ type Machine = (
     SimClockEventProbe,
 );
 
-/// A fresh virtual machine for one test: clock, time base and clockevent, handed to the
-/// embassy driver (and to rtic's monotonic with `rtic`, once per process). The channel is offset by a phase (not phase-locked): the lateness bound
-/// includes the margin tick.
+/// A virtual machine for one test: a fresh clockevent handed to the embassy driver (and to
+/// rtic's monotonic with `rtic`, once per process), on the one clock of the process, moved on
+/// to its next whole second. The drivers keep the time base they were first given (their
+/// `now()` reads it without a lock), so every test runs on that clock. The channel is
+/// offset by a phase (not phase-locked): the lateness bound includes the margin tick.
 fn machine() -> Machine {
     machine_with_phase(137, false)
 }
@@ -54,7 +56,9 @@ fn machine() -> Machine {
 /// rounding error behind).
 fn machine_with_phase(phase_ns: u64, rtic: bool) -> Machine {
     let turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
-    let clock = SimClock::new();
+    static CLOCK: OnceLock<SimClock> = OnceLock::new();
+    let clock = CLOCK.get_or_init(SimClock::new).clone();
+    clock.advance_to((clock.now_ns() / 1_000_000_000 + 1) * 1_000_000_000);
     let time = || Extended::new(SimCounter::new(&clock, 64, HW_HZ).with_read_cost(10));
     let event =
         || SimClockEvent::new(&clock, HW_HZ, MIN_DELTA, 0x0FFF_FFFF).with_phase_ns(phase_ns);
@@ -63,7 +67,7 @@ fn machine_with_phase(phase_ns: u64, rtic: bool) -> Machine {
     DRIVER.init(embassy_event, time()).unwrap();
     // rtic's backend stores its time base once (`Backend::init` takes `&'static self` and
     // keeps the first time base, so `now()` needs no lock): only the one rtic test of this
-    // binary starts it, on its own machine's clock.
+    // binary starts it.
     static RTIC: OnceLock<()> = OnceLock::new();
     if rtic {
         assert!(
@@ -137,15 +141,17 @@ impl Wakes {
 #[test]
 fn embassy_now_is_zero_before_init_then_follows_the_hardware_never_ahead() {
     let (_turn, clock, _, _) = machine();
+    // A whole second of the clock: a whole number of both tick rates.
+    let s = clock.now_ns() / 1_000_000_000 + 1;
     clock.advance(1_000_000_000); // 1 s
     let hw = DRIVER.now_hw();
     let now = Instant::now().as_ticks();
-    assert_eq!(hw, 3_125_000);
-    assert_eq!(now, 1_000_000);
+    assert_eq!(hw, s * 3_125_000);
+    assert_eq!(now, s * 1_000_000);
     // Floor: 3 hardware ticks (960 ns) later embassy still reads the same microsecond or
     // less than one ahead.
     clock.advance(960);
-    assert_eq!(Instant::now().as_ticks(), 1_000_000);
+    assert_eq!(Instant::now().as_ticks(), s * 1_000_000);
     let fresh: TimeDriver<SimClockEvent, Time, 4> = TimeDriver::new();
     assert_eq!(embassy_time_driver::Driver::now(&fresh), 0, "uninitialised");
 }
