@@ -139,8 +139,15 @@ fn two_cores_arming(config: Config) {
                 let mct = &mct;
                 s.spawn(move || {
                     SimCpu::enter(cpu);
-                    let mut comp = mct.comparator(cpu as usize).unwrap();
                     let mut busy = 0u32;
+                    // Taking the comparator writes G_TCON too: with `Cores::One` it is
+                    // refused at once while the other core holds the lock.
+                    let mut comp = loop {
+                        match mct.comparator(cpu as usize) {
+                            Err(Error::Busy) => busy += 1,
+                            other => break other.unwrap(),
+                        }
+                    };
                     let mut retry = |f: &mut dyn FnMut() -> Result<(), Error>| loop {
                         match f() {
                             Err(Error::Busy) => busy += 1,
