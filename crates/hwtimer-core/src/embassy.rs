@@ -89,6 +89,10 @@ use crate::clockevent::{Alarm, ClockEvent, Fired, TimeRef, TimeSlot};
 use crate::clocksource::Monotonic;
 use crate::error::Error;
 
+/// How many times the driver tries the idle keep-alive before it gives up and reports the
+/// refusal ([`TimeDriver::refusal`]).
+pub const IDLE_TRIES: u32 = 3;
+
 /// embassy-time's tick rate, from its `tick-hz-*` feature.
 pub const TICK_HZ: u64 = embassy_time_driver::TICK_HZ;
 
@@ -308,12 +312,18 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
     /// The error of the last programming, when it was refused and nothing is known to be
     /// armed for the queued wakes; `None` once a programming succeeds.
     ///
-    /// The driver retries on its own after a refusal: it wakes the queued tasks, whose
-    /// polls schedule their wakes again and so program the channel, and the interrupt of
-    /// a deadline the channel still held programs it too. The one refusal it cannot retry
-    /// is [`Error::WrongCpu`]: the channel's registers belong to another core, and a task
-    /// there must have that core call [`on_interrupt`](Self::on_interrupt) (for example by
-    /// an IPI whose handler calls it); that call looks at the queue and programs it.
+    /// While wakes are queued the driver retries on its own after a refusal: it wakes the
+    /// queued tasks, whose polls schedule their wakes again and so program the channel,
+    /// and the interrupt of a deadline the channel still held programs it too. It cannot
+    /// retry on its own in two cases, and then the firmware must call
+    /// [`on_interrupt`](Self::on_interrupt) while this is `Some` (that call looks at the
+    /// queue and programs the channel):
+    /// - [`Error::WrongCpu`]: the channel's registers belong to another core; call it on
+    ///   that core (for example from an IPI whose handler calls it);
+    /// - a refused idle keep-alive (nothing queued, tried [`IDLE_TRIES`] times): no task
+    ///   will poll, and a time base narrower than 64 bits loses whole wraps if nothing
+    ///   reads it for half a wrap; call it from the firmware's idle path or a tick, within
+    ///   [`max_idle_ticks`](Monotonic::max_idle_ticks).
     pub fn refusal(&self) -> Option<Error> {
         critical_section::with(|cs| {
             self.state
@@ -372,7 +382,7 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
                 // Nothing queued: keep the time base read while idle (an extended
                 // narrow counter loses wraps otherwise); a 64-bit one is just cancelled.
                 _ => {
-                    match alarm.keep_alive() {
+                    match Self::keep_alive(alarm) {
                         Ok(()) => state.refusal = None,
                         Err(e) => Self::refused(state, e),
                     }
@@ -403,6 +413,21 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
                 }
             }
         }
+    }
+
+    /// The idle keep-alive, tried [`IDLE_TRIES`] times: with nothing queued there is no
+    /// task whose poll would retry a refusal, so a transient one (a write-status timeout)
+    /// is retried here, on the failure path only (as Linux retries a forced programming
+    /// three times before it gives up).
+    fn keep_alive(alarm: &mut Alarm<E, TimeRef<M>>) -> Result<(), Error> {
+        let mut result = alarm.keep_alive();
+        for _ in 1..IDLE_TRIES {
+            match result {
+                Err(e) if !matches!(e, Error::WrongCpu(_)) => result = alarm.keep_alive(),
+                _ => break,
+            }
+        }
+        result
     }
 
     /// Nothing could be armed: remember it, so that the next schedule, interrupt or poll

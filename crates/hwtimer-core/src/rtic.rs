@@ -44,9 +44,12 @@
 //! **Refusals.** When the channel refuses a programming (and the `min_delta` fallback
 //! too), nothing is armed for the head: the backend remembers it ([`Backend::refusal`]),
 //! and a monotonic given its own pend calls it, so the handler runs again and retries
-//! (until the failure stops). With the default pend, which is the channel itself, the
-//! firmware must make the handler run again: pend the channel's interrupt line, on the
-//! channel's core for [`Error::WrongCpu`], while `refusal()` is `Some`.
+//! (until the failure stops; a pend that runs the handler in place is called once per
+//! streak of refusals, not nested). With the default pend, which is the channel itself, or
+//! when a refusal outlasts that one retry, the firmware must make the handler run again:
+//! pend the channel's interrupt line, on the channel's core for [`Error::WrongCpu`], while
+//! `refusal()` is `Some` (from its idle path or a tick; a time base narrower than 64 bits
+//! needs it within [`max_idle_ticks`](Monotonic::max_idle_ticks) when the queue is empty).
 //!
 //! **Idle.** When rtic-time's queue is empty it calls `disable_timer`; the backend then
 //! keeps the channel at [`Alarm::keep_alive`] instead of stopping it (and starts so), so a
@@ -71,6 +74,7 @@
 //! by IPI, and asks core 0 by IPI to re-program embassy's driver.
 
 use core::cell::{Cell, RefCell};
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use critical_section::Mutex;
 
@@ -87,6 +91,8 @@ pub struct Backend<E: ClockEvent, M: Monotonic + 'static> {
     alarm: Mutex<RefCell<Option<Alarm<E, &'static M>>>>,
     /// The last programming was refused with this error: nothing is known to be armed.
     refusal: Mutex<Cell<Option<Error>>>,
+    /// A retry through the firmware's pend is under way (see [`retry`](Self::retry)).
+    retrying: AtomicBool,
     time: TimeSlot<M>,
 }
 
@@ -102,6 +108,7 @@ impl<E: ClockEvent, M: Monotonic + 'static> Backend<E, M> {
         Self {
             alarm: Mutex::new(RefCell::new(None)),
             refusal: Mutex::new(Cell::new(None)),
+            retrying: AtomicBool::new(false),
             time: TimeSlot::new(),
         }
     }
@@ -190,6 +197,19 @@ impl<E: ClockEvent, M: Monotonic + 'static> Backend<E, M> {
     /// armed; `None` once one succeeds. See the [module docs](self) for what retries it.
     pub fn refusal(&self) -> Option<Error> {
         critical_section::with(|cs| self.refusal.borrow(cs).get())
+    }
+
+    /// After a refused programming, run the firmware's `pend` to have the handler run again
+    /// (the [`rtic_monotonic!`](crate::rtic_monotonic) macro calls it), unless a retry is
+    /// already under way: a pend that runs the handler in place (on the channel's core)
+    /// would otherwise nest the handler once more for every refusal in a row. A refusal
+    /// met inside the retry is kept in [`refusal`](Self::refusal) for the firmware.
+    #[doc(hidden)]
+    pub fn retry(&self, pend: impl FnOnce()) {
+        if !self.retrying.swap(true, Ordering::Acquire) {
+            pend();
+            self.retrying.store(false, Ordering::Release);
+        }
     }
 
     /// Run a programming under the lock and record whether it was refused.
@@ -467,6 +487,6 @@ macro_rules! rtic_monotonic {
     // it (it retries); the default pend is the channel that just refused.
     (@retry $name:ident) => {{}};
     (@retry $name:ident, $pend:expr) => {
-        ($pend)()
+        $name::backend().retry($pend)
     };
 }

@@ -308,3 +308,87 @@ fn both_adapters_keep_time_over_idle_of_up_to_ten_wraps() {
     idle!(Idle32, BASES[1]);
     idle!(Idle64, BASES[2]);
 }
+
+/// embassy, nothing queued: the interrupt of the last wake empties the queue and the idle
+/// keep-alive is refused. A transient refusal (up to `IDLE_TRIES - 1` in a row) is retried
+/// at once; a longer one is reported by `refusal()`, and the recovery the docs name (the
+/// firmware calls `on_interrupt` while `refusal()` is `Some`) arms the keep-alive, so 100 s
+/// of idle on the Otto counter (a wrap is 85.9 s) lose no time. Before, a second refusal in
+/// a row left nothing armed and nothing retrying, and the time fell a wrap behind.
+#[test]
+fn embassy_a_refused_idle_keep_alive_is_retried_then_reported() {
+    use hwtimer_core::embassy::IDLE_TRIES;
+    use hwtimer_core::sim::Refusal;
+    for (refusals, recovery) in [(IDLE_TRIES - 1, false), (IDLE_TRIES + 2, true)] {
+        let clock = SimClock::new();
+        let faults = Faults::new();
+        let (ev, time) = event(&clock, BASES[0], &faults);
+        let probe = ev.inner().probe();
+        let driver: &'static TimeDriver<Event, Time, 4> = Box::leak(Box::new(TimeDriver::new()));
+        driver.init(ev, time).unwrap();
+        let (f, waker) = flag();
+        driver.schedule_wake(1_000, &waker);
+        faults.refuse_next(refusals as usize, Error::Timeout, Refusal::Disarm);
+        let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+        irq.run_until(2_000_000, || driver.on_interrupt());
+        assert_eq!(f.0.load(Ordering::SeqCst), 1);
+        assert_eq!(driver.refusal().is_some(), recovery, "{refusals} refusals");
+        faults.stop();
+        if driver.refusal().is_some() {
+            driver.on_interrupt();
+            assert_eq!(driver.refusal(), None);
+        }
+        irq.run_until(100_000_000_000, || driver.on_interrupt());
+        let truth = clock.now_ns() / 1_000;
+        assert!(
+            truth - driver.now() <= 1,
+            "{refusals} refusals: {} of {truth} µs",
+            driver.now()
+        );
+    }
+}
+
+static DEPTH: AtomicUsize = AtomicUsize::new(0);
+static MAX_DEPTH: AtomicUsize = AtomicUsize::new(0);
+
+fn pend_in_place() {
+    let d = DEPTH.fetch_add(1, Ordering::SeqCst) + 1;
+    MAX_DEPTH.fetch_max(d, Ordering::SeqCst);
+    InPlace::serve();
+    DEPTH.fetch_sub(1, Ordering::SeqCst);
+}
+
+hwtimer_core::rtic_monotonic!(InPlace, Event, Time, 3_125_000, pend = pend_in_place);
+
+/// rtic with a firmware pend that runs the handler in place (on the channel's core): a long
+/// streak of refusals retries through the pend once, not once per refusal nested inside the
+/// handler (which grew the stack by a handler per refusal: 201 deep for 400). The refusal is
+/// then reported, and the firmware's recovery (run the handler while `refusal()` is `Some`)
+/// wakes the wait on time once the failures stop.
+#[test]
+fn rtic_an_in_place_pend_is_not_nested_by_a_streak_of_refusals() {
+    use hwtimer_core::sim::Refusal;
+    let clock = SimClock::new();
+    let faults = Faults::new();
+    let (ev, time) = event(&clock, BASES[0], &faults);
+    let probe = ev.inner().probe();
+    InPlace::start(ev, time).unwrap();
+    faults.refuse_next(400, Error::Timeout, Refusal::KeepOld);
+    let (f, waker) = flag();
+    let mut cx = Context::from_waker(&waker);
+    let mut d = Box::pin(InPlace::delay(1u64.millis()));
+    assert_eq!(d.as_mut().poll(&mut cx), Poll::Pending);
+    assert!(
+        MAX_DEPTH.load(Ordering::SeqCst) <= 2,
+        "nested {} deep",
+        MAX_DEPTH.load(Ordering::SeqCst)
+    );
+    assert!(InPlace::refusal().is_some());
+    faults.stop();
+    InPlace::on_interrupt();
+    assert_eq!(InPlace::refusal(), None);
+    let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+    irq.run_until(2_000_000, InPlace::on_interrupt);
+    assert!(f.0.load(Ordering::SeqCst) >= 1);
+    assert_eq!(d.as_mut().poll(&mut cx), Poll::Ready(()));
+}

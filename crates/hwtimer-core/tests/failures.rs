@@ -248,6 +248,85 @@ fn idle_of_up_to_ten_wraps_keeps_the_time_and_the_deadlines() {
     }
 }
 
+/// A sleep dropped (or completed) while the next programming would be refused with the
+/// channel stopped: the removal programs nothing, so no refusal is met on a path that could
+/// not report it, and the callback timer behind the sleep runs at its deadline. Before, the
+/// drop's programming was refused, the error dropped, and the callback timer never ran.
+#[test]
+fn a_sleep_dropped_under_a_refusal_does_not_strand_a_callback_timer() {
+    use std::future::Future;
+    use std::task::{Context, Poll, Waker};
+    for complete in [false, true] {
+        let clock = SimClock::new();
+        let faults = Faults::new();
+        let (timers, probe) = otto(&clock, &faults);
+        let c = timers.alloc().unwrap();
+        let log = RefCell::new(Vec::new());
+        let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+        timers.start(c, 10 * MS).unwrap();
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut s = Box::pin(timers.sleep_until(5 * MS));
+        assert_eq!(s.as_mut().poll(&mut cx), Poll::Pending);
+        if complete {
+            // Polled once its deadline passed, before its interrupt was taken.
+            clock.advance_to(6 * MS * NS_PER_TICK);
+            faults.refuse_next(1, Error::Timeout, Refusal::Disarm);
+            assert_eq!(s.as_mut().poll(&mut cx), Poll::Ready(()));
+        } else {
+            clock.advance_to(MS * NS_PER_TICK);
+            faults.refuse_next(1, Error::Timeout, Refusal::Disarm);
+        }
+        drop(s);
+        faults.stop();
+        run(&mut irq, &timers, 100 * MS * NS_PER_TICK, &log).unwrap();
+        let log = log.into_inner();
+        assert_eq!(
+            log.len(),
+            1,
+            "complete={complete}: the callback timer ran: {log:?}"
+        );
+        assert!((10 * MS..11 * MS).contains(&log[0].1), "{log:?}");
+        assert!(!timers.needs_reprogram());
+    }
+}
+
+/// Freeing a stale id (its slot freed and taken by a sleep since) leaves the sleep alone:
+/// its waker is still woken at its deadline. Before, `free` cleared the slot's waker
+/// whatever the id's generation, and the sleeping task was never woken.
+#[test]
+fn freeing_a_stale_id_keeps_the_newer_sleeps_waker() {
+    use std::future::Future;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Count(AtomicUsize);
+    impl Wake for Count {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let clock = SimClock::new();
+    let faults = Faults::new();
+    let (timers, probe) = otto(&clock, &faults);
+    let stale = timers.alloc().unwrap();
+    timers.free(stale).unwrap();
+    let woken = Arc::new(Count(AtomicUsize::new(0)));
+    let waker = Waker::from(woken.clone());
+    let mut cx = Context::from_waker(&waker);
+    let mut s = Box::pin(timers.sleep_until(5 * MS));
+    assert_eq!(s.as_mut().poll(&mut cx), Poll::Pending);
+    timers.free(stale).unwrap();
+    let log = RefCell::new(Vec::new());
+    let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+    run(&mut irq, &timers, 20 * MS * NS_PER_TICK, &log).unwrap();
+    assert_eq!(
+        woken.0.load(Ordering::SeqCst),
+        1,
+        "the sleep's task was woken"
+    );
+    assert_eq!(s.as_mut().poll(&mut cx), Poll::Ready(()));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(400)))]
 

@@ -86,14 +86,34 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
         }
     }
 
+    /// [`reprogram`](Self::reprogram) after a timer was taken out of the queue (cancelled,
+    /// freed, a sleep that completed or was dropped). A removal never needs the hardware
+    /// programmed: what is armed is then at or before the new earliest deadline, and an
+    /// interrupt that comes for a deadline no longer queued finds nothing due and
+    /// programs the next one (or the idle keep-alive). So when the hardware is known armed
+    /// for a deadline, nothing is written: no refusal can happen on a path that could not
+    /// report it (a drop), and the common cancel costs no programming. Only a stale state
+    /// (a refusal not yet repaired) is programmed.
+    #[inline]
+    pub(super) fn reprogram_removed(&mut self) -> Result<(), QueueError> {
+        if !self.stale && self.armed_for.is_some() {
+            return Ok(());
+        }
+        self.reprogram(false).map(|_| ())
+    }
+
     /// A programming was refused: forget what is armed and have the waiters retry.
     #[cold]
     #[inline(never)]
     fn refused(&mut self, e: Error) -> QueueError {
         crate::log_warn!("hrtimers: programming refused: {}", e);
         self.stale = true;
-        for w in self.wakers.iter().flatten() {
-            w.wake_by_ref();
+        // A channel that belongs to another core refuses every core but its own: a retry
+        // from a waiter's poll here would only spin. That one waits for the owner's call.
+        if !matches!(e, Error::WrongCpu(_)) {
+            for w in self.wakers.iter().flatten() {
+                w.wake_by_ref();
+            }
         }
         QueueError::Hardware(e)
     }
@@ -253,11 +273,16 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     /// deadline failed (the slot is freed anyway).
     pub fn free(&self, id: TimerId) -> Result<(), QueueError> {
         self.with(|i| {
+            // A stale id (its slot freed since) names nothing: it must not clear the waker
+            // of a newer timer in the slot.
+            if i.queue.position(id).is_err() {
+                return Ok(());
+            }
             i.queue.free(id);
             if let Some(w) = i.wakers.get_mut(id.index()) {
                 *w = None;
             }
-            i.reprogram(false).map(|_| ())
+            i.reprogram_removed()
         })?
     }
 
@@ -308,7 +333,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         self.with(|i| {
             let was = i.queue.cancel(id);
             // A refusal is kept (see `try_cancel`): the queue retries it.
-            let _ = i.reprogram(false);
+            let _ = i.reprogram_removed();
             was
         })
         .unwrap_or(false)
@@ -324,7 +349,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     pub fn try_cancel(&self, id: TimerId) -> Result<bool, QueueError> {
         self.with(|i| {
             let was = i.queue.cancel(id);
-            i.reprogram(false).map(|_| was)
+            i.reprogram_removed().map(|()| was)
         })?
     }
 

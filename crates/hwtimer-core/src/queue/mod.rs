@@ -21,13 +21,17 @@
 //! - Callbacks run **outside** the critical section, so they may start, restart or cancel
 //!   any timer, including their own; returning [`Restart::At`] re-queues the timer
 //!   (Linux `HRTIMER_RESTART`).
-//! - The hardware is programmed only when the earliest deadline changes. When the queue
-//!   becomes empty the channel is kept at [`Alarm::keep_alive`](crate::Alarm::keep_alive),
-//!   not shut down: a time base narrower than 64 bits (an [`Extended`](crate::Extended)
-//!   counter) is then still read at least every
-//!   [`max_idle_ticks`](crate::Monotonic::max_idle_ticks), so an idle of any length loses
-//!   no time (a 64-bit time base is simply stopped). A queue that was never used has armed
-//!   nothing: [`HrTimers::reprogram`] arms its keep-alive (so does the first start).
+//! - The hardware is programmed when a start or restart changes the earliest deadline. A
+//!   removal (cancel, free, a sleep that completes or is dropped) programs nothing: the
+//!   deadline still armed is at or before the new earliest one, and its interrupt finds
+//!   nothing due and programs the next deadline. So a cancel costs no programming, and no
+//!   path that cannot report a refusal (a drop) ever meets one.
+//! - When the queue becomes empty in an interrupt, the channel is kept at
+//!   [`Alarm::keep_alive`](crate::Alarm::keep_alive), not shut down: a time base narrower
+//!   than 64 bits (an [`Extended`](crate::Extended) counter) is then still read at least
+//!   every [`max_idle_ticks`](crate::Monotonic::max_idle_ticks), so an idle of any length
+//!   loses no time (a 64-bit time base is simply stopped). A queue that was never used has
+//!   armed nothing: [`HrTimers::reprogram`] arms its keep-alive (so does the first start).
 //!
 //! # When the hardware refuses
 //!
@@ -48,6 +52,12 @@
 //!   until it succeeds; [`HrTimers::needs_reprogram`] says whether one is owed. A narrow
 //!   time base needs that within its [`max_idle_ticks`](crate::Monotonic::max_idle_ticks)
 //!   when nothing else is armed.
+//! - A channel whose registers belong to another core refuses with [`Error::WrongCpu`]
+//!   on every other core: sleepers are not woken for it (their polls could only spin), and
+//!   the recovery call must be made on the owner core (an IPI to it whose handler calls
+//!   [`HrTimers::reprogram`] or [`HrTimers::on_interrupt`]).
+//! - Wakers are woken inside the queue's critical section on this path: a waker must only
+//!   schedule its task (as executors' wakers do), never poll it in place.
 //!
 //! `tests/failures.rs` checks this under injected failures (the `sim` feature's `fault` module):
 //! refusals that keep or drop the old deadline, lost, doubled and late interrupts, stale

@@ -4,11 +4,12 @@ use core::future::Future;
 use core::pin::Pin;
 use core::task::{Context, Poll};
 
-use super::HrTimers;
 use super::TimerId;
 use super::heap::Kind;
+use super::{HrTimers, QueueError};
 use crate::clockevent::ClockEvent;
 use crate::clocksource::Monotonic;
+use crate::error::Error;
 
 /// The future returned by [`HrTimers::sleep_until`]: ready once the time base reaches its
 /// deadline. Dropping it before then frees its queue slot.
@@ -39,7 +40,8 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Future for Sleep<'_, E, M, N> 
                     if let Some(w) = i.wakers.get_mut(id.index()) {
                         *w = None;
                     }
-                    let _ = i.reprogram(false);
+                    // Programs nothing unless a refusal is owed (see `reprogram_removed`).
+                    let _ = i.reprogram_removed();
                 }
                 return (Poll::Ready(()), None, false);
             }
@@ -66,8 +68,13 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Future for Sleep<'_, E, M, N> 
             // A programming was refused (here or by any other queue user), so this wait
             // may have nothing armed for it: retry, and while that is refused too, poll
             // again soon (the executor carries the retry; never an early wake-up).
-            if i.unprogrammed() && i.reprogram(false).is_err() {
-                return (Poll::Pending, Some(id), true);
+            if i.unprogrammed() {
+                match i.reprogram(false) {
+                    // Another core's channel: only its owner can program it (see
+                    // `HrTimers::reprogram`); polling again here would only spin.
+                    Err(QueueError::Hardware(Error::WrongCpu(_))) | Ok(_) => {}
+                    Err(_) => return (Poll::Pending, Some(id), true),
+                }
             }
             (Poll::Pending, Some(id), false)
         });

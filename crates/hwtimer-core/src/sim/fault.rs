@@ -10,8 +10,8 @@
 //!
 //! | failure | effect | seen on |
 //! |---|---|---|
-//! | refusal, [`Refusal::KeepOld`] | the programming returns the error and writes nothing: the channel stays armed for what it held before (the [`ClockEvent`] contract) | an Exynos MCT write whose `WSTAT` bit never comes after the compare value was written, a lock held elsewhere (`Busy`), a per-CPU register reached from another core (`WrongCpu`) |
-//! | refusal, [`Refusal::Disarm`] | the channel is stopped, then the error is returned | a driver that disables its comparator before a write that then times out (MCT) |
+//! | refusal, [`Refusal::KeepOld`] | the programming returns the error and writes nothing: the channel stays armed for what it held before (the [`ClockEvent`] contract) | a shared-register lock held by the interrupted context (`Busy`, refused before any write), a per-CPU register reached from another core (`WrongCpu`) |
+//! | refusal, [`Refusal::Disarm`] | the channel is stopped, then the error is returned | a driver that disables its comparator before a write that then times out (an Exynos MCT write whose `WSTAT` bit never comes) |
 //! | [`Delivery::Drop`] | the line rose and the CPU did not take it; the status stays latched (every channel here has a latched status: Otto `IP`, MCT `INT_CSTAT`, LoongArch `TI`), so it is taken when the line is next raised, or once the failures stop | an interrupt masked or lost at the controller |
 //! | [`Delivery::Double`] | the handler runs twice for one event | a level line sampled again before the acknowledgement landed (A9 erratum 740657-style) |
 //! | [`Delivery::Late`] | the handler runs the given time after the line rose | interrupt latency, a higher-priority handler |

@@ -12,10 +12,13 @@
 //!
 //! - a timer runs that the reference does not hold, or before its deadline;
 //! - a timer runs out of deadline order within one interrupt;
+//! - a stale id (its slot freed and allocated again) cancels, moves or frees anything;
 //! - after the failures stop, a timer runs later than `max(deadline, stop) + slack`, or
 //!   not at all;
 //! - the queue's `is_queued`/`deadline` disagree with the reference;
-//! - the time base reads other than the virtual time.
+//! - the time base reads other than the virtual time;
+//! - at the end, with every timer run, a programming is still owed
+//!   ([`HrTimers::needs_reprogram`]).
 //!
 //! The reference knows nothing of alarms, steps, keep-alives or retries: it is the
 //! contract ("every queued timer runs, never early, and on time once failures stop")
@@ -166,7 +169,7 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
     let time = Extended::new(SimCounter::new(&clock, base.bits, base.hz));
     let alarm = Alarm::new(FaultyEvent::new(event, &faults), time).map_err(|e| e.to_string())?;
     let timers: HrTimers<_, _, SLOTS> = HrTimers::new(alarm);
-    let ids: Vec<TimerId> = (0..SLOTS)
+    let mut ids: Vec<TimerId> = (0..SLOTS)
         .map(|_| timers.alloc())
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
@@ -183,18 +186,27 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
     let error: RefCell<Option<String>> = RefCell::new(None);
     let fired = RefCell::new(Vec::<(usize, u64, u64)>::new());
     let mut summary = Summary::default();
+    let mut stale: Vec<TimerId> = Vec::new();
     // Whether the last call that programs the hardware returned a hardware error.
     let mut owed = false;
     // A dropped interrupt stays latched and is taken within 1 s (see `Irq::retake_after`).
     let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending())
         .retake_after(LATEST_NS);
     let isr = |timers: &HrTimers<_, _, SLOTS>| {
+        // Deadline order within one interrupt (no callback here restarts a timer).
+        let mut last_deadline = 0u64;
         let r = timers.on_interrupt(|id, now| {
             let slot = id.index();
             let true_now = ticks_of(clock.now_ns());
             let mut reference = reference.borrow_mut();
             match reference.get_mut(slot).and_then(Option::take) {
+                Some(deadline) if deadline < last_deadline => {
+                    error.borrow_mut().get_or_insert(format!(
+                        "timer {slot} (deadline {deadline}) ran after one due at {last_deadline}"
+                    ));
+                }
                 Some(deadline) if deadline <= now && now <= true_now => {
+                    last_deadline = deadline;
                     fired.borrow_mut().push((slot, deadline, clock.now_ns()));
                 }
                 other => {
@@ -241,6 +253,23 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
                     timers.restart(id, at)
                 };
                 note(&mut owed, r, &mut summary)?;
+            }
+            2 if op & 0x80 != 0 => {
+                // A stale id (its slot freed and allocated again since) touches nothing.
+                if let Some(&old) = stale.get(usize::from(op >> 3) % stale.len().max(1)) {
+                    let before = timers.deadline(ids[old.index()]);
+                    match timers.try_cancel(old) {
+                        Ok(false) | Err(QueueError::Hardware(_)) => {}
+                        other => return Err(format!("stale cancel: {other:?}")),
+                    }
+                    timers.free(old).map_err(|e| format!("stale free: {e}"))?;
+                    if timers.restart(old, 1) != Err(QueueError::InvalidId) {
+                        return Err("a stale id restarted a timer".into());
+                    }
+                    if timers.deadline(ids[old.index()]) != before {
+                        return Err(format!("a stale id moved slot {}", old.index()));
+                    }
+                }
             }
             2 => {
                 let was = reference.borrow_mut()[slot].take().is_some();
@@ -300,6 +329,18 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
                 if op & 0x80 != 0 {
                     faults.stale_ack();
                 }
+            }
+            _ if op & 0x40 != 0 => {
+                // Free the slot's timer and allocate again: the old id goes stale.
+                reference.borrow_mut()[slot] = None;
+                let r = timers.free(id);
+                note(&mut owed, r, &mut summary)?;
+                let new = timers.alloc().map_err(|e| format!("realloc: {e}"))?;
+                if new.index() != slot {
+                    return Err(format!("freed slot {slot}, got slot {}", new.index()));
+                }
+                stale.push(id);
+                ids[slot] = new;
             }
             _ => {
                 let r = timers.reprogram();
@@ -374,6 +415,10 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
         }
     }
     summary.fired += fired.borrow().len();
+    // Nothing is owed any more: the last interrupt programmed the idle state.
+    if last.is_some() && timers.needs_reprogram() {
+        return Err("failures stopped and every timer ran, yet a programming is owed".into());
+    }
     // Nothing left queued, and the time base reads the virtual time.
     let now = timers.now().map_err(|e| e.to_string())?;
     let truth = ticks_of(clock.now_ns());
