@@ -79,7 +79,11 @@ pub trait CleanupTimer {
         self.start(self.now()?.saturating_add(delta))
     }
     /// Dequeue the timer; whether it was queued.
-    fn cancel(&self) -> bool;
+    ///
+    /// Errors: [`Error::Timer`] when the timer was dequeued but the hardware could not be
+    /// programmed for what is left (hwtimer-core's queue then programs it at its next
+    /// operation or interrupt, or from its recovery call).
+    fn cancel(&self) -> Result<bool, Error>;
 }
 
 /// No cleanup timer (`tx_usecs == 0`: IC every `tx_frames` is the only completion path).
@@ -102,8 +106,8 @@ impl CleanupTimer for NoTimer {
     fn restart(&self, _deadline: u64) -> Result<(), Error> {
         Err(Error::Config(ConfigError::NoTimer))
     }
-    fn cancel(&self) -> bool {
-        false
+    fn cancel(&self) -> Result<bool, Error> {
+        Ok(false)
     }
 }
 
@@ -161,8 +165,10 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> CleanupTimer for QueueTimer<'_
     fn start_after(&self, delta: u64) -> Result<(), Error> {
         Ok(self.timers.start_after(self.id, delta)?)
     }
-    fn cancel(&self) -> bool {
-        self.timers.cancel(self.id)
+    fn cancel(&self) -> Result<bool, Error> {
+        // Programs the next deadline (or the idle keep-alive) at once: no interrupt comes
+        // for the cancelled deadline.
+        Ok(self.timers.try_cancel(self.id)?)
     }
 }
 
@@ -517,9 +523,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         self.arm_once = self.period != 0 && self.coal.strategy() == TimerStrategy::ArmOnce;
         self.armed = self.timer.is_queued();
         if self.period == 0 {
-            if self.timer.cancel() {
-                self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
-            }
+            self.cancel_timer();
             self.armed = false;
         } else if self.pending > 0 && !self.armed {
             self.arm(TimerAction::Start);
@@ -657,6 +661,17 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// call starts it. A start that finds the timer queued after all (cancelled or expired
     /// behind the ring's back, then queued again) is not a failure: the timer is armed.
     #[inline]
+    /// Cancel the cleanup timer, counting it, or counting the refusal of the programming
+    /// that followed (the timer is dequeued either way; the queue programs the hardware
+    /// again at its next operation).
+    fn cancel_timer(&mut self) {
+        match self.timer.cancel() {
+            Ok(true) => self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1),
+            Ok(false) => {}
+            Err(_) => self.stats.timer_errors = self.stats.timer_errors.wrapping_add(1),
+        }
+    }
+
     fn arm(&mut self, action: TimerAction) -> bool {
         let r = match action {
             TimerAction::Keep => return true,
@@ -780,9 +795,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         let n = self.reclaim();
         if self.period != 0 {
             if self.pending == 0 {
-                if self.timer.cancel() {
-                    self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
-                }
+                self.cancel_timer();
                 self.armed = false;
             } else {
                 // Ask the timer itself here (once per TX interrupt, not per frame).
@@ -859,9 +872,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         // A slot out now is stale: its descriptor index no longer is `cur`.
         self.epoch = self.epoch.wrapping_add(1);
         self.coal.ic_forced();
-        if self.timer.cancel() {
-            self.stats.timer_cancels = self.stats.timer_cancels.wrapping_add(1);
-        }
+        self.cancel_timer();
         self.armed = false;
         self.reset_descriptors();
         self.start(mac);

@@ -686,8 +686,8 @@ impl CleanupTimer for BrokenTimer {
     fn restart(&self, d: u64) -> Result<(), Error> {
         self.start(d)
     }
-    fn cancel(&self) -> bool {
-        false
+    fn cancel(&self) -> Result<bool, Error> {
+        Ok(false)
     }
 }
 

@@ -55,7 +55,10 @@ fn rearm_per_packet_programs_the_clockevent_per_packet_arm_once_per_window() {
     assert_eq!(o.restarts, 0);
     assert_eq!(o.starts, o.ic_set, "{o:?}");
     assert_eq!(o.expiries, 0, "{o:?}");
-    assert!(o.programs_per_packet() < 0.05, "{o:?}");
+    // Per window: the arm, and the idle keep-alive when the window's clean empties the
+    // queue (a narrow time base is kept read while idle; it replaced a shutdown).
+    assert!(o.programs <= 2 * o.starts, "{o:?}");
+    assert!(o.programs_per_packet() <= 0.08, "{o:?}");
 }
 
 #[test]

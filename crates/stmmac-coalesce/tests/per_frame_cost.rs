@@ -51,7 +51,7 @@ impl CleanupTimer for Counting<'_> {
     fn restart(&self, deadline: u64) -> Result<(), Error> {
         self.inner.restart(deadline)
     }
-    fn cancel(&self) -> bool {
+    fn cancel(&self) -> Result<bool, Error> {
         self.inner.cancel()
     }
     fn start_after(&self, delta: u64) -> Result<(), Error> {

@@ -267,7 +267,9 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         self.with(|i| i.queue.alloc())?
     }
 
-    /// Free a timer, dequeuing it (freeing a free slot does nothing).
+    /// Free a timer, dequeuing it and programming the hardware for the next deadline (or
+    /// the idle keep-alive) when that changed. Freeing a free slot, or with a stale id,
+    /// does nothing.
     ///
     /// Errors: [`QueueError::Hardware`] when re-programming the clockevent for the next
     /// deadline failed (the slot is freed anyway).
@@ -282,7 +284,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
             if let Some(w) = i.wakers.get_mut(id.index()) {
                 *w = None;
             }
-            i.reprogram_removed()
+            i.reprogram(false).map(|_| ())
         })?
     }
 
@@ -324,11 +326,12 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         })?
     }
 
-    /// Dequeue; returns whether it was queued.
-    ///
-    /// When re-programming the hardware for the next deadline is refused, the timer is
-    /// still dequeued and the refusal is handled as [`try_cancel`](Self::try_cancel)
-    /// documents; use that to be told.
+    /// Dequeue; returns whether it was queued. Programs nothing (unless a refusal is owed):
+    /// the deadline still armed is at or before the new earliest one, and its interrupt,
+    /// if nothing programs the hardware before, finds nothing due and programs the next
+    /// deadline. So a cancel meets no refusal it could not report.
+    /// [`try_cancel`](Self::try_cancel) programs the next deadline (or the idle keep-alive)
+    /// at once instead, saving that interrupt, and reports a refusal.
     pub fn cancel(&self, id: TimerId) -> bool {
         self.with(|i| {
             let was = i.queue.cancel(id);
@@ -339,7 +342,8 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         .unwrap_or(false)
     }
 
-    /// Dequeue; returns whether it was queued.
+    /// Dequeue and program the hardware for the next deadline (or the idle keep-alive)
+    /// when that changed; returns whether it was queued.
     ///
     /// Errors: [`QueueError::Hardware`] when re-programming the clockevent for the next
     /// deadline was refused: the timer is dequeued, the others stay queued, and the
@@ -349,7 +353,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
     pub fn try_cancel(&self, id: TimerId) -> Result<bool, QueueError> {
         self.with(|i| {
             let was = i.queue.cancel(id);
-            i.reprogram_removed().map(|()| was)
+            i.reprogram(false).map(|_| was)
         })?
     }
 

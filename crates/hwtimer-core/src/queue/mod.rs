@@ -21,11 +21,12 @@
 //! - Callbacks run **outside** the critical section, so they may start, restart or cancel
 //!   any timer, including their own; returning [`Restart::At`] re-queues the timer
 //!   (Linux `HRTIMER_RESTART`).
-//! - The hardware is programmed when a start or restart changes the earliest deadline. A
-//!   removal (cancel, free, a sleep that completes or is dropped) programs nothing: the
-//!   deadline still armed is at or before the new earliest one, and its interrupt finds
-//!   nothing due and programs the next deadline. So a cancel costs no programming, and no
-//!   path that cannot report a refusal (a drop) ever meets one.
+//! - The hardware is programmed when the earliest deadline changes, by the operations
+//!   that can report a refusal ([`start`](HrTimers::start), [`restart`](HrTimers::restart),
+//!   [`try_cancel`](HrTimers::try_cancel), [`free`](HrTimers::free)). The removals that
+//!   cannot ([`cancel`](HrTimers::cancel), a [`Sleep`] that completes or is dropped)
+//!   program nothing: the deadline still armed is at or before the new earliest one, and
+//!   its interrupt finds nothing due and programs the next deadline.
 //! - When the queue becomes empty in an interrupt, the channel is kept at
 //!   [`Alarm::keep_alive`](crate::Alarm::keep_alive), not shut down: a time base narrower
 //!   than 64 bits (an [`Extended`](crate::Extended) counter) is then still read at least

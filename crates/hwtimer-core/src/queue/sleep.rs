@@ -108,7 +108,14 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Future for Sleep<'_, E, M, N> 
 impl<E: ClockEvent, M: Monotonic, const N: usize> Drop for Sleep<'_, E, M, N> {
     fn drop(&mut self) {
         if let Some(id) = self.id.take() {
-            let _ = self.timers.free(id);
+            // Programs nothing (see `reprogram_removed`): a drop cannot report a refusal.
+            let _ = self.timers.with(|i| {
+                i.queue.free(id);
+                if let Some(w) = i.wakers.get_mut(id.index()) {
+                    *w = None;
+                }
+                i.reprogram_removed()
+            });
         }
     }
 }

@@ -417,10 +417,10 @@ impl CleanupTimer for TxTimer {
                 .ok_or(Error::RingSize),
         }
     }
-    fn cancel(&self) -> bool {
+    fn cancel(&self) -> Result<bool, Error> {
         match self {
             Self::Hr(t) => t.cancel(),
-            Self::Jiffy(_) => JIFFY_DEADLINE.with(|d| d.take().is_some()).unwrap_or(false),
+            Self::Jiffy(_) => Ok(JIFFY_DEADLINE.with(|d| d.take().is_some()).unwrap_or(false)),
         }
     }
 }

@@ -519,8 +519,8 @@ impl CleanupTimer for JiffyTimer {
         self.deadline.set(Some(deadline));
         Ok(())
     }
-    fn cancel(&self) -> bool {
-        self.deadline.take().is_some()
+    fn cancel(&self) -> Result<bool, Error> {
+        Ok(self.deadline.take().is_some())
     }
 }
 
