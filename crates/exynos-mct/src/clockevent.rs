@@ -645,10 +645,19 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         }
     }
 
-    /// Shut down, then `L_TCNTB = TICK_BASE_CNT`.
+    /// Shut down, which writes `L_TCNTB = TICK_BASE_CNT`.
     fn init(&mut self) -> Result<(), Error> {
-        self.try_shutdown()?;
-        Ok(self.write_wait(OWN.tcntb, regs::TICK_BASE_CNT, L_WSTAT::TCNTB::SET.value)?)
+        self.try_shutdown()
+    }
+
+    /// `L_TCNTB = TICK_BASE_CNT` (the timer stopped). Written again after a stop that may
+    /// have cut an arm short: QEMU's model adds one to its tick divider at each
+    /// manual-update `L_ICNTB` write and resets it only when an interval expires or
+    /// `L_TCNTB` is written (see the type's QEMU section). On silicon it rewrites the value
+    /// the register holds, while stopped.
+    #[inline(never)]
+    fn write_tcntb(&self) -> Result<(), TimedOut> {
+        self.write_wait(OWN.tcntb, regs::TICK_BASE_CNT, L_WSTAT::TCNTB::SET.value)
     }
 
     /// Which local timer.
@@ -741,7 +750,14 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
     #[inline(never)]
     fn start(&mut self, count: u32, mode: Mode) -> Result<(), TimedOut> {
         self.mode = Mode::Off;
+        // An arm still running may not have expired: reset QEMU's tick divider after the
+        // stop (QEMU section of the type's docs). Only on this path: after an `ack` that
+        // stopped the timer its interval had expired, which reset the divider.
+        let cut = self.running;
         self.stop()?;
+        if cut {
+            self.write_tcntb()?;
+        }
         // An interrupt still pending from an earlier event stays pending (arming never
         // clears it); remember it, so its ack does not stop this arm's timer. One read, and
         // only when the timer ran since its status was last cleared.
@@ -776,10 +792,11 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.mode = Mode::Off;
         self.mask();
         self.running = true; // force the stop write whatever we believed
-        let stopped = self.stop();
+        // The arm stopped may not have expired: `L_TCNTB` again (see `write_tcntb`).
+        let stopped = self.stop().and_then(|()| self.write_tcntb());
         self.block.write(OWN.int_cstat, L_INT::ICNT::SET);
         self.stale = false;
-        self.may_pend = stopped.is_err();
+        self.may_pend = self.running;
         Ok(stopped?)
     }
 
