@@ -940,7 +940,10 @@ fn rearm_interval(
 /// must agree (within one `L_ICNTO` step and the polling); neither may be early.
 fn rearm_probe(mct: &Mct<Mmio>, time: &FrcTime<'_, Mmio>) -> bool {
     let Ok(mut lt) = mct.local_timer(0) else {
-        println!(Uart0, "local timer re-arm probe: local timer 0 not available: FAIL");
+        println!(
+            Uart0,
+            "local timer re-arm probe: local timer 0 not available: FAIL"
+        );
         return false;
     };
     let fired = rearm_interval(&mut lt, time);
