@@ -568,7 +568,8 @@ impl CompRegs {
 /// The [`ClockEvent`] contract is hwtimer-core's; how this channel meets it:
 ///
 /// # How it is driven (Linux `exynos4_mct_tick_start`, `docs/exynos-mct.md`)
-/// `L_TCNTB = 1` once (a tick every 2 input clocks); to arm: stop the timer if it runs
+/// `L_TCNTB = 1` at take-over (a tick every 2 input clocks; again after a stop that may cut
+/// an arm short, see QEMU below); to arm: stop the timer if it runs
 /// (`L_TCON = 0`), `L_ICNTB = MANUAL_UPDATE | count`, `L_INT_ENB.ICNT = 1`,
 /// `L_TCON = INT_START | TIMER_START | INTERVAL_MODE`, each buffered write
 /// WSTAT-acknowledged. The timer always runs in interval (auto-reload) mode; a oneshot is
@@ -598,6 +599,13 @@ impl CompRegs {
 /// - The manual-update path adds one to the tick divider a second time: the first
 ///   interval after arming lasts `3 × (ICNTB + 1)` input clocks instead of
 ///   `2 × (ICNTB + 1)`; reloads in interval mode use `2 × (ICNTB + 1)`. Late, never early.
+/// - That extra one accumulates: each manual-update write adds one to the model's internal
+///   tick divider, which only an expiry or an `L_TCNTB` write resets, so after k arms
+///   stopped before they expired the first interval is `(3 + k) × (ICNTB + 1)` clocks.
+///   The driver writes `L_TCNTB` again after every stop that may cut an arm short
+///   (arming a running timer, shutdown): 3 more MMIO accesses there, none on an arm after
+///   [`ack`](ClockEvent::ack) (whose interval expired). On silicon it rewrites the value the
+///   register holds, while stopped.
 #[must_use = "dropping a local timer shuts it down (its event is cancelled)"]
 pub struct LocalTimer<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,

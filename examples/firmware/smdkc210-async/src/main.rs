@@ -146,11 +146,18 @@
 //! after a short arm. It shows on both cores "at one moment" because both cores run the
 //! same three tasks from the same start, so each core's timer gets the same sequence of arms
 //! (same wait, same lateness to within 80 ticks): one per-timer effect on two identical
-//! schedules, not a shared cause. Which step of QEMU's local tick timer
-//! (`hw/timer/exynos4210_mct.c`: it keeps a distance and a progress per timer and restarts
-//! its countdown on every `L_TCNTB`, manual-update `L_ICNTB` and `L_TCON` write) makes an
-//! arm run that long is **not measured** here; the next step is to log the local timer's
-//! `L_ICNTO`/`L_TCNTO` right after each arm. Such wakes are late, never early, and
+//! schedules, not a shared cause. The step of QEMU's local tick timer that made those arms
+//! long: each manual-update `L_ICNTB` write stores the model's internal tick divider plus
+//! one, and only an expiry or an `L_TCNTB` write resets it (`crates/exynos-mct/docs/exynos-mct.md`,
+//! local timer length), so every arm cut short (rtic-time's pend re-arms a running timer
+//! for each new head) lengthened the next first interval by `ICNTB + 1` clocks, and longer
+//! arms got cut more often. [`rearm_probe`] measures it before the runtimes start and
+//! asserts it gone: the driver writes `L_TCNTB` again after such a stop. Without that
+//! rewrite the probe printed 2992 FRC ticks after an arm that fired and 11 009 after 8 cut
+//! arms (ICNTB = 1000). With it, one intermediate build still had 3 waits per core 80 000
+//! ticks late at shift 2 (720-tick wait, 2 local-timer interrupts, `FrcTime` and PMCCNTR
+//! agreeing); the build after it (the same driver, the probe's code moved) had none at
+//! shifts 0 to 4: what made those waits late is **not found**. Late, never early;
 //! `max_late_ticks` shows them; nothing is asserted on lateness.
 //!
 //! Run it with `cargo xtask qemu smdkc210-async`.
