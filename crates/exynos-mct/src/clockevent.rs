@@ -568,7 +568,8 @@ impl CompRegs {
 /// The [`ClockEvent`] contract is hwtimer-core's; how this channel meets it:
 ///
 /// # How it is driven (Linux `exynos4_mct_tick_start`, `docs/exynos-mct.md`)
-/// `L_TCNTB = 1` once (a tick every 2 input clocks); to arm: stop the timer if it runs
+/// `L_TCNTB = 1` at take-over (a tick every 2 input clocks; again after a stop that may cut
+/// an arm short, see QEMU below); to arm: stop the timer if it runs
 /// (`L_TCON = 0`), `L_ICNTB = MANUAL_UPDATE | count`, `L_INT_ENB.ICNT = 1`,
 /// `L_TCON = INT_START | TIMER_START | INTERVAL_MODE`, each buffered write
 /// WSTAT-acknowledged. The timer always runs in interval (auto-reload) mode; a oneshot is
@@ -598,6 +599,13 @@ impl CompRegs {
 /// - The manual-update path adds one to the tick divider a second time: the first
 ///   interval after arming lasts `3 × (ICNTB + 1)` input clocks instead of
 ///   `2 × (ICNTB + 1)`; reloads in interval mode use `2 × (ICNTB + 1)`. Late, never early.
+/// - That extra one accumulates: each manual-update write adds one to the model's internal
+///   tick divider, which only an expiry or an `L_TCNTB` write resets, so after k arms
+///   stopped before they expired the first interval is `(3 + k) × (ICNTB + 1)` clocks.
+///   The driver writes `L_TCNTB` again after every stop that may cut an arm short
+///   (arming a running timer, shutdown): 3 more MMIO accesses there, none on an arm after
+///   [`ack`](ClockEvent::ack) (whose interval expired). On silicon it rewrites the value the
+///   register holds, while stopped.
 #[must_use = "dropping a local timer shuts it down (its event is cancelled)"]
 pub struct LocalTimer<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
@@ -645,10 +653,19 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         }
     }
 
-    /// Shut down, then `L_TCNTB = TICK_BASE_CNT`.
+    /// Shut down, which writes `L_TCNTB = TICK_BASE_CNT`.
     fn init(&mut self) -> Result<(), Error> {
-        self.try_shutdown()?;
-        Ok(self.write_wait(OWN.tcntb, regs::TICK_BASE_CNT, L_WSTAT::TCNTB::SET.value)?)
+        self.try_shutdown()
+    }
+
+    /// `L_TCNTB = TICK_BASE_CNT` (the timer stopped). Written again after a stop that may
+    /// have cut an arm short: QEMU's model adds one to its tick divider at each
+    /// manual-update `L_ICNTB` write and resets it only when an interval expires or
+    /// `L_TCNTB` is written (see the type's QEMU section). On silicon it rewrites the value
+    /// the register holds, while stopped.
+    #[inline(never)]
+    fn write_tcntb(&self) -> Result<(), TimedOut> {
+        self.write_wait(OWN.tcntb, regs::TICK_BASE_CNT, L_WSTAT::TCNTB::SET.value)
     }
 
     /// Which local timer.
@@ -741,7 +758,14 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
     #[inline(never)]
     fn start(&mut self, count: u32, mode: Mode) -> Result<(), TimedOut> {
         self.mode = Mode::Off;
+        // An arm still running may not have expired: reset QEMU's tick divider after the
+        // stop (QEMU section of the type's docs). Only on this path: after an `ack` that
+        // stopped the timer its interval had expired, which reset the divider.
+        let cut = self.running;
         self.stop()?;
+        if cut {
+            self.write_tcntb()?;
+        }
         // An interrupt still pending from an earlier event stays pending (arming never
         // clears it); remember it, so its ack does not stop this arm's timer. One read, and
         // only when the timer ran since its status was last cleared.
@@ -776,10 +800,11 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.mode = Mode::Off;
         self.mask();
         self.running = true; // force the stop write whatever we believed
-        let stopped = self.stop();
+        // The arm stopped may not have expired: `L_TCNTB` again (see `write_tcntb`).
+        let stopped = self.stop().and_then(|()| self.write_tcntb());
         self.block.write(OWN.int_cstat, L_INT::ICNT::SET);
         self.stale = false;
-        self.may_pend = stopped.is_err();
+        self.may_pend = self.running;
         Ok(stopped?)
     }
 

@@ -146,11 +146,18 @@
 //! after a short arm. It shows on both cores "at one moment" because both cores run the
 //! same three tasks from the same start, so each core's timer gets the same sequence of arms
 //! (same wait, same lateness to within 80 ticks): one per-timer effect on two identical
-//! schedules, not a shared cause. Which step of QEMU's local tick timer
-//! (`hw/timer/exynos4210_mct.c`: it keeps a distance and a progress per timer and restarts
-//! its countdown on every `L_TCNTB`, manual-update `L_ICNTB` and `L_TCON` write) makes an
-//! arm run that long is **not measured** here; the next step is to log the local timer's
-//! `L_ICNTO`/`L_TCNTO` right after each arm. Such wakes are late, never early, and
+//! schedules, not a shared cause. The step of QEMU's local tick timer that made those arms
+//! long: each manual-update `L_ICNTB` write stores the model's internal tick divider plus
+//! one, and only an expiry or an `L_TCNTB` write resets it (`crates/exynos-mct/docs/exynos-mct.md`,
+//! local timer length), so every arm cut short (rtic-time's pend re-arms a running timer
+//! for each new head) lengthened the next first interval by `ICNTB + 1` clocks, and longer
+//! arms got cut more often. [`rearm_probe`] measures it before the runtimes start and
+//! asserts it gone: the driver writes `L_TCNTB` again after such a stop. Without that
+//! rewrite the probe printed 2992 FRC ticks after an arm that fired and 11 009 after 8 cut
+//! arms (ICNTB = 1000). With it, one intermediate build still had 3 waits per core 80 000
+//! ticks late at shift 2 (720-tick wait, 2 local-timer interrupts, `FrcTime` and PMCCNTR
+//! agreeing); the build after it (the same driver, the probe's code moved) had none at
+//! shifts 0 to 4: what made those waits late is **not found**. Late, never early;
 //! `max_late_ticks` shows them; nothing is asserted on lateness.
 //!
 //! Run it with `cargo xtask qemu smdkc210-async`.
@@ -898,6 +905,75 @@ fn bench_alarm(meter: &Meter, empty: u64) {
     }
 }
 
+/// Local-timer ticks of each arm of [`rearm_probe`].
+const REARM_DELTA: u64 = 1000;
+/// Arms of [`rearm_probe`] cut short (stopped before they fire) before the measured one.
+const REARM_CUTS: u32 = 8;
+/// Polls (each an `L_INT_CSTAT` read) [`rearm_probe`] waits for one arm to fire.
+const REARM_POLLS: u32 = 1_000_000;
+
+/// FRC ticks from arming `lt` for [`REARM_DELTA`] ticks to its status (polled, interrupt
+/// not enabled at the GIC), and the FRC ticks per `L_ICNTO` step over the first 50 polls;
+/// the event acknowledged (which stops it). `None` if it never fired within the bound.
+fn rearm_interval(
+    lt: &mut exynos_mct::LocalTimer<'_, Mmio>,
+    time: &FrcTime<'_, Mmio>,
+) -> Option<(u64, u64)> {
+    lt.set_next_event(REARM_DELTA).ok()?;
+    let from = time.now();
+    let icnto_from = lt.icnto();
+    let mut step = 0;
+    for poll in 0..REARM_POLLS {
+        if poll == 50 {
+            let fell = u64::from(icnto_from.saturating_sub(lt.icnto()));
+            step = time.now().saturating_sub(from) / fell.max(1);
+        }
+        if lt.is_pending() {
+            let interval = time.now().saturating_sub(from);
+            lt.ack();
+            return Some((interval, step));
+        }
+    }
+    None
+}
+
+/// The local timer's first interval after an arm, measured twice on local timer 0 before
+/// the runtimes take it (CPU0 alone, interrupts off): after an arm that fired, and after
+/// [`REARM_CUTS`] arms each stopped before it fired (a new head replacing the armed one,
+/// as rtic-time's pend does). QEMU's model (`hw/timer/exynos4210_mct.c`) adds one to its
+/// internal tick divider at every manual-update `L_ICNTB` write and resets it only when an
+/// interval expires or `L_TCNTB` is written, so without the driver's `L_TCNTB` rewrite the
+/// second interval is (3 + cuts) × (ICNTB + 1) clocks instead of 3 × (ICNTB + 1). The two
+/// must agree (within one `L_ICNTO` step and the polling); neither may be early.
+fn rearm_probe(mct: &Mct<Mmio>, time: &FrcTime<'_, Mmio>) -> bool {
+    let Ok(mut lt) = mct.local_timer(0) else {
+        println!(
+            Uart0,
+            "local timer re-arm probe: local timer 0 not available: FAIL"
+        );
+        return false;
+    };
+    let fired = rearm_interval(&mut lt, time);
+    for _ in 0..REARM_CUTS {
+        let _ = lt.set_next_event(REARM_DELTA);
+        spin_insns(20);
+    }
+    let cut = rearm_interval(&mut lt, time);
+    drop(lt);
+    let (Some((fired, fired_step)), Some((cut, cut_step))) = (fired, cut) else {
+        println!(Uart0, "local timer re-arm probe: an arm never fired: FAIL");
+        return false;
+    };
+    let min = 2 * REARM_DELTA; // two FRC clocks per local tick (L_TCNTB = 1)
+    let ok = fired >= min && cut >= min && cut.abs_diff(fired) <= fired / 8;
+    println!(
+        Uart0,
+        "local timer re-arm probe: a {REARM_DELTA}-tick arm fired after {fired} FRC ticks ({fired_step} per L_ICNTO step) after an arm that fired, after {cut} FRC ticks ({cut_step} per step) after {REARM_CUTS} arms cut short: {}",
+        verdict(ok)
+    );
+    ok
+}
+
 /// Instructions per `Alarm::set_deadline` on comparator 0 (loop overhead subtracted, as
 /// its `bench:` line) the Alarm set may cost: the figure the shared-register lock's owner
 /// record had to be fitted into (crates/exynos-mct/README.md). The project's rule: a fix
@@ -1237,6 +1313,9 @@ fn run() -> bool {
         embassy_time::TICK_HZ,
         verdict(rate_ok)
     );
+    if !rearm_probe(mct, &time) {
+        return false;
+    }
     let started = mct
         .comparator(0)
         .and_then(|g0| DRIVER.init_static(g0, time))
