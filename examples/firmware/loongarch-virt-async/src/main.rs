@@ -245,10 +245,10 @@ impl embassy_time_driver::Driver for SmpDriver {
 
     fn schedule_wake(&self, at: u64, waker: &Waker) {
         DRIVER.schedule_wake(at, waker);
-        // On core 1 the driver cannot program core 0's timer; when that left the alarm
-        // without a deadline, core 0 has to look at the queue. An IPI too many only costs
-        // core 0 one look.
-        if cpu_id() != TIME_CORE && DRIVER.with_alarm(|a| a.deadline().is_none()) == Some(true) {
+        // On core 1 the driver cannot program core 0's timer: it reports the refusal
+        // (`refusal()`, `Error::WrongCpu`) and keeps the wake queued, and core 0 has to
+        // look at the queue (`on_interrupt`). An IPI too many only costs core 0 one look.
+        if cpu_id() != TIME_CORE && DRIVER.refusal().is_some() {
             REARMS_SENT.fetch_add(1, Ordering::Relaxed);
             smp::send_ipi(TIME_CORE, IPI_REARM);
         }
