@@ -602,10 +602,10 @@ impl CompRegs {
 /// - That extra one accumulates: each manual-update write adds one to the model's internal
 ///   tick divider, which only an expiry or an `L_TCNTB` write resets, so after k arms
 ///   stopped before they expired the first interval is `(3 + k) × (ICNTB + 1)` clocks.
-///   The driver writes `L_TCNTB` again after every stop that may cut an arm short
-///   (arming a running timer, shutdown): 3 more MMIO accesses there, none on an arm after
-///   [`ack`](ClockEvent::ack) (whose interval expired). On silicon it rewrites the value the
-///   register holds, while stopped.
+///   With [`Config::local_tcntb_rewrite`](crate::Config) (set it on QEMU) the driver writes
+///   `L_TCNTB` again after every stop that may cut an arm short (arming a running timer,
+///   shutdown): 3 more MMIO accesses there, none on an arm after
+///   [`ack`](ClockEvent::ack) (whose interval expired).
 #[must_use = "dropping a local timer shuts it down (its event is cancelled)"]
 pub struct LocalTimer<'a, B: Claim<Word = u32>> {
     mct: &'a Mct<B>,
@@ -653,9 +653,14 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         }
     }
 
-    /// Shut down, which writes `L_TCNTB = TICK_BASE_CNT`.
+    /// Shut down, then `L_TCNTB = TICK_BASE_CNT` (the shutdown writes it already with
+    /// [`Config::local_tcntb_rewrite`](crate::Config)).
     fn init(&mut self) -> Result<(), Error> {
-        self.try_shutdown()
+        self.try_shutdown()?;
+        if !self.mct.config().local_tcntb_rewrite {
+            self.write_tcntb()?;
+        }
+        Ok(())
     }
 
     /// `L_TCNTB = TICK_BASE_CNT` (the timer stopped). Written again after a stop that may
@@ -761,7 +766,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         // An arm still running may not have expired: reset QEMU's tick divider after the
         // stop (QEMU section of the type's docs). Only on this path: after an `ack` that
         // stopped the timer its interval had expired, which reset the divider.
-        let cut = self.running;
+        let cut = self.running && self.mct.config().local_tcntb_rewrite;
         self.stop()?;
         if cut {
             self.write_tcntb()?;
@@ -800,8 +805,15 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         self.mode = Mode::Off;
         self.mask();
         self.running = true; // force the stop write whatever we believed
-        // The arm stopped may not have expired: `L_TCNTB` again (see `write_tcntb`).
-        let stopped = self.stop().and_then(|()| self.write_tcntb());
+        // The arm stopped may not have expired: `L_TCNTB` again on QEMU (see
+        // `write_tcntb`).
+        let stopped = self.stop().and_then(|()| {
+            if self.mct.config().local_tcntb_rewrite {
+                self.write_tcntb()
+            } else {
+                Ok(())
+            }
+        });
         self.block.write(OWN.int_cstat, L_INT::ICNT::SET);
         self.stale = false;
         self.may_pend = self.running;

@@ -23,6 +23,14 @@ pub struct Config {
     /// Linux does: on a platform that counts `ICNTB + 1` every interval is then one tick
     /// late (a periodic timer drifts one tick per period), never early.
     pub local_icntb_plus_one: bool,
+    /// Write `L_TCNTB` again after every stop that may cut a local timer's arm short (the
+    /// arm of a running timer, a shutdown). QEMU's model (`hw/timer/exynos4210_mct.c`, 10.0)
+    /// adds one to its internal tick divider at each manual-update `L_ICNTB` write and
+    /// resets it only when an interval expires or `L_TCNTB` is written, so without this
+    /// every arm cut short makes the next first interval `ICNTB + 1` clocks longer (the
+    /// smdkc210-async firmware measures it). Silicon is not known to do so; the rewrite
+    /// costs one write and its status wait, so it is off by default.
+    pub local_tcntb_rewrite: bool,
     /// How the local timers' interrupts reach the CPUs ([`LocalIrq`]): one SPI per local
     /// timer on Exynos4210 (the default), one PPI on Exynos4412 and later.
     pub local_irq: LocalIrq,
@@ -247,6 +255,7 @@ impl Default for Config {
             local_timers: regs::EXYNOS4210_LOCAL_TIMERS,
             wstat: WstatConfig::default(),
             local_icntb_plus_one: false,
+            local_tcntb_rewrite: false,
             local_irq: LocalIrq::Spi,
             cpu_map: CpuMap::identity(),
             cores: Cores::One,

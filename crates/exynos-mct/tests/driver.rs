@@ -469,9 +469,8 @@ fn comparator_arms_keep_the_time_base_exact() {
 ///   Linux 19;
 /// - `set_compare` across an upper-word change: 14 (the `U` write and its wait);
 /// - comparator `set_next_event`: 13 (3 more reads: the exact 64-bit count, hi-lo-hi);
-/// - a running local timer: 5 reads and 9 writes (the stop, then `L_TCNTB` again with its
-///   wait: the arm cut short may not have expired, see `LocalTimer`'s QEMU section);
-///   Linux 12;
+/// - a running local timer: 4 reads and 7 writes (5 and 9 with
+///   `Config::local_tcntb_rewrite`, set on QEMU: `L_TCNTB` again after the stop); Linux 12;
 /// - one its `ack` stopped: 2 reads and 5 writes; Linux 9 (the ack: 2 reads, 3 writes).
 ///
 /// (Before: a comparator re-arm was 16 accesses whatever the path: `G_COMPn_U` was always
@@ -500,7 +499,7 @@ fn arming_costs_what_the_cost_table_says() {
     assert_eq!(cost(&mut || comp.set_next_event(0x10000).unwrap()), (7, 6));
     let across = ((at >> 32) + 1) << 32;
     assert_eq!(cost(&mut || comp.set_compare(across).unwrap()), (6, 8));
-    assert_eq!(cost(&mut || l0.set_next_event(0x10000).unwrap()), (5, 9));
+    assert_eq!(cost(&mut || l0.set_next_event(0x10000).unwrap()), (4, 7));
     clock.advance(20_000_000);
     assert_eq!(cost(&mut || assert!(l0.ack())), (2, 3));
     assert_eq!(cost(&mut || l0.set_next_event(0x10000).unwrap()), (2, 5));
@@ -578,4 +577,44 @@ fn mct_irqs_runs_the_model_to_the_next_interrupt_of_any_channel() {
     comp.set_next_event(2_400).unwrap();
     bus.write_word(exynos_mct::regs::G_INT_ENB.offset(), 0);
     assert_eq!(next(), None, "a masked comparator counted");
+}
+
+/// With `Config::local_tcntb_rewrite` (QEMU's tick-divider creep), a local timer re-armed
+/// while running, and a shutdown, write `L_TCNTB` again after the stop (with its status
+/// wait); an arm after its `ack` does not. Without it, neither writes it.
+#[test]
+fn the_local_tcntb_rewrite_is_written_only_when_configured_and_an_arm_was_cut() {
+    for rewrite in [false, true] {
+        let (clock, bus) = setup(MctModel::exynos4210());
+        let config = Config {
+            local_tcntb_rewrite: rewrite,
+            ..Config::default()
+        };
+        let mct = Mct::new(bus.clone(), config).unwrap();
+        mct.start_frc().unwrap();
+        let mut l0 = mct.local_timer(0).unwrap();
+        l0.set_next_event(0x10000).unwrap();
+        let cost = |f: &mut dyn FnMut()| {
+            bus.reset_stats();
+            f();
+            let s = bus.stats();
+            (s.reads, s.writes)
+        };
+        let extra = if rewrite { (1, 2) } else { (0, 0) };
+        assert_eq!(
+            cost(&mut || l0.set_next_event(0x10000).unwrap()),
+            (4 + extra.0, 7 + extra.1),
+            "rewrite {rewrite}: re-arm while running"
+        );
+        clock.advance(20_000_000);
+        assert!(l0.ack());
+        assert_eq!(cost(&mut || l0.set_next_event(0x10000).unwrap()), (2, 5));
+        let shut = cost(&mut || l0.try_shutdown().unwrap());
+        let plain = if rewrite {
+            (shut.0 - 1, shut.1 - 2)
+        } else {
+            shut
+        };
+        assert!(plain.1 >= 3, "rewrite {rewrite}: shutdown {shut:?}");
+    }
 }

@@ -1291,6 +1291,8 @@ fn run() -> bool {
         // Both CPUs use the shared registers (see exynos_mct::Cores).
         Config {
             cores: exynos_mct::Cores::Many(fw_common::cs::current_cpu),
+            // QEMU's local timers: reset the model's tick divider after an arm cut short.
+            local_tcntb_rewrite: true,
             ..Config::default()
         },
     ) {
