@@ -621,6 +621,8 @@ pub struct LocalTimer<'a, B: Claim<Word = u32>> {
     /// The status was already set when the current arm started: it belongs to an earlier
     /// event, so the `ack` that takes it must not stop the timer just armed.
     stale: bool,
+    /// [`Config::local_tcntb_rewrite`](crate::Config), read once.
+    tcntb_rewrite: bool,
 }
 
 impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
@@ -642,6 +644,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
             mode: Mode::Off,
             may_pend: true,
             stale: false,
+            tcntb_rewrite: mct.config().local_tcntb_rewrite,
         };
         match t.init() {
             Ok(()) => Ok(t),
@@ -657,7 +660,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
     /// [`Config::local_tcntb_rewrite`](crate::Config)).
     fn init(&mut self) -> Result<(), Error> {
         self.try_shutdown()?;
-        if !self.mct.config().local_tcntb_rewrite {
+        if !self.tcntb_rewrite {
             self.write_tcntb()?;
         }
         Ok(())
@@ -766,7 +769,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         // An arm still running may not have expired: reset QEMU's tick divider after the
         // stop (QEMU section of the type's docs). Only on this path: after an `ack` that
         // stopped the timer its interval had expired, which reset the divider.
-        let cut = self.running && self.mct.config().local_tcntb_rewrite;
+        let cut = self.running && self.tcntb_rewrite;
         self.stop()?;
         if cut {
             self.write_tcntb()?;
@@ -808,7 +811,7 @@ impl<'a, B: Claim<Word = u32>> LocalTimer<'a, B> {
         // The arm stopped may not have expired: `L_TCNTB` again on QEMU (see
         // `write_tcntb`).
         let stopped = self.stop().and_then(|()| {
-            if self.mct.config().local_tcntb_rewrite {
+            if self.tcntb_rewrite {
                 self.write_tcntb()
             } else {
                 Ok(())

@@ -521,8 +521,6 @@ fn run_checks() -> Result<bool, Error> {
         // Both CPUs use the shared registers: the lock records which one holds it, so an
         // interrupt on the holder's CPU is refused at once and the other CPU waits.
         cores: exynos_mct::Cores::Many(fw_common::cs::current_cpu),
-        // QEMU's local timers: reset the model's tick divider after an arm cut short.
-        local_tcntb_rewrite: true,
         ..Config::default()
     };
     let mct: &'static Mct<Bus> = MCT.init(Mct::new(bus, config)?);
