@@ -123,7 +123,7 @@
 //!
 //! At some shifts and not others (which ones moves with the code layout), a few rtic-time
 //! waits on *each* core resume 20 000 to 950 000 FRC ticks (0.8 to 40 ms) late, while
-//! embassy's lateness stays small. The suspect was QEMU quirk 2 (`docs/exynos-mct.md`):
+//! embassy's lateness stays small. The suspect was QEMU quirk 2 (`crates/exynos-mct/docs/exynos-mct.md`):
 //! each `G_COMP0` write of the embassy driver restarts the model's visible FRC from a stale
 //! base, so `FrcTime` would fall behind virtual time. [`Probe`] measures every rtic-time wait
 //! twice, by `FrcTime` and by the core's PMCCNTR (virtual nanoseconds, which nothing
