@@ -16,22 +16,18 @@
 //! The model's bus here is a thread-safe one (the model behind a mutex), because the
 //! runtime adapters keep the channel in a `static`, which must be `Send`.
 
-use std::cell::RefCell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll, Wake, Waker};
 
-use embassy_time_driver::Driver as _;
 use exynos_mct::embassy::DriverOn;
 use exynos_mct::sim::MctModel;
 use exynos_mct::{Comparator, FrcTime, LocalTimer, Mct};
 use hwtimer_core::__rtic_time::Timebase as _;
 use hwtimer_core::__rtic_time::fugit::ExtU64;
 use hwtimer_core::embassy::TimeDriver;
-use hwtimer_core::sim::{Faults, FaultyEvent, Irq, Rates, SimClock, SimModel};
-use hwtimer_core::{
-    Alarm, Claim, Claimed, ClockEvent, HrTimers, QueueError, RegisterBus, Restart, TimerId,
-};
+use hwtimer_core::sim::fault::FaultStats;
+use hwtimer_core::sim::scenario::{IDLE_HALVES, Model, Timing, assert_every_failure_injected};
+use hwtimer_core::sim::{FaultyEvent, SimClock, SimModel};
+use hwtimer_core::{Alarm, Claim, Claimed, ClockEvent, HrTimers, RegisterBus};
 
 const HZ: u64 = 24_000_000;
 /// One wrap of the FRC's low word: 2^32 ticks at 24 MHz, 178.96 s.
@@ -49,6 +45,14 @@ const WRITE_NS: u64 = 50;
 /// to the wait. 2 µs covers both with room; measured: 0.13 µs on the comparator, 1.1 µs on
 /// the local timer.
 const LATE_NS: u64 = 2_000;
+
+const TIMING: Timing = Timing {
+    hz: HZ,
+    late_ns: LATE_NS,
+    idle_unit_ns: WRAP_NS,
+    idle_unit: "wraps",
+    quiet_idle: false,
+};
 
 /// The model behind a mutex, so the driver's types on it are `Send` and `Sync` as on
 /// `Mmio` (the runtime adapters' statics need that). Each access costs the MMIO time
@@ -191,17 +195,15 @@ impl ClockEvent for Ev {
     }
 }
 
-/// The time base reads the model's FRC: read between two looks at the model, it lies
-/// between them (exactly: the model's looks cost no time, the read one access).
-fn assert_time_is_true(bus: &Bus, read: impl FnOnce() -> u64, what: &str) -> u64 {
-    let before = bus.truth();
-    let now = read();
-    let after = bus.truth();
-    assert!(
-        before <= now && now <= after,
-        "{what}: time base {now}, model {before}..={after}"
-    );
-    now
+/// The model as hwtimer-core's scenarios see it.
+fn model<'a>(clock: &'a SimClock, bus: &'a Bus) -> Model<'a> {
+    Model::new(
+        clock,
+        TIMING,
+        || bus.truth(),
+        || bus.next_irq_ns(),
+        || bus.line(),
+    )
 }
 
 /// (1) The queue on each clockevent, idle for 0.5, 1, 2 and 10 wraps, after it emptied or
@@ -211,74 +213,16 @@ fn assert_time_is_true(bus: &Bus, read: impl FnOnce() -> u64, what: &str) -> u64
 fn the_queue_keeps_time_over_idle_of_up_to_ten_wraps() {
     for channel in CHANNELS {
         for fresh in [false, true] {
-            for halves in [1u64, 2, 4, 20] {
-                let what = format!(
-                    "{channel:?}, {} queue, idle {halves}/2 wraps",
-                    ["used", "fresh"][usize::from(fresh)]
-                );
+            for halves in IDLE_HALVES {
                 with_channel(channel, |clock, bus, mct, event| {
-                    queue_idle(clock, bus, mct, event, fresh, halves, &what)
+                    let timers: HrTimers<Ev, Time, 2> =
+                        HrTimers::new(Alarm::new(event, mct.time()).unwrap());
+                    let label = format!("{channel:?}, ");
+                    model(clock, bus).queue_idle(&timers, fresh, halves, &label);
                 });
             }
         }
     }
-}
-
-fn queue_idle(
-    clock: &SimClock,
-    bus: &Bus,
-    mct: &'static Mct<Bus>,
-    event: Ev,
-    fresh: bool,
-    halves: u64,
-    what: &str,
-) {
-    let faults = Faults::new();
-    let timers: HrTimers<Ev, Time, 2> = HrTimers::new(Alarm::new(event, mct.time()).unwrap());
-    let id = timers.alloc().unwrap();
-    let fired = RefCell::new(Vec::new());
-    let mut irq = Irq::new(clock, &faults, || bus.next_irq_ns(), || bus.line());
-    let mut isr = || {
-        timers
-            .on_interrupt(|_, now| {
-                fired.borrow_mut().push((now, bus.truth(), clock.now_ns()));
-                Restart::No
-            })
-            .unwrap();
-    };
-    if fresh {
-        timers.reprogram().unwrap();
-    } else {
-        // A first timer (1 ms), so the queue has run and emptied.
-        timers.start_after(id, HZ / 1000).unwrap();
-        irq.run_until(clock.now_ns() + 2_000_000, &mut isr);
-        assert_eq!(fired.borrow().len(), 1, "{what}");
-    }
-    irq.run_until(clock.now_ns() + WRAP_NS / 2 * halves, &mut isr);
-    let start_ns = clock.now_ns();
-    let now = assert_time_is_true(bus, || timers.now().unwrap(), what);
-    let deadline = now + HZ;
-    timers.start(id, deadline).unwrap();
-    irq.run_until(start_ns + 3_000_000_000, &mut isr);
-    let fired = fired.into_inner();
-    assert_eq!(fired.len(), 2 - usize::from(fresh), "{what}");
-    let &(seen, true_at, at_ns) = fired.last().unwrap();
-    assert!(seen >= deadline && true_at >= deadline, "{what}: early");
-    // `now` was read at `start_ns` or later: this is the lateness, or a little more.
-    let late = at_ns - (start_ns + 1_000_000_000);
-    assert!(late <= LATE_NS, "{what}: a 1 s timer ran {late} ns late");
-}
-
-struct Flag(AtomicUsize);
-impl Wake for Flag {
-    fn wake(self: Arc<Self>) {
-        self.0.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
-fn flag() -> (Arc<Flag>, Waker) {
-    let f = Arc::new(Flag(AtomicUsize::new(0)));
-    (f.clone(), Waker::from(f))
 }
 
 /// (2) embassy's driver on the crate's types (`DriverOn`: comparator 0 and `FrcTime`) and
@@ -290,54 +234,13 @@ fn embassy_keeps_time_over_idle_of_up_to_ten_wraps() {
     let (clock, bus, mct) = block();
     let driver: &'static DriverOn<Bus, 4> = Box::leak(Box::new(DriverOn::new()));
     driver.init(mct.comparator(0).unwrap(), mct.time()).unwrap();
-    embassy_idle(&clock, &bus, driver, "comparator");
+    model(&clock, &bus).embassy_idle(driver, "embassy on the comparator");
     let (clock, bus, mct) = block();
     let driver: &'static TimeDriver<Local, Time, 4> = Box::leak(Box::new(TimeDriver::new()));
     driver
         .init(mct.local_timer(0).unwrap(), mct.time())
         .unwrap();
-    embassy_idle(&clock, &bus, driver, "local timer");
-}
-
-fn embassy_idle<E: ClockEvent + Send + 'static>(
-    clock: &SimClock,
-    bus: &Bus,
-    driver: &'static TimeDriver<E, Time, 4>,
-    channel: &str,
-) {
-    let faults = Faults::new();
-    let mut irq = Irq::new(clock, &faults, || bus.next_irq_ns(), || bus.line());
-    for halves in [1u64, 2, 4, 20] {
-        irq.run_until(clock.now_ns() + WRAP_NS / 2 * halves, || {
-            driver.on_interrupt()
-        });
-        let what = format!("embassy on the {channel}, idle {halves}/2 wraps");
-        assert_time_is_true(bus, || driver.now_hw(), &what);
-        // In embassy's 1 MHz ticks, rounded down.
-        let (before, now, after) = (bus.truth(), driver.now(), bus.truth());
-        assert!(
-            before / 24 <= now && now <= after / 24,
-            "{what}: embassy now {now} µs, model {before}..={after} ticks"
-        );
-        let (f, waker) = flag();
-        let at = now + 1_000_000;
-        let start_ns = clock.now_ns();
-        driver.schedule_wake(at, &waker);
-        let woke = RefCell::new(None);
-        irq.run_until(start_ns + 3_000_000_000, || {
-            driver.on_interrupt();
-            if f.0.load(Ordering::SeqCst) > 0 && woke.borrow().is_none() {
-                *woke.borrow_mut() = Some((driver.now(), bus.truth(), clock.now_ns()));
-            }
-        });
-        let (seen, true_at, at_ns) = woke
-            .into_inner()
-            .unwrap_or_else(|| panic!("{what}: never woke"));
-        assert!(seen >= at && true_at >= at * 24, "{what}: early");
-        // `at` is 1 s after a `now` rounded down by under 1 µs; then as the queue.
-        let late = at_ns.saturating_sub(start_ns + 1_000_000_000);
-        assert!(late <= LATE_NS + 1_000, "{what}: woke {late} ns late");
-    }
+    model(&clock, &bus).embassy_idle(driver, "embassy on the local timer");
 }
 
 hwtimer_core::rtic_monotonic!(MonoComp, Comp, Time, 24_000_000);
@@ -349,41 +252,22 @@ hwtimer_core::rtic_monotonic!(MonoLocal, Local, Time, 24_000_000);
 /// later, never early.
 #[test]
 fn rtic_keeps_time_over_idle_of_up_to_ten_wraps() {
-    macro_rules! idle {
-        ($mono:ident, $channel:ident) => {{
-            let (clock, bus, mct) = block();
-            let faults = Faults::new();
-            $mono::start(mct.$channel(0).unwrap(), mct.time()).unwrap();
-            let mut irq = Irq::new(&clock, &faults, || bus.next_irq_ns(), || bus.line());
-            for halves in [1u64, 2, 4, 20] {
-                irq.run_until(clock.now_ns() + WRAP_NS / 2 * halves, $mono::on_interrupt);
-                let what = format!("rtic on {}, idle {halves}/2 wraps", stringify!($channel));
-                assert_time_is_true(&bus, || $mono::now().as_ticks(), &what);
-                let (f, waker) = flag();
-                let mut cx = Context::from_waker(&waker);
-                let start_ns = clock.now_ns();
-                let mut sleep = Box::pin($mono::delay(1u64.secs()));
-                assert_eq!(sleep.as_mut().poll(&mut cx), Poll::Pending, "{what}");
-                let woke = RefCell::new(None);
-                irq.run_until(start_ns + 3_000_000_000, || {
-                    $mono::on_interrupt();
-                    if f.0.load(Ordering::SeqCst) > 0 && woke.borrow().is_none() {
-                        *woke.borrow_mut() = Some(clock.now_ns());
-                    }
-                });
-                let at_ns = woke
-                    .into_inner()
-                    .unwrap_or_else(|| panic!("{what}: never woke"));
-                assert_eq!(sleep.as_mut().poll(&mut cx), Poll::Ready(()), "{what}");
-                assert!(at_ns >= start_ns + 1_000_000_000, "{what}: early");
-                // rtic-time adds one tick (42 ns) to a delay.
-                let late = at_ns - (start_ns + 1_000_000_000);
-                assert!(late <= LATE_NS + 42, "{what}: woke {late} ns late");
-            }
-        }};
-    }
-    idle!(MonoComp, comparator);
-    idle!(MonoLocal, local_timer);
+    let (clock, bus, mct) = block();
+    MonoComp::start(mct.comparator(0).unwrap(), mct.time()).unwrap();
+    model(&clock, &bus).rtic_idle(
+        MonoComp::on_interrupt,
+        || MonoComp::now().as_ticks(),
+        || MonoComp::delay(1u64.secs()),
+        "rtic on comparator",
+    );
+    let (clock, bus, mct) = block();
+    MonoLocal::start(mct.local_timer(0).unwrap(), mct.time()).unwrap();
+    model(&clock, &bus).rtic_idle(
+        MonoLocal::on_interrupt,
+        || MonoLocal::now().as_ticks(),
+        || MonoLocal::delay(1u64.secs()),
+        "rtic on local_timer",
+    );
 }
 
 /// (3) The queue on a `FaultyEvent` around each clockevent, failing at random (refused
@@ -394,109 +278,19 @@ fn rtic_keeps_time_over_idle_of_up_to_ten_wraps() {
 /// delivery (2 ms) and `LATE_NS`.
 #[test]
 fn under_random_failures_every_timer_runs_once_never_early() {
-    let mut injected = hwtimer_core::sim::fault::FaultStats::default();
+    let mut injected = FaultStats::default();
     for channel in CHANNELS {
         for seed in 1..=24u64 {
-            let s = with_channel(channel, |clock, bus, mct, event| {
-                faulty_run(
-                    clock,
-                    bus,
-                    mct,
-                    event,
-                    seed,
-                    &format!("{channel:?} seed {seed}"),
-                )
+            injected += with_channel(channel, |clock, bus, mct, event| {
+                let what = format!("{channel:?} seed {seed}");
+                model(clock, bus).faulty_run(seed, &what, |faults| {
+                    HrTimers::<_, Time, 12>::new(
+                        Alarm::new(FaultyEvent::new(event, faults), mct.time()).unwrap(),
+                    )
+                })
             });
-            injected.refused += s.refused;
-            injected.dropped += s.dropped;
-            injected.doubled += s.doubled;
-            injected.late += s.late;
-            injected.stale += s.stale;
         }
     }
     // Every kind of failure happened, more than once.
-    let i = injected;
-    assert!(
-        [i.refused, i.dropped, i.doubled, i.late, i.stale]
-            .iter()
-            .all(|&n| n >= 3),
-        "{i:?}"
-    );
-}
-
-fn faulty_run(
-    clock: &SimClock,
-    bus: &Bus,
-    mct: &'static Mct<Bus>,
-    event: Ev,
-    seed: u64,
-    what: &str,
-) -> hwtimer_core::sim::fault::FaultStats {
-    let faults = Faults::new();
-    let timers: HrTimers<FaultyEvent<Ev>, Time, 12> =
-        HrTimers::new(Alarm::new(FaultyEvent::new(event, &faults), mct.time()).unwrap());
-    let ids: Vec<TimerId> = (0..12).map(|_| timers.alloc().unwrap()).collect();
-    let log = RefCell::new(Vec::new());
-    let mut irq =
-        Irq::new(clock, &faults, || bus.next_irq_ns(), || bus.line()).retake_after(1_000_000);
-    let hardware = RefCell::new(false);
-    let note = |r: Result<usize, QueueError>| match r {
-        Ok(_) => {}
-        Err(QueueError::Hardware(_)) => *hardware.borrow_mut() = true,
-        Err(e) => panic!("{what}: {e:?}"),
-    };
-    let isr = || {
-        note(timers.on_interrupt(|id, now| {
-            log.borrow_mut()
-                .push((id, now, bus.truth(), clock.now_ns()));
-            Restart::No
-        }))
-    };
-    faults.random(
-        seed,
-        Rates {
-            refuse: 250,
-            drop: 100,
-            double: 100,
-            late: 100,
-            late_ns: 2_000_000,
-            stale: 200,
-            wrong_cpu: false,
-        },
-    );
-    let stop_ns = clock.now_ns() + 100_000_000;
-    let mut deadlines = Vec::new();
-    for (k, &id) in ids.iter().enumerate() {
-        // Two timers every 10 ms, due 0.5 to 150 ms later.
-        if k % 2 == 0 && k > 0 {
-            irq.run_until(clock.now_ns() + 10_000_000, isr);
-        }
-        let delta = 12_000 + (k as u64 * 7_919 + seed * 104_729) % (150 * HZ / 1000);
-        let at = timers.now().unwrap() + delta;
-        deadlines.push((at, clock.now_ns(), delta * 1_000_000_000 / HZ));
-        note(timers.start(id, at).map(|()| 0));
-    }
-    irq.run_until(stop_ns, isr);
-    let stats = faults.stats();
-    faults.stop();
-    if *hardware.borrow() {
-        timers.reprogram().unwrap();
-    }
-    irq.run_until(stop_ns + 400_000_000, isr);
-    let log = log.into_inner();
-    for (k, &id) in ids.iter().enumerate() {
-        let (at, set_ns, delta_ns) = deadlines[k];
-        let runs: Vec<_> = log.iter().filter(|e| e.0 == id).collect();
-        assert_eq!(runs.len(), 1, "{what}: timer {k} ran {} times", runs.len());
-        let &&(_, seen, true_at, at_ns) = runs.first().unwrap();
-        assert!(seen >= at && true_at >= at, "{what}: timer {k} early");
-        // In virtual time the deadline is `delta` ticks after the time-base read at
-        // `set_ns` (which ran before it, by under one access).
-        let due_ns = (set_ns + delta_ns).max(stop_ns);
-        assert!(
-            at_ns <= due_ns + 2_000_000 + LATE_NS,
-            "{what}: timer {k} ran at {at_ns} ns, due {due_ns} ns"
-        );
-    }
-    stats
+    assert_every_failure_injected(&injected, 3);
 }

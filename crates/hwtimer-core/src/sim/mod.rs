@@ -23,6 +23,10 @@
 //!   doubles or delays deliveries ([`Irq`]).
 //! - [`conformance`]: the [`ClockEvent`](crate::ClockEvent) conformance suite every
 //!   driver's tests run against that driver's model.
+//! - [`queue_check`]: the timer queue against a plain reference under injected failures
+//!   (the body of its property test and fuzz target).
+//! - [`scenario`]: the queue's and the runtime adapters' idle and failure promises, run
+//!   by every driver's tests on that driver's model.
 //!
 //! The seeds' slow baselines and the callgrind harness of the benchmarks are not here: they
 //! live in the workspace's dev-only `bench-support` crate, so no firmware links them.
@@ -47,6 +51,7 @@ mod exec;
 pub mod fault;
 pub mod model;
 pub mod queue_check;
+pub mod scenario;
 
 pub use bus::{Dead, MmioStats, SimBus, SimModel, dead_values};
 pub use clock::SimClock;
