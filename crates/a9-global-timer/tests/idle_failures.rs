@@ -34,13 +34,7 @@ const LOW_WRAP_NS: u64 = (1 << 32) * 10;
 /// 1.01 µs.
 const LATE_NS: u64 = 1_500;
 
-const TIMING: Timing = Timing {
-    hz: HZ,
-    late_ns: LATE_NS,
-    idle_unit_ns: LOW_WRAP_NS,
-    idle_unit: "low-word wraps",
-    quiet_idle: true,
-};
+const TIMING: Timing = Timing::new(HZ, LATE_NS, LOW_WRAP_NS, "low-word wraps").quiet_idle();
 
 type Bus = SimBus<GtModel>;
 

@@ -16,8 +16,6 @@
 //! The model's bus here is a thread-safe one (the model behind a mutex), because the
 //! runtime adapters keep the channel in a `static`, which must be `Send`.
 
-use std::sync::{Arc, Mutex, PoisonError};
-
 use exynos_mct::embassy::DriverOn;
 use exynos_mct::sim::MctModel;
 use exynos_mct::{Comparator, FrcTime, LocalTimer, Mct};
@@ -26,8 +24,8 @@ use hwtimer_core::__rtic_time::fugit::ExtU64;
 use hwtimer_core::embassy::TimeDriver;
 use hwtimer_core::sim::fault::FaultStats;
 use hwtimer_core::sim::scenario::{IDLE_HALVES, Model, Timing, assert_every_failure_injected};
-use hwtimer_core::sim::{FaultyEvent, SimClock, SimModel};
-use hwtimer_core::{Alarm, Claim, Claimed, ClockEvent, HrTimers, RegisterBus};
+use hwtimer_core::sim::{FaultyEvent, SimClock, SyncBus};
+use hwtimer_core::{Alarm, ClockEvent, HrTimers};
 
 const HZ: u64 = 24_000_000;
 /// One wrap of the FRC's low word: 2^32 ticks at 24 MHz, 178.96 s.
@@ -46,68 +44,12 @@ const WRITE_NS: u64 = 50;
 /// the local timer.
 const LATE_NS: u64 = 2_000;
 
-const TIMING: Timing = Timing {
-    hz: HZ,
-    late_ns: LATE_NS,
-    idle_unit_ns: WRAP_NS,
-    idle_unit: "wraps",
-    quiet_idle: false,
-};
+const TIMING: Timing = Timing::new(HZ, LATE_NS, WRAP_NS, "wraps");
 
 /// The model behind a mutex, so the driver's types on it are `Send` and `Sync` as on
 /// `Mmio` (the runtime adapters' statics need that). Each access costs the MMIO time
 /// after the access, as `SimBus` charges it.
-#[derive(Clone)]
-struct Bus {
-    model: Arc<Mutex<MctModel>>,
-    clock: SimClock,
-}
-
-impl Bus {
-    fn model<R>(&self, f: impl FnOnce(&mut MctModel) -> R) -> R {
-        f(&mut self.model.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    /// The FRC's true 64-bit count (what the comparators compare against).
-    fn truth(&self) -> u64 {
-        let now = self.clock.now_ns();
-        self.model(|m| m.frc_value(now))
-    }
-
-    fn next_irq_ns(&self) -> Option<u64> {
-        let now = self.clock.now_ns();
-        self.model(|m| m.next_irq_ns(now))
-    }
-
-    /// The line of the channel in use (only one is enabled per test).
-    fn line(&self) -> bool {
-        let now = self.clock.now_ns();
-        self.model(|m| m.comparator_line(now, 0) || m.local_line(now, 0))
-    }
-}
-
-impl RegisterBus for Bus {
-    type Word = u32;
-    fn read_word(&self, offset: usize) -> u32 {
-        let now = self.clock.now_ns();
-        let v = self.model(|m| m.read(now, offset));
-        self.clock.advance(READ_NS);
-        v
-    }
-    fn write_word(&self, offset: usize, value: u32) {
-        let now = self.clock.now_ns();
-        self.model(|m| m.write(now, offset, value));
-        self.clock.advance(WRITE_NS);
-    }
-}
-
-impl Claim for Bus {
-    type Block<const SPAN: usize> = Claimed<Bus, SPAN>;
-    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
-        base.checked_add(SPAN)?;
-        Some(Claimed::new(self.clone(), base))
-    }
-}
+type Bus = SyncBus<MctModel>;
 
 type Time = FrcTime<'static, Bus>;
 type Comp = Comparator<'static, Bus>;
@@ -115,17 +57,13 @@ type Local = LocalTimer<'static, Bus>;
 
 /// An Exynos4210 MCT on the model, FRC running, configured as the model counts (local
 /// timers exact to the tick).
-fn block() -> (SimClock, Bus, &'static Mct<Bus>) {
-    let clock = SimClock::new();
+fn block() -> (Bus, &'static Mct<Bus>) {
     let model = MctModel::exynos4210();
     let config = model.driver_config();
-    let bus = Bus {
-        model: Arc::new(Mutex::new(model)),
-        clock: clock.clone(),
-    };
+    let bus = Bus::new(&SimClock::new(), model, READ_NS, WRITE_NS);
     let mct: &'static Mct<Bus> = Box::leak(Box::new(Mct::new(bus.clone(), config).unwrap()));
     mct.start_frc().unwrap();
-    (clock, bus, mct)
+    (bus, mct)
 }
 
 /// Which clockevent a check runs on.
@@ -138,16 +76,13 @@ enum Channel {
 const CHANNELS: [Channel; 2] = [Channel::Comparator, Channel::Local];
 
 /// Run `f` with the channel's clockevent of a fresh block.
-fn with_channel<R>(
-    channel: Channel,
-    f: impl FnOnce(&SimClock, &Bus, &'static Mct<Bus>, Ev) -> R,
-) -> R {
-    let (clock, bus, mct) = block();
+fn with_channel<R>(channel: Channel, f: impl FnOnce(&Bus, &'static Mct<Bus>, Ev) -> R) -> R {
+    let (bus, mct) = block();
     let ev = match channel {
         Channel::Comparator => Ev::Comp(mct.comparator(0).unwrap()),
         Channel::Local => Ev::Local(mct.local_timer(0).unwrap()),
     };
-    f(&clock, &bus, mct, ev)
+    f(&bus, mct, ev)
 }
 
 /// Either clockevent, as one type for the checks that take both.
@@ -195,14 +130,20 @@ impl ClockEvent for Ev {
     }
 }
 
-/// The model as hwtimer-core's scenarios see it.
-fn model<'a>(clock: &'a SimClock, bus: &'a Bus) -> Model<'a> {
+/// The model as hwtimer-core's scenarios see it: the FRC's true 64-bit count (what the
+/// comparators compare against), the next interrupt, and the line of the channel in use
+/// (only one is enabled per test).
+fn model(bus: &Bus) -> Model<'_> {
+    let now = || bus.clock().now_ns();
     Model::new(
-        clock,
+        bus.clock(),
         TIMING,
-        || bus.truth(),
-        || bus.next_irq_ns(),
-        || bus.line(),
+        move || bus.model(|m| m.frc_value(now())),
+        move || bus.model(|m| m.next_irq_ns(now())),
+        move || {
+            let now = now();
+            bus.model(|m| m.comparator_line(now, 0) || m.local_line(now, 0))
+        },
     )
 }
 
@@ -214,11 +155,11 @@ fn the_queue_keeps_time_over_idle_of_up_to_ten_wraps() {
     for channel in CHANNELS {
         for fresh in [false, true] {
             for halves in IDLE_HALVES {
-                with_channel(channel, |clock, bus, mct, event| {
+                with_channel(channel, |bus, mct, event| {
                     let timers: HrTimers<Ev, Time, 2> =
                         HrTimers::new(Alarm::new(event, mct.time()).unwrap());
                     let label = format!("{channel:?}, ");
-                    model(clock, bus).queue_idle(&timers, fresh, halves, &label);
+                    model(bus).queue_idle(&timers, fresh, halves, &label);
                 });
             }
         }
@@ -231,16 +172,16 @@ fn the_queue_keeps_time_over_idle_of_up_to_ten_wraps() {
 /// comes 1 s later, never early.
 #[test]
 fn embassy_keeps_time_over_idle_of_up_to_ten_wraps() {
-    let (clock, bus, mct) = block();
+    let (bus, mct) = block();
     let driver: &'static DriverOn<Bus, 4> = Box::leak(Box::new(DriverOn::new()));
     driver.init(mct.comparator(0).unwrap(), mct.time()).unwrap();
-    model(&clock, &bus).embassy_idle(driver, "embassy on the comparator");
-    let (clock, bus, mct) = block();
+    model(&bus).embassy_idle(driver, "embassy on the comparator");
+    let (bus, mct) = block();
     let driver: &'static TimeDriver<Local, Time, 4> = Box::leak(Box::new(TimeDriver::new()));
     driver
         .init(mct.local_timer(0).unwrap(), mct.time())
         .unwrap();
-    model(&clock, &bus).embassy_idle(driver, "embassy on the local timer");
+    model(&bus).embassy_idle(driver, "embassy on the local timer");
 }
 
 hwtimer_core::rtic_monotonic!(MonoComp, Comp, Time, 24_000_000);
@@ -252,17 +193,17 @@ hwtimer_core::rtic_monotonic!(MonoLocal, Local, Time, 24_000_000);
 /// later, never early.
 #[test]
 fn rtic_keeps_time_over_idle_of_up_to_ten_wraps() {
-    let (clock, bus, mct) = block();
+    let (bus, mct) = block();
     MonoComp::start(mct.comparator(0).unwrap(), mct.time()).unwrap();
-    model(&clock, &bus).rtic_idle(
+    model(&bus).rtic_idle(
         MonoComp::on_interrupt,
         || MonoComp::now().as_ticks(),
         || MonoComp::delay(1u64.secs()),
         "rtic on comparator",
     );
-    let (clock, bus, mct) = block();
+    let (bus, mct) = block();
     MonoLocal::start(mct.local_timer(0).unwrap(), mct.time()).unwrap();
-    model(&clock, &bus).rtic_idle(
+    model(&bus).rtic_idle(
         MonoLocal::on_interrupt,
         || MonoLocal::now().as_ticks(),
         || MonoLocal::delay(1u64.secs()),
@@ -281,9 +222,9 @@ fn under_random_failures_every_timer_runs_once_never_early() {
     let mut injected = FaultStats::default();
     for channel in CHANNELS {
         for seed in 1..=24u64 {
-            injected += with_channel(channel, |clock, bus, mct, event| {
+            injected += with_channel(channel, |bus, mct, event| {
                 let what = format!("{channel:?} seed {seed}");
-                model(clock, bus).faulty_run(seed, &what, |faults| {
+                model(bus).faulty_run(seed, &what, |faults| {
                     HrTimers::<_, Time, 12>::new(
                         Alarm::new(FaultyEvent::new(event, faults), mct.time()).unwrap(),
                     )

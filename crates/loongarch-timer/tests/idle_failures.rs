@@ -42,13 +42,7 @@ const WRAP_NS: u64 = (1 << 32) * 10;
 /// them; measured: under 10 ns (the deadline falls inside the tick of the time read).
 const LATE_NS: u64 = 100;
 
-const TIMING: Timing = Timing {
-    hz: HZ,
-    late_ns: LATE_NS,
-    idle_unit_ns: WRAP_NS,
-    idle_unit: "x 2^32 ticks",
-    quiet_idle: true,
-};
+const TIMING: Timing = Timing::new(HZ, LATE_NS, WRAP_NS, "x 2^32 ticks").quiet_idle();
 
 type Event = PinnedTimer<SmpCsr>;
 type Time = PinnedCounter<SmpCsr>;

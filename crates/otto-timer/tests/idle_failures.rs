@@ -16,15 +16,13 @@
 //! The model's bus here is a thread-safe one (the model behind a mutex), because the
 //! runtime adapters keep the channel in a `static`, which must be `Send`.
 
-use std::sync::{Arc, Mutex, PoisonError};
-
 use hwtimer_core::__rtic_time::Timebase as _;
 use hwtimer_core::__rtic_time::fugit::ExtU64;
 use hwtimer_core::embassy::TimeDriver;
 use hwtimer_core::sim::fault::FaultStats;
 use hwtimer_core::sim::scenario::{IDLE_HALVES, Model, Timing, assert_every_failure_injected};
-use hwtimer_core::sim::{FaultyEvent, SimClock, SimModel};
-use hwtimer_core::{Alarm, Claim, Claimed, Extended, HrTimers, RegisterBus};
+use hwtimer_core::sim::{FaultyEvent, SimClock, SyncBus};
+use hwtimer_core::{Alarm, Extended, HrTimers};
 use otto_timer::sim::{OttoModel, SIM_READ_NS, SIM_WRITE_NS, ticks_in};
 use otto_timer::{Config, OttoClockEvent, OttoClocksource, OttoTimers, PerCpu, Soc};
 
@@ -45,92 +43,44 @@ const SOURCE: usize = 1;
 /// lateness is 0.55 µs (after a timer) and 0.92 µs (fresh queue).
 const LATE_NS: u64 = 3_000;
 
-const TIMING: Timing = Timing {
-    hz: HZ,
-    late_ns: LATE_NS,
-    idle_unit_ns: WRAP_NS,
-    idle_unit: "wraps",
-    quiet_idle: false,
-};
+const TIMING: Timing = Timing::new(HZ, LATE_NS, WRAP_NS, "wraps");
 
 /// The model behind a mutex, so the driver's types on it are `Send` and `Sync` as on
 /// `Mmio` (the runtime adapters' statics need that). Each access costs the model's
 /// documented MMIO time, after the access as `SimBus` charges it.
-#[derive(Clone)]
-struct Bus {
-    model: Arc<Mutex<OttoModel>>,
-    clock: SimClock,
-}
+type Bus = SyncBus<OttoModel>;
 
-impl Bus {
-    fn model<R>(&self, f: impl FnOnce(&mut OttoModel) -> R) -> R {
-        f(&mut self.model.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    /// The clocksource's true count: the model's 28-bit counter, with the wraps counted
-    /// from virtual time since the model saw the clocksource start (exact: the counter
-    /// gives the low bits, the elapsed time only picks the wrap).
-    fn truth(&self) -> u64 {
-        let now = self.clock.now_ns();
-        self.model(|m| {
-            let raw = u64::from(m.counter(now, SOURCE).unwrap());
-            let start = m
-                .stats(now, SOURCE)
-                .unwrap()
-                .starts
-                .last()
-                .copied()
-                .unwrap();
-            let approx = ticks_in(now - start.at_ns, m.bus_clock_hz(), start.divisor);
-            let wraps = (approx + (1 << (BITS - 1)) - raw) >> BITS;
-            raw + (wraps << BITS)
-        })
-    }
-
-    fn next_irq_ns(&self) -> Option<u64> {
-        let now = self.clock.now_ns();
-        self.model(|m| m.next_irq_ns(now, EVENT))
-    }
-
-    fn line(&self) -> bool {
-        let now = self.clock.now_ns();
-        self.model(|m| m.irq_asserted(now, EVENT))
-    }
-}
-
-impl RegisterBus for Bus {
-    type Word = u32;
-    fn read_word(&self, offset: usize) -> u32 {
-        let now = self.clock.now_ns();
-        let v = self.model(|m| m.read(now, offset));
-        self.clock.advance(SIM_READ_NS);
-        v
-    }
-    fn write_word(&self, offset: usize, value: u32) {
-        let now = self.clock.now_ns();
-        self.model(|m| m.write(now, offset, value));
-        self.clock.advance(SIM_WRITE_NS);
-    }
-}
-
-impl Claim for Bus {
-    type Block<const SPAN: usize> = Claimed<Bus, SPAN>;
-    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
-        base.checked_add(SPAN)?;
-        Some(Claimed::new(self.clone(), base))
-    }
+/// The clocksource's true count: the model's 28-bit counter, with the wraps counted from
+/// virtual time since the model saw the clocksource start (exact: the counter gives the
+/// low bits, the elapsed time only picks the wrap).
+fn truth(bus: &Bus) -> u64 {
+    let now = bus.clock().now_ns();
+    bus.model(|m| {
+        let raw = u64::from(m.counter(now, SOURCE).unwrap());
+        let start = m
+            .stats(now, SOURCE)
+            .unwrap()
+            .starts
+            .last()
+            .copied()
+            .unwrap();
+        let approx = ticks_in(now - start.at_ns, m.bus_clock_hz(), start.divisor);
+        let wraps = (approx + (1 << (BITS - 1)) - raw) >> BITS;
+        raw + (wraps << BITS)
+    })
 }
 
 type Event = OttoClockEvent<Bus>;
 type Source = OttoClocksource<Bus>;
 
 /// An RTL838x block on the model: CPU 0's clockevent and the running clocksource.
-fn block() -> (SimClock, Bus, Event, Source) {
-    let clock = SimClock::new();
-    let bus = Bus {
-        model: Arc::new(Mutex::new(OttoModel::new(Soc::Rtl838x))),
-        clock: clock.clone(),
-    };
+fn block() -> (Bus, Event, Source) {
+    let bus = Bus::new(
+        &SimClock::new(),
+        OttoModel::new(Soc::Rtl838x),
+        SIM_READ_NS,
+        SIM_WRITE_NS,
+    );
     let PerCpu {
         cpus: [cpu0],
         clocksource,
@@ -139,17 +89,19 @@ fn block() -> (SimClock, Bus, Event, Source) {
         .per_cpu::<1>()
         .unwrap();
     assert_eq!(cpu0.event.index(), EVENT);
-    (clock, bus, cpu0.event, clocksource)
+    (bus, cpu0.event, clocksource)
 }
 
-/// The model as hwtimer-core's scenarios see it.
-fn model<'a>(clock: &'a SimClock, bus: &'a Bus) -> Model<'a> {
+/// The model as hwtimer-core's scenarios see it: the clocksource's true count, CPU 0's
+/// clockevent's next interrupt and its line.
+fn model(bus: &Bus) -> Model<'_> {
+    let now = || bus.clock().now_ns();
     Model::new(
-        clock,
+        bus.clock(),
         TIMING,
-        || bus.truth(),
-        || bus.next_irq_ns(),
-        || bus.line(),
+        || truth(bus),
+        move || bus.model(|m| m.next_irq_ns(now(), EVENT)),
+        move || bus.model(|m| m.irq_asserted(now(), EVENT)),
     )
 }
 
@@ -160,10 +112,10 @@ fn model<'a>(clock: &'a SimClock, bus: &'a Bus) -> Model<'a> {
 fn the_queue_keeps_time_over_idle_of_up_to_ten_wraps() {
     for fresh in [false, true] {
         for halves in IDLE_HALVES {
-            let (clock, bus, event, source) = block();
+            let (bus, event, source) = block();
             let timers: HrTimers<Event, Extended<Source>, 2> =
                 HrTimers::new(Alarm::new(event, Extended::new(source)).unwrap());
-            model(&clock, &bus).queue_idle(&timers, fresh, halves, "");
+            model(&bus).queue_idle(&timers, fresh, halves, "");
         }
     }
 }
@@ -176,11 +128,11 @@ type EmbassyDriver = TimeDriver<Event, &'static Extended<Source>, 4>;
 /// ticks, rounded down) and a 1 s wake comes 1 s later, never early.
 #[test]
 fn embassy_keeps_time_over_idle_of_up_to_ten_wraps() {
-    let (clock, bus, event, source) = block();
+    let (bus, event, source) = block();
     let time: &'static Extended<Source> = Box::leak(Box::new(Extended::new(source)));
     let driver: &'static EmbassyDriver = Box::leak(Box::new(TimeDriver::new()));
     driver.init(event, time).unwrap();
-    model(&clock, &bus).embassy_idle(driver, "embassy");
+    model(&bus).embassy_idle(driver, "embassy");
 }
 
 hwtimer_core::rtic_monotonic!(Mono, Event, &'static Extended<Source>, 3_125_000);
@@ -190,9 +142,9 @@ hwtimer_core::rtic_monotonic!(Mono, Event, &'static Extended<Source>, 3_125_000)
 /// model's time and a 1 s delay ends 1 s later, never early.
 #[test]
 fn rtic_keeps_time_over_idle_of_up_to_ten_wraps() {
-    let (clock, bus, event, source) = block();
+    let (bus, event, source) = block();
     Mono::start(event, Box::leak(Box::new(Extended::new(source)))).unwrap();
-    model(&clock, &bus).rtic_idle(
+    model(&bus).rtic_idle(
         Mono::on_interrupt,
         || Mono::now().as_ticks(),
         || Mono::delay(1u64.secs()),
@@ -212,8 +164,8 @@ type Faulty = HrTimers<FaultyEvent<Event>, Extended<Source>, 12>;
 fn under_random_failures_every_timer_runs_once_never_early() {
     let mut injected = FaultStats::default();
     for seed in 1..=40u64 {
-        let (clock, bus, event, source) = block();
-        injected += model(&clock, &bus).faulty_run(seed, &format!("seed {seed}"), |faults| {
+        let (bus, event, source) = block();
+        injected += model(&bus).faulty_run(seed, &format!("seed {seed}"), |faults| {
             Faulty::new(Alarm::new(FaultyEvent::new(event, faults), Extended::new(source)).unwrap())
         });
     }

@@ -9,6 +9,8 @@
 //!   [`SimModel`], counts reads and writes ([`MmioStats`]) and charges a configurable
 //!   virtual-time cost per access, so "MMIO reads per timestamp" and "virtual time per
 //!   poll" are measurable, and a 64-bit counter read as two halves can tear.
+//!   [`SyncBus`] is the same without the counters, thread-safe, for the runtime adapters'
+//!   statics.
 //! - [`model`]: building blocks for register models — counters that advance with virtual
 //!   time and wrap, write-1-to-clear bits, busy bits that clear after a delay or never
 //!   (stuck), and [`RegisterFile`], a configurable block made of them.
@@ -53,7 +55,7 @@ pub mod model;
 pub mod queue_check;
 pub mod scenario;
 
-pub use bus::{Dead, MmioStats, SimBus, SimModel, dead_values};
+pub use bus::{Dead, MmioStats, SimBus, SimModel, SyncBus, dead_values};
 pub use clock::SimClock;
 pub use counter::{SimCounter, SimTickCounter};
 pub use cpu::SimCpu;

@@ -88,6 +88,27 @@ pub struct Timing {
     pub quiet_idle: bool,
 }
 
+impl Timing {
+    /// The figures of a block whose idle queue takes interrupts (see the fields).
+    pub const fn new(hz: u64, late_ns: u64, idle_unit_ns: u64, idle_unit: &'static str) -> Self {
+        Self {
+            hz,
+            late_ns,
+            idle_unit_ns,
+            idle_unit,
+            quiet_idle: false,
+        }
+    }
+
+    /// These figures, on a block whose idle queue arms nothing and takes no interrupt.
+    pub const fn quiet_idle(self) -> Self {
+        Self {
+            quiet_idle: true,
+            ..self
+        }
+    }
+}
+
 /// A driver's model as the scenarios see it, besides the driver's own types.
 pub struct Model<'a> {
     /// The virtual clock of the model.
