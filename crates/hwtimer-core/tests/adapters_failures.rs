@@ -8,40 +8,24 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
 
 use embassy_time_driver::Driver;
 use hwtimer_core::__rtic_time::Timebase as _;
 use hwtimer_core::__rtic_time::fugit::ExtU64;
 use hwtimer_core::embassy::TimeDriver;
+use hwtimer_core::sim::fault::FaultStats;
 use hwtimer_core::sim::queue_check::{BASES, Base};
+use hwtimer_core::sim::scenario::{Flag, IDLE_HALVES, assert_every_failure_injected};
 use hwtimer_core::sim::{Faults, FaultyEvent, Irq, Rates, SimClock, SimClockEvent, SimCounter};
 use hwtimer_core::{Error, Extended};
 
 type Event = FaultyEvent<SimClockEvent>;
 type Time = Extended<SimCounter>;
 
-struct Flag(AtomicUsize);
-impl Wake for Flag {
-    fn wake(self: Arc<Self>) {
-        self.0.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
-fn flag() -> (Arc<Flag>, Waker) {
-    let f = Arc::new(Flag(AtomicUsize::new(0)));
-    (f.clone(), Waker::from(f))
-}
-
 fn event(clock: &SimClock, base: Base, faults: &Faults) -> (Event, Time) {
-    let mut ev = SimClockEvent::new(clock, base.hz, 1, base.max_delta);
-    if base.absolute {
-        ev = ev.with_absolute();
-    }
-    (
-        FaultyEvent::new(ev, faults),
-        Extended::new(SimCounter::new(clock, base.bits, base.hz)),
-    )
+    let (ev, time) = base.channel(clock);
+    (FaultyEvent::new(ev, faults), time)
 }
 
 /// Every failure at once, at rates that leave some programmings through.
@@ -74,7 +58,7 @@ struct EmbassyTask {
 /// with nothing armed and nothing to retry it: this failed with "never woke".
 #[test]
 fn embassy_every_wake_arrives_under_failures() {
-    let mut injected = hwtimer_core::sim::fault::FaultStats::default();
+    let mut injected = FaultStats::default();
     for (seed, base) in (1..=24u64).zip(BASES.iter().cycle()) {
         let base = *base;
         // embassy-time's tick is 1 MHz in these tests (its default): instants are µs.
@@ -87,7 +71,7 @@ fn embassy_every_wake_arrives_under_failures() {
         faults.random(seed, rates(seed % 3 == 0));
         let mut tasks: Vec<EmbassyTask> = (0..8u64)
             .map(|k| {
-                let (flag, waker) = flag();
+                let (flag, waker) = Flag::waker();
                 EmbassyTask {
                     at: 100 + (k * 7_919 + seed * 613) % 40_000,
                     flag,
@@ -104,7 +88,7 @@ fn embassy_every_wake_arrives_under_failures() {
         while clock.now_ns() < 80_000_000 {
             // Poll every task that was woken (or never polled).
             for t in tasks.iter_mut().filter(|t| t.done_ns.is_none()) {
-                let n = t.flag.0.load(Ordering::SeqCst);
+                let n = t.flag.wakes();
                 if n == t.polls_seen {
                     continue;
                 }
@@ -118,12 +102,7 @@ fn embassy_every_wake_arrives_under_failures() {
                 }
             }
             if clock.now_ns() >= stop_ns && !faults.stopped() {
-                let s = faults.stats();
-                injected.refused += s.refused;
-                injected.dropped += s.dropped;
-                injected.doubled += s.doubled;
-                injected.late += s.late;
-                injected.stale += s.stale;
+                injected += faults.stats();
                 faults.stop();
             }
             // The firmware's IPI to the owner core, for a refusal only that core can retry.
@@ -145,13 +124,7 @@ fn embassy_every_wake_arrives_under_failures() {
         }
     }
     // Every kind of failure happened, more than once.
-    let i = injected;
-    assert!(
-        [i.refused, i.dropped, i.doubled, i.late, i.stale]
-            .iter()
-            .all(|&n| n >= 2),
-        "{i:?}"
-    );
+    assert_every_failure_injected(&injected, 2);
 }
 
 hwtimer_core::rtic_monotonic!(Mono28, Event, Time, 3_125_000);
@@ -175,7 +148,7 @@ fn rtic_every_wake_arrives_under_failures() {
                 $mono::start(ev, time).unwrap();
                 faults.random(seed, rates(false));
                 let t0 = clock.now_ns();
-                let (flag, waker) = flag();
+                let (flag, waker) = Flag::waker();
                 let mut cx = Context::from_waker(&waker);
                 let waits: Vec<u64> = (0..6u64)
                     .map(|k| 100 + (k * 7_919 + seed * 613) % 40_000)
@@ -191,7 +164,7 @@ fn rtic_every_wake_arrives_under_failures() {
                         .retake_after(1_000_000);
                 let mut seen = usize::MAX;
                 while clock.now_ns() < t0 + 80_000_000 {
-                    let n = flag.0.load(Ordering::SeqCst);
+                    let n = flag.wakes();
                     if n != seen {
                         seen = n;
                         for (k, f) in futs.iter_mut().enumerate() {
@@ -239,16 +212,9 @@ hwtimer_core::rtic_monotonic!(Idle64, Event, Time, 100_000_000);
 /// time is right afterwards and a 1 s wait wakes 1 s later.
 #[test]
 fn both_adapters_keep_time_over_idle_of_up_to_ten_wraps() {
-    fn wrap_ns(base: Base) -> u64 {
-        if base.bits >= 64 {
-            3_600_000_000_000
-        } else {
-            ((1u128 << base.bits) * 1_000_000_000 / u128::from(base.hz)) as u64
-        }
-    }
     // embassy
     for base in BASES {
-        for halves in [1u64, 2, 4, 20] {
+        for halves in IDLE_HALVES {
             let clock = SimClock::new();
             let faults = Faults::new();
             let (ev, time) = event(&clock, base, &faults);
@@ -257,19 +223,19 @@ fn both_adapters_keep_time_over_idle_of_up_to_ten_wraps() {
                 Box::leak(Box::new(TimeDriver::new()));
             driver.init(ev, time).unwrap();
             let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
-            irq.run_until(wrap_ns(base) / 2 * halves, || driver.on_interrupt());
+            irq.run_until(base.wrap_ns() / 2 * halves, || driver.on_interrupt());
             let truth = clock.now_ns() / 1_000;
             let now = driver.now();
             assert!(
                 now <= truth && truth - now <= 1,
                 "{base:?} {halves}/2: {now} of {truth}"
             );
-            let (f, waker) = flag();
+            let (f, waker) = Flag::waker();
             let at = now + 1_000_000;
             driver.schedule_wake(at, &waker);
             let start = clock.now_ns();
             irq.run_until(start + 3_000_000_000, || driver.on_interrupt());
-            assert_eq!(f.0.load(Ordering::SeqCst), 1, "{base:?} {halves}/2: woke");
+            assert_eq!(f.wakes(), 1, "{base:?} {halves}/2: woke");
             assert!(driver.now() >= at);
         }
     }
@@ -283,8 +249,8 @@ fn both_adapters_keep_time_over_idle_of_up_to_ten_wraps() {
             let probe = ev.inner().probe();
             $mono::start(ev, time).unwrap();
             let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
-            for halves in [1u64, 2, 4, 20] {
-                let until = clock.now_ns() + wrap_ns(base) / 2 * halves;
+            for halves in IDLE_HALVES {
+                let until = clock.now_ns() + base.wrap_ns() / 2 * halves;
                 irq.run_until(until, $mono::on_interrupt);
                 let truth =
                     (u128::from(clock.now_ns()) * u128::from(base.hz) / 1_000_000_000) as u64;
@@ -293,13 +259,13 @@ fn both_adapters_keep_time_over_idle_of_up_to_ten_wraps() {
                     now <= truth && truth - now <= u64::from(base.hz) / 1_000_000 + 2,
                     "{base:?} {halves}/2: {now} of {truth}"
                 );
-                let (f, waker) = flag();
+                let (f, waker) = Flag::waker();
                 let mut cx = Context::from_waker(&waker);
                 let start = clock.now_ns();
                 let mut sleep = Box::pin($mono::delay(1u64.secs()));
                 assert_eq!(sleep.as_mut().poll(&mut cx), Poll::Pending);
                 irq.run_until(start + 1_001_000_000, $mono::on_interrupt);
-                assert!(f.0.load(Ordering::SeqCst) >= 1, "{base:?} {halves}/2: woke");
+                assert!(f.wakes() >= 1, "{base:?} {halves}/2: woke");
                 assert_eq!(sleep.as_mut().poll(&mut cx), Poll::Ready(()));
             }
         }};
@@ -326,12 +292,12 @@ fn embassy_a_refused_idle_keep_alive_is_retried_then_reported() {
         let probe = ev.inner().probe();
         let driver: &'static TimeDriver<Event, Time, 4> = Box::leak(Box::new(TimeDriver::new()));
         driver.init(ev, time).unwrap();
-        let (f, waker) = flag();
+        let (f, waker) = Flag::waker();
         driver.schedule_wake(1_000, &waker);
         faults.refuse_next(refusals as usize, Error::Timeout, Refusal::Disarm);
         let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
         irq.run_until(2_000_000, || driver.on_interrupt());
-        assert_eq!(f.0.load(Ordering::SeqCst), 1);
+        assert_eq!(f.wakes(), 1);
         assert_eq!(driver.refusal().is_some(), recovery, "{refusals} refusals");
         faults.stop();
         if driver.refusal().is_some() {
@@ -374,7 +340,7 @@ fn rtic_an_in_place_pend_is_not_nested_by_a_streak_of_refusals() {
     let probe = ev.inner().probe();
     InPlace::start(ev, time).unwrap();
     faults.refuse_next(400, Error::Timeout, Refusal::KeepOld);
-    let (f, waker) = flag();
+    let (f, waker) = Flag::waker();
     let mut cx = Context::from_waker(&waker);
     let mut d = Box::pin(InPlace::delay(1u64.millis()));
     assert_eq!(d.as_mut().poll(&mut cx), Poll::Pending);
@@ -389,6 +355,6 @@ fn rtic_an_in_place_pend_is_not_nested_by_a_streak_of_refusals() {
     assert_eq!(InPlace::refusal(), None);
     let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
     irq.run_until(2_000_000, InPlace::on_interrupt);
-    assert!(f.0.load(Ordering::SeqCst) >= 1);
+    assert!(f.wakes() >= 1);
     assert_eq!(d.as_mut().poll(&mut cx), Poll::Ready(()));
 }

@@ -8,6 +8,7 @@
 
 use std::cell::RefCell;
 
+use hwtimer_core::sim::scenario::IDLE_HALVES;
 use hwtimer_core::sim::{
     Delivery, Faults, FaultyEvent, Irq, Refusal, SimClock, SimClockEvent, SimClockEventProbe,
     SimCounter, queue_check,
@@ -22,13 +23,21 @@ const NS_PER_TICK: u64 = 320;
 type Queue = HrTimers<FaultyEvent<SimClockEvent>, Extended<SimCounter>, 4>;
 
 /// The Otto timer's shape: a 28-bit counter at 3.125 MHz extended in software, and a 28-bit
-/// event channel at the same rate.
-fn otto(clock: &SimClock, faults: &Faults) -> (Queue, SimClockEventProbe) {
-    let event = SimClockEvent::new(clock, HZ, 1, 0x0FFF_FFFF);
+/// event channel at the same rate, failing as the returned `Faults` say; with its clock and
+/// a view of the channel.
+fn otto() -> (SimClock, Faults, Queue, SimClockEventProbe) {
+    let clock = SimClock::new();
+    let faults = Faults::new();
+    let event = SimClockEvent::new(&clock, HZ, 1, 0x0FFF_FFFF);
     let probe = event.probe();
-    let time = Extended::new(SimCounter::new(clock, 28, HZ));
-    let alarm = Alarm::new(FaultyEvent::new(event, faults), time).unwrap();
-    (HrTimers::new(alarm), probe)
+    let time = Extended::new(SimCounter::new(&clock, 28, HZ));
+    let alarm = Alarm::new(FaultyEvent::new(event, &faults), time).unwrap();
+    (clock, faults, HrTimers::new(alarm), probe)
+}
+
+/// The interrupt controller on the channel's line.
+fn irq<'a>(clock: &'a SimClock, faults: &'a Faults, probe: &'a SimClockEventProbe) -> Irq<'a> {
+    Irq::new(clock, faults, || probe.next_fire_ns(), || probe.pending())
 }
 
 /// Run the queue's interrupts until `until_ns`, recording (slot, now) of each expiry.
@@ -61,12 +70,10 @@ fn ids(timers: &Queue) -> Vec<TimerId> {
 /// queued with nothing armed, for ever.
 #[test]
 fn a_refusal_that_keeps_the_old_deadline_is_repaired_by_its_interrupt() {
-    let clock = SimClock::new();
-    let faults = Faults::new();
-    let (timers, probe) = otto(&clock, &faults);
+    let (clock, faults, timers, probe) = otto();
     let id = ids(&timers);
     let log = RefCell::new(Vec::new());
-    let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+    let mut irq = irq(&clock, &faults, &probe);
     timers.start(id[0], 10 * MS).unwrap();
     faults.refuse_next(1, Error::Busy, Refusal::KeepOld);
     assert!(matches!(
@@ -92,12 +99,10 @@ fn a_refusal_that_keeps_the_old_deadline_is_repaired_by_its_interrupt() {
 /// nothing, so the earlier timer never ran.
 #[test]
 fn a_refusal_that_disarmed_the_channel_is_reprogrammed_by_the_next_operation() {
-    let clock = SimClock::new();
-    let faults = Faults::new();
-    let (timers, probe) = otto(&clock, &faults);
+    let (clock, faults, timers, probe) = otto();
     let id = ids(&timers);
     let log = RefCell::new(Vec::new());
-    let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+    let mut irq = irq(&clock, &faults, &probe);
     timers.start(id[0], 10 * MS).unwrap();
     faults.refuse_next(1, Error::Timeout, Refusal::Disarm);
     assert!(timers.start(id[1], 5 * MS).is_err());
@@ -116,12 +121,10 @@ fn a_refusal_that_disarmed_the_channel_is_reprogrammed_by_the_next_operation() {
 /// and after it the timer runs at its deadline.
 #[test]
 fn after_repeated_refusals_the_recovery_call_arms_the_queue() {
-    let clock = SimClock::new();
-    let faults = Faults::new();
-    let (timers, probe) = otto(&clock, &faults);
+    let (clock, faults, timers, probe) = otto();
     let id = ids(&timers);
     let log = RefCell::new(Vec::new());
-    let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+    let mut irq = irq(&clock, &faults, &probe);
     faults.refuse_next(3, Error::Timeout, Refusal::Disarm);
     assert!(timers.start(id[0], 10 * MS).is_err());
     assert!(timers.reprogram().is_err());
@@ -137,12 +140,10 @@ fn after_repeated_refusals_the_recovery_call_arms_the_queue() {
 /// `on_interrupt`, and `reprogram` then arms the rest of the wait.
 #[test]
 fn a_refused_rearm_in_the_interrupt_is_reported_and_recovered() {
-    let clock = SimClock::new();
-    let faults = Faults::new();
-    let (timers, probe) = otto(&clock, &faults);
+    let (clock, faults, timers, probe) = otto();
     let id = ids(&timers);
     let log = RefCell::new(Vec::new());
-    let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+    let mut irq = irq(&clock, &faults, &probe);
     timers.start(id[0], 10 * MS).unwrap();
     timers.start(id[1], 20 * MS).unwrap();
     faults.refuse_next(2, Error::Timeout, Refusal::Disarm);
@@ -160,12 +161,10 @@ fn a_refused_rearm_in_the_interrupt_is_reported_and_recovered() {
 /// and a dropped interrupt is served once the failures stop.
 #[test]
 fn lost_doubled_late_and_stale_interrupts_run_every_timer_once_never_early() {
-    let clock = SimClock::new();
-    let faults = Faults::new();
-    let (timers, probe) = otto(&clock, &faults);
+    let (clock, faults, timers, probe) = otto();
     let id = ids(&timers);
     let log = RefCell::new(Vec::new());
-    let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+    let mut irq = irq(&clock, &faults, &probe);
     for (k, &t) in id.iter().enumerate() {
         timers.start(t, (k as u64 + 1) * 10 * MS).unwrap();
     }
@@ -194,26 +193,18 @@ fn lost_doubled_late_and_stale_interrupts_run_every_timer_once_never_early() {
 #[test]
 fn idle_of_up_to_ten_wraps_keeps_the_time_and_the_deadlines() {
     for base in queue_check::BASES {
-        let wrap_ns = if base.bits >= 64 {
-            // A 64-bit counter does not wrap: idle a long time anyway (1 hour).
-            3_600_000_000_000
-        } else {
-            ((1u128 << base.bits) * 1_000_000_000 / u128::from(base.hz)) as u64
-        };
-        for halves in [1u64, 2, 4, 20] {
+        // A 64-bit counter does not wrap: idle a long time anyway (1 hour).
+        let wrap_ns = base.wrap_ns();
+        for halves in IDLE_HALVES {
             let clock = SimClock::new();
             let faults = Faults::new();
-            let mut event = SimClockEvent::new(&clock, base.hz, 1, base.max_delta);
-            if base.absolute {
-                event = event.with_absolute();
-            }
+            let (event, time) = base.channel(&clock);
             let probe = event.probe();
-            let time = Extended::new(SimCounter::new(&clock, base.bits, base.hz));
             let timers: HrTimers<_, _, 2> =
                 HrTimers::new(Alarm::new(FaultyEvent::new(event, &faults), time).unwrap());
             let id = timers.alloc().unwrap();
             let fired = RefCell::new(Vec::new());
-            let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+            let mut irq = irq(&clock, &faults, &probe);
             let mut isr = || {
                 timers
                     .on_interrupt(|_, now| {
@@ -257,12 +248,10 @@ fn a_sleep_dropped_under_a_refusal_does_not_strand_a_callback_timer() {
     use std::future::Future;
     use std::task::{Context, Poll, Waker};
     for complete in [false, true] {
-        let clock = SimClock::new();
-        let faults = Faults::new();
-        let (timers, probe) = otto(&clock, &faults);
+        let (clock, faults, timers, probe) = otto();
         let c = timers.alloc().unwrap();
         let log = RefCell::new(Vec::new());
-        let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+        let mut irq = irq(&clock, &faults, &probe);
         timers.start(c, 10 * MS).unwrap();
         let mut cx = Context::from_waker(Waker::noop());
         let mut s = Box::pin(timers.sleep_until(5 * MS));
@@ -305,9 +294,7 @@ fn freeing_a_stale_id_keeps_the_newer_sleeps_waker() {
             self.0.fetch_add(1, Ordering::SeqCst);
         }
     }
-    let clock = SimClock::new();
-    let faults = Faults::new();
-    let (timers, probe) = otto(&clock, &faults);
+    let (clock, faults, timers, probe) = otto();
     let stale = timers.alloc().unwrap();
     timers.free(stale).unwrap();
     let woken = Arc::new(Count(AtomicUsize::new(0)));
@@ -317,7 +304,7 @@ fn freeing_a_stale_id_keeps_the_newer_sleeps_waker() {
     assert_eq!(s.as_mut().poll(&mut cx), Poll::Pending);
     timers.free(stale).unwrap();
     let log = RefCell::new(Vec::new());
-    let mut irq = Irq::new(&clock, &faults, || probe.next_fire_ns(), || probe.pending());
+    let mut irq = irq(&clock, &faults, &probe);
     run(&mut irq, &timers, 20 * MS * NS_PER_TICK, &log).unwrap();
     assert_eq!(
         woken.0.load(Ordering::SeqCst),

@@ -12,103 +12,57 @@ use otto_timer::sim::map;
 use otto_timer::sim::{LOST_IRQ_WINDOW_NS, OttoModel};
 use otto_timer::{Config, Soc};
 
+/// Each `"fact": driver => model` pair is equal; a failure names the fact.
+macro_rules! agree {
+    ($($fact:literal: $d:expr => $m:expr),* $(,)?) => {$(assert_eq!($d, $m, $fact);)*};
+}
+
 #[test]
 fn register_offsets_agree() {
     assert_eq!(TIMER_STRIDE, map::TIMER_STRIDE, "timer stride");
     for n in [0, 1, 4, 5] {
         let r = TimerRegs::of(n);
         let base = n * map::TIMER_STRIDE;
-        assert_eq!(
-            r.data.offset(),
-            base + map::RTTM_DATA,
-            "RTTM_DATA of timer {n}"
-        );
-        assert_eq!(
-            r.cnt.offset(),
-            base + map::RTTM_CNT,
-            "RTTM_CNT of timer {n}"
-        );
-        assert_eq!(
-            r.ctrl.offset(),
-            base + map::RTTM_CTRL,
-            "RTTM_CTRL of timer {n}"
-        );
-        assert_eq!(
-            r.int.offset(),
-            base + map::RTTM_INT,
-            "RTTM_INT of timer {n}"
-        );
-        assert_eq!(
-            regs::decode(r.ctrl.offset()),
-            map::decode(r.ctrl.offset()),
-            "decode of timer {n}"
-        );
+        agree! {
+            "RTTM_DATA of timer {n}": r.data.offset() => base + map::RTTM_DATA,
+            "RTTM_CNT of timer {n}": r.cnt.offset() => base + map::RTTM_CNT,
+            "RTTM_CTRL of timer {n}": r.ctrl.offset() => base + map::RTTM_CTRL,
+            "RTTM_INT of timer {n}": r.int.offset() => base + map::RTTM_INT,
+            "decode of timer {n}": regs::decode(r.ctrl.offset()) => map::decode(r.ctrl.offset()),
+        }
     }
 }
 
 #[test]
 fn ctrl_fields_agree() {
-    assert_eq!(
-        CTRL::ENABLE::SET.value,
-        map::RTTM_CTRL_ENABLE,
-        "RTTM_CTRL_ENABLE"
-    );
-    assert_eq!(
-        CTRL::MODE::Timer.value,
-        map::RTTM_CTRL_TIMER,
-        "RTTM_CTRL_TIMER"
-    );
-    assert_eq!(
-        CTRL::MODE::Counter.value,
-        map::RTTM_CTRL_COUNTER,
-        "RTTM_CTRL_COUNTER"
-    );
-    assert_eq!(
-        CTRL::DIVISOR.mask << CTRL::DIVISOR.shift,
-        map::RTTM_CTRL_DIVISOR_MASK,
-        "CTRL divisor field"
-    );
-    assert_eq!(
-        u32::from(MAX_DIVISOR),
-        map::RTTM_MAX_DIVISOR,
-        "RTTM_MAX_DIVISOR"
-    );
+    agree! {
+        "RTTM_CTRL_ENABLE": CTRL::ENABLE::SET.value => map::RTTM_CTRL_ENABLE,
+        "RTTM_CTRL_TIMER": CTRL::MODE::Timer.value => map::RTTM_CTRL_TIMER,
+        "RTTM_CTRL_COUNTER": CTRL::MODE::Counter.value => map::RTTM_CTRL_COUNTER,
+        "CTRL divisor field": CTRL::DIVISOR.mask << CTRL::DIVISOR.shift
+            => map::RTTM_CTRL_DIVISOR_MASK,
+        "RTTM_MAX_DIVISOR": u32::from(MAX_DIVISOR) => map::RTTM_MAX_DIVISOR,
+    }
 }
 
 #[test]
 fn int_fields_agree() {
-    assert_eq!(INT::IE::SET.value, map::RTTM_INT_ENABLE, "RTTM_INT_ENABLE");
-    assert_eq!(
-        INT::IP::SET.value,
-        map::RTTM_INT_PENDING,
-        "RTTM_INT_PENDING"
-    );
+    agree! {
+        "RTTM_INT_ENABLE": INT::IE::SET.value => map::RTTM_INT_ENABLE,
+        "RTTM_INT_PENDING": INT::IP::SET.value => map::RTTM_INT_PENDING,
+    }
 }
 
 #[test]
 fn counter_facts_agree() {
-    assert_eq!(COUNTER_BITS, map::RTTM_BIT_COUNT, "RTTM_BIT_COUNT");
-    assert_eq!(COUNTER_MASK, map::RTTM_COUNTER_MASK, "counter mask");
-    assert_eq!(
-        DATA::DATA.mask << DATA::DATA.shift,
-        map::RTTM_COUNTER_MASK,
-        "DATA field"
-    );
-    assert_eq!(
-        CNT::CNT.mask << CNT::CNT.shift,
-        map::RTTM_COUNTER_MASK,
-        "CNT field"
-    );
-    assert_eq!(
-        HW_MIN_TARGET,
-        map::RTTM_MIN_TARGET,
-        "hardware minimum target"
-    );
-    assert_eq!(
-        LOST_IRQ_WINDOW_NS,
-        map::CRITICAL_WINDOW_NS,
-        "critical window"
-    );
+    agree! {
+        "RTTM_BIT_COUNT": COUNTER_BITS => map::RTTM_BIT_COUNT,
+        "counter mask": COUNTER_MASK => map::RTTM_COUNTER_MASK,
+        "DATA field": DATA::DATA.mask << DATA::DATA.shift => map::RTTM_COUNTER_MASK,
+        "CNT field": CNT::CNT.mask << CNT::CNT.shift => map::RTTM_COUNTER_MASK,
+        "hardware minimum target": HW_MIN_TARGET => map::RTTM_MIN_TARGET,
+        "critical window": LOST_IRQ_WINDOW_NS => map::CRITICAL_WINDOW_NS,
+    }
 }
 
 #[test]
@@ -116,8 +70,10 @@ fn soc_facts_agree() {
     for soc in Soc::ALL {
         let driver = soc.info();
         let model = map::soc_facts(soc);
-        assert_eq!(driver.timers, model.timers, "{soc:?}: number of timers");
-        assert_eq!(driver.bus_clock_hz, model.lxb_hz, "{soc:?}: LXB clock");
+        agree! {
+            "{soc:?}: number of timers": driver.timers => model.timers,
+            "{soc:?}: LXB clock": driver.bus_clock_hz => model.lxb_hz,
+        }
         // The model built for the driver's default configuration runs on the same clock.
         let built = OttoModel::for_config(&Config::new(soc));
         assert_eq!(built.bus_clock_hz(), model.lxb_hz, "{soc:?}: model clock");

@@ -1,5 +1,6 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tock_registers::UIntLike;
 
@@ -162,6 +163,90 @@ impl<M: SimModel> RegisterBus for SimBus<M> {
 /// constant span and forwarded (and counted) one to one.
 impl<M: SimModel> Claim for SimBus<M> {
     type Block<const SPAN: usize> = Claimed<SimBus<M>, SPAN>;
+    fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
+        base.checked_add(SPAN)?;
+        Some(Claimed::new(self.clone(), base))
+    }
+}
+
+/// A thread-safe [`RegisterBus`] backed by a [`SimModel`] in virtual time: the model
+/// behind a mutex, so a driver's types on it are `Send` and `Sync` as they are on
+/// [`Mmio`](crate::Mmio) (a runtime adapter keeps its channel in a `static`, which needs
+/// that).
+///
+/// Each access is handed to the model at the current virtual time and then advances the
+/// clock by its cost, as [`SimBus`] charges it; it keeps no access counts and has no dead
+/// mode (use [`SimBus`] for those). Clones share the model and the clock.
+pub struct SyncBus<M> {
+    model: Arc<Mutex<M>>,
+    clock: SimClock,
+    read_ns: u64,
+    write_ns: u64,
+}
+
+impl<M> Clone for SyncBus<M> {
+    fn clone(&self) -> Self {
+        Self {
+            model: Arc::clone(&self.model),
+            clock: self.clock.clone(),
+            read_ns: self.read_ns,
+            write_ns: self.write_ns,
+        }
+    }
+}
+
+impl<M> std::fmt::Debug for SyncBus<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SyncBus")
+            .field("read_ns", &self.read_ns)
+            .field("write_ns", &self.write_ns)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<M: SimModel> SyncBus<M> {
+    /// A bus on `clock` in front of `model`, each read costing `read_ns` and each write
+    /// `write_ns` of virtual time.
+    pub fn new(clock: &SimClock, model: M, read_ns: u64, write_ns: u64) -> Self {
+        Self {
+            model: Arc::new(Mutex::new(model)),
+            clock: clock.clone(),
+            read_ns,
+            write_ns,
+        }
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &SimClock {
+        &self.clock
+    }
+
+    /// Inspect or reconfigure the model (no access, no virtual time).
+    pub fn model<R>(&self, f: impl FnOnce(&mut M) -> R) -> R {
+        f(&mut self.model.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl<M: SimModel> RegisterBus for SyncBus<M> {
+    type Word = M::Word;
+
+    fn read_word(&self, offset: usize) -> M::Word {
+        let now = self.clock.now_ns();
+        let v = self.model(|m| m.read(now, offset));
+        self.clock.advance(self.read_ns);
+        v
+    }
+
+    fn write_word(&self, offset: usize, value: M::Word) {
+        let now = self.clock.now_ns();
+        self.model(|m| m.write(now, offset, value));
+        self.clock.advance(self.write_ns);
+    }
+}
+
+/// A thread-safe sim bus hands out [`Claimed`] blocks, as [`SimBus`] does.
+impl<M: SimModel> Claim for SyncBus<M> {
+    type Block<const SPAN: usize> = Claimed<SyncBus<M>, SPAN>;
     fn claim<const SPAN: usize>(&self, base: usize) -> Option<Self::Block<SPAN>> {
         base.checked_add(SPAN)?;
         Some(Claimed::new(self.clone(), base))

@@ -86,6 +86,18 @@ pub struct FaultStats {
     pub programmed: u64,
 }
 
+impl std::ops::AddAssign for FaultStats {
+    /// Totals over several runs.
+    fn add_assign(&mut self, other: Self) {
+        self.refused += other.refused;
+        self.dropped += other.dropped;
+        self.doubled += other.doubled;
+        self.late += other.late;
+        self.stale += other.stale;
+        self.programmed += other.programmed;
+    }
+}
+
 #[derive(Debug, Default)]
 struct State {
     stopped: bool,

@@ -9,6 +9,8 @@
 //!   [`SimModel`], counts reads and writes ([`MmioStats`]) and charges a configurable
 //!   virtual-time cost per access, so "MMIO reads per timestamp" and "virtual time per
 //!   poll" are measurable, and a 64-bit counter read as two halves can tear.
+//!   [`SyncBus`] is the same without the counters, thread-safe, for the runtime adapters'
+//!   statics.
 //! - [`model`]: building blocks for register models — counters that advance with virtual
 //!   time and wrap, write-1-to-clear bits, busy bits that clear after a delay or never
 //!   (stuck), and [`RegisterFile`], a configurable block made of them.
@@ -23,6 +25,10 @@
 //!   doubles or delays deliveries ([`Irq`]).
 //! - [`conformance`]: the [`ClockEvent`](crate::ClockEvent) conformance suite every
 //!   driver's tests run against that driver's model.
+//! - [`queue_check`]: the timer queue against a plain reference under injected failures
+//!   (the body of its property test and fuzz target).
+//! - [`scenario`]: the queue's and the runtime adapters' idle and failure promises, run
+//!   by every driver's tests on that driver's model.
 //!
 //! The seeds' slow baselines and the callgrind harness of the benchmarks are not here: they
 //! live in the workspace's dev-only `bench-support` crate, so no firmware links them.
@@ -47,8 +53,9 @@ mod exec;
 pub mod fault;
 pub mod model;
 pub mod queue_check;
+pub mod scenario;
 
-pub use bus::{Dead, MmioStats, SimBus, SimModel, dead_values};
+pub use bus::{Dead, MmioStats, SimBus, SimModel, SyncBus, dead_values};
 pub use clock::SimClock;
 pub use counter::{SimCounter, SimTickCounter};
 pub use cpu::SimCpu;

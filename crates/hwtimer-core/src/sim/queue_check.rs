@@ -58,6 +58,31 @@ pub struct Base {
     pub absolute: bool,
 }
 
+impl Base {
+    /// This base on `clock`: the simulated channel (absolute where the base says) and the
+    /// counter, extended to 64 bits.
+    pub fn channel(self, clock: &SimClock) -> (SimClockEvent, Extended<SimCounter>) {
+        let mut event = SimClockEvent::new(clock, self.hz, 1, self.max_delta);
+        if self.absolute {
+            event = event.with_absolute();
+        }
+        (
+            event,
+            Extended::new(SimCounter::new(clock, self.bits, self.hz)),
+        )
+    }
+
+    /// A wrap of the counter, in ns; for a 64-bit counter, which does not wrap, one hour
+    /// (a long idle all the same).
+    pub fn wrap_ns(self) -> u64 {
+        if self.bits >= 64 {
+            3_600_000_000_000
+        } else {
+            ((1u128 << self.bits) * u128::from(NANOS_PER_SEC) / u128::from(self.hz)) as u64
+        }
+    }
+}
+
 /// The bases [`run`] picks from: the Otto timer (28 bits at 3.125 MHz, a 28-bit down
 /// counter), an MCT local (32 bits at 24 MHz), and a 64-bit comparator (A9, LoongArch
 /// stable counter with a 48-bit delta).
@@ -161,12 +186,8 @@ pub fn run(data: &[u8]) -> Result<Summary, String> {
         .unwrap_or(BASES[0]);
     let clock = SimClock::new();
     let faults = Faults::new();
-    let mut event = SimClockEvent::new(&clock, base.hz, 1, base.max_delta);
-    if base.absolute {
-        event = event.with_absolute();
-    }
+    let (event, time) = base.channel(&clock);
     let probe = event.probe();
-    let time = Extended::new(SimCounter::new(&clock, base.bits, base.hz));
     let alarm = Alarm::new(FaultyEvent::new(event, &faults), time).map_err(|e| e.to_string())?;
     let timers: HrTimers<_, _, SLOTS> = HrTimers::new(alarm);
     let mut ids: Vec<TimerId> = (0..SLOTS)
