@@ -74,10 +74,11 @@
 //! critical section, so a wake scheduled from any core is never lost on a shared channel
 //! (an MCT comparator). A channel whose registers belong to one core (a
 //! [`CpuBound`](crate::cpu::CpuBound) LoongArch timer or A9 comparator) refuses a
-//! programming from another core: the wake stays queued with nothing armed for it, so the
-//! firmware must have the owner re-program, for example by an IPI whose handler calls
-//! [`on_interrupt`](TimeDriver::on_interrupt) (which looks at the queue again when no deadline
-//! is armed). `loongarch-virt-async` does this, and checks that no wait is lost.
+//! programming from another core: the wake stays queued with nothing armed for it and
+//! [`refusal`](TimeDriver::refusal) says so, so the firmware must have the owner
+//! re-program, for example by an IPI whose handler calls
+//! [`on_interrupt`](TimeDriver::on_interrupt) (which looks at the queue again when no
+//! deadline is armed). `loongarch-virt-async` does this, and checks that no wait is lost.
 
 use core::cell::RefCell;
 use core::task::Waker;

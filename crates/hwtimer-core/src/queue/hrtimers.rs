@@ -43,7 +43,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
     /// [`reprogram`](Self::reprogram) with `now`, a time-base reading just made (or `None`),
     /// for the alarm to measure a relative wait from instead of reading the time again.
     ///
-    /// On any refusal the state becomes "not known" (`armed = None`) and every async
+    /// On any refusal the state becomes "not known" (`stale`) and every async
     /// waiter is woken, so that its task polls again and retries the programming
     /// ([`Sleep`]'s poll does); callback timers rely on the caller, who gets the error.
     #[inline]
