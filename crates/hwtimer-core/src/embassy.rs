@@ -310,6 +310,15 @@ impl<E: ClockEvent, M: Monotonic + 'static, const N: usize> TimeDriver<E, M, N> 
         })
     }
 
+    /// [`on_interrupt`](Self::on_interrupt), with its outcome as a return value: `Err` with
+    /// the refusal ([`refusal`](Self::refusal)) when the channel refused the programming and
+    /// nothing is known to be armed; what to call then is in `refusal`'s docs. For a handler
+    /// that can act on it (count it, pend the line again, send the IPI to the owner core).
+    pub fn service(&self) -> Result<(), Error> {
+        self.on_interrupt();
+        self.refusal().map_or(Ok(()), Err)
+    }
+
     /// The error of the last programming, when it was refused and nothing is known to be
     /// armed for the queued wakes; `None` once a programming succeeds.
     ///

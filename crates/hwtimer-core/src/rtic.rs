@@ -368,7 +368,7 @@ mod tests {
 ///
 /// The generated type has `start(event, time)` (which refuses a time base that does not
 /// count at `HZ`), `on_interrupt()` (call it from the channel's interrupt handler, and only
-/// there), `refusal()` and `backend()`. Without `pend =`, `pend_interrupt` arms the channel
+/// there), `service()` (the same, returning a refusal), `refusal()` and `backend()`. Without `pend =`, `pend_interrupt` arms the channel
 /// for its `min_delta`; see the [`rtic` module docs](crate::rtic) for both and for
 /// refusals.
 #[macro_export]
@@ -414,8 +414,21 @@ macro_rules! rtic_monotonic {
 
             /// The error of the last programming when the channel refused it and nothing
             /// is known to be armed (see the `rtic` module docs of hwtimer-core).
+            #[allow(dead_code, reason = "generated for every monotonic, used by some")]
             pub fn refusal() -> ::core::option::Option<$crate::Error> {
                 Self::backend().refusal()
+            }
+
+            /// [`on_interrupt`](Self::on_interrupt), with its outcome as a return value:
+            /// `Err` with the refusal when the channel refused and nothing is armed (the
+            /// `rtic` module docs of hwtimer-core say what to call then).
+            #[allow(dead_code, reason = "generated for every monotonic, used by some")]
+            pub fn service() -> ::core::result::Result<(), $crate::Error> {
+                Self::on_interrupt();
+                match Self::refusal() {
+                    ::core::option::Option::Some(e) => ::core::result::Result::Err(e),
+                    ::core::option::Option::None => ::core::result::Result::Ok(()),
+                }
             }
 
             /// Acknowledge the channel, wake what is due and program the next head, all in
