@@ -186,9 +186,9 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     /// Clear the comparator's enable and auto-increment in `G_TCON`, as CPU `me`
     /// ([`Mct::me`], read once per call).
     #[inline(always)]
-    fn disable(&self, me: Owner) -> Result<(), HwError> {
+    fn disable<const FIRST: bool>(&self, me: Owner) -> Result<(), HwError> {
         let bits = self.r.enable | self.r.auto_inc;
-        self.mct.update_g_tcon_as(me, |t| t & !bits)
+        self.mct.update_g_tcon_as::<FIRST>(me, |t| t & !bits)
     }
 
     #[inline(always)]
@@ -242,7 +242,9 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
         self.live = true;
         // The CPU number, once for both `G_TCON` sections of the arm.
         let me = self.mct.me();
-        self.disable(me)?;
+        // The call's first lock attempt: refused at once there, it has written nothing.
+        // The later ones spin for another core, never refuse at once (`SpinLock::try_lock`).
+        self.disable::<true>(me)?;
         // The FRC may bound the waits (when it runs; worked out only for a long wait).
         let bound = Bound::Frc;
         self.write_compare(value, bound)?;
@@ -255,12 +257,12 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
             self.upper = None;
         }
         let bit = self.r.int;
-        self.mct.set_g_int_enb(bit, true)?;
-        if let Err(e) = self.mct.update_g_tcon_as(me, |t| t | enable) {
+        self.mct.set_g_int_enb::<false>(bit, true, me)?;
+        if let Err(e) = self.mct.update_g_tcon_as::<false>(me, |t| t | enable) {
             // The enable may have landed without its acknowledgement: a periodic
             // comparator would then interrupt at every period. Mask it (if the lock is
             // busy, the interrupt stays unmasked: `shutdown` masks it).
-            let _ = self.mct.set_g_int_enb(bit, false);
+            let _ = self.mct.set_g_int_enb::<false>(bit, false, me);
             return Err(e);
         }
         self.mode = if incr.is_some() {
@@ -277,13 +279,26 @@ impl<'a, B: Claim<Word = u32>> Comparator<'a, B> {
     ///
     /// Errors: [`Error::Timeout`] for a missing WSTAT acknowledgement (the interrupt is
     /// masked and the status cleared anyway; the next `G_TCON` write is forced);
-    /// [`Error::Busy`] when the shared-register lock stayed held (its mask or disable was
-    /// not written; the status is cleared anyway): call again.
+    /// [`Error::Busy`] when the shared-register lock was refused: at the call's first
+    /// attempt (the context this one interrupted holds it) nothing is written and the
+    /// comparator is as it was; later (another core held it for the whole bound) the mask
+    /// is written and the status cleared. Call again.
     pub fn try_shutdown(&mut self) -> Result<(), Error> {
-        self.mode = Mode::Off;
         let bit = self.r.int;
-        let masked = self.mct.set_g_int_enb(bit, false);
-        let disabled = self.disable(self.mct.me()).and(masked).map_err(Error::from);
+        let me = self.mct.me();
+        // Refused at the first attempt: nothing written, the comparator as it was.
+        let took = self.mct.g_int_enb_differs(bit, false);
+        self.mct.set_g_int_enb::<true>(bit, false, me)?;
+        let disabled = if took {
+            self.disable::<false>(me)
+        } else {
+            self.disable::<true>(me)
+        }
+        .map_err(Error::from);
+        if !took && disabled == Err(Error::Busy) {
+            return disabled;
+        }
+        self.mode = Mode::Off;
         // Only with logging on: one read to say a cancelled event's status is dropped.
         #[cfg(feature = "defmt")]
         if self.is_pending() {

@@ -51,10 +51,12 @@ pub struct Config {
 /// See [Shared registers](crate::Mct#shared-registers).
 #[derive(Clone, Copy, Default)]
 pub enum Cores {
-    /// Every call counts as CPU 0: a lock found held is refused at once, never spun for.
-    /// Right for a single-core SoC, or a block used from one core only. On several cores
-    /// it is still safe (the lock still excludes; nothing is written by a refused call) but
-    /// a call that meets another core's section gets [`Error::Busy`](hwtimer_core::Error::Busy)
+    /// Every call counts as CPU 0: a lock found held at a call's first attempt is refused
+    /// at once, never spun for (a later step of the same call spins: see
+    /// [Shared registers](crate::Mct#shared-registers)). Right for a single-core SoC, or a
+    /// block used from one core only. On several cores it is still safe (the lock still
+    /// excludes; a call refused at once has written nothing) but a call that meets another
+    /// core's section at its first attempt gets [`Error::Busy`](hwtimer_core::Error::Busy)
     /// at once, where [`Many`](Self::Many) would have waited for it.
     #[default]
     One,

@@ -224,7 +224,11 @@ use wstat::{Bound, Owed};
 /// **One order.** A caller may hold a critical section when it calls into the driver (the
 /// runtime adapters program their channel inside one); the driver never enters one while
 /// it holds the lock. So the order is always "critical section, then the lock", and no path
-/// waits for a critical section while holding the lock.
+/// waits for a critical section while holding the lock. (One exception, on a failure path
+/// and only with the `defmt` feature: a write-status timeout inside a `G_TCON` section is
+/// logged there, and a defmt logger that takes a critical section, as defmt-rtt's does, then
+/// takes it under the lock. The other core's spin for the lock is bounded, so this delays,
+/// never deadlocks.)
 ///
 /// **The holder's own CPU: refused at once.** The lock records the CPU that holds it, as
 /// [`Config::cores`] tells the driver ([`Cores`]). A call that finds it held by its own CPU
@@ -235,8 +239,17 @@ use wstat::{Bound, Owed};
 /// stays as it was: the refusal comes at the call's first lock attempt, before it writes any
 /// register (a comparator arm may have read the FRC). Retry from the interrupted context or
 /// later: the runtime adapters keep the interrupt armed before, which comes and reprograms.
-/// With [`Cores::One`] (the default) every call counts as the same CPU, so a lock found held
-/// is always refused at once.
+/// Only a call's first attempt refuses at once: at a later step of the same call (an arm
+/// takes the lock for its disable, its `G_INT_ENB` and its enable) the lock was free a
+/// moment before, so no interrupted context of this CPU can hold it, and a holder found
+/// there is another CPU, spun for. With [`Cores::One`] (the default) every call counts as
+/// the same CPU, so a lock found held at a call's first attempt is refused at once.
+///
+/// **A refusal after the first step** (another CPU held the lock for the whole bound)
+/// leaves what the call wrote before it: an arm refused at its enable leaves the comparator
+/// disabled with its new compare value, nothing armed, and says so (`Busy`); a shutdown
+/// refused at its disable leaves the interrupt masked and the status cleared. hwtimer-core's
+/// queue and runtime adapters treat a refusal as "nothing known armed" and program again.
 ///
 /// **Another CPU: a bounded spin.** The lock is held for at most one `G_TCON` section: on
 /// QEMU one status read, on hardware a few cycles of the 24 MHz clock (about 1 µs with the
@@ -563,7 +576,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
         self.set_owed(Self::g_cnt_bit(regs::G_CNT_WSTAT_ALL), false);
         {
             // Under the shared-register lock, as every `G_TCON` and `G_INT_ENB` change.
-            let mut guard = self.lock_shared(self.me())?;
+            let mut guard = self.lock_shared::<true>(self.me())?;
             guard.set_flags(shared::TCON_OWED | shared::TCON_UNKNOWN, false);
             self.g_tcon.store(g_tcon, Ordering::Relaxed);
             self.g_int_enb.store(g_int_enb, Ordering::Relaxed);

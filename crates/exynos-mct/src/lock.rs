@@ -112,12 +112,20 @@ impl SpinLock {
     /// context) also stops at once. A free word that changed under an attempt (another CPU
     /// took and freed the lock in between) costs a step without a `between` call, so the
     /// attempts are bounded too.
+    ///
+    /// `first`: this is the first attempt of the caller's call. Only there can a word
+    /// holding `me` be a context this one interrupted (that context holds the lock across
+    /// the whole call); at a later step of the same call the lock was free when the call
+    /// took it before, so `me` found there is another CPU that shares the owner value
+    /// ([`Cores::One`](crate::Cores)), and it is spun for like any other CPU. So a call is
+    /// refused at once only before it has written anything.
     #[inline]
     pub(crate) fn try_lock(
         &self,
         me: Owner,
         mut seen: u32,
         spins: u32,
+        first: bool,
         mut between: impl FnMut(),
     ) -> Result<Guard<'_>, Refused> {
         let mut steps = 0u32;
@@ -136,7 +144,7 @@ impl SpinLock {
                     // Held now: the held case below, on the next turn.
                     continue;
                 }
-            } else if seen == me.0 {
+            } else if seen == me.0 && first {
                 return Err(Refused::Mine);
             }
             if steps >= spins {
@@ -285,7 +293,7 @@ mod loom_check {
         let me = Owner::of(cpu);
         match lock.try_acquire(me) {
             Ok(guard) => Ok(guard),
-            Err(seen) => lock.try_lock(me, seen, spins, between),
+            Err(seen) => lock.try_lock(me, seen, spins, true, between),
         }
     }
 

@@ -87,13 +87,17 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// Never called inside a section of the lock, and no critical section is ever entered
     /// while it is held: the order is "critical section (the caller's, if any), then this
     /// lock", never the other way round.
+    ///
+    /// `FIRST`: the call's first attempt at the lock (see
+    /// [`SpinLock::try_lock`](crate::lock::SpinLock::try_lock)): only there is a word held
+    /// by `me` refused at once, so a call refused at once has written nothing.
     #[inline(always)]
-    pub(crate) fn lock_shared(&self, me: Owner) -> Result<Guard<'_>, HwError> {
+    pub(crate) fn lock_shared<const FIRST: bool>(&self, me: Owner) -> Result<Guard<'_>, HwError> {
         // The common case, inline: the lock is free with no flag set, one exclusive
         // load/store pair and its barrier. The spin, with its bound, only otherwise.
         match self.lock.try_acquire(me) {
             Ok(guard) => Ok(guard),
-            Err(seen) => self.lock_shared_spin(me, seen),
+            Err(seen) => self.lock_shared_spin::<FIRST>(me, seen),
         }
     }
 
@@ -101,11 +105,15 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// free with flags).
     #[cold]
     #[inline(never)]
-    fn lock_shared_spin(&self, me: Owner, seen: u32) -> Result<Guard<'_>, HwError> {
+    fn lock_shared_spin<const FIRST: bool>(
+        &self,
+        me: Owner,
+        seen: u32,
+    ) -> Result<Guard<'_>, HwError> {
         let polls = self.config.wstat.max_polls;
         let spins = polls.saturating_mul(4).saturating_add(16);
         self.lock
-            .try_lock(me, seen, spins, || {
+            .try_lock(me, seen, spins, FIRST, || {
                 let _ = self.global.read_raw(regs::G_WSTAT_REG);
             })
             .map_err(|_| HwError::Busy)
@@ -118,7 +126,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
         f: impl FnOnce(u32) -> u32,
         frc_may_bound: bool,
     ) -> Result<u32, HwError> {
-        self.write_g_tcon_as(self.me(), f, frc_may_bound)
+        self.write_g_tcon_as::<true>(self.me(), f, frc_may_bound)
     }
 
     /// Read-modify-write of `G_TCON` through its mirror, its WSTAT wait and the W1C, as one
@@ -138,7 +146,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// Errors: [`HwError::Busy`] ([`Error::Busy`](hwtimer_core::Error::Busy) at the API) when the lock stayed held (nothing written),
     /// [`HwError::Timeout`] for a missing acknowledgement.
     #[inline(always)]
-    pub(crate) fn write_g_tcon_as(
+    pub(crate) fn write_g_tcon_as<const FIRST: bool>(
         &self,
         me: Owner,
         f: impl FnOnce(u32) -> u32,
@@ -147,7 +155,7 @@ impl<B: Claim<Word = u32>> Mct<B> {
         match self.lock.try_acquire(me) {
             // Flags 0, known here: the section below folds their tests away.
             Ok(guard) => self.g_tcon_section(guard, f, frc_may_bound),
-            Err(seen) => self.write_g_tcon_slow(me, seen, f, frc_may_bound),
+            Err(seen) => self.write_g_tcon_slow::<FIRST>(me, seen, f, frc_may_bound),
         }
     }
 
@@ -155,14 +163,14 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// comparator: the slow path's result then comes back in a register (one byte), and the
     /// common path merges with it without going through memory.
     #[inline(always)]
-    pub(crate) fn update_g_tcon_as(
+    pub(crate) fn update_g_tcon_as<const FIRST: bool>(
         &self,
         me: Owner,
         f: impl FnOnce(u32) -> u32,
     ) -> Result<(), HwError> {
         match self.lock.try_acquire(me) {
             Ok(guard) => self.g_tcon_section(guard, f, true).map(drop_count),
-            Err(seen) => self.update_g_tcon_slow(me, seen, f),
+            Err(seen) => self.update_g_tcon_slow::<FIRST>(me, seen, f),
         }
     }
 
@@ -170,14 +178,14 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// `seen`: held (the bounded spin) or free with flags.
     #[cold]
     #[inline(never)]
-    fn write_g_tcon_slow(
+    fn write_g_tcon_slow<const FIRST: bool>(
         &self,
         me: Owner,
         seen: u32,
         f: impl FnOnce(u32) -> u32,
         frc_may_bound: bool,
     ) -> Result<u32, HwError> {
-        let guard = self.lock_shared_spin(me, seen)?;
+        let guard = self.lock_shared_spin::<FIRST>(me, seen)?;
         self.g_tcon_section(guard, f, frc_may_bound)
     }
 
@@ -185,13 +193,14 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// `seen`.
     #[cold]
     #[inline(never)]
-    fn update_g_tcon_slow(
+    fn update_g_tcon_slow<const FIRST: bool>(
         &self,
         me: Owner,
         seen: u32,
         f: impl FnOnce(u32) -> u32,
     ) -> Result<(), HwError> {
-        self.write_g_tcon_slow(me, seen, f, true).map(drop_count)
+        self.write_g_tcon_slow::<FIRST>(me, seen, f, true)
+            .map(drop_count)
     }
 
     /// The `G_TCON` section, with the lock held (`guard`, with its flags).
@@ -235,20 +244,40 @@ impl<B: Claim<Word = u32>> Mct<B> {
     /// the shared-register lock.
     ///
     /// Errors: [`HwError::Busy`] ([`Error::Busy`](hwtimer_core::Error::Busy) at the API) when the lock stayed held (nothing written).
+    ///
+    /// `FIRST` as for [`lock_shared`](Self::lock_shared); whether it takes the lock is
+    /// [`g_int_enb_differs`](Self::g_int_enb_differs).
     #[inline(always)]
-    pub(crate) fn set_g_int_enb(&self, bits: u32, on: bool) -> Result<(), HwError> {
-        let seen = self.g_int_enb.load(Ordering::Relaxed);
-        let want = if on { seen | bits } else { seen & !bits };
-        if want != seen {
-            self.update_g_int_enb(bits, on)?;
+    pub(crate) fn set_g_int_enb<const FIRST: bool>(
+        &self,
+        bits: u32,
+        on: bool,
+        me: Owner,
+    ) -> Result<(), HwError> {
+        if self.g_int_enb_differs(bits, on) {
+            self.update_g_int_enb::<FIRST>(bits, on, me)?;
         }
         Ok(())
     }
 
+    /// Whether [`set_g_int_enb`](Self::set_g_int_enb) would write (and take the lock): the
+    /// caller's `bits` are not as asked in the mirror (which only their owner changes).
+    #[inline(always)]
+    pub(crate) fn g_int_enb_differs(&self, bits: u32, on: bool) -> bool {
+        let seen = self.g_int_enb.load(Ordering::Relaxed);
+        let want = if on { seen | bits } else { seen & !bits };
+        want != seen
+    }
+
     #[inline(never)]
-    fn update_g_int_enb(&self, bits: u32, on: bool) -> Result<(), HwError> {
+    fn update_g_int_enb<const FIRST: bool>(
+        &self,
+        bits: u32,
+        on: bool,
+        me: Owner,
+    ) -> Result<(), HwError> {
         // Its flags are `G_TCON`'s: the guard frees the lock with them as it found them.
-        let _guard = self.lock_shared(self.me())?;
+        let _guard = self.lock_shared::<FIRST>(me)?;
         let old = self.g_int_enb.load(Ordering::Relaxed);
         let new = if on { old | bits } else { old & !bits };
         if new != old {

@@ -81,7 +81,7 @@ struct Seen {
 /// interrupt saw, and the holder's result.
 fn interrupt_on_the_holders_core(
     config: Config,
-    irq_arm: fn(&mut dyn ClockEvent) -> Result<(), Error>,
+    irq_arm: fn(&mut exynos_mct::Comparator<'static, IrqBus>) -> Result<(), Error>,
 ) -> (Seen, Result<(), Error>, SimBus<MctModel>) {
     SimCpu::enter(1);
     let clock = SimClock::new();
@@ -178,4 +178,32 @@ fn every_locked_call_of_an_interrupt_on_the_holders_core_is_refused_at_once() {
         (Some(Err(Error::Busy)), 0, MmioStats::default())
     );
     assert_eq!(holder, Ok(()));
+}
+
+/// A shutdown from an interrupt on the holder's core is refused at its first lock attempt
+/// and writes nothing: comparator 1 stays enabled and unmasked, its status untouched.
+/// Before, the refused shutdown still cleared `G_INT_CSTAT` (1 write), dropping a pending
+/// event of a comparator it had not stopped.
+#[test]
+fn a_shutdown_refused_at_once_writes_nothing() {
+    for (what, config) in [
+        ("Cores::One (the default)", Config::default()),
+        (
+            "Cores::Many(SimCpu::current)",
+            Config {
+                cores: Cores::Many(SimCpu::current),
+                ..Config::default()
+            },
+        ),
+    ] {
+        let (seen, holder, _model_bus) =
+            interrupt_on_the_holders_core(config, |c| c.try_shutdown());
+        assert_eq!(seen.result, Some(Err(Error::Busy)), "{what}");
+        assert_eq!(seen.g_wstat_reads, 0, "{what}: the refused shutdown spun");
+        assert_eq!(
+            seen.accesses.writes, 0,
+            "{what}: the refused shutdown wrote a register"
+        );
+        assert_eq!(holder, Ok(()), "{what}: the interrupted holder's arm");
+    }
 }

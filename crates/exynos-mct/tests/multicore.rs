@@ -339,3 +339,79 @@ fn a_bound_local_timer_dropped_on_another_cpu_writes_nothing_and_can_be_taken_ag
     );
     SimCpu::enter(0);
 }
+
+/// Two cores re-arm their comparators at once, many times. A re-arm refused with `Busy`
+/// leaves the comparator as it was (enabled, armed): only a call's first lock attempt is
+/// refused at once, before anything is written; a later step of the same arm spins for the
+/// other core. Before, with `Cores::One` a refusal at the arm's enable step (after its
+/// disable and compare writes) left the comparator disabled: 126 of 153 refusals did.
+///
+/// The spin bound is raised far above what the other core's sections take, so that the
+/// host's scheduler (which may stop a thread inside a section for longer than the default
+/// bound, as no core of a SoC is stopped) cannot end a spin: every refusal left is an
+/// at-once one.
+#[test]
+fn a_refused_rearm_leaves_the_comparator_armed() {
+    for cores in [
+        exynos_mct::Cores::One,
+        exynos_mct::Cores::Many(SimCpu::current),
+    ] {
+        let clock = SimClock::new();
+        let bus = SharedBus::new(&clock, MctModel::exynos4210());
+        let mct = Mct::new(
+            bus.clone(),
+            Config {
+                cores,
+                wstat: exynos_mct::WstatConfig {
+                    max_polls: 100_000_000,
+                    ..exynos_mct::WstatConfig::default()
+                },
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        mct.start_frc().unwrap();
+        bus.model(|m| m.set_wstat_mode(WstatMode::Delay(1_000)));
+        let (busy, disarmed) = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..2u32)
+                .map(|cpu| {
+                    let mct = &mct;
+                    let bus = bus.clone();
+                    s.spawn(move || {
+                        SimCpu::enter(cpu);
+                        let mut comp = loop {
+                            if let Ok(c) = mct.comparator(cpu as usize) {
+                                break c;
+                            }
+                        };
+                        while comp.set_next_event(24_000_000).is_err() {}
+                        let (mut busy, mut disarmed) = (0u32, 0u32);
+                        for _ in 0..20_000 {
+                            match comp.set_next_event(24_000_000) {
+                                Err(Error::Busy) => {
+                                    busy += 1;
+                                    if !bus.model(|m| m.comparator_enabled(cpu as usize)) {
+                                        disarmed += 1;
+                                    }
+                                    while comp.set_next_event(24_000_000).is_err() {}
+                                }
+                                other => other.unwrap(),
+                            }
+                        }
+                        std::mem::forget(comp);
+                        (busy, disarmed)
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap())
+                .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        });
+        println!("{cores:?}: Busy {busy}, of which left the comparator disabled: {disarmed}");
+        assert_eq!(
+            disarmed, 0,
+            "{cores:?}: a refused re-arm disabled an armed comparator"
+        );
+    }
+}

@@ -407,7 +407,7 @@ mod loom_check {
     ///
     /// Checked to fail: with the compare-and-swap's `Acquire` weakened to `Relaxed` (in
     /// `fast` and `wait_and_take`), loom reports the causality violation on the value; with
-    /// the fence in `release` removed, or the one in `contended`, or the second look at the
+    /// the fence in `release` removed, or the one in `wait_and_take`, or the second look at the
     /// owner word before `sleep` removed (sleeping unconditionally), it reports a deadlock
     /// (a waiter asleep with nobody left to wake it).
     #[test]
