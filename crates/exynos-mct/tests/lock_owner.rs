@@ -118,9 +118,9 @@ fn interrupt_on_the_holders_core(
 /// (`4 × max_polls + 16` = 40 016 `G_WSTAT` reads at the default 10 000 polls) for a holder
 /// that could not run until it returned, then got `Busy`. Now: `Busy` at once, no
 /// `G_WSTAT` read, and not one register written (comparator 1 stays armed as it was).
-#[test]
-fn an_interrupt_on_the_holders_core_is_refused_at_once_and_writes_nothing() {
-    for (what, config) in [
+/// Both ways of telling the lock which CPU a call runs on.
+fn both_cores() -> [(&'static str, Config); 2] {
+    [
         ("Cores::One (the default)", Config::default()),
         (
             "Cores::Many(SimCpu::current)",
@@ -129,7 +129,12 @@ fn an_interrupt_on_the_holders_core_is_refused_at_once_and_writes_nothing() {
                 ..Config::default()
             },
         ),
-    ] {
+    ]
+}
+
+#[test]
+fn an_interrupt_on_the_holders_core_is_refused_at_once_and_writes_nothing() {
+    for (what, config) in both_cores() {
         let (seen, holder, model_bus) =
             interrupt_on_the_holders_core(config, |c| c.set_next_event(2_400));
         println!(
@@ -186,16 +191,7 @@ fn every_locked_call_of_an_interrupt_on_the_holders_core_is_refused_at_once() {
 /// event of a comparator it had not stopped.
 #[test]
 fn a_shutdown_refused_at_once_writes_nothing() {
-    for (what, config) in [
-        ("Cores::One (the default)", Config::default()),
-        (
-            "Cores::Many(SimCpu::current)",
-            Config {
-                cores: Cores::Many(SimCpu::current),
-                ..Config::default()
-            },
-        ),
-    ] {
+    for (what, config) in both_cores() {
         let (seen, holder, _model_bus) =
             interrupt_on_the_holders_core(config, |c| c.try_shutdown());
         assert_eq!(seen.result, Some(Err(Error::Busy)), "{what}");
