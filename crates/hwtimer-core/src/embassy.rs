@@ -43,7 +43,12 @@
 //!   [`max_idle_ticks`](Monotonic::max_idle_ticks), by an interrupt that only re-reads the
 //!   time and re-arms. Without it, an idle longer than half a wrap lost whole wraps (a
 //!   28-bit Otto counter at 3.125 MHz after 60 s idle: `now()` had not moved and a 1 s
-//!   timer woke at 86.9 s). A 64-bit time base is simply cancelled, as before.
+//!   timer woke at 86.9 s). A 64-bit time base is simply cancelled.
+//! - **Refusals.** A programming the channel refuses (`Busy`, `Timeout`, `WrongCpu`) loses
+//!   no wake: the driver keeps the refusal, wakes the queued tasks so that their polls
+//!   schedule again (the retry), and programs again from the next schedule or interrupt.
+//!   What it cannot retry on its own, and what the firmware calls then, is in
+//!   [`TimeDriver::refusal`]; [`TimeDriver::service`] is the handler's call that returns it.
 //!
 //! # The waker queue
 //!
