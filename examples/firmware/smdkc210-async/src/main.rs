@@ -154,11 +154,25 @@
 //! arms got cut more often. [`rearm_probe`] measures it before the runtimes start and
 //! asserts it gone: the driver writes `L_TCNTB` again after such a stop. Without that
 //! rewrite the probe printed 2992 FRC ticks after an arm that fired and 11 009 after 8 cut
-//! arms (ICNTB = 1000). With it, one intermediate build still had 3 waits per core 80 000
-//! ticks late at shift 2 (720-tick wait, 2 local-timer interrupts, `FrcTime` and PMCCNTR
-//! agreeing); the build after it (the same driver, the probe's code moved) had none at
-//! shifts 0 to 4: what made those waits late is **not found**. Late, never early;
-//! `max_late_ticks` shows them; nothing is asserted on lateness.
+//! arms (ICNTB = 1000). With it, 14 runs of the same code at shifts 0 to 4
+//! (`cargo xtask qemu --icount N smdkc210-async`) had **no** wait over 24 000 ticks late on
+//! either core (the probe's "0 waits over 24000 ticks late" line) and no early one. The
+//! figures differ between runs of the same code. The worst rtic-time wake of each core,
+//! FRC ticks late by `FrcTime`, and the waits that were worst in the first run of each shift:
+//!
+//! | shift | runs | worst wake per core, range | first run's worst waits (core 0; core 1) |
+//! |---|---|---|---|
+//! | 0 | 3 | 2098 to 2687 | 4656 ticks, 2 local-timer interrupts; 4320 ticks, 2 |
+//! | 1 | 2 | 2191 to 2771 | 5040 ticks, 2; 5040 ticks, 2 |
+//! | 2 | 4 | 2348 to 2857 | 5256 ticks, 2; 5256 ticks, 2 |
+//! | 3 | 2 | 2960 to 3179 | 720 ticks, 4; 5064 ticks, 2 |
+//! | 4 | 3 | 8675 to 12 330 | 720 ticks, 4; 720 ticks, 8 |
+//!
+//! Another code layout of the same driver and rewrite had 3 waits per core about 80 739
+//! ticks late at shift 2: a 720-tick wait that took 81 459 ticks by `FrcTime` and 82 605 by
+//! PMCCNTR, with 2 local-timer interrupts. The code above does not reproduce them, and no
+//! mechanism for them has been shown. Late, never early; `max_late_ticks` shows the
+//! lateness; nothing is asserted on it.
 //!
 //! Run it with `cargo xtask qemu smdkc210-async`.
 #![no_std]
