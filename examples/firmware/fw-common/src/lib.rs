@@ -49,8 +49,27 @@ use core::fmt;
 
 /// A byte sink, usually a polled UART transmitter.
 pub trait Console {
-    /// Sends one byte, blocking until the hardware accepted it.
+    /// Sends one byte, waiting (bounded: [`wait_for_room`]) until the hardware has room.
     fn write_byte(&mut self, byte: u8);
+}
+
+/// The most status reads a console makes waiting for room for one byte: 2^20, far more than
+/// a UART needs to send a byte (a few hundred reads at 115200 baud on these boards), so a
+/// transmitter that never drains (its clock gated, a model stuck) costs that many reads per
+/// byte and the byte may be lost, instead of the firmware hanging.
+pub const CONSOLE_MAX_POLLS: u32 = 1 << 20;
+
+/// Poll `ready` until it says the transmitter has room, at most [`CONSOLE_MAX_POLLS`]
+/// times; whether it did. The consoles write the byte either way.
+#[inline]
+pub fn wait_for_room(mut ready: impl FnMut() -> bool) -> bool {
+    for _ in 0..CONSOLE_MAX_POLLS {
+        if ready() {
+            return true;
+        }
+        core::hint::spin_loop();
+    }
+    false
 }
 
 /// Adapts a [`Console`] to [`core::fmt::Write`], translating `\n` into `\r\n` for terminals.
@@ -142,4 +161,27 @@ pub const fn verdict(ok: bool) -> &'static str {
 /// a failure status (or spin, where the board has no way to report one).
 pub fn print_panic<C: Console>(console: C, info: &core::panic::PanicInfo<'_>) {
     write_line(console, format_args!("PANIC: {info}"));
+}
+
+#[cfg(test)]
+mod console_tests {
+    use super::{CONSOLE_MAX_POLLS, wait_for_room};
+
+    /// A transmitter that never has room ends the wait after the bound (the byte is then
+    /// written anyway, and may be lost), instead of hanging the firmware.
+    #[test]
+    fn a_transmitter_that_never_drains_ends_the_wait_after_the_bound() {
+        let mut reads = 0u32;
+        assert!(!wait_for_room(|| {
+            reads += 1;
+            false
+        }));
+        assert_eq!(reads, CONSOLE_MAX_POLLS);
+        let mut reads = 0u32;
+        assert!(wait_for_room(|| {
+            reads += 1;
+            reads == 3
+        }));
+        assert_eq!(reads, 3);
+    }
 }

@@ -59,13 +59,14 @@ pub mod virt {
 
     impl Console for Uart0 {
         fn write_byte(&mut self, byte: u8) {
-            // SAFETY: THR/LSR of the virt machine's UART0 through the uncached window; the
-            // firmware is their only user, and prints from one context at a time (the
-            // exception path prints only before powering off).
-            unsafe {
-                while mmio::read8(UART_LSR) & UART_LSR_THRE == 0 {}
-                mmio::write8(UART_THR, byte);
-            }
+            crate::wait_for_room(|| {
+                // SAFETY: LSR of the virt machine's UART0 through the uncached window, a
+                // status read.
+                unsafe { mmio::read8(UART_LSR) & UART_LSR_THRE != 0 }
+            });
+            // SAFETY: THR of the same UART; the firmware is its only user, and prints from
+            // one context at a time (the exception path prints only before powering off).
+            unsafe { mmio::write8(UART_THR, byte) }
         }
     }
 

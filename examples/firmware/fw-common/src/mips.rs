@@ -197,12 +197,13 @@ pub mod malta {
 
     impl crate::Console for Uart {
         fn write_byte(&mut self, byte: u8) {
-            // SAFETY: LSR and THR of the Malta's ISA 16550 (module docs); this firmware is
-            // their only user and runs on one CPU.
-            unsafe {
-                while crate::mmio::read8(LSR) & LSR_THRE == 0 {}
-                crate::mmio::write8(THR, byte);
-            }
+            crate::wait_for_room(|| {
+                // SAFETY: LSR of the Malta's ISA 16550 (module docs), a status read.
+                unsafe { crate::mmio::read8(LSR) & LSR_THRE != 0 }
+            });
+            // SAFETY: THR of the same UART; this firmware is its only user and runs on one
+            // CPU.
+            unsafe { crate::mmio::write8(THR, byte) }
         }
     }
 }

@@ -58,11 +58,12 @@ pub struct Uart0;
 
 impl Console for Uart0 {
     fn write_byte(&mut self, byte: u8) {
-        // SAFETY: UTRSTAT and UTXH are UART0 registers on this SoC; the firmware is their
-        // only user, and only CPU0 runs it.
-        unsafe {
-            while mmio::read32(UTRSTAT) & UTRSTAT_TX_BUFFER_EMPTY == 0 {}
-            mmio::write32(UTXH, u32::from(byte));
-        }
+        crate::wait_for_room(|| {
+            // SAFETY: UTRSTAT is a UART0 status register on this SoC; a read.
+            unsafe { mmio::read32(UTRSTAT) & UTRSTAT_TX_BUFFER_EMPTY != 0 }
+        });
+        // SAFETY: UTXH is UART0's transmit register on this SoC; the firmware is its only
+        // user, and only CPU0 runs it.
+        unsafe { mmio::write32(UTXH, u32::from(byte)) }
     }
 }

@@ -56,11 +56,12 @@ pub struct Uart0;
 
 impl Console for Uart0 {
     fn write_byte(&mut self, byte: u8) {
-        // SAFETY: THR/LSR of UART0 on this SoC; the firmware is their only user, and only
-        // CPU0 runs it.
-        unsafe {
-            while mmio::read32(UART_LSR) & UART_LSR_THRE == 0 {}
-            mmio::write32(UART_THR, u32::from(byte));
-        }
+        crate::wait_for_room(|| {
+            // SAFETY: LSR of UART0 on this SoC; a status read.
+            unsafe { mmio::read32(UART_LSR) & UART_LSR_THRE != 0 }
+        });
+        // SAFETY: THR of UART0 on this SoC; the firmware is its only user, and only CPU0
+        // runs it.
+        unsafe { mmio::write32(UART_THR, u32::from(byte)) }
     }
 }
