@@ -102,6 +102,19 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Inner<E, M, N> {
         self.reprogram(false).map(|_| ())
     }
 
+    /// Free timer `id` and its waker; whether it was allocated. Nothing for a stale id (its
+    /// slot freed since), whose slot may hold a newer timer and its waker.
+    pub(super) fn release(&mut self, id: TimerId) -> bool {
+        if self.queue.position(id).is_err() {
+            return false;
+        }
+        self.queue.free(id);
+        if let Some(w) = self.wakers.get_mut(id.index()) {
+            *w = None;
+        }
+        true
+    }
+
     /// A programming was refused: forget what is armed and have the waiters retry.
     #[cold]
     #[inline(never)]
@@ -277,12 +290,8 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> HrTimers<E, M, N> {
         self.with(|i| {
             // A stale id (its slot freed since) names nothing: it must not clear the waker
             // of a newer timer in the slot.
-            if i.queue.position(id).is_err() {
+            if !i.release(id) {
                 return Ok(());
-            }
-            i.queue.free(id);
-            if let Some(w) = i.wakers.get_mut(id.index()) {
-                *w = None;
             }
             i.reprogram(false).map(|_| ())
         })?

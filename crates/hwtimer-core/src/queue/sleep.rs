@@ -36,10 +36,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Future for Sleep<'_, E, M, N> 
             }
             if i.alarm.time().now() >= deadline {
                 if let Some(id) = id {
-                    i.queue.free(id);
-                    if let Some(w) = i.wakers.get_mut(id.index()) {
-                        *w = None;
-                    }
+                    let _ = i.release(id);
                     // Programs nothing unless a refusal is owed (see `reprogram_removed`).
                     let _ = i.reprogram_removed();
                 }
@@ -110,10 +107,7 @@ impl<E: ClockEvent, M: Monotonic, const N: usize> Drop for Sleep<'_, E, M, N> {
         if let Some(id) = self.id.take() {
             // Programs nothing (see `reprogram_removed`): a drop cannot report a refusal.
             let _ = self.timers.with(|i| {
-                i.queue.free(id);
-                if let Some(w) = i.wakers.get_mut(id.index()) {
-                    *w = None;
-                }
+                let _ = i.release(id);
                 i.reprogram_removed()
             });
         }

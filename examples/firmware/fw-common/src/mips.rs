@@ -665,11 +665,6 @@ pub mod smp_cs {
 
     impl Wait for Napping {
         const SLEEPS: bool = false;
-        fn can_sleep(&mut self) -> bool {
-            false
-        }
-        fn sleep(&mut self) {}
-        fn clear(&mut self) {}
         fn relax(&mut self) {
             if self.tries < SPINS {
                 self.tries += 1;
@@ -681,7 +676,6 @@ pub mod smp_cs {
         fn expired(&mut self) -> bool {
             super::count().wrapping_sub(self.start) > SPIN_TICKS
         }
-        fn wake(&mut self, _waiters: u32) {}
         fn stuck(held: Held) -> ! {
             panic!(
                 "critical section held by CPU {:?} for more than {SPIN_TICKS} Count ticks",

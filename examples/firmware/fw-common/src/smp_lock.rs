@@ -59,15 +59,20 @@ pub trait Wait {
     const SLEEPS: bool;
 
     /// Whether this core can sleep right now (`SLEEPS` must be true too): the wake can
-    /// reach it. Asked once per contended acquire.
-    fn can_sleep(&mut self) -> bool;
+    /// reach it. Asked once per contended acquire. The default (for a wait that never
+    /// sleeps): no.
+    fn can_sleep(&mut self) -> bool {
+        false
+    }
 
     /// Sleeps until a wake sent to this core by [`wake`](Self::wake) (or anything else) is
-    /// pending. A wake sent before the call must end it at once.
-    fn sleep(&mut self);
+    /// pending. A wake sent before the call must end it at once. The default does nothing
+    /// (never called when `SLEEPS` is false).
+    fn sleep(&mut self) {}
 
-    /// Drops a wake left pending for this core (called after each sleep).
-    fn clear(&mut self);
+    /// Drops a wake left pending for this core (called after each sleep). The default does
+    /// nothing.
+    fn clear(&mut self) {}
 
     /// Waits a little between two tries when not sleeping (a spin hint, a short nap).
     fn relax(&mut self);
@@ -76,8 +81,11 @@ pub trait Wait {
     /// then gives up. Asked after every failed try.
     fn expired(&mut self) -> bool;
 
-    /// Wakes the cores whose bits (bit `n`: CPU `n`) are set in `waiters`.
-    fn wake(&mut self, waiters: u32);
+    /// Wakes the cores whose bits (bit `n`: CPU `n`) are set in `waiters`. The default
+    /// does nothing (never called when `SLEEPS` is false).
+    fn wake(&mut self, waiters: u32) {
+        let _ = waiters;
+    }
 
     /// The last resort of [`CoreLock::acquire`] once [`expired`](Self::expired) said so
     /// (it cannot fail): a panic that names the holder, in the implementations here.
@@ -293,11 +301,6 @@ impl SpinTries {
 
 impl Wait for SpinTries {
     const SLEEPS: bool = false;
-    fn can_sleep(&mut self) -> bool {
-        false
-    }
-    fn sleep(&mut self) {}
-    fn clear(&mut self) {}
     fn relax(&mut self) {
         core::hint::spin_loop();
     }
@@ -310,7 +313,6 @@ impl Wait for SpinTries {
             None => true,
         }
     }
-    fn wake(&mut self, _waiters: u32) {}
     fn stuck(held: Held) -> ! {
         panic!("lock held by CPU {:?} past the bound", held.owner)
     }
