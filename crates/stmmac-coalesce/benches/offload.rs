@@ -27,7 +27,7 @@ use smoltcp::wire::{
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, FrameFilter, LinkState, MacConfig, NoTimer,
+    CoalesceConfig, Coherent, DmaConfig, Duplex, FrameFilter, Gmac3, LinkState, MacConfig, NoTimer,
     Offload, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
@@ -47,7 +47,7 @@ type Bus = SimBus<DwmacModel<PhyModel>>;
 struct Nic {
     clock: SimClock,
     bus: Bus,
-    mac: Dwmac<Bus>,
+    mac: Gmac3<Bus>,
     tx: TxRing,
     rx: RxRing,
 }
@@ -58,7 +58,7 @@ fn nic(offload: bool) -> Nic {
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap_or_else(|| fail("phy", "addr")));
     let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ));
     bus.model(|m| m.set_checksum_work(false));
-    let mac = Dwmac::new(bus.clone());
+    let mac = Gmac3::new(bus.clone());
     mac.soft_reset(&SimCounter::new(&clock, 32, 25_000_000))
         .unwrap_or_else(|e| fail("reset", e));
     let setup = mac

@@ -5,7 +5,7 @@
 //! the driver's tokens and the two interrupt paths that free resources:
 //!
 //! - **the DMA interrupt**: call [`NetState::on_dma_interrupt`] with
-//!   [`RingMac::take_events`]: it runs the RX ring's service (recovery on RPS/FBI, RX poll
+//!   [`Dwmac::take_events`]: it runs the RX ring's service (recovery on RPS/FBI, RX poll
 //!   demand on RU) and, on TI or a TX fault only (as stmmac's TX NAPI), the TX ring's
 //!   (recovery on TPS/UNF/TJT/FBI, reclaim, cleanup-timer bookkeeping); it wakes the receive
 //!   side on RI/RU or data waiting, the transmit side on TI or descriptors freed;
@@ -65,7 +65,7 @@
 //!
 //! smoltcp and embassy-net define the MTU as the largest Ethernet frame without FCS, that
 //! is the IP MTU + 14. [`RxConfig::max_frame`](crate::RxConfig::max_frame) leaves room for
-//! one 802.1Q tag ([`MAX_FRAME`](crate::rx::MAX_FRAME) = 1500 + 14 + 4), which the stack
+//! one 802.1Q tag ([`MAX_FRAME`](crate::ring::rx::MAX_FRAME) = 1500 + 14 + 4), which the stack
 //! never sends, so the driver reports the smaller of `max_frame` − [`VLAN_TAG_LEN`],
 //! [`TxRing::buf_size`], the scratch buffer and [`DROP_BUF_LEN`]: **1514** with the
 //! defaults, a 1500-byte IP MTU.
@@ -77,11 +77,11 @@ use core::task::{Context, Waker};
 use embassy_net_driver::{Capabilities, HardwareAddress, LinkState};
 use hwtimer_core::Restart;
 
+use crate::common::DmaEvents;
+use crate::common::Dwmac;
 use crate::dma::CacheOps;
-use crate::mac::DmaEvents;
-use crate::ring_mac::RingMac;
-use crate::rx::RxRing;
-use crate::tx::{CleanupTimer, TxRing, TxSlot};
+use crate::ring::rx::RxRing;
+use crate::ring::tx::{CleanupTimer, TxRing, TxSlot};
 
 /// Bytes of an IEEE 802.1Q tag: [`RxConfig::max_frame`](crate::RxConfig::max_frame) counts
 /// one, the stack's frames carry none (see [MTU](self#mtu)).
@@ -368,12 +368,12 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         self.hub.with(f)
     }
 
-    /// From the DMA interrupt, with what [`RingMac::take_events`] returned: service the RX
+    /// From the DMA interrupt, with what [`Dwmac::take_events`] returned: service the RX
     /// ring ([`RxRing::service`]), and the TX ring ([`TxRing::service`]) only on TI or a TX
     /// fault (TPS, UNF, TJT, FBI), as stmmac's TX NAPI runs only then; wake the receive side on RI/RU or data
     /// waiting, the transmit side on TI or descriptors freed. Returns the descriptors freed.
     /// A TX token filling its slot meanwhile is not in the way (see [Tokens](self#tokens)).
-    pub fn on_dma_interrupt<M: RingMac>(&self, mac: &M, events: DmaEvents) -> usize {
+    pub fn on_dma_interrupt<M: Dwmac>(&self, mac: &M, events: DmaEvents) -> usize {
         // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI or a TX fault
         // cleans the TX ring; an RX interrupt does not (it would reclaim on every received
         // ACK, and the cleanup timer and `tx_frames` would set nothing).
@@ -403,7 +403,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// The cleanup timer expired (return this from the `HrTimers::on_interrupt` callback
     /// for the TX ring's timer): reclaim, re-arm while frames are pending, wake the
     /// transmit side if descriptors were freed, also while a TX token fills its slot.
-    pub fn on_tx_timer<M: RingMac>(&self, mac: &M, now: u64) -> Restart {
+    pub fn on_tx_timer<M: Dwmac>(&self, mac: &M, now: u64) -> Restart {
         self.hub.signal(|rings| match rings {
             Some(r) => {
                 let before = r.tx.stats().reclaimed;
@@ -415,9 +415,9 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         })
     }
 
-    /// A new link state (from [`Phy::poll`](crate::phy::Phy::poll)): program the MAC
-    /// ([`RingMac::set_link`]) and, on a change, wake the runner.
-    pub fn set_link<M: RingMac>(&self, mac: &M, link: crate::LinkState) {
+    /// A new link state (from [`Phy::poll`](crate::common::phy::Phy::poll)): program the MAC
+    /// ([`Dwmac::set_link`]) and, on a change, wake the runner.
+    pub fn set_link<M: Dwmac>(&self, mac: &M, link: crate::LinkState) {
         // The MAC's link state is what `link_state` and the TX tokens look at: change it
         // on the signal side, inside the critical section, as the rings are.
         self.hub.signal(|_| {
@@ -436,7 +436,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// Reserve the TX ring's next descriptor for a token (one short critical section);
     /// `None`, counted in [`NetStats::tx_dropped`], when the ring refuses (link down, no
     /// free descriptor, a slot out already) or is not installed.
-    fn reserve_slot<M: RingMac>(&self, mac: &M) -> Option<TxSlot> {
+    fn reserve_slot<M: Dwmac>(&self, mac: &M) -> Option<TxSlot> {
         self.with_rings(|r| match r.tx.reserve_slot(mac) {
             Ok(slot) => Some(slot),
             Err(_) => {
@@ -450,7 +450,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
     /// Hand a token's filled slot to the ring (one short critical section): commit `len`
     /// bytes, or end the reservation with `None`; counted in [`NetStats::tx_frames`] or
     /// [`NetStats::tx_dropped`].
-    fn finish_slot<M: RingMac>(&self, mac: &M, slot: TxSlot, len: Option<usize>) {
+    fn finish_slot<M: Dwmac>(&self, mac: &M, slot: TxSlot, len: Option<usize>) {
         self.with_rings(|r| {
             let sent = match len {
                 Some(n) => r.tx.commit_slot(mac, slot, n).is_ok(),
@@ -474,14 +474,14 @@ fn mtu(rx_max_frame: usize, tx_buf: usize) -> usize {
 }
 
 /// The embassy-net driver; see the [module docs](self).
-pub struct Driver<'r, M: RingMac, T: CleanupTimer, C: CacheOps> {
+pub struct Driver<'r, M: Dwmac, T: CleanupTimer, C: CacheOps> {
     mac: &'r M,
     state: &'r NetState<T, C>,
     scratch: &'r mut [u8],
     address: [u8; 6],
 }
 
-impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps> Driver<'r, M, T, C> {
+impl<'r, M: Dwmac, T: CleanupTimer, C: CacheOps> Driver<'r, M, T, C> {
     /// A driver over `mac` and the rings in `state`, reporting `address`. `scratch` holds a
     /// received frame for embassy-net: give it [`RxRing::max_frame`] bytes.
     pub fn new(
@@ -501,7 +501,7 @@ impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps> Driver<'r, M, T, C> {
 
 /// Whether a TX token can be handed out: the link up, the ring installed, a free
 /// descriptor, no slot out and fewer than the in-flight limit pending (counted when not).
-fn tx_free<M: RingMac, T: CleanupTimer, C: CacheOps>(
+fn tx_free<M: Dwmac, T: CleanupTimer, C: CacheOps>(
     mac: &M,
     rings: Option<&mut Rings<T, C>>,
 ) -> bool {
@@ -520,7 +520,7 @@ fn tx_free<M: RingMac, T: CleanupTimer, C: CacheOps>(
 
 /// The next complete, good frame, copied into `scratch`; its length. Frames longer than
 /// `scratch` are dropped (at most one ring's worth per call).
-fn take_frame<M: RingMac, T: CleanupTimer, C: CacheOps>(
+fn take_frame<M: Dwmac, T: CleanupTimer, C: CacheOps>(
     mac: &M,
     r: &mut Rings<T, C>,
     scratch: &mut [u8],
@@ -545,7 +545,7 @@ pub struct RxToken<'a> {
 }
 
 /// TX token: a free descriptor was waiting in the TX ring when it was handed out.
-pub struct TxToken<'a, M: RingMac, T: CleanupTimer, C: CacheOps> {
+pub struct TxToken<'a, M: Dwmac, T: CleanupTimer, C: CacheOps> {
     mac: &'a M,
     state: &'a NetState<T, C>,
 }
@@ -570,14 +570,14 @@ fn build_and_drop<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
 
 /// A token's reserved slot; goes back to the ring when dropped: committed with `len`
 /// set, released otherwise (also if the stack's closure unwinds).
-struct Filling<'a, M: RingMac, T: CleanupTimer, C: CacheOps> {
+struct Filling<'a, M: Dwmac, T: CleanupTimer, C: CacheOps> {
     mac: &'a M,
     state: &'a NetState<T, C>,
     slot: Option<TxSlot>,
     len: Option<usize>,
 }
 
-impl<M: RingMac, T: CleanupTimer, C: CacheOps> Drop for Filling<'_, M, T, C> {
+impl<M: Dwmac, T: CleanupTimer, C: CacheOps> Drop for Filling<'_, M, T, C> {
     fn drop(&mut self) {
         if let Some(slot) = self.slot.take() {
             self.state.finish_slot(self.mac, slot, self.len);
@@ -585,9 +585,7 @@ impl<M: RingMac, T: CleanupTimer, C: CacheOps> Drop for Filling<'_, M, T, C> {
     }
 }
 
-impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::TxToken
-    for TxToken<'_, M, T, C>
-{
+impl<M: Dwmac, T: CleanupTimer, C: CacheOps> embassy_net_driver::TxToken for TxToken<'_, M, T, C> {
     fn consume<R, F>(self, len: usize, f: F) -> R
     where
         F: FnOnce(&mut [u8]) -> R,
@@ -613,7 +611,7 @@ impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::TxToken
     }
 }
 
-impl<M: RingMac, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver for Driver<'_, M, T, C> {
+impl<M: Dwmac, T: CleanupTimer, C: CacheOps> embassy_net_driver::Driver for Driver<'_, M, T, C> {
     type RxToken<'a>
         = RxToken<'a>
     where
@@ -866,7 +864,7 @@ mod tests {
 
     const MAC: [u8; 6] = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
     /// DMA_STATUS.RI alone.
-    const RI: DmaEvents = DmaEvents(1 << 6);
+    const RI: DmaEvents = DmaEvents::RX_COMPLETE;
 
     /// tx-frames 25, tx-usecs 1000 (the seed): two frames sent carry no IC.
     fn rig() -> Rig<HrBase> {
@@ -905,7 +903,7 @@ mod tests {
         assert_eq!(state.on_dma_interrupt(&mac, RI), 0, "RI frees nothing");
         assert_eq!(state.with_tx(|t| t.pending()), Some(2));
         // TI does.
-        assert_eq!(state.on_dma_interrupt(&mac, DmaEvents(1)), 2);
+        assert_eq!(state.on_dma_interrupt(&mac, DmaEvents::TX_COMPLETE), 2);
         assert_eq!(state.with_tx(|t| t.pending()), Some(0));
     }
 
@@ -932,7 +930,7 @@ mod tests {
         assert_eq!(state.stats().tx_inflight_limited, 1);
         // The reclaim (TI here; the cleanup timer alike) wakes the transmit side and
         // tokens come again.
-        assert_eq!(state.on_dma_interrupt(&mac, DmaEvents(1)), 2);
+        assert_eq!(state.on_dma_interrupt(&mac, DmaEvents::TX_COMPLETE), 2);
         assert!(count.0.load(Ordering::SeqCst) >= 1);
         assert!(drv.transmit(&mut cx).is_some());
         // 0 lifts the limit; a new install clears it.

@@ -1,10 +1,10 @@
-//! `no_std` driver for the **Synopsys DWMAC (stmmac)**, the GMAC 3.x ([`Dwmac`]) and the
-//! 4.x/5.x QoS core ([`Dwmac4`], `docs/dwmac4.md`; [`probe`] tells them apart), with TX/RX
+//! `no_std` driver for the **Synopsys DWMAC (stmmac)**, the GMAC 3.x ([`Gmac3`]) and the
+//! 4.x/5.x QoS core ([`Qos`], `docs/dwmac4.md`; [`probe`] tells them apart), with TX/RX
 //! interrupt coalescing on [`hwtimer-core`](hwtimer_core)'s high-resolution timer queue: MAC
 //! bring-up (PHY autonegotiation over MDIO, speed/duplex, address and frame filter), DMA
 //! rings that are sound at the DMA boundary (barriers, cache hook, owned memory), zero-copy
 //! RX and in-place TX, and behavioural models of both blocks for host tests. The rings and
-//! the stack adapters drive either MAC through the sealed [`RingMac`] trait; the example
+//! the stack adapters drive either MAC through the sealed [`Dwmac`] trait; the example
 //! below is the 3.x one, and the 4.x bring-up is in [`mac4`]'s docs.
 //!
 //! # The contract
@@ -40,9 +40,9 @@
 //! |---|---|
 //! | RX token | [`RxRing::receive`] → [`RxFrame`]: [`RxFrame::as_slice`] lends the DMA buffer (one descriptor), [`RxFrame::bytes`] / [`RxFrame::copy_to`] copy a spanning frame once; dropping the frame gives its descriptors back |
 //! | TX token | [`TxRing::reserve`] → [`TxToken`] (reserved when handed out; [`Error::WouldBlock`] when full, [`Error::LinkDown`]): fill [`TxToken::buffer`] in place, then [`TxToken::commit`]; dropping it sends nothing |
-//! | link state | [`phy::Phy::poll`] over [`DwmacMdio`], [`Dwmac::set_link`], [`Dwmac::link`] |
+//! | link state | [`phy::Phy::poll`] over [`Gmac3Mdio`], [`Gmac3::set_link`], [`Gmac3::link`] |
 //! | capabilities | MTU = [`RxRing::max_frame`] / [`TxRing::buf_size`] (frame bytes without FCS); no checksum offload |
-//! | interrupts → wakers | [`Dwmac::take_events`] → [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]; [`TxRing::service`] returns descriptors freed ("TX space"), [`RxRing::service`] whether data waits; the cleanup timer's [`TxRing::on_timer`] frees TX space too |
+//! | interrupts → wakers | [`Gmac3::take_events`] → [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]; [`TxRing::service`] returns descriptors freed ("TX space"), [`RxRing::service`] whether data waits; the cleanup timer's [`TxRing::on_timer`] frees TX space too |
 //!
 //! # Example
 //!
@@ -52,10 +52,10 @@
 //! ```
 //! use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 //! use mdio_bus::PhyAddr;
-//! use stmmac_coalesce::phy::{Advertise, Phy};
+//! use stmmac_coalesce::common::phy::{Advertise, Phy};
 //! use stmmac_coalesce::sim::{eth_frame, AnPhy, DwmacModel, SimArena, SIM_CSR_HZ};
 //! use stmmac_coalesce::{
-//!     CoalesceConfig, Coherent, DmaConfig, Dwmac, FrameFilter, MacConfig, NoTimer, RxConfig,
+//!     CoalesceConfig, Coherent, DmaConfig, Gmac3, FrameFilter, MacConfig, NoTimer, RxConfig,
 //!     RxRing, TimerStrategy, TxConfig, TxRing,
 //! };
 //!
@@ -63,7 +63,7 @@
 //! let counter = SimCounter::new(&clock, 32, 25_000_000);
 //! let arena = SimArena::new(0x1000_0000, 256 * 1024);
 //! let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
-//! let mac = Dwmac::new(bus.clone());
+//! let mac = Gmac3::new(bus.clone());
 //!
 //! // MAC and DMA.
 //! mac.soft_reset(&counter)?;
@@ -116,13 +116,13 @@
 //!
 //! - **`unsafe` promises**: [`DmaAddr`] (bus addresses), [`IdentityMap::new`],
 //!   [`DmaRegion::from_raw`], [`CacheOps`] (what it cleans and invalidates, and its
-//!   [`line`](CacheOps::line)), [`Dwmac::set_ring_bases`], [`Dwmac::bus`], and a descriptor
+//!   [`line`](CacheOps::line)), [`Gmac3::set_ring_bases`], [`Gmac3::bus`], and a descriptor
 //!   layout for a core without HW_FEATURE ([`DmaConfig::resolve_assuming_layout`],
-//!   [`Dwmac::configure_dma_assuming_layout`]).
+//!   [`Gmac3::configure_dma_assuming_layout`]).
 //! - **checked**: [`DmaSetup`] is built only by [`DmaConfig::resolve`] and checked again
 //!   when a ring carves its region; a HW_FEATURE of 0 or all ones is refused
 //!   ([`ConfigError::NoHwFeature`]) and a configured layout must agree with it
-//!   ([`ConfigError::LayoutMismatch`]); [`Dwmac::configure_dma`] refuses while a DMA engine
+//!   ([`ConfigError::LayoutMismatch`]); [`Gmac3::configure_dma`] refuses while a DMA engine
 //!   runs ([`Error::DmaRunning`]); each ring reads DMA_BUS_MODE.DSL back before starting
 //!   its engine ([`TxRing::try_start`], [`RxRing::try_start`]:
 //!   [`Error::GeometryMismatch`]); a configured cache line shorter than the cache hook's
@@ -152,13 +152,13 @@
 //! ```
 //!
 //! ```compile_fail
-//! # fn f<B: hwtimer_core::RegisterBus<Word = u32>>(mac: &stmmac_coalesce::Dwmac<B>) {
+//! # fn f<B: hwtimer_core::RegisterBus<Word = u32>>(mac: &stmmac_coalesce::Gmac3<B>) {
 //! mac.set_ring_bases(0x1000, 0x2000); // raw descriptor bases
 //! # }
 //! ```
 //!
 //! ```compile_fail
-//! # fn f<B: hwtimer_core::RegisterBus<Word = u32>>(mac: &stmmac_coalesce::Dwmac<B>) {
+//! # fn f<B: hwtimer_core::RegisterBus<Word = u32>>(mac: &stmmac_coalesce::Gmac3<B>) {
 //! let bus = mac.bus(); // raw register access could do the same
 //! # }
 //! ```
@@ -191,7 +191,7 @@
 //!
 //! # Checksum offload
 //!
-//! HW_FEATURE bits 16–18 give the engines ([`Coe`], [`Dwmac::coe`], [`DmaSetup::coe`]; `None`
+//! HW_FEATURE bits 16–18 give the engines ([`Coe`], [`Gmac3::coe`], [`DmaSetup::coe`]; `None`
 //! without HW_FEATURE). Both rings leave them off by default; a firmware turns them on per ring
 //! with [`TxRing::set_checksum_offload`] (CIC = 3 on every frame) and
 //! [`RxRing::set_checksum_offload`] (GMAC_CONTROL.IPC at the next start, read back) and an
@@ -300,7 +300,7 @@
 //! than two frames pay less of the start per frame. The second descriptor layout (issue
 //! 20, DWMAC 4.x) costs 3.x about 6 TX instructions per frame (298): the check that the
 //! ring's layout is the MAC type's, after which the compiler drops the QoS branches
-//! ([`RingMac`]'s layout is a constant of the MAC type). How these figures came down is in
+//! ([`Dwmac`]'s layout is a constant of the MAC type). How these figures came down is in
 //! the CHANGELOG.
 //!
 //! ## The whole path
@@ -344,7 +344,7 @@
 //! - [`dma`]: regions, bus addresses, the cache hook, descriptor geometry.
 //! - [`barrier`]: `dma_wmb` / `wmb` / `dma_rmb` per architecture.
 //! - `desc` (private): the descriptor layouts (normal, enhanced).
-//! - [`mac`]: [`Dwmac`] (MAC/DMA control, events, filter, link) and [`DwmacMdio`].
+//! - [`mac`]: [`Gmac3`] (MAC/DMA control, events, filter, link) and [`Gmac3Mdio`].
 //! - [`phy`]: Clause 22 autonegotiation and link polling.
 //! - [`tx`]: [`TxRing`], [`TxToken`], the cleanup timer ([`CleanupTimer`], [`QueueTimer`]).
 //! - [`rx`]: [`RxRing`], [`RxFrame`].
@@ -353,28 +353,21 @@
 //! - `smoltcp` (feature `smoltcp`): `smoltcp::phy::Device` over a ring pair.
 //! - `embassy_net` (feature `embassy-net`): `embassy_net_driver::Driver`, woken from the DMA
 //!   interrupt and the TX cleanup timer.
-//! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on [`DwmacMdio`] or any
+//! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on [`Gmac3Mdio`] or any
 //!   [`mdio_bus::Mdio`].
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub mod barrier;
-pub mod coalesce;
-mod desc;
+pub mod common;
 pub mod dma;
 #[cfg(feature = "embassy-net")]
 pub mod embassy_net;
-mod error;
-pub mod mac;
-pub mod mac4;
+pub mod gmac3;
 #[cfg(feature = "miim")]
 pub mod miim;
-pub mod phy;
-pub mod regs;
-pub mod regs4;
-pub mod ring_mac;
-pub mod rx;
+pub mod qos;
+pub mod ring;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
 // indexes with plain arithmetic and may panic on a broken test set-up.
 #[cfg(feature = "sim")]
@@ -388,20 +381,30 @@ pub mod rx;
 pub mod sim;
 #[cfg(feature = "smoltcp")]
 pub mod smoltcp;
-pub mod tx;
 
-/// The MDIO trait crate, re-exported so users of [`DwmacMdio`] need no extra dependency.
+// The module paths the models still name (`crate::gmac3::regs`, `crate::qos::regs`, `crate::common::phy`, ...);
+// they go when the models stop taking facts from the driver.
+#[cfg(feature = "sim")]
+use {common::phy, dma::barrier, gmac3::regs, qos::regs as regs4, ring::rx};
+#[cfg(feature = "sim")]
+mod mac {
+    pub(crate) use crate::common::multicast_hash_bin;
+}
+
+/// The MDIO trait crate, re-exported so users of [`Gmac3Mdio`] need no extra dependency.
 pub use mdio_bus;
 
-pub use coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
+pub use common::phy::{Advertise, Duplex, LinkState, Pause, Phy, PhyError, Speed};
+pub use common::{
+    ConfigError, DmaEvents, Dwmac, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US,
+    multicast_hash_bin,
+};
 pub use dma::{
     CacheOps, Coe, Coherent, DescLayout, DmaAddr, DmaConfig, DmaMemory, DmaRegion, DmaSetup,
     IdentityMap, Offload, RxCoe, ring_bytes,
 };
-pub use error::{ConfigError, Error};
-pub use mac::{DmaEvents, Dwmac, DwmacMdio, FrameFilter, MacConfig, multicast_hash_bin};
-pub use mac4::{Dwmac4, Dwmac4Mdio, Probed, probe};
-pub use phy::{Duplex, LinkState, Pause, Speed};
-pub use ring_mac::RingMac;
-pub use rx::{RxConfig, RxFrame, RxRing, RxStats};
-pub use tx::{CleanupTimer, NoTimer, QueueTimer, TxConfig, TxRing, TxStats, TxToken};
+pub use gmac3::{Gmac3, Gmac3Mdio};
+pub use qos::{Probed, Qos, QosMdio, probe};
+pub use ring::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
+pub use ring::rx::{RxConfig, RxFrame, RxRing, RxStats};
+pub use ring::tx::{CleanupTimer, NoTimer, QueueTimer, TxConfig, TxRing, TxStats, TxToken};

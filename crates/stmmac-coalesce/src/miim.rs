@@ -1,7 +1,7 @@
 //! PHY drivers written against [`ieee802_3_miim`] on this crate's MDIO (feature `miim`).
 //!
 //! `ieee802_3_miim`'s [`Mdio`](ieee802_3_miim::mdio::Mdio) trait is infallible: a read
-//! returns a `u16`, a write returns nothing. [`mdio_bus::Mdio`] (which [`DwmacMdio`] and every
+//! returns a `u16`, a write returns nothing. [`mdio_bus::Mdio`] (which [`Gmac3Mdio`] and every
 //! MDIO master of this project implement) is fallible, because a busy bit that never clears
 //! must end in an error instead of a spin. [`MiimBus`] bridges the two without hiding the
 //! failure:
@@ -16,7 +16,7 @@
 //!   frame.
 //!
 //! Every access still goes through the wrapped master, so its bound holds: with
-//! [`DwmacMdio`] a stuck MII_ADDR.GB costs at most its 10 ms deadline per frame.
+//! [`Gmac3Mdio`] a stuck MII_ADDR.GB costs at most its 10 ms deadline per frame.
 //!
 //! ```
 //! use ieee802_3_miim::Miim;
@@ -33,7 +33,7 @@
 //! assert!(phy.mdio.take_error().is_none());
 //! ```
 //!
-//! [`DwmacMdio`]: crate::DwmacMdio
+//! [`Gmac3Mdio`]: crate::Gmac3Mdio
 
 use ieee802_3_miim::RegisterAddress;
 use ieee802_3_miim::mdio::{MdioPhy, PhyAddress};

@@ -8,7 +8,7 @@
 //! # Tokens (zero copy)
 //!
 //! - **TX**: `transmit()` reserves a descriptor ([`TxRing::reserve`]) and returns `None`
-//!   when none is free or the link is down ([`RingMac::set_link`]), so a token always has a
+//!   when none is free or the link is down ([`Dwmac::set_link`]), so a token always has a
 //!   descriptor behind it and `TxToken::consume` cannot fail: smoltcp writes the frame
 //!   straight into the descriptor's DMA buffer, and [`TxToken::commit`](crate::TxToken::commit)
 //!   hands it over (IC, the cleanup timer per the ring's strategy, poll demand). A token
@@ -28,7 +28,7 @@
 //!
 //! The MTU, as smoltcp defines it, is the largest Ethernet frame without FCS: the IP MTU +
 //! 14. [`RxConfig::max_frame`](crate::RxConfig::max_frame) leaves room for one 802.1Q tag
-//! ([`MAX_FRAME`](crate::rx::MAX_FRAME) = 1500 + 14 + 4), which smoltcp never sends, so
+//! ([`MAX_FRAME`](crate::ring::rx::MAX_FRAME) = 1500 + 14 + 4), which smoltcp never sends, so
 //! the device reports the smaller of `max_frame` − [`VLAN_TAG_LEN`] and
 //! [`TxRing::buf_size`]: **1514** with the defaults, a 1500-byte IP MTU.
 //!
@@ -68,15 +68,15 @@
 //! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 
-use crate::ring_mac::RingMac;
+use crate::common::Dwmac;
 use ::smoltcp::phy::{self, Checksum, ChecksumCapabilities, DeviceCapabilities, Medium};
 use ::smoltcp::time::Instant;
 
+use crate::common::Error;
 use crate::dma::CacheOps;
-use crate::error::Error;
 
-use crate::rx::{RxFrame, RxRing};
-use crate::tx::{CleanupTimer, TxRing};
+use crate::ring::rx::{RxFrame, RxRing};
+use crate::ring::tx::{CleanupTimer, TxRing};
 
 /// Bytes of an IEEE 802.1Q tag: [`RxConfig::max_frame`](crate::RxConfig::max_frame) counts
 /// one, smoltcp's frames carry none (see [Capabilities](self#capabilities)).
@@ -231,7 +231,7 @@ impl<P: CostProbe> Probe<P> {
 
 /// smoltcp's view of a DWMAC and its rings; see the [module docs](self). `P` is the cost
 /// probe ([`NoProbe`] unless [`Device::with_probe`] gives one).
-pub struct Device<'r, M: RingMac, T: CleanupTimer, C: CacheOps, P = NoProbe> {
+pub struct Device<'r, M: Dwmac, T: CleanupTimer, C: CacheOps, P = NoProbe> {
     mac: &'r M,
     tx: &'r mut TxRing<T, C>,
     rx: &'r mut RxRing<C>,
@@ -242,7 +242,7 @@ pub struct Device<'r, M: RingMac, T: CleanupTimer, C: CacheOps, P = NoProbe> {
     tx_count: TxCount,
 }
 
-impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps> Device<'r, M, T, C> {
+impl<'r, M: Dwmac, T: CleanupTimer, C: CacheOps> Device<'r, M, T, C> {
     /// A device over `mac` and its started rings. `scratch` receives frames that span
     /// descriptors: give it [`RxRing::max_frame`] bytes (a shorter one drops longer
     /// spanning frames, counted in [`DeviceStats::rx_too_long`]).
@@ -268,7 +268,7 @@ impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps> Device<'r, M, T, C> {
     }
 }
 
-impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps, P: CostProbe> Device<'r, M, T, C, P> {
+impl<'r, M: Dwmac, T: CleanupTimer, C: CacheOps, P: CostProbe> Device<'r, M, T, C, P> {
     /// Measure the driver's share of each frame with `probe`, a free-running counter (for
     /// example the CPU's retired-instruction counter, or any `Fn() -> u64`; it may wrap at
     /// 32 bits). The probe's own cost is measured here (two readings back to back) and left
@@ -358,12 +358,12 @@ fn empty_poll<P: CostProbe>(polls: &mut u64, units: &mut u64, probe: &Probe<P>, 
 }
 
 /// Reserve a TX descriptor, counting why not.
-fn reserve<'a, M: RingMac, T: CleanupTimer, C: CacheOps>(
+fn reserve<'a, M: Dwmac, T: CleanupTimer, C: CacheOps>(
     tx: &'a mut TxRing<T, C>,
     mac: &'a M,
     count: &mut TxCount,
     limit: usize,
-) -> Option<crate::tx::TxToken<'a, M, T, C>> {
+) -> Option<crate::ring::tx::TxToken<'a, M, T, C>> {
     // Frames count against the limit until the cleanup path (TI service, cleanup timer)
     // reclaims them, as an skb counts against TSQ until its TX completion frees it.
     if tx.pending() >= limit {
@@ -383,9 +383,7 @@ fn reserve<'a, M: RingMac, T: CleanupTimer, C: CacheOps>(
     }
 }
 
-impl<M: RingMac, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::Device
-    for Device<'_, M, T, C, P>
-{
+impl<M: Dwmac, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::Device for Device<'_, M, T, C, P> {
     type RxToken<'a>
         = RxToken<'a, C, P>
     where
@@ -516,8 +514,8 @@ pub struct RxToken<'a, C: CacheOps, P = NoProbe> {
 }
 
 /// A TX token: a reserved descriptor whose DMA buffer smoltcp fills.
-pub struct TxToken<'a, M: RingMac, T: CleanupTimer, C: CacheOps, P = NoProbe> {
-    token: crate::tx::TxToken<'a, M, T, C>,
+pub struct TxToken<'a, M: Dwmac, T: CleanupTimer, C: CacheOps, P = NoProbe> {
+    token: crate::ring::tx::TxToken<'a, M, T, C>,
     count: &'a mut TxCount,
     probe: &'a Probe<P>,
     spent: u64,
@@ -578,7 +576,7 @@ impl<C: CacheOps, P: CostProbe> phy::RxToken for RxToken<'_, C, P> {
     }
 }
 
-impl<M: RingMac, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::TxToken
+impl<M: Dwmac, T: CleanupTimer, C: CacheOps, P: CostProbe> phy::TxToken
     for TxToken<'_, M, T, C, P>
 {
     fn consume<R, F>(self, len: usize, f: F) -> R

@@ -46,14 +46,19 @@ fn no_tx_completion() {
 
 #[test]
 fn tx_usecs_too_large() {
-    let c = coal(1, stmmac_coalesce::coalesce::MAX_COAL_TX_TICK + 1, 0, 0);
+    let c = coal(
+        1,
+        stmmac_coalesce::ring::coalesce::MAX_COAL_TX_TICK + 1,
+        0,
+        0,
+    );
     assert_eq!(c.validate(0), Err(ConfigError::TxUsecsTooLarge));
     assert_eq!(tx_new(tx_cfg(8, c)), config(ConfigError::TxUsecsTooLarge));
 }
 
 #[test]
 fn tx_frames_too_large() {
-    let n = stmmac_coalesce::coalesce::TX_MAX_FRAMES + 1;
+    let n = stmmac_coalesce::ring::coalesce::TX_MAX_FRAMES + 1;
     assert_eq!(
         tx_new(tx_cfg(512, coal(n, 0, 0, 0))),
         config(ConfigError::TxFramesTooLarge)
@@ -158,7 +163,7 @@ fn rx_frames_exceed_ring() {
     assert_eq!(rx_new(dma(), cfg), config(ConfigError::RxFramesExceedRing));
 }
 
-/// `Dwmac::configure_dma` with `dma()` changed by `f`: the cause it refused with, if any.
+/// `Gmac3::configure_dma` with `dma()` changed by `f`: the cause it refused with, if any.
 fn configure(f: impl FnOnce(&mut DmaConfig)) -> Result<(), ConfigError> {
     let mut cfg = dma();
     f(&mut cfg);

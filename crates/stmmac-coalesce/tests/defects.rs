@@ -9,8 +9,8 @@ use common::*;
 use hwtimer_core::RegisterBus;
 use hwtimer_core::Restart;
 use stmmac_coalesce::DmaAddr as _;
-use stmmac_coalesce::coalesce::usec2riwt;
-use stmmac_coalesce::regs::{self, DMA_STATUS};
+use stmmac_coalesce::gmac3::regs::{self, DMA_STATUS};
+use stmmac_coalesce::ring::coalesce::usec2riwt;
 use stmmac_coalesce::sim::{AnPhy, Ring, SIM_CSR_HZ, Seen, SimArena, TxFault, eth_frame};
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coherent, ConfigError, DescLayout, DmaConfig, DmaEvents, Duplex,
@@ -971,7 +971,7 @@ fn link_polling_follows_the_cable_and_tx_refuses_while_down() {
     );
     b.link_up();
     tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 0)).unwrap();
-    let phy = stmmac_coalesce::phy::Phy::new(mdio_bus::PhyAddr::from_bits(0));
+    let phy = stmmac_coalesce::common::phy::Phy::new(mdio_bus::PhyAddr::from_bits(0));
     let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
     b.phy.set_cable(b.clock.now_ns(), false);
     let l = phy.poll(&mut mdio).unwrap();

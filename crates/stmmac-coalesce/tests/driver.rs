@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
-use stmmac_coalesce::regs::DMA_STATUS;
+use stmmac_coalesce::gmac3::regs::DMA_STATUS;
 use stmmac_coalesce::sim::seed::{Rig, test_frame};
 use stmmac_coalesce::sim::{SIM_CSR_HZ, eth_frame};
 use stmmac_coalesce::{
@@ -31,7 +31,7 @@ fn full_ring_is_would_block_until_the_dma_completes() {
     let ics: Vec<bool> = b.bus.model(|m| m.sent().iter().map(|f| f.ic).collect());
     assert_eq!(ics, [false, true, false, true, false]);
     assert_ne!(
-        tx.desc_words(3).unwrap()[1] & stmmac_coalesce::regs::desc::TDES1_TER,
+        tx.desc_words(3).unwrap()[1] & stmmac_coalesce::gmac3::regs::desc::TDES1_TER,
         0
     );
     assert_eq!(tx.stats().sent, 5);

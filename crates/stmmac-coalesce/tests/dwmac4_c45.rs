@@ -1,4 +1,4 @@
-//! Clause 45 through the 4.x MDIO master (`Dwmac4Mdio` as an `mdio_bus::Mdio45`) on the
+//! Clause 45 through the 4.x MDIO master (`QosMdio` as an `mdio_bus::Mdio45`) on the
 //! 4.x model, reaching a Clause 45 device (`mdio_bus::sim::C45Model`: a 6393X SERDES lane)
 //! frame by frame: the address frame, then the read, write or post-read-increment frame.
 
@@ -6,9 +6,9 @@ use hwtimer_core::RegisterBus;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::sim::{C45Model, SimMdio};
 use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
-use stmmac_coalesce::Dwmac4;
-use stmmac_coalesce::mac::MDIO_TIMEOUT_US;
-use stmmac_coalesce::regs4 as r;
+use stmmac_coalesce::MDIO_TIMEOUT_US;
+use stmmac_coalesce::Qos;
+use stmmac_coalesce::qos::regs as r;
 use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
 
 type Bus = SimBus<Dwmac4Model<C45Model>>;
@@ -38,7 +38,7 @@ fn lane_status<B: Mdio45>(bus: &mut B) -> Result<(u16, u16), B::Error> {
 #[test]
 fn a_c45_read_through_dwmac4_mdio_reaches_the_device_in_two_frames() {
     let (clock, counter, bus) = board();
-    let mac = Dwmac4::probe(&bus).unwrap();
+    let mac = Qos::probe(&bus).unwrap();
     let mut mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
     let t0 = clock.now_ns();
     assert_eq!(lane_status(&mut mdio).unwrap(), (0xAC00, 0x012C));
@@ -51,10 +51,10 @@ fn a_c45_read_through_dwmac4_mdio_reaches_the_device_in_two_frames() {
     assert_eq!(bus.model(|m| m.mdio_device().frames()), 4);
     assert_eq!(bus.model(|m| m.mdio_c45_frames()), 2);
     assert_eq!(bus.model(|m| m.mdio_frames()), 4);
-    let cr = stmmac_coalesce::regs::csr_clock_range(SIM_CSR_HZ)
+    let cr = stmmac_coalesce::gmac3::regs::csr_clock_range(SIM_CSR_HZ)
         .unwrap()
         .0;
-    let div = stmmac_coalesce::regs::cr_divider(cr).unwrap();
+    let div = stmmac_coalesce::gmac3::regs::cr_divider(cr).unwrap();
     let frame = mdio_bus::frame_ns(SIM_CSR_HZ / div);
     assert!(clock.now_ns() - t0 >= 4 * frame);
     // The MMD's address register holds the last address frame's register.
@@ -67,7 +67,7 @@ fn a_c45_read_through_dwmac4_mdio_reaches_the_device_in_two_frames() {
 #[test]
 fn a_c45_write_lands_in_its_mmd_and_reads_back() {
     let (_clock, counter, bus) = board();
-    let mac = Dwmac4::probe(&bus).unwrap();
+    let mac = Qos::probe(&bus).unwrap();
     let mut mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
     // POC: PCS 10GBASE-R.
     mdio.write_c45(LANE, DevAddr::PHYXS, 0xF002, 0x0005)
@@ -97,7 +97,7 @@ fn a_c45_write_lands_in_its_mmd_and_reads_back() {
 #[test]
 fn goc_2_on_clause_45_is_a_post_read_increment_read() {
     let (clock, _counter, bus) = board();
-    let cr = stmmac_coalesce::regs::csr_clock_range(SIM_CSR_HZ)
+    let cr = stmmac_coalesce::gmac3::regs::csr_clock_range(SIM_CSR_HZ)
         .unwrap()
         .0;
     // BMCR 0x2000 then BMSR 0x2001: RA 0x2000, GOC 2 twice (the second one re-sends RA,
@@ -122,7 +122,7 @@ fn goc_2_on_clause_45_is_a_post_read_increment_read() {
 #[test]
 fn a_stuck_gb_bounds_a_c45_access() {
     let (clock, counter, bus) = board();
-    let mac = Dwmac4::probe(&bus).unwrap();
+    let mac = Qos::probe(&bus).unwrap();
     let mut mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
     bus.model(|m| m.set_mdio_stuck(true));
     let t0 = clock.now_ns();

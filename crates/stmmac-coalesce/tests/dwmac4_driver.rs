@@ -1,4 +1,4 @@
-//! The rings and `Dwmac4` on the DWMAC 4.x model: the 3.x ring conformance again (TX with
+//! The rings and `Qos` on the DWMAC 4.x model: the 3.x ring conformance again (TX with
 //! IC every tx-frames, RX spanning descriptors, errors dropped and counted), and what only
 //! QoS has: tail pointers, ring lengths, context descriptors, the MTL queues, 64-bit
 //! addresses, the version-dependent interrupt enables.
@@ -7,10 +7,10 @@ mod common4;
 
 use common4::*;
 use hwtimer_core::RegisterBusExt;
-use stmmac_coalesce::regs4::{self as r, chan};
+use stmmac_coalesce::qos::regs::{self as r, chan};
 use stmmac_coalesce::sim::{RxWireError, SimArena, VERSION4_00, eth_frame};
 use stmmac_coalesce::{
-    Coherent, ConfigError, DmaAddr, Duplex, Error, NoTimer, RingMac, Speed, ring_bytes,
+    Coherent, ConfigError, DmaAddr, Duplex, Dwmac, Error, NoTimer, Speed, ring_bytes,
 };
 
 #[test]

@@ -1,6 +1,6 @@
 //! embassy-net's own stack (`embassy_net::new`, its `Runner` and `TcpSocket`s) over two
 //! DWMAC 4.x models on the host: a TCP transfer from one to the other, every byte checked,
-//! through `stmmac_coalesce::embassy_net::Driver` on `Dwmac4`, the DMA interrupts serviced
+//! through `stmmac_coalesce::embassy_net::Driver` on `Qos`, the DMA interrupts serviced
 //! by `NetState::on_dma_interrupt` as an interrupt handler would. Futures are polled by a
 //! loop that wakes on what the driver and the time driver wake, in virtual time.
 //!
@@ -23,7 +23,7 @@ use hwtimer_core::sim::SimClock;
 use nic4::{Bus, wire};
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::sim::SimArena;
-use stmmac_coalesce::{Coherent, Duplex, Dwmac4, LinkState, NoTimer, RingMac, Speed};
+use stmmac_coalesce::{Coherent, Duplex, Dwmac, LinkState, NoTimer, Qos, Speed};
 
 /// Virtual time in embassy ticks, and the wakers waiting for it.
 struct SimTime {
@@ -76,9 +76,9 @@ fn nic(
     arena: SimArena,
     addr_bits: u32,
     addr: [u8; 6],
-) -> (Bus, Dwmac4<Bus>, NetState<NoTimer, Coherent>) {
+) -> (Bus, Qos<Bus>, NetState<NoTimer, Coherent>) {
     let n = nic4::nic(clock, arena, addr_bits, addr, 16, 1);
-    n.mac.enable_interrupts(Dwmac4::<Bus>::DEFAULT_INTERRUPTS);
+    n.mac.enable_interrupts(Qos::<Bus>::DEFAULT_INTERRUPTS);
     let state = NetState::new();
     state.install(n.tx, n.rx);
     state.set_link(&n.mac, LinkState::up(Speed::M1000, Duplex::Full));
@@ -172,7 +172,7 @@ fn embassy_net_tcp_between_two_qos_macs_on_the_host() {
         let moved = wire(&clock, &bus_a, &bus_b) + wire(&clock, &bus_b, &bus_a);
         frames += moved;
         for (mac, state) in [(&mac_a, &state_a), (&mac_b, &state_b)] {
-            let ev = RingMac::take_events(mac);
+            let ev = Dwmac::take_events(mac);
             if !ev.is_empty() {
                 state.on_dma_interrupt(mac, ev);
             }

@@ -1,6 +1,6 @@
 //! Property tests for the 4.x layout: what the 3.x one promises (tests/fuzz.rs) holds on
 //! QoS too. No descriptor content panics the rings or delivers bytes from outside them; no
-//! register value panics `Dwmac4` or makes a wait unbounded; the rings survive any register
+//! register value panics `Qos` or makes a wait unbounded; the rings survive any register
 //! writes to the block.
 
 mod common4;
@@ -11,10 +11,10 @@ use hwtimer_core::sim::model::Faults;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::Mdio;
 use proptest::prelude::*;
-use stmmac_coalesce::mac::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
+use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::sim::seed::test_frame;
 use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena, eth_frame};
-use stmmac_coalesce::{Coherent, DmaEvents, Dwmac4, Error, NoTimer, RingMac, RxConfig};
+use stmmac_coalesce::{Coherent, DmaEvents, Dwmac, Error, NoTimer, Qos, RxConfig};
 
 proptest! {
     /// Anything written into QoS RX descriptor words (the owner/status word 3 included)
@@ -36,7 +36,7 @@ proptest! {
             match op {
                 0 => { b.arena.write_u32(base + stride * idx as u64 + 4 * w as u64, word); }
                 1 => b.inject(&eth_frame(US, len, 0xA5)),
-                2 => { rx.service(&b.mac, DmaEvents(word)); }
+                2 => { rx.service(&b.mac, DmaEvents::from_bits(word)); }
                 _ => {}
             }
             for _ in 0..3 {
@@ -82,12 +82,12 @@ proptest! {
             let _ = tx.send(&b.mac, &test_frame());
             b.arena.write_u32(base + stride * i as u64 + 4 * w as u64, v);
             tx.reclaim();
-            tx.service(&b.mac, RingMac::take_events(&b.mac));
+            tx.service(&b.mac, Dwmac::take_events(&b.mac));
             prop_assert!(tx.pending() <= tx.capacity());
         }
     }
 
-    /// Any register contents: `Dwmac4`'s reads never panic, its waits stay within their
+    /// Any register contents: `Qos`'s reads never panic, its waits stay within their
     /// bounds, and a probe of garbage either finds a QoS version or is a typed error.
     #[test]
     fn any_register_values_are_survivable_on_dwmac4(
@@ -110,7 +110,7 @@ proptest! {
             m.inner().set_swr_stuck(swr_stuck);
             m.inner().set_mdio_stuck(mdio_stuck);
         });
-        let mac = match Dwmac4::probe(bus.clone()) {
+        let mac = match Qos::probe(bus.clone()) {
             Ok(mac) => mac,
             Err(Error::UnknownVersion { mac_version, .. }) => {
                 prop_assert!(!(0x40..=0x52).contains(&(mac_version & 0xFF)));
@@ -166,7 +166,7 @@ proptest! {
         let mut rx = b.rx(rx_cfg(4, 1536), Coherent);
         for (off, v) in vals {
             b.bus.write_word(off & !3, v);
-            let ev = RingMac::take_events(&b.mac);
+            let ev = Dwmac::take_events(&b.mac);
             tx.service(&b.mac, ev);
             rx.service(&b.mac, ev);
             let _ = tx.send(&b.mac, &test_frame());
@@ -174,6 +174,6 @@ proptest! {
             let _ = tx.on_timer(&b.mac, 0);
         }
         let _ = b.mac.configure_dma(&dma());
-        let _ = (RingMac::link(&b.mac), b.mac.channel_status());
+        let _ = (Dwmac::link(&b.mac), b.mac.channel_status());
     }
 }

@@ -11,12 +11,12 @@
 //! output unchanged.
 //!
 //! Every `Reg` constant, every `register_bitfields!` field and every bit/mask constant of
-//! `src/regs4.rs` is either checked here or listed in a "not covered" table with the reason
+//! `src/qos/regs.rs` is either checked here or listed in a "not covered" table with the reason
 //! (the H7 lacks it: 10/100 only, one queue, one channel, 32-bit addressing), and those
 //! absences are themselves checked. `every_regs4_item_is_checked_or_listed` parses
-//! `src/regs4.rs` so that a new item cannot slip through unchecked.
+//! `src/qos/regs.rs` so that a new item cannot slip through unchecked.
 //!
-//! The descriptor bits (`regs4::desc`) live in memory, not in the SVD; they are checked
+//! The descriptor bits (`regs::desc`) live in memory, not in the SVD; they are checked
 //! against the bit positions of Linux's `dwmac4_descs.h` (facts only) at the end.
 
 use std::collections::BTreeSet;
@@ -24,7 +24,7 @@ use std::mem::MaybeUninit;
 
 use hwtimer_core::Reg;
 use stm32h7::stm32h743v::{ethernet_dma, ethernet_mac, ethernet_mtl};
-use stmmac_coalesce::regs4::{self, chan, desc};
+use stmmac_coalesce::qos::regs::{self, chan, desc};
 use tock_registers::RegisterLongName;
 use tock_registers::fields::Field;
 
@@ -157,49 +157,49 @@ fn absent_registers(b: &Blocks) -> Vec<(&'static str, usize, usize, usize, &'sta
     vec![
         (
             "MAC_RXQ_CTRL0",
-            reg_off(regs4::MAC_RXQ_CTRL0),
+            reg_off(regs::MAC_RXQ_CTRL0),
             off(mac, mac.macrx_fcr()) + 4,
             off(mac, mac.macisr()),
             "the H7 has one RX queue; ST's SVD leaves 0x0A0-0x0AF reserved (Linux dwmac4.h: GMAC_RXQ_CTRL0 0xa0)",
         ),
         (
             "MAC_HW_FEATURE0",
-            reg_off(regs4::MAC_HW_FEATURE0),
+            reg_off(regs::MAC_HW_FEATURE0),
             off(mac, mac.macdr()) + 4,
             off(mac, mac.machwf1r()),
             "ST's SVD omits MACHWF0R (RM0433 documents it); Linux dwmac4.h: GMAC_HW_FEATURE0 0x11c",
         ),
         (
             "MAC_HW_FEATURE3",
-            reg_off(regs4::MAC_HW_FEATURE3),
+            reg_off(regs::MAC_HW_FEATURE3),
             off(mac, mac.machwf2r()) + 4,
             off(mac, mac.macmdioar()),
             "HW_FEATURE3 describes 5.x features; absent on the 4.10a (Linux dwmac4.h: GMAC_HW_FEATURE3 0x128)",
         ),
         (
             "MMC_IPC_RX_INTR_MASK",
-            reg_off(regs4::MMC_IPC_RX_INTR_MASK),
+            reg_off(regs::MMC_IPC_RX_INTR_MASK),
             off(mac, mac.rx_lpi_tran_cntr()) + 4,
             off(mac, mac.macl3l4c0r()),
             "ST's SVD describes only some MMC registers (no RX checksum-offload counters); Linux mmc_core.c: MMC base 0x700 + 0x100",
         ),
         (
             "MTL_RXQ_DMA_MAP0",
-            reg_off(regs4::MTL_RXQ_DMA_MAP0),
+            reg_off(regs::MTL_RXQ_DMA_MAP0),
             MTL_BASE + off(mtl, mtl.mtlisr()) + 4,
             MTL_BASE + off(mtl, mtl.mtltx_qomr()),
             "one RX queue and one channel: nothing to map (Linux dwmac4.h: MTL_RXQ_DMA_MAP0 0xc30)",
         ),
         (
             "DMA_CH0_TX_BASE_HI",
-            reg_off(regs4::DMA_CH0_TX_BASE_HI),
+            reg_off(regs::DMA_CH0_TX_BASE_HI),
             DMA_BASE + off(dma, dma.dmacrx_cr()) + 4,
             DMA_BASE + off(dma, dma.dmactx_dlar()),
             "32-bit addressing only (HW_FEATURE1.ADDR64 = 0); Linux dwmac4_dma.h: channel + 0x10",
         ),
         (
             "DMA_CH0_RX_BASE_HI",
-            reg_off(regs4::DMA_CH0_RX_BASE_HI),
+            reg_off(regs::DMA_CH0_RX_BASE_HI),
             DMA_BASE + off(dma, dma.dmactx_dlar()) + 4,
             DMA_BASE + off(dma, dma.dmacrx_dlar()),
             "32-bit addressing only; Linux dwmac4_dma.h: channel + 0x18",
@@ -214,11 +214,11 @@ fn check_offsets(seen: &mut Seen) {
         ($name:ident, $base:expr, $rb:expr, $pac:ident) => {{
             let want = $base + off($rb, $rb.$pac());
             assert_eq!(
-                reg_off(regs4::$name),
+                reg_off(regs::$name),
                 want,
-                "regs4::{} at {:#x}, PAC {} at {:#x}",
+                "regs::{} at {:#x}, PAC {} at {:#x}",
                 stringify!($name),
-                reg_off(regs4::$name),
+                reg_off(regs::$name),
                 stringify!($pac),
                 want
             );
@@ -272,7 +272,7 @@ fn check_offsets(seen: &mut Seen) {
     for (name, at, gap_lo, gap_hi, why) in absent_registers(&b) {
         assert!(
             gap_lo <= at && at + 4 <= gap_hi,
-            "regs4::{name} at {at:#x} is not in the PAC's gap {gap_lo:#x}..{gap_hi:#x} ({why})"
+            "regs::{name} at {at:#x} is not in the PAC's gap {gap_lo:#x}..{gap_hi:#x} ({why})"
         );
         seen.add(name);
     }
@@ -293,7 +293,7 @@ fn check_fields(seen: &mut Seen) {
     macro_rules! same {
         ($rb:expr, $reg:ident . $f:ident, $tock:ident :: $tf:ident) => {{
             let pac = pac_mask!($rb, $reg.$f);
-            let ours = tock_mask(regs4::$tock::$tf);
+            let ours = tock_mask(regs::$tock::$tf);
             assert_ne!(
                 pac,
                 0,
@@ -304,7 +304,7 @@ fn check_fields(seen: &mut Seen) {
             assert_eq!(
                 span(ours),
                 span(pac),
-                "regs4::{}::{} (bit, width) vs PAC {}.{}",
+                "regs::{}::{} (bit, width) vs PAC {}.{}",
                 stringify!($tock),
                 stringify!($tf),
                 stringify!($reg),
@@ -316,11 +316,11 @@ fn check_fields(seen: &mut Seen) {
     // The field the H7 lacks: no PAC field of the register covers any of its bits.
     macro_rules! absent {
         ($rb:expr, $reg:ident, $tock:ident :: $tf:ident, $why:expr) => {{
-            let ours = tock_mask(regs4::$tock::$tf);
+            let ours = tock_mask(regs::$tock::$tf);
             assert_eq!(
                 pac_undefined!($rb, $reg, ours),
                 ours,
-                "regs4::{}::{} ({}) is defined by the PAC after all",
+                "regs::{}::{} ({}) is defined by the PAC after all",
                 stringify!($tock),
                 stringify!($tf),
                 $why
@@ -333,18 +333,18 @@ fn check_fields(seen: &mut Seen) {
     macro_rules! narrower {
         ($rb:expr, $reg:ident . $f:ident, $tock:ident :: $tf:ident, $why:expr) => {{
             let pac = pac_mask!($rb, $reg.$f);
-            let ours = tock_mask(regs4::$tock::$tf);
+            let ours = tock_mask(regs::$tock::$tf);
             let ((p_lo, p_w), (o_lo, o_w)) = (span(pac), span(ours));
             assert_eq!(
                 p_lo,
                 o_lo,
-                "regs4::{}::{} first bit",
+                "regs::{}::{} first bit",
                 stringify!($tock),
                 stringify!($tf)
             );
             assert!(
                 p_w <= o_w,
-                "regs4::{}::{} narrower than the PAC",
+                "regs::{}::{} narrower than the PAC",
                 stringify!($tock),
                 stringify!($tf)
             );
@@ -507,52 +507,52 @@ fn check_consts(seen: &mut Seen) {
         }};
     }
 
-    assert_eq!(regs4::DMA_CHAN0, DMA_BASE + off(dma, dma.dmaccr()));
+    assert_eq!(regs::DMA_CHAN0, DMA_BASE + off(dma, dma.dmaccr()));
     seen.add("DMA_CHAN0");
     let rdrl = pac_mask!(dma, dmacrx_rlr.rdrl);
     assert_eq!(pac_mask!(dma, dmactx_rlr.tdrl), rdrl);
     assert_eq!(span(rdrl), (0, 10));
-    assert_eq!(regs4::MAX_RING_LEN, 1 << span(rdrl).1);
+    assert_eq!(regs::MAX_RING_LEN, 1 << span(rdrl).1);
     seen.add("MAX_RING_LEN");
 
     bit!(
         "HWF1_RXFIFOSIZE_MASK",
-        regs4::HWF1_RXFIFOSIZE_MASK,
+        regs::HWF1_RXFIFOSIZE_MASK,
         mac,
         machwf1r.rxfifosize
     );
     assert_eq!(
-        regs4::HWF1_TXFIFOSIZE_SHIFT,
+        regs::HWF1_TXFIFOSIZE_SHIFT,
         span(pac_mask!(mac, machwf1r.txfifosize)).0
     );
     assert_eq!(span(pac_mask!(mac, machwf1r.txfifosize)).1, 5);
     seen.add("HWF1_TXFIFOSIZE_SHIFT");
     assert_eq!(
-        regs4::HWF1_ADDR64_SHIFT,
+        regs::HWF1_ADDR64_SHIFT,
         span(pac_mask!(mac, machwf1r.addr64)).0
     );
     assert_eq!(span(pac_mask!(mac, machwf1r.addr64)).1, 2);
     seen.add("HWF1_ADDR64_SHIFT");
     bit!(
         "HWF2_RXQCNT_MASK",
-        regs4::HWF2_RXQCNT_MASK,
+        regs::HWF2_RXQCNT_MASK,
         mac,
         machwf2r.rxqcnt
     );
     assert_eq!(
-        regs4::HWF2_TXQCNT_SHIFT,
+        regs::HWF2_TXQCNT_SHIFT,
         span(pac_mask!(mac, machwf2r.txqcnt)).0
     );
     assert_eq!(span(pac_mask!(mac, machwf2r.txqcnt)).1, 4);
     seen.add("HWF2_TXQCNT_SHIFT");
-    bit!("MAC_ADDR_AE", regs4::MAC_ADDR_AE, mac, maca0hr.ae);
+    bit!("MAC_ADDR_AE", regs::MAC_ADDR_AE, mac, maca0hr.ae);
     // TXQEN "enabled": the SVD has no enumerated values, but the H7's single TX queue resets
     // enabled (TXQEN read-only at its reset value on single-queue cores), so its reset value
     // holds the encoding.
     let txqen = pac_mask!(mtl, mtltx_qomr.txqen);
     assert_eq!(span(txqen), (2, 2));
     let reset = <ethernet_mtl::mtltx_qomr::MTLTX_QOMRrs as stm32h7::Resettable>::RESET_VALUE;
-    assert_eq!((reset & txqen) >> 2, regs4::TXQEN_ENABLED);
+    assert_eq!((reset & txqen) >> 2, regs::TXQEN_ENABLED);
     seen.add("TXQEN_ENABLED");
 
     // DMA_CHAN_STATUS.
@@ -589,7 +589,7 @@ fn check_consts(seen: &mut Seen) {
     assert_eq!(
         pac_undefined!(dma, dmacsr, !(status | error_codes)),
         !(status | error_codes),
-        "DMACSR has a status bit regs4::chan does not know"
+        "DMACSR has a status bit regs::chan does not know"
     );
     seen.add("chan::W1C");
     // DMA_CHAN_INTR_ENA (4.10): NIE/AIE, and every enable lines up with its status bit.
@@ -632,8 +632,7 @@ fn the_h7_is_a_4_10a() {
     use stm32h7::Resettable;
     let reset = <ethernet_mac::macvr::MACVRrs as Resettable>::RESET_VALUE;
     assert_eq!(reset, 0x3041);
-    let snps =
-        (reset & tock_mask(regs4::MAC_VERSION::SNPSVER)) >> regs4::MAC_VERSION::SNPSVER.shift;
+    let snps = (reset & tock_mask(regs::MAC_VERSION::SNPSVER)) >> regs::MAC_VERSION::SNPSVER.shift;
     assert_eq!(snps, 0x41);
 }
 
@@ -710,12 +709,12 @@ fn descriptor_bits_match_linux_dwmac4_descs() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Coverage: every item of src/regs4.rs is checked above or listed as not covered.
+// Coverage: every item of src/qos/regs.rs is checked above or listed as not covered.
 
 /// `(Reg constants, bitfield fields as REG::FIELD, u32/usize constants with their module)`
-/// declared in `src/regs4.rs`.
+/// declared in `src/qos/regs.rs`.
 fn regs4_items() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
-    let src = include_str!("../src/regs4.rs");
+    let src = include_str!("../src/qos/regs.rs");
     let (mut regs, mut fields, mut consts) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
     let mut in_bitfields = false;
     let mut register = String::new();

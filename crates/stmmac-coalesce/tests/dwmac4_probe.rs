@@ -6,7 +6,7 @@ use hwtimer_core::sim::{SimBus, SimClock, SimModel};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
-use stmmac_coalesce::{Dwmac4, Error, Probed, probe};
+use stmmac_coalesce::{Error, Probed, Qos, probe};
 
 /// A block whose 0x110 and 0x20 read the given values and everything else 0; it counts
 /// the writes it sees.
@@ -42,7 +42,7 @@ fn each_qos_version_probes_as_qos_and_reads_only() {
             Err(e) => panic!("{v:#x}: {e}"),
         }
         assert_eq!(stats.writes, 0, "{v:#x}");
-        let (m, stats) = b.counted(|| Dwmac4::probe(&b));
+        let (m, stats) = b.counted(|| Qos::probe(&b));
         assert_eq!(m.unwrap().snpsver(), (v & 0xFF) as u8);
         assert_eq!(stats.writes, 0);
     }
@@ -70,7 +70,7 @@ fn a_version_of_neither_layout_is_a_typed_error_and_nothing_is_written() {
             "{q:#x} {g:#x}"
         );
         assert_eq!(stats.writes, 0);
-        let (r, stats) = b.counted(|| Dwmac4::probe(&b).map(|_| ()));
+        let (r, stats) = b.counted(|| Qos::probe(&b).map(|_| ()));
         assert_eq!(
             r,
             Err(Error::UnknownVersion {
@@ -91,10 +91,7 @@ fn the_3x_model_probes_as_3x() {
     let (found, stats) = b.counted(|| probe(&b));
     assert!(matches!(found, Ok(Probed::Gmac3(_))));
     assert_eq!(stats.writes, 0);
-    assert!(matches!(
-        Dwmac4::probe(&b),
-        Err(Error::UnknownVersion { .. })
-    ));
+    assert!(matches!(Qos::probe(&b), Err(Error::UnknownVersion { .. })));
 }
 
 mod common;
@@ -203,7 +200,7 @@ fn clause_45_frames_carry_the_device_and_register_where_the_databook_puts_them()
             data: 0,
         },
     );
-    let mac = Dwmac4::probe(&b).unwrap();
+    let mac = Qos::probe(&b).unwrap();
     let mut mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
     let cr = mdio.cr();
     // Positions written out (Linux dwmac4.h / RM0433): PA 25:21, RDA 20:16, CR 11:8,

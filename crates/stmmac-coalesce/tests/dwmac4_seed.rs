@@ -1,6 +1,6 @@
 //! Seed 002 on the DWMAC 4.x model: the same rigs and measurements as `tests/seed_proof.rs`
 //! (jiffies against the hrtimer queue for a burst's reclaim; programmings per packet for
-//! re-arm against arm-once; RX coalescing by the per-channel RIWT), on `Dwmac4` with tail
+//! re-arm against arm-once; RX coalescing by the per-channel RIWT), on `Qos` with tail
 //! doorbells and QoS descriptors. Coalescing is Linux's dwmac4's: IOC on every
 //! `tx_frames`-th frame plus the cleanup timer, and the channel's RX watchdog.
 

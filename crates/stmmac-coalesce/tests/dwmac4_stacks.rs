@@ -1,7 +1,7 @@
 //! The network stacks on the DWMAC 4.x model: smoltcp TCP between two modelled QoS MACs
 //! (one with its DMA above 4 GiB), every byte checked, checksum offload reported to the
 //! stack and done by the model; and the embassy-net driver's tokens and wakers on a
-//! `Dwmac4` with its cleanup timer on the hrtimer queue.
+//! `Qos` with its cleanup timer on the hrtimer queue.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,7 +22,7 @@ use stmmac_coalesce::sim::seed::{Bus4, HrBase, Rig};
 use stmmac_coalesce::sim::{SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, Duplex, FrameFilter, MacConfig, QueueTimer, RingMac, Speed,
+    CoalesceConfig, Coherent, Duplex, Dwmac, FrameFilter, MacConfig, QueueTimer, Speed,
     TimerStrategy,
 };
 
@@ -169,7 +169,7 @@ fn embassy_net_tokens_and_wakers_on_the_4x_mac() {
     assert!(drv.receive(&mut cx).is_none());
     let frame = eth_frame(MAC, 300, 0x3C);
     bus.model(|m| m.inject(clock.now_ns(), &frame));
-    let ev = RingMac::take_events(&mac);
+    let ev = Dwmac::take_events(&mac);
     assert!(ev.rx_ready(), "{ev:?}");
     state.on_dma_interrupt(&mac, ev);
     assert!(woken() > w1, "RI wakes the runner");

@@ -284,7 +284,7 @@ fn tx_frame_is_filled_with_interrupts_enabled_and_the_interrupt_paths_run_at_onc
         // paths deferred their TX work to the end of `consume`).
         clock.advance_to((deadline + 10) * tick_ns);
         fired = timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now));
-        freed_by_ti = state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents(1));
+        freed_by_ti = state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents::TX_COMPLETE);
         in_fill = state.with_tx(|t| (t.stats().reclaimed, t.pending(), t.slot_reserved()));
         // The slot is the token's: nothing else is queued meanwhile.
         send_in_fill = state.with_tx(|t| t.send(&mac, &[3u8; 60]));
@@ -341,7 +341,7 @@ fn tx_fault_during_the_fill_drops_the_stale_slot() {
     drv.transmit(&mut cx).unwrap().consume(60, |b| {
         b.fill(2);
         // TPS: the TX service restarts the TX DMA and resets every descriptor.
-        state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents(1 << 1));
+        state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents::TX_STOPPED);
     });
     assert_eq!(bus.model(|m| m.sent().len()), before, "nothing sent");
     let stats = state.stats();

@@ -10,12 +10,12 @@ use hwtimer_core::sim::model::Faults;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::Mdio;
 use proptest::prelude::*;
-use stmmac_coalesce::coalesce::{ic_decision, riwt2usec, usec2riwt};
-use stmmac_coalesce::mac::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
+use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
+use stmmac_coalesce::ring::coalesce::{ic_decision, riwt2usec, usec2riwt};
 use stmmac_coalesce::sim::seed::test_frame;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, DmaEvents, Dwmac, Error, NoTimer, RxConfig,
+    CoalesceConfig, Coherent, DmaConfig, DmaEvents, Error, Gmac3, NoTimer, RxConfig,
 };
 
 proptest! {
@@ -120,7 +120,7 @@ proptest! {
             match op {
                 0 => { b.arena.write_u32(base + 16 * idx as u64, word); }
                 1 => b.inject(&eth_frame(US, len, 0xA5)),
-                2 => { rx.service(&b.mac, DmaEvents(word)); }
+                2 => { rx.service(&b.mac, DmaEvents::from_bits(word)); }
                 _ => {}
             }
             for _ in 0..3 {
@@ -195,7 +195,7 @@ proptest! {
             m.inner().set_swr_stuck(swr_stuck);
             m.inner().set_mdio_stuck(mdio_stuck);
         });
-        let mac = Dwmac::new(bus.clone());
+        let mac = Gmac3::new(bus.clone());
         // Plain reads: one bus read each (two for the MAC address), whatever they return.
         let r0 = bus.stats().reads;
         let _ = (mac.status(), mac.version(), mac.hw_feature(), mac.mac_address());
@@ -218,7 +218,7 @@ proptest! {
         match mac.mdio(&counter, csr_hz) {
             Err(e) => {
                 prop_assert_eq!(e, Error::CsrClock);
-                prop_assert!(stmmac_coalesce::regs::csr_clock_range(csr_hz).is_none());
+                prop_assert!(stmmac_coalesce::gmac3::regs::csr_clock_range(csr_hz).is_none());
             }
             Ok(mut mdio) => {
                 // A read: the first busy check, the frame's wait, MII_DATA.
@@ -250,7 +250,7 @@ proptest! {
         let clock = SimClock::new();
         let arena = SimArena::new(0x1000_0000, 256 * 1024);
         let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ));
-        let mac = Dwmac::new(bus.clone());
+        let mac = Gmac3::new(bus.clone());
         let setup = DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() }.resolve(stmmac_coalesce::sim::HW_FEATURE).unwrap();
         let mut tx = stmmac_coalesce::TxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, tx_cfg(4, no_timer(1)), NoTimer, Coherent).unwrap();
         let mut rx = stmmac_coalesce::RxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, rx_cfg(4, 1536), Coherent).unwrap();

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use hwtimer_core::RegisterBusExt;
-use stmmac_coalesce::regs;
+use stmmac_coalesce::gmac3::regs;
 
 /// An MMC counter past half range, or an RGMII/PCS link event, raises GMI/GLI: summaries
 /// that clear only at their source. Unmasked, the shared interrupt line stays high for
@@ -160,14 +160,14 @@ fn rx_discards_length_and_mii_errors() {
 fn soft_reset_waits_as_long_as_linux() {
     use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
     use stmmac_coalesce::sim::{AnPhy, DwmacModel, SIM_CSR_HZ};
-    use stmmac_coalesce::{Dwmac, Error};
+    use stmmac_coalesce::{Error, Gmac3};
     let run = |reset_ns: u64, stuck: bool, bound: Option<u64>| {
         let clock = SimClock::new();
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let mut m =
             DwmacModel::new(arena(), AnPhy::gigabit(), SIM_CSR_HZ).with_reset_time(reset_ns);
         m.set_swr_stuck(stuck);
-        let mac = Dwmac::new(SimBus::new(&clock, m));
+        let mac = Gmac3::new(SimBus::new(&clock, m));
         let r = match bound {
             None => mac.soft_reset(&counter).map(|_| ()),
             Some(us) => mac.soft_reset_within(&counter, us).map(|_| ()),
@@ -260,7 +260,7 @@ fn master_slave_fault_is_link_down() {
 #[test]
 fn pause_is_resolved_and_programmed() {
     use mdio_bus::{Mdio, PhyAddr, RegAddr};
-    use stmmac_coalesce::phy::Phy;
+    use stmmac_coalesce::common::phy::Phy;
     use stmmac_coalesce::sim::{AnPhy, Partner, SIM_CSR_HZ};
     let phy = AnPhy::new(Partner {
         lpa: 0x41E1 | regs::mii::ADVERTISE_PAUSE_CAP,
@@ -294,7 +294,7 @@ fn pause_is_resolved_and_programmed() {
 #[test]
 fn phy_soft_reset_is_bounded() {
     use mdio_bus::PhyAddr;
-    use stmmac_coalesce::phy::{PHY_RESET_READS, Phy, PhyError};
+    use stmmac_coalesce::common::phy::{PHY_RESET_READS, Phy, PhyError};
     use stmmac_coalesce::sim::SIM_CSR_HZ;
     let b = Board::new();
     b.phy.set_bmcr_bits(regs::mii::BMCR_LOOPBACK);

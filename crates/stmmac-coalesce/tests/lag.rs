@@ -7,7 +7,7 @@ use hwtimer_core::RegisterBus;
 use hwtimer_core::sim::{IrqSource, SimBus, SimClock};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
-use stmmac_coalesce::regs::{self, desc::*};
+use stmmac_coalesce::gmac3::regs::{self, desc::*};
 use stmmac_coalesce::sim::seed::{LAG_NS, Rig, STREAM_GAP_NS};
 use stmmac_coalesce::sim::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{CoalesceConfig, DmaAddr, TimerStrategy};

@@ -1,4 +1,4 @@
-//! `ieee802_3_miim` PHY code on `DwmacMdio` through `miim::MiimBus`, against the model.
+//! `ieee802_3_miim` PHY code on `Gmac3Mdio` through `miim::MiimBus`, against the model.
 
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use ieee802_3_miim::Miim;
@@ -7,7 +7,7 @@ use ieee802_3_miim::registers::Duplex;
 use ieee802_3_miim::{LinkSpeed, LinkState};
 use mdio_bus::sim::PhyModel;
 use mdio_bus::{PhyAddr, RegAddr};
-use stmmac_coalesce::Dwmac;
+use stmmac_coalesce::Gmac3;
 use stmmac_coalesce::miim::{FAILED_READ, MiimBus};
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
 
@@ -27,11 +27,11 @@ fn phy() -> PhyModel {
 
 type Bus = SimBus<DwmacModel<PhyModel>>;
 
-fn mac(phy: PhyModel) -> (SimClock, Bus, Dwmac<Bus>, SimCounter) {
+fn mac(phy: PhyModel) -> (SimClock, Bus, Gmac3<Bus>, SimCounter) {
     let clock = SimClock::new();
     let arena = SimArena::new(0x1000_0000, 4096);
     let bus = SimBus::new(&clock, DwmacModel::new(arena, phy, SIM_CSR_HZ));
-    let mac = Dwmac::new(bus.clone());
+    let mac = Gmac3::new(bus.clone());
     let counter = SimCounter::new(&clock, 32, 25_000_000);
     (clock, bus, mac, counter)
 }
@@ -81,7 +81,7 @@ fn a_stuck_bus_reads_as_no_phy_and_keeps_the_error() {
         assert_eq!(bus.read(a, r), FAILED_READ);
         bus.write(a, r, 0x1234);
     }
-    // Each frame stayed bounded by DwmacMdio's 10 ms deadline.
+    // Each frame stayed bounded by Gmac3Mdio's 10 ms deadline.
     let took = clock.now_ns() - t0;
     assert!((20_000_000..23_000_000).contains(&took), "{took} ns");
     assert_eq!(bus.errors(), 2);

@@ -5,7 +5,7 @@ use hwtimer_core::RegisterBus;
 use hwtimer_core::sim::{IrqSource, SimBus, SimClock};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
-use stmmac_coalesce::regs::{self, desc::*, edesc};
+use stmmac_coalesce::gmac3::regs::{self, desc::*, edesc};
 use stmmac_coalesce::sim::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SWR_NS, SimArena, TxFault, fcs};
 use stmmac_coalesce::{DescLayout, DmaAddr};
 

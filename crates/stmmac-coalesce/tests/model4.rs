@@ -7,7 +7,7 @@ use hwtimer_core::{Reg, RegisterBus};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::DmaAddr;
-use stmmac_coalesce::regs4::{self as r, chan, desc::*};
+use stmmac_coalesce::qos::regs::{self as r, chan, desc::*};
 use stmmac_coalesce::sim::{
     Dwmac4Irq, Dwmac4Model, HW_FEATURE0_4, HW_FEATURE1_4, Ring, SIM_CSR_HZ, SWR_NS, Seen, SimArena,
     VERSION4_00, VERSION4_10, VERSION5_10, eth_frame,

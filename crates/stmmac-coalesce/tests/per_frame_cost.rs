@@ -7,7 +7,7 @@ use std::cell::Cell;
 
 use common::*;
 use hwtimer_core::Restart;
-use stmmac_coalesce::coalesce::ic_decision;
+use stmmac_coalesce::ring::coalesce::ic_decision;
 use stmmac_coalesce::sim::eth_frame;
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coherent, Error, QueueTimer, TimerStrategy, TxConfig,

@@ -15,7 +15,7 @@ use stack::pattern;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, FrameFilter, LinkState, MacConfig, NoTimer,
+    CoalesceConfig, Coherent, DmaConfig, Duplex, FrameFilter, Gmac3, LinkState, MacConfig, NoTimer,
     RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
@@ -23,7 +23,7 @@ type Bus = SimBus<DwmacModel<PhyModel>>;
 
 struct Nic {
     bus: Bus,
-    mac: Dwmac<Bus>,
+    mac: Gmac3<Bus>,
     tx: TxRing,
     rx: RxRing,
     addr: [u8; 6],
@@ -35,7 +35,7 @@ fn nic(clock: &SimClock, base: u32, last: u8, tx_n: usize, rx_n: usize, rx_buf: 
     let arena = SimArena::new(base, 1 << 20);
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
     let bus = SimBus::new(clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ));
-    let mac = Dwmac::new(bus.clone());
+    let mac = Gmac3::new(bus.clone());
     mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
         .unwrap();
     let setup = mac

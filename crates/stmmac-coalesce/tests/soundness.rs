@@ -14,7 +14,7 @@ use common::*;
 use hwtimer_core::RegisterBus;
 use stmmac_coalesce::sim::{HW_FEATURE, eth_frame};
 use stmmac_coalesce::{
-    Coherent, ConfigError, DescLayout, DmaConfig, Duplex, Dwmac, Dwmac4, Error, LinkState, NoTimer,
+    Coherent, ConfigError, DescLayout, DmaConfig, Duplex, Error, Gmac3, LinkState, NoTimer, Qos,
     Speed,
 };
 
@@ -33,7 +33,7 @@ fn hw_feature_of_zero_or_all_ones_is_refused_unless_the_layout_is_promised() {
         let s = unsafe { dma().resolve_assuming_layout(DescLayout::Enhanced) }.unwrap();
         assert_eq!(s.layout(), DescLayout::Enhanced);
     }
-    let enhanced = HW_FEATURE | stmmac_coalesce::regs::HW_FEATURE_ENHDESSEL;
+    let enhanced = HW_FEATURE | stmmac_coalesce::gmac3::regs::HW_FEATURE_ENHDESSEL;
     assert_eq!(
         dma().resolve(enhanced).map(|s| s.layout()),
         Ok(DescLayout::Enhanced)
@@ -136,7 +136,7 @@ fn word_3_of_every_descriptor_points_at_its_own_buffer() {
     }
     for i in 0..4 {
         let w = rx.desc_words(i).unwrap();
-        if w[0] & stmmac_coalesce::regs::desc::OWN != 0 {
+        if w[0] & stmmac_coalesce::gmac3::regs::desc::OWN != 0 {
             check("rx given back", w);
         }
     }
@@ -177,7 +177,7 @@ fn has_data_waits_for_the_last_descriptor_of_a_spanning_frame() {
     let f = eth_frame(US, 1200, 7);
     b.inject(&f);
     assert!(
-        !rx.desc_words(0).unwrap()[0] & stmmac_coalesce::regs::desc::OWN != 0,
+        !rx.desc_words(0).unwrap()[0] & stmmac_coalesce::gmac3::regs::desc::OWN != 0,
         "the head is CPU-owned already"
     );
     assert!(!rx.has_data(), "LS not written yet");
@@ -289,32 +289,32 @@ fn race_on<T: Sync>(
     bus(&mac).read_word(target)
 }
 
-/// [`race_on`] a 3.x `Dwmac`.
+/// [`race_on`] a 3.x `Gmac3`.
 fn race(
     target: usize,
     init: u32,
-    main: impl FnOnce(&Dwmac<RacyBus>) + Send,
-    irq: impl FnOnce(&Dwmac<RacyBus>) + Send,
+    main: impl FnOnce(&Gmac3<RacyBus>) + Send,
+    irq: impl FnOnce(&Gmac3<RacyBus>) + Send,
 ) -> u32 {
-    fn bus(m: &Dwmac<RacyBus>) -> &RacyBus {
+    fn bus(m: &Gmac3<RacyBus>) -> &RacyBus {
         // SAFETY: reads of the test's own register file.
         unsafe { m.bus() }
     }
-    race_on(0x1060, target, init, &[], Dwmac::new, bus, main, irq)
+    race_on(0x1060, target, init, &[], Gmac3::new, bus, main, irq)
 }
 
-/// [`race_on`] a 4.x `Dwmac4` (MAC_VERSION 4.10, so the probe takes it).
+/// [`race_on`] a 4.x `Qos` (MAC_VERSION 4.10, so the probe takes it).
 fn race4(
     target: usize,
     init: u32,
-    main: impl FnOnce(&Dwmac4<RacyBus>) + Send,
-    irq: impl FnOnce(&Dwmac4<RacyBus>) + Send,
+    main: impl FnOnce(&Qos<RacyBus>) + Send,
+    irq: impl FnOnce(&Qos<RacyBus>) + Send,
 ) -> u32 {
-    fn bus(m: &Dwmac4<RacyBus>) -> &RacyBus {
+    fn bus(m: &Qos<RacyBus>) -> &RacyBus {
         // SAFETY: reads of the test's own register file.
         unsafe { m.bus() }
     }
-    let make = |b: RacyBus| Dwmac4::probe(b).expect("MAC_VERSION 4.10");
+    let make = |b: RacyBus| Qos::probe(b).expect("MAC_VERSION 4.10");
     race_on(0x1200, target, init, &[(0x110, 0x41)], make, bus, main, irq)
 }
 
@@ -410,7 +410,7 @@ fn a_wrong_bus_width_stalls_the_dma_inside_the_ring() {
     let victim = b.arena.region(4096).unwrap();
     let vbus = b.arena.bus_addr(victim.as_ptr()).unwrap();
     for off in (0..len as u32).step_by(16) {
-        for (w, v) in [stmmac_coalesce::regs::desc::OWN, 512, vbus, 0]
+        for (w, v) in [stmmac_coalesce::gmac3::regs::desc::OWN, 512, vbus, 0]
             .into_iter()
             .enumerate()
         {

@@ -5,7 +5,7 @@
 use hwtimer_core::sim::model::Faults;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
-use stmmac_coalesce::Dwmac;
+use stmmac_coalesce::Gmac3;
 
 use stmmac_coalesce::sim::{AnPhy, DwmacModel, SIM_CSR_HZ, SimArena};
 
@@ -21,7 +21,7 @@ pub struct Board {
     pub counter: SimCounter,
     pub arena: SimArena,
     pub bus: Bus,
-    pub mac: Dwmac<Bus>,
+    pub mac: Gmac3<Bus>,
 }
 
 impl Board {
@@ -37,7 +37,7 @@ impl Board {
         let phy = AnPhy::gigabit();
         let model = DwmacModel::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy);
         let bus = SimBus::new(&clock, Faults::new(model));
-        let mac = Dwmac::new(bus.clone());
+        let mac = Gmac3::new(bus.clone());
         Self {
             clock,
             counter,

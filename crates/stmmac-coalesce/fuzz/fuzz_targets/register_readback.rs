@@ -14,8 +14,8 @@ mod common;
 use common::{Board, Input, US};
 use hwtimer_core::RegisterBus;
 use libfuzzer_sys::fuzz_target;
-use stmmac_coalesce::mac::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
-use stmmac_coalesce::phy::{Advertise, Phy};
+use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
+use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{AN_NS, SIM_CSR_HZ};
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, Error, FrameFilter, MacConfig, NoTimer, RxConfig, RxRing,
@@ -103,7 +103,7 @@ fuzz_target!(|data: &[u8]| {
         None => {}
         Some(Err(e)) => {
             assert_eq!(e, Error::CsrClock);
-            assert!(stmmac_coalesce::regs::csr_clock_range(csr_hz).is_none());
+            assert!(stmmac_coalesce::gmac3::regs::csr_clock_range(csr_hz).is_none());
         }
         Some(Ok(mut mdio)) => {
             let phy = Phy::new(Board::phy_addr());

@@ -12,7 +12,7 @@ mod common;
 
 use common::{Board, Input, US};
 use libfuzzer_sys::fuzz_target;
-use stmmac_coalesce::phy::{Advertise, Phy};
+use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{AN_NS, SIM_CSR_HZ, eth_frame};
 use stmmac_coalesce::{Coherent, DmaConfig, DmaEvents, Error, RxConfig, RxRing, ring_bytes};
 
@@ -90,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
             }
             // The interrupt path with any status bits.
             4 => {
-                let _ = rx.service(&b.mac, DmaEvents(word));
+                let _ = rx.service(&b.mac, DmaEvents::from_bits(word));
             }
             // The next 1..=4 register reads (any register) answer `word`.
             5 => {

@@ -25,14 +25,14 @@ use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 
 use super::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SimArena};
-use crate::coalesce::{CoalesceConfig, TimerStrategy};
+use crate::common::Dwmac;
+use crate::common::Error;
+use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::dma::{Coherent, DmaConfig, DmaSetup};
-use crate::error::Error;
-use crate::mac::Dwmac;
-use crate::phy::{Duplex, LinkState, Speed};
-use crate::ring_mac::RingMac;
-use crate::rx::{RxConfig, RxRing};
-use crate::tx::{QueueTimer, TxConfig, TxRing};
+use crate::gmac3::Gmac3;
+use crate::ring::coalesce::{CoalesceConfig, TimerStrategy};
+use crate::ring::rx::{RxConfig, RxRing};
+use crate::ring::tx::{QueueTimer, TxConfig, TxRing};
 
 /// TX ring size of the rigs.
 pub const RIG_TX_DESCS: usize = 256;
@@ -63,7 +63,7 @@ pub type JiffiesBase = Extended<SimTickCounter>;
 /// bus ([`Bus`]) or the 4.x one's.
 pub trait Board: Clone + Sized + 'static {
     /// The MAC type on this board.
-    type Mac: RingMac;
+    type Mac: Dwmac;
     /// Arena, bus and MAC on `clock`, the TX DMA lagging the CPU by `tx_lag_ns` (0: the
     /// instant model).
     ///
@@ -98,14 +98,14 @@ pub trait Board: Clone + Sized + 'static {
 }
 
 impl Board for Bus {
-    type Mac = Dwmac<Bus>;
+    type Mac = Gmac3<Bus>;
 
     fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Self, Self::Mac), Error> {
         let arena = SimArena::new(0x1000_0000, 1 << 20);
         let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
         let model = DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
         let bus = SimBus::new(clock, model);
-        let mac = Dwmac::new(bus.clone());
+        let mac = Gmac3::new(bus.clone());
         Ok((arena, bus, mac))
     }
 
@@ -118,7 +118,7 @@ impl Board for Bus {
     }
 
     fn enable_interrupts(mac: &Self::Mac) {
-        mac.set_interrupts(crate::regs::DMA_INTR_DEFAULT);
+        mac.set_interrupts(crate::gmac3::regs::DMA_INTR_DEFAULT);
     }
 
     fn set_address(mac: &Self::Mac, us: [u8; 6]) {
@@ -127,7 +127,7 @@ impl Board for Bus {
 
     #[inline]
     fn ti_pending(mac: &Self::Mac) -> bool {
-        mac.status().is_set(crate::regs::DMA_STATUS::TI)
+        mac.status().is_set(crate::gmac3::regs::DMA_STATUS::TI)
     }
 
     fn sync(&self, t: u64) {
@@ -169,14 +169,14 @@ pub type Model4 = super::Dwmac4Model<PhyModel>;
 pub type Bus4 = SimBus<Model4>;
 
 impl Board for Bus4 {
-    type Mac = crate::Dwmac4<Bus4>;
+    type Mac = crate::Qos<Bus4>;
 
     fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Self, Self::Mac), Error> {
         let arena = SimArena::new(0x1000_0000, 1 << 20);
         let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
         let model = super::Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
         let bus = SimBus::new(clock, model);
-        let mac = crate::Dwmac4::probe(bus.clone())?;
+        let mac = crate::Qos::probe(bus.clone())?;
         Ok((arena, bus, mac))
     }
 
@@ -190,7 +190,7 @@ impl Board for Bus4 {
     }
 
     fn enable_interrupts(mac: &Self::Mac) {
-        mac.enable_interrupts(crate::Dwmac4::<Bus4>::DEFAULT_INTERRUPTS);
+        mac.enable_interrupts(crate::Qos::<Bus4>::DEFAULT_INTERRUPTS);
     }
 
     fn set_address(mac: &Self::Mac, us: [u8; 6]) {
@@ -199,7 +199,7 @@ impl Board for Bus4 {
 
     #[inline]
     fn ti_pending(mac: &Self::Mac) -> bool {
-        mac.channel_status() & crate::regs4::chan::TI != 0
+        mac.channel_status() & crate::qos::regs::chan::TI != 0
     }
 
     fn sync(&self, t: u64) {
@@ -219,7 +219,7 @@ impl Board for Bus4 {
     }
 
     fn ti_at(&self, t: u64) -> bool {
-        self.model(|m| m.raw_status(t) & crate::regs4::chan::TI != 0)
+        self.model(|m| m.raw_status(t) & crate::qos::regs::chan::TI != 0)
     }
 
     fn riwt_deadline(&self) -> Option<u64> {

@@ -3,14 +3,14 @@
 
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
-use stmmac_coalesce::phy::{Advertise, Phy};
+use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{AN_NS, AnPhy, DwmacModel, SIM_CSR_HZ, SimArena};
 
 mod cfg;
 #[allow(unused_imports)]
 pub use cfg::*;
 use stmmac_coalesce::{
-    CacheOps, CleanupTimer, DmaConfig, DmaSetup, Dwmac, FrameFilter, LinkState, MacConfig,
+    CacheOps, CleanupTimer, DmaConfig, DmaSetup, FrameFilter, Gmac3, LinkState, MacConfig,
     RxConfig, RxRing, TxConfig, TxRing,
 };
 
@@ -26,7 +26,7 @@ pub struct Board {
     pub arena: SimArena,
     pub phy: AnPhy,
     pub bus: Bus,
-    pub mac: Dwmac<Bus>,
+    pub mac: Gmac3<Bus>,
     pub setup: DmaSetup,
 }
 
@@ -46,14 +46,14 @@ impl Board {
         phy: AnPhy,
         arena: SimArena,
         model: impl FnOnce(Model) -> Model,
-        configure: impl FnOnce(&Dwmac<Bus>) -> DmaSetup,
+        configure: impl FnOnce(&Gmac3<Bus>) -> DmaSetup,
     ) -> Self {
         let clock = SimClock::new();
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let m =
             model(DwmacModel::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy.clone()));
         let bus = SimBus::new(&clock, m);
-        let mac = Dwmac::new(bus.clone());
+        let mac = Gmac3::new(bus.clone());
         mac.soft_reset(&counter).unwrap();
         let setup = configure(&mac);
         mac.init_mac(&MacConfig {

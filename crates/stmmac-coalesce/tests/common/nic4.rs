@@ -1,5 +1,5 @@
 //! Two-MAC stack tests on the DWMAC 4.x model (`dwmac4_stacks`, `dwmac4_embassy_stack`):
-//! a started `Dwmac4` with its rings on a clock the test shares between the MACs, and the
+//! a started `Qos` with its rings on a clock the test shares between the MACs, and the
 //! wire between two models.
 #![allow(dead_code)]
 
@@ -8,8 +8,8 @@ use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac4, FrameFilter, LinkState, MacConfig,
-    NoTimer, Offload, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
+    CoalesceConfig, Coherent, DmaConfig, Duplex, FrameFilter, LinkState, MacConfig, NoTimer,
+    Offload, Qos, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
 pub type Bus = SimBus<Dwmac4Model<PhyModel>>;
@@ -17,7 +17,7 @@ pub type Bus = SimBus<Dwmac4Model<PhyModel>>;
 /// One MAC, its rings and its station address.
 pub struct Nic {
     pub bus: Bus,
-    pub mac: Dwmac4<Bus>,
+    pub mac: Qos<Bus>,
     pub tx: TxRing,
     pub rx: RxRing,
     pub addr: [u8; 6],
@@ -37,7 +37,7 @@ pub fn nic(
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
     let model = Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ).with_addr_bits(addr_bits);
     let bus = SimBus::new(clock, model);
-    let mac = Dwmac4::probe(bus.clone()).unwrap();
+    let mac = Qos::probe(bus.clone()).unwrap();
     mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
         .unwrap();
     let setup = mac

@@ -1,10 +1,10 @@
 //! The driver on the DWMAC 4.x model for the host tests: a probed, reset and configured
-//! `Dwmac4`, and ring builders (the 4.x twin of `tests/common`).
+//! `Qos`, and ring builders (the 4.x twin of `tests/common`).
 #![allow(dead_code)]
 
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
-use stmmac_coalesce::phy::{Advertise, Phy};
+use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{AN_NS, AnPhy, Dwmac4Model, SIM_CSR_HZ, SimArena};
 
 // A test that builds both boards loads this file twice, once per board module.
@@ -14,8 +14,8 @@ mod cfg;
 #[allow(unused_imports)]
 pub use cfg::*;
 use stmmac_coalesce::{
-    CacheOps, CleanupTimer, DmaConfig, DmaSetup, Dwmac4, FrameFilter, LinkState, MacConfig,
-    RxConfig, RxRing, TxConfig, TxRing,
+    CacheOps, CleanupTimer, DmaConfig, DmaSetup, FrameFilter, LinkState, MacConfig, Qos, RxConfig,
+    RxRing, TxConfig, TxRing,
 };
 
 pub type Model = Dwmac4Model<AnPhy>;
@@ -29,7 +29,7 @@ pub struct Board {
     pub counter: SimCounter,
     pub arena: SimArena,
     pub bus: Bus,
-    pub mac: Dwmac4<Bus>,
+    pub mac: Qos<Bus>,
     pub setup: DmaSetup,
 }
 
@@ -41,14 +41,14 @@ impl Board {
         let phy = AnPhy::gigabit();
         let m = model(Dwmac4Model::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy));
         let bus = SimBus::new(&clock, m);
-        let mac = Dwmac4::probe(bus.clone()).unwrap();
+        let mac = Qos::probe(bus.clone()).unwrap();
         mac.soft_reset(&counter).unwrap();
         let setup = mac.configure_dma(&dma).unwrap();
         mac.init_mac(&MacConfig {
             address: US,
             filter: FrameFilter::default(),
         });
-        mac.enable_interrupts(Dwmac4::<Bus>::DEFAULT_INTERRUPTS);
+        mac.enable_interrupts(Qos::<Bus>::DEFAULT_INTERRUPTS);
         Self {
             clock,
             counter,

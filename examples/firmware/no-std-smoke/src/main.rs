@@ -37,7 +37,7 @@ fn touch_libraries() {
     black_box(mdio_bus::frame_ns as fn(u32) -> u64);
     black_box(mdio_bus::PhyAddr::new as fn(u8) -> Option<mdio_bus::PhyAddr>);
     black_box(switch_behind_dwmac as fn(usize) -> u16);
-    black_box(stmmac_coalesce::coalesce::ic_decision as fn(u32, u32, u32) -> (bool, u32));
+    black_box(stmmac_coalesce::ring::coalesce::ic_decision as fn(u32, u32, u32) -> (bool, u32));
     black_box(stmmac_rings as fn(usize) -> usize);
     black_box(global_timer_on_mmio as fn(usize) -> u64);
 }
@@ -46,7 +46,7 @@ fn touch_libraries() {
 /// per-architecture `dma_wmb` / `wmb` barriers, reclaim and receive.
 fn stmmac_rings(base: usize) -> usize {
     use stmmac_coalesce::{
-        Coherent, DmaConfig, DmaMemory, Dwmac, IdentityMap, NoTimer, RxConfig, RxRing, TxConfig,
+        Coherent, DmaConfig, DmaMemory, Gmac3, IdentityMap, NoTimer, RxConfig, RxRing, TxConfig,
         TxRing, ring_bytes,
     };
     static TX: DmaMemory<{ ring_bytes(4, 1536, 32) }> = DmaMemory::new();
@@ -55,7 +55,7 @@ fn stmmac_rings(base: usize) -> usize {
     // code alone, and CPU addresses would be bus addresses.
     let (mac, addr) = unsafe {
         (
-            Dwmac::new(hwtimer_core::Mmio::<u32>::new(base, 0x1060)),
+            Gmac3::new(hwtimer_core::Mmio::<u32>::new(base, 0x1060)),
             IdentityMap::new(),
         )
     };
@@ -113,7 +113,7 @@ fn switch_behind_dwmac(base: usize) -> u16 {
     let Ok(cs) = otto_timer::OttoClocksource::new(&timers, &cfg, 2) else {
         return 0;
     };
-    let mac = stmmac_coalesce::Dwmac::new(&gmac);
+    let mac = stmmac_coalesce::Gmac3::new(&gmac);
     if mac.soft_reset(&cs).is_err() {
         return 0;
     }

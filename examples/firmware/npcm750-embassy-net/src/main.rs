@@ -16,7 +16,7 @@
 //!   100 MHz (`tick-hz-100_000_000`): an embassy tick is a counter tick, so the driver
 //!   converts nothing and rounds nothing. Its interrupt is PPI 27, CPU0's own.
 //! - **embassy-net 0.9** over `stmmac_coalesce::embassy_net`: the rings in a `NetState`
-//!   static. GMAC0's interrupt handler takes the DMA events (`Dwmac::take_events`) and hands
+//!   static. GMAC0's interrupt handler takes the DMA events (`Gmac3::take_events`) and hands
 //!   them to `NetState::on_dma_interrupt`, which services the rings and wakes the runner.
 //! - **the TX cleanup timer** runs from an interrupt: an `HrTimers` queue on CPU0's private
 //!   timer (MPCore +0x600, PPI 29, the down-counter at the global timer's 100 MHz; the one
@@ -123,9 +123,9 @@ use hwtimer_core::embassy::TimeDriver;
 use hwtimer_core::{ConfigError, HrTimers, Mmio, Monotonic, QueueError, Restart};
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::mdio_bus::PhyAddr;
-use stmmac_coalesce::phy::{Advertise, Phy};
+use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::{
-    CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaMemory, DmaRegion, Dwmac, Error,
+    CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaMemory, DmaRegion, Gmac3, Error,
     FrameFilter, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxConfig, RxRing,
     TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
 };
@@ -233,7 +233,7 @@ type PtEvent = Counted<CpuBound<PrivateTimer, NativeCpu>>;
 type Timers = HrTimers<PtEvent, Time, 8>;
 /// An hrtimer cleanup timer: a slot of [`Timers`].
 type HrTimer = QueueTimer<'static, PtEvent, Time, 8>;
-type Mac = Dwmac<Bus>;
+type Mac = Gmac3<Bus>;
 /// The embassy-net driver over the rings in [`NET`], its calls counted ([`Probe`]).
 type NetDriver = Probe<Driver<'static, Mac, TxTimer, Coherent>>;
 
@@ -246,7 +246,7 @@ static GIC: Gic = unsafe { Gic::new(GIC_DIST, GIC_CPU) };
 /// GMAC0. The interrupt handler and the tasks share it by reference (its read-modify-writes
 /// take their own lock).
 // SAFETY: the GMAC0 register block; this firmware is its only user.
-static MAC: Mac = Dwmac::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) });
+static MAC: Mac = Gmac3::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) });
 /// The rings, shared by the embassy-net driver, GMAC0's handler and the cleanup timer.
 static NET: NetState<TxTimer, Coherent> = NetState::new();
 /// The global-timer driver, `'static` so its parts can live in the drivers' statics.

@@ -113,7 +113,7 @@
 //!
 //! QEMU 10's npcm-gmac (hw/net/npcm_gmac.c, read for facts only) resets DMA_HW_FEATURE to
 //! `0x100D_4F37`: TXCOESEL (bit 16) and RXTYP2COE (bit 18) set. The firmware prints what
-//! `Dwmac::coe` makes of it (`GMAC0 HW_FEATURE = ...: checksum offload TX insertion yes, RX
+//! `Gmac3::coe` makes of it (`GMAC0 HW_FEATURE = ...: checksum offload TX insertion yes, RX
 //! checking type 2`, asserted in `expected.txt`).
 //!
 //! - **TX: on** ([`TX_OFFLOAD`] = `Offload::IfDetected`, which HW_FEATURE satisfies: no
@@ -180,10 +180,10 @@ use smoltcp::wire::{
 };
 
 use stmmac_coalesce::mdio_bus::PhyAddr;
-use stmmac_coalesce::phy::{Advertise, Phy};
+use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::smoltcp::{CostProbe, Device, DeviceStats};
 use stmmac_coalesce::{
-    CleanupTimer, CoalesceConfig, Coe, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Dwmac,
+    CleanupTimer, CoalesceConfig, Coe, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Gmac3,
     Error, FrameFilter, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxCoe, RxConfig,
     RxRing, TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
 };
@@ -314,7 +314,7 @@ static GT_PROGRAMS: AtomicU32 = AtomicU32::new(0);
 static GT: StaticCell<GlobalTimer<Bus>> = StaticCell::new();
 
 type Timers = HrTimers<GtEvent, Time, 8>;
-type Mac = Dwmac<Mmio<u32>>;
+type Mac = Gmac3<Mmio<u32>>;
 static TIMERS: StaticCell<Timers> = StaticCell::new();
 
 /// PMU instructions spent in interrupts, which [`insns`] leaves out: QEMU raises TI / RI
@@ -633,7 +633,7 @@ impl<T: Expire> Phase<'_, T> {
             PollResult::None
         ) {}
         let p3 = insns();
-        let events = DmaEvents(EVENTS.swap(0, Ordering::Relaxed));
+        let events = stmmac_coalesce::gmac3::events_from_status(EVENTS.swap(0, Ordering::Relaxed));
         let mac = self.mac;
         // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI (or a TX fault)
         // cleans the TX ring, an RX interrupt does not.
@@ -753,7 +753,7 @@ fn bring_up<T: CleanupTimer>(
 fn net() -> Result<bool, Error> {
     pmu::enable();
     // SAFETY: the GMAC0 register block; this firmware is its only user.
-    let mac: Mac = Dwmac::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) });
+    let mac: Mac = Gmac3::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) });
     println!(Uart0, "GMAC0 VERSION = {:#010x}", mac.version());
     let hw_feature = mac.hw_feature();
     println!(
@@ -1693,7 +1693,7 @@ fn yes_no(yes: bool) -> &'static str {
     if yes { "yes" } else { "no" }
 }
 
-/// [`Dwmac::coe`] in words.
+/// [`Gmac3::coe`] in words.
 struct CoeText(Option<Coe>);
 
 impl core::fmt::Display for CoeText {

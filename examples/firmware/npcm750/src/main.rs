@@ -117,10 +117,10 @@ use hwtimer_core::{
     ClockEvent, HrTimers, Mmio, Monotonic, QueueError, RegisterBus, Restart, Stopwatch, TimerId,
 };
 use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
-use stmmac_coalesce::phy::{Advertise, Phy};
-use stmmac_coalesce::regs::{self, DMA_STATUS};
+use stmmac_coalesce::common::phy::{Advertise, Phy};
+use stmmac_coalesce::gmac3::regs::{self, DMA_STATUS};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, DmaMemory, Dwmac, Error, FrameFilter, IdentityMap,
+    CoalesceConfig, Coherent, DmaConfig, DmaMemory, Gmac3, Error, FrameFilter, IdentityMap,
     MacConfig, QueueTimer, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
@@ -748,12 +748,12 @@ type Timers = HrTimers<CountedGt, GtCounter<'static, Bus>, 2>;
 type Tx = TxRing<QueueTimer<'static, CountedGt, GtCounter<'static, Bus>, 2>>;
 
 /// GMAC0's registers.
-fn gmac0() -> Dwmac<Mmio<u32>> {
+fn gmac0() -> Gmac3<Mmio<u32>> {
     // SAFETY: the GMAC0 register block of this SoC. The main program and the timer
     // callback each make one; the callback only reads DMA_STATUS (and, after a TX fault,
     // restarts the TX DMA of the ring it holds), inside the critical section that also
     // excludes the main program's ring accesses.
-    Dwmac::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) })
+    Gmac3::new(unsafe { Mmio::<u32>::new(GMAC0_BASE, GMAC_LEN) })
 }
 
 /// The MPCore GIC; its CPU interface is banked, so each core reaches its own.

@@ -55,7 +55,7 @@
 //! short frames spaced wider than their lag and wire time still empty the ring at every
 //! TI (`..._arm_once_lagging_60b`: 0 expiries).
 
-use crate::error::ConfigError;
+use crate::common::ConfigError;
 
 /// Default TX timer, µs (Linux `STMMAC_COAL_TX_TIMER`, docs/dwmac.md#constants).
 pub const COAL_TX_TIMER: u32 = 5_000;
@@ -76,7 +76,7 @@ pub const DEF_DMA_RIWT: u32 = 0xA0;
 /// Linux `stmmac_usec2riwt`: `usec × MHz / 256`). 0 when the clock is unknown.
 ///
 /// ```
-/// use stmmac_coalesce::coalesce::{riwt2usec, usec2riwt};
+/// use stmmac_coalesce::ring::coalesce::{riwt2usec, usec2riwt};
 /// assert_eq!(usec2riwt(100, 250_000_000), 97); // 100 µs at 250 MHz
 /// assert_eq!(riwt2usec(97, 250_000_000), 99);
 /// assert_eq!(usec2riwt(100, 0), 0);
@@ -263,7 +263,7 @@ impl CoalesceConfig {
 /// 0 when IC is set.
 ///
 /// ```
-/// use stmmac_coalesce::coalesce::ic_decision;
+/// use stmmac_coalesce::ring::coalesce::ic_decision;
 /// // tx_frames = 25, single-descriptor packets: IC on every 25th.
 /// let mut count = 0;
 /// let mut ics = 0;

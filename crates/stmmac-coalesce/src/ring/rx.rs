@@ -29,7 +29,7 @@
 //! frame fits one buffer (zero copy); [`RxFrame::copy_to`] / [`RxFrame::bytes`] copy a
 //! frame that spans descriptors once into the caller's buffer, and drop and count it when
 //! that buffer is too short. Dropping the [`RxFrame`] gives its descriptors back to the DMA
-//! (OWN last, after [`dma_wmb`](crate::barrier::dma_wmb)).
+//! (OWN last, after [`dma_wmb`](crate::dma::barrier::dma_wmb)).
 //!
 //! # Coalescing
 //!
@@ -44,22 +44,22 @@
 //! ([`Error::WouldBlock`]) after descriptors were given back, and by [`RxRing::service`]
 //! on RU; always after [`wmb`].
 
-use crate::barrier::{dma_rmb, wmb};
-use crate::coalesce::CoalesceConfig;
-use crate::desc;
+use crate::common::DmaEvents;
+use crate::common::{ConfigError, Error};
+use crate::common::{Dwmac, RingStart, check_layout};
+use crate::dma::barrier::{dma_rmb, wmb};
 use crate::dma::{CacheOps, DmaAddr, DmaRegion, DmaSetup, RingGeometry};
-use crate::error::{ConfigError, Error};
-use crate::mac::DmaEvents;
-use crate::ring_mac::{RingMac, RingStart, check_layout};
+use crate::ring::coalesce::CoalesceConfig;
+use crate::ring::desc;
 
 /// RDES0.LE (bit 12): length error (the 802.3 length field disagrees with the frame).
 const RDES0_LE: u32 = 1 << 12;
-use crate::desc::RDES0_RE;
+use crate::ring::desc::RDES0_RE;
 /// RDES0 bits that drop a frame whatever ES says (ES, LE, RE, and the error causes ES
 /// summarises: CRC, overflow, watchdog, late collision, descriptor error). The dribble bit
 /// alone does not (Linux delivers such a frame; its extra bits are not data).
 const RDES0_DROP: u32 = {
-    use crate::regs::desc as d;
+    use crate::gmac3::regs::desc as d;
     d::RDES0_ES
         | RDES0_LE
         | RDES0_RE
@@ -70,7 +70,8 @@ const RDES0_DROP: u32 = {
         | d::RDES0_DE
 };
 /// RDES0 checksum error bits, meaningful only while GMAC_CONTROL.IPC is on.
-const RDES0_CSUM: u32 = crate::regs::desc::RDES0_IPC_CSUM | crate::regs::desc::RDES0_PCE;
+const RDES0_CSUM: u32 =
+    crate::gmac3::regs::desc::RDES0_IPC_CSUM | crate::gmac3::regs::desc::RDES0_PCE;
 
 /// Bytes of the FCS the MAC leaves at the end of a frame (counted in FL).
 pub const FCS_LEN: usize = 4;
@@ -337,7 +338,7 @@ impl<C: CacheOps> RxRing<C> {
         self.demand = true;
     }
 
-    fn flush_demand<M: RingMac>(&mut self, mac: &M) {
+    fn flush_demand<M: Dwmac>(&mut self, mac: &M) {
         if self.demand {
             self.demand = false;
             wmb();
@@ -351,7 +352,7 @@ impl<C: CacheOps> RxRing<C> {
 
     /// [`try_start`](Self::try_start), the error dropped: a refused start leaves the RX DMA
     /// stopped and is counted in [`RxStats::refused_starts`]. Prefer `try_start`.
-    pub fn start<M: RingMac>(&mut self, mac: &M) {
+    pub fn start<M: Dwmac>(&mut self, mac: &M) {
         let _ = self.try_start(mac);
     }
 
@@ -365,7 +366,7 @@ impl<C: CacheOps> RxRing<C> {
     /// started (RIWT is written). [`ConfigError::LayoutMismatch`] when the ring's layout is
     /// not the MAC's, [`ConfigError::AddressWidth`] when the ring lies above what the MAC
     /// addresses: nothing is written then.
-    pub fn try_start<M: RingMac>(&mut self, mac: &M) -> Result<(), Error> {
+    pub fn try_start<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
         if let Err(e) = check_layout(mac, self.setup.layout()) {
             self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
             return Err(e);
@@ -451,7 +452,7 @@ impl<C: CacheOps> RxRing<C> {
     /// new DIC rule as they are refilled.
     ///
     /// Errors: [`Error::Config`] as in [`CoalesceConfig::validate_rx`]; nothing changes.
-    pub fn set_coalesce<M: RingMac>(&mut self, mac: &M, cfg: CoalesceConfig) -> Result<(), Error> {
+    pub fn set_coalesce<M: Dwmac>(&mut self, mac: &M, cfg: CoalesceConfig) -> Result<(), Error> {
         let riwt = cfg.validate_rx(self.geo.len(), self.setup.csr_hz())?;
         self.coal = cfg;
         mac.set_riwt(riwt);
@@ -606,7 +607,7 @@ impl<C: CacheOps> RxRing<C> {
     /// need not cover them). `csum` holds the checksum bits when IPC is on.
     #[cold]
     fn count_causes(&mut self, raw: u32, csum: u32) {
-        use crate::regs::desc as d;
+        use crate::gmac3::regs::desc as d;
         let st = &mut self.stats;
         for (bit, counter) in [
             (d::RDES0_ES, &mut st.errors),
@@ -667,7 +668,7 @@ impl<C: CacheOps> RxRing<C> {
     /// issued first if descriptors were given back; on QoS the tail moves before the look);
     /// [`ConfigError::LayoutMismatch`] when `mac` is of the other layout than the ring
     /// (nothing is read or written).
-    pub fn receive<M: RingMac>(&mut self, mac: &M) -> Result<RxFrame<'_, C>, Error> {
+    pub fn receive<M: Dwmac>(&mut self, mac: &M) -> Result<RxFrame<'_, C>, Error> {
         // QoS: the DMA never passes the tail, so descriptors given back since the last
         // doorbell (a dropped frame's) are the DMA's only once the tail moves: move it
         // first (one write per receive at most; Linux moves it once per NAPI poll). A
@@ -717,7 +718,7 @@ impl<C: CacheOps> RxRing<C> {
     /// descriptor without FS the DMA waits at). Returns
     /// whether a complete frame is waiting ([`has_data`](Self::has_data), the "RX ready"
     /// event).
-    pub fn service<M: RingMac>(&mut self, mac: &M, events: DmaEvents) -> bool {
+    pub fn service<M: Dwmac>(&mut self, mac: &M, events: DmaEvents) -> bool {
         if events.rx_fault() || events.fatal() {
             self.recover(mac);
         }
@@ -733,7 +734,7 @@ impl<C: CacheOps> RxRing<C> {
     /// After RU: when the DMA waits at the very descriptor we wait at, and that one is
     /// CPU-owned but holds no frame start we could ever complete (garbage, or the tail of a
     /// frame whose start was dropped), neither side would move: give it back in place.
-    fn unstick<M: RingMac>(&mut self, mac: &M) {
+    fn unstick<M: Dwmac>(&mut self, mac: &M) {
         if mac.cur_rx_desc() != self.geo.desc_bus(self.next) {
             return;
         }
@@ -751,7 +752,7 @@ impl<C: CacheOps> RxRing<C> {
 
     /// Restart the RX DMA: stop it, drop whatever the ring holds, hand every descriptor to
     /// the DMA again, program the base and start. Counted in [`RxStats::recoveries`].
-    pub fn recover<M: RingMac>(&mut self, mac: &M) {
+    pub fn recover<M: Dwmac>(&mut self, mac: &M) {
         mac.stop_rx();
         self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
         self.refill_all();

@@ -5,17 +5,17 @@
 //! descriptor, *refill* an RX one, or *decode* a write-back. The DWMAC 4.x (QoS) layout
 //! ([`DescLayout::Qos`]) keeps OWN in word 3 and the buffer address in words 0–1 (up to 48
 //! bits), IOC in TDES2, and no buffer size in RX descriptors (DMA_CH_RX_CONTROL.RBSZ); the
-//! rings' handoff order (fields, [`dma_wmb`], the owner word, [`wmb`](crate::barrier::wmb),
+//! rings' handoff order (fields, [`dma_wmb`], the owner word, [`wmb`](crate::dma::barrier::wmb),
 //! doorbell) is the same in every layout: only which word is the owner word changes.
 //!
 //! Descriptors are little-endian in memory (the DMA reads them as little-endian words, as
 //! Linux's `cpu_to_le32` / QEMU's `le32_to_cpu` show); this layer converts, so a big-endian
 //! CPU (MIPS) writes the same bytes a little-endian one does.
 
-use crate::barrier::dma_wmb;
 use crate::dma::DescLayout;
-use crate::regs::{desc as n, edesc as e};
-use crate::regs4::desc as q;
+use crate::dma::barrier::dma_wmb;
+use crate::gmac3::regs::{desc as n, edesc as e};
+use crate::qos::regs::desc as q;
 
 /// One descriptor in DMA memory (four 32-bit words, little-endian).
 ///

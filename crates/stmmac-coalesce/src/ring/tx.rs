@@ -11,7 +11,7 @@
 //! fail (smoltcp's `TxToken::consume`) is safe: the reservation happens when the token is
 //! handed out.
 //!
-//! `commit` decides IC ([`coalesce::ic_decision`](crate::coalesce::ic_decision)) and the
+//! `commit` decides IC ([`coalesce::ic_decision`](crate::ring::coalesce::ic_decision)) and the
 //! cleanup timer **before** the descriptor is handed over; when the timer cannot be armed
 //! the frame gets IC instead (counted in [`TxStats::timer_errors`]). Once the descriptor is
 //! the DMA's, nothing can fail: `commit` never returns an error for a queued frame, so a
@@ -20,7 +20,7 @@
 //! # The handover
 //!
 //! Buffer and descriptor words 1–3 are written, the buffer is cleaned
-//! ([`CacheOps::clean`]), [`dma_wmb`](crate::barrier::dma_wmb), OWN (word 0) is written, the
+//! ([`CacheOps::clean`]), [`dma_wmb`](crate::dma::barrier::dma_wmb), OWN (word 0) is written, the
 //! descriptor is cleaned, [`wmb`] (a completion barrier), and only then the TX poll demand
 //! (the doorbell) is written.
 //!
@@ -36,13 +36,13 @@
 
 use hwtimer_core::{ClockEvent, HrTimers, Monotonic, Restart, TimerId};
 
-use crate::barrier::wmb;
-use crate::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
-use crate::desc::{self, TxPrep};
+use crate::common::DmaEvents;
+use crate::common::{ConfigError, Error};
+use crate::common::{Dwmac, RingStart, check_layout};
+use crate::dma::barrier::wmb;
 use crate::dma::{CacheOps, DmaAddr, DmaRegion, DmaSetup, RingGeometry};
-use crate::error::{ConfigError, Error};
-use crate::mac::DmaEvents;
-use crate::ring_mac::{RingMac, RingStart, check_layout};
+use crate::ring::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
+use crate::ring::desc::{self, TxPrep};
 
 /// The TX cleanup timer as the ring drives it: one timer, in the ticks of its time base.
 ///
@@ -377,7 +377,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// layout is not the MAC's (a 3.x set-up on a 4.x core or the other way round);
     /// [`ConfigError::AddressWidth`] when the ring lies above what the MAC addresses.
     /// Nothing is written then, and the TX DMA is not started.
-    pub fn try_start<M: RingMac>(&mut self, mac: &M) -> Result<(), Error> {
+    pub fn try_start<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
         if let Err(e) = check_layout(mac, self.setup.layout()) {
             self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
             return Err(e);
@@ -404,7 +404,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 
     /// [`try_start`](Self::try_start), the error dropped: a refused start leaves the TX DMA
     /// stopped and is counted in [`TxStats::refused_starts`]. Prefer `try_start`.
-    pub fn start<M: RingMac>(&mut self, mac: &M) {
+    pub fn start<M: Dwmac>(&mut self, mac: &M) {
         let _ = self.try_start(mac);
     }
 
@@ -535,21 +535,18 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// ring looks full, completed descriptors are reclaimed first.
     ///
     /// Errors: [`Error::LinkDown`] when the MAC's link is down
-    /// ([`RingMac::set_link`]); [`Error::WouldBlock`] when every descriptor is still owned
+    /// ([`Dwmac::set_link`]); [`Error::WouldBlock`] when every descriptor is still owned
     /// by the DMA, or a [`TxSlot`] is out ([`reserve_slot`](Self::reserve_slot));
     /// [`ConfigError::LayoutMismatch`] when `mac` is of the other layout than the ring
     /// (also at [`commit_slot`](Self::commit_slot): nothing is written).
-    pub fn reserve<'a, M: RingMac>(
-        &'a mut self,
-        mac: &'a M,
-    ) -> Result<TxToken<'a, M, T, C>, Error> {
+    pub fn reserve<'a, M: Dwmac>(&'a mut self, mac: &'a M) -> Result<TxToken<'a, M, T, C>, Error> {
         self.check_free(mac)?;
         Ok(TxToken { ring: self, mac })
     }
 
     /// The checks of [`reserve`](Self::reserve): link up, no slot out, a free descriptor
     /// (reclaiming first when the ring looks full).
-    fn check_free<M: RingMac>(&mut self, mac: &M) -> Result<(), Error> {
+    fn check_free<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
         if self.slot_out {
             return Err(Error::WouldBlock);
         }
@@ -583,7 +580,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// ring reserved for good.
     ///
     /// Errors: as for [`reserve`](Self::reserve).
-    pub fn reserve_slot<M: RingMac>(&mut self, mac: &M) -> Result<TxSlot, Error> {
+    pub fn reserve_slot<M: Dwmac>(&mut self, mac: &M) -> Result<TxSlot, Error> {
         self.check_free(mac)?;
         self.slot_out = true;
         Ok(TxSlot {
@@ -607,7 +604,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// [`reserve_slot`](Self::reserve_slot): the descriptors were reset) or not this ring's
     /// (this ring's own reservation, if any, then stays). Nothing is queued on an error;
     /// once the frame is queued nothing fails.
-    pub fn commit_slot<M: RingMac>(
+    pub fn commit_slot<M: Dwmac>(
         &mut self,
         mac: &M,
         slot: TxSlot,
@@ -640,7 +637,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// copy, [`TxToken::commit`].
     ///
     /// Errors: those of `reserve` and `commit` (nothing is queued then).
-    pub fn send<M: RingMac>(&mut self, mac: &M, frame: &[u8]) -> Result<XmitPlan, Error> {
+    pub fn send<M: Dwmac>(&mut self, mac: &M, frame: &[u8]) -> Result<XmitPlan, Error> {
         let mut t = self.reserve(mac)?;
         let buf = t.buffer();
         let Some(dst) = buf.get_mut(..frame.len()) else {
@@ -705,7 +702,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         true
     }
 
-    fn commit_at<M: RingMac>(&mut self, mac: &M, len: usize) -> Result<XmitPlan, Error> {
+    fn commit_at<M: Dwmac>(&mut self, mac: &M, len: usize) -> Result<XmitPlan, Error> {
         if len == 0 || len > self.buf_size {
             return Err(Error::FrameSize { len });
         }
@@ -774,7 +771,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             if owned {
                 break;
             }
-            crate::barrier::dma_rmb();
+            crate::dma::barrier::dma_rmb();
             self.stats.errors = self.stats.errors.wrapping_add(u64::from(error));
             self.pending = self.pending.saturating_sub(1);
             self.dirty = self.geo.next(self.dirty);
@@ -788,7 +785,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// FBI: restart the TX DMA, see [`recover`](Self::recover)), reclaim, then manage the
     /// timer: cancel it when the ring is empty, start it when descriptors remain and it is
     /// idle. Returns how many descriptors were reclaimed (the "TX space freed" event).
-    pub fn service<M: RingMac>(&mut self, mac: &M, events: DmaEvents) -> usize {
+    pub fn service<M: Dwmac>(&mut self, mac: &M, events: DmaEvents) -> usize {
         if events.tx_fault() || events.fatal() {
             self.recover(mac);
         }
@@ -821,7 +818,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     ///   cache's store buffer) left the DMA asleep over descriptors it owns. On QoS the
     ///   kick is the tail written again (harmless to a running DMA), without reading the
     ///   process state first.
-    pub fn on_timer<M: RingMac>(&mut self, mac: &M, now: u64) -> Restart {
+    pub fn on_timer<M: Dwmac>(&mut self, mac: &M, now: u64) -> Restart {
         self.stats.timer_expiries = self.stats.timer_expiries.wrapping_add(1);
         // The expiry dequeued the timer; it is armed again only if this returns `At`.
         self.armed = false;
@@ -860,7 +857,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// Restart the TX DMA after a fault: stop it, drop the frames in flight (counted in
     /// [`TxStats::dropped`]), return every descriptor to the CPU, program the ring base
     /// again and start. Counted in [`TxStats::recoveries`].
-    pub fn recover<M: RingMac>(&mut self, mac: &M) {
+    pub fn recover<M: Dwmac>(&mut self, mac: &M) {
         mac.stop_tx();
         // Handled here: the TX faults (a bus error stays for the RX side to see).
         mac.ack_tx_faults();
@@ -882,12 +879,12 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
 /// A reserved TX descriptor: fill [`buffer`](Self::buffer) in place, then
 /// [`commit`](Self::commit). Dropping it sends nothing.
 #[must_use = "dropping the token sends nothing: fill its buffer and commit it"]
-pub struct TxToken<'a, M: RingMac, T: CleanupTimer, C: CacheOps> {
+pub struct TxToken<'a, M: Dwmac, T: CleanupTimer, C: CacheOps> {
     ring: &'a mut TxRing<T, C>,
     mac: &'a M,
 }
 
-impl<M: RingMac, T: CleanupTimer, C: CacheOps> TxToken<'_, M, T, C> {
+impl<M: Dwmac, T: CleanupTimer, C: CacheOps> TxToken<'_, M, T, C> {
     /// The descriptor's DMA buffer, [`TxRing::buf_size`] bytes, to fill with the frame
     /// (destination MAC first, no FCS: the MAC appends it).
     pub fn buffer(&mut self) -> &mut [u8] {

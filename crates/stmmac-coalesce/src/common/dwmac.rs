@@ -1,11 +1,11 @@
-//! [`RingMac`]: what a TX or RX ring needs from its MAC, for each register layout.
+//! [`Dwmac`]: what a TX or RX ring needs from its MAC, for each register layout.
 //!
 //! The rings ([`TxRing`](crate::TxRing), [`RxRing`](crate::RxRing)) and the stack adapters
-//! are written once; the MAC types ([`Dwmac`](crate::Dwmac) for the 3.x GMAC,
-//! [`Dwmac4`](crate::Dwmac4) for the 4.x/5.x QoS core) implement this sealed trait, each
+//! are written once; the MAC types ([`Gmac3`](crate::Gmac3) for the 3.x GMAC,
+//! [`Qos`](crate::Qos) for the 4.x/5.x QoS core) implement this sealed trait, each
 //! reaching only its own register map. The differences it hides:
 //!
-//! | | 3.x ([`Dwmac`](crate::Dwmac)) | 4.x/5.x ([`Dwmac4`](crate::Dwmac4)) |
+//! | | 3.x ([`Gmac3`](crate::Gmac3)) | 4.x/5.x ([`Qos`](crate::Qos)) |
 //! |---|---|---|
 //! | descriptor layout | normal or enhanced | QoS ([`DescLayout::Qos`]) |
 //! | ring start | base address, DSL read back | base (high/low), ring length, RBSZ, DSL read back |
@@ -19,10 +19,10 @@
 //! The trait is sealed: its ring-facing methods are crate-private (they aim the DMA), and
 //! only the crate's MAC types implement it.
 
+use crate::common::DmaEvents;
+use crate::common::Error;
+use crate::common::phy::LinkState;
 use crate::dma::DescLayout;
-use crate::error::Error;
-use crate::mac::DmaEvents;
-use crate::phy::LinkState;
 
 pub(crate) use sealed::RingStart;
 
@@ -44,8 +44,8 @@ pub(crate) mod sealed {
         pub tail: u64,
     }
 
+    use crate::common::Error;
     use crate::dma::DescLayout;
-    use crate::error::Error;
 
     /// The ring-facing operations (crate-private: they aim the DMA).
     pub trait Ops {
@@ -91,12 +91,12 @@ pub(crate) mod sealed {
 }
 
 /// A DWMAC whose rings the crate's [`TxRing`](crate::TxRing) and
-/// [`RxRing`](crate::RxRing) drive: [`Dwmac`](crate::Dwmac) (3.x) or
-/// [`Dwmac4`](crate::Dwmac4) (4.x/5.x). Sealed; see the [module docs](self).
+/// [`RxRing`](crate::RxRing) drive: [`Gmac3`](crate::Gmac3) (3.x) or
+/// [`Qos`](crate::Qos) (4.x/5.x). Sealed; see the [module docs](self).
 ///
 /// Every method is safe to call from the interrupt handler, the timer and the link path
 /// at once (each is a critical section or one register access).
-pub trait RingMac: sealed::Ops {
+pub trait Dwmac: sealed::Ops {
     /// The descriptor layouts this MAC's rings may use.
     fn layout_supported(&self, layout: DescLayout) -> bool {
         self.accepts(layout)
@@ -113,10 +113,10 @@ pub trait RingMac: sealed::Ops {
 }
 
 /// The check every ring start makes first.
-pub(crate) fn check_layout<M: RingMac>(mac: &M, layout: DescLayout) -> Result<(), Error> {
+pub(crate) fn check_layout<M: Dwmac>(mac: &M, layout: DescLayout) -> Result<(), Error> {
     if mac.accepts(layout) {
         Ok(())
     } else {
-        Err(Error::Config(crate::error::ConfigError::LayoutMismatch))
+        Err(Error::Config(crate::common::ConfigError::LayoutMismatch))
     }
 }

@@ -1,11 +1,13 @@
-//! The MAC and DMA control registers ([`Dwmac`]), the DMA interrupt events
+//! The MAC and DMA control registers ([`Gmac3`]), the DMA interrupt events
 //! ([`DmaEvents`]), the frame filter ([`FrameFilter`]) and MDIO over MII_ADDR/MII_DATA
-//! ([`DwmacMdio`]).
+//! ([`Gmac3Mdio`]).
 //!
 //! Nothing here lets safe code point the DMA at memory: the descriptor list bases are
 //! written only by the rings' `start` (with their own, owned memory, after reading DSL
-//! back) or by the `unsafe` [`Dwmac::set_ring_bases`]; [`Dwmac::bus`] is `unsafe` for the
-//! same reason. [`Dwmac::configure_dma`] does not change DSL under a running engine.
+//! back) or by the `unsafe` [`Gmac3::set_ring_bases`]; [`Gmac3::bus`] is `unsafe` for the
+//! same reason. [`Gmac3::configure_dma`] does not change DSL under a running engine.
+
+pub mod regs;
 
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
 
@@ -13,216 +15,13 @@ use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use tock_registers::LocalRegisterCopy;
 
-use crate::dma::{DmaConfig, DmaSetup};
-use crate::error::{ConfigError, Error};
-use crate::phy::{Duplex, LinkState, Speed};
-use crate::regs::{
-    self, DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR,
+use crate::common::phy::{Duplex, LinkState, Speed};
+use crate::common::{
+    ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US,
+    decode_link, encode_link,
 };
-
-/// Linux's MDIO busy-wait timeout (`stmmac_mdio.c`: 10 ms), µs.
-pub const MDIO_TIMEOUT_US: u64 = 10_000;
-/// Software-reset wait (DMA_BUS_MODE.SWR), µs: Linux's `dwmac_dma_reset` bound (200 ms,
-/// polled every 10 ms; some glue waits longer: i.MX 1 s, Loongson 2 s; use
-/// [`Dwmac::soft_reset_within`] there).
-pub const SWR_TIMEOUT_US: u64 = 200_000;
-
-/// DMA_STATUS bits, as read and acknowledged by [`Dwmac::take_events`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct DmaEvents(pub u32);
-
-impl DmaEvents {
-    const TI: u32 = 1 << 0;
-    const TPS: u32 = 1 << 1;
-    const TJT: u32 = 1 << 3;
-    const UNF: u32 = 1 << 5;
-    const RI: u32 = 1 << 6;
-    const RU: u32 = 1 << 7;
-    const RPS: u32 = 1 << 8;
-    const FBI: u32 = 1 << 13;
-
-    /// No event.
-    pub const NONE: Self = Self(0);
-
-    /// The raw bits.
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-
-    /// Nothing happened.
-    pub const fn is_empty(self) -> bool {
-        self.0 & regs::DMA_STATUS_W1C == 0
-    }
-
-    /// TI: a frame with IC completed, TX descriptors can be reclaimed ("TX space freed"
-    /// once [`TxRing::service`](crate::TxRing::service) ran).
-    pub const fn tx_done(self) -> bool {
-        self.0 & Self::TI != 0
-    }
-
-    /// RI: a frame was received ("RX ready"); also set by QEMU together with RU.
-    pub const fn rx_ready(self) -> bool {
-        self.0 & Self::RI != 0
-    }
-
-    /// RU: the RX DMA found no descriptor it owns and suspended.
-    pub const fn rx_no_buffer(self) -> bool {
-        self.0 & Self::RU != 0
-    }
-
-    /// TPS, UNF or TJT: the TX process stopped or underflowed; the TX ring restarts the
-    /// DMA in [`TxRing::service`](crate::TxRing::service).
-    pub const fn tx_fault(self) -> bool {
-        self.0 & (Self::TPS | Self::UNF | Self::TJT) != 0
-    }
-
-    /// RPS: the RX process stopped.
-    pub const fn rx_fault(self) -> bool {
-        self.0 & Self::RPS != 0
-    }
-
-    /// FBI: fatal bus error; both DMA engines stopped.
-    pub const fn fatal(self) -> bool {
-        self.0 & Self::FBI != 0
-    }
-}
-
-/// The destination-address filter (GMAC_FRAME_FILTER and the 64-bin multicast hash).
-///
-/// Unicast frames always pass when they match MAC address 0 ([`Dwmac::set_mac_address`]).
-/// QEMU's npcm-gmac does not filter at all; real cores drop what this does not accept,
-/// so IPv6 neighbour discovery needs its solicited-node groups here (or
-/// `all_multicast`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct FrameFilter {
-    /// Accept every frame (PR).
-    pub promiscuous: bool,
-    /// Accept every multicast frame (PM).
-    pub all_multicast: bool,
-    /// Accept broadcast frames (DBF clear).
-    pub broadcast: bool,
-    /// The multicast hash table (HMC when not all zero): bit `n` of the 64 for hash `n`,
-    /// `[GMAC_HASH_LOW, GMAC_HASH_HIGH]`.
-    pub multicast_hash: [u32; 2],
-}
-
-impl Default for FrameFilter {
-    /// Our unicast address and broadcast only.
-    fn default() -> Self {
-        Self {
-            promiscuous: false,
-            all_multicast: false,
-            broadcast: true,
-            multicast_hash: [0; 2],
-        }
-    }
-}
-
-impl FrameFilter {
-    /// Also accept the multicast group `addr` (through its hash bin; other groups in the
-    /// same bin pass too).
-    pub fn add_multicast(&mut self, addr: [u8; 6]) {
-        let n = multicast_hash_bin(addr);
-        if let Some(w) = self.multicast_hash.get_mut(usize::from(n >> 5)) {
-            *w |= 1 << (n & 31);
-        }
-    }
-
-    /// Whether the hash table lets `addr` through.
-    pub fn hash_accepts(&self, addr: [u8; 6]) -> bool {
-        let n = multicast_hash_bin(addr);
-        self.multicast_hash
-            .get(usize::from(n >> 5))
-            .is_some_and(|w| w & (1 << (n & 31)) != 0)
-    }
-
-    /// The GMAC_FRAME_FILTER value.
-    pub fn register(&self) -> u32 {
-        let mut v = 0;
-        if self.promiscuous {
-            v |= 1 << 0; // PR
-        }
-        if self.multicast_hash != [0; 2] {
-            v |= 1 << 2; // HMC
-        }
-        if self.all_multicast {
-            v |= 1 << 4; // PM
-        }
-        if !self.broadcast {
-            v |= 1 << 5; // DBF
-        }
-        v
-    }
-}
-
-/// The multicast hash bin (0..64) of `addr`: the upper 6 bits of the bit-reversed
-/// IEEE 802.3 CRC-32 of the address (Linux `dwmac1000_set_filter`: `bitrev32(~crc32_le(~0,
-/// addr, 6)) >> 26`).
-///
-/// ```
-/// use stmmac_coalesce::multicast_hash_bin;
-/// // IPv6 all-nodes 33:33:00:00:00:01 and IPv4 all-hosts 01:00:5e:00:00:01.
-/// assert_eq!(multicast_hash_bin([0x33, 0x33, 0, 0, 0, 1]), 0x01);
-/// assert_eq!(multicast_hash_bin([0x01, 0x00, 0x5e, 0, 0, 1]), 0x20);
-/// ```
-pub const fn multicast_hash_bin(addr: [u8; 6]) -> u8 {
-    const fn step(mut crc: u32, byte: u8) -> u32 {
-        crc ^= byte as u32;
-        let mut b = 0u32;
-        while b < 8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-            b = b.wrapping_add(1);
-        }
-        crc
-    }
-    let [a0, a1, a2, a3, a4, a5] = addr;
-    let crc = step(
-        step(step(step(step(step(0xFFFF_FFFF, a0), a1), a2), a3), a4),
-        a5,
-    );
-    ((!crc).reverse_bits() >> 26) as u8
-}
-
-/// MAC settings applied at bring-up by [`Dwmac::init_mac`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct MacConfig {
-    /// Our station address (MAC address 0).
-    pub address: [u8; 6],
-    /// The receive filter.
-    pub filter: FrameFilter,
-}
-
-pub(crate) fn encode_link(l: LinkState) -> u32 {
-    let speed = match l.speed {
-        Speed::M10 => 0,
-        Speed::M100 => 1,
-        Speed::M1000 => 2,
-    };
-    u32::from(l.up) | speed << 1 | u32::from(l.duplex == Duplex::Full) << 3
-}
-
-pub(crate) fn decode_link(v: u32) -> LinkState {
-    LinkState {
-        up: v & 1 != 0,
-        speed: match (v >> 1) & 3 {
-            0 => Speed::M10,
-            1 => Speed::M100,
-            _ => Speed::M1000,
-        },
-        duplex: if v & 8 != 0 {
-            Duplex::Full
-        } else {
-            Duplex::Half
-        },
-    }
-}
+use crate::dma::{DmaConfig, DmaSetup};
+use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR};
 
 /// One GMAC 3.x instance: MAC registers at bus offset 0, DMA at 0x1000.
 ///
@@ -243,7 +42,7 @@ pub(crate) fn decode_link(v: u32) -> LinkState {
 /// read-backs when that guard is on). [`configure_dma`](Self::configure_dma) checks in the same
 /// section that neither engine runs. The MDIO master is single ([`mdio`](Self::mdio)).
 #[derive(Debug)]
-pub struct Dwmac<B: RegisterBus<Word = u32>> {
+pub struct Gmac3<B: RegisterBus<Word = u32>> {
     bus: B,
     link: AtomicU32,
     mdio_taken: AtomicBool,
@@ -257,7 +56,7 @@ const DMA_CONTROL_SR: u32 = 1 << 1;
 /// DMA_CONTROL.TSF (transmit store and forward).
 const DMA_CONTROL_TSF: u32 = 1 << 21;
 
-impl<B: RegisterBus<Word = u32>> Dwmac<B> {
+impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     /// Wrap the register block. Touches no register; the link starts down.
     pub const fn new(bus: B) -> Self {
         Self {
@@ -539,10 +338,10 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         })
     }
 
-    /// Program GMAC_FLOW_CTRL for `pause` ([`Phy::pause`](crate::phy::Phy::pause)): in full
+    /// Program GMAC_FLOW_CTRL for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)): in full
     /// duplex TFE for transmit pause (with the pause time 0xFFFF slot times, Linux's
     /// default), RFE for receive pause; in half duplex nothing (0: no backpressure).
-    pub fn set_flow_control(&self, pause: crate::phy::Pause, duplex: Duplex) {
+    pub fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
         let mut v = 0;
         if duplex == Duplex::Full {
             if pause.tx {
@@ -690,16 +489,16 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         if st != 0 {
             self.bus.write_raw(DMA_STATUS, st);
         }
-        DmaEvents(st)
+        events_from_status(st)
     }
 
     /// TX poll demand (the doorbell): the TX DMA re-reads the current descriptor. The
-    /// caller has issued [`wmb`](crate::barrier::wmb) after the descriptor stores.
+    /// caller has issued [`wmb`](crate::dma::barrier::wmb) after the descriptor stores.
     pub(crate) fn tx_poll_demand(&self) {
         self.bus.write_raw(regs::DMA_XMT_POLL_DEMAND, 1);
     }
 
-    /// RX poll demand, after [`wmb`](crate::barrier::wmb).
+    /// RX poll demand, after [`wmb`](crate::dma::barrier::wmb).
     pub(crate) fn rx_poll_demand(&self) {
         self.bus.write_raw(regs::DMA_RCV_POLL_DEMAND, 1);
     }
@@ -714,7 +513,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
         &self,
         clock: C,
         csr_hz: u32,
-    ) -> Result<DwmacMdio<'_, B, C>, Error> {
+    ) -> Result<Gmac3Mdio<'_, B, C>, Error> {
         let (cr, _) = regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
         // A load and a store in a critical section: no exclusive access (LDREX/STREX)
         // needed, which is unpredictable on strongly-ordered memory (MMU off).
@@ -725,7 +524,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
             self.mdio_taken.store(true, Ordering::Relaxed);
             Ok(())
         })?;
-        Ok(DwmacMdio {
+        Ok(Gmac3Mdio {
             mac: self,
             poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),
             cr,
@@ -734,20 +533,52 @@ impl<B: RegisterBus<Word = u32>> Dwmac<B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac<B> {
+/// DMA_STATUS's interrupt bits as the version-neutral [`DmaEvents`] (bit positions:
+/// `regs::DMA_STATUS`, from Linux `dwmac_dma.h`).
+pub const fn events_from_status(st: u32) -> DmaEvents {
+    const MAP: [(u32, DmaEvents); 15] = [
+        (1 << 0, DmaEvents::TX_COMPLETE),
+        (1 << 1, DmaEvents::TX_STOPPED),
+        (1 << 2, DmaEvents::TX_BUFFER_UNAVAILABLE),
+        (1 << 3, DmaEvents::TX_JABBER),
+        (1 << 4, DmaEvents::RX_OVERFLOW),
+        (1 << 5, DmaEvents::TX_UNDERFLOW),
+        (1 << 6, DmaEvents::RX_COMPLETE),
+        (1 << 7, DmaEvents::RX_BUFFER_UNAVAILABLE),
+        (1 << 8, DmaEvents::RX_STOPPED),
+        (1 << 9, DmaEvents::RX_WATCHDOG),
+        (1 << 10, DmaEvents::EARLY_TX),
+        (1 << 13, DmaEvents::FATAL_BUS_ERROR),
+        (1 << 14, DmaEvents::EARLY_RX),
+        (1 << 15, DmaEvents::ABNORMAL),
+        (1 << 16, DmaEvents::NORMAL),
+    ];
+    let mut e = DmaEvents::NONE;
+    let mut i = 0;
+    while i < MAP.len() {
+        let (bit, ev) = MAP[i];
+        if st & bit != 0 {
+            e = e.union(ev);
+        }
+        i += 1;
+    }
+    e
+}
+
+impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Gmac3<B> {
     const QOS: bool = false;
 
     fn accepts(&self, layout: crate::dma::DescLayout) -> bool {
         !layout.is_qos()
     }
 
-    unsafe fn start_tx(&self, r: &crate::ring_mac::RingStart) -> Result<(), Error> {
+    unsafe fn start_tx(&self, r: &crate::common::RingStart) -> Result<(), Error> {
         let base = u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))?;
         // SAFETY: the caller's contract is `start_tx_dma`'s.
         unsafe { self.start_tx_dma(base, r.dsl) }
     }
 
-    unsafe fn start_rx(&self, r: &crate::ring_mac::RingStart) -> Result<(), Error> {
+    unsafe fn start_rx(&self, r: &crate::common::RingStart) -> Result<(), Error> {
         let base = u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))?;
         // SAFETY: the caller's contract is `start_rx_dma`'s.
         unsafe { self.start_rx_dma(base, r.dsl) }
@@ -764,11 +595,11 @@ impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac<B> {
     }
 
     fn tx_dma_enabled(&self) -> bool {
-        Dwmac::tx_dma_enabled(self)
+        Gmac3::tx_dma_enabled(self)
     }
 
     fn tx_stopped(&self) -> bool {
-        Dwmac::tx_stopped(self)
+        Gmac3::tx_stopped(self)
     }
 
     fn tx_suspended(&self) -> bool {
@@ -789,29 +620,29 @@ impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac<B> {
     }
 
     fn set_riwt(&self, riwt: u8) {
-        Dwmac::set_riwt(self, riwt);
+        Gmac3::set_riwt(self, riwt);
     }
 
     fn set_rx_checksum(&self, on: bool) -> bool {
-        Dwmac::set_rx_checksum(self, on)
+        Gmac3::set_rx_checksum(self, on)
     }
 
     fn cur_rx_desc(&self) -> u64 {
-        u64::from(Dwmac::cur_rx_desc(self))
+        u64::from(Gmac3::cur_rx_desc(self))
     }
 }
 
-impl<B: RegisterBus<Word = u32>> crate::ring_mac::RingMac for Dwmac<B> {
+impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     fn link(&self) -> LinkState {
-        Dwmac::link(self)
+        Gmac3::link(self)
     }
 
     fn set_link(&self, link: LinkState) -> bool {
-        Dwmac::set_link(self, link)
+        Gmac3::set_link(self, link)
     }
 
     fn take_events(&self) -> DmaEvents {
-        Dwmac::take_events(self)
+        Gmac3::take_events(self)
     }
 }
 
@@ -823,20 +654,20 @@ impl<B: RegisterBus<Word = u32>> crate::ring_mac::RingMac for Dwmac<B> {
 /// (every frame waits for its own completion; seed 004's lesson), saving one MMIO read per
 /// frame compared with Linux, which polls before and after.
 #[derive(Debug)]
-pub struct DwmacMdio<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {
-    mac: &'a Dwmac<B>,
+pub struct Gmac3Mdio<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {
+    mac: &'a Gmac3<B>,
     poller: Poller<C>,
     cr: u32,
     check_busy: bool,
 }
 
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Drop for DwmacMdio<'_, B, C> {
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Drop for Gmac3Mdio<'_, B, C> {
     fn drop(&mut self) {
         self.mac.mdio_taken.store(false, Ordering::Release);
     }
 }
 
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Gmac3Mdio<'_, B, C> {
     /// The MII_ADDR.CR code in use.
     pub fn cr(&self) -> u32 {
         self.cr
@@ -887,7 +718,7 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> DwmacMdio<'_, B, C> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for DwmacMdio<'_, B, C> {
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for Gmac3Mdio<'_, B, C> {
     type Error = hwtimer_core::Error;
 
     fn read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Self::Error> {

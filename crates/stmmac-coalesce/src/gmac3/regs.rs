@@ -505,7 +505,7 @@ pub mod mii {
 /// `STMMAC_CSR_*`), or `None` outside 20–300 MHz. The MDC rate is `csr_hz / divider`.
 ///
 /// ```
-/// use stmmac_coalesce::regs::csr_clock_range;
+/// use stmmac_coalesce::gmac3::regs::csr_clock_range;
 /// assert_eq!(csr_clock_range(125_000_000), Some((0x1, 62)));
 /// assert_eq!(csr_clock_range(10_000_000), None);
 /// ```

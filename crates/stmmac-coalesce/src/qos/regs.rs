@@ -1,5 +1,5 @@
 //! The DWMAC 4.x/5.x (QoS, "EQOS") register map: every MAC, MTL and DMA register and
-//! descriptor field [`Dwmac4`](crate::Dwmac4) and the [`DescLayout::Qos`](crate::DescLayout::Qos)
+//! descriptor field [`Qos`](crate::Qos) and the [`DescLayout::Qos`](crate::DescLayout::Qos)
 //! rings touch, defined once.
 //!
 //! Sources (facts only, no code copied): this crate's note `docs/dwmac4.md`, which cites
@@ -10,7 +10,7 @@
 //! test `tests/dwmac4_pac.rs` checks every offset and field here against ST's SVD, as the
 //! `stm32h7` PAC generates it.
 //!
-//! Nothing here is shared with the 3.x map ([`regs`](crate::regs)): the two layouts put
+//! Nothing here is shared with the 3.x map ([`regs`](crate::gmac3::regs)): the two layouts put
 //! different registers at the same offsets (0x110 is MAC_VERSION here, an MMC mask on 3.x),
 //! so each MAC type reaches only its own map.
 

@@ -1,41 +1,44 @@
-//! [`Dwmac4`]: the DWMAC 4.x/5.x (QoS, "EQOS") MAC, MTL and DMA channel 0, beside the 3.x
-//! [`Dwmac`]; and [`probe`], which tells the two apart from their version
+//! [`Qos`]: the DWMAC 4.x/5.x (QoS, "EQOS") MAC, MTL and DMA channel 0, beside the 3.x
+//! [`Gmac3`]; and [`probe`], which tells the two apart from their version
 //! registers before anything is written.
 //!
-//! The register map is [`regs4`](crate::regs4) and nothing else: a `Dwmac4` cannot reach a
-//! 3.x register, and a [`Dwmac`] cannot reach a 4.x one. Both drive the same
-//! rings through [`RingMac`]; a ring refuses to start on the MAC of the other layout.
+//! The register map is [`regs4`](crate::qos::regs) and nothing else: a `Qos` cannot reach a
+//! 3.x register, and a [`Gmac3`] cannot reach a 4.x one. Both drive the same
+//! rings through [`Dwmac`]; a ring refuses to start on the MAC of the other layout.
 //! `docs/dwmac4.md` has the facts this follows, the bring-up compared with Linux,
 //! embassy-stm32 and stm32h7xx-hal, and why each choice is the one here.
 //!
 //! # Bring-up
 //!
 //! ```text
-//! let mac = Dwmac4::probe(bus)?;           // MAC_VERSION read, nothing written
+//! let mac = Qos::probe(bus)?;           // MAC_VERSION read, nothing written
 //! mac.soft_reset(clock)?;                  // DMA_MODE.SWR, bounded wait; MAC IRQs masked
 //! let setup = mac.configure_dma(&cfg)?;    // HW_FEATURE0/1, DSL/PBL, EAME, the MTL queues
 //! mac.init_mac(&MacConfig { .. });         // address (high, then low), filter
 //! let mut tx = TxRing::new(.., &setup, ..)?; tx.try_start(&mac)?;
 //! let mut rx = RxRing::new(.., &setup, ..)?; rx.try_start(&mac)?;
-//! mac.enable_interrupts(Dwmac4::DEFAULT_INTERRUPTS);
+//! mac.enable_interrupts(Qos::DEFAULT_INTERRUPTS);
 //! mac.set_link(phy_link);                  // TE/RE only while the link is up
 //! ```
+
+pub mod regs;
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
 use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
 
+use crate::common::phy::{Duplex, LinkState, Speed};
+use crate::common::{ConfigError, Error};
+use crate::common::{DmaEvents, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US};
+use crate::common::{Dwmac, RingStart};
 use crate::dma::{DescLayout, DmaConfig, DmaSetup};
-use crate::error::{ConfigError, Error};
-use crate::mac::{DmaEvents, Dwmac, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US};
-use crate::phy::{Duplex, LinkState, Speed};
-use crate::regs4::{
+use crate::gmac3::Gmac3;
+use crate::qos::regs::{
     self as r, DMA_CH_CONTROL, DMA_CH_RX_CONTROL, DMA_CH_RX_WATCHDOG, DMA_CH_TX_CONTROL, DMA_MODE,
     DMA_SYSBUS_MODE, MAC_CONFIG, MAC_MDIO_ADDRESS, MAC_MDIO_DATA, MTL_RXQ_OP_MODE, MTL_TXQ_OP_MODE,
     chan,
 };
-use crate::ring_mac::{RingMac, RingStart};
 
 /// The oldest QoS core this driver knows: SNPSVER 0x40 (4.00).
 pub const SNPSVER_MIN: u8 = 0x40;
@@ -50,10 +53,10 @@ pub const SNPSVER_4_10: u8 = 0x41;
 #[derive(Debug)]
 pub enum Probed<B: RegisterBus<Word = u32>> {
     /// A 3.x GMAC (GMAC_VERSION at 0x20, SNPSVER 0x30..=0x3F).
-    Gmac3(Dwmac<B>),
+    Gmac3(Gmac3<B>),
     /// A 4.x/5.x QoS core (MAC_VERSION at 0x110, SNPSVER
     /// [`SNPSVER_MIN`]..=[`SNPSVER_MAX`]).
-    Qos(Dwmac4<B>),
+    Qos(Qos<B>),
 }
 
 /// Tell a 3.x GMAC from a 4.x/5.x QoS core by their version registers, reading only:
@@ -64,11 +67,11 @@ pub enum Probed<B: RegisterBus<Word = u32>> {
 pub fn probe<B: RegisterBus<Word = u32>>(bus: B) -> Result<Probed<B>, Error> {
     let qos = bus.read_raw(r::MAC_VERSION);
     if is_qos_version(qos) {
-        return Ok(Probed::Qos(Dwmac4::with_version(bus, qos)));
+        return Ok(Probed::Qos(Qos::with_version(bus, qos)));
     }
-    let gmac = bus.read_raw(crate::regs::GMAC_VERSION);
+    let gmac = bus.read_raw(crate::gmac3::regs::GMAC_VERSION);
     if (0x30..=0x3F).contains(&(gmac & 0xFF)) {
-        return Ok(Probed::Gmac3(Dwmac::new(bus)));
+        return Ok(Probed::Gmac3(Gmac3::new(bus)));
     }
     Err(Error::UnknownVersion {
         mac_version: qos,
@@ -81,21 +84,21 @@ fn is_qos_version(v: u32) -> bool {
 }
 
 /// A DWMAC 4.x/5.x (QoS) on register bus `B` (covering 0x0000–0x11FF: MAC, MTL, DMA and
-/// channel 0), built only by [`Dwmac4::probe`] or [`probe`].
+/// channel 0), built only by [`Qos::probe`] or [`probe`].
 ///
 /// `Sync` when `B` is: every read-modify-write of a shared register (MAC_CONFIG, the
 /// channel's TX/RX control) is one critical section, so the timer, the interrupt handler
 /// and the link path cannot lose each other's bits. The MDIO master is single
 /// ([`mdio`](Self::mdio)).
 #[derive(Debug)]
-pub struct Dwmac4<B: RegisterBus<Word = u32>> {
+pub struct Qos<B: RegisterBus<Word = u32>> {
     bus: B,
     version: u32,
     link: AtomicU32,
     mdio_taken: AtomicBool,
 }
 
-impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
+impl<B: RegisterBus<Word = u32>> Qos<B> {
     /// The channel interrupts a driver of these rings wants: TI, RI, RBU (normal), TPS,
     /// RPS, FBE (abnormal). [`enable_interrupts`](Self::enable_interrupts) adds the summary
     /// enables at the core's positions.
@@ -123,7 +126,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
         } else {
             Err(Error::UnknownVersion {
                 mac_version: v,
-                gmac_version: bus.read_raw(crate::regs::GMAC_VERSION),
+                gmac_version: bus.read_raw(crate::gmac3::regs::GMAC_VERSION),
             })
         }
     }
@@ -339,7 +342,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
         let bit = |f: tock_registers::fields::Field<u32, MAC_CONFIG::Register>| f.mask << f.shift;
         critical_section::with(|_| {
             let old = self.link.load(Ordering::Relaxed);
-            let new = crate::mac::encode_link(link);
+            let new = crate::common::encode_link(link);
             self.link.store(new, Ordering::Relaxed);
             let mut w = self.bus.read_raw(r::MAC_CONFIG);
             for (b, on) in [
@@ -356,11 +359,11 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
         })
     }
 
-    /// Pause frames for `pause` ([`Phy::pause`](crate::phy::Phy::pause)), as Linux's
+    /// Pause frames for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)), as Linux's
     /// dwmac4 programs them: in full duplex MAC_Q0_TX_FLOW_CTRL.TFE with the pause time
     /// 0xFFFF slot times for transmit pause, MAC_RX_FLOW_CTRL.RFE for receive pause; in half
     /// duplex both 0 (no backpressure). Two register writes.
-    pub fn set_flow_control(&self, pause: crate::phy::Pause, duplex: Duplex) {
+    pub fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
         let full = duplex == Duplex::Full;
         let tx = if full && pause.tx {
             TX_FLOW_TFE | (0xFFFF << TX_FLOW_PT_SHIFT)
@@ -374,7 +377,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
 
     /// The link state last given to [`set_link`](Self::set_link).
     pub fn link(&self) -> LinkState {
-        crate::mac::decode_link(self.link.load(Ordering::Relaxed))
+        crate::common::decode_link(self.link.load(Ordering::Relaxed))
     }
 
     /// Stop both DMA engines and the MAC (TE, RE); the link state is down.
@@ -449,7 +452,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
             return DmaEvents::NONE;
         }
         self.bus.write_raw(r::DMA_CH0_STATUS, st);
-        DmaEvents(events_from_channel(st))
+        events_from_channel(st)
     }
 
     /// The RX interrupt watchdog (DMA_CH0_RX_WATCHDOG.RWT, 0 = off), in units of 256 CSR
@@ -524,8 +527,8 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
         &self,
         clock: C,
         csr_hz: u32,
-    ) -> Result<Dwmac4Mdio<'_, B, C>, Error> {
-        let (cr, _) = crate::regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
+    ) -> Result<QosMdio<'_, B, C>, Error> {
+        let (cr, _) = crate::gmac3::regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
         critical_section::with(|_| {
             if self.mdio_taken.load(Ordering::Relaxed) {
                 return Err(Error::MdioBusy);
@@ -533,7 +536,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
             self.mdio_taken.store(true, Ordering::Relaxed);
             Ok(())
         })?;
-        Ok(Dwmac4Mdio {
+        Ok(QosMdio {
             mac: self,
             poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),
             cr,
@@ -543,26 +546,34 @@ impl<B: RegisterBus<Word = u32>> Dwmac4<B> {
 }
 
 /// DMA_CH0_STATUS bits in [`DmaEvents`]' (3.x DMA_STATUS) positions.
-const fn events_from_channel(st: u32) -> u32 {
-    // TI 0, TPS 1, TBU 2, RI 6, RBU 7, RPS 8, RWT 9, ETI 10: the same positions.
-    let same = st & 0x07C7;
-    let mut v = same;
-    if st & chan::ERI != 0 {
-        v |= 1 << 14;
+const fn events_from_channel(st: u32) -> DmaEvents {
+    const MAP: [(u32, DmaEvents); 12] = [
+        (chan::TI, DmaEvents::TX_COMPLETE),
+        (chan::TPS, DmaEvents::TX_STOPPED),
+        (chan::TBU, DmaEvents::TX_BUFFER_UNAVAILABLE),
+        (chan::RI, DmaEvents::RX_COMPLETE),
+        (chan::RBU, DmaEvents::RX_BUFFER_UNAVAILABLE),
+        (chan::RPS, DmaEvents::RX_STOPPED),
+        (chan::RWT, DmaEvents::RX_WATCHDOG),
+        (chan::ETI, DmaEvents::EARLY_TX),
+        (chan::ERI, DmaEvents::EARLY_RX),
+        (chan::FBE, DmaEvents::FATAL_BUS_ERROR),
+        (chan::AIS, DmaEvents::ABNORMAL),
+        (chan::NIS, DmaEvents::NORMAL),
+    ];
+    let mut e = DmaEvents::NONE;
+    let mut i = 0;
+    while i < MAP.len() {
+        let (bit, ev) = MAP[i];
+        if st & bit != 0 {
+            e = e.union(ev);
+        }
+        i += 1;
     }
-    if st & chan::FBE != 0 {
-        v |= 1 << 13;
-    }
-    if st & chan::AIS != 0 {
-        v |= 1 << 15;
-    }
-    if st & chan::NIS != 0 {
-        v |= 1 << 16;
-    }
-    v
+    e
 }
 
-impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac4<B> {
+impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
     const QOS: bool = true;
 
     fn accepts(&self, layout: DescLayout) -> bool {
@@ -654,11 +665,11 @@ impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac4<B> {
     }
 
     fn set_riwt(&self, riwt: u8) {
-        Dwmac4::set_riwt(self, riwt);
+        Qos::set_riwt(self, riwt);
     }
 
     fn set_rx_checksum(&self, on: bool) -> bool {
-        Dwmac4::set_rx_checksum(self, on)
+        Qos::set_rx_checksum(self, on)
     }
 
     fn cur_rx_desc(&self) -> u64 {
@@ -667,33 +678,33 @@ impl<B: RegisterBus<Word = u32>> crate::ring_mac::sealed::Ops for Dwmac4<B> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>> RingMac for Dwmac4<B> {
+impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
     fn link(&self) -> LinkState {
-        Dwmac4::link(self)
+        Qos::link(self)
     }
 
     fn set_link(&self, link: LinkState) -> bool {
-        Dwmac4::set_link(self, link)
+        Qos::set_link(self, link)
     }
 
     fn take_events(&self) -> DmaEvents {
-        Dwmac4::take_events(self)
+        Qos::take_events(self)
     }
 }
 
-/// The MDIO master of a [`Dwmac4`]: Clause 22 through [`Mdio`], Clause 45 natively through
+/// The MDIO master of a [`Qos`]: Clause 22 through [`Mdio`], Clause 45 natively through
 /// [`Mdio45`] (C45E, the device in RDA, the register in MAC_MDIO_DATA.RA). Every frame waits for GB to clear, bounded by
 /// [`MDIO_TIMEOUT_US`]; GB is checked before a frame only the first time and after a
-/// failure, as [`DwmacMdio`](crate::DwmacMdio) does.
+/// failure, as [`Gmac3Mdio`](crate::Gmac3Mdio) does.
 #[derive(Debug)]
-pub struct Dwmac4Mdio<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {
-    mac: &'a Dwmac4<B>,
+pub struct QosMdio<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {
+    mac: &'a Qos<B>,
     poller: Poller<C>,
     cr: u32,
     check_busy: bool,
 }
 
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Drop for Dwmac4Mdio<'_, B, C> {
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Drop for QosMdio<'_, B, C> {
     fn drop(&mut self) {
         self.mac.mdio_taken.store(false, Ordering::Release);
     }
@@ -711,7 +722,7 @@ const GOC_WRITE: u32 = 1;
 /// MAC_MDIO_ADDRESS.GOC for a read.
 const GOC_READ: u32 = 3;
 
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Dwmac4Mdio<'_, B, C> {
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> QosMdio<'_, B, C> {
     /// The MAC_MDIO_ADDRESS.CR code in use.
     pub fn cr(&self) -> u32 {
         self.cr
@@ -777,7 +788,7 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Dwmac4Mdio<'_, B, C> {
     }
 }
 
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for Dwmac4Mdio<'_, B, C> {
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for QosMdio<'_, B, C> {
     type Error = hwtimer_core::Error;
 
     fn read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Self::Error> {
@@ -793,7 +804,7 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for Dwmac4Mdio<'_, B
 /// Clause 45 natively: one GB-bounded frame pair per access (C45E set, the MMD in
 /// MAC_MDIO_ADDRESS.RDA, the register in MAC_MDIO_DATA.RA; the core sends the address
 /// frame, then the read or write frame). Errors: `Timeout` when GB does not clear in time.
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio45 for Dwmac4Mdio<'_, B, C> {
+impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio45 for QosMdio<'_, B, C> {
     fn read_c45(&mut self, phy: PhyAddr, devad: DevAddr, reg: u16) -> Result<u16, Self::Error> {
         self.frame(phy.get(), devad.get(), Some(reg), None)
     }
@@ -814,25 +825,26 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio45 for Dwmac4Mdio<'_,
 mod tests {
     use super::*;
 
-    /// The channel bits land where DmaEvents' accessors look (3.x positions written out).
+    /// Each channel bit becomes its semantic event.
     #[test]
-    fn channel_status_maps_to_the_3x_event_positions() {
-        let e = DmaEvents(events_from_channel(chan::TI));
+    fn channel_status_maps_to_semantic_events() {
+        let e = events_from_channel(chan::TI);
         assert!(e.tx_done());
-        let e = DmaEvents(events_from_channel(chan::RI | chan::RBU));
+        let e = events_from_channel(chan::RI | chan::RBU);
         assert!(e.rx_ready() && e.rx_no_buffer());
-        let e = DmaEvents(events_from_channel(chan::FBE));
+        let e = events_from_channel(chan::FBE);
         assert!(e.fatal() && !e.tx_fault());
-        assert_eq!(events_from_channel(chan::FBE), 1 << 13);
-        let e = DmaEvents(events_from_channel(chan::TPS));
+        assert_eq!(events_from_channel(chan::FBE), DmaEvents::FATAL_BUS_ERROR);
+        let e = events_from_channel(chan::TPS);
         assert!(e.tx_fault());
-        let e = DmaEvents(events_from_channel(chan::RPS));
+        let e = events_from_channel(chan::RPS);
         assert!(e.rx_fault());
         assert_eq!(
             events_from_channel(chan::NIS | chan::AIS),
-            (1 << 16) | (1 << 15)
+            DmaEvents::NORMAL | DmaEvents::ABNORMAL
         );
-        assert_eq!(events_from_channel(chan::ERI), 1 << 14);
-        assert_eq!(events_from_channel(chan::CDE), 0);
+        assert_eq!(events_from_channel(chan::ERI), DmaEvents::EARLY_RX);
+        assert_eq!(events_from_channel(chan::RWT), DmaEvents::RX_WATCHDOG);
+        assert_eq!(events_from_channel(chan::CDE), DmaEvents::NONE);
     }
 }

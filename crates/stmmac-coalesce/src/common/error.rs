@@ -9,12 +9,12 @@ use hwtimer_core::QueueError;
 pub enum ConfigError {
     /// `tx_usecs == 0 && tx_frames == 0`: no TX completion path would be left.
     NoTxCompletion,
-    /// `tx_usecs` above [`MAX_COAL_TX_TICK`](crate::coalesce::MAX_COAL_TX_TICK).
+    /// `tx_usecs` above [`MAX_COAL_TX_TICK`](crate::ring::coalesce::MAX_COAL_TX_TICK).
     TxUsecsTooLarge,
-    /// `tx_frames` above [`TX_MAX_FRAMES`](crate::coalesce::TX_MAX_FRAMES).
+    /// `tx_frames` above [`TX_MAX_FRAMES`](crate::ring::coalesce::TX_MAX_FRAMES).
     TxFramesTooLarge,
     /// The RX watchdog computed from `rx_usecs` lies outside
-    /// [[`MIN_DMA_RIWT`](crate::coalesce::MIN_DMA_RIWT), [`MAX_DMA_RIWT`](crate::coalesce::MAX_DMA_RIWT)].
+    /// [[`MIN_DMA_RIWT`](crate::ring::coalesce::MIN_DMA_RIWT), [`MAX_DMA_RIWT`](crate::ring::coalesce::MAX_DMA_RIWT)].
     RiwtOutOfRange,
     /// `rx_usecs` is set but the CSR clock rate is unknown (0), so RIWT cannot be computed.
     NoCsrClock,
@@ -119,9 +119,9 @@ pub enum Error {
     /// An hwtimer-core operation other than a hardware wait failed; the
     /// [`hwtimer_core::Error`] is kept as it was (a wait that timed out is [`Error::Timeout`]).
     Core(hwtimer_core::Error),
-    /// TX while the link is down (see [`Dwmac::set_link`](crate::Dwmac::set_link)).
+    /// TX while the link is down (see [`Gmac3::set_link`](crate::Gmac3::set_link)).
     LinkDown,
-    /// [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) while a DMA engine runs
+    /// [`Gmac3::configure_dma`](crate::Gmac3::configure_dma) while a DMA engine runs
     /// (DMA_CONTROL.ST or SR set): the descriptor geometry cannot change under running
     /// rings. Stop both first.
     DmaRunning,
@@ -134,12 +134,12 @@ pub enum Error {
         /// DSL of the ring's set-up.
         ring: u8,
     },
-    /// [`Dwmac::mdio`](crate::Dwmac::mdio) while another MDIO master of the same MAC is
+    /// [`Gmac3::mdio`](crate::Gmac3::mdio) while another MDIO master of the same MAC is
     /// alive: their frames would interleave on MII_ADDR / MII_DATA.
     MdioBusy,
     /// Neither MAC_VERSION (0x110, the 4.x/5.x QoS map) nor GMAC_VERSION (0x20, the 3.x
     /// map) holds a version this crate drives ([`probe`](crate::probe),
-    /// [`Dwmac4::probe`](crate::Dwmac4::probe)); nothing was written.
+    /// [`Qos::probe`](crate::Qos::probe)); nothing was written.
     UnknownVersion {
         /// What 0x110 read.
         mac_version: u32,

@@ -38,7 +38,7 @@
 //! doorbell (a lost doorbell), or, on RX, the DMA sees no free descriptor and suspends.
 //! Linux's ARM `wmb()` is `dsb st` plus `outer_sync()` for this reason. So with rings in
 //! Normal non-cacheable memory on a system with an outer cache, [`Coherent`] alone is
-//! wrong: use [`WithSync`]`::new(Coherent, `[`Pl310Sync`](crate::barrier::Pl310Sync)`)`,
+//! wrong: use [`WithSync`]`::new(Coherent, `[`Pl310Sync`](crate::dma::barrier::Pl310Sync)`)`,
 //! whose [`before_doorbell`](CacheOps::before_doorbell) drains the buffer before each poll
 //! demand. `Coherent` alone is right for Device or Strongly-ordered mappings (not
 //! bufferable past the interconnect's ordering point), on systems without an outer cache,
@@ -46,13 +46,15 @@
 //! include the outer sync in [`clean`](CacheOps::clean) (its lines "in memory") or in
 //! `before_doorbell`.
 
+pub mod barrier;
+
 use core::cell::UnsafeCell;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::barrier::DoorbellSync;
-use crate::desc::Desc;
-use crate::error::{ConfigError, Error};
+use crate::common::{ConfigError, Error};
+use crate::dma::barrier::DoorbellSync;
+use crate::ring::desc::Desc;
 
 /// Gives the 32-bit bus address the DMA must be told for a CPU pointer.
 ///
@@ -145,7 +147,7 @@ pub unsafe trait CacheOps {
     /// handing an RX buffer to the DMA.
     fn invalidate(&self, ptr: *const u8, len: usize);
     /// Called once before each poll demand (DMA_XMT_POLL_DEMAND / DMA_RCV_POLL_DEMAND),
-    /// after the handover barrier ([`wmb`](crate::barrier::wmb)): drain any write buffer the
+    /// after the handover barrier ([`wmb`](crate::dma::barrier::wmb)): drain any write buffer the
     /// barrier does not (an outer cache's store buffer; see
     /// [the module docs](self#when-coherent-is-the-wrong-choice-an-outer-caches-store-buffer)).
     /// The default does nothing.
@@ -362,7 +364,7 @@ pub enum RxCoe {
 }
 
 /// The checksum offload engines (COE) of the core, from HW_FEATURE ([`Coe::from_hw_feature`],
-/// [`DmaSetup::coe`], [`Dwmac::coe`](crate::Dwmac::coe)).
+/// [`DmaSetup::coe`], [`Gmac3::coe`](crate::Gmac3::coe)).
 ///
 /// See [Checksum offload](crate#checksum-offload) for what the rings do with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,15 +383,15 @@ impl Coe {
         if hw_feature == 0 || hw_feature == u32::MAX {
             return None;
         }
-        let rx = if hw_feature & crate::regs::HW_FEATURE_RXTYP2COE != 0 {
+        let rx = if hw_feature & crate::gmac3::regs::HW_FEATURE_RXTYP2COE != 0 {
             RxCoe::Type2
-        } else if hw_feature & crate::regs::HW_FEATURE_RXTYP1COE != 0 {
+        } else if hw_feature & crate::gmac3::regs::HW_FEATURE_RXTYP1COE != 0 {
             RxCoe::Type1
         } else {
             RxCoe::None
         };
         Some(Self {
-            tx: hw_feature & crate::regs::HW_FEATURE_TXCOESEL != 0,
+            tx: hw_feature & crate::gmac3::regs::HW_FEATURE_TXCOESEL != 0,
             rx,
         })
     }
@@ -433,7 +435,7 @@ pub enum DescLayout {
     /// DWMAC 4.x/5.x (QoS) normal descriptors: OWN and the status in word 3, the buffer
     /// address in words 0–1 (up to 48 bits), IOC in TDES2, the RX buffer size in
     /// DMA_CHAN_RX_CONTROL.RBSZ, no end-of-ring bit (the ring-length register wraps).
-    /// Resolved by [`DmaConfig::resolve_qos`] ([`Dwmac4::configure_dma`](crate::Dwmac4::configure_dma))
+    /// Resolved by [`DmaConfig::resolve_qos`] ([`Qos::configure_dma`](crate::Qos::configure_dma))
     /// only; a 3.x MAC refuses to start a ring of this layout, and a 4.x MAC one of the
     /// others.
     Qos,
@@ -442,7 +444,7 @@ pub enum DescLayout {
 impl DescLayout {
     /// The layout HW_FEATURE announces: enhanced when ENHDESSEL (bit 24) is set.
     pub const fn from_hw_feature(hw_feature: u32) -> Self {
-        if hw_feature & crate::regs::HW_FEATURE_ENHDESSEL != 0 {
+        if hw_feature & crate::gmac3::regs::HW_FEATURE_ENHDESSEL != 0 {
             DescLayout::Enhanced
         } else {
             DescLayout::Normal
@@ -478,7 +480,7 @@ pub struct DmaConfig {
     /// disagreement), so it cannot put TER/RER in the wrong bit. Cores older than 3.50a
     /// have no HW_FEATURE (Linux then takes the layout from the device tree): their layout
     /// is an `unsafe` promise, [`resolve_assuming_layout`](Self::resolve_assuming_layout)
-    /// ([`Dwmac::configure_dma_assuming_layout`](crate::Dwmac::configure_dma_assuming_layout)).
+    /// ([`Gmac3::configure_dma_assuming_layout`](crate::Gmac3::configure_dma_assuming_layout)).
     pub layout: Option<DescLayout>,
     /// Cache line size in bytes: a power of two from 16 to 256. Every descriptor and buffer
     /// starts on a line and is padded to whole lines. Use 16 (the descriptor size) for
@@ -557,7 +559,7 @@ impl DmaConfig {
     /// (0x120): the [`DescLayout::Qos`] layout, the address width from
     /// HW_FEATURE1.ADDR64 (32, 40 or 48 bits) and the checksum engines from
     /// HW_FEATURE0.TXCOESEL / RXCOESEL (4.x has the type-2 RX engine only). Usually called
-    /// through [`Dwmac4::configure_dma`](crate::Dwmac4::configure_dma).
+    /// through [`Qos::configure_dma`](crate::Qos::configure_dma).
     ///
     /// Errors: [`ConfigError::NoHwFeature`] when either register reads 0 or all ones;
     /// [`ConfigError::LayoutMismatch`] when [`layout`](Self::layout) names a 3.x layout;
@@ -572,7 +574,7 @@ impl DmaConfig {
         if self.layout.is_some_and(|l| l != DescLayout::Qos) {
             return Err(ConfigError::LayoutMismatch);
         }
-        let addr_bits = match (hw_feature1 >> crate::regs4::HWF1_ADDR64_SHIFT) & 3 {
+        let addr_bits = match (hw_feature1 >> crate::qos::regs::HWF1_ADDR64_SHIFT) & 3 {
             0 => 32,
             1 => 40,
             2 => 48,
@@ -582,8 +584,8 @@ impl DmaConfig {
         Ok(DmaSetup {
             addr_bits,
             coe: Some(Coe {
-                tx: hw_feature0 & crate::regs4::HWF0_TXCOESEL != 0,
-                rx: if hw_feature0 & crate::regs4::HWF0_RXCOESEL != 0 {
+                tx: hw_feature0 & crate::qos::regs::HWF0_TXCOESEL != 0,
+                rx: if hw_feature0 & crate::qos::regs::HWF0_RXCOESEL != 0 {
                     RxCoe::Type2
                 } else {
                     RxCoe::None
@@ -617,11 +619,11 @@ impl DmaConfig {
 }
 
 /// The resolved DMA set-up, built only by [`DmaConfig::resolve`] (usually through
-/// [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)); both rings are built for it.
+/// [`Gmac3::configure_dma`](crate::Gmac3::configure_dma)); both rings are built for it.
 ///
 /// It is opaque: its values are read through the getters and cannot be made up by hand,
 /// and the rings check it again when they carve their memory. The geometry the DMA walks
-/// (DSL) is tied to it: [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) programs
+/// (DSL) is tied to it: [`Gmac3::configure_dma`](crate::Gmac3::configure_dma) programs
 /// DMA_BUS_MODE from it, and each ring's `start` reads DSL back and refuses to start the
 /// DMA when it differs from the ring's own stride.
 ///
@@ -807,7 +809,7 @@ impl RingGeometry {
         }
         // QoS: a tail pointer equal to the head means "nothing to do", so a ring keeps one
         // descriptor back and needs two; the ring length register holds at most 1024.
-        if setup.layout().is_qos() && !(2..=crate::regs4::MAX_RING_LEN).contains(&n) {
+        if setup.layout().is_qos() && !(2..=crate::qos::regs::MAX_RING_LEN).contains(&n) {
             return Err(Error::RingSize);
         }
         // Re-check the set-up: everything below relies on a line that is a power of two

@@ -1,5 +1,5 @@
 //! Clause 22 PHY autonegotiation and link polling over any [`Mdio`] bus (for example
-//! [`DwmacMdio`](crate::DwmacMdio)), and the [`LinkState`] the MAC is configured for.
+//! [`Gmac3Mdio`](crate::Gmac3Mdio)), and the [`LinkState`] the MAC is configured for.
 //!
 //! Autonegotiation ([`Phy::start_autoneg`]): advertise 10/100 abilities in ADVERTISE
 //! (register 4) and, when the PHY has extended status (BMSR.ESTATEN, ESTATUS register 15),
@@ -18,7 +18,7 @@
 
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
-use crate::regs::mii;
+use crate::gmac3::regs::mii;
 
 /// Link speed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,7 +231,7 @@ impl Phy {
     }
 
     /// The pause the negotiation resolved ([`resolve_pause`] of ADVERTISE and LPA); program
-    /// it with [`Dwmac::set_flow_control`](crate::Dwmac::set_flow_control). The pause bits
+    /// it with [`Gmac3::set_flow_control`](crate::Gmac3::set_flow_control). The pause bits
     /// of ADVERTISE are the caller's to set (bits 10, 11); [`start_autoneg`](Self::start_autoneg)
     /// keeps them.
     ///
@@ -305,7 +305,7 @@ pub struct Pause {
 /// does; otherwise none. Meaningful in full duplex only.
 ///
 /// ```
-/// use stmmac_coalesce::phy::{resolve_pause, Pause};
+/// use stmmac_coalesce::common::phy::{resolve_pause, Pause};
 /// let (p, a) = (1 << 10, 1 << 11);
 /// assert_eq!(resolve_pause(p, p), Pause { tx: true, rx: true });
 /// assert_eq!(resolve_pause(p | a, a), Pause { tx: false, rx: true });
@@ -333,7 +333,7 @@ pub const fn resolve_pause(adv: u16, lpa: u16) -> Pause {
 /// partner's (`lpa`, `stat1000`), IEEE 802.3 annex 28B priority; down when none.
 ///
 /// ```
-/// use stmmac_coalesce::phy::{resolve, Duplex, LinkState, Speed};
+/// use stmmac_coalesce::common::phy::{resolve, Duplex, LinkState, Speed};
 /// // QEMU's npcm-gmac after autonegotiation: LPA 0, 1000 full in the 1000BASE-T registers.
 /// assert_eq!(resolve(0x01e1, 0, 0x0200, 0x0800), LinkState::up(Speed::M1000, Duplex::Full));
 /// // A 100 Mbit/s full-duplex partner.

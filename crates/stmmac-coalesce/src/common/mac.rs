@@ -1,0 +1,274 @@
+//! The MAC vocabulary both versions share: the timeouts, the DMA events, the frame filter and
+//! [`MacConfig`].
+
+use crate::common::phy::{Duplex, LinkState, Speed};
+
+/// Linux's MDIO busy-wait timeout (`stmmac_mdio.c`: 10 ms), µs.
+pub const MDIO_TIMEOUT_US: u64 = 10_000;
+/// Software-reset wait (DMA_BUS_MODE.SWR), µs: Linux's `dwmac_dma_reset` bound (200 ms,
+/// polled every 10 ms; some glue waits longer: i.MX 1 s, Loongson 2 s; use
+/// [`Dwmac::soft_reset_within`](crate::Dwmac::soft_reset_within) there).
+pub const SWR_TIMEOUT_US: u64 = 200_000;
+
+/// What the DMA reported, whatever the version: the semantic events of Linux's stmmac
+/// `common.h` (its `dma_irq_status` / `stmmac_*_status` vocabulary), as a bit set.
+///
+/// Each MAC maps its own status word to it in its [`take_events`](crate::Dwmac::take_events)
+/// (3.x DMA_STATUS in [`gmac3`](crate::gmac3), 4.x/5.x DMA_CH0_STATUS in
+/// [`qos`](crate::qos)); the bit positions here are this type's own and no register's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DmaEvents(u32);
+
+impl DmaEvents {
+    /// No event.
+    pub const NONE: Self = Self(0);
+    /// A frame whose last descriptor asked for an interrupt was sent (3.x TI, QoS TI).
+    pub const TX_COMPLETE: Self = Self(1 << 0);
+    /// The TX DMA found no descriptor it owns and suspended (3.x TU, QoS TBU).
+    pub const TX_BUFFER_UNAVAILABLE: Self = Self(1 << 1);
+    /// The TX process entered the Stopped state (3.x and QoS TPS).
+    pub const TX_STOPPED: Self = Self(1 << 2);
+    /// The TX FIFO underflowed during a frame (3.x UNF).
+    pub const TX_UNDERFLOW: Self = Self(1 << 3);
+    /// The transmitter was on for longer than the jabber limit (3.x TJT).
+    pub const TX_JABBER: Self = Self(1 << 4);
+    /// A frame was received (3.x and QoS RI).
+    pub const RX_COMPLETE: Self = Self(1 << 5);
+    /// The RX DMA found no descriptor it owns and suspended (3.x RU, QoS RBU).
+    pub const RX_BUFFER_UNAVAILABLE: Self = Self(1 << 6);
+    /// The RX process entered the Stopped state (3.x and QoS RPS).
+    pub const RX_STOPPED: Self = Self(1 << 7);
+    /// The RX FIFO overflowed (3.x OVF).
+    pub const RX_OVERFLOW: Self = Self(1 << 8);
+    /// A received frame was longer than the watchdog allows (3.x and QoS RWT; not RIWT).
+    pub const RX_WATCHDOG: Self = Self(1 << 9);
+    /// A bus error stopped both DMA engines (3.x FBI, QoS FBE).
+    pub const FATAL_BUS_ERROR: Self = Self(1 << 10);
+    /// The early-transmit interrupt (3.x and QoS ETI).
+    pub const EARLY_TX: Self = Self(1 << 11);
+    /// The early-receive interrupt (3.x and QoS ERI).
+    pub const EARLY_RX: Self = Self(1 << 12);
+    /// The abnormal interrupt summary (3.x and QoS AIS).
+    pub const ABNORMAL: Self = Self(1 << 13);
+    /// The normal interrupt summary (3.x and QoS NIS).
+    pub const NORMAL: Self = Self(1 << 14);
+    const ALL: u32 = (1 << 15) - 1;
+
+    /// This set's bits (this type's own positions, for storing in an atomic).
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The set whose [`bits`](Self::bits) are `bits`; bits this type does not define are
+    /// dropped.
+    pub const fn from_bits(bits: u32) -> Self {
+        Self(bits & Self::ALL)
+    }
+
+    /// Both sets.
+    #[must_use]
+    pub const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    /// Every event of `other` is in this set.
+    pub const fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Any event of `other` is in this set.
+    pub const fn intersects(self, other: Self) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// Nothing happened.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// [`TX_COMPLETE`](Self::TX_COMPLETE): TX descriptors can be reclaimed ("TX space freed"
+    /// once [`TxRing::service`](crate::TxRing::service) ran).
+    pub const fn tx_done(self) -> bool {
+        self.intersects(Self::TX_COMPLETE)
+    }
+
+    /// [`RX_COMPLETE`](Self::RX_COMPLETE): a frame was received ("RX ready"); QEMU raises it
+    /// together with [`RX_BUFFER_UNAVAILABLE`](Self::RX_BUFFER_UNAVAILABLE).
+    pub const fn rx_ready(self) -> bool {
+        self.intersects(Self::RX_COMPLETE)
+    }
+
+    /// [`RX_BUFFER_UNAVAILABLE`](Self::RX_BUFFER_UNAVAILABLE): the RX DMA suspended.
+    pub const fn rx_no_buffer(self) -> bool {
+        self.intersects(Self::RX_BUFFER_UNAVAILABLE)
+    }
+
+    /// [`TX_STOPPED`](Self::TX_STOPPED), [`TX_UNDERFLOW`](Self::TX_UNDERFLOW) or
+    /// [`TX_JABBER`](Self::TX_JABBER): the TX ring restarts the DMA in
+    /// [`TxRing::service`](crate::TxRing::service).
+    pub const fn tx_fault(self) -> bool {
+        self.intersects(Self(
+            Self::TX_STOPPED.0 | Self::TX_UNDERFLOW.0 | Self::TX_JABBER.0,
+        ))
+    }
+
+    /// [`RX_STOPPED`](Self::RX_STOPPED): the RX process stopped.
+    pub const fn rx_fault(self) -> bool {
+        self.intersects(Self::RX_STOPPED)
+    }
+
+    /// [`FATAL_BUS_ERROR`](Self::FATAL_BUS_ERROR): both DMA engines stopped.
+    pub const fn fatal(self) -> bool {
+        self.intersects(Self::FATAL_BUS_ERROR)
+    }
+}
+
+impl core::ops::BitOr for DmaEvents {
+    type Output = Self;
+    fn bitor(self, rhs: Self) -> Self {
+        self.union(rhs)
+    }
+}
+
+impl core::ops::BitOrAssign for DmaEvents {
+    fn bitor_assign(&mut self, rhs: Self) {
+        *self = self.union(rhs);
+    }
+}
+
+/// The destination-address filter (GMAC_FRAME_FILTER and the 64-bin multicast hash).
+///
+/// Unicast frames always pass when they match MAC address 0 ([`Dwmac::set_mac_address`](crate::Dwmac::set_mac_address)).
+/// QEMU's npcm-gmac does not filter at all; real cores drop what this does not accept,
+/// so IPv6 neighbour discovery needs its solicited-node groups here (or
+/// `all_multicast`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FrameFilter {
+    /// Accept every frame (PR).
+    pub promiscuous: bool,
+    /// Accept every multicast frame (PM).
+    pub all_multicast: bool,
+    /// Accept broadcast frames (DBF clear).
+    pub broadcast: bool,
+    /// The multicast hash table (HMC when not all zero): bit `n` of the 64 for hash `n`,
+    /// `[GMAC_HASH_LOW, GMAC_HASH_HIGH]`.
+    pub multicast_hash: [u32; 2],
+}
+
+impl Default for FrameFilter {
+    /// Our unicast address and broadcast only.
+    fn default() -> Self {
+        Self {
+            promiscuous: false,
+            all_multicast: false,
+            broadcast: true,
+            multicast_hash: [0; 2],
+        }
+    }
+}
+
+impl FrameFilter {
+    /// Also accept the multicast group `addr` (through its hash bin; other groups in the
+    /// same bin pass too).
+    pub fn add_multicast(&mut self, addr: [u8; 6]) {
+        let n = multicast_hash_bin(addr);
+        if let Some(w) = self.multicast_hash.get_mut(usize::from(n >> 5)) {
+            *w |= 1 << (n & 31);
+        }
+    }
+
+    /// Whether the hash table lets `addr` through.
+    pub fn hash_accepts(&self, addr: [u8; 6]) -> bool {
+        let n = multicast_hash_bin(addr);
+        self.multicast_hash
+            .get(usize::from(n >> 5))
+            .is_some_and(|w| w & (1 << (n & 31)) != 0)
+    }
+
+    /// The GMAC_FRAME_FILTER value.
+    pub fn register(&self) -> u32 {
+        let mut v = 0;
+        if self.promiscuous {
+            v |= 1 << 0; // PR
+        }
+        if self.multicast_hash != [0; 2] {
+            v |= 1 << 2; // HMC
+        }
+        if self.all_multicast {
+            v |= 1 << 4; // PM
+        }
+        if !self.broadcast {
+            v |= 1 << 5; // DBF
+        }
+        v
+    }
+}
+
+/// The multicast hash bin (0..64) of `addr`: the upper 6 bits of the bit-reversed
+/// IEEE 802.3 CRC-32 of the address (Linux `dwmac1000_set_filter`: `bitrev32(~crc32_le(~0,
+/// addr, 6)) >> 26`).
+///
+/// ```
+/// use stmmac_coalesce::multicast_hash_bin;
+/// // IPv6 all-nodes 33:33:00:00:00:01 and IPv4 all-hosts 01:00:5e:00:00:01.
+/// assert_eq!(multicast_hash_bin([0x33, 0x33, 0, 0, 0, 1]), 0x01);
+/// assert_eq!(multicast_hash_bin([0x01, 0x00, 0x5e, 0, 0, 1]), 0x20);
+/// ```
+pub const fn multicast_hash_bin(addr: [u8; 6]) -> u8 {
+    const fn step(mut crc: u32, byte: u8) -> u32 {
+        crc ^= byte as u32;
+        let mut b = 0u32;
+        while b < 8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+            b = b.wrapping_add(1);
+        }
+        crc
+    }
+    let [a0, a1, a2, a3, a4, a5] = addr;
+    let crc = step(
+        step(step(step(step(step(0xFFFF_FFFF, a0), a1), a2), a3), a4),
+        a5,
+    );
+    ((!crc).reverse_bits() >> 26) as u8
+}
+
+/// MAC settings applied at bring-up by [`Dwmac::init_mac`](crate::Dwmac::init_mac).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct MacConfig {
+    /// Our station address (MAC address 0).
+    pub address: [u8; 6],
+    /// The receive filter.
+    pub filter: FrameFilter,
+}
+
+pub(crate) fn encode_link(l: LinkState) -> u32 {
+    let speed = match l.speed {
+        Speed::M10 => 0,
+        Speed::M100 => 1,
+        Speed::M1000 => 2,
+    };
+    u32::from(l.up) | speed << 1 | u32::from(l.duplex == Duplex::Full) << 3
+}
+
+pub(crate) fn decode_link(v: u32) -> LinkState {
+    LinkState {
+        up: v & 1 != 0,
+        speed: match (v >> 1) & 3 {
+            0 => Speed::M10,
+            1 => Speed::M100,
+            _ => Speed::M1000,
+        },
+        duplex: if v & 8 != 0 {
+            Duplex::Full
+        } else {
+            Duplex::Half
+        },
+    }
+}

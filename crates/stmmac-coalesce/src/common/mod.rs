@@ -1,0 +1,19 @@
+//! The version-neutral vocabulary every DWMAC generation shares, as Linux's stmmac
+//! `common.h` has it: the [`Dwmac`] trait the rings and adapters drive, the DMA events, the
+//! [`MacConfig`] and frame filter, the link types ([`phy`]), the errors and the timeouts.
+//!
+//! Nothing here names a register of either version: [`gmac3`](crate::gmac3) and
+//! [`qos`](crate::qos) each map their own words to these types.
+
+mod dwmac;
+mod error;
+mod mac;
+pub mod phy;
+
+pub use dwmac::Dwmac;
+pub(crate) use dwmac::{RingStart, check_layout, sealed};
+pub use error::{ConfigError, Error};
+pub use mac::{
+    DmaEvents, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US, multicast_hash_bin,
+};
+pub(crate) use mac::{decode_link, encode_link};
