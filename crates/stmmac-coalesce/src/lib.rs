@@ -366,6 +366,7 @@ pub mod embassy_net;
 pub mod gmac3;
 #[cfg(feature = "miim")]
 pub mod miim;
+mod probe;
 pub mod qos;
 pub mod ring;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
@@ -404,7 +405,8 @@ pub use dma::{
     IdentityMap, Offload, RxCoe, ring_bytes,
 };
 pub use gmac3::{Gmac3, Gmac3Mdio};
-pub use qos::{Probed, Qos, QosMdio, probe};
+pub use probe::{Probed, probe};
+pub use qos::{Qos, QosMdio};
 pub use ring::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
 pub use ring::rx::{RxConfig, RxFrame, RxRing, RxStats};
 pub use ring::tx::{CleanupTimer, NoTimer, QueueTimer, TxConfig, TxRing, TxStats, TxToken};

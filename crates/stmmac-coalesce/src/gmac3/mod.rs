@@ -7,7 +7,10 @@
 //! back) or by the `unsafe` [`Gmac3::set_ring_bases`]; [`Gmac3::bus`] is `unsafe` for the
 //! same reason. [`Gmac3::configure_dma`] does not change DSL under a running engine.
 
+mod mdio;
 pub mod regs;
+
+pub use mdio::Gmac3Mdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
 
@@ -57,6 +60,11 @@ const DMA_CONTROL_SR: u32 = 1 << 1;
 const DMA_CONTROL_TSF: u32 = 1 << 21;
 
 impl<B: RegisterBus<Word = u32>> Gmac3<B> {
+    /// GMAC_VERSION as `bus` reads it (one read; for [`probe`](crate::probe)).
+    pub(crate) fn read_version(bus: &B) -> u32 {
+        bus.read_raw(regs::GMAC_VERSION)
+    }
+
     /// Wrap the register block. Touches no register; the link starts down.
     pub const fn new(bus: B) -> Self {
         Self {
@@ -643,99 +651,5 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
 
     fn take_events(&self) -> DmaEvents {
         Gmac3::take_events(self)
-    }
-}
-
-/// Clause 22 MDIO through GMAC_MII_ADDR / GMAC_MII_DATA (docs/dwmac.md#mdio).
-///
-/// Each frame: write MII_ADDR = PA | GR | CR | (GW) | GB, then poll GB until it clears,
-/// bounded by [`MDIO_TIMEOUT_US`] with iopoll semantics (≥ 2 reads, one more after the
-/// deadline). GB is checked *before* a frame only the first time and after a failure
-/// (every frame waits for its own completion; seed 004's lesson), saving one MMIO read per
-/// frame compared with Linux, which polls before and after.
-#[derive(Debug)]
-pub struct Gmac3Mdio<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {
-    mac: &'a Gmac3<B>,
-    poller: Poller<C>,
-    cr: u32,
-    check_busy: bool,
-}
-
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Drop for Gmac3Mdio<'_, B, C> {
-    fn drop(&mut self) {
-        self.mac.mdio_taken.store(false, Ordering::Release);
-    }
-}
-
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Gmac3Mdio<'_, B, C> {
-    /// The MII_ADDR.CR code in use.
-    pub fn cr(&self) -> u32 {
-        self.cr
-    }
-
-    fn wait_idle(&mut self) -> Result<(), hwtimer_core::Error> {
-        let bus = &self.mac.bus;
-        match self
-            .poller
-            .poll(|| bus.read(GMAC_MII_ADDR), |v| !v.is_set(GMAC_MII_ADDR::GB))
-        {
-            Ok(_) => {
-                self.check_busy = false;
-                Ok(())
-            }
-            Err(_) => {
-                self.check_busy = true;
-                Err(hwtimer_core::Error::Timeout)
-            }
-        }
-    }
-
-    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
-    #[allow(clippy::arithmetic_side_effects)]
-    fn frame(
-        &mut self,
-        phy: PhyAddr,
-        reg: RegAddr,
-        write: bool,
-    ) -> Result<(), hwtimer_core::Error> {
-        if self.check_busy {
-            self.wait_idle()?;
-        }
-        let gw = if write {
-            GMAC_MII_ADDR::GW::SET
-        } else {
-            GMAC_MII_ADDR::GW::CLEAR
-        };
-        self.mac.bus.write(
-            GMAC_MII_ADDR,
-            GMAC_MII_ADDR::PA.val(u32::from(phy.get()))
-                + GMAC_MII_ADDR::GR.val(u32::from(reg.get()))
-                + GMAC_MII_ADDR::CR.val(self.cr)
-                + gw
-                + GMAC_MII_ADDR::GB::SET,
-        );
-        self.wait_idle()
-    }
-}
-
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for Gmac3Mdio<'_, B, C> {
-    type Error = hwtimer_core::Error;
-
-    fn read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Self::Error> {
-        self.frame(phy, reg, false)?;
-        let v = self.mac.bus.read(regs::GMAC_MII_DATA);
-        // GD is 16 bits wide, so the conversion cannot fail.
-        Ok(u16::try_from(v.read(regs::GMAC_MII_DATA::GD)).unwrap_or(u16::MAX))
-    }
-
-    fn write(&mut self, phy: PhyAddr, reg: RegAddr, value: u16) -> Result<(), Self::Error> {
-        if self.check_busy {
-            self.wait_idle()?;
-        }
-        self.mac
-            .bus
-            .write_raw(regs::GMAC_MII_DATA, u32::from(value));
-        // The busy check already happened; `frame` will not repeat it.
-        self.frame(phy, reg, true)
     }
 }

@@ -21,7 +21,10 @@
 //! mac.set_link(phy_link);                  // TE/RE only while the link is up
 //! ```
 
+mod mdio;
 pub mod regs;
+
+pub use mdio::QosMdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -33,7 +36,6 @@ use crate::common::{ConfigError, Error};
 use crate::common::{DmaEvents, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US};
 use crate::common::{Dwmac, RingStart};
 use crate::dma::{DescLayout, DmaConfig, DmaSetup};
-use crate::gmac3::Gmac3;
 use crate::qos::regs::{
     self as r, DMA_CH_CONTROL, DMA_CH_RX_CONTROL, DMA_CH_RX_WATCHDOG, DMA_CH_TX_CONTROL, DMA_MODE,
     DMA_SYSBUS_MODE, MAC_CONFIG, MAC_MDIO_ADDRESS, MAC_MDIO_DATA, MTL_RXQ_OP_MODE, MTL_TXQ_OP_MODE,
@@ -49,39 +51,16 @@ pub const SNPSVER_MAX: u8 = 0x52;
 /// 4.00 has them at 16 and 15).
 pub const SNPSVER_4_10: u8 = 0x41;
 
-/// What [`probe`] found.
-#[derive(Debug)]
-pub enum Probed<B: RegisterBus<Word = u32>> {
-    /// A 3.x GMAC (GMAC_VERSION at 0x20, SNPSVER 0x30..=0x3F).
-    Gmac3(Gmac3<B>),
-    /// A 4.x/5.x QoS core (MAC_VERSION at 0x110, SNPSVER
-    /// [`SNPSVER_MIN`]..=[`SNPSVER_MAX`]).
-    Qos(Qos<B>),
-}
-
-/// Tell a 3.x GMAC from a 4.x/5.x QoS core by their version registers, reading only:
-/// MAC_VERSION (0x110) first, GMAC_VERSION (0x20) when that is not a QoS version.
-///
-/// Errors: [`Error::UnknownVersion`] when neither register holds a version this crate
-/// drives; nothing was written.
-pub fn probe<B: RegisterBus<Word = u32>>(bus: B) -> Result<Probed<B>, Error> {
-    let qos = bus.read_raw(r::MAC_VERSION);
-    if is_qos_version(qos) {
-        return Ok(Probed::Qos(Qos::with_version(bus, qos)));
-    }
-    let gmac = bus.read_raw(crate::gmac3::regs::GMAC_VERSION);
-    if (0x30..=0x3F).contains(&(gmac & 0xFF)) {
-        return Ok(Probed::Gmac3(Gmac3::new(bus)));
-    }
-    Err(Error::UnknownVersion {
-        mac_version: qos,
-        gmac_version: gmac,
-    })
-}
-
 fn is_qos_version(v: u32) -> bool {
     (u32::from(SNPSVER_MIN)..=u32::from(SNPSVER_MAX)).contains(&(v & 0xFF))
 }
+
+/// MAC_Q0_TX_FLOW_CTRL.TFE (bit 1): transmit pause frames.
+const TX_FLOW_TFE: u32 = 1 << 1;
+/// MAC_Q0_TX_FLOW_CTRL.PT (bits 31:16): the pause time, in slot times.
+const TX_FLOW_PT_SHIFT: u32 = 16;
+/// MAC_RX_FLOW_CTRL.RFE (bit 0): act on received pause frames.
+const RX_FLOW_RFE: u32 = 1 << 0;
 
 /// A DWMAC 4.x/5.x (QoS) on register bus `B` (covering 0x0000–0x11FF: MAC, MTL, DMA and
 /// channel 0), built only by [`Qos::probe`] or [`probe`].
@@ -126,8 +105,19 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         } else {
             Err(Error::UnknownVersion {
                 mac_version: v,
-                gmac_version: bus.read_raw(crate::gmac3::regs::GMAC_VERSION),
+                gmac_version: crate::gmac3::Gmac3::<B>::read_version(&bus),
             })
+        }
+    }
+
+    /// The QoS core behind `bus` if MAC_VERSION holds a QoS version (one read, nothing
+    /// written); otherwise `bus` back with the MAC_VERSION value read.
+    pub(crate) fn detect(bus: B) -> Result<Self, (B, u32)> {
+        let v = bus.read_raw(r::MAC_VERSION);
+        if is_qos_version(v) {
+            Ok(Self::with_version(bus, v))
+        } else {
+            Err((bus, v))
         }
     }
 
@@ -689,135 +679,6 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
 
     fn take_events(&self) -> DmaEvents {
         Qos::take_events(self)
-    }
-}
-
-/// The MDIO master of a [`Qos`]: Clause 22 through [`Mdio`], Clause 45 natively through
-/// [`Mdio45`] (C45E, the device in RDA, the register in MAC_MDIO_DATA.RA). Every frame waits for GB to clear, bounded by
-/// [`MDIO_TIMEOUT_US`]; GB is checked before a frame only the first time and after a
-/// failure, as [`Gmac3Mdio`](crate::Gmac3Mdio) does.
-#[derive(Debug)]
-pub struct QosMdio<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {
-    mac: &'a Qos<B>,
-    poller: Poller<C>,
-    cr: u32,
-    check_busy: bool,
-}
-
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Drop for QosMdio<'_, B, C> {
-    fn drop(&mut self) {
-        self.mac.mdio_taken.store(false, Ordering::Release);
-    }
-}
-
-/// MAC_Q0_TX_FLOW_CTRL.TFE (bit 1): transmit pause frames.
-const TX_FLOW_TFE: u32 = 1 << 1;
-/// MAC_Q0_TX_FLOW_CTRL.PT (bits 31:16): the pause time, in slot times.
-const TX_FLOW_PT_SHIFT: u32 = 16;
-/// MAC_RX_FLOW_CTRL.RFE (bit 0): act on received pause frames.
-const RX_FLOW_RFE: u32 = 1 << 0;
-
-/// MAC_MDIO_ADDRESS.GOC for a write.
-const GOC_WRITE: u32 = 1;
-/// MAC_MDIO_ADDRESS.GOC for a read.
-const GOC_READ: u32 = 3;
-
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> QosMdio<'_, B, C> {
-    /// The MAC_MDIO_ADDRESS.CR code in use.
-    pub fn cr(&self) -> u32 {
-        self.cr
-    }
-
-    fn wait_idle(&mut self) -> Result<(), hwtimer_core::Error> {
-        let bus = &self.mac.bus;
-        match self.poller.poll(
-            || bus.read(r::MAC_MDIO_ADDRESS),
-            |v| !v.is_set(MAC_MDIO_ADDRESS::GB),
-        ) {
-            Ok(_) => {
-                self.check_busy = false;
-                Ok(())
-            }
-            Err(_) => {
-                self.check_busy = true;
-                Err(hwtimer_core::Error::Timeout)
-            }
-        }
-    }
-
-    /// One frame: data (and the C45 register) first, then the address word with GB.
-    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
-    #[allow(clippy::arithmetic_side_effects)]
-    fn frame(
-        &mut self,
-        phy: u8,
-        rda: u8,
-        c45_reg: Option<u16>,
-        write: Option<u16>,
-    ) -> Result<u16, hwtimer_core::Error> {
-        if self.check_busy {
-            self.wait_idle()?;
-        }
-        let data = MAC_MDIO_DATA::GD.val(u32::from(write.unwrap_or(0)))
-            + MAC_MDIO_DATA::RA.val(u32::from(c45_reg.unwrap_or(0)));
-        if write.is_some() || c45_reg.is_some() {
-            self.mac.bus.write(r::MAC_MDIO_DATA, data);
-        }
-        let goc = if write.is_some() { GOC_WRITE } else { GOC_READ };
-        let c45 = if c45_reg.is_some() {
-            MAC_MDIO_ADDRESS::C45E::SET
-        } else {
-            MAC_MDIO_ADDRESS::C45E::CLEAR
-        };
-        self.mac.bus.write(
-            r::MAC_MDIO_ADDRESS,
-            MAC_MDIO_ADDRESS::PA.val(u32::from(phy & 0x1F))
-                + MAC_MDIO_ADDRESS::RDA.val(u32::from(rda & 0x1F))
-                + MAC_MDIO_ADDRESS::CR.val(self.cr)
-                + MAC_MDIO_ADDRESS::GOC.val(goc)
-                + c45
-                + MAC_MDIO_ADDRESS::GB::SET,
-        );
-        self.wait_idle()?;
-        if write.is_some() {
-            return Ok(0);
-        }
-        let v = self.mac.bus.read(r::MAC_MDIO_DATA);
-        // GD is 16 bits wide.
-        Ok(u16::try_from(v.read(MAC_MDIO_DATA::GD)).unwrap_or(u16::MAX))
-    }
-}
-
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio for QosMdio<'_, B, C> {
-    type Error = hwtimer_core::Error;
-
-    fn read(&mut self, phy: PhyAddr, reg: RegAddr) -> Result<u16, Self::Error> {
-        self.frame(phy.get(), reg.get(), None, None)
-    }
-
-    fn write(&mut self, phy: PhyAddr, reg: RegAddr, value: u16) -> Result<(), Self::Error> {
-        self.frame(phy.get(), reg.get(), None, Some(value))
-            .map(|_| ())
-    }
-}
-
-/// Clause 45 natively: one GB-bounded frame pair per access (C45E set, the MMD in
-/// MAC_MDIO_ADDRESS.RDA, the register in MAC_MDIO_DATA.RA; the core sends the address
-/// frame, then the read or write frame). Errors: `Timeout` when GB does not clear in time.
-impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Mdio45 for QosMdio<'_, B, C> {
-    fn read_c45(&mut self, phy: PhyAddr, devad: DevAddr, reg: u16) -> Result<u16, Self::Error> {
-        self.frame(phy.get(), devad.get(), Some(reg), None)
-    }
-
-    fn write_c45(
-        &mut self,
-        phy: PhyAddr,
-        devad: DevAddr,
-        reg: u16,
-        value: u16,
-    ) -> Result<(), Self::Error> {
-        self.frame(phy.get(), devad.get(), Some(reg), Some(value))
-            .map(|_| ())
     }
 }
 

@@ -1,0 +1,38 @@
+//! [`probe`]: which DWMAC generation sits behind a register bus, told from the version
+//! registers before anything is written.
+
+use hwtimer_core::RegisterBus;
+
+use crate::common::Error;
+use crate::gmac3::Gmac3;
+use crate::qos::Qos;
+
+/// What [`probe`] found.
+#[derive(Debug)]
+pub enum Probed<B: RegisterBus<Word = u32>> {
+    /// A 3.x GMAC (GMAC_VERSION at 0x20, SNPSVER 0x30..=0x3F).
+    Gmac3(Gmac3<B>),
+    /// A 4.x/5.x QoS core (MAC_VERSION at 0x110, SNPSVER
+    /// [`SNPSVER_MIN`]..=[`SNPSVER_MAX`]).
+    Qos(Qos<B>),
+}
+
+/// Tell a 3.x GMAC from a 4.x/5.x QoS core by their version registers, reading only:
+/// MAC_VERSION (0x110) first, GMAC_VERSION (0x20) when that is not a QoS version.
+///
+/// Errors: [`Error::UnknownVersion`] when neither register holds a version this crate
+/// drives; nothing was written.
+pub fn probe<B: RegisterBus<Word = u32>>(bus: B) -> Result<Probed<B>, Error> {
+    let (bus, qos) = match Qos::detect(bus) {
+        Ok(mac) => return Ok(Probed::Qos(mac)),
+        Err(back) => back,
+    };
+    let gmac = Gmac3::<B>::read_version(&bus);
+    if (0x30..=0x3F).contains(&(gmac & 0xFF)) {
+        return Ok(Probed::Gmac3(Gmac3::new(bus)));
+    }
+    Err(Error::UnknownVersion {
+        mac_version: qos,
+        gmac_version: gmac,
+    })
+}
