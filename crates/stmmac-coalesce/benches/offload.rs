@@ -24,6 +24,7 @@ use smoltcp::wire::{
     EthernetAddress, EthernetFrame, EthernetProtocol, HardwareAddress, IpAddress, IpCidr,
     IpProtocol, Ipv4Address, Ipv4Packet, UdpPacket,
 };
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{

@@ -846,6 +846,7 @@ mod tests {
     use embassy_net_driver::{Driver as _, TxToken as _};
 
     use super::{Driver, NetState};
+    use crate::Dwmac as _;
     use crate::sim::seed::{HrBase, Rig};
     use crate::{
         CoalesceConfig, Coherent, DmaEvents, Duplex, FrameFilter, LinkState, MacConfig, QueueTimer,

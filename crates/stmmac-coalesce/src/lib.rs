@@ -55,7 +55,7 @@
 //! use stmmac_coalesce::common::phy::{Advertise, Phy};
 //! use stmmac_coalesce::sim::{eth_frame, AnPhy, DwmacModel, SimArena, SIM_CSR_HZ};
 //! use stmmac_coalesce::{
-//!     CoalesceConfig, Coherent, DmaConfig, Gmac3, FrameFilter, MacConfig, NoTimer, RxConfig,
+//!     CoalesceConfig, Coherent, DmaConfig, Dwmac, Gmac3, FrameFilter, MacConfig, NoTimer, RxConfig,
 //!     RxRing, TimerStrategy, TxConfig, TxRing,
 //! };
 //!

@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, ConfigError, DescLayout, DmaConfig, Error, NoTimer, RxConfig, RxRing,
     TimerStrategy, TxConfig, TxRing, ring_bytes,

@@ -6,6 +6,7 @@
 use hwtimer_core::sim::{Dead, SimBus, SimClock, SimCounter, dead_values};
 use hwtimer_core::{Clocksource, Continuous};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::sim::{SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{

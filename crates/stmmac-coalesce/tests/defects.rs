@@ -9,6 +9,7 @@ use common::*;
 use hwtimer_core::RegisterBus;
 use hwtimer_core::Restart;
 use stmmac_coalesce::DmaAddr as _;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::gmac3::regs::{self, DMA_STATUS};
 use stmmac_coalesce::ring::coalesce::usec2riwt;
 use stmmac_coalesce::sim::{AnPhy, Ring, SIM_CSR_HZ, Seen, SimArena, TxFault, eth_frame};

@@ -4,6 +4,7 @@ mod common;
 
 use common::*;
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::gmac3::regs::DMA_STATUS;
 use stmmac_coalesce::sim::seed::{Rig, test_frame};
 use stmmac_coalesce::sim::{SIM_CSR_HZ, eth_frame};

@@ -6,6 +6,7 @@ use hwtimer_core::RegisterBus;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::sim::{C45Model, SimMdio};
 use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::MDIO_TIMEOUT_US;
 use stmmac_coalesce::Qos;
 use stmmac_coalesce::qos::regs as r;

@@ -78,7 +78,7 @@ fn nic(
     addr: [u8; 6],
 ) -> (Bus, Qos<Bus>, NetState<NoTimer, Coherent>) {
     let n = nic4::nic(clock, arena, addr_bits, addr, 16, 1);
-    n.mac.enable_interrupts(Qos::<Bus>::DEFAULT_INTERRUPTS);
+    n.mac.enable_default_interrupts();
     let state = NetState::new();
     state.install(n.tx, n.rx);
     state.set_link(&n.mac, LinkState::up(Speed::M1000, Duplex::Full));

@@ -5,6 +5,7 @@
 use hwtimer_core::sim::{SimBus, SimClock, SimModel};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{Error, Probed, Qos, probe};
 

@@ -8,6 +8,7 @@ use std::task::{Context, Wake, Waker};
 use std::time::Duration;
 
 use embassy_net_driver::{Driver as _, HardwareAddress, LinkState, RxToken as _, TxToken as _};
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::sim::eth_frame;
 use stmmac_coalesce::sim::seed::Rig;

@@ -10,6 +10,7 @@ use hwtimer_core::sim::model::Faults;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::Mdio;
 use proptest::prelude::*;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::ring::coalesce::{ic_decision, riwt2usec, usec2riwt};
 use stmmac_coalesce::sim::seed::test_frame;

@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use hwtimer_core::RegisterBusExt;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::gmac3::regs;
 
 /// An MMC counter past half range, or an RGMII/PCS link event, raises GMI/GLI: summaries

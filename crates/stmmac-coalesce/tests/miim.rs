@@ -7,6 +7,7 @@ use ieee802_3_miim::registers::Duplex;
 use ieee802_3_miim::{LinkSpeed, LinkState};
 use mdio_bus::sim::PhyModel;
 use mdio_bus::{PhyAddr, RegAddr};
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::Gmac3;
 use stmmac_coalesce::miim::{FAILED_READ, MiimBus};
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};

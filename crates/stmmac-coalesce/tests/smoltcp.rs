@@ -12,6 +12,7 @@ mod stack;
 use smoltcp::phy::{Device as _, Medium, RxToken as _, TxToken as _};
 use smoltcp::time::Instant;
 use stack::pattern;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{

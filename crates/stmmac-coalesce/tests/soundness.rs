@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use common::*;
 use hwtimer_core::RegisterBus;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{HW_FEATURE, eth_frame};
 use stmmac_coalesce::{
     Coherent, ConfigError, DescLayout, DmaConfig, Duplex, Error, Gmac3, LinkState, NoTimer, Qos,

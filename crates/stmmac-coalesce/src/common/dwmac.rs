@@ -19,10 +19,12 @@
 //! The trait is sealed: its ring-facing methods are crate-private (they aim the DMA), and
 //! only the crate's MAC types implement it.
 
-use crate::common::DmaEvents;
-use crate::common::Error;
-use crate::common::phy::LinkState;
-use crate::dma::DescLayout;
+use hwtimer_core::Continuous;
+use mdio_bus::Mdio;
+
+use crate::common::phy::{Duplex, LinkState, Pause};
+use crate::common::{DmaEvents, Error, FrameFilter, MacConfig, SWR_TIMEOUT_US};
+use crate::dma::{DescLayout, DmaConfig, DmaSetup};
 
 pub(crate) use sealed::RingStart;
 
@@ -81,10 +83,6 @@ pub(crate) mod sealed {
         fn stop_rx(&self);
         /// Acknowledge the TX fault bits a TX recovery handles.
         fn ack_tx_faults(&self);
-        /// Program the RX interrupt watchdog (0 = off), in 256-CSR-cycle units.
-        fn set_riwt(&self, riwt: u8);
-        /// RX checksum checking on or off; whether it is on afterwards (read back).
-        fn set_rx_checksum(&self, on: bool) -> bool;
         /// The descriptor the RX DMA looks at (bus address).
         fn cur_rx_desc(&self) -> u64;
     }
@@ -97,19 +95,104 @@ pub(crate) mod sealed {
 /// Every method is safe to call from the interrupt handler, the timer and the link path
 /// at once (each is a critical section or one register access).
 pub trait Dwmac: sealed::Ops {
+    /// This MAC's MDIO master ([`mdio`](Self::mdio)): [`Gmac3Mdio`](crate::Gmac3Mdio) or
+    /// [`QosMdio`](crate::QosMdio).
+    type Mdio<'a, C: Continuous + Copy>: Mdio
+    where
+        Self: 'a;
+
+    /// The version register as read (3.x GMAC_VERSION; QoS MAC_VERSION, read once by the
+    /// probe): Synopsys version in bits 7:0, user version in 15:8.
+    fn version(&self) -> u32;
+
+    /// Software reset of the DMA and MAC (SWR), waiting at most [`SWR_TIMEOUT_US`] for it to
+    /// self-clear (iopoll semantics: one more read after the deadline); returns the number
+    /// of reads the wait took. The link is down afterwards, and the MAC's own interrupts
+    /// are masked ([`mask_mac_interrupts`](Self::mask_mac_interrupts)).
+    ///
+    /// Errors: [`Error::Timeout`] when SWR is still set (the reset needs the PHY's RX/TX
+    /// clocks: a missing clock keeps the core in reset).
+    fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
+        self.soft_reset_within(clock, SWR_TIMEOUT_US)
+    }
+
+    /// As [`soft_reset`](Self::soft_reset), waiting at most `timeout_us`.
+    ///
+    /// Errors: [`Error::Timeout`].
+    fn soft_reset_within<C: Continuous + Copy>(
+        &self,
+        clock: C,
+        timeout_us: u64,
+    ) -> Result<u32, Error>;
+
+    /// Mask the MAC's own interrupts and the MMC counter interrupts, as Linux does at core
+    /// init (an MMC counter past half range would otherwise hold the line).
+    fn mask_mac_interrupts(&self);
+
+    /// Read the core's features, resolve `cfg` against them and program the DMA bus mode;
+    /// the [`DmaSetup`] the rings are built from.
+    ///
+    /// Errors: [`Error::Config`] when `cfg` does not fit the core or an engine runs.
+    fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error>;
+
+    /// Program MAC address 0.
+    fn set_mac_address(&self, mac: [u8; 6]);
+
+    /// MAC address 0 as programmed.
+    fn mac_address(&self) -> [u8; 6];
+
+    /// Program the destination-address filter and its multicast hash.
+    fn set_filter(&self, filter: &FrameFilter);
+
+    /// Bring-up of the MAC side: station address, then filter.
+    fn init_mac(&self, cfg: &MacConfig) {
+        self.set_mac_address(cfg.address);
+        self.set_filter(&cfg.filter);
+    }
+
     /// The descriptor layouts this MAC's rings may use.
     fn layout_supported(&self, layout: DescLayout) -> bool {
         self.accepts(layout)
     }
+
     /// The link state last given to [`set_link`](Self::set_link) (down at first).
     fn link(&self) -> LinkState;
+
     /// Program the MAC for `link` (speed, duplex; TE and RE only while it is up); returns
     /// whether the state changed.
     fn set_link(&self, link: LinkState) -> bool;
-    /// Read the DMA status, acknowledge every interrupt bit it shows and return them, in
-    /// [`DmaEvents`]' (3.x DMA_STATUS) bit positions: the interrupt handler's first step.
+
+    /// Program the PAUSE handling the link partners agreed on (`pause`, from
+    /// [`Phy::pause`](crate::Phy::pause)); half duplex has no PAUSE.
+    fn set_flow_control(&self, pause: Pause, duplex: Duplex);
+
+    /// Stop both DMA engines and the MAC's transmitter and receiver; the link is down.
+    fn stop(&self);
+
+    /// Read the DMA status, acknowledge every interrupt bit it shows and return them as
+    /// [`DmaEvents`]: the interrupt handler's first step.
     #[must_use = "the events are acknowledged: dropping them loses them"]
     fn take_events(&self) -> DmaEvents;
+
+    /// Enable the DMA interrupts the rings need, as Linux enables them on this version
+    /// (the summary enables at this core's positions).
+    fn enable_default_interrupts(&self);
+
+    /// The RX interrupt watchdog (0 = off), in units of 256 CSR cycles on every version.
+    fn set_riwt(&self, riwt: u8);
+
+    /// RX checksum checking on or off; whether it is on afterwards (read back: a core
+    /// without the engine answers `false`).
+    fn set_rx_checksum(&self, on: bool) -> bool;
+
+    /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`
+    /// (selects the CR divider). At most one is alive at a time; dropping it lets the next
+    /// one be made.
+    ///
+    /// Errors: [`Error::CsrClock`] when `csr_hz` has no divider;
+    /// [`Error::MdioBusy`] while another master of this MAC is alive.
+    fn mdio<C: Continuous + Copy>(&self, clock: C, csr_hz: u32)
+    -> Result<Self::Mdio<'_, C>, Error>;
 }
 
 /// The check every ring start makes first.

@@ -114,11 +114,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         &self.bus
     }
 
-    /// GMAC_VERSION (0x1032 on QEMU's npcm-gmac: Synopsys 3.2, user 0x10).
-    pub fn version(&self) -> u32 {
-        self.bus.read_raw(regs::GMAC_VERSION)
-    }
-
     /// DMA_HW_FEATURE.
     pub fn hw_feature(&self) -> u32 {
         self.bus.read_raw(regs::DMA_HW_FEATURE)
@@ -128,101 +123,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     /// `None` when HW_FEATURE reads 0 or all ones (cores older than 3.50a: unknown).
     pub fn coe(&self) -> Option<crate::dma::Coe> {
         crate::dma::Coe::from_hw_feature(self.hw_feature())
-    }
-
-    /// Turn RX checksum checking (GMAC_CONTROL.IPC) on or off and return whether it is on
-    /// afterwards: the bit is read back, so a core without the engine answers `false`
-    /// (Linux's `rx_ipc` check). [`RxRing::start`](crate::RxRing::start) calls it for a ring
-    /// whose [checksum offload](crate::RxRing::set_checksum_offload) is on; the ring
-    /// interprets RDES0's checksum bits only then.
-    pub fn set_rx_checksum(&self, on: bool) -> bool {
-        critical_section::with(|_| {
-            let w = self.bus.read_raw(GMAC_CONTROL);
-            let v = if on {
-                w | regs::GMAC_CONTROL_IPC
-            } else {
-                w & !regs::GMAC_CONTROL_IPC
-            };
-            if v != w {
-                self.write_settled(GMAC_CONTROL, v);
-            }
-            self.bus.read_raw(GMAC_CONTROL) & regs::GMAC_CONTROL_IPC != 0
-        })
-    }
-
-    /// Software reset of the DMA and MAC (DMA_BUS_MODE.SWR), waiting with iopoll semantics
-    /// for the bit to self-clear. Returns the number of reads the wait took. The link state
-    /// is down afterwards (the MAC is disabled).
-    ///
-    /// Once the reset is done, the MAC's own interrupts are masked
-    /// ([`mask_mac_interrupts`](Self::mask_mac_interrupts)): the reset clears the masks.
-    ///
-    /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (a missing
-    /// PHY clock keeps real DWMACs in reset).
-    pub fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
-        self.soft_reset_within(clock, SWR_TIMEOUT_US)
-    }
-
-    /// As [`soft_reset`](Self::soft_reset), waiting at most `timeout_us` for SWR to clear
-    /// (some glue needs longer than Linux's default: i.MX waits 1 s, Loongson 2 s).
-    ///
-    /// Errors: [`Error::Timeout`].
-    pub fn soft_reset_within<C: Continuous + Copy>(
-        &self,
-        clock: C,
-        timeout_us: u64,
-    ) -> Result<u32, Error> {
-        self.link.store(0, Ordering::Relaxed);
-        self.bus.write(DMA_BUS_MODE, DMA_BUS_MODE::SWR::SET);
-        let polls = Poller::new(clock)
-            .timeout_us(timeout_us)
-            .poll(
-                || self.bus.read(DMA_BUS_MODE),
-                |v| !v.is_set(DMA_BUS_MODE::SWR),
-            )
-            .map(|p| p.polls)
-            .map_err(|_| Error::Timeout)?;
-        self.mask_mac_interrupts();
-        Ok(polls)
-    }
-
-    /// Mask the MAC's own interrupt sources, as Linux does at core init: GMAC_INT_MASK =
-    /// [`GMAC_INT_DEFAULT_MASK`](regs::GMAC_INT_DEFAULT_MASK) (RGMII, PCS link, PCS
-    /// autonegotiation, timestamp) and every MMC counter interrupt (MMC_RX_INTR_MASK,
-    /// MMC_TX_INTR_MASK, MMC_RX_IPC_INTR_MASK all ones).
-    ///
-    /// Without it the DMA_STATUS summaries GLI/GMI/GPI, which clear only at their source
-    /// (an RGMII/PCS status read, an MMC counter read) and not by
-    /// [`take_events`](Self::take_events), hold the shared interrupt line high once an
-    /// MMC counter passes half range (about 17 s of traffic at 1 Gbit/s) or the RGMII/PCS
-    /// link changes: an interrupt storm. [`soft_reset`](Self::soft_reset) calls it; four
-    /// register writes.
-    pub fn mask_mac_interrupts(&self) {
-        self.bus
-            .write_raw(regs::GMAC_INT_MASK, regs::GMAC_INT_DEFAULT_MASK);
-        self.bus
-            .write_raw(regs::MMC_RX_INTR_MASK, regs::MMC_DEFAULT_MASK);
-        self.bus
-            .write_raw(regs::MMC_TX_INTR_MASK, regs::MMC_DEFAULT_MASK);
-        self.bus
-            .write_raw(regs::MMC_RX_IPC_INTR_MASK, regs::MMC_DEFAULT_MASK);
-    }
-
-    /// Resolve `cfg` (the descriptor layout from HW_FEATURE, which must be readable; see
-    /// [`DmaConfig::resolve`]) and program DMA_BUS_MODE (PBL, DSL for the descriptor
-    /// stride, ATDS clear). Call after [`soft_reset`](Self::soft_reset), with both DMA
-    /// engines stopped; build both rings for the returned set-up.
-    ///
-    /// The geometry cannot change under running rings: while DMA_CONTROL.ST or SR is set,
-    /// nothing is written and the call fails. A ring built for another set-up than the one
-    /// programmed last refuses to start ([`Error::GeometryMismatch`]).
-    ///
-    /// Errors: [`Error::Config`] as in [`DmaConfig::resolve`]; [`Error::DmaRunning`] while
-    /// a DMA engine runs.
-    pub fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
-        let setup = cfg.resolve(self.hw_feature())?;
-        self.program_bus_mode(&setup)?;
-        Ok(setup)
     }
 
     /// As [`configure_dma`](Self::configure_dma) for a core without HW_FEATURE (older than
@@ -276,96 +176,9 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
 
     /// Program MAC address 0 (GMAC_ADDR_HIGH/LOW(0)), AE set.
     // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
-    #[allow(clippy::arithmetic_side_effects)]
-    pub fn set_mac_address(&self, mac: [u8; 6]) {
-        let [a0, a1, a2, a3, a4, a5] = mac;
-        self.bus.write(
-            regs::GMAC_ADDR_HIGH,
-            regs::GMAC_ADDR_HIGH::ADDRHI.val(u32::from(u16::from_le_bytes([a4, a5])))
-                + regs::GMAC_ADDR_HIGH::AE::SET,
-        );
-        self.bus
-            .write_raw(regs::GMAC_ADDR_LOW, u32::from_le_bytes([a0, a1, a2, a3]));
-    }
-
-    /// MAC address 0 as programmed.
-    pub fn mac_address(&self) -> [u8; 6] {
-        let hi = self.bus.read_raw(regs::GMAC_ADDR_HIGH).to_le_bytes();
-        let lo = self.bus.read_raw(regs::GMAC_ADDR_LOW).to_le_bytes();
-        [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
-    }
-
-    /// Program the receive filter: GMAC_FRAME_FILTER and the hash table.
-    pub fn set_filter(&self, filter: &FrameFilter) {
-        let [lo, hi] = filter.multicast_hash;
-        self.bus.write_raw(regs::GMAC_HASH_LOW, lo);
-        self.bus.write_raw(regs::GMAC_HASH_HIGH, hi);
-        self.write_settled(GMAC_FRAME_FILTER, filter.register());
-    }
-
     /// The receive filter as programmed (GMAC_FRAME_FILTER).
     pub fn filter_register(&self) -> u32 {
         self.bus.read_raw(GMAC_FRAME_FILTER)
-    }
-
-    /// Bring-up of the MAC side: station address and filter.
-    pub fn init_mac(&self, cfg: &MacConfig) {
-        self.set_mac_address(cfg.address);
-        self.set_filter(&cfg.filter);
-    }
-
-    /// Configure GMAC_CONTROL for `link`: port select and speed (PS/FES: GMII for 1000,
-    /// MII with FES for 100, MII for 10), duplex (DM), and transmitter and receiver
-    /// enabled (TE, RE) only while the link is up. Returns whether anything changed.
-    pub fn set_link(&self, link: LinkState) -> bool {
-        let (ps, fes) = match link.speed {
-            Speed::M1000 => (false, false),
-            Speed::M100 => (true, true),
-            Speed::M10 => (true, false),
-        };
-        critical_section::with(|_| {
-            // Load and store inside the section: no exclusive access needed.
-            let old = self.link.load(Ordering::Relaxed);
-            self.link.store(encode_link(link), Ordering::Relaxed);
-            let mut w = self.bus.read_raw(GMAC_CONTROL);
-            for (bit, on) in [
-                (15, ps),
-                (14, fes),
-                (11, link.duplex == Duplex::Full),
-                (3, link.up),
-                (2, link.up),
-            ] {
-                if on {
-                    w |= 1 << bit;
-                } else {
-                    w &= !(1 << bit);
-                }
-            }
-            self.write_settled(GMAC_CONTROL, w);
-            old != encode_link(link)
-        })
-    }
-
-    /// Program GMAC_FLOW_CTRL for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)): in full
-    /// duplex TFE for transmit pause (with the pause time 0xFFFF slot times, Linux's
-    /// default), RFE for receive pause; in half duplex nothing (0: no backpressure).
-    pub fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
-        let mut v = 0;
-        if duplex == Duplex::Full {
-            if pause.tx {
-                v |= regs::FLOW_CTRL_TFE | 0xFFFF << regs::FLOW_CTRL_PT_SHIFT;
-            }
-            if pause.rx {
-                v |= regs::FLOW_CTRL_RFE;
-            }
-        }
-        self.write_settled(regs::GMAC_FLOW_CTRL, v);
-    }
-
-    /// The link state last given to [`set_link`](Self::set_link) (down after
-    /// [`new`](Self::new) and [`soft_reset`](Self::soft_reset)).
-    pub fn link(&self) -> LinkState {
-        decode_link(self.link.load(Ordering::Relaxed))
     }
 
     /// Write the descriptor list base addresses directly.
@@ -435,16 +248,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         self.clear_dma_control(DMA_CONTROL_SR);
     }
 
-    /// Stop both DMA engines and disable the MAC (TE, RE); the link state is down.
-    pub fn stop(&self) {
-        critical_section::with(|_| {
-            self.link.store(0, Ordering::Relaxed);
-            self.write_settled(DMA_CONTROL, 0);
-            let c = self.bus.read(GMAC_CONTROL).get();
-            self.write_settled(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
-        });
-    }
-
     /// Whether the TX DMA is switched on (DMA_CONTROL.ST), whatever its process state.
     pub fn tx_dma_enabled(&self) -> bool {
         self.bus.read_raw(DMA_CONTROL) & DMA_CONTROL_ST != 0
@@ -467,14 +270,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         self.write_settled(regs::DMA_INTR_ENA, mask);
     }
 
-    /// The RX interrupt watchdog (DMA_RX_WATCHDOG.RIWT, 0 = off).
-    pub fn set_riwt(&self, riwt: u8) {
-        self.bus.write(
-            regs::DMA_RX_WATCHDOG,
-            regs::DMA_RX_WATCHDOG::RIWT.val(u32::from(riwt)),
-        );
-    }
-
     /// DMA_STATUS.
     pub fn status(&self) -> LocalRegisterCopy<u32, DMA_STATUS::Register> {
         self.bus.read(DMA_STATUS)
@@ -483,21 +278,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     /// Acknowledge `bits` of DMA_STATUS (write-1-to-clear; read-only bits are masked off).
     pub fn ack(&self, bits: u32) {
         self.bus.write_raw(DMA_STATUS, bits & regs::DMA_STATUS_W1C);
-    }
-
-    /// Read DMA_STATUS, acknowledge every interrupt bit it shows (summaries included) and
-    /// return them: the interrupt handler's first step. Hand the events to
-    /// [`TxRing::service`](crate::TxRing::service) and
-    /// [`RxRing::service`](crate::RxRing::service), and wake on
-    /// [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]. One read, and one write only when
-    /// something was set.
-    #[must_use = "the events are acknowledged: dropping them loses them"]
-    pub fn take_events(&self) -> DmaEvents {
-        let st = self.bus.read_raw(DMA_STATUS) & regs::DMA_STATUS_W1C;
-        if st != 0 {
-            self.bus.write_raw(DMA_STATUS, st);
-        }
-        events_from_status(st)
     }
 
     /// TX poll demand (the doorbell): the TX DMA re-reads the current descriptor. The
@@ -509,35 +289,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     /// RX poll demand, after [`wmb`](crate::dma::barrier::wmb).
     pub(crate) fn rx_poll_demand(&self) {
         self.bus.write_raw(regs::DMA_RCV_POLL_DEMAND, 1);
-    }
-
-    /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`
-    /// (selects MII_ADDR.CR). There is at most one alive at a time (two would interleave
-    /// their frames on MII_ADDR / MII_DATA); dropping it lets the next one be made.
-    ///
-    /// Errors: [`Error::CsrClock`] when `csr_hz` is outside 20–300 MHz;
-    /// [`Error::MdioBusy`] while another master of this MAC is alive.
-    pub fn mdio<C: Continuous + Copy>(
-        &self,
-        clock: C,
-        csr_hz: u32,
-    ) -> Result<Gmac3Mdio<'_, B, C>, Error> {
-        let (cr, _) = regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
-        // A load and a store in a critical section: no exclusive access (LDREX/STREX)
-        // needed, which is unpredictable on strongly-ordered memory (MMU off).
-        critical_section::with(|_| {
-            if self.mdio_taken.load(Ordering::Relaxed) {
-                return Err(Error::MdioBusy);
-            }
-            self.mdio_taken.store(true, Ordering::Relaxed);
-            Ok(())
-        })?;
-        Ok(Gmac3Mdio {
-            mac: self,
-            poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),
-            cr,
-            check_busy: true,
-        })
     }
 }
 
@@ -627,29 +378,251 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Gmac3<B> {
         self.ack((1 << 1) | (1 << 3) | (1 << 5));
     }
 
-    fn set_riwt(&self, riwt: u8) {
-        Gmac3::set_riwt(self, riwt);
-    }
-
-    fn set_rx_checksum(&self, on: bool) -> bool {
-        Gmac3::set_rx_checksum(self, on)
-    }
-
     fn cur_rx_desc(&self) -> u64 {
         u64::from(Gmac3::cur_rx_desc(self))
     }
 }
 
 impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
-    fn link(&self) -> LinkState {
-        Gmac3::link(self)
-    }
+    type Mdio<'a, C: Continuous + Copy>
+        = Gmac3Mdio<'a, B, C>
+    where
+        Self: 'a;
 
+    /// GMAC_VERSION (0x1032 on QEMU's npcm-gmac: Synopsys 3.2, user 0x10).
+    fn version(&self) -> u32 {
+        self.bus.read_raw(regs::GMAC_VERSION)
+    }
+    /// Software reset of the DMA and MAC (DMA_BUS_MODE.SWR), waiting with iopoll semantics
+    /// for the bit to self-clear. Returns the number of reads the wait took. The link state
+    /// is down afterwards (the MAC is disabled).
+    ///
+    /// Once the reset is done, the MAC's own interrupts are masked
+    /// ([`mask_mac_interrupts`](Self::mask_mac_interrupts)): the reset clears the masks.
+    ///
+    /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (a missing
+    /// PHY clock keeps real DWMACs in reset).
+    fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
+        self.soft_reset_within(clock, SWR_TIMEOUT_US)
+    }
+    /// As [`soft_reset`](Self::soft_reset), waiting at most `timeout_us` for SWR to clear
+    /// (some glue needs longer than Linux's default: i.MX waits 1 s, Loongson 2 s).
+    ///
+    /// Errors: [`Error::Timeout`].
+    fn soft_reset_within<C: Continuous + Copy>(
+        &self,
+        clock: C,
+        timeout_us: u64,
+    ) -> Result<u32, Error> {
+        self.link.store(0, Ordering::Relaxed);
+        self.bus.write(DMA_BUS_MODE, DMA_BUS_MODE::SWR::SET);
+        let polls = Poller::new(clock)
+            .timeout_us(timeout_us)
+            .poll(
+                || self.bus.read(DMA_BUS_MODE),
+                |v| !v.is_set(DMA_BUS_MODE::SWR),
+            )
+            .map(|p| p.polls)
+            .map_err(|_| Error::Timeout)?;
+        self.mask_mac_interrupts();
+        Ok(polls)
+    }
+    /// Mask the MAC's own interrupt sources, as Linux does at core init: GMAC_INT_MASK =
+    /// [`GMAC_INT_DEFAULT_MASK`](regs::GMAC_INT_DEFAULT_MASK) (RGMII, PCS link, PCS
+    /// autonegotiation, timestamp) and every MMC counter interrupt (MMC_RX_INTR_MASK,
+    /// MMC_TX_INTR_MASK, MMC_RX_IPC_INTR_MASK all ones).
+    ///
+    /// Without it the DMA_STATUS summaries GLI/GMI/GPI, which clear only at their source
+    /// (an RGMII/PCS status read, an MMC counter read) and not by
+    /// [`take_events`](Self::take_events), hold the shared interrupt line high once an
+    /// MMC counter passes half range (about 17 s of traffic at 1 Gbit/s) or the RGMII/PCS
+    /// link changes: an interrupt storm. [`soft_reset`](Self::soft_reset) calls it; four
+    /// register writes.
+    fn mask_mac_interrupts(&self) {
+        self.bus
+            .write_raw(regs::GMAC_INT_MASK, regs::GMAC_INT_DEFAULT_MASK);
+        self.bus
+            .write_raw(regs::MMC_RX_INTR_MASK, regs::MMC_DEFAULT_MASK);
+        self.bus
+            .write_raw(regs::MMC_TX_INTR_MASK, regs::MMC_DEFAULT_MASK);
+        self.bus
+            .write_raw(regs::MMC_RX_IPC_INTR_MASK, regs::MMC_DEFAULT_MASK);
+    }
+    /// Resolve `cfg` (the descriptor layout from HW_FEATURE, which must be readable; see
+    /// [`DmaConfig::resolve`]) and program DMA_BUS_MODE (PBL, DSL for the descriptor
+    /// stride, ATDS clear). Call after [`soft_reset`](Self::soft_reset), with both DMA
+    /// engines stopped; build both rings for the returned set-up.
+    ///
+    /// The geometry cannot change under running rings: while DMA_CONTROL.ST or SR is set,
+    /// nothing is written and the call fails. A ring built for another set-up than the one
+    /// programmed last refuses to start ([`Error::GeometryMismatch`]).
+    ///
+    /// Errors: [`Error::Config`] as in [`DmaConfig::resolve`]; [`Error::DmaRunning`] while
+    /// a DMA engine runs.
+    fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
+        let setup = cfg.resolve(self.hw_feature())?;
+        self.program_bus_mode(&setup)?;
+        Ok(setup)
+    }
+    #[allow(clippy::arithmetic_side_effects)]
+    fn set_mac_address(&self, mac: [u8; 6]) {
+        let [a0, a1, a2, a3, a4, a5] = mac;
+        self.bus.write(
+            regs::GMAC_ADDR_HIGH,
+            regs::GMAC_ADDR_HIGH::ADDRHI.val(u32::from(u16::from_le_bytes([a4, a5])))
+                + regs::GMAC_ADDR_HIGH::AE::SET,
+        );
+        self.bus
+            .write_raw(regs::GMAC_ADDR_LOW, u32::from_le_bytes([a0, a1, a2, a3]));
+    }
+    /// MAC address 0 as programmed.
+    fn mac_address(&self) -> [u8; 6] {
+        let hi = self.bus.read_raw(regs::GMAC_ADDR_HIGH).to_le_bytes();
+        let lo = self.bus.read_raw(regs::GMAC_ADDR_LOW).to_le_bytes();
+        [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
+    }
+    /// Program the receive filter: GMAC_FRAME_FILTER and the hash table.
+    fn set_filter(&self, filter: &FrameFilter) {
+        let [lo, hi] = filter.multicast_hash;
+        self.bus.write_raw(regs::GMAC_HASH_LOW, lo);
+        self.bus.write_raw(regs::GMAC_HASH_HIGH, hi);
+        self.write_settled(GMAC_FRAME_FILTER, filter.register());
+    }
+    /// Bring-up of the MAC side: station address and filter.
+    fn init_mac(&self, cfg: &MacConfig) {
+        self.set_mac_address(cfg.address);
+        self.set_filter(&cfg.filter);
+    }
+    /// Configure GMAC_CONTROL for `link`: port select and speed (PS/FES: GMII for 1000,
+    /// MII with FES for 100, MII for 10), duplex (DM), and transmitter and receiver
+    /// enabled (TE, RE) only while the link is up. Returns whether anything changed.
     fn set_link(&self, link: LinkState) -> bool {
-        Gmac3::set_link(self, link)
+        let (ps, fes) = match link.speed {
+            Speed::M1000 => (false, false),
+            Speed::M100 => (true, true),
+            Speed::M10 => (true, false),
+        };
+        critical_section::with(|_| {
+            // Load and store inside the section: no exclusive access needed.
+            let old = self.link.load(Ordering::Relaxed);
+            self.link.store(encode_link(link), Ordering::Relaxed);
+            let mut w = self.bus.read_raw(GMAC_CONTROL);
+            for (bit, on) in [
+                (15, ps),
+                (14, fes),
+                (11, link.duplex == Duplex::Full),
+                (3, link.up),
+                (2, link.up),
+            ] {
+                if on {
+                    w |= 1 << bit;
+                } else {
+                    w &= !(1 << bit);
+                }
+            }
+            self.write_settled(GMAC_CONTROL, w);
+            old != encode_link(link)
+        })
+    }
+    /// The link state last given to [`set_link`](Self::set_link) (down after
+    /// [`new`](Self::new) and [`soft_reset`](Self::soft_reset)).
+    fn link(&self) -> LinkState {
+        decode_link(self.link.load(Ordering::Relaxed))
+    }
+    /// Program GMAC_FLOW_CTRL for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)): in full
+    /// duplex TFE for transmit pause (with the pause time 0xFFFF slot times, Linux's
+    /// default), RFE for receive pause; in half duplex nothing (0: no backpressure).
+    fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
+        let mut v = 0;
+        if duplex == Duplex::Full {
+            if pause.tx {
+                v |= regs::FLOW_CTRL_TFE | 0xFFFF << regs::FLOW_CTRL_PT_SHIFT;
+            }
+            if pause.rx {
+                v |= regs::FLOW_CTRL_RFE;
+            }
+        }
+        self.write_settled(regs::GMAC_FLOW_CTRL, v);
+    }
+    /// Stop both DMA engines and disable the MAC (TE, RE); the link state is down.
+    fn stop(&self) {
+        critical_section::with(|_| {
+            self.link.store(0, Ordering::Relaxed);
+            self.write_settled(DMA_CONTROL, 0);
+            let c = self.bus.read(GMAC_CONTROL).get();
+            self.write_settled(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
+        });
+    }
+    /// Read DMA_STATUS, acknowledge every interrupt bit it shows (summaries included) and
+    /// return them: the interrupt handler's first step. Hand the events to
+    /// [`TxRing::service`](crate::TxRing::service) and
+    /// [`RxRing::service`](crate::RxRing::service), and wake on
+    /// [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]. One read, and one write only when
+    /// something was set.
+    fn take_events(&self) -> DmaEvents {
+        let st = self.bus.read_raw(DMA_STATUS) & regs::DMA_STATUS_W1C;
+        if st != 0 {
+            self.bus.write_raw(DMA_STATUS, st);
+        }
+        events_from_status(st)
+    }
+    /// The RX interrupt watchdog (DMA_RX_WATCHDOG.RIWT, 0 = off).
+    /// DMA_INTR_ENA = [`regs::DMA_INTR_DEFAULT`], Linux's 3.x mask.
+    fn enable_default_interrupts(&self) {
+        self.set_interrupts(regs::DMA_INTR_DEFAULT);
     }
 
-    fn take_events(&self) -> DmaEvents {
-        Gmac3::take_events(self)
+    fn set_riwt(&self, riwt: u8) {
+        self.bus.write(
+            regs::DMA_RX_WATCHDOG,
+            regs::DMA_RX_WATCHDOG::RIWT.val(u32::from(riwt)),
+        );
+    }
+    /// Turn RX checksum checking (GMAC_CONTROL.IPC) on or off and return whether it is on
+    /// afterwards: the bit is read back, so a core without the engine answers `false`
+    /// (Linux's `rx_ipc` check). [`RxRing::start`](crate::RxRing::start) calls it for a ring
+    /// whose [checksum offload](crate::RxRing::set_checksum_offload) is on; the ring
+    /// interprets RDES0's checksum bits only then.
+    fn set_rx_checksum(&self, on: bool) -> bool {
+        critical_section::with(|_| {
+            let w = self.bus.read_raw(GMAC_CONTROL);
+            let v = if on {
+                w | regs::GMAC_CONTROL_IPC
+            } else {
+                w & !regs::GMAC_CONTROL_IPC
+            };
+            if v != w {
+                self.write_settled(GMAC_CONTROL, v);
+            }
+            self.bus.read_raw(GMAC_CONTROL) & regs::GMAC_CONTROL_IPC != 0
+        })
+    }
+    /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`
+    /// (selects MII_ADDR.CR). There is at most one alive at a time (two would interleave
+    /// their frames on MII_ADDR / MII_DATA); dropping it lets the next one be made.
+    ///
+    /// Errors: [`Error::CsrClock`] when `csr_hz` is outside 20–300 MHz;
+    /// [`Error::MdioBusy`] while another master of this MAC is alive.
+    fn mdio<C: Continuous + Copy>(
+        &self,
+        clock: C,
+        csr_hz: u32,
+    ) -> Result<Gmac3Mdio<'_, B, C>, Error> {
+        let (cr, _) = regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
+        // A load and a store in a critical section: no exclusive access (LDREX/STREX)
+        // needed, which is unpredictable on strongly-ordered memory (MMU off).
+        critical_section::with(|_| {
+            if self.mdio_taken.load(Ordering::Relaxed) {
+                return Err(Error::MdioBusy);
+            }
+            self.mdio_taken.store(true, Ordering::Relaxed);
+            Ok(())
+        })?;
+        Ok(Gmac3Mdio {
+            mac: self,
+            poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),
+            cr,
+            check_busy: true,
+        })
     }
 }

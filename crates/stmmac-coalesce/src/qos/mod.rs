@@ -17,7 +17,7 @@
 //! mac.init_mac(&MacConfig { .. });         // address (high, then low), filter
 //! let mut tx = TxRing::new(.., &setup, ..)?; tx.try_start(&mac)?;
 //! let mut rx = RxRing::new(.., &setup, ..)?; rx.try_start(&mac)?;
-//! mac.enable_interrupts(Qos::DEFAULT_INTERRUPTS);
+//! mac.enable_default_interrupts();
 //! mac.set_link(phy_link);                  // TE/RE only while the link is up
 //! ```
 
@@ -62,6 +62,12 @@ const TX_FLOW_PT_SHIFT: u32 = 16;
 /// MAC_RX_FLOW_CTRL.RFE (bit 0): act on received pause frames.
 const RX_FLOW_RFE: u32 = 1 << 0;
 
+/// The channel interrupts a driver of these rings wants (DMA_CH0_STATUS positions): TI, RI,
+/// RBU (normal), TPS, RPS, FBE (abnormal). [`Qos::enable_interrupts`] adds the summary
+/// enables at the core's positions; [`Dwmac::enable_default_interrupts`] enables these.
+pub const DEFAULT_INTERRUPTS: u32 =
+    chan::TI | chan::RI | chan::RBU | chan::TPS | chan::RPS | chan::FBE;
+
 /// A DWMAC 4.x/5.x (QoS) on register bus `B` (covering 0x0000–0x11FF: MAC, MTL, DMA and
 /// channel 0), built only by [`Qos::probe`] or [`probe`].
 ///
@@ -78,12 +84,6 @@ pub struct Qos<B: RegisterBus<Word = u32>> {
 }
 
 impl<B: RegisterBus<Word = u32>> Qos<B> {
-    /// The channel interrupts a driver of these rings wants: TI, RI, RBU (normal), TPS,
-    /// RPS, FBE (abnormal). [`enable_interrupts`](Self::enable_interrupts) adds the summary
-    /// enables at the core's positions.
-    pub const DEFAULT_INTERRUPTS: u32 =
-        chan::TI | chan::RI | chan::RBU | chan::TPS | chan::RPS | chan::FBE;
-
     fn with_version(bus: B, version: u32) -> Self {
         Self {
             bus,
@@ -121,11 +121,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         }
     }
 
-    /// MAC_VERSION as read by the probe (SNPSVER in bits 7:0, USERVER in 15:8).
-    pub fn version(&self) -> u32 {
-        self.version
-    }
-
     /// MAC_VERSION.SNPSVER: 0x40 = 4.00, 0x41 = 4.10, 0x42 = 4.20, 0x51 = 5.10, 0x52 = 5.20.
     pub fn snpsver(&self) -> u8 {
         // Masked to 8 bits.
@@ -152,50 +147,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         ]
     }
 
-    /// Software reset of the DMA, MTL and MAC (DMA_MODE.SWR), waiting with iopoll
-    /// semantics for it to self-clear; returns the number of reads the wait took. The link
-    /// is down afterwards, and the MAC's own interrupts are masked
-    /// ([`mask_mac_interrupts`](Self::mask_mac_interrupts)).
-    ///
-    /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (the reset
-    /// needs the PHY's RX/TX clocks: a missing clock keeps the core in reset).
-    pub fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
-        self.soft_reset_within(clock, SWR_TIMEOUT_US)
-    }
-
-    /// As [`soft_reset`](Self::soft_reset), waiting at most `timeout_us`.
-    ///
-    /// Errors: [`Error::Timeout`].
-    pub fn soft_reset_within<C: Continuous + Copy>(
-        &self,
-        clock: C,
-        timeout_us: u64,
-    ) -> Result<u32, Error> {
-        self.link.store(0, Ordering::Relaxed);
-        self.bus.write(r::DMA_MODE, DMA_MODE::SWR::SET);
-        let polls = Poller::new(clock)
-            .timeout_us(timeout_us)
-            .poll(|| self.bus.read(r::DMA_MODE), |v| !v.is_set(DMA_MODE::SWR))
-            .map(|p| p.polls)
-            .map_err(|_| Error::Timeout)?;
-        self.mask_mac_interrupts();
-        Ok(polls)
-    }
-
-    /// Mask the MAC's own interrupts (MAC_INT_EN = 0) and every MMC counter interrupt (the
-    /// RX, TX and RX-IPC masks all ones), as Linux does at core init: an MMC counter past
-    /// half range would otherwise hold the line. Four register writes.
-    pub fn mask_mac_interrupts(&self) {
-        self.bus.write_raw(r::MAC_INT_EN, 0);
-        for m in [
-            r::MMC_RX_INTR_MASK,
-            r::MMC_TX_INTR_MASK,
-            r::MMC_IPC_RX_INTR_MASK,
-        ] {
-            self.bus.write_raw(m, r::MMC_DEFAULT_MASK);
-        }
-    }
-
     fn dma_running(&self) -> bool {
         self.bus
             .read(r::DMA_CH0_TX_CONTROL)
@@ -220,37 +171,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
     /// Errors: [`Error::Config`] as [`DmaConfig::resolve_qos`]; [`Error::DmaRunning`] while
     /// a DMA engine runs (nothing is written then).
     // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
-    #[allow(clippy::arithmetic_side_effects)]
-    pub fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
-        let [h0, h1, _, _] = self.hw_features();
-        let setup = cfg.resolve_qos(h0, h1)?;
-        critical_section::with(|_| {
-            if self.dma_running() {
-                return Err(Error::DmaRunning);
-            }
-            let sys = self.bus.read(r::DMA_SYSBUS_MODE).get();
-            let eame = DMA_SYSBUS_MODE::EAME::SET.value;
-            let sys = if setup.addr_bits() > 32 {
-                sys | eame
-            } else {
-                sys & !eame
-            };
-            self.bus.write_raw(r::DMA_SYSBUS_MODE, sys);
-            self.bus.write(
-                r::DMA_CH0_CONTROL,
-                DMA_CH_CONTROL::DSL.val(u32::from(setup.dsl())) + DMA_CH_CONTROL::PBLX8::CLEAR,
-            );
-            let pbl = u32::from(setup.pbl());
-            self.bus
-                .write(r::DMA_CH0_TX_CONTROL, DMA_CH_TX_CONTROL::TXPBL.val(pbl));
-            self.bus
-                .write(r::DMA_CH0_RX_CONTROL, DMA_CH_RX_CONTROL::RXPBL.val(pbl));
-            Ok(())
-        })?;
-        self.configure_mtl(h1);
-        Ok(setup)
-    }
-
     /// The MTL for one queue per direction, sized from HW_FEATURE1 (`hw_feature1`):
     /// TX queue 0 enabled (TXQEN = 2), store and forward (TSF), its size (TQS) the whole
     /// TX FIFO; RX queue 0 store and forward (RSF), its size (RQS) the whole RX FIFO,
@@ -280,106 +200,9 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         });
     }
 
-    /// Program MAC address 0: MAC_ADDR0_HIGH (bytes 4–5, AE) first, then MAC_ADDR0_LOW
-    /// (bytes 0–3), whose write the core latches the pair on.
-    pub fn set_mac_address(&self, mac: [u8; 6]) {
-        let [a0, a1, a2, a3, a4, a5] = mac;
-        self.bus.write_raw(
-            r::MAC_ADDR0_HIGH,
-            r::MAC_ADDR_AE | u32::from(u16::from_le_bytes([a4, a5])),
-        );
-        self.bus
-            .write_raw(r::MAC_ADDR0_LOW, u32::from_le_bytes([a0, a1, a2, a3]));
-    }
-
-    /// MAC address 0 as programmed.
-    pub fn mac_address(&self) -> [u8; 6] {
-        let lo = self.bus.read_raw(r::MAC_ADDR0_LOW).to_le_bytes();
-        let hi = self.bus.read_raw(r::MAC_ADDR0_HIGH).to_le_bytes();
-        [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
-    }
-
-    /// Program MAC_PACKET_FILTER (PR, PM, DBF, HMC: the 3.x bit positions) and the
-    /// 64-bin hash (MAC_HASH_TAB0/1, the same CRC bins as 3.x).
-    pub fn set_filter(&self, filter: &crate::FrameFilter) {
-        self.bus
-            .write_raw(r::MAC_HASH_TAB0, filter.multicast_hash[0]);
-        self.bus
-            .write_raw(r::MAC_HASH_TAB1, filter.multicast_hash[1]);
-        self.bus.write_raw(r::MAC_PACKET_FILTER, filter.register());
-    }
-
     /// MAC_PACKET_FILTER as programmed.
     pub fn filter_register(&self) -> u32 {
         self.bus.read_raw(r::MAC_PACKET_FILTER)
-    }
-
-    /// Station address and filter.
-    pub fn init_mac(&self, cfg: &MacConfig) {
-        self.set_mac_address(cfg.address);
-        self.set_filter(&cfg.filter);
-    }
-
-    /// Configure MAC_CONFIG for `link`: PS/FES (GMII for 1000, MII with FES for 100, MII
-    /// for 10), DM for full duplex, and TE and RE only while the link is up. Returns
-    /// whether the state changed.
-    pub fn set_link(&self, link: LinkState) -> bool {
-        let (ps, fes) = match link.speed {
-            Speed::M1000 => (false, false),
-            Speed::M100 => (true, true),
-            Speed::M10 => (true, false),
-        };
-        let bit = |f: tock_registers::fields::Field<u32, MAC_CONFIG::Register>| f.mask << f.shift;
-        critical_section::with(|_| {
-            let old = self.link.load(Ordering::Relaxed);
-            let new = crate::common::encode_link(link);
-            self.link.store(new, Ordering::Relaxed);
-            let mut w = self.bus.read_raw(r::MAC_CONFIG);
-            for (b, on) in [
-                (bit(MAC_CONFIG::PS), ps),
-                (bit(MAC_CONFIG::FES), fes),
-                (bit(MAC_CONFIG::DM), link.duplex == Duplex::Full),
-                (bit(MAC_CONFIG::TE), link.up),
-                (bit(MAC_CONFIG::RE), link.up),
-            ] {
-                w = if on { w | b } else { w & !b };
-            }
-            self.bus.write_raw(r::MAC_CONFIG, w);
-            old != new
-        })
-    }
-
-    /// Pause frames for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)), as Linux's
-    /// dwmac4 programs them: in full duplex MAC_Q0_TX_FLOW_CTRL.TFE with the pause time
-    /// 0xFFFF slot times for transmit pause, MAC_RX_FLOW_CTRL.RFE for receive pause; in half
-    /// duplex both 0 (no backpressure). Two register writes.
-    pub fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
-        let full = duplex == Duplex::Full;
-        let tx = if full && pause.tx {
-            TX_FLOW_TFE | (0xFFFF << TX_FLOW_PT_SHIFT)
-        } else {
-            0
-        };
-        let rx = if full && pause.rx { RX_FLOW_RFE } else { 0 };
-        self.bus.write_raw(r::MAC_Q0_TX_FLOW_CTRL, tx);
-        self.bus.write_raw(r::MAC_RX_FLOW_CTRL, rx);
-    }
-
-    /// The link state last given to [`set_link`](Self::set_link).
-    pub fn link(&self) -> LinkState {
-        crate::common::decode_link(self.link.load(Ordering::Relaxed))
-    }
-
-    /// Stop both DMA engines and the MAC (TE, RE); the link state is down.
-    pub fn stop(&self) {
-        critical_section::with(|_| {
-            self.link.store(0, Ordering::Relaxed);
-            self.clear_tx_control(DMA_CH_TX_CONTROL::ST::SET.value);
-            self.clear_rx_control(DMA_CH_RX_CONTROL::SR::SET.value);
-            let c = self.bus.read_raw(r::MAC_CONFIG);
-            let te_re = MAC_CONFIG::TE::SET.value | MAC_CONFIG::RE::SET.value;
-            self.bus.write_raw(r::MAC_CONFIG, c & !te_re);
-        });
     }
 
     fn clear_tx_control(&self, bits: u32) {
@@ -430,45 +253,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         self.bus.read_raw(r::DMA_CH0_STATUS)
     }
 
-    /// Read DMA_CH0_STATUS, acknowledge every bit it shows (write-1-to-clear, the
-    /// summaries included, nothing it did not show) and return them in [`DmaEvents`]' 3.x
-    /// positions: TI, TPS, TBU (TU), RI, RBU (RU), RPS, RWT, ETI keep theirs; ERI → 14,
-    /// FBE → 13 (FBI), AIS → 15, NIS → 16. CDE has no 3.x bit and is acknowledged only.
-    /// One read, and one write only when something was set.
-    #[must_use = "the events are acknowledged: dropping them loses them"]
-    pub fn take_events(&self) -> DmaEvents {
-        let st = self.bus.read_raw(r::DMA_CH0_STATUS) & chan::W1C;
-        if st == 0 {
-            return DmaEvents::NONE;
-        }
-        self.bus.write_raw(r::DMA_CH0_STATUS, st);
-        events_from_channel(st)
-    }
-
-    /// The RX interrupt watchdog (DMA_CH0_RX_WATCHDOG.RWT, 0 = off), in units of 256 CSR
-    /// cycles: RWTU (4.20 and later) is written 0, its 256-cycle unit, so the value means
-    /// the same on every core (and the 3.x one).
-    pub fn set_riwt(&self, riwt: u8) {
-        self.bus.write(
-            r::DMA_CH0_RX_WATCHDOG,
-            DMA_CH_RX_WATCHDOG::RWT.val(u32::from(riwt)),
-        );
-    }
-
-    /// RX checksum checking (MAC_CONFIG.IPC) on or off; whether it is on afterwards (read
-    /// back: a core without the engine answers `false`).
-    pub fn set_rx_checksum(&self, on: bool) -> bool {
-        let ipc = MAC_CONFIG::IPC::SET.value;
-        critical_section::with(|_| {
-            let w = self.bus.read_raw(r::MAC_CONFIG);
-            let v = if on { w | ipc } else { w & !ipc };
-            if v != w {
-                self.bus.write_raw(r::MAC_CONFIG, v);
-            }
-            self.bus.read_raw(r::MAC_CONFIG) & ipc != 0
-        })
-    }
-
     /// DMA_CH0_CONTROL.DSL as programmed, or the mismatch with `dsl`.
     fn check_dsl(&self, dsl: u8) -> Result<(), Error> {
         let programmed = self.bus.read(r::DMA_CH0_CONTROL).read(DMA_CH_CONTROL::DSL);
@@ -506,32 +290,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         }
         // `len >= 2`: no wrap.
         Ok((hi, s.base as u32, len.wrapping_sub(1)))
-    }
-
-    /// The MDIO master, bounded on `clock`, for a CSR clock of `csr_hz` (selects
-    /// MAC_MDIO_ADDRESS.CR, the 3.x codes). At most one is alive at a time.
-    ///
-    /// Errors: [`Error::CsrClock`] when `csr_hz` is outside 20–300 MHz;
-    /// [`Error::MdioBusy`] while another master of this MAC is alive.
-    pub fn mdio<C: Continuous + Copy>(
-        &self,
-        clock: C,
-        csr_hz: u32,
-    ) -> Result<QosMdio<'_, B, C>, Error> {
-        let (cr, _) = crate::gmac3::regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
-        critical_section::with(|_| {
-            if self.mdio_taken.load(Ordering::Relaxed) {
-                return Err(Error::MdioBusy);
-            }
-            self.mdio_taken.store(true, Ordering::Relaxed);
-            Ok(())
-        })?;
-        Ok(QosMdio {
-            mac: self,
-            poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),
-            cr,
-            check_busy: true,
-        })
     }
 }
 
@@ -654,14 +412,6 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
         self.bus.write_raw(r::DMA_CH0_STATUS, chan::TPS);
     }
 
-    fn set_riwt(&self, riwt: u8) {
-        Qos::set_riwt(self, riwt);
-    }
-
-    fn set_rx_checksum(&self, on: bool) -> bool {
-        Qos::set_rx_checksum(self, on)
-    }
-
     fn cur_rx_desc(&self) -> u64 {
         let hi = u64::from(self.bus.read_raw(r::DMA_CH0_RX_BASE_HI));
         (hi << 32) | u64::from(self.bus.read_raw(r::DMA_CH0_CUR_RX_DESC))
@@ -669,16 +419,238 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
 }
 
 impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
-    fn link(&self) -> LinkState {
-        Qos::link(self)
-    }
+    type Mdio<'a, C: Continuous + Copy>
+        = QosMdio<'a, B, C>
+    where
+        Self: 'a;
 
+    /// MAC_VERSION as read by the probe (SNPSVER in bits 7:0, USERVER in 15:8).
+    fn version(&self) -> u32 {
+        self.version
+    }
+    /// Software reset of the DMA, MTL and MAC (DMA_MODE.SWR), waiting with iopoll
+    /// semantics for it to self-clear; returns the number of reads the wait took. The link
+    /// is down afterwards, and the MAC's own interrupts are masked
+    /// ([`mask_mac_interrupts`](Self::mask_mac_interrupts)).
+    ///
+    /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (the reset
+    /// needs the PHY's RX/TX clocks: a missing clock keeps the core in reset).
+    fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
+        self.soft_reset_within(clock, SWR_TIMEOUT_US)
+    }
+    /// As [`soft_reset`](Self::soft_reset), waiting at most `timeout_us`.
+    ///
+    /// Errors: [`Error::Timeout`].
+    fn soft_reset_within<C: Continuous + Copy>(
+        &self,
+        clock: C,
+        timeout_us: u64,
+    ) -> Result<u32, Error> {
+        self.link.store(0, Ordering::Relaxed);
+        self.bus.write(r::DMA_MODE, DMA_MODE::SWR::SET);
+        let polls = Poller::new(clock)
+            .timeout_us(timeout_us)
+            .poll(|| self.bus.read(r::DMA_MODE), |v| !v.is_set(DMA_MODE::SWR))
+            .map(|p| p.polls)
+            .map_err(|_| Error::Timeout)?;
+        self.mask_mac_interrupts();
+        Ok(polls)
+    }
+    /// Mask the MAC's own interrupts (MAC_INT_EN = 0) and every MMC counter interrupt (the
+    /// RX, TX and RX-IPC masks all ones), as Linux does at core init: an MMC counter past
+    /// half range would otherwise hold the line. Four register writes.
+    fn mask_mac_interrupts(&self) {
+        self.bus.write_raw(r::MAC_INT_EN, 0);
+        for m in [
+            r::MMC_RX_INTR_MASK,
+            r::MMC_TX_INTR_MASK,
+            r::MMC_IPC_RX_INTR_MASK,
+        ] {
+            self.bus.write_raw(m, r::MMC_DEFAULT_MASK);
+        }
+    }
+    #[allow(clippy::arithmetic_side_effects)]
+    fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
+        let [h0, h1, _, _] = self.hw_features();
+        let setup = cfg.resolve_qos(h0, h1)?;
+        critical_section::with(|_| {
+            if self.dma_running() {
+                return Err(Error::DmaRunning);
+            }
+            let sys = self.bus.read(r::DMA_SYSBUS_MODE).get();
+            let eame = DMA_SYSBUS_MODE::EAME::SET.value;
+            let sys = if setup.addr_bits() > 32 {
+                sys | eame
+            } else {
+                sys & !eame
+            };
+            self.bus.write_raw(r::DMA_SYSBUS_MODE, sys);
+            self.bus.write(
+                r::DMA_CH0_CONTROL,
+                DMA_CH_CONTROL::DSL.val(u32::from(setup.dsl())) + DMA_CH_CONTROL::PBLX8::CLEAR,
+            );
+            let pbl = u32::from(setup.pbl());
+            self.bus
+                .write(r::DMA_CH0_TX_CONTROL, DMA_CH_TX_CONTROL::TXPBL.val(pbl));
+            self.bus
+                .write(r::DMA_CH0_RX_CONTROL, DMA_CH_RX_CONTROL::RXPBL.val(pbl));
+            Ok(())
+        })?;
+        self.configure_mtl(h1);
+        Ok(setup)
+    }
+    /// Program MAC address 0: MAC_ADDR0_HIGH (bytes 4–5, AE) first, then MAC_ADDR0_LOW
+    /// (bytes 0–3), whose write the core latches the pair on.
+    fn set_mac_address(&self, mac: [u8; 6]) {
+        let [a0, a1, a2, a3, a4, a5] = mac;
+        self.bus.write_raw(
+            r::MAC_ADDR0_HIGH,
+            r::MAC_ADDR_AE | u32::from(u16::from_le_bytes([a4, a5])),
+        );
+        self.bus
+            .write_raw(r::MAC_ADDR0_LOW, u32::from_le_bytes([a0, a1, a2, a3]));
+    }
+    /// MAC address 0 as programmed.
+    fn mac_address(&self) -> [u8; 6] {
+        let lo = self.bus.read_raw(r::MAC_ADDR0_LOW).to_le_bytes();
+        let hi = self.bus.read_raw(r::MAC_ADDR0_HIGH).to_le_bytes();
+        [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
+    }
+    /// Program MAC_PACKET_FILTER (PR, PM, DBF, HMC: the 3.x bit positions) and the
+    /// 64-bin hash (MAC_HASH_TAB0/1, the same CRC bins as 3.x).
+    fn set_filter(&self, filter: &crate::FrameFilter) {
+        self.bus
+            .write_raw(r::MAC_HASH_TAB0, filter.multicast_hash[0]);
+        self.bus
+            .write_raw(r::MAC_HASH_TAB1, filter.multicast_hash[1]);
+        self.bus.write_raw(r::MAC_PACKET_FILTER, filter.register());
+    }
+    /// Station address and filter.
+    fn init_mac(&self, cfg: &MacConfig) {
+        self.set_mac_address(cfg.address);
+        self.set_filter(&cfg.filter);
+    }
+    /// Configure MAC_CONFIG for `link`: PS/FES (GMII for 1000, MII with FES for 100, MII
+    /// for 10), DM for full duplex, and TE and RE only while the link is up. Returns
+    /// whether the state changed.
     fn set_link(&self, link: LinkState) -> bool {
-        Qos::set_link(self, link)
+        let (ps, fes) = match link.speed {
+            Speed::M1000 => (false, false),
+            Speed::M100 => (true, true),
+            Speed::M10 => (true, false),
+        };
+        let bit = |f: tock_registers::fields::Field<u32, MAC_CONFIG::Register>| f.mask << f.shift;
+        critical_section::with(|_| {
+            let old = self.link.load(Ordering::Relaxed);
+            let new = crate::common::encode_link(link);
+            self.link.store(new, Ordering::Relaxed);
+            let mut w = self.bus.read_raw(r::MAC_CONFIG);
+            for (b, on) in [
+                (bit(MAC_CONFIG::PS), ps),
+                (bit(MAC_CONFIG::FES), fes),
+                (bit(MAC_CONFIG::DM), link.duplex == Duplex::Full),
+                (bit(MAC_CONFIG::TE), link.up),
+                (bit(MAC_CONFIG::RE), link.up),
+            ] {
+                w = if on { w | b } else { w & !b };
+            }
+            self.bus.write_raw(r::MAC_CONFIG, w);
+            old != new
+        })
+    }
+    /// The link state last given to [`set_link`](Self::set_link).
+    fn link(&self) -> LinkState {
+        crate::common::decode_link(self.link.load(Ordering::Relaxed))
+    }
+    /// Pause frames for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)), as Linux's
+    /// dwmac4 programs them: in full duplex MAC_Q0_TX_FLOW_CTRL.TFE with the pause time
+    /// 0xFFFF slot times for transmit pause, MAC_RX_FLOW_CTRL.RFE for receive pause; in half
+    /// duplex both 0 (no backpressure). Two register writes.
+    fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
+        let full = duplex == Duplex::Full;
+        let tx = if full && pause.tx {
+            TX_FLOW_TFE | (0xFFFF << TX_FLOW_PT_SHIFT)
+        } else {
+            0
+        };
+        let rx = if full && pause.rx { RX_FLOW_RFE } else { 0 };
+        self.bus.write_raw(r::MAC_Q0_TX_FLOW_CTRL, tx);
+        self.bus.write_raw(r::MAC_RX_FLOW_CTRL, rx);
+    }
+    /// Stop both DMA engines and the MAC (TE, RE); the link state is down.
+    fn stop(&self) {
+        critical_section::with(|_| {
+            self.link.store(0, Ordering::Relaxed);
+            self.clear_tx_control(DMA_CH_TX_CONTROL::ST::SET.value);
+            self.clear_rx_control(DMA_CH_RX_CONTROL::SR::SET.value);
+            let c = self.bus.read_raw(r::MAC_CONFIG);
+            let te_re = MAC_CONFIG::TE::SET.value | MAC_CONFIG::RE::SET.value;
+            self.bus.write_raw(r::MAC_CONFIG, c & !te_re);
+        });
+    }
+    /// Read DMA_CH0_STATUS, acknowledge every bit it shows (write-1-to-clear, the
+    /// summaries included, nothing it did not show) and return them in [`DmaEvents`]' 3.x
+    /// positions: TI, TPS, TBU (TU), RI, RBU (RU), RPS, RWT, ETI keep theirs; ERI → 14,
+    /// FBE → 13 (FBI), AIS → 15, NIS → 16. CDE has no 3.x bit and is acknowledged only.
+    /// One read, and one write only when something was set.
+    fn take_events(&self) -> DmaEvents {
+        let st = self.bus.read_raw(r::DMA_CH0_STATUS) & chan::W1C;
+        if st == 0 {
+            return DmaEvents::NONE;
+        }
+        self.bus.write_raw(r::DMA_CH0_STATUS, st);
+        events_from_channel(st)
+    }
+    /// The RX interrupt watchdog (DMA_CH0_RX_WATCHDOG.RWT, 0 = off), in units of 256 CSR
+    /// cycles: RWTU (4.20 and later) is written 0, its 256-cycle unit, so the value means
+    /// the same on every core (and the 3.x one).
+    fn enable_default_interrupts(&self) {
+        self.enable_interrupts(DEFAULT_INTERRUPTS);
     }
 
-    fn take_events(&self) -> DmaEvents {
-        Qos::take_events(self)
+    fn set_riwt(&self, riwt: u8) {
+        self.bus.write(
+            r::DMA_CH0_RX_WATCHDOG,
+            DMA_CH_RX_WATCHDOG::RWT.val(u32::from(riwt)),
+        );
+    }
+    /// RX checksum checking (MAC_CONFIG.IPC) on or off; whether it is on afterwards (read
+    /// back: a core without the engine answers `false`).
+    fn set_rx_checksum(&self, on: bool) -> bool {
+        let ipc = MAC_CONFIG::IPC::SET.value;
+        critical_section::with(|_| {
+            let w = self.bus.read_raw(r::MAC_CONFIG);
+            let v = if on { w | ipc } else { w & !ipc };
+            if v != w {
+                self.bus.write_raw(r::MAC_CONFIG, v);
+            }
+            self.bus.read_raw(r::MAC_CONFIG) & ipc != 0
+        })
+    }
+    /// The MDIO master, bounded on `clock`, for a CSR clock of `csr_hz` (selects
+    /// MAC_MDIO_ADDRESS.CR, the 3.x codes). At most one is alive at a time.
+    ///
+    /// Errors: [`Error::CsrClock`] when `csr_hz` is outside 20–300 MHz;
+    /// [`Error::MdioBusy`] while another master of this MAC is alive.
+    fn mdio<C: Continuous + Copy>(
+        &self,
+        clock: C,
+        csr_hz: u32,
+    ) -> Result<QosMdio<'_, B, C>, Error> {
+        let (cr, _) = crate::gmac3::regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
+        critical_section::with(|_| {
+            if self.mdio_taken.load(Ordering::Relaxed) {
+                return Err(Error::MdioBusy);
+            }
+            self.mdio_taken.store(true, Ordering::Relaxed);
+            Ok(())
+        })?;
+        Ok(QosMdio {
+            mac: self,
+            poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),
+            cr,
+            check_busy: true,
+        })
     }
 }
 

@@ -190,7 +190,7 @@ impl Board for Bus4 {
     }
 
     fn enable_interrupts(mac: &Self::Mac) {
-        mac.enable_interrupts(crate::Qos::<Bus4>::DEFAULT_INTERRUPTS);
+        mac.enable_default_interrupts();
     }
 
     fn set_address(mac: &Self::Mac, us: [u8; 6]) {

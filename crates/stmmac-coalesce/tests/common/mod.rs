@@ -3,6 +3,7 @@
 
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{AN_NS, AnPhy, DwmacModel, SIM_CSR_HZ, SimArena};
 

@@ -6,6 +6,7 @@
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, Duplex, FrameFilter, LinkState, MacConfig, NoTimer,

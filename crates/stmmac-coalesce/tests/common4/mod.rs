@@ -4,6 +4,7 @@
 
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{AN_NS, AnPhy, Dwmac4Model, SIM_CSR_HZ, SimArena};
 
@@ -48,7 +49,7 @@ impl Board {
             address: US,
             filter: FrameFilter::default(),
         });
-        mac.enable_interrupts(Qos::<Bus>::DEFAULT_INTERRUPTS);
+        mac.enable_default_interrupts();
         Self {
             clock,
             counter,
