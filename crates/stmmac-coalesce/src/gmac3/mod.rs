@@ -1,6 +1,28 @@
-//! The MAC and DMA control registers ([`Gmac3`]), the DMA interrupt events
-//! ([`DmaEvents`]), the frame filter ([`FrameFilter`]) and MDIO over MII_ADDR/MII_DATA
-//! ([`Gmac3Mdio`]).
+//! GMAC 3.x: the MAC and DMA control registers ([`Gmac3`]), MDIO over MII_ADDR/MII_DATA
+//! ([`Gmac3Mdio`]), the register map ([`regs`]) and the mapping of DMA_STATUS to
+//! [`DmaEvents`] ([`events_from_status`]).
+//!
+//! # Bring-up
+//!
+//! ```
+//! # use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+//! # use stmmac_coalesce::sim::{AnPhy, DwmacModel, SimArena, SIM_CSR_HZ};
+//! use stmmac_coalesce::{DmaConfig, Duplex, Dwmac, FrameFilter, Gmac3, LinkState, MacConfig, Speed};
+//! # let clock = SimClock::new();
+//! # let counter = SimCounter::new(&clock, 32, 25_000_000);
+//! # let arena = SimArena::new(0x1000_0000, 256 * 1024);
+//! # let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
+//! let mac = Gmac3::new(bus);
+//! mac.soft_reset(&counter)?;               // DMA_BUS_MODE.SWR, bounded wait
+//! let cfg = DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() };
+//! let setup = mac.configure_dma(&cfg)?;    // HW_FEATURE, DSL/PBL read back
+//! mac.init_mac(&MacConfig { address: [2, 0, 0, 0, 0, 1], filter: FrameFilter::default() });
+//! // ... TxRing::new / RxRing::new from `setup`, then start them on `mac` ...
+//! mac.enable_default_interrupts();
+//! mac.set_link(LinkState::up(Speed::M100, Duplex::Full));
+//! # let _ = setup;
+//! # Ok::<(), stmmac_coalesce::Error>(())
+//! ```
 //!
 //! Nothing here lets safe code point the DMA at memory: the descriptor list bases are
 //! written only by the rings' `start` (with their own, owned memory, after reading DSL

@@ -1,24 +1,43 @@
-//! [`Qos`]: the DWMAC 4.x/5.x (QoS, "EQOS") MAC, MTL and DMA channel 0, beside the 3.x
-//! [`Gmac3`]; and [`probe`], which tells the two apart from their version
-//! registers before anything is written.
+//! QoS 4.x/5.x: the MAC, MTL and DMA channel 0 ([`Qos`]), MDIO clause 22 and 45
+//! ([`QosMdio`]), the register map ([`regs`]) and the mapping of DMA_CH0_STATUS to
+//! [`DmaEvents`]. [`probe`](crate::probe) tells this core from a GMAC 3.x
+//! ([`Gmac3`](crate::Gmac3)) before anything is written.
 //!
-//! The register map is [`regs4`](crate::qos::regs) and nothing else: a `Qos` cannot reach a
-//! 3.x register, and a [`Gmac3`] cannot reach a 4.x one. Both drive the same
+//! The register map is [`regs`] and nothing else: a `Qos` cannot reach a
+//! GMAC 3.x register, and a [`Gmac3`](crate::Gmac3) cannot reach a QoS one. Both drive the same
 //! rings through [`Dwmac`]; a ring refuses to start on the MAC of the other layout.
 //! `docs/dwmac4.md` has the facts this follows, the bring-up compared with Linux,
 //! embassy-stm32 and stm32h7xx-hal, and why each choice is the one here.
 //!
 //! # Bring-up
 //!
-//! ```text
-//! let mac = Qos::probe(bus)?;           // MAC_VERSION read, nothing written
-//! mac.soft_reset(clock)?;                  // DMA_MODE.SWR, bounded wait; MAC IRQs masked
+//! ```
+//! # use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+//! # use stmmac_coalesce::sim::{AnPhy, Dwmac4Model, SimArena, SIM_CSR_HZ};
+//! use stmmac_coalesce::{
+//!     CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, FrameFilter, LinkState, MacConfig, NoTimer, Qos,
+//!     RxConfig, RxRing, Speed, TxConfig, TxRing,
+//! };
+//! # let clock = SimClock::new();
+//! # let counter = SimCounter::new(&clock, 32, 25_000_000);
+//! # let arena = SimArena::new(0x1000_0000, 256 * 1024);
+//! # let bus = SimBus::new(&clock, Dwmac4Model::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
+//! let mac = Qos::probe(bus)?;              // MAC_VERSION read, nothing written
+//! mac.soft_reset(&counter)?;               // DMA_MODE.SWR, bounded wait; MAC IRQs masked
+//! let cfg = DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() };
 //! let setup = mac.configure_dma(&cfg)?;    // HW_FEATURE0/1, DSL/PBL, EAME, the MTL queues
-//! mac.init_mac(&MacConfig { .. });         // address (high, then low), filter
-//! let mut tx = TxRing::new(.., &setup, ..)?; tx.try_start(&mac)?;
-//! let mut rx = RxRing::new(.., &setup, ..)?; rx.try_start(&mac)?;
+//! mac.init_mac(&MacConfig { address: [2, 0, 0, 0, 0, 1], filter: FrameFilter::default() });
+//! // No cleanup timer here: every frame completes with an interrupt (tx_usecs 0).
+//! let coalesce = CoalesceConfig { tx_usecs: 0, ..CoalesceConfig::default() };
+//! let tx_cfg = TxConfig { coalesce, ..TxConfig::default() };
+//! let rx_cfg = RxConfig::default();
+//! let mut tx = TxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, tx_cfg, NoTimer, Coherent)?;
+//! let mut rx = RxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, rx_cfg, Coherent)?;
+//! tx.try_start(&mac)?;
+//! rx.try_start(&mac)?;
 //! mac.enable_default_interrupts();
-//! mac.set_link(phy_link);                  // TE/RE only while the link is up
+//! mac.set_link(LinkState::up(Speed::M1000, Duplex::Full)); // TE/RE only while the link is up
+//! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 
 mod mdio;

@@ -43,10 +43,6 @@ impl Desc {
     /// Read word `w` (0–3) volatilely.
     #[inline]
     pub(crate) fn read(self, w: usize) -> u32 {
-        #[cfg(all(feature = "sim", debug_assertions))]
-        if w & 3 == 0 {
-            crate::sim::count_status_read();
-        }
         // SAFETY: `self.0` points at a descriptor inside the ring's region (carved with
         // room for four words, 16-byte aligned) and `w & 3` stays inside it; a volatile
         // load of plain memory the DMA may also write.
@@ -65,8 +61,6 @@ impl Desc {
     #[inline(always)]
     pub(crate) fn status(self, layout: DescLayout) -> u32 {
         if layout.is_qos() {
-            #[cfg(all(feature = "sim", debug_assertions))]
-            crate::sim::count_status_read();
             // SAFETY: as in `read`: word 3 of a descriptor inside the ring's region.
             u32::from_le(unsafe { self.0.add(3).read_volatile() })
         } else {
