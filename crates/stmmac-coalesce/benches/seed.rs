@@ -13,7 +13,7 @@ use stmmac_coalesce::sim::seed::{
 };
 use stmmac_coalesce::{CoalesceConfig, Error, TimerStrategy};
 
-const SEED: CoalesceConfig = CoalesceConfig::SEED;
+const SEED: CoalesceConfig = stmmac_coalesce::sim::seed::SEED;
 const N: u32 = 10_000;
 
 /// Prints this crate's `bench:` figures and `series:` points.

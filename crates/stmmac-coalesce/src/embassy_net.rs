@@ -872,7 +872,7 @@ mod tests {
         let cfg = CoalesceConfig {
             tx_frames: 25,
             tx_usecs: 1_000,
-            ..CoalesceConfig::SEED
+            ..crate::sim::seed::SEED
         };
         let rig = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
         rig.mac.init_mac(&MacConfig {

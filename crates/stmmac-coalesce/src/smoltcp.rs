@@ -58,7 +58,7 @@
 //! use stmmac_coalesce::smoltcp::Device;
 //! use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
 //!
-//! let mut rig = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce)?;
+//! let mut rig = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce)?;
 //! let mut scratch = [0u8; 1518];
 //! let mut dev = Device::new(&rig.mac, &mut rig.tx, &mut rig.rx, &mut scratch);
 //! assert!(dev.receive(Instant::ZERO).is_none());   // nothing arrived

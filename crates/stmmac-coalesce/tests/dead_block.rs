@@ -136,7 +136,7 @@ fn tx_ring(arena: &SimArena, setup: &stmmac_coalesce::DmaSetup, tx_frames: u32) 
         coalesce: CoalesceConfig {
             tx_frames,
             tx_usecs: 0,
-            ..CoalesceConfig::SEED
+            ..stmmac_coalesce::sim::seed::SEED
         },
         strategy: TimerStrategy::ArmOnce,
     };

@@ -642,7 +642,7 @@ fn tx_timer_period_comes_from_the_configuration_alone() {
     tx.set_coalesce(
         CoalesceConfig {
             tx_usecs: 200,
-            ..CoalesceConfig::SEED
+            ..stmmac_coalesce::sim::seed::SEED
         },
         TimerStrategy::ArmOnce,
     )
@@ -812,7 +812,7 @@ fn tx_coalescing_changes_at_run_time() {
         tx.set_coalesce(
             CoalesceConfig {
                 tx_frames: 64,
-                ..CoalesceConfig::SEED
+                ..stmmac_coalesce::sim::seed::SEED
             },
             TimerStrategy::ArmOnce
         ),

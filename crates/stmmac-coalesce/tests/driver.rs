@@ -8,9 +8,7 @@ use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::gmac3::regs::DMA_STATUS;
 use stmmac_coalesce::sim::seed::{Rig, test_frame};
 use stmmac_coalesce::sim::{SIM_CSR_HZ, eth_frame};
-use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaEvents, Error, NoTimer, TimerStrategy, TxConfig,
-};
+use stmmac_coalesce::{Coherent, DmaEvents, Error, NoTimer, TimerStrategy, TxConfig};
 
 #[test]
 fn full_ring_is_would_block_until_the_dma_completes() {
@@ -166,7 +164,7 @@ fn events_are_read_and_acknowledged_once() {
 
 #[test]
 fn timer_is_armed_once_and_rearmed_only_while_pending() {
-    let mut rig = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    let mut rig = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
     let id = rig.tx.timer().id();
     let frame = test_frame();
     rig.tx.send(&rig.mac, &frame).unwrap();
@@ -202,7 +200,11 @@ fn timer_is_armed_once_and_rearmed_only_while_pending() {
 
 #[test]
 fn linux_strategy_pushes_the_deadline_out_every_packet() {
-    let mut rig = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::RearmEveryPacket).unwrap();
+    let mut rig = Rig::hrtimer(
+        stmmac_coalesce::sim::seed::SEED,
+        TimerStrategy::RearmEveryPacket,
+    )
+    .unwrap();
     let id = rig.tx.timer().id();
     let frame = test_frame();
     let mut last = 0;

@@ -9,7 +9,7 @@ use stmmac_coalesce::sim::seed::{
 };
 use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
 
-const SEED: CoalesceConfig = CoalesceConfig::SEED;
+const SEED: CoalesceConfig = stmmac_coalesce::sim::seed::SEED;
 const TICK_NS: u64 = 10_000_000;
 
 #[test]

@@ -105,7 +105,7 @@ fn embassy_net_tokens_and_wakers_on_the_4x_mac() {
     let cfg = CoalesceConfig {
         tx_frames: 0,
         tx_usecs: 1_000,
-        ..CoalesceConfig::SEED
+        ..stmmac_coalesce::sim::seed::SEED
     };
     let Rig {
         clock,

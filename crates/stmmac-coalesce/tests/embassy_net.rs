@@ -33,7 +33,7 @@ fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link() {
     let cfg = CoalesceConfig {
         tx_frames: 0,
         tx_usecs: 1_000,
-        ..CoalesceConfig::SEED
+        ..stmmac_coalesce::sim::seed::SEED
     };
     let rig = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
     let Rig {
@@ -139,7 +139,7 @@ fn ti_service_wakes_only_when_it_freed_something() {
     let cfg = CoalesceConfig {
         tx_frames: 2,
         tx_usecs: 0,
-        ..CoalesceConfig::SEED
+        ..stmmac_coalesce::sim::seed::SEED
     };
     let Rig {
         clock,
@@ -203,7 +203,7 @@ fn tx_consume_after_the_link_dropped_returns_and_counts_the_drop() {
     std::thread::spawn(move || {
         let Rig {
             bus, mac, tx, rx, ..
-        } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+        } = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
         mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
         let state: NetState<Timer, Coherent> = NetState::new();
         state.install(tx, rx);
@@ -241,7 +241,7 @@ fn tx_frame_is_filled_with_interrupts_enabled_and_the_interrupt_paths_run_at_onc
     let cfg = CoalesceConfig {
         tx_frames: 0,
         tx_usecs: 1_000,
-        ..CoalesceConfig::SEED
+        ..stmmac_coalesce::sim::seed::SEED
     };
     let Rig {
         clock,
@@ -329,7 +329,7 @@ fn tx_frame_is_filled_with_interrupts_enabled_and_the_interrupt_paths_run_at_onc
 fn tx_fault_during_the_fill_drops_the_stale_slot() {
     let Rig {
         bus, mac, tx, rx, ..
-    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    } = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
     mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
     let state: NetState<Timer, Coherent> = NetState::new();
     state.install(tx, rx);
@@ -361,12 +361,12 @@ fn tx_fault_during_the_fill_drops_the_stale_slot() {
 fn a_tx_slot_is_exclusive_and_only_its_own_ring_takes_it() {
     let Rig {
         bus, mac, mut tx, ..
-    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    } = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
     let Rig {
         mac: mac2,
         tx: mut other,
         ..
-    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    } = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
     for m in [&mac, &mac2] {
         m.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
     }
@@ -411,7 +411,7 @@ fn rx_token_only_for_a_complete_frame() {
         tx,
         rx,
         ..
-    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    } = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
     mac.init_mac(&MacConfig {
         address: MAC,
         filter: FrameFilter::default(),
@@ -448,7 +448,7 @@ fn rx_frame_longer_than_the_scratch_buffer_is_dropped_and_counted() {
         tx,
         rx,
         ..
-    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    } = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
     mac.init_mac(&MacConfig {
         address: MAC,
         filter: FrameFilter::default(),
@@ -473,7 +473,7 @@ fn rx_frame_longer_than_the_scratch_buffer_is_dropped_and_counted() {
 fn rx_head_without_frame_start_gives_no_token() {
     let Rig {
         arena, mac, tx, rx, ..
-    } = Rig::hrtimer(CoalesceConfig::SEED, TimerStrategy::ArmOnce).unwrap();
+    } = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
     mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
     // The head descriptor CPU-owned without FS (the tail of a frame whose start was
     // dropped), its successor still the DMA's: no frame can be taken there.

@@ -10,7 +10,7 @@ use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::gmac3::regs::{self, desc::*};
 use stmmac_coalesce::sim::seed::{LAG_NS, Rig, STREAM_GAP_NS};
 use stmmac_coalesce::sim::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SimArena};
-use stmmac_coalesce::{CoalesceConfig, DmaAddr, TimerStrategy};
+use stmmac_coalesce::{DmaAddr, TimerStrategy};
 
 type Bus = SimBus<DwmacModel<PhyModel>>;
 
@@ -255,7 +255,7 @@ fn lag_zero_is_the_instant_model() {
 /// lasts. Every frame is reclaimed, within 2 × tx_usecs of being queued.
 #[test]
 fn the_cleanup_timer_fires_under_load_when_the_dma_lags() {
-    let cfg = CoalesceConfig::SEED;
+    let cfg = stmmac_coalesce::sim::seed::SEED;
     let n = 2_000;
     let mut instant = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
     let fi = instant.stream_timed(n, STREAM_GAP_NS, 1514).unwrap();

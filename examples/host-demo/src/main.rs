@@ -365,7 +365,7 @@ fn stmmac() {
         BurstRunner, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
     };
     use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
-    let seed = CoalesceConfig::SEED;
+    let seed = stmmac_coalesce::sim::seed::SEED;
     println!(
         "\n[stmmac-coalesce] DWMAC 3.x model, tx-frames {} tx-usecs {}",
         seed.tx_frames, seed.tx_usecs

@@ -27,8 +27,8 @@
 //!   while descriptors are still pending. The timer therefore fires at most `tx_usecs` after
 //!   the first unreclaimed packet of a window, and costs one queue operation (and one
 //!   clockevent programming) per **window**, not per packet.
-//! - [`TimerStrategy::RearmEveryPacket`]: Linux's behaviour, kept for the side-by-side
-//!   figures of the seed proof.
+//! - `TimerStrategy::RearmEveryPacket` (feature `unstable-baselines`): Linux's behaviour,
+//!   the baseline of the seed proof's side-by-side figures.
 //! - `tx_usecs == 0` disables the timer entirely (Linux since 2023): no timer operation at
 //!   all, IC every `tx_frames` is the only completion path.
 //!
@@ -148,14 +148,6 @@ impl Default for CoalesceConfig {
 }
 
 impl CoalesceConfig {
-    /// The seed's settings: `tx-frames 25 tx-usecs 1000`.
-    pub const SEED: Self = Self {
-        tx_frames: 25,
-        tx_usecs: 1_000,
-        rx_usecs: 0,
-        rx_frames: 0,
-    };
-
     /// Check as Linux's ethtool `set_coalesce` does, and compute the RX watchdog for a CSR
     /// clock of `csr_hz`: `Ok(Some(riwt))` when `rx_usecs > 0`, `Ok(None)` otherwise.
     ///
@@ -167,9 +159,9 @@ impl CoalesceConfig {
     ///
     /// ```
     /// use stmmac_coalesce::{CoalesceConfig, ConfigError};
-    /// let bad = CoalesceConfig { tx_frames: 0, tx_usecs: 0, ..CoalesceConfig::SEED };
+    /// let bad = CoalesceConfig { tx_frames: 0, tx_usecs: 0, ..CoalesceConfig::default() };
     /// assert_eq!(bad.validate(125_000_000), Err(ConfigError::NoTxCompletion));
-    /// let rx = CoalesceConfig { rx_usecs: 100, ..CoalesceConfig::SEED };
+    /// let rx = CoalesceConfig { rx_usecs: 100, ..CoalesceConfig::default() };
     /// assert_eq!(rx.validate(250_000_000), Ok(Some(97)));
     /// ```
     pub fn validate(&self, csr_hz: u32) -> Result<Option<u32>, ConfigError> {
@@ -305,7 +297,9 @@ pub enum TimerStrategy {
     /// Start the timer only if it is not queued (this crate; seed 002's fix).
     ArmOnce,
     /// Restart it on every packet, moving the deadline out (Linux's stmmac; the slow case
-    /// of seed 002, kept for comparisons).
+    /// of seed 002). A baseline for measurements only (feature `unstable-baselines`, no
+    /// semver promise).
+    #[cfg(feature = "unstable-baselines")]
     RearmEveryPacket,
 }
 
@@ -376,8 +370,8 @@ impl TxCoalesce {
     ///
     /// With [`TimerStrategy::ArmOnce`] a packet that gets IC does not start the timer: its
     /// TI interrupt reclaims it and everything before it, and the clean that follows starts
-    /// the timer if anything is still pending. [`TimerStrategy::RearmEveryPacket`] restarts
-    /// it on every packet, as Linux does.
+    /// the timer if anything is still pending. `TimerStrategy::RearmEveryPacket` (feature
+    /// `unstable-baselines`) restarts it on every packet, as Linux does.
     #[inline]
     pub fn on_xmit(&mut self, tx_packets: u32, timer_queued: bool) -> XmitPlan {
         let count = self.count_frames.saturating_add(tx_packets);
@@ -385,6 +379,7 @@ impl TxCoalesce {
         self.count_frames = count;
         let timer = match (self.timer_enabled(), self.strategy, timer_queued) {
             (false, _, _) => TimerAction::Keep,
+            #[cfg(feature = "unstable-baselines")]
             (true, TimerStrategy::RearmEveryPacket, _) => TimerAction::Restart,
             (true, TimerStrategy::ArmOnce, true) => TimerAction::Keep,
             (true, TimerStrategy::ArmOnce, false) if set_ic => TimerAction::Keep,
@@ -415,6 +410,14 @@ impl TxCoalesce {
 mod tests {
     use super::*;
 
+    /// The seed's settings (`sim::seed::SEED`, which needs the `sim` feature).
+    const SEED: CoalesceConfig = CoalesceConfig {
+        tx_frames: 25,
+        tx_usecs: 1_000,
+        rx_usecs: 0,
+        rx_frames: 0,
+    };
+
     #[test]
     fn multi_descriptor_packets_cross_multiples() {
         // tx_frames 4: packets of 3 descriptors. Counts 3, 6 (crosses 4), 3, 6...
@@ -429,15 +432,15 @@ mod tests {
 
     #[test]
     fn arm_once_starts_only_when_idle() {
-        let mut s = TxCoalesce::new(CoalesceConfig::SEED, TimerStrategy::ArmOnce);
+        let mut s = TxCoalesce::new(SEED, TimerStrategy::ArmOnce);
         assert_eq!(s.on_xmit(1, false).timer, TimerAction::Start);
         assert_eq!(s.on_xmit(1, true).timer, TimerAction::Keep);
-        let mut l = TxCoalesce::new(CoalesceConfig::SEED, TimerStrategy::RearmEveryPacket);
+        let mut l = TxCoalesce::new(SEED, TimerStrategy::RearmEveryPacket);
         assert_eq!(l.on_xmit(1, true).timer, TimerAction::Restart);
         let mut z = TxCoalesce::new(
             CoalesceConfig {
                 tx_usecs: 0,
-                ..CoalesceConfig::SEED
+                ..SEED
             },
             TimerStrategy::RearmEveryPacket,
         );
@@ -450,7 +453,7 @@ mod tests {
 
     #[test]
     fn validation_matches_ethtool() {
-        let c = CoalesceConfig::SEED;
+        let c = SEED;
         assert_eq!(c.validate(0), Ok(None));
         let big = CoalesceConfig {
             tx_usecs: MAX_COAL_TX_TICK + 1,

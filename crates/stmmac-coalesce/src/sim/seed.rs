@@ -34,6 +34,14 @@ use crate::ring::coalesce::{CoalesceConfig, TimerStrategy};
 use crate::ring::rx::{RxConfig, RxRing};
 use crate::ring::tx::{QueueTimer, TxConfig, TxRing};
 
+/// Seed 002's coalescing settings: `tx-frames 25 tx-usecs 1000` (no RX coalescing).
+pub const SEED: CoalesceConfig = CoalesceConfig {
+    tx_frames: 25,
+    tx_usecs: 1_000,
+    rx_usecs: 0,
+    rx_frames: 0,
+};
+
 /// TX ring size of the rigs.
 pub const RIG_TX_DESCS: usize = 256;
 /// RX ring size of the rigs.
