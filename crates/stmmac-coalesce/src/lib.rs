@@ -389,7 +389,12 @@ pub mod smoltcp;
 // The module paths the models still name (`crate::gmac3::regs`, `crate::qos::regs`, `crate::common::phy`, ...);
 // they go when the models stop taking facts from the driver.
 #[cfg(feature = "sim")]
-use {common::phy, dma::barrier, gmac3::regs, qos::regs as regs4, ring::rx};
+use {common::phy, dma::barrier, qos::regs as regs4, ring::rx};
+#[cfg(feature = "sim")]
+mod regs {
+    pub(crate) use crate::common::mii;
+    pub(crate) use crate::gmac3::regs::*;
+}
 #[cfg(feature = "sim")]
 mod mac {
     pub(crate) use crate::common::multicast_hash_bin;

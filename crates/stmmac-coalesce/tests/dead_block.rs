@@ -159,9 +159,11 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
         let arena = SimArena::new(0x1000_0000, 64 * 1024);
         // The block cannot be configured (HW_FEATURE reads 0 or all ones); the rings are
         // built for the set-up of a live core.
-        let setup = DmaConfig::default()
-            .resolve(stmmac_coalesce::sim::HW_FEATURE)
-            .unwrap();
+        let setup = stmmac_coalesce::gmac3::resolve_dma(
+            &DmaConfig::default(),
+            stmmac_coalesce::sim::HW_FEATURE,
+        )
+        .unwrap();
         let rx_cfg = RxConfig {
             descriptors: 4,
             ..RxConfig::default()

@@ -233,7 +233,7 @@ fn a_4_00_core_gets_its_own_interrupt_enable_positions() {
 #[test]
 fn a_3x_ring_refuses_to_start_on_a_4x_mac_before_any_write() {
     let b = Board::new();
-    let three = common4::dma().resolve(0x100D_4F37).unwrap();
+    let three = stmmac_coalesce::gmac3::resolve_dma(&common4::dma(), 0x100D_4F37).unwrap();
     let mem = b
         .arena
         .region(ring_bytes(4, 1536, three.cache_line()))

@@ -102,7 +102,7 @@ fn a_qos_ring_refuses_to_start_on_a_3x_mac_before_any_write() {
     use stmmac_coalesce::{ConfigError, NoTimer, RxRing, TxRing, ring_bytes};
     let b = common::Board::new();
     // HW_FEATURE0 with both checksum engines, HW_FEATURE1 with 4 KiB FIFOs, 32-bit DMA.
-    let qos = common::dma().resolve_qos(0x0001_4000, 0x0000_0145).unwrap();
+    let qos = stmmac_coalesce::qos::resolve_dma(&common::dma(), 0x0001_4000, 0x0000_0145).unwrap();
     let tx_cfg = common::tx_cfg(4, common::no_timer(1));
     let mem = b
         .arena

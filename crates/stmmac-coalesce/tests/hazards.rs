@@ -241,7 +241,8 @@ fn successive_writes_erratum_guard() {
 #[test]
 fn autoneg_clears_phy_loopback() {
     let b = Board::new();
-    b.phy.set_bmcr_bits(regs::mii::BMCR_LOOPBACK);
+    b.phy
+        .set_bmcr_bits(stmmac_coalesce::common::mii::BMCR_LOOPBACK);
     let link = b.link_up();
     assert!(link.up, "{link:?}");
     let now = b.clock.now_ns();
@@ -264,19 +265,19 @@ fn pause_is_resolved_and_programmed() {
     use stmmac_coalesce::common::phy::Phy;
     use stmmac_coalesce::sim::{AnPhy, Partner, SIM_CSR_HZ};
     let phy = AnPhy::new(Partner {
-        lpa: 0x41E1 | regs::mii::ADVERTISE_PAUSE_CAP,
+        lpa: 0x41E1 | stmmac_coalesce::common::mii::ADVERTISE_PAUSE_CAP,
         g_full: true,
         g_half: true,
     });
     let b = Board::with(phy, arena(), dma(), |m| m);
     {
         let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
-        let a = RegAddr::from_bits(regs::mii::ADVERTISE);
+        let a = RegAddr::from_bits(stmmac_coalesce::common::mii::ADVERTISE);
         let adv = mdio.read(PhyAddr::from_bits(0), a).unwrap();
         mdio.write(
             PhyAddr::from_bits(0),
             a,
-            adv | regs::mii::ADVERTISE_PAUSE_CAP,
+            adv | stmmac_coalesce::common::mii::ADVERTISE_PAUSE_CAP,
         )
         .unwrap();
     }
@@ -298,7 +299,8 @@ fn phy_soft_reset_is_bounded() {
     use stmmac_coalesce::common::phy::{PHY_RESET_READS, Phy, PhyError};
     use stmmac_coalesce::sim::SIM_CSR_HZ;
     let b = Board::new();
-    b.phy.set_bmcr_bits(regs::mii::BMCR_LOOPBACK);
+    b.phy
+        .set_bmcr_bits(stmmac_coalesce::common::mii::BMCR_LOOPBACK);
     let phy = Phy::new(PhyAddr::from_bits(0));
     let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
     let n = phy.soft_reset(&mut mdio, PHY_RESET_READS).unwrap();

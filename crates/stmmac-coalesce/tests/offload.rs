@@ -129,39 +129,42 @@ fn send(b: &Board, tx: &mut stmmac_coalesce::TxRing, f: &[u8]) -> Vec<u8> {
 fn coe_is_decoded_from_hw_feature_bits_16_17_18() {
     // QEMU's npcm-gmac value: TXCOESEL and RXTYP2COE set, RXTYP1COE clear.
     assert_eq!(
-        Coe::from_hw_feature(0x100D_4F37),
+        stmmac_coalesce::gmac3::coe_from_hw_feature(0x100D_4F37),
         Some(Coe {
             tx: true,
             rx: RxCoe::Type2
         })
     );
     assert_eq!(
-        Coe::from_hw_feature(1 << 17),
+        stmmac_coalesce::gmac3::coe_from_hw_feature(1 << 17),
         Some(Coe {
             tx: false,
             rx: RxCoe::Type1
         })
     );
     assert_eq!(
-        Coe::from_hw_feature((1 << 17) | (1 << 18) | (1 << 16)),
+        stmmac_coalesce::gmac3::coe_from_hw_feature((1 << 17) | (1 << 18) | (1 << 16)),
         Some(Coe {
             tx: true,
             rx: RxCoe::Type2
         })
     );
     assert_eq!(
-        Coe::from_hw_feature(0x0000_4F37),
+        stmmac_coalesce::gmac3::coe_from_hw_feature(0x0000_4F37),
         Some(Coe {
             tx: false,
             rx: RxCoe::None
         })
     );
     // No HW_FEATURE (pre-3.50a, or nothing there): unknown, not "none".
-    assert_eq!(Coe::from_hw_feature(0), None);
-    assert_eq!(Coe::from_hw_feature(u32::MAX), None);
+    assert_eq!(stmmac_coalesce::gmac3::coe_from_hw_feature(0), None);
+    assert_eq!(stmmac_coalesce::gmac3::coe_from_hw_feature(u32::MAX), None);
 
     let b = Board::new();
-    assert_eq!(b.mac.coe(), Coe::from_hw_feature(0x100D_4F37));
+    assert_eq!(
+        b.mac.coe(),
+        stmmac_coalesce::gmac3::coe_from_hw_feature(0x100D_4F37)
+    );
     assert_eq!(b.setup.coe(), b.mac.coe());
     let none = Board::with(AnPhy::gigabit(), arena(), dma(), |m| m.without_coe());
     assert_eq!(

@@ -24,26 +24,37 @@ use stmmac_coalesce::{
 #[test]
 fn hw_feature_of_zero_or_all_ones_is_refused_unless_the_layout_is_promised() {
     for hw in [0, u32::MAX] {
-        assert_eq!(dma().resolve(hw), Err(ConfigError::NoHwFeature), "{hw:#x}");
+        assert_eq!(
+            stmmac_coalesce::gmac3::resolve_dma(&dma(), hw),
+            Err(ConfigError::NoHwFeature),
+            "{hw:#x}"
+        );
         let given = DmaConfig {
             layout: Some(DescLayout::Normal),
             ..dma()
         };
-        assert_eq!(given.resolve(hw), Err(ConfigError::NoHwFeature), "{hw:#x}");
+        assert_eq!(
+            stmmac_coalesce::gmac3::resolve_dma(&given, hw),
+            Err(ConfigError::NoHwFeature),
+            "{hw:#x}"
+        );
         // SAFETY: a set-up only, never given to hardware.
         let s = unsafe { dma().resolve_assuming_layout(DescLayout::Enhanced) }.unwrap();
         assert_eq!(s.layout(), DescLayout::Enhanced);
     }
     let enhanced = HW_FEATURE | stmmac_coalesce::gmac3::regs::HW_FEATURE_ENHDESSEL;
     assert_eq!(
-        dma().resolve(enhanced).map(|s| s.layout()),
+        stmmac_coalesce::gmac3::resolve_dma(&dma(), enhanced).map(|s| s.layout()),
         Ok(DescLayout::Enhanced)
     );
     let wrong = DmaConfig {
         layout: Some(DescLayout::Normal),
         ..dma()
     };
-    assert_eq!(wrong.resolve(enhanced), Err(ConfigError::LayoutMismatch));
+    assert_eq!(
+        stmmac_coalesce::gmac3::resolve_dma(&wrong, enhanced),
+        Err(ConfigError::LayoutMismatch)
+    );
 }
 
 #[test]

@@ -8,6 +8,7 @@
 mod dwmac;
 mod error;
 mod mac;
+pub mod mii;
 pub mod phy;
 
 pub use dwmac::Dwmac;

@@ -18,7 +18,7 @@
 
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
-use crate::gmac3::regs::mii;
+use crate::common::mii;
 
 /// Link speed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

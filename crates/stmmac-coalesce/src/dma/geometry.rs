@@ -2,7 +2,7 @@
 //! accepted of it ([`DmaSetup`]), and how a ring is carved from its region.
 
 use crate::common::{ConfigError, Error};
-use crate::dma::{Coe, DmaAddr, DmaRegion, RxCoe};
+use crate::dma::{Coe, DmaAddr, DmaRegion};
 use crate::ring::desc::Desc;
 
 /// The descriptor format the core was synthesised with.
@@ -18,22 +18,13 @@ pub enum DescLayout {
     /// DWMAC 4.x/5.x (QoS) normal descriptors: OWN and the status in word 3, the buffer
     /// address in words 0–1 (up to 48 bits), IOC in TDES2, the RX buffer size in
     /// DMA_CHAN_RX_CONTROL.RBSZ, no end-of-ring bit (the ring-length register wraps).
-    /// Resolved by [`DmaConfig::resolve_qos`] ([`Qos::configure_dma`](crate::Qos::configure_dma))
+    /// Resolved by [`qos::resolve_dma`](crate::qos::resolve_dma) ([`Qos::configure_dma`](crate::Qos::configure_dma))
     /// only; a 3.x MAC refuses to start a ring of this layout, and a 4.x MAC one of the
     /// others.
     Qos,
 }
 
 impl DescLayout {
-    /// The layout HW_FEATURE announces: enhanced when ENHDESSEL (bit 24) is set.
-    pub const fn from_hw_feature(hw_feature: u32) -> Self {
-        if hw_feature & crate::gmac3::regs::HW_FEATURE_ENHDESSEL != 0 {
-            DescLayout::Enhanced
-        } else {
-            DescLayout::Normal
-        }
-    }
-
     /// Largest buffer-1 size the layout can describe (TBS1/RBS1: 11 or 13 bits).
     pub const fn max_buf_size(self) -> usize {
         match self {
@@ -50,6 +41,10 @@ impl DescLayout {
         matches!(self, DescLayout::Qos)
     }
 }
+
+/// The most descriptors a QoS ring holds: its ring length register (DMA_CH0_TX/RX_RING_LEN,
+/// 10 bits + 1; Linux `dwmac4_dma.h`) holds at most 1024.
+pub(crate) const MAX_QOS_RING: usize = 1024;
 
 /// Bytes of one descriptor in either layout (ATDS clear).
 pub const DESC_SIZE: usize = 16;
@@ -93,38 +88,42 @@ impl Default for DmaConfig {
 }
 
 impl DmaConfig {
-    /// Check the values and compute the geometry for `hw_feature` (DMA_HW_FEATURE).
+    /// Check the values and compute the geometry for a core whose features announce
+    /// `detected` (the caller's decode of its feature registers: [`gmac3::resolve_dma`]
+    /// and [`qos::resolve_dma`]), its checksum engines `coe` and its DMA address width
+    /// `addr_bits`. A [`layout`](Self::layout) given in the configuration is *validated*:
+    /// it must be `detected`.
     ///
-    /// The layout comes from HW_FEATURE.ENHDESSEL. A [`layout`](Self::layout) given here
-    /// is *validated*: it must agree with what HW_FEATURE says. A HW_FEATURE of 0 or all
-    /// ones (a core older than 3.50a, or a register that is not there) says nothing, so it
-    /// is refused; for such a core the layout is a promise about the silicon, made with the
-    /// `unsafe` [`resolve_assuming_layout`](Self::resolve_assuming_layout).
+    /// Errors: [`ConfigError::LayoutMismatch`] when `layout` disagrees; the geometry errors
+    /// of [`resolve_assuming_layout`](Self::resolve_assuming_layout).
     ///
-    /// Errors: [`ConfigError::CacheLine`] unless `cache_line` is a power of two in
-    /// 16..=256; [`ConfigError::BusWidth`] unless `bus_width` is 4, 8 or 16;
-    /// [`ConfigError::Pbl`] unless `pbl` is 1..=32; [`ConfigError::DescriptorSkip`] when
-    /// the padding between descriptors does not fit DSL's 5 bits;
-    /// [`ConfigError::NoHwFeature`] when HW_FEATURE reads 0 or all ones;
-    /// [`ConfigError::LayoutMismatch`] when `layout` disagrees with HW_FEATURE.
-    pub fn resolve(&self, hw_feature: u32) -> Result<DmaSetup, ConfigError> {
-        if hw_feature == 0 || hw_feature == u32::MAX {
-            return Err(ConfigError::NoHwFeature);
-        }
-        let detected = DescLayout::from_hw_feature(hw_feature);
+    /// [`gmac3::resolve_dma`]: crate::gmac3::resolve_dma
+    /// [`qos::resolve_dma`]: crate::qos::resolve_dma
+    pub(crate) fn resolve_detected(
+        &self,
+        detected: DescLayout,
+        coe: Option<Coe>,
+        addr_bits: u8,
+    ) -> Result<DmaSetup, ConfigError> {
         if self.layout.is_some_and(|l| l != detected) {
             return Err(ConfigError::LayoutMismatch);
         }
         let setup = self.geometry(detected)?;
         Ok(DmaSetup {
-            coe: Coe::from_hw_feature(hw_feature),
+            coe,
+            addr_bits,
             ..setup
         })
     }
 
-    /// As [`resolve`](Self::resolve), with the descriptor layout taken from `layout` and
-    /// HW_FEATURE not consulted (cores older than 3.50a; Linux takes the layout from the
-    /// device tree there). [`DmaConfig::layout`] is ignored.
+    /// Check the values and compute the geometry with the descriptor layout taken from
+    /// `layout` and no feature register consulted (GMAC 3.x cores older than 3.50a; Linux
+    /// takes the layout from the device tree there). [`DmaConfig::layout`] is ignored.
+    ///
+    /// Errors: [`ConfigError::CacheLine`] unless `cache_line` is a power of two in
+    /// 16..=256; [`ConfigError::BusWidth`] unless `bus_width` is 4, 8 or 16;
+    /// [`ConfigError::Pbl`] unless `pbl` is 1..=32; [`ConfigError::DescriptorSkip`] when
+    /// the padding between descriptors does not fit DSL's bits.
     ///
     /// # Safety
     /// `layout` must be the layout the core was synthesised with. With the wrong one,
@@ -136,46 +135,6 @@ impl DmaConfig {
         layout: DescLayout,
     ) -> Result<DmaSetup, ConfigError> {
         self.geometry(layout)
-    }
-
-    /// Resolve for a DWMAC 4.x/5.x core from its HW_FEATURE0 (0x11C) and HW_FEATURE1
-    /// (0x120): the [`DescLayout::Qos`] layout, the address width from
-    /// HW_FEATURE1.ADDR64 (32, 40 or 48 bits) and the checksum engines from
-    /// HW_FEATURE0.TXCOESEL / RXCOESEL (4.x has the type-2 RX engine only). Usually called
-    /// through [`Qos::configure_dma`](crate::Qos::configure_dma).
-    ///
-    /// Errors: [`ConfigError::NoHwFeature`] when either register reads 0 or all ones;
-    /// [`ConfigError::LayoutMismatch`] when [`layout`](Self::layout) names a 3.x layout;
-    /// [`ConfigError::AddressWidth`] for the reserved ADDR64 value 3; the geometry errors
-    /// of [`resolve`](Self::resolve), with DSL limited to DMA_CHAN_CONTROL's 3 bits.
-    pub fn resolve_qos(&self, hw_feature0: u32, hw_feature1: u32) -> Result<DmaSetup, ConfigError> {
-        for h in [hw_feature0, hw_feature1] {
-            if h == 0 || h == u32::MAX {
-                return Err(ConfigError::NoHwFeature);
-            }
-        }
-        if self.layout.is_some_and(|l| l != DescLayout::Qos) {
-            return Err(ConfigError::LayoutMismatch);
-        }
-        let addr_bits = match (hw_feature1 >> crate::qos::regs::HWF1_ADDR64_SHIFT) & 3 {
-            0 => 32,
-            1 => 40,
-            2 => 48,
-            _ => return Err(ConfigError::AddressWidth),
-        };
-        let setup = self.geometry(DescLayout::Qos)?;
-        Ok(DmaSetup {
-            addr_bits,
-            coe: Some(Coe {
-                tx: hw_feature0 & crate::qos::regs::HWF0_TXCOESEL != 0,
-                rx: if hw_feature0 & crate::qos::regs::HWF0_RXCOESEL != 0 {
-                    RxCoe::Type2
-                } else {
-                    RxCoe::None
-                },
-            }),
-            ..setup
-        })
     }
 
     fn geometry(&self, layout: DescLayout) -> Result<DmaSetup, ConfigError> {
@@ -201,7 +160,7 @@ impl DmaConfig {
     }
 }
 
-/// The resolved DMA set-up, built only by [`DmaConfig::resolve`] (usually through
+/// The resolved DMA set-up, built only by [`gmac3::resolve_dma`](crate::gmac3::resolve_dma) (usually through
 /// [`Gmac3::configure_dma`](crate::Gmac3::configure_dma)); both rings are built for it.
 ///
 /// It is opaque: its values are read through the getters and cannot be made up by hand,
@@ -283,7 +242,7 @@ impl DmaSetup {
 
     /// Check the geometry and return the DSL it needs: the cache line a power of two in
     /// 16..=256, the stride `round_up(16, line)`, the bus width 4, 8 or 16, the padding
-    /// within DSL's 5 bits. [`DmaConfig::resolve`] builds only set-ups that pass, and
+    /// within DSL's 5 bits. [`gmac3::resolve_dma`](crate::gmac3::resolve_dma) builds only set-ups that pass, and
     /// `carve` checks again (a set-up that does not pass could give misaligned descriptor
     /// accesses or a ring that overruns its region).
     pub(crate) fn check(&self) -> Result<u8, ConfigError> {
@@ -392,7 +351,7 @@ impl RingGeometry {
         }
         // QoS: a tail pointer equal to the head means "nothing to do", so a ring keeps one
         // descriptor back and needs two; the ring length register holds at most 1024.
-        if setup.layout().is_qos() && !(2..=crate::qos::regs::MAX_RING_LEN).contains(&n) {
+        if setup.layout().is_qos() && !(2..=MAX_QOS_RING).contains(&n) {
             return Err(Error::RingSize);
         }
         // Re-check the set-up: everything below relies on a line that is a power of two
@@ -640,7 +599,7 @@ mod tests {
 
     #[test]
     fn carve_rechecks_the_setup() {
-        let good = DmaConfig::default().resolve(0x100D_4F37).unwrap();
+        let good = crate::gmac3::resolve_dma(&DmaConfig::default(), 0x100D_4F37).unwrap();
         assert!(RingGeometry::carve(&region(), &Low, &good, 4, 64).is_ok());
         // What a hand-made set-up could say (the fields are private outside the crate;
         // `carve` does not rely on that).

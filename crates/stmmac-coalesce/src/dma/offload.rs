@@ -13,7 +13,7 @@ pub enum RxCoe {
     Type2,
 }
 
-/// The checksum offload engines (COE) of the core, from HW_FEATURE ([`Coe::from_hw_feature`],
+/// The checksum offload engines (COE) of the core, from HW_FEATURE ([`gmac3::coe_from_hw_feature`](crate::gmac3::coe_from_hw_feature),
 /// [`DmaSetup::coe`], [`Gmac3::coe`](crate::Gmac3::coe)).
 ///
 /// See [Checksum offload](crate#checksum-offload) for what the rings do with it.
@@ -27,25 +27,6 @@ pub struct Coe {
 }
 
 impl Coe {
-    /// What HW_FEATURE says, or `None` when it does not exist (reads 0 or all ones: cores
-    /// older than 3.50a, or a block that is not there): the engines are then unknown.
-    pub const fn from_hw_feature(hw_feature: u32) -> Option<Self> {
-        if hw_feature == 0 || hw_feature == u32::MAX {
-            return None;
-        }
-        let rx = if hw_feature & crate::gmac3::regs::HW_FEATURE_RXTYP2COE != 0 {
-            RxCoe::Type2
-        } else if hw_feature & crate::gmac3::regs::HW_FEATURE_RXTYP1COE != 0 {
-            RxCoe::Type1
-        } else {
-            RxCoe::None
-        };
-        Some(Self {
-            tx: hw_feature & crate::gmac3::regs::HW_FEATURE_TXCOESEL != 0,
-            rx,
-        })
-    }
-
     /// Whether the core checks RX checksums (type 1 or type 2).
     pub const fn rx_checks(self) -> bool {
         !matches!(self.rx, RxCoe::None)

@@ -45,7 +45,7 @@ use crate::common::{
     ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US,
     decode_link, encode_link,
 };
-use crate::dma::{DmaConfig, DmaSetup};
+use crate::dma::{Coe, DescLayout, DmaConfig, DmaSetup, RxCoe};
 use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR};
 
 /// One GMAC 3.x instance: MAC registers at bus offset 0, DMA at 0x1000.
@@ -144,7 +144,7 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     /// The checksum offload engines HW_FEATURE announces (TXCOESEL, RXTYP1COE, RXTYP2COE);
     /// `None` when HW_FEATURE reads 0 or all ones (cores older than 3.50a: unknown).
     pub fn coe(&self) -> Option<crate::dma::Coe> {
-        crate::dma::Coe::from_hw_feature(self.hw_feature())
+        coe_from_hw_feature(self.hw_feature())
     }
 
     /// As [`configure_dma`](Self::configure_dma) for a core without HW_FEATURE (older than
@@ -312,6 +312,57 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     pub(crate) fn rx_poll_demand(&self) {
         self.bus.write_raw(regs::DMA_RCV_POLL_DEMAND, 1);
     }
+}
+
+/// The descriptor layout HW_FEATURE announces: enhanced when ENHDESSEL (bit 24) is set.
+pub const fn layout_from_hw_feature(hw_feature: u32) -> DescLayout {
+    if hw_feature & regs::HW_FEATURE_ENHDESSEL != 0 {
+        DescLayout::Enhanced
+    } else {
+        DescLayout::Normal
+    }
+}
+
+/// The checksum engines HW_FEATURE announces, or `None` when it does not exist (reads 0 or
+/// all ones: cores older than 3.50a, or a block that is not there): they are then unknown.
+pub const fn coe_from_hw_feature(hw_feature: u32) -> Option<Coe> {
+    if hw_feature == 0 || hw_feature == u32::MAX {
+        return None;
+    }
+    let rx = if hw_feature & regs::HW_FEATURE_RXTYP2COE != 0 {
+        RxCoe::Type2
+    } else if hw_feature & regs::HW_FEATURE_RXTYP1COE != 0 {
+        RxCoe::Type1
+    } else {
+        RxCoe::None
+    };
+    Some(Coe {
+        tx: hw_feature & regs::HW_FEATURE_TXCOESEL != 0,
+        rx,
+    })
+}
+
+/// Check `cfg` and compute the geometry for a GMAC 3.x whose DMA_HW_FEATURE reads
+/// `hw_feature` (usually through [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)).
+///
+/// The layout comes from HW_FEATURE.ENHDESSEL; a [`DmaConfig::layout`] given is validated
+/// against it. A HW_FEATURE of 0 or all ones (a core older than 3.50a, or a register that
+/// is not there) says nothing, so it is refused; for such a core the layout is a promise
+/// about the silicon, made with the `unsafe`
+/// [`DmaConfig::resolve_assuming_layout`].
+///
+/// Errors: [`ConfigError::NoHwFeature`] when HW_FEATURE reads 0 or all ones;
+/// [`ConfigError::LayoutMismatch`] when `cfg.layout` disagrees with HW_FEATURE; the
+/// geometry errors of [`DmaConfig::resolve_assuming_layout`].
+pub fn resolve_dma(cfg: &DmaConfig, hw_feature: u32) -> Result<DmaSetup, ConfigError> {
+    if hw_feature == 0 || hw_feature == u32::MAX {
+        return Err(ConfigError::NoHwFeature);
+    }
+    cfg.resolve_detected(
+        layout_from_hw_feature(hw_feature),
+        coe_from_hw_feature(hw_feature),
+        32,
+    )
 }
 
 /// DMA_STATUS's interrupt bits as the version-neutral [`DmaEvents`] (bit positions:
@@ -482,7 +533,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     /// Errors: [`Error::Config`] as in [`DmaConfig::resolve`]; [`Error::DmaRunning`] while
     /// a DMA engine runs.
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
-        let setup = cfg.resolve(self.hw_feature())?;
+        let setup = resolve_dma(cfg, self.hw_feature())?;
         self.program_bus_mode(&setup)?;
         Ok(setup)
     }

@@ -54,7 +54,7 @@ use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{ConfigError, Error};
 use crate::common::{DmaEvents, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US};
 use crate::common::{Dwmac, RingStart};
-use crate::dma::{DescLayout, DmaConfig, DmaSetup};
+use crate::dma::{Coe, DescLayout, DmaConfig, DmaSetup, RxCoe};
 use crate::qos::regs::{
     self as r, DMA_CH_CONTROL, DMA_CH_RX_CONTROL, DMA_CH_RX_WATCHDOG, DMA_CH_TX_CONTROL, DMA_MODE,
     DMA_SYSBUS_MODE, MAC_CONFIG, MAC_MDIO_ADDRESS, MAC_MDIO_DATA, MTL_RXQ_OP_MODE, MTL_TXQ_OP_MODE,
@@ -176,7 +176,7 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
                 .is_set(DMA_CH_RX_CONTROL::SR)
     }
 
-    /// Resolve `cfg` for this core ([`DmaConfig::resolve_qos`] from HW_FEATURE0/1: the QoS
+    /// Resolve `cfg` for this core ([`resolve_dma`] from HW_FEATURE0/1: the QoS
     /// layout, the address width, the checksum engines) and program it, with both DMA
     /// engines stopped (call after [`soft_reset`](Self::soft_reset)):
     ///
@@ -187,7 +187,7 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
     ///
     /// A ring built for another set-up refuses to start ([`Error::GeometryMismatch`]).
     ///
-    /// Errors: [`Error::Config`] as [`DmaConfig::resolve_qos`]; [`Error::DmaRunning`] while
+    /// Errors: [`Error::Config`] as [`resolve_dma`]; [`Error::DmaRunning`] while
     /// a DMA engine runs (nothing is written then).
     // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     /// The MTL for one queue per direction, sized from HW_FEATURE1 (`hw_feature1`):
@@ -310,6 +310,46 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         // `len >= 2`: no wrap.
         Ok((hi, s.base as u32, len.wrapping_sub(1)))
     }
+}
+
+/// Check `cfg` and compute the geometry for a QoS core from its HW_FEATURE0 (0x11C) and
+/// HW_FEATURE1 (0x120) (usually through [`Dwmac::configure_dma`]): the
+/// [`DescLayout::Qos`] layout, the address width from HW_FEATURE1.ADDR64 (32, 40 or 48
+/// bits) and the checksum engines from HW_FEATURE0.TXCOESEL / RXCOESEL (the type-2 RX
+/// engine only).
+///
+/// Errors: [`ConfigError::NoHwFeature`] when either register reads 0 or all ones;
+/// [`ConfigError::LayoutMismatch`] when `cfg.layout` names a GMAC 3.x layout;
+/// [`ConfigError::AddressWidth`] for the reserved ADDR64 value 3; the geometry errors of
+/// [`DmaConfig::resolve_assuming_layout`], with DSL limited to DMA_CHAN_CONTROL's 3 bits.
+pub fn resolve_dma(
+    cfg: &DmaConfig,
+    hw_feature0: u32,
+    hw_feature1: u32,
+) -> Result<DmaSetup, ConfigError> {
+    for h in [hw_feature0, hw_feature1] {
+        if h == 0 || h == u32::MAX {
+            return Err(ConfigError::NoHwFeature);
+        }
+    }
+    if cfg.layout.is_some_and(|l| l != DescLayout::Qos) {
+        return Err(ConfigError::LayoutMismatch);
+    }
+    let addr_bits = match (hw_feature1 >> r::HWF1_ADDR64_SHIFT) & 3 {
+        0 => 32,
+        1 => 40,
+        2 => 48,
+        _ => return Err(ConfigError::AddressWidth),
+    };
+    let coe = Coe {
+        tx: hw_feature0 & r::HWF0_TXCOESEL != 0,
+        rx: if hw_feature0 & r::HWF0_RXCOESEL != 0 {
+            RxCoe::Type2
+        } else {
+            RxCoe::None
+        },
+    };
+    cfg.resolve_detected(DescLayout::Qos, Some(coe), addr_bits)
 }
 
 /// DMA_CH0_STATUS bits in [`DmaEvents`]' (3.x DMA_STATUS) positions.
@@ -491,7 +531,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
     #[allow(clippy::arithmetic_side_effects)]
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let [h0, h1, _, _] = self.hw_features();
-        let setup = cfg.resolve_qos(h0, h1)?;
+        let setup = resolve_dma(cfg, h0, h1)?;
         critical_section::with(|_| {
             if self.dma_running() {
                 return Err(Error::DmaRunning);
