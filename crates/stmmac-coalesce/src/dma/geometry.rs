@@ -2,8 +2,8 @@
 //! accepted of it ([`DmaSetup`]), and how a ring is carved from its region.
 
 use crate::common::{ConfigError, Error};
+use crate::dma::Desc;
 use crate::dma::{Coe, DmaAddr, DmaRegion};
-use crate::ring::desc::Desc;
 
 /// The descriptor format the core was synthesised with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -48,11 +48,13 @@
 
 pub mod barrier;
 mod cache;
+mod desc;
 mod geometry;
 mod offload;
 
 pub(crate) use cache::check_line;
 pub use cache::{CacheOps, Coherent, WithSync};
+pub(crate) use desc::Desc;
 pub(crate) use geometry::RingGeometry;
 pub use geometry::{DESC_SIZE, DescLayout, DmaConfig, DmaSetup, MAX_RING, ring_bytes};
 pub use offload::{Coe, Offload, RxCoe};

@@ -29,6 +29,7 @@
 //! back) or by the `unsafe` [`Gmac3::set_ring_bases`]; [`Gmac3::bus`] is `unsafe` for the
 //! same reason. [`Gmac3::configure_dma`] does not change DSL under a running engine.
 
+pub(crate) mod desc;
 mod mdio;
 pub mod regs;
 

@@ -40,6 +40,7 @@
 //! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 
+pub(crate) mod desc;
 mod mdio;
 pub mod regs;
 

@@ -47,31 +47,11 @@
 use crate::common::DmaEvents;
 use crate::common::{ConfigError, Error};
 use crate::common::{Dwmac, RingStart, check_layout};
+use crate::dma::Desc;
 use crate::dma::barrier::{dma_rmb, wmb};
 use crate::dma::{CacheOps, DmaAddr, DmaRegion, DmaSetup, RingGeometry};
 use crate::ring::coalesce::CoalesceConfig;
-use crate::ring::desc;
-
-/// RDES0.LE (bit 12): length error (the 802.3 length field disagrees with the frame).
-const RDES0_LE: u32 = 1 << 12;
-use crate::ring::desc::RDES0_RE;
-/// RDES0 bits that drop a frame whatever ES says (ES, LE, RE, and the error causes ES
-/// summarises: CRC, overflow, watchdog, late collision, descriptor error). The dribble bit
-/// alone does not (Linux delivers such a frame; its extra bits are not data).
-const RDES0_DROP: u32 = {
-    use crate::gmac3::regs::desc as d;
-    d::RDES0_ES
-        | RDES0_LE
-        | RDES0_RE
-        | d::RDES0_CE
-        | d::RDES0_OE
-        | d::RDES0_RWT
-        | d::RDES0_LC
-        | d::RDES0_DE
-};
-/// RDES0 checksum error bits, meaningful only while GMAC_CONTROL.IPC is on.
-const RDES0_CSUM: u32 =
-    crate::gmac3::regs::desc::RDES0_IPC_CSUM | crate::gmac3::regs::desc::RDES0_PCE;
+use crate::ring::desc::{self, RxErrors};
 
 /// Bytes of the FCS the MAC leaves at the end of a frame (counted in FL).
 pub const FCS_LEN: usize = 4;
@@ -533,7 +513,7 @@ impl<C: CacheOps> RxRing<C> {
             return Scan::Pending;
         }
         if s0.last {
-            return self.judge(1, s0.fl, s0.causes, first, raw0);
+            return self.judge(1, s0, first, raw0);
         }
         let mut i = self.geo.next(self.next);
         for k in 1..self.geo.len() {
@@ -560,7 +540,7 @@ impl<C: CacheOps> RxRing<C> {
                 return Scan::Drop { count: k };
             }
             if s.last {
-                return self.judge(k.wrapping_add(1), s.fl, s.causes, d, raw);
+                return self.judge(k.wrapping_add(1), s, d, raw);
             }
         }
         // The whole ring is one unfinished frame: give it back so the DMA can go on.
@@ -570,20 +550,24 @@ impl<C: CacheOps> RxRing<C> {
         }
     }
 
-    /// A complete frame of `count` descriptors whose last descriptor is `d`: its length
-    /// `fl` (with FCS) and error `causes` (3.x RDES0 positions) decoded from the owner word
-    /// `raw`.
-    fn judge(&mut self, count: usize, fl: u32, causes: u32, d: desc::Desc, raw: u32) -> Scan {
-        let fl = fl as usize;
+    /// A complete frame of `count` descriptors whose last descriptor is `d`, with the
+    /// write-back `s` decoded from its owner word `raw`.
+    fn judge(&mut self, count: usize, s: desc::RxStatus, d: Desc, raw: u32) -> Scan {
+        let fl = s.fl as usize;
         // `count <= len <= MAX_RING` and `buf_size < 8192`: no overflow.
         let before = count.saturating_sub(1).saturating_mul(self.buf_size);
-        let csum = match (self.ipc, self.setup.layout().is_qos()) {
-            (false, _) => 0,
-            (true, false) => raw & RDES0_CSUM,
-            (true, true) => desc::qos_csum(d, raw),
+        let csum = if self.ipc {
+            desc::rx_csum_errors(self.setup.layout(), d, raw)
+        } else {
+            RxErrors::NONE
         };
-        if causes & RDES0_DROP != 0 || csum != 0 {
-            self.count_causes(causes, csum);
+        if s.drop || !csum.is_empty() {
+            let causes = if s.drop {
+                desc::rx_errors(self.setup.layout(), raw)
+            } else {
+                RxErrors::NONE
+            };
+            self.count_causes(causes | csum);
             return Scan::Drop { count };
         }
         if fl <= before || fl > count.saturating_mul(self.buf_size) {
@@ -602,33 +586,28 @@ impl<C: CacheOps> RxRing<C> {
         Scan::Frame { count, len }
     }
 
-    /// Count a dropped frame's causes: ES in [`RxStats::errors`], then each cause bit in
-    /// its own counter (LE and RE on their own as Linux's `ndesc_get_rx_status` does: ES
-    /// need not cover them). `csum` holds the checksum bits when IPC is on.
+    /// Count a dropped frame's causes: the summary in [`RxStats::errors`], then each cause
+    /// in its own counter (the length field and MII errors on their own as Linux's
+    /// `ndesc_get_rx_status` does: the summary need not cover them).
     #[cold]
-    fn count_causes(&mut self, raw: u32, csum: u32) {
-        use crate::gmac3::regs::desc as d;
+    fn count_causes(&mut self, causes: RxErrors) {
         let st = &mut self.stats;
-        for (bit, counter) in [
-            (d::RDES0_ES, &mut st.errors),
-            (RDES0_LE, &mut st.length_field_errors),
-            (RDES0_RE, &mut st.mii_errors),
-            (d::RDES0_CE, &mut st.crc_errors),
-            (d::RDES0_DRIBBLE, &mut st.dribble_errors),
-            (d::RDES0_OE, &mut st.overflow_errors),
-            (d::RDES0_RWT, &mut st.watchdog_errors),
-            (d::RDES0_LC, &mut st.late_collisions),
-            (d::RDES0_DE, &mut st.descriptor_errors),
+        for (cause, counter) in [
+            (RxErrors::SUMMARY, &mut st.errors),
+            (RxErrors::LENGTH_FIELD, &mut st.length_field_errors),
+            (RxErrors::MII, &mut st.mii_errors),
+            (RxErrors::CRC, &mut st.crc_errors),
+            (RxErrors::DRIBBLE, &mut st.dribble_errors),
+            (RxErrors::OVERFLOW, &mut st.overflow_errors),
+            (RxErrors::WATCHDOG, &mut st.watchdog_errors),
+            (RxErrors::LATE_COLLISION, &mut st.late_collisions),
+            (RxErrors::DESCRIPTOR, &mut st.descriptor_errors),
+            (RxErrors::IP_HEADER_CHECKSUM, &mut st.ip_checksum_errors),
+            (RxErrors::PAYLOAD_CHECKSUM, &mut st.payload_checksum_errors),
         ] {
-            if raw & bit != 0 {
+            if causes.intersects(cause) {
                 *counter = counter.wrapping_add(1);
             }
-        }
-        if csum & d::RDES0_IPC_CSUM != 0 {
-            st.ip_checksum_errors = st.ip_checksum_errors.wrapping_add(1);
-        }
-        if csum & d::RDES0_PCE != 0 {
-            st.payload_checksum_errors = st.payload_checksum_errors.wrapping_add(1);
         }
     }
 
