@@ -36,3 +36,17 @@ pub fn probe<B: RegisterBus<Word = u32>>(bus: B) -> Result<Probed<B>, Error> {
         gmac_version: gmac,
     })
 }
+
+impl<B: RegisterBus<Word = u32>> Qos<B> {
+    /// Read MAC_VERSION (0x110) and wrap the block if it is a QoS core this crate drives
+    /// (SNPSVER [`SNPSVER_MIN`](crate::qos::SNPSVER_MIN)..=[`SNPSVER_MAX`](crate::qos::SNPSVER_MAX)). Nothing is written.
+    ///
+    /// Errors: [`Error::UnknownVersion`] otherwise (also reporting what 0x20, the 3.x
+    /// GMAC_VERSION, reads; use [`probe`] to accept either layout).
+    pub fn probe(bus: B) -> Result<Self, Error> {
+        Self::detect(bus).map_err(|(bus, v)| Error::UnknownVersion {
+            mac_version: v,
+            gmac_version: Gmac3::<B>::read_version(&bus),
+        })
+    }
+}

@@ -5,12 +5,14 @@
 //! Nothing here names a register of either version: [`gmac3`](crate::gmac3) and
 //! [`qos`](crate::qos) each map their own words to these types.
 
+mod csr;
 mod dwmac;
 mod error;
 mod mac;
 pub mod mii;
 pub mod phy;
 
+pub use csr::{cr_divider, csr_clock_range};
 pub use dwmac::Dwmac;
 pub(crate) use dwmac::{RingStart, check_layout, sealed};
 pub use error::{ConfigError, Error};

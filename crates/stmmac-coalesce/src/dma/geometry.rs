@@ -599,7 +599,9 @@ mod tests {
 
     #[test]
     fn carve_rechecks_the_setup() {
-        let good = crate::gmac3::resolve_dma(&DmaConfig::default(), 0x100D_4F37).unwrap();
+        let good = DmaConfig::default()
+            .resolve_detected(DescLayout::Normal, None, 32)
+            .unwrap();
         assert!(RingGeometry::carve(&region(), &Low, &good, 4, 64).is_ok());
         // What a hand-made set-up could say (the fields are private outside the crate;
         // `carve` does not rely on that).

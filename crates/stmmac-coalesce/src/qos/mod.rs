@@ -113,23 +113,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         }
     }
 
-    /// Read MAC_VERSION (0x110) and wrap the block if it is a QoS core this crate drives
-    /// (SNPSVER [`SNPSVER_MIN`]..=[`SNPSVER_MAX`]). Nothing is written.
-    ///
-    /// Errors: [`Error::UnknownVersion`] otherwise (also reporting what 0x20, the 3.x
-    /// GMAC_VERSION, reads; use [`probe`] to accept either layout).
-    pub fn probe(bus: B) -> Result<Self, Error> {
-        let v = bus.read_raw(r::MAC_VERSION);
-        if is_qos_version(v) {
-            Ok(Self::with_version(bus, v))
-        } else {
-            Err(Error::UnknownVersion {
-                mac_version: v,
-                gmac_version: crate::gmac3::Gmac3::<B>::read_version(&bus),
-            })
-        }
-    }
-
     /// The QoS core behind `bus` if MAC_VERSION holds a QoS version (one read, nothing
     /// written); otherwise `bus` back with the MAC_VERSION value read.
     pub(crate) fn detect(bus: B) -> Result<Self, (B, u32)> {
@@ -697,7 +680,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         clock: C,
         csr_hz: u32,
     ) -> Result<QosMdio<'_, B, C>, Error> {
-        let (cr, _) = crate::gmac3::regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
+        let (cr, _) = crate::common::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
         critical_section::with(|_| {
             if self.mdio_taken.load(Ordering::Relaxed) {
                 return Err(Error::MdioBusy);
