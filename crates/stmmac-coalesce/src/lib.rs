@@ -1,19 +1,19 @@
 //! `no_std` driver for the **Synopsys DWMAC (stmmac)**, the GMAC 3.x ([`Gmac3`]) and the
-//! 4.x/5.x QoS core ([`Qos`], `docs/dwmac4.md`; [`probe`] tells them apart), with TX/RX
+//! 4.x/5.x QoS core ([`Qos`], `docs/dwmac4.md`; [`probe()`](fn@probe) tells them apart), with TX/RX
 //! interrupt coalescing on [`hwtimer-core`](hwtimer_core)'s high-resolution timer queue: MAC
 //! bring-up (PHY autonegotiation over MDIO, speed/duplex, address and frame filter), DMA
 //! rings that are sound at the DMA boundary (barriers, cache hook, owned memory), zero-copy
 //! RX and in-place TX, and behavioural models of both blocks for host tests. The rings and
 //! the stack adapters drive either MAC through the sealed [`Dwmac`] trait; the example
-//! below is the 3.x one, and the 4.x bring-up is in [`mac4`]'s docs.
+//! below is the GMAC 3.x one, and the QoS 4.x/5.x bring-up is in [`qos`]'s docs.
 //!
 //! # The contract
 //!
-//! - **IC every `tx_frames`** ([`coalesce::ic_decision`], Linux's rule); the **TX cleanup
+//! - **IC every `tx_frames`** ([`ring::coalesce::ic_decision`], Linux's rule); the **TX cleanup
 //!   timer is armed once** per window ([`TimerStrategy::ArmOnce`]), not re-armed per
 //!   packet, and is cancelled when a TI clean empties the ring; its period comes from the
-//!   configuration alone. Linux's re-arm-every-packet is [`TimerStrategy::RearmEveryPacket`]
-//!   for comparisons (seed 002: 679 vs 934 Mbit/s).
+//!   configuration alone. Linux's re-arm-every-packet is `TimerStrategy::RearmEveryPacket`
+//!   (feature `unstable-baselines`), for the seed 002 comparisons (679 vs 934 Mbit/s).
 //! - **A queued frame is never an error**: [`TxToken::commit`] decides IC and the timer
 //!   before the descriptor is handed over; when the timer cannot be armed, the frame gets IC.
 //! - **RX coalescing** ([`CoalesceConfig`], with what 0 means): RIWT from `rx_usecs`, DIC
@@ -23,7 +23,7 @@
 //!   run time ([`TxRing::set_coalesce`], [`RxRing::set_coalesce`]).
 //! - **DMA boundary**: rings own their memory ([`DmaRegion`]) and program their own base
 //!   ([`TxRing::start`], [`RxRing::start`]); [`DmaAddr`] is an `unsafe trait`; descriptor
-//!   fields, then [`barrier::dma_wmb`], then OWN, then [`barrier::wmb`], then the doorbell;
+//!   fields, then [`dma::barrier::dma_wmb`], then OWN, then [`dma::barrier::wmb`], then the doorbell;
 //!   [`CacheOps`] cleans and invalidates ([`Coherent`] for uncached or coherent memory).
 //! - **Bad input**: no descriptor content or register value panics; runt, oversized,
 //!   errored and inconsistent RX frames are dropped and counted ([`RxStats`]); a frame
@@ -40,9 +40,9 @@
 //! |---|---|
 //! | RX token | [`RxRing::receive`] → [`RxFrame`]: [`RxFrame::as_slice`] lends the DMA buffer (one descriptor), [`RxFrame::bytes`] / [`RxFrame::copy_to`] copy a spanning frame once; dropping the frame gives its descriptors back |
 //! | TX token | [`TxRing::reserve`] → [`TxToken`] (reserved when handed out; [`Error::WouldBlock`] when full, [`Error::LinkDown`]): fill [`TxToken::buffer`] in place, then [`TxToken::commit`]; dropping it sends nothing |
-//! | link state | [`phy::Phy::poll`] over [`Gmac3Mdio`], [`Gmac3::set_link`], [`Gmac3::link`] |
-//! | capabilities | MTU = [`RxRing::max_frame`] / [`TxRing::buf_size`] (frame bytes without FCS); no checksum offload |
-//! | interrupts → wakers | [`Gmac3::take_events`] → [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]; [`TxRing::service`] returns descriptors freed ("TX space"), [`RxRing::service`] whether data waits; the cleanup timer's [`TxRing::on_timer`] frees TX space too |
+//! | link state | [`Phy::poll`] over [`Dwmac::mdio`], [`Dwmac::set_link`], [`Dwmac::link`] |
+//! | capabilities | MTU = [`RxRing::max_frame`] / [`TxRing::buf_size`] (frame bytes without FCS); checksums as the rings enabled them ([Checksum offload](#checksum-offload)) |
+//! | interrupts → wakers | [`Dwmac::take_events`] → [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]; [`TxRing::service`] returns descriptors freed ("TX space"), [`RxRing::service`] whether data waits; the cleanup timer's [`TxRing::on_timer`] frees TX space too |
 //!
 //! # Example
 //!
@@ -119,10 +119,10 @@
 //!   [`line`](CacheOps::line)), [`Gmac3::set_ring_bases`], [`Gmac3::bus`], and a descriptor
 //!   layout for a core without HW_FEATURE ([`DmaConfig::resolve_assuming_layout`],
 //!   [`Gmac3::configure_dma_assuming_layout`]).
-//! - **checked**: [`DmaSetup`] is built only by [`DmaConfig::resolve`] and checked again
+//! - **checked**: [`DmaSetup`] is built only by [`gmac3::resolve_dma`] / [`qos::resolve_dma`] and checked again
 //!   when a ring carves its region; a HW_FEATURE of 0 or all ones is refused
 //!   ([`ConfigError::NoHwFeature`]) and a configured layout must agree with it
-//!   ([`ConfigError::LayoutMismatch`]); [`Gmac3::configure_dma`] refuses while a DMA engine
+//!   ([`ConfigError::LayoutMismatch`]); [`Dwmac::configure_dma`] refuses while a DMA engine
 //!   runs ([`Error::DmaRunning`]); each ring reads DMA_BUS_MODE.DSL back before starting
 //!   its engine ([`TxRing::try_start`], [`RxRing::try_start`]:
 //!   [`Error::GeometryMismatch`]); a configured cache line shorter than the cache hook's
@@ -217,144 +217,37 @@
 //!
 //! # Cost per frame
 //!
-//! Cortex-A9 instructions (PMU event 0x08) per frame in the driver's paths, from the
-//! `npcm750-net` firmware's armed-once TCP stream (smoltcp on this crate, QEMU npcm750-evb,
-//! `tx-frames 25`, `tx-usecs 1000`, at most 2 frames in flight): the bench lines
-//! `stmmac-coalesce/qemu_tx_insns_per_frame` and `qemu_rx_insns_per_frame`, printed by
-//! `cargo xtask qemu npcm750-net`. The repository README's performance table quotes them,
-//! and `cargo xtask figures` checks that quote against the last bench run, so the figures
-//! are stated there only.
-//!
-//! TX is `Device::transmit` (reserve) plus `TxToken::commit`; RX is `RxRing::receive`, the
-//! lend (or copy) and the refill when the frame is dropped. Interrupts (QEMU raises TI and
-//! RI inside the doorbell write; their entry and exit included) and the probe's own
-//! readings are left out, and so is the reservation of a received frame's reply descriptor
-//! (counted on the RX side of the whole path, below). Where they go, per frame, from a QEMU exec trace of the same run (`-d
-//! exec,in_asm -dfilter` over the driver and what it calls; it accounts for 85–100 % of the
-//! PMU figure). The trace was taken when TX cost 346 and RX 277 per frame, so its shares
-//! are approximate now (the TX submit has since lost about 16 more per frame, below):
-//!
-//! | TX | insns |
-//! |---|---|
-//! | smoltcp adapter and `TxRing::reserve` (link, free descriptor) | ~60 |
-//! | IC rule (`ic_decision` without a division), `on_xmit`, the timer decision from the ring's own `armed` record (no timer query per frame) | ~15 |
-//! | descriptor words 1–3, `dma_wmb`, OWN, `wmb`, doorbell (its `Mmio` window check: 4), statistics | ~95 |
-//! | **starting the cleanup timer**, 0.5 times per frame here (below) | ~119 |
-//!
-//! | RX | insns |
-//! |---|---|
-//! | `receive`: descriptor scan (OWN, FS/LS, `dma_rmb`), frame checks, statistics | ~130 |
-//! | ring index: one compare per step, no division | 0 |
-//! | lending the frame (`as_slice`, the adapter's counters) | ~45 |
-//! | refill on drop (words 1–3, `dma_wmb`, OWN; DIC rule), one step per descriptor | ~100 |
-//!
-//! **The cleanup timer's start** is the ArmOnce contract itself: a frame without IC while
-//! the timer is idle must arm it before its descriptor is handed over. In this stream TSQ
-//! lets only two frames be in flight, so every second frame opens a new window
-//! (`qemu_stream_timer_programs_per_frame_arm_once = 0.500`). Under load a frame pays for
-//! a start only when it opens a window, and how often that is depends on the DMA: on the
-//! model's line-rate stream, with a DMA that completes each frame inside its doorbell write
-//! (QEMU's and the model's default), every TI clean empties the ring and cancels the timer,
-//! so the next frame starts it again, once per IC window; with a DMA that lags the CPU as
-//! silicon does, the next frame is still in flight at each TI, the timer stays queued and
-//! is re-armed only at its own expiries, one per `tx_usecs`
-//! (`stream_clockevent_programs_per_packet_arm_once` and `..._arm_once_lagging` in the
-//! repository README's seed-002 row). Without the starts, TX is ~175 per frame (the
-//! figure less half of the start's 238 below). The
-//! barriers (`dmb oshst` + `dsb st` per frame sent, `dmb oshst` + `dmb osh` per frame
-//! received) are one instruction each and what the DMA ordering needs ([`barrier`]); the
-//! doorbell's `Mmio` window check is 4 instructions per frame sent and none per frame
-//! received (the RX poll demand is issued once per batch).
-//!
-//! One start (`QueueTimer::start_after` -> hwtimer-core `HrTimers::start_after` -> the
-//! queue's reprogramming -> `Alarm` -> the Cortex-A9 global timer's `set_compare`, from
-//! the `a9-global-timer` crate), traced one instruction per TB (`-accel
-//! tcg,one-insn-per-tb=on -d exec,nochain -dfilter` over those functions, each call from
-//! entry to return, 175 starts in the run):
-//!
-//! | timer start | insns |
-//! |---|---|
-//! | `HrTimers::start_after`: critical section, reading the time (hi-lo-hi), the `Result` | 78 |
-//! | heap push (`TimerQueue::push`) | 45 |
-//! | reprogramming: next deadline, `armed_for`, the alarm's arm | 54 |
-//! | `Alarm`: an absolute alarm on a 64-bit time base writes the deadline as the compare value (`Alarm::arm_at`), no second time read | 0 |
-//! | comparator: `set_compare`, `program`, the count (enabled is the comparator's own mode) | 35 |
-//! | critical sections (acquire + release) | 2 × 13 |
-//! | **total** | **238** |
-//!
-//! The 300-instruction TX target is met, with little room: the last step (308 to 292 per
-//! frame, the same at `-icount shift=4`) took out of the submit what the contracts do not
-//! need. A frame that opens no window (`TimerAction::Keep`) no longer calls the ring's
-//! out-of-line `arm` (about 12 instructions of call, prologue and match, on half the
-//! frames here); the ring keeps the control bits every frame carries (FS | LS, OWN in the
-//! enhanced word 0, CIC) as one word, set at construction and refreshed when the checksum
-//! offload changes, so a frame ORs in only TER, IC and its length; "ArmOnce with a period" is
-//! one flag kept with the configuration; TER comes from the same compare that steps
-//! `cur`; and `pending` counts up without saturating (it is below the ring length at
-//! every commit). What remains is needed: the length check (a typed error), the IC rule
-//! and its counters, words 1–3, `dma_wmb`, the owner word, `wmb` and the doorbell with
-//! its window check, the statistics the ring reports, and the half start, which is the
-//! queue's own generic work (the critical section and its re-entry check, the
-//! `Result<(), QueueError>` returned through memory, the push, the reprogramming
-//! decision, the time read for the relative deadline). Streams where a window holds more
-//! than two frames pay less of the start per frame. The second descriptor layout (issue
-//! 20, DWMAC 4.x) costs 3.x about 6 TX instructions per frame (298): the check that the
-//! ring's layout is the MAC type's, after which the compiler drops the QoS branches
-//! ([`Dwmac`]'s layout is a constant of the MAC type). How these figures came down is in
-//! the CHANGELOG.
-//!
-//! ## The whole path
-//!
-//! The figures above are the submit and the receive alone. The same run also counts
-//! everything the driver executes for the stream, divided by its frames: the bench lines
-//! `qemu_path_insns_per_frame_{tx,rx}_driver` for the driver alone and
-//! `qemu_path_insns_per_frame_{tx,rx}_smoltcp` with smoltcp's ingress (RX) or egress (TX)
-//! loop and half the rest of the main loop's round; the `npcm750-net` firmware's module
-//! docs say exactly what each covers, and its `path arm_once:` lines print the parts:
-//!
-//! | per frame | TX | RX |
-//! |---|---|---|
-//! | submit (reserve + commit) / receive, lend or copy, give back | as above | as above |
-//! | reply descriptor reserved by `receive()` | – | ~32 |
-//! | empty `transmit()` / `receive()` calls (the RX poll demand is issued in the latter) | ~6 700 | ~17 700 |
-//! | TI clean (`TxRing::service`) / `RxRing::service` | ~8 | ~28 |
-//! | cleanup timer: its poll on every round, `on_timer` when it fires | ~14 100 | – |
-//! | GMAC interrupts, entry and exit included (the firmware's `irq entry:` line, ~41 around the handler) | ~45 | ~47 |
-//!
-//! The empty polls and the timer's poll dominate because the firmware's main loop spins:
-//! with two frames in flight the stream waits for the cleanup timer (`tx-usecs 1000`), and
-//! every round of the wait (about 190 per frame at `-icount shift=0`) asks for a frame and
-//! a descriptor and polls the comparator. An empty `receive()` costs ~99 instructions
-//! (95 before the QoS layout; the layout check is the difference)
-//! (`qemu_path_insns_per_empty_rx_poll`), an empty `transmit()` ~37
-//! (`qemu_path_insns_per_empty_tx_poll`), the comparator's poll ~76 per round. These parts
-//! grow with the rounds per frame, so the whole-path figures measure this loop's wait as
-//! much as the driver; a loop that sleeps until the GMAC or timer interrupt would pay the
-//! per-frame parts and one poll per wake. With smoltcp, TX
-//! carries smoltcp's egress on every round of the wait as well. At `-icount shift=4` (16 ns
-//! per instruction) the same wait holds about 6 rounds per frame, and the driver's whole
-//! path is ~1 250 instructions per frame sent and ~990 per frame received (no `bench:`
-//! line: `cargo xtask bench` runs at shift 0). The exact values of a run are its `bench:`
-//! lines; the README's performance table quotes them.
+//! The instructions per frame of the TX and RX paths on QEMU's npcm750-evb, where they go,
+//! and what the whole path around them costs, are in the crate's README ("Cost per frame");
+//! `cargo xtask qemu npcm750-net` prints the bench lines they come from.
 //!
 //! # Modules
 //!
-//! - [`regs`]: every MAC/DMA register, descriptor field and MII register, once.
-//! - [`coalesce`]: the configuration, Linux's IC rule, the timer decisions (pure).
-//! - [`dma`]: regions, bus addresses, the cache hook, descriptor geometry.
-//! - [`barrier`]: `dma_wmb` / `wmb` / `dma_rmb` per architecture.
-//! - `desc` (private): the descriptor layouts (normal, enhanced).
-//! - [`mac`]: [`Gmac3`] (MAC/DMA control, events, filter, link) and [`Gmac3Mdio`].
-//! - [`phy`]: Clause 22 autonegotiation and link polling.
-//! - [`tx`]: [`TxRing`], [`TxToken`], the cleanup timer ([`CleanupTimer`], [`QueueTimer`]).
-//! - [`rx`]: [`RxRing`], [`RxFrame`].
-//! - `sim` (feature `sim`): the behavioural DWMAC and PHY, the DMA arena and its order log;
-//!   `sim::seed` (feature `unstable-baselines`, not public API): seed 002's rigs.
+//! One driver over two register maps: the common part, each version's map, then the rings
+//! and the adapters.
+//!
+//! - [`common`]: the version-neutral vocabulary, as Linux's `common.h` has it: the
+//!   [`Dwmac`] trait the rings and adapters drive, [`DmaEvents`], [`MacConfig`] and
+//!   [`FrameFilter`], the errors, the timeouts, the CSR clock codes, the clause 22 PHY
+//!   registers ([`common::mii`]) and autonegotiation ([`common::phy`]).
+//! - [`gmac3`]: GMAC 3.x: [`Gmac3`], [`Gmac3Mdio`], its register map ([`gmac3::regs`]), its
+//!   normal and enhanced descriptor layouts and feature decode ([`gmac3::resolve_dma`]).
+//! - [`qos`]: QoS 4.x/5.x: [`Qos`], [`QosMdio`], its register map ([`qos::regs`]), its
+//!   descriptor layout and feature decode ([`qos::resolve_dma`]).
+//! - [`probe()`](fn@probe): which of the two sits behind a register bus.
+//! - [`ring`]: [`TxRing`], [`TxToken`], the cleanup timer ([`CleanupTimer`],
+//!   [`QueueTimer`]), [`RxRing`], [`RxFrame`], and the coalescing rules
+//!   ([`ring::coalesce`]), written once over [`Dwmac`].
+//! - [`dma`]: regions and bus addresses, the cache hook, the descriptor geometry
+//!   ([`DmaConfig`], [`DmaSetup`]), the checksum engines ([`Coe`]) and the barriers
+//!   ([`dma::barrier`]).
 //! - `smoltcp` (feature `smoltcp`): `smoltcp::phy::Device` over a ring pair.
 //! - `embassy_net` (feature `embassy-net`): `embassy_net_driver::Driver`, woken from the DMA
 //!   interrupt and the TX cleanup timer.
-//! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on [`Gmac3Mdio`] or any
-//!   [`mdio_bus::Mdio`].
+//! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on any [`mdio_bus::Mdio`].
+//! - `sim` (feature `sim`): the behavioural models of both MACs and their PHY, the DMA arena
+//!   and its order log; `sim::seed` (with `unstable-baselines`, not public API): seed 002's
+//!   settings and rigs.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -386,8 +279,9 @@ pub mod sim;
 #[cfg(feature = "smoltcp")]
 pub mod smoltcp;
 
-// The module paths the models still name (`crate::gmac3::regs`, `crate::qos::regs`, `crate::common::phy`, ...);
-// they go when the models stop taking facts from the driver.
+// The module paths the models still name (`crate::regs`, `crate::regs4`, `crate::phy`,
+// `crate::mac`, `crate::barrier`, `crate::rx`); they go when the models stop taking facts
+// from the driver.
 #[cfg(feature = "sim")]
 use {common::phy, dma::barrier, qos::regs as regs4, ring::rx};
 #[cfg(feature = "sim")]

@@ -13,7 +13,7 @@ pub enum Probed<B: RegisterBus<Word = u32>> {
     /// A 3.x GMAC (GMAC_VERSION at 0x20, SNPSVER 0x30..=0x3F).
     Gmac3(Gmac3<B>),
     /// A 4.x/5.x QoS core (MAC_VERSION at 0x110, SNPSVER
-    /// [`SNPSVER_MIN`]..=[`SNPSVER_MAX`]).
+    /// [`SNPSVER_MIN`](crate::qos::SNPSVER_MIN)..=[`SNPSVER_MAX`](crate::qos::SNPSVER_MAX)).
     Qos(Qos<B>),
 }
 

@@ -90,7 +90,7 @@ pub(crate) mod sealed {
 
 /// A DWMAC whose rings the crate's [`TxRing`](crate::TxRing) and
 /// [`RxRing`](crate::RxRing) drive: [`Gmac3`](crate::Gmac3) (3.x) or
-/// [`Qos`](crate::Qos) (4.x/5.x). Sealed; see the [module docs](self).
+/// [`Qos`](crate::Qos) (4.x/5.x). Sealed; see the [module docs](crate::common).
 ///
 /// Every method is safe to call from the interrupt handler, the timer and the link path
 /// at once (each is a critical section or one register access).

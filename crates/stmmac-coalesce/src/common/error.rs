@@ -119,9 +119,9 @@ pub enum Error {
     /// An hwtimer-core operation other than a hardware wait failed; the
     /// [`hwtimer_core::Error`] is kept as it was (a wait that timed out is [`Error::Timeout`]).
     Core(hwtimer_core::Error),
-    /// TX while the link is down (see [`Gmac3::set_link`](crate::Gmac3::set_link)).
+    /// TX while the link is down (see [`Dwmac::set_link`](crate::Dwmac::set_link)).
     LinkDown,
-    /// [`Gmac3::configure_dma`](crate::Gmac3::configure_dma) while a DMA engine runs
+    /// [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) while a DMA engine runs
     /// (DMA_CONTROL.ST or SR set): the descriptor geometry cannot change under running
     /// rings. Stop both first.
     DmaRunning,
@@ -134,11 +134,11 @@ pub enum Error {
         /// DSL of the ring's set-up.
         ring: u8,
     },
-    /// [`Gmac3::mdio`](crate::Gmac3::mdio) while another MDIO master of the same MAC is
+    /// [`Dwmac::mdio`](crate::Dwmac::mdio) while another MDIO master of the same MAC is
     /// alive: their frames would interleave on MII_ADDR / MII_DATA.
     MdioBusy,
     /// Neither MAC_VERSION (0x110, the 4.x/5.x QoS map) nor GMAC_VERSION (0x20, the 3.x
-    /// map) holds a version this crate drives ([`probe`](crate::probe),
+    /// map) holds a version this crate drives ([`probe()`](fn@crate::probe),
     /// [`Qos::probe`](crate::Qos::probe)); nothing was written.
     UnknownVersion {
         /// What 0x110 read.

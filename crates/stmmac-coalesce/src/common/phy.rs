@@ -231,7 +231,7 @@ impl Phy {
     }
 
     /// The pause the negotiation resolved ([`resolve_pause`] of ADVERTISE and LPA); program
-    /// it with [`Gmac3::set_flow_control`](crate::Gmac3::set_flow_control). The pause bits
+    /// it with [`Dwmac::set_flow_control`](crate::Dwmac::set_flow_control). The pause bits
     /// of ADVERTISE are the caller's to set (bits 10, 11); [`start_autoneg`](Self::start_autoneg)
     /// keeps them.
     ///

@@ -1,16 +1,16 @@
 //! Cache maintenance around DMA transfers: the [`CacheOps`] hook, [`Coherent`] and
-//! [`WithSync`] (see the [module docs](super) for when each is right).
+//! [`WithSync`] (see the [module docs](crate::dma) for when each is right).
 
 use crate::common::ConfigError;
 use crate::dma::DmaSetup;
 use crate::dma::barrier::DoorbellSync;
 
-/// Cache maintenance around DMA transfers (see the [module docs](self)).
+/// Cache maintenance around DMA transfers (see the [module docs](crate::dma)).
 ///
-/// Ranges are byte ranges inside a ring's [`DmaRegion`]; the ring only ever passes ranges
-/// that start on a line and cover whole lines of [`DmaConfig::cache_line`], so an
+/// Ranges are byte ranges inside a ring's [`DmaRegion`](crate::DmaRegion); the ring only ever passes ranges
+/// that start on a line and cover whole lines of [`DmaConfig::cache_line`](crate::DmaConfig::cache_line), so an
 /// implementation may round outwards without touching a neighbour. The rings refuse a
-/// [`DmaConfig::cache_line`] that is not a whole multiple of [`line`](Self::line)
+/// [`DmaConfig::cache_line`](crate::DmaConfig::cache_line) that is not a whole multiple of [`line`](Self::line)
 /// ([`ConfigError::CacheLineTooShort`]), so a wrong line size in the configuration cannot
 /// make an invalidation discard a neighbour's data; the line size is this trait's promise.
 ///
@@ -34,7 +34,7 @@ pub unsafe trait CacheOps {
     /// Called once before each poll demand (DMA_XMT_POLL_DEMAND / DMA_RCV_POLL_DEMAND),
     /// after the handover barrier ([`wmb`](crate::dma::barrier::wmb)): drain any write buffer the
     /// barrier does not (an outer cache's store buffer; see
-    /// [the module docs](self#when-coherent-is-the-wrong-choice-an-outer-caches-store-buffer)).
+    /// [the module docs](crate::dma#when-coherent-is-the-wrong-choice-an-outer-caches-store-buffer)).
     /// The default does nothing.
     #[inline(always)]
     fn before_doorbell(&self) {}
@@ -57,7 +57,7 @@ unsafe impl<T: CacheOps + ?Sized> CacheOps for &T {
 }
 
 /// No cache maintenance: for uncached or DMA-coherent memory only (see the
-/// [module docs](self) for the placement this requires).
+/// [module docs](crate::dma) for the placement this requires).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Coherent;
 
@@ -76,7 +76,7 @@ unsafe impl CacheOps for Coherent {
 /// A [`CacheOps`] with a pre-doorbell step: line maintenance from `C`,
 /// [`before_doorbell`](CacheOps::before_doorbell) from `S` (for example
 /// `WithSync::new(Coherent, Pl310Sync::new(l2c_bus)?)` for rings in Normal non-cacheable
-/// memory behind an L2C-310; see the [module docs](self)).
+/// memory behind an L2C-310; see the [module docs](crate::dma)).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct WithSync<C, S> {
     cache: C,

@@ -18,7 +18,7 @@ pub enum DescLayout {
     /// DWMAC 4.x/5.x (QoS) normal descriptors: OWN and the status in word 3, the buffer
     /// address in words 0–1 (up to 48 bits), IOC in TDES2, the RX buffer size in
     /// DMA_CHAN_RX_CONTROL.RBSZ, no end-of-ring bit (the ring-length register wraps).
-    /// Resolved by [`qos::resolve_dma`](crate::qos::resolve_dma) ([`Qos::configure_dma`](crate::Qos::configure_dma))
+    /// Resolved by [`qos::resolve_dma`](crate::qos::resolve_dma) ([`Dwmac::configure_dma`](crate::Dwmac::configure_dma))
     /// only; a 3.x MAC refuses to start a ring of this layout, and a 4.x MAC one of the
     /// others.
     Qos,
@@ -54,7 +54,7 @@ pub const DESC_SIZE: usize = 16;
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DmaConfig {
     /// The descriptor layout expected; `None` takes it from HW_FEATURE.ENHDESSEL. A value
-    /// here is checked against HW_FEATURE ([`resolve`](Self::resolve) refuses a
+    /// here is checked against HW_FEATURE ([`gmac3::resolve_dma`](crate::gmac3::resolve_dma) refuses a
     /// disagreement), so it cannot put TER/RER in the wrong bit. Cores older than 3.50a
     /// have no HW_FEATURE (Linux then takes the layout from the device tree): their layout
     /// is an `unsafe` promise, [`resolve_assuming_layout`](Self::resolve_assuming_layout)
@@ -161,11 +161,11 @@ impl DmaConfig {
 }
 
 /// The resolved DMA set-up, built only by [`gmac3::resolve_dma`](crate::gmac3::resolve_dma) (usually through
-/// [`Gmac3::configure_dma`](crate::Gmac3::configure_dma)); both rings are built for it.
+/// [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)); both rings are built for it.
 ///
 /// It is opaque: its values are read through the getters and cannot be made up by hand,
 /// and the rings check it again when they carve their memory. The geometry the DMA walks
-/// (DSL) is tied to it: [`Gmac3::configure_dma`](crate::Gmac3::configure_dma) programs
+/// (DSL) is tied to it: [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) programs
 /// DMA_BUS_MODE from it, and each ring's `start` reads DSL back and refuses to start the
 /// DMA when it differs from the ring's own stride.
 ///
@@ -286,7 +286,7 @@ pub(crate) const fn round_up(v: usize, to: usize) -> usize {
 }
 
 /// Bytes a ring of `descriptors` descriptors with `buf_size`-byte buffers needs for a
-/// `cache_line` (including the slack to align the start): size a [`DmaMemory`] with it.
+/// `cache_line` (including the slack to align the start): size a [`DmaMemory`](crate::DmaMemory) with it.
 ///
 /// ```
 /// use stmmac_coalesce::ring_bytes;

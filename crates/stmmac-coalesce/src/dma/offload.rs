@@ -14,7 +14,7 @@ pub enum RxCoe {
 }
 
 /// The checksum offload engines (COE) of the core, from HW_FEATURE ([`gmac3::coe_from_hw_feature`](crate::gmac3::coe_from_hw_feature),
-/// [`DmaSetup::coe`], [`Gmac3::coe`](crate::Gmac3::coe)).
+/// [`DmaSetup::coe`](crate::DmaSetup::coe), [`Gmac3::coe`](crate::Gmac3::coe)).
 ///
 /// See [Checksum offload](crate#checksum-offload) for what the rings do with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub enum Offload {
     /// Never (the default: the stack computes and verifies every checksum).
     #[default]
     Off,
-    /// When HW_FEATURE announces the engine ([`DmaSetup::coe`]); off when HW_FEATURE does
+    /// When HW_FEATURE announces the engine ([`DmaSetup::coe`](crate::DmaSetup::coe)); off when HW_FEATURE does
     /// not exist.
     IfDetected,
     /// Even without HW_FEATURE (a pre-3.50a core whose documentation says it has the

@@ -27,7 +27,7 @@
 //! Nothing here lets safe code point the DMA at memory: the descriptor list bases are
 //! written only by the rings' `start` (with their own, owned memory, after reading DSL
 //! back) or by the `unsafe` [`Gmac3::set_ring_bases`]; [`Gmac3::bus`] is `unsafe` for the
-//! same reason. [`Gmac3::configure_dma`] does not change DSL under a running engine.
+//! same reason. [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) does not change DSL under a running engine.
 
 pub(crate) mod desc;
 mod mdio;
@@ -54,19 +54,19 @@ use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTE
 /// `B` is any [`RegisterBus`] over the block: [`hwtimer_core::Mmio`] on target (length
 /// 0x1060), a `hwtimer_core::sim::SimBus` over `sim::DwmacModel` (feature `sim`)
 /// on the host. It keeps the link state the MAC was last configured for
-/// ([`set_link`](Self::set_link)); the TX ring refuses frames while it is down.
+/// ([`set_link`](crate::Dwmac::set_link)); the TX ring refuses frames while it is down.
 ///
 /// # Locking
 ///
 /// The read-modify-writes of DMA_CONTROL (starting and stopping either DMA engine, from a
 /// ring's `start`, `recover` or `on_timer`, or the user) and of GMAC_CONTROL
-/// ([`set_link`](Self::set_link), [`stop`](Self::stop)) run inside a `critical-section`
+/// ([`set_link`](crate::Dwmac::set_link), [`stop`](crate::Dwmac::stop)) run inside a `critical-section`
 /// (interrupts masked on one core; the firmware's multi-core implementation on several),
 /// so the timer, the interrupt handler and the link path cannot lose each other's bits.
 /// Each section is one register read and at most three register writes (plus the DSL
 /// read-back on a ring start, and the [`set_write_settle`](Self::set_write_settle)
-/// read-backs when that guard is on). [`configure_dma`](Self::configure_dma) checks in the same
-/// section that neither engine runs. The MDIO master is single ([`mdio`](Self::mdio)).
+/// read-backs when that guard is on). [`configure_dma`](crate::Dwmac::configure_dma) checks in the same
+/// section that neither engine runs. The MDIO master is single ([`mdio`](crate::Dwmac::mdio)).
 #[derive(Debug)]
 pub struct Gmac3<B: RegisterBus<Word = u32>> {
     bus: B,
@@ -148,7 +148,7 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         coe_from_hw_feature(self.hw_feature())
     }
 
-    /// As [`configure_dma`](Self::configure_dma) for a core without HW_FEATURE (older than
+    /// As [`configure_dma`](crate::Dwmac::configure_dma) for a core without HW_FEATURE (older than
     /// 3.50a): the layout is `layout`, not read from the core.
     ///
     /// # Safety
@@ -472,14 +472,14 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     /// is down afterwards (the MAC is disabled).
     ///
     /// Once the reset is done, the MAC's own interrupts are masked
-    /// ([`mask_mac_interrupts`](Self::mask_mac_interrupts)): the reset clears the masks.
+    /// ([`mask_mac_interrupts`](crate::Dwmac::mask_mac_interrupts)): the reset clears the masks.
     ///
     /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (a missing
     /// PHY clock keeps real DWMACs in reset).
     fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
         self.soft_reset_within(clock, SWR_TIMEOUT_US)
     }
-    /// As [`soft_reset`](Self::soft_reset), waiting at most `timeout_us` for SWR to clear
+    /// As [`soft_reset`](crate::Dwmac::soft_reset), waiting at most `timeout_us` for SWR to clear
     /// (some glue needs longer than Linux's default: i.MX waits 1 s, Loongson 2 s).
     ///
     /// Errors: [`Error::Timeout`].
@@ -508,9 +508,9 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     ///
     /// Without it the DMA_STATUS summaries GLI/GMI/GPI, which clear only at their source
     /// (an RGMII/PCS status read, an MMC counter read) and not by
-    /// [`take_events`](Self::take_events), hold the shared interrupt line high once an
+    /// [`take_events`](crate::Dwmac::take_events), hold the shared interrupt line high once an
     /// MMC counter passes half range (about 17 s of traffic at 1 Gbit/s) or the RGMII/PCS
-    /// link changes: an interrupt storm. [`soft_reset`](Self::soft_reset) calls it; four
+    /// link changes: an interrupt storm. [`soft_reset`](crate::Dwmac::soft_reset) calls it; four
     /// register writes.
     fn mask_mac_interrupts(&self) {
         self.bus
@@ -523,15 +523,15 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             .write_raw(regs::MMC_RX_IPC_INTR_MASK, regs::MMC_DEFAULT_MASK);
     }
     /// Resolve `cfg` (the descriptor layout from HW_FEATURE, which must be readable; see
-    /// [`DmaConfig::resolve`]) and program DMA_BUS_MODE (PBL, DSL for the descriptor
-    /// stride, ATDS clear). Call after [`soft_reset`](Self::soft_reset), with both DMA
+    /// [`resolve_dma`]) and program DMA_BUS_MODE (PBL, DSL for the descriptor
+    /// stride, ATDS clear). Call after [`soft_reset`](crate::Dwmac::soft_reset), with both DMA
     /// engines stopped; build both rings for the returned set-up.
     ///
     /// The geometry cannot change under running rings: while DMA_CONTROL.ST or SR is set,
     /// nothing is written and the call fails. A ring built for another set-up than the one
     /// programmed last refuses to start ([`Error::GeometryMismatch`]).
     ///
-    /// Errors: [`Error::Config`] as in [`DmaConfig::resolve`]; [`Error::DmaRunning`] while
+    /// Errors: [`Error::Config`] as in [`resolve_dma`]; [`Error::DmaRunning`] while
     /// a DMA engine runs.
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let setup = resolve_dma(cfg, self.hw_feature())?;
@@ -598,8 +598,8 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             old != encode_link(link)
         })
     }
-    /// The link state last given to [`set_link`](Self::set_link) (down after
-    /// [`new`](Self::new) and [`soft_reset`](Self::soft_reset)).
+    /// The link state last given to [`set_link`](crate::Dwmac::set_link) (down after
+    /// [`new`](Self::new) and [`soft_reset`](crate::Dwmac::soft_reset)).
     fn link(&self) -> LinkState {
         decode_link(self.link.load(Ordering::Relaxed))
     }

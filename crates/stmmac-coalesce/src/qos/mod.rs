@@ -1,6 +1,6 @@
 //! QoS 4.x/5.x: the MAC, MTL and DMA channel 0 ([`Qos`]), MDIO clause 22 and 45
 //! ([`QosMdio`]), the register map ([`regs`]) and the mapping of DMA_CH0_STATUS to
-//! [`DmaEvents`]. [`probe`](crate::probe) tells this core from a GMAC 3.x
+//! [`DmaEvents`]. [`probe()`](fn@crate::probe) tells this core from a GMAC 3.x
 //! ([`Gmac3`](crate::Gmac3)) before anything is written.
 //!
 //! The register map is [`regs`] and nothing else: a `Qos` cannot reach a
@@ -89,12 +89,12 @@ pub const DEFAULT_INTERRUPTS: u32 =
     chan::TI | chan::RI | chan::RBU | chan::TPS | chan::RPS | chan::FBE;
 
 /// A DWMAC 4.x/5.x (QoS) on register bus `B` (covering 0x0000–0x11FF: MAC, MTL, DMA and
-/// channel 0), built only by [`Qos::probe`] or [`probe`].
+/// channel 0), built only by [`Qos::probe`] or [`probe()`](fn@crate::probe).
 ///
 /// `Sync` when `B` is: every read-modify-write of a shared register (MAC_CONFIG, the
 /// channel's TX/RX control) is one critical section, so the timer, the interrupt handler
 /// and the link path cannot lose each other's bits. The MDIO master is single
-/// ([`mdio`](Self::mdio)).
+/// ([`mdio`](crate::Dwmac::mdio)).
 #[derive(Debug)]
 pub struct Qos<B: RegisterBus<Word = u32>> {
     bus: B,
@@ -162,7 +162,7 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
 
     /// Resolve `cfg` for this core ([`resolve_dma`] from HW_FEATURE0/1: the QoS
     /// layout, the address width, the checksum engines) and program it, with both DMA
-    /// engines stopped (call after [`soft_reset`](Self::soft_reset)):
+    /// engines stopped (call after [`soft_reset`](crate::Dwmac::soft_reset)):
     ///
     /// - DMA_SYS_BUS_MODE.EAME when the DMA addresses more than 32 bits (without it the
     ///   DMA drops the high address bits);
@@ -178,7 +178,7 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
     /// TX queue 0 enabled (TXQEN = 2), store and forward (TSF), its size (TQS) the whole
     /// TX FIFO; RX queue 0 store and forward (RSF), its size (RQS) the whole RX FIFO,
     /// mapped to DMA channel 0; and MAC_RXQ_CTRL0.RXQ0EN = 2, without which the MAC drops
-    /// every received frame. [`configure_dma`](Self::configure_dma) calls it.
+    /// every received frame. [`configure_dma`](crate::Dwmac::configure_dma) calls it.
     // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     #[allow(clippy::arithmetic_side_effects)]
     pub fn configure_mtl(&self, hw_feature1: u32) {
@@ -474,14 +474,14 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
     /// Software reset of the DMA, MTL and MAC (DMA_MODE.SWR), waiting with iopoll
     /// semantics for it to self-clear; returns the number of reads the wait took. The link
     /// is down afterwards, and the MAC's own interrupts are masked
-    /// ([`mask_mac_interrupts`](Self::mask_mac_interrupts)).
+    /// ([`mask_mac_interrupts`](crate::Dwmac::mask_mac_interrupts)).
     ///
     /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (the reset
     /// needs the PHY's RX/TX clocks: a missing clock keeps the core in reset).
     fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
         self.soft_reset_within(clock, SWR_TIMEOUT_US)
     }
-    /// As [`soft_reset`](Self::soft_reset), waiting at most `timeout_us`.
+    /// As [`soft_reset`](crate::Dwmac::soft_reset), waiting at most `timeout_us`.
     ///
     /// Errors: [`Error::Timeout`].
     fn soft_reset_within<C: Continuous + Copy>(
@@ -601,7 +601,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             old != new
         })
     }
-    /// The link state last given to [`set_link`](Self::set_link).
+    /// The link state last given to [`set_link`](crate::Dwmac::set_link).
     fn link(&self) -> LinkState {
         crate::common::decode_link(self.link.load(Ordering::Relaxed))
     }
