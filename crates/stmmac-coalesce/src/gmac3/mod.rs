@@ -29,10 +29,12 @@
 //! back) or by the `unsafe` [`Gmac3::set_ring_bases`]; [`Gmac3::bus`] is `unsafe` for the
 //! same reason. [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) does not change DSL under a running engine.
 
+mod decode;
 pub(crate) mod desc;
 mod mdio;
 pub mod regs;
 
+pub use decode::{coe_from_hw_feature, events_from_status, layout_from_hw_feature, resolve_dma};
 pub use mdio::Gmac3Mdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
@@ -46,7 +48,7 @@ use crate::common::{
     ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US,
     decode_link, encode_link,
 };
-use crate::dma::{Coe, DescLayout, DmaConfig, DmaSetup, RxCoe};
+use crate::dma::{DmaConfig, DmaSetup};
 use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR};
 
 /// One GMAC 3.x instance: MAC registers at bus offset 0, DMA at 0x1000.
@@ -313,89 +315,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     pub(crate) fn rx_poll_demand(&self) {
         self.bus.write_raw(regs::DMA_RCV_POLL_DEMAND, 1);
     }
-}
-
-/// The descriptor layout HW_FEATURE announces: enhanced when ENHDESSEL (bit 24) is set.
-pub const fn layout_from_hw_feature(hw_feature: u32) -> DescLayout {
-    if hw_feature & regs::HW_FEATURE_ENHDESSEL != 0 {
-        DescLayout::Enhanced
-    } else {
-        DescLayout::Normal
-    }
-}
-
-/// The checksum engines HW_FEATURE announces, or `None` when it does not exist (reads 0 or
-/// all ones: cores older than 3.50a, or a block that is not there): they are then unknown.
-pub const fn coe_from_hw_feature(hw_feature: u32) -> Option<Coe> {
-    if hw_feature == 0 || hw_feature == u32::MAX {
-        return None;
-    }
-    let rx = if hw_feature & regs::HW_FEATURE_RXTYP2COE != 0 {
-        RxCoe::Type2
-    } else if hw_feature & regs::HW_FEATURE_RXTYP1COE != 0 {
-        RxCoe::Type1
-    } else {
-        RxCoe::None
-    };
-    Some(Coe {
-        tx: hw_feature & regs::HW_FEATURE_TXCOESEL != 0,
-        rx,
-    })
-}
-
-/// Check `cfg` and compute the geometry for a GMAC 3.x whose DMA_HW_FEATURE reads
-/// `hw_feature` (usually through [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)).
-///
-/// The layout comes from HW_FEATURE.ENHDESSEL; a [`DmaConfig::layout`] given is validated
-/// against it. A HW_FEATURE of 0 or all ones (a core older than 3.50a, or a register that
-/// is not there) says nothing, so it is refused; for such a core the layout is a promise
-/// about the silicon, made with the `unsafe`
-/// [`DmaConfig::resolve_assuming_layout`].
-///
-/// Errors: [`ConfigError::NoHwFeature`] when HW_FEATURE reads 0 or all ones;
-/// [`ConfigError::LayoutMismatch`] when `cfg.layout` disagrees with HW_FEATURE; the
-/// geometry errors of [`DmaConfig::resolve_assuming_layout`].
-pub fn resolve_dma(cfg: &DmaConfig, hw_feature: u32) -> Result<DmaSetup, ConfigError> {
-    if hw_feature == 0 || hw_feature == u32::MAX {
-        return Err(ConfigError::NoHwFeature);
-    }
-    cfg.resolve_detected(
-        layout_from_hw_feature(hw_feature),
-        coe_from_hw_feature(hw_feature),
-        32,
-    )
-}
-
-/// DMA_STATUS's interrupt bits as the version-neutral [`DmaEvents`] (bit positions:
-/// `regs::DMA_STATUS`, from Linux `dwmac_dma.h`).
-pub const fn events_from_status(st: u32) -> DmaEvents {
-    const MAP: [(u32, DmaEvents); 15] = [
-        (1 << 0, DmaEvents::TX_COMPLETE),
-        (1 << 1, DmaEvents::TX_STOPPED),
-        (1 << 2, DmaEvents::TX_BUFFER_UNAVAILABLE),
-        (1 << 3, DmaEvents::TX_JABBER),
-        (1 << 4, DmaEvents::RX_OVERFLOW),
-        (1 << 5, DmaEvents::TX_UNDERFLOW),
-        (1 << 6, DmaEvents::RX_COMPLETE),
-        (1 << 7, DmaEvents::RX_BUFFER_UNAVAILABLE),
-        (1 << 8, DmaEvents::RX_STOPPED),
-        (1 << 9, DmaEvents::RX_WATCHDOG),
-        (1 << 10, DmaEvents::EARLY_TX),
-        (1 << 13, DmaEvents::FATAL_BUS_ERROR),
-        (1 << 14, DmaEvents::EARLY_RX),
-        (1 << 15, DmaEvents::ABNORMAL),
-        (1 << 16, DmaEvents::NORMAL),
-    ];
-    let mut e = DmaEvents::NONE;
-    let mut i = 0;
-    while i < MAP.len() {
-        let (bit, ev) = MAP[i];
-        if st & bit != 0 {
-            e = e.union(ev);
-        }
-        i += 1;
-    }
-    e
 }
 
 impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Gmac3<B> {

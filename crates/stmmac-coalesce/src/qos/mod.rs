@@ -40,10 +40,13 @@
 //! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 
+mod decode;
 pub(crate) mod desc;
 mod mdio;
 pub mod regs;
 
+use decode::events_from_channel;
+pub use decode::resolve_dma;
 pub use mdio::QosMdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -55,7 +58,7 @@ use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{ConfigError, Error};
 use crate::common::{DmaEvents, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US};
 use crate::common::{Dwmac, RingStart};
-use crate::dma::{Coe, DescLayout, DmaConfig, DmaSetup, RxCoe};
+use crate::dma::{DescLayout, DmaConfig, DmaSetup};
 use crate::qos::regs::{
     self as r, DMA_CH_CONTROL, DMA_CH_RX_CONTROL, DMA_CH_RX_WATCHDOG, DMA_CH_TX_CONTROL, DMA_MODE,
     DMA_SYSBUS_MODE, MAC_CONFIG, MAC_MDIO_ADDRESS, MAC_MDIO_DATA, MTL_RXQ_OP_MODE, MTL_TXQ_OP_MODE,
@@ -294,74 +297,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         // `len >= 2`: no wrap.
         Ok((hi, s.base as u32, len.wrapping_sub(1)))
     }
-}
-
-/// Check `cfg` and compute the geometry for a QoS core from its HW_FEATURE0 (0x11C) and
-/// HW_FEATURE1 (0x120) (usually through [`Dwmac::configure_dma`]): the
-/// [`DescLayout::Qos`] layout, the address width from HW_FEATURE1.ADDR64 (32, 40 or 48
-/// bits) and the checksum engines from HW_FEATURE0.TXCOESEL / RXCOESEL (the type-2 RX
-/// engine only).
-///
-/// Errors: [`ConfigError::NoHwFeature`] when either register reads 0 or all ones;
-/// [`ConfigError::LayoutMismatch`] when `cfg.layout` names a GMAC 3.x layout;
-/// [`ConfigError::AddressWidth`] for the reserved ADDR64 value 3; the geometry errors of
-/// [`DmaConfig::resolve_assuming_layout`], with DSL limited to DMA_CHAN_CONTROL's 3 bits.
-pub fn resolve_dma(
-    cfg: &DmaConfig,
-    hw_feature0: u32,
-    hw_feature1: u32,
-) -> Result<DmaSetup, ConfigError> {
-    for h in [hw_feature0, hw_feature1] {
-        if h == 0 || h == u32::MAX {
-            return Err(ConfigError::NoHwFeature);
-        }
-    }
-    if cfg.layout.is_some_and(|l| l != DescLayout::Qos) {
-        return Err(ConfigError::LayoutMismatch);
-    }
-    let addr_bits = match (hw_feature1 >> r::HWF1_ADDR64_SHIFT) & 3 {
-        0 => 32,
-        1 => 40,
-        2 => 48,
-        _ => return Err(ConfigError::AddressWidth),
-    };
-    let coe = Coe {
-        tx: hw_feature0 & r::HWF0_TXCOESEL != 0,
-        rx: if hw_feature0 & r::HWF0_RXCOESEL != 0 {
-            RxCoe::Type2
-        } else {
-            RxCoe::None
-        },
-    };
-    cfg.resolve_detected(DescLayout::Qos, Some(coe), addr_bits)
-}
-
-/// DMA_CH0_STATUS bits in [`DmaEvents`]' (3.x DMA_STATUS) positions.
-const fn events_from_channel(st: u32) -> DmaEvents {
-    const MAP: [(u32, DmaEvents); 12] = [
-        (chan::TI, DmaEvents::TX_COMPLETE),
-        (chan::TPS, DmaEvents::TX_STOPPED),
-        (chan::TBU, DmaEvents::TX_BUFFER_UNAVAILABLE),
-        (chan::RI, DmaEvents::RX_COMPLETE),
-        (chan::RBU, DmaEvents::RX_BUFFER_UNAVAILABLE),
-        (chan::RPS, DmaEvents::RX_STOPPED),
-        (chan::RWT, DmaEvents::RX_WATCHDOG),
-        (chan::ETI, DmaEvents::EARLY_TX),
-        (chan::ERI, DmaEvents::EARLY_RX),
-        (chan::FBE, DmaEvents::FATAL_BUS_ERROR),
-        (chan::AIS, DmaEvents::ABNORMAL),
-        (chan::NIS, DmaEvents::NORMAL),
-    ];
-    let mut e = DmaEvents::NONE;
-    let mut i = 0;
-    while i < MAP.len() {
-        let (bit, ev) = MAP[i];
-        if st & bit != 0 {
-            e = e.union(ev);
-        }
-        i += 1;
-    }
-    e
 }
 
 impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
