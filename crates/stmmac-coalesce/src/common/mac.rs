@@ -66,6 +66,21 @@ impl DmaEvents {
         Self(bits & Self::ALL)
     }
 
+    /// The events a status word `st` shows, through `map` (bit of the word, its event):
+    /// each version's decode.
+    pub(crate) const fn from_word(st: u32, map: &[(u32, DmaEvents)]) -> Self {
+        let mut e = Self::NONE;
+        let mut i = 0;
+        while i < map.len() {
+            let (bit, ev) = map[i];
+            if st & bit != 0 {
+                e = e.union(ev);
+            }
+            i += 1;
+        }
+        e
+    }
+
     /// Both sets.
     #[must_use]
     pub const fn union(self, other: Self) -> Self {

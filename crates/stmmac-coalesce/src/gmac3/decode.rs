@@ -77,14 +77,5 @@ pub const fn events_from_status(st: u32) -> DmaEvents {
         (1 << 15, DmaEvents::ABNORMAL),
         (1 << 16, DmaEvents::NORMAL),
     ];
-    let mut e = DmaEvents::NONE;
-    let mut i = 0;
-    while i < MAP.len() {
-        let (bit, ev) = MAP[i];
-        if st & bit != 0 {
-            e = e.union(ev);
-        }
-        i += 1;
-    }
-    e
+    DmaEvents::from_word(st, &MAP)
 }

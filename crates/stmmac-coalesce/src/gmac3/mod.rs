@@ -45,8 +45,8 @@ use tock_registers::LocalRegisterCopy;
 
 use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{
-    ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US,
-    decode_link, encode_link,
+    ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, decode_link,
+    encode_link,
 };
 use crate::dma::{DmaConfig, DmaSetup};
 use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR};
@@ -385,18 +385,6 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     /// GMAC_VERSION (0x1032 on QEMU's npcm-gmac: Synopsys 3.2, user 0x10).
     fn version(&self) -> u32 {
         self.bus.read_raw(regs::GMAC_VERSION)
-    }
-    /// Software reset of the DMA and MAC (DMA_BUS_MODE.SWR), waiting with iopoll semantics
-    /// for the bit to self-clear. Returns the number of reads the wait took. The link state
-    /// is down afterwards (the MAC is disabled).
-    ///
-    /// Once the reset is done, the MAC's own interrupts are masked
-    /// ([`mask_mac_interrupts`](crate::Dwmac::mask_mac_interrupts)): the reset clears the masks.
-    ///
-    /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (a missing
-    /// PHY clock keeps real DWMACs in reset).
-    fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
-        self.soft_reset_within(clock, SWR_TIMEOUT_US)
     }
     /// As [`soft_reset`](crate::Dwmac::soft_reset), waiting at most `timeout_us` for SWR to clear
     /// (some glue needs longer than Linux's default: i.MX waits 1 s, Loongson 2 s).

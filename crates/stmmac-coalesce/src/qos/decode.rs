@@ -61,14 +61,5 @@ pub(crate) const fn events_from_channel(st: u32) -> DmaEvents {
         (chan::AIS, DmaEvents::ABNORMAL),
         (chan::NIS, DmaEvents::NORMAL),
     ];
-    let mut e = DmaEvents::NONE;
-    let mut i = 0;
-    while i < MAP.len() {
-        let (bit, ev) = MAP[i];
-        if st & bit != 0 {
-            e = e.union(ev);
-        }
-        i += 1;
-    }
-    e
+    DmaEvents::from_word(st, &MAP)
 }

@@ -56,7 +56,7 @@ use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
 
 use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{ConfigError, Error};
-use crate::common::{DmaEvents, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US};
+use crate::common::{DmaEvents, MDIO_TIMEOUT_US, MacConfig};
 use crate::common::{Dwmac, RingStart};
 use crate::dma::{DescLayout, DmaConfig, DmaSetup};
 use crate::qos::regs::{
@@ -405,16 +405,6 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
     /// MAC_VERSION as read by the probe (SNPSVER in bits 7:0, USERVER in 15:8).
     fn version(&self) -> u32 {
         self.version
-    }
-    /// Software reset of the DMA, MTL and MAC (DMA_MODE.SWR), waiting with iopoll
-    /// semantics for it to self-clear; returns the number of reads the wait took. The link
-    /// is down afterwards, and the MAC's own interrupts are masked
-    /// ([`mask_mac_interrupts`](crate::Dwmac::mask_mac_interrupts)).
-    ///
-    /// Errors: [`Error::Timeout`] when SWR is still set [`SWR_TIMEOUT_US`] later (the reset
-    /// needs the PHY's RX/TX clocks: a missing clock keeps the core in reset).
-    fn soft_reset<C: Continuous + Copy>(&self, clock: C) -> Result<u32, Error> {
-        self.soft_reset_within(clock, SWR_TIMEOUT_US)
     }
     /// As [`soft_reset`](crate::Dwmac::soft_reset), waiting at most `timeout_us`.
     ///
