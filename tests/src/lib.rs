@@ -7,7 +7,8 @@ use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use hwtimer_core::{ClockEvent, HrTimers, Monotonic, Restart, TimerId};
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
-use stmmac_coalesce::Dwmac;
+use stmmac_coalesce::Gmac3;
+use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{DwmacModel, SimArena};
 
 /// Start one timer per offset, at `base + offset`; returns their ids in offset order.
@@ -75,18 +76,18 @@ pub type MacBus = SimBus<DwmacModel<SwitchModel>>;
 
 /// A DWMAC model with a Marvell 6352 behind its MDIO master at SMI address 0x10 (indirect),
 /// after a soft reset, and the 25 MHz clocksource that bounds its waits.
-pub fn switch_behind_dwmac() -> (SimClock, SimCounter, MacBus, Dwmac<MacBus>) {
+pub fn switch_behind_dwmac() -> (SimClock, SimCounter, MacBus, Gmac3<MacBus>) {
     switch_model_behind_dwmac(ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)))
 }
 
 /// [`switch_behind_dwmac`] with the switch model `chip` (chip 0 of the MAC's MDIO device).
-pub fn switch_model_behind_dwmac(chip: ChipModel) -> (SimClock, SimCounter, MacBus, Dwmac<MacBus>) {
+pub fn switch_model_behind_dwmac(chip: ChipModel) -> (SimClock, SimCounter, MacBus, Gmac3<MacBus>) {
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
     let switch = SwitchModel::new().with_chip(chip);
     let model = DwmacModel::new(SimArena::new(0x1000_0000, 0x1000), switch, 125_000_000);
     let bus = SimBus::new(&clock, model);
-    let mac = Dwmac::new(bus.clone());
+    let mac = Gmac3::new(bus.clone());
     mac.soft_reset(&counter).expect("DWMAC soft reset");
     (clock, counter, bus, mac)
 }

@@ -7,6 +7,7 @@
 
 use family_tests::switch_behind_dwmac;
 use mdio_bus::Mdio;
+use stmmac_coalesce::Dwmac as _;
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::{Config, Smi};
 
@@ -234,7 +235,7 @@ fn a_6393x_serdes_lane_read_through_a_qos_mac() {
     use mdio_bus::sim::C45Model;
     use mdio_bus::{DevAddr, Mdio45, PhyAddr};
     use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
-    use stmmac_coalesce::Dwmac4;
+    use stmmac_coalesce::{Dwmac as _, Qos};
     use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
 
     let clock = hwtimer_core::sim::SimClock::new();
@@ -244,7 +245,7 @@ fn a_6393x_serdes_lane_read_through_a_qos_mac() {
         .with_chip(ChipModel::new(Chip::Mv6393X, Attach::Indirect(6)).with_phy(lane));
     let model = Dwmac4Model::new(SimArena::new(0x1000_0000, 0x1000), switch, SIM_CSR_HZ);
     let bus = SimBus::new(&clock, model);
-    let mac = Dwmac4::probe(bus.clone()).expect("a 4.x MAC");
+    let mac = Qos::probe(bus.clone()).expect("a 4.x MAC");
     mac.soft_reset(&counter).unwrap();
 
     let mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();

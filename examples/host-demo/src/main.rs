@@ -364,7 +364,7 @@ fn stmmac() {
     use stmmac_coalesce::sim::seed::{
         BurstRunner, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
     };
-    use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
+    use stmmac_coalesce::TimerStrategy;
     let seed = stmmac_coalesce::sim::seed::SEED;
     println!(
         "\n[stmmac-coalesce] DWMAC 3.x model, tx-frames {} tx-usecs {}",

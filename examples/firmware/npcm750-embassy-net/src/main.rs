@@ -127,7 +127,7 @@ use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaMemory, DmaRegion, Gmac3, Error,
     FrameFilter, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxConfig, RxRing,
-    TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
+    Dwmac, TimerStrategy, TxConfig, TxRing, gmac3::regs, ring_bytes,
 };
 
 /// GMAC0 and its register window; GIC ID 46 (SPI 14) (docs/qemu.md).

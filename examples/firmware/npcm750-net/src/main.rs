@@ -185,7 +185,7 @@ use stmmac_coalesce::smoltcp::{CostProbe, Device, DeviceStats};
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coe, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Gmac3,
     Error, FrameFilter, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxCoe, RxConfig,
-    RxRing, TimerStrategy, TxConfig, TxRing, regs, ring_bytes,
+    Dwmac, RxRing, TimerStrategy, TxConfig, TxRing, gmac3::regs, ring_bytes,
 };
 
 /// GMAC0 and its register window; GIC ID 46 (SPI 14) (docs/qemu.md).
