@@ -68,17 +68,10 @@ impl DmaEvents {
 
     /// The events a status word `st` shows, through `map` (bit of the word, its event):
     /// each version's decode.
-    pub(crate) const fn from_word(st: u32, map: &[(u32, DmaEvents)]) -> Self {
-        let mut e = Self::NONE;
-        let mut i = 0;
-        while i < map.len() {
-            let (bit, ev) = map[i];
-            if st & bit != 0 {
-                e = e.union(ev);
-            }
-            i += 1;
-        }
-        e
+    pub(crate) fn from_word(st: u32, map: &[(u32, DmaEvents)]) -> Self {
+        map.iter()
+            .filter(|(bit, _)| st & bit != 0)
+            .fold(Self::NONE, |e, (_, ev)| e.union(*ev))
     }
 
     /// Both sets.

@@ -59,7 +59,7 @@ pub fn resolve_dma(cfg: &DmaConfig, hw_feature: u32) -> Result<DmaSetup, ConfigE
 
 /// DMA_STATUS's interrupt bits as the version-neutral [`DmaEvents`] (bit positions:
 /// `regs::DMA_STATUS`, from Linux `dwmac_dma.h`).
-pub const fn events_from_status(st: u32) -> DmaEvents {
+pub fn events_from_status(st: u32) -> DmaEvents {
     const MAP: [(u32, DmaEvents); 15] = [
         (1 << 0, DmaEvents::TX_COMPLETE),
         (1 << 1, DmaEvents::TX_STOPPED),
