@@ -23,8 +23,8 @@ use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
 use crate::common::phy::{Duplex, LinkState, Pause};
+use crate::common::{DescLayout, DmaConfig, DmaSetup};
 use crate::common::{DmaEvents, Error, FrameFilter, MacConfig, SWR_TIMEOUT_US};
-use crate::dma::{DescLayout, DmaConfig, DmaSetup};
 
 pub(crate) use sealed::RingStart;
 
@@ -46,8 +46,8 @@ pub(crate) mod sealed {
         pub tail: u64,
     }
 
+    use crate::common::DescLayout;
     use crate::common::Error;
-    use crate::dma::DescLayout;
 
     /// The ring-facing operations (crate-private: they aim the DMA).
     pub trait Ops {

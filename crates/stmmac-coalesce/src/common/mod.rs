@@ -6,11 +6,14 @@
 //! [`qos`](crate::qos) each map their own words to these types.
 
 mod csr;
+pub(crate) mod desc;
 mod dwmac;
 mod error;
 mod mac;
 pub mod mii;
+mod offload;
 pub mod phy;
+pub(crate) mod setup;
 
 pub use csr::{cr_divider, csr_clock_range};
 pub use dwmac::Dwmac;
@@ -20,3 +23,6 @@ pub use mac::{
     DmaEvents, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US, multicast_hash_bin,
 };
 pub(crate) use mac::{decode_link, encode_link};
+pub use offload::{Coe, Offload, RxCoe};
+pub(crate) use setup::MAX_QOS_RING;
+pub use setup::{DESC_SIZE, DescLayout, DmaConfig, DmaSetup};

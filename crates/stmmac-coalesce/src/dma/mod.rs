@@ -50,14 +50,13 @@ pub mod barrier;
 mod cache;
 mod desc;
 mod geometry;
-mod offload;
 
+pub use crate::common::{Coe, DESC_SIZE, DescLayout, DmaConfig, DmaSetup, Offload, RxCoe};
 pub(crate) use cache::check_line;
 pub use cache::{CacheOps, Coherent, WithSync};
 pub(crate) use desc::Desc;
 pub(crate) use geometry::RingGeometry;
-pub use geometry::{DESC_SIZE, DescLayout, DmaConfig, DmaSetup, MAX_RING, ring_bytes};
-pub use offload::{Coe, Offload, RxCoe};
+pub use geometry::{MAX_RING, ring_bytes};
 
 use core::cell::UnsafeCell;
 use core::ptr::NonNull;

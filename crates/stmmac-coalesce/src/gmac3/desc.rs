@@ -2,10 +2,10 @@
 //! `enh_desc.c`): how a TX descriptor is handed over, an RX one refilled, and what their
 //! write-backs say, in the version-neutral terms of `ring::desc`.
 
+use crate::common::desc::{CIC_FULL, OWN, RxErrors, RxStatus, TxPrep};
 use crate::dma::Desc;
 use crate::dma::barrier::dma_wmb;
 use crate::gmac3::regs::{desc as n, edesc as e};
-use crate::ring::desc::{CIC_FULL, OWN, RxErrors, RxStatus, TxPrep};
 
 /// The control bits of every single-descriptor frame (see `ring::desc::tx_ctl`): FS | LS,
 /// and OWN in the enhanced word 0; CIC = 3 with `cic`.

@@ -2,10 +2,10 @@
 //! address in words 0–1 (up to 48 bits), IOC in TDES2, and no buffer size in RX
 //! descriptors (DMA_CH_RX_CONTROL.RBSZ), in the version-neutral terms of `ring::desc`.
 
+use crate::common::desc::{CIC_FULL, OWN, RxErrors, RxStatus, TxPrep};
 use crate::dma::Desc;
 use crate::dma::barrier::dma_wmb;
 use crate::qos::regs::desc as q;
-use crate::ring::desc::{CIC_FULL, OWN, RxErrors, RxStatus, TxPrep};
 
 /// The control bits of every single-descriptor frame, TDES3: OWN | FD | LD, CIC = 3 with
 /// `cic`.
