@@ -46,7 +46,7 @@ fn touch_libraries() {
 /// per-architecture `dma_wmb` / `wmb` barriers, reclaim and receive.
 fn stmmac_rings(base: usize) -> usize {
     use stmmac_coalesce::{
-        Coherent, DmaConfig, DmaMemory, Gmac3, IdentityMap, NoTimer, RxConfig, RxRing, TxConfig,
+        Coherent, DmaConfig, DmaMemory, Dwmac, Gmac3, IdentityMap, NoTimer, RxConfig, RxRing, TxConfig,
         TxRing, ring_bytes,
     };
     static TX: DmaMemory<{ ring_bytes(4, 1536, 32) }> = DmaMemory::new();
@@ -101,6 +101,7 @@ fn stmmac_rings(base: usize) -> usize {
 /// clocksource bounding every wait: three crates composed as firmware would compose them.
 fn switch_behind_dwmac(base: usize) -> u16 {
     use hwtimer_core::Mmio;
+    use stmmac_coalesce::Dwmac as _;
     // SAFETY: never executed (see the module docs); `base` would be a DWMAC (0x2000 bytes:
     // MAC and DMA) followed by the timer block, both owned by this code alone.
     let (gmac, timers) = unsafe {

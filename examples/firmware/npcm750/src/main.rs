@@ -120,7 +120,8 @@ use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::gmac3::regs::{self, DMA_STATUS};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, DmaMemory, Gmac3, Error, FrameFilter, IdentityMap,
+    CoalesceConfig, Coherent, DmaConfig, DmaEvents, DmaMemory, Dwmac, Error, FrameFilter, Gmac3,
+    IdentityMap,
     MacConfig, QueueTimer, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
@@ -1118,12 +1119,12 @@ fn gmac() -> Result<bool, Error> {
     let frame = arp_request(GATEWAY_IP);
     let mut ti_events = 0u32;
     let mut reclaimed = 0usize;
-    let mut seen = 0u32;
+    let mut seen = DmaEvents::NONE;
     let programs0 = GT_PROGRAMS.load(Ordering::Relaxed);
     for _ in 0..BURST {
         with_tx(|tx| tx.send(&mac, &frame))??;
         let ev = mac.take_events();
-        seen |= ev.bits();
+        seen |= ev;
         if ev.tx_done() {
             ti_events += 1;
             reclaimed += with_tx(|tx| tx.service(&mac, ev))?;
@@ -1139,7 +1140,7 @@ fn gmac() -> Result<bool, Error> {
     println!(
         Uart0,
         "DMA_STATUS TU={} TS={} (suspended = 6)",
-        u32::from(seen & (1 << 2) != 0),
+        u32::from(seen.contains(DmaEvents::TX_BUFFER_UNAVAILABLE)),
         st.read(DMA_STATUS::TS)
     );
     println!(
