@@ -45,8 +45,7 @@ use tock_registers::LocalRegisterCopy;
 
 use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{
-    ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, decode_link,
-    encode_link,
+    ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, decode_link, encode_link,
 };
 use crate::dma::{DmaConfig, DmaSetup};
 use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR};
@@ -386,6 +385,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     fn version(&self) -> u32 {
         self.bus.read_raw(regs::GMAC_VERSION)
     }
+
     /// As [`soft_reset`](crate::Dwmac::soft_reset), waiting at most `timeout_us` for SWR to clear
     /// (some glue needs longer than Linux's default: i.MX waits 1 s, Loongson 2 s).
     ///
@@ -408,6 +408,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         self.mask_mac_interrupts();
         Ok(polls)
     }
+
     /// Mask the MAC's own interrupt sources, as Linux does at core init: GMAC_INT_MASK =
     /// [`GMAC_INT_DEFAULT_MASK`](regs::GMAC_INT_DEFAULT_MASK) (RGMII, PCS link, PCS
     /// autonegotiation, timestamp) and every MMC counter interrupt (MMC_RX_INTR_MASK,
@@ -429,6 +430,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         self.bus
             .write_raw(regs::MMC_RX_IPC_INTR_MASK, regs::MMC_DEFAULT_MASK);
     }
+
     /// Resolve `cfg` (the descriptor layout from HW_FEATURE, which must be readable; see
     /// [`resolve_dma`]) and program DMA_BUS_MODE (PBL, DSL for the descriptor
     /// stride, ATDS clear). Call after [`soft_reset`](crate::Dwmac::soft_reset), with both DMA
@@ -445,6 +447,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         self.program_bus_mode(&setup)?;
         Ok(setup)
     }
+
     #[allow(clippy::arithmetic_side_effects)]
     fn set_mac_address(&self, mac: [u8; 6]) {
         let [a0, a1, a2, a3, a4, a5] = mac;
@@ -456,12 +459,14 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         self.bus
             .write_raw(regs::GMAC_ADDR_LOW, u32::from_le_bytes([a0, a1, a2, a3]));
     }
+
     /// MAC address 0 as programmed.
     fn mac_address(&self) -> [u8; 6] {
         let hi = self.bus.read_raw(regs::GMAC_ADDR_HIGH).to_le_bytes();
         let lo = self.bus.read_raw(regs::GMAC_ADDR_LOW).to_le_bytes();
         [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
     }
+
     /// Program the receive filter: GMAC_FRAME_FILTER and the hash table.
     fn set_filter(&self, filter: &FrameFilter) {
         let [lo, hi] = filter.multicast_hash;
@@ -469,11 +474,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         self.bus.write_raw(regs::GMAC_HASH_HIGH, hi);
         self.write_settled(GMAC_FRAME_FILTER, filter.register());
     }
-    /// Bring-up of the MAC side: station address and filter.
-    fn init_mac(&self, cfg: &MacConfig) {
-        self.set_mac_address(cfg.address);
-        self.set_filter(&cfg.filter);
-    }
+
     /// Configure GMAC_CONTROL for `link`: port select and speed (PS/FES: GMII for 1000,
     /// MII with FES for 100, MII for 10), duplex (DM), and transmitter and receiver
     /// enabled (TE, RE) only while the link is up. Returns whether anything changed.
@@ -505,11 +506,13 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             old != encode_link(link)
         })
     }
+
     /// The link state last given to [`set_link`](crate::Dwmac::set_link) (down after
     /// [`new`](Self::new) and [`soft_reset`](crate::Dwmac::soft_reset)).
     fn link(&self) -> LinkState {
         decode_link(self.link.load(Ordering::Relaxed))
     }
+
     /// Program GMAC_FLOW_CTRL for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)): in full
     /// duplex TFE for transmit pause (with the pause time 0xFFFF slot times, Linux's
     /// default), RFE for receive pause; in half duplex nothing (0: no backpressure).
@@ -525,6 +528,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         }
         self.write_settled(regs::GMAC_FLOW_CTRL, v);
     }
+
     /// Stop both DMA engines and disable the MAC (TE, RE); the link state is down.
     fn stop(&self) {
         critical_section::with(|_| {
@@ -534,6 +538,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             self.write_settled(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
         });
     }
+
     /// Read DMA_STATUS, acknowledge every interrupt bit it shows (summaries included) and
     /// return them: the interrupt handler's first step. Hand the events to
     /// [`TxRing::service`](crate::TxRing::service) and
@@ -547,6 +552,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         }
         events_from_status(st)
     }
+
     /// The RX interrupt watchdog (DMA_RX_WATCHDOG.RIWT, 0 = off).
     /// DMA_INTR_ENA = [`regs::DMA_INTR_DEFAULT`], Linux's 3.x mask.
     fn enable_default_interrupts(&self) {
@@ -559,6 +565,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             regs::DMA_RX_WATCHDOG::RIWT.val(u32::from(riwt)),
         );
     }
+
     /// Turn RX checksum checking (GMAC_CONTROL.IPC) on or off and return whether it is on
     /// afterwards: the bit is read back, so a core without the engine answers `false`
     /// (Linux's `rx_ipc` check). [`RxRing::start`](crate::RxRing::start) calls it for a ring
@@ -578,6 +585,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             self.bus.read_raw(GMAC_CONTROL) & regs::GMAC_CONTROL_IPC != 0
         })
     }
+
     /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`
     /// (selects MII_ADDR.CR). There is at most one alive at a time (two would interleave
     /// their frames on MII_ADDR / MII_DATA); dropping it lets the next one be made.

@@ -56,7 +56,7 @@ use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
 
 use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{ConfigError, Error};
-use crate::common::{DmaEvents, MDIO_TIMEOUT_US, MacConfig};
+use crate::common::{DmaEvents, MDIO_TIMEOUT_US};
 use crate::common::{Dwmac, RingStart};
 use crate::dma::{DescLayout, DmaConfig, DmaSetup};
 use crate::qos::regs::{
@@ -406,6 +406,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
     fn version(&self) -> u32 {
         self.version
     }
+
     /// As [`soft_reset`](crate::Dwmac::soft_reset), waiting at most `timeout_us`.
     ///
     /// Errors: [`Error::Timeout`].
@@ -424,6 +425,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         self.mask_mac_interrupts();
         Ok(polls)
     }
+
     /// Mask the MAC's own interrupts (MAC_INT_EN = 0) and every MMC counter interrupt (the
     /// RX, TX and RX-IPC masks all ones), as Linux does at core init: an MMC counter past
     /// half range would otherwise hold the line. Four register writes.
@@ -437,6 +439,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             self.bus.write_raw(m, r::MMC_DEFAULT_MASK);
         }
     }
+
     #[allow(clippy::arithmetic_side_effects)]
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let [h0, h1, _, _] = self.hw_features();
@@ -467,6 +470,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         self.configure_mtl(h1);
         Ok(setup)
     }
+
     /// Program MAC address 0: MAC_ADDR0_HIGH (bytes 4–5, AE) first, then MAC_ADDR0_LOW
     /// (bytes 0–3), whose write the core latches the pair on.
     fn set_mac_address(&self, mac: [u8; 6]) {
@@ -478,12 +482,14 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         self.bus
             .write_raw(r::MAC_ADDR0_LOW, u32::from_le_bytes([a0, a1, a2, a3]));
     }
+
     /// MAC address 0 as programmed.
     fn mac_address(&self) -> [u8; 6] {
         let lo = self.bus.read_raw(r::MAC_ADDR0_LOW).to_le_bytes();
         let hi = self.bus.read_raw(r::MAC_ADDR0_HIGH).to_le_bytes();
         [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
     }
+
     /// Program MAC_PACKET_FILTER (PR, PM, DBF, HMC: the 3.x bit positions) and the
     /// 64-bin hash (MAC_HASH_TAB0/1, the same CRC bins as 3.x).
     fn set_filter(&self, filter: &crate::FrameFilter) {
@@ -493,11 +499,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             .write_raw(r::MAC_HASH_TAB1, filter.multicast_hash[1]);
         self.bus.write_raw(r::MAC_PACKET_FILTER, filter.register());
     }
-    /// Station address and filter.
-    fn init_mac(&self, cfg: &MacConfig) {
-        self.set_mac_address(cfg.address);
-        self.set_filter(&cfg.filter);
-    }
+
     /// Configure MAC_CONFIG for `link`: PS/FES (GMII for 1000, MII with FES for 100, MII
     /// for 10), DM for full duplex, and TE and RE only while the link is up. Returns
     /// whether the state changed.
@@ -526,10 +528,12 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             old != new
         })
     }
+
     /// The link state last given to [`set_link`](crate::Dwmac::set_link).
     fn link(&self) -> LinkState {
         crate::common::decode_link(self.link.load(Ordering::Relaxed))
     }
+
     /// Pause frames for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)), as Linux's
     /// dwmac4 programs them: in full duplex MAC_Q0_TX_FLOW_CTRL.TFE with the pause time
     /// 0xFFFF slot times for transmit pause, MAC_RX_FLOW_CTRL.RFE for receive pause; in half
@@ -545,6 +549,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         self.bus.write_raw(r::MAC_Q0_TX_FLOW_CTRL, tx);
         self.bus.write_raw(r::MAC_RX_FLOW_CTRL, rx);
     }
+
     /// Stop both DMA engines and the MAC (TE, RE); the link state is down.
     fn stop(&self) {
         critical_section::with(|_| {
@@ -556,6 +561,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             self.bus.write_raw(r::MAC_CONFIG, c & !te_re);
         });
     }
+
     /// Read DMA_CH0_STATUS, acknowledge every bit it shows (write-1-to-clear, the
     /// summaries included, nothing it did not show) and return them in [`DmaEvents`]' 3.x
     /// positions: TI, TPS, TBU (TU), RI, RBU (RU), RPS, RWT, ETI keep theirs; ERI → 14,
@@ -569,6 +575,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         self.bus.write_raw(r::DMA_CH0_STATUS, st);
         events_from_channel(st)
     }
+
     /// The RX interrupt watchdog (DMA_CH0_RX_WATCHDOG.RWT, 0 = off), in units of 256 CSR
     /// cycles: RWTU (4.20 and later) is written 0, its 256-cycle unit, so the value means
     /// the same on every core (and the 3.x one).
@@ -582,6 +589,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             DMA_CH_RX_WATCHDOG::RWT.val(u32::from(riwt)),
         );
     }
+
     /// RX checksum checking (MAC_CONFIG.IPC) on or off; whether it is on afterwards (read
     /// back: a core without the engine answers `false`).
     fn set_rx_checksum(&self, on: bool) -> bool {
@@ -595,6 +603,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             self.bus.read_raw(r::MAC_CONFIG) & ipc != 0
         })
     }
+
     /// The MDIO master, bounded on `clock`, for a CSR clock of `csr_hz` (selects
     /// MAC_MDIO_ADDRESS.CR, the 3.x codes). At most one is alive at a time.
     ///
