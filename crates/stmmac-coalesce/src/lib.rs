@@ -228,8 +228,9 @@
 //!
 //! - [`common`]: the version-neutral vocabulary, as Linux's `common.h` has it: the
 //!   [`Dwmac`] trait the rings and adapters drive, [`DmaEvents`], [`MacConfig`] and
-//!   [`FrameFilter`], the errors, the timeouts, the CSR clock codes, the clause 22 PHY
-//!   registers ([`common::mii`]) and autonegotiation ([`common::phy`]).
+//!   [`FrameFilter`], the DMA set-up ([`DescLayout`], [`DmaConfig`], [`DmaSetup`], [`Coe`]),
+//!   the errors, the timeouts, the CSR clock codes, the clause 22 PHY registers
+//!   ([`common::mii`]) and autonegotiation ([`common::phy`]).
 //! - [`gmac3`]: GMAC 3.x: [`Gmac3`], [`Gmac3Mdio`], its register map ([`gmac3::regs`]), its
 //!   normal and enhanced descriptor layouts and feature decode ([`gmac3::resolve_dma`]).
 //! - [`qos`]: QoS 4.x/5.x: [`Qos`], [`QosMdio`], its register map ([`qos::regs`]), its
@@ -238,9 +239,8 @@
 //! - [`ring`]: [`TxRing`], [`TxToken`], the cleanup timer ([`CleanupTimer`],
 //!   [`QueueTimer`]), [`RxRing`], [`RxFrame`], and the coalescing rules
 //!   ([`ring::coalesce`]), written once over [`Dwmac`].
-//! - [`dma`]: regions and bus addresses, the cache hook, the descriptor geometry
-//!   ([`DmaConfig`], [`DmaSetup`]), the checksum engines ([`Coe`]) and the barriers
-//!   ([`dma::barrier`]).
+//! - [`dma`]: regions and bus addresses, the cache hook, how a ring is carved
+//!   ([`ring_bytes`]) and the barriers ([`dma::barrier`]).
 //! - `smoltcp` (feature `smoltcp`): `smoltcp::phy::Device` over a ring pair.
 //! - `embassy_net` (feature `embassy-net`): `embassy_net_driver::Driver`, woken from the DMA
 //!   interrupt and the TX cleanup timer.
