@@ -7,8 +7,8 @@ use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use hwtimer_core::{ClockEvent, HrTimers, Monotonic, Restart, TimerId};
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
-use stmmac_coalesce::Gmac3;
 use stmmac_coalesce::Dwmac as _;
+use stmmac_coalesce::Gmac3;
 use stmmac_coalesce::sim::{DwmacModel, SimArena};
 
 /// Start one timer per offset, at `base + offset`; returns their ids in offset order.

@@ -7,9 +7,9 @@
 
 use family_tests::switch_behind_dwmac;
 use mdio_bus::Mdio;
-use stmmac_coalesce::Dwmac as _;
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::{Config, Smi};
+use stmmac_coalesce::Dwmac as _;
 
 #[test]
 fn switch_probe_through_the_dwmac_mdio_master() {
@@ -235,8 +235,8 @@ fn a_6393x_serdes_lane_read_through_a_qos_mac() {
     use mdio_bus::sim::C45Model;
     use mdio_bus::{DevAddr, Mdio45, PhyAddr};
     use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
-    use stmmac_coalesce::{Dwmac as _, Qos};
     use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
+    use stmmac_coalesce::{Dwmac as _, Qos};
 
     let clock = hwtimer_core::sim::SimClock::new();
     let counter = hwtimer_core::sim::SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);

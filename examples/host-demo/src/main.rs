@@ -361,10 +361,10 @@ fn switch() {
 
 /// DWMAC TX coalescing on the core's timer queue, on the DWMAC model (seed 002).
 fn stmmac() {
+    use stmmac_coalesce::TimerStrategy;
     use stmmac_coalesce::sim::seed::{
         BurstRunner, Rig, SEED_HZ, STREAM_GAP_NS, burst_latency_sweep,
     };
-    use stmmac_coalesce::TimerStrategy;
     let seed = stmmac_coalesce::sim::seed::SEED;
     println!(
         "\n[stmmac-coalesce] DWMAC 3.x model, tx-frames {} tx-usecs {}",

@@ -46,8 +46,8 @@ fn touch_libraries() {
 /// per-architecture `dma_wmb` / `wmb` barriers, reclaim and receive.
 fn stmmac_rings(base: usize) -> usize {
     use stmmac_coalesce::{
-        Coherent, DmaConfig, DmaMemory, Dwmac, Gmac3, IdentityMap, NoTimer, RxConfig, RxRing, TxConfig,
-        TxRing, ring_bytes,
+        Coherent, DmaConfig, DmaMemory, Dwmac, Gmac3, IdentityMap, NoTimer, RxConfig, RxRing,
+        TxConfig, TxRing, ring_bytes,
     };
     static TX: DmaMemory<{ ring_bytes(4, 1536, 32) }> = DmaMemory::new();
     static RX: DmaMemory<{ ring_bytes(4, 512, 32) }> = DmaMemory::new();

@@ -121,13 +121,13 @@ use hwtimer_core::clockevent::{Capabilities, ClockEvent};
 use hwtimer_core::cpu::{CpuBound, CpuLocal, NativeCpu};
 use hwtimer_core::embassy::TimeDriver;
 use hwtimer_core::{ConfigError, HrTimers, Mmio, Monotonic, QueueError, Restart};
+use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::mdio_bus::PhyAddr;
-use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::{
-    CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaMemory, DmaRegion, Gmac3, Error,
-    FrameFilter, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxConfig, RxRing,
-    Dwmac, TimerStrategy, TxConfig, TxRing, gmac3::regs, ring_bytes,
+    CleanupTimer, CoalesceConfig, Coherent, DmaConfig, DmaMemory, DmaRegion, Dwmac, Error,
+    FrameFilter, Gmac3, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxConfig, RxRing,
+    TimerStrategy, TxConfig, TxRing, gmac3::regs, ring_bytes,
 };
 
 /// GMAC0 and its register window; GIC ID 46 (SPI 14) (docs/qemu.md).

@@ -179,13 +179,15 @@ use smoltcp::wire::{
     EthernetAddress, HardwareAddress, Icmpv4Packet, Icmpv4Repr, IpAddress, IpCidr, Ipv4Address,
 };
 
-use stmmac_coalesce::mdio_bus::PhyAddr;
 use stmmac_coalesce::common::phy::{Advertise, Phy};
+use stmmac_coalesce::mdio_bus::PhyAddr;
 use stmmac_coalesce::smoltcp::{CostProbe, Device, DeviceStats};
 use stmmac_coalesce::{
-    CleanupTimer, CoalesceConfig, Coe, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Gmac3,
-    Error, FrameFilter, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxCoe, RxConfig,
-    Dwmac, RxRing, TimerStrategy, TxConfig, TxRing, gmac3::regs, ring_bytes,
+    CleanupTimer, CoalesceConfig, Coe, Coherent, DmaConfig, DmaMemory, DmaRegion, Dwmac, Error,
+    FrameFilter, Gmac3, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxCoe, RxConfig,
+    RxRing, TimerStrategy, TxConfig, TxRing,
+    gmac3::{self, regs},
+    ring_bytes,
 };
 
 /// GMAC0 and its register window; GIC ID 46 (SPI 14) (docs/qemu.md).
@@ -633,7 +635,7 @@ impl<T: Expire> Phase<'_, T> {
             PollResult::None
         ) {}
         let p3 = insns();
-        let events = stmmac_coalesce::gmac3::events_from_status(EVENTS.swap(0, Ordering::Relaxed));
+        let events = gmac3::events_from_status(EVENTS.swap(0, Ordering::Relaxed));
         let mac = self.mac;
         // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI (or a TX fault)
         // cleans the TX ring, an RX interrupt does not.

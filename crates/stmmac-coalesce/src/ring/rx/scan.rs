@@ -44,7 +44,7 @@ impl<C: CacheOps> RxRing<C> {
             return Scan::Pending;
         }
         if s0.last {
-            return self.judge(1, s0, first, raw0);
+            return self.judge(1, s0.fl, s0.drop, first, raw0);
         }
         let mut i = self.geo.next(self.next);
         for k in 1..self.geo.len() {
@@ -71,7 +71,7 @@ impl<C: CacheOps> RxRing<C> {
                 return Scan::Drop { count: k };
             }
             if s.last {
-                return self.judge(k.wrapping_add(1), s, d, raw);
+                return self.judge(k.wrapping_add(1), s.fl, s.drop, d, raw);
             }
         }
         // The whole ring is one unfinished frame: give it back so the DMA can go on.
@@ -81,10 +81,10 @@ impl<C: CacheOps> RxRing<C> {
         }
     }
 
-    /// A complete frame of `count` descriptors whose last descriptor is `d`, with the
-    /// write-back `s` decoded from its owner word `raw`.
-    pub(super) fn judge(&mut self, count: usize, s: desc::RxStatus, d: Desc, raw: u32) -> Scan {
-        let fl = s.fl as usize;
+    /// A complete frame of `count` descriptors whose last descriptor is `d`: its length `fl`
+    /// (with FCS) and whether its write-back drops it, decoded from its owner word `raw`.
+    pub(super) fn judge(&mut self, count: usize, fl: u32, drop: bool, d: Desc, raw: u32) -> Scan {
+        let fl = fl as usize;
         // `count <= len <= MAX_RING` and `buf_size < 8192`: no overflow.
         let before = count.saturating_sub(1).saturating_mul(self.buf_size);
         let csum = if self.ipc {
@@ -92,8 +92,8 @@ impl<C: CacheOps> RxRing<C> {
         } else {
             RxErrors::NONE
         };
-        if s.drop || !csum.is_empty() {
-            let causes = if s.drop {
+        if drop || !csum.is_empty() {
+            let causes = if drop {
                 desc::rx_errors(self.setup.layout(), raw)
             } else {
                 RxErrors::NONE
