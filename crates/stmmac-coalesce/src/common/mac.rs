@@ -1,6 +1,7 @@
 //! The MAC vocabulary both versions share: the timeouts, the DMA events, the frame filter and
 //! [`MacConfig`].
 
+use crate::common::Error;
 use crate::common::phy::{Duplex, LinkState, Speed};
 
 /// Linux's MDIO busy-wait timeout (`stmmac_mdio.c`: 10 ms), µs.
@@ -279,4 +280,18 @@ pub(crate) fn decode_link(v: u32) -> LinkState {
             Duplex::Half
         },
     }
+}
+
+/// Take a MAC's single MDIO master (`taken` is its flag): [`Error::MdioBusy`] while another
+/// is alive. A load and a store in a critical section: no exclusive access (LDREX/STREX)
+/// needed, which is unpredictable on strongly-ordered memory (MMU off).
+pub(crate) fn take_master(taken: &core::sync::atomic::AtomicBool) -> Result<(), Error> {
+    use core::sync::atomic::Ordering;
+    critical_section::with(|_| {
+        if taken.load(Ordering::Relaxed) {
+            return Err(Error::MdioBusy);
+        }
+        taken.store(true, Ordering::Relaxed);
+        Ok(())
+    })
 }

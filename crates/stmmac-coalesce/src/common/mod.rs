@@ -22,7 +22,7 @@ pub use error::{ConfigError, Error};
 pub use mac::{
     DmaEvents, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US, multicast_hash_bin,
 };
-pub(crate) use mac::{decode_link, encode_link};
+pub(crate) use mac::{decode_link, encode_link, take_master};
 pub use offload::{Coe, Offload, RxCoe};
 pub(crate) use setup::MAX_QOS_RING;
 pub use setup::{DESC_SIZE, DescLayout, DmaConfig, DmaSetup};

@@ -598,15 +598,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         csr_hz: u32,
     ) -> Result<Gmac3Mdio<'_, B, C>, Error> {
         let (cr, _) = regs::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
-        // A load and a store in a critical section: no exclusive access (LDREX/STREX)
-        // needed, which is unpredictable on strongly-ordered memory (MMU off).
-        critical_section::with(|_| {
-            if self.mdio_taken.load(Ordering::Relaxed) {
-                return Err(Error::MdioBusy);
-            }
-            self.mdio_taken.store(true, Ordering::Relaxed);
-            Ok(())
-        })?;
+        crate::common::take_master(&self.mdio_taken)?;
         Ok(Gmac3Mdio {
             mac: self,
             poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),

@@ -615,13 +615,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         csr_hz: u32,
     ) -> Result<QosMdio<'_, B, C>, Error> {
         let (cr, _) = crate::common::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
-        critical_section::with(|_| {
-            if self.mdio_taken.load(Ordering::Relaxed) {
-                return Err(Error::MdioBusy);
-            }
-            self.mdio_taken.store(true, Ordering::Relaxed);
-            Ok(())
-        })?;
+        crate::common::take_master(&self.mdio_taken)?;
         Ok(QosMdio {
             mac: self,
             poller: Poller::new(clock).timeout_us(MDIO_TIMEOUT_US),
