@@ -363,13 +363,10 @@ pub mod barrier;
 pub mod coalesce;
 mod desc;
 pub mod dma;
-#[cfg(feature = "embassy-net")]
-pub mod embassy_net;
 mod error;
 pub mod mac;
 pub mod mac4;
-#[cfg(feature = "miim")]
-pub mod miim;
+pub mod net;
 pub mod phy;
 pub mod regs;
 pub mod regs4;
@@ -386,9 +383,14 @@ pub mod rx;
     clippy::arithmetic_side_effects
 )]
 pub mod sim;
-#[cfg(feature = "smoltcp")]
-pub mod smoltcp;
 pub mod tx;
+
+#[cfg(feature = "embassy-net")]
+pub use net::embassy_net;
+#[cfg(feature = "miim")]
+pub use net::miim;
+#[cfg(feature = "smoltcp")]
+pub use net::smoltcp;
 
 /// The MDIO trait crate, re-exported so users of [`DwmacMdio`] need no extra dependency.
 pub use mdio_bus;
