@@ -12,8 +12,8 @@ mod stack;
 use smoltcp::phy::{Device as _, Medium, RxToken as _, TxToken as _};
 use smoltcp::time::Instant;
 use stack::pattern;
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::net::Measured;
+use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, FrameFilter, LinkState, MacConfig, NoTimer,
@@ -192,7 +192,10 @@ fn measured_counts_driver_spans_and_empty_polls() {
     };
     let mut scratch = vec![0u8; 1518];
     let now = Instant::ZERO;
-    let mut dev = Measured::new(Device::new(&n.mac, &mut n.tx, &mut n.rx, &mut scratch), mmio);
+    let mut dev = Measured::new(
+        Device::new(&n.mac, &mut n.tx, &mut n.rx, &mut scratch),
+        mmio,
+    );
     assert_eq!(dev.probe_cost(), 0, "reading the counter makes no access");
     assert!(dev.receive(now).is_none());
     let st = dev.stats();

@@ -500,7 +500,8 @@ impl<'r, M: RingMac, T: CleanupTimer, C: CacheOps> Driver<'r, M, T, C> {
 }
 
 /// Whether a TX token can be handed out: the link up, the ring installed, a free
-/// descriptor, no slot out and fewer than the in-flight limit pending (counted when not).
+/// descriptor (reclaiming first when the ring is full), no slot out and fewer than the
+/// in-flight limit pending (counted when not).
 fn tx_free<M: RingMac, T: CleanupTimer, C: CacheOps>(
     mac: &M,
     rings: Option<&mut Rings<T, C>>,
@@ -515,7 +516,18 @@ fn tx_free<M: RingMac, T: CleanupTimer, C: CacheOps>(
         r.stats.tx_inflight_limited = r.stats.tx_inflight_limited.wrapping_add(1);
         return false;
     }
-    r.tx.free() > 0 && !r.tx.slot_reserved()
+    if r.tx.slot_reserved() {
+        return false;
+    }
+    // A full ring may hold frames the DMA has completed whose TI has not been serviced, or
+    // that no IC will ever report (`tx_usecs = 0` and fewer frames than `tx_frames` in
+    // flight): reclaim them here, as `TxRing::reserve` does, rather than wait for a wake
+    // that may never come (and leave `receive()`, whose reply needs a descriptor, stopped
+    // with it).
+    if r.tx.free() == 0 {
+        r.tx.reclaim();
+    }
+    r.tx.free() > 0
 }
 
 /// The next complete, good frame, copied into `scratch`; its length. Frames longer than

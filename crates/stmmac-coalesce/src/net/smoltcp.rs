@@ -77,8 +77,8 @@ use ::smoltcp::time::Instant;
 use crate::CacheOps;
 use crate::Error;
 
-use crate::{RxFrame, RxRing};
 use crate::{CleanupTimer, TxRing, TxToken as RingTxToken};
+use crate::{RxFrame, RxRing};
 
 /// Bytes of an IEEE 802.1Q tag: [`RxConfig::max_frame`](crate::RxConfig::max_frame) counts
 /// one, smoltcp's frames carry none (see [Capabilities](self#capabilities)).
