@@ -111,20 +111,25 @@ impl<T> Locked<T> {
         Self(loom::sync::Mutex::new(value))
     }
 
-    /// Run `f` on the value inside the critical section.
+    /// Run `f` on the value inside the critical section; `f` gets `None` when the value is
+    /// already lent further up this call stack (a `NetState` method called from inside one
+    /// of its own closures), where a second borrow would panic.
     #[cfg(not(loom))]
-    fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
-        critical_section::with(|cs| f(&mut self.0.borrow_ref_mut(cs)))
+    fn with<R>(&self, f: impl FnOnce(Option<&mut T>) -> R) -> R {
+        critical_section::with(|cs| match self.0.borrow(cs).try_borrow_mut() {
+            Ok(mut value) => f(Some(&mut value)),
+            Err(_) => f(None),
+        })
     }
 
     /// Run `f` on the value with the mutex held.
     #[cfg(loom)]
-    fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(Option<&mut T>) -> R) -> R {
         let mut guard = match self.0.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
         };
-        f(&mut guard)
+        f(Some(&mut guard))
     }
 }
 
@@ -143,15 +148,19 @@ impl WakerSlot {
     }
 
     fn register(&self, w: &Waker) {
-        self.0.with(|slot| match slot.as_ref() {
-            Some(old) if old.will_wake(w) => {}
-            _ => *slot = Some(w.clone()),
+        self.0.with(|slot| {
+            if let Some(slot) = slot {
+                match slot.as_ref() {
+                    Some(old) if old.will_wake(w) => {}
+                    _ => *slot = Some(w.clone()),
+                }
+            }
         });
     }
 
     /// Wake the registered waker, if any, and forget it (outside the critical section).
     fn wake(&self) {
-        if let Some(w) = self.0.with(Option::take) {
+        if let Some(w) = self.0.with(|slot| slot.and_then(Option::take)) {
             w.wake();
         }
     }
@@ -225,14 +234,19 @@ impl<S> Hub<S> {
         }
     }
 
-    /// Run `f` on the state inside the critical section; `None` before it is installed.
+    /// Run `f` on the state inside the critical section; `None` before it is installed,
+    /// and inside another `with`, `poll` or `signal` (nested: the state is lent already).
     fn with<R>(&self, f: impl FnOnce(&mut S) -> R) -> Option<R> {
-        self.state.with(|s| s.as_mut().map(f))
+        self.state.with(|s| s.and_then(Option::as_mut).map(f))
     }
 
-    /// Replace the state (inside the critical section).
+    /// Replace the state (inside the critical section); nothing, nested.
     fn install(&self, state: S) {
-        self.state.with(|s| *s = Some(state));
+        self.state.with(|s| {
+            if let Some(s) = s {
+                *s = Some(state);
+            }
+        });
     }
 
     /// The driver's side: register `waker` in `which`, **then** look at the state with
@@ -248,13 +262,13 @@ impl<S> Hub<S> {
         if which.link {
             self.link.register(waker);
         }
-        self.state.with(|s| look(s.as_mut()))
+        self.state.with(|s| look(s.and_then(Option::as_mut)))
     }
 
     /// The interrupt paths' side: change the state with `change` (inside the critical
     /// section), which also says whom the change wakes; **then**, outside it, wake them.
     fn signal<R>(&self, change: impl FnOnce(Option<&mut S>) -> (R, Wakers)) -> R {
-        let (r, which) = self.state.with(|s| change(s.as_mut()));
+        let (r, which) = self.state.with(|s| change(s.and_then(Option::as_mut)));
         if which.rx {
             self.rx.wake();
         }
