@@ -521,3 +521,56 @@ fn net_state_methods_nest_without_panicking() {
     assert!(state.with_rx(|r| r.len()).is_some_and(|n| n > 0));
     assert!(mac.link().up, "set_link programs the MAC even nested");
 }
+
+/// With the link down nothing the ring holds can complete: a cleanup-timer expiry that
+/// reclaims nothing then does not re-arm (it would fire every `tx_usecs` for as long as the
+/// link stays down). The first frame after the link comes back arms it again, and its
+/// expiry reclaims everything.
+#[test]
+fn with_the_link_down_the_cleanup_timer_is_not_rearmed() {
+    let cfg = CoalesceConfig {
+        tx_frames: 0,
+        tx_usecs: 1_000,
+        ..CoalesceConfig::SEED
+    };
+    let Rig {
+        clock,
+        bus,
+        mac,
+        tx,
+        rx,
+        ..
+    } = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
+    let up = stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full);
+    let state = NetState::new();
+    state.install(tx, rx);
+    state.set_link(&mac, up);
+    let mut scratch = vec![0u8; 1518];
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+    let waker = noop_cx_waker();
+    let mut cx = Context::from_waker(&waker);
+    // Three frames the DMA cannot send (a dead link), then the link goes down.
+    bus.model(|m| m.set_tx_stall(clock.now_ns(), true));
+    for _ in 0..3 {
+        drv.transmit(&mut cx).unwrap().consume(60, |b| b.fill(1));
+    }
+    state.set_link(&mac, stmmac_coalesce::LinkState::DOWN);
+    let starts = || state.with_tx(|t| t.stats().timer_starts).unwrap();
+    let s0 = starts();
+    for k in 1..=5u64 {
+        let r = state.on_tx_timer(&mac, k * 25_000);
+        assert!(
+            matches!(r, hwtimer_core::Restart::No),
+            "expiry {k} re-armed with the link down"
+        );
+    }
+    assert_eq!(starts(), s0);
+    assert_eq!(state.with_tx(|t| t.pending()), Some(3));
+    // The link is back and the DMA sends: the next frame arms the timer again.
+    state.set_link(&mac, up);
+    bus.model(|m| m.set_tx_stall(clock.now_ns(), false));
+    drv.transmit(&mut cx).unwrap().consume(60, |b| b.fill(2));
+    assert_eq!(starts(), s0 + 1);
+    state.on_tx_timer(&mac, 200_000);
+    assert_eq!(state.with_tx(|t| t.pending()), Some(0));
+}
