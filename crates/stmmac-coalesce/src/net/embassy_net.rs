@@ -17,6 +17,14 @@
 //! Link changes ([`NetState::set_link`], from a PHY poll) program the MAC and wake the
 //! runner.
 //!
+//! The cleanup timer's lower bound: it is started by the first frame without IC while it is
+//! idle and fires **no earlier than `tx_usecs` later** (rounded up to the timer's ticks, at
+//! least one tick), so servicing TX on every interrupt instead of TI would leave it no
+//! work. A `transmit()` or `receive()` that finds the TX ring full reclaims it first, so a
+//! ring whose frames carry no IC (`tx_usecs = 0`) never stops the interface. The crate
+//! implemented is re-exported as
+//! [`net::embassy_net_driver_crate`](crate::net::embassy_net_driver_crate).
+//!
 //! # No lost wake
 //!
 //! Every path that can make the runner's next poll succeed changes the shared state inside

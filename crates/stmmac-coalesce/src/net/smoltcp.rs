@@ -34,16 +34,20 @@
 //!
 //! # Servicing TX
 //!
-//! Service the TX ring only on TI or a TX fault ([`DmaEvents`](crate::DmaEvents), as
-//! stmmac's TX NAPI does), never on every DMA interrupt: a reclaim run on each RX
-//! interrupt empties the ring ahead of the cleanup timer, so the timer never has work and
-//! `tx_frames` / `tx_usecs` stop setting the pace. The cleanup timer
-//! ([`TxRing::on_timer`]) is armed once per burst, `tx_usecs` after the first frame
-//! without IC, and reclaims what TI did not; a frame waits for its reclaim at most
-//! `tx_usecs` (plus the timer's latency) after it completed, and at least until its TI or
-//! that expiry. When the ring is full, `transmit()` and `receive()` reclaim first
-//! ([`TxRing::reserve`]), so a ring whose frames carry no IC (`tx_usecs = 0`, `tx_frames`
-//! above the burst) never stops the interface.
+//! Between polls, from the DMA interrupt's [`DmaEvents`](crate::DmaEvents): service the RX
+//! ring ([`RxRing::service`]) on every interrupt, and the TX ring ([`TxRing::service`])
+//! **on TI or a TX fault only**, as stmmac's TX NAPI runs, never on every interrupt: a TX
+//! reclaim run on each RX interrupt (every received ACK) empties the ring ahead of the
+//! cleanup timer, so the timer never has work and `tx_frames` / `tx_usecs` set nothing.
+//! From the cleanup timer's expiry, call [`TxRing::on_timer`].
+//!
+//! The cleanup timer's lower bound: it is started by the first frame without IC while it is
+//! idle ([`TimerStrategy::ArmOnce`](crate::TimerStrategy::ArmOnce)) and fires **no earlier
+//! than `tx_usecs` later** (rounded up to the timer's ticks, at least one tick; the queue
+//! never fires early), so a frame without IC waits at least until its TI or that expiry
+//! to be reclaimed, and at most `tx_usecs` plus the timer's latency while frames are
+//! pending. When the ring is full, `transmit()` and `receive()` reclaim first
+//! ([`TxRing::reserve`]), so a ring whose frames carry no IC never stops the interface.
 //!
 //! # Measuring, injecting faults
 //!
