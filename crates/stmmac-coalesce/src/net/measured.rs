@@ -269,15 +269,62 @@ pub struct TxToken<'a, T, P> {
     spent: u64,
 }
 
-/// The driver's and the stack's units of one `consume`: readings before it (`t0`), around
-/// the stack's closure (`s`, `None` if it never ran) and after it (`end`).
-fn split<P: CostProbe>(probe: &Probe<P>, t0: u64, s: Option<(u64, u64)>, end: u64) -> (u64, u64) {
-    match s {
-        Some((s0, s1)) => (
-            probe.span(t0, s0).wrapping_add(probe.span(s1, end)),
-            probe.span(s0, s1),
-        ),
-        None => (probe.span(t0, end), 0),
+/// Run the stack's closure `f` between two readings, kept in `s`.
+#[inline(always)]
+fn stack_part<P: CostProbe, T>(
+    probe: &Probe<P>,
+    s: &mut Option<(u64, u64)>,
+    f: impl FnOnce() -> T,
+) -> T {
+    let s0 = probe.read();
+    let r = f();
+    *s = Some((s0, probe.read()));
+    r
+}
+
+/// Which way a token goes.
+#[derive(Clone, Copy)]
+enum Way {
+    Rx,
+    Tx,
+}
+
+impl Shared<'_> {
+    /// Count one consumed token: `spent` in the call that handed it out, then the readings
+    /// before its `consume` (`t0`), around the stack's closure (`s`, `None` if it never
+    /// ran) and after it (`end`).
+    fn token<P: CostProbe>(
+        &self,
+        way: Way,
+        probe: &Probe<P>,
+        spent: u64,
+        (t0, s, end): (u64, Option<(u64, u64)>, u64),
+    ) {
+        let (driver, stack) = match s {
+            Some((s0, s1)) => (
+                probe.span(t0, s0).wrapping_add(probe.span(s1, end)),
+                probe.span(s0, s1),
+            ),
+            None => (probe.span(t0, end), 0),
+        };
+        let driver = spent.wrapping_add(driver);
+        self.update(|st| {
+            let (frames, driver_units, token_units) = match way {
+                Way::Rx => (
+                    &mut st.rx_frames,
+                    &mut st.rx_driver_units,
+                    &mut st.rx_token_units,
+                ),
+                Way::Tx => (
+                    &mut st.tx_frames,
+                    &mut st.tx_driver_units,
+                    &mut st.tx_token_units,
+                ),
+            };
+            *frames = frames.wrapping_add(1);
+            *driver_units = driver_units.wrapping_add(driver);
+            *token_units = token_units.wrapping_add(driver.wrapping_add(stack));
+        });
     }
 }
 
@@ -294,21 +341,8 @@ impl<R: phy::RxToken, P: CostProbe> phy::RxToken for RxToken<'_, R, P> {
         } = self;
         let mut s = None;
         let t0 = probe.read();
-        let r = token.consume(|b| {
-            let s0 = probe.read();
-            let r = f(b);
-            s = Some((s0, probe.read()));
-            r
-        });
-        let end = probe.read();
-        let (driver, stack) = split(probe, t0, s, end);
-        stats.update(|st| {
-            st.rx_frames = st.rx_frames.wrapping_add(1);
-            st.rx_driver_units = st.rx_driver_units.wrapping_add(spent.wrapping_add(driver));
-            st.rx_token_units = st
-                .rx_token_units
-                .wrapping_add(spent.wrapping_add(driver).wrapping_add(stack));
-        });
+        let r = token.consume(|b| stack_part(probe, &mut s, || f(b)));
+        stats.token(Way::Rx, probe, spent, (t0, s, probe.read()));
         r
     }
 
@@ -330,21 +364,8 @@ impl<T: phy::TxToken, P: CostProbe> phy::TxToken for TxToken<'_, T, P> {
         } = self;
         let mut s = None;
         let t0 = probe.read();
-        let r = token.consume(len, |b| {
-            let s0 = probe.read();
-            let r = f(b);
-            s = Some((s0, probe.read()));
-            r
-        });
-        let end = probe.read();
-        let (driver, stack) = split(probe, t0, s, end);
-        stats.update(|st| {
-            st.tx_frames = st.tx_frames.wrapping_add(1);
-            st.tx_driver_units = st.tx_driver_units.wrapping_add(spent.wrapping_add(driver));
-            st.tx_token_units = st
-                .tx_token_units
-                .wrapping_add(spent.wrapping_add(driver).wrapping_add(stack));
-        });
+        let r = token.consume(len, |b| stack_part(probe, &mut s, || f(b)));
+        stats.token(Way::Tx, probe, spent, (t0, s, probe.read()));
         r
     }
 

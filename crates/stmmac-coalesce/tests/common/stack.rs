@@ -177,3 +177,34 @@ impl LossyWire {
         n
     }
 }
+
+impl LossyWire {
+    /// Panics unless this wire dropped, corrupted and reordered at least one frame each.
+    pub fn assert_every_fault(&self) {
+        assert!(
+            self.dropped > 0 && self.corrupted > 0 && self.reordered > 0,
+            "dropped {} corrupted {} reordered {}",
+            self.dropped,
+            self.corrupted,
+            self.reordered
+        );
+    }
+}
+
+/// One round of the wire between A and B: what each sent, carried to the other through
+/// `lossy` (A to B, B to A) or as it is; how many frames arrived.
+pub fn carry_both(
+    lossy: &mut Option<(LossyWire, LossyWire)>,
+    (a_sent, mut to_a): (Vec<Vec<u8>>, impl FnMut(&[u8])),
+    (b_sent, mut to_b): (Vec<Vec<u8>>, impl FnMut(&[u8])),
+) -> usize {
+    match lossy {
+        Some((ab, ba)) => ab.carry(a_sent, &mut to_b) + ba.carry(b_sent, &mut to_a),
+        None => {
+            let n = a_sent.len() + b_sent.len();
+            a_sent.iter().for_each(|f| to_b(f));
+            b_sent.iter().for_each(|f| to_a(f));
+            n
+        }
+    }
+}

@@ -181,8 +181,8 @@ use smoltcp::wire::{
 };
 
 use stmmac_coalesce::mdio_bus::PhyAddr;
-use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::net::{CostProbe, Measured, MeasuredStats};
+use stmmac_coalesce::phy::{Advertise, Phy};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coe, Coherent, DmaConfig, DmaEvents, DmaMemory, DmaRegion, Dwmac,
@@ -1425,7 +1425,10 @@ impl StreamRig<'_, '_> {
     ) -> Result<StreamResult, Error> {
         let (mut tx, mut rx) = bring_up(self.mac, self.link, set, coalesce, strategy, timer)?;
         let mut p = Phase {
-            dev: Measured::new(Device::new(self.mac, &mut tx, &mut rx, (self.scratch)()?), Pmu),
+            dev: Measured::new(
+                Device::new(self.mac, &mut tx, &mut rx, (self.scratch)()?),
+                Pmu,
+            ),
             mac: self.mac,
             timers: self.timers,
             time: self.time,
