@@ -932,7 +932,7 @@ fn net() -> Result<bool, Error> {
     );
     // The whole path over everything so far on ring set 0 (DHCP, ICMP, the echo).
     Path::new(
-        &st0,
+        &phase.dev.stats(),
         &phase.cost,
         u64::from(IRQ_TX_INSNS.load(Ordering::Relaxed)),
         u64::from(IRQ_RX_INSNS.load(Ordering::Relaxed)),
