@@ -51,8 +51,10 @@
 //!   (QEMU raises TI / RI inside the poll-demand write, so an interrupt runs in the middle
 //!   of the TX path; the whole-path figures below count them), and so are the probe's own
 //!   readings (calibrated back to back by `Measured::new`, the cost probe wrapped around the
-//!   device). A reply token's reservation in `receive()` is counted on the RX side (the
-//!   wrapper times the whole `receive()` call). Where the rest goes:
+//!   device). The wrapper times whole calls into the device: `receive()` and
+//!   `transmit()` with their token hand-over, and each token's `consume` with smoltcp's
+//!   closure taken out, so the reply token's reservation in `receive()` is in the RX
+//!   figure. Where the rest goes:
 //!   the "Cost per frame" section of the `stmmac-coalesce` crate docs.
 //! - `qemu_irqs_per_frame_{coalesced,per_frame}`: GMAC interrupts (TI and RI, taken through
 //!   the GIC) per frame sent or received, `tx-frames 25` against `tx-frames 1`.
