@@ -254,14 +254,11 @@
 
 pub mod common;
 pub mod dma;
-#[cfg(feature = "embassy-net")]
-pub mod embassy_net;
 pub mod gmac3;
-#[cfg(feature = "miim")]
-pub mod miim;
 mod probe;
 pub mod qos;
 pub mod ring;
+pub mod net;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
 // indexes with plain arithmetic and may panic on a broken test set-up.
 #[cfg(feature = "sim")]
@@ -276,8 +273,12 @@ pub mod ring;
     clippy::arithmetic_side_effects
 )]
 pub mod sim;
+#[cfg(feature = "embassy-net")]
+pub use net::embassy_net;
+#[cfg(feature = "miim")]
+pub use net::miim;
 #[cfg(feature = "smoltcp")]
-pub mod smoltcp;
+pub use net::smoltcp;
 
 // The module paths the models still name (`crate::regs`, `crate::regs4`, `crate::phy`,
 // `crate::mac`, `crate::barrier`, `crate::rx`); they go when the models stop taking facts

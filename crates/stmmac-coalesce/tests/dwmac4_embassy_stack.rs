@@ -20,7 +20,10 @@ mod nic4;
 use embassy_net::tcp::TcpSocket;
 use embassy_net::{Config, Ipv4Address, Ipv4Cidr, StackResources, StaticConfigV4};
 use hwtimer_core::sim::SimClock;
-use nic4::{Bus, wire};
+use nic4::{Bus, take_sent};
+#[path = "common/stack.rs"]
+mod stack;
+use stack::LossyWire;
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::sim::SimArena;
 use stmmac_coalesce::{Coherent, Duplex, Dwmac, LinkState, NoTimer, Qos, Speed};
@@ -95,6 +98,48 @@ fn static_ip(last: u8) -> Config {
 
 #[test]
 fn embassy_net_tcp_between_two_qos_macs_on_the_host() {
+    let (a, b, frames, rx) = transfer(None);
+    // 120 kB in MSS segments (at least 83), each spanning 512-byte RX buffers on B (one
+    // above 4 GiB); everything A sent reached B through the rings, and back.
+    assert!(a.tx_frames >= 83, "{a:?}");
+    assert_eq!(b.rx_frames, a.tx_frames);
+    assert_eq!(a.rx_frames, b.tx_frames);
+    assert_eq!((a.tx_frames + b.tx_frames) as usize, frames);
+    assert_eq!(
+        a.rx_too_long + b.rx_too_long + a.tx_dropped + b.tx_dropped,
+        0
+    );
+    assert!(rx.multi_descriptor >= 82, "{rx:?}");
+    assert_eq!(
+        rx.errors + rx.ip_checksum_errors + rx.payload_checksum_errors,
+        0
+    );
+}
+
+/// The same transfer over a wire that drops (5 %), corrupts (5 %) and reorders (5 %)
+/// frames each way: every byte still arrives, in order; B's RX checksum offload drops the
+/// corrupted segments that reach it.
+#[test]
+fn embassy_net_tcp_between_two_qos_macs_over_a_lossy_wire() {
+    let wires = (LossyWire::new(19, 5, 5, 5), LossyWire::new(29, 5, 5, 5));
+    let (a, b, _, rx) = transfer(Some(wires));
+    assert!(b.rx_frames < a.tx_frames, "frames were lost: {a:?} {b:?}");
+    assert!(
+        rx.ip_checksum_errors + rx.payload_checksum_errors > 0,
+        "{rx:?}"
+    );
+}
+
+/// TCP from A to B (120 kB, each byte checked here) over `lossy` (A to B, B to A) or a
+/// perfect wire: both states' counters, the frames delivered, B's RX ring counters.
+fn transfer(
+    mut lossy: Option<(LossyWire, LossyWire)>,
+) -> (
+    stmmac_coalesce::embassy_net::NetStats,
+    stmmac_coalesce::embassy_net::NetStats,
+    usize,
+    stmmac_coalesce::RxStats,
+) {
     let clock = SimClock::new();
     let (addr_a, addr_b) = ([0x02, 0, 0, 0, 0, 1], [0x02, 0, 0, 0, 0, 2]);
     let (bus_a, mac_a, state_a) = nic(&clock, SimArena::new(0x1000_0000, 1 << 20), 32, addr_a);
@@ -169,7 +214,16 @@ fn embassy_net_tcp_between_two_qos_macs_on_the_host() {
             }
         }
         // The wire, then each MAC's DMA interrupt as its handler would take it.
-        let moved = wire(&clock, &bus_a, &bus_b) + wire(&clock, &bus_b, &bus_a);
+        let now = clock.now_ns();
+        let moved = stack::carry_both(
+            &mut lossy,
+            (take_sent(&bus_a), |f: &[u8]| {
+                bus_a.model(|m| m.inject(now, f))
+            }),
+            (take_sent(&bus_b), |f: &[u8]| {
+                bus_b.model(|m| m.inject(now, f))
+            }),
+        );
         frames += moved;
         for (mac, state) in [(&mac_a, &state_a), (&mac_b, &state_b)] {
             let ev = Dwmac::take_events(mac);
@@ -190,22 +244,104 @@ fn embassy_net_tcp_between_two_qos_macs_on_the_host() {
     assert_eq!(sent, Some(data.len()));
     assert_eq!(got.len(), data.len(), "all bytes arrived");
     assert!(got == data, "every byte as sent");
-    // 120 kB in MSS segments (at least 83), each spanning 512-byte RX buffers on B (one
-    // above 4 GiB); everything A sent reached B through the rings, and back.
-    let (a, b) = (state_a.stats(), state_b.stats());
-    assert!(a.tx_frames >= 83, "{a:?}");
-    assert_eq!(b.rx_frames, a.tx_frames);
-    assert_eq!(a.rx_frames, b.tx_frames);
-    assert_eq!((a.tx_frames + b.tx_frames) as usize, frames);
-    assert_eq!(
-        a.rx_too_long + b.rx_too_long + a.tx_dropped + b.tx_dropped,
-        0
-    );
-    let rx = state_b.with_rx(|r| r.stats()).unwrap();
-    assert!(rx.multi_descriptor >= 82, "{rx:?}");
-    assert_eq!(
-        rx.errors + rx.ip_checksum_errors + rx.payload_checksum_errors,
-        0
-    );
     assert!(polls > 0);
+    if let Some((ab, ba)) = &lossy {
+        ab.assert_every_fault();
+        ba.assert_every_fault();
+    }
+    let rx = state_b.with_rx(|r| r.stats()).unwrap();
+    (state_a.stats(), state_b.stats(), frames, rx)
+}
+
+/// A QoS ring holds one frame fewer than its descriptors (a tail pointer at the head would
+/// mean an empty ring), so `tx_frames` equal to the descriptors would never set IC before
+/// the ring fills: refused, and one fewer accepted.
+#[test]
+fn a_qos_ring_refuses_tx_frames_above_its_capacity() {
+    use hwtimer_core::sim::{SimBus, SimCounter};
+    use mdio_bus::PhyAddr;
+    use mdio_bus::sim::PhyModel;
+    use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ};
+    use stmmac_coalesce::{
+        CoalesceConfig, ConfigError, DmaConfig, Error, TimerStrategy, TxConfig, TxRing, ring_bytes,
+    };
+    let clock = SimClock::new();
+    let arena = SimArena::new(0x3000_0000, 1 << 20);
+    let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
+    let bus = SimBus::new(&clock, Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ));
+    let mac = Qos::probe(bus).unwrap();
+    mac.soft_reset(&SimCounter::new(&clock, 32, 25_000_000))
+        .unwrap();
+    let setup = mac
+        .configure_dma(&DmaConfig {
+            csr_hz: SIM_CSR_HZ,
+            bus_width: 8,
+            ..DmaConfig::default()
+        })
+        .unwrap();
+    let cfg = |tx_frames| TxConfig {
+        descriptors: 8,
+        buf_size: 1536,
+        coalesce: CoalesceConfig {
+            tx_frames,
+            tx_usecs: 0,
+            ..CoalesceConfig::default()
+        },
+        strategy: TimerStrategy::ArmOnce,
+    };
+    let mem = || {
+        arena
+            .region(ring_bytes(8, 1536, setup.cache_line()))
+            .unwrap()
+    };
+    let r = TxRing::new(mem(), &arena, &setup, cfg(8), NoTimer, Coherent);
+    assert!(
+        matches!(r, Err(Error::Config(ConfigError::TxFramesExceedRing))),
+        "8 descriptors hold 7 frames on QoS: {:?}",
+        r.err()
+    );
+    assert!(TxRing::new(mem(), &arena, &setup, cfg(7), NoTimer, Coherent).is_ok());
+}
+
+/// The runner alone, no interrupt serviced (as when no frame of a full ring carries IC, or
+/// its TI is not taken yet): `transmit()` and `receive()` find the TX ring full of frames
+/// the DMA has completed, and reclaim them instead of stopping the interface.
+#[test]
+fn the_embassy_driver_reclaims_a_full_qos_tx_ring_instead_of_stopping() {
+    use stmmac_coalesce::net::embassy_net_driver_crate::{Driver as _, RxToken as _, TxToken as _};
+    use stmmac_coalesce::sim::eth_frame;
+    let clock = SimClock::new();
+    let addr = [0x02, 0, 0, 0, 0, 1];
+    // 8 descriptors (7 frames on QoS), IC every 7th, no cleanup timer.
+    let n = nic4::nic(&clock, SimArena::new(0x1000_0000, 1 << 20), 32, addr, 8, 7);
+    let state = NetState::new();
+    state.install(n.tx, n.rx);
+    state.set_link(&n.mac, LinkState::up(Speed::M1000, Duplex::Full));
+    let mut scratch = vec![0u8; 1518];
+    let mut drv = Driver::new(&n.mac, &state, &mut scratch, addr);
+    let waker = Waker::from(std::sync::Arc::new(Flag(AtomicBool::new(false))));
+    let mut cx = Context::from_waker(&waker);
+    for i in 0..40u32 {
+        let t = drv.transmit(&mut cx);
+        assert!(
+            t.is_some(),
+            "frame {i}: the interface stopped: {:?}",
+            state.stats()
+        );
+        t.unwrap().consume(60, |b| b.fill(i as u8));
+        // A frame arrives: its token needs a reply descriptor from the same full ring.
+        n.bus
+            .model(|m| m.inject(clock.now_ns(), &eth_frame(addr, 100, i as u8)));
+        let got = drv.receive(&mut cx);
+        assert!(
+            got.is_some(),
+            "frame {i}: receive() stopped: {:?}",
+            state.stats()
+        );
+        let (rx, _reply) = got.unwrap();
+        rx.consume(|b| assert_eq!(b.len(), 100));
+    }
+    assert_eq!(n.bus.model(|m| m.sent().len()), 40);
+    let st = state.stats();
+    assert_eq!((st.tx_frames, st.rx_frames, st.tx_dropped), (40, 40, 0));
 }

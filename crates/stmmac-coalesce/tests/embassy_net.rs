@@ -77,7 +77,9 @@ fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link() {
     assert_eq!(woken(), 2, "link change wakes");
     assert!(drv.link_state(&mut cx) == LinkState::Up);
 
-    // Fill the ring: tokens until none is free, no wake yet.
+    // Fill the ring while the TX DMA is stalled (a token finding the ring full reclaims
+    // what the DMA completed, here nothing): tokens until none is free, no wake yet.
+    bus.model(|m| m.set_tx_stall(clock.now_ns(), true));
     let mut sent = 0;
     while let Some(t) = drv.transmit(&mut cx) {
         t.consume(60, |b| b.fill(0x5A));
@@ -86,6 +88,8 @@ fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link() {
     }
     let ring = state.with_tx(|t| t.len()).unwrap();
     assert_eq!(sent, ring);
+    // The DMA goes on and sends them all; no IC, so no TI and no wake.
+    bus.model(|m| m.set_tx_stall(clock.now_ns(), false));
     assert_eq!(bus.model(|m| m.sent().len()), ring);
     assert_eq!(woken(), 2);
 
@@ -494,4 +498,84 @@ fn rx_head_without_frame_start_gives_no_token() {
         assert!(drv.receive(&mut cx).is_none());
     }
     assert_eq!(state.stats().rx_frames, 0);
+}
+
+/// `NetState`'s methods called from inside its own closures (`with_tx`, `with_rx`) see no
+/// rings instead of panicking on the lock already held: `None`, zero counters, no wake.
+#[test]
+fn net_state_methods_nest_without_panicking() {
+    let rig = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce).unwrap();
+    let Rig { mac, tx, rx, .. } = rig;
+    let state = NetState::new();
+    state.install(tx, rx);
+    let up = stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full);
+    let inner = state.with_tx(|_| {
+        let stats = state.stats();
+        let rx = state.with_rx(|r| r.len());
+        state.set_inflight_limit(1);
+        state.set_link(&mac, up);
+        let freed = state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents::NONE);
+        (stats, rx, freed)
+    });
+    assert_eq!(inner, Some((Default::default(), None, 0)));
+    // Outside, the rings are there again.
+    assert!(state.with_rx(|r| r.len()).is_some_and(|n| n > 0));
+    assert!(mac.link().up, "set_link programs the MAC even nested");
+}
+
+/// With the link down nothing the ring holds can complete: a cleanup-timer expiry that
+/// reclaims nothing then does not re-arm (it would fire every `tx_usecs` for as long as the
+/// link stays down). The first frame after the link comes back arms it again, and its
+/// expiry reclaims everything.
+#[test]
+fn with_the_link_down_the_cleanup_timer_is_not_rearmed() {
+    let cfg = CoalesceConfig {
+        tx_frames: 0,
+        tx_usecs: 1_000,
+        ..stmmac_coalesce::sim::seed::SEED
+    };
+    let Rig {
+        clock,
+        bus,
+        mac,
+        timers,
+        tx,
+        rx,
+        ..
+    } = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
+    let up = stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full);
+    let state = NetState::new();
+    state.install(tx, rx);
+    state.set_link(&mac, up);
+    let mut scratch = vec![0u8; 1518];
+    let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+    let waker = noop_cx_waker();
+    let mut cx = Context::from_waker(&waker);
+    // Run the timer queue's interrupt every 100 us for `ms` milliseconds; expiries.
+    let run = |ms: u64| {
+        let mut fired = 0;
+        for _ in 0..ms * 10 {
+            clock.advance_to(clock.now_ns() + 100_000);
+            fired += timers
+                .on_interrupt(|_, now| state.on_tx_timer(&mac, now))
+                .unwrap();
+        }
+        fired
+    };
+    // Three frames the DMA cannot send (a dead link), then the link goes down.
+    bus.model(|m| m.set_tx_stall(clock.now_ns(), true));
+    for _ in 0..3 {
+        drv.transmit(&mut cx).unwrap().consume(60, |b| b.fill(1));
+    }
+    state.set_link(&mac, stmmac_coalesce::LinkState::DOWN);
+    // 20 ms down: the one expiry armed by the frames, no re-arm after it.
+    assert_eq!(run(20), 1, "re-armed every tx_usecs with the link down");
+    assert_eq!(state.with_tx(|t| t.pending()), Some(3));
+    // The link is back and the DMA sends: the next frame arms the timer again, and its
+    // expiry reclaims all four.
+    state.set_link(&mac, up);
+    bus.model(|m| m.set_tx_stall(clock.now_ns(), false));
+    drv.transmit(&mut cx).unwrap().consume(60, |b| b.fill(2));
+    assert_eq!(run(2), 1);
+    assert_eq!(state.with_tx(|t| t.pending()), Some(0));
 }

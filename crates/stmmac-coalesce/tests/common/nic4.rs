@@ -101,3 +101,12 @@ pub fn wire(clock: &SimClock, from: &Bus, to: &Bus) -> usize {
     }
     frames.len()
 }
+
+/// The frames `from` sent since the last call, in order.
+pub fn take_sent(from: &Bus) -> Vec<Vec<u8>> {
+    from.model(|m| {
+        let f: Vec<Vec<u8>> = m.sent().iter().map(|s| s.bytes.clone()).collect();
+        m.clear_sent();
+        f
+    })
+}

@@ -43,9 +43,22 @@ pub fn iface(
 /// Returns what B received and the frames moved.
 pub fn tcp_transfer<DA: smoltcp::phy::Device, DB: smoltcp::phy::Device>(
     clock: &hwtimer_core::sim::SimClock,
+    a: (&mut DA, [u8; 6]),
+    b: (&mut DB, [u8; 6]),
+    data: &[u8],
+    between: impl FnMut(&mut DA, &mut DB) -> usize,
+) -> (Vec<u8>, usize) {
+    tcp_transfer_idle(clock, a, b, data, 10_000, between)
+}
+
+/// [`tcp_transfer`], with rounds that move no frame `idle_ns` long (for a lossy wire, whose
+/// retransmission timeouts are long against 10 µs rounds).
+pub fn tcp_transfer_idle<DA: smoltcp::phy::Device, DB: smoltcp::phy::Device>(
+    clock: &hwtimer_core::sim::SimClock,
     (dev_a, addr_a): (&mut DA, [u8; 6]),
     (dev_b, addr_b): (&mut DB, [u8; 6]),
     data: &[u8],
+    idle_ns: u64,
     mut between: impl FnMut(&mut DA, &mut DB) -> usize,
 ) -> (Vec<u8>, usize) {
     use smoltcp::iface::{SocketSet, SocketStorage};
@@ -73,7 +86,8 @@ pub fn tcp_transfer<DA: smoltcp::phy::Device, DB: smoltcp::phy::Device>(
     for _ in 0..200_000 {
         if_a.poll(now(), dev_a, &mut set_a);
         if_b.poll(now(), dev_b, &mut set_b);
-        frames += between(dev_a, dev_b);
+        let moved = between(dev_a, dev_b);
+        frames += moved;
         let s = set_a.get_mut::<tcp::Socket>(ha);
         if s.can_send() && sent < data.len() {
             sent += s.send_slice(&data[sent..]).unwrap();
@@ -89,7 +103,108 @@ pub fn tcp_transfer<DA: smoltcp::phy::Device, DB: smoltcp::phy::Device>(
         if got.len() == data.len() {
             break;
         }
-        clock.advance(10_000);
+        clock.advance(if moved == 0 { idle_ns } else { 10_000 });
     }
     (got, frames)
+}
+
+/// A wire that drops, corrupts and reorders frames, deterministically from a seed
+/// (xorshift32): each frame is dropped with `drop_pct` % chance, else has one bit flipped
+/// after its Ethernet header with `corrupt_pct` %, else is held back and delivered after the
+/// next frame with `reorder_pct` %. One per direction.
+pub struct LossyWire {
+    seed: u32,
+    drop_pct: u32,
+    corrupt_pct: u32,
+    reorder_pct: u32,
+    held: Option<Vec<u8>>,
+    /// Frames dropped, corrupted and delivered out of order so far.
+    pub dropped: usize,
+    pub corrupted: usize,
+    pub reordered: usize,
+}
+
+impl LossyWire {
+    pub fn new(seed: u32, drop_pct: u32, corrupt_pct: u32, reorder_pct: u32) -> Self {
+        Self {
+            seed: seed.max(1),
+            drop_pct,
+            corrupt_pct,
+            reorder_pct,
+            held: None,
+            dropped: 0,
+            corrupted: 0,
+            reordered: 0,
+        }
+    }
+
+    fn next(&mut self) -> u32 {
+        self.seed ^= self.seed << 13;
+        self.seed ^= self.seed >> 17;
+        self.seed ^= self.seed << 5;
+        self.seed
+    }
+
+    fn chance(&mut self, pct: u32) -> bool {
+        self.next() % 100 < pct
+    }
+
+    /// Carry `frames` (in the order sent) to `deliver`; how many were delivered.
+    pub fn carry(&mut self, frames: Vec<Vec<u8>>, mut deliver: impl FnMut(&[u8])) -> usize {
+        let mut n = 0;
+        for mut f in frames {
+            if self.chance(self.drop_pct) {
+                self.dropped += 1;
+                continue;
+            }
+            if f.len() > 14 && self.chance(self.corrupt_pct) {
+                let i = 14 + self.next() as usize % (f.len() - 14);
+                f[i] ^= 1 << (self.next() % 8);
+                self.corrupted += 1;
+            }
+            if self.held.is_none() && self.chance(self.reorder_pct) {
+                self.held = Some(f);
+                self.reordered += 1;
+                continue;
+            }
+            deliver(&f);
+            n += 1;
+            if let Some(h) = self.held.take() {
+                deliver(&h);
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+impl LossyWire {
+    /// Panics unless this wire dropped, corrupted and reordered at least one frame each.
+    pub fn assert_every_fault(&self) {
+        assert!(
+            self.dropped > 0 && self.corrupted > 0 && self.reordered > 0,
+            "dropped {} corrupted {} reordered {}",
+            self.dropped,
+            self.corrupted,
+            self.reordered
+        );
+    }
+}
+
+/// One round of the wire between A and B: what each sent, carried to the other through
+/// `lossy` (A to B, B to A) or as it is; how many frames arrived.
+pub fn carry_both(
+    lossy: &mut Option<(LossyWire, LossyWire)>,
+    (a_sent, mut to_a): (Vec<Vec<u8>>, impl FnMut(&[u8])),
+    (b_sent, mut to_b): (Vec<Vec<u8>>, impl FnMut(&[u8])),
+) -> usize {
+    match lossy {
+        Some((ab, ba)) => ab.carry(a_sent, &mut to_b) + ba.carry(b_sent, &mut to_a),
+        None => {
+            let n = a_sent.len() + b_sent.len();
+            a_sent.iter().for_each(|f| to_b(f));
+            b_sent.iter().for_each(|f| to_a(f));
+            n
+        }
+    }
 }

@@ -50,8 +50,11 @@
 //!   in the DMA buffer, plus the driver). Interrupts are left out, entry and exit included
 //!   (QEMU raises TI / RI inside the poll-demand write, so an interrupt runs in the middle
 //!   of the TX path; the whole-path figures below count them), and so are the probe's own
-//!   readings (calibrated back to back by `Device::with_probe`). A reply token's
-//!   reservation in `receive()` is counted on the RX side (below). Where the rest goes:
+//!   readings (calibrated back to back by `Measured::new`, the cost probe wrapped around the
+//!   device). The wrapper times whole calls into the device: `receive()` and
+//!   `transmit()` with their token hand-over, and each token's `consume` with smoltcp's
+//!   closure taken out, so the reply token's reservation in `receive()` is in the RX
+//!   figure. Where the rest goes:
 //!   the "Cost per frame" section of the `stmmac-coalesce` crate docs.
 //! - `qemu_irqs_per_frame_{coalesced,per_frame}`: GMAC interrupts (TI and RI, taken through
 //!   the GIC) per frame sent or received, `tx-frames 25` against `tx-frames 1`.
@@ -181,7 +184,8 @@ use smoltcp::wire::{
 
 use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::mdio_bus::PhyAddr;
-use stmmac_coalesce::smoltcp::{CostProbe, Device, DeviceStats};
+use stmmac_coalesce::net::{CostProbe, Measured, MeasuredStats};
+use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
     CleanupTimer, CoalesceConfig, Coe, Coherent, DmaConfig, DmaMemory, DmaRegion, Dwmac, Error,
     FrameFilter, Gmac3, IdentityMap, LinkState, MacConfig, Offload, QueueTimer, RxCoe, RxConfig,
@@ -605,7 +609,7 @@ impl LoopCost {
 
 /// One phase's device and cleanup.
 struct Phase<'r, T: Expire> {
-    dev: Device<'r, Mac, T, Coherent, Pmu>,
+    dev: Measured<Device<'r, Mac, T, Coherent>, Pmu>,
     mac: &'r Mac,
     timers: &'static Timers,
     time: Time,
@@ -641,18 +645,18 @@ impl<T: Expire> Phase<'_, T> {
         // cleans the TX ring, an RX interrupt does not.
         let mut p4 = insns();
         if events.tx_done() || events.tx_fault() || events.fatal() {
-            self.dev.tx().service(mac, events);
+            self.dev.inner_mut().tx().service(mac, events);
             let p = insns();
             self.cost.tx_service += span(p4, p);
             p4 = p;
         }
         if !events.is_empty() {
-            self.dev.rx().service(mac, events);
+            self.dev.inner_mut().rx().service(mac, events);
             let p = insns();
             self.cost.rx_service += span(p4, p);
             p4 = p;
         }
-        T::poll(self.dev.tx(), mac, self.timers);
+        T::poll(self.dev.inner_mut().tx(), mac, self.timers);
         let p5 = insns();
         self.cost.timer += span(p4, p5);
         self.cost.ingress += span(p1, p2);
@@ -844,7 +848,7 @@ fn net() -> Result<bool, Error> {
         HrTimer::new(timers)?,
     )?;
     let mut phase = Phase {
-        dev: Device::new(&mac, &mut tx, &mut rx, next_scratch()?).with_probe(Pmu),
+        dev: Measured::new(Device::new(&mac, &mut tx, &mut rx, next_scratch()?), Pmu),
         mac: &mac,
         timers,
         time,
@@ -853,8 +857,8 @@ fn net() -> Result<bool, Error> {
     // What the rings enabled and what smoltcp is told (`Interface::new` reads it once).
     let caps = phase.dev.capabilities().checksum;
     let (tx_on, rx_on) = (
-        phase.dev.tx().checksum_offload(),
-        phase.dev.rx().checksum_offload(),
+        phase.dev.inner_mut().tx().checksum_offload(),
+        phase.dev.inner_mut().rx().checksum_offload(),
     );
     println!(
         Uart0,
@@ -921,18 +925,18 @@ fn net() -> Result<bool, Error> {
         "tcp-echo: bytes={} connections={}", echo.bytes, echo.connections
     );
     let echo_ok = echo.connections > 0 || echo.sink.is_none();
-    let st0 = phase.dev.stats();
+    let st0 = phase.dev.inner().stats();
     println!(
         Uart0,
         "tcp-echo: device rx {} frames ({} spanned 512-byte buffers, copied once), tx {} frames; RX ring errors {}",
         st0.rx_frames,
         st0.rx_copied,
         st0.tx_frames,
-        phase.dev.rx().stats().errors
+        phase.dev.inner_mut().rx().stats().errors
     );
     // The whole path over everything so far on ring set 0 (DHCP, ICMP, the echo).
     Path::new(
-        &st0,
+        &phase.dev.stats(),
         &phase.cost,
         u64::from(IRQ_TX_INSNS.load(Ordering::Relaxed)),
         u64::from(IRQ_RX_INSNS.load(Ordering::Relaxed)),
@@ -1193,7 +1197,7 @@ fn parse_sink(line: &[u8]) -> Option<(u16, u32)> {
 struct StreamResult {
     bytes: u32,
     ticks: u64,
-    dev: DeviceStats,
+    dev: MeasuredStats,
     ti: u32,
     ri: u32,
     programs: u32,
@@ -1224,7 +1228,7 @@ enum Split {
 /// The counters [`stream`] takes differences of, at one point.
 #[derive(Clone, Copy)]
 struct Snap {
-    dev: DeviceStats,
+    dev: MeasuredStats,
     cost: LoopCost,
     irq_tx: u32,
     irq_rx: u32,
@@ -1233,7 +1237,7 @@ struct Snap {
 /// What a part of a stream counted (differences of two [`Snap`]s).
 #[derive(Clone, Copy, Default)]
 struct Counts {
-    dev: DeviceStats,
+    dev: MeasuredStats,
     cost: LoopCost,
     irq_tx: u64,
     irq_rx: u64,
@@ -1253,20 +1257,17 @@ impl Snap {
     fn until(self, later: Self) -> Counts {
         let (a, b) = (self.dev, later.dev);
         Counts {
-            dev: DeviceStats {
-                rx_copied: b.rx_copied - a.rx_copied,
+            dev: MeasuredStats {
                 rx_frames: b.rx_frames - a.rx_frames,
                 tx_frames: b.tx_frames - a.tx_frames,
                 tx_driver_units: b.tx_driver_units - a.tx_driver_units,
                 rx_driver_units: b.rx_driver_units - a.rx_driver_units,
                 tx_token_units: b.tx_token_units - a.tx_token_units,
                 rx_token_units: b.rx_token_units - a.rx_token_units,
-                rx_reply_units: b.rx_reply_units - a.rx_reply_units,
                 rx_empty_polls: b.rx_empty_polls - a.rx_empty_polls,
                 rx_empty_units: b.rx_empty_units - a.rx_empty_units,
                 tx_empty_polls: b.tx_empty_polls - a.tx_empty_polls,
                 tx_empty_units: b.tx_empty_units - a.tx_empty_units,
-                ..b
             },
             cost: later.cost.since(self.cost),
             irq_tx: u64::from(later.irq_tx.wrapping_sub(self.irq_tx)),
@@ -1308,7 +1309,6 @@ struct Path {
     /// descriptor, empty `receive()` calls (the RX poll demand), the RX service, the RX
     /// share of the GMAC interrupts.
     receive: u64,
-    reply: u64,
     rx_empty: u64,
     rx_service: u64,
     irq_rx: u64,
@@ -1322,7 +1322,7 @@ struct Path {
 }
 
 impl Path {
-    fn new(dev: &DeviceStats, cost: &LoopCost, irq_tx: u64, irq_rx: u64) -> Self {
+    fn new(dev: &MeasuredStats, cost: &LoopCost, irq_tx: u64, irq_rx: u64) -> Self {
         let parts = cost.ingress + cost.egress + cost.tx_service + cost.rx_service + cost.timer;
         Self {
             tx_frames: dev.tx_frames,
@@ -1333,7 +1333,6 @@ impl Path {
             timer: cost.timer,
             irq_tx,
             receive: dev.rx_driver_units,
-            reply: dev.rx_reply_units,
             rx_empty: dev.rx_empty_units,
             rx_service: cost.rx_service,
             irq_rx,
@@ -1347,7 +1346,7 @@ impl Path {
         self.submit + self.tx_empty + self.ti_clean + self.timer + self.irq_tx
     }
     fn rx_driver(&self) -> u64 {
-        self.receive + self.reply + self.rx_empty + self.rx_service + self.irq_rx
+        self.receive + self.rx_empty + self.rx_service + self.irq_rx
     }
     /// Egress, the TX cleanup, the TX interrupts, half the loop's rest.
     fn tx_smoltcp(&self) -> u64 {
@@ -1375,10 +1374,9 @@ impl Path {
         );
         println!(
             Uart0,
-            "path {name}: rx {} frames, insns per frame: receive {} + reply reserve {} + empty receive() {} + RX service {} + interrupts {} = driver {}; smoltcp ingress {} (driver calls inside) -> with smoltcp {}; loop rest {} per round, {} rounds",
+            "path {name}: rx {} frames, insns per frame: receive (reply reserve included) {} + empty receive() {} + RX service {} + interrupts {} = driver {}; smoltcp ingress {} (driver calls inside) -> with smoltcp {}; loop rest {} per round, {} rounds",
             self.rx_frames,
             self.receive / r,
-            self.reply / r,
             self.rx_empty / r,
             self.rx_service / r,
             self.irq_rx / r,
@@ -1431,7 +1429,10 @@ impl StreamRig<'_, '_> {
     ) -> Result<StreamResult, Error> {
         let (mut tx, mut rx) = bring_up(self.mac, self.link, set, coalesce, strategy, timer)?;
         let mut p = Phase {
-            dev: Device::new(self.mac, &mut tx, &mut rx, (self.scratch)()?).with_probe(Pmu),
+            dev: Measured::new(
+                Device::new(self.mac, &mut tx, &mut rx, (self.scratch)()?),
+                Pmu,
+            ),
             mac: self.mac,
             timers: self.timers,
             time: self.time,
@@ -1734,7 +1735,7 @@ fn stream<T: Expire>(
     name: &str,
     split: Split,
 ) -> StreamResult {
-    p.dev.set_inflight_limit(TSQ_FRAMES);
+    p.dev.inner_mut().set_inflight_limit(TSQ_FRAMES);
     let mut out = StreamResult {
         bytes,
         ..StreamResult::default()
@@ -1789,8 +1790,8 @@ fn stream<T: Expire>(
         // (a fresh interface reads the device's capabilities again).
         if split == Split::Offload && switch.is_none() && sent >= bytes / 2 {
             switch = Some(Snap::take(p));
-            out.first_half_offload = p.dev.tx().checksum_offload();
-            p.dev.tx().set_checksum_offload(Offload::Off);
+            out.first_half_offload = p.dev.inner_mut().tx().checksum_offload();
+            p.dev.inner_mut().tx().set_checksum_offload(Offload::Off);
             off_iface = Some(interface_like(iface, p));
         }
     }

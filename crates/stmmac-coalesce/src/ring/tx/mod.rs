@@ -170,8 +170,8 @@ impl<T: CleanupTimer, C: CacheOps> core::fmt::Debug for TxRing<T, C> {
 }
 
 /// Check the TX part of `cfg` against the ring and the timer; the timer period in ticks.
-fn tx_period<T: CleanupTimer>(cfg: &TxConfig, timer: &T) -> Result<u64, Error> {
-    cfg.coalesce.validate_tx(cfg.descriptors)?;
+fn tx_period<T: CleanupTimer>(cfg: &TxConfig, timer: &T, capacity: usize) -> Result<u64, Error> {
+    cfg.coalesce.validate_tx(capacity)?;
     if cfg.coalesce.tx_usecs == 0 {
         return Ok(0);
     }
@@ -210,7 +210,11 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             return Err(Error::Config(ConfigError::BufSize));
         }
         crate::dma::check_line(setup, &cache)?;
-        let period = tx_period(&cfg, &timer)?;
+        // A QoS ring holds one frame fewer than its descriptors (see `capacity`).
+        let capacity = cfg
+            .descriptors
+            .saturating_sub(usize::from(setup.layout().is_qos()));
+        let period = tx_period(&cfg, &timer, capacity)?;
         let geo = RingGeometry::carve(&region, addr, setup, cfg.descriptors, cfg.buf_size)?;
         let coal = TxCoalesce::new(cfg.coalesce, cfg.strategy);
         let ring = Self {
@@ -397,7 +401,7 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             coalesce: cfg,
             strategy,
         };
-        self.period = tx_period(&tc, &self.timer)?;
+        self.period = tx_period(&tc, &self.timer, self.capacity())?;
         self.coal = TxCoalesce::new(cfg, strategy);
         self.arm_once = self.period != 0 && self.coal.strategy() == TimerStrategy::ArmOnce;
         self.armed = self.timer.is_queued();

@@ -80,6 +80,11 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
                 self.recover(mac);
                 return Restart::No;
             }
+            if !mac.link().up {
+                // Nothing completes on a dead link: no re-arm every `tx_usecs` while it
+                // stays down; the first frame committed after it returns arms the timer.
+                return Restart::No;
+            }
             if mac.tx_suspended() {
                 // Suspended (TU) although it owns descriptors: the poll demand that gave
                 // them reached the DMA before the descriptor did. Ring once more.

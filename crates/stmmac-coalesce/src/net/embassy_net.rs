@@ -17,6 +17,14 @@
 //! Link changes ([`NetState::set_link`], from a PHY poll) program the MAC and wake the
 //! runner.
 //!
+//! The cleanup timer's lower bound: it is started by the first frame without IC while it is
+//! idle and fires **no earlier than `tx_usecs` later** (rounded up to the timer's ticks, at
+//! least one tick), so servicing TX on every interrupt instead of TI would leave it no
+//! work. A `transmit()` or `receive()` that finds the TX ring full reclaims it first, so a
+//! ring whose frames carry no IC (`tx_usecs = 0`) never stops the interface. The crate
+//! implemented is re-exported as
+//! [`net::embassy_net_driver_crate`](crate::net::embassy_net_driver_crate).
+//!
 //! # No lost wake
 //!
 //! Every path that can make the runner's next poll succeed changes the shared state inside
@@ -111,20 +119,25 @@ impl<T> Locked<T> {
         Self(loom::sync::Mutex::new(value))
     }
 
-    /// Run `f` on the value inside the critical section.
+    /// Run `f` on the value inside the critical section; `f` gets `None` when the value is
+    /// already lent further up this call stack (a `NetState` method called from inside one
+    /// of its own closures), where a second borrow would panic.
     #[cfg(not(loom))]
-    fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
-        critical_section::with(|cs| f(&mut self.0.borrow_ref_mut(cs)))
+    fn with<R>(&self, f: impl FnOnce(Option<&mut T>) -> R) -> R {
+        critical_section::with(|cs| match self.0.borrow(cs).try_borrow_mut() {
+            Ok(mut value) => f(Some(&mut value)),
+            Err(_) => f(None),
+        })
     }
 
     /// Run `f` on the value with the mutex held.
     #[cfg(loom)]
-    fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(Option<&mut T>) -> R) -> R {
         let mut guard = match self.0.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
         };
-        f(&mut guard)
+        f(Some(&mut guard))
     }
 }
 
@@ -143,15 +156,19 @@ impl WakerSlot {
     }
 
     fn register(&self, w: &Waker) {
-        self.0.with(|slot| match slot.as_ref() {
-            Some(old) if old.will_wake(w) => {}
-            _ => *slot = Some(w.clone()),
+        self.0.with(|slot| {
+            if let Some(slot) = slot {
+                match slot.as_ref() {
+                    Some(old) if old.will_wake(w) => {}
+                    _ => *slot = Some(w.clone()),
+                }
+            }
         });
     }
 
     /// Wake the registered waker, if any, and forget it (outside the critical section).
     fn wake(&self) {
-        if let Some(w) = self.0.with(Option::take) {
+        if let Some(w) = self.0.with(|slot| slot.and_then(Option::take)) {
             w.wake();
         }
     }
@@ -225,14 +242,19 @@ impl<S> Hub<S> {
         }
     }
 
-    /// Run `f` on the state inside the critical section; `None` before it is installed.
+    /// Run `f` on the state inside the critical section; `None` before it is installed,
+    /// and inside another `with`, `poll` or `signal` (nested: the state is lent already).
     fn with<R>(&self, f: impl FnOnce(&mut S) -> R) -> Option<R> {
-        self.state.with(|s| s.as_mut().map(f))
+        self.state.with(|s| s.and_then(Option::as_mut).map(f))
     }
 
-    /// Replace the state (inside the critical section).
+    /// Replace the state (inside the critical section); nothing, nested.
     fn install(&self, state: S) {
-        self.state.with(|s| *s = Some(state));
+        self.state.with(|s| {
+            if let Some(s) = s {
+                *s = Some(state);
+            }
+        });
     }
 
     /// The driver's side: register `waker` in `which`, **then** look at the state with
@@ -248,13 +270,13 @@ impl<S> Hub<S> {
         if which.link {
             self.link.register(waker);
         }
-        self.state.with(|s| look(s.as_mut()))
+        self.state.with(|s| look(s.and_then(Option::as_mut)))
     }
 
     /// The interrupt paths' side: change the state with `change` (inside the critical
     /// section), which also says whom the change wakes; **then**, outside it, wake them.
     fn signal<R>(&self, change: impl FnOnce(Option<&mut S>) -> (R, Wakers)) -> R {
-        let (r, which) = self.state.with(|s| change(s.as_mut()));
+        let (r, which) = self.state.with(|s| change(s.and_then(Option::as_mut)));
         if which.rx {
             self.rx.wake();
         }
@@ -500,7 +522,8 @@ impl<'r, M: Dwmac, T: CleanupTimer, C: CacheOps> Driver<'r, M, T, C> {
 }
 
 /// Whether a TX token can be handed out: the link up, the ring installed, a free
-/// descriptor, no slot out and fewer than the in-flight limit pending (counted when not).
+/// descriptor (reclaiming first when the ring is full), no slot out and fewer than the
+/// in-flight limit pending (counted when not).
 fn tx_free<M: Dwmac, T: CleanupTimer, C: CacheOps>(
     mac: &M,
     rings: Option<&mut Rings<T, C>>,
@@ -515,7 +538,18 @@ fn tx_free<M: Dwmac, T: CleanupTimer, C: CacheOps>(
         r.stats.tx_inflight_limited = r.stats.tx_inflight_limited.wrapping_add(1);
         return false;
     }
-    r.tx.free() > 0 && !r.tx.slot_reserved()
+    if r.tx.slot_reserved() {
+        return false;
+    }
+    // A full ring may hold frames the DMA has completed whose TI has not been serviced, or
+    // that no IC will ever report (`tx_usecs = 0` and fewer frames than `tx_frames` in
+    // flight): reclaim them here, as `TxRing::reserve` does, rather than wait for a wake
+    // that may never come (and leave `receive()`, whose reply needs a descriptor, stopped
+    // with it).
+    if r.tx.free() == 0 {
+        r.tx.reclaim();
+    }
+    r.tx.free() > 0
 }
 
 /// The next complete, good frame, copied into `scratch`; its length. Frames longer than
