@@ -12,14 +12,14 @@ mod stack;
 use smoltcp::phy::{Device as _, Medium, RxToken as _, TxToken as _};
 use smoltcp::time::Instant;
 use stack::pattern;
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, FrameFilter, LinkState, MacConfig, NoTimer,
     RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
-type Bus = SimBus<DwmacModel<PhyModel>>;
+type Bus = SimBus<Gmac3Model<PhyModel>>;
 
 struct Nic {
     bus: Bus,
@@ -34,7 +34,7 @@ struct Nic {
 fn nic(clock: &SimClock, base: u32, last: u8, tx_n: usize, rx_n: usize, rx_buf: usize) -> Nic {
     let arena = SimArena::new(base, 1 << 20);
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let bus = SimBus::new(clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ));
+    let bus = SimBus::new(clock, Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ));
     let mac = Dwmac::new(bus.clone());
     mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
         .unwrap();

@@ -5,10 +5,12 @@ use std::vec::Vec;
 
 use mdio_bus::sim::MdioDevice;
 
-use super::{DwmacModel, SentFrame, TxFault, fcs};
-use crate::dma::DescLayout;
-use crate::phy::{Duplex, Speed};
-use crate::regs::{self, desc::*, edesc};
+use super::engine::{self, Filter, MacLine};
+use super::gmac3_map::{
+    self as m, OWN, RDES0_DE, RDES0_ES, RDES0_FL_MASK, RDES0_FL_SHIFT, RDES0_FS, RDES0_FT,
+    RDES0_LS, TDES0_ES,
+};
+use super::{Gmac3Model, SentFrame, TxFault, fcs};
 
 /// A frame on its way into RX descriptors.
 pub(super) struct RxInFlight {
@@ -20,18 +22,8 @@ pub(super) struct RxInFlight {
     pub(super) error: bool,
 }
 
-/// The lagging TX DMA's default line rate: 1 Gbit/s ([`DwmacModel::with_line_rate`]).
+/// The lagging TX DMA's default line rate: 1 Gbit/s ([`Gmac3Model::with_line_rate`]).
 pub const DEFAULT_LINE_BPS: u64 = 1_000_000_000;
-
-/// TX process state "running, waiting for status" (DMA_STATUS.TS = 2): the lagging DMA
-/// while descriptors are in flight.
-const TS_WAITING_STATUS: u32 = 2;
-
-/// Wire time of `bytes` at `bits_per_s` (at least 1 bit/s), ns, rounded up.
-fn wire_ns(bytes: usize, bits_per_s: u64) -> u64 {
-    let ns = (bytes as u128 * 8 * 1_000_000_000).div_ceil(u128::from(bits_per_s.max(1)));
-    u64::try_from(ns).unwrap_or(u64::MAX)
-}
 
 /// A TX descriptor the DMA has fetched; written back at `due_ns` (the lagging DMA) or at
 /// once (the instant one).
@@ -50,7 +42,7 @@ pub(super) struct TxInFlight {
     pub(super) frame: Option<Vec<u8>>,
 }
 
-impl<D: MdioDevice> DwmacModel<D> {
+impl<D: MdioDevice> Gmac3Model<D> {
     /// Write back the lagging DMA's descriptors due at or before `now_ns`, each at its own
     /// due time, looking at the current descriptor again after each (see
     /// [`with_tx_lag`](Self::with_tx_lag)).
@@ -95,7 +87,7 @@ impl<D: MdioDevice> DwmacModel<D> {
                 self.line_mismatch += 1;
             }
             if e.ic {
-                self.status |= 1 << 0; // TI
+                self.status |= m::ST_TI;
             }
         }
         // Write-back: OWN clear, status; enhanced keeps its control bits.
@@ -105,49 +97,34 @@ impl<D: MdioDevice> DwmacModel<D> {
 
     /// Whether GMAC_CONTROL matches the attached PHY's link (always, without one).
     pub(super) fn line_ok(&self, now_ns: u64, tx: bool) -> bool {
-        let Some(phy) = &self.phy else {
-            return true;
-        };
-        let l = phy.line(now_ns);
         let c = self.control;
-        let enabled = if tx { c & (1 << 3) } else { c & (1 << 2) } != 0;
-        let (ps, fes) = (c & (1 << 15) != 0, c & (1 << 14) != 0);
-        let speed_ok = match l.speed {
-            Speed::M1000 => !ps,
-            Speed::M100 => ps && fes,
-            Speed::M10 => ps && !fes,
+        let dir = if tx { m::CONTROL_TE } else { m::CONTROL_RE };
+        let mac = MacLine {
+            enabled: c & dir != 0,
+            ps: c & m::CONTROL_PS != 0,
+            fes: c & m::CONTROL_FES != 0,
+            dm: c & m::CONTROL_DM != 0,
         };
-        let duplex_ok = (c & (1 << 11) != 0) == (l.duplex == Duplex::Full);
-        l.up && enabled && speed_ok && duplex_ok
+        engine::link_ok(self.phy.as_ref(), now_ns, mac)
     }
 
-    /// Whether the destination address filter accepts `frame`.
+    /// Whether the destination address filter accepts `frame` (64 hash bins: HASH_LOW
+    /// bins 0–31, HASH_HIGH 32–63, dwmac1000.h `GMAC_HASH_LOW` / `GMAC_HASH_HIGH`).
     pub(super) fn accepts(&self, frame: &[u8]) -> bool {
         let ff = self.frame_filter;
-        if ff & ((1 << 0) | (1 << 31)) != 0 {
-            return true;
-        }
-        let Some(dst) = frame.get(..6) else {
-            return false;
-        };
-        let dst: [u8; 6] = [dst[0], dst[1], dst[2], dst[3], dst[4], dst[5]];
-        if dst == [0xFF; 6] {
-            return ff & (1 << 5) == 0;
-        }
-        if dst[0] & 1 != 0 {
-            if ff & (1 << 4) != 0 {
-                return true;
-            }
-            if ff & (1 << 2) != 0 {
-                let n = crate::mac::multicast_hash_bin(dst);
-                let w = self.hash[usize::from(n >> 5)];
-                return w & (1 << (n & 31)) != 0;
-            }
-            return false;
-        }
         let lo = self.addr_lo.to_le_bytes();
         let hi = self.addr_hi.to_le_bytes();
-        self.addr_hi & (1 << 31) != 0 && dst == [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
+        Filter {
+            pass_all: ff & (m::FILTER_PR | m::FILTER_RA) != 0,
+            no_broadcast: ff & m::FILTER_DBF != 0,
+            all_multicast: ff & m::FILTER_PM != 0,
+            hash_multicast: ff & m::FILTER_HMC != 0,
+            hash: &self.hash,
+            hash_bits: 6,
+            addr: [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]],
+            addr_enabled: self.addr_hi & m::ADDR_AE != 0,
+        }
+        .accepts(frame)
     }
 
     /// A frame arrives from the wire at `now_ns` (without FCS; the model adds it). It goes
@@ -175,23 +152,20 @@ impl<D: MdioDevice> DwmacModel<D> {
         self.deliver(now_ns);
     }
 
+    /// (RBS1, end of ring, chained, DIC) of an RX descriptor's DES1. RBS1's bits below the
+    /// bus width are ignored: the buffer size must be a multiple of the bus width (ST
+    /// RM0090 RDES1 RBS1; Linux `stmmac_set_bfsize` keeps sizes aligned), so the DMA stores
+    /// `RBS1` rounded down.
     pub(super) fn rx_desc_fields(&self, des1: u32) -> (usize, bool, bool, bool) {
-        // (RBS1, end of ring, chained, DIC)
-        match self.layout {
-            // A 3.x core never holds the QoS layout (`with_layout` refuses it).
-            DescLayout::Normal | DescLayout::Qos => (
-                (des1 & RDES1_RBS1_MASK) as usize,
-                des1 & RDES1_RER != 0,
-                des1 & RDES1_RCH != 0,
-                des1 & RDES1_DIC != 0,
-            ),
-            DescLayout::Enhanced => (
-                (des1 & edesc::RDES1_RBS1_MASK) as usize,
-                des1 & edesc::RDES1_RER != 0,
-                des1 & edesc::RDES1_RCH != 0,
-                des1 & edesc::RDES1_DIC != 0,
-            ),
-        }
+        let l = self.desc_layout();
+        let size = des1 & l.rbs1_mask;
+        let size = size - size % self.bus_width.max(1);
+        (
+            size as usize,
+            des1 & l.rer != 0,
+            des1 & l.rch != 0,
+            des1 & l.dic != 0,
+        )
     }
 
     pub(super) fn deliver(&mut self, now_ns: u64) {
@@ -212,13 +186,13 @@ impl<D: MdioDevice> DwmacModel<D> {
             }
             let d = self.cur_rx;
             let Some(des0) = self.arena.read_u32(d) else {
-                self.status |= (1 << 13) | (1 << 8); // FBI, RPS
+                self.status |= m::ST_FBI | m::ST_RPS;
                 self.rx_halted = true;
                 self.rx_cur = None;
                 return;
             };
             if des0 & OWN == 0 {
-                self.status |= 1 << 7; // RU
+                self.status |= m::ST_RU;
                 let started = self.rx_cur.as_ref().is_some_and(|f| f.done > 0);
                 if !started {
                     // A new frame with nowhere to go is dropped; one in progress waits.
@@ -275,7 +249,7 @@ impl<D: MdioDevice> DwmacModel<D> {
             }
             self.rx_delivered += 1;
             if !dic {
-                self.status |= 1 << 6; // RI
+                self.status |= m::ST_RI;
                 self.riwt_at = None;
             } else if self.riwt != 0 && self.riwt_at.is_none() {
                 let ns = u64::from(self.riwt) * 256 * 1_000_000_000 / u64::from(self.csr_hz.max(1));
@@ -290,31 +264,21 @@ impl<D: MdioDevice> DwmacModel<D> {
         des0: u32,
         des1: u32,
     ) -> (usize, usize, bool, bool, bool, bool, bool) {
-        match self.layout {
-            // A 3.x core never holds the QoS layout (`with_layout` refuses it).
-            DescLayout::Normal | DescLayout::Qos => (
-                (des1 & TDES1_TBS1_MASK) as usize,
-                ((des1 >> 11) & 0x7FF) as usize,
-                des1 & TDES1_FS != 0,
-                des1 & TDES1_LS != 0,
-                des1 & TDES1_IC != 0,
-                des1 & TDES1_TER != 0,
-                des1 & TDES1_TCH != 0,
-            ),
-            DescLayout::Enhanced => (
-                (des1 & edesc::TDES1_TBS1_MASK) as usize,
-                ((des1 >> edesc::TDES1_TBS2_SHIFT) & 0x1FFF) as usize,
-                des0 & edesc::TDES0_FS != 0,
-                des0 & edesc::TDES0_LS != 0,
-                des0 & edesc::TDES0_IC != 0,
-                des0 & edesc::TDES0_TER != 0,
-                des0 & edesc::TDES0_TCH != 0,
-            ),
-        }
+        let l = self.desc_layout();
+        let c = if l.tx_ctrl_word == 0 { des0 } else { des1 };
+        (
+            (des1 & l.tbs1_mask) as usize,
+            ((des1 >> l.tbs2_shift) & l.tbs2_mask) as usize,
+            c & l.fs != 0,
+            c & l.ls != 0,
+            c & l.ic != 0,
+            c & l.ter != 0,
+            c & l.tch != 0,
+        )
     }
 
     pub(super) fn tx_walk(&mut self, now_ns: u64) {
-        if self.dma_control & (1 << 13) == 0 || self.tx_halted {
+        if self.dma_control & m::CONTROL_ST == 0 || self.tx_halted {
             return;
         }
         if self.tx_stall {
@@ -326,8 +290,8 @@ impl<D: MdioDevice> DwmacModel<D> {
         for _ in 0..65_536 {
             let d = self.cur_tx;
             let Some(des0) = self.arena.read_u32(d) else {
-                self.status |= (1 << 13) | (1 << 1); // FBI, TPS
-                self.ts = regs::TS_STOPPED;
+                self.status |= m::ST_FBI | m::ST_TPS;
+                self.ts = m::TS_STOPPED;
                 self.tx_halted = true;
                 self.tx_abandon_in_flight();
                 return;
@@ -335,21 +299,21 @@ impl<D: MdioDevice> DwmacModel<D> {
             let in_flight = !self.tx_inflight.is_empty();
             if des0 & OWN == 0 || in_flight && self.tx_inflight.iter().any(|e| e.desc == d) {
                 if !in_flight {
-                    self.status |= 1 << 2; // TU
-                    self.ts = regs::TS_SUSPENDED;
+                    self.status |= m::ST_TU;
+                    self.ts = m::TS_SUSPENDED;
                 } else {
                     // Still busy: it looks again after the next write-back.
-                    self.ts = TS_WAITING_STATUS;
+                    self.ts = m::TS_WAITING_STATUS;
                 }
                 return;
             }
             if let Some(fault) = self.tx_fault.take() {
                 self.status |= match fault {
-                    TxFault::Stop => 1 << 1,
-                    TxFault::Underflow => (1 << 5) | (1 << 1),
-                    TxFault::BusError => (1 << 13) | (1 << 1) | (1 << 8),
+                    TxFault::Stop => m::ST_TPS,
+                    TxFault::Underflow => m::ST_UNF | m::ST_TPS,
+                    TxFault::BusError => m::ST_FBI | m::ST_TPS | m::ST_RPS,
                 };
-                self.ts = regs::TS_STOPPED;
+                self.ts = m::TS_STOPPED;
                 self.tx_halted = true;
                 if fault == TxFault::BusError {
                     self.rx_halted = true;
@@ -375,10 +339,7 @@ impl<D: MdioDevice> DwmacModel<D> {
             } else {
                 None
             };
-            let keep = match self.layout {
-                DescLayout::Normal | DescLayout::Qos => 0,
-                DescLayout::Enhanced => des0 & 0x7FFF_0000 & !(1 << 16),
-            };
+            let keep = des0 & self.desc_layout().keep;
             let mut e = TxInFlight {
                 desc: d,
                 due_ns: now_ns,
@@ -393,15 +354,15 @@ impl<D: MdioDevice> DwmacModel<D> {
                 let mut wire_bytes = l1 + if tch { 0 } else { l2 };
                 if let Some(f) = &e.frame {
                     // Padding to 60, FCS, preamble + SFD + IFG.
-                    wire_bytes += 60usize.saturating_sub(f.len()) + 4 + 20;
+                    wire_bytes += engine::wire_overhead(f.len());
                 }
                 let start = now_ns
                     .saturating_add(self.tx_lag_ns)
                     .max(self.tx_wire_free_ns);
-                e.due_ns = start.saturating_add(wire_ns(wire_bytes, self.line_bps));
+                e.due_ns = start.saturating_add(engine::wire_ns(wire_bytes, self.line_bps));
                 self.tx_wire_free_ns = e.due_ns;
                 self.tx_inflight.push_back(e);
-                self.ts = TS_WAITING_STATUS;
+                self.ts = m::TS_WAITING_STATUS;
             }
             self.cur_tx = if ter {
                 self.tx_base

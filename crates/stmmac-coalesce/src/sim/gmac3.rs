@@ -1,4 +1,4 @@
-//! The DWMAC model's registers ([`DwmacModel`]): construction and fault injection, the
+//! The DWMAC model's registers ([`Gmac3Model`]): construction and fault injection, the
 //! register map, reset, the interrupt status and the RX watchdog, MDIO.
 
 use std::collections::VecDeque;
@@ -8,10 +8,11 @@ use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
 
-use super::dma::{RxInFlight, TxInFlight};
+use super::engine::{self, STOP_NS};
+use super::gmac3_dma::{RxInFlight, TxInFlight};
+use super::gmac3_map::{self as m, OWN};
 use super::{AnPhy, DEFAULT_LINE_BPS, HW_FEATURE, Ring, SWR_NS, Seen, SimArena, VERSION};
-use crate::dma::DescLayout;
-use crate::regs::{self, desc::OWN};
+use crate::DescLayout;
 
 /// A frame the model's TX DMA sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +25,7 @@ pub struct SentFrame {
     pub ic: bool,
 }
 
-/// A TX fault to inject ([`DwmacModel::fail_tx`]).
+/// A TX fault to inject ([`Gmac3Model::fail_tx`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TxFault {
     /// The TX process stops (TPS).
@@ -35,7 +36,7 @@ pub enum TxFault {
     BusError,
 }
 
-/// A receive error the line or the MAC reports in RDES0 ([`DwmacModel::inject_with_error`]).
+/// A receive error the line or the MAC reports in RDES0 ([`Gmac3Model::inject_with_error`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RxWireError {
     /// LE (RDES0 bit 12): an 802.3 length field that disagrees with the frame received.
@@ -53,7 +54,7 @@ pub enum RxWireError {
 }
 
 /// The behavioural DWMAC; see the [module docs](crate::sim).
-pub struct DwmacModel<D: MdioDevice> {
+pub struct Gmac3Model<D: MdioDevice> {
     pub(super) arena: SimArena,
     pub(super) mdio: D,
     pub(super) csr_hz: u32,
@@ -104,7 +105,7 @@ pub struct DwmacModel<D: MdioDevice> {
     pub(super) coe_work: bool,
     /// A checksum error the RX engine reports also raises ES (as Linux observed).
     pub(super) csum_es: bool,
-    /// The next injected frame is not padded ([`DwmacModel::inject_runt`]).
+    /// The next injected frame is not padded ([`Gmac3Model::inject_runt`]).
     pub(super) runt_next: bool,
     /// GMAC_INT_MASK.
     pub(super) gmac_int_mask: u32,
@@ -130,18 +131,26 @@ pub struct DwmacModel<D: MdioDevice> {
     pub(super) last_write: [Option<u64>; 6],
     /// Writes the erratum swallowed.
     pub(super) lost_writes: u64,
-    /// TX fetch latency, ns ([`DwmacModel::with_tx_lag`]; 0 = the instant model).
+    /// TX fetch latency, ns ([`Gmac3Model::with_tx_lag`]; 0 = the instant model).
     pub(super) tx_lag_ns: u64,
-    /// Line rate for the TX wire time, bit/s ([`DwmacModel::with_line_rate`]).
+    /// Line rate for the TX wire time, bit/s ([`Gmac3Model::with_line_rate`]).
     pub(super) line_bps: u64,
     /// Descriptors the lagging TX DMA has fetched and not written back yet, oldest first
     /// (due times never decrease).
     pub(super) tx_inflight: VecDeque<TxInFlight>,
     /// When the wire is free again: the due time of the last descriptor fetched.
     pub(super) tx_wire_free_ns: u64,
+    /// How long a stop takes ([`Gmac3Model::with_stop_lag`]).
+    pub(super) stop_ns: u64,
+    /// When the TX process reaches Stopped after ST was cleared.
+    pub(super) tx_stop_at: Option<u64>,
+    /// When the RX process reaches Stopped after SR was cleared.
+    pub(super) rx_stop_at: Option<u64>,
+    /// DMA_MISSED_FRAME_CTR as it reads (cleared on read).
+    pub(super) missed: u32,
 }
 
-impl<D: MdioDevice> DwmacModel<D> {
+impl<D: MdioDevice> Gmac3Model<D> {
     /// A model whose DMA sees `arena`, whose MDIO bus has `mdio` on it, clocked at `csr_hz`;
     /// normal descriptors, a 32-bit bus, no line check.
     pub fn new(arena: SimArena, mdio: D, csr_hz: u32) -> Self {
@@ -158,7 +167,7 @@ impl<D: MdioDevice> DwmacModel<D> {
             mii_data: 0,
             addr_hi: 0x8000_FFFF,
             addr_lo: 0xFFFF_FFFF,
-            bus_mode: regs::DMA_BUS_MODE_RESET,
+            bus_mode: m::BUS_MODE_RESET,
             tx_base: 0,
             rx_base: 0,
             cur_tx: 0,
@@ -167,7 +176,7 @@ impl<D: MdioDevice> DwmacModel<D> {
             dma_control: 0,
             intr_ena: 0,
             riwt: 0,
-            ts: regs::TS_STOPPED,
+            ts: m::TS_STOPPED,
             tx_halted: false,
             rx_halted: false,
             tx_fault: None,
@@ -208,6 +217,10 @@ impl<D: MdioDevice> DwmacModel<D> {
             line_bps: DEFAULT_LINE_BPS,
             tx_inflight: VecDeque::new(),
             tx_wire_free_ns: 0,
+            stop_ns: STOP_NS,
+            tx_stop_at: None,
+            rx_stop_at: None,
+            missed: 0,
         }
     }
 
@@ -262,10 +275,15 @@ impl<D: MdioDevice> DwmacModel<D> {
     /// The next time something happens by time alone: the RX watchdog's deadline or the
     /// next TX write-back.
     pub fn next_event_ns(&self) -> Option<u64> {
-        match (self.riwt_at, self.tx_next_due()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.riwt_at,
+            self.tx_next_due(),
+            self.tx_stop_at,
+            self.rx_stop_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The STM32F4/F7 "successive write operations to the same register might not be
@@ -319,14 +337,14 @@ impl<D: MdioDevice> DwmacModel<D> {
     /// differs between the databook's descriptor tables and is not relied on here (Linux
     /// `ndesc_get_rx_status` checks LE and RE on their own).
     pub fn inject_with_error(&mut self, now_ns: u64, frame: &[u8], error: RxWireError) {
-        let es = regs::desc::RDES0_ES;
+        let es = m::RDES0_ES;
         let bit = match error {
             RxWireError::Length => 1 << 12,
             RxWireError::Mii => 1 << 3,
-            RxWireError::Crc => es | regs::desc::RDES0_CE,
-            RxWireError::Dribble => es | regs::desc::RDES0_CE | regs::desc::RDES0_DRIBBLE,
-            RxWireError::Overflow => es | regs::desc::RDES0_OE,
-            RxWireError::Watchdog => es | regs::desc::RDES0_RWT,
+            RxWireError::Crc => es | m::RDES0_CE,
+            RxWireError::Dribble => es | m::RDES0_CE | m::RDES0_DRIBBLE,
+            RxWireError::Overflow => es | m::RDES0_OE,
+            RxWireError::Watchdog => es | m::RDES0_RWT,
         };
         let split = self.split_last;
         self.split_last = true;
@@ -383,14 +401,14 @@ impl<D: MdioDevice> DwmacModel<D> {
         let unmasked = st & !self.gmac_int_mask;
         let mut v = 0;
         if unmasked & 0b111 != 0 {
-            v |= regs::DMA_STATUS_GLI;
+            v |= m::ST_GLI;
         }
         // MMCIS is not maskable in GMAC_INT_MASK (only in the MMC block).
         if st & (1 << 4) != 0 {
-            v |= regs::DMA_STATUS_GMI;
+            v |= m::ST_GMI;
         }
         if unmasked & (1 << 3) != 0 {
-            v |= regs::DMA_STATUS_GPI;
+            v |= m::ST_GPI;
         }
         v
     }
@@ -408,7 +426,7 @@ impl<D: MdioDevice> DwmacModel<D> {
 
     /// A core synthesised with `layout` descriptors (HW_FEATURE.ENHDESSEL follows). A 3.x
     /// core has no QoS descriptors: [`DescLayout::Qos`] leaves the layout as it was (the
-    /// 4.x core is [`Dwmac4Model`](crate::sim::Dwmac4Model)).
+    /// 4.x core is [`QosModel`](crate::sim::QosModel)).
     pub fn with_layout(mut self, layout: DescLayout) -> Self {
         if !layout.is_qos() {
             self.layout = layout;
@@ -541,11 +559,11 @@ impl<D: MdioDevice> DwmacModel<D> {
         let coe = if self.coe {
             0
         } else {
-            regs::HW_FEATURE_TXCOESEL | regs::HW_FEATURE_RXTYP1COE | regs::HW_FEATURE_RXTYP2COE
+            m::HWF_TXCOESEL | m::HWF_RXTYP1COE | m::HWF_RXTYP2COE
         };
         match self.layout {
             DescLayout::Normal | DescLayout::Qos => HW_FEATURE & !coe,
-            DescLayout::Enhanced => (HW_FEATURE | regs::HW_FEATURE_ENHDESSEL) & !coe,
+            DescLayout::Enhanced => (HW_FEATURE | m::HWF_ENHDESSEL) & !coe,
         }
     }
 
@@ -579,10 +597,9 @@ impl<D: MdioDevice> DwmacModel<D> {
     /// as they are, as QEMU's model does (a DWMAC pads them to 60 bytes unless DP is set;
     /// the model pads on the receiving side instead, see [`inject`](Self::inject)).
     pub(super) fn tx_offload(&self, des0: u32, des1: u32, mut frame: Vec<u8>) -> Vec<u8> {
-        let cic = match self.layout {
-            DescLayout::Normal | DescLayout::Qos => (des1 >> regs::desc::TDES1_CIC_SHIFT) & 3,
-            DescLayout::Enhanced => (des0 >> regs::edesc::TDES0_CIC_SHIFT) & 3,
-        };
+        let l = self.desc_layout();
+        let ctrl = if l.tx_ctrl_word == 0 { des0 } else { des1 };
+        let cic = (ctrl >> l.cic_shift) & 3;
         if self.coe && self.coe_work && cic != 0 {
             insert_checksums(&mut frame, cic);
         }
@@ -593,8 +610,8 @@ impl<D: MdioDevice> DwmacModel<D> {
     /// 802.3 sender pads it (and QEMU's net layer pads what a NIC receives), unless it was
     /// injected as a runt ([`inject_runt`](Self::inject_runt)).
     pub(super) fn rx_pad(&mut self, frame: &mut Vec<u8>) {
-        if !core::mem::take(&mut self.runt_next) && frame.len() < crate::rx::MIN_FRAME {
-            frame.resize(crate::rx::MIN_FRAME, 0);
+        if !core::mem::take(&mut self.runt_next) && frame.len() < engine::MIN_FRAME {
+            frame.resize(engine::MIN_FRAME, 0);
         }
     }
 
@@ -612,30 +629,47 @@ impl<D: MdioDevice> DwmacModel<D> {
     /// are not checked), ES with them unless [`set_checksum_error_summary`]
     /// (Self::set_checksum_error_summary)(false). IPv6 and other frames: nothing.
     pub(super) fn rx_offload_status(control: u32, work: bool, csum_es: bool, frame: &[u8]) -> u32 {
-        if control & regs::GMAC_CONTROL_IPC == 0 || !work {
+        if control & m::CONTROL_IPC == 0 || !work {
             return 0;
         }
         let body = frame.get(..frame.len().saturating_sub(4)).unwrap_or(&[]);
         let (ip_bad, l4_bad) = check_checksums(body);
         let mut st = 0;
         if ip_bad {
-            st |= regs::desc::RDES0_IPC_CSUM;
+            st |= m::RDES0_IPC_CSUM;
         }
         if l4_bad {
-            st |= regs::desc::RDES0_PCE;
+            st |= m::RDES0_PCE;
         }
         if st != 0 && csum_es {
-            st |= regs::desc::RDES0_ES;
+            st |= m::RDES0_ES;
         }
         st
     }
 
+    /// The distance between descriptors in ring mode: 16 bytes, or 32 with ATDS on
+    /// enhanced descriptors (dwmac_dma.h `DMA_BUS_MODE_ATDS`: the alternate descriptor size
+    /// of the extended enhanced descriptors, descs.h `struct dma_extended_desc`), plus
+    /// DSL × the bus width (dwmac_dma.h `DMA_BUS_MODE_DSL_MASK`: "descriptor skip length").
     pub(super) fn stride(&self) -> u32 {
-        16 + ((self.bus_mode >> 2) & 0x1F) * self.bus_width
+        let atds = self.layout == DescLayout::Enhanced && self.bus_mode & m::BUS_MODE_ATDS != 0;
+        let size = if atds { 32 } else { 16 };
+        size + ((self.bus_mode >> m::BUS_MODE_DSL_SHIFT) & 0x1F) * self.bus_width
+    }
+
+    /// The descriptor fields of the core's layout.
+    pub(super) fn desc_layout(&self) -> &'static m::Layout3 {
+        match self.layout {
+            DescLayout::Enhanced => &m::ENHANCED,
+            // A 3.x core never holds the QoS layout (`with_layout` refuses it).
+            _ => &m::NORMAL,
+        }
     }
 
     pub(super) fn rx_running(&self) -> bool {
-        self.control & (1 << 2) != 0 && self.dma_control & (1 << 1) != 0 && !self.rx_halted
+        self.control & m::CONTROL_RE != 0
+            && self.dma_control & m::CONTROL_SR != 0
+            && !self.rx_halted
     }
 
     /// Apply what time alone does up to `now_ns`: the RX watchdog raises RI, and the
@@ -647,31 +681,51 @@ impl<D: MdioDevice> DwmacModel<D> {
         if let Some(at) = self.riwt_at
             && now_ns >= at
         {
-            self.status |= 1 << 6;
+            self.status |= m::ST_RI;
             self.riwt_at = None;
         }
         if !self.tx_inflight.is_empty() {
             self.tx_complete_due(now_ns);
         }
+        self.stops_due(now_ns);
     }
 
-    pub(super) fn summarised(&self) -> u32 {
-        const NORMAL: u32 = (1 << 0) | (1 << 2) | (1 << 6) | (1 << 14);
-        const ABNORMAL: u32 = (1 << 1)
-            | (1 << 3)
-            | (1 << 4)
-            | (1 << 5)
-            | (1 << 7)
-            | (1 << 8)
-            | (1 << 9)
-            | (1 << 10)
-            | (1 << 13);
-        let mut s = self.status;
-        if s & NORMAL & self.intr_ena != 0 {
-            s |= 1 << 16;
+    /// Finish the stops due by `now_ns`: a process whose ST (TX) or SR (RX) was cleared
+    /// while it ran reaches the Stopped state (TS / RS 0) and raises TPS (bit 1) or RPS
+    /// (bit 8) (dwmac_dma.h `DMA_STATUS_TPS` / `DMA_STATUS_RPS`: "transmit / receive
+    /// process stopped"; RM0090 ETH_DMASR TPSS / RPSS "set when the transmit / receive
+    /// process enters the Stopped state").
+    pub(super) fn stops_due(&mut self, now_ns: u64) {
+        if self.tx_stop_at.is_some_and(|t| now_ns >= t) {
+            self.tx_stop_at = None;
+            self.status |= m::ST_TPS;
+            self.ts = m::TS_STOPPED;
         }
-        if s & ABNORMAL & self.intr_ena != 0 {
-            s |= 1 << 15;
+        if self.rx_stop_at.is_some_and(|t| now_ns >= t) {
+            self.rx_stop_at = None;
+            self.status |= m::ST_RPS;
+        }
+    }
+
+    /// How long a stop command takes to reach the Stopped state (default
+    /// [`STOP_NS`](super::STOP_NS)): TS / RS keep the running state and TPS / RPS are
+    /// raised only then. 0 stops at once (TPS / RPS inside the register write).
+    pub fn with_stop_lag(mut self, ns: u64) -> Self {
+        self.stop_ns = ns;
+        self
+    }
+
+    /// DMA_STATUS bits 0–16: the raised sources, NIS as the OR of the *enabled* normal
+    /// sources and AIS of the enabled abnormal ones (dwmac_dma.h `DMA_STATUS_NIS` /
+    /// `DMA_STATUS_AIS` and their source lists; RM0090 ETH_DMASR NIS / AIS: only the
+    /// sources enabled in ETH_DMAIER count).
+    pub(super) fn summarised(&self) -> u32 {
+        let mut s = self.status & !(m::ST_NIS | m::ST_AIS);
+        if s & m::ST_NORMAL & self.intr_ena != 0 {
+            s |= m::ST_NIS;
+        }
+        if s & m::ST_ABNORMAL & self.intr_ena != 0 {
+            s |= m::ST_AIS;
         }
         s
     }
@@ -698,7 +752,7 @@ impl<D: MdioDevice> DwmacModel<D> {
         self.mii_data = 0;
         self.addr_hi = 0x8000_FFFF;
         self.addr_lo = 0xFFFF_FFFF;
-        self.bus_mode = regs::DMA_BUS_MODE_RESET;
+        self.bus_mode = m::BUS_MODE_RESET;
         self.tx_base = 0;
         self.rx_base = 0;
         self.cur_tx = 0;
@@ -707,7 +761,7 @@ impl<D: MdioDevice> DwmacModel<D> {
         self.dma_control = 0;
         self.intr_ena = 0;
         self.riwt = 0;
-        self.ts = regs::TS_STOPPED;
+        self.ts = m::TS_STOPPED;
         self.tx_halted = false;
         self.rx_halted = false;
         self.riwt_at = None;
@@ -718,21 +772,24 @@ impl<D: MdioDevice> DwmacModel<D> {
         self.rx_queue.clear();
         self.rx_cur = None;
         self.tx_abandon_in_flight();
+        self.tx_stop_at = None;
+        self.rx_stop_at = None;
+        self.missed = 0;
     }
 }
 
 /// What the model does by time alone, as an [`IrqSource`]: the RX watchdog (RIWT) and,
-/// with a [TX lag](DwmacModel::with_tx_lag), the TX write-backs.
+/// with a [TX lag](Gmac3Model::with_tx_lag), the TX write-backs.
 /// `advance_to_next` moves the bus's clock to the earlier of the watchdog's deadline (RI
 /// is raised there) and the next TX write-back (TI if it has IC; one without IC raises
 /// nothing, but its descriptor is free from then on), applies it
-/// ([`DwmacModel::sync`]) and returns that time; `None` when neither is pending. Every
+/// ([`Gmac3Model::sync`]) and returns that time; `None` when neither is pending. Every
 /// other interrupt of the model happens inside a register write or
-/// [`DwmacModel::inject`].
+/// [`Gmac3Model::inject`].
 #[derive(Clone, Copy)]
-pub struct DwmacIrq<'a, D: MdioDevice>(pub &'a SimBus<DwmacModel<D>>);
+pub struct Gmac3Irq<'a, D: MdioDevice>(pub &'a SimBus<Gmac3Model<D>>);
 
-impl<D: MdioDevice> IrqSource for DwmacIrq<'_, D> {
+impl<D: MdioDevice> IrqSource for Gmac3Irq<'_, D> {
     fn advance_to_next(&mut self) -> Option<u64> {
         let at = self.0.model(|m| m.next_event_ns())?;
         self.0.clock().advance_to(at);
@@ -741,7 +798,7 @@ impl<D: MdioDevice> IrqSource for DwmacIrq<'_, D> {
     }
 }
 
-impl<D: MdioDevice> SimModel for DwmacModel<D> {
+impl<D: MdioDevice> SimModel for Gmac3Model<D> {
     type Word = u32;
 
     fn read(&mut self, now_ns: u64, offset: usize) -> u32 {
@@ -785,28 +842,30 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
             }
             0x100C => self.rx_base,
             0x1010 => self.tx_base,
-            0x1014 => {
-                let rs = if self.dma_control & (1 << 1) == 0 || self.rx_halted {
-                    0
+            m::DMA_STATUS => {
+                let rx_on = self.dma_control & m::CONTROL_SR != 0 || self.rx_stop_at.is_some();
+                let rs = if !rx_on || self.rx_halted {
+                    m::RS_STOPPED
                 } else if self
                     .arena
                     .read_u32(self.cur_rx)
                     .is_some_and(|d| d & OWN != 0)
                 {
-                    regs::RS_WAITING
+                    m::RS_WAITING
                 } else {
-                    regs::RS_SUSPENDED
+                    m::RS_SUSPENDED
                 };
-                let ts = if self.dma_control & (1 << 13) == 0 {
-                    regs::TS_STOPPED
-                } else {
-                    self.ts
-                };
-                self.summarised() | rs << 17 | ts << 20 | self.mac_summaries()
+                let tx_on = self.dma_control & m::CONTROL_ST != 0 || self.tx_stop_at.is_some();
+                let ts = if !tx_on { m::TS_STOPPED } else { self.ts };
+                self.summarised()
+                    | rs << m::ST_RS_SHIFT
+                    | ts << m::ST_TS_SHIFT
+                    | self.mac_summaries()
             }
             0x1018 => self.dma_control,
             0x101C => self.intr_ena,
-            0x1024 => self.riwt,
+            m::DMA_MISSED_FRAME_CTR => core::mem::take(&mut self.missed),
+            m::DMA_RX_WATCHDOG => self.riwt,
             0x1048 => self.cur_tx,
             0x104C => self.cur_rx,
             0x1058 => self.hw_feature(),
@@ -824,7 +883,7 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                 self.control = if self.coe {
                     value
                 } else {
-                    value & !regs::GMAC_CONTROL_IPC
+                    value & !m::CONTROL_IPC
                 };
                 self.deliver(now_ns);
             }
@@ -837,7 +896,7 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                     return;
                 }
                 self.mii_addr = value;
-                let div = regs::cr_divider((value >> 2) & 0xF).unwrap_or(42);
+                let div = m::mdc_divider((value >> m::MII_CR_SHIFT) & 0xF);
                 let mdc = (self.csr_hz / div).max(1);
                 let done = now_ns.saturating_add(mdio_bus::frame_ns(mdc));
                 self.mdio_busy_until = done;
@@ -870,12 +929,12 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
             0x1004 => {
                 self.doorbell(Ring::Tx);
                 if core::mem::take(&mut self.early_doorbell)
-                    && self.dma_control & (1 << 13) != 0
+                    && self.dma_control & m::CONTROL_ST != 0
                     && !self.tx_halted
                     && self.tx_inflight.is_empty()
                 {
-                    self.status |= 1 << 2; // TU: it found no descriptor it owns
-                    self.ts = regs::TS_SUSPENDED;
+                    self.status |= m::ST_TU; // it found no descriptor it owns
+                    self.ts = m::TS_SUSPENDED;
                     return;
                 }
                 self.tx_walk(now_ns);
@@ -895,30 +954,48 @@ impl<D: MdioDevice> SimModel for DwmacModel<D> {
                 self.cur_tx = value;
                 self.tx_abandon_in_flight();
             }
-            0x1014 => self.status &= !(value & regs::DMA_STATUS_W1C),
+            0x1014 => self.status &= !(value & m::ST_W1C),
             0x1018 => {
                 let was = self.dma_control;
                 self.dma_control = value;
-                if value & (1 << 13) != 0 && was & (1 << 13) == 0 {
+                let (st, sr) = (m::CONTROL_ST, m::CONTROL_SR);
+                if value & st != 0 && was & st == 0 {
+                    // A stop still on its way completes first (TPS), then the restart.
+                    if self.tx_stop_at.take().is_some() {
+                        self.status |= m::ST_TPS;
+                    }
                     self.tx_halted = false;
                 }
-                if value & (1 << 13) == 0 && was & (1 << 13) != 0 {
+                if value & st == 0 && was & st != 0 {
                     self.tx_abandon_in_flight();
+                    if !self.tx_halted {
+                        // A running or suspended process: Stopped (and TPS) a little later.
+                        self.tx_stop_at = Some(now_ns.saturating_add(self.stop_ns));
+                    }
                 }
-                if value & (1 << 1) != 0 && was & (1 << 1) == 0 {
+                if value & sr != 0 && was & sr == 0 {
+                    if self.rx_stop_at.take().is_some() {
+                        self.status |= m::ST_RPS;
+                    }
                     self.rx_halted = false;
                 }
-                if value & (1 << 1) == 0 && was & (1 << 1) != 0 && self.rx_cur.take().is_some() {
-                    // Stopping RX abandons the frame that was waiting for descriptors.
-                    self.rx_dropped += 1;
+                if value & sr == 0 && was & sr != 0 {
+                    if self.rx_cur.take().is_some() {
+                        // Stopping RX abandons the frame that was waiting for descriptors.
+                        self.rx_dropped += 1;
+                    }
+                    if !self.rx_halted {
+                        self.rx_stop_at = Some(now_ns.saturating_add(self.stop_ns));
+                    }
                 }
-                if value & (1 << 13) != 0 {
+                self.stops_due(now_ns);
+                if value & st != 0 {
                     self.tx_walk(now_ns);
                 }
                 self.deliver(now_ns);
             }
             0x101C => self.intr_ena = value,
-            0x1024 => self.riwt = value & 0xFF,
+            m::DMA_RX_WATCHDOG => self.riwt = value & 0xFF,
             _ => {}
         }
     }
