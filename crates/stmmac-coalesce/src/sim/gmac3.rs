@@ -148,6 +148,12 @@ pub struct Gmac3Model<D: MdioDevice> {
     pub(super) rx_stop_at: Option<u64>,
     /// DMA_MISSED_FRAME_CTR as it reads (cleared on read).
     pub(super) missed: u32,
+    /// The RX FIFO's size in bytes (0: none, frames are dropped at RU as in QEMU).
+    pub(super) rx_fifo: usize,
+    /// The RX FIFO's flow control.
+    pub(super) flow_state: engine::FlowState,
+    /// The time of the last access (PAUSE frames are stamped with it).
+    pub(super) last_ns: u64,
 }
 
 impl<D: MdioDevice> Gmac3Model<D> {
@@ -221,7 +227,21 @@ impl<D: MdioDevice> Gmac3Model<D> {
             tx_stop_at: None,
             rx_stop_at: None,
             missed: 0,
+            rx_fifo: 0,
+            flow_state: engine::FlowState::default(),
+            last_ns: 0,
         }
+    }
+
+    /// An RX FIFO of `bytes` (0, the default, models none, as QEMU's npcm-gmac: a frame
+    /// finding no descriptor is dropped at once). With a FIFO, frames that find no
+    /// descriptor wait in it (RU raised, the RX DMA suspended) until a poll demand, and a
+    /// frame that does not fit in what is left is lost and counted in
+    /// DMA_MISSED_FRAME_CTR's overflow counter; DMA_CONTROL.EFC flow control sends PAUSE
+    /// frames from its fill (see `flow_check`).
+    pub fn with_rx_fifo(mut self, bytes: usize) -> Self {
+        self.rx_fifo = bytes;
+        self
     }
 
     /// A TX DMA that lags the CPU by `lag_ns` (0, the default, is the instant model: every
@@ -678,6 +698,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
     /// [`inject`](Self::inject) do this first; call it before the CPU reads descriptor
     /// memory after time passed without one (a cleanup-timer interrupt, say).
     pub fn sync(&mut self, now_ns: u64) {
+        self.last_ns = self.last_ns.max(now_ns);
         if let Some(at) = self.riwt_at
             && now_ns >= at
         {
@@ -775,6 +796,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
         self.tx_stop_at = None;
         self.rx_stop_at = None;
         self.missed = 0;
+        self.flow_state = engine::FlowState::default();
     }
 }
 
@@ -944,6 +966,7 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
                 // RU stays set until written 1 (W1C), as in QEMU.
                 self.complete_rx_writes();
                 self.deliver(now_ns);
+                self.flow_check();
             }
             0x100C => {
                 self.rx_base = value;

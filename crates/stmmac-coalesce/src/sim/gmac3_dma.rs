@@ -148,8 +148,71 @@ impl<D: MdioDevice> Gmac3Model<D> {
         let mut bytes = frame.to_vec();
         self.rx_pad(&mut bytes);
         bytes.extend_from_slice(&fcs(&bytes).to_le_bytes());
+        if self.rx_fifo != 0 && self.rx_fill() + bytes.len() > self.rx_fifo {
+            // The RX FIFO overflows: the frame is lost and counted (dwmac_dma.h
+            // `DMA_MISSED_FRAME_OVE_CNTR`).
+            self.rx_dropped += 1;
+            self.count_missed(
+                m::MISSED_MFA_MASK << m::MISSED_MFA_SHIFT,
+                m::MISSED_MFA_SHIFT,
+                m::MISSED_MFA_OVF,
+            );
+            self.flow_check();
+            return;
+        }
         self.rx_queue.push_back(bytes);
         self.deliver(now_ns);
+        self.flow_check();
+    }
+
+    /// Bytes waiting in the RX FIFO for descriptors.
+    pub(super) fn rx_fill(&self) -> usize {
+        self.rx_queue.iter().map(Vec::len).sum::<usize>()
+            + self.rx_cur.as_ref().map_or(0, |f| f.bytes.len() - f.done)
+    }
+
+    /// One more in the DMA_MISSED_FRAME_CTR field `mask` (at `shift`); at its maximum it
+    /// stays there and sets `ovf` (dwmac_dma.h `DMA_MISSED_FRAME_OVE*` overflow bits).
+    pub(super) fn count_missed(&mut self, mask: u32, shift: u32, ovf: u32) {
+        let n = (self.missed & mask) >> shift;
+        if n == mask >> shift {
+            self.missed |= ovf;
+        } else {
+            self.missed = (self.missed & !mask) | ((n + 1) << shift);
+        }
+    }
+
+    /// Hardware flow control (full duplex): with DMA_CONTROL.EFC and GMAC_FLOW_CTRL.TFE, a
+    /// FIFO fill reaching "full minus RFA" sends a PAUSE with GMAC_FLOW_CTRL.PT quanta, and
+    /// falling to "full minus RFD" a zero-quanta PAUSE (dwmac1000.h `DMA_CONTROL_EFC`,
+    /// `RFA_FULL_MINUS_*`, `RFD_FULL_MINUS_*`, and its note that a zero-quanta PAUSE is the
+    /// XOFF release when DZPQ is 0; Linux `dwmac1000_flow_ctrl`). Needs a modelled FIFO
+    /// ([`with_rx_fifo`](Self::with_rx_fifo)).
+    pub(super) fn flow_check(&mut self) {
+        let c = self.dma_control;
+        let enabled =
+            self.rx_fifo != 0 && c & m::CONTROL_EFC != 0 && self.flow_ctrl & m::FLOW_TFE != 0;
+        let field = |shift: u32, msb: u32| {
+            let v = ((c >> shift) & 3) | if c & msb != 0 { 4 } else { 0 };
+            1024 * (v as usize + 1)
+        };
+        let act = field(m::CONTROL_RFA_SHIFT, m::CONTROL_RFA_MSB);
+        let deact = field(m::CONTROL_RFD_SHIFT, m::CONTROL_RFD_MSB);
+        let pt = (self.flow_ctrl >> m::FLOW_PT_SHIFT) as u16;
+        let fill = self.rx_fill();
+        if let Some(quanta) = self
+            .flow_state
+            .update(enabled, fill, self.rx_fifo, act, deact, pt)
+        {
+            let lo = self.addr_lo.to_le_bytes();
+            let hi = self.addr_hi.to_le_bytes();
+            let src = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]];
+            self.sent.push(SentFrame {
+                at_ns: self.last_ns,
+                bytes: engine::pause_frame(src, quanta),
+                ic: false,
+            });
+        }
     }
 
     /// (RBS1, end of ring, chained, DIC) of an RX descriptor's DES1. RBS1's bits below the
@@ -194,12 +257,19 @@ impl<D: MdioDevice> Gmac3Model<D> {
             if des0 & OWN == 0 {
                 self.status |= m::ST_RU;
                 let started = self.rx_cur.as_ref().is_some_and(|f| f.done > 0);
-                if !started {
-                    // A new frame with nowhere to go is dropped; one in progress waits.
-                    self.rx_dropped += 1 + self.rx_queue.len() as u64;
+                if !started && self.rx_fifo == 0 {
+                    // Without a modelled RX FIFO (QEMU's npcm-gmac): a new frame with
+                    // nowhere to go is dropped and counted missed; one in progress waits.
+                    let n = 1 + self.rx_queue.len();
+                    self.rx_dropped += n as u64;
+                    for _ in 0..n {
+                        self.count_missed(m::MISSED_MFC_MASK, 0, m::MISSED_MFC_OVF);
+                    }
                     self.rx_queue.clear();
                     self.rx_cur = None;
                 }
+                // With a FIFO, frames wait in it for descriptors (RM0090: the RX DMA
+                // suspends and the frame stays in the RX FIFO).
                 return;
             }
             let des1 = self.arena.read_u32(d + 4).unwrap_or(0);

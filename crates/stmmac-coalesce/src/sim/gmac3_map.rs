@@ -152,14 +152,19 @@ pub const BUS_MODE_RESET: u32 = 0x0002_0100;
 
 /// DMA_CONTROL.SR (dwmac_dma.h `DMA_CONTROL_SR` bit 1).
 pub const CONTROL_SR: u32 = 1 << 1;
-/// DMA_CONTROL.EFC (dwmac_dma.h `DMA_CONTROL_EFC` bit 8): hardware flow control.
+/// DMA_CONTROL.EFC (dwmac1000.h `DMA_CONTROL_EFC` 0x100): hardware flow control.
 pub const CONTROL_EFC: u32 = 1 << 8;
-/// DMA_CONTROL.RFA shift (dwmac_dma.h `DMA_CONTROL_RFA_MASK` 0x00800600: bits 10:9 and
-/// bit 23 as the MSB).
+/// DMA_CONTROL.RFA low bits shift (dwmac1000.h: "RFA field in DMA control register, bits
+/// 23,10:9"; `RFA_FULL_MINUS_1K` 0 … `RFA_FULL_MINUS_7K` 0x00800400: full minus (value +
+/// 1) KiB, bit 23 the value's bit 2).
 pub const CONTROL_RFA_SHIFT: u32 = 9;
-/// DMA_CONTROL.RFD shift (dwmac_dma.h `DMA_CONTROL_RFD_MASK` 0x00401800: bits 12:11 and
-/// bit 22 as the MSB).
+/// DMA_CONTROL.RFA's bit 2 (bit 23).
+pub const CONTROL_RFA_MSB: u32 = 1 << 23;
+/// DMA_CONTROL.RFD low bits shift (dwmac1000.h: "RFD field in DMA control register, bits
+/// 22,12:11"; `RFD_FULL_MINUS_1K` 0 … `RFD_FULL_MINUS_7K` 0x00401000).
 pub const CONTROL_RFD_SHIFT: u32 = 11;
+/// DMA_CONTROL.RFD's bit 2 (bit 22).
+pub const CONTROL_RFD_MSB: u32 = 1 << 22;
 /// DMA_CONTROL.ST (dwmac_dma.h `DMA_CONTROL_ST` bit 13).
 pub const CONTROL_ST: u32 = 1 << 13;
 
@@ -222,18 +227,18 @@ pub const RS_WAITING: u32 = 3;
 /// RS "suspended" (4: descriptor unavailable).
 pub const RS_SUSPENDED: u32 = 4;
 
-/// DMA_MISSED_FRAME_CTR (RM0090 ETH_DMAMFBOCR, cleared on read; Linux `dwmac_dma.h`
-/// `DMA_MISSED_FRAME_CTR`, read by `dwmac_dma_flush_tx_fifo`'s neighbours in
-/// `stmmac_main.c` as `MISSED_FRAME`): MFC bits 15:0, frames missed by the controller for
-/// want of a descriptor.
+/// DMA_MISSED_FRAME_CTR's missed frame counter (dwmac_dma.h `DMA_MISSED_FRAME_M_CNTR`
+/// 0x0000ffff): frames lost for want of a host receive descriptor; the register clears on
+/// read (RM0090 ETH_DMAMFBOCR).
 pub const MISSED_MFC_MASK: u32 = 0xFFFF;
-/// Its overflow bit (OMFC, bit 16).
+/// Its overflow bit (dwmac_dma.h `DMA_MISSED_FRAME_OVE_M` 0x00010000).
 pub const MISSED_MFC_OVF: u32 = 1 << 16;
-/// MFA shift (bits 27:17): frames missed by the application (FIFO overflow).
+/// The FIFO overflow frame counter's shift (dwmac_dma.h `DMA_MISSED_FRAME_OVE_CNTR`
+/// 0x0ffe0000: bits 27:17).
 pub const MISSED_MFA_SHIFT: u32 = 17;
-/// MFA mask (11 bits).
+/// Its mask after the shift (11 bits).
 pub const MISSED_MFA_MASK: u32 = 0x7FF;
-/// Its overflow bit (OFOC, bit 28).
+/// Its overflow bit (dwmac_dma.h `DMA_MISSED_FRAME_OVE` 0x10000000).
 pub const MISSED_MFA_OVF: u32 = 1 << 28;
 
 /// DMA_HW_FEATURE.TXCOESEL (dwmac_dma.h `DMA_HW_FEAT_TXCOESEL` bit 16).

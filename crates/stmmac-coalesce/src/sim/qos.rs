@@ -29,9 +29,9 @@ pub const HW_FEATURE0_4: u32 = (1 << 0)
     | q::HWF0_TXCOESEL
     | q::HWF0_RXCOESEL;
 /// MAC_HW_FEATURE1 of the model: 2 KiB TX and RX FIFOs (log2(bytes / 128) = 4), 32-bit
-/// addresses (ADDR64 = 0). [`QosModel::with_fifo_sizes`] and
-/// [`QosModel::with_addr_bits`] change the fields.
-pub const HW_FEATURE1_4: u32 = 4 | (4 << q::HWF1_TXFIFOSIZE_SHIFT);
+/// addresses (ADDR64 = 0), a 64-bin hash table (HASHTBLSZ = 1). [`QosModel::with_fifo_sizes`],
+/// [`QosModel::with_addr_bits`] and [`QosModel::with_hash_bins`] change the fields.
+pub const HW_FEATURE1_4: u32 = 4 | (4 << q::HWF1_TXFIFOSIZE_SHIFT) | (1 << q::HWF1_HASHTBLSZ_SHIFT);
 
 pub(super) const RE: u32 = q::CONFIG_RE;
 pub(super) const TE: u32 = q::CONFIG_TE;

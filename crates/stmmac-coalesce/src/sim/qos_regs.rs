@@ -93,10 +93,14 @@ impl<D: MdioDevice> QosModel<D> {
             48 => 2,
             _ => 0,
         };
-        (HW_FEATURE1_4 & !(q::HWF1_RXFIFOSIZE_MASK | (0x1F << q::HWF1_TXFIFOSIZE_SHIFT)))
+        (HW_FEATURE1_4
+            & !(q::HWF1_RXFIFOSIZE_MASK
+                | (0x1F << q::HWF1_TXFIFOSIZE_SHIFT)
+                | (3 << q::HWF1_HASHTBLSZ_SHIFT)))
             | log(self.rx_fifo)
             | (log(self.tx_fifo) << q::HWF1_TXFIFOSIZE_SHIFT)
             | (a << q::HWF1_ADDR64_SHIFT)
+            | ((self.hash_bins / 32).trailing_zeros() << q::HWF1_HASHTBLSZ_SHIFT)
     }
 
     /// NIE and AIE at this version's positions.
