@@ -154,8 +154,8 @@ fn gmac3_atds_walks_enhanced_descriptors_32_bytes_apart() {
 #[test]
 fn gmac3_rbs1_is_truncated_to_the_bus_width() {
     let (_clock, arena, bus) = gmac3(|m| m);
-    // RBS1 502 on a 32-bit bus: the DMA stores 500 bytes per buffer.
-    let (d, _) = gmac3_rx(&bus, &arena, 4, 502);
+    // RBS1 514 on a 32-bit bus: the DMA stores 512 bytes per buffer.
+    let (d, b) = gmac3_rx(&bus, &arena, 4, 514);
     bus.write_word(DMA_CONTROL, DMA_SR);
     bus.model(|m| m.inject(0, &eth_frame([0x02, 0, 0, 0, 0, 0x10], 900, 0x5A)));
     let first = arena.read_u32(d).unwrap();
@@ -163,10 +163,13 @@ fn gmac3_rbs1_is_truncated_to_the_bus_width() {
     assert_eq!(first & (1 << 8), 0, "not the last descriptor");
     let second = arena.read_u32(d + 16).unwrap();
     assert_ne!(second & (1 << 8), 0, "LS on the second");
-    // FL is the whole frame (900 + FCS); the second buffer holds what the first did not.
-    let b2 = arena.read_u32(d + 16 + 8).unwrap();
+    // The second buffer starts at byte 512, whose running counter (8) eth_frame marks.
     let frame = eth_frame([0x02, 0, 0, 0, 0, 0x10], 900, 0x5A);
-    assert_eq!(arena.read_bytes(b2, 4).unwrap(), frame[500..504].to_vec());
+    assert_eq!(frame[512], 8);
+    assert_eq!(
+        arena.read_bytes(b + 2048, 4).unwrap(),
+        frame[512..516].to_vec()
+    );
 }
 
 #[test]
@@ -333,17 +336,19 @@ fn qos_ais_only_when_an_abnormal_source_is_enabled() {
 #[test]
 fn qos_rbsz_is_truncated_to_the_bus_width() {
     let (_clock, arena, bus) = qos(|m| m.with_bus_width(8));
-    // RBSZ 500 on a 64-bit bus: 496-byte buffers (RT1170: RBSZ_X_0 reads 0 below the bus).
-    let (d, b) = qos_rx(&bus, &arena, 4, 3, 500);
+    // RBSZ 516 on a 64-bit bus: 512-byte buffers (RT1170: RBSZ_X_0 reads 0 below the
+    // bus width).
+    let (d, b) = qos_rx(&bus, &arena, 4, 3, 516);
     let frame = eth_frame([0x02, 0, 0, 0, 0, 0x10], 700, 0x3C);
     bus.model(|m| m.inject(0, &frame));
     let rdes3 = arena.read_u32(d + 12).unwrap();
     assert_eq!(rdes3 & OWN, 0);
     assert_eq!(rdes3 & (1 << 28), 0, "first descriptor is not LD");
     // The write-back overwrote RDES0; the second buffer is at b + 2048.
+    assert_eq!(frame[512], 8, "eth_frame's running counter");
     assert_eq!(
         arena.read_bytes(b + 2048, 4).unwrap(),
-        frame[496..500].to_vec()
+        frame[512..516].to_vec()
     );
 }
 
