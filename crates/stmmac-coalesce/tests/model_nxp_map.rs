@@ -198,11 +198,14 @@ fn register_offsets_match_nxp() {
     assert_eq!(q::DMA_CH0_RX_BASE_HI + 4, q::DMA_CH0_RX_BASE_LO);
 }
 
+/// An NXP field: (register offset, field offset, mask in place).
+type NxpField = (usize, u32, u32);
+
 #[test]
 fn field_positions_match_nxp() {
     // (name, model mask in place, NXP (register offset, field offset, mask in place), the
     // model register's offset)
-    let single: &[(&str, u32, (usize, u32, u32), usize)] = &[
+    let single: &[(&str, u32, NxpField, usize)] = &[
         ("RE", q::CONFIG_RE, f!(MAC_CONFIGURATION, RE), q::MAC_CONFIG),
         ("TE", q::CONFIG_TE, f!(MAC_CONFIGURATION, TE), q::MAC_CONFIG),
         ("DM", q::CONFIG_DM, f!(MAC_CONFIGURATION, DM), q::MAC_CONFIG),

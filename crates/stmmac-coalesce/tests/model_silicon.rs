@@ -70,7 +70,7 @@ fn gmac3_rx(bus: &Bus3, arena: &SimArena, n: u32, size: u32) -> (u32, u32) {
     }
     bus.write_word(GMAC_FRAME_FILTER, 1); // PR
     bus.write_word(GMAC_CONTROL, CONTROL_RE | CONTROL_TE);
-    bus.write_word(DMA_RCV_BASE_ADDR, d as u32);
+    bus.write_word(DMA_RCV_BASE_ADDR, d);
     (d, b)
 }
 
@@ -92,7 +92,7 @@ fn gmac3_clearing_sr_raises_rps_once_rx_has_stopped() {
 fn gmac3_clearing_st_raises_tps_once_tx_has_stopped() {
     let (clock, arena, bus) = gmac3(|m| m);
     let (d, _) = ring(&arena, 2, 16);
-    bus.write_word(DMA_TX_BASE_ADDR, d as u32);
+    bus.write_word(DMA_TX_BASE_ADDR, d);
     bus.write_word(DMA_CONTROL, DMA_ST);
     assert_ne!(
         bus.read_word(DMA_STATUS) & TS_MASK,
@@ -139,7 +139,7 @@ fn gmac3_atds_walks_enhanced_descriptors_32_bytes_apart() {
         arena.write_u32(d + 32 * i + 8, b + 2048 * i);
     }
     bus.write_word(DMA_BUS_MODE, (1 << 7) | (1 << 8)); // ATDS, PBL 1
-    bus.write_word(DMA_TX_BASE_ADDR, d as u32);
+    bus.write_word(DMA_TX_BASE_ADDR, d);
     bus.write_word(DMA_CONTROL, DMA_ST);
     bus.write_word(DMA_XMT_POLL_DEMAND, 1);
     let sent = bus.model(|m| m.sent().len());

@@ -1,14 +1,18 @@
-//! A behavioural DWMAC (GMAC 3.x) and PHY in virtual time, and a sim DMA arena (coherent
+//! Behavioural DWMACs (GMAC 3.x and QoS 4.x/5.x) and a PHY in virtual time, and a sim DMA arena (coherent
 //! or not) that records what the DMA saw in order (feature `sim`, host only).
 //!
 //! [`Gmac3Model`] is a [`SimModel`](hwtimer_core::sim::SimModel) for the whole block (MAC at 0, DMA at 0x1000). Its DMA
 //! really walks the descriptors the driver wrote, in a [`SimArena`]: memory with 32-bit bus
-//! addresses, so the driver code is the same as on target. It behaves as the DWMAC facts in
-//! `docs/dwmac.md` say, and like QEMU's npcm-gmac where those are silent:
+//! addresses, so the driver code is the same as on target. Its register map and descriptor
+//! decode are its own ([`gmac3_map`], each field with its source: Linux's `dwmac1000.h`,
+//! `dwmac_dma.h`, `descs.h`; ST's RM0090), never the driver's. It behaves as those sources
+//! say, and like QEMU's npcm-gmac where they are silent:
 //!
 //! - **Descriptors**: normal or enhanced layout ([`Gmac3Model::with_layout`], announced in
-//!   HW_FEATURE.ENHDESSEL), 16 bytes plus DMA_BUS_MODE.DSL × bus width between them in ring
-//!   mode ([`Gmac3Model::with_bus_width`]). QEMU ignores DSL and knows only normal ones.
+//!   HW_FEATURE.ENHDESSEL), 16 bytes (32 with DMA_BUS_MODE.ATDS on enhanced descriptors)
+//!   plus DMA_BUS_MODE.DSL × bus width between them in ring mode
+//!   ([`Gmac3Model::with_bus_width`]). Buffer sizes are truncated to the bus width. QEMU
+//!   ignores DSL and ATDS and knows only normal descriptors.
 //! - **TX**: a write to DMA_XMT_POLL_DEMAND, or to DMA_CONTROL with ST set, walks DMA-owned
 //!   descriptors from the current one: buffer 1 (and buffer 2 unless TCH), FS…LS assemble one
 //!   frame, recorded with its time ([`SentFrame`]); OWN is cleared; TI is raised when the
@@ -33,7 +37,14 @@
 //!   GMAC_CONTROL's TE/RE, PS/FES and DM match the link the PHY negotiated (QEMU ignores
 //!   PS/FES); mismatches are counted, not delivered.
 //! - **STATUS**: bits 0–16 write-1-to-clear; NIS/AIS summarise the *enabled* sources;
-//!   TS/RS report the process states. GLI/GMI/GPI (bits 26–28) summarise the MAC's own
+//!   TS/RS report the process states. Clearing ST or SR while the process runs or is
+//!   suspended stops it a [stop lag](Gmac3Model::with_stop_lag) ([`STOP_NS`]) later: TS / RS
+//!   read Stopped and TPS / RPS are raised then (QEMU's npcm-gmac raises neither).
+//! - **RX FIFO** ([`Gmac3Model::with_rx_fifo`], none by default as in QEMU): frames that
+//!   find no descriptor wait in it; with DMA_CONTROL.EFC and GMAC_FLOW_CTRL.TFE its fill
+//!   sends 802.3x PAUSE frames at "full − RFA" and a zero-quanta PAUSE at "full − RFD".
+//!   DMA_MISSED_FRAME_CTR counts frames lost for want of a descriptor (no FIFO) and FIFO
+//!   overflows, and clears on read. GLI/GMI/GPI (bits 26–28) summarise the MAC's own
 //!   interrupts (GMAC_INT_STATUS: RGMII/PCS link events, [`Gmac3Model::raise_link_event`];
 //!   MMC counters past half range, [`Gmac3Model::raise_mmc_half_range`]) that GMAC_INT_MASK
 //!   and the MMC masks (0x10C, 0x110, 0x200) let through; they hold the interrupt line

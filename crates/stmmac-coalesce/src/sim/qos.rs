@@ -73,10 +73,12 @@ pub(super) struct TxInFlight {
 
 /// The behavioural DWMAC 4.x/5.x (QoS, "EQOS") in virtual time.
 ///
-/// The whole block is one [`SimModel`]: the MAC at 0x0000, the MTL at 0x0C00, the DMA at
-/// 0x1000 and DMA channel 0 at 0x1100 (one queue, one channel). Offsets and bit positions
-/// are [`regs4`](crate::regs4)'s (Linux's `dwmac4.h`, `dwmac4_dma.h`, `dwmac4_descs.h` and
-/// ST's RM0433 register description for the STM32H7, checked against its SVD); the DMA
+/// The whole block is one [`SimModel`](hwtimer_core::sim::SimModel): the MAC at 0x0000,
+/// the MTL at 0x0C00, the DMA at 0x1000 and DMA channel 0 at 0x1100 (one queue, one
+/// channel). Offsets and bit positions are the model's own map,
+/// [`qos_map`](super::qos_map) (Linux's `dwmac4.h`, `dwmac4_dma.h`, `dwmac4_descs.h` and
+/// NXP's RT1170 ENET_QOS description, checked field by field in `tests/model_nxp_map.rs`);
+/// the DMA
 /// walks the descriptors the driver wrote in a [`SimArena`], which may have bus addresses
 /// above 4 GiB ([`SimArena::wide`]). It behaves as the block does, not as the driver
 /// expects, so a driver that gets a 4.x rule wrong fails on it:
@@ -88,8 +90,19 @@ pub(super) struct TxInFlight {
 ///   descriptor, which stays owned (a stalled FIFO, [`QosModel::tx_stalled`]), and goes
 ///   on when TXQEN becomes 2. The RX queue holds (RQS + 1) × 256 bytes (reset: the whole
 ///   RX FIFO, [`QosModel::with_fifo_sizes`]): a longer frame is dropped
-///   ([`QosModel::rx_overflow`]); frames waiting for descriptors beyond that size are
-///   missed (DMA_CH0_MISSED_FRAME_COUNT and [`QosModel::rx_missed`]).
+///   ([`QosModel::rx_overflow`], MTL_RXQ0_MISSED_PACKET_OVERFLOW_CNT.OVFPKTCNT); frames
+///   waiting for descriptors beyond that size are missed (OVFPKTCNT, MISPKTCNT,
+///   DMA_CH0_MISS_FRAME_CNT at +0x6C on 4.x and +0x64 on 5.x, and
+///   [`QosModel::rx_missed`]); the counters are 11 bits with an overflow bit and clear on
+///   read (RT1170 field docs).
+/// - **Flow control**: with MTL_RXQ0_OPERATION_MODE.EHFC and MAC_Q0_TX_FLOW_CTRL.TFE, the
+///   RX queue's fill reaching "size − (1 KiB + 512 B × RFA)" sends an 802.3x PAUSE with PT
+///   (recorded in [`QosModel::sent`]), falling to "size − (1 KiB + 512 B × RFD)" a
+///   zero-quanta PAUSE.
+/// - **Stops**: clearing ST or SR while the process runs (or is suspended) stops it
+///   [a stop lag](QosModel::with_stop_lag) later: then TPS or RPS is raised and
+///   DMA_DEBUG_STATUS0's TPS0 / RPS0 read Stopped (0); until then they read the running or
+///   suspended state.
 /// - **TX**: DMA_CH0_TX_CONTROL.ST starts the process at the list base; it processes the
 ///   descriptor at the current address only while that differs from the tail pointer (full
 ///   bus address). A write to DMA_CH0_TXDESC_TAIL_POINTER is the doorbell. TDES0/1 hold
@@ -121,19 +134,20 @@ pub(super) struct TxInFlight {
 ///   [`QosModel::inject_context`]) a context descriptor follows the frame's LD
 ///   descriptor: RDES0/1 the timestamp (virtual ns: low, high), RDES3 = CTXT.
 /// - **Filter**: as the 3.x model: PR / RA pass all; broadcast unless DBF; multicast with
-///   PM or through the 64-bin hash (HT0 bins 0–31, HT1 32–63) with HMC; unicast only to
-///   MAC address 0 (AE).
+///   PM or through the hash table with HMC: 64, 128 or 256 bins
+///   ([`QosModel::with_hash_bins`], HASHTBLSZ) over MAC_HASH_TABLE_REG0..7, the bin the top
+///   bits of the bit-reversed CRC-32; unicast only to MAC address 0 (AE).
 /// - **Line** ([`QosModel::with_phy`]): with an [`AnPhy`], frames pass only while
 ///   MAC_CONFIG's TE/RE, PS/FES and DM match the negotiated link.
 /// - **CH0_STATUS**: write-1-to-clear on [`q::CH_W1C`]; NIS = TI | TBU | RI | ERI raised
-///   and enabled; AIS = TPS | RBU | RPS | RWT | ETI | FBE | CDE raised and enabled (RM0433;
-///   Linux counts RBU under AIS too). The interrupt line is NIS with NIE or AIS with AIE,
+///   and enabled; AIS = TPS | RBU | RPS | RWT | ETI | FBE | CDE raised and *enabled*
+///   (RT1170 DMA_CH0_STATUS NIS/AIS field docs; Linux counts RBU under AIS too). The interrupt line is NIS with NIE or AIS with AIE,
 ///   at the version's enable positions: NIE 15 / AIE 14 from 4.10 on, NIE 16 / AIE 15 on
 ///   4.00 (so 4.10 enables on a 4.00 core give no TI interrupt). DMA_STATUS.DC0IS
 ///   follows the line.
 /// - **MDIO**: MAC_MDIO_ADDRESS with GB starts a frame on the [`MdioDevice`] (Clause 22:
 ///   PA, RDA; GOC 1 write, 3 read); GB clears one frame time later (MDC = CSR clock / the
-///   CR divider, the 3.x table), or never when [stuck](QosModel::set_mdio_stuck). A
+///   CR divider, CR 6 and 7 included), or never when [stuck](QosModel::set_mdio_stuck). A
 ///   C45E access is two frames on the device, one frame time apart: the address frame
 ///   ([`MdioDevice::c45_address`] with MAC_MDIO_DATA.RA, the MMD from RDA), then GOC 1 a
 ///   write frame of GD, 3 a read frame, 2 a post-read-increment-address read frame, whose
