@@ -4,7 +4,7 @@
 
 use std::vec::Vec;
 
-use super::AnPhy;
+use super::{AnPhy, SentFrame, SimArena};
 use crate::{Duplex, Speed};
 
 /// The shortest frame without FCS a sender puts on the wire: 60 bytes (IEEE 802.3 clause
@@ -184,3 +184,282 @@ impl FlowState {
         None
     }
 }
+
+/// The DMA engine state both front-ends share: the arena the DMA reads and writes, the
+/// MDIO bus, the PHY for the line check, the frames sent, the TX lag and wire time, the RX
+/// watchdog deadline, the stop lag, reset and MDIO busy times, the RX counters, the flow
+/// control state. Each front-end ([`Gmac3Model`](super::Gmac3Model),
+/// [`QosModel`](super::QosModel)) adds only its registers and its descriptor layout.
+pub(super) struct Engine<D> {
+    /// The memory the DMA walks.
+    pub(super) arena: SimArena,
+    /// The MDIO bus's device.
+    pub(super) mdio: D,
+    /// CSR clock (MDC divider input, RX watchdog unit).
+    pub(super) csr_hz: u32,
+    /// The PHY whose link the line check compares against.
+    pub(super) phy: Option<AnPhy>,
+    /// Frames sent (PAUSE frames included).
+    pub(super) sent: Vec<SentFrame>,
+    /// The TX frame being assembled (FS/FD … LS/LD).
+    pub(super) partial: Vec<u8>,
+    /// TX fetch latency, ns (0: the instant model).
+    pub(super) tx_lag_ns: u64,
+    /// Line rate for the wire time, bit/s.
+    pub(super) line_bps: u64,
+    /// When the wire is free again: the due time of the last descriptor fetched.
+    pub(super) tx_wire_free_ns: u64,
+    /// When the RX watchdog raises RI, if armed.
+    pub(super) riwt_at: Option<u64>,
+    /// How long a stop takes to reach the Stopped state.
+    pub(super) stop_ns: u64,
+    /// When the TX process reaches Stopped after ST was cleared.
+    pub(super) tx_stop_at: Option<u64>,
+    /// When the RX process reaches Stopped after SR was cleared.
+    pub(super) rx_stop_at: Option<u64>,
+    /// How long SWR stays set after a reset request.
+    pub(super) swr_ns: u64,
+    /// SWR reads set until then.
+    pub(super) swr_until: u64,
+    /// SWR never clears (fault injection).
+    pub(super) swr_stuck: bool,
+    /// The MDIO busy bit reads set until then.
+    pub(super) mdio_busy_until: u64,
+    /// The MDIO busy bit never clears (fault injection).
+    pub(super) mdio_stuck: bool,
+    /// MDIO frames performed.
+    pub(super) mdio_frames: u64,
+    /// Frames dropped (no descriptor, RX stopped, FIFO full).
+    pub(super) rx_dropped: u64,
+    /// Frames delivered completely.
+    pub(super) rx_delivered: u64,
+    /// Frames the address filter dropped.
+    pub(super) rx_filtered: u64,
+    /// Frames lost because the MAC configuration did not match the PHY's link.
+    pub(super) line_mismatch: u64,
+    /// The RX FIFO's flow control.
+    pub(super) flow_state: FlowState,
+    /// The time of the last access (PAUSE frames are stamped with it).
+    pub(super) last_ns: u64,
+}
+
+impl<D> Engine<D> {
+    /// An engine on `arena` with `mdio`, clocked at `csr_hz`: no lag, the default stop lag
+    /// and reset time, a 1 Gbit/s line.
+    pub(super) fn new(arena: SimArena, mdio: D, csr_hz: u32) -> Self {
+        Self {
+            arena,
+            mdio,
+            csr_hz,
+            phy: None,
+            sent: Vec::new(),
+            partial: Vec::new(),
+            tx_lag_ns: 0,
+            line_bps: super::DEFAULT_LINE_BPS,
+            tx_wire_free_ns: 0,
+            riwt_at: None,
+            stop_ns: STOP_NS,
+            tx_stop_at: None,
+            rx_stop_at: None,
+            swr_ns: super::SWR_NS,
+            swr_until: 0,
+            swr_stuck: false,
+            mdio_busy_until: 0,
+            mdio_stuck: false,
+            mdio_frames: 0,
+            rx_dropped: 0,
+            rx_delivered: 0,
+            rx_filtered: 0,
+            line_mismatch: 0,
+            flow_state: FlowState::default(),
+            last_ns: 0,
+        }
+    }
+
+    /// When a fetched TX descriptor of `wire_bytes` is written back by the lagging DMA:
+    /// `max(now + lag, end of the previous one) + wire time` (see
+    /// [`Gmac3Model::with_tx_lag`](super::Gmac3Model::with_tx_lag)); the wire is busy until
+    /// then.
+    pub(super) fn tx_due(&mut self, now_ns: u64, wire_bytes: usize) -> u64 {
+        let start = now_ns
+            .saturating_add(self.tx_lag_ns)
+            .max(self.tx_wire_free_ns);
+        let due = start.saturating_add(wire_ns(wire_bytes, self.line_bps));
+        self.tx_wire_free_ns = due;
+        due
+    }
+
+    /// The stops due by `now_ns`: `(tx reached Stopped, rx reached Stopped)`; each is
+    /// reported once.
+    pub(super) fn stops_due(&mut self, now_ns: u64) -> (bool, bool) {
+        let tx = self.tx_stop_at.is_some_and(|t| now_ns >= t);
+        let rx = self.rx_stop_at.is_some_and(|t| now_ns >= t);
+        if tx {
+            self.tx_stop_at = None;
+        }
+        if rx {
+            self.rx_stop_at = None;
+        }
+        (tx, rx)
+    }
+
+    /// A stop command at `now_ns` for a process that was running or suspended: it reaches
+    /// Stopped one stop lag later.
+    pub(super) fn stop_at(&self, now_ns: u64) -> Option<u64> {
+        Some(now_ns.saturating_add(self.stop_ns))
+    }
+
+    /// Arm the RX watchdog `clocks` CSR clocks after `now_ns`, unless it is armed.
+    pub(super) fn arm_riwt(&mut self, now_ns: u64, clocks: u64) {
+        if self.riwt_at.is_none() {
+            let ns = clocks.saturating_mul(1_000_000_000) / u64::from(self.csr_hz.max(1));
+            self.riwt_at = Some(now_ns.saturating_add(ns));
+        }
+    }
+
+    /// One MDIO frame time at the CSR clock divided by `divider`, ns.
+    pub(super) fn mdio_frame_ns(&self, divider: u32) -> u64 {
+        mdio_bus::frame_ns((self.csr_hz / divider.max(1)).max(1))
+    }
+
+    /// Whether the MDIO busy bit reads set at `now_ns`.
+    pub(super) fn mdio_busy(&self, now_ns: u64) -> bool {
+        self.mdio_stuck || now_ns < self.mdio_busy_until
+    }
+
+    /// Whether SWR reads set at `now_ns`.
+    pub(super) fn swr_busy(&self, now_ns: u64) -> bool {
+        self.swr_stuck || now_ns < self.swr_until
+    }
+
+    /// The next time something happens by time alone here: the watchdog or a stop.
+    pub(super) fn next_event_ns(&self, tx_due: Option<u64>) -> Option<u64> {
+        [self.riwt_at, tx_due, self.tx_stop_at, self.rx_stop_at]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Record a PAUSE frame from `src` with `quanta` (flow control), at the last access.
+    pub(super) fn send_pause(&mut self, src: [u8; 6], quanta: u16) {
+        self.sent.push(SentFrame {
+            at_ns: self.last_ns,
+            bytes: pause_frame(src, quanta),
+            ic: false,
+        });
+    }
+}
+
+/// The public methods both models have, written once: builders and observations of the
+/// shared [`Engine`].
+macro_rules! engine_api {
+    () => {
+        /// A TX DMA that lags the CPU by `lag_ns` (0, the default, is the instant model:
+        /// every owned descriptor is written back inside the doorbell that finds it).
+        /// With a lag, a walk fetches every owned descriptor at once but writes each back
+        /// at `max(fetch time + lag_ns, due time of the one before) + its wire time` at
+        /// the [line rate](Self::with_line_rate) (buffer bytes, and on a frame's last
+        /// descriptor the padding to 60, FCS, preamble, SFD and IFG); a 1514-byte frame
+        /// takes 12.304 µs at 1 Gbit/s. Time reaching a due time ([`sync`](Self::sync),
+        /// which every register access and `inject` do) writes it back, records its
+        /// frame and raises the TX interrupt for IC/IOC. After each write-back the DMA
+        /// looks at its current descriptor again. Stopping TX, a new list base, a fault
+        /// or a reset abandon the descriptors in flight (they stay DMA-owned).
+        pub fn with_tx_lag(mut self, lag_ns: u64) -> Self {
+            self.core.tx_lag_ns = lag_ns;
+            self
+        }
+
+        /// The line rate for the lagging DMA's wire time, bit/s (default 1 Gbit/s;
+        /// ignored by the instant model; 0 counts as 1 bit/s).
+        pub fn with_line_rate(mut self, bits_per_s: u64) -> Self {
+            self.core.line_bps = bits_per_s;
+            self
+        }
+
+        /// The TX fetch latency set by [`with_tx_lag`](Self::with_tx_lag).
+        pub fn tx_lag(&self) -> u64 {
+            self.core.tx_lag_ns
+        }
+
+        /// Check frames against the link `phy` negotiated: frames pass only while the
+        /// MAC's TE/RE, PS/FES and DM match it.
+        pub fn with_phy(mut self, phy: $crate::sim::AnPhy) -> Self {
+            self.core.phy = Some(phy);
+            self
+        }
+
+        /// A reset that takes `ns` of virtual time (default [`SWR_NS`](crate::sim::SWR_NS);
+        /// a slow or late PHY clock on silicon keeps SWR set for tens of milliseconds).
+        pub fn with_reset_time(mut self, ns: u64) -> Self {
+            self.core.swr_ns = ns;
+            self
+        }
+
+        /// How long a stop command (ST or SR cleared) takes to reach the Stopped state
+        /// (default [`STOP_NS`](crate::sim::STOP_NS)): the process state keeps reading
+        /// running or suspended and TPS / RPS are raised only then. 0 stops inside the
+        /// register write.
+        pub fn with_stop_lag(mut self, ns: u64) -> Self {
+            self.core.stop_ns = ns;
+            self
+        }
+
+        /// Frames sent so far (PAUSE frames from flow control included).
+        pub fn sent(&self) -> &[$crate::sim::SentFrame] {
+            &self.core.sent
+        }
+
+        /// Forget the sent frames (long runs).
+        pub fn clear_sent(&mut self) {
+            self.core.sent.clear();
+        }
+
+        /// Frames dropped: no descriptor for them (without a FIFO to wait in), RX
+        /// stopped, or no room left in the RX FIFO.
+        pub fn rx_dropped(&self) -> u64 {
+            self.core.rx_dropped
+        }
+
+        /// Frames delivered into RX descriptors (completely).
+        pub fn rx_delivered(&self) -> u64 {
+            self.core.rx_delivered
+        }
+
+        /// Frames the address filter dropped.
+        pub fn rx_filtered(&self) -> u64 {
+            self.core.rx_filtered
+        }
+
+        /// Frames lost because the MAC configuration did not match the PHY's link.
+        pub fn line_mismatch(&self) -> u64 {
+            self.core.line_mismatch
+        }
+
+        /// MDIO frames performed.
+        pub fn mdio_frames(&self) -> u64 {
+            self.core.mdio_frames
+        }
+
+        /// The MDIO device.
+        pub fn mdio_device(&mut self) -> &mut D {
+            &mut self.core.mdio
+        }
+
+        /// Keep the MDIO busy bit set forever (fault injection).
+        pub fn set_mdio_stuck(&mut self, stuck: bool) {
+            self.core.mdio_stuck = stuck;
+        }
+
+        /// Keep the DMA's SWR set forever (fault injection: no PHY clock).
+        pub fn set_swr_stuck(&mut self, stuck: bool) {
+            self.core.swr_stuck = stuck;
+        }
+
+        /// When the RX watchdog will raise RI, if armed.
+        pub fn riwt_deadline(&self) -> Option<u64> {
+            self.core.riwt_at
+        }
+    };
+}
+pub(super) use engine_api;

@@ -8,10 +8,10 @@ use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
 
-use super::engine::{self, STOP_NS};
+use super::engine::{self, Engine};
 use super::gmac3_dma::{RxInFlight, TxInFlight};
 use super::gmac3_map::{self as m, OWN};
-use super::{AnPhy, DEFAULT_LINE_BPS, HW_FEATURE, Ring, SWR_NS, Seen, SimArena, VERSION};
+use super::{HW_FEATURE, Ring, Seen, SimArena, VERSION};
 use crate::DescLayout;
 
 /// A frame the model's TX DMA sent.
@@ -55,9 +55,6 @@ pub enum RxWireError {
 
 /// The behavioural DWMAC; see the [module docs](crate::sim).
 pub struct Gmac3Model<D: MdioDevice> {
-    pub(super) arena: SimArena,
-    pub(super) mdio: D,
-    pub(super) csr_hz: u32,
     pub(super) layout: DescLayout,
     pub(super) bus_width: u32,
     pub(super) control: u32,
@@ -81,23 +78,10 @@ pub struct Gmac3Model<D: MdioDevice> {
     pub(super) rx_halted: bool,
     pub(super) tx_fault: Option<TxFault>,
     pub(super) tx_stall: bool,
-    pub(super) mdio_busy_until: u64,
-    pub(super) mdio_stuck: bool,
-    pub(super) mdio_frames: u64,
-    pub(super) swr_until: u64,
-    pub(super) swr_stuck: bool,
-    pub(super) riwt_at: Option<u64>,
-    pub(super) sent: Vec<SentFrame>,
-    pub(super) partial: Vec<u8>,
-    pub(super) rx_dropped: u64,
-    pub(super) rx_delivered: u64,
-    pub(super) rx_filtered: u64,
-    pub(super) line_mismatch: u64,
     pub(super) split_last: bool,
     pub(super) pending_ls: Vec<(u32, u32)>,
     pub(super) rx_queue: VecDeque<Vec<u8>>,
     pub(super) rx_cur: Option<RxInFlight>,
-    pub(super) phy: Option<AnPhy>,
     pub(super) no_hw_feature: bool,
     /// The checksum offload engines (TX insertion, RX checking) exist.
     pub(super) coe: bool,
@@ -121,8 +105,6 @@ pub struct Gmac3Model<D: MdioDevice> {
     pub(super) flow_ctrl: u32,
     /// The next TX poll demand reaches the DMA before the descriptor store does.
     pub(super) early_doorbell: bool,
-    /// How long SWR stays set after a reset request.
-    pub(super) swr_ns: u64,
     /// STM32F4/F7 erratum: a write within this many ns of the previous write to the same
     /// register is lost (0 = off).
     pub(super) write_settle_ns: u64,
@@ -131,39 +113,25 @@ pub struct Gmac3Model<D: MdioDevice> {
     pub(super) last_write: [Option<u64>; 6],
     /// Writes the erratum swallowed.
     pub(super) lost_writes: u64,
-    /// TX fetch latency, ns ([`Gmac3Model::with_tx_lag`]; 0 = the instant model).
-    pub(super) tx_lag_ns: u64,
-    /// Line rate for the TX wire time, bit/s ([`Gmac3Model::with_line_rate`]).
-    pub(super) line_bps: u64,
     /// Descriptors the lagging TX DMA has fetched and not written back yet, oldest first
     /// (due times never decrease).
     pub(super) tx_inflight: VecDeque<TxInFlight>,
-    /// When the wire is free again: the due time of the last descriptor fetched.
-    pub(super) tx_wire_free_ns: u64,
-    /// How long a stop takes ([`Gmac3Model::with_stop_lag`]).
-    pub(super) stop_ns: u64,
-    /// When the TX process reaches Stopped after ST was cleared.
-    pub(super) tx_stop_at: Option<u64>,
-    /// When the RX process reaches Stopped after SR was cleared.
-    pub(super) rx_stop_at: Option<u64>,
     /// DMA_MISSED_FRAME_CTR as it reads (cleared on read).
     pub(super) missed: u32,
     /// The RX FIFO's size in bytes (0: none, frames are dropped at RU as in QEMU).
     pub(super) rx_fifo: usize,
-    /// The RX FIFO's flow control.
-    pub(super) flow_state: engine::FlowState,
-    /// The time of the last access (PAUSE frames are stamped with it).
-    pub(super) last_ns: u64,
+    /// The shared DMA engine state.
+    pub(super) core: Engine<D>,
 }
 
 impl<D: MdioDevice> Gmac3Model<D> {
+    engine::engine_api!();
+
     /// A model whose DMA sees `arena`, whose MDIO bus has `mdio` on it, clocked at `csr_hz`;
     /// normal descriptors, a 32-bit bus, no line check.
     pub fn new(arena: SimArena, mdio: D, csr_hz: u32) -> Self {
         Self {
-            arena,
-            mdio,
-            csr_hz,
+            core: Engine::new(arena, mdio, csr_hz),
             layout: DescLayout::Normal,
             bus_width: 4,
             control: 0,
@@ -187,23 +155,10 @@ impl<D: MdioDevice> Gmac3Model<D> {
             rx_halted: false,
             tx_fault: None,
             tx_stall: false,
-            mdio_busy_until: 0,
-            mdio_stuck: false,
-            mdio_frames: 0,
-            swr_until: 0,
-            swr_stuck: false,
-            riwt_at: None,
-            sent: Vec::new(),
-            partial: Vec::new(),
-            rx_dropped: 0,
-            rx_delivered: 0,
-            rx_filtered: 0,
-            line_mismatch: 0,
             split_last: false,
             pending_ls: Vec::new(),
             rx_queue: VecDeque::new(),
             rx_cur: None,
-            phy: None,
             no_hw_feature: false,
             coe: true,
             coe_work: true,
@@ -215,21 +170,12 @@ impl<D: MdioDevice> Gmac3Model<D> {
             mmc_mask: [0; 3],
             flow_ctrl: 0,
             early_doorbell: false,
-            swr_ns: SWR_NS,
             write_settle_ns: 0,
             last_write: [None; 6],
             lost_writes: 0,
-            tx_lag_ns: 0,
-            line_bps: DEFAULT_LINE_BPS,
             tx_inflight: VecDeque::new(),
-            tx_wire_free_ns: 0,
-            stop_ns: STOP_NS,
-            tx_stop_at: None,
-            rx_stop_at: None,
             missed: 0,
             rx_fifo: 0,
-            flow_state: engine::FlowState::default(),
-            last_ns: 0,
         }
     }
 
@@ -242,44 +188,6 @@ impl<D: MdioDevice> Gmac3Model<D> {
     pub fn with_rx_fifo(mut self, bytes: usize) -> Self {
         self.rx_fifo = bytes;
         self
-    }
-
-    /// A TX DMA that lags the CPU by `lag_ns` (0, the default, is the instant model: every
-    /// owned descriptor is written back inside the poll-demand or ST write that finds it,
-    /// as in QEMU, and no wire time is modelled either).
-    ///
-    /// With a lag, a walk (poll demand, ST set) still fetches every owned descriptor at
-    /// once (frame bytes, ES for an unreachable buffer), but writes none back. Each gets a
-    /// due time: `max(fetch time + lag_ns, due time of the descriptor before it)` plus its
-    /// wire time at the [line rate](Self::with_line_rate): its buffer bytes, and on a
-    /// frame's last descriptor the padding to 60 bytes, the FCS (4), preamble, SFD and IFG
-    /// (20), × 8 / rate (rounded up to a ns). A 1514-byte frame takes 12.304 µs at
-    /// 1 Gbit/s. At its due time, when time reaches it ([`sync`](Self::sync), which every
-    /// register access and [`inject`](Self::inject) also do), the descriptor is written
-    /// back (OWN clear, status), its frame recorded ([`SentFrame::at_ns`] is that time) and
-    /// TI raised if it is a last descriptor with IC. While descriptors are in flight TS
-    /// reads "running, waiting for status" (2) and a poll demand cannot be lost
-    /// ([`lose_next_tx_doorbell`](Self::lose_next_tx_doorbell) needs an idle DMA); after
-    /// each write-back the DMA looks at its current descriptor again at that time: an owned
-    /// one is fetched (no poll demand needed while it runs), a descriptor still in flight
-    /// (a full ring) waits, a free one with nothing left in flight raises TU and suspends.
-    /// Stopping TX (ST cleared), a new list base, a TX fault or a reset abandon the
-    /// descriptors in flight: they stay DMA-owned and their frames are not sent.
-    pub fn with_tx_lag(mut self, lag_ns: u64) -> Self {
-        self.tx_lag_ns = lag_ns;
-        self
-    }
-
-    /// The line rate for the lagging DMA's wire time, bit/s (default 1 Gbit/s; ignored by
-    /// the instant model; 0 counts as 1 bit/s).
-    pub fn with_line_rate(mut self, bits_per_s: u64) -> Self {
-        self.line_bps = bits_per_s;
-        self
-    }
-
-    /// The TX fetch latency set by [`with_tx_lag`](Self::with_tx_lag).
-    pub fn tx_lag(&self) -> u64 {
-        self.tx_lag_ns
     }
 
     /// TX descriptors fetched and not yet written back (always 0 without a lag).
@@ -295,15 +203,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
     /// The next time something happens by time alone: the RX watchdog's deadline or the
     /// next TX write-back.
     pub fn next_event_ns(&self) -> Option<u64> {
-        [
-            self.riwt_at,
-            self.tx_next_due(),
-            self.tx_stop_at,
-            self.rx_stop_at,
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        self.core.next_event_ns(self.tx_next_due())
     }
 
     /// The STM32F4/F7 "successive write operations to the same register might not be
@@ -343,13 +243,6 @@ impl<D: MdioDevice> Gmac3Model<D> {
             *last = Some(now_ns);
         }
         lost
-    }
-
-    /// A reset that takes `ns` of virtual time (default [`SWR_NS`]; a slow or late PHY
-    /// clock on silicon keeps SWR set for tens of milliseconds).
-    pub fn with_reset_time(mut self, ns: u64) -> Self {
-        self.swr_ns = ns;
-        self
     }
 
     /// Deliver `frame` as [`inject`](Self::inject) does, with `error` reported in its last
@@ -460,62 +353,6 @@ impl<D: MdioDevice> Gmac3Model<D> {
         self
     }
 
-    /// Check frames against the link `phy` negotiated (see the [module docs](crate::sim)).
-    pub fn with_phy(mut self, phy: AnPhy) -> Self {
-        self.phy = Some(phy);
-        self
-    }
-
-    /// Frames sent so far.
-    pub fn sent(&self) -> &[SentFrame] {
-        &self.sent
-    }
-
-    /// Forget the sent frames (long runs).
-    pub fn clear_sent(&mut self) {
-        self.sent.clear();
-    }
-
-    /// Frames dropped for want of an RX descriptor (RU) or with RX stopped.
-    pub fn rx_dropped(&self) -> u64 {
-        self.rx_dropped
-    }
-
-    /// Frames delivered into RX descriptors (completely).
-    pub fn rx_delivered(&self) -> u64 {
-        self.rx_delivered
-    }
-
-    /// Frames the address filter dropped.
-    pub fn rx_filtered(&self) -> u64 {
-        self.rx_filtered
-    }
-
-    /// Frames lost because GMAC_CONTROL did not match the PHY's link.
-    pub fn line_mismatch(&self) -> u64 {
-        self.line_mismatch
-    }
-
-    /// MDIO frames performed.
-    pub fn mdio_frames(&self) -> u64 {
-        self.mdio_frames
-    }
-
-    /// The MDIO device.
-    pub fn mdio_device(&mut self) -> &mut D {
-        &mut self.mdio
-    }
-
-    /// Keep MII_ADDR.GB set forever (fault injection).
-    pub fn set_mdio_stuck(&mut self, stuck: bool) {
-        self.mdio_stuck = stuck;
-    }
-
-    /// Keep DMA_BUS_MODE.SWR set forever (fault injection: no PHY clock).
-    pub fn set_swr_stuck(&mut self, stuck: bool) {
-        self.swr_stuck = stuck;
-    }
-
     /// The next TX walk that finds an owned descriptor fails with `fault` instead.
     pub fn fail_tx(&mut self, fault: TxFault) {
         self.tx_fault = Some(fault);
@@ -540,7 +377,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
     /// Perform the LS writes held back by [`set_split_last_write`](Self::set_split_last_write).
     pub fn complete_rx_writes(&mut self) {
         for (d, st) in core::mem::take(&mut self.pending_ls) {
-            self.arena.write_u32(d, st);
+            self.core.arena.write_u32(d, st);
         }
     }
 
@@ -548,11 +385,6 @@ impl<D: MdioDevice> Gmac3Model<D> {
     pub fn raw_status(&mut self, now_ns: u64) -> u32 {
         self.sync(now_ns);
         self.status
-    }
-
-    /// When the RX watchdog will raise RI, if armed.
-    pub fn riwt_deadline(&self) -> Option<u64> {
-        self.riwt_at
     }
 
     /// Whether the interrupt line is asserted (STATUS & INTR_ENA, summaries).
@@ -698,12 +530,12 @@ impl<D: MdioDevice> Gmac3Model<D> {
     /// [`inject`](Self::inject) do this first; call it before the CPU reads descriptor
     /// memory after time passed without one (a cleanup-timer interrupt, say).
     pub fn sync(&mut self, now_ns: u64) {
-        self.last_ns = self.last_ns.max(now_ns);
-        if let Some(at) = self.riwt_at
+        self.core.last_ns = self.core.last_ns.max(now_ns);
+        if let Some(at) = self.core.riwt_at
             && now_ns >= at
         {
             self.status |= m::ST_RI;
-            self.riwt_at = None;
+            self.core.riwt_at = None;
         }
         if !self.tx_inflight.is_empty() {
             self.tx_complete_due(now_ns);
@@ -717,23 +549,14 @@ impl<D: MdioDevice> Gmac3Model<D> {
     /// process stopped"; RM0090 ETH_DMASR TPSS / RPSS "set when the transmit / receive
     /// process enters the Stopped state").
     pub(super) fn stops_due(&mut self, now_ns: u64) {
-        if self.tx_stop_at.is_some_and(|t| now_ns >= t) {
-            self.tx_stop_at = None;
+        let (tx, rx) = self.core.stops_due(now_ns);
+        if tx {
             self.status |= m::ST_TPS;
             self.ts = m::TS_STOPPED;
         }
-        if self.rx_stop_at.is_some_and(|t| now_ns >= t) {
-            self.rx_stop_at = None;
+        if rx {
             self.status |= m::ST_RPS;
         }
-    }
-
-    /// How long a stop command takes to reach the Stopped state (default
-    /// [`STOP_NS`](super::STOP_NS)): TS / RS keep the running state and TPS / RPS are
-    /// raised only then. 0 stops at once (TPS / RPS inside the register write).
-    pub fn with_stop_lag(mut self, ns: u64) -> Self {
-        self.stop_ns = ns;
-        self
     }
 
     /// DMA_STATUS bits 0–16: the raised sources, NIS as the OR of the *enabled* normal
@@ -757,8 +580,8 @@ impl<D: MdioDevice> Gmac3Model<D> {
             Ring::Tx => self.cur_tx,
             Ring::Rx => self.cur_rx,
         };
-        let des0 = self.arena.read_u32(desc).unwrap_or(0);
-        self.arena.note(Seen::Doorbell {
+        let des0 = self.core.arena.read_u32(desc).unwrap_or(0);
+        self.core.arena.note(Seen::Doorbell {
             ring,
             desc: u64::from(desc),
             des0,
@@ -785,18 +608,18 @@ impl<D: MdioDevice> Gmac3Model<D> {
         self.ts = m::TS_STOPPED;
         self.tx_halted = false;
         self.rx_halted = false;
-        self.riwt_at = None;
+        self.core.riwt_at = None;
         self.gmac_int_mask = 0;
         self.mmc_mask = [0; 3];
         self.flow_ctrl = 0;
-        self.partial.clear();
+        self.core.partial.clear();
         self.rx_queue.clear();
         self.rx_cur = None;
         self.tx_abandon_in_flight();
-        self.tx_stop_at = None;
-        self.rx_stop_at = None;
+        self.core.tx_stop_at = None;
+        self.core.rx_stop_at = None;
         self.missed = 0;
-        self.flow_state = engine::FlowState::default();
+        self.core.flow_state = engine::FlowState::default();
     }
 }
 
@@ -831,7 +654,7 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
             0x08 => self.hash[1],
             0x0C => self.hash[0],
             0x10 => {
-                let busy = self.mdio_stuck || now_ns < self.mdio_busy_until;
+                let busy = self.core.mdio_busy(now_ns);
                 (self.mii_addr & !1) | u32::from(busy)
             }
             0x14 => self.mii_data,
@@ -859,16 +682,17 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
             0x40 => self.addr_hi,
             0x44 => self.addr_lo,
             0x1000 => {
-                let busy = self.swr_stuck || now_ns < self.swr_until;
+                let busy = self.core.swr_busy(now_ns);
                 (self.bus_mode & !1) | u32::from(busy)
             }
             0x100C => self.rx_base,
             0x1010 => self.tx_base,
             m::DMA_STATUS => {
-                let rx_on = self.dma_control & m::CONTROL_SR != 0 || self.rx_stop_at.is_some();
+                let rx_on = self.dma_control & m::CONTROL_SR != 0 || self.core.rx_stop_at.is_some();
                 let rs = if !rx_on || self.rx_halted {
                     m::RS_STOPPED
                 } else if self
+                    .core
                     .arena
                     .read_u32(self.cur_rx)
                     .is_some_and(|d| d & OWN != 0)
@@ -877,7 +701,7 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
                 } else {
                     m::RS_SUSPENDED
                 };
-                let tx_on = self.dma_control & m::CONTROL_ST != 0 || self.tx_stop_at.is_some();
+                let tx_on = self.dma_control & m::CONTROL_ST != 0 || self.core.tx_stop_at.is_some();
                 let ts = if !tx_on { m::TS_STOPPED } else { self.ts };
                 self.summarised()
                     | rs << m::ST_RS_SHIFT
@@ -913,23 +737,23 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
             0x08 => self.hash[1] = value,
             0x0C => self.hash[0] = value,
             0x10 => {
-                if self.mdio_stuck || now_ns < self.mdio_busy_until || value & 1 == 0 {
+                if self.core.mdio_busy(now_ns) || value & m::MII_GB == 0 {
                     self.mii_addr = value & !1;
                     return;
                 }
                 self.mii_addr = value;
                 let div = m::mdc_divider((value >> m::MII_CR_SHIFT) & 0xF);
-                let mdc = (self.csr_hz / div).max(1);
-                let done = now_ns.saturating_add(mdio_bus::frame_ns(mdc));
-                self.mdio_busy_until = done;
-                self.mdio_frames += 1;
+                let done = now_ns.saturating_add(self.core.mdio_frame_ns(div));
+                self.core.mdio_busy_until = done;
+                self.core.mdio_frames += 1;
                 let phy = PhyAddr::from_bits(((value >> 11) & 0x1F) as u8);
                 let reg = RegAddr::from_bits(((value >> 6) & 0x1F) as u8);
                 if value & 2 != 0 {
-                    self.mdio
+                    self.core
+                        .mdio
                         .write(done, phy, reg, (self.mii_data & 0xFFFF) as u16);
                 } else {
-                    self.mii_data = u32::from(self.mdio.read(done, phy, reg));
+                    self.mii_data = u32::from(self.core.mdio.read(done, phy, reg));
                 }
             }
             0x14 => self.mii_data = value & 0xFFFF,
@@ -943,7 +767,7 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
             0x1000 => {
                 if value & 1 != 0 {
                     self.reset();
-                    self.swr_until = now_ns.saturating_add(self.swr_ns);
+                    self.core.swr_until = now_ns.saturating_add(self.core.swr_ns);
                 } else {
                     self.bus_mode = value;
                 }
@@ -984,7 +808,7 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
                 let (st, sr) = (m::CONTROL_ST, m::CONTROL_SR);
                 if value & st != 0 && was & st == 0 {
                     // A stop still on its way completes first (TPS), then the restart.
-                    if self.tx_stop_at.take().is_some() {
+                    if self.core.tx_stop_at.take().is_some() {
                         self.status |= m::ST_TPS;
                     }
                     self.tx_halted = false;
@@ -993,11 +817,11 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
                     self.tx_abandon_in_flight();
                     if !self.tx_halted {
                         // A running or suspended process: Stopped (and TPS) a little later.
-                        self.tx_stop_at = Some(now_ns.saturating_add(self.stop_ns));
+                        self.core.tx_stop_at = self.core.stop_at(now_ns);
                     }
                 }
                 if value & sr != 0 && was & sr == 0 {
-                    if self.rx_stop_at.take().is_some() {
+                    if self.core.rx_stop_at.take().is_some() {
                         self.status |= m::ST_RPS;
                     }
                     self.rx_halted = false;
@@ -1005,10 +829,10 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
                 if value & sr == 0 && was & sr != 0 {
                     if self.rx_cur.take().is_some() {
                         // Stopping RX abandons the frame that was waiting for descriptors.
-                        self.rx_dropped += 1;
+                        self.core.rx_dropped += 1;
                     }
                     if !self.rx_halted {
-                        self.rx_stop_at = Some(now_ns.saturating_add(self.stop_ns));
+                        self.core.rx_stop_at = self.core.stop_at(now_ns);
                     }
                 }
                 self.stops_due(now_ns);

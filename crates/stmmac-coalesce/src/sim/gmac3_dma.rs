@@ -70,7 +70,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
     /// a fault, a reset.
     pub(super) fn tx_abandon_in_flight(&mut self) {
         self.tx_inflight.clear();
-        self.tx_wire_free_ns = 0;
+        self.core.tx_wire_free_ns = 0;
     }
 
     /// Write a fetched descriptor back at `at_ns`: record its frame, TI for IC, OWN clear.
@@ -78,20 +78,21 @@ impl<D: MdioDevice> Gmac3Model<D> {
     fn tx_close(&mut self, at_ns: u64, e: TxInFlight) {
         if let Some(bytes) = e.frame {
             if self.line_ok(at_ns, true) {
-                self.sent.push(SentFrame {
+                self.core.sent.push(SentFrame {
                     at_ns,
                     bytes,
                     ic: e.ic,
                 });
             } else {
-                self.line_mismatch += 1;
+                self.core.line_mismatch += 1;
             }
             if e.ic {
                 self.status |= m::ST_TI;
             }
         }
         // Write-back: OWN clear, status; enhanced keeps its control bits.
-        self.arena
+        self.core
+            .arena
             .write_u32(e.desc, e.keep | if e.es { TDES0_ES } else { 0 });
     }
 
@@ -105,7 +106,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
             fes: c & m::CONTROL_FES != 0,
             dm: c & m::CONTROL_DM != 0,
         };
-        engine::link_ok(self.phy.as_ref(), now_ns, mac)
+        engine::link_ok(self.core.phy.as_ref(), now_ns, mac)
     }
 
     /// Whether the destination address filter accepts `frame` (64 hash bins: HASH_LOW
@@ -134,15 +135,15 @@ impl<D: MdioDevice> Gmac3Model<D> {
         self.sync(now_ns);
         self.complete_rx_writes();
         if !self.rx_running() {
-            self.rx_dropped += 1;
+            self.core.rx_dropped += 1;
             return;
         }
         if !self.line_ok(now_ns, false) {
-            self.line_mismatch += 1;
+            self.core.line_mismatch += 1;
             return;
         }
         if !self.accepts(frame) {
-            self.rx_filtered += 1;
+            self.core.rx_filtered += 1;
             return;
         }
         let mut bytes = frame.to_vec();
@@ -151,7 +152,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
         if self.rx_fifo != 0 && self.rx_fill() + bytes.len() > self.rx_fifo {
             // The RX FIFO overflows: the frame is lost and counted (dwmac_dma.h
             // `DMA_MISSED_FRAME_OVE_CNTR`).
-            self.rx_dropped += 1;
+            self.core.rx_dropped += 1;
             self.count_missed(
                 m::MISSED_MFA_MASK << m::MISSED_MFA_SHIFT,
                 m::MISSED_MFA_SHIFT,
@@ -200,18 +201,15 @@ impl<D: MdioDevice> Gmac3Model<D> {
         let deact = field(m::CONTROL_RFD_SHIFT, m::CONTROL_RFD_MSB);
         let pt = (self.flow_ctrl >> m::FLOW_PT_SHIFT) as u16;
         let fill = self.rx_fill();
-        if let Some(quanta) = self
-            .flow_state
-            .update(enabled, fill, self.rx_fifo, act, deact, pt)
+        if let Some(quanta) =
+            self.core
+                .flow_state
+                .update(enabled, fill, self.rx_fifo, act, deact, pt)
         {
             let lo = self.addr_lo.to_le_bytes();
             let hi = self.addr_hi.to_le_bytes();
-            let src = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]];
-            self.sent.push(SentFrame {
-                at_ns: self.last_ns,
-                bytes: engine::pause_frame(src, quanta),
-                ic: false,
-            });
+            self.core
+                .send_pause([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]], quanta);
         }
     }
 
@@ -248,7 +246,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
                 });
             }
             let d = self.cur_rx;
-            let Some(des0) = self.arena.read_u32(d) else {
+            let Some(des0) = self.core.arena.read_u32(d) else {
                 self.status |= m::ST_FBI | m::ST_RPS;
                 self.rx_halted = true;
                 self.rx_cur = None;
@@ -261,7 +259,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
                     // Without a modelled RX FIFO (QEMU's npcm-gmac): a new frame with
                     // nowhere to go is dropped and counted missed; one in progress waits.
                     let n = 1 + self.rx_queue.len();
-                    self.rx_dropped += n as u64;
+                    self.core.rx_dropped += n as u64;
                     for _ in 0..n {
                         self.count_missed(m::MISSED_MFC_MASK, 0, m::MISSED_MFC_OVF);
                     }
@@ -272,13 +270,13 @@ impl<D: MdioDevice> Gmac3Model<D> {
                 // suspends and the frame stays in the RX FIFO).
                 return;
             }
-            let des1 = self.arena.read_u32(d + 4).unwrap_or(0);
-            let buf = self.arena.read_u32(d + 8).unwrap_or(0);
+            let des1 = self.core.arena.read_u32(d + 4).unwrap_or(0);
+            let buf = self.core.arena.read_u32(d + 8).unwrap_or(0);
             let (size, end, chained, dic) = self.rx_desc_fields(des1);
             let next = if end {
                 self.rx_base
             } else if chained {
-                self.arena.read_u32(d + 12).unwrap_or(0)
+                self.core.arena.read_u32(d + 12).unwrap_or(0)
             } else {
                 d.wrapping_add(self.stride())
             };
@@ -287,7 +285,12 @@ impl<D: MdioDevice> Gmac3Model<D> {
             };
             let first = f.done == 0;
             let n = (f.bytes.len() - f.done).min(size);
-            if n > 0 && !self.arena.write_bytes(buf, &f.bytes[f.done..f.done + n]) {
+            if n > 0
+                && !self
+                    .core
+                    .arena
+                    .write_bytes(buf, &f.bytes[f.done..f.done + n])
+            {
                 f.error = true;
             }
             f.done += n;
@@ -298,7 +301,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
             }
             self.cur_rx = next;
             if !last {
-                self.arena.write_u32(d, st);
+                self.core.arena.write_u32(d, st);
                 continue;
             }
             let len = f.bytes.len() as u32;
@@ -311,19 +314,20 @@ impl<D: MdioDevice> Gmac3Model<D> {
             }
             if self.split_last {
                 // First OWN clear without LS (FL so far), LS later.
-                self.arena
+                self.core
+                    .arena
                     .write_u32(d, st | ((len & RDES0_FL_MASK) << RDES0_FL_SHIFT));
                 self.pending_ls.push((d, fin));
             } else {
-                self.arena.write_u32(d, fin);
+                self.core.arena.write_u32(d, fin);
             }
-            self.rx_delivered += 1;
+            self.core.rx_delivered += 1;
             if !dic {
                 self.status |= m::ST_RI;
-                self.riwt_at = None;
-            } else if self.riwt != 0 && self.riwt_at.is_none() {
-                let ns = u64::from(self.riwt) * 256 * 1_000_000_000 / u64::from(self.csr_hz.max(1));
-                self.riwt_at = Some(now_ns.saturating_add(ns));
+                self.core.riwt_at = None;
+            } else if self.riwt != 0 {
+                // RIWT × 256 CSR clocks (dwmac_dma.h `DMA_RX_WATCHDOG`; RM0090 ETH_DMARSWTR).
+                self.core.arm_riwt(now_ns, u64::from(self.riwt) * 256);
             }
         }
     }
@@ -359,7 +363,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
         // list that loops through owned descriptors.
         for _ in 0..65_536 {
             let d = self.cur_tx;
-            let Some(des0) = self.arena.read_u32(d) else {
+            let Some(des0) = self.core.arena.read_u32(d) else {
                 self.status |= m::ST_FBI | m::ST_TPS;
                 self.ts = m::TS_STOPPED;
                 self.tx_halted = true;
@@ -391,20 +395,20 @@ impl<D: MdioDevice> Gmac3Model<D> {
                 self.tx_abandon_in_flight();
                 return;
             }
-            let des1 = self.arena.read_u32(d + 4).unwrap_or(0);
-            let b1 = self.arena.read_u32(d + 8).unwrap_or(0);
-            let b2 = self.arena.read_u32(d + 12).unwrap_or(0);
+            let des1 = self.core.arena.read_u32(d + 4).unwrap_or(0);
+            let b1 = self.core.arena.read_u32(d + 8).unwrap_or(0);
+            let b2 = self.core.arena.read_u32(d + 12).unwrap_or(0);
             let (l1, l2, fs, ls, ic, ter, tch) = self.tx_fields(des0, des1);
             if fs {
-                self.partial.clear();
+                self.core.partial.clear();
             }
             let mut es = false;
-            es |= !self.arena.read_into(b1, l1, &mut self.partial);
+            es |= !self.core.arena.read_into(b1, l1, &mut self.core.partial);
             if !tch && l2 > 0 {
-                es |= !self.arena.read_into(b2, l2, &mut self.partial);
+                es |= !self.core.arena.read_into(b2, l2, &mut self.core.partial);
             }
             let frame = if ls {
-                let bytes = core::mem::take(&mut self.partial);
+                let bytes = core::mem::take(&mut self.core.partial);
                 Some(self.tx_offload(des0, des1, bytes))
             } else {
                 None
@@ -418,7 +422,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
                 ic,
                 frame,
             };
-            if self.tx_lag_ns == 0 {
+            if self.core.tx_lag_ns == 0 {
                 self.tx_close(now_ns, e);
             } else {
                 let mut wire_bytes = l1 + if tch { 0 } else { l2 };
@@ -426,11 +430,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
                     // Padding to 60, FCS, preamble + SFD + IFG.
                     wire_bytes += engine::wire_overhead(f.len());
                 }
-                let start = now_ns
-                    .saturating_add(self.tx_lag_ns)
-                    .max(self.tx_wire_free_ns);
-                e.due_ns = start.saturating_add(engine::wire_ns(wire_bytes, self.line_bps));
-                self.tx_wire_free_ns = e.due_ns;
+                e.due_ns = self.core.tx_due(now_ns, wire_bytes);
                 self.tx_inflight.push_back(e);
                 self.ts = m::TS_WAITING_STATUS;
             }

@@ -4,9 +4,9 @@
 use std::collections::VecDeque;
 use std::vec::Vec;
 
-use super::engine::{self, FlowState, STOP_NS};
+use super::engine::{self, Engine};
 use super::qos_map as q;
-use super::{AnPhy, DEFAULT_LINE_BPS, RxWireError, SWR_NS, SentFrame, SimArena, TxFault, fcs};
+use super::{RxWireError, SimArena, TxFault, fcs};
 use mdio_bus::sim::MdioDevice;
 
 /// MAC_VERSION of a 4.10 core (USERVER 0x30, SNPSVER 0x41): the STM32H7's value and the
@@ -107,7 +107,7 @@ pub(super) struct TxInFlight {
 ///   descriptor at the current address only while that differs from the tail pointer (full
 ///   bus address). A write to DMA_CH0_TXDESC_TAIL_POINTER is the doorbell. TDES0/1 hold
 ///   buffer 1's address (TDES1 only with EAME), TDES2 B1L and IOC, TDES3 OWN, CTXT, FD, LD,
-///   CIC and FL; FD…LD assemble one frame ([`SentFrame`]). Write-back: TDES3 with OWN
+///   CIC and FL; FD…LD assemble one frame ([`SentFrame`](super::SentFrame)). Write-back: TDES3 with OWN
 ///   clear, FD/LD kept, ES on error; TI when the LD descriptor had IOC. A descriptor with
 ///   CTXT (which a plain driver never writes) is skipped: only OWN is cleared. The ring
 ///   wraps after descriptor RING_LEN (the register holds N − 1): there is no end-of-ring
@@ -137,7 +137,7 @@ pub(super) struct TxInFlight {
 ///   PM or through the hash table with HMC: 64, 128 or 256 bins
 ///   ([`QosModel::with_hash_bins`], HASHTBLSZ) over MAC_HASH_TABLE_REG0..7, the bin the top
 ///   bits of the bit-reversed CRC-32; unicast only to MAC address 0 (AE).
-/// - **Line** ([`QosModel::with_phy`]): with an [`AnPhy`], frames pass only while
+/// - **Line** ([`QosModel::with_phy`]): with an [`AnPhy`](super::AnPhy), frames pass only while
 ///   MAC_CONFIG's TE/RE, PS/FES and DM match the negotiated link.
 /// - **CH0_STATUS**: write-1-to-clear on [`q::CH_W1C`]; NIS = TI | TBU | RI | ERI raised
 ///   and enabled; AIS = TPS | RBU | RPS | RWT | ETI | FBE | CDE raised and *enabled*
@@ -154,7 +154,7 @@ pub(super) struct TxInFlight {
 ///   data lands in GD; GB clears after both, and each access is counted
 ///   ([`QosModel::mdio_c45_frames`]). GOC 0 on Clause 45 counts as a write (as on
 ///   Clause 22, an assumption).
-/// - **Reset**: DMA_MODE.SWR resets every register and self-clears after [`SWR_NS`] (or
+/// - **Reset**: DMA_MODE.SWR resets every register and self-clears after [`SWR_NS`](super::SWR_NS) (or
 ///   never, [`QosModel::set_swr_stuck`]).
 ///
 /// Assumptions where the sources are silent: MTL_TXQ0/RXQ0 TQS/RQS are writable and reset
@@ -166,20 +166,13 @@ pub(super) struct TxInFlight {
 /// abandons a frame waiting for descriptors; the watchdog restarts when an IOC frame
 /// raises RI; RxWireError::Length sets nothing (RDES3 has no length-error bit).
 pub struct QosModel<D: MdioDevice> {
-    pub(super) arena: SimArena,
-    pub(super) mdio: D,
-    pub(super) csr_hz: u32,
     pub(super) version: u32,
     pub(super) addr_bits: u32,
     pub(super) coe: bool,
     pub(super) bus_width: u32,
     pub(super) tx_fifo: u32,
     pub(super) rx_fifo: u32,
-    pub(super) phy: Option<AnPhy>,
     pub(super) timestamps: bool,
-    pub(super) tx_lag_ns: u64,
-    pub(super) line_bps: u64,
-    pub(super) swr_ns: u64,
     // Registers.
     pub(super) mac_config: u32,
     pub(super) filter: u32,
@@ -187,18 +180,8 @@ pub struct QosModel<D: MdioDevice> {
     pub(super) hash: [u32; 8],
     /// Multicast hash bins (64, 128, 256).
     pub(super) hash_bins: u32,
-    /// The time of the last access (PAUSE frames are stamped with it).
-    pub(super) last_ns: u64,
     /// MTL_RXQ0_MISSED_PACKET_OVERFLOW_CNT as it reads (cleared on read).
     pub(super) mtl_missed: u32,
-    /// The RX FIFO's flow control.
-    pub(super) flow_state: FlowState,
-    /// How long a stop takes ([`QosModel::with_stop_lag`]).
-    pub(super) stop_ns: u64,
-    /// When the TX process reaches Stopped after ST was cleared.
-    pub(super) tx_stop_at: Option<u64>,
-    /// When the RX process reaches Stopped after SR was cleared.
-    pub(super) rx_stop_at: Option<u64>,
     pub(super) rxq_ctrl0: u32,
     pub(super) mdio_addr: u32,
     pub(super) mdio_data: u32,
@@ -231,68 +214,48 @@ pub struct QosModel<D: MdioDevice> {
     pub(super) tx_halted: bool,
     pub(super) rx_halted: bool,
     pub(super) tx_fault: Option<TxFault>,
-    pub(super) partial: Vec<u8>,
     pub(super) tx_inflight: VecDeque<TxInFlight>,
-    pub(super) tx_wire_free_ns: u64,
     pub(super) rx_queue: VecDeque<RxFrame>,
     pub(super) rx_cur: Option<RxFrame>,
     /// A context descriptor is owed (after the last frame's LD descriptor).
     pub(super) ctx_pending: Option<u64>,
-    pub(super) riwt_at: Option<u64>,
-    pub(super) mdio_busy_until: u64,
-    pub(super) mdio_stuck: bool,
-    pub(super) swr_until: u64,
-    pub(super) swr_stuck: bool,
     pub(super) next_error: u32,
     pub(super) next_runt: bool,
     pub(super) next_context: bool,
     // Observations.
-    pub(super) sent: Vec<SentFrame>,
     pub(super) tx_stalled: u64,
-    pub(super) rx_dropped: u64,
     pub(super) rx_dropped_mtl: u64,
-    pub(super) rx_filtered: u64,
-    pub(super) rx_delivered: u64,
     pub(super) rx_overflow: u64,
     pub(super) rx_missed: u64,
     pub(super) rx_desc_errors: u64,
     pub(super) rx_contexts: u64,
-    pub(super) line_mismatch: u64,
-    pub(super) mdio_frames: u64,
     pub(super) mdio_c45_frames: u64,
+    /// The shared DMA engine state.
+    pub(super) core: Engine<D>,
 }
 
 impl<D: MdioDevice> QosModel<D> {
+    engine::engine_api!();
+
     /// A 4.10 core ([`VERSION4_10`]) whose DMA sees `arena`, with `mdio` on its MDIO bus,
     /// clocked at `csr_hz`: 32-bit addresses, checksum offload, an 8-byte (AXI) bus, 2 KiB
     /// FIFOs, no TX lag, no line check, no timestamps.
     pub fn new(arena: SimArena, mdio: D, csr_hz: u32) -> Self {
         let mut m = Self {
-            arena,
-            mdio,
-            csr_hz,
+            core: Engine::new(arena, mdio, csr_hz),
             version: VERSION4_10,
             addr_bits: 32,
             coe: true,
             bus_width: 8,
             tx_fifo: 2048,
             rx_fifo: 2048,
-            phy: None,
             timestamps: false,
-            tx_lag_ns: 0,
-            line_bps: DEFAULT_LINE_BPS,
-            swr_ns: SWR_NS,
             mac_config: 0,
             filter: 0,
             flow: [0; 2],
             hash: [0; 8],
             hash_bins: 64,
-            last_ns: 0,
             mtl_missed: 0,
-            flow_state: FlowState::default(),
-            stop_ns: STOP_NS,
-            tx_stop_at: None,
-            rx_stop_at: None,
             rxq_ctrl0: 0,
             mdio_addr: 0,
             mdio_data: 0,
@@ -324,32 +287,19 @@ impl<D: MdioDevice> QosModel<D> {
             tx_halted: false,
             rx_halted: false,
             tx_fault: None,
-            partial: Vec::new(),
             tx_inflight: VecDeque::new(),
-            tx_wire_free_ns: 0,
             rx_queue: VecDeque::new(),
             rx_cur: None,
             ctx_pending: None,
-            riwt_at: None,
-            mdio_busy_until: 0,
-            mdio_stuck: false,
-            swr_until: 0,
-            swr_stuck: false,
             next_error: 0,
             next_runt: false,
             next_context: false,
-            sent: Vec::new(),
             tx_stalled: 0,
-            rx_dropped: 0,
             rx_dropped_mtl: 0,
-            rx_filtered: 0,
-            rx_delivered: 0,
             rx_overflow: 0,
             rx_missed: 0,
             rx_desc_errors: 0,
             rx_contexts: 0,
-            line_mismatch: 0,
-            mdio_frames: 0,
             mdio_c45_frames: 0,
         };
         m.reset();
@@ -398,37 +348,9 @@ impl<D: MdioDevice> QosModel<D> {
         self
     }
 
-    /// A TX DMA that lags the CPU by `lag_ns`, as the 3.x model's
-    /// [`with_tx_lag`](super::Gmac3Model::with_tx_lag): a walk fetches every descriptor it
-    /// may at once, each written back at `max(fetch + lag, previous due)` plus its wire
-    /// time at the [line rate](Self::with_line_rate); TI at that time. 0 (default) is
-    /// instant.
-    pub fn with_tx_lag(mut self, lag_ns: u64) -> Self {
-        self.tx_lag_ns = lag_ns;
-        self
-    }
-
-    /// The line rate for the lagging DMA's wire time, bit/s (default 1 Gbit/s).
-    pub fn with_line_rate(mut self, bits_per_s: u64) -> Self {
-        self.line_bps = bits_per_s;
-        self
-    }
-
-    /// Check frames against the link `phy` negotiated (see the [type docs](QosModel)).
-    pub fn with_phy(mut self, phy: AnPhy) -> Self {
-        self.phy = Some(phy);
-        self
-    }
-
     /// Write a context descriptor (timestamp) after every received frame.
     pub fn with_timestamps(mut self, on: bool) -> Self {
         self.timestamps = on;
-        self
-    }
-
-    /// A reset that takes `ns` of virtual time (default [`SWR_NS`]).
-    pub fn with_reset_time(mut self, ns: u64) -> Self {
-        self.swr_ns = ns;
         self
     }
 
@@ -440,40 +362,15 @@ impl<D: MdioDevice> QosModel<D> {
         self.next_context = true;
     }
 
-    /// Frames sent so far.
-    pub fn sent(&self) -> &[SentFrame] {
-        &self.sent
-    }
-
-    /// Forget the sent frames.
-    pub fn clear_sent(&mut self) {
-        self.sent.clear();
-    }
-
     /// TX walks that found an owned descriptor but could not send because
     /// MTL_TXQ0_OPERATION_MODE.TXQEN was not 2 (each doorbell or ST write counts once).
     pub fn tx_stalled(&self) -> u64 {
         self.tx_stalled
     }
 
-    /// Frames dropped because MAC_CONFIG.RE was clear.
-    pub fn rx_dropped(&self) -> u64 {
-        self.rx_dropped
-    }
-
     /// Frames dropped because MAC_RXQ_CTRL0.RXQ0EN was neither 1 nor 2.
     pub fn rx_dropped_mtl(&self) -> u64 {
         self.rx_dropped_mtl
-    }
-
-    /// Frames the address filter dropped.
-    pub fn rx_filtered(&self) -> u64 {
-        self.rx_filtered
-    }
-
-    /// Frames stored completely into RX descriptors.
-    pub fn rx_delivered(&self) -> u64 {
-        self.rx_delivered
     }
 
     /// Frames longer than the RX queue (RQS), or RBSZ 0, dropped.
@@ -496,34 +393,9 @@ impl<D: MdioDevice> QosModel<D> {
         self.rx_contexts
     }
 
-    /// Frames lost because MAC_CONFIG did not match the PHY's link.
-    pub fn line_mismatch(&self) -> u64 {
-        self.line_mismatch
-    }
-
-    /// MDIO frames performed (a Clause 45 access counts two).
-    pub fn mdio_frames(&self) -> u64 {
-        self.mdio_frames
-    }
-
     /// Clause 45 accesses (C45E), two frames each (see the [type docs](QosModel)).
     pub fn mdio_c45_frames(&self) -> u64 {
         self.mdio_c45_frames
-    }
-
-    /// The MDIO device.
-    pub fn mdio_device(&mut self) -> &mut D {
-        &mut self.mdio
-    }
-
-    /// Keep MAC_MDIO_ADDRESS.GB set forever (fault injection).
-    pub fn set_mdio_stuck(&mut self, stuck: bool) {
-        self.mdio_stuck = stuck;
-    }
-
-    /// Keep DMA_MODE.SWR set forever (fault injection: no PHY clock).
-    pub fn set_swr_stuck(&mut self, stuck: bool) {
-        self.swr_stuck = stuck;
     }
 
     /// The next TX walk that finds a descriptor to process fails with `fault` instead:
@@ -539,11 +411,6 @@ impl<D: MdioDevice> QosModel<D> {
         self.status
     }
 
-    /// When the RX watchdog will raise RI, if armed.
-    pub fn riwt_deadline(&self) -> Option<u64> {
-        self.riwt_at
-    }
-
     /// TX descriptors fetched and not yet written back (0 without a lag).
     pub fn tx_in_flight(&self) -> usize {
         self.tx_inflight.len()
@@ -557,10 +424,7 @@ impl<D: MdioDevice> QosModel<D> {
     /// The next time something happens by time alone: the RX watchdog or a TX write-back.
     pub fn next_event_ns(&self) -> Option<u64> {
         let tx = self.tx_inflight.front().map(|e| e.due_ns);
-        [self.riwt_at, tx, self.tx_stop_at, self.rx_stop_at]
-            .into_iter()
-            .flatten()
-            .min()
+        self.core.next_event_ns(tx)
     }
 
     /// Whether the channel's interrupt line is asserted.
@@ -593,12 +457,12 @@ impl<D: MdioDevice> QosModel<D> {
     /// Apply what time alone does up to `now_ns`: the RX watchdog raises RI, the lagging
     /// TX DMA writes back what is due. Every register access and injection do this first.
     pub fn sync(&mut self, now_ns: u64) {
-        self.last_ns = self.last_ns.max(now_ns);
-        if let Some(at) = self.riwt_at
+        self.core.last_ns = self.core.last_ns.max(now_ns);
+        if let Some(at) = self.core.riwt_at
             && now_ns >= at
         {
             self.status |= q::CH_RI;
-            self.riwt_at = None;
+            self.core.riwt_at = None;
         }
         for _ in 0..(1 << 20) {
             match self.tx_inflight.front() {
@@ -620,21 +484,13 @@ impl<D: MdioDevice> QosModel<D> {
     /// Stopped", RPS "Receive Process Stopped"; dwmac4_dma.h `DMA_CHAN_STATUS_TPS` /
     /// `DMA_CHAN_STATUS_RPS`).
     pub(super) fn stops_due(&mut self, now_ns: u64) {
-        if self.tx_stop_at.is_some_and(|t| now_ns >= t) {
-            self.tx_stop_at = None;
+        let (tx, rx) = self.core.stops_due(now_ns);
+        if tx {
             self.status |= q::CH_TPS;
         }
-        if self.rx_stop_at.is_some_and(|t| now_ns >= t) {
-            self.rx_stop_at = None;
+        if rx {
             self.status |= q::CH_RPS;
         }
-    }
-
-    /// How long a stop command takes to reach the Stopped state (default
-    /// [`STOP_NS`](super::STOP_NS)); 0 stops inside the register write.
-    pub fn with_stop_lag(mut self, ns: u64) -> Self {
-        self.stop_ns = ns;
-        self
     }
 
     /// A core with a multicast hash table of `bins` bins (64, 128 or 256; anything else
@@ -657,7 +513,7 @@ impl<D: MdioDevice> QosModel<D> {
         let runt = core::mem::take(&mut self.next_runt);
         let context = core::mem::take(&mut self.next_context) || self.timestamps;
         if self.mac_config & RE == 0 {
-            self.rx_dropped += 1;
+            self.core.rx_dropped += 1;
             return;
         }
         let qen = self.rxq_ctrl0 & q::RXQ0EN_MASK;
@@ -666,11 +522,11 @@ impl<D: MdioDevice> QosModel<D> {
             return;
         }
         if !self.line_ok(now_ns, false) {
-            self.line_mismatch += 1;
+            self.core.line_mismatch += 1;
             return;
         }
         if !self.accepts(frame) {
-            self.rx_filtered += 1;
+            self.core.rx_filtered += 1;
             return;
         }
         let mut bytes = frame.to_vec();

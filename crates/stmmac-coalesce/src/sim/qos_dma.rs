@@ -16,7 +16,7 @@ impl<D: MdioDevice> QosModel<D> {
         if tx {
             self.tx_halted = true;
             self.tx_inflight.clear();
-            self.tx_wire_free_ns = 0;
+            self.core.tx_wire_free_ns = 0;
         } else {
             self.rx_halted = true;
             self.rx_cur = None;
@@ -28,8 +28,8 @@ impl<D: MdioDevice> QosModel<D> {
             Ring::Tx => self.cur_tx,
             Ring::Rx => self.cur_rx,
         };
-        let des0 = self.arena.read_u32(d + 12).unwrap_or(0);
-        self.arena.note(Seen::Doorbell {
+        let des0 = self.core.arena.read_u32(d + 12).unwrap_or(0);
+        self.core.arena.note(Seen::Doorbell {
             ring,
             desc: d,
             des0,
@@ -39,19 +39,19 @@ impl<D: MdioDevice> QosModel<D> {
     pub(super) fn tx_close(&mut self, at_ns: u64, e: TxInFlight) {
         if let Some(bytes) = e.frame {
             if self.line_ok(at_ns, true) {
-                self.sent.push(SentFrame {
+                self.core.sent.push(SentFrame {
                     at_ns,
                     bytes,
                     ic: e.ioc,
                 });
             } else {
-                self.line_mismatch += 1;
+                self.core.line_mismatch += 1;
             }
             if e.ioc {
                 self.status |= q::CH_TI;
             }
         }
-        self.arena.write_u32(e.desc + 12, e.des3);
+        self.core.arena.write_u32(e.desc + 12, e.des3);
     }
 
     /// Walk the TX ring from the current descriptor; `doorbell`: a tail write or ST set
@@ -65,7 +65,7 @@ impl<D: MdioDevice> QosModel<D> {
             if d == self.tx_tail() {
                 return;
             }
-            let Some(des3) = self.arena.read_u32(d + 12) else {
+            let Some(des3) = self.core.arena.read_u32(d + 12) else {
                 self.fatal(true);
                 return;
             };
@@ -101,24 +101,24 @@ impl<D: MdioDevice> QosModel<D> {
             }
             let next = self.next_desc(d, self.tx_base(), self.tx_ring_len);
             if des3 & q::CTXT != 0 {
-                self.arena.write_u32(d + 12, des3 & !q::OWN);
+                self.core.arena.write_u32(d + 12, des3 & !q::OWN);
                 self.cur_tx = next;
                 continue;
             }
-            let w = |o: u64| self.arena.read_u32(d + o).unwrap_or(0);
+            let w = |o: u64| self.core.arena.read_u32(d + o).unwrap_or(0);
             let (des0, des1, des2) = (w(0), w(4), w(8));
             let buf = self.addr(des0, des1);
             let len = (des2 & q::TDES2_B1L_MASK) as usize;
             if des3 & q::FD != 0 {
-                self.partial.clear();
+                self.core.partial.clear();
             }
-            if len > 0 && !self.arena.read_into(buf, len, &mut self.partial) {
+            if len > 0 && !self.core.arena.read_into(buf, len, &mut self.core.partial) {
                 self.fatal(true);
                 return;
             }
             let ld = des3 & q::LD != 0;
             let frame = ld.then(|| {
-                let mut f = core::mem::take(&mut self.partial);
+                let mut f = core::mem::take(&mut self.core.partial);
                 let cic = (des3 >> q::TDES3_CIC_SHIFT) & 3;
                 if self.coe && cic != 0 {
                     insert_checksums(&mut f, cic);
@@ -132,19 +132,14 @@ impl<D: MdioDevice> QosModel<D> {
                 ioc: ld && des2 & q::TDES2_IOC != 0,
                 frame,
             };
-            if self.tx_lag_ns == 0 {
+            if self.core.tx_lag_ns == 0 {
                 self.tx_close(now_ns, e);
             } else {
                 let mut wire = len;
                 if let Some(f) = &e.frame {
-                    wire += 60usize.saturating_sub(f.len()) + 4 + 20;
+                    wire += engine::wire_overhead(f.len());
                 }
-                let start = now_ns
-                    .saturating_add(self.tx_lag_ns)
-                    .max(self.tx_wire_free_ns);
-                let ns = (wire as u128 * 8_000_000_000).div_ceil(u128::from(self.line_bps.max(1)));
-                e.due_ns = start.saturating_add(u64::try_from(ns).unwrap_or(u64::MAX));
-                self.tx_wire_free_ns = e.due_ns;
+                e.due_ns = self.core.tx_due(now_ns, wire);
                 self.tx_inflight.push_back(e);
             }
             self.cur_tx = next;
@@ -163,7 +158,7 @@ impl<D: MdioDevice> QosModel<D> {
             self.status |= q::CH_RBU;
             return None;
         }
-        let Some(des3) = self.arena.read_u32(d + 12) else {
+        let Some(des3) = self.core.arena.read_u32(d + 12) else {
             self.fatal(false);
             return None;
         };
@@ -179,7 +174,7 @@ impl<D: MdioDevice> QosModel<D> {
         for (i, v) in w.iter().enumerate() {
             b[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
         }
-        self.arena.write_bytes(d, &b)
+        self.core.arena.write_bytes(d, &b)
     }
 
     /// RDES1 of a frame (with FCS) with IPC on: IPv4, payload type, IPHE, IPCE.
@@ -255,7 +250,7 @@ impl<D: MdioDevice> QosModel<D> {
                 }
                 continue;
             }
-            let w = |o: u64| self.arena.read_u32(d + o).unwrap_or(0);
+            let w = |o: u64| self.core.arena.read_u32(d + o).unwrap_or(0);
             let buf = self.addr(w(0), w(4));
             let ipc = self.mac_config & IPC != 0 && self.coe;
             let Some(f) = self.rx_cur.as_mut() else {
@@ -263,7 +258,11 @@ impl<D: MdioDevice> QosModel<D> {
             };
             let first = f.done == 0;
             let n = (f.bytes.len() - f.done).min(size);
-            if !self.arena.write_bytes(buf, &f.bytes[f.done..f.done + n]) {
+            if !self
+                .core
+                .arena
+                .write_bytes(buf, &f.bytes[f.done..f.done + n])
+            {
                 self.fatal(false);
                 return;
             }
@@ -289,22 +288,23 @@ impl<D: MdioDevice> QosModel<D> {
                 self.fatal(false);
                 return;
             }
-            self.rx_delivered += 1;
+            self.core.rx_delivered += 1;
             if f.context {
                 self.ctx_pending = Some(f.at_ns);
             }
             if des3 & q::RDES3_IOC != 0 {
                 self.status |= q::CH_RI;
-                self.riwt_at = None;
-            } else if self.rx_watchdog & RWT_MASK != 0 && self.riwt_at.is_none() {
+                self.core.riwt_at = None;
+            } else if self.rx_watchdog & RWT_MASK != 0 {
+                // RWT × 256 << RWTU CSR clocks (RT1170 DMA_CH0_RX_INTERRUPT_WATCHDOG_TIMER
+                // RWT/RWTU; RWTU from SNPSVER 0x42 on).
                 let unit = if self.snpsver() >= 0x42 {
                     256u64 << ((self.rx_watchdog >> q::RWTU_SHIFT) & 3)
                 } else {
                     256
                 };
-                let clocks = u64::from(self.rx_watchdog & RWT_MASK) * unit;
-                let ns = clocks * 1_000_000_000 / u64::from(self.csr_hz.max(1));
-                self.riwt_at = Some(now_ns.saturating_add(ns));
+                self.core
+                    .arm_riwt(now_ns, u64::from(self.rx_watchdog & RWT_MASK) * unit);
             }
         }
     }
@@ -350,15 +350,15 @@ impl<D: MdioDevice> QosModel<D> {
         let pt = (self.flow[0] >> q::TX_FLOW_PT_SHIFT) as u16;
         let size = self.rx_queue_bytes() as usize;
         let fill = self.rx_fill();
-        if let Some(quanta) = self.flow_state.update(enabled, fill, size, act, deact, pt) {
+        if let Some(quanta) = self
+            .core
+            .flow_state
+            .update(enabled, fill, size, act, deact, pt)
+        {
             let lo = self.addr_lo.to_le_bytes();
             let hi = self.addr_hi.to_le_bytes();
-            let src = [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]];
-            self.sent.push(SentFrame {
-                at_ns: self.last_ns,
-                bytes: engine::pause_frame(src, quanta),
-                ic: false,
-            });
+            self.core
+                .send_pause([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]], quanta);
         }
     }
 }

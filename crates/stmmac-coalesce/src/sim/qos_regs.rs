@@ -138,7 +138,7 @@ impl<D: MdioDevice> QosModel<D> {
             fes: c & FES != 0,
             dm: c & DM != 0,
         };
-        engine::link_ok(self.phy.as_ref(), now_ns, mac)
+        engine::link_ok(self.core.phy.as_ref(), now_ns, mac)
     }
 
     /// The destination filter with the configured hash table: 64, 128 or 256 bins over
@@ -177,11 +177,13 @@ impl<D: MdioDevice> QosModel<D> {
     /// states (RT1170 DMA_DEBUG_STATUS0; dwmac4_dma.h `DMA_DEBUG_STATUS_0`): Stopped (0)
     /// once a stop completed or after a fatal error, otherwise running or suspended.
     pub(super) fn debug_status0(&self) -> u32 {
-        let rx_on = (self.rx_control & SR != 0 || self.rx_stop_at.is_some()) && !self.rx_halted;
+        let rx_on =
+            (self.rx_control & SR != 0 || self.core.rx_stop_at.is_some()) && !self.rx_halted;
         let rps = if !rx_on {
             q::PS_STOPPED
         } else if self.cur_rx != self.rx_tail()
             && self
+                .core
                 .arena
                 .read_u32(self.cur_rx + 12)
                 .is_some_and(|d| d & q::OWN != 0)
@@ -190,7 +192,8 @@ impl<D: MdioDevice> QosModel<D> {
         } else {
             q::RPS_SUSPENDED
         };
-        let tx_on = (self.tx_control & ST != 0 || self.tx_stop_at.is_some()) && !self.tx_halted;
+        let tx_on =
+            (self.tx_control & ST != 0 || self.core.tx_stop_at.is_some()) && !self.tx_halted;
         let tps = if !tx_on {
             q::PS_STOPPED
         } else if self.tx_inflight.is_empty() {
@@ -205,7 +208,7 @@ impl<D: MdioDevice> QosModel<D> {
         self.mdio_addr = value;
         let cr = (value >> q::MDIO_CR_SHIFT) & 0xF;
         let div = q::mdc_divider(cr);
-        let frame = mdio_bus::frame_ns((self.csr_hz / div).max(1));
+        let frame = self.core.mdio_frame_ns(div);
         let goc = (value >> q::MDIO_GOC_SHIFT) & 3;
         let read = goc & 2 != 0;
         if value & C45E != 0 {
@@ -213,35 +216,37 @@ impl<D: MdioDevice> QosModel<D> {
             // data frame: GOC 1 write (GD), 3 read, 2 post-read-increment-address read.
             let addr_done = now_ns.saturating_add(frame);
             let done = addr_done.saturating_add(frame);
-            self.mdio_busy_until = done;
-            self.mdio_frames += 2;
+            self.core.mdio_busy_until = done;
+            self.core.mdio_frames += 2;
             self.mdio_c45_frames += 1;
             let phy = PhyAddr::from_bits(((value >> q::MDIO_PA_SHIFT) & 0x1F) as u8);
             let devad = DevAddr::from_bits(((value >> q::MDIO_RDA_SHIFT) & 0x1F) as u8);
             let ra = (self.mdio_data >> 16) as u16;
-            self.mdio.c45_address(addr_done, phy, devad, ra);
+            self.core.mdio.c45_address(addr_done, phy, devad, ra);
             let v = match goc {
                 1 | 0 => {
-                    self.mdio
+                    self.core
+                        .mdio
                         .c45_write(done, phy, devad, (self.mdio_data & 0xFFFF) as u16);
                     return;
                 }
-                2 => self.mdio.c45_read_inc(done, phy, devad),
-                _ => self.mdio.c45_read(done, phy, devad),
+                2 => self.core.mdio.c45_read_inc(done, phy, devad),
+                _ => self.core.mdio.c45_read(done, phy, devad),
             };
             self.mdio_data = (self.mdio_data & 0xFFFF_0000) | u32::from(v);
             return;
         }
         let done = now_ns.saturating_add(frame);
-        self.mdio_busy_until = done;
-        self.mdio_frames += 1;
+        self.core.mdio_busy_until = done;
+        self.core.mdio_frames += 1;
         let phy = PhyAddr::from_bits(((value >> q::MDIO_PA_SHIFT) & 0x1F) as u8);
         let reg = RegAddr::from_bits(((value >> q::MDIO_RDA_SHIFT) & 0x1F) as u8);
         if read {
-            let v = self.mdio.read(done, phy, reg);
+            let v = self.core.mdio.read(done, phy, reg);
             self.mdio_data = (self.mdio_data & 0xFFFF_0000) | u32::from(v);
         } else {
-            self.mdio
+            self.core
+                .mdio
                 .write(done, phy, reg, (self.mdio_data & 0xFFFF) as u16);
         }
     }
@@ -252,9 +257,9 @@ impl<D: MdioDevice> QosModel<D> {
         self.flow = [0; 2];
         self.hash = [0; 8];
         self.mtl_missed = 0;
-        self.flow_state = engine::FlowState::default();
-        self.tx_stop_at = None;
-        self.rx_stop_at = None;
+        self.core.flow_state = engine::FlowState::default();
+        self.core.tx_stop_at = None;
+        self.core.rx_stop_at = None;
         self.rxq_ctrl0 = 0;
         self.mdio_addr = 0;
         self.mdio_data = 0;
@@ -285,13 +290,13 @@ impl<D: MdioDevice> QosModel<D> {
         self.cur_rx = 0;
         self.tx_halted = false;
         self.rx_halted = false;
-        self.partial.clear();
+        self.core.partial.clear();
         self.tx_inflight.clear();
-        self.tx_wire_free_ns = 0;
+        self.core.tx_wire_free_ns = 0;
         self.rx_queue.clear();
         self.rx_cur = None;
         self.ctx_pending = None;
-        self.riwt_at = None;
+        self.core.riwt_at = None;
     }
 }
 
@@ -335,7 +340,7 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             q::MAC_HW_FEATURE1 => self.hw_feature1(),
             q::MAC_HW_FEATURE2 | q::MAC_HW_FEATURE3 => 0,
             q::MAC_MDIO_ADDRESS => {
-                let busy = self.mdio_stuck || now_ns < self.mdio_busy_until;
+                let busy = self.core.mdio_busy(now_ns);
                 (self.mdio_addr & !GB) | if busy { GB } else { 0 }
             }
             q::MAC_MDIO_DATA => self.mdio_data,
@@ -350,7 +355,7 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             q::MTL_TXQ0_OP_MODE => self.txq_op,
             q::MTL_RXQ0_OP_MODE => self.rxq_op,
             q::DMA_MODE => {
-                let busy = self.swr_stuck || now_ns < self.swr_until;
+                let busy = self.core.swr_busy(now_ns);
                 (self.dma_mode & !SWR) | if busy { SWR } else { 0 }
             }
             q::DMA_SYSBUS_MODE => self.sysbus,
@@ -398,7 +403,7 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             }
             q::MAC_RXQ_CTRL0 => self.rxq_ctrl0 = value,
             q::MAC_MDIO_ADDRESS => {
-                if self.mdio_stuck || now_ns < self.mdio_busy_until || value & GB == 0 {
+                if self.core.mdio_busy(now_ns) || value & GB == 0 {
                     self.mdio_addr = value & !GB;
                 } else {
                     self.mdio_start(now_ns, value);
@@ -425,7 +430,7 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             q::DMA_MODE => {
                 if value & SWR != 0 {
                     self.reset();
-                    self.swr_until = now_ns.saturating_add(self.swr_ns);
+                    self.core.swr_until = now_ns.saturating_add(self.core.swr_ns);
                 } else {
                     self.dma_mode = value;
                 }
@@ -437,7 +442,7 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
                 self.tx_control = value;
                 if value & ST != 0 && was & ST == 0 {
                     // A stop still on its way completes first (TPS), then the restart.
-                    if self.tx_stop_at.take().is_some() {
+                    if self.core.tx_stop_at.take().is_some() {
                         self.status |= q::CH_TPS;
                     }
                     self.tx_halted = false;
@@ -446,11 +451,11 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
                 }
                 if value & ST == 0 && was & ST != 0 {
                     self.tx_inflight.clear();
-                    self.tx_wire_free_ns = 0;
+                    self.core.tx_wire_free_ns = 0;
                     if !self.tx_halted {
                         // RT1170 DMA_CH0_STATUS TPS: "set when the transmission is
                         // stopped"; the process reaches Stopped after the stop lag.
-                        self.tx_stop_at = Some(now_ns.saturating_add(self.stop_ns));
+                        self.core.tx_stop_at = self.core.stop_at(now_ns);
                     }
                 }
                 self.stops_due(now_ns);
@@ -459,7 +464,7 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
                 let was = self.rx_control;
                 self.rx_control = value;
                 if value & SR != 0 && was & SR == 0 {
-                    if self.rx_stop_at.take().is_some() {
+                    if self.core.rx_stop_at.take().is_some() {
                         self.status |= q::CH_RPS;
                     }
                     self.rx_halted = false;
@@ -467,12 +472,12 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
                 }
                 if value & SR == 0 && was & SR != 0 {
                     if self.rx_cur.take().is_some() {
-                        self.rx_dropped += 1;
+                        self.core.rx_dropped += 1;
                     }
                     if !self.rx_halted {
                         // RT1170 DMA_CH0_STATUS RPS: "set when the Rx DMA process enters
                         // the Stopped state".
-                        self.rx_stop_at = Some(now_ns.saturating_add(self.stop_ns));
+                        self.core.rx_stop_at = self.core.stop_at(now_ns);
                     }
                 }
                 self.stops_due(now_ns);
