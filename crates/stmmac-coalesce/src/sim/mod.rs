@@ -73,8 +73,10 @@
 //! - `gmac3_map`, `qos_map`: each model's own register map and descriptor decode, every
 //!   field with its source (Linux's Synopsys-derived headers, NXP's RT1170 ENET_QOS); the
 //!   models take nothing from the driver.
-//! - `gmac3` ([`Gmac3Model`]): the GMAC 3.x registers, reset, interrupts (STATUS, RIWT),
-//!   MDIO; `gmac3_dma`: its descriptor walk and RX delivery.
+//! - `gmac3` ([`Gmac3Model`]): the GMAC 3.x front-end's state, builders and fault
+//!   injection; `gmac3_regs`: its register decode, STATUS summaries, reset, MDIO;
+//!   `gmac3_dma`: its descriptor walk and RX delivery.
+//! - `csum`: the checksum offload arithmetic both front-ends use.
 //! - `qos` ([`QosModel`]): the QoS 4.x/5.x block; `qos_dma`: its descriptor walk and RX
 //!   delivery; `qos_regs`: its register front-end.
 //! - `arena` ([`SimArena`], [`SimCache`]): memory with 32-bit bus addresses, the cache, and
@@ -83,10 +85,12 @@
 //! - `seed` (feature `unstable-baselines`): seed 002's rigs and measurements.
 
 mod arena;
+mod csum;
 mod engine;
 mod gmac3;
 mod gmac3_dma;
 pub mod gmac3_map;
+mod gmac3_regs;
 mod phy;
 mod qos;
 mod qos_dma;
@@ -98,15 +102,18 @@ pub mod seed;
 use std::vec::Vec;
 
 pub use arena::{Ring, Seen, SimArena, SimCache};
+pub use csum::inet_checksum;
 pub use engine::{STOP_NS, hash_bin, pause_frame};
-pub use gmac3::{Gmac3Irq, Gmac3Model, RxWireError, SentFrame, TxFault, inet_checksum};
+pub use gmac3::{Gmac3Model, RxWireError, SentFrame, TxFault};
 pub use gmac3_dma::DEFAULT_LINE_BPS;
+pub use gmac3_regs::Gmac3Irq;
 pub use qos::{HW_FEATURE0_4, HW_FEATURE1_4, QosModel, VERSION4_00, VERSION4_10, VERSION5_10};
 pub use qos_regs::QosIrq;
 
 // The earlier names, while code outside `sim` (`sim::seed`, the driver's docs) still uses
 // them; they go when those are renamed.
-pub use gmac3::{Gmac3Irq as DwmacIrq, Gmac3Model as DwmacModel};
+pub use gmac3::Gmac3Model as DwmacModel;
+pub use gmac3_regs::Gmac3Irq as DwmacIrq;
 pub use phy::{AN_NS, AnPhy, PHY_RESET_NS, Partner};
 pub use qos::QosModel as Dwmac4Model;
 pub use qos_regs::QosIrq as Dwmac4Irq;

@@ -3,8 +3,8 @@
 //! fatal bus error.
 
 use super::QosModel;
+use super::csum::{check_checksums, insert_checksums};
 use super::engine;
-use super::gmac3::{check_checksums, insert_checksums};
 use super::qos::{IPC, RWT_MASK, SR, ST, TxInFlight};
 use super::qos_map as q;
 use super::{Ring, Seen, SentFrame, TxFault};
