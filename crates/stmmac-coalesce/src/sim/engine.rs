@@ -36,19 +36,22 @@ pub fn wire_overhead(frame_len: usize) -> usize {
 /// `dwmac4_set_filter` for 64, 128 or 256: `bitrev32(~crc32_le(~0, addr, 6)) >> (32 -
 /// mcbitslog2)`).
 pub fn hash_bin(addr: [u8; 6], bits: u32) -> usize {
-    let mut crc: u32 = 0xFFFF_FFFF;
-    for b in addr {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
+    // `fcs` is `~crc32_le(~0, ..)`.
     let bits = bits.clamp(1, 8);
-    ((!crc).reverse_bits() >> (32 - bits)) as usize
+    (super::fcs(&addr).reverse_bits() >> (32 - bits)) as usize
+}
+
+/// A received frame as it reaches the MAC's RX FIFO: padded to [`MIN_FRAME`] unless it is
+/// a runt, then its FCS appended (IEEE 802.3 clauses 3.2.8 and 3.2.9; the MAC stores the
+/// FCS and counts it in the frame length, Linux `stmmac_rx` strips it).
+pub fn on_wire(frame: &[u8], runt: bool) -> Vec<u8> {
+    let mut bytes = frame.to_vec();
+    if !runt && bytes.len() < MIN_FRAME {
+        bytes.resize(MIN_FRAME, 0);
+    }
+    let fcs = super::fcs(&bytes);
+    bytes.extend_from_slice(&fcs.to_le_bytes());
+    bytes
 }
 
 /// What the MAC's configuration says about the line, for [`link_ok`].
@@ -274,6 +277,20 @@ impl<D> Engine<D> {
             flow_state: FlowState::default(),
             last_ns: 0,
         }
+    }
+
+    /// Whether a received frame passes the line check (`line_ok`) and the address filter
+    /// (`accepted`); a frame stopped by either is counted where it stopped.
+    pub(super) fn admit(&mut self, line_ok: bool, accepted: bool) -> bool {
+        if !line_ok {
+            self.line_mismatch += 1;
+            return false;
+        }
+        if !accepted {
+            self.rx_filtered += 1;
+            return false;
+        }
+        true
     }
 
     /// When a fetched TX descriptor of `wire_bytes` is written back by the lagging DMA:

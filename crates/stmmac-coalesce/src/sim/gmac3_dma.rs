@@ -10,7 +10,7 @@ use super::gmac3_map::{
     self as m, OWN, RDES0_DE, RDES0_ES, RDES0_FL_MASK, RDES0_FL_SHIFT, RDES0_FS, RDES0_FT,
     RDES0_LS, TDES0_ES,
 };
-use super::{Gmac3Model, SentFrame, TxFault, fcs};
+use super::{Gmac3Model, SentFrame, TxFault};
 
 /// A frame on its way into RX descriptors.
 pub(super) struct RxInFlight {
@@ -138,17 +138,13 @@ impl<D: MdioDevice> Gmac3Model<D> {
             self.core.rx_dropped += 1;
             return;
         }
-        if !self.line_ok(now_ns, false) {
-            self.core.line_mismatch += 1;
+        let (line, accepted) = (self.line_ok(now_ns, false), self.accepts(frame));
+        if !self.core.admit(line, accepted) {
             return;
         }
-        if !self.accepts(frame) {
-            self.core.rx_filtered += 1;
-            return;
-        }
-        let mut bytes = frame.to_vec();
-        self.rx_pad(&mut bytes);
-        bytes.extend_from_slice(&fcs(&bytes).to_le_bytes());
+        // A frame shorter than 60 bytes arrives padded, as every 802.3 sender pads it (and
+        // QEMU's net layer pads what a NIC receives), unless injected as a runt.
+        let bytes = engine::on_wire(frame, core::mem::take(&mut self.runt_next));
         if self.rx_fifo != 0 && self.rx_fill() + bytes.len() > self.rx_fifo {
             // The RX FIFO overflows: the frame is lost and counted (dwmac_dma.h
             // `DMA_MISSED_FRAME_OVE_CNTR`).

@@ -69,15 +69,6 @@ impl<D: MdioDevice> Gmac3Model<D> {
         frame
     }
 
-    /// RX: a frame shorter than 60 bytes (without FCS) arrives zero-padded to 60, as every
-    /// 802.3 sender pads it (and QEMU's net layer pads what a NIC receives), unless it was
-    /// injected as a runt ([`inject_runt`](Self::inject_runt)).
-    pub(super) fn rx_pad(&mut self, frame: &mut Vec<u8>) {
-        if !core::mem::take(&mut self.runt_next) && frame.len() < engine::MIN_FRAME {
-            frame.resize(engine::MIN_FRAME, 0);
-        }
-    }
-
     /// Deliver `frame` as [`inject`](Self::inject) does, without padding it: a runt (a
     /// collision fragment, or a core with DMA_CONTROL.FUF set forwarding undersized frames).
     pub fn inject_runt(&mut self, now_ns: u64, frame: &[u8]) {

@@ -6,7 +6,7 @@ use std::vec::Vec;
 
 use super::engine::{self, Engine};
 use super::qos_map as q;
-use super::{RxWireError, SimArena, TxFault, fcs};
+use super::{RxWireError, SimArena, TxFault};
 use mdio_bus::sim::MdioDevice;
 
 /// MAC_VERSION of a 4.10 core (USERVER 0x30, SNPSVER 0x41): the STM32H7's value and the
@@ -521,19 +521,11 @@ impl<D: MdioDevice> QosModel<D> {
             self.rx_dropped_mtl += 1;
             return;
         }
-        if !self.line_ok(now_ns, false) {
-            self.core.line_mismatch += 1;
+        let (line, accepted) = (self.line_ok(now_ns, false), self.accepts(frame));
+        if !self.core.admit(line, accepted) {
             return;
         }
-        if !self.accepts(frame) {
-            self.core.rx_filtered += 1;
-            return;
-        }
-        let mut bytes = frame.to_vec();
-        if !runt && bytes.len() < engine::MIN_FRAME {
-            bytes.resize(engine::MIN_FRAME, 0);
-        }
-        bytes.extend_from_slice(&fcs(&bytes).to_le_bytes());
+        let bytes = engine::on_wire(frame, runt);
         let cap = self.rx_queue_bytes() as usize;
         if bytes.len() > cap {
             self.rx_overflow += 1;
