@@ -159,7 +159,7 @@ impl SimArena {
     /// clean or invalidate ([`Coherent`](crate::Coherent) is the `CacheOps`, and
     /// [`cache`](Self::cache) does nothing here either), but the DMA sees them only after
     /// an outer sync drained the buffer: this arena's
-    /// [`DoorbellSync::before_doorbell`](crate::barrier::DoorbellSync::before_doorbell)
+    /// [`DoorbellSync::before_doorbell`]
     /// (a CACHE_SYNC), for example through
     /// [`WithSync`](crate::dma::WithSync)`::new(Coherent, arena.clone())`. The DMA's own
     /// writes reach memory, which the CPU reads uncached, at once. The buffer never drains by

@@ -298,8 +298,7 @@ pub const CH_MISSED_MFC_MASK: u32 = 0x7FF;
 /// MFCO (RT1170 bit 15): MFC overflowed.
 pub const CH_MISSED_MFCO: u32 = 1 << 15;
 
-/// DMA_DEBUG_STATUS0.RPS0 shift (RT1170 RPS0 bits 11:8; dwmac4_dma.h
-/// `DMA_DEBUG_STATUS_RPS_SHIFT`... per channel 0).
+/// DMA_DEBUG_STATUS0.RPS0 shift (RT1170 RPS0 bits 11:8, channel 0's RX process state).
 pub const DEBUG_RPS0_SHIFT: u32 = 8;
 /// DMA_DEBUG_STATUS0.TPS0 shift (RT1170 TPS0 bits 15:12).
 pub const DEBUG_TPS0_SHIFT: u32 = 12;
