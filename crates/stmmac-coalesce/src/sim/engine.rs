@@ -151,6 +151,49 @@ pub fn pause_frame(src: [u8; 6], quanta: u16) -> Vec<u8> {
     f
 }
 
+/// One more in the counter field `mask` of `reg`; at its maximum it stays there and sets
+/// `ovf` (3.x DMA_MISSED_FRAME_CTR: dwmac_dma.h `DMA_MISSED_FRAME_OVE*`; QoS
+/// MTL_RXQ0_MISSED_PACKET_OVERFLOW_CNT OVFCNTOVF / MISCNTOVF and DMA_CH0_MISS_FRAME_CNT
+/// MFCO: RT1170 "set when the counter crosses the maximum").
+pub fn count_field(reg: &mut u32, mask: u32, ovf: u32) {
+    let shift = mask.trailing_zeros();
+    let n = (*reg & mask) >> shift;
+    if n == mask >> shift {
+        *reg |= ovf;
+    } else {
+        *reg = (*reg & !mask) | ((n + 1) << shift);
+    }
+}
+
+/// Something the lagging TX DMA writes back at a due time.
+pub(super) trait Due {
+    /// When it is written back.
+    fn due_ns(&self) -> u64;
+}
+
+/// The oldest entry of `queue` due at or before `now_ns` (due times never decrease).
+pub(super) fn pop_due<T: Due>(queue: &mut std::collections::VecDeque<T>, now_ns: u64) -> Option<T> {
+    if queue.front()?.due_ns() > now_ns {
+        return None;
+    }
+    queue.pop_front()
+}
+
+/// The thresholds and pause time of a flow control check ([`Engine::flow_check`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FlowCfg {
+    /// EFC / EHFC with TFE.
+    pub(super) enabled: bool,
+    /// The FIFO's (or queue's) size, bytes.
+    pub(super) size: usize,
+    /// "Full minus" this many bytes activates (RFA).
+    pub(super) activate: usize,
+    /// "Full minus" this many bytes deactivates (RFD).
+    pub(super) deactivate: usize,
+    /// The pause time (PT), in 512-bit-time quanta.
+    pub(super) pt: u16,
+}
+
 /// The RX FIFO's flow control state: PAUSE when the fill reaches `size - activate`, a
 /// zero-quanta PAUSE when it falls to `size - deactivate` (Linux `dwmac4_dma_rx_chan_op_mode`
 /// and `dwmac1000_dma_operation_mode_rx`: RFA/RFD are "FIFO full minus" thresholds).
@@ -357,13 +400,27 @@ impl<D> Engine<D> {
             .min()
     }
 
-    /// Record a PAUSE frame from `src` with `quanta` (flow control), at the last access.
-    pub(super) fn send_pause(&mut self, src: [u8; 6], quanta: u16) {
-        self.sent.push(SentFrame {
-            at_ns: self.last_ns,
-            bytes: pause_frame(src, quanta),
-            ic: false,
-        });
+    /// Flow control after the RX FIFO's fill changed to `fill`: a PAUSE from `src` (MAC
+    /// address 0) with PT on crossing the activate threshold, a zero-quanta one on falling
+    /// to the deactivate one, recorded in [`sent`](Self::sent) at the last access.
+    pub(super) fn flow_check(&mut self, cfg: FlowCfg, fill: usize, src: [u8; 6]) {
+        let FlowCfg {
+            enabled,
+            size,
+            activate,
+            deactivate,
+            pt,
+        } = cfg;
+        if let Some(quanta) = self
+            .flow_state
+            .update(enabled, fill, size, activate, deactivate, pt)
+        {
+            self.sent.push(SentFrame {
+                at_ns: self.last_ns,
+                bytes: pause_frame(src, quanta),
+                ic: false,
+            });
+        }
     }
 }
 

@@ -51,13 +51,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
         // Bounded: each round writes one descriptor back; a walk only fetches descriptors
         // the DMA owns, and a written-back one is not owned any more.
         for _ in 0..(1 << 20) {
-            let Some(e) = self.tx_inflight.front() else {
-                return;
-            };
-            if e.due_ns > now_ns {
-                return;
-            }
-            let Some(e) = self.tx_inflight.pop_front() else {
+            let Some(e) = engine::pop_due(&mut self.tx_inflight, now_ns) else {
                 return;
             };
             let at = e.due_ns;
@@ -149,9 +143,9 @@ impl<D: MdioDevice> Gmac3Model<D> {
             // The RX FIFO overflows: the frame is lost and counted (dwmac_dma.h
             // `DMA_MISSED_FRAME_OVE_CNTR`).
             self.core.rx_dropped += 1;
-            self.count_missed(
+            engine::count_field(
+                &mut self.missed,
                 m::MISSED_MFA_MASK << m::MISSED_MFA_SHIFT,
-                m::MISSED_MFA_SHIFT,
                 m::MISSED_MFA_OVF,
             );
             self.flow_check();
@@ -166,17 +160,6 @@ impl<D: MdioDevice> Gmac3Model<D> {
     pub(super) fn rx_fill(&self) -> usize {
         self.rx_queue.iter().map(Vec::len).sum::<usize>()
             + self.rx_cur.as_ref().map_or(0, |f| f.bytes.len() - f.done)
-    }
-
-    /// One more in the DMA_MISSED_FRAME_CTR field `mask` (at `shift`); at its maximum it
-    /// stays there and sets `ovf` (dwmac_dma.h `DMA_MISSED_FRAME_OVE*` overflow bits).
-    pub(super) fn count_missed(&mut self, mask: u32, shift: u32, ovf: u32) {
-        let n = (self.missed & mask) >> shift;
-        if n == mask >> shift {
-            self.missed |= ovf;
-        } else {
-            self.missed = (self.missed & !mask) | ((n + 1) << shift);
-        }
     }
 
     /// Hardware flow control (full duplex): with DMA_CONTROL.EFC and GMAC_FLOW_CTRL.TFE, a
@@ -195,18 +178,17 @@ impl<D: MdioDevice> Gmac3Model<D> {
         };
         let act = field(m::CONTROL_RFA_SHIFT, m::CONTROL_RFA_MSB);
         let deact = field(m::CONTROL_RFD_SHIFT, m::CONTROL_RFD_MSB);
-        let pt = (self.flow_ctrl >> m::FLOW_PT_SHIFT) as u16;
+        let cfg = engine::FlowCfg {
+            enabled,
+            size: self.rx_fifo,
+            activate: act,
+            deactivate: deact,
+            pt: (self.flow_ctrl >> m::FLOW_PT_SHIFT) as u16,
+        };
+        let (lo, hi) = (self.addr_lo.to_le_bytes(), self.addr_hi.to_le_bytes());
         let fill = self.rx_fill();
-        if let Some(quanta) =
-            self.core
-                .flow_state
-                .update(enabled, fill, self.rx_fifo, act, deact, pt)
-        {
-            let lo = self.addr_lo.to_le_bytes();
-            let hi = self.addr_hi.to_le_bytes();
-            self.core
-                .send_pause([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]], quanta);
-        }
+        self.core
+            .flow_check(cfg, fill, [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]);
     }
 
     /// (RBS1, end of ring, chained, DIC) of an RX descriptor's DES1. RBS1's bits below the
@@ -257,7 +239,11 @@ impl<D: MdioDevice> Gmac3Model<D> {
                     let n = 1 + self.rx_queue.len();
                     self.core.rx_dropped += n as u64;
                     for _ in 0..n {
-                        self.count_missed(m::MISSED_MFC_MASK, 0, m::MISSED_MFC_OVF);
+                        engine::count_field(
+                            &mut self.missed,
+                            m::MISSED_MFC_MASK,
+                            m::MISSED_MFC_OVF,
+                        );
                     }
                     self.rx_queue.clear();
                     self.rx_cur = None;
@@ -438,5 +424,11 @@ impl<D: MdioDevice> Gmac3Model<D> {
                 d.wrapping_add(self.stride())
             };
         }
+    }
+}
+
+impl engine::Due for TxInFlight {
+    fn due_ns(&self) -> u64 {
+        self.due_ns
     }
 }

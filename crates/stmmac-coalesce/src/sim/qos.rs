@@ -465,11 +465,7 @@ impl<D: MdioDevice> QosModel<D> {
             self.core.riwt_at = None;
         }
         for _ in 0..(1 << 20) {
-            match self.tx_inflight.front() {
-                Some(e) if e.due_ns <= now_ns => {}
-                _ => break,
-            }
-            let Some(e) = self.tx_inflight.pop_front() else {
+            let Some(e) = engine::pop_due(&mut self.tx_inflight, now_ns) else {
                 break;
             };
             let at = e.due_ns;
@@ -539,12 +535,7 @@ impl<D: MdioDevice> QosModel<D> {
             self.rx_missed += 1;
             self.count_mtl_overflow();
             self.count_mtl_missed();
-            self.missed = if self.missed & q::CH_MISSED_MFC_MASK == q::CH_MISSED_MFC_MASK {
-                // RT1170 DMA_CH0_MISS_FRAME_CNT MFCO: "the counter crossed the maximum".
-                self.missed | q::CH_MISSED_MFCO
-            } else {
-                self.missed + 1
-            };
+            engine::count_field(&mut self.missed, q::CH_MISSED_MFC_MASK, q::CH_MISSED_MFCO);
             self.flow_check();
             return;
         }
@@ -581,5 +572,11 @@ impl<D: MdioDevice> QosModel<D> {
         self.next_runt = true;
         self.inject(now_ns, frame);
         self.next_runt = false;
+    }
+}
+
+impl engine::Due for TxInFlight {
+    fn due_ns(&self) -> u64 {
+        self.due_ns
     }
 }

@@ -315,27 +315,16 @@ impl<D: MdioDevice> QosModel<D> {
             + self.rx_cur.as_ref().map_or(0, |f| f.bytes.len() - f.done)
     }
 
-    /// MTL_RXQ0_MISSED_PACKET_OVERFLOW_CNT.OVFPKTCNT + 1, saturating with OVFCNTOVF set
-    /// (RT1170 field docs: an 11-bit counter whose overflow bit is set when it crosses the
-    /// maximum; the register clears on read).
+    /// MTL_RXQ0_MISSED_PACKET_OVERFLOW_CNT.OVFPKTCNT + 1 (RT1170: 11 bits, OVFCNTOVF when
+    /// it crosses the maximum; the register clears on read).
     pub(super) fn count_mtl_overflow(&mut self) {
-        let n = self.mtl_missed & q::MISSED_OVF_MASK;
-        if n == q::MISSED_OVF_MASK {
-            self.mtl_missed |= q::MISSED_OVF_OVF;
-        } else {
-            self.mtl_missed = (self.mtl_missed & !q::MISSED_OVF_MASK) | (n + 1);
-        }
+        engine::count_field(&mut self.mtl_missed, q::MISSED_OVF_MASK, q::MISSED_OVF_OVF);
     }
 
-    /// MISPKTCNT + 1, saturating with MISCNTOVF set (RT1170, as OVFPKTCNT).
+    /// MISPKTCNT + 1 (RT1170: 11 bits, MISCNTOVF).
     pub(super) fn count_mtl_missed(&mut self) {
         let mask = q::MISSED_OVF_MASK << q::MISSED_MIS_SHIFT;
-        let n = (self.mtl_missed & mask) >> q::MISSED_MIS_SHIFT;
-        if n == q::MISSED_OVF_MASK {
-            self.mtl_missed |= q::MISSED_MIS_OVF;
-        } else {
-            self.mtl_missed = (self.mtl_missed & !mask) | ((n + 1) << q::MISSED_MIS_SHIFT);
-        }
+        engine::count_field(&mut self.mtl_missed, mask, q::MISSED_MIS_OVF);
     }
 
     /// Hardware flow control on the RX queue: with MTL_RXQ0_OPERATION_MODE.EHFC and
@@ -347,18 +336,16 @@ impl<D: MdioDevice> QosModel<D> {
         let enabled = self.rxq_op & q::RXQ_EHFC != 0 && self.flow[0] & q::TX_FLOW_TFE != 0;
         let rf = |shift: u32| 1024 + 512 * ((self.rxq_op >> shift) & q::RXQ_RF_MASK) as usize;
         let (act, deact) = (rf(q::RXQ_RFA_SHIFT), rf(q::RXQ_RFD_SHIFT));
-        let pt = (self.flow[0] >> q::TX_FLOW_PT_SHIFT) as u16;
-        let size = self.rx_queue_bytes() as usize;
+        let cfg = engine::FlowCfg {
+            enabled,
+            size: self.rx_queue_bytes() as usize,
+            activate: act,
+            deactivate: deact,
+            pt: (self.flow[0] >> q::TX_FLOW_PT_SHIFT) as u16,
+        };
+        let (lo, hi) = (self.addr_lo.to_le_bytes(), self.addr_hi.to_le_bytes());
         let fill = self.rx_fill();
-        if let Some(quanta) = self
-            .core
-            .flow_state
-            .update(enabled, fill, size, act, deact, pt)
-        {
-            let lo = self.addr_lo.to_le_bytes();
-            let hi = self.addr_hi.to_le_bytes();
-            self.core
-                .send_pause([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]], quanta);
-        }
+        self.core
+            .flow_check(cfg, fill, [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]);
     }
 }
