@@ -400,6 +400,23 @@ impl<D> Engine<D> {
             .min()
     }
 
+    /// A frame leaves at `at_ns`: recorded as sent when the line carries it (`line_ok`),
+    /// counted as a line mismatch otherwise.
+    pub(super) fn transmit(&mut self, at_ns: u64, bytes: Vec<u8>, ic: bool, line_ok: bool) {
+        if line_ok {
+            self.sent.push(SentFrame { at_ns, bytes, ic });
+        } else {
+            self.line_mismatch += 1;
+        }
+    }
+
+    /// Log a doorbell with the status word the DMA finds at `desc` (its word 0 on 3.x,
+    /// word 3 on QoS, at `status_at`).
+    pub(super) fn note_doorbell(&self, ring: super::Ring, desc: u64, status_at: u64) {
+        let des0 = self.arena.read_u32(status_at).unwrap_or(0);
+        self.arena.note(super::Seen::Doorbell { ring, desc, des0 });
+    }
+
     /// Flow control after the RX FIFO's fill changed to `fill`: a PAUSE from `src` (MAC
     /// address 0) with PT on crossing the activate threshold, a zero-quanta one on falling
     /// to the deactivate one, recorded in [`sent`](Self::sent) at the last access.

@@ -10,7 +10,7 @@ use super::gmac3_map::{
     self as m, OWN, RDES0_DE, RDES0_ES, RDES0_FL_MASK, RDES0_FL_SHIFT, RDES0_FS, RDES0_FT,
     RDES0_LS, TDES0_ES,
 };
-use super::{Gmac3Model, SentFrame, TxFault};
+use super::{Gmac3Model, TxFault};
 
 /// A frame on its way into RX descriptors.
 pub(super) struct RxInFlight {
@@ -71,15 +71,8 @@ impl<D: MdioDevice> Gmac3Model<D> {
     #[inline]
     fn tx_close(&mut self, at_ns: u64, e: TxInFlight) {
         if let Some(bytes) = e.frame {
-            if self.line_ok(at_ns, true) {
-                self.core.sent.push(SentFrame {
-                    at_ns,
-                    bytes,
-                    ic: e.ic,
-                });
-            } else {
-                self.core.line_mismatch += 1;
-            }
+            let line = self.line_ok(at_ns, true);
+            self.core.transmit(at_ns, bytes, e.ic, line);
             if e.ic {
                 self.status |= m::ST_TI;
             }

@@ -11,7 +11,7 @@ use mdio_bus::{PhyAddr, RegAddr};
 use super::csum::{check_checksums, insert_checksums};
 use super::engine;
 use super::gmac3_map::{self as m, OWN};
-use super::{Gmac3Model, HW_FEATURE, Ring, Seen, VERSION};
+use super::{Gmac3Model, HW_FEATURE, Ring, VERSION};
 use crate::DescLayout;
 
 impl<D: MdioDevice> Gmac3Model<D> {
@@ -182,12 +182,8 @@ impl<D: MdioDevice> Gmac3Model<D> {
             Ring::Tx => self.cur_tx,
             Ring::Rx => self.cur_rx,
         };
-        let des0 = self.core.arena.read_u32(desc).unwrap_or(0);
-        self.core.arena.note(Seen::Doorbell {
-            ring,
-            desc: u64::from(desc),
-            des0,
-        });
+        self.core
+            .note_doorbell(ring, u64::from(desc), u64::from(desc));
     }
 
     pub(super) fn reset(&mut self) {

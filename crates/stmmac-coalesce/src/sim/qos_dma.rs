@@ -7,7 +7,7 @@ use super::csum::{check_checksums, insert_checksums};
 use super::engine;
 use super::qos::{IPC, RWT_MASK, SR, ST, TxInFlight};
 use super::qos_map as q;
-use super::{Ring, Seen, SentFrame, TxFault};
+use super::{Ring, TxFault};
 use mdio_bus::sim::MdioDevice;
 
 impl<D: MdioDevice> QosModel<D> {
@@ -28,25 +28,13 @@ impl<D: MdioDevice> QosModel<D> {
             Ring::Tx => self.cur_tx,
             Ring::Rx => self.cur_rx,
         };
-        let des0 = self.core.arena.read_u32(d + 12).unwrap_or(0);
-        self.core.arena.note(Seen::Doorbell {
-            ring,
-            desc: d,
-            des0,
-        });
+        self.core.note_doorbell(ring, d, d + 12);
     }
 
     pub(super) fn tx_close(&mut self, at_ns: u64, e: TxInFlight) {
         if let Some(bytes) = e.frame {
-            if self.line_ok(at_ns, true) {
-                self.core.sent.push(SentFrame {
-                    at_ns,
-                    bytes,
-                    ic: e.ioc,
-                });
-            } else {
-                self.core.line_mismatch += 1;
-            }
+            let line = self.line_ok(at_ns, true);
+            self.core.transmit(at_ns, bytes, e.ioc, line);
             if e.ioc {
                 self.status |= q::CH_TI;
             }
