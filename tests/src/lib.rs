@@ -9,7 +9,7 @@ use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::Gmac3;
-use stmmac_coalesce::sim::{DwmacModel, SimArena};
+use stmmac_coalesce::sim::{Gmac3Model, SimArena};
 
 /// Start one timer per offset, at `base + offset`; returns their ids in offset order.
 pub fn start_timers<E: ClockEvent, M: Monotonic, const N: usize>(
@@ -72,7 +72,7 @@ pub fn order(ran: &[(usize, u64)]) -> Vec<usize> {
 }
 
 /// The register bus of a DWMAC model with a switch on its MDIO bus.
-pub type MacBus = SimBus<DwmacModel<SwitchModel>>;
+pub type MacBus = SimBus<Gmac3Model<SwitchModel>>;
 
 /// A DWMAC model with a Marvell 6352 behind its MDIO master at SMI address 0x10 (indirect),
 /// after a soft reset, and the 25 MHz clocksource that bounds its waits.
@@ -85,7 +85,7 @@ pub fn switch_model_behind_dwmac(chip: ChipModel) -> (SimClock, SimCounter, MacB
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 32, 25_000_000).with_read_cost(20);
     let switch = SwitchModel::new().with_chip(chip);
-    let model = DwmacModel::new(SimArena::new(0x1000_0000, 0x1000), switch, 125_000_000);
+    let model = Gmac3Model::new(SimArena::new(0x1000_0000, 0x1000), switch, 125_000_000);
     let bus = SimBus::new(&clock, model);
     let mac = Gmac3::new(bus.clone());
     mac.soft_reset(&counter).expect("DWMAC soft reset");

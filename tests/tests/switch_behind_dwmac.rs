@@ -235,7 +235,7 @@ fn a_6393x_serdes_lane_read_through_a_qos_mac() {
     use mdio_bus::sim::C45Model;
     use mdio_bus::{DevAddr, Mdio45, PhyAddr};
     use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchModel};
-    use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
+    use stmmac_coalesce::sim::{QosModel, SIM_CSR_HZ, SimArena};
     use stmmac_coalesce::{Dwmac as _, Qos};
 
     let clock = hwtimer_core::sim::SimClock::new();
@@ -243,7 +243,7 @@ fn a_6393x_serdes_lane_read_through_a_qos_mac() {
     let lane = C45Model::mv88e6393x_serdes_lane(PhyAddr::new(9).unwrap());
     let switch = SwitchModel::new()
         .with_chip(ChipModel::new(Chip::Mv6393X, Attach::Indirect(6)).with_phy(lane));
-    let model = Dwmac4Model::new(SimArena::new(0x1000_0000, 0x1000), switch, SIM_CSR_HZ);
+    let model = QosModel::new(SimArena::new(0x1000_0000, 0x1000), switch, SIM_CSR_HZ);
     let bus = SimBus::new(&clock, model);
     let mac = Qos::probe(bus.clone()).expect("a 4.x MAC");
     mac.soft_reset(&counter).unwrap();

@@ -25,7 +25,7 @@ use smoltcp::wire::{
     IpProtocol, Ipv4Address, Ipv4Packet, UdpPacket,
 };
 use stmmac_coalesce::Dwmac as _;
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::smoltcp::Device;
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, Duplex, FrameFilter, Gmac3, LinkState, MacConfig, NoTimer,
@@ -43,7 +43,7 @@ fn fail(what: &str, e: impl std::fmt::Debug) -> ! {
     std::process::exit(1);
 }
 
-type Bus = SimBus<DwmacModel<PhyModel>>;
+type Bus = SimBus<Gmac3Model<PhyModel>>;
 
 struct Nic {
     clock: SimClock,
@@ -57,7 +57,7 @@ fn nic(offload: bool) -> Nic {
     let clock = SimClock::new();
     let arena = SimArena::new(0x1000_0000, 1 << 20);
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap_or_else(|| fail("phy", "addr")));
-    let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ));
+    let bus = SimBus::new(&clock, Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ));
     bus.model(|m| m.set_checksum_work(false));
     let mac = Gmac3::new(bus.clone());
     mac.soft_reset(&SimCounter::new(&clock, 32, 25_000_000))

@@ -53,7 +53,7 @@
 //! use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 //! use mdio_bus::PhyAddr;
 //! use stmmac_coalesce::common::phy::{Advertise, Phy};
-//! use stmmac_coalesce::sim::{eth_frame, AnPhy, DwmacModel, SimArena, SIM_CSR_HZ};
+//! use stmmac_coalesce::sim::{eth_frame, AnPhy, Gmac3Model, SimArena, SIM_CSR_HZ};
 //! use stmmac_coalesce::{
 //!     CoalesceConfig, Coherent, DmaConfig, Dwmac, Gmac3, FrameFilter, MacConfig, NoTimer, RxConfig,
 //!     RxRing, TimerStrategy, TxConfig, TxRing,
@@ -62,7 +62,7 @@
 //! let clock = SimClock::new();
 //! let counter = SimCounter::new(&clock, 32, 25_000_000);
 //! let arena = SimArena::new(0x1000_0000, 256 * 1024);
-//! let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
+//! let bus = SimBus::new(&clock, Gmac3Model::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
 //! let mac = Gmac3::new(bus.clone());
 //!
 //! // MAC and DMA.
@@ -208,7 +208,7 @@
 //! QEMU's npcm-gmac ignores RIWT, PS/FES and DSL, does no frame filtering, has no caches,
 //! resolves autonegotiation to 1000/full only through the 1000BASE-T registers, and never
 //! raises TPS, UNF or FBI. Each of these is proven on the crate's model only
-//! (`sim::DwmacModel`, feature `sim`): RIWT and `rx_frames` (tests
+//! (`sim::Gmac3Model`, feature `sim`): RIWT and `rx_frames` (tests
 //! `rx_coalescing_*`), speed/duplex from autonegotiation at 10/100/1000 (`autoneg_*`),
 //! descriptor spacing with DSL for cache-line-sized descriptors (`dsl_*`), the frame filter
 //! (`filter_*`), cache maintenance on a non-coherent arena (`cache_*`), and recovery
@@ -262,10 +262,7 @@ pub mod net;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
 // indexes with plain arithmetic and may panic on a broken test set-up.
 #[cfg(feature = "sim")]
-// `dead_code`: `sim::count_status_read`, which nothing calls any more (the descriptor
-// reads carry no sim hook); it goes with the models' rewrite.
 #[allow(
-    dead_code,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
@@ -280,21 +277,6 @@ pub use net::miim;
 #[cfg(feature = "smoltcp")]
 pub use net::smoltcp;
 
-// The module paths the models still name (`crate::regs`, `crate::regs4`, `crate::phy`,
-// `crate::mac`, `crate::barrier`, `crate::rx`); they go when the models stop taking facts
-// from the driver.
-#[cfg(feature = "sim")]
-use {common::phy, dma::barrier, qos::regs as regs4, ring::rx};
-#[cfg(feature = "sim")]
-mod regs {
-    pub(crate) use crate::common::mii;
-    pub(crate) use crate::gmac3::regs::*;
-}
-#[cfg(feature = "sim")]
-mod mac {
-    pub(crate) use crate::common::multicast_hash_bin;
-}
-
 /// The MDIO trait crate, re-exported so users of [`Gmac3Mdio`] need no extra dependency.
 pub use mdio_bus;
 
@@ -303,6 +285,8 @@ pub use common::{
     ConfigError, DmaEvents, Dwmac, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US,
     multicast_hash_bin,
 };
+pub use dma::WithSync;
+pub use dma::barrier::DoorbellSync;
 pub use dma::{
     CacheOps, Coe, Coherent, DescLayout, DmaAddr, DmaConfig, DmaMemory, DmaRegion, DmaSetup,
     IdentityMap, Offload, RxCoe, ring_bytes,

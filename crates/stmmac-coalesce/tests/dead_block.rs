@@ -213,14 +213,14 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
 #[test]
 fn a_block_that_dies_mid_run_bounds_every_wait() {
     use hwtimer_core::sim::SimBus;
-    use stmmac_coalesce::sim::{AnPhy, DwmacModel};
+    use stmmac_coalesce::sim::{AnPhy, Gmac3Model};
     for (value, name) in dead_values::<u32>() {
         let clock = SimClock::new();
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let arena = SimArena::new(0x1000_0000, 256 * 1024);
         let bus = SimBus::new(
             &clock,
-            DwmacModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ),
+            Gmac3Model::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ),
         );
         let mac = Gmac3::new(bus.clone());
         mac.soft_reset(&counter).unwrap();

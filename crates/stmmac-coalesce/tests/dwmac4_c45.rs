@@ -10,16 +10,16 @@ use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::MDIO_TIMEOUT_US;
 use stmmac_coalesce::Qos;
 use stmmac_coalesce::qos::regs as r;
-use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{QosModel, SIM_CSR_HZ, SimArena};
 
-type Bus = SimBus<Dwmac4Model<C45Model>>;
+type Bus = SimBus<QosModel<C45Model>>;
 
 const LANE: PhyAddr = PhyAddr::from_bits(9);
 
 fn board() -> (SimClock, SimCounter, Bus) {
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 32, 25_000_000);
-    let model = Dwmac4Model::new(
+    let model = QosModel::new(
         SimArena::new(0x1000_0000, 1 << 20),
         C45Model::mv88e6393x_serdes_lane(LANE),
         SIM_CSR_HZ,

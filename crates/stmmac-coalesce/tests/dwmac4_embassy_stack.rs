@@ -261,14 +261,14 @@ fn a_qos_ring_refuses_tx_frames_above_its_capacity() {
     use hwtimer_core::sim::{SimBus, SimCounter};
     use mdio_bus::PhyAddr;
     use mdio_bus::sim::PhyModel;
-    use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ};
+    use stmmac_coalesce::sim::{QosModel, SIM_CSR_HZ};
     use stmmac_coalesce::{
         CoalesceConfig, ConfigError, DmaConfig, Error, TimerStrategy, TxConfig, TxRing, ring_bytes,
     };
     let clock = SimClock::new();
     let arena = SimArena::new(0x3000_0000, 1 << 20);
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let bus = SimBus::new(&clock, Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ));
+    let bus = SimBus::new(&clock, QosModel::new(arena.clone(), phy, SIM_CSR_HZ));
     let mac = Qos::probe(bus).unwrap();
     mac.soft_reset(&SimCounter::new(&clock, 32, 25_000_000))
         .unwrap();

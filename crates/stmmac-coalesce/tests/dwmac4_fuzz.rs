@@ -13,7 +13,7 @@ use mdio_bus::Mdio;
 use proptest::prelude::*;
 use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::sim::seed::test_frame;
-use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::sim::{QosModel, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::{Coherent, DmaEvents, Dwmac, Error, NoTimer, Qos, RxConfig};
 
 proptest! {
@@ -101,7 +101,7 @@ proptest! {
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let arena = SimArena::new(0x1000_0000, 16 * 1024);
         let phy = mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0));
-        let bus = SimBus::new(&clock, Faults::new(Dwmac4Model::new(arena, phy, SIM_CSR_HZ)));
+        let bus = SimBus::new(&clock, Faults::new(QosModel::new(arena, phy, SIM_CSR_HZ)));
         for (off, v) in writes {
             bus.write_word(off & !3, v);
         }

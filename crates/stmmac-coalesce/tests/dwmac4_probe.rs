@@ -6,7 +6,7 @@ use hwtimer_core::sim::{SimBus, SimClock, SimModel};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::Dwmac as _;
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{Error, Probed, Qos, probe};
 
 /// A block whose 0x110 and 0x20 read the given values and everything else 0; it counts
@@ -88,7 +88,7 @@ fn the_3x_model_probes_as_3x() {
     let clock = SimClock::new();
     let arena = SimArena::new(0x2000_0000, 64 * 1024);
     let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
-    let b = SimBus::new(&clock, DwmacModel::new(arena, phy, SIM_CSR_HZ));
+    let b = SimBus::new(&clock, Gmac3Model::new(arena, phy, SIM_CSR_HZ));
     let (found, stats) = b.counted(|| probe(&b));
     assert!(matches!(found, Ok(Probed::Gmac3(_))));
     assert_eq!(stats.writes, 0);

@@ -14,7 +14,7 @@ use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::ring::coalesce::{ic_decision, riwt2usec, usec2riwt};
 use stmmac_coalesce::sim::seed::test_frame;
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, DmaEvents, Error, Gmac3, NoTimer, RxConfig,
 };
@@ -183,7 +183,7 @@ proptest! {
         let clock = SimClock::new();
         let counter = SimCounter::new(&clock, 32, 25_000_000); // 100 ns per read
         let arena = SimArena::new(0x1000_0000, 16 * 1024);
-        let bus = SimBus::new(&clock, Faults::new(DwmacModel::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ)));
+        let bus = SimBus::new(&clock, Faults::new(Gmac3Model::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ)));
         // Random writes anywhere (bogus descriptor bases, poll demands, MDIO frames with any
         // divider, resets)...
         for (off, v) in writes {
@@ -250,7 +250,7 @@ proptest! {
     fn rings_survive_any_register_writes(vals in proptest::collection::vec((0usize..0x106C, any::<u32>()), 0..64)) {
         let clock = SimClock::new();
         let arena = SimArena::new(0x1000_0000, 256 * 1024);
-        let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ));
+        let bus = SimBus::new(&clock, Gmac3Model::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ));
         let mac = Gmac3::new(bus.clone());
         let setup = stmmac_coalesce::gmac3::resolve_dma(&DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() }, stmmac_coalesce::sim::HW_FEATURE).unwrap();
         let mut tx = stmmac_coalesce::TxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, tx_cfg(4, no_timer(1)), NoTimer, Coherent).unwrap();

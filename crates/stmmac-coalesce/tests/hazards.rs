@@ -160,13 +160,13 @@ fn rx_discards_length_and_mii_errors() {
 #[test]
 fn soft_reset_waits_as_long_as_linux() {
     use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
-    use stmmac_coalesce::sim::{AnPhy, DwmacModel, SIM_CSR_HZ};
+    use stmmac_coalesce::sim::{AnPhy, Gmac3Model, SIM_CSR_HZ};
     use stmmac_coalesce::{Error, Gmac3};
     let run = |reset_ns: u64, stuck: bool, bound: Option<u64>| {
         let clock = SimClock::new();
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let mut m =
-            DwmacModel::new(arena(), AnPhy::gigabit(), SIM_CSR_HZ).with_reset_time(reset_ns);
+            Gmac3Model::new(arena(), AnPhy::gigabit(), SIM_CSR_HZ).with_reset_time(reset_ns);
         m.set_swr_stuck(stuck);
         let mac = Gmac3::new(SimBus::new(&clock, m));
         let r = match bound {

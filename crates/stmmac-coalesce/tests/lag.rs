@@ -1,4 +1,4 @@
-//! The model's TX DMA lagging the CPU (`DwmacModel::with_tx_lag`, issue 18: "0 timer
+//! The model's TX DMA lagging the CPU (`Gmac3Model::with_tx_lag`, issue 18: "0 timer
 //! interrupts under load" came from a DMA that completed every frame inside the doorbell
 //! write). Driven through raw registers and descriptors, times exact; then the seed rig's
 //! stream on both models.
@@ -9,10 +9,10 @@ use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::gmac3::regs::{self, desc::*};
 use stmmac_coalesce::sim::seed::{LAG_NS, Rig, STREAM_GAP_NS};
-use stmmac_coalesce::sim::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{Gmac3Irq, Gmac3Model, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{DmaAddr, TimerStrategy};
 
-type Bus = SimBus<DwmacModel<PhyModel>>;
+type Bus = SimBus<Gmac3Model<PhyModel>>;
 
 /// The fetch latency of these tests.
 const LAG: u64 = 2_000;
@@ -28,7 +28,7 @@ fn setup(lag: u64) -> (SimClock, SimArena, Bus, u32, u32) {
     let clock = SimClock::new();
     let arena = SimArena::new(0x2000_0000, 256 * 1024);
     let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
-    let model = DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(lag);
+    let model = Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(lag);
     // Free accesses: the times below are exact.
     let bus = SimBus::new(&clock, model).with_costs(0, 0);
     let region = arena.region(4 * (16 + 2048)).unwrap();
@@ -220,7 +220,7 @@ fn the_irq_source_stops_at_every_write_back() {
     }
     bus.write_word(0x1004, 1);
     for k in 0..3u32 {
-        let at = DwmacIrq(&bus).advance_to_next();
+        let at = Gmac3Irq(&bus).advance_to_next();
         assert_eq!(
             at,
             Some(T0 + LAG + u64::from(k + 1) * WIRE60),
@@ -232,7 +232,7 @@ fn the_irq_source_stops_at_every_write_back() {
             "desc {k} still owned at its due time"
         );
     }
-    assert_eq!(DwmacIrq(&bus).advance_to_next(), None);
+    assert_eq!(Gmac3Irq(&bus).advance_to_next(), None);
 }
 
 /// Without a lag the model is the instant one: written back inside the doorbell (what
@@ -245,7 +245,7 @@ fn lag_zero_is_the_instant_model() {
     bus.write_word(0x1004, 1);
     assert!(!owned(&arena, base, 0));
     assert_eq!(sent_at(&bus), [(T0, 0xF0)]);
-    assert_eq!(DwmacIrq(&bus).advance_to_next(), None);
+    assert_eq!(Gmac3Irq(&bus).advance_to_next(), None);
 }
 
 /// Seed 002's stream of 1514-byte frames at 1 Gbit/s line rate, every interrupt taken when

@@ -10,7 +10,7 @@ use mdio_bus::{PhyAddr, RegAddr};
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::Gmac3;
 use stmmac_coalesce::miim::{FAILED_READ, MiimBus};
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena};
 
 /// A BCM54612E as QEMU shows it, linked 1000/full with a gigabit partner (the 1000BASE-T
 /// control and status registers say so), autonegotiation complete.
@@ -26,12 +26,12 @@ fn phy() -> PhyModel {
         .with(r(15), 0x3000) // extended status: 1000BASE-T half/full
 }
 
-type Bus = SimBus<DwmacModel<PhyModel>>;
+type Bus = SimBus<Gmac3Model<PhyModel>>;
 
 fn mac(phy: PhyModel) -> (SimClock, Bus, Gmac3<Bus>, SimCounter) {
     let clock = SimClock::new();
     let arena = SimArena::new(0x1000_0000, 4096);
-    let bus = SimBus::new(&clock, DwmacModel::new(arena, phy, SIM_CSR_HZ));
+    let bus = SimBus::new(&clock, Gmac3Model::new(arena, phy, SIM_CSR_HZ));
     let mac = Gmac3::new(bus.clone());
     let counter = SimCounter::new(&clock, 32, 25_000_000);
     (clock, bus, mac, counter)

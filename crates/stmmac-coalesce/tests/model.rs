@@ -6,18 +6,18 @@ use hwtimer_core::sim::{IrqSource, SimBus, SimClock};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::gmac3::regs::{self, desc::*, edesc};
-use stmmac_coalesce::sim::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SWR_NS, SimArena, TxFault, fcs};
+use stmmac_coalesce::sim::{Gmac3Irq, Gmac3Model, SIM_CSR_HZ, SWR_NS, SimArena, TxFault, fcs};
 use stmmac_coalesce::{DescLayout, DmaAddr};
 
-type Bus = SimBus<DwmacModel<PhyModel>>;
+type Bus = SimBus<Gmac3Model<PhyModel>>;
 
 fn setup_with(
-    f: impl FnOnce(DwmacModel<PhyModel>) -> DwmacModel<PhyModel>,
+    f: impl FnOnce(Gmac3Model<PhyModel>) -> Gmac3Model<PhyModel>,
 ) -> (SimClock, SimArena, Bus) {
     let clock = SimClock::new();
     let arena = SimArena::new(0x2000_0000, 256 * 1024);
     let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
-    let bus = SimBus::new(&clock, f(DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ)));
+    let bus = SimBus::new(&clock, f(Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ)));
     (clock, arena, bus)
 }
 
@@ -279,7 +279,7 @@ fn rx_watchdog_raises_ri_riwt_x_256_csr_clocks_after_the_frame() {
     bus2.model(|m| m.inject(0, &[1; 60]));
     assert_eq!(bus2.model(|m| m.raw_status(u64::MAX)) & (1 << 6), 0);
     // Nothing time-driven is pending there: the model has no next interrupt.
-    assert_eq!(DwmacIrq(&bus2).advance_to_next(), None);
+    assert_eq!(Gmac3Irq(&bus2).advance_to_next(), None);
     assert!(c2.now_ns() < 1_000_000);
 }
 
@@ -294,11 +294,11 @@ fn the_rx_watchdog_is_the_models_irq_source() {
     bus.model(|m| m.inject(t0, &[1; 60]));
     assert!(!bus.model(|m| m.irq_pending(clock.now_ns())));
     // One step to the watchdog's expiry: the clock is there and the line is asserted.
-    assert_eq!(DwmacIrq(&bus).advance_to_next(), Some(t0 + 262_144));
+    assert_eq!(Gmac3Irq(&bus).advance_to_next(), Some(t0 + 262_144));
     assert_eq!(clock.now_ns(), t0 + 262_144);
     assert!(bus.model(|m| m.irq_pending(clock.now_ns())));
     assert_eq!(
-        DwmacIrq(&bus).advance_to_next(),
+        Gmac3Irq(&bus).advance_to_next(),
         None,
         "RI raised: the watchdog stopped"
     );

@@ -1,4 +1,4 @@
-//! The behavioural DWMAC 4.x/5.x (`Dwmac4Model`) against the facts of regs4 (Linux's
+//! The behavioural DWMAC 4.x/5.x (`QosModel`) against the facts of regs4 (Linux's
 //! dwmac4 headers, ST RM0433), driven through raw registers and descriptors written by hand
 //! in the sim arena (no driver).
 
@@ -9,11 +9,11 @@ use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::DmaAddr;
 use stmmac_coalesce::qos::regs::{self as r, chan, desc::*};
 use stmmac_coalesce::sim::{
-    Dwmac4Irq, Dwmac4Model, HW_FEATURE0_4, HW_FEATURE1_4, Ring, SIM_CSR_HZ, SWR_NS, Seen, SimArena,
+    HW_FEATURE0_4, HW_FEATURE1_4, QosIrq, QosModel, Ring, SIM_CSR_HZ, SWR_NS, Seen, SimArena,
     VERSION4_00, VERSION4_10, VERSION5_10, eth_frame,
 };
 
-type M = Dwmac4Model<PhyModel>;
+type M = QosModel<PhyModel>;
 type Bus = SimBus<M>;
 
 const OUR_MAC: [u8; 6] = [0x02, 0x11, 0x22, 0x33, 0x44, 0x55];
@@ -21,7 +21,7 @@ const OUR_MAC: [u8; 6] = [0x02, 0x11, 0x22, 0x33, 0x44, 0x55];
 fn setup_on(arena: SimArena, f: impl FnOnce(M) -> M) -> (SimClock, SimArena, Bus) {
     let clock = SimClock::new();
     let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
-    let bus = SimBus::new(&clock, f(Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ)));
+    let bus = SimBus::new(&clock, f(QosModel::new(arena.clone(), phy, SIM_CSR_HZ)));
     (clock, arena, bus)
 }
 
@@ -468,7 +468,7 @@ fn riwt_deadline(version: u32, watchdog: u32) -> (u64, u32) {
     let at = bus.model(|m| m.riwt_deadline()).expect("armed");
     clock.advance_to(at - 1);
     assert_eq!(rd(&bus, r::DMA_CH0_STATUS) & chan::RI, 0);
-    let fired = Dwmac4Irq(&bus).advance_to_next();
+    let fired = QosIrq(&bus).advance_to_next();
     assert_eq!(fired, Some(at));
     assert_ne!(rd(&bus, r::DMA_CH0_STATUS) & chan::RI, 0);
     (at - t0, readback)
@@ -682,7 +682,7 @@ fn tx_lag_writes_back_after_fetch_latency_and_wire_time() {
     assert_ne!(tdes3(&arena, base) & OWN, 0, "in flight");
     assert_eq!(rd(&bus, r::DMA_CH0_STATUS) & chan::TI, 0);
     // 100 + 4 FCS + 20 preamble/IFG bytes at 1 Gbit/s: 992 ns.
-    let at = Dwmac4Irq(&bus).advance_to_next();
+    let at = QosIrq(&bus).advance_to_next();
     assert_eq!(at, Some(t + 1_000 + 992));
     assert_eq!(clock.now_ns(), t + 1_992);
     bus.model(|m| assert_eq!(m.sent()[0].at_ns, t + 1_992));

@@ -14,14 +14,14 @@ use smoltcp::time::Instant;
 use stack::{LossyWire, pattern};
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::net::Measured;
-use stmmac_coalesce::sim::{DwmacModel, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::{Device, DeviceStats};
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, Duplex, FrameFilter, Gmac3, LinkState, MacConfig, NoTimer,
     RxConfig, RxRing, RxStats, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
-type Bus = SimBus<DwmacModel<PhyModel>>;
+type Bus = SimBus<Gmac3Model<PhyModel>>;
 
 struct Nic {
     bus: Bus,
@@ -36,7 +36,7 @@ struct Nic {
 fn nic(clock: &SimClock, base: u32, last: u8, tx_n: usize, rx_n: usize, rx_buf: usize) -> Nic {
     let arena = SimArena::new(base, 1 << 20);
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let bus = SimBus::new(clock, DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ));
+    let bus = SimBus::new(clock, Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ));
     let mac = Gmac3::new(bus.clone());
     mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
         .unwrap();

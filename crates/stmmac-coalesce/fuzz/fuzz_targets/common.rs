@@ -7,9 +7,9 @@ use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use stmmac_coalesce::Gmac3;
 
-use stmmac_coalesce::sim::{AnPhy, DwmacModel, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{AnPhy, Gmac3Model, SIM_CSR_HZ, SimArena};
 
-pub type Model = Faults<DwmacModel<AnPhy>>;
+pub type Model = Faults<Gmac3Model<AnPhy>>;
 pub type Bus = SimBus<Model>;
 
 /// Our station address.
@@ -35,7 +35,7 @@ impl Board {
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let arena = SimArena::new(0x1000_0000, arena_len);
         let phy = AnPhy::gigabit();
-        let model = DwmacModel::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy);
+        let model = Gmac3Model::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy);
         let bus = SimBus::new(&clock, Faults::new(model));
         let mac = Gmac3::new(bus.clone());
         Self {

@@ -6,12 +6,12 @@
 //!
 //! ```
 //! # use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
-//! # use stmmac_coalesce::sim::{AnPhy, DwmacModel, SimArena, SIM_CSR_HZ};
+//! # use stmmac_coalesce::sim::{AnPhy, Gmac3Model, SimArena, SIM_CSR_HZ};
 //! use stmmac_coalesce::{DmaConfig, Duplex, Dwmac, FrameFilter, Gmac3, LinkState, MacConfig, Speed};
 //! # let clock = SimClock::new();
 //! # let counter = SimCounter::new(&clock, 32, 25_000_000);
 //! # let arena = SimArena::new(0x1000_0000, 256 * 1024);
-//! # let bus = SimBus::new(&clock, DwmacModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
+//! # let bus = SimBus::new(&clock, Gmac3Model::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
 //! let mac = Gmac3::new(bus);
 //! mac.soft_reset(&counter)?;               // DMA_BUS_MODE.SWR, bounded wait
 //! let cfg = DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() };
@@ -53,7 +53,7 @@ use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTE
 /// One GMAC 3.x instance: MAC registers at bus offset 0, DMA at 0x1000.
 ///
 /// `B` is any [`RegisterBus`] over the block: [`hwtimer_core::Mmio`] on target (length
-/// 0x1060), a `hwtimer_core::sim::SimBus` over `sim::DwmacModel` (feature `sim`)
+/// 0x1060), a `hwtimer_core::sim::SimBus` over `sim::Gmac3Model` (feature `sim`)
 /// on the host. It keeps the link state the MAC was last configured for
 /// ([`set_link`](crate::Dwmac::set_link)); the TX ring refuses frames while it is down.
 ///

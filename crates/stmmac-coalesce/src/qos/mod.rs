@@ -13,7 +13,7 @@
 //!
 //! ```
 //! # use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
-//! # use stmmac_coalesce::sim::{AnPhy, Dwmac4Model, SimArena, SIM_CSR_HZ};
+//! # use stmmac_coalesce::sim::{AnPhy, QosModel, SimArena, SIM_CSR_HZ};
 //! use stmmac_coalesce::{
 //!     CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, FrameFilter, LinkState, MacConfig, NoTimer, Qos,
 //!     RxConfig, RxRing, Speed, TxConfig, TxRing,
@@ -21,7 +21,7 @@
 //! # let clock = SimClock::new();
 //! # let counter = SimCounter::new(&clock, 32, 25_000_000);
 //! # let arena = SimArena::new(0x1000_0000, 256 * 1024);
-//! # let bus = SimBus::new(&clock, Dwmac4Model::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
+//! # let bus = SimBus::new(&clock, QosModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
 //! let mac = Qos::probe(bus)?;              // MAC_VERSION read, nothing written
 //! mac.soft_reset(&counter)?;               // DMA_MODE.SWR, bounded wait; MAC IRQs masked
 //! let cfg = DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() };

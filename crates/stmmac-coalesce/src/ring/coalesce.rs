@@ -51,7 +51,7 @@
 //! ring cancels it instead. So the crate's model gives 0 expiries under load when its DMA
 //! completes each frame inside the doorbell write (the default, as QEMU), and one per
 //! `tx_usecs` while 1514-byte frames flow at 1 Gbit/s when the DMA lags the CPU
-//! (`sim::DwmacModel::with_tx_lag`, bench `stream_timer_expiries_per_ms_arm_once_lagging`);
+//! (`sim::Gmac3Model::with_tx_lag`, bench `stream_timer_expiries_per_ms_arm_once_lagging`);
 //! short frames spaced wider than their lag and wire time still empty the ring at every
 //! TI (`..._arm_once_lagging_60b`: 0 expiries).
 

@@ -5,8 +5,10 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::vec::Vec;
 
-use crate::barrier::DoorbellSync;
-use crate::dma::{CacheOps, DmaAddr, DmaRegion};
+// `DoorbellSync` is not re-exported at the crate root yet: the one module path the model
+// names (the trait it implements).
+use crate::DoorbellSync;
+use crate::{CacheOps, DmaAddr, DmaRegion};
 
 struct ArenaInner {
     /// The CPU's view (its cache, when the arena is not coherent).
@@ -157,9 +159,9 @@ impl SimArena {
     /// clean or invalidate ([`Coherent`](crate::Coherent) is the `CacheOps`, and
     /// [`cache`](Self::cache) does nothing here either), but the DMA sees them only after
     /// an outer sync drained the buffer: this arena's
-    /// [`DoorbellSync::before_doorbell`](crate::barrier::DoorbellSync::before_doorbell)
+    /// [`DoorbellSync::before_doorbell`]
     /// (a CACHE_SYNC), for example through
-    /// [`WithSync`](crate::dma::WithSync)`::new(Coherent, arena.clone())`. The DMA's own
+    /// [`WithSync`](crate::WithSync)`::new(Coherent, arena.clone())`. The DMA's own
     /// writes reach memory, which the CPU reads uncached, at once. The buffer never drains by
     /// itself (silicon drains it eventually; the model keeps the worst case).
     pub fn store_buffered(bus_base: u32, len: usize) -> Self {
@@ -219,9 +221,9 @@ impl SimArena {
         match &self.inner.ram {
             Some(ram) => ram.borrow().get(off..off + len).map(<[u8]>::to_vec),
             None => {
-                // SAFETY: in bounds (checked by `host`); plain bytes of the leaked arena,
-                // read while no reference to them is held (the driver uses raw pointers).
-                Some(unsafe { core::slice::from_raw_parts(self.inner.host.add(off), len) }.to_vec())
+                let mut v = Vec::with_capacity(len);
+                self.copy_out(off, len, &mut v);
+                Some(v)
             }
         }
     }
@@ -237,13 +239,25 @@ impl SimArena {
                 Some(b) => out.extend_from_slice(b),
                 None => return false,
             },
-            // SAFETY: in bounds (checked by `host`); plain bytes of the leaked arena, read
-            // while no reference to them is held.
-            None => out.extend_from_slice(unsafe {
-                core::slice::from_raw_parts(self.inner.host.add(off), len)
-            }),
+            None => self.copy_out(off, len, out),
         }
         true
+    }
+
+    /// Append `len` host bytes at arena offset `off` (in bounds) to `out`, through raw
+    /// pointers: no `&[u8]` over arena memory is formed, so a `&mut [u8]` the driver holds
+    /// elsewhere in the arena is not aliased by a reference.
+    fn copy_out(&self, off: usize, len: usize, out: &mut Vec<u8>) {
+        out.reserve(len);
+        let at = out.len();
+        // SAFETY: `off + len` is inside the leaked arena (every caller checked it with
+        // `host` or `lines`); `out` has room for `len` more bytes (reserved above), and its
+        // buffer is separate from the arena; the bytes are plain `u8`, so every value is
+        // initialised and valid. `set_len` covers exactly the bytes just written.
+        unsafe {
+            core::ptr::copy_nonoverlapping(self.inner.host.add(off), out.as_mut_ptr().add(at), len);
+            out.set_len(at + len);
+        }
     }
 
     /// Write bytes at a bus address, as the DMA does.
@@ -360,11 +374,10 @@ impl DoorbellSync for SimArena {
             return;
         }
         if let Some(ram) = &a.ram {
-            // SAFETY: the whole arena, in bounds; plain bytes read while the driver holds
-            // no reference to them.
-            let src = unsafe { core::slice::from_raw_parts(a.host, a.len) };
+            let mut src = Vec::with_capacity(a.len);
+            self.copy_out(0, a.len, &mut src);
             if let Some(d) = ram.borrow_mut().get_mut(..a.len) {
-                d.copy_from_slice(src);
+                d.copy_from_slice(&src);
             }
         }
     }
@@ -397,11 +410,10 @@ unsafe impl CacheOps for SimCache {
         let (Some(ram), Some((start, end))) = (&a.ram, self.arena.lines(ptr, len)) else {
             return;
         };
-        // SAFETY: [start, end) is inside the arena (checked by `lines`); plain bytes read
-        // while the driver holds no reference to them.
-        let src = unsafe { core::slice::from_raw_parts(a.host.add(start), end - start) };
+        let mut src = Vec::with_capacity(end - start);
+        self.arena.copy_out(start, end - start, &mut src);
         if let Some(d) = ram.borrow_mut().get_mut(start..end) {
-            d.copy_from_slice(src);
+            d.copy_from_slice(&src);
         }
         self.arena.note(Seen::Clean {
             bus: self.arena.bus_at(start),
@@ -419,9 +431,20 @@ unsafe impl CacheOps for SimCache {
             return;
         };
         if let Some(s) = ram.borrow().get(start..end) {
-            // SAFETY: as in `clean`; the destination is arena memory, the source the
-            // separate RAM image.
-            unsafe { core::ptr::copy_nonoverlapping(s.as_ptr(), a.host.add(start), s.len()) };
+            for (i, &b) in s.iter().enumerate() {
+                // SAFETY: `start + i < end <= len` (checked by `lines`): inside the leaked
+                // arena. Only a byte the DMA changed since the CPU's copy is written: a
+                // byte the CPU may be reading through a live `&[u8]` (a received frame the
+                // ring lent out, whose descriptor is CPU-owned, so the DMA does not write
+                // it) compares equal and is never written, so no shared reference sees a
+                // write. Raw volatile-free byte accesses, no reference to the arena formed.
+                unsafe {
+                    let p = a.host.add(start + i);
+                    if p.read() != b {
+                        p.write(b);
+                    }
+                }
+            }
         }
         self.arena.note(Seen::Invalidate {
             bus: self.arena.bus_at(start),

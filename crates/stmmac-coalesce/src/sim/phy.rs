@@ -7,8 +7,94 @@ use std::rc::Rc;
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
 
-use crate::phy::{Duplex, LinkState, Speed, resolve};
-use crate::regs::mii;
+use crate::{Duplex, LinkState, Speed};
+
+/// The Clause 22 registers and bits the model's PHY implements (IEEE 802.3 clause 22.2.4;
+/// the same numbers as Linux `include/uapi/linux/mii.h`).
+mod mii {
+    /// Basic mode control (register 0).
+    pub const BMCR: u8 = 0x00;
+    /// Basic mode status (1).
+    pub const BMSR: u8 = 0x01;
+    /// PHY identifier 1 (2).
+    pub const PHYSID1: u8 = 0x02;
+    /// PHY identifier 2 (3).
+    pub const PHYSID2: u8 = 0x03;
+    /// Auto-negotiation advertisement (4).
+    pub const ADVERTISE: u8 = 0x04;
+    /// Link partner ability (5).
+    pub const LPA: u8 = 0x05;
+    /// 1000BASE-T control (9, clause 40.5.1.1).
+    pub const CTRL1000: u8 = 0x09;
+    /// 1000BASE-T status (10).
+    pub const STAT1000: u8 = 0x0A;
+    /// Extended status (15).
+    pub const ESTATUS: u8 = 0x0F;
+    /// BMCR speed select LSB, 100 Mbit/s (bit 13).
+    pub const BMCR_SPEED100: u16 = 1 << 13;
+    /// BMCR auto-negotiation enable (bit 12).
+    pub const BMCR_ANENABLE: u16 = 1 << 12;
+    /// BMCR restart auto-negotiation (bit 9).
+    pub const BMCR_ANRESTART: u16 = 1 << 9;
+    /// BMCR full duplex (bit 8).
+    pub const BMCR_FULLDPLX: u16 = 1 << 8;
+    /// BMCR speed select MSB, 1000 Mbit/s (bit 6).
+    pub const BMCR_SPEED1000: u16 = 1 << 6;
+    /// BMCR loopback (bit 14).
+    pub const BMCR_LOOPBACK: u16 = 1 << 14;
+    /// BMCR reset (bit 15, self-clearing).
+    pub const BMCR_RESET: u16 = 1 << 15;
+    /// BMSR extended status present (bit 8).
+    pub const BMSR_ESTATEN: u16 = 1 << 8;
+    /// BMSR auto-negotiation complete (bit 5).
+    pub const BMSR_ANEGCOMPLETE: u16 = 1 << 5;
+    /// BMSR auto-negotiation ability (bit 3).
+    pub const BMSR_ANEGCAPABLE: u16 = 1 << 3;
+    /// BMSR link status, latching low (bit 2).
+    pub const BMSR_LSTATUS: u16 = 1 << 2;
+    /// Advertisement 10BASE-T half (bit 5).
+    pub const ADVERTISE_10HALF: u16 = 1 << 5;
+    /// 10BASE-T full (bit 6).
+    pub const ADVERTISE_10FULL: u16 = 1 << 6;
+    /// 100BASE-TX half (bit 7).
+    pub const ADVERTISE_100HALF: u16 = 1 << 7;
+    /// 100BASE-TX full (bit 8).
+    pub const ADVERTISE_100FULL: u16 = 1 << 8;
+    /// CTRL1000 1000BASE-T half (bit 8).
+    pub const ADVERTISE_1000HALF: u16 = 1 << 8;
+    /// CTRL1000 1000BASE-T full (bit 9).
+    pub const ADVERTISE_1000FULL: u16 = 1 << 9;
+    /// STAT1000 partner 1000BASE-T half (bit 10).
+    pub const LPA_1000HALF: u16 = 1 << 10;
+    /// STAT1000 partner 1000BASE-T full (bit 11).
+    pub const LPA_1000FULL: u16 = 1 << 11;
+    /// STAT1000 master-slave configuration fault (bit 15).
+    pub const LPA_1000MSFAIL: u16 = 1 << 15;
+    /// ESTATUS 1000BASE-T full (bit 13).
+    pub const ESTATUS_1000_TFULL: u16 = 1 << 13;
+    /// ESTATUS 1000BASE-T half (bit 12).
+    pub const ESTATUS_1000_THALF: u16 = 1 << 12;
+}
+
+/// The highest common mode of both advertisements, in IEEE 802.3 annex 28B.3's priority
+/// (1000BASE-T full, half, 100BASE-TX full, half, 10BASE-T full, half); down when none.
+/// CTRL1000's bits 9:8 pair with STAT1000's 11:10 (clause 40.5.1.1).
+fn resolve(adv: u16, lpa: u16, ctrl1000: u16, stat1000: u16) -> LinkState {
+    let g = ctrl1000 & (stat1000 >> 2);
+    let c = adv & lpa;
+    let modes = [
+        (g & mii::ADVERTISE_1000FULL, Speed::M1000, Duplex::Full),
+        (g & mii::ADVERTISE_1000HALF, Speed::M1000, Duplex::Half),
+        (c & mii::ADVERTISE_100FULL, Speed::M100, Duplex::Full),
+        (c & mii::ADVERTISE_100HALF, Speed::M100, Duplex::Half),
+        (c & mii::ADVERTISE_10FULL, Speed::M10, Duplex::Full),
+        (c & mii::ADVERTISE_10HALF, Speed::M10, Duplex::Half),
+    ];
+    modes
+        .into_iter()
+        .find(|m| m.0 != 0)
+        .map_or(LinkState::DOWN, |(_, s, d)| LinkState::up(s, d))
+}
 
 /// The link partner of an [`AnPhy`]: its abilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +128,7 @@ struct AnState {
 /// BMCR.ANRESTART starts a negotiation that completes [`AN_NS`] later; the link is down
 /// meanwhile (BMSR.LSTATUS latches low); then LPA / STAT1000 show the partner and the
 /// negotiated link is the highest common mode. Clones share the PHY (one for the MDIO bus,
-/// one for [`DwmacModel::with_phy`](super::DwmacModel::with_phy)).
+/// one for [`Gmac3Model::with_phy`](super::Gmac3Model::with_phy)).
 #[derive(Debug, Clone)]
 pub struct AnPhy {
     s: Rc<RefCell<AnState>>,
@@ -117,7 +203,7 @@ impl AnPhy {
     }
 
     /// Set BMCR bits directly, as a boot loader or strapping could leave them (e.g.
-    /// [`BMCR_LOOPBACK`](crate::regs::mii::BMCR_LOOPBACK): frames loop back inside the PHY,
+    /// BMCR_LOOPBACK (bit 14): frames loop back inside the PHY,
     /// none reach the partner, the line is down while it is set).
     pub fn set_bmcr_bits(&self, bits: u16) {
         self.s.borrow_mut().bmcr |= bits;

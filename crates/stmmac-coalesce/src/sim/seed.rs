@@ -10,7 +10,7 @@
 //!   queue operations per packet, for Linux's re-arm-per-packet and this crate's arm-once.
 //! - [`Rig::stream_timed`]: the same stream with every interrupt taken when it happens (TI
 //!   at the write-back of an IC frame, the cleanup timer at its expiry), for a model whose
-//!   TX DMA lags the CPU ([`Rig::hrtimer_lagging`], [`DwmacModel::with_tx_lag`]): timer
+//!   TX DMA lags the CPU ([`Rig::hrtimer_lagging`], [`Gmac3Model::with_tx_lag`]): timer
 //!   expiries while the traffic lasts, and how long each frame waits from queueing to
 //!   reclaim.
 
@@ -24,7 +24,7 @@ use hwtimer_core::{Alarm, Extended, HrTimers, Monotonic, Restart};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 
-use super::{DwmacIrq, DwmacModel, SIM_CSR_HZ, SimArena};
+use super::{Gmac3Irq, Gmac3Model, SIM_CSR_HZ, SimArena};
 use crate::common::Dwmac;
 use crate::common::Error;
 use crate::common::phy::{Duplex, LinkState, Speed};
@@ -59,7 +59,7 @@ pub const STREAM_GAP_NS: u64 = 12_304;
 pub const LAG_NS: u64 = 2_000;
 
 /// The model as the rigs use it.
-pub type Model = DwmacModel<PhyModel>;
+pub type Model = Gmac3Model<PhyModel>;
 /// The bus as the rigs use it.
 pub type Bus = SimBus<Model>;
 /// The high-resolution time base.
@@ -111,7 +111,7 @@ impl Board for Bus {
     fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Self, Self::Mac), Error> {
         let arena = SimArena::new(0x1000_0000, 1 << 20);
         let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
-        let model = DwmacModel::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
+        let model = Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
         let bus = SimBus::new(clock, model);
         let mac = Gmac3::new(bus.clone());
         Ok((arena, bus, mac))
@@ -167,12 +167,12 @@ impl Board for Bus {
     }
 
     fn advance_to_irq(&self) -> Option<u64> {
-        DwmacIrq(self).advance_to_next()
+        Gmac3Irq(self).advance_to_next()
     }
 }
 
 /// The 4.x model as the rigs use it.
-pub type Model4 = super::Dwmac4Model<PhyModel>;
+pub type Model4 = super::QosModel<PhyModel>;
 /// Its bus: the [`Board`] of the rigs on the DWMAC 4.x.
 pub type Bus4 = SimBus<Model4>;
 
@@ -182,7 +182,7 @@ impl Board for Bus4 {
     fn parts(clock: &SimClock, tx_lag_ns: u64) -> Result<(SimArena, Self, Self::Mac), Error> {
         let arena = SimArena::new(0x1000_0000, 1 << 20);
         let phy = PhyModel::bcm54612e(PhyAddr::from_bits(0));
-        let model = super::Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
+        let model = super::QosModel::new(arena.clone(), phy, SIM_CSR_HZ).with_tx_lag(tx_lag_ns);
         let bus = SimBus::new(clock, model);
         let mac = crate::Qos::probe(bus.clone())?;
         Ok((arena, bus, mac))
@@ -239,7 +239,7 @@ impl Board for Bus4 {
     }
 
     fn advance_to_irq(&self) -> Option<u64> {
-        super::Dwmac4Irq(self).advance_to_next()
+        super::QosIrq(self).advance_to_next()
     }
 }
 
@@ -432,7 +432,7 @@ impl Rig<HrBase> {
     }
 
     /// As [`Rig::hrtimer`], on a model whose TX DMA lags the CPU by `tx_lag_ns` plus the
-    /// wire time at 1 Gbit/s ([`DwmacModel::with_tx_lag`]; 0 is the instant model).
+    /// wire time at 1 Gbit/s ([`Gmac3Model::with_tx_lag`]; 0 is the instant model).
     ///
     /// Errors: as [`Rig::hrtimer`].
     pub fn hrtimer_lagging(

@@ -5,7 +5,7 @@ use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::common::phy::{Advertise, Phy};
-use stmmac_coalesce::sim::{AN_NS, AnPhy, DwmacModel, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{AN_NS, AnPhy, Gmac3Model, SIM_CSR_HZ, SimArena};
 
 mod cfg;
 #[allow(unused_imports)]
@@ -15,7 +15,7 @@ use stmmac_coalesce::{
     RxConfig, RxRing, TxConfig, TxRing,
 };
 
-pub type Model = DwmacModel<AnPhy>;
+pub type Model = Gmac3Model<AnPhy>;
 pub type Bus = SimBus<Model>;
 
 /// Our station address.
@@ -52,7 +52,7 @@ impl Board {
         let clock = SimClock::new();
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let m =
-            model(DwmacModel::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy.clone()));
+            model(Gmac3Model::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy.clone()));
         let bus = SimBus::new(&clock, m);
         let mac = Gmac3::new(bus.clone());
         mac.soft_reset(&counter).unwrap();

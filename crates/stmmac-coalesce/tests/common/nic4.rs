@@ -7,13 +7,13 @@ use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
 use stmmac_coalesce::Dwmac as _;
-use stmmac_coalesce::sim::{Dwmac4Model, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{QosModel, SIM_CSR_HZ, SimArena};
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, DmaConfig, Duplex, FrameFilter, LinkState, MacConfig, NoTimer,
     Offload, Qos, RxConfig, RxRing, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
-pub type Bus = SimBus<Dwmac4Model<PhyModel>>;
+pub type Bus = SimBus<QosModel<PhyModel>>;
 
 /// One MAC, its rings and its station address.
 pub struct Nic {
@@ -36,7 +36,7 @@ pub fn nic(
     tx_frames: u32,
 ) -> Nic {
     let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let model = Dwmac4Model::new(arena.clone(), phy, SIM_CSR_HZ).with_addr_bits(addr_bits);
+    let model = QosModel::new(arena.clone(), phy, SIM_CSR_HZ).with_addr_bits(addr_bits);
     let bus = SimBus::new(clock, model);
     let mac = Qos::probe(bus.clone()).unwrap();
     mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))

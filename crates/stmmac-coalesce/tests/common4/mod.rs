@@ -6,7 +6,7 @@ use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::common::phy::{Advertise, Phy};
-use stmmac_coalesce::sim::{AN_NS, AnPhy, Dwmac4Model, SIM_CSR_HZ, SimArena};
+use stmmac_coalesce::sim::{AN_NS, AnPhy, QosModel, SIM_CSR_HZ, SimArena};
 
 // A test that builds both boards loads this file twice, once per board module.
 #[allow(clippy::duplicate_mod)]
@@ -19,7 +19,7 @@ use stmmac_coalesce::{
     RxRing, TxConfig, TxRing,
 };
 
-pub type Model = Dwmac4Model<AnPhy>;
+pub type Model = QosModel<AnPhy>;
 pub type Bus = SimBus<Model>;
 
 /// Our station address.
@@ -40,7 +40,7 @@ impl Board {
         let clock = SimClock::new();
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let phy = AnPhy::gigabit();
-        let m = model(Dwmac4Model::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy));
+        let m = model(QosModel::new(arena.clone(), phy.clone(), SIM_CSR_HZ).with_phy(phy));
         let bus = SimBus::new(&clock, m);
         let mac = Qos::probe(bus.clone()).unwrap();
         mac.soft_reset(&counter).unwrap();
