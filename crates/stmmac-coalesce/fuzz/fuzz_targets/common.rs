@@ -158,6 +158,38 @@ fn mac_config() -> MacConfig {
     }
 }
 
+/// The `Gen` methods whose bodies are the same calls on either generation's MAC and model
+/// (inherent methods of the same name: no trait covers them).
+macro_rules! same_name_calls {
+    () => {
+        fn soft_reset(mac: &Self::Mac, counter: &SimCounter) -> Result<u32, Error> {
+            mac.soft_reset(counter)
+        }
+        fn configure_dma(mac: &Self::Mac, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
+            mac.configure_dma(cfg)
+        }
+        fn with_mdio<R>(
+            mac: &Self::Mac,
+            counter: &SimCounter,
+            csr_hz: u32,
+            f: impl FnOnce(&mut dyn MdioDyn) -> R,
+        ) -> Result<R, Error> {
+            let mut mdio = mac.mdio(counter, csr_hz)?;
+            Ok(f(&mut mdio))
+        }
+        fn inject(model: &mut Self::Model, now_ns: u64, frame: &[u8]) {
+            model.inject(now_ns, frame);
+        }
+        fn stick(model: &mut Self::Model, swr: bool, mdio: bool) {
+            model.set_swr_stuck(swr);
+            model.set_mdio_stuck(mdio);
+        }
+        fn sent(model: &Self::Model) -> Vec<Vec<u8>> {
+            model.sent().iter().map(|f| f.bytes.clone()).collect()
+        }
+    };
+}
+
 /// GMAC 3.x.
 pub enum Gmac3 {}
 
@@ -182,38 +214,14 @@ impl Gen for Gmac3 {
         );
         let _ = (mac.tx_stopped(), mac.tx_dma_enabled(), mac.cur_rx_desc());
     }
-    fn soft_reset(mac: &Self::Mac, counter: &SimCounter) -> Result<u32, Error> {
-        mac.soft_reset(counter)
-    }
-    fn configure_dma(mac: &Self::Mac, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
-        mac.configure_dma(cfg)
-    }
     fn init_mac(mac: &Self::Mac) {
         mac.init_mac(&mac_config());
-    }
-    fn with_mdio<R>(
-        mac: &Self::Mac,
-        counter: &SimCounter,
-        csr_hz: u32,
-        f: impl FnOnce(&mut dyn MdioDyn) -> R,
-    ) -> Result<R, Error> {
-        let mut mdio = mac.mdio(counter, csr_hz)?;
-        Ok(f(&mut mdio))
     }
     fn stop(mac: &Self::Mac) {
         mac.stop();
         mac.ack(u32::MAX);
     }
-    fn inject(model: &mut Self::Model, now_ns: u64, frame: &[u8]) {
-        model.inject(now_ns, frame);
-    }
-    fn stick(model: &mut Self::Model, swr: bool, mdio: bool) {
-        model.set_swr_stuck(swr);
-        model.set_mdio_stuck(mdio);
-    }
-    fn sent(model: &Self::Model) -> Vec<Vec<u8>> {
-        model.sent().iter().map(|f| f.bytes.clone()).collect()
-    }
+    same_name_calls!();
 }
 
 /// QoS 4.x/5.x.
@@ -235,39 +243,15 @@ impl Gen for Qos {
         let _ = (mac.channel_status(), mac.hw_features(), mac.mac_address());
         let _ = (mac.version(), mac.snpsver(), mac.summary_enables());
     }
-    fn soft_reset(mac: &Self::Mac, counter: &SimCounter) -> Result<u32, Error> {
-        mac.soft_reset(counter)
-    }
-    fn configure_dma(mac: &Self::Mac, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
-        mac.configure_dma(cfg)
-    }
     fn init_mac(mac: &Self::Mac) {
         mac.init_mac(&mac_config());
         mac.enable_interrupts(Dwmac4::<Bus<Self::Model>>::DEFAULT_INTERRUPTS);
-    }
-    fn with_mdio<R>(
-        mac: &Self::Mac,
-        counter: &SimCounter,
-        csr_hz: u32,
-        f: impl FnOnce(&mut dyn MdioDyn) -> R,
-    ) -> Result<R, Error> {
-        let mut mdio = mac.mdio(counter, csr_hz)?;
-        Ok(f(&mut mdio))
     }
     fn stop(mac: &Self::Mac) {
         mac.stop();
         let _ = mac.take_events();
     }
-    fn inject(model: &mut Self::Model, now_ns: u64, frame: &[u8]) {
-        model.inject(now_ns, frame);
-    }
-    fn stick(model: &mut Self::Model, swr: bool, mdio: bool) {
-        model.set_swr_stuck(swr);
-        model.set_mdio_stuck(mdio);
-    }
-    fn sent(model: &Self::Model) -> Vec<Vec<u8>> {
-        model.sent().iter().map(|f| f.bytes.clone()).collect()
-    }
+    same_name_calls!();
 }
 
 /// The model of generation `G`, its clock, a 25 MHz counter whose reads cost
