@@ -62,9 +62,11 @@ pub fn arena(len: usize) -> (SimArena, DmaRegion) {
         }
         let arena = SimArena::new(ARENA_BASE, len);
         let whole = len.div_ceil(256) * 256;
-        let region = arena.region(whole).expect("an arena holds its own size");
-        let host = region.as_ptr() as usize;
-        drop(region);
+        // The one region the arena ever hands out; only its address is kept.
+        let host = arena
+            .region(whole)
+            .expect("an arena holds its own size")
+            .as_ptr() as usize;
         a.push((len, arena.clone(), host, whole));
         (arena, host, whole)
     });

@@ -51,7 +51,7 @@ fn run<G: Gen>(mut input: Input<'_>, flags: u8) {
     };
     let writes: Vec<(usize, u32)> = (0..usize::from(input.u8() % 16))
         .map(|_| {
-            let off = usize::from(input.u16()) % block::<G>() & !3;
+            let off = (usize::from(input.u16()) % block::<G>()) & !3;
             (off, input.u32())
         })
         .collect();
