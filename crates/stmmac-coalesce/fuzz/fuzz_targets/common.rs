@@ -33,7 +33,7 @@ pub const READ_NS: u64 = 100;
 /// (dwmac4_lib.c `dwmac4_dma_reset`). With it a wait that never ends (SWR or MDIO busy
 /// stuck, or a register answering garbage) reaches its deadline in at most
 /// `timeout / (READ_NS + POLL_NS)` polls: 2,000 for the 200 ms SWR wait and 100 for a
-/// 10 ms MDIO wait, where 200 ns polls made them 1,000,000 and 50,000.
+/// 10 ms MDIO wait (at 200 ns a poll they would be 1,000,000 and 50,000).
 pub const POLL_NS: u64 = 100_000;
 
 /// Upper bound of the register reads one bounded wait of `timeout_us` makes: each poll
@@ -51,9 +51,9 @@ thread_local! {
 /// A coherent arena of `len` bytes (rounded up to 256) at [`ARENA_BASE`] and the whole of
 /// it as one zeroed region: the same memory every run. `SimArena` leaks its memory (its
 /// regions are `'static`, as on a board) and never takes a region back, so a fresh arena
-/// per run grew the process by the arena's size each run (about 7 KiB a run for the 3.x
-/// RX target: 1 GiB a minute at 1,200 runs a second, with ASan's quarantine on top).
-/// Zeroed, the region is what a fresh arena's would be, so every input still runs alone.
+/// per run would grow the process by the arena's size each run (7 to 45 KiB under ASan: a
+/// few GiB in a 30 s CI run at thousands of runs a second). Zeroed, the region is what a
+/// fresh arena's would be, so every input still runs alone.
 pub fn arena(len: usize) -> (SimArena, DmaRegion) {
     let (arena, host, len) = ARENAS.with(|a| {
         let mut a = a.borrow_mut();

@@ -9,7 +9,7 @@
 //!
 //! The driver's clock costs `POLL_NS` of virtual time a read (see common.rs), so a wait
 //! that never ends reaches its deadline in a few thousand polls at most: an input with a
-//! stuck bit costs milliseconds, not the second it took at 200 ns a poll.
+//! stuck bit costs milliseconds, not the second it would at 200 ns a poll.
 #![no_main]
 
 // Each target uses its part of the shared board.
