@@ -2,6 +2,8 @@
 //! smoltcp's own middleware ([`Tracer`](smoltcp::phy::Tracer),
 //! [`FaultInjector`](smoltcp::phy::FaultInjector)).
 
+use core::sync::atomic::{Ordering, compiler_fence};
+
 use smoltcp::phy::{self, DeviceCapabilities, PacketMeta};
 use smoltcp::time::Instant;
 
@@ -66,9 +68,15 @@ struct Probe<P> {
 }
 
 impl<P: CostProbe> Probe<P> {
+    /// A reading that is a compiler fence on both sides: no memory access moves across
+    /// it, so a span holds the code between its readings in program order (neither the
+    /// stack's moves into the device's span nor the device's out of it).
     #[inline(always)]
     fn read(&self) -> u64 {
-        self.probe.read()
+        compiler_fence(Ordering::SeqCst);
+        let now = self.probe.read();
+        compiler_fence(Ordering::SeqCst);
+        now
     }
 
     /// What the code between readings `a` and `b` cost, without the probe itself.
@@ -269,15 +277,16 @@ pub struct TxToken<'a, T, P> {
     spent: u64,
 }
 
-/// Run the stack's closure `f` between two readings, kept in `s`.
+/// Run the stack's closure `f` on `b` between two readings, kept in `s`.
 #[inline(always)]
-fn stack_part<P: CostProbe, T>(
+fn stack_part<P: CostProbe, B, T>(
     probe: &Probe<P>,
     s: &mut Option<(u64, u64)>,
-    f: impl FnOnce() -> T,
+    f: impl FnOnce(B) -> T,
+    b: B,
 ) -> T {
     let s0 = probe.read();
-    let r = f();
+    let r = f(b);
     *s = Some((s0, probe.read()));
     r
 }
@@ -340,9 +349,13 @@ impl<R: phy::RxToken, P: CostProbe> phy::RxToken for RxToken<'_, R, P> {
             spent,
         } = self;
         let mut s = None;
+        // The stack's closure is wrapped before the first reading and runs between the
+        // second and third: moving it is not the device's work.
+        let stack = |b: &[u8]| stack_part(probe, &mut s, f, b);
         let t0 = probe.read();
-        let r = token.consume(|b| stack_part(probe, &mut s, || f(b)));
-        stats.token(Way::Rx, probe, spent, (t0, s, probe.read()));
+        let r = token.consume(stack);
+        let end = probe.read();
+        stats.token(Way::Rx, probe, spent, (t0, s, end));
         r
     }
 
@@ -363,9 +376,11 @@ impl<T: phy::TxToken, P: CostProbe> phy::TxToken for TxToken<'_, T, P> {
             spent,
         } = self;
         let mut s = None;
+        let stack = |b: &mut [u8]| stack_part(probe, &mut s, f, b);
         let t0 = probe.read();
-        let r = token.consume(len, |b| stack_part(probe, &mut s, || f(b)));
-        stats.token(Way::Tx, probe, spent, (t0, s, probe.read()));
+        let r = token.consume(len, stack);
+        let end = probe.read();
+        stats.token(Way::Tx, probe, spent, (t0, s, end));
         r
     }
 
