@@ -201,6 +201,7 @@ impl<'r, M: Dwmac, T: CleanupTimer, C: CacheOps> Device<'r, M, T, C> {
 }
 
 /// Reserve a TX descriptor, counting why not.
+#[inline]
 fn reserve<'a, M: Dwmac, T: CleanupTimer, C: CacheOps>(
     tx: &'a mut TxRing<T, C>,
     mac: &'a M,
