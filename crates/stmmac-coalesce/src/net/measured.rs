@@ -32,8 +32,10 @@ pub struct MeasuredStats {
     /// TX tokens consumed (from `transmit()` and the replies of `receive()`).
     pub tx_frames: u64,
     /// Units of the wrapped device's RX path: the `receive()` call that returned the token
-    /// (with the reservation of its reply token, which a device makes there), plus its
-    /// `consume` without the stack's closure.
+    /// (with the reservation of its reply token, which a device makes there: smoltcp takes
+    /// both tokens from that one call, so a wrapper cannot split it), plus its `consume`
+    /// without the stack's closure (for this crate's device: lending or copying the frame
+    /// and giving its descriptors back).
     pub rx_driver_units: u64,
     /// Units of whole RX tokens: [`rx_driver_units`](Self::rx_driver_units) plus the
     /// stack's closure (parsing and processing the frame).
@@ -101,6 +103,23 @@ impl<P: CostProbe> Probe<P> {
 /// token's `consume` with the stack's closure taken out. Wrap the device a stack polls
 /// (`iface.poll(now, &mut measured, &mut sockets)`); reach the device itself through
 /// [`inner`](Self::inner) / [`inner_mut`](Self::inner_mut).
+///
+/// # What a frame's driver share holds
+///
+/// - **RX** ([`MeasuredStats::rx_driver_units`]): the whole `receive()` call that returned
+///   the frame, the reservation of the reply token included (smoltcp's `receive()` hands
+///   out both tokens, so the device reserves the reply there, used or not), then the RX
+///   token's `consume` up to the stack's closure and from its return.
+/// - **TX** ([`MeasuredStats::tx_driver_units`]): the whole `transmit()` call that returned
+///   the token, then its `consume` outside the stack's closure (for this crate's device:
+///   IC and timer decision, handover, doorbell). A reply token adds its `consume` only.
+///
+/// Each reading is a compiler fence on both sides and the stack's closure is wrapped
+/// before the first one, so a span holds the code between its readings in program order:
+/// moving the stack's closure is not counted as the device's work, and none of the
+/// device's work moves out of its span. The spans leave out one reading each
+/// ([`probe_cost`](Self::probe_cost)); the wrapper's own bookkeeping runs after the last
+/// reading of a token.
 ///
 /// ```
 /// use smoltcp::phy::{Device as _, TxToken as _};
