@@ -114,12 +114,12 @@ impl<P: CostProbe> Probe<P> {
 ///   the token, then its `consume` outside the stack's closure (for this crate's device:
 ///   IC and timer decision, handover, doorbell). A reply token adds its `consume` only.
 ///
-/// Each reading is a compiler fence on both sides and the stack's closure is wrapped
+/// Each reading is a compiler fence on both sides, and the stack's closure is wrapped
 /// before the first one, so a span holds the code between its readings in program order:
-/// moving the stack's closure is not counted as the device's work, and none of the
-/// device's work moves out of its span. The spans leave out one reading each
-/// ([`probe_cost`](Self::probe_cost)); the wrapper's own bookkeeping runs after the last
-/// reading of a token.
+/// building the wrapper around the stack's closure (a copy of what it captured) is not
+/// counted as the device's work, and no memory access of the device's moves out of its
+/// span. The spans leave out one reading each ([`probe_cost`](Self::probe_cost)); the
+/// wrapper's own bookkeeping runs after the last reading of a token.
 ///
 /// ```
 /// use smoltcp::phy::{Device as _, TxToken as _};
@@ -369,7 +369,8 @@ impl<R: phy::RxToken, P: CostProbe> phy::RxToken for RxToken<'_, R, P> {
         } = self;
         let mut s = None;
         // The stack's closure is wrapped before the first reading and runs between the
-        // second and third: moving it is not the device's work.
+        // second and third: building the wrapper (a copy of what `f` captured) is not the
+        // device's work.
         let stack = |b: &[u8]| stack_part(probe, &mut s, f, b);
         let t0 = probe.read();
         let r = token.consume(stack);
