@@ -2,6 +2,8 @@
 //! smoltcp's own middleware ([`Tracer`](smoltcp::phy::Tracer),
 //! [`FaultInjector`](smoltcp::phy::FaultInjector)).
 
+use core::sync::atomic::{Ordering, compiler_fence};
+
 use smoltcp::phy::{self, DeviceCapabilities, PacketMeta};
 use smoltcp::time::Instant;
 
@@ -30,8 +32,10 @@ pub struct MeasuredStats {
     /// TX tokens consumed (from `transmit()` and the replies of `receive()`).
     pub tx_frames: u64,
     /// Units of the wrapped device's RX path: the `receive()` call that returned the token
-    /// (with the reservation of its reply token, which a device makes there), plus its
-    /// `consume` without the stack's closure.
+    /// (with the reservation of its reply token, which a device makes there: smoltcp takes
+    /// both tokens from that one call, so a wrapper cannot split it), plus its `consume`
+    /// without the stack's closure (for this crate's device: lending or copying the frame
+    /// and giving its descriptors back).
     pub rx_driver_units: u64,
     /// Units of whole RX tokens: [`rx_driver_units`](Self::rx_driver_units) plus the
     /// stack's closure (parsing and processing the frame).
@@ -66,9 +70,15 @@ struct Probe<P> {
 }
 
 impl<P: CostProbe> Probe<P> {
+    /// A reading that is a compiler fence on both sides: no memory access moves across
+    /// it, so a span holds the code between its readings in program order (neither the
+    /// stack's moves into the device's span nor the device's out of it).
     #[inline(always)]
     fn read(&self) -> u64 {
-        self.probe.read()
+        compiler_fence(Ordering::SeqCst);
+        let now = self.probe.read();
+        compiler_fence(Ordering::SeqCst);
+        now
     }
 
     /// What the code between readings `a` and `b` cost, without the probe itself.
@@ -93,6 +103,23 @@ impl<P: CostProbe> Probe<P> {
 /// token's `consume` with the stack's closure taken out. Wrap the device a stack polls
 /// (`iface.poll(now, &mut measured, &mut sockets)`); reach the device itself through
 /// [`inner`](Self::inner) / [`inner_mut`](Self::inner_mut).
+///
+/// # What a frame's driver share holds
+///
+/// - **RX** ([`MeasuredStats::rx_driver_units`]): the whole `receive()` call that returned
+///   the frame, the reservation of the reply token included (smoltcp's `receive()` hands
+///   out both tokens, so the device reserves the reply there, used or not), then the RX
+///   token's `consume` up to the stack's closure and from its return.
+/// - **TX** ([`MeasuredStats::tx_driver_units`]): the whole `transmit()` call that returned
+///   the token, then its `consume` outside the stack's closure (for this crate's device:
+///   IC and timer decision, handover, doorbell). A reply token adds its `consume` only.
+///
+/// Each reading is a compiler fence on both sides, and the stack's closure is wrapped
+/// before the first one, so a span holds the code between its readings in program order:
+/// building the wrapper around the stack's closure (a copy of what it captured) is not
+/// counted as the device's work, and no memory access of the device's moves out of its
+/// span. The spans leave out one reading each ([`probe_cost`](Self::probe_cost)); the
+/// wrapper's own bookkeeping runs after the last reading of a token.
 ///
 /// ```
 /// use smoltcp::phy::{Device as _, TxToken as _};
@@ -269,15 +296,16 @@ pub struct TxToken<'a, T, P> {
     spent: u64,
 }
 
-/// Run the stack's closure `f` between two readings, kept in `s`.
+/// Run the stack's closure `f` on `b` between two readings, kept in `s`.
 #[inline(always)]
-fn stack_part<P: CostProbe, T>(
+fn stack_part<P: CostProbe, B, T>(
     probe: &Probe<P>,
     s: &mut Option<(u64, u64)>,
-    f: impl FnOnce() -> T,
+    f: impl FnOnce(B) -> T,
+    b: B,
 ) -> T {
     let s0 = probe.read();
-    let r = f();
+    let r = f(b);
     *s = Some((s0, probe.read()));
     r
 }
@@ -340,9 +368,14 @@ impl<R: phy::RxToken, P: CostProbe> phy::RxToken for RxToken<'_, R, P> {
             spent,
         } = self;
         let mut s = None;
+        // The stack's closure is wrapped before the first reading and runs between the
+        // second and third: building the wrapper (a copy of what `f` captured) is not the
+        // device's work.
+        let stack = |b: &[u8]| stack_part(probe, &mut s, f, b);
         let t0 = probe.read();
-        let r = token.consume(|b| stack_part(probe, &mut s, || f(b)));
-        stats.token(Way::Rx, probe, spent, (t0, s, probe.read()));
+        let r = token.consume(stack);
+        let end = probe.read();
+        stats.token(Way::Rx, probe, spent, (t0, s, end));
         r
     }
 
@@ -363,9 +396,11 @@ impl<T: phy::TxToken, P: CostProbe> phy::TxToken for TxToken<'_, T, P> {
             spent,
         } = self;
         let mut s = None;
+        let stack = |b: &mut [u8]| stack_part(probe, &mut s, f, b);
         let t0 = probe.read();
-        let r = token.consume(len, |b| stack_part(probe, &mut s, || f(b)));
-        stats.token(Way::Tx, probe, spent, (t0, s, probe.read()));
+        let r = token.consume(len, stack);
+        let end = probe.read();
+        stats.token(Way::Tx, probe, spent, (t0, s, end));
         r
     }
 

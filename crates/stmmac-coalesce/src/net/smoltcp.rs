@@ -54,8 +54,13 @@
 //! [`Device`] counts frames only ([`DeviceStats`]). To measure the driver's share of each
 //! token with a free-running counter, wrap it in [`Measured`](crate::net::Measured); to
 //! drop and corrupt frames, in smoltcp's [`FaultInjector`](::smoltcp::phy::FaultInjector).
-//! Both wrap any `phy::Device`, this one included. [`Device::set_inflight_limit`] is a
-//! TSQ-like limit on frames below TCP (seed 002's stream).
+//! Both wrap any `phy::Device`, this one included. Over this device, `Measured` counts per
+//! received frame the `receive()` call (the ring's scan and checks, and the reply
+//! descriptor's reservation, made in the same call) and the lend (or copy) and refill of
+//! its `consume`; per sent frame the `transmit()` call (the reservation) and the commit of
+//! its `consume` (see [`Measured`](crate::net::Measured), "What a frame's driver share
+//! holds"). [`Device::set_inflight_limit`] is a TSQ-like limit on frames below TCP (seed
+//! 002's stream).
 //!
 //! ```
 //! use smoltcp::phy::{Device as _, TxToken as _};
@@ -201,6 +206,7 @@ impl<'r, M: Dwmac, T: CleanupTimer, C: CacheOps> Device<'r, M, T, C> {
 }
 
 /// Reserve a TX descriptor, counting why not.
+#[inline]
 fn reserve<'a, M: Dwmac, T: CleanupTimer, C: CacheOps>(
     tx: &'a mut TxRing<T, C>,
     mac: &'a M,

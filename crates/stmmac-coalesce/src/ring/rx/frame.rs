@@ -57,6 +57,7 @@ impl<C: CacheOps> RxFrame<'_, C> {
 
     /// The frame in its DMA buffer, without a copy, when it fits one buffer; `None` when it
     /// spans buffers (use [`copy_to`](Self::copy_to) or [`bytes`](Self::bytes)).
+    #[inline]
     pub fn as_slice(&self) -> Option<&[u8]> {
         if !self.is_contiguous() {
             return None;

@@ -519,7 +519,10 @@ impl<C: CacheOps> RxRing<C> {
         // first (one write per receive at most; Linux moves it once per NAPI poll). A
         // 3.x DMA takes any descriptor it owns, and needs the poll demand only when it
         // suspended (below).
-        if M::QOS != self.setup.layout().is_qos() {
+        // Read once: past this check the compiler knows which layout this MAC type's ring
+        // has, and drops the other layout's decode from the scan.
+        let layout = self.setup.layout();
+        if M::QOS != layout.is_qos() {
             // The other layout's MAC: nothing is read or written.
             return Err(Error::Config(ConfigError::LayoutMismatch));
         }
@@ -528,12 +531,12 @@ impl<C: CacheOps> RxRing<C> {
         }
         let mut seen: usize = 0;
         while seen < self.geo.len() {
-            let raw0 = self.head_status();
+            let raw0 = self.head_status(layout);
             // OWN is bit 31 in every layout: an empty poll decodes nothing.
             if raw0 & desc::OWN != 0 {
                 break;
             }
-            match self.scan(raw0) {
+            match self.scan(layout, raw0) {
                 Scan::Pending => break,
                 Scan::Drop { count } => {
                     seen = seen.saturating_add(count);

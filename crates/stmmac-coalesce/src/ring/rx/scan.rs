@@ -1,6 +1,7 @@
 //! Finding the next frame: the descriptor scan, the drop rules and the error counters.
 
 use super::*;
+use crate::dma::DescLayout;
 
 impl<C: CacheOps> RxRing<C> {
     pub(super) fn next_is_dma_owned(&self, k: usize) -> bool {
@@ -11,18 +12,20 @@ impl<C: CacheOps> RxRing<C> {
 
     /// The head descriptor's owner/status word (invalidated first), read once per frame:
     /// [`scan`](Self::scan) starts from it.
+    /// `layout` is the ring's (`self.setup.layout()`, read once by the caller).
     #[inline(always)]
-    pub(super) fn head_status(&self) -> u32 {
+    pub(super) fn head_status(&self, layout: DescLayout) -> u32 {
         let first = self.geo.desc(self.next);
         self.cache.invalidate(first.as_ptr(), self.geo.desc_bytes());
-        first.status(self.setup.layout())
+        first.status(layout)
     }
 
     /// Look at the descriptors from `next`, whose head (CPU-owned) reads `raw0`: a
-    /// complete frame, something to drop, or nothing yet. Counts drops.
-    pub(super) fn scan(&mut self, raw0: u32) -> Scan {
+    /// complete frame, something to drop, or nothing yet. Counts drops. `layout` is the
+    /// ring's, read once by the caller.
+    #[inline]
+    pub(super) fn scan(&mut self, layout: DescLayout, raw0: u32) -> Scan {
         let first = self.geo.desc(self.next);
-        let layout = self.setup.layout();
         let s0 = desc::rx_status(layout, raw0);
         dma_rmb();
         if s0.ctxt {
@@ -44,7 +47,7 @@ impl<C: CacheOps> RxRing<C> {
             return Scan::Pending;
         }
         if s0.last {
-            return self.judge(1, s0.fl, s0.drop, first, raw0);
+            return self.judge(layout, 1, s0.fl, s0.drop, first, raw0);
         }
         let mut i = self.geo.next(self.next);
         for k in 1..self.geo.len() {
@@ -54,7 +57,7 @@ impl<C: CacheOps> RxRing<C> {
             let raw = d.status(layout);
             let s = desc::rx_status(layout, raw);
             if s.own {
-                if self.setup.layout().is_qos() && k.wrapping_add(1) >= self.geo.len() {
+                if layout.is_qos() && k.wrapping_add(1) >= self.geo.len() {
                     // QoS: every descriptor but the one at the tail holds this frame and
                     // none its end; the DMA never writes the tail's, so the frame cannot
                     // complete: give them back (the rest arrives without FD, dropped).
@@ -71,7 +74,7 @@ impl<C: CacheOps> RxRing<C> {
                 return Scan::Drop { count: k };
             }
             if s.last {
-                return self.judge(k.wrapping_add(1), s.fl, s.drop, d, raw);
+                return self.judge(layout, k.wrapping_add(1), s.fl, s.drop, d, raw);
             }
         }
         // The whole ring is one unfinished frame: give it back so the DMA can go on.
@@ -82,19 +85,29 @@ impl<C: CacheOps> RxRing<C> {
     }
 
     /// A complete frame of `count` descriptors whose last descriptor is `d`: its length `fl`
-    /// (with FCS) and whether its write-back drops it, decoded from its owner word `raw`.
-    pub(super) fn judge(&mut self, count: usize, fl: u32, drop: bool, d: Desc, raw: u32) -> Scan {
+    /// (with FCS) and whether its write-back drops it, decoded from its owner word `raw`
+    /// of `layout` (the ring's).
+    #[inline(always)]
+    pub(super) fn judge(
+        &mut self,
+        layout: DescLayout,
+        count: usize,
+        fl: u32,
+        drop: bool,
+        d: Desc,
+        raw: u32,
+    ) -> Scan {
         let fl = fl as usize;
         // `count <= len <= MAX_RING` and `buf_size < 8192`: no overflow.
         let before = count.saturating_sub(1).saturating_mul(self.buf_size);
         let csum = if self.ipc {
-            desc::rx_csum_errors(self.setup.layout(), d, raw)
+            desc::rx_csum_errors(layout, d, raw)
         } else {
             RxErrors::NONE
         };
         if drop || !csum.is_empty() {
             let causes = if drop {
-                desc::rx_errors(self.setup.layout(), raw)
+                desc::rx_errors(layout, raw)
             } else {
                 RxErrors::NONE
             };
