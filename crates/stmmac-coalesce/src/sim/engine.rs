@@ -245,8 +245,13 @@ pub(super) struct Engine<D> {
     pub(super) csr_hz: u32,
     /// The PHY whose link the line check compares against.
     pub(super) phy: Option<AnPhy>,
-    /// Frames sent (PAUSE frames included).
+    /// Frames sent (PAUSE frames included); with a limit, only the last ones (see
+    /// [`record`](Self::record)).
     pub(super) sent: Vec<SentFrame>,
+    /// How many of the last sent frames the log keeps (`None`: all).
+    pub(super) sent_limit: Option<usize>,
+    /// Frames sent over the model's lifetime, logged or not.
+    pub(super) sent_total: u64,
     /// The TX frame being assembled (FS/FD … LS/LD).
     pub(super) partial: Vec<u8>,
     /// TX fetch latency, ns (0: the instant model).
@@ -299,6 +304,8 @@ impl<D> Engine<D> {
             csr_hz,
             phy: None,
             sent: Vec::new(),
+            sent_limit: None,
+            sent_total: 0,
             partial: Vec::new(),
             tx_lag_ns: 0,
             line_bps: super::DEFAULT_LINE_BPS,
@@ -404,10 +411,33 @@ impl<D> Engine<D> {
     /// counted as a line mismatch otherwise.
     pub(super) fn transmit(&mut self, at_ns: u64, bytes: Vec<u8>, ic: bool, line_ok: bool) {
         if line_ok {
-            self.sent.push(SentFrame { at_ns, bytes, ic });
+            self.record(SentFrame { at_ns, bytes, ic });
         } else {
             self.line_mismatch += 1;
         }
+    }
+
+    /// Log a sent frame. With a limit of `n`, the log holds at most `2n` frames: reaching
+    /// that drops the oldest `n` at once (amortised O(1) a frame), and [`sent_log`]
+    /// (Self::sent_log) shows the last `n`.
+    pub(super) fn record(&mut self, frame: SentFrame) {
+        self.sent_total += 1;
+        self.sent.push(frame);
+        if let Some(n) = self.sent_limit
+            && self.sent.len() >= n.saturating_mul(2).max(1)
+        {
+            let drop = self.sent.len() - n;
+            self.sent.drain(..drop);
+        }
+    }
+
+    /// The frames the log shows: all of them, or the last `n` with a limit.
+    pub(super) fn sent_log(&self) -> &[SentFrame] {
+        let skip = match self.sent_limit {
+            Some(n) => self.sent.len().saturating_sub(n),
+            None => 0,
+        };
+        self.sent.get(skip..).unwrap_or(&[])
     }
 
     /// Log a doorbell with the status word the DMA finds at `desc` (its word 0 on 3.x,
@@ -432,7 +462,7 @@ impl<D> Engine<D> {
             .flow_state
             .update(enabled, fill, size, activate, deactivate, pt)
         {
-            self.sent.push(SentFrame {
+            self.record(SentFrame {
                 at_ns: self.last_ns,
                 bytes: pause_frame(src, quanta),
                 ic: false,
@@ -496,14 +526,31 @@ macro_rules! engine_api {
             self
         }
 
-        /// Frames sent so far (PAUSE frames from flow control included).
+        /// Frames sent so far (PAUSE frames from flow control included), oldest first;
+        /// with a [log limit](Self::with_sent_log_limit) of `n`, the last `n` of them.
         pub fn sent(&self) -> &[$crate::sim::SentFrame] {
-            &self.core.sent
+            self.core.sent_log()
         }
 
-        /// Forget the sent frames (long runs).
+        /// Forget the sent frames (long runs); [`sent_total`](Self::sent_total) still
+        /// counts them.
         pub fn clear_sent(&mut self) {
             self.core.sent.clear();
+        }
+
+        /// Keep only the last `n` sent frames in [`sent`](Self::sent) (default: every
+        /// frame for the model's lifetime, which grows without bound on a long run). The
+        /// log then holds at most `2 × n` frames; 0 keeps none. Frames already logged
+        /// beyond the limit go at the next send.
+        pub fn with_sent_log_limit(mut self, n: usize) -> Self {
+            self.core.sent_limit = Some(n);
+            self
+        }
+
+        /// Frames sent over the model's lifetime (PAUSE frames included), whether the
+        /// [log](Self::sent) still holds them or not.
+        pub fn sent_total(&self) -> u64 {
+            self.core.sent_total
         }
 
         /// Frames dropped: no descriptor for them (without a FIFO to wait in), RX
