@@ -4,7 +4,10 @@
 
 use std::vec::Vec;
 
-use super::{AnPhy, SentFrame, SimArena};
+use std::collections::VecDeque;
+
+use super::walk::{RxFrame, TxInFlight, TxState, Words};
+use super::{AnPhy, SentFrame, SimArena, TxFault};
 use crate::{Duplex, Speed};
 
 /// The shortest frame without FCS a sender puts on the wire: 60 bytes (IEEE 802.3 clause
@@ -292,6 +295,40 @@ pub(super) struct Engine<D> {
     pub(super) flow_state: FlowState,
     /// The time of the last access (PAUSE frames are stamped with it).
     pub(super) last_ns: u64,
+    /// The TX DMA's current descriptor (bus address).
+    pub(super) cur_tx: u64,
+    /// The RX DMA's current descriptor (bus address).
+    pub(super) cur_rx: u64,
+    /// The TX process state the last walk left.
+    pub(super) tx_state: TxState,
+    /// The TX process stopped on a fault until ST is written again.
+    pub(super) tx_halted: bool,
+    /// The RX process stopped on a fault until SR is written again.
+    pub(super) rx_halted: bool,
+    /// The fault the next TX walk that finds a descriptor to process fails with.
+    pub(super) tx_fault: Option<TxFault>,
+    /// Descriptors the lagging TX DMA has fetched and not written back yet, oldest first
+    /// (due times never decrease).
+    pub(super) tx_inflight: VecDeque<TxInFlight>,
+    /// TX walks that found an owned descriptor but a disabled TX queue (per doorbell).
+    pub(super) tx_stalled: u64,
+    /// Frames waiting in the RX FIFO for descriptors.
+    pub(super) rx_queue: VecDeque<RxFrame>,
+    /// The frame being stored into descriptors.
+    pub(super) rx_cur: Option<RxFrame>,
+    /// A context descriptor is owed (after the last frame's last descriptor): its
+    /// timestamp.
+    pub(super) ctx_pending: Option<u64>,
+    /// Context descriptors written.
+    pub(super) rx_contexts: u64,
+    /// Frames dropped for want of a buffer size or queue room (QoS).
+    pub(super) rx_overflow: u64,
+    /// Descriptors owned but unusable (QoS: no BUF1V), their frames dropped.
+    pub(super) rx_desc_errors: u64,
+    /// Write a frame's last RX descriptor twice (QEMU's npcm-gmac).
+    pub(super) split_last: bool,
+    /// The final writes held back by `split_last`.
+    pub(super) pending_last: Vec<(u64, Words)>,
 }
 
 impl<D> Engine<D> {
@@ -326,7 +363,60 @@ impl<D> Engine<D> {
             line_mismatch: 0,
             flow_state: FlowState::default(),
             last_ns: 0,
+            cur_tx: 0,
+            cur_rx: 0,
+            tx_state: TxState::Stopped,
+            tx_halted: false,
+            rx_halted: false,
+            tx_fault: None,
+            tx_inflight: VecDeque::new(),
+            tx_stalled: 0,
+            rx_queue: VecDeque::new(),
+            rx_cur: None,
+            ctx_pending: None,
+            rx_contexts: 0,
+            rx_overflow: 0,
+            rx_desc_errors: 0,
+            split_last: false,
+            pending_last: Vec::new(),
         }
+    }
+
+    /// Drop the TX descriptors in flight (they stay DMA-owned): ST cleared, a new list
+    /// base, a fault, a reset.
+    pub(super) fn tx_abandon(&mut self) {
+        self.tx_inflight.clear();
+        self.tx_wire_free_ns = 0;
+    }
+
+    /// The DMA state a software reset clears: both processes stopped, nothing in flight or
+    /// waiting, no pending stop, watchdog or flow control state.
+    pub(super) fn reset_dma(&mut self) {
+        self.cur_tx = 0;
+        self.cur_rx = 0;
+        self.tx_state = TxState::Stopped;
+        self.tx_halted = false;
+        self.rx_halted = false;
+        self.riwt_at = None;
+        self.partial.clear();
+        self.rx_queue.clear();
+        self.rx_cur = None;
+        self.ctx_pending = None;
+        self.tx_abandon();
+        self.tx_stop_at = None;
+        self.rx_stop_at = None;
+        self.flow_state = FlowState::default();
+    }
+
+    /// Bytes waiting in the RX FIFO for descriptors: its fill.
+    pub(super) fn rx_fill(&self) -> usize {
+        self.rx_queue.iter().map(|f| f.bytes.len()).sum::<usize>()
+            + self.rx_cur.as_ref().map_or(0, |f| f.bytes.len() - f.done)
+    }
+
+    /// When the oldest TX descriptor in flight is written back, if one is.
+    pub(super) fn tx_next_due(&self) -> Option<u64> {
+        self.tx_inflight.front().map(|e| e.due_ns)
     }
 
     /// Whether a received frame passes the line check (`line_ok`) and the address filter
@@ -399,12 +489,18 @@ impl<D> Engine<D> {
         self.swr_stuck || now_ns < self.swr_until
     }
 
-    /// The next time something happens by time alone here: the watchdog or a stop.
-    pub(super) fn next_event_ns(&self, tx_due: Option<u64>) -> Option<u64> {
-        [self.riwt_at, tx_due, self.tx_stop_at, self.rx_stop_at]
-            .into_iter()
-            .flatten()
-            .min()
+    /// The next time something happens by time alone here: the watchdog, a TX
+    /// write-back or a stop.
+    pub(super) fn next_event_ns(&self) -> Option<u64> {
+        [
+            self.riwt_at,
+            self.tx_next_due(),
+            self.tx_stop_at,
+            self.rx_stop_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// A frame leaves at `at_ns`: recorded as sent when the line carries it (`line_ok`),
@@ -597,6 +693,46 @@ macro_rules! engine_api {
         /// When the RX watchdog will raise RI, if armed.
         pub fn riwt_deadline(&self) -> Option<u64> {
             self.core.riwt_at
+        }
+
+        /// TX descriptors fetched and not yet written back (always 0 without a lag).
+        pub fn tx_in_flight(&self) -> usize {
+            self.core.tx_inflight.len()
+        }
+
+        /// When the oldest TX descriptor in flight is written back, if one is.
+        pub fn tx_next_due(&self) -> Option<u64> {
+            self.core.tx_next_due()
+        }
+
+        /// The next time something happens by time alone: the RX watchdog's deadline, the
+        /// next TX write-back or a stop reaching Stopped.
+        pub fn next_event_ns(&self) -> Option<u64> {
+            self.core.next_event_ns()
+        }
+
+        /// Apply what time alone does up to `now_ns`: the RX watchdog raises RI, the
+        /// lagging TX DMA writes back the descriptors due by then (see
+        /// [`with_tx_lag`](Self::with_tx_lag)), stops reach Stopped. Every register access
+        /// and `inject` do this first; call it before the CPU reads descriptor memory after
+        /// time passed without one (a cleanup-timer interrupt, say).
+        pub fn sync(&mut self, now_ns: u64) {
+            $crate::sim::walk::sync(self, now_ns);
+        }
+
+        /// Raw DMA status bits as raised (without the summaries or process states), after
+        /// applying time.
+        pub fn raw_status(&mut self, now_ns: u64) -> u32 {
+            self.sync(now_ns);
+            self.status
+        }
+
+        /// The next TX walk that finds a descriptor to process fails with `fault`
+        /// instead: TPS (Stop), UNF and TPS on 3.x or TPS on QoS, which reports underflow
+        /// in the MTL (Underflow), or a fatal bus error and both processes stopped
+        /// (BusError).
+        pub fn fail_tx(&mut self, fault: $crate::sim::TxFault) {
+            self.core.tx_fault = Some(fault);
         }
     };
 }

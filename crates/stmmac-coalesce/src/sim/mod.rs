@@ -98,6 +98,7 @@ pub mod qos_map;
 mod qos_regs;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
+mod walk;
 
 use std::vec::Vec;
 
