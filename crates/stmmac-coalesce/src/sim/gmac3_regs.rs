@@ -309,34 +309,11 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
                 let was = self.dma_control;
                 self.dma_control = value;
                 let (st, sr) = (m::CONTROL_ST, m::CONTROL_SR);
-                if value & st != 0 && was & st == 0 {
-                    // A stop still on its way completes first (TPS), then the restart.
-                    if self.core.tx_stop_at.take().is_some() {
-                        self.status |= m::ST_TPS;
-                    }
-                    self.core.tx_halted = false;
+                if (value ^ was) & st != 0 {
+                    walk::tx_start_bit(self, now_ns, value & st != 0);
                 }
-                if value & st == 0 && was & st != 0 {
-                    self.core.tx_abandon();
-                    if !self.core.tx_halted {
-                        // A running or suspended process: Stopped (and TPS) a little later.
-                        self.core.tx_stop_at = self.core.stop_at(now_ns);
-                    }
-                }
-                if value & sr != 0 && was & sr == 0 {
-                    if self.core.rx_stop_at.take().is_some() {
-                        self.status |= m::ST_RPS;
-                    }
-                    self.core.rx_halted = false;
-                }
-                if value & sr == 0 && was & sr != 0 {
-                    if self.core.rx_cur.take().is_some() {
-                        // Stopping RX abandons the frame that was waiting for descriptors.
-                        self.core.rx_dropped += 1;
-                    }
-                    if !self.core.rx_halted {
-                        self.core.rx_stop_at = self.core.stop_at(now_ns);
-                    }
+                if (value ^ was) & sr != 0 {
+                    walk::rx_start_bit(self, now_ns, value & sr != 0);
                 }
                 self.sync(now_ns);
                 if value & st != 0 {

@@ -409,44 +409,25 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             q::DMA_CH0_TX_CONTROL => {
                 let was = self.tx_control;
                 self.tx_control = value;
+                if (value ^ was) & ST != 0 {
+                    walk::tx_start_bit(self, now_ns, value & ST != 0);
+                }
                 if value & ST != 0 && was & ST == 0 {
-                    // A stop still on its way completes first (TPS), then the restart.
-                    if self.core.tx_stop_at.take().is_some() {
-                        self.status |= q::CH_TPS;
-                    }
-                    self.core.tx_halted = false;
+                    // ST starts the process at the list base.
                     self.core.cur_tx = self.tx_base();
                     walk::tx_walk(self, now_ns, true);
-                }
-                if value & ST == 0 && was & ST != 0 {
-                    self.core.tx_abandon();
-                    if !self.core.tx_halted {
-                        // RT1170 DMA_CH0_STATUS TPS: "set when the transmission is
-                        // stopped"; the process reaches Stopped after the stop lag.
-                        self.core.tx_stop_at = self.core.stop_at(now_ns);
-                    }
                 }
                 self.sync(now_ns);
             }
             q::DMA_CH0_RX_CONTROL => {
                 let was = self.rx_control;
                 self.rx_control = value;
-                if value & SR != 0 && was & SR == 0 {
-                    if self.core.rx_stop_at.take().is_some() {
-                        self.status |= q::CH_RPS;
-                    }
-                    self.core.rx_halted = false;
-                    self.core.cur_rx = self.rx_base();
+                if (value ^ was) & SR != 0 {
+                    walk::rx_start_bit(self, now_ns, value & SR != 0);
                 }
-                if value & SR == 0 && was & SR != 0 {
-                    if self.core.rx_cur.take().is_some() {
-                        self.core.rx_dropped += 1;
-                    }
-                    if !self.core.rx_halted {
-                        // RT1170 DMA_CH0_STATUS RPS: "set when the Rx DMA process enters
-                        // the Stopped state".
-                        self.core.rx_stop_at = self.core.stop_at(now_ns);
-                    }
+                if value & SR != 0 && was & SR == 0 {
+                    // SR starts the process at the list base.
+                    self.core.cur_rx = self.rx_base();
                 }
                 self.sync(now_ns);
                 walk::deliver(self, now_ns);

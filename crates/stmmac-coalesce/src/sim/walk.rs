@@ -316,6 +316,50 @@ pub(super) fn sync<F: Front>(f: &mut F, now_ns: u64) {
     }
 }
 
+/// A write of the TX start bit (3.x DMA_CONTROL.ST, QoS DMA_CH0_TX_CONTROL.ST) that
+/// changed it, at `now_ns`. Set: a stop still on its way completes first (TPS), then the
+/// process restarts (a halt ends). Cleared: the descriptors in flight are abandoned, and
+/// a running or suspended process reaches Stopped one stop lag later, raising TPS then
+/// (RT1170 DMA_CH0_STATUS TPS "set when the transmission is stopped"; RM0090 ETH_DMASR
+/// TPSS "set when the transmit process enters the Stopped state").
+pub(super) fn tx_start_bit<F: Front>(f: &mut F, now_ns: u64, on: bool) {
+    let c = f.core();
+    if on {
+        let pending = c.tx_stop_at.take().is_some();
+        c.tx_halted = false;
+        if pending {
+            f.raise(Ev::TxStopped);
+        }
+    } else {
+        c.tx_abandon();
+        if !c.tx_halted {
+            c.tx_stop_at = c.stop_at(now_ns);
+        }
+    }
+}
+
+/// A write of the RX start bit (3.x DMA_CONTROL.SR, QoS DMA_CH0_RX_CONTROL.SR) that
+/// changed it, at `now_ns`: as [`tx_start_bit`] with RPS (RT1170 DMA_CH0_STATUS RPS "set
+/// when the Rx DMA process enters the Stopped state"); stopping abandons the frame that
+/// was waiting for descriptors (counted dropped).
+pub(super) fn rx_start_bit<F: Front>(f: &mut F, now_ns: u64, on: bool) {
+    let c = f.core();
+    if on {
+        let pending = c.rx_stop_at.take().is_some();
+        c.rx_halted = false;
+        if pending {
+            f.raise(Ev::RxStopped);
+        }
+    } else {
+        if c.rx_cur.take().is_some() {
+            c.rx_dropped += 1;
+        }
+        if !c.rx_halted {
+            c.rx_stop_at = c.stop_at(now_ns);
+        }
+    }
+}
+
 /// Write a fetched descriptor back at `at_ns`: record its frame, the interrupt it asked
 /// for, its status word with OWN clear.
 fn tx_close<F: Front>(f: &mut F, at_ns: u64, e: TxInFlight) {
