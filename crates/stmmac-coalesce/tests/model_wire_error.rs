@@ -48,7 +48,11 @@ fn a_gmac3_wire_error_waiting_in_the_fifo_is_reported_when_stored() {
 
     let frame = eth_frame([0xFF; 6], 200, 7);
     bus.model(|m| m.inject_with_error(clock.now_ns(), &frame, RxWireError::Crc));
-    assert_ne!(bus.read_word(DMA_STATUS) & ST_RU, 0, "no descriptor: RU, the frame waits");
+    assert_ne!(
+        bus.read_word(DMA_STATUS) & ST_RU,
+        0,
+        "no descriptor: RU, the frame waits"
+    );
     assert_eq!(arena.read_u32(d), Some(0));
 
     arena.write_u32(d, OWN);
