@@ -5,10 +5,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::vec::Vec;
 
-// `DoorbellSync` is not re-exported at the crate root yet: the one module path the model
-// names (the trait it implements).
-use crate::DoorbellSync;
-use crate::{CacheOps, DmaAddr, DmaRegion};
+// The interface traits the arena implements and the region type it hands out, from the
+// crate root: no driver constant or decode.
+use crate::{CacheOps, DmaAddr, DmaRegion, DoorbellSync};
 
 struct ArenaInner {
     /// The CPU's view (its cache, when the arena is not coherent).
