@@ -168,6 +168,36 @@ pub fn count_field(reg: &mut u32, mask: u32, ovf: u32) {
     }
 }
 
+/// The status bits of one version's DMA status register that summarise the others.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Summary {
+    /// NIS.
+    pub(super) nis: u32,
+    /// AIS.
+    pub(super) ais: u32,
+    /// The normal sources NIS summarises.
+    pub(super) normal: u32,
+    /// The abnormal sources AIS summarises.
+    pub(super) abnormal: u32,
+}
+
+impl Summary {
+    /// `status` with NIS the OR of the raised *and enabled* normal sources and AIS of the
+    /// enabled abnormal ones (3.x: dwmac_dma.h `DMA_STATUS_NIS` / `DMA_STATUS_AIS` and
+    /// RM0090 ETH_DMASR "only the sources enabled in ETH_DMAIER"; QoS: RT1170
+    /// DMA_CH0_STATUS NIS / AIS field docs).
+    pub(super) fn apply(&self, status: u32, enabled: u32) -> u32 {
+        let mut s = status & !(self.nis | self.ais);
+        if s & self.normal & enabled != 0 {
+            s |= self.nis;
+        }
+        if s & self.abnormal & enabled != 0 {
+            s |= self.ais;
+        }
+        s
+    }
+}
+
 /// Something the lagging TX DMA writes back at a due time.
 pub(super) trait Due {
     /// When it is written back.

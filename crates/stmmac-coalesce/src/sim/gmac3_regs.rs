@@ -6,6 +6,7 @@ use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
 
+use super::engine::Summary;
 use super::gmac3_map::{self as m, OWN};
 use super::walk::{self, Front, TxState};
 use super::{Gmac3Model, HW_FEATURE, Ring, VERSION};
@@ -82,14 +83,13 @@ impl<D: MdioDevice> Gmac3Model<D> {
     /// `DMA_STATUS_AIS` and their source lists; RM0090 ETH_DMASR NIS / AIS: only the
     /// sources enabled in ETH_DMAIER count).
     pub(super) fn summarised(&self) -> u32 {
-        let mut s = self.status & !(m::ST_NIS | m::ST_AIS);
-        if s & m::ST_NORMAL & self.intr_ena != 0 {
-            s |= m::ST_NIS;
+        Summary {
+            nis: m::ST_NIS,
+            ais: m::ST_AIS,
+            normal: m::ST_NORMAL,
+            abnormal: m::ST_ABNORMAL,
         }
-        if s & m::ST_ABNORMAL & self.intr_ena != 0 {
-            s |= m::ST_AIS;
-        }
-        s
+        .apply(self.status, self.intr_ena)
     }
 
     /// Log a poll demand with what the DMA finds at its current descriptor.

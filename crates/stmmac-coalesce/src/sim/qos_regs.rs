@@ -5,7 +5,7 @@ use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{DevAddr, PhyAddr, RegAddr};
 
-use super::engine::Filter;
+use super::engine::{Filter, Summary};
 use super::qos::*;
 use super::qos_map as q;
 use super::walk;
@@ -108,15 +108,15 @@ impl<D: MdioDevice> QosModel<D> {
         }
     }
 
+    /// DMA_CH0_STATUS with its NIS / AIS summaries of the enabled sources.
     pub(super) fn summarised(&self) -> u32 {
-        let mut s = self.status & !(q::CH_NIS | q::CH_AIS);
-        if s & q::CH_NORMAL & self.intr_ena != 0 {
-            s |= q::CH_NIS;
+        Summary {
+            nis: q::CH_NIS,
+            ais: q::CH_AIS,
+            normal: q::CH_NORMAL,
+            abnormal: q::CH_ABNORMAL,
         }
-        if s & q::CH_ABNORMAL & self.intr_ena != 0 {
-            s |= q::CH_AIS;
-        }
-        s
+        .apply(self.status, self.intr_ena)
     }
 
     pub(super) fn line(&self) -> bool {
