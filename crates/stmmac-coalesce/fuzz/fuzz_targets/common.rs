@@ -43,41 +43,36 @@ pub fn max_wait(timeout_us: u64) -> u64 {
 }
 
 thread_local! {
-    /// One leaked arena per size: (size asked, arena, its memory as host address and length).
-    static ARENAS: RefCell<Vec<(usize, SimArena, usize, usize)>> = const { RefCell::new(Vec::new()) };
+    /// One leaked arena per size: (size asked, arena).
+    static ARENAS: RefCell<Vec<(usize, SimArena)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A coherent arena of `len` bytes (rounded up to 256) at [`ARENA_BASE`] and the whole of
 /// it as one zeroed region: the same memory every run. `SimArena` leaks its memory (its
-/// regions are `'static`, as on a board) and never takes a region back, so a fresh arena
-/// per run would grow the process by the arena's size each run (7 to 45 KiB under ASan: a
-/// few GiB in a 30 s CI run at thousands of runs a second). Zeroed, the region is what a
-/// fresh arena's would be, so every input still runs alone.
+/// regions are `'static`, as on a board), so a fresh arena per run would grow the process
+/// by the arena's size each run (7 to 45 KiB under ASan: a few GiB in a 30 s CI run at
+/// thousands of runs a second). Each run rewinds the one arena of its size
+/// (`SimArena::rewind`: zeroed, its bump pointer back at the start), so the region is
+/// what a fresh arena's would be and every input still runs alone.
 pub fn arena(len: usize) -> (SimArena, DmaRegion) {
-    let (arena, host, len) = ARENAS.with(|a| {
+    let arena = ARENAS.with(|a| {
         let mut a = a.borrow_mut();
-        if let Some((_, arena, host, len)) = a.iter().find(|e| e.0 == len) {
-            return (arena.clone(), *host, *len);
+        if let Some((_, arena)) = a.iter().find(|e| e.0 == len) {
+            return arena.clone();
         }
         let arena = SimArena::new(ARENA_BASE, len);
-        let whole = len.div_ceil(256) * 256;
-        // The one region the arena ever hands out; only its address is kept.
-        let host = arena
-            .region(whole)
-            .expect("an arena holds its own size")
-            .as_ptr() as usize;
-        a.push((len, arena.clone(), host, whole));
-        (arena, host, whole)
+        a.push((len, arena.clone()));
+        arena
     });
-    // SAFETY: `host..host + len` is the arena's leaked allocation (alive for the rest of
-    // the process), carved once above and never handed out by the arena again (its bump
-    // pointer is past it). The region made from it in the previous run went with that
-    // run's rings, and the model that could DMA into it with that run's board: all are
-    // locals of one fuzz-target call, and libFuzzer runs one input at a time on this
-    // thread. So this is the only reference to the memory.
-    let mem: &'static mut [u8] = unsafe { core::slice::from_raw_parts_mut(host as *mut u8, len) };
-    mem.fill(0);
-    (arena, DmaRegion::from_static(mem))
+    // SAFETY: the region carved from this arena in the previous run went with that run's
+    // rings, and the model that could DMA into it with that run's board: all are locals of
+    // one fuzz-target call, and libFuzzer runs one input at a time on this thread. Nothing
+    // carved before is used after the rewind.
+    unsafe { arena.rewind() };
+    let region = arena
+        .region(len.div_ceil(256) * 256)
+        .expect("an arena holds its own size");
+    (arena, region)
 }
 
 /// The next `len` bytes of `rest` (starting on a 256-byte boundary, as `SimArena::region`

@@ -5,10 +5,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::vec::Vec;
 
-// `DoorbellSync` is not re-exported at the crate root yet: the one module path the model
-// names (the trait it implements).
-use crate::DoorbellSync;
-use crate::{CacheOps, DmaAddr, DmaRegion};
+// The interface traits the arena implements and the region type it hands out, from the
+// crate root: no driver constant or decode.
+use crate::{CacheOps, DmaAddr, DmaRegion, DoorbellSync};
 
 struct ArenaInner {
     /// The CPU's view (its cache, when the arena is not coherent).
@@ -205,6 +204,34 @@ impl SimArena {
         // handed out once (the bump pointer only moves forward); it stays valid for the
         // rest of the process, and only the region's ring and the model's DMA touch it.
         Some(unsafe { DmaRegion::from_raw(p, len) })
+    }
+
+    /// Take the arena back as new: every byte zeroed (the CPU's view and, on a non-coherent
+    /// or store-buffered arena, the memory the DMA sees), the bump pointer at the start, so
+    /// the next [`region`](Self::region) hands out the first bytes again; the cache
+    /// counters are zeroed and the order log stops. A long-running harness (a fuzzer) can
+    /// reuse one leaked arena instead of leaking a new one per run.
+    ///
+    /// # Safety
+    ///
+    /// Nothing carved from this arena before the call may be used after it: no
+    /// [`DmaRegion`] from [`region`](Self::region), nothing made from one (a ring, a
+    /// buffer, a slice or pointer into it), and no model may DMA into the memory through a
+    /// descriptor or list base it read before (drop the model, or reset it). The memory is
+    /// handed out again, so a region kept across the call would alias a new one.
+    pub unsafe fn rewind(&self) {
+        let a = &self.inner;
+        // SAFETY: `host..host + len` is the arena's own leaked allocation; the caller
+        // guarantees no reference or pointer from an earlier region is used from now on,
+        // so these raw byte writes race with nothing and alias no live reference.
+        unsafe { core::ptr::write_bytes(a.host, 0, a.len) };
+        if let Some(ram) = &a.ram {
+            ram.borrow_mut().fill(0);
+        }
+        a.next.set(0);
+        a.cleans.set(0);
+        a.invalidates.set(0);
+        *a.order.borrow_mut() = None;
     }
 
     fn host(&self, bus: u64, len: usize) -> Option<usize> {

@@ -4,7 +4,10 @@
 
 use std::vec::Vec;
 
-use super::{AnPhy, SentFrame, SimArena};
+use std::collections::VecDeque;
+
+use super::walk::{RxFrame, TxInFlight, TxState, Words};
+use super::{AnPhy, SentFrame, SimArena, TxFault};
 use crate::{Duplex, Speed};
 
 /// The shortest frame without FCS a sender puts on the wire: 60 bytes (IEEE 802.3 clause
@@ -165,6 +168,36 @@ pub fn count_field(reg: &mut u32, mask: u32, ovf: u32) {
     }
 }
 
+/// The status bits of one version's DMA status register that summarise the others.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Summary {
+    /// NIS.
+    pub(super) nis: u32,
+    /// AIS.
+    pub(super) ais: u32,
+    /// The normal sources NIS summarises.
+    pub(super) normal: u32,
+    /// The abnormal sources AIS summarises.
+    pub(super) abnormal: u32,
+}
+
+impl Summary {
+    /// `status` with NIS the OR of the raised *and enabled* normal sources and AIS of the
+    /// enabled abnormal ones (3.x: dwmac_dma.h `DMA_STATUS_NIS` / `DMA_STATUS_AIS` and
+    /// RM0090 ETH_DMASR "only the sources enabled in ETH_DMAIER"; QoS: RT1170
+    /// DMA_CH0_STATUS NIS / AIS field docs).
+    pub(super) fn apply(&self, status: u32, enabled: u32) -> u32 {
+        let mut s = status & !(self.nis | self.ais);
+        if s & self.normal & enabled != 0 {
+            s |= self.nis;
+        }
+        if s & self.abnormal & enabled != 0 {
+            s |= self.ais;
+        }
+        s
+    }
+}
+
 /// Something the lagging TX DMA writes back at a due time.
 pub(super) trait Due {
     /// When it is written back.
@@ -245,8 +278,13 @@ pub(super) struct Engine<D> {
     pub(super) csr_hz: u32,
     /// The PHY whose link the line check compares against.
     pub(super) phy: Option<AnPhy>,
-    /// Frames sent (PAUSE frames included).
+    /// Frames sent (PAUSE frames included); with a limit, only the last ones (see
+    /// [`record`](Self::record)).
     pub(super) sent: Vec<SentFrame>,
+    /// How many of the last sent frames the log keeps (`None`: all).
+    pub(super) sent_limit: Option<usize>,
+    /// Frames sent over the model's lifetime, logged or not.
+    pub(super) sent_total: u64,
     /// The TX frame being assembled (FS/FD … LS/LD).
     pub(super) partial: Vec<u8>,
     /// TX fetch latency, ns (0: the instant model).
@@ -287,6 +325,40 @@ pub(super) struct Engine<D> {
     pub(super) flow_state: FlowState,
     /// The time of the last access (PAUSE frames are stamped with it).
     pub(super) last_ns: u64,
+    /// The TX DMA's current descriptor (bus address).
+    pub(super) cur_tx: u64,
+    /// The RX DMA's current descriptor (bus address).
+    pub(super) cur_rx: u64,
+    /// The TX process state the last walk left.
+    pub(super) tx_state: TxState,
+    /// The TX process stopped on a fault until ST is written again.
+    pub(super) tx_halted: bool,
+    /// The RX process stopped on a fault until SR is written again.
+    pub(super) rx_halted: bool,
+    /// The fault the next TX walk that finds a descriptor to process fails with.
+    pub(super) tx_fault: Option<TxFault>,
+    /// Descriptors the lagging TX DMA has fetched and not written back yet, oldest first
+    /// (due times never decrease).
+    pub(super) tx_inflight: VecDeque<TxInFlight>,
+    /// TX walks that found an owned descriptor but a disabled TX queue (per doorbell).
+    pub(super) tx_stalled: u64,
+    /// Frames waiting in the RX FIFO for descriptors.
+    pub(super) rx_queue: VecDeque<RxFrame>,
+    /// The frame being stored into descriptors.
+    pub(super) rx_cur: Option<RxFrame>,
+    /// A context descriptor is owed (after the last frame's last descriptor): its
+    /// timestamp.
+    pub(super) ctx_pending: Option<u64>,
+    /// Context descriptors written.
+    pub(super) rx_contexts: u64,
+    /// Frames dropped for want of a buffer size or queue room (QoS).
+    pub(super) rx_overflow: u64,
+    /// Descriptors owned but unusable (QoS: no BUF1V), their frames dropped.
+    pub(super) rx_desc_errors: u64,
+    /// Write a frame's last RX descriptor twice (QEMU's npcm-gmac).
+    pub(super) split_last: bool,
+    /// The final writes held back by `split_last`.
+    pub(super) pending_last: Vec<(u64, Words)>,
 }
 
 impl<D> Engine<D> {
@@ -299,6 +371,8 @@ impl<D> Engine<D> {
             csr_hz,
             phy: None,
             sent: Vec::new(),
+            sent_limit: None,
+            sent_total: 0,
             partial: Vec::new(),
             tx_lag_ns: 0,
             line_bps: super::DEFAULT_LINE_BPS,
@@ -319,7 +393,60 @@ impl<D> Engine<D> {
             line_mismatch: 0,
             flow_state: FlowState::default(),
             last_ns: 0,
+            cur_tx: 0,
+            cur_rx: 0,
+            tx_state: TxState::Stopped,
+            tx_halted: false,
+            rx_halted: false,
+            tx_fault: None,
+            tx_inflight: VecDeque::new(),
+            tx_stalled: 0,
+            rx_queue: VecDeque::new(),
+            rx_cur: None,
+            ctx_pending: None,
+            rx_contexts: 0,
+            rx_overflow: 0,
+            rx_desc_errors: 0,
+            split_last: false,
+            pending_last: Vec::new(),
         }
+    }
+
+    /// Drop the TX descriptors in flight (they stay DMA-owned): ST cleared, a new list
+    /// base, a fault, a reset.
+    pub(super) fn tx_abandon(&mut self) {
+        self.tx_inflight.clear();
+        self.tx_wire_free_ns = 0;
+    }
+
+    /// The DMA state a software reset clears: both processes stopped, nothing in flight or
+    /// waiting, no pending stop, watchdog or flow control state.
+    pub(super) fn reset_dma(&mut self) {
+        self.cur_tx = 0;
+        self.cur_rx = 0;
+        self.tx_state = TxState::Stopped;
+        self.tx_halted = false;
+        self.rx_halted = false;
+        self.riwt_at = None;
+        self.partial.clear();
+        self.rx_queue.clear();
+        self.rx_cur = None;
+        self.ctx_pending = None;
+        self.tx_abandon();
+        self.tx_stop_at = None;
+        self.rx_stop_at = None;
+        self.flow_state = FlowState::default();
+    }
+
+    /// Bytes waiting in the RX FIFO for descriptors: its fill.
+    pub(super) fn rx_fill(&self) -> usize {
+        self.rx_queue.iter().map(|f| f.bytes.len()).sum::<usize>()
+            + self.rx_cur.as_ref().map_or(0, |f| f.bytes.len() - f.done)
+    }
+
+    /// When the oldest TX descriptor in flight is written back, if one is.
+    pub(super) fn tx_next_due(&self) -> Option<u64> {
+        self.tx_inflight.front().map(|e| e.due_ns)
     }
 
     /// Whether a received frame passes the line check (`line_ok`) and the address filter
@@ -392,22 +519,51 @@ impl<D> Engine<D> {
         self.swr_stuck || now_ns < self.swr_until
     }
 
-    /// The next time something happens by time alone here: the watchdog or a stop.
-    pub(super) fn next_event_ns(&self, tx_due: Option<u64>) -> Option<u64> {
-        [self.riwt_at, tx_due, self.tx_stop_at, self.rx_stop_at]
-            .into_iter()
-            .flatten()
-            .min()
+    /// The next time something happens by time alone here: the watchdog, a TX
+    /// write-back or a stop.
+    pub(super) fn next_event_ns(&self) -> Option<u64> {
+        [
+            self.riwt_at,
+            self.tx_next_due(),
+            self.tx_stop_at,
+            self.rx_stop_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// A frame leaves at `at_ns`: recorded as sent when the line carries it (`line_ok`),
     /// counted as a line mismatch otherwise.
     pub(super) fn transmit(&mut self, at_ns: u64, bytes: Vec<u8>, ic: bool, line_ok: bool) {
         if line_ok {
-            self.sent.push(SentFrame { at_ns, bytes, ic });
+            self.record(SentFrame { at_ns, bytes, ic });
         } else {
             self.line_mismatch += 1;
         }
+    }
+
+    /// Log a sent frame. With a limit of `n`, the log holds at most `2n` frames: reaching
+    /// that drops the oldest `n` at once (amortised O(1) a frame), and [`sent_log`]
+    /// (Self::sent_log) shows the last `n`.
+    pub(super) fn record(&mut self, frame: SentFrame) {
+        self.sent_total += 1;
+        self.sent.push(frame);
+        if let Some(n) = self.sent_limit
+            && self.sent.len() >= n.saturating_mul(2).max(1)
+        {
+            let drop = self.sent.len() - n;
+            self.sent.drain(..drop);
+        }
+    }
+
+    /// The frames the log shows: all of them, or the last `n` with a limit.
+    pub(super) fn sent_log(&self) -> &[SentFrame] {
+        let skip = match self.sent_limit {
+            Some(n) => self.sent.len().saturating_sub(n),
+            None => 0,
+        };
+        self.sent.get(skip..).unwrap_or(&[])
     }
 
     /// Log a doorbell with the status word the DMA finds at `desc` (its word 0 on 3.x,
@@ -432,7 +588,7 @@ impl<D> Engine<D> {
             .flow_state
             .update(enabled, fill, size, activate, deactivate, pt)
         {
-            self.sent.push(SentFrame {
+            self.record(SentFrame {
                 at_ns: self.last_ns,
                 bytes: pause_frame(src, quanta),
                 ic: false,
@@ -496,14 +652,31 @@ macro_rules! engine_api {
             self
         }
 
-        /// Frames sent so far (PAUSE frames from flow control included).
+        /// Frames sent so far (PAUSE frames from flow control included), oldest first;
+        /// with a [log limit](Self::with_sent_log_limit) of `n`, the last `n` of them.
         pub fn sent(&self) -> &[$crate::sim::SentFrame] {
-            &self.core.sent
+            self.core.sent_log()
         }
 
-        /// Forget the sent frames (long runs).
+        /// Forget the sent frames (long runs); [`sent_total`](Self::sent_total) still
+        /// counts them.
         pub fn clear_sent(&mut self) {
             self.core.sent.clear();
+        }
+
+        /// Keep only the last `n` sent frames in [`sent`](Self::sent) (default: every
+        /// frame for the model's lifetime, which grows without bound on a long run). The
+        /// log then holds at most `2 × n` frames; 0 keeps none. Frames already logged
+        /// beyond the limit go at the next send.
+        pub fn with_sent_log_limit(mut self, n: usize) -> Self {
+            self.core.sent_limit = Some(n);
+            self
+        }
+
+        /// Frames sent over the model's lifetime (PAUSE frames included), whether the
+        /// [log](Self::sent) still holds them or not.
+        pub fn sent_total(&self) -> u64 {
+            self.core.sent_total
         }
 
         /// Frames dropped: no descriptor for them (without a FIFO to wait in), RX
@@ -550,6 +723,46 @@ macro_rules! engine_api {
         /// When the RX watchdog will raise RI, if armed.
         pub fn riwt_deadline(&self) -> Option<u64> {
             self.core.riwt_at
+        }
+
+        /// TX descriptors fetched and not yet written back (always 0 without a lag).
+        pub fn tx_in_flight(&self) -> usize {
+            self.core.tx_inflight.len()
+        }
+
+        /// When the oldest TX descriptor in flight is written back, if one is.
+        pub fn tx_next_due(&self) -> Option<u64> {
+            self.core.tx_next_due()
+        }
+
+        /// The next time something happens by time alone: the RX watchdog's deadline, the
+        /// next TX write-back or a stop reaching Stopped.
+        pub fn next_event_ns(&self) -> Option<u64> {
+            self.core.next_event_ns()
+        }
+
+        /// Apply what time alone does up to `now_ns`: the RX watchdog raises RI, the
+        /// lagging TX DMA writes back the descriptors due by then (see
+        /// [`with_tx_lag`](Self::with_tx_lag)), stops reach Stopped. Every register access
+        /// and `inject` do this first; call it before the CPU reads descriptor memory after
+        /// time passed without one (a cleanup-timer interrupt, say).
+        pub fn sync(&mut self, now_ns: u64) {
+            $crate::sim::walk::sync(self, now_ns);
+        }
+
+        /// Raw DMA status bits as raised (without the summaries or process states), after
+        /// applying time.
+        pub fn raw_status(&mut self, now_ns: u64) -> u32 {
+            self.sync(now_ns);
+            self.status
+        }
+
+        /// The next TX walk that finds a descriptor to process fails with `fault`
+        /// instead: TPS (Stop), UNF and TPS on 3.x or TPS on QoS, which reports underflow
+        /// in the MTL (Underflow), or a fatal bus error and both processes stopped
+        /// (BusError).
+        pub fn fail_tx(&mut self, fault: $crate::sim::TxFault) {
+            self.core.tx_fault = Some(fault);
         }
     };
 }

@@ -1,15 +1,14 @@
 //! The DWMAC model's registers ([`Gmac3Model`]): construction and fault injection, the
 //! register map, reset, the interrupt status and the RX watchdog, MDIO.
 
-use std::collections::VecDeque;
 use std::vec::Vec;
 
 use mdio_bus::sim::MdioDevice;
 
 use super::SimArena;
 use super::engine::{self, Engine};
-use super::gmac3_dma::{RxInFlight, TxInFlight};
 use super::gmac3_map as m;
+use super::walk;
 use crate::DescLayout;
 
 /// A frame the model's TX DMA sent.
@@ -65,21 +64,11 @@ pub struct Gmac3Model<D: MdioDevice> {
     pub(super) bus_mode: u32,
     pub(super) tx_base: u32,
     pub(super) rx_base: u32,
-    pub(super) cur_tx: u32,
-    pub(super) cur_rx: u32,
     pub(super) status: u32,
     pub(super) dma_control: u32,
     pub(super) intr_ena: u32,
     pub(super) riwt: u32,
-    pub(super) ts: u32,
-    pub(super) tx_halted: bool,
-    pub(super) rx_halted: bool,
-    pub(super) tx_fault: Option<TxFault>,
     pub(super) tx_stall: bool,
-    pub(super) split_last: bool,
-    pub(super) pending_ls: Vec<(u32, u32)>,
-    pub(super) rx_queue: VecDeque<Vec<u8>>,
-    pub(super) rx_cur: Option<RxInFlight>,
     pub(super) no_hw_feature: bool,
     /// The checksum offload engines (TX insertion, RX checking) exist.
     pub(super) coe: bool,
@@ -89,6 +78,8 @@ pub struct Gmac3Model<D: MdioDevice> {
     pub(super) csum_es: bool,
     /// The next injected frame is not padded ([`Gmac3Model::inject_runt`]).
     pub(super) runt_next: bool,
+    /// RDES0 error bits for the next injected frame ([`Gmac3Model::inject_with_error`]).
+    pub(super) next_error: u32,
     /// GMAC_INT_MASK.
     pub(super) gmac_int_mask: u32,
     /// GMAC_INT_STATUS bits 0–2 raised by link events (RGMII/SMII, PCS), cleared at their
@@ -111,9 +102,6 @@ pub struct Gmac3Model<D: MdioDevice> {
     pub(super) last_write: [Option<u64>; 6],
     /// Writes the erratum swallowed.
     pub(super) lost_writes: u64,
-    /// Descriptors the lagging TX DMA has fetched and not written back yet, oldest first
-    /// (due times never decrease).
-    pub(super) tx_inflight: VecDeque<TxInFlight>,
     /// DMA_MISSED_FRAME_CTR as it reads (cleared on read).
     pub(super) missed: u32,
     /// The RX FIFO's size in bytes (0: none, frames are dropped at RU as in QEMU).
@@ -142,26 +130,17 @@ impl<D: MdioDevice> Gmac3Model<D> {
             bus_mode: m::BUS_MODE_RESET,
             tx_base: 0,
             rx_base: 0,
-            cur_tx: 0,
-            cur_rx: 0,
             status: 0,
             dma_control: 0,
             intr_ena: 0,
             riwt: 0,
-            ts: m::TS_STOPPED,
-            tx_halted: false,
-            rx_halted: false,
-            tx_fault: None,
             tx_stall: false,
-            split_last: false,
-            pending_ls: Vec::new(),
-            rx_queue: VecDeque::new(),
-            rx_cur: None,
             no_hw_feature: false,
             coe: true,
             coe_work: true,
             csum_es: true,
             runt_next: false,
+            next_error: 0,
             gmac_int_mask: 0,
             link_events: 0,
             mmc_intr: [0; 3],
@@ -171,7 +150,6 @@ impl<D: MdioDevice> Gmac3Model<D> {
             write_settle_ns: 0,
             last_write: [None; 6],
             lost_writes: 0,
-            tx_inflight: VecDeque::new(),
             missed: 0,
             rx_fifo: 0,
         }
@@ -186,22 +164,6 @@ impl<D: MdioDevice> Gmac3Model<D> {
     pub fn with_rx_fifo(mut self, bytes: usize) -> Self {
         self.rx_fifo = bytes;
         self
-    }
-
-    /// TX descriptors fetched and not yet written back (always 0 without a lag).
-    pub fn tx_in_flight(&self) -> usize {
-        self.tx_inflight.len()
-    }
-
-    /// When the next TX descriptor in flight is written back, if one is.
-    pub fn tx_next_due(&self) -> Option<u64> {
-        self.tx_inflight.front().map(|e| e.due_ns)
-    }
-
-    /// The next time something happens by time alone: the RX watchdog's deadline or the
-    /// next TX write-back.
-    pub fn next_event_ns(&self) -> Option<u64> {
-        self.core.next_event_ns(self.tx_next_due())
     }
 
     /// The STM32F4/F7 "successive write operations to the same register might not be
@@ -257,17 +219,9 @@ impl<D: MdioDevice> Gmac3Model<D> {
             RxWireError::Overflow => es | m::RDES0_OE,
             RxWireError::Watchdog => es | m::RDES0_RWT,
         };
-        let split = self.split_last;
-        self.split_last = true;
-        let before = self.pending_ls.len();
+        self.next_error = bit;
         self.inject(now_ns, frame);
-        for e in self.pending_ls.iter_mut().skip(before) {
-            e.1 |= bit;
-        }
-        self.split_last = split;
-        if !split {
-            self.complete_rx_writes();
-        }
+        self.next_error = 0;
     }
 
     /// The next TX poll demand overtakes the descriptor store that gave OWN (fault
@@ -351,17 +305,12 @@ impl<D: MdioDevice> Gmac3Model<D> {
         self
     }
 
-    /// The next TX walk that finds an owned descriptor fails with `fault` instead.
-    pub fn fail_tx(&mut self, fault: TxFault) {
-        self.tx_fault = Some(fault);
-    }
-
     /// While set, the TX DMA stays running (TS = reading) but sends nothing: a slow link.
     /// Clearing it at `now_ns` lets the DMA go on at once.
     pub fn set_tx_stall(&mut self, now_ns: u64, stall: bool) {
         self.tx_stall = stall;
         if !stall {
-            self.tx_walk(now_ns);
+            walk::tx_walk(self, now_ns, true);
         }
     }
 
@@ -369,20 +318,12 @@ impl<D: MdioDevice> Gmac3Model<D> {
     /// only at [`complete_rx_writes`](Self::complete_rx_writes) (QEMU's npcm-gmac from its
     /// I/O thread).
     pub fn set_split_last_write(&mut self, split: bool) {
-        self.split_last = split;
+        self.core.split_last = split;
     }
 
     /// Perform the LS writes held back by [`set_split_last_write`](Self::set_split_last_write).
     pub fn complete_rx_writes(&mut self) {
-        for (d, st) in core::mem::take(&mut self.pending_ls) {
-            self.core.arena.write_u32(d, st);
-        }
-    }
-
-    /// Raw DMA_STATUS bits 0–16 (without TS/RS), after applying time-based events.
-    pub fn raw_status(&mut self, now_ns: u64) -> u32 {
-        self.sync(now_ns);
-        self.status
+        walk::complete_rx_writes(&mut self.core);
     }
 
     /// Whether the interrupt line is asserted (STATUS & INTR_ENA, summaries).

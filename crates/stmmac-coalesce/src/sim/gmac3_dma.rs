@@ -1,90 +1,225 @@
-//! The model's DMA: the TX walk over DMA-owned descriptors, RX delivery into them (frames
-//! spilling across descriptors, DIC and the watchdog), the frame filter and the line check.
-
-use std::vec::Vec;
+//! The GMAC 3.x model's DMA side: its descriptor format for the shared walker
+//! ([`Gmac3Desc`]: normal or enhanced layout, ring stride with DSL and ATDS, end of ring,
+//! chaining, the RDES0/TDES0 write-backs), its [`Front`] (status bits, gates, watchdog
+//! period), RX admission (filter, line check, RX FIFO) and flow control.
 
 use mdio_bus::sim::MdioDevice;
 
-use super::engine::{self, Filter, MacLine};
+use super::Gmac3Model;
+use super::SimArena;
+use super::csum::check_checksums;
+use super::engine::{self, Engine, Filter, MacLine};
 use super::gmac3_map::{
-    self as m, OWN, RDES0_DE, RDES0_ES, RDES0_FL_MASK, RDES0_FL_SHIFT, RDES0_FS, RDES0_FT,
-    RDES0_LS, TDES0_ES,
+    self as m, RDES0_DE, RDES0_ES, RDES0_FL_MASK, RDES0_FL_SHIFT, RDES0_FS, RDES0_FT, RDES0_LS,
+    TDES0_ES,
 };
-use super::{Gmac3Model, TxFault};
-
-/// A frame on its way into RX descriptors.
-pub(super) struct RxInFlight {
-    /// Frame plus FCS.
-    pub(super) bytes: Vec<u8>,
-    /// Bytes already stored.
-    pub(super) done: usize,
-    /// Bytes the DMA could not store (an unreachable buffer).
-    pub(super) error: bool,
-}
+use super::walk::{self, DescFormat, Ev, Front, RxDesc, RxFrame, RxUse, RxWb, TxDesc, Words};
 
 /// The lagging TX DMA's default line rate: 1 Gbit/s ([`Gmac3Model::with_line_rate`]).
 pub const DEFAULT_LINE_BPS: u64 = 1_000_000_000;
 
-/// A TX descriptor the DMA has fetched; written back at `due_ns` (the lagging DMA) or at
-/// once (the instant one).
-pub(super) struct TxInFlight {
-    /// Its bus address.
-    pub(super) desc: u32,
-    /// When it is written back.
-    pub(super) due_ns: u64,
-    /// TDES0 bits the write-back keeps (enhanced control bits).
-    pub(super) keep: u32,
-    /// A buffer could not be read (ES).
-    pub(super) es: bool,
-    /// IC on a last descriptor.
-    pub(super) ic: bool,
-    /// The frame, on its last descriptor.
-    pub(super) frame: Option<Vec<u8>>,
+/// The GMAC 3.x descriptors under the current register values (descs.h; the fields of
+/// [`m::Layout3`]): OWN and the status in DES0, buffer sizes in DES1, buffer 1 in DES2,
+/// buffer 2 or the next descriptor (chained) in DES3.
+#[derive(Clone, Copy)]
+pub(super) struct Gmac3Desc {
+    /// Normal or enhanced fields.
+    layout: &'static m::Layout3,
+    /// Ring mode's distance between descriptors.
+    stride: u32,
+    /// DMA_TX_BASE_ADDR: where TER wraps.
+    tx_base: u32,
+    /// DMA_RCV_BASE_ADDR: where RER wraps.
+    rx_base: u32,
+    /// The bus width: RBS1 is rounded down to it.
+    bus_width: u32,
+    /// TX checksum insertion happens (a COE core doing its work).
+    tx_coe: bool,
+    /// RX checksum status: GMAC_CONTROL.IPC on a COE core doing its work.
+    rx_coe: bool,
+    /// A checksum error also raises ES.
+    csum_es: bool,
 }
 
-impl<D: MdioDevice> Gmac3Model<D> {
-    /// Write back the lagging DMA's descriptors due at or before `now_ns`, each at its own
-    /// due time, looking at the current descriptor again after each (see
-    /// [`with_tx_lag`](Self::with_tx_lag)).
-    #[inline(never)]
-    pub(super) fn tx_complete_due(&mut self, now_ns: u64) {
-        // Bounded: each round writes one descriptor back; a walk only fetches descriptors
-        // the DMA owns, and a written-back one is not owned any more.
-        for _ in 0..(1 << 20) {
-            let Some(e) = engine::pop_due(&mut self.tx_inflight, now_ns) else {
-                return;
-            };
-            let at = e.due_ns;
-            self.tx_close(at, e);
-            self.tx_walk(at);
+impl Gmac3Desc {
+    /// The next descriptor after `d`: the list base at the end of the ring (TER / RER),
+    /// DES3 when chained (TCH / RCH: "second address chained"), else one stride on (the
+    /// 32-bit bus wraps).
+    fn next(&self, d: u64, end: bool, chained: bool, des3: u32, base: u32) -> u64 {
+        let next = if end {
+            base
+        } else if chained {
+            des3
+        } else {
+            (d as u32).wrapping_add(self.stride)
+        };
+        u64::from(next)
+    }
+}
+
+/// RX: the RDES0 bits the checksum engine reports for `frame` (with its FCS) while
+/// GMAC_CONTROL.IPC is on (`ipc`): bit 7 for a wrong IPv4 header checksum, bit 0 for a
+/// wrong TCP/UDP/ICMP checksum (pseudo-header included; UDP checksum 0 is "none";
+/// fragments are not checked), ES with them when `csum_es` (see
+/// [`Gmac3Model::set_checksum_error_summary`]). IPv6 and other frames: nothing.
+fn rx_offload_status(ipc: bool, csum_es: bool, frame: &[u8]) -> u32 {
+    if !ipc {
+        return 0;
+    }
+    let body = frame.get(..frame.len().saturating_sub(4)).unwrap_or(&[]);
+    let (ip_bad, l4_bad) = check_checksums(body);
+    let mut st = 0;
+    if ip_bad {
+        st |= m::RDES0_IPC_CSUM;
+    }
+    if l4_bad {
+        st |= m::RDES0_PCE;
+    }
+    if st != 0 && csum_es {
+        st |= RDES0_ES;
+    }
+    st
+}
+
+impl DescFormat for Gmac3Desc {
+    /// OWN is DES0 bit 31 (descs.h `TDES0_OWN` / `RDES0_OWN`).
+    const STATUS_AT: u64 = 0;
+    /// A buffer the DMA cannot reach sets the descriptor's ES (descs.h
+    /// `TDES0_ERROR_SUMMARY`; RDES0 ES with DE, the descriptor error) rather than stopping
+    /// the process (QEMU's npcm-gmac likewise).
+    const BUFFER_FAULT_FATAL: bool = false;
+
+    fn tx_tail(&self) -> Option<u64> {
+        None
+    }
+
+    fn rx_tail(&self) -> Option<u64> {
+        None
+    }
+
+    /// Buffer 1 (TBS1 bytes at DES2), then buffer 2 (TBS2 at DES3) unless TCH makes DES3
+    /// the next descriptor; the control bits in TDES1 (normal) or TDES0 (enhanced); CIC
+    /// as QEMU's npcm-gmac applies it (1: the IPv4 header; 2 and 3: TCP/UDP/ICMP too).
+    fn tx_decode(&self, arena: &SimArena, d: u64, des0: u32) -> TxDesc {
+        let l = self.layout;
+        let w = |o: u64| arena.read_u32(d + o).unwrap_or(0);
+        let (des1, b1, b2) = (w(4), w(8), w(12));
+        let c = if l.tx_ctrl_word == 0 { des0 } else { des1 };
+        let (l1, l2) = (des1 & l.tbs1_mask, (des1 >> l.tbs2_shift) & l.tbs2_mask);
+        let tch = c & l.tch != 0;
+        let buf2 = (!tch && l2 > 0).then_some((u64::from(b2), l2 as usize));
+        TxDesc {
+            context: false,
+            first: c & l.fs != 0,
+            last: c & l.ls != 0,
+            ic: c & l.ic != 0,
+            bufs: [Some((u64::from(b1), l1 as usize)), buf2],
+            cic: if self.tx_coe {
+                (c >> l.cic_shift) & 3
+            } else {
+                0
+            },
+            next: self.next(d, c & l.ter != 0, tch, b2, self.tx_base),
         }
     }
 
-    /// Drop the descriptors in flight (they stay DMA-owned): ST cleared, a new list base,
-    /// a fault, a reset.
-    pub(super) fn tx_abandon_in_flight(&mut self) {
-        self.tx_inflight.clear();
-        self.core.tx_wire_free_ns = 0;
+    /// TDES0 with OWN clear: ES on a buffer error; enhanced descriptors keep their control
+    /// bits (enh_desc.c: TDES0 holds both), normal ones are all status.
+    fn tx_status(&self, des0: u32, _: &TxDesc, error: bool) -> u32 {
+        (des0 & self.layout.keep) | if error { TDES0_ES } else { 0 }
     }
 
-    /// Write a fetched descriptor back at `at_ns`: record its frame, TI for IC, OWN clear.
-    #[inline]
-    fn tx_close(&mut self, at_ns: u64, e: TxInFlight) {
-        if let Some(bytes) = e.frame {
-            let line = self.line_ok(at_ns, true);
-            self.core.transmit(at_ns, bytes, e.ic, line);
-            if e.ic {
-                self.status |= m::ST_TI;
+    /// Buffer 1 at DES2 with RBS1 bytes, rounded down to the bus width (ST RM0090 RDES1
+    /// RBS1: a multiple of the bus width; Linux `stmmac_set_bfsize` keeps sizes aligned);
+    /// DIC (RDES1 31) suppresses RI; RER / RCH as for TX.
+    fn rx_decode(&self, arena: &SimArena, d: u64, _: u32) -> RxDesc {
+        let l = self.layout;
+        let w = |o: u64| arena.read_u32(d + o).unwrap_or(0);
+        let (des1, buf, des3) = (w(4), w(8), w(12));
+        let size = des1 & l.rbs1_mask;
+        let size = size - size % self.bus_width.max(1);
+        RxDesc {
+            buf: u64::from(buf),
+            size: size as usize,
+            usable: RxUse::Store,
+            ioc: des1 & l.dic == 0,
+            next: self.next(d, des1 & l.rer != 0, des1 & l.rch != 0, des3, self.rx_base),
+        }
+    }
+
+    /// RDES0 (descs.h `RDES0_*`): FT, FS on the first, LS with FL (frame + FCS) on the
+    /// last, the checksum engine's status, ES | DE when a buffer could not be written; OWN
+    /// clear. 3.x has no context descriptors: that write-back writes nothing.
+    fn rx_write_back(&self, wb: RxWb<'_>) -> Words {
+        let st = |first: bool| RDES0_FT | if first { RDES0_FS } else { 0 };
+        let fl = |len: usize| (len as u32 & RDES0_FL_MASK) << RDES0_FL_SHIFT;
+        let w = match wb {
+            RxWb::Part { first } | RxWb::DescError { first } => st(first),
+            RxWb::Released { first, len } => st(first) | fl(len),
+            RxWb::Last {
+                first,
+                frame,
+                errors,
+                buffer_error,
+            } => {
+                let coe = rx_offload_status(self.rx_coe, self.csum_es, frame);
+                let err = if buffer_error { RDES0_ES | RDES0_DE } else { 0 };
+                st(first) | RDES0_LS | fl(frame.len()) | coe | err | errors
             }
+            RxWb::Context { .. } => {
+                return Words {
+                    from: 0,
+                    w: [0; 4],
+                    n: 0,
+                };
+            }
+        };
+        Words::one(0, w)
+    }
+}
+
+impl<D: MdioDevice> Front for Gmac3Model<D> {
+    type Mdio = D;
+    type Format = Gmac3Desc;
+
+    fn core(&mut self) -> &mut Engine<D> {
+        &mut self.core
+    }
+
+    fn format(&self) -> Gmac3Desc {
+        Gmac3Desc {
+            layout: self.desc_layout(),
+            stride: self.stride(),
+            tx_base: self.tx_base,
+            rx_base: self.rx_base,
+            bus_width: self.bus_width,
+            tx_coe: self.coe && self.coe_work,
+            rx_coe: self.control & m::CONTROL_IPC != 0 && self.coe_work,
+            csum_es: self.csum_es,
         }
-        // Write-back: OWN clear, status; enhanced keeps its control bits.
-        self.core
-            .arena
-            .write_u32(e.desc, e.keep | if e.es { TDES0_ES } else { 0 });
+    }
+
+    /// DMA_STATUS bits (dwmac_dma.h `DMA_STATUS_*`).
+    fn raise(&mut self, ev: Ev) {
+        self.status |= match ev {
+            Ev::TxDone => m::ST_TI,
+            Ev::TxUnavailable => m::ST_TU,
+            Ev::TxStopped => m::ST_TPS,
+            Ev::TxUnderflow => m::ST_UNF,
+            Ev::BusError => m::ST_FBI,
+            Ev::RxDone => m::ST_RI,
+            Ev::RxUnavailable => m::ST_RU,
+            Ev::RxStopped => m::ST_RPS,
+            Ev::RxMissed => {
+                // DMA_MISSED_FRAME_CTR's MFC (dwmac_dma.h `DMA_MISSED_FRAME_M_CNTR`).
+                engine::count_field(&mut self.missed, m::MISSED_MFC_MASK, m::MISSED_MFC_OVF);
+                0
+            }
+        };
     }
 
     /// Whether GMAC_CONTROL matches the attached PHY's link (always, without one).
-    pub(super) fn line_ok(&self, now_ns: u64, tx: bool) -> bool {
+    fn line_ok(&self, now_ns: u64, tx: bool) -> bool {
         let c = self.control;
         let dir = if tx { m::CONTROL_TE } else { m::CONTROL_RE };
         let mac = MacLine {
@@ -96,6 +231,35 @@ impl<D: MdioDevice> Gmac3Model<D> {
         engine::link_ok(self.core.phy.as_ref(), now_ns, mac)
     }
 
+    fn tx_running(&self) -> bool {
+        self.dma_control & m::CONTROL_ST != 0 && !self.core.tx_halted
+    }
+
+    fn rx_running(&self) -> bool {
+        self.control & m::CONTROL_RE != 0
+            && self.dma_control & m::CONTROL_SR != 0
+            && !self.core.rx_halted
+    }
+
+    fn tx_held(&self) -> bool {
+        self.tx_stall
+    }
+
+    fn tx_queue_on(&self) -> bool {
+        true
+    }
+
+    fn rx_fifo(&self) -> bool {
+        self.rx_fifo != 0
+    }
+
+    /// RIWT × 256 CSR clocks (dwmac_dma.h `DMA_RX_WATCHDOG`; RM0090 ETH_DMARSWTR).
+    fn riwt_clocks(&self) -> u64 {
+        u64::from(self.riwt) * 256
+    }
+}
+
+impl<D: MdioDevice> Gmac3Model<D> {
     /// Whether the destination address filter accepts `frame` (64 hash bins: HASH_LOW
     /// bins 0–31, HASH_HIGH 32–63, dwmac1000.h `GMAC_HASH_LOW` / `GMAC_HASH_HIGH`).
     pub(super) fn accepts(&self, frame: &[u8]) -> bool {
@@ -121,7 +285,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
     pub fn inject(&mut self, now_ns: u64, frame: &[u8]) {
         self.sync(now_ns);
         self.complete_rx_writes();
-        if !self.rx_running() {
+        if !Front::rx_running(self) {
             self.core.rx_dropped += 1;
             return;
         }
@@ -132,7 +296,7 @@ impl<D: MdioDevice> Gmac3Model<D> {
         // A frame shorter than 60 bytes arrives padded, as every 802.3 sender pads it (and
         // QEMU's net layer pads what a NIC receives), unless injected as a runt.
         let bytes = engine::on_wire(frame, core::mem::take(&mut self.runt_next));
-        if self.rx_fifo != 0 && self.rx_fill() + bytes.len() > self.rx_fifo {
+        if self.rx_fifo != 0 && self.core.rx_fill() + bytes.len() > self.rx_fifo {
             // The RX FIFO overflows: the frame is lost and counted (dwmac_dma.h
             // `DMA_MISSED_FRAME_OVE_CNTR`).
             self.core.rx_dropped += 1;
@@ -144,15 +308,11 @@ impl<D: MdioDevice> Gmac3Model<D> {
             self.flow_check();
             return;
         }
-        self.rx_queue.push_back(bytes);
-        self.deliver(now_ns);
+        let errors = core::mem::take(&mut self.next_error);
+        let rx = RxFrame::new(bytes, errors, false, now_ns);
+        self.core.rx_queue.push_back(rx);
+        walk::deliver(self, now_ns);
         self.flow_check();
-    }
-
-    /// Bytes waiting in the RX FIFO for descriptors.
-    pub(super) fn rx_fill(&self) -> usize {
-        self.rx_queue.iter().map(Vec::len).sum::<usize>()
-            + self.rx_cur.as_ref().map_or(0, |f| f.bytes.len() - f.done)
     }
 
     /// Hardware flow control (full duplex): with DMA_CONTROL.EFC and GMAC_FLOW_CTRL.TFE, a
@@ -179,249 +339,8 @@ impl<D: MdioDevice> Gmac3Model<D> {
             pt: (self.flow_ctrl >> m::FLOW_PT_SHIFT) as u16,
         };
         let (lo, hi) = (self.addr_lo.to_le_bytes(), self.addr_hi.to_le_bytes());
-        let fill = self.rx_fill();
+        let fill = self.core.rx_fill();
         self.core
             .flow_check(cfg, fill, [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]);
-    }
-
-    /// (RBS1, end of ring, chained, DIC) of an RX descriptor's DES1. RBS1's bits below the
-    /// bus width are ignored: the buffer size must be a multiple of the bus width (ST
-    /// RM0090 RDES1 RBS1; Linux `stmmac_set_bfsize` keeps sizes aligned), so the DMA stores
-    /// `RBS1` rounded down.
-    pub(super) fn rx_desc_fields(&self, des1: u32) -> (usize, bool, bool, bool) {
-        let l = self.desc_layout();
-        let size = des1 & l.rbs1_mask;
-        let size = size - size % self.bus_width.max(1);
-        (
-            size as usize,
-            des1 & l.rer != 0,
-            des1 & l.rch != 0,
-            des1 & l.dic != 0,
-        )
-    }
-
-    pub(super) fn deliver(&mut self, now_ns: u64) {
-        if !self.rx_running() {
-            return;
-        }
-        // Bounded: every iteration stores into one descriptor or stops.
-        for _ in 0..65_536 {
-            if self.rx_cur.is_none() {
-                let Some(bytes) = self.rx_queue.pop_front() else {
-                    return;
-                };
-                self.rx_cur = Some(RxInFlight {
-                    bytes,
-                    done: 0,
-                    error: false,
-                });
-            }
-            let d = self.cur_rx;
-            let Some(des0) = self.core.arena.read_u32(d) else {
-                self.status |= m::ST_FBI | m::ST_RPS;
-                self.rx_halted = true;
-                self.rx_cur = None;
-                return;
-            };
-            if des0 & OWN == 0 {
-                self.status |= m::ST_RU;
-                let started = self.rx_cur.as_ref().is_some_and(|f| f.done > 0);
-                if !started && self.rx_fifo == 0 {
-                    // Without a modelled RX FIFO (QEMU's npcm-gmac): a new frame with
-                    // nowhere to go is dropped and counted missed; one in progress waits.
-                    let n = 1 + self.rx_queue.len();
-                    self.core.rx_dropped += n as u64;
-                    for _ in 0..n {
-                        engine::count_field(
-                            &mut self.missed,
-                            m::MISSED_MFC_MASK,
-                            m::MISSED_MFC_OVF,
-                        );
-                    }
-                    self.rx_queue.clear();
-                    self.rx_cur = None;
-                }
-                // With a FIFO, frames wait in it for descriptors (RM0090: the RX DMA
-                // suspends and the frame stays in the RX FIFO).
-                return;
-            }
-            let des1 = self.core.arena.read_u32(d + 4).unwrap_or(0);
-            let buf = self.core.arena.read_u32(d + 8).unwrap_or(0);
-            let (size, end, chained, dic) = self.rx_desc_fields(des1);
-            let next = if end {
-                self.rx_base
-            } else if chained {
-                self.core.arena.read_u32(d + 12).unwrap_or(0)
-            } else {
-                d.wrapping_add(self.stride())
-            };
-            let Some(f) = self.rx_cur.as_mut() else {
-                return;
-            };
-            let first = f.done == 0;
-            let n = (f.bytes.len() - f.done).min(size);
-            if n > 0
-                && !self
-                    .core
-                    .arena
-                    .write_bytes(buf, &f.bytes[f.done..f.done + n])
-            {
-                f.error = true;
-            }
-            f.done += n;
-            let last = f.done >= f.bytes.len();
-            let mut st = RDES0_FT;
-            if first {
-                st |= RDES0_FS;
-            }
-            self.cur_rx = next;
-            if !last {
-                self.core.arena.write_u32(d, st);
-                continue;
-            }
-            let len = f.bytes.len() as u32;
-            let coe = Self::rx_offload_status(self.control, self.coe_work, self.csum_es, &f.bytes);
-            let error = f.error;
-            self.rx_cur = None;
-            let mut fin = st | RDES0_LS | ((len & RDES0_FL_MASK) << RDES0_FL_SHIFT) | coe;
-            if error {
-                fin |= RDES0_ES | RDES0_DE;
-            }
-            if self.split_last {
-                // First OWN clear without LS (FL so far), LS later.
-                self.core
-                    .arena
-                    .write_u32(d, st | ((len & RDES0_FL_MASK) << RDES0_FL_SHIFT));
-                self.pending_ls.push((d, fin));
-            } else {
-                self.core.arena.write_u32(d, fin);
-            }
-            self.core.rx_delivered += 1;
-            if !dic {
-                self.status |= m::ST_RI;
-                self.core.riwt_at = None;
-            } else if self.riwt != 0 {
-                // RIWT × 256 CSR clocks (dwmac_dma.h `DMA_RX_WATCHDOG`; RM0090 ETH_DMARSWTR).
-                self.core.arm_riwt(now_ns, u64::from(self.riwt) * 256);
-            }
-        }
-    }
-
-    /// (size 1, size 2, FS, LS, IC, TER, TCH) of a TX descriptor.
-    pub(super) fn tx_fields(
-        &self,
-        des0: u32,
-        des1: u32,
-    ) -> (usize, usize, bool, bool, bool, bool, bool) {
-        let l = self.desc_layout();
-        let c = if l.tx_ctrl_word == 0 { des0 } else { des1 };
-        (
-            (des1 & l.tbs1_mask) as usize,
-            ((des1 >> l.tbs2_shift) & l.tbs2_mask) as usize,
-            c & l.fs != 0,
-            c & l.ls != 0,
-            c & l.ic != 0,
-            c & l.ter != 0,
-            c & l.tch != 0,
-        )
-    }
-
-    pub(super) fn tx_walk(&mut self, now_ns: u64) {
-        if self.dma_control & m::CONTROL_ST == 0 || self.tx_halted {
-            return;
-        }
-        if self.tx_stall {
-            self.ts = 3; // reading: running, no progress
-            return;
-        }
-        // A ring of N owned descriptors is walked once; the guard only stops a corrupted
-        // list that loops through owned descriptors.
-        for _ in 0..65_536 {
-            let d = self.cur_tx;
-            let Some(des0) = self.core.arena.read_u32(d) else {
-                self.status |= m::ST_FBI | m::ST_TPS;
-                self.ts = m::TS_STOPPED;
-                self.tx_halted = true;
-                self.tx_abandon_in_flight();
-                return;
-            };
-            let in_flight = !self.tx_inflight.is_empty();
-            if des0 & OWN == 0 || in_flight && self.tx_inflight.iter().any(|e| e.desc == d) {
-                if !in_flight {
-                    self.status |= m::ST_TU;
-                    self.ts = m::TS_SUSPENDED;
-                } else {
-                    // Still busy: it looks again after the next write-back.
-                    self.ts = m::TS_WAITING_STATUS;
-                }
-                return;
-            }
-            if let Some(fault) = self.tx_fault.take() {
-                self.status |= match fault {
-                    TxFault::Stop => m::ST_TPS,
-                    TxFault::Underflow => m::ST_UNF | m::ST_TPS,
-                    TxFault::BusError => m::ST_FBI | m::ST_TPS | m::ST_RPS,
-                };
-                self.ts = m::TS_STOPPED;
-                self.tx_halted = true;
-                if fault == TxFault::BusError {
-                    self.rx_halted = true;
-                }
-                self.tx_abandon_in_flight();
-                return;
-            }
-            let des1 = self.core.arena.read_u32(d + 4).unwrap_or(0);
-            let b1 = self.core.arena.read_u32(d + 8).unwrap_or(0);
-            let b2 = self.core.arena.read_u32(d + 12).unwrap_or(0);
-            let (l1, l2, fs, ls, ic, ter, tch) = self.tx_fields(des0, des1);
-            if fs {
-                self.core.partial.clear();
-            }
-            let mut es = false;
-            es |= !self.core.arena.read_into(b1, l1, &mut self.core.partial);
-            if !tch && l2 > 0 {
-                es |= !self.core.arena.read_into(b2, l2, &mut self.core.partial);
-            }
-            let frame = if ls {
-                let bytes = core::mem::take(&mut self.core.partial);
-                Some(self.tx_offload(des0, des1, bytes))
-            } else {
-                None
-            };
-            let keep = des0 & self.desc_layout().keep;
-            let mut e = TxInFlight {
-                desc: d,
-                due_ns: now_ns,
-                keep,
-                es,
-                ic,
-                frame,
-            };
-            if self.core.tx_lag_ns == 0 {
-                self.tx_close(now_ns, e);
-            } else {
-                let mut wire_bytes = l1 + if tch { 0 } else { l2 };
-                if let Some(f) = &e.frame {
-                    // Padding to 60, FCS, preamble + SFD + IFG.
-                    wire_bytes += engine::wire_overhead(f.len());
-                }
-                e.due_ns = self.core.tx_due(now_ns, wire_bytes);
-                self.tx_inflight.push_back(e);
-                self.ts = m::TS_WAITING_STATUS;
-            }
-            self.cur_tx = if ter {
-                self.tx_base
-            } else if tch {
-                b2
-            } else {
-                d.wrapping_add(self.stride())
-            };
-        }
-    }
-}
-
-impl engine::Due for TxInFlight {
-    fn due_ns(&self) -> u64 {
-        self.due_ns
     }
 }

@@ -2,15 +2,13 @@
 //! offload decode, descriptor stride and layout, time-driven events, the DMA_STATUS
 //! summaries, reset, and the [`SimModel`] read/write.
 
-use std::vec::Vec;
-
 use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{PhyAddr, RegAddr};
 
-use super::csum::{check_checksums, insert_checksums};
-use super::engine;
+use super::engine::Summary;
 use super::gmac3_map::{self as m, OWN};
+use super::walk::{self, Front, TxState};
 use super::{Gmac3Model, HW_FEATURE, Ring, VERSION};
 use crate::DescLayout;
 
@@ -53,52 +51,12 @@ impl<D: MdioDevice> Gmac3Model<D> {
         self.csum_es = on;
     }
 
-    /// TX: the frame as the checksum engine leaves it, from CIC in the descriptor words of
-    /// its last descriptor (the rings send single-descriptor frames; TDES1 28:27 normal,
-    /// TDES0 23:22 enhanced), as QEMU's npcm-gmac does (CIC 1: the IPv4 header; 2 and 3:
-    /// also TCP/UDP, and ICMP here, where QEMU's helper has none). Short frames are sent
-    /// as they are, as QEMU's model does (a DWMAC pads them to 60 bytes unless DP is set;
-    /// the model pads on the receiving side instead, see [`inject`](Self::inject)).
-    pub(super) fn tx_offload(&self, des0: u32, des1: u32, mut frame: Vec<u8>) -> Vec<u8> {
-        let l = self.desc_layout();
-        let ctrl = if l.tx_ctrl_word == 0 { des0 } else { des1 };
-        let cic = (ctrl >> l.cic_shift) & 3;
-        if self.coe && self.coe_work && cic != 0 {
-            insert_checksums(&mut frame, cic);
-        }
-        frame
-    }
-
     /// Deliver `frame` as [`inject`](Self::inject) does, without padding it: a runt (a
     /// collision fragment, or a core with DMA_CONTROL.FUF set forwarding undersized frames).
     pub fn inject_runt(&mut self, now_ns: u64, frame: &[u8]) {
         self.runt_next = true;
         self.inject(now_ns, frame);
         self.runt_next = false;
-    }
-
-    /// RX: the RDES0 bits the checksum engine reports for `frame` (with its FCS) while
-    /// GMAC_CONTROL.IPC is on: bit 7 for a wrong IPv4 header checksum, bit 0 for a wrong
-    /// TCP/UDP/ICMP checksum (pseudo-header included; UDP checksum 0 is "none"; fragments
-    /// are not checked), ES with them unless [`set_checksum_error_summary`]
-    /// (Self::set_checksum_error_summary)(false). IPv6 and other frames: nothing.
-    pub(super) fn rx_offload_status(control: u32, work: bool, csum_es: bool, frame: &[u8]) -> u32 {
-        if control & m::CONTROL_IPC == 0 || !work {
-            return 0;
-        }
-        let body = frame.get(..frame.len().saturating_sub(4)).unwrap_or(&[]);
-        let (ip_bad, l4_bad) = check_checksums(body);
-        let mut st = 0;
-        if ip_bad {
-            st |= m::RDES0_IPC_CSUM;
-        }
-        if l4_bad {
-            st |= m::RDES0_PCE;
-        }
-        if st != 0 && csum_es {
-            st |= m::RDES0_ES;
-        }
-        st
     }
 
     /// The distance between descriptors in ring mode: 16 bytes, or 32 with ATDS on
@@ -120,70 +78,27 @@ impl<D: MdioDevice> Gmac3Model<D> {
         }
     }
 
-    pub(super) fn rx_running(&self) -> bool {
-        self.control & m::CONTROL_RE != 0
-            && self.dma_control & m::CONTROL_SR != 0
-            && !self.rx_halted
-    }
-
-    /// Apply what time alone does up to `now_ns`: the RX watchdog raises RI, and the
-    /// lagging TX DMA writes back the descriptors due by then (see
-    /// [`with_tx_lag`](Self::with_tx_lag)). Every register access and
-    /// [`inject`](Self::inject) do this first; call it before the CPU reads descriptor
-    /// memory after time passed without one (a cleanup-timer interrupt, say).
-    pub fn sync(&mut self, now_ns: u64) {
-        self.core.last_ns = self.core.last_ns.max(now_ns);
-        if let Some(at) = self.core.riwt_at
-            && now_ns >= at
-        {
-            self.status |= m::ST_RI;
-            self.core.riwt_at = None;
-        }
-        if !self.tx_inflight.is_empty() {
-            self.tx_complete_due(now_ns);
-        }
-        self.stops_due(now_ns);
-    }
-
-    /// Finish the stops due by `now_ns`: a process whose ST (TX) or SR (RX) was cleared
-    /// while it ran reaches the Stopped state (TS / RS 0) and raises TPS (bit 1) or RPS
-    /// (bit 8) (dwmac_dma.h `DMA_STATUS_TPS` / `DMA_STATUS_RPS`: "transmit / receive
-    /// process stopped"; RM0090 ETH_DMASR TPSS / RPSS "set when the transmit / receive
-    /// process enters the Stopped state").
-    pub(super) fn stops_due(&mut self, now_ns: u64) {
-        let (tx, rx) = self.core.stops_due(now_ns);
-        if tx {
-            self.status |= m::ST_TPS;
-            self.ts = m::TS_STOPPED;
-        }
-        if rx {
-            self.status |= m::ST_RPS;
-        }
-    }
-
     /// DMA_STATUS bits 0–16: the raised sources, NIS as the OR of the *enabled* normal
     /// sources and AIS of the enabled abnormal ones (dwmac_dma.h `DMA_STATUS_NIS` /
     /// `DMA_STATUS_AIS` and their source lists; RM0090 ETH_DMASR NIS / AIS: only the
     /// sources enabled in ETH_DMAIER count).
     pub(super) fn summarised(&self) -> u32 {
-        let mut s = self.status & !(m::ST_NIS | m::ST_AIS);
-        if s & m::ST_NORMAL & self.intr_ena != 0 {
-            s |= m::ST_NIS;
+        Summary {
+            nis: m::ST_NIS,
+            ais: m::ST_AIS,
+            normal: m::ST_NORMAL,
+            abnormal: m::ST_ABNORMAL,
         }
-        if s & m::ST_ABNORMAL & self.intr_ena != 0 {
-            s |= m::ST_AIS;
-        }
-        s
+        .apply(self.status, self.intr_ena)
     }
 
     /// Log a poll demand with what the DMA finds at its current descriptor.
     fn doorbell(&self, ring: Ring) {
         let desc = match ring {
-            Ring::Tx => self.cur_tx,
-            Ring::Rx => self.cur_rx,
+            Ring::Tx => self.core.cur_tx,
+            Ring::Rx => self.core.cur_rx,
         };
-        self.core
-            .note_doorbell(ring, u64::from(desc), u64::from(desc));
+        self.core.note_doorbell(ring, desc, desc);
     }
 
     pub(super) fn reset(&mut self) {
@@ -197,27 +112,15 @@ impl<D: MdioDevice> Gmac3Model<D> {
         self.bus_mode = m::BUS_MODE_RESET;
         self.tx_base = 0;
         self.rx_base = 0;
-        self.cur_tx = 0;
-        self.cur_rx = 0;
         self.status = 0;
         self.dma_control = 0;
         self.intr_ena = 0;
         self.riwt = 0;
-        self.ts = m::TS_STOPPED;
-        self.tx_halted = false;
-        self.rx_halted = false;
-        self.core.riwt_at = None;
         self.gmac_int_mask = 0;
         self.mmc_mask = [0; 3];
         self.flow_ctrl = 0;
-        self.core.partial.clear();
-        self.rx_queue.clear();
-        self.rx_cur = None;
-        self.tx_abandon_in_flight();
-        self.core.tx_stop_at = None;
-        self.core.rx_stop_at = None;
         self.missed = 0;
-        self.core.flow_state = engine::FlowState::default();
+        self.core.reset_dma();
     }
 }
 
@@ -286,21 +189,23 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
             0x100C => self.rx_base,
             0x1010 => self.tx_base,
             m::DMA_STATUS => {
-                let rx_on = self.dma_control & m::CONTROL_SR != 0 || self.core.rx_stop_at.is_some();
-                let rs = if !rx_on || self.rx_halted {
+                let c = &self.core;
+                let rx_on = self.dma_control & m::CONTROL_SR != 0 || c.rx_stop_at.is_some();
+                let rs = if !rx_on || c.rx_halted {
                     m::RS_STOPPED
-                } else if self
-                    .core
-                    .arena
-                    .read_u32(self.cur_rx)
-                    .is_some_and(|d| d & OWN != 0)
-                {
+                } else if c.arena.read_u32(c.cur_rx).is_some_and(|d| d & OWN != 0) {
                     m::RS_WAITING
                 } else {
                     m::RS_SUSPENDED
                 };
-                let tx_on = self.dma_control & m::CONTROL_ST != 0 || self.core.tx_stop_at.is_some();
-                let ts = if !tx_on { m::TS_STOPPED } else { self.ts };
+                let tx_on = self.dma_control & m::CONTROL_ST != 0 || c.tx_stop_at.is_some();
+                let ts = match c.tx_state {
+                    _ if !tx_on => m::TS_STOPPED,
+                    TxState::Stopped => m::TS_STOPPED,
+                    TxState::Suspended => m::TS_SUSPENDED,
+                    TxState::WaitingStatus => m::TS_WAITING_STATUS,
+                    TxState::Reading => m::TS_READING,
+                };
                 self.summarised()
                     | rs << m::ST_RS_SHIFT
                     | ts << m::ST_TS_SHIFT
@@ -310,8 +215,9 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
             0x101C => self.intr_ena,
             m::DMA_MISSED_FRAME_CTR => core::mem::take(&mut self.missed),
             m::DMA_RX_WATCHDOG => self.riwt,
-            0x1048 => self.cur_tx,
-            0x104C => self.cur_rx,
+            // The current descriptors: the 3.x bus is 32 bits wide.
+            0x1048 => self.core.cur_tx as u32,
+            0x104C => self.core.cur_rx as u32,
             0x1058 => self.hw_feature(),
             _ => 0,
         }
@@ -329,7 +235,7 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
                 } else {
                     value & !m::CONTROL_IPC
                 };
-                self.deliver(now_ns);
+                walk::deliver(self, now_ns);
             }
             0x04 => self.frame_filter = value,
             0x08 => self.hash[1] = value,
@@ -373,71 +279,47 @@ impl<D: MdioDevice> SimModel for Gmac3Model<D> {
             0x1004 => {
                 self.doorbell(Ring::Tx);
                 if core::mem::take(&mut self.early_doorbell)
-                    && self.dma_control & m::CONTROL_ST != 0
-                    && !self.tx_halted
-                    && self.tx_inflight.is_empty()
+                    && Front::tx_running(self)
+                    && self.core.tx_inflight.is_empty()
                 {
                     self.status |= m::ST_TU; // it found no descriptor it owns
-                    self.ts = m::TS_SUSPENDED;
+                    self.core.tx_state = TxState::Suspended;
                     return;
                 }
-                self.tx_walk(now_ns);
+                walk::tx_walk(self, now_ns, true);
             }
             0x1008 => {
                 self.doorbell(Ring::Rx);
                 // RU stays set until written 1 (W1C), as in QEMU.
                 self.complete_rx_writes();
-                self.deliver(now_ns);
+                walk::deliver(self, now_ns);
                 self.flow_check();
             }
             0x100C => {
                 self.rx_base = value;
-                self.cur_rx = value;
+                self.core.cur_rx = u64::from(value);
             }
             0x1010 => {
                 self.tx_base = value;
-                self.cur_tx = value;
-                self.tx_abandon_in_flight();
+                self.core.cur_tx = u64::from(value);
+                self.core.tx_abandon();
             }
             0x1014 => self.status &= !(value & m::ST_W1C),
             0x1018 => {
                 let was = self.dma_control;
                 self.dma_control = value;
                 let (st, sr) = (m::CONTROL_ST, m::CONTROL_SR);
-                if value & st != 0 && was & st == 0 {
-                    // A stop still on its way completes first (TPS), then the restart.
-                    if self.core.tx_stop_at.take().is_some() {
-                        self.status |= m::ST_TPS;
-                    }
-                    self.tx_halted = false;
+                if (value ^ was) & st != 0 {
+                    walk::tx_start_bit(self, now_ns, value & st != 0);
                 }
-                if value & st == 0 && was & st != 0 {
-                    self.tx_abandon_in_flight();
-                    if !self.tx_halted {
-                        // A running or suspended process: Stopped (and TPS) a little later.
-                        self.core.tx_stop_at = self.core.stop_at(now_ns);
-                    }
+                if (value ^ was) & sr != 0 {
+                    walk::rx_start_bit(self, now_ns, value & sr != 0);
                 }
-                if value & sr != 0 && was & sr == 0 {
-                    if self.core.rx_stop_at.take().is_some() {
-                        self.status |= m::ST_RPS;
-                    }
-                    self.rx_halted = false;
-                }
-                if value & sr == 0 && was & sr != 0 {
-                    if self.rx_cur.take().is_some() {
-                        // Stopping RX abandons the frame that was waiting for descriptors.
-                        self.core.rx_dropped += 1;
-                    }
-                    if !self.rx_halted {
-                        self.core.rx_stop_at = self.core.stop_at(now_ns);
-                    }
-                }
-                self.stops_due(now_ns);
+                self.sync(now_ns);
                 if value & st != 0 {
-                    self.tx_walk(now_ns);
+                    walk::tx_walk(self, now_ns, true);
                 }
-                self.deliver(now_ns);
+                walk::deliver(self, now_ns);
             }
             0x101C => self.intr_ena = value,
             m::DMA_RX_WATCHDOG => self.riwt = value & 0xFF,

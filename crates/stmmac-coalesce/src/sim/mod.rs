@@ -67,18 +67,25 @@
 //!
 //! # Modules
 //!
-//! - `engine`: what both DMA front-ends share: the wire's frame rules, the multicast hash
-//!   (64, 128 or 256 bins), the line check, wire time, PAUSE frames and the RX FIFO's flow
-//!   control thresholds, the stop lag.
+//! - `engine`: the one DMA engine's state both front-ends share (the arena, current
+//!   descriptors, descriptors in flight, the RX FIFO, the stop lag, the sent-frame log) and
+//!   its rules: the wire's frame rules, the multicast hash (64, 128 or 256 bins), the line
+//!   check, wire time, PAUSE frames and the RX FIFO's flow control thresholds.
+//! - `walk`: the engine's descriptor walking, written once: the TX walk with the lagging
+//!   write-back, RX delivery (spilling, the watchdog, context descriptors), the start-bit
+//!   and stop rules, over a per-version descriptor format (`DescFormat`) and register
+//!   front-end (`Front`).
 //! - `gmac3_map`, `qos_map`: each model's own register map and descriptor decode, every
 //!   field with its source (Linux's Synopsys-derived headers, NXP's RT1170 ENET_QOS); the
 //!   models take nothing from the driver.
 //! - `gmac3` ([`Gmac3Model`]): the GMAC 3.x front-end's state, builders and fault
 //!   injection; `gmac3_regs`: its register decode, STATUS summaries, reset, MDIO;
-//!   `gmac3_dma`: its descriptor walk and RX delivery.
+//!   `gmac3_dma`: its descriptor format (normal/enhanced, stride with DSL and ATDS,
+//!   TER/RER, TCH/RCH), its status bits and gates, RX admission and flow control.
 //! - `csum`: the checksum offload arithmetic both front-ends use.
-//! - `qos` ([`QosModel`]): the QoS 4.x/5.x block; `qos_dma`: its descriptor walk and RX
-//!   delivery; `qos_regs`: its register front-end.
+//! - `qos` ([`QosModel`]): the QoS 4.x/5.x block; `qos_dma`: its descriptor format (ring
+//!   length, tail pointers, EAME addresses, the RDES0–3 write-back), status bits, gates,
+//!   MTL counters and flow control; `qos_regs`: its register front-end.
 //! - `arena` ([`SimArena`], [`SimCache`]): memory with 32-bit bus addresses, the cache, and
 //!   the order log ([`Seen`]).
 //! - `phy` ([`AnPhy`], [`Partner`]): the autonegotiating PHY and its link partner.
@@ -98,6 +105,7 @@ pub mod qos_map;
 mod qos_regs;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
+mod walk;
 
 use std::vec::Vec;
 

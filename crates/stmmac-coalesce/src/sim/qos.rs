@@ -1,12 +1,10 @@
 //! The DWMAC 4.x/5.x (QoS) model: [`QosModel`] (its docs say what it models, where it
 //! follows the sources and what it assumes) and [`QosIrq`].
 
-use std::collections::VecDeque;
-use std::vec::Vec;
-
 use super::engine::{self, Engine};
 use super::qos_map as q;
-use super::{RxWireError, SimArena, TxFault};
+use super::walk::{self, Front, RxFrame};
+use super::{RxWireError, SimArena};
 use mdio_bus::sim::MdioDevice;
 
 /// MAC_VERSION of a 4.10 core (USERVER 0x30, SNPSVER 0x41): the STM32H7's value and the
@@ -47,29 +45,6 @@ pub(super) const ST: u32 = q::TX_ST;
 pub(super) const SR: u32 = q::RX_SR;
 pub(super) const RWT_MASK: u32 = q::RWT_MASK;
 pub(super) const RWTU_MASK: u32 = 3 << q::RWTU_SHIFT;
-
-/// A frame in the RX queue or on its way into descriptors.
-pub(super) struct RxFrame {
-    /// Frame plus FCS.
-    pub(super) bytes: Vec<u8>,
-    /// Bytes already stored.
-    pub(super) done: usize,
-    /// RDES3 error bits to report on its LD descriptor.
-    pub(super) errors: u32,
-    /// A context descriptor (timestamp) follows it.
-    pub(super) context: bool,
-    /// When it arrived (the timestamp).
-    pub(super) at_ns: u64,
-}
-
-/// A TX descriptor the lagging DMA fetched and has not written back yet.
-pub(super) struct TxInFlight {
-    pub(super) desc: u64,
-    pub(super) due_ns: u64,
-    pub(super) des3: u32,
-    pub(super) ioc: bool,
-    pub(super) frame: Option<Vec<u8>>,
-}
 
 /// The behavioural DWMAC 4.x/5.x (QoS, "EQOS") in virtual time.
 ///
@@ -208,27 +183,12 @@ pub struct QosModel<D: MdioDevice> {
     pub(super) rx_watchdog: u32,
     pub(super) status: u32,
     pub(super) missed: u32,
-    // DMA state.
-    pub(super) cur_tx: u64,
-    pub(super) cur_rx: u64,
-    pub(super) tx_halted: bool,
-    pub(super) rx_halted: bool,
-    pub(super) tx_fault: Option<TxFault>,
-    pub(super) tx_inflight: VecDeque<TxInFlight>,
-    pub(super) rx_queue: VecDeque<RxFrame>,
-    pub(super) rx_cur: Option<RxFrame>,
-    /// A context descriptor is owed (after the last frame's LD descriptor).
-    pub(super) ctx_pending: Option<u64>,
     pub(super) next_error: u32,
     pub(super) next_runt: bool,
     pub(super) next_context: bool,
     // Observations.
-    pub(super) tx_stalled: u64,
     pub(super) rx_dropped_mtl: u64,
-    pub(super) rx_overflow: u64,
     pub(super) rx_missed: u64,
-    pub(super) rx_desc_errors: u64,
-    pub(super) rx_contexts: u64,
     pub(super) mdio_c45_frames: u64,
     /// The shared DMA engine state.
     pub(super) core: Engine<D>,
@@ -282,24 +242,11 @@ impl<D: MdioDevice> QosModel<D> {
             rx_watchdog: 0,
             status: 0,
             missed: 0,
-            cur_tx: 0,
-            cur_rx: 0,
-            tx_halted: false,
-            rx_halted: false,
-            tx_fault: None,
-            tx_inflight: VecDeque::new(),
-            rx_queue: VecDeque::new(),
-            rx_cur: None,
-            ctx_pending: None,
             next_error: 0,
             next_runt: false,
             next_context: false,
-            tx_stalled: 0,
             rx_dropped_mtl: 0,
-            rx_overflow: 0,
             rx_missed: 0,
-            rx_desc_errors: 0,
-            rx_contexts: 0,
             mdio_c45_frames: 0,
         };
         m.reset();
@@ -365,7 +312,7 @@ impl<D: MdioDevice> QosModel<D> {
     /// TX walks that found an owned descriptor but could not send because
     /// MTL_TXQ0_OPERATION_MODE.TXQEN was not 2 (each doorbell or ST write counts once).
     pub fn tx_stalled(&self) -> u64 {
-        self.tx_stalled
+        self.core.tx_stalled
     }
 
     /// Frames dropped because MAC_RXQ_CTRL0.RXQ0EN was neither 1 nor 2.
@@ -375,7 +322,7 @@ impl<D: MdioDevice> QosModel<D> {
 
     /// Frames longer than the RX queue (RQS), or RBSZ 0, dropped.
     pub fn rx_overflow(&self) -> u64 {
-        self.rx_overflow
+        self.core.rx_overflow
     }
 
     /// Frames missed because the RX queue was full while the DMA had no descriptor.
@@ -385,46 +332,17 @@ impl<D: MdioDevice> QosModel<D> {
 
     /// Descriptors owned without BUF1V (their frames dropped).
     pub fn rx_desc_errors(&self) -> u64 {
-        self.rx_desc_errors
+        self.core.rx_desc_errors
     }
 
     /// Context descriptors written.
     pub fn rx_contexts(&self) -> u64 {
-        self.rx_contexts
+        self.core.rx_contexts
     }
 
     /// Clause 45 accesses (C45E), two frames each (see the [type docs](QosModel)).
     pub fn mdio_c45_frames(&self) -> u64 {
         self.mdio_c45_frames
-    }
-
-    /// The next TX walk that finds a descriptor to process fails with `fault` instead:
-    /// TPS (Stop, and Underflow, which the 4.x reports in the MTL), or FBE | TPS | RPS
-    /// (BusError: both processes stop).
-    pub fn fail_tx(&mut self, fault: TxFault) {
-        self.tx_fault = Some(fault);
-    }
-
-    /// Raw DMA_CH0_STATUS bits as raised (without the summaries), after applying time.
-    pub fn raw_status(&mut self, now_ns: u64) -> u32 {
-        self.sync(now_ns);
-        self.status
-    }
-
-    /// TX descriptors fetched and not yet written back (0 without a lag).
-    pub fn tx_in_flight(&self) -> usize {
-        self.tx_inflight.len()
-    }
-
-    /// When the oldest TX descriptor in flight is written back, if one is.
-    pub fn tx_next_due(&self) -> Option<u64> {
-        self.tx_inflight.front().map(|e| e.due_ns)
-    }
-
-    /// The next time something happens by time alone: the RX watchdog or a TX write-back.
-    pub fn next_event_ns(&self) -> Option<u64> {
-        let tx = self.tx_inflight.front().map(|e| e.due_ns);
-        self.core.next_event_ns(tx)
     }
 
     /// Whether the channel's interrupt line is asserted.
@@ -446,47 +364,12 @@ impl<D: MdioDevice> QosModel<D> {
 
     /// The DMA's current TX descriptor, full bus address.
     pub fn cur_tx(&self) -> u64 {
-        self.cur_tx
+        self.core.cur_tx
     }
 
     /// The DMA's current RX descriptor, full bus address.
     pub fn cur_rx(&self) -> u64 {
-        self.cur_rx
-    }
-
-    /// Apply what time alone does up to `now_ns`: the RX watchdog raises RI, the lagging
-    /// TX DMA writes back what is due. Every register access and injection do this first.
-    pub fn sync(&mut self, now_ns: u64) {
-        self.core.last_ns = self.core.last_ns.max(now_ns);
-        if let Some(at) = self.core.riwt_at
-            && now_ns >= at
-        {
-            self.status |= q::CH_RI;
-            self.core.riwt_at = None;
-        }
-        for _ in 0..(1 << 20) {
-            let Some(e) = engine::pop_due(&mut self.tx_inflight, now_ns) else {
-                break;
-            };
-            let at = e.due_ns;
-            self.tx_close(at, e);
-            self.tx_walk(at, false);
-        }
-        self.stops_due(now_ns);
-    }
-
-    /// Finish the stops due by `now_ns`: the process reaches Stopped (DMA_DEBUG_STATUS0
-    /// TPS0 / RPS0 0) and raises TPS or RPS (RT1170 DMA_CH0_STATUS TPS "Transmit Process
-    /// Stopped", RPS "Receive Process Stopped"; dwmac4_dma.h `DMA_CHAN_STATUS_TPS` /
-    /// `DMA_CHAN_STATUS_RPS`).
-    pub(super) fn stops_due(&mut self, now_ns: u64) {
-        let (tx, rx) = self.core.stops_due(now_ns);
-        if tx {
-            self.status |= q::CH_TPS;
-        }
-        if rx {
-            self.status |= q::CH_RPS;
-        }
+        self.core.cur_rx
     }
 
     /// A core with a multicast hash table of `bins` bins (64, 128 or 256; anything else
@@ -524,11 +407,11 @@ impl<D: MdioDevice> QosModel<D> {
         let bytes = engine::on_wire(frame, runt);
         let cap = self.rx_queue_bytes() as usize;
         if bytes.len() > cap {
-            self.rx_overflow += 1;
+            self.core.rx_overflow += 1;
             self.count_mtl_overflow();
             return;
         }
-        if self.rx_fill() + bytes.len() > cap {
+        if self.core.rx_fill() + bytes.len() > cap {
             // The RX queue is full because the DMA has no descriptor: the frame overflows
             // the queue (OVFPKTCNT) and is missed by the application (MISPKTCNT; the
             // channel's MFC counts it too).
@@ -539,14 +422,9 @@ impl<D: MdioDevice> QosModel<D> {
             self.flow_check();
             return;
         }
-        self.rx_queue.push_back(RxFrame {
-            bytes,
-            done: 0,
-            errors,
-            context,
-            at_ns: now_ns,
-        });
-        self.deliver(now_ns);
+        let rx = RxFrame::new(bytes, errors, context, now_ns);
+        self.core.rx_queue.push_back(rx);
+        walk::deliver(self, now_ns);
         self.flow_check();
     }
 
@@ -572,11 +450,5 @@ impl<D: MdioDevice> QosModel<D> {
         self.next_runt = true;
         self.inject(now_ns, frame);
         self.next_runt = false;
-    }
-}
-
-impl engine::Due for TxInFlight {
-    fn due_ns(&self) -> u64 {
-        self.due_ns
     }
 }

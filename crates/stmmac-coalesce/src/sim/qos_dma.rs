@@ -1,306 +1,272 @@
-//! The QoS 4.x/5.x model's DMA ([`QosModel`]): the TX walk from the current descriptor to
-//! the tail pointer, RX delivery into DMA-owned descriptors with the QoS write-back, the
-//! fatal bus error.
+//! The QoS 4.x/5.x model's DMA side: its descriptor format for the shared walker
+//! ([`QosDesc`]: OWN and the control bits in DES3, the buffer address in DES0/1, the ring
+//! length wrap and the tail pointers, the write-back that overwrites RDES0–2), its
+//! [`Front`] (status bits, gates, watchdog period), the MTL counters and flow control.
 
-use super::QosModel;
-use super::csum::{check_checksums, insert_checksums};
-use super::engine;
-use super::qos::{IPC, RWT_MASK, SR, ST, TxInFlight};
-use super::qos_map as q;
-use super::{Ring, TxFault};
 use mdio_bus::sim::MdioDevice;
 
-impl<D: MdioDevice> QosModel<D> {
-    pub(super) fn fatal(&mut self, tx: bool) {
-        self.status |= q::CH_FBE | if tx { q::CH_TPS } else { q::CH_RPS };
-        if tx {
-            self.tx_halted = true;
-            self.tx_inflight.clear();
-            self.core.tx_wire_free_ns = 0;
+use super::QosModel;
+use super::SimArena;
+use super::csum::check_checksums;
+use super::engine::{self, Engine, MacLine};
+use super::qos::{DM, FES, IPC, PS, RE, RWT_MASK, SR, ST, TE};
+use super::qos_map as q;
+use super::walk::{DescFormat, Ev, Front, RxDesc, RxUse, RxWb, TxDesc, Words};
+
+/// The QoS descriptors under the current register values (dwmac4_descs.h; RT1170
+/// ENET_QOS descriptor formats): 16 bytes plus DSL × the bus width apart, the ring wrapping
+/// after DMA_CH0_TX/RX_RING_LENGTH + 1 descriptors (there is no end-of-ring bit), the
+/// tail pointers, buffer addresses with their high word only under EAME.
+#[derive(Clone, Copy)]
+pub(super) struct QosDesc {
+    stride: u64,
+    tx_base: u64,
+    rx_base: u64,
+    tx_len: u32,
+    rx_len: u32,
+    tx_tail: u64,
+    rx_tail: u64,
+    /// DMA_SYSBUS_MODE.EAME.
+    eame: bool,
+    /// The core's address bits, as a mask.
+    addr_mask: u64,
+    /// DMA_CH0_RX_CONTROL.RBSZ rounded down to the bus width.
+    rbsz: usize,
+    /// The checksum engines exist.
+    coe: bool,
+    /// MAC_CONFIG.IPC on a COE core.
+    ipc: bool,
+}
+
+impl QosDesc {
+    /// A bus address from (low, high) words: the high word only with EAME, cut to the
+    /// core's address bits.
+    fn addr(&self, lo: u32, hi: u32) -> u64 {
+        if self.eame {
+            ((u64::from(hi) << 32) | u64::from(lo)) & self.addr_mask
         } else {
-            self.rx_halted = true;
-            self.rx_cur = None;
+            u64::from(lo)
         }
     }
 
-    pub(super) fn doorbell(&self, ring: Ring) {
+    /// The descriptor after `d` in a ring at `base` whose RING_LENGTH register holds
+    /// `len_reg` (N − 1): the base after the last one.
+    fn next(&self, d: u64, base: u64, len_reg: u32) -> u64 {
+        let last = base + u64::from(len_reg & 0x3FF) * self.stride;
+        if d >= last { base } else { d + self.stride }
+    }
+}
+
+/// RDES1 of a frame (with FCS) with IPC on: IPv4, payload type, IPHE, IPCE.
+fn rx_rdes1(frame: &[u8]) -> u32 {
+    let body = frame.get(..frame.len().saturating_sub(4)).unwrap_or(&[]);
+    if body.len() < 34 || body[12..14] != [0x08, 0x00] || body[14] >> 4 != 4 {
+        return 0;
+    }
+    let mut v = q::RDES1_IPV4;
+    v |= match body[23] {
+        17 => 1,
+        6 => 2,
+        1 => 3,
+        _ => 0,
+    } & q::RDES1_PT_MASK;
+    let (ip_bad, l4_bad) = check_checksums(body);
+    if ip_bad {
+        v |= q::RDES1_IPHE;
+    }
+    if l4_bad {
+        v |= q::RDES1_IPCE;
+    }
+    v
+}
+
+impl DescFormat for QosDesc {
+    /// OWN is DES3 bit 31 (dwmac4_descs.h `TDES3_OWN` / `RDES3_OWN`).
+    const STATUS_AT: u64 = 12;
+    /// A buffer outside the arena, or whose high address bits EAME dropped, is a fatal
+    /// bus error (RT1170 DMA_CH0_STATUS FBE; the process stops).
+    const BUFFER_FAULT_FATAL: bool = true;
+
+    fn tx_tail(&self) -> Option<u64> {
+        Some(self.tx_tail)
+    }
+
+    fn rx_tail(&self) -> Option<u64> {
+        Some(self.rx_tail)
+    }
+
+    /// TDES0/1 buffer 1's address, TDES2 B1L and IOC (on LD), TDES3 CTXT, FD, LD, CIC.
+    fn tx_decode(&self, arena: &SimArena, d: u64, des3: u32) -> TxDesc {
+        let w = |o: u64| arena.read_u32(d + o).unwrap_or(0);
+        let (des0, des1, des2) = (w(0), w(4), w(8));
+        let len = (des2 & q::TDES2_B1L_MASK) as usize;
+        let last = des3 & q::LD != 0;
+        TxDesc {
+            context: des3 & q::CTXT != 0,
+            first: des3 & q::FD != 0,
+            last,
+            ic: last && des2 & q::TDES2_IOC != 0,
+            bufs: [(len > 0).then_some((self.addr(des0, des1), len)), None],
+            cic: if self.coe {
+                (des3 >> q::TDES3_CIC_SHIFT) & 3
+            } else {
+                0
+            },
+            next: self.next(d, self.tx_base, self.tx_len),
+        }
+    }
+
+    /// TDES3 with OWN clear and FD/LD kept; a context descriptor keeps all but OWN.
+    fn tx_status(&self, des3: u32, desc: &TxDesc, _: bool) -> u32 {
+        if desc.context {
+            des3 & !super::walk::OWN
+        } else {
+            des3 & (q::FD | q::LD)
+        }
+    }
+
+    /// RDES0/1 the buffer address, RDES3 IOC and BUF1V; the size is RBSZ. No BUF1V is a
+    /// descriptor error; RBSZ 0 drops the frame (assumptions: the sources are silent).
+    fn rx_decode(&self, arena: &SimArena, d: u64, des3: u32) -> RxDesc {
+        let w = |o: u64| arena.read_u32(d + o).unwrap_or(0);
+        let usable = if self.rbsz == 0 {
+            RxUse::NoSize
+        } else if des3 & q::RDES3_BUF1V == 0 {
+            RxUse::DescError
+        } else {
+            RxUse::Store
+        };
+        RxDesc {
+            buf: self.addr(w(0), w(4)),
+            size: self.rbsz,
+            usable,
+            ioc: des3 & q::RDES3_IOC != 0,
+            next: self.next(d, self.rx_base, self.rx_len),
+        }
+    }
+
+    /// The write-back format overwrites RDES0–2 (RDES0 the VLAN tag, 0; RDES1 the checksum
+    /// status with IPC on; RDES2 0) and RDES3: FD on the first, LD with PL (frame + FCS),
+    /// RS1V and the error bits on the last, ES | DE on a descriptor error, CTXT with the
+    /// timestamp in RDES0/1 on a context descriptor; OWN clear.
+    fn rx_write_back(&self, wb: RxWb<'_>) -> Words {
+        let fd = |first: bool| if first { q::FD } else { 0 };
+        match wb {
+            RxWb::Part { first } | RxWb::Released { first, .. } => Words::all([0, 0, 0, fd(first)]),
+            RxWb::DescError { first } => {
+                Words::all([0, 0, 0, fd(first) | q::LD | q::RDES3_ES | q::RDES3_DE])
+            }
+            RxWb::Last {
+                first,
+                frame,
+                errors,
+                ..
+            } => {
+                let rdes1 = if self.ipc { rx_rdes1(frame) } else { 0 };
+                let mut rdes3 =
+                    fd(first) | q::LD | errors | (frame.len() as u32 & q::RDES3_PL_MASK);
+                if self.ipc {
+                    rdes3 |= q::RDES3_RS1V;
+                }
+                Words::all([0, rdes1, 0, rdes3])
+            }
+            RxWb::Context { ts } => Words::all([ts as u32, (ts >> 32) as u32, 0, q::CTXT]),
+        }
+    }
+}
+
+impl<D: MdioDevice> Front for QosModel<D> {
+    type Mdio = D;
+    type Format = QosDesc;
+
+    fn core(&mut self) -> &mut Engine<D> {
+        &mut self.core
+    }
+
+    fn format(&self) -> QosDesc {
+        QosDesc {
+            stride: self.stride(),
+            tx_base: self.tx_base(),
+            rx_base: self.rx_base(),
+            tx_len: self.tx_ring_len,
+            rx_len: self.rx_ring_len,
+            tx_tail: self.tx_tail(),
+            rx_tail: self.rx_tail(),
+            eame: self.eame(),
+            addr_mask: self.addr_mask(),
+            rbsz: self.rx_buf_size(),
+            coe: self.coe,
+            ipc: self.mac_config & IPC != 0 && self.coe,
+        }
+    }
+
+    /// DMA_CH0_STATUS bits (dwmac4_dma.h `DMA_CHAN_STATUS_*`; RT1170 DMA_CH0_STATUS).
+    fn raise(&mut self, ev: Ev) {
+        self.status |= match ev {
+            Ev::TxDone => q::CH_TI,
+            Ev::TxUnavailable => q::CH_TBU,
+            Ev::TxStopped => q::CH_TPS,
+            // The 4.x reports underflow in the MTL, not in the channel status.
+            Ev::TxUnderflow | Ev::RxMissed => 0,
+            Ev::BusError => q::CH_FBE,
+            Ev::RxDone => q::CH_RI,
+            Ev::RxUnavailable => q::CH_RBU,
+            Ev::RxStopped => q::CH_RPS,
+        };
+    }
+
+    fn line_ok(&self, now_ns: u64, tx: bool) -> bool {
+        let c = self.mac_config;
+        let mac = MacLine {
+            enabled: c & if tx { TE } else { RE } != 0,
+            ps: c & PS != 0,
+            fes: c & FES != 0,
+            dm: c & DM != 0,
+        };
+        engine::link_ok(self.core.phy.as_ref(), now_ns, mac)
+    }
+
+    fn tx_running(&self) -> bool {
+        self.tx_control & ST != 0 && !self.core.tx_halted
+    }
+
+    fn rx_running(&self) -> bool {
+        self.rx_control & SR != 0 && !self.core.rx_halted
+    }
+
+    fn tx_held(&self) -> bool {
+        false
+    }
+
+    /// MTL_TXQ0_OPERATION_MODE.TXQEN = 2, "enabled" (dwmac4.h `MTL_OP_MODE_TXQEN`).
+    fn tx_queue_on(&self) -> bool {
+        (self.txq_op >> q::TXQ_TXQEN_SHIFT) & 3 == q::TXQEN_ENABLED
+    }
+
+    /// The MTL RX queue holds frames that find no descriptor.
+    fn rx_fifo(&self) -> bool {
+        true
+    }
+
+    /// RWT × 256 << RWTU CSR clocks (RT1170 DMA_CH0_RX_INTERRUPT_WATCHDOG_TIMER RWT/RWTU;
+    /// RWTU from SNPSVER 0x42 on).
+    fn riwt_clocks(&self) -> u64 {
+        let unit = if self.snpsver() >= 0x42 {
+            256u64 << ((self.rx_watchdog >> q::RWTU_SHIFT) & 3)
+        } else {
+            256
+        };
+        u64::from(self.rx_watchdog & RWT_MASK) * unit
+    }
+}
+
+impl<D: MdioDevice> QosModel<D> {
+    pub(super) fn doorbell(&self, ring: super::Ring) {
         let d = match ring {
-            Ring::Tx => self.cur_tx,
-            Ring::Rx => self.cur_rx,
+            super::Ring::Tx => self.core.cur_tx,
+            super::Ring::Rx => self.core.cur_rx,
         };
         self.core.note_doorbell(ring, d, d + 12);
-    }
-
-    pub(super) fn tx_close(&mut self, at_ns: u64, e: TxInFlight) {
-        if let Some(bytes) = e.frame {
-            let line = self.line_ok(at_ns, true);
-            self.core.transmit(at_ns, bytes, e.ioc, line);
-            if e.ioc {
-                self.status |= q::CH_TI;
-            }
-        }
-        self.core.arena.write_u32(e.desc + 12, e.des3);
-    }
-
-    /// Walk the TX ring from the current descriptor; `doorbell`: a tail write or ST set
-    /// (counted once for a stall).
-    pub(super) fn tx_walk(&mut self, now_ns: u64, doorbell: bool) {
-        if self.tx_control & ST == 0 || self.tx_halted {
-            return;
-        }
-        for _ in 0..65_536 {
-            let d = self.cur_tx;
-            if d == self.tx_tail() {
-                return;
-            }
-            let Some(des3) = self.core.arena.read_u32(d + 12) else {
-                self.fatal(true);
-                return;
-            };
-            if self.tx_inflight.iter().any(|e| e.desc == d) {
-                return;
-            }
-            if des3 & q::OWN == 0 {
-                if self.tx_inflight.is_empty() {
-                    self.status |= q::CH_TBU;
-                }
-                return;
-            }
-            if (self.txq_op >> q::TXQ_TXQEN_SHIFT) & 3 != q::TXQEN_ENABLED {
-                if doorbell {
-                    self.tx_stalled += 1;
-                }
-                return;
-            }
-            if let Some(f) = self.tx_fault.take() {
-                match f {
-                    TxFault::Stop | TxFault::Underflow => {
-                        self.status |= q::CH_TPS;
-                        self.tx_halted = true;
-                        self.tx_inflight.clear();
-                    }
-                    TxFault::BusError => {
-                        self.fatal(true);
-                        self.status |= q::CH_RPS;
-                        self.rx_halted = true;
-                    }
-                }
-                return;
-            }
-            let next = self.next_desc(d, self.tx_base(), self.tx_ring_len);
-            if des3 & q::CTXT != 0 {
-                self.core.arena.write_u32(d + 12, des3 & !q::OWN);
-                self.cur_tx = next;
-                continue;
-            }
-            let w = |o: u64| self.core.arena.read_u32(d + o).unwrap_or(0);
-            let (des0, des1, des2) = (w(0), w(4), w(8));
-            let buf = self.addr(des0, des1);
-            let len = (des2 & q::TDES2_B1L_MASK) as usize;
-            if des3 & q::FD != 0 {
-                self.core.partial.clear();
-            }
-            if len > 0 && !self.core.arena.read_into(buf, len, &mut self.core.partial) {
-                self.fatal(true);
-                return;
-            }
-            let ld = des3 & q::LD != 0;
-            let frame = ld.then(|| {
-                let mut f = core::mem::take(&mut self.core.partial);
-                let cic = (des3 >> q::TDES3_CIC_SHIFT) & 3;
-                if self.coe && cic != 0 {
-                    insert_checksums(&mut f, cic);
-                }
-                f
-            });
-            let mut e = TxInFlight {
-                desc: d,
-                due_ns: now_ns,
-                des3: des3 & (q::FD | q::LD),
-                ioc: ld && des2 & q::TDES2_IOC != 0,
-                frame,
-            };
-            if self.core.tx_lag_ns == 0 {
-                self.tx_close(now_ns, e);
-            } else {
-                let mut wire = len;
-                if let Some(f) = &e.frame {
-                    wire += engine::wire_overhead(f.len());
-                }
-                e.due_ns = self.core.tx_due(now_ns, wire);
-                self.tx_inflight.push_back(e);
-            }
-            self.cur_tx = next;
-        }
-    }
-
-    pub(super) fn rx_running(&self) -> bool {
-        self.rx_control & SR != 0 && !self.rx_halted
-    }
-
-    /// A descriptor the RX DMA may use at its current address: `Some(rdes3)`, or `None`
-    /// after raising RBU (not owned, or at the tail) or FBE.
-    pub(super) fn rx_take(&mut self) -> Option<u32> {
-        let d = self.cur_rx;
-        if d == self.rx_tail() {
-            self.status |= q::CH_RBU;
-            return None;
-        }
-        let Some(des3) = self.core.arena.read_u32(d + 12) else {
-            self.fatal(false);
-            return None;
-        };
-        if des3 & q::OWN == 0 {
-            self.status |= q::CH_RBU;
-            return None;
-        }
-        Some(des3)
-    }
-
-    pub(super) fn rx_write_back(&mut self, d: u64, w: [u32; 4]) -> bool {
-        let mut b = [0u8; 16];
-        for (i, v) in w.iter().enumerate() {
-            b[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
-        }
-        self.core.arena.write_bytes(d, &b)
-    }
-
-    /// RDES1 of a frame (with FCS) with IPC on: IPv4, payload type, IPHE, IPCE.
-    pub(super) fn rx_rdes1(&self, frame: &[u8]) -> u32 {
-        let body = frame.get(..frame.len().saturating_sub(4)).unwrap_or(&[]);
-        if body.len() < 34 || body[12..14] != [0x08, 0x00] || body[14] >> 4 != 4 {
-            return 0;
-        }
-        let mut v = q::RDES1_IPV4;
-        v |= match body[23] {
-            17 => 1,
-            6 => 2,
-            1 => 3,
-            _ => 0,
-        } & q::RDES1_PT_MASK;
-        let (ip_bad, l4_bad) = check_checksums(body);
-        if ip_bad {
-            v |= q::RDES1_IPHE;
-        }
-        if l4_bad {
-            v |= q::RDES1_IPCE;
-        }
-        v
-    }
-
-    pub(super) fn deliver(&mut self, now_ns: u64) {
-        if !self.rx_running() {
-            return;
-        }
-        for _ in 0..65_536 {
-            if let Some(ts) = self.ctx_pending {
-                let Some(_) = self.rx_take() else {
-                    return;
-                };
-                let d = self.cur_rx;
-                self.cur_rx = self.next_desc(d, self.rx_base(), self.rx_ring_len);
-                self.ctx_pending = None;
-                self.rx_contexts += 1;
-                if !self.rx_write_back(d, [ts as u32, (ts >> 32) as u32, 0, q::CTXT]) {
-                    self.fatal(false);
-                    return;
-                }
-                continue;
-            }
-            if self.rx_cur.is_none() {
-                let Some(f) = self.rx_queue.pop_front() else {
-                    return;
-                };
-                self.rx_cur = Some(f);
-            }
-            let Some(des3) = self.rx_take() else {
-                return;
-            };
-            let d = self.cur_rx;
-            let next = self.next_desc(d, self.rx_base(), self.rx_ring_len);
-            let size = self.rx_buf_size();
-            if des3 & q::RDES3_BUF1V == 0 || size == 0 {
-                // A descriptor error (no buffer), or no buffer size: the frame is lost.
-                let Some(f) = self.rx_cur.take() else {
-                    return;
-                };
-                if size == 0 {
-                    self.rx_overflow += 1;
-                    self.rx_cur = None;
-                    return;
-                }
-                self.rx_desc_errors += 1;
-                self.cur_rx = next;
-                let fd = if f.done == 0 { q::FD } else { 0 };
-                if !self.rx_write_back(d, [0, 0, 0, fd | q::LD | q::RDES3_ES | q::RDES3_DE]) {
-                    self.fatal(false);
-                    return;
-                }
-                continue;
-            }
-            let w = |o: u64| self.core.arena.read_u32(d + o).unwrap_or(0);
-            let buf = self.addr(w(0), w(4));
-            let ipc = self.mac_config & IPC != 0 && self.coe;
-            let Some(f) = self.rx_cur.as_mut() else {
-                return;
-            };
-            let first = f.done == 0;
-            let n = (f.bytes.len() - f.done).min(size);
-            if !self
-                .core
-                .arena
-                .write_bytes(buf, &f.bytes[f.done..f.done + n])
-            {
-                self.fatal(false);
-                return;
-            }
-            f.done += n;
-            self.cur_rx = next;
-            let fd = if first { q::FD } else { 0 };
-            if f.done < f.bytes.len() {
-                if !self.rx_write_back(d, [0, 0, 0, fd]) {
-                    self.fatal(false);
-                    return;
-                }
-                continue;
-            }
-            let Some(f) = self.rx_cur.take() else {
-                return;
-            };
-            let rdes1 = if ipc { self.rx_rdes1(&f.bytes) } else { 0 };
-            let mut rdes3 = fd | q::LD | f.errors | (f.bytes.len() as u32 & q::RDES3_PL_MASK);
-            if ipc {
-                rdes3 |= q::RDES3_RS1V;
-            }
-            if !self.rx_write_back(d, [0, rdes1, 0, rdes3]) {
-                self.fatal(false);
-                return;
-            }
-            self.core.rx_delivered += 1;
-            if f.context {
-                self.ctx_pending = Some(f.at_ns);
-            }
-            if des3 & q::RDES3_IOC != 0 {
-                self.status |= q::CH_RI;
-                self.core.riwt_at = None;
-            } else if self.rx_watchdog & RWT_MASK != 0 {
-                // RWT × 256 << RWTU CSR clocks (RT1170 DMA_CH0_RX_INTERRUPT_WATCHDOG_TIMER
-                // RWT/RWTU; RWTU from SNPSVER 0x42 on).
-                let unit = if self.snpsver() >= 0x42 {
-                    256u64 << ((self.rx_watchdog >> q::RWTU_SHIFT) & 3)
-                } else {
-                    256
-                };
-                self.core
-                    .arm_riwt(now_ns, u64::from(self.rx_watchdog & RWT_MASK) * unit);
-            }
-        }
-    }
-
-    /// Bytes waiting in the RX queue for descriptors: the RX FIFO's fill.
-    pub(super) fn rx_fill(&self) -> usize {
-        self.rx_queue.iter().map(|f| f.bytes.len()).sum::<usize>()
-            + self.rx_cur.as_ref().map_or(0, |f| f.bytes.len() - f.done)
     }
 
     /// MTL_RXQ0_MISSED_PACKET_OVERFLOW_CNT.OVFPKTCNT + 1 (RT1170: 11 bits, OVFCNTOVF when
@@ -332,7 +298,7 @@ impl<D: MdioDevice> QosModel<D> {
             pt: (self.flow[0] >> q::TX_FLOW_PT_SHIFT) as u16,
         };
         let (lo, hi) = (self.addr_lo.to_le_bytes(), self.addr_hi.to_le_bytes());
-        let fill = self.rx_fill();
+        let fill = self.core.rx_fill();
         self.core
             .flow_check(cfg, fill, [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]);
     }

@@ -5,9 +5,10 @@ use hwtimer_core::sim::{IrqSource, SimBus, SimModel};
 use mdio_bus::sim::MdioDevice;
 use mdio_bus::{DevAddr, PhyAddr, RegAddr};
 
-use super::engine::{self, Filter, MacLine};
+use super::engine::{Filter, Summary};
 use super::qos::*;
 use super::qos_map as q;
+use super::walk;
 use super::{QosModel, Ring};
 
 impl<D: MdioDevice> QosModel<D> {
@@ -53,11 +54,6 @@ impl<D: MdioDevice> QosModel<D> {
     pub(super) fn stride(&self) -> u64 {
         let dsl = (self.ch_control >> q::CH_DSL_SHIFT) & 7;
         16 + u64::from(dsl) * u64::from(self.bus_width)
-    }
-
-    pub(super) fn next_desc(&self, d: u64, base: u64, len_reg: u32) -> u64 {
-        let last = base + u64::from(len_reg & 0x3FF) * self.stride();
-        if d >= last { base } else { d + self.stride() }
     }
 
     pub(super) fn rx_buf_size(&self) -> usize {
@@ -112,15 +108,15 @@ impl<D: MdioDevice> QosModel<D> {
         }
     }
 
+    /// DMA_CH0_STATUS with its NIS / AIS summaries of the enabled sources.
     pub(super) fn summarised(&self) -> u32 {
-        let mut s = self.status & !(q::CH_NIS | q::CH_AIS);
-        if s & q::CH_NORMAL & self.intr_ena != 0 {
-            s |= q::CH_NIS;
+        Summary {
+            nis: q::CH_NIS,
+            ais: q::CH_AIS,
+            normal: q::CH_NORMAL,
+            abnormal: q::CH_ABNORMAL,
         }
-        if s & q::CH_ABNORMAL & self.intr_ena != 0 {
-            s |= q::CH_AIS;
-        }
-        s
+        .apply(self.status, self.intr_ena)
     }
 
     pub(super) fn line(&self) -> bool {
@@ -128,17 +124,6 @@ impl<D: MdioDevice> QosModel<D> {
         let (nie, aie) = self.summary_enables();
         s & q::CH_NIS != 0 && self.intr_ena & nie != 0
             || s & q::CH_AIS != 0 && self.intr_ena & aie != 0
-    }
-
-    pub(super) fn line_ok(&self, now_ns: u64, tx: bool) -> bool {
-        let c = self.mac_config;
-        let mac = MacLine {
-            enabled: c & if tx { TE } else { RE } != 0,
-            ps: c & PS != 0,
-            fes: c & FES != 0,
-            dm: c & DM != 0,
-        };
-        engine::link_ok(self.core.phy.as_ref(), now_ns, mac)
     }
 
     /// The destination filter with the configured hash table: 64, 128 or 256 bins over
@@ -177,26 +162,23 @@ impl<D: MdioDevice> QosModel<D> {
     /// states (RT1170 DMA_DEBUG_STATUS0; dwmac4_dma.h `DMA_DEBUG_STATUS_0`): Stopped (0)
     /// once a stop completed or after a fatal error, otherwise running or suspended.
     pub(super) fn debug_status0(&self) -> u32 {
-        let rx_on =
-            (self.rx_control & SR != 0 || self.core.rx_stop_at.is_some()) && !self.rx_halted;
+        let c = &self.core;
+        let rx_on = (self.rx_control & SR != 0 || c.rx_stop_at.is_some()) && !c.rx_halted;
         let rps = if !rx_on {
             q::PS_STOPPED
-        } else if self.cur_rx != self.rx_tail()
-            && self
-                .core
-                .arena
-                .read_u32(self.cur_rx + 12)
+        } else if c.cur_rx != self.rx_tail()
+            && c.arena
+                .read_u32(c.cur_rx + 12)
                 .is_some_and(|d| d & q::OWN != 0)
         {
             q::RPS_WAITING
         } else {
             q::RPS_SUSPENDED
         };
-        let tx_on =
-            (self.tx_control & ST != 0 || self.core.tx_stop_at.is_some()) && !self.tx_halted;
+        let tx_on = (self.tx_control & ST != 0 || c.tx_stop_at.is_some()) && !c.tx_halted;
         let tps = if !tx_on {
             q::PS_STOPPED
-        } else if self.tx_inflight.is_empty() {
+        } else if c.tx_inflight.is_empty() {
             q::TPS_SUSPENDED
         } else {
             q::TPS_WAITING_STATUS
@@ -257,9 +239,6 @@ impl<D: MdioDevice> QosModel<D> {
         self.flow = [0; 2];
         self.hash = [0; 8];
         self.mtl_missed = 0;
-        self.core.flow_state = engine::FlowState::default();
-        self.core.tx_stop_at = None;
-        self.core.rx_stop_at = None;
         self.rxq_ctrl0 = 0;
         self.mdio_addr = 0;
         self.mdio_data = 0;
@@ -286,17 +265,7 @@ impl<D: MdioDevice> QosModel<D> {
         self.rx_watchdog = 0;
         self.status = 0;
         self.missed = 0;
-        self.cur_tx = 0;
-        self.cur_rx = 0;
-        self.tx_halted = false;
-        self.rx_halted = false;
-        self.core.partial.clear();
-        self.tx_inflight.clear();
-        self.core.tx_wire_free_ns = 0;
-        self.rx_queue.clear();
-        self.rx_cur = None;
-        self.ctx_pending = None;
-        self.core.riwt_at = None;
+        self.core.reset_dma();
     }
 }
 
@@ -373,8 +342,8 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             q::DMA_CH0_RX_RING_LEN => self.rx_ring_len,
             q::DMA_CH0_INTR_ENA => self.intr_ena,
             q::DMA_CH0_RX_WATCHDOG => self.rx_watchdog,
-            q::DMA_CH0_CUR_TX_DESC => self.cur_tx as u32,
-            q::DMA_CH0_CUR_RX_DESC => self.cur_rx as u32,
+            q::DMA_CH0_CUR_TX_DESC => self.core.cur_tx as u32,
+            q::DMA_CH0_CUR_RX_DESC => self.core.cur_rx as u32,
             q::DMA_CH0_STATUS => self.summarised(),
             q::MTL_RXQ0_MISSED => core::mem::take(&mut self.mtl_missed),
             q::DMA_DEBUG_STATUS0 => self.debug_status0(),
@@ -388,7 +357,7 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
         match offset {
             q::MAC_CONFIG => {
                 self.mac_config = if self.coe { value } else { value & !IPC };
-                self.deliver(now_ns);
+                walk::deliver(self, now_ns);
             }
             q::MAC_PACKET_FILTER => self.filter = value,
             q::MAC_Q0_TX_FLOW_CTRL => self.flow[0] = value,
@@ -421,11 +390,11 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             q::MTL_TXQ0_OP_MODE => {
                 // FTQ self-clears at once (nothing is queued in the MTL in this model).
                 self.txq_op = value & !q::TXQ_FTQ;
-                self.tx_walk(now_ns, false);
+                walk::tx_walk(self, now_ns, false);
             }
             q::MTL_RXQ0_OP_MODE => {
                 self.rxq_op = value;
-                self.deliver(now_ns);
+                walk::deliver(self, now_ns);
             }
             q::DMA_MODE => {
                 if value & SWR != 0 {
@@ -440,72 +409,52 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             q::DMA_CH0_TX_CONTROL => {
                 let was = self.tx_control;
                 self.tx_control = value;
+                if (value ^ was) & ST != 0 {
+                    walk::tx_start_bit(self, now_ns, value & ST != 0);
+                }
                 if value & ST != 0 && was & ST == 0 {
-                    // A stop still on its way completes first (TPS), then the restart.
-                    if self.core.tx_stop_at.take().is_some() {
-                        self.status |= q::CH_TPS;
-                    }
-                    self.tx_halted = false;
-                    self.cur_tx = self.tx_base();
-                    self.tx_walk(now_ns, true);
+                    // ST starts the process at the list base.
+                    self.core.cur_tx = self.tx_base();
+                    walk::tx_walk(self, now_ns, true);
                 }
-                if value & ST == 0 && was & ST != 0 {
-                    self.tx_inflight.clear();
-                    self.core.tx_wire_free_ns = 0;
-                    if !self.tx_halted {
-                        // RT1170 DMA_CH0_STATUS TPS: "set when the transmission is
-                        // stopped"; the process reaches Stopped after the stop lag.
-                        self.core.tx_stop_at = self.core.stop_at(now_ns);
-                    }
-                }
-                self.stops_due(now_ns);
+                self.sync(now_ns);
             }
             q::DMA_CH0_RX_CONTROL => {
                 let was = self.rx_control;
                 self.rx_control = value;
+                if (value ^ was) & SR != 0 {
+                    walk::rx_start_bit(self, now_ns, value & SR != 0);
+                }
                 if value & SR != 0 && was & SR == 0 {
-                    if self.core.rx_stop_at.take().is_some() {
-                        self.status |= q::CH_RPS;
-                    }
-                    self.rx_halted = false;
-                    self.cur_rx = self.rx_base();
+                    // SR starts the process at the list base.
+                    self.core.cur_rx = self.rx_base();
                 }
-                if value & SR == 0 && was & SR != 0 {
-                    if self.rx_cur.take().is_some() {
-                        self.core.rx_dropped += 1;
-                    }
-                    if !self.rx_halted {
-                        // RT1170 DMA_CH0_STATUS RPS: "set when the Rx DMA process enters
-                        // the Stopped state".
-                        self.core.rx_stop_at = self.core.stop_at(now_ns);
-                    }
-                }
-                self.stops_due(now_ns);
-                self.deliver(now_ns);
+                self.sync(now_ns);
+                walk::deliver(self, now_ns);
             }
             q::DMA_CH0_TX_BASE_HI => self.tx_base[0] = value,
             q::DMA_CH0_TX_BASE_LO => {
                 self.tx_base[1] = value;
                 if self.tx_control & ST == 0 {
-                    self.cur_tx = self.tx_base();
+                    self.core.cur_tx = self.tx_base();
                 }
             }
             q::DMA_CH0_RX_BASE_HI => self.rx_base[0] = value,
             q::DMA_CH0_RX_BASE_LO => {
                 self.rx_base[1] = value;
                 if self.rx_control & SR == 0 {
-                    self.cur_rx = self.rx_base();
+                    self.core.cur_rx = self.rx_base();
                 }
             }
             q::DMA_CH0_TX_TAIL => {
                 self.tx_tail = value;
                 self.doorbell(Ring::Tx);
-                self.tx_walk(now_ns, true);
+                walk::tx_walk(self, now_ns, true);
             }
             q::DMA_CH0_RX_TAIL => {
                 self.rx_tail = value;
                 self.doorbell(Ring::Rx);
-                self.deliver(now_ns);
+                walk::deliver(self, now_ns);
                 self.flow_check();
             }
             q::DMA_CH0_TX_RING_LEN => self.tx_ring_len = value & 0x3FF,
