@@ -153,6 +153,9 @@ pub struct RxStats {
     pub no_buffer: u64,
     /// RX DMA restarts after RPS or FBI.
     pub recoveries: u64,
+    /// Complete frames a recovery dropped (received, not yet taken by
+    /// [`RxRing::receive`] when the ring was emptied).
+    pub dropped: u64,
     /// Starts refused because DMA_BUS_MODE.DSL is not the ring's stride
     /// ([`Error::GeometryMismatch`]); the RX DMA stayed stopped.
     pub refused_starts: u64,
