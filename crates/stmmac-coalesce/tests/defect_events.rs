@@ -34,8 +34,7 @@ struct Map {
     /// The TX and RX control registers and their start bits (ST, SR).
     tx_control: (usize, u32),
     rx_control: (usize, u32),
-    /// The raw status register, its TPS and RPS bits, and its RX-buffer-unavailable bit.
-    status: usize,
+    /// The raw status register's TPS and RPS bits, and its RX-buffer-unavailable bit.
     tps: u32,
     rps: u32,
     rbu: u32,
@@ -49,7 +48,6 @@ const GMAC3_MAP: Map = Map {
     rx_state: |v| (v >> g::ST_RS_SHIFT) & 7,
     tx_control: (g::DMA_CONTROL, g::CONTROL_ST),
     rx_control: (g::DMA_CONTROL, g::CONTROL_SR),
-    status: g::DMA_STATUS,
     tps: g::ST_TPS,
     rps: g::ST_RPS,
     rbu: g::ST_RU,
@@ -63,7 +61,6 @@ const QOS_MAP: Map = Map {
     rx_state: |v| (v >> q::DEBUG_RPS0_SHIFT) & 0xF,
     tx_control: (q::DMA_CH0_TX_CONTROL, q::TX_ST),
     rx_control: (q::DMA_CH0_RX_CONTROL, q::RX_SR),
-    status: q::DMA_CH0_STATUS,
     tps: q::CH_TPS,
     rps: q::CH_RPS,
     rbu: q::CH_RBU,
@@ -286,7 +283,12 @@ fn rx_recovery_does_not_retrigger<B: Board>() {
     let f = eth_frame(US, 100, 7);
     b.inject(&f);
     rounds(&b, &mut tx, &mut rx, 1);
-    let got = rx.receive(b.mac()).expect("RX still delivers").as_slice().unwrap().to_vec();
+    let got = rx
+        .receive(b.mac())
+        .expect("RX still delivers")
+        .as_slice()
+        .unwrap()
+        .to_vec();
     assert_eq!(got, f);
 }
 
@@ -310,7 +312,11 @@ fn user_stop_stays<B: Board>() {
     assert_eq!(running(&b), (true, true));
     let _ = b.mac().stop();
     rounds(&b, &mut tx, &mut rx, 20);
-    assert_eq!(running(&b), (false, false), "restarted behind the user's back");
+    assert_eq!(
+        running(&b),
+        (false, false),
+        "restarted behind the user's back"
+    );
     assert_eq!(tx.stats().recoveries, 0, "{:?}", tx.stats());
     assert_eq!(rx.stats().recoveries, 0, "{:?}", rx.stats());
     assert!(!b.irq_pending(), "status {:#x}", b.raw_status());
@@ -371,7 +377,12 @@ fn bus_error_recovers_once<B: Board>() {
     assert!(!b.irq_pending(), "status {:#x}", b.raw_status());
     let f = eth_frame(US, 80, 3);
     b.inject(&f);
-    let got = rx.receive(b.mac()).expect("RX runs again").as_slice().unwrap().to_vec();
+    let got = rx
+        .receive(b.mac())
+        .expect("RX runs again")
+        .as_slice()
+        .unwrap()
+        .to_vec();
     assert_eq!(got, f);
 }
 
@@ -421,7 +432,11 @@ fn take_events_skips_disabled_sources<B: Board>() {
     let ev = b.mac().take_events();
     assert!(ev.rx_ready(), "{ev:?}");
     assert!(!ev.rx_no_buffer(), "a disabled source was reported: {ev:?}");
-    assert_ne!(b.raw_status() & m.rbu, 0, "a disabled source was acknowledged");
+    assert_ne!(
+        b.raw_status() & m.rbu,
+        0,
+        "a disabled source was acknowledged"
+    );
     assert!(!b.irq_pending());
 }
 

@@ -632,7 +632,8 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             self.bus.write_raw(r::MAC_CONFIG, c & !te_re);
             tx || rx
         });
-        let ps = (r::DEBUG_PS_MASK << r::DEBUG_TPS0_SHIFT) | (r::DEBUG_PS_MASK << r::DEBUG_RPS0_SHIFT);
+        let ps =
+            (r::DEBUG_PS_MASK << r::DEBUG_TPS0_SHIFT) | (r::DEBUG_PS_MASK << r::DEBUG_RPS0_SHIFT);
         let polls = wait_stopped(|| self.bus.read_raw(r::DMA_DEBUG_STATUS0), |v| v & ps == 0)?;
         if was_on || polls > 1 {
             self.bus.write_raw(r::DMA_CH0_STATUS, chan::TPS | chan::RPS);
