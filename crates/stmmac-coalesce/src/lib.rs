@@ -255,10 +255,10 @@
 pub mod common;
 pub mod dma;
 pub mod gmac3;
-pub mod net;
 mod probe;
 pub mod qos;
 pub mod ring;
+pub mod net;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
 // indexes with plain arithmetic and may panic on a broken test set-up.
 #[cfg(feature = "sim")]
