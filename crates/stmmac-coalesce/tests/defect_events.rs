@@ -110,6 +110,10 @@ trait Board {
     fn irq_pending(&self) -> bool;
     /// Base writes made while the engine was not Stopped.
     fn early_base_writes(&self) -> u32;
+    /// `f`'s register reads and writes.
+    fn counted<R>(&self, f: impl FnOnce() -> R) -> (R, u64, u64);
+    /// From now on every read returns `value` (`None`: the model again).
+    fn go_dead(&self, value: Option<u32>);
 }
 
 struct Rig<M: SimModel<Word = u32>, Mac> {
@@ -199,6 +203,13 @@ macro_rules! board {
             }
             fn early_base_writes(&self) -> u32 {
                 self.early.load(Ordering::Relaxed)
+            }
+            fn counted<R>(&self, f: impl FnOnce() -> R) -> (R, u64, u64) {
+                let (r, st) = self.bus.counted(f);
+                (r, st.reads, st.writes)
+            }
+            fn go_dead(&self, value: Option<u32>) {
+                self.bus.go_dead(value);
             }
         }
     };
@@ -448,4 +459,59 @@ fn gmac3_take_events_skips_disabled_sources() {
 #[test]
 fn qos_take_events_skips_disabled_sources() {
     take_events_skips_disabled_sources::<Q>();
+}
+
+/// The interrupt handler's first step costs what it did: one status read, and one write
+/// only when something enabled is set. The enable mask is the MAC's own copy, never read
+/// per interrupt.
+fn take_events_costs_one_read<B: Board>() {
+    let b = B::new();
+    let (_tx, _rx) = rings(&b, 16);
+    let (ev, reads, writes) = b.counted(|| b.mac().take_events());
+    assert_eq!(
+        (ev, reads, writes),
+        (stmmac_coalesce::DmaEvents::NONE, 1, 0)
+    );
+    b.inject(&eth_frame(US, 100, 1));
+    let (ev, reads, writes) = b.counted(|| b.mac().take_events());
+    assert!(ev.rx_ready(), "{ev:?}");
+    assert_eq!((reads, writes), (1, 1));
+}
+
+#[test]
+fn gmac3_take_events_costs_one_read() {
+    take_events_costs_one_read::<G3>();
+}
+
+#[test]
+fn qos_take_events_costs_one_read() {
+    take_events_costs_one_read::<Q>();
+}
+
+/// `stop()` waits for Stopped and says so; a process that never reads Stopped (a block
+/// reading all ones) ends the wait after its bound with a typed error.
+fn stop_waits_within_its_bound<B: Board>() {
+    let b = B::new();
+    let (_tx, _rx) = rings(&b, 16);
+    let (r, reads, _) = b.counted(|| b.mac().stop());
+    assert_eq!(r, Ok(()));
+    // The stop lag (1 µs) at 100 ns per read: a handful of polls, not the bound.
+    assert!(reads < 64, "{reads} reads");
+    let m = b.map();
+    assert_eq!(b.raw_status() & (m.tps | m.rps), 0, "TPS/RPS acknowledged");
+    b.go_dead(Some(u32::MAX));
+    let (r, reads, _) = b.counted(|| b.mac().stop());
+    assert_eq!(r, Err(stmmac_coalesce::Error::Timeout));
+    let bound = u64::from(stmmac_coalesce::common::STOP_POLLS) + 1;
+    assert!((bound..bound + 8).contains(&reads), "{reads} reads");
+}
+
+#[test]
+fn gmac3_stop_waits_within_its_bound() {
+    stop_waits_within_its_bound::<G3>();
+}
+
+#[test]
+fn qos_stop_waits_within_its_bound() {
+    stop_waits_within_its_bound::<Q>();
 }

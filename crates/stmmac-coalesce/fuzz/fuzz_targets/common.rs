@@ -219,7 +219,7 @@ impl Gen for OnGmac3 {
         mac.init_mac(&mac_config());
     }
     fn stop(mac: &Self::Mac) {
-        mac.stop();
+        let _ = mac.stop();
         mac.ack(u32::MAX);
     }
     same_name_calls!();
@@ -249,7 +249,7 @@ impl Gen for OnQos {
         mac.enable_default_interrupts();
     }
     fn stop(mac: &Self::Mac) {
-        mac.stop();
+        let _ = mac.stop();
         let _ = mac.take_events();
     }
     same_name_calls!();
