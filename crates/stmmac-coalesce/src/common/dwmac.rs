@@ -202,6 +202,12 @@ pub trait Dwmac: sealed::Ops {
     /// acknowledged); the engines are switched off either way.
     fn stop(&self) -> Result<(), Error>;
 
+    /// The bound of every wait for a DMA process to reach Stopped ([`stop`](Self::stop),
+    /// a ring's recovery or start over a running engine), in status reads; then one more
+    /// read is judged. The default is [`STOP_POLLS`](crate::common::STOP_POLLS) (its docs
+    /// say how it was chosen); values below 1 count as 1.
+    fn set_stop_polls(&self, polls: u32);
+
     /// Read the DMA status, acknowledge the interrupt bits it shows that are enabled (the
     /// summaries included) and return them as [`DmaEvents`]: the interrupt handler's first
     /// step. Bits of sources that are not enabled are neither reported nor acknowledged:

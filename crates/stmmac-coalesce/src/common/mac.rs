@@ -19,17 +19,20 @@ pub const SWR_TIMEOUT_US: u64 = 200_000;
 /// preamble and gap at 10 Mbit/s, about 1.23 ms. 65 536 reads last at least 1.3 ms at
 /// 20 ns per uncached register read (6.5 ms at 100 ns, the sim bus's cost). The MAC holds
 /// no clock, and the stop is also made from the interrupt path, so the bound is a count of
-/// reads rather than a deadline on a clocksource.
+/// reads rather than a deadline on a clocksource. A bus much faster or slower than that,
+/// or a test on a block that never stops, sets its own with
+/// [`Dwmac::set_stop_polls`](crate::Dwmac::set_stop_polls).
 pub const STOP_POLLS: u32 = 65_536;
 
-/// Read with `read` until `stopped` holds, at most [`STOP_POLLS`] times and then once
-/// more; the number of reads, or [`Error::Timeout`].
+/// Read with `read` until `stopped` holds, at most `bound` times (at least once) and then
+/// once more; the number of reads, or [`Error::Timeout`].
 pub(crate) fn wait_stopped(
     mut read: impl FnMut() -> u32,
     stopped: impl Fn(u32) -> bool,
+    bound: u32,
 ) -> Result<u32, Error> {
     let mut polls: u32 = 0;
-    while polls < STOP_POLLS {
+    while polls < bound.max(1) {
         polls = polls.wrapping_add(1);
         if stopped(read()) {
             return Ok(polls);

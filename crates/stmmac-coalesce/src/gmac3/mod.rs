@@ -77,6 +77,9 @@ pub struct Gmac3<B: RegisterBus<Word = u32>> {
     settle_reads: AtomicU8,
     /// DMA_INTR_ENA as last written ([`IRQ_UNKNOWN`] until written or read once).
     irq_enabled: AtomicU32,
+    /// The bound of a wait for Stopped, in status reads
+    /// ([`set_stop_polls`](crate::Dwmac::set_stop_polls)).
+    stop_polls: AtomicU32,
 }
 
 /// `Gmac3::irq_enabled` before DMA_INTR_ENA was written or read (bit 31 is no enable bit).
@@ -110,6 +113,7 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
             mdio_taken: AtomicBool::new(false),
             settle_reads: AtomicU8::new(0),
             irq_enabled: AtomicU32::new(IRQ_UNKNOWN),
+            stop_polls: AtomicU32::new(crate::common::STOP_POLLS),
         }
     }
 
@@ -293,7 +297,11 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
             }
             c & bit != 0
         });
-        let polls = wait_stopped(|| self.bus.read_raw(DMA_STATUS), |v| state.read(v) == 0)?;
+        let polls = wait_stopped(
+            || self.bus.read_raw(DMA_STATUS),
+            |v| state.read(v) == 0,
+            self.stop_polls.load(Ordering::Relaxed),
+        )?;
         if was_on || polls > 1 {
             self.ack(stopped);
         }
@@ -599,11 +607,16 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         let polls = wait_stopped(
             || self.bus.read_raw(DMA_STATUS),
             |v| DMA_STATUS::TS.read(v) == 0 && DMA_STATUS::RS.read(v) == 0,
+            self.stop_polls.load(Ordering::Relaxed),
         )?;
         if was & (DMA_CONTROL_ST | DMA_CONTROL_SR) != 0 || polls > 1 {
             self.ack(STATUS_TPS | STATUS_RPS);
         }
         Ok(())
+    }
+
+    fn set_stop_polls(&self, polls: u32) {
+        self.stop_polls.store(polls.max(1), Ordering::Relaxed);
     }
 
     /// Read DMA_STATUS, acknowledge the interrupt bits it shows that DMA_INTR_ENA enables

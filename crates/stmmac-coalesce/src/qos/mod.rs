@@ -115,6 +115,9 @@ pub struct Qos<B: RegisterBus<Word = u32>> {
     /// The DMA_CH0_STATUS bits DMA_CH0_INTR_ENA enables, at their status positions (the
     /// summaries as NIS/AIS), as last written ([`IRQ_UNKNOWN`] until written or read).
     irq_enabled: AtomicU32,
+    /// The bound of a wait for Stopped, in status reads
+    /// ([`set_stop_polls`](crate::Dwmac::set_stop_polls)).
+    stop_polls: AtomicU32,
 }
 
 impl<B: RegisterBus<Word = u32>> Qos<B> {
@@ -125,6 +128,7 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
             link: AtomicU32::new(0),
             mdio_taken: AtomicBool::new(false),
             irq_enabled: AtomicU32::new(IRQ_UNKNOWN),
+            stop_polls: AtomicU32::new(crate::common::STOP_POLLS),
         }
     }
 
@@ -316,6 +320,7 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         let polls = wait_stopped(
             || self.bus.read_raw(r::DMA_DEBUG_STATUS0),
             |v| (v >> shift) & r::DEBUG_PS_MASK == 0,
+            self.stop_polls.load(Ordering::Relaxed),
         )?;
         if was_on || polls > 1 {
             self.bus.write_raw(r::DMA_CH0_STATUS, stopped);
@@ -634,11 +639,19 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         });
         let ps =
             (r::DEBUG_PS_MASK << r::DEBUG_TPS0_SHIFT) | (r::DEBUG_PS_MASK << r::DEBUG_RPS0_SHIFT);
-        let polls = wait_stopped(|| self.bus.read_raw(r::DMA_DEBUG_STATUS0), |v| v & ps == 0)?;
+        let polls = wait_stopped(
+            || self.bus.read_raw(r::DMA_DEBUG_STATUS0),
+            |v| v & ps == 0,
+            self.stop_polls.load(Ordering::Relaxed),
+        )?;
         if was_on || polls > 1 {
             self.bus.write_raw(r::DMA_CH0_STATUS, chan::TPS | chan::RPS);
         }
         Ok(())
+    }
+
+    fn set_stop_polls(&self, polls: u32) {
+        self.stop_polls.store(polls.max(1), Ordering::Relaxed);
     }
 
     /// Read DMA_CH0_STATUS, acknowledge the bits it shows that DMA_CH0_INTR_ENA enables
