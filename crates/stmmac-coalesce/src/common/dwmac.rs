@@ -18,14 +18,15 @@
 //! TPS and RPS ("process stopped") are raised by every stop, a deliberate one too, so they
 //! are never a fault and never enabled (Linux's masks). A deliberate stop ([`Dwmac::stop`],
 //! the first step of a ring's recovery or restart) clears ST / SR, waits for the process
-//! to reach Stopped (at most [`STOP_POLLS`](crate::common::STOP_POLLS) status reads, then
-//! one more; [`Error::Timeout`] otherwise), acknowledges the TPS / RPS the stop raised, and
-//! only then may a ring base be written: the 3.x databook (6.2.1.5, Register 4, as quoted
-//! in the Linux fix to `stmmac_tx_err`) says a base written while ST is 0 is taken only
-//! when the process is restarted from Stopped ("If this register is not changed when the
-//! ST bit is set to 0, then the DMA takes the descriptor address where it was stopped
-//! earlier"). The rings never restart an engine whose ST / SR is clear: that is the user's
-//! stop.
+//! to reach Stopped (at most [`Dwmac::set_stop_polls`] status reads, by default
+//! [`STOP_POLLS`](crate::common::STOP_POLLS), then one more; [`Error::Timeout`] otherwise),
+//! acknowledges the TPS / RPS the stop raised, and
+//! only then may a ring base be written (the 3.x databook, 6.2.1.5, Register 4, as quoted
+//! in the Linux fix that made `stmmac_tx_err` rewrite the TX base: "If this register is
+//! not changed when the ST bit is set to 0, then the DMA takes the descriptor address
+//! where it was stopped earlier"; on QoS the channel's state is DMA_DEBUG_STATUS0, RT1170
+//! and ST DMADSR field docs). The rings never restart an engine whose ST / SR is clear:
+//! that is the user's stop.
 //!
 //! A ring checks that its [`DmaSetup`](crate::DmaSetup) has the MAC's layout before it
 //! programs anything ([`ConfigError::LayoutMismatch`](crate::ConfigError::LayoutMismatch)
@@ -98,7 +99,7 @@ pub(crate) mod sealed {
         /// The TX DMA sleeps and a doorbell would wake it.
         fn tx_suspended(&self) -> bool;
         /// Stop the TX DMA: clear ST, wait for the process to reach Stopped (bounded by
-        /// `STOP_POLLS` reads), then acknowledge the TPS the stop raised.
+        /// `set_stop_polls` reads), then acknowledge the TPS the stop raised.
         ///
         /// Errors: [`Error::Timeout`] when it never read Stopped (ST stays clear, TPS is
         /// not acknowledged).
@@ -198,7 +199,7 @@ pub trait Dwmac: sealed::Ops {
     /// [`RxRing::try_start`](crate::RxRing::try_start) start them again.
     ///
     /// Errors: [`Error::Timeout`] when a process does not read Stopped within
-    /// [`STOP_POLLS`](crate::common::STOP_POLLS) reads (then TPS / RPS are not
+    /// [`set_stop_polls`](Self::set_stop_polls) reads (then TPS / RPS are not
     /// acknowledged); the engines are switched off either way.
     fn stop(&self) -> Result<(), Error>;
 

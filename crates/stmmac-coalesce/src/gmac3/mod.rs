@@ -65,9 +65,9 @@ use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTE
 /// ([`set_link`](crate::Dwmac::set_link), [`stop`](crate::Dwmac::stop)) run inside a `critical-section`
 /// (interrupts masked on one core; the firmware's multi-core implementation on several),
 /// so the timer, the interrupt handler and the link path cannot lose each other's bits.
-/// Each section is one register read and at most three register writes (plus the DSL
-/// read-back on a ring start, and the [`set_write_settle`](Self::set_write_settle)
-/// read-backs when that guard is on). [`configure_dma`](crate::Dwmac::configure_dma) checks in the same
+/// Each section is at most two register reads and three register writes (plus the
+/// [`set_write_settle`](Self::set_write_settle) read-backs when that guard is on); the
+/// waits for a stopped process run outside them. [`configure_dma`](crate::Dwmac::configure_dma) checks in the same
 /// section that neither engine runs. The MDIO master is single ([`mdio`](crate::Dwmac::mdio)).
 #[derive(Debug)]
 pub struct Gmac3<B: RegisterBus<Word = u32>> {
@@ -282,7 +282,7 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     /// Clear `bit` (ST or SR) of DMA_CONTROL if set, wait until `state` (TS or RS) of
     /// DMA_STATUS reads Stopped (0; dwmac_dma.h `DMA_STATUS_TS_MASK` / `_RS_MASK`, the
     /// states of dwmac_lib.c `show_tx_process_state`), bounded by
-    /// [`STOP_POLLS`](crate::common::STOP_POLLS) reads, then acknowledge `stopped` (TPS or
+    /// [`set_stop_polls`](crate::Dwmac::set_stop_polls) reads, then acknowledge `stopped` (TPS or
     /// RPS) when the engine was on or still stopping: the bit that stop raised.
     fn stop_and_wait(
         &self,

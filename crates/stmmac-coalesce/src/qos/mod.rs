@@ -309,7 +309,7 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
 
     /// Clear `bit` (ST or SR) of channel 0's TX (`rx` false) or RX control if set, wait
     /// until DMA_DEBUG_STATUS0's TPS0 / RPS0 (at `shift`) reads Stopped (0), bounded by
-    /// [`STOP_POLLS`](crate::common::STOP_POLLS) reads, then acknowledge `stopped` (TPS or
+    /// [`set_stop_polls`](crate::Dwmac::set_stop_polls) reads, then acknowledge `stopped` (TPS or
     /// RPS in DMA_CH0_STATUS) when the engine was on or still stopping.
     fn stop_and_wait(&self, rx: bool, shift: u32, stopped: u32) -> Result<(), Error> {
         let was_on = if rx {

@@ -160,7 +160,7 @@ pub struct RxStats {
     /// Faults that found the RX DMA stopped by the user (SR clear); it was left stopped.
     pub user_stopped: u64,
     /// Recoveries that gave up because the RX process did not reach Stopped within
-    /// [`STOP_POLLS`](crate::common::STOP_POLLS) reads; the RX DMA was left switched off.
+    /// [`Dwmac::set_stop_polls`] reads; the RX DMA was left switched off.
     pub stop_timeouts: u64,
     /// Starts refused because DMA_BUS_MODE.DSL is not the ring's stride
     /// ([`Error::GeometryMismatch`]); the RX DMA stayed stopped.

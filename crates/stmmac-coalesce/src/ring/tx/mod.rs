@@ -120,7 +120,7 @@ pub struct TxStats {
     /// user (ST clear); it was left stopped.
     pub user_stopped: u64,
     /// Recoveries that gave up because the TX process did not reach Stopped within
-    /// [`STOP_POLLS`](crate::common::STOP_POLLS) reads; the TX DMA was left switched off.
+    /// [`Dwmac::set_stop_polls`] reads; the TX DMA was left switched off.
     pub stop_timeouts: u64,
     /// Starts refused because DMA_BUS_MODE.DSL is not the ring's stride
     /// ([`Error::GeometryMismatch`]); the TX DMA stayed stopped.
