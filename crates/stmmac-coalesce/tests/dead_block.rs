@@ -65,7 +65,18 @@ fn mac_on_a_dead_block_returns_within_its_read_bound() {
         // Read-modify-writes and status reads: one read each.
         let up = LinkState::up(Speed::M100, Duplex::Full);
         assert_eq!(reads(&|| assert!(mac.set_link(up))), 1);
-        assert_eq!(reads(&|| mac.stop()), 1);
+        // The stop waits for TS/RS Stopped: at once on a block reading 0, after its bound
+        // (STOP_POLLS status reads and one more) on one reading all ones.
+        let (r, stats) = bus.counted(|| mac.stop());
+        if value == 0 {
+            assert_eq!((r, stats.reads), (Ok(()), 3));
+        } else {
+            assert_eq!(r, Err(Error::Timeout));
+            assert_eq!(
+                stats.reads,
+                2 + u64::from(stmmac_coalesce::common::STOP_POLLS) + 1
+            );
+        }
         assert_eq!(reads(&|| mac.stop_tx_dma()), 1);
         assert_eq!(reads(&|| mac.stop_rx_dma()), 1);
         assert_eq!(reads(&|| assert!(mac.tx_stopped() || value == u32::MAX)), 1);
@@ -181,9 +192,10 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
             tx.start(&mac);
             rx.start(&mac);
         });
-        // DSL read back, then DMA_CONTROL once (stop-if-running and start from one read):
-        // at most two reads each. (All ones reads DSL 31: the start is refused.)
-        assert!(st.reads <= 4);
+        // DSL read back, DMA_CONTROL (stop if running), the process state (Stopped at once
+        // on a block reading 0), DMA_CONTROL again for the start: at most four reads each.
+        // (All ones reads DSL 31: the start is refused.)
+        assert!(st.reads <= 8, "{} reads", st.reads);
         mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
         // No DMA ever completes: the ring fills, then refuses; nothing is reclaimed.
         let ((), st) = bus.counted(|| {
@@ -196,14 +208,16 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
         });
         assert_eq!(st.reads, 0, "the rings only write to the MAC");
         // Servicing a dead block's "events" returns: recovery reads DMA_CONTROL a bounded
-        // number of times.
+        // number of times, and each stop waits at most its bound (an all-ones block never
+        // reads Stopped).
         let ((), st) = bus.counted(|| {
             let ev = mac.take_events();
             tx.service(&mac, ev);
             rx.service(&mac, ev);
             let _ = tx.on_timer(&mac, 0);
         });
-        assert!(st.reads <= 16, "{} reads", st.reads);
+        let stop = u64::from(stmmac_coalesce::common::STOP_POLLS) + 1;
+        assert!(st.reads <= 16 + 3 * stop, "{} reads", st.reads);
     }
 }
 

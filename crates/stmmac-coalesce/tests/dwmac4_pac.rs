@@ -251,6 +251,7 @@ fn check_offsets(seen: &mut Seen) {
     at!(DMA_MODE, DMA_BASE, dma, dmamr);
     at!(DMA_SYSBUS_MODE, DMA_BASE, dma, dmasbmr);
     at!(DMA_STATUS, DMA_BASE, dma, dmaisr);
+    at!(DMA_DEBUG_STATUS0, DMA_BASE, dma, dmadsr);
     at!(DMA_CH0_CONTROL, DMA_BASE, dma, dmaccr);
     at!(DMA_CH0_TX_CONTROL, DMA_BASE, dma, dmactx_cr);
     at!(DMA_CH0_RX_CONTROL, DMA_BASE, dma, dmacrx_cr);
@@ -509,6 +510,18 @@ fn check_consts(seen: &mut Seen) {
 
     assert_eq!(regs::DMA_CHAN0, DMA_BASE + off(dma, dma.dmaccr()));
     seen.add("DMA_CHAN0");
+    // DMADSR RPS0 "Bits 8:11", TPS0 "Bits 12:15".
+    assert_eq!(
+        span(pac_mask!(dma, dmadsr.rps0)),
+        (regs::DEBUG_RPS0_SHIFT, regs::DEBUG_PS_MASK.count_ones())
+    );
+    assert_eq!(
+        span(pac_mask!(dma, dmadsr.tps0)),
+        (regs::DEBUG_TPS0_SHIFT, regs::DEBUG_PS_MASK.count_ones())
+    );
+    seen.add("DEBUG_RPS0_SHIFT");
+    seen.add("DEBUG_TPS0_SHIFT");
+    seen.add("DEBUG_PS_MASK");
     let rdrl = pac_mask!(dma, dmacrx_rlr.rdrl);
     assert_eq!(pac_mask!(dma, dmactx_rlr.tdrl), rdrl);
     assert_eq!(span(rdrl), (0, 10));

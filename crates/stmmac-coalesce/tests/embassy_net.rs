@@ -345,8 +345,10 @@ fn tx_fault_during_the_fill_drops_the_stale_slot() {
     let before = bus.model(|m| m.sent().len());
     drv.transmit(&mut cx).unwrap().consume(60, |b| {
         b.fill(2);
-        // TPS: the TX service restarts the TX DMA and resets every descriptor.
-        state.on_dma_interrupt(&mac, stmmac_coalesce::DmaEvents::TX_STOPPED);
+        // A TX fault (UNF with AIS): the TX service restarts the TX DMA and resets every
+        // descriptor.
+        use stmmac_coalesce::DmaEvents as E;
+        state.on_dma_interrupt(&mac, E::TX_UNDERFLOW | E::ABNORMAL);
     });
     assert_eq!(bus.model(|m| m.sent().len()), before, "nothing sent");
     let stats = state.stats();

@@ -350,7 +350,9 @@ fn gmac_control_read_modify_writes_do_not_lose_each_other() {
     let c = race(
         0,
         DM | TE_RE,
-        |m| m.stop(),
+        |m| {
+            let _ = m.stop();
+        },
         |m| {
             m.set_link(up);
         },
@@ -370,7 +372,9 @@ fn qos_mac_config_read_modify_writes_do_not_lose_each_other() {
     let c = race4(
         0,
         DM | RE_TE,
-        |m| m.stop(),
+        |m| {
+            let _ = m.stop();
+        },
         |m| {
             m.set_link(up);
         },
@@ -387,7 +391,9 @@ fn qos_rx_checksum_switched_during_stop_is_kept() {
     let c = race4(
         0,
         0b11,
-        |m| m.stop(),
+        |m| {
+            let _ = m.stop();
+        },
         |m| {
             m.set_rx_checksum(true);
         },

@@ -35,6 +35,12 @@ pub const READ_NS: u64 = 100;
 /// 10 ms MDIO wait (at 200 ns a poll they would be 1,000,000 and 50,000).
 pub const POLL_NS: u64 = 100_000;
 
+/// The bound of a wait for a DMA process to reach Stopped, in status reads
+/// (`Dwmac::set_stop_polls`; the driver's default is 65,536 reads). The models stop a
+/// process `sim::STOP_NS` (1 µs) after ST / SR clears: 10 reads of `READ_NS`. 64 covers
+/// that, and a block answering garbage ends each stop wait after 65 reads.
+pub const STOP_POLLS: u32 = 64;
+
 /// Upper bound of the register reads one bounded wait of `timeout_us` makes: each poll
 /// is one register read and one clock read, and the wait reads once more after its
 /// deadline.
@@ -214,7 +220,7 @@ impl Gen for OnGmac3 {
         mac.init_mac(&mac_config());
     }
     fn stop(mac: &Self::Mac) {
-        mac.stop();
+        let _ = mac.stop();
         mac.ack(u32::MAX);
     }
     same_name_calls!();
@@ -244,7 +250,7 @@ impl Gen for OnQos {
         mac.enable_default_interrupts();
     }
     fn stop(mac: &Self::Mac) {
-        mac.stop();
+        let _ = mac.stop();
         let _ = mac.take_events();
     }
     same_name_calls!();
@@ -273,6 +279,9 @@ impl<G: Gen> Board<G> {
         .with_costs(READ_NS, 50);
         before_attach(&bus);
         let mac = G::attach(bus.clone());
+        if let Ok(m) = &mac {
+            m.set_stop_polls(STOP_POLLS);
+        }
         Self {
             clock,
             counter,

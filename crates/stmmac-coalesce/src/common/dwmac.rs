@@ -10,7 +10,23 @@
 //! | descriptor layout | normal or enhanced | QoS ([`DescLayout::Qos`]) |
 //! | ring start | base address, DSL read back | base (high/low), ring length, RBSZ, DSL read back |
 //! | doorbell | poll-demand write | tail-pointer write (TX: one past the last frame; RX: the last descriptor given back) |
-//! | TX faults | TPS, UNF, TJT (DMA_STATUS) | TPS (DMA_CH0_STATUS) |
+//! | faults a ring recovers from (with AIS) | FBI (both rings), UNF and TJT (TX) | FBE (both rings) |
+//! | Stopped state read from | DMA_STATUS TS / RS | DMA_DEBUG_STATUS0 TPS0 / RPS0 |
+//!
+//! # Stops, and what is a fault
+//!
+//! TPS and RPS ("process stopped") are raised by every stop, a deliberate one too, so they
+//! are never a fault and never enabled (Linux's masks). A deliberate stop ([`Dwmac::stop`],
+//! the first step of a ring's recovery or restart) clears ST / SR, waits for the process
+//! to reach Stopped (at most [`Dwmac::set_stop_polls`] status reads, by default
+//! [`STOP_POLLS`](crate::common::STOP_POLLS), then one more; [`Error::Timeout`] otherwise),
+//! acknowledges the TPS / RPS the stop raised, and
+//! only then may a ring base be written (the 3.x databook, 6.2.1.5, Register 4, as quoted
+//! in the Linux fix that made `stmmac_tx_err` rewrite the TX base: "If this register is
+//! not changed when the ST bit is set to 0, then the DMA takes the descriptor address
+//! where it was stopped earlier"; on QoS the channel's state is DMA_DEBUG_STATUS0, RT1170
+//! and ST DMADSR field docs). The rings never restart an engine whose ST / SR is clear:
+//! that is the user's stop.
 //!
 //! A ring checks that its [`DmaSetup`](crate::DmaSetup) has the MAC's layout before it
 //! programs anything ([`ConfigError::LayoutMismatch`](crate::ConfigError::LayoutMismatch)
@@ -56,7 +72,10 @@ pub(crate) mod sealed {
         const QOS: bool;
         /// Whether rings of `layout` run on this MAC.
         fn accepts(&self, layout: DescLayout) -> bool;
-        /// Stop the TX DMA if it runs, program the ring, start it.
+        /// Stop the TX DMA if it runs (and wait for Stopped), program the ring, start it.
+        ///
+        /// Errors: [`Error::Timeout`] when the process does not reach Stopped; nothing
+        /// is programmed then. The geometry errors of the ring checks.
         ///
         /// # Safety
         /// `r` describes descriptors, all initialised, in memory the DMA may use for as
@@ -71,18 +90,24 @@ pub(crate) mod sealed {
         fn tx_doorbell(&self, tail: u64);
         /// The RX doorbell; `tail` is the bus address of the last descriptor given back.
         fn rx_doorbell(&self, tail: u64);
-        /// The TX DMA is switched on (whatever its process state).
+        /// The TX DMA is switched on (ST set, whatever its process state).
         fn tx_dma_enabled(&self) -> bool;
+        /// The RX DMA is switched on (SR set, whatever its process state).
+        fn rx_dma_enabled(&self) -> bool;
         /// The TX DMA cannot make progress (stopped, or a fault pending).
         fn tx_stopped(&self) -> bool;
         /// The TX DMA sleeps and a doorbell would wake it.
         fn tx_suspended(&self) -> bool;
-        /// Stop the TX DMA.
-        fn stop_tx(&self);
-        /// Stop the RX DMA.
-        fn stop_rx(&self);
-        /// Acknowledge the TX fault bits a TX recovery handles.
-        fn ack_tx_faults(&self);
+        /// Stop the TX DMA: clear ST, wait for the process to reach Stopped (bounded by
+        /// `set_stop_polls` reads), then acknowledge the TPS the stop raised.
+        ///
+        /// Errors: [`Error::Timeout`] when it never read Stopped (ST stays clear, TPS is
+        /// not acknowledged).
+        fn stop_tx(&self) -> Result<(), Error>;
+        /// As `stop_tx` for the RX DMA (SR, RPS).
+        ///
+        /// Errors: [`Error::Timeout`].
+        fn stop_rx(&self) -> Result<(), Error>;
         /// The descriptor the RX DMA looks at (bus address).
         fn cur_rx_desc(&self) -> u64;
     }
@@ -167,15 +192,41 @@ pub trait Dwmac: sealed::Ops {
     fn set_flow_control(&self, pause: Pause, duplex: Duplex);
 
     /// Stop both DMA engines and the MAC's transmitter and receiver; the link is down.
-    fn stop(&self);
+    /// Waits for both processes to reach Stopped (see the [module docs](crate::common)),
+    /// then acknowledges the TPS and RPS the stop raised, so no stale status is left. The
+    /// rings leave engines stopped this way stopped (their interrupt and timer paths never
+    /// restart them); [`TxRing::try_start`](crate::TxRing::try_start) /
+    /// [`RxRing::try_start`](crate::RxRing::try_start) start them again.
+    ///
+    /// Errors: [`Error::Timeout`] when a process does not read Stopped within
+    /// [`set_stop_polls`](Self::set_stop_polls) reads (then TPS / RPS are not
+    /// acknowledged); the engines are switched off either way.
+    fn stop(&self) -> Result<(), Error>;
 
-    /// Read the DMA status, acknowledge every interrupt bit it shows and return them as
-    /// [`DmaEvents`]: the interrupt handler's first step.
+    /// The bound of every wait for a DMA process to reach Stopped ([`stop`](Self::stop),
+    /// a ring's recovery or start over a running engine), in status reads; then one more
+    /// read is judged. The default is [`STOP_POLLS`](crate::common::STOP_POLLS) (its docs
+    /// say how it was chosen); values below 1 count as 1.
+    fn set_stop_polls(&self, polls: u32);
+
+    /// Read the DMA status, acknowledge the interrupt bits it shows that are enabled (the
+    /// summaries included) and return them as [`DmaEvents`]: the interrupt handler's first
+    /// step. Bits of sources that are not enabled are neither reported nor acknowledged:
+    /// they raise no interrupt and feed no summary (Linux's `dwmac4_dma_interrupt` writes
+    /// back `intr_status & intr_en`). The enable mask is the one this MAC last wrote
+    /// ([`enable_default_interrupts`](Self::enable_default_interrupts), the MAC's own
+    /// setter, reset to 0 by [`soft_reset`](Self::soft_reset)), or read once from the core
+    /// at the first call: one status read and at most one write per call.
     #[must_use = "the events are acknowledged: dropping them loses them"]
     fn take_events(&self) -> DmaEvents;
 
-    /// Enable the DMA interrupts the rings need, as Linux enables them on this version
-    /// (the summary enables at this core's positions).
+    /// Enable the DMA interrupts the rings need, as Linux enables them on this version:
+    /// normal TI, RI and abnormal FBE (and UNF on 3.x), with the summary enables at this
+    /// core's positions (dwmac_dma.h `DMA_INTR_DEFAULT_MASK`, dwmac4_dma.h
+    /// `DMA_CHAN_INTR_DEFAULT_MASK` / `_4_10`). No TPS, RPS or RX-buffer-unavailable
+    /// enable: a stop raises TPS/RPS, and the RX ring's refill rings the RX doorbell itself
+    /// (a poll demand on 3.x, a tail write on QoS) whenever it gives descriptors back,
+    /// as Linux's NAPI refill does, so a suspended RX DMA needs no interrupt to resume.
     fn enable_default_interrupts(&self);
 
     /// The RX interrupt watchdog (0 = off), in units of 256 CSR cycles on every version.

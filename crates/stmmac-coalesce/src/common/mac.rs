@@ -11,12 +11,51 @@ pub const MDIO_TIMEOUT_US: u64 = 10_000;
 /// [`Dwmac::soft_reset_within`](crate::Dwmac::soft_reset_within) there).
 pub const SWR_TIMEOUT_US: u64 = 200_000;
 
+/// The bound of a wait for a DMA process to reach the Stopped state after its ST or SR bit
+/// was cleared, in status reads (then one more read is judged, as iopoll does).
+///
+/// A process stops only after the packet it is on (RT1170 DMA_CH0_TX_CONTROL ST: "the Tx
+/// DMA ... stops after completing the current packet"): at worst a 1522-byte frame with
+/// preamble and gap at 10 Mbit/s, about 1.23 ms. 65 536 reads last at least 1.3 ms at
+/// 20 ns per uncached register read (6.5 ms at 100 ns, the sim bus's cost). The MAC holds
+/// no clock, and the stop is also made from the interrupt path, so the bound is a count of
+/// reads rather than a deadline on a clocksource. A bus much faster or slower than that,
+/// or a test on a block that never stops, sets its own with
+/// [`Dwmac::set_stop_polls`](crate::Dwmac::set_stop_polls).
+pub const STOP_POLLS: u32 = 65_536;
+
+/// Read with `read` until `stopped` holds, at most `bound` times (at least once) and then
+/// once more; the number of reads, or [`Error::Timeout`].
+pub(crate) fn wait_stopped(
+    mut read: impl FnMut() -> u32,
+    stopped: impl Fn(u32) -> bool,
+    bound: u32,
+) -> Result<u32, Error> {
+    let mut polls: u32 = 0;
+    while polls < bound.max(1) {
+        polls = polls.wrapping_add(1);
+        if stopped(read()) {
+            return Ok(polls);
+        }
+    }
+    // The read after the bound is the one judged (iopoll semantics).
+    if stopped(read()) {
+        Ok(polls.wrapping_add(1))
+    } else {
+        Err(Error::Timeout)
+    }
+}
+
 /// What the DMA reported, whatever the version: the semantic events of Linux's stmmac
 /// `common.h` (its `dma_irq_status` / `stmmac_*_status` vocabulary), as a bit set.
 ///
 /// Each MAC maps its own status word to it in its [`take_events`](crate::Dwmac::take_events)
 /// (3.x DMA_STATUS in [`gmac3`](crate::gmac3), 4.x/5.x DMA_CH0_STATUS in
 /// [`qos`](crate::qos)); the bit positions here are this type's own and no register's.
+/// `take_events` reports only the sources enabled in the interrupt-enable register, so with
+/// the default mask ([`Dwmac::enable_default_interrupts`](crate::Dwmac::enable_default_interrupts),
+/// Linux's) [`TX_STOPPED`](Self::TX_STOPPED), [`RX_STOPPED`](Self::RX_STOPPED) and
+/// [`RX_BUFFER_UNAVAILABLE`](Self::RX_BUFFER_UNAVAILABLE) never appear.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DmaEvents(u32);
@@ -36,7 +75,8 @@ impl DmaEvents {
     pub const TX_JABBER: Self = Self(1 << 4);
     /// A frame was received (3.x and QoS RI).
     pub const RX_COMPLETE: Self = Self(1 << 5);
-    /// The RX DMA found no descriptor it owns and suspended (3.x RU, QoS RBU).
+    /// The RX DMA found no descriptor it owns and suspended (3.x RU, QoS RBU). Not enabled
+    /// by default: the RX ring's refill rings the doorbell itself.
     pub const RX_BUFFER_UNAVAILABLE: Self = Self(1 << 6);
     /// The RX process entered the Stopped state (3.x and QoS RPS).
     pub const RX_STOPPED: Self = Self(1 << 7);
@@ -108,28 +148,33 @@ impl DmaEvents {
         self.intersects(Self::RX_COMPLETE)
     }
 
-    /// [`RX_BUFFER_UNAVAILABLE`](Self::RX_BUFFER_UNAVAILABLE): the RX DMA suspended.
+    /// [`RX_BUFFER_UNAVAILABLE`](Self::RX_BUFFER_UNAVAILABLE): the RX DMA suspended (seen
+    /// only when that source is enabled; not by default).
     pub const fn rx_no_buffer(self) -> bool {
         self.intersects(Self::RX_BUFFER_UNAVAILABLE)
     }
 
-    /// [`TX_STOPPED`](Self::TX_STOPPED), [`TX_UNDERFLOW`](Self::TX_UNDERFLOW) or
-    /// [`TX_JABBER`](Self::TX_JABBER): the TX ring restarts the DMA in
-    /// [`TxRing::service`](crate::TxRing::service).
+    /// [`TX_UNDERFLOW`](Self::TX_UNDERFLOW) or [`TX_JABBER`](Self::TX_JABBER) (3.x UNF,
+    /// TJT) with [`ABNORMAL`](Self::ABNORMAL) in the same read: the TX ring restarts the
+    /// DMA in [`TxRing::service`](crate::TxRing::service).
+    ///
+    /// [`TX_STOPPED`](Self::TX_STOPPED) is no fault: every stop raises it, a deliberate one
+    /// too. Linux handles the abnormal causes only under AIS (`dwmac_dma_interrupt`,
+    /// `dwmac4_dma_interrupt`: the whole abnormal block is inside `if (AIS)`), and enables
+    /// neither TPS nor RPS (dwmac_dma.h `DMA_INTR_DEFAULT_MASK`, dwmac4_dma.h
+    /// `DMA_CHAN_INTR_DEFAULT_MASK`).
     pub const fn tx_fault(self) -> bool {
-        self.intersects(Self(
-            Self::TX_STOPPED.0 | Self::TX_UNDERFLOW.0 | Self::TX_JABBER.0,
-        ))
+        self.intersects(Self::ABNORMAL)
+            && self.intersects(Self(Self::TX_UNDERFLOW.0 | Self::TX_JABBER.0))
     }
 
-    /// [`RX_STOPPED`](Self::RX_STOPPED): the RX process stopped.
-    pub const fn rx_fault(self) -> bool {
-        self.intersects(Self::RX_STOPPED)
-    }
-
-    /// [`FATAL_BUS_ERROR`](Self::FATAL_BUS_ERROR): both DMA engines stopped.
+    /// [`FATAL_BUS_ERROR`](Self::FATAL_BUS_ERROR) with [`ABNORMAL`](Self::ABNORMAL) in the
+    /// same read: both DMA engines stopped, both rings restart them. The only event that
+    /// restarts RX: RX_STOPPED, RX_BUFFER_UNAVAILABLE, RX_OVERFLOW and RX_WATCHDOG are
+    /// only counted by Linux, never acted on (`dwmac_dma_interrupt`,
+    /// `dwmac4_dma_interrupt`).
     pub const fn fatal(self) -> bool {
-        self.intersects(Self::FATAL_BUS_ERROR)
+        self.intersects(Self::ABNORMAL) && self.intersects(Self::FATAL_BUS_ERROR)
     }
 }
 

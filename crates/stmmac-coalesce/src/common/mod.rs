@@ -20,9 +20,10 @@ pub use dwmac::Dwmac;
 pub(crate) use dwmac::{RingStart, check_layout, sealed};
 pub use error::{ConfigError, Error};
 pub use mac::{
-    DmaEvents, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US, multicast_hash_bin,
+    DmaEvents, FrameFilter, MDIO_TIMEOUT_US, MacConfig, STOP_POLLS, SWR_TIMEOUT_US,
+    multicast_hash_bin,
 };
-pub(crate) use mac::{decode_link, encode_link, take_master};
+pub(crate) use mac::{decode_link, encode_link, take_master, wait_stopped};
 pub use offload::{Coe, Offload, RxCoe};
 pub(crate) use setup::MAX_QOS_RING;
 pub use setup::{DESC_SIZE, DescLayout, DmaConfig, DmaSetup};

@@ -46,6 +46,7 @@ use tock_registers::LocalRegisterCopy;
 use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{
     ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, decode_link, encode_link,
+    wait_stopped,
 };
 use crate::dma::{DmaConfig, DmaSetup};
 use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR};
@@ -64,9 +65,9 @@ use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTE
 /// ([`set_link`](crate::Dwmac::set_link), [`stop`](crate::Dwmac::stop)) run inside a `critical-section`
 /// (interrupts masked on one core; the firmware's multi-core implementation on several),
 /// so the timer, the interrupt handler and the link path cannot lose each other's bits.
-/// Each section is one register read and at most three register writes (plus the DSL
-/// read-back on a ring start, and the [`set_write_settle`](Self::set_write_settle)
-/// read-backs when that guard is on). [`configure_dma`](crate::Dwmac::configure_dma) checks in the same
+/// Each section is at most two register reads and three register writes (plus the
+/// [`set_write_settle`](Self::set_write_settle) read-backs when that guard is on); the
+/// waits for a stopped process run outside them. [`configure_dma`](crate::Dwmac::configure_dma) checks in the same
 /// section that neither engine runs. The MDIO master is single ([`mdio`](crate::Dwmac::mdio)).
 #[derive(Debug)]
 pub struct Gmac3<B: RegisterBus<Word = u32>> {
@@ -74,7 +75,22 @@ pub struct Gmac3<B: RegisterBus<Word = u32>> {
     link: AtomicU32,
     mdio_taken: AtomicBool,
     settle_reads: AtomicU8,
+    /// DMA_INTR_ENA as last written ([`IRQ_UNKNOWN`] until written or read once).
+    irq_enabled: AtomicU32,
+    /// The bound of a wait for Stopped, in status reads
+    /// ([`set_stop_polls`](crate::Dwmac::set_stop_polls)).
+    stop_polls: AtomicU32,
 }
+
+/// `Gmac3::irq_enabled` before DMA_INTR_ENA was written or read (bit 31 is no enable bit).
+const IRQ_UNKNOWN: u32 = 1 << 31;
+/// DMA_STATUS / DMA_INTR_ENA bits 16:0: the sources, their enables and the summaries
+/// (dwmac_dma.h: NIE 16 ... TIE 0).
+const IRQ_BITS: u32 = 0x0001_FFFF;
+/// DMA_STATUS.TPS (bit 1).
+const STATUS_TPS: u32 = 1 << 1;
+/// DMA_STATUS.RPS (bit 8).
+const STATUS_RPS: u32 = 1 << 8;
 
 /// DMA_CONTROL.ST (start/stop transmission).
 const DMA_CONTROL_ST: u32 = 1 << 13;
@@ -96,6 +112,8 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
             link: AtomicU32::new(0),
             mdio_taken: AtomicBool::new(false),
             settle_reads: AtomicU8::new(0),
+            irq_enabled: AtomicU32::new(IRQ_UNKNOWN),
+            stop_polls: AtomicU32::new(crate::common::STOP_POLLS),
         }
     }
 
@@ -218,19 +236,20 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     }
 
     /// Check that DMA_BUS_MODE.DSL is `dsl` (the ring's stride), then stop the TX DMA (if
-    /// running), write its base, start it (ST, TSF); all in one critical section.
+    /// running) and wait until it reads Stopped, acknowledging the TPS that raised; then,
+    /// in one critical section, write its base and start it (ST, TSF).
     ///
-    /// Errors: [`Error::GeometryMismatch`]; nothing is written then.
+    /// Errors: [`Error::GeometryMismatch`]; nothing is written then. [`Error::Timeout`]
+    /// when the process never read Stopped: ST is clear, the base is not written.
     ///
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
     pub(crate) unsafe fn start_tx_dma(&self, base: u32, dsl: u8) -> Result<(), Error> {
+        self.check_dsl(dsl)?;
+        // The base is taken only from a Stopped process (the 3.x databook, Register 4).
+        self.stop_and_wait(DMA_CONTROL_ST, regs::DMA_STATUS::TS, STATUS_TPS)?;
         critical_section::with(|_| {
-            self.check_dsl(dsl)?;
             let c = self.bus.read_raw(DMA_CONTROL);
-            if c & DMA_CONTROL_ST != 0 {
-                self.write_settled(DMA_CONTROL, c & !DMA_CONTROL_ST);
-            }
             self.bus.write_raw(regs::DMA_TX_BASE_ADDR, base);
             self.write_settled(DMA_CONTROL, c | DMA_CONTROL_ST | DMA_CONTROL_TSF);
             Ok(())
@@ -242,12 +261,10 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
     pub(crate) unsafe fn start_rx_dma(&self, base: u32, dsl: u8) -> Result<(), Error> {
+        self.check_dsl(dsl)?;
+        self.stop_and_wait(DMA_CONTROL_SR, regs::DMA_STATUS::RS, STATUS_RPS)?;
         critical_section::with(|_| {
-            self.check_dsl(dsl)?;
             let c = self.bus.read_raw(DMA_CONTROL);
-            if c & DMA_CONTROL_SR != 0 {
-                self.write_settled(DMA_CONTROL, c & !DMA_CONTROL_SR);
-            }
             self.bus.write_raw(regs::DMA_RCV_BASE_ADDR, base);
             self.write_settled(DMA_CONTROL, c | DMA_CONTROL_SR);
             Ok(())
@@ -262,12 +279,42 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         });
     }
 
-    /// Stop the TX DMA (clear ST).
+    /// Clear `bit` (ST or SR) of DMA_CONTROL if set, wait until `state` (TS or RS) of
+    /// DMA_STATUS reads Stopped (0; dwmac_dma.h `DMA_STATUS_TS_MASK` / `_RS_MASK`, the
+    /// states of dwmac_lib.c `show_tx_process_state`), bounded by
+    /// [`set_stop_polls`](crate::Dwmac::set_stop_polls) reads, then acknowledge `stopped` (TPS or
+    /// RPS) when the engine was on or still stopping: the bit that stop raised.
+    fn stop_and_wait(
+        &self,
+        bit: u32,
+        state: tock_registers::fields::Field<u32, DMA_STATUS::Register>,
+        stopped: u32,
+    ) -> Result<(), Error> {
+        let was_on = critical_section::with(|_| {
+            let c = self.bus.read_raw(DMA_CONTROL);
+            if c & bit != 0 {
+                self.write_settled(DMA_CONTROL, c & !bit);
+            }
+            c & bit != 0
+        });
+        let polls = wait_stopped(
+            || self.bus.read_raw(DMA_STATUS),
+            |v| state.read(v) == 0,
+            self.stop_polls.load(Ordering::Relaxed),
+        )?;
+        if was_on || polls > 1 {
+            self.ack(stopped);
+        }
+        Ok(())
+    }
+
+    /// Clear ST without waiting for the TX process to stop (the ring starts and
+    /// [`stop`](crate::Dwmac::stop) wait for it before a base is written).
     pub fn stop_tx_dma(&self) {
         self.clear_dma_control(DMA_CONTROL_ST);
     }
 
-    /// Stop the RX DMA (clear SR).
+    /// Clear SR without waiting, as [`stop_tx_dma`](Self::stop_tx_dma).
     pub fn stop_rx_dma(&self) {
         self.clear_dma_control(DMA_CONTROL_SR);
     }
@@ -289,9 +336,22 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         self.bus.read_raw(regs::DMA_CUR_RX_DESC)
     }
 
-    /// DMA_INTR_ENA (bit positions of [`DMA_STATUS`](const@DMA_STATUS)).
+    /// DMA_INTR_ENA (bit positions of [`DMA_STATUS`](const@DMA_STATUS)); also the mask
+    /// [`take_events`](crate::Dwmac::take_events) reports and acknowledges from now on.
     pub fn set_interrupts(&self, mask: u32) {
+        self.irq_enabled.store(mask & IRQ_BITS, Ordering::Relaxed);
         self.write_settled(regs::DMA_INTR_ENA, mask);
+    }
+
+    /// The DMA_INTR_ENA mask as last written, read from the core the first time.
+    fn irq_enabled(&self) -> u32 {
+        let m = self.irq_enabled.load(Ordering::Relaxed);
+        if m & IRQ_UNKNOWN == 0 {
+            return m;
+        }
+        let m = self.bus.read_raw(regs::DMA_INTR_ENA) & IRQ_BITS;
+        self.irq_enabled.store(m, Ordering::Relaxed);
+        m
     }
 
     /// DMA_STATUS.
@@ -349,6 +409,10 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Gmac3<B> {
         Gmac3::tx_dma_enabled(self)
     }
 
+    fn rx_dma_enabled(&self) -> bool {
+        self.bus.read_raw(DMA_CONTROL) & DMA_CONTROL_SR != 0
+    }
+
     fn tx_stopped(&self) -> bool {
         Gmac3::tx_stopped(self)
     }
@@ -357,17 +421,12 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Gmac3<B> {
         self.status().read(DMA_STATUS::TS) == regs::TS_SUSPENDED
     }
 
-    fn stop_tx(&self) {
-        self.stop_tx_dma();
+    fn stop_tx(&self) -> Result<(), Error> {
+        self.stop_and_wait(DMA_CONTROL_ST, regs::DMA_STATUS::TS, STATUS_TPS)
     }
 
-    fn stop_rx(&self) {
-        self.stop_rx_dma();
-    }
-
-    fn ack_tx_faults(&self) {
-        // TPS, TJT, UNF (FBI stays for the RX side to see).
-        self.ack((1 << 1) | (1 << 3) | (1 << 5));
+    fn stop_rx(&self) -> Result<(), Error> {
+        self.stop_and_wait(DMA_CONTROL_SR, regs::DMA_STATUS::RS, STATUS_RPS)
     }
 
     fn cur_rx_desc(&self) -> u64 {
@@ -396,6 +455,8 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         timeout_us: u64,
     ) -> Result<u32, Error> {
         self.link.store(0, Ordering::Relaxed);
+        // The reset clears DMA_INTR_ENA (reset value 0).
+        self.irq_enabled.store(0, Ordering::Relaxed);
         self.bus.write(DMA_BUS_MODE, DMA_BUS_MODE::SWR::SET);
         let polls = Poller::new(clock)
             .timeout_us(timeout_us)
@@ -529,24 +590,45 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         self.write_settled(regs::GMAC_FLOW_CTRL, v);
     }
 
-    /// Stop both DMA engines and disable the MAC (TE, RE); the link state is down.
-    fn stop(&self) {
-        critical_section::with(|_| {
+    /// Stop both DMA engines (DMA_CONTROL cleared) and disable the MAC (TE, RE); the link
+    /// state is down. Then wait until DMA_STATUS reads TS and RS Stopped, and acknowledge
+    /// TPS and RPS (see [`Dwmac::stop`](crate::Dwmac::stop)).
+    ///
+    /// Errors: [`Error::Timeout`].
+    fn stop(&self) -> Result<(), Error> {
+        let was = critical_section::with(|_| {
             self.link.store(0, Ordering::Relaxed);
+            let was = self.bus.read_raw(DMA_CONTROL);
             self.write_settled(DMA_CONTROL, 0);
             let c = self.bus.read(GMAC_CONTROL).get();
             self.write_settled(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
+            was
         });
+        let polls = wait_stopped(
+            || self.bus.read_raw(DMA_STATUS),
+            |v| DMA_STATUS::TS.read(v) == 0 && DMA_STATUS::RS.read(v) == 0,
+            self.stop_polls.load(Ordering::Relaxed),
+        )?;
+        if was & (DMA_CONTROL_ST | DMA_CONTROL_SR) != 0 || polls > 1 {
+            self.ack(STATUS_TPS | STATUS_RPS);
+        }
+        Ok(())
     }
 
-    /// Read DMA_STATUS, acknowledge every interrupt bit it shows (summaries included) and
-    /// return them: the interrupt handler's first step. Hand the events to
+    fn set_stop_polls(&self, polls: u32) {
+        self.stop_polls.store(polls.max(1), Ordering::Relaxed);
+    }
+
+    /// Read DMA_STATUS, acknowledge the interrupt bits it shows that DMA_INTR_ENA enables
+    /// (summaries included: NIS/AIS sit at NIE/AIE's positions) and return them: the
+    /// interrupt handler's first step. Hand the events to
     /// [`TxRing::service`](crate::TxRing::service) and
     /// [`RxRing::service`](crate::RxRing::service), and wake on
     /// [`DmaEvents::rx_ready`] / [`DmaEvents::tx_done`]. One read, and one write only when
-    /// something was set.
+    /// something enabled was set (plus one read of DMA_INTR_ENA, once, if this MAC never
+    /// wrote it).
     fn take_events(&self) -> DmaEvents {
-        let st = self.bus.read_raw(DMA_STATUS) & regs::DMA_STATUS_W1C;
+        let st = self.bus.read_raw(DMA_STATUS) & regs::DMA_STATUS_W1C & self.irq_enabled();
         if st != 0 {
             self.bus.write_raw(DMA_STATUS, st);
         }

@@ -5,9 +5,10 @@
 //! the driver's tokens and the two interrupt paths that free resources:
 //!
 //! - **the DMA interrupt**: call [`NetState::on_dma_interrupt`] with
-//!   [`Dwmac::take_events`]: it runs the RX ring's service (recovery on RPS/FBI, RX poll
-//!   demand on RU) and, on TI or a TX fault only (as stmmac's TX NAPI), the TX ring's
-//!   (recovery on TPS/UNF/TJT/FBI, reclaim, cleanup-timer bookkeeping); it wakes the receive
+//!   [`Dwmac::take_events`]: it runs the RX ring's service (recovery on FBI with AIS, RX
+//!   poll demand on RU when enabled) and, on TI or a TX fault only (as stmmac's TX NAPI),
+//!   the TX ring's (recovery on UNF/TJT/FBI with AIS, reclaim, cleanup-timer bookkeeping);
+//!   it wakes the receive
 //!   side on RI/RU or data waiting, the transmit side on TI or descriptors freed;
 //! - **the TX cleanup timer**: from the [`HrTimers`](hwtimer_core::HrTimers) callback for
 //!   the ring's timer, return [`NetState::on_tx_timer`]: it reclaims
@@ -392,7 +393,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
 
     /// From the DMA interrupt, with what [`Dwmac::take_events`] returned: service the RX
     /// ring ([`RxRing::service`]), and the TX ring ([`TxRing::service`]) only on TI or a TX
-    /// fault (TPS, UNF, TJT, FBI), as stmmac's TX NAPI runs only then; wake the receive side on RI/RU or data
+    /// fault (UNF, TJT or FBI with AIS), as stmmac's TX NAPI runs only then; wake the receive side on RI/RU or data
     /// waiting, the transmit side on TI or descriptors freed. Returns the descriptors freed.
     /// A TX token filling its slot meanwhile is not in the way (see [Tokens](self#tokens)).
     pub fn on_dma_interrupt<M: Dwmac>(&self, mac: &M, events: DmaEvents) -> usize {

@@ -56,7 +56,7 @@ use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
 
 use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{ConfigError, Error};
-use crate::common::{DmaEvents, MDIO_TIMEOUT_US};
+use crate::common::{DmaEvents, MDIO_TIMEOUT_US, wait_stopped};
 use crate::common::{Dwmac, RingStart};
 use crate::dma::{DescLayout, DmaConfig, DmaSetup};
 use crate::qos::regs::{
@@ -85,11 +85,19 @@ const TX_FLOW_PT_SHIFT: u32 = 16;
 /// MAC_RX_FLOW_CTRL.RFE (bit 0): act on received pause frames.
 const RX_FLOW_RFE: u32 = 1 << 0;
 
-/// The channel interrupts a driver of these rings wants (DMA_CH0_STATUS positions): TI, RI,
-/// RBU (normal), TPS, RPS, FBE (abnormal). [`Qos::enable_interrupts`] adds the summary
-/// enables at the core's positions; [`Dwmac::enable_default_interrupts`] enables these.
-pub const DEFAULT_INTERRUPTS: u32 =
-    chan::TI | chan::RI | chan::RBU | chan::TPS | chan::RPS | chan::FBE;
+/// The channel interrupts a driver of these rings wants (DMA_CH0_STATUS positions): TI, RI
+/// (normal) and FBE (abnormal), Linux's `DMA_CHAN_INTR_DEFAULT_MASK` (dwmac4_dma.h) without
+/// its summary bits. [`Qos::enable_interrupts`] adds the summary enables at the core's
+/// positions; [`Dwmac::enable_default_interrupts`] enables these. Not TPS or RPS (every
+/// stop raises them) nor RBU (the RX ring's refill writes the tail pointer itself, as
+/// Linux's NAPI refill does).
+pub const DEFAULT_INTERRUPTS: u32 = chan::TI | chan::RI | chan::FBE;
+
+/// `Qos::irq_enabled` before DMA_CH0_INTR_ENA was written or read (bit 31 is no enable).
+const IRQ_UNKNOWN: u32 = 1 << 31;
+/// The DMA_CH0_INTR_ENA source enables that share their DMA_CH0_STATUS positions (bits
+/// 13:6 and 2:0; the summaries are placed by version).
+const IRQ_SOURCES: u32 = 0x3FC7;
 
 /// A DWMAC 4.x/5.x (QoS) on register bus `B` (covering 0x0000–0x11FF: MAC, MTL, DMA and
 /// channel 0), built only by [`Qos::probe`] or [`probe()`](fn@crate::probe).
@@ -104,6 +112,12 @@ pub struct Qos<B: RegisterBus<Word = u32>> {
     version: u32,
     link: AtomicU32,
     mdio_taken: AtomicBool,
+    /// The DMA_CH0_STATUS bits DMA_CH0_INTR_ENA enables, at their status positions (the
+    /// summaries as NIS/AIS), as last written ([`IRQ_UNKNOWN`] until written or read).
+    irq_enabled: AtomicU32,
+    /// The bound of a wait for Stopped, in status reads
+    /// ([`set_stop_polls`](crate::Dwmac::set_stop_polls)).
+    stop_polls: AtomicU32,
 }
 
 impl<B: RegisterBus<Word = u32>> Qos<B> {
@@ -113,6 +127,8 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
             version,
             link: AtomicU32::new(0),
             mdio_taken: AtomicBool::new(false),
+            irq_enabled: AtomicU32::new(IRQ_UNKNOWN),
+            stop_polls: AtomicU32::new(crate::common::STOP_POLLS),
         }
     }
 
@@ -211,18 +227,26 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         self.bus.read_raw(r::MAC_PACKET_FILTER)
     }
 
-    fn clear_tx_control(&self, bits: u32) {
+    /// Clear `bits` of DMA_CH0_TX_CONTROL; whether any was set.
+    fn clear_tx_control(&self, bits: u32) -> bool {
         critical_section::with(|_| {
             let c = self.bus.read_raw(r::DMA_CH0_TX_CONTROL);
-            self.bus.write_raw(r::DMA_CH0_TX_CONTROL, c & !bits);
-        });
+            if c & bits != 0 {
+                self.bus.write_raw(r::DMA_CH0_TX_CONTROL, c & !bits);
+            }
+            c & bits != 0
+        })
     }
 
-    fn clear_rx_control(&self, bits: u32) {
+    /// Clear `bits` of DMA_CH0_RX_CONTROL; whether any was set.
+    fn clear_rx_control(&self, bits: u32) -> bool {
         critical_section::with(|_| {
             let c = self.bus.read_raw(r::DMA_CH0_RX_CONTROL);
-            self.bus.write_raw(r::DMA_CH0_RX_CONTROL, c & !bits);
-        });
+            if c & bits != 0 {
+                self.bus.write_raw(r::DMA_CH0_RX_CONTROL, c & !bits);
+            }
+            c & bits != 0
+        })
     }
 
     /// The summary enables (NIE, AIE) of this core's version: bits 15/14 from 4.10 on,
@@ -240,8 +264,10 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
     /// abnormal one is, at this core's positions
     /// ([`summary_enables`](Self::summary_enables)): a 4.10 layout on a 4.00 core would
     /// enable nothing.
+    /// [`take_events`](crate::Dwmac::take_events) reports and acknowledges these (and the
+    /// summaries) from now on.
     pub fn enable_interrupts(&self, sources: u32) {
-        let sources = sources & 0x3FC7;
+        let sources = sources & IRQ_SOURCES;
         let normal = chan::TI | chan::TBU | chan::RI | chan::ERI;
         let (nie, aie) = self.summary_enables();
         let mut v = sources;
@@ -251,7 +277,55 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         if sources & !normal != 0 {
             v |= aie;
         }
+        self.irq_enabled
+            .store(self.status_mask(v), Ordering::Relaxed);
         self.bus.write_raw(r::DMA_CH0_INTR_ENA, v);
+    }
+
+    /// The DMA_CH0_STATUS bits a DMA_CH0_INTR_ENA value `ena` enables: its sources, NIS
+    /// with NIE and AIS with AIE (at this core's enable positions).
+    fn status_mask(&self, ena: u32) -> u32 {
+        let (nie, aie) = self.summary_enables();
+        let mut m = ena & IRQ_SOURCES;
+        if ena & nie != 0 {
+            m |= chan::NIS;
+        }
+        if ena & aie != 0 {
+            m |= chan::AIS;
+        }
+        m
+    }
+
+    /// The enabled DMA_CH0_STATUS bits as last written, read from the core the first time.
+    fn irq_enabled(&self) -> u32 {
+        let m = self.irq_enabled.load(Ordering::Relaxed);
+        if m & IRQ_UNKNOWN == 0 {
+            return m;
+        }
+        let m = self.status_mask(self.bus.read_raw(r::DMA_CH0_INTR_ENA));
+        self.irq_enabled.store(m, Ordering::Relaxed);
+        m
+    }
+
+    /// Clear `bit` (ST or SR) of channel 0's TX (`rx` false) or RX control if set, wait
+    /// until DMA_DEBUG_STATUS0's TPS0 / RPS0 (at `shift`) reads Stopped (0), bounded by
+    /// [`set_stop_polls`](crate::Dwmac::set_stop_polls) reads, then acknowledge `stopped` (TPS or
+    /// RPS in DMA_CH0_STATUS) when the engine was on or still stopping.
+    fn stop_and_wait(&self, rx: bool, shift: u32, stopped: u32) -> Result<(), Error> {
+        let was_on = if rx {
+            self.clear_rx_control(DMA_CH_RX_CONTROL::SR::SET.value)
+        } else {
+            self.clear_tx_control(DMA_CH_TX_CONTROL::ST::SET.value)
+        };
+        let polls = wait_stopped(
+            || self.bus.read_raw(r::DMA_DEBUG_STATUS0),
+            |v| (v >> shift) & r::DEBUG_PS_MASK == 0,
+            self.stop_polls.load(Ordering::Relaxed),
+        )?;
+        if was_on || polls > 1 {
+            self.bus.write_raw(r::DMA_CH0_STATUS, stopped);
+        }
+        Ok(())
     }
 
     /// DMA_CH0_STATUS as it reads.
@@ -309,34 +383,28 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
     // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     #[allow(clippy::arithmetic_side_effects)]
     unsafe fn start_tx(&self, s: &RingStart) -> Result<(), Error> {
+        let (hi, lo, len) = self.check_ring(s)?;
+        // The base is written only once the process reads Stopped.
+        self.stop_and_wait(false, r::DEBUG_TPS0_SHIFT, chan::TPS)?;
         critical_section::with(|_| {
-            let (hi, lo, len) = self.check_ring(s)?;
             let c = self.bus.read_raw(r::DMA_CH0_TX_CONTROL);
             let st = DMA_CH_TX_CONTROL::ST::SET.value;
-            if c & st != 0 {
-                self.bus.write_raw(r::DMA_CH0_TX_CONTROL, c & !st);
-            }
             self.bus.write_raw(r::DMA_CH0_TX_BASE_HI, hi);
             self.bus.write_raw(r::DMA_CH0_TX_BASE_LO, lo);
             self.bus.write_raw(r::DMA_CH0_TX_RING_LEN, len);
             self.bus.write_raw(r::DMA_CH0_TX_TAIL, s.tail as u32);
             self.bus.write_raw(r::DMA_CH0_TX_CONTROL, c | st);
-            Ok(())
-        })
+        });
+        Ok(())
     }
 
     // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     #[allow(clippy::arithmetic_side_effects)]
     unsafe fn start_rx(&self, s: &RingStart) -> Result<(), Error> {
+        let (hi, lo, len) = self.check_ring(s)?;
+        self.stop_and_wait(true, r::DEBUG_RPS0_SHIFT, chan::RPS)?;
         critical_section::with(|_| {
-            let (hi, lo, len) = self.check_ring(s)?;
             let c = self.bus.read(r::DMA_CH0_RX_CONTROL);
-            if c.is_set(DMA_CH_RX_CONTROL::SR) {
-                self.bus.write_raw(
-                    r::DMA_CH0_RX_CONTROL,
-                    c.get() & !DMA_CH_RX_CONTROL::SR::SET.value,
-                );
-            }
             self.bus.write_raw(r::DMA_CH0_RX_BASE_HI, hi);
             self.bus.write_raw(r::DMA_CH0_RX_BASE_LO, lo);
             self.bus.write_raw(r::DMA_CH0_RX_RING_LEN, len);
@@ -347,8 +415,8 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
                 r::DMA_CH0_RX_CONTROL,
                 keep | rbsz | DMA_CH_RX_CONTROL::SR::SET.value,
             );
-            Ok(())
-        })
+        });
+        Ok(())
     }
 
     #[inline]
@@ -378,16 +446,18 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
         true
     }
 
-    fn stop_tx(&self) {
-        self.clear_tx_control(DMA_CH_TX_CONTROL::ST::SET.value);
+    fn rx_dma_enabled(&self) -> bool {
+        self.bus
+            .read(r::DMA_CH0_RX_CONTROL)
+            .is_set(DMA_CH_RX_CONTROL::SR)
     }
 
-    fn stop_rx(&self) {
-        self.clear_rx_control(DMA_CH_RX_CONTROL::SR::SET.value);
+    fn stop_tx(&self) -> Result<(), Error> {
+        self.stop_and_wait(false, r::DEBUG_TPS0_SHIFT, chan::TPS)
     }
 
-    fn ack_tx_faults(&self) {
-        self.bus.write_raw(r::DMA_CH0_STATUS, chan::TPS);
+    fn stop_rx(&self) -> Result<(), Error> {
+        self.stop_and_wait(true, r::DEBUG_RPS0_SHIFT, chan::RPS)
     }
 
     fn cur_rx_desc(&self) -> u64 {
@@ -416,6 +486,8 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         timeout_us: u64,
     ) -> Result<u32, Error> {
         self.link.store(0, Ordering::Relaxed);
+        // The reset clears DMA_CH0_INTR_ENA (reset value 0).
+        self.irq_enabled.store(0, Ordering::Relaxed);
         self.bus.write(r::DMA_MODE, DMA_MODE::SWR::SET);
         let polls = Poller::new(clock)
             .timeout_us(timeout_us)
@@ -550,25 +622,46 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         self.bus.write_raw(r::MAC_RX_FLOW_CTRL, rx);
     }
 
-    /// Stop both DMA engines and the MAC (TE, RE); the link state is down.
-    fn stop(&self) {
-        critical_section::with(|_| {
+    /// Stop both DMA engines and the MAC (TE, RE); the link state is down. Then wait until
+    /// DMA_DEBUG_STATUS0 reads TPS0 and RPS0 Stopped, and acknowledge TPS and RPS (see
+    /// [`Dwmac::stop`](crate::Dwmac::stop)).
+    ///
+    /// Errors: [`Error::Timeout`].
+    fn stop(&self) -> Result<(), Error> {
+        let was_on = critical_section::with(|_| {
             self.link.store(0, Ordering::Relaxed);
-            self.clear_tx_control(DMA_CH_TX_CONTROL::ST::SET.value);
-            self.clear_rx_control(DMA_CH_RX_CONTROL::SR::SET.value);
+            let tx = self.clear_tx_control(DMA_CH_TX_CONTROL::ST::SET.value);
+            let rx = self.clear_rx_control(DMA_CH_RX_CONTROL::SR::SET.value);
             let c = self.bus.read_raw(r::MAC_CONFIG);
             let te_re = MAC_CONFIG::TE::SET.value | MAC_CONFIG::RE::SET.value;
             self.bus.write_raw(r::MAC_CONFIG, c & !te_re);
+            tx || rx
         });
+        let ps =
+            (r::DEBUG_PS_MASK << r::DEBUG_TPS0_SHIFT) | (r::DEBUG_PS_MASK << r::DEBUG_RPS0_SHIFT);
+        let polls = wait_stopped(
+            || self.bus.read_raw(r::DMA_DEBUG_STATUS0),
+            |v| v & ps == 0,
+            self.stop_polls.load(Ordering::Relaxed),
+        )?;
+        if was_on || polls > 1 {
+            self.bus.write_raw(r::DMA_CH0_STATUS, chan::TPS | chan::RPS);
+        }
+        Ok(())
     }
 
-    /// Read DMA_CH0_STATUS, acknowledge every bit it shows (write-1-to-clear, the
-    /// summaries included, nothing it did not show) and return them in [`DmaEvents`]' 3.x
-    /// positions: TI, TPS, TBU (TU), RI, RBU (RU), RPS, RWT, ETI keep theirs; ERI → 14,
-    /// FBE → 13 (FBI), AIS → 15, NIS → 16. CDE has no 3.x bit and is acknowledged only.
-    /// One read, and one write only when something was set.
+    fn set_stop_polls(&self, polls: u32) {
+        self.stop_polls.store(polls.max(1), Ordering::Relaxed);
+    }
+
+    /// Read DMA_CH0_STATUS, acknowledge the bits it shows that DMA_CH0_INTR_ENA enables
+    /// (write-1-to-clear; NIS with NIE, AIS with AIE; nothing it did not show) and return
+    /// them as [`DmaEvents`]. Bits of sources not enabled stay latched, unreported, as
+    /// Linux's `dwmac4_dma_interrupt` leaves them (it writes back `intr_status & intr_en`).
+    /// One read, and one write only when something enabled was set (plus one read of
+    /// DMA_CH0_INTR_ENA, once, if this MAC never wrote it).
     fn take_events(&self) -> DmaEvents {
-        let st = self.bus.read_raw(r::DMA_CH0_STATUS) & chan::W1C;
+        let st = self.bus.read_raw(r::DMA_CH0_STATUS) & chan::W1C & self.irq_enabled();
         if st == 0 {
             return DmaEvents::NONE;
         }
@@ -636,13 +729,16 @@ mod tests {
         assert!(e.tx_done());
         let e = events_from_channel(chan::RI | chan::RBU);
         assert!(e.rx_ready() && e.rx_no_buffer());
+        // A fault only with AIS in the same read.
         let e = events_from_channel(chan::FBE);
-        assert!(e.fatal() && !e.tx_fault());
+        assert!(!e.fatal() && !e.tx_fault());
         assert_eq!(events_from_channel(chan::FBE), DmaEvents::FATAL_BUS_ERROR);
-        let e = events_from_channel(chan::TPS);
-        assert!(e.tx_fault());
-        let e = events_from_channel(chan::RPS);
-        assert!(e.rx_fault());
+        let e = events_from_channel(chan::FBE | chan::AIS);
+        assert!(e.fatal() && !e.tx_fault());
+        // A stop is no fault, AIS or not.
+        let e = events_from_channel(chan::TPS | chan::RPS | chan::AIS);
+        assert!(!e.tx_fault() && !e.fatal());
+        assert!(e.contains(DmaEvents::TX_STOPPED | DmaEvents::RX_STOPPED));
         assert_eq!(
             events_from_channel(chan::NIS | chan::AIS),
             DmaEvents::NORMAL | DmaEvents::ABNORMAL

@@ -272,6 +272,17 @@ pub const DMA_MODE: Reg<u32, DMA_MODE::Register> = Reg::new(0x1000);
 pub const DMA_SYSBUS_MODE: Reg<u32, DMA_SYSBUS_MODE::Register> = Reg::new(0x1004);
 /// DMA_STATUS (which block raised the line: DC0IS bit 0, MTLIS 16, MACIS 17).
 pub const DMA_STATUS: Reg<u32> = Reg::new(0x1008);
+/// DMA_DEBUG_STATUS0 (0x100C; NXP RT1170 ENET_QOS DMA_DEBUG_STATUS0, ST stm32h7 DMADSR
+/// "0x100c", Linux dwmac4_dma.h `DMA_DEBUG_STATUS_0`): channel 0's process states.
+pub const DMA_DEBUG_STATUS0: Reg<u32> = Reg::new(0x100C);
+/// DMA_DEBUG_STATUS0.RPS0 (bits 11:8): channel 0's RX process state, 0 = Stopped
+/// ("Stopped (Reset or Stop Receive Command issued)"; 4 = suspended is not stopped).
+pub const DEBUG_RPS0_SHIFT: u32 = 8;
+/// DMA_DEBUG_STATUS0.TPS0 (bits 15:12): channel 0's TX process state, 0 = Stopped
+/// ("Stopped (Reset or Stop Transmit Command issued)"; 6 = suspended is not stopped).
+pub const DEBUG_TPS0_SHIFT: u32 = 12;
+/// The width of each process-state field of DMA_DEBUG_STATUS0 (4 bits).
+pub const DEBUG_PS_MASK: u32 = 0xF;
 
 /// Channel 0's registers start here; channel `n` at `+ DMA_CHAN_STRIDE·n`.
 pub const DMA_CHAN0: usize = 0x1100;

@@ -926,6 +926,8 @@ pub fn rx_bursts_on<P: Board>(
         .ok_or(Error::RingSize)?;
     let mut rx = RxRing::new(mem, &arena, &setup, rx_cfg, Coherent)?;
     rx.try_start(&mac)?;
+    // `take_events` reports only enabled sources.
+    P::enable_interrupts(&mac);
     mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
     let frame = super::eth_frame(us, 1514, 0x5A);
     let mut f = RxFigures::default();

@@ -61,6 +61,8 @@ impl Board {
             address: US,
             filter: FrameFilter::default(),
         });
+        // `take_events` reports enabled sources only (as the 4.x board, Linux's mask).
+        mac.enable_default_interrupts();
         Self {
             clock,
             counter,

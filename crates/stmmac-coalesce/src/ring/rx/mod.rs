@@ -149,10 +149,19 @@ pub struct RxStats {
     pub context: u64,
     /// Frames dropped because the caller's buffer was too short to assemble them.
     pub not_assembled: u64,
-    /// RU (receive buffer unavailable) events seen by [`RxRing::service`].
+    /// RU (receive buffer unavailable) events seen by [`RxRing::service`] (only when that
+    /// source is enabled: not by default).
     pub no_buffer: u64,
-    /// RX DMA restarts after RPS or FBI.
+    /// RX DMA restarts (after a fatal bus error with AIS, or [`RxRing::recover`] called).
     pub recoveries: u64,
+    /// Complete frames a recovery dropped (received, not yet taken by
+    /// [`RxRing::receive`] when the ring was emptied).
+    pub dropped: u64,
+    /// Faults that found the RX DMA stopped by the user (SR clear); it was left stopped.
+    pub user_stopped: u64,
+    /// Recoveries that gave up because the RX process did not reach Stopped within
+    /// [`Dwmac::set_stop_polls`] reads; the RX DMA was left switched off.
+    pub stop_timeouts: u64,
     /// Starts refused because DMA_BUS_MODE.DSL is not the ring's stride
     /// ([`Error::GeometryMismatch`]); the RX DMA stayed stopped.
     pub refused_starts: u64,
@@ -561,14 +570,23 @@ impl<C: CacheOps> RxRing<C> {
         Err(Error::WouldBlock)
     }
 
-    /// After an interrupt: recover from what `events` report (RPS or FBI: restart the RX
-    /// DMA, see [`recover`](Self::recover)); on RU, issue the poll demand (and give back a
-    /// descriptor without FS the DMA waits at). Returns
-    /// whether a complete frame is waiting ([`has_data`](Self::has_data), the "RX ready"
-    /// event).
+    /// After an interrupt: recover from a fatal bus error ([`DmaEvents::fatal`]: FBI/FBE
+    /// with AIS in the same read; restart the RX DMA, see [`recover`](Self::recover)); on
+    /// RU (reported only when enabled), issue the poll demand (and give back a descriptor
+    /// without FS the DMA waits at). Returns whether a complete frame is waiting
+    /// ([`has_data`](Self::has_data), the "RX ready" event).
+    ///
+    /// RPS never restarts RX: every stop raises it, and Linux only counts it
+    /// (`dwmac_dma_interrupt`, `dwmac4_dma_interrupt`). An RX DMA whose SR is clear was
+    /// stopped by the user ([`Dwmac::stop`]): it is left stopped, even on a fault
+    /// ([`RxStats::user_stopped`]).
     pub fn service<M: Dwmac>(&mut self, mac: &M, events: DmaEvents) -> bool {
-        if events.rx_fault() || events.fatal() {
-            self.recover(mac);
+        if events.fatal() {
+            if mac.rx_dma_enabled() {
+                self.recover(mac);
+            } else {
+                self.stats.user_stopped = self.stats.user_stopped.wrapping_add(1);
+            }
         }
         if events.rx_no_buffer() {
             self.stats.no_buffer = self.stats.no_buffer.wrapping_add(1);
@@ -598,13 +616,59 @@ impl<C: CacheOps> RxRing<C> {
         }
     }
 
-    /// Restart the RX DMA: stop it, drop whatever the ring holds, hand every descriptor to
-    /// the DMA again, program the base and start. Counted in [`RxStats::recoveries`].
+    /// [`try_recover`](Self::try_recover), the error dropped (counted in
+    /// [`RxStats::stop_timeouts`] or [`RxStats::refused_starts`]).
     pub fn recover<M: Dwmac>(&mut self, mac: &M) {
-        mac.stop_rx();
+        let _ = self.try_recover(mac);
+    }
+
+    /// Restart the RX DMA: stop it and wait until it reads Stopped, which acknowledges the
+    /// RPS the stop raised; then drop whatever the ring holds (the complete frames counted
+    /// in [`RxStats::dropped`]), hand every descriptor to the DMA again, program the base
+    /// and start. Counted in [`RxStats::recoveries`]. The descriptors and the base are
+    /// touched only once the process reads Stopped.
+    ///
+    /// Errors: [`Error::Timeout`] when the process never read Stopped (counted in
+    /// [`RxStats::stop_timeouts`]): the RX DMA is left switched off (SR clear) with the
+    /// ring as it was, which the service path then treats as the user's stop. The errors
+    /// of [`try_start`](Self::try_start).
+    pub fn try_recover<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
+        if let Err(e) = mac.stop_rx() {
+            self.stats.stop_timeouts = self.stats.stop_timeouts.wrapping_add(1);
+            return Err(e);
+        }
         self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
+        let lost = self.complete_frames();
+        self.stats.dropped = self.stats.dropped.wrapping_add(lost);
         self.refill_all();
         self.demand = false;
-        self.start(mac);
+        self.try_start(mac)
+    }
+
+    /// The complete frames (FS … LS, every descriptor CPU-owned) from the oldest
+    /// descriptor on, up to the first one the DMA owns: what a recovery throws away.
+    fn complete_frames(&self) -> u64 {
+        let g = self.geo;
+        let layout = self.setup.layout();
+        let mut i = g.wrap(self.next);
+        let mut in_frame = false;
+        let mut n: u64 = 0;
+        for _ in 0..g.len() {
+            let d = g.desc(i);
+            self.cache.invalidate(d.as_ptr(), g.desc_bytes());
+            let raw = d.status(layout);
+            if raw & desc::OWN != 0 {
+                break;
+            }
+            let s = desc::rx_status(layout, raw);
+            dma_rmb();
+            in_frame |= s.first;
+            if in_frame && s.last {
+                n = n.wrapping_add(1);
+                in_frame = false;
+            }
+            i = g.next(i);
+        }
+        n
     }
 }

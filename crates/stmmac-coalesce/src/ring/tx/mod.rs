@@ -32,7 +32,8 @@
 //! ([`TxRing::service`]) that empties the ring cancels it, so a burst covered by IC costs
 //! no timer expiry; an expiry ([`TxRing::on_timer`]) that leaves descriptors pending
 //! re-arms. An expiry that makes no progress while the DMA reports the TX process stopped
-//! (or TPS/UNF/FBI) restarts the TX DMA instead of re-arming forever.
+//! although ST is set (a fault stopped it) restarts the TX DMA instead of re-arming
+//! forever; one that finds ST clear leaves the user's stop alone.
 
 mod service;
 mod timer;
@@ -107,16 +108,20 @@ pub struct TxStats {
     pub empty_expiries: u64,
     /// Times the timer could not be armed; the frame got IC instead.
     pub timer_errors: u64,
-    /// TX DMA restarts after TPS / UNF / FBI or a stopped TX process.
+    /// TX DMA restarts after a fault (3.x UNF / TJT, FBI / FBE, each with AIS) or a TX
+    /// process found stopped while ST is set.
     pub recoveries: u64,
     /// Frames dropped by those restarts (in flight when the DMA stopped).
     pub dropped: u64,
     /// TX poll demands issued by [`TxRing::on_timer`] to a suspended TX DMA that still owned
     /// descriptors (a lost doorbell).
     pub kicks: u64,
-    /// Expiries that found the TX DMA stopped by the user (DMA_CONTROL.ST clear) with
-    /// descriptors pending; it was left stopped.
+    /// Expiries (with descriptors pending) and faults that found the TX DMA stopped by the
+    /// user (ST clear); it was left stopped.
     pub user_stopped: u64,
+    /// Recoveries that gave up because the TX process did not reach Stopped within
+    /// [`Dwmac::set_stop_polls`] reads; the TX DMA was left switched off.
+    pub stop_timeouts: u64,
     /// Starts refused because DMA_BUS_MODE.DSL is not the ring's stride
     /// ([`Error::GeometryMismatch`]); the TX DMA stayed stopped.
     pub refused_starts: u64,

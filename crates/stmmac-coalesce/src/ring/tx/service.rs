@@ -24,13 +24,23 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         n
     }
 
-    /// After a TX interrupt or a poll: recover from what `events` report (TPS, UNF, TJT or
-    /// FBI: restart the TX DMA, see [`recover`](Self::recover)), reclaim, then manage the
-    /// timer: cancel it when the ring is empty, start it when descriptors remain and it is
-    /// idle. Returns how many descriptors were reclaimed (the "TX space freed" event).
+    /// After a TX interrupt or a poll: recover from the faults `events` report
+    /// ([`DmaEvents::tx_fault`]: 3.x UNF or TJT, or [`DmaEvents::fatal`]: FBI/FBE, each
+    /// only with AIS in the same read; restart the TX DMA, see [`recover`](Self::recover)),
+    /// reclaim, then manage the timer: cancel it when the ring is empty, start it when
+    /// descriptors remain and it is idle. Returns how many descriptors were reclaimed (the
+    /// "TX space freed" event).
+    ///
+    /// TPS alone is no fault (every stop raises it). A TX DMA whose ST is clear was stopped
+    /// by the user ([`Dwmac::stop`]): it is left stopped, even on a fault
+    /// ([`TxStats::user_stopped`]).
     pub fn service<M: Dwmac>(&mut self, mac: &M, events: DmaEvents) -> usize {
         if events.tx_fault() || events.fatal() {
-            self.recover(mac);
+            if mac.tx_dma_enabled() {
+                self.recover(mac);
+            } else {
+                self.stats.user_stopped = self.stats.user_stopped.wrapping_add(1);
+            }
         }
         let n = self.reclaim();
         if self.period != 0 {
@@ -54,8 +64,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     ///
     /// - DMA_CONTROL.ST clear (the user stopped the TX DMA): nothing is restarted, the
     ///   timer is not re-armed ([`TxStats::user_stopped`]);
-    /// - TX process stopped, or TPS/UNF pending: restart the TX DMA
-    ///   ([`recover`](Self::recover)); a stopped DMA never completes anything;
+    /// - ST set but the TX process stopped, or (3.x) TPS/UNF pending: a fault stopped it;
+    ///   restart the TX DMA ([`recover`](Self::recover)), a stopped DMA never completes
+    ///   anything;
     /// - TX process suspended (DMA_STATUS.TS): one TX poll demand, then re-arm
     ///   ([`TxStats::kicks`]); a doorbell that overtook its descriptor store (an outer
     ///   cache's store buffer) left the DMA asleep over descriptors it owns. On QoS the
@@ -102,13 +113,31 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         Restart::At(now.saturating_add(self.period))
     }
 
-    /// Restart the TX DMA after a fault: stop it, drop the frames in flight (counted in
+    /// [`try_recover`](Self::try_recover), the error dropped (counted in
+    /// [`TxStats::stop_timeouts`] or [`TxStats::refused_starts`]).
+    pub fn recover<M: Dwmac>(&mut self, mac: &M) {
+        let _ = self.try_recover(mac);
+    }
+
+    /// Restart the TX DMA after a fault: stop it and wait until it reads Stopped, which
+    /// acknowledges the TPS the stop raised; then drop the frames in flight (counted in
     /// [`TxStats::dropped`]), return every descriptor to the CPU, program the ring base
     /// again and start. Counted in [`TxStats::recoveries`].
-    pub fn recover<M: Dwmac>(&mut self, mac: &M) {
-        mac.stop_tx();
-        // Handled here: the TX faults (a bus error stays for the RX side to see).
-        mac.ack_tx_faults();
+    ///
+    /// The descriptors and the base are touched only once the process reads Stopped (the
+    /// 3.x databook on DMA_TX_BASE_ADDR, quoted in the [`Dwmac`] docs; on QoS
+    /// DMA_DEBUG_STATUS0.TPS0).
+    ///
+    /// Errors: [`Error::Timeout`] when the process never read Stopped (counted in
+    /// [`TxStats::stop_timeouts`]): the TX DMA is left switched off (ST clear) with the
+    /// ring as it was; the service paths then treat it as stopped by the user, and only
+    /// another `try_recover` or [`try_start`](Self::try_start) starts it. The errors of
+    /// [`try_start`](Self::try_start).
+    pub fn try_recover<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
+        if let Err(e) = mac.stop_tx() {
+            self.stats.stop_timeouts = self.stats.stop_timeouts.wrapping_add(1);
+            return Err(e);
+        }
         self.stats.dropped = self.stats.dropped.wrapping_add(self.pending as u64);
         self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
         self.pending = 0;
@@ -120,6 +149,6 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         self.cancel_timer();
         self.armed = false;
         self.reset_descriptors();
-        self.start(mac);
+        self.try_start(mac)
     }
 }
