@@ -255,10 +255,10 @@
 pub mod common;
 pub mod dma;
 pub mod gmac3;
+pub mod net;
 mod probe;
 pub mod qos;
 pub mod ring;
-pub mod net;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
 // indexes with plain arithmetic and may panic on a broken test set-up.
 #[cfg(feature = "sim")]
@@ -282,8 +282,8 @@ pub use mdio_bus;
 
 pub use common::phy::{Advertise, Duplex, LinkState, Pause, Phy, PhyError, Speed};
 pub use common::{
-    ConfigError, DmaEvents, Dwmac, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US,
-    multicast_hash_bin,
+    ConfigError, DmaEvents, Dwmac, Error, FrameFilter, HwStats, MDIO_TIMEOUT_US, MacConfig,
+    SWR_TIMEOUT_US, multicast_hash_bin,
 };
 pub use dma::WithSync;
 pub use dma::barrier::DoorbellSync;

@@ -51,11 +51,12 @@ fn each_qos_version_probes_as_qos_and_reads_only() {
 
 #[test]
 fn a_version_of_neither_layout_is_a_typed_error_and_nothing_is_written() {
-    // 0x3F / 0x53: just outside the QoS range; 0 and all ones: no block there; 0x1032 at
-    // 0x110: a 3.x version number in the 4.x register.
+    // 0x3F: just below the QoS range (any SNPSVER from 0x40 up is QoS, as in Linux); 0
+    // and all ones: no block there; 0x1032 at 0x110: a 3.x version number in the 4.x
+    // register.
     for (q, g) in [
         (0x0000_003F, 0),
-        (0x0000_0053, 0x0000_0029),
+        (0x0000_0030, 0x0000_0029),
         (0, 0),
         (u32::MAX, u32::MAX),
         (0x1032, 0x0041),

@@ -134,6 +134,26 @@ pub enum Error {
         /// DSL of the ring's set-up.
         ring: u8,
     },
+    /// A QoS RX ring's `start` read DMA_CH0_RX_CONTROL.RBSZ back and it is not the ring's
+    /// buffer size: the core's bus is wider than [`DmaConfig::bus_width`](crate::DmaConfig::bus_width)
+    /// and keeps RBSZ in multiples of its own width, so frames would span descriptors with
+    /// stale bytes at the end of each buffer. The RX DMA was not started; configure the
+    /// bus width, or a buffer size that is a multiple of 16.
+    BufSizeMismatch {
+        /// RBSZ as read back, bytes.
+        programmed: u32,
+        /// The ring's buffer size, bytes.
+        ring: u32,
+    },
+    /// A GMAC 3.x ring's `start` read DMA_BUS_MODE back and found ATDS set: the DMA would
+    /// step 32-byte (alternate) descriptors where the ring has 16-byte ones. The DMA was
+    /// not started; [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) clears ATDS.
+    StrideMismatch {
+        /// The bytes the DMA steps per descriptor (descriptor size and DSL padding).
+        programmed: u32,
+        /// The ring's stride.
+        ring: u32,
+    },
     /// [`Dwmac::mdio`](crate::Dwmac::mdio) while another MDIO master of the same MAC is
     /// alive: their frames would interleave on MII_ADDR / MII_DATA.
     MdioBusy,
@@ -188,6 +208,13 @@ impl core::fmt::Display for Error {
             Error::GeometryMismatch { programmed, ring } => {
                 write!(f, "DMA_BUS_MODE.DSL is {programmed}, the ring needs {ring}")
             }
+            Error::BufSizeMismatch { programmed, ring } => {
+                write!(f, "RBSZ reads back {programmed}, the ring needs {ring}")
+            }
+            Error::StrideMismatch { programmed, ring } => write!(
+                f,
+                "the DMA steps {programmed} bytes per descriptor, the ring {ring}"
+            ),
             Error::MdioBusy => f.write_str("another MDIO master is alive"),
             Error::UnknownVersion {
                 mac_version,

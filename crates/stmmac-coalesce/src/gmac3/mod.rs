@@ -74,6 +74,19 @@ pub struct Gmac3<B: RegisterBus<Word = u32>> {
     link: AtomicU32,
     mdio_taken: AtomicBool,
     settle_reads: AtomicU8,
+    /// The layout [`configure_dma`](crate::Dwmac::configure_dma) resolved (0 none yet).
+    layout: AtomicU8,
+    /// The RX FIFO size for flow control, bytes (0 unknown).
+    rx_fifo: AtomicU32,
+}
+
+/// [`Gmac3::layout`]'s encoding of a layout.
+const fn layout_code(l: crate::DescLayout) -> u8 {
+    match l {
+        crate::DescLayout::Normal => 1,
+        crate::DescLayout::Enhanced => 2,
+        crate::DescLayout::Qos => 3,
+    }
 }
 
 /// DMA_CONTROL.ST (start/stop transmission).
@@ -96,6 +109,8 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
             link: AtomicU32::new(0),
             mdio_taken: AtomicBool::new(false),
             settle_reads: AtomicU8::new(0),
+            layout: AtomicU8::new(0),
+            rx_fifo: AtomicU32::new(0),
         }
     }
 
@@ -125,6 +140,29 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         self.bus.write_raw(reg, value);
         for _ in 0..self.settle_reads.load(Ordering::Relaxed) {
             let _ = self.bus.read_raw(reg);
+        }
+    }
+
+    /// The RX FIFO size in bytes, for hardware flow control
+    /// ([`set_flow_control`](crate::Dwmac::set_flow_control)); 0, the default, is unknown.
+    /// Linux takes it from the device tree (`rx-fifo-depth`): GMAC 3.x has no feature
+    /// field for it, and without it Linux leaves hardware flow control off.
+    pub fn set_rx_fifo_size(&self, bytes: u32) {
+        self.rx_fifo.store(bytes, Ordering::Relaxed);
+    }
+
+    /// The layout this core's rings use: the one [`configure_dma`](crate::Dwmac::configure_dma)
+    /// (or [`configure_dma_assuming_layout`](Self::configure_dma_assuming_layout)) resolved,
+    /// else the one HW_FEATURE.ENHDESSEL announces; `None` when neither is known (no
+    /// HW_FEATURE and never configured).
+    pub fn layout(&self) -> Option<crate::DescLayout> {
+        match self.layout.load(Ordering::Relaxed) {
+            1 => Some(crate::DescLayout::Normal),
+            2 => Some(crate::DescLayout::Enhanced),
+            _ => {
+                let h = self.hw_feature();
+                (h != 0 && h != u32::MAX).then(|| layout_from_hw_feature(h))
+            }
         }
     }
 
@@ -163,6 +201,7 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         // SAFETY: the caller's promise, forwarded.
         let setup = unsafe { cfg.resolve_assuming_layout(layout) }?;
         self.program_bus_mode(&setup)?;
+        self.layout.store(layout_code(layout), Ordering::Relaxed);
         Ok(setup)
     }
 
@@ -184,18 +223,28 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         })
     }
 
-    /// DMA_BUS_MODE.DSL as programmed, or the mismatch with `dsl`.
-    fn check_dsl(&self, dsl: u8) -> Result<(), Error> {
-        let programmed = self.bus.read(DMA_BUS_MODE).read(DMA_BUS_MODE::DSL);
-        if programmed == u32::from(dsl) {
-            Ok(())
-        } else {
-            Err(Error::GeometryMismatch {
+    /// DMA_BUS_MODE read back against the ring: DSL must be the ring's `dsl`, and ATDS
+    /// clear, since with ATDS the DMA steps 32-byte alternate descriptors (Linux
+    /// `dwmac1000.h` `DMA_BUS_MODE_ATDS` bit 7; `descs.h` `struct dma_extended_desc`, 8
+    /// words) where the ring's are 16 bytes (`stride` is the ring's step).
+    fn check_dsl(&self, dsl: u8, stride: u32) -> Result<(), Error> {
+        let bm = self.bus.read(DMA_BUS_MODE);
+        let programmed = bm.read(DMA_BUS_MODE::DSL);
+        if programmed != u32::from(dsl) {
+            return Err(Error::GeometryMismatch {
                 // DSL is a 5-bit field.
                 programmed: u8::try_from(programmed).unwrap_or(u8::MAX),
                 ring: dsl,
-            })
+            });
         }
+        if bm.is_set(DMA_BUS_MODE::ATDS) {
+            // 32-byte descriptors instead of 16: 16 more bytes per step.
+            return Err(Error::StrideMismatch {
+                programmed: stride.saturating_add(16),
+                ring: stride,
+            });
+        }
+        Ok(())
     }
 
     /// Program MAC address 0 (GMAC_ADDR_HIGH/LOW(0)), AE set.
@@ -224,9 +273,9 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     ///
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
-    pub(crate) unsafe fn start_tx_dma(&self, base: u32, dsl: u8) -> Result<(), Error> {
+    pub(crate) unsafe fn start_tx_dma(&self, base: u32, dsl: u8, stride: u32) -> Result<(), Error> {
         critical_section::with(|_| {
-            self.check_dsl(dsl)?;
+            self.check_dsl(dsl, stride)?;
             let c = self.bus.read_raw(DMA_CONTROL);
             if c & DMA_CONTROL_ST != 0 {
                 self.write_settled(DMA_CONTROL, c & !DMA_CONTROL_ST);
@@ -241,9 +290,9 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     ///
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
-    pub(crate) unsafe fn start_rx_dma(&self, base: u32, dsl: u8) -> Result<(), Error> {
+    pub(crate) unsafe fn start_rx_dma(&self, base: u32, dsl: u8, stride: u32) -> Result<(), Error> {
         critical_section::with(|_| {
-            self.check_dsl(dsl)?;
+            self.check_dsl(dsl, stride)?;
             let c = self.bus.read_raw(DMA_CONTROL);
             if c & DMA_CONTROL_SR != 0 {
                 self.write_settled(DMA_CONTROL, c & !DMA_CONTROL_SR);
@@ -316,23 +365,34 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     }
 }
 
+/// The ring's base as DMA_*_BASE_ADDR takes it: GMAC 3.x drives 32 address bits, so the
+/// whole ring, buffers included, lies below 4 GiB.
+fn ring_base_32(r: &crate::common::RingStart) -> Result<u32, Error> {
+    if r.top > u64::from(u32::MAX) {
+        return Err(Error::Config(ConfigError::AddressWidth));
+    }
+    u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))
+}
+
 impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Gmac3<B> {
     const QOS: bool = false;
 
+    /// Only this core's own layout: normal and enhanced descriptors put TER/RER and the
+    /// buffer sizes in different bits, so a ring of the other 3.x layout would not wrap.
     fn accepts(&self, layout: crate::dma::DescLayout) -> bool {
-        !layout.is_qos()
+        !layout.is_qos() && self.layout() == Some(layout)
     }
 
     unsafe fn start_tx(&self, r: &crate::common::RingStart) -> Result<(), Error> {
-        let base = u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))?;
+        let base = ring_base_32(r)?;
         // SAFETY: the caller's contract is `start_tx_dma`'s.
-        unsafe { self.start_tx_dma(base, r.dsl) }
+        unsafe { self.start_tx_dma(base, r.dsl, r.stride) }
     }
 
     unsafe fn start_rx(&self, r: &crate::common::RingStart) -> Result<(), Error> {
-        let base = u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))?;
+        let base = ring_base_32(r)?;
         // SAFETY: the caller's contract is `start_rx_dma`'s.
-        unsafe { self.start_rx_dma(base, r.dsl) }
+        unsafe { self.start_rx_dma(base, r.dsl, r.stride) }
     }
 
     #[inline]
@@ -445,6 +505,8 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let setup = resolve_dma(cfg, self.hw_feature())?;
         self.program_bus_mode(&setup)?;
+        self.layout
+            .store(layout_code(setup.layout()), Ordering::Relaxed);
         Ok(setup)
     }
 
@@ -467,9 +529,11 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
     }
 
-    /// Program the receive filter: GMAC_FRAME_FILTER and the hash table.
+    /// Program the receive filter: GMAC_FRAME_FILTER and the 64-bin hash table
+    /// (GMAC_HASH_LOW bins 0–31, GMAC_HASH_HIGH 32–63: Linux `dwmac1000_set_mchash` for
+    /// `mcbitslog2` 6, its default `HASH_TABLE_SIZE`), the filter's table folded to 64 bins.
     fn set_filter(&self, filter: &FrameFilter) {
-        let [lo, hi] = filter.multicast_hash;
+        let [lo, hi, ..] = filter.hash_words(64);
         self.bus.write_raw(regs::GMAC_HASH_LOW, lo);
         self.bus.write_raw(regs::GMAC_HASH_HIGH, hi);
         self.write_settled(GMAC_FRAME_FILTER, filter.register());
@@ -516,7 +580,30 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     /// Program GMAC_FLOW_CTRL for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)): in full
     /// duplex TFE for transmit pause (with the pause time 0xFFFF slot times, Linux's
     /// default), RFE for receive pause; in half duplex nothing (0: no backpressure).
+    ///
+    /// With transmit pause and an RX FIFO of at least 4 KiB
+    /// ([`set_rx_fifo_size`](Gmac3::set_rx_fifo_size)), DMA_CONTROL.EFC with RFA "full
+    /// minus 1 KiB" and RFD "full minus 2 KiB", as Linux `dwmac1000_configure_fc`: the
+    /// MAC then sends PAUSE frames as the RX FIFO fills. Otherwise EFC, RFA and RFD are
+    /// cleared (a smaller or unknown FIFO gets no hardware flow control, as in Linux).
     fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
+        let efc = duplex == Duplex::Full
+            && pause.tx
+            && self.rx_fifo.load(Ordering::Relaxed) >= regs::FLOW_MIN_RX_FIFO;
+        critical_section::with(|_| {
+            let c = self.bus.read_raw(DMA_CONTROL);
+            let clear =
+                regs::DMA_CONTROL_EFC | regs::DMA_CONTROL_RFA_MASK | regs::DMA_CONTROL_RFD_MASK;
+            let set = if efc {
+                regs::DMA_CONTROL_EFC | regs::RFA_FULL_MINUS_1K | regs::RFD_FULL_MINUS_2K
+            } else {
+                0
+            };
+            let v = (c & !clear) | set;
+            if v != c {
+                self.write_settled(DMA_CONTROL, v);
+            }
+        });
         let mut v = 0;
         if duplex == Duplex::Full {
             if pause.tx {
@@ -584,6 +671,42 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             }
             self.bus.read_raw(GMAC_CONTROL) & regs::GMAC_CONTROL_IPC != 0
         })
+    }
+
+    /// DMA_MISSED_FRAME_CTR (clear on read: frames missed for want of a descriptor in bits
+    /// 15:0, frames lost to an RX FIFO overflow in bits 27:17; Linux `dwmac100.h`
+    /// `DMA_MISSED_FRAME_*`, the 3.x databook's CSR8) and, with the MMC (HW_FEATURE.MMCSEL),
+    /// its frame counters, put in reset-on-read mode at the first call (MMC_CNTRL bit 2,
+    /// as Linux `stmmac_mmc_setup`). See [`HwStats`](crate::HwStats).
+    fn hw_stats(&self, acc: &mut crate::common::HwStats) {
+        use crate::common::HwStats;
+        let m = self.bus.read_raw(regs::DMA_MISSED_FRAME_CTR);
+        HwStats::add(&mut acc.rx_missed, m & regs::MISSED_CNTR_MASK);
+        HwStats::add(
+            &mut acc.rx_fifo_dropped,
+            (m & regs::MISSED_OVF_CNTR_MASK) >> regs::MISSED_OVF_CNTR_SHIFT,
+        );
+        let h = self.hw_feature();
+        if h == u32::MAX || h & regs::HW_FEATURE_MMCSEL == 0 {
+            return;
+        }
+        let c = self.bus.read_raw(regs::MMC_CNTRL);
+        if c & regs::MMC_CNTRL_RESET_ON_READ == 0 {
+            self.bus
+                .write_raw(regs::MMC_CNTRL, c | regs::MMC_CNTRL_RESET_ON_READ);
+        }
+        let rd = |r| self.bus.read_raw(r);
+        HwStats::add(&mut acc.tx_frames_good, rd(regs::MMC_TX_FRAMES_G));
+        HwStats::add(&mut acc.tx_underflow, rd(regs::MMC_TX_UNDERFLOW));
+        for g in [
+            regs::MMC_RX_UNICAST_G,
+            regs::MMC_RX_MULTICAST_G,
+            regs::MMC_RX_BROADCAST_G,
+        ] {
+            HwStats::add(&mut acc.rx_frames_good, rd(g));
+        }
+        HwStats::add(&mut acc.rx_crc_errors, rd(regs::MMC_RX_CRC_ERROR));
+        HwStats::add(&mut acc.rx_fifo_overflow, rd(regs::MMC_RX_FIFO_OVERFLOW));
     }
 
     /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`

@@ -377,6 +377,9 @@ impl<C: CacheOps> RxRing<C> {
             // Exact: `buf_size <= 16380`.
             buf_size: self.buf_size as u32,
             tail: self.geo.desc_bus(self.geo.prev(self.next)),
+            // A stride of at most 256 bytes (a checked cache line).
+            stride: u32::try_from(self.setup.desc_stride()).unwrap_or(u32::MAX),
+            top: self.geo.top(self.buf_size),
         };
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL

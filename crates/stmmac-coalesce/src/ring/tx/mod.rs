@@ -274,6 +274,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             dsl: self.setup.dsl(),
             buf_size: 0,
             tail: self.geo.desc_bus(self.cur),
+            // A stride of at most 256 bytes (a checked cache line).
+            stride: u32::try_from(self.setup.desc_stride()).unwrap_or(u32::MAX),
+            top: self.geo.top(self.buf_size),
         };
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL
