@@ -34,7 +34,8 @@ pub(crate) mod desc;
 mod mdio;
 pub mod regs;
 
-pub use decode::{coe_from_hw_feature, events_from_status, layout_from_hw_feature, resolve_dma};
+use decode::resolve_dma;
+pub use decode::{coe_from_hw_feature, events_from_status, layout_from_hw_feature};
 pub use mdio::Gmac3Mdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
@@ -491,17 +492,20 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             .write_raw(regs::MMC_RX_IPC_INTR_MASK, regs::MMC_DEFAULT_MASK);
     }
 
-    /// Resolve `cfg` (the descriptor layout from HW_FEATURE, which must be readable; see
-    /// [`resolve_dma`]) and program DMA_BUS_MODE (PBL, DSL for the descriptor
-    /// stride, ATDS clear). Call after [`soft_reset`](crate::Dwmac::soft_reset), with both DMA
+    /// Resolve `cfg` (the descriptor layout from HW_FEATURE.ENHDESSEL, which must be
+    /// readable; a [`DmaConfig::layout`] given is validated against it) and program
+    /// DMA_BUS_MODE (PBL, DSL for the descriptor stride, ATDS clear). Call after [`soft_reset`](crate::Dwmac::soft_reset), with both DMA
     /// engines stopped; build both rings for the returned set-up.
     ///
     /// The geometry cannot change under running rings: while DMA_CONTROL.ST or SR is set,
     /// nothing is written and the call fails. A ring built for another set-up than the one
     /// programmed last refuses to start ([`Error::GeometryMismatch`]).
     ///
-    /// Errors: [`Error::Config`] as in [`resolve_dma`]; [`Error::DmaRunning`] while
-    /// a DMA engine runs.
+    /// Errors: [`ConfigError::NoHwFeature`] when HW_FEATURE reads 0 or all ones (a core
+    /// older than 3.50a: use [`Gmac3::configure_dma_assuming_layout`]);
+    /// [`ConfigError::LayoutMismatch`] when `cfg.layout` disagrees with HW_FEATURE; the
+    /// geometry errors of [`DmaConfig::resolve_assuming_layout`] (each in
+    /// [`Error::Config`]); [`Error::DmaRunning`] while a DMA engine runs.
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let setup = resolve_dma(cfg, self.hw_feature())?;
         self.program_bus_mode(&setup)?;

@@ -277,7 +277,7 @@ pub const DMA_CUR_TX_DESC: Reg<u32> = Reg::new(DMA_BASE + 0x48);
 /// DMA_CUR_RX_DESC (0x104C), read-only.
 pub const DMA_CUR_RX_DESC: Reg<u32> = Reg::new(DMA_BASE + 0x4C);
 /// DMA_HW_FEATURE (0x1058), read-only capability register (absent before core 3.50a: it
-/// then reads 0 or garbage: [`gmac3::resolve_dma`](crate::gmac3::resolve_dma) refuses 0 and
+/// then reads 0 or garbage: [`configure_dma`](crate::Dwmac::configure_dma) refuses 0 and
 /// all ones, and the layout of such a core is given with the `unsafe`
 /// [`DmaConfig::resolve_assuming_layout`](crate::DmaConfig::resolve_assuming_layout)).
 pub const DMA_HW_FEATURE: Reg<u32> = Reg::new(DMA_BASE + 0x58);

@@ -47,7 +47,7 @@ mod mdio;
 pub mod regs;
 
 use decode::events_from_channel;
-pub use decode::resolve_dma;
+use decode::resolve_dma;
 pub use mdio::QosMdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -170,20 +170,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
                 .is_set(DMA_CH_RX_CONTROL::SR)
     }
 
-    /// Resolve `cfg` for this core ([`resolve_dma`] from HW_FEATURE0/1: the QoS
-    /// layout, the address width, the checksum engines) and program it, with both DMA
-    /// engines stopped (call after [`soft_reset`](crate::Dwmac::soft_reset)):
-    ///
-    /// - DMA_SYS_BUS_MODE.EAME when the DMA addresses more than 32 bits (without it the
-    ///   DMA drops the high address bits);
-    /// - DMA_CH0_CONTROL (DSL, PBL×8 off), TXPBL and RXPBL;
-    /// - the MTL ([`configure_mtl`](Self::configure_mtl)).
-    ///
-    /// A ring built for another set-up refuses to start ([`Error::GeometryMismatch`]).
-    ///
-    /// Errors: [`Error::Config`] as [`resolve_dma`]; [`Error::DmaRunning`] while
-    /// a DMA engine runs (nothing is written then).
-    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     /// The MTL for one queue per direction, sized from HW_FEATURE1 (`hw_feature1`):
     /// TX queue 0 enabled (TXQEN = 2), store and forward (TSF), its size (TQS) the whole
     /// TX FIFO; RX queue 0 store and forward (RSF), its size (RQS) the whole RX FIFO,
@@ -464,6 +450,24 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         }
     }
 
+    /// Resolve `cfg` for this core (from HW_FEATURE0/1: the QoS layout, the address width
+    /// from ADDR64, the checksum engines) and program it, with both DMA engines stopped
+    /// (call after [`soft_reset`](crate::Dwmac::soft_reset)):
+    ///
+    /// - DMA_SYS_BUS_MODE.EAME when the DMA addresses more than 32 bits (without it the
+    ///   DMA drops the high address bits);
+    /// - DMA_CH0_CONTROL (DSL, PBL×8 off), TXPBL and RXPBL;
+    /// - the MTL ([`configure_mtl`](Qos::configure_mtl)).
+    ///
+    /// A ring built for another set-up refuses to start ([`Error::GeometryMismatch`]).
+    ///
+    /// Errors: [`ConfigError::NoHwFeature`] when HW_FEATURE0 or 1 reads 0 or all ones;
+    /// [`ConfigError::LayoutMismatch`] when `cfg.layout` names a GMAC 3.x layout;
+    /// [`ConfigError::AddressWidth`] for the reserved ADDR64 value 3; the geometry errors
+    /// of [`DmaConfig::resolve_assuming_layout`], with DSL limited to DMA_CH0_CONTROL's 3
+    /// bits (each in [`Error::Config`]); [`Error::DmaRunning`] while a DMA engine runs
+    /// (nothing is written then).
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     #[allow(clippy::arithmetic_side_effects)]
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let [h0, h1, _, _] = self.hw_features();
