@@ -28,18 +28,17 @@ struct Rig<M, Bus> {
     setup: Result<DmaSetup, Error>,
 }
 
-fn gmac3(
+/// `mac` made on a bus over `model`, soft-reset and configured with `dma`.
+fn rig<M: Dwmac, X: Model>(
+    model: X,
+    clock: SimClock,
+    make: impl FnOnce(SimBus<X>) -> M,
     arena: SimArena,
     dma: DmaConfig,
-    model: impl FnOnce(Gmac3Model<AnPhy>) -> Gmac3Model<AnPhy>,
-) -> Rig<Gmac3<G3Bus>, G3Bus> {
-    let clock = SimClock::new();
+) -> Rig<M, SimBus<X>> {
     let counter = SimCounter::new(&clock, 32, 25_000_000);
-    let bus = SimBus::new(
-        &clock,
-        model(Gmac3Model::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ)),
-    );
-    let mac = Gmac3::new(bus.clone());
+    let bus = SimBus::new(&clock, model);
+    let mac = make(bus.clone());
     mac.soft_reset(&counter).unwrap();
     let setup = mac.configure_dma(&dma);
     Rig {
@@ -52,28 +51,22 @@ fn gmac3(
     }
 }
 
+fn gmac3(
+    arena: SimArena,
+    dma: DmaConfig,
+    model: impl FnOnce(Gmac3Model<AnPhy>) -> Gmac3Model<AnPhy>,
+) -> Rig<Gmac3<G3Bus>, G3Bus> {
+    let m = model(Gmac3Model::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
+    rig(m, SimClock::new(), Gmac3::new, arena, dma)
+}
+
 fn qos(
     arena: SimArena,
     dma: DmaConfig,
     model: impl FnOnce(QosModel<AnPhy>) -> QosModel<AnPhy>,
 ) -> Rig<Qos<QBus>, QBus> {
-    let clock = SimClock::new();
-    let counter = SimCounter::new(&clock, 32, 25_000_000);
-    let bus = SimBus::new(
-        &clock,
-        model(QosModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ)),
-    );
-    let mac = Qos::probe(bus.clone()).unwrap();
-    mac.soft_reset(&counter).unwrap();
-    let setup = mac.configure_dma(&dma);
-    Rig {
-        clock,
-        counter,
-        arena,
-        bus,
-        mac,
-        setup,
-    }
+    let m = model(QosModel::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ));
+    rig(m, SimClock::new(), |b| Qos::probe(b).unwrap(), arena, dma)
 }
 
 fn arena() -> SimArena {
@@ -111,49 +104,42 @@ trait Model: hwtimer_core::sim::SimModel {
     fn lost_in(stats: &HwStats) -> u64;
 }
 
-impl Model for Gmac3Model<AnPhy> {
-    fn inject(&mut self, now_ns: u64, frame: &[u8]) {
-        Gmac3Model::inject(self, now_ns, frame)
-    }
-    fn sent(&self) -> Vec<Vec<u8>> {
-        Gmac3Model::sent(self)
-            .iter()
-            .map(|f| f.bytes.clone())
-            .collect()
-    }
-    fn delivered(&self) -> u64 {
-        self.rx_delivered()
-    }
-    fn lost(&self) -> u64 {
-        self.rx_dropped()
-    }
-    fn lost_in(stats: &HwStats) -> u64 {
-        // DMA_MISSED_FRAME_CTR: no descriptor (15:0), FIFO overflow (27:17).
-        stats.rx_missed + stats.rx_fifo_dropped
-    }
+/// The parts of [`Model`] both models have under the same names.
+macro_rules! model {
+    ($ty:ty, $lost:ident, $what:literal, |$st:ident| $lost_in:expr) => {
+        impl Model for $ty {
+            fn inject(&mut self, now_ns: u64, frame: &[u8]) {
+                <$ty>::inject(self, now_ns, frame)
+            }
+            fn sent(&self) -> Vec<Vec<u8>> {
+                <$ty>::sent(self).iter().map(|f| f.bytes.clone()).collect()
+            }
+            fn delivered(&self) -> u64 {
+                self.rx_delivered()
+            }
+            fn lost(&self) -> u64 {
+                self.$lost()
+            }
+            #[doc = $what]
+            fn lost_in($st: &HwStats) -> u64 {
+                $lost_in
+            }
+        }
+    };
 }
 
-impl Model for QosModel<AnPhy> {
-    fn inject(&mut self, now_ns: u64, frame: &[u8]) {
-        QosModel::inject(self, now_ns, frame)
-    }
-    fn sent(&self) -> Vec<Vec<u8>> {
-        QosModel::sent(self)
-            .iter()
-            .map(|f| f.bytes.clone())
-            .collect()
-    }
-    fn delivered(&self) -> u64 {
-        self.rx_delivered()
-    }
-    fn lost(&self) -> u64 {
-        self.rx_missed()
-    }
-    fn lost_in(stats: &HwStats) -> u64 {
-        // DMA_CH0_MISS_FRAME_CNT (the channel's counter, at the version's offset).
-        stats.rx_missed
-    }
-}
+model!(
+    Gmac3Model<AnPhy>,
+    rx_dropped,
+    "DMA_MISSED_FRAME_CTR: no descriptor (15:0), FIFO overflow (27:17).",
+    |stats| stats.rx_missed + stats.rx_fifo_dropped
+);
+model!(
+    QosModel<AnPhy>,
+    rx_missed,
+    "DMA_CH0_MISS_FRAME_CNT: the channel's counter, at the version's offset.",
+    |stats| stats.rx_missed
+);
 
 impl<M: Dwmac, X: Model> Rig<M, SimBus<X>> {
     fn setup(&self) -> DmaSetup {

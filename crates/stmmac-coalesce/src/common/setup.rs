@@ -62,7 +62,12 @@ pub struct DmaConfig {
     /// starts on a line and is padded to whole lines. Use 16 (the descriptor size) for
     /// uncached or coherent memory.
     pub cache_line: usize,
-    /// Width of the DMA's bus in bytes (4, 8 or 16): the unit of DMA_BUS_MODE.DSL.
+    /// Width of the DMA's bus in bytes (4, 8 or 16): the unit of DMA_BUS_MODE.DSL, and of
+    /// the RX buffer size (the DMA keeps it in multiples of its width). A QoS RX ring
+    /// reads RBSZ back at its start and refuses a size the core rounded
+    /// ([`Error::BufSizeMismatch`](crate::Error::BufSizeMismatch)); a GMAC 3.x keeps the
+    /// size in each descriptor and cannot tell, so give the real width there, or RX buffer
+    /// sizes that are multiples of 16 (right for every width).
     pub bus_width: usize,
     /// Programmable burst length (DMA_BUS_MODE.PBL, 1..=32 beats; Linux's default 8).
     pub pbl: u8,

@@ -42,4 +42,19 @@ impl HwStats {
     pub(crate) fn add(field: &mut u64, n: u32) {
         *field = field.saturating_add(u64::from(n));
     }
+
+    /// Add the MMC counters as read, in the order of the MMC block both versions share
+    /// (Linux `mmc_core.c`, relative to the block's base): txframecount_g (0x68),
+    /// txunderflowerror (0x48), rxunicastframes_g (0xC4), rxmulticastframes_g (0x90),
+    /// rxbroadcastframes_g (0x8C), rxcrcerror (0x94), rxfifooverflow (0xD4).
+    pub(crate) fn add_mmc(&mut self, v: [u32; 7]) {
+        let [tx_good, tx_unf, rx_uc, rx_mc, rx_bc, rx_crc, rx_ovf] = v;
+        Self::add(&mut self.tx_frames_good, tx_good);
+        Self::add(&mut self.tx_underflow, tx_unf);
+        for n in [rx_uc, rx_mc, rx_bc] {
+            Self::add(&mut self.rx_frames_good, n);
+        }
+        Self::add(&mut self.rx_crc_errors, rx_crc);
+        Self::add(&mut self.rx_fifo_overflow, rx_ovf);
+    }
 }

@@ -31,11 +31,13 @@
 
 mod decode;
 pub(crate) mod desc;
+mod features;
 mod mdio;
 pub mod regs;
 
 use decode::resolve_dma;
 pub use decode::{coe_from_hw_feature, events_from_status, layout_from_hw_feature};
+use features::{layout_code, ring_base_32};
 pub use mdio::Gmac3Mdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
@@ -45,9 +47,7 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use tock_registers::LocalRegisterCopy;
 
 use crate::common::phy::{Duplex, LinkState, Speed};
-use crate::common::{
-    ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, decode_link, encode_link,
-};
+use crate::common::{DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, decode_link, encode_link};
 use crate::dma::{DmaConfig, DmaSetup};
 use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR};
 
@@ -79,15 +79,6 @@ pub struct Gmac3<B: RegisterBus<Word = u32>> {
     layout: AtomicU8,
     /// The RX FIFO size for flow control, bytes (0 unknown).
     rx_fifo: AtomicU32,
-}
-
-/// [`Gmac3::layout`]'s encoding of a layout.
-const fn layout_code(l: crate::DescLayout) -> u8 {
-    match l {
-        crate::DescLayout::Normal => 1,
-        crate::DescLayout::Enhanced => 2,
-        crate::DescLayout::Qos => 3,
-    }
 }
 
 /// DMA_CONTROL.ST (start/stop transmission).
@@ -141,29 +132,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         self.bus.write_raw(reg, value);
         for _ in 0..self.settle_reads.load(Ordering::Relaxed) {
             let _ = self.bus.read_raw(reg);
-        }
-    }
-
-    /// The RX FIFO size in bytes, for hardware flow control
-    /// ([`set_flow_control`](crate::Dwmac::set_flow_control)); 0, the default, is unknown.
-    /// Linux takes it from the device tree (`rx-fifo-depth`): GMAC 3.x has no feature
-    /// field for it, and without it Linux leaves hardware flow control off.
-    pub fn set_rx_fifo_size(&self, bytes: u32) {
-        self.rx_fifo.store(bytes, Ordering::Relaxed);
-    }
-
-    /// The layout this core's rings use: the one [`configure_dma`](crate::Dwmac::configure_dma)
-    /// (or [`configure_dma_assuming_layout`](Self::configure_dma_assuming_layout)) resolved,
-    /// else the one HW_FEATURE.ENHDESSEL announces; `None` when neither is known (no
-    /// HW_FEATURE and never configured).
-    pub fn layout(&self) -> Option<crate::DescLayout> {
-        match self.layout.load(Ordering::Relaxed) {
-            1 => Some(crate::DescLayout::Normal),
-            2 => Some(crate::DescLayout::Enhanced),
-            _ => {
-                let h = self.hw_feature();
-                (h != 0 && h != u32::MAX).then(|| layout_from_hw_feature(h))
-            }
         }
     }
 
@@ -366,15 +334,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     }
 }
 
-/// The ring's base as DMA_*_BASE_ADDR takes it: GMAC 3.x drives 32 address bits, so the
-/// whole ring, buffers included, lies below 4 GiB.
-fn ring_base_32(r: &crate::common::RingStart) -> Result<u32, Error> {
-    if r.top > u64::from(u32::MAX) {
-        return Err(Error::Config(ConfigError::AddressWidth));
-    }
-    u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))
-}
-
 impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Gmac3<B> {
     const QOS: bool = false;
 
@@ -501,9 +460,10 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     /// nothing is written and the call fails. A ring built for another set-up than the one
     /// programmed last refuses to start ([`Error::GeometryMismatch`]).
     ///
-    /// Errors: [`ConfigError::NoHwFeature`] when HW_FEATURE reads 0 or all ones (a core
+    /// Errors: [`ConfigError::NoHwFeature`](crate::ConfigError::NoHwFeature) when HW_FEATURE reads 0 or all ones (a core
     /// older than 3.50a: use [`Gmac3::configure_dma_assuming_layout`]);
-    /// [`ConfigError::LayoutMismatch`] when `cfg.layout` disagrees with HW_FEATURE; the
+    /// [`ConfigError::LayoutMismatch`](crate::ConfigError::LayoutMismatch) when `cfg.layout`
+    /// disagrees with HW_FEATURE; the
     /// geometry errors of [`DmaConfig::resolve_assuming_layout`] (each in
     /// [`Error::Config`]); [`Error::DmaRunning`] while a DMA engine runs.
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
@@ -591,23 +551,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     /// MAC then sends PAUSE frames as the RX FIFO fills. Otherwise EFC, RFA and RFD are
     /// cleared (a smaller or unknown FIFO gets no hardware flow control, as in Linux).
     fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
-        let efc = duplex == Duplex::Full
-            && pause.tx
-            && self.rx_fifo.load(Ordering::Relaxed) >= regs::FLOW_MIN_RX_FIFO;
-        critical_section::with(|_| {
-            let c = self.bus.read_raw(DMA_CONTROL);
-            let clear =
-                regs::DMA_CONTROL_EFC | regs::DMA_CONTROL_RFA_MASK | regs::DMA_CONTROL_RFD_MASK;
-            let set = if efc {
-                regs::DMA_CONTROL_EFC | regs::RFA_FULL_MINUS_1K | regs::RFD_FULL_MINUS_2K
-            } else {
-                0
-            };
-            let v = (c & !clear) | set;
-            if v != c {
-                self.write_settled(DMA_CONTROL, v);
-            }
-        });
+        self.program_flow(duplex == Duplex::Full && pause.tx);
         let mut v = 0;
         if duplex == Duplex::Full {
             if pause.tx {
@@ -677,40 +621,10 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         })
     }
 
-    /// DMA_MISSED_FRAME_CTR (clear on read: frames missed for want of a descriptor in bits
-    /// 15:0, frames lost to an RX FIFO overflow in bits 27:17; Linux `dwmac100.h`
-    /// `DMA_MISSED_FRAME_*`, the 3.x databook's CSR8) and, with the MMC (HW_FEATURE.MMCSEL),
-    /// its frame counters, put in reset-on-read mode at the first call (MMC_CNTRL bit 2,
-    /// as Linux `stmmac_mmc_setup`). See [`HwStats`](crate::HwStats).
+    /// DMA_MISSED_FRAME_CTR and, with the MMC, its frame counters (see
+    /// [`HwStats`](crate::HwStats)).
     fn hw_stats(&self, acc: &mut crate::common::HwStats) {
-        use crate::common::HwStats;
-        let m = self.bus.read_raw(regs::DMA_MISSED_FRAME_CTR);
-        HwStats::add(&mut acc.rx_missed, m & regs::MISSED_CNTR_MASK);
-        HwStats::add(
-            &mut acc.rx_fifo_dropped,
-            (m & regs::MISSED_OVF_CNTR_MASK) >> regs::MISSED_OVF_CNTR_SHIFT,
-        );
-        let h = self.hw_feature();
-        if h == u32::MAX || h & regs::HW_FEATURE_MMCSEL == 0 {
-            return;
-        }
-        let c = self.bus.read_raw(regs::MMC_CNTRL);
-        if c & regs::MMC_CNTRL_RESET_ON_READ == 0 {
-            self.bus
-                .write_raw(regs::MMC_CNTRL, c | regs::MMC_CNTRL_RESET_ON_READ);
-        }
-        let rd = |r| self.bus.read_raw(r);
-        HwStats::add(&mut acc.tx_frames_good, rd(regs::MMC_TX_FRAMES_G));
-        HwStats::add(&mut acc.tx_underflow, rd(regs::MMC_TX_UNDERFLOW));
-        for g in [
-            regs::MMC_RX_UNICAST_G,
-            regs::MMC_RX_MULTICAST_G,
-            regs::MMC_RX_BROADCAST_G,
-        ] {
-            HwStats::add(&mut acc.rx_frames_good, rd(g));
-        }
-        HwStats::add(&mut acc.rx_crc_errors, rd(regs::MMC_RX_CRC_ERROR));
-        HwStats::add(&mut acc.rx_fifo_overflow, rd(regs::MMC_RX_FIFO_OVERFLOW));
+        self.read_stats(acc);
     }
 
     /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`

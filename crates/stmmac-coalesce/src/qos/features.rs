@@ -11,6 +11,17 @@ use crate::common::{ConfigError, Error, FrameFilter, HwStats};
 /// SNPSVER of the first 5.x core (5.10): the DMA channel's missed-frame counter moved.
 const SNPSVER_5_10: u8 = 0x51;
 
+/// The MMC counters [`HwStats::add_mmc`] takes, in its order.
+const MMC_COUNTERS: [hwtimer_core::Reg<u32>; 7] = [
+    r::MMC_TX_FRAMES_G,
+    r::MMC_TX_UNDERFLOW,
+    r::MMC_RX_UNICAST_G,
+    r::MMC_RX_MULTICAST_G,
+    r::MMC_RX_BROADCAST_G,
+    r::MMC_RX_CRC_ERROR,
+    r::MMC_RX_FIFO_OVERFLOW,
+];
+
 impl<B: RegisterBus<Word = u32>> Qos<B> {
     /// The multicast hash bins HW_FEATURE1.HASHTBLSZ announces: 64, 128 or 256, or 0 for
     /// none (Linux `stmmac_hw_init`: `multicast_filter_bins = BIT(hash_tb_sz) << 5`).
@@ -133,17 +144,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
             self.bus
                 .write_raw(r::MMC_CONTROL, c | r::MMC_CNTRL_RESET_ON_READ);
         }
-        let rd = |reg| self.bus.read_raw(reg);
-        HwStats::add(&mut acc.tx_frames_good, rd(r::MMC_TX_FRAMES_G));
-        HwStats::add(&mut acc.tx_underflow, rd(r::MMC_TX_UNDERFLOW));
-        for g in [
-            r::MMC_RX_UNICAST_G,
-            r::MMC_RX_MULTICAST_G,
-            r::MMC_RX_BROADCAST_G,
-        ] {
-            HwStats::add(&mut acc.rx_frames_good, rd(g));
-        }
-        HwStats::add(&mut acc.rx_crc_errors, rd(r::MMC_RX_CRC_ERROR));
-        HwStats::add(&mut acc.rx_fifo_overflow, rd(r::MMC_RX_FIFO_OVERFLOW));
+        acc.add_mmc(MMC_COUNTERS.map(|c| self.bus.read_raw(c)));
     }
 }
