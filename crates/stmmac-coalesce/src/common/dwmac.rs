@@ -168,7 +168,11 @@ pub trait Dwmac: sealed::Ops {
     fn set_link(&self, link: LinkState) -> bool;
 
     /// Program the PAUSE handling the link partners agreed on (`pause`, from
-    /// [`Phy::pause`](crate::Phy::pause)); half duplex has no PAUSE.
+    /// [`Phy::pause`](crate::Phy::pause)); half duplex has no PAUSE. Transmit pause also
+    /// turns on the RX FIFO's hardware flow control where the core's FIFO allows it, so
+    /// PAUSE frames go out as the FIFO fills. Call it after
+    /// [`configure_dma`](Self::configure_dma) (which rewrites the QoS RX queue's mode) and
+    /// again after [`stop`](Self::stop).
     fn set_flow_control(&self, pause: Pause, duplex: Duplex);
 
     /// Stop both DMA engines and the MAC's transmitter and receiver; the link is down.

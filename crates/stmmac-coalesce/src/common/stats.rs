@@ -10,6 +10,10 @@
 /// counter cannot saturate between two reads (2047 frames for the 11-bit ones): once it
 /// has, its overflow bit is set and it stops, and the sum here is a lower bound.
 ///
+/// On QoS a frame that finds the RX queue full because the DMA has no descriptor is
+/// counted by the queue (OVFPKTCNT and MISPKTCNT) and by the channel (MFC): `rx_missed`,
+/// `rx_fifo_dropped` and `rx_queue_missed` may each hold it (the RT1170 field docs).
+///
 /// A counter the core does not have stays 0: the MMC ones without the MMC block
 /// (HW_FEATURE MMCSEL), the MTL ones on GMAC 3.x.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
