@@ -595,3 +595,80 @@ fn hw_stats_missed_frames_qos_4x_and_5x() {
         m.with_version(stmmac_coalesce::sim::VERSION5_10)
     }));
 }
+
+/// A register file with an MMC block at `base`: the counters clear on read only in
+/// reset-on-read mode (MMC_CNTRL bit 2, Linux `mmc_core.c` `MMC_CNTRL_RESET_ON_READ`); every
+/// other register reads what was written (or its preset).
+struct MmcFile {
+    base: usize,
+    regs: std::collections::HashMap<usize, u32>,
+}
+
+/// The MMC counters and the value each holds, relative to the block (Linux `mmc_core.c`:
+/// txframecount_g 0x68, txunderflowerror 0x48, rxunicastframes_g 0xC4,
+/// rxmulticastframes_g 0x90, rxbroadcastframes_g 0x8C, rxcrcerror 0x94, rxfifooverflow
+/// 0xD4; NXP RT1170 at 0x700 + these).
+const MMC_PRESET: [(usize, u32); 7] = [
+    (0x68, 1000),
+    (0x48, 3),
+    (0xC4, 700),
+    (0x90, 20),
+    (0x8C, 5),
+    (0x94, 7),
+    (0xD4, 11),
+];
+
+impl MmcFile {
+    fn new(base: usize, presets: &[(usize, u32)]) -> Self {
+        let mut regs: std::collections::HashMap<usize, u32> = presets.iter().copied().collect();
+        for (off, v) in MMC_PRESET {
+            regs.insert(base + off, v);
+        }
+        Self { base, regs }
+    }
+}
+
+impl hwtimer_core::sim::SimModel for MmcFile {
+    type Word = u32;
+    fn read(&mut self, _now_ns: u64, offset: usize) -> u32 {
+        let v = self.regs.get(&offset).copied().unwrap_or(0);
+        let reset_on_read = self.regs.get(&self.base).is_some_and(|c| c & 1 << 2 != 0);
+        let counter = MMC_PRESET.iter().any(|(o, _)| self.base + o == offset);
+        if counter && reset_on_read {
+            self.regs.insert(offset, 0);
+        }
+        v
+    }
+    fn write(&mut self, _now_ns: u64, offset: usize, value: u32) {
+        self.regs.insert(offset, value);
+    }
+}
+
+/// The MMC counters read into `HwStats` once each: accumulated, and cleared by the read
+/// (the driver puts the MMC in reset-on-read mode), so a second read adds nothing.
+fn mmc_counters_read<M: Dwmac>(mac: M) {
+    let mut stats = HwStats::default();
+    mac.hw_stats(&mut stats);
+    let want = HwStats {
+        tx_frames_good: 1000,
+        tx_underflow: 3,
+        rx_frames_good: 725,
+        rx_crc_errors: 7,
+        rx_fifo_overflow: 11,
+        ..HwStats::default()
+    };
+    assert_eq!(stats, want);
+    mac.hw_stats(&mut stats);
+    assert_eq!(stats, want, "read twice");
+}
+
+#[test]
+fn hw_stats_reads_the_mmc_counters_both() {
+    let clock = SimClock::new();
+    // GMAC 3.x: MMC at 0x100; DMA_HW_FEATURE (0x1058) with MMCSEL (bit 11).
+    let g = MmcFile::new(0x100, &[(0x1058, 1 << 11)]);
+    mmc_counters_read(Gmac3::new(SimBus::new(&clock, g)));
+    // QoS 4.10: MMC at 0x700; MAC_VERSION (0x110), HW_FEATURE0 (0x11C) with MMCSEL (bit 8).
+    let q = MmcFile::new(0x700, &[(0x110, 0x3041), (0x11C, 1 << 8)]);
+    mmc_counters_read(Qos::probe(SimBus::new(&clock, q)).unwrap());
+}
