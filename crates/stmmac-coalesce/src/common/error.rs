@@ -111,7 +111,8 @@ pub enum Error {
     /// A hardware wait (DMA_BUS_MODE.SWR, MII_ADDR.GB) did not finish before its deadline
     /// (also what `hwtimer_core::Error::Timeout` converts into).
     Timeout,
-    /// The CSR clock is outside 20–300 MHz, so no MDC divider (MII_ADDR.CR) fits.
+    /// No MDC divider (CR) fits the CSR clock: it is outside 20–300 MHz on GMAC 3.x, or
+    /// 20–800 MHz on QoS 4.x/5.x.
     CsrClock,
     /// The cleanup timer's queue refused an operation: the [`QueueError`] says why (no
     /// free slot, already queued, re-entered, or programming its clockevent failed).
@@ -200,7 +201,7 @@ impl core::fmt::Display for Error {
             Error::DmaAddress => f.write_str("no 32-bit DMA address"),
             Error::Config(e) => write!(f, "invalid configuration: {e}"),
             Error::Timeout => f.write_str("hardware wait timed out"),
-            Error::CsrClock => f.write_str("CSR clock outside 20-300 MHz"),
+            Error::CsrClock => f.write_str("no MDC divider for the CSR clock"),
             Error::Timer(e) => write!(f, "cleanup timer: {e}"),
             Error::Core(e) => write!(f, "timer: {e}"),
             Error::LinkDown => f.write_str("link down"),
