@@ -119,7 +119,7 @@
 //!   [`line`](CacheOps::line)), [`Gmac3::set_ring_bases`], [`Gmac3::bus`], and a descriptor
 //!   layout for a core without HW_FEATURE ([`DmaConfig::resolve_assuming_layout`],
 //!   [`Gmac3::configure_dma_assuming_layout`]).
-//! - **checked**: [`DmaSetup`] is built only by [`gmac3::resolve_dma`] / [`qos::resolve_dma`] and checked again
+//! - **checked**: [`DmaSetup`] is built only by [`Dwmac::configure_dma`] and checked again
 //!   when a ring carves its region; a HW_FEATURE of 0 or all ones is refused
 //!   ([`ConfigError::NoHwFeature`]) and a configured layout must agree with it
 //!   ([`ConfigError::LayoutMismatch`]); [`Dwmac::configure_dma`] refuses while a DMA engine
@@ -232,9 +232,9 @@
 //!   the errors, the timeouts, the CSR clock codes, the clause 22 PHY registers
 //!   ([`common::mii`]) and autonegotiation ([`common::phy`]).
 //! - [`gmac3`]: GMAC 3.x: [`Gmac3`], [`Gmac3Mdio`], its register map ([`gmac3::regs`]), its
-//!   normal and enhanced descriptor layouts and feature decode ([`gmac3::resolve_dma`]).
+//!   normal and enhanced descriptor layouts and feature decode.
 //! - [`qos`]: QoS 4.x/5.x: [`Qos`], [`QosMdio`], its register map ([`qos::regs`]), its
-//!   descriptor layout and feature decode ([`qos::resolve_dma`]).
+//!   descriptor layout and feature decode.
 //! - [`probe()`](fn@probe): which of the two sits behind a register bus.
 //! - [`ring`]: [`TxRing`], [`TxToken`], the cleanup timer ([`CleanupTimer`],
 //!   [`QueueTimer`]), [`RxRing`], [`RxFrame`], and the coalescing rules
@@ -282,8 +282,8 @@ pub use mdio_bus;
 
 pub use common::phy::{Advertise, Duplex, LinkState, Pause, Phy, PhyError, Speed};
 pub use common::{
-    ConfigError, DmaEvents, Dwmac, Error, FrameFilter, MDIO_TIMEOUT_US, MacConfig, SWR_TIMEOUT_US,
-    multicast_hash_bin,
+    ConfigError, DmaEvents, Dwmac, Error, FrameFilter, HwStats, MDIO_TIMEOUT_US, MacConfig,
+    SWR_TIMEOUT_US, multicast_hash_bin,
 };
 pub use dma::WithSync;
 pub use dma::barrier::DoorbellSync;

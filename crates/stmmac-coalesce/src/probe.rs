@@ -13,7 +13,8 @@ pub enum Probed<B: RegisterBus<Word = u32>> {
     /// A 3.x GMAC (GMAC_VERSION at 0x20, SNPSVER 0x30..=0x3F).
     Gmac3(Gmac3<B>),
     /// A 4.x/5.x QoS core (MAC_VERSION at 0x110, SNPSVER
-    /// [`SNPSVER_MIN`](crate::qos::SNPSVER_MIN)..=[`SNPSVER_MAX`](crate::qos::SNPSVER_MAX)).
+    /// [`SNPSVER_MIN`](crate::qos::SNPSVER_MIN) or later: from 0x51 on every version is
+    /// driven as 5.x, as Linux's `stmmac_hwif_init` does).
     Qos(Qos<B>),
 }
 
@@ -39,7 +40,8 @@ pub fn probe<B: RegisterBus<Word = u32>>(bus: B) -> Result<Probed<B>, Error> {
 
 impl<B: RegisterBus<Word = u32>> Qos<B> {
     /// Read MAC_VERSION (0x110) and wrap the block if it is a QoS core this crate drives
-    /// (SNPSVER [`SNPSVER_MIN`](crate::qos::SNPSVER_MIN)..=[`SNPSVER_MAX`](crate::qos::SNPSVER_MAX)). Nothing is written.
+    /// (SNPSVER [`SNPSVER_MIN`](crate::qos::SNPSVER_MIN) or later; MAC_VERSION all ones,
+    /// no block, is refused). Nothing is written.
     ///
     /// Errors: [`Error::UnknownVersion`] otherwise (also reporting what 0x20, the 3.x
     /// GMAC_VERSION, reads; use [`probe`] to accept either layout).

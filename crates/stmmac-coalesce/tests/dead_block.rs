@@ -170,10 +170,11 @@ fn rings_on_a_dead_block_read_no_register_and_end_in_would_block() {
         let arena = SimArena::new(0x1000_0000, 64 * 1024);
         // The block cannot be configured (HW_FEATURE reads 0 or all ones); the rings are
         // built for the set-up of a live core.
-        let setup = stmmac_coalesce::gmac3::resolve_dma(
-            &DmaConfig::default(),
-            stmmac_coalesce::sim::HW_FEATURE,
-        )
+        // SAFETY: the normal layout of a live core (`sim::HW_FEATURE`); the dead MAC
+        // refuses to start its rings (no layout known).
+        let setup = unsafe {
+            DmaConfig::default().resolve_assuming_layout(stmmac_coalesce::DescLayout::Normal)
+        }
         .unwrap();
         let rx_cfg = RxConfig {
             descriptors: 4,

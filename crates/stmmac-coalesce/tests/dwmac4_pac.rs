@@ -156,6 +156,41 @@ fn absent_registers(b: &Blocks) -> Vec<(&'static str, usize, usize, usize, &'sta
     let (mac, mtl, dma) = (&*b.mac, &*b.mtl, &*b.dma);
     vec![
         (
+            "MMC_TX_UNDERFLOW",
+            reg_off(regs::MMC_TX_UNDERFLOW),
+            off(mac, mac.mmc_tx_interrupt_mask()) + 4,
+            off(mac, mac.tx_single_collision_good_packets()),
+            "ST's SVD describes only some MMC counters (Linux mmc_core.c: 0x700 + 0x48)",
+        ),
+        (
+            "MMC_RX_BROADCAST_G",
+            reg_off(regs::MMC_RX_BROADCAST_G),
+            off(mac, mac.tx_packet_count_good()) + 4,
+            off(mac, mac.rx_crc_error_packets()),
+            "ST's SVD describes only some MMC counters (Linux mmc_core.c: 0x700 + 0x8c)",
+        ),
+        (
+            "MMC_RX_MULTICAST_G",
+            reg_off(regs::MMC_RX_MULTICAST_G),
+            off(mac, mac.tx_packet_count_good()) + 4,
+            off(mac, mac.rx_crc_error_packets()),
+            "ST's SVD describes only some MMC counters (Linux mmc_core.c: 0x700 + 0x90)",
+        ),
+        (
+            "MMC_RX_FIFO_OVERFLOW",
+            reg_off(regs::MMC_RX_FIFO_OVERFLOW),
+            off(mac, mac.rx_unicast_packets_good()) + 4,
+            off(mac, mac.tx_lpi_usec_cntr()),
+            "ST's SVD describes only some MMC counters (Linux mmc_core.c: 0x700 + 0xd4; NXP RT1170 0x7d4)",
+        ),
+        (
+            "DMA_CH0_MISSED_5X",
+            reg_off(regs::DMA_CH0_MISSED_5X),
+            DMA_BASE + off(dma, dma.dmacsr()) + 4,
+            DMA_BASE + off(dma, dma.dmacmfcr()),
+            "the 5.x position (NXP RT1170 DMA_CH0_MISS_FRAME_CNT 0x1164); the H7 is a 4.10",
+        ),
+        (
             "MAC_RXQ_CTRL0",
             reg_off(regs::MAC_RXQ_CTRL0),
             off(mac, mac.macrx_fcr()) + 4,
@@ -243,6 +278,9 @@ fn check_offsets(seen: &mut Seen) {
     at!(MMC_CONTROL, 0, mac, mmc_control);
     at!(MMC_RX_INTR_MASK, 0, mac, mmc_rx_interrupt_mask);
     at!(MMC_TX_INTR_MASK, 0, mac, mmc_tx_interrupt_mask);
+    at!(MMC_TX_FRAMES_G, 0, mac, tx_packet_count_good);
+    at!(MMC_RX_CRC_ERROR, 0, mac, rx_crc_error_packets);
+    at!(MMC_RX_UNICAST_G, 0, mac, rx_unicast_packets_good);
     at!(MTL_OPERATION_MODE, MTL_BASE, mtl, mtlomr);
     at!(MTL_TXQ0_OP_MODE, MTL_BASE, mtl, mtltx_qomr);
     at!(MTL_Q0_INT_CTRL, MTL_BASE, mtl, mtlqicsr);
@@ -458,6 +496,30 @@ fn register_fields_match_the_pac() {
 /// The constants the PAC cannot check, with the reason.
 const CONSTS_NOT_COVERED: &[(&str, &str)] = &[
     (
+        "HWF0_MMCSEL",
+        "no MACHWF0R in ST's SVD (Linux dwmac4.h: GMAC_HW_FEAT_MMCSEL BIT(8))",
+    ),
+    (
+        "MTL_OP_MODE_EHFC",
+        "no EHFC in ST's MTLRXQOMR (Linux dwmac4.h: MTL_OP_MODE_EHFC BIT(7))",
+    ),
+    (
+        "MTL_OP_MODE_RFA_SHIFT",
+        "no RFA in ST's MTLRXQOMR (Linux dwmac4.h: MTL_OP_MODE_RFA_SHIFT 8)",
+    ),
+    (
+        "MTL_OP_MODE_RFD_SHIFT",
+        "no RFD in ST's MTLRXQOMR (Linux dwmac4.h: MTL_OP_MODE_RFD_SHIFT 14)",
+    ),
+    (
+        "MTL_OP_MODE_RF_MASK",
+        "no RFA/RFD in ST's MTLRXQOMR (Linux dwmac4.h: MTL_OP_MODE_RFA_MASK GENMASK(13, 8))",
+    ),
+    (
+        "FLOW_MIN_RX_QUEUE",
+        "a driver policy (Linux dwmac4_dma_rx_chan_op_mode: fifosz >= 4096)",
+    ),
+    (
         "DMA_CHAN_STRIDE",
         "the H7 has one DMA channel (Linux dwmac4_dma.h: DMA_CHAN_BASE_OFFSET 0x80)",
     ),
@@ -559,6 +621,36 @@ fn check_consts(seen: &mut Seen) {
     assert_eq!(span(pac_mask!(mac, machwf2r.txqcnt)).1, 4);
     seen.add("HWF2_TXQCNT_SHIFT");
     bit!("MAC_ADDR_AE", regs::MAC_ADDR_AE, mac, maca0hr.ae);
+    assert_eq!(
+        regs::HWF1_HASHTBLSZ_SHIFT,
+        span(pac_mask!(mac, machwf1r.hashtblsz)).0
+    );
+    assert_eq!(span(pac_mask!(mac, machwf1r.hashtblsz)).1, 2);
+    seen.add("HWF1_HASHTBLSZ_SHIFT");
+    bit!("MISSED_MFC_MASK", regs::MISSED_MFC_MASK, dma, dmacmfcr.mfc);
+    bit!(
+        "MTL_MISSED_OVF_MASK",
+        regs::MTL_MISSED_OVF_MASK,
+        mtl,
+        mtlrx_qmpocr.ovfpktcnt
+    );
+    bit!(
+        "MTL_MISSED_MIS_MASK",
+        regs::MTL_MISSED_MIS_MASK,
+        mtl,
+        mtlrx_qmpocr.mispktcnt
+    );
+    assert_eq!(
+        regs::MTL_MISSED_MIS_SHIFT,
+        span(pac_mask!(mtl, mtlrx_qmpocr.mispktcnt)).0
+    );
+    seen.add("MTL_MISSED_MIS_SHIFT");
+    bit!(
+        "MMC_CNTRL_RESET_ON_READ",
+        regs::MMC_CNTRL_RESET_ON_READ,
+        mac,
+        mmc_control.rstonrd
+    );
     // TXQEN "enabled": the SVD has no enumerated values, but the H7's single TX queue resets
     // enabled (TXQEN read-only at its reset value on single-queue cores), so its reset value
     // holds the encoding.

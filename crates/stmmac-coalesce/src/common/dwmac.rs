@@ -40,7 +40,7 @@ use mdio_bus::Mdio;
 
 use crate::common::phy::{Duplex, LinkState, Pause};
 use crate::common::{DescLayout, DmaConfig, DmaSetup};
-use crate::common::{DmaEvents, Error, FrameFilter, MacConfig, SWR_TIMEOUT_US};
+use crate::common::{DmaEvents, Error, FrameFilter, HwStats, MacConfig, SWR_TIMEOUT_US};
 
 pub(crate) use sealed::RingStart;
 
@@ -60,6 +60,11 @@ pub(crate) mod sealed {
         pub buf_size: u32,
         /// The first tail pointer (QoS; ignored on 3.x).
         pub tail: u64,
+        /// Bytes from one descriptor to the next (the ring's stride).
+        pub stride: u32,
+        /// The highest bus address the DMA reaches through this ring (the end of its last
+        /// descriptor or buffer, inclusive).
+        pub top: u64,
     }
 
     use crate::common::DescLayout;
@@ -188,7 +193,11 @@ pub trait Dwmac: sealed::Ops {
     fn set_link(&self, link: LinkState) -> bool;
 
     /// Program the PAUSE handling the link partners agreed on (`pause`, from
-    /// [`Phy::pause`](crate::Phy::pause)); half duplex has no PAUSE.
+    /// [`Phy::pause`](crate::Phy::pause)); half duplex has no PAUSE. Transmit pause also
+    /// turns on the RX FIFO's hardware flow control where the core's FIFO allows it, so
+    /// PAUSE frames go out as the FIFO fills. Call it after
+    /// [`configure_dma`](Self::configure_dma) (which rewrites the QoS RX queue's mode) and
+    /// again after [`stop`](Self::stop).
     fn set_flow_control(&self, pause: Pause, duplex: Duplex);
 
     /// Stop both DMA engines and the MAC's transmitter and receiver; the link is down.
@@ -235,6 +244,10 @@ pub trait Dwmac: sealed::Ops {
     /// RX checksum checking on or off; whether it is on afterwards (read back: a core
     /// without the engine answers `false`).
     fn set_rx_checksum(&self, on: bool) -> bool;
+
+    /// Read the core's frame counters and add them to `acc` (see [`HwStats`] for what
+    /// each holds and how the clear-on-read counters are accumulated).
+    fn hw_stats(&self, acc: &mut HwStats);
 
     /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`
     /// (selects the CR divider). At most one is alive at a time; dropping it lets the next

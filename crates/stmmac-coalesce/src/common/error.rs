@@ -111,7 +111,8 @@ pub enum Error {
     /// A hardware wait (DMA_BUS_MODE.SWR, MII_ADDR.GB) did not finish before its deadline
     /// (also what `hwtimer_core::Error::Timeout` converts into).
     Timeout,
-    /// The CSR clock is outside 20–300 MHz, so no MDC divider (MII_ADDR.CR) fits.
+    /// No MDC divider (CR) fits the CSR clock: it is outside 20–300 MHz on GMAC 3.x, or
+    /// 20–800 MHz on QoS 4.x/5.x.
     CsrClock,
     /// The cleanup timer's queue refused an operation: the [`QueueError`] says why (no
     /// free slot, already queued, re-entered, or programming its clockevent failed).
@@ -133,6 +134,26 @@ pub enum Error {
         programmed: u8,
         /// DSL of the ring's set-up.
         ring: u8,
+    },
+    /// A QoS RX ring's `start` read DMA_CH0_RX_CONTROL.RBSZ back and it is not the ring's
+    /// buffer size: the core's bus is wider than [`DmaConfig::bus_width`](crate::DmaConfig::bus_width)
+    /// and keeps RBSZ in multiples of its own width, so frames would span descriptors with
+    /// stale bytes at the end of each buffer. The RX DMA was not started; configure the
+    /// bus width, or a buffer size that is a multiple of 16.
+    BufSizeMismatch {
+        /// RBSZ as read back, bytes.
+        programmed: u32,
+        /// The ring's buffer size, bytes.
+        ring: u32,
+    },
+    /// A GMAC 3.x ring's `start` read DMA_BUS_MODE back and found ATDS set: the DMA would
+    /// step 32-byte (alternate) descriptors where the ring has 16-byte ones. The DMA was
+    /// not started; [`Dwmac::configure_dma`](crate::Dwmac::configure_dma) clears ATDS.
+    StrideMismatch {
+        /// The bytes the DMA steps per descriptor (descriptor size and DSL padding).
+        programmed: u32,
+        /// The ring's stride.
+        ring: u32,
     },
     /// [`Dwmac::mdio`](crate::Dwmac::mdio) while another MDIO master of the same MAC is
     /// alive: their frames would interleave on MII_ADDR / MII_DATA.
@@ -180,7 +201,7 @@ impl core::fmt::Display for Error {
             Error::DmaAddress => f.write_str("no 32-bit DMA address"),
             Error::Config(e) => write!(f, "invalid configuration: {e}"),
             Error::Timeout => f.write_str("hardware wait timed out"),
-            Error::CsrClock => f.write_str("CSR clock outside 20-300 MHz"),
+            Error::CsrClock => f.write_str("no MDC divider for the CSR clock"),
             Error::Timer(e) => write!(f, "cleanup timer: {e}"),
             Error::Core(e) => write!(f, "timer: {e}"),
             Error::LinkDown => f.write_str("link down"),
@@ -188,6 +209,13 @@ impl core::fmt::Display for Error {
             Error::GeometryMismatch { programmed, ring } => {
                 write!(f, "DMA_BUS_MODE.DSL is {programmed}, the ring needs {ring}")
             }
+            Error::BufSizeMismatch { programmed, ring } => {
+                write!(f, "RBSZ reads back {programmed}, the ring needs {ring}")
+            }
+            Error::StrideMismatch { programmed, ring } => write!(
+                f,
+                "the DMA steps {programmed} bytes per descriptor, the ring {ring}"
+            ),
             Error::MdioBusy => f.write_str("another MDIO master is alive"),
             Error::UnknownVersion {
                 mac_version,

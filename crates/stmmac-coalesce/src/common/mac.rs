@@ -191,12 +191,19 @@ impl core::ops::BitOrAssign for DmaEvents {
     }
 }
 
-/// The destination-address filter (GMAC_FRAME_FILTER and the 64-bin multicast hash).
+/// The destination-address filter (GMAC_FRAME_FILTER / MAC_PACKET_FILTER and the multicast
+/// hash table).
 ///
 /// Unicast frames always pass when they match MAC address 0 ([`Dwmac::set_mac_address`](crate::Dwmac::set_mac_address)).
 /// QEMU's npcm-gmac does not filter at all; real cores drop what this does not accept,
 /// so IPv6 neighbour discovery needs its solicited-node groups here (or
 /// `all_multicast`).
+///
+/// The multicast groups are kept in a 256-bin table (the top 8 bits of the bit-reversed
+/// CRC-32 of the address); each MAC folds it to the table its core has, 64, 128 or 256
+/// bins (GMAC 3.x: 64 in GMAC_HASH_LOW/HIGH; QoS: HW_FEATURE1.HASHTBLSZ), keeping the top
+/// 6, 7 or 8 bits, as Linux `dwmac1000_set_filter` / `dwmac4_set_filter` compute the bin
+/// for their `mcbitslog2`. A larger table lets fewer other groups through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct FrameFilter {
@@ -206,9 +213,9 @@ pub struct FrameFilter {
     pub all_multicast: bool,
     /// Accept broadcast frames (DBF clear).
     pub broadcast: bool,
-    /// The multicast hash table (HMC when not all zero): bit `n` of the 64 for hash `n`,
-    /// `[GMAC_HASH_LOW, GMAC_HASH_HIGH]`.
-    pub multicast_hash: [u32; 2],
+    /// The 256-bin multicast table: bit `n % 32` of word `n / 32` for bin `n`
+    /// ([`multicast_hash_bin8`]); fill it with [`add_multicast`](Self::add_multicast).
+    pub multicast_hash: [u32; 8],
 }
 
 impl Default for FrameFilter {
@@ -218,40 +225,70 @@ impl Default for FrameFilter {
             promiscuous: false,
             all_multicast: false,
             broadcast: true,
-            multicast_hash: [0; 2],
+            multicast_hash: [0; 8],
         }
     }
 }
 
 impl FrameFilter {
+    /// The filter register's PM bit (pass all multicast; bit 4 on both versions).
+    pub(crate) const PM: u32 = 1 << 4;
+
     /// Also accept the multicast group `addr` (through its hash bin; other groups in the
     /// same bin pass too).
     pub fn add_multicast(&mut self, addr: [u8; 6]) {
-        let n = multicast_hash_bin(addr);
+        let n = multicast_hash_bin8(addr);
         if let Some(w) = self.multicast_hash.get_mut(usize::from(n >> 5)) {
             *w |= 1 << (n & 31);
         }
     }
 
-    /// Whether the hash table lets `addr` through.
-    pub fn hash_accepts(&self, addr: [u8; 6]) -> bool {
-        let n = multicast_hash_bin(addr);
-        self.multicast_hash
-            .get(usize::from(n >> 5))
-            .is_some_and(|w| w & (1 << (n & 31)) != 0)
+    /// Whether a table of `bins` bins (64, 128 or 256; other values count as 64) lets
+    /// `addr` through.
+    pub fn hash_accepts(&self, addr: [u8; 6], bins: u32) -> bool {
+        let words = self.hash_words(bins);
+        let n = usize::from(multicast_hash_bin8(addr) >> (8 - bin_bits(bins)));
+        words.get(n >> 5).is_some_and(|w| w & (1 << (n & 31)) != 0)
     }
 
-    /// The GMAC_FRAME_FILTER value.
+    /// Whether any multicast group was added.
+    pub fn has_multicast(&self) -> bool {
+        self.multicast_hash != [0; 8]
+    }
+
+    /// The table folded to `bins` bins (64, 128 or 256; other values count as 64): the
+    /// hash registers' values, word `i` for register `i` (GMAC 3.x: HASH_LOW, HASH_HIGH;
+    /// QoS: MAC_HASH_TABLE_REG`i`); the words past `bins / 32` are 0.
+    pub fn hash_words(&self, bins: u32) -> [u32; 8] {
+        let shift = 8 - bin_bits(bins);
+        let mut out = [0u32; 8];
+        for n in 0..256usize {
+            let set = self
+                .multicast_hash
+                .get(n >> 5)
+                .is_some_and(|w| w & (1 << (n & 31)) != 0);
+            if set {
+                let m = n >> shift;
+                if let Some(w) = out.get_mut(m >> 5) {
+                    *w |= 1 << (m & 31);
+                }
+            }
+        }
+        out
+    }
+
+    /// The filter register's value (the same bits on both versions): PR, HMC while a
+    /// group is in the table, PM, DBF.
     pub fn register(&self) -> u32 {
         let mut v = 0;
         if self.promiscuous {
             v |= 1 << 0; // PR
         }
-        if self.multicast_hash != [0; 2] {
+        if self.has_multicast() {
             v |= 1 << 2; // HMC
         }
         if self.all_multicast {
-            v |= 1 << 4; // PM
+            v |= Self::PM;
         }
         if !self.broadcast {
             v |= 1 << 5; // DBF
@@ -260,9 +297,18 @@ impl FrameFilter {
     }
 }
 
-/// The multicast hash bin (0..64) of `addr`: the upper 6 bits of the bit-reversed
-/// IEEE 802.3 CRC-32 of the address (Linux `dwmac1000_set_filter`: `bitrev32(~crc32_le(~0,
-/// addr, 6)) >> 26`).
+/// log2 of a table size: 7 for 128, 8 for 256, else 6 (64).
+const fn bin_bits(bins: u32) -> u32 {
+    match bins {
+        128 => 7,
+        256 => 8,
+        _ => 6,
+    }
+}
+
+/// The multicast hash bin (0..64) of `addr` in a 64-bin table: the upper 6 bits of the
+/// bit-reversed IEEE 802.3 CRC-32 of the address (Linux `dwmac1000_set_filter`:
+/// `bitrev32(~crc32_le(~0, addr, 6)) >> 26`).
 ///
 /// ```
 /// use stmmac_coalesce::multicast_hash_bin;
@@ -271,6 +317,13 @@ impl FrameFilter {
 /// assert_eq!(multicast_hash_bin([0x01, 0x00, 0x5e, 0, 0, 1]), 0x20);
 /// ```
 pub const fn multicast_hash_bin(addr: [u8; 6]) -> u8 {
+    multicast_hash_bin8(addr) >> 2
+}
+
+/// The bin (0..256) of `addr` in a 256-bin table: the upper 8 bits of the bit-reversed
+/// CRC-32 (Linux `dwmac4_set_filter` with `mcbitslog2` 8); a smaller table's bin is its
+/// top 6 or 7 bits.
+pub const fn multicast_hash_bin8(addr: [u8; 6]) -> u8 {
     const fn step(mut crc: u32, byte: u8) -> u32 {
         crc ^= byte as u32;
         let mut b = 0u32;
@@ -289,7 +342,7 @@ pub const fn multicast_hash_bin(addr: [u8; 6]) -> u8 {
         step(step(step(step(step(0xFFFF_FFFF, a0), a1), a2), a3), a4),
         a5,
     );
-    ((!crc).reverse_bits() >> 26) as u8
+    ((!crc).reverse_bits() >> 24) as u8
 }
 
 /// MAC settings applied at bring-up by [`Dwmac::init_mac`](crate::Dwmac::init_mac).

@@ -16,7 +16,7 @@ pub enum DescLayout {
     /// DWMAC 4.x/5.x (QoS) normal descriptors: OWN and the status in word 3, the buffer
     /// address in words 0–1 (up to 48 bits), IOC in TDES2, the RX buffer size in
     /// DMA_CHAN_RX_CONTROL.RBSZ, no end-of-ring bit (the ring-length register wraps).
-    /// Resolved by [`qos::resolve_dma`](crate::qos::resolve_dma) ([`Dwmac::configure_dma`](crate::Dwmac::configure_dma))
+    /// Resolved by a QoS core's [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)
     /// only; a 3.x MAC refuses to start a ring of this layout, and a 4.x MAC one of the
     /// others.
     Qos,
@@ -52,7 +52,7 @@ pub const DESC_SIZE: usize = 16;
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DmaConfig {
     /// The descriptor layout expected; `None` takes it from HW_FEATURE.ENHDESSEL. A value
-    /// here is checked against HW_FEATURE ([`gmac3::resolve_dma`](crate::gmac3::resolve_dma) refuses a
+    /// here is checked against HW_FEATURE ([`Dwmac::configure_dma`](crate::Dwmac::configure_dma) refuses a
     /// disagreement), so it cannot put TER/RER in the wrong bit. Cores older than 3.50a
     /// have no HW_FEATURE (Linux then takes the layout from the device tree): their layout
     /// is an `unsafe` promise, [`resolve_assuming_layout`](Self::resolve_assuming_layout)
@@ -62,7 +62,12 @@ pub struct DmaConfig {
     /// starts on a line and is padded to whole lines. Use 16 (the descriptor size) for
     /// uncached or coherent memory.
     pub cache_line: usize,
-    /// Width of the DMA's bus in bytes (4, 8 or 16): the unit of DMA_BUS_MODE.DSL.
+    /// Width of the DMA's bus in bytes (4, 8 or 16): the unit of DMA_BUS_MODE.DSL, and of
+    /// the RX buffer size (the DMA keeps it in multiples of its width). A QoS RX ring
+    /// reads RBSZ back at its start and refuses a size the core rounded
+    /// ([`Error::BufSizeMismatch`](crate::Error::BufSizeMismatch)); a GMAC 3.x keeps the
+    /// size in each descriptor and cannot tell, so give the real width there, or RX buffer
+    /// sizes that are multiples of 16 (right for every width).
     pub bus_width: usize,
     /// Programmable burst length (DMA_BUS_MODE.PBL, 1..=32 beats; Linux's default 8).
     pub pbl: u8,
@@ -87,16 +92,13 @@ impl Default for DmaConfig {
 
 impl DmaConfig {
     /// Check the values and compute the geometry for a core whose features announce
-    /// `detected` (the caller's decode of its feature registers: [`gmac3::resolve_dma`]
-    /// and [`qos::resolve_dma`]), its checksum engines `coe` and its DMA address width
+    /// `detected` (the caller's decode of its feature registers: `gmac3::resolve_dma`
+    /// and `qos::resolve_dma`), its checksum engines `coe` and its DMA address width
     /// `addr_bits`. A [`layout`](Self::layout) given in the configuration is *validated*:
     /// it must be `detected`.
     ///
     /// Errors: [`ConfigError::LayoutMismatch`] when `layout` disagrees; the geometry errors
     /// of [`resolve_assuming_layout`](Self::resolve_assuming_layout).
-    ///
-    /// [`gmac3::resolve_dma`]: crate::gmac3::resolve_dma
-    /// [`qos::resolve_dma`]: crate::qos::resolve_dma
     pub(crate) fn resolve_detected(
         &self,
         detected: DescLayout,
@@ -158,8 +160,8 @@ impl DmaConfig {
     }
 }
 
-/// The resolved DMA set-up, built only by [`gmac3::resolve_dma`](crate::gmac3::resolve_dma) (usually through
-/// [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)); both rings are built for it.
+/// The resolved DMA set-up, built only by [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)
+/// (or the `unsafe` [`DmaConfig::resolve_assuming_layout`]); both rings are built for it.
 ///
 /// It is opaque: its values are read through the getters and cannot be made up by hand,
 /// and the rings check it again when they carve their memory. The geometry the DMA walks
@@ -240,7 +242,7 @@ impl DmaSetup {
 
     /// Check the geometry and return the DSL it needs: the cache line a power of two in
     /// 16..=256, the stride `round_up(16, line)`, the bus width 4, 8 or 16, the padding
-    /// within DSL's 5 bits. [`gmac3::resolve_dma`](crate::gmac3::resolve_dma) builds only set-ups that pass, and
+    /// within DSL's 5 bits. `resolve_dma` builds only set-ups that pass, and
     /// `carve` checks again (a set-up that does not pass could give misaligned descriptor
     /// accesses or a ring that overruns its region).
     pub(crate) fn check(&self) -> Result<u8, ConfigError> {

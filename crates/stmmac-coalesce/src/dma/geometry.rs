@@ -185,6 +185,20 @@ impl RingGeometry {
             .wrapping_add(i.wrapping_mul(self.buf_stride) as u64)
     }
 
+    /// The highest bus address the DMA reaches through the ring, inclusive: the last byte of
+    /// the last descriptor or of the last buffer's first `buf_size` bytes, whichever is
+    /// higher (what a ring start checks against the MAC's address width).
+    pub(crate) fn top(&self, buf_size: usize) -> u64 {
+        let last = self.len().saturating_sub(1);
+        let desc = self
+            .desc_bus(last)
+            .saturating_add(self.desc_stride.saturating_sub(1) as u64);
+        let buf = self
+            .buf_bus(last)
+            .saturating_add(buf_size.saturating_sub(1) as u64);
+        desc.max(buf)
+    }
+
     /// The low 32 bits of [`buf_bus`](Self::buf_bus) (all of it for a 32-bit set-up).
     #[inline]
     pub(crate) fn buf_bus_lo(&self, i: usize) -> u32 {

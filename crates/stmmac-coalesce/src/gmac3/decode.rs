@@ -46,7 +46,7 @@ pub const fn coe_from_hw_feature(hw_feature: u32) -> Option<Coe> {
 /// Errors: [`ConfigError::NoHwFeature`] when HW_FEATURE reads 0 or all ones;
 /// [`ConfigError::LayoutMismatch`] when `cfg.layout` disagrees with HW_FEATURE; the
 /// geometry errors of [`DmaConfig::resolve_assuming_layout`].
-pub fn resolve_dma(cfg: &DmaConfig, hw_feature: u32) -> Result<DmaSetup, ConfigError> {
+pub(crate) fn resolve_dma(cfg: &DmaConfig, hw_feature: u32) -> Result<DmaSetup, ConfigError> {
     if hw_feature == 0 || hw_feature == u32::MAX {
         return Err(ConfigError::NoHwFeature);
     }
@@ -78,4 +78,44 @@ pub fn events_from_status(st: u32) -> DmaEvents {
         (1 << 16, DmaEvents::NORMAL),
     ];
     DmaEvents::from_word(st, &MAP)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> DmaConfig {
+        DmaConfig::default()
+    }
+
+    /// A HW_FEATURE of 0 or all ones says nothing: refused, a layout given or not.
+    #[test]
+    fn hw_feature_of_zero_or_all_ones_is_refused() {
+        for hw in [0, u32::MAX] {
+            assert_eq!(resolve_dma(&cfg(), hw), Err(ConfigError::NoHwFeature));
+            let given = DmaConfig {
+                layout: Some(DescLayout::Normal),
+                ..cfg()
+            };
+            assert_eq!(resolve_dma(&given, hw), Err(ConfigError::NoHwFeature));
+        }
+    }
+
+    /// ENHDESSEL decides the layout; a layout given must agree with it.
+    #[test]
+    fn layout_comes_from_enhdessel() {
+        let enhanced = 0x100D_4F37 | regs::HW_FEATURE_ENHDESSEL;
+        assert_eq!(
+            resolve_dma(&cfg(), enhanced).map(|s| s.layout()),
+            Ok(DescLayout::Enhanced)
+        );
+        let wrong = DmaConfig {
+            layout: Some(DescLayout::Normal),
+            ..cfg()
+        };
+        assert_eq!(
+            resolve_dma(&wrong, enhanced),
+            Err(ConfigError::LayoutMismatch)
+        );
+    }
 }

@@ -31,10 +31,13 @@
 
 mod decode;
 pub(crate) mod desc;
+mod features;
 mod mdio;
 pub mod regs;
 
-pub use decode::{coe_from_hw_feature, events_from_status, layout_from_hw_feature, resolve_dma};
+use decode::resolve_dma;
+pub use decode::{coe_from_hw_feature, events_from_status, layout_from_hw_feature};
+use features::{layout_code, ring_base_32};
 pub use mdio::Gmac3Mdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, Ordering};
@@ -45,8 +48,7 @@ use tock_registers::LocalRegisterCopy;
 
 use crate::common::phy::{Duplex, LinkState, Speed};
 use crate::common::{
-    ConfigError, DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, decode_link, encode_link,
-    wait_stopped,
+    DmaEvents, Error, FrameFilter, MDIO_TIMEOUT_US, decode_link, encode_link, wait_stopped,
 };
 use crate::dma::{DmaConfig, DmaSetup};
 use regs::{DMA_BUS_MODE, DMA_CONTROL, DMA_STATUS, GMAC_CONTROL, GMAC_FRAME_FILTER, GMAC_MII_ADDR};
@@ -80,6 +82,10 @@ pub struct Gmac3<B: RegisterBus<Word = u32>> {
     /// The bound of a wait for Stopped, in status reads
     /// ([`set_stop_polls`](crate::Dwmac::set_stop_polls)).
     stop_polls: AtomicU32,
+    /// The layout [`configure_dma`](crate::Dwmac::configure_dma) resolved (0 none yet).
+    layout: AtomicU8,
+    /// The RX FIFO size for flow control, bytes (0 unknown).
+    rx_fifo: AtomicU32,
 }
 
 /// `Gmac3::irq_enabled` before DMA_INTR_ENA was written or read (bit 31 is no enable bit).
@@ -114,6 +120,8 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
             settle_reads: AtomicU8::new(0),
             irq_enabled: AtomicU32::new(IRQ_UNKNOWN),
             stop_polls: AtomicU32::new(crate::common::STOP_POLLS),
+            layout: AtomicU8::new(0),
+            rx_fifo: AtomicU32::new(0),
         }
     }
 
@@ -181,6 +189,7 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         // SAFETY: the caller's promise, forwarded.
         let setup = unsafe { cfg.resolve_assuming_layout(layout) }?;
         self.program_bus_mode(&setup)?;
+        self.layout.store(layout_code(layout), Ordering::Relaxed);
         Ok(setup)
     }
 
@@ -202,18 +211,28 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         })
     }
 
-    /// DMA_BUS_MODE.DSL as programmed, or the mismatch with `dsl`.
-    fn check_dsl(&self, dsl: u8) -> Result<(), Error> {
-        let programmed = self.bus.read(DMA_BUS_MODE).read(DMA_BUS_MODE::DSL);
-        if programmed == u32::from(dsl) {
-            Ok(())
-        } else {
-            Err(Error::GeometryMismatch {
+    /// DMA_BUS_MODE read back against the ring: DSL must be the ring's `dsl`, and ATDS
+    /// clear, since with ATDS the DMA steps 32-byte alternate descriptors (Linux
+    /// `dwmac1000.h` `DMA_BUS_MODE_ATDS` bit 7; `descs.h` `struct dma_extended_desc`, 8
+    /// words) where the ring's are 16 bytes (`stride` is the ring's step).
+    fn check_dsl(&self, dsl: u8, stride: u32) -> Result<(), Error> {
+        let bm = self.bus.read(DMA_BUS_MODE);
+        let programmed = bm.read(DMA_BUS_MODE::DSL);
+        if programmed != u32::from(dsl) {
+            return Err(Error::GeometryMismatch {
                 // DSL is a 5-bit field.
                 programmed: u8::try_from(programmed).unwrap_or(u8::MAX),
                 ring: dsl,
-            })
+            });
         }
+        if bm.is_set(DMA_BUS_MODE::ATDS) {
+            // 32-byte descriptors instead of 16: 16 more bytes per step.
+            return Err(Error::StrideMismatch {
+                programmed: stride.saturating_add(16),
+                ring: stride,
+            });
+        }
+        Ok(())
     }
 
     /// Program MAC address 0 (GMAC_ADDR_HIGH/LOW(0)), AE set.
@@ -244,8 +263,8 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     ///
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
-    pub(crate) unsafe fn start_tx_dma(&self, base: u32, dsl: u8) -> Result<(), Error> {
-        self.check_dsl(dsl)?;
+    pub(crate) unsafe fn start_tx_dma(&self, base: u32, dsl: u8, stride: u32) -> Result<(), Error> {
+        self.check_dsl(dsl, stride)?;
         // The base is taken only from a Stopped process (the 3.x databook, Register 4).
         self.stop_and_wait(DMA_CONTROL_ST, regs::DMA_STATUS::TS, STATUS_TPS)?;
         critical_section::with(|_| {
@@ -260,8 +279,8 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     ///
     /// # Safety
     /// As [`set_ring_bases`](Self::set_ring_bases) for `base`.
-    pub(crate) unsafe fn start_rx_dma(&self, base: u32, dsl: u8) -> Result<(), Error> {
-        self.check_dsl(dsl)?;
+    pub(crate) unsafe fn start_rx_dma(&self, base: u32, dsl: u8, stride: u32) -> Result<(), Error> {
+        self.check_dsl(dsl, stride)?;
         self.stop_and_wait(DMA_CONTROL_SR, regs::DMA_STATUS::RS, STATUS_RPS)?;
         critical_section::with(|_| {
             let c = self.bus.read_raw(DMA_CONTROL);
@@ -379,20 +398,22 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
 impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Gmac3<B> {
     const QOS: bool = false;
 
+    /// Only this core's own layout: normal and enhanced descriptors put TER/RER and the
+    /// buffer sizes in different bits, so a ring of the other 3.x layout would not wrap.
     fn accepts(&self, layout: crate::dma::DescLayout) -> bool {
-        !layout.is_qos()
+        !layout.is_qos() && self.layout() == Some(layout)
     }
 
     unsafe fn start_tx(&self, r: &crate::common::RingStart) -> Result<(), Error> {
-        let base = u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))?;
+        let base = ring_base_32(r)?;
         // SAFETY: the caller's contract is `start_tx_dma`'s.
-        unsafe { self.start_tx_dma(base, r.dsl) }
+        unsafe { self.start_tx_dma(base, r.dsl, r.stride) }
     }
 
     unsafe fn start_rx(&self, r: &crate::common::RingStart) -> Result<(), Error> {
-        let base = u32::try_from(r.base).map_err(|_| Error::Config(ConfigError::AddressWidth))?;
+        let base = ring_base_32(r)?;
         // SAFETY: the caller's contract is `start_rx_dma`'s.
-        unsafe { self.start_rx_dma(base, r.dsl) }
+        unsafe { self.start_rx_dma(base, r.dsl, r.stride) }
     }
 
     #[inline]
@@ -492,20 +513,26 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             .write_raw(regs::MMC_RX_IPC_INTR_MASK, regs::MMC_DEFAULT_MASK);
     }
 
-    /// Resolve `cfg` (the descriptor layout from HW_FEATURE, which must be readable; see
-    /// [`resolve_dma`]) and program DMA_BUS_MODE (PBL, DSL for the descriptor
-    /// stride, ATDS clear). Call after [`soft_reset`](crate::Dwmac::soft_reset), with both DMA
+    /// Resolve `cfg` (the descriptor layout from HW_FEATURE.ENHDESSEL, which must be
+    /// readable; a [`DmaConfig::layout`] given is validated against it) and program
+    /// DMA_BUS_MODE (PBL, DSL for the descriptor stride, ATDS clear). Call after [`soft_reset`](crate::Dwmac::soft_reset), with both DMA
     /// engines stopped; build both rings for the returned set-up.
     ///
     /// The geometry cannot change under running rings: while DMA_CONTROL.ST or SR is set,
     /// nothing is written and the call fails. A ring built for another set-up than the one
     /// programmed last refuses to start ([`Error::GeometryMismatch`]).
     ///
-    /// Errors: [`Error::Config`] as in [`resolve_dma`]; [`Error::DmaRunning`] while
-    /// a DMA engine runs.
+    /// Errors: [`ConfigError::NoHwFeature`](crate::ConfigError::NoHwFeature) when HW_FEATURE reads 0 or all ones (a core
+    /// older than 3.50a: use [`Gmac3::configure_dma_assuming_layout`]);
+    /// [`ConfigError::LayoutMismatch`](crate::ConfigError::LayoutMismatch) when `cfg.layout`
+    /// disagrees with HW_FEATURE; the
+    /// geometry errors of [`DmaConfig::resolve_assuming_layout`] (each in
+    /// [`Error::Config`]); [`Error::DmaRunning`] while a DMA engine runs.
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let setup = resolve_dma(cfg, self.hw_feature())?;
         self.program_bus_mode(&setup)?;
+        self.layout
+            .store(layout_code(setup.layout()), Ordering::Relaxed);
         Ok(setup)
     }
 
@@ -528,9 +555,11 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
     }
 
-    /// Program the receive filter: GMAC_FRAME_FILTER and the hash table.
+    /// Program the receive filter: GMAC_FRAME_FILTER and the 64-bin hash table
+    /// (GMAC_HASH_LOW bins 0–31, GMAC_HASH_HIGH 32–63: Linux `dwmac1000_set_mchash` for
+    /// `mcbitslog2` 6, its default `HASH_TABLE_SIZE`), the filter's table folded to 64 bins.
     fn set_filter(&self, filter: &FrameFilter) {
-        let [lo, hi] = filter.multicast_hash;
+        let [lo, hi, ..] = filter.hash_words(64);
         self.bus.write_raw(regs::GMAC_HASH_LOW, lo);
         self.bus.write_raw(regs::GMAC_HASH_HIGH, hi);
         self.write_settled(GMAC_FRAME_FILTER, filter.register());
@@ -577,7 +606,14 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     /// Program GMAC_FLOW_CTRL for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)): in full
     /// duplex TFE for transmit pause (with the pause time 0xFFFF slot times, Linux's
     /// default), RFE for receive pause; in half duplex nothing (0: no backpressure).
+    ///
+    /// With transmit pause and an RX FIFO of at least 4 KiB
+    /// ([`set_rx_fifo_size`](Gmac3::set_rx_fifo_size)), DMA_CONTROL.EFC with RFA "full
+    /// minus 1 KiB" and RFD "full minus 2 KiB", as Linux `dwmac1000_configure_fc`: the
+    /// MAC then sends PAUSE frames as the RX FIFO fills. Otherwise EFC, RFA and RFD are
+    /// cleared (a smaller or unknown FIFO gets no hardware flow control, as in Linux).
     fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
+        self.program_flow(duplex == Duplex::Full && pause.tx);
         let mut v = 0;
         if duplex == Duplex::Full {
             if pause.tx {
@@ -666,6 +702,12 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
             }
             self.bus.read_raw(GMAC_CONTROL) & regs::GMAC_CONTROL_IPC != 0
         })
+    }
+
+    /// DMA_MISSED_FRAME_CTR and, with the MMC, its frame counters (see
+    /// [`HwStats`](crate::HwStats)).
+    fn hw_stats(&self, acc: &mut crate::common::HwStats) {
+        self.read_stats(acc);
     }
 
     /// The MDIO master of this MAC, bounded on `clock`, for a CSR clock of `csr_hz`

@@ -277,7 +277,7 @@ pub const DMA_CUR_TX_DESC: Reg<u32> = Reg::new(DMA_BASE + 0x48);
 /// DMA_CUR_RX_DESC (0x104C), read-only.
 pub const DMA_CUR_RX_DESC: Reg<u32> = Reg::new(DMA_BASE + 0x4C);
 /// DMA_HW_FEATURE (0x1058), read-only capability register (absent before core 3.50a: it
-/// then reads 0 or garbage: [`gmac3::resolve_dma`](crate::gmac3::resolve_dma) refuses 0 and
+/// then reads 0 or garbage: [`configure_dma`](crate::Dwmac::configure_dma) refuses 0 and
 /// all ones, and the layout of such a core is given with the `unsafe`
 /// [`DmaConfig::resolve_assuming_layout`](crate::DmaConfig::resolve_assuming_layout)).
 pub const DMA_HW_FEATURE: Reg<u32> = Reg::new(DMA_BASE + 0x58);
@@ -414,3 +414,52 @@ pub mod edesc {
 
 /// The CR codes, shared with the QoS MDIO master ([`common::csr_clock_range`](crate::common::csr_clock_range)).
 pub use crate::common::{cr_divider, csr_clock_range};
+
+/// DMA_CONTROL.EFC (bit 8): hardware flow control from the RX FIFO fill (Linux
+/// `dwmac1000.h` `DMA_CONTROL_EFC` 0x100).
+pub const DMA_CONTROL_EFC: u32 = 1 << 8;
+/// DMA_CONTROL.RFA (bits 23, 10:9): flow control activation threshold, "full minus"
+/// 1K..7K (`dwmac1000.h` `DMA_CONTROL_RFA_MASK` 0x0080_0600).
+pub const DMA_CONTROL_RFA_MASK: u32 = 0x0080_0600;
+/// DMA_CONTROL.RFD (bits 22, 12:11): flow control deactivation threshold
+/// (`dwmac1000.h` `DMA_CONTROL_RFD_MASK` 0x0040_1800).
+pub const DMA_CONTROL_RFD_MASK: u32 = 0x0040_1800;
+/// RFA "full minus 1 KiB" (`dwmac1000.h` `RFA_FULL_MINUS_1K` 0).
+pub const RFA_FULL_MINUS_1K: u32 = 0;
+/// RFD "full minus 2 KiB" (`dwmac1000.h` `RFD_FULL_MINUS_2K` 0x800).
+pub const RFD_FULL_MINUS_2K: u32 = 0x800;
+/// The smallest RX FIFO Linux turns hardware flow control on for (`dwmac1000_configure_fc`:
+/// `rxfifosz < 4096` clears EFC).
+pub const FLOW_MIN_RX_FIFO: u32 = 4096;
+
+/// DMA_MISSED_FRAME_CTR bits 15:0: frames missed for want of a host descriptor (Linux
+/// `dwmac100.h` `DMA_MISSED_FRAME_M_CNTR`, the same CSR8 layout as the 3.x databook);
+/// clear on read.
+pub const MISSED_CNTR_MASK: u32 = 0x0000_FFFF;
+/// DMA_MISSED_FRAME_CTR bits 27:17: frames lost to an RX FIFO overflow
+/// (`dwmac100.h` `DMA_MISSED_FRAME_OVE_CNTR`).
+pub const MISSED_OVF_CNTR_MASK: u32 = 0x0FFE_0000;
+/// Shift of [`MISSED_OVF_CNTR_MASK`].
+pub const MISSED_OVF_CNTR_SHIFT: u32 = 17;
+
+/// DMA_HW_FEATURE.MMCSEL (bit 11): the MMC counters exist (Linux
+/// `dwmac1000_get_hw_feature`).
+pub const HW_FEATURE_MMCSEL: u32 = 1 << 11;
+/// MMC_CNTRL (0x100; Linux `mmc_core.c`, MMC block at 0x100 on 3.x).
+pub const MMC_CNTRL: Reg<u32> = Reg::new(0x100);
+/// MMC_CNTRL reset-on-read (bit 2, `mmc_core.c` `MMC_CNTRL_RESET_ON_READ`).
+pub const MMC_CNTRL_RESET_ON_READ: u32 = 1 << 2;
+/// MMC txframecount_g (0x100 + 0x68).
+pub const MMC_TX_FRAMES_G: Reg<u32> = Reg::new(0x168);
+/// MMC txunderflowerror (0x100 + 0x48).
+pub const MMC_TX_UNDERFLOW: Reg<u32> = Reg::new(0x148);
+/// MMC rxbroadcastframes_g (0x100 + 0x8C).
+pub const MMC_RX_BROADCAST_G: Reg<u32> = Reg::new(0x18C);
+/// MMC rxmulticastframes_g (0x100 + 0x90).
+pub const MMC_RX_MULTICAST_G: Reg<u32> = Reg::new(0x190);
+/// MMC rxcrcerror (0x100 + 0x94).
+pub const MMC_RX_CRC_ERROR: Reg<u32> = Reg::new(0x194);
+/// MMC rxunicastframes_g (0x100 + 0xC4).
+pub const MMC_RX_UNICAST_G: Reg<u32> = Reg::new(0x1C4);
+/// MMC rxfifooverflow (0x100 + 0xD4).
+pub const MMC_RX_FIFO_OVERFLOW: Reg<u32> = Reg::new(0x1D4);

@@ -15,7 +15,7 @@ use crate::dma::{Coe, DescLayout, DmaConfig, DmaSetup, RxCoe};
 /// [`ConfigError::LayoutMismatch`] when `cfg.layout` names a GMAC 3.x layout;
 /// [`ConfigError::AddressWidth`] for the reserved ADDR64 value 3; the geometry errors of
 /// [`DmaConfig::resolve_assuming_layout`], with DSL limited to DMA_CHAN_CONTROL's 3 bits.
-pub fn resolve_dma(
+pub(crate) fn resolve_dma(
     cfg: &DmaConfig,
     hw_feature0: u32,
     hw_feature1: u32,
@@ -62,4 +62,33 @@ pub(crate) fn events_from_channel(st: u32) -> DmaEvents {
         (chan::NIS, DmaEvents::NORMAL),
     ];
     DmaEvents::from_word(st, &MAP)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The address width from ADDR64, the reserved value refused, a 3.x layout refused.
+    #[test]
+    fn resolve_reads_addr64_and_refuses_other_layouts() {
+        let cfg = DmaConfig::default();
+        let h0 = r::HWF0_TXCOESEL | r::HWF0_RXCOESEL;
+        let h1 = |addr64: u32| 0x145 | addr64 << r::HWF1_ADDR64_SHIFT;
+        for (a, bits) in [(0, 32), (1, 40), (2, 48)] {
+            assert_eq!(
+                resolve_dma(&cfg, h0, h1(a)).map(|s| s.addr_bits()),
+                Ok(bits)
+            );
+        }
+        assert_eq!(resolve_dma(&cfg, h0, h1(3)), Err(ConfigError::AddressWidth));
+        assert_eq!(resolve_dma(&cfg, 0, h1(0)), Err(ConfigError::NoHwFeature));
+        let three = DmaConfig {
+            layout: Some(DescLayout::Enhanced),
+            ..cfg
+        };
+        assert_eq!(
+            resolve_dma(&three, h0, h1(0)),
+            Err(ConfigError::LayoutMismatch)
+        );
+    }
 }

@@ -42,11 +42,12 @@
 
 mod decode;
 pub(crate) mod desc;
+mod features;
 mod mdio;
 pub mod regs;
 
 use decode::events_from_channel;
-pub use decode::resolve_dma;
+use decode::resolve_dma;
 pub use mdio::QosMdio;
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -67,15 +68,21 @@ use crate::qos::regs::{
 
 /// The oldest QoS core this driver knows: SNPSVER 0x40 (4.00).
 pub const SNPSVER_MIN: u8 = 0x40;
-/// The newest: SNPSVER 0x52 (5.20). Later cores give [`Error::UnknownVersion`] until
-/// someone checks their map.
+/// The newest core Linux names: SNPSVER 0x52 (5.20, `common.h` `DWMAC_CORE_5_20`). Later
+/// ones are driven as 5.x too, as Linux's `stmmac_hwif_init` gives every id from 0x51 on
+/// the 5.10 operations.
 pub const SNPSVER_MAX: u8 = 0x52;
 /// The first core with the 4.10 channel interrupt-enable layout (NIE bit 15, AIE bit 14;
 /// 4.00 has them at 16 and 15).
 pub const SNPSVER_4_10: u8 = 0x41;
 
+/// A QoS MAC_VERSION: SNPSVER (bits 7:0) 0x40 or above, any later one included (Linux
+/// `hwif.c` walks its table for the last entry with `synopsys_id >= min_id`, 0x51 the
+/// highest, and refuses none). A word of all ones is no version: a bus with nothing
+/// behind it, or a GMAC 3.x whose register at 0x110 (MMC_TX_INTR_MASK) was masked as
+/// Linux and [`Dwmac::mask_mac_interrupts`] mask it.
 fn is_qos_version(v: u32) -> bool {
-    (u32::from(SNPSVER_MIN)..=u32::from(SNPSVER_MAX)).contains(&(v & 0xFF))
+    v != u32::MAX && v & 0xFF >= u32::from(SNPSVER_MIN)
 }
 
 /// MAC_Q0_TX_FLOW_CTRL.TFE (bit 1): transmit pause frames.
@@ -179,20 +186,6 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
                 .is_set(DMA_CH_RX_CONTROL::SR)
     }
 
-    /// Resolve `cfg` for this core ([`resolve_dma`] from HW_FEATURE0/1: the QoS
-    /// layout, the address width, the checksum engines) and program it, with both DMA
-    /// engines stopped (call after [`soft_reset`](crate::Dwmac::soft_reset)):
-    ///
-    /// - DMA_SYS_BUS_MODE.EAME when the DMA addresses more than 32 bits (without it the
-    ///   DMA drops the high address bits);
-    /// - DMA_CH0_CONTROL (DSL, PBL×8 off), TXPBL and RXPBL;
-    /// - the MTL ([`configure_mtl`](Self::configure_mtl)).
-    ///
-    /// A ring built for another set-up refuses to start ([`Error::GeometryMismatch`]).
-    ///
-    /// Errors: [`Error::Config`] as [`resolve_dma`]; [`Error::DmaRunning`] while
-    /// a DMA engine runs (nothing is written then).
-    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     /// The MTL for one queue per direction, sized from HW_FEATURE1 (`hw_feature1`):
     /// TX queue 0 enabled (TXQEN = 2), store and forward (TSF), its size (TQS) the whole
     /// TX FIFO; RX queue 0 store and forward (RSF), its size (RQS) the whole RX FIFO,
@@ -347,10 +340,13 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         }
     }
 
-    /// The ring's checks before a start: DSL, the ring length, and an address the DMA
-    /// reaches (above 32 bits only with EAME on). Returns (high, low, length − 1).
+    /// The ring's checks before a start: DSL, the ring length, and addresses the DMA
+    /// reaches: every descriptor and buffer below 2^32, or below 2^ADDR64 while EAME is
+    /// set ([`dma_addr_bits`](Self::dma_addr_bits): read now, so a reset or a set-up from
+    /// another core cannot slip past). Returns (high, low, length − 1).
     fn check_ring(&self, s: &RingStart) -> Result<(u32, u32, u32), Error> {
         self.check_dsl(s.dsl)?;
+        self.check_reach(s.top.max(s.last))?;
         let len = u32::try_from(s.len)
             .ok()
             .filter(|l| (2..=r::MAX_RING_LEN as u32).contains(l))
@@ -409,14 +405,28 @@ impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
             self.bus.write_raw(r::DMA_CH0_RX_BASE_LO, lo);
             self.bus.write_raw(r::DMA_CH0_RX_RING_LEN, len);
             self.bus.write_raw(r::DMA_CH0_RX_TAIL, s.tail as u32);
-            let keep = c.get() & !(DMA_CH_RX_CONTROL::RBSZ::SET.value);
+            let sr = DMA_CH_RX_CONTROL::SR::SET.value;
+            let keep = c.get() & !(DMA_CH_RX_CONTROL::RBSZ::SET.value | sr);
             let rbsz = DMA_CH_RX_CONTROL::RBSZ.val(s.buf_size).value;
-            self.bus.write_raw(
-                r::DMA_CH0_RX_CONTROL,
-                keep | rbsz | DMA_CH_RX_CONTROL::SR::SET.value,
-            );
-        });
-        Ok(())
+            self.bus.write_raw(r::DMA_CH0_RX_CONTROL, keep | rbsz);
+            // RBSZ read back before SR: a core whose bus is wider than the set-up's keeps
+            // RBSZ in multiples of its width, the low bits reading 0 (ST STM32H7 DMACRXCR
+            // RBSZ: "The LSB bits (1:0) are ignored ... read-only"; NXP RT1170 splits RBSZ
+            // into RBSZ_13_y and the bus-width part RBSZ_x_0), and would fill less of each
+            // buffer than the ring expects.
+            let programmed = self
+                .bus
+                .read(r::DMA_CH0_RX_CONTROL)
+                .read(DMA_CH_RX_CONTROL::RBSZ);
+            if programmed != s.buf_size {
+                return Err(Error::BufSizeMismatch {
+                    programmed,
+                    ring: s.buf_size,
+                });
+            }
+            self.bus.write_raw(r::DMA_CH0_RX_CONTROL, keep | rbsz | sr);
+            Ok(())
+        })
     }
 
     #[inline]
@@ -512,6 +522,24 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         }
     }
 
+    /// Resolve `cfg` for this core (from HW_FEATURE0/1: the QoS layout, the address width
+    /// from ADDR64, the checksum engines) and program it, with both DMA engines stopped
+    /// (call after [`soft_reset`](crate::Dwmac::soft_reset)):
+    ///
+    /// - DMA_SYS_BUS_MODE.EAME when the DMA addresses more than 32 bits (without it the
+    ///   DMA drops the high address bits);
+    /// - DMA_CH0_CONTROL (DSL, PBL×8 off), TXPBL and RXPBL;
+    /// - the MTL ([`configure_mtl`](Qos::configure_mtl)).
+    ///
+    /// A ring built for another set-up refuses to start ([`Error::GeometryMismatch`]).
+    ///
+    /// Errors: [`ConfigError::NoHwFeature`] when HW_FEATURE0 or 1 reads 0 or all ones;
+    /// [`ConfigError::LayoutMismatch`] when `cfg.layout` names a GMAC 3.x layout;
+    /// [`ConfigError::AddressWidth`] for the reserved ADDR64 value 3; the geometry errors
+    /// of [`DmaConfig::resolve_assuming_layout`], with DSL limited to DMA_CH0_CONTROL's 3
+    /// bits (each in [`Error::Config`]); [`Error::DmaRunning`] while a DMA engine runs
+    /// (nothing is written then).
+    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     #[allow(clippy::arithmetic_side_effects)]
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
         let [h0, h1, _, _] = self.hw_features();
@@ -562,14 +590,11 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1]]
     }
 
-    /// Program MAC_PACKET_FILTER (PR, PM, DBF, HMC: the 3.x bit positions) and the
-    /// 64-bin hash (MAC_HASH_TAB0/1, the same CRC bins as 3.x).
+    /// Program the hash table at the size HW_FEATURE1.HASHTBLSZ announces (64, 128 or
+    /// 256 bins over 2, 4 or 8 MAC_HASH_TABLE_REG registers), then MAC_PACKET_FILTER (PR,
+    /// PM, DBF, HMC: the 3.x bit positions).
     fn set_filter(&self, filter: &crate::FrameFilter) {
-        self.bus
-            .write_raw(r::MAC_HASH_TAB0, filter.multicast_hash[0]);
-        self.bus
-            .write_raw(r::MAC_HASH_TAB1, filter.multicast_hash[1]);
-        self.bus.write_raw(r::MAC_PACKET_FILTER, filter.register());
+        self.program_filter(filter);
     }
 
     /// Configure MAC_CONFIG for `link`: PS/FES (GMII for 1000, MII with FES for 100, MII
@@ -609,7 +634,10 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
     /// Pause frames for `pause` ([`Phy::pause`](crate::common::phy::Phy::pause)), as Linux's
     /// dwmac4 programs them: in full duplex MAC_Q0_TX_FLOW_CTRL.TFE with the pause time
     /// 0xFFFF slot times for transmit pause, MAC_RX_FLOW_CTRL.RFE for receive pause; in half
-    /// duplex both 0 (no backpressure). Two register writes.
+    /// duplex both 0 (no backpressure). With transmit pause the RX queue's hardware flow
+    /// control (MTL_RXQ0_OPERATION_MODE EHFC, RFA, RFD) is set as Linux sets it for the
+    /// queue's size, so a filling RX queue sends PAUSE frames (none below a 4 KiB queue,
+    /// as in Linux); without it EHFC is cleared.
     fn set_flow_control(&self, pause: crate::common::phy::Pause, duplex: Duplex) {
         let full = duplex == Duplex::Full;
         let tx = if full && pause.tx {
@@ -618,6 +646,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             0
         };
         let rx = if full && pause.rx { RX_FLOW_RFE } else { 0 };
+        self.program_flow(tx != 0);
         self.bus.write_raw(r::MAC_Q0_TX_FLOW_CTRL, tx);
         self.bus.write_raw(r::MAC_RX_FLOW_CTRL, rx);
     }
@@ -697,17 +726,25 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         })
     }
 
+    /// The MTL RX queue and DMA channel missed-frame counters and, with the MMC, its frame
+    /// counters (see [`HwStats`](crate::HwStats)).
+    fn hw_stats(&self, acc: &mut crate::common::HwStats) {
+        self.read_stats(acc);
+    }
+
     /// The MDIO master, bounded on `clock`, for a CSR clock of `csr_hz` (selects
-    /// MAC_MDIO_ADDRESS.CR, the 3.x codes). At most one is alive at a time.
+    /// MAC_MDIO_ADDRESS.CR: the 3.x codes up to 300 MHz, and 6 and 7 for 300–500 and
+    /// 500–800 MHz, [`csr_clock_range_qos`](crate::common::csr_clock_range_qos)). At most
+    /// one is alive at a time.
     ///
-    /// Errors: [`Error::CsrClock`] when `csr_hz` is outside 20–300 MHz;
+    /// Errors: [`Error::CsrClock`] when `csr_hz` is outside 20–800 MHz;
     /// [`Error::MdioBusy`] while another master of this MAC is alive.
     fn mdio<C: Continuous + Copy>(
         &self,
         clock: C,
         csr_hz: u32,
     ) -> Result<QosMdio<'_, B, C>, Error> {
-        let (cr, _) = crate::common::csr_clock_range(csr_hz).ok_or(Error::CsrClock)?;
+        let (cr, _) = crate::common::csr_clock_range_qos(csr_hz).ok_or(Error::CsrClock)?;
         crate::common::take_master(&self.mdio_taken)?;
         Ok(QosMdio {
             mac: self,

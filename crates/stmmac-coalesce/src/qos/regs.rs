@@ -255,7 +255,10 @@ pub const MMC_TX_INTR_MASK: Reg<u32> = Reg::new(0x710);
 pub const MMC_IPC_RX_INTR_MASK: Reg<u32> = Reg::new(0x800);
 /// MTL_OPERATION_MODE.
 pub const MTL_OPERATION_MODE: Reg<u32> = Reg::new(0xC00);
-/// MTL_RXQ_DMA_MAP0: RX queue 0 → DMA channel in bits 3:0.
+/// MTL_RXQ_DMA_MAP0: Q0MDMACH (bits 2:0) the DMA channel RX queue 0 is mapped to, used
+/// while Q0DDMACH (bit 4, DA-based channel selection) is clear; queue 1 from bit 8 (NXP
+/// RT1170 ENET_QOS MTL_RXQ_DMA_MAP0 field docs, imxrt-ral 0.6.2). Writing 0 maps queue 0
+/// to channel 0.
 pub const MTL_RXQ_DMA_MAP0: Reg<u32> = Reg::new(0xC30);
 /// MTL_TXQ0_OPERATION_MODE.
 pub const MTL_TXQ0_OP_MODE: Reg<u32, MTL_TXQ_OP_MODE::Register> = Reg::new(0xD00);
@@ -442,3 +445,55 @@ pub mod desc {
     /// RDES1 write-back: IP payload (TCP/UDP/ICMP) checksum error.
     pub const RDES1_IPCE: u32 = 1 << 7;
 }
+
+/// HW_FEATURE1.HASHTBLSZ shift (bits 25:24; `dwmac4.h` `GMAC_HW_HASH_TB_SZ`,
+/// imxrt-ral MAC_HW_FEATURE1.HASHTBLSZ): 0 no table, 1 = 64, 2 = 128, 3 = 256 bins.
+pub const HWF1_HASHTBLSZ_SHIFT: u32 = 24;
+/// HW_FEATURE0.MMCSEL (bit 8; `dwmac4.h` `GMAC_HW_FEAT_MMCSEL`): the MMC counters exist.
+pub const HWF0_MMCSEL: u32 = 1 << 8;
+
+/// MTL_RXQ0_OPERATION_MODE.EHFC (bit 7; `dwmac4.h` `MTL_OP_MODE_EHFC`): hardware flow
+/// control from the RX queue's fill.
+pub const MTL_OP_MODE_EHFC: u32 = 1 << 7;
+/// MTL_RXQ0_OPERATION_MODE.RFA shift (bits 13:8; `dwmac4.h` `MTL_OP_MODE_RFA_SHIFT`):
+/// activate at "full − (1 KiB + 512 B × RFA)".
+pub const MTL_OP_MODE_RFA_SHIFT: u32 = 8;
+/// MTL_RXQ0_OPERATION_MODE.RFD shift (bits 19:14; `dwmac4.h` `MTL_OP_MODE_RFD_SHIFT`):
+/// deactivate at "full − (1 KiB + 512 B × RFD)".
+pub const MTL_OP_MODE_RFD_SHIFT: u32 = 14;
+/// The RFA/RFD field mask after its shift (6 bits).
+pub const MTL_OP_MODE_RF_MASK: u32 = 0x3F;
+/// The smallest RX queue Linux turns hardware flow control on for
+/// (`dwmac4_dma_rx_chan_op_mode`: `fifosz >= 4096`).
+pub const FLOW_MIN_RX_QUEUE: u32 = 4096;
+
+/// DMA_CH0_MISS_FRAME_CNT on a 5.x core (channel base + 0x64: NXP RT1170 ENET_QOS
+/// DMA_CH0_MISS_FRAME_CNT at 0x1164, imxrt-ral 0.6.2); the 4.x cores have it at + 0x6C
+/// ([`DMA_CH0_MISSED`]; ST STM32H7 DMACMFCR at 0x116C).
+pub const DMA_CH0_MISSED_5X: Reg<u32> = Reg::new(DMA_CHAN0 + 0x64);
+/// DMA_CH0_MISS_FRAME_CNT.MFC (bits 10:0, RT1170): frames the DMA dropped; clear on read.
+pub const MISSED_MFC_MASK: u32 = 0x7FF;
+/// MTL_RXQ0_MISSED_PACKET_OVERFLOW_CNT.OVFPKTCNT (bits 10:0, RT1170; ST MTLRXQMPOCR):
+/// packets dropped on RX queue overflow; clear on read.
+pub const MTL_MISSED_OVF_MASK: u32 = 0x7FF;
+/// MTL_RXQ0_MISSED_PACKET_OVERFLOW_CNT.MISPKTCNT (bits 26:16).
+pub const MTL_MISSED_MIS_MASK: u32 = 0x07FF_0000;
+/// Shift of [`MTL_MISSED_MIS_MASK`].
+pub const MTL_MISSED_MIS_SHIFT: u32 = 16;
+
+/// MMC_CONTROL reset-on-read (bit 2, Linux `mmc_core.c` `MMC_CNTRL_RESET_ON_READ`).
+pub const MMC_CNTRL_RESET_ON_READ: u32 = 1 << 2;
+/// MMC tx_packet_count_good (0x700 + 0x68; RT1170 MAC_TX_PACKET_COUNT_GOOD 0x768).
+pub const MMC_TX_FRAMES_G: Reg<u32> = Reg::new(0x768);
+/// MMC tx_underflow_error_packets (0x700 + 0x48; RT1170 0x748).
+pub const MMC_TX_UNDERFLOW: Reg<u32> = Reg::new(0x748);
+/// MMC rx_broadcast_packets_good (0x700 + 0x8C).
+pub const MMC_RX_BROADCAST_G: Reg<u32> = Reg::new(0x78C);
+/// MMC rx_multicast_packets_good (0x700 + 0x90).
+pub const MMC_RX_MULTICAST_G: Reg<u32> = Reg::new(0x790);
+/// MMC rx_crc_error_packets (0x700 + 0x94; RT1170 0x794).
+pub const MMC_RX_CRC_ERROR: Reg<u32> = Reg::new(0x794);
+/// MMC rx_unicast_packets_good (0x700 + 0xC4; RT1170 0x7C4).
+pub const MMC_RX_UNICAST_G: Reg<u32> = Reg::new(0x7C4);
+/// MMC rx_fifo_overflow_packets (0x700 + 0xD4; RT1170 0x7D4).
+pub const MMC_RX_FIFO_OVERFLOW: Reg<u32> = Reg::new(0x7D4);

@@ -95,7 +95,8 @@ pub(super) const RWTU_MASK: u32 = 3 << q::RWTU_SHIFT;
 ///   it in PL) passes RXQ0EN, the address filter and the RX queue, then fills DMA-owned
 ///   descriptors from the current one while that is not the tail (the descriptor at the
 ///   tail is never written). The buffer size is DMA_CH0_RX_CONTROL.RBSZ (bytes, rounded
-///   down to the bus width); RDES0/1 hold the buffer address (RDES1 only with EAME), RDES3
+///   down to the bus width, and read back so rounded: ST's DMACRXCR.RBSZ low bits are
+///   read-only zeros); RDES0/1 hold the buffer address (RDES1 only with EAME), RDES3
 ///   OWN, IOC and BUF1V. A frame longer than a buffer spills across descriptors. The
 ///   write-back **overwrites RDES0–2** (RDES0 = 0, the VLAN tag; RDES1 = the checksum
 ///   engine's status with IPC on; RDES2 = 0) and RDES3 = FD on the first, LD with PL

@@ -331,7 +331,15 @@ impl<D: MdioDevice> SimModel for QosModel<D> {
             q::DMA_STATUS => u32::from(self.line()),
             q::DMA_CH0_CONTROL => self.ch_control,
             q::DMA_CH0_TX_CONTROL => self.tx_control,
-            q::DMA_CH0_RX_CONTROL => self.rx_control,
+            // RBSZ's low bits below the bus width read 0: ST STM32H7 DMACRXCR.RBSZ "The LSB
+            // bits (1:0) are ignored and the DMA internally takes the LSB bits as all-zero.
+            // Therefore, these LSB bits are read-only (RO)" (32-bit bus; 2:0 on a 64-bit
+            // one, NXP RT1170's RBSZ_x_0 field).
+            q::DMA_CH0_RX_CONTROL => {
+                let field = q::RX_RBSZ_MASK << q::RX_RBSZ_SHIFT;
+                let rbsz = self.rx_buf_size() as u32;
+                (self.rx_control & !field) | (rbsz << q::RX_RBSZ_SHIFT)
+            }
             q::DMA_CH0_TX_BASE_HI => self.tx_base[0],
             q::DMA_CH0_TX_BASE_LO => self.tx_base[1],
             q::DMA_CH0_RX_BASE_HI => self.rx_base[0],

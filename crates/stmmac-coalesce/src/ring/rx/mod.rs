@@ -356,10 +356,14 @@ impl<C: CacheOps> RxRing<C> {
     /// First the DSL the DMA was configured with is read back: the DMA must step through
     /// the descriptors with the ring's own stride.
     ///
-    /// Errors: [`Error::GeometryMismatch`] when DSL is not the ring's; the RX DMA is not
-    /// started (RIWT is written). [`ConfigError::LayoutMismatch`] when the ring's layout is
-    /// not the MAC's, [`ConfigError::AddressWidth`] when the ring lies above what the MAC
-    /// addresses: nothing is written then.
+    /// Errors: [`Error::GeometryMismatch`] when DSL is not the ring's;
+    /// [`Error::StrideMismatch`] when a GMAC 3.x has DMA_BUS_MODE.ATDS set (32-byte
+    /// descriptors); [`Error::BufSizeMismatch`] when a QoS core reads RBSZ back other than
+    /// the ring's buffer size (a bus wider than the set-up's): the RX DMA is not started
+    /// (RIWT is written). [`ConfigError::LayoutMismatch`] when the ring's layout is not the
+    /// MAC's (the other version's, or the other GMAC 3.x layout),
+    /// [`ConfigError::AddressWidth`] when a descriptor or buffer lies above what the DMA
+    /// addresses now (QoS: ADDR64 bits only while EAME is set): nothing is written then.
     pub fn try_start<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
         if let Err(e) = check_layout(mac, self.setup.layout()) {
             self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
@@ -386,6 +390,9 @@ impl<C: CacheOps> RxRing<C> {
             // Exact: `buf_size <= 16380`.
             buf_size: self.buf_size as u32,
             tail: self.geo.desc_bus(self.geo.prev(self.next)),
+            // A stride of at most 256 bytes (a checked cache line).
+            stride: u32::try_from(self.setup.desc_stride()).unwrap_or(u32::MAX),
+            top: self.geo.top(self.buf_size),
         };
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL

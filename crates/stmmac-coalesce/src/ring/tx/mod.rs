@@ -261,9 +261,12 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// must step through the descriptors with the ring's own stride.
     ///
     /// Errors: [`Error::GeometryMismatch`] when DSL is not the ring's (the DMA was
-    /// configured for another set-up); [`ConfigError::LayoutMismatch`] when the ring's
-    /// layout is not the MAC's (a 3.x set-up on a 4.x core or the other way round);
-    /// [`ConfigError::AddressWidth`] when the ring lies above what the MAC addresses.
+    /// configured for another set-up); [`Error::StrideMismatch`] when a GMAC 3.x has
+    /// DMA_BUS_MODE.ATDS set (32-byte descriptors); [`ConfigError::LayoutMismatch`] when
+    /// the ring's layout is not the MAC's (a 3.x set-up on a 4.x core or the other way
+    /// round, or the other GMAC 3.x layout); [`ConfigError::AddressWidth`] when a
+    /// descriptor or buffer lies above what the DMA addresses now (QoS: ADDR64 bits only
+    /// while EAME is set).
     /// Nothing is written then, and the TX DMA is not started.
     pub fn try_start<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
         if let Err(e) = check_layout(mac, self.setup.layout()) {
@@ -279,6 +282,9 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
             dsl: self.setup.dsl(),
             buf_size: 0,
             tail: self.geo.desc_bus(self.cur),
+            // A stride of at most 256 bytes (a checked cache line).
+            stride: u32::try_from(self.setup.desc_stride()).unwrap_or(u32::MAX),
+            top: self.geo.top(self.buf_size),
         };
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL
