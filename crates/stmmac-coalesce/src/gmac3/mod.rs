@@ -235,8 +235,6 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
         Ok(())
     }
 
-    /// Program MAC address 0 (GMAC_ADDR_HIGH/LOW(0)), AE set.
-    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     /// The receive filter as programmed (GMAC_FRAME_FILTER).
     pub fn filter_register(&self) -> u32 {
         self.bus.read_raw(GMAC_FRAME_FILTER)
