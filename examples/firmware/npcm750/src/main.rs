@@ -120,9 +120,8 @@ use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::gmac3::regs::{self, DMA_STATUS};
 use stmmac_coalesce::mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, DmaEvents, DmaMemory, Dwmac, Error, FrameFilter, Gmac3,
-    IdentityMap, MacConfig, QueueTimer, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing,
-    ring_bytes,
+    CoalesceConfig, Coherent, DmaConfig, DmaMemory, Dwmac, Error, FrameFilter, Gmac3, IdentityMap,
+    MacConfig, QueueTimer, RxConfig, RxRing, TimerStrategy, TxConfig, TxRing, ring_bytes,
 };
 
 /// GMAC0 (Synopsys DesignWare GMAC 3.x, driven by stmmac) base address (docs/qemu.md#npcm750-evb).
