@@ -669,12 +669,12 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         events_from_status(st)
     }
 
-    /// The RX interrupt watchdog (DMA_RX_WATCHDOG.RIWT, 0 = off).
     /// DMA_INTR_ENA = [`regs::DMA_INTR_DEFAULT`], Linux's 3.x mask.
     fn enable_default_interrupts(&self) {
         self.set_interrupts(regs::DMA_INTR_DEFAULT);
     }
 
+    /// The RX interrupt watchdog (DMA_RX_WATCHDOG.RIWT, 0 = off).
     fn set_riwt(&self, riwt: u8) {
         self.bus.write(
             regs::DMA_RX_WATCHDOG,
