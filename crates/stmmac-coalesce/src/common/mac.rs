@@ -393,3 +393,38 @@ pub(crate) fn take_master(taken: &core::sync::atomic::AtomicBool) -> Result<(), 
         Ok(())
     })
 }
+
+/// Wait on `poller` until the MDIO busy bit (GB) reads clear: `read` reads the address
+/// register, `idle` judges it. Sets `check_busy` when the wait timed out, so that the next
+/// frame waits for GB before it writes, and clears it otherwise. Both versions' masters
+/// (MII_ADDR.GB on GMAC 3.x, MAC_MDIO_ADDRESS.GB on QoS 4.x/5.x) wait through it.
+pub(crate) fn mdio_wait_idle<C: hwtimer_core::Continuous + Copy, T>(
+    poller: &hwtimer_core::Poller<C>,
+    check_busy: &mut bool,
+    read: impl FnMut() -> T,
+    idle: impl FnMut(&T) -> bool,
+) -> Result<(), hwtimer_core::Error> {
+    let done = poller.poll(read, idle).is_ok();
+    *check_busy = !done;
+    if done {
+        Ok(())
+    } else {
+        Err(hwtimer_core::Error::Timeout)
+    }
+}
+
+/// The software-reset wait of both versions: poll `read` on `clock` until `done` holds
+/// (SWR reads clear), at most `timeout_us` with iopoll semantics; the number of reads, or
+/// [`Error::Timeout`].
+pub(crate) fn wait_reset<C: hwtimer_core::Continuous + Copy, T>(
+    clock: C,
+    timeout_us: u64,
+    read: impl FnMut() -> T,
+    done: impl FnMut(&T) -> bool,
+) -> Result<u32, Error> {
+    hwtimer_core::Poller::new(clock)
+        .timeout_us(timeout_us)
+        .poll(read, done)
+        .map(|p| p.polls)
+        .map_err(|_| Error::Timeout)
+}

@@ -270,14 +270,12 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         // The reset clears DMA_INTR_ENA (reset value 0).
         self.irq_enabled.store(0, Ordering::Relaxed);
         self.bus.write(DMA_BUS_MODE, DMA_BUS_MODE::SWR::SET);
-        let polls = Poller::new(clock)
-            .timeout_us(timeout_us)
-            .poll(
-                || self.bus.read(DMA_BUS_MODE),
-                |v| !v.is_set(DMA_BUS_MODE::SWR),
-            )
-            .map(|p| p.polls)
-            .map_err(|_| Error::Timeout)?;
+        let polls = crate::common::wait_reset(
+            clock,
+            timeout_us,
+            || self.bus.read(DMA_BUS_MODE),
+            |v| !v.is_set(DMA_BUS_MODE::SWR),
+        )?;
         self.mask_mac_interrupts();
         Ok(polls)
     }

@@ -251,11 +251,12 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         // The reset clears DMA_CH0_INTR_ENA (reset value 0).
         self.irq_enabled.store(0, Ordering::Relaxed);
         self.bus.write(r::DMA_MODE, DMA_MODE::SWR::SET);
-        let polls = Poller::new(clock)
-            .timeout_us(timeout_us)
-            .poll(|| self.bus.read(r::DMA_MODE), |v| !v.is_set(DMA_MODE::SWR))
-            .map(|p| p.polls)
-            .map_err(|_| Error::Timeout)?;
+        let polls = crate::common::wait_reset(
+            clock,
+            timeout_us,
+            || self.bus.read(r::DMA_MODE),
+            |v| !v.is_set(DMA_MODE::SWR),
+        )?;
         self.mask_mac_interrupts();
         Ok(polls)
     }
