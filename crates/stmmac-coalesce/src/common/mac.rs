@@ -247,7 +247,7 @@ impl FrameFilter {
     /// `addr` through.
     pub fn hash_accepts(&self, addr: [u8; 6], bins: u32) -> bool {
         let words = self.hash_words(bins);
-        let n = usize::from(multicast_hash_bin8(addr) >> (8 - bin_bits(bins)));
+        let n = usize::from(multicast_hash_bin8(addr) >> 8u32.saturating_sub(bin_bits(bins)));
         words.get(n >> 5).is_some_and(|w| w & (1 << (n & 31)) != 0)
     }
 
@@ -260,7 +260,8 @@ impl FrameFilter {
     /// hash registers' values, word `i` for register `i` (GMAC 3.x: HASH_LOW, HASH_HIGH;
     /// QoS: MAC_HASH_TABLE_REG`i`); the words past `bins / 32` are 0.
     pub fn hash_words(&self, bins: u32) -> [u32; 8] {
-        let shift = 8 - bin_bits(bins);
+        // `bin_bits` is 6 to 8: no saturation.
+        let shift = 8u32.saturating_sub(bin_bits(bins));
         let mut out = [0u32; 8];
         for n in 0..256usize {
             let set = self
