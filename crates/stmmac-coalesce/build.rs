@@ -1,5 +1,5 @@
 //! Declares the `loom` cfg (the model-checked build of the embassy-net adapter's wakers, see
-//! `src/embassy_net.rs`).
+//! `src/net/embassy_net/hub.rs`).
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(loom)");
 }

@@ -247,7 +247,7 @@ impl FrameFilter {
     /// `addr` through.
     pub fn hash_accepts(&self, addr: [u8; 6], bins: u32) -> bool {
         let words = self.hash_words(bins);
-        let n = usize::from(multicast_hash_bin8(addr) >> (8 - bin_bits(bins)));
+        let n = usize::from(multicast_hash_bin8(addr) >> 8u32.saturating_sub(bin_bits(bins)));
         words.get(n >> 5).is_some_and(|w| w & (1 << (n & 31)) != 0)
     }
 
@@ -260,7 +260,8 @@ impl FrameFilter {
     /// hash registers' values, word `i` for register `i` (GMAC 3.x: HASH_LOW, HASH_HIGH;
     /// QoS: MAC_HASH_TABLE_REG`i`); the words past `bins / 32` are 0.
     pub fn hash_words(&self, bins: u32) -> [u32; 8] {
-        let shift = 8 - bin_bits(bins);
+        // `bin_bits` is 6 to 8: no saturation.
+        let shift = 8u32.saturating_sub(bin_bits(bins));
         let mut out = [0u32; 8];
         for n in 0..256usize {
             let set = self
@@ -392,4 +393,39 @@ pub(crate) fn take_master(taken: &core::sync::atomic::AtomicBool) -> Result<(), 
         taken.store(true, Ordering::Relaxed);
         Ok(())
     })
+}
+
+/// Wait on `poller` until the MDIO busy bit (GB) reads clear: `read` reads the address
+/// register, `idle` judges it. Sets `check_busy` when the wait timed out, so that the next
+/// frame waits for GB before it writes, and clears it otherwise. Both versions' masters
+/// (MII_ADDR.GB on GMAC 3.x, MAC_MDIO_ADDRESS.GB on QoS 4.x/5.x) wait through it.
+pub(crate) fn mdio_wait_idle<C: hwtimer_core::Continuous + Copy, T>(
+    poller: &hwtimer_core::Poller<C>,
+    check_busy: &mut bool,
+    read: impl FnMut() -> T,
+    idle: impl FnMut(&T) -> bool,
+) -> Result<(), hwtimer_core::Error> {
+    let done = poller.poll(read, idle).is_ok();
+    *check_busy = !done;
+    if done {
+        Ok(())
+    } else {
+        Err(hwtimer_core::Error::Timeout)
+    }
+}
+
+/// The software-reset wait of both versions: poll `read` on `clock` until `done` holds
+/// (SWR reads clear), at most `timeout_us` with iopoll semantics; the number of reads, or
+/// [`Error::Timeout`].
+pub(crate) fn wait_reset<C: hwtimer_core::Continuous + Copy, T>(
+    clock: C,
+    timeout_us: u64,
+    read: impl FnMut() -> T,
+    done: impl FnMut(&T) -> bool,
+) -> Result<u32, Error> {
+    hwtimer_core::Poller::new(clock)
+        .timeout_us(timeout_us)
+        .poll(read, done)
+        .map(|p| p.polls)
+        .map_err(|_| Error::Timeout)
 }

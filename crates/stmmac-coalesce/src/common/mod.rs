@@ -24,7 +24,9 @@ pub use mac::{
     DmaEvents, FrameFilter, MDIO_TIMEOUT_US, MacConfig, STOP_POLLS, SWR_TIMEOUT_US,
     multicast_hash_bin, multicast_hash_bin8,
 };
-pub(crate) use mac::{decode_link, encode_link, take_master, wait_stopped};
+pub(crate) use mac::{
+    decode_link, encode_link, mdio_wait_idle, take_master, wait_reset, wait_stopped,
+};
 pub use offload::{Coe, Offload, RxCoe};
 pub(crate) use setup::MAX_QOS_RING;
 pub use setup::{DESC_SIZE, DescLayout, DmaConfig, DmaSetup};

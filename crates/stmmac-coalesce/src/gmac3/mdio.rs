@@ -31,19 +31,12 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> Gmac3Mdio<'_, B, C> {
 
     fn wait_idle(&mut self) -> Result<(), hwtimer_core::Error> {
         let bus = &self.mac.bus;
-        match self
-            .poller
-            .poll(|| bus.read(GMAC_MII_ADDR), |v| !v.is_set(GMAC_MII_ADDR::GB))
-        {
-            Ok(_) => {
-                self.check_busy = false;
-                Ok(())
-            }
-            Err(_) => {
-                self.check_busy = true;
-                Err(hwtimer_core::Error::Timeout)
-            }
-        }
+        crate::common::mdio_wait_idle(
+            &self.poller,
+            &mut self.check_busy,
+            || bus.read(GMAC_MII_ADDR),
+            |v| !v.is_set(GMAC_MII_ADDR::GB),
+        )
     }
 
     // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.

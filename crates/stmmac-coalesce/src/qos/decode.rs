@@ -91,4 +91,30 @@ mod tests {
             Err(ConfigError::LayoutMismatch)
         );
     }
+
+    /// Each channel bit becomes its semantic event.
+    #[test]
+    fn channel_status_maps_to_semantic_events() {
+        let e = events_from_channel(chan::TI);
+        assert!(e.tx_done());
+        let e = events_from_channel(chan::RI | chan::RBU);
+        assert!(e.rx_ready() && e.rx_no_buffer());
+        // A fault only with AIS in the same read.
+        let e = events_from_channel(chan::FBE);
+        assert!(!e.fatal() && !e.tx_fault());
+        assert_eq!(events_from_channel(chan::FBE), DmaEvents::FATAL_BUS_ERROR);
+        let e = events_from_channel(chan::FBE | chan::AIS);
+        assert!(e.fatal() && !e.tx_fault());
+        // A stop is no fault, AIS or not.
+        let e = events_from_channel(chan::TPS | chan::RPS | chan::AIS);
+        assert!(!e.tx_fault() && !e.fatal());
+        assert!(e.contains(DmaEvents::TX_STOPPED | DmaEvents::RX_STOPPED));
+        assert_eq!(
+            events_from_channel(chan::NIS | chan::AIS),
+            DmaEvents::NORMAL | DmaEvents::ABNORMAL
+        );
+        assert_eq!(events_from_channel(chan::ERI), DmaEvents::EARLY_RX);
+        assert_eq!(events_from_channel(chan::RWT), DmaEvents::RX_WATCHDOG);
+        assert_eq!(events_from_channel(chan::CDE), DmaEvents::NONE);
+    }
 }

@@ -33,19 +33,12 @@ impl<B: RegisterBus<Word = u32>, C: Continuous + Copy> QosMdio<'_, B, C> {
 
     fn wait_idle(&mut self) -> Result<(), hwtimer_core::Error> {
         let bus = &self.mac.bus;
-        match self.poller.poll(
+        crate::common::mdio_wait_idle(
+            &self.poller,
+            &mut self.check_busy,
             || bus.read(r::MAC_MDIO_ADDRESS),
             |v| !v.is_set(MAC_MDIO_ADDRESS::GB),
-        ) {
-            Ok(_) => {
-                self.check_busy = false;
-                Ok(())
-            }
-            Err(_) => {
-                self.check_busy = true;
-                Err(hwtimer_core::Error::Timeout)
-            }
-        }
+        )
     }
 
     /// One frame: data (and the C45 register) first, then the address word with GB.

@@ -42,9 +42,11 @@
 
 mod decode;
 pub(crate) mod desc;
+mod events;
 mod features;
 mod mdio;
 pub mod regs;
+mod ring_ops;
 
 use decode::events_from_channel;
 use decode::resolve_dma;
@@ -55,11 +57,11 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use hwtimer_core::{Continuous, Poller, RegisterBus, RegisterBusExt};
 use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
 
+use crate::common::Dwmac;
+use crate::common::Error;
 use crate::common::phy::{Duplex, LinkState, Speed};
-use crate::common::{ConfigError, Error};
 use crate::common::{DmaEvents, MDIO_TIMEOUT_US, wait_stopped};
-use crate::common::{Dwmac, RingStart};
-use crate::dma::{DescLayout, DmaConfig, DmaSetup};
+use crate::dma::{DmaConfig, DmaSetup};
 use crate::qos::regs::{
     self as r, DMA_CH_CONTROL, DMA_CH_RX_CONTROL, DMA_CH_RX_WATCHDOG, DMA_CH_TX_CONTROL, DMA_MODE,
     DMA_SYSBUS_MODE, MAC_CONFIG, MAC_MDIO_ADDRESS, MAC_MDIO_DATA, MTL_RXQ_OP_MODE, MTL_TXQ_OP_MODE,
@@ -220,259 +222,9 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         self.bus.read_raw(r::MAC_PACKET_FILTER)
     }
 
-    /// Clear `bits` of DMA_CH0_TX_CONTROL; whether any was set.
-    fn clear_tx_control(&self, bits: u32) -> bool {
-        critical_section::with(|_| {
-            let c = self.bus.read_raw(r::DMA_CH0_TX_CONTROL);
-            if c & bits != 0 {
-                self.bus.write_raw(r::DMA_CH0_TX_CONTROL, c & !bits);
-            }
-            c & bits != 0
-        })
-    }
-
-    /// Clear `bits` of DMA_CH0_RX_CONTROL; whether any was set.
-    fn clear_rx_control(&self, bits: u32) -> bool {
-        critical_section::with(|_| {
-            let c = self.bus.read_raw(r::DMA_CH0_RX_CONTROL);
-            if c & bits != 0 {
-                self.bus.write_raw(r::DMA_CH0_RX_CONTROL, c & !bits);
-            }
-            c & bits != 0
-        })
-    }
-
-    /// The summary enables (NIE, AIE) of this core's version: bits 15/14 from 4.10 on,
-    /// 16/15 on 4.00.
-    pub fn summary_enables(&self) -> (u32, u32) {
-        if self.snpsver() >= SNPSVER_4_10 {
-            (chan::NIE_4_10, chan::AIE_4_10)
-        } else {
-            (chan::NIE_4_00, chan::AIE_4_00)
-        }
-    }
-
-    /// DMA_CH0_INTR_ENA: the sources in `sources` (DMA_CH0_STATUS bit positions, bits
-    /// 0–13), with NIE when a normal one (TI, TBU, RI, ERI) is among them and AIE when an
-    /// abnormal one is, at this core's positions
-    /// ([`summary_enables`](Self::summary_enables)): a 4.10 layout on a 4.00 core would
-    /// enable nothing.
-    /// [`take_events`](crate::Dwmac::take_events) reports and acknowledges these (and the
-    /// summaries) from now on.
-    pub fn enable_interrupts(&self, sources: u32) {
-        let sources = sources & IRQ_SOURCES;
-        let normal = chan::TI | chan::TBU | chan::RI | chan::ERI;
-        let (nie, aie) = self.summary_enables();
-        let mut v = sources;
-        if sources & normal != 0 {
-            v |= nie;
-        }
-        if sources & !normal != 0 {
-            v |= aie;
-        }
-        self.irq_enabled
-            .store(self.status_mask(v), Ordering::Relaxed);
-        self.bus.write_raw(r::DMA_CH0_INTR_ENA, v);
-    }
-
-    /// The DMA_CH0_STATUS bits a DMA_CH0_INTR_ENA value `ena` enables: its sources, NIS
-    /// with NIE and AIS with AIE (at this core's enable positions).
-    fn status_mask(&self, ena: u32) -> u32 {
-        let (nie, aie) = self.summary_enables();
-        let mut m = ena & IRQ_SOURCES;
-        if ena & nie != 0 {
-            m |= chan::NIS;
-        }
-        if ena & aie != 0 {
-            m |= chan::AIS;
-        }
-        m
-    }
-
-    /// The enabled DMA_CH0_STATUS bits as last written, read from the core the first time.
-    fn irq_enabled(&self) -> u32 {
-        let m = self.irq_enabled.load(Ordering::Relaxed);
-        if m & IRQ_UNKNOWN == 0 {
-            return m;
-        }
-        let m = self.status_mask(self.bus.read_raw(r::DMA_CH0_INTR_ENA));
-        self.irq_enabled.store(m, Ordering::Relaxed);
-        m
-    }
-
-    /// Clear `bit` (ST or SR) of channel 0's TX (`rx` false) or RX control if set, wait
-    /// until DMA_DEBUG_STATUS0's TPS0 / RPS0 (at `shift`) reads Stopped (0), bounded by
-    /// [`set_stop_polls`](crate::Dwmac::set_stop_polls) reads, then acknowledge `stopped` (TPS or
-    /// RPS in DMA_CH0_STATUS) when the engine was on or still stopping.
-    fn stop_and_wait(&self, rx: bool, shift: u32, stopped: u32) -> Result<(), Error> {
-        let was_on = if rx {
-            self.clear_rx_control(DMA_CH_RX_CONTROL::SR::SET.value)
-        } else {
-            self.clear_tx_control(DMA_CH_TX_CONTROL::ST::SET.value)
-        };
-        let polls = wait_stopped(
-            || self.bus.read_raw(r::DMA_DEBUG_STATUS0),
-            |v| (v >> shift) & r::DEBUG_PS_MASK == 0,
-            self.stop_polls.load(Ordering::Relaxed),
-        )?;
-        if was_on || polls > 1 {
-            self.bus.write_raw(r::DMA_CH0_STATUS, stopped);
-        }
-        Ok(())
-    }
-
     /// DMA_CH0_STATUS as it reads.
     pub fn channel_status(&self) -> u32 {
         self.bus.read_raw(r::DMA_CH0_STATUS)
-    }
-
-    /// DMA_CH0_CONTROL.DSL as programmed, or the mismatch with `dsl`.
-    fn check_dsl(&self, dsl: u8) -> Result<(), Error> {
-        let programmed = self.bus.read(r::DMA_CH0_CONTROL).read(DMA_CH_CONTROL::DSL);
-        if programmed == u32::from(dsl) {
-            Ok(())
-        } else {
-            Err(Error::GeometryMismatch {
-                // DSL is a 3-bit field.
-                programmed: u8::try_from(programmed).unwrap_or(u8::MAX),
-                ring: dsl,
-            })
-        }
-    }
-
-    /// The ring's checks before a start: DSL, the ring length, and addresses the DMA
-    /// reaches: every descriptor and buffer below 2^32, or below 2^ADDR64 while EAME is
-    /// set ([`dma_addr_bits`](Self::dma_addr_bits): read now, so a reset or a set-up from
-    /// another core cannot slip past). Returns (high, low, length − 1).
-    fn check_ring(&self, s: &RingStart) -> Result<(u32, u32, u32), Error> {
-        self.check_dsl(s.dsl)?;
-        self.check_reach(s.top.max(s.last))?;
-        let len = u32::try_from(s.len)
-            .ok()
-            .filter(|l| (2..=r::MAX_RING_LEN as u32).contains(l))
-            .ok_or(Error::RingSize)?;
-        let hi = (s.base >> 32) as u32;
-        // The current-descriptor and tail registers hold 32 bits, the high ones are the
-        // base's: the whole ring (and so every tail) lies in the base's 4 GiB window.
-        if s.last >> 32 != s.base >> 32 || s.tail >> 32 != s.base >> 32 {
-            return Err(Error::Config(ConfigError::AddressWidth));
-        }
-        let eame = self
-            .bus
-            .read(r::DMA_SYSBUS_MODE)
-            .is_set(DMA_SYSBUS_MODE::EAME);
-        if hi != 0 && !eame {
-            return Err(Error::Config(ConfigError::AddressWidth));
-        }
-        // `len >= 2`: no wrap.
-        Ok((hi, s.base as u32, len.wrapping_sub(1)))
-    }
-}
-
-impl<B: RegisterBus<Word = u32>> crate::common::sealed::Ops for Qos<B> {
-    const QOS: bool = true;
-
-    fn accepts(&self, layout: DescLayout) -> bool {
-        layout.is_qos()
-    }
-
-    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
-    #[allow(clippy::arithmetic_side_effects)]
-    unsafe fn start_tx(&self, s: &RingStart) -> Result<(), Error> {
-        let (hi, lo, len) = self.check_ring(s)?;
-        // The base is written only once the process reads Stopped.
-        self.stop_and_wait(false, r::DEBUG_TPS0_SHIFT, chan::TPS)?;
-        critical_section::with(|_| {
-            let c = self.bus.read_raw(r::DMA_CH0_TX_CONTROL);
-            let st = DMA_CH_TX_CONTROL::ST::SET.value;
-            self.bus.write_raw(r::DMA_CH0_TX_BASE_HI, hi);
-            self.bus.write_raw(r::DMA_CH0_TX_BASE_LO, lo);
-            self.bus.write_raw(r::DMA_CH0_TX_RING_LEN, len);
-            self.bus.write_raw(r::DMA_CH0_TX_TAIL, s.tail as u32);
-            self.bus.write_raw(r::DMA_CH0_TX_CONTROL, c | st);
-        });
-        Ok(())
-    }
-
-    // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
-    #[allow(clippy::arithmetic_side_effects)]
-    unsafe fn start_rx(&self, s: &RingStart) -> Result<(), Error> {
-        let (hi, lo, len) = self.check_ring(s)?;
-        self.stop_and_wait(true, r::DEBUG_RPS0_SHIFT, chan::RPS)?;
-        critical_section::with(|_| {
-            let c = self.bus.read(r::DMA_CH0_RX_CONTROL);
-            self.bus.write_raw(r::DMA_CH0_RX_BASE_HI, hi);
-            self.bus.write_raw(r::DMA_CH0_RX_BASE_LO, lo);
-            self.bus.write_raw(r::DMA_CH0_RX_RING_LEN, len);
-            self.bus.write_raw(r::DMA_CH0_RX_TAIL, s.tail as u32);
-            let sr = DMA_CH_RX_CONTROL::SR::SET.value;
-            let keep = c.get() & !(DMA_CH_RX_CONTROL::RBSZ::SET.value | sr);
-            let rbsz = DMA_CH_RX_CONTROL::RBSZ.val(s.buf_size).value;
-            self.bus.write_raw(r::DMA_CH0_RX_CONTROL, keep | rbsz);
-            // RBSZ read back before SR: a core whose bus is wider than the set-up's keeps
-            // RBSZ in multiples of its width, the low bits reading 0 (ST STM32H7 DMACRXCR
-            // RBSZ: "The LSB bits (1:0) are ignored ... read-only"; NXP RT1170 splits RBSZ
-            // into RBSZ_13_y and the bus-width part RBSZ_x_0), and would fill less of each
-            // buffer than the ring expects.
-            let programmed = self
-                .bus
-                .read(r::DMA_CH0_RX_CONTROL)
-                .read(DMA_CH_RX_CONTROL::RBSZ);
-            if programmed != s.buf_size {
-                return Err(Error::BufSizeMismatch {
-                    programmed,
-                    ring: s.buf_size,
-                });
-            }
-            self.bus.write_raw(r::DMA_CH0_RX_CONTROL, keep | rbsz | sr);
-            Ok(())
-        })
-    }
-
-    #[inline]
-    fn tx_doorbell(&self, tail: u64) {
-        // The register holds the low 32 bits; the high ones are the base's.
-        self.bus.write_raw(r::DMA_CH0_TX_TAIL, tail as u32);
-    }
-
-    #[inline]
-    fn rx_doorbell(&self, tail: u64) {
-        self.bus.write_raw(r::DMA_CH0_RX_TAIL, tail as u32);
-    }
-
-    fn tx_dma_enabled(&self) -> bool {
-        self.bus
-            .read(r::DMA_CH0_TX_CONTROL)
-            .is_set(DMA_CH_TX_CONTROL::ST)
-    }
-
-    fn tx_stopped(&self) -> bool {
-        self.bus.read_raw(r::DMA_CH0_STATUS) & (chan::TPS | chan::FBE) != 0
-    }
-
-    fn tx_suspended(&self) -> bool {
-        // A tail write naming the tail the DMA already has changes nothing for a running
-        // DMA and wakes a suspended one: the kick needs no process-state read here.
-        true
-    }
-
-    fn rx_dma_enabled(&self) -> bool {
-        self.bus
-            .read(r::DMA_CH0_RX_CONTROL)
-            .is_set(DMA_CH_RX_CONTROL::SR)
-    }
-
-    fn stop_tx(&self) -> Result<(), Error> {
-        self.stop_and_wait(false, r::DEBUG_TPS0_SHIFT, chan::TPS)
-    }
-
-    fn stop_rx(&self) -> Result<(), Error> {
-        self.stop_and_wait(true, r::DEBUG_RPS0_SHIFT, chan::RPS)
-    }
-
-    fn cur_rx_desc(&self) -> u64 {
-        let hi = u64::from(self.bus.read_raw(r::DMA_CH0_RX_BASE_HI));
-        (hi << 32) | u64::from(self.bus.read_raw(r::DMA_CH0_CUR_RX_DESC))
     }
 }
 
@@ -499,11 +251,12 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         // The reset clears DMA_CH0_INTR_ENA (reset value 0).
         self.irq_enabled.store(0, Ordering::Relaxed);
         self.bus.write(r::DMA_MODE, DMA_MODE::SWR::SET);
-        let polls = Poller::new(clock)
-            .timeout_us(timeout_us)
-            .poll(|| self.bus.read(r::DMA_MODE), |v| !v.is_set(DMA_MODE::SWR))
-            .map(|p| p.polls)
-            .map_err(|_| Error::Timeout)?;
+        let polls = crate::common::wait_reset(
+            clock,
+            timeout_us,
+            || self.bus.read(r::DMA_MODE),
+            |v| !v.is_set(DMA_MODE::SWR),
+        )?;
         self.mask_mac_interrupts();
         Ok(polls)
     }
@@ -539,6 +292,10 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
     /// of [`DmaConfig::resolve_assuming_layout`], with DSL limited to DMA_CH0_CONTROL's 3
     /// bits (each in [`Error::Config`]); [`Error::DmaRunning`] while a DMA engine runs
     /// (nothing is written then).
+    ///
+    /// [`ConfigError::NoHwFeature`]: crate::ConfigError::NoHwFeature
+    /// [`ConfigError::LayoutMismatch`]: crate::ConfigError::LayoutMismatch
+    /// [`ConfigError::AddressWidth`]: crate::ConfigError::AddressWidth
     // `+` on tock-registers `FieldValue`s combines fields (a bitwise OR), it is no arithmetic.
     #[allow(clippy::arithmetic_side_effects)]
     fn configure_dma(&self, cfg: &DmaConfig) -> Result<DmaSetup, Error> {
@@ -698,13 +455,15 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         events_from_channel(st)
     }
 
-    /// The RX interrupt watchdog (DMA_CH0_RX_WATCHDOG.RWT, 0 = off), in units of 256 CSR
-    /// cycles: RWTU (4.20 and later) is written 0, its 256-cycle unit, so the value means
-    /// the same on every core (and the 3.x one).
+    /// DMA_CH0_INTR_ENA = [`DEFAULT_INTERRUPTS`], through
+    /// [`enable_interrupts`](Qos::enable_interrupts).
     fn enable_default_interrupts(&self) {
         self.enable_interrupts(DEFAULT_INTERRUPTS);
     }
 
+    /// The RX interrupt watchdog (DMA_CH0_RX_WATCHDOG.RWT, 0 = off), in units of 256 CSR
+    /// cycles: RWTU (4.20 and later) is written 0, its 256-cycle unit, so the value means
+    /// the same on every core (and the 3.x one).
     fn set_riwt(&self, riwt: u8) {
         self.bus.write(
             r::DMA_CH0_RX_WATCHDOG,
@@ -752,36 +511,5 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             cr,
             check_busy: true,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each channel bit becomes its semantic event.
-    #[test]
-    fn channel_status_maps_to_semantic_events() {
-        let e = events_from_channel(chan::TI);
-        assert!(e.tx_done());
-        let e = events_from_channel(chan::RI | chan::RBU);
-        assert!(e.rx_ready() && e.rx_no_buffer());
-        // A fault only with AIS in the same read.
-        let e = events_from_channel(chan::FBE);
-        assert!(!e.fatal() && !e.tx_fault());
-        assert_eq!(events_from_channel(chan::FBE), DmaEvents::FATAL_BUS_ERROR);
-        let e = events_from_channel(chan::FBE | chan::AIS);
-        assert!(e.fatal() && !e.tx_fault());
-        // A stop is no fault, AIS or not.
-        let e = events_from_channel(chan::TPS | chan::RPS | chan::AIS);
-        assert!(!e.tx_fault() && !e.fatal());
-        assert!(e.contains(DmaEvents::TX_STOPPED | DmaEvents::RX_STOPPED));
-        assert_eq!(
-            events_from_channel(chan::NIS | chan::AIS),
-            DmaEvents::NORMAL | DmaEvents::ABNORMAL
-        );
-        assert_eq!(events_from_channel(chan::ERI), DmaEvents::EARLY_RX);
-        assert_eq!(events_from_channel(chan::RWT), DmaEvents::RX_WATCHDOG);
-        assert_eq!(events_from_channel(chan::CDE), DmaEvents::NONE);
     }
 }
