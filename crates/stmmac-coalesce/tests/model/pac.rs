@@ -714,7 +714,7 @@ fn descriptor_bits_match_linux_dwmac4_descs() {
 /// `(Reg constants, bitfield fields as REG::FIELD, u32/usize constants with their module)`
 /// declared in `src/qos/regs.rs`.
 fn regs4_items() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
-    let src = include_str!("../src/qos/regs.rs");
+    let src = include_str!("../../src/qos/regs.rs");
     let (mut regs, mut fields, mut consts) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
     let mut in_bitfields = false;
     let mut register = String::new();

@@ -5,9 +5,13 @@
 //! Frames are built and their checksums checked with smoltcp's `wire` module, not with the
 //! model's own checksum code.
 
-mod common;
+use crate::harness::*;
 
-use common::*;
+type Board = crate::harness::Board<OnGmac3>;
+
+fn dma() -> stmmac_coalesce::DmaConfig {
+    OnGmac3::dma()
+}
 use smoltcp::phy::{Checksum, Device as _};
 use smoltcp::wire::{
     EthernetAddress, EthernetFrame, EthernetProtocol, IpAddress, IpProtocol, Ipv4Address,
@@ -243,7 +247,7 @@ fn tx_insertion_needs_the_engine_or_an_explicit_assumption() {
 
 /// A board, link up, an RX ring with checksum offload `mode` (started again so IPC is
 /// programmed).
-fn rx_board(mode: Offload, model: impl FnOnce(Model) -> Model) -> (Board, stmmac_coalesce::RxRing) {
+fn rx_board(mode: Offload, model: impl FnOnce(<OnGmac3 as Generation>::Model) -> <OnGmac3 as Generation>::Model) -> (Board, stmmac_coalesce::RxRing) {
     let b = Board::with(AnPhy::gigabit(), arena(), dma(), model);
     b.link_up();
     let mut rx = b.rx(rx_cfg(), Coherent);

@@ -1,4 +1,4 @@
-//! Ring configurations both test boards (`common`, 3.x; `common4`, 4.x) build from.
+//! Ring configurations the test boards build from.
 
 use stmmac_coalesce::sim::SimArena;
 use stmmac_coalesce::{

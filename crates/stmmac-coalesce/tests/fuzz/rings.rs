@@ -2,9 +2,9 @@
 //! rings keep their invariants under any sequence of operations, and no descriptor content
 //! or register value can make the driver panic or deliver bytes it should not.
 
-mod common;
+use crate::harness::*;
 
-use common::*;
+type Board = crate::harness::Board<OnGmac3>;
 use hwtimer_core::RegisterBus;
 use hwtimer_core::sim::model::Faults;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};

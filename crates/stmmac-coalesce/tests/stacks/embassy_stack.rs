@@ -14,15 +14,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 
-#[path = "common/nic4.rs"]
-mod nic4;
+use super::nic as nic4;
 
 use embassy_net::tcp::TcpSocket;
 use embassy_net::{Config, Ipv4Address, Ipv4Cidr, StackResources, StaticConfigV4};
 use hwtimer_core::sim::SimClock;
 use nic4::{Bus, take_sent};
-#[path = "common/stack.rs"]
-mod stack;
+use super::stack;
 use stack::LossyWire;
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::sim::SimArena;

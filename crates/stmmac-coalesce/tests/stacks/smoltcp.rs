@@ -6,8 +6,7 @@ use hwtimer_core::RegisterBus as _;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
-#[path = "common/stack.rs"]
-mod stack;
+use super::stack;
 
 use smoltcp::phy::{Device as _, Medium, RxToken as _, TxToken as _};
 use smoltcp::time::Instant;

@@ -1,8 +1,8 @@
 //! The driver (rings, coalescing, timer, MDIO, reset) against the model.
 
-mod common;
+use crate::harness::*;
 
-use common::*;
+type Board = crate::harness::Board<OnGmac3>;
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::gmac3::regs::DMA_STATUS;

@@ -1,9 +1,13 @@
 //! Silicon hazards QEMU cannot show (issue 18): each test makes the model raise the
 //! condition and checks what the driver does about it.
 
-mod common;
+use crate::harness::*;
 
-use common::*;
+type Board = crate::harness::Board<OnGmac3>;
+
+fn dma() -> stmmac_coalesce::DmaConfig {
+    OnGmac3::dma()
+}
 use hwtimer_core::RegisterBusExt;
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::gmac3::regs;

@@ -3,9 +3,13 @@
 //! register value panics `Qos` or makes a wait unbounded; the rings survive any register
 //! writes to the block.
 
-mod common4;
+use crate::harness::*;
 
-use common4::*;
+type Board = crate::harness::Board<OnQos>;
+
+fn dma() -> stmmac_coalesce::DmaConfig {
+    OnQos::dma()
+}
 use hwtimer_core::RegisterBus;
 use hwtimer_core::sim::model::Faults;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};

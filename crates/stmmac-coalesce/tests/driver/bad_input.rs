@@ -3,9 +3,9 @@
 //! delivering good frames after them. The DIC pattern survives the refill counter's change
 //! from a 64-bit modulo to a compared phase.
 
-mod common;
+use crate::harness::*;
 
-use common::*;
+type Board = crate::harness::Board<OnGmac3>;
 use stmmac_coalesce::sim::{RxWireError, eth_frame};
 use stmmac_coalesce::{CoalesceConfig, Coherent, Error, RxConfig, RxRing, RxStats};
 

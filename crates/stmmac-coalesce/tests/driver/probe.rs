@@ -2,6 +2,7 @@
 //! error and nothing is programmed), on register files that answer only the version
 //! registers, and on the 3.x behavioural model.
 
+use crate::harness::*;
 use hwtimer_core::sim::{SimBus, SimClock, SimModel};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
@@ -95,15 +96,13 @@ fn the_3x_model_probes_as_3x() {
     assert!(matches!(Qos::probe(&b), Err(Error::UnknownVersion { .. })));
 }
 
-mod common;
-
 #[test]
 fn a_qos_ring_refuses_to_start_on_a_3x_mac_before_any_write() {
     use stmmac_coalesce::{ConfigError, NoTimer, RxRing, TxRing, ring_bytes};
-    let b = common::Board::new();
+    let b = Board::<OnGmac3>::new();
     // HW_FEATURE0 with both checksum engines, HW_FEATURE1 with 4 KiB FIFOs, 32-bit DMA.
-    let qos = stmmac_coalesce::qos::resolve_dma(&common::dma(), 0x0001_4000, 0x0000_0145).unwrap();
-    let tx_cfg = common::tx_cfg(4, common::no_timer(1));
+    let qos = stmmac_coalesce::qos::resolve_dma(&OnGmac3::dma(), 0x0001_4000, 0x0000_0145).unwrap();
+    let tx_cfg = tx_cfg(4, no_timer(1));
     let mem = b
         .arena
         .region(ring_bytes(4, tx_cfg.buf_size, qos.cache_line()))
@@ -121,7 +120,7 @@ fn a_qos_ring_refuses_to_start_on_a_3x_mac_before_any_write() {
     assert_eq!(r, Err(Error::Config(ConfigError::LayoutMismatch)));
     assert_eq!(stats.writes, 0);
     assert_eq!(tx.stats().refused_starts, 1);
-    let rx_cfg = common::rx_cfg(4, 1536);
+    let rx_cfg = rx_cfg(4, 1536);
     let mem = b
         .arena
         .region(ring_bytes(4, 1536, qos.cache_line()))
@@ -132,21 +131,19 @@ fn a_qos_ring_refuses_to_start_on_a_3x_mac_before_any_write() {
     assert_eq!(stats.writes, 0);
 }
 
-mod common4;
-
 #[test]
 fn a_qos_ring_used_with_a_3x_mac_refuses_and_touches_nothing() {
     use stmmac_coalesce::{ConfigError, NoTimer};
-    let b4 = common4::Board::new();
+    let b4 = Board::<OnQos>::new();
     b4.link_up();
-    let b3 = common::Board::new();
+    let b3 = Board::<OnGmac3>::new();
     b3.link_up();
     let mut tx = b4.tx(
-        common4::tx_cfg(4, common4::no_timer(1)),
+        tx_cfg(4, no_timer(1)),
         NoTimer,
         stmmac_coalesce::Coherent,
     );
-    let mut rx = b4.rx(common4::rx_cfg(4, 1536), stmmac_coalesce::Coherent);
+    let mut rx = b4.rx(rx_cfg(4, 1536), stmmac_coalesce::Coherent);
     let frame = stmmac_coalesce::sim::eth_frame([0xFF; 6], 60, 1);
     let mismatch = Err(Error::Config(ConfigError::LayoutMismatch));
     let (r, s3) = b3.bus.counted(|| tx.send(&b3.mac, &frame).map(|_| ()));

@@ -6,9 +6,13 @@
 //! arena keeps that worst case (the buffer never drains by itself).
 #![cfg(feature = "sim")]
 
-mod common;
+use crate::harness::*;
 
-use common::{Board, dma, no_timer, rx_cfg, tx_cfg};
+type Board = crate::harness::Board<OnGmac3>;
+
+fn dma() -> stmmac_coalesce::DmaConfig {
+    OnGmac3::dma()
+}
 use stmmac_coalesce::dma::WithSync;
 use stmmac_coalesce::sim::{AnPhy, SimArena};
 use stmmac_coalesce::{Coherent, Error, NoTimer};
@@ -20,7 +24,7 @@ fn board(arena: SimArena) -> Board {
 fn frame() -> [u8; 60] {
     let mut f = [0u8; 60];
     f[..6].copy_from_slice(&[0xFF; 6]);
-    f[6..12].copy_from_slice(&common::US);
+    f[6..12].copy_from_slice(&US);
     f[12] = 0x08;
     f
 }

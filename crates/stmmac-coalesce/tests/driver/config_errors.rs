@@ -1,9 +1,13 @@
 //! One test per [`ConfigError`] cause, each through the public call that returns it and
 //! asserting the exact variant (inside [`Error::Config`] where the call returns [`Error`]).
 
-mod common;
+use crate::harness::*;
 
-use common::*;
+type Board = crate::harness::Board<OnGmac3>;
+
+fn dma() -> stmmac_coalesce::DmaConfig {
+    OnGmac3::dma()
+}
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::{
     CoalesceConfig, Coherent, ConfigError, DescLayout, DmaConfig, Error, NoTimer, RxConfig, RxRing,

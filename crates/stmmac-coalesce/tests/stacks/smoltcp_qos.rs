@@ -9,10 +9,8 @@ use std::task::{Context, Wake, Waker};
 
 use embassy_net_driver::{Driver as _, LinkState, RxToken as _, TxToken as _};
 use hwtimer_core::sim::SimClock;
-#[path = "common/nic4.rs"]
-mod nic4;
-#[path = "common/stack.rs"]
-mod stack;
+use super::nic as nic4;
+use super::stack;
 
 use nic4::{nic, take_sent};
 use smoltcp::phy::Device as _;

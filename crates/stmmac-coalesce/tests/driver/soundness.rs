@@ -3,14 +3,18 @@
 //! is one MDIO master, the cache line comes from the cache hook, descriptor word 3 is never
 //! 0, and RX reports only complete frames.
 
-mod common;
-
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use common::*;
+use crate::harness::*;
+
+type Board = crate::harness::Board<OnGmac3>;
+
+fn dma() -> stmmac_coalesce::DmaConfig {
+    OnGmac3::dma()
+}
 use hwtimer_core::RegisterBus;
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{HW_FEATURE, eth_frame};

@@ -1,11 +1,11 @@
 //! Issue 11 item 7 (per-frame cost): what the TX path asks the cleanup timer per frame, and
 //! that the ring's own record of the timer never costs a frame its cleanup.
 
-mod common;
-
 use std::cell::Cell;
 
-use common::*;
+use crate::harness::*;
+
+type Board = crate::harness::Board<OnGmac3>;
 use hwtimer_core::Restart;
 use stmmac_coalesce::ring::coalesce::ic_decision;
 use stmmac_coalesce::sim::eth_frame;
