@@ -6,8 +6,8 @@ use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::gmac3::regs::{self};
 use stmmac_coalesce::sim::{AnPhy, SIM_CSR_HZ, eth_frame};
 use stmmac_coalesce::{
-    Coherent, ConfigError, DescLayout, DmaConfig, DmaEvents, Duplex,
-    Error, LinkState, NoTimer, RxConfig, Speed, TxConfig,
+    Coherent, ConfigError, DescLayout, DmaConfig, DmaEvents, Duplex, Error, LinkState, NoTimer,
+    RxConfig, Speed, TxConfig,
 };
 
 type Board = crate::harness::Board<OnGmac3>;

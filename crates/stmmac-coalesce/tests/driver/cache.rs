@@ -4,11 +4,7 @@ use crate::harness::*;
 
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{AnPhy, SimArena, eth_frame};
-use stmmac_coalesce::{
-    Coherent, ConfigError, DmaConfig,
-    Error, NoTimer, RxRing,
-    ring_bytes,
-};
+use stmmac_coalesce::{Coherent, ConfigError, DmaConfig, Error, NoTimer, RxRing, ring_bytes};
 
 type Board = crate::harness::Board<OnGmac3>;
 

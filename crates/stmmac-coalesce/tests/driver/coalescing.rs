@@ -9,8 +9,8 @@ use stmmac_coalesce::gmac3::regs::{self, DMA_STATUS};
 use stmmac_coalesce::ring::coalesce::usec2riwt;
 use stmmac_coalesce::sim::{AnPhy, SIM_CSR_HZ, TxFault, eth_frame};
 use stmmac_coalesce::{
-    CleanupTimer, CoalesceConfig, Coherent, ConfigError, DmaConfig,
-    Error, NoTimer, QueueTimer, RxConfig, TimerStrategy, TxConfig,
+    CleanupTimer, CoalesceConfig, Coherent, ConfigError, DmaConfig, Error, NoTimer, QueueTimer,
+    RxConfig, TimerStrategy, TxConfig,
 };
 
 type Board = crate::harness::Board<OnGmac3>;

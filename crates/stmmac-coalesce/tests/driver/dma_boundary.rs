@@ -5,10 +5,7 @@ use crate::harness::*;
 use hwtimer_core::RegisterBus;
 use stmmac_coalesce::DmaAddr as _;
 use stmmac_coalesce::sim::SimArena;
-use stmmac_coalesce::{
-    Coherent,
-    Error, NoTimer,
-};
+use stmmac_coalesce::{Coherent, Error, NoTimer};
 
 type Board = crate::harness::Board<OnGmac3>;
 
@@ -46,8 +43,6 @@ fn rings_program_their_own_bases_and_refuse_memory_the_dma_cannot_reach() {
     let r = stmmac_coalesce::RxRing::new(mem, &b.arena, &b.setup, rx_cfg(4, 512), Coherent);
     assert!(matches!(r, Err(Error::RingSize)));
 }
-
-
 
 #[test]
 fn soundness_escape_hatches_exist_only_as_unsafe() {

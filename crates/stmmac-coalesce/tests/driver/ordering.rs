@@ -5,10 +5,7 @@ use crate::harness::*;
 
 use stmmac_coalesce::gmac3::regs::{self};
 use stmmac_coalesce::sim::{Ring, Seen, eth_frame};
-use stmmac_coalesce::{
-    Coherent,
-    Error, NoTimer,
-};
+use stmmac_coalesce::{Coherent, Error, NoTimer};
 
 type Board = crate::harness::Board<OnGmac3>;
 

@@ -138,11 +138,7 @@ fn a_qos_ring_used_with_a_3x_mac_refuses_and_touches_nothing() {
     b4.link_up();
     let b3 = Board::<OnGmac3>::new();
     b3.link_up();
-    let mut tx = b4.tx(
-        tx_cfg(4, no_timer(1)),
-        NoTimer,
-        stmmac_coalesce::Coherent,
-    );
+    let mut tx = b4.tx(tx_cfg(4, no_timer(1)), NoTimer, stmmac_coalesce::Coherent);
     let mut rx = b4.rx(rx_cfg(4, 1536), stmmac_coalesce::Coherent);
     let frame = stmmac_coalesce::sim::eth_frame([0xFF; 6], 60, 1);
     let mismatch = Err(Error::Config(ConfigError::LayoutMismatch));

@@ -152,7 +152,12 @@ fn rx_errors_are_dropped_and_counted_in_the_3x_counters() {
 
 #[test]
 fn context_descriptors_are_skipped_and_counted() {
-    let b = Board::with(stmmac_coalesce::sim::AnPhy::gigabit(), arena(), dma(), |m| m.with_timestamps(true));
+    let b = Board::with(
+        stmmac_coalesce::sim::AnPhy::gigabit(),
+        arena(),
+        dma(),
+        |m| m.with_timestamps(true),
+    );
     b.link_up();
     let mut rx = b.rx(rx_cfg(6, 1536), Coherent);
     for k in 0..10u8 {
@@ -188,7 +193,12 @@ fn without_rxq0en_the_core_drops_everything_so_the_driver_sets_it() {
 fn rings_above_4_gib_run_with_eame_and_are_refused_without_it() {
     // A 40-bit DMA and DRAM at 16 GiB (i.MX8MP / RK3568 style).
     let wide = SimArena::wide(0x4_0000_0000, 4 << 20);
-    let b = Board::with(stmmac_coalesce::sim::AnPhy::gigabit(), wide.clone(), dma(), |m| m.with_addr_bits(40));
+    let b = Board::with(
+        stmmac_coalesce::sim::AnPhy::gigabit(),
+        wide.clone(),
+        dma(),
+        |m| m.with_addr_bits(40),
+    );
     assert_eq!(b.setup.addr_bits(), 40);
     b.link_up();
     let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
@@ -216,7 +226,12 @@ fn a_4_00_core_gets_its_own_interrupt_enable_positions() {
         (VERSION4_00, chan::NIE_4_00),
         (stmmac_coalesce::sim::VERSION4_10, chan::NIE_4_10),
     ] {
-        let b = Board::with(stmmac_coalesce::sim::AnPhy::gigabit(), arena(), dma(), |m| m.with_version(version));
+        let b = Board::with(
+            stmmac_coalesce::sim::AnPhy::gigabit(),
+            arena(),
+            dma(),
+            |m| m.with_version(version),
+        );
         b.link_up();
         // SAFETY: reads only.
         let ena = unsafe { b.mac.bus() }.read_raw(r::DMA_CH0_INTR_ENA);
@@ -323,7 +338,12 @@ fn a_ring_across_a_4_gib_boundary_is_refused() {
     // The current-descriptor and tail registers hold 32 bits; their high bits are the
     // base's. A ring whose descriptors cross 8 GiB would send the DMA back to 4 GiB.
     let wide = SimArena::wide(0x1_FFFF_FF00, 1 << 20);
-    let b = Board::with(stmmac_coalesce::sim::AnPhy::gigabit(), wide.clone(), dma(), |m| m.with_addr_bits(40));
+    let b = Board::with(
+        stmmac_coalesce::sim::AnPhy::gigabit(),
+        wide.clone(),
+        dma(),
+        |m| m.with_addr_bits(40),
+    );
     // 32 × 16-byte descriptors from 256 bytes below 8 GiB.
     let mem = wide
         .region(ring_bytes(32, 1536, b.setup.cache_line()))

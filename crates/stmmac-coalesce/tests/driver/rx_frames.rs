@@ -4,10 +4,7 @@ use crate::harness::*;
 
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::eth_frame;
-use stmmac_coalesce::{
-    Coherent,
-    Error, RxConfig,
-};
+use stmmac_coalesce::{Coherent, Error, RxConfig};
 
 type Board = crate::harness::Board<OnGmac3>;
 
@@ -132,7 +129,6 @@ fn rx_frame_larger_than_the_ring_is_dropped_and_the_ring_recovers() {
     let got = rx.receive(&b.mac).unwrap();
     assert_eq!(got.as_slice().unwrap(), &f[..]);
 }
-
 
 #[test]
 fn rx_ru_unsticks_a_ring_whose_next_descriptor_holds_no_frame_start() {

@@ -7,4 +7,3 @@ mod harness;
 mod offload;
 mod per_frame_cost;
 mod proof;
-mod proof_qos;

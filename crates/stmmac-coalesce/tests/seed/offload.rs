@@ -247,7 +247,10 @@ fn tx_insertion_needs_the_engine_or_an_explicit_assumption() {
 
 /// A board, link up, an RX ring with checksum offload `mode` (started again so IPC is
 /// programmed).
-fn rx_board(mode: Offload, model: impl FnOnce(<OnGmac3 as Generation>::Model) -> <OnGmac3 as Generation>::Model) -> (Board, stmmac_coalesce::RxRing) {
+fn rx_board(
+    mode: Offload,
+    model: impl FnOnce(<OnGmac3 as Generation>::Model) -> <OnGmac3 as Generation>::Model,
+) -> (Board, stmmac_coalesce::RxRing) {
     let b = Board::with(AnPhy::gigabit(), arena(), dma(), model);
     b.link_up();
     let mut rx = b.rx(rx_cfg(), Coherent);

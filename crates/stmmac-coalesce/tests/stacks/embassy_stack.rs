@@ -16,11 +16,11 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use super::nic as nic4;
 
+use super::stack;
 use embassy_net::tcp::TcpSocket;
 use embassy_net::{Config, Ipv4Address, Ipv4Cidr, StackResources, StaticConfigV4};
 use hwtimer_core::sim::SimClock;
 use nic4::{Bus, take_sent};
-use super::stack;
 use stack::LossyWire;
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::sim::SimArena;

@@ -2,11 +2,11 @@
 //! back with TCP between them in virtual time, every byte checked, RX buffers of 512 bytes
 //! so that full-size segments span descriptors.
 
+use super::stack;
 use hwtimer_core::RegisterBus as _;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::PhyAddr;
 use mdio_bus::sim::PhyModel;
-use super::stack;
 
 use smoltcp::phy::{Device as _, Medium, RxToken as _, TxToken as _};
 use smoltcp::time::Instant;

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Wake, Waker};
 
-use embassy_net_driver::{Driver as _, LinkState, RxToken as _, TxToken as _};
-use hwtimer_core::sim::SimClock;
 use super::nic as nic4;
 use super::stack;
+use embassy_net_driver::{Driver as _, LinkState, RxToken as _, TxToken as _};
+use hwtimer_core::sim::SimClock;
 
 use nic4::{nic, take_sent};
 use smoltcp::phy::Device as _;
