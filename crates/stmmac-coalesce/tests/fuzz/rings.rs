@@ -1,23 +1,47 @@
 //! Property tests: the IC rule against a reference, configuration checks never panic, the
 //! rings keep their invariants under any sequence of operations, and no descriptor content
-//! or register value can make the driver panic or deliver bytes it should not.
+//! or register value can make the driver panic or deliver bytes it should not, on both
+//! generations.
 
-use crate::harness::*;
-
-type Board = crate::harness::Board<OnGmac3>;
 use hwtimer_core::RegisterBus;
 use hwtimer_core::sim::model::Faults;
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mdio_bus::Mdio;
 use proptest::prelude::*;
-use stmmac_coalesce::Dwmac as _;
+use proptest::test_runner::TestCaseError;
 use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
 use stmmac_coalesce::ring::coalesce::{ic_decision, riwt2usec, usec2riwt};
 use stmmac_coalesce::sim::seed::test_frame;
-use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::sim::{SIM_CSR_HZ, SimArena, eth_frame};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, DmaEvents, Error, Gmac3, NoTimer, RxConfig,
+    CoalesceConfig, Coherent, DmaConfig, DmaEvents, Dwmac, Error, NoTimer, RxConfig,
 };
+
+use crate::harness::*;
+
+/// What the generic properties need beyond [`Generation`]: the extent of the register
+/// block, and the reads of each MAC's own state.
+pub trait Fuzzed: Generation {
+    /// End of the register block the register-write properties write into.
+    const REG_END: usize;
+    /// Reads of the MAC's state after the writes (none may panic).
+    fn peek(mac: &Self::Mac);
+}
+
+impl Fuzzed for OnGmac3 {
+    const REG_END: usize = 0x106C;
+    fn peek(mac: &Self::Mac) {
+        let _ = (mac.tx_stopped(), mac.cur_rx_desc());
+        mac.ack(u32::MAX);
+    }
+}
+
+impl Fuzzed for OnQos {
+    const REG_END: usize = 0x1170;
+    fn peek(mac: &Self::Mac) {
+        let _ = mac.channel_status();
+    }
+}
 
 proptest! {
     #[test]
@@ -70,6 +94,171 @@ proptest! {
         let _ = stmmac_coalesce::ring_bytes(line % 5000, bus % 10_000, line);
     }
 
+}
+
+/// A rogue DMA (or memory corruption) writes anything into RX descriptor words between real
+/// frames: `receive` never panics, delivers only frames whose length is within bounds and
+/// whose bytes come from the ring, and keeps going.
+pub fn no_descriptor_content_panics_rx<G: Fuzzed>(
+    ops: Vec<(u8, u32, usize, usize, usize)>,
+    buf: usize,
+) -> Result<(), TestCaseError> {
+    let b = Board::<G>::new();
+    b.link_up();
+    let max = (G::ring_capacity(8) * buf - 4).min(1518);
+    let mut rx = b.rx(
+        RxConfig {
+            descriptors: 8,
+            buf_size: buf,
+            max_frame: max,
+            ..RxConfig::default()
+        },
+        Coherent,
+    );
+    let base = rx.base();
+    let stride = b.setup.desc_stride() as u64;
+    let mut scratch = vec![0u8; 1518];
+    for (op, word, idx, w, len) in ops {
+        match op {
+            0 => {
+                b.arena
+                    .write_u32(base + stride * idx as u64 + 4 * w as u64, word);
+            }
+            1 => b.inject(&eth_frame(US, len, 0xA5)),
+            2 => {
+                rx.service(&b.mac, DmaEvents::from_bits(word));
+            }
+            _ => {}
+        }
+        for _ in 0..3 {
+            match rx.receive(&b.mac) {
+                Ok(mut f) => {
+                    prop_assert!(f.len() >= 14 && f.len() <= max, "{}", f.len());
+                    prop_assert!(f.descriptors() >= 1 && f.descriptors() <= 8);
+                    match f.bytes(&mut scratch) {
+                        Ok(bytes) => prop_assert_eq!(bytes.len(), f.len()),
+                        Err(e) => prop_assert_eq!(e, Error::FrameSize { len: f.len() }),
+                    }
+                }
+                Err(Error::WouldBlock) => break,
+                Err(e) => prop_assert!(false, "{:?}", e),
+            }
+        }
+    }
+    // With the garbage gone (frames still queued in the model's FIFO may arrive first),
+    // a real frame still comes through.
+    rx.recover(&b.mac);
+    for _ in 0..64 {
+        let _ = rx.receive(&b.mac);
+    }
+    let f = eth_frame(US, 100, 1);
+    b.inject(&f);
+    let mut found = false;
+    for _ in 0..64 {
+        if let Ok(mut fr) = rx.receive(&b.mac) {
+            found |= fr.bytes(&mut scratch).map(<[u8]>::to_vec) == Ok(f.clone());
+        }
+    }
+    prop_assert!(found);
+    Ok(())
+}
+
+/// The same for TX: anything in a TX descriptor's words never panics reclaim, and the ring
+/// never counts more frames in flight than it holds.
+pub fn no_descriptor_content_panics_tx<G: Fuzzed>(
+    words: Vec<(u32, usize, usize)>,
+) -> Result<(), TestCaseError> {
+    let b = Board::<G>::new();
+    b.link_up();
+    let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
+    let base = tx.base();
+    let stride = b.setup.desc_stride() as u64;
+    for (v, i, w) in words {
+        let _ = tx.send(&b.mac, &test_frame());
+        b.arena
+            .write_u32(base + stride * i as u64 + 4 * w as u64, v);
+        tx.reclaim();
+        tx.service(&b.mac, b.mac.take_events());
+        prop_assert!(tx.pending() <= tx.capacity());
+        prop_assert!(tx.pending() <= G::ring_capacity(4));
+    }
+    Ok(())
+}
+
+/// The rings and the interrupt path over a block whose registers took any writes (bogus
+/// bases, tails, poll demands, ring lengths, resets, stopped DMA): nothing panics.
+pub fn rings_survive_any_register_writes<G: Fuzzed>(
+    vals: Vec<(usize, u32)>,
+) -> Result<(), TestCaseError> {
+    let b = Board::<G>::new();
+    b.link_up();
+    let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
+    let mut rx = b.rx(rx_cfg(4, 1536), Coherent);
+    for (off, v) in vals {
+        b.bus.write_word((off % G::REG_END) & !3, v);
+        let ev = b.mac.take_events();
+        tx.service(&b.mac, ev);
+        rx.service(&b.mac, ev);
+        let _ = tx.send(&b.mac, &test_frame());
+        let _ = rx.receive(&b.mac).map(|f| f.len());
+        let _ = tx.on_timer(&b.mac, 0);
+    }
+    let _ = b.mac.configure_dma(&DmaConfig::default());
+    let _ = b.mac.configure_dma(&G::dma());
+    let _ = b.mac.link();
+    G::peek(&b.mac);
+    Ok(())
+}
+
+prop_on_both! {
+    fn no_descriptor_content_panics_rx(
+        ops in proptest::collection::vec((0u8..4, any::<u32>(), 0usize..8, 0usize..4, 14usize..3000), 1..120),
+        buf in prop::sample::select(vec![64usize, 256, 512, 1536]),
+    );
+    fn no_descriptor_content_panics_tx(
+        words in proptest::collection::vec((any::<u32>(), 0usize..4, 0usize..4), 1..40),
+    );
+    fn rings_survive_any_register_writes(
+        vals in proptest::collection::vec((0usize..0x1170, any::<u32>()), 0..64),
+    );
+}
+
+mod regressions {
+    use super::*;
+
+    /// The cases proptest once shrank failures of `no_descriptor_content_panics_rx` to, on
+    /// both generations (their seeds stay in `rings.proptest-regressions` too).
+    fn rx_regressions<G: Fuzzed>() {
+        let cases: [(Vec<(u8, u32, usize, usize, usize)>, usize); 4] = [
+            (vec![(0, 0, 0, 0, 14)], 64),
+            (vec![(1, 0, 0, 0, 1405)], 64),
+            (
+                vec![
+                    (0, 8_118_272, 1, 0, 14),
+                    (1, 0, 0, 0, 253),
+                    (1, 0, 0, 0, 1789),
+                    (0, 0, 0, 0, 14),
+                ],
+                256,
+            ),
+            (vec![(1, 0, 0, 0, 445), (1, 0, 0, 0, 445)], 64),
+        ];
+        for (ops, buf) in cases {
+            no_descriptor_content_panics_rx::<G>(ops, buf).unwrap();
+        }
+    }
+
+    on_both!(rx_regressions);
+}
+
+mod gmac3_only {
+    use super::*;
+    use stmmac_coalesce::Gmac3;
+    use stmmac_coalesce::sim::Gmac3Model;
+
+    type Board = crate::harness::Board<OnGmac3>;
+
+    proptest! {
     #[test]
     fn tx_ring_invariants_hold(ops in proptest::collection::vec(0u8..5, 1..200), frames in 1u32..8) {
         let b = Board::new();
@@ -103,74 +292,7 @@ proptest! {
         prop_assert_eq!(b.sent().len() as u64, sent);
     }
 
-    /// A rogue DMA (or memory corruption) writes anything into RX descriptor status words
-    /// between real frames: `receive` never panics, delivers only frames whose length is
-    /// within bounds and whose bytes come from the ring, and keeps going.
-    #[test]
-    fn no_descriptor_content_panics_rx(
-        ops in proptest::collection::vec((0u8..4, any::<u32>(), 0usize..8, 14usize..3000), 1..120),
-        buf in prop::sample::select(vec![64usize, 256, 512, 1536]),
-    ) {
-        let b = Board::new();
-        b.link_up();
-        let max = (8 * buf - 4).min(1518);
-        let mut rx = b.rx(RxConfig { descriptors: 8, buf_size: buf, max_frame: max, ..RxConfig::default() }, Coherent);
-        let base = rx.base();
-        let mut scratch = vec![0u8; 1518];
-        for (op, word, idx, len) in ops {
-            match op {
-                0 => { b.arena.write_u32(base + 16 * idx as u64, word); }
-                1 => b.inject(&eth_frame(US, len, 0xA5)),
-                2 => { rx.service(&b.mac, DmaEvents::from_bits(word)); }
-                _ => {}
-            }
-            for _ in 0..3 {
-                match rx.receive(&b.mac) {
-                    Ok(mut f) => {
-                        prop_assert!(f.len() >= 14 && f.len() <= max, "{}", f.len());
-                        prop_assert!(f.descriptors() >= 1 && f.descriptors() <= 8);
-                        match f.bytes(&mut scratch) {
-                            Ok(bytes) => prop_assert_eq!(bytes.len(), f.len()),
-                            Err(e) => prop_assert_eq!(e, Error::FrameSize { len: f.len() }),
-                        }
-                    }
-                    Err(Error::WouldBlock) => break,
-                    Err(e) => prop_assert!(false, "{:?}", e),
-                }
-            }
-        }
-        // With the garbage gone (frames still queued in the model's FIFO may arrive first),
-        // a real frame still comes through.
-        rx.recover(&b.mac);
-        for _ in 0..64 {
-            let _ = rx.receive(&b.mac);
-        }
-        let f = eth_frame(US, 100, 1);
-        b.inject(&f);
-        let mut found = false;
-        for _ in 0..64 {
-            if let Ok(mut fr) = rx.receive(&b.mac) {
-                found |= fr.bytes(&mut scratch).map(<[u8]>::to_vec) == Ok(f.clone());
-            }
-        }
-        prop_assert!(found);
-    }
 
-    /// The same for TX: anything in a TX descriptor's status word never panics reclaim.
-    #[test]
-    fn no_descriptor_content_panics_tx(words in proptest::collection::vec((any::<u32>(), 0usize..4), 1..40)) {
-        let b = Board::new();
-        b.link_up();
-        let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
-        let base = tx.base();
-        for (w, i) in words {
-            let _ = tx.send(&b.mac, &test_frame());
-            b.arena.write_u32(base + 16 * i as u64, w);
-            tx.reclaim();
-            tx.service(&b.mac, b.mac.take_events());
-            prop_assert!(tx.pending() <= 4);
-        }
-    }
 
     #[test]
     fn any_register_values_are_survivable(
@@ -244,31 +366,82 @@ proptest! {
         prop_assert!(bus.model(|m| m.pending()) <= garbage.len());
     }
 
-    /// The rings and the interrupt path over a model whose registers took any writes (bogus
-    /// bases, poll demands, resets, stopped DMA): nothing panics.
+    }
+}
+
+mod qos_only {
+    use super::*;
+    use stmmac_coalesce::Qos;
+    use stmmac_coalesce::sim::QosModel;
+
+    proptest! {
+    /// Any register contents: `Qos`'s reads never panic, its waits stay within their
+    /// bounds, and a probe of garbage either finds a QoS version or is a typed error.
     #[test]
-    fn rings_survive_any_register_writes(vals in proptest::collection::vec((0usize..0x106C, any::<u32>()), 0..64)) {
+    fn any_register_values_are_survivable(
+        writes in proptest::collection::vec((0usize..0x1170, any::<u32>()), 0..64),
+        garbage in proptest::collection::vec(any::<u32>(), 0..64),
+        csr_hz in prop_oneof![Just(SIM_CSR_HZ), any::<u32>()],
+        swr_stuck in prop::bool::weighted(0.1),
+        mdio_stuck in prop::bool::weighted(0.1),
+    ) {
         let clock = SimClock::new();
-        let arena = SimArena::new(0x1000_0000, 256 * 1024);
-        let bus = SimBus::new(&clock, Gmac3Model::new(arena.clone(), mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0)), SIM_CSR_HZ));
-        let mac = Gmac3::new(bus.clone());
-        let setup = stmmac_coalesce::gmac3::resolve_dma(&DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() }, stmmac_coalesce::sim::HW_FEATURE).unwrap();
-        let mut tx = stmmac_coalesce::TxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, tx_cfg(4, no_timer(1)), NoTimer, Coherent).unwrap();
-        let mut rx = stmmac_coalesce::RxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup, rx_cfg(4, 1536), Coherent).unwrap();
-        tx.start(&mac);
-        rx.start(&mac);
-        mac.set_link(stmmac_coalesce::LinkState::up(stmmac_coalesce::Speed::M1000, stmmac_coalesce::Duplex::Full));
-        for (off, v) in vals {
+        let counter = SimCounter::new(&clock, 32, 25_000_000);
+        let arena = SimArena::new(0x1000_0000, 16 * 1024);
+        let phy = mdio_bus::sim::PhyModel::new(mdio_bus::PhyAddr::from_bits(0));
+        let bus = SimBus::new(&clock, Faults::new(QosModel::new(arena, phy, SIM_CSR_HZ)));
+        for (off, v) in writes {
             bus.write_word(off & !3, v);
-            let ev = mac.take_events();
-            tx.service(&mac, ev);
-            rx.service(&mac, ev);
-            let _ = tx.send(&mac, &test_frame());
-            let _ = rx.receive(&mac).map(|f| f.len());
-            let _ = tx.on_timer(&mac, 0);
         }
-        let _ = mac.configure_dma(&DmaConfig::default());
-        let _ = (mac.link(), mac.tx_stopped(), mac.cur_rx_desc());
-        mac.ack(u32::MAX);
+        bus.model(|m| {
+            m.inject(None, garbage.iter().copied());
+            m.inner().set_swr_stuck(swr_stuck);
+            m.inner().set_mdio_stuck(mdio_stuck);
+        });
+        let mac = match Qos::probe(bus.clone()) {
+            Ok(mac) => mac,
+            Err(Error::UnknownVersion { mac_version, .. }) => {
+                prop_assert!(!(0x40..=0x52).contains(&(mac_version & 0xFF)));
+                return Ok(());
+            }
+            Err(e) => { prop_assert!(false, "{e:?}"); unreachable!() }
+        };
+        let r0 = bus.stats().reads;
+        let _ = (mac.channel_status(), mac.hw_features(), mac.mac_address(), mac.take_events());
+        prop_assert!(bus.stats().reads - r0 <= 8);
+        let max_wait = |timeout_us: u64| timeout_us * 1_000 / 200 + 3;
+        let r0 = bus.stats().reads;
+        match mac.soft_reset(&counter) {
+            Ok(polls) => prop_assert!(polls >= 1),
+            Err(e) => {
+                prop_assert_eq!(e, Error::Timeout);
+                prop_assert!(swr_stuck);
+            }
+        }
+        prop_assert!(bus.stats().reads - r0 <= max_wait(SWR_TIMEOUT_US));
+        let _ = mac.configure_dma(&OnQos::dma());
+        match mac.mdio(&counter, csr_hz) {
+            Err(e) => prop_assert_eq!(e, Error::CsrClock),
+            Ok(mut mdio) => {
+                let r0 = bus.stats().reads;
+                match mdio.read(mdio_bus::PhyAddr::from_bits(0), mdio_bus::RegAddr::from_bits(2)) {
+                    Ok(_) => {}
+                    Err(e) => {
+                        prop_assert_eq!(e, hwtimer_core::Error::Timeout);
+                        prop_assert!(mdio_stuck);
+                    }
+                }
+                prop_assert!(bus.stats().reads - r0 <= 2 * max_wait(MDIO_TIMEOUT_US) + 1);
+                let r0 = bus.stats().reads;
+                let _ = mdio_bus::Mdio45::read_c45(
+                    &mut mdio,
+                    mdio_bus::PhyAddr::from_bits(1),
+                    mdio_bus::DevAddr::PCS,
+                    0x0002,
+                );
+                prop_assert!(bus.stats().reads - r0 <= 2 * max_wait(MDIO_TIMEOUT_US) + 1);
+            }
+        }
+    }
     }
 }

@@ -182,9 +182,10 @@ pub trait Generation: 'static {
     /// What bring-up does after `init_mac` on this generation (QoS: the default interrupt
     /// enables; GMAC 3.x starts from its reset mask).
     fn after_init(mac: &Self::Mac);
-    /// Frames a TX ring of `descriptors` holds at once: all of them on GMAC 3.x (the owner
-    /// bit ends the DMA's walk), one fewer on QoS (the tail pointer may not reach the head).
-    fn tx_capacity(descriptors: usize) -> usize;
+    /// Descriptors of a ring of `descriptors` the DMA may own at once (so the frames a TX
+    /// ring holds): all of them on GMAC 3.x (the owner bit ends the DMA's walk), one fewer
+    /// on QoS (the tail pointer may not reach the current descriptor).
+    fn ring_capacity(descriptors: usize) -> usize;
 }
 
 /// The bus a generation's MAC sits on.
@@ -212,7 +213,7 @@ impl Generation for OnGmac3 {
         }
     }
     fn after_init(_: &Self::Mac) {}
-    fn tx_capacity(descriptors: usize) -> usize {
+    fn ring_capacity(descriptors: usize) -> usize {
         descriptors
     }
 }
@@ -242,7 +243,7 @@ impl Generation for OnQos {
     fn after_init(mac: &Self::Mac) {
         mac.enable_default_interrupts();
     }
-    fn tx_capacity(descriptors: usize) -> usize {
+    fn ring_capacity(descriptors: usize) -> usize {
         descriptors - 1
     }
 }

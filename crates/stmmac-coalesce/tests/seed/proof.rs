@@ -152,7 +152,7 @@ fn with_tx_frames_zero_linux_postpones_cleanup_forever_arm_once_does_not<G: Gene
     assert_eq!(l.expiries, 1, "only after the stream stopped");
     assert_eq!(
         l.max_pending,
-        G::tx_capacity(RIG_TX_DESCS),
+        G::ring_capacity(RIG_TX_DESCS),
         "the whole ring filled"
     );
     assert!(l.would_block > 0);
