@@ -303,7 +303,19 @@ impl<G: Generation> Board<G> {
         model: impl FnOnce(G::Model) -> G::Model,
         configure: impl FnOnce(&G::Mac) -> DmaSetup,
     ) -> Self {
-        let clock = SimClock::new();
+        Self::on_clock(&SimClock::new(), phy, arena, model, configure)
+    }
+
+    /// As [`with_setup`](Self::with_setup), on a `clock` other boards may share (two MACs
+    /// wired back to back).
+    pub fn on_clock(
+        clock: &SimClock,
+        phy: AnPhy,
+        arena: SimArena,
+        model: impl FnOnce(G::Model) -> G::Model,
+        configure: impl FnOnce(&G::Mac) -> DmaSetup,
+    ) -> Self {
+        let clock = clock.clone();
         let counter = SimCounter::new(&clock, 32, 25_000_000);
         let bus = SimBus::new(&clock, model(G::model(arena.clone(), phy.clone())));
         let mac = G::attach(bus.clone());

@@ -579,3 +579,96 @@ fn with_the_link_down_the_cleanup_timer_is_not_rearmed() {
     assert_eq!(run(2), 1);
     assert_eq!(state.with_tx(|t| t.pending()), Some(0));
 }
+
+/// The QoS 4.x/5.x MAC under the adapter: its TX DMA lagging (no stall control on its
+/// model), the ring holding one frame fewer than its descriptors.
+mod qos_only {
+    use super::*;
+    use stmmac_coalesce::Dwmac;
+    use stmmac_coalesce::sim::seed::{Bus4, HrBase};
+
+    type Timer = QueueTimer<'static, hwtimer_core::sim::SimClockEvent, HrBase, 4>;
+
+    #[test]
+    fn embassy_net_tokens_and_wakers_on_the_4x_mac() {
+        // tx_frames 0: no IOC, the cleanup timer (1000 µs, armed once) is the only TX completion.
+        let cfg = CoalesceConfig {
+            tx_frames: 0,
+            tx_usecs: 1_000,
+            ..stmmac_coalesce::sim::seed::SEED
+        };
+        let Rig {
+            clock,
+            bus,
+            mac,
+            timers,
+            tx,
+            rx,
+            ..
+        } = Rig::<HrBase, Bus4>::hrtimer_on(cfg, TimerStrategy::ArmOnce, 100_000).unwrap();
+        mac.init_mac(&MacConfig {
+            address: MAC,
+            filter: FrameFilter::default(),
+        });
+        mac.set_link(stmmac_coalesce::LinkState::DOWN);
+        let state: NetState<Timer, Coherent> = NetState::new();
+        state.install(tx, rx);
+        let mut scratch = vec![0u8; 1518];
+        let count = Arc::new(Count(AtomicUsize::new(0)));
+        let waker = Waker::from(count.clone());
+        let mut cx = Context::from_waker(&waker);
+        let woken = || count.0.load(Ordering::SeqCst);
+        let mut drv = Driver::new(&mac, &state, &mut scratch, MAC);
+        assert!(drv.link_state(&mut cx) == LinkState::Down);
+        assert!(drv.transmit(&mut cx).is_none());
+        state.set_link(
+            &mac,
+            stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full),
+        );
+        assert!(woken() >= 1, "link change wakes");
+        assert!(drv.link_state(&mut cx) == LinkState::Up);
+        // Fill the ring (N − 1 on QoS: 255 of the rig's 256) while the TX DMA lags 100 us
+        // behind (a token finding the ring full reclaims what the DMA completed, here nothing);
+        // then the DMA sends them all: no IOC, no wake.
+        let w0 = woken();
+        let mut sent = 0;
+        while let Some(t) = drv.transmit(&mut cx) {
+            t.consume(60, |b| b.fill(sent as u8));
+            sent += 1;
+            assert!(sent <= 1024, "the ring must fill");
+        }
+        assert_eq!(sent, 255);
+        clock.advance_to(clock.now_ns() + 400_000);
+        bus.model(|m| m.sync(clock.now_ns()));
+        assert_eq!(bus.model(|m| m.sent().len()), 255);
+        assert_eq!(woken(), w0, "nothing freed yet");
+        // The cleanup timer expires tx_usecs after the first frame, never before: it
+        // reclaims and wakes.
+        let id = state.with_tx(|t| t.timer().id()).unwrap();
+        let deadline = timers.deadline(id).unwrap();
+        let tick_ns = 1_000_000_000 / u64::from(timers.freq_hz().unwrap());
+        clock.advance_to((deadline - 1) * tick_ns);
+        timers
+            .on_interrupt(|_, now| state.on_tx_timer(&mac, now))
+            .unwrap();
+        assert_eq!(woken(), w0, "not before tx_usecs");
+        clock.advance_to((deadline + 10) * tick_ns);
+        let fired = timers.on_interrupt(|_, now| state.on_tx_timer(&mac, now));
+        assert_eq!(fired, Ok(1));
+        assert_eq!(state.with_tx(|t| t.pending()), Some(0));
+        assert!(woken() > w0, "the timer's reclaim wakes the transmit side");
+        assert!(drv.transmit(&mut cx).is_some());
+        // RX: a frame arrives, the DMA interrupt (RI through the channel status) wakes the
+        // receive side, and the token holds the frame.
+        let w1 = woken();
+        assert!(drv.receive(&mut cx).is_none());
+        let frame = eth_frame(MAC, 300, 0x3C);
+        bus.model(|m| m.inject(clock.now_ns(), &frame));
+        let ev = Dwmac::take_events(&mac);
+        assert!(ev.rx_ready(), "{ev:?}");
+        state.on_dma_interrupt(&mac, ev);
+        assert!(woken() > w1, "RI wakes the runner");
+        let (rxt, _txt) = drv.receive(&mut cx).expect("the frame");
+        assert_eq!(rxt.consume(|b| b.to_vec()), frame);
+    }
+}

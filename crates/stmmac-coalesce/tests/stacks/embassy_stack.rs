@@ -1,6 +1,7 @@
 //! embassy-net's own stack (`embassy_net::new`, its `Runner` and `TcpSocket`s) over two
-//! DWMAC 4.x models on the host: a TCP transfer from one to the other, every byte checked,
-//! through `stmmac_coalesce::embassy_net::Driver` on `Qos`, the DMA interrupts serviced
+//! models of either DWMAC generation on the host: a TCP transfer from one to the other,
+//! every byte checked, through `stmmac_coalesce::embassy_net::Driver` on `Gmac3` or `Qos`
+//! (on QoS one of them above 4 GiB), the DMA interrupts serviced
 //! by `NetState::on_dma_interrupt` as an interrupt handler would. Futures are polled by a
 //! loop that wakes on what the driver and the time driver wake, in virtual time.
 //!
@@ -15,16 +16,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll, Wake, Waker};
 
 use super::nic as nic4;
+use crate::harness::{Board, Bus, Generation, ModelOps, on_both};
 
 use super::stack;
 use embassy_net::tcp::TcpSocket;
 use embassy_net::{Config, Ipv4Address, Ipv4Cidr, StackResources, StaticConfigV4};
 use hwtimer_core::sim::SimClock;
-use nic4::{Bus, take_sent};
+use nic4::{NicConfig, Wired, take_sent};
 use stack::LossyWire;
 use stmmac_coalesce::embassy_net::{Driver, NetState};
 use stmmac_coalesce::sim::SimArena;
-use stmmac_coalesce::{Coherent, Duplex, Dwmac, LinkState, NoTimer, Qos, Speed};
+use stmmac_coalesce::{Coherent, Duplex, Dwmac, LinkState, NoTimer, Speed};
 
 /// Virtual time in embassy ticks, and the wakers waiting for it.
 struct SimTime {
@@ -45,6 +47,10 @@ embassy_time_driver::time_driver_impl!(static TIME: SimTime = SimTime {
     now: AtomicU64::new(0),
     wakes: Mutex::new(Vec::new()),
 });
+
+/// embassy-time's driver is one per process, so the stacks of one transfer own it: one
+/// transfer at a time (the test harness runs tests in parallel).
+static ONE_TRANSFER: Mutex<()> = Mutex::new(());
 
 /// Set embassy's time from the model clock and wake what is due; the earliest wake left.
 fn follow(clock: &SimClock) -> Option<u64> {
@@ -70,15 +76,27 @@ impl Wake for Flag {
     }
 }
 
-/// A started 4.x MAC (IC every frame, no timer; checksum offload on, DMA interrupts
-/// enabled) and its rings in a `NetState`.
-fn nic(
+/// A started MAC at `addr` in `arena` (IC every frame, no timer; checksum offload on, DMA
+/// interrupts enabled) and its rings in a `NetState`, link up.
+fn nic<G: Generation>(
     clock: &SimClock,
     arena: SimArena,
-    addr_bits: u32,
+    model: impl FnOnce(G::Model) -> G::Model,
     addr: [u8; 6],
-) -> (Bus, Qos<Bus>, NetState<NoTimer, Coherent>) {
-    let n = nic4::nic(clock, arena, addr_bits, addr, 16, 1);
+) -> (Bus<G>, G::Mac, NetState<NoTimer, Coherent>) {
+    let n = nic4::nic::<G>(
+        clock,
+        arena,
+        model,
+        addr,
+        NicConfig {
+            tx_descriptors: 16,
+            tx_frames: 1,
+            rx_descriptors: 32,
+            rx_buf: 512,
+            offload: true,
+        },
+    );
     n.mac.enable_default_interrupts();
     let state = NetState::new();
     state.install(n.tx, n.rx);
@@ -94,11 +112,10 @@ fn static_ip(last: u8) -> Config {
     })
 }
 
-#[test]
-fn embassy_net_tcp_between_two_qos_macs_on_the_host() {
-    let (a, b, frames, rx) = transfer(None);
-    // 120 kB in MSS segments (at least 83), each spanning 512-byte RX buffers on B (one
-    // above 4 GiB); everything A sent reached B through the rings, and back.
+fn embassy_net_tcp_between_two_macs_on_the_host<G: Wired>() {
+    let (a, b, frames, rx) = transfer::<G>(None);
+    // 120 kB in MSS segments (at least 83), each spanning 512-byte RX buffers on B (on
+    // QoS above 4 GiB); everything A sent reached B through the rings, and back.
     assert!(a.tx_frames >= 83, "{a:?}");
     assert_eq!(b.rx_frames, a.tx_frames);
     assert_eq!(a.rx_frames, b.tx_frames);
@@ -117,10 +134,9 @@ fn embassy_net_tcp_between_two_qos_macs_on_the_host() {
 /// The same transfer over a wire that drops (5 %), corrupts (5 %) and reorders (5 %)
 /// frames each way: every byte still arrives, in order; B's RX checksum offload drops the
 /// corrupted segments that reach it.
-#[test]
-fn embassy_net_tcp_between_two_qos_macs_over_a_lossy_wire() {
+fn embassy_net_tcp_between_two_macs_over_a_lossy_wire<G: Wired>() {
     let wires = (LossyWire::new(19, 5, 5, 5), LossyWire::new(29, 5, 5, 5));
-    let (a, b, _, rx) = transfer(Some(wires));
+    let (a, b, _, rx) = transfer::<G>(Some(wires));
     assert!(b.rx_frames < a.tx_frames, "frames were lost: {a:?} {b:?}");
     assert!(
         rx.ip_checksum_errors + rx.payload_checksum_errors > 0,
@@ -130,7 +146,7 @@ fn embassy_net_tcp_between_two_qos_macs_over_a_lossy_wire() {
 
 /// TCP from A to B (120 kB, each byte checked here) over `lossy` (A to B, B to A) or a
 /// perfect wire: both states' counters, the frames delivered, B's RX ring counters.
-fn transfer(
+fn transfer<G: Wired>(
     mut lossy: Option<(LossyWire, LossyWire)>,
 ) -> (
     stmmac_coalesce::embassy_net::NetStats,
@@ -138,10 +154,13 @@ fn transfer(
     usize,
     stmmac_coalesce::RxStats,
 ) {
+    let _time_driver = ONE_TRANSFER.lock().unwrap_or_else(|e| e.into_inner());
     let clock = SimClock::new();
     let (addr_a, addr_b) = ([0x02, 0, 0, 0, 0, 1], [0x02, 0, 0, 0, 0, 2]);
-    let (bus_a, mac_a, state_a) = nic(&clock, SimArena::new(0x1000_0000, 1 << 20), 32, addr_a);
-    let (bus_b, mac_b, state_b) = nic(&clock, SimArena::wide(0x8_0000_0000, 1 << 20), 40, addr_b);
+    let (bus_a, mac_a, state_a) =
+        nic::<G>(&clock, SimArena::new(0x1000_0000, 1 << 20), |m| m, addr_a);
+    let (far, far_model) = G::far_arena();
+    let (bus_b, mac_b, state_b) = nic::<G>(&clock, far, far_model, addr_b);
     let (mut sa, mut sb) = (vec![0u8; 1518], vec![0u8; 1518]);
     let drv_a = Driver::new(&mac_a, &state_a, &mut sa, addr_a);
     let drv_b = Driver::new(&mac_b, &state_b, &mut sb, addr_b);
@@ -251,32 +270,16 @@ fn transfer(
     (state_a.stats(), state_b.stats(), frames, rx)
 }
 
-/// A QoS ring holds one frame fewer than its descriptors (a tail pointer at the head would
-/// mean an empty ring), so `tx_frames` equal to the descriptors would never set IC before
-/// the ring fills: refused, and one fewer accepted.
-#[test]
-fn a_qos_ring_refuses_tx_frames_above_its_capacity() {
-    use hwtimer_core::sim::{SimBus, SimCounter};
-    use mdio_bus::PhyAddr;
-    use mdio_bus::sim::PhyModel;
-    use stmmac_coalesce::sim::{QosModel, SIM_CSR_HZ};
+/// A ring holds as many frames as the DMA may own descriptors (one fewer on QoS: a tail
+/// pointer at the head would mean an empty ring), so `tx_frames` above that would never set
+/// IC before the ring fills: refused, and the capacity accepted.
+fn a_ring_refuses_tx_frames_above_its_capacity<G: Generation>() {
     use stmmac_coalesce::{
-        CoalesceConfig, ConfigError, DmaConfig, Error, TimerStrategy, TxConfig, TxRing, ring_bytes,
+        CoalesceConfig, ConfigError, Error, TimerStrategy, TxConfig, TxRing, ring_bytes,
     };
-    let clock = SimClock::new();
-    let arena = SimArena::new(0x3000_0000, 1 << 20);
-    let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let bus = SimBus::new(&clock, QosModel::new(arena.clone(), phy, SIM_CSR_HZ));
-    let mac = Qos::probe(bus).unwrap();
-    mac.soft_reset(&SimCounter::new(&clock, 32, 25_000_000))
-        .unwrap();
-    let setup = mac
-        .configure_dma(&DmaConfig {
-            csr_hz: SIM_CSR_HZ,
-            bus_width: 8,
-            ..DmaConfig::default()
-        })
-        .unwrap();
+    let b = Board::<G>::new();
+    let (arena, setup) = (&b.arena, &b.setup);
+    let cap = G::ring_capacity(8) as u32;
     let cfg = |tx_frames| TxConfig {
         descriptors: 8,
         buf_size: 1536,
@@ -292,26 +295,38 @@ fn a_qos_ring_refuses_tx_frames_above_its_capacity() {
             .region(ring_bytes(8, 1536, setup.cache_line()))
             .unwrap()
     };
-    let r = TxRing::new(mem(), &arena, &setup, cfg(8), NoTimer, Coherent);
+    let r = TxRing::new(mem(), arena, setup, cfg(cap + 1), NoTimer, Coherent);
     assert!(
         matches!(r, Err(Error::Config(ConfigError::TxFramesExceedRing))),
-        "8 descriptors hold 7 frames on QoS: {:?}",
+        "8 descriptors hold {cap} frames on {}: {:?}",
+        G::NAME,
         r.err()
     );
-    assert!(TxRing::new(mem(), &arena, &setup, cfg(7), NoTimer, Coherent).is_ok());
+    assert!(TxRing::new(mem(), arena, setup, cfg(cap), NoTimer, Coherent).is_ok());
 }
 
 /// The runner alone, no interrupt serviced (as when no frame of a full ring carries IC, or
 /// its TI is not taken yet): `transmit()` and `receive()` find the TX ring full of frames
 /// the DMA has completed, and reclaim them instead of stopping the interface.
-#[test]
-fn the_embassy_driver_reclaims_a_full_qos_tx_ring_instead_of_stopping() {
+fn the_embassy_driver_reclaims_a_full_tx_ring_instead_of_stopping<G: Generation>() {
     use stmmac_coalesce::net::embassy_net_driver_crate::{Driver as _, RxToken as _, TxToken as _};
     use stmmac_coalesce::sim::eth_frame;
     let clock = SimClock::new();
     let addr = [0x02, 0, 0, 0, 0, 1];
-    // 8 descriptors (7 frames on QoS), IC every 7th, no cleanup timer.
-    let n = nic4::nic(&clock, SimArena::new(0x1000_0000, 1 << 20), 32, addr, 8, 7);
+    // 8 descriptors (7 frames on QoS), IC on the frame that fills the ring, no cleanup timer.
+    let n = nic4::nic::<G>(
+        &clock,
+        SimArena::new(0x1000_0000, 1 << 20),
+        |m| m,
+        addr,
+        NicConfig {
+            tx_descriptors: 8,
+            tx_frames: G::ring_capacity(8) as u32,
+            rx_descriptors: 32,
+            rx_buf: 512,
+            offload: true,
+        },
+    );
     let state = NetState::new();
     state.install(n.tx, n.rx);
     state.set_link(&n.mac, LinkState::up(Speed::M1000, Duplex::Full));
@@ -343,3 +358,10 @@ fn the_embassy_driver_reclaims_a_full_qos_tx_ring_instead_of_stopping() {
     let st = state.stats();
     assert_eq!((st.tx_frames, st.rx_frames, st.tx_dropped), (40, 40, 0));
 }
+
+on_both!(
+    embassy_net_tcp_between_two_macs_on_the_host,
+    embassy_net_tcp_between_two_macs_over_a_lossy_wire,
+    a_ring_refuses_tx_frames_above_its_capacity,
+    the_embassy_driver_reclaims_a_full_tx_ring_instead_of_stopping,
+);

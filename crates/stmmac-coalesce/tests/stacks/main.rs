@@ -9,5 +9,4 @@ mod embassy_stack;
 mod miim;
 mod nic;
 mod smoltcp;
-mod smoltcp_qos;
 mod stack;

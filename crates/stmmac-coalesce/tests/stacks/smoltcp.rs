@@ -1,91 +1,52 @@
-//! smoltcp over the driver: tokens on the model, and two modelled DWMACs wired back to
-//! back with TCP between them in virtual time, every byte checked, RX buffers of 512 bytes
-//! so that full-size segments span descriptors.
+//! smoltcp over the driver: tokens on the GMAC 3.x model, and two modelled DWMACs of either
+//! generation wired back to back with TCP between them in virtual time (on QoS one of them
+//! above 4 GiB), every byte checked, checksum offload reported to the stack and done by the
+//! model, RX buffers of 512 bytes so that full-size segments span descriptors.
 
+use super::nic::{Nic, NicConfig, Wired, nic, take_sent};
 use super::stack;
+use crate::harness::*;
 use hwtimer_core::RegisterBus as _;
-use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
-use mdio_bus::PhyAddr;
-use mdio_bus::sim::PhyModel;
+use hwtimer_core::sim::SimClock;
 
 use smoltcp::phy::{Device as _, Medium, RxToken as _, TxToken as _};
 use smoltcp::time::Instant;
 use stack::{LossyWire, pattern};
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::net::Measured;
-use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena, eth_frame};
+use stmmac_coalesce::sim::{SimArena, eth_frame};
 use stmmac_coalesce::smoltcp::{Device, DeviceStats};
-use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, Duplex, FrameFilter, Gmac3, LinkState, MacConfig, NoTimer,
-    RxConfig, RxRing, RxStats, Speed, TimerStrategy, TxConfig, TxRing, ring_bytes,
-};
+use stmmac_coalesce::{Duplex, LinkState, RxStats, Speed};
 
-type Bus = SimBus<Gmac3Model<PhyModel>>;
-
-struct Nic {
-    bus: Bus,
-    mac: Gmac3<Bus>,
-    tx: TxRing,
-    rx: RxRing,
-    addr: [u8; 6],
-}
-
-/// A started MAC with `tx_n` TX descriptors (IC every 4th frame, no timer: the tests
-/// reclaim) and `rx_n` RX descriptors of `rx_buf` bytes.
-fn nic(clock: &SimClock, base: u32, last: u8, tx_n: usize, rx_n: usize, rx_buf: usize) -> Nic {
-    let arena = SimArena::new(base, 1 << 20);
-    let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
-    let bus = SimBus::new(clock, Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ));
-    let mac = Gmac3::new(bus.clone());
-    mac.soft_reset(&SimCounter::new(clock, 32, 25_000_000))
-        .unwrap();
-    let setup = mac
-        .configure_dma(&DmaConfig {
-            csr_hz: SIM_CSR_HZ,
-            ..DmaConfig::default()
-        })
-        .unwrap();
-    let addr = [0x02, 0, 0, 0, 0, last];
-    mac.init_mac(&MacConfig {
-        address: addr,
-        filter: FrameFilter::default(),
-    });
-    let coalesce = CoalesceConfig {
-        tx_frames: tx_n.min(4) as u32,
-        tx_usecs: 0,
-        ..CoalesceConfig::default()
-    };
-    let tx_cfg = TxConfig {
-        descriptors: tx_n,
-        buf_size: 1536,
-        coalesce,
-        strategy: TimerStrategy::ArmOnce,
-    };
-    let rx_cfg = RxConfig {
-        descriptors: rx_n,
-        buf_size: rx_buf,
-        ..RxConfig::default()
-    };
-    let tx_mem = arena.region(ring_bytes(tx_n, 1536, 16)).unwrap();
-    let rx_mem = arena.region(ring_bytes(rx_n, rx_buf, 16)).unwrap();
-    let mut tx = TxRing::new(tx_mem, &arena, &setup, tx_cfg, NoTimer, Coherent).unwrap();
-    let mut rx = RxRing::new(rx_mem, &arena, &setup, rx_cfg, Coherent).unwrap();
-    tx.start(&mac);
-    rx.start(&mac);
-    mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
-    Nic {
-        bus,
-        mac,
-        tx,
-        rx,
-        addr,
-    }
+/// A started GMAC 3.x with `tx_n` TX descriptors (IC every 4th frame, no timer: the tests
+/// reclaim) and `rx_n` RX descriptors of `rx_buf` bytes, no checksum offload.
+fn nic3(
+    clock: &SimClock,
+    base: u32,
+    last: u8,
+    tx_n: usize,
+    rx_n: usize,
+    rx_buf: usize,
+) -> Nic<OnGmac3> {
+    nic::<OnGmac3>(
+        clock,
+        SimArena::new(base, 1 << 20),
+        |m| m,
+        [0x02, 0, 0, 0, 0, last],
+        NicConfig {
+            tx_descriptors: tx_n,
+            tx_frames: tx_n.min(4) as u32,
+            rx_descriptors: rx_n,
+            rx_buf,
+            offload: false,
+        },
+    )
 }
 
 #[test]
 fn capabilities_and_tokens() {
     let clock = SimClock::new();
-    let mut n = nic(&clock, 0x1000_0000, 1, 2, 4, 512);
+    let mut n = nic3(&clock, 0x1000_0000, 1, 2, 4, 512);
     let mut scratch = vec![0u8; 1518];
     let mut dev = Device::new(&n.mac, &mut n.tx, &mut n.rx, &mut scratch);
     let caps = dev.capabilities();
@@ -152,7 +113,7 @@ fn capabilities_and_tokens() {
 #[test]
 fn a_full_ring_gives_no_token_until_reclaimed() {
     let clock = SimClock::new();
-    let mut n = nic(&clock, 0x1000_0000, 1, 2, 2, 1536);
+    let mut n = nic3(&clock, 0x1000_0000, 1, 2, 2, 1536);
     // Stall the model's TX DMA: descriptors stay owned.
     n.bus.model(|m| m.set_tx_stall(clock.now_ns(), true));
     let mut scratch = vec![0u8; 1518];
@@ -184,7 +145,7 @@ fn a_full_ring_gives_no_token_until_reclaimed() {
 #[test]
 fn measured_counts_driver_spans_and_empty_polls() {
     let clock = SimClock::new();
-    let mut n = nic(&clock, 0x1000_0000, 1, 4, 4, 1536);
+    let mut n = nic3(&clock, 0x1000_0000, 1, 4, 4, 1536);
     let bus = n.bus.clone();
     let mmio = move || {
         let s = bus.stats();
@@ -241,30 +202,48 @@ fn measured_counts_driver_spans_and_empty_polls() {
     assert_eq!((d.tx_frames, d.rx_frames, d.tx_link_down), (2, 1, 1));
 }
 
-/// The frames a MAC sent since the last call.
-fn take_sent(from: &Bus) -> Vec<Vec<u8>> {
-    from.model(|m| {
-        let f: Vec<Vec<u8>> = m.sent().iter().map(|s| s.bytes.clone()).collect();
-        m.clear_sent();
-        f
-    })
-}
-
 /// What [`transfer`] reports: the bytes B received, the frames carried, both devices'
 /// counters and B's RX ring's.
 type Transfer = (Vec<u8>, usize, DeviceStats, DeviceStats, RxStats);
 
-/// TCP of `data` between two 3.x models (RX buffers of 512 bytes) over `lossy` or a
-/// perfect wire; rounds that move nothing are `idle_ns` long.
-fn transfer(data: &[u8], mut lossy: Option<(LossyWire, LossyWire)>, idle_ns: u64) -> Transfer {
+/// TCP of `data` between two models of `G` (B's DMA in its far arena: above 4 GiB on QoS;
+/// 8 TX descriptors with IC every 4th frame, 32 RX buffers of 512 bytes so that full-size
+/// segments span descriptors, checksum offload on) over `lossy` or a perfect wire; rounds
+/// that move nothing are `idle_ns` long.
+fn transfer<G: Wired>(
+    data: &[u8],
+    mut lossy: Option<(LossyWire, LossyWire)>,
+    idle_ns: u64,
+) -> Transfer {
     let clock = SimClock::new();
-    let mut a = nic(&clock, 0x1000_0000, 1, 8, 32, 512);
-    let mut b = nic(&clock, 0x2000_0000, 2, 8, 32, 512);
+    let cfg = || NicConfig {
+        tx_descriptors: 8,
+        tx_frames: 4,
+        rx_descriptors: 32,
+        rx_buf: 512,
+        offload: true,
+    };
+    let mut a = nic::<G>(
+        &clock,
+        SimArena::new(0x1000_0000, 1 << 20),
+        |m| m,
+        [0x02, 0, 0, 0, 0, 1],
+        cfg(),
+    );
+    let (far, far_model) = G::far_arena();
+    let mut b = nic::<G>(&clock, far, far_model, [0x02, 0, 0, 0, 0, 2], cfg());
     let (bus_a, bus_b) = (a.bus.clone(), b.bus.clone());
     let (addr_a, addr_b) = (a.addr, b.addr);
     let (mut sa, mut sb) = (vec![0u8; 1518], vec![0u8; 1518]);
     let mut dev_a = Device::new(&a.mac, &mut a.tx, &mut a.rx, &mut sa);
     let mut dev_b = Device::new(&b.mac, &mut b.tx, &mut b.rx, &mut sb);
+    // The stack is told the MAC checks and inserts checksums.
+    let caps = dev_a.capabilities();
+    assert!(
+        !caps.checksum.ipv4.tx() && !caps.checksum.tcp.tx(),
+        "{:?}",
+        caps.checksum
+    );
     let (got, frames) = stack::tcp_transfer_idle(
         &clock,
         (&mut dev_a, addr_a),
@@ -295,10 +274,10 @@ fn transfer(data: &[u8], mut lossy: Option<(LossyWire, LossyWire)>, idle_ns: u64
     (got, frames, dev_a.stats(), dev_b.stats(), rx)
 }
 
-#[test]
-fn tcp_between_two_modelled_macs_delivers_every_byte() {
+/// TCP between two models (on QoS one of them above 4 GiB), every byte checked.
+fn tcp_between_two_modelled_macs_delivers_every_byte<G: Wired>() {
     let data = pattern(200_000, 0x1234_5678);
-    let (got, frames, da, db, rx) = transfer(&data, None, 10_000);
+    let (got, frames, da, db, rx) = transfer::<G>(&data, None, 10_000);
     assert_eq!(got.len(), data.len(), "all bytes arrived");
     assert!(got == data, "every byte as sent");
     assert_eq!(
@@ -312,23 +291,44 @@ fn tcp_between_two_modelled_macs_delivers_every_byte() {
     assert_eq!(da.tx_frames + db.tx_frames, frames as u64);
     assert_eq!(da.rx_frames, db.tx_frames);
     assert_eq!(db.rx_frames, da.tx_frames);
-    assert_eq!(rx.errors, 0);
-}
-
-/// TCP between two 3.x models over a wire that drops (5 %), corrupts (5 %) and reorders
-/// (5 %) frames each way: every byte still arrives, in order.
-#[test]
-fn tcp_between_two_modelled_macs_over_a_lossy_wire() {
-    let data = pattern(100_000, 0x0BAD_5EED);
-    let wires = (LossyWire::new(7, 5, 5, 5), LossyWire::new(11, 5, 5, 5));
-    let (got, _, da, db, _) = transfer(&data, Some(wires), 1_000_000);
-    assert_eq!(got.len(), data.len(), "all bytes arrived");
-    assert!(got == data, "every byte as sent");
-    assert!(
-        db.rx_frames < da.tx_frames,
-        "frames were lost: {da:?} {db:?}"
+    assert_eq!(
+        rx.errors + rx.ip_checksum_errors + rx.payload_checksum_errors,
+        0
     );
 }
+
+/// TCP between two models over a wire that drops (5 %), corrupts (5 %) and reorders (5 %)
+/// frames each way: every byte still arrives, in order; B's RX checksum offload drops the
+/// corrupted segments that reach it.
+fn tcp_between_two_modelled_macs_over_a_lossy_wire<G: Wired>() {
+    for (data, wires) in [
+        (
+            pattern(100_000, 0x0BAD_5EED),
+            (LossyWire::new(7, 5, 5, 5), LossyWire::new(11, 5, 5, 5)),
+        ),
+        (
+            pattern(100_000, 0x0BAD_F00D),
+            (LossyWire::new(3, 5, 5, 5), LossyWire::new(5, 5, 5, 5)),
+        ),
+    ] {
+        let (got, _, da, db, rs) = transfer::<G>(&data, Some(wires), 1_000_000);
+        assert_eq!(got.len(), data.len(), "all bytes arrived");
+        assert!(got == data, "every byte as sent");
+        assert!(
+            db.rx_frames < da.tx_frames,
+            "frames were lost: {da:?} {db:?}"
+        );
+        assert!(
+            rs.ip_checksum_errors + rs.payload_checksum_errors > 0,
+            "{rs:?}"
+        );
+    }
+}
+
+on_both!(
+    tcp_between_two_modelled_macs_delivers_every_byte,
+    tcp_between_two_modelled_macs_over_a_lossy_wire,
+);
 
 /// smoltcp's own `FaultInjector` around each device (RX drops and corruption, TX drops)
 /// between two 3.x models: every byte still arrives, in order.
@@ -336,8 +336,8 @@ fn tcp_between_two_modelled_macs_over_a_lossy_wire() {
 fn tcp_between_two_modelled_macs_through_smoltcps_fault_injector() {
     use smoltcp::phy::FaultInjector;
     let clock = SimClock::new();
-    let mut a = nic(&clock, 0x1000_0000, 1, 8, 32, 512);
-    let mut b = nic(&clock, 0x2000_0000, 2, 8, 32, 512);
+    let mut a = nic3(&clock, 0x1000_0000, 1, 8, 32, 512);
+    let mut b = nic3(&clock, 0x2000_0000, 2, 8, 32, 512);
     let (bus_a, bus_b) = (a.bus.clone(), b.bus.clone());
     let (addr_a, addr_b) = (a.addr, b.addr);
     let (mut sa, mut sb) = (vec![0u8; 1518], vec![0u8; 1518]);
