@@ -10,6 +10,7 @@
 
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter, SimModel};
 use mdio_bus::PhyAddr;
+use mdio_bus::sim::MdioDevice;
 use stmmac_coalesce::common::phy::{Advertise, Phy};
 use stmmac_coalesce::sim::{
     AN_NS, AnPhy, Gmac3Model, QosModel, RxWireError, SIM_CSR_HZ, SentFrame, SimArena, TxFault,
@@ -81,86 +82,86 @@ pub trait ModelOps: SimModel<Word = u32> + Sized + 'static {
 
 /// `ModelOps` for a model whose inherent methods carry the same names.
 macro_rules! model_ops {
-    ($model:ty) => {
-        impl ModelOps for $model {
+    ($model:ident) => {
+        impl<D: MdioDevice + 'static> ModelOps for $model<D> {
             fn inject(&mut self, now_ns: u64, frame: &[u8]) {
-                <$model>::inject(self, now_ns, frame)
+                $model::<D>::inject(self, now_ns, frame)
             }
             fn inject_with_error(&mut self, now_ns: u64, frame: &[u8], error: RxWireError) {
-                <$model>::inject_with_error(self, now_ns, frame, error)
+                $model::<D>::inject_with_error(self, now_ns, frame, error)
             }
             fn inject_runt(&mut self, now_ns: u64, frame: &[u8]) {
-                <$model>::inject_runt(self, now_ns, frame)
+                $model::<D>::inject_runt(self, now_ns, frame)
             }
             fn sent(&self) -> &[SentFrame] {
-                <$model>::sent(self)
+                $model::<D>::sent(self)
             }
             fn clear_sent(&mut self) {
-                <$model>::clear_sent(self)
+                $model::<D>::clear_sent(self)
             }
             fn rx_dropped(&self) -> u64 {
-                <$model>::rx_dropped(self)
+                $model::<D>::rx_dropped(self)
             }
             fn rx_delivered(&self) -> u64 {
-                <$model>::rx_delivered(self)
+                $model::<D>::rx_delivered(self)
             }
             fn rx_filtered(&self) -> u64 {
-                <$model>::rx_filtered(self)
+                $model::<D>::rx_filtered(self)
             }
             fn line_mismatch(&self) -> u64 {
-                <$model>::line_mismatch(self)
+                $model::<D>::line_mismatch(self)
             }
             fn mdio_frames(&self) -> u64 {
-                <$model>::mdio_frames(self)
+                $model::<D>::mdio_frames(self)
             }
             fn set_mdio_stuck(&mut self, stuck: bool) {
-                <$model>::set_mdio_stuck(self, stuck)
+                $model::<D>::set_mdio_stuck(self, stuck)
             }
             fn set_swr_stuck(&mut self, stuck: bool) {
-                <$model>::set_swr_stuck(self, stuck)
+                $model::<D>::set_swr_stuck(self, stuck)
             }
             fn riwt_deadline(&self) -> Option<u64> {
-                <$model>::riwt_deadline(self)
+                $model::<D>::riwt_deadline(self)
             }
             fn raw_status(&mut self, now_ns: u64) -> u32 {
-                <$model>::raw_status(self, now_ns)
+                $model::<D>::raw_status(self, now_ns)
             }
             fn irq_pending(&mut self, now_ns: u64) -> bool {
-                <$model>::irq_pending(self, now_ns)
+                $model::<D>::irq_pending(self, now_ns)
             }
             fn tx_in_flight(&self) -> usize {
-                <$model>::tx_in_flight(self)
+                $model::<D>::tx_in_flight(self)
             }
             fn tx_next_due(&self) -> Option<u64> {
-                <$model>::tx_next_due(self)
+                $model::<D>::tx_next_due(self)
             }
             fn next_event_ns(&self) -> Option<u64> {
-                <$model>::next_event_ns(self)
+                $model::<D>::next_event_ns(self)
             }
             fn fail_tx(&mut self, fault: TxFault) {
-                <$model>::fail_tx(self, fault)
+                $model::<D>::fail_tx(self, fault)
             }
             fn with_tx_lag(self, ns: u64) -> Self {
-                <$model>::with_tx_lag(self, ns)
+                $model::<D>::with_tx_lag(self, ns)
             }
             fn with_line_rate(self, bits_per_s: u64) -> Self {
-                <$model>::with_line_rate(self, bits_per_s)
+                $model::<D>::with_line_rate(self, bits_per_s)
             }
             fn with_reset_time(self, ns: u64) -> Self {
-                <$model>::with_reset_time(self, ns)
+                $model::<D>::with_reset_time(self, ns)
             }
             fn with_stop_lag(self, ns: u64) -> Self {
-                <$model>::with_stop_lag(self, ns)
+                $model::<D>::with_stop_lag(self, ns)
             }
             fn with_bus_width(self, bytes: u32) -> Self {
-                <$model>::with_bus_width(self, bytes)
+                $model::<D>::with_bus_width(self, bytes)
             }
         }
     };
 }
 
-model_ops!(Gmac3Model<AnPhy>);
-model_ops!(QosModel<AnPhy>);
+model_ops!(Gmac3Model);
+model_ops!(QosModel);
 
 /// One DWMAC generation: its MAC, its model, how a board brings them up, and what differs.
 pub trait Generation: 'static {
@@ -168,7 +169,9 @@ pub trait Generation: 'static {
     type Model: ModelOps;
     /// The MAC driver on the model's bus.
     type Mac: Dwmac;
-    /// The seed 002 rigs' board (`stmmac_coalesce::sim::seed`) of this generation.
+    /// The model of the seed 002 rigs (`stmmac_coalesce::sim::seed`) of this generation.
+    type SeedModel: ModelOps;
+    /// The seed 002 rigs' board: the bus of [`SeedModel`](Self::SeedModel).
     type SeedBus: stmmac_coalesce::sim::seed::Board;
     /// "gmac3" or "qos", for messages.
     const NAME: &'static str;
@@ -179,6 +182,8 @@ pub trait Generation: 'static {
     fn attach(bus: Bus<Self>) -> Self::Mac;
     /// The DMA set-up the boards use: the CSR clock known, the model's bus width.
     fn dma() -> DmaConfig;
+    /// The seed rig's bus as the bus of its model (the same value).
+    fn seed_model(bus: &Self::SeedBus) -> &SimBus<Self::SeedModel>;
     /// What bring-up does after `init_mac` on this generation (QoS: the default interrupt
     /// enables; GMAC 3.x starts from its reset mask).
     fn after_init(mac: &Self::Mac);
@@ -197,6 +202,7 @@ pub enum OnGmac3 {}
 impl Generation for OnGmac3 {
     type Model = Gmac3Model<AnPhy>;
     type Mac = Gmac3<Bus<Self>>;
+    type SeedModel = stmmac_coalesce::sim::seed::Model;
     type SeedBus = stmmac_coalesce::sim::seed::Bus;
     const NAME: &'static str = "gmac3";
 
@@ -212,6 +218,9 @@ impl Generation for OnGmac3 {
             ..DmaConfig::default()
         }
     }
+    fn seed_model(bus: &Self::SeedBus) -> &SimBus<Self::SeedModel> {
+        bus
+    }
     fn after_init(_: &Self::Mac) {}
     fn ring_capacity(descriptors: usize) -> usize {
         descriptors
@@ -224,6 +233,7 @@ pub enum OnQos {}
 impl Generation for OnQos {
     type Model = QosModel<AnPhy>;
     type Mac = Qos<Bus<Self>>;
+    type SeedModel = stmmac_coalesce::sim::seed::Model4;
     type SeedBus = stmmac_coalesce::sim::seed::Bus4;
     const NAME: &'static str = "qos";
 
@@ -239,6 +249,9 @@ impl Generation for OnQos {
             bus_width: 8,
             ..DmaConfig::default()
         }
+    }
+    fn seed_model(bus: &Self::SeedBus) -> &SimBus<Self::SeedModel> {
+        bus
     }
     fn after_init(mac: &Self::Mac) {
         mac.enable_default_interrupts();
