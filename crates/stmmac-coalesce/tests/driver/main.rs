@@ -18,6 +18,5 @@ mod mdio_c45;
 mod ordering;
 mod probe;
 mod rings;
-mod rings_qos;
 mod rx_frames;
 mod soundness;
