@@ -93,14 +93,17 @@ proptest! {
         }
         let _ = stmmac_coalesce::ring_bytes(line % 5000, bus % 10_000, line);
     }
-
 }
+
+/// One step of [`no_descriptor_content_panics_rx`]: (operation, word, descriptor, word
+/// index, frame length).
+pub type RxOp = (u8, u32, usize, usize, usize);
 
 /// A rogue DMA (or memory corruption) writes anything into RX descriptor words between real
 /// frames: `receive` never panics, delivers only frames whose length is within bounds and
 /// whose bytes come from the ring, and keeps going.
 pub fn no_descriptor_content_panics_rx<G: Fuzzed>(
-    ops: Vec<(u8, u32, usize, usize, usize)>,
+    ops: Vec<RxOp>,
     buf: usize,
 ) -> Result<(), TestCaseError> {
     let b = Board::<G>::new();
@@ -229,7 +232,7 @@ mod regressions {
     /// The cases proptest once shrank failures of `no_descriptor_content_panics_rx` to, on
     /// both generations (their seeds stay in `rings.proptest-regressions` too).
     fn rx_regressions<G: Fuzzed>() {
-        let cases: [(Vec<(u8, u32, usize, usize, usize)>, usize); 4] = [
+        let cases: [(Vec<RxOp>, usize); 4] = [
             (vec![(0, 0, 0, 0, 14)], 64),
             (vec![(1, 0, 0, 0, 1405)], 64),
             (

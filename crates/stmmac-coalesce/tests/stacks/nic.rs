@@ -108,21 +108,24 @@ pub fn take_sent<M: ModelOps>(from: &hwtimer_core::sim::SimBus<M>) -> Vec<Vec<u8
     })
 }
 
+/// A model adjustment.
+pub type Adjust<G> = fn(<G as Generation>::Model) -> <G as Generation>::Model;
+
 /// Where the second MAC of a pair puts its DMA memory.
 pub trait Wired: Generation {
     /// The second MAC's arena and model adjustment: above 4 GiB with 40-bit addressing on
     /// QoS; GMAC 3.x addresses 32 bits only, so another region below 4 GiB.
-    fn far_arena() -> (SimArena, fn(Self::Model) -> Self::Model);
+    fn far_arena() -> (SimArena, Adjust<Self>);
 }
 
 impl Wired for crate::harness::OnGmac3 {
-    fn far_arena() -> (SimArena, fn(Self::Model) -> Self::Model) {
+    fn far_arena() -> (SimArena, Adjust<Self>) {
         (SimArena::new(0x2000_0000, 1 << 20), |m| m)
     }
 }
 
 impl Wired for crate::harness::OnQos {
-    fn far_arena() -> (SimArena, fn(Self::Model) -> Self::Model) {
+    fn far_arena() -> (SimArena, Adjust<Self>) {
         (SimArena::wide(0x8_0000_0000, 1 << 20), |m| {
             m.with_addr_bits(40)
         })
