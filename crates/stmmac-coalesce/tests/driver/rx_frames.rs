@@ -6,13 +6,10 @@ use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::eth_frame;
 use stmmac_coalesce::{Coherent, Error, RxConfig};
 
-type Board = crate::harness::Board<OnGmac3>;
-
 // ---- RX frames longer than one buffer -------------------------------------------------
 
-#[test]
-fn rx_frame_spanning_descriptors_is_assembled_exactly() {
-    let b = Board::new();
+fn rx_frame_spanning_descriptors_is_assembled_exactly<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(8, 512), Coherent);
     let f = eth_frame(US, 1200, 0xC3);
@@ -27,9 +24,8 @@ fn rx_frame_spanning_descriptors_is_assembled_exactly() {
     assert_eq!(rx.stats().multi_descriptor, 1);
 }
 
-#[test]
-fn rx_never_delivers_stale_bytes_from_an_earlier_frame() {
-    let b = Board::new();
+fn rx_never_delivers_stale_bytes_from_an_earlier_frame<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(4, 512), Coherent);
     let mut scratch = [0u8; 1518];
@@ -52,9 +48,8 @@ fn rx_never_delivers_stale_bytes_from_an_earlier_frame() {
     assert_eq!(rx.stats().partial, 0);
 }
 
-#[test]
-fn rx_fcs_spilling_into_its_own_descriptor_leaves_the_frame_contiguous() {
-    let b = Board::new();
+fn rx_fcs_spilling_into_its_own_descriptor_leaves_the_frame_contiguous<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(4, 512), Coherent);
     // 510 bytes + 4 FCS: the last 2 FCS bytes land in a second descriptor.
@@ -65,9 +60,8 @@ fn rx_fcs_spilling_into_its_own_descriptor_leaves_the_frame_contiguous() {
     assert_eq!(fr.as_slice().unwrap(), &f[..], "zero-copy: no FCS byte");
 }
 
-#[test]
-fn rx_spanning_frame_too_long_for_the_caller_is_dropped_and_counted() {
-    let b = Board::new();
+fn rx_spanning_frame_too_long_for_the_caller_is_dropped_and_counted<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(8, 256), Coherent);
     b.inject(&eth_frame(US, 1000, 1));
@@ -85,7 +79,7 @@ fn rx_spanning_frame_too_long_for_the_caller_is_dropped_and_counted() {
 
 #[test]
 fn rx_frame_is_complete_only_on_ls_even_when_own_is_already_clear() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(8, 512), Coherent);
     b.bus.model(|m| m.set_split_last_write(true));
@@ -108,7 +102,7 @@ fn rx_frame_is_complete_only_on_ls_even_when_own_is_already_clear() {
 
 #[test]
 fn rx_frame_larger_than_the_ring_is_dropped_and_the_ring_recovers() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let cfg = RxConfig {
         descriptors: 4,
@@ -134,7 +128,7 @@ fn rx_frame_larger_than_the_ring_is_dropped_and_the_ring_recovers() {
 fn rx_ru_unsticks_a_ring_whose_next_descriptor_holds_no_frame_start() {
     // A rogue write clears OWN on the descriptor both the DMA and the driver wait at: the
     // DMA reports RU, the driver sees no frame start. Servicing RU gives it back.
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(4, 512), Coherent);
     let f = eth_frame(US, 100, 1);
@@ -160,3 +154,10 @@ fn rx_ru_unsticks_a_ring_whose_next_descriptor_holds_no_frame_start() {
     }
     assert!(got, "{:?}", rx.stats());
 }
+
+on_both!(
+    rx_frame_spanning_descriptors_is_assembled_exactly,
+    rx_never_delivers_stale_bytes_from_an_earlier_frame,
+    rx_fcs_spilling_into_its_own_descriptor_leaves_the_frame_contiguous,
+    rx_spanning_frame_too_long_for_the_caller_is_dropped_and_counted,
+);
