@@ -3,11 +3,6 @@
 
 use crate::harness::*;
 
-type Board = crate::harness::Board<OnGmac3>;
-
-fn dma() -> stmmac_coalesce::DmaConfig {
-    OnGmac3::dma()
-}
 use hwtimer_core::RegisterBusExt;
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::gmac3::regs;
@@ -17,7 +12,7 @@ use stmmac_coalesce::gmac3::regs;
 /// ever (an interrupt storm: `take_events` acknowledges nothing of it).
 #[test]
 fn mac_and_mmc_interrupts_are_masked_after_reset() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     let _link = b.link_up();
     let _rx = b.rx(rx_cfg(8, 1536), stmmac_coalesce::Coherent);
     b.mac.set_interrupts(regs::DMA_INTR_DEFAULT);
@@ -45,7 +40,7 @@ fn mac_and_mmc_interrupts_are_masked_after_reset() {
 /// The model raises the storm when the masks are cleared again (the test can fail).
 #[test]
 fn the_model_storms_with_the_masks_cleared() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.bus.model(|m| m.raise_mmc_half_range(1));
     // SAFETY: writes only the MMC mask, no DMA address.
     unsafe { b.mac.bus() }.write_raw(regs::MMC_TX_INTR_MASK, 0);
@@ -73,7 +68,7 @@ fn timed(tx_frames: u32, tx_usecs: u32) -> stmmac_coalesce::CoalesceConfig {
 #[test]
 fn on_timer_kicks_a_suspended_tx_dma_that_owns_descriptors() {
     use stmmac_coalesce::{Coherent, QueueTimer};
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let (timers, _probe) = timers(&b.clock);
     let mut tx = b.tx(
@@ -104,7 +99,7 @@ fn on_timer_kicks_a_suspended_tx_dma_that_owns_descriptors() {
 #[test]
 fn on_timer_does_not_restart_a_dma_the_user_stopped() {
     use stmmac_coalesce::{Coherent, QueueTimer};
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let (timers, _probe) = timers(&b.clock);
     let mut tx = b.tx(
@@ -135,7 +130,7 @@ fn on_timer_does_not_restart_a_dma_the_user_stopped() {
 fn rx_discards_length_and_mii_errors() {
     use stmmac_coalesce::Coherent;
     use stmmac_coalesce::sim::{RxWireError, eth_frame};
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(8, 1536), Coherent);
     for (i, e) in [RxWireError::Length, RxWireError::Mii]
@@ -161,8 +156,7 @@ fn rx_discards_length_and_mii_errors() {
 /// A reset that takes 50 ms (a slow PHY clock) completes with the default wait, which is
 /// Linux's `dwmac_dma_reset` bound (200 ms); a stuck one fails only after it, and a
 /// shorter bound can be asked for.
-#[test]
-fn soft_reset_waits_as_long_as_linux() {
+fn soft_reset_waits_as_long_as_linux<G: Generation>() {
     use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
     use stmmac_coalesce::sim::{AnPhy, Gmac3Model, SIM_CSR_HZ};
     use stmmac_coalesce::{Error, Gmac3};
@@ -189,12 +183,11 @@ fn soft_reset_waits_as_long_as_linux() {
 }
 
 /// `TxConfig::default()` builds a ring (it passes its own validation).
-#[test]
-fn tx_config_default_is_valid() {
+fn tx_config_default_is_valid<G: Generation>() {
     use stmmac_coalesce::{Coherent, QueueTimer, TxConfig, TxRing, ring_bytes};
     let cfg = TxConfig::default();
     assert_eq!(cfg.coalesce.validate_tx(cfg.descriptors), Ok(()));
-    let b = Board::new();
+    let b = Board::<G>::new();
     let (timers, _probe) = timers(&b.clock);
     let mem = b
         .arena
@@ -223,7 +216,7 @@ fn tx_config_default_is_valid() {
 fn successive_writes_erratum_guard() {
     use stmmac_coalesce::{Coherent, NoTimer};
     let run = |guard: u8| {
-        let b = Board::new();
+        let b = Board::<OnGmac3>::new();
         let link = b.link_up();
         let mut tx = b.tx(tx_cfg(8, no_timer(1)), NoTimer, Coherent);
         b.bus.model(|m| m.set_successive_write_erratum(1_000));
@@ -242,9 +235,8 @@ fn successive_writes_erratum_guard() {
 }
 
 /// A PHY left in loopback (BMCR bit 14) never puts a frame on the wire: bring-up clears it.
-#[test]
-fn autoneg_clears_phy_loopback() {
-    let b = Board::new();
+fn autoneg_clears_phy_loopback<G: Generation>() {
+    let b = Board::<G>::new();
     b.phy
         .set_bmcr_bits(stmmac_coalesce::common::mii::BMCR_LOOPBACK);
     let link = b.link_up();
@@ -254,9 +246,8 @@ fn autoneg_clears_phy_loopback() {
 }
 
 /// A 1000BASE-T master/slave fault (STAT1000 bit 15) is no link, whatever BMSR says.
-#[test]
-fn master_slave_fault_is_link_down() {
-    let b = Board::new();
+fn master_slave_fault_is_link_down<G: Generation>() {
+    let b = Board::<G>::new();
     b.phy.set_master_slave_fault(true);
     let link = b.link_up();
     assert!(!link.up, "{link:?}");
@@ -273,7 +264,7 @@ fn pause_is_resolved_and_programmed() {
         g_full: true,
         g_half: true,
     });
-    let b = Board::with(phy, arena(), dma(), |m| m);
+    let b = Board::<OnGmac3>::with(phy, arena(), OnGmac3::dma(), |m| m);
     {
         let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
         let a = RegAddr::from_bits(stmmac_coalesce::common::mii::ADVERTISE);
@@ -302,7 +293,7 @@ fn phy_soft_reset_is_bounded() {
     use mdio_bus::PhyAddr;
     use stmmac_coalesce::common::phy::{PHY_RESET_READS, Phy, PhyError};
     use stmmac_coalesce::sim::SIM_CSR_HZ;
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.phy
         .set_bmcr_bits(stmmac_coalesce::common::mii::BMCR_LOOPBACK);
     let phy = Phy::new(PhyAddr::from_bits(0));
@@ -317,3 +308,10 @@ fn phy_soft_reset_is_bounded() {
     let mut mdio = b.mac.mdio(&b.counter, SIM_CSR_HZ).unwrap();
     assert_eq!(phy.soft_reset(&mut mdio, 50), Err(PhyError::ResetTimeout));
 }
+
+on_both!(
+    soft_reset_waits_as_long_as_linux,
+    tx_config_default_is_valid,
+    autoneg_clears_phy_loopback,
+    master_slave_fault_is_link_down,
+);
