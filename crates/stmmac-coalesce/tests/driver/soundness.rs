@@ -10,11 +10,6 @@ use std::time::Duration;
 
 use crate::harness::*;
 
-type Board = crate::harness::Board<OnGmac3>;
-
-fn dma() -> stmmac_coalesce::DmaConfig {
-    OnGmac3::dma()
-}
 use hwtimer_core::RegisterBus;
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::sim::{HW_FEATURE, eth_frame};
@@ -25,17 +20,16 @@ use stmmac_coalesce::{
 
 // ---- The set-up -------------------------------------------------------------------------
 
-#[test]
-fn hw_feature_of_zero_or_all_ones_is_refused_unless_the_layout_is_promised() {
+fn hw_feature_of_zero_or_all_ones_is_refused_unless_the_layout_is_promised<G: Generation>() {
     for hw in [0, u32::MAX] {
         assert_eq!(
-            stmmac_coalesce::gmac3::resolve_dma(&dma(), hw),
+            stmmac_coalesce::gmac3::resolve_dma(&G::dma(), hw),
             Err(ConfigError::NoHwFeature),
             "{hw:#x}"
         );
         let given = DmaConfig {
             layout: Some(DescLayout::Normal),
-            ..dma()
+            ..G::dma()
         };
         assert_eq!(
             stmmac_coalesce::gmac3::resolve_dma(&given, hw),
@@ -43,17 +37,17 @@ fn hw_feature_of_zero_or_all_ones_is_refused_unless_the_layout_is_promised() {
             "{hw:#x}"
         );
         // SAFETY: a set-up only, never given to hardware.
-        let s = unsafe { dma().resolve_assuming_layout(DescLayout::Enhanced) }.unwrap();
+        let s = unsafe { G::dma().resolve_assuming_layout(DescLayout::Enhanced) }.unwrap();
         assert_eq!(s.layout(), DescLayout::Enhanced);
     }
     let enhanced = HW_FEATURE | stmmac_coalesce::gmac3::regs::HW_FEATURE_ENHDESSEL;
     assert_eq!(
-        stmmac_coalesce::gmac3::resolve_dma(&dma(), enhanced).map(|s| s.layout()),
+        stmmac_coalesce::gmac3::resolve_dma(&G::dma(), enhanced).map(|s| s.layout()),
         Ok(DescLayout::Enhanced)
     );
     let wrong = DmaConfig {
         layout: Some(DescLayout::Normal),
-        ..dma()
+        ..G::dma()
     };
     assert_eq!(
         stmmac_coalesce::gmac3::resolve_dma(&wrong, enhanced),
@@ -63,14 +57,14 @@ fn hw_feature_of_zero_or_all_ones_is_refused_unless_the_layout_is_promised() {
 
 #[test]
 fn configure_dma_cannot_change_the_geometry_under_running_rings() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let _tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
     let _rx = b.rx(rx_cfg(4, 512), Coherent);
     let before = b.bus.model(|m| m.bus_mode());
     let wide = DmaConfig {
         cache_line: 64,
-        ..dma()
+        ..OnGmac3::dma()
     };
     assert_eq!(b.mac.configure_dma(&wide), Err(Error::DmaRunning));
     assert_eq!(b.bus.model(|m| m.bus_mode()), before, "DSL untouched");
@@ -88,12 +82,12 @@ fn configure_dma_cannot_change_the_geometry_under_running_rings() {
 fn a_ring_refuses_to_start_when_dsl_is_not_its_stride() {
     // Rings built for 64-byte descriptors, the DMA then configured for 16: started, the
     // DMA would step 16 bytes at a time through a ring laid out at 64.
-    let b = Board::with(
+    let b = Board::<OnGmac3>::with(
         stmmac_coalesce::sim::AnPhy::gigabit(),
         arena(),
         DmaConfig {
             cache_line: 64,
-            ..dma()
+            ..OnGmac3::dma()
         },
         |m| m,
     );
@@ -101,7 +95,7 @@ fn a_ring_refuses_to_start_when_dsl_is_not_its_stride() {
     let mut rx = b.rx(rx_cfg(4, 512), Coherent);
     b.mac.stop_tx_dma();
     b.mac.stop_rx_dma();
-    b.mac.configure_dma(&dma()).unwrap();
+    b.mac.configure_dma(&OnGmac3::dma()).unwrap();
     let mismatch = Err(Error::GeometryMismatch {
         programmed: 0,
         ring: 12,
@@ -121,7 +115,7 @@ fn a_ring_refuses_to_start_when_dsl_is_not_its_stride() {
     b.mac
         .configure_dma(&DmaConfig {
             cache_line: 64,
-            ..dma()
+            ..OnGmac3::dma()
         })
         .unwrap();
     assert_eq!(tx.try_start(&b.mac), Ok(()));
@@ -130,7 +124,7 @@ fn a_ring_refuses_to_start_when_dsl_is_not_its_stride() {
 
 #[test]
 fn word_3_of_every_descriptor_points_at_its_own_buffer() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
     let mut rx = b.rx(rx_cfg(4, 512), Coherent);
@@ -160,9 +154,8 @@ fn word_3_of_every_descriptor_points_at_its_own_buffer() {
 
 // ---- MDIO -------------------------------------------------------------------------------
 
-#[test]
-fn one_mdio_master_at_a_time() {
-    let b = Board::new();
+fn one_mdio_master_at_a_time<G: Generation>() {
+    let b = Board::<G>::new();
     let first = b
         .mac
         .mdio(&b.counter, stmmac_coalesce::sim::SIM_CSR_HZ)
@@ -186,7 +179,7 @@ fn has_data_waits_for_the_last_descriptor_of_a_spanning_frame() {
     // QEMU's npcm-gmac writes the last descriptor twice: OWN clear without LS, then LS.
     // Until LS lands the frame is not data; a stack polling `has_data` must not be told
     // otherwise (it would spin on `receive` returning WouldBlock).
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(8, 512), Coherent);
     b.bus.model(|m| m.set_split_last_write(true));
@@ -210,7 +203,7 @@ fn has_data_waits_for_the_last_descriptor_of_a_spanning_frame() {
 
 #[test]
 fn a_head_without_fs_is_not_data_and_is_dropped_once_a_frame_follows() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let mut rx = b.rx(rx_cfg(4, 512), Coherent);
     let f = eth_frame(US, 100, 1);
@@ -334,8 +327,7 @@ fn race4(
     race_on(0x1200, target, init, &[(0x110, 0x41)], make, bus, main, irq)
 }
 
-#[test]
-fn dma_control_read_modify_writes_do_not_lose_each_other() {
+fn dma_control_read_modify_writes_do_not_lose_each_other<G: Generation>() {
     const ST: u32 = 1 << 13;
     const SR: u32 = 1 << 1;
     // The link path stops TX while the interrupt handler stops RX.
@@ -343,8 +335,7 @@ fn dma_control_read_modify_writes_do_not_lose_each_other() {
     assert_eq!(c & (ST | SR), 0, "DMA_CONTROL {c:#x}: a stop was lost");
 }
 
-#[test]
-fn gmac_control_read_modify_writes_do_not_lose_each_other() {
+fn gmac_control_read_modify_writes_do_not_lose_each_other<G: Generation>() {
     const PS_FES: u32 = (1 << 15) | (1 << 14);
     const TE_RE: u32 = (1 << 3) | (1 << 2);
     const DM: u32 = 1 << 11;
@@ -362,8 +353,7 @@ fn gmac_control_read_modify_writes_do_not_lose_each_other() {
     assert_eq!(c & (PS_FES | TE_RE), PS_FES | TE_RE, "GMAC_CONTROL {c:#x}");
 }
 
-#[test]
-fn qos_mac_config_read_modify_writes_do_not_lose_each_other() {
+fn qos_mac_config_read_modify_writes_do_not_lose_each_other<G: Generation>() {
     const RE_TE: u32 = 0b11;
     const DM: u32 = 1 << 13;
     const FES_PS: u32 = (1 << 14) | (1 << 15);
@@ -382,8 +372,7 @@ fn qos_mac_config_read_modify_writes_do_not_lose_each_other() {
     assert_eq!(c & (FES_PS | RE_TE), FES_PS | RE_TE, "MAC_CONFIG {c:#x}");
 }
 
-#[test]
-fn qos_rx_checksum_switched_during_stop_is_kept() {
+fn qos_rx_checksum_switched_during_stop_is_kept<G: Generation>() {
     const IPC: u32 = 1 << 27;
     // The stack switches RX checksum offload (MAC_CONFIG.IPC) from another core while
     // `stop` clears TE/RE: interrupted inside `stop`'s MAC_CONFIG update, the offload bit
@@ -410,12 +399,12 @@ fn a_wrong_bus_width_stalls_the_dma_inside_the_ring() {
     // the DMA, pointing at another buffer: unless the padding is cleared, received bytes
     // land there.
     use stmmac_coalesce::DmaAddr as _;
-    let b = Board::with(
+    let b = Board::<OnGmac3>::with(
         stmmac_coalesce::sim::AnPhy::gigabit(),
         arena(),
         DmaConfig {
             cache_line: 64,
-            ..dma()
+            ..OnGmac3::dma()
         },
         |m| m.with_bus_width(8),
     );
@@ -460,3 +449,12 @@ fn a_wrong_bus_width_stalls_the_dma_inside_the_ring() {
         .count();
     assert_eq!(written, 0, "the DMA wrote outside the ring");
 }
+
+on_both!(
+    hw_feature_of_zero_or_all_ones_is_refused_unless_the_layout_is_promised,
+    one_mdio_master_at_a_time,
+    dma_control_read_modify_writes_do_not_lose_each_other,
+    gmac_control_read_modify_writes_do_not_lose_each_other,
+    qos_mac_config_read_modify_writes_do_not_lose_each_other,
+    qos_rx_checksum_switched_during_stop_is_kept,
+);
