@@ -295,8 +295,6 @@ mod gmac3_only {
         prop_assert_eq!(b.sent().len() as u64, sent);
     }
 
-
-
     #[test]
     fn any_register_values_are_survivable(
         writes in proptest::collection::vec((0usize..0x106C, any::<u32>()), 0..64),
