@@ -1,4 +1,4 @@
-//! Silicon hazards QEMU cannot show (issue 18): each test makes the model raise the
+//! Silicon hazards QEMU cannot show: each test makes the model raise the
 //! condition and checks what the driver does about it.
 
 use crate::harness::*;

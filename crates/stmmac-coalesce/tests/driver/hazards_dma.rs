@@ -1,4 +1,4 @@
-//! Issue 18, silicon hazards at the DMA boundary: a lost doorbell behind an outer cache's
+//! Silicon hazards at the DMA boundary: a lost doorbell behind an outer cache's
 //! store buffer (an L2C-310), on the model's store-buffered arena.
 //!
 //! The rings live in Normal non-cacheable memory, so `Coherent` does no line maintenance,

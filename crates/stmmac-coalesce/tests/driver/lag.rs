@@ -1,4 +1,4 @@
-//! The model's TX DMA lagging the CPU (`Gmac3Model::with_tx_lag`, issue 18: "0 timer
+//! The model's TX DMA lagging the CPU (`Gmac3Model::with_tx_lag`: "0 timer
 //! interrupts under load" came from a DMA that completed every frame inside the doorbell
 //! write). Driven through raw registers and descriptors, times exact; then the seed rig's
 //! stream on both models.

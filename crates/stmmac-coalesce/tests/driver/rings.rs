@@ -569,8 +569,8 @@ mod qos_only {
 
     #[test]
     fn a_frame_longer_than_the_usable_ring_is_dropped_and_the_next_one_arrives() {
-        // Found by tests/dwmac4_fuzz.rs: 8 descriptors of 64 bytes hold 7 × 64 = 448 bytes on
-        // QoS (the tail's descriptor is never the DMA's). A 449-byte frame filled all 7 and
+        // Found by the descriptor properties (tests/fuzz): 8 descriptors of 64 bytes hold
+        // 7 × 64 = 448 bytes on QoS (the tail's descriptor is never the DMA's). A 449-byte frame filled all 7 and
         // waited for the eighth forever, and every frame behind it with it.
         let b = Board::new();
         b.link_up();

@@ -1,4 +1,4 @@
-//! Soundness at the DMA boundary (issue 18): the set-up is checked where it is used, the
+//! Soundness at the DMA boundary: the set-up is checked where it is used, the
 //! geometry the DMA walks is the rings' own, register read-modify-writes are locked, there
 //! is one MDIO master, the cache line comes from the cache hook, descriptor word 3 is never
 //! 0, and RX reports only complete frames.

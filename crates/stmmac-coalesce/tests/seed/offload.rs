@@ -1,4 +1,4 @@
-//! Issue 18, "Offload": COE detection from HW_FEATURE, TX checksum insertion (CIC), RX
+//! Checksum offload: COE detection from HW_FEATURE, TX checksum insertion (CIC), RX
 //! checksum checking (IPC) with bad frames dropped and counted because the model reported
 //! them, what the stacks are told, and the RX fast path (one status read per frame).
 //!

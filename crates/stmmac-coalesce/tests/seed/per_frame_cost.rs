@@ -1,4 +1,4 @@
-//! Issue 11 item 7 (per-frame cost): what the TX path asks the cleanup timer per frame, and
+//! The per-frame cost: what the TX path asks the cleanup timer per frame, and
 //! that the ring's own record of the timer never costs a frame its cleanup.
 
 use std::cell::Cell;
