@@ -13,8 +13,6 @@ use stmmac_coalesce::{
     RxConfig, TimerStrategy, TxConfig,
 };
 
-type Board = crate::harness::Board<OnGmac3>;
-
 // ---- RX coalescing -------------------------------------------------------------------------
 
 fn rx_coalesce(rx_usecs: u32, rx_frames: u32) -> RxConfig {
@@ -30,13 +28,13 @@ fn rx_coalesce(rx_usecs: u32, rx_frames: u32) -> RxConfig {
     }
 }
 
-fn ri(b: &Board) -> bool {
+fn ri(b: &Board<OnGmac3>) -> bool {
     b.mac.status().is_set(DMA_STATUS::RI)
 }
 
 #[test]
 fn rx_coalescing_zero_usecs_interrupts_per_frame_without_watchdog() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let rx = b.rx(rx_coalesce(0, 0), Coherent);
     assert_eq!(
@@ -53,7 +51,7 @@ fn rx_coalescing_zero_usecs_interrupts_per_frame_without_watchdog() {
 
 #[test]
 fn rx_coalescing_usecs_only_interrupts_from_the_watchdog() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let rx = b.rx(rx_coalesce(100, 0), Coherent);
     let riwt = usec2riwt(100, SIM_CSR_HZ);
@@ -77,7 +75,7 @@ fn rx_coalescing_usecs_only_interrupts_from_the_watchdog() {
 
 #[test]
 fn rx_coalescing_frames_interrupts_a_burst_before_the_watchdog() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let _rx = b.rx(rx_coalesce(100, 4), Coherent);
     for k in 0..3 {
@@ -97,7 +95,7 @@ fn rx_coalescing_frames_interrupts_a_burst_before_the_watchdog() {
 
 #[test]
 fn rx_coalescing_values_are_checked_and_change_at_run_time() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     let bad = |rx_usecs, rx_frames| {
         let mem = b.arena.region(64 * 1024).unwrap();
         stmmac_coalesce::RxRing::new(
@@ -118,7 +116,7 @@ fn rx_coalescing_values_are_checked_and_change_at_run_time() {
         Err(Error::Config(ConfigError::RxFramesExceedRing))
     );
     assert_eq!(bad(1, 0), Err(Error::Config(ConfigError::RiwtOutOfRange)));
-    let nocsr = Board::with(AnPhy::gigabit(), arena(), DmaConfig::default(), |m| m);
+    let nocsr = Board::<OnGmac3>::with(AnPhy::gigabit(), arena(), DmaConfig::default(), |m| m);
     let mem = nocsr.arena.region(64 * 1024).unwrap();
     assert!(matches!(
         stmmac_coalesce::RxRing::new(
@@ -161,9 +159,8 @@ fn timed(tx_frames: u32, tx_usecs: u32, descriptors: usize) -> TxConfig {
     }
 }
 
-#[test]
-fn tx_timer_period_comes_from_the_configuration_alone() {
-    let b = Board::new();
+fn tx_timer_period_comes_from_the_configuration_alone<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let (timers, _) = timers(&b.clock);
     let mut tx = b.tx(
@@ -232,7 +229,7 @@ impl CleanupTimer for BrokenTimer {
 
 #[test]
 fn tx_commit_never_fails_after_queueing_a_failed_timer_becomes_ic() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let mut tx = b.tx(timed(25, 1000, 32), BrokenTimer::default(), Coherent);
     let plan = tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 0)).unwrap();
@@ -245,7 +242,7 @@ fn tx_commit_never_fails_after_queueing_a_failed_timer_becomes_ic() {
 
 #[test]
 fn tx_frames_larger_than_the_ring_is_refused() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     let mem = b.arena.region(64 * 1024).unwrap();
     let r = stmmac_coalesce::TxRing::new(
         mem,
@@ -273,9 +270,8 @@ fn tx_frames_larger_than_the_ring_is_refused() {
     );
 }
 
-#[test]
-fn tx_burst_covered_by_ic_costs_no_timer_expiry() {
-    let b = Board::new();
+fn tx_burst_covered_by_ic_costs_no_timer_expiry<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let (timers, probe) = timers(&b.clock);
     let mut tx = b.tx(
@@ -311,9 +307,8 @@ fn tx_burst_covered_by_ic_costs_no_timer_expiry() {
     assert_eq!(probe.fired(), 0, "no timer interrupt at all");
 }
 
-#[test]
-fn tx_coalescing_changes_at_run_time() {
-    let b = Board::new();
+fn tx_coalescing_changes_at_run_time<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let (timers, _) = timers(&b.clock);
     let mut tx = b.tx(
@@ -358,10 +353,9 @@ fn tx_coalescing_changes_at_run_time() {
     );
 }
 
-#[test]
-fn recover_tx_after_tps_unf_or_fbi_restarts_the_dma_and_counts() {
+fn recover_tx_after_tps_unf_or_fbi_restarts_the_dma_and_counts<G: Generation>() {
     for fault in [TxFault::Stop, TxFault::Underflow, TxFault::BusError] {
-        let b = Board::new();
+        let b = Board::<G>::new();
         b.link_up();
         let mut tx = b.tx(tx_cfg(8, no_timer(1)), NoTimer, Coherent);
         let mut rx = b.rx(rx_cfg(8, 512), Coherent);
@@ -393,7 +387,7 @@ fn recover_tx_after_tps_unf_or_fbi_restarts_the_dma_and_counts() {
 
 #[test]
 fn recover_when_the_timer_finds_the_tx_process_stopped_instead_of_firing_forever() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let (timers, probe) = timers(&b.clock);
     let mut tx = b.tx(
@@ -439,3 +433,10 @@ fn recover_when_the_timer_finds_the_tx_process_stopped_instead_of_firing_forever
     assert_eq!(tx.stats().recoveries, 1);
     assert!(timers.is_queued(id));
 }
+
+on_both!(
+    tx_timer_period_comes_from_the_configuration_alone,
+    tx_burst_covered_by_ic_costs_no_timer_expiry,
+    tx_coalescing_changes_at_run_time,
+    recover_tx_after_tps_unf_or_fbi_restarts_the_dma_and_counts,
+);
