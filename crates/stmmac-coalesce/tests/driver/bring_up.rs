@@ -10,13 +10,6 @@ use stmmac_coalesce::{
     RxConfig, Speed, TxConfig,
 };
 
-type Board = crate::harness::Board<OnGmac3>;
-type Model = <OnGmac3 as Generation>::Model;
-
-fn dma() -> DmaConfig {
-    OnGmac3::dma()
-}
-
 // ---- MAC bring-up ----------------------------------------------------------------------------
 
 #[test]
@@ -41,7 +34,7 @@ fn autoneg_sets_speed_and_duplex_and_traffic_flows_at_each_speed() {
             false,
         ),
     ] {
-        let b = Board::with(phy, arena(), dma(), |m| m);
+        let b = Board::<OnGmac3>::with(phy, arena(), OnGmac3::dma(), |m| m);
         let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
         let mut rx = b.rx(rx_cfg(4, 1536), Coherent);
         let link = b.link_up();
@@ -64,21 +57,20 @@ fn autoneg_sets_speed_and_duplex_and_traffic_flows_at_each_speed() {
     }
 }
 
-#[test]
-fn autoneg_through_the_1000base_t_registers_alone_as_on_qemu() {
+fn autoneg_through_the_1000base_t_registers_alone_as_on_qemu<G: Generation>() {
     // QEMU's PHY clears LPA when negotiation completes: only CTRL1000/STAT1000 resolve it.
     let phy = AnPhy::new(stmmac_coalesce::sim::Partner {
         lpa: 0,
         g_full: true,
         g_half: false,
     });
-    let b = Board::with(phy, arena(), dma(), |m| m);
+    let b = Board::<G>::with(phy, arena(), G::dma(), |m| m);
     assert_eq!(b.link_up(), LinkState::up(Speed::M1000, Duplex::Full));
 }
 
 #[test]
 fn link_polling_follows_the_cable_and_tx_refuses_while_down() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     let mut tx = b.tx(tx_cfg(4, no_timer(1)), NoTimer, Coherent);
     assert_eq!(
         tx.reserve(&b.mac).map(|_| ()),
@@ -106,9 +98,8 @@ fn link_polling_follows_the_cable_and_tx_refuses_while_down() {
     assert_eq!(b.sent().len(), 2);
 }
 
-#[test]
-fn filter_mac_address_and_multicast_are_programmed_at_bring_up() {
-    let b = Board::new();
+fn filter_mac_address_and_multicast_are_programmed_at_bring_up<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     assert_eq!(b.mac.mac_address(), US);
     let mut rx = b.rx(rx_cfg(8, 1536), Coherent);
@@ -142,7 +133,13 @@ fn filter_mac_address_and_multicast_are_programmed_at_bring_up() {
 
 // ---- Descriptor layouts and buffer sizes -----------------------------------------------------
 
-fn round_trip(b: &Board, tx_buf: usize, rx_buf: usize, tx_len: usize, rx_len: usize) {
+fn round_trip<G: Generation>(
+    b: &Board<G>,
+    tx_buf: usize,
+    rx_buf: usize,
+    tx_len: usize,
+    rx_len: usize,
+) {
     let mut tx = b.tx(
         TxConfig {
             buf_size: tx_buf,
@@ -170,7 +167,7 @@ fn round_trip(b: &Board, tx_buf: usize, rx_buf: usize, tx_len: usize, rx_len: us
 
 #[test]
 fn enhanced_descriptors_are_detected_from_hw_feature_and_work() {
-    let b = Board::with(AnPhy::gigabit(), arena(), dma(), |m| {
+    let b = Board::<OnGmac3>::with(AnPhy::gigabit(), arena(), OnGmac3::dma(), |m| {
         m.with_layout(DescLayout::Enhanced)
     });
     assert_eq!(b.setup.layout(), DescLayout::Enhanced);
@@ -181,7 +178,7 @@ fn enhanced_descriptors_are_detected_from_hw_feature_and_work() {
 
 #[test]
 fn normal_descriptors_work_and_refuse_enhanced_sizes() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     assert_eq!(b.setup.layout(), DescLayout::Normal);
     b.link_up();
     round_trip(&b, 2000, 512, 1900, 1500);
@@ -201,32 +198,34 @@ fn layout_override_for_cores_without_hw_feature() {
     // A pre-3.50a enhanced core: HW_FEATURE reads 0, so it tells nothing; guessing
     // "normal" would put RER in the wrong bit. The safe configuration refuses it, with or
     // without a layout given; the layout is an `unsafe` promise there.
-    let old_core = |m: Model| m.with_layout(DescLayout::Enhanced).without_hw_feature();
-    let probe = Board::with_setup(AnPhy::gigabit(), arena(), old_core, |mac| {
+    let old_core = |m: <OnGmac3 as Generation>::Model| {
+        m.with_layout(DescLayout::Enhanced).without_hw_feature()
+    };
+    let probe = Board::<OnGmac3>::with_setup(AnPhy::gigabit(), arena(), old_core, |mac| {
         assert_eq!(mac.hw_feature(), 0);
         assert_eq!(
-            mac.configure_dma(&dma()),
+            mac.configure_dma(&OnGmac3::dma()),
             Err(Error::Config(ConfigError::NoHwFeature))
         );
         assert_eq!(
             mac.configure_dma(&DmaConfig {
                 layout: Some(DescLayout::Enhanced),
-                ..dma()
+                ..OnGmac3::dma()
             }),
             Err(Error::Config(ConfigError::NoHwFeature))
         );
         // SAFETY: the model is an enhanced core.
-        unsafe { mac.configure_dma_assuming_layout(&dma(), DescLayout::Enhanced) }.unwrap()
+        unsafe { mac.configure_dma_assuming_layout(&OnGmac3::dma(), DescLayout::Enhanced) }.unwrap()
     });
     assert_eq!(probe.setup.layout(), DescLayout::Enhanced);
     probe.link_up();
     round_trip(&probe, 1536, 512, 1000, 1000);
     // On a core with HW_FEATURE, a layout given is checked against it.
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     assert_eq!(
         b.mac.configure_dma(&DmaConfig {
             layout: Some(DescLayout::Enhanced),
-            ..dma()
+            ..OnGmac3::dma()
         }),
         Err(Error::Config(ConfigError::LayoutMismatch))
     );
@@ -234,7 +233,7 @@ fn layout_override_for_cores_without_hw_feature() {
         b.mac
             .configure_dma(&DmaConfig {
                 layout: Some(DescLayout::Normal),
-                ..dma()
+                ..OnGmac3::dma()
             })
             .map(|s| s.layout()),
         Ok(DescLayout::Normal)
@@ -243,7 +242,7 @@ fn layout_override_for_cores_without_hw_feature() {
 
 #[test]
 fn buffer_size_is_per_ring() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let mut tx = b.tx(
         TxConfig {
@@ -284,3 +283,8 @@ fn buffer_size_is_per_ring() {
     );
     let _ = DmaEvents::NONE;
 }
+
+on_both!(
+    autoneg_through_the_1000base_t_registers_alone_as_on_qemu,
+    filter_mac_address_and_multicast_are_programmed_at_bring_up,
+);
