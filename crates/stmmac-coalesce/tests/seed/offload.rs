@@ -7,11 +7,6 @@
 
 use crate::harness::*;
 
-type Board = crate::harness::Board<OnGmac3>;
-
-fn dma() -> stmmac_coalesce::DmaConfig {
-    OnGmac3::dma()
-}
 use smoltcp::phy::{Checksum, Device as _};
 use smoltcp::wire::{
     EthernetAddress, EthernetFrame, EthernetProtocol, IpAddress, IpProtocol, Ipv4Address,
@@ -121,7 +116,7 @@ fn tx_cfg() -> TxConfig {
     }
 }
 
-fn send(b: &Board, tx: &mut stmmac_coalesce::TxRing, f: &[u8]) -> Vec<u8> {
+fn send<G: Generation>(b: &Board<G>, tx: &mut stmmac_coalesce::TxRing, f: &[u8]) -> Vec<u8> {
     b.bus.model(|m| m.clear_sent());
     let mut t = tx.reserve(&b.mac).unwrap();
     t.buffer()[..f.len()].copy_from_slice(f);
@@ -164,13 +159,15 @@ fn coe_is_decoded_from_hw_feature_bits_16_17_18() {
     assert_eq!(stmmac_coalesce::gmac3::coe_from_hw_feature(0), None);
     assert_eq!(stmmac_coalesce::gmac3::coe_from_hw_feature(u32::MAX), None);
 
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     assert_eq!(
         b.mac.coe(),
         stmmac_coalesce::gmac3::coe_from_hw_feature(0x100D_4F37)
     );
     assert_eq!(b.setup.coe(), b.mac.coe());
-    let none = Board::with(AnPhy::gigabit(), arena(), dma(), |m| m.without_coe());
+    let none = Board::<OnGmac3>::with(AnPhy::gigabit(), arena(), OnGmac3::dma(), |m| {
+        m.without_coe()
+    });
     assert_eq!(
         none.mac.coe(),
         Some(Coe {
@@ -179,7 +176,7 @@ fn coe_is_decoded_from_hw_feature_bits_16_17_18() {
         })
     );
     // A set-up resolved without HW_FEATURE knows nothing about the engines.
-    let old = Board::with_setup(
+    let old = Board::<OnGmac3>::with_setup(
         AnPhy::gigabit(),
         arena(),
         |m| m.without_hw_feature(),
@@ -196,7 +193,9 @@ fn coe_is_decoded_from_hw_feature_bits_16_17_18() {
 #[test]
 fn tx_insertion_is_off_by_default_and_cic_3_fills_every_checksum() {
     for layout in [DescLayout::Normal, DescLayout::Enhanced] {
-        let b = Board::with(AnPhy::gigabit(), arena(), dma(), |m| m.with_layout(layout));
+        let b = Board::<OnGmac3>::with(AnPhy::gigabit(), arena(), OnGmac3::dma(), |m| {
+            m.with_layout(layout)
+        });
         b.link_up();
         let mut tx = b.tx(tx_cfg(), NoTimer, Coherent);
         assert!(!tx.checksum_offload());
@@ -233,7 +232,9 @@ fn tx_insertion_is_off_by_default_and_cic_3_fills_every_checksum() {
 
 #[test]
 fn tx_insertion_needs_the_engine_or_an_explicit_assumption() {
-    let b = Board::with(AnPhy::gigabit(), arena(), dma(), |m| m.without_coe());
+    let b = Board::<OnGmac3>::with(AnPhy::gigabit(), arena(), OnGmac3::dma(), |m| {
+        m.without_coe()
+    });
     b.link_up();
     let mut tx = b.tx(tx_cfg(), NoTimer, Coherent);
     assert!(!tx.set_checksum_offload(Offload::IfDetected));
@@ -250,8 +251,8 @@ fn tx_insertion_needs_the_engine_or_an_explicit_assumption() {
 fn rx_board(
     mode: Offload,
     model: impl FnOnce(<OnGmac3 as Generation>::Model) -> <OnGmac3 as Generation>::Model,
-) -> (Board, stmmac_coalesce::RxRing) {
-    let b = Board::with(AnPhy::gigabit(), arena(), dma(), model);
+) -> (Board<OnGmac3>, stmmac_coalesce::RxRing) {
+    let b = Board::<OnGmac3>::with(AnPhy::gigabit(), arena(), OnGmac3::dma(), model);
     b.link_up();
     let mut rx = b.rx(rx_cfg(), Coherent);
     rx.set_checksum_offload(mode);
@@ -259,7 +260,7 @@ fn rx_board(
     (b, rx)
 }
 
-fn delivered(b: &Board, rx: &mut stmmac_coalesce::RxRing, f: &[u8]) -> bool {
+fn delivered<G: Generation>(b: &Board<G>, rx: &mut stmmac_coalesce::RxRing, f: &[u8]) -> bool {
     b.inject(f);
     match rx.receive(&b.mac) {
         Ok(mut fr) => {
@@ -442,9 +443,8 @@ unsafe impl CacheOps for DescReads {
     }
 }
 
-#[test]
-fn the_head_status_word_is_read_once_per_frame() {
-    let b = Board::new();
+fn the_head_status_word_is_read_once_per_frame<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let reads = DescReads::default();
     let mut rx = b.rx(rx_cfg(), &reads);
@@ -475,3 +475,5 @@ fn the_head_status_word_is_read_once_per_frame() {
     drop(fr);
     assert_eq!(reads3.0.get() - before, 3);
 }
+
+on_both!(the_head_status_word_is_read_once_per_frame,);

@@ -5,7 +5,6 @@ use std::cell::Cell;
 
 use crate::harness::*;
 
-type Board = crate::harness::Board<OnGmac3>;
 use hwtimer_core::Restart;
 use stmmac_coalesce::ring::coalesce::ic_decision;
 use stmmac_coalesce::sim::eth_frame;
@@ -75,9 +74,8 @@ fn arm_once(tx_frames: u32) -> TxConfig {
 
 /// Before: every commit asked `is_queued` (a critical section on hwtimer-core's queue), and
 /// a start read `now` first (a second one). Now the ring knows it armed the timer.
-#[test]
-fn commit_asks_the_timer_nothing_while_it_is_armed_and_starts_it_with_one_call() {
-    let b = Board::new();
+fn commit_asks_the_timer_nothing_while_it_is_armed_and_starts_it_with_one_call<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let (timers, _) = timers(&b.clock);
     let mut tx = b.tx(arm_once(25), Counting::new(timers), Coherent);
@@ -102,7 +100,7 @@ fn commit_asks_the_timer_nothing_while_it_is_armed_and_starts_it_with_one_call()
 /// frames still get their cleanup.
 #[test]
 fn a_timer_cancelled_behind_the_rings_back_is_armed_again_by_the_next_service() {
-    let b = Board::new();
+    let b = Board::<OnGmac3>::new();
     b.link_up();
     let (timers, _) = timers(&b.clock);
     let mut tx = b.tx(arm_once(25), QueueTimer::new(timers).unwrap(), Coherent);
@@ -140,9 +138,8 @@ fn a_timer_cancelled_behind_the_rings_back_is_armed_again_by_the_next_service() 
 /// `on_timer` called while the timer is still queued (a poll loop instead of the expiry):
 /// the ring's record says idle, the timer is queued; the next start finds it queued, which
 /// is no failure: no forced IC, no timer error.
-#[test]
-fn a_start_that_finds_the_timer_queued_is_not_a_failure() {
-    let b = Board::new();
+fn a_start_that_finds_the_timer_queued_is_not_a_failure<G: Generation>() {
+    let b = Board::<G>::new();
     b.link_up();
     let (timers, _) = timers(&b.clock);
     let mut tx = b.tx(arm_once(25), QueueTimer::new(timers).unwrap(), Coherent);
@@ -187,3 +184,8 @@ fn ic_rule_without_division_matches_the_modulo_rule() {
         assert_eq!(ic_decision(count, 2, 7), want);
     }
 }
+
+on_both!(
+    commit_asks_the_timer_nothing_while_it_is_armed_and_starts_it_with_one_call,
+    a_start_that_finds_the_timer_queued_is_not_a_failure,
+);
