@@ -290,6 +290,11 @@ impl engine::Due for TxInFlight {
 pub(super) fn sync<F: Front>(f: &mut F, now_ns: u64) {
     let c = f.core();
     c.last_ns = c.last_ns.max(now_ns);
+    let due = |t: Option<u64>| t.is_some_and(|t| now_ns >= t);
+    if !(due(c.riwt_at) || due(c.tx_next_due()) || due(c.tx_stop_at) || due(c.rx_stop_at)) {
+        // Nothing falls due by `now_ns`: the steps below would each find nothing to do.
+        return;
+    }
     if let Some(at) = c.riwt_at
         && now_ns >= at
     {
