@@ -402,9 +402,11 @@ struct Split {
     model: f64,
 }
 
-/// Who a function belongs to, by the path its symbol starts with: the model
-/// (`stmmac_coalesce::sim`, less the harness in `sim::seed`, and `hwtimer_core`'s `SimBus`
-/// in front of it), the driver (the rest of `stmmac_coalesce`), or anyone else (`None`).
+/// Who a function belongs to, by the path its symbol starts with (a drop: the type it
+/// drops): the model (`stmmac_coalesce::sim`, less the harness in `sim::seed`, and
+/// `hwtimer_core`'s `SimBus` in front of it), the driver (the rest of `stmmac_coalesce`),
+/// the harness (`sim::seed`, the rest of `hwtimer_core`, the bench), or no one (`None`:
+/// `std`, `core`, `alloc`, libc, whose cost goes to the caller).
 #[derive(Clone, Copy, PartialEq)]
 enum Owner {
     Driver,
@@ -413,7 +415,11 @@ enum Owner {
 }
 
 fn owner(symbol: &str) -> Option<Owner> {
-    let head = symbol.trim_start_matches('<');
+    // A drop belongs to whoever owns the type it drops.
+    let head = symbol
+        .strip_prefix("core::ptr::drop_in_place")
+        .unwrap_or(symbol);
+    let head = head.trim_start_matches('<');
     let head = head.split(['<', ' ']).next().unwrap_or(head);
     if head.starts_with("hwtimer_core::sim::bus::SimBus") {
         Some(Owner::Model)
