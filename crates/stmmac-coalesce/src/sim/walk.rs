@@ -287,9 +287,22 @@ impl engine::Due for TxInFlight {
 /// Apply what time alone does up to `now_ns`: the RX watchdog raises RI, the lagging TX
 /// DMA writes back what is due (looking at its current descriptor again after each), and
 /// stops complete (TPS / RPS).
+#[inline]
 pub(super) fn sync<F: Front>(f: &mut F, now_ns: u64) {
     let c = f.core();
     c.last_ns = c.last_ns.max(now_ns);
+    let due = |t: Option<u64>| t.is_some_and(|t| now_ns >= t);
+    // Nothing falling due by `now_ns` (every register access between events): the steps of
+    // `sync_due` would each find nothing to do.
+    if due(c.riwt_at) || due(c.tx_next_due()) || due(c.tx_stop_at) || due(c.rx_stop_at) {
+        sync_due(f, now_ns);
+    }
+}
+
+/// [`sync`] when something falls due by `now_ns`.
+#[inline(never)]
+fn sync_due<F: Front>(f: &mut F, now_ns: u64) {
+    let c = f.core();
     if let Some(at) = c.riwt_at
         && now_ns >= at
     {
