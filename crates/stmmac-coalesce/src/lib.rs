@@ -1,5 +1,5 @@
 //! `no_std` driver for the **Synopsys DWMAC (stmmac)**, the GMAC 3.x ([`Gmac3`]) and the
-//! 4.x/5.x QoS core ([`Qos`], `docs/dwmac4.md`; [`probe()`](fn@probe) tells them apart), with TX/RX
+//! QoS 4.x/5.x core ([`Qos`], `docs/qos.md`; [`probe()`](fn@probe) tells them apart), with TX/RX
 //! interrupt coalescing on [`hwtimer-core`](hwtimer_core)'s high-resolution timer queue: MAC
 //! bring-up (PHY autonegotiation over MDIO, speed/duplex, address and frame filter), DMA
 //! rings that are sound at the DMA boundary (barriers, cache hook, owned memory), zero-copy
@@ -133,7 +133,7 @@
 //!
 //! What this does not cover: an `unsafe` promise that is false, and memory corrupted by
 //! something outside the crate (the RX path still never trusts descriptor contents, see
-//! *Bad input*). docs/dwmac.md#dma-boundary has the reasoning, including why there is no
+//! *Bad input*). docs/gmac3.md#dma-boundary has the reasoning, including why there is no
 //! guard descriptor after the ring.
 //!
 //! Each of these fails to compile:
@@ -201,7 +201,7 @@
 //! [`RxStats::payload_checksum_errors`]). The smoltcp and embassy-net adapters tell their
 //! stacks exactly what the rings enabled (ICMP is always computed by the stack on TX: QEMU's
 //! model does not insert it). Runt, oversized and errored frames are dropped and counted, each
-//! cause in its own counter ([`RxStats`]). Details: `docs/dwmac.md`, "Checksum offload".
+//! cause in its own counter ([`RxStats`]). Details: `docs/gmac3.md`, "Checksum offload".
 //!
 //! # What QEMU cannot prove (model-only)
 //!

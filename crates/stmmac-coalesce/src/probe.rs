@@ -10,15 +10,15 @@ use crate::qos::Qos;
 /// What [`probe`] found.
 #[derive(Debug)]
 pub enum Probed<B: RegisterBus<Word = u32>> {
-    /// A 3.x GMAC (GMAC_VERSION at 0x20, SNPSVER 0x30..=0x3F).
+    /// A GMAC 3.x (GMAC_VERSION at 0x20, SNPSVER 0x30..=0x3F).
     Gmac3(Gmac3<B>),
-    /// A 4.x/5.x QoS core (MAC_VERSION at 0x110, SNPSVER
+    /// A QoS 4.x/5.x core (MAC_VERSION at 0x110, SNPSVER
     /// [`SNPSVER_MIN`](crate::qos::SNPSVER_MIN) or later: from 0x51 on every version is
     /// driven as 5.x, as Linux's `stmmac_hwif_init` does).
     Qos(Qos<B>),
 }
 
-/// Tell a 3.x GMAC from a 4.x/5.x QoS core by their version registers, reading only:
+/// Tell a GMAC 3.x from a QoS 4.x/5.x core by their version registers, reading only:
 /// MAC_VERSION (0x110) first, GMAC_VERSION (0x20) when that is not a QoS version.
 ///
 /// Errors: [`Error::UnknownVersion`] when neither register holds a version this crate

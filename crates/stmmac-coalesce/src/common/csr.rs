@@ -1,7 +1,7 @@
 //! The CSR clock range codes of the MDIO masters (Linux `STMMAC_CSR_*` in `common.h`).
 
 /// The MDIO clock-range code (GMAC 3.x MII_ADDR.CR, QoS MAC_MDIO_ADDRESS.CR: the same codes
-/// up to 300 MHz) for a CSR clock of `csr_hz` (docs/dwmac.md#csr-clock-range; Linux
+/// up to 300 MHz) for a CSR clock of `csr_hz` (docs/gmac3.md#csr-clock-range; Linux
 /// `STMMAC_CSR_*`), or `None` outside 20–300 MHz. The MDC rate is `csr_hz / divider`.
 ///
 /// ```

@@ -1,11 +1,11 @@
 //! [`Dwmac`]: what a TX or RX ring needs from its MAC, for each register layout.
 //!
 //! The rings ([`TxRing`](crate::TxRing), [`RxRing`](crate::RxRing)) and the stack adapters
-//! are written once; the MAC types ([`Gmac3`](crate::Gmac3) for the 3.x GMAC,
-//! [`Qos`](crate::Qos) for the 4.x/5.x QoS core) implement this sealed trait, each
+//! are written once; the MAC types ([`Gmac3`](crate::Gmac3) for GMAC 3.x,
+//! [`Qos`](crate::Qos) for the QoS 4.x/5.x core) implement this sealed trait, each
 //! reaching only its own register map. The differences it hides:
 //!
-//! | | 3.x ([`Gmac3`](crate::Gmac3)) | 4.x/5.x ([`Qos`](crate::Qos)) |
+//! | | GMAC 3.x ([`Gmac3`](crate::Gmac3)) | QoS 4.x/5.x ([`Qos`](crate::Qos)) |
 //! |---|---|---|
 //! | descriptor layout | normal or enhanced | QoS ([`DescLayout::Qos`]) |
 //! | ring start | base address, DSL read back | base (high/low), ring length, RBSZ, DSL read back |
@@ -30,7 +30,7 @@
 //!
 //! A ring checks that its [`DmaSetup`](crate::DmaSetup) has the MAC's layout before it
 //! programs anything ([`ConfigError::LayoutMismatch`](crate::ConfigError::LayoutMismatch)
-//! otherwise), so a 3.x ring can never be started on a 4.x core or the other way round.
+//! otherwise), so a GMAC 3.x ring can never be started on a QoS core or the other way round.
 //!
 //! The trait is sealed: its ring-facing methods are crate-private (they aim the DMA), and
 //! only the crate's MAC types implement it.
@@ -119,8 +119,8 @@ pub(crate) mod sealed {
 }
 
 /// A DWMAC whose rings the crate's [`TxRing`](crate::TxRing) and
-/// [`RxRing`](crate::RxRing) drive: [`Gmac3`](crate::Gmac3) (3.x) or
-/// [`Qos`](crate::Qos) (4.x/5.x). Sealed; see the [module docs](crate::common).
+/// [`RxRing`](crate::RxRing) drive: [`Gmac3`](crate::Gmac3) (GMAC 3.x) or
+/// [`Qos`](crate::Qos) (QoS 4.x/5.x). Sealed; see the [module docs](crate::common).
 ///
 /// Every method is safe to call from the interrupt handler, the timer and the link path
 /// at once (each is a critical section or one register access).

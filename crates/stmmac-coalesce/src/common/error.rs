@@ -3,7 +3,7 @@
 use hwtimer_core::QueueError;
 
 /// Why a [`CoalesceConfig`](crate::CoalesceConfig) was refused (the checks of Linux's
-/// ethtool `set_coalesce`, docs/dwmac.md#ethtool-limits).
+/// ethtool `set_coalesce`, docs/gmac3.md#ethtool-limits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ConfigError {
@@ -53,7 +53,7 @@ pub enum ConfigError {
     /// [`CacheOps`](crate::CacheOps) ([`CacheOps::line`](crate::CacheOps::line)):
     /// invalidating one descriptor or buffer would discard its neighbours' data.
     CacheLineTooShort,
-    /// The DMA's address width (DWMAC 4.x HW_FEATURE1.ADDR64) is not 32, 40 or 48 bits, or
+    /// The DMA's address width (QoS 4.x/5.x HW_FEATURE1.ADDR64) is not 32, 40 or 48 bits, or
     /// a ring's descriptors or buffers lie above it.
     AddressWidth,
 }
@@ -158,7 +158,7 @@ pub enum Error {
     /// [`Dwmac::mdio`](crate::Dwmac::mdio) while another MDIO master of the same MAC is
     /// alive: their frames would interleave on MII_ADDR / MII_DATA.
     MdioBusy,
-    /// Neither MAC_VERSION (0x110, the 4.x/5.x QoS map) nor GMAC_VERSION (0x20, the 3.x
+    /// Neither MAC_VERSION (0x110, the QoS 4.x/5.x map) nor GMAC_VERSION (0x20, the 3.x
     /// map) holds a version this crate drives ([`probe()`](fn@crate::probe),
     /// [`Qos::probe`](crate::Qos::probe)); nothing was written.
     UnknownVersion {

@@ -50,7 +50,7 @@ pub(crate) fn wait_stopped(
 /// `common.h` (its `dma_irq_status` / `stmmac_*_status` vocabulary), as a bit set.
 ///
 /// Each MAC maps its own status word to it in its [`take_events`](crate::Dwmac::take_events)
-/// (3.x DMA_STATUS in [`gmac3`](crate::gmac3), 4.x/5.x DMA_CH0_STATUS in
+/// (GMAC 3.x DMA_STATUS in [`gmac3`](crate::gmac3), QoS 4.x/5.x DMA_CH0_STATUS in
 /// [`qos`](crate::qos)); the bit positions here are this type's own and no register's.
 /// `take_events` reports only the sources enabled in the interrupt-enable register, so with
 /// the default mask ([`Dwmac::enable_default_interrupts`](crate::Dwmac::enable_default_interrupts),

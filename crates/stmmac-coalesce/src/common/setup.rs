@@ -11,9 +11,9 @@ pub enum DescLayout {
     /// most GMAC 3.x integrations).
     Normal,
     /// Enhanced (alternate) descriptors: TX control in TDES0, 13-bit buffer sizes
-    /// (STM32F4/F7-class DWMAC 3.x; HW_FEATURE.ENHDESSEL).
+    /// (STM32F4/F7-class GMAC 3.x; HW_FEATURE.ENHDESSEL).
     Enhanced,
-    /// DWMAC 4.x/5.x (QoS) normal descriptors: OWN and the status in word 3, the buffer
+    /// QoS 4.x/5.x normal descriptors: OWN and the status in word 3, the buffer
     /// address in words 0–1 (up to 48 bits), IOC in TDES2, the RX buffer size in
     /// DMA_CHAN_RX_CONTROL.RBSZ, no end-of-ring bit (the ring-length register wraps).
     /// Resolved by a QoS core's [`Dwmac::configure_dma`](crate::Dwmac::configure_dma)
@@ -33,7 +33,7 @@ impl DescLayout {
         }
     }
 
-    /// Whether this is the DWMAC 4.x/5.x layout ([`DescLayout::Qos`]).
+    /// Whether this is the QoS 4.x/5.x layout ([`DescLayout::Qos`]).
     #[inline(always)]
     pub const fn is_qos(self) -> bool {
         matches!(self, DescLayout::Qos)

@@ -126,7 +126,7 @@ impl RingGeometry {
         // `p = stride - 16` and the real width `r` times the configured one, the DMA's
         // second descriptor is at `16 + p * r`, which for r = 1/4 and 1/2 is inside
         // descriptor 0's padding, for r = 2 at offset `p` of descriptor 1, and for r = 4
-        // in descriptor 2's (32-byte lines) or 3's padding (docs/dwmac.md#dma-boundary).
+        // in descriptor 2's (32-byte lines) or 3's padding (docs/gmac3.md#dma-boundary).
         // It finds OWN clear there and suspends.
         // SAFETY: `desc_bytes` bytes from `descs` lie inside the region (checked above:
         // `need <= len`), which this ring owns; no DMA has been given them yet.

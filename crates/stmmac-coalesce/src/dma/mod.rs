@@ -72,11 +72,11 @@ use core::sync::atomic::{AtomicBool, Ordering};
 /// of the [`DmaRegion`] `p` belongs to (a region is linear on the bus), and nothing else.
 /// Answer `None` for memory the DMA cannot reach (above 4 GiB, outside a window, …).
 ///
-/// [`bus_addr64`](Self::bus_addr64) is the same map without the 4 GiB limit, for the
-/// DWMAC 4.x's 40/48-bit addressing (DRAM above 4 GiB on the i.MX8MP, RK3568 and Tegra194):
+/// [`bus_addr64`](Self::bus_addr64) is the same map without the 4 GiB limit, for
+/// QoS 4.x/5.x's 40/48-bit addressing (DRAM above 4 GiB on the i.MX8MP, RK3568 and Tegra194):
 /// the same promise holds for every address it answers. Its default widens `bus_addr`;
 /// override it (and answer `None` from `bus_addr` above 4 GiB) for memory a 32-bit DMA
-/// cannot reach. A layout that addresses 32 bits (3.x) asks `bus_addr` only.
+/// cannot reach. A layout that addresses 32 bits (GMAC 3.x) asks `bus_addr` only.
 pub unsafe trait DmaAddr {
     /// The 32-bit bus address of `ptr`, if the DMA can reach it with 32 address bits.
     fn bus_addr(&self, ptr: *const u8) -> Option<u32>;

@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// Clause 22 MDIO through GMAC_MII_ADDR / GMAC_MII_DATA (docs/dwmac.md#mdio).
+/// Clause 22 MDIO through GMAC_MII_ADDR / GMAC_MII_DATA (docs/gmac3.md#mdio).
 ///
 /// Each frame: write MII_ADDR = PA | GR | CR | (GW) | GB, then poll GB until it clears,
 /// bounded by [`MDIO_TIMEOUT_US`] with iopoll semantics (≥ 2 reads, one more after the

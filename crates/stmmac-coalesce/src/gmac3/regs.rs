@@ -1,9 +1,9 @@
 //! The register map: every MAC and DMA register and descriptor field this crate touches,
 //! defined once, with its source.
 //!
-//! Sources (facts only, no code copied): this crate's note `docs/dwmac.md`,
+//! Sources (facts only, no code copied): this crate's note `docs/gmac3.md`,
 //! which cites `torvalds/linux drivers/net/ethernet/stmicro/stmmac/{dwmac1000.h, dwmac_dma.h,
-//! descs.h, common.h}` and `qemu/qemu hw/net/npcm_gmac.c`; `docs/dwmac.md#qemu-npcm-gmac` (verified on QEMU
+//! descs.h, common.h}` and `qemu/qemu hw/net/npcm_gmac.c`; `docs/gmac3.md#qemu-npcm-gmac` (verified on QEMU
 //! 10). Names follow Linux's so a reader can cross-check.
 //!
 //! Offsets are bytes from the **MAC base** (the DMA block is at +0x1000 on GMAC 3.x), so one
@@ -15,7 +15,7 @@ use tock_registers::register_bitfields;
 // The generated field/value items are documented by the doc comments on the fields;
 // tock-registers cannot attach docs to its generated `Register` types and constants.
 register_bitfields![u32,
-    /// GMAC_CONTROL (MAC configuration, 0x00; docs/dwmac.md#mac-registers).
+    /// GMAC_CONTROL (MAC configuration, 0x00; docs/gmac3.md#mac-registers).
     #[allow(missing_docs)]
     pub GMAC_CONTROL [
         /// Receiver enable.
@@ -45,7 +45,7 @@ register_bitfields![u32,
         /// Watchdog disable.
         WD OFFSET(23) NUMBITS(1) []
     ],
-    /// GMAC_FRAME_FILTER (0x04; docs/dwmac.md#mac-registers).
+    /// GMAC_FRAME_FILTER (0x04; docs/gmac3.md#mac-registers).
     #[allow(missing_docs)]
     pub GMAC_FRAME_FILTER [
         /// Promiscuous.
@@ -63,7 +63,7 @@ register_bitfields![u32,
         /// Receive all.
         RA OFFSET(31) NUMBITS(1) []
     ],
-    /// GMAC_MII_ADDR (GMII address, 0x10; docs/dwmac.md#mdio).
+    /// GMAC_MII_ADDR (GMII address, 0x10; docs/gmac3.md#mdio).
     #[allow(missing_docs)]
     pub GMAC_MII_ADDR [
         /// Busy: set by software to start a frame, cleared by the hardware when done.
@@ -99,7 +99,7 @@ register_bitfields![u32,
         /// Address enable.
         AE OFFSET(31) NUMBITS(1) []
     ],
-    /// DMA_BUS_MODE (0x1000; docs/dwmac.md#dma-registers).
+    /// DMA_BUS_MODE (0x1000; docs/gmac3.md#dma-registers).
     #[allow(missing_docs)]
     pub DMA_BUS_MODE [
         /// Software reset; self-clearing when the reset is done.
@@ -125,7 +125,7 @@ register_bitfields![u32,
         AAL OFFSET(25) NUMBITS(1) []
     ],
     /// DMA_STATUS (0x1014) and, at the same bit positions, DMA_INTR_ENA (0x101C);
-    /// docs/dwmac.md#dma-status. Bits 0–16 are write-1-to-clear; 17 and above are read-only.
+    /// docs/gmac3.md#dma-status. Bits 0–16 are write-1-to-clear; 17 and above are read-only.
     #[allow(missing_docs)]
     pub DMA_STATUS [
         /// Transmit interrupt: a frame whose last descriptor had IC completed.
@@ -167,7 +167,7 @@ register_bitfields![u32,
         /// Bus error bits (read-only).
         EB OFFSET(23) NUMBITS(3) []
     ],
-    /// DMA_CONTROL (operation mode, 0x1018; docs/dwmac.md#dma-registers).
+    /// DMA_CONTROL (operation mode, 0x1018; docs/gmac3.md#dma-registers).
     #[allow(missing_docs)]
     pub DMA_CONTROL [
         /// Start/stop receive.
@@ -301,9 +301,9 @@ pub const HW_FEATURE_RXTYP2COE: u32 = 1 << 18;
 /// GMAC_CONTROL.IPC (bit 10): RX checksum offload on (reads back 0 on a core without it).
 pub const GMAC_CONTROL_IPC: u32 = 1 << 10;
 
-/// DMA_STATUS bits that are write-1-to-clear (QEMU's mask 0x1E7FF, docs/dwmac.md#qemu-npcm-gmac).
+/// DMA_STATUS bits that are write-1-to-clear (QEMU's mask 0x1E7FF, docs/gmac3.md#qemu-npcm-gmac).
 pub const DMA_STATUS_W1C: u32 = 0x0001_E7FF;
-/// DMA_BUS_MODE after reset as QEMU reports it (docs/dwmac.md#qemu-npcm-gmac).
+/// DMA_BUS_MODE after reset as QEMU reports it (docs/gmac3.md#qemu-npcm-gmac).
 pub const DMA_BUS_MODE_RESET: u32 = 0x0002_0100;
 /// Linux's default DMA interrupt mask on 3.x: NIE | RIE | TIE | AIE | FBE | UNE.
 pub const DMA_INTR_DEFAULT: u32 =
@@ -317,7 +317,7 @@ pub const RS_WAITING: u32 = 3;
 /// RX process state "suspended" (no descriptor owned by the DMA).
 pub const RS_SUSPENDED: u32 = 4;
 
-/// Normal descriptor fields (16 bytes, 4 words; docs/dwmac.md#normal-descriptors, Linux `descs.h`).
+/// Normal descriptor fields (16 bytes, 4 words; docs/gmac3.md#normal-descriptors, Linux `descs.h`).
 pub mod desc {
     /// TDES0 / RDES0: owned by the DMA.
     pub const OWN: u32 = 1 << 31;
@@ -380,7 +380,7 @@ pub mod desc {
 }
 
 /// Enhanced (alternate) descriptor fields where they differ from the [normal](desc) ones
-/// (docs/dwmac.md#enhanced-descriptors, Linux `descs.h` `ETDES*` / `ERDES*`). OWN, the TDES0 status bits and
+/// (docs/gmac3.md#enhanced-descriptors, Linux `descs.h` `ETDES*` / `ERDES*`). OWN, the TDES0 status bits and
 /// all of RDES0 (FL, ES, FS, LS, FT) sit where the normal layout has them. With
 /// DMA_BUS_MODE.ATDS clear (this crate) the descriptors stay 16 bytes.
 pub mod edesc {

@@ -140,7 +140,7 @@ mod tests {
 
     /// QoS: address in words 0–1 (above 4 GiB too), length and IOC (bit 31) in TDES2,
     /// TDES3 = OWN 31 | FD 29 | LD 28 | CIC 17:16 | FL 14:0; positions written out from
-    /// Linux's `dwmac4_descs.h` rather than taken from `regs4`.
+    /// Linux's `dwmac4_descs.h` rather than taken from `qos::regs`.
     #[test]
     fn qos_tx_words() {
         for cic in [false, true] {

@@ -6,7 +6,7 @@
 //! The register map is [`regs`] and nothing else: a `Qos` cannot reach a
 //! GMAC 3.x register, and a [`Gmac3`](crate::Gmac3) cannot reach a QoS one. Both drive the same
 //! rings through [`Dwmac`]; a ring refuses to start on the MAC of the other layout.
-//! `docs/dwmac4.md` has the facts this follows, the bring-up compared with Linux,
+//! `docs/qos.md` has the facts this follows, the bring-up compared with Linux,
 //! embassy-stm32 and stm32h7xx-hal, and why each choice is the one here.
 //!
 //! # Bring-up
@@ -108,7 +108,7 @@ const IRQ_UNKNOWN: u32 = 1 << 31;
 /// 13:6 and 2:0; the summaries are placed by version).
 const IRQ_SOURCES: u32 = 0x3FC7;
 
-/// A DWMAC 4.x/5.x (QoS) on register bus `B` (covering 0x0000–0x11FF: MAC, MTL, DMA and
+/// A QoS 4.x/5.x on register bus `B` (covering 0x0000–0x11FF: MAC, MTL, DMA and
 /// channel 0), built only by [`Qos::probe`] or [`probe()`](fn@crate::probe).
 ///
 /// `Sync` when `B` is: every read-modify-write of a shared register (MAC_CONFIG, the

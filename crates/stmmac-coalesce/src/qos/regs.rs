@@ -1,18 +1,18 @@
-//! The DWMAC 4.x/5.x (QoS, "EQOS") register map: every MAC, MTL and DMA register and
+//! The QoS 4.x/5.x (DWMAC "EQOS") register map: every MAC, MTL and DMA register and
 //! descriptor field [`Qos`](crate::Qos) and the [`DescLayout::Qos`](crate::DescLayout::Qos)
 //! rings touch, defined once.
 //!
-//! Sources (facts only, no code copied): this crate's note `docs/dwmac4.md`, which cites
+//! Sources (facts only, no code copied): this crate's note `docs/qos.md`, which cites
 //! Linux's `dwmac4.h`, `dwmac4_dma.h` and `dwmac4_descs.h` and ST's STM32H7 register
 //! description. Offsets are bytes from the block base: the MAC at +0x0000, the MTL at
 //! +0x0C00, the DMA at +0x1000, DMA channel `n` at +0x1100 + 0x80·n. One
 //! [`RegisterBus`](hwtimer_core::RegisterBus) covering 0x0000–0x11FF serves channel 0. The
-//! test `tests/dwmac4_pac.rs` checks every offset and field here against ST's SVD, as the
+//! test `tests/model/pac.rs` checks every offset and field here against ST's SVD, as the
 //! `stm32h7` PAC generates it.
 //!
-//! Nothing here is shared with the 3.x map ([`regs`](crate::gmac3::regs)): the two layouts put
-//! different registers at the same offsets (0x110 is MAC_VERSION here, an MMC mask on 3.x),
-//! so each MAC type reaches only its own map.
+//! Nothing here is shared with the GMAC 3.x map ([`gmac3::regs`](crate::gmac3::regs)): the two
+//! layouts put different registers at the same offsets (0x110 is MAC_VERSION here, an MMC
+//! mask on GMAC 3.x), so each MAC type reaches only its own map.
 
 use hwtimer_core::Reg;
 use tock_registers::register_bitfields;

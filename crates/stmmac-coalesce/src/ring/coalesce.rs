@@ -6,7 +6,7 @@
 //! A DWMAC raises the TX interrupt (DMA_STATUS.TI) only for frames whose last descriptor
 //! has IC set. Linux's stmmac sets IC once every `tx_frames` frames and relies on a
 //! software timer of `tx_usecs` to reclaim the frames of a burst shorter than that
-//! (docs/dwmac.md#tx-rule, #quirks). Seed 002 (stmmac, 2020–2023) measured both ways this goes
+//! (docs/gmac3.md#tx-rule, #quirks). Seed 002 (stmmac, 2020–2023) measured both ways this goes
 //! wrong:
 //!
 //! 1. On a jiffies `timer_list` at HZ=100 a 1000 µs timer fires on the next 10 ms tick, so
@@ -58,7 +58,7 @@
 
 use crate::common::ConfigError;
 
-/// Default TX timer, µs (Linux `STMMAC_COAL_TX_TIMER`, docs/dwmac.md#constants).
+/// Default TX timer, µs (Linux `STMMAC_COAL_TX_TIMER`, docs/gmac3.md#constants).
 pub const COAL_TX_TIMER: u32 = 5_000;
 /// Largest accepted `tx_usecs` (Linux `STMMAC_MAX_COAL_TX_TICK`).
 pub const MAX_COAL_TX_TICK: u32 = 100_000;
@@ -247,7 +247,7 @@ impl CoalesceConfig {
     }
 }
 
-/// Linux's IC rule for one packet (docs/dwmac.md#tx-rule, step 2, without the HW-timestamp case).
+/// Linux's IC rule for one packet (docs/gmac3.md#tx-rule, step 2, without the HW-timestamp case).
 ///
 /// `count` is the running `tx_count_frames` **after** adding this packet's `tx_packets`
 /// descriptors. IC is set on the packet's last descriptor when `tx_frames != 0` and either

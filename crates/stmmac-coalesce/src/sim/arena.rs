@@ -114,7 +114,7 @@ impl SimArena {
         let host = raw.wrapping_add(raw.align_offset(256));
         let len = words * 16;
         let base = bus_base & !0xFF;
-        // A 32-bit arena stays below 4 GiB; a wide one below 2^48 (the widest DWMAC 4.x
+        // A 32-bit arena stays below 4 GiB; a wide one below 2^48 (the widest QoS 4.x/5.x
         // address, HW_FEATURE1.ADDR64 = 48 bits).
         let top = if bus_base <= u64::from(u32::MAX) {
             u64::from(u32::MAX)
@@ -147,7 +147,7 @@ impl SimArena {
 
     /// A coherent arena as [`new`](Self::new) at a bus address of up to 48 bits (rounded
     /// down to 256): DRAM above 4 GiB, as on the i.MX8MP, RK3568 and Tegra194, for the
-    /// DWMAC 4.x's 40/48-bit addressing. Its [`DmaAddr::bus_addr`] answers `None` for
+    /// QoS 4.x/5.x's 40/48-bit addressing. Its [`DmaAddr::bus_addr`] answers `None` for
     /// every address above 4 GiB, so a 32-bit-only layout refuses it.
     pub fn wide(bus_base: u64, len: usize) -> Self {
         Self::build(bus_base.min((1 << 48) - 0x100), len, 16, true, false)

@@ -289,9 +289,9 @@ impl<D: MdioDevice> Gmac3Model<D> {
         self
     }
 
-    /// A core synthesised with `layout` descriptors (HW_FEATURE.ENHDESSEL follows). A 3.x
+    /// A core synthesised with `layout` descriptors (HW_FEATURE.ENHDESSEL follows). A GMAC 3.x
     /// core has no QoS descriptors: [`DescLayout::Qos`] leaves the layout as it was (the
-    /// 4.x core is [`QosModel`](crate::sim::QosModel)).
+    /// QoS 4.x/5.x core is [`QosModel`](crate::sim::QosModel)).
     pub fn with_layout(mut self, layout: DescLayout) -> Self {
         if !layout.is_qos() {
             self.layout = layout;

@@ -55,7 +55,7 @@
 //! - **Reset**: DMA_BUS_MODE.SWR resets the registers and self-clears after
 //!   [`SWR_NS`] (or never, [`Gmac3Model::set_swr_stuck`]).
 //!
-//! [`QosModel`] is the DWMAC 4.x/5.x (QoS) block on the same arena, order log, sent-frame
+//! [`QosModel`] is the QoS 4.x/5.x block on the same arena, order log, sent-frame
 //! record and MDIO device: tail-pointer doorbells, ring-length wrap, QoS descriptors whose
 //! RX write-back overwrites RDES0–2, the MTL queue enables, 40/48-bit addressing with EAME,
 //! the version-dependent interrupt enables and RX watchdog unit (its docs list the facts

@@ -1,4 +1,4 @@
-//! The DWMAC 4.x/5.x (QoS) model: [`QosModel`] (its docs say what it models, where it
+//! The QoS 4.x/5.x model: [`QosModel`] (its docs say what it models, where it
 //! follows the sources and what it assumes) and [`QosIrq`].
 
 use super::engine::{self, Engine};
@@ -46,13 +46,13 @@ pub(super) const SR: u32 = q::RX_SR;
 pub(super) const RWT_MASK: u32 = q::RWT_MASK;
 pub(super) const RWTU_MASK: u32 = 3 << q::RWTU_SHIFT;
 
-/// The behavioural DWMAC 4.x/5.x (QoS, "EQOS") in virtual time.
+/// The behavioural QoS 4.x/5.x (DWMAC "EQOS") in virtual time.
 ///
 /// The whole block is one [`SimModel`](hwtimer_core::sim::SimModel): the MAC at 0x0000,
 /// the MTL at 0x0C00, the DMA at 0x1000 and DMA channel 0 at 0x1100 (one queue, one
 /// channel). Offsets and bit positions are the model's own map,
 /// [`qos_map`](super::qos_map) (Linux's `dwmac4.h`, `dwmac4_dma.h`, `dwmac4_descs.h` and
-/// NXP's RT1170 ENET_QOS description, checked field by field in `tests/model_nxp_map.rs`);
+/// NXP's RT1170 ENET_QOS description, checked field by field in `tests/model/nxp_map.rs`);
 /// the DMA
 /// walks the descriptors the driver wrote in a [`SimArena`], which may have bus addresses
 /// above 4 GiB ([`SimArena::wide`]). It behaves as the block does, not as the driver
@@ -90,7 +90,7 @@ pub(super) const RWTU_MASK: u32 = 3 << q::RWTU_SHIFT;
 ///   suspends it without TBU. An access outside the arena, or one whose high address bits
 ///   were dropped because DMA_SYSBUS_MODE.EAME is off, is a fatal bus error: FBE and TPS,
 ///   and the process stays stopped until ST is cleared and set again. Sending is instant
-///   unless [`QosModel::with_tx_lag`] (as the 3.x model's).
+///   unless [`QosModel::with_tx_lag`] (as the GMAC 3.x model's).
 /// - **RX**: [`QosModel::inject`] (frame without FCS; the model appends it and counts
 ///   it in PL) passes RXQ0EN, the address filter and the RX queue, then fills DMA-owned
 ///   descriptors from the current one while that is not the tail (the descriptor at the
@@ -109,7 +109,7 @@ pub(super) const RWTU_MASK: u32 = 3 << q::RWTU_SHIFT;
 ///   DMA_CH0_RXDESC_TAIL_POINTER. With timestamps on ([`QosModel::with_timestamps`],
 ///   [`QosModel::inject_context`]) a context descriptor follows the frame's LD
 ///   descriptor: RDES0/1 the timestamp (virtual ns: low, high), RDES3 = CTXT.
-/// - **Filter**: as the 3.x model: PR / RA pass all; broadcast unless DBF; multicast with
+/// - **Filter**: as the GMAC 3.x model: PR / RA pass all; broadcast unless DBF; multicast with
 ///   PM or through the hash table with HMC: 64, 128 or 256 bins
 ///   ([`QosModel::with_hash_bins`], HASHTBLSZ) over MAC_HASH_TABLE_REG0..7, the bin the top
 ///   bits of the bit-reversed CRC-32; unicast only to MAC address 0 (AE).

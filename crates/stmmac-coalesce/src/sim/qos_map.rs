@@ -3,7 +3,7 @@
 //! from the driver. Sources: the Synopsys-derived Linux headers
 //! (`drivers/net/ethernet/stmicro/stmmac/dwmac4.h`, `dwmac4_dma.h`, `dwmac4_descs.h`),
 //! NXP's i.MX RT1170 ENET_QOS description (the `imxrt-ral` crate, `enet_qos`; checked field
-//! by field in `tests/model_nxp_map.rs`) and U-Boot's `drivers/net/dwc_eth_qos.c`.
+//! by field in `tests/model/nxp_map.rs`) and U-Boot's `drivers/net/dwc_eth_qos.c`.
 
 // ---- MAC (dwmac4.h; RT1170 ENET_QOS) ----
 

@@ -67,8 +67,8 @@ pub type HrBase = Extended<SimCounter>;
 /// The jiffies time base.
 pub type JiffiesBase = Extended<SimTickCounter>;
 
-/// The block a [`Rig`] drives, with the model hooks the measurements use: the 3.x model's
-/// bus ([`Bus`]) or the 4.x one's.
+/// The block a [`Rig`] drives, with the model hooks the measurements use: the GMAC 3.x model's
+/// bus ([`Bus`]) or the QoS 4.x/5.x one's.
 pub trait Board: Clone + Sized + 'static {
     /// The MAC type on this board.
     type Mac: Dwmac;
@@ -171,9 +171,9 @@ impl Board for Bus {
     }
 }
 
-/// The 4.x model as the rigs use it.
+/// The QoS 4.x/5.x model as the rigs use it.
 pub type Model4 = super::QosModel<PhyModel>;
-/// Its bus: the [`Board`] of the rigs on the DWMAC 4.x.
+/// Its bus: the [`Board`] of the rigs on QoS 4.x/5.x.
 pub type Bus4 = SimBus<Model4>;
 
 impl Board for Bus4 {
@@ -249,7 +249,7 @@ pub struct BurstFigures {
     /// When the last frame of the burst was sent.
     pub last_sent_ns: u64,
     /// When its descriptor was reclaimed, if it was (never with `tx_usecs == 0` and a burst
-    /// shorter than `tx_frames`: Linux's quirk, docs/dwmac.md#tx-usecs-0).
+    /// shorter than `tx_frames`: Linux's quirk, docs/gmac3.md#tx-usecs-0).
     pub reclaimed_ns: Option<u64>,
     /// Clockevent programmings during the burst and its cleanup.
     pub programs: u64,

@@ -1,4 +1,4 @@
-//! The behavioural DWMAC against the facts of docs/dwmac.md and QEMU's npcm-gmac, driven
+//! The behavioural DWMAC against the facts of docs/gmac3.md and QEMU's npcm-gmac, driven
 //! through raw registers and descriptors in the sim arena.
 
 use hwtimer_core::RegisterBus;

@@ -130,7 +130,7 @@ fn tx_usecs_zero_makes_no_timer_operation<G: Generation>() {
         let s = r.stream(1_000, STREAM_GAP_NS).unwrap();
         assert_eq!((s.programs, s.starts, s.restarts, s.expiries), (0, 0, 0, 0));
         assert_eq!(s.ic_set, 40);
-        // A burst shorter than tx_frames is then never reclaimed (docs/dwmac.md#tx-usecs-0).
+        // A burst shorter than tx_frames is then never reclaimed (docs/gmac3.md#tx-usecs-0).
         let b = r.burst(10, r.clock.now_ns()).unwrap();
         assert_eq!(b.reclaimed_ns, None);
         assert_eq!(b.programs + b.queue_ops, 0);
