@@ -225,7 +225,7 @@ fn two_vlans_and_the_address_table_over_the_dwmac_mdio_master() {
     );
 }
 
-/// A 6393X behind a DWMAC 4.x (QoS) MDIO master: the switch's Clause 45 SERDES lane is
+/// A 6393X behind a QoS 4.x/5.x DWMAC's MDIO master: the switch's Clause 45 SERDES lane is
 /// reached through Global2 SMI_PHY, each step a Clause 22 frame of the MAC (the 6393X
 /// remap puts SMI_PHY at `sw_addr`), while the MAC's own Clause 45 frames reach the same
 /// bus: the two paths do not mix.

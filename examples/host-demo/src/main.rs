@@ -367,7 +367,7 @@ fn stmmac() {
     };
     let seed = stmmac_coalesce::sim::seed::SEED;
     println!(
-        "\n[stmmac-coalesce] DWMAC 3.x model, tx-frames {} tx-usecs {}",
+        "\n[stmmac-coalesce] GMAC 3.x model, tx-frames {} tx-usecs {}",
         seed.tx_frames, seed.tx_usecs
     );
     type MakeRig<'a> = &'a dyn Fn() -> Result<BurstRunner, stmmac_coalesce::Error>;

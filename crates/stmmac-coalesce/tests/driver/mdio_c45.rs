@@ -1,5 +1,5 @@
-//! Clause 45 through the 4.x MDIO master (`QosMdio` as an `mdio_bus::Mdio45`) on the
-//! 4.x model, reaching a Clause 45 device (`mdio_bus::sim::C45Model`: a 6393X SERDES lane)
+//! Clause 45 through the QoS 4.x/5.x MDIO master (`QosMdio` as an `mdio_bus::Mdio45`) on the
+//! QoS model, reaching a Clause 45 device (`mdio_bus::sim::C45Model`: a 6393X SERDES lane)
 //! frame by frame: the address frame, then the read, write or post-read-increment frame.
 
 use hwtimer_core::RegisterBus;

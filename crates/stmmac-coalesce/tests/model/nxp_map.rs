@@ -1,6 +1,6 @@
 //! The QoS model's own register map (`sim::qos_map`) against a second vendor's description:
 //! NXP's i.MX RT1170 ENET_QOS (a 5.10a core) in the `imxrt-ral` crate, as
-//! `tests/dwmac4_pac.rs` checks the driver's map against ST's STM32H7 SVD. Every offset and
+//! `tests/model/pac.rs` checks the driver's map against ST's STM32H7 SVD. Every offset and
 //! field position the model decodes is compared; where the RT1170 differs, the test says
 //! why and checks the difference is the one the model knows about.
 

@@ -1,4 +1,4 @@
-//! `regs4` (the DWMAC 4.x/5.x map) cross-checked against a source nobody here wrote: ST's
+//! `qos::regs` (the QoS 4.x/5.x map) cross-checked against a source nobody here wrote: ST's
 //! STM32H7 register description, as svd2rust generates it in the `stm32h7` PAC 0.16.0
 //! (`stm32h743v`, a 4.10a core: MAC_VERSION resets to 0x3041).
 //!
@@ -13,7 +13,7 @@
 //! Every `Reg` constant, every `register_bitfields!` field and every bit/mask constant of
 //! `src/qos/regs.rs` is either checked here or listed in a "not covered" table with the reason
 //! (the H7 lacks it: 10/100 only, one queue, one channel, 32-bit addressing), and those
-//! absences are themselves checked. `every_regs4_item_is_checked_or_listed` parses
+//! absences are themselves checked. `every_qos_regs_item_is_checked_or_listed` parses
 //! `src/qos/regs.rs` so that a new item cannot slip through unchecked.
 //!
 //! The descriptor bits (`regs::desc`) live in memory, not in the SVD; they are checked
@@ -328,7 +328,7 @@ fn register_offsets_match_the_pac() {
 fn check_fields(seen: &mut Seen) {
     let b = blocks();
     let (mac, mtl, dma) = (&*b.mac, &*b.mtl, &*b.dma);
-    // regs4 field == the PAC's field, offset and width.
+    // qos::regs field == the PAC's field, offset and width.
     macro_rules! same {
         ($rb:expr, $reg:ident . $f:ident, $tock:ident :: $tf:ident) => {{
             let pac = pac_mask!($rb, $reg.$f);
@@ -818,7 +818,7 @@ fn descriptor_bits_match_linux_dwmac4_descs() {
 
 /// `(Reg constants, bitfield fields as REG::FIELD, u32/usize constants with their module)`
 /// declared in `src/qos/regs.rs`.
-fn regs4_items() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
+fn qos_regs_items() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
     let src = include_str!("../../src/qos/regs.rs");
     let (mut regs, mut fields, mut consts) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
     let mut in_bitfields = false;
@@ -859,7 +859,7 @@ fn regs4_items() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
             } else if ty.starts_with("u32") || ty.starts_with("usize") {
                 consts.insert(format!("{module}{name}"));
             } else {
-                panic!("regs4 item {name} of an unexpected type: {ty}");
+                panic!("qos::regs item {name} of an unexpected type: {ty}");
             }
         }
     }
@@ -867,8 +867,8 @@ fn regs4_items() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
 }
 
 #[test]
-fn every_regs4_item_is_checked_or_listed() {
-    let (regs, fields, consts) = regs4_items();
+fn every_qos_regs_item_is_checked_or_listed() {
+    let (regs, fields, consts) = qos_regs_items();
     assert!(
         regs.len() >= 48 && fields.len() >= 60 && consts.len() >= 55,
         "the parser found too few items: {} Reg, {} fields, {} constants",

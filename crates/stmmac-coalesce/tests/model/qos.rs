@@ -1,4 +1,4 @@
-//! The behavioural DWMAC 4.x/5.x (`QosModel`) against the facts of regs4 (Linux's
+//! The behavioural QoS 4.x/5.x model (`QosModel`) against the facts of `qos::regs` (Linux's
 //! dwmac4 headers, ST RM0433), driven through raw registers and descriptors written by hand
 //! in the sim arena (no driver).
 
