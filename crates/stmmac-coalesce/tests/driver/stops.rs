@@ -1,7 +1,7 @@
-//! The DMA interrupt, stop and recovery paths, each test written once and run on both MACs
-//! (GMAC 3.x on `Gmac3Model`, QoS 4.x/5.x on `QosModel`): TPS/RPS are not faults, a stop
-//! waits for the Stopped state before the ring base is written, a user's stop stays, RX
-//! recovery counts what it drops, and `take_events` reports only enabled sources.
+//! The DMA interrupt, stop and recovery paths, each test written once over a
+//! [`Generation`] and run on both MACs: TPS/RPS are not faults, a stop waits for the Stopped
+//! state before the ring base is written, a user's stop stays, RX recovery counts what it
+//! drops, and `take_events` reports only enabled sources.
 //!
 //! The models raise TPS / RPS a stop lag after ST / SR is cleared and summarise only enabled
 //! sources (their own maps, `sim::gmac3_map` / `sim::qos_map`); the register offsets this
@@ -11,15 +11,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use hwtimer_core::RegisterBus;
-use hwtimer_core::sim::{SimBus, SimClock, SimModel};
-use stmmac_coalesce::sim::{
-    AnPhy, Gmac3Model, QosModel, SIM_CSR_HZ, SimArena, TxFault, eth_frame, gmac3_map as g,
-    qos_map as q,
-};
+use hwtimer_core::sim::{MmioStats, SimBus};
+use stmmac_coalesce::sim::{TxFault, eth_frame, gmac3_map as g, qos_map as q};
 use stmmac_coalesce::{
-    CoalesceConfig, Coherent, DmaConfig, DmaSetup, Duplex, Dwmac, FrameFilter, Gmac3, LinkState,
-    MacConfig, NoTimer, Qos, RxConfig, RxRing, Speed, TxConfig, TxRing,
+    CoalesceConfig, Coherent, Duplex, Dwmac, FrameFilter, Gmac3, LinkState, MacConfig, NoTimer,
+    Qos, RxConfig, RxRing, Speed, TxConfig, TxRing,
 };
+
+use crate::harness::{Board, Generation, ModelOps, OnGmac3, OnQos, US, new_rx, new_tx, on_both};
 
 /// Where each model keeps what these tests look at (from the model's own map).
 #[derive(Clone, Copy)]
@@ -68,7 +67,7 @@ const QOS_MAP: Map = Map {
 
 /// A register bus in front of the model that counts every write of a descriptor list base
 /// made while that engine's process was not Stopped (the databook asks for Stopped).
-struct Spy<M: SimModel<Word = u32>> {
+struct Spy<M: ModelOps> {
     bus: SimBus<M>,
     /// The same model at no virtual-time cost: looking does not move the clock.
     peek: SimBus<M>,
@@ -76,7 +75,7 @@ struct Spy<M: SimModel<Word = u32>> {
     early: Arc<AtomicU32>,
 }
 
-impl<M: SimModel<Word = u32>> RegisterBus for Spy<M> {
+impl<M: ModelOps> RegisterBus for Spy<M> {
     type Word = u32;
     fn read_word(&self, offset: usize) -> u32 {
         self.bus.read_word(offset)
@@ -92,138 +91,60 @@ impl<M: SimModel<Word = u32>> RegisterBus for Spy<M> {
     }
 }
 
-/// One MAC on its model, generic over both.
-trait Board {
-    type Mac: Dwmac;
-    fn new() -> Self;
-    fn mac(&self) -> &Self::Mac;
-    fn clock(&self) -> &SimClock;
-    fn arena(&self) -> &SimArena;
-    fn setup(&self) -> &DmaSetup;
-    fn map(&self) -> Map;
-    /// A register as it reads now, without moving the clock.
-    fn peek(&self, offset: usize) -> u32;
-    /// The raw status bits as raised and not yet acknowledged.
-    fn raw_status(&self) -> u32;
-    fn inject(&self, frame: &[u8]);
-    fn fail_tx(&self, fault: TxFault);
-    fn irq_pending(&self) -> bool;
-    /// Base writes made while the engine was not Stopped.
-    fn early_base_writes(&self) -> u32;
-    /// `f`'s register reads and writes.
-    fn counted<R>(&self, f: impl FnOnce() -> R) -> (R, u64, u64);
-    /// From now on every read returns `value` (`None`: the model again).
-    fn go_dead(&self, value: Option<u32>);
+/// What these tests need of a generation beyond the harness: its model's map, and its MAC
+/// on a [`Spy`] in front of the model.
+trait Stops: Generation {
+    const MAP: Map;
+    type Spied: Dwmac;
+    fn spied(bus: Spy<Self::Model>) -> Self::Spied;
 }
 
-struct Rig<M: SimModel<Word = u32>, Mac> {
-    clock: SimClock,
-    arena: SimArena,
-    bus: SimBus<M>,
-    mac: Mac,
-    setup: DmaSetup,
-    map: Map,
-    early: Arc<AtomicU32>,
-}
-
-fn dma() -> DmaConfig {
-    DmaConfig {
-        csr_hz: SIM_CSR_HZ,
-        ..DmaConfig::default()
+impl Stops for OnGmac3 {
+    const MAP: Map = GMAC3_MAP;
+    type Spied = Gmac3<Spy<Self::Model>>;
+    fn spied(bus: Spy<Self::Model>) -> Self::Spied {
+        Gmac3::new(bus)
     }
 }
 
-macro_rules! board {
-    ($model:ident, $mac:ident, $map:expr, $make:expr) => {
-        impl Board for Rig<$model<AnPhy>, $mac<Spy<$model<AnPhy>>>> {
-            type Mac = $mac<Spy<$model<AnPhy>>>;
-            fn new() -> Self {
-                let clock = SimClock::new();
-                let counter = hwtimer_core::sim::SimCounter::new(&clock, 32, 25_000_000);
-                let arena = SimArena::new(0x1000_0000, 4 << 20);
-                let model = $model::new(arena.clone(), AnPhy::gigabit(), SIM_CSR_HZ);
-                let bus = SimBus::new(&clock, model);
-                let early = Arc::new(AtomicU32::new(0));
-                let spy = Spy {
-                    bus: bus.clone(),
-                    peek: bus.clone().with_costs(0, 0),
-                    map: $map,
-                    early: early.clone(),
-                };
-                let make: fn(Spy<$model<AnPhy>>) -> Self::Mac = $make;
-                let mac = make(spy);
-                mac.soft_reset(&counter).unwrap();
-                let setup = mac.configure_dma(&dma()).unwrap();
-                mac.init_mac(&MacConfig {
-                    address: [0x52, 0x54, 0, 0x12, 0x34, 0x56],
-                    filter: FrameFilter::default(),
-                });
-                Self {
-                    clock,
-                    arena,
-                    bus,
-                    mac,
-                    setup,
-                    map: $map,
-                    early,
-                }
-            }
-            fn mac(&self) -> &Self::Mac {
-                &self.mac
-            }
-            fn clock(&self) -> &SimClock {
-                &self.clock
-            }
-            fn arena(&self) -> &SimArena {
-                &self.arena
-            }
-            fn setup(&self) -> &DmaSetup {
-                &self.setup
-            }
-            fn map(&self) -> Map {
-                self.map
-            }
-            fn peek(&self, offset: usize) -> u32 {
-                self.bus.clone().with_costs(0, 0).read_word(offset)
-            }
-            fn raw_status(&self) -> u32 {
-                let now = self.clock.now_ns();
-                self.bus.model(|m| m.raw_status(now))
-            }
-            fn inject(&self, frame: &[u8]) {
-                let now = self.clock.now_ns();
-                self.bus.model(|m| m.inject(now, frame));
-            }
-            fn fail_tx(&self, fault: TxFault) {
-                self.bus.model(|m| m.fail_tx(fault));
-            }
-            fn irq_pending(&self) -> bool {
-                let now = self.clock.now_ns();
-                self.bus.model(|m| m.irq_pending(now))
-            }
-            fn early_base_writes(&self) -> u32 {
-                self.early.load(Ordering::Relaxed)
-            }
-            fn counted<R>(&self, f: impl FnOnce() -> R) -> (R, u64, u64) {
-                let (r, st) = self.bus.counted(f);
-                (r, st.reads, st.writes)
-            }
-            fn go_dead(&self, value: Option<u32>) {
-                self.bus.go_dead(value);
-            }
-        }
-    };
+impl Stops for OnQos {
+    const MAP: Map = QOS_MAP;
+    type Spied = Qos<Spy<Self::Model>>;
+    fn spied(bus: Spy<Self::Model>) -> Self::Spied {
+        Qos::probe(bus).unwrap()
+    }
 }
 
-type G3 = Rig<Gmac3Model<AnPhy>, Gmac3<Spy<Gmac3Model<AnPhy>>>>;
-type Q = Rig<QosModel<AnPhy>, Qos<Spy<QosModel<AnPhy>>>>;
-board!(Gmac3Model, Gmac3, GMAC3_MAP, Gmac3::new);
-board!(QosModel, Qos, QOS_MAP, |s| Qos::probe(s).unwrap());
+/// A board whose MAC is driven through a [`Spy`]: the board (its own MAC left idle), the
+/// spied MAC reset, configured and initialised as the board's was, and the spy's count of
+/// base writes made while the engine was not Stopped.
+fn spied<G: Stops>() -> (Board<G>, G::Spied, Arc<AtomicU32>) {
+    let mut b = Board::<G>::new();
+    let early = Arc::new(AtomicU32::new(0));
+    let mac = G::spied(Spy {
+        bus: b.bus.clone(),
+        peek: b.bus.clone().with_costs(0, 0),
+        map: G::MAP,
+        early: early.clone(),
+    });
+    mac.soft_reset(&b.counter).unwrap();
+    b.setup = mac.configure_dma(&G::dma()).unwrap();
+    mac.init_mac(&MacConfig {
+        address: US,
+        filter: FrameFilter::default(),
+    });
+    (b, mac, early)
+}
 
-const US: [u8; 6] = [0x52, 0x54, 0, 0x12, 0x34, 0x56];
-
-/// Both rings started on `b`, the link up, the default interrupts enabled.
-fn rings<B: Board>(b: &B, rx_descriptors: usize) -> (TxRing, RxRing) {
+/// The link autonegotiated, both rings started on `b` for `mac`, the default interrupts
+/// enabled, the link set on `mac`.
+fn rings<G: Generation, M: Dwmac>(
+    b: &Board<G>,
+    mac: &M,
+    rx_descriptors: usize,
+) -> (TxRing, RxRing) {
+    let link = b.link_up();
+    assert_eq!(link, LinkState::up(Speed::M1000, Duplex::Full));
     let coalesce = CoalesceConfig {
         tx_usecs: 0,
         ..CoalesceConfig::default()
@@ -236,66 +157,68 @@ fn rings<B: Board>(b: &B, rx_descriptors: usize) -> (TxRing, RxRing) {
         descriptors: rx_descriptors,
         ..RxConfig::default()
     };
-    let arena = b.arena();
-    let mut tx = TxRing::new(
-        arena.region(64 * 1024).unwrap(),
-        arena,
-        b.setup(),
-        tx_cfg,
-        NoTimer,
-        Coherent,
-    )
-    .unwrap();
-    let mut rx = RxRing::new(
-        arena.region(64 * 1024).unwrap(),
-        arena,
-        b.setup(),
-        rx_cfg,
-        Coherent,
-    )
-    .unwrap();
-    tx.try_start(b.mac()).unwrap();
-    rx.try_start(b.mac()).unwrap();
-    b.mac().enable_default_interrupts();
-    b.mac().set_link(LinkState::up(Speed::M1000, Duplex::Full));
+    let mut tx = new_tx(&b.arena, &b.setup, tx_cfg, NoTimer, Coherent);
+    let mut rx = new_rx(&b.arena, &b.setup, rx_cfg, Coherent);
+    tx.try_start(mac).unwrap();
+    rx.try_start(mac).unwrap();
+    mac.enable_default_interrupts();
+    mac.set_link(link);
     (tx, rx)
 }
 
 /// `n` rounds of what an interrupt handler and the cleanup timer do, 5 µs apart.
-fn rounds<B: Board>(b: &B, tx: &mut TxRing, rx: &mut RxRing, n: usize) {
+fn rounds<G: Generation, M: Dwmac>(
+    b: &Board<G>,
+    mac: &M,
+    tx: &mut TxRing,
+    rx: &mut RxRing,
+    n: usize,
+) {
     for _ in 0..n {
-        b.clock().advance(5_000);
-        let ev = b.mac().take_events();
-        tx.service(b.mac(), ev);
-        rx.service(b.mac(), ev);
-        let _ = tx.on_timer(b.mac(), 0);
+        b.clock.advance(5_000);
+        let ev = mac.take_events();
+        tx.service(mac, ev);
+        rx.service(mac, ev);
+        let _ = tx.on_timer(mac, 0);
     }
 }
 
 /// Each engine's start bit as it reads now.
-fn running<B: Board>(b: &B) -> (bool, bool) {
-    let m = b.map();
+fn running<G: Stops>(b: &Board<G>) -> (bool, bool) {
+    let m = G::MAP;
     (
         b.peek(m.tx_control.0) & m.tx_control.1 != 0,
         b.peek(m.rx_control.0) & m.rx_control.1 != 0,
     )
 }
 
+on_both!(
+    rx_recovery_does_not_retrigger,
+    user_stop_stays,
+    recovery_waits_for_stopped,
+    bus_error_recovers_once,
+    rx_recovery_counts_dropped_frames,
+    take_events_skips_disabled_sources,
+    take_events_costs_one_read,
+    stop_waits_within_its_bound,
+);
+
 /// One RX recovery stays one: the stop it makes raises RPS, which is no fault, so nothing
 /// recovers again; the interrupt line goes quiet and RX still delivers.
-fn rx_recovery_does_not_retrigger<B: Board>() {
-    let b = B::new();
-    let (mut tx, mut rx) = rings(&b, 16);
-    rx.recover(b.mac());
-    rounds(&b, &mut tx, &mut rx, 40);
+fn rx_recovery_does_not_retrigger<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (mut tx, mut rx) = rings(&b, mac, 16);
+    rx.recover(mac);
+    rounds(&b, mac, &mut tx, &mut rx, 40);
     assert_eq!(rx.stats().recoveries, 1, "{:?}", rx.stats());
     assert_eq!(tx.stats().recoveries, 0, "{:?}", tx.stats());
     assert!(!b.irq_pending(), "status {:#x}", b.raw_status());
     let f = eth_frame(US, 100, 7);
     b.inject(&f);
-    rounds(&b, &mut tx, &mut rx, 1);
+    rounds(&b, mac, &mut tx, &mut rx, 1);
     let got = rx
-        .receive(b.mac())
+        .receive(mac)
         .expect("RX still delivers")
         .as_slice()
         .unwrap()
@@ -303,26 +226,17 @@ fn rx_recovery_does_not_retrigger<B: Board>() {
     assert_eq!(got, f);
 }
 
-#[test]
-fn gmac3_rx_recovery_does_not_retrigger() {
-    rx_recovery_does_not_retrigger::<G3>();
-}
-
-#[test]
-fn qos_rx_recovery_does_not_retrigger() {
-    rx_recovery_does_not_retrigger::<Q>();
-}
-
 /// A user's stop() is not undone by the interrupt it raises (TPS/RPS), by the service
 /// paths or by the cleanup timer.
-fn user_stop_stays<B: Board>() {
-    let b = B::new();
-    let (mut tx, mut rx) = rings(&b, 16);
-    tx.send(b.mac(), &eth_frame([0xFF; 6], 60, 1)).unwrap();
-    rounds(&b, &mut tx, &mut rx, 2);
+fn user_stop_stays<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (mut tx, mut rx) = rings(&b, mac, 16);
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 1)).unwrap();
+    rounds(&b, mac, &mut tx, &mut rx, 2);
     assert_eq!(running(&b), (true, true));
-    let _ = b.mac().stop();
-    rounds(&b, &mut tx, &mut rx, 20);
+    let _ = mac.stop();
+    rounds(&b, mac, &mut tx, &mut rx, 20);
     assert_eq!(
         running(&b),
         (false, false),
@@ -333,63 +247,49 @@ fn user_stop_stays<B: Board>() {
     assert!(!b.irq_pending(), "status {:#x}", b.raw_status());
 }
 
-#[test]
-fn gmac3_user_stop_stays() {
-    user_stop_stays::<G3>();
-}
-
-#[test]
-fn qos_user_stop_stays() {
-    user_stop_stays::<Q>();
-}
-
 /// A recovery stops the engine, waits for Stopped, acknowledges the TPS/RPS that stop
 /// raised and only then writes the ring base: no stop status is left latched behind it.
-fn recovery_waits_for_stopped<B: Board>() {
-    let b = B::new();
-    let (mut tx, mut rx) = rings(&b, 16);
-    tx.send(b.mac(), &eth_frame([0xFF; 6], 60, 1)).unwrap();
-    b.clock().advance(5_000);
-    let before = b.early_base_writes();
-    tx.recover(b.mac());
-    rx.recover(b.mac());
-    assert_eq!(b.early_base_writes(), before, "base written before Stopped");
-    b.clock().advance(20_000);
-    let m = b.map();
+fn recovery_waits_for_stopped<G: Stops>() {
+    let (b, mac, early) = spied::<G>();
+    let mac = &mac;
+    let (mut tx, mut rx) = rings(&b, mac, 16);
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 1)).unwrap();
+    b.clock.advance(5_000);
+    let before = early.load(Ordering::Relaxed);
+    tx.recover(mac);
+    rx.recover(mac);
+    assert_eq!(
+        early.load(Ordering::Relaxed),
+        before,
+        "base written before Stopped"
+    );
+    b.clock.advance(20_000);
+    let m = G::MAP;
     let st = b.raw_status();
     assert_eq!(st & (m.tps | m.rps), 0, "stop status left latched: {st:#x}");
     // And the ring works afterwards (the first frame was in flight: dropped).
-    tx.send(b.mac(), &eth_frame([0xFF; 6], 60, 2)).unwrap();
-    rounds(&b, &mut tx, &mut rx, 2);
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 2)).unwrap();
+    rounds(&b, mac, &mut tx, &mut rx, 2);
     let s = tx.stats();
     assert_eq!((s.dropped, s.reclaimed), (1, 1), "{s:?}");
 }
 
-#[test]
-fn gmac3_recovery_waits_for_stopped() {
-    recovery_waits_for_stopped::<G3>();
-}
-
-#[test]
-fn qos_recovery_waits_for_stopped() {
-    recovery_waits_for_stopped::<Q>();
-}
-
 /// A fatal bus error recovers both rings once, and nothing after it recovers again.
-fn bus_error_recovers_once<B: Board>() {
-    let b = B::new();
-    let (mut tx, mut rx) = rings(&b, 16);
-    b.fail_tx(TxFault::BusError);
-    let _ = tx.send(b.mac(), &eth_frame([0xFF; 6], 60, 1));
-    rounds(&b, &mut tx, &mut rx, 30);
+fn bus_error_recovers_once<G: Stops>() {
+    let (b, mac, early) = spied::<G>();
+    let mac = &mac;
+    let (mut tx, mut rx) = rings(&b, mac, 16);
+    b.bus.model(|m| m.fail_tx(TxFault::BusError));
+    let _ = tx.send(mac, &eth_frame([0xFF; 6], 60, 1));
+    rounds(&b, mac, &mut tx, &mut rx, 30);
     assert_eq!(tx.stats().recoveries, 1, "{:?}", tx.stats());
     assert_eq!(rx.stats().recoveries, 1, "{:?}", rx.stats());
-    assert_eq!(b.early_base_writes(), 0);
+    assert_eq!(early.load(Ordering::Relaxed), 0);
     assert!(!b.irq_pending(), "status {:#x}", b.raw_status());
     let f = eth_frame(US, 80, 3);
     b.inject(&f);
     let got = rx
-        .receive(b.mac())
+        .receive(mac)
         .expect("RX runs again")
         .as_slice()
         .unwrap()
@@ -397,50 +297,32 @@ fn bus_error_recovers_once<B: Board>() {
     assert_eq!(got, f);
 }
 
-#[test]
-fn gmac3_bus_error_recovers_once() {
-    bus_error_recovers_once::<G3>();
-}
-
-#[test]
-fn qos_bus_error_recovers_once() {
-    bus_error_recovers_once::<Q>();
-}
-
 /// RX recovery counts the complete frames it throws away.
-fn rx_recovery_counts_dropped_frames<B: Board>() {
-    let b = B::new();
-    let (_tx, mut rx) = rings(&b, 16);
+fn rx_recovery_counts_dropped_frames<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (_tx, mut rx) = rings(&b, mac, 16);
     for i in 0..3 {
         b.inject(&eth_frame(US, 200, i));
     }
     assert!(rx.has_data());
-    rx.recover(b.mac());
+    rx.recover(mac);
     assert_eq!(rx.stats().dropped, 3, "{:?}", rx.stats());
     assert!(!rx.has_data());
 }
 
-#[test]
-fn gmac3_rx_recovery_counts_dropped_frames() {
-    rx_recovery_counts_dropped_frames::<G3>();
-}
-
-#[test]
-fn qos_rx_recovery_counts_dropped_frames() {
-    rx_recovery_counts_dropped_frames::<Q>();
-}
-
 /// `take_events` reports and acknowledges only enabled sources: RX buffer unavailable is
 /// not in the default mask (Linux's), so it is neither reported nor cleared, while RI is.
-fn take_events_skips_disabled_sources<B: Board>() {
-    let b = B::new();
-    let (_tx, _rx) = rings(&b, 4);
+fn take_events_skips_disabled_sources<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (_tx, _rx) = rings(&b, mac, 4);
     for i in 0..8 {
         b.inject(&eth_frame(US, 200, i));
     }
-    let m = b.map();
+    let m = G::MAP;
     assert_ne!(b.raw_status() & m.rbu, 0, "the model raised no RBU");
-    let ev = b.mac().take_events();
+    let ev = mac.take_events();
     assert!(ev.rx_ready(), "{ev:?}");
     assert!(!ev.rx_no_buffer(), "a disabled source was reported: {ev:?}");
     assert_ne!(
@@ -451,67 +333,39 @@ fn take_events_skips_disabled_sources<B: Board>() {
     assert!(!b.irq_pending());
 }
 
-#[test]
-fn gmac3_take_events_skips_disabled_sources() {
-    take_events_skips_disabled_sources::<G3>();
-}
-
-#[test]
-fn qos_take_events_skips_disabled_sources() {
-    take_events_skips_disabled_sources::<Q>();
-}
-
 /// The interrupt handler's first step costs what it did: one status read, and one write
 /// only when something enabled is set. The enable mask is the MAC's own copy, never read
 /// per interrupt.
-fn take_events_costs_one_read<B: Board>() {
-    let b = B::new();
-    let (_tx, _rx) = rings(&b, 16);
-    let (ev, reads, writes) = b.counted(|| b.mac().take_events());
+fn take_events_costs_one_read<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (_tx, _rx) = rings(&b, mac, 16);
+    let (ev, MmioStats { reads, writes }) = b.bus.counted(|| mac.take_events());
     assert_eq!(
         (ev, reads, writes),
         (stmmac_coalesce::DmaEvents::NONE, 1, 0)
     );
     b.inject(&eth_frame(US, 100, 1));
-    let (ev, reads, writes) = b.counted(|| b.mac().take_events());
+    let (ev, MmioStats { reads, writes }) = b.bus.counted(|| mac.take_events());
     assert!(ev.rx_ready(), "{ev:?}");
     assert_eq!((reads, writes), (1, 1));
 }
 
-#[test]
-fn gmac3_take_events_costs_one_read() {
-    take_events_costs_one_read::<G3>();
-}
-
-#[test]
-fn qos_take_events_costs_one_read() {
-    take_events_costs_one_read::<Q>();
-}
-
 /// `stop()` waits for Stopped and says so; a process that never reads Stopped (a block
 /// reading all ones) ends the wait after its bound with a typed error.
-fn stop_waits_within_its_bound<B: Board>() {
-    let b = B::new();
-    let (_tx, _rx) = rings(&b, 16);
-    let (r, reads, _) = b.counted(|| b.mac().stop());
+fn stop_waits_within_its_bound<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (_tx, _rx) = rings(&b, mac, 16);
+    let (r, MmioStats { reads, .. }) = b.bus.counted(|| mac.stop());
     assert_eq!(r, Ok(()));
     // The stop lag (1 µs) at 100 ns per read: a handful of polls, not the bound.
     assert!(reads < 64, "{reads} reads");
-    let m = b.map();
+    let m = G::MAP;
     assert_eq!(b.raw_status() & (m.tps | m.rps), 0, "TPS/RPS acknowledged");
-    b.go_dead(Some(u32::MAX));
-    let (r, reads, _) = b.counted(|| b.mac().stop());
+    b.bus.go_dead(Some(u32::MAX));
+    let (r, MmioStats { reads, .. }) = b.bus.counted(|| mac.stop());
     assert_eq!(r, Err(stmmac_coalesce::Error::Timeout));
     let bound = u64::from(stmmac_coalesce::common::STOP_POLLS) + 1;
     assert!((bound..bound + 8).contains(&reads), "{reads} reads");
-}
-
-#[test]
-fn gmac3_stop_waits_within_its_bound() {
-    stop_waits_within_its_bound::<G3>();
-}
-
-#[test]
-fn qos_stop_waits_within_its_bound() {
-    stop_waits_within_its_bound::<Q>();
 }

@@ -390,6 +390,24 @@ impl<G: Generation> Board<G> {
         r
     }
 
+    /// The DMA status bits as raised and not yet acknowledged, now.
+    pub fn raw_status(&self) -> u32 {
+        let now = self.clock.now_ns();
+        self.bus.model(|m| m.raw_status(now))
+    }
+
+    /// Whether the DMA interrupt line is up now.
+    pub fn irq_pending(&self) -> bool {
+        let now = self.clock.now_ns();
+        self.bus.model(|m| m.irq_pending(now))
+    }
+
+    /// A register as it reads now, without moving the clock.
+    pub fn peek(&self, offset: usize) -> u32 {
+        use hwtimer_core::RegisterBus as _;
+        self.bus.clone().with_costs(0, 0).read_word(offset)
+    }
+
     /// Queue `frame` on the model's wire now.
     pub fn inject(&self, frame: &[u8]) {
         self.bus.model(|m| m.inject(self.clock.now_ns(), frame));
