@@ -191,6 +191,49 @@ pub trait Generation: 'static {
     /// ring holds): all of them on GMAC 3.x (the owner bit ends the DMA's walk), one fewer
     /// on QoS (the tail pointer may not reach the current descriptor).
     fn ring_capacity(descriptors: usize) -> usize;
+    /// The RX interrupt watchdog register (RIWT in bits 7:0): GMAC 3.x DMA_RX_WATCHDOG
+    /// (0x1024), QoS DMA_CH0_RX_WATCHDOG (0x1100 + 0x38; Linux `dwmac4_dma.h`
+    /// `DMA_CHAN_RX_WATCHDOG`).
+    const RIWT_OFFSET: usize;
+    /// Whether an RX descriptor as the driver hands it to the DMA asks for no interrupt on
+    /// completion: GMAC 3.x RDES1.DIC set, QoS RDES3.IOC clear (Linux `descs.h`
+    /// `RDES1_DISABLE_IC`, `dwmac4_descs.h` `RDES3_INT_ON_COMPLETION_EN`).
+    fn rx_irq_suppressed(words: [u32; 4]) -> bool;
+    /// The MAC's line settings as written: port select, speed, full duplex, TE and RE.
+    fn mac_line(m: &Self::Model) -> MacLine;
+    /// Hold the TX path (the DMA stays running and sends nothing: a slow link) or let it
+    /// go on at once.
+    fn hold_tx(bus: &Bus<Self>, now_ns: u64, hold: bool);
+}
+
+/// A MAC configuration's line bits, decoded by each generation's bit positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MacLine {
+    /// PS: the MII port (10/100).
+    pub ps: bool,
+    /// FES: 100 Mbit/s on MII.
+    pub fes: bool,
+    /// DM: full duplex.
+    pub full: bool,
+    /// TE and RE both set.
+    pub te_re: bool,
+    /// TE or RE set.
+    pub any_te_re: bool,
+}
+
+impl MacLine {
+    /// `c` decoded with duplex bit `dm`, TE bit `te` and RE bit `re` (PS 15 and FES 14 on
+    /// both generations).
+    fn decode(c: u32, dm: u32, te: u32, re: u32) -> Self {
+        let bit = |n: u32| c & (1 << n) != 0;
+        Self {
+            ps: bit(15),
+            fes: bit(14),
+            full: bit(dm),
+            te_re: bit(te) && bit(re),
+            any_te_re: bit(te) || bit(re),
+        }
+    }
 }
 
 /// The bus a generation's MAC sits on.
@@ -227,6 +270,17 @@ impl Generation for OnGmac3 {
     fn ring_capacity(descriptors: usize) -> usize {
         descriptors
     }
+    const RIWT_OFFSET: usize = 0x1024;
+    fn rx_irq_suppressed(words: [u32; 4]) -> bool {
+        words[1] & stmmac_coalesce::gmac3::regs::desc::RDES1_DIC != 0
+    }
+    fn mac_line(m: &Self::Model) -> MacLine {
+        // GMAC_CONTROL: DM 11, TE 3, RE 2 (Linux `dwmac1000.h` GMAC_CONTROL_*).
+        MacLine::decode(m.control(), 11, 3, 2)
+    }
+    fn hold_tx(bus: &Bus<Self>, now_ns: u64, hold: bool) {
+        bus.model(|m| m.set_tx_stall(now_ns, hold));
+    }
 }
 
 /// QoS 4.x/5.x.
@@ -260,6 +314,23 @@ impl Generation for OnQos {
     }
     fn ring_capacity(descriptors: usize) -> usize {
         descriptors - 1
+    }
+    const RIWT_OFFSET: usize = 0x1138;
+    fn rx_irq_suppressed(words: [u32; 4]) -> bool {
+        words[3] & stmmac_coalesce::qos::regs::desc::RDES3_IOC == 0
+    }
+    fn mac_line(m: &Self::Model) -> MacLine {
+        // MAC_CONFIG: DM 13, TE 1, RE 0 (Linux `dwmac4.h` GMAC_CONFIG_*).
+        MacLine::decode(m.mac_config(), 13, 1, 0)
+    }
+    fn hold_tx(bus: &Bus<Self>, _now_ns: u64, hold: bool) {
+        // MTL_TXQ0_OPERATION_MODE.TXQEN (bits 3:2) other than 2: the TX DMA stays
+        // running and the frame waits in the queue (the model's documented MTL rule;
+        // Linux `dwmac4.h` MTL_OP_MODE_TXQEN).
+        use hwtimer_core::RegisterBus as _;
+        let b = bus.clone().with_costs(0, 0);
+        let op = b.read_word(0xD00) & !(3 << 2);
+        b.write_word(0xD00, if hold { op } else { op | (2 << 2) });
     }
 }
 
