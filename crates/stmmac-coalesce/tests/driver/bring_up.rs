@@ -1,4 +1,4 @@
-//! MAC bring-up, descriptor layouts and buffer sizes (GMAC 3.x).
+//! MAC bring-up, descriptor layouts and buffer sizes.
 
 use crate::harness::*;
 

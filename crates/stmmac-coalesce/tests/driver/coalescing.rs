@@ -1,4 +1,4 @@
-//! RX and TX coalescing: interrupts, the cleanup timer, run-time changes and recovery (GMAC 3.x).
+//! RX and TX coalescing: interrupts, the cleanup timer, run-time changes and recovery.
 
 use crate::harness::*;
 use std::cell::Cell;

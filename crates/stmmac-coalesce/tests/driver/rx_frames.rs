@@ -1,4 +1,4 @@
-//! RX frames longer than one buffer, and rings that stop receiving (GMAC 3.x).
+//! RX frames longer than one buffer, and rings that stop receiving.
 
 use crate::harness::*;
 
