@@ -207,8 +207,9 @@ impl CoalesceConfig {
         Ok(())
     }
 
-    /// The RX checks for an RX ring of `ring_len` descriptors and a CSR clock of `csr_hz`:
-    /// the RIWT value to program (0 = watchdog off).
+    /// The RX checks for an RX ring whose DMA may hold `ring_len` descriptors at once (all
+    /// of them on GMAC 3.x, one fewer on QoS, whose tail pointer never reaches the current
+    /// descriptor) and a CSR clock of `csr_hz`: the RIWT value to program (0 = watchdog off).
     ///
     /// Errors: [`ConfigError::NoCsrClock`] / [`ConfigError::RiwtOutOfRange`] as in
     /// `validate`; [`ConfigError::RxFramesWithoutWatchdog`] when `rx_frames > 1` with

@@ -228,7 +228,7 @@ fn check_rx(cfg: &RxConfig, setup: &DmaSetup) -> Result<u8, Error> {
     if cfg.max_frame < ETH_HEADER_LEN || cfg.max_frame.saturating_add(FCS_LEN) > capacity {
         return Err(Error::Config(ConfigError::MaxFrame));
     }
-    Ok(cfg.coalesce.validate_rx(cfg.descriptors, setup.csr_hz())?)
+    Ok(cfg.coalesce.validate_rx(usable, setup.csr_hz())?)
 }
 
 impl<C: CacheOps> RxRing<C> {
@@ -372,7 +372,7 @@ impl<C: CacheOps> RxRing<C> {
         // Validated at construction and by `set_coalesce`, so this cannot fail here.
         let riwt = self
             .coal
-            .validate_rx(self.geo.len(), self.setup.csr_hz())
+            .validate_rx(self.dma_capacity(), self.setup.csr_hz())
             .unwrap_or(0);
         mac.set_riwt(riwt);
         if self.wants_checksum() {
@@ -449,12 +449,20 @@ impl<C: CacheOps> RxRing<C> {
         })
     }
 
+    /// Descriptors the DMA may hold at once: all of them on GMAC 3.x, one fewer on QoS (its
+    /// tail pointer never reaches the current descriptor).
+    fn dma_capacity(&self) -> usize {
+        self.geo
+            .len()
+            .saturating_sub(usize::from(self.setup.layout().is_qos()))
+    }
+
     /// Change the RX coalescing at run time: checks it, writes RIWT; descriptors get the
     /// new DIC rule as they are refilled.
     ///
     /// Errors: [`Error::Config`] as in [`CoalesceConfig::validate_rx`]; nothing changes.
     pub fn set_coalesce<M: Dwmac>(&mut self, mac: &M, cfg: CoalesceConfig) -> Result<(), Error> {
-        let riwt = cfg.validate_rx(self.geo.len(), self.setup.csr_hz())?;
+        let riwt = cfg.validate_rx(self.dma_capacity(), self.setup.csr_hz())?;
         self.coal = cfg;
         mac.set_riwt(riwt);
         Ok(())
