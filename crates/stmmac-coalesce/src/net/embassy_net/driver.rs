@@ -70,9 +70,11 @@ fn tx_free<M: Dwmac, T: CleanupTimer, C: CacheOps>(
     // flight): reclaim them here, as `TxRing::reserve` does, rather than wait for a wake
     // that may never come (and leave `receive()`, whose reply needs a descriptor, stopped
     // with it).
-    if r.tx.free() == 0 {
-        r.tx.reclaim();
+    // The common case reads the free count once; only a full ring pays for the reclaim.
+    if r.tx.free() > 0 {
+        return true;
     }
+    r.tx.reclaim();
     r.tx.free() > 0
 }
 

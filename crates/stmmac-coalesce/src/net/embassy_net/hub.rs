@@ -48,34 +48,79 @@ impl<T> Locked<T> {
     }
 }
 
-/// One registered waker, behind a critical section.
-struct WakerSlot(Locked<Option<Waker>>);
+/// The registered wakers, one per [`Wakers`] flag.
+#[derive(Default)]
+struct Registered {
+    rx: Option<Waker>,
+    tx: Option<Waker>,
+    link: Option<Waker>,
+}
 
-impl WakerSlot {
+/// Keep `w` in `slot` (a clone, unless the one there wakes the same task).
+#[inline]
+fn keep(slot: &mut Option<Waker>, w: &Waker) {
+    match slot.as_ref() {
+        Some(old) if old.will_wake(w) => {}
+        _ => *slot = Some(w.clone()),
+    }
+}
+
+/// The registered wakers behind one critical section: a poll registers every waker it
+/// names, and a signal takes every waker it wakes, in a single critical section.
+struct WakerSlots(Locked<Registered>);
+
+impl WakerSlots {
     #[cfg(not(loom))]
     const fn new() -> Self {
-        Self(Locked::new(None))
+        Self(Locked::new(Registered {
+            rx: None,
+            tx: None,
+            link: None,
+        }))
     }
 
     #[cfg(loom)]
     fn new() -> Self {
-        Self(Locked::new(None))
+        Self(Locked::new(Registered::default()))
     }
 
-    fn register(&self, w: &Waker) {
-        self.0.with(|slot| {
-            if let Some(slot) = slot {
-                match slot.as_ref() {
-                    Some(old) if old.will_wake(w) => {}
-                    _ => *slot = Some(w.clone()),
+    /// Register `w` for each waker `which` names.
+    #[inline]
+    fn register(&self, which: Wakers, w: &Waker) {
+        self.0.with(|slots| {
+            if let Some(s) = slots {
+                if which.rx {
+                    keep(&mut s.rx, w);
+                }
+                if which.tx {
+                    keep(&mut s.tx, w);
+                }
+                if which.link {
+                    keep(&mut s.link, w);
                 }
             }
         });
     }
 
-    /// Wake the registered waker, if any, and forget it (outside the critical section).
-    fn wake(&self) {
-        if let Some(w) = self.0.with(|slot| slot.and_then(Option::take)) {
+    /// Wake the wakers `which` names, if registered, and forget them: taken inside the
+    /// critical section, woken outside it.
+    #[inline]
+    fn wake(&self, which: Wakers) {
+        let (rx, tx, link) = self.0.with(|slots| match slots {
+            Some(s) => (
+                if which.rx { s.rx.take() } else { None },
+                if which.tx { s.tx.take() } else { None },
+                if which.link { s.link.take() } else { None },
+            ),
+            None => (None, None, None),
+        });
+        if let Some(w) = rx {
+            w.wake();
+        }
+        if let Some(w) = tx {
+            w.wake();
+        }
+        if let Some(w) = link {
             w.wake();
         }
     }
@@ -123,9 +168,7 @@ impl Wakers {
 /// [No lost wake](super#no-lost-wake).
 pub(super) struct Hub<S> {
     state: Locked<Option<S>>,
-    rx: WakerSlot,
-    tx: WakerSlot,
-    link: WakerSlot,
+    wakers: WakerSlots,
 }
 
 impl<S> Hub<S> {
@@ -133,9 +176,7 @@ impl<S> Hub<S> {
     pub(super) const fn new() -> Self {
         Self {
             state: Locked::new(None),
-            rx: WakerSlot::new(),
-            tx: WakerSlot::new(),
-            link: WakerSlot::new(),
+            wakers: WakerSlots::new(),
         }
     }
 
@@ -143,9 +184,7 @@ impl<S> Hub<S> {
     pub(super) fn new() -> Self {
         Self {
             state: Locked::new(None),
-            rx: WakerSlot::new(),
-            tx: WakerSlot::new(),
-            link: WakerSlot::new(),
+            wakers: WakerSlots::new(),
         }
     }
 
@@ -173,15 +212,7 @@ impl<S> Hub<S> {
         waker: &Waker,
         look: impl FnOnce(Option<&mut S>) -> R,
     ) -> R {
-        if which.rx {
-            self.rx.register(waker);
-        }
-        if which.tx {
-            self.tx.register(waker);
-        }
-        if which.link {
-            self.link.register(waker);
-        }
+        self.wakers.register(which, waker);
         self.state.with(|s| look(s.and_then(Option::as_mut)))
     }
 
@@ -189,21 +220,15 @@ impl<S> Hub<S> {
     /// section), which also says whom the change wakes; **then**, outside it, wake them.
     pub(super) fn signal<R>(&self, change: impl FnOnce(Option<&mut S>) -> (R, Wakers)) -> R {
         let (r, which) = self.state.with(|s| change(s.and_then(Option::as_mut)));
-        if which.rx {
-            self.rx.wake();
-        }
-        if which.tx {
-            self.tx.wake();
-        }
-        if which.link {
-            self.link.wake();
+        if which.rx || which.tx || which.link {
+            self.wakers.wake(which);
         }
         r
     }
 }
 
 /// `loom` model check of the [No lost wake](super#no-lost-wake) protocol: this module's own
-/// [`Hub`] (its `poll` and `signal`), [`WakerSlot`] and lock, with loom's mutex for the
+/// [`Hub`] (its `poll` and `signal`), [`WakerSlots`] and lock, with loom's mutex for the
 /// critical section, and a stand-in for the rings (a count of frames waiting, of free
 /// descriptors, a link flag; the rings are only ever touched inside the lock, so what they
 /// hold does not change the protocol). The runner is loom's `block_on` over a future that

@@ -117,7 +117,8 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
         // Separate TX and RX service, as stmmac's TX and RX NAPI: only TI or a TX fault
         // cleans the TX ring; an RX interrupt does not (it would reclaim on every received
         // ACK, and the cleanup timer and `tx_frames` would set nothing).
-        let tx_work = events.tx_done() || events.tx_fault() || events.fatal();
+        let tx_done = events.tx_done();
+        let tx_work = tx_done || events.tx_fault() || events.fatal();
         self.hub.signal(|rings| {
             let (freed, rx_ready) = rings
                 .map(|r| {
@@ -133,7 +134,7 @@ impl<T: CleanupTimer, C: CacheOps> NetState<T, C> {
             if events.rx_ready() || events.rx_no_buffer() || rx_ready {
                 wake = wake.and(Wakers::RX);
             }
-            if events.tx_done() || freed > 0 {
+            if tx_done || freed > 0 {
                 wake = wake.and(Wakers::TX);
             }
             (freed, wake)
