@@ -97,59 +97,75 @@ impl DmaEvents {
     const ALL: u32 = (1 << 15) - 1;
 
     /// This set's bits (this type's own positions, for storing in an atomic).
+    #[inline]
     pub const fn bits(self) -> u32 {
         self.0
     }
 
     /// The set whose [`bits`](Self::bits) are `bits`; bits this type does not define are
     /// dropped.
+    #[inline]
     pub const fn from_bits(bits: u32) -> Self {
         Self(bits & Self::ALL)
     }
 
     /// The events a status word `st` shows, through `map` (bit of the word, its event):
     /// each version's decode.
+    /// Inlined into each version's decode, where `map` is a constant table: the loop
+    /// unrolls into a few masks on the interrupt path.
+    #[inline]
     pub(crate) fn from_word(st: u32, map: &[(u32, DmaEvents)]) -> Self {
-        map.iter()
-            .filter(|(bit, _)| st & bit != 0)
-            .fold(Self::NONE, |e, (_, ev)| e.union(*ev))
+        let mut bits = 0;
+        for &(bit, ev) in map {
+            if st & bit != 0 {
+                bits |= ev.0;
+            }
+        }
+        Self(bits)
     }
 
     /// Both sets.
     #[must_use]
+    #[inline]
     pub const fn union(self, other: Self) -> Self {
         Self(self.0 | other.0)
     }
 
     /// Every event of `other` is in this set.
+    #[inline]
     pub const fn contains(self, other: Self) -> bool {
         self.0 & other.0 == other.0
     }
 
     /// Any event of `other` is in this set.
+    #[inline]
     pub const fn intersects(self, other: Self) -> bool {
         self.0 & other.0 != 0
     }
 
     /// Nothing happened.
+    #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// [`TX_COMPLETE`](Self::TX_COMPLETE): TX descriptors can be reclaimed ("TX space freed"
     /// once [`TxRing::service`](crate::TxRing::service) ran).
+    #[inline]
     pub const fn tx_done(self) -> bool {
         self.intersects(Self::TX_COMPLETE)
     }
 
     /// [`RX_COMPLETE`](Self::RX_COMPLETE): a frame was received ("RX ready"); QEMU raises it
     /// together with [`RX_BUFFER_UNAVAILABLE`](Self::RX_BUFFER_UNAVAILABLE).
+    #[inline]
     pub const fn rx_ready(self) -> bool {
         self.intersects(Self::RX_COMPLETE)
     }
 
     /// [`RX_BUFFER_UNAVAILABLE`](Self::RX_BUFFER_UNAVAILABLE): the RX DMA suspended (seen
     /// only when that source is enabled; not by default).
+    #[inline]
     pub const fn rx_no_buffer(self) -> bool {
         self.intersects(Self::RX_BUFFER_UNAVAILABLE)
     }
@@ -163,6 +179,7 @@ impl DmaEvents {
     /// `dwmac4_dma_interrupt`: the whole abnormal block is inside `if (AIS)`), and enables
     /// neither TPS nor RPS (dwmac_dma.h `DMA_INTR_DEFAULT_MASK`, dwmac4_dma.h
     /// `DMA_CHAN_INTR_DEFAULT_MASK`).
+    #[inline]
     pub const fn tx_fault(self) -> bool {
         self.intersects(Self::ABNORMAL)
             && self.intersects(Self(Self::TX_UNDERFLOW.0 | Self::TX_JABBER.0))
@@ -173,6 +190,7 @@ impl DmaEvents {
     /// restarts RX: RX_STOPPED, RX_BUFFER_UNAVAILABLE, RX_OVERFLOW and RX_WATCHDOG are
     /// only counted by Linux, never acted on (`dwmac_dma_interrupt`,
     /// `dwmac4_dma_interrupt`).
+    #[inline]
     pub const fn fatal(self) -> bool {
         self.intersects(Self::ABNORMAL) && self.intersects(Self::FATAL_BUS_ERROR)
     }
@@ -180,6 +198,7 @@ impl DmaEvents {
 
 impl core::ops::BitOr for DmaEvents {
     type Output = Self;
+    #[inline]
     fn bitor(self, rhs: Self) -> Self {
         self.union(rhs)
     }

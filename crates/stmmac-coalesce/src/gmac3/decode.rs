@@ -59,6 +59,7 @@ pub(crate) fn resolve_dma(cfg: &DmaConfig, hw_feature: u32) -> Result<DmaSetup, 
 
 /// DMA_STATUS's interrupt bits as the version-neutral [`DmaEvents`] (bit positions:
 /// `regs::DMA_STATUS`, from Linux `dwmac_dma.h`).
+#[inline]
 pub fn events_from_status(st: u32) -> DmaEvents {
     const MAP: [(u32, DmaEvents); 15] = [
         (1 << 0, DmaEvents::TX_COMPLETE),

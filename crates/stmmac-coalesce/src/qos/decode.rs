@@ -46,6 +46,7 @@ pub(crate) fn resolve_dma(
 }
 
 /// DMA_CH0_STATUS bits in [`DmaEvents`]' (3.x DMA_STATUS) positions.
+#[inline]
 pub(crate) fn events_from_channel(st: u32) -> DmaEvents {
     const MAP: [(u32, DmaEvents); 12] = [
         (chan::TI, DmaEvents::TX_COMPLETE),
