@@ -196,8 +196,7 @@ pub trait Dwmac: sealed::Ops {
     /// [`Phy::pause`](crate::Phy::pause)); half duplex has no PAUSE. Transmit pause also
     /// turns on the RX FIFO's hardware flow control where the core's FIFO allows it, so
     /// PAUSE frames go out as the FIFO fills. Call it after
-    /// [`configure_dma`](Self::configure_dma) (which rewrites the QoS RX queue's mode) and
-    /// again after [`stop`](Self::stop).
+    /// [`configure_dma`](Self::configure_dma) (which rewrites the QoS RX queue's mode).
     fn set_flow_control(&self, pause: Pause, duplex: Duplex);
 
     /// Stop both DMA engines and the MAC's transmitter and receiver; the link is down.

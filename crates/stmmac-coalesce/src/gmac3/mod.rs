@@ -220,19 +220,47 @@ impl<B: RegisterBus<Word = u32>> Gmac3<B> {
     /// DMA_INTR_ENA (bit positions of [`DMA_STATUS`](const@DMA_STATUS)); also the mask
     /// [`take_events`](crate::Dwmac::take_events) reports and acknowledges from now on.
     pub fn set_interrupts(&self, mask: u32) {
-        self.irq_enabled.store(mask & IRQ_BITS, Ordering::Relaxed);
-        self.write_settled(regs::DMA_INTR_ENA, mask);
+        self.write_irq_enables(mask & IRQ_BITS, || {
+            self.write_settled(regs::DMA_INTR_ENA, mask);
+        });
+    }
+
+    /// Run `write`, which changes what DMA_INTR_ENA enables to `new`, keeping the cache a
+    /// superset of the enabled sources throughout: the old and new sets while the write is
+    /// under way, `new` after it. An interrupt handler (another core's; on this core the
+    /// critical section keeps it out) then acknowledges every enabled source it finds
+    /// pending, and at worst one being disabled, which is harmless; with the cache short of
+    /// an enabled source it would acknowledge nothing and re-enter on a level-triggered
+    /// line.
+    fn write_irq_enables(&self, new: u32, write: impl FnOnce()) {
+        critical_section::with(|_| {
+            let old = self.irq_enabled.load(Ordering::Acquire);
+            let old = if old & IRQ_UNKNOWN != 0 {
+                IRQ_BITS
+            } else {
+                old
+            };
+            self.irq_enabled.store(old | new, Ordering::Release);
+            write();
+            self.irq_enabled.store(new, Ordering::Release);
+        });
     }
 
     /// The DMA_INTR_ENA mask as last written, read from the core the first time.
     fn irq_enabled(&self) -> u32 {
-        let m = self.irq_enabled.load(Ordering::Relaxed);
+        let m = self.irq_enabled.load(Ordering::Acquire);
         if m & IRQ_UNKNOWN == 0 {
             return m;
         }
         let m = self.bus.read_raw(regs::DMA_INTR_ENA) & IRQ_BITS;
-        self.irq_enabled.store(m, Ordering::Relaxed);
-        m
+        // Only if no write came in between (that write's value is the newer one).
+        match self
+            .irq_enabled
+            .compare_exchange(IRQ_UNKNOWN, m, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => m,
+            Err(newer) => newer,
+        }
     }
 
     /// DMA_STATUS.
@@ -268,8 +296,7 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
     ) -> Result<u32, Error> {
         self.link.store(0, Ordering::Relaxed);
         // The reset clears DMA_INTR_ENA (reset value 0).
-        self.irq_enabled.store(0, Ordering::Relaxed);
-        self.bus.write(DMA_BUS_MODE, DMA_BUS_MODE::SWR::SET);
+        self.write_irq_enables(0, || self.bus.write(DMA_BUS_MODE, DMA_BUS_MODE::SWR::SET));
         let polls = crate::common::wait_reset(
             clock,
             timeout_us,
@@ -415,29 +442,36 @@ impl<B: RegisterBus<Word = u32>> crate::common::Dwmac for Gmac3<B> {
         self.write_settled(regs::GMAC_FLOW_CTRL, v);
     }
 
-    /// Stop both DMA engines (DMA_CONTROL cleared) and disable the MAC (TE, RE); the link
-    /// state is down. Then wait until DMA_STATUS reads TS and RS Stopped, and acknowledge
-    /// TPS and RPS (see [`Dwmac::stop`](crate::Dwmac::stop)).
+    /// Stop both DMA engines (DMA_CONTROL ST and SR cleared; the rest of the operation mode
+    /// is kept, as Linux `dwmac_dma_stop_tx` / `_rx` keep it), wait until DMA_STATUS reads
+    /// TS and RS Stopped, acknowledge TPS and RPS, then disable the MAC (TE, RE); the link
+    /// state is down (see [`Dwmac::stop`](crate::Dwmac::stop)). The MAC is switched off
+    /// after the DMA, as Linux's `stmmac_stop_all_dma` precedes `stmmac_mac_set(false)`, so
+    /// a frame the TX DMA is closing still drains.
     ///
-    /// Errors: [`Error::Timeout`].
+    /// Errors: [`Error::Timeout`] (TE and RE are cleared all the same).
     fn stop(&self) -> Result<(), Error> {
         let was = critical_section::with(|_| {
             self.link.store(0, Ordering::Relaxed);
             let was = self.bus.read_raw(DMA_CONTROL);
-            self.write_settled(DMA_CONTROL, 0);
-            let c = self.bus.read(GMAC_CONTROL).get();
-            self.write_settled(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
+            self.write_settled(DMA_CONTROL, was & !(DMA_CONTROL_ST | DMA_CONTROL_SR));
             was
         });
         let polls = wait_stopped(
             || self.bus.read_raw(DMA_STATUS),
             |v| DMA_STATUS::TS.read(v) == 0 && DMA_STATUS::RS.read(v) == 0,
             self.stop_polls.load(Ordering::Relaxed),
-        )?;
-        if was & (DMA_CONTROL_ST | DMA_CONTROL_SR) != 0 || polls > 1 {
+        );
+        if let Ok(polls) = polls
+            && (was & (DMA_CONTROL_ST | DMA_CONTROL_SR) != 0 || polls > 1)
+        {
             self.ack(STATUS_TPS | STATUS_RPS);
         }
-        Ok(())
+        critical_section::with(|_| {
+            let c = self.bus.read(GMAC_CONTROL).get();
+            self.write_settled(GMAC_CONTROL, c & !((1 << 2) | (1 << 3)));
+        });
+        polls.map(|_| ())
     }
 
     fn set_stop_polls(&self, polls: u32) {

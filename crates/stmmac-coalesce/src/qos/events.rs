@@ -38,9 +38,8 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         if sources & !normal != 0 {
             v |= aie;
         }
-        self.irq_enabled
-            .store(self.status_mask(v), Ordering::Relaxed);
-        self.bus.write_raw(r::DMA_CH0_INTR_ENA, v);
+        let mask = self.status_mask(v);
+        self.write_irq_enables(mask, || self.bus.write_raw(r::DMA_CH0_INTR_ENA, v));
     }
 
     /// The DMA_CH0_STATUS bits a DMA_CH0_INTR_ENA value `ena` enables: its sources, NIS
@@ -57,14 +56,36 @@ impl<B: RegisterBus<Word = u32>> Qos<B> {
         m
     }
 
+    /// Run `write`, which changes the enabled status bits to `new`, keeping the cache a
+    /// superset of them throughout (see `Gmac3::write_irq_enables`).
+    pub(super) fn write_irq_enables(&self, new: u32, write: impl FnOnce()) {
+        critical_section::with(|_| {
+            let old = self.irq_enabled.load(Ordering::Acquire);
+            let old = if old & IRQ_UNKNOWN != 0 {
+                !IRQ_UNKNOWN
+            } else {
+                old
+            };
+            self.irq_enabled.store(old | new, Ordering::Release);
+            write();
+            self.irq_enabled.store(new, Ordering::Release);
+        });
+    }
+
     /// The enabled DMA_CH0_STATUS bits as last written, read from the core the first time.
     pub(super) fn irq_enabled(&self) -> u32 {
-        let m = self.irq_enabled.load(Ordering::Relaxed);
+        let m = self.irq_enabled.load(Ordering::Acquire);
         if m & IRQ_UNKNOWN == 0 {
             return m;
         }
         let m = self.status_mask(self.bus.read_raw(r::DMA_CH0_INTR_ENA));
-        self.irq_enabled.store(m, Ordering::Relaxed);
-        m
+        // Only if no write came in between (that write's value is the newer one).
+        match self
+            .irq_enabled
+            .compare_exchange(IRQ_UNKNOWN, m, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => m,
+            Err(newer) => newer,
+        }
     }
 }

@@ -249,8 +249,7 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
     ) -> Result<u32, Error> {
         self.link.store(0, Ordering::Relaxed);
         // The reset clears DMA_CH0_INTR_ENA (reset value 0).
-        self.irq_enabled.store(0, Ordering::Relaxed);
-        self.bus.write(r::DMA_MODE, DMA_MODE::SWR::SET);
+        self.write_irq_enables(0, || self.bus.write(r::DMA_MODE, DMA_MODE::SWR::SET));
         let polls = crate::common::wait_reset(
             clock,
             timeout_us,
@@ -408,19 +407,18 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
         self.bus.write_raw(r::MAC_RX_FLOW_CTRL, rx);
     }
 
-    /// Stop both DMA engines and the MAC (TE, RE); the link state is down. Then wait until
-    /// DMA_DEBUG_STATUS0 reads TPS0 and RPS0 Stopped, and acknowledge TPS and RPS (see
-    /// [`Dwmac::stop`](crate::Dwmac::stop)).
+    /// Stop both DMA engines (ST, SR), wait until DMA_DEBUG_STATUS0 reads TPS0 and RPS0
+    /// Stopped, acknowledge TPS and RPS, then disable the MAC (TE, RE); the link state is
+    /// down (see [`Dwmac::stop`](crate::Dwmac::stop)). The MAC goes off after the DMA, as
+    /// U-Boot's `eqos_stop` clears TE/RE only once the TX queue has drained, so a frame the
+    /// TX DMA is closing still leaves.
     ///
-    /// Errors: [`Error::Timeout`].
+    /// Errors: [`Error::Timeout`] (TE and RE are cleared all the same).
     fn stop(&self) -> Result<(), Error> {
         let was_on = critical_section::with(|_| {
             self.link.store(0, Ordering::Relaxed);
             let tx = self.clear_tx_control(DMA_CH_TX_CONTROL::ST::SET.value);
             let rx = self.clear_rx_control(DMA_CH_RX_CONTROL::SR::SET.value);
-            let c = self.bus.read_raw(r::MAC_CONFIG);
-            let te_re = MAC_CONFIG::TE::SET.value | MAC_CONFIG::RE::SET.value;
-            self.bus.write_raw(r::MAC_CONFIG, c & !te_re);
             tx || rx
         });
         let ps =
@@ -429,11 +427,18 @@ impl<B: RegisterBus<Word = u32>> Dwmac for Qos<B> {
             || self.bus.read_raw(r::DMA_DEBUG_STATUS0),
             |v| v & ps == 0,
             self.stop_polls.load(Ordering::Relaxed),
-        )?;
-        if was_on || polls > 1 {
+        );
+        if let Ok(polls) = polls
+            && (was_on || polls > 1)
+        {
             self.bus.write_raw(r::DMA_CH0_STATUS, chan::TPS | chan::RPS);
         }
-        Ok(())
+        critical_section::with(|_| {
+            let c = self.bus.read_raw(r::MAC_CONFIG);
+            let te_re = MAC_CONFIG::TE::SET.value | MAC_CONFIG::RE::SET.value;
+            self.bus.write_raw(r::MAC_CONFIG, c & !te_re);
+        });
+        polls.map(|_| ())
     }
 
     fn set_stop_polls(&self, polls: u32) {

@@ -197,6 +197,37 @@ fn tx_pause_sends_pause_on_fifo_fill<G: Features>(rig: Board<G>) {
     );
 }
 
+/// A stop switches the engines off and leaves the set-up alone: the PAUSE thresholds
+/// programmed before it still send PAUSE frames once the rings run again (Linux
+/// `dwmac_dma_stop_tx` / `_rx` clear ST / SR only).
+fn tx_pause_survives_a_stop<G: Features>(rig: Board<G>) {
+    up(&rig);
+    rig.mac
+        .set_flow_control(Pause { tx: true, rx: true }, Duplex::Full);
+    rig.mac.stop().unwrap();
+    let setup = rig.setup;
+    let mut rx = rx_ring(&rig, &setup, 2, 1536);
+    rx.try_start(&rig.mac).unwrap();
+    up(&rig);
+    for i in 0..24u8 {
+        rig.inject(&eth_frame(US, 1000, i));
+    }
+    assert!(
+        pause_frames(&rig) >= 1,
+        "no PAUSE frame sent after a stop and restart"
+    );
+}
+
+#[test]
+fn tx_pause_survives_a_stop_gmac3() {
+    tx_pause_survives_a_stop(OnGmac3::small_fifo());
+}
+
+#[test]
+fn tx_pause_survives_a_stop_qos() {
+    tx_pause_survives_a_stop(OnQos::small_fifo());
+}
+
 #[test]
 fn tx_pause_sends_pause_when_rx_fifo_fills_gmac3() {
     tx_pause_sends_pause_on_fifo_fill(OnGmac3::small_fifo());

@@ -369,3 +369,106 @@ fn stop_waits_within_its_bound<G: Stops>() {
     let bound = u64::from(stmmac_coalesce::common::STOP_POLLS) + 1;
     assert!((bound..bound + 8).contains(&reads), "{reads} reads");
 }
+
+// ---- The enable cache while the enables change -----------------------------------------
+
+/// The code a [`Hooked`] bus runs once, before a write.
+type Hook = std::rc::Rc<std::cell::RefCell<Option<Box<dyn Fn()>>>>;
+
+/// A bus that runs a hook just before each write to `offset` reaches the model: an
+/// interrupt handler (another core's) running while the enables change.
+struct Hooked<M: ModelOps> {
+    bus: SimBus<M>,
+    offset: usize,
+    hook: Hook,
+}
+
+impl<M: ModelOps> RegisterBus for Hooked<M> {
+    type Word = u32;
+    fn read_word(&self, offset: usize) -> u32 {
+        self.bus.read_word(offset)
+    }
+    fn write_word(&self, offset: usize, value: u32) {
+        if offset == self.offset
+            && let Some(h) = self.hook.borrow_mut().take()
+        {
+            h();
+        }
+        self.bus.write_word(offset, value)
+    }
+}
+
+/// A handler that runs while the enables change finds every source the hardware still
+/// enables: with TI pending and enabled, the write that disables TI (and a soft reset,
+/// which disables everything) must not leave a handler that acknowledges nothing while the
+/// line is up.
+fn enables_change_under_a_handler<G: Generation, H: Dwmac + 'static>(
+    enable_reg: usize,
+    reset_reg: usize,
+    mac: impl Fn(Hooked<G::Model>) -> H,
+    set: impl Fn(&H, bool),
+) where
+    G::Model: 'static,
+{
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    for reset in [false, true] {
+        let b = Board::<G>::new();
+        b.link_up();
+        let mut tx = b.tx(
+            crate::harness::tx_cfg(4, crate::harness::no_timer(1)),
+            NoTimer,
+            Coherent,
+        );
+        let hook: Hook = Rc::new(RefCell::new(None));
+        let m = Rc::new(mac(Hooked {
+            bus: b.bus.clone(),
+            offset: if reset { reset_reg } else { enable_reg },
+            hook: hook.clone(),
+        }));
+        set(&m, true);
+        tx.send(&b.mac, &eth_frame([0xFF; 6], 60, 1)).unwrap();
+        assert!(b.raw_status() & 1 != 0, "TI pending");
+        let seen = Rc::new(Cell::new(false));
+        let (w, s) = (Rc::downgrade(&m), seen.clone());
+        *hook.borrow_mut() = Some(Box::new(move || {
+            let m = w.upgrade().unwrap();
+            s.set(m.take_events().tx_done());
+        }));
+        if reset {
+            m.soft_reset_within(&b.counter, 1_000).unwrap();
+        } else {
+            set(&m, false);
+        }
+        assert!(
+            seen.get(),
+            "reset {reset}: the handler left TI pending and unacknowledged"
+        );
+    }
+}
+
+#[test]
+fn gmac3_enables_change_under_a_handler() {
+    enables_change_under_a_handler::<OnGmac3, _>(
+        g::DMA_INTR_ENA,
+        g::DMA_BUS_MODE,
+        Gmac3::new,
+        |m, ti| {
+            let all = stmmac_coalesce::gmac3::regs::DMA_INTR_DEFAULT;
+            m.set_interrupts(if ti { all } else { all & !1 });
+        },
+    );
+}
+
+#[test]
+fn qos_enables_change_under_a_handler() {
+    enables_change_under_a_handler::<OnQos, _>(
+        q::DMA_CH0_INTR_ENA,
+        q::DMA_MODE,
+        |bus| Qos::probe(bus).unwrap(),
+        |m, ti| {
+            let all = stmmac_coalesce::qos::DEFAULT_INTERRUPTS;
+            m.enable_interrupts(if ti { all } else { all & !1 });
+        },
+    );
+}
