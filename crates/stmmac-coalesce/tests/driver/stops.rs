@@ -205,6 +205,7 @@ on_both!(
     restart_without_prior_traffic,
     rx_restart_after_user_stop,
     restart_drops_what_the_rings_held,
+    restart_makes_an_outstanding_slot_stale,
 );
 
 /// One RX recovery stays one: the stop it makes raises RPS, which is no fault, so nothing
@@ -479,4 +480,27 @@ fn restart_drops_what_the_rings_held<G: Stops>() {
     assert_eq!(tx.stats().reclaimed, 2, "{:?}", tx.stats());
     let got = rx.receive(mac).map(|p| p.as_slice().unwrap().to_vec());
     assert_eq!(got.ok(), Some(f), "{:?}", rx.stats());
+}
+
+/// A TX slot reserved before a restart that moved the ring back to descriptor 0 is stale:
+/// its commit queues nothing, and the ring reserves and sends again afterwards.
+fn restart_makes_an_outstanding_slot_stale<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (mut tx, mut rx) = rings(&b, mac, 8);
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 1)).unwrap();
+    rounds(&b, mac, &mut tx, &mut rx, 2);
+    let slot = tx.reserve_slot(mac).unwrap();
+    mac.stop().unwrap();
+    tx.try_start(mac).unwrap();
+    mac.set_link(b.link_up());
+    assert_eq!(
+        tx.commit_slot(mac, slot, 60),
+        Err(stmmac_coalesce::Error::WouldBlock)
+    );
+    assert!(!tx.slot_reserved());
+    assert_eq!(tx.stats().sent, 1, "{:?}", tx.stats());
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 2)).unwrap();
+    rounds(&b, mac, &mut tx, &mut rx, 2);
+    assert_eq!(tx.stats().reclaimed, 2, "{:?}", tx.stats());
 }
