@@ -204,7 +204,8 @@ pub trait Dwmac: sealed::Ops {
     /// then acknowledges the TPS and RPS the stop raised, so no stale status is left. The
     /// rings leave engines stopped this way stopped (their interrupt and timer paths never
     /// restart them); [`TxRing::try_start`](crate::TxRing::try_start) /
-    /// [`RxRing::try_start`](crate::RxRing::try_start) start them again.
+    /// [`RxRing::try_start`](crate::RxRing::try_start) start them again, each from its
+    /// descriptor 0, dropping (and counting) the frames its ring still held.
     ///
     /// Errors: [`Error::Timeout`] when a process does not read Stopped within
     /// [`set_stop_polls`](Self::set_stop_polls) reads (then TPS / RPS are not
@@ -258,11 +259,17 @@ pub trait Dwmac: sealed::Ops {
     -> Result<Self::Mdio<'_, C>, Error>;
 }
 
-/// The check every ring start makes first.
-pub(crate) fn check_layout<M: Dwmac>(mac: &M, layout: DescLayout) -> Result<(), Error> {
+/// The check every ring start makes first; a refusal is counted in `refused` (the ring's
+/// `refused_starts`).
+pub(crate) fn check_layout<M: Dwmac>(
+    mac: &M,
+    layout: DescLayout,
+    refused: &mut u64,
+) -> Result<(), Error> {
     if mac.accepts(layout) {
         Ok(())
     } else {
+        *refused = refused.wrapping_add(1);
         Err(Error::Config(crate::common::ConfigError::LayoutMismatch))
     }
 }

@@ -201,6 +201,11 @@ on_both!(
     take_events_skips_disabled_sources,
     take_events_costs_one_read,
     stop_waits_within_its_bound,
+    restart_after_user_stop,
+    restart_without_prior_traffic,
+    rx_restart_after_user_stop,
+    restart_drops_what_the_rings_held,
+    restart_makes_an_outstanding_slot_stale,
 );
 
 /// One RX recovery stays one: the stop it makes raises RPS, which is no fault, so nothing
@@ -471,4 +476,134 @@ fn qos_enables_change_under_a_handler() {
             m.enable_interrupts(if ti { all } else { all & !1 });
         },
     );
+}
+
+/// Ten frames sent, each followed by two rounds of the interrupt and timer paths.
+fn send_ten<G: Generation, M: Dwmac>(b: &Board<G>, mac: &M, tx: &mut TxRing, rx: &mut RxRing) {
+    for i in 10..20u8 {
+        tx.send(mac, &eth_frame([0xFF; 6], 60, i)).unwrap();
+        rounds(b, mac, tx, rx, 2);
+    }
+}
+
+/// Ten frames put on the wire one by one; each must be the one `rx` delivers next.
+fn receive_ten<G: Generation, M: Dwmac>(b: &Board<G>, mac: &M, tx: &mut TxRing, rx: &mut RxRing) {
+    for i in 10..20u8 {
+        let f = eth_frame(US, 100, i);
+        b.inject(&f);
+        rounds(b, mac, tx, rx, 1);
+        let got = rx.receive(mac).map(|p| p.as_slice().unwrap().to_vec());
+        assert_eq!(got.ok(), Some(f), "RX frame {i} {:?}", rx.stats());
+    }
+}
+
+/// A user's stop() then try_start() on both rings, after traffic moved the ring indices
+/// off descriptor 0: the start programs descriptor 0 as the base, so TX and RX must work
+/// from there.
+fn restart_after_user_stop<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (mut tx, mut rx) = rings(&b, mac, 8);
+    for i in 0..3u8 {
+        tx.send(mac, &eth_frame([0xFF; 6], 60, i)).unwrap();
+        b.inject(&eth_frame(US, 100, i));
+        rounds(&b, mac, &mut tx, &mut rx, 2);
+        let _ = rx.receive(mac).expect("rx before stop");
+    }
+    let before = tx.stats().reclaimed;
+    mac.stop().unwrap();
+    tx.try_start(mac).unwrap();
+    rx.try_start(mac).unwrap();
+    mac.set_link(b.link_up());
+    send_ten(&b, mac, &mut tx, &mut rx);
+    assert_eq!(tx.stats().reclaimed - before, 10, "{:?}", tx.stats());
+    receive_ten(&b, mac, &mut tx, &mut rx);
+}
+
+/// The control: stop() and try_start() before any traffic.
+fn restart_without_prior_traffic<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (mut tx, mut rx) = rings(&b, mac, 8);
+    mac.stop().unwrap();
+    tx.try_start(mac).unwrap();
+    rx.try_start(mac).unwrap();
+    mac.set_link(b.link_up());
+    send_ten(&b, mac, &mut tx, &mut rx);
+    assert_eq!(tx.stats().reclaimed, 10, "{:?}", tx.stats());
+    receive_ten(&b, mac, &mut tx, &mut rx);
+}
+
+/// RX alone: stop() after frames moved `next` off descriptor 0, then the RX ring restarts.
+fn rx_restart_after_user_stop<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (mut tx, mut rx) = rings(&b, mac, 8);
+    for i in 0..3u8 {
+        b.inject(&eth_frame(US, 100, i));
+        rounds(&b, mac, &mut tx, &mut rx, 2);
+        let _ = rx.receive(mac).expect("rx before stop");
+    }
+    mac.stop().unwrap();
+    rx.try_start(mac).unwrap();
+    mac.set_link(b.link_up());
+    receive_ten(&b, mac, &mut tx, &mut rx);
+}
+
+/// A restart drops and counts what the rings still held when the user stopped them: TX
+/// frames handed to the DMA and never sent, RX frames received and never taken. Then
+/// both rings work from descriptor 0.
+fn restart_drops_what_the_rings_held<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (mut tx, mut rx) = rings(&b, mac, 8);
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 1)).unwrap();
+    b.inject(&eth_frame(US, 100, 1));
+    rounds(&b, mac, &mut tx, &mut rx, 2);
+    let _ = rx.receive(mac).expect("rx before stop");
+    // Two RX frames received and not taken; two TX frames queued on a stopped TX DMA.
+    b.inject(&eth_frame(US, 100, 2));
+    b.inject(&eth_frame(US, 100, 3));
+    mac.stop().unwrap();
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 2)).unwrap_err();
+    mac.set_link(b.link_up());
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 2)).unwrap();
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 3)).unwrap();
+    assert_eq!(tx.pending(), 2);
+    tx.try_start(mac).unwrap();
+    rx.try_start(mac).unwrap();
+    assert_eq!(tx.stats().dropped, 2, "{:?}", tx.stats());
+    assert_eq!(rx.stats().dropped, 2, "{:?}", rx.stats());
+    assert_eq!((tx.pending(), tx.stats().recoveries), (0, 0));
+    assert!(!rx.has_data());
+    let f = eth_frame(US, 100, 9);
+    b.inject(&f);
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 9)).unwrap();
+    rounds(&b, mac, &mut tx, &mut rx, 2);
+    assert_eq!(tx.stats().reclaimed, 2, "{:?}", tx.stats());
+    let got = rx.receive(mac).map(|p| p.as_slice().unwrap().to_vec());
+    assert_eq!(got.ok(), Some(f), "{:?}", rx.stats());
+}
+
+/// A TX slot reserved before a restart that moved the ring back to descriptor 0 is stale:
+/// its commit queues nothing, and the ring reserves and sends again afterwards.
+fn restart_makes_an_outstanding_slot_stale<G: Stops>() {
+    let b = Board::<G>::new();
+    let mac = &b.mac;
+    let (mut tx, mut rx) = rings(&b, mac, 8);
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 1)).unwrap();
+    rounds(&b, mac, &mut tx, &mut rx, 2);
+    let slot = tx.reserve_slot(mac).unwrap();
+    mac.stop().unwrap();
+    tx.try_start(mac).unwrap();
+    mac.set_link(b.link_up());
+    assert_eq!(
+        tx.commit_slot(mac, slot, 60),
+        Err(stmmac_coalesce::Error::WouldBlock)
+    );
+    assert!(!tx.slot_reserved());
+    assert_eq!(tx.stats().sent, 1, "{:?}", tx.stats());
+    tx.send(mac, &eth_frame([0xFF; 6], 60, 2)).unwrap();
+    rounds(&b, mac, &mut tx, &mut rx, 2);
+    assert_eq!(tx.stats().reclaimed, 2, "{:?}", tx.stats());
 }

@@ -186,6 +186,9 @@ pub struct RxRing<C: CacheOps = crate::dma::Coherent> {
     /// GMAC_CONTROL.IPC as read back at the last start: RDES0's checksum bits are read
     /// only then.
     ipc: bool,
+    /// A start handed the ring to an RX DMA: it may have written into the descriptors
+    /// since, so the next start resets the ring first.
+    handed: bool,
     cache: C,
     stats: RxStats,
 }
@@ -261,6 +264,7 @@ impl<C: CacheOps> RxRing<C> {
             demand: false,
             csum: crate::dma::Offload::Off,
             ipc: false,
+            handed: false,
             cache,
             stats: RxStats::default(),
         };
@@ -364,11 +368,35 @@ impl<C: CacheOps> RxRing<C> {
     /// MAC's (the other version's, or the other GMAC 3.x layout),
     /// [`ConfigError::AddressWidth`] when a descriptor or buffer lies above what the DMA
     /// addresses now (QoS: ADDR64 bits only while EAME is set): nothing is written then.
+    ///
+    /// # Starting again
+    ///
+    /// The DMA starts at descriptor 0, so a ring a DMA was started on before (a start
+    /// after [`Dwmac::stop`], or over a running RX DMA) is brought there first, as
+    /// [`try_recover`](Self::try_recover) does: the RX DMA is stopped and waited for, the
+    /// frames the ring holds are dropped (the complete ones counted in
+    /// [`RxStats::dropped`]) and every descriptor is handed to the DMA again. The first
+    /// start of a ring costs nothing more. A restart that stopped the RX DMA and then meets
+    /// one of the errors above leaves the ring reset and the RX DMA stopped. Errors of a
+    /// restart besides those: [`Error::Timeout`] when the RX process never read Stopped
+    /// (counted in [`RxStats::stop_timeouts`]; the ring is left as it was, the RX DMA
+    /// switched off).
     pub fn try_start<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
-        if let Err(e) = check_layout(mac, self.setup.layout()) {
-            self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
-            return Err(e);
+        // Descriptor 0 is the base the start programs and where the DMA starts (the 3.x
+        // databook, Register 4: a stopped DMA resumes where it stopped only while the base
+        // is left unchanged). A ring no DMA has seen is consistent with it as `new` left
+        // it; one a DMA has written into is stopped and reset first.
+        if self.handed {
+            check_layout(mac, self.setup.layout(), &mut self.stats.refused_starts)?;
+            self.stop_and_reset(mac)?;
         }
+        self.program(mac)
+    }
+
+    /// Program RIWT, IPC and the ring (base at descriptor 0, the tail before `next`), and
+    /// start the RX DMA; the errors of [`try_start`](Self::try_start).
+    fn program<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
+        check_layout(mac, self.setup.layout(), &mut self.stats.refused_starts)?;
         // Validated at construction and by `set_coalesce`, so this cannot fail here.
         let riwt = self
             .coal
@@ -394,6 +422,8 @@ impl<C: CacheOps> RxRing<C> {
             stride: u32::try_from(self.setup.desc_stride()).unwrap_or(u32::MAX),
             top: self.geo.top(self.buf_size),
         };
+        // From here on a DMA may write into the descriptors: a later start resets them.
+        self.handed = true;
         // SAFETY: the base is this ring's first descriptor, carved from a region the ring
         // owns for the rest of the program, with every descriptor initialised; the DSL
         // check makes the DMA's stride the ring's.
@@ -648,16 +678,28 @@ impl<C: CacheOps> RxRing<C> {
     /// ring as it was, which the service path then treats as the user's stop. The errors
     /// of [`try_start`](Self::try_start).
     pub fn try_recover<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
+        self.stop_and_reset(mac)?;
+        self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
+        self.program(mac)
+    }
+
+    /// Stop the RX DMA and wait until it reads Stopped; then drop whatever the ring holds
+    /// (the complete frames counted in [`RxStats::dropped`]), hand every descriptor to the
+    /// DMA again and set `next` to descriptor 0, where the start that follows points the
+    /// DMA.
+    ///
+    /// Errors: [`Error::Timeout`] (counted in [`RxStats::stop_timeouts`]): nothing of the
+    /// ring is touched then.
+    fn stop_and_reset<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
         if let Err(e) = mac.stop_rx() {
             self.stats.stop_timeouts = self.stats.stop_timeouts.wrapping_add(1);
             return Err(e);
         }
-        self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
         let lost = self.complete_frames();
         self.stats.dropped = self.stats.dropped.wrapping_add(lost);
         self.refill_all();
         self.demand = false;
-        self.try_start(mac)
+        Ok(())
     }
 
     /// The complete frames (FS … LS, every descriptor CPU-owned) from the oldest

@@ -268,11 +268,40 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// descriptor or buffer lies above what the DMA addresses now (QoS: ADDR64 bits only
     /// while EAME is set).
     /// Nothing is written then, and the TX DMA is not started.
+    ///
+    /// # Starting again
+    ///
+    /// The DMA starts at descriptor 0, so a ring that has moved off it (a start after
+    /// [`Dwmac::stop`], or over a running TX DMA) is brought there first, as
+    /// [`try_recover`](Self::try_recover) does: the TX DMA is stopped and waited for, the
+    /// frames still pending are dropped (counted in [`TxStats::dropped`], never sent),
+    /// every descriptor is returned to the CPU, an outstanding [`TxSlot`] goes stale (its
+    /// [`commit_slot`](Self::commit_slot) answers [`Error::WouldBlock`]) and the cleanup
+    /// timer is cancelled. A ring at descriptor 0 with nothing pending (a fresh ring) is
+    /// started as it is, at no extra cost. A restart that stopped the TX DMA and then meets
+    /// one of the errors above leaves the ring reset and the TX DMA stopped. Errors of a
+    /// restart besides those: [`Error::Timeout`] when the TX process never read Stopped
+    /// (counted in [`TxStats::stop_timeouts`]; the ring is left as it was, the TX DMA
+    /// switched off).
     pub fn try_start<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
-        if let Err(e) = check_layout(mac, self.setup.layout()) {
-            self.stats.refused_starts = self.stats.refused_starts.wrapping_add(1);
-            return Err(e);
+        // Descriptor 0 is the base the start programs, and the DMA restarts there (the 3.x
+        // databook, Register 4: a stopped DMA resumes where it stopped only while the base
+        // is left unchanged). A ring whose next descriptor is 0 with nothing in flight (a
+        // fresh ring, or one whose frames all completed and wrapped) is consistent with it
+        // as it is; any other is stopped and reset first, as Linux's `stmmac_tx_err` resets
+        // the queue (cur and dirty to 0, descriptors cleared) before it writes the base
+        // (drivers/net/ethernet/stmicro/stmmac/stmmac_main.c, `stmmac_reset_tx_queue`).
+        if self.cur != 0 || self.pending != 0 {
+            check_layout(mac, self.setup.layout(), &mut self.stats.refused_starts)?;
+            self.stop_and_reset(mac)?;
         }
+        self.program(mac)
+    }
+
+    /// Program the ring's base (descriptor 0) and the tail at `cur`, and start the TX DMA;
+    /// the errors of [`try_start`](Self::try_start).
+    fn program<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
+        check_layout(mac, self.setup.layout(), &mut self.stats.refused_starts)?;
         wmb();
         self.cache.before_doorbell();
         let start = RingStart {

@@ -134,12 +134,24 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
     /// another `try_recover` or [`try_start`](Self::try_start) starts it. The errors of
     /// [`try_start`](Self::try_start).
     pub fn try_recover<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
+        self.stop_and_reset(mac)?;
+        self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
+        self.program(mac)
+    }
+
+    /// Stop the TX DMA and wait until it reads Stopped; then bring the ring back to what a
+    /// start at descriptor 0 needs: the frames in flight dropped (counted in
+    /// [`TxStats::dropped`]), `cur`, `dirty` and `pending` at 0, every descriptor
+    /// CPU-owned, an outstanding [`TxSlot`] stale, the cleanup timer cancelled.
+    ///
+    /// Errors: [`Error::Timeout`] (counted in [`TxStats::stop_timeouts`]): nothing of the
+    /// ring is touched then.
+    pub(super) fn stop_and_reset<M: Dwmac>(&mut self, mac: &M) -> Result<(), Error> {
         if let Err(e) = mac.stop_tx() {
             self.stats.stop_timeouts = self.stats.stop_timeouts.wrapping_add(1);
             return Err(e);
         }
         self.stats.dropped = self.stats.dropped.wrapping_add(self.pending as u64);
-        self.stats.recoveries = self.stats.recoveries.wrapping_add(1);
         self.pending = 0;
         self.cur = 0;
         self.dirty = 0;
@@ -149,6 +161,6 @@ impl<T: CleanupTimer, C: CacheOps> TxRing<T, C> {
         self.cancel_timer();
         self.armed = false;
         self.reset_descriptors();
-        self.try_start(mac)
+        Ok(())
     }
 }
