@@ -29,16 +29,26 @@ impl Wake for Count {
 
 const MAC: [u8; 6] = [0x52, 0x54, 0x00, 0x12, 0x34, 0x56];
 
+/// tx_frames 0: no IC, so the cleanup timer (1000 us, armed once) is the only TX completion.
+fn timer_only() -> CoalesceConfig {
+    CoalesceConfig {
+        tx_frames: 0,
+        tx_usecs: 1_000,
+        ..stmmac_coalesce::sim::seed::SEED
+    }
+}
+
+/// The seed rig on the hrtimer queue, armed once, with [`timer_only`] coalescing.
+fn timer_only_rig() -> Rig<HrBase> {
+    Rig::hrtimer(timer_only(), TimerStrategy::ArmOnce).unwrap()
+}
+
 /// Tokens and wakers on a MAC whose TX DMA lags 100 µs behind the CPU, so that the ring
 /// fills before it completes anything.
 fn wakers_come_from_the_timer_the_dma_interrupt_and_the_link<G: Generation>() {
     // tx_frames 0: no IC, the cleanup timer (1000 us, armed once) is the only TX completion.
-    let cfg = CoalesceConfig {
-        tx_frames: 0,
-        tx_usecs: 1_000,
-        ..stmmac_coalesce::sim::seed::SEED
-    };
-    let rig = Rig::<HrBase, G::SeedBus>::hrtimer_on(cfg, TimerStrategy::ArmOnce, 100_000).unwrap();
+    let rig = Rig::<HrBase, G::SeedBus>::hrtimer_on(timer_only(), TimerStrategy::ArmOnce, 100_000)
+        .unwrap();
     let Rig {
         clock,
         bus,
@@ -247,11 +257,6 @@ fn tx_consume_after_the_link_dropped_returns_and_counts_the_drop() {
 #[test]
 fn tx_frame_is_filled_with_interrupts_enabled_and_the_interrupt_paths_run_at_once() {
     // No IC: the cleanup timer (1000 us, armed once) is the only TX completion.
-    let cfg = CoalesceConfig {
-        tx_frames: 0,
-        tx_usecs: 1_000,
-        ..stmmac_coalesce::sim::seed::SEED
-    };
     let Rig {
         clock,
         bus,
@@ -260,7 +265,7 @@ fn tx_frame_is_filled_with_interrupts_enabled_and_the_interrupt_paths_run_at_onc
         tx,
         rx,
         ..
-    } = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
+    } = timer_only_rig();
     mac.set_link(stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full));
     let state: NetState<Timer, Coherent> = NetState::new();
     state.install(tx, rx);
@@ -536,11 +541,6 @@ fn net_state_methods_nest_without_panicking() {
 /// expiry reclaims everything.
 #[test]
 fn with_the_link_down_the_cleanup_timer_is_not_rearmed() {
-    let cfg = CoalesceConfig {
-        tx_frames: 0,
-        tx_usecs: 1_000,
-        ..stmmac_coalesce::sim::seed::SEED
-    };
     let Rig {
         clock,
         bus,
@@ -549,7 +549,7 @@ fn with_the_link_down_the_cleanup_timer_is_not_rearmed() {
         tx,
         rx,
         ..
-    } = Rig::hrtimer(cfg, TimerStrategy::ArmOnce).unwrap();
+    } = timer_only_rig();
     let up = stmmac_coalesce::LinkState::up(Speed::M1000, Duplex::Full);
     let state = NetState::new();
     state.install(tx, rx);
