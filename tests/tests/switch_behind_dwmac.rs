@@ -8,7 +8,7 @@
 use family_tests::switch_behind_dwmac;
 use mdio_bus::Mdio;
 use mv88e6xxx_smi::chip::{Chip, Family};
-use mv88e6xxx_smi::{Config, Smi};
+use mv88e6xxx_smi::{Config, Switch};
 use stmmac_coalesce::Dwmac as _;
 
 #[test]
@@ -18,7 +18,7 @@ fn switch_probe_through_the_dwmac_mdio_master() {
 
     let t0 = clock.now_ns();
     let frames0 = bus.model(|m| m.mdio_frames());
-    let (mut smi, id) = Smi::probe(mdio, &counter, 0x10, Family::Mv6085, Config::default())
+    let (mut smi, id) = Switch::probe(mdio, &counter, 0x10, Family::Mv6085, Config::default())
         .expect("the 6352 answers through the DWMAC");
     assert_eq!(id.chip, Chip::Mv6352);
 
@@ -55,7 +55,7 @@ fn a_stuck_mdio_busy_bit_is_a_typed_timeout_not_a_hang() {
     bus.model(|m| m.set_mdio_stuck(true));
     let mdio = mac.mdio(&counter, 125_000_000).unwrap();
     let t0 = clock.now_ns();
-    let r = Smi::probe(mdio, &counter, 0x10, Family::Mv6085, Config::default());
+    let r = Switch::probe(mdio, &counter, 0x10, Family::Mv6085, Config::default());
     assert!(r.is_err(), "probe must fail, not spin");
     // Bounded: the DWMAC's 10 ms MDIO deadline (plus a read), not forever.
     assert!(
@@ -79,7 +79,7 @@ fn firmware_runs_the_switch_through_the_dwmac_mdio_master() {
     let (clock, counter, bus, mac) = family_tests::switch_model_behind_dwmac(chip);
     let wire0 = bus.model(|m| m.mdio_frames());
     let mdio = mac.mdio(&counter, 125_000_000).unwrap();
-    let (mut smi, id) = Smi::probe(mdio, &counter, 0x10, Family::Mv6085, Config::default())
+    let (mut smi, id) = Switch::probe(mdio, &counter, 0x10, Family::Mv6085, Config::default())
         .expect("the 6352 answers through the DWMAC");
     assert_eq!(id.chip, Chip::Mv6352);
 
@@ -150,7 +150,7 @@ fn two_vlans_and_the_address_table_over_the_dwmac_mdio_master() {
 
     let (clock, counter, bus, mac) = family_tests::switch_behind_dwmac();
     let mdio = mac.mdio(&counter, 125_000_000).unwrap();
-    let (mut smi, _) = Smi::probe(mdio, &counter, 0x10, Family::Mv6085, Config::default())
+    let (mut smi, _) = Switch::probe(mdio, &counter, 0x10, Family::Mv6085, Config::default())
         .expect("the 6352 answers through the DWMAC");
 
     // VID 10: ports 0 and 1 untagged, FID 1; VID 20: ports 2 and 3 untagged, FID 2; the
@@ -249,7 +249,7 @@ fn a_6393x_serdes_lane_read_through_a_qos_mac() {
     mac.soft_reset(&counter).unwrap();
 
     let mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
-    let (mut smi, id) = Smi::probe(mdio, &counter, 6, Family::Mv6390, Config::default())
+    let (mut smi, id) = Switch::probe(mdio, &counter, 6, Family::Mv6390, Config::default())
         .expect("the 6393X answers through the QoS MAC");
     assert_eq!((id.chip, smi.family()), (Chip::Mv6393X, Family::Mv6393));
     let w0 = bus.model(|m| m.mdio_frames());

@@ -10,7 +10,7 @@ use bench_support::Printer;
 use mdio_bus::{PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, ChipModel, FRAME_NS, SwitchSim};
-use mv88e6xxx_smi::{Config, Smi};
+use mv88e6xxx_smi::{Config, Switch};
 
 /// Prints this crate's `bench:` figures.
 const OUT: Printer = Printer::new(env!("CARGO_PKG_NAME"));
@@ -27,7 +27,7 @@ fn fail(what: &str, e: impl std::fmt::Debug) -> ! {
 fn run(hold: bool) -> (u64, u64, u64, u64) {
     let mut sim =
         SwitchSim::single(ChipModel::new(Chip::Mv6185, Attach::Indirect(2)).with_port_phys());
-    let (mut smi, _) = Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new())
+    let (mut smi, _) = Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new())
         .unwrap_or_else(|e| fail("probe", e));
     smi.set_ppu_hold(hold)
         .unwrap_or_else(|e| fail("set_ppu_hold", e));

@@ -15,7 +15,7 @@ use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::sim::stats_linux::LinuxStats;
 use mv88e6xxx_smi::sim::{Attach, ChipModel, FRAME_NS, SwitchSim};
 use mv88e6xxx_smi::stats::{HistogramMode, Mib};
-use mv88e6xxx_smi::{Addressing, Config, Smi};
+use mv88e6xxx_smi::{Addressing, Config, Switch};
 
 /// Frames and virtual ns per full snapshot of port 1 (steady state, `n` of them), this
 /// crate then Linux, on `chip` attached as `attach`.
@@ -27,7 +27,7 @@ fn full_snapshot(chip: Chip, attach: Attach, n: u64) -> ((u64, u64), (u64, u64))
     let addressing = Addressing::select(chip.family(), sw).unwrap_or_else(|e| fail("select", e));
     let mut sim = SwitchSim::single(ChipModel::new(chip, attach));
     let mib = Mib::new(HistogramMode::RxTx);
-    let mut smi = Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+    let mut smi = Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
         .unwrap_or_else(|e| fail("attach", e));
     mib.snapshot_all(&mut smi, 1)
         .unwrap_or_else(|e| fail("snapshot_all", e));
@@ -86,14 +86,14 @@ fn main() {
 
         // This crate: the first snapshot after attach polls STATS BUSY once first.
         let first = {
-            let mut smi = Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+            let mut smi = Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
                 .unwrap_or_else(|e| fail("attach", e));
             let f0 = smi.frames();
             mib.snapshot(&mut smi, 1)
                 .unwrap_or_else(|e| fail("snapshot", e));
             smi.frames() - f0
         };
-        let mut smi = Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+        let mut smi = Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
             .unwrap_or_else(|e| fail("attach", e));
         mib.snapshot(&mut smi, 1)
             .unwrap_or_else(|e| fail("snapshot", e));

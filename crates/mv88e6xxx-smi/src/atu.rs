@@ -2,9 +2,9 @@
 //! database (FID) per VLAN or bridge, reached through Global1 G1_ATU_OP and its data
 //! registers (docs/mv88e6xxx.md#atu-vtu-and-stu).
 //!
-//! Every operation on [`Smi`] here checks its arguments against the chip
+//! Every operation on [`Switch`] here checks its arguments against the chip
 //! ([`atu_info`], [`Chip::info`]) before the first MDIO frame, waits for G1_ATU_OP BUSY
-//! with the bounded wait of [`Smi::g1_op`], and never writes a data register while the
+//! with the bounded wait of [`Switch::g1_op`], and never writes a data register while the
 //! unit is busy (the "known clear" rule: BUSY is polled first only when this driver has
 //! not seen it clear at the end of its own last ATU operation).
 
@@ -14,7 +14,7 @@ use mdio_bus::Mdio;
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error};
 use crate::regs::g1;
-use crate::smi::{G1Op, Smi};
+use crate::smi::{G1Op, Switch};
 
 /// G1_ATU_OP operation codes (bits \[14:12\]).
 mod op {
@@ -250,7 +250,7 @@ pub enum AtuFlush {
     NonStatic,
 }
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// The chip's ATU and its routed ports. `chip` is always known outside `probe`.
     fn atu_chip(&self) -> Result<(AtuInfo, u16), Error<M::Error>> {
         let chip = self.chip().ok_or(ConfigError::Port { port: 0 })?;
@@ -538,7 +538,7 @@ pub struct AtuViolation {
     pub ports: u16,
 }
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Take the ATU violation the switch holds, if any, and clear it (and with it the
     /// Global1 [`AtuProblem`](crate::irq::G1Irq::AtuProblem) source): G1_ATU_OP get/clear
     /// violation with BUSY, bounded BUSY wait, then, when a violation bit is set, the FID

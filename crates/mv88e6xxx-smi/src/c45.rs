@@ -1,8 +1,8 @@
 //! Clause 45 access to the internal PHYs and SERDES through Global2 SMI_PHY
-//! (docs/mv88e6xxx.md#clause-45): [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`], the
-//! SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Smi::serdes_read`] /
-//! [`Smi::serdes_write`], the CMODE-checked [`Smi::serdes_lane`],
-//! [`Smi::serdes_read_checked`] / [`Smi::serdes_write_checked`];
+//! (docs/mv88e6xxx.md#clause-45): [`Switch::phy_read_c45`] / [`Switch::phy_write_c45`], the
+//! SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Switch::serdes_read`] /
+//! [`Switch::serdes_write`], the CMODE-checked [`Switch::serdes_lane`],
+//! [`Switch::serdes_read_checked`] / [`Switch::serdes_write_checked`];
 //! docs/mv88e6xxx.md#6393x-serdes, #6390-and-6390x-serdes), and [`InternalMdio`] as an
 //! [`Mdio45`].
 
@@ -13,7 +13,7 @@ use crate::chip::{Chip, Family, PhyAccess};
 use crate::error::{ConfigError, Error};
 use crate::port::PORT_STS;
 use crate::regs::{G2_SMI_PHY_CMD_REG, SmiPhyCmd, g2};
-use crate::smi::{InternalMdio, Smi};
+use crate::smi::{InternalMdio, Switch};
 
 /// The MMD that holds the SERDES registers of the 6341, 6390 and 6393 families: 4, PHY
 /// XS (Linux `serdes.c` / `pcs-639x.c` read them with `MDIO_MMD_PHYXS`;
@@ -55,7 +55,7 @@ fn c45_cmd(op: C45Op, phy: u8, devad: DevAddr) -> u16 {
     w.get()
 }
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// `phy` if this chip can run Clause 45 frames to it: the chip reaches its PHYs
     /// through Global2 SMI_PHY and `phy` is on its PHY bus.
     fn check_c45(&self, phy: PhyAddr) -> Result<u8, Error<M::Error>> {
@@ -94,7 +94,7 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ///    G2_SMI_PHY_DATA read.
     ///
     /// SMI_PHY BUSY is polled before step 1 only when its state is unknown (first use, or
-    /// after a failure): the "known clear" rule of [`Smi`]. Frames: 6 in direct mode and
+    /// after a failure): the "known clear" rule of [`Switch`]. Frames: 6 in direct mode and
     /// with the 6393X remap when every BUSY clears at its first poll; 18 in indirect mode
     /// without the remap (each Global2 access is itself 3 frames).
     ///
@@ -452,7 +452,7 @@ impl SerdesMode {
     }
 }
 
-/// A SERDES lane in use ([`Smi::serdes_lane`]).
+/// A SERDES lane in use ([`Switch::serdes_lane`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SerdesLane {
@@ -465,7 +465,7 @@ pub struct SerdesLane {
 }
 
 /// Clause 45 on the switch's internal PHY bus: each access is one
-/// [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`] (address frame, then data frame, each
+/// [`Switch::phy_read_c45`] / [`Switch::phy_write_c45`] (address frame, then data frame, each
 /// BUSY-bounded), with their errors.
 impl<M: Mdio, C: Continuous + Copy> Mdio45 for InternalMdio<'_, M, C> {
     fn read_c45(&mut self, phy: PhyAddr, devad: DevAddr, reg: u16) -> Result<u16, Self::Error> {

@@ -25,7 +25,7 @@ pub enum BusyWait {
     PpuDisabled,
     /// G1_STS PPU state to read "polling" after PPU_ENABLE was set again.
     PpuPolling,
-    /// A caller's [`Smi::wait_mask`](crate::Smi::wait_mask) on device `dev`, register `reg`.
+    /// A caller's [`Switch::wait_mask`](crate::Switch::wait_mask) on device `dev`, register `reg`.
     Mask {
         /// Device address inside the switch.
         dev: u8,
@@ -68,7 +68,7 @@ pub enum ConfigError {
     },
     /// The switch address is out of range for the mode: 0 in indirect (multi-chip) mode
     /// (0 means single-chip), other than 0 or 16 in dual-chip mode (the ADDR4 strap), or
-    /// above 31 ([`Smi::probe`](crate::Smi::probe) takes it as a `u8`).
+    /// above 31 ([`Switch::probe`](crate::Switch::probe) takes it as a `u8`).
     SwitchAddress {
         /// The `sw_addr` asked for.
         sw_addr: u8,
@@ -79,7 +79,7 @@ pub enum ConfigError {
         /// The family asked for.
         family: Family,
     },
-    /// [`Smi::probe`](crate::Smi::probe) identified a chip whose family is reached in
+    /// [`Switch::probe`](crate::Switch::probe) identified a chip whose family is reached in
     /// another SMI mode (dual-chip or multi-chip) than the hint's: the hint does not
     /// describe this switch.
     HintMismatch {
@@ -364,8 +364,8 @@ pub enum Error<E> {
     /// A setting or an argument the switch cannot take; the [`ConfigError`] names which.
     /// Nothing was written.
     Config(ConfigError),
-    /// A CMODE-checked SERDES access ([`Smi::serdes_read_checked`](crate::Smi::serdes_read_checked),
-    /// [`serdes_write_checked`](crate::Smi::serdes_write_checked)) found the port's lane
+    /// A CMODE-checked SERDES access ([`Switch::serdes_read_checked`](crate::Switch::serdes_read_checked),
+    /// [`serdes_write_checked`](crate::Switch::serdes_write_checked)) found the port's lane
     /// not in use: the CMODE (PORT_STS \[3:0\]) read from `cmode_port` is not a mode
     /// that gives `port` its lane (docs/mv88e6xxx.md#6390-and-6390x-serdes). Returned
     /// after the CMODE reads, before any SMI_PHY frame: nothing was written.

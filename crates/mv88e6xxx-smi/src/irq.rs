@@ -20,7 +20,7 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use crate::chip::PhyAccess;
 use crate::error::{ConfigError, Error, Feature};
-use crate::smi::Smi;
+use crate::smi::Switch;
 
 /// Global2 INT_SRC (register 0x00): bit `n` is internal PHY `n`'s interrupt line.
 pub const G2_INT_SRC: u8 = 0x00;
@@ -155,7 +155,7 @@ impl PortSet {
     }
 }
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// The mask of the chip's Global1 sources, no frame.
     fn g1_irq_mask(&self) -> Result<u16, ConfigError> {
         let n = self.port_ops()?.g1_irqs();

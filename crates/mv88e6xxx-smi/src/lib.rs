@@ -9,11 +9,11 @@
 //! |---|---|
 //! | [`regs`] | register numbers, typed SMI_CMD / G2_SMI_PHY_CMD / G1 fields (tock-registers), the 6393X remap table |
 //! | [`chip`] | the chip table (family → port/PHY base, Global1/Global2, SMI mode; per chip ports, unrouted ports, internal PHYs, [`PhyAccess`]), PORT_SWITCH_ID identification |
-//! | [`Smi`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip |
+//! | [`Switch`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
-//! | Clause 45 | [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Smi::serdes_read`], [`Smi::serdes_write`], MMD [`SERDES_DEVAD`]; CMODE-checked: [`Smi::serdes_lane`], [`Smi::serdes_read_checked`], [`Smi::serdes_write_checked`]); docs/mv88e6xxx.md#clause-45 |
-//! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops); the PPU held across a run of PHY accesses ([`Smi::service`], docs/mv88e6xxx.md#ppu-hold) |
-//! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Smi::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
+//! | Clause 45 | [`Switch::phy_read_c45`] / [`Switch::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Switch::serdes_read`], [`Switch::serdes_write`], MMD [`SERDES_DEVAD`]; CMODE-checked: [`Switch::serdes_lane`], [`Switch::serdes_read_checked`], [`Switch::serdes_write_checked`]); docs/mv88e6xxx.md#clause-45 |
+//! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops); the PPU held across a run of PHY accesses ([`Switch::service`], docs/mv88e6xxx.md#ppu-hold) |
+//! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Switch::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
 //! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`vtu`] | VLANs: the VTU and STU, per-port default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`stats`] | the MIB counters of one port, the histogram mode, flushes ([`stats::Mib`]; docs/mv88e6xxx.md#mib-statistics) |
@@ -31,7 +31,7 @@
 //!   poll-count backstop ([`Config::max_polls`]) for a clocksource that does not advance;
 //!   [`Error::Timeout`] with the last value and the bound that ended the wait. An MDIO
 //!   error ends a wait at once.
-//! - **Never a write into a busy unit**, whichever method writes (see [`Smi`]).
+//! - **Never a write into a busy unit**, whichever method writes (see [`Switch`]).
 //! - **Ports and PHYs per chip**: a port the chip does not have or route is
 //!   [`ConfigError::Port`] before any frame (so no port number reaches Global1/Global2);
 //!   internal PHYs are reached through Global2 SMI_PHY, or as switch devices with the PHY
@@ -51,7 +51,7 @@
 //! use mdio_bus::{Mdio, PhyAddr, RegAddr};
 //! use mv88e6xxx_smi::chip::{Chip, Family};
 //! use mv88e6xxx_smi::sim::{Attach, ChipModel, PhyModel, SwitchSim, FRAME_NS};
-//! use mv88e6xxx_smi::{Config, G1Op, Smi};
+//! use mv88e6xxx_smi::{Config, G1Op, Switch};
 //!
 //! let phy1 = PhyAddr::new(1).unwrap();
 //! let mut sim = SwitchSim::single(
@@ -60,7 +60,7 @@
 //!         .with_phy(PhyModel::bcm54612e(phy1)),
 //! );
 //! let (mut smi, id) =
-//!     Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+//!     Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
 //! assert_eq!((id.chip, id.revision), (Chip::Mv6352, 1));
 //!
 //! // One indirect read: SMI_CMD write, one BUSY poll, SMI_DATA read = 3 frames.
@@ -113,7 +113,7 @@ pub use c45::{SERDES_DEVAD, SerdesLane, SerdesMode};
 pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
 pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, SwitchUnit};
 pub use smi::{
-    Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, PPU_HOLD_NS, Smi,
+    Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, PPU_HOLD_NS, Switch,
 };
 
 /// The README's example, compiled and run as a doctest so it cannot rot.

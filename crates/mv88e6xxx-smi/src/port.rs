@@ -14,7 +14,7 @@ use mdio_bus::Mdio;
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error, Feature};
 use crate::regs::{self, PPU_ENABLE, PPU_STATE_6352, PPU_STATE_MASK, PPU_STATE_POLLING, g1};
-use crate::smi::Smi;
+use crate::smi::Switch;
 
 /// PORT_STS (port register 0x00): link, duplex and speed as the PHY polling unit found
 /// them (read-only bits).
@@ -113,7 +113,7 @@ pub const CTL2_DEFAULT_FORWARD: u16 = 1 << 6;
 /// The driver has no GPIO: the firmware drives the line.
 pub const HW_RESET_ASSERT_NS: u64 = 10_000_000;
 /// After releasing the reset line, wait at least this long before the first access:
-/// 10 ms (Linux, as [`HW_RESET_ASSERT_NS`]); then call [`Smi::after_hardware_reset`].
+/// 10 ms (Linux, as [`HW_RESET_ASSERT_NS`]); then call [`Switch::after_hardware_reset`].
 pub const HW_RESET_SETTLE_NS: u64 = 10_000_000;
 /// After disabling every port before a reset, wait this long for the transmit queues to
 /// drain: 2 ms, one maximum-size frame at 10 Mb/s (Linux `mv88e6xxx_disable_ports`).
@@ -180,7 +180,7 @@ pub enum PortOps {
     Mv6393X,
     /// 88E6020, 6071, 6220, 6250 (`mv88e6250_ops`): speeds 10/100, all frame modes, RGMII
     /// delays on ports 5 and 6, MONITOR_CTL, 6250 reset (INIT_READY only), 9 sources;
-    /// its PORT_STS layout differs ([`Smi::port_link_status`] refuses it).
+    /// its PORT_STS layout differs ([`Switch::port_link_status`] refuses it).
     Mv6250,
 }
 
@@ -375,7 +375,7 @@ impl PortOps {
     }
 }
 
-/// Which mirror destination [`Smi::set_mirror_port`] sets (Linux's
+/// Which mirror destination [`Switch::set_mirror_port`] sets (Linux's
 /// `mv88e6xxx_egress_direction`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -667,7 +667,7 @@ impl LinkStatus {
     }
 }
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// The chip's [`PortOps`]; no frame.
     ///
     /// Errors: [`ConfigError::PortFeature`] ([`Feature::PortOps`]) for a chip without them.

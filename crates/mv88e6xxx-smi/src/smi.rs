@@ -1,4 +1,4 @@
-//! Switch register access over MDIO ([`Smi`]), its bounded busy waits, Global1 operations
+//! Switch register access over MDIO ([`Switch`]), its bounded busy waits, Global1 operations
 //! and internal PHY access ([`InternalMdio`]).
 
 use hwtimer_core::poll::{PollError, Poller};
@@ -18,7 +18,7 @@ pub const DEFAULT_TIMEOUT_NS: u64 = 50_000_000;
 
 /// How long the PHY polling unit of a [`PhyAccess::PpuGated`] chip stays stopped after the
 /// last PHY access of a run: 10 ms, Linux's `mv88e6xxx_phy_ppu_access_put` timer
-/// (docs/mv88e6xxx.md#ppu-hold). See [`Smi::service`].
+/// (docs/mv88e6xxx.md#ppu-hold). See [`Switch::service`].
 pub const PPU_HOLD_NS: u64 = 10_000_000;
 
 /// The shortest one poll of a busy wait can be: one Clause 22 frame (64 MDC cycles) at
@@ -85,7 +85,7 @@ impl Addressing {
     }
 
     /// Whether this addressing can reach a switch of `family` (the causes are listed at
-    /// [`Smi::new`]).
+    /// [`Switch::new`]).
     fn check(self, family: Family) -> Result<(), ConfigError> {
         let dual = family.address_map().mode == SmiMode::DualChip;
         match self {
@@ -252,7 +252,7 @@ const READY_PHY: u8 = 1 << 4;
 /// The bus is owned; pass `&mut bus` to keep it (`&mut M` is an [`Mdio`] too), or get it
 /// back with [`release`](Self::release).
 #[derive(Debug)]
-pub struct Smi<M: Mdio, C: Continuous + Copy> {
+pub struct Switch<M: Mdio, C: Continuous + Copy> {
     bus: M,
     poller: Poller<C>,
     addressing: Addressing,
@@ -264,7 +264,7 @@ pub struct Smi<M: Mdio, C: Continuous + Copy> {
     frames: u64,
     /// The clocksource, for the PPU hold's deadline.
     clock: C,
-    /// PPU-gated chips: the PPU is stopped by this driver and held (see [`Smi::service`]).
+    /// PPU-gated chips: the PPU is stopped by this driver and held (see [`Switch::service`]).
     ppu_hold: Option<PpuHold<C>>,
     /// [`PPU_HOLD_NS`] in ticks of `clock`.
     ppu_hold_ticks: u64,
@@ -302,7 +302,7 @@ impl Unit {
     }
 }
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Attach to a known `chip` reached with `addressing` (use [`probe`](Self::probe) to
     /// identify it instead). In indirect mode this waits (bounded) for SMI_CMD BUSY to be
     /// clear, once; the other modes touch no register.
@@ -1113,11 +1113,11 @@ fn finish<E>(
 }
 
 /// The switch's internal PHY bus as an [`Mdio`]: each frame is one bounded PHY access the
-/// way the chip needs it ([`Smi::phy_read`] / [`Smi::phy_write`]: Global2 SMI_PHY,
+/// way the chip needs it ([`Switch::phy_read`] / [`Switch::phy_write`]: Global2 SMI_PHY,
 /// PPU-gated direct, or direct).
 #[derive(Debug)]
 pub struct InternalMdio<'a, M: Mdio, C: Continuous + Copy> {
-    pub(crate) smi: &'a mut Smi<M, C>,
+    pub(crate) smi: &'a mut Switch<M, C>,
 }
 
 impl<M: Mdio, C: Continuous + Copy> Mdio for InternalMdio<'_, M, C> {
@@ -1134,7 +1134,7 @@ impl<M: Mdio, C: Continuous + Copy> Mdio for InternalMdio<'_, M, C> {
 
 // ---- for the switch units (atu.rs, vtu.rs) ----------------------------------------------
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Make sure the Global1 unit `op` is idle before its data registers are written: a
     /// bounded BUSY wait unless this driver saw BUSY clear at the end of its own last
     /// operation of that unit (the "known clear" rule of [`g1_op`](Self::g1_op)).
@@ -1166,8 +1166,8 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 
 /// Values this driver last wrote to unit data registers that only an operation or a write
 /// can change (docs/mv88e6xxx.md#atu-vtu-and-stu): G1_ATU_FID, G1_VTU_FID, G1_VTU_SID.
-/// `None`: unknown. Any raw Global1 write ([`Smi::write`], [`Smi::g1_write`]) and any
-/// [`Smi::g1_op`] clear all of them; the units set one only after its write succeeded and
+/// `None`: unknown. Any raw Global1 write ([`Switch::write`], [`Switch::g1_write`]) and any
+/// [`Switch::g1_op`] clear all of them; the units set one only after its write succeeded and
 /// after an operation that leaves it alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct UnitShadow {

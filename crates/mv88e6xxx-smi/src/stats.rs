@@ -2,7 +2,7 @@
 //! (docs/mv88e6xxx.md#mib-statistics).
 //!
 //! The unit keeps counters for every port. Software reads them in two steps, each a
-//! Global1 G1_STATS_OP operation with a bounded BUSY wait ([`Smi::g1_op`]): **capture** one
+//! Global1 G1_STATS_OP operation with a bounded BUSY wait ([`Switch::g1_op`]): **capture** one
 //! port's counters into the unit's capture buffer, then **read captured** counter *n*
 //! of it, which puts the counter's 32 bits into G1_STATS_COUNTER_32 (bits 31..16) and
 //! G1_STATS_COUNTER_01 (bits 15..0). The two octet counters are 64 bits wide: two
@@ -19,7 +19,7 @@
 //! use mv88e6xxx_smi::chip::{Chip, Family};
 //! use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchSim};
 //! use mv88e6xxx_smi::stats::{HistogramMode, Mib};
-//! use mv88e6xxx_smi::{Config, Smi};
+//! use mv88e6xxx_smi::{Config, Switch};
 //!
 //! let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
 //! // A 64-byte broadcast (60 bytes without the FCS) arrives on port 1, leaves on port 2.
@@ -28,7 +28,7 @@
 //! sim.bus.device().chip_mut(0).unwrap().count_frame(0, 1, &[2], &frame);
 //!
 //! let (mut smi, _) =
-//!     Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+//!     Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
 //! let mib = Mib::new(HistogramMode::RxTx);
 //! let p1 = mib.snapshot(&mut smi, 1).unwrap();
 //! assert_eq!((p1.in_broadcasts, p1.in_good_octets, p1.hist_64), (1, 64, 1));
@@ -40,7 +40,7 @@ use mdio_bus::Mdio;
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error, Feature};
 use crate::regs::g1;
-use crate::smi::{G1Op, Smi};
+use crate::smi::{G1Op, Switch};
 
 /// G1_STATS_OP operation FLUSH_ALL (`0x1000`): clear every port's counters.
 pub const STATS_OP_FLUSH_ALL: u16 = 0x1000;
@@ -291,9 +291,9 @@ counters! {
 }
 
 /// The MIB statistics driver: the histogram mode it set up, and the operations of the
-/// statistics unit on an [`Smi`] (docs/mv88e6xxx.md#mib-statistics).
+/// statistics unit on an [`Switch`] (docs/mv88e6xxx.md#mib-statistics).
 ///
-/// Every operation is a Global1 G1_STATS_OP operation through [`Smi::g1_op`]: its BUSY is
+/// Every operation is a Global1 G1_STATS_OP operation through [`Switch::g1_op`]: its BUSY is
 /// polled (bounded) before it only when the driver has not seen it clear at the end of
 /// its own last operation, and awaited (bounded) after it; a unit that never clears BUSY
 /// gives [`Error::Timeout`] with [`BusyWait::StatsOp`](crate::BusyWait::StatsOp). A port
@@ -304,9 +304,9 @@ pub struct Mib {
     mode: HistogramMode,
 }
 
-/// The chip behind `smi`. An [`Smi`] made by `new` or `probe` always knows it; the
+/// The chip behind `smi`. An [`Switch`] made by `new` or `probe` always knows it; the
 /// `UnknownSwitchId` error for one that does not cannot happen through the public API.
-fn chip_of<M: Mdio, C: Continuous + Copy>(smi: &Smi<M, C>) -> Result<Chip, Error<M::Error>> {
+fn chip_of<M: Mdio, C: Continuous + Copy>(smi: &Switch<M, C>) -> Result<Chip, Error<M::Error>> {
     smi.chip().ok_or(Error::UnknownSwitchId { raw: 0 })
 }
 
@@ -328,7 +328,7 @@ impl Mib {
     ///
     /// Errors: as the two steps.
     pub fn setup<M: Mdio, C: Continuous + Copy>(
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         mode: HistogramMode,
     ) -> Result<Self, Error<M::Error>> {
         let mut mib = Self::new(mode);
@@ -347,7 +347,7 @@ impl Mib {
     /// before the write; MDIO errors.
     pub fn set_histogram<M: Mdio, C: Continuous + Copy>(
         &mut self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         mode: HistogramMode,
     ) -> Result<(), Error<M::Error>> {
         let layout = chip_of(smi)?.stats_layout();
@@ -373,7 +373,7 @@ impl Mib {
     /// The chip's layout and the port field for `port`, or [`ConfigError::Port`].
     fn port_word<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &Smi<M, C>,
+        smi: &Switch<M, C>,
         port: u8,
     ) -> Result<(StatsLayout, u16), Error<M::Error>> {
         let chip = chip_of(smi)?;
@@ -391,7 +391,7 @@ impl Mib {
     /// Errors: [`ConfigError::Port`] (no frame sent); [`Error::Timeout`]; MDIO errors.
     pub fn capture<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         port: u8,
     ) -> Result<(), Error<M::Error>> {
         let (layout, field) = self.port_word(smi, port)?;
@@ -407,7 +407,7 @@ impl Mib {
     /// G1_STATS_COUNTER_32 and _01.
     fn read_index<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         layout: StatsLayout,
         bank: u16,
         index: u16,
@@ -428,7 +428,7 @@ impl Mib {
     /// Errors: [`Error::Timeout`]; MDIO errors.
     pub fn read_captured<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         counter: Counter,
     ) -> Result<u64, Error<M::Error>> {
         let layout = chip_of(smi)?.stats_layout();
@@ -449,7 +449,7 @@ impl Mib {
     /// Errors: [`ConfigError::Port`] (no frame sent); [`Error::Timeout`]; MDIO errors.
     pub fn snapshot<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         port: u8,
     ) -> Result<PortStats, Error<M::Error>> {
         self.capture(smi, port)?;
@@ -467,7 +467,7 @@ impl Mib {
     /// Errors: [`Error::Timeout`]; MDIO errors.
     pub fn flush_all<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
     ) -> Result<(), Error<M::Error>> {
         let layout = chip_of(smi)?.stats_layout();
         smi.g1_op(G1Op::Stats, STATS_OP_FLUSH_ALL | self.op_bits(layout))?;
@@ -481,7 +481,7 @@ impl Mib {
     /// Errors: [`ConfigError::Port`] (no frame sent); [`Error::Timeout`]; MDIO errors.
     pub fn flush_port<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         port: u8,
     ) -> Result<(), Error<M::Error>> {
         let (layout, field) = self.port_word(smi, port)?;
@@ -624,7 +624,7 @@ pub struct AllStats {
 impl Mib {
     /// The chip's bank-1 select bit, or the typed refusal.
     fn bank1_bit<M: Mdio, C: Continuous + Copy>(
-        smi: &Smi<M, C>,
+        smi: &Switch<M, C>,
     ) -> Result<(StatsLayout, u16), Error<M::Error>> {
         let chip = chip_of(smi)?;
         let layout = chip.stats_layout();
@@ -648,7 +648,7 @@ impl Mib {
     /// a bank 1 Linux reads (no frame sent); [`Error::Timeout`]; MDIO errors.
     pub fn read_captured_bank1<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         counter: Bank1Counter,
     ) -> Result<u32, Error<M::Error>> {
         let (layout, bit) = Self::bank1_bit(smi)?;
@@ -665,7 +665,7 @@ impl Mib {
     /// [`Error::Timeout`]; MDIO errors.
     pub fn snapshot_bank1<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         port: u8,
     ) -> Result<(PortStats, Bank1Stats), Error<M::Error>> {
         self.port_word(smi, port)?;
@@ -689,7 +689,7 @@ impl Mib {
     /// frame); MDIO errors.
     pub fn port_counters<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         port: u8,
     ) -> Result<PortRegStats, Error<M::Error>> {
         let (layout, _) = self.port_word(smi, port)?;
@@ -721,7 +721,7 @@ impl Mib {
     /// Errors: [`ConfigError::Port`] (no frame sent); [`Error::Timeout`]; MDIO errors.
     pub fn snapshot_all<M: Mdio, C: Continuous + Copy>(
         &self,
-        smi: &mut Smi<M, C>,
+        smi: &mut Switch<M, C>,
         port: u8,
     ) -> Result<AllStats, Error<M::Error>> {
         let (layout, _) = self.port_word(smi, port)?;

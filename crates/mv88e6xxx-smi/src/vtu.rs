@@ -2,7 +2,7 @@
 //! port's default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu).
 //!
 //! Every operation checks its arguments against the chip before the first MDIO frame,
-//! runs G1_VTU_OP through the bounded wait of [`Smi::g1_op`], and never writes a data
+//! runs G1_VTU_OP through the bounded wait of [`Switch::g1_op`], and never writes a data
 //! register while the unit is busy.
 
 use hwtimer_core::Continuous;
@@ -11,7 +11,7 @@ use mdio_bus::Mdio;
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error, SwitchUnit};
 use crate::regs::g1;
-use crate::smi::{G1Op, Smi};
+use crate::smi::{G1Op, Switch};
 
 /// PORT_DEFAULT_VLAN (port register 0x07): default VID in \[11:0\].
 pub const PORT_DEFAULT_VLAN: u8 = 0x07;
@@ -263,7 +263,7 @@ fn vid_word(vid: u16, valid: bool) -> u16 {
     w
 }
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     fn vtu_chip(&self, unit: SwitchUnit) -> Result<(Chip, VtuInfo), Error<M::Error>> {
         let chip = self.chip().ok_or(ConfigError::Port { port: 0 })?;
         match vtu_info(chip) {
@@ -575,7 +575,7 @@ pub struct VtuViolation {
     pub vid: u16,
 }
 
-impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Take the VTU violation the switch holds, if any, and clear it (and with it the
     /// Global1 [`VtuProblem`](crate::irq::G1Irq::VtuProblem) source): G1_VTU_OP get/clear
     /// violation with BUSY, bounded BUSY wait, the violation bits and source port from the

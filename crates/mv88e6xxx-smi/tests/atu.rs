@@ -7,9 +7,9 @@ use mv88e6xxx_smi::atu::{AtuEntry, AtuFlush, AtuState, MacAddr};
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
 use mv88e6xxx_smi::vtu::{MAX_PORTS, StuEntry, StuState, VtuEntry};
-use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, Smi, SwitchUnit};
+use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, Switch, SwitchUnit};
 
-type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
+type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 /// The 6250 family is dual-chip at 0, the others multi-chip at 2.
 fn attach(chip: Chip) -> (Attach, Addressing) {
@@ -33,7 +33,7 @@ fn indirect(chip: Chip) -> SwitchSim {
 
 fn smi(sim: &mut SwitchSim, chip: Chip) -> SimSmi<'_> {
     let a = attach(chip).1;
-    Smi::new(&mut sim.bus, &sim.counter, a, chip, Config::new()).unwrap()
+    Switch::new(&mut sim.bus, &sim.counter, a, chip, Config::new()).unwrap()
 }
 
 fn mac(last: u8) -> MacAddr {
@@ -231,7 +231,7 @@ fn bad_arguments_are_refused_before_any_frame() {
     let a = Addressing::DualChip {
         sw_addr: PhyAddr::new(0).unwrap(),
     };
-    let mut s = Smi::new(&mut sim.bus, &sim.counter, a, Chip::Mv6250, Config::new()).unwrap();
+    let mut s = Switch::new(&mut sim.bus, &sim.counter, a, Chip::Mv6250, Config::new()).unwrap();
     let f0 = s.frames();
     assert!(matches!(
         s.atu_purge(64, mac(1)),

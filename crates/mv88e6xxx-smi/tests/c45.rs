@@ -13,10 +13,10 @@ use mv88e6xxx_smi::sim::{
 };
 use mv88e6xxx_smi::{
     Addressing, Bound, BusyWait, Config, ConfigError, Error, SERDES_DEVAD, SerdesLane, SerdesMode,
-    Smi,
+    Switch,
 };
 
-type SimSmi<'a> = Smi<&'a mut SimMdio<SwitchModel>, &'a SimCounter>;
+type SimSmi<'a> = Switch<&'a mut SimMdio<SwitchModel>, &'a SimCounter>;
 
 fn p(a: u8) -> PhyAddr {
     PhyAddr::new(a).unwrap()
@@ -38,7 +38,7 @@ fn sim_6393x() -> SwitchSim {
 }
 
 fn probe(sim: &mut SwitchSim, sw_addr: u8, hint: Family) -> SimSmi<'_> {
-    Smi::probe(&mut sim.bus, &sim.counter, sw_addr, hint, Config::new())
+    Switch::probe(&mut sim.bus, &sim.counter, sw_addr, hint, Config::new())
         .unwrap()
         .0
 }
@@ -154,7 +154,7 @@ fn chips_without_clause_45_refuse_before_any_frame() {
             continue;
         }
         let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Direct));
-        let mut smi = Smi::new(
+        let mut smi = Switch::new(
             &mut sim.bus,
             &sim.counter,
             Addressing::Direct,
@@ -227,7 +227,7 @@ fn a_stuck_smi_phy_busy_times_out_within_its_bound_and_writes_nothing_more() {
             .with_phy_busy(BusyDelay::stuck()),
     );
     let t0 = sim.clock.now_ns();
-    let mut smi = Smi::probe(
+    let mut smi = Switch::probe(
         &mut sim.bus,
         &sim.counter,
         6,
@@ -732,7 +732,7 @@ fn ports_and_chips_without_a_lane_refuse_every_serdes_call_before_any_frame() {
         };
         let mut sim = SwitchSim::single(ChipModel::new(chip, attach).with_serdes_lanes());
         let mut smi =
-            Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+            Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
         for port in (0u8..=12).chain([0x1F, 0xFF]) {
             if lane_ports.contains(&port) {
                 continue;
@@ -766,7 +766,7 @@ fn a_stuck_smi_phy_busy_ends_a_checked_6390x_access_after_the_cmode_reads() {
             .with_cmode(3, 0x9)
             .with_phy_busy(BusyDelay::stuck()),
     );
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         Addressing::Direct,
@@ -800,7 +800,7 @@ fn a_stuck_smi_cmd_ends_the_cmode_read_in_indirect_mode() {
             .with_cmode(9, 0x9)
             .with_smi_busy(BusyDelay::stuck()),
     );
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         Addressing::select(Family::Mv6390, 4).unwrap(),
@@ -911,7 +911,7 @@ mod property {
                 model = model.with_cmode(port, cmode);
             }
             let mut sim = SwitchSim::single(model);
-            let mut smi = Smi::new(
+            let mut smi = Switch::new(
                 &mut sim.bus,
                 &sim.counter,
                 addressing,

@@ -7,7 +7,7 @@ use core::error::Error as _;
 use mdio_bus::{PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchSim};
-use mv88e6xxx_smi::{Addressing, Bound, BusyTimeout, BusyWait, Config, ConfigError, Error, Smi};
+use mv88e6xxx_smi::{Addressing, Bound, BusyTimeout, BusyWait, Config, ConfigError, Error, Switch};
 
 fn p(a: u8) -> PhyAddr {
     PhyAddr::new(a).unwrap()
@@ -17,11 +17,11 @@ fn r(a: u8) -> RegAddr {
     RegAddr::new(a).unwrap()
 }
 
-/// `Smi::new` for `chip` with an addressing that may not fit it (the model of `chip` sits
+/// `Switch::new` for `chip` with an addressing that may not fit it (the model of `chip` sits
 /// at `sw_addr` 2).
 fn new_err(chip: Chip, addressing: Addressing) -> (ConfigError, u64) {
     let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Indirect(2)));
-    let e = Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+    let e = Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
         .map(|_| ())
         .unwrap_err();
     let Error::Config(cause) = e else {
@@ -86,7 +86,7 @@ fn switch_address_out_of_range_for_the_mode() {
         Err(ConfigError::SwitchAddress { sw_addr: 32 })
     );
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6097, Attach::Indirect(2)));
-    let e = Smi::probe(
+    let e = Switch::probe(
         &mut sim.bus,
         &sim.counter,
         32,
@@ -121,7 +121,7 @@ fn probe_finds_a_chip_the_hint_cannot_reach() {
     // A dual-chip hint at sw_addr 0 reads PORT_SWITCH_ID at 0x08: on a single-chip 6390
     // (ports from 0x00) that is port 8, which answers as a 6390, a multi-chip family.
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Direct));
-    let e = Smi::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6250, Config::new())
+    let e = Switch::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6250, Config::new())
         .map(|_| ())
         .unwrap_err();
     assert_eq!(
@@ -135,7 +135,7 @@ fn probe_finds_a_chip_the_hint_cannot_reach() {
 fn port_the_chip_does_not_have_or_route() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
     let (mut smi, _) =
-        Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+        Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
     let f0 = smi.frames();
     // 7 ports: port 7 is not one; port 11 would be Global1.
     for port in [7, 11, u8::MAX] {
@@ -154,7 +154,7 @@ fn port_the_chip_does_not_have_or_route() {
 #[test]
 fn device_beyond_the_dual_chip_window() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6250, Attach::DualChip(16)));
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         Addressing::DualChip { sw_addr: p(16) },
@@ -178,7 +178,7 @@ fn device_beyond_the_dual_chip_window() {
 #[test]
 fn phy_off_the_chip_phy_bus() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Direct));
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         Addressing::Direct,

@@ -29,7 +29,7 @@ use mv88e6xxx_smi::stats::{Counter, HistogramMode, Mib};
 use mv88e6xxx_smi::vtu::{Dot1qMode, Member, StuEntry, StuState, VtuEntry};
 use mv88e6xxx_smi::{
     Addressing, Bound, BusyTimeout, BusyWait, Config, ConfigError, DEFAULT_TIMEOUT_NS, Error, G1Op,
-    Smi,
+    Switch,
 };
 
 /// Polls of one bounded wait whose polls are single frames (SMI_CMD BUSY): at most one
@@ -47,7 +47,7 @@ const DEAD_CALL_FRAMES: u64 = WAIT_FRAMES + 4; // 1 960
 /// Indirect: attaching is one SMI_CMD wait.
 const INDIRECT_ATTACH_FRAMES: u64 = WAIT_FRAMES; // 1 956
 
-type DeadSmi<'a, D> = Smi<&'a mut SimMdio<D>, &'a SimCounter>;
+type DeadSmi<'a, D> = Switch<&'a mut SimMdio<D>, &'a SimCounter>;
 
 /// One chip per addressing mode and PHY access kind.
 const CHIPS: [(Chip, Addressing); 8] = [
@@ -393,7 +393,7 @@ fn probe_on_a_dead_bus_is_a_typed_error_within_its_frame_bound() {
             (16, Family::Mv6341),
         ] {
             let (_clock, counter, mut mdio) = bus(value);
-            let e = Smi::probe(&mut mdio, &counter, sw_addr, hint, Config::new())
+            let e = Switch::probe(&mut mdio, &counter, sw_addr, hint, Config::new())
                 .map(|(_, id)| id)
                 .unwrap_err();
             let frames = mdio.frames();
@@ -437,7 +437,7 @@ fn every_call_on_a_dead_bus_returns_within_its_frame_bound() {
             let indirect = matches!(addressing, Addressing::Indirect { .. });
             if indirect && value == 0xFFFF {
                 // Only an indirect attach on an all-ones bus fails: SMI_CMD BUSY forever.
-                let e = Smi::new(&mut mdio, &counter, addressing, chip, Config::new())
+                let e = Switch::new(&mut mdio, &counter, addressing, chip, Config::new())
                     .map(|_| ())
                     .unwrap_err();
                 assert!(matches!(
@@ -454,7 +454,7 @@ fn every_call_on_a_dead_bus_returns_within_its_frame_bound() {
                 );
                 continue;
             }
-            let mut smi = Smi::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
+            let mut smi = Switch::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
             let bound = DEAD_CALL_FRAMES;
             for (name, r, frames) in every_call(&mut smi) {
                 assert!(
@@ -513,7 +513,7 @@ fn a_stopped_clock_cannot_hang_a_wait_on_a_dead_bus() {
     let (_clock, _counter, mut mdio) = bus(0xFFFF);
     let config = Config::new();
     assert_eq!(config.max_polls, 19_534);
-    let e = Smi::new(
+    let e = Switch::new(
         &mut mdio,
         Stopped,
         Addressing::Indirect {
@@ -535,7 +535,7 @@ fn a_stopped_clock_cannot_hang_a_wait_on_a_dead_bus() {
     assert_eq!(mdio.frames(), 19_534);
     // A smaller backstop is a smaller bound.
     let (_clock, _counter, mut mdio) = bus(0xFFFF);
-    let e = Smi::new(
+    let e = Switch::new(
         &mut mdio,
         Stopped,
         Addressing::Direct,
@@ -602,7 +602,7 @@ fn a_bus_that_dies_mid_run_ends_every_call_within_its_frame_bound() {
             let (attach, first) = {
                 let mut sim = live(chip, addressing);
                 let mut smi =
-                    Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
                 let attach = smi.frames();
                 for (call, r, _) in first_calls(&mut smi) {
                     assert!(r.is_ok(), "{chip:?} {addressing:?} live {call}: {r:?}");
@@ -615,7 +615,7 @@ fn a_bus_that_dies_mid_run_ends_every_call_within_its_frame_bound() {
                 let mut sim = live(chip, addressing);
                 sim.bus.go_dead_after(attach + after, value);
                 let mut smi =
-                    Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
                 let mut calls = first_calls(&mut smi);
                 calls.extend(every_call(&mut smi));
                 let unit_calls = every_unit_call(&mut smi);
@@ -667,7 +667,7 @@ fn a_bus_that_dies_inside_a_unit_call_ends_it_within_its_frame_bound() {
             let (attach, live_calls) = {
                 let mut sim = live(chip, addressing);
                 let mut smi =
-                    Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
                 (smi.frames(), every_unit_call(&mut smi))
             };
             let mut start = 0;
@@ -679,7 +679,7 @@ fn a_bus_that_dies_inside_a_unit_call_ends_it_within_its_frame_bound() {
                     let mut sim = live(chip, addressing);
                     sim.bus.go_dead_after(attach + start + k, value);
                     let mut smi =
-                        Smi::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+                        Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
                             .unwrap();
                     let calls = unit_calls_upto(&mut smi, i + 1);
                     let what = format!("{chip:?} {addressing:?} {name} in {call} at +{k}:");
@@ -713,7 +713,7 @@ fn a_walk_on_a_dead_bus_ends_at_its_first_step() {
                 continue; // the attach fails (above)
             }
             let (_clock, counter, mut mdio) = bus(value);
-            let mut smi = Smi::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
+            let mut smi = Switch::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
             let per_access = if indirect { 3 } else { 1 };
             let walks: [(&str, BusyWait, Walk); 2] = [
                 ("atu_for_each", BusyWait::AtuOp, |s, seen| {
@@ -761,7 +761,7 @@ fn a_walk_on_a_dead_bus_ends_at_its_first_step() {
 #[test]
 fn software_reset_on_an_all_ones_bus_is_not_a_success() {
     let (_clock, counter, mut mdio) = bus(0xFFFF);
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut mdio,
         &counter,
         Addressing::Direct,
@@ -826,7 +826,7 @@ fn a_hardware_reset_forgets_the_unit_data_the_driver_wrote() {
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 32, SIM_COUNTER_HZ).with_read_cost(SIM_COUNTER_READ_NS);
     let mut bus = SimMdio::new(&clock, SIM_MDC_HZ, pin);
-    let mut smi = Smi::new(&mut bus, &counter, Addressing::Direct, chip, Config::new()).unwrap();
+    let mut smi = Switch::new(&mut bus, &counter, Addressing::Direct, chip, Config::new()).unwrap();
     let (a, b) = (MacAddr([2, 0, 0, 0, 0, 1]), MacAddr([2, 0, 0, 0, 0, 2]));
     smi.atu_load(&AtuEntry::new_static(5, a, 0b10)).unwrap();
     let mut vlan = VtuEntry::new(10, 5).with_member(1, Member::Tagged);

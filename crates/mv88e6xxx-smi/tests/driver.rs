@@ -8,9 +8,9 @@ use mv88e6xxx_smi::regs::{BUSY, INIT_READY, g1, g2};
 use mv88e6xxx_smi::sim::{
     Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
 };
-use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Smi};
+use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Switch};
 
-type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
+type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 fn p(a: u8) -> PhyAddr {
     PhyAddr::new(a).unwrap()
@@ -20,7 +20,7 @@ fn r(a: u8) -> RegAddr {
 }
 
 fn probe(sim: &mut SwitchSim, sw_addr: u8, hint: Family) -> SimSmi<'_> {
-    Smi::probe(&mut sim.bus, &sim.counter, sw_addr, hint, Config::new())
+    Switch::probe(&mut sim.bus, &sim.counter, sw_addr, hint, Config::new())
         .unwrap()
         .0
 }
@@ -29,7 +29,7 @@ fn probe(sim: &mut SwitchSim, sw_addr: u8, hint: Family) -> SimSmi<'_> {
 fn direct_mode_is_one_frame_per_register() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Direct).with_revision(3));
     let (mut smi, id) =
-        Smi::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6085, Config::new()).unwrap();
+        Switch::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6085, Config::new()).unwrap();
     assert_eq!(smi.addressing(), Addressing::Direct);
     assert_eq!((id.chip, id.revision, id.raw), (Chip::Mv6352, 3, 0x3523));
     assert_eq!(smi.frames(), 1); // no init wait in direct mode, 1 frame for the ID
@@ -101,7 +101,7 @@ fn stuck_smi_busy_times_out_after_50ms_with_last_value() {
     );
     let t0 = sim.clock.now_ns();
     let addressing = Addressing::select(Family::Mv6085, 2).unwrap();
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         addressing,
@@ -144,7 +144,7 @@ fn init_waits_once_for_a_busy_smi() {
     );
     sim.bus.write(p(2), r(0), 0x9A00 | (0x10 << 5) | 3).unwrap(); // someone else's command
     let f0 = sim.bus.frames();
-    let smi = Smi::new(
+    let smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         Addressing::select(Family::Mv6085, 2).unwrap(),
@@ -160,7 +160,7 @@ fn init_waits_once_for_a_busy_smi() {
 #[test]
 fn dual_chip_6250_uses_sw_addr_plus_dev_and_its_own_globals() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6250, Attach::DualChip(16)));
-    let (mut smi, id) = Smi::probe(
+    let (mut smi, id) = Switch::probe(
         &mut sim.bus,
         &sim.counter,
         16,
@@ -217,10 +217,10 @@ fn addressing_selection() {
 #[test]
 fn unknown_or_absent_switch_is_a_typed_error() {
     let mut sim = SwitchSim::new(SwitchModel::new()); // empty bus reads 0xFFFF
-    let e = Smi::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6085, Config::new()).unwrap_err();
+    let e = Switch::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6085, Config::new()).unwrap_err();
     assert_eq!(e, Error::UnknownSwitchId { raw: 0xFFFF });
     // Indirect on an empty bus: SMI_CMD reads 0xFFFF = BUSY forever → bounded timeout.
-    let e = Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap_err();
+    let e = Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap_err();
     assert!(matches!(
         e,
         Error::Timeout(BusyTimeout {
@@ -240,7 +240,7 @@ fn probe_6393x_enables_the_remap() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6393X, Attach::Indirect(6)));
     // The device tree says "marvell,mv88e6190"; the chip turns out to be a 6393X.
     let (mut smi, id) =
-        Smi::probe(&mut sim.bus, &sim.counter, 6, Family::Mv6390, Config::new()).unwrap();
+        Switch::probe(&mut sim.bus, &sim.counter, 6, Family::Mv6390, Config::new()).unwrap();
     assert_eq!(id.chip, Chip::Mv6393X);
     assert_eq!(smi.family(), Family::Mv6393);
     let f0 = smi.frames();
@@ -379,7 +379,7 @@ fn mdio_errors_propagate_from_every_step() {
             inner: &mut sim.bus,
             ok,
         };
-        let r = Smi::new(
+        let r = Switch::new(
             bus,
             &sim.counter,
             Addressing::select(Family::Mv6085, 2).unwrap(),
@@ -455,7 +455,7 @@ fn raw_write_to_a_stuck_smi_phy_cmd_waits_and_times_out_instead_of_being_dropped
     let mut sim = SwitchSim::single(
         ChipModel::new(Chip::Mv6250, Attach::DualChip(16)).with_phy_busy(BusyDelay::stuck()),
     );
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         Addressing::DualChip { sw_addr: p(16) },
@@ -643,7 +643,7 @@ fn ppu_gated_phy_access_costs_and_failures() {
     // A PPU that never stops: a typed timeout, the PHY is never touched, PPU_ENABLE is
     // written back.
     let mut sim = SwitchSim::single(model().with_ppu_busy(BusyDelay::stuck()));
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         Addressing::select(Family::Mv6085, 2).unwrap(),

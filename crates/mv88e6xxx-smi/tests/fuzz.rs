@@ -26,7 +26,7 @@ use mv88e6xxx_smi::sim::{
 };
 use mv88e6xxx_smi::stats::{Counter, HistogramMode, Mib};
 use mv88e6xxx_smi::vtu::{Dot1qMode, Member, StuEntry, StuState, VtuEntry};
-use mv88e6xxx_smi::{Addressing, Config, Error, G1Op, Smi, regs};
+use mv88e6xxx_smi::{Addressing, Config, Error, G1Op, Switch, regs};
 use proptest::prelude::*;
 
 /// A device that answers every read with the next value of an arbitrary sequence.
@@ -475,7 +475,7 @@ fn flush(all: bool) -> AtuFlush {
 
 /// Run `op`; a walk returns how many entries it reported.
 fn run<M: mdio_bus::Mdio>(
-    smi: &mut Smi<M, &SimCounter>,
+    smi: &mut Switch<M, &SimCounter>,
     clock: &SimClock,
     op: &Op,
 ) -> Result<Option<usize>, Error<M::Error>> {
@@ -707,7 +707,7 @@ impl MdioDevice for Watch {
 
 /// The watch counts a data register write into a busy unit: a caller's raw write to
 /// G1_ATU_MAC01 right after its raw write that started an ATU operation (raw data-register
-/// writes do not wait, by `Smi::write`'s contract), and not the same write once the
+/// writes do not wait, by `Switch::write`'s contract), and not the same write once the
 /// operation is over.
 #[test]
 fn the_watch_sees_a_write_into_a_busy_unit() {
@@ -725,7 +725,7 @@ fn the_watch_sees_a_write_into_a_busy_unit() {
         let counter =
             SimCounter::new(&clock, 32, SIM_COUNTER_HZ).with_read_cost(SIM_COUNTER_READ_NS);
         let mut bus = SimMdio::new(&clock, SIM_MDC_HZ, watch);
-        let mut smi = Smi::new(
+        let mut smi = Switch::new(
             &mut bus,
             &counter,
             Addressing::Direct,
@@ -803,7 +803,7 @@ proptest! {
         let mut bus = SimMdio::new(&clock, 2_500_000, Arbitrary { values, i: 0 });
         let (a, chip) = addressing(mode, sw);
         let config = Config::new().with_timeout_ns(TIMEOUT_NS);
-        let Ok(mut smi) = Smi::new(&mut bus, &counter, a, chip, config) else {
+        let Ok(mut smi) = Switch::new(&mut bus, &counter, a, chip, config) else {
             return Ok(()); // the initial BUSY check timed out: fine, and bounded
         };
         for op in &ops {
@@ -852,7 +852,7 @@ proptest! {
         let watch = Watch { model, g1, busy_writes: Rc::clone(&busy_writes) };
         let mut bus = SimMdio::new(&clock, SIM_MDC_HZ, watch);
         let config = Config::new().with_timeout_ns(TIMEOUT_NS);
-        let mut smi = Smi::new(&mut bus, &counter, a, chip, config).unwrap();
+        let mut smi = Switch::new(&mut bus, &counter, a, chip, config).unwrap();
         for op in &ops {
             let f0 = smi.frames();
             let r = run(&mut smi, &clock, op);
@@ -863,7 +863,7 @@ proptest! {
             }
             check_op(op, &r, smi.frames() - f0)?;
             // The caller's raw writes to data registers do not wait (only op registers
-            // belong to a unit by `Smi::write`'s contract); every unit operation does.
+            // belong to a unit by `Switch::write`'s contract); every unit operation does.
             let written = core::mem::take(&mut *busy_writes.borrow_mut());
             if !matches!(op, Op::Write(..)) {
                 prop_assert!(written.is_empty(), "{op:?}: wrote into a busy unit: {written:x?}");
@@ -895,7 +895,7 @@ fn a_walk_that_the_bus_never_ends_stops_at_its_cap() {
         );
         let config = Config::new().with_timeout_ns(TIMEOUT_NS);
         let mut smi =
-            Smi::new(&mut bus, &counter, Addressing::Direct, Chip::Mv6352, config).unwrap();
+            Switch::new(&mut bus, &counter, Addressing::Direct, Chip::Mv6352, config).unwrap();
         let r = run(&mut smi, &clock, &op);
         let frames = smi.frames();
         eprintln!("{op:?} on {value:#06x}: {r:?} in {frames} frames");

@@ -6,11 +6,11 @@
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::irq::{G1Irq, G1IrqSet, PortSet};
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchSim};
-use mv88e6xxx_smi::{Addressing, Config, ConfigError, Error, Feature, Smi};
+use mv88e6xxx_smi::{Addressing, Config, ConfigError, Error, Feature, Switch};
 
 macro_rules! attach {
     ($sim:expr, $chip:expr) => {
-        Smi::new(
+        Switch::new(
             &mut $sim.bus,
             &$sim.counter,
             Addressing::select($chip.family(), 2).unwrap(),
@@ -208,7 +208,7 @@ fn link_changes_reach_the_pin_on_every_family_with_global2_phys() {
         let port = first_phy_port(chip);
         let bit = PortSet(1 << port);
         let (mut sim, sw) = family_sim(chip, port);
-        let mut smi = Smi::new(
+        let mut smi = Switch::new(
             &mut sim.bus,
             &sim.counter,
             Addressing::select(chip.family(), sw).unwrap(),

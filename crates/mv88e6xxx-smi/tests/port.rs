@@ -11,13 +11,13 @@ use mv88e6xxx_smi::port::{
 };
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchSim};
 use mv88e6xxx_smi::{
-    Addressing, BusyWait, Config, ConfigError, Error, Feature, PPU_HOLD_NS, Smi, regs,
+    Addressing, BusyWait, Config, ConfigError, Error, Feature, PPU_HOLD_NS, Switch, regs,
 };
 
 /// Attach to the chip of `$sim` at `sw_addr` 2, borrowing only its bus and counter.
 macro_rules! attach {
     ($sim:expr, $chip:expr, $config:expr) => {
-        Smi::new(
+        Switch::new(
             &mut $sim.bus,
             &$sim.counter,
             Addressing::select($chip.family(), 2).unwrap(),
@@ -358,7 +358,7 @@ fn family_sim(chip: Chip, reset_ns: u64) -> (SwitchSim, u8) {
 
 macro_rules! attach_at {
     ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
-        Smi::new(
+        Switch::new(
             &mut $sim.bus,
             &$sim.counter,
             Addressing::select($chip.family(), $sw).unwrap(),

@@ -6,7 +6,7 @@
 use mdio_bus::{PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchSim};
-use mv88e6xxx_smi::{BusyWait, Config, Error, PPU_HOLD_NS, Smi};
+use mv88e6xxx_smi::{BusyWait, Config, Error, PPU_HOLD_NS, Switch};
 
 fn p(a: u8) -> PhyAddr {
     PhyAddr::new(a).unwrap()
@@ -27,7 +27,7 @@ const N: u8 = 32;
 fn a_run_stops_the_ppu_once_and_restarts_it_once_10ms_after_the_last_access() {
     let mut sim = sim_6185();
     let (mut smi, _) =
-        Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+        Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
     for i in 0..N {
         // PHYs 0..9, PHYID1 of the Marvell-style PHY model.
         assert_eq!(smi.phy_read(p(i % 10), r(2)).unwrap(), 0x0141);
@@ -65,7 +65,7 @@ fn a_run_stops_the_ppu_once_and_restarts_it_once_10ms_after_the_last_access() {
 fn accesses_extend_the_hold_and_one_after_the_deadline_stops_the_ppu_again() {
     let mut sim = sim_6185();
     let (mut smi, _) =
-        Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+        Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
     smi.phy_read(p(1), r(2)).unwrap();
     sim.clock.advance(PPU_HOLD_NS * 9 / 10);
     smi.phy_read(p(1), r(3)).unwrap(); // before the deadline: extends it
@@ -91,7 +91,7 @@ fn accesses_extend_the_hold_and_one_after_the_deadline_stops_the_ppu_again() {
 fn any_access_after_the_deadline_restarts_the_ppu() {
     let mut sim = sim_6185();
     let (mut smi, _) =
-        Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+        Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
     smi.phy_read(p(0), r(2)).unwrap();
     // Before the deadline a port read leaves the hold alone.
     smi.port_read(0, 3).unwrap();
@@ -112,7 +112,7 @@ fn without_the_hold_every_access_stops_and_restarts_the_ppu() {
     for (i, hold) in [true, false].into_iter().enumerate() {
         let mut sim = sim_6185();
         let (mut smi, _) =
-            Smi::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+            Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
         smi.set_ppu_hold(hold).unwrap();
         let f0 = smi.frames();
         for n in 0..N {
@@ -141,7 +141,7 @@ fn a_ppu_that_never_stops_is_a_timeout_and_no_hold_starts() {
             .with_port_phys()
             .with_ppu_busy(BusyDelay::stuck()),
     );
-    let mut smi = Smi::new(
+    let mut smi = Switch::new(
         &mut sim.bus,
         &sim.counter,
         mv88e6xxx_smi::Addressing::select(Family::Mv6085, 2).unwrap(),

@@ -10,9 +10,9 @@ use mv88e6xxx_smi::stats::{
     Counter, HistogramAt, HistogramMode, Mib, PortStats, STATS_OP_CAPTURE_PORT,
     STATS_OP_READ_CAPTURED,
 };
-use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Smi};
+use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Switch};
 
-type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
+type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 /// One chip per statistics layout and addressing mode.
 const SETUPS: [(Chip, Attach); 8] = [
@@ -40,7 +40,7 @@ fn sim_for(chip: Chip, attach: Attach, g1_busy: BusyDelay) -> SwitchSim {
 /// Attach to chip 0 of `sim` (as a driver does after a reset or reload).
 fn attach<'a>(sim: &'a mut SwitchSim, chip: Chip, a: Attach, config: Config) -> SimSmi<'a> {
     let addressing = Addressing::select(chip.family(), sw_addr(a)).unwrap();
-    Smi::new(&mut sim.bus, &sim.counter, addressing, chip, config).unwrap()
+    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, config).unwrap()
 }
 
 /// An Ethernet frame without FCS: `len` bytes (60 makes a 64-byte frame on the wire).
@@ -873,10 +873,10 @@ fn switched_traffic_counts_ingress_and_egress_filtering() {
     use mv88e6xxx_smi::chip::Family;
     use mv88e6xxx_smi::port::PortState;
 
-    type DirectSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
+    type DirectSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
     fn with_smi<T>(sim: &mut SwitchSim, f: impl FnOnce(&mut DirectSmi<'_>) -> T) -> T {
         let (mut smi, _) =
-            Smi::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6085, Config::new()).unwrap();
+            Switch::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6085, Config::new()).unwrap();
         f(&mut smi)
     }
     fn inject(sim: &mut SwitchSim, port: usize, dst: u8, src: u8) -> Vec<usize> {

@@ -14,9 +14,9 @@ use mv88e6xxx_smi::irq::{G1Irq, G1IrqSet};
 use mv88e6xxx_smi::regs::g1;
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
 use mv88e6xxx_smi::vtu::{Dot1qMode, MAX_PORTS, Member, VtuEntry, VtuViolation};
-use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, G1Op, Smi};
+use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, G1Op, Switch};
 
-type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
+type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 fn attach(chip: Chip) -> Attach {
     if chip.family() == Family::Mv6250 {
@@ -27,7 +27,7 @@ fn attach(chip: Chip) -> Attach {
 }
 
 fn smi(sim: &mut SwitchSim, chip: Chip) -> SimSmi<'_> {
-    Smi::new(
+    Switch::new(
         &mut sim.bus,
         &sim.counter,
         attach(chip).addressing(chip),

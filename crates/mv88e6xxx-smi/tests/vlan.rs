@@ -10,9 +10,9 @@ use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
 use mv88e6xxx_smi::vtu::{
     Dot1qMode, MAX_PORTS, Member, StuEntry, StuState, VtuEntry, VtuLayout, vtu_info,
 };
-use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, G1Op, Smi, SwitchUnit};
+use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, G1Op, Switch, SwitchUnit};
 
-type SimSmi<'a> = Smi<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
+type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 /// The 6250 family dual-chip at 16, the others multi-chip at 2.
 fn attach(chip: Chip) -> Attach {
@@ -24,7 +24,7 @@ fn attach(chip: Chip) -> Attach {
 }
 
 fn smi(sim: &mut SwitchSim, chip: Chip, attach: Attach) -> SimSmi<'_> {
-    Smi::new(
+    Switch::new(
         &mut sim.bus,
         &sim.counter,
         attach.addressing(chip),

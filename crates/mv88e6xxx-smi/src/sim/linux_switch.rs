@@ -19,7 +19,7 @@ use crate::atu::{AtuEntry, MacAddr};
 use crate::chip::Chip;
 use crate::regs::{BUSY, g1};
 use crate::vtu::{Member, VtuEntry};
-use crate::{Addressing, Config, Smi};
+use crate::{Addressing, Config, Switch};
 
 /// Global1's device address on the 6352.
 const G1: u8 = 0x1B;
@@ -29,7 +29,7 @@ const G1: u8 = 0x1B;
 pub enum Who {
     /// Linux's register sequence.
     Linux,
-    /// This crate's [`Smi`].
+    /// This crate's [`Switch`].
     ThisCrate,
 }
 
@@ -154,7 +154,7 @@ pub fn measure(who: Who, op: SwitchOp, indirect: bool, n: u32) -> Result<Cost, M
         } else {
             Addressing::Direct
         };
-        let mut smi = Smi::new(&mut sim.bus, &sim.counter, a, Chip::Mv6352, Config::new())?;
+        let mut smi = Switch::new(&mut sim.bus, &sim.counter, a, Chip::Mv6352, Config::new())?;
         let (f0, t0) = (smi.frames(), sim.clock.now_ns());
         for i in 0..n {
             match op {

@@ -6,7 +6,7 @@
 //! *and* after every command, with 16 tries and 1.5 ms sleeps ([`LegacyPoll::PreSeed`]), or
 //! with seed patch 1's tight 50 ms poll and the check before every access still in place
 //! ([`LegacyPoll::Patch1`]). [`measure_access`] and [`seed_workload`] measure frames and
-//! virtual time per [`Strategy`], this crate's [`Smi`] included.
+//! virtual time per [`Strategy`], this crate's [`Switch`] included.
 
 use core::convert::Infallible;
 
@@ -18,7 +18,7 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use super::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
 use crate::chip::{Chip, Family};
 use crate::regs::{self, BUSY, C22Op, PORT_SWITCH_ID, SMI_CMD, SMI_DATA};
-use crate::{Addressing, Config, Error, Smi};
+use crate::{Addressing, Config, Error, Switch};
 
 /// The pre-seed sleep between polls: `usleep_range(1000, 2000)`, modelled as its middle.
 pub const PRE_SEED_SLEEP_NS: u64 = 1_500_000;
@@ -200,7 +200,7 @@ pub enum Strategy {
     PreSeed,
     /// [`LegacyPoll::Patch1`].
     Patch1,
-    /// This crate's [`Smi`] (both seed patches).
+    /// This crate's [`Switch`] (both seed patches).
     ThisCrate,
 }
 
@@ -243,7 +243,7 @@ pub fn measure_access(
     let sw = PhyAddr::from_bits(2);
     let (dev, reg) = (0x10, 0x01);
     let Some(poll) = strategy.legacy() else {
-        let mut smi = Smi::new(
+        let mut smi = Switch::new(
             &mut sim.bus,
             &sim.counter,
             Addressing::Indirect {
@@ -327,7 +327,7 @@ pub fn seed_workload(strategy: Strategy, accesses_per_chip: u32) -> Result<Cost,
         };
         let Some(poll) = strategy.legacy() else {
             let (mut smi, _id) =
-                Smi::probe(&mut sim.bus, &sim.counter, sw.get(), family, Config::new())?;
+                Switch::probe(&mut sim.bus, &sim.counter, sw.get(), family, Config::new())?;
             for k in 0..accesses_per_chip {
                 let (port, reg) = target(k);
                 if k % 2 == 0 {

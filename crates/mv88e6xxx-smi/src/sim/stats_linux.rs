@@ -2,7 +2,7 @@
 //! for this crate's benches and tests; not public API, no semver promise).
 //!
 //! [`LinuxStats`] issues the MDIO frames Linux's mv88e6xxx driver issues, in its register
-//! order (docs/mv88e6xxx.md#mib-statistics), without going through [`Smi`](crate::Smi):
+//! order (docs/mv88e6xxx.md#mib-statistics), without going through [`Switch`](crate::Switch):
 //!
 //! - register access as `smi.c` does it: direct (one frame at the device address),
 //!   dual-chip (one frame at `sw_addr + dev`), or indirect (read: SMI_CMD write, SMI_CMD

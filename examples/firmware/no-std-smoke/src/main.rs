@@ -121,7 +121,7 @@ fn switch_behind_dwmac(base: usize) -> u16 {
     let Ok(mdio) = mac.mdio(&cs, 125_000_000) else {
         return 0;
     };
-    match mv88e6xxx_smi::Smi::probe(
+    match mv88e6xxx_smi::Switch::probe(
         mdio,
         &cs,
         0x10,
@@ -137,7 +137,7 @@ fn switch_behind_dwmac(base: usize) -> u16 {
 /// for the CPU port, one port's MIB counters, the ports whose link changed, and the PPU
 /// service call (so every switch-function path is compiled and linked for each target).
 fn switch_bring_up<M: mdio_bus::Mdio, C: hwtimer_core::Continuous + Copy>(
-    smi: &mut mv88e6xxx_smi::Smi<M, C>,
+    smi: &mut mv88e6xxx_smi::Switch<M, C>,
 ) -> u16 {
     use mv88e6xxx_smi::atu::{AtuEntry, MacAddr};
     use mv88e6xxx_smi::stats::{HistogramMode, Mib};
