@@ -13,8 +13,9 @@ use mdio_bus::Mdio;
 
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error};
+use crate::global1::G1Op;
 use crate::regs::g1;
-use crate::smi::{G1Op, Switch};
+use crate::switch::Switch;
 
 /// G1_ATU_OP operation codes (bits \[14:12\]).
 mod op {

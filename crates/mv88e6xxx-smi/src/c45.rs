@@ -11,9 +11,10 @@ use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr};
 
 use crate::chip::{Chip, Family, PhyAccess};
 use crate::error::{ConfigError, Error};
+use crate::global2::InternalMdio;
 use crate::port::PORT_STS;
 use crate::regs::{G2_SMI_PHY_CMD_REG, SmiPhyCmd, g2};
-use crate::smi::{InternalMdio, Switch};
+use crate::switch::Switch;
 
 /// The MMD that holds the SERDES registers of the 6341, 6390 and 6393 families: 4, PHY
 /// XS (Linux `serdes.c` / `pcs-639x.c` read them with `MDIO_MMD_PHYXS`;

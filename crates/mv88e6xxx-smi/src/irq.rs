@@ -20,7 +20,7 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use crate::chip::PhyAccess;
 use crate::error::{ConfigError, Error, Feature};
-use crate::smi::Switch;
+use crate::switch::Switch;
 
 /// Global2 INT_SRC (register 0x00): bit `n` is internal PHY `n`'s interrupt line.
 pub const G2_INT_SRC: u8 = 0x00;

@@ -90,8 +90,11 @@ pub mod atu;
 mod c45;
 pub mod chip;
 mod error;
+mod global1;
+mod global2;
 pub mod irq;
 pub mod port;
+mod ppu;
 pub mod regs;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the switch model indexes
 // its register files with 5-bit addresses and counts with plain arithmetic.
@@ -106,15 +109,18 @@ pub mod regs;
 pub mod sim;
 mod smi;
 pub mod stats;
+mod switch;
 pub mod vtu;
 
 /// The SERDES lanes' MMD, modes and lanes (docs/mv88e6xxx.md#6393x-serdes).
 pub use c45::{SERDES_DEVAD, SerdesLane, SerdesMode};
 pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
 pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, SwitchUnit};
-pub use smi::{
-    Addressing, Config, DEFAULT_TIMEOUT_NS, G1Op, InternalMdio, MIN_FRAME_NS, PPU_HOLD_NS, Switch,
-};
+pub use global1::G1Op;
+pub use global2::InternalMdio;
+pub use ppu::PPU_HOLD_NS;
+pub use smi::Addressing;
+pub use switch::{Config, DEFAULT_TIMEOUT_NS, MIN_FRAME_NS, Switch};
 
 /// The README's example, compiled and run as a doctest so it cannot rot.
 #[cfg(doctest)]

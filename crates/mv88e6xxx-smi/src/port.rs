@@ -14,7 +14,7 @@ use mdio_bus::Mdio;
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error, Feature};
 use crate::regs::{self, PPU_ENABLE, PPU_STATE_6352, PPU_STATE_MASK, PPU_STATE_POLLING, g1};
-use crate::smi::Switch;
+use crate::switch::Switch;
 
 /// PORT_STS (port register 0x00): link, duplex and speed as the PHY polling unit found
 /// them (read-only bits).

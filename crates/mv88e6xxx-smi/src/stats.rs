@@ -39,8 +39,9 @@ use mdio_bus::Mdio;
 
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error, Feature};
+use crate::global1::G1Op;
 use crate::regs::g1;
-use crate::smi::{G1Op, Switch};
+use crate::switch::Switch;
 
 /// G1_STATS_OP operation FLUSH_ALL (`0x1000`): clear every port's counters.
 pub const STATS_OP_FLUSH_ALL: u16 = 0x1000;

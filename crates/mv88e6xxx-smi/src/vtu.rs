@@ -10,8 +10,9 @@ use mdio_bus::Mdio;
 
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error, SwitchUnit};
+use crate::global1::G1Op;
 use crate::regs::g1;
-use crate::smi::{G1Op, Switch};
+use crate::switch::Switch;
 
 /// PORT_DEFAULT_VLAN (port register 0x07): default VID in \[11:0\].
 pub const PORT_DEFAULT_VLAN: u8 = 0x07;

@@ -454,7 +454,8 @@ fn every_call_on_a_dead_bus_returns_within_its_frame_bound() {
                 );
                 continue;
             }
-            let mut smi = Switch::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
+            let mut smi =
+                Switch::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
             let bound = DEAD_CALL_FRAMES;
             for (name, r, frames) in every_call(&mut smi) {
                 assert!(
@@ -602,7 +603,8 @@ fn a_bus_that_dies_mid_run_ends_every_call_within_its_frame_bound() {
             let (attach, first) = {
                 let mut sim = live(chip, addressing);
                 let mut smi =
-                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+                        .unwrap();
                 let attach = smi.frames();
                 for (call, r, _) in first_calls(&mut smi) {
                     assert!(r.is_ok(), "{chip:?} {addressing:?} live {call}: {r:?}");
@@ -615,7 +617,8 @@ fn a_bus_that_dies_mid_run_ends_every_call_within_its_frame_bound() {
                 let mut sim = live(chip, addressing);
                 sim.bus.go_dead_after(attach + after, value);
                 let mut smi =
-                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+                        .unwrap();
                 let mut calls = first_calls(&mut smi);
                 calls.extend(every_call(&mut smi));
                 let unit_calls = every_unit_call(&mut smi);
@@ -667,7 +670,8 @@ fn a_bus_that_dies_inside_a_unit_call_ends_it_within_its_frame_bound() {
             let (attach, live_calls) = {
                 let mut sim = live(chip, addressing);
                 let mut smi =
-                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new()).unwrap();
+                    Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
+                        .unwrap();
                 (smi.frames(), every_unit_call(&mut smi))
             };
             let mut start = 0;
@@ -713,7 +717,8 @@ fn a_walk_on_a_dead_bus_ends_at_its_first_step() {
                 continue; // the attach fails (above)
             }
             let (_clock, counter, mut mdio) = bus(value);
-            let mut smi = Switch::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
+            let mut smi =
+                Switch::new(&mut mdio, &counter, addressing, chip, Config::new()).unwrap();
             let per_access = if indirect { 3 } else { 1 };
             let walks: [(&str, BusyWait, Walk); 2] = [
                 ("atu_for_each", BusyWait::AtuOp, |s, seen| {

@@ -217,10 +217,12 @@ fn addressing_selection() {
 #[test]
 fn unknown_or_absent_switch_is_a_typed_error() {
     let mut sim = SwitchSim::new(SwitchModel::new()); // empty bus reads 0xFFFF
-    let e = Switch::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6085, Config::new()).unwrap_err();
+    let e =
+        Switch::probe(&mut sim.bus, &sim.counter, 0, Family::Mv6085, Config::new()).unwrap_err();
     assert_eq!(e, Error::UnknownSwitchId { raw: 0xFFFF });
     // Indirect on an empty bus: SMI_CMD reads 0xFFFF = BUSY forever → bounded timeout.
-    let e = Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap_err();
+    let e =
+        Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap_err();
     assert!(matches!(
         e,
         Error::Timeout(BusyTimeout {
