@@ -12,7 +12,7 @@ use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr};
 use crate::chip::{Chip, Family, PhyAccess};
 use crate::error::{ConfigError, Error};
 use crate::global2::InternalMdio;
-use crate::port::PORT_STS;
+use crate::regs::port::PORT_STS;
 use crate::regs::{G2_SMI_PHY_CMD_REG, SmiPhyCmd, g2};
 use crate::switch::Switch;
 

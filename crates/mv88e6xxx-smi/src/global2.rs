@@ -59,7 +59,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// - Global2: SMI_PHY_CMD write, bounded BUSY wait, SMI_PHY_DATA read (each a switch
     ///   register access; BUSY polled first only when its state is unknown);
     /// - PPU-gated (6085, 6095, 6131, 6185): if this driver holds the PPU stopped (a PHY
-    ///   access less than [`PPU_HOLD_NS`] ago), the PHY register is read directly at
+    ///   access less than [`PPU_HOLD_NS`](crate::PPU_HOLD_NS) ago), the PHY register is read directly at
     ///   device `phy` and the hold extended. Otherwise G1_CTL1 read; if PPU_ENABLE is set,
     ///   G1_CTL1 written without it and G1_STS awaited (bounded) until the PPU state reads
     ///   "disabled"; the PHY register read directly; the PPU then stays stopped until

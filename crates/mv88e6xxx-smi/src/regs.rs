@@ -69,6 +69,30 @@ pub mod g1 {
     /// G1_VTU_DATA3 (VTU/STU data of ports 8..=10, 6185 and 6352 layouts;
     /// docs/mv88e6xxx.md#atu-vtu-and-stu).
     pub const VTU_DATA3: u8 = 0x09;
+
+    // The monitor registers: CPU and mirror destinations (`global1.h`).
+    /// Global1 MONITOR_CTL (0x1A) of the 6185 and 6352 families.
+    pub const MONITOR_CTL: u8 = 0x1A;
+    /// G1 MONITOR_CTL CPU ("ARP") destination port field \[7:4\].
+    pub const MONITOR_CPU_DEST_MASK: u16 = 0x00F0;
+    /// G1 MONITOR_CTL ingress mirror destination field \[15:12\] (6095-style chips).
+    pub const MONITOR_INGRESS_DEST_MASK: u16 = 0xF000;
+    /// G1 MONITOR_CTL egress mirror destination field \[11:8\] (6095-style chips).
+    pub const MONITOR_EGRESS_DEST_MASK: u16 = 0x0F00;
+    /// Global1 MONITOR_MGMT_CTL (0x1A on the 6341, 6390 and 6393 families): an indirect
+    /// table, written as UPDATE | pointer \[13:8\] | data \[7:0\].
+    pub const MONITOR_MGMT_CTL: u8 = 0x1A;
+    /// MONITOR_MGMT_CTL / POLICY_MGMT_CTL UPDATE (bit 15): store the data at the pointer.
+    pub const MGMT_UPDATE: u16 = 1 << 15;
+    /// MONITOR_MGMT_CTL pointer 0x20: ingress mirror destination.
+    pub const MGMT_PTR_INGRESS_DEST: u16 = 0x2000;
+    /// MONITOR_MGMT_CTL pointer 0x21: egress mirror destination.
+    pub const MGMT_PTR_EGRESS_DEST: u16 = 0x2100;
+    /// MONITOR_MGMT_CTL pointer 0x30: CPU destination of management frames.
+    pub const MGMT_PTR_CPU_DEST: u16 = 0x3000;
+    /// CPU destination data bits \[7:5\] = 7: management frames keep the highest priority
+    /// (Linux's `..._CPU_DEST_MGMTPRI`).
+    pub const MGMT_CPU_DEST_PRI: u16 = 0x00E0;
 }
 
 /// Global2 register numbers (docs/mv88e6xxx.md#global2, `global2.h`).
@@ -77,6 +101,71 @@ pub mod g2 {
     pub const SMI_PHY_CMD: u8 = 0x18;
     /// G2_SMI_PHY_DATA.
     pub const SMI_PHY_DATA: u8 = 0x19;
+    /// 6393 family Global2 register 0x05: egress mirror destination.
+    pub const EGRESS_MONITOR_DEST: u8 = 0x05;
+}
+
+/// Port register numbers and fields (docs/mv88e6xxx.md#port-control, `port.h`).
+pub mod port {
+    /// PORT_STS (port register 0x00): link, duplex and speed as the PHY polling unit found
+    /// them (read-only bits).
+    pub const PORT_STS: u8 = 0x00;
+    /// PORT_STS link up (bit 11).
+    pub const STS_LINK: u16 = 1 << 11;
+    /// PORT_STS full duplex (bit 10).
+    pub const STS_DUPLEX: u16 = 1 << 10;
+    /// PORT_STS speed field \[9:8\]: 0 10 Mb/s, 1 100 Mb/s, 2 1000 Mb/s.
+    pub const STS_SPEED_MASK: u16 = 0x0300;
+    /// PORT_MAC_CTL (port register 0x01): forced link, duplex, speed and RGMII delays.
+    pub const PORT_MAC_CTL: u8 = 0x01;
+    /// PORT_MAC_CTL RGMII receive clock delay (bit 15).
+    pub const MAC_RGMII_RXCLK: u16 = 1 << 15;
+    /// PORT_MAC_CTL RGMII transmit clock delay (bit 14).
+    pub const MAC_RGMII_TXCLK: u16 = 1 << 14;
+    /// PORT_MAC_CTL alternate speed ("200BASE" / ALTSPEED, bit 12): with speed 1 it means
+    /// 200 Mb/s; on the 6390-class chips also 2500 (and 5000 on the 6393X).
+    pub const MAC_ALTSPEED: u16 = 1 << 12;
+    /// PORT_MAC_CTL link value when forced (bit 5).
+    pub const MAC_LINK_UP: u16 = 1 << 5;
+    /// PORT_MAC_CTL force link (bit 4).
+    pub const MAC_FORCE_LINK: u16 = 1 << 4;
+    /// PORT_MAC_CTL duplex value when forced (bit 3, 1 = full).
+    pub const MAC_DUPLEX_FULL: u16 = 1 << 3;
+    /// PORT_MAC_CTL force duplex (bit 2).
+    pub const MAC_FORCE_DUPLEX: u16 = 1 << 2;
+    /// PORT_MAC_CTL speed field \[1:0\]: 0 10, 1 100, 2 1000 Mb/s, 3 not forced (10 G with
+    /// [`MAC_FORCE_SPEED`]).
+    pub const MAC_SPEED_MASK: u16 = 0x0003;
+    /// PORT_CTL0 (port register 0x04): egress mode, frame mode, port state.
+    pub const PORT_CTL0: u8 = 0x04;
+    /// PORT_CTL0 egress mode field \[13:12\].
+    pub const CTL0_EGRESS_MASK: u16 = 0x3000;
+    /// PORT_CTL0 frame mode field \[9:8\].
+    pub const CTL0_FRAME_MASK: u16 = 0x0300;
+    /// PORT_CTL0 port state field \[1:0\].
+    pub const CTL0_STATE_MASK: u16 = 0x0003;
+    /// PORT_CTL2 (port register 0x08); on the 6185 its bits \[3:0\] are the upstream port.
+    pub const PORT_CTL2: u8 = 0x08;
+    /// PORT_CTL2 upstream (CPU) port field \[3:0\] (6185).
+    pub const CTL2_UPSTREAM_MASK: u16 = 0x000F;
+    /// PORT_MAC_CTL force speed (bit 13): on the 6341, 6390 and 6393 families the speed
+    /// field counts only while it is set (docs/mv88e6xxx.md#per-family-port-ops).
+    pub const MAC_FORCE_SPEED: u16 = 1 << 13;
+    /// 6393 family port register 0x0E POLICY_MGMT_CTL: per-port indirect table, written as
+    /// UPDATE | pointer \[13:8\] | data \[7:0\].
+    pub const PORT_POLICY_MGMT_CTL: u8 = 0x0E;
+    /// POLICY_MGMT_CTL pointer 0x30: ingress mirror destination.
+    pub const POLICY_PTR_INGRESS_DEST: u16 = 0x3000;
+    /// POLICY_MGMT_CTL pointer 0x38: CPU (upstream) destination.
+    pub const POLICY_PTR_CPU_DEST: u16 = 0x3800;
+    /// PORT_CTL0 bit 2 on the 6352-style chips: egress floods of unknown unicast
+    /// (`MV88E6352_PORT_CTL0_EGRESS_FLOODS_UC`); on the 6095/6131/6185 the same bit is
+    /// "forward unknown" (unicast).
+    pub const CTL0_FLOOD_UC: u16 = 1 << 2;
+    /// PORT_CTL0 bit 3 on the 6352-style chips: egress floods of unknown multicast.
+    pub const CTL0_FLOOD_MC: u16 = 1 << 3;
+    /// PORT_CTL2 bit 6 on the 6095/6131/6185: "default forward" (unknown multicast).
+    pub const CTL2_DEFAULT_FORWARD: u16 = 1 << 6;
 }
 
 register_bitfields![u16,

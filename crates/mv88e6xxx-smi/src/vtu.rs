@@ -17,7 +17,7 @@ use crate::switch::Switch;
 /// PORT_DEFAULT_VLAN (port register 0x07): default VID in \[11:0\].
 pub const PORT_DEFAULT_VLAN: u8 = 0x07;
 // PORT_CTL2 (port register 0x08) carries the 802.1Q mode in [11:10].
-use crate::port::PORT_CTL2;
+use crate::regs::port::PORT_CTL2;
 const PORT_CTL2_8021Q_MASK: u16 = 0x0C00;
 
 /// G1_VTU_OP operation codes (bits \[14:12\]).
