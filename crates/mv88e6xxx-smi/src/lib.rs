@@ -7,18 +7,24 @@
 //!
 //! | module / type | what it holds |
 //! |---|---|
-//! | [`regs`] | register numbers, typed SMI_CMD / G2_SMI_PHY_CMD / G1 fields (tock-registers), the 6393X remap table |
+//! | [`regs`] | register numbers and fields: SMI, Global1 ([`regs::g1`]), Global2 ([`regs::g2`]), ports ([`regs::port`]); typed SMI_CMD / G2_SMI_PHY_CMD / G1 fields (tock-registers), the 6393X remap table |
 //! | [`chip`] | the chip table (family → port/PHY base, Global1/Global2, SMI mode; per chip ports, unrouted ports, internal PHYs, [`PhyAccess`]), PORT_SWITCH_ID identification |
-//! | [`Switch`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip |
+//! | [`Switch`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip; the PPU held across a run of PHY accesses ([`Switch::service`], docs/mv88e6xxx.md#ppu-hold) |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
 //! | Clause 45 | [`Switch::phy_read_c45`] / [`Switch::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Switch::serdes_read`], [`Switch::serdes_write`], MMD [`SERDES_DEVAD`]; CMODE-checked: [`Switch::serdes_lane`], [`Switch::serdes_read_checked`], [`Switch::serdes_write_checked`]); docs/mv88e6xxx.md#clause-45 |
-//! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops); the PPU held across a run of PHY accesses ([`Switch::service`], docs/mv88e6xxx.md#ppu-hold) |
+//! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops) |
 //! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Switch::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
 //! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`vtu`] | VLANs: the VTU and STU, per-port default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`stats`] | the MIB counters of one port, the histogram mode, flushes ([`stats::Mib`]; docs/mv88e6xxx.md#mib-statistics) |
 //! | [`Error`], [`ConfigError`] | every failure, typed: MDIO error, [`BusyTimeout`] with the last value, unknown switch ID, and one [`ConfigError`] per refused setting or argument |
 //! | `sim` | (feature `sim`) behavioural switch model; its `seed` module (feature `unstable-baselines`, not public API) replays seed 004's naive strategies for the bench and the seed-proof tests, and `linux_switch` / `stats_linux` Linux's ATU, VTU and MIB register sequences for the benches |
+//!
+//! The source is split by register block, as Linux splits `smi.c`, `global1.c`,
+//! `global2.c` and `port.c`: `smi.rs` (SMI transport: [`Addressing`], raw frames, the
+//! SMI_CMD wait), `switch.rs` ([`Switch`], [`Config`], probe, register access, waits),
+//! `global1.rs` ([`G1Op`]), `global2.rs` (internal PHY access, [`InternalMdio`]), `ppu.rs`
+//! (the PPU hold), and `port.rs` with `port/{ops,ctl,mac,reset}.rs`.
 //!
 //! ## Contract
 //!
