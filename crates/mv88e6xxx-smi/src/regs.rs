@@ -166,6 +166,14 @@ pub mod port {
     pub const CTL0_FLOOD_MC: u16 = 1 << 3;
     /// PORT_CTL2 bit 6 on the 6095/6131/6185: "default forward" (unknown multicast).
     pub const CTL2_DEFAULT_FORWARD: u16 = 1 << 6;
+    /// Port register 0x10: InDiscards, bits 15..0 (Linux `sw_in_discards`, low half).
+    pub const PORT_IN_DISCARD_LO: u8 = 0x10;
+    /// Port register 0x11: InDiscards, bits 31..16.
+    pub const PORT_IN_DISCARD_HI: u8 = 0x11;
+    /// Port register 0x12: InFiltered, 16 bits (Linux `sw_in_filtered`).
+    pub const PORT_IN_FILTERED: u8 = 0x12;
+    /// Port register 0x13: OutFiltered, 16 bits (Linux `sw_out_filtered`).
+    pub const PORT_OUT_FILTERED: u8 = 0x13;
 }
 
 register_bitfields![u16,
