@@ -163,21 +163,30 @@ impl ChipModel {
                 match data & 0xF {
                     0 => self.atu.table.retain(|k, r| !take(k, r)),
                     0xF => {
-                        let mask = u16::from(chip_facts(self.chip).atu_move_port_mask);
+                        // The move's port fields are `atu_move_port_mask` wide (the
+                        // model's table); the all-ones to-port removes.
+                        let facts = chip_facts(self.chip);
+                        let mask = u16::from(facts.atu_move_port_mask);
                         let w = mask.count_ones();
                         let v = data >> 4;
                         let (from, to) = (v & mask, (v >> w) & mask);
-                        self.atu.table.retain(|k, r| {
-                            let bit = 1u16 << (from + 4);
-                            if !take(k, r) || r.data & bit == 0 {
-                                return true;
-                            }
-                            r.data &= !bit;
-                            if to != mask {
-                                r.data |= 1 << (to + 4);
-                            }
-                            r.data & 0xFFF0 != 0
-                        });
+                        let port_bit = |p: u16| {
+                            1u16.checked_shl(u32::from(p))
+                                .filter(|b| facts.port_vector() & b != 0)
+                                .map(|b| b << 4)
+                        };
+                        // Model assumption (unverified): a move from or to a port the
+                        // chip does not have changes no entry.
+                        let to_bit = if to == mask { Some(0) } else { port_bit(to) };
+                        if let (Some(bit), Some(to_bit)) = (port_bit(from), to_bit) {
+                            self.atu.table.retain(|k, r| {
+                                if !take(k, r) || r.data & bit == 0 {
+                                    return true;
+                                }
+                                r.data = (r.data & !bit) | to_bit;
+                                r.data & 0xFFF0 != 0
+                            });
+                        }
                     }
                     // Other states: not a flush or a move (model assumption: no effect).
                     _ => {}
