@@ -377,7 +377,11 @@ fn remove_port_on_6341_family_uses_the_4_bit_move_fields() {
             .unwrap();
         s.atu_remove_port(3, AtuFlush::All, None).unwrap();
         let model = sim.bus.device().chip(0).unwrap();
-        assert_eq!(model.g1_reg(0x0C), 0x0F3F, "{chip:?}: G1_ATU_DATA of the move");
+        assert_eq!(
+            model.g1_reg(0x0C),
+            0x0F3F,
+            "{chip:?}: G1_ATU_DATA of the move"
+        );
         let entries: Vec<_> = model
             .atu_entries()
             .iter()
@@ -396,8 +400,7 @@ fn fid_range_of_6341_family_is_256() {
     for chip in [Chip::Mv6341, Chip::Mv6141] {
         let mut sim = indirect(chip);
         let mut s = smi(&mut sim, chip);
-        s.atu_load(&AtuEntry::new_static(255, mac(9), 0b1))
-            .unwrap();
+        s.atu_load(&AtuEntry::new_static(255, mac(9), 0b1)).unwrap();
         let f0 = s.frames();
         assert!(matches!(
             s.atu_load(&AtuEntry::new_static(256, mac(9), 0b1)),

@@ -7,10 +7,13 @@
 //! 578464679f33cde8331507c78f7b302299df7783, with the later mainline commits that change
 //! the table applied as their patches state them (each cited at the field it changes):
 //!
+//! - the 6020 usable-ports fix (lore msgid
+//!   20240326123655.40666-1-matthias.schiffer@ew.tq-group.com, v6.9, March 2024): 7
+//!   ports, ports 2-4 not routed;
 //! - b9a61c20179f "net: dsa: mv88e6xxx: Fix number of databases for 88E6141 / 88E6341"
 //!   (v6.9, April 2024): `num_databases = 256` on the 6141 and 6341;
-//! - Linux commit from msgid 20241014204342.5852-1-peter@rashleigh.ca (v6.12): 6361
-//!   `max_vid = 8191`;
+//! - 1833d8a26f05 "net: dsa: mv88e6xxx: Fix the max_vid definition for the MV88E6361"
+//!   (v6.12, October 2024): 6361 `max_vid = 8191`;
 //! - 4ae01ec00771 "net: dsa: mv88e6xxx: fix atu_move_port_mask for 6341 family"
 //!   (v6.15, March 2025): `atu_move_port_mask = 0xf` on the 6141 and 6341;
 //! - 52fdc41c3278 "fix internal PHYs for 6320 family" (v6.15): 6320/6321
@@ -281,8 +284,11 @@ const fn family_row(family: LinuxFamily, product_num: u16) -> ChipFacts {
 pub const fn chip_facts(chip: Chip) -> ChipFacts {
     use LinuxFamily::*;
     match chip {
+        // Ports 2-4 are not routed to pins: the Linux fix posted as
+        // 20240326123655.40666-1-matthias.schiffer@ew.tq-group.com (v6.9) replaced
+        // `num_ports = 4` by 7 ports with `invalid_port_mask = BIT(2) | BIT(3) | BIT(4)`.
         Chip::Mv6020 => ChipFacts {
-            num_ports: 4,
+            invalid_port_mask: 0x001C,
             num_internal_phys: 2,
             g2_irqs: 5,
             ..family_row(F6250, 0x0200)
@@ -460,9 +466,15 @@ mod tests {
         assert_eq!((f.num_databases, f.atu_move_port_mask), (256, 0x0F));
         assert_eq!((f.port_base, f.phy_base), (0x10, 0x10));
         let f = chip_facts(Chip::Mv6250);
-        assert_eq!((f.global1, f.global2, f.smi), (0x0F, 0x07, SmiKind::DualChip));
+        assert_eq!(
+            (f.global1, f.global2, f.smi),
+            (0x0F, 0x07, SmiKind::DualChip)
+        );
         let f = chip_facts(Chip::Mv6390);
-        assert_eq!((f.max_vid, f.atu_move_port_mask, f.g2_irqs), (8191, 0x1F, 14));
+        assert_eq!(
+            (f.max_vid, f.atu_move_port_mask, f.g2_irqs),
+            (8191, 0x1F, 14)
+        );
         assert_eq!(chip_facts(Chip::Mv6361).port_vector(), 0x06F9);
         assert!(!chip_facts(Chip::Mv6185).has_stu());
         assert!(chip_facts(Chip::Mv6320).has_internal_phy(4));

@@ -200,9 +200,7 @@ impl ChipModel {
         let chip = self.chip;
         let candidates: Vec<usize> = (0..nports)
             .filter(|&i| {
-                i != port
-                    && dest & (1 << i) != 0
-                    && chip_facts(chip).port_vector() & (1 << i) != 0
+                i != port && dest & (1 << i) != 0 && chip_facts(chip).port_vector() & (1 << i) != 0
             })
             .collect();
         let (ports, blocked): (Vec<usize>, Vec<usize>) = candidates
