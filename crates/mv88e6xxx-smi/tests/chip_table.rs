@@ -237,3 +237,48 @@ fn every_chip_has_a_model_row_of_its_own() {
         }
     }
 }
+
+/// The model takes no fact from the driver: its files name, of the driver's modules, only
+/// the chip's name (`crate::chip::Chip`); the baselines that drive it like a host
+/// (`seed.rs`, `linux_switch.rs`, `stats_linux.rs`) are not part of the model.
+#[test]
+fn the_model_imports_no_driver_fact() {
+    // Every file under src/sim, but the baselines.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sim");
+    let mut dirs = vec![root.clone()];
+    let mut files = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                let name = path.strip_prefix(&root).unwrap().display().to_string();
+                if !["seed.rs", "linux_switch.rs", "stats_linux.rs"].contains(&name.as_str()) {
+                    files.push((name, std::fs::read_to_string(&path).unwrap()));
+                }
+            }
+        }
+    }
+    assert!(files.len() >= 10, "{} files", files.len());
+    let driver_modules = [
+        "regs", "atu", "vtu", "stats", "port", "irq", "dsa", "c45", "smi", "switch", "global1",
+        "global2", "ppu",
+    ];
+    for (name, text) in &files {
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for m in driver_modules {
+                assert!(
+                    !line.contains(&format!("crate::{m}")),
+                    "{name} uses the driver's {m}: {line}"
+                );
+            }
+            if let Some(at) = line.find("crate::chip::") {
+                assert!(
+                    line[at..].starts_with("crate::chip::Chip"),
+                    "{name} uses a driver chip fact: {line}"
+                );
+            }
+        }
+    }
+}

@@ -18,6 +18,8 @@
 //!   (v6.15, March 2025): `atu_move_port_mask = 0xf` on the 6141 and 6341;
 //! - 52fdc41c3278 "fix internal PHYs for 6320 family" (v6.15): 6320/6321
 //!   `num_internal_phys = 2`, `internal_phys_offset = 3`;
+//! - f9a457722cf5 "fix VTU methods for 6320 family" (v6.15): 6320/6321
+//!   `mv88e6352_g1_vtu_*` (the tree read has `mv88e6185_g1_vtu_*` there);
 //! - 1428a6109b20 "enable STU methods for 6320 family" (v6.15): 6320/6321 `max_sid = 63`
 //!   and the `mv88e6352_g1_stu_*` ops.
 //!
@@ -236,6 +238,7 @@ const fn family_row(family: LinuxFamily, product_num: u16) -> ChipFacts {
         F6250 => (VtuKind::Mv6185, 0, MIB_6250),
         F6097 => (VtuKind::Mv6352, 63, MIB_6095),
         F6165 => (VtuKind::Mv6352, 63, MIB_6095),
+        // f9a457722cf5 and 1428a6109b20.
         F6320 => (VtuKind::Mv6352, 63, MIB_6320),
         F6341 => (VtuKind::Mv6352, 63, MIB_6390),
         F6390 | F6393 => (VtuKind::Mv6390, 63, MIB_6390),
