@@ -122,7 +122,9 @@ impl AtuInfo {
 pub const fn atu_info(chip: Chip) -> AtuInfo {
     let num_databases = match chip {
         Chip::Mv6020 | Chip::Mv6071 | Chip::Mv6220 | Chip::Mv6250 => 64,
-        Chip::Mv6095 | Chip::Mv6131 | Chip::Mv6185 => 256,
+        // 6141/6341: Linux commit b9a61c20179f ("Fix number of databases for 88E6141 /
+        // 88E6341", v6.9).
+        Chip::Mv6095 | Chip::Mv6131 | Chip::Mv6185 | Chip::Mv6141 | Chip::Mv6341 => 256,
         _ => 4096,
     };
     let fast = matches!(
@@ -143,7 +145,14 @@ pub const fn atu_info(chip: Chip) -> AtuInfo {
     AtuInfo {
         num_databases,
         age_time_coeff_ms: if fast { 3_750 } else { 15_000 },
-        move_port_mask: if fast { 0x1F } else { 0x0F },
+        // 5-bit move fields on the 6390 and 6393 families only; the 6141/6341 PortVec is
+        // 8 bits wide (Linux commit 4ae01ec00771, "fix atu_move_port_mask for 6341
+        // family", v6.15).
+        move_port_mask: if fast && !matches!(chip, Chip::Mv6141 | Chip::Mv6341) {
+            0x1F
+        } else {
+            0x0F
+        },
     }
 }
 

@@ -76,10 +76,10 @@ pub const fn vtu_info(chip: Chip) -> Option<VtuInfo> {
         Mv6085 | Mv6097 | Mv6123 | Mv6141 | Mv6161 | Mv6165 | Mv6171 | Mv6172 | Mv6175 | Mv6176
         | Mv6240 | Mv6320 | Mv6321 | Mv6341 | Mv6350 | Mv6351 | Mv6352 => (VtuLayout::Mv6352, 4095),
         Mv6185 | Mv6095 | Mv6131 | Mv6020 | Mv6071 | Mv6220 | Mv6250 => (VtuLayout::Mv6185, 4095),
-        Mv6361 => (VtuLayout::Mv6390, 4095),
-        Mv6190 | Mv6190X | Mv6191 | Mv6290 | Mv6390 | Mv6390X | Mv6191X | Mv6193X | Mv6393X => {
-            (VtuLayout::Mv6390, 8191)
-        }
+        // The 6361 has two VTU pages too (Linux commit 1833d8a26f05, "Fix the max_vid
+        // definition for the MV88E6361").
+        Mv6190 | Mv6190X | Mv6191 | Mv6290 | Mv6390 | Mv6390X | Mv6191X | Mv6193X | Mv6361
+        | Mv6393X => (VtuLayout::Mv6390, 8191),
     };
     Some(VtuInfo {
         layout,

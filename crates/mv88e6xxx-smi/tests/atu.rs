@@ -359,3 +359,60 @@ fn fid_register_is_not_rewritten_unless_something_could_have_changed_it() {
     assert!(fids.iter().all(|e| e.0 == 3), "{fids:?}");
     assert_eq!(fids.len(), 4);
 }
+
+/// The 6141 and 6341 move port fields are 4 bits wide (Linux `atu_move_port_mask = 0xf`,
+/// commit 4ae01ec00771): removing port 3 writes G1_ATU_DATA 0x0F3F (state 0xF, from-port
+/// 3, to-port 0xF = remove). A 5-bit word (0x3E3F) reads on this chip as "move port 3 to
+/// port 14", and the entries stay.
+#[test]
+fn remove_port_on_6341_family_uses_the_4_bit_move_fields() {
+    for chip in [Chip::Mv6341, Chip::Mv6141] {
+        let mut sim = indirect(chip);
+        let mut s = smi(&mut sim, chip);
+        s.atu_load(&AtuEntry::new_static(1, mac(1), 0b0_1000))
+            .unwrap();
+        s.atu_load(&AtuEntry::new_static(1, mac(2), 0b0_1001))
+            .unwrap();
+        s.atu_load(&AtuEntry::new_static(2, mac(3), 0b1_0000))
+            .unwrap();
+        s.atu_remove_port(3, AtuFlush::All, None).unwrap();
+        let model = sim.bus.device().chip(0).unwrap();
+        assert_eq!(
+            model.g1_reg(0x0C),
+            0x0F3F,
+            "{chip:?}: G1_ATU_DATA of the move"
+        );
+        let entries: Vec<_> = model
+            .atu_entries()
+            .iter()
+            .map(|&(fid, m, data)| (fid, m[5], data >> 4))
+            .collect();
+        // mac(1) was only on port 3 and is gone; mac(2) keeps port 0; FID 2 untouched.
+        assert_eq!(entries, [(1, 2, 0b0_0001), (2, 3, 0b1_0000)], "{chip:?}");
+    }
+}
+
+/// The 6141 and 6341 have 256 address databases (Linux `num_databases = 256`, commit
+/// b9a61c20179f): FID 255 reaches the chip as FID 255 (FID \[3:0\] in G1_ATU_OP, \[7:4\]
+/// in G1_ATU_CTL), FID 256 is refused with a typed error before any frame.
+#[test]
+fn fid_range_of_6341_family_is_256() {
+    for chip in [Chip::Mv6341, Chip::Mv6141] {
+        let mut sim = indirect(chip);
+        let mut s = smi(&mut sim, chip);
+        s.atu_load(&AtuEntry::new_static(255, mac(9), 0b1)).unwrap();
+        let f0 = s.frames();
+        assert!(matches!(
+            s.atu_load(&AtuEntry::new_static(256, mac(9), 0b1)),
+            Err(Error::Config(ConfigError::Fid { fid: 256 }))
+        ));
+        assert!(matches!(
+            s.atu_flush(AtuFlush::All, Some(256)),
+            Err(Error::Config(ConfigError::Fid { fid: 256 }))
+        ));
+        assert_eq!(s.frames(), f0, "{chip:?}: refused before any frame");
+        let model = sim.bus.device().chip(0).unwrap();
+        let fids: Vec<_> = model.atu_entries().iter().map(|e| e.0).collect();
+        assert_eq!(fids, [255], "{chip:?}");
+    }
+}

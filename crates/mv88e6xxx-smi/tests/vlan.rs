@@ -364,3 +364,23 @@ fn vids_above_4095_use_the_page_bit_on_the_6390() {
     let _ = s.release();
     assert_eq!(sim.bus.device().chip(0).unwrap().vtu_vids(), [904, 5000]);
 }
+
+/// The 6361 has two VTU pages, VIDs up to 8191 (Linux `max_vid = 8191`, commit
+/// 1833d8a26f05): VID 5000 is loaded on the second page and read back; 8192 is refused
+/// before any frame.
+#[test]
+fn vids_above_4095_on_the_6361() {
+    let chip = Chip::Mv6361;
+    let mut sim = SwitchSim::single(ChipModel::new(chip, attach(chip)));
+    let mut s = smi(&mut sim, chip, attach(chip));
+    s.vtu_load(&VtuEntry::new(5000, 3)).unwrap();
+    let got = s.vtu_get_next(4095).unwrap().map(|e| (e.vid, e.fid));
+    assert_eq!(got, Some((5000, 3)));
+    let f0 = s.frames();
+    assert!(matches!(
+        s.vtu_load(&VtuEntry::new(8192, 3)),
+        Err(Error::Config(ConfigError::Vid { vid: 8192 }))
+    ));
+    assert_eq!(s.frames(), f0);
+    assert_eq!(sim.bus.device().chip(0).unwrap().vtu_vids(), [5000]);
+}

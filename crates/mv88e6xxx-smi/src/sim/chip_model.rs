@@ -16,17 +16,17 @@ mod vtu;
 mod c45;
 // Ports' link, the PPU's view of the PHYs, the interrupt path and the software reset.
 mod port;
-use crate::chip::{AddressMap, Chip, PhyAccess};
-use crate::regs::{
-    self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK,
-    PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2,
-};
+// The register numbers and fields the model answers to (its own, from Linux's headers).
+mod regs;
+use super::facts::{ChipFacts, LinuxFamily, PhyKind, chip_facts};
+use crate::chip::Chip;
 pub use port::{PhySpeed, RESET_NS};
+use regs::{
+    BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED,
+    PPU_STATE_INITIALIZING, PPU_STATE_MASK, PPU_STATE_POLLING, SMI_CMD, SMI_DATA, g1, g2,
+};
 
-/// G1_STS PPU state "initializing" (the value between enabling and polling).
-const PPU_STATE_INITIALIZING: u16 = 0x4000;
-
-/// The PHY polling unit of a [`PhyAccess::PpuGated`] chip.
+/// The PHY polling unit of a [`PhyKind::PpuGated`] chip.
 #[derive(Debug, Clone)]
 struct Ppu {
     /// PPU_ENABLE as last written.
@@ -51,8 +51,8 @@ pub struct ChipModel {
     chip: Chip,
     revision: u8,
     attach: Attach,
-    map: AddressMap,
-    phy_access: PhyAccess,
+    map: ChipFacts,
+    phy_access: PhyKind,
     remap: bool,
     ports: Vec<[u16; 32]>,
     g1: [u16; 32],
@@ -105,14 +105,13 @@ const G1_OP_REGS: [u8; 3] = [g1::ATU_OP, g1::VTU_OP, g1::STATS_OP];
 impl ChipModel {
     /// A `chip` (revision 0) wired as `attach`. Defaults: every busy bit clears 20 µs
     /// after its operation starts (before a poll one 25.6 µs frame later), INIT_READY set
-    /// from t = 0, no internal PHYs; on a [`PhyAccess::PpuGated`] chip the PPU is enabled
+    /// from t = 0, no internal PHYs; on a [`PhyKind::PpuGated`] chip the PPU is enabled
     /// and polling, and changes state 20 µs after PPU_ENABLE changes.
     pub fn new(chip: Chip, attach: Attach) -> Self {
-        let map = chip.family().address_map();
-        let info = chip.info();
-        let nports = usize::from(info.num_ports);
+        let map = chip_facts(chip);
+        let nports = usize::from(map.num_ports);
         let mut g1 = [0u16; 32];
-        let ppu = (info.phy_access == PhyAccess::PpuGated).then(|| {
+        let ppu = (map.phy == PhyKind::PpuGated).then(|| {
             g1[usize::from(g1::CTL1)] = PPU_ENABLE;
             Ppu {
                 enabled: true,
@@ -121,15 +120,15 @@ impl ChipModel {
         });
         let mut ports = vec![[0u16; 32]; nports];
         for p in &mut ports {
-            p[usize::from(PORT_SWITCH_ID)] = chip.product_num();
+            p[usize::from(PORT_SWITCH_ID)] = map.product_num;
         }
         Self {
             chip,
             revision: 0,
             attach,
             map,
-            phy_access: info.phy_access,
-            remap: chip.family().has_6393x_remap() && matches!(attach, Attach::Indirect(_)),
+            phy_access: map.phy,
+            remap: map.family == LinuxFamily::F6393 && matches!(attach, Attach::Indirect(_)),
             ports,
             g1,
             g2: [0; 32],
@@ -164,7 +163,7 @@ impl ChipModel {
         }
     }
 
-    /// [`PhyAccess::PpuGated`] chips: whether the PPU runs at t = 0 (default `true`:
+    /// [`PhyKind::PpuGated`] chips: whether the PPU runs at t = 0 (default `true`:
     /// G1_CTL1 PPU_ENABLE set, state polling); `false`: disabled at reset. No effect on
     /// other chips.
     pub fn with_ppu_enabled(mut self, enabled: bool) -> Self {
@@ -200,7 +199,7 @@ impl ChipModel {
 
     /// Whether device `dev` is a PHY's register set (chips that reach PHYs as devices).
     fn is_phy_dev(&self, dev: u8) -> bool {
-        self.phy_access != PhyAccess::Global2
+        self.phy_access != PhyKind::Global2
             && dev
                 .checked_sub(self.map.phy_base)
                 .is_some_and(|n| usize::from(n) < self.ports.len())
@@ -218,7 +217,7 @@ impl ChipModel {
     /// Silicon revision reported in PORT_SWITCH_ID.
     pub fn with_revision(mut self, rev: u8) -> Self {
         self.revision = rev & 0xF;
-        let id = self.chip.product_num() | u16::from(self.revision);
+        let id = self.map.product_num | u16::from(self.revision);
         for p in &mut self.ports {
             p[usize::from(PORT_SWITCH_ID)] = id;
         }
@@ -440,7 +439,7 @@ impl ChipModel {
             }
             return;
         }
-        if dev == self.map.global2 && self.phy_access != PhyAccess::Global2 {
+        if dev == self.map.global2 && self.phy_access != PhyKind::Global2 {
             // No SMI_PHY unit on this chip: plain registers.
             self.g2[r] = value;
             return;
@@ -583,13 +582,12 @@ impl ChipModel {
         if !self.remap {
             return None;
         }
-        (0..32u8)
-            .find(|&r| regs::remap_6393x_g1(r) == Some(reg))
-            .map(|r| (self.map.global1, r))
-            .or_else(|| {
-                (0..32u8)
-                    .find(|&r| regs::remap_6393x_g2(r) == Some(reg))
-                    .map(|r| (self.map.global2, r))
-            })
+        regs::remap_6393x(reg).map(|(global2, r)| {
+            if global2 {
+                (self.map.global2, r)
+            } else {
+                (self.map.global1, r)
+            }
+        })
     }
 }

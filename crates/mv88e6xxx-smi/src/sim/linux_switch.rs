@@ -17,12 +17,33 @@ use super::seed::{Cost, LegacyPoll, LegacySmi, LegacyTimeout, MeasureError};
 use super::{Attach, ChipModel, SwitchModel, SwitchSim};
 use crate::atu::{AtuEntry, MacAddr};
 use crate::chip::Chip;
-use crate::regs::{BUSY, g1};
 use crate::vtu::{Member, VtuEntry};
 use crate::{Addressing, Config, Switch};
 
-/// Global1's device address on the 6352.
+/// Global1's device address on the 6352 (Linux `chip.c` `mv88e6xxx_table[]`
+/// `global1_addr`).
 const G1: u8 = 0x1B;
+
+/// The Global1 registers Linux's sequences touch (Linux v6.x
+/// `drivers/net/dsa/mv88e6xxx/global1.h`, `MV88E6XXX_G1_*` / `MV88E6352_G1_*`; this
+/// baseline's own numbers, not the driver's), and the operation registers' BUSY bit
+/// (`MV88E6XXX_G1_ATU_OP_BUSY`, `MV88E6XXX_G1_VTU_OP_BUSY`).
+mod g1 {
+    pub(super) const VTU_FID: u8 = 0x02;
+    pub(super) const VTU_SID: u8 = 0x03;
+    pub(super) const VTU_OP: u8 = 0x05;
+    pub(super) const VTU_VID: u8 = 0x06;
+    pub(super) const VTU_DATA1: u8 = 0x07;
+    pub(super) const VTU_DATA2: u8 = 0x08;
+    pub(super) const VTU_DATA3: u8 = 0x09;
+    pub(super) const ATU_FID: u8 = 0x01;
+    pub(super) const ATU_OP: u8 = 0x0B;
+    pub(super) const ATU_DATA: u8 = 0x0C;
+    pub(super) const ATU_MAC01: u8 = 0x0D;
+    pub(super) const ATU_MAC23: u8 = 0x0E;
+    pub(super) const ATU_MAC45: u8 = 0x0F;
+}
+const BUSY: u16 = 0x8000;
 
 /// Who does the work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,27 +15,28 @@
 //! - **Global1**: G1_STS INIT_READY sets at a configurable time; G1_ATU_OP, G1_VTU_OP and
 //!   G1_STATS_OP run with BUSY for a configurable delay (a new operation while BUSY is
 //!   dropped and counted the same way).
-//! - **Global2 SMI_PHY_CMD / SMI_PHY_DATA** (chips with [`PhyAccess::Global2`]): clause 22
+//! - **Global2 SMI_PHY_CMD / SMI_PHY_DATA** (chips with [`PhyKind::Global2`]): clause 22
 //!   frames to internal PHYs (any [`MdioDevice`], e.g. [`PhyModel`]), with their own BUSY
 //!   delay; read data appears when BUSY clears. On the other chips these are plain
 //!   registers: no BUSY, no frame (the chips reach their PHYs another way). Clause 45
 //!   commands (MODE bit 12 clear) run one Clause 45 frame each on the attached devices
 //!   (address, write, read, post-increment read; `chip_model/c45.rs`, for instance to a
 //!   `mdio_bus::sim::C45Model` SERDES lane).
-//! - **PHYs as switch devices** (chips with [`PhyAccess::PpuGated`] or
-//!   [`PhyAccess::Direct`]): device addresses `phy_base .. phy_base + num_ports` are the
+//! - **PHYs as switch devices** (chips with [`PhyKind::PpuGated`] or
+//!   [`PhyKind::Direct`]): device addresses `phy_base .. phy_base + num_ports` are the
 //!   PHYs' registers, in every attach mode (indirectly through SMI_CMD too).
-//! - **PHY polling unit** ([`PhyAccess::PpuGated`] chips): G1_CTL1 PPU_ENABLE (set at
+//! - **PHY polling unit** ([`PhyKind::PpuGated`] chips): G1_CTL1 PPU_ENABLE (set at
 //!   reset, [`ChipModel::with_ppu_enabled`]) runs the PPU; G1_STS \[15:14\] reports its
 //!   state (11 polling, 10 disabled, 01 initializing), changing a configurable time after
 //!   PPU_ENABLE changes ([`ChipModel::with_ppu_busy`]). While the PPU is not in the
 //!   "disabled" state it owns the PHY bus: a host access to a PHY **collides**: a read
 //!   returns 0xFFFF, a write is lost, and both are counted
 //!   ([`ChipModel::ppu_collisions`]).
-//! - **Ports**: the chip's port count ([`ChipInfo::num_ports`](crate::ChipInfo)), 32
+//! - **Ports**: the chip's port count ([`ChipFacts::num_ports`]), 32
 //!   registers each, PORT_SWITCH_ID (reg 3) = product number | revision, read-only.
-//! - **Address maps** from [`Family::address_map`], the 6250 family's dual-chip layout
-//!   and the 6393X remap (shared with the driver: [`regs::remap_6393x_g1`]).
+//! - **Address maps** from the model's own chip table ([`facts`]: Linux's
+//!   `mv88e6xxx_table[]`, never the driver's), the 6250 family's dual-chip layout and the
+//!   6393X remap (the model's own table of it).
 //!
 //! Model assumptions beyond our sources: what a collision with the PPU does (the sources
 //! only say the host cannot access the PHYs while it runs) and how long a PPU state change
@@ -57,11 +58,10 @@ use mdio_bus::sim::{MdioDevice, SimMdio};
 use mdio_bus::{PhyAddr, RegAddr};
 
 #[cfg(doc)]
-use crate::chip::{Family, PhyAccess};
-#[cfg(doc)]
-use crate::regs;
+use facts::{ChipFacts, PhyKind};
 
 mod chip_model;
+pub mod facts;
 pub use chip_model::{ChipModel, PhySpeed, RESET_NS};
 
 // Seed 004's naive strategies and the seed-proof measurements: for this crate's own
@@ -187,7 +187,7 @@ impl Attach {
             Attach::Direct => crate::Addressing::Direct,
             Attach::Indirect(a) => crate::Addressing::Indirect {
                 sw_addr: PhyAddr::from_bits(a),
-                remap_6393x: chip.family().has_6393x_remap(),
+                remap_6393x: facts::chip_facts(chip).family == facts::LinuxFamily::F6393,
             },
             Attach::DualChip(a) => crate::Addressing::DualChip {
                 sw_addr: PhyAddr::from_bits(a),

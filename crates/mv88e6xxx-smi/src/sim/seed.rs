@@ -17,7 +17,22 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use super::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
 use crate::chip::{Chip, Family};
-use crate::regs::{self, BUSY, C22Op, PORT_SWITCH_ID, SMI_CMD, SMI_DATA};
+
+// This baseline's own register numbers (Linux `drivers/net/dsa/mv88e6xxx/smi.h`
+// `MV88E6XXX_SMI_CMD`, `_SMI_DATA`, `_SMI_CMD_BUSY`, `_SMI_CMD_MODE_22`,
+// `_SMI_CMD_OP_22_READ`/`_WRITE`; `port.h` `MV88E6XXX_PORT_SWITCH_ID`), not the driver's.
+const SMI_CMD: u8 = 0x00;
+const SMI_DATA: u8 = 0x01;
+const BUSY: u16 = 0x8000;
+const PORT_SWITCH_ID: u8 = 0x03;
+const SMI_CMD_MODE_22: u16 = 0x1000;
+const SMI_CMD_OP_22_READ: u16 = 0x0800;
+const SMI_CMD_OP_22_WRITE: u16 = 0x0400;
+
+/// A clause 22 SMI_CMD word: BUSY | MODE_22 | OP | DEV \[9:5\] | REG \[4:0\] (smi.h).
+fn smi_cmd(op: u16, dev: u8, reg: u8) -> u16 {
+    BUSY | SMI_CMD_MODE_22 | op | (u16::from(dev & 0x1F) << 5) | u16::from(reg & 0x1F)
+}
 use crate::{Addressing, Config, Error, Switch};
 
 /// The pre-seed sleep between polls: `usleep_range(1000, 2000)`, modelled as its middle.
@@ -170,7 +185,7 @@ impl<'a, D: MdioDevice> LegacySmi<'a, D> {
         ok(self.bus.write(
             self.sw_addr,
             RegAddr::from_bits(SMI_CMD),
-            regs::smi_cmd(C22Op::Read, dev, reg),
+            smi_cmd(SMI_CMD_OP_22_READ, dev, reg),
         ));
         self.wait()?;
         Ok(ok(self
@@ -187,7 +202,7 @@ impl<'a, D: MdioDevice> LegacySmi<'a, D> {
         ok(self.bus.write(
             self.sw_addr,
             RegAddr::from_bits(SMI_CMD),
-            regs::smi_cmd(C22Op::Write, dev, reg),
+            smi_cmd(SMI_CMD_OP_22_WRITE, dev, reg),
         ));
         self.wait()
     }

@@ -31,10 +31,36 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use super::{Attach, SwitchModel};
 use crate::chip::Chip;
-use crate::regs::{self, BUSY, SMI_CMD, SMI_DATA, g1};
-use crate::stats::{
-    HistogramAt, STATS_OP_CAPTURE_PORT, STATS_OP_FLUSH_ALL, STATS_OP_READ_CAPTURED,
-};
+use crate::stats::HistogramAt;
+
+// This baseline's own register numbers (Linux `drivers/net/dsa/mv88e6xxx/smi.h`
+// `MV88E6XXX_SMI_CMD`, `_SMI_DATA`, `_SMI_CMD_BUSY`; `global1.h` `MV88E6XXX_G1_STATS_*`),
+// not the driver's.
+const SMI_CMD: u8 = 0x00;
+const SMI_DATA: u8 = 0x01;
+const BUSY: u16 = 0x8000;
+/// global1.h `MV88E6XXX_G1_STATS_OP_FLUSH_ALL`.
+const STATS_OP_FLUSH_ALL: u16 = 0x1000;
+/// global1.h `MV88E6XXX_G1_STATS_OP_READ_CAPTURED`.
+const STATS_OP_READ_CAPTURED: u16 = 0x4000;
+/// global1.h `MV88E6XXX_G1_STATS_OP_CAPTURE_PORT`.
+const STATS_OP_CAPTURE_PORT: u16 = 0x5000;
+mod g1 {
+    pub(super) const STATS_OP: u8 = 0x1D;
+    pub(super) const STATS_COUNTER_32: u8 = 0x1E;
+    pub(super) const STATS_COUNTER_01: u8 = 0x1F;
+}
+
+/// The 6393 family's indirect-mode remap of the statistics registers (the out-of-tree
+/// wkz/linux `smi.c` remap, docs/mv88e6xxx.md#6393x-remap): each at its own Global1
+/// number at `sw_addr`.
+fn remap_6393x_g1(reg: u8) -> Option<u8> {
+    matches!(
+        reg,
+        g1::STATS_OP | g1::STATS_COUNTER_32 | g1::STATS_COUNTER_01
+    )
+    .then_some(reg)
+}
 
 /// Linux's HIST_RX_TX bits, which its 6095/6320-style snapshot and read words carry.
 const HIST_RX_TX: u16 = 0x0C00;
@@ -162,7 +188,7 @@ impl<'a> LinuxStats<'a> {
             Attach::DualChip(a) => Ok(self.frame_read(a + g1, reg)),
             Attach::Indirect(sw) => {
                 if self.chip.family().has_6393x_remap()
-                    && let Some(r) = regs::remap_6393x_g1(reg)
+                    && let Some(r) = remap_6393x_g1(reg)
                 {
                     return Ok(self.frame_read(sw, r));
                 }
@@ -181,7 +207,7 @@ impl<'a> LinuxStats<'a> {
             Attach::DualChip(a) => self.frame_write(a + g1, reg, value),
             Attach::Indirect(sw) => {
                 if self.chip.family().has_6393x_remap()
-                    && let Some(r) = regs::remap_6393x_g1(reg)
+                    && let Some(r) = remap_6393x_g1(reg)
                 {
                     self.frame_write(sw, r, value);
                     return Ok(());

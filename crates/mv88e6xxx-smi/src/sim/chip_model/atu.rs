@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 
 use super::ChipModel;
-use crate::atu::atu_info;
-use crate::regs::g1;
+use super::regs::g1;
+use crate::sim::facts::chip_facts;
 
 /// One entry: G1_ATU_DATA as loaded (state \[3:0\], port vector from bit 4), and for a
 /// learned (dynamic) entry the time it was learned or refreshed.
@@ -78,7 +78,7 @@ impl ChipModel {
     /// The FID an ATU operation with op word `word` takes, by the chip's number of
     /// databases.
     fn atu_fid(&self, word: u16) -> u16 {
-        let dbs = atu_info(self.chip).num_databases;
+        let dbs = chip_facts(self.chip).num_databases;
         if dbs > 256 {
             self.g1[usize::from(g1::ATU_FID)] & 0x0FFF
         } else if dbs > 64 {
@@ -91,7 +91,7 @@ impl ChipModel {
     /// The total age time in ns (0: no ageing).
     fn atu_age_ns(&self) -> u64 {
         let steps = u64::from((self.g1[usize::from(g1::ATU_CTL)] >> 4) & 0xFF);
-        steps * u64::from(atu_info(self.chip).age_time_coeff_ms) * 1_000_000
+        steps * u64::from(chip_facts(self.chip).age_time_coeff_ms) * 1_000_000
     }
 
     /// Remove learned entries older than the age time; others' state is their age.
@@ -163,21 +163,30 @@ impl ChipModel {
                 match data & 0xF {
                     0 => self.atu.table.retain(|k, r| !take(k, r)),
                     0xF => {
-                        let mask = u16::from(atu_info(self.chip).move_port_mask);
+                        // The move's port fields are `atu_move_port_mask` wide (the
+                        // model's table); the all-ones to-port removes.
+                        let facts = chip_facts(self.chip);
+                        let mask = u16::from(facts.atu_move_port_mask);
                         let w = mask.count_ones();
                         let v = data >> 4;
                         let (from, to) = (v & mask, (v >> w) & mask);
-                        self.atu.table.retain(|k, r| {
-                            let bit = 1u16 << (from + 4);
-                            if !take(k, r) || r.data & bit == 0 {
-                                return true;
-                            }
-                            r.data &= !bit;
-                            if to != mask {
-                                r.data |= 1 << (to + 4);
-                            }
-                            r.data & 0xFFF0 != 0
-                        });
+                        let port_bit = |p: u16| {
+                            1u16.checked_shl(u32::from(p))
+                                .filter(|b| facts.port_vector() & b != 0)
+                                .map(|b| b << 4)
+                        };
+                        // Model assumption (unverified): a move from or to a port the
+                        // chip does not have changes no entry.
+                        let to_bit = if to == mask { Some(0) } else { port_bit(to) };
+                        if let (Some(bit), Some(to_bit)) = (port_bit(from), to_bit) {
+                            self.atu.table.retain(|k, r| {
+                                if !take(k, r) || r.data & bit == 0 {
+                                    return true;
+                                }
+                                r.data = (r.data & !bit) | to_bit;
+                                r.data & 0xFFF0 != 0
+                            });
+                        }
                     }
                     // Other states: not a flush or a move (model assumption: no effect).
                     _ => {}
@@ -233,7 +242,7 @@ impl ChipModel {
             self.g1[op] &= 0x7000;
             return;
         };
-        let dbs = atu_info(self.chip).num_databases;
+        let dbs = chip_facts(self.chip).num_databases;
         let mut word = 0x7000 | (v.flags & 0x00F0);
         if dbs > 256 {
             self.g1[usize::from(g1::ATU_FID)] = v.fid & 0x0FFF;

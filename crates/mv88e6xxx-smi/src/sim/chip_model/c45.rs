@@ -19,7 +19,8 @@
 use mdio_bus::sim::{C45Model, MdioDevice};
 use mdio_bus::{DevAddr, PhyAddr};
 
-use crate::chip::{Chip, Family};
+use crate::chip::Chip;
+use crate::sim::facts::{LinuxFamily, chip_facts};
 
 use super::ChipModel;
 
@@ -65,8 +66,8 @@ impl ChipModel {
     pub fn serdes_lane_addrs(chip: Chip) -> &'static [u8] {
         match chip {
             Chip::Mv6190X | Chip::Mv6390X => &[0x09, 0x0A, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17],
-            c if c.family() == Family::Mv6390 => &[0x09, 0x0A],
-            c if c.family() == Family::Mv6393 => &[0x00, 0x09, 0x0A],
+            c if chip_facts(c).family == LinuxFamily::F6390 => &[0x09, 0x0A],
+            c if chip_facts(c).family == LinuxFamily::F6393 => &[0x00, 0x09, 0x0A],
             Chip::Mv6141 | Chip::Mv6341 => &[0x15],
             _ => &[],
         }

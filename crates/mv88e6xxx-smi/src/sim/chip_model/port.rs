@@ -24,8 +24,8 @@
 //! touching the PHYs or the address and VLAN tables.
 
 use super::ChipModel;
-use crate::chip::{Family, PhyAccess};
-use crate::regs::{PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_6352, SW_RESET, g1};
+use super::regs::{PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_6352, PPU_STATE_POLLING, SW_RESET, g1};
+use crate::sim::facts::{LinuxFamily, PhyKind};
 
 /// Default software reset time of the model: 1 ms (an assumption; Linux waits up to 1 s).
 pub const RESET_NS: u64 = 1_000_000;
@@ -161,7 +161,7 @@ impl ChipModel {
             .map(|p| {
                 let p8 = p as u8;
                 let has = match self.phy_access {
-                    PhyAccess::Global2 => self.chip.has_internal_phy(p8),
+                    PhyKind::Global2 => self.map.has_internal_phy(p8),
                     _ => true,
                 };
                 has.then(|| PortPhy::new(base + p8))
@@ -268,8 +268,8 @@ impl ChipModel {
     /// Whether G1 0x1A is the indirect MONITOR_MGMT_CTL (6341, 6390, 6393 families).
     fn has_monitor_mgmt(&self) -> bool {
         matches!(
-            self.chip.family(),
-            Family::Mv6341 | Family::Mv6390 | Family::Mv6393
+            self.map.family,
+            LinuxFamily::F6341 | LinuxFamily::F6390 | LinuxFamily::F6393
         )
     }
 
@@ -294,7 +294,7 @@ impl ChipModel {
 
     /// A read of port `p`'s register `reg` if it is the 6393 family's POLICY_MGMT_CTL.
     pub(super) fn port_mgmt_read(&self, p: usize, reg: u8) -> Option<u16> {
-        if reg != 0x0E || self.chip.family() != Family::Mv6393 {
+        if reg != 0x0E || self.map.family != LinuxFamily::F6393 {
             return None;
         }
         self.port_mgmt.get(p).map(MgmtTable::read)
@@ -302,7 +302,7 @@ impl ChipModel {
 
     /// A write of port `p`'s register `reg`: `true` if POLICY_MGMT_CTL took it.
     pub(super) fn port_mgmt_written(&mut self, p: usize, reg: u8, value: u16) -> bool {
-        if reg != 0x0E || self.chip.family() != Family::Mv6393 {
+        if reg != 0x0E || self.map.family != LinuxFamily::F6393 {
             return false;
         }
         match self.port_mgmt.get_mut(p) {
@@ -353,7 +353,7 @@ impl ChipModel {
     fn ppu_polling(&self, now: u64) -> bool {
         let ready = self.init_ready_at_ns.is_some_and(|t| now >= t);
         match &self.ppu {
-            Some(_) => self.ppu_state(now) == Some(crate::regs::PPU_STATE_POLLING),
+            Some(_) => self.ppu_state(now) == Some(PPU_STATE_POLLING),
             None => ready,
         }
     }
@@ -399,7 +399,7 @@ impl ChipModel {
     /// G2 INT_SRC: bit `n` = the line of the PHY at `phy_base + n` (internal PHYs on
     /// chips with Global2 PHY access).
     pub(super) fn g2_int_src(&self) -> u16 {
-        if self.phy_access != PhyAccess::Global2 {
+        if self.phy_access != PhyKind::Global2 {
             return 0;
         }
         let base = self.map.phy_base;

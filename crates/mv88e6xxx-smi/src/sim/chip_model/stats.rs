@@ -46,8 +46,9 @@
 //! ignore writes; that bank 1 exists on the 6320/6321 and 6390 class only.
 
 use super::ChipModel;
+use super::regs::g1;
 use crate::chip::Chip;
-use crate::regs::g1;
+use crate::sim::facts::chip_facts;
 
 /// Frame size (with the FCS) above which a frame is oversize (model assumption).
 const MAX_FRAME: usize = 1522;
@@ -103,43 +104,14 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// The statistics layout of `chip`.
+    /// The statistics layout of `chip`, from the model's own table ([`chip_facts`]).
     fn of(chip: Chip) -> Self {
-        use Chip::*;
-        match chip {
-            Mv6085 | Mv6095 | Mv6097 | Mv6131 | Mv6161 | Mv6165 | Mv6185 => Self {
-                port_low: true,
-                hist_in_op: true,
-                bank1: 0,
-                port_regs: true,
-            },
-            Mv6320 | Mv6321 => Self {
-                port_low: false,
-                hist_in_op: true,
-                bank1: 1 << 9,
-                port_regs: false,
-            },
-            Mv6123 | Mv6171 | Mv6172 | Mv6175 | Mv6176 | Mv6240 | Mv6350 | Mv6351 | Mv6352 => {
-                Self {
-                    port_low: false,
-                    hist_in_op: true,
-                    bank1: 0,
-                    port_regs: true,
-                }
-            }
-            Mv6020 | Mv6071 | Mv6220 | Mv6250 => Self {
-                port_low: false,
-                hist_in_op: true,
-                bank1: 0,
-                port_regs: false,
-            },
-            Mv6141 | Mv6341 | Mv6190 | Mv6190X | Mv6191 | Mv6290 | Mv6390 | Mv6390X | Mv6191X
-            | Mv6193X | Mv6393X | Mv6361 => Self {
-                port_low: false,
-                hist_in_op: false,
-                bank1: 1 << 10,
-                port_regs: false,
-            },
+        let m = chip_facts(chip).mib;
+        Self {
+            port_low: m.port_low,
+            hist_in_op: m.hist_in_op,
+            bank1: m.bank1,
+            port_regs: m.port_regs,
         }
     }
 }

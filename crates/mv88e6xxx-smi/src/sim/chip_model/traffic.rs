@@ -27,7 +27,8 @@
 use super::ChipModel;
 use super::atu::{ATU_MEMBER_VIOLATION, ATU_MISS_VIOLATION, AtuViolationLatch};
 use super::vtu::{VTU_MEMBER_VIOLATION, VTU_MISS_VIOLATION, VtuViolationLatch, field};
-use crate::vtu::{VtuLayout, vtu_info};
+use super::vtu::{VtuLayout, vtu_info};
+use crate::sim::facts::chip_facts;
 
 /// PORT_CTL0 (port register 0x04), port state \[1:0\].
 const PORT_CTL0: u8 = 0x04;
@@ -199,9 +200,7 @@ impl ChipModel {
         let chip = self.chip;
         let candidates: Vec<usize> = (0..nports)
             .filter(|&i| {
-                i != port
-                    && dest & (1 << i) != 0
-                    && u8::try_from(i).is_ok_and(|p| chip.is_valid_port(p))
+                i != port && dest & (1 << i) != 0 && chip_facts(chip).port_vector() & (1 << i) != 0
             })
             .collect();
         let (ports, blocked): (Vec<usize>, Vec<usize>) = candidates

@@ -5,14 +5,36 @@
 //! layout (docs/mv88e6xxx.md#atu-vtu-and-stu). An operation takes G1_VTU_VID (VID, VALID,
 //! PAGE on the 6390 layout), G1_VTU_FID / G1_VTU_SID or the FID bits of G1_VTU_OP (6185
 //! layout) and G1_VTU_DATA1..3 when G1_VTU_OP is written with BUSY; a GetNext's results
-//! reach the registers only when BUSY clears. A chip whose layout is not in our sources
-//! ([`vtu_info`] `None`) completes every VTU operation as a no-op.
+//! reach the registers only when BUSY clears. The layout, the largest VID and whether
+//! there is an STU are the model's own facts ([`chip_facts`], Linux's ops tables).
 
 use std::collections::BTreeMap;
 
 use super::ChipModel;
-use crate::regs::g1;
-use crate::vtu::{VtuLayout, vtu_info};
+use super::regs::g1;
+use crate::chip::Chip;
+use crate::sim::facts::{VtuKind, chip_facts};
+
+/// The VTU data layouts (the model's [`VtuKind`]).
+pub(super) type VtuLayout = VtuKind;
+
+/// What the VTU model needs of a chip's facts.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct VtuFacts {
+    pub(super) layout: VtuLayout,
+    pub(super) max_vid: u16,
+    pub(super) has_stu: bool,
+}
+
+/// The VTU facts of `chip` (every chip of the model's table has a VTU).
+pub(super) fn vtu_info(chip: Chip) -> Option<VtuFacts> {
+    let f = chip_facts(chip);
+    Some(VtuFacts {
+        layout: f.vtu,
+        max_vid: f.max_vid,
+        has_stu: f.has_stu(),
+    })
+}
 
 /// A VLAN: its FID, SID and data registers as loaded.
 #[derive(Debug, Clone, Copy)]
