@@ -90,6 +90,8 @@ pub mod atu;
 mod c45;
 pub mod chip;
 mod error;
+pub mod global1;
+pub mod global2;
 pub mod irq;
 pub mod port;
 pub mod regs;

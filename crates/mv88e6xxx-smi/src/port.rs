@@ -16,6 +16,20 @@ use crate::error::{ConfigError, Error, Feature};
 use crate::regs::{self, PPU_ENABLE, PPU_STATE_6352, PPU_STATE_MASK, PPU_STATE_POLLING, g1};
 use crate::smi::Smi;
 
+mod dot1q_drop;
+mod frames;
+mod isolation;
+mod learning;
+mod managed_ops;
+mod mirror;
+mod snoop;
+mod tag_remap;
+mod trunk;
+
+pub use managed_ops::{
+    EtherTypeOp, FrameSizeOp, ManagedOps, Rsvd2CpuOp, TagRemapOp, max_frame_size,
+};
+
 /// PORT_STS (port register 0x00): link, duplex and speed as the PHY polling unit found
 /// them (read-only bits).
 pub const PORT_STS: u8 = 0x00;
