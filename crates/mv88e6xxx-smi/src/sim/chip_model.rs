@@ -16,6 +16,8 @@ mod vtu;
 mod c45;
 // Ports' link, the PPU's view of the PHYs, the interrupt path and the software reset.
 mod port;
+// The managed-switch registers' indirect tables (trunk tables, priority map, EPC).
+mod managed;
 use crate::chip::{AddressMap, Chip, PhyAccess};
 use crate::regs::{
     self, BUSY, C22Op, INIT_READY, PORT_SWITCH_ID, PPU_ENABLE, PPU_STATE_DISABLED, PPU_STATE_MASK,
@@ -88,6 +90,7 @@ pub struct ChipModel {
     port_mgmt: Vec<port::MgmtTable>,
     atu: atu::AtuModel,
     vtu: vtu::VtuModel,
+    managed: managed::ManagedTables,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -161,6 +164,7 @@ impl ChipModel {
             port_mgmt: vec![port::MgmtTable::default(); nports],
             atu: atu::AtuModel::default(),
             vtu: vtu::VtuModel::default(),
+            managed: managed::ManagedTables::default(),
         }
     }
 
@@ -280,6 +284,11 @@ impl ChipModel {
     /// A Global1 register as the model holds it, without BUSY (for tests).
     pub fn g1_reg(&self, reg: u8) -> u16 {
         self.g1[usize::from(reg & 0x1F)]
+    }
+
+    /// A Global2 register as the model holds it (for tests).
+    pub fn g2_reg(&self, reg: u8) -> u16 {
+        self.g2[usize::from(reg & 0x1F)]
     }
 
     pub(super) fn answers(&self, phy: u8) -> bool {
@@ -440,6 +449,9 @@ impl ChipModel {
             }
             return;
         }
+        if dev == self.map.global2 && self.g2_trunk_written(reg, value) {
+            return;
+        }
         if dev == self.map.global2 && self.phy_access != PhyAccess::Global2 {
             // No SMI_PHY unit on this chip: plain registers.
             self.g2[r] = value;
@@ -475,6 +487,9 @@ impl ChipModel {
         if let Some(p) = dev.checked_sub(self.map.port_base).map(usize::from)
             && p < self.ports.len()
         {
+            if self.port_managed_written(p, reg, value) {
+                return;
+            }
             if self.port_mgmt_written(p, reg, value) {
                 return;
             }
