@@ -731,7 +731,7 @@ macro_rules! rmw_case {
             Err(Error::Mdio(BusFault)) => {}
             other => panic!("{}: {other:?}", $name),
         }
-        drop($s);
+        let _ = $s.release();
         let m = model(&mut sim);
         let held = match port {
             Some(p) => m.port_reg(usize::from(p), $reg).unwrap(),
