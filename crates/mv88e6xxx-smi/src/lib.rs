@@ -13,6 +13,8 @@
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
 //! | Clause 45 | [`Smi::phy_read_c45`] / [`Smi::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Smi::serdes_read`], [`Smi::serdes_write`], MMD [`SERDES_DEVAD`]; CMODE-checked: [`Smi::serdes_lane`], [`Smi::serdes_read_checked`], [`Smi::serdes_write_checked`]); docs/mv88e6xxx.md#clause-45 |
 //! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops); the PPU held across a run of PHY accesses ([`Smi::service`], docs/mv88e6xxx.md#ppu-hold) |
+//! | [`port`] (managed) | port isolation ([`Smi::port_set_vlan_map`], [`Smi::port_set_fid`]), learning ([`Smi::port_set_learning`]), IGMP/MLD snooping, 802.1Q drop modes, mirror enables, frame size, EDSA EtherType, trunk ID, tag remap; which chip has which op: [`port::ManagedOps`] |
+//! | [`global1`], [`global2`] | the IEEE and IP priority maps ([`Smi::set_ieee_pri_map`]); the trunk tables ([`Smi::trunk_mask_write`]) and the reserved-multicast traps ([`Smi::set_rsvd2cpu`]) |
 //! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Smi::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
 //! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`vtu`] | VLANs: the VTU and STU, per-port default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu) |

@@ -408,7 +408,8 @@ pub mod managed {
         /// G1_CTL1 (Global1 0x04) MAX_FRAME_1632 (bit 10) of the 6185-style chips.
         pub const CTL1_MAX_FRAME_1632: u16 = 0x0400;
         /// G1_IP_PRI_0 (Global1 0x10); G1_IP_PRI_0..7 are 0x10..0x17, DSCP `8 r + n` in
-        /// bits \[2n+1:2n\] of register `0x10 + r`.
+        /// bits \[2n+1:2n\] of register `0x10 + r` (the order inside a register is
+        /// unverified).
         pub const IP_PRI_0: u8 = 0x10;
         /// G1_IEEE_PRI (Global1 0x18): PCP `n` in bits \[2n+1:2n\].
         pub const IEEE_PRI: u8 = 0x18;

@@ -35,7 +35,10 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
 
     /// Map DSCP `d` of IPv4/IPv6 frames to the egress queue `map[d]` (0..=3): eight
     /// writes, G1_IP_PRI_0..7 (Global1 0x10..0x17), DSCP `8 r + n` in bits \[2n+1:2n\] of
-    /// register `0x10 + r`. The chips of [`set_ieee_pri_map`](Self::set_ieee_pri_map)
+    /// register `0x10 + r` (Linux's defaults fix the register of each DSCP; the order
+    /// inside a register, lowest DSCP in the low bits as PCP in G1_IEEE_PRI, is not in
+    /// Linux's sources: **unverified**). The chips of
+    /// [`set_ieee_pri_map`](Self::set_ieee_pri_map)
     /// have it (Linux's `ip_pri_map`, which writes DSCP 0–15 to queue 0, 16–31 to 1,
     /// 32–47 to 2, 48–63 to 3).
     ///

@@ -61,8 +61,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
         self.g2_write(reg::TRUNK_MAPPING, v)
     }
 
-    /// No trunks: every mask lets all ports through, without hash, and every trunk ID
-    /// maps to no port (8 + 16 writes; Linux `mv88e6xxx_g2_trunk_clear`, run at setup).
+    /// No trunks: every mask lets all routed ports through, without hash, and every
+    /// trunk ID maps to no port (8 + 16 writes; Linux `mv88e6xxx_g2_trunk_clear`, run at
+    /// setup, also sets the bits of unrouted ports, which no frame uses).
     ///
     /// Errors: as [`trunk_mask_write`](Self::trunk_mask_write).
     pub fn trunk_clear(&mut self) -> Result<(), Error<M::Error>> {
