@@ -769,3 +769,21 @@ fn an_mdio_error_between_read_and_write_leaves_the_register_and_is_returned() {
     // MGMT_EN_2X and MGMT_EN_0X are written, SWITCH_MGMT is read, its write fails.
     rmw_case!("rsvd2cpu", 3, None, 0x05, |s| s.set_rsvd2cpu(0, 0));
 }
+
+#[test]
+fn the_6185_frame_size_bit_survives_a_ppu_hold() {
+    // On a PPU-gated chip a PHY access holds the PHY polling unit stopped (G1_CTL1
+    // PPU_ENABLE clear) and restarts it later from the G1_CTL1 it remembered: a
+    // MAX_FRAME_1632 (0x0400) set meanwhile must be in what the restart writes.
+    let mut sim = new_sim(Chip::Mv6185);
+    let mut smi = attach!(sim, Chip::Mv6185);
+    smi.phy_read(PhyAddr::new(0).unwrap(), RegAddr::new(2).unwrap())
+        .unwrap();
+    assert!(smi.ppu_held());
+    smi.port_set_max_frame_size(0, 1632).unwrap();
+    assert!(smi.ppu_held(), "the frame size does not end the hold");
+    smi.ppu_release().unwrap();
+    let _ = smi.release();
+    // G1_CTL1 PPU_ENABLE is 0x4000 (global1.h MV88E6XXX_G1_CTL1_PPU_ENABLE).
+    assert_eq!(model(&mut sim).g1_reg(0x04) & 0x4400, 0x4400);
+}

@@ -7,7 +7,6 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use super::managed_ops::{EtherTypeOp, FrameSizeOp, max_frame_size};
 use crate::error::{Error, Feature};
-use crate::regs::g1;
 use crate::regs::managed::{g1 as g1_reg, port as reg};
 use crate::smi::Smi;
 
@@ -21,7 +20,9 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
     ///   that holds `bytes` (`mv88e6165_port_set_jumbo_size`);
     /// - [`FrameSizeOp::Global1632`] (6085, 6095, 6097, 6123, 6161, 6185): G1_CTL1
     ///   MAX_FRAME_1632 (bit 10) read-modify-write, set above 1522 bytes
-    ///   (`mv88e6185_g1_set_max_frame_size`). **It is one setting for every port**;
+    ///   (`mv88e6185_g1_set_max_frame_size`). **It is one setting for every port**; a
+    ///   hold of the PHY polling unit ([`service`](Self::service)) stays, and restarts
+    ///   with the new bit;
     /// - [`FrameSizeOp::Fixed`] (6165, 6191, 6290, the 6250 family): nothing to write up
     ///   to 1522 bytes (no frame is sent).
     ///
@@ -44,10 +45,12 @@ impl<M: Mdio, C: Continuous + Copy> Smi<M, C> {
                 self.port_update(port, reg::CTL2, reg::CTL2_JUMBO_MODE_MASK, mode)
             }
             FrameSizeOp::Global1632 => {
-                let v = self.g1_read(g1::CTL1)?;
+                // Through the PPU-hold-aware update: a raw G1_CTL1 write would end a
+                // hold of the PHY polling unit (these chips are PPU-gated), and the
+                // hold's restart would write the old G1_CTL1 back.
                 let bit = g1_reg::CTL1_MAX_FRAME_1632;
-                let new = if bytes > 1522 { v | bit } else { v & !bit };
-                self.g1_write(g1::CTL1, new)
+                self.g1_ctl1_update(|v| if bytes > 1522 { v | bit } else { v & !bit })
+                    .map(|_| ())
             }
             FrameSizeOp::Fixed => Ok(()),
         }
