@@ -787,3 +787,28 @@ fn the_6185_frame_size_bit_survives_a_ppu_hold() {
     // G1_CTL1 PPU_ENABLE is 0x4000 (global1.h MV88E6XXX_G1_CTL1_PPU_ENABLE).
     assert_eq!(model(&mut sim).g1_reg(0x04) & 0x4400, 0x4400);
 }
+
+#[test]
+fn the_new_argument_errors_say_what_was_refused() {
+    assert_eq!(
+        ConfigError::TrunkId { id: 16 }.to_string(),
+        "trunk ID 16 out of range (0 to 15)"
+    );
+    assert_eq!(
+        ConfigError::TrunkMask { num: 8 }.to_string(),
+        "trunk mask 8 out of range (0 to 7)"
+    );
+    assert_eq!(
+        ConfigError::Priority { value: 9 }.to_string(),
+        "priority 9 out of range for its map"
+    );
+    let e = ConfigError::PortFeature {
+        chip: Some(Chip::Mv6185),
+        port: Some(2),
+        feature: Feature::EtherType,
+    };
+    assert_eq!(
+        e.to_string(),
+        "EtherType not supported on the 88E6185 port 2"
+    );
+}
