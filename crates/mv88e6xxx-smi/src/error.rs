@@ -177,6 +177,22 @@ pub enum ConfigError {
         /// The chip.
         chip: Chip,
     },
+    /// A trunk ID above 15 (G2_TRUNK_MAPPING and PORT_CTL1 hold 4 bits).
+    TrunkId {
+        /// The trunk ID asked for.
+        id: u8,
+    },
+    /// A trunk mask number above 7 (the G2_TRUNK_MASK table has 8 masks).
+    TrunkMask {
+        /// The mask number asked for.
+        num: u8,
+    },
+    /// A priority above what its map field holds (3 for a queue priority of the
+    /// IEEE / IP priority maps, 7 for a remapped PCP).
+    Priority {
+        /// The priority asked for.
+        value: u8,
+    },
 }
 
 /// What a [`ConfigError::PortFeature`] refused.
@@ -211,6 +227,25 @@ pub enum Feature {
     /// on (all but the 6085-map and 6352-class chips;
     /// docs/mv88e6xxx.md#mib-bank-1-and-port-counters).
     MibPortCounters,
+    /// The EDSA EtherType (PORT_ETH_TYPE) on a chip whose ops table has no
+    /// `port_set_ether_type` (6095, 6123, 6165, 6185).
+    EtherType,
+    /// A frame size, in bytes, above the chip's largest
+    /// ([`max_frame_size`](crate::port::max_frame_size): 10240 with the jumbo op, 1632
+    /// with the 6185 Global1 op, else 1522).
+    MaxFrameSize(u16),
+    /// Reserved multicast to the CPU (`mgmt_rsvd2cpu`) with a 01:80:C2:00:00:2x mask on
+    /// a chip whose op has only the 0x range (6095, 6131, 6185).
+    Rsvd2Cpu2x,
+    /// Per-port reserved-multicast traps on a chip whose traps are switch-wide (all but
+    /// the 6393 family).
+    Rsvd2CpuPerPort,
+    /// The per-port IEEE tag remap on a chip without `port_tag_remap` (6095, 6123,
+    /// 6165, 6185).
+    TagRemap,
+    /// The Global1 IEEE / IP priority maps on a chip without `ieee_pri_map` /
+    /// `ip_pri_map` (the 6390 and 6393 families).
+    PriorityMap,
 }
 
 /// A switch unit that a chip may lack or that this crate may not support on it
@@ -291,6 +326,13 @@ impl core::fmt::Display for ConfigError {
                     SwitchUnit::Stu => "STU",
                 };
                 write!(f, "the {unit} of the 88E{} is not supported", chip.name())
+            }
+            ConfigError::TrunkId { id } => write!(f, "trunk ID {id} out of range (0 to 15)"),
+            ConfigError::TrunkMask { num } => {
+                write!(f, "trunk mask {num} out of range (0 to 7)")
+            }
+            ConfigError::Priority { value } => {
+                write!(f, "priority {value} out of range for its map")
             }
         }
     }
@@ -457,8 +499,11 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
                 | ConfigError::Fid { .. }
                 | ConfigError::Vid { .. }
                 | ConfigError::PortVector { .. }
-                | ConfigError::Sid { .. },
+                | ConfigError::Sid { .. }
+                | ConfigError::TrunkId { .. }
+                | ConfigError::TrunkMask { .. },
             ) => Core::AddressOutOfRange.into(),
+            Error::Config(ConfigError::Priority { .. }) => hwtimer_core::Error::Unsupported,
             Error::Config(ConfigError::AgeTime { .. }) => Core::PeriodOutOfRange.into(),
             Error::Config(ConfigError::AtuState { .. }) => hwtimer_core::Error::Unsupported,
             Error::SerdesCmode { .. } => Core::AddressOutOfRange.into(),

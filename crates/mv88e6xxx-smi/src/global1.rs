@@ -149,3 +149,6 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         r
     }
 }
+
+mod priority;
+pub use priority::{IEEE_PRI_DEFAULT, IEEE_PRI_DEFAULT_6250};

@@ -142,3 +142,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         InternalMdio { smi: self }
     }
 }
+
+mod mgmt;
+mod trunk;
+pub use trunk::{TRUNK_IDS, TRUNK_MASKS};

@@ -13,6 +13,8 @@
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
 //! | Clause 45 | [`Switch::phy_read_c45`] / [`Switch::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Switch::serdes_read`], [`Switch::serdes_write`], MMD [`SERDES_DEVAD`]; CMODE-checked: [`Switch::serdes_lane`], [`Switch::serdes_read_checked`], [`Switch::serdes_write_checked`]); docs/mv88e6xxx.md#clause-45 |
 //! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops) |
+//! | [`port`] (managed) | port isolation ([`Switch::port_set_vlan_map`], [`Switch::port_set_fid`]), learning ([`Switch::port_set_learning`]), IGMP/MLD snooping, 802.1Q drop modes, mirror enables, frame size, EDSA EtherType, trunk ID, tag remap; which chip has which op: [`port::ManagedOps`] |
+//! | [`global1`], [`global2`] | the IEEE and IP priority maps ([`Switch::set_ieee_pri_map`]); the trunk tables ([`Switch::trunk_mask_write`]) and the reserved-multicast traps ([`Switch::set_rsvd2cpu`]) |
 //! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Switch::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
 //! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`vtu`] | VLANs: the VTU and STU, per-port default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu) |
@@ -96,8 +98,8 @@ pub mod atu;
 mod c45;
 pub mod chip;
 mod error;
-mod global1;
-mod global2;
+pub mod global1;
+pub mod global2;
 pub mod irq;
 pub mod port;
 mod ppu;

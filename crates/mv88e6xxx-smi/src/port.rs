@@ -17,6 +17,20 @@ mod reset;
 
 pub use ops::PortOps;
 
+mod dot1q_drop;
+mod frames;
+mod isolation;
+mod learning;
+mod managed_ops;
+mod mirror;
+mod snoop;
+mod tag_remap;
+mod trunk;
+
+pub use managed_ops::{
+    EtherTypeOp, FrameSizeOp, ManagedOps, Rsvd2CpuOp, TagRemapOp, max_frame_size,
+};
+
 /// Hold the switch's reset line asserted at least this long: 10 ms (Linux
 /// `mv88e6xxx_hardware_reset`, `usleep_range(10000, 20000)`; docs/mv88e6xxx.md#reset).
 /// The driver has no GPIO: the firmware drives the line.

@@ -429,6 +429,117 @@ pub const SW_RESET: u16 = 1 << 15;
 /// docs/mv88e6xxx.md#reset).
 pub const PPU_STATE_6352: u16 = 1 << 15;
 
+/// Registers of the managed-switch operations (port isolation, learning, management
+/// frames, 802.1Q drop modes, mirroring, frame size, link aggregation, priority maps).
+/// Source: Linux `drivers/net/dsa/mv88e6xxx/port.h`, `global1.h`, `global2.h` (mainline
+/// commit `0010b838db9f`, the commit docs/mv88e6xxx.md pins; the 6393X EPC write opcode
+/// as corrected in mainline to 0x3000).
+pub mod managed {
+    /// Port registers.
+    pub mod port {
+        /// PORT_CTL0 (port register 0x04).
+        pub const CTL0: u8 = 0x04;
+        /// PORT_CTL0 (0x04) IGMP_MLD_SNOOP (bit 10, `MV88E6XXX_PORT_CTL0_IGMP_MLD_SNOOP`).
+        pub const CTL0_IGMP_MLD_SNOOP: u16 = 0x0400;
+        /// PORT_CTL1 (port register 0x05).
+        pub const CTL1: u8 = 0x05;
+        /// PORT_CTL1 TRUNK_PORT (bit 14).
+        pub const CTL1_TRUNK_PORT: u16 = 0x4000;
+        /// PORT_CTL1 TRUNK_ID field \[11:8\].
+        pub const CTL1_TRUNK_ID_MASK: u16 = 0x0F00;
+        /// PORT_CTL1 TRUNK_ID shift.
+        pub const CTL1_TRUNK_ID_SHIFT: u32 = 8;
+        /// PORT_BASE_VLAN (port register 0x06): port vector \[10:0\] (as wide as the chip's
+        /// ports) and FID \[3:0\] in \[15:12\].
+        pub const BASE_VLAN: u8 = 0x06;
+        /// PORT_BASE_VLAN FID \[3:0\] field \[15:12\].
+        pub const BASE_VLAN_FID_3_0_MASK: u16 = 0xF000;
+        /// PORT_CTL2 (port register 0x08).
+        pub const CTL2: u8 = 0x08;
+        /// PORT_CTL2 jumbo mode field \[13:12\]: 0 1522, 1 2048, 2 10240 bytes.
+        pub const CTL2_JUMBO_MODE_MASK: u16 = 0x3000;
+        /// PORT_CTL2 DISCARD_TAGGED (bit 9).
+        pub const CTL2_DISCARD_TAGGED: u16 = 0x0200;
+        /// PORT_CTL2 DISCARD_UNTAGGED (bit 8).
+        pub const CTL2_DISCARD_UNTAGGED: u16 = 0x0100;
+        /// PORT_CTL2 EGRESS_MONITOR (bit 5).
+        pub const CTL2_EGRESS_MONITOR: u16 = 0x0020;
+        /// PORT_CTL2 INGRESS_MONITOR (bit 4).
+        pub const CTL2_INGRESS_MONITOR: u16 = 0x0010;
+        /// PORT_ASSOC_VECTOR (port register 0x0B): port vector \[10:0\].
+        pub const ASSOC_VECTOR: u8 = 0x0B;
+        /// PORT_ETH_TYPE (port register 0x0F), the EtherType of EDSA frames.
+        pub const ETH_TYPE: u8 = 0x0F;
+        /// 6393X EPC_CMD (port register 0x10): extended port control command.
+        pub const EPC_CMD: u8 = 0x10;
+        /// 6393X EPC_DATA (port register 0x11).
+        pub const EPC_DATA: u8 = 0x11;
+        /// EPC_CMD BUSY (bit 15).
+        pub const EPC_CMD_BUSY: u16 = 0x8000;
+        /// EPC_CMD write opcode \[14:12\] = 3.
+        pub const EPC_CMD_WRITE: u16 = 0x3000;
+        /// EPC index of the port EtherType.
+        pub const EPC_INDEX_PORT_ETYPE: u16 = 0x02;
+        /// 6095-style IEEE_PRIO_REMAP_0123 (port register 0x18): PCP 0–3, 4 bits each.
+        pub const IEEE_PRIO_REMAP_0123: u8 = 0x18;
+        /// 6095-style IEEE_PRIO_REMAP_4567 (port register 0x19): PCP 4–7.
+        pub const IEEE_PRIO_REMAP_4567: u8 = 0x19;
+        /// 6390-style IEEE_PRIO_MAP_TABLE (port register 0x18): UPDATE | table \[14:12\] |
+        /// pointer \[11:9\] | data \[8:0\].
+        pub const IEEE_PRIO_MAP_TABLE: u8 = 0x18;
+        /// IEEE_PRIO_MAP_TABLE UPDATE (bit 15).
+        pub const IEEE_PRIO_MAP_TABLE_UPDATE: u16 = 0x8000;
+        /// IEEE_PRIO_MAP_TABLE table 0: ingress PCP.
+        pub const IEEE_PRIO_MAP_TABLE_INGRESS_PCP: u16 = 0x0000;
+        /// IEEE_PRIO_MAP_TABLE pointer shift (field \[11:9\]).
+        pub const IEEE_PRIO_MAP_TABLE_PTR_SHIFT: u32 = 9;
+        /// IEEE_PRIO_MAP_TABLE data field \[8:0\].
+        pub const IEEE_PRIO_MAP_TABLE_DATA_MASK: u16 = 0x01FF;
+        /// 6393X POLICY_MGMT_CTL pointers of the 01:80:C2:00:00:0x traps (00–07, 08–0F)
+        /// and the 01:80:C2:00:00:2x traps (20–27, 28–2F), pointer in \[13:8\].
+        pub const POLICY_PTR_RSVD2CPU: [u16; 4] = [0x2000, 0x2100, 0x2400, 0x2500];
+    }
+
+    /// Global1 registers.
+    pub mod g1 {
+        /// G1_CTL1 (Global1 0x04) MAX_FRAME_1632 (bit 10) of the 6185-style chips.
+        pub const CTL1_MAX_FRAME_1632: u16 = 0x0400;
+        /// G1_IP_PRI_0 (Global1 0x10); G1_IP_PRI_0..7 are 0x10..0x17, DSCP `8 r + n` in
+        /// bits \[2n+1:2n\] of register `0x10 + r` (the order inside a register is
+        /// unverified).
+        pub const IP_PRI_0: u8 = 0x10;
+        /// G1_IEEE_PRI (Global1 0x18): PCP `n` in bits \[2n+1:2n\].
+        pub const IEEE_PRI: u8 = 0x18;
+        /// 6390-style MONITOR_MGMT_CTL pointers of the 01:80:C2:00:00:0x traps (00–07,
+        /// 08–0F) and the 01:80:C2:00:00:2x traps (20–27, 28–2F).
+        pub const MGMT_PTR_RSVD2CPU: [u16; 4] = [0x0000, 0x0100, 0x0200, 0x0300];
+    }
+
+    /// Global2 registers.
+    pub mod g2 {
+        /// G2_MGMT_EN_2X (Global2 0x02): bit `n` traps 01:80:C2:00:00:2n.
+        pub const MGMT_EN_2X: u8 = 0x02;
+        /// G2_MGMT_EN_0X (Global2 0x03): bit `n` traps 01:80:C2:00:00:0n.
+        pub const MGMT_EN_0X: u8 = 0x03;
+        /// G2_SWITCH_MGMT (Global2 0x05).
+        pub const SWITCH_MGMT: u8 = 0x05;
+        /// G2_SWITCH_MGMT RSVD2CPU (bit 3).
+        pub const SWITCH_MGMT_RSVD2CPU: u16 = 0x0008;
+        /// G2_TRUNK_MASK (Global2 0x07): UPDATE | mask number \[14:12\] | HASH | vector.
+        pub const TRUNK_MASK: u8 = 0x07;
+        /// G2_TRUNK_MASK / G2_TRUNK_MAPPING UPDATE (bit 15).
+        pub const TRUNK_UPDATE: u16 = 0x8000;
+        /// G2_TRUNK_MASK number shift (field \[14:12\]).
+        pub const TRUNK_MASK_NUM_SHIFT: u32 = 12;
+        /// G2_TRUNK_MASK HASH (bit 11).
+        pub const TRUNK_MASK_HASH: u16 = 0x0800;
+        /// G2_TRUNK_MAPPING (Global2 0x08): UPDATE | trunk ID \[14:11\] | vector.
+        pub const TRUNK_MAPPING: u8 = 0x08;
+        /// G2_TRUNK_MAPPING ID shift (field \[14:11\]).
+        pub const TRUNK_MAPPING_ID_SHIFT: u32 = 11;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,8 @@ mod vtu;
 mod c45;
 // Ports' link, the PPU's view of the PHYs, the interrupt path and the software reset.
 mod port;
+// The managed-switch registers' indirect tables (trunk tables, priority map, EPC).
+mod managed;
 // The register numbers and fields the model answers to (its own, from Linux's headers).
 mod regs;
 use super::facts::{ChipFacts, LinuxFamily, PhyKind, chip_facts};
@@ -88,6 +90,7 @@ pub struct ChipModel {
     port_mgmt: Vec<port::MgmtTable>,
     atu: atu::AtuModel,
     vtu: vtu::VtuModel,
+    managed: managed::ManagedTables,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -160,6 +163,7 @@ impl ChipModel {
             port_mgmt: vec![port::MgmtTable::default(); nports],
             atu: atu::AtuModel::default(),
             vtu: vtu::VtuModel::default(),
+            managed: managed::ManagedTables::default(),
         }
     }
 
@@ -279,6 +283,11 @@ impl ChipModel {
     /// A Global1 register as the model holds it, without BUSY (for tests).
     pub fn g1_reg(&self, reg: u8) -> u16 {
         self.g1[usize::from(reg & 0x1F)]
+    }
+
+    /// A Global2 register as the model holds it (for tests).
+    pub fn g2_reg(&self, reg: u8) -> u16 {
+        self.g2[usize::from(reg & 0x1F)]
     }
 
     pub(super) fn answers(&self, phy: u8) -> bool {
@@ -439,6 +448,9 @@ impl ChipModel {
             }
             return;
         }
+        if dev == self.map.global2 && self.g2_trunk_written(reg, value) {
+            return;
+        }
         if dev == self.map.global2 && self.phy_access != PhyKind::Global2 {
             // No SMI_PHY unit on this chip: plain registers.
             self.g2[r] = value;
@@ -474,6 +486,9 @@ impl ChipModel {
         if let Some(p) = dev.checked_sub(self.map.port_base).map(usize::from)
             && p < self.ports.len()
         {
+            if self.port_managed_written(p, reg, value) {
+                return;
+            }
             if self.port_mgmt_written(p, reg, value) {
                 return;
             }
