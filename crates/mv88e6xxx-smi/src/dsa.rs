@@ -376,7 +376,11 @@ impl Tag {
                 ingress,
                 vlan: new,
             },
-            Self::Forward { dev, src, .. } => Self::Forward { dev, src, vlan: new },
+            Self::Forward { dev, src, .. } => Self::Forward {
+                dev,
+                src,
+                vlan: new,
+            },
         }
     }
 
@@ -459,7 +463,14 @@ impl Tag {
                 dev, port, code, ..
             } => {
                 let c = code.bits();
-                (CMD_TO_CPU, dev, port, c & (B1_B18 | B1_B17), c & 1 != 0, TagField::Port)
+                (
+                    CMD_TO_CPU,
+                    dev,
+                    port,
+                    c & (B1_B18 | B1_B17),
+                    c & 1 != 0,
+                    TagField::Port,
+                )
             }
             Self::FromCpu { dev, port, .. } => (CMD_FROM_CPU, dev, port, 0, false, TagField::Port),
             Self::ToSniffer {
@@ -769,12 +780,10 @@ pub fn tag_into(
     fmt: TagFormat,
     out: &mut [u8],
 ) -> Result<usize, DsaError> {
-    let (macs, after) = frame
-        .split_at_checked(MACS_LEN)
-        .ok_or(DsaError::TooShort {
-            len: frame.len(),
-            need: MACS_LEN.saturating_add(2),
-        })?;
+    let (macs, after) = frame.split_at_checked(MACS_LEN).ok_or(DsaError::TooShort {
+        len: frame.len(),
+        need: MACS_LEN.saturating_add(2),
+    })?;
     let Some(&[e0, e1]) = after.first_chunk::<2>() else {
         return Err(DsaError::TooShort {
             len: frame.len(),
@@ -970,7 +979,10 @@ mod tests {
         let from = |dev, port, vlan| Tag::FromCpu { dev, port, vlan };
         assert_eq!(from(32, 0, v).to_bytes(), e(TagField::Dev, 32));
         assert_eq!(from(0, 32, v).to_bytes(), e(TagField::Port, 32));
-        assert_eq!(from(0, 0, TagVlan::untagged(4096)).to_bytes(), e(TagField::Vid, 4096));
+        assert_eq!(
+            from(0, 0, TagVlan::untagged(4096)).to_bytes(),
+            e(TagField::Vid, 4096)
+        );
         let prio8 = TagVlan { prio: 8, ..v };
         assert_eq!(from(0, 0, prio8).to_bytes(), e(TagField::Prio, 8));
         let trunk = Tag::Forward {
