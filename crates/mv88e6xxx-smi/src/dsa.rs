@@ -2,10 +2,11 @@
 //! build FROM_CPU (and FORWARD) frames to send through it. `no_std`, no allocation, no
 //! panic: every function works on caller slices and returns a typed [`DsaError`].
 //!
-//! Sources, pinned: Linux `net/dsa/tag_dsa.c` as of v6.8–v6.12 (the text with
-//! `dsa_user_to_port` / `dsa_conduit_find_user`; its top comment and `enum dsa_cmd` /
-//! `enum dsa_code` document the formats; the bit layout is the same in the v5.18–v6.1 text,
-//! commit 03ab8e6297ac), and `include/linux/dsa/mv88e6xxx.h` (`MV88E6XXX_VID_STANDALONE`).
+//! Sources, pinned: Linux `net/dsa/tag_dsa.c`, a mainline text of v6.7 or later (it uses
+//! the user/conduit names `dsa_user_to_port` / `dsa_conduit_find_user` that v6.7
+//! introduced; its top comment and `enum dsa_cmd` / `enum dsa_code` document the formats),
+//! with the same bit layout in the v5.18–v6.1 text at commit 03ab8e6297ac; and
+//! `include/linux/dsa/mv88e6xxx.h` (`MV88E6XXX_VID_STANDALONE`).
 //! Cross-checked against tcpdump `print-dsa.c` (commit 0c93b15d38b3, BSD-licensed), whose
 //! comment draws the same layout and names bit 18 of TO_SNIFFER (`Rx_Sniff`), which Linux
 //! does not decode. One disagreement: tcpdump's `DSA_VID` macro takes VID\[11:8\] from byte 2
@@ -614,6 +615,7 @@ impl core::error::Error for DsaError {}
 /// A frame received with a tag, parsed without copying: the tag, and the frame's pieces to
 /// rebuild it as it was on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Parsed<'a> {
     /// The tag.
     pub tag: Tag,
@@ -636,35 +638,43 @@ impl Parsed<'_> {
             .saturating_add(self.rest.len())
     }
 
-    /// Writes the frame as it was on the wire into `out` and returns its length.
+    /// Writes the frame as it was on the wire into `out` and returns its length. Nothing is
+    /// written on error.
     ///
-    /// Errors: [`DsaError::OutTooSmall`].
+    /// Errors: [`DsaError::OutTooSmall`]; [`DsaError::OutOfRange`] for a tagged tag whose
+    /// VID or priority does not fit (only a hand-built `Parsed` can hold one).
     pub fn write_wire(&self, out: &mut [u8]) -> Result<usize, DsaError> {
         let need = self.wire_len();
+        let vlan = self.tag.vlan();
+        let tci = if vlan.tagged {
+            // Refuses an out-of-range VID or priority with the field's error; then `tci`
+            // is `Some`.
+            self.tag.to_bytes()?;
+            vlan.tci()
+        } else {
+            None
+        };
         let Some(out) = out.get_mut(..need) else {
             return Err(DsaError::OutTooSmall {
                 need,
                 have: out.len(),
             });
         };
+        // `out` is exactly `need` = MACs + 802.1Q header (when tagged) + rest long, so the
+        // pieces below have the lengths they are copied from.
         let (o_macs, o_rest) = out.split_at_mut(self.macs.len().min(need));
+        let vlan_len = if tci.is_some() { 4 } else { 0 };
+        let Some((o_vlan, o_rest)) = o_rest.split_at_mut_checked(vlan_len) else {
+            return Err(DsaError::OutTooSmall { need, have: need });
+        };
+        if o_macs.len() != self.macs.len() || o_rest.len() != self.rest.len() {
+            return Err(DsaError::OutTooSmall { need, have: need });
+        }
         o_macs.copy_from_slice(self.macs);
-        let vlan = self.tag.vlan();
-        let o_rest = if vlan.tagged {
-            let Some((o_vlan, o_rest)) = o_rest.split_at_mut_checked(4) else {
-                return Err(DsaError::OutTooSmall { need, have: need });
-            };
-            // A parsed tag's fields are in range, so `tci` is `Some`.
-            let tci = vlan.tci().unwrap_or(0);
+        if let Some(tci) = tci {
             let [t0, t1] = ETH_P_8021Q.to_be_bytes();
             let [c0, c1] = tci.to_be_bytes();
             o_vlan.copy_from_slice(&[t0, t1, c0, c1]);
-            o_rest
-        } else {
-            o_rest
-        };
-        if o_rest.len() != self.rest.len() {
-            return Err(DsaError::OutTooSmall { need, have: need });
         }
         o_rest.copy_from_slice(self.rest);
         Ok(need)
@@ -730,6 +740,12 @@ pub fn untag_into(frame: &[u8], fmt: TagFormat, out: &mut [u8]) -> Result<(Tag, 
 /// Errors: those of [`parse`].
 pub fn untag_in_place(frame: &mut [u8], fmt: TagFormat) -> Result<(Tag, usize), DsaError> {
     let tag = parse(frame, fmt)?.tag;
+    // `parse` checked that the frame holds the MACs, the whole header and an EtherType, so
+    // the two slices below exist; the errors are unreachable, not panics.
+    let unreachable = DsaError::TooShort {
+        len: frame.len(),
+        need: MACS_LEN.saturating_add(fmt.header_len()),
+    };
     let vlan = tag.vlan();
     // Bytes the frame loses: the whole header, or all of it but 4 (which become 802.1Q).
     let start = if vlan.tagged {
@@ -741,23 +757,15 @@ pub fn untag_in_place(frame: &mut [u8], fmt: TagFormat) -> Result<(Tag, usize), 
         let tci = vlan.tci().unwrap_or(0);
         let [t0, t1] = ETH_P_8021Q.to_be_bytes();
         let [c0, c1] = tci.to_be_bytes();
-        // `parse` checked the frame holds the MACs and the whole header.
         let vlan_at = MACS_LEN.saturating_add(start);
         let Some(slot) = frame.get_mut(vlan_at..vlan_at.saturating_add(4)) else {
-            return Err(DsaError::TooShort {
-                len: 0,
-                need: vlan_at,
-            });
+            return Err(unreachable);
         };
         slot.copy_from_slice(&[t0, t1, c0, c1]);
     }
     if start > 0 {
-        // `parse` checked the frame is longer than MACs + header >= MACs + start.
         let Some(head) = frame.get_mut(..MACS_LEN.saturating_add(start)) else {
-            return Err(DsaError::TooShort {
-                len: 0,
-                need: MACS_LEN,
-            });
+            return Err(unreachable);
         };
         head.copy_within(..MACS_LEN, start);
     }
@@ -1143,6 +1151,33 @@ mod tests {
                 value: 99
             })
         );
+    }
+
+    #[test]
+    fn hand_built_parsed_out_of_range_writes_nothing() {
+        let p = Parsed {
+            tag: Tag::FromCpu {
+                dev: 0,
+                port: 0,
+                vlan: TagVlan {
+                    tagged: true,
+                    vid: 5000,
+                    prio: 0,
+                    cfi: false,
+                },
+            },
+            macs: &[0; 12],
+            rest: &[0x08, 0x00],
+        };
+        let mut out = [0xA5u8; 32];
+        assert_eq!(
+            p.write_wire(&mut out),
+            Err(DsaError::OutOfRange {
+                field: TagField::Vid,
+                value: 5000
+            })
+        );
+        assert!(out.iter().all(|b| *b == 0xA5));
     }
 
     #[test]

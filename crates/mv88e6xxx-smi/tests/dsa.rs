@@ -3,9 +3,7 @@
 //! `untag_in_place`, with an 802.1Q header folded into the tag and rebuilt from it exactly.
 //! Default 256 cases per property; `PROPTEST_CASES` overrides.
 
-use mv88e6xxx_smi::dsa::{
-    self, DsaError, ETH_P_8021Q, Source, Tag, TagFormat, TagVlan, TrapCode,
-};
+use mv88e6xxx_smi::dsa::{self, DsaError, ETH_P_8021Q, Source, Tag, TagFormat, TagVlan, TrapCode};
 use proptest::prelude::*;
 
 fn any_fmt() -> impl Strategy<Value = TagFormat> {
@@ -22,14 +20,16 @@ fn code() -> impl Strategy<Value = TrapCode> {
 
 /// VLAN fields, in range when `valid`, anything otherwise.
 fn vlan(valid: bool) -> impl Strategy<Value = TagVlan> {
-    let (vid, prio) = if valid { (4095, 7) } else { (u16::MAX, u8::MAX) };
-    (any::<bool>(), 0..=vid, 0..=prio, any::<bool>()).prop_map(|(tagged, vid, prio, cfi)| {
-        TagVlan {
-            tagged,
-            vid,
-            prio,
-            cfi,
-        }
+    let (vid, prio) = if valid {
+        (4095, 7)
+    } else {
+        (u16::MAX, u8::MAX)
+    };
+    (any::<bool>(), 0..=vid, 0..=prio, any::<bool>()).prop_map(|(tagged, vid, prio, cfi)| TagVlan {
+        tagged,
+        vid,
+        prio,
+        cfi,
     })
 }
 
@@ -48,14 +48,14 @@ fn tag(valid: bool) -> impl Strategy<Value = Tag> {
             port,
             vlan
         }),
-        (0..=max, 0..=max, any::<bool>(), vlan(valid)).prop_map(
-            |(dev, port, ingress, vlan)| Tag::ToSniffer {
+        (0..=max, 0..=max, any::<bool>(), vlan(valid)).prop_map(|(dev, port, ingress, vlan)| {
+            Tag::ToSniffer {
                 dev,
                 port,
                 ingress,
-                vlan
+                vlan,
             }
-        ),
+        }),
         (0..=max, 0..=max, any::<bool>(), vlan(valid)).prop_map(|(dev, n, trunk, vlan)| {
             Tag::Forward {
                 dev,
