@@ -9,7 +9,8 @@
 //! `include/linux/dsa/mv88e6xxx.h` (`MV88E6XXX_VID_STANDALONE`).
 //! Cross-checked against tcpdump `print-dsa.c` (commit 0c93b15d38b3, BSD-licensed), whose
 //! comment draws the same layout and names bit 18 of TO_SNIFFER (`Rx_Sniff`), which Linux
-//! does not decode. One disagreement: tcpdump's `DSA_VID` macro takes VID\[11:8\] from byte 2
+//! does not decode, and PADL/OpenSRP `Sources/MarvellRMU/DSA.swift` (commit 1225c7596606,
+//! Apache-2.0), which agrees bit for bit. One disagreement: tcpdump's `DSA_VID` macro takes VID\[11:8\] from byte 2
 //! bits 7:5 (the priority), where its own drawing and Linux put them in bits 3:0; this module
 //! follows the drawing and Linux.
 //!
@@ -37,8 +38,8 @@
 //!   untagged gets the tag spliced in (T = 0). Linux turns a T = 1 tag back into an 802.1Q
 //!   header (`0x8100`, TCI) and drops a T = 0 tag; [`untag_into`] and [`untag_in_place`] do
 //!   the same. On transmit Linux folds an 802.1Q header into a T = 1 tag, and gives an
-//!   untagged frame VID 0 for a standalone port ([`VID_STANDALONE`]); [`tag_into`] folds
-//!   the same way.
+//!   untagged frame VID 0 for a standalone port ([`VID_STANDALONE`]); [`tag_into`] and
+//!   [`tag_in_place`] fold the same way.
 //!
 //! # Example
 //!
@@ -578,6 +579,13 @@ pub enum DsaError {
         /// Bytes the buffer has.
         have: usize,
     },
+    /// [`tag_in_place`] has less room in front of the frame than the header adds.
+    Headroom {
+        /// Bytes the header adds in front of the frame.
+        need: usize,
+        /// Bytes in front of the frame.
+        have: usize,
+    },
     /// A tag field does not fit its bits.
     OutOfRange {
         /// Which field.
@@ -602,6 +610,12 @@ impl fmt::Display for DsaError {
             Self::UnknownCode { code } => write!(f, "reserved TO_CPU code {code}"),
             Self::OutTooSmall { need, have } => {
                 write!(f, "output buffer of {have} bytes, {need} needed")
+            }
+            Self::Headroom { need, have } => {
+                write!(
+                    f,
+                    "{have} bytes in front of the frame, its header adds {need}"
+                )
             }
             Self::OutOfRange { field, value } => {
                 write!(f, "tag field {field:?} = {value} out of range")
@@ -788,64 +802,121 @@ pub fn tag_into(
     fmt: TagFormat,
     out: &mut [u8],
 ) -> Result<usize, DsaError> {
-    let (macs, after) = frame.split_at_checked(MACS_LEN).ok_or(DsaError::TooShort {
-        len: frame.len(),
-        need: MACS_LEN.saturating_add(2),
-    })?;
-    let Some(&[e0, e1]) = after.first_chunk::<2>() else {
-        return Err(DsaError::TooShort {
-            len: frame.len(),
-            need: MACS_LEN.saturating_add(2),
-        });
-    };
-    let (tag, rest) = if u16::from_be_bytes([e0, e1]) == ETH_P_8021Q {
-        let need = MACS_LEN.saturating_add(6);
-        let too_short = DsaError::TooShort {
-            len: frame.len(),
-            need,
-        };
-        let (q, rest) = after.split_at_checked(4).ok_or(too_short)?;
-        if rest.len() < 2 {
-            return Err(too_short);
-        }
-        let [_, _, c0, c1] = <[u8; 4]>::try_from(q).map_err(|_| too_short)?;
-        (
-            tag.with_vlan(TagVlan::from_tci(u16::from_be_bytes([c0, c1]))),
-            rest,
-        )
-    } else {
-        (*tag, after)
-    };
-    let tag_bytes = tag.to_bytes()?;
-    let need = MACS_LEN
-        .saturating_add(fmt.header_len())
-        .saturating_add(rest.len());
+    let (header, after_len) = fold(frame, tag, fmt)?;
+    // `fold` checked the frame holds the MACs and the 802.1Q header it folded.
+    let rest = frame
+        .get(frame.len().saturating_sub(after_len)..)
+        .unwrap_or(&[]);
+    let macs = frame.get(..MACS_LEN).unwrap_or(&[]);
+    let hdr = fmt.header_len();
+    let need = MACS_LEN.saturating_add(hdr).saturating_add(rest.len());
     let have = out.len();
     let Some(out) = out.get_mut(..need) else {
         return Err(DsaError::OutTooSmall { need, have });
     };
+    // `out` is exactly MACs + header + rest long.
     let (o_macs, o_after) = out.split_at_mut(MACS_LEN.min(need));
-    o_macs.copy_from_slice(macs);
-    let o_tag = match fmt {
-        TagFormat::Dsa => o_after,
-        TagFormat::Edsa { ethertype } => {
-            let Some((o_e, o_tag)) = o_after.split_at_mut_checked(4) else {
-                return Err(DsaError::OutTooSmall { need, have });
-            };
-            let [e0, e1] = ethertype.to_be_bytes();
-            o_e.copy_from_slice(&[e0, e1, 0, 0]);
-            o_tag
-        }
-    };
-    let Some((o_tag, o_rest)) = o_tag.split_at_mut_checked(DSA_LEN) else {
+    let Some((o_hdr, o_rest)) = o_after.split_at_mut_checked(hdr) else {
         return Err(DsaError::OutTooSmall { need, have });
     };
-    o_tag.copy_from_slice(&tag_bytes);
-    if o_rest.len() != rest.len() {
+    let Some(header) = header.get(..hdr) else {
+        return Err(DsaError::OutTooSmall { need, have });
+    };
+    if o_macs.len() != macs.len() || o_rest.len() != rest.len() {
         return Err(DsaError::OutTooSmall { need, have });
     }
+    o_macs.copy_from_slice(macs);
+    o_hdr.copy_from_slice(header);
     o_rest.copy_from_slice(rest);
     Ok(need)
+}
+
+/// Like [`tag_into`], in place, for a frame built with headroom in front of it: the frame
+/// is `buf[start..]`; the MACs move back by the bytes the header adds (4 or 8, or 0 or 4
+/// when an 802.1Q header is folded), the header goes after them, and the tagged frame is
+/// `buf[new_start..]`. Returns `new_start`. Nothing is written on error.
+///
+/// Errors: those of [`tag_into`] but [`DsaError::OutTooSmall`];
+/// [`DsaError::Headroom`] when `start` is less than the bytes the header adds.
+pub fn tag_in_place(
+    buf: &mut [u8],
+    start: usize,
+    tag: &Tag,
+    fmt: TagFormat,
+) -> Result<usize, DsaError> {
+    let frame = buf.get(start..).unwrap_or(&[]);
+    let (header, after_len) = fold(frame, tag, fmt)?;
+    let hdr = fmt.header_len();
+    // What the frame loses after its MACs (0, or 4 for a folded 802.1Q header) and gains.
+    let consumed = frame
+        .len()
+        .saturating_sub(MACS_LEN)
+        .saturating_sub(after_len);
+    let grow = hdr.saturating_sub(consumed);
+    let Some(new_start) = start.checked_sub(grow) else {
+        return Err(DsaError::Headroom {
+            need: grow,
+            have: start,
+        });
+    };
+    // buf[new_start..]: `grow` bytes of headroom, the MACs, the consumed 802.1Q header;
+    // afterwards the MACs and the `hdr` header bytes (grow + consumed = hdr).
+    let end = start.saturating_add(MACS_LEN).saturating_add(consumed);
+    let unreachable = DsaError::TooShort {
+        len: frame.len(),
+        need: MACS_LEN.saturating_add(consumed),
+    };
+    let Some(region) = buf.get_mut(new_start..end) else {
+        return Err(unreachable);
+    };
+    if region.len() != MACS_LEN.saturating_add(hdr) {
+        return Err(unreachable);
+    }
+    region.copy_within(grow.., 0);
+    let (_, o_hdr) = region.split_at_mut(MACS_LEN);
+    let Some(header) = header.get(..hdr) else {
+        return Err(unreachable);
+    };
+    o_hdr.copy_from_slice(header);
+    Ok(new_start)
+}
+
+/// The header `tag_into` writes after the MACs for `frame` (its 802.1Q header, if any,
+/// folded into `tag` as Linux `dsa_xmit_ll` does), in the first `fmt.header_len()` bytes,
+/// and the length of what follows in `frame` (from its EtherType, past the folded
+/// header).
+fn fold(frame: &[u8], tag: &Tag, fmt: TagFormat) -> Result<([u8; EDSA_LEN], usize), DsaError> {
+    let too_short = |need: usize| DsaError::TooShort {
+        len: frame.len(),
+        need,
+    };
+    let Some((_, after)) = frame.split_at_checked(MACS_LEN) else {
+        return Err(too_short(MACS_LEN.saturating_add(2)));
+    };
+    let Some(&[e0, e1]) = after.first_chunk::<2>() else {
+        return Err(too_short(MACS_LEN.saturating_add(2)));
+    };
+    let (tag, rest) = if u16::from_be_bytes([e0, e1]) == ETH_P_8021Q {
+        let Some((&[_, _, c0, c1], rest)) = after.split_first_chunk::<4>() else {
+            return Err(too_short(MACS_LEN.saturating_add(6)));
+        };
+        if rest.len() < 2 {
+            return Err(too_short(MACS_LEN.saturating_add(6)));
+        }
+        let vlan = TagVlan::from_tci(u16::from_be_bytes([c0, c1]));
+        (tag.with_vlan(vlan), rest)
+    } else {
+        (*tag, after)
+    };
+    let [t0, t1, t2, t3] = tag.to_bytes()?;
+    let header = match fmt {
+        TagFormat::Dsa => [t0, t1, t2, t3, 0, 0, 0, 0],
+        TagFormat::Edsa { ethertype } => {
+            let [e0, e1] = ethertype.to_be_bytes();
+            [e0, e1, 0, 0, t0, t1, t2, t3]
+        }
+    };
+    Ok((header, rest.len()))
 }
 
 #[cfg(test)]
@@ -1178,6 +1249,76 @@ mod tests {
             })
         );
         assert!(out.iter().all(|b| *b == 0xA5));
+    }
+
+    #[test]
+    fn tag_in_place_with_headroom() {
+        let tag = Tag::FromCpu {
+            dev: 1,
+            port: 4,
+            vlan: UNTAGGED0,
+        };
+        // Plain frame, EDSA: 8 bytes of headroom used.
+        let mut buf = vec![0xEEu8; 8];
+        buf.extend(plain(0x88CC, 3));
+        let start = tag_in_place(&mut buf, 8, &tag, TagFormat::EDSA).unwrap();
+        assert_eq!(start, 0);
+        let mut want = plain(0x88CC, 3);
+        want.splice(12..12, [0xDA, 0xDA, 0, 0, 0x41, 0x20, 0, 0]);
+        assert_eq!(buf, want);
+
+        // 802.1Q frame, DSA: folded, no headroom needed.
+        let mut q = plain(0x0800, 2);
+        q.splice(12..12, [0x81, 0x00, 0x30, 0x07]);
+        let start = tag_in_place(&mut q, 0, &tag, TagFormat::Dsa).unwrap();
+        assert_eq!(start, 0);
+        let mut want = plain(0x0800, 2);
+        want.splice(12..12, [0x61, 0x21, 0x20, 0x07]);
+        assert_eq!(q, want);
+
+        // 802.1Q frame, EDSA: 4 bytes of headroom.
+        let mut buf = vec![0xEEu8; 5];
+        buf.extend(plain(0x0800, 2));
+        buf.splice(5 + 12..5 + 12, [0x81, 0x00, 0x00, 0x09]);
+        let start = tag_in_place(&mut buf, 5, &tag, TagFormat::EDSA).unwrap();
+        assert_eq!(start, 1);
+        let mut want = plain(0x0800, 2);
+        want.splice(12..12, [0xDA, 0xDA, 0, 0, 0x61, 0x20, 0x00, 0x09]);
+        assert_eq!(&buf[1..], &want[..]);
+        assert_eq!(buf[0], 0xEE);
+    }
+
+    #[test]
+    fn tag_in_place_errors_write_nothing() {
+        let tag = Tag::FromCpu {
+            dev: 0,
+            port: 0,
+            vlan: UNTAGGED0,
+        };
+        let mut buf = vec![0xEEu8; 7];
+        buf.extend(plain(0x88CC, 3));
+        let before = buf.clone();
+        assert_eq!(
+            tag_in_place(&mut buf, 7, &tag, TagFormat::EDSA),
+            Err(DsaError::Headroom { need: 8, have: 7 })
+        );
+        let bad = Tag::FromCpu {
+            dev: 40,
+            port: 0,
+            vlan: UNTAGGED0,
+        };
+        assert_eq!(
+            tag_in_place(&mut buf, 7, &bad, TagFormat::Dsa),
+            Err(DsaError::OutOfRange {
+                field: TagField::Dev,
+                value: 40
+            })
+        );
+        assert_eq!(
+            tag_in_place(&mut buf, 100, &tag, TagFormat::Dsa),
+            Err(DsaError::TooShort { len: 0, need: 14 })
+        );
+        assert_eq!(buf, before);
     }
 
     #[test]
