@@ -18,6 +18,7 @@
 //! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Switch::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
 //! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`vtu`] | VLANs: the VTU and STU, per-port default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu) |
+//! | [`dsa`] | the DSA and EDSA frame tags: parse a frame from the CPU port (source port, VLAN, trap code), build FROM_CPU and FORWARD frames; no allocation (docs/mv88e6xxx.md#dsa-and-edsa-tags) |
 //! | [`stats`] | the MIB counters of one port, the histogram mode, flushes ([`stats::Mib`]; docs/mv88e6xxx.md#mib-statistics) |
 //! | [`Error`], [`ConfigError`] | every failure, typed: MDIO error, [`BusyTimeout`] with the last value, unknown switch ID, and one [`ConfigError`] per refused setting or argument |
 //! | `sim` | (feature `sim`) behavioural switch model; its `seed` module (feature `unstable-baselines`, not public API) replays seed 004's naive strategies for the bench and the seed-proof tests, and `linux_switch` / `stats_linux` Linux's ATU, VTU and MIB register sequences for the benches |
@@ -97,6 +98,7 @@
 pub mod atu;
 mod c45;
 pub mod chip;
+pub mod dsa;
 mod error;
 pub mod global1;
 pub mod global2;
