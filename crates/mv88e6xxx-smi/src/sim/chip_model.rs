@@ -123,7 +123,7 @@ impl ChipModel {
         for p in &mut ports {
             p[usize::from(PORT_SWITCH_ID)] = chip.product_num();
         }
-        Self {
+        let mut model = Self {
             chip,
             revision: 0,
             attach,
@@ -161,7 +161,9 @@ impl ChipModel {
             port_mgmt: vec![port::MgmtTable::default(); nports],
             atu: atu::AtuModel::default(),
             vtu: vtu::VtuModel::default(),
-        }
+        };
+        model.frame_path_reset();
+        model
     }
 
     /// [`PhyAccess::PpuGated`] chips: whether the PPU runs at t = 0 (default `true`:
