@@ -63,7 +63,12 @@ impl Rig {
     /// The ports the frame leaves on.
     fn ports(&mut self, port: usize, frame: &[u8]) -> Vec<usize> {
         let now = self.sim.clock.now_ns();
-        self.sim.bus.device().chip_mut(0).unwrap().inject(now, port, frame)
+        self.sim
+            .bus
+            .device()
+            .chip_mut(0)
+            .unwrap()
+            .inject(now, port, frame)
     }
 
     fn others(&self, but: &[usize]) -> Vec<usize> {
@@ -72,7 +77,10 @@ impl Rig {
 
     fn atu_macs(&mut self) -> Vec<(u16, [u8; 6])> {
         let chip = self.sim.bus.device().chip(0).unwrap();
-        chip.atu_entries().into_iter().map(|(f, m, _)| (f, m)).collect()
+        chip.atu_entries()
+            .into_iter()
+            .map(|(f, m, _)| (f, m))
+            .collect()
     }
 
     /// 6352-layout VTU load: VID `vid` in FID `fid`, member tag `tags[p]` per port (0
@@ -158,7 +166,10 @@ fn lldp_is_trapped_to_the_cpu_with_a_to_cpu_mgmt_tag_naming_its_port() {
     // On a blocking port too (a BPDU must reach STP), while other frames are dropped.
     rig.port_write(2, 0x04, 0x0001);
     assert_eq!(rig.ports(2, &lldp), [5]);
-    assert_eq!(rig.ports(2, &eth(BCAST, PEER, 0x0800, 64)), Vec::<usize>::new());
+    assert_eq!(
+        rig.ports(2, &eth(BCAST, PEER, 0x0800, 64)),
+        Vec::<usize>::new()
+    );
 }
 
 #[test]
@@ -185,7 +196,10 @@ fn rsvd2cpu_on_the_6390_family_is_the_monitor_mgmt_table() {
     let lldp = eth(LLDP, PEER, 0x88CC, 80);
     assert_eq!(rig.ports(3, &lldp), rig.others(&[3]), "not yet management");
     rig.write(G1, 0x1A, 0x8000 | 0x0100 | 1 << 6); // pointer 0x01: 08..0F, bit 6 = 0x0E
-    assert_eq!(rig.send(3, &lldp), [(10, with_tag(&lldp, None, [0x00, 3 << 3, 0, 0]))]);
+    assert_eq!(
+        rig.send(3, &lldp),
+        [(10, with_tag(&lldp, None, [0x00, 3 << 3, 0, 0]))]
+    );
 }
 
 #[test]
@@ -284,9 +298,16 @@ fn frames_to_a_dsa_port_carry_a_forward_tag_with_device_port_and_vlan() {
     let tagged = with_8021q(&frame, 0xB123);
     let out = rig.send(3, &tagged);
     let cpu = out.iter().find(|(p, _)| *p == 6).unwrap();
-    assert_eq!(cpu.1, with_tag(&frame, None, [0xE4, (3 << 3) | 1, 0xA1, 0x23]));
+    assert_eq!(
+        cpu.1,
+        with_tag(&frame, None, [0xE4, (3 << 3) | 1, 0xA1, 0x23])
+    );
     // The normal ports get the frame as it came (egress mode unmodified, no VTU entry).
-    assert!(out.iter().filter(|(p, _)| *p != 6).all(|(_, b)| *b == tagged));
+    assert!(
+        out.iter()
+            .filter(|(p, _)| *p != 6)
+            .all(|(_, b)| *b == tagged)
+    );
 }
 
 #[test]
@@ -310,7 +331,10 @@ fn egress_mode_and_member_tags_add_or_strip_the_8021q_header() {
     );
     // PORT_CTL0 egress mode untagged (1) on port 1 wins over its member tag.
     rig.port_write(1, 0x04, 0x1003);
-    assert_eq!(rig.send(2, &frame), [(0, frame.clone()), (1, frame.clone())]);
+    assert_eq!(
+        rig.send(2, &frame),
+        [(0, frame.clone()), (1, frame.clone())]
+    );
 }
 
 #[test]
@@ -324,7 +348,10 @@ fn port_based_vlan_map_isolates_ports() {
     assert_eq!(rig.ports(2, &frame), [1, 3, 4, 5, 6]);
     // A known destination behind the map: nothing.
     rig.ports(2, &eth(BCAST, HOST, 0x0800, 64)); // learn HOST on port 2
-    assert_eq!(rig.ports(0, &eth(HOST, PEER, 0x0800, 64)), Vec::<usize>::new());
+    assert_eq!(
+        rig.ports(0, &eth(HOST, PEER, 0x0800, 64)),
+        Vec::<usize>::new()
+    );
     assert_eq!(rig.ports(1, &eth(HOST, PEER, 0x0800, 64)), [2]);
     // An isolated port (map 0) sends nothing anywhere.
     rig.port_write(4, 0x06, 0);
@@ -369,7 +396,11 @@ fn discard_tagged_and_untagged_drop_and_count_as_filtered() {
     rig.port_write(0, 0x08, 0x0200); // DISCARD_TAGGED
     assert_eq!(rig.ports(0, &tagged), Vec::<usize>::new());
     assert_eq!(rig.ports(0, &frame), rig.others(&[0]));
-    assert_eq!(rig.ports(0, &prio_tagged), rig.others(&[0]), "VID 0 is untagged");
+    assert_eq!(
+        rig.ports(0, &prio_tagged),
+        rig.others(&[0]),
+        "VID 0 is untagged"
+    );
     assert_eq!(rig.port_read(0, 0x12), 1);
     rig.port_write(0, 0x08, 0x0100); // DISCARD_UNTAGGED
     assert_eq!(rig.ports(0, &frame), Vec::<usize>::new());
@@ -386,7 +417,10 @@ fn ingress_and_egress_monitors_copy_to_the_mirror_ports() {
     let to_host = eth(HOST, PEER, 0x0800, 64);
     assert_eq!(rig.ports(0, &to_host), [1]);
     rig.port_write(0, 0x08, 0x0010); // INGRESS_MONITOR on port 0
-    assert_eq!(rig.send(0, &to_host), [(1, to_host.clone()), (6, to_host.clone())]);
+    assert_eq!(
+        rig.send(0, &to_host),
+        [(1, to_host.clone()), (6, to_host.clone())]
+    );
     rig.port_write(0, 0x08, 0);
     rig.port_write(1, 0x08, 0x0020); // EGRESS_MONITOR on port 1
     assert_eq!(rig.ports(2, &to_host), [1, 4]);
@@ -409,8 +443,15 @@ fn frames_longer_than_the_jumbo_mode_are_discarded() {
     // Sizes without FCS: the mode counts the 4 FCS bytes.
     for (mode, max) in [(0u16, 1518usize), (1, 2044), (2, 10236)] {
         rig.port_write(0, 0x08, mode << 12);
-        assert_eq!(rig.ports(0, &eth(BCAST, PEER, 0x0800, max)).len(), 6, "{mode}");
-        assert!(rig.ports(0, &eth(BCAST, PEER, 0x0800, max + 1)).is_empty(), "{mode}");
+        assert_eq!(
+            rig.ports(0, &eth(BCAST, PEER, 0x0800, max)).len(),
+            6,
+            "{mode}"
+        );
+        assert!(
+            rig.ports(0, &eth(BCAST, PEER, 0x0800, max + 1)).is_empty(),
+            "{mode}"
+        );
     }
     // A 6097 limits in G1 CTL1 MAX_FRAME_1632 (bit 10), whatever PORT_CTL2 says.
     let mut rig = Rig::new(Chip::Mv6097, 0x10, 11);

@@ -41,9 +41,9 @@
 //!    the tagged bit for the 802.1Q header it would have had; EtherType DSA puts the
 //!    port's EtherType and two zero bytes first;
 //! 10. mirroring: PORT_CTL2 INGRESS_MONITOR (bit 4) on the ingress port copies the frame
-//!    as received to the ingress monitor destination, EGRESS_MONITOR (bit 5) on a port it
-//!    leaves copies it to the egress monitor destination ([`trap`]); a copy leaving a
-//!    DSA port carries a TO_SNIFFER tag.
+//!     as received to the ingress monitor destination, EGRESS_MONITOR (bit 5) on a port
+//!     it leaves copies it to the egress monitor destination ([`trap`]); a copy leaving a
+//!     DSA port carries a TO_SNIFFER tag.
 //!
 //! On the way the switch raises violations, latched until a get/clear violation operation
 //! takes them (docs/mv88e6xxx.md#atu-and-vtu-violations): a VTU miss (check or secure,
@@ -238,8 +238,10 @@ impl ChipModel {
             Switched::NotReceived | Switched::Runt => return Vec::new(),
         };
         let tx = self.with_mirrors(port, &rx, tx);
-        let out: Vec<(usize, Vec<u8>)> =
-            tx.iter().map(|t| (t.port, self.egress_bytes(&rx, t))).collect();
+        let out: Vec<(usize, Vec<u8>)> = tx
+            .iter()
+            .map(|t| (t.port, self.egress_bytes(&rx, t)))
+            .collect();
         for (p, bytes) in &out {
             self.mib_tx(*p, bytes);
         }
@@ -389,7 +391,7 @@ impl ChipModel {
             return Switched::Filtered;
         };
         match rx.tag.map(|t| t.cmd) {
-            Some(Cmd::FromCpu) => return self.from_cpu(port, rx),
+            Some(Cmd::FromCpu) => return self.sent_by_cpu(port, rx),
             Some(Cmd::ToCpu(_) | Cmd::ToSniffer) => return Switched::Filtered,
             Some(Cmd::Forward) | None => {}
         }
@@ -556,7 +558,7 @@ impl ChipModel {
     }
 
     /// A FROM_CPU frame `rx` entering DSA port `port`: to the port its tag names.
-    fn from_cpu(&self, port: usize, rx: Rx) -> Switched {
+    fn sent_by_cpu(&self, port: usize, rx: Rx) -> Switched {
         let Some(tag) = rx.tag else {
             return Switched::Filtered;
         };

@@ -212,11 +212,13 @@ impl ChipModel {
     /// The largest frame `port` takes, in bytes without the FCS.
     pub(super) fn max_frame(&self, port: usize) -> usize {
         let with_fcs = match max_frame_style(self.chip) {
-            MaxFrame::PortJumbo => match self.ports.get(port).map_or(0, |r| (r[PORT_CTL2] >> 12) & 3) {
-                0 => 1522,
-                1 => 2048,
-                _ => 10240,
-            },
+            MaxFrame::PortJumbo => {
+                match self.ports.get(port).map_or(0, |r| (r[PORT_CTL2] >> 12) & 3) {
+                    0 => 1522,
+                    1 => 2048,
+                    _ => 10240,
+                }
+            }
             MaxFrame::G1Max1632 if self.g1[G1_CTL1] & G1_CTL1_MAX_FRAME_1632 != 0 => 1632,
             MaxFrame::G1Max1632 | MaxFrame::Fixed1522 => 1522,
         };
