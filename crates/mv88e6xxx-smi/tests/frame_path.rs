@@ -4,11 +4,9 @@
 //! built here by hand from Linux `net/dsa/tag_dsa.c`'s layout, not with the model's codec.
 
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
-use mv88e6xxx_smi::chip::Chip;
+use mv88e6xxx_smi::chip::{AddressMap, Chip};
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchSim};
 
-const G1: u8 = 0x1B;
-const G2: u8 = 0x1C;
 const HOST: [u8; 6] = [0x02, 0, 0, 0, 0, 0xAA];
 const PEER: [u8; 6] = [0x02, 0, 0, 0, 0, 0xBB];
 const BCAST: [u8; 6] = [0xFF; 6];
@@ -17,19 +15,21 @@ const LLDP: [u8; 6] = [0x01, 0x80, 0xC2, 0x00, 0x00, 0x0E];
 /// One chip on a direct-attached bus, every port forwarding.
 struct Rig {
     sim: SwitchSim,
-    /// Port register devices start here (0x10 on the 6352/6097, 0x00 on the 6390/6393).
-    port_base: u8,
+    /// Where the chip's ports and globals answer (the crate's address map).
+    map: AddressMap,
     nports: usize,
+    chip: Chip,
 }
 
 impl Rig {
-    fn new(chip: Chip, port_base: u8, nports: usize) -> Self {
+    fn new(chip: Chip) -> Self {
         let mut rig = Rig {
             sim: SwitchSim::single(ChipModel::new(chip, Attach::Direct)),
-            port_base,
-            nports,
+            map: chip.family().address_map(),
+            nports: usize::from(chip.info().num_ports),
+            chip,
         };
-        for p in 0..nports {
+        for p in 0..rig.nports {
             rig.port_write(p, 0x04, 0x0003); // PORT_CTL0: forwarding
         }
         rig
@@ -46,11 +46,23 @@ impl Rig {
     }
 
     fn port_write(&mut self, port: usize, reg: u8, v: u16) {
-        self.write(self.port_base + port as u8, reg, v);
+        self.write(self.map.port_base + port as u8, reg, v);
     }
 
     fn port_read(&mut self, port: usize, reg: u8) -> u16 {
-        self.read(self.port_base + port as u8, reg)
+        self.read(self.map.port_base + port as u8, reg)
+    }
+
+    fn g1_write(&mut self, reg: u8, v: u16) {
+        self.write(self.map.global1, reg, v);
+    }
+
+    fn g1_read(&mut self, reg: u8) -> u16 {
+        self.read(self.map.global1, reg)
+    }
+
+    fn g2_write(&mut self, reg: u8, v: u16) {
+        self.write(self.map.global2, reg, v);
     }
 
     /// The frame enters `port`: each port it leaves on and the bytes it leaves with.
@@ -72,7 +84,9 @@ impl Rig {
     }
 
     fn others(&self, but: &[usize]) -> Vec<usize> {
-        (0..self.nports).filter(|p| !but.contains(p)).collect()
+        (0..self.nports)
+            .filter(|&p| !but.contains(&p) && self.chip.is_valid_port(p as u8))
+            .collect()
     }
 
     fn atu_macs(&mut self) -> Vec<(u16, [u8; 6])> {
@@ -90,15 +104,15 @@ impl Rig {
         for (p, &t) in tags.iter().enumerate() {
             data[p / 4] |= t << ((p % 4) * 4);
         }
-        self.write(G1, 0x02, fid); // VTU_FID
-        self.write(G1, 0x03, 0); // VTU_SID
-        self.write(G1, 0x06, 0x1000 | vid); // VTU_VID, valid
+        self.g1_write(0x02, fid); // VTU_FID
+        self.g1_write(0x03, 0); // VTU_SID
+        self.g1_write(0x06, 0x1000 | vid); // VTU_VID, valid
         for (i, d) in data.iter().enumerate() {
-            self.write(G1, 0x07 + i as u8, *d);
+            self.g1_write(0x07 + i as u8, *d);
         }
-        self.write(G1, 0x05, 0xB000); // BUSY | VTU_LOAD_PURGE
-        self.read(G1, 0x05); // a frame later: done
-        self.read(G1, 0x05);
+        self.g1_write(0x05, 0xB000); // BUSY | VTU_LOAD_PURGE
+        self.g1_read(0x05); // a frame later: done
+        self.g1_read(0x05);
     }
 }
 
@@ -141,17 +155,17 @@ fn with_tag(frame: &[u8], edsa: Option<u16>, tag: [u8; 4]) -> Vec<u8> {
 /// A 6352 whose port 5 is the CPU port in EtherType DSA (EtherType 0xDADA, egress mode
 /// EtherType DSA) and G1 MONITOR_CTL's CPU destination.
 fn edsa_6352() -> Rig {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
+    let mut rig = Rig::new(Chip::Mv6352);
     rig.port_write(5, 0x04, 0x3303); // egress 3, frame mode 3, forwarding
     rig.port_write(5, 0x0F, 0xDADA); // PORT_ETH_TYPE
-    rig.write(G1, 0x1A, 5 << 4); // MONITOR_CTL CPU dest
+    rig.g1_write(0x1A, 5 << 4); // MONITOR_CTL CPU dest
     rig
 }
 
 /// Rsvd2CPU for 01:80:C2:00:00:0E on a Global2-style chip.
 fn enable_lldp_trap_g2(rig: &mut Rig) {
-    rig.write(G2, 0x03, 1 << 0xE); // MGMT_EN_0X
-    rig.write(G2, 0x05, 0x0008); // SWITCH_MGMT RSVD2CPU
+    rig.g2_write(0x03, 1 << 0xE); // MGMT_EN_0X
+    rig.g2_write(0x05, 0x0008); // SWITCH_MGMT RSVD2CPU
 }
 
 #[test]
@@ -176,11 +190,11 @@ fn lldp_is_trapped_to_the_cpu_with_a_to_cpu_mgmt_tag_naming_its_port() {
 fn rsvd2cpu_bit_clear_or_switch_mgmt_off_forwards_normally() {
     let mut rig = edsa_6352();
     let lldp = eth(LLDP, PEER, 0x88CC, 80);
-    rig.write(G2, 0x05, 0x0008);
-    rig.write(G2, 0x03, 1 << 0x0); // only 01:80:C2:00:00:00
+    rig.g2_write(0x05, 0x0008);
+    rig.g2_write(0x03, 1 << 0x0); // only 01:80:C2:00:00:00
     assert_eq!(rig.ports(2, &lldp), rig.others(&[2]));
-    rig.write(G2, 0x03, 1 << 0xE);
-    rig.write(G2, 0x05, 0); // RSVD2CPU off
+    rig.g2_write(0x03, 1 << 0xE);
+    rig.g2_write(0x05, 0); // RSVD2CPU off
     let out = rig.send(2, &lldp);
     assert_eq!(out.len(), 6);
     // The copy to the CPU port is a FORWARD (3) tag naming port 2.
@@ -190,12 +204,12 @@ fn rsvd2cpu_bit_clear_or_switch_mgmt_off_forwards_normally() {
 
 #[test]
 fn rsvd2cpu_on_the_6390_family_is_the_monitor_mgmt_table() {
-    let mut rig = Rig::new(Chip::Mv6390, 0x00, 11);
+    let mut rig = Rig::new(Chip::Mv6390);
     rig.port_write(10, 0x04, 0x0103); // DSA frame mode
-    rig.write(G1, 0x1A, 0x8000 | 0x3000 | 0xE0 | 10); // CPU dest 10, priority 7
+    rig.g1_write(0x1A, 0x8000 | 0x3000 | 0xE0 | 10); // CPU dest 10, priority 7
     let lldp = eth(LLDP, PEER, 0x88CC, 80);
     assert_eq!(rig.ports(3, &lldp), rig.others(&[3]), "not yet management");
-    rig.write(G1, 0x1A, 0x8000 | 0x0100 | 1 << 6); // pointer 0x01: 08..0F, bit 6 = 0x0E
+    rig.g1_write(0x1A, 0x8000 | 0x0100 | 1 << 6); // pointer 0x01: 08..0F, bit 6 = 0x0E
     assert_eq!(
         rig.send(3, &lldp),
         [(10, with_tag(&lldp, None, [0x00, 3 << 3, 0, 0]))]
@@ -204,7 +218,7 @@ fn rsvd2cpu_on_the_6390_family_is_the_monitor_mgmt_table() {
 
 #[test]
 fn rsvd2cpu_on_the_6393_family_is_the_ingress_ports_policy_table() {
-    let mut rig = Rig::new(Chip::Mv6393X, 0x00, 11);
+    let mut rig = Rig::new(Chip::Mv6393X);
     rig.port_write(0, 0x04, 0x0103);
     rig.port_write(3, 0x0E, 0x8000 | 0x2100 | 1 << 6); // pointer 0x21, bit 6 = 0x0E
     rig.port_write(3, 0x0E, 0x8000 | 0x3800 | 0xE0); // CPU dest port 0
@@ -260,7 +274,7 @@ fn from_cpu_to_a_disabled_port_or_another_device_is_dropped() {
     // Device 1 while the switch is device 0 (G1 CTL2 [4:0]).
     let to3_dev1 = with_tag(&frame, Some(0xDADA), [0x41, 3 << 3, 0, 0]);
     assert_eq!(rig.send(5, &to3_dev1), []);
-    rig.write(G1, 0x1C, 1);
+    rig.g1_write(0x1C, 1);
     assert_eq!(rig.ports(5, &to3_dev1), [3]);
 }
 
@@ -285,9 +299,9 @@ fn forward_from_the_cpu_is_switched_in_the_tags_vlan() {
 
 #[test]
 fn frames_to_a_dsa_port_carry_a_forward_tag_with_device_port_and_vlan() {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
+    let mut rig = Rig::new(Chip::Mv6352);
     rig.port_write(6, 0x04, 0x0103); // DSA (not EtherType), forwarding
-    rig.write(G1, 0x1C, 4); // device number 4
+    rig.g1_write(0x1C, 4); // device number 4
     let frame = eth(BCAST, PEER, 0x0800, 64);
     rig.port_write(3, 0x07, 7); // PVID 7
     let out = rig.send(3, &frame);
@@ -312,7 +326,7 @@ fn frames_to_a_dsa_port_carry_a_forward_tag_with_device_port_and_vlan() {
 
 #[test]
 fn egress_mode_and_member_tags_add_or_strip_the_8021q_header() {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
+    let mut rig = Rig::new(Chip::Mv6352);
     // VID 20: port 0 untagged, port 1 tagged, port 2 unmodified.
     rig.vtu_load_6352(20, 2, &[1, 2, 0, 3, 3, 3, 3]);
     for p in 0..3 {
@@ -339,7 +353,7 @@ fn egress_mode_and_member_tags_add_or_strip_the_8021q_header() {
 
 #[test]
 fn port_based_vlan_map_isolates_ports() {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
+    let mut rig = Rig::new(Chip::Mv6352);
     let all = 0x7F;
     rig.port_write(0, 0x06, all & !(1 << 0) & !(1 << 2));
     rig.port_write(2, 0x06, all & !(1 << 2) & !(1 << 0));
@@ -360,7 +374,7 @@ fn port_based_vlan_map_isolates_ports() {
 
 #[test]
 fn port_default_fid_separates_address_databases_without_8021q() {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
+    let mut rig = Rig::new(Chip::Mv6352);
     for p in 0..2 {
         rig.port_write(p, 0x06, 0x1000 | (0x7F & !(1 << p))); // FID 1
     }
@@ -375,7 +389,7 @@ fn port_default_fid_separates_address_databases_without_8021q() {
 
 #[test]
 fn no_learning_when_the_association_vector_is_zero() {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
+    let mut rig = Rig::new(Chip::Mv6352);
     assert_eq!(rig.port_read(0, 0x0B), 0x0001, "reset: the port's own bit");
     rig.port_write(0, 0x0B, 0x0000);
     rig.ports(0, &eth(BCAST, HOST, 0x0800, 64));
@@ -389,7 +403,7 @@ fn no_learning_when_the_association_vector_is_zero() {
 
 #[test]
 fn discard_tagged_and_untagged_drop_and_count_as_filtered() {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
+    let mut rig = Rig::new(Chip::Mv6352);
     let frame = eth(BCAST, PEER, 0x0800, 64);
     let tagged = with_8021q(&frame, 5);
     let prio_tagged = with_8021q(&frame, 0x6000);
@@ -411,8 +425,8 @@ fn discard_tagged_and_untagged_drop_and_count_as_filtered() {
 
 #[test]
 fn ingress_and_egress_monitors_copy_to_the_mirror_ports() {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
-    rig.write(G1, 0x1A, (6 << 12) | (4 << 8)); // ingress dest 6, egress dest 4
+    let mut rig = Rig::new(Chip::Mv6352);
+    rig.g1_write(0x1A, (6 << 12) | (4 << 8)); // ingress dest 6, egress dest 4
     rig.ports(1, &eth(BCAST, HOST, 0x0800, 64)); // HOST on port 1
     let to_host = eth(HOST, PEER, 0x0800, 64);
     assert_eq!(rig.ports(0, &to_host), [1]);
@@ -430,8 +444,8 @@ fn ingress_and_egress_monitors_copy_to_the_mirror_ports() {
 
 #[test]
 fn mirrors_on_the_6390_family_come_from_the_monitor_mgmt_table() {
-    let mut rig = Rig::new(Chip::Mv6390, 0x00, 11);
-    rig.write(G1, 0x1A, 0x8000 | 0x2000 | 9); // ingress dest 9
+    let mut rig = Rig::new(Chip::Mv6390);
+    rig.g1_write(0x1A, 0x8000 | 0x2000 | 9); // ingress dest 9
     rig.port_write(0, 0x08, 0x0010);
     rig.ports(1, &eth(BCAST, HOST, 0x0800, 64));
     assert_eq!(rig.ports(0, &eth(HOST, PEER, 0x0800, 64)), [1, 9]);
@@ -439,7 +453,7 @@ fn mirrors_on_the_6390_family_come_from_the_monitor_mgmt_table() {
 
 #[test]
 fn frames_longer_than_the_jumbo_mode_are_discarded() {
-    let mut rig = Rig::new(Chip::Mv6352, 0x10, 7);
+    let mut rig = Rig::new(Chip::Mv6352);
     // Sizes without FCS: the mode counts the 4 FCS bytes.
     for (mode, max) in [(0u16, 1518usize), (1, 2044), (2, 10236)] {
         rig.port_write(0, 0x08, mode << 12);
@@ -454,10 +468,10 @@ fn frames_longer_than_the_jumbo_mode_are_discarded() {
         );
     }
     // A 6097 limits in G1 CTL1 MAX_FRAME_1632 (bit 10), whatever PORT_CTL2 says.
-    let mut rig = Rig::new(Chip::Mv6097, 0x10, 11);
+    let mut rig = Rig::new(Chip::Mv6097);
     rig.port_write(0, 0x08, 2 << 12);
     assert!(rig.ports(0, &eth(BCAST, PEER, 0x0800, 1519)).is_empty());
-    rig.write(G1, 0x04, 0x0400);
+    rig.g1_write(0x04, 0x0400);
     assert_eq!(rig.ports(0, &eth(BCAST, PEER, 0x0800, 1628)).len(), 10);
     assert!(rig.ports(0, &eth(BCAST, PEER, 0x0800, 1629)).is_empty());
 }
@@ -468,4 +482,95 @@ fn a_dsa_header_does_not_count_against_the_cpu_ports_limit() {
     let frame = eth(BCAST, HOST, 0x88CC, 1518);
     let from_cpu = with_tag(&frame, Some(0xDADA), [0x40, 2 << 3, 0, 0]);
     assert_eq!(rig.ports(5, &from_cpu), [2]);
+}
+
+/// How each chip marks 01:80:C2:00:00:0E as management and names its CPU port, as Linux's
+/// `chip.c` ops give it: `mv88e6390_g1_mgmt_rsvd2cpu` (6341, 6390 families),
+/// `mv88e6393x_port_mgmt_rsvd2cpu` (6393 family), the Global2 ones for the rest (the 6095
+/// names its CPU port per port, `mv88e6095_port_set_upstream_port`).
+fn trap_lldp_to(rig: &mut Rig, chip: Chip, ingress: usize, cpu: usize) {
+    let six390 = [
+        Chip::Mv6141,
+        Chip::Mv6341,
+        Chip::Mv6190,
+        Chip::Mv6190X,
+        Chip::Mv6191,
+        Chip::Mv6290,
+        Chip::Mv6390,
+        Chip::Mv6390X,
+    ];
+    let six393 = [Chip::Mv6191X, Chip::Mv6193X, Chip::Mv6361, Chip::Mv6393X];
+    if six390.contains(&chip) {
+        rig.g1_write(0x1A, 0x8000 | 0x0100 | 1 << 6);
+        rig.g1_write(0x1A, 0x8000 | 0x3000 | 0xE0 | cpu as u16);
+    } else if six393.contains(&chip) {
+        rig.port_write(ingress, 0x0E, 0x8000 | 0x2100 | 1 << 6);
+        rig.port_write(ingress, 0x0E, 0x8000 | 0x3800 | 0xE0 | cpu as u16);
+    } else {
+        enable_lldp_trap_g2(rig);
+        if chip == Chip::Mv6095 {
+            rig.port_write(ingress, 0x08, cpu as u16);
+        } else {
+            rig.g1_write(0x1A, (cpu as u16) << 4);
+        }
+    }
+}
+
+#[test]
+fn every_chip_traps_lldp_through_its_own_registers() {
+    let lldp = eth(LLDP, PEER, 0x88CC, 80);
+    for &chip in Chip::ALL {
+        let mut rig = Rig::new(chip);
+        let cpu = rig.nports - 1;
+        rig.port_write(cpu, 0x04, 0x0103); // DSA
+        assert_ne!(
+            rig.ports(0, &lldp),
+            [cpu],
+            "{chip:?}: trapped before it was asked"
+        );
+        trap_lldp_to(&mut rig, chip, 0, cpu);
+        let want = with_tag(&lldp, None, [0x00, 0x00, 0x00, 0x00]);
+        assert_eq!(rig.send(0, &lldp), [(cpu, want)], "{chip:?}");
+    }
+}
+
+#[test]
+fn every_chip_limits_frames_through_its_own_register() {
+    // `mv88e6185_g1_set_max_frame_size` chips (G1 CTL1 bit 10: 1632), the 6165 with
+    // neither op (1522), `mv88e6165_port_set_jumbo_size` for the rest (2048 here).
+    let g1_style = [
+        Chip::Mv6085,
+        Chip::Mv6095,
+        Chip::Mv6097,
+        Chip::Mv6123,
+        Chip::Mv6161,
+        Chip::Mv6185,
+        Chip::Mv6020,
+        Chip::Mv6071,
+        Chip::Mv6220,
+        Chip::Mv6250,
+    ];
+    for &chip in Chip::ALL {
+        let mut rig = Rig::new(chip);
+        let n = rig.others(&[0]).len();
+        let ok = |rig: &mut Rig, len: usize| rig.ports(0, &eth(BCAST, PEER, 0x0800, len)).len();
+        assert_eq!(ok(&mut rig, 1518), n, "{chip:?}");
+        assert_eq!(
+            ok(&mut rig, 1519),
+            0,
+            "{chip:?}: 1522 with FCS out of reset"
+        );
+        rig.port_write(0, 0x08, 1 << 12);
+        let ctl1 = rig.g1_read(0x04);
+        rig.g1_write(0x04, ctl1 | 0x0400);
+        let max = if g1_style.contains(&chip) {
+            1628
+        } else if chip == Chip::Mv6165 {
+            1518
+        } else {
+            2044
+        };
+        assert_eq!(ok(&mut rig, max), n, "{chip:?}");
+        assert_eq!(ok(&mut rig, max + 1), 0, "{chip:?}");
+    }
 }
