@@ -574,3 +574,22 @@ fn every_chip_limits_frames_through_its_own_register() {
         assert_eq!(ok(&mut rig, max + 1), 0, "{chip:?}");
     }
 }
+
+#[test]
+fn the_6393_familys_edsa_ethertype_is_its_epc_entry() {
+    let mut rig = Rig::new(Chip::Mv6393X);
+    rig.port_write(0, 0x04, 0x3303); // EtherType DSA on port 0
+    let frame = eth(BCAST, PEER, 0x0800, 64);
+    let to_cpu = |rig: &mut Rig| {
+        let out = rig.send(3, &frame);
+        out.into_iter().find(|(p, _)| *p == 0).unwrap().1
+    };
+    // Nothing written: the default 0x9100.
+    assert_eq!(to_cpu(&mut rig)[12..14], [0x91, 0x00]);
+    rig.port_write(0, 0x11, 0xDADA); // EPC_DATA
+    rig.port_write(0, 0x10, 0x8000 | 0x0300 | 0x02); // the uncorrected WRITE code: no write
+    assert_eq!(to_cpu(&mut rig)[12..14], [0x91, 0x00]);
+    rig.port_write(0, 0x10, 0x8000 | 0x3000 | 0x02); // BUSY | WRITE | port EtherType
+    let want = with_tag(&frame, Some(0xDADA), [0xC0, 3 << 3, 0, 0]);
+    assert_eq!(to_cpu(&mut rig), want);
+}
