@@ -536,8 +536,9 @@ fn every_chip_traps_lldp_through_its_own_registers() {
 
 #[test]
 fn every_chip_limits_frames_through_its_own_register() {
-    // `mv88e6185_g1_set_max_frame_size` chips (G1 CTL1 bit 10: 1632), the 6165 with
-    // neither op (1522), `mv88e6165_port_set_jumbo_size` for the rest (2048 here).
+    // `mv88e6185_g1_set_max_frame_size` chips (G1 CTL1 bit 10: 1632), the 6165 and the
+    // 6250 family with neither op (1522), the PORT_CTL2 jumbo mode for the rest (2048
+    // here: `mv88e6165_port_set_jumbo_size`, and the 6191/6290 as their 6390 siblings).
     let g1_style = [
         Chip::Mv6085,
         Chip::Mv6095,
@@ -545,6 +546,9 @@ fn every_chip_limits_frames_through_its_own_register() {
         Chip::Mv6123,
         Chip::Mv6161,
         Chip::Mv6185,
+    ];
+    let fixed = [
+        Chip::Mv6165,
         Chip::Mv6020,
         Chip::Mv6071,
         Chip::Mv6220,
@@ -565,7 +569,7 @@ fn every_chip_limits_frames_through_its_own_register() {
         rig.g1_write(0x04, ctl1 | 0x0400);
         let max = if g1_style.contains(&chip) {
             1628
-        } else if chip == Chip::Mv6165 {
+        } else if fixed.contains(&chip) {
             1518
         } else {
             2044

@@ -2,9 +2,10 @@
 //! the CPU port (Rsvd2CPU, IGMP snooping), monitor (mirror) copies, the device number
 //! that names the switch in its DSA tags, and the largest frame a port takes.
 //!
-//! Facts in our words, from torvalds/linux `drivers/net/dsa/mv88e6xxx/` (v6.12:
-//! `global1.h`, `global1.c`, `global2.h`, `global2.c`, `port.h`, `port.c`, and the
-//! `chip.c` ops tables as stored at commit 0010b838db9f), per style:
+//! Facts in our words, from torvalds/linux `drivers/net/dsa/mv88e6xxx/` as stored for
+//! search (`global1.h`, `global1.c` at commit 02317e68369b; `global2.c` and `port.c`
+//! copies with the 6393X policy functions and `mv88e6xxx_port_set_lock`, v6.2 or later;
+//! the `chip.c` ops tables of a v5.1x copy, the one with `phylink_validate`), per style:
 //!
 //! - **Global2 style** (every chip whose `mgmt_rsvd2cpu` is `mv88e6185_g2_mgmt_rsvd2cpu`
 //!   or `mv88e6352_g2_mgmt_rsvd2cpu`): a frame to 01:80:C2:00:00:0x is management when
@@ -42,8 +43,9 @@
 //!
 //! Model assumptions (**unverified**, the functional specifications are not public): bit
 //! n of an 8-bit table byte is address n of its range (Linux only ever writes 0xFF); the
-//! 6220, 6250, 6020 and 6071 take G1 MAX_FRAME_1632 as the 6185 does, and the 6165 (no op
-//! for either) stops at 1522; JUMBO_MODE 3 means 10240; MLD over IPv6 is not snooped.
+//! 6191 and 6290 (whose ops lack `port_set_jumbo_size`) have the jumbo mode of their 6390
+//! family siblings; the 6165 and the 6250 family (no op for either) stop at 1522;
+//! JUMBO_MODE 3 means 10240; MLD over IPv6 is not snooped.
 
 use super::super::ChipModel;
 use super::dsa_tag::{CODE_IGMP_MLD_TRAP, CODE_MGMT_TRAP};
@@ -106,17 +108,12 @@ fn style(chip: Chip) -> Style {
 /// ops in `chip.c`.
 fn max_frame_style(chip: Chip) -> MaxFrame {
     match chip {
-        Chip::Mv6085
-        | Chip::Mv6095
-        | Chip::Mv6097
-        | Chip::Mv6123
-        | Chip::Mv6161
-        | Chip::Mv6185
-        | Chip::Mv6020
-        | Chip::Mv6071
-        | Chip::Mv6220
-        | Chip::Mv6250 => MaxFrame::G1Max1632,
-        Chip::Mv6165 => MaxFrame::Fixed1522,
+        Chip::Mv6085 | Chip::Mv6095 | Chip::Mv6097 | Chip::Mv6123 | Chip::Mv6161 | Chip::Mv6185 => {
+            MaxFrame::G1Max1632
+        }
+        Chip::Mv6165 | Chip::Mv6020 | Chip::Mv6071 | Chip::Mv6220 | Chip::Mv6250 => {
+            MaxFrame::Fixed1522
+        }
         _ => MaxFrame::PortJumbo,
     }
 }
