@@ -597,3 +597,22 @@ fn the_6393_familys_edsa_ethertype_is_its_epc_entry() {
     let want = with_tag(&frame, Some(0xDADA), [0xC0, 3 << 3, 0, 0]);
     assert_eq!(to_cpu(&mut rig), want);
 }
+
+#[test]
+fn mld_is_trapped_like_igmp_when_snooping() {
+    let mut rig = edsa_6352();
+    // IPv6 to 33:33:00:00:00:16, hop-by-hop header (router alert) then ICMPv6 type 143.
+    let mut mld = eth([0x33, 0x33, 0, 0, 0, 0x16], PEER, 0x86DD, 14 + 40 + 8 + 28);
+    mld[14] = 0x60;
+    mld[14 + 6] = 0; // next header: hop-by-hop
+    mld[14 + 40] = 58; // then ICMPv6
+    mld[14 + 41] = 0; // 8 bytes of options
+    mld[14 + 48] = 143; // MLDv2 report
+    assert_eq!(rig.ports(1, &mld), rig.others(&[1]));
+    rig.port_write(1, 0x04, 0x0403);
+    let want = with_tag(&mld, Some(0xDADA), [0x00, (1 << 3) | 0x02, 0, 0]);
+    assert_eq!(rig.send(1, &mld), [(5, want)]);
+    // An ICMPv6 echo request (128) is not MLD.
+    mld[14 + 48] = 128;
+    assert_eq!(rig.ports(1, &mld), rig.others(&[1]));
+}
