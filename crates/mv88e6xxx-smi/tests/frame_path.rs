@@ -616,3 +616,35 @@ fn mld_is_trapped_like_igmp_when_snooping() {
     mld[14 + 48] = 128;
     assert_eq!(rig.ports(1, &mld), rig.others(&[1]));
 }
+
+#[test]
+fn a_mirror_copy_to_a_dsa_port_carries_a_to_sniffer_tag() {
+    let mut rig = edsa_6352();
+    rig.g1_write(0x1A, (5 << 12) | (5 << 4)); // ingress monitor dest 5 (the CPU port)
+    rig.ports(1, &eth(BCAST, HOST, 0x0800, 64)); // HOST on port 1
+    let to_host = eth(HOST, PEER, 0x0800, 64);
+    rig.port_write(0, 0x08, 0x0010); // INGRESS_MONITOR on port 0
+    // TO_SNIFFER (2): byte 0 0x80, naming port 0.
+    let copy = with_tag(&to_host, Some(0xDADA), [0x80, 0, 0, 0]);
+    assert_eq!(rig.send(0, &to_host), [(1, to_host.clone()), (5, copy)]);
+}
+
+#[test]
+fn a_software_reset_brings_back_the_forwarding_and_learning_defaults() {
+    let mut rig = Rig::new(Chip::Mv6352);
+    rig.port_write(0, 0x06, 0); // isolated
+    rig.port_write(0, 0x0B, 0); // no learning
+    let frame = eth(BCAST, HOST, 0x0800, 64);
+    assert!(rig.ports(0, &frame).is_empty());
+    let ctl1 = rig.g1_read(0x04);
+    rig.g1_write(0x04, ctl1 | 0x8000); // SW_RESET
+    while rig.g1_read(0x00) & 0x0800 == 0 {} // INIT_READY (1 ms of bus frames)
+    assert_eq!(rig.port_read(0, 0x06), 0x7E);
+    assert_eq!(rig.port_read(0, 0x0B), 0x0001);
+    assert_eq!(rig.port_read(0, 0x0F), 0x9100);
+    for p in 0..7 {
+        rig.port_write(p, 0x04, 0x0003); // the reset disabled every port
+    }
+    assert_eq!(rig.ports(0, &frame), rig.others(&[0]));
+    assert!(rig.atu_macs().contains(&(0, HOST)));
+}
