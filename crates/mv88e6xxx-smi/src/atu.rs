@@ -14,7 +14,7 @@ use mdio_bus::Mdio;
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error};
 use crate::global1::G1Op;
-use crate::regs::g1;
+use crate::regs::{g1, port as port_regs};
 use crate::switch::Switch;
 
 /// G1_ATU_OP operation codes (bits \[14:12\]).
@@ -595,13 +595,28 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         }))
     }
 
-    /// Lock or unlock port `port` (PORT_ASSOC_VECTOR LOCKED_PORT, read-modify-write; the
-    /// other bits are kept). A locked port learns no address; a frame whose source address
-    /// is not in the ATU raises an ATU miss violation (docs/mv88e6xxx.md#atu-and-vtu-violations).
+    /// Lock or unlock port `port` for MAC authentication (802.1X), as Linux's
+    /// `mv88e6xxx_port_set_lock`: PORT_CTL0 SA filtering set to drop-on-lock (cleared when
+    /// unlocking), then PORT_ASSOC_VECTOR LOCKED_PORT; both read-modify-write, the other bits
+    /// kept. A locked port learns no address, and a frame whose source address is not in the
+    /// ATU is dropped and raises an ATU miss violation
+    /// (docs/mv88e6xxx.md#atu-and-vtu-violations): load a static entry to admit a host.
     ///
     /// Errors: [`ConfigError::Port`] before any frame; [`Error::Mdio`], [`Error::Timeout`]
-    /// of the SMI layer.
+    /// of the SMI layer (a failure after the PORT_CTL0 write leaves the SA filter set and
+    /// the port unlocked: repeat the call).
     pub fn port_set_atu_locked(&mut self, port: u8, locked: bool) -> Result<(), Error<M::Error>> {
+        let ctl0 = self.port_read(port, port_regs::PORT_CTL0)?;
+        let filt = if locked {
+            port_regs::CTL0_SA_FILT_DROP_ON_LOCK
+        } else {
+            0
+        };
+        self.port_write(
+            port,
+            port_regs::PORT_CTL0,
+            (ctl0 & !port_regs::CTL0_SA_FILT_MASK) | filt,
+        )?;
         let r = self.port_read(port, PORT_ASSOC_VECTOR)?;
         let v = if locked {
             r | PAV_LOCKED_PORT

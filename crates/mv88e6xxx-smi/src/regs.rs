@@ -144,6 +144,12 @@ pub mod port {
     pub const CTL0_FRAME_MASK: u16 = 0x0300;
     /// PORT_CTL0 port state field \[1:0\].
     pub const CTL0_STATE_MASK: u16 = 0x0003;
+    /// PORT_CTL0 source-address filtering field \[15:14\] (Linux port.h
+    /// `MV88E6XXX_PORT_CTL0_SA_FILT_MASK`).
+    pub const CTL0_SA_FILT_MASK: u16 = 0xC000;
+    /// PORT_CTL0 SA filtering "drop on lock" (01): on a locked port, a frame whose source
+    /// address is not in the ATU is discarded (`MV88E6XXX_PORT_CTL0_SA_FILT_DROP_ON_LOCK`).
+    pub const CTL0_SA_FILT_DROP_ON_LOCK: u16 = 0x4000;
     /// PORT_CTL2 (port register 0x08); on the 6185 its bits \[3:0\] are the upstream port.
     pub const PORT_CTL2: u8 = 0x08;
     /// PORT_CTL2 upstream (CPU) port field \[3:0\] (6185).

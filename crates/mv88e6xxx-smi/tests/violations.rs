@@ -380,3 +380,48 @@ fn the_model_rejects_a_wrong_sequence() {
     assert_eq!(s.g1_read(g1::ATU_DATA).unwrap() & 0xF, u16::from(a));
     assert!(s.g1_irq_status().unwrap().is_empty());
 }
+
+/// A locked port drops what an unknown source sends (802.1X / MAC authentication): Linux
+/// `mv88e6xxx_port_set_lock` (port.c) sets PORT_CTL0 SA_FILT to drop-on-lock (0x4000 in the
+/// \[15:14\] field, port.h `MV88E6XXX_PORT_CTL0_SA_FILT_DROP_ON_LOCK`) beside PORT_ASSOC_VECTOR
+/// LOCKED_PORT; with LOCKED_PORT alone the chip only reports the miss and forwards the frame.
+/// A source with a static entry on the port still passes.
+#[test]
+fn a_locked_port_drops_frames_from_unknown_sources_on_every_chip() {
+    const KNOWN: [u8; 6] = [0x02, 0x99, 0x88, 0x77, 0x66, 0x55];
+    for &chip in Chip::ALL {
+        let (a, cpu) = ports(chip);
+        let mut sim = SwitchSim::single(ChipModel::new(chip, attach(chip)));
+        let mut s = smi(&mut sim, chip);
+        configure(&mut s, chip, a, cpu, Dot1qMode::Secure);
+        s.atu_load(&AtuEntry::new_static(
+            fid(chip),
+            MacAddr::new(KNOWN),
+            1 << a,
+        ))
+        .unwrap();
+        s.port_set_atu_locked(a, true).unwrap();
+        assert_eq!(s.port_read(a, 0x04).unwrap() & 0xC000, 0x4000, "{chip:?}");
+        let _ = s.release();
+        assert_eq!(
+            inject(&mut sim, a, &frame(BCAST, SRC, None)),
+            Vec::<usize>::new(),
+            "{chip:?}"
+        );
+        assert_eq!(
+            inject(&mut sim, a, &frame(BCAST, KNOWN, None)),
+            vec![usize::from(cpu)],
+            "{chip:?}"
+        );
+        // Unlocked: SA filtering off again, the unknown source is forwarded.
+        let mut s = smi(&mut sim, chip);
+        s.port_set_atu_locked(a, false).unwrap();
+        assert_eq!(s.port_read(a, 0x04).unwrap() & 0xC000, 0, "{chip:?}");
+        let _ = s.release();
+        assert_eq!(
+            inject(&mut sim, a, &frame(BCAST, SRC, None)),
+            vec![usize::from(cpu)],
+            "{chip:?}"
+        );
+    }
+}

@@ -111,6 +111,11 @@ const STATE_FORWARDING: u16 = 3;
 /// the port vector below.
 const PORT_ASSOC_VECTOR: u8 = 0x0B;
 const PAV_LOCKED_PORT: u16 = 1 << 13;
+/// PORT_CTL0 SA filtering \[15:14\] = 01, drop on lock (Linux port.h
+/// `MV88E6XXX_PORT_CTL0_SA_FILT_DROP_ON_LOCK`; set by `mv88e6xxx_port_set_lock` so that a
+/// locked port discards frames from sources not in the ATU).
+const SA_FILT_MASK: u16 = 0xC000;
+const SA_FILT_DROP_ON_LOCK: u16 = 0x4000;
 const PAV_IGNORE_WRONG: u16 = 1 << 12;
 /// The 802.1Q TPID (`ETH_P_8021Q`).
 const TPID_8021Q: [u8; 2] = [0x81, 0x00];
@@ -483,14 +488,24 @@ impl ChipModel {
         if src[0] & 1 == 0 {
             let locked = pav & PAV_LOCKED_PORT != 0;
             match self.atu_entry_data(now, fid, src) {
-                // A locked port does not learn: an unknown source is an ATU miss violation.
-                None if locked => self.atu_violation_raise(AtuViolationLatch {
-                    flags: ATU_MISS_VIOLATION,
-                    spid,
-                    fid,
-                    mac: src,
-                    ports: 0,
-                }),
+                // A locked port does not learn: an unknown source is an ATU miss violation,
+                // and with SA filtering on drop-on-lock the frame goes no further.
+                None if locked => {
+                    self.atu_violation_raise(AtuViolationLatch {
+                        flags: ATU_MISS_VIOLATION,
+                        spid,
+                        fid,
+                        mac: src,
+                        ports: 0,
+                    });
+                    let ctl0 = self
+                        .ports
+                        .get(port)
+                        .map_or(0, |p| p[usize::from(PORT_CTL0)]);
+                    if ctl0 & SA_FILT_MASK == SA_FILT_DROP_ON_LOCK {
+                        return Switched::Filtered;
+                    }
+                }
                 // A source held by a static entry of other ports: an ATU member violation.
                 Some(d)
                     if !(1..=7).contains(&(d & 0xF))
