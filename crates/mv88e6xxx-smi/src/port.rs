@@ -11,11 +11,14 @@
 use crate::regs::port::{CTL0_STATE_MASK, STS_DUPLEX, STS_LINK, STS_SPEED_MASK};
 
 mod ctl;
+mod errata;
 mod mac;
 mod ops;
 mod reset;
 
+pub use errata::{ERRATA_6320_VALUE, ERRATA_6390_VALUE, Errata};
 pub use ops::PortOps;
+pub use reset::EepromWait;
 
 /// Hold the switch's reset line asserted at least this long: 10 ms (Linux
 /// `mv88e6xxx_hardware_reset`, `usleep_range(10000, 20000)`; docs/mv88e6xxx.md#reset).

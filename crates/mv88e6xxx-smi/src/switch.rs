@@ -159,6 +159,8 @@ pub struct Switch<M: Mdio, C: Continuous + Copy> {
     /// Data registers of the switch units whose value this driver wrote last (atu.rs,
     /// vtu.rs); cleared by any raw Global1 write or operation.
     pub(crate) shadow: UnitShadow,
+    /// [`apply_errata`](Self::apply_errata) ran since attach or the last hardware reset.
+    pub(crate) errata_applied: bool,
 }
 
 /// A unit with a BUSY bit, as far as raw writes are concerned.
@@ -242,6 +244,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             ppu_hold_ticks: Poller::new(clock).timeout_ns(PPU_HOLD_NS).timeout_ticks(),
             ppu_hold_enabled: true,
             shadow: UnitShadow::EMPTY,
+            errata_applied: false,
         };
         smi.ensure_smi_ready()?;
         Ok(smi)
@@ -522,5 +525,6 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         self.ppu_hold = None;
         self.ready = 0;
         self.shadow = UnitShadow::EMPTY;
+        self.errata_applied = false;
     }
 }

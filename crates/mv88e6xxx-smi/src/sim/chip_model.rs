@@ -14,6 +14,10 @@ mod traffic;
 mod vtu;
 // Clause 45 frames through Global2 SMI_PHY.
 mod c45;
+// The EEPROM register loader after a reset, and the ports' hidden registers (errata).
+mod eeprom;
+mod hidden;
+pub use hidden::HiddenAccess;
 // Ports' link, the PPU's view of the PHYs, the interrupt path and the software reset.
 mod port;
 // The register numbers and fields the model answers to (its own, from Linux's headers).
@@ -88,6 +92,8 @@ pub struct ChipModel {
     port_mgmt: Vec<port::MgmtTable>,
     atu: atu::AtuModel,
     vtu: vtu::VtuModel,
+    eeprom: eeprom::Eeprom,
+    hidden: hidden::Hidden,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -160,6 +166,8 @@ impl ChipModel {
             port_mgmt: vec![port::MgmtTable::default(); nports],
             atu: atu::AtuModel::default(),
             vtu: vtu::VtuModel::default(),
+            eeprom: Self::eeprom_at_reset(map.family),
+            hidden: hidden::Hidden::default(),
         }
     }
 
@@ -345,6 +353,7 @@ impl ChipModel {
             if reg == g1::STS {
                 v |= self.g1_sts_irq_bits(now);
             }
+            v |= self.eeprom_read_bits(now, false, reg);
             if let Some(v) = self.g1_mgmt_read(reg) {
                 return v;
             }
@@ -363,6 +372,7 @@ impl ChipModel {
             if reg == 0 {
                 v |= self.g2_int_src();
             }
+            v |= self.eeprom_read_bits(now, true, reg);
             return v;
         }
         if let Some(p) = dev.checked_sub(self.map.port_base).map(usize::from)
@@ -394,6 +404,22 @@ impl ChipModel {
 
     fn dev_write(&mut self, now: u64, dev: u8, reg: u8, value: u16) {
         let r = usize::from(reg & 0x1F);
+        let global = dev == self.map.global1 || dev == self.map.global2;
+        let port = dev
+            .checked_sub(self.map.port_base)
+            .is_some_and(|p| usize::from(p) < self.ports.len());
+        if (global || port) && self.eeprom_refuses_write(now) {
+            return;
+        }
+        let value = if dev == self.map.global1
+            && reg == g1::CTL1
+            && value & eeprom::CTL1_RELOAD_EEPROM != 0
+            && self.eeprom_reload(now)
+        {
+            value & !eeprom::CTL1_RELOAD_EEPROM
+        } else {
+            value
+        };
         if dev == self.map.global1 {
             if let Some(i) = G1_OP_REGS.iter().position(|&x| x == reg) {
                 if self.g1_ops[i].busy(now) {
@@ -475,6 +501,9 @@ impl ChipModel {
             && p < self.ports.len()
         {
             if self.port_mgmt_written(p, reg, value) {
+                return;
+            }
+            if self.hidden_port_written(p, reg, value) {
                 return;
             }
             if self.mib_port_reg_written(reg) {
