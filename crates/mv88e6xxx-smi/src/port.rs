@@ -16,6 +16,7 @@ mod mac;
 mod ops;
 mod reset;
 
+pub use ctl::TagMode;
 pub use errata::{ERRATA_6320_VALUE, ERRATA_6390_VALUE, Errata};
 pub use ops::PortOps;
 pub use reset::EepromWait;

@@ -174,6 +174,24 @@ pub mod port {
     pub const PORT_IN_FILTERED: u8 = 0x12;
     /// Port register 0x13: OutFiltered, 16 bits (Linux `sw_out_filtered`).
     pub const PORT_OUT_FILTERED: u8 = 0x13;
+    /// PORT_ETH_TYPE (port register 0x0F; Linux `port.h` `MV88E6XXX_PORT_ETH_TYPE`): the
+    /// EtherType of the port's EtherType DSA tags (`mv88e6351_port_set_ether_type`).
+    pub const PORT_ETH_TYPE: u8 = 0x0F;
+    /// The EtherType Linux sets for normal and DSA ports (`MV88E6XXX_PORT_ETH_TYPE_DEFAULT`).
+    pub const ETH_TYPE_DEFAULT: u16 = 0x9100;
+    /// The EtherType of EDSA tags (Linux `include/uapi/linux/if_ether.h` `ETH_P_EDSA`).
+    pub const ETH_P_EDSA: u16 = 0xDADA;
+    /// 6393 family: extended port control command (port register 0x10,
+    /// `MV88E6393X_PORT_EPC_CMD`).
+    pub const EPC_CMD: u8 = 0x10;
+    /// 6393 family: extended port control data (port register 0x11, `_EPC_DATA`).
+    pub const EPC_DATA: u8 = 0x11;
+    /// EPC_CMD BUSY (bit 15, `_EPC_CMD_BUSY`).
+    pub const EPC_BUSY: u16 = 1 << 15;
+    /// EPC_CMD write opcode (`_EPC_CMD_WRITE` 0x3000).
+    pub const EPC_WRITE: u16 = 0x3000;
+    /// EPC index of the port's EtherType (`_EPC_INDEX_PORT_ETYPE`).
+    pub const EPC_INDEX_PORT_ETYPE: u16 = 0x02;
 }
 
 register_bitfields![u16,

@@ -17,6 +17,8 @@ mod c45;
 // The EEPROM register loader after a reset, and the ports' hidden registers (errata).
 mod eeprom;
 mod hidden;
+// The 6393 family's extended port control table (the port's EtherType).
+mod epc;
 pub use hidden::HiddenAccess;
 // Ports' link, the PPU's view of the PHYs, the interrupt path and the software reset.
 mod port;
@@ -94,6 +96,7 @@ pub struct ChipModel {
     vtu: vtu::VtuModel,
     eeprom: eeprom::Eeprom,
     hidden: hidden::Hidden,
+    epc: Vec<epc::EpcTable>,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -168,6 +171,7 @@ impl ChipModel {
             vtu: vtu::VtuModel::default(),
             eeprom: Self::eeprom_at_reset(map.family),
             hidden: hidden::Hidden::default(),
+            epc: vec![epc::EpcTable::new(); nports],
         }
     }
 
@@ -504,6 +508,9 @@ impl ChipModel {
                 return;
             }
             if self.hidden_port_written(p, reg, value) {
+                return;
+            }
+            if self.epc_port_written(p, reg, value) {
                 return;
             }
             if self.mib_port_reg_written(reg) {
