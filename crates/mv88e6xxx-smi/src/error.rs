@@ -220,6 +220,9 @@ pub enum Feature {
     /// applied erratum 3.3 ("RGMII timing may be out of spec when transmit delay is
     /// enabled", Linux `chip.c` `mv88e6320_setup_errata`).
     RgmiiTxDelayErratum,
+    /// The 6352-family SERDES (PHY 0x0F, page 1) on another chip, or its page register
+    /// (22) or a register above 31 asked for.
+    Serdes6352,
     /// MIB bank-1 counters on a chip whose bank 1 Linux does not read (all but the
     /// 6320/6321 and the 6390 class; docs/mv88e6xxx.md#mib-bank-1-and-port-counters).
     MibBank1,

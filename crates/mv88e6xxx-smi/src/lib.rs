@@ -102,6 +102,7 @@ pub mod irq;
 pub mod port;
 mod ppu;
 pub mod regs;
+mod serdes6352;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the switch model indexes
 // its register files with 5-bit addresses and counts with plain arithmetic.
 #[cfg(feature = "sim")]
@@ -125,6 +126,8 @@ pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, Switc
 pub use global1::G1Op;
 pub use global2::InternalMdio;
 pub use ppu::PPU_HOLD_NS;
+/// The 6352 family's SERDES PHY (address, page, BMCR power-down bit).
+pub use serdes6352::{BMCR_PDOWN, PHY_PAGE, SERDES_6352_ADDR, SERDES_6352_PAGE_FIBER};
 pub use smi::Addressing;
 pub use switch::{Config, DEFAULT_TIMEOUT_NS, MIN_FRAME_NS, Switch};
 

@@ -19,6 +19,8 @@ mod eeprom;
 mod hidden;
 // The 6393 family's extended port control table (the port's EtherType).
 mod epc;
+// The 6352 family's SERDES PHY at internal address 0x0F.
+mod serdes6352;
 pub use hidden::HiddenAccess;
 // Ports' link, the PPU's view of the PHYs, the interrupt path and the software reset.
 mod port;
@@ -97,6 +99,7 @@ pub struct ChipModel {
     eeprom: eeprom::Eeprom,
     hidden: hidden::Hidden,
     epc: Vec<epc::EpcTable>,
+    serdes_6352: serdes6352::Serdes6352,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -172,6 +175,7 @@ impl ChipModel {
             eeprom: Self::eeprom_at_reset(map.family),
             hidden: hidden::Hidden::default(),
             epc: vec![epc::EpcTable::new(); nports],
+            serdes_6352: serdes6352::Serdes6352::default(),
         }
     }
 
@@ -320,6 +324,9 @@ impl ChipModel {
     }
 
     fn phy_read(&mut self, now: u64, phy: u8, reg: u8) -> u16 {
+        if let Some(v) = self.serdes_6352_read(phy, reg) {
+            return v;
+        }
         if let Some(v) = self.port_phy_read(phy, reg) {
             return v;
         }
@@ -332,6 +339,9 @@ impl ChipModel {
     }
 
     fn phy_write(&mut self, now: u64, phy: u8, reg: u8, value: u16) {
+        if self.serdes_6352_write(phy, reg, value) {
+            return;
+        }
         if self.port_phy_write(phy, reg, value) {
             return;
         }
