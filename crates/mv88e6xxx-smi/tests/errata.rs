@@ -28,35 +28,25 @@ fn model(sim: &mut SwitchSim) -> &ChipModel {
 
 const LOAD_NS: u64 = 5_000_000;
 
-/// A 6352 whose EEPROM load runs 5 ms after the reset: the wait after the reset returns
-/// only once G2_EEPROM_CMD RUNNING is clear, so the write after it is not lost to the
-/// register loader.
+/// An EEPROM load runs 5 ms after the reset: the wait after the reset returns only once
+/// it is over (a 6352: G2_EEPROM_CMD RUNNING clear; the 6250 family: G1_STS EEPROM done,
+/// its G2 RUNNING bit can stay set), so the write after it is not lost to the register
+/// loader.
 #[test]
-fn after_hardware_reset_waits_for_the_g2_eeprom_load() {
-    let mut sim = SwitchSim::single(
-        ChipModel::new(Chip::Mv6352, Attach::Indirect(2)).with_eeprom_load_ns(LOAD_NS),
-    );
-    let mut smi = attach!(sim, Chip::Mv6352, 2, Config::new());
-    smi.after_hardware_reset().unwrap();
-    smi.port_write(1, 0x04, 0x007F).unwrap();
-    let _ = smi.release();
-    assert!(sim.clock.now_ns() >= LOAD_NS);
-    assert_eq!(model(&mut sim).eeprom_collisions(), 0);
-    assert_eq!(model(&mut sim).port_reg(1, 0x04), Some(0x007F));
-}
-
-/// The 6250 family waits for G1_STS EEPROM done (its G2 RUNNING bit can stay set).
-#[test]
-fn after_hardware_reset_waits_for_g1_eeprom_done_on_the_6250() {
-    let mut sim = SwitchSim::single(
-        ChipModel::new(Chip::Mv6250, Attach::DualChip(16)).with_eeprom_load_ns(LOAD_NS),
-    );
-    let mut smi = attach!(sim, Chip::Mv6250, 16, Config::new());
-    smi.after_hardware_reset().unwrap();
-    smi.port_write(1, 0x04, 0x007F).unwrap();
-    let _ = smi.release();
-    assert!(sim.clock.now_ns() >= LOAD_NS);
-    assert_eq!(model(&mut sim).eeprom_collisions(), 0);
+fn after_hardware_reset_waits_for_the_eeprom_load() {
+    for (chip, at, sw) in [
+        (Chip::Mv6352, Attach::Indirect(2), 2),
+        (Chip::Mv6250, Attach::DualChip(16), 16),
+    ] {
+        let mut sim = SwitchSim::single(ChipModel::new(chip, at).with_eeprom_load_ns(LOAD_NS));
+        let mut smi = attach!(sim, chip, sw, Config::new());
+        smi.after_hardware_reset().unwrap();
+        smi.port_write(1, 0x04, 0x007F).unwrap();
+        let _ = smi.release();
+        assert!(sim.clock.now_ns() >= LOAD_NS, "{chip:?}");
+        assert_eq!(model(&mut sim).eeprom_collisions(), 0, "{chip:?}");
+        assert_eq!(model(&mut sim).port_reg(1, 0x04), Some(0x007F), "{chip:?}");
+    }
 }
 
 /// A load longer than the bound: a typed timeout naming the EEPROM wait.
