@@ -103,6 +103,7 @@ pub mod port;
 mod ppu;
 pub mod regs;
 mod serdes6352;
+mod serdes6393x;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the switch model indexes
 // its register files with 5-bit addresses and counts with plain arithmetic.
 #[cfg(feature = "sim")]
@@ -128,6 +129,11 @@ pub use global2::InternalMdio;
 pub use ppu::PPU_HOLD_NS;
 /// The 6352 family's SERDES PHY (address, page, BMCR power-down bit).
 pub use serdes6352::{BMCR_PDOWN, PHY_PAGE, SERDES_6352_ADDR, SERDES_6352_PAGE_FIBER};
+/// The 6393 family's SERDES errata registers.
+pub use serdes6393x::{
+    SERDES_6393X_ERRATA_4_8_BIT, SERDES_6393X_ERRATA_4_8_REG, SERDES_6393X_ERRATA_5_2,
+    SERDES_6393X_POC,
+};
 pub use smi::Addressing;
 pub use switch::{Config, DEFAULT_TIMEOUT_NS, MIN_FRAME_NS, Switch};
 

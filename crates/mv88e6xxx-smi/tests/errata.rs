@@ -226,3 +226,63 @@ fn the_6320_tx_delay_is_refused_until_the_erratum_is_applied() {
         .is_err()
     );
 }
+
+/// The 6393 family's SERDES errata (Linux `pcs-639x.c`): erratum 4.8 sets MMD 4 0xF074 bit
+/// 14 on a 1000BASE-X/SGMII lane and clears it on the others; erratum 5.2's seven
+/// read-modify-writes run on a 10GBASE-R lane only. Other chips are refused before any
+/// frame.
+#[test]
+fn the_6393x_serdes_errata_follow_the_lane_mode() {
+    use mdio_bus::sim::C45Model;
+    use mdio_bus::{DevAddr, PhyAddr};
+    use mv88e6xxx_smi::{SERDES_6393X_ERRATA_4_8_REG, SERDES_6393X_POC};
+    let vend1 = DevAddr::new(30).unwrap();
+    let phyxs = DevAddr::PHYXS;
+    let lane = move |a: PhyAddr| {
+        let m = C45Model::mv88e6393x_serdes_lane(a)
+            .with(phyxs, SERDES_6393X_ERRATA_4_8_REG, 0x4001)
+            .with(vend1, 0x8093, 0)
+            .with(vend1, 0x8171, 0)
+            .with(vend1, 0x80C9, 0)
+            .with(vend1, 0x80A2, 0x0080)
+            .with(vend1, 0x80A9, 0x000F)
+            .with(vend1, 0x80A3, 0x0701);
+        // Port 9's lane runs 10GBASE-R (POC PCS 5); the others 1000BASE-X (PCS 0).
+        if a.get() == 9 {
+            m.with(phyxs, SERDES_6393X_POC, 0x0005)
+        } else {
+            m.with(phyxs, SERDES_6393X_ERRATA_4_8_REG, 0x0001)
+        }
+    };
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)).with_serdes_lanes_from(lane),
+    );
+    let mut smi = attach!(sim, Chip::Mv6393X, 2, Config::new());
+    smi.serdes_6393x_errata(0).unwrap();
+    smi.serdes_6393x_errata(9).unwrap();
+    let mut rd = |phy: u8, devad: DevAddr, reg: u16| {
+        smi.phy_read_c45(PhyAddr::new(phy).unwrap(), devad, reg)
+            .unwrap()
+    };
+    // 1000BASE-X lane: bit 14 set, nothing of 5.2.
+    assert_eq!(rd(0, phyxs, SERDES_6393X_ERRATA_4_8_REG), 0x4001);
+    assert_eq!(rd(0, vend1, 0x8093), 0);
+    // 10GBASE-R lane: bit 14 cleared, 5.2 applied with its masks, POC reset set.
+    assert_eq!(rd(9, phyxs, SERDES_6393X_ERRATA_4_8_REG), 0x0001);
+    assert_eq!(rd(9, vend1, 0x8093), 0xCB5A);
+    assert_eq!(rd(9, vend1, 0x8171), 0x7088);
+    assert_eq!(rd(9, vend1, 0x80C9), 0x311A);
+    assert_eq!(rd(9, vend1, 0x80A2), 0x8080);
+    assert_eq!(rd(9, vend1, 0x80A9), 0x000F);
+    assert_eq!(rd(9, vend1, 0x80A3), 0x0701 & !0xF8FF);
+    assert_eq!(rd(9, phyxs, SERDES_6393X_POC), 0x8005);
+    let _ = smi.release();
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Indirect(2)));
+    let mut smi = attach!(sim, Chip::Mv6390, 2, Config::new());
+    let f0 = smi.frames();
+    assert!(matches!(
+        smi.serdes_6393x_errata(9),
+        Err(Error::Config(ConfigError::SerdesLane { port: 9 }))
+    ));
+    assert_eq!(smi.frames(), f0);
+}
