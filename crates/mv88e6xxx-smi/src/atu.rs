@@ -176,9 +176,14 @@ pub enum AtuState {
     },
     /// Static: unicast 0xE, multicast 0x7. Never aged, kept by a non-static flush.
     Static,
-    /// Management (trapped to the CPU): unicast 0xD, multicast 0xE.
+    /// Management (frames to this address go to the CPU): unicast 0xC, multicast 0x6
+    /// (Linux `global1.h` `MV88E6XXX_G1_ATU_DATA_STATE_UC_STATIC_DA_MGMT`,
+    /// `_MC_STATIC_DA_MGMT`).
     Management,
-    /// Static with priority override: 0xF for both.
+    /// Management with priority override: unicast 0xD, multicast 0xE
+    /// (`MV88E6XXX_G1_ATU_DATA_STATE_UC_STATIC_DA_MGMT_PO`, `_MC_STATIC_DA_MGMT_PO`).
+    ManagementPriorityOverride,
+    /// Static with priority override: 0xF for both (`_UC_STATIC_PO`, `_MC_STATIC_PO`).
     PriorityOverride,
     /// Any other non-zero encoding, raw (for example multicast 0x5, "no rate limit").
     Other(u8),
@@ -195,7 +200,8 @@ impl AtuState {
             AtuState::Learned { age } if !mc && age >= 1 && age <= 7 => Ok(age),
             AtuState::Learned { age } => Err(ConfigError::AtuState { state: age }),
             AtuState::Static => Ok(if mc { 0x7 } else { 0xE }),
-            AtuState::Management => Ok(if mc { 0xE } else { 0xD }),
+            AtuState::Management => Ok(if mc { 0x6 } else { 0xC }),
+            AtuState::ManagementPriorityOverride => Ok(if mc { 0xE } else { 0xD }),
             AtuState::PriorityOverride => Ok(0xF),
             AtuState::Other(v) if v >= 1 && v <= 15 => Ok(v),
             AtuState::Other(v) => Err(ConfigError::AtuState { state: v }),
@@ -211,7 +217,8 @@ impl AtuState {
         }
         Some(match (mac.is_multicast(), raw) {
             (false, 1..=7) => AtuState::Learned { age: raw },
-            (false, 0xD) | (true, 0xE) => AtuState::Management,
+            (false, 0xC) | (true, 0x6) => AtuState::Management,
+            (false, 0xD) | (true, 0xE) => AtuState::ManagementPriorityOverride,
             (false, 0xE) | (true, 0x7) => AtuState::Static,
             (_, 0xF) => AtuState::PriorityOverride,
             _ => AtuState::Other(raw),
@@ -655,7 +662,10 @@ mod tests {
         let mc = MacAddr([0x01, 0, 0x5E, 0, 0, 1]);
         assert_eq!(AtuState::Static.encode(uc), Ok(0xE));
         assert_eq!(AtuState::Static.encode(mc), Ok(0x7));
-        assert_eq!(AtuState::Management.encode(uc), Ok(0xD));
+        assert_eq!(AtuState::Management.encode(uc), Ok(0xC));
+        assert_eq!(AtuState::Management.encode(mc), Ok(0x6));
+        assert_eq!(AtuState::ManagementPriorityOverride.encode(uc), Ok(0xD));
+        assert_eq!(AtuState::ManagementPriorityOverride.encode(mc), Ok(0xE));
         assert!(AtuState::Learned { age: 3 }.encode(mc).is_err());
         for raw in 1..16u8 {
             for mac in [uc, mc] {

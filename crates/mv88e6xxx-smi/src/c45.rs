@@ -117,7 +117,12 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     }
 
     /// The read of [`phy_read_c45`](Self::phy_read_c45) at `addr`, which the caller checked.
-    fn c45_read(&mut self, addr: u8, devad: DevAddr, reg: u16) -> Result<u16, Error<M::Error>> {
+    pub(crate) fn c45_read(
+        &mut self,
+        addr: u8,
+        devad: DevAddr,
+        reg: u16,
+    ) -> Result<u16, Error<M::Error>> {
         let g2 = self.address_map().global2;
         self.c45_address(addr, devad, reg)?;
         // The address frame's wait left SMI_PHY known clear.
@@ -146,7 +151,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
 
     /// The write of [`phy_write_c45`](Self::phy_write_c45) at `addr`, which the caller
     /// checked.
-    fn c45_write(
+    pub(crate) fn c45_write(
         &mut self,
         addr: u8,
         devad: DevAddr,
@@ -177,7 +182,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// The lane map and the PHY address of the SERDES lane port `port` uses when it has
     /// one, without reading CMODE; [`ConfigError::SerdesLane`] for a port that never has
     /// one on this chip (or that the chip does not route).
-    fn serdes_lane_addr(&self, port: u8) -> Result<(LaneMap, u8), Error<M::Error>> {
+    pub(crate) fn serdes_lane_addr(&self, port: u8) -> Result<(LaneMap, u8), Error<M::Error>> {
         let refused = ConfigError::SerdesLane { port };
         let map = self.lane_map().ok_or(refused)?;
         let on_chip = self.chip().is_some_and(|c| c.is_valid_port(port));
@@ -344,7 +349,7 @@ struct NotInUse {
 /// The per-chip SERDES lane functions of Linux (`serdes.c`): which ports have a lane, at
 /// which address, and which CMODEs put it in use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LaneMap {
+pub(crate) enum LaneMap {
     /// `mv88e6390_serdes_get_lane`: 6190, 6191, 6290, 6390.
     Mv6390,
     /// `mv88e6390x_serdes_get_lane`: 6190X, 6390X.

@@ -25,6 +25,18 @@ pub enum BusyWait {
     PpuDisabled,
     /// G1_STS PPU state to read "polling" after PPU_ENABLE was set again.
     PpuPolling,
+    /// Global2 G2_EEPROM_CMD BUSY and RUNNING to clear: the EEPROM load after a hardware
+    /// reset (Linux `mv88e6xxx_g2_eeprom_wait`).
+    EepromCmd,
+    /// G1_STS EEPROM done (bit 0) to be set, 0xFFFF not counting (Linux
+    /// `mv88e6xxx_g1_wait_eeprom_done`, the 6250 family).
+    EepromDone,
+    /// G1_CTL1 RELOAD_EEPROM to clear after a reload request (Linux
+    /// `mv88e6250_g1_eeprom_reload`).
+    EepromReload,
+    /// The hidden-register control word's BUSY (port 4 register 0x1A) to clear (Linux
+    /// `mv88e6xxx_port_hidden_wait`).
+    HiddenBusy,
     /// A caller's [`Switch::wait_mask`](crate::Switch::wait_mask) on device `dev`, register `reg`.
     Mask {
         /// Device address inside the switch.
@@ -220,6 +232,13 @@ pub enum Feature {
     MirrorPort,
     /// Unknown-address flooding on a chip without those ops (the 6165).
     Flood,
+    /// The 6320/6321 RGMII transmit delay before [`Switch::apply_errata`](crate::Switch::apply_errata)
+    /// applied erratum 3.3 ("RGMII timing may be out of spec when transmit delay is
+    /// enabled", Linux `chip.c` `mv88e6320_setup_errata`).
+    RgmiiTxDelayErratum,
+    /// The 6352-family SERDES (PHY 0x0F, page 1) on another chip, or its page register
+    /// (22) or a register above 31 asked for.
+    Serdes6352,
     /// MIB bank-1 counters on a chip whose bank 1 Linux does not read (all but the
     /// 6320/6321 and the 6390 class; docs/mv88e6xxx.md#mib-bank-1-and-port-counters).
     MibBank1,
@@ -362,6 +381,10 @@ impl core::fmt::Display for BusyWait {
             BusyWait::SmiPhyCmd => f.write_str("G2_SMI_PHY_CMD BUSY"),
             BusyWait::PpuDisabled => f.write_str("PPU state \"disabled\""),
             BusyWait::PpuPolling => f.write_str("PPU state \"polling\""),
+            BusyWait::EepromCmd => f.write_str("G2_EEPROM_CMD BUSY/RUNNING"),
+            BusyWait::EepromDone => f.write_str("G1_STS EEPROM done"),
+            BusyWait::EepromReload => f.write_str("G1_CTL1 RELOAD_EEPROM"),
+            BusyWait::HiddenBusy => f.write_str("hidden register BUSY"),
             BusyWait::Mask { dev, reg } => write!(f, "device {dev:#04x} register {reg:#04x}"),
         }
     }

@@ -12,9 +12,10 @@
 //! | [`Switch`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip; the PPU held across a run of PHY accesses ([`Switch::service`], docs/mv88e6xxx.md#ppu-hold) |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
 //! | Clause 45 | [`Switch::phy_read_c45`] / [`Switch::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Switch::serdes_read`], [`Switch::serdes_write`], MMD [`SERDES_DEVAD`]; CMODE-checked: [`Switch::serdes_lane`], [`Switch::serdes_read_checked`], [`Switch::serdes_write_checked`]); docs/mv88e6xxx.md#clause-45 |
-//! | [`port`] | port state, frame and egress mode, forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset and the wait after a hardware reset, per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops) |
+//! | [`port`] | port state, frame and egress mode, tag modes ([`port::TagMode`]), forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset, the EEPROM waits around a hardware reset ([`port::EepromWait`]), the errata of Linux's `setup_errata` ([`Switch::apply_errata`], [`port::Errata`]), per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops, #errata) |
 //! | [`port`] (managed) | port isolation ([`Switch::port_set_vlan_map`], [`Switch::port_set_fid`]), learning ([`Switch::port_set_learning`]), IGMP/MLD snooping, 802.1Q drop modes, mirror enables, frame size, EDSA EtherType, trunk ID, tag remap; which chip has which op: [`port::ManagedOps`] |
 //! | [`global1`], [`global2`] | the IEEE and IP priority maps ([`Switch::set_ieee_pri_map`]); the trunk tables ([`Switch::trunk_mask_write`]) and the reserved-multicast traps ([`Switch::set_rsvd2cpu`]) |
+//! | SERDES | the 6352 family's SERDES at PHY 0x0F page 1 ([`Switch::serdes_6352_read`], [`Switch::serdes_6352_power`]); the 6393 family's SERDES errata ([`Switch::serdes_6393x_errata`]); docs/mv88e6xxx.md#6352-serdes, #errata |
 //! | [`irq`] | Global1 interrupt sources and mask, the internal PHYs' link interrupts through Global2 ([`Switch::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
 //! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`vtu`] | VLANs: the VTU and STU, per-port default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu) |
@@ -27,7 +28,8 @@
 //! `global2.c` and `port.c`: `smi.rs` (SMI transport: [`Addressing`], raw frames, the
 //! SMI_CMD wait), `switch.rs` ([`Switch`], [`Config`], probe, register access, waits),
 //! `global1.rs` ([`G1Op`]), `global2.rs` (internal PHY access, [`InternalMdio`]), `ppu.rs`
-//! (the PPU hold), and `port.rs` with `port/{ops,ctl,mac,reset}.rs`.
+//! (the PPU hold), `port.rs` with `port/{ops,ctl,mac,reset,errata}.rs`, and
+//! `serdes6352.rs`, `serdes6393x.rs`.
 //!
 //! ## Contract
 //!
@@ -106,6 +108,8 @@ pub mod irq;
 pub mod port;
 mod ppu;
 pub mod regs;
+mod serdes6352;
+mod serdes6393x;
 // Host-only test infrastructure (feature `sim`, pulls in `std`): the switch model indexes
 // its register files with 5-bit addresses and counts with plain arithmetic.
 #[cfg(feature = "sim")]
@@ -129,6 +133,13 @@ pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, Switc
 pub use global1::G1Op;
 pub use global2::InternalMdio;
 pub use ppu::PPU_HOLD_NS;
+/// The 6352 family's SERDES PHY (address, page, BMCR power-down bit).
+pub use serdes6352::{BMCR_PDOWN, PHY_PAGE, SERDES_6352_ADDR, SERDES_6352_PAGE_FIBER};
+/// The 6393 family's SERDES errata registers.
+pub use serdes6393x::{
+    SERDES_6393X_ERRATA_4_8_BIT, SERDES_6393X_ERRATA_4_8_REG, SERDES_6393X_ERRATA_5_2,
+    SERDES_6393X_POC,
+};
 pub use smi::Addressing;
 pub use switch::{Config, DEFAULT_TIMEOUT_NS, MIN_FRAME_NS, Switch};
 

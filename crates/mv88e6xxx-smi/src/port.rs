@@ -11,11 +11,15 @@
 use crate::regs::port::{CTL0_STATE_MASK, STS_DUPLEX, STS_LINK, STS_SPEED_MASK};
 
 mod ctl;
+mod errata;
 mod mac;
 mod ops;
 mod reset;
 
+pub use ctl::TagMode;
+pub use errata::{ERRATA_6320_VALUE, ERRATA_6390_VALUE, Errata};
 pub use ops::PortOps;
+pub use reset::EepromWait;
 
 mod dot1q_drop;
 mod frames;

@@ -180,6 +180,8 @@ pub mod port {
     pub const PORT_IN_FILTERED: u8 = 0x12;
     /// Port register 0x13: OutFiltered, 16 bits (Linux `sw_out_filtered`).
     pub const PORT_OUT_FILTERED: u8 = 0x13;
+    /// The EtherType Linux sets for normal and DSA ports (`MV88E6XXX_PORT_ETH_TYPE_DEFAULT`).
+    pub const ETH_TYPE_DEFAULT: u16 = 0x9100;
 }
 
 register_bitfields![u16,
@@ -545,6 +547,39 @@ pub mod managed {
         pub const TRUNK_MAPPING_ID_SHIFT: u32 = 11;
     }
 }
+
+/// G1_STS EEPROM done (EEInt, bit 0; Linux `global1.h` `MV88E6XXX_G1_STS_IRQ_EEPROM_DONE`
+/// = 0): set when the switch has finished loading its EEPROM, cleared by a read of G1_STS
+/// (Linux commit e44894e2aa4e, "the EEInt flag ... is cleared on read").
+pub const STS_EEPROM_DONE: u16 = 1 << 0;
+/// G1_CTL1 RELOAD_EEPROM (bit 9; Linux `global1.h` `MV88E6185_G1_CTL1_RELOAD_EEPROM`,
+/// "also valid for 88E6250" per `global1.c` `mv88e6250_g1_eeprom_reload`): set to load the
+/// EEPROM again; the switch clears it when done.
+pub const CTL1_RELOAD_EEPROM: u16 = 1 << 9;
+/// G2_EEPROM_CMD (Global2 register 0x14; Linux `global2.h` `MV88E6XXX_G2_EEPROM_CMD`).
+pub const G2_EEPROM_CMD: u8 = 0x14;
+/// G2_EEPROM_CMD BUSY (bit 15): an EEPROM operation runs.
+pub const EEPROM_CMD_BUSY: u16 = 1 << 15;
+/// G2_EEPROM_CMD RUNNING (bit 11; `MV88E6XXX_G2_EEPROM_CMD_RUNNING`): the register loader
+/// is executing the EEPROM's contents.
+pub const EEPROM_CMD_RUNNING: u16 = 1 << 11;
+
+/// Port register 0x1A of the hidden-register ports (Linux `port.h`
+/// `MV88E6XXX_PORT_RESERVED_1A`): on port 4 the control word, on port 5 the data.
+pub const PORT_RESERVED_1A: u8 = 0x1A;
+/// The port whose register 0x1A is the hidden-register control word
+/// (`MV88E6XXX_PORT_RESERVED_1A_CTRL_PORT`).
+pub const HIDDEN_CTRL_PORT: u8 = 4;
+/// The port whose register 0x1A is the hidden-register data (`_DATA_PORT`).
+pub const HIDDEN_DATA_PORT: u8 = 5;
+/// Hidden control word BUSY (bit 15, `MV88E6XXX_PORT_RESERVED_1A_BUSY`).
+pub const HIDDEN_BUSY: u16 = 1 << 15;
+/// Hidden control word WRITE (bit 14, `_WRITE`; 0 is a read).
+pub const HIDDEN_WRITE: u16 = 1 << 14;
+/// Hidden control word block shift (\[13:10\], `_BLOCK_SHIFT`).
+pub const HIDDEN_BLOCK_SHIFT: u32 = 10;
+/// Hidden control word port shift (\[9:5\], `_PORT_SHIFT`).
+pub const HIDDEN_PORT_SHIFT: u32 = 5;
 
 #[cfg(test)]
 mod tests {

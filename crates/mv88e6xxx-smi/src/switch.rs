@@ -6,7 +6,7 @@ use hwtimer_core::Continuous;
 use hwtimer_core::poll::{PollError, Poller};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
-use crate::chip::{AddressMap, Chip, ChipId, Family, PhyAccess, identify};
+use crate::chip::{AddressMap, Chip, ChipId, Family, PhyAccess, SmiMode, identify};
 use crate::error::{BusyTimeout, BusyWait, ConfigError, Error};
 use crate::global1::{G1Op, UnitShadow};
 use crate::ppu::{PPU_HOLD_NS, PpuHold};
@@ -159,6 +159,8 @@ pub struct Switch<M: Mdio, C: Continuous + Copy> {
     /// Data registers of the switch units whose value this driver wrote last (atu.rs,
     /// vtu.rs); cleared by any raw Global1 write or operation.
     pub(crate) shadow: UnitShadow,
+    /// [`apply_errata`](Self::apply_errata) ran since attach or the last hardware reset.
+    pub(crate) errata_applied: bool,
 }
 
 /// A unit with a BUSY bit, as far as raw writes are concerned.
@@ -242,6 +244,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             ppu_hold_ticks: Poller::new(clock).timeout_ns(PPU_HOLD_NS).timeout_ticks(),
             ppu_hold_enabled: true,
             shadow: UnitShadow::EMPTY,
+            errata_applied: false,
         };
         smi.ensure_smi_ready()?;
         Ok(smi)
@@ -251,7 +254,10 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// `hint` family (from the device tree compatible) and `sw_addr`, read PORT_SWITCH_ID
     /// at the hint's `port_base`, and re-attach with the detected chip's family (for
     /// example enabling the 6393X remap). The identified chip must use the same SMI mode
-    /// as the hint.
+    /// as the hint. At `sw_addr` 16 with a multi-chip hint, as Linux's
+    /// `mv88e6xxx_single_chip_detect`, it first tries the switch single-chip (direct
+    /// addressing, port 0 at address 16), and only if that read fails or names no known
+    /// chip, multi-chip at 16.
     ///
     /// Errors: as [`new`](Self::new) and [`identify`](Self::identify);
     /// [`ConfigError::SwitchAddress`] for a `sw_addr` [`Addressing::select`] refuses;
@@ -265,8 +271,25 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         config: Config,
     ) -> Result<(Self, ChipId), Error<M::Error>> {
         let addressing = Addressing::select(hint, sw_addr)?;
-        let mut smi = Self::attach(bus, clock, addressing, hint, None, config)?;
-        let id = smi.identify()?;
+        // Linux `mv88e6xxx_single_chip_detect` (chip.c): at address 16 a multi-chip family
+        // switch may be strapped single-chip (port 0 answering at 16): direct first.
+        let single_first = sw_addr == 16 && hint.address_map().mode == SmiMode::MultiChip;
+        let first = if single_first {
+            Addressing::Direct
+        } else {
+            addressing
+        };
+        let mut smi = Self::attach(bus, clock, first, hint, None, config)?;
+        let (id, sw_addr) = match smi.identify() {
+            Ok(id) => (id, if single_first { 0 } else { sw_addr }),
+            Err(e) if !single_first => return Err(e),
+            Err(_) => {
+                smi.addressing = addressing;
+                smi.ready = 0;
+                smi.ensure_smi_ready()?;
+                (smi.identify()?, sw_addr)
+            }
+        };
         let family = id.chip.family();
         if family != hint {
             if family.address_map().mode != hint.address_map().mode {
@@ -522,5 +545,6 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         self.ppu_hold = None;
         self.ready = 0;
         self.shadow = UnitShadow::EMPTY;
+        self.errata_applied = false;
     }
 }

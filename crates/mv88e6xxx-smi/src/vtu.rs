@@ -471,6 +471,24 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         self.unit_op(G1Op::Vtu, op::STU_LOAD_PURGE).map(|_| ())
     }
 
+    /// Remove STU entry `sid`: G1_VTU_VID without VALID (VID 0), G1_VTU_SID, G1_VTU_OP
+    /// STU load/purge (Linux `global1_vtu.c` `mv88e6352_g1_stu_loadpurge` /
+    /// `mv88e6390_g1_stu_loadpurge` with `entry->valid` false: no data registers).
+    ///
+    /// Errors: as [`stu_load`](Self::stu_load).
+    pub fn stu_purge(&mut self, sid: u8) -> Result<(), Error<M::Error>> {
+        self.vtu_chip(SwitchUnit::Stu)?;
+        if sid > 63 {
+            return Err(ConfigError::Sid { sid }.into());
+        }
+        self.g1_unit_idle(G1Op::Vtu)?;
+        self.unit_write(g1::VTU_VID, 0)?;
+        self.shadow.vtu_sid = None;
+        self.unit_write(g1::VTU_SID, u16::from(sid))?;
+        self.shadow.vtu_sid = Some(u16::from(sid));
+        self.unit_op(G1Op::Vtu, op::STU_LOAD_PURGE).map(|_| ())
+    }
+
     /// The STU entry with the lowest SID above `after` (63: the first of all), `None`
     /// past the last.
     ///

@@ -416,3 +416,40 @@ fn fid_range_of_6341_family_is_256() {
         assert_eq!(fids, [255], "{chip:?}");
     }
 }
+
+/// The management states load Linux's encodings (global1.h
+/// `MV88E6XXX_G1_ATU_DATA_STATE_{UC,MC}_STATIC_DA_MGMT` 0xC / 0x6 and their `_PO`
+/// priority-override forms 0xD / 0xE), as the model's table holds them.
+#[test]
+fn management_states_load_linux_encodings() {
+    let mut sim = indirect(Chip::Mv6352);
+    let uc = mac(0x21);
+    let mc = MacAddr([0x01, 0x80, 0xC2, 0, 0, 0x0E]);
+    {
+        let mut smi = smi(&mut sim, Chip::Mv6352);
+        for (m, state) in [(uc, AtuState::Management), (mc, AtuState::Management)] {
+            let mut e = AtuEntry::new_static(1, m, 0b1);
+            e.state = state;
+            smi.atu_load(&e).unwrap();
+        }
+        for (m, state) in [
+            (uc, AtuState::ManagementPriorityOverride),
+            (mc, AtuState::ManagementPriorityOverride),
+        ] {
+            let mut e = AtuEntry::new_static(2, m, 0b1);
+            e.state = state;
+            smi.atu_load(&e).unwrap();
+        }
+    }
+    let entries = sim.bus.device().chip(0).unwrap().atu_entries();
+    let state = |fid: u16, m: MacAddr| {
+        entries
+            .iter()
+            .find(|e| e.0 == fid && e.1 == m.octets())
+            .map(|e| e.2 & 0xF)
+    };
+    assert_eq!(state(1, uc), Some(0xC));
+    assert_eq!(state(1, mc), Some(0x6));
+    assert_eq!(state(2, uc), Some(0xD));
+    assert_eq!(state(2, mc), Some(0xE));
+}

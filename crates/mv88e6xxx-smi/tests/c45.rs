@@ -985,3 +985,40 @@ mod property {
         }
     }
 }
+
+/// The 6352 SERDES (U-Boot powers it up for SGMII CPU links; Linux `serdes.c`
+/// `mv88e6352_serdes_*`): PHY 0x0F, page 1, reached through Global2 SMI_PHY. Powering it up
+/// clears the fiber page's BMCR power-down bit in the model's SERDES, and page 0 is
+/// selected again after each access. `phy_read` still refuses 0x0F (not a copper PHY);
+/// other chips and the page register itself are refused before any frame.
+#[test]
+fn the_6352_serdes_is_reached_at_0x0f_page_1() {
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
+    let mut smi = probe(&mut sim, 2, Family::Mv6085);
+    assert!(smi.phy_read(p(0x0F), RegAddr::new(0).unwrap()).is_err());
+    assert_ne!(
+        smi.serdes_6352_read(0).unwrap() & mv88e6xxx_smi::BMCR_PDOWN,
+        0
+    );
+    smi.serdes_6352_power(true).unwrap();
+    assert_eq!(
+        smi.serdes_6352_read(0).unwrap() & mv88e6xxx_smi::BMCR_PDOWN,
+        0
+    );
+    let f0 = smi.frames();
+    assert!(smi.serdes_6352_read(22).is_err());
+    assert_eq!(smi.frames(), f0);
+    let _ = smi.release();
+    let m = sim.bus.device().chip(0).unwrap();
+    let (page, bmcr) = m.serdes_6352(1, 0).unwrap();
+    assert_eq!(page, 0, "page 0 selected again");
+    assert_eq!(bmcr & 0x0800, 0, "powered up");
+    // The copper page's register 0 was not touched.
+    assert_eq!(m.serdes_6352(0, 0).unwrap().1, 0);
+    // Another chip: refused before any frame.
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Indirect(2)));
+    let mut smi = probe(&mut sim, 2, Family::Mv6390);
+    let f0 = smi.frames();
+    assert!(smi.serdes_6352_power(true).is_err());
+    assert_eq!(smi.frames(), f0);
+}

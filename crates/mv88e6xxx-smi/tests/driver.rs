@@ -688,3 +688,53 @@ fn phy_access_right_after_a_raw_ppu_disable_waits_for_the_ppu_to_stop() {
     let _ = smi.release();
     assert_eq!(sim.bus.device().chip(0).unwrap().ppu_collisions(), 0);
 }
+
+/// Linux `mv88e6xxx_single_chip_detect` (chip.c): at MDIO address 16 a multi-chip family
+/// switch may be strapped single-chip (its port 0 answering at 16, e.g. a 6341): the
+/// probe tries direct addressing first, then SMI_CMD at 16.
+#[test]
+fn probe_at_16_finds_a_single_chip_switch_first() {
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6341, Attach::Direct).with_revision(2));
+    let (mut smi, id) = Switch::probe(
+        &mut sim.bus,
+        &sim.counter,
+        16,
+        Family::Mv6341,
+        Config::new(),
+    )
+    .unwrap();
+    assert_eq!((id.chip, id.revision), (Chip::Mv6341, 2));
+    assert_eq!(smi.addressing(), Addressing::Direct);
+    // Direct access: one frame per register.
+    let f0 = smi.frames();
+    smi.port_read(1, 0x04).unwrap();
+    assert_eq!(smi.frames() - f0, 1);
+    let _ = smi.release();
+    // A switch strapped multi-chip at 16 is still found, through SMI_CMD.
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6341, Attach::Indirect(16)));
+    let (smi, id) = Switch::probe(
+        &mut sim.bus,
+        &sim.counter,
+        16,
+        Family::Mv6341,
+        Config::new(),
+    )
+    .unwrap();
+    assert_eq!(id.chip, Chip::Mv6341);
+    assert!(
+        matches!(smi.addressing(), Addressing::Indirect { sw_addr, .. } if sw_addr.get() == 16)
+    );
+    let _ = smi.release();
+    // Another address is never tried single-chip (Linux checks for 16 only).
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6341, Attach::Direct));
+    assert!(
+        Switch::probe(
+            &mut sim.bus,
+            &sim.counter,
+            17,
+            Family::Mv6341,
+            Config::new()
+        )
+        .is_err()
+    );
+}

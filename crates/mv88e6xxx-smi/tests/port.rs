@@ -554,6 +554,10 @@ fn rgmii_delays_on_the_ports_each_family_has() {
     for &(chip, ok, bad) in cases {
         let (mut sim, sw) = family_sim(chip, 1_000_000);
         let mut smi = attach_at!(sim, chip, sw, Config::new());
+        // The 6320's transmit delay needs its erratum workaround first (tests/errata.rs).
+        if chip == Chip::Mv6320 {
+            smi.apply_errata().unwrap();
+        }
         for &p in ok {
             smi.port_set_rgmii_delay(p, both).unwrap();
         }
@@ -818,4 +822,55 @@ fn flooding_goes_where_each_family_keeps_it() {
     let f0 = smi.frames();
     assert!(refused(smi.port_set_flood(1, true, true), Feature::Flood));
     assert_eq!(smi.frames(), f0);
+}
+
+/// Linux `mv88e6xxx_set_port_mode` (chip.c): EDSA sets the egress mode and the frame mode
+/// to EtherType DSA and the port's EtherType to 0xDADA (`ETH_P_EDSA`): PORT_ETH_TYPE
+/// (0x0F) on the 6351-style chips, the extended port control table's entry 2 on the 6393
+/// family. DSA and normal modes restore egress unmodified and 0x9100. A chip without the
+/// EtherType frame mode refuses EDSA before any frame.
+#[test]
+fn tag_modes_set_egress_frame_and_ethertype_together() {
+    use mv88e6xxx_smi::port::TagMode;
+    for chip in [Chip::Mv6352, Chip::Mv6390, Chip::Mv6250, Chip::Mv6085] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        smi.port_set_tag_mode(5, TagMode::Edsa).unwrap();
+        smi.port_set_tag_mode(4, TagMode::Edsa).unwrap();
+        smi.port_set_tag_mode(4, TagMode::Dsa).unwrap();
+        let _ = smi.release();
+        let m = model(&mut sim);
+        let ctl0 = m.port_reg(5, 0x04).unwrap();
+        assert_eq!(ctl0 & 0x3300, 0x3300, "{chip:?}");
+        assert_eq!(m.port_reg(5, 0x0F), Some(0xDADA), "{chip:?}");
+        let ctl0 = m.port_reg(4, 0x04).unwrap();
+        assert_eq!(ctl0 & 0x3300, 0x0100, "{chip:?}");
+        assert_eq!(m.port_reg(4, 0x0F), Some(0x9100), "{chip:?}");
+    }
+    // The 6393 family: the EtherType goes through the extended port control table.
+    let chip = Chip::Mv6393X;
+    let (mut sim, sw) = family_sim(chip, 1_000_000);
+    let mut smi = attach_at!(sim, chip, sw, Config::new());
+    smi.port_set_tag_mode(9, TagMode::Edsa).unwrap();
+    let _ = smi.release();
+    let m = model(&mut sim);
+    assert_eq!(m.port_reg(9, 0x04).unwrap() & 0x3300, 0x3300);
+    assert_eq!(m.port_epc(9, 0x02), Some(0xDADA));
+    // Normal and DSA frames only: EDSA refused before any frame; DSA writes no EtherType.
+    for chip in [Chip::Mv6185, Chip::Mv6095] {
+        let (mut sim, sw) = family_sim(chip, 1_000_000);
+        let eth_type_at_reset = model(&mut sim).port_reg(5, 0x0F);
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
+        let f0 = smi.frames();
+        assert!(refused(
+            smi.port_set_tag_mode(5, TagMode::Edsa),
+            Feature::FrameMode
+        ));
+        assert_eq!(smi.frames(), f0);
+        smi.port_set_tag_mode(5, TagMode::Dsa).unwrap();
+        let _ = smi.release();
+        let m = model(&mut sim);
+        assert_eq!(m.port_reg(5, 0x04).unwrap() & 0x3300, 0x0100, "{chip:?}");
+        assert_eq!(m.port_reg(5, 0x0F), eth_type_at_reset, "{chip:?}");
+    }
 }

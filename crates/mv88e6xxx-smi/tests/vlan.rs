@@ -384,3 +384,47 @@ fn vids_above_4095_on_the_6361() {
     assert_eq!(s.frames(), f0);
     assert_eq!(sim.bus.device().chip(0).unwrap().vtu_vids(), [5000]);
 }
+
+/// Linux `mv88e6352_g1_stu_loadpurge` / `mv88e6390_g1_stu_loadpurge` with `valid` clear:
+/// G1_VTU_VID without VALID, the SID, STU load/purge; the entry is gone, the others stay.
+/// Chips without an STU are refused before any frame.
+#[test]
+fn stu_purge_removes_one_entry() {
+    for chip in [Chip::Mv6352, Chip::Mv6390, Chip::Mv6085, Chip::Mv6393X] {
+        let attach = attach(chip);
+        let mut sim = SwitchSim::single(ChipModel::new(chip, attach));
+        let mut s = smi(&mut sim, chip, attach);
+        let mut states = [StuState::Forwarding; MAX_PORTS];
+        states[1] = StuState::Blocking;
+        for sid in [3, 5] {
+            s.stu_load(&StuEntry { sid, states }).unwrap();
+        }
+        s.stu_purge(3).unwrap();
+        assert_eq!(
+            s.stu_get_next(63).unwrap(),
+            Some(StuEntry { sid: 5, states }),
+            "{chip:?}"
+        );
+        assert_eq!(s.stu_get_next(5).unwrap(), None, "{chip:?}");
+        let f0 = s.frames();
+        assert!(matches!(
+            s.stu_purge(64),
+            Err(Error::Config(ConfigError::Sid { sid: 64 }))
+        ));
+        assert_eq!(s.frames(), f0);
+        let _ = s.release();
+    }
+    let chip = Chip::Mv6185;
+    let attach = attach(chip);
+    let mut sim = SwitchSim::single(ChipModel::new(chip, attach));
+    let mut s = smi(&mut sim, chip, attach);
+    let f0 = s.frames();
+    assert!(matches!(
+        s.stu_purge(0),
+        Err(Error::Config(ConfigError::UnitUnsupported {
+            unit: SwitchUnit::Stu,
+            ..
+        }))
+    ));
+    assert_eq!(s.frames(), f0);
+}

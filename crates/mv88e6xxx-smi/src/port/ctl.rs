@@ -5,17 +5,35 @@
 use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
+use crate::dsa::ETH_P_EDSA;
 use crate::error::{Error, Feature};
 use crate::regs::port::{
     CTL0_EGRESS_MASK, CTL0_FLOOD_MC, CTL0_FLOOD_UC, CTL0_FRAME_MASK, CTL0_STATE_MASK,
-    CTL2_DEFAULT_FORWARD, CTL2_UPSTREAM_MASK, POLICY_PTR_CPU_DEST, POLICY_PTR_INGRESS_DEST,
-    PORT_CTL0, PORT_CTL2, PORT_POLICY_MGMT_CTL,
+    CTL2_DEFAULT_FORWARD, CTL2_UPSTREAM_MASK, ETH_TYPE_DEFAULT, POLICY_PTR_CPU_DEST,
+    POLICY_PTR_INGRESS_DEST, PORT_CTL0, PORT_CTL2, PORT_POLICY_MGMT_CTL,
 };
 use crate::regs::{g1, g2};
 use crate::switch::Switch;
 
+use super::EtherTypeOp;
 use super::ops::{FrameOp, MonitorOp};
 use super::{EgressMode, FrameMode, MirrorDirection, PortState};
+
+/// A port's tagging mode, as Linux's `mv88e6xxx_set_port_mode_normal`, `_dsa` and
+/// `_edsa` (chip.c) set it up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum TagMode {
+    /// A user port: frame mode normal, egress unmodified, EtherType 0x9100 (Linux
+    /// `MV88E6XXX_PORT_ETH_TYPE_DEFAULT`).
+    Normal,
+    /// A CPU or cascade port with DSA tags: frame mode DSA, egress unmodified, EtherType
+    /// 0x9100.
+    Dsa,
+    /// A CPU port with EtherType DSA tags: frame mode and egress mode EtherType DSA,
+    /// EtherType 0xDADA (Linux `ETH_P_EDSA`).
+    Edsa,
+}
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Set `port`'s forwarding state (PORT_CTL0 \[1:0\], read-modify-write: 2 register
@@ -69,6 +87,45 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             return Err(self.refuse(port, Feature::FrameMode));
         }
         self.port_update(port, PORT_CTL0, CTL0_FRAME_MASK, mode.bits())
+    }
+
+    /// Set up `port` for a tagging mode as Linux's `mv88e6xxx_set_port_mode` (chip.c) does,
+    /// in its order: the egress mode (PORT_CTL0 \[13:12\]), the frame mode (PORT_CTL0
+    /// \[9:8\]), then, where the chip has a `port_set_ether_type` op, the port's EtherType
+    /// ([`TagMode`]): PORT_ETH_TYPE (0x0F) on the chips with the 6351 op, the extended port
+    /// control table's EtherType entry (EPC_CMD / EPC_DATA, after a bounded wait for
+    /// EPC_CMD BUSY to clear) on the 6393 family. The chips whose frame-mode op has normal
+    /// and DSA only (6095, 6123, 6185) have no EtherType op.
+    ///
+    /// Errors: as [`port_set_frame_mode`](Self::port_set_frame_mode) ([`Feature::FrameMode`]
+    /// for [`TagMode::Edsa`] on those chips, for every mode on the 6165), before any frame;
+    /// [`Error::Timeout`] ([`BusyWait::Mask`](crate::BusyWait::Mask) on EPC_CMD);
+    /// [`Error::Mdio`].
+    pub fn port_set_tag_mode(&mut self, port: u8, mode: TagMode) -> Result<(), Error<M::Error>> {
+        let (frame, egress, etype) = match mode {
+            TagMode::Normal => (FrameMode::Normal, EgressMode::Unmodified, ETH_TYPE_DEFAULT),
+            TagMode::Dsa => (FrameMode::Dsa, EgressMode::Unmodified, ETH_TYPE_DEFAULT),
+            TagMode::Edsa => (
+                FrameMode::EtherTypeDsa,
+                EgressMode::EtherTypeDsa,
+                ETH_P_EDSA,
+            ),
+        };
+        let ops = self.ops_port(port)?;
+        let has_etype = match ops.frame_op() {
+            FrameOp::Missing => return Err(self.refuse(port, Feature::FrameMode)),
+            FrameOp::NormalDsa if mode == TagMode::Edsa => {
+                return Err(self.refuse(port, Feature::FrameMode));
+            }
+            FrameOp::NormalDsa => false,
+            FrameOp::All => self.managed_port(port)?.1.ether_type != EtherTypeOp::Missing,
+        };
+        self.port_set_egress_mode(port, egress)?;
+        self.port_set_frame_mode(port, frame)?;
+        if has_etype {
+            self.port_set_ether_type(port, etype)?;
+        }
+        Ok(())
     }
 
     /// Set `port`'s egress mode (PORT_CTL0 \[13:12\]). Errors: as

@@ -12,6 +12,7 @@ use crate::regs::port::{
 };
 use crate::switch::Switch;
 
+use super::errata::Errata;
 use super::ops::{PortOps, SpeedOp};
 use super::{Duplex, ForcedLink, LinkStatus, RgmiiDelay, Speed};
 
@@ -152,7 +153,10 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Errors: as [`port_set_state`](Self::port_set_state); [`Feature::RgmiiDelay`] on a
     /// port outside [`PortOps::rgmii_ports`] (every port of a chip without the op, e.g.
     /// the 6185 or 6097; ports other than 5 and 6 on the 6352 family; other than 0 on
-    /// the 6390 family), before any frame.
+    /// the 6390 family), before any frame; [`Feature::RgmiiTxDelayErratum`] for a
+    /// transmit delay on the 6320/6321 before [`apply_errata`](Self::apply_errata) (since
+    /// attach or the last [`after_hardware_reset`](Self::after_hardware_reset)), before
+    /// any frame.
     pub fn port_set_rgmii_delay(
         &mut self,
         port: u8,
@@ -165,6 +169,15 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         };
         if !has {
             return Err(self.refuse(port, Feature::RgmiiDelay));
+        }
+        // 6320/6321 erratum 3.3: "RGMII timing may be out of spec when transmit delay is
+        // enabled" unless the hidden-register workaround is in (Linux chip.c
+        // `mv88e6320_setup_errata`, applied by `mv88e6xxx_setup` before any port setup).
+        if delay.tx
+            && self.chip().and_then(Errata::of) == Some(Errata::RgmiiTx6320)
+            && !self.errata_applied
+        {
+            return Err(self.refuse(port, Feature::RgmiiTxDelayErratum));
         }
         let mut bits = 0;
         if delay.rx {

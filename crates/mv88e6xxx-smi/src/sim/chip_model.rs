@@ -14,6 +14,14 @@ mod traffic;
 mod vtu;
 // Clause 45 frames through Global2 SMI_PHY.
 mod c45;
+// The EEPROM register loader after a reset, and the ports' hidden registers (errata).
+mod eeprom;
+mod hidden;
+// The 6393 family's extended port control table (the port's EtherType).
+mod epc;
+// The 6352 family's SERDES PHY at internal address 0x0F.
+mod serdes6352;
+pub use hidden::HiddenAccess;
 // Ports' link, the PPU's view of the PHYs, the interrupt path and the software reset.
 mod port;
 // The managed-switch registers' indirect tables (trunk tables, priority map, EPC).
@@ -91,6 +99,10 @@ pub struct ChipModel {
     atu: atu::AtuModel,
     vtu: vtu::VtuModel,
     managed: managed::ManagedTables,
+    eeprom: eeprom::Eeprom,
+    hidden: hidden::Hidden,
+    epc: Vec<epc::EpcTable>,
+    serdes_6352: serdes6352::Serdes6352,
 }
 
 impl core::fmt::Debug for ChipModel {
@@ -164,6 +176,10 @@ impl ChipModel {
             atu: atu::AtuModel::default(),
             vtu: vtu::VtuModel::default(),
             managed: managed::ManagedTables::default(),
+            eeprom: Self::eeprom_at_reset(map.family),
+            hidden: hidden::Hidden::default(),
+            epc: vec![epc::EpcTable::new(); nports],
+            serdes_6352: serdes6352::Serdes6352::default(),
         };
         model.frame_path_reset();
         model
@@ -319,6 +335,9 @@ impl ChipModel {
     }
 
     fn phy_read(&mut self, now: u64, phy: u8, reg: u8) -> u16 {
+        if let Some(v) = self.serdes_6352_read(phy, reg) {
+            return v;
+        }
         if let Some(v) = self.port_phy_read(phy, reg) {
             return v;
         }
@@ -331,6 +350,9 @@ impl ChipModel {
     }
 
     fn phy_write(&mut self, now: u64, phy: u8, reg: u8, value: u16) {
+        if self.serdes_6352_write(phy, reg, value) {
+            return;
+        }
         if self.port_phy_write(phy, reg, value) {
             return;
         }
@@ -356,6 +378,7 @@ impl ChipModel {
             if reg == g1::STS {
                 v |= self.g1_sts_irq_bits(now);
             }
+            v |= self.eeprom_read_bits(now, false, reg);
             if let Some(v) = self.g1_mgmt_read(reg) {
                 return v;
             }
@@ -374,6 +397,7 @@ impl ChipModel {
             if reg == 0 {
                 v |= self.g2_int_src();
             }
+            v |= self.eeprom_read_bits(now, true, reg);
             return v;
         }
         if let Some(p) = dev.checked_sub(self.map.port_base).map(usize::from)
@@ -405,6 +429,22 @@ impl ChipModel {
 
     fn dev_write(&mut self, now: u64, dev: u8, reg: u8, value: u16) {
         let r = usize::from(reg & 0x1F);
+        let global = dev == self.map.global1 || dev == self.map.global2;
+        let port = dev
+            .checked_sub(self.map.port_base)
+            .is_some_and(|p| usize::from(p) < self.ports.len());
+        if (global || port) && self.eeprom_refuses_write(now) {
+            return;
+        }
+        let value = if dev == self.map.global1
+            && reg == g1::CTL1
+            && value & eeprom::CTL1_RELOAD_EEPROM != 0
+            && self.eeprom_reload(now)
+        {
+            value & !eeprom::CTL1_RELOAD_EEPROM
+        } else {
+            value
+        };
         if dev == self.map.global1 {
             if let Some(i) = G1_OP_REGS.iter().position(|&x| x == reg) {
                 if self.g1_ops[i].busy(now) {
@@ -492,6 +532,12 @@ impl ChipModel {
                 return;
             }
             if self.port_mgmt_written(p, reg, value) {
+                return;
+            }
+            if self.hidden_port_written(p, reg, value) {
+                return;
+            }
+            if self.epc_port_written(p, reg, value) {
                 return;
             }
             if self.mib_port_reg_written(reg) {

@@ -62,7 +62,7 @@ use facts::{ChipFacts, PhyKind};
 
 mod chip_model;
 pub mod facts;
-pub use chip_model::{ChipModel, PhySpeed, RESET_NS};
+pub use chip_model::{ChipModel, HiddenAccess, PhySpeed, RESET_NS};
 
 // Seed 004's naive strategies and the seed-proof measurements: for this crate's own
 // benches and seed-proof tests only (feature `unstable-baselines`, no semver promise).

@@ -36,13 +36,9 @@ const PRIO_TABLE: u16 = 0x7000;
 const PRIO_PTR: u16 = 0x0E00;
 const PRIO_DATA: u16 = 0x01FF;
 
-const PORT_EPC_CMD: u8 = 0x10;
-const PORT_EPC_DATA: u8 = 0x11;
-const EPC_BUSY: u16 = 0x8000;
-const EPC_OP: u16 = 0x7000;
-const EPC_OP_WRITE: u16 = 0x3000;
-const EPC_INDEX: u16 = 0x00FF;
-const EPC_INDEX_PORT_ETYPE: u16 = 0x02;
+/// The EPC index of the port EtherType (port.h `MV88E6393X_PORT_EPC_INDEX_PORT_ETYPE`);
+/// the EPC itself is modelled in `epc.rs`.
+const EPC_INDEX_PORT_ETYPE: u8 = 0x02;
 
 /// The tables, all zero at power-up.
 #[derive(Debug, Clone, Default)]
@@ -51,8 +47,6 @@ pub(super) struct ManagedTables {
     trunk_maps: [u16; 16],
     /// Per port: 8 tables × 8 entries.
     prio_map: Vec<[[u16; 8]; 8]>,
-    /// Per port: the EPC port EtherType, once written.
-    epc_etype: Vec<Option<u16>>,
 }
 
 impl ChipModel {
@@ -70,14 +64,6 @@ impl ChipModel {
                 | Chip::Mv6193X
                 | Chip::Mv6361
                 | Chip::Mv6393X
-        )
-    }
-
-    /// Whether ports have the EPC (the `mv88e6393x_ops` chips).
-    fn has_epc(&self) -> bool {
-        matches!(
-            self.chip,
-            Chip::Mv6191X | Chip::Mv6193X | Chip::Mv6361 | Chip::Mv6393X
         )
     }
 
@@ -105,14 +91,13 @@ impl ChipModel {
         }
     }
 
-    /// A write of port `p`'s register `reg`: `true` if the priority table or the EPC
-    /// took it.
+    /// A write of port `p`'s register `reg`: `true` if the priority table took
+    /// it.
     pub(super) fn port_managed_written(&mut self, p: usize, reg: u8, value: u16) -> bool {
         let nports = self.ports.len();
         let t = &mut self.managed;
         if t.prio_map.len() != nports {
             t.prio_map = vec![[[0; 8]; 8]; nports];
-            t.epc_etype = vec![None; nports];
         }
         if reg == PORT_IEEE_PRIO_MAP_TABLE && self.has_prio_map_table() {
             if value & UPDATE != 0 {
@@ -121,17 +106,6 @@ impl ChipModel {
                 self.managed.prio_map[p][table][ptr] = value & PRIO_DATA;
             }
             self.ports[p][usize::from(reg)] = value & !UPDATE;
-            return true;
-        }
-        if reg == PORT_EPC_CMD && self.has_epc() {
-            if value & EPC_BUSY != 0
-                && value & EPC_OP == EPC_OP_WRITE
-                && value & EPC_INDEX == EPC_INDEX_PORT_ETYPE
-            {
-                let data = self.ports[p][usize::from(PORT_EPC_DATA)];
-                self.managed.epc_etype[p] = Some(data);
-            }
-            self.ports[p][usize::from(reg)] = value & !EPC_BUSY;
             return true;
         }
         false
@@ -156,6 +130,6 @@ impl ChipModel {
 
     /// The EtherType the EPC of port `port` holds (the 6393 family), once written.
     pub fn port_epc_ether_type(&self, port: usize) -> Option<u16> {
-        *self.managed.epc_etype.get(port)?
+        self.port_epc(port, EPC_INDEX_PORT_ETYPE)
     }
 }

@@ -1,0 +1,109 @@
+//! The 6393 family's SERDES errata 4.8 and 5.2 (Linux v6.12 torvalds/linux
+//! `drivers/net/dsa/mv88e6xxx/pcs-639x.c` `mv88e6393x_erratum_4_8`,
+//! `mv88e6393x_erratum_5_2`, `serdes.h`; docs/mv88e6xxx.md#errata).
+//!
+//! Linux applies them when phylink configures a lane (`mv88e6393x_sgmii_pcs_post_config`:
+//! 4.8; `mv88e6393x_xg_pcs_post_config` for 10GBASE-R: 5.2), after the CMODE is set and
+//! before the lane is powered up. [`Switch::serdes_6393x_errata`] applies both, chosen by
+//! the lane's PCS selection in POC, at the same point of a firmware's bring-up.
+
+use hwtimer_core::Continuous;
+use mdio_bus::{DevAddr, Mdio};
+
+use crate::c45::LaneMap;
+use crate::error::{ConfigError, Error};
+use crate::switch::Switch;
+
+/// POC, the port operational configuration (MMD 4 register 0xF002,
+/// `MV88E6393X_SERDES_POC`): PCS selection \[2:0\], reset bit 15.
+pub const SERDES_6393X_POC: u16 = 0xF002;
+/// POC PCS selection mask (`MV88E6393X_SERDES_POC_PCS_MASK`).
+const POC_PCS_MASK: u16 = 0x0007;
+/// POC PCS 1000BASE-X, SGMII PHY side, SGMII MAC side, 10GBASE-R (`_POC_PCS_1000BASEX`,
+/// `_SGMII_PHY`, `_SGMII_MAC`, `_10GBASER`).
+const POC_PCS_1000BASEX: u16 = 0x0;
+const POC_PCS_SGMII_PHY: u16 = 0x2;
+const POC_PCS_SGMII_MAC: u16 = 0x3;
+const POC_PCS_10GBASER: u16 = 0x5;
+/// POC reset (`MV88E6393X_SERDES_POC_RESET`, bit 15).
+const POC_RESET: u16 = 0x8000;
+/// Erratum 4.8's register and bit: MMD 4 0xF074 bit 14 (`MV88E6393X_ERRATA_4_8_REG`,
+/// `_BIT`): "write SERDES register 4.F074.14=1 for only those modes [1000BASE-X, SGMII]
+/// and 0 in all other modes".
+pub const SERDES_6393X_ERRATA_4_8_REG: u16 = 0xF074;
+/// Erratum 4.8's bit.
+pub const SERDES_6393X_ERRATA_4_8_BIT: u16 = 1 << 14;
+/// MMD 30 (`MDIO_MMD_VEND1`), where erratum 5.2's registers are.
+const VEND1: DevAddr = DevAddr::from_bits(30);
+
+/// Erratum 5.2 "for optimal signal integrity ... SERDES operating in 10G mode": (MMD,
+/// register, value, mask), each a read-modify-write `(old & !mask) | value`, in Linux's
+/// order (`mv88e6393x_erratum_5_2`).
+pub const SERDES_6393X_ERRATA_5_2: [(u8, u16, u16, u16); 7] = [
+    (30, 0x8093, 0xCB5A, 0xFFFF),
+    (30, 0x8171, 0x7088, 0xFFFF),
+    (30, 0x80C9, 0x311A, 0xFFFF),
+    (30, 0x80A2, 0x8000, 0xFF7F),
+    (30, 0x80A9, 0x0000, 0xFFF0),
+    (30, 0x80A3, 0x0000, 0xF8FF),
+    (4, SERDES_6393X_POC, POC_RESET, POC_RESET),
+];
+
+impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
+    /// Apply the 6393 family's SERDES errata to port `port`'s lane (ports 0, 9, 10), as
+    /// Linux's PCS code does after configuring the lane: read POC; erratum 4.8 (0xF074 bit
+    /// 14 set for the 1000BASE-X and SGMII PCS selections, cleared for the others); for the
+    /// 10GBASE-R selection, erratum 5.2 ([`SERDES_6393X_ERRATA_5_2`]). Each step is a
+    /// Clause 45 read and, only when the value changes, a write (Linux's
+    /// `mdiodev_c45_modify`). Linux's erratum 4.6 (run at PCS init) is not applied by this
+    /// crate. Call it after setting the CMODE and before powering the lane up.
+    ///
+    /// Errors, before any frame: [`ConfigError::SerdesLane`] on a chip outside the 6393
+    /// family or a port without a lane; then as [`serdes_read`](Self::serdes_read).
+    pub fn serdes_6393x_errata(&mut self, port: u8) -> Result<(), Error<M::Error>> {
+        let (map, lane) = self.serdes_lane_addr(port)?;
+        if map != LaneMap::Mv6393 {
+            return Err(ConfigError::SerdesLane { port }.into());
+        }
+        let phyxs = DevAddr::PHYXS;
+        let pcs = self.c45_read(lane, phyxs, SERDES_6393X_POC)? & POC_PCS_MASK;
+        let bit = if matches!(
+            pcs,
+            POC_PCS_1000BASEX | POC_PCS_SGMII_PHY | POC_PCS_SGMII_MAC
+        ) {
+            SERDES_6393X_ERRATA_4_8_BIT
+        } else {
+            0
+        };
+        self.c45_modify(
+            lane,
+            phyxs,
+            SERDES_6393X_ERRATA_4_8_REG,
+            SERDES_6393X_ERRATA_4_8_BIT,
+            bit,
+        )?;
+        if pcs == POC_PCS_10GBASER {
+            for (mmd, reg, value, mask) in SERDES_6393X_ERRATA_5_2 {
+                let devad = if mmd == 30 { VEND1 } else { phyxs };
+                self.c45_modify(lane, devad, reg, mask, value)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn c45_modify(
+        &mut self,
+        lane: u8,
+        devad: DevAddr,
+        reg: u16,
+        mask: u16,
+        value: u16,
+    ) -> Result<(), Error<M::Error>> {
+        let old = self.c45_read(lane, devad, reg)?;
+        let new = (old & !mask) | value;
+        if new != old {
+            self.c45_write(lane, devad, reg, new)?;
+        }
+        Ok(())
+    }
+}
