@@ -444,9 +444,9 @@ fn trunk_tables_hold_linux_fields() {
         let p = a_port(chip, u8::MAX);
         let q = a_port(chip, p);
         let v = (1u16 << p) | (1 << q);
-        smi.trunk_clear().unwrap();
-        smi.trunk_mask_write(3, true, v).unwrap();
-        smi.trunk_map_write(9, v).unwrap();
+        smi.trunk_flush().unwrap();
+        smi.trunk_load_mask(3, true, v).unwrap();
+        smi.trunk_load_map(9, v).unwrap();
         let _ = smi.release();
         let m = model(&mut sim);
         assert_eq!(m.g2_reg(0x07), 0x3000 | 0x0800 | v, "{chip:?}");
@@ -471,15 +471,15 @@ fn trunk_arguments_are_refused_before_any_frame() {
     let mut smi = attach!(sim, Chip::Mv6352);
     let f0 = smi.frames();
     assert!(matches!(
-        smi.trunk_mask_write(8, false, 1),
+        smi.trunk_load_mask(8, false, 1),
         Err(Error::Config(ConfigError::TrunkMask { num: 8 }))
     ));
     assert!(matches!(
-        smi.trunk_map_write(16, 1),
+        smi.trunk_load_map(16, 1),
         Err(Error::Config(ConfigError::TrunkId { id: 16 }))
     ));
     assert!(matches!(
-        smi.trunk_map_write(1, 0x0080),
+        smi.trunk_load_map(1, 0x0080),
         Err(Error::Config(ConfigError::PortVector { ports: 0x0080 }))
     ));
     assert!(matches!(

@@ -25,7 +25,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Errors: [`ConfigError::PortFeature`] (chip not identified),
     /// [`ConfigError::TrunkMask`] (above 7), [`ConfigError::PortVector`], all before any
     /// frame; [`Error::Mdio`], [`Error::Timeout`] of the SMI layer.
-    pub fn trunk_mask_write(
+    pub fn trunk_load_mask(
         &mut self,
         num: u8,
         hash: bool,
@@ -51,7 +51,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Errors: [`ConfigError::PortFeature`], [`ConfigError::TrunkId`] (above 15),
     /// [`ConfigError::PortVector`], all before any frame; [`Error::Mdio`],
     /// [`Error::Timeout`] of the SMI layer.
-    pub fn trunk_map_write(&mut self, id: u8, ports: u16) -> Result<(), Error<M::Error>> {
+    pub fn trunk_load_map(&mut self, id: u8, ports: u16) -> Result<(), Error<M::Error>> {
         let (chip, _) = self.managed_chip()?;
         if id >= TRUNK_IDS {
             return Err(ConfigError::TrunkId { id }.into());
@@ -65,15 +65,15 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// trunk ID maps to no port (8 + 16 writes; Linux `mv88e6xxx_g2_trunk_clear`, run at
     /// setup, also sets the bits of unrouted ports, which no frame uses).
     ///
-    /// Errors: as [`trunk_mask_write`](Self::trunk_mask_write).
-    pub fn trunk_clear(&mut self) -> Result<(), Error<M::Error>> {
+    /// Errors: as [`trunk_load_mask`](Self::trunk_load_mask).
+    pub fn trunk_flush(&mut self) -> Result<(), Error<M::Error>> {
         let (chip, _) = self.managed_chip()?;
         let all = crate::atu::port_mask(chip);
         for num in 0..TRUNK_MASKS {
-            self.trunk_mask_write(num, false, all)?;
+            self.trunk_load_mask(num, false, all)?;
         }
         for id in 0..TRUNK_IDS {
-            self.trunk_map_write(id, 0)?;
+            self.trunk_load_map(id, 0)?;
         }
         Ok(())
     }

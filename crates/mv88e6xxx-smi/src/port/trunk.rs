@@ -1,6 +1,6 @@
 //! Link aggregation per port: the trunk port flag and trunk ID (PORT_CTL1; Linux
 //! `port.c` `mv88e6xxx_port_set_trunk`, mainline commit `0010b838db9f`). The switch-wide
-//! tables are [`Switch::trunk_mask_write`] and [`Switch::trunk_map_write`].
+//! tables are [`Switch::trunk_load_mask`] and [`Switch::trunk_load_map`].
 
 use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
