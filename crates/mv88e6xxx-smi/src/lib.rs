@@ -37,13 +37,19 @@
 //!   poll-count backstop ([`Config::max_polls`]) for a clocksource that does not advance;
 //!   [`Error::Timeout`] with the last value and the bound that ended the wait. An MDIO
 //!   error ends a wait at once.
-//! - **Never a write into a busy unit**, whichever method writes (see [`Switch`]).
+//! - **Never a write into a busy unit**, whichever method writes, for the units this driver
+//!   runs operations on: Global1 ATU_OP, VTU_OP, STATS_OP, Global2 SMI_PHY_CMD/DATA (chips
+//!   with Global2 PHY access), SMI_CMD/DATA; not the units' data registers written raw,
+//!   the other Global2 indirect tables, port or PHY registers (the list is at [`Switch`]).
 //! - **Ports and PHYs per chip**: a port the chip does not have or route is
 //!   [`ConfigError::Port`] before any frame (so no port number reaches Global1/Global2);
 //!   internal PHYs are reached through Global2 SMI_PHY, or as switch devices with the PHY
 //!   polling unit stopped (6085/6095/6131/6185), or directly (6165) ([`PhyAccess`]).
-//! - **BUSY checked once** (seed 004): every operation waits for its own completion, so
-//!   SMI_CMD BUSY is polled before an access only at attach time and after a failure.
+//! - **BUSY before each operation, as Linux**: every access waits for its own completion,
+//!   so SMI_CMD BUSY is polled before an access only at attach time and after a failure.
+//!   The ATU, VTU, STATS and Global2 PHY units are checked before each operation (another
+//!   master may have started one); [`Config::assume_sole_bus_master`] skips that check
+//!   for a host that owns the bus.
 //! - Never panics on any input or value read back (property-tested). No `unsafe`.
 //!
 //! ## Example
