@@ -64,6 +64,14 @@ pub struct Config {
     /// does, the next operation can be written while the unit is busy (the chip may drop
     /// or corrupt it) or run on another master's FID.
     pub assume_sole_bus_master: bool,
+    /// Use the 6393X indirect-mode remap (docs/mv88e6xxx.md#6393x-remap) when the chip's
+    /// family has it (6191X, 6193X, 6361, 6393X) and the switch is reached indirectly:
+    /// [`Switch::probe`] and [`Switch::new`] turn it on in the [`Addressing`]; other
+    /// families and modes ignore it. Default `false`: mainline Linux has no remap (it
+    /// comes from an out-of-tree patch, see [`Addressing::Indirect`]), and it is not
+    /// verified on any board of ours, the 6361 least of all. Set it with
+    /// [`remap_6393x`](Self::remap_6393x).
+    pub remap_6393x: bool,
 }
 
 impl Config {
@@ -75,7 +83,16 @@ impl Config {
             timeout_ns: DEFAULT_TIMEOUT_NS,
             max_polls: derived_max_polls(DEFAULT_TIMEOUT_NS),
             assume_sole_bus_master: false,
+            remap_6393x: false,
         }
+    }
+
+    /// Opt in (`true`) to the 6393X indirect-mode remap; see
+    /// [`remap_6393x`](Self#structfield.remap_6393x).
+    #[must_use]
+    pub const fn remap_6393x(mut self, on: bool) -> Self {
+        self.remap_6393x = on;
+        self
     }
 
     /// Opt in (`true`) to skipping the unit BUSY checks this driver can prove from its own
@@ -278,6 +295,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         chip: Option<Chip>,
         config: Config,
     ) -> Result<Self, Error<M::Error>> {
+        let addressing = Self::remapped(addressing, family, config);
         addressing.check(family)?;
         let mut smi = Self {
             bus,
@@ -302,11 +320,21 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         Ok(smi)
     }
 
+    /// `addressing` with the 6393X remap turned on when `config` asks for it and `family`
+    /// has it.
+    fn remapped(addressing: Addressing, family: Family, config: Config) -> Addressing {
+        if config.remap_6393x && family.has_6393x_remap() {
+            addressing.with_remap_6393x(true)
+        } else {
+            addressing
+        }
+    }
+
     /// Probe like Linux: attach with the addressing [`Addressing::select`] picks for the
     /// `hint` family (from the device tree compatible) and `sw_addr`, read PORT_SWITCH_ID
-    /// at the hint's `port_base`, and re-attach with the detected chip's family (for
-    /// example enabling the 6393X remap). The identified chip must use the same SMI mode
-    /// as the hint.
+    /// at the hint's `port_base`, and re-attach with the detected chip's family (with
+    /// [`Config::remap_6393x`], enabling the 6393X remap when that family has it). The
+    /// identified chip must use the same SMI mode as the hint.
     ///
     /// Errors: as [`new`](Self::new) and [`identify`](Self::identify);
     /// [`ConfigError::SwitchAddress`] for a `sw_addr` [`Addressing::select`] refuses;
@@ -328,7 +356,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
                 return Err(ConfigError::HintMismatch { chip: id.chip }.into());
             }
             let addressing = Addressing::select(family, sw_addr)?;
-            smi.addressing = addressing;
+            smi.addressing = Self::remapped(addressing, family, config);
             smi.family = family;
             smi.map = family.address_map();
         }

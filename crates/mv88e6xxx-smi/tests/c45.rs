@@ -37,8 +37,11 @@ fn sim_6393x() -> SwitchSim {
     )
 }
 
+/// Probe with the 6393X remap opted in (`Config::remap_6393x`; other families and
+/// direct mode ignore it).
 fn probe(sim: &mut SwitchSim, sw_addr: u8, hint: Family) -> SimSmi<'_> {
-    Switch::probe(&mut sim.bus, &sim.counter, sw_addr, hint, Config::new())
+    let config = Config::new().remap_6393x(true);
+    Switch::probe(&mut sim.bus, &sim.counter, sw_addr, hint, config)
         .unwrap()
         .0
 }
@@ -234,7 +237,7 @@ fn a_stuck_smi_phy_busy_times_out_within_its_bound_and_writes_nothing_more() {
         &sim.counter,
         6,
         Family::Mv6393,
-        Config::new().with_timeout_ns(timeout_ns),
+        Config::new().with_timeout_ns(timeout_ns).remap_6393x(true),
     )
     .unwrap()
     .0;
@@ -308,10 +311,22 @@ fn frames_per_clause_45_read_direct_indirect_and_remapped() {
             // Each SMI_CMD (+ SMI_DATA) and a poll: 3 frames.
             (Chip::Mv6390, Attach::Indirect(4), 24),
             (Chip::Mv6393X, Attach::Direct, 8),
-            // The remap puts SMI_PHY_CMD/DATA at sw_addr: as direct.
+            // The remap (opted in) puts SMI_PHY_CMD/DATA at sw_addr: as direct.
             (Chip::Mv6393X, Attach::Indirect(4), 8),
         ]
     );
+    // Without the opt-in the 6393X in indirect mode is reached as the 6390 is: 24 frames.
+    let mut sim =
+        SwitchSim::single(ChipModel::new(Chip::Mv6393X, Attach::Indirect(4)).with_phy(lane()));
+    let (mut smi, _) =
+        Switch::probe(&mut sim.bus, &sim.counter, 4, Family::Mv6393, Config::new()).unwrap();
+    smi.phy_read_c45(p(9), SERDES_DEVAD, 0xA003).unwrap();
+    let f0 = smi.frames();
+    assert_eq!(
+        smi.phy_read_c45(p(9), SERDES_DEVAD, 0xA003).unwrap(),
+        0xAC00
+    );
+    assert_eq!(smi.frames() - f0, 24);
     // A MAC's own Clause 45 access is 2 frames on the wire.
     let clock = hwtimer_core::sim::SimClock::new();
     let mut bus = SimMdio::new(&clock, mv88e6xxx_smi::sim::SIM_MDC_HZ, lane());

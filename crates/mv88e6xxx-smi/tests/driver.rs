@@ -194,8 +194,16 @@ fn addressing_selection() {
         Addressing::select(Family::Mv6085, 0),
         Ok(Addressing::Direct)
     );
+    // The 6393X remap is opt-in (mainline Linux has none), the 6361 included.
     assert_eq!(
         Addressing::select(Family::Mv6393, 5),
+        Ok(Addressing::Indirect {
+            sw_addr: p(5),
+            remap_6393x: false
+        })
+    );
+    assert_eq!(
+        Addressing::select(Family::Mv6393, 5).map(|a| a.with_remap_6393x(true)),
         Ok(Addressing::Indirect {
             sw_addr: p(5),
             remap_6393x: true
@@ -238,11 +246,12 @@ fn unknown_or_absent_switch_is_a_typed_error() {
 }
 
 #[test]
-fn probe_6393x_enables_the_remap() {
+fn probe_6393x_enables_the_remap_when_asked() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6393X, Attach::Indirect(6)));
     // The device tree says "marvell,mv88e6190"; the chip turns out to be a 6393X.
+    let config = Config::new().remap_6393x(true);
     let (mut smi, id) =
-        Switch::probe(&mut sim.bus, &sim.counter, 6, Family::Mv6390, Config::new()).unwrap();
+        Switch::probe(&mut sim.bus, &sim.counter, 6, Family::Mv6390, config).unwrap();
     assert_eq!(id.chip, Chip::Mv6393X);
     assert_eq!(smi.family(), Family::Mv6393);
     let f0 = smi.frames();
@@ -265,6 +274,31 @@ fn probe_6393x_enables_the_remap() {
     let n = log.len();
     assert_eq!((log[n - 2].reg.get(), log[n - 2].value), (0x0B, 0x9000));
     assert_eq!(sim.bus.device().chip(0).unwrap().g1_reg(g1::CTL2), 7);
+}
+
+/// Without `Config::remap_6393x` no chip of the 6393 family, the 6361 included, is reached
+/// through the remap (an out-of-tree Linux patch): every Global1 access goes through
+/// SMI_CMD/SMI_DATA, and no frame touches a `sw_addr` register other than 0 and 1.
+#[test]
+fn the_6393x_remap_is_off_by_default_for_the_whole_family() {
+    for chip in [Chip::Mv6393X, Chip::Mv6191X, Chip::Mv6193X, Chip::Mv6361] {
+        let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Indirect(6)));
+        let (mut smi, id) =
+            Switch::probe(&mut sim.bus, &sim.counter, 6, Family::Mv6390, Config::new()).unwrap();
+        assert_eq!((id.chip, smi.family()), (chip, Family::Mv6393));
+        assert_eq!(
+            smi.addressing(),
+            Addressing::Indirect {
+                sw_addr: p(6),
+                remap_6393x: false
+            }
+        );
+        let f0 = smi.frames();
+        assert_ne!(smi.g1_read(g1::STS).unwrap() & INIT_READY, 0);
+        assert_eq!(smi.frames() - f0, 3, "{chip:?}");
+        let _ = smi.release();
+        assert!(sim.bus.log().iter().all(|f| f.reg.get() <= 1), "{chip:?}");
+    }
 }
 
 #[test]
