@@ -132,7 +132,7 @@ pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
 pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, SwitchUnit};
 pub use global1::G1Op;
 pub use global2::InternalMdio;
-pub use ppu::PPU_HOLD_NS;
+pub use ppu::{PPU_HOLD_NS, PpuQueueTimer, PpuTimer};
 pub use smi::Addressing;
 pub use switch::{Config, DEFAULT_TIMEOUT_NS, MIN_FRAME_NS, Switch};
 

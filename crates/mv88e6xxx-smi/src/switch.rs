@@ -220,6 +220,8 @@ pub struct Switch<M: Mdio, C: Continuous + Copy> {
     pub(crate) ppu_hold_ticks: u64,
     /// Whether PHY accesses hold the PPU (default) or restart it after each access.
     pub(crate) ppu_hold_enabled: bool,
+    /// The timer lent for the end of a PPU hold ([`Switch::set_ppu_timer`]).
+    pub(crate) ppu_timer: Option<&'static dyn crate::ppu::PpuTimer>,
     /// Data registers of the switch units whose value this driver wrote last (atu.rs,
     /// vtu.rs); cleared by any raw Global1 write or operation.
     pub(crate) shadow: UnitShadow,
@@ -312,6 +314,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             ppu_hold: None,
             ppu_hold_ticks: Poller::new(clock).timeout_ns(PPU_HOLD_NS).timeout_ticks(),
             ppu_hold_enabled: true,
+            ppu_timer: None,
             shadow: UnitShadow::EMPTY,
             sole_master: config.assume_sole_bus_master,
             stats_capture_open: false,
@@ -451,7 +454,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         if dev == self.map.global1 && reg == g1::CTL1 {
             // The caller takes G1_CTL1 (and PPU_ENABLE) over: the hold ends unserviced.
             self.ppu_expire()?;
-            self.ppu_hold = None;
+            self.ppu_forget();
         }
         let Some((unit, command)) = self.busy_unit(dev, reg) else {
             return self.dev_write(dev, reg, value);
@@ -620,7 +623,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// unit data registers it wrote last. The next access to each unit polls it first and
     /// writes its FID/SID again.
     pub(crate) fn forget_switch_state(&mut self) {
-        self.ppu_hold = None;
+        self.ppu_forget();
         self.ready = 0;
         self.stats_capture_open = false;
         self.shadow = UnitShadow::EMPTY;

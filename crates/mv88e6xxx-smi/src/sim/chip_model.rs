@@ -79,6 +79,10 @@ pub struct ChipModel {
     ppu_starts: u64,
     ppu_stops: u64,
     ppu_last_start_ns: Option<u64>,
+    /// Time PPU_ENABLE spent clear before the current stop, and when the current stop
+    /// began (`None`: enabled).
+    ppu_off_ns: u64,
+    ppu_off_since: Option<u64>,
     reset_ns: u64,
     resets: u64,
     link_events: Vec<(u64, usize, bool)>,
@@ -153,6 +157,8 @@ impl ChipModel {
             ppu_starts: 0,
             ppu_stops: 0,
             ppu_last_start_ns: None,
+            ppu_off_ns: 0,
+            ppu_off_since: None,
             reset_ns: port::RESET_NS,
             resets: 0,
             link_events: Vec::new(),

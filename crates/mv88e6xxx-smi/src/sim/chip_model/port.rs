@@ -251,6 +251,16 @@ impl ChipModel {
         self.ppu_last_start_ns
     }
 
+    /// Total virtual time, up to `now_ns`, that the host kept PPU_ENABLE clear after
+    /// clearing it (from each 1 → 0 transition to the next 0 → 1): the time the PHY
+    /// polling unit polled no PHY because of the host.
+    pub fn ppu_off_ns(&self, now_ns: u64) -> u64 {
+        let current = self
+            .ppu_off_since
+            .map_or(0, |since| now_ns.saturating_sub(since));
+        self.ppu_off_ns.saturating_add(current)
+    }
+
     /// Entry `ptr` (0..64) of the G1 MONITOR_MGMT_CTL table (6341, 6390 and 6393
     /// families), as the switch holds it.
     pub fn monitor_mgmt(&self, ptr: u8) -> u8 {
@@ -445,8 +455,12 @@ impl ChipModel {
             if enable {
                 self.ppu_starts += 1;
                 self.ppu_last_start_ns = Some(now);
+                if let Some(since) = self.ppu_off_since.take() {
+                    self.ppu_off_ns = self.ppu_off_ns.saturating_add(now.saturating_sub(since));
+                }
             } else {
                 self.ppu_stops += 1;
+                self.ppu_off_since = Some(now);
             }
         }
         if value & SW_RESET == 0 {
