@@ -180,7 +180,16 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     }
 
     /// Read without any BUSY bookkeeping of the target unit (SMI_CMD is still handled).
+    /// A G1_STS value keeps its cleared-on-read interrupt sources for [`crate::irq`].
     pub(crate) fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
+        let v = self.dev_read_inner(dev, reg)?;
+        if dev == self.map.global1 && reg == regs::g1::STS {
+            self.g1_sts_seen |= v & crate::irq::G1_STS_CLEARED_ON_READ;
+        }
+        Ok(v)
+    }
+
+    fn dev_read_inner(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
         self.ppu_expire()?;
         if let Some((phy, r)) = self.route(dev, reg)? {
             return self.raw_read(phy, r);

@@ -231,6 +231,9 @@ pub struct Switch<M: Mdio, C: Continuous + Copy> {
     /// and it completed: the next READ_CAPTURED continues that capture without a BUSY
     /// pre-check, as Linux reads a capture (see `global1.rs`).
     pub(crate) stats_capture_open: bool,
+    /// Cleared-on-read G1_STS interrupt sources this driver's G1_STS reads saw and the
+    /// interrupt API has not returned yet (`irq.rs`).
+    pub(crate) g1_sts_seen: u16,
 }
 
 /// A unit with a BUSY bit, as far as raw writes are concerned.
@@ -318,6 +321,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             shadow: UnitShadow::EMPTY,
             sole_master: config.assume_sole_bus_master,
             stats_capture_open: false,
+            g1_sts_seen: 0,
         };
         smi.ensure_smi_ready()?;
         Ok(smi)
@@ -626,6 +630,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         self.ppu_forget();
         self.ready = 0;
         self.stats_capture_open = false;
+        self.g1_sts_seen = 0;
         self.shadow = UnitShadow::EMPTY;
     }
 }

@@ -83,6 +83,9 @@ pub struct ChipModel {
     /// began (`None`: enabled).
     ppu_off_ns: u64,
     ppu_off_since: Option<u64>,
+    /// G1_STS "operation done" sources latched since the last G1_STS read
+    /// (`regs::G1_STS_CLEARED_ON_READ`).
+    g1_sts_latched: u16,
     reset_ns: u64,
     resets: u64,
     link_events: Vec<(u64, usize, bool)>,
@@ -159,6 +162,7 @@ impl ChipModel {
             ppu_last_start_ns: None,
             ppu_off_ns: 0,
             ppu_off_since: None,
+            g1_sts_latched: 0,
             reset_ns: port::RESET_NS,
             resets: 0,
             link_events: Vec::new(),
@@ -350,6 +354,8 @@ impl ChipModel {
             }
             if reg == g1::STS {
                 v |= self.g1_sts_irq_bits(now);
+                // The read reports the latched "done" events and clears them.
+                self.g1_sts_latched = 0;
             }
             if let Some(v) = self.g1_mgmt_read(reg) {
                 return v;
@@ -581,6 +587,11 @@ impl ChipModel {
             1 => self.vtu_op_done(now),
             _ => self.stats_op_done(now),
         }
+        self.g1_sts_latched |= match unit {
+            0 => regs::G1_STS_ATU_DONE,
+            1 => regs::G1_STS_VTU_DONE,
+            _ => regs::G1_STS_STATS_DONE,
+        } & regs::G1_STS_CLEARED_ON_READ;
     }
 
     /// The Global1/Global2 register the 6393X exposes at `sw_addr` register `reg`.

@@ -428,7 +428,8 @@ impl ChipModel {
     /// The G1_STS bits this file models: bit 7 (device: an enabled G2 source) and, on
     /// chips without a gated PPU, the 6352-style PPU state bit 15 (polling once ready).
     pub(super) fn g1_sts_irq_bits(&self, now: u64) -> u16 {
-        let mut v = 0;
+        // The "done" events latched since the last G1_STS read (chip_model.rs).
+        let mut v = self.g1_sts_latched;
         if self.g2_int_src() & self.g2[1] != 0 {
             v |= 1 << 7;
         }
@@ -467,6 +468,7 @@ impl ChipModel {
             return value;
         }
         self.resets += 1;
+        self.g1_sts_latched = 0;
         let ready = now.saturating_add(self.reset_ns);
         self.init_ready_at_ns = Some(ready);
         for port in &mut self.ports {
