@@ -348,8 +348,10 @@ impl Mib {
     /// operation word this driver writes); on [`HistogramAt::Ctl2`] chips G1_CTL2 is read
     /// and written back with its \[7:6\] field replaced.
     ///
-    /// Errors: [`Error::Timeout`] if STATS BUSY is not known clear and does not clear
-    /// before the write; MDIO errors.
+    /// Errors: [`Error::Timeout`] if STATS BUSY does not clear before the write (it is
+    /// polled first unless known clear, see
+    /// [`Config::assume_sole_bus_master`](crate::Config::assume_sole_bus_master)); MDIO
+    /// errors.
     pub fn set_histogram<M: Mdio, C: Continuous + Copy>(
         &mut self,
         smi: &mut Switch<M, C>,
