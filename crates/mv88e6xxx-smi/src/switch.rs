@@ -186,7 +186,9 @@ pub(crate) const READY_PHY: u8 = 1 << 4;
 /// # PHY polling unit held across a run of PHY accesses
 /// On [`PhyAccess::PpuGated`] chips a PHY access leaves the PPU stopped for
 /// [`PPU_HOLD_NS`]; the firmware calls [`service`](Self::service) (or
-/// [`ppu_release`](Self::ppu_release)) afterwards, as explained there. A raw write to
+/// [`ppu_release`](Self::ppu_release)) afterwards, as explained there, best from the
+/// expiry of a timer it lends the switch ([`set_ppu_timer`](Self::set_ppu_timer)):
+/// without one, nothing restarts the PPU until the next `service` or access. A raw write to
 /// G1_CTL1 ([`write`](Self::write) / [`g1_write`](Self::g1_write)) ends the hold without
 /// restarting the PPU: the value written decides PPU_ENABLE. Any access made after the
 /// deadline restarts the PPU first, so it can fail with the restart's
