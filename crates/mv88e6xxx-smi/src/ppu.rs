@@ -300,13 +300,14 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// firmware calls [`service`](Self::service) when it expires: the PPU is then stopped
     /// only while PHY accesses need it (see [`service`](Self::service)). A hold already
     /// running arms the new timer for what is left of it. Chips without a PPU never arm
-    /// it.
+    /// it. The timer is `Sync` (a [`PpuQueueTimer`] on a static queue is), so a `Switch`
+    /// holding it can still move between tasks.
     ///
     /// Errors: as [`ppu_release`](Self::ppu_release), when the timer cannot be armed for a
     /// running hold (the PPU is restarted then).
     pub fn set_ppu_timer(
         &mut self,
-        timer: Option<&'static dyn PpuTimer>,
+        timer: Option<&'static (dyn PpuTimer + Sync)>,
     ) -> Result<(), Error<M::Error>> {
         if let Some(old) = self.ppu_timer {
             old.cancel();

@@ -223,7 +223,7 @@ pub struct Switch<M: Mdio, C: Continuous + Copy> {
     /// Whether PHY accesses hold the PPU (default) or restart it after each access.
     pub(crate) ppu_hold_enabled: bool,
     /// The timer lent for the end of a PPU hold ([`Switch::set_ppu_timer`]).
-    pub(crate) ppu_timer: Option<&'static dyn crate::ppu::PpuTimer>,
+    pub(crate) ppu_timer: Option<&'static (dyn crate::ppu::PpuTimer + Sync)>,
     /// Data registers of the switch units whose value this driver wrote last (atu.rs,
     /// vtu.rs); cleared by any raw Global1 write or operation.
     pub(crate) shadow: UnitShadow,
