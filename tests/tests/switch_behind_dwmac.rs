@@ -226,8 +226,8 @@ fn two_vlans_and_the_address_table_over_the_dwmac_mdio_master() {
 }
 
 /// A 6393X behind a QoS 4.x/5.x DWMAC's MDIO master: the switch's Clause 45 SERDES lane is
-/// reached through Global2 SMI_PHY, each step a Clause 22 frame of the MAC (the 6393X
-/// remap puts SMI_PHY at `sw_addr`), while the MAC's own Clause 45 frames reach the same
+/// reached through Global2 SMI_PHY, each step a Clause 22 frame of the MAC (the opt-in
+/// 6393X remap puts SMI_PHY at `sw_addr`), while the MAC's own Clause 45 frames reach the same
 /// bus: the two paths do not mix.
 #[test]
 fn a_6393x_serdes_lane_read_through_a_qos_mac() {
@@ -249,7 +249,8 @@ fn a_6393x_serdes_lane_read_through_a_qos_mac() {
     mac.soft_reset(&counter).unwrap();
 
     let mdio = mac.mdio(&counter, SIM_CSR_HZ).unwrap();
-    let (mut smi, id) = Switch::probe(mdio, &counter, 6, Family::Mv6390, Config::default())
+    let config = Config::new().with_remap_6393x(true);
+    let (mut smi, id) = Switch::probe(mdio, &counter, 6, Family::Mv6390, config)
         .expect("the 6393X answers through the QoS MAC");
     assert_eq!((id.chip, smi.family()), (Chip::Mv6393X, Family::Mv6393));
     let w0 = bus.model(|m| m.mdio_frames());
@@ -257,8 +258,8 @@ fn a_6393x_serdes_lane_read_through_a_qos_mac() {
     assert_eq!(smi.serdes_read(9, 0xA003).unwrap(), 0xAC00);
     assert_eq!(
         bus.model(|m| m.mdio_frames()) - w0,
-        7,
-        "remapped: 1 frame per step"
+        8,
+        "remapped: 1 frame per step, the first a BUSY check of SMI_PHY_CMD"
     );
     drop(smi);
 

@@ -5,8 +5,9 @@
 //! Every operation on [`Switch`] here checks its arguments against the chip
 //! ([`atu_info`], [`Chip::info`]) before the first MDIO frame, waits for G1_ATU_OP BUSY
 //! with the bounded wait of [`Switch::g1_op`], and never writes a data register while the
-//! unit is busy (the "known clear" rule: BUSY is polled first only when this driver has
-//! not seen it clear at the end of its own last ATU operation).
+//! unit is busy (BUSY is polled before each operation's data registers are written; with
+//! [`Config::with_sole_bus_master`](crate::Config::with_sole_bus_master) only when this
+//! driver has not seen it clear at the end of its own last ATU operation).
 
 use hwtimer_core::Continuous;
 use mdio_bus::Mdio;

@@ -94,10 +94,11 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// 2. the read frame: G2_SMI_PHY_CMD written with OP 11 (read data), bounded BUSY wait,
     ///    G2_SMI_PHY_DATA read.
     ///
-    /// SMI_PHY BUSY is polled before step 1 only when its state is unknown (first use, or
-    /// after a failure): the "known clear" rule of [`Switch`]. Frames: 6 in direct mode and
-    /// with the 6393X remap when every BUSY clears at its first poll; 18 in indirect mode
-    /// without the remap (each Global2 access is itself 3 frames).
+    /// SMI_PHY BUSY is polled before each of the two commands, as Linux does (with
+    /// [`Config::with_sole_bus_master`](crate::Config::with_sole_bus_master) only when
+    /// its state is unknown). Frames: 8 in direct mode and with the 6393X remap when every
+    /// BUSY clears at its first poll (6 for a sole bus master); 24 in indirect mode
+    /// without the remap (each Global2 access is itself 3 frames; 18).
     ///
     /// Errors, before any frame: [`ConfigError::NoClause45`] on a chip without Global2
     /// PHY access (6085, 6095, 6131, 6185, 6165), [`ConfigError::Phy`] for a PHY address off
@@ -125,7 +126,8 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     ) -> Result<u16, Error<M::Error>> {
         let g2 = self.address_map().global2;
         self.c45_address(addr, devad, reg)?;
-        // The address frame's wait left SMI_PHY known clear.
+        // BUSY checked again before the read command (skipped for a sole bus master, whose
+        // address frame's wait left SMI_PHY known clear).
         self.ensure_phy_ready()?;
         self.dev_write(g2, g2::SMI_PHY_CMD, c45_cmd(C45Op::ReadData, addr, devad))?;
         self.phy_wait()?;

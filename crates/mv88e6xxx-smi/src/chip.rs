@@ -50,8 +50,9 @@ pub enum Family {
     /// `marvell,mv88e6190`).
     Mv6390,
     /// 6191X, 6193X, 6361, 6393X: as [`Mv6390`](Self::Mv6390), plus the indirect-mode
-    /// remap of hot Global1/Global2 registers (Linux's `MV88E6XXX_FAMILY_6393`, which
-    /// includes the 6361).
+    /// remap of hot Global1/Global2 registers that an out-of-tree Linux patch applies to
+    /// `MV88E6XXX_FAMILY_6393` (which includes the 6361); the driver uses it only with
+    /// [`Config::with_remap_6393x`](crate::Config::with_remap_6393x).
     Mv6393,
     /// 6020, 6071, 6220, 6250: dual-chip, ports at 0x08, Global1 0x0F, Global2 0x07 (DT
     /// `marvell,mv88e6250`).
@@ -93,7 +94,8 @@ impl Family {
         }
     }
 
-    /// Whether indirect mode exposes hot Global1/Global2 registers at `sw_addr`.
+    /// Whether indirect mode can expose hot Global1/Global2 registers at `sw_addr` (the
+    /// out-of-tree remap, docs/mv88e6xxx.md#6393x-remap; opt-in).
     pub const fn has_6393x_remap(self) -> bool {
         matches!(self, Family::Mv6393)
     }
@@ -210,7 +212,7 @@ macro_rules! chips {
 // Ports, unrouted ports, internal PHYs and PHY access per chip: Linux `chip.c` info table
 // (`num_ports`, `invalid_port_mask`, `num_internal_phys`, `internal_phys_offset`) and ops
 // tables (`phy_read`), as summarised in docs/mv88e6xxx.md. Linux moved the 6361 into the
-// 6393 family (remap included).
+// 6393 family (the opt-in remap included).
 chips! {
     Mv6020 = 0x0200, "6020", Mv6250, ports 7, invalid 0x001C, phys 2 from 0, Global2;
     Mv6071 = 0x0710, "6071", Mv6250, ports 7, invalid 0x0000, phys 5 from 0, Global2;

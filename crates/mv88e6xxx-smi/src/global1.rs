@@ -85,17 +85,43 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
 
     /// Run a Global1 ATU / VTU / STATS operation: write `word | BUSY` to its register and
     /// wait for BUSY to clear; returns the register's final value (for the ATU: the
-    /// violation flags). The register is polled first only if this driver has not yet
-    /// seen it clear (first use, or after a failure). Set up the operation's data
-    /// registers before calling.
+    /// violation flags). BUSY is polled first unless a wait has just seen it clear (for
+    /// example [`wait_g1_op`](Self::wait_g1_op) before setting up the data registers) or,
+    /// with [`Config::with_sole_bus_master`](crate::Config::with_sole_bus_master),
+    /// this driver saw it clear at the end of its own last operation. Set up the
+    /// operation's data registers before calling (after a wait, as Linux does).
     pub fn g1_op(&mut self, op: G1Op, word: u16) -> Result<u16, Error<M::Error>> {
         self.shadow = UnitShadow::EMPTY;
-        if self.ready & op.ready_bit() == 0 {
+        if op == G1Op::Stats {
+            self.stats_capture_open = false;
+        }
+        if !self.known_idle(op.ready_bit()) {
             self.wait_g1_op(op)?;
         }
         self.ready &= !op.ready_bit();
         self.dev_write(self.map.global1, op.reg(), word | BUSY)?;
-        self.wait_g1_op(op)
+        let v = self.wait_g1_op(op)?;
+        self.op_done(op.ready_bit());
+        Ok(v)
+    }
+
+    /// A STATS CAPTURE_PORT (`continues == false`) or READ_CAPTURED (`continues ==
+    /// true`) operation. A capture waits for BUSY first like every operation; a read that
+    /// follows this driver's own completed capture or read skips that wait: it continues
+    /// the capture sequence, as Linux's `mv88e6xxx_g1_stats_read` does (no pre-check;
+    /// Linux v6.12 drivers/net/dsa/mv88e6xxx/global1.c). Another master that runs a STATS
+    /// operation in between also overwrites the capture buffer, which no wait can undo.
+    pub(crate) fn stats_capture_op(
+        &mut self,
+        word: u16,
+        continues: bool,
+    ) -> Result<u16, Error<M::Error>> {
+        if continues && self.stats_capture_open {
+            self.ready |= G1Op::Stats.ready_bit();
+        }
+        let v = self.g1_op(G1Op::Stats, word)?;
+        self.stats_capture_open = true;
+        Ok(v)
     }
 
     /// Bounded wait on G1_STS (for [`crate::port`]).
@@ -122,10 +148,16 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     }
 
     /// Make sure the Global1 unit `op` is idle before its data registers are written: a
-    /// bounded BUSY wait unless this driver saw BUSY clear at the end of its own last
-    /// operation of that unit (the "known clear" rule of [`g1_op`](Self::g1_op)).
+    /// bounded BUSY wait, as Linux's sequences start, unless the unit is known idle (the
+    /// rule of [`g1_op`](Self::g1_op), which then skips its own wait). Without
+    /// [`Config::with_sole_bus_master`](crate::Config::with_sole_bus_master) this also
+    /// forgets the unit data registers this driver wrote last, so the sequence writes them
+    /// again (another master may have changed them).
     pub(crate) fn g1_unit_idle(&mut self, op: G1Op) -> Result<(), Error<M::Error>> {
-        if self.ready & op.ready_bit() == 0 {
+        if !self.sole_master {
+            self.shadow = UnitShadow::EMPTY;
+        }
+        if !self.known_idle(op.ready_bit()) {
             self.wait_g1_op(op)?;
         }
         Ok(())
@@ -140,12 +172,18 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         r
     }
 
-    /// A unit's own operation ([`g1_op`](Self::g1_op)) that keeps the [`UnitShadow`]; the
-    /// caller clears what the operation itself may change.
+    /// A unit's own operation ([`g1_op`](Self::g1_op)) that keeps the [`UnitShadow`] for
+    /// a sole bus master (the caller clears what the operation itself may change); without
+    /// [`Config::with_sole_bus_master`](crate::Config::with_sole_bus_master) the shadow
+    /// ends with the operation.
     pub(crate) fn unit_op(&mut self, op: G1Op, word: u16) -> Result<u16, Error<M::Error>> {
         let keep = self.shadow;
         let r = self.g1_op(op, word);
-        self.shadow = if r.is_ok() { keep } else { UnitShadow::EMPTY };
+        self.shadow = if r.is_ok() && self.sole_master {
+            keep
+        } else {
+            UnitShadow::EMPTY
+        };
         r
     }
 }

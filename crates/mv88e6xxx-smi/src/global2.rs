@@ -98,16 +98,25 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         }
     }
 
+    /// Bounded wait for Global2 SMI_PHY_CMD BUSY to clear. The unit stays known idle
+    /// afterwards only for a sole bus master
+    /// ([`Config::with_sole_bus_master`](crate::Config::with_sole_bus_master)): every
+    /// PHY command (Clause 22 here, Clause 45 in [`crate::c45`]) ends with this wait, and
+    /// without that opt-in the next command waits again first, as Linux does.
     pub(crate) fn phy_wait(&mut self) -> Result<u16, Error<M::Error>> {
         let g2 = self.map.global2;
         self.ready &= !READY_PHY;
         let v = self.wait_on(g2, g2::SMI_PHY_CMD, BUSY, 0, BusyWait::SmiPhyCmd)?;
-        self.ready |= READY_PHY;
+        if self.sole_master {
+            self.ready |= READY_PHY;
+        }
         Ok(v)
     }
 
+    /// Before a Global2 SMI_PHY command: a bounded BUSY wait unless the unit is known idle
+    /// (see [`Config::with_sole_bus_master`](crate::Config::with_sole_bus_master)).
     pub(crate) fn ensure_phy_ready(&mut self) -> Result<(), Error<M::Error>> {
-        if self.ready & READY_PHY == 0 {
+        if !self.known_idle(READY_PHY) {
             self.phy_wait()?;
         }
         self.ready &= !READY_PHY;

@@ -3,17 +3,26 @@
 //! INT_MASK, behind the Global1 "device" source), and a "which ports' link changed"
 //! helper that reads and so acknowledges the Marvell PHYs' interrupt status.
 //!
-//! Nothing here is write-1-to-clear: Linux never writes G1_STS or G2 INT_SRC. Each bit
-//! follows its source and clears there: G1 "device" when no enabled G2 source is set, a G2
-//! PHY bit when that PHY's interrupt status has been read (Marvell PHY register 0x13
-//! clears on read), the ATU/VTU problem bits through their units' violation operations.
+//! Nothing here is write-1-to-clear: Linux never writes G1_STS or G2 INT_SRC. A **read of
+//! G1_STS clears "most of" its sources** (Linux v6.12 chip.c
+//! `mv88e6xxx_g1_irq_setup_common`: "Reading the interrupt status clears (most of)
+//! them"): the operation-done events (EEPROM, TCAM, ATU, VTU, STATS done:
+//! [`G1_STS_CLEARED_ON_READ`]). The other bits follow their source and clear there: G1
+//! "device" (and the 6393X's "device 2") when no enabled Global2 source is set, a G2 PHY
+//! bit when that PHY's interrupt status has been read (Marvell PHY register 0x13 clears on
+//! read), the ATU/VTU problem bits through their units' violation operations. Because
+//! this driver reads G1_STS for other reasons too (INIT_READY, the PPU state), every
+//! G1_STS read it makes keeps the cleared-on-read sources it sees, and
+//! [`g1_irq_status`](Switch::g1_irq_status) / [`g1_irq_pending`](Switch::g1_irq_pending)
+//! report each of them once.
 //!
 //! Implemented for the chips of [`PortOps`](crate::port::PortOps): Global1 with each chip's number of sources
 //! ([`PortOps::g1_irqs`](crate::port::PortOps::g1_irqs): 8, 9 or 10), PHY interrupts on every chip whose internal PHYs
 //! sit behind Global2 SMI_PHY (port `n` = internal PHY `n` = G2 INT_SRC bit `n`; ports
 //! `internal_phys_offset..` on the 6320/6321, 6361 and 6393 family; routed ports only;
-//! docs/mv88e6xxx.md#interrupts). The 6393 family's tenth
-//! Global1 source (bit 9) has no [`G1Irq`] name (its meaning is unverified).
+//! docs/mv88e6xxx.md#interrupts). The 6393 family's tenth Global1 source (bit 9) is
+//! [`G1Irq::Device2`] (Linux global1.h `MV88E6393X_G1_STS_IRQ_DEVICE_2`, enable
+//! `MV88E6393X_G1_CTL1_DEVICE2_EN`), which Linux defines but never enables or handles.
 
 use hwtimer_core::Continuous;
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
@@ -27,6 +36,12 @@ pub const G2_INT_SRC: u8 = 0x00;
 /// Global2 INT_MASK (register 0x01): bit `n` set enables INT_SRC bit `n` into the Global1
 /// "device" source.
 pub const G2_INT_MASK: u8 = 0x01;
+
+/// The G1_STS sources a read of G1_STS clears (see the module docs): EEPROM done (0),
+/// TCAM done (1), ATU done (2), VTU done (4), statistics done (6). Linux global1.h
+/// `MV88E6XXX_G1_STS_IRQ_*`; which sources Linux's "(most of)" covers is our reading:
+/// the events, not the states (**unverified** on silicon).
+pub const G1_STS_CLEARED_ON_READ: u16 = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 4) | (1 << 6);
 
 /// Marvell PHY interrupt enable register (0x12), Linux `MII_M1011_IMASK`.
 pub const PHY_IMASK: u8 = 0x12;
@@ -60,11 +75,16 @@ pub enum G1Irq {
     Device,
     /// Bit 8: AVB (chips with 9 or more sources).
     Avb,
+    /// Bit 9: device 2 (6393 family, 10 sources; Linux global1.h
+    /// `MV88E6393X_G1_STS_IRQ_DEVICE_2`, enabled by G1_CTL1 bit 9
+    /// `MV88E6393X_G1_CTL1_DEVICE2_EN`). Linux defines it but never enables or handles it
+    /// (its Global1 setup clears the enables); what raises it is **unverified**.
+    Device2,
 }
 
 impl G1Irq {
     /// Every source, by bit.
-    pub const ALL: [G1Irq; 9] = [
+    pub const ALL: [G1Irq; 10] = [
         G1Irq::EepromDone,
         G1Irq::TcamDone,
         G1Irq::AtuDone,
@@ -74,6 +94,7 @@ impl G1Irq {
         G1Irq::Stats,
         G1Irq::Device,
         G1Irq::Avb,
+        G1Irq::Device2,
     ];
 
     /// The source's bit number.
@@ -88,6 +109,7 @@ impl G1Irq {
             G1Irq::Stats => 6,
             G1Irq::Device => 7,
             G1Irq::Avb => 8,
+            G1Irq::Device2 => 9,
         }
     }
 
@@ -128,9 +150,9 @@ impl G1IrqSet {
         self.0
     }
 
-    /// The sources of `bits` (bits above 8 are dropped).
+    /// The sources of `bits` (bits above 9 are dropped).
     pub const fn from_bits(bits: u16) -> Self {
-        Self(bits & 0x01FF)
+        Self(bits & 0x03FF)
     }
 }
 
@@ -189,24 +211,39 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             .map(|_| ())
     }
 
-    /// The Global1 sources set in G1_STS (one read), whether enabled or not. Reading
-    /// clears nothing.
+    /// The Global1 sources set, whether enabled or not: G1_STS (one read) plus the
+    /// cleared-on-read sources ([`G1_STS_CLEARED_ON_READ`]) that earlier G1_STS reads of
+    /// this driver saw and no call of this method or of
+    /// [`g1_irq_pending`](Self::g1_irq_pending) has returned yet. The read clears the
+    /// operation-done sources in the switch; each is returned **once**, so handle every
+    /// source of the set (a second call does not return them again). A raw
+    /// [`g1_read`](Self::g1_read) of G1_STS also sees them; they are still returned here
+    /// once.
     ///
-    /// Errors: [`ConfigError::PortFeature`] before any frame; access errors.
+    /// Errors: [`ConfigError::PortFeature`] before any frame; access errors (nothing
+    /// seen is lost: a later call returns it).
     pub fn g1_irq_status(&mut self) -> Result<G1IrqSet, Error<M::Error>> {
         let mask = self.g1_irq_mask()?;
         let sts = self.g1_read(crate::regs::g1::STS)?;
-        Ok(G1IrqSet::from_bits(sts & mask))
+        let set = (sts | self.g1_sts_seen) & mask;
+        self.g1_sts_seen &= !set;
+        Ok(G1IrqSet::from_bits(set))
     }
 
-    /// The enabled Global1 sources that are set: what drives the interrupt pin (G1_STS
-    /// and G1_CTL1 reads), as Linux's Global1 interrupt thread computes it.
+    /// The enabled Global1 sources that are set: what drives the interrupt pin, as
+    /// Linux's Global1 interrupt thread computes it (G1_CTL1 read, then one G1_STS read).
+    /// The enabled cleared-on-read sources are returned once, as by
+    /// [`g1_irq_status`](Self::g1_irq_status); the disabled ones this read cleared in the
+    /// switch are kept for the next [`g1_irq_status`](Self::g1_irq_status), not lost.
     ///
     /// Errors: as [`g1_irq_status`](Self::g1_irq_status).
     pub fn g1_irq_pending(&mut self) -> Result<G1IrqSet, Error<M::Error>> {
-        let sts = self.g1_irq_status()?;
+        let mask = self.g1_irq_mask()?;
         let ctl1 = self.g1_read(crate::regs::g1::CTL1)?;
-        Ok(G1IrqSet::from_bits(sts.bits() & ctl1))
+        let sts = self.g1_read(crate::regs::g1::STS)?;
+        let set = (sts | self.g1_sts_seen) & mask & ctl1;
+        self.g1_sts_seen &= !set;
+        Ok(G1IrqSet::from_bits(set))
     }
 
     /// The routed ports with an internal PHY behind Global2 (their G2 INT_SRC bits), as a
@@ -237,10 +274,12 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         Ok(mask)
     }
 
-    /// Enable the Global2 interrupts of the internal PHYs of `ports` (G2 INT_MASK written
-    /// with exactly those bits) and, for each of those PHYs, its "link status changed"
-    /// interrupt (Marvell PHY register 0x12 bit 10, read-modify-write; cleared on the
-    /// other internal PHYs). Enable [`G1Irq::Device`] too for the interrupt pin.
+    /// Enable the Global2 interrupts of the internal PHYs of `ports` (G2 INT_MASK
+    /// read-modify-write: the bits of the chip's internal PHYs set exactly for `ports`,
+    /// every other bit, such as the watchdog (15) or the SERDES sources, kept) and, for
+    /// each of those PHYs, its "link status changed" interrupt (Marvell PHY register 0x12
+    /// bit 10, read-modify-write; cleared on the other internal PHYs). Enable
+    /// [`G1Irq::Device`] too for the interrupt pin.
     ///
     /// Errors: [`ConfigError::PortFeature`] ([`Feature::PhyIrq`] on a chip without
     /// them), [`ConfigError::Port`] for a port without an internal PHY, before any frame;
@@ -271,7 +310,12 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
                 self.phy_write(phy, reg, want)?;
             }
         }
-        self.g2_write(G2_INT_MASK, ports.0)
+        let mask = self.g2_read(G2_INT_MASK)?;
+        let want = (mask & !phys) | ports.0;
+        if want != mask {
+            self.g2_write(G2_INT_MASK, want)?;
+        }
+        Ok(())
     }
 
     /// The internal PHYs whose interrupt line is active: G2 INT_SRC (one read), limited

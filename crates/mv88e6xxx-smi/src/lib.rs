@@ -9,7 +9,7 @@
 //! |---|---|
 //! | [`regs`] | register numbers and fields: SMI, Global1 ([`regs::g1`]), Global2 ([`regs::g2`]), ports ([`regs::port`]); typed SMI_CMD / G2_SMI_PHY_CMD / G1 fields (tock-registers), the 6393X remap table |
 //! | [`chip`] | the chip table (family → port/PHY base, Global1/Global2, SMI mode; per chip ports, unrouted ports, internal PHYs, [`PhyAccess`]), PORT_SWITCH_ID identification |
-//! | [`Switch`] | register access in direct, indirect, dual-chip and 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip; the PPU held across a run of PHY accesses ([`Switch::service`], docs/mv88e6xxx.md#ppu-hold) |
+//! | [`Switch`] | register access in direct, indirect, dual-chip and (opt-in) 6393X-remapped modes; bounded waits (SMI_CMD BUSY, G1 ATU/VTU/STATS BUSY, G2 SMI_PHY BUSY, INIT_READY, PPU state); internal PHY access per chip; the PPU held across a run of PHY accesses ([`Switch::service`], docs/mv88e6xxx.md#ppu-hold) |
 //! | [`InternalMdio`] | the switch's internal PHY bus as an [`Mdio`](mdio_bus::Mdio) for PHY drivers |
 //! | Clause 45 | [`Switch::phy_read_c45`] / [`Switch::phy_write_c45`] through Global2 SMI_PHY, [`InternalMdio`] as an [`Mdio45`](mdio_bus::Mdio45), the SERDES lanes of the 6341, 6390, 6390X and 6393 families ([`Switch::serdes_read`], [`Switch::serdes_write`], MMD [`SERDES_DEVAD`]; CMODE-checked: [`Switch::serdes_lane`], [`Switch::serdes_read_checked`], [`Switch::serdes_write_checked`]); docs/mv88e6xxx.md#clause-45 |
 //! | [`port`] | port state, frame and egress mode, tag modes ([`port::TagMode`]), forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset, the EEPROM waits around a hardware reset ([`port::EepromWait`]), the errata of Linux's `setup_errata` ([`Switch::apply_errata`], [`port::Errata`]), per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops, #errata) |
@@ -36,19 +36,27 @@
 //! - **Addressing** (docs/mv88e6xxx.md#addressing): `sw_addr` = 0 is single-chip/direct (one frame per
 //!   register); `sw_addr` ≠ 0 is multi-chip/indirect through SMI_CMD/SMI_DATA (3 frames
 //!   per register when BUSY clears at once); the 6250 family is dual-chip (`sw_addr +
-//!   dev`); the 6393 family reads hot Global1/Global2 registers directly at `sw_addr`.
+//!   dev`); on request ([`Config::with_remap_6393x`], off by default for the whole family, the
+//!   6361 included) the 6393 family reads hot Global1/Global2 registers directly at
+//!   `sw_addr` (an out-of-tree Linux patch, not mainline: docs/mv88e6xxx.md#6393x-remap).
 //! - **Bounded waits**: default deadline 50 ms on the clocksource `C` you pass, back-to-back
 //!   polls (no sleeps, no jiffies), at least two reads, one more after the deadline, and a
 //!   poll-count backstop ([`Config::max_polls`]) for a clocksource that does not advance;
 //!   [`Error::Timeout`] with the last value and the bound that ended the wait. An MDIO
 //!   error ends a wait at once.
-//! - **Never a write into a busy unit**, whichever method writes (see [`Switch`]).
+//! - **Never a write into a busy unit**, whichever method writes, for the units this driver
+//!   runs operations on: Global1 ATU_OP, VTU_OP, STATS_OP, Global2 SMI_PHY_CMD/DATA (chips
+//!   with Global2 PHY access), SMI_CMD/DATA; not the units' data registers written raw,
+//!   the other Global2 indirect tables, port or PHY registers (the list is at [`Switch`]).
 //! - **Ports and PHYs per chip**: a port the chip does not have or route is
 //!   [`ConfigError::Port`] before any frame (so no port number reaches Global1/Global2);
 //!   internal PHYs are reached through Global2 SMI_PHY, or as switch devices with the PHY
 //!   polling unit stopped (6085/6095/6131/6185), or directly (6165) ([`PhyAccess`]).
-//! - **BUSY checked once** (seed 004): every operation waits for its own completion, so
-//!   SMI_CMD BUSY is polled before an access only at attach time and after a failure.
+//! - **BUSY before each operation, as Linux**: every access waits for its own completion,
+//!   so SMI_CMD BUSY is polled before an access only at attach time and after a failure.
+//!   The ATU, VTU, STATS and Global2 PHY units are checked before each operation (another
+//!   master may have started one); [`Config::with_sole_bus_master`] skips that check
+//!   for a host that owns the bus.
 //! - Never panics on any input or value read back (property-tested). No `unsafe`.
 //!
 //! ## Example
@@ -132,7 +140,7 @@ pub use chip::{AddressMap, Chip, ChipId, ChipInfo, Family, PhyAccess, SmiMode};
 pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, SwitchUnit};
 pub use global1::G1Op;
 pub use global2::InternalMdio;
-pub use ppu::PPU_HOLD_NS;
+pub use ppu::{PPU_HOLD_NS, PpuQueueTimer, PpuTimer};
 /// The 6352 family's SERDES PHY (address, page, BMCR power-down bit).
 pub use serdes6352::{BMCR_PDOWN, PHY_PAGE, SERDES_6352_ADDR, SERDES_6352_PAGE_FIBER};
 /// The 6393 family's SERDES errata registers.

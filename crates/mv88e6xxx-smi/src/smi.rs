@@ -23,8 +23,15 @@ pub enum Addressing {
     Indirect {
         /// The switch's address, 1..=31.
         sw_addr: PhyAddr,
-        /// 6393 family: hot Global1/Global2 registers are read and written directly at
-        /// `sw_addr` (docs/mv88e6xxx.md#6393x-remap): 1 frame instead of 3.
+        /// 6393 family, opt-in: hot Global1/Global2 registers are read and written
+        /// directly at `sw_addr` (docs/mv88e6xxx.md#6393x-remap): 1 frame instead of 3.
+        /// Mainline Linux has no such mode; it comes from an out-of-tree patch (Tobias
+        /// Waldekranz, "net: dsa: mv88e6xxx: Improve indirect register access perf on
+        /// 6393", shipped by kernelkit/infix as
+        /// `patches/linux/6.12.11/0002-net-dsa-mv88e6xxx-Improve-indirect-register-access-p.patch`),
+        /// not verified on our boards, so [`Addressing::select`] leaves it off; turn it on
+        /// with [`Config::with_remap_6393x`](crate::Config::with_remap_6393x) or
+        /// [`with_remap_6393x`](Self::with_remap_6393x).
         remap_6393x: bool,
     },
     /// Dual-chip mode (6250 family): device `dev` (0..=15) is PHY address `sw_addr + dev`.
@@ -36,8 +43,9 @@ pub enum Addressing {
 
 impl Addressing {
     /// Linux's selection order (docs/mv88e6xxx.md#addressing): a dual-chip family is dual-chip at
-    /// `sw_addr` (0 or 16); otherwise `sw_addr` 0 is direct; otherwise indirect, with the
-    /// remap for the 6393 family.
+    /// `sw_addr` (0 or 16); otherwise `sw_addr` 0 is direct; otherwise indirect, without
+    /// the 6393X remap (mainline Linux has none; opt in with
+    /// [`with_remap_6393x`](Self::with_remap_6393x)).
     ///
     /// Errors: [`ConfigError::SwitchAddress`] for any other `sw_addr` (above 31, or a
     /// dual-chip `sw_addr` other than 0 / 16).
@@ -48,11 +56,25 @@ impl Addressing {
             SmiMode::MultiChip if sw_addr == 0 => Addressing::Direct,
             SmiMode::MultiChip => Addressing::Indirect {
                 sw_addr: addr,
-                remap_6393x: family.has_6393x_remap(),
+                remap_6393x: false,
             },
         };
         a.check(family)?;
         Ok(a)
+    }
+
+    /// This addressing with the 6393X remap on (`true`) or off: indirect addressing only;
+    /// the others are returned as they are. [`Switch::new`] refuses the remap for a family
+    /// without it ([`ConfigError::Remap6393x`]).
+    #[must_use]
+    pub const fn with_remap_6393x(self, on: bool) -> Self {
+        match self {
+            Addressing::Indirect { sw_addr, .. } => Addressing::Indirect {
+                sw_addr,
+                remap_6393x: on,
+            },
+            other => other,
+        }
     }
 
     /// Whether this addressing can reach a switch of `family` (the causes are listed at
@@ -158,7 +180,16 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     }
 
     /// Read without any BUSY bookkeeping of the target unit (SMI_CMD is still handled).
+    /// A G1_STS value keeps its cleared-on-read interrupt sources for [`crate::irq`].
     pub(crate) fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
+        let v = self.dev_read_inner(dev, reg)?;
+        if dev == self.map.global1 && reg == regs::g1::STS {
+            self.g1_sts_seen |= v & crate::irq::G1_STS_CLEARED_ON_READ;
+        }
+        Ok(v)
+    }
+
+    fn dev_read_inner(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
         self.ppu_expire()?;
         if let Some((phy, r)) = self.route(dev, reg)? {
             return self.raw_read(phy, r);

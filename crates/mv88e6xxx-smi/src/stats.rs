@@ -348,8 +348,10 @@ impl Mib {
     /// operation word this driver writes); on [`HistogramAt::Ctl2`] chips G1_CTL2 is read
     /// and written back with its \[7:6\] field replaced.
     ///
-    /// Errors: [`Error::Timeout`] if STATS BUSY is not known clear and does not clear
-    /// before the write; MDIO errors.
+    /// Errors: [`Error::Timeout`] if STATS BUSY does not clear before the write (it is
+    /// polled first unless known clear, see
+    /// [`Config::with_sole_bus_master`](crate::Config::with_sole_bus_master)); MDIO
+    /// errors.
     pub fn set_histogram<M: Mdio, C: Continuous + Copy>(
         &mut self,
         smi: &mut Switch<M, C>,
@@ -400,10 +402,7 @@ impl Mib {
         port: u8,
     ) -> Result<(), Error<M::Error>> {
         let (layout, field) = self.port_word(smi, port)?;
-        smi.g1_op(
-            G1Op::Stats,
-            STATS_OP_CAPTURE_PORT | self.op_bits(layout) | field,
-        )?;
+        smi.stats_capture_op(STATS_OP_CAPTURE_PORT | self.op_bits(layout) | field, false)?;
         Ok(())
     }
 
@@ -419,7 +418,7 @@ impl Mib {
     ) -> Result<u32, Error<M::Error>> {
         let word =
             STATS_OP_READ_CAPTURED | self.op_bits(layout) | bank | (index & STATS_OP_INDEX_MASK);
-        smi.g1_op(G1Op::Stats, word)?;
+        smi.stats_capture_op(word, true)?;
         let hi = smi.g1_read(g1::STATS_COUNTER_32)?;
         let lo = smi.g1_read(g1::STATS_COUNTER_01)?;
         Ok((u32::from(hi) << 16) | u32::from(lo))
@@ -447,9 +446,11 @@ impl Mib {
     }
 
     /// Port `port`'s bank-0 counters: [`capture`](Self::capture), then every
-    /// [`Counter`] by [`read_captured`](Self::read_captured). In steady state (STATS BUSY
-    /// known clear, clearing before the first poll) that is 33 operations and 64 counter
-    /// register reads: 390 frames in indirect mode, 130 in direct mode.
+    /// [`Counter`] by [`read_captured`](Self::read_captured). In steady state (BUSY
+    /// clearing before the first poll) that is one BUSY check before the capture, 33
+    /// operations and 64 counter register reads: 393 frames in indirect mode, 131 in
+    /// direct mode (with [`Config::with_sole_bus_master`](crate::Config): 390 and 130,
+    /// the BUSY check skipped).
     ///
     /// Errors: [`ConfigError::Port`] (no frame sent); [`Error::Timeout`]; MDIO errors.
     pub fn snapshot<M: Mdio, C: Continuous + Copy>(

@@ -50,16 +50,60 @@ pub struct Config {
     /// with a working clock the deadline always ends a wait first. It does not depend on
     /// anything the clock reports.
     pub max_polls: u32,
+    /// Skip the BUSY wait before an ATU, VTU, STATS or Global2 PHY operation when this
+    /// driver saw the unit idle at the end of its own last operation, and skip rewriting
+    /// a unit data register (G1_ATU_FID, G1_VTU_FID, G1_VTU_SID) that still holds what
+    /// this driver wrote last. Default `false`: every operation first waits for its unit's
+    /// BUSY and writes all its data registers, as Linux does (Linux skips only the SMI_CMD
+    /// check, which this driver also skips whatever this flag says). Set it with
+    /// [`with_sole_bus_master`](Self::with_sole_bus_master).
+    ///
+    /// `true` is correct only when this host is the switch's only master: no remote
+    /// management unit (RMU) frames, no embedded CPU, no second MDIO master, nothing that
+    /// starts a unit operation or writes a unit data register behind this driver. If one
+    /// does, the next operation can be written while the unit is busy (the chip may drop
+    /// or corrupt it) or run on another master's FID.
+    pub sole_bus_master: bool,
+    /// Use the 6393X indirect-mode remap (docs/mv88e6xxx.md#6393x-remap) when the chip's
+    /// family has it (6191X, 6193X, 6361, 6393X) and the switch is reached indirectly:
+    /// [`Switch::probe`] and [`Switch::new`] turn it on in the [`Addressing`]; other
+    /// families and modes ignore it. Default `false`: mainline Linux has no remap (it
+    /// comes from an out-of-tree patch, see [`Addressing::Indirect`]), and it is not
+    /// verified on any board of ours, the 6361 least of all. Set it with
+    /// [`with_remap_6393x`](Self::with_remap_6393x).
+    pub remap_6393x: bool,
 }
 
 impl Config {
-    /// The default: 50 ms per wait, backstop 19 534 reads.
+    /// The default: 50 ms per wait, backstop 19 534 reads, every unit's BUSY checked before
+    /// each operation.
     #[must_use]
     pub const fn new() -> Self {
         Self {
             timeout_ns: DEFAULT_TIMEOUT_NS,
             max_polls: derived_max_polls(DEFAULT_TIMEOUT_NS),
+            sole_bus_master: false,
+            remap_6393x: false,
         }
+    }
+
+    /// Opt in (`true`) to the 6393X indirect-mode remap; see
+    /// [`remap_6393x`](Self#structfield.remap_6393x).
+    #[must_use]
+    pub const fn with_remap_6393x(mut self, on: bool) -> Self {
+        self.remap_6393x = on;
+        self
+    }
+
+    /// Opt in (`true`) to skipping the unit BUSY checks this driver can prove from its own
+    /// operations, for a host that owns the bus; see
+    /// [`with_sole_bus_master`](Self#structfield.sole_bus_master) for what it
+    /// assumes. Saves one frame per ATU/VTU/STATS/PHY operation in direct mode (three in
+    /// indirect mode) and the FID/SID rewrites.
+    #[must_use]
+    pub const fn with_sole_bus_master(mut self, sole: bool) -> Self {
+        self.sole_bus_master = sole;
+        self
     }
 
     /// Set the busy-wait deadline (and the backstop derived from it; set a backstop of
@@ -85,9 +129,12 @@ impl Default for Config {
     }
 }
 
-// "Known clear" flags: the busy bit was seen clear at the end of our own last operation, so
-// the next one need not poll it first (seed 004, patch 2). Cleared by any failure, and by
-// a caller's raw write that starts an operation.
+// "Known clear" flags: the busy bit was seen clear, so the next operation need not poll it
+// first. SMI_CMD: at the end of this driver's own last access (as Linux). ATU, VTU, STATS,
+// PHY: by the wait that opens an operation's sequence and, only with
+// `Config::with_sole_bus_master`, at the end of this driver's own last operation.
+// Cleared by any failure, by the unit's next command, and by a caller's raw write that
+// starts an operation.
 pub(crate) const READY_SMI: u8 = 1 << 0;
 pub(crate) const READY_ATU: u8 = 1 << 1;
 pub(crate) const READY_VTU: u8 = 1 << 2;
@@ -104,25 +151,44 @@ pub(crate) const READY_PHY: u8 = 1 << 4;
 /// more read after the deadline, and [`Error::Timeout`] carrying the last value read.
 /// A frame error ends the wait at once with [`Error::Mdio`].
 ///
-/// # Busy bit checked once (seed 004, patch 2)
-/// Every operation waits for its own busy bit to clear before returning, so the next one
-/// finds it clear. The bit is therefore polled *before* an operation only the first time
-/// (for SMI_CMD: in [`new`](Self::new)) and after a failure. An indirect access costs 3
-/// frames instead of 4.
+/// # Busy bits checked before each operation
+/// Every operation waits for its own busy bit to clear before returning. SMI_CMD BUSY is
+/// therefore polled *before* an indirect access only the first time (in
+/// [`new`](Self::new)) and after a failure, as Linux does: an indirect access costs 3
+/// frames instead of 4. The ATU, VTU, STATS and Global2 PHY units are different: another
+/// master (the remote management unit, an embedded CPU, a second MDIO master) can start
+/// an operation on them between two of ours, so by default each operation first waits for
+/// its unit's BUSY, as Linux does (one read when idle: 1 frame direct, 3 indirect). A host
+/// that owns the bus can skip that wait after its own operations with
+/// [`Config::with_sole_bus_master`].
 ///
 /// # Never a write into a busy unit
-/// A write to a register that belongs to a unit with a BUSY bit (Global1 ATU_OP, VTU_OP,
-/// STATS_OP; Global2 SMI_PHY_CMD / SMI_PHY_DATA on chips with Global2 PHY access) waits,
-/// bounded, for that unit's BUSY to be clear first, whichever method makes it: the
+/// What this promise covers, exactly: the registers of the four units with a BUSY bit that
+/// this driver runs operations on, which are Global1 G1_ATU_OP (0x0B), G1_VTU_OP (0x05),
+/// G1_STATS_OP (0x1D), and on chips with Global2 PHY access Global2 SMI_PHY_CMD (0x18) and
+/// SMI_PHY_DATA (0x19), plus SMI_CMD / SMI_DATA in indirect mode. A write to one of them
+/// waits, bounded, for that unit's BUSY to be clear first, whichever method makes it: the
 /// operations of this type, or a caller's raw [`write`](Self::write) /
 /// [`g1_write`](Self::g1_write) / [`g2_write`](Self::g2_write). A raw write that starts an
 /// operation (BUSY set in the value) leaves the unit's state unknown, so the next access
 /// to it polls first.
 ///
+/// It does **not** cover: the units' data registers written raw (G1_ATU_FID,
+/// G1_ATU_DATA, G1_ATU_MAC*, G1_VTU_VID/FID/SID/DATA*, G1_STATS_*), which are written
+/// without a wait (this driver's own operations write them only after the unit's BUSY
+/// wait); any other Global2 register with a BUSY bit (the indirect tables: switch MAC,
+/// ATU stats, trunk mask and mapping, device mapping, priority override, EEPROM, AVB,
+/// SCRATCH/MISC, Global2 SMI_PHY on chips that reach their PHYs another way); port
+/// registers; and PHY registers reached directly. A raw write there is the caller's to
+/// sequence. With [`Config::with_sole_bus_master`] the promise also assumes no other
+/// master starts an operation.
+///
 /// # PHY polling unit held across a run of PHY accesses
 /// On [`PhyAccess::PpuGated`] chips a PHY access leaves the PPU stopped for
 /// [`PPU_HOLD_NS`]; the firmware calls [`service`](Self::service) (or
-/// [`ppu_release`](Self::ppu_release)) afterwards, as explained there. A raw write to
+/// [`ppu_release`](Self::ppu_release)) afterwards, as explained there, best from the
+/// expiry of a timer it lends the switch ([`set_ppu_timer`](Self::set_ppu_timer)):
+/// without one, nothing restarts the PPU until the next `service` or access. A raw write to
 /// G1_CTL1 ([`write`](Self::write) / [`g1_write`](Self::g1_write)) ends the hold without
 /// restarting the PPU: the value written decides PPU_ENABLE. Any access made after the
 /// deadline restarts the PPU first, so it can fail with the restart's
@@ -156,11 +222,22 @@ pub struct Switch<M: Mdio, C: Continuous + Copy> {
     pub(crate) ppu_hold_ticks: u64,
     /// Whether PHY accesses hold the PPU (default) or restart it after each access.
     pub(crate) ppu_hold_enabled: bool,
+    /// The timer lent for the end of a PPU hold ([`Switch::set_ppu_timer`]).
+    pub(crate) ppu_timer: Option<&'static (dyn crate::ppu::PpuTimer + Sync)>,
     /// Data registers of the switch units whose value this driver wrote last (atu.rs,
     /// vtu.rs); cleared by any raw Global1 write or operation.
     pub(crate) shadow: UnitShadow,
     /// [`apply_errata`](Self::apply_errata) ran since attach or the last hardware reset.
     pub(crate) errata_applied: bool,
+    /// [`Config::with_sole_bus_master`].
+    pub(crate) sole_master: bool,
+    /// The STATS unit's last command was this driver's own CAPTURE_PORT or READ_CAPTURED
+    /// and it completed: the next READ_CAPTURED continues that capture without a BUSY
+    /// pre-check, as Linux reads a capture (see `global1.rs`).
+    pub(crate) stats_capture_open: bool,
+    /// Cleared-on-read G1_STS interrupt sources this driver's G1_STS reads saw and the
+    /// interrupt API has not returned yet (`irq.rs`).
+    pub(crate) g1_sts_seen: u16,
 }
 
 /// A unit with a BUSY bit, as far as raw writes are concerned.
@@ -227,6 +304,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         chip: Option<Chip>,
         config: Config,
     ) -> Result<Self, Error<M::Error>> {
+        let addressing = Self::remapped(addressing, family, config);
         addressing.check(family)?;
         let mut smi = Self {
             bus,
@@ -243,18 +321,32 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             ppu_hold: None,
             ppu_hold_ticks: Poller::new(clock).timeout_ns(PPU_HOLD_NS).timeout_ticks(),
             ppu_hold_enabled: true,
+            ppu_timer: None,
             shadow: UnitShadow::EMPTY,
             errata_applied: false,
+            sole_master: config.sole_bus_master,
+            stats_capture_open: false,
+            g1_sts_seen: 0,
         };
         smi.ensure_smi_ready()?;
         Ok(smi)
     }
 
+    /// `addressing` with the 6393X remap turned on when `config` asks for it and `family`
+    /// has it.
+    fn remapped(addressing: Addressing, family: Family, config: Config) -> Addressing {
+        if config.remap_6393x && family.has_6393x_remap() {
+            addressing.with_remap_6393x(true)
+        } else {
+            addressing
+        }
+    }
+
     /// Probe like Linux: attach with the addressing [`Addressing::select`] picks for the
     /// `hint` family (from the device tree compatible) and `sw_addr`, read PORT_SWITCH_ID
-    /// at the hint's `port_base`, and re-attach with the detected chip's family (for
-    /// example enabling the 6393X remap). The identified chip must use the same SMI mode
-    /// as the hint. At `sw_addr` 16 with a multi-chip hint, as Linux's
+    /// at the hint's `port_base`, and re-attach with the detected chip's family (with
+    /// [`Config::with_remap_6393x`], enabling the 6393X remap when that family has it). The
+    /// identified chip must use the same SMI mode as the hint At `sw_addr` 16 with a multi-chip hint, as Linux's
     /// `mv88e6xxx_single_chip_detect`, it first tries the switch single-chip (direct
     /// addressing, port 0 at address 16), and only if that read fails or names no known
     /// chip, multi-chip at 16.
@@ -296,7 +388,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
                 return Err(ConfigError::HintMismatch { chip: id.chip }.into());
             }
             let addressing = Addressing::select(family, sw_addr)?;
-            smi.addressing = addressing;
+            smi.addressing = Self::remapped(addressing, family, config);
             smi.family = family;
             smi.map = family.address_map();
         }
@@ -365,10 +457,11 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
 
     /// Write `value` to register `reg` of device `dev`.
     ///
-    /// A write to a register of a unit with a BUSY bit (see the type docs) first waits,
-    /// bounded, for that BUSY to be clear, unless this driver saw it clear at the end of
-    /// its own last operation; a value with BUSY set starts an operation, after which the
-    /// next access to that unit polls first.
+    /// A write to a register of a unit with a BUSY bit (see the type docs for which) first
+    /// waits, bounded, for that BUSY to be clear, unless this driver has just seen it clear
+    /// (or, with [`Config::with_sole_bus_master`], saw it clear at the end of its own
+    /// last operation); a value with BUSY set starts an operation, after which the next
+    /// access to that unit polls first.
     ///
     /// Frames: direct, dual-chip and remapped: 1. Indirect: SMI_DATA write, SMI_CMD
     /// write, SMI_CMD BUSY poll (1 frame when clear at once): 3. Plus the unit's BUSY wait
@@ -390,12 +483,15 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         if dev == self.map.global1 && reg == g1::CTL1 {
             // The caller takes G1_CTL1 (and PPU_ENABLE) over: the hold ends unserviced.
             self.ppu_expire()?;
-            self.ppu_hold = None;
+            self.ppu_forget();
         }
         let Some((unit, command)) = self.busy_unit(dev, reg) else {
             return self.dev_write(dev, reg, value);
         };
-        if self.ready & unit.ready_bit() == 0 {
+        if unit == Unit::G1(G1Op::Stats) {
+            self.stats_capture_open = false;
+        }
+        if !self.known_idle(unit.ready_bit()) {
             match unit {
                 Unit::G1(op) => {
                     self.wait_g1_op(op)?;
@@ -412,6 +508,20 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             self.ready |= unit.ready_bit();
         }
         Ok(())
+    }
+
+    /// Whether the unit of `ready_bit` may be taken as idle without reading its BUSY.
+    pub(crate) fn known_idle(&self, ready_bit: u8) -> bool {
+        self.ready & ready_bit != 0
+    }
+
+    /// After an operation's own completion wait: the unit stays known idle only for a sole
+    /// bus master ([`Config::with_sole_bus_master`]); otherwise the next operation
+    /// waits for it first, as Linux does.
+    pub(crate) fn op_done(&mut self, ready_bit: u8) {
+        if !self.sole_master {
+            self.ready &= !ready_bit;
+        }
     }
 
     /// The unit with a BUSY bit that register `reg` of device `dev` belongs to, and whether
@@ -542,8 +652,10 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// unit data registers it wrote last. The next access to each unit polls it first and
     /// writes its FID/SID again.
     pub(crate) fn forget_switch_state(&mut self) {
-        self.ppu_hold = None;
+        self.ppu_forget();
         self.ready = 0;
+        self.stats_capture_open = false;
+        self.g1_sts_seen = 0;
         self.shadow = UnitShadow::EMPTY;
         self.errata_applied = false;
     }

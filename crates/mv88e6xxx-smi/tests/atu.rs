@@ -337,10 +337,25 @@ fn the_model_fails_a_driver_that_gets_the_sequence_wrong() {
     assert_eq!(n, 1);
 }
 
+/// By default every load waits for ATU_OP BUSY first and writes G1_ATU_FID, as Linux does:
+/// ATU_OP poll, FID, MAC ×3, DATA, OP with its one BUSY poll = 8 accesses, 24 frames.
+#[test]
+fn by_default_every_atu_load_waits_first_and_writes_the_fid() {
+    let mut sim = indirect(Chip::Mv6352);
+    let mut s = smi(&mut sim, Chip::Mv6352);
+    s.atu_load(&AtuEntry::new_static(3, mac(1), 1)).unwrap();
+    let f0 = s.frames();
+    s.atu_load(&AtuEntry::new_static(3, mac(2), 1)).unwrap();
+    assert_eq!(s.frames() - f0, 24);
+}
+
+/// A sole bus master skips both when nothing could have changed them.
 #[test]
 fn fid_register_is_not_rewritten_unless_something_could_have_changed_it() {
     let mut sim = indirect(Chip::Mv6352);
-    let mut s = smi(&mut sim, Chip::Mv6352);
+    let a = attach(Chip::Mv6352).1;
+    let config = Config::new().with_sole_bus_master(true);
+    let mut s = Switch::new(&mut sim.bus, &sim.counter, a, Chip::Mv6352, config).unwrap();
     s.atu_load(&AtuEntry::new_static(3, mac(1), 1)).unwrap();
     // Same FID: MAC ×3, DATA, OP with its one BUSY poll = 6 accesses, 18 frames.
     let f0 = s.frames();

@@ -37,8 +37,11 @@ fn sim_6393x() -> SwitchSim {
     )
 }
 
+/// Probe with the 6393X remap opted in (`Config::with_remap_6393x`; other families and
+/// direct mode ignore it).
 fn probe(sim: &mut SwitchSim, sw_addr: u8, hint: Family) -> SimSmi<'_> {
-    Switch::probe(&mut sim.bus, &sim.counter, sw_addr, hint, Config::new())
+    let config = Config::new().with_remap_6393x(true);
+    Switch::probe(&mut sim.bus, &sim.counter, sw_addr, hint, config)
         .unwrap()
         .0
 }
@@ -59,23 +62,25 @@ fn a_6393x_serdes_status_read_is_an_address_frame_then_a_read_frame_through_g2()
     let f0 = smi.frames();
     // Port 9's lane: SGMII/1000BASE-X PHY status (MMD 4, 0xA003): link up, 1000 full.
     assert_eq!(smi.serdes_read(9, 0xA003).unwrap(), 0xAC00);
-    // SMI_PHY_CMD/DATA are remapped at sw_addr: 1 frame each. BUSY polled first (state
-    // unknown after probe), DATA = address, CMD = write address, poll, CMD = read, poll,
-    // DATA read.
-    assert_eq!(smi.frames() - f0, 7);
+    // SMI_PHY_CMD/DATA are remapped at sw_addr: 1 frame each. BUSY polled before each
+    // command, as Linux does: poll, DATA = address, CMD = write address, poll, poll,
+    // CMD = read, poll, DATA read.
+    assert_eq!(smi.frames() - f0, 8);
     let f1 = smi.frames();
     assert_eq!(smi.serdes_read(10, 0xA003).unwrap(), 0x0000);
     assert_eq!(smi.serdes_read(9, 0x2001).unwrap(), 0x012C);
-    // Known clear from here on: 6 frames per access.
-    assert_eq!(smi.frames() - f1, 12);
+    // The same 8 frames per access from here on.
+    assert_eq!(smi.frames() - f1, 16);
     let _ = smi.release();
     let from = usize::try_from(f1).unwrap();
     assert_eq!(
-        frames_since(&sim, from)[..6],
+        frames_since(&sim, from)[..8],
         [
+            (false, 0x18, 0x0D24), // BUSY check: the previous access's command, clear
             (true, 0x19, 0xA003),  // G2_SMI_PHY_DATA: the register address
             (true, 0x18, 0x8144),  // BUSY | C45 | OP 00 | port 10 << 5 | MMD 4
             (false, 0x18, 0x0144), // BUSY clear
+            (false, 0x18, 0x0144), // BUSY check before the next command
             (true, 0x18, 0x8D44),  // BUSY | C45 | OP 11 | port 10 << 5 | MMD 4
             (false, 0x18, 0x0D44),
             (false, 0x19, 0x0000), // the lane's status
@@ -232,7 +237,9 @@ fn a_stuck_smi_phy_busy_times_out_within_its_bound_and_writes_nothing_more() {
         &sim.counter,
         6,
         Family::Mv6393,
-        Config::new().with_timeout_ns(timeout_ns),
+        Config::new()
+            .with_timeout_ns(timeout_ns)
+            .with_remap_6393x(true),
     )
     .unwrap()
     .0;
@@ -283,7 +290,7 @@ fn frames_per_clause_45_read_direct_indirect_and_remapped() {
         let mut sim = SwitchSim::single(ChipModel::new(chip, attach).with_phy(lane()));
         let clock = sim.clock.clone();
         let mut smi = probe(&mut sim, sw_addr, hint);
-        // Once to make SMI_PHY known clear, then the measured read.
+        // Once first (the first read after probe is the same), then the measured read.
         smi.phy_read_c45(p(9), SERDES_DEVAD, 0xA003).unwrap();
         let f0 = smi.frames();
         let t0 = clock.now_ns();
@@ -300,14 +307,28 @@ fn frames_per_clause_45_read_direct_indirect_and_remapped() {
     assert_eq!(
         cases,
         [
-            (Chip::Mv6390, Attach::Direct, 6),
-            // Six Global2 accesses, each SMI_CMD (+ SMI_DATA) and a poll: 3 frames.
-            (Chip::Mv6390, Attach::Indirect(4), 18),
-            (Chip::Mv6393X, Attach::Direct, 6),
-            // The remap puts SMI_PHY_CMD/DATA at sw_addr: as direct.
-            (Chip::Mv6393X, Attach::Indirect(4), 6),
+            // Eight Global2 accesses: a BUSY poll before each of the two commands (as
+            // Linux), DATA, CMD, poll, CMD, poll, DATA.
+            (Chip::Mv6390, Attach::Direct, 8),
+            // Each SMI_CMD (+ SMI_DATA) and a poll: 3 frames.
+            (Chip::Mv6390, Attach::Indirect(4), 24),
+            (Chip::Mv6393X, Attach::Direct, 8),
+            // The remap (opted in) puts SMI_PHY_CMD/DATA at sw_addr: as direct.
+            (Chip::Mv6393X, Attach::Indirect(4), 8),
         ]
     );
+    // Without the opt-in the 6393X in indirect mode is reached as the 6390 is: 24 frames.
+    let mut sim =
+        SwitchSim::single(ChipModel::new(Chip::Mv6393X, Attach::Indirect(4)).with_phy(lane()));
+    let (mut smi, _) =
+        Switch::probe(&mut sim.bus, &sim.counter, 4, Family::Mv6393, Config::new()).unwrap();
+    smi.phy_read_c45(p(9), SERDES_DEVAD, 0xA003).unwrap();
+    let f0 = smi.frames();
+    assert_eq!(
+        smi.phy_read_c45(p(9), SERDES_DEVAD, 0xA003).unwrap(),
+        0xAC00
+    );
+    assert_eq!(smi.frames() - f0, 24);
     // A MAC's own Clause 45 access is 2 frames on the wire.
     let clock = hwtimer_core::sim::SimClock::new();
     let mut bus = SimMdio::new(&clock, mv88e6xxx_smi::sim::SIM_MDC_HZ, lane());
@@ -425,8 +446,8 @@ fn a_6390_serdes_read_reaches_the_lanes_of_ports_9_and_10() {
         assert_eq!(smi.serdes_read(9, MARK).unwrap(), 0x0C09, "{chip:?}");
         let f0 = smi.frames();
         assert_eq!(smi.serdes_read(10, MARK).unwrap(), 0x0C0A, "{chip:?}");
-        // Direct mode, SMI_PHY known clear: DATA, CMD, poll, CMD, poll, DATA.
-        assert_eq!(smi.frames() - f0, 6);
+        // Direct mode: poll, DATA, CMD, poll, poll, CMD, poll, DATA.
+        assert_eq!(smi.frames() - f0, 8);
         // The status register of the lane, and a write that reaches port 10's lane only.
         assert_eq!(smi.serdes_read(9, 0xA003).unwrap(), 0xAC00);
         smi.serdes_write(10, 0xF002, 0x0002).unwrap();

@@ -194,8 +194,16 @@ fn addressing_selection() {
         Addressing::select(Family::Mv6085, 0),
         Ok(Addressing::Direct)
     );
+    // The 6393X remap is opt-in (mainline Linux has none), the 6361 included.
     assert_eq!(
         Addressing::select(Family::Mv6393, 5),
+        Ok(Addressing::Indirect {
+            sw_addr: p(5),
+            remap_6393x: false
+        })
+    );
+    assert_eq!(
+        Addressing::select(Family::Mv6393, 5).map(|a| a.with_remap_6393x(true)),
         Ok(Addressing::Indirect {
             sw_addr: p(5),
             remap_6393x: true
@@ -238,11 +246,12 @@ fn unknown_or_absent_switch_is_a_typed_error() {
 }
 
 #[test]
-fn probe_6393x_enables_the_remap() {
+fn probe_6393x_enables_the_remap_when_asked() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6393X, Attach::Indirect(6)));
     // The device tree says "marvell,mv88e6190"; the chip turns out to be a 6393X.
+    let config = Config::new().with_remap_6393x(true);
     let (mut smi, id) =
-        Switch::probe(&mut sim.bus, &sim.counter, 6, Family::Mv6390, Config::new()).unwrap();
+        Switch::probe(&mut sim.bus, &sim.counter, 6, Family::Mv6390, config).unwrap();
     assert_eq!(id.chip, Chip::Mv6393X);
     assert_eq!(smi.family(), Family::Mv6393);
     let f0 = smi.frames();
@@ -256,14 +265,40 @@ fn probe_6393x_enables_the_remap() {
     // ATU op: pre-check (1) + write (1) + poll (1, 20 µs < one frame).
     smi.g1_op(G1Op::Atu, 0x1000).unwrap();
     assert_eq!(smi.frames() - f0, 7);
-    // The second op needs no pre-check.
+    // The second op checks BUSY first too (another master may have started one), as
+    // Linux does: 3 frames.
     smi.g1_op(G1Op::Atu, 0x1000).unwrap();
-    assert_eq!(smi.frames() - f0, 9);
+    assert_eq!(smi.frames() - f0, 10);
     let _ = smi.release();
     let log = sim.bus.log();
     let n = log.len();
     assert_eq!((log[n - 2].reg.get(), log[n - 2].value), (0x0B, 0x9000));
     assert_eq!(sim.bus.device().chip(0).unwrap().g1_reg(g1::CTL2), 7);
+}
+
+/// Without `Config::with_remap_6393x` no chip of the 6393 family, the 6361 included, is reached
+/// through the remap (an out-of-tree Linux patch): every Global1 access goes through
+/// SMI_CMD/SMI_DATA, and no frame touches a `sw_addr` register other than 0 and 1.
+#[test]
+fn the_6393x_remap_is_off_by_default_for_the_whole_family() {
+    for chip in [Chip::Mv6393X, Chip::Mv6191X, Chip::Mv6193X, Chip::Mv6361] {
+        let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Indirect(6)));
+        let (mut smi, id) =
+            Switch::probe(&mut sim.bus, &sim.counter, 6, Family::Mv6390, Config::new()).unwrap();
+        assert_eq!((id.chip, smi.family()), (chip, Family::Mv6393));
+        assert_eq!(
+            smi.addressing(),
+            Addressing::Indirect {
+                sw_addr: p(6),
+                remap_6393x: false
+            }
+        );
+        let f0 = smi.frames();
+        assert_ne!(smi.g1_read(g1::STS).unwrap() & INIT_READY, 0);
+        assert_eq!(smi.frames() - f0, 3, "{chip:?}");
+        let _ = smi.release();
+        assert!(sim.bus.log().iter().all(|f| f.reg.get() <= 1), "{chip:?}");
+    }
 }
 
 #[test]
@@ -325,12 +360,12 @@ fn internal_phy_through_global2_is_an_mdio_bus() {
         assert_eq!(mdio.read(p(3), r(4)).unwrap(), 0x01e1);
         assert_eq!(mdio.read(p(9), r(2)).unwrap(), 0xFFFF); // nobody there
     }
-    // A PHY read: G2 CMD write (3 frames), BUSY polls (3 frames each; the first one's
-    // inner read reaches the switch 51.3 µs after the command, before the 60 µs are up,
-    // so two polls), G2 DATA read (3): 12.
+    // A PHY read: BUSY poll before the command, as Linux (3 frames), G2 CMD write (3),
+    // BUSY polls (3 frames each; the first one's inner read reaches the switch 51.3 µs
+    // after the command, before the 60 µs are up, so two polls), G2 DATA read (3): 15.
     let f0 = smi.frames();
     smi.phy_read(p(3), r(1)).unwrap();
-    assert_eq!(smi.frames() - f0, 12);
+    assert_eq!(smi.frames() - f0, 15);
     let _ = smi.release();
     let cmd_writes = sim
         .bus
@@ -522,10 +557,11 @@ fn raw_writes_that_start_an_operation_make_the_next_access_wait_first() {
     .unwrap();
     smi.g2_write(g2::SMI_PHY_DATA, 0x0000).unwrap();
     assert_eq!(smi.phy_read(p(1), r(3)).unwrap(), 0x5e6a);
-    // A write that starts nothing (BUSY clear) leaves the unit known idle: no extra poll.
+    // Not a sole bus master (the default): even a write that starts nothing polls
+    // ATU_OP BUSY first.
     let f0 = smi.frames();
     smi.g1_write(g1::ATU_OP, 0x0000).unwrap();
-    assert_eq!(smi.frames() - f0, 3, "one indirect write, no BUSY poll");
+    assert_eq!(smi.frames() - f0, 6, "one BUSY poll, one indirect write");
     let _ = smi.release();
     assert_eq!(sim.bus.device().chip(0).unwrap().dropped_writes(), 0);
 }

@@ -298,3 +298,107 @@ fn irq_refusals_per_family_come_before_any_frame() {
     // Exactly the sources asked for: 0..8 set, the tenth (bit 9) cleared.
     assert_eq!(smi.g1_read(0x04).unwrap() & 0x03FF, 0x01FF);
 }
+
+// ---- G1_STS: read clears the operation-done sources; each is reported once -------------
+
+use mv88e6xxx_smi::atu::AtuFlush;
+use mv88e6xxx_smi::regs::g1;
+
+/// Linux chip.c: "Reading the interrupt status clears (most of) them". The model latches
+/// ATU/VTU/STATS done when an operation completes and a G1_STS read clears them; the ATU
+/// problem and device sources stay while their cause lasts.
+#[test]
+fn a_g1_sts_read_clears_the_operation_done_sources() {
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
+    let mut smi = attach!(sim, Chip::Mv6352);
+    smi.atu_flush(AtuFlush::NonStatic, None).unwrap();
+    let _ = smi.release();
+    // Raw reads on the bus, as another reader would make them.
+    let g1_sts = |sim: &mut SwitchSim| {
+        use mdio_bus::{Mdio, PhyAddr, RegAddr};
+        let p = PhyAddr::new(2).unwrap();
+        // Indirect read of device 0x1B register 0 (smi.h MV88E6XXX_SMI_CMD: BUSY, clause
+        // 22, read, dev << 5 | reg).
+        let Ok(()) = sim
+            .bus
+            .write(p, RegAddr::new(0).unwrap(), 0x9800 | (0x1B << 5));
+        sim.clock.advance(100_000);
+        let Ok(v) = sim.bus.read(p, RegAddr::new(1).unwrap());
+        v
+    };
+    assert_ne!(g1_sts(&mut sim) & (1 << 2), 0, "ATU done after the flush");
+    assert_eq!(g1_sts(&mut sim) & (1 << 2), 0, "cleared by the read");
+}
+
+/// The driver's own G1_STS reads (here the INIT_READY wait) do not lose a source: the
+/// next `g1_irq_status` reports it, once; `g1_irq_pending` takes only the enabled ones
+/// and leaves the others to `g1_irq_status`.
+#[test]
+fn each_cleared_on_read_source_is_reported_once() {
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
+    let mut smi = attach!(sim, Chip::Mv6352);
+    smi.atu_flush(AtuFlush::NonStatic, None).unwrap();
+    smi.wait_init_ready().unwrap(); // reads G1_STS: the switch clears ATU done
+    let s = smi.g1_irq_status().unwrap();
+    assert!(s.contains(G1Irq::AtuDone), "{s:?}");
+    assert!(!smi.g1_irq_status().unwrap().contains(G1Irq::AtuDone));
+    // Two events, one enabled: pending returns the enabled one, status the other, once.
+    smi.g1_irq_enable(G1IrqSet::empty().with(G1Irq::AtuDone))
+        .unwrap();
+    smi.atu_flush(AtuFlush::NonStatic, None).unwrap();
+    smi.vtu_flush().unwrap();
+    assert_eq!(
+        smi.g1_irq_pending().unwrap(),
+        G1IrqSet::empty().with(G1Irq::AtuDone)
+    );
+    assert!(smi.g1_irq_pending().unwrap().is_empty());
+    assert_eq!(
+        smi.g1_irq_status().unwrap(),
+        G1IrqSet::empty().with(G1Irq::VtuDone)
+    );
+    assert!(smi.g1_irq_status().unwrap().is_empty());
+    // A raw read of G1_STS sees them too; the interrupt API still reports them once.
+    smi.atu_flush(AtuFlush::NonStatic, None).unwrap();
+    assert_ne!(smi.g1_read(g1::STS).unwrap() & (1 << 2), 0);
+    assert!(smi.g1_irq_status().unwrap().contains(G1Irq::AtuDone));
+    assert!(!smi.g1_irq_status().unwrap().contains(G1Irq::AtuDone));
+}
+
+/// `link_irq_enable` changes only the internal PHYs' bits of G2 INT_MASK: the watchdog
+/// (bit 15, Linux global2.h `MV88E6XXX_G2_INT_SOURCE_WATCHDOG`) and the other sources
+/// enabled there stay enabled.
+#[test]
+fn link_irq_enable_keeps_the_other_global2_enables() {
+    let mut sim =
+        SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)).with_port_phys());
+    let mut smi = attach!(sim, Chip::Mv6352);
+    smi.g2_write(0x01, 0x8000 | (1 << 3)).unwrap(); // watchdog and PHY 3 enabled
+    smi.link_irq_enable(PortSet(1 << 2)).unwrap();
+    assert_eq!(smi.g2_read(0x01).unwrap(), 0x8000 | (1 << 2));
+    smi.link_irq_enable(PortSet(0)).unwrap();
+    assert_eq!(smi.g2_read(0x01).unwrap(), 0x8000);
+}
+
+/// The 6393 family's tenth Global1 source is DEVICE_2: it can be enabled there, and is
+/// refused on a chip with 9 sources before any frame.
+#[test]
+fn device_2_is_the_tenth_source_of_the_6393_family() {
+    assert_eq!(G1Irq::Device2.bit(), 9);
+    assert!(G1IrqSet::from_bits(0x0200).contains(G1Irq::Device2));
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)));
+    let mut smi = attach!(sim, Chip::Mv6393X);
+    smi.g1_irq_enable(G1IrqSet::empty().with(G1Irq::Device2))
+        .unwrap();
+    assert_eq!(smi.g1_read(0x04).unwrap() & 0x03FF, 0x0200);
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
+    let mut smi = attach!(sim, Chip::Mv6352);
+    let f0 = smi.frames();
+    assert!(matches!(
+        smi.g1_irq_enable(G1IrqSet::empty().with(G1Irq::Device2)),
+        Err(Error::Config(ConfigError::PortFeature {
+            feature: Feature::G1Irq(9),
+            ..
+        }))
+    ));
+    assert_eq!(smi.frames(), f0);
+}

@@ -158,3 +158,126 @@ fn a_ppu_that_never_stops_is_a_timeout_and_no_hold_starts() {
     let _ = smi.release();
     assert_eq!(sim.bus.device().chip(0).unwrap().ppu_collisions(), 0);
 }
+
+// ---- the PPU hold's timer on the family's queue ------------------------------------------
+
+use hwtimer_core::sim::{SimClock, SimClockEvent, SimClockEventProbe, SimCounter};
+use hwtimer_core::{Alarm, Extended, HrTimers, Restart};
+use mv88e6xxx_smi::{PpuQueueTimer, PpuTimer};
+
+type Timers = HrTimers<SimClockEvent, Extended<SimCounter>, 2>;
+
+/// A 25 MHz timer queue on `clock` (leaked for `'static`) and one slot of it for the PPU.
+fn ppu_slot(
+    clock: &SimClock,
+) -> (
+    &'static Timers,
+    SimClockEventProbe,
+    &'static PpuQueueTimer<SimClockEvent, Extended<SimCounter>, 2>,
+) {
+    let event = SimClockEvent::new(clock, 25_000_000, 1, u64::from(u32::MAX));
+    let probe = event.probe();
+    let time = Extended::new(SimCounter::new(clock, 32, 25_000_000));
+    let timers: &'static Timers =
+        Box::leak(Box::new(HrTimers::new(Alarm::new(event, time).unwrap())));
+    let slot = Box::leak(Box::new(PpuQueueTimer::new(timers).unwrap()));
+    (timers, probe, slot)
+}
+
+/// With a slot of the queue lent to the switch, the PPU restarts 10 ms after the last PHY
+/// access of a run, the only `service` calls being the ones the timer's expiry asks for:
+/// the first expiry (10 ms after the first access) finds the deadline moved and re-arms,
+/// the second restarts the PPU.
+#[test]
+fn a_lent_queue_timer_restarts_the_ppu_10ms_after_the_last_access() {
+    let mut sim = sim_6185();
+    let (timers, probe, slot) = ppu_slot(&sim.clock);
+    let id = slot.id();
+    let (mut smi, _) =
+        Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+    smi.set_ppu_timer(Some(slot)).unwrap();
+    for i in 0..N {
+        assert_eq!(smi.phy_read(p(i % 10), r(2)).unwrap(), 0x0141);
+        sim.clock.advance(100_000); // a run of 32 reads over 3.2 ms
+    }
+    let t_last = sim.clock.now_ns() - 100_000;
+    // The firmware's main loop: sleep until the queue fires; on the PPU slot's expiry,
+    // call `service`. Nothing else touches the switch.
+    let mut services = 0;
+    while smi.ppu_held() {
+        assert!(services < 4, "the hold does not end");
+        probe
+            .advance_to_fire()
+            .expect("the hold left its timer armed");
+        let mut expired = false;
+        timers
+            .on_interrupt(|t, _| {
+                expired |= t == id;
+                Restart::No
+            })
+            .unwrap();
+        if expired {
+            smi.service().unwrap();
+            services += 1;
+        }
+    }
+    assert_eq!(services, 2);
+    assert!(!timers.is_queued(id), "no timer left behind");
+    let _ = smi.release();
+    let m = sim.bus.device().chip(0).unwrap();
+    assert_eq!(
+        (m.ppu_stops(), m.ppu_starts(), m.ppu_collisions()),
+        (1, 1, 0)
+    );
+    let started = m.ppu_last_start_ns().unwrap();
+    assert!(
+        started >= t_last + PPU_HOLD_NS,
+        "{started} < {t_last} + 10 ms"
+    );
+    // Within a tick and one restart's frames of the deadline.
+    assert!(started <= t_last + PPU_HOLD_NS + 200_000, "{started}");
+}
+
+/// Without a timer, and without a `service` call, the PPU stays stopped: a second later
+/// it has been off the whole second (the cost the `service` docs state).
+#[test]
+fn without_a_timer_the_ppu_stays_off_until_service() {
+    let mut sim = sim_6185();
+    let (mut smi, _) =
+        Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+    smi.phy_read(p(0), r(2)).unwrap();
+    sim.clock.advance(1_000_000_000);
+    assert!(smi.ppu_held());
+    let now = sim.clock.now_ns();
+    let _ = smi.release();
+    let m = sim.bus.device().chip(0).unwrap();
+    assert!(m.ppu_off_ns(now) >= 1_000_000_000);
+    assert_eq!(m.ppu_starts(), 0);
+}
+
+/// A timer that cannot be armed: the switch restarts the PPU at once instead of leaving
+/// it stopped with nothing to restart it.
+#[test]
+fn a_timer_that_cannot_be_armed_restarts_the_ppu_at_once() {
+    #[derive(Debug)]
+    struct Refuses;
+    impl PpuTimer for Refuses {
+        fn arm_after_ns(&self, _ns: u64) -> Result<(), hwtimer_core::Error> {
+            Err(hwtimer_core::Error::QueueFull)
+        }
+        fn cancel(&self) {}
+    }
+    static REFUSES: Refuses = Refuses;
+    let mut sim = sim_6185();
+    let (mut smi, _) =
+        Switch::probe(&mut sim.bus, &sim.counter, 2, Family::Mv6085, Config::new()).unwrap();
+    smi.set_ppu_timer(Some(&REFUSES)).unwrap();
+    assert_eq!(smi.phy_read(p(1), r(2)).unwrap(), 0x0141);
+    assert!(!smi.ppu_held());
+    let _ = smi.release();
+    let m = sim.bus.device().chip(0).unwrap();
+    assert_eq!(
+        (m.ppu_stops(), m.ppu_starts(), m.ppu_collisions()),
+        (1, 1, 0)
+    );
+}

@@ -89,6 +89,13 @@ pub struct ChipModel {
     ppu_starts: u64,
     ppu_stops: u64,
     ppu_last_start_ns: Option<u64>,
+    /// Time PPU_ENABLE spent clear before the current stop, and when the current stop
+    /// began (`None`: enabled).
+    ppu_off_ns: u64,
+    ppu_off_since: Option<u64>,
+    /// G1_STS "operation done" sources latched since the last G1_STS read
+    /// (`regs::G1_STS_CLEARED_ON_READ`).
+    g1_sts_latched: u16,
     reset_ns: u64,
     resets: u64,
     link_events: Vec<(u64, usize, bool)>,
@@ -168,6 +175,9 @@ impl ChipModel {
             ppu_starts: 0,
             ppu_stops: 0,
             ppu_last_start_ns: None,
+            ppu_off_ns: 0,
+            ppu_off_since: None,
+            g1_sts_latched: 0,
             reset_ns: port::RESET_NS,
             resets: 0,
             link_events: Vec::new(),
@@ -377,6 +387,8 @@ impl ChipModel {
             }
             if reg == g1::STS {
                 v |= self.g1_sts_irq_bits(now);
+                // The read reports the latched "done" events and clears them.
+                self.g1_sts_latched = 0;
             }
             v |= self.eeprom_read_bits(now, false, reg);
             if let Some(v) = self.g1_mgmt_read(reg) {
@@ -638,6 +650,11 @@ impl ChipModel {
             1 => self.vtu_op_done(now),
             _ => self.stats_op_done(now),
         }
+        self.g1_sts_latched |= match unit {
+            0 => regs::G1_STS_ATU_DONE,
+            1 => regs::G1_STS_VTU_DONE,
+            _ => regs::G1_STS_STATS_DONE,
+        } & regs::G1_STS_CLEARED_ON_READ;
     }
 
     /// The Global1/Global2 register the 6393X exposes at `sw_addr` register `reg`.

@@ -179,15 +179,17 @@ pub enum Attach {
 }
 
 impl Attach {
-    /// The driver's [`Addressing`](crate::Addressing) for `chip` wired this way: the 6393X
-    /// remap in indirect mode on that family, as the model applies it. An address above
-    /// 31 is masked to 5 bits.
-    pub fn addressing(self, chip: crate::Chip) -> crate::Addressing {
+    /// The driver's default [`Addressing`](crate::Addressing) for a chip wired this way, as
+    /// [`Addressing::select`](crate::Addressing::select) picks it: the 6393X remap off
+    /// (the model answers at the remapped registers all the same; opt in with
+    /// [`Addressing::with_remap_6393x`](crate::Addressing::with_remap_6393x)). An address
+    /// above 31 is masked to 5 bits.
+    pub fn addressing(self, _chip: crate::Chip) -> crate::Addressing {
         match self {
             Attach::Direct => crate::Addressing::Direct,
             Attach::Indirect(a) => crate::Addressing::Indirect {
                 sw_addr: PhyAddr::from_bits(a),
-                remap_6393x: facts::chip_facts(chip).family == facts::LinuxFamily::F6393,
+                remap_6393x: false,
             },
             Attach::DualChip(a) => crate::Addressing::DualChip {
                 sw_addr: PhyAddr::from_bits(a),

@@ -7,7 +7,8 @@
 //! - register access as `smi.c` does it: direct (one frame at the device address),
 //!   dual-chip (one frame at `sw_addr + dev`), or indirect (read: SMI_CMD write, SMI_CMD
 //!   polled until BUSY clears, SMI_DATA read; write: SMI_DATA write, SMI_CMD write, poll),
-//!   with the 6393X remap of the hot Global1 registers;
+//!   without the 6393X remap (mainline `smi.c` has none: it is an out-of-tree patch,
+//!   docs/mv88e6xxx.md#6393x-remap);
 //! - a BUSY wait as `mv88e6xxx_wait_mask`: two reads back to back, then a 1.5 ms sleep
 //!   (the middle of `usleep_range(1000, 2000)`) before each further read, 50 ms deadline,
 //!   one read after it;
@@ -49,17 +50,6 @@ mod g1 {
     pub(super) const STATS_OP: u8 = 0x1D;
     pub(super) const STATS_COUNTER_32: u8 = 0x1E;
     pub(super) const STATS_COUNTER_01: u8 = 0x1F;
-}
-
-/// The 6393 family's indirect-mode remap of the statistics registers (the out-of-tree
-/// wkz/linux `smi.c` remap, docs/mv88e6xxx.md#6393x-remap): each at its own Global1
-/// number at `sw_addr`.
-fn remap_6393x_g1(reg: u8) -> Option<u8> {
-    matches!(
-        reg,
-        g1::STATS_OP | g1::STATS_COUNTER_32 | g1::STATS_COUNTER_01
-    )
-    .then_some(reg)
 }
 
 /// Linux's HIST_RX_TX bits, which its 6095/6320-style snapshot and read words carry.
@@ -187,11 +177,6 @@ impl<'a> LinuxStats<'a> {
             Attach::Direct => Ok(self.frame_read(g1, reg)),
             Attach::DualChip(a) => Ok(self.frame_read(a + g1, reg)),
             Attach::Indirect(sw) => {
-                if self.chip.family().has_6393x_remap()
-                    && let Some(r) = remap_6393x_g1(reg)
-                {
-                    return Ok(self.frame_read(sw, r));
-                }
                 self.frame_write(sw, SMI_CMD, 0x9800 | (u16::from(g1) << 5) | u16::from(reg));
                 self.smi_wait(sw)?;
                 Ok(self.frame_read(sw, SMI_DATA))
@@ -206,12 +191,6 @@ impl<'a> LinuxStats<'a> {
             Attach::Direct => self.frame_write(g1, reg, value),
             Attach::DualChip(a) => self.frame_write(a + g1, reg, value),
             Attach::Indirect(sw) => {
-                if self.chip.family().has_6393x_remap()
-                    && let Some(r) = remap_6393x_g1(reg)
-                {
-                    self.frame_write(sw, r, value);
-                    return Ok(());
-                }
                 self.frame_write(sw, SMI_DATA, value);
                 self.frame_write(sw, SMI_CMD, 0x9400 | (u16::from(g1) << 5) | u16::from(reg));
                 self.smi_wait(sw)?;

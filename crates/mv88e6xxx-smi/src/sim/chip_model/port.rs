@@ -251,6 +251,16 @@ impl ChipModel {
         self.ppu_last_start_ns
     }
 
+    /// Total virtual time, up to `now_ns`, that the host kept PPU_ENABLE clear after
+    /// clearing it (from each 1 → 0 transition to the next 0 → 1): the time the PHY
+    /// polling unit polled no PHY because of the host.
+    pub fn ppu_off_ns(&self, now_ns: u64) -> u64 {
+        let current = self
+            .ppu_off_since
+            .map_or(0, |since| now_ns.saturating_sub(since));
+        self.ppu_off_ns.saturating_add(current)
+    }
+
     /// Entry `ptr` (0..64) of the G1 MONITOR_MGMT_CTL table (6341, 6390 and 6393
     /// families), as the switch holds it.
     pub fn monitor_mgmt(&self, ptr: u8) -> u8 {
@@ -418,7 +428,8 @@ impl ChipModel {
     /// The G1_STS bits this file models: bit 7 (device: an enabled G2 source) and, on
     /// chips without a gated PPU, the 6352-style PPU state bit 15 (polling once ready).
     pub(super) fn g1_sts_irq_bits(&self, now: u64) -> u16 {
-        let mut v = 0;
+        // The "done" events latched since the last G1_STS read (chip_model.rs).
+        let mut v = self.g1_sts_latched;
         if self.g2_int_src() & self.g2[1] != 0 {
             v |= 1 << 7;
         }
@@ -445,14 +456,19 @@ impl ChipModel {
             if enable {
                 self.ppu_starts += 1;
                 self.ppu_last_start_ns = Some(now);
+                if let Some(since) = self.ppu_off_since.take() {
+                    self.ppu_off_ns = self.ppu_off_ns.saturating_add(now.saturating_sub(since));
+                }
             } else {
                 self.ppu_stops += 1;
+                self.ppu_off_since = Some(now);
             }
         }
         if value & SW_RESET == 0 {
             return value;
         }
         self.resets += 1;
+        self.g1_sts_latched = 0;
         let ready = now.saturating_add(self.reset_ns);
         self.init_ready_at_ns = Some(ready);
         for port in &mut self.ports {

@@ -73,6 +73,24 @@ pub(crate) mod g2 {
     pub(crate) const SMI_PHY_DATA: u8 = 0x19;
 }
 
+/// The G1_STS interrupt sources a read of G1_STS clears: the "operation done" events,
+/// global1.h `MV88E6XXX_G1_STS_IRQ_EEPROM_DONE` (0), `_TCAM_DONE` (1), `_ATU_DONE` (2),
+/// `_VTU_DONE` (4), `_STATS` (6). Linux's chip.c `mv88e6xxx_g1_irq_setup_common` reads
+/// G1_STS once after masking the sources, with the comment that reading the interrupt
+/// status clears "(most of)" them (torvalds/linux v6.12). The others stay set while their
+/// cause lasts, and Linux clears them at the cause: ATU problem (3) and VTU problem (5) by
+/// the units' GET_CLR_VIOLATION operations (global1_atu.c, global1_vtu.c), device (7) and
+/// the 6393X's DEVICE_2 (9) through Global2, AVB (8) in the AVB unit. Which sources make
+/// up "most" is this model's reading of that comment: an event is cleared by the read
+/// that reports it, a state is not (**unverified** on silicon).
+pub(crate) const G1_STS_CLEARED_ON_READ: u16 = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 4) | (1 << 6);
+/// global1.h `MV88E6XXX_G1_STS_IRQ_ATU_DONE`.
+pub(crate) const G1_STS_ATU_DONE: u16 = 1 << 2;
+/// global1.h `MV88E6XXX_G1_STS_IRQ_VTU_DONE`.
+pub(crate) const G1_STS_VTU_DONE: u16 = 1 << 4;
+/// global1.h `MV88E6XXX_G1_STS_IRQ_STATS`.
+pub(crate) const G1_STS_STATS_DONE: u16 = 1 << 6;
+
 /// global1.h `MV88E6XXX_G1_STS_INIT_READY`.
 pub(crate) const INIT_READY: u16 = 0x0800;
 /// global1.h `MV88E6185_G1_STS_PPU_STATE_MASK`.
