@@ -476,12 +476,33 @@ fn frames_longer_than_the_jumbo_mode_are_discarded() {
     assert!(rig.ports(0, &eth(BCAST, PEER, 0x0800, 1629)).is_empty());
 }
 
+/// The switch counts a DSA or EtherType DSA header against the port's largest frame:
+/// Linux commit b9c587fed61c ("dsa: mv88e6xxx: Include tagger overhead when setting MTU
+/// for DSA and CPU ports") adds `EDSA_HLEN` to the MTU of CPU and DSA ports in
+/// `mv88e6xxx_change_mtu` because tagged frames are discarded when the size is set too low.
 #[test]
-fn a_dsa_header_does_not_count_against_the_cpu_ports_limit() {
+fn a_dsa_header_counts_against_the_cpu_ports_limit() {
     let mut rig = edsa_6352();
-    let frame = eth(BCAST, HOST, 0x88CC, 1518);
-    let from_cpu = with_tag(&frame, Some(0xDADA), [0x40, 2 << 3, 0, 0]);
-    assert_eq!(rig.ports(5, &from_cpu), [2]);
+    // 1518 bytes without FCS are the most out of reset (1522 with it): a FROM_CPU frame
+    // whose EDSA header makes it 1526 is discarded, one of 1518 with the header passes.
+    let from_cpu = |len: usize| {
+        with_tag(
+            &eth(BCAST, HOST, 0x88CC, len),
+            Some(0xDADA),
+            [0x40, 2 << 3, 0, 0],
+        )
+    };
+    assert!(rig.ports(5, &from_cpu(1518)).is_empty());
+    assert_eq!(rig.ports(5, &from_cpu(1510)), [2]);
+    // With 2048 (JUMBO_MODE 1) as `mv88e6xxx_change_mtu` would set it, the 1526 passes.
+    rig.port_write(5, 0x08, 1 << 12);
+    assert_eq!(rig.ports(5, &from_cpu(1518)), [2]);
+    // A DSA port: its 4-byte tag counts the same way.
+    let mut rig = Rig::new(Chip::Mv6352);
+    rig.port_write(5, 0x04, 0x0103); // frame mode DSA, forwarding
+    let tagged = |len: usize| with_tag(&eth(BCAST, HOST, 0x88CC, len), None, [0x40, 2 << 3, 0, 0]);
+    assert!(rig.ports(5, &tagged(1515)).is_empty());
+    assert_eq!(rig.ports(5, &tagged(1514)), [2]);
 }
 
 /// How each chip marks 01:80:C2:00:00:0E as management and names its CPU port, as Linux's

@@ -10,8 +10,11 @@
 //!
 //! 1. the ingress port's state (PORT_CTL0 \[1:0\]): a disabled port receives nothing;
 //! 2. its size: longer than the port's largest frame ([`trap`]: PORT_CTL2 JUMBO_MODE
-//!    \[13:12\] or G1 MAX_FRAME_1632; the DSA header of a DSA port not counted) is
-//!    discarded;
+//!    \[13:12\] or G1 MAX_FRAME_1632), counting the DSA or EtherType DSA header of a DSA
+//!    port, is discarded (Linux commit b9c587fed61c, "dsa: mv88e6xxx: Include tagger
+//!    overhead when setting MTU for DSA and CPU ports": `mv88e6xxx_change_mtu` adds
+//!    `EDSA_HLEN` on CPU and DSA ports because the switch discards tagged frames longer
+//!    than the size set);
 //! 3. the port's frame mode (PORT_CTL0 \[9:8\]: 0 normal, 1 DSA, 2 provider, 3 EtherType
 //!    DSA, whose EtherType is PORT_ETH_TYPE, port register 0x0F): on a DSA port the tag
 //!    is taken off (a tagged-bit tag becomes the frame's 802.1Q header). FROM_CPU goes to
@@ -394,7 +397,8 @@ impl ChipModel {
             // Counted (as a runt) by the statistics unit, not switched.
             return Switched::Runt;
         }
-        if frame.len() - self.dsa_header_len(port, frame) > self.max_frame(port) {
+        // The tag counts (see the module docs, item 2).
+        if frame.len() > self.max_frame(port) {
             return Switched::Discarded;
         }
         let Some(rx) = self.parse(port, frame) else {

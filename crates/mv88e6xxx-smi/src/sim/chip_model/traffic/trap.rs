@@ -36,7 +36,8 @@
 //! The device number: G1 CTL2 (0x1C) \[4:0\] (`MV88E6XXX_G1_CTL2_DEVICE_NUMBER_MASK`,
 //! `mv88e6xxx_g1_set_device_number`).
 //!
-//! Largest frame (with the FCS, 802.1Q header included): PORT_CTL2 JUMBO_MODE \[13:12\]
+//! Largest frame (with the FCS, 802.1Q header and a DSA port's DSA or EtherType DSA
+//! header included; Linux commit b9c587fed61c adds `EDSA_HLEN` for CPU and DSA ports): PORT_CTL2 JUMBO_MODE \[13:12\]
 //! (0 1522, 1 2048, 2 10240 bytes; `mv88e6165_port_set_jumbo_size`, which adds the
 //! 802.1Q header and FCS to the MTU) on the chips whose ops have `port_set_jumbo_size`;
 //! G1 CTL1 MAX_FRAME_1632 (bit 10: 1632, else 1522) on those with
