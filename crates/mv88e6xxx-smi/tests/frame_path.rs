@@ -645,7 +645,15 @@ fn a_mirror_copy_to_a_dsa_port_carries_a_to_sniffer_tag() {
     rig.ports(1, &eth(BCAST, HOST, 0x0800, 64)); // HOST on port 1
     let to_host = eth(HOST, PEER, 0x0800, 64);
     rig.port_write(0, 0x08, 0x0010); // INGRESS_MONITOR on port 0
-    // TO_SNIFFER (2): byte 0 0x80, naming port 0.
+    // TO_SNIFFER (2): byte 0 0x80, naming port 0; an ingress copy sets byte 1 bit 2
+    // (tcpdump `print-dsa.c` `DSA_RX_SNIFF`: `TOK(tag, 1, 0x04, 2)`).
+    let copy = with_tag(&to_host, Some(0xDADA), [0x80, 0x04, 0, 0]);
+    assert_eq!(rig.send(0, &to_host), [(1, to_host.clone()), (5, copy)]);
+    // An egress copy (EGRESS_MONITOR on port 1, where the frame leaves) leaves bit 2 clear;
+    // its tag names the ingress port, 0.
+    rig.port_write(0, 0x08, 0);
+    rig.port_write(1, 0x08, 0x0020);
+    rig.g1_write(0x1A, (5 << 8) | (5 << 4)); // egress monitor dest 5
     let copy = with_tag(&to_host, Some(0xDADA), [0x80, 0, 0, 0]);
     assert_eq!(rig.send(0, &to_host), [(1, to_host.clone()), (5, copy)]);
 }

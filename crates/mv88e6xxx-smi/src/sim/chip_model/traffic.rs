@@ -48,7 +48,8 @@
 //! 10. mirroring: PORT_CTL2 INGRESS_MONITOR (bit 4) on the ingress port copies the frame
 //!     as received to the ingress monitor destination, EGRESS_MONITOR (bit 5) on a port
 //!     it leaves copies it to the egress monitor destination ([`trap`]); a copy leaving a
-//!     DSA port carries a TO_SNIFFER tag.
+//!     DSA port carries a TO_SNIFFER tag, with byte 1 bit 2 set on an ingress copy
+//!     ([`dsa_tag`]).
 //!
 //! On the way the switch raises violations, latched until a get/clear violation operation
 //! takes them (docs/mv88e6xxx.md#atu-and-vtu-violations): a VTU miss (check or secure,
@@ -355,7 +356,7 @@ impl ChipModel {
                 self.mirror_dest(port, false),
                 Tx {
                     port,
-                    cmd: Cmd::ToSniffer,
+                    cmd: Cmd::ToSniffer(true),
                     tagged: rx.tci.is_some(),
                     tci,
                     dev: self.device_number(),
@@ -368,7 +369,7 @@ impl ChipModel {
                 copies.push((
                     self.mirror_dest(port, true),
                     Tx {
-                        cmd: Cmd::ToSniffer,
+                        cmd: Cmd::ToSniffer(false),
                         dev: self.device_number(),
                         tag_port: port as u8,
                         ..*t
@@ -406,7 +407,7 @@ impl ChipModel {
         };
         match rx.tag.map(|t| t.cmd) {
             Some(Cmd::FromCpu) => return self.sent_by_cpu(port, rx),
-            Some(Cmd::ToCpu(_) | Cmd::ToSniffer) => return Switched::Filtered,
+            Some(Cmd::ToCpu(_) | Cmd::ToSniffer(_)) => return Switched::Filtered,
             Some(Cmd::Forward) | None => {}
         }
         let pvid = regs[usize::from(PORT_DEFAULT_VLAN)] & 0x0FFF;
