@@ -617,6 +617,19 @@ fn the_6393_familys_edsa_ethertype_is_its_epc_entry() {
     rig.port_write(0, 0x10, 0x8000 | 0x3000 | 0x02); // BUSY | WRITE | port EtherType
     let want = with_tag(&frame, Some(0xDADA), [0xC0, 3 << 3, 0, 0]);
     assert_eq!(to_cpu(&mut rig), want);
+    // The value takes effect at the command (`mv88e6393x_port_set_ether_type` writes
+    // EPC_DATA, then the command): a later EPC_DATA write alone changes nothing.
+    rig.port_write(0, 0x11, 0x1234);
+    assert_eq!(to_cpu(&mut rig), want);
+    // A software reset brings back the default.
+    let ctl1 = rig.g1_read(0x04);
+    rig.g1_write(0x04, ctl1 | 0x8000); // SW_RESET
+    while rig.g1_read(0x00) & 0x0800 == 0 {} // INIT_READY
+    for p in 0..rig.nports {
+        rig.port_write(p, 0x04, 0x0003);
+    }
+    rig.port_write(0, 0x04, 0x3303);
+    assert_eq!(to_cpu(&mut rig)[12..14], [0x91, 0x00]);
 }
 
 #[test]

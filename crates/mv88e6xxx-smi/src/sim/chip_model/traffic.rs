@@ -196,6 +196,7 @@ impl ChipModel {
             regs[usize::from(PORT_ASSOC_VECTOR)] = 1 << p;
             regs[usize::from(PORT_ETH_TYPE)] = trap::PORT_ETH_TYPE_DEFAULT;
         }
+        self.epc_reset();
     }
 
     /// A frame arrives on `port` at `now_ns`; returns the ports it leaves on (ascending,

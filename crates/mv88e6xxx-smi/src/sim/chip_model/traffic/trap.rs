@@ -255,16 +255,11 @@ impl ChipModel {
 
 /// PORT_ETH_TYPE (port register 0x0F, `mv88e6351_port_set_ether_type`) and its default
 /// (`MV88E6XXX_PORT_ETH_TYPE_DEFAULT`); the 6393 family's EtherType is entry 2 of the
-/// extended port control (`mv88e6393x_port_set_ether_type`: EPC_DATA (0x11) holds it,
-/// EPC_CMD (0x10) is written BUSY | WRITE | index 2, WRITE being 0x3000 in \[14:12\] as
-/// mainline's "net: dsa: mv88e6xxx: fix 6393x EPC write command" corrected it from 0x0300).
+/// extended port control, taken when the EPC write command is given
+/// (`mv88e6393x_port_set_ether_type` writes EPC_DATA, then the command; the model's EPC is
+/// in `managed.rs`): an EPC_DATA write alone changes nothing.
 const PORT_ETH_TYPE: usize = 0x0F;
 pub(super) const PORT_ETH_TYPE_DEFAULT: u16 = 0x9100;
-const PORT_EPC_CMD: usize = 0x10;
-const PORT_EPC_DATA: usize = 0x11;
-/// EPC_CMD's operation \[14:12\] and index \[7:0\]: a write of the port EtherType.
-const EPC_OP_INDEX: u16 = 0x70FF;
-const EPC_WRITE_ETYPE: u16 = 0x3002;
 
 impl ChipModel {
     /// The EtherType of `port`'s EtherType DSA header.
@@ -275,10 +270,7 @@ impl ChipModel {
         if style(self.chip) != Style::PortTable {
             return r[PORT_ETH_TYPE];
         }
-        if r[PORT_EPC_CMD] & EPC_OP_INDEX == EPC_WRITE_ETYPE {
-            r[PORT_EPC_DATA]
-        } else {
-            PORT_ETH_TYPE_DEFAULT
-        }
+        self.port_epc_ether_type(port)
+            .unwrap_or(PORT_ETH_TYPE_DEFAULT)
     }
 }
