@@ -387,6 +387,25 @@ fn port_default_fid_separates_address_databases_without_8021q() {
     assert!(rig.atu_macs().contains(&(0x12, PEER)));
 }
 
+/// The default FID's upper bits are PORT_CTL1 masked by `(num_databases - 1) >> 4`
+/// (Linux `port.c` `mv88e6xxx_port_get_fid` / `mv88e6xxx_port_set_fid`): 0xFF with 4096
+/// databases, 0xF with 256, 0x3 with the 6250 family's 64.
+#[test]
+fn the_default_fid_takes_as_many_port_ctl1_bits_as_the_chip_has_databases() {
+    for (chip, fid) in [
+        (Chip::Mv6352, 0xFF1u16),
+        (Chip::Mv6185, 0x0F1),
+        (Chip::Mv6250, 0x031),
+    ] {
+        let mut rig = Rig::new(chip);
+        let map = rig.port_read(0, 0x06) & 0x0FFF;
+        rig.port_write(0, 0x06, 0x1000 | map); // FID [3:0] = 1
+        rig.port_write(0, 0x05, 0x00FF); // PORT_CTL1 [7:0] all ones
+        rig.ports(0, &eth(BCAST, HOST, 0x0800, 64));
+        assert_eq!(rig.atu_macs(), [(fid, HOST)], "{chip:?}");
+    }
+}
+
 #[test]
 fn no_learning_when_the_association_vector_is_zero() {
     let mut rig = Rig::new(Chip::Mv6352);

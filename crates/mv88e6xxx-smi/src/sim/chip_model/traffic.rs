@@ -29,8 +29,10 @@
 //! 6. blocking ports drop what is left; the VID (the 802.1Q tag's, the FORWARD tag's, or
 //!    PORT_DEFAULT_VLAN for an untagged or priority-tagged frame); the VTU per the port's
 //!    802.1Q mode (PORT_CTL2 \[11:10\]); the FID: the VLAN's, or with 802.1Q disabled (or
-//!    fallback without a VTU entry) the port's default FID (PORT_BASE_VLAN \[15:12\] and
-//!    PORT_CTL1 \[7:0\] as FID \[11:4\], `mv88e6xxx_port_get_fid`);
+//!    fallback without a VTU entry) the port's default FID (PORT_BASE_VLAN \[15:12\] and,
+//!    as FID \[11:4\], the PORT_CTL1 bits under `(num_databases - 1) >> 4`: \[7:0\] with
+//!    4096 databases, \[3:0\] with 256, \[1:0\] with 64; `mv88e6xxx_port_get_fid`, the
+//!    number of databases from [`crate::sim::facts`]);
 //! 7. source learning into that FID, unless the port's PORT_ASSOC_VECTOR port vector
 //!    (its low bits, one per port) is 0 (`mv88e6xxx_port_set_assoc_vector`, Linux's
 //!    BR_LEARNING off);
@@ -94,7 +96,8 @@ use dsa_tag::{Cmd, Tag};
 /// PORT_CTL0 (port register 0x04): egress mode \[13:12\], IGMP_MLD_SNOOP bit 10, frame
 /// mode \[9:8\], port state \[1:0\].
 const PORT_CTL0: u8 = 0x04;
-/// PORT_CTL1 (0x05): the port's default FID \[11:4\] in \[7:0\].
+/// PORT_CTL1 (0x05): the port's default FID \[11:4\] in its low bits (as many as the
+/// chip's databases need).
 const PORT_CTL1: u8 = 0x05;
 /// PORT_BASE_VLAN (0x06): the port's default FID \[3:0\] in \[15:12\], its port map below.
 const PORT_BASE_VLAN: u8 = 0x06;
@@ -439,8 +442,11 @@ impl ChipModel {
         let spid = port as u16;
         let nports = self.ports.len();
         let all: u16 = ((1u32 << nports) - 1) as u16;
+        // FID [11:4] from as many PORT_CTL1 bits as the chip has databases
+        // (`mv88e6xxx_port_get_fid`: `(num_databases - 1) >> 4`).
+        let upper_mask = chip_facts(self.chip).num_databases.saturating_sub(1) >> 4;
         let default_fid = (regs[usize::from(PORT_BASE_VLAN)] >> 12)
-            | ((regs[usize::from(PORT_CTL1)] & 0xFF) << 4);
+            | ((regs[usize::from(PORT_CTL1)] & upper_mask) << 4);
         let port_map = regs[usize::from(PORT_BASE_VLAN)] & all;
 
         let info = vtu_info(self.chip);
