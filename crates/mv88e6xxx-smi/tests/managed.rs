@@ -763,42 +763,6 @@ fn mirror_add_reads_every_ports_ctl2_and_the_destination() {
     assert_eq!(smi.frames() - f0, 7 + 1 + 1);
 }
 
-/// An MDIO error at any frame of `port_mirror_add` is returned; the port's monitor bit,
-/// written last, is set only when the whole operation succeeded.
-#[test]
-fn mirror_add_returns_an_mdio_error_at_any_frame() {
-    for budget in 0u32.. {
-        let mut sim = new_sim(Chip::Mv6352);
-        let ok = Cell::new(u32::MAX);
-        let bus = Flaky {
-            inner: &mut sim.bus,
-            ok: &ok,
-        };
-        let mut s = Switch::new(
-            bus,
-            &sim.counter,
-            Addressing::Direct,
-            Chip::Mv6352,
-            Config::new(),
-        )
-        .unwrap();
-        s.port_mirror_add(2, MirrorDirection::Ingress, 4).unwrap();
-        ok.set(budget);
-        let r = s.port_mirror_add(3, MirrorDirection::Ingress, 4);
-        let _ = s.release();
-        let bit = model(&mut sim).port_reg(3, 0x08).unwrap() & 0x10;
-        match r {
-            Ok(()) => {
-                assert_eq!(bit, 0x10);
-                assert_eq!(budget, 9, "frames of the whole operation");
-                break;
-            }
-            Err(Error::Mdio(BusFault)) => assert_eq!(bit, 0, "budget {budget}"),
-            Err(e) => panic!("budget {budget}: {e:?}"),
-        }
-    }
-}
-
 // ---- MDIO errors in the middle of a read-modify-write ---------------------------------------
 
 /// An MDIO bus that answers the frames its budget allows, then fails.
@@ -830,6 +794,23 @@ impl<M: Mdio> Mdio for Flaky<'_, M> {
     }
 }
 
+/// A 6352 driver on `$sim`'s bus through [`Flaky`] with the budget in `$ok`.
+macro_rules! flaky_6352 {
+    ($sim:ident, $ok:ident) => {
+        Switch::new(
+            Flaky {
+                inner: &mut $sim.bus,
+                ok: &$ok,
+            },
+            &$sim.counter,
+            Addressing::Direct,
+            Chip::Mv6352,
+            Config::new(),
+        )
+        .unwrap()
+    };
+}
+
 /// Run `$op` on a 6352 with one frame per access, after preloading port `$port`'s (or
 /// Global2's) register `$reg` with 0x5A5A, with a budget of `$budget` frames: the last
 /// read passes and the write after it fails.
@@ -837,18 +818,7 @@ macro_rules! rmw_case {
     ($name:expr, $budget:expr, $port:expr, $reg:expr, |$s:ident| $op:expr) => {{
         let mut sim = new_sim(Chip::Mv6352);
         let budget = Cell::new(u32::MAX);
-        let bus = Flaky {
-            inner: &mut sim.bus,
-            ok: &budget,
-        };
-        let mut $s = Switch::new(
-            bus,
-            &sim.counter,
-            Addressing::Direct,
-            Chip::Mv6352,
-            Config::new(),
-        )
-        .unwrap();
+        let mut $s = flaky_6352!(sim, budget);
         let port: Option<u8> = $port;
         match port {
             Some(p) => $s.port_write(p, $reg, 0x5A5A).unwrap(),
@@ -896,6 +866,31 @@ fn an_mdio_error_between_read_and_write_leaves_the_register_and_is_returned() {
     rmw_case!("trunk", 1, Some(2), 0x05, |s| s.port_set_trunk(2, Some(3)));
     // MGMT_EN_2X and MGMT_EN_0X are written, SWITCH_MGMT is read, its write fails.
     rmw_case!("rsvd2cpu", 3, None, 0x05, |s| s.set_rsvd2cpu(0, 0));
+}
+
+/// An MDIO error at any frame of `port_mirror_add` is returned; the port's monitor bit,
+/// written last, is set only when the whole operation succeeded.
+#[test]
+fn mirror_add_returns_an_mdio_error_at_any_frame() {
+    for budget in 0u32.. {
+        let mut sim = new_sim(Chip::Mv6352);
+        let ok = Cell::new(u32::MAX);
+        let mut s = flaky_6352!(sim, ok);
+        s.port_mirror_add(2, MirrorDirection::Ingress, 4).unwrap();
+        ok.set(budget);
+        let r = s.port_mirror_add(3, MirrorDirection::Ingress, 4);
+        let _ = s.release();
+        let bit = model(&mut sim).port_reg(3, 0x08).unwrap() & 0x10;
+        match r {
+            Ok(()) => {
+                assert_eq!(bit, 0x10);
+                assert_eq!(budget, 9, "frames of the whole operation");
+                break;
+            }
+            Err(Error::Mdio(BusFault)) => assert_eq!(bit, 0, "budget {budget}"),
+            Err(e) => panic!("budget {budget}: {e:?}"),
+        }
+    }
 }
 
 #[test]
