@@ -1,7 +1,6 @@
 //! Mirroring per port: the ingress and egress monitor enables (PORT_CTL2
 //! INGRESS_MONITOR / EGRESS_MONITOR; Linux `port.c` `mv88e6xxx_port_set_mirror` and
-//! `chip.c` `mv88e6xxx_port_mirror_add`, mainline commit `0010b838db9f`, unchanged in
-//! v6.12). The mirror destination is [`Switch::set_mirror_port`].
+//! `chip.c` `mv88e6xxx_port_mirror_add`, mainline commit `0010b838db9f`). The mirror destination is [`Switch::set_mirror_port`].
 
 use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
