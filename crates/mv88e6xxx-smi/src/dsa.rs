@@ -17,8 +17,11 @@
 //! # Layout
 //!
 //! A DSA frame carries the 4-byte tag between the source MAC and the EtherType; an EDSA
-//! frame carries 8 bytes there: a programmable EtherType (Linux: [`ETH_P_EDSA`]), two zero
-//! bytes, then the same 4-byte tag.
+//! frame carries 8 bytes there: a programmable EtherType (Linux: [`ETH_P_EDSA`]), two
+//! reserved bytes, then the same 4-byte tag. The reserved bytes are written as zeros on
+//! transmit (Linux `edsa_xmit`) and ignored on receive, whatever they hold (Linux
+//! `edsa_rcv` does not read them; tcpdump `print-dsa.c` prints them), so no frame the
+//! switch sent is refused for them.
 //!
 //! ```text
 //!        7   6   5   4   3   2   1   0
@@ -146,7 +149,8 @@ const B2_VID_HI: u8 = 0x0F;
 pub enum TagFormat {
     /// 4-byte tag after the source MAC.
     Dsa,
-    /// 8-byte header after the source MAC: `ethertype`, `0x0000`, the 4-byte tag.
+    /// 8-byte header after the source MAC: `ethertype`, two reserved bytes (zeros on
+    /// transmit, ignored on receive), the 4-byte tag.
     Edsa {
         /// The EtherType programmed in the switch (Linux: [`ETH_P_EDSA`]).
         ethertype: u16,
@@ -564,12 +568,6 @@ pub enum DsaError {
         /// The one [`TagFormat::Edsa`] expected.
         expected: u16,
     },
-    /// The two bytes after the EDSA EtherType are not zero (tcpdump `print-dsa.c`:
-    /// "Reserved (0x00 0x00)"; Linux `edsa_xmit` writes zeros).
-    Reserved {
-        /// Their value.
-        value: u16,
-    },
     /// A TO_CPU tag carries a reserved code (6 or 7).
     UnknownCode {
         /// The 3-bit code.
@@ -606,9 +604,6 @@ impl fmt::Display for DsaError {
             }
             Self::EtherType { found, expected } => {
                 write!(f, "EDSA EtherType {found:#06x}, expected {expected:#06x}")
-            }
-            Self::Reserved { value } => {
-                write!(f, "EDSA reserved bytes are {value:#06x}, not zero")
             }
             Self::UnknownCode { code } => write!(f, "reserved TO_CPU code {code}"),
             Self::OutTooSmall { need, have } => {

@@ -3,6 +3,7 @@
 pub use hwtimer_core::poll::Bound;
 
 use crate::chip::{Chip, Family};
+use crate::port::MirrorDirection;
 
 /// Which busy bit (or status bit) a bounded wait was polling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +67,8 @@ pub struct BusyTimeout {
 }
 
 /// Which setting or argument the driver refused ([`Error::Config`]): one variant per cause.
-/// Each is returned before any frame is sent, so nothing was written.
+/// Each is returned before anything is written: before any frame, except
+/// [`MirrorBusy`](ConfigError::MirrorBusy), which the driver learns by reading the switch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -204,6 +206,16 @@ pub enum ConfigError {
     Priority {
         /// The priority asked for.
         value: u8,
+    },
+    /// [`Switch::port_mirror_add`](crate::Switch::port_mirror_add) would move the mirror
+    /// destination of `direction` while a port (the asking one included) mirrors to it
+    /// (Linux `chip.c` `mv88e6xxx_port_mirror_add` returns -EBUSY). Returned after the
+    /// reads that found it, before any write.
+    MirrorBusy {
+        /// The direction asked for.
+        direction: MirrorDirection,
+        /// The destination in use.
+        dest: u8,
     },
 }
 
@@ -353,6 +365,13 @@ impl core::fmt::Display for ConfigError {
             ConfigError::Priority { value } => {
                 write!(f, "priority {value} out of range for its map")
             }
+            ConfigError::MirrorBusy { direction, dest } => {
+                let dir = match direction {
+                    MirrorDirection::Ingress => "ingress",
+                    MirrorDirection::Egress => "egress",
+                };
+                write!(f, "the {dir} mirror destination, port {dest}, is in use")
+            }
         }
     }
 }
@@ -496,8 +515,10 @@ impl<E: core::error::Error + 'static> core::error::Error for Error<E> {
 /// [`Unsupported`](hwtimer_core::Error::Unsupported); a port, PHY, switch or device address
 /// that names nothing, and a port without a SERDES lane (or whose lane its CMODE leaves
 /// unused, [`Error::SerdesCmode`]), is
-/// [`AddressOutOfRange`](hwtimer_core::ConfigError::AddressOutOfRange); MDIO errors convert
-/// with their own `Into`.
+/// [`AddressOutOfRange`](hwtimer_core::ConfigError::AddressOutOfRange); a mirror
+/// destination in use ([`MirrorBusy`](ConfigError::MirrorBusy)) is
+/// [`ConflictsWithRunning`](hwtimer_core::ConfigError::ConflictsWithRunning); MDIO errors
+/// convert with their own `Into`.
 impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
     fn from(e: Error<E>) -> Self {
         use hwtimer_core::ConfigError as Core;
@@ -529,6 +550,7 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
             Error::Config(ConfigError::Priority { .. }) => hwtimer_core::Error::Unsupported,
             Error::Config(ConfigError::AgeTime { .. }) => Core::PeriodOutOfRange.into(),
             Error::Config(ConfigError::AtuState { .. }) => hwtimer_core::Error::Unsupported,
+            Error::Config(ConfigError::MirrorBusy { .. }) => Core::ConflictsWithRunning.into(),
             Error::SerdesCmode { .. } => Core::AddressOutOfRange.into(),
         }
     }

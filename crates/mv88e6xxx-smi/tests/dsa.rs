@@ -112,14 +112,13 @@ proptest! {
         out_len in 0usize..96,
         plant_edsa in any::<bool>(),
     ) {
-        // Half the EDSA cases carry the right EtherType and zero bytes, so that their
-        // tags get decoded too.
+        // Half the EDSA cases carry the right EtherType (and any reserved bytes), so
+        // that their tags get decoded too.
         let mut frame = frame;
         if let (TagFormat::Edsa { ethertype }, true, Some(h)) =
-            (fmt, plant_edsa, frame.get_mut(12..16))
+            (fmt, plant_edsa, frame.get_mut(12..14))
         {
-            let [e0, e1] = ethertype.to_be_bytes();
-            h.copy_from_slice(&[e0, e1, 0, 0]);
+            h.copy_from_slice(&ethertype.to_be_bytes());
         }
         let parsed = dsa::parse(&frame, fmt);
         let mut out = vec![0xA5u8; out_len];
@@ -259,6 +258,32 @@ proptest! {
         let mut in_place = tx[..n].to_vec();
         let (_, start) = dsa::untag_in_place(&mut in_place, fmt).unwrap();
         prop_assert_eq!(&in_place[start..], &want[..]);
+    }
+
+    /// EDSA: transmit writes the two reserved bytes after the EtherType as zeros; receive
+    /// ignores them (Linux `tag_dsa.c` `edsa_rcv` does not look at them, tcpdump
+    /// `print-dsa.c` only prints them), so a frame the switch sent is never lost for them.
+    #[test]
+    fn edsa_reserved_bytes_are_zero_on_transmit_and_ignored_on_receive(
+        frame in plain_frame(),
+        tag in tag(true),
+        ethertype in any::<u16>(),
+        reserved in 1u16..,
+    ) {
+        let fmt = TagFormat::Edsa { ethertype };
+        let mut tx = [0u8; 96];
+        let n = dsa::tag_into(&frame, &tag, fmt, &mut tx).unwrap();
+        prop_assert_eq!(&tx[14..16], &[0u8, 0][..]);
+        let mut zero = [0u8; 96];
+        let (t0, m0) = dsa::untag_into(&tx[..n], fmt, &mut zero).unwrap();
+        tx[14..16].copy_from_slice(&reserved.to_be_bytes());
+        prop_assert_eq!(dsa::parse(&tx[..n], fmt).map(|p| p.tag), Ok(tag));
+        let mut rx = [0u8; 96];
+        let (t, m) = dsa::untag_into(&tx[..n], fmt, &mut rx).unwrap();
+        prop_assert_eq!((t, &rx[..m]), (t0, &zero[..m0]));
+        let mut in_place = tx[..n].to_vec();
+        let (t, start) = dsa::untag_in_place(&mut in_place, fmt).unwrap();
+        prop_assert_eq!((t, &in_place[start..]), (t0, &zero[..m0]));
     }
 
     /// An 802.1Q frame, any tag kind: the header is folded into the tag (tagged, the TCI's

@@ -387,6 +387,25 @@ fn port_default_fid_separates_address_databases_without_8021q() {
     assert!(rig.atu_macs().contains(&(0x12, PEER)));
 }
 
+/// The default FID's upper bits are PORT_CTL1 masked by `(num_databases - 1) >> 4`
+/// (Linux `port.c` `mv88e6xxx_port_get_fid` / `mv88e6xxx_port_set_fid`): 0xFF with 4096
+/// databases, 0xF with 256, 0x3 with the 6250 family's 64.
+#[test]
+fn the_default_fid_takes_as_many_port_ctl1_bits_as_the_chip_has_databases() {
+    for (chip, fid) in [
+        (Chip::Mv6352, 0xFF1u16),
+        (Chip::Mv6185, 0x0F1),
+        (Chip::Mv6250, 0x031),
+    ] {
+        let mut rig = Rig::new(chip);
+        let map = rig.port_read(0, 0x06) & 0x0FFF;
+        rig.port_write(0, 0x06, 0x1000 | map); // FID [3:0] = 1
+        rig.port_write(0, 0x05, 0x00FF); // PORT_CTL1 [7:0] all ones
+        rig.ports(0, &eth(BCAST, HOST, 0x0800, 64));
+        assert_eq!(rig.atu_macs(), [(fid, HOST)], "{chip:?}");
+    }
+}
+
 #[test]
 fn no_learning_when_the_association_vector_is_zero() {
     let mut rig = Rig::new(Chip::Mv6352);
@@ -476,12 +495,33 @@ fn frames_longer_than_the_jumbo_mode_are_discarded() {
     assert!(rig.ports(0, &eth(BCAST, PEER, 0x0800, 1629)).is_empty());
 }
 
+/// The switch counts a DSA or EtherType DSA header against the port's largest frame:
+/// Linux commit b9c587fed61c ("dsa: mv88e6xxx: Include tagger overhead when setting MTU
+/// for DSA and CPU ports") adds `EDSA_HLEN` to the MTU of CPU and DSA ports in
+/// `mv88e6xxx_change_mtu` because tagged frames are discarded when the size is set too low.
 #[test]
-fn a_dsa_header_does_not_count_against_the_cpu_ports_limit() {
+fn a_dsa_header_counts_against_the_cpu_ports_limit() {
     let mut rig = edsa_6352();
-    let frame = eth(BCAST, HOST, 0x88CC, 1518);
-    let from_cpu = with_tag(&frame, Some(0xDADA), [0x40, 2 << 3, 0, 0]);
-    assert_eq!(rig.ports(5, &from_cpu), [2]);
+    // 1518 bytes without FCS are the most out of reset (1522 with it): a FROM_CPU frame
+    // whose EDSA header makes it 1526 is discarded, one of 1518 with the header passes.
+    let from_cpu = |len: usize| {
+        with_tag(
+            &eth(BCAST, HOST, 0x88CC, len),
+            Some(0xDADA),
+            [0x40, 2 << 3, 0, 0],
+        )
+    };
+    assert!(rig.ports(5, &from_cpu(1518)).is_empty());
+    assert_eq!(rig.ports(5, &from_cpu(1510)), [2]);
+    // With 2048 (JUMBO_MODE 1) as `mv88e6xxx_change_mtu` would set it, the 1526 passes.
+    rig.port_write(5, 0x08, 1 << 12);
+    assert_eq!(rig.ports(5, &from_cpu(1518)), [2]);
+    // A DSA port: its 4-byte tag counts the same way.
+    let mut rig = Rig::new(Chip::Mv6352);
+    rig.port_write(5, 0x04, 0x0103); // frame mode DSA, forwarding
+    let tagged = |len: usize| with_tag(&eth(BCAST, HOST, 0x88CC, len), None, [0x40, 2 << 3, 0, 0]);
+    assert!(rig.ports(5, &tagged(1515)).is_empty());
+    assert_eq!(rig.ports(5, &tagged(1514)), [2]);
 }
 
 /// How each chip marks 01:80:C2:00:00:0E as management and names its CPU port, as Linux's
@@ -596,6 +636,19 @@ fn the_6393_familys_edsa_ethertype_is_its_epc_entry() {
     rig.port_write(0, 0x10, 0x8000 | 0x3000 | 0x02); // BUSY | WRITE | port EtherType
     let want = with_tag(&frame, Some(0xDADA), [0xC0, 3 << 3, 0, 0]);
     assert_eq!(to_cpu(&mut rig), want);
+    // The value takes effect at the command (`mv88e6393x_port_set_ether_type` writes
+    // EPC_DATA, then the command): a later EPC_DATA write alone changes nothing.
+    rig.port_write(0, 0x11, 0x1234);
+    assert_eq!(to_cpu(&mut rig), want);
+    // A software reset brings back the default.
+    let ctl1 = rig.g1_read(0x04);
+    rig.g1_write(0x04, ctl1 | 0x8000); // SW_RESET
+    while rig.g1_read(0x00) & 0x0800 == 0 {} // INIT_READY
+    for p in 0..rig.nports {
+        rig.port_write(p, 0x04, 0x0003);
+    }
+    rig.port_write(0, 0x04, 0x3303);
+    assert_eq!(to_cpu(&mut rig)[12..14], [0x91, 0x00]);
 }
 
 #[test]
@@ -624,7 +677,15 @@ fn a_mirror_copy_to_a_dsa_port_carries_a_to_sniffer_tag() {
     rig.ports(1, &eth(BCAST, HOST, 0x0800, 64)); // HOST on port 1
     let to_host = eth(HOST, PEER, 0x0800, 64);
     rig.port_write(0, 0x08, 0x0010); // INGRESS_MONITOR on port 0
-    // TO_SNIFFER (2): byte 0 0x80, naming port 0.
+    // TO_SNIFFER (2): byte 0 0x80, naming port 0; an ingress copy sets byte 1 bit 2
+    // (tcpdump `print-dsa.c` `DSA_RX_SNIFF`: `TOK(tag, 1, 0x04, 2)`).
+    let copy = with_tag(&to_host, Some(0xDADA), [0x80, 0x04, 0, 0]);
+    assert_eq!(rig.send(0, &to_host), [(1, to_host.clone()), (5, copy)]);
+    // An egress copy (EGRESS_MONITOR on port 1, where the frame leaves) leaves bit 2 clear;
+    // its tag names the ingress port, 0.
+    rig.port_write(0, 0x08, 0);
+    rig.port_write(1, 0x08, 0x0020);
+    rig.g1_write(0x1A, (5 << 8) | (5 << 4)); // egress monitor dest 5
     let copy = with_tag(&to_host, Some(0xDADA), [0x80, 0, 0, 0]);
     assert_eq!(rig.send(0, &to_host), [(1, to_host.clone()), (5, copy)]);
 }

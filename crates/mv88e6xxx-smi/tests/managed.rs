@@ -319,8 +319,8 @@ fn mirror_enables_are_port_ctl2_bits_4_and_5_and_the_6095_is_refused() {
         .unwrap();
     let f0 = smi.frames();
     assert!(matches!(
-        smi.port_mirror_add(2, MirrorDirection::Egress, 2),
-        Err(Error::Config(ConfigError::Port { port: 2 }))
+        smi.port_mirror_add(2, MirrorDirection::Egress, 7),
+        Err(Error::Config(ConfigError::Port { port: 7 }))
     ));
     assert_eq!(smi.frames(), f0);
     let _ = smi.release();
@@ -671,6 +671,98 @@ fn rsvd2cpu_per_family() {
     }
 }
 
+/// The mirror destination of `direction` as the model holds it, per Linux's
+/// `set_egress_port` ops: G1 MONITOR_CTL [15:12] / [11:8] (`mv88e6095_g1_set_egress_port`),
+/// MONITOR_MGMT_CTL pointers 0x20 / 0x21 (`mv88e6390_g1_set_egress_port`), the 6393's port
+/// POLICY_MGMT_CTL pointer 0x30 of `port` / Global2 0x05 (`mv88e6393x_set_egress_port`).
+fn mirror_dest(m: &ChipModel, chip: Chip, dir: MirrorDirection, port: u8) -> u8 {
+    let ingress = dir == MirrorDirection::Ingress;
+    match chip {
+        Chip::Mv6390 => m.monitor_mgmt(if ingress { 0x20 } else { 0x21 }),
+        Chip::Mv6393X if ingress => m.port_mgmt(usize::from(port), 0x30).unwrap(),
+        Chip::Mv6393X => m.g2_reg(0x05) as u8,
+        _ => ((m.g1_reg(0x1A) >> if ingress { 12 } else { 8 }) & 0xF) as u8,
+    }
+}
+
+/// Linux `chip.c` `mv88e6xxx_port_mirror_add`: the destination is written only when it
+/// differs from the one in use, and moving it while any port (the asking one included)
+/// mirrors in that direction is refused with -EBUSY; the other direction is independent.
+/// Linux does not refuse a port mirroring to itself.
+#[test]
+fn mirror_add_does_not_move_a_destination_in_use() {
+    use MirrorDirection::{Egress, Ingress};
+    for chip in [Chip::Mv6352, Chip::Mv6390, Chip::Mv6393X] {
+        let mut sim = new_sim(chip);
+        let mut smi = attach!(sim, chip);
+        smi.port_mirror_add(1, Ingress, 4).unwrap();
+        smi.port_mirror_add(2, Ingress, 4).unwrap();
+        let busy = smi.port_mirror_add(3, Ingress, 5);
+        assert!(
+            matches!(
+                busy,
+                Err(Error::Config(ConfigError::MirrorBusy {
+                    direction: Ingress,
+                    dest: 4
+                }))
+            ),
+            "{chip:?}: {busy:?}"
+        );
+        // The egress destination is another one.
+        smi.port_mirror_add(3, Egress, 5).unwrap();
+        // A port may mirror to itself (Linux does not refuse it).
+        smi.port_mirror_add(5, Egress, 5).unwrap();
+        let _ = smi.release();
+        let m = model(&mut sim);
+        for p in [1u8, 2, 3, 5] {
+            assert_eq!(mirror_dest(m, chip, Ingress, p), 4, "{chip:?} port {p}");
+        }
+        assert_eq!(mirror_dest(m, chip, Egress, 3), 5, "{chip:?}");
+        let ctl2 = |p: usize| m.port_reg(p, 0x08).unwrap() & 0x30;
+        assert_eq!(
+            [ctl2(1), ctl2(2), ctl2(3), ctl2(5)],
+            [0x10, 0x10, 0x20, 0x20],
+            "{chip:?}"
+        );
+
+        // Once no port mirrors on ingress, the destination moves; the port asking counts
+        // as one that mirrors.
+        let mut smi = attach!(sim, chip);
+        smi.port_set_mirror(1, Ingress, false).unwrap();
+        let busy = smi.port_mirror_add(1, Ingress, 6);
+        assert!(
+            matches!(
+                busy,
+                Err(Error::Config(ConfigError::MirrorBusy { dest: 4, .. }))
+            ),
+            "{chip:?}: {busy:?}"
+        );
+        smi.port_set_mirror(2, Ingress, false).unwrap();
+        smi.port_mirror_add(1, Ingress, 6).unwrap();
+        let _ = smi.release();
+        assert_eq!(
+            mirror_dest(model(&mut sim), chip, Ingress, 1),
+            6,
+            "{chip:?}"
+        );
+    }
+}
+
+/// What `port_mirror_add` costs on a 6352 (7 ports, one frame per register): a PORT_CTL2
+/// read per port, the destination's read, its read-modify-write only when it moves, and
+/// the port's PORT_CTL2 write.
+#[test]
+fn mirror_add_reads_every_ports_ctl2_and_the_destination() {
+    let mut sim = new_sim(Chip::Mv6352);
+    let mut smi = attach!(sim, Chip::Mv6352);
+    let f0 = smi.frames();
+    smi.port_mirror_add(1, MirrorDirection::Ingress, 4).unwrap();
+    assert_eq!(smi.frames() - f0, 7 + 1 + 2 + 1);
+    let f0 = smi.frames();
+    smi.port_mirror_add(2, MirrorDirection::Ingress, 4).unwrap();
+    assert_eq!(smi.frames() - f0, 7 + 1 + 1);
+}
+
 // ---- MDIO errors in the middle of a read-modify-write ---------------------------------------
 
 /// An MDIO bus that answers the frames its budget allows, then fails.
@@ -702,6 +794,23 @@ impl<M: Mdio> Mdio for Flaky<'_, M> {
     }
 }
 
+/// A 6352 driver on `$sim`'s bus through [`Flaky`] with the budget in `$ok`.
+macro_rules! flaky_6352 {
+    ($sim:ident, $ok:ident) => {
+        Switch::new(
+            Flaky {
+                inner: &mut $sim.bus,
+                ok: &$ok,
+            },
+            &$sim.counter,
+            Addressing::Direct,
+            Chip::Mv6352,
+            Config::new(),
+        )
+        .unwrap()
+    };
+}
+
 /// Run `$op` on a 6352 with one frame per access, after preloading port `$port`'s (or
 /// Global2's) register `$reg` with 0x5A5A, with a budget of `$budget` frames: the last
 /// read passes and the write after it fails.
@@ -709,18 +818,7 @@ macro_rules! rmw_case {
     ($name:expr, $budget:expr, $port:expr, $reg:expr, |$s:ident| $op:expr) => {{
         let mut sim = new_sim(Chip::Mv6352);
         let budget = Cell::new(u32::MAX);
-        let bus = Flaky {
-            inner: &mut sim.bus,
-            ok: &budget,
-        };
-        let mut $s = Switch::new(
-            bus,
-            &sim.counter,
-            Addressing::Direct,
-            Chip::Mv6352,
-            Config::new(),
-        )
-        .unwrap();
+        let mut $s = flaky_6352!(sim, budget);
         let port: Option<u8> = $port;
         match port {
             Some(p) => $s.port_write(p, $reg, 0x5A5A).unwrap(),
@@ -770,6 +868,31 @@ fn an_mdio_error_between_read_and_write_leaves_the_register_and_is_returned() {
     rmw_case!("rsvd2cpu", 3, None, 0x05, |s| s.set_rsvd2cpu(0, 0));
 }
 
+/// An MDIO error at any frame of `port_mirror_add` is returned; the port's monitor bit,
+/// written last, is set only when the whole operation succeeded.
+#[test]
+fn mirror_add_returns_an_mdio_error_at_any_frame() {
+    for budget in 0u32.. {
+        let mut sim = new_sim(Chip::Mv6352);
+        let ok = Cell::new(u32::MAX);
+        let mut s = flaky_6352!(sim, ok);
+        s.port_mirror_add(2, MirrorDirection::Ingress, 4).unwrap();
+        ok.set(budget);
+        let r = s.port_mirror_add(3, MirrorDirection::Ingress, 4);
+        let _ = s.release();
+        let bit = model(&mut sim).port_reg(3, 0x08).unwrap() & 0x10;
+        match r {
+            Ok(()) => {
+                assert_eq!(bit, 0x10);
+                assert_eq!(budget, 9, "frames of the whole operation");
+                break;
+            }
+            Err(Error::Mdio(BusFault)) => assert_eq!(bit, 0, "budget {budget}"),
+            Err(e) => panic!("budget {budget}: {e:?}"),
+        }
+    }
+}
+
 #[test]
 fn the_6185_frame_size_bit_survives_a_ppu_hold() {
     // On a PPU-gated chip a PHY access holds the PHY polling unit stopped (G1_CTL1
@@ -801,6 +924,18 @@ fn the_new_argument_errors_say_what_was_refused() {
     assert_eq!(
         ConfigError::Priority { value: 9 }.to_string(),
         "priority 9 out of range for its map"
+    );
+    let busy = ConfigError::MirrorBusy {
+        direction: MirrorDirection::Egress,
+        dest: 4,
+    };
+    assert_eq!(
+        busy.to_string(),
+        "the egress mirror destination, port 4, is in use"
+    );
+    assert_eq!(
+        hwtimer_core::Error::from(Error::<hwtimer_core::Error>::Config(busy)),
+        hwtimer_core::Error::Config(hwtimer_core::ConfigError::ConflictsWithRunning)
     );
     let e = ConfigError::PortFeature {
         chip: Some(Chip::Mv6185),

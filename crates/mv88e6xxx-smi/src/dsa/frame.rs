@@ -75,8 +75,12 @@ impl Parsed<'_> {
 /// Parses the tag of `frame` (as received from the switch's CPU port, starting at the
 /// destination MAC) in format `fmt`.
 ///
+/// EDSA: the two reserved bytes after the EtherType are ignored, whatever they hold (Linux
+/// `net/dsa/tag_dsa.c` `edsa_rcv` does not read them), so no frame the switch sent is
+/// refused for them.
+///
 /// Errors: [`DsaError::TooShort`] under 12 + tag + 2 bytes; for EDSA
-/// [`DsaError::EtherType`] and [`DsaError::Reserved`]; [`DsaError::UnknownCode`].
+/// [`DsaError::EtherType`]; [`DsaError::UnknownCode`].
 pub fn parse(frame: &[u8], fmt: TagFormat) -> Result<Parsed<'_>, DsaError> {
     let hdr = fmt.header_len();
     let need = MACS_LEN.saturating_add(hdr).saturating_add(2);
@@ -93,17 +97,14 @@ pub fn parse(frame: &[u8], fmt: TagFormat) -> Result<Parsed<'_>, DsaError> {
         TagFormat::Dsa => header,
         TagFormat::Edsa { ethertype } => {
             let (e, tag) = header.split_at_checked(4).ok_or(too_short)?;
-            let [e0, e1, r0, r1] = <[u8; 4]>::try_from(e).map_err(|_| too_short)?;
+            // The two reserved bytes (`_reserved`) are ignored.
+            let [e0, e1, _reserved @ ..] = <[u8; 4]>::try_from(e).map_err(|_| too_short)?;
             let found = u16::from_be_bytes([e0, e1]);
             if found != ethertype {
                 return Err(DsaError::EtherType {
                     found,
                     expected: ethertype,
                 });
-            }
-            let value = u16::from_be_bytes([r0, r1]);
-            if value != 0 {
-                return Err(DsaError::Reserved { value });
             }
             tag
         }

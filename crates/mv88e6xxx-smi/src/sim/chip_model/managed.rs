@@ -18,7 +18,8 @@
 //!
 //! Model assumptions: a table write without UPDATE only selects (nothing is stored); the
 //! port vector is the low 11 bits (the widest chip's ports); an EPC command completes at
-//! once (BUSY reads back clear).
+//! once (BUSY reads back clear); a software reset forgets the EPC EtherType. The frame
+//! path (`traffic.rs`) uses the EtherType latched at the command.
 
 use super::ChipModel;
 use crate::chip::Chip;
@@ -109,6 +110,12 @@ impl ChipModel {
             return true;
         }
         false
+    }
+
+    /// A software reset: the EPC port EtherTypes go back to the default (as the port
+    /// registers do in the model; an assumption, see `port.rs`).
+    pub(super) fn epc_reset(&mut self) {
+        self.managed.epc_etype.iter_mut().for_each(|e| *e = None);
     }
 
     /// Trunk mask `num` as the model holds it: (HASH, port vector); `None` above 7.

@@ -10,8 +10,11 @@
 //!
 //! 1. the ingress port's state (PORT_CTL0 \[1:0\]): a disabled port receives nothing;
 //! 2. its size: longer than the port's largest frame ([`trap`]: PORT_CTL2 JUMBO_MODE
-//!    \[13:12\] or G1 MAX_FRAME_1632; the DSA header of a DSA port not counted) is
-//!    discarded;
+//!    \[13:12\] or G1 MAX_FRAME_1632), counting the DSA or EtherType DSA header of a DSA
+//!    port, is discarded (Linux commit b9c587fed61c, "dsa: mv88e6xxx: Include tagger
+//!    overhead when setting MTU for DSA and CPU ports": `mv88e6xxx_change_mtu` adds
+//!    `EDSA_HLEN` on CPU and DSA ports because the switch discards tagged frames longer
+//!    than the size set);
 //! 3. the port's frame mode (PORT_CTL0 \[9:8\]: 0 normal, 1 DSA, 2 provider, 3 EtherType
 //!    DSA, whose EtherType is PORT_ETH_TYPE, port register 0x0F): on a DSA port the tag
 //!    is taken off (a tagged-bit tag becomes the frame's 802.1Q header). FROM_CPU goes to
@@ -26,8 +29,10 @@
 //! 6. blocking ports drop what is left; the VID (the 802.1Q tag's, the FORWARD tag's, or
 //!    PORT_DEFAULT_VLAN for an untagged or priority-tagged frame); the VTU per the port's
 //!    802.1Q mode (PORT_CTL2 \[11:10\]); the FID: the VLAN's, or with 802.1Q disabled (or
-//!    fallback without a VTU entry) the port's default FID (PORT_BASE_VLAN \[15:12\] and
-//!    PORT_CTL1 \[7:0\] as FID \[11:4\], `mv88e6xxx_port_get_fid`);
+//!    fallback without a VTU entry) the port's default FID (PORT_BASE_VLAN \[15:12\] and,
+//!    as FID \[11:4\], the PORT_CTL1 bits under `(num_databases - 1) >> 4`: \[7:0\] with
+//!    4096 databases, \[3:0\] with 256, \[1:0\] with 64; `mv88e6xxx_port_get_fid`, the
+//!    number of databases from [`crate::sim::facts`]);
 //! 7. source learning into that FID, unless the port's PORT_ASSOC_VECTOR port vector
 //!    (its low bits, one per port) is 0 (`mv88e6xxx_port_set_assoc_vector`, Linux's
 //!    BR_LEARNING off);
@@ -45,7 +50,8 @@
 //! 10. mirroring: PORT_CTL2 INGRESS_MONITOR (bit 4) on the ingress port copies the frame
 //!     as received to the ingress monitor destination, EGRESS_MONITOR (bit 5) on a port
 //!     it leaves copies it to the egress monitor destination ([`trap`]); a copy leaving a
-//!     DSA port carries a TO_SNIFFER tag.
+//!     DSA port carries a TO_SNIFFER tag, with byte 1 bit 2 set on an ingress copy
+//!     ([`dsa_tag`]).
 //!
 //! On the way the switch raises violations, latched until a get/clear violation operation
 //! takes them (docs/mv88e6xxx.md#atu-and-vtu-violations): a VTU miss (check or secure,
@@ -90,7 +96,8 @@ use dsa_tag::{Cmd, Tag};
 /// PORT_CTL0 (port register 0x04): egress mode \[13:12\], IGMP_MLD_SNOOP bit 10, frame
 /// mode \[9:8\], port state \[1:0\].
 const PORT_CTL0: u8 = 0x04;
-/// PORT_CTL1 (0x05): the port's default FID \[11:4\] in \[7:0\].
+/// PORT_CTL1 (0x05): the port's default FID \[11:4\] in its low bits (as many as the
+/// chip's databases need).
 const PORT_CTL1: u8 = 0x05;
 /// PORT_BASE_VLAN (0x06): the port's default FID \[3:0\] in \[15:12\], its port map below.
 const PORT_BASE_VLAN: u8 = 0x06;
@@ -192,6 +199,7 @@ impl ChipModel {
             regs[usize::from(PORT_ASSOC_VECTOR)] = 1 << p;
             regs[usize::from(PORT_ETH_TYPE)] = trap::PORT_ETH_TYPE_DEFAULT;
         }
+        self.epc_reset();
     }
 
     /// A frame arrives on `port` at `now_ns`; returns the ports it leaves on (ascending,
@@ -352,7 +360,7 @@ impl ChipModel {
                 self.mirror_dest(port, false),
                 Tx {
                     port,
-                    cmd: Cmd::ToSniffer,
+                    cmd: Cmd::ToSniffer(true),
                     tagged: rx.tci.is_some(),
                     tci,
                     dev: self.device_number(),
@@ -365,7 +373,7 @@ impl ChipModel {
                 copies.push((
                     self.mirror_dest(port, true),
                     Tx {
-                        cmd: Cmd::ToSniffer,
+                        cmd: Cmd::ToSniffer(false),
                         dev: self.device_number(),
                         tag_port: port as u8,
                         ..*t
@@ -394,7 +402,8 @@ impl ChipModel {
             // Counted (as a runt) by the statistics unit, not switched.
             return Switched::Runt;
         }
-        if frame.len() - self.dsa_header_len(port, frame) > self.max_frame(port) {
+        // The tag counts (see the module docs, item 2).
+        if frame.len() > self.max_frame(port) {
             return Switched::Discarded;
         }
         let Some(rx) = self.parse(port, frame) else {
@@ -402,7 +411,7 @@ impl ChipModel {
         };
         match rx.tag.map(|t| t.cmd) {
             Some(Cmd::FromCpu) => return self.sent_by_cpu(port, rx),
-            Some(Cmd::ToCpu(_) | Cmd::ToSniffer) => return Switched::Filtered,
+            Some(Cmd::ToCpu(_) | Cmd::ToSniffer(_)) => return Switched::Filtered,
             Some(Cmd::Forward) | None => {}
         }
         let pvid = regs[usize::from(PORT_DEFAULT_VLAN)] & 0x0FFF;
@@ -433,8 +442,11 @@ impl ChipModel {
         let spid = port as u16;
         let nports = self.ports.len();
         let all: u16 = ((1u32 << nports) - 1) as u16;
+        // FID [11:4] from as many PORT_CTL1 bits as the chip has databases
+        // (`mv88e6xxx_port_get_fid`: `(num_databases - 1) >> 4`).
+        let upper_mask = chip_facts(self.chip).num_databases.saturating_sub(1) >> 4;
         let default_fid = (regs[usize::from(PORT_BASE_VLAN)] >> 12)
-            | ((regs[usize::from(PORT_CTL1)] & 0xFF) << 4);
+            | ((regs[usize::from(PORT_CTL1)] & upper_mask) << 4);
         let port_map = regs[usize::from(PORT_BASE_VLAN)] & all;
 
         let info = vtu_info(self.chip);

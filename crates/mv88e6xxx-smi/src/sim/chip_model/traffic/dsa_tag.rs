@@ -8,7 +8,9 @@
 //! - byte 0: command \[7:6\] (0 TO_CPU, 1 FROM_CPU, 2 TO_SNIFFER, 3 FORWARD), "the
 //!   frame is 802.1Q tagged" bit 5, source or target device \[4:0\];
 //! - byte 1: source or target port \[7:3\]; on TO_CPU the code's bits 2..1 in \[2:1\];
-//!   on FORWARD the trunk bit 2; the 802.1Q CFI/DEI bit in bit 0;
+//!   on FORWARD the trunk bit 2; on TO_SNIFFER bit 2 set for a copy mirrored on ingress,
+//!   clear on egress (tcpdump `print-dsa.c`, `DSA_RX_SNIFF`, byte 1 mask 0x04; Linux does
+//!   not decode TO_SNIFFER); the 802.1Q CFI/DEI bit in bit 0;
 //! - byte 2: priority \[7:5\]; on TO_CPU the code's bit 0 in bit 4; VID \[11:8\] in
 //!   \[3:0\];
 //! - byte 3: VID \[7:0\].
@@ -30,8 +32,8 @@ pub(in crate::sim) enum Cmd {
     ToCpu(u8),
     /// Sent by the CPU to one port, past every barrier.
     FromCpu,
-    /// A monitor (mirror) copy.
-    ToSniffer,
+    /// A monitor (mirror) copy; `true` when mirrored on ingress (byte 1 bit 2).
+    ToSniffer(bool),
     /// Bulk traffic; the device/port name where it entered.
     Forward,
 }
@@ -62,7 +64,7 @@ impl Tag {
         let (cmd, code) = match self.cmd {
             Cmd::ToCpu(c) => (0u8, c & 7),
             Cmd::FromCpu => (1, 0),
-            Cmd::ToSniffer => (2, 0),
+            Cmd::ToSniffer(_) => (2, 0),
             Cmd::Forward => (3, 0),
         };
         let mut b = [0u8; 4];
@@ -76,6 +78,7 @@ impl Tag {
                 b[2] |= (code & 1) << 4;
             }
             Cmd::Forward if self.trunk => b[1] |= 1 << 2,
+            Cmd::ToSniffer(true) => b[1] |= 1 << 2,
             _ => {}
         }
         b
@@ -86,7 +89,7 @@ impl Tag {
         let cmd = match b[0] >> 6 {
             0 => Cmd::ToCpu((b[1] & 0x6) | ((b[2] >> 4) & 1)),
             1 => Cmd::FromCpu,
-            2 => Cmd::ToSniffer,
+            2 => Cmd::ToSniffer(b[1] & 0x4 != 0),
             _ => Cmd::Forward,
         };
         Tag {
@@ -146,6 +149,23 @@ mod tests {
         };
         assert_eq!(w.encode()[0] >> 6, 3);
         assert_eq!(w.encode()[1] & 0x4, 0x4);
+        // TO_SNIFFER mirrored on ingress: bit 2 of byte 1; on egress: clear.
+        let i = Tag {
+            cmd: Cmd::ToSniffer(true),
+            tagged: false,
+            dev: 1,
+            port: 4,
+            trunk: false,
+            prio: 0,
+            cfi: false,
+            vid: 0,
+        };
+        assert_eq!(i.encode(), [0x81, 0x24, 0x00, 0x00]);
+        let e = Tag {
+            cmd: Cmd::ToSniffer(false),
+            ..i
+        };
+        assert_eq!(e.encode(), [0x81, 0x20, 0x00, 0x00]);
     }
 
     #[test]

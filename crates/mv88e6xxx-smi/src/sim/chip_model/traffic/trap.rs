@@ -36,7 +36,8 @@
 //! The device number: G1 CTL2 (0x1C) \[4:0\] (`MV88E6XXX_G1_CTL2_DEVICE_NUMBER_MASK`,
 //! `mv88e6xxx_g1_set_device_number`).
 //!
-//! Largest frame (with the FCS, 802.1Q header included): PORT_CTL2 JUMBO_MODE \[13:12\]
+//! Largest frame (with the FCS, 802.1Q header and a DSA port's DSA or EtherType DSA
+//! header included; Linux commit b9c587fed61c adds `EDSA_HLEN` for CPU and DSA ports): PORT_CTL2 JUMBO_MODE \[13:12\]
 //! (0 1522, 1 2048, 2 10240 bytes; `mv88e6165_port_set_jumbo_size`, which adds the
 //! 802.1Q header and FCS to the MTU) on the chips whose ops have `port_set_jumbo_size`;
 //! G1 CTL1 MAX_FRAME_1632 (bit 10: 1632, else 1522) on those with
@@ -254,16 +255,11 @@ impl ChipModel {
 
 /// PORT_ETH_TYPE (port register 0x0F, `mv88e6351_port_set_ether_type`) and its default
 /// (`MV88E6XXX_PORT_ETH_TYPE_DEFAULT`); the 6393 family's EtherType is entry 2 of the
-/// extended port control (`mv88e6393x_port_set_ether_type`: EPC_DATA (0x11) holds it,
-/// EPC_CMD (0x10) is written BUSY | WRITE | index 2, WRITE being 0x3000 in \[14:12\] as
-/// mainline's "net: dsa: mv88e6xxx: fix 6393x EPC write command" corrected it from 0x0300).
+/// extended port control, taken when the EPC write command is given
+/// (`mv88e6393x_port_set_ether_type` writes EPC_DATA, then the command; the model's EPC is
+/// in `managed.rs`): an EPC_DATA write alone changes nothing.
 const PORT_ETH_TYPE: usize = 0x0F;
 pub(super) const PORT_ETH_TYPE_DEFAULT: u16 = 0x9100;
-const PORT_EPC_CMD: usize = 0x10;
-const PORT_EPC_DATA: usize = 0x11;
-/// EPC_CMD's operation \[14:12\] and index \[7:0\]: a write of the port EtherType.
-const EPC_OP_INDEX: u16 = 0x70FF;
-const EPC_WRITE_ETYPE: u16 = 0x3002;
 
 impl ChipModel {
     /// The EtherType of `port`'s EtherType DSA header.
@@ -274,10 +270,7 @@ impl ChipModel {
         if style(self.chip) != Style::PortTable {
             return r[PORT_ETH_TYPE];
         }
-        if r[PORT_EPC_CMD] & EPC_OP_INDEX == EPC_WRITE_ETYPE {
-            r[PORT_EPC_DATA]
-        } else {
-            PORT_ETH_TYPE_DEFAULT
-        }
+        self.port_epc_ether_type(port)
+            .unwrap_or(PORT_ETH_TYPE_DEFAULT)
     }
 }
