@@ -112,10 +112,10 @@ impl ChipModel {
         false
     }
 
-    /// A software reset: the EPC port EtherTypes go back to the default (as the port
-    /// registers do in the model; an assumption, see `port.rs`).
+    /// A software reset: the EPC entries (the port EtherTypes among them) go back to their
+    /// defaults, as the port registers do in the model (an assumption, see `port.rs`).
     pub(super) fn epc_reset(&mut self) {
-        self.managed.epc_etype.iter_mut().for_each(|e| *e = None);
+        self.epc.iter_mut().for_each(std::collections::BTreeMap::clear);
     }
 
     /// Trunk mask `num` as the model holds it: (HASH, port vector); `None` above 7.
