@@ -514,16 +514,6 @@ mod viol {
     pub const FULL: u16 = 1 << 4;
 }
 
-/// PORT_ASSOC_VECTOR (port register 0x0B).
-pub const PORT_ASSOC_VECTOR: u8 = 0x0B;
-/// PORT_ASSOC_VECTOR LOCKED_PORT (bit 13): the port does not learn, and a frame whose
-/// source address is not in the ATU raises an ATU miss violation
-/// (docs/mv88e6xxx.md#atu-and-vtu-violations).
-pub const PAV_LOCKED_PORT: u16 = 1 << 13;
-/// PORT_ASSOC_VECTOR IGNORE_WRONG (bit 12): no ATU member violation for a source address
-/// held by a static entry of other ports (docs/mv88e6xxx.md#atu-and-vtu-violations).
-pub const PAV_IGNORE_WRONG: u16 = 1 << 12;
-
 /// What an ATU violation was (G1_ATU_OP bits \[7:4\] after get/clear violation; more than
 /// one may be set).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -605,7 +595,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
 
     /// Lock or unlock port `port` for MAC authentication (802.1X), as Linux's
     /// `mv88e6xxx_port_set_lock`: PORT_CTL0 SA filtering set to drop-on-lock (cleared when
-    /// unlocking), then PORT_ASSOC_VECTOR LOCKED_PORT; both read-modify-write, the other bits
+    /// unlocking), then port_regs::PORT_ASSOC_VECTOR LOCKED_PORT; both read-modify-write, the other bits
     /// kept. A locked port learns no address, and a frame whose source address is not in the
     /// ATU is dropped and raises an ATU miss violation
     /// (docs/mv88e6xxx.md#atu-and-vtu-violations): load a static entry to admit a host.
@@ -625,13 +615,13 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             port_regs::PORT_CTL0,
             (ctl0 & !port_regs::CTL0_SA_FILT_MASK) | filt,
         )?;
-        let r = self.port_read(port, PORT_ASSOC_VECTOR)?;
+        let r = self.port_read(port, port_regs::PORT_ASSOC_VECTOR)?;
         let v = if locked {
-            r | PAV_LOCKED_PORT
+            r | port_regs::PAV_LOCKED_PORT
         } else {
-            r & !PAV_LOCKED_PORT
+            r & !port_regs::PAV_LOCKED_PORT
         };
-        self.port_write(port, PORT_ASSOC_VECTOR, v)
+        self.port_write(port, port_regs::PORT_ASSOC_VECTOR, v)
     }
 }
 

@@ -29,29 +29,14 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use crate::chip::PhyAccess;
 use crate::error::{ConfigError, Error, Feature};
+use crate::regs::{g2, phy};
 use crate::switch::Switch;
-
-/// Global2 INT_SRC (register 0x00): bit `n` is internal PHY `n`'s interrupt line.
-pub const G2_INT_SRC: u8 = 0x00;
-/// Global2 INT_MASK (register 0x01): bit `n` set enables INT_SRC bit `n` into the Global1
-/// "device" source.
-pub const G2_INT_MASK: u8 = 0x01;
 
 /// The G1_STS sources a read of G1_STS clears (see the module docs): EEPROM done (0),
 /// TCAM done (1), ATU done (2), VTU done (4), statistics done (6). Linux global1.h
 /// `MV88E6XXX_G1_STS_IRQ_*`; which sources Linux's "(most of)" covers is our reading:
 /// the events, not the states (**unverified** on silicon).
 pub const G1_STS_CLEARED_ON_READ: u16 = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 4) | (1 << 6);
-
-/// Marvell PHY interrupt enable register (0x12), Linux `MII_M1011_IMASK`.
-pub const PHY_IMASK: u8 = 0x12;
-/// Marvell PHY interrupt status register (0x13), Linux `MII_M1011_IEVENT`; a read returns
-/// the latched events and clears them.
-pub const PHY_IEVENT: u8 = 0x13;
-/// Marvell PHY interrupt bit "link status changed" (bit 10, 0x0400) in
-/// [`PHY_IMASK`] / [`PHY_IEVENT`] (part of Linux's enable mask 0x6400; the bit's meaning is
-/// **unverified**, docs/mv88e6xxx.md#interrupts).
-pub const PHY_LINK_CHANGED: u16 = 1 << 10;
 
 /// One Global1 interrupt source: its bit in G1_STS and its enable bit in G1_CTL1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,21 +284,21 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
                 continue;
             }
             let phy = PhyAddr::from_bits(base.saturating_add(n));
-            let reg = RegAddr::from_bits(PHY_IMASK);
+            let reg = RegAddr::from_bits(phy::IMASK);
             let v = self.phy_read(phy, reg)?;
             let want = if ports.contains(n) {
-                v | PHY_LINK_CHANGED
+                v | phy::LINK_CHANGED
             } else {
-                v & !PHY_LINK_CHANGED
+                v & !phy::LINK_CHANGED
             };
             if want != v {
                 self.phy_write(phy, reg, want)?;
             }
         }
-        let mask = self.g2_read(G2_INT_MASK)?;
+        let mask = self.g2_read(g2::INT_MASK)?;
         let want = (mask & !phys) | ports.0;
         if want != mask {
-            self.g2_write(G2_INT_MASK, want)?;
+            self.g2_write(g2::INT_MASK, want)?;
         }
         Ok(())
     }
@@ -325,7 +310,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Errors: as [`link_irq_enable`](Self::link_irq_enable).
     pub fn phy_irq_source(&mut self) -> Result<PortSet, Error<M::Error>> {
         let phys = self.phy_irq_ports()?;
-        Ok(PortSet(self.g2_read(G2_INT_SRC)? & phys))
+        Ok(PortSet(self.g2_read(g2::INT_SRC)? & phys))
     }
 
     /// Which ports' link changed: reads G2 INT_SRC, then the interrupt status of each PHY
@@ -344,8 +329,8 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
                 continue;
             }
             let phy = PhyAddr::from_bits(base.saturating_add(n));
-            let ev = self.phy_read(phy, RegAddr::from_bits(PHY_IEVENT))?;
-            if ev & PHY_LINK_CHANGED != 0 {
+            let ev = self.phy_read(phy, RegAddr::from_bits(phy::IEVENT))?;
+            if ev & phy::LINK_CHANGED != 0 {
                 changed |= 1 << n;
             }
         }

@@ -141,13 +141,8 @@ pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, Switc
 pub use global1::G1Op;
 pub use global2::InternalMdio;
 pub use ppu::{PPU_HOLD_NS, PpuQueueTimer, PpuTimer};
-/// The 6352 family's SERDES PHY (address, page, BMCR power-down bit).
-pub use serdes6352::{BMCR_PDOWN, PHY_PAGE, SERDES_6352_ADDR, SERDES_6352_PAGE_FIBER};
-/// The 6393 family's SERDES errata registers.
-pub use serdes6393x::{
-    SERDES_6393X_ERRATA_4_8_BIT, SERDES_6393X_ERRATA_4_8_REG, SERDES_6393X_ERRATA_5_2,
-    SERDES_6393X_POC,
-};
+/// The 6393 family's SERDES erratum 5.2 sequence.
+pub use serdes6393x::SERDES_6393X_ERRATA_5_2;
 pub use smi::Addressing;
 pub use switch::{Config, DEFAULT_TIMEOUT_NS, MIN_FRAME_NS, Switch};
 

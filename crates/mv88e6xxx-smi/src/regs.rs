@@ -93,6 +93,19 @@ pub mod g1 {
     /// CPU destination data bits \[7:5\] = 7: management frames keep the highest priority
     /// (Linux's `..._CPU_DEST_MGMTPRI`).
     pub const MGMT_CPU_DEST_PRI: u16 = 0x00E0;
+    // Managed-switch operations (Linux port.h / global1.h / global2.h, mainline
+    // commit 0010b838db9f; the 6393X EPC write opcode as corrected in mainline to 0x3000).
+    /// G1_CTL1 (Global1 0x04) MAX_FRAME_1632 (bit 10) of the 6185-style chips.
+    pub const CTL1_MAX_FRAME_1632: u16 = 0x0400;
+    /// G1_IP_PRI_0 (Global1 0x10); G1_IP_PRI_0..7 are 0x10..0x17, DSCP `8 r + n` in
+    /// bits \[2n+1:2n\] of register `0x10 + r` (the order inside a register is
+    /// unverified).
+    pub const IP_PRI_0: u8 = 0x10;
+    /// G1_IEEE_PRI (Global1 0x18): PCP `n` in bits \[2n+1:2n\].
+    pub const IEEE_PRI: u8 = 0x18;
+    /// 6390-style MONITOR_MGMT_CTL pointers of the 01:80:C2:00:00:0x traps (00–07,
+    /// 08–0F) and the 01:80:C2:00:00:2x traps (20–27, 28–2F).
+    pub const MGMT_PTR_RSVD2CPU: [u16; 4] = [0x0000, 0x0100, 0x0200, 0x0300];
 }
 
 /// Global2 register numbers (docs/mv88e6xxx.md#global2, `global2.h`).
@@ -103,6 +116,34 @@ pub mod g2 {
     pub const SMI_PHY_DATA: u8 = 0x19;
     /// 6393 family Global2 register 0x05: egress mirror destination.
     pub const EGRESS_MONITOR_DEST: u8 = 0x05;
+    // Managed-switch operations (Linux port.h / global1.h / global2.h, mainline
+    // commit 0010b838db9f; the 6393X EPC write opcode as corrected in mainline to 0x3000).
+    /// G2_MGMT_EN_2X (Global2 0x02): bit `n` traps 01:80:C2:00:00:2n.
+    pub const MGMT_EN_2X: u8 = 0x02;
+    /// G2_MGMT_EN_0X (Global2 0x03): bit `n` traps 01:80:C2:00:00:0n.
+    pub const MGMT_EN_0X: u8 = 0x03;
+    /// G2_SWITCH_MGMT (Global2 0x05).
+    pub const SWITCH_MGMT: u8 = 0x05;
+    /// G2_SWITCH_MGMT RSVD2CPU (bit 3).
+    pub const SWITCH_MGMT_RSVD2CPU: u16 = 0x0008;
+    /// G2_TRUNK_MASK (Global2 0x07): UPDATE | mask number \[14:12\] | HASH | vector.
+    pub const TRUNK_MASK: u8 = 0x07;
+    /// G2_TRUNK_MASK / G2_TRUNK_MAPPING UPDATE (bit 15).
+    pub const TRUNK_UPDATE: u16 = 0x8000;
+    /// G2_TRUNK_MASK number shift (field \[14:12\]).
+    pub const TRUNK_MASK_NUM_SHIFT: u32 = 12;
+    /// G2_TRUNK_MASK HASH (bit 11).
+    pub const TRUNK_MASK_HASH: u16 = 0x0800;
+    /// G2_TRUNK_MAPPING (Global2 0x08): UPDATE | trunk ID \[14:11\] | vector.
+    pub const TRUNK_MAPPING: u8 = 0x08;
+    /// G2_TRUNK_MAPPING ID shift (field \[14:11\]).
+    pub const TRUNK_MAPPING_ID_SHIFT: u32 = 11;
+    // Interrupts (Linux global2.h).
+    /// Global2 INT_SRC (register 0x00): bit `n` is internal PHY `n`'s interrupt line.
+    pub const INT_SRC: u8 = 0x00;
+    /// Global2 INT_MASK (register 0x01): bit `n` set enables INT_SRC bit `n` into the Global1
+    /// "device" source.
+    pub const INT_MASK: u8 = 0x01;
 }
 
 /// Port register numbers and fields (docs/mv88e6xxx.md#port-control, `port.h`).
@@ -182,6 +223,73 @@ pub mod port {
     pub const PORT_OUT_FILTERED: u8 = 0x13;
     /// The EtherType Linux sets for normal and DSA ports (`MV88E6XXX_PORT_ETH_TYPE_DEFAULT`).
     pub const ETH_TYPE_DEFAULT: u16 = 0x9100;
+    // Managed-switch operations (Linux port.h / global1.h / global2.h, mainline
+    // commit 0010b838db9f; the 6393X EPC write opcode as corrected in mainline to 0x3000).
+    /// PORT_CTL0 (0x04) IGMP_MLD_SNOOP (bit 10, `MV88E6XXX_PORT_CTL0_IGMP_MLD_SNOOP`).
+    pub const CTL0_IGMP_MLD_SNOOP: u16 = 0x0400;
+    /// PORT_CTL1 (port register 0x05).
+    pub const PORT_CTL1: u8 = 0x05;
+    /// PORT_CTL1 TRUNK_PORT (bit 14).
+    pub const CTL1_TRUNK_PORT: u16 = 0x4000;
+    /// PORT_CTL1 TRUNK_ID field \[11:8\].
+    pub const CTL1_TRUNK_ID_MASK: u16 = 0x0F00;
+    /// PORT_CTL1 TRUNK_ID shift.
+    pub const CTL1_TRUNK_ID_SHIFT: u32 = 8;
+    /// PORT_BASE_VLAN (port register 0x06): port vector \[10:0\] (as wide as the chip's
+    /// ports) and FID \[3:0\] in \[15:12\].
+    pub const PORT_BASE_VLAN: u8 = 0x06;
+    /// PORT_BASE_VLAN FID \[3:0\] field \[15:12\].
+    pub const BASE_VLAN_FID_3_0_MASK: u16 = 0xF000;
+    /// PORT_CTL2 jumbo mode field \[13:12\]: 0 1522, 1 2048, 2 10240 bytes.
+    pub const CTL2_JUMBO_MODE_MASK: u16 = 0x3000;
+    /// PORT_CTL2 DISCARD_TAGGED (bit 9).
+    pub const CTL2_DISCARD_TAGGED: u16 = 0x0200;
+    /// PORT_CTL2 DISCARD_UNTAGGED (bit 8).
+    pub const CTL2_DISCARD_UNTAGGED: u16 = 0x0100;
+    /// PORT_CTL2 EGRESS_MONITOR (bit 5).
+    pub const CTL2_EGRESS_MONITOR: u16 = 0x0020;
+    /// PORT_CTL2 INGRESS_MONITOR (bit 4).
+    pub const CTL2_INGRESS_MONITOR: u16 = 0x0010;
+    /// PORT_ASSOC_VECTOR (port register 0x0B): port vector \[10:0\].
+    pub const PORT_ASSOC_VECTOR: u8 = 0x0B;
+    /// PORT_ETH_TYPE (port register 0x0F), the EtherType of EDSA frames.
+    pub const PORT_ETH_TYPE: u8 = 0x0F;
+    /// 6393X EPC_CMD (port register 0x10): extended port control command.
+    pub const EPC_CMD: u8 = 0x10;
+    /// 6393X EPC_DATA (port register 0x11).
+    pub const EPC_DATA: u8 = 0x11;
+    /// EPC_CMD BUSY (bit 15).
+    pub const EPC_CMD_BUSY: u16 = 0x8000;
+    /// EPC_CMD write opcode \[14:12\] = 3.
+    pub const EPC_CMD_WRITE: u16 = 0x3000;
+    /// EPC index of the port EtherType.
+    pub const EPC_INDEX_PORT_ETYPE: u16 = 0x02;
+    /// 6095-style IEEE_PRIO_REMAP_0123 (port register 0x18): PCP 0–3, 4 bits each.
+    pub const IEEE_PRIO_REMAP_0123: u8 = 0x18;
+    /// 6095-style IEEE_PRIO_REMAP_4567 (port register 0x19): PCP 4–7.
+    pub const IEEE_PRIO_REMAP_4567: u8 = 0x19;
+    /// 6390-style IEEE_PRIO_MAP_TABLE (port register 0x18): UPDATE | table \[14:12\] |
+    /// pointer \[11:9\] | data \[8:0\].
+    pub const IEEE_PRIO_MAP_TABLE: u8 = 0x18;
+    /// IEEE_PRIO_MAP_TABLE UPDATE (bit 15).
+    pub const IEEE_PRIO_MAP_TABLE_UPDATE: u16 = 0x8000;
+    /// IEEE_PRIO_MAP_TABLE table 0: ingress PCP.
+    pub const IEEE_PRIO_MAP_TABLE_INGRESS_PCP: u16 = 0x0000;
+    /// IEEE_PRIO_MAP_TABLE pointer shift (field \[11:9\]).
+    pub const IEEE_PRIO_MAP_TABLE_PTR_SHIFT: u32 = 9;
+    /// IEEE_PRIO_MAP_TABLE data field \[8:0\].
+    pub const IEEE_PRIO_MAP_TABLE_DATA_MASK: u16 = 0x01FF;
+    /// 6393X POLICY_MGMT_CTL pointers of the 01:80:C2:00:00:0x traps (00–07, 08–0F)
+    /// and the 01:80:C2:00:00:2x traps (20–27, 28–2F), pointer in \[13:8\].
+    pub const POLICY_PTR_RSVD2CPU: [u16; 4] = [0x2000, 0x2100, 0x2400, 0x2500];
+    // PORT_ASSOC_VECTOR fields of the address table (Linux port.h).
+    /// PORT_ASSOC_VECTOR LOCKED_PORT (bit 13): the port does not learn, and a frame whose
+    /// source address is not in the ATU raises an ATU miss violation
+    /// (docs/mv88e6xxx.md#atu-and-vtu-violations).
+    pub const PAV_LOCKED_PORT: u16 = 1 << 13;
+    /// PORT_ASSOC_VECTOR IGNORE_WRONG (bit 12): no ATU member violation for a source address
+    /// held by a static entry of other ports (docs/mv88e6xxx.md#atu-and-vtu-violations).
+    pub const PAV_IGNORE_WRONG: u16 = 1 << 12;
 }
 
 register_bitfields![u16,
@@ -437,117 +545,6 @@ pub const SW_RESET: u16 = 1 << 15;
 /// docs/mv88e6xxx.md#reset).
 pub const PPU_STATE_6352: u16 = 1 << 15;
 
-/// Registers of the managed-switch operations (port isolation, learning, management
-/// frames, 802.1Q drop modes, mirroring, frame size, link aggregation, priority maps).
-/// Source: Linux `drivers/net/dsa/mv88e6xxx/port.h`, `global1.h`, `global2.h` (mainline
-/// commit `0010b838db9f`, the commit docs/mv88e6xxx.md pins; the 6393X EPC write opcode
-/// as corrected in mainline to 0x3000).
-pub mod managed {
-    /// Port registers.
-    pub mod port {
-        /// PORT_CTL0 (port register 0x04).
-        pub const CTL0: u8 = 0x04;
-        /// PORT_CTL0 (0x04) IGMP_MLD_SNOOP (bit 10, `MV88E6XXX_PORT_CTL0_IGMP_MLD_SNOOP`).
-        pub const CTL0_IGMP_MLD_SNOOP: u16 = 0x0400;
-        /// PORT_CTL1 (port register 0x05).
-        pub const CTL1: u8 = 0x05;
-        /// PORT_CTL1 TRUNK_PORT (bit 14).
-        pub const CTL1_TRUNK_PORT: u16 = 0x4000;
-        /// PORT_CTL1 TRUNK_ID field \[11:8\].
-        pub const CTL1_TRUNK_ID_MASK: u16 = 0x0F00;
-        /// PORT_CTL1 TRUNK_ID shift.
-        pub const CTL1_TRUNK_ID_SHIFT: u32 = 8;
-        /// PORT_BASE_VLAN (port register 0x06): port vector \[10:0\] (as wide as the chip's
-        /// ports) and FID \[3:0\] in \[15:12\].
-        pub const BASE_VLAN: u8 = 0x06;
-        /// PORT_BASE_VLAN FID \[3:0\] field \[15:12\].
-        pub const BASE_VLAN_FID_3_0_MASK: u16 = 0xF000;
-        /// PORT_CTL2 (port register 0x08).
-        pub const CTL2: u8 = 0x08;
-        /// PORT_CTL2 jumbo mode field \[13:12\]: 0 1522, 1 2048, 2 10240 bytes.
-        pub const CTL2_JUMBO_MODE_MASK: u16 = 0x3000;
-        /// PORT_CTL2 DISCARD_TAGGED (bit 9).
-        pub const CTL2_DISCARD_TAGGED: u16 = 0x0200;
-        /// PORT_CTL2 DISCARD_UNTAGGED (bit 8).
-        pub const CTL2_DISCARD_UNTAGGED: u16 = 0x0100;
-        /// PORT_CTL2 EGRESS_MONITOR (bit 5).
-        pub const CTL2_EGRESS_MONITOR: u16 = 0x0020;
-        /// PORT_CTL2 INGRESS_MONITOR (bit 4).
-        pub const CTL2_INGRESS_MONITOR: u16 = 0x0010;
-        /// PORT_ASSOC_VECTOR (port register 0x0B): port vector \[10:0\].
-        pub const ASSOC_VECTOR: u8 = 0x0B;
-        /// PORT_ETH_TYPE (port register 0x0F), the EtherType of EDSA frames.
-        pub const ETH_TYPE: u8 = 0x0F;
-        /// 6393X EPC_CMD (port register 0x10): extended port control command.
-        pub const EPC_CMD: u8 = 0x10;
-        /// 6393X EPC_DATA (port register 0x11).
-        pub const EPC_DATA: u8 = 0x11;
-        /// EPC_CMD BUSY (bit 15).
-        pub const EPC_CMD_BUSY: u16 = 0x8000;
-        /// EPC_CMD write opcode \[14:12\] = 3.
-        pub const EPC_CMD_WRITE: u16 = 0x3000;
-        /// EPC index of the port EtherType.
-        pub const EPC_INDEX_PORT_ETYPE: u16 = 0x02;
-        /// 6095-style IEEE_PRIO_REMAP_0123 (port register 0x18): PCP 0–3, 4 bits each.
-        pub const IEEE_PRIO_REMAP_0123: u8 = 0x18;
-        /// 6095-style IEEE_PRIO_REMAP_4567 (port register 0x19): PCP 4–7.
-        pub const IEEE_PRIO_REMAP_4567: u8 = 0x19;
-        /// 6390-style IEEE_PRIO_MAP_TABLE (port register 0x18): UPDATE | table \[14:12\] |
-        /// pointer \[11:9\] | data \[8:0\].
-        pub const IEEE_PRIO_MAP_TABLE: u8 = 0x18;
-        /// IEEE_PRIO_MAP_TABLE UPDATE (bit 15).
-        pub const IEEE_PRIO_MAP_TABLE_UPDATE: u16 = 0x8000;
-        /// IEEE_PRIO_MAP_TABLE table 0: ingress PCP.
-        pub const IEEE_PRIO_MAP_TABLE_INGRESS_PCP: u16 = 0x0000;
-        /// IEEE_PRIO_MAP_TABLE pointer shift (field \[11:9\]).
-        pub const IEEE_PRIO_MAP_TABLE_PTR_SHIFT: u32 = 9;
-        /// IEEE_PRIO_MAP_TABLE data field \[8:0\].
-        pub const IEEE_PRIO_MAP_TABLE_DATA_MASK: u16 = 0x01FF;
-        /// 6393X POLICY_MGMT_CTL pointers of the 01:80:C2:00:00:0x traps (00–07, 08–0F)
-        /// and the 01:80:C2:00:00:2x traps (20–27, 28–2F), pointer in \[13:8\].
-        pub const POLICY_PTR_RSVD2CPU: [u16; 4] = [0x2000, 0x2100, 0x2400, 0x2500];
-    }
-
-    /// Global1 registers.
-    pub mod g1 {
-        /// G1_CTL1 (Global1 0x04) MAX_FRAME_1632 (bit 10) of the 6185-style chips.
-        pub const CTL1_MAX_FRAME_1632: u16 = 0x0400;
-        /// G1_IP_PRI_0 (Global1 0x10); G1_IP_PRI_0..7 are 0x10..0x17, DSCP `8 r + n` in
-        /// bits \[2n+1:2n\] of register `0x10 + r` (the order inside a register is
-        /// unverified).
-        pub const IP_PRI_0: u8 = 0x10;
-        /// G1_IEEE_PRI (Global1 0x18): PCP `n` in bits \[2n+1:2n\].
-        pub const IEEE_PRI: u8 = 0x18;
-        /// 6390-style MONITOR_MGMT_CTL pointers of the 01:80:C2:00:00:0x traps (00–07,
-        /// 08–0F) and the 01:80:C2:00:00:2x traps (20–27, 28–2F).
-        pub const MGMT_PTR_RSVD2CPU: [u16; 4] = [0x0000, 0x0100, 0x0200, 0x0300];
-    }
-
-    /// Global2 registers.
-    pub mod g2 {
-        /// G2_MGMT_EN_2X (Global2 0x02): bit `n` traps 01:80:C2:00:00:2n.
-        pub const MGMT_EN_2X: u8 = 0x02;
-        /// G2_MGMT_EN_0X (Global2 0x03): bit `n` traps 01:80:C2:00:00:0n.
-        pub const MGMT_EN_0X: u8 = 0x03;
-        /// G2_SWITCH_MGMT (Global2 0x05).
-        pub const SWITCH_MGMT: u8 = 0x05;
-        /// G2_SWITCH_MGMT RSVD2CPU (bit 3).
-        pub const SWITCH_MGMT_RSVD2CPU: u16 = 0x0008;
-        /// G2_TRUNK_MASK (Global2 0x07): UPDATE | mask number \[14:12\] | HASH | vector.
-        pub const TRUNK_MASK: u8 = 0x07;
-        /// G2_TRUNK_MASK / G2_TRUNK_MAPPING UPDATE (bit 15).
-        pub const TRUNK_UPDATE: u16 = 0x8000;
-        /// G2_TRUNK_MASK number shift (field \[14:12\]).
-        pub const TRUNK_MASK_NUM_SHIFT: u32 = 12;
-        /// G2_TRUNK_MASK HASH (bit 11).
-        pub const TRUNK_MASK_HASH: u16 = 0x0800;
-        /// G2_TRUNK_MAPPING (Global2 0x08): UPDATE | trunk ID \[14:11\] | vector.
-        pub const TRUNK_MAPPING: u8 = 0x08;
-        /// G2_TRUNK_MAPPING ID shift (field \[14:11\]).
-        pub const TRUNK_MAPPING_ID_SHIFT: u32 = 11;
-    }
-}
-
 /// G1_STS EEPROM done (EEInt, bit 0; Linux `global1.h` `MV88E6XXX_G1_STS_IRQ_EEPROM_DONE`
 /// = 0): set when the switch has finished loading its EEPROM, cleared by a read of G1_STS
 /// (Linux commit e44894e2aa4e, "the EEInt flag ... is cleared on read").
@@ -619,4 +616,40 @@ mod tests {
             }
         }
     }
+}
+
+/// Internal PHY registers the driver touches (Marvell PHYs; Linux `marvell.c`).
+pub mod phy {
+    /// Marvell PHY interrupt enable register (0x12), Linux `MII_M1011_IMASK`.
+    pub const IMASK: u8 = 0x12;
+    /// Marvell PHY interrupt status register (0x13), Linux `MII_M1011_IEVENT`; a read returns
+    /// the latched events and clears them.
+    pub const IEVENT: u8 = 0x13;
+    /// Marvell PHY interrupt bit "link status changed" (bit 10, 0x0400) in
+    /// [`IMASK`] / [`IEVENT`] (part of Linux's enable mask 0x6400; the bit's meaning is
+    /// **unverified**, docs/mv88e6xxx.md#interrupts).
+    pub const LINK_CHANGED: u16 = 1 << 10;
+    /// The Marvell PHY page register (Linux `phy.h` `MV88E6XXX_PHY_PAGE`).
+    pub const PAGE: u8 = 22;
+    /// Page 0, the copper page (`MV88E6XXX_PHY_PAGE_COPPER`).
+    pub const PAGE_COPPER: u16 = 0x00;
+    /// BMCR power down (IEEE 802.3 clause 22 register 0 bit 11, Linux `BMCR_PDOWN`).
+    pub const BMCR_PDOWN: u16 = 1 << 11;
+}
+
+/// SERDES registers (Linux `serdes.h`).
+pub mod serdes {
+    /// The SERDES PHY address (Linux `serdes.h` `MV88E6352_ADDR_SERDES`).
+    pub const SERDES_6352_ADDR: u8 = 0x0F;
+    /// The SERDES page (Linux `serdes.h` `MV88E6352_SERDES_PAGE_FIBER`).
+    pub const SERDES_6352_PAGE_FIBER: u16 = 0x01;
+    /// POC, the port operational configuration (MMD 4 register 0xF002,
+    /// `MV88E6393X_SERDES_POC`): PCS selection \[2:0\], reset bit 15.
+    pub const SERDES_6393X_POC: u16 = 0xF002;
+    /// Erratum 4.8's register and bit: MMD 4 0xF074 bit 14 (`MV88E6393X_ERRATA_4_8_REG`,
+    /// `_BIT`): "write SERDES register 4.F074.14=1 for only those modes [1000BASE-X, SGMII]
+    /// and 0 in all other modes".
+    pub const SERDES_6393X_ERRATA_4_8_REG: u16 = 0xF074;
+    /// Erratum 4.8's bit.
+    pub const SERDES_6393X_ERRATA_4_8_BIT: u16 = 1 << 14;
 }

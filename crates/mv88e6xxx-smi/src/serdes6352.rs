@@ -13,18 +13,8 @@ use mdio_bus::Mdio;
 
 use crate::chip::Chip;
 use crate::error::{ConfigError, Error, Feature};
+use crate::regs::{phy, serdes};
 use crate::switch::Switch;
-
-/// The SERDES PHY address (Linux `serdes.h` `MV88E6352_ADDR_SERDES`).
-pub const SERDES_6352_ADDR: u8 = 0x0F;
-/// The SERDES page (Linux `serdes.h` `MV88E6352_SERDES_PAGE_FIBER`).
-pub const SERDES_6352_PAGE_FIBER: u16 = 0x01;
-/// The Marvell PHY page register (Linux `phy.h` `MV88E6XXX_PHY_PAGE`).
-pub const PHY_PAGE: u8 = 22;
-/// Page 0, the copper page restored after each access (`MV88E6XXX_PHY_PAGE_COPPER`).
-pub const PHY_PAGE_COPPER: u16 = 0x00;
-/// BMCR power down (IEEE 802.3 clause 22 register 0 bit 11, Linux `BMCR_PDOWN`).
-pub const BMCR_PDOWN: u16 = 1 << 11;
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     fn serdes_6352_check(&self, reg: u8) -> Result<(), Error<M::Error>> {
@@ -39,7 +29,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             .into());
         }
         // "There is no paging for registers 22" (phy.c).
-        if reg == PHY_PAGE || reg > 31 {
+        if reg == phy::PAGE || reg > 31 {
             return Err(ConfigError::PortFeature {
                 chip,
                 port: None,
@@ -60,9 +50,13 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// if any, is dropped for the read's).
     pub fn serdes_6352_read(&mut self, reg: u8) -> Result<u16, Error<M::Error>> {
         self.serdes_6352_check(reg)?;
-        self.g2_phy_write(SERDES_6352_ADDR, PHY_PAGE, SERDES_6352_PAGE_FIBER)?;
-        let r = self.g2_phy_read(SERDES_6352_ADDR, reg);
-        let put = self.g2_phy_write(SERDES_6352_ADDR, PHY_PAGE, PHY_PAGE_COPPER);
+        self.g2_phy_write(
+            serdes::SERDES_6352_ADDR,
+            phy::PAGE,
+            serdes::SERDES_6352_PAGE_FIBER,
+        )?;
+        let r = self.g2_phy_read(serdes::SERDES_6352_ADDR, reg);
+        let put = self.g2_phy_write(serdes::SERDES_6352_ADDR, phy::PAGE, phy::PAGE_COPPER);
         let v = r?;
         put.map(|_| v)
     }
@@ -71,9 +65,13 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// [`serdes_6352_read`](Self::serdes_6352_read).
     pub fn serdes_6352_write(&mut self, reg: u8, value: u16) -> Result<(), Error<M::Error>> {
         self.serdes_6352_check(reg)?;
-        self.g2_phy_write(SERDES_6352_ADDR, PHY_PAGE, SERDES_6352_PAGE_FIBER)?;
-        let r = self.g2_phy_write(SERDES_6352_ADDR, reg, value);
-        let put = self.g2_phy_write(SERDES_6352_ADDR, PHY_PAGE, PHY_PAGE_COPPER);
+        self.g2_phy_write(
+            serdes::SERDES_6352_ADDR,
+            phy::PAGE,
+            serdes::SERDES_6352_PAGE_FIBER,
+        )?;
+        let r = self.g2_phy_write(serdes::SERDES_6352_ADDR, reg, value);
+        let put = self.g2_phy_write(serdes::SERDES_6352_ADDR, phy::PAGE, phy::PAGE_COPPER);
         r?;
         put
     }
@@ -85,9 +83,9 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     pub fn serdes_6352_power(&mut self, up: bool) -> Result<(), Error<M::Error>> {
         let bmcr = self.serdes_6352_read(0)?;
         let v = if up {
-            bmcr & !BMCR_PDOWN
+            bmcr & !phy::BMCR_PDOWN
         } else {
-            bmcr | BMCR_PDOWN
+            bmcr | phy::BMCR_PDOWN
         };
         if v != bmcr {
             self.serdes_6352_write(0, v)?;

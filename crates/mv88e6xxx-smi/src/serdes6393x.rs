@@ -12,11 +12,9 @@ use mdio_bus::{DevAddr, Mdio};
 
 use crate::c45::LaneMap;
 use crate::error::{ConfigError, Error};
+use crate::regs::serdes;
 use crate::switch::Switch;
 
-/// POC, the port operational configuration (MMD 4 register 0xF002,
-/// `MV88E6393X_SERDES_POC`): PCS selection \[2:0\], reset bit 15.
-pub const SERDES_6393X_POC: u16 = 0xF002;
 /// POC PCS selection mask (`MV88E6393X_SERDES_POC_PCS_MASK`).
 const POC_PCS_MASK: u16 = 0x0007;
 /// POC PCS 1000BASE-X, SGMII PHY side, SGMII MAC side, 10GBASE-R (`_POC_PCS_1000BASEX`,
@@ -27,12 +25,6 @@ const POC_PCS_SGMII_MAC: u16 = 0x3;
 const POC_PCS_10GBASER: u16 = 0x5;
 /// POC reset (`MV88E6393X_SERDES_POC_RESET`, bit 15).
 const POC_RESET: u16 = 0x8000;
-/// Erratum 4.8's register and bit: MMD 4 0xF074 bit 14 (`MV88E6393X_ERRATA_4_8_REG`,
-/// `_BIT`): "write SERDES register 4.F074.14=1 for only those modes [1000BASE-X, SGMII]
-/// and 0 in all other modes".
-pub const SERDES_6393X_ERRATA_4_8_REG: u16 = 0xF074;
-/// Erratum 4.8's bit.
-pub const SERDES_6393X_ERRATA_4_8_BIT: u16 = 1 << 14;
 /// MMD 30 (`MDIO_MMD_VEND1`), where erratum 5.2's registers are.
 const VEND1: DevAddr = DevAddr::from_bits(30);
 
@@ -46,7 +38,7 @@ pub const SERDES_6393X_ERRATA_5_2: [(u8, u16, u16, u16); 7] = [
     (30, 0x80A2, 0x8000, 0xFF7F),
     (30, 0x80A9, 0x0000, 0xFFF0),
     (30, 0x80A3, 0x0000, 0xF8FF),
-    (4, SERDES_6393X_POC, POC_RESET, POC_RESET),
+    (4, serdes::SERDES_6393X_POC, POC_RESET, POC_RESET),
 ];
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
@@ -66,20 +58,20 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             return Err(ConfigError::SerdesLane { port }.into());
         }
         let phyxs = DevAddr::PHYXS;
-        let pcs = self.c45_read(lane, phyxs, SERDES_6393X_POC)? & POC_PCS_MASK;
+        let pcs = self.c45_read(lane, phyxs, serdes::SERDES_6393X_POC)? & POC_PCS_MASK;
         let bit = if matches!(
             pcs,
             POC_PCS_1000BASEX | POC_PCS_SGMII_PHY | POC_PCS_SGMII_MAC
         ) {
-            SERDES_6393X_ERRATA_4_8_BIT
+            serdes::SERDES_6393X_ERRATA_4_8_BIT
         } else {
             0
         };
         self.c45_modify(
             lane,
             phyxs,
-            SERDES_6393X_ERRATA_4_8_REG,
-            SERDES_6393X_ERRATA_4_8_BIT,
+            serdes::SERDES_6393X_ERRATA_4_8_REG,
+            serdes::SERDES_6393X_ERRATA_4_8_BIT,
             bit,
         )?;
         if pcs == POC_PCS_10GBASER {

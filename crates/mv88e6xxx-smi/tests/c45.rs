@@ -1014,18 +1014,14 @@ mod property {
 /// other chips and the page register itself are refused before any frame.
 #[test]
 fn the_6352_serdes_is_reached_at_0x0f_page_1() {
+    // IEEE 802.3 clause 22 BMCR power down, bit 11 (the test's own fact).
+    const BMCR_PDOWN: u16 = 1 << 11;
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
     let mut smi = probe(&mut sim, 2, Family::Mv6085);
     assert!(smi.phy_read(p(0x0F), RegAddr::new(0).unwrap()).is_err());
-    assert_ne!(
-        smi.serdes_6352_read(0).unwrap() & mv88e6xxx_smi::BMCR_PDOWN,
-        0
-    );
+    assert_ne!(smi.serdes_6352_read(0).unwrap() & BMCR_PDOWN, 0);
     smi.serdes_6352_power(true).unwrap();
-    assert_eq!(
-        smi.serdes_6352_read(0).unwrap() & mv88e6xxx_smi::BMCR_PDOWN,
-        0
-    );
+    assert_eq!(smi.serdes_6352_read(0).unwrap() & BMCR_PDOWN, 0);
     let f0 = smi.frames();
     assert!(smi.serdes_6352_read(22).is_err());
     assert_eq!(smi.frames(), f0);

@@ -235,7 +235,10 @@ fn the_6320_tx_delay_is_refused_until_the_erratum_is_applied() {
 fn the_6393x_serdes_errata_follow_the_lane_mode() {
     use mdio_bus::sim::C45Model;
     use mdio_bus::{DevAddr, PhyAddr};
-    use mv88e6xxx_smi::{SERDES_6393X_ERRATA_4_8_REG, SERDES_6393X_POC};
+    // The test's own facts (Linux `pcs-639x.c`): MV88E6393X_ERRATA_4_8_REG 0xF074 and
+    // MV88E6393X_SERDES_POC 0xF002, both MMD 4.
+    const SERDES_6393X_ERRATA_4_8_REG: u16 = 0xF074;
+    const SERDES_6393X_POC: u16 = 0xF002;
     let vend1 = DevAddr::new(30).unwrap();
     let phyxs = DevAddr::PHYXS;
     let lane = move |a: PhyAddr| {

@@ -7,7 +7,7 @@ use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
 use crate::error::{ConfigError, Error, Feature};
-use crate::regs::managed::g1 as reg;
+use crate::regs::g1 as reg;
 use crate::switch::Switch;
 
 /// Linux's default IEEE map of the 6085-style chips (`mv88e6085_g1_ieee_pri_map`,

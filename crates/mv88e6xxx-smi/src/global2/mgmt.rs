@@ -10,7 +10,7 @@ use mdio_bus::Mdio;
 
 use crate::error::{ConfigError, Error, Feature};
 use crate::port::Rsvd2CpuOp;
-use crate::regs::managed::{g1 as g1_reg, g2 as reg, port as port_reg};
+use crate::regs::{g1 as g1_reg, g2 as reg, port as port_reg};
 use crate::switch::Switch;
 
 /// G1 MONITOR_MGMT_CTL and port POLICY_MGMT_CTL: UPDATE (bit 15).

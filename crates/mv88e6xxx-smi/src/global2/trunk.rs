@@ -7,7 +7,7 @@ use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
 use crate::error::{ConfigError, Error};
-use crate::regs::managed::g2 as reg;
+use crate::regs::g2 as reg;
 use crate::switch::Switch;
 
 /// The trunk mask table's masks (G2_TRUNK_MASK number \[14:12\]).

@@ -5,7 +5,7 @@ use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
 use crate::error::Error;
-use crate::regs::managed::port as reg;
+use crate::regs::port as reg;
 use crate::switch::Switch;
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
@@ -34,11 +34,11 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// PORT_CTL2 `bit` set or cleared, written only when it changes.
     fn port_ctl2_flag(&mut self, port: u8, bit: u16, set: bool) -> Result<(), Error<M::Error>> {
         self.managed_port(port)?;
-        let old = self.port_read(port, reg::CTL2)?;
+        let old = self.port_read(port, reg::PORT_CTL2)?;
         let new = if set { old | bit } else { old & !bit };
         if new == old {
             return Ok(());
         }
-        self.port_write(port, reg::CTL2, new)
+        self.port_write(port, reg::PORT_CTL2, new)
     }
 }

@@ -7,7 +7,7 @@ use mdio_bus::{Mdio, PhyAddr, RegAddr};
 
 use super::managed_ops::{EtherTypeOp, FrameSizeOp, max_frame_size};
 use crate::error::{Error, Feature};
-use crate::regs::managed::{g1 as g1_reg, port as reg};
+use crate::regs::{g1 as g1_reg, port as reg};
 use crate::switch::Switch;
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
@@ -42,7 +42,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
                     1523..=2048 => 0x1000,
                     _ => 0x2000,
                 };
-                self.port_update(port, reg::CTL2, reg::CTL2_JUMBO_MODE_MASK, mode)
+                self.port_update(port, reg::PORT_CTL2, reg::CTL2_JUMBO_MODE_MASK, mode)
             }
             FrameSizeOp::Global1632 => {
                 // Through the PPU-hold-aware update: a raw G1_CTL1 write would end a
@@ -74,7 +74,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         let (_, ops) = self.managed_port(port)?;
         match ops.ether_type {
             EtherTypeOp::Missing => Err(self.refuse(port, Feature::EtherType)),
-            EtherTypeOp::PortReg => self.port_write(port, reg::ETH_TYPE, etype),
+            EtherTypeOp::PortReg => self.port_write(port, reg::PORT_ETH_TYPE, etype),
             EtherTypeOp::Epc => {
                 let dev = self
                     .address_map()

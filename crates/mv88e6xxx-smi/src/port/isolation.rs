@@ -5,7 +5,7 @@ use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
 use crate::error::{ConfigError, Error};
-use crate::regs::managed::port as reg;
+use crate::regs::port as reg;
 use crate::switch::Switch;
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
@@ -21,7 +21,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     pub fn port_set_vlan_map(&mut self, port: u8, ports: u16) -> Result<(), Error<M::Error>> {
         let (chip, _) = self.managed_port(port)?;
         let (ports, mask) = Self::checked_vector(chip, ports)?;
-        self.port_update(port, reg::BASE_VLAN, mask, ports)
+        self.port_update(port, reg::PORT_BASE_VLAN, mask, ports)
     }
 
     /// The ports `port` may send frames to (PORT_BASE_VLAN, limited to the chip's ports).
@@ -30,7 +30,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     pub fn port_vlan_map(&mut self, port: u8) -> Result<u16, Error<M::Error>> {
         let (chip, _) = self.managed_port(port)?;
         let mask = super::managed_ops::chip_port_bits(chip);
-        Ok(self.port_read(port, reg::BASE_VLAN)? & mask)
+        Ok(self.port_read(port, reg::PORT_BASE_VLAN)? & mask)
     }
 
     /// Set `port`'s default forwarding database: FID \[3:0\] in PORT_BASE_VLAN \[15:12\]
@@ -50,13 +50,13 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         }
         self.port_update(
             port,
-            reg::BASE_VLAN,
+            reg::PORT_BASE_VLAN,
             reg::BASE_VLAN_FID_3_0_MASK,
             (fid & 0x000F) << 12,
         )?;
         let upper = upper_fid_mask(databases);
         if upper != 0 {
-            self.port_update(port, reg::CTL1, upper, fid >> 4)?;
+            self.port_update(port, reg::PORT_CTL1, upper, fid >> 4)?;
         }
         Ok(())
     }
@@ -67,10 +67,11 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// Errors: as [`port_vlan_map`](Self::port_vlan_map).
     pub fn port_fid(&mut self, port: u8) -> Result<u16, Error<M::Error>> {
         let (chip, _) = self.managed_port(port)?;
-        let mut fid = (self.port_read(port, reg::BASE_VLAN)? & reg::BASE_VLAN_FID_3_0_MASK) >> 12;
+        let mut fid =
+            (self.port_read(port, reg::PORT_BASE_VLAN)? & reg::BASE_VLAN_FID_3_0_MASK) >> 12;
         let upper = upper_fid_mask(crate::atu::atu_info(chip).num_databases);
         if upper != 0 {
-            fid |= (self.port_read(port, reg::CTL1)? & upper) << 4;
+            fid |= (self.port_read(port, reg::PORT_CTL1)? & upper) << 4;
         }
         Ok(fid)
     }

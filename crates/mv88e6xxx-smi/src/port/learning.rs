@@ -6,7 +6,7 @@ use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
 use crate::error::Error;
-use crate::regs::managed::port as reg;
+use crate::regs::port as reg;
 use crate::switch::Switch;
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
@@ -23,7 +23,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     pub fn port_set_assoc_vector(&mut self, port: u8, ports: u16) -> Result<(), Error<M::Error>> {
         let (chip, _) = self.managed_port(port)?;
         let (ports, mask) = Self::checked_vector(chip, ports)?;
-        self.port_update(port, reg::ASSOC_VECTOR, mask, ports)
+        self.port_update(port, reg::PORT_ASSOC_VECTOR, mask, ports)
     }
 
     /// Turn address learning on `port` on or off: the association vector becomes the

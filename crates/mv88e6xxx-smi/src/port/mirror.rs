@@ -9,7 +9,7 @@ use super::MirrorDirection;
 use super::managed_ops::has_mirror;
 use super::ops::MonitorOp;
 use crate::error::{ConfigError, Error, Feature};
-use crate::regs::managed::port as reg;
+use crate::regs::port as reg;
 use crate::regs::port::{POLICY_PTR_INGRESS_DEST, PORT_POLICY_MGMT_CTL};
 use crate::regs::{g1, g2};
 use crate::switch::Switch;
@@ -42,7 +42,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             MirrorDirection::Ingress => reg::CTL2_INGRESS_MONITOR,
             MirrorDirection::Egress => reg::CTL2_EGRESS_MONITOR,
         };
-        self.port_update(port, reg::CTL2, bit, if mirror { bit } else { 0 })
+        self.port_update(port, reg::PORT_CTL2, bit, if mirror { bit } else { 0 })
     }
 
     /// Mirror `port`'s `direction` to `dest`, as Linux's `chip.c`
@@ -89,7 +89,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         let mut ctl2 = 0;
         for q in 0..chip.info().num_ports {
             if chip.is_valid_port(q) {
-                let v = self.port_read(q, reg::CTL2)?;
+                let v = self.port_read(q, reg::PORT_CTL2)?;
                 mirroring |= v & bit != 0;
                 if q == port {
                     ctl2 = v;
@@ -107,7 +107,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             }
             self.set_mirror_port(direction, dest)?;
         }
-        self.port_write(port, reg::CTL2, ctl2 | bit)
+        self.port_write(port, reg::PORT_CTL2, ctl2 | bit)
     }
 
     /// The mirror destination of `direction` in use for frames of `port`, read as

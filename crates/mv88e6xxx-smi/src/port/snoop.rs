@@ -5,7 +5,7 @@ use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
 use crate::error::Error;
-use crate::regs::managed::port as reg;
+use crate::regs::port as reg;
 use crate::switch::Switch;
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
@@ -25,6 +25,6 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     ) -> Result<(), Error<M::Error>> {
         self.managed_port(port)?;
         let bit = if snoop { reg::CTL0_IGMP_MLD_SNOOP } else { 0 };
-        self.port_update(port, reg::CTL0, reg::CTL0_IGMP_MLD_SNOOP, bit)
+        self.port_update(port, reg::PORT_CTL0, reg::CTL0_IGMP_MLD_SNOOP, bit)
     }
 }

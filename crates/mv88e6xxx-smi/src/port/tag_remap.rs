@@ -8,7 +8,7 @@ use mdio_bus::Mdio;
 
 use super::managed_ops::TagRemapOp;
 use crate::error::{ConfigError, Error, Feature};
-use crate::regs::managed::port as reg;
+use crate::regs::port as reg;
 use crate::switch::Switch;
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {

@@ -6,7 +6,7 @@ use hwtimer_core::Continuous;
 use mdio_bus::Mdio;
 
 use crate::error::{ConfigError, Error};
-use crate::regs::managed::port as reg;
+use crate::regs::port as reg;
 use crate::switch::Switch;
 
 impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
@@ -26,6 +26,6 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             None => 0,
         };
         let mask = reg::CTL1_TRUNK_PORT | reg::CTL1_TRUNK_ID_MASK;
-        self.port_update(port, reg::CTL1, mask, bits)
+        self.port_update(port, reg::PORT_CTL1, mask, bits)
     }
 }

@@ -115,7 +115,9 @@ impl ChipModel {
     /// A software reset: the EPC entries (the port EtherTypes among them) go back to their
     /// defaults, as the port registers do in the model (an assumption, see `port.rs`).
     pub(super) fn epc_reset(&mut self) {
-        self.epc.iter_mut().for_each(std::collections::BTreeMap::clear);
+        self.epc
+            .iter_mut()
+            .for_each(std::collections::BTreeMap::clear);
     }
 
     /// Trunk mask `num` as the model holds it: (HASH, port vector); `None` above 7.
