@@ -30,15 +30,14 @@
 //!    `<W> wakes, <P> us apart`, then `wake <k> at <t> us` for k = 1..=W with
 //!    `k·P ≤ t < (k+1)·P` (never early, less than a period late), then `done`, no line
 //!    starting with `PANIC`, and the runner's exit status 0;
-//! 5. runs a failing copy of it ([`failing_copy`]: the template copied outside the
-//!    repository's examples with its `finish(.., true ..)` turned to `false`, its path
-//!    dependencies made absolute as a user's copy would have them), which must print
+//! 5. runs a failing copy of it ([`failing_copy`]: the template copied to
+//!    `target/templates/failing/<board>` with its `finish(.., true ..)` turned to `false`,
+//!    its path dependencies made absolute as a user's copy would have them), which must print
 //!    `FAILED` and make `cargo run` exit non-zero: a script that trusts the status never
 //!    accepts a failed run.
 //!
 //! The templates build into `target/templates/` of this repository (one directory for all,
-//! so those on the same target share their `core`), not into their own `target/`; the
-//! failing copies live in `target/templates/failing/`.
+//! so those on the same target share their `core`), not into their own `target/`.
 
 use crate::util::{CrossToolchain, TimedOutput, describe, host_cargo, repo_root, run_with_timeout};
 use std::fs;
@@ -579,8 +578,8 @@ mod tests {
         assert!(check_output("template-x", &zero).is_err());
     }
 
-    /// The configuration the templates had for this machine alone: every line but the
-    /// target and the runner is a finding.
+    /// A configuration for this machine alone (Debian's rustc, build-std through
+    /// RUSTC_BOOTSTRAP): every line but the target and the runner is a finding.
     const MACHINE_CONFIG: &str = "[build]\n\
                                   target = \"armv7a-none-eabi\"\n\
                                   rustc = \"/usr/bin/rustc\"\n\
