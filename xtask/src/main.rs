@@ -11,7 +11,7 @@
 //! | `setup [--check]` | [`setup`], [`probe`] | installs Debian's Rust (with `core` sources, rust-lld, clippy) and QEMU 10, as root, then verifies the chain with a probe |
 //! | `cross` | [`cross`] | builds each library crate for five bare-metal targets, links `no-std-smoke`, runs Debian's clippy on the bare-metal code |
 //! | `qemu [--icount N] [board]` | [`qemu`] | builds the board firmwares, runs them in QEMU (at `-icount shift=N`), checks `expected.txt` |
-//! | `templates` | [`templates`] | builds and boots each firmware template as a newcomer would (`/usr/bin/cargo run --release`), checks its wakes |
+//! | `templates` | [`templates`] | checks each firmware template's own files hold rustup's configuration only, builds and boots it (`cargo run --release`, Debian's rustc and build-std given from outside), checks its wakes and that a failing copy exits non-zero |
 //! | `bench` | [`mod@bench`] | runs host benches and the firmware, prints the `bench: ` figures |
 //! | `plots [--reuse]` | [`plots`] | renders `docs/plots/*.svg` from the benches' series (`xtask-plots`) |
 //! | `features` | [`features`] | checks every feature of every library crate on its own |
@@ -75,10 +75,12 @@ Commands:
                     boards' module docs). `auto` is accepted, but QEMU then counts no
                     instructions on the ARM PMU and may change the shift while a board
                     runs, so instruction checks can fail.
-  templates         Build and boot each template under examples/templates/ the way
-                    docs/your-own-firmware.md says (/usr/bin/cargo run --release in its
-                    folder, nothing else set), check that it prints its wakes on time and
-                    ends with done, and that the host cargo refuses it clearly (or builds it).
+  templates         Check that each template under examples/templates/ holds rustup's
+                    configuration only (no Debian path, RUSTC_BOOTSTRAP or unstable cargo
+                    key; Malta, a Tier 3 target, may keep [unstable] build-std), then
+                    `cargo run --release` it in its folder with Debian's rustc and
+                    build-std given from outside, check that it prints its wakes on time
+                    and ends with done, and that a copy made to fail exits non-zero.
   bench [--host-only]
                     Run the [[bench]] targets (harness = false) and the firmware boards and
                     print every `bench: <crate>/<metric> = <value> <unit>` line they emit,
