@@ -86,7 +86,9 @@ fn main() {
     // (a)-(c) and RX coalescing on the 3.x model (the names the README quotes), then the
     // same on the 4.x (QoS) model with `dwmac4_` in front (QEMU has no 4.x model).
     layout::<Bus>("");
-    println!("# TX-cleanup timer on the DWMAC 4.x model: the same measurements, Qos and tail doorbells");
+    println!(
+        "# TX-cleanup timer on the DWMAC 4.x model: the same measurements, Qos and tail doorbells"
+    );
     layout::<Bus4>("dwmac4_");
     // tx_frames 0 (timer only): Linux's per-packet re-arm postpones cleanup while traffic
     // flows; arm-once reclaims every tx_usecs.

@@ -14,7 +14,7 @@
 //!   packet, and is cancelled when a TI clean empties the ring; its period comes from the
 //!   configuration alone. Linux's re-arm-every-packet is `TimerStrategy::RearmEveryPacket`
 //!   (feature `unstable-baselines`), for the comparisons of
-//!   [`ring::coalesce`](crate::ring::coalesce) (679 vs 934 Mbit/s).
+//!   [`ring::coalesce`] (679 vs 934 Mbit/s).
 //! - **A queued frame is never an error**: [`TxToken::commit`] decides IC and the timer
 //!   before the descriptor is handed over; when the timer cannot be armed, the frame gets IC.
 //! - **RX coalescing** ([`CoalesceConfig`], with what 0 means): RIWT from `rx_usecs`, DIC

@@ -315,10 +315,7 @@ fn switch() {
         "\n[mv88e6xxx-smi] 6097 in multi-chip mode on a 2.5 MHz MDIO bus (model), 25.6 us per frame"
     );
     let strategies = [
-        (
-            "16 polls, 1-2 ms sleeps (Linux before)",
-            Strategy::PreSeed,
-        ),
+        ("16 polls, 1-2 ms sleeps (Linux before)", Strategy::PreSeed),
         (
             "50 ms deadline, BUSY checked before every access (patch 1)",
             Strategy::Patch1,
