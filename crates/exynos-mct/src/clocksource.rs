@@ -8,7 +8,8 @@
 //! value 2^32 off). Each read is a slow MMIO access (hundreds of ns on Exynos5420), and
 //! the clocksource is read all the time: Linux measured `gettimeofday()` with hi-lo-hi (3
 //! reads), ChromeOS's cached upper half (2 reads) and the low word only (1 read), and
-//! dropped to a 32-bit clocksource (the upstream figures: [the crate docs](crate#the-three-read-timestamp-and-what-this-crate-does-about-it)).
+//! dropped to a 32-bit clocksource (the upstream figures:
+//! [the crate docs](crate#the-three-read-timestamp-and-what-this-crate-does-about-it)).
 //!
 //! # The choices, and what each costs
 //!
