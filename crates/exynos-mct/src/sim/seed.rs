@@ -1,7 +1,8 @@
 //! The ways Linux and ChromeOS read the 64-bit FRC
 //! ([the three-read timestamp](crate#the-three-read-timestamp-and-what-this-crate-does-about-it)),
 //! on the driver's [`Frc`], as the baselines the seed bench and the seed-proof tests measure
-//! [`FrcTime`](crate::FrcTime) against (feature `unstable-baselines`; not part of the public API, no semver promise).
+//! [`FrcTime`](crate::FrcTime) against (feature `unstable-baselines`; not part of the public
+//! API, no semver promise).
 //!
 //! | strategy (Linux 2014) | here | MMIO reads per timestamp |
 //! |---|---|---|
