@@ -89,7 +89,7 @@ pub const FIGURES: &[Figure] = &[
             ],
             bars: &[
                 BarGroup {
-                    legend: "Linux modprobe, measured (seed 004)",
+                    legend: "Linux modprobe, measured (before and after its patches)",
                     names: &[
                         Some("mv88e6xxx-smi/seed_modprobe_before"),
                         Some("mv88e6xxx-smi/seed_modprobe_after_patch1"),

@@ -6,11 +6,11 @@
 use hwtimer_core::Clocksource;
 use hwtimer_core::sim::{SimClock, SimTickCounter};
 
-/// Sleep the way a kernel without a continuous clocksource does (seed 000): high
+/// Sleep the way a kernel without a continuous clocksource does (the bug OpenWrt fixed by marking the Otto clocksource continuous): high
 /// resolution timers are off, so a sleep's timer is only looked at from the periodic tick
 /// interrupt and the task wakes at the first tick at or after its deadline. Called in a
 /// loop, every 10 µs sleep therefore lasts until the next 10 ms tick (HZ=100), which is
-/// the 10003 µs the seed measured. Advances `clock` and returns the nanoseconds slept.
+/// the 10003 µs OpenWrt measured. Advances `clock` and returns the nanoseconds slept.
 pub fn tick_sleep(jiffies: &SimTickCounter, clock: &SimClock, ns: u64) -> u64 {
     let tick_ns = 1_000_000_000 / u64::from(jiffies.freq_hz()).max(1);
     let t0 = clock.now_ns();
@@ -22,7 +22,8 @@ pub fn tick_sleep(jiffies: &SimTickCounter, clock: &SimClock, ns: u64) -> u64 {
     clock.now_ns() - t0
 }
 
-/// Poll the way mv88e6xxx did before seed 004: up to `tries` reads with a fixed sleep
+/// Poll the way mv88e6xxx did before Linux's "Improve indirect addressing
+/// performance": up to `tries` reads with a fixed sleep
 /// between them, no deadline, no read after the last sleep. Returns `(Ok, reads)` when
 /// `done` held, `(Err, reads)` otherwise.
 pub fn fixed_sleep_poll<T>(
@@ -80,7 +81,7 @@ pub fn delay_us10_tick_hz100(n: u64) -> f64 {
     (clock.now_ns() - t0) as f64 / n.max(1) as f64
 }
 
-/// Seed 004's wait: a busy bit that clears 26 µs after the command, every read of it one
+/// The mv88e6xxx busy-bit wait: a busy bit that clears 26 µs after the command, every read of it one
 /// 25.6 µs MDIO frame. `tight`: the core's [`Poller`](hwtimer_core::Poller) with a 50 ms
 /// deadline; otherwise 16 tries with 1.5 ms sleeps. Returns `(ns waited, reads)`.
 pub fn busy_bit_wait(tight: bool) -> (u64, u32) {

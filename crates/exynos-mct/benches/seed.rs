@@ -1,4 +1,4 @@
-//! Seed 001 proof on the behavioural model, in virtual time (deterministic: no host clock is
+//! The three-read timestamp (crate docs) measured on the behavioural model, in virtual time (deterministic: no host clock is
 //! read): MMIO reads per 64-bit timestamp for each way of reading the MCT FRC, counted by
 //! `SimBus`. Prints `bench: exynos-mct/<metric> = <value> <unit>` lines for
 //! `cargo xtask bench` and the README. Instruction counts per call on the real ISA come from

@@ -1,6 +1,6 @@
 //! The global free-running counter (FRC) as a clocksource, and 64-bit time from it.
 //!
-//! # Background (seed 001)
+//! # Background: three reads per 64-bit timestamp
 //!
 //! The FRC is 64 bits wide but read as two 32-bit registers, `G_CNT_U` and `G_CNT_L`. A
 //! consistent 64-bit value needs *hi-lo-hi*: read U, L, U again and retry while the two
@@ -8,7 +8,8 @@
 //! value 2^32 off). Each read is a slow MMIO access (hundreds of ns on Exynos5420), and
 //! the clocksource is read all the time: Linux measured `gettimeofday()` with hi-lo-hi (3
 //! reads), ChromeOS's cached upper half (2 reads) and the low word only (1 read), and
-//! dropped to a 32-bit clocksource (the seed's figures: the README's seed table).
+//! dropped to a 32-bit clocksource (the upstream figures:
+//! [the crate docs](crate#the-three-read-timestamp-and-what-this-crate-does-about-it)).
 //!
 //! # The choices, and what each costs
 //!

@@ -16,9 +16,9 @@
 //! | `lock` (private) | the shared-register lock (its holder's CPU, bounded spin, [`Error::Busy`]) |
 //! | `sim` | (feature `sim`) the behavioural model of the block, `sim::MctIrqs` to run it to its next interrupt |
 //!
-//! ## The seed, and what this crate does about it
+//! ## The three-read timestamp, and what this crate does about it
 //!
-//! Seed 001 (Linux, 2014): reading the 64-bit FRC consistently takes three slow MMIO
+//! Linux, 2014: reading the 64-bit FRC consistently takes three slow MMIO
 //! reads (high, low, high again), and on ChromeOS `exynos_frc_read()` took 2 % of CPU
 //! time; Linux gave up the 64-bit clocksource and reads the low word only. Here the
 //! trade-off is not needed: [`FrcTime`] is a monotonic 64-bit time that costs **one MMIO
@@ -134,17 +134,13 @@
 //! the disable and one for the enable (Linux's order: the comparator stays disabled while
 //! `G_COMPn_L` is written, as writing an enabled comparator is not documented), and for a
 //! local timer that still counts, the stop before it (Linux stops it too: reprogramming a
-//! running local timer in place is not documented). Since the multi-core work each of the
-//! two `G_TCON` sections takes the shared-register lock (an exclusive compare-and-swap and
-//! a release store, each with its barrier) instead of a critical section, and a
-//! `set_compare` reads the high word once more to catch a time base left unread for a wrap
-//! (the single-core driver: 160 instructions, 10 accesses; with the lock 201). The
-//! register paths now keep their errors in registers (a one-byte internal error, turned
-//! into [`Error`] at the API), which brought the comparator arm to 174 and the local arm
-//! from 104 to 71. The lock's owner record (the CPU number, [`Config::cores`]) costs a call
-//! per arm, paid for by the `G_TCON` flags the lock word keeps (no flag test or store in
-//! the common section): the arm stays at 174; the README's "The issue-19 targets" section lists what remains, part by
-//! part, and why each part is needed.
+//! running local timer in place is not documented). Each of the two `G_TCON` sections takes
+//! the shared-register lock (an exclusive compare-and-swap and a release store, each with
+//! its barrier), and a `set_compare` reads the high word once more to catch a time base
+//! left unread for a wrap. The register paths keep their errors in registers (a one-byte
+//! internal error, turned into [`Error`] at the API). The README's section "Targets and
+//! what they cost" lists what an arm's instructions are spent on, part by part, and why
+//! each part is needed.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]

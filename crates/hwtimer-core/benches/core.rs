@@ -12,10 +12,9 @@
 //! - `queue_start_expire_insns_<n>`: one timer expired by `on_interrupt` (the earliest) and
 //!   started again behind all the others, per iteration. These lines continue the
 //!   `timer-core/queue_start_expire_insns_<n>` series (the crate was `timer-core` then).
-//!   The bench sets the clock to that timer's deadline by arithmetic; until the issue-19
-//!   turn it asked the queue (`next_deadline`, one more critical section, 38 of the 806
-//!   instructions at 16) and compared the operation's name as a string in every iteration
-//!   (19 more, in every `queue_*_insns` figure). Neither is queue work.
+//!   The bench sets the clock to that timer's deadline by arithmetic rather than asking the
+//!   queue (`next_deadline`, one more critical section) and does not compare the
+//!   operation's name as a string in an iteration: neither is queue work.
 //! - `queue_restart_insns_<n>`: the earliest timer restarted behind all the others (the
 //!   coalescing timer's per-burst re-arm when it is due first); the hardware is re-armed.
 //! - `queue_cancel_start_insns_<n>`: the earliest timer cancelled and started again behind
@@ -271,8 +270,7 @@ fn queue_op<const N: usize>(op: &str, n: u64) {
             QueueOp::StartExpire => {
                 // The clock goes to the deadline of `first` (started `k / N` times before)
                 // by arithmetic: asking the queue (`next_deadline`, one more critical
-                // section) is the bench's work, not start + expire, and was counted in
-                // this figure until the 2026-12 turn (about 50 instructions).
+                // section) is the bench's work, not start + expire.
                 let laps = (k / N) as u64;
                 time.now
                     .set(((k % N) as u64 + 1) * STEP + laps * (N as u64 + 1) * STEP);
@@ -424,7 +422,7 @@ fn main() {
     }
     queue_figures();
 
-    // Seed 000: 10,000 x delay_us(10) on a 28-bit 3.125 MHz counter, 100 ns per read.
+    // The Otto delay bug: 10,000 x delay_us(10) on a 28-bit 3.125 MHz counter, 100 ns per read.
     let (ns, reads) = delay_us10_continuous(10_000);
     bench("delay_us10_continuous", ns / 1000.0, "us");
     bench("delay_us10_counter_reads", reads, "reads");
@@ -434,7 +432,7 @@ fn main() {
         "us",
     );
 
-    // Seed 004: a busy bit clearing after 26 us, each read one 25.6 us MDIO frame.
+    // The mv88e6xxx busy poll: a busy bit clearing after 26 us, each read one 25.6 us MDIO frame.
     let (ns, reads) = busy_bit_wait(true);
     bench("busy_wait_deadline_poll", ns as f64 / 1000.0, "us");
     bench("busy_wait_deadline_poll_reads", f64::from(reads), "reads");
@@ -446,7 +444,7 @@ fn main() {
         "reads",
     );
 
-    // Seed 003: a 5 us request at 100 MHz under both min_delta values.
+    // The LoongArch min_delta change: a 5 us request at 100 MHz under both min_delta values.
     for (name, min) in [("min_delta_0x600", 0x600u64), ("min_delta_1000", 1000)] {
         let p = plan_delta(500, 100_000_000, 100_000_000, 0, min, (1 << 48) - 1);
         bench(&format!("oneshot_5us_{name}"), p.delta as f64 / 100.0, "us");

@@ -36,7 +36,8 @@ pub trait Clocksource {
 /// `CLOCK_SOURCE_IS_CONTINUOUS`).
 ///
 /// # Background
-/// Seed 000 (Realtek Otto, OpenWrt 2022): the kernel refuses to drive high-resolution
+/// The Otto delay bug (Realtek Otto, OpenWrt 2022, "mark clock source as continuous"): the
+/// kernel refuses to drive high-resolution
 /// timers from a clocksource that is not flagged continuous, so on RTL838x every
 /// `usleep_range(10, 20)` waited for the next 10 ms scheduler tick: 10003 µs instead of
 /// about 60 µs, and a switch took 110 s instead of 50 s to initialise.

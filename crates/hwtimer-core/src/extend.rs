@@ -4,7 +4,7 @@
 //!
 //! Timer hardware rarely counts in 64 bits. The Realtek Otto counter has 28 bits (it wraps
 //! every 85.9 s at 3.125 MHz), the Exynos MCT free-running counter is read one 32-bit half
-//! at a time (seed 001: reading both halves consistently costs three slow MMIO reads), and
+//! at a time (the Exynos MCT: reading both halves consistently costs three slow MMIO reads), and
 //! most MCU timers have 16 or 32. Deadlines, on the other hand, want a 64-bit time that
 //! never wraps, so that "is this deadline in the past?" is a plain integer comparison.
 //!

@@ -21,7 +21,8 @@
 //!
 //! - A [`Clocksource`] counts up at a fixed rate and wraps at its width; only a
 //!   [`Continuous`] one can back delays and polls, so a microsecond sleep cannot silently
-//!   wait for a 10 ms tick (seed 000).
+//!   wait for a 10 ms tick (the Realtek Otto bug in
+//!   [`Continuous`]'s background).
 //! - [`Monotonic`] time never goes backwards; [`Extended`] provides it from any width if
 //!   read at least once per half wrap.
 //! - Alarms never fire early, are late by at most `min_delta` (+1 tick when the event is
@@ -111,8 +112,7 @@ extern crate std;
 
 mod fmt;
 
-// Not yet cleaned for `arithmetic_side_effects` (a change of its own, by the file's owner):
-// `set_deadline` and the interrupt path subtract `deadline - now` right after checking
+// `arithmetic_side_effects` allowed: `set_deadline` and the interrupt path subtract `deadline - now` right after checking
 // `deadline > now`, which cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
 pub mod clockevent;

@@ -2,7 +2,7 @@
 //!
 //! # Background
 //!
-//! Seed 004 (mv88e6xxx, 2022): a switch driver polled a busy bit 16 times with a 1–2 ms
+//! The mv88e6xxx busy-poll bug (2022): a switch driver polled a busy bit 16 times with a 1–2 ms
 //! sleep between polls. The bit is clear on the first or second poll, so nearly every
 //! access paid a millisecond sleep and loading the module took 16 s; a tight poll bounded
 //! by a 50 ms deadline made it 2.2 s. In the same thread Andrew Lunn asked what happens on

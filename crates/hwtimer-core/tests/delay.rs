@@ -65,7 +65,7 @@ fn us_and_ms_variants_do_not_accumulate_chunk_overhead() {
 
 #[test]
 fn ten_microseconds_on_the_otto_rate_costs_33_ticks() {
-    // Seed 000's workload: 10 µs at 3.125 MHz is 31.25 ticks, waited as 32 + 1.
+    // The Otto delay bug's workload: 10 µs at 3.125 MHz is 31.25 ticks, waited as 32 + 1.
     assert_eq!(ticks_for_ns(10_000, 3_125_000), 33);
     let clock = SimClock::new();
     let counter = SimCounter::new(&clock, 28, 3_125_000).with_read_cost(40);

@@ -144,7 +144,7 @@ fn bit_clearing_during_the_deadline_check_is_caught_by_the_extra_poll() {
 
 #[test]
 fn preempted_poller_succeeds_where_a_naive_loop_reports_a_false_timeout() {
-    // Seed 004: a bit-banged bus or a preempted task loses 100 ms right after a read,
+    // The mv88e6xxx busy poll: a bit-banged bus or a preempted task loses 100 ms right after a read,
     // while the switch finishes its operation within 26 µs.
     let run = |naive: bool| {
         let (clock, counter, bus) = setup(26_000);

@@ -33,7 +33,7 @@
 //!   for an event that was cancelled, and the handler's acknowledge reports it as new.
 //!   Here shutdown writes TICLR after TCFG = 0 (the pending-status rule of [`ClockEvent`]).
 //!
-//! # Why `min_delta` matters (seed 003)
+//! # Why `min_delta` matters
 //!
 //! A request closer than `min_delta` is programmed as `min_delta`: at 100 MHz a 5 µs
 //! timer fires at 15.36 µs with 0x600 and at 10 µs with 1000. Timers that expire inside
@@ -63,10 +63,11 @@ pub const INITVAL_MAX: u64 = TCFG_VAL_MASK;
 /// Linux's `max_delta` for this device, (1 << 48) − 1 ticks.
 pub const LINUX_MAX_DELTA: u64 = (1 << 48) - 1;
 
-/// The default `min_delta`: 1000 ticks (10 µs at 100 MHz), the value of seed 003's patch.
+/// The default `min_delta`: 1000 ticks (10 µs at 100 MHz), the value of Linux's
+/// `min_delta` patch ([why it matters](crate::clockevent#why-min_delta-matters)).
 pub const DEFAULT_MIN_DELTA: u64 = 1000;
 
-/// The `min_delta` Linux used before seed 003: 0x600 = 1536 ticks (15.36 µs at 100 MHz).
+/// The `min_delta` Linux used before its `min_delta` patch: 0x600 = 1536 ticks (15.36 µs at 100 MHz).
 pub const LINUX_OLD_MIN_DELTA: u64 = 0x600;
 
 /// The count the driver programs for `delta`: `delta` rounded **up** to a multiple of 4,
@@ -122,7 +123,7 @@ impl Config {
         max_delta: LINUX_MAX_DELTA,
     };
 
-    /// Linux's configuration before seed 003: `min_delta` [`LINUX_OLD_MIN_DELTA`].
+    /// Linux's configuration before its `min_delta` patch: `min_delta` [`LINUX_OLD_MIN_DELTA`].
     pub const LINUX_0X600: Config = Config {
         min_delta: LINUX_OLD_MIN_DELTA,
         max_delta: LINUX_MAX_DELTA,
@@ -271,7 +272,7 @@ pub struct Planned {
 ///
 /// ```
 /// use loongarch_timer::clockevent::{Config, plan};
-/// // Seed 003: a 5 µs request (500 ticks at 100 MHz).
+/// // The `min_delta` patch's case: a 5 µs request (500 ticks at 100 MHz).
 /// assert_eq!(plan(500, &Config::LINUX_0X600).init_val, 0x600); // 15.36 µs
 /// assert_eq!(plan(500, &Config::DEFAULT).init_val, 1000); // 10 µs
 /// assert_eq!(plan(1001, &Config::DEFAULT).init_val, 1004); // rounded up, never early

@@ -88,7 +88,8 @@
 //! - `defmt`: `defmt::Format` on the public types.
 //! - `embassy`: `embassy::Driver`, embassy-time's time driver on the pinned pair.
 //! - `rtic`: `rtic_monotonic!`, an rtic-time 3 monotonic on the pinned pair.
-//! - `unstable-baselines`: Linux's and seed 003's strategies on the model (`sim::linux`,
+//! - `unstable-baselines`: Linux's strategies before and after its `min_delta` patch on the
+//!   model (`sim::linux`,
 //!   `sim::seed`), for this crate's own benches and seed-proof tests; not part of the
 //!   public API, no semver promise.
 //!

@@ -1,4 +1,4 @@
-//! Seed 003 (`LoongArch: Reduce min_delta for the arch clockevent device`) on the model of
+//! Linux's `min_delta` patch (`LoongArch: Reduce min_delta for the arch clockevent device`) on the model of
 //! QEMU's virt machine (100 MHz, docs/loongarch-timer.md#qemu-model).
 //!
 //! The expected figures come from the seed thread, not from this code: min_delta 0x600 is

@@ -1,4 +1,4 @@
-//! Seed-proof figures for seed 004, on the behavioural switch model in virtual time
+//! Figures against Linux's "Improve indirect addressing performance" patches, on the behavioural switch model in virtual time
 //! (deterministic: no host clock is read). Prints `bench: mv88e6xxx-smi/<metric> = <value>
 //! <unit>` lines for `cargo xtask bench` and the README.
 //!

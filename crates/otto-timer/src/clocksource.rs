@@ -14,7 +14,8 @@ use crate::soc::Config;
 /// - Counts **up** by one every `1 / tick_hz` seconds, from 0 at construction, and wraps
 ///   from `0x0FFF_FFFF` to 0 (every 85.9 s at 3.125 MHz): TIMER mode with DATA = 0
 ///   (docs/otto-timer.md#counter-and-clock).
-/// - **Continuous** (Linux `CLOCK_SOURCE_IS_CONTINUOUS`, seed 000): it needs no interrupt
+/// - **Continuous** (Linux `CLOCK_SOURCE_IS_CONTINUOUS`; without it OpenWrt's delays waited for a
+///   10 ms tick, see [`hwtimer_core::Continuous`]): it needs no interrupt
 ///   to advance and nothing stops or resets it after construction, because this value
 ///   owns the timer. That is what lets [`Delay`](hwtimer_core::Delay) and
 ///   [`Poller`](hwtimer_core::Poller) use it, and what the seed's 10 ms sleeps lacked.

@@ -1,4 +1,4 @@
-//! Seed 000 on the model: a 10 µs delay on the continuous Otto clocksource versus a sleep
+//! OpenWrt's continuous-clocksource bug on the model: a 10 µs delay on the continuous Otto clocksource versus a sleep
 //! that can only end on a periodic HZ=100 tick. Bounds come from the facts (3.125 MHz,
 //! 10 ms tick, the +1 tick rule of hwtimer-core and the model's MMIO cost), not from a
 //! previous run.

@@ -1,5 +1,5 @@
 //! Host instructions per frame through smoltcp on the driver and the model, with checksum
-//! offload on and off (issue 18, "Offload"): callgrind counts (`bench_support::instr`), the
+//! offload on and off (the README's offload section): callgrind counts (`bench_support::instr`), the
 //! difference being the checksum work the stack no longer does.
 //!
 //! - TX: one 1024-byte UDP datagram per frame to the broadcast address (no ARP), sent by

@@ -1,4 +1,4 @@
-//! Seed-proof figures for seed 002 (stmmac TX coalescing timer), on the behavioural DWMAC in
+//! Figures for the TX-cleanup timer (Linux's "net: stmmac: Use hrtimer for TX coalescing"), on the behavioural DWMAC in
 //! virtual time (deterministic: no host clock is read), plus host instruction counts per
 //! transmit from callgrind when valgrind is installed. Prints `bench: stmmac-coalesce/<metric>
 //! = <value> <unit>` lines for `cargo xtask bench` and the README.
@@ -80,13 +80,15 @@ fn main() {
         return;
     }
     println!(
-        "# seed 002: tx-frames 25 tx-usecs 1000; HZ=100 jiffies timer vs {HR_HZ} Hz hrtimer queue; \
+        "# TX-cleanup timer: tx-frames 25 tx-usecs 1000; HZ=100 jiffies timer vs {HR_HZ} Hz hrtimer queue; \
          virtual time"
     );
     // (a)-(c) and RX coalescing on the 3.x model (the names the README quotes), then the
     // same on the 4.x (QoS) model with `dwmac4_` in front (QEMU has no 4.x model).
     layout::<Bus>("");
-    println!("# seed 002 on the DWMAC 4.x model: the same measurements, Qos and tail doorbells");
+    println!(
+        "# TX-cleanup timer on the DWMAC 4.x model: the same measurements, Qos and tail doorbells"
+    );
     layout::<Bus4>("dwmac4_");
     // tx_frames 0 (timer only): Linux's per-packet re-arm postpones cleanup while traffic
     // flows; arm-once reclaims every tx_usecs.
@@ -153,7 +155,7 @@ fn main() {
     );
 }
 
-/// Seed 002's measurements on board `P`, each figure's name prefixed with `pre`: (a) the
+/// The TX-cleanup timer's measurements on board `P`, each figure's name prefixed with `pre`: (a) the
 /// reclaim latency of a 10-frame burst for the three timers, (b) the line-rate stream,
 /// (c) the stream on a DMA that lags the CPU, and RX coalescing. The per-start series for
 /// `cargo xtask plots` only for the 3.x model (`pre` empty).

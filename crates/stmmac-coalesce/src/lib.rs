@@ -13,7 +13,8 @@
 //!   timer is armed once** per window ([`TimerStrategy::ArmOnce`]), not re-armed per
 //!   packet, and is cancelled when a TI clean empties the ring; its period comes from the
 //!   configuration alone. Linux's re-arm-every-packet is `TimerStrategy::RearmEveryPacket`
-//!   (feature `unstable-baselines`), for the seed 002 comparisons (679 vs 934 Mbit/s).
+//!   (feature `unstable-baselines`), for the comparisons of
+//!   [`ring::coalesce`] (679 vs 934 Mbit/s).
 //! - **A queued frame is never an error**: [`TxToken::commit`] decides IC and the timer
 //!   before the descriptor is handed over; when the timer cannot be armed, the frame gets IC.
 //! - **RX coalescing** ([`CoalesceConfig`], with what 0 means): RIWT from `rx_usecs`, DIC
@@ -246,8 +247,8 @@
 //!   interrupt and the TX cleanup timer.
 //! - `miim` (feature `miim`): `ieee802_3_miim` PHY drivers on any [`mdio_bus::Mdio`].
 //! - `sim` (feature `sim`): the behavioural models of both MACs and their PHY, the DMA arena
-//!   and its order log; `sim::seed` (with `unstable-baselines`, not public API): seed 002's
-//!   settings and rigs.
+//!   and its order log; `sim::seed` (with `unstable-baselines`, not public API): the TX-cleanup
+//!   timer's settings and rigs.
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -31,7 +31,7 @@ fn main() {
     stmmac();
 }
 
-/// Seed 000: usleep(10) with and without a continuous clocksource.
+/// The Otto delay bug: usleep(10) with and without a continuous clocksource.
 fn delays() {
     println!("[delay] 10,000 x delay_us(10), 28-bit counter at 3.125 MHz (Realtek Otto rate)");
     let (ns, reads) = delay_us10_continuous(10_000);
@@ -41,19 +41,19 @@ fn delays() {
     );
     let tick = delay_us10_tick_hz100(1_000);
     println!(
-        "  periodic HZ=100 tick only (seed 000 bug):  {:.0} us per call",
+        "  periodic HZ=100 tick only (the Otto bug):  {:.0} us per call",
         tick / 1000.0
     );
     println!("  seed, RTL838x: 10003 us without the continuous flag, 60 us with it\n");
 }
 
-/// Seed 004: a busy bit that clears after one 25.6 us MDIO frame.
+/// The mv88e6xxx busy poll: a busy bit that clears after one 25.6 us MDIO frame.
 fn polls() {
     println!("[poll] busy bit clearing 26 us after the command (one MDIO frame at 2.5 MHz)");
     let (slow_ns, slow_reads) = busy_bit_wait(false);
     let (fast_ns, fast_reads) = busy_bit_wait(true);
     println!(
-        "  16 tries, 1.5 ms sleeps (before seed 004): {:>7.1} us, {slow_reads} reads",
+        "  16 tries, 1.5 ms sleeps (Linux before):    {:>7.1} us, {slow_reads} reads",
         slow_ns as f64 / 1000.0
     );
     println!(
@@ -84,7 +84,7 @@ fn extension() {
     );
 }
 
-/// Seed 003: min_delta clamps every short timer.
+/// The LoongArch `min_delta` patch: min_delta clamps every short timer.
 fn clamping() {
     println!("[clockevent] 5 us request at 100 MHz (LoongArch constant timer)");
     for (name, min) in [
@@ -146,7 +146,7 @@ fn timer_queue() {
     println!("  interrupts taken: {}", probe.acks());
 }
 
-/// The Realtek Otto timer driver on its behavioural model (seed 000 and the v6.18
+/// The Realtek Otto timer driver on its behavioural model (the continuous-clocksource bug and the v6.18
 /// lost-interrupt fix).
 fn otto() {
     if let Err(e) = otto_inner() {
@@ -217,7 +217,7 @@ fn otto_inner() -> Result<(), Error> {
     Ok(())
 }
 
-/// The LoongArch constant timer on its model of QEMU's virt machine (seed 003).
+/// The LoongArch constant timer on its model of QEMU's virt machine (the `min_delta` patch).
 fn loongarch() {
     use loongarch_timer::Config;
     use loongarch_timer::sim::seed::{clamp_window_batch, measure_oneshot};
@@ -245,7 +245,7 @@ fn loongarch() {
     }
 }
 
-/// The Exynos MCT on its model at 24 MHz (seed 001): MMIO reads per 64-bit timestamp, and
+/// The Exynos MCT on its model at 24 MHz (the three-read timestamp): MMIO reads per 64-bit timestamp, and
 /// a write-status bit that never comes.
 fn exynos() {
     use exynos_mct::sim::seed::{UpperCache, read64_cached_upper};
@@ -266,13 +266,13 @@ fn exynos() {
     let cache = UpperCache::new();
     let time = mct.time();
     let strategies: [(&str, &dyn Fn() -> u64); 4] = [
-        ("hi-lo-hi 64-bit read (Linux before seed 001)", &|| {
+        ("hi-lo-hi 64-bit read (Linux before 2014)", &|| {
             mct.frc().read64()
         }),
         ("cached upper half (ChromeOS)", &|| {
             read64_cached_upper(&mct.frc(), &cache)
         }),
-        ("low 32 bits only (seed 001 fix)", &|| {
+        ("low 32 bits only (Linux's 2014 fix)", &|| {
             u64::from(mct.frc().read_low())
         }),
         ("exynos-mct FrcTime (64-bit, software epoch)", &|| {
@@ -303,7 +303,7 @@ fn exynos() {
     }
 }
 
-/// The mv88e6xxx switch over MDIO on its model (seed 004): frames per indirect access and a
+/// The mv88e6xxx switch over MDIO on its model (the busy-poll bug): frames per indirect access and a
 /// 3-chip, 20-port probe under each busy-wait strategy.
 fn switch() {
     use mv88e6xxx_smi::sim::BusyDelay;
@@ -315,10 +315,7 @@ fn switch() {
         "\n[mv88e6xxx-smi] 6097 in multi-chip mode on a 2.5 MHz MDIO bus (model), 25.6 us per frame"
     );
     let strategies = [
-        (
-            "16 polls, 1-2 ms sleeps (before seed 004)",
-            Strategy::PreSeed,
-        ),
+        ("16 polls, 1-2 ms sleeps (Linux before)", Strategy::PreSeed),
         (
             "50 ms deadline, BUSY checked before every access (patch 1)",
             Strategy::Patch1,
@@ -359,7 +356,7 @@ fn switch() {
     );
 }
 
-/// DWMAC TX coalescing on the core's timer queue, on the DWMAC model (seed 002).
+/// DWMAC TX coalescing on the core's timer queue, on the DWMAC model (the TX-cleanup timer).
 fn stmmac() {
     use stmmac_coalesce::TimerStrategy;
     use stmmac_coalesce::sim::seed::{
@@ -372,7 +369,7 @@ fn stmmac() {
     );
     type MakeRig<'a> = &'a dyn Fn() -> Result<BurstRunner, stmmac_coalesce::Error>;
     let runs: [(&str, MakeRig); 3] = [
-        ("jiffies timer at HZ=100 (before seed 002)", &|| {
+        ("jiffies timer at HZ=100 (Linux before)", &|| {
             BurstRunner::jiffies(SEED_HZ, seed, TimerStrategy::RearmEveryPacket)
         }),
         ("hrtimer re-armed per packet (Linux)", &|| {

@@ -44,7 +44,7 @@
 //!
 //! Baselines (feature `unstable-baselines`, for this crate's own bench and seed-proof tests;
 //! not part of the public API, no semver promise): `linux`, Linux's arming sequences and
-//! 64-bit read on the model; `seed`, seed 001's ways of reading the 64-bit count.
+//! 64-bit read on the model; `seed`, the ways Linux and ChromeOS read the 64-bit count.
 //!
 //! QEMU's own quirks (FRC restart on `G_COMP` writes, `ICNTB` clamping, the manual-update
 //! off-by-one) are *not* modelled: the model is the hardware as documented; the firmware

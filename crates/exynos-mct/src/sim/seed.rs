@@ -1,8 +1,10 @@
-//! Seed 001's ways of reading the 64-bit FRC, on the driver's [`Frc`], as the baselines the
-//! seed bench and the seed-proof tests measure [`FrcTime`](crate::FrcTime) against (feature
-//! `unstable-baselines`; not part of the public API, no semver promise).
+//! The ways Linux and ChromeOS read the 64-bit FRC
+//! ([the three-read timestamp](crate#the-three-read-timestamp-and-what-this-crate-does-about-it)),
+//! on the driver's [`Frc`], as the baselines the seed bench and the seed-proof tests measure
+//! [`FrcTime`](crate::FrcTime) against (feature `unstable-baselines`; not part of the public
+//! API, no semver promise).
 //!
-//! | strategy (seed 001) | here | MMIO reads per timestamp |
+//! | strategy (Linux 2014) | here | MMIO reads per timestamp |
 //! |---|---|---|
 //! | hi-lo-hi, the original code | the driver's own [`Frc::read64`] (exact; comparator programming needs it), and Linux's loop as [`linux::read_count_64`](super::linux::read_count_64) | 3 |
 //! | ChromeOS's cached upper half | [`read64_cached_upper`] | 2 (4 when the high word changed) |

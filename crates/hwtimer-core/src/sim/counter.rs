@@ -78,7 +78,8 @@ impl Continuous for SimCounter {}
 
 /// A jiffies-style tick counter: a software count incremented by a periodic `hz`
 /// interrupt. It is a [`Clocksource`] (it counts at `hz`) but deliberately **not**
-/// [`Continuous`]: it is the "only a periodic tick" world of seed 000, kept for
+/// [`Continuous`]: it is the "only a periodic tick" world of the Otto delay bug
+/// ([`Continuous`]'s background), kept for
 /// comparisons. Reads cost 1 ns of virtual time.
 #[derive(Debug, Clone)]
 pub struct SimTickCounter {

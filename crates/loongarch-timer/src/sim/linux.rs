@@ -9,7 +9,7 @@
 //!
 //! | | Linux ([`LinuxTimer`]) | this crate ([`ConstantTimer`](crate::ConstantTimer)) |
 //! |---|---|---|
-//! | `min_delta` | fixed: [`LINUX_OLD_MIN_DELTA`] before seed 003, [`DEFAULT_MIN_DELTA`] after | [`Config`](crate::Config) |
+//! | `min_delta` | fixed: [`LINUX_OLD_MIN_DELTA`] before the `min_delta` patch, [`DEFAULT_MIN_DELTA`] after | [`Config`](crate::Config) |
 //! | `set_next_event(delta)` | TCFG = `(delta & CSR_TCFG_VAL) \| EN`: rounded **down**, up to 3 ticks early | rounded up, never early |
 //! | `max_delta` | (1 << 48) − 1, of which 2^48 − 4 is programmable | 2^48 − 4 |
 //! | shutdown | clears TCFG.EN only: a latched TI survives and fires the next arm | TCFG = 0, then TICLR |
@@ -41,7 +41,7 @@ pub struct LinuxTimer<C: Csr> {
 }
 
 impl<C: Csr> LinuxTimer<C> {
-    /// Linux before seed 003: `min_delta` [`LINUX_OLD_MIN_DELTA`] (0x600).
+    /// Linux before its `min_delta` patch ([why it matters](crate::clockevent#why-min_delta-matters)): `min_delta` [`LINUX_OLD_MIN_DELTA`] (0x600).
     pub fn before_seed_003(csr: C, clock: ConstantClock) -> Self {
         Self {
             csr,
@@ -50,7 +50,7 @@ impl<C: Csr> LinuxTimer<C> {
         }
     }
 
-    /// Linux with seed 003 applied: `min_delta` [`DEFAULT_MIN_DELTA`] (1000).
+    /// Linux with its `min_delta` patch applied: `min_delta` [`DEFAULT_MIN_DELTA`] (1000).
     pub fn after_seed_003(csr: C, clock: ConstantClock) -> Self {
         Self {
             min_delta: DEFAULT_MIN_DELTA,

@@ -14,7 +14,7 @@
 //! |---|---|
 //! | this one | the model, [`SimCsr`], [`qemu_alarm`] |
 //! | `linux` | (feature `unstable-baselines`) Linux's clockevent sequences on the model, the baseline the driver is compared with |
-//! | `seed` | (feature `unstable-baselines`) seed 003's experiment: a 5 µs request and a batch of timers under a fixed `min_delta` |
+//! | `seed` | (feature `unstable-baselines`) the `min_delta` experiment: a 5 µs request and a batch of timers under a fixed `min_delta` |
 //!
 //! The two baselines are for this crate's own benchmarks and seed-proof tests: not part of
 //! the public API, no semver promise.

@@ -1,7 +1,8 @@
-//! Seed 003's experiment on the model (feature `unstable-baselines`: for this crate's
+//! The `min_delta` experiment on the model (feature `unstable-baselines`: for this crate's
 //! benchmarks and seed-proof tests, not part of the public API, no semver promise).
 //!
-//! Seed 003 ("LoongArch: Reduce min_delta for the arch clockevent device") argues with two
+//! Linux's `min_delta` patch ("LoongArch: Reduce min_delta for the arch clockevent device";
+//! [why it matters](crate::clockevent#why-min_delta-matters)) argues with two
 //! scenarios, both under a **fixed** `min_delta` (0x600 before the patch, 1000 after):
 //! one short request, which fires at `min_delta` instead ([`measure_oneshot`]), and several
 //! timers inside the clamp window, which one interrupt serves together
@@ -88,7 +89,7 @@ pub struct BatchFigure {
 
 /// Start one [`HrTimers`] timer per entry of `offsets` (ticks from one common "now") on a
 /// simulated QEMU virt core with `config`, then run virtual time interrupt by interrupt
-/// until all have run. Shows seed 003's explanation: every timer that expired inside the
+/// until all have run. Shows the `min_delta` patch's explanation: every timer that expired inside the
 /// `min_delta` clamp window is served by the one interrupt that ends it.
 ///
 /// Needs a `critical-section` implementation (the dev-dependency with feature `std` in

@@ -7,7 +7,8 @@ use super::*;
 /// Each frame: write MII_ADDR = PA | GR | CR | (GW) | GB, then poll GB until it clears,
 /// bounded by [`MDIO_TIMEOUT_US`] with iopoll semantics (≥ 2 reads, one more after the
 /// deadline). GB is checked *before* a frame only the first time and after a failure
-/// (every frame waits for its own completion; seed 004's lesson), saving one MMIO read per
+/// (every frame waits for its own completion, the lesson of Linux's mv88e6xxx
+/// "Improve indirect addressing performance"), saving one MMIO read per
 /// frame compared with Linux, which polls before and after.
 #[derive(Debug)]
 pub struct Gmac3Mdio<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {

@@ -169,7 +169,8 @@ impl<'r, M: Dwmac, T: CleanupTimer, C: CacheOps> Device<'r, M, T, C> {
     /// reclaimed by the cleanup path ([`TxRing::service`], [`TxRing::on_timer`],
     /// [`TxRing::reclaim`]; 0: no limit beyond the ring). Linux's TCP small queues do this to a socket
     /// whose frames the driver has not completed (two packets at low rates), which is how
-    /// the TX cleanup path gates a TCP stream in seed 002. Tokens paired with a received
+    /// the TX cleanup path gates a TCP stream (Linux's TX
+    /// coalescing timer, [`ring::coalesce`](crate::ring::coalesce)). Tokens paired with a received
     /// frame (ACKs, ARP and ICMP replies) only need a free descriptor.
     pub fn set_inflight_limit(&mut self, limit: usize) {
         self.inflight_limit = if limit == 0 { usize::MAX } else { limit };

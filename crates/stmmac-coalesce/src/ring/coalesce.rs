@@ -6,8 +6,8 @@
 //! A DWMAC raises the TX interrupt (DMA_STATUS.TI) only for frames whose last descriptor
 //! has IC set. Linux's stmmac sets IC once every `tx_frames` frames and relies on a
 //! software timer of `tx_usecs` to reclaim the frames of a burst shorter than that
-//! (docs/gmac3.md#tx-rule, #quirks). Seed 002 (stmmac, 2020–2023) measured both ways this goes
-//! wrong:
+//! (docs/gmac3.md#tx-rule, #quirks). Linux's "net: stmmac: Use hrtimer for TX coalescing" and its
+//! follow-ups (2020–2023) measured both ways this goes wrong:
 //!
 //! 1. On a jiffies `timer_list` at HZ=100 a 1000 µs timer fires on the next 10 ms tick, so
 //!    the cleanup of a short burst waits up to 10 ms: TCP over a slow link dropped to
@@ -15,8 +15,7 @@
 //! 2. But the driver re-arms that hrtimer on **every** transmitted packet. Under load the
 //!    timer never fires (IC every N frames does the work), yet every packet pays a timer
 //!    dequeue/enqueue and usually a clockevent reprogramming: 679 Mbit/s with the
-//!    per-packet re-arm against 934 without it on an OpenWrt router (seed 002 in the
-//!    workspace README).
+//!    per-packet re-arm against 934 without it on an OpenWrt router.
 //!
 //! # Solution
 //!
@@ -296,10 +295,11 @@ pub const fn ic_decision(count: u32, tx_packets: u32, tx_frames: u32) -> (bool, 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum TimerStrategy {
-    /// Start the timer only if it is not queued (this crate; seed 002's fix).
+    /// Start the timer only if it is not queued (this crate's fix for the
+    /// per-packet re-arm).
     ArmOnce,
     /// Restart it on every packet, moving the deadline out (Linux's stmmac; the slow case
-    /// of seed 002). A baseline for measurements only (feature `unstable-baselines`, no
+    /// of the [module docs](self)). A baseline for measurements only (feature `unstable-baselines`, no
     /// semver promise).
     #[cfg(feature = "unstable-baselines")]
     RearmEveryPacket,

@@ -89,7 +89,8 @@
 //! - `arena` ([`SimArena`], [`SimCache`]): memory with 32-bit bus addresses, the cache, and
 //!   the order log ([`Seen`]).
 //! - `phy` ([`AnPhy`], [`Partner`]): the autonegotiating PHY and its link partner.
-//! - `seed` (feature `unstable-baselines`): seed 002's rigs and measurements.
+//! - `seed` (feature `unstable-baselines`): the TX-cleanup timer's rigs and measurements
+//!   ([`ring::coalesce`](crate::ring::coalesce)).
 
 mod arena;
 mod csum;

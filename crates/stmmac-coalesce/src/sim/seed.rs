@@ -1,4 +1,5 @@
-//! Seed 002 on the model, in virtual time: a driver [`Rig`] (model + rings + timer queue)
+//! The TX-cleanup timer of [`ring::coalesce`](crate::ring::coalesce) on the model, in
+//! virtual time: a driver [`Rig`] (model + rings + timer queue)
 //! and the two measurements of the seed proof.
 //!
 //! - [`Rig::burst`]: a burst shorter than `tx_frames` (no IC, so only the cleanup timer
@@ -34,7 +35,7 @@ use crate::ring::coalesce::{CoalesceConfig, TimerStrategy};
 use crate::ring::rx::{RxConfig, RxRing};
 use crate::ring::tx::{QueueTimer, TxConfig, TxRing};
 
-/// Seed 002's coalescing settings: `tx-frames 25 tx-usecs 1000` (no RX coalescing).
+/// The TX-cleanup measurements' coalescing settings: `tx-frames 25 tx-usecs 1000` (no RX coalescing).
 pub const SEED: CoalesceConfig = CoalesceConfig {
     tx_frames: 25,
     tx_usecs: 1_000,

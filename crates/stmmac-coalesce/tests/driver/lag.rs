@@ -248,7 +248,7 @@ fn lag_zero_is_the_instant_model() {
     assert_eq!(Gmac3Irq(&bus).advance_to_next(), None);
 }
 
-/// Seed 002's stream of 1514-byte frames at 1 Gbit/s line rate, every interrupt taken when
+/// The TX-cleanup stream of 1514-byte frames at 1 Gbit/s line rate, every interrupt taken when
 /// it happens: on the instant model the TI clean always empties the ring and the cleanup
 /// timer never fires; when the DMA lags, the frame after each IC frame is still in flight
 /// at its TI, the timer stays queued and expires about once per tx_usecs while the traffic

@@ -169,9 +169,9 @@ pub trait Generation: 'static {
     type Model: ModelOps;
     /// The MAC driver on the model's bus.
     type Mac: Dwmac;
-    /// The model of the seed 002 rigs (`stmmac_coalesce::sim::seed`) of this generation.
+    /// The model of the TX-cleanup rigs (`stmmac_coalesce::sim::seed`) of this generation.
     type SeedModel: ModelOps;
-    /// The seed 002 rigs' board: the bus of [`SeedModel`](Self::SeedModel).
+    /// The TX-cleanup rigs' board: the bus of [`SeedModel`](Self::SeedModel).
     type SeedBus: stmmac_coalesce::sim::seed::Board;
     /// "gmac3" or "qos", for messages.
     const NAME: &'static str;

@@ -1,4 +1,4 @@
-//! Seed 002's measurements on the models: jiffies against the hrtimer queue, programmings
+//! The TX-cleanup timer's measurements on the models: jiffies against the hrtimer queue, programmings
 //! per packet, RX coalescing, the per-frame cost, and checksum offload.
 
 #[path = "../harness/mod.rs"]

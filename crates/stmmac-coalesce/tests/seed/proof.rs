@@ -1,4 +1,4 @@
-//! Seed 002 on both models, in virtual time.
+//! The TX-cleanup timer on both models, in virtual time.
 //!
 //! (a) A burst shorter than `tx_frames` (no IC): with the seed's `tx-frames 25 tx-usecs 1000`
 //! the cleanup of the last frame waits for the next 10 ms tick on a jiffies timer at HZ=100,

@@ -12,7 +12,7 @@
 //! The functions use A32 encodings and must run in a privileged mode (the boards' code runs in
 //! SYS mode, `aarch32-rt`'s choice; exception handlers in SYS (IRQ), UND, ABT, SVC or FIQ).
 //!
-//! # Ecosystem crates tried for the ARM boards (issue 17): adopted, or why not
+//! # Ecosystem crates tried for the ARM boards: adopted, or why not
 //!
 //! Each was built for `armv7a-none-eabi` with Debian's rustc 1.96 and `-Zbuild-std=core` in
 //! a scratch crate outside this workspace (all build there):

@@ -92,7 +92,7 @@ impl<const N: usize> Pender<N> {
         // Release: what the caller wrote before pending (the task's wake) is seen by the
         // poll that takes the flag. A swap rather than a store, and its result unused: the
         // same on the hardware, and it keeps loom 0.7 from placing the write between the
-        // read and the write of the target's `take` swap (tokio-rs/loom issue 254), which
+        // read and the write of the target's `take` swap (tokio-rs/loom#254), which
         // would be a false alarm of the model check.
         work.swap(true, Ordering::Release);
         if target == me {

@@ -202,7 +202,8 @@ const SLOT_INNER: usize = 2 * CPUS;
 const SLOT_GUARD: usize = 3 * CPUS;
 /// Slots in all.
 const WAIT_SLOTS: usize = 3 * CPUS + 1;
-/// Instructions a runtime's `now()` may add to the time base's read (issue 19).
+/// Instructions a runtime's `now()` may add to the time base's read (the target of
+/// docs/performance.md, "Hot paths").
 const NOW_OVERHEAD_LIMIT: u64 = 8;
 /// Calls per timed loop (`bench:` lines).
 const CALLS: u64 = 10_000;

@@ -42,7 +42,7 @@
 //! | check | bound | made of |
 //! |---|---|---|
 //! | oneshot and first periodic expiry, request to handler | request + [`LATENCY_BOUND`] = 3 ticks + 130 insns | QEMU's expiry granularity (the timer fires 1–2 ticks after `init`) and the truncation of the stamps; the `csrwr` after the request stamp, the exception entry (20 stores) and the handler prologue up to its stamp (~45 instructions measured at shifts 0 to 4) |
-//! | seed 003 through `Alarm::set_delta` | min_delta + [`ALARM_BOUND`] = 6 ticks + 260 insns | as above, with up to 3 ticks of InitVal rounding to a multiple of 4; `set_delta`'s own ~100 instructions before its TCFG write |
+//! | the `min_delta` clamp through `Alarm::set_delta` | min_delta + [`ALARM_BOUND`] = 6 ticks + 260 insns | as above, with up to 3 ticks of InitVal rounding to a multiple of 4; `set_delta`'s own ~100 instructions before its TCFG write |
 //! | periodic intervals | ± [`PERIOD_JITTER`] = 1 tick + 1 insn | the interrupt is taken at the first instruction boundary after the expiry; the stamps truncate to ticks |
 //!
 //! At shift 0 these are the former 16, 32 and 1 ticks. Never early needs no bound: every
@@ -779,7 +779,8 @@ extern "C" fn board_main() -> ! {
         verdict(intervals_ok)
     );
 
-    // Seed 003 on the real ISA: a 5 µs (500-tick) deadline through `Alarm`, clamped to
+    // The `min_delta` clamp (loongarch-timer's README, "The `min_delta` patch") on the
+    // real ISA: a 5 µs (500-tick) deadline through `Alarm`, clamped to
     // min_delta, under 0x600 and under 1000.
     HANDLER_USES_ALARM.store(true, Ordering::Relaxed);
     let alarm_bound = ALARM_BOUND.ticks_at(speed, hz);
@@ -911,7 +912,7 @@ static SHARED_NOW_CELL: StaticCell<Counter> = StaticCell::new();
 /// `PinnedCounter::now` reads on each core.
 static DRIVER_READS: [AtomicU32; CPUS] = [const { AtomicU32::new(0) }; CPUS];
 /// `PinnedCounter::now` reads that returned less than a `rdtime.d` taken just before on the
-/// same core (stale time, as the driver gave on any core but its owner before issue 17).
+/// same core (stale time: what a driver that published time only on its owner core would give).
 static DRIVER_STALE: AtomicU32 = AtomicU32::new(0);
 /// `PinnedCounter::now` reads that returned more than a `rdtime.d` taken just after on the
 /// same core: time held at another core's reading, ahead of this core's counter (what cores

@@ -33,7 +33,7 @@
 //! 3. **TCP echo on port 7** (four tasks, each a listening socket), until a connection to
 //!    **port 9** or [`IDLE_TIMEOUT_S`] seconds of guest time without echo traffic; it
 //!    prints `tcp-echo: bytes=<n> connections=<c>`.
-//! 4. If the port-9 connection carries `sink <port> <bytes>`, **seed 002's TCP stream** to
+//! 4. If the port-9 connection carries `sink <port> <bytes>`, **the TX-cleanup TCP stream** to
 //!    10.0.2.2:`<port>` four times, each on rings of its own after a DMA soft reset: with a
 //!    32-descriptor TX ring, `tx-frames 25`, `tx-usecs 1000` and TX cleanup on (a) a
 //!    jiffies timer (a 10 ms tick from the private-timer queue, firing the timer at the

@@ -19,7 +19,7 @@
 //!    of [`IDLE_TIMEOUT_S`] seconds of guest time. It prints
 //!    `tcp-echo: bytes=<n> connections=<c>`; `cargo xtask qemu` checks both against what its
 //!    client sent.
-//! 4. If the port-9 connection carries `sink <port> <bytes>`, **seed 002's TCP stream**: the
+//! 4. If the port-9 connection carries `sink <port> <bytes>`, **the TX-cleanup TCP stream**: the
 //!    firmware sends `<bytes>` to 10.0.2.2:`<port>` (the host's 127.0.0.1, where xtask
 //!    listens) three times, with a 32-descriptor TX ring, `tx-frames 25`, `tx-usecs 1000`,
 //!    and TX cleanup on (a) a 10 ms tick, (b) the hrtimer re-armed on every packet, (c) the

@@ -548,7 +548,7 @@ fn counter_enabled(gt: &GlobalTimer<Bus>) -> bool {
     gt.bus().read_word(0x08) & 1 != 0
 }
 
-/// The shared-bits scenario of issue 17, across the two cores, before CPU0 starts the
+/// The shared-bits scenario, across the two cores, before CPU0 starts the
 /// counter: (a) CPU1 builds its `GlobalTimer` and takes its comparator while the counter is
 /// stopped, CPU0 starts it, CPU1 arms: the counter must stay enabled (a per-core copy of
 /// the enable bit taken at `new` would stop it); (b) CPU1 takes a comparator of a second

@@ -1010,7 +1010,8 @@ fn within_budget(call: &str, centi: u64, budget: u64) {
     }
 }
 
-/// Instructions a runtime's `now()` may add to the time base's read (issue 19).
+/// Instructions a runtime's `now()` may add to the time base's read (the target of
+/// docs/performance.md, "Hot paths").
 const NOW_OVERHEAD_LIMIT: u64 = 8;
 
 /// Issue 19's limit on a runtime's `now()` (fw-common's `print_now_overhead`) over

@@ -1164,8 +1164,8 @@ fn other_channels_by_irq(mct: &'static Mct<Bus>, speed: Speed) -> Result<bool, E
     Ok(all_ok)
 }
 
-/// Seed 001's cached-upper read, the baseline the `fw_read64_cached_upper_insns` figure
-/// measures on the real ISA. It is a seed strategy, not the driver's (the driver's is
+/// ChromeOS's cached-upper read (exynos-mct's crate docs, "The three-read timestamp"), the baseline the `fw_read64_cached_upper_insns` figure
+/// measures on the real ISA. It is a baseline, not the driver's (the driver's is
 /// `FrcTime`), so it lives here and in `exynos_mct::sim::seed`, never in the driver API: read
 /// the low word, then the high word, and accept when the high word equals the one cached by
 /// the previous call (2 MMIO reads; 4 when the high word changed).
