@@ -96,6 +96,8 @@ pub struct ChipModel {
     /// G1_STS "operation done" sources latched since the last G1_STS read
     /// (`regs::G1_STS_CLEARED_ON_READ`).
     g1_sts_latched: u16,
+    /// Until this time (ns after the hardware reset at t = 0) the chip does not answer.
+    silent_until_ns: u64,
     reset_ns: u64,
     resets: u64,
     link_events: Vec<(u64, usize, bool)>,
@@ -178,6 +180,7 @@ impl ChipModel {
             ppu_off_ns: 0,
             ppu_off_since: None,
             g1_sts_latched: 0,
+            silent_until_ns: 0,
             reset_ns: port::RESET_NS,
             resets: 0,
             link_events: Vec::new(),
@@ -271,6 +274,17 @@ impl ChipModel {
     /// BUSY timing of Global2 SMI_PHY_CMD.
     pub fn with_phy_busy(mut self, d: BusyDelay) -> Self {
         self.phy_delay = d;
+        self
+    }
+
+    /// The chip does not answer on the bus for `ns` after its hardware reset (t = 0): every
+    /// read returns 0xFFFF (the bus idling high) and every write is lost. Default 0. Linux
+    /// v6.12 `global1.c` (`mv88e6xxx_g1_is_eeprom_done`) notes that a switch still
+    /// resetting may not respond on the bus, so its reads return 0xffff; Linux (`chip.c`
+    /// `mv88e6xxx_hardware_reset`) waits 10-20 ms after releasing the reset line before
+    /// the first access for this reason.
+    pub fn with_reset_silence_ns(mut self, ns: u64) -> Self {
+        self.silent_until_ns = ns;
         self
     }
 
@@ -578,6 +592,9 @@ impl ChipModel {
     /// A frame to this chip at bus address `phy`.
     pub(super) fn frame_read(&mut self, now: u64, phy: u8, reg: u8) -> u16 {
         self.settle(now);
+        if now < self.silent_until_ns {
+            return 0xFFFF;
+        }
         match self.attach {
             Attach::Direct => self.dev_read(now, phy, reg),
             Attach::DualChip(a) => self.dev_read(now, phy - a, reg),
@@ -597,6 +614,9 @@ impl ChipModel {
 
     pub(super) fn frame_write(&mut self, now: u64, phy: u8, reg: u8, value: u16) {
         self.settle(now);
+        if now < self.silent_until_ns {
+            return;
+        }
         match self.attach {
             Attach::Direct => self.dev_write(now, phy, reg, value),
             Attach::DualChip(a) => self.dev_write(now, phy - a, reg, value),
