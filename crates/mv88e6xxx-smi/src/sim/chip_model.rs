@@ -43,6 +43,8 @@ struct Ppu {
     enabled: bool,
     /// The state reported before `settle_at` (the previous one) and from then on.
     settle_at: u64,
+    /// The state a stopped (settled, not enabled) PPU reports.
+    stopped: u16,
 }
 
 impl Ppu {
@@ -50,9 +52,14 @@ impl Ppu {
         match (self.enabled, now >= self.settle_at) {
             (true, true) => PPU_STATE_POLLING,
             (true, false) => PPU_STATE_INITIALIZING,
-            (false, true) => PPU_STATE_DISABLED,
+            (false, true) => self.stopped,
             (false, false) => PPU_STATE_POLLING,
         }
+    }
+
+    /// Whether it owns the PHY bus: all but a stopped PPU (whatever state it reports).
+    fn owns_bus(&self, now: u64) -> bool {
+        self.enabled || now < self.settle_at
     }
 }
 
@@ -140,6 +147,7 @@ impl ChipModel {
             Ppu {
                 enabled: true,
                 settle_at: 0,
+                stopped: PPU_STATE_DISABLED,
             }
         });
         let mut ports = vec![[0u16; 32]; nports];
@@ -215,6 +223,20 @@ impl ChipModel {
         self
     }
 
+    /// [`PhyKind::PpuGated`] chips: the G1_STS PPU state (bits \[15:14\]) a stopped PPU
+    /// reports; default 0x8000 "disabled" (Linux v6.12 `global1.h`
+    /// `MV88E6185_G1_STS_PPU_STATE_DISABLED`). The field's other values, 0x0000
+    /// (`..._DISABLED_RST`) and 0x4000 (`..._INITIALIZING`), let a test check that only
+    /// 0xC000 (`..._POLLING`) is taken as the PPU owning the bus, as Linux's
+    /// `mv88e6185_g1_wait_ppu_disabled` does; the stopped PPU leaves the bus to the host
+    /// whatever it reports. Bits outside 0xC000 are ignored.
+    pub fn with_ppu_stopped_state(mut self, state: u16) -> Self {
+        if let Some(ppu) = &mut self.ppu {
+            ppu.stopped = state & PPU_STATE_MASK;
+        }
+        self
+    }
+
     /// How long a PPU state change takes after PPU_ENABLE changes (stuck: never).
     pub fn with_ppu_busy(mut self, d: BusyDelay) -> Self {
         self.ppu_delay = d;
@@ -246,7 +268,7 @@ impl ChipModel {
     fn ppu_owns_phys(&self, now: u64) -> bool {
         self.ppu
             .as_ref()
-            .is_some_and(|p| p.state(now) != PPU_STATE_DISABLED)
+            .is_some_and(|p| p.owns_bus(now))
     }
 
     /// Silicon revision reported in PORT_SWITCH_ID.
