@@ -8,9 +8,7 @@ use mdio_bus::Mdio;
 
 use crate::chip::PhyAccess;
 use crate::error::{BusyWait, Error};
-use crate::regs::{
-    self, PPU_ENABLE, PPU_STATE_MASK, PPU_STATE_POLLING, g1,
-};
+use crate::regs::{self, PPU_ENABLE, PPU_STATE_MASK, PPU_STATE_POLLING, g1};
 use crate::switch::{Switch, finish};
 
 /// How long the PHY polling unit of a [`PhyAccess::PpuGated`] chip stays stopped after the

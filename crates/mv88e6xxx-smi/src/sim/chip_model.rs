@@ -266,9 +266,7 @@ impl ChipModel {
 
     /// Whether the PPU owns the PHY bus at `now` (a host access collides).
     fn ppu_owns_phys(&self, now: u64) -> bool {
-        self.ppu
-            .as_ref()
-            .is_some_and(|p| p.owns_bus(now))
+        self.ppu.as_ref().is_some_and(|p| p.owns_bus(now))
     }
 
     /// Silicon revision reported in PORT_SWITCH_ID.
