@@ -1,6 +1,8 @@
-//! The 6393 family's SERDES errata 4.8 and 5.2 (Linux v6.12 torvalds/linux
-//! `drivers/net/dsa/mv88e6xxx/pcs-639x.c` `mv88e6393x_erratum_4_8`,
-//! `mv88e6393x_erratum_5_2`, `serdes.h`; docs/mv88e6xxx.md#errata).
+//! The 6393 family's SERDES errata 4.6, 4.8 and 5.2 (Linux v6.12 torvalds/linux
+//! `drivers/net/dsa/mv88e6xxx/pcs-639x.c` `mv88e6393x_erratum_4_6`,
+//! `mv88e6393x_erratum_4_8`, `mv88e6393x_erratum_5_2`, `serdes.h`;
+//! docs/mv88e6xxx.md#errata). Erratum 4.6 runs once per lane when the lane is set up
+//! ([`Switch::serdes_6393x_erratum_4_6`]), as Linux's `mv88e6393x_pcs_init` runs it.
 //!
 //! Linux applies them when phylink configures a lane (`mv88e6393x_sgmii_pcs_post_config`,
 //! the 1000BASE-X, SGMII and 2500BASE-X interfaces: 4.8; `mv88e6393x_xg_pcs_post_config`
@@ -27,6 +29,16 @@ const POC_PCS_SGMII_MAC: u16 = 0x3;
 const POC_PCS_10GBASER: u16 = 0x5;
 /// POC reset (`MV88E6393X_SERDES_POC_RESET`, bit 15).
 const POC_RESET: u16 = 0x8000;
+/// POC power down (`MV88E6393X_SERDES_POC_PDOWN`, bit 5).
+const POC_PDOWN: u16 = 1 << 5;
+/// The lane's 1000BASE-X/SGMII BMCR, MMD 4 0x2000 (`MV88E6390_SGMII_BMCR`,
+/// `0x2000 + MII_BMCR`), and its power-down bit (`BMCR_PDOWN`, bit 11).
+const SGMII_BMCR: u16 = 0x2000;
+const BMCR_PDOWN: u16 = 1 << 11;
+/// CTRL1, MMD 4 0xF003 (`MV88E6393X_SERDES_CTRL1`): transmit and receive power down
+/// (`_TX_PDOWN` bit 9, `_RX_PDOWN` bit 8).
+const CTRL1: u16 = 0xF003;
+const CTRL1_TX_RX_PDOWN: u16 = (1 << 9) | (1 << 8);
 /// MMD 30 (`MDIO_MMD_VEND1`), where erratum 5.2's registers are.
 const VEND1: DevAddr = DevAddr::from_bits(30);
 
@@ -61,15 +73,9 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// follows Linux, the configuration the kernel's users run, rather than the erratum
     /// sheet's wider wording.
     ///
-    /// Erratum 4.6 is not applied by this crate. Linux (`mv88e6393x_erratum_4_6`, run once
-    /// per lane from `mv88e6393x_pcs_init`): "Cannot clear PwrDn bit on SERDES if device is
-    /// configured CPU_MGD mode or P0_mode is configured for \[x\]MII"; the workaround sets
-    /// POC (MMD 4 0xF002) bit 5 (`MV88E6393X_SERDES_POC_PDOWN`) to 0 and bit 15
-    /// (`_POC_RESET`) to 1, then powers the lane down again (SGMII BMCR, MMD 4 0x2000, bit 11
-    /// set; `MV88E6393X_SERDES_CTRL1` 0xF003 TX/RX power-down bits 9 and 8 set), as after the
-    /// workaround the SERDES comes up powered. A board whose 6393-family switch is strapped
-    /// CPU_MGD, or whose port 0 runs an \[x\]MII mode, must do this itself (with
-    /// [`Switch::phy_write_c45`] on the lane) before it powers a SERDES lane up.
+    /// Erratum 4.6 is not part of this call: Linux runs it once per lane when it sets the
+    /// lane up, before any configuration; call
+    /// [`serdes_6393x_erratum_4_6`](Self::serdes_6393x_erratum_4_6) then.
     ///
     /// Errors, before any frame: [`ConfigError::SerdesLane`] on a chip outside the 6393
     /// family or a port without a lane; then as [`serdes_read`](Self::serdes_read).
@@ -104,6 +110,37 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             }
         }
         Ok(())
+    }
+
+    /// Apply the 6393 family's SERDES erratum 4.6 to port `port`'s lane (ports 0, 9, 10),
+    /// as Linux's `mv88e6393x_erratum_4_6` does once per lane from `mv88e6393x_pcs_init`
+    /// (v6.12 `pcs-639x.c`). The erratum: the SERDES power-down bit cannot be cleared
+    /// when the switch is strapped CPU_MGD or port 0 runs an \[x\]MII mode. The
+    /// workaround: POC (MMD 4 0xF002) bit 5 (PDOWN) cleared and bit 15 (RESET) set; the
+    /// SERDES then comes up powered, so the lane is powered down again: the SGMII BMCR
+    /// (MMD 4 0x2000) power-down bit 11 set, and CTRL1 (MMD 4 0xF003) transmit and receive
+    /// power-down bits 9 and 8 set. Each step is a Clause 45 read and, only when the value
+    /// changes, a write. Call it once per lane when setting the switch up, before
+    /// configuring the lane and [`serdes_6393x_errata`](Self::serdes_6393x_errata); the
+    /// lane stays powered down until the board powers it up.
+    ///
+    /// Errors, before any frame: [`ConfigError::SerdesLane`] on a chip outside the 6393
+    /// family or a port without a lane; then as [`serdes_read`](Self::serdes_read).
+    pub fn serdes_6393x_erratum_4_6(&mut self, port: u8) -> Result<(), Error<M::Error>> {
+        let (map, lane) = self.serdes_lane_addr(port)?;
+        if map != LaneMap::Mv6393 {
+            return Err(ConfigError::SerdesLane { port }.into());
+        }
+        let phyxs = DevAddr::PHYXS;
+        self.c45_modify(
+            lane,
+            phyxs,
+            serdes::SERDES_6393X_POC,
+            POC_PDOWN | POC_RESET,
+            POC_RESET,
+        )?;
+        self.c45_modify(lane, phyxs, SGMII_BMCR, BMCR_PDOWN, BMCR_PDOWN)?;
+        self.c45_modify(lane, phyxs, CTRL1, CTRL1_TX_RX_PDOWN, CTRL1_TX_RX_PDOWN)
     }
 
     fn c45_modify(

@@ -61,3 +61,59 @@ fn erratum_4_8_leaves_5g_10g_and_usxgmii_lanes_alone() {
         assert_eq!(v, 0x0001 | ERRATA_4_8_BIT, "PCS {pcs}");
     }
 }
+
+/// Erratum 4.6 (Linux v6.12 `pcs-639x.c` `mv88e6393x_erratum_4_6`; the test's own facts
+/// from `serdes.h`): POC bit 5 (PDOWN) cleared and bit 15 (RESET) set, then the lane
+/// powered down: SGMII BMCR (MMD 4 0x2000) bit 11 set, CTRL1 (MMD 4 0xF003) bits 9 and 8
+/// set; the other bits kept. Other chips are refused before any frame.
+#[test]
+fn erratum_4_6_clears_poc_pdown_and_powers_the_lane_down() {
+    let phyxs = DevAddr::PHYXS;
+    let lane = move |a: PhyAddr| {
+        C45Model::mv88e6393x_serdes_lane(a)
+            .with(phyxs, POC, 0x0028)
+            .with(phyxs, 0x2000, 0x1140)
+            .with(phyxs, 0xF003, 0x0001)
+    };
+    let mut sim = SwitchSim::single(
+        ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)).with_serdes_lanes_from(lane),
+    );
+    let mut sw = Switch::new(
+        &mut sim.bus,
+        &sim.counter,
+        Addressing::select(Chip::Mv6393X.family(), 2).unwrap(),
+        Chip::Mv6393X,
+        Config::new(),
+    )
+    .unwrap();
+    for port in [0, 9, 10] {
+        sw.serdes_6393x_erratum_4_6(port).unwrap();
+        let mut rd = |reg: u16| {
+            sw.phy_read_c45(PhyAddr::from_bits(port), phyxs, reg)
+                .unwrap()
+        };
+        assert_eq!(rd(POC), 0x8008, "port {port} POC");
+        assert_eq!(rd(0x2000), 0x1940, "port {port} BMCR");
+        assert_eq!(rd(0xF003), 0x0301, "port {port} CTRL1");
+    }
+    assert!(sw.serdes_6393x_erratum_4_6(1).is_err());
+    let _ = sw.release();
+
+    let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Indirect(2)));
+    let mut sw = Switch::new(
+        &mut sim.bus,
+        &sim.counter,
+        Addressing::select(Chip::Mv6390.family(), 2).unwrap(),
+        Chip::Mv6390,
+        Config::new(),
+    )
+    .unwrap();
+    let f0 = sw.frames();
+    assert!(matches!(
+        sw.serdes_6393x_erratum_4_6(9),
+        Err(mv88e6xxx_smi::Error::Config(
+            mv88e6xxx_smi::ConfigError::SerdesLane { port: 9 }
+        ))
+    ));
+    assert_eq!(sw.frames(), f0);
+}
