@@ -4,9 +4,23 @@
 //! "initializing" once stopped is no timeout.
 
 use mdio_bus::{PhyAddr, RegAddr};
-use mv88e6xxx_smi::chip::{Chip, Family};
+use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchSim};
 use mv88e6xxx_smi::{Addressing, BusyWait, Config, Error, Switch};
+
+/// Attach to the chip of `$sim`, borrowing only its bus and counter.
+macro_rules! attach {
+    ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
+        Switch::new(
+            &mut $sim.bus,
+            &$sim.counter,
+            Addressing::select($chip.family(), $sw).unwrap(),
+            $chip,
+            $config,
+        )
+        .unwrap()
+    };
+}
 
 fn phy_read_with_stopped_state(stopped: u16, enabled_at_reset: bool) {
     let mut sim = SwitchSim::single(
@@ -15,14 +29,12 @@ fn phy_read_with_stopped_state(stopped: u16, enabled_at_reset: bool) {
             .with_ppu_enabled(enabled_at_reset)
             .with_ppu_stopped_state(stopped),
     );
-    let mut sw = Switch::new(
-        &mut sim.bus,
-        &sim.counter,
-        Addressing::select(Family::Mv6085, 2).unwrap(),
+    let mut sw = attach!(
+        sim,
         Chip::Mv6185,
-        Config::new().with_timeout_ns(1_000_000),
-    )
-    .unwrap();
+        2,
+        Config::new().with_timeout_ns(1_000_000)
+    );
     // PHY 0, PHYID1 of the Marvell-style PHY model.
     let id = sw.phy_read(PhyAddr::from_bits(0), RegAddr::from_bits(2));
     assert_eq!(id.unwrap(), 0x0141, "stopped state {stopped:#06x}");
@@ -58,14 +70,12 @@ fn a_ppu_still_polling_is_a_timeout() {
             .with_ppu_stopped_state(0xC000)
             .with_ppu_busy(BusyDelay::fixed(0)),
     );
-    let mut sw = Switch::new(
-        &mut sim.bus,
-        &sim.counter,
-        Addressing::select(Family::Mv6085, 2).unwrap(),
+    let mut sw = attach!(
+        sim,
         Chip::Mv6185,
-        Config::new().with_timeout_ns(1_000_000),
-    )
-    .unwrap();
+        2,
+        Config::new().with_timeout_ns(1_000_000)
+    );
     let e = sw
         .phy_read(PhyAddr::from_bits(0), RegAddr::from_bits(2))
         .unwrap_err();
