@@ -212,7 +212,9 @@ macro_rules! chips {
 // Ports, unrouted ports, internal PHYs and PHY access per chip: Linux `chip.c` info table
 // (`num_ports`, `invalid_port_mask`, `num_internal_phys`, `internal_phys_offset`) and ops
 // tables (`phy_read`), as summarised in docs/mv88e6xxx.md. Linux moved the 6361 into the
-// 6393 family (the opt-in remap included).
+// 6393 family (the opt-in remap included). The 6320/6321 rows ("phys 2 from 3") follow
+// Linux v6.15 ("net: dsa: mv88e6xxx: fix internal PHYs for 6320 family", commit
+// 52fdc41c3278).
 chips! {
     Mv6020 = 0x0200, "6020", Mv6250, ports 7, invalid 0x001C, phys 2 from 0, Global2;
     Mv6071 = 0x0710, "6071", Mv6250, ports 7, invalid 0x0000, phys 5 from 0, Global2;

@@ -8,10 +8,8 @@ use mdio_bus::Mdio;
 
 use crate::chip::PhyAccess;
 use crate::error::{BusyWait, Error};
-use crate::regs::{
-    self, PPU_ENABLE, PPU_STATE_ACTIVE, PPU_STATE_DISABLED, PPU_STATE_MASK, PPU_STATE_POLLING, g1,
-};
-use crate::switch::Switch;
+use crate::regs::{self, PPU_ENABLE, PPU_STATE_MASK, PPU_STATE_POLLING, g1};
+use crate::switch::{Switch, finish};
 
 /// How long the PHY polling unit of a [`PhyAccess::PpuGated`] chip stays stopped after the
 /// last PHY access of a run: 10 ms, Linux's `mv88e6xxx_phy_ppu_access_put` timer
@@ -157,19 +155,12 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
                 let ctl1 = self.dev_read(g1, g1::CTL1)?;
                 if ctl1 & PPU_ENABLE == 0 {
                     // Not enabled (at reset, or by the caller), but it may still be
-                    // stopping: the bus is ours once the state is no longer initializing
-                    // or polling.
-                    self.wait_on(g1, g1::STS, PPU_STATE_ACTIVE, 0, BusyWait::PpuDisabled)?;
+                    // stopping: the bus is ours once the state is no longer polling.
+                    self.wait_ppu_stopped()?;
                     return access(self);
                 }
                 self.dev_write(g1, g1::CTL1, ctl1 & !PPU_ENABLE)?;
-                if let Err(e) = self.wait_on(
-                    g1,
-                    g1::STS,
-                    PPU_STATE_MASK,
-                    PPU_STATE_DISABLED,
-                    BusyWait::PpuDisabled,
-                ) {
+                if let Err(e) = self.wait_ppu_stopped() {
                     // Hand the bus back whatever happened, as G1_CTL1 was.
                     let _ = self.ppu_resume(ctl1);
                     return Err(e);
@@ -212,6 +203,20 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             },
             None => true,
         }
+    }
+
+    /// The bounded wait for a stopping PPU to leave the PHY bus: G1_STS PPU state other
+    /// than 11 "polling" (00 disabled at reset, 01 initializing and 10 disabled all
+    /// count), as Linux v6.12 `global1.c` `mv88e6185_g1_wait_ppu_disabled` checks. A
+    /// read of 0xFFFF (nothing answering) reads as polling and does not count.
+    fn wait_ppu_stopped(&mut self) -> Result<u16, Error<M::Error>> {
+        let g1 = self.map.global1;
+        let poller = self.poller;
+        let r = poller.try_poll(
+            || self.dev_read(g1, g1::STS),
+            |v| v & PPU_STATE_MASK != PPU_STATE_POLLING,
+        );
+        finish(r, BusyWait::PpuDisabled)
     }
 
     /// Write `ctl1` (PPU_ENABLE set) back to G1_CTL1 and wait for the PPU to poll.

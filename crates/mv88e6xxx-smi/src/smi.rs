@@ -180,10 +180,13 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     }
 
     /// Read without any BUSY bookkeeping of the target unit (SMI_CMD is still handled).
-    /// A G1_STS value keeps its cleared-on-read interrupt sources for [`crate::irq`].
+    /// A G1_STS value keeps its cleared-on-read interrupt sources for [`crate::irq`];
+    /// 0xFFFF is the switch not answering (during or just after a reset, the bus idling
+    /// high), not a set of events: it is not kept (Linux v6.12 `global1.c`,
+    /// `mv88e6xxx_g1_is_eeprom_done`, treats it the same way).
     pub(crate) fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
         let v = self.dev_read_inner(dev, reg)?;
-        if dev == self.map.global1 && reg == regs::g1::STS {
+        if dev == self.map.global1 && reg == regs::g1::STS && v != 0xFFFF {
             self.g1_sts_seen |= v & crate::irq::G1_STS_CLEARED_ON_READ;
         }
         Ok(v)

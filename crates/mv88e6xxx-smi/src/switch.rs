@@ -54,9 +54,13 @@ pub struct Config {
     /// driver saw the unit idle at the end of its own last operation, and skip rewriting
     /// a unit data register (G1_ATU_FID, G1_VTU_FID, G1_VTU_SID) that still holds what
     /// this driver wrote last. Default `false`: every operation first waits for its unit's
-    /// BUSY and writes all its data registers, as Linux does (Linux skips only the SMI_CMD
-    /// check, which this driver also skips whatever this flag says). Set it with
-    /// [`with_sole_bus_master`](Self::with_sole_bus_master).
+    /// BUSY and writes all its data registers. For the ATU, the VTU/STU and the Global2
+    /// PHY unit Linux v6.12 also waits first; for STATS it does not (`global1.c`
+    /// `mv88e6xxx_g1_stats_snapshot`, `mv88e6390_g1_stats_snapshot`,
+    /// `mv88e6xxx_g1_stats_read` and `mv88e6xxx_g1_stats_clear` write G1_STATS_OP and wait
+    /// only after), so this driver is stricter there. Linux skips the SMI_CMD check before
+    /// an indirect access, which this driver also skips whatever this flag says. Set it
+    /// with [`with_sole_bus_master`](Self::with_sole_bus_master).
     ///
     /// `true` is correct only when this host is the switch's only master: no remote
     /// management unit (RMU) frames, no embedded CPU, no second MDIO master, nothing that
@@ -158,9 +162,16 @@ pub(crate) const READY_PHY: u8 = 1 << 4;
 /// frames instead of 4. The ATU, VTU, STATS and Global2 PHY units are different: another
 /// master (the remote management unit, an embedded CPU, a second MDIO master) can start
 /// an operation on them between two of ours, so by default each operation first waits for
-/// its unit's BUSY, as Linux does (one read when idle: 1 frame direct, 3 indirect). A host
-/// that owns the bus can skip that wait after its own operations with
-/// [`Config::with_sole_bus_master`].
+/// its unit's BUSY (one read when idle: 1 frame direct, 3 indirect). Linux v6.12 does the
+/// same for the ATU, VTU/STU and Global2 PHY operations, but writes G1_STATS_OP first and
+/// waits only after it (`global1.c` `mv88e6xxx_g1_stats_snapshot`,
+/// `mv88e6390_g1_stats_snapshot`, `mv88e6xxx_g1_stats_read`, `mv88e6xxx_g1_stats_clear`):
+/// for STATS this driver is stricter. Likewise [`vtu_get_next`](Self::vtu_get_next) and
+/// [`stu_get_next`](Self::stu_get_next) write G1_VTU_VID / G1_VTU_SID on every call (the
+/// caller names where to start), where Linux's `mv88e6xxx_g1_vtu_getnext` /
+/// `mv88e6xxx_g1_stu_getnext` (`global1_vtu.c`) write them only at the start of a walk
+/// and let the register keep the last entry found. A host that owns the bus can skip the
+/// BUSY wait after its own operations with [`Config::with_sole_bus_master`].
 ///
 /// # Never a write into a busy unit
 /// What this promise covers, exactly: the registers of the four units with a BUSY bit that
@@ -346,10 +357,11 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// `hint` family (from the device tree compatible) and `sw_addr`, read PORT_SWITCH_ID
     /// at the hint's `port_base`, and re-attach with the detected chip's family (with
     /// [`Config::with_remap_6393x`], enabling the 6393X remap when that family has it). The
-    /// identified chip must use the same SMI mode as the hint At `sw_addr` 16 with a multi-chip hint, as Linux's
-    /// `mv88e6xxx_single_chip_detect`, it first tries the switch single-chip (direct
-    /// addressing, port 0 at address 16), and only if that read fails or names no known
-    /// chip, multi-chip at 16.
+    /// identified chip must use the same SMI mode as the hint. At `sw_addr` 16 with a
+    /// multi-chip hint, as Linux's `mv88e6xxx_single_chip_detect`, it first tries the
+    /// switch single-chip (direct addressing, PORT_SWITCH_ID read at the hint's
+    /// `port_base`, which is address 16 for hints whose port base is 0x10), and only if
+    /// that read fails or names no known chip, multi-chip at 16.
     ///
     /// Errors: as [`new`](Self::new) and [`identify`](Self::identify);
     /// [`ConfigError::SwitchAddress`] for a `sw_addr` [`Addressing::select`] refuses;

@@ -763,9 +763,8 @@ fn a_walk_on_a_dead_bus_ends_at_its_first_step() {
 }
 
 /// A switch that stops answering during its software reset (every read 0xFFFF) is not
-/// reset: `after_hardware_reset` does not count a G1_STS of 0xFFFF as INIT_READY, but
-/// `software_reset` does (its `wait_init_ready`, and its PPU wait, see 0xFFFF's bits set)
-/// and reports success in 4 frames.
+/// reset: `software_reset`, as `after_hardware_reset`, does not count a G1_STS of 0xFFFF
+/// as INIT_READY, so it ends in a typed [`BusyWait::InitReady`] timeout, not a success.
 #[test]
 fn software_reset_on_an_all_ones_bus_is_not_a_success() {
     let (_clock, counter, mut mdio) = bus(0xFFFF);

@@ -1,6 +1,7 @@
 //! Errata applied through the ports' hidden registers, per chip as Linux does them
-//! (torvalds/linux v6.12 `drivers/net/dsa/mv88e6xxx/chip.c` `setup_errata` ops,
-//! `port_hidden.c`, `port.h`; docs/mv88e6xxx.md#errata).
+//! (torvalds/linux `drivers/net/dsa/mv88e6xxx/chip.c` `setup_errata` ops, `port_hidden.c`,
+//! `port.h`; docs/mv88e6xxx.md#errata): v6.12 for the 6341/6390/6393 families;
+//! `mv88e6320_setup_errata` (the 6320 family) arrived in v6.15, commit 1ebc8e1ef906.
 
 use hwtimer_core::Continuous;
 use mdio_bus::Mdio;

@@ -43,6 +43,8 @@ struct Ppu {
     enabled: bool,
     /// The state reported before `settle_at` (the previous one) and from then on.
     settle_at: u64,
+    /// The state a stopped (settled, not enabled) PPU reports.
+    stopped: u16,
 }
 
 impl Ppu {
@@ -50,9 +52,14 @@ impl Ppu {
         match (self.enabled, now >= self.settle_at) {
             (true, true) => PPU_STATE_POLLING,
             (true, false) => PPU_STATE_INITIALIZING,
-            (false, true) => PPU_STATE_DISABLED,
+            (false, true) => self.stopped,
             (false, false) => PPU_STATE_POLLING,
         }
+    }
+
+    /// Whether it owns the PHY bus: all but a stopped PPU (whatever state it reports).
+    fn owns_bus(&self, now: u64) -> bool {
+        self.enabled || now < self.settle_at
     }
 }
 
@@ -96,6 +103,8 @@ pub struct ChipModel {
     /// G1_STS "operation done" sources latched since the last G1_STS read
     /// (`regs::G1_STS_CLEARED_ON_READ`).
     g1_sts_latched: u16,
+    /// Until this time (ns after the hardware reset at t = 0) the chip does not answer.
+    silent_until_ns: u64,
     reset_ns: u64,
     resets: u64,
     link_events: Vec<(u64, usize, bool)>,
@@ -138,6 +147,7 @@ impl ChipModel {
             Ppu {
                 enabled: true,
                 settle_at: 0,
+                stopped: PPU_STATE_DISABLED,
             }
         });
         let mut ports = vec![[0u16; 32]; nports];
@@ -178,6 +188,7 @@ impl ChipModel {
             ppu_off_ns: 0,
             ppu_off_since: None,
             g1_sts_latched: 0,
+            silent_until_ns: 0,
             reset_ns: port::RESET_NS,
             resets: 0,
             link_events: Vec::new(),
@@ -212,6 +223,20 @@ impl ChipModel {
         self
     }
 
+    /// [`PhyKind::PpuGated`] chips: the G1_STS PPU state (bits \[15:14\]) a stopped PPU
+    /// reports; default 0x8000 "disabled" (Linux v6.12 `global1.h`
+    /// `MV88E6185_G1_STS_PPU_STATE_DISABLED`). The field's other values, 0x0000
+    /// (`..._DISABLED_RST`) and 0x4000 (`..._INITIALIZING`), let a test check that only
+    /// 0xC000 (`..._POLLING`) is taken as the PPU owning the bus, as Linux's
+    /// `mv88e6185_g1_wait_ppu_disabled` does; the stopped PPU leaves the bus to the host
+    /// whatever it reports. Bits outside 0xC000 are ignored.
+    pub fn with_ppu_stopped_state(mut self, state: u16) -> Self {
+        if let Some(ppu) = &mut self.ppu {
+            ppu.stopped = state & PPU_STATE_MASK;
+        }
+        self
+    }
+
     /// How long a PPU state change takes after PPU_ENABLE changes (stuck: never).
     pub fn with_ppu_busy(mut self, d: BusyDelay) -> Self {
         self.ppu_delay = d;
@@ -241,9 +266,7 @@ impl ChipModel {
 
     /// Whether the PPU owns the PHY bus at `now` (a host access collides).
     fn ppu_owns_phys(&self, now: u64) -> bool {
-        self.ppu
-            .as_ref()
-            .is_some_and(|p| p.state(now) != PPU_STATE_DISABLED)
+        self.ppu.as_ref().is_some_and(|p| p.owns_bus(now))
     }
 
     /// Silicon revision reported in PORT_SWITCH_ID.
@@ -271,6 +294,17 @@ impl ChipModel {
     /// BUSY timing of Global2 SMI_PHY_CMD.
     pub fn with_phy_busy(mut self, d: BusyDelay) -> Self {
         self.phy_delay = d;
+        self
+    }
+
+    /// The chip does not answer on the bus for `ns` after its hardware reset (t = 0): every
+    /// read returns 0xFFFF (the bus idling high) and every write is lost. Default 0. Linux
+    /// v6.12 `global1.c` (`mv88e6xxx_g1_is_eeprom_done`) notes that a switch still
+    /// resetting may not respond on the bus, so its reads return 0xffff; Linux (`chip.c`
+    /// `mv88e6xxx_hardware_reset`) waits 10-20 ms after releasing the reset line before
+    /// the first access for this reason.
+    pub fn with_reset_silence_ns(mut self, ns: u64) -> Self {
+        self.silent_until_ns = ns;
         self
     }
 
@@ -578,6 +612,9 @@ impl ChipModel {
     /// A frame to this chip at bus address `phy`.
     pub(super) fn frame_read(&mut self, now: u64, phy: u8, reg: u8) -> u16 {
         self.settle(now);
+        if now < self.silent_until_ns {
+            return 0xFFFF;
+        }
         match self.attach {
             Attach::Direct => self.dev_read(now, phy, reg),
             Attach::DualChip(a) => self.dev_read(now, phy - a, reg),
@@ -597,6 +634,9 @@ impl ChipModel {
 
     pub(super) fn frame_write(&mut self, now: u64, phy: u8, reg: u8, value: u16) {
         self.settle(now);
+        if now < self.silent_until_ns {
+            return;
+        }
         match self.attach {
             Attach::Direct => self.dev_write(now, phy, reg, value),
             Attach::DualChip(a) => self.dev_write(now, phy - a, reg, value),

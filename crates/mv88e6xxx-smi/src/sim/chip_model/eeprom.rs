@@ -18,6 +18,13 @@
 //! never sets (Linux commit 6ccf50d4d474: "for some boards which do not have an EEPROM,
 //! EEInt never indicates complete"), except on the 6250 family, whose EEInt Linux waits
 //! for after every reset (commit e44894e2aa4e), where it sets at t = 0.
+//!
+//! The 6250 quirk behind that path (Linux commit e44894e2aa4e, the reason the 6250
+//! family's `hardware_reset_post` waits for G1_STS EEInt instead of G2_EEPROM_CMD): on
+//! the 6250 family with no EEPROM connected, G2_EEPROM_CMD RUNNING can stay set for
+//! ever. The model does that: a 6250-family chip without
+//! [`ChipModel::with_eeprom_load_ns`] reads RUNNING set at every time; with an EEPROM it
+//! clears when the load ends, as on the other chips.
 
 use super::ChipModel;
 use super::regs::g1;
@@ -45,6 +52,8 @@ pub(super) struct Eeprom {
     collisions: u64,
     /// An EEPROM is attached (or the 6250 family): the end of a load latches EEInt.
     latches: bool,
+    /// G2_EEPROM_CMD RUNNING stuck at 1 (the 6250 family without an EEPROM).
+    running_stuck: bool,
 }
 
 impl Eeprom {
@@ -62,6 +71,7 @@ impl ChipModel {
         self.eeprom.until = ns;
         self.eeprom.done_read = false;
         self.eeprom.latches = true;
+        self.eeprom.running_stuck = false;
         self
     }
 
@@ -69,6 +79,7 @@ impl ChipModel {
     pub(super) fn eeprom_at_reset(family: LinuxFamily) -> Eeprom {
         Eeprom {
             latches: family == LinuxFamily::F6250,
+            running_stuck: family == LinuxFamily::F6250,
             ..Eeprom::default()
         }
     }
@@ -97,7 +108,7 @@ impl ChipModel {
     pub(super) fn eeprom_read_bits(&mut self, now: u64, global2: bool, reg: u8) -> u16 {
         let loading = self.eeprom.loading(now);
         match (global2, reg) {
-            (true, G2_EEPROM_CMD) if loading => EEPROM_CMD_RUNNING,
+            (true, G2_EEPROM_CMD) if loading || self.eeprom.running_stuck => EEPROM_CMD_RUNNING,
             (false, g1::STS) if !loading && self.eeprom.latches && !self.eeprom.done_read => {
                 self.eeprom.done_read = true;
                 STS_EEPROM_DONE

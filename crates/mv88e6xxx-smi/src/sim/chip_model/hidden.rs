@@ -1,5 +1,6 @@
-//! The ports' hidden registers and the errata written through them (Linux v6.12,
-//! torvalds/linux `drivers/net/dsa/mv88e6xxx/port_hidden.c`, `port.h`, `chip.c`).
+//! The ports' hidden registers and the errata written through them (torvalds/linux
+//! `drivers/net/dsa/mv88e6xxx/port_hidden.c`, `port.h`, `chip.c`: v6.12, and v6.15 for
+//! the 6320 family's `mv88e6320_setup_errata`, commit 1ebc8e1ef906).
 //!
 //! Facts: the hidden registers are reached through register 0x1A of port 4 (control) and
 //! port 5 (data) (port.h `MV88E6XXX_PORT_RESERVED_1A` 0x1a, `_CTRL_PORT` 0x04,
