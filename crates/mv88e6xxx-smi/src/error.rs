@@ -445,6 +445,16 @@ pub enum Error<E> {
         /// The raw PORT_SWITCH_ID value.
         raw: u16,
     },
+    /// A read of a status register returned 0xFFFF: the switch is not answering (in or
+    /// just after a hardware reset, or nothing at that address), so the value is no status
+    /// (Linux `global1.c` `mv88e6xxx_g1_is_eeprom_done` takes 0xFFFF the same way). Nothing
+    /// was taken: what was pending is returned by a later call once the switch answers.
+    NotAnswering {
+        /// The SMI device address read.
+        dev: u8,
+        /// The register read.
+        reg: u8,
+    },
     /// A setting or an argument the switch cannot take; the [`ConfigError`] names which.
     /// Nothing was written.
     Config(ConfigError),
@@ -482,6 +492,12 @@ impl<E: core::fmt::Display> core::fmt::Display for Error<E> {
             Error::Mdio(e) => write!(f, "MDIO frame failed: {e}"),
             Error::Timeout(t) => write!(f, "{t}"),
             Error::UnknownSwitchId { raw } => write!(f, "unknown switch id {raw:#06x}"),
+            Error::NotAnswering { dev, reg } => {
+                write!(
+                    f,
+                    "the switch read 0xFFFF at device {dev:#04x} register {reg:#04x}: not answering"
+                )
+            }
             Error::Config(e) => write!(f, "invalid configuration: {e}"),
             Error::SerdesCmode {
                 port,
@@ -501,7 +517,9 @@ impl<E: core::error::Error + 'static> core::error::Error for Error<E> {
             Error::Mdio(e) => Some(e),
             Error::Timeout(t) => Some(t),
             Error::Config(e) => Some(e),
-            Error::UnknownSwitchId { .. } | Error::SerdesCmode { .. } => None,
+            Error::UnknownSwitchId { .. }
+            | Error::NotAnswering { .. }
+            | Error::SerdesCmode { .. } => None,
         }
     }
 }
@@ -517,7 +535,8 @@ impl<E: core::error::Error + 'static> core::error::Error for Error<E> {
 /// unused, [`Error::SerdesCmode`]), is
 /// [`AddressOutOfRange`](hwtimer_core::ConfigError::AddressOutOfRange); a mirror
 /// destination in use ([`MirrorBusy`](ConfigError::MirrorBusy)) is
-/// [`ConflictsWithRunning`](hwtimer_core::ConfigError::ConflictsWithRunning); MDIO errors
+/// [`ConflictsWithRunning`](hwtimer_core::ConfigError::ConflictsWithRunning); a switch not
+/// answering ([`Error::NotAnswering`]) is [`Busy`](hwtimer_core::Error::Busy); MDIO errors
 /// convert with their own `Into`.
 impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
     fn from(e: Error<E>) -> Self {
@@ -525,6 +544,7 @@ impl<E: Into<hwtimer_core::Error>> From<Error<E>> for hwtimer_core::Error {
         match e {
             Error::Mdio(e) => e.into(),
             Error::Timeout(_) => hwtimer_core::Error::Timeout,
+            Error::NotAnswering { .. } => hwtimer_core::Error::Busy,
             Error::UnknownSwitchId { .. }
             | Error::Config(
                 ConfigError::AddressingMode { .. }

@@ -205,11 +205,12 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// [`g1_read`](Self::g1_read) of G1_STS also sees them; they are still returned here
     /// once.
     ///
-    /// Errors: [`ConfigError::PortFeature`] before any frame; access errors (nothing
-    /// seen is lost: a later call returns it).
+    /// Errors: [`ConfigError::PortFeature`] before any frame; [`Error::NotAnswering`] when
+    /// G1_STS reads 0xFFFF (the switch not answering: no source is taken as set); access
+    /// errors (nothing seen is lost: a later call returns it).
     pub fn g1_irq_status(&mut self) -> Result<G1IrqSet, Error<M::Error>> {
         let mask = self.g1_irq_mask()?;
-        let sts = self.g1_read(crate::regs::g1::STS)?;
+        let sts = self.g1_sts_answered()?;
         let set = (sts | self.g1_sts_seen) & mask;
         self.g1_sts_seen &= !set;
         Ok(G1IrqSet::from_bits(set))
@@ -225,10 +226,22 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     pub fn g1_irq_pending(&mut self) -> Result<G1IrqSet, Error<M::Error>> {
         let mask = self.g1_irq_mask()?;
         let ctl1 = self.g1_read(crate::regs::g1::CTL1)?;
-        let sts = self.g1_read(crate::regs::g1::STS)?;
+        let sts = self.g1_sts_answered()?;
         let set = (sts | self.g1_sts_seen) & mask & ctl1;
         self.g1_sts_seen &= !set;
         Ok(G1IrqSet::from_bits(set))
+    }
+
+    /// One G1_STS read; 0xFFFF (the switch not answering) is [`Error::NotAnswering`].
+    fn g1_sts_answered(&mut self) -> Result<u16, Error<M::Error>> {
+        let sts = self.g1_read(crate::regs::g1::STS)?;
+        if sts == 0xFFFF {
+            return Err(Error::NotAnswering {
+                dev: self.address_map().global1,
+                reg: crate::regs::g1::STS,
+            });
+        }
+        Ok(sts)
     }
 
     /// The routed ports with an internal PHY behind Global2 (their G2 INT_SRC bits), as a

@@ -35,3 +35,38 @@ fn reads_while_the_switch_is_silent_are_not_interrupt_events() {
 fn reads_while_the_switch_is_silent_are_not_interrupt_events_indirect() {
     after_reset_status(Chip::Mv6352, Attach::Indirect(2), 2);
 }
+
+/// An interrupt handler that reads G1_STS while the switch is silent (after a hardware
+/// reset, before `after_hardware_reset`) gets a typed error, not every enabled source as an
+/// event; what was pending before is still returned once it answers.
+#[test]
+fn an_interrupt_status_read_of_all_ones_is_an_error_not_events() {
+    use mv88e6xxx_smi::Error;
+    use mv88e6xxx_smi::irq::G1Irq;
+    let chip = Chip::Mv6185;
+    let mut sim =
+        SwitchSim::single(ChipModel::new(chip, Attach::Direct).with_reset_silence_ns(3 * MS));
+    let mut sw = Switch::new(
+        &mut sim.bus,
+        &sim.counter,
+        Addressing::select(chip.family(), 0).unwrap(),
+        chip,
+        Config::new(),
+    )
+    .unwrap();
+    // The model is silent from power-up for 3 ms: every read is 0xFFFF.
+    assert!(matches!(
+        sw.g1_irq_status(),
+        Err(Error::NotAnswering { .. })
+    ));
+    assert!(matches!(
+        sw.g1_irq_pending(),
+        Err(Error::NotAnswering { .. })
+    ));
+    sw.after_hardware_reset().unwrap();
+    let seen = sw.g1_irq_status().unwrap();
+    assert!(
+        !seen.contains(G1Irq::AtuProblem) && !seen.contains(G1Irq::VtuProblem),
+        "{seen:?}"
+    );
+}
