@@ -789,3 +789,8 @@ impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> {
             .finish()
     }
 }
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -157,3 +157,8 @@ pub use reg::{Claim, Claimed, Mmio, MmioBlock, Reg, RegisterBus, RegisterBusExt,
 #[doc(hidden)]
 pub use rtic_time as __rtic_time;
 pub use tock_registers;
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -127,3 +127,8 @@ pub use clockevent::{Config, ConfigError, ConstantTimer};
 pub use clocksource::StableCounter;
 pub use cpucfg::{ConstantClock, FreqError};
 pub use csr::Csr;
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -247,3 +247,8 @@ mod tests {
         assert_eq!(RegAddr::from_bits(0x21).get(), 1);
     }
 }
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -297,3 +297,8 @@ pub use qos::{Qos, QosMdio};
 pub use ring::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
 pub use ring::rx::{RxConfig, RxFrame, RxRing, RxStats};
 pub use ring::tx::{CleanupTimer, NoTimer, QueueTimer, TxConfig, TxRing, TxStats, TxToken};
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
