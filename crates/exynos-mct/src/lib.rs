@@ -107,12 +107,7 @@
 //!
 //! ## Features
 //!
-//! - `sim`: the behavioural model (module `sim`); pulls in `std`.
-//! - `defmt`: `defmt::Format` on the public types.
-//! - `embassy`: `embassy::Driver`, embassy-time's time driver on a comparator and
-//!   [`FrcTime`] (one `static`, one macro line, one call in the interrupt handler).
-//! - `rtic`: `rtic_monotonic!`, an rtic-time 3 monotonic on a comparator or a local timer
-//!   and [`FrcTime`].
+#![doc = document_features::document_features!()]
 //!
 //! Neither runtime is pulled in unless its feature is on.
 //!

@@ -80,17 +80,9 @@
 //!
 //! ## Features
 //!
-//! None is on by default; `Cargo.toml` documents each where it is declared.
+//! None is on by default.
 //!
-//! - `sim`: the behavioural model (pulls in `std`; host only).
-//! - `std-critical-section`: the `std` critical section, for host programs on the model
-//!   (forwards to `hwtimer-core/std-critical-section`).
-//! - `defmt`: `defmt::Format` on the public types.
-//! - `embassy`: `embassy::Driver`, embassy-time's time driver on the pinned pair.
-//! - `rtic`: `rtic_monotonic!`, an rtic-time 3 monotonic on the pinned pair.
-//! - `unstable-baselines`: Linux's and seed 003's strategies on the model (`sim::linux`,
-//!   `sim::seed`), for this crate's own benches and seed-proof tests; not part of the
-//!   public API, no semver promise.
+#![doc = document_features::document_features!()]
 //!
 //! The crate is `no_std` and builds for every target of the family; only `NativeCsr`
 //! needs `target_arch = "loongarch64"`.

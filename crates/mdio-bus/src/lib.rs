@@ -44,6 +44,10 @@
 //! assert_eq!(bus.frames(), 1);
 //! assert_eq!(clock.now_ns(), 25_600);
 //! ```
+//!
+//! ## Features
+//!
+#![doc = document_features::document_features!()]
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -248,6 +248,10 @@
 //! - `sim` (feature `sim`): the behavioural models of both MACs and their PHY, the DMA arena
 //!   and its order log; `sim::seed` (with `unstable-baselines`, not public API): seed 002's
 //!   settings and rigs.
+//!
+//! ## Features
+//!
+#![doc = document_features::document_features!()]
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
