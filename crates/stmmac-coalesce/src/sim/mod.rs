@@ -89,6 +89,9 @@
 //! - `arena` ([`SimArena`], [`SimCache`]): memory with 32-bit bus addresses, the cache, and
 //!   the order log ([`Seen`]).
 //! - `phy` ([`AnPhy`], [`Partner`]): the autonegotiating PHY and its link partner.
+//! - `timers` ([`SimTimerQueue`]): the TX cleanup timer on the model, a hwtimer-core
+//!   `HrTimers` queue on the model's clock whose slots are a ring's [`QueueTimer`](crate::QueueTimer),
+//!   and the interrupt loop that serves it.
 //! - `seed` (feature `unstable-baselines`): seed 002's rigs and measurements.
 
 mod arena;
@@ -105,6 +108,7 @@ pub mod qos_map;
 mod qos_regs;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
+mod timers;
 mod walk;
 
 use std::vec::Vec;
@@ -117,6 +121,7 @@ pub use gmac3_dma::DEFAULT_LINE_BPS;
 pub use gmac3_regs::Gmac3Irq;
 pub use qos::{HW_FEATURE0_4, HW_FEATURE1_4, QosModel, VERSION4_00, VERSION4_10, VERSION5_10};
 pub use qos_regs::QosIrq;
+pub use timers::{SimQueueTimer, SimTime, SimTimerQueue};
 
 pub use phy::{AN_NS, AnPhy, PHY_RESET_NS, Partner};
 
