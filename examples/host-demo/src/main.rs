@@ -428,8 +428,8 @@ fn cleanup_timer_wiring() -> Result<(u64, usize), stmmac_coalesce::Error> {
     use stmmac_coalesce::mdio_bus::{PhyAddr, sim::PhyModel};
     use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena, SimTimerQueue, eth_frame};
     use stmmac_coalesce::{
-        CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, Gmac3, LinkState, Speed,
-        TimerStrategy, TxConfig, TxRing,
+        CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, Gmac3, LinkState, Speed, TimerStrategy,
+        TxConfig, TxRing,
     };
 
     let clock = SimClock::new();
@@ -459,7 +459,14 @@ fn cleanup_timer_wiring() -> Result<(u64, usize), stmmac_coalesce::Error> {
     let region = arena
         .region(64 * 1024)
         .ok_or(stmmac_coalesce::Error::RingSize)?;
-    let mut tx = TxRing::new(region, &arena, &setup, config, queue.cleanup_timer()?, Coherent)?;
+    let mut tx = TxRing::new(
+        region,
+        &arena,
+        &setup,
+        config,
+        queue.cleanup_timer()?,
+        Coherent,
+    )?;
     tx.start(&mac);
     mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
     let start = clock.now_ns();
