@@ -65,7 +65,7 @@
 //! 002's stream).
 //!
 //! The device on the GMAC 3.x model, its cleanup timer a slot of an `HrTimers` queue
-//! ([`sim::SimTimerQueue`](crate::sim::SimTimerQueue)), with the two services between polls:
+//! (`sim::SimTimerQueue`, feature `sim`), with the two services between polls:
 //!
 //! ```
 //! use hwtimer_core::Restart;
