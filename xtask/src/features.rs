@@ -17,8 +17,12 @@
 //! uses it). `default` is not checked separately (it is what a plain build checks). A
 //! warning counts as a failure. The result is a crate × feature table; the command fails if
 //! any cell is `FAIL`.
+//!
+//! First, each feature must be documented where it is declared: a `##` comment line right
+//! above it in the crate's `Cargo.toml`, the one source the crate docs render
+//! (`document-features`). An undocumented feature fails the command before any build.
 
-use crate::util::{arguments, host_cargo, library_crates, no_more_args};
+use crate::util::{arguments, host_cargo, library_crates, no_more_args, package_dir, read_file};
 use std::io::Write as _;
 use std::time::Instant;
 
@@ -32,6 +36,20 @@ const NONE: &str = "(none)";
 pub fn main(args: &[String]) -> Result<(), String> {
     no_more_args(arguments(args), "`features` takes no arguments")?;
     let libs = library_crates()?;
+    let mut undocumented = Vec::new();
+    for lib in &libs {
+        let manifest = read_file(&package_dir(lib).join("Cargo.toml"))?;
+        for feature in undocumented_features(&manifest) {
+            undocumented.push(format!("{}/{feature}", lib.name));
+        }
+    }
+    if !undocumented.is_empty() {
+        return Err(format!(
+            "features: no `##` comment above {} in Cargo.toml (the crate docs render those \
+             comments; document every feature there)",
+            undocumented.join(", ")
+        ));
+    }
     let mut rows: Vec<(String, Vec<Cell>)> = Vec::new();
     for lib in &libs {
         let mut cells = Vec::new();
@@ -114,5 +132,51 @@ pub fn main(args: &[String]) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("features: {failures} of {checked} checks failed"))
+    }
+}
+
+/// The features of the `[features]` table in `manifest` (a Cargo.toml's text) that have no
+/// `##` doc comment on the line right above them; `default` needs none.
+fn undocumented_features(manifest: &str) -> Vec<String> {
+    let mut missing = Vec::new();
+    let mut in_features = false;
+    let mut previous = "";
+    for line in manifest.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            in_features = trimmed == "[features]";
+        } else if in_features {
+            let name = trimmed.split('=').next().unwrap_or("").trim();
+            let declares = trimmed.contains('=')
+                && !trimmed.starts_with('#')
+                && !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if declares && name != "default" && !previous.trim_start().starts_with("##") {
+                missing.push(name.to_owned());
+            }
+        }
+        previous = line;
+    }
+    missing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::undocumented_features;
+
+    #[test]
+    fn a_feature_without_its_comment_is_reported() {
+        let manifest = "[package]\nname = \"x\"\n\n[features]\ndefault = []\n## The model.\n\
+                        sim = []\nstd = []\n# a plain comment\ndefmt = [\"dep:defmt\"]\n\n\
+                        [dependencies]\nfoo = \"1\"\n";
+        assert_eq!(undocumented_features(manifest), ["std", "defmt"]);
+    }
+
+    #[test]
+    fn every_feature_documented_passes() {
+        let manifest = "[features]\n## One.\n## Two lines.\na = []\n## B.\nb = [\"a\"]\n";
+        assert!(undocumented_features(manifest).is_empty());
     }
 }

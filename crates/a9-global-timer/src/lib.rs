@@ -86,13 +86,12 @@
 //! # Ok::<(), hwtimer_core::Error>(())
 //! ```
 //!
-//! ## Features
-//!
-//! - `sim`: the behavioural model (module `sim`); pulls in `std`, host only.
-//!
 //! Every constructor and method says which [`ConfigError`] it returns for which cause;
 //! `tests/config_errors.rs` has one test per cause.
-//! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
+//!
+//! ## Features
+//!
+#![doc = document_features::document_features!()]
 //!
 //! `critical-section` is used (the read-modify-write of the control register, and the
 //! comparator's taken flag), never implemented: the firmware picks the implementation. On

@@ -30,6 +30,10 @@
 //! assert_eq!(line, "series: my-crate/latency = 1.5 ms 1000 us");
 //! assert_eq!(parse_point(&line).unwrap().y, 1000.0);
 //! ```
+//!
+//! ## Features
+//!
+#![doc = document_features::document_features!()]
 
 use std::fmt::{self, Display};
 

@@ -107,12 +107,7 @@
 //!
 //! ## Features
 //!
-//! - `sim`: the behavioural model (module `sim`); pulls in `std`.
-//! - `defmt`: `defmt::Format` on the public types.
-//! - `embassy`: `embassy::Driver`, embassy-time's time driver on a comparator and
-//!   [`FrcTime`] (one `static`, one macro line, one call in the interrupt handler).
-//! - `rtic`: `rtic_monotonic!`, an rtic-time 3 monotonic on a comparator or a local timer
-//!   and [`FrcTime`].
+#![doc = document_features::document_features!()]
 //!
 //! Neither runtime is pulled in unless its feature is on.
 //!
@@ -785,3 +780,8 @@ impl<B: Claim<Word = u32> + core::fmt::Debug> core::fmt::Debug for Mct<B> {
             .finish()
     }
 }
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

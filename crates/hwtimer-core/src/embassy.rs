@@ -7,14 +7,30 @@
 //! channel and the time base once they exist (the constructor is `const`, the hardware is
 //! not), and the channel's interrupt handler is one call:
 //!
-//! ```ignore
+//! ```no_run
+//! use hwtimer_core::embassy::TimeDriver;
+//! # use hwtimer_core::{Extended, sim::{SimClock, SimClockEvent, SimCounter}};
+//! // The firmware's channel and time base; here the simulation's stand in for them.
+//! type MyEvent = SimClockEvent;
+//! type MyTime = Extended<SimCounter>;
+//!
 //! embassy_time_driver::time_driver_impl!(
 //!     static DRIVER: TimeDriver<MyEvent, MyTime, 16> = TimeDriver::new()
 //! );
-//! // at start-up:
-//! DRIVER.init_static(event, time).unwrap();
-//! // in the channel's interrupt handler:
-//! DRIVER.on_interrupt();
+//!
+//! fn start_time(event: MyEvent, time: MyTime) -> Result<(), hwtimer_core::Error> {
+//!     DRIVER.init_static(event, time) // then enable the channel's interrupt
+//! }
+//!
+//! fn on_channel_irq() {
+//!     DRIVER.on_interrupt();
+//! }
+//! # let clock = SimClock::new();
+//! # start_time(
+//! #     SimClockEvent::new(&clock, 1_000_000, 1, u32::MAX as u64),
+//! #     Extended::new(SimCounter::new(&clock, 32, 1_000_000)),
+//! # ).unwrap();
+//! # on_channel_irq();
 //! ```
 //!
 //! Each timer crate names its pair (for example `exynos_mct::embassy::Driver`).

@@ -70,13 +70,7 @@
 //!
 //! ## Features
 //!
-//! - `sim`: the simulation backend (pulls in `std`; host tests, benchmarks and demos).
-//! - `defmt`: `defmt::Format` on public types and logging through the private shim.
-//! - `embassy`: `embassy::TimeDriver`, the time base of embassy-time on any clockevent +
-//!   time base pair.
-//! - `rtic`: `rtic::Backend` and `rtic_monotonic!`, an rtic-time 3 monotonic on any pair.
-//! - `fugit`: `fugit` 0.6 durations as ticks (rounded up), `Delay::wait` and
-//!   `HrTimers::sleep` taking them (module `fugit_ext`).
+#![doc = document_features::document_features!()]
 //!
 //! `critical-section` is used, never implemented: the firmware picks the implementation.
 //!
@@ -157,3 +151,8 @@ pub use reg::{Claim, Claimed, Mmio, MmioBlock, Reg, RegisterBus, RegisterBusExt,
 #[doc(hidden)]
 pub use rtic_time as __rtic_time;
 pub use tock_registers;
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

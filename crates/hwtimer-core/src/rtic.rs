@@ -7,14 +7,34 @@
 //! [`rtic_monotonic!`](crate::rtic_monotonic) macro generates both; this module holds the
 //! state they share, [`Backend`].
 //!
-//! ```ignore
+//! ```no_run
+//! # use hwtimer_core::{Extended, sim::{SimClock, SimClockEvent, SimCounter}};
+//! use fugit::ExtU64 as _; // 10.millis()
+//! use rtic_time::Timebase as _; // now, delay, delay_until, timeout_after, ...
+//! // The firmware's channel and time base; here the simulation's stand in for them.
+//! type MyEvent = SimClockEvent;
+//! type MyTime = Extended<SimCounter>;
+//!
 //! hwtimer_core::rtic_monotonic!(pub Mono, MyEvent, MyTime, 24_000_000);
-//! // at start-up:
-//! Mono::start(event, time).unwrap();
-//! // in the channel's interrupt handler:
-//! Mono::on_interrupt();
-//! // anywhere:
-//! Mono::delay(10.millis()).await;
+//!
+//! fn start_time(event: MyEvent, time: MyTime) -> Result<(), hwtimer_core::Error> {
+//!     Mono::start(event, time) // then enable the channel's interrupt
+//! }
+//!
+//! fn on_channel_irq() {
+//!     Mono::on_interrupt();
+//! }
+//!
+//! async fn task() {
+//!     Mono::delay(10u64.millis()).await;
+//! }
+//! # let clock = SimClock::new();
+//! # start_time(
+//! #     SimClockEvent::new(&clock, 24_000_000, 1, u32::MAX as u64),
+//! #     Extended::new(SimCounter::new(&clock, 32, 24_000_000)),
+//! # ).unwrap();
+//! # on_channel_irq();
+//! # let _ = task();
 //! ```
 //!
 //! # Timing contract
@@ -360,10 +380,19 @@ mod tests {
 /// and `TimerQueueBasedMonotonic` (so RTIC's `Monotonic`), with its statics, on a
 /// [`ClockEvent`] type and a [`Monotonic`] time base type counting at `HZ`.
 ///
-/// ```ignore
+/// ```
+/// # use hwtimer_core::{Extended, sim::{SimClockEvent, SimCounter}};
+/// // The firmware's channel and time base; here the simulation's stand in for them.
+/// type MyEvent = SimClockEvent;
+/// type MyTime = Extended<SimCounter>;
+///
 /// hwtimer_core::rtic_monotonic!(pub Mono, MyEvent, MyTime, 24_000_000);
 /// // or, with a direct way to pend the interrupt line:
-/// hwtimer_core::rtic_monotonic!(pub Mono, MyEvent, MyTime, 100_000_000, pend = my_pend);
+/// hwtimer_core::rtic_monotonic!(pub FastMono, MyEvent, MyTime, 100_000_000, pend = my_pend);
+///
+/// fn my_pend() {
+///     // set the channel's interrupt pending (a GIC set-pending, an SGI, ...)
+/// }
 /// ```
 ///
 /// The generated type has `start(event, time)` (which refuses a time base that does not

@@ -8,6 +8,10 @@
 //! embassy-time built with `tick-hz-100_000_000` counts stable-counter ticks (QEMU virt and
 //! the Loongson 3A5000 run it at 100 MHz), so nothing is rounded.
 //!
+//! (`ignore`: `NativeCsr` exists on loongarch64 only, so this cannot be a host doctest;
+//! `examples/templates/loongarch-virt` and `examples/firmware/loongarch-virt-async` build
+//! the same calls, `cargo xtask cross`.)
+//!
 //! ```ignore
 //! use loongarch_timer::{Config, csr::NativeCsr};
 //!

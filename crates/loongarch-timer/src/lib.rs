@@ -80,18 +80,9 @@
 //!
 //! ## Features
 //!
-//! None is on by default; `Cargo.toml` documents each where it is declared.
+//! None is on by default.
 //!
-//! - `sim`: the behavioural model (pulls in `std`; host only).
-//! - `std-critical-section`: the `std` critical section, for host programs on the model
-//!   (forwards to `hwtimer-core/std-critical-section`).
-//! - `defmt`: `defmt::Format` on the public types.
-//! - `embassy`: `embassy::Driver`, embassy-time's time driver on the pinned pair.
-//! - `rtic`: `rtic_monotonic!`, an rtic-time 3 monotonic on the pinned pair.
-//! - `unstable-baselines`: Linux's strategies before and after its `min_delta` patch on the
-//!   model (`sim::linux`,
-//!   `sim::seed`), for this crate's own benches and seed-proof tests; not part of the
-//!   public API, no semver promise.
+#![doc = document_features::document_features!()]
 //!
 //! The crate is `no_std` and builds for every target of the family; only `NativeCsr`
 //! needs `target_arch = "loongarch64"`.
@@ -128,3 +119,8 @@ pub use clockevent::{Config, ConfigError, ConstantTimer};
 pub use clocksource::StableCounter;
 pub use cpucfg::{ConstantClock, FreqError};
 pub use csr::Csr;
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

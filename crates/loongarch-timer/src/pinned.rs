@@ -53,6 +53,10 @@
 //!
 //! # Set-up
 //!
+//! (`ignore`: `NativeCsr` exists on loongarch64 only, so this cannot be a host doctest;
+//! `examples/templates/loongarch-virt` and `examples/firmware/loongarch-virt-async` build
+//! the same calls, `cargo xtask cross`.)
+//!
 //! ```ignore
 //! // SAFETY: PLV0, on the core whose timer this is; nothing else programs TCFG, TICLR or
 //! // ECFG bit 11 on this core.

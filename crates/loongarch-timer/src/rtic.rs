@@ -23,6 +23,10 @@
 //!
 //! # Set-up
 //!
+//! (`ignore`: `NativeCsr` exists on loongarch64 only, so this cannot be a host doctest;
+//! `examples/templates/loongarch-virt` and `examples/firmware/loongarch-virt-async` build
+//! the same calls, `cargo xtask cross`.)
+//!
 //! ```ignore
 //! use loongarch_timer::{Config, csr::NativeCsr};
 //! use rtic_time::Timebase as _; // now, delay, delay_until, timeout_after, ...

@@ -44,6 +44,10 @@
 //! assert_eq!(bus.frames(), 1);
 //! assert_eq!(clock.now_ns(), 25_600);
 //! ```
+//!
+//! ## Features
+//!
+#![doc = document_features::document_features!()]
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -247,3 +251,8 @@ mod tests {
         assert_eq!(RegAddr::from_bits(0x21).get(), 1);
     }
 }
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -100,6 +100,10 @@
 //! assert_eq!(sim.bus.frames(), frames);
 //! assert!(sim.clock.now_ns() >= frames * FRAME_NS);
 //! ```
+//!
+//! ## Features
+//!
+#![doc = document_features::document_features!()]
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]

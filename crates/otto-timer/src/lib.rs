@@ -88,13 +88,7 @@
 //!
 //! ## Features
 //!
-//! - `sim`: the behavioural model (`otto_timer::sim`, host only, pulls in `std`).
-//! - `unstable-baselines`: the pre-v6.18 Linux sequence and the seed's strategies on the
-//!   model, for this crate's own benches and seed-proof tests; not part of the public API.
-//! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
-//! - `embassy`: `embassy::Driver`, embassy-time's time driver on a CPU's timer and the
-//!   extended clocksource (one `static`, one macro line, one call in the interrupt handler).
-//! - `rtic`: `rtic_monotonic!`, an rtic-time 3 monotonic on the same pair.
+#![doc = document_features::document_features!()]
 //!
 //! Neither runtime is pulled in unless its feature is on.
 #![cfg_attr(not(feature = "sim"), no_std)]

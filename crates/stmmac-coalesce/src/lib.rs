@@ -249,6 +249,10 @@
 //! - `sim` (feature `sim`): the behavioural models of both MACs and their PHY, the DMA arena
 //!   and its order log; `sim::seed` (with `unstable-baselines`, not public API): the TX-cleanup
 //!   timer's settings and rigs.
+//!
+//! ## Features
+//!
+#![doc = document_features::document_features!()]
 #![cfg_attr(not(any(test, feature = "sim")), no_std)]
 // docs.rs (`[package.metadata.docs.rs]` in Cargo.toml) marks feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -298,3 +302,8 @@ pub use qos::{Qos, QosMdio};
 pub use ring::coalesce::{CoalesceConfig, TimerAction, TimerStrategy, TxCoalesce, XmitPlan};
 pub use ring::rx::{RxConfig, RxFrame, RxRing, RxStats};
 pub use ring::tx::{CleanupTimer, NoTimer, QueueTimer, TxConfig, TxRing, TxStats, TxToken};
+
+/// The README's examples, compiled (and run where they can) as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

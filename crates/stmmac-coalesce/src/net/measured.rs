@@ -122,20 +122,40 @@ impl<P: CostProbe> Probe<P> {
 /// wrapper's own bookkeeping runs after the last reading of a token.
 ///
 /// ```
-/// use smoltcp::phy::{Device as _, TxToken as _};
-/// use smoltcp::time::Instant;
+/// use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 /// use std::cell::Cell;
+/// use stmmac_coalesce::mdio_bus::{PhyAddr, sim::PhyModel};
 /// use stmmac_coalesce::net::Measured;
-/// use stmmac_coalesce::sim::seed::{Rig, SEED};
+/// use stmmac_coalesce::net::smoltcp_crate::phy::{Device as _, TxToken as _};
+/// use stmmac_coalesce::net::smoltcp_crate::time::Instant;
+/// use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena};
 /// use stmmac_coalesce::smoltcp::Device;
-/// use stmmac_coalesce::TimerStrategy;
+/// use stmmac_coalesce::{
+///     CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, Gmac3, LinkState, NoTimer, RxConfig, RxRing, Speed,
+///     TxConfig, TxRing,
+/// };
 ///
-/// let mut rig = Rig::hrtimer(SEED, TimerStrategy::ArmOnce)?;
+/// // The GMAC 3.x model and a ring pair (see the crate docs for the bring-up).
+/// let sim = SimClock::new();
+/// let arena = SimArena::new(0x1000_0000, 256 * 1024);
+/// let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
+/// let mac = Gmac3::new(SimBus::new(&sim, Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ)));
+/// mac.soft_reset(&SimCounter::new(&sim, 32, 25_000_000))?;
+/// let setup = mac.configure_dma(&DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() })?;
+/// let no_timer = CoalesceConfig { tx_usecs: 0, ..CoalesceConfig::default() }; // IC only
+/// let mut tx = TxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup,
+///     TxConfig { coalesce: no_timer, ..TxConfig::default() }, NoTimer, Coherent)?;
+/// let mut rx = RxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup,
+///     RxConfig { descriptors: 16, ..RxConfig::default() }, Coherent)?;
+/// tx.start(&mac);
+/// rx.start(&mac);
+/// mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+///
 /// let mut scratch = [0u8; 1518];
 /// // Any free-running counter; here one that counts its own readings.
 /// let clock = Cell::new(0u64);
 /// let tick = || { clock.set(clock.get() + 1); clock.get() };
-/// let dev = Device::new(&rig.mac, &mut rig.tx, &mut rig.rx, &mut scratch);
+/// let dev = Device::new(&mac, &mut tx, &mut rx, &mut scratch);
 /// let mut dev = Measured::new(dev, tick);
 /// assert!(dev.receive(Instant::ZERO).is_none());     // an empty poll
 /// dev.transmit(Instant::ZERO).unwrap().consume(60, |b| b.fill(0xAB));

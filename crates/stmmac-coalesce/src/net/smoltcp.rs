@@ -4,6 +4,8 @@
 //! lets smoltcp poll (`iface.poll(now, &mut device, &mut sockets)`); between polls the rings
 //! are reachable through [`Device::tx`] / [`Device::rx`] for the TX cleanup timer
 //! ([`TxRing::on_timer`]) and the DMA interrupt ([`TxRing::service`], [`RxRing::service`]).
+//! Name smoltcp's own types through [`net::smoltcp_crate`](crate::net::smoltcp_crate), the
+//! smoltcp this adapter implements, so that the versions match.
 //!
 //! # Tokens (zero copy)
 //!
@@ -62,20 +64,63 @@
 //! holds"). [`Device::set_inflight_limit`] is a TSQ-like limit on frames below TCP (seed
 //! 002's stream).
 //!
-//! ```
-//! use smoltcp::phy::{Device as _, TxToken as _};
-//! use smoltcp::time::Instant;
-//! use stmmac_coalesce::sim::seed::Rig;
-//! use stmmac_coalesce::smoltcp::Device;
-//! use stmmac_coalesce::{CoalesceConfig, TimerStrategy};
+//! The device on the GMAC 3.x model, its cleanup timer a slot of an `HrTimers` queue
+//! (`sim::SimTimerQueue`, feature `sim`), with the two services between polls:
 //!
-//! let mut rig = Rig::hrtimer(stmmac_coalesce::sim::seed::SEED, TimerStrategy::ArmOnce)?;
+//! ```
+//! use hwtimer_core::Restart;
+//! use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
+//! // smoltcp through the re-export: the version the adapter implements.
+//! use stmmac_coalesce::net::smoltcp_crate::phy::{Device as _, TxToken as _};
+//! use stmmac_coalesce::net::smoltcp_crate::time::Instant;
+//! use stmmac_coalesce::mdio_bus::{PhyAddr, sim::PhyModel};
+//! use stmmac_coalesce::sim::{Gmac3Model, SIM_CSR_HZ, SimArena, SimTimerQueue};
+//! use stmmac_coalesce::smoltcp::Device;
+//! use stmmac_coalesce::{
+//!     CoalesceConfig, Coherent, DmaConfig, Duplex, Dwmac, Gmac3, LinkState, RxConfig, RxRing,
+//!     Speed, TimerStrategy, TxConfig, TxRing,
+//! };
+//!
+//! let clock = SimClock::new();
+//! let arena = SimArena::new(0x1000_0000, 256 * 1024);
+//! let phy = PhyModel::bcm54612e(PhyAddr::new(0).unwrap());
+//! let bus = SimBus::new(&clock, Gmac3Model::new(arena.clone(), phy, SIM_CSR_HZ));
+//! let mac = Gmac3::new(bus.clone());
+//! mac.soft_reset(&SimCounter::new(&clock, 32, 25_000_000))?;
+//! let setup = mac.configure_dma(&DmaConfig { csr_hz: SIM_CSR_HZ, ..DmaConfig::default() })?;
+//! mac.enable_default_interrupts();
+//! let queue: SimTimerQueue = SimTimerQueue::new(&clock, 25_000_000)?;
+//! let coalesce = CoalesceConfig { tx_frames: 8, tx_usecs: 1000, ..CoalesceConfig::default() };
+//! let mut tx = TxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup,
+//!     TxConfig { descriptors: 32, buf_size: 1536, coalesce, strategy: TimerStrategy::ArmOnce },
+//!     queue.cleanup_timer()?, Coherent)?;
+//! let mut rx = RxRing::new(arena.region(64 * 1024).unwrap(), &arena, &setup,
+//!     RxConfig { descriptors: 16, ..RxConfig::default() }, Coherent)?;
+//! tx.start(&mac);
+//! rx.start(&mac);
+//! mac.set_link(LinkState::up(Speed::M1000, Duplex::Full));
+//!
 //! let mut scratch = [0u8; 1518];
-//! let mut dev = Device::new(&rig.mac, &mut rig.tx, &mut rig.rx, &mut scratch);
+//! let mut dev = Device::new(&mac, &mut tx, &mut rx, &mut scratch);
 //! assert!(dev.receive(Instant::ZERO).is_none());   // nothing arrived
 //! let t = dev.transmit(Instant::ZERO).unwrap();    // a descriptor is reserved
 //! t.consume(60, |b| b.fill(0xAB));                 // written in the DMA buffer, sent
-//! assert_eq!(rig.bus.model(|m| m.sent().len()), 1);
+//! assert_eq!(bus.model(|m| m.sent().len()), 1);
+//!
+//! // The DMA interrupt: RX on every one, TX on TI or a TX fault only.
+//! let events = mac.take_events();
+//! dev.rx().service(&mac, events);
+//! if events.tx_done() || events.tx_fault() || events.fatal() {
+//!     dev.tx().service(&mac, events);
+//! }
+//! assert_eq!(dev.tx().pending(), 1); // no IC on one frame of eight: no TI, the timer's work
+//!
+//! // The cleanup timer's interrupt, no earlier than tx_usecs after the send.
+//! let id = dev.tx().timer().id();
+//! queue.run_until(2_000_000, |slot, now| {
+//!     if slot == id { dev.tx().on_timer(&mac, now) } else { Restart::No }
+//! })?;
+//! assert_eq!(dev.tx().pending(), 0);
 //! # Ok::<(), stmmac_coalesce::Error>(())
 //! ```
 

@@ -89,7 +89,10 @@
 //! - `arena` ([`SimArena`], [`SimCache`]): memory with 32-bit bus addresses, the cache, and
 //!   the order log ([`Seen`]).
 //! - `phy` ([`AnPhy`], [`Partner`]): the autonegotiating PHY and its link partner.
-//! - `seed` (feature `unstable-baselines`): the TX-cleanup timer's rigs and measurements
+//! - `timers` ([`SimTimerQueue`]): the TX cleanup timer on the model, a hwtimer-core
+//!   `HrTimers` queue on the model's clock whose slots are a ring's [`QueueTimer`](crate::QueueTimer),
+//!   and the interrupt loop that serves it.
+//! //! - `seed` (feature `unstable-baselines`): the TX-cleanup timer's rigs and measurements
 //!   ([`ring::coalesce`](crate::ring::coalesce)).
 
 mod arena;
@@ -106,6 +109,7 @@ pub mod qos_map;
 mod qos_regs;
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;
+mod timers;
 mod walk;
 
 use std::vec::Vec;
@@ -118,6 +122,7 @@ pub use gmac3_dma::DEFAULT_LINE_BPS;
 pub use gmac3_regs::Gmac3Irq;
 pub use qos::{HW_FEATURE0_4, HW_FEATURE1_4, QosModel, VERSION4_00, VERSION4_10, VERSION5_10};
 pub use qos_regs::QosIrq;
+pub use timers::{SimQueueTimer, SimTime, SimTimerQueue};
 
 pub use phy::{AN_NS, AnPhy, PHY_RESET_NS, Partner};
 

@@ -72,6 +72,28 @@ impl CleanupTimer for NoTimer {
 
 /// A slot of a hwtimer-core [`HrTimers`] queue used as the cleanup timer. Call
 /// [`TxRing::on_timer`] from the queue's `on_interrupt` callback for [`id`](Self::id).
+///
+/// The wiring, on a target: an [`HrTimers`] on the board's clockevent and time base (a
+/// `static`, or any place that outlives the ring), `QueueTimer::new(&timers)?` given to
+/// [`TxRing::new`], and the clockevent's interrupt handler:
+///
+/// ```
+/// use hwtimer_core::{ClockEvent, HrTimers, Monotonic, QueueError, Restart};
+/// use stmmac_coalesce::{CacheOps, Dwmac, QueueTimer, TxRing};
+///
+/// fn on_clockevent_irq<E: ClockEvent, M: Monotonic, const N: usize, C: CacheOps>(
+///     timers: &HrTimers<E, M, N>,
+///     tx: &mut TxRing<QueueTimer<'_, E, M, N>, C>,
+///     mac: &impl Dwmac,
+/// ) -> Result<usize, QueueError> {
+///     let id = tx.timer().id();
+///     timers.on_interrupt(|slot, now| if slot == id { tx.on_timer(mac, now) } else { Restart::No })
+/// }
+/// ```
+///
+/// On the model (feature `sim`), `stmmac_coalesce::sim::SimTimerQueue` builds the queue on
+/// the virtual clock and plays that interrupt handler; its example is the whole wiring,
+/// compiled and run as a doctest, and `cargo run -p host-demo` runs it.
 pub struct QueueTimer<'q, E: ClockEvent, M: Monotonic, const N: usize> {
     timers: &'q HrTimers<E, M, N>,
     id: TimerId,
