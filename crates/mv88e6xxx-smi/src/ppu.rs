@@ -86,7 +86,9 @@ impl<E: ClockEvent, T: Monotonic, const N: usize> PpuTimer for PpuQueueTimer<E, 
 
 /// `ns` in ticks of `freq_hz`, rounded up (a deadline is never early).
 fn ns_to_ticks_ceil(ns: u64, freq_hz: u32) -> u64 {
-    let t = (u128::from(ns) * u128::from(freq_hz)).div_ceil(1_000_000_000);
+    let t = u128::from(ns)
+        .saturating_mul(u128::from(freq_hz))
+        .div_ceil(1_000_000_000);
     u64::try_from(t).unwrap_or(u64::MAX)
 }
 

@@ -13,7 +13,7 @@ use crate::ppu::{PPU_HOLD_NS, PpuHold};
 use crate::regs::{BUSY, PORT_SWITCH_ID, g1, g2};
 use crate::smi::Addressing;
 
-/// Default deadline of every busy wait: 50 ms, as Linux since seed 004.
+/// Default deadline of every busy wait: 50 ms, as Linux since its "Improve indirect addressing performance" patches.
 pub const DEFAULT_TIMEOUT_NS: u64 = 50_000_000;
 
 /// The shortest one poll of a busy wait can be: one Clause 22 frame (64 MDC cycles) at

@@ -1,4 +1,4 @@
-//! Seed 004 on the model, in virtual time: frames per indirect access (4 before, 3 now)
+//! Linux's "Improve indirect addressing performance" patches on the model, in virtual time: frames per indirect access (4 before, 3 now)
 //! and the time of a probe-like workload with the pre-seed polling (16 tries, 1.5 ms
 //! sleeps), with seed patch 1 alone (tight 50 ms poll, BUSY still checked before every
 //! access) and with this crate. Every expected figure is derived from the facts: 25.6 µs

@@ -72,11 +72,12 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
 /// Entries of 2 bits, entry `n` in bits \[2n+1:2n\]; [`ConfigError::Priority`] above 3.
 fn pack2<E>(entries: &[u8]) -> Result<u16, Error<E>> {
     let mut w = 0u16;
-    for (n, &q) in (0u32..).zip(entries) {
+    // At most 8 entries fit a register; the callers pass 8.
+    for (shift, &q) in (0u32..16).step_by(2).zip(entries) {
         if q > 3 {
             return Err(ConfigError::Priority { value: q }.into());
         }
-        w |= u16::from(q) << (2 * n);
+        w |= u16::from(q).checked_shl(shift).unwrap_or(0);
     }
     Ok(w)
 }

@@ -49,7 +49,7 @@
 //! |---|---|
 //! | this one | [`SwitchModel`], [`SwitchSim`], the bus and clocksource figures, [`BusyDelay`], [`Attach`] |
 //! | `chip_model` | [`ChipModel`]: one chip's registers, busy bits and PHY polling unit |
-//! | `seed` | (feature `unstable-baselines`) seed 004's naive strategies replayed on the model, and the seed-proof measurements; not part of the public API |
+//! | `seed` | (feature `unstable-baselines`) Linux's indirect-access polling from before its "Improve indirect addressing performance" patches, replayed on the model, and the seed-proof measurements; not part of the public API |
 //! | `stats_linux` | (feature `unstable-baselines`) Linux's MIB statistics sequence replayed on the model, for the stats bench; not part of the public API |
 
 use hwtimer_core::sim::{SimClock, SimCounter};
@@ -64,7 +64,7 @@ mod chip_model;
 pub mod facts;
 pub use chip_model::{ChipModel, HiddenAccess, PhySpeed, RESET_NS};
 
-// Seed 004's naive strategies and the seed-proof measurements: for this crate's own
+// Linux's older indirect-access polling and the seed-proof measurements: for this crate's own
 // benches and seed-proof tests only (feature `unstable-baselines`, no semver promise).
 #[cfg(feature = "unstable-baselines")]
 pub mod seed;

@@ -1,8 +1,9 @@
-//! Seed 004's naive strategies on the model, and the seed-proof measurements (feature
+//! Linux's indirect-access polling from before its "Improve indirect addressing
+//! performance" patches on the model, and the seed-proof measurements (feature
 //! `unstable-baselines`: for this crate's own benches and seed-proof tests; not part of the
 //! public API, no semver promise).
 //!
-//! [`LegacySmi`] replays the indirect access of Linux before seed 004: BUSY polled before
+//! [`LegacySmi`] replays the indirect access of Linux before those patches: BUSY polled before
 //! *and* after every command, with 16 tries and 1.5 ms sleeps ([`LegacyPoll::PreSeed`]), or
 //! with seed patch 1's tight 50 ms poll and the check before every access still in place
 //! ([`LegacyPoll::Patch1`]). [`measure_access`] and [`seed_workload`] measure frames and
@@ -39,13 +40,13 @@ use crate::{Addressing, Config, Error, Switch};
 pub const PRE_SEED_SLEEP_NS: u64 = 1_500_000;
 /// The pre-seed number of tries.
 pub const PRE_SEED_TRIES: u32 = 16;
-/// Seed 004's measurement, modelled deterministically: "about a 50% chance of the bit
+/// The patches' measurement, modelled deterministically: "about a 50% chance of the bit
 /// being cleared on the first poll, all other accesses see the bit being cleared on the
 /// second poll". The first poll completes one frame (25.6 µs) after the command and the
 /// second one frame later, so SMI_CMD commands alternate between clearing after 20 µs
 /// (seen by the first poll) and after 40 µs (seen by the second).
 pub const SEED_BUSY_PATTERN_NS: [u64; 2] = [20_000, 40_000];
-/// `time modprobe mv88e6xxx` before seed 004 (3 chips, 20 ports): 15.99 s.
+/// `time modprobe mv88e6xxx` before the patches (3 chips, 20 ports): 15.99 s.
 pub const SEED_BEFORE_NS: u64 = 15_990_000_000;
 /// The same after patch 1 (tight 50 ms poll): 2.21 s.
 pub const SEED_AFTER_NS: u64 = 2_210_000_000;
@@ -60,15 +61,15 @@ fn ok<T>(r: Result<T, Infallible>) -> T {
 /// The pre-seed indirect-access strategies, for comparison only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LegacyPoll {
-    /// Before seed 004: BUSY polled before and after every command, up to 16 reads with a
+    /// Before the patches: BUSY polled before and after every command, up to 16 reads with a
     /// 1.5 ms sleep after each unsuccessful one.
     PreSeed,
-    /// Seed 004 patch 1 alone: BUSY still polled before and after, but with a tight 50 ms
+    /// The first patch alone: BUSY still polled before and after, but with a tight 50 ms
     /// bounded poll (hwtimer-core's `Poller`).
     Patch1,
 }
 
-/// The old indirect access of Linux before seed 004 (facts from the seed's diffs), replayed
+/// The old indirect access of Linux before the patches (facts from their diffs), replayed
 /// on the sim: wait BUSY, command, wait BUSY, data — 4 frames per access when BUSY is clear
 /// at once. Never use outside comparisons.
 #[derive(Debug)]

@@ -92,7 +92,7 @@
 //! - `timers` ([`SimTimerQueue`]): the TX cleanup timer on the model, a hwtimer-core
 //!   `HrTimers` queue on the model's clock whose slots are a ring's [`QueueTimer`](crate::QueueTimer),
 //!   and the interrupt loop that serves it.
-//! //! - `seed` (feature `unstable-baselines`): the TX-cleanup timer's rigs and measurements
+//! - `seed` (feature `unstable-baselines`): the TX-cleanup timer's rigs and measurements
 //!   ([`ring::coalesce`](crate::ring::coalesce)).
 
 mod arena;
