@@ -91,7 +91,7 @@
 //! - `sim`: the behavioural model (module `sim`); pulls in `std`, host only.
 //!
 //! Every constructor and method says which [`ConfigError`] it returns for which cause;
-//! `tests/config_errors.rs` has one test per cause.
+//! `tests/driver/config_errors.rs` has one test per cause.
 //! - `defmt`: `defmt::Format` on the public types (forwards to `hwtimer-core/defmt`).
 //!
 //! `critical-section` is used (the read-modify-write of the control register, and the

@@ -129,7 +129,7 @@
 //!
 //! MMIO accesses and Cortex-A9 instructions per call are in the README's cost table, as
 //! the bench prints them (`cargo bench -p exynos-mct --bench seed` on the model,
-//! `cargo xtask qemu smdkc210` on QEMU); `tests/driver.rs` asserts the access counts. Where
+//! `cargo xtask qemu smdkc210` on QEMU); `tests/driver/driver.rs` asserts the access counts. Where
 //! the instructions of an arm go is one [`G_TCON`](regs::G_TCON_REG) exclusive section for
 //! the disable and one for the enable (Linux's order: the comparator stays disabled while
 //! `G_COMPn_L` is written, as writing an enabled comparator is not documented), and for a
@@ -235,7 +235,7 @@ use wstat::{Bound, Owed};
 /// is an interrupt handler (or a nested context) that interrupted the holder, which cannot
 /// run again until the handler returns: it gets [`Error::Busy`] at once, after no register
 /// access for the lock (0 `G_WSTAT` reads; it was the whole spin, 40 016 reads at the
-/// default bounds, before the owner was recorded: `tests/lock_owner.rs`), and the channel
+/// default bounds, before the owner was recorded: `tests/multicore/lock_owner.rs`), and the channel
 /// stays as it was: the refusal comes at the call's first lock attempt, before it writes any
 /// register (a comparator arm may have read the FRC). Retry from the interrupted context or
 /// later: the runtime adapters keep the interrupt armed before, which comes and reprograms.
