@@ -10,7 +10,7 @@
 //! shutdown had returned.
 //!
 //! The section is now held under the `Mct`'s shared-register lock with interrupts
-//! **unmasked** (issue 17: no core spins with interrupts masked for a whole WSTAT wait), so
+//! **unmasked** (no core spins with interrupts masked for a whole WSTAT wait), so
 //! the interrupt is taken inside the thread's wait; the handler cannot get the lock (its
 //! holder is the context it interrupted) and gets `Error::Busy` after its bounded spin,
 //! having written nothing. Once the thread's section is over, the shutdown succeeds.

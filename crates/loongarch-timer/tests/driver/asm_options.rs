@@ -1,4 +1,4 @@
-//! Issue 17: the `csrrd` and `rdtime.d` blocks of `NativeCsr` must not claim `nomem`, or
+//! The `csrrd` and `rdtime.d` blocks of `NativeCsr` must not claim `nomem`, or
 //! the compiler may move them across the memory accesses they are ordered with (a flag
 //! stored before an ESTAT read, the published time after a `rdtime.d`). The native backend
 //! only builds for loongarch64, so this reads its source: every `asm!` block that names
