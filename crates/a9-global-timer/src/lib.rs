@@ -108,17 +108,7 @@ pub mod clockevent;
 pub mod clocksource;
 pub mod compare;
 pub mod regs;
-// The host-only model (std, virtual time) indexes its own fixed tables and does counter
-// arithmetic on values it bounds itself; the library lints are for code that runs on targets.
-#[cfg(feature = "sim")]
-#[allow(
-    clippy::arithmetic_side_effects,
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic
-)]
-pub mod sim;
+hwtimer_core::sim_module!();
 
 use core::cell::Cell;
 

@@ -162,16 +162,7 @@ pub mod regs;
 #[cfg(feature = "rtic")]
 pub mod rtic;
 mod shared;
-#[cfg(feature = "sim")]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    reason = "host-only behavioural model (feature `sim`, never in firmware): plain arithmetic on model state and indices it checked itself"
-)]
-pub mod sim;
+hwtimer_core::sim_module!();
 pub mod wstat;
 
 #[cfg(feature = "rtic")]
