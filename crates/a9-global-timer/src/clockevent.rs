@@ -32,7 +32,7 @@
 //! flag is clear, arms it again as due (it fires at once, or is re-targeted under
 //! [`CompareRule::Equal`]). A comparator that keeps matching sets the flag again by itself.
 //!
-//! # MMIO cost (asserted in `tests/driver.rs`)
+//! # MMIO cost (asserted in `tests/driver/driver.rs`)
 //!
 //! Every `GT_CONTROL` write is a read-modify-write (the shared bits are kept as the
 //! register holds them, see [`GlobalTimer`]): one control read per comparator enable and

@@ -87,7 +87,7 @@
 //! ```
 //!
 //! Every constructor and method says which [`ConfigError`] it returns for which cause;
-//! `tests/config_errors.rs` has one test per cause.
+//! `tests/driver/config_errors.rs` has one test per cause.
 //!
 //! ## Features
 //!
@@ -107,17 +107,7 @@ pub mod clockevent;
 pub mod clocksource;
 pub mod compare;
 pub mod regs;
-// The host-only model (std, virtual time) indexes its own fixed tables and does counter
-// arithmetic on values it bounds itself; the library lints are for code that runs on targets.
-#[cfg(feature = "sim")]
-#[allow(
-    clippy::arithmetic_side_effects,
-    clippy::indexing_slicing,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic
-)]
-pub mod sim;
+hwtimer_core::sim_module!();
 
 use core::cell::Cell;
 

@@ -106,6 +106,40 @@ extern crate std;
 
 mod fmt;
 
+/// Declares the calling crate's behavioural model, `pub mod sim;` behind its `sim` feature,
+/// with the library's no-panic lints allowed inside it.
+///
+/// The model may index, unwrap and count with plain arithmetic because it is host-only test
+/// infrastructure, never firmware: the `sim` feature pulls in `std`, the model indexes its own
+/// register files with addresses it bounds itself, and a panic there is a broken test set-up,
+/// reported by the test that made it. So `clippy::indexing_slicing`,
+/// `clippy::arithmetic_side_effects`, `clippy::unwrap_used`, `clippy::expect_used` and
+/// `clippy::panic`, denied on every library target by `cargo xtask lint`, are allowed in it.
+///
+/// Invoke it once in the crate root, where `pub mod sim;` would stand (the module's file is
+/// `src/sim.rs` or `src/sim/mod.rs` of the calling crate, and the calling crate declares the
+/// `sim` feature). Not a doctest, as it declares a module from a file of the calling crate:
+///
+/// ```ignore
+/// hwtimer_core::sim_module!();
+/// ```
+#[macro_export]
+macro_rules! sim_module {
+    () => {
+        #[cfg(feature = "sim")]
+        #[allow(
+            clippy::unwrap_used,
+            clippy::expect_used,
+            clippy::panic,
+            clippy::indexing_slicing,
+            clippy::arithmetic_side_effects,
+            reason = "host-only behavioural model (feature `sim`, never in firmware): it indexes \
+                      what it bounds itself, and a panic there is a broken test set-up"
+        )]
+        pub mod sim;
+    };
+}
+
 // `arithmetic_side_effects` allowed: `set_deadline` and the interrupt path subtract `deadline - now` right after checking
 // `deadline > now`, which cannot overflow.
 #[allow(clippy::arithmetic_side_effects)]
@@ -125,17 +159,7 @@ pub mod reg;
 #[cfg(feature = "rtic")]
 pub mod rtic;
 pub mod seqlock;
-// Host-only test infrastructure (feature `sim`, pulls in `std`): its models index their
-// register arrays and count with plain arithmetic, and may panic on a broken test set-up.
-#[cfg(feature = "sim")]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
-)]
-pub mod sim;
+crate::sim_module!();
 pub mod time;
 
 pub use clockevent::{Alarm, Capabilities, ClockEvent, Fired};

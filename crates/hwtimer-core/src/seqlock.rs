@@ -22,7 +22,7 @@
 //!
 //! Checked with `loom` (`tests/loom.rs`, run with
 //! `RUSTFLAGS="--cfg loom" cargo test -p hwtimer-core --test loom --release`) and by a
-//! two-thread stress test (`tests/seqlock.rs`).
+//! two-thread stress test (`tests/timing/seqlock.rs`).
 
 #[cfg(loom)]
 use loom::sync::atomic::{AtomicU32, Ordering, fence};

@@ -103,13 +103,7 @@ pub mod embassy;
 pub mod pinned;
 #[cfg(all(feature = "rtic", target_has_atomic = "64"))]
 pub mod rtic;
-#[cfg(feature = "sim")]
-#[allow(
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    reason = "host-only model and measurements (feature `sim`), not driver code"
-)]
-pub mod sim;
+hwtimer_core::sim_module!();
 
 #[cfg(feature = "rtic")]
 #[doc(hidden)]

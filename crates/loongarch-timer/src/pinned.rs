@@ -276,7 +276,7 @@ impl CounterOffset {
 ///
 /// Without it, [`PinnedCounter::now`] returns the largest reading any core published, so a
 /// core whose CNTC puts its `rdtime.d` behind another's sees time stand still until its own
-/// counter catches up (`tests/pinned.rs`). QEMU TCG ignores CNTC in `rdtime.d`, so there the
+/// counter catches up (`tests/driver/pinned.rs`). QEMU TCG ignores CNTC in `rdtime.d`, so there the
 /// call changes nothing visible; the `loongarch-virt` firmware makes it on both cores and
 /// reads CNTC back.
 ///

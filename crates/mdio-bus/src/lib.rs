@@ -53,17 +53,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
-// Host-only test infrastructure (feature `sim`, pulls in `std`): the PHY model indexes its
-// 32 registers with 5-bit addresses and may panic on a broken test set-up.
 #[cfg(feature = "sim")]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
-)]
-pub mod sim;
+hwtimer_core::sim_module!();
 
 /// A PHY (port, device) address on an MDIO bus: `0..=31`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

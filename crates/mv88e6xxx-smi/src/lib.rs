@@ -122,17 +122,7 @@ mod ppu;
 pub mod regs;
 mod serdes6352;
 mod serdes6393x;
-// Host-only test infrastructure (feature `sim`, pulls in `std`): the switch model indexes
-// its register files with 5-bit addresses and counts with plain arithmetic.
-#[cfg(feature = "sim")]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
-)]
-pub mod sim;
+hwtimer_core::sim_module!();
 mod smi;
 pub mod stats;
 mod switch;

@@ -9,8 +9,7 @@
 //! clocksource that never advances does not hang a wait either: the poll-count backstop
 //! ends it.
 
-use hwtimer_core::sim::{SimClock, SimCounter, dead_values};
-use hwtimer_core::{Clocksource, Continuous};
+use hwtimer_core::sim::{SimClock, SimCounter, StoppedCounter, dead_values};
 use mdio_bus::sim::{Dead, MdioDevice, SimMdio};
 use mdio_bus::{DevAddr, Mdio, PhyAddr, RegAddr};
 use mv88e6xxx_smi::atu::{AtuEntry, AtuFlush, MacAddr};
@@ -499,24 +498,6 @@ fn every_call_on_a_dead_bus_returns_within_its_frame_bound() {
     }
 }
 
-/// The counter of a clock that was never started: it always reads 0.
-#[derive(Debug, Clone, Copy)]
-struct Stopped;
-
-impl Clocksource for Stopped {
-    fn bits(&self) -> u32 {
-        32
-    }
-    fn freq_hz(&self) -> u32 {
-        25_000_000
-    }
-    fn read(&self) -> u64 {
-        0
-    }
-}
-
-impl Continuous for Stopped {}
-
 #[test]
 fn a_stopped_clock_cannot_hang_a_wait_on_a_dead_bus() {
     let (_clock, _counter, mut mdio) = bus(0xFFFF);
@@ -524,7 +505,7 @@ fn a_stopped_clock_cannot_hang_a_wait_on_a_dead_bus() {
     assert_eq!(config.max_polls, 19_534);
     let e = Switch::new(
         &mut mdio,
-        Stopped,
+        StoppedCounter,
         Addressing::Indirect {
             sw_addr: PhyAddr::from_bits(2),
             remap_6393x: false,
@@ -546,7 +527,7 @@ fn a_stopped_clock_cannot_hang_a_wait_on_a_dead_bus() {
     let (_clock, _counter, mut mdio) = bus(0xFFFF);
     let e = Switch::new(
         &mut mdio,
-        Stopped,
+        StoppedCounter,
         Addressing::Direct,
         Chip::Mv6352,
         Config::new().with_max_polls(100),

@@ -106,13 +106,7 @@ pub mod embassy;
 pub mod regs;
 #[cfg(feature = "rtic")]
 pub mod rtic;
-#[cfg(feature = "sim")]
-#[allow(
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects,
-    reason = "host-only model and measurements (feature `sim`), not driver code"
-)]
-pub mod sim;
+hwtimer_core::sim_module!();
 pub mod soc;
 
 #[cfg(feature = "rtic")]

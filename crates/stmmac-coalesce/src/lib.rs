@@ -264,17 +264,7 @@ pub mod net;
 mod probe;
 pub mod qos;
 pub mod ring;
-// Host-only test infrastructure (feature `sim`, pulls in `std`): the DWMAC model counts and
-// indexes with plain arithmetic and may panic on a broken test set-up.
-#[cfg(feature = "sim")]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    clippy::arithmetic_side_effects
-)]
-pub mod sim;
+hwtimer_core::sim_module!();
 #[cfg(feature = "embassy-net")]
 pub use net::embassy_net;
 #[cfg(feature = "miim")]

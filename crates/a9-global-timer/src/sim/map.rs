@@ -1,6 +1,6 @@
 //! The model's own register map of the Cortex-A9 MPCore global timer, each fact cited
 //! beside it. Nothing here is taken from the driver ([`crate::regs`]);
-//! `tests/register_map.rs` compares the two maps entry by entry.
+//! `tests/driver/register_map.rs` compares the two maps entry by entry.
 //!
 //! Sources (facts only; Linux and QEMU are GPL and no code is copied):
 //!

@@ -30,7 +30,7 @@
 //! Sources: the model's register map is its own ([`map`], every offset and bit cited
 //! there: the Cortex-A9 MPCore TRM "Global timer", Linux
 //! `drivers/clocksource/arm_global_timer.c`, QEMU `hw/timer/a9gtimer.c`), never the
-//! driver's; `tests/register_map.rs` compares the two. Where QEMU's auto-increment bit
+//! driver's; `tests/driver/register_map.rs` compares the two. Where QEMU's auto-increment bit
 //! disagrees with the TRM, the model follows the TRM ([`map`] says how).
 //!
 //! Baseline (feature `unstable-baselines`, for this crate's seed-proof tests; not part of

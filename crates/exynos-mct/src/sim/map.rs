@@ -1,5 +1,5 @@
 //! The model's own register map of the Exynos MCT, each fact cited beside it. Nothing here
-//! is taken from the driver ([`crate::regs`]); `tests/register_map.rs` compares the two
+//! is taken from the driver ([`crate::regs`]); `tests/driver/register_map.rs` compares the two
 //! maps entry by entry.
 //!
 //! Sources (facts only; Linux and QEMU are GPL and no code is copied):

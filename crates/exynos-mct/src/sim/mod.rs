@@ -4,7 +4,7 @@
 //!
 //! Its register map is its own ([`map`], every offset and bit cited there: Linux
 //! `drivers/clocksource/exynos_mct.c`, QEMU `hw/timer/exynos4210_mct.c`, the Exynos4210
-//! device tree), never the driver's; `tests/register_map.rs` compares the two.
+//! device tree), never the driver's; `tests/driver/register_map.rs` compares the two.
 //!
 //! What it models (facts from the repository's `docs/exynos-mct.md`):
 //!

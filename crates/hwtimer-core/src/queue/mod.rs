@@ -60,7 +60,7 @@
 //! - Wakers are woken inside the queue's critical section on this path: a waker must only
 //!   schedule its task (as executors' wakers do), never poll it in place.
 //!
-//! `tests/failures.rs` checks this under injected failures (the `sim` feature's `fault` module):
+//! `tests/faults/failures.rs` checks this under injected failures (the `sim` feature's `fault` module):
 //! refusals that keep or drop the old deadline, lost, doubled and late interrupts, stale
 //! status and idle of up to ten wraps; the crate's fuzz target runs the same check
 //! (`sim::queue_check`) against a plain reference.

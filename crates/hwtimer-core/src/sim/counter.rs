@@ -110,3 +110,42 @@ impl Clocksource for SimTickCounter {
         v
     }
 }
+
+/// A 32-bit, 25 MHz counter whose clock never started: every read returns 0, costs no
+/// virtual time and needs no [`SimClock`].
+///
+/// For the bounded waits of a dead block: on a clock that never moves a wait's deadline
+/// never comes, so only its poll-count backstop
+/// ([`Poller::max_polls`](crate::poll::Poller::max_polls)) can end it, and a test asserts
+/// that the wait ends after exactly that many register reads. It is [`Continuous`] on
+/// purpose, to reach the waits that take only a continuous clock: a gated or never-started
+/// counter is what such a wait must survive. ([`SimCounter::gated_off`] is a stopped count
+/// that still charges virtual time per read.)
+///
+/// ```
+/// use hwtimer_core::poll::{Bound, Poller};
+/// use hwtimer_core::sim::StoppedCounter;
+///
+/// let t = Poller::new(&StoppedCounter)
+///     .timeout_ms(50)
+///     .max_polls(1_000)
+///     .poll(|| 1, |_| false)
+///     .unwrap_err();
+/// assert_eq!((t.bound, t.polls, t.elapsed_ticks), (Bound::PollLimit, 1_000, 0));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StoppedCounter;
+
+impl Clocksource for StoppedCounter {
+    fn bits(&self) -> u32 {
+        32
+    }
+    fn freq_hz(&self) -> u32 {
+        25_000_000
+    }
+    fn read(&self) -> u64 {
+        0
+    }
+}
+
+impl Continuous for StoppedCounter {}

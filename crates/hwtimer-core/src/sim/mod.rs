@@ -57,7 +57,7 @@ pub mod scenario;
 
 pub use bus::{Dead, MmioStats, SimBus, SimModel, SyncBus, dead_values};
 pub use clock::SimClock;
-pub use counter::{SimCounter, SimTickCounter};
+pub use counter::{SimCounter, SimTickCounter, StoppedCounter};
 pub use cpu::SimCpu;
 pub use event::{SimClockEvent, SimClockEventProbe};
 pub use exec::{IrqSource, Task, run_virtual, run_virtual_tasks};

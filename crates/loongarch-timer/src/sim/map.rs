@@ -1,6 +1,6 @@
 //! The model's own CSR numbers and fields of a LoongArch core's timer, interrupt and
 //! CPUCFG state, each fact cited beside it. Nothing here is taken from the driver
-//! ([`crate::csr`], [`crate::cpucfg`]); `tests/register_map.rs` compares the two maps entry
+//! ([`crate::csr`], [`crate::cpucfg`]); `tests/model/register_map.rs` compares the two maps entry
 //! by entry.
 //!
 //! Sources (facts only; Linux and QEMU are GPL and no code is copied):

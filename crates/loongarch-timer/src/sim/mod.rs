@@ -23,7 +23,7 @@
 //!
 //! (`docs/loongarch-timer.md`; the CSR numbers and fields are the model's own, [`map`], each
 //! cited there to the LoongArch Reference Manual, QEMU `target/loongarch` and Linux, never
-//! the driver's; `tests/register_map.rs` compares the two)
+//! the driver's; `tests/model/register_map.rs` compares the two)
 //! - **Cores**: one stable counter for the chip; the timer CSRs, the interrupt CSRs and
 //!   CNTC are banked per core, the bank picked by [`SimCpu::current`] of the thread making
 //!   the access (as hardware picks the executing core's CSRs); `CPUID.CoreID` reads that

@@ -2,7 +2,7 @@
 //!
 //! Nothing here is taken from the driver ([`crate::regs`], [`crate::soc`]): the Otto timer
 //! has no QEMU model, so this behavioural model is the only independent check of the
-//! driver's facts, and `tests/register_map.rs` compares the two maps entry by entry.
+//! driver's facts, and `tests/model/register_map.rs` compares the two maps entry by entry.
 //!
 //! Sources (facts only; the Linux and OpenWrt files are GPL and no code is copied):
 //!

@@ -10,7 +10,7 @@
 //! [`SimBus`] exactly as it talks to hardware through
 //! [`Mmio`](hwtimer_core::Mmio). Its register map and SoC facts are its own ([`map`],
 //! each fact cited there), never the driver's: the Otto timer has no QEMU model, so this
-//! model is the only independent check of the driver, and `tests/register_map.rs`
+//! model is the only independent check of the driver, and `tests/model/register_map.rs`
 //! compares the two maps. It models, per timer:
 //!
 //! - a 28-bit up-counter ("If enabled the timer counts up", `RTTM_BIT_COUNT`: Linux
@@ -77,12 +77,12 @@
 //! | [`Off`](LostIrqQuirk::Off) | — | — | keeps it | keeps it |
 //!
 //! `CarriedIntoReload` is the hypothesis the upstream fix was designed around; the model
-//! reproduces the reported symptom with it, and `tests/driver.rs` shows the naive sequence
+//! reproduces the reported symptom with it, and `tests/driver/driver.rs` shows the naive sequence
 //! stalling there. `CompletesOnResume` is a different, equally unverified comparator: one
 //! that ties the in-flight match to the counter value rather than to the target register.
 //! Under it the naive sequence survives and a plain pause/resume near expiry is what loses
 //! an interrupt. The driver's bounce must keep the reprogrammed interrupt on **every**
-//! variant (`tests/driver.rs` checks it at every point of the window), which is the claim
+//! variant (`tests/driver/driver.rs` checks it at every point of the window), which is the claim
 //! the model can support; that the real silicon behaves like `CarriedIntoReload` is the
 //! upstream report's claim, not the model's.
 
@@ -734,7 +734,7 @@ impl IrqSource for &OttoSim {
 }
 
 /// The cost, in MMIO operations, of each driver path, measured on the model: what the
-/// cost tables of [`OttoClockEvent`] and the README state (asserted in `tests/driver.rs`,
+/// cost tables of [`OttoClockEvent`] and the README state (asserted in `tests/driver/driver.rs`,
 /// printed by the bench).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MmioCosts {

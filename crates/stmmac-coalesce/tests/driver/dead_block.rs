@@ -3,8 +3,7 @@
 //! MDIO master and the rings returns, with a typed error or the value read, within a stated
 //! number of register reads counted by the sim bus; nothing hangs or panics.
 
-use hwtimer_core::sim::{Dead, SimBus, SimClock, SimCounter, dead_values};
-use hwtimer_core::{Clocksource, Continuous};
+use hwtimer_core::sim::{Dead, SimBus, SimClock, SimCounter, StoppedCounter, dead_values};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use stmmac_coalesce::Dwmac as _;
 use stmmac_coalesce::common::{MDIO_TIMEOUT_US, SWR_TIMEOUT_US};
@@ -272,34 +271,16 @@ fn a_block_that_dies_mid_run_bounds_every_wait() {
     }
 }
 
-/// A CSR clock that was never started: the counter always reads 0.
-#[derive(Debug, Clone, Copy)]
-struct Stopped;
-
-impl Clocksource for Stopped {
-    fn bits(&self) -> u32 {
-        32
-    }
-    fn freq_hz(&self) -> u32 {
-        25_000_000
-    }
-    fn read(&self) -> u64 {
-        0
-    }
-}
-
-impl Continuous for Stopped {}
-
 #[test]
 fn a_stopped_clock_cannot_hang_the_reset_or_mdio_waits() {
     use hwtimer_core::poll::DEFAULT_MAX_POLLS;
     let (_clock, _counter, bus) = dead(u32::MAX);
     let mac = Gmac3::new(bus.clone());
-    assert_eq!(mac.soft_reset(Stopped), Err(Error::Timeout));
+    assert_eq!(mac.soft_reset(StoppedCounter), Err(Error::Timeout));
     // The poll-count backstop ends it: a frozen clock cannot stretch a wait.
     assert_eq!(bus.stats().reads, u64::from(DEFAULT_MAX_POLLS));
     bus.reset_stats();
-    let mut mdio = mac.mdio(Stopped, SIM_CSR_HZ).unwrap();
+    let mut mdio = mac.mdio(StoppedCounter, SIM_CSR_HZ).unwrap();
     assert_eq!(
         mdio.read(PhyAddr::from_bits(0), RegAddr::from_bits(0)),
         Err(hwtimer_core::Error::Timeout)

@@ -1,5 +1,5 @@
 //! The driver against its model, for what hwtimer-core's conformance suite
-//! (`tests/conformance.rs`, every compare rule) cannot say: the counter across carries,
+//! (`tests/driver/conformance.rs`, every compare rule) cannot say: the counter across carries,
 //! the compare rules against each other, a refused request keeping the armed event,
 //! `set_compare` and `set_periodic` on a pending flag, half-written values, the stale-ack
 //! race, erratum 740657, periodic under interrupt latency, the Alarm pairing, ownership,

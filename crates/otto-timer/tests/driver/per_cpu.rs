@@ -1,4 +1,4 @@
-//! Issue 17: timer *n* is CPU *n*'s clockevent (Linux pins its interrupt to CPU *n*).
+//! Timer *n* is CPU *n*'s clockevent (Linux pins its interrupt to CPU *n*).
 //! Bound with `PerCpu::bind`, arming timer *n* from any other CPU is `Error::WrongCpu`
 //! and writes nothing. Two threads act as two CPUs ([`SimCpu`]); the block is plain
 //! memory behind an `Mmio` window (as the otto-malta firmware does in RAM), so the test

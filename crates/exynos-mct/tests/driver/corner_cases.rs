@@ -1,4 +1,4 @@
-//! Multi-core correctness of this crate, each on the model: a periodic comparator
+//! Corner cases of slow programming and torn reads, each on the model: a periodic comparator
 //! whose first value passes during a slow programming, `set_compare` after the time base
 //! went unread for more than a wrap, the torn-pair fallback of the hi-lo-hi reads, and
 //! local timers at the rate `MCT_CFG` sets.

@@ -1,5 +1,5 @@
 //! The driver against the model, for what hwtimer-core's conformance suite
-//! (`tests/conformance.rs`) cannot say: the TCFG values of docs/loongarch-timer.md#initval
+//! (`tests/driver/conformance.rs`) cannot say: the TCFG values of docs/loongarch-timer.md#initval
 //! (rounded up instead of down), CSR access counts per operation, the ECFG bit, TVAL, and
 //! alarms through `Alarm` (clamping, stepping, past deadlines).
 

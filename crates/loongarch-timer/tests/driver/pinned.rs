@@ -92,8 +92,8 @@ fn into_inner_elsewhere_gives_the_pinned_value_back() {
     assert!(timer.into_inner().is_ok());
 }
 
-/// Issue 17: the old `now` returned the owner's last reading on any other core, so time
-/// stood still there (and a timeout computed there started in the past).
+/// A `now` that returned the owner's last reading on any other core would make time stand
+/// still there (and a timeout computed there start in the past).
 #[test]
 fn on_another_core_time_advances_with_the_chip_counter() {
     let (clock, _csr, _timer, time) = core3();

@@ -1,5 +1,5 @@
 //! The driver against the model, for what hwtimer-core's conformance suite
-//! (`tests/conformance.rs`) cannot say: the clocksource, the board's bus clock, the modes
+//! (`tests/driver/conformance.rs`) cannot say: the clocksource, the board's bus clock, the modes
 //! the model saw, the no-acknowledge rule counted on the model, the lost-interrupt quirk,
 //! the per-CPU layout, what dropping a timer leaves behind, and the documented MMIO costs.
 

@@ -4,7 +4,7 @@
 //! only builds for loongarch64, so this reads its source: every `asm!` block that names
 //! `csrrd`, `csrwr` or `rdtime.d` is checked for the option.
 
-const CSR_RS: &str = include_str!("../src/csr.rs");
+const CSR_RS: &str = include_str!("../../src/csr.rs");
 
 /// The text of each `asm!( ... )` invocation in `src`.
 fn asm_blocks(src: &str) -> Vec<&str> {

@@ -2,7 +2,7 @@
 //! (`docs/exynos-mct.md`): 24 MHz, hi-lo-hi, WSTAT protocol, comparator and
 //! local-timer semantics. Virtual time only. What hwtimer-core's conformance suite proves on
 //! every channel (range, never early, ack, shutdown, the pending-status rule, periodic,
-//! absolute compares: `tests/conformance.rs`) is not repeated here.
+//! absolute compares: `tests/driver/conformance.rs`) is not repeated here.
 
 use exynos_mct::clockevent::{COMP_MAX_DELTA, MIN_DELTA};
 use exynos_mct::sim::seed::{self, UpperCache};
