@@ -54,7 +54,7 @@ pub fn fixed_sleep_poll<T>(
 }
 
 /// Average virtual time and counter reads of `n` back-to-back `delay_us(10)` on a 28-bit
-/// counter at 3.125 MHz (the Realtek Otto clocksource) with 100 ns reads: the seed-000
+/// counter at 3.125 MHz (the Realtek Otto clocksource) with 100 ns reads: the Otto delay
 /// workload on a continuous clocksource. Returns `(ns per call, reads per call)`.
 pub fn delay_us10_continuous(n: u64) -> (f64, f64) {
     use embedded_hal::delay::DelayNs;

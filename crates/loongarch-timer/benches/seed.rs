@@ -1,4 +1,4 @@
-//! Seed-003 figures and per-operation costs, on the behavioural model of QEMU's virt
+//! The `min_delta` figures and per-operation costs, on the behavioural model of QEMU's virt
 //! machine in virtual time (deterministic: no host clock is read). Prints
 //! `bench: loongarch-timer/<metric> = <value> <unit>` lines for `cargo xtask bench` and the
 //! README. The instruction counts on the real ISA come from the loongarch-virt firmware.

@@ -29,7 +29,7 @@
 //!   one than `max_delta` (at most [`INITVAL_MAX`](clockevent::INITVAL_MAX)) is stepped, a
 //!   past one is reported.
 //! - `min_delta` is configuration ([`Config`]); what it costs is in
-//!   [`clockevent`](clockevent#why-min_delta-matters-seed-003).
+//!   [`clockevent`](clockevent#why-min_delta-matters).
 //! - Pending status (ESTAT.TI): `shutdown` clears it after stopping the timer, arming never
 //!   does, `ack` reports and clears it (hwtimer-core's `ClockEvent` rule).
 //! - Per core: the driver types are neither `Send` nor `Sync`, and the stable counter is

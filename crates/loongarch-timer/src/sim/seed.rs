@@ -8,7 +8,7 @@
 //! timers inside the clamp window, which one interrupt serves together
 //! ([`clamp_window_batch`]). Both run the driver ([`Alarm`](hwtimer_core::Alarm),
 //! [`HrTimers`]) on a simulated QEMU virt core ([`qemu_alarm`]) in virtual time; the figures they give are stated once,
-//! in [`clockevent`](crate::clockevent#why-min_delta-matters-seed-003).
+//! in [`clockevent`](crate::clockevent#why-min_delta-matters).
 
 use std::vec::Vec;
 

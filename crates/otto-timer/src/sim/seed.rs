@@ -6,7 +6,7 @@
 //!   DATA, start, with no bounce), on the model's registers, so the tests can show it
 //!   losing the interrupt (docs/otto-timer.md#lost-interrupt) and
 //!   [`reprogram_near_expiry`] can put it beside the driver's;
-//! - the seed-000 proof: [`seed_continuous_delay`] (a delay on the continuous clocksource)
+//! - the delay proof: [`seed_continuous_delay`] (a delay on the continuous clocksource)
 //!   against [`seed_tick_sleep`] (the seed's sleep, which can only end on a periodic
 //!   tick), with their [`SleepFigures`].
 

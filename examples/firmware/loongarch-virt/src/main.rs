@@ -16,7 +16,7 @@
 //! 5. enables the timer interrupt (ECFG.LIE bit 11 through the driver, CRMD.IE here), programs
 //!    oneshots of 1000, 10000 and 100000 ticks and a periodic timer, takes each interrupt
 //!    through EENTRY and measures request-to-handler latency in ticks with `rdtime.d`,
-//! 6. runs the seed-003 request (5 µs = 500 ticks through `Alarm`) under min_delta 0x600
+//! 6. runs the `min_delta` request (5 µs = 500 ticks through `Alarm`) under min_delta 0x600
 //!    and 1000,
 //! 7. releases CPU1 (`-smp 2`) and runs a constant timer on each core (below),
 //! 8. powers the machine off through the GED sleep control register.
