@@ -24,7 +24,7 @@
 //! | [`dsa`] | the DSA and EDSA frame tags: parse a frame from the CPU port (source port, VLAN, trap code), build FROM_CPU and FORWARD frames; no allocation (docs/mv88e6xxx.md#dsa-and-edsa-tags) |
 //! | [`stats`] | the MIB counters of one port, the histogram mode, flushes ([`stats::Mib`]; docs/mv88e6xxx.md#mib-statistics) |
 //! | [`Error`], [`ConfigError`] | every failure, typed: MDIO error, [`BusyTimeout`] with the last value, unknown switch ID, a switch that reads 0xFFFF ([`Error::NotAnswering`]), and one [`ConfigError`] per refused setting or argument |
-//! | `sim` | (feature `sim`) behavioural switch model; its `seed` module (feature `unstable-baselines`, not public API) replays Linux's indirect-access polling from before its "Improve indirect addressing performance" patches for the bench and the seed-proof tests, and `linux_switch` / `stats_linux` Linux's ATU, VTU and MIB register sequences for the benches |
+//! | `sim` | (feature `sim`) behavioural switch model; its `seed` module (feature `unstable-baselines`, not public API) replays Linux's indirect-access polling without its "Improve indirect addressing performance" patches for the bench and the seed-proof tests, and `linux_switch` / `stats_linux` Linux's ATU, VTU and MIB register sequences for the benches |
 //!
 //! The source is split by register block, as Linux splits `smi.c`, `global1.c`,
 //! `global2.c` and `port.c`: `smi.rs` (SMI transport: [`Addressing`], raw frames, the
