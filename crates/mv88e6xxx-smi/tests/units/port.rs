@@ -356,19 +356,6 @@ fn family_sim(chip: Chip, reset_ns: u64) -> (SwitchSim, u8) {
     (SwitchSim::single(model), sw)
 }
 
-macro_rules! attach_at {
-    ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
-        Switch::new(
-            &mut $sim.bus,
-            &$sim.counter,
-            Addressing::select($chip.family(), $sw).unwrap(),
-            $chip,
-            $config,
-        )
-        .unwrap()
-    };
-}
-
 fn valid_ports(chip: Chip) -> Vec<u8> {
     (0..chip.info().num_ports)
         .filter(|p| chip.is_valid_port(*p))

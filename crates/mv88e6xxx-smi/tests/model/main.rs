@@ -1,0 +1,6 @@
+//! The behavioural model on its own (no driver): its registers against docs/mv88e6xxx.md,
+//! its frame path, and its chip table against the driver's.
+
+mod chip_table;
+mod frame_path;
+mod registers;
