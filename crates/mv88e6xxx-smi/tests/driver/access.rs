@@ -189,7 +189,7 @@ fn dual_chip_6250_uses_sw_addr_plus_dev_and_its_own_globals() {
 
 #[test]
 fn addressing_selection() {
-    // The refusals, one per cause, are in tests/config_errors.rs.
+    // The refusals, one per cause, are in tests/driver/config_errors.rs.
     assert_eq!(
         Addressing::select(Family::Mv6085, 0),
         Ok(Addressing::Direct)
@@ -483,7 +483,7 @@ fn ports_that_would_alias_a_global_block_are_refused_before_any_frame() {
 }
 
 /// Regression, the minimal case the 10,000-case run of the property "never overwrites a
-/// busy register" found (`tests/fuzz.rs`): a Global2 PHY read times out on a stuck BUSY,
+/// busy register" found (`tests/fuzz/`): a Global2 PHY read times out on a stuck BUSY,
 /// then a raw write to Global2 register 0x18 (SMI_PHY_CMD) lands while it is still busy
 /// and the switch drops it. The driver was wrong, not the property: a raw write into a unit
 /// with a BUSY bit now waits for that BUSY, as the driver's own operations do.
@@ -634,7 +634,7 @@ fn ppu_gated_phy_access_costs_and_failures() {
     // indirect accesses (the PPU changes state within one access, 20 µs).
     let mut sim = SwitchSim::single(model());
     let mut smi = probe(&mut sim, 2, Family::Mv6085);
-    smi.set_ppu_hold(false).unwrap(); // the per-access mode (the hold: tests/ppu_hold.rs)
+    smi.set_ppu_hold(false).unwrap(); // the per-access mode (the hold: tests/driver/ppu_hold.rs)
     let f0 = smi.frames();
     assert_eq!(smi.phy_read(phy, r(3)).unwrap(), 0x5e6a);
     assert_eq!(smi.frames() - f0, 6 * 3);

@@ -242,7 +242,7 @@ fn bad_arguments_are_refused_before_any_frame() {
 
 #[test]
 fn unsupported_units_are_refused_before_any_frame() {
-    // Every chip now has a VTU layout (tests/vlan.rs); the 6095 and 6185 have no STU.
+    // Every chip now has a VTU layout (tests/units/vlan.rs); the 6095 and 6185 have no STU.
     for (chip, unit) in [
         (Chip::Mv6095, SwitchUnit::Stu),
         (Chip::Mv6185, SwitchUnit::Stu),

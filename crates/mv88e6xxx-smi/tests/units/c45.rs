@@ -845,6 +845,7 @@ fn a_stuck_smi_cmd_ends_the_cmode_read_in_indirect_mode() {
 mod property {
     use super::*;
     use proptest::prelude::*;
+    use proptest::test_runner::FileFailurePersistence;
 
     const TIMEOUT_NS: u64 = 2_000_000;
 
@@ -895,7 +896,14 @@ mod property {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        // Regressions in `<this file>.proptest-regressions` beside it: proptest's default would
+        // put them in tests/proptest-regressions/, since this binary has a main.rs.
+        #![proptest_config(ProptestConfig {
+            failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+                "proptest-regressions"
+            ))),
+            ..ProptestConfig::with_cases(64)
+        })]
 
         /// Whatever the chip, the addressing, the SMI_PHY BUSY timing (stuck included) and
         /// the arguments: no panic, refusals send no frame, every operation ends within

@@ -215,9 +215,9 @@ fn the_6320_tx_delay_is_refused_until_the_erratum_is_applied() {
 
 /// The 6393 family's SERDES errata (Linux `pcs-639x.c`): erratum 4.8 sets MMD 4 0xF074 bit
 /// 14 on a 1000BASE-X/SGMII lane and leaves it alone on a 10GBASE-R lane (Linux runs 4.8
-/// on the SGMII PCS path only; tests/serdes6393x_scope.rs has every mode); erratum 5.2's seven
-/// read-modify-writes run on a 10GBASE-R lane only. Other chips are refused before any
-/// frame.
+/// on the SGMII PCS path only; tests/units/serdes6393x_scope.rs has every mode); erratum
+/// 5.2's seven read-modify-writes run on a 10GBASE-R lane only. Other chips are refused
+/// before any frame.
 #[test]
 fn the_6393x_serdes_errata_follow_the_lane_mode() {
     use mdio_bus::sim::C45Model;

@@ -541,7 +541,7 @@ fn rgmii_delays_on_the_ports_each_family_has() {
     for &(chip, ok, bad) in cases {
         let (mut sim, sw) = family_sim(chip, 1_000_000);
         let mut smi = attach_at!(sim, chip, sw, Config::new());
-        // The 6320's transmit delay needs its erratum workaround first (tests/errata.rs).
+        // The 6320's transmit delay needs its erratum workaround first (tests/units/errata.rs).
         if chip == Chip::Mv6320 {
             smi.apply_errata().unwrap();
         }
