@@ -1,7 +1,7 @@
 //! The driver against the behavioural model: every addressing mode, identification, the
 //! bounded waits (success, stuck BUSY, MDIO errors) and internal PHY access.
 
-use hwtimer_core::sim::SimCounter;
+use crate::common::{SimSmi, p, r};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::regs::{BUSY, INIT_READY, g1, g2};
@@ -9,15 +9,6 @@ use mv88e6xxx_smi::sim::{
     Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
 };
 use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Switch};
-
-type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
-
-fn p(a: u8) -> PhyAddr {
-    PhyAddr::new(a).unwrap()
-}
-fn r(a: u8) -> RegAddr {
-    RegAddr::new(a).unwrap()
-}
 
 fn probe(sim: &mut SwitchSim, sw_addr: u8, hint: Family) -> SimSmi<'_> {
     Switch::probe(&mut sim.bus, &sim.counter, sw_addr, hint, Config::new())

@@ -3,24 +3,16 @@
 //! a stuck SMI_PHY BUSY, frames per access in each addressing mode, and the model catching
 //! a wrong sequence.
 
-use hwtimer_core::sim::SimCounter;
+use crate::common::{SimSmi, p};
 use mdio_bus::sim::{C45Model, FrameOp, SimMdio};
 use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family, PhyAccess};
 use mv88e6xxx_smi::regs::{BUSY, g2};
-use mv88e6xxx_smi::sim::{
-    Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
-};
+use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchSim};
 use mv88e6xxx_smi::{
     Addressing, Bound, BusyWait, Config, ConfigError, Error, SERDES_DEVAD, SerdesLane, SerdesMode,
     Switch,
 };
-
-type SimSmi<'a> = Switch<&'a mut SimMdio<SwitchModel>, &'a SimCounter>;
-
-fn p(a: u8) -> PhyAddr {
-    PhyAddr::new(a).unwrap()
-}
 
 fn d(a: u8) -> DevAddr {
     DevAddr::new(a).unwrap()
