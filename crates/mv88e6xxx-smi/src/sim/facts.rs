@@ -1,6 +1,6 @@
 //! The model's own chip table: what each of the 34 chips has, transcribed from Linux and
 //! kept apart from the driver's tables, so that a wrong fact in one of them shows up as a
-//! difference between the two (`tests/chip_table.rs` compares them field by field).
+//! difference between the two (`tests/model/chip_table.rs` compares them field by field).
 //!
 //! Source: Linux `drivers/net/dsa/mv88e6xxx/chip.c`, `mv88e6xxx_table[]` and the
 //! per-chip `mv88e6xxx_ops` tables, read at torvalds/linux commit

@@ -1,15 +1,13 @@
 //! The ATU driver on the model: static and learned addresses, dumps, flushes per FID and
 //! per port, argument errors before any frame, unsupported units, stuck BUSY.
 
-use hwtimer_core::sim::SimCounter;
+use crate::common::SimSmi;
 use mdio_bus::PhyAddr;
 use mv88e6xxx_smi::atu::{AtuEntry, AtuFlush, AtuState, MacAddr};
 use mv88e6xxx_smi::chip::Chip;
-use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
+use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchSim};
 use mv88e6xxx_smi::vtu::{MAX_PORTS, StuEntry, StuState, VtuEntry};
 use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, Switch, SwitchUnit};
-
-type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 /// The 6250 family is dual-chip at 0, the others multi-chip at 2.
 fn attach(chip: Chip) -> (Attach, Addressing) {
@@ -242,7 +240,7 @@ fn bad_arguments_are_refused_before_any_frame() {
 
 #[test]
 fn unsupported_units_are_refused_before_any_frame() {
-    // Every chip now has a VTU layout (tests/vlan.rs); the 6095 and 6185 have no STU.
+    // Every chip now has a VTU layout (tests/units/vlan.rs); the 6095 and 6185 have no STU.
     for (chip, unit) in [
         (Chip::Mv6095, SwitchUnit::Stu),
         (Chip::Mv6185, SwitchUnit::Stu),

@@ -2,6 +2,7 @@
 //! known traffic on every statistics layout and addressing mode, the histogram modes,
 //! flushes, refused ports, a stuck unit, and the model catching wrong sequences.
 
+use crate::common::SimSmi;
 use hwtimer_core::sim::SimCounter;
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::regs::{BUSY, g1};
@@ -11,8 +12,6 @@ use mv88e6xxx_smi::stats::{
     STATS_OP_READ_CAPTURED,
 };
 use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Switch};
-
-type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 /// One chip per statistics layout and addressing mode.
 const SETUPS: [(Chip, Attach); 8] = [

@@ -6,21 +6,7 @@
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::port::{ERRATA_6320_VALUE, ERRATA_6390_VALUE, EepromWait, Errata, RgmiiDelay};
 use mv88e6xxx_smi::sim::{Attach, ChipModel, HiddenAccess, SwitchSim};
-use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, Feature, Switch};
-
-/// Attach to the chip of `$sim`, borrowing only its bus and counter.
-macro_rules! attach {
-    ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
-        Switch::new(
-            &mut $sim.bus,
-            &$sim.counter,
-            Addressing::select($chip.family(), $sw).unwrap(),
-            $chip,
-            $config,
-        )
-        .unwrap()
-    };
-}
+use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, Feature};
 
 fn model(sim: &mut SwitchSim) -> &ChipModel {
     sim.bus.device().chip(0).unwrap()
@@ -39,7 +25,7 @@ fn after_hardware_reset_waits_for_the_eeprom_load() {
         (Chip::Mv6250, Attach::DualChip(16), 16),
     ] {
         let mut sim = SwitchSim::single(ChipModel::new(chip, at).with_eeprom_load_ns(LOAD_NS));
-        let mut smi = attach!(sim, chip, sw, Config::new());
+        let mut smi = attach_at!(sim, chip, sw, Config::new());
         smi.after_hardware_reset().unwrap();
         smi.port_write(1, 0x04, 0x007F).unwrap();
         let _ = smi.release();
@@ -58,7 +44,7 @@ fn an_eeprom_load_past_the_deadline_is_a_typed_timeout() {
     ] {
         let mut sim =
             SwitchSim::single(ChipModel::new(chip, attach_as).with_eeprom_load_ns(100_000_000));
-        let mut smi = attach!(sim, chip, sw, Config::new().with_timeout_ns(2_000_000));
+        let mut smi = attach_at!(sim, chip, sw, Config::new().with_timeout_ns(2_000_000));
         let e = smi.after_hardware_reset().unwrap_err();
         assert!(
             matches!(e, Error::Timeout(t) if t.wait == wait),
@@ -74,7 +60,7 @@ fn before_hardware_reset_reloads_the_6250_eeprom_when_done_was_read() {
     let mut sim = SwitchSim::single(
         ChipModel::new(Chip::Mv6250, Attach::DualChip(16)).with_eeprom_load_ns(LOAD_NS),
     );
-    let mut smi = attach!(sim, Chip::Mv6250, 16, Config::new());
+    let mut smi = attach_at!(sim, Chip::Mv6250, 16, Config::new());
     smi.after_hardware_reset().unwrap();
     let t0 = sim.clock.now_ns();
     // EEPROM done was consumed by the wait: a second load has to run.
@@ -109,7 +95,7 @@ fn eeprom_waits_follow_linux_per_chip() {
 #[test]
 fn before_hardware_reset_sends_nothing_on_chips_without_the_hook() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6185, Attach::Indirect(2)));
-    let mut smi = attach!(sim, Chip::Mv6185, 2, Config::new());
+    let mut smi = attach_at!(sim, Chip::Mv6185, 2, Config::new());
     let f0 = smi.frames();
     smi.before_hardware_reset().unwrap();
     assert_eq!(smi.frames(), f0);
@@ -128,7 +114,7 @@ fn writes(log: &[HiddenAccess]) -> Vec<(u8, u8, u8, u16)> {
 #[test]
 fn the_6390_copper_errata_write_each_port_then_reset() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Indirect(2)));
-    let mut smi = attach!(sim, Chip::Mv6390, 2, Config::new());
+    let mut smi = attach_at!(sim, Chip::Mv6390, 2, Config::new());
     for p in 0..11 {
         smi.port_set_state(p, mv88e6xxx_smi::port::PortState::Forwarding)
             .unwrap();
@@ -149,7 +135,7 @@ fn the_6390_copper_errata_write_each_port_then_reset() {
 #[test]
 fn the_6320_rgmii_erratum_writes_its_hidden_register() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6320, Attach::Indirect(2)));
-    let mut smi = attach!(sim, Chip::Mv6320, 2, Config::new());
+    let mut smi = attach_at!(sim, Chip::Mv6320, 2, Config::new());
     smi.apply_errata().unwrap();
     let _ = smi.release();
     let log = model(&mut sim).hidden_accesses();
@@ -173,7 +159,7 @@ fn chips_without_errata_send_nothing() {
     for chip in [Chip::Mv6352, Chip::Mv6393X, Chip::Mv6341] {
         assert_eq!(Errata::of(chip), None);
         let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::Indirect(2)));
-        let mut smi = attach!(sim, chip, 2, Config::new());
+        let mut smi = attach_at!(sim, chip, 2, Config::new());
         let f0 = smi.frames();
         smi.apply_errata().unwrap();
         assert_eq!(smi.frames(), f0, "{chip:?}");
@@ -185,7 +171,7 @@ fn chips_without_errata_send_nothing() {
 #[test]
 fn the_6320_tx_delay_is_refused_until_the_erratum_is_applied() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6320, Attach::Indirect(2)));
-    let mut smi = attach!(sim, Chip::Mv6320, 2, Config::new());
+    let mut smi = attach_at!(sim, Chip::Mv6320, 2, Config::new());
     let f0 = smi.frames();
     let e = smi
         .port_set_rgmii_delay(5, RgmiiDelay { rx: true, tx: true })
@@ -229,9 +215,9 @@ fn the_6320_tx_delay_is_refused_until_the_erratum_is_applied() {
 
 /// The 6393 family's SERDES errata (Linux `pcs-639x.c`): erratum 4.8 sets MMD 4 0xF074 bit
 /// 14 on a 1000BASE-X/SGMII lane and leaves it alone on a 10GBASE-R lane (Linux runs 4.8
-/// on the SGMII PCS path only; tests/serdes6393x_scope.rs has every mode); erratum 5.2's seven
-/// read-modify-writes run on a 10GBASE-R lane only. Other chips are refused before any
-/// frame.
+/// on the SGMII PCS path only; tests/units/serdes6393x_scope.rs has every mode); erratum
+/// 5.2's seven read-modify-writes run on a 10GBASE-R lane only. Other chips are refused
+/// before any frame.
 #[test]
 fn the_6393x_serdes_errata_follow_the_lane_mode() {
     use mdio_bus::sim::C45Model;
@@ -261,7 +247,7 @@ fn the_6393x_serdes_errata_follow_the_lane_mode() {
     let mut sim = SwitchSim::single(
         ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)).with_serdes_lanes_from(lane),
     );
-    let mut smi = attach!(sim, Chip::Mv6393X, 2, Config::new());
+    let mut smi = attach_at!(sim, Chip::Mv6393X, 2, Config::new());
     smi.serdes_6393x_errata(0).unwrap();
     smi.serdes_6393x_errata(9).unwrap();
     let mut rd = |phy: u8, devad: DevAddr, reg: u16| {
@@ -282,7 +268,7 @@ fn the_6393x_serdes_errata_follow_the_lane_mode() {
     assert_eq!(rd(9, phyxs, SERDES_6393X_POC), 0x8005);
     let _ = smi.release();
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Indirect(2)));
-    let mut smi = attach!(sim, Chip::Mv6390, 2, Config::new());
+    let mut smi = attach_at!(sim, Chip::Mv6390, 2, Config::new());
     let f0 = smi.frames();
     assert!(matches!(
         smi.serdes_6393x_errata(9),

@@ -4,18 +4,10 @@
 
 use core::error::Error as _;
 
-use mdio_bus::{PhyAddr, RegAddr};
+use crate::common::{p, r};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchSim};
 use mv88e6xxx_smi::{Addressing, Bound, BusyTimeout, BusyWait, Config, ConfigError, Error, Switch};
-
-fn p(a: u8) -> PhyAddr {
-    PhyAddr::new(a).unwrap()
-}
-
-fn r(a: u8) -> RegAddr {
-    RegAddr::new(a).unwrap()
-}
 
 /// `Switch::new` for `chip` with an addressing that may not fit it (the model of `chip` sits
 /// at `sw_addr` 2).

@@ -1,7 +1,7 @@
 //! The driver against the behavioural model: every addressing mode, identification, the
 //! bounded waits (success, stuck BUSY, MDIO errors) and internal PHY access.
 
-use hwtimer_core::sim::SimCounter;
+use crate::common::{SimSmi, p, r};
 use mdio_bus::{Mdio, PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::regs::{BUSY, INIT_READY, g1, g2};
@@ -9,15 +9,6 @@ use mv88e6xxx_smi::sim::{
     Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
 };
 use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Switch};
-
-type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
-
-fn p(a: u8) -> PhyAddr {
-    PhyAddr::new(a).unwrap()
-}
-fn r(a: u8) -> RegAddr {
-    RegAddr::new(a).unwrap()
-}
 
 fn probe(sim: &mut SwitchSim, sw_addr: u8, hint: Family) -> SimSmi<'_> {
     Switch::probe(&mut sim.bus, &sim.counter, sw_addr, hint, Config::new())
@@ -189,7 +180,7 @@ fn dual_chip_6250_uses_sw_addr_plus_dev_and_its_own_globals() {
 
 #[test]
 fn addressing_selection() {
-    // The refusals, one per cause, are in tests/config_errors.rs.
+    // The refusals, one per cause, are in tests/driver/config_errors.rs.
     assert_eq!(
         Addressing::select(Family::Mv6085, 0),
         Ok(Addressing::Direct)
@@ -483,7 +474,7 @@ fn ports_that_would_alias_a_global_block_are_refused_before_any_frame() {
 }
 
 /// Regression, the minimal case the 10,000-case run of the property "never overwrites a
-/// busy register" found (`tests/fuzz.rs`): a Global2 PHY read times out on a stuck BUSY,
+/// busy register" found (`tests/fuzz/`): a Global2 PHY read times out on a stuck BUSY,
 /// then a raw write to Global2 register 0x18 (SMI_PHY_CMD) lands while it is still busy
 /// and the switch drops it. The driver was wrong, not the property: a raw write into a unit
 /// with a BUSY bit now waits for that BUSY, as the driver's own operations do.
@@ -634,7 +625,7 @@ fn ppu_gated_phy_access_costs_and_failures() {
     // indirect accesses (the PPU changes state within one access, 20 µs).
     let mut sim = SwitchSim::single(model());
     let mut smi = probe(&mut sim, 2, Family::Mv6085);
-    smi.set_ppu_hold(false).unwrap(); // the per-access mode (the hold: tests/ppu_hold.rs)
+    smi.set_ppu_hold(false).unwrap(); // the per-access mode (the hold: tests/driver/ppu_hold.rs)
     let f0 = smi.frames();
     assert_eq!(smi.phy_read(phy, r(3)).unwrap(), 0x5e6a);
     assert_eq!(smi.frames() - f0, 6 * 3);

@@ -2,24 +2,10 @@
 //! commit e44894e2aa4e), so the wait after a hardware reset must be the G1_STS
 //! "EEPROM done" one there, not the G2_EEPROM_CMD one of the other chips.
 
+use mv88e6xxx_smi::Config;
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::port::EepromWait;
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchSim};
-use mv88e6xxx_smi::{Addressing, Config, Switch};
-
-/// Attach to the chip of `$sim`, borrowing only its bus and counter.
-macro_rules! attach {
-    ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
-        Switch::new(
-            &mut $sim.bus,
-            &$sim.counter,
-            Addressing::select($chip.family(), $sw).unwrap(),
-            $chip,
-            $config,
-        )
-        .unwrap()
-    };
-}
 
 /// Global2 EEPROM command register and its "register loader running" bit (Linux v6.12
 /// `global2.h` `MV88E6XXX_G2_EEPROM_CMD` 0x14, `_RUNNING` 0x0800).
@@ -32,7 +18,7 @@ fn the_6250_without_an_eeprom_passes_the_g1_wait_where_a_g2_wait_times_out() {
     for chip in [Chip::Mv6250, Chip::Mv6220, Chip::Mv6071, Chip::Mv6020] {
         assert_eq!(EepromWait::of(chip), Some(EepromWait::G1Done), "{chip:?}");
         let mut sim = SwitchSim::single(ChipModel::new(chip, Attach::DualChip(16)));
-        let mut sw = attach!(sim, chip, 16, Config::new().with_timeout_ns(TIMEOUT_NS));
+        let mut sw = attach_at!(sim, chip, 16, Config::new().with_timeout_ns(TIMEOUT_NS));
         // The crate's path: G1_STS EEPROM done, then INIT_READY.
         sw.after_hardware_reset().unwrap();
         // What a G2_EEPROM_CMD RUNNING wait would see: set on every read for longer than
@@ -55,13 +41,13 @@ fn running_clears_with_an_eeprom_and_on_other_chips() {
     let mut sim = SwitchSim::single(
         ChipModel::new(Chip::Mv6250, Attach::DualChip(16)).with_eeprom_load_ns(1_000_000),
     );
-    let mut sw = attach!(sim, Chip::Mv6250, 16, Config::new());
+    let mut sw = attach_at!(sim, Chip::Mv6250, 16, Config::new());
     assert_ne!(sw.g2_read(G2_EEPROM_CMD).unwrap() & RUNNING, 0);
     sw.after_hardware_reset().unwrap();
     assert_eq!(sw.g2_read(G2_EEPROM_CMD).unwrap() & RUNNING, 0);
 
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6352, Attach::Indirect(2)));
-    let mut sw = attach!(sim, Chip::Mv6352, 2, Config::new());
+    let mut sw = attach_at!(sim, Chip::Mv6352, 2, Config::new());
     sw.after_hardware_reset().unwrap();
     assert_eq!(sw.g2_read(G2_EEPROM_CMD).unwrap() & RUNNING, 0);
 }

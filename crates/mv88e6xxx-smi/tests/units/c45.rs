@@ -3,24 +3,16 @@
 //! a stuck SMI_PHY BUSY, frames per access in each addressing mode, and the model catching
 //! a wrong sequence.
 
-use hwtimer_core::sim::SimCounter;
+use crate::common::{SimSmi, p};
 use mdio_bus::sim::{C45Model, FrameOp, SimMdio};
 use mdio_bus::{DevAddr, Mdio, Mdio45, PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::{Chip, Family, PhyAccess};
 use mv88e6xxx_smi::regs::{BUSY, g2};
-use mv88e6xxx_smi::sim::{
-    Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchModel, SwitchSim,
-};
+use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, FRAME_NS, PhyModel, SwitchSim};
 use mv88e6xxx_smi::{
     Addressing, Bound, BusyWait, Config, ConfigError, Error, SERDES_DEVAD, SerdesLane, SerdesMode,
     Switch,
 };
-
-type SimSmi<'a> = Switch<&'a mut SimMdio<SwitchModel>, &'a SimCounter>;
-
-fn p(a: u8) -> PhyAddr {
-    PhyAddr::new(a).unwrap()
-}
 
 fn d(a: u8) -> DevAddr {
     DevAddr::new(a).unwrap()
@@ -845,6 +837,7 @@ fn a_stuck_smi_cmd_ends_the_cmode_read_in_indirect_mode() {
 mod property {
     use super::*;
     use proptest::prelude::*;
+    use proptest::test_runner::FileFailurePersistence;
 
     const TIMEOUT_NS: u64 = 2_000_000;
 
@@ -895,7 +888,14 @@ mod property {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        // Regressions in `<this file>.proptest-regressions` beside it: proptest's default would
+        // put them in tests/proptest-regressions/, since this binary has a main.rs.
+        #![proptest_config(ProptestConfig {
+            failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+                "proptest-regressions"
+            ))),
+            ..ProptestConfig::with_cases(64)
+        })]
 
         /// Whatever the chip, the addressing, the SMI_PHY BUSY timing (stuck included) and
         /// the arguments: no panic, refusals send no frame, every operation ends within

@@ -5,23 +5,9 @@
 
 use mdio_bus::sim::C45Model;
 use mdio_bus::{DevAddr, PhyAddr};
+use mv88e6xxx_smi::Config;
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::sim::{Attach, ChipModel, SwitchSim};
-use mv88e6xxx_smi::{Addressing, Config, Switch};
-
-/// Attach to the chip of `$sim`, borrowing only its bus and counter.
-macro_rules! attach {
-    ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
-        Switch::new(
-            &mut $sim.bus,
-            &$sim.counter,
-            Addressing::select($chip.family(), $sw).unwrap(),
-            $chip,
-            $config,
-        )
-        .unwrap()
-    };
-}
 
 /// The test's own facts (Linux v6.12 `serdes.h`): `MV88E6393X_ERRATA_4_8_REG` 0xF074,
 /// `_BIT` 14, and `MV88E6393X_SERDES_POC` 0xF002, both MMD 4; POC PCS selections 0
@@ -40,7 +26,7 @@ fn f074_after_errata(pcs: u16, before: u16) -> u16 {
     let mut sim = SwitchSim::single(
         ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)).with_serdes_lanes_from(lane),
     );
-    let mut sw = attach!(sim, Chip::Mv6393X, 2, Config::new());
+    let mut sw = attach_at!(sim, Chip::Mv6393X, 2, Config::new());
     sw.serdes_6393x_errata(0).unwrap();
     sw.phy_read_c45(PhyAddr::from_bits(0), phyxs, ERRATA_4_8_REG)
         .unwrap()
@@ -85,7 +71,7 @@ fn erratum_4_6_clears_poc_pdown_and_powers_the_lane_down() {
     let mut sim = SwitchSim::single(
         ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)).with_serdes_lanes_from(lane),
     );
-    let mut sw = attach!(sim, Chip::Mv6393X, 2, Config::new());
+    let mut sw = attach_at!(sim, Chip::Mv6393X, 2, Config::new());
     for port in [0, 9, 10] {
         sw.serdes_6393x_erratum_4_6(port).unwrap();
         let mut rd = |reg: u16| {
@@ -100,7 +86,7 @@ fn erratum_4_6_clears_poc_pdown_and_powers_the_lane_down() {
     let _ = sw.release();
 
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Indirect(2)));
-    let mut sw = attach!(sim, Chip::Mv6390, 2, Config::new());
+    let mut sw = attach_at!(sim, Chip::Mv6390, 2, Config::new());
     let f0 = sw.frames();
     assert!(matches!(
         sw.serdes_6393x_erratum_4_6(9),

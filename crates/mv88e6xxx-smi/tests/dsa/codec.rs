@@ -5,6 +5,7 @@
 
 use mv88e6xxx_smi::dsa::{self, DsaError, ETH_P_8021Q, Source, Tag, TagFormat, TagVlan, TrapCode};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 fn any_fmt() -> impl Strategy<Value = TagFormat> {
     prop_oneof![
@@ -101,7 +102,14 @@ fn with_8021q(frame: &[u8], tci: u16) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(256)))]
+    // Regressions in `<this file>.proptest-regressions` beside it: proptest's default would
+    // put them in tests/proptest-regressions/, since this binary has a main.rs.
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions"
+        ))),
+        ..ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(256))
+    })]
 
     /// Any bytes, any format, any buffer: no panic; `untag_into`, `untag_in_place` and
     /// `parse` agree; an error leaves the buffer and the frame untouched.

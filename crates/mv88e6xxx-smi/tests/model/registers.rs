@@ -1,16 +1,10 @@
 //! The switch model against docs/mv88e6xxx.md through raw MDIO frames (no driver).
 
-use mdio_bus::{Mdio, PhyAddr, RegAddr};
+use crate::common::{p, r};
+use mdio_bus::Mdio;
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::regs::{BUSY, C22Op, INIT_READY, smi_cmd};
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
-
-fn p(a: u8) -> PhyAddr {
-    PhyAddr::new(a).unwrap()
-}
-fn r(a: u8) -> RegAddr {
-    RegAddr::new(a).unwrap()
-}
 
 #[test]
 fn indirect_busy_clears_after_its_delay_and_data_lands_then() {

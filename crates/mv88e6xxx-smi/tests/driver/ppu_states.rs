@@ -6,21 +6,7 @@
 use mdio_bus::{PhyAddr, RegAddr};
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchSim};
-use mv88e6xxx_smi::{Addressing, BusyWait, Config, Error, Switch};
-
-/// Attach to the chip of `$sim`, borrowing only its bus and counter.
-macro_rules! attach {
-    ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
-        Switch::new(
-            &mut $sim.bus,
-            &$sim.counter,
-            Addressing::select($chip.family(), $sw).unwrap(),
-            $chip,
-            $config,
-        )
-        .unwrap()
-    };
-}
+use mv88e6xxx_smi::{BusyWait, Config, Error};
 
 fn phy_read_with_stopped_state(stopped: u16, enabled_at_reset: bool) {
     let mut sim = SwitchSim::single(
@@ -29,7 +15,7 @@ fn phy_read_with_stopped_state(stopped: u16, enabled_at_reset: bool) {
             .with_ppu_enabled(enabled_at_reset)
             .with_ppu_stopped_state(stopped),
     );
-    let mut sw = attach!(
+    let mut sw = attach_at!(
         sim,
         Chip::Mv6185,
         2,
@@ -70,7 +56,7 @@ fn a_ppu_still_polling_is_a_timeout() {
             .with_ppu_stopped_state(0xC000)
             .with_ppu_busy(BusyDelay::fixed(0)),
     );
-    let mut sw = attach!(
+    let mut sw = attach_at!(
         sim,
         Chip::Mv6185,
         2,

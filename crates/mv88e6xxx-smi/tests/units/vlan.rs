@@ -4,15 +4,13 @@
 //! tagged in both; nothing leaks between them. The STU on every chip that has one, its
 //! refusal on the others, a stuck VTU, and the model telling the layouts apart.
 
-use hwtimer_core::sim::SimCounter;
+use crate::common::SimSmi;
 use mv88e6xxx_smi::chip::{Chip, Family};
-use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
+use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchSim};
 use mv88e6xxx_smi::vtu::{
     Dot1qMode, MAX_PORTS, Member, StuEntry, StuState, VtuEntry, VtuLayout, vtu_info,
 };
 use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, G1Op, Switch, SwitchUnit};
-
-type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 /// The 6250 family dual-chip at 16, the others multi-chip at 2.
 fn attach(chip: Chip) -> Attach {

@@ -28,6 +28,7 @@ use mv88e6xxx_smi::stats::{Counter, HistogramMode, Mib};
 use mv88e6xxx_smi::vtu::{Dot1qMode, Member, StuEntry, StuState, VtuEntry};
 use mv88e6xxx_smi::{Addressing, Config, Error, G1Op, Switch, regs};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 /// A device that answers every read with the next value of an arbitrary sequence.
 struct Arbitrary {
@@ -789,7 +790,14 @@ fn busy(kind: u8, ns: u64) -> BusyDelay {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(64)))]
+    // Regressions in `<this file>.proptest-regressions` beside it: proptest's default would
+    // put them in tests/proptest-regressions/, since this binary has a main.rs.
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions"
+        ))),
+        ..ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(64))
+    })]
 
     #[test]
     fn arbitrary_read_backs_never_panic_and_stay_bounded(

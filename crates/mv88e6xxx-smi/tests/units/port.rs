@@ -356,19 +356,6 @@ fn family_sim(chip: Chip, reset_ns: u64) -> (SwitchSim, u8) {
     (SwitchSim::single(model), sw)
 }
 
-macro_rules! attach_at {
-    ($sim:expr, $chip:expr, $sw:expr, $config:expr) => {
-        Switch::new(
-            &mut $sim.bus,
-            &$sim.counter,
-            Addressing::select($chip.family(), $sw).unwrap(),
-            $chip,
-            $config,
-        )
-        .unwrap()
-    };
-}
-
 fn valid_ports(chip: Chip) -> Vec<u8> {
     (0..chip.info().num_ports)
         .filter(|p| chip.is_valid_port(*p))
@@ -554,7 +541,7 @@ fn rgmii_delays_on_the_ports_each_family_has() {
     for &(chip, ok, bad) in cases {
         let (mut sim, sw) = family_sim(chip, 1_000_000);
         let mut smi = attach_at!(sim, chip, sw, Config::new());
-        // The 6320's transmit delay needs its erratum workaround first (tests/errata.rs).
+        // The 6320's transmit delay needs its erratum workaround first (tests/units/errata.rs).
         if chip == Chip::Mv6320 {
             smi.apply_errata().unwrap();
         }

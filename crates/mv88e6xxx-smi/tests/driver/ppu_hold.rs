@@ -3,17 +3,10 @@
 //! the model, which counts PPU_ENABLE transitions and every host PHY access that collides
 //! with a running PPU.
 
-use mdio_bus::{PhyAddr, RegAddr};
+use crate::common::{p, r};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchSim};
 use mv88e6xxx_smi::{BusyWait, Config, Error, PPU_HOLD_NS, Switch};
-
-fn p(a: u8) -> PhyAddr {
-    PhyAddr::new(a).unwrap()
-}
-fn r(a: u8) -> RegAddr {
-    RegAddr::new(a).unwrap()
-}
 
 fn sim_6185() -> SwitchSim {
     SwitchSim::single(ChipModel::new(Chip::Mv6185, Attach::Indirect(2)).with_port_phys())

@@ -7,16 +7,14 @@
 //! the source; a stuck unit times out; argument errors come before any frame; and the
 //! model rejects a driver that gets the sequence wrong.
 
-use hwtimer_core::sim::SimCounter;
+use crate::common::SimSmi;
 use mv88e6xxx_smi::atu::{AtuEntry, AtuViolationKind, MacAddr, atu_info};
 use mv88e6xxx_smi::chip::{Chip, Family};
 use mv88e6xxx_smi::irq::{G1Irq, G1IrqSet};
 use mv88e6xxx_smi::regs::g1;
-use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
+use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchSim};
 use mv88e6xxx_smi::vtu::{Dot1qMode, MAX_PORTS, Member, VtuEntry, VtuViolation};
 use mv88e6xxx_smi::{BusyWait, Config, ConfigError, Error, G1Op, Switch};
-
-type SimSmi<'a> = Switch<&'a mut mdio_bus::sim::SimMdio<SwitchModel>, &'a SimCounter>;
 
 fn attach(chip: Chip) -> Attach {
     if chip.family() == Family::Mv6250 {

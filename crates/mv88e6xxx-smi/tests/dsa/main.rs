@@ -1,0 +1,3 @@
+//! Property tests of the DSA/EDSA tag codec.
+
+mod codec;

@@ -1,0 +1,3 @@
+//! Linux's "Improve indirect addressing performance" patches measured on the model.
+
+mod proof;
