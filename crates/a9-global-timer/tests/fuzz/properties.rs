@@ -49,7 +49,14 @@ const MAX_READS: u64 =
     (1 + HILOHI_MAX_READS * 2 + 1 + REARM_ATTEMPTS * (HILOHI_MAX_READS + 2 + 2) + 1) as u64;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(256)))]
+    // Regressions in `<this file>.proptest-regressions` beside it (proptest's default looks in
+    // tests/proptest-regressions/ once the binary has a main.rs).
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+            "proptest-regressions"
+        ))),
+        ..ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(256))
+    })]
 
     #[test]
     fn garbage_reads_never_panic_or_hang(

@@ -113,7 +113,14 @@ fn hardware_holds(bus: &SimBus<MctModel>, programmed: u64) -> Result<(), TestCas
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(256)))]
+    // Regressions in `<this file>.proptest-regressions` beside it (proptest's default looks in
+    // tests/proptest-regressions/ once the binary has a main.rs).
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+            "proptest-regressions"
+        ))),
+        ..ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(256))
+    })]
 
     #[test]
     fn never_panics_never_hangs_never_early_and_time_never_goes_backwards(

@@ -315,7 +315,14 @@ fn freeing_a_stale_id_keeps_the_newer_sleeps_waker() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(400)))]
+    // Regressions in `<this file>.proptest-regressions` beside it (proptest's default looks in
+    // tests/proptest-regressions/ once the binary has a main.rs).
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+            "proptest-regressions"
+        ))),
+        ..ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(400))
+    })]
 
     /// Random operations with random failures against the reference: every timer queued
     /// when the failures stop runs, on time and never early (see `queue_check`).

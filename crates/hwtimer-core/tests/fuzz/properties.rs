@@ -116,7 +116,14 @@ fn queue_agrees_with_model<const N: usize>(ops: &[QueueOp]) -> Result<(), TestCa
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(300)))]
+    // Regressions in `<this file>.proptest-regressions` beside it (proptest's default looks in
+    // tests/proptest-regressions/ once the binary has a main.rs).
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+            "proptest-regressions"
+        ))),
+        ..ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(300))
+    })]
 
     /// Any sequence of raw values, at any width: the extended time never decreases, and a
     /// forward step of at most half a wrap is counted exactly.

@@ -8,7 +8,14 @@ use hwtimer_core::sim::{SimClock, SimCounter};
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(400)))]
+    // Regressions in `<this file>.proptest-regressions` beside it (proptest's default looks in
+    // tests/proptest-regressions/ once the binary has a main.rs).
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+            "proptest-regressions"
+        ))),
+        ..ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(400))
+    })]
 
     #[test]
     fn delay_ns_is_never_short(

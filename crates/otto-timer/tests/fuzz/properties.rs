@@ -42,7 +42,14 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(512)))]
+    // Regressions in `<this file>.proptest-regressions` beside it (proptest's default looks in
+    // tests/proptest-regressions/ once the binary has a main.rs).
+    #![proptest_config(ProptestConfig {
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+            "proptest-regressions"
+        ))),
+        ..ProptestConfig::with_cases(hwtimer_core::sim::proptest_cases(512))
+    })]
 
     #[test]
     fn never_panics_never_programs_out_of_range(

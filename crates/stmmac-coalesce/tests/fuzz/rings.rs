@@ -44,6 +44,22 @@ impl Fuzzed for OnQos {
 }
 
 proptest! {
+
+    // Regressions in `rings.proptest-regressions` beside this file (proptest's default looks
+
+    // in tests/proptest-regressions/ once the binary has a main.rs).
+
+    #![proptest_config(ProptestConfig {
+
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+
+            "proptest-regressions"
+
+        ))),
+
+        ..ProptestConfig::default()
+
+    })]
     #[test]
     fn ic_once_per_tx_frames_single_descriptor(frames in 1u32..=256, n in 0u32..2000) {
         let mut count = 0;
@@ -263,6 +279,22 @@ mod gmac3_only {
     type Board = crate::harness::Board<OnGmac3>;
 
     proptest! {
+
+        // Regressions in `rings.proptest-regressions` beside this file (proptest's default looks
+
+        // in tests/proptest-regressions/ once the binary has a main.rs).
+
+        #![proptest_config(ProptestConfig {
+
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+
+                "proptest-regressions"
+
+            ))),
+
+            ..ProptestConfig::default()
+
+        })]
     #[test]
     fn tx_ring_invariants_hold(ops in proptest::collection::vec(0u8..5, 1..200), frames in 1u32..8) {
         let b = Board::new();
@@ -377,6 +409,22 @@ mod qos_only {
     use stmmac_coalesce::sim::QosModel;
 
     proptest! {
+
+        // Regressions in `rings.proptest-regressions` beside this file (proptest's default looks
+
+        // in tests/proptest-regressions/ once the binary has a main.rs).
+
+        #![proptest_config(ProptestConfig {
+
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+
+                "proptest-regressions"
+
+            ))),
+
+            ..ProptestConfig::default()
+
+        })]
     /// Any register contents: `Qos`'s reads never panic, its waits stay within their
     /// bounds, and a probe of garbage either finds a QoS version or is a typed error.
     #[test]
