@@ -125,7 +125,7 @@ impl ChipModel {
         for p in &mut ports {
             p[usize::from(PORT_SWITCH_ID)] = map.product_num;
         }
-        Self {
+        let mut model = Self {
             chip,
             revision: 0,
             attach,
@@ -164,7 +164,9 @@ impl ChipModel {
             atu: atu::AtuModel::default(),
             vtu: vtu::VtuModel::default(),
             managed: managed::ManagedTables::default(),
-        }
+        };
+        model.frame_path_reset();
+        model
     }
 
     /// [`PhyKind::PpuGated`] chips: whether the PPU runs at t = 0 (default `true`:

@@ -463,6 +463,7 @@ impl ChipModel {
             }
             port[1] = 0x0003;
         }
+        self.frame_path_reset();
         for s in &mut self.polled {
             *s = 0;
         }
