@@ -3,6 +3,11 @@
 //! a firmware wires them. The scenarios live in `tests/tests/*.rs`; this library holds the
 //! fixtures they share.
 
+pub mod dsa_device;
+pub mod firmware;
+pub mod host_nic;
+pub mod switch_board;
+
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use hwtimer_core::{ClockEvent, HrTimers, Monotonic, Restart, TimerId};
 use mv88e6xxx_smi::chip::Chip;
