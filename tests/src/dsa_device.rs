@@ -177,9 +177,7 @@ impl<D: Device> Device for DsaDevice<'_, D> {
         let len = loop {
             let (rx, _reply) = self.inner.receive(now)?;
             let (buf, trapped, stats) = (&mut *self.buf, &mut *self.trapped, &mut *self.stats);
-            if let Some(len) =
-                phy::RxToken::consume(rx, |f| sort(f, port, buf, trapped, stats))
-            {
+            if let Some(len) = phy::RxToken::consume(rx, |f| sort(f, port, buf, trapped, stats)) {
                 break len;
             }
         };

@@ -11,6 +11,7 @@
 use std::fmt::Debug;
 
 use hwtimer_core::Continuous;
+use hwtimer_core::RegisterBus;
 use mv88e6xxx_smi::atu::{AtuEntry, MacAddr};
 use mv88e6xxx_smi::chip::{ChipId, Family};
 use mv88e6xxx_smi::dsa::{self, Tag, TagFormat, TrapCode};
@@ -23,10 +24,8 @@ use smoltcp::iface::{Config as IfaceConfig, Interface, SocketHandle, SocketSet, 
 use smoltcp::socket::tcp;
 use smoltcp::time::Instant;
 use smoltcp::wire::{EthernetAddress, HardwareAddress, IpAddress, IpCidr, Ipv4Address};
-use hwtimer_core::RegisterBus;
 use stmmac_coalesce::{
-    Duplex, Dwmac as _, FrameFilter, Gmac3, Gmac3Mdio, LinkState, MacConfig, RxRing, Speed,
-    TxRing,
+    Duplex, Dwmac as _, FrameFilter, Gmac3, Gmac3Mdio, LinkState, MacConfig, RxRing, Speed, TxRing,
 };
 
 use crate::dsa_device::{CpuPort, DsaDevice, DsaStats, Trapped};
@@ -35,6 +34,8 @@ use crate::dsa_device::{CpuPort, DsaDevice, DsaStats, Trapped};
 pub const LLDP_DA: [u8; 6] = [0x01, 0x80, 0xC2, 0x00, 0x00, 0x0E];
 /// LLDP's EtherType.
 pub const ETH_P_LLDP: u16 = 0x88CC;
+/// The system name the firmware's LLDPDUs carry.
+pub const SYSTEM_NAME: &[u8] = b"mv88e6xxx managed switch";
 
 /// One VLAN of the switch: its VID, FID and untagged member ports (the CPU port is a
 /// tagged member of every VLAN).
@@ -195,7 +196,10 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
             "CPU frame mode",
             sw.port_set_frame_mode(cpu, FrameMode::EtherTypeDsa),
         )?;
-        step("CPU EtherType", sw.port_set_ether_type(cpu, dsa::ETH_P_EDSA))?;
+        step(
+            "CPU EtherType",
+            sw.port_set_ether_type(cpu, dsa::ETH_P_EDSA),
+        )?;
         step(
             "CPU egress mode",
             sw.port_set_egress_mode(cpu, EgressMode::EtherTypeDsa),
@@ -212,7 +216,10 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
             step("VTU load", sw.vtu_load(&e))?;
         }
         for p in ports_of(cfg.user_ports | 1 << cpu) {
-            step("802.1Q secure", sw.port_set_8021q_mode(p, Dot1qMode::Secure))?;
+            step(
+                "802.1Q secure",
+                sw.port_set_8021q_mode(p, Dot1qMode::Secure),
+            )?;
         }
         // Isolation: each of the two ports' egress map without the other.
         let (a, b) = cfg.isolate;
@@ -229,10 +236,7 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
         // LLDP (01:80:C2:00:00:0E) to the CPU.
         step("Rsvd2CPU", sw.set_rsvd2cpu(1 << 0x0E, 0))?;
         // Link interrupts of the user ports, through the Global1 DEVICE source.
-        step(
-            "link irq",
-            sw.link_irq_enable(PortSet(cfg.user_ports)),
-        )?;
+        step("link irq", sw.link_irq_enable(PortSet(cfg.user_ports)))?;
         step(
             "G1 irq",
             sw.g1_irq_enable(G1IrqSet::empty().with(G1Irq::Device)),
@@ -255,7 +259,8 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
         let mut dsa_stats = DsaStats::default();
         let iface = {
             let inner = stmmac_coalesce::smoltcp::Device::new(mac, &mut tx, &mut rx, &mut scratch);
-            let mut dev = DsaDevice::new(inner, cpu_port, &mut untagged, &mut trapped, &mut dsa_stats);
+            let mut dev =
+                DsaDevice::new(inner, cpu_port, &mut untagged, &mut trapped, &mut dsa_stats);
             let mut iface = Interface::new(
                 IfaceConfig::new(HardwareAddress::Ethernet(EthernetAddress(cfg.mac))),
                 &mut dev,
@@ -422,7 +427,7 @@ fn ports_of(map: u16) -> impl Iterator<Item = u8> {
 }
 
 /// An LLDPDU from `mac` for `port`: chassis ID (MAC), port ID (local name "port<n>"),
-/// TTL 120 s, end (IEEE 802.1AB TLVs 1, 2, 3, 0).
+/// TTL 120 s, system name, end (IEEE 802.1AB TLVs 1, 2, 3, 5, 0).
 pub fn lldp_frame(mac: [u8; 6], port: u8) -> Vec<u8> {
     let mut f = LLDP_DA.to_vec();
     f.extend_from_slice(&mac);
@@ -439,6 +444,7 @@ pub fn lldp_frame(mac: [u8; 6], port: u8) -> Vec<u8> {
     pid.extend_from_slice(format!("port{port}").as_bytes());
     tlv(&mut f, 2, &pid);
     tlv(&mut f, 3, &120u16.to_be_bytes());
+    tlv(&mut f, 5, SYSTEM_NAME);
     tlv(&mut f, 0, &[]);
     f
 }

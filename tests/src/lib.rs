@@ -96,3 +96,10 @@ pub fn switch_model_behind_dwmac(chip: ChipModel) -> (SimClock, SimCounter, MacB
     mac.soft_reset(&counter).expect("DWMAC soft reset");
     (clock, counter, bus, mac)
 }
+
+/// The managed-switch board of `tests/managed_switch.rs`: a 6352 at SMI 0x10 (indirect)
+/// with its internal PHYs (link events), port 5 wired to the DWMAC.
+pub fn managed_switch_board() -> switch_board::SwitchBoard {
+    let chip = ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)).with_port_phys();
+    switch_board::SwitchBoard::new(chip, 5)
+}

@@ -6,6 +6,8 @@
 //! to MAC and hosts) or [`SwitchBoard::host_send`] (a host to the switch) is called, each at
 //! the shared clock's current virtual time.
 
+use std::cell::{Cell, RefCell};
+
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use mv88e6xxx_smi::sim::{ChipModel, SwitchModel};
 use stmmac_coalesce::sim::{Gmac3Model, SimArena};
@@ -40,11 +42,21 @@ pub struct SwitchBoard {
     pub setup: DmaSetup,
     /// The switch port wired to the MAC.
     pub cpu_port: usize,
-    host_rx: Vec<Vec<Vec<u8>>>,
-    /// Frames the wire carried from the MAC into the switch's CPU port.
-    pub mac_to_switch: u64,
-    /// Frames the wire carried from the switch's CPU port into the MAC.
-    pub switch_to_mac: u64,
+    host_rx: RefCell<Vec<Vec<Vec<u8>>>>,
+    wire: RefCell<Vec<WireFrame>>,
+    mac_to_switch: Cell<u64>,
+    switch_to_mac: Cell<u64>,
+}
+
+/// One frame on one port's wire, as the switch received or sent it (without FCS).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireFrame {
+    /// The switch port.
+    pub port: usize,
+    /// Into the switch (else out of it).
+    pub ingress: bool,
+    /// The bytes.
+    pub bytes: Vec<u8>,
 }
 
 impl SwitchBoard {
@@ -77,9 +89,10 @@ impl SwitchBoard {
             arena,
             setup,
             cpu_port,
-            host_rx: vec![Vec::new(); ports],
-            mac_to_switch: 0,
-            switch_to_mac: 0,
+            host_rx: RefCell::new(vec![Vec::new(); ports]),
+            wire: RefCell::new(Vec::new()),
+            mac_to_switch: Cell::new(0),
+            switch_to_mac: Cell::new(0),
         }
     }
 
@@ -133,19 +146,21 @@ impl SwitchBoard {
 
     /// Carry what the MAC sent since the last pump into the switch's CPU port, and what the
     /// switch sent in reply onwards; returns the frames the MAC had sent.
-    pub fn pump(&mut self) -> usize {
+    pub fn pump(&self) -> usize {
         let sent: Vec<Vec<u8>> = self.bus.model(|m| {
             let f = m.sent().iter().map(|s| s.bytes.clone()).collect();
             m.clear_sent();
             f
         });
         for mut frame in sent.iter().cloned() {
+            // The MAC's pad (see [`ETH_ZLEN`]).
             if frame.len() < ETH_ZLEN {
                 frame.resize(ETH_ZLEN, 0);
             }
-            self.mac_to_switch += 1;
+            self.mac_to_switch.set(self.mac_to_switch.get() + 1);
             let now = self.now();
             let cpu = self.cpu_port;
+            self.log(cpu, true, &frame);
             let out = self.switch(|c| c.inject_frame(now, cpu, &frame));
             self.deliver(out);
         }
@@ -154,8 +169,9 @@ impl SwitchBoard {
 
     /// A host on `port` sends `frame` (without FCS) into the switch; returns the ports it
     /// left on (ascending), after delivering it.
-    pub fn host_send(&mut self, port: usize, frame: &[u8]) -> Vec<usize> {
+    pub fn host_send(&self, port: usize, frame: &[u8]) -> Vec<usize> {
         let now = self.now();
+        self.log(port, true, frame);
         let out = self.switch(|c| c.inject_frame(now, port, frame));
         let mut ports: Vec<usize> = out.iter().map(|(p, _)| *p).collect();
         ports.sort_unstable();
@@ -164,8 +180,9 @@ impl SwitchBoard {
     }
 
     /// What the host on `port` received since the last call, oldest first.
-    pub fn take_host_rx(&mut self, port: usize) -> Vec<Vec<u8>> {
+    pub fn take_host_rx(&self, port: usize) -> Vec<Vec<u8>> {
         self.host_rx
+            .borrow_mut()
             .get_mut(port)
             .map(std::mem::take)
             .unwrap_or_default()
@@ -173,16 +190,35 @@ impl SwitchBoard {
 
     /// How many frames the host on each port holds, untaken.
     pub fn host_rx_counts(&self) -> Vec<usize> {
-        self.host_rx.iter().map(Vec::len).collect()
+        self.host_rx.borrow().iter().map(Vec::len).collect()
     }
 
-    fn deliver(&mut self, out: Vec<(usize, Vec<u8>)>) {
+    /// Every frame the switch received or sent so far, in order.
+    pub fn wire(&self) -> Vec<WireFrame> {
+        self.wire.borrow().clone()
+    }
+
+    /// Frames the wire carried from the MAC into the switch's CPU port, and back.
+    pub fn cpu_wire_frames(&self) -> (u64, u64) {
+        (self.mac_to_switch.get(), self.switch_to_mac.get())
+    }
+
+    fn log(&self, port: usize, ingress: bool, bytes: &[u8]) {
+        self.wire.borrow_mut().push(WireFrame {
+            port,
+            ingress,
+            bytes: bytes.to_vec(),
+        });
+    }
+
+    fn deliver(&self, out: Vec<(usize, Vec<u8>)>) {
         let now = self.now();
         for (port, bytes) in out {
+            self.log(port, false, &bytes);
             if port == self.cpu_port {
-                self.switch_to_mac += 1;
+                self.switch_to_mac.set(self.switch_to_mac.get() + 1);
                 self.bus.model(|m| m.inject(now, &bytes));
-            } else if let Some(log) = self.host_rx.get_mut(port) {
+            } else if let Some(log) = self.host_rx.borrow_mut().get_mut(port) {
                 log.push(bytes);
             }
         }
