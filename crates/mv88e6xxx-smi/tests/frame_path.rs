@@ -536,8 +536,9 @@ fn every_chip_traps_lldp_through_its_own_registers() {
 
 #[test]
 fn every_chip_limits_frames_through_its_own_register() {
-    // `mv88e6185_g1_set_max_frame_size` chips (G1 CTL1 bit 10: 1632), the 6165 with
-    // neither op (1522), `mv88e6165_port_set_jumbo_size` for the rest (2048 here).
+    // `mv88e6185_g1_set_max_frame_size` chips (G1 CTL1 bit 10: 1632), the 6165 and the
+    // 6250 family with neither op (1522), the PORT_CTL2 jumbo mode for the rest (2048
+    // here: `mv88e6165_port_set_jumbo_size`, and the 6191/6290 as their 6390 siblings).
     let g1_style = [
         Chip::Mv6085,
         Chip::Mv6095,
@@ -545,6 +546,9 @@ fn every_chip_limits_frames_through_its_own_register() {
         Chip::Mv6123,
         Chip::Mv6161,
         Chip::Mv6185,
+    ];
+    let fixed = [
+        Chip::Mv6165,
         Chip::Mv6020,
         Chip::Mv6071,
         Chip::Mv6220,
@@ -565,7 +569,7 @@ fn every_chip_limits_frames_through_its_own_register() {
         rig.g1_write(0x04, ctl1 | 0x0400);
         let max = if g1_style.contains(&chip) {
             1628
-        } else if chip == Chip::Mv6165 {
+        } else if fixed.contains(&chip) {
             1518
         } else {
             2044
@@ -592,4 +596,55 @@ fn the_6393_familys_edsa_ethertype_is_its_epc_entry() {
     rig.port_write(0, 0x10, 0x8000 | 0x3000 | 0x02); // BUSY | WRITE | port EtherType
     let want = with_tag(&frame, Some(0xDADA), [0xC0, 3 << 3, 0, 0]);
     assert_eq!(to_cpu(&mut rig), want);
+}
+
+#[test]
+fn mld_is_trapped_like_igmp_when_snooping() {
+    let mut rig = edsa_6352();
+    // IPv6 to 33:33:00:00:00:16, hop-by-hop header (router alert) then ICMPv6 type 143.
+    let mut mld = eth([0x33, 0x33, 0, 0, 0, 0x16], PEER, 0x86DD, 14 + 40 + 8 + 28);
+    mld[14] = 0x60;
+    mld[14 + 6] = 0; // next header: hop-by-hop
+    mld[14 + 40] = 58; // then ICMPv6
+    mld[14 + 41] = 0; // 8 bytes of options
+    mld[14 + 48] = 143; // MLDv2 report
+    assert_eq!(rig.ports(1, &mld), rig.others(&[1]));
+    rig.port_write(1, 0x04, 0x0403);
+    let want = with_tag(&mld, Some(0xDADA), [0x00, (1 << 3) | 0x02, 0, 0]);
+    assert_eq!(rig.send(1, &mld), [(5, want)]);
+    // An ICMPv6 echo request (128) is not MLD.
+    mld[14 + 48] = 128;
+    assert_eq!(rig.ports(1, &mld), rig.others(&[1]));
+}
+
+#[test]
+fn a_mirror_copy_to_a_dsa_port_carries_a_to_sniffer_tag() {
+    let mut rig = edsa_6352();
+    rig.g1_write(0x1A, (5 << 12) | (5 << 4)); // ingress monitor dest 5 (the CPU port)
+    rig.ports(1, &eth(BCAST, HOST, 0x0800, 64)); // HOST on port 1
+    let to_host = eth(HOST, PEER, 0x0800, 64);
+    rig.port_write(0, 0x08, 0x0010); // INGRESS_MONITOR on port 0
+    // TO_SNIFFER (2): byte 0 0x80, naming port 0.
+    let copy = with_tag(&to_host, Some(0xDADA), [0x80, 0, 0, 0]);
+    assert_eq!(rig.send(0, &to_host), [(1, to_host.clone()), (5, copy)]);
+}
+
+#[test]
+fn a_software_reset_brings_back_the_forwarding_and_learning_defaults() {
+    let mut rig = Rig::new(Chip::Mv6352);
+    rig.port_write(0, 0x06, 0); // isolated
+    rig.port_write(0, 0x0B, 0); // no learning
+    let frame = eth(BCAST, HOST, 0x0800, 64);
+    assert!(rig.ports(0, &frame).is_empty());
+    let ctl1 = rig.g1_read(0x04);
+    rig.g1_write(0x04, ctl1 | 0x8000); // SW_RESET
+    while rig.g1_read(0x00) & 0x0800 == 0 {} // INIT_READY (1 ms of bus frames)
+    assert_eq!(rig.port_read(0, 0x06), 0x7E);
+    assert_eq!(rig.port_read(0, 0x0B), 0x0001);
+    assert_eq!(rig.port_read(0, 0x0F), 0x9100);
+    for p in 0..7 {
+        rig.port_write(p, 0x04, 0x0003); // the reset disabled every port
+    }
+    assert_eq!(rig.ports(0, &frame), rig.others(&[0]));
+    assert!(rig.atu_macs().contains(&(0, HOST)));
 }

@@ -1,8 +1,10 @@
 //! Frames the model switches between its ports.
 //!
-//! Register facts in our words, from torvalds/linux `drivers/net/dsa/mv88e6xxx/port.h`,
-//! `port.c` and `chip.c` (v6.12) and `net/dsa/tag_dsa.c`; the tag layout is in
-//! [`dsa_tag`], the trap, mirror, device-number and frame-size registers in [`trap`].
+//! Register facts in our words, from torvalds/linux `drivers/net/dsa/mv88e6xxx/port.h`
+//! (the `MV88E6XXX_PORT_*` names), `port.c` (a copy with `mv88e6xxx_port_set_lock`, v6.2
+//! or later) and `chip.c` (`mv88e6xxx_set_port_mode_*`), and `net/dsa/tag_dsa.c` (commit
+//! 03ab8e6297ac); the tag layout is in [`dsa_tag`], the trap, mirror, device-number and
+//! frame-size registers in [`trap`].
 //!
 //! What a frame meets, in order (docs/mv88e6xxx.md#atu-vtu-and-stu):
 //!

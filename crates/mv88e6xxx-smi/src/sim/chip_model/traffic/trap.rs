@@ -2,9 +2,10 @@
 //! the CPU port (Rsvd2CPU, IGMP snooping), monitor (mirror) copies, the device number
 //! that names the switch in its DSA tags, and the largest frame a port takes.
 //!
-//! Facts in our words, from torvalds/linux `drivers/net/dsa/mv88e6xxx/` (v6.12:
-//! `global1.h`, `global1.c`, `global2.h`, `global2.c`, `port.h`, `port.c`, and the
-//! `chip.c` ops tables as stored at commit 0010b838db9f), per style:
+//! Facts in our words, from torvalds/linux `drivers/net/dsa/mv88e6xxx/` as stored for
+//! search (`global1.h`, `global1.c` at commit 02317e68369b; `global2.c` and `port.c`
+//! copies with the 6393X policy functions and `mv88e6xxx_port_set_lock`, v6.2 or later;
+//! the `chip.c` ops tables of a v5.1x copy, the one with `phylink_validate`), per style:
 //!
 //! - **Global2 style** (every chip whose `mgmt_rsvd2cpu` is `mv88e6185_g2_mgmt_rsvd2cpu`
 //!   or `mv88e6352_g2_mgmt_rsvd2cpu`): a frame to 01:80:C2:00:00:0x is management when
@@ -29,7 +30,8 @@
 //! CPU destinations carry the management priority in \[7:5\], Linux writes 0xE0 | port).
 //!
 //! IGMP/MLD snooping: PORT_CTL0 IGMP_MLD_SNOOP (bit 10) on the ingress port traps IGMP
-//! (IPv4 protocol 2) to the CPU destination with TO_CPU code IGMP_MLD.
+//! (IPv4 protocol 2) and MLD (ICMPv6 types 130, 131, 132, 143) to the CPU destination
+//! with TO_CPU code IGMP_MLD.
 //!
 //! The device number: G1 CTL2 (0x1C) \[4:0\] (`MV88E6XXX_G1_CTL2_DEVICE_NUMBER_MASK`,
 //! `mv88e6xxx_g1_set_device_number`).
@@ -42,8 +44,9 @@
 //!
 //! Model assumptions (**unverified**, the functional specifications are not public): bit
 //! n of an 8-bit table byte is address n of its range (Linux only ever writes 0xFF); the
-//! 6220, 6250, 6020 and 6071 take G1 MAX_FRAME_1632 as the 6185 does, and the 6165 (no op
-//! for either) stops at 1522; JUMBO_MODE 3 means 10240; MLD over IPv6 is not snooped.
+//! 6191 and 6290 (whose ops lack `port_set_jumbo_size`) have the jumbo mode of their 6390
+//! family siblings; the 6165 and the 6250 family (no op for either) stop at 1522;
+//! JUMBO_MODE 3 means 10240; MLD is recognised after at most one hop-by-hop header.
 
 use super::super::ChipModel;
 use super::dsa_tag::{CODE_IGMP_MLD_TRAP, CODE_MGMT_TRAP};
@@ -106,19 +109,44 @@ fn style(chip: Chip) -> Style {
 /// ops in `chip.c`.
 fn max_frame_style(chip: Chip) -> MaxFrame {
     match chip {
-        Chip::Mv6085
-        | Chip::Mv6095
-        | Chip::Mv6097
-        | Chip::Mv6123
-        | Chip::Mv6161
-        | Chip::Mv6185
-        | Chip::Mv6020
-        | Chip::Mv6071
-        | Chip::Mv6220
-        | Chip::Mv6250 => MaxFrame::G1Max1632,
-        Chip::Mv6165 => MaxFrame::Fixed1522,
+        Chip::Mv6085 | Chip::Mv6095 | Chip::Mv6097 | Chip::Mv6123 | Chip::Mv6161 | Chip::Mv6185 => {
+            MaxFrame::G1Max1632
+        }
+        Chip::Mv6165 | Chip::Mv6020 | Chip::Mv6071 | Chip::Mv6220 | Chip::Mv6250 => {
+            MaxFrame::Fixed1522
+        }
         _ => MaxFrame::PortJumbo,
     }
+}
+
+/// IGMP: IPv4 (EtherType 0x0800) with protocol 2 (byte 9 of the IP header); `payload`
+/// starts at the EtherType.
+fn is_igmp(payload: &[u8]) -> bool {
+    payload.len() >= 2 + 20 && payload[..2] == [0x08, 0x00] && payload[2 + 9] == 2
+}
+
+/// MLD (RFC 2710, RFC 3810): IPv6 (EtherType 0x86DD) whose next header is ICMPv6 (58),
+/// directly or after a hop-by-hop options header (0, as MLD's router alert comes), with
+/// an MLD type (130 query, 131 and 143 reports, 132 done).
+fn is_mld(payload: &[u8]) -> bool {
+    const IP6: usize = 2;
+    const ICMP6: u8 = 58;
+    if payload.len() < IP6 + 40 || payload[..2] != [0x86, 0xDD] {
+        return false;
+    }
+    let mut next = payload[IP6 + 6];
+    let mut at = IP6 + 40;
+    if next == 0 {
+        let Some(&[nh, len]) = payload.get(at..at + 2) else {
+            return false;
+        };
+        next = nh;
+        at += (usize::from(len) + 1) * 8;
+    }
+    next == ICMP6
+        && payload
+            .get(at)
+            .is_some_and(|t| matches!(t, 130..=132 | 143))
 }
 
 /// Why a frame is trapped to the CPU.
@@ -174,9 +202,7 @@ impl ChipModel {
             .ports
             .get(port)
             .is_some_and(|r| r[PORT_CTL0] & PORT_CTL0_IGMP_MLD_SNOOP != 0);
-        // IPv4 (EtherType 0x0800), protocol field at byte 9 of the IP header.
-        let igmp = payload.len() >= 2 + 20 && payload[..2] == [0x08, 0x00] && payload[2 + 9] == 2;
-        (snoop && igmp).then_some(Trap {
+        (snoop && (is_igmp(payload) || is_mld(payload))).then_some(Trap {
             code: CODE_IGMP_MLD_TRAP,
         })
     }
