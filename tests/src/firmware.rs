@@ -14,7 +14,7 @@ use hwtimer_core::Continuous;
 use hwtimer_core::RegisterBus;
 use mv88e6xxx_smi::atu::{AtuEntry, MacAddr};
 use mv88e6xxx_smi::chip::{ChipId, Family};
-use mv88e6xxx_smi::dsa::{self, Tag, TagFormat, TrapCode};
+use mv88e6xxx_smi::dsa::{Tag, TagFormat, TrapCode};
 use mv88e6xxx_smi::irq::{G1Irq, G1IrqSet, PortSet};
 use mv88e6xxx_smi::port::{EgressMode, FrameMode, PortState};
 use mv88e6xxx_smi::stats::{HistogramMode, Mib, PortStats};
@@ -72,12 +72,15 @@ pub struct FwConfig {
     pub static_fdb: (u16, [u8; 6], u8),
     /// The TCP echo service's port.
     pub tcp_port: u16,
+    /// The CPU port's tags.
+    pub format: TagFormat,
 }
 
 impl FwConfig {
     /// The board of the tests: the switch at SMI 0x10, CPU port 5, user ports 0–4; VLAN
     /// 10 (FID 1) on ports 0, 1, 2 with 0 and 2 kept apart, VLAN 20 (FID 2) on ports 3
-    /// and 4; 02:00:00:00:00:77 static on port 1; the firmware at 10.0.10.1, TCP echo on 7.
+    /// and 4; 02:00:00:00:00:77 static on port 1; the firmware at 10.0.10.1, TCP echo on 7;
+    /// EDSA tags with Linux's EtherType on the CPU port.
     pub fn demo() -> Self {
         Self {
             sw_addr: 0x10,
@@ -101,6 +104,7 @@ impl FwConfig {
             isolate: (0, 2),
             static_fdb: (1, [0x02, 0, 0, 0, 0, 0x77], 1),
             tcp_port: 7,
+            format: TagFormat::EDSA,
         }
     }
 }
@@ -190,20 +194,33 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
         )?;
         step("switch reset", sw.software_reset())?;
         let cpu = cfg.cpu_port;
-        let format = TagFormat::EDSA;
-        // The CPU port: EtherType DSA both ways, Linux's EtherType.
-        step(
-            "CPU frame mode",
-            sw.port_set_frame_mode(cpu, FrameMode::EtherTypeDsa),
-        )?;
-        step(
-            "CPU EtherType",
-            sw.port_set_ether_type(cpu, dsa::ETH_P_EDSA),
-        )?;
-        step(
-            "CPU egress mode",
-            sw.port_set_egress_mode(cpu, EgressMode::EtherTypeDsa),
-        )?;
+        let format = cfg.format;
+        // The CPU port's tags, as Linux's `mv88e6xxx_set_port_mode_edsa` / `_dsa` set them
+        // (chip.c): EtherType DSA with its EtherType and EtherType egress, or DSA with the
+        // egress left unmodified.
+        match format {
+            TagFormat::Edsa { ethertype } => {
+                step(
+                    "CPU frame mode",
+                    sw.port_set_frame_mode(cpu, FrameMode::EtherTypeDsa),
+                )?;
+                step("CPU EtherType", sw.port_set_ether_type(cpu, ethertype))?;
+                step(
+                    "CPU egress mode",
+                    sw.port_set_egress_mode(cpu, EgressMode::EtherTypeDsa),
+                )?;
+            }
+            TagFormat::Dsa => {
+                step(
+                    "CPU frame mode",
+                    sw.port_set_frame_mode(cpu, FrameMode::Dsa),
+                )?;
+                step(
+                    "CPU egress mode",
+                    sw.port_set_egress_mode(cpu, EgressMode::Unmodified),
+                )?;
+            }
+        }
         step("CPU port", sw.set_cpu_port(cpu))?;
 
         // VLANs: user ports untagged with the VLAN as default, the CPU port tagged.

@@ -10,7 +10,7 @@ use family_tests::switch_board::{ETH_ZLEN, SwitchBoard, WireFrame};
 use family_tests::{MacBus, managed_switch_board};
 use hwtimer_core::sim::SimCounter;
 use mv88e6xxx_smi::chip::Chip;
-use mv88e6xxx_smi::dsa::{Tag, TagVlan, TrapCode};
+use mv88e6xxx_smi::dsa::{Tag, TagFormat, TagVlan, TrapCode};
 use smoltcp::iface::{Config, Interface, SocketSet, SocketStorage};
 use smoltcp::socket::tcp;
 use smoltcp::time::Instant;
@@ -29,6 +29,11 @@ fn now(board: &SwitchBoard) -> Instant {
 /// The firmware brought up on `board` with [`FwConfig::demo`]: 16 descriptors each way,
 /// IC on every TX frame.
 fn bring_up(board: &SwitchBoard) -> Fw<'_> {
+    bring_up_with(board, FwConfig::demo())
+}
+
+/// [`bring_up`] with `cfg`.
+fn bring_up_with(board: &SwitchBoard, cfg: FwConfig) -> Fw<'_> {
     let tx = TxConfig {
         descriptors: 16,
         buf_size: 1536,
@@ -46,8 +51,7 @@ fn bring_up(board: &SwitchBoard) -> Fw<'_> {
     };
     let (tx, rx) = board.rings(tx, rx);
     let t = now(board);
-    let fw = Firmware::bring_up(&board.mac, &board.counter, tx, rx, FwConfig::demo(), t)
-        .expect("bring-up");
+    let fw = Firmware::bring_up(&board.mac, &board.counter, tx, rx, cfg, t).expect("bring-up");
     assert_eq!(fw.id.chip, Chip::Mv6352);
     fw
 }
@@ -134,8 +138,23 @@ fn bring_up_over_the_dwmac_mdio_master() {
 /// TO_CPU tag naming port 2 (trap code MGMT); the firmware's answer leaves port 2 only.
 #[test]
 fn lldp_on_port_2_is_trapped_to_the_firmware_and_answered_on_port_2_only() {
+    for format in FORMATS {
+        lldp_round_trip(format);
+    }
+}
+
+/// The CPU port's tag formats: EDSA (Linux's EtherType) and DSA.
+const FORMATS: [TagFormat; 2] = [TagFormat::EDSA, TagFormat::Dsa];
+
+fn lldp_round_trip(format: TagFormat) {
     let board = managed_switch_board();
-    let mut fw = bring_up(&board);
+    let mut fw = bring_up_with(
+        &board,
+        FwConfig {
+            format,
+            ..FwConfig::demo()
+        },
+    );
     let lldp = peer_lldp();
     assert_eq!(
         board.host_send(2, &lldp),
@@ -185,7 +204,7 @@ fn lldp_on_port_2_is_trapped_to_the_firmware_and_answered_on_port_2_only() {
     let (to_switch, to_mac) = board.cpu_wire_frames();
     assert_eq!((to_switch, to_mac), (1, 1));
     println!(
-        "LLDP round trip: DWMAC RX {} / TX {} frames, {} µs virtual",
+        "LLDP round trip ({format:?}): DWMAC RX {} / TX {} frames, {} µs virtual",
         board.bus.model(|m| m.rx_delivered()),
         board.bus.model(|m| m.sent_total()),
         board.now() / 1000
@@ -214,8 +233,20 @@ fn host_iface(nic: &mut HostNic, mac: [u8; 6], ip: [u8; 4], t: Instant) -> Inter
 /// come back on port 0.
 #[test]
 fn tcp_from_a_host_on_port_0_reaches_smoltcp_on_the_cpu_port() {
+    for format in FORMATS {
+        tcp_echo(format);
+    }
+}
+
+fn tcp_echo(format: TagFormat) {
     let board = managed_switch_board();
-    let mut fw = bring_up(&board);
+    let mut fw = bring_up_with(
+        &board,
+        FwConfig {
+            format,
+            ..FwConfig::demo()
+        },
+    );
     let mut nic = HostNic::default();
     let mut iface = host_iface(&mut nic, host(0x10), [10, 0, 10, 2], now(&board));
     let mut storage = [SocketStorage::EMPTY];
@@ -265,7 +296,7 @@ fn tcp_from_a_host_on_port_0_reaches_smoltcp_on_the_cpu_port() {
     assert_eq!(port2, 0, "nothing of it leaks to the isolated port 2");
     let (to_switch, to_mac) = board.cpu_wire_frames();
     println!(
-        "TCP echo: {} frames into the firmware, {} out; DWMAC RX {} TX {}; {} µs virtual",
+        "TCP echo ({format:?}): {} frames into the firmware, {} out; DWMAC RX {} TX {}; {} µs virtual",
         fw.dsa.rx_forward,
         fw.dsa.tx_forward,
         to_mac,
