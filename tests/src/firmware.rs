@@ -135,19 +135,11 @@ pub struct Firmware<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> {
     /// MDIO frames of the bring-up (probe to the last setting).
     pub bring_up_frames: u64,
     cfg: FwConfig,
-    cpu: CpuPort,
-    tx: TxRing,
-    rx: RxRing,
-    scratch: Vec<u8>,
-    untagged: Vec<u8>,
+    io: CpuIo,
     iface: Interface,
     sockets: SocketSet<'static>,
     tcp: SocketHandle,
     mib: Mib,
-    /// The device's counters.
-    pub dsa: DsaStats,
-    /// Every trapped frame received, oldest first.
-    pub trapped: Vec<Trapped>,
     /// LLDP answers sent: (port, frame).
     pub lldp_answers: Vec<(u8, Vec<u8>)>,
     /// The link of each port as the firmware last saw it.
@@ -270,28 +262,27 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
             port: cpu,
             mgmt_vid: cfg.vlans[0].vid,
         };
-        let mut scratch = vec![0u8; rx.max_frame()];
-        let mut untagged = vec![0u8; rx.max_frame()];
-        let mut trapped = Vec::new();
-        let mut dsa_stats = DsaStats::default();
-        let iface = {
-            let inner = stmmac_coalesce::smoltcp::Device::new(mac, &mut tx, &mut rx, &mut scratch);
-            let mut dev =
-                DsaDevice::new(inner, cpu_port, &mut untagged, &mut trapped, &mut dsa_stats);
-            let mut iface = Interface::new(
-                IfaceConfig::new(HardwareAddress::Ethernet(EthernetAddress(cfg.mac))),
-                &mut dev,
-                now,
-            );
-            let [a0, a1, a2, a3] = cfg.ip;
-            iface.update_ip_addrs(|addrs| {
-                let _ = addrs.push(IpCidr::new(
-                    IpAddress::Ipv4(Ipv4Address::new(a0, a1, a2, a3)),
-                    24,
-                ));
-            });
-            iface
+        let mut io = CpuIo {
+            port: cpu_port,
+            scratch: vec![0u8; rx.max_frame()],
+            untagged: vec![0u8; rx.max_frame()],
+            tx,
+            rx,
+            trapped: Vec::new(),
+            stats: DsaStats::default(),
         };
+        let mut iface = Interface::new(
+            IfaceConfig::new(HardwareAddress::Ethernet(EthernetAddress(cfg.mac))),
+            &mut io.device(mac),
+            now,
+        );
+        let [a0, a1, a2, a3] = cfg.ip;
+        iface.update_ip_addrs(|addrs| {
+            let _ = addrs.push(IpCidr::new(
+                IpAddress::Ipv4(Ipv4Address::new(a0, a1, a2, a3)),
+                24,
+            ));
+        });
         let storage: &'static mut [SocketStorage<'static>] =
             Box::leak(Box::new([SocketStorage::EMPTY]));
         let mut sockets = SocketSet::new(storage);
@@ -307,17 +298,11 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
             id,
             bring_up_frames,
             cfg,
-            cpu: cpu_port,
-            tx,
-            rx,
-            scratch,
-            untagged,
+            io,
             iface,
             sockets,
             tcp,
             mib,
-            dsa: dsa_stats,
-            trapped,
             lldp_answers: Vec::new(),
             links: [None; 16],
             link_events: Vec::new(),
@@ -335,27 +320,13 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
         if irq {
             self.service_irq()?;
         }
-        self.tx.reclaim();
-        let first_new = self.trapped.len();
-        {
-            let inner = stmmac_coalesce::smoltcp::Device::new(
-                self.mac,
-                &mut self.tx,
-                &mut self.rx,
-                &mut self.scratch,
-            );
-            let mut dev = DsaDevice::new(
-                inner,
-                self.cpu,
-                &mut self.untagged,
-                &mut self.trapped,
-                &mut self.dsa,
-            );
-            self.iface.poll(now, &mut dev, &mut self.sockets);
-        }
+        self.io.tx.reclaim();
+        let first_new = self.io.trapped.len();
+        self.iface
+            .poll(now, &mut self.io.device(self.mac), &mut self.sockets);
         self.echo();
         // Answer each LLDP frame out of the port it came from, and only there.
-        let answers: Vec<(u8, Vec<u8>)> = self.trapped[first_new..]
+        let answers: Vec<(u8, Vec<u8>)> = self.io.trapped[first_new..]
             .iter()
             .filter_map(|t| match t.tag {
                 Tag::ToCpu {
@@ -369,26 +340,14 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
             })
             .collect();
         if !answers.is_empty() {
-            let inner = stmmac_coalesce::smoltcp::Device::new(
-                self.mac,
-                &mut self.tx,
-                &mut self.rx,
-                &mut self.scratch,
-            );
-            let mut dev = DsaDevice::new(
-                inner,
-                self.cpu,
-                &mut self.untagged,
-                &mut self.trapped,
-                &mut self.dsa,
-            );
+            let mut dev = self.io.device(self.mac);
             for (port, frame) in answers {
                 if dev.send_from_cpu(now, port, &frame) {
                     self.lldp_answers.push((port, frame));
                 }
             }
         }
-        Ok(self.trapped.len() - first_new)
+        Ok(self.io.trapped.len() - first_new)
     }
 
     /// The switch's interrupt: the Global1 sources, then which ports' links changed, and
@@ -432,9 +391,60 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
         step("MIB snapshot", self.mib.snapshot(&mut self.sw, port))
     }
 
+    /// Every trapped frame received, oldest first.
+    pub fn trapped(&self) -> &[Trapped] {
+        &self.io.trapped
+    }
+
+    /// The CPU port device's counters.
+    pub fn dsa_stats(&self) -> DsaStats {
+        self.io.stats
+    }
+
     /// The TCP echo service's socket state.
     pub fn tcp_state(&self) -> tcp::State {
         self.sockets.get::<tcp::Socket>(self.tcp).state()
+    }
+}
+
+/// The MAC's rings and what the CPU port's device keeps between turns.
+struct CpuIo {
+    port: CpuPort,
+    tx: TxRing,
+    rx: RxRing,
+    scratch: Vec<u8>,
+    untagged: Vec<u8>,
+    trapped: Vec<Trapped>,
+    stats: DsaStats,
+}
+
+impl CpuIo {
+    /// smoltcp's device for one turn, over `mac`'s rings.
+    fn device<'d, B: RegisterBus<Word = u32>>(
+        &'d mut self,
+        mac: &'d Gmac3<B>,
+    ) -> DsaDevice<
+        'd,
+        stmmac_coalesce::smoltcp::Device<
+            'd,
+            Gmac3<B>,
+            stmmac_coalesce::NoTimer,
+            stmmac_coalesce::Coherent,
+        >,
+    > {
+        let inner = stmmac_coalesce::smoltcp::Device::new(
+            mac,
+            &mut self.tx,
+            &mut self.rx,
+            &mut self.scratch,
+        );
+        DsaDevice::new(
+            inner,
+            self.port,
+            &mut self.untagged,
+            &mut self.trapped,
+            &mut self.stats,
+        )
     }
 }
 

@@ -163,10 +163,10 @@ fn lldp_round_trip(format: TagFormat) {
     );
     let delivered0 = board.bus.model(|m| m.rx_delivered());
     assert_eq!(delivered0, 1, "into an RX descriptor of the DWMAC");
-    turns_until(&board, &mut fw, 10, |fw| !fw.trapped.is_empty());
+    turns_until(&board, &mut fw, 10, |fw| !fw.trapped().is_empty());
 
-    assert_eq!(fw.trapped.len(), 1);
-    let t = &fw.trapped[0];
+    assert_eq!(fw.trapped().len(), 1);
+    let t = &fw.trapped()[0];
     assert_eq!(
         t.tag,
         Tag::ToCpu {
@@ -178,8 +178,8 @@ fn lldp_round_trip(format: TagFormat) {
     );
     assert!(!t.tag.vlan().tagged);
     assert_eq!(t.frame, lldp, "the frame as it was on port 2's wire");
-    assert_eq!(fw.dsa.rx_trapped, 1);
-    assert_eq!(fw.dsa.rx_forward, 0, "smoltcp never saw it");
+    assert_eq!(fw.dsa_stats().rx_trapped, 1);
+    assert_eq!(fw.dsa_stats().rx_forward, 0, "smoltcp never saw it");
 
     // 2: the answer, FROM_CPU to port 2.
     assert_eq!(fw.lldp_answers.len(), 1);
@@ -209,6 +209,64 @@ fn lldp_round_trip(format: TagFormat) {
         board.bus.model(|m| m.sent_total()),
         board.now() / 1000
     );
+}
+
+/// What a host's TCP connection to the firmware's echo service saw.
+struct HostRun {
+    /// The connection's state at the end.
+    state: tcp::State,
+    /// The bytes echoed back.
+    echoed: Vec<u8>,
+    /// Every frame the host received.
+    received: Vec<Vec<u8>>,
+}
+
+/// A host on `port` (MAC 02:00:00:00:00:1`port`, 10.0.10.1`port`) connects to the
+/// firmware's echo service and sends `msg`, turning the firmware's loop until the echo is
+/// back (or, for an empty `msg`, the connection is established); at most 2000 turns.
+fn host_tcp(board: &SwitchBoard, fw: &mut Fw<'_>, port: usize, msg: &[u8]) -> HostRun {
+    let last = 0x10 + port as u8;
+    let mut nic = HostNic::default();
+    let mut iface = host_iface(&mut nic, host(last), [10, 0, 10, last], now(board));
+    let mut storage = [SocketStorage::EMPTY];
+    let mut sockets = SocketSet::new(&mut storage[..]);
+    let buf = || tcp::SocketBuffer::new(Vec::leak(vec![0u8; 2048]));
+    let h = sockets.add(tcp::Socket::new(buf(), buf()));
+    sockets
+        .get_mut::<tcp::Socket>(h)
+        .connect(iface.context(), (Ipv4Address::new(10, 0, 10, 1), 7), 49152)
+        .unwrap();
+    let (mut sent, mut echoed, mut received) = (false, Vec::new(), Vec::new());
+    for _ in 0..2000 {
+        iface.poll(now(board), &mut nic, &mut sockets);
+        for f in std::mem::take(&mut nic.tx) {
+            board.host_send(port, &f);
+        }
+        turn(board, fw);
+        let got = board.take_host_rx(port);
+        received.extend(got.iter().cloned());
+        nic.rx.extend(got);
+        let s = sockets.get_mut::<tcp::Socket>(h);
+        if s.may_send() && !sent {
+            s.send_slice(msg).unwrap();
+            sent = true;
+        }
+        if s.can_recv() {
+            s.recv(|b| {
+                echoed.extend_from_slice(b);
+                (b.len(), ())
+            })
+            .unwrap();
+        }
+        if sent && echoed.len() >= msg.len() {
+            break;
+        }
+    }
+    HostRun {
+        state: sockets.get::<tcp::Socket>(h).state(),
+        echoed,
+        received,
+    }
 }
 
 /// An interface for the host `mac` at `ip`/24.
@@ -247,58 +305,24 @@ fn tcp_echo(format: TagFormat) {
             ..FwConfig::demo()
         },
     );
-    let mut nic = HostNic::default();
-    let mut iface = host_iface(&mut nic, host(0x10), [10, 0, 10, 2], now(&board));
-    let mut storage = [SocketStorage::EMPTY];
-    let mut sockets = SocketSet::new(&mut storage[..]);
-    let buf = || tcp::SocketBuffer::new(Vec::leak(vec![0u8; 2048]));
-    let h = sockets.add(tcp::Socket::new(buf(), buf()));
-    sockets
-        .get_mut::<tcp::Socket>(h)
-        .connect(iface.context(), (Ipv4Address::new(10, 0, 10, 1), 7), 49152)
-        .unwrap();
     let msg = b"hello, switch".as_slice();
-    let (mut sent, mut got) = (false, Vec::new());
-    let mut port2 = 0;
-    for _ in 0..2000 {
-        iface.poll(now(&board), &mut nic, &mut sockets);
-        for f in std::mem::take(&mut nic.tx) {
-            board.host_send(0, &f);
-        }
-        turn(&board, &mut fw);
-        nic.rx.extend(board.take_host_rx(0));
-        port2 += board.take_host_rx(2).len();
-        let s = sockets.get_mut::<tcp::Socket>(h);
-        if s.may_send() && !sent {
-            s.send_slice(msg).unwrap();
-            sent = true;
-        }
-        if s.can_recv() {
-            s.recv(|b| {
-                got.extend_from_slice(b);
-                (b.len(), ())
-            })
-            .unwrap();
-        }
-        if got.len() >= msg.len() {
-            break;
-        }
-    }
-    assert_eq!(got, msg, "echoed by the firmware's smoltcp");
+    let run = host_tcp(&board, &mut fw, 0, msg);
+    assert_eq!(run.echoed, msg, "echoed by the firmware's smoltcp");
+    assert_eq!(run.state, tcp::State::Established);
     assert_eq!(fw.echoed, msg.len());
     assert_eq!(fw.tcp_state(), tcp::State::Established);
-    assert!(fw.dsa.rx_forward >= 3, "ARP, SYN, ACK/data: {:?}", fw.dsa);
+    let st = fw.dsa_stats();
+    assert!(st.rx_forward >= 3, "ARP, SYN, ACK/data: {st:?}");
+    assert!(st.tx_forward >= 3, "ARP reply, SYN-ACK, data: {st:?}");
     assert!(
-        fw.dsa.tx_forward >= 3,
-        "ARP reply, SYN-ACK, data: {:?}",
-        fw.dsa
+        board.take_host_rx(2).is_empty(),
+        "nothing of it leaks to the isolated port 2"
     );
-    assert_eq!(port2, 0, "nothing of it leaks to the isolated port 2");
     let (to_switch, to_mac) = board.cpu_wire_frames();
     println!(
         "TCP echo ({format:?}): {} frames into the firmware, {} out; DWMAC RX {} TX {}; {} µs virtual",
-        fw.dsa.rx_forward,
-        fw.dsa.tx_forward,
+        fw.dsa_stats().rx_forward,
+        fw.dsa_stats().tx_forward,
         to_mac,
         to_switch,
         board.now() / 1000
@@ -493,34 +517,9 @@ fn assert_mib_matches(fw: &mut Fw<'_>, wire: &[WireFrame]) {
 fn short_frames_from_the_cpu_leave_padded_and_count_as_good() {
     let board = managed_switch_board();
     let mut fw = bring_up(&board);
-    let mut nic = HostNic::default();
-    let mut iface = host_iface(&mut nic, host(0x11), [10, 0, 10, 3], now(&board));
-    let mut storage = [SocketStorage::EMPTY];
-    let mut sockets = SocketSet::new(&mut storage[..]);
-    let buf = || tcp::SocketBuffer::new(Vec::leak(vec![0u8; 1024]));
-    let h = sockets.add(tcp::Socket::new(buf(), buf()));
-    sockets
-        .get_mut::<tcp::Socket>(h)
-        .connect(iface.context(), (Ipv4Address::new(10, 0, 10, 1), 7), 50000)
-        .unwrap();
-    let mut at1 = Vec::new();
-    for _ in 0..500 {
-        iface.poll(now(&board), &mut nic, &mut sockets);
-        for f in std::mem::take(&mut nic.tx) {
-            board.host_send(1, &f);
-        }
-        turn(&board, &mut fw);
-        let got = board.take_host_rx(1);
-        at1.extend(got.iter().cloned());
-        nic.rx.extend(got);
-        if sockets.get::<tcp::Socket>(h).state() == tcp::State::Established {
-            break;
-        }
-    }
-    assert_eq!(
-        sockets.get::<tcp::Socket>(h).state(),
-        tcp::State::Established
-    );
+    let run = host_tcp(&board, &mut fw, 1, b"");
+    assert_eq!(run.state, tcp::State::Established);
+    let at1 = run.received;
     for f in &at1 {
         assert!(f.len() >= ETH_ZLEN, "port 1 sent a {}-byte frame", f.len());
     }
