@@ -138,23 +138,24 @@ fn bring_up_over_the_dwmac_mdio_master() {
 /// TO_CPU tag naming port 2 (trap code MGMT); the firmware's answer leaves port 2 only.
 #[test]
 fn lldp_on_port_2_is_trapped_to_the_firmware_and_answered_on_port_2_only() {
-    for format in FORMATS {
-        lldp_round_trip(format);
+    each_format(lldp_round_trip);
+}
+
+/// Run `scenario` on a fresh board for each tag format of the CPU port: EDSA (Linux's
+/// EtherType) and DSA.
+fn each_format(scenario: impl Fn(&SwitchBoard, &mut Fw<'_>, TagFormat)) {
+    for format in [TagFormat::EDSA, TagFormat::Dsa] {
+        let board = managed_switch_board();
+        let cfg = FwConfig {
+            format,
+            ..FwConfig::demo()
+        };
+        let mut fw = bring_up_with(&board, cfg);
+        scenario(&board, &mut fw, format);
     }
 }
 
-/// The CPU port's tag formats: EDSA (Linux's EtherType) and DSA.
-const FORMATS: [TagFormat; 2] = [TagFormat::EDSA, TagFormat::Dsa];
-
-fn lldp_round_trip(format: TagFormat) {
-    let board = managed_switch_board();
-    let mut fw = bring_up_with(
-        &board,
-        FwConfig {
-            format,
-            ..FwConfig::demo()
-        },
-    );
+fn lldp_round_trip(board: &SwitchBoard, fw: &mut Fw<'_>, format: TagFormat) {
     let lldp = peer_lldp();
     assert_eq!(
         board.host_send(2, &lldp),
@@ -163,7 +164,7 @@ fn lldp_round_trip(format: TagFormat) {
     );
     let delivered0 = board.bus.model(|m| m.rx_delivered());
     assert_eq!(delivered0, 1, "into an RX descriptor of the DWMAC");
-    turns_until(&board, &mut fw, 10, |fw| !fw.trapped().is_empty());
+    turns_until(board, fw, 10, |fw| !fw.trapped().is_empty());
 
     assert_eq!(fw.trapped().len(), 1);
     let t = &fw.trapped()[0];
@@ -185,7 +186,7 @@ fn lldp_round_trip(format: TagFormat) {
     assert_eq!(fw.lldp_answers.len(), 1);
     let (port, answer) = fw.lldp_answers[0].clone();
     assert_eq!(port, 2);
-    turn(&board, &mut fw);
+    turn(board, fw);
     let at2 = board.take_host_rx(2);
     assert_eq!(at2.len(), 1, "port 2 got the answer");
     assert_eq!(at2[0][..answer.len()], answer[..]);
@@ -291,22 +292,12 @@ fn host_iface(nic: &mut HostNic, mac: [u8; 6], ip: [u8; 4], t: Instant) -> Inter
 /// come back on port 0.
 #[test]
 fn tcp_from_a_host_on_port_0_reaches_smoltcp_on_the_cpu_port() {
-    for format in FORMATS {
-        tcp_echo(format);
-    }
+    each_format(tcp_echo);
 }
 
-fn tcp_echo(format: TagFormat) {
-    let board = managed_switch_board();
-    let mut fw = bring_up_with(
-        &board,
-        FwConfig {
-            format,
-            ..FwConfig::demo()
-        },
-    );
+fn tcp_echo(board: &SwitchBoard, fw: &mut Fw<'_>, format: TagFormat) {
     let msg = b"hello, switch".as_slice();
-    let run = host_tcp(&board, &mut fw, 0, msg);
+    let run = host_tcp(board, fw, 0, msg);
     assert_eq!(run.echoed, msg, "echoed by the firmware's smoltcp");
     assert_eq!(run.state, tcp::State::Established);
     assert_eq!(fw.echoed, msg.len());
