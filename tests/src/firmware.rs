@@ -453,7 +453,7 @@ fn ports_of(map: u16) -> impl Iterator<Item = u8> {
     (0..16u8).filter(move |p| map & (1 << p) != 0)
 }
 
-/// An LLDPDU from `mac` for `port`: chassis ID (MAC), port ID (local name "port<n>"),
+/// An LLDPDU from `mac` for `port`: chassis ID (MAC), port ID (local name `port<n>`),
 /// TTL 120 s, system name, end (IEEE 802.1AB TLVs 1, 2, 3, 5, 0).
 pub fn lldp_frame(mac: [u8; 6], port: u8) -> Vec<u8> {
     let mut f = LLDP_DA.to_vec();
