@@ -3,6 +3,11 @@
 //! a firmware wires them. The scenarios live in `tests/tests/*.rs`; this library holds the
 //! fixtures they share.
 
+pub mod dsa_device;
+pub mod firmware;
+pub mod host_nic;
+pub mod switch_board;
+
 use hwtimer_core::sim::{SimBus, SimClock, SimCounter};
 use hwtimer_core::{ClockEvent, HrTimers, Monotonic, Restart, TimerId};
 use mv88e6xxx_smi::chip::Chip;
@@ -90,4 +95,11 @@ pub fn switch_model_behind_dwmac(chip: ChipModel) -> (SimClock, SimCounter, MacB
     let mac = Gmac3::new(bus.clone());
     mac.soft_reset(&counter).expect("DWMAC soft reset");
     (clock, counter, bus, mac)
+}
+
+/// The managed-switch board of `tests/managed_switch.rs`: a 6352 at SMI 0x10 (indirect)
+/// with its internal PHYs (link events), port 5 wired to the DWMAC.
+pub fn managed_switch_board() -> switch_board::SwitchBoard {
+    let chip = ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)).with_port_phys();
+    switch_board::SwitchBoard::new(chip, 5)
 }
