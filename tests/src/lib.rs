@@ -98,8 +98,19 @@ pub fn switch_model_behind_dwmac(chip: ChipModel) -> (SimClock, SimCounter, MacB
 }
 
 /// The managed-switch board of `tests/managed_switch.rs`: a 6352 at SMI 0x10 (indirect)
-/// with its internal PHYs (link events), port 5 wired to the DWMAC.
+/// with its internal PHYs (link events), port 5 wired to the DWMAC, and a host plugged into
+/// each of ports 0–4 (their links up from the first frame on).
 pub fn managed_switch_board() -> switch_board::SwitchBoard {
+    let chip = (0..5).fold(
+        ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)).with_port_phys(),
+        |chip, port| chip.with_link_event(0, port, true),
+    );
+    switch_board::SwitchBoard::new(chip, 5)
+}
+
+/// [`managed_switch_board`] with nothing plugged into ports 0–4 yet (every link down until a
+/// test raises it).
+pub fn managed_switch_board_unplugged() -> switch_board::SwitchBoard {
     let chip = ChipModel::new(Chip::Mv6352, Attach::Indirect(0x10)).with_port_phys();
     switch_board::SwitchBoard::new(chip, 5)
 }

@@ -207,6 +207,11 @@ impl ChipModel {
         }
     }
 
+    /// The link of the modelled PHY on `port`; `None` without one.
+    pub(super) fn port_phy_link(&self, port: usize) -> Option<bool> {
+        self.port_phys.get(port)?.as_ref().map(|phy| phy.link())
+    }
+
     /// Schedule a link change of the PHY on `port`: at the first frame at or after
     /// `at_ns`, as [`set_link`](Self::set_link) (for tests whose driver holds the bus).
     pub fn with_link_event(mut self, at_ns: u64, port: usize, up: bool) -> Self {

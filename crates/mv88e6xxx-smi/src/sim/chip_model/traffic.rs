@@ -95,6 +95,9 @@ use dsa_tag::{Cmd, Tag};
 
 /// PORT_CTL0 (port register 0x04): egress mode \[13:12\], IGMP_MLD_SNOOP bit 10, frame
 /// mode \[9:8\], port state \[1:0\].
+/// The shortest frame a MAC sends, without its FCS (IEEE 802.3 clause 4.2.3.3; Linux
+/// `ETH_ZLEN`).
+const ETH_ZLEN: usize = 60;
 const PORT_CTL0: u8 = 0x04;
 /// PORT_CTL1 (0x05): the port's default FID \[11:4\] in its low bits (as many as the
 /// chip's databases need).
@@ -256,14 +259,32 @@ impl ChipModel {
             Switched::NotReceived | Switched::Runt => return Vec::new(),
         };
         let tx = self.with_mirrors(port, &rx, tx);
+        // A port whose PHY has no link transmits nothing (its MAC does not send; nothing is
+        // counted as sent there), and every frame leaves at least ETH_ZLEN (60) bytes long
+        // before its FCS: the port's MAC pads a shorter one, e.g. one whose DSA tag came
+        // off (IEEE 802.3 clause 4.2.3.3, minimum frame size).
         let out: Vec<(usize, Vec<u8>)> = tx
             .iter()
-            .map(|t| (t.port, self.egress_bytes(&rx, t)))
+            .filter(|t| !self.port_link_down(t.port))
+            .map(|t| {
+                let mut bytes = self.egress_bytes(&rx, t);
+                if bytes.len() < ETH_ZLEN {
+                    bytes.resize(ETH_ZLEN, 0);
+                }
+                (t.port, bytes)
+            })
             .collect();
         for (p, bytes) in &out {
             self.mib_tx(*p, bytes);
         }
         out
+    }
+
+    /// Whether `port` has a modelled PHY ([`with_port_phys`](Self::with_port_phys)) whose
+    /// link is down. A port without a modelled PHY (the CPU port, or a model without port
+    /// PHYs) is taken to have link: a model assumption.
+    fn port_link_down(&self, port: usize) -> bool {
+        self.port_phy_link(port) == Some(false)
     }
 
     /// The length of the DSA header `frame` carries on `port` (0 on a normal port).
