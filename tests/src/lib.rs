@@ -97,7 +97,7 @@ pub fn switch_model_behind_dwmac(chip: ChipModel) -> (SimClock, SimCounter, MacB
     (clock, counter, bus, mac)
 }
 
-/// The managed-switch board of `tests/managed_switch.rs`: a 6352 at SMI 0x10 (indirect)
+/// The managed-switch board of `tests/switch/managed.rs`: a 6352 at SMI 0x10 (indirect)
 /// with its internal PHYs (link events), port 5 wired to the DWMAC, and a host plugged into
 /// each of ports 0–4 (their links up from the first frame on).
 pub fn managed_switch_board() -> switch_board::SwitchBoard {
