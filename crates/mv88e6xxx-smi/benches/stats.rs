@@ -84,7 +84,7 @@ fn main() {
         let mut sim = SwitchSim::single(ChipModel::new(chip, attach));
         let mib = Mib::new(HistogramMode::RxTx);
 
-        // This crate: the first snapshot after attach polls STATS BUSY once first.
+        // This crate: a snapshot polls STATS BUSY once before its capture.
         let first = {
             let mut smi = Switch::new(&mut sim.bus, &sim.counter, addressing, chip, Config::new())
                 .unwrap_or_else(|e| fail("attach", e));

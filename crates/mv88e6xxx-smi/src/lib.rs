@@ -17,7 +17,7 @@
 //! | [`port`] | port state, frame and egress mode, tag modes ([`port::TagMode`]), forced link/speed/duplex, RGMII delays, link status, CPU and mirror port, flooding, software reset, the EEPROM waits around a hardware reset ([`port::EepromWait`]), the errata of Linux's `setup_errata` ([`Switch::apply_errata`], [`port::Errata`]), per family ([`port::PortOps`]; docs/mv88e6xxx.md#per-family-port-ops, #errata) |
 //! | [`port`] (managed) | port isolation ([`Switch::port_set_vlan_map`], [`Switch::port_set_fid`]), learning ([`Switch::port_set_learning`]), IGMP/MLD snooping ([`Switch::port_set_igmp_mld_snoop`]), 802.1Q drop modes ([`Switch::port_set_drop_tagged`]), mirror enables ([`Switch::port_mirror_add`]), frame size ([`Switch::port_set_max_frame_size`]), EDSA EtherType ([`Switch::port_set_ether_type`]), trunk ID ([`Switch::port_set_trunk`]), tag remap ([`Switch::port_set_tag_remap`]); which chip has which op: [`port::ManagedOps`] (docs/mv88e6xxx.md#managed-switch) |
 //! | [`global1`], [`global2`] | the IEEE and IP priority maps ([`Switch::set_ieee_pri_map`]); the trunk tables ([`Switch::trunk_load_mask`], [`Switch::trunk_load_map`], [`Switch::trunk_flush`]) and the reserved-multicast traps ([`Switch::set_rsvd2cpu`]) |
-//! | SERDES | the 6352 family's SERDES at PHY 0x0F page 1 ([`Switch::serdes_6352_read`], [`Switch::serdes_6352_power`]); the 6393 family's SERDES errata ([`Switch::serdes_6393x_erratum_4_6`] once per lane at set-up, [`Switch::serdes_6393x_errata`] after configuring a lane); docs/mv88e6xxx.md#6352-serdes, #errata |
+//! | SERDES | the 6352 family's SERDES at PHY 0x0F page 1 ([`Switch::serdes_6352_read`], [`Switch::serdes_6352_set_power`]); the 6393 family's SERDES errata ([`Switch::serdes_6393x_erratum_4_6`] once per lane at set-up, [`Switch::serdes_6393x_apply_errata`] after configuring a lane); docs/mv88e6xxx.md#6352-serdes, #errata |
 //! | [`irq`] | Global1 interrupt sources and mask (a G1_STS read clears the done events; [`Switch::g1_irq_status`] returns each once), the internal PHYs' link interrupts through Global2 ([`Switch::link_changed_ports`]; docs/mv88e6xxx.md#interrupts) |
 //! | [`atu`] | the address table: static entries, flushes, per-port remove, get-next and walks, the age time (docs/mv88e6xxx.md#atu-vtu-and-stu) |
 //! | [`vtu`] | VLANs: the VTU and STU, per-port default VID and 802.1Q mode (docs/mv88e6xxx.md#atu-vtu-and-stu) |
@@ -48,19 +48,14 @@
 //!   poll-count backstop ([`Config::max_polls`]) for a clocksource that does not advance;
 //!   [`Error::Timeout`] with the last value and the bound that ended the wait. An MDIO
 //!   error ends a wait at once.
-//! - **Never a write into a busy unit**, whichever method writes, for the units this driver
-//!   runs operations on: Global1 ATU_OP, VTU_OP, STATS_OP, Global2 SMI_PHY_CMD/DATA (chips
-//!   with Global2 PHY access), SMI_CMD/DATA; and, from the operations that use them, the
-//!   6393 family's EPC_CMD ([`Switch::port_set_ether_type`]) and the errata's hidden
-//!   registers ([`Switch::apply_errata`]). Not the units' data registers written raw, the
-//!   other Global2 indirect tables (trunk, management, priority tables: written with
-//!   UPDATE as Linux writes them), port or PHY registers written raw (the list is at
-//!   [`Switch`]).
+//! - **Never a write into a busy unit** of the units this driver runs operations on; which
+//!   registers that covers, and which it does not, is stated at [`Switch`].
 //! - **Ports and PHYs per chip**: a port the chip does not have or route is
 //!   [`ConfigError::Port`] before any frame (so no port number reaches Global1/Global2);
 //!   internal PHYs are reached through Global2 SMI_PHY, or as switch devices with the PHY
 //!   polling unit stopped (6085/6095/6131/6185), or directly (6165) ([`PhyAccess`]).
-//! - **BUSY before each operation, as Linux**: every access waits for its own completion,
+//! - **BUSY before each operation** (as Linux for the ATU, VTU and Global2 PHY; stricter for
+//!   STATS, which Linux writes first and waits after): every access waits for its own completion,
 //!   so SMI_CMD BUSY is polled before an access only at attach time and after a failure.
 //!   The ATU, VTU, STATS and Global2 PHY units are checked before each operation (another
 //!   master may have started one); [`Config::with_sole_bus_master`] skips that check
@@ -154,8 +149,6 @@ pub use error::{Bound, BusyTimeout, BusyWait, ConfigError, Error, Feature, Switc
 pub use global1::G1Op;
 pub use global2::InternalMdio;
 pub use ppu::{PPU_HOLD_NS, PpuQueueTimer, PpuTimer};
-/// The 6393 family's SERDES erratum 5.2 sequence.
-pub use serdes6393x::SERDES_6393X_ERRATA_5_2;
 pub use smi::Addressing;
 pub use switch::{Config, DEFAULT_TIMEOUT_NS, MIN_FRAME_NS, Switch};
 

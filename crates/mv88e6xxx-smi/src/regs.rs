@@ -106,6 +106,25 @@ pub mod g1 {
     /// 6390-style MONITOR_MGMT_CTL pointers of the 01:80:C2:00:00:0x traps (00–07,
     /// 08–0F) and the 01:80:C2:00:00:2x traps (20–27, 28–2F).
     pub const MGMT_PTR_RSVD2CPU: [u16; 4] = [0x0000, 0x0100, 0x0200, 0x0300];
+    // The statistics unit (Linux global1.h).
+    /// G1_STATS_OP operation FLUSH_ALL (`0x1000`): clear every port's counters.
+    pub const STATS_OP_FLUSH_ALL: u16 = 0x1000;
+    /// G1_STATS_OP operation FLUSH_PORT (`0x2000`): clear one port's counters.
+    pub const STATS_OP_FLUSH_PORT: u16 = 0x2000;
+    /// G1_STATS_OP operation READ_CAPTURED (`0x4000`): counter `word & 0x1F` of the capture
+    /// buffer into G1_STATS_COUNTER_32 / _01.
+    pub const STATS_OP_READ_CAPTURED: u16 = 0x4000;
+    /// G1_STATS_OP operation CAPTURE_PORT (`0x5000`): one port's counters into the capture
+    /// buffer.
+    pub const STATS_OP_CAPTURE_PORT: u16 = 0x5000;
+    /// G1_STATS_OP histogram mode field \[11:10\] of the chips with
+    /// [`HistogramAt::StatsOp`](crate::stats::HistogramAt::StatsOp): `0x0400` RX, `0x0800` TX, `0x0C00` both.
+    pub const STATS_OP_HIST_MASK: u16 = 0x0C00;
+    /// G1_STATS_OP counter index field \[4:0\] of READ_CAPTURED.
+    pub const STATS_OP_INDEX_MASK: u16 = 0x001F;
+    /// G1_CTL2 histogram mode field \[7:6\] of the chips with [`HistogramAt::Ctl2`](crate::stats::HistogramAt::Ctl2): `0x0040`
+    /// RX, `0x0080` TX.
+    pub const CTL2_HIST_MASK: u16 = 0x00C0;
 }
 
 /// Global2 register numbers (docs/mv88e6xxx.md#global2, `global2.h`).
@@ -290,6 +309,9 @@ pub mod port {
     /// PORT_ASSOC_VECTOR IGNORE_WRONG (bit 12): no ATU member violation for a source address
     /// held by a static entry of other ports (docs/mv88e6xxx.md#atu-and-vtu-violations).
     pub const PAV_IGNORE_WRONG: u16 = 1 << 12;
+    // VLANs (Linux port.h).
+    /// PORT_DEFAULT_VLAN (port register 0x07): default VID in \[11:0\].
+    pub const PORT_DEFAULT_VLAN: u8 = 0x07;
 }
 
 register_bitfields![u16,

@@ -80,7 +80,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// read-modify-write (Linux `mv88e6352_serdes_power_set`, as in `pcs-6352.c`; U-Boot
     /// powers it up for an SGMII CPU port). Errors: as
     /// [`serdes_6352_read`](Self::serdes_6352_read).
-    pub fn serdes_6352_power(&mut self, up: bool) -> Result<(), Error<M::Error>> {
+    pub fn serdes_6352_set_power(&mut self, up: bool) -> Result<(), Error<M::Error>> {
         let bmcr = self.serdes_6352_read(0)?;
         let v = if up {
             bmcr & !phy::BMCR_PDOWN

@@ -7,7 +7,7 @@
 //! Linux applies them when phylink configures a lane (`mv88e6393x_sgmii_pcs_post_config`,
 //! the 1000BASE-X, SGMII and 2500BASE-X interfaces: 4.8; `mv88e6393x_xg_pcs_post_config`
 //! for 10GBASE-R: 5.2), after the CMODE is set and before the lane is powered up.
-//! [`Switch::serdes_6393x_errata`] applies both, chosen by the lane's PCS selection in
+//! [`Switch::serdes_6393x_apply_errata`] applies both, chosen by the lane's PCS selection in
 //! POC, at the same point of a firmware's bring-up.
 
 use hwtimer_core::Continuous;
@@ -45,7 +45,7 @@ const VEND1: DevAddr = DevAddr::from_bits(30);
 /// Erratum 5.2 "for optimal signal integrity ... SERDES operating in 10G mode": (MMD,
 /// register, value, mask), each a read-modify-write `(old & !mask) | value`, in Linux's
 /// order (`mv88e6393x_erratum_5_2`).
-pub const SERDES_6393X_ERRATA_5_2: [(u8, u16, u16, u16); 7] = [
+pub(crate) const SERDES_6393X_ERRATA_5_2: [(u8, u16, u16, u16); 7] = [
     (30, 0x8093, 0xCB5A, 0xFFFF),
     (30, 0x8171, 0x7088, 0xFFFF),
     (30, 0x80C9, 0x311A, 0xFFFF),
@@ -61,7 +61,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// of Linux's SGMII PCS path, erratum 4.8 (0xF074 bit 14 set for 1000BASE-X and SGMII,
     /// cleared for 2500BASE-X); 0xF074 is not touched on the 5GBASE-R, 10GBASE-R and
     /// USXGMII selections; for the 10GBASE-R selection, erratum 5.2
-    /// ([`SERDES_6393X_ERRATA_5_2`]). Each step is a Clause 45 read and, only when the
+    /// (`SERDES_6393X_ERRATA_5_2`). Each step is a Clause 45 read and, only when the
     /// value changes, a write (Linux's `mdiodev_c45_modify`). Call it after setting the
     /// CMODE and before powering the lane up.
     ///
@@ -79,7 +79,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     ///
     /// Errors, before any frame: [`ConfigError::SerdesLane`] on a chip outside the 6393
     /// family or a port without a lane; then as [`serdes_read`](Self::serdes_read).
-    pub fn serdes_6393x_errata(&mut self, port: u8) -> Result<(), Error<M::Error>> {
+    pub fn serdes_6393x_apply_errata(&mut self, port: u8) -> Result<(), Error<M::Error>> {
         let (map, lane) = self.serdes_lane_addr(port)?;
         if map != LaneMap::Mv6393 {
             return Err(ConfigError::SerdesLane { port }.into());
@@ -121,7 +121,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// (MMD 4 0x2000) power-down bit 11 set, and CTRL1 (MMD 4 0xF003) transmit and receive
     /// power-down bits 9 and 8 set. Each step is a Clause 45 read and, only when the value
     /// changes, a write. Call it once per lane when setting the switch up, before
-    /// configuring the lane and [`serdes_6393x_errata`](Self::serdes_6393x_errata); the
+    /// configuring the lane and [`serdes_6393x_apply_errata`](Self::serdes_6393x_apply_errata); the
     /// lane stays powered down until the board powers it up.
     ///
     /// Errors, before any frame: [`ConfigError::SerdesLane`] on a chip outside the 6393

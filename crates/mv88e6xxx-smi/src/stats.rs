@@ -47,25 +47,6 @@ mod ext;
 
 pub use ext::{AllStats, Bank1Counter, Bank1Stats, ExtStats, PortRegStats};
 
-/// G1_STATS_OP operation FLUSH_ALL (`0x1000`): clear every port's counters.
-pub const STATS_OP_FLUSH_ALL: u16 = 0x1000;
-/// G1_STATS_OP operation FLUSH_PORT (`0x2000`): clear one port's counters.
-pub const STATS_OP_FLUSH_PORT: u16 = 0x2000;
-/// G1_STATS_OP operation READ_CAPTURED (`0x4000`): counter `word & 0x1F` of the capture
-/// buffer into G1_STATS_COUNTER_32 / _01.
-pub const STATS_OP_READ_CAPTURED: u16 = 0x4000;
-/// G1_STATS_OP operation CAPTURE_PORT (`0x5000`): one port's counters into the capture
-/// buffer.
-pub const STATS_OP_CAPTURE_PORT: u16 = 0x5000;
-/// G1_STATS_OP histogram mode field \[11:10\] of the chips with
-/// [`HistogramAt::StatsOp`]: `0x0400` RX, `0x0800` TX, `0x0C00` both.
-pub const STATS_OP_HIST_MASK: u16 = 0x0C00;
-/// G1_STATS_OP counter index field \[4:0\] of READ_CAPTURED.
-pub const STATS_OP_INDEX_MASK: u16 = 0x001F;
-/// G1_CTL2 histogram mode field \[7:6\] of the chips with [`HistogramAt::Ctl2`]: `0x0040`
-/// RX, `0x0080` TX.
-pub const CTL2_HIST_MASK: u16 = 0x00C0;
-
 /// How a chip's capture (and flush-port) operation names the port in G1_STATS_OP
 /// (docs/mv88e6xxx.md#mib-statistics).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -362,7 +343,7 @@ impl Mib {
             HistogramAt::StatsOp => smi.g1_write(g1::STATS_OP, mode.stats_op_bits())?,
             HistogramAt::Ctl2 => {
                 let ctl2 = smi.g1_read(g1::CTL2)?;
-                smi.g1_write(g1::CTL2, (ctl2 & !CTL2_HIST_MASK) | mode.ctl2_bits())?;
+                smi.g1_write(g1::CTL2, (ctl2 & !g1::CTL2_HIST_MASK) | mode.ctl2_bits())?;
             }
         }
         self.mode = mode;
@@ -402,7 +383,10 @@ impl Mib {
         port: u8,
     ) -> Result<(), Error<M::Error>> {
         let (layout, field) = self.port_word(smi, port)?;
-        smi.stats_capture_op(STATS_OP_CAPTURE_PORT | self.op_bits(layout) | field, false)?;
+        smi.stats_capture_op(
+            g1::STATS_OP_CAPTURE_PORT | self.op_bits(layout) | field,
+            false,
+        )?;
         Ok(())
     }
 
@@ -416,8 +400,10 @@ impl Mib {
         bank: u16,
         index: u16,
     ) -> Result<u32, Error<M::Error>> {
-        let word =
-            STATS_OP_READ_CAPTURED | self.op_bits(layout) | bank | (index & STATS_OP_INDEX_MASK);
+        let word = g1::STATS_OP_READ_CAPTURED
+            | self.op_bits(layout)
+            | bank
+            | (index & g1::STATS_OP_INDEX_MASK);
         smi.stats_capture_op(word, true)?;
         let hi = smi.g1_read(g1::STATS_COUNTER_32)?;
         let lo = smi.g1_read(g1::STATS_COUNTER_01)?;
@@ -476,7 +462,7 @@ impl Mib {
         smi: &mut Switch<M, C>,
     ) -> Result<(), Error<M::Error>> {
         let layout = chip_of(smi)?.stats_layout();
-        smi.g1_op(G1Op::Stats, STATS_OP_FLUSH_ALL | self.op_bits(layout))?;
+        smi.g1_op(G1Op::Stats, g1::STATS_OP_FLUSH_ALL | self.op_bits(layout))?;
         Ok(())
     }
 
@@ -493,7 +479,7 @@ impl Mib {
         let (layout, field) = self.port_word(smi, port)?;
         smi.g1_op(
             G1Op::Stats,
-            STATS_OP_FLUSH_PORT | self.op_bits(layout) | field,
+            g1::STATS_OP_FLUSH_PORT | self.op_bits(layout) | field,
         )?;
         Ok(())
     }
@@ -521,7 +507,7 @@ mod tests {
     fn bank1_indices_are_distinct_and_in_the_field() {
         let mut seen = 0u32;
         for c in Bank1Counter::ALL {
-            assert!(c.index() <= STATS_OP_INDEX_MASK, "{c:?}");
+            assert!(c.index() <= g1::STATS_OP_INDEX_MASK, "{c:?}");
             let bit = 1u32 << c.index();
             assert_eq!(seen & bit, 0, "{c:?}");
             seen |= bit;

@@ -101,7 +101,7 @@ impl Config {
 
     /// Opt in (`true`) to skipping the unit BUSY checks this driver can prove from its own
     /// operations, for a host that owns the bus; see
-    /// [`with_sole_bus_master`](Self#structfield.sole_bus_master) for what it
+    /// [`sole_bus_master`](Self#structfield.sole_bus_master) for what it
     /// assumes. Saves one frame per ATU/VTU/STATS/PHY operation in direct mode (three in
     /// indirect mode) and the FID/SID rewrites.
     #[must_use]

@@ -14,8 +14,6 @@ use crate::global1::G1Op;
 use crate::regs::g1;
 use crate::switch::Switch;
 
-/// PORT_DEFAULT_VLAN (port register 0x07): default VID in \[11:0\].
-pub const PORT_DEFAULT_VLAN: u8 = 0x07;
 // PORT_CTL2 (port register 0x08) carries the 802.1Q mode in [11:10].
 use crate::regs::port::PORT_CTL2;
 const PORT_CTL2_8021Q_MASK: u16 = 0x0C00;
@@ -527,15 +525,19 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         if vid > 0x0FFF {
             return Err(ConfigError::Vid { vid }.into());
         }
-        let r = self.port_read(port, PORT_DEFAULT_VLAN)?;
-        self.port_write(port, PORT_DEFAULT_VLAN, (r & !0x0FFF) | vid)
+        let r = self.port_read(port, crate::regs::port::PORT_DEFAULT_VLAN)?;
+        self.port_write(
+            port,
+            crate::regs::port::PORT_DEFAULT_VLAN,
+            (r & !0x0FFF) | vid,
+        )
     }
 
     /// Port `port`'s default VID.
     ///
     /// Errors: as [`port_read`](Self::port_read).
     pub fn port_default_vid(&mut self, port: u8) -> Result<u16, Error<M::Error>> {
-        Ok(self.port_read(port, PORT_DEFAULT_VLAN)? & 0x0FFF)
+        Ok(self.port_read(port, crate::regs::port::PORT_DEFAULT_VLAN)? & 0x0FFF)
     }
 
     /// Set port `port`'s 802.1Q mode (PORT_CTL2 \[11:10\], read-modify-write).

@@ -1020,7 +1020,7 @@ fn the_6352_serdes_is_reached_at_0x0f_page_1() {
     let mut smi = probe(&mut sim, 2, Family::Mv6085);
     assert!(smi.phy_read(p(0x0F), RegAddr::new(0).unwrap()).is_err());
     assert_ne!(smi.serdes_6352_read(0).unwrap() & BMCR_PDOWN, 0);
-    smi.serdes_6352_power(true).unwrap();
+    smi.serdes_6352_set_power(true).unwrap();
     assert_eq!(smi.serdes_6352_read(0).unwrap() & BMCR_PDOWN, 0);
     let f0 = smi.frames();
     assert!(smi.serdes_6352_read(22).is_err());
@@ -1036,6 +1036,6 @@ fn the_6352_serdes_is_reached_at_0x0f_page_1() {
     let mut sim = SwitchSim::single(ChipModel::new(Chip::Mv6390, Attach::Indirect(2)));
     let mut smi = probe(&mut sim, 2, Family::Mv6390);
     let f0 = smi.frames();
-    assert!(smi.serdes_6352_power(true).is_err());
+    assert!(smi.serdes_6352_set_power(true).is_err());
     assert_eq!(smi.frames(), f0);
 }

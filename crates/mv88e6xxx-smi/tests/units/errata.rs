@@ -248,8 +248,8 @@ fn the_6393x_serdes_errata_follow_the_lane_mode() {
         ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)).with_serdes_lanes_from(lane),
     );
     let mut smi = attach_at!(sim, Chip::Mv6393X, 2, Config::new());
-    smi.serdes_6393x_errata(0).unwrap();
-    smi.serdes_6393x_errata(9).unwrap();
+    smi.serdes_6393x_apply_errata(0).unwrap();
+    smi.serdes_6393x_apply_errata(9).unwrap();
     let mut rd = |phy: u8, devad: DevAddr, reg: u16| {
         smi.phy_read_c45(PhyAddr::new(phy).unwrap(), devad, reg)
             .unwrap()
@@ -271,7 +271,7 @@ fn the_6393x_serdes_errata_follow_the_lane_mode() {
     let mut smi = attach_at!(sim, Chip::Mv6390, 2, Config::new());
     let f0 = smi.frames();
     assert!(matches!(
-        smi.serdes_6393x_errata(9),
+        smi.serdes_6393x_apply_errata(9),
         Err(Error::Config(ConfigError::SerdesLane { port: 9 }))
     ));
     assert_eq!(smi.frames(), f0);

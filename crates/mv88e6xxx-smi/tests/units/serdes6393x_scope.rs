@@ -27,7 +27,7 @@ fn f074_after_errata(pcs: u16, before: u16) -> u16 {
         ChipModel::new(Chip::Mv6393X, Attach::Indirect(2)).with_serdes_lanes_from(lane),
     );
     let mut sw = attach_at!(sim, Chip::Mv6393X, 2, Config::new());
-    sw.serdes_6393x_errata(0).unwrap();
+    sw.serdes_6393x_apply_errata(0).unwrap();
     sw.phy_read_c45(PhyAddr::from_bits(0), phyxs, ERRATA_4_8_REG)
         .unwrap()
 }

@@ -7,11 +7,13 @@ use hwtimer_core::sim::SimCounter;
 use mv88e6xxx_smi::chip::Chip;
 use mv88e6xxx_smi::regs::{BUSY, g1};
 use mv88e6xxx_smi::sim::{Attach, BusyDelay, ChipModel, SwitchModel, SwitchSim};
-use mv88e6xxx_smi::stats::{
-    Counter, HistogramAt, HistogramMode, Mib, PortStats, STATS_OP_CAPTURE_PORT,
-    STATS_OP_READ_CAPTURED,
-};
+use mv88e6xxx_smi::stats::{Counter, HistogramAt, HistogramMode, Mib, PortStats};
 use mv88e6xxx_smi::{Addressing, BusyWait, Config, ConfigError, Error, G1Op, Switch};
+
+/// The test's own G1_STATS_OP operation codes (Linux `global1.h`
+/// `MV88E6XXX_G1_STATS_OP_CAPTURE_PORT`, `_READ_CAPTURED`).
+const STATS_OP_CAPTURE_PORT: u16 = 0x5000;
+const STATS_OP_READ_CAPTURED: u16 = 0x4000;
 
 /// One chip per statistics layout and addressing mode.
 const SETUPS: [(Chip, Attach); 8] = [
