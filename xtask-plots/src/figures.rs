@@ -13,7 +13,7 @@ use crate::chart::{Axis, BarGroup, Chart, Figure, Mark, Source};
 /// them under QEMU unless `--reuse` is given.
 pub const FIRMWARE: &[&str] = &["npcm750-net"];
 
-/// Every figure, in the order the README shows them.
+/// Every figure, in the order docs/performance.md shows them.
 pub const FIGURES: &[Figure] = &[
     Figure {
         file: "otto-delay.svg",
