@@ -134,7 +134,7 @@ fn bring_up_over_the_dwmac_mdio_master() {
     );
 }
 
-/// 1 and 2: LLDP entering port 2 reaches the firmware through the DWMAC's RX ring with a
+/// LLDP entering port 2 reaches the firmware through the DWMAC's RX ring with a
 /// TO_CPU tag naming port 2 (trap code MGMT); the firmware's answer leaves port 2 only.
 #[test]
 fn lldp_on_port_2_is_trapped_to_the_firmware_and_answered_on_port_2_only() {
@@ -287,7 +287,7 @@ fn host_iface(nic: &mut HostNic, mac: [u8; 6], ip: [u8; 4], t: Instant) -> Inter
     iface
 }
 
-/// 3: a host on port 0 opens TCP to the firmware's echo service (ARP first): the
+/// A host on port 0 opens TCP to the firmware's echo service (ARP first): the
 /// management traffic reaches smoltcp on the CPU port through the tags, and the answers
 /// come back on port 0.
 #[test]
@@ -320,7 +320,7 @@ fn tcp_echo(board: &SwitchBoard, fw: &mut Fw<'_>, format: TagFormat) {
     );
 }
 
-/// 4: port 0 and port 2 share VLAN 10 but not each other's port map; the static address
+/// Port 0 and port 2 share VLAN 10 but not each other's port map; the static address
 /// goes to its port only, and only in its database.
 #[test]
 fn isolation_and_the_static_address() {
@@ -362,7 +362,7 @@ fn isolation_and_the_static_address() {
     assert_eq!(board.take_host_rx(2).len(), 1, "port 1's broadcast only");
 }
 
-/// 5: port 1's link goes down; the switch's INTn line asserts, the firmware's interrupt
+/// Port 1's link goes down; the switch's INTn line asserts, the firmware's interrupt
 /// service reads Global1 and the PHY sources, and sees port 1 down.
 #[test]
 fn link_down_on_port_1_arrives_through_the_interrupt() {
@@ -451,7 +451,7 @@ fn expected(wire: &[WireFrame], port: usize, ingress: bool) -> Counted {
     c
 }
 
-/// 6: after LLDP both ways and plain traffic between the hosts, every port's MIB
+/// After LLDP both ways and plain traffic between the hosts, every port's MIB
 /// counters (read by the firmware through the statistics unit) match the frames its wire
 /// carried each way.
 #[test]
@@ -503,11 +503,11 @@ fn assert_mib_matches(fw: &mut Fw<'_>, wire: &[WireFrame]) {
 }
 
 /// The firmware's ARP reply and TCP SYN-ACK are shorter than 60 bytes: they enter the CPU
-/// port padded by the DWMAC to 60 with their 8-byte EDSA header, and leave port 1 52 bytes
-/// long once the header is off. An Ethernet port pads what it transmits to the 64-byte
-/// minimum (IEEE 802.3 4.2.3.3, the MAC's pad), so silicon sends them 60 bytes long (64
-/// with FCS) and counts them as good frames. The switch model sends them unpadded and
-/// counts them as undersize on transmit.
+/// port padded by the DWMAC to 60 with their 8-byte EDSA header, which leaves 52 bytes once
+/// the switch strips the header. An Ethernet port pads what it transmits to the 64-byte
+/// minimum (IEEE 802.3 4.2.3.3, the MAC's pad), so every frame leaves port 1 at least 60
+/// bytes long (64 with FCS), and the port's MIB counters count them as good frames, not
+/// undersize.
 #[test]
 fn short_frames_from_the_cpu_leave_padded_and_count_as_good() {
     let board = managed_switch_board();
