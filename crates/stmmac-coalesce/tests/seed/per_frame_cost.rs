@@ -72,8 +72,8 @@ fn arm_once(tx_frames: u32) -> TxConfig {
     }
 }
 
-/// Before: every commit asked `is_queued` (a critical section on hwtimer-core's queue), and
-/// a start read `now` first (a second one). Now the ring knows it armed the timer.
+/// A commit asks the timer nothing while the ring knows it armed it (no `is_queued`, a
+/// critical section on hwtimer-core's queue), and a start is one call (no `now` read first).
 fn commit_asks_the_timer_nothing_while_it_is_armed_and_starts_it_with_one_call<G: Generation>() {
     let b = Board::<G>::new();
     b.link_up();
