@@ -311,9 +311,9 @@ impl<'a, B: RegisterBus<Word = u32>, C: Continuous + Copy> Firmware<'a, B, C> {
         })
     }
 
-    /// One turn of the main loop at `now`: the switch's interrupt if `irq` (its INTn line)
+    /// One pass of the main loop at `now`: the switch's interrupt if `irq` (its INTn line)
     /// is asserted, smoltcp, the echo service, LLDP answers. Returns the trapped frames
-    /// this turn received.
+    /// received in this pass of the loop.
     ///
     /// Errors: a switch access of the interrupt service failed.
     pub fn poll(&mut self, now: Instant, irq: bool) -> Result<usize, FwError> {
