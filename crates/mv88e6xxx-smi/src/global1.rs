@@ -142,7 +142,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         let poller = self.poller;
         let r = poller.try_poll(
             || self.dev_read(g1, g1::STS),
-            |v| *v != 0xFFFF && v & INIT_READY != 0,
+            |v| *v != crate::regs::NOT_ANSWERING && v & INIT_READY != 0,
         );
         finish(r, BusyWait::InitReady)
     }

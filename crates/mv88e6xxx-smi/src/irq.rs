@@ -235,7 +235,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// One G1_STS read; 0xFFFF (the switch not answering) is [`Error::NotAnswering`].
     fn g1_sts_answered(&mut self) -> Result<u16, Error<M::Error>> {
         let sts = self.g1_read(crate::regs::g1::STS)?;
-        if sts == 0xFFFF {
+        if sts == crate::regs::NOT_ANSWERING {
             return Err(Error::NotAnswering {
                 dev: self.address_map().global1,
                 reg: crate::regs::g1::STS,

@@ -396,6 +396,10 @@ register_bitfields![u16,
 
 /// The BUSY bit shared by SMI_CMD, G2_SMI_PHY_CMD and the Global1 operation registers.
 pub const BUSY: u16 = 1 << 15;
+/// What a read returns when the switch does not answer (in or just after a reset, or
+/// nothing at that address: the bus idles high). Never a status: Linux `global1.c`
+/// `mv88e6xxx_g1_is_eeprom_done` takes it the same way.
+pub const NOT_ANSWERING: u16 = 0xFFFF;
 /// G1_STS INIT_READY (bit 11).
 pub const INIT_READY: u16 = 1 << 11;
 /// G1_CTL1 PPU_ENABLE (bit 14): the PHY polling unit runs (docs/mv88e6xxx.md, Linux

@@ -186,7 +186,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
     /// `mv88e6xxx_g1_is_eeprom_done`, treats it the same way).
     pub(crate) fn dev_read(&mut self, dev: u8, reg: u8) -> Result<u16, Error<M::Error>> {
         let v = self.dev_read_inner(dev, reg)?;
-        if dev == self.map.global1 && reg == regs::g1::STS && v != 0xFFFF {
+        if dev == self.map.global1 && reg == regs::g1::STS && v != regs::NOT_ANSWERING {
             self.g1_sts_seen |= v & crate::irq::G1_STS_CLEARED_ON_READ;
         }
         Ok(v)

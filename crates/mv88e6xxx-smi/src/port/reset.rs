@@ -66,7 +66,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
             Some(EepromWait::G2Cmd) => self.g2_eeprom_wait(),
             Some(EepromWait::G1Done) => {
                 let sts = self.g1_read(g1::STS)?;
-                if sts != 0xFFFF && sts & STS_EEPROM_DONE != 0 {
+                if sts != crate::regs::NOT_ANSWERING && sts & STS_EEPROM_DONE != 0 {
                     return Ok(());
                 }
                 let ctl1 = self.g1_read(g1::CTL1)?;
@@ -125,7 +125,7 @@ impl<M: Mdio, C: Continuous + Copy> Switch<M, C> {
         let poller = self.poller;
         let r = poller.try_poll(
             || self.dev_read(g1, g1::STS),
-            |v| *v != 0xFFFF && v & STS_EEPROM_DONE != 0,
+            |v| *v != crate::regs::NOT_ANSWERING && v & STS_EEPROM_DONE != 0,
         );
         finish(r, BusyWait::EepromDone).map(|_| ())
     }

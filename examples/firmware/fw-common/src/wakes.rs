@@ -66,7 +66,7 @@ impl WakeStats {
     }
 }
 
-/// Issue 19's limit on a runtime's `now()`: it may add at most `limit` instructions to the
+/// The limit on a runtime's `now()`: it may add at most `limit` instructions to the
 /// time base's own read, both measured by the same firmware (in hundredths). Prints
 /// `runtime now(): <runtime> +<over> insns over <base> (limit <limit>): ok|FAIL` and returns
 /// whether the limit holds.

@@ -1146,7 +1146,7 @@ fn insns_centi(ticks: u64, ns_milli: u64) -> u64 {
     ticks * (1_000_000_000 / (TICKS_PER_US * 1_000_000)) * 100_000 / ns_milli.max(1) / CALLS
 }
 
-/// Issue 19's limit on a runtime's `now()` (fw-common's `print_now_overhead`) over
+/// The limit on a runtime's `now()` (fw-common's `print_now_overhead`) over
 /// `PinnedCounter::now` in the same firmware; a miss fails the run.
 fn now_overhead(runtime: &str, now_centi: u64, base_centi: u64) {
     if !print_now_overhead(

@@ -1014,7 +1014,7 @@ fn within_budget(call: &str, centi: u64, budget: u64) {
 /// docs/performance.md, "Hot paths").
 const NOW_OVERHEAD_LIMIT: u64 = 8;
 
-/// Issue 19's limit on a runtime's `now()` (fw-common's `print_now_overhead`) over
+/// The limit on a runtime's `now()` (fw-common's `print_now_overhead`) over
 /// `FrcTime::now` in the same firmware; a miss fails the run.
 fn now_overhead(runtime: &str, now_centi: u64, base_centi: u64) {
     if !print_now_overhead(
